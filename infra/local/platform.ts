@@ -1,0 +1,139 @@
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { createAdaptorServer } from '@hono/node-server';
+import { createAuthApp } from '../../lib/auth/app.js';
+import { loadAuthConfig } from '../../lib/auth/static-clients.js';
+import type { ThrottlePolicy } from '../../lib/auth/throttle.js';
+import { SERVICES } from '../../lib/bearer/scopes.js';
+import { createProtectedApp } from '../../lib/platform/protected-app.js';
+import { createRuntime } from '../../lib/platform/runtime.js';
+import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.js';
+import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
+import { ensureQueues, ensureTables } from './provision.js';
+import { startSqsLocal } from './sqs-local.js';
+
+export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
+
+export interface PlatformOptions {
+  port: number;
+  host?: string;
+  /** Where DynamoDB Local keeps its tables; absent → in memory. */
+  dataDir?: string;
+  /** Use an already running DynamoDB (the tests' shared DynamoDB Local) instead of starting one. */
+  dynamoEndpoint?: string;
+  /** Prefix of every table and queue name. */
+  resourcePrefix?: string;
+  /** The caller's environment: AUTH_CONFIG, AUTH_CONFIG_INLINE and LOG_LEVEL are read from it. */
+  env?: NodeJS.ProcessEnv;
+  throttle?: ThrottlePolicy;
+}
+
+export interface RunningPlatform {
+  baseUrl: string;
+  /** The environment the services were built from (table names, endpoints, issuer). */
+  env: NodeJS.ProcessEnv;
+  health(): Promise<HealthReport>;
+  onFatal(listener: (reason: string) => void): void;
+  stop(): Promise<void>;
+}
+
+export class PortInUseError extends Error {}
+
+/**
+ * The whole platform on one machine: DynamoDB Local, the in-process SQS emulator, tables and queues from the
+ * shared definitions, and every service app behind one HTTP server that routes like API Gateway.
+ * The port is bound first, so a port in use fails fast, before Java starts.
+ */
+export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
+  let handler: FetchHandler = () => Response.json({ status: 'starting' }, { status: 503 });
+  const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new PortInUseError(`port ${options.port} is already in use (set PORT to use another)`) : err),
+    );
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
+
+  const stops: Array<() => Promise<void>> = [
+    () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    }),
+  ];
+  const stop = async () => {
+    for (const s of stops.splice(0).reverse()) await s().catch(() => undefined);
+  };
+  const fatalListeners: Array<(reason: string) => void> = [];
+
+  try {
+    let dynamo: DynamoLocal | undefined;
+    let dynamoEndpoint = options.dynamoEndpoint;
+    if (!dynamoEndpoint) {
+      dynamo = await startDynamoLocal(options.dataDir ? { dataDir: options.dataDir } : {});
+      stops.push(dynamo.stop);
+      dynamo.onUnexpectedExit((code) => fatalListeners.forEach((l) => l(`DynamoDB Local exited unexpectedly (code ${code})`)));
+      dynamoEndpoint = dynamo.endpoint;
+    }
+    const sqs = await startSqsLocal();
+    stops.push(sqs.stop);
+
+    const local = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+    const dynamoClient = new DynamoDBClient({ ...local, endpoint: dynamoEndpoint });
+    const sqsClient = new SQSClient({ ...local, endpoint: sqs.endpoint });
+    stops.push(async () => (dynamoClient.destroy(), sqsClient.destroy()));
+    const prefix = options.resourcePrefix ?? 'platform-';
+    const tables = await ensureTables(dynamoClient, prefix);
+    const queues = await ensureQueues(sqsClient, prefix);
+
+    const callerEnv = options.env ?? {};
+    const env: NodeJS.ProcessEnv = {
+      LOG_LEVEL: callerEnv.LOG_LEVEL ?? 'info',
+      STAGE: 'local',
+      PUBLIC_BASE_URL: baseUrl,
+      AWS_REGION: 'us-east-1',
+      DYNAMODB_ENDPOINT: dynamoEndpoint,
+      SQS_ENDPOINT: sqs.endpoint,
+      ...(callerEnv.AUTH_CONFIG_INLINE && !callerEnv.AUTH_CONFIG
+        ? { AUTH_CONFIG_INLINE: callerEnv.AUTH_CONFIG_INLINE }
+        : { AUTH_CONFIG: callerEnv.AUTH_CONFIG ?? DEFAULT_AUTH_CONFIG }),
+      ...tables,
+      ...queues,
+    };
+    const runtime = createRuntime(env);
+    const authConfig = loadAuthConfig(env, 'local');
+    const apps: Record<string, { fetch: FetchHandler }> = {
+      auth: createAuthApp({ runtime, authConfig, ...(options.throttle ? { throttle: options.throttle } : {}) }),
+    };
+    for (const service of SERVICES) apps[service] ??= createProtectedApp(service, runtime);
+
+    const health = async (): Promise<HealthReport> => {
+      const components: Record<string, 'up' | 'down'> = {};
+      const check = async (name: string, probe: () => Promise<boolean>) => {
+        components[name] = await probe().then((ok) => (ok ? 'up' : 'down'), () => 'down' as const);
+      };
+      await Promise.all([
+        check('dynamodb', async () => {
+          const { TableNames = [] } = await dynamoClient.send(new ListTablesCommand({}));
+          return Object.values(tables).every((t) => TableNames.includes(t));
+        }),
+        check('sqs', async () => {
+          for (const url of Object.values(queues)) await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: url }));
+          return true;
+        }),
+        ...Object.entries(apps).map(([name, app]) =>
+          check(name, async () => (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200),
+        ),
+      ]);
+      return { status: Object.values(components).every((s) => s === 'up') ? 'ok' : 'unavailable', components };
+    };
+    handler = createGateway(apps, health).fetch;
+    return { baseUrl, env, health, stop, onFatal: (l) => fatalListeners.push(l) };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

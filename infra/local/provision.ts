@@ -1,0 +1,96 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  UpdateTimeToLiveCommand,
+  type DynamoDBClient,
+  type AttributeDefinition,
+} from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { QUEUES, TABLES, deadLetterQueueName, tableName, type TableDefinition } from '../../lib/resources/definitions.js';
+
+/**
+ * Creates every table of `lib/resources/definitions.ts` that does not exist yet under `prefix` (the CDK stack
+ * builds the same tables from the same module). Existing tables are left as they are, so data survives
+ * restarts.
+ */
+export async function ensureTables(client: DynamoDBClient, prefix: string): Promise<Record<string, string>> {
+  const names: Record<string, string> = {};
+  for (const table of TABLES) {
+    const name = tableName(prefix, table.id);
+    names[table.envVar] = name;
+    if (await exists(client, name)) continue;
+    await client.send(new CreateTableCommand(createTableInput(name, table)));
+    if (table.ttlAttribute) {
+      await client.send(
+        new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { Enabled: true, AttributeName: table.ttlAttribute } }),
+      );
+    }
+  }
+  return names;
+}
+
+export function createTableInput(name: string, table: TableDefinition) {
+  const attributes = new Map<string, AttributeDefinition>();
+  const add = (k: { name: string; type: 'S' | 'N' } | undefined) => {
+    if (k) attributes.set(k.name, { AttributeName: k.name, AttributeType: k.type });
+  };
+  add(table.partitionKey);
+  add(table.sortKey);
+  table.globalIndexes.forEach((i) => (add(i.partitionKey), add(i.sortKey)));
+  return {
+    TableName: name,
+    BillingMode: 'PAY_PER_REQUEST' as const,
+    AttributeDefinitions: [...attributes.values()],
+    KeySchema: [
+      { AttributeName: table.partitionKey.name, KeyType: 'HASH' as const },
+      { AttributeName: table.sortKey.name, KeyType: 'RANGE' as const },
+    ],
+    ...(table.globalIndexes.length > 0
+      ? {
+          GlobalSecondaryIndexes: table.globalIndexes.map((i) => ({
+            IndexName: i.name,
+            KeySchema: [
+              { AttributeName: i.partitionKey.name, KeyType: 'HASH' as const },
+              ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' as const }] : []),
+            ],
+            Projection: { ProjectionType: 'ALL' as const },
+          })),
+        }
+      : {}),
+    ...(table.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } } : {}),
+  };
+}
+
+async function exists(client: DynamoDBClient, name: string): Promise<boolean> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: name }));
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'ResourceNotFoundException') return false;
+    throw err;
+  }
+}
+
+/** Creates each queue and its dead-letter queue with the definitions' redrive policy. Returns env entries. */
+export async function ensureQueues(client: SQSClient, prefix: string): Promise<Record<string, string>> {
+  const urls: Record<string, string> = {};
+  for (const queue of QUEUES) {
+    const name = `${prefix}${queue.id}`;
+    const dlqUrl = await createQueue(client, deadLetterQueueName(name), {});
+    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }));
+    const dlqArn = Attributes?.QueueArn;
+    if (!dlqArn) throw new Error(`queue ${deadLetterQueueName(name)} has no ARN`);
+    urls[queue.envVar] = await createQueue(client, name, {
+      VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+      MessageRetentionPeriod: String(queue.retentionSeconds),
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: queue.maxReceiveCount }),
+    });
+  }
+  return urls;
+}
+
+async function createQueue(client: SQSClient, name: string, attributes: Record<string, string>): Promise<string> {
+  const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+  if (!QueueUrl) throw new Error(`queue ${name} was not created`);
+  return QueueUrl;
+}

@@ -1,0 +1,54 @@
+import type { Hono } from 'hono';
+import { bearerAuth } from '../bearer/middleware.js';
+import { createServiceApp } from '../http/service-app.js';
+import type { AppEnv } from '../http/types.js';
+import type { ServiceRuntime } from '../platform/runtime.js';
+import { ClientStore } from './client-store.js';
+import { KeyStore } from './keys/key-store.js';
+import { SigningKeys } from './keys/signing-keys.js';
+import { clientRoutes } from './routes/clients.js';
+import { discoveryRoutes } from './routes/discovery.js';
+import { TOKEN_PATH, tokenRoutes } from './routes/token.js';
+import type { AuthFileConfig } from './static-clients.js';
+import { DEFAULT_THROTTLE, type ThrottlePolicy } from './throttle.js';
+import { TokenService } from './token-service.js';
+
+export interface AuthAppDeps {
+  runtime: ServiceRuntime;
+  authConfig: AuthFileConfig;
+  throttle?: ThrottlePolicy;
+  signingKeys?: SigningKeys;
+  now?: () => number;
+}
+
+/** The auth service: discovery, JWKS and the token endpoint (public), clients and secrets (bearer, `auth:*`). */
+export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
+  const { config, doc, logger, verifier } = deps.runtime;
+  const now = deps.now ?? Date.now;
+  const table = config.tables.auth;
+  const clients = new ClientStore(doc, table);
+  const keys = deps.signingKeys ?? new SigningKeys(new KeyStore(doc, table), { now });
+
+  const app = createServiceApp({ service: 'auth', logger, routesWithOwnBodyLimit: [TOKEN_PATH] });
+  discoveryRoutes(app, config.issuer, keys);
+  tokenRoutes(
+    app,
+    new TokenService({
+      doc,
+      table,
+      clients,
+      keys,
+      staticClients: deps.authConfig.clients,
+      issuer: config.issuer,
+      audience: config.audience,
+      resources: deps.authConfig.resources,
+      throttle: deps.throttle ?? DEFAULT_THROTTLE,
+      now,
+    }),
+  );
+  const guard = bearerAuth('auth', verifier);
+  app.use('/clients', guard);
+  app.use('/clients/*', guard);
+  clientRoutes(app, clients, now);
+  return app;
+}

@@ -1,0 +1,94 @@
+import * as v from 'valibot';
+import { ALL_SCOPES } from '../bearer/scopes.js';
+import { boundedText, metadataMap, nonEmptyText } from '../validation/common.js';
+
+/** Default token lifetime (API.md §2.1), and the bounds a client may choose within. */
+export const DEFAULT_TOKEN_LIFETIME = 3600;
+export const MIN_TOKEN_LIFETIME = 60;
+export const MAX_TOKEN_LIFETIME = 86_400;
+/** Secrets per client: enough for overlap during rotation and one per application, bounded item size. */
+export const MAX_SECRETS_PER_CLIENT = 20;
+
+/** Unreserved characters only, so Basic credentials decode the same whether or not a client encodes them. */
+export const clientIdSchema = v.pipe(
+  v.string('must be a string'),
+  v.regex(/^[A-Za-z0-9._~-]{1,128}$/, 'must be 1-128 characters of A-Z a-z 0-9 . _ ~ -'),
+);
+
+export const lifetimeSchema = v.pipe(
+  v.number('must be a number of seconds'),
+  v.integer('must be a whole number of seconds'),
+  v.minValue(MIN_TOKEN_LIFETIME, `must be at least ${MIN_TOKEN_LIFETIME}`),
+  v.maxValue(MAX_TOKEN_LIFETIME, `must be at most ${MAX_TOKEN_LIFETIME}`),
+);
+
+const scopesSchema = v.pipe(
+  v.array(v.picklist(ALL_SCOPES as string[], `must be one of ${ALL_SCOPES.join(', ')}`), 'must be an array of scopes'),
+  v.check((s) => new Set(s).size === s.length, 'must not repeat a scope'),
+);
+
+/** Body of POST and PUT /clients: PUT replaces every field, so absent optional fields are cleared. */
+export const clientInputSchema = v.strictObject({
+  name: nonEmptyText(255),
+  description: v.optional(boundedText(1000)),
+  scopes: v.optional(scopesSchema),
+  metadata: v.optional(metadataMap),
+  accessTokenLifetime: v.optional(lifetimeSchema),
+});
+export type ClientInput = v.InferOutput<typeof clientInputSchema>;
+
+export const secretInputSchema = v.strictObject({
+  name: nonEmptyText(255),
+  metadata: v.optional(metadataMap),
+});
+export type SecretInput = v.InferOutput<typeof secretInputSchema>;
+
+export interface StoredSecret {
+  id: string;
+  name: string;
+  digest: string;
+  lastDigits: string;
+  metadata: Record<string, string>;
+  createdAt: string;
+  lastUsedAt?: string;
+}
+
+export interface StoredClient {
+  id: string;
+  name: string;
+  description?: string;
+  scopes: string[];
+  metadata: Record<string, string>;
+  accessTokenLifetime?: number;
+  createdAt: string;
+  updatedAt: string;
+  secrets: Record<string, StoredSecret>;
+}
+
+/** The Client as the API shows it: never a digest. */
+export function clientView(client: StoredClient) {
+  return {
+    id: client.id,
+    name: client.name,
+    ...(client.description !== undefined ? { description: client.description } : {}),
+    scopes: client.scopes,
+    metadata: client.metadata,
+    accessTokenLifetime: client.accessTokenLifetime ?? DEFAULT_TOKEN_LIFETIME,
+    createdAt: client.createdAt,
+    updatedAt: client.updatedAt,
+    secrets: Object.values(client.secrets)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+      .map(secretView),
+  };
+}
+
+export function secretView(secret: StoredSecret) {
+  return {
+    id: secret.id,
+    name: secret.name,
+    lastDigits: secret.lastDigits,
+    metadata: secret.metadata,
+    createdAt: secret.createdAt,
+    ...(secret.lastUsedAt !== undefined ? { lastUsedAt: secret.lastUsedAt } : {}),
+  };
+}

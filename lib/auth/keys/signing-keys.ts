@@ -1,0 +1,120 @@
+import { importJWK, type CryptoKey, type JSONWebKeySet } from 'jose';
+import type { JwksItem } from '../../bearer/jwks-item.js';
+import { decideRotation, initialKeySet, rotate, type GeneratedKey, type RotationDecision } from './lifecycle.js';
+import type { KeyStore } from './key-store.js';
+import { generateSigningKey } from './generate.js';
+
+export interface SigningKey {
+  kid: string;
+  alg: string;
+  key: CryptoKey | Uint8Array;
+}
+
+export interface SigningKeysOptions {
+  generate?: (now: string) => Promise<GeneratedKey>;
+  /** How long a container keeps signing with the key it loaded before checking for a rotation. */
+  cacheTtlMs?: number;
+  now?: () => number;
+}
+
+/**
+ * The auth service's view of its keys. Generates the first set on first use — race-safe: concurrent cold
+ * starts all end on the one set that won the conditional write — and caches the private key per container.
+ */
+export class SigningKeys {
+  private cached: { key: SigningKey; set: JwksItem; loadedAt: number } | undefined;
+  private loading: Promise<{ key: SigningKey; set: JwksItem }> | undefined;
+  private readonly generate: (now: string) => Promise<GeneratedKey>;
+  private readonly cacheTtlMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly store: KeyStore,
+    options: SigningKeysOptions = {},
+  ) {
+    this.generate = options.generate ?? generateSigningKey;
+    this.cacheTtlMs = options.cacheTtlMs ?? 5 * 60_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  async signingKey(): Promise<SigningKey> {
+    return (await this.load()).key;
+  }
+
+  /** The public key set in publication order: current, next, previous. */
+  async publicKeySet(): Promise<JSONWebKeySet> {
+    const { set } = await this.load();
+    return { keys: set.keys.map((k) => k.jwk) };
+  }
+
+  private async load(): Promise<{ key: SigningKey; set: JwksItem }> {
+    if (this.cached && this.now() - this.cached.loadedAt < this.cacheTtlMs) return this.cached;
+    this.loading ??= (async () => {
+      try {
+        const set = await this.ensureSet();
+        const current = set.keys.find((k) => k.status === 'current');
+        if (!current) throw new Error('key set has no current key');
+        const jwk = await this.store.readPrivateKey(current.kid);
+        if (!jwk) throw new Error(`private key ${current.kid} missing`);
+        const key = { kid: current.kid, alg: current.jwk.alg ?? 'RS256', key: await importJWK(jwk, current.jwk.alg) };
+        this.cached = { key, set, loadedAt: this.now() };
+        return this.cached;
+      } finally {
+        this.loading = undefined;
+      }
+    })();
+    return this.loading;
+  }
+
+  private async ensureSet(): Promise<JwksItem> {
+    return (await this.store.readSet()) ?? (await bootstrapKeySet(this.store, this.generate, new Date(this.now()).toISOString())).set;
+  }
+}
+
+/** Creates the first key set, or returns the one a concurrent writer created first. */
+async function bootstrapKeySet(
+  store: KeyStore,
+  generate: (now: string) => Promise<GeneratedKey>,
+  now: string,
+): Promise<{ set: JwksItem; created: boolean }> {
+  const [current, next] = await Promise.all([generate(now), generate(now)]);
+  const set = initialKeySet(current, next, now);
+  if (await store.createSet(set, [current, next])) return { set, created: true };
+  const winner = await store.readSet();
+  if (!winner) throw new Error('key set vanished after a lost bootstrap race');
+  return { set: winner, created: false };
+}
+
+export interface RotationResult {
+  decision: RotationDecision;
+  version: number;
+  current: string | undefined;
+}
+
+/**
+ * One rotation step (run on a schedule): publish a next key when there is none, otherwise promote next to
+ * current once it has been published long enough. Safe to run concurrently: the write is conditional on the
+ * set's version, and the loser reports `skip`.
+ */
+export async function rotateSigningKeys(
+  store: KeyStore,
+  options: { nowMs: number; minNextAgeSeconds: number; generate?: (now: string) => Promise<GeneratedKey> },
+): Promise<RotationResult> {
+  const generate = options.generate ?? generateSigningKey;
+  const now = new Date(options.nowMs).toISOString();
+  const set = await store.readSet();
+  if (!set) {
+    const boot = await bootstrapKeySet(store, generate, now);
+    return summarise(boot.created ? { action: 'add-next' } : { action: 'skip', reason: 'another writer created the key set' }, boot.set);
+  }
+  const decision = decideRotation(set, options.nowMs, options.minNextAgeSeconds);
+  if (decision.action === 'skip') return summarise(decision, set);
+  const fresh = await generate(now);
+  const { set: rotated, retired } = rotate(set, fresh, decision, now);
+  if (await store.replaceSet(rotated, set.version, fresh, retired)) return summarise(decision, rotated);
+  return summarise({ action: 'skip', reason: 'the key set changed concurrently' }, await store.readSet());
+}
+
+function summarise(decision: RotationDecision, set: JwksItem | undefined): RotationResult {
+  return { decision, version: set?.version ?? 0, current: set?.keys.find((k) => k.status === 'current')?.kid };
+}

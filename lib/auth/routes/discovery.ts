@@ -1,0 +1,34 @@
+import type { Context, Hono } from 'hono';
+import { ALL_SCOPES } from '../../bearer/scopes.js';
+import type { AppEnv } from '../../http/types.js';
+import { SIGNING_ALG } from '../keys/generate.js';
+import type { SigningKeys } from '../keys/signing-keys.js';
+
+const PUBLIC_CACHE = 'public, max-age=300';
+
+/** OIDC discovery (both well-known paths) and the JWKS. Unauthenticated, cacheable, never redirecting. */
+export function discoveryRoutes(app: Hono<AppEnv>, issuer: string, keys: SigningKeys): void {
+  const metadata = {
+    issuer,
+    token_endpoint: `${issuer}/oauth/token`,
+    jwks_uri: `${issuer}/keys`,
+    grant_types_supported: ['client_credentials'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    scopes_supported: ALL_SCOPES,
+    response_types_supported: ['token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: [SIGNING_ALG],
+    token_endpoint_auth_signing_alg_values_supported: [SIGNING_ALG],
+  };
+  const serve = (c: Context<AppEnv>) => {
+    c.header('Cache-Control', PUBLIC_CACHE);
+    return c.json(metadata);
+  };
+  app.get('/.well-known/openid-configuration', serve);
+  app.get('/.well-known/oauth-authorization-server', serve);
+  app.get('/keys', async (c) => {
+    const set = await keys.publicKeySet();
+    c.header('Cache-Control', PUBLIC_CACHE);
+    return c.json(set);
+  });
+}

@@ -1,0 +1,61 @@
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { isThrottling } from '../../dynamo/errors.js';
+import { sourceAddress } from '../../http/runtime-bindings.js';
+import type { AppEnv } from '../../http/types.js';
+import { OAuthError } from '../oauth-error.js';
+import { parseTokenRequest } from '../token-request.js';
+import type { TokenService } from '../token-service.js';
+
+export const TOKEN_PATH = '/oauth/token';
+
+/** A token request is a handful of short parameters; anything bigger is not one. */
+const MAX_TOKEN_REQUEST_BYTES = 64 * 1024;
+
+/** POST /oauth/token (RFC 6749 §4.4). Every response, errors included, carries no-store and no-cache. */
+export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
+  app.use(TOKEN_PATH, async (c, next) => {
+    await next();
+    c.res.headers.set('Cache-Control', 'no-store');
+    c.res.headers.set('Pragma', 'no-cache');
+  });
+  app.post(
+    TOKEN_PATH,
+    bodyLimit({
+      maxSize: MAX_TOKEN_REQUEST_BYTES,
+      onError: (c) => oauthError(c, new OAuthError('invalid_request', 'request body too large', { status: 413 })),
+    }),
+    async (c) => {
+      try {
+        const request = parseTokenRequest({
+          contentType: c.req.header('content-type'),
+          body: await c.req.text(),
+          query: new URL(c.req.url).search.slice(1),
+          authorization: c.req.header('authorization'),
+        });
+        c.get('logFields').oauthClientId = request.clientId.slice(0, 128);
+        return c.json(await tokens.issue(request, sourceAddress(c.env)));
+      } catch (err) {
+        if (err instanceof OAuthError) return oauthError(c, err);
+        if (isThrottling(err)) {
+          return oauthError(c, new OAuthError('temporarily_unavailable', 'service busy, retry shortly', { retryAfterSeconds: 1 }));
+        }
+        throw err;
+      }
+    },
+  );
+  app.all(TOKEN_PATH, (c) => {
+    c.header('Allow', 'POST');
+    return oauthError(c, new OAuthError('invalid_request', 'the token endpoint accepts POST only', { status: 405 }));
+  });
+}
+
+function oauthError(c: Context<AppEnv>, err: OAuthError): Response {
+  c.get('logFields').oauthError = err.error;
+  // RFC 6749 §5.2: a 401 must challenge with the scheme the client used.
+  if (err.status === 401 && /^basic /i.test(c.req.header('authorization') ?? '')) {
+    c.header('WWW-Authenticate', 'Basic realm="auth", charset="UTF-8"');
+  }
+  if (err.retryAfterSeconds !== undefined) c.header('Retry-After', String(err.retryAfterSeconds));
+  return c.json({ error: err.error, error_description: err.description }, err.status as 400);
+}

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import * as v from 'valibot';
+import { parse as parseYaml } from 'yaml';
+import { ALL_SCOPES } from '../bearer/scopes.js';
+import { ConfigurationError } from '../errors/index.js';
+import type { Stage } from '../config/env.js';
+import { digestSecret } from './secrets.js';
+import { clientIdSchema, lifetimeSchema } from './client.js';
+
+/** The well-known, test-only client of the local default configuration. */
+export const TEST_CLIENT = { id: 'local-dev', secret: 'local-dev-secret' } as const;
+
+export interface StaticClient {
+  id: string;
+  name: string;
+  scopes: string[];
+  accessTokenLifetime: number | undefined;
+  /** Digests only, like stored clients: the clear values are dropped once read. */
+  secretDigests: string[];
+}
+
+export interface AuthFileConfig {
+  clients: StaticClient[];
+  /** Extra resource identifiers a token may be restricted to with `resource`/`audience`. */
+  resources: string[];
+}
+
+const fileSchema = v.strictObject({
+  clients: v.optional(
+    v.array(
+      v.strictObject({
+        id: clientIdSchema,
+        name: v.optional(v.pipe(v.string(), v.maxLength(255))),
+        secrets: v.pipe(v.array(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'))), v.minLength(1, 'needs at least one secret')),
+        scopes: v.optional(v.array(v.picklist(ALL_SCOPES as string[], `must be one of ${ALL_SCOPES.join(', ')}`))),
+        accessTokenLifetime: v.optional(lifetimeSchema),
+      }),
+    ),
+    [],
+  ),
+  resources: v.optional(v.array(v.pipe(v.string(), v.url('must be an absolute URI'))), []),
+});
+
+/** Static secrets chosen by operators must not be trivially guessable. */
+const MIN_STATIC_SECRET_LENGTH = 16;
+
+/**
+ * Reads the auth configuration (YAML or JSON; JSON is YAML) from `AUTH_CONFIG` (a path) or `AUTH_CONFIG_INLINE`
+ * (the text itself). Every problem is a ConfigurationError naming the source and the field, so a bad file stops
+ * start-up with one clear line.
+ */
+export function loadAuthConfig(env: NodeJS.ProcessEnv, stage: Stage): AuthFileConfig {
+  if (env.AUTH_CONFIG) {
+    let text: string;
+    try {
+      text = readFileSync(env.AUTH_CONFIG, 'utf8');
+    } catch (err) {
+      throw new ConfigurationError(`auth config ${env.AUTH_CONFIG}: cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`);
+    }
+    return parseAuthConfig(text, env.AUTH_CONFIG, env, stage);
+  }
+  if (env.AUTH_CONFIG_INLINE) return parseAuthConfig(env.AUTH_CONFIG_INLINE, 'AUTH_CONFIG_INLINE', env, stage);
+  return { clients: [], resources: [] };
+}
+
+export function parseAuthConfig(text: string, source: string, env: NodeJS.ProcessEnv, stage: Stage): AuthFileConfig {
+  const fail = (message: string): never => {
+    throw new ConfigurationError(`auth config ${source}: ${message}`);
+  };
+  let raw: unknown;
+  try {
+    raw = parseYaml(text) ?? {};
+  } catch (err) {
+    fail(`not valid YAML or JSON (${(err as Error).message.split('\n')[0]})`);
+  }
+  const result = v.safeParse(fileSchema, raw);
+  if (!result.success) {
+    const issue = result.issues[0];
+    return fail(`${v.getDotPath(issue) ?? 'top level'}: ${issue.message}`);
+  }
+  const parsed = result.output;
+  const seen = new Set<string>();
+  const clients = parsed.clients.map((entry, i) => {
+    if (seen.has(entry.id)) fail(`clients[${i}].id: duplicate client id "${entry.id}"`);
+    seen.add(entry.id);
+    const secrets = entry.secrets.map((secret, j) => {
+      const where = `clients[${i}].secrets[${j}]`;
+      const value = secret.startsWith('$') ? env[secret.slice(1)] : secret;
+      if (value === undefined || value === '') fail(`${where}: environment variable ${secret.slice(1)} is not set`);
+      if (value!.length < MIN_STATIC_SECRET_LENGTH) fail(`${where}: must be at least ${MIN_STATIC_SECRET_LENGTH} characters`);
+      if (stage === 'prod' && value === TEST_CLIENT.secret) fail(`${where}: the test-only secret is refused in prod`);
+      return digestSecret(value!);
+    });
+    if (stage === 'prod' && entry.id === TEST_CLIENT.id) fail(`clients[${i}].id: the test-only client "${TEST_CLIENT.id}" is refused in prod`);
+    return {
+      id: entry.id,
+      name: entry.name ?? entry.id,
+      scopes: [...new Set(entry.scopes ?? ALL_SCOPES)],
+      accessTokenLifetime: entry.accessTokenLifetime,
+      secretDigests: secrets,
+    };
+  });
+  return { clients, resources: parsed.resources };
+}

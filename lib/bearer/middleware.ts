@@ -1,0 +1,22 @@
+import type { MiddlewareHandler } from 'hono';
+import { InsufficientScopeError, InvalidTokenError } from '../errors/index.js';
+import type { AppEnv } from '../http/types.js';
+import { grants, requiredScope, type Service } from './scopes.js';
+import type { TokenVerifier } from './token-verifier.js';
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** RFC 6750 bearer check plus the scope rule; sets `principal` for the handlers. */
+export function bearerAuth(service: Service, verifier: TokenVerifier): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header('authorization');
+    if (header === undefined) throw new InvalidTokenError('missing bearer token');
+    const match = BEARER.exec(header);
+    if (!match) throw new InvalidTokenError('authorization header is not a bearer token');
+    const principal = await verifier.verify(match[1]!);
+    c.set('principal', principal);
+    const needed = requiredScope(service, c.req.method);
+    if (!grants(principal.scopes, needed)) throw new InsufficientScopeError(`scope "${needed}" required`, needed);
+    await next();
+  };
+}

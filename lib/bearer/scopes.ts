@@ -1,0 +1,24 @@
+/**
+ * The scope rule of API.md §1: `<service>:read` allows GET and HEAD, `<service>:write` allows everything
+ * (write implies read).
+ */
+
+export const SERVICES = ['ledger', 'webhooks', 'payments', 'auth'] as const;
+export type Service = (typeof SERVICES)[number];
+
+export const ALL_SCOPES: readonly string[] = SERVICES.flatMap((s) => [`${s}:read`, `${s}:write`]);
+
+/** Scopes of a client created without `scopes`: everything but the auth service's own. */
+export const DEFAULT_CLIENT_SCOPES: readonly string[] = ALL_SCOPES.filter((s) => !s.startsWith('auth:'));
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+export function requiredScope(service: Service, method: string): string {
+  return `${service}:${READ_METHODS.has(method.toUpperCase()) ? 'read' : 'write'}`;
+}
+
+export function grants(held: ReadonlySet<string>, required: string): boolean {
+  if (held.has(required)) return true;
+  const [service, level] = required.split(':');
+  return level === 'read' && held.has(`${service}:write`);
+}

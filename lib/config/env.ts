@@ -1,0 +1,53 @@
+import { ConfigurationError } from '../errors/index.js';
+import { TABLES, QUEUES, type TableId } from '../resources/definitions.js';
+
+export type Stage = 'local' | 'dev' | 'prod';
+
+/** Facts every service reads once at start-up. */
+export interface PlatformConfig {
+  stage: Stage;
+  /** Public base URL, no trailing slash: `http://127.0.0.1:8080` locally, the API's URL in AWS. */
+  publicBaseUrl: string;
+  /** `{base_url}/api/auth`: the `iss` of every token and the discovery issuer. */
+  issuer: string;
+  /** The platform's resource identifier: every token's default `aud`. */
+  audience: string;
+  tables: Record<TableId, string>;
+  queues: Record<string, string | undefined>;
+}
+
+export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const stage = (env.STAGE ?? 'dev') as Stage;
+  if (!['local', 'dev', 'prod'].includes(stage)) throw new ConfigurationError(`STAGE must be local, dev or prod (got "${stage}")`);
+  const publicBaseUrl = normaliseBaseUrl(required(env, 'PUBLIC_BASE_URL'), stage);
+  const tables = Object.fromEntries(TABLES.map((t) => [t.id, required(env, t.envVar)])) as Record<TableId, string>;
+  const queues = Object.fromEntries(QUEUES.map((q) => [q.id, env[q.envVar]]));
+  return {
+    stage,
+    publicBaseUrl,
+    issuer: `${publicBaseUrl}/api/auth`,
+    audience: env.TOKEN_AUDIENCE ?? publicBaseUrl,
+    tables,
+    queues,
+  };
+}
+
+export function normaliseBaseUrl(raw: string, stage: Stage): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigurationError(`PUBLIC_BASE_URL is not an absolute URL: "${raw}"`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && stage !== 'prod')) {
+    throw new ConfigurationError(`PUBLIC_BASE_URL must use https${stage === 'prod' ? ' in prod' : ''} (got "${raw}")`);
+  }
+  if (url.search || url.hash) throw new ConfigurationError('PUBLIC_BASE_URL must not have a query or fragment');
+  return url.href.replace(/\/+$/, '');
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') throw new ConfigurationError(`environment variable ${name} is required`);
+  return value;
+}

@@ -1,0 +1,30 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export interface DynamoConnection {
+  /** Set for DynamoDB Local; absent in AWS, where the SDK resolves the regional endpoint. */
+  endpoint?: string;
+  region?: string;
+}
+
+/**
+ * One document client per container. Against DynamoDB Local the credentials are placeholders (it accepts any),
+ * so `npm start` and the tests never look for, or use, real AWS credentials.
+ */
+export function createDocumentClient(connection: DynamoConnection = {}): DynamoDBDocumentClient {
+  const config: DynamoDBClientConfig = { region: connection.region ?? process.env.AWS_REGION ?? 'us-east-1' };
+  if (connection.endpoint) {
+    config.endpoint = connection.endpoint;
+    config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+  }
+  return DynamoDBDocumentClient.from(new DynamoDBClient(config), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+}
+
+export function connectionFromEnv(env: NodeJS.ProcessEnv = process.env): DynamoConnection {
+  const connection: DynamoConnection = {};
+  if (env.DYNAMODB_ENDPOINT) connection.endpoint = env.DYNAMODB_ENDPOINT;
+  if (env.AWS_REGION) connection.region = env.AWS_REGION;
+  return connection;
+}

@@ -1,0 +1,55 @@
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
+
+export interface PagedQuery {
+  /** Query input without paging fields: table, index, key condition, names, values. */
+  input: Omit<QueryCommandInput, 'Limit' | 'ExclusiveStartKey' | 'ScanIndexForward'>;
+  /** Attributes that make up an item's position in this query (table keys plus index keys). */
+  keyAttributes: readonly string[];
+  /** List name recorded in cursors so one list's cursor is refused by another. */
+  list: string;
+  /** Sort order of the first page. */
+  ascending: boolean;
+}
+
+/**
+ * Reads one page of a key-served query, with `next` and `previous` cursors. It asks for one item more than
+ * the page to know whether another page follows, and never filters after the read, so a page is never short
+ * while more items remain.
+ */
+export async function queryPage<T>(
+  doc: DynamoDBDocumentClient,
+  query: PagedQuery,
+  list: ListQuery,
+  toRecord: (item: Record<string, unknown>) => T,
+): Promise<Page<T>> {
+  const { pageSize, cursor } = list;
+  const backwards = cursor?.d === 'p';
+  const result = await doc.send(
+    new QueryCommand({
+      ...query.input,
+      Limit: pageSize + 1,
+      ScanIndexForward: backwards ? !query.ascending : query.ascending,
+      ...(cursor ? { ExclusiveStartKey: cursor.k } : {}),
+    }),
+  );
+  const items = (result.Items ?? []) as Record<string, unknown>[];
+  const more = items.length > pageSize;
+  const pageItems = items.slice(0, pageSize);
+  if (backwards) pageItems.reverse();
+
+  const keyOf = (item: Record<string, unknown>): PageKey =>
+    Object.fromEntries(query.keyAttributes.map((name) => [name, String(item[name])]));
+  const make = (d: 'n' | 'p', item: Record<string, unknown>) => encodeCursor({ l: query.list, p: pageSize, k: keyOf(item), d });
+
+  const first = pageItems[0];
+  const last = pageItems[pageItems.length - 1];
+  // Going forwards, a previous page exists whenever we started from a cursor; going backwards, when more
+  // items were found before this page. The mirror holds for the next page.
+  const hasNext = backwards ? true : more;
+  const hasPrevious = backwards ? more : cursor !== undefined;
+  const page: Page<T> = { pageSize, hasMore: hasNext, data: pageItems.map(toRecord) };
+  if (hasNext && last) page.next = make('n', last);
+  if (hasPrevious && first) page.previous = make('p', first);
+  return page;
+}

@@ -1,0 +1,69 @@
+/**
+ * One error type per failure kind. Domain code throws these; `lib/http/error-mapper.ts` is the only place that
+ * turns a kind into the contract's `errorCode` and HTTP status.
+ */
+
+export type ErrorKind =
+  | 'validation'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'dependency_throttled';
+
+export abstract class PlatformError extends Error {
+  abstract readonly kind: ErrorKind;
+  readonly details: string | undefined;
+  constructor(message: string, details?: string) {
+    super(message);
+    this.name = new.target.name;
+    this.details = details;
+  }
+}
+
+/** Malformed or invalid input. The message names the field. */
+export class ValidationError extends PlatformError {
+  readonly kind = 'validation';
+}
+
+export class NotFoundError extends PlatformError {
+  readonly kind = 'not_found';
+}
+
+export class ConflictError extends PlatformError {
+  readonly kind = 'conflict';
+}
+
+export class PayloadTooLargeError extends PlatformError {
+  readonly kind = 'payload_too_large';
+}
+
+/** RFC 6750 `invalid_token`: missing, malformed, expired or untrusted bearer token. */
+export class InvalidTokenError extends PlatformError {
+  readonly kind = 'invalid_token';
+}
+
+/** RFC 6750 `insufficient_scope`. */
+export class InsufficientScopeError extends PlatformError {
+  readonly kind = 'insufficient_scope';
+  constructor(
+    message: string,
+    readonly requiredScope: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A dependency (DynamoDB) is throttling us; the caller may retry. */
+export class DependencyThrottledError extends PlatformError {
+  readonly kind = 'dependency_throttled';
+}
+
+/** Configuration that cannot work: raised at start-up, never per request. */
+export class ConfigurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigurationError';
+  }
+}

@@ -1,0 +1,58 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { HTTPException } from 'hono/http-exception';
+import { InsufficientScopeError, PlatformError, type ErrorKind } from '../errors/index.js';
+import type { AppEnv } from './types.js';
+
+/** The only table from failure kind to the contract's errorCode and status (API.md §1.1). */
+const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: string }> = {
+  validation: { status: 400, errorCode: 'VALIDATION' },
+  not_found: { status: 404, errorCode: 'NOT_FOUND' },
+  conflict: { status: 409, errorCode: 'CONFLICT' },
+  payload_too_large: { status: 413, errorCode: 'VALIDATION' },
+  invalid_token: { status: 401, errorCode: 'UNAUTHORIZED' },
+  insufficient_scope: { status: 403, errorCode: 'FORBIDDEN' },
+  dependency_throttled: { status: 503, errorCode: 'INTERNAL' },
+};
+
+export interface ErrorBody {
+  errorCode: string;
+  errorMessage: string;
+  details?: string;
+}
+
+export function errorResponse(c: Context<AppEnv>, err: unknown): Response {
+  if (err instanceof PlatformError) {
+    const { status, errorCode } = CONTRACT[err.kind];
+    if (err.kind === 'invalid_token') {
+      c.header('WWW-Authenticate', `Bearer error="invalid_token", error_description="${headerSafe(err.message)}"`);
+    } else if (err instanceof InsufficientScopeError) {
+      c.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${err.requiredScope}"`);
+    } else if (err.kind === 'dependency_throttled') {
+      c.header('Retry-After', '1');
+    }
+    const body: ErrorBody = { errorCode, errorMessage: err.message };
+    if (err.details !== undefined) body.details = err.details;
+    return c.json(body, status);
+  }
+  // Hono's own exceptions (e.g. from built-in middleware) carry a status but no contract code.
+  if (err instanceof HTTPException && err.status < 500) {
+    return c.json({ errorCode: 'VALIDATION', errorMessage: err.message || 'invalid request' }, err.status);
+  }
+  // Anything else is a bug or an outage: log it in full, tell the caller nothing about internals.
+  const requestId = c.get('requestId');
+  c.get('logger')?.log('error', 'unhandled error', {
+    requestId,
+    error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+  });
+  return c.json({ errorCode: 'INTERNAL', errorMessage: `internal error (request id ${requestId})` }, 500);
+}
+
+export function notFoundResponse(c: Context<AppEnv>): Response {
+  return c.json({ errorCode: 'NOT_FOUND', errorMessage: `no route for ${c.req.method} ${c.req.path}` }, 404);
+}
+
+/** Header parameter values are quoted strings: keep them printable ASCII without quotes or backslashes. */
+function headerSafe(value: string): string {
+  return value.replace(/[^\x20-\x7e]|["\\]/g, '');
+}

@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import type { Logger } from '../observability/logger.js';
+import { gatewayRequestId } from './runtime-bindings.js';
+import type { AppEnv } from './types.js';
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Gives every request an id (API Gateway's, a sane caller-supplied `x-request-id`, or a new one), returns it in
+ * `x-request-id`, and writes exactly one log line when the response is ready. The line carries the route
+ * pattern and path but never the query string or body: the token endpoint accepts secrets in both.
+ */
+export function requestContext(service: string, logger: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const supplied = c.req.header('x-request-id');
+    const requestId =
+      gatewayRequestId(c.env) ?? (supplied !== undefined && SAFE_REQUEST_ID.test(supplied) ? supplied : randomUUID());
+    c.set('requestId', requestId);
+    c.set('logger', logger);
+    c.set('logFields', {});
+    await next();
+    c.res.headers.set('x-request-id', requestId);
+    const principal = c.get('principal');
+    logger.log(c.res.status >= 500 ? 'error' : 'info', 'request', {
+      requestId,
+      service,
+      method: c.req.method,
+      route: routePath(c),
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ...(principal ? { clientId: principal.clientId } : {}),
+      ...c.get('logFields'),
+    });
+  };
+}

@@ -1,0 +1,13 @@
+import type { Hono } from 'hono';
+import { bearerAuth } from '../bearer/middleware.js';
+import type { Service } from '../bearer/scopes.js';
+import { createServiceApp } from '../http/service-app.js';
+import type { AppEnv } from '../http/types.js';
+import type { ServiceRuntime } from './runtime.js';
+
+/** A service app whose every route but the health probe needs a bearer token with the service's scope. */
+export function createProtectedApp(service: Service, runtime: ServiceRuntime): Hono<AppEnv> {
+  const app = createServiceApp({ service, logger: runtime.logger });
+  app.use('*', bearerAuth(service, runtime.verifier));
+  return app;
+}

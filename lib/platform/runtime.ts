@@ -1,0 +1,25 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { jwksTableLoader } from '../bearer/jwks-table-loader.js';
+import { TokenVerifier } from '../bearer/token-verifier.js';
+import { platformConfigFromEnv, type PlatformConfig } from '../config/env.js';
+import { connectionFromEnv, createDocumentClient } from '../dynamo/client.js';
+import { createLogger, logLevelFromEnv, type Logger } from '../observability/logger.js';
+
+/** What every service needs, built once per container (Lambda) or once per process (local). */
+export interface ServiceRuntime {
+  config: PlatformConfig;
+  doc: DynamoDBDocumentClient;
+  logger: Logger;
+  verifier: TokenVerifier;
+}
+
+export function createRuntime(env: NodeJS.ProcessEnv = process.env): ServiceRuntime {
+  const config = platformConfigFromEnv(env);
+  const doc = createDocumentClient(connectionFromEnv(env));
+  return {
+    config,
+    doc,
+    logger: createLogger(logLevelFromEnv(env)),
+    verifier: new TokenVerifier({ issuer: config.issuer, audience: config.audience, loadKeys: jwksTableLoader(doc, config.tables.auth) }),
+  };
+}

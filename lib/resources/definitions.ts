@@ -1,0 +1,119 @@
+/**
+ * The one description of every table and queue the platform uses.
+ *
+ * Two consumers read it: the CDK stack (cloud) and `infra/local/provision.ts` (DynamoDB Local + fauxqs), so
+ * the local platform and production cannot drift apart. Plain data only: no CDK or AWS SDK imports here.
+ */
+
+export type KeyAttribute = { name: string; type: 'S' | 'N' };
+
+export interface IndexDefinition {
+  name: string;
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+}
+
+export interface TableDefinition {
+  /** Logical id, also the suffix of the physical name (`<prefix><id>`). */
+  id: TableId;
+  /** Environment variable through which a function learns the physical table name. */
+  envVar: string;
+  partitionKey: KeyAttribute;
+  sortKey: KeyAttribute;
+  globalIndexes: IndexDefinition[];
+  /** Attribute holding an epoch-seconds expiry, when records of this table expire. */
+  ttlAttribute?: string;
+  /** DynamoDB stream view, when something consumes the table's changes. */
+  stream?: 'NEW_IMAGE';
+  description: string;
+}
+
+export type TableId = 'auth' | 'ledger' | 'events' | 'webhooks' | 'payments';
+
+const pk: KeyAttribute = { name: 'pk', type: 'S' };
+const sk: KeyAttribute = { name: 'sk', type: 'S' };
+/** A generic sparse index: items that set gsi1pk/gsi1sk are listable by type. */
+const gsi1: IndexDefinition = {
+  name: 'gsi1',
+  partitionKey: { name: 'gsi1pk', type: 'S' },
+  sortKey: { name: 'gsi1sk', type: 'S' },
+};
+
+export const TABLES: readonly TableDefinition[] = [
+  {
+    id: 'auth',
+    envVar: 'AUTH_TABLE',
+    partitionKey: pk,
+    sortKey: sk,
+    globalIndexes: [gsi1],
+    ttlAttribute: 'expiresAt',
+    description: 'OAuth clients (with secret digests), signing keys and the JWKS, token-endpoint failure counters',
+  },
+  {
+    id: 'ledger',
+    envVar: 'LEDGER_TABLE',
+    partitionKey: pk,
+    sortKey: sk,
+    globalIndexes: [gsi1],
+    ttlAttribute: 'expiresAt',
+    description: 'Default ledger table: every bucket not mapped to a table of its own',
+  },
+  {
+    id: 'events',
+    envVar: 'EVENTS_TABLE',
+    partitionKey: pk,
+    sortKey: sk,
+    globalIndexes: [],
+    ttlAttribute: 'expiresAt',
+    stream: 'NEW_IMAGE',
+    description: 'Transactional outbox: one row per event, carried onward by the table stream',
+  },
+  {
+    id: 'webhooks',
+    envVar: 'WEBHOOKS_TABLE',
+    partitionKey: pk,
+    sortKey: sk,
+    globalIndexes: [gsi1],
+    ttlAttribute: 'expiresAt',
+    description: 'Webhook configs, deliveries and attempts',
+  },
+  {
+    id: 'payments',
+    envVar: 'PAYMENTS_TABLE',
+    partitionKey: pk,
+    sortKey: sk,
+    globalIndexes: [gsi1],
+    description: 'Payment records',
+  },
+];
+
+export interface QueueDefinition {
+  id: 'deliveries';
+  envVar: string;
+  /** Seconds; the stack also keeps it at least 6x the consumer's timeout. */
+  visibilityTimeoutSeconds: number;
+  /** Receives before a message moves to the dead-letter queue. */
+  maxReceiveCount: number;
+  retentionSeconds: number;
+}
+
+export const QUEUES: readonly QueueDefinition[] = [
+  {
+    id: 'deliveries',
+    envVar: 'DELIVERIES_QUEUE_URL',
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+  },
+];
+
+export const deadLetterQueueName = (queueName: string): string => `${queueName}-dlq`;
+
+export function tableName(prefix: string, id: TableId): string {
+  return `${prefix}${id}`;
+}
+
+/** Environment entries (`AUTH_TABLE=...`) for every table under a name prefix. */
+export function tableEnvironment(prefix: string): Record<string, string> {
+  return Object.fromEntries(TABLES.map((t) => [t.envVar, tableName(prefix, t.id)]));
+}

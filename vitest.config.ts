@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // One DynamoDB Local for the whole run; each test file makes its own tables (see test/support/tables.ts).
+    globalSetup: ['test/setup/dynamodb-local.ts'],
+    env: { LOG_LEVEL: 'silent' },
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+    // DynamoDB Local is one JVM on a 2-core machine: a few files at a time keep it responsive.
+    maxWorkers: 3,
+  },
+});

@@ -1,4 +1,4 @@
-import { SignJWT, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TokenVerifier } from '../../lib/bearer/token-verifier.js';
 import { InvalidTokenError } from '../../lib/errors/index.js';

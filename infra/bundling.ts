@@ -1,0 +1,27 @@
+/**
+ * The esbuild settings of every Lambda bundle, shared by `npm run build` and the CDK stack so the two cannot
+ * differ: ESM for Node.js 22, minified, the AWS SDK bundled (not taken from the runtime), and a `require`
+ * shim because some bundled dependencies still call it.
+ */
+import type { BuildOptions } from 'esbuild';
+
+export const LAMBDA_NODE_TARGET = 'node22';
+
+export const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+export function lambdaBuildOptions(entry: string, outfile: string, options: { sourcemap?: boolean } = {}): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: LAMBDA_NODE_TARGET,
+    minify: true,
+    sourcemap: options.sourcemap ?? false,
+    legalComments: 'none',
+    banner: { js: REQUIRE_BANNER },
+    mainFields: ['module', 'main'],
+    logLevel: 'warning',
+  };
+}

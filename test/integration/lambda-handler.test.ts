@@ -1,0 +1,62 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { testEnvironment } from '../support/tables.js';
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResult>;
+let handler: Handler;
+
+beforeAll(async () => {
+  const { env } = await testEnvironment({
+    AUTH_CONFIG_INLINE: JSON.stringify({ clients: [{ id: 'lambda-client', secrets: ['lambda-secret-0123456'] }] }),
+  });
+  Object.assign(process.env, env);
+  // The module builds its runtime from process.env at import, as it does in a Lambda container.
+  ({ handler } = (await import('../../functions/auth.js')) as unknown as { handler: Handler });
+});
+
+function event(method: string, path: string, body?: string, headers: Record<string, string> = {}): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: `ANY /api/auth/{proxy+}`,
+    rawPath: path,
+    rawQueryString: '',
+    headers: { host: 'abc123.execute-api.us-east-1.amazonaws.com', ...headers },
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'abc123',
+      domainName: 'abc123.execute-api.us-east-1.amazonaws.com',
+      domainPrefix: 'abc123',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '192.0.2.10', userAgent: 'test' },
+      requestId: 'gw-request-1',
+      routeKey: 'ANY /api/auth/{proxy+}',
+      stage: '$default',
+      time: '22/Nov/2026:10:00:00 +0000',
+      timeEpoch: Date.now(),
+    },
+    isBase64Encoded: false,
+    ...(body !== undefined ? { body } : {}),
+  } as APIGatewayProxyEventV2;
+}
+
+describe('functions/auth.ts under an API Gateway HTTP API event', () => {
+  it('serves discovery with the full path and the gateway request id', async () => {
+    const res = await handler(event('GET', '/api/auth/.well-known/openid-configuration'), {} as Context);
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body).token_endpoint).toBe('http://platform.test/api/auth/oauth/token');
+    expect(res.headers?.['x-request-id']).toBe('gw-request-1');
+  });
+
+  it('issues a token for a static client from AUTH_CONFIG_INLINE', async () => {
+    const body = 'grant_type=client_credentials&client_id=lambda-client&client_secret=lambda-secret-0123456';
+    const res = await handler(event('POST', '/api/auth/oauth/token', body, { 'content-type': 'application/x-www-form-urlencoded' }), {} as Context);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers?.['cache-control']).toBe('no-store');
+    expect(JSON.parse(res.body).token_type).toBe('Bearer');
+  });
+
+  it('answers an unknown path with the contract 404', async () => {
+    const res = await handler(event('GET', '/api/auth/nope'), {} as Context);
+    expect(res.statusCode).toBe(404);
+    expect(JSON.parse(res.body).errorCode).toBe('NOT_FOUND');
+  });
+});

@@ -16,20 +16,26 @@ export function digestSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('base64url');
 }
 
-/** Constant-time comparison of a presented secret with a stored digest. */
-export function secretMatches(presented: string, storedDigest: string): boolean {
-  const a = Buffer.from(digestSecret(presented), 'base64url');
-  const b = Buffer.from(storedDigest, 'base64url');
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+const DUMMY_DIGEST = digestSecret('');
 
-/** Checks a presented secret against every digest without stopping at the first match. */
-export function anySecretMatches(presented: string, digests: readonly string[]): number {
+/**
+ * Index of the stored digest the presented secret matches, or -1. Every digest is compared in constant time
+ * and the loop never stops early; an unknown client (no digests) still pays one comparison, so timing tells
+ * neither which secret matched nor whether the client exists.
+ */
+export function findMatchingSecret(presented: string, digests: readonly string[]): number {
+  const candidate = Buffer.from(digestSecret(presented), 'base64url');
+  const equal = (digest: string) => {
+    const stored = Buffer.from(digest, 'base64url');
+    return stored.length === candidate.length && timingSafeEqual(stored, candidate);
+  };
+  if (digests.length === 0) {
+    equal(DUMMY_DIGEST);
+    return -1;
+  }
   let found = -1;
-  // An unknown client still costs one comparison, so timing does not tell unknown ids from wrong secrets.
-  const candidates = digests.length > 0 ? digests : [digestSecret('')];
-  candidates.forEach((digest, index) => {
-    if (secretMatches(presented, digest) && digests.length > 0 && found === -1) found = index;
+  digests.forEach((digest, index) => {
+    if (equal(digest) && found === -1) found = index;
   });
   return found;
 }

@@ -6,7 +6,7 @@ import { DEFAULT_TOKEN_LIFETIME, type StoredClient } from './client.js';
 import { clientKey, fromItem, type ClientStore } from './client-store.js';
 import type { SigningKeys } from './keys/signing-keys.js';
 import { invalidClient, OAuthError } from './oauth-error.js';
-import { anySecretMatches } from './secrets.js';
+import { findMatchingSecret } from './secrets.js';
 import type { StaticClient } from './static-clients.js';
 import { overBudget, secondsLeftInWindow, type ThrottlePolicy } from './throttle.js';
 import { recordFailure, throttleKeys } from './throttle-store.js';
@@ -73,7 +73,7 @@ export class TokenService {
     const stored = clientItem ? fromItem(clientItem) : undefined;
     const secrets = stored ? Object.values(stored.secrets) : [];
     const digests = staticClient?.secretDigests ?? secrets.map((s) => s.digest);
-    const matched = anySecretMatches(request.clientSecret, digests);
+    const matched = findMatchingSecret(request.clientSecret, digests);
     if (matched < 0) {
       await recordFailure(this.options.doc, this.options.table, counters, nowMs, throttle);
       throw invalidClient();

@@ -25,7 +25,7 @@ export interface PlatformOptions {
   dynamoEndpoint?: string;
   /** Prefix of every table and queue name. */
   resourcePrefix?: string;
-  /** The caller's environment: AUTH_CONFIG, AUTH_CONFIG_INLINE and LOG_LEVEL are read from it. */
+  /** The caller's environment: AUTH_CONFIG, AUTH_CONFIG_INLINE, the `$NAME` secrets they name, LOG_LEVEL. */
   env?: NodeJS.ProcessEnv;
   throttle?: ThrottlePolicy;
 }
@@ -47,6 +47,13 @@ export class PortInUseError extends Error {}
  * The port is bound first, so a port in use fails fast, before Java starts.
  */
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
+  // The auth configuration first: a bad file fails at once, before any port or process is taken. `$NAME`
+  // secrets resolve against the caller's environment.
+  const callerEnv = options.env ?? {};
+  const authConfig = loadAuthConfig(
+    callerEnv.AUTH_CONFIG || callerEnv.AUTH_CONFIG_INLINE ? callerEnv : { ...callerEnv, AUTH_CONFIG: DEFAULT_AUTH_CONFIG },
+    'local',
+  );
   let handler: FetchHandler = () => Response.json({ status: 'starting' }, { status: 503 });
   const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
   await new Promise<void>((resolve, reject) => {
@@ -89,7 +96,6 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const tables = await ensureTables(dynamoClient, prefix);
     const queues = await ensureQueues(sqsClient, prefix);
 
-    const callerEnv = options.env ?? {};
     const env: NodeJS.ProcessEnv = {
       LOG_LEVEL: callerEnv.LOG_LEVEL ?? 'info',
       STAGE: 'local',
@@ -97,14 +103,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       AWS_REGION: 'us-east-1',
       DYNAMODB_ENDPOINT: dynamoEndpoint,
       SQS_ENDPOINT: sqs.endpoint,
-      ...(callerEnv.AUTH_CONFIG_INLINE && !callerEnv.AUTH_CONFIG
-        ? { AUTH_CONFIG_INLINE: callerEnv.AUTH_CONFIG_INLINE }
-        : { AUTH_CONFIG: callerEnv.AUTH_CONFIG ?? DEFAULT_AUTH_CONFIG }),
       ...tables,
       ...queues,
     };
     const runtime = createRuntime(env);
-    const authConfig = loadAuthConfig(env, 'local');
     const apps: Record<string, { fetch: FetchHandler }> = {
       auth: createAuthApp({ runtime, authConfig, ...(options.throttle ? { throttle: options.throttle } : {}) }),
     };

@@ -300,16 +300,16 @@ describe('README walkthrough over HTTP', () => {
     expect(admin.scope).toBe(ALL_SCOPES.join(' '));
 
     // 3. Create a client.
-    const created = await api('POST', '/api/auth/clients', admin.access_token, { name: 'walkthrough' });
+    const created = await api('POST', '/api/auth/clients', admin.access_token, { name: 'my-service' });
     expect(created.status).toBe(201);
     const newClient = ((await created.json()) as { data: { id: string; name: string; scopes: string[]; secrets: unknown[] } }).data;
     expect(newClient.id).toMatch(UUID);
-    expect(newClient.name).toBe('walkthrough');
+    expect(newClient.name).toBe('my-service');
     expect(newClient.scopes).toEqual([...DEFAULT_CLIENT_SCOPES]);
     expect(newClient.secrets).toEqual([]);
 
     // 4. Create a secret.
-    const secretRes = await api('POST', `/api/auth/clients/${newClient.id}/secrets`, admin.access_token, { name: 's1' });
+    const secretRes = await api('POST', `/api/auth/clients/${newClient.id}/secrets`, admin.access_token, { name: 'production' });
     expect(secretRes.status).toBe(200);
     const secret = ((await secretRes.json()) as { data: { clear: string; lastDigits: string } }).data;
     expect(secret.clear.endsWith(secret.lastDigits)).toBe(true);
@@ -318,22 +318,28 @@ describe('README walkthrough over HTTP', () => {
     const readBack = await api('GET', `/api/auth/clients/${newClient.id}`, admin.access_token);
     expect(readBack.status).toBe(200);
     const readBody = JSON.stringify(await readBack.json());
-    expect(readBody).toContain('"name":"s1"');
+    expect(readBody).toContain('"name":"production"');
     expect(readBody).not.toContain(secret.clear);
     expect(readBody).not.toContain('digest');
 
-    // 5. A token with the new secret (client_secret_post).
-    const tokenRes = await fetch(metadata.token_endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: newClient.id, client_secret: secret.clear }),
-    });
+    // 5. A token with the new secret (client_secret_post), asking for a subset of its scopes as the README does.
+    const newToken = (scope: string) =>
+      fetch(metadata.token_endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: newClient.id, client_secret: secret.clear, scope }),
+      });
+    const tokenRes = await newToken('ledger:read ledger:write');
     expect(tokenRes.status).toBe(200);
     const issued = (await tokenRes.json()) as { access_token: string; scope: string; expires_in: number };
-    expect(issued.scope).toBe(DEFAULT_CLIENT_SCOPES.join(' '));
+    expect(issued.scope).toBe('ledger:read ledger:write');
     expect(issued.expires_in).toBe(3600);
+    // auth:read is not among the client's scopes, so it cannot even ask for it.
+    const refused = await newToken('auth:read');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: 'invalid_scope', error_description: 'scope not allowed for this client: auth:read' });
 
-    // 6a. The new client lacks auth:read: the auth API refuses it with 403 insufficient_scope.
+    // 6a. The new client's token lacks auth:read: the auth API refuses it with 403 insufficient_scope.
     const forbidden = await api('GET', `/api/auth/clients/${newClient.id}`, issued.access_token);
     expect(forbidden.status).toBe(403);
     expect(forbidden.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="auth:read"');

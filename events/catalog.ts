@@ -1,0 +1,44 @@
+import * as v from 'valibot';
+
+/**
+ * The event catalog (API.md §5). Every state change that others may care about writes one of these to the
+ * events table in the same DynamoDB transaction as the change; the stream carries it to webhooks.
+ * Payload schemas live beside this file, one per kind, with the service that emits it.
+ */
+export const EVENT_KINDS = [
+  'ledger.committed_transactions',
+  'ledger.saved_metadata',
+  'ledger.deleted_metadata',
+  'ledger.updated_mapping',
+  'ledger.reverted_transaction',
+  'payments.saved_payment',
+] as const;
+
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export const isEventKind = (value: string): value is EventKind => (EVENT_KINDS as readonly string[]).includes(value);
+
+/** Which service emits each kind: the envelope's `app`. */
+export const EVENT_APP: Record<EventKind, 'ledger' | 'payments'> = {
+  'ledger.committed_transactions': 'ledger',
+  'ledger.saved_metadata': 'ledger',
+  'ledger.deleted_metadata': 'ledger',
+  'ledger.updated_mapping': 'ledger',
+  'ledger.reverted_transaction': 'ledger',
+  'payments.saved_payment': 'payments',
+};
+
+/** Version of the envelope and payload shapes; bumped on any incompatible change. */
+export const EVENT_VERSION = 'v2';
+
+export const envelopeSchema = v.strictObject({
+  id: v.pipe(v.string(), v.minLength(1)),
+  idempotency_key: v.string(),
+  date: v.pipe(v.string(), v.isoTimestamp()),
+  app: v.picklist(['ledger', 'payments']),
+  version: v.literal(EVENT_VERSION),
+  type: v.picklist(EVENT_KINDS),
+  payload: v.record(v.string(), v.unknown()),
+});
+
+export type EventEnvelope = v.InferOutput<typeof envelopeSchema>;

@@ -4,6 +4,7 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createAdaptorServer } from '@hono/node-server';
 import { createAuthApp } from '../../lib/auth/app.js';
+import { createLedgerApp } from '../../lib/ledger/app.js';
 import { loadAuthConfig } from '../../lib/auth/static-clients.js';
 import type { ThrottlePolicy } from '../../lib/auth/throttle.js';
 import { SERVICES } from '../../lib/bearer/scopes.js';
@@ -102,6 +103,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       PUBLIC_BASE_URL: baseUrl,
       AWS_REGION: 'us-east-1',
       DYNAMODB_ENDPOINT: dynamoEndpoint,
+      ...(callerEnv.LEDGER_BUCKET_TABLES ? { LEDGER_BUCKET_TABLES: callerEnv.LEDGER_BUCKET_TABLES } : {}),
       SQS_ENDPOINT: sqs.endpoint,
       ...tables,
       ...queues,
@@ -109,6 +111,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const runtime = createRuntime(env);
     const apps: Record<string, { fetch: FetchHandler }> = {
       auth: createAuthApp({ runtime, authConfig, ...(options.throttle ? { throttle: options.throttle } : {}) }),
+      ledger: createLedgerApp(runtime),
     };
     for (const service of SERVICES) apps[service] ??= createProtectedApp(service, runtime);
 

@@ -11,7 +11,7 @@ export interface DynamoConnection {
  * One document client per container. Against DynamoDB Local the credentials are placeholders (it accepts any),
  * so `npm start` and the tests never look for, or use, real AWS credentials.
  */
-export function createDocumentClient(connection: DynamoConnection = {}): DynamoDBDocumentClient {
+export function createDocumentClient(connection: DynamoConnection = {}, options: { bigintNumbers?: boolean } = {}): DynamoDBDocumentClient {
   const config: DynamoDBClientConfig = { region: connection.region ?? process.env.AWS_REGION ?? 'us-east-1' };
   if (connection.endpoint) {
     config.endpoint = connection.endpoint;
@@ -19,6 +19,8 @@ export function createDocumentClient(connection: DynamoConnection = {}): DynamoD
   }
   return DynamoDBDocumentClient.from(new DynamoDBClient(config), {
     marshallOptions: { removeUndefinedValues: true },
+    // The ledger stores only integers; reading them as bigint keeps amounts exact (rule 1).
+    ...(options.bigintNumbers ? { unmarshallOptions: { wrapNumbers: (value: string) => BigInt(value) } } : {}),
   });
 }
 

@@ -10,6 +10,8 @@ export interface PagedQuery {
   list: string;
   /** Sort order of the first page. */
   ascending: boolean;
+  /** Filters the query applied, recorded in its cursors. */
+  filters?: Record<string, string>;
 }
 
 /**
@@ -40,7 +42,8 @@ export async function queryPage<T>(
 
   const keyOf = (item: Record<string, unknown>): PageKey =>
     Object.fromEntries(query.keyAttributes.map((name) => [name, String(item[name])]));
-  const make = (d: 'n' | 'p', item: Record<string, unknown>) => encodeCursor({ l: query.list, p: pageSize, k: keyOf(item), d });
+  const make = (d: 'n' | 'p', item: Record<string, unknown>) =>
+    encodeCursor({ l: query.list, p: pageSize, k: keyOf(item), d, ...(query.filters ? { f: query.filters } : {}) });
 
   const first = pageItems[0];
   const last = pageItems[pageItems.length - 1];

@@ -10,7 +10,13 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'invalid_token'
   | 'insufficient_scope'
-  | 'dependency_throttled';
+  | 'dependency_throttled'
+  | 'insufficient_fund'
+  | 'no_postings'
+  | 'already_reverted'
+  | 'ledger_already_exists'
+  | 'ledger_not_found'
+  | 'bulk_size_exceeded';
 
 export abstract class PlatformError extends Error {
   abstract readonly kind: ErrorKind;
@@ -58,6 +64,32 @@ export class InsufficientScopeError extends PlatformError {
 /** A dependency (DynamoDB) is throttling us; the caller may retry. */
 export class DependencyThrottledError extends PlatformError {
   readonly kind = 'dependency_throttled';
+}
+
+/** A protected account would go below its floor (create or revert). */
+export class InsufficientFundError extends PlatformError {
+  readonly kind = 'insufficient_fund';
+}
+
+export class NoPostingsError extends PlatformError {
+  readonly kind = 'no_postings';
+}
+
+export class AlreadyRevertedError extends PlatformError {
+  readonly kind = 'already_reverted';
+}
+
+export class LedgerAlreadyExistsError extends PlatformError {
+  readonly kind = 'ledger_already_exists';
+}
+
+/** Any route under `/v2/<ledger>/...` on a ledger that does not exist. */
+export class LedgerNotFoundError extends PlatformError {
+  readonly kind = 'ledger_not_found';
+}
+
+export class BulkSizeExceededError extends PlatformError {
+  readonly kind = 'bulk_size_exceeded';
 }
 
 /** Configuration that cannot work: raised at start-up, never per request. */

@@ -13,6 +13,12 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
   invalid_token: { status: 401, errorCode: 'UNAUTHORIZED' },
   insufficient_scope: { status: 403, errorCode: 'FORBIDDEN' },
   dependency_throttled: { status: 503, errorCode: 'INTERNAL' },
+  insufficient_fund: { status: 400, errorCode: 'INSUFFICIENT_FUND' },
+  no_postings: { status: 400, errorCode: 'NO_POSTINGS' },
+  already_reverted: { status: 400, errorCode: 'ALREADY_REVERT' },
+  ledger_already_exists: { status: 400, errorCode: 'LEDGER_ALREADY_EXISTS' },
+  ledger_not_found: { status: 404, errorCode: 'LEDGER_NOT_FOUND' },
+  bulk_size_exceeded: { status: 413, errorCode: 'BULK_SIZE_EXCEEDED' },
 };
 
 export interface ErrorBody {

@@ -23,6 +23,8 @@ const cursorSchema = v.strictObject({
   k: v.record(v.string(), v.pipe(v.string(), v.maxLength(2048))),
   /** Direction: `n`ext page, or `p`revious page (walking back from a key). */
   d: v.picklist(['n', 'p']),
+  /** The list's filters, carried so that a cursor alone continues the same listing. */
+  f: v.optional(v.record(v.string(), v.pipe(v.string(), v.maxLength(1024)))),
 });
 
 export type Cursor = v.InferOutput<typeof cursorSchema>;

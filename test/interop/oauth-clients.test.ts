@@ -345,11 +345,13 @@ describe('README walkthrough over HTTP', () => {
     expect(forbidden.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="auth:read"');
     expect(await forbidden.json()).toEqual({ errorCode: 'FORBIDDEN', errorMessage: 'scope "auth:read" required' });
 
-    // 6b. It is authenticated for the ledger: past the bearer check, the route itself does not exist yet.
+    // 6b. It is authenticated for the ledger: it creates a ledger and lists it.
+    const createdLedger = await api('POST', '/api/ledger/v2/main', issued.access_token);
+    expect(createdLedger.status).toBe(204);
     const ledger = await api('GET', '/api/ledger/v2', issued.access_token);
-    expect(ledger.status).toBe(404);
-    expect(ledger.headers.get('www-authenticate')).toBeNull();
-    expect(await ledger.json()).toEqual({ errorCode: 'NOT_FOUND', errorMessage: 'no route for GET /api/ledger/v2' });
+    expect(ledger.status).toBe(200);
+    const listed = (await ledger.json()) as { cursor: { data: Array<{ name: string; bucket: string }> } };
+    expect(listed.cursor.data.map((l) => [l.name, l.bucket])).toEqual([['main', '_default']]);
 
     // Without the token the same ledger call is a 401.
     const anonymous = await fetch(`${baseUrl}/api/ledger/v2`);

@@ -1,0 +1,44 @@
+import { ValidationError } from '../../errors/index.js';
+
+/**
+ * The ledger's feature switches: one table, so adding or removing a feature is one edit (API.md §3.1).
+ * `values[0]` is the default.
+ */
+export const FEATURES = {
+  ACCOUNT_METADATA_HISTORY: ['SYNC', 'DISABLED'],
+  TRANSACTION_METADATA_HISTORY: ['SYNC', 'DISABLED'],
+  HASH_LOGS: ['SYNC', 'DISABLED'],
+  INDEX_ADDRESS_SEGMENTS: ['ON', 'OFF'],
+  INDEX_TRANSACTION_ACCOUNTS: ['ON', 'OFF'],
+  MOVES_HISTORY: ['ON', 'OFF'],
+  MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: ['SYNC', 'DISABLED'],
+} as const satisfies Record<string, readonly [string, ...string[]]>;
+
+export type FeatureName = keyof typeof FEATURES;
+export type FeatureSet = Record<FeatureName, string>;
+
+export const DEFAULT_FEATURES: FeatureSet = Object.fromEntries(
+  Object.entries(FEATURES).map(([name, values]) => [name, values[0]]),
+) as FeatureSet;
+
+/** Merges requested features over the defaults; unknown names or values are a 400 naming them. */
+export function resolveFeatures(requested: Record<string, string> | undefined): FeatureSet {
+  const features = { ...DEFAULT_FEATURES };
+  for (const [name, value] of Object.entries(requested ?? {})) {
+    const allowed = (FEATURES as Record<string, readonly string[]>)[name];
+    if (!allowed) throw new ValidationError(`features.${name}: unknown feature (known: ${Object.keys(FEATURES).join(', ')})`);
+    if (!allowed.includes(value)) throw new ValidationError(`features.${name}: must be one of ${allowed.join(', ')}`);
+    features[name as FeatureName] = value;
+  }
+  return features;
+}
+
+/** Whether a feature is on: its value is the first (default, enabled) value of its table row. */
+export function isEnabled(features: FeatureSet, name: FeatureName): boolean {
+  return features[name] === FEATURES[name][0];
+}
+
+/** Refuses a query the ledger's features cannot serve, naming the missing feature. */
+export function requireFeature(features: FeatureSet, name: FeatureName): void {
+  if (!isEnabled(features, name)) throw new ValidationError(`missing feature "${name}"`);
+}

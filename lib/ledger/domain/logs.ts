@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../json/canonical.js';
+
+export type LogType = 'NEW_TRANSACTION' | 'SET_METADATA' | 'DELETE_METADATA' | 'REVERTED_TRANSACTION';
+
+export interface LogEntry {
+  id: number;
+  type: LogType;
+  data: Record<string, unknown>;
+  date: string;
+  idempotencyKey: string;
+  /** base64 SHA-256; "" when HASH_LOGS is DISABLED. */
+  hash: string;
+}
+
+/**
+ * The hash chain of HASH_LOGS=SYNC (rule 4): entry N's hash is SHA-256 over the previous entry's hash
+ * (base64, "" for the first entry), a newline, and the canonical JSON (keys sorted) of
+ * `{data, date, id, idempotencyKey, type}` of entry N. `npm run verify-logs` recomputes it.
+ */
+export function logHash(previousHash: string, entry: Omit<LogEntry, 'hash'>): string {
+  const body = canonicalJson({ data: entry.data, date: entry.date, id: entry.id, idempotencyKey: entry.idempotencyKey, type: entry.type });
+  return createHash('sha256').update(`${previousHash}\n${body}`).digest('base64');
+}

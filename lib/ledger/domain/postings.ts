@@ -1,0 +1,75 @@
+import { InsufficientFundError, ValidationError } from '../../errors/index.js';
+import { MAX_AMOUNT } from './amounts.js';
+import { WORLD } from './names.js';
+
+export interface Posting {
+  source: string;
+  destination: string;
+  amount: bigint;
+  asset: string;
+}
+
+export interface Volume {
+  input: bigint;
+  output: bigint;
+}
+
+/** Volumes by account, then asset. */
+export type VolumeMap = Map<string, Map<string, Volume>>;
+
+export const balanceOf = (v: Volume): bigint => v.input - v.output;
+
+export function volumeOf(map: VolumeMap, account: string, asset: string): Volume {
+  return map.get(account)?.get(asset) ?? { input: 0n, output: 0n };
+}
+
+function setVolume(map: VolumeMap, account: string, asset: string, volume: Volume): void {
+  let assets = map.get(account);
+  if (!assets) map.set(account, (assets = new Map()));
+  assets.set(asset, volume);
+}
+
+/** Every (account, asset) pair a list of postings touches, in first-touch order. */
+export function touchedPairs(postings: readonly Posting[]): Array<[string, string]> {
+  const seen = new Map<string, [string, string]>();
+  for (const p of postings) {
+    for (const account of [p.source, p.destination]) seen.set(`${account}\u0000${p.asset}`, [account, p.asset]);
+  }
+  return [...seen.values()];
+}
+
+/**
+ * Applies postings in order to the volumes before the transaction (rule 2): after each posting, its source
+ * must be at or above zero for that asset unless it is `world` or `force` is set — so an earlier posting may
+ * fund a later one. Returns the volumes after the transaction for every touched pair; throws
+ * INSUFFICIENT_FUND naming the account, asset and shortfall otherwise.
+ */
+export function applyPostings(postings: readonly Posting[], before: VolumeMap, options: { force: boolean }): VolumeMap {
+  const after: VolumeMap = new Map();
+  for (const [account, asset] of touchedPairs(postings)) setVolume(after, account, asset, { ...volumeOf(before, account, asset) });
+  postings.forEach((posting, index) => {
+    const source = volumeOf(after, posting.source, posting.asset);
+    source.output += posting.amount;
+    const destination = volumeOf(after, posting.destination, posting.asset);
+    destination.input += posting.amount;
+    const balance = balanceOf(source);
+    if (posting.amount > 0n && balance < 0n && posting.source !== WORLD && !options.force) {
+      throw new InsufficientFundError(
+        `account "${posting.source}" has insufficient funds for posting ${index} (${posting.amount} ${posting.asset}): balance would be ${balance}`,
+      );
+    }
+  });
+  for (const assets of after.values()) {
+    for (const [asset, v] of assets) {
+      if (v.input > MAX_AMOUNT || v.output > MAX_AMOUNT) {
+        throw new ValidationError(`volumes of ${asset} would exceed the 38-digit limit`);
+      }
+    }
+  }
+  return after;
+}
+
+/** Reverses postings for a revert: each source and destination swapped, in reverse order. */
+export function reversePostings(postings: readonly Posting[]): Posting[] {
+  return [...postings].reverse().map((p) => ({ source: p.destination, destination: p.source, amount: p.amount, asset: p.asset }));
+}

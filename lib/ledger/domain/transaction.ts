@@ -1,0 +1,59 @@
+import { balanceOf, type Posting, type VolumeMap } from './postings.js';
+
+export interface Transaction {
+  id: number;
+  postings: Posting[];
+  metadata: Record<string, string>;
+  timestamp: string;
+  insertedAt: string;
+  updatedAt: string;
+  reference?: string;
+  reverted: boolean;
+  revertedAt?: string;
+}
+
+export type VolumesView = Record<string, Record<string, { input: bigint; output: bigint; balance: bigint }>>;
+
+export function volumesView(map: VolumeMap): VolumesView {
+  const view: VolumesView = {};
+  for (const [account, assets] of map) {
+    view[account] = {};
+    for (const [asset, v] of assets) view[account][asset] = { input: v.input, output: v.output, balance: balanceOf(v) };
+  }
+  return view;
+}
+
+/** Pre-commit volumes follow from post-commit ones minus the transaction's own postings. */
+export function preCommitVolumes(post: VolumesView, postings: readonly Posting[]): VolumesView {
+  const pre: VolumesView = structuredClone(post);
+  for (const p of postings) {
+    const source = pre[p.source]![p.asset]!;
+    source.output -= p.amount;
+    source.balance += p.amount;
+    const destination = pre[p.destination]![p.asset]!;
+    destination.input -= p.amount;
+    destination.balance -= p.amount;
+  }
+  return pre;
+}
+
+/** The Transaction of API.md §3.2, fields in the reference platform's order; volumes only when given. */
+export function transactionView(tx: Transaction, volumes?: { post: VolumesView }) {
+  return {
+    id: tx.id,
+    postings: tx.postings.map((p) => ({ source: p.source, destination: p.destination, amount: p.amount, asset: p.asset })),
+    metadata: tx.metadata,
+    timestamp: tx.timestamp,
+    insertedAt: tx.insertedAt,
+    updatedAt: tx.updatedAt,
+    ...(tx.reference !== undefined ? { reference: tx.reference } : {}),
+    reverted: tx.reverted,
+    ...(tx.revertedAt !== undefined ? { revertedAt: tx.revertedAt } : {}),
+    ...(volumes ? { postCommitVolumes: volumes.post, preCommitVolumes: preCommitVolumes(volumes.post, tx.postings) } : {}),
+  };
+}
+
+/** The reduced form logged and hashed: no volumes, which are derived state. */
+export function loggedTransaction(tx: Transaction) {
+  return transactionView(tx);
+}

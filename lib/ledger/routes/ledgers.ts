@@ -1,0 +1,87 @@
+import type { Hono } from 'hono';
+import * as v from 'valibot';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { readJsonBody } from '../../http/json-body.js';
+import { jsonResponse } from '../../http/json-response.js';
+import type { AppEnv } from '../../http/types.js';
+import { readListQuery } from '../../pagination/cursor.js';
+import { metadataMap } from '../../validation/common.js';
+import { resolveFeatures } from '../domain/features.js';
+import { BUCKET_NAME, DEFAULT_BUCKET, LEDGER_NAME, RESERVED_LEDGER_NAMES } from '../domain/names.js';
+import { formatInstant, instantFromMs } from '../domain/time.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { LedgerRecord, LedgerRegistry } from '../store/registry.js';
+import type { LedgerStats } from '../store/stats.js';
+
+const createLedgerSchema = v.strictObject({
+  bucket: v.optional(v.pipe(v.string('must be a string'), v.regex(BUCKET_NAME, 'must match ^[0-9a-zA-Z_-]{1,63}$'))),
+  metadata: v.optional(metadataMap),
+  features: v.optional(v.record(v.string(), v.string('feature values must be strings'), 'must map feature names to values')),
+});
+
+export const ledgerView = (l: LedgerRecord) => ({ id: l.id, name: l.name, bucket: l.bucket, metadata: l.metadata, features: l.features, addedAt: l.addedAt });
+
+export interface LedgerRoutesDeps {
+  registry: LedgerRegistry;
+  lookup: LedgerLookup;
+  stats: LedgerStats;
+  tableFor: (bucket: string) => string;
+  now: () => number;
+}
+
+/** Ledgers (API.md §3.1): create, read, list, metadata, `_info`, stats. */
+export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
+  const { registry, lookup } = deps;
+
+  app.get('/v2', async (c) => {
+    const query = readListQuery(c.req.query(), 'ledger.ledgers', ['bucket']);
+    const bucket = query.cursor?.f?.bucket ?? c.req.query('bucket');
+    if (bucket !== undefined && !BUCKET_NAME.test(bucket)) throw new ValidationError('bucket: must match ^[0-9a-zA-Z_-]{1,63}$');
+    const page = await registry.list(query, bucket);
+    return jsonResponse(c, { cursor: { ...page, data: page.data.map(ledgerView) } });
+  });
+
+  app.post('/v2/:ledger', async (c) => {
+    const name = c.req.param('ledger');
+    if (!LEDGER_NAME.test(name)) throw new ValidationError('ledger: name must match ^[0-9a-zA-Z_-]{1,63}$');
+    if (RESERVED_LEDGER_NAMES.has(name)) throw new ValidationError(`ledger: "${name}" is a reserved name`);
+    const body = (await readJsonBody(c, v.optional(createLedgerSchema), { optional: true })) ?? {};
+    await registry.create({
+      name,
+      bucket: body.bucket ?? DEFAULT_BUCKET,
+      metadata: body.metadata ?? {},
+      features: resolveFeatures(body.features),
+      addedAt: formatInstant(instantFromMs(deps.now())),
+    });
+    return c.body(null, 204);
+  });
+
+  app.get('/v2/:ledger', async (c) => {
+    const name = c.req.param('ledger');
+    const record = LEDGER_NAME.test(name) ? await registry.get(name) : undefined;
+    if (!record) throw new NotFoundError(`ledger "${name.slice(0, 63)}" not found`);
+    return jsonResponse(c, { data: ledgerView(record) });
+  });
+
+  app.put('/v2/:ledger/metadata', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    await registry.saveMetadata(ledger.name, await readJsonBody(c, metadataMap));
+    return c.body(null, 204);
+  });
+
+  app.delete('/v2/:ledger/metadata/:key', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    await registry.deleteMetadata(ledger.name, c.req.param('key'));
+    return c.body(null, 204);
+  });
+
+  app.get('/v2/:ledger/_info', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    return jsonResponse(c, { data: { name: ledger.name, storage: { bucket: ledger.bucket, table: deps.tableFor(ledger.bucket) } } });
+  });
+
+  app.get('/v2/:ledger/stats', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    return jsonResponse(c, { data: await deps.stats.read(ledger) });
+  });
+}

@@ -1,0 +1,78 @@
+import type { Context, Hono } from 'hono';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { readJsonBody } from '../../http/json-body.js';
+import { jsonResponse } from '../../http/json-response.js';
+import { booleanFlag } from '../../http/query-flags.js';
+import type { AppEnv } from '../../http/types.js';
+import { parseJson } from '../../json/bigint-json.js';
+import { readListQuery } from '../../pagination/cursor.js';
+import { createTransactionSchema, createTransactionWrite } from '../commands/create-transaction.js';
+import { transactionView } from '../domain/transaction.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { StoredTransaction, TransactionReads } from '../store/transaction-reads.js';
+import type { LedgerWriter } from '../store/writer.js';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,256}$/;
+
+export interface TransactionRoutesDeps {
+  lookup: LedgerLookup;
+  writer: LedgerWriter;
+  reads: TransactionReads;
+}
+
+/** Transactions (API.md §3.2): create, get, list. */
+export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads }: TransactionRoutesDeps): void {
+  app.post('/v2/:ledger/transactions', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
+    const idempotencyKey = readIdempotencyKey(c);
+    const outcome = await writer.write(
+      createTransactionWrite(ledger, input, {
+        dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
+        force: booleanFlag(c.req.query('force'), 'force'),
+        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      }),
+    );
+    if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+    return jsonResponse(c, { data: outcome.result });
+  });
+
+  app.get('/v2/:ledger/transactions/:id', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const raw = c.req.param('id');
+    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+    const found = Number.isSafeInteger(id) ? await reads.get(ledger, id) : undefined;
+    if (!found) throw new NotFoundError(`transaction ${raw.slice(0, 32)} not found`);
+    return jsonResponse(c, { data: view(found, readExpand(c.req.query('expand'))) });
+  });
+
+  app.get('/v2/:ledger/transactions', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const query = readListQuery(c.req.query(), `ledger.transactions.${ledger.name}`, ['reverse', 'expand']);
+    const ascending = query.cursor ? query.cursor.f?.reverse === 'true' : booleanFlag(c.req.query('reverse'), 'reverse');
+    const expand = readExpand(query.cursor?.f?.expand ?? c.req.query('expand'));
+    const page = await reads.list(ledger, query, ascending);
+    return jsonResponse(c, { cursor: { ...page, data: page.data.map((t) => view(t, expand)) } });
+  });
+}
+
+function view(stored: StoredTransaction, expand: Set<string>) {
+  return transactionView(stored.tx, expand.has('volumes') ? { post: stored.post } : undefined);
+}
+
+const EXPANDABLE = new Set(['volumes']);
+
+function readExpand(raw: string | undefined): Set<string> {
+  const values = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const value of values) {
+    if (!EXPANDABLE.has(value)) throw new ValidationError(`expand: "${value.slice(0, 32)}" is not supported (supported: ${[...EXPANDABLE].join(', ')})`);
+  }
+  return new Set(values);
+}
+
+function readIdempotencyKey(c: Context): string | undefined {
+  const key = c.req.header('idempotency-key');
+  if (key === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY.test(key)) throw new ValidationError('Idempotency-Key: must be 1-256 printable ASCII characters without spaces');
+  return key;
+}

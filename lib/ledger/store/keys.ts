@@ -1,0 +1,33 @@
+/**
+ * Keys of every ledger item (docs/data-model.md). Registry items live in the default ledger table; a
+ * ledger's own items live in its bucket's table, all under partition keys starting `L#<ledger>`.
+ */
+const pad = (n: number) => String(n).padStart(15, '0');
+
+export const registryKeys = {
+  sequence: { pk: 'LEDGER_SEQ', sk: 'LEDGER_SEQ' },
+  ledger: (name: string) => ({ pk: `LEDGER#${name}`, sk: 'LEDGER' }),
+  bucketMember: (bucket: string, id: number) => ({ pk: `BUCKET#${bucket}`, sk: pad(id) }),
+  listPartition: 'LEDGERS',
+  listSort: (id: number) => pad(id),
+};
+
+export const ledgerKeys = {
+  /** The sequencer: last transaction id, last log id and hash. Every write of the ledger updates it. */
+  head: (ledger: string) => ({ pk: `L#${ledger}`, sk: 'HEAD' }),
+  transaction: (ledger: string, id: number) => ({ pk: `L#${ledger}#TX`, sk: pad(id) }),
+  transactionPartition: (ledger: string) => `L#${ledger}#TX`,
+  log: (ledger: string, id: number) => ({ pk: `L#${ledger}#LOG`, sk: pad(id) }),
+  logPartition: (ledger: string) => `L#${ledger}#LOG`,
+  account: (ledger: string, address: string) => ({ pk: `L#${ledger}#A#${address}`, sk: 'A' }),
+  volume: (ledger: string, address: string, asset: string) => ({ pk: `L#${ledger}#A#${address}`, sk: `V#${asset}` }),
+  accountPartition: (ledger: string, address: string) => `L#${ledger}#A#${address}`,
+  accountList: (ledger: string) => `L#${ledger}#ACCOUNTS`,
+  reference: (ledger: string, reference: string) => ({ pk: `L#${ledger}#REF#${reference}`, sk: 'REF' }),
+  idempotency: (ledger: string, key: string) => ({ pk: `L#${ledger}#IK#${key}`, sk: 'IK' }),
+};
+
+export const eventKey = (id: string) => ({ pk: `EVENT#${id}`, sk: 'EVENT' });
+
+export type ItemKey = { pk: string; sk: string };
+export const keyString = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;

@@ -1,0 +1,150 @@
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { isConditionFailure } from '../../dynamo/errors.js';
+import { queryPage } from '../../dynamo/paginate.js';
+import { LedgerAlreadyExistsError } from '../../errors/index.js';
+import type { ListQuery, Page } from '../../pagination/cursor.js';
+import type { FeatureSet } from '../domain/features.js';
+import type { BucketTables } from './bucket-tables.js';
+import { ledgerKeys, registryKeys } from './keys.js';
+
+export interface LedgerRecord {
+  id: number;
+  name: string;
+  bucket: string;
+  metadata: Record<string, string>;
+  features: FeatureSet;
+  addedAt: string;
+}
+
+/**
+ * Every ledger, whatever its bucket, is registered in the default ledger table: one item per ledger (listed
+ * by id through `gsi1`) and one membership item per bucket (listed by the table's key). Creating a ledger also
+ * writes its HEAD item in its bucket's table, in the same transaction.
+ */
+export class LedgerRegistry {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tables: BucketTables,
+  ) {}
+
+  private get table() {
+    return this.tables.defaultTable;
+  }
+
+  async create(input: Omit<LedgerRecord, 'id'>): Promise<LedgerRecord> {
+    // Ids come from a counter: increasing, and a lost creation race may leave a gap (ids need not be gapless).
+    const { Attributes } = await this.doc.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: registryKeys.sequence,
+        UpdateExpression: 'ADD #last :one',
+        ExpressionAttributeNames: { '#last': 'last' },
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const record: LedgerRecord = { id: Number(Attributes!.last), ...input };
+    try {
+      await this.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...registryKeys.ledger(record.name), gsi1pk: registryKeys.listPartition, gsi1sk: registryKeys.listSort(record.id), ...record },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            { Put: { TableName: this.table, Item: { ...registryKeys.bucketMember(record.bucket, record.id), name: record.name } } },
+            {
+              Put: {
+                TableName: this.tables.tableFor(record.bucket),
+                Item: { ...ledgerKeys.head(record.name), lastTxId: 0, lastLogId: 0, lastHash: '', accounts: 0 },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+    } catch (err) {
+      if (isConditionFailure(err)) throw new LedgerAlreadyExistsError(`ledger "${record.name}" already exists`);
+      throw err;
+    }
+    return record;
+  }
+
+  async get(name: string): Promise<LedgerRecord | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: this.table, Key: registryKeys.ledger(name), ConsistentRead: true }));
+    return Item ? toRecord(Item) : undefined;
+  }
+
+  async list(query: ListQuery, bucket: string | undefined): Promise<Page<LedgerRecord>> {
+    if (bucket === undefined) {
+      return queryPage(
+        this.doc,
+        {
+          input: { TableName: this.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': registryKeys.listPartition } },
+          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+          list: 'ledger.ledgers',
+          ascending: true,
+        },
+        query,
+        toRecord,
+      );
+    }
+    const members = await queryPage(
+      this.doc,
+      {
+        input: { TableName: this.table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `BUCKET#${bucket}` } },
+        keyAttributes: ['pk', 'sk'],
+        list: 'ledger.ledgers',
+        ascending: true,
+        filters: { bucket },
+      },
+      query,
+      (item) => String(item.name),
+    );
+    const items = await batchGetInOrder(this.doc, this.table, members.data.map((name) => registryKeys.ledger(name)));
+    return { ...members, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toRecord) };
+  }
+
+  /** Merges keys into the ledger's metadata. */
+  async saveMetadata(name: string, metadata: Record<string, string>): Promise<void> {
+    const entries = Object.entries(metadata);
+    if (entries.length === 0) return;
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: registryKeys.ledger(name),
+        UpdateExpression: `SET ${entries.map((_, i) => `metadata.#k${i} = :v${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#k${i}`, k])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  }
+
+  async deleteMetadata(name: string, key: string): Promise<void> {
+    await this.doc.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: registryKeys.ledger(name),
+        UpdateExpression: 'REMOVE metadata.#k',
+        ExpressionAttributeNames: { '#k': key },
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    );
+  }
+}
+
+function toRecord(item: Record<string, unknown>): LedgerRecord {
+  return {
+    id: Number(item.id),
+    name: String(item.name),
+    bucket: String(item.bucket),
+    metadata: (item.metadata ?? {}) as Record<string, string>,
+    features: item.features as FeatureSet,
+    addedAt: String(item.addedAt),
+  };
+}

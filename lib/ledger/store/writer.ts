@@ -1,0 +1,239 @@
+import { createHash } from 'node:crypto';
+import { TransactGetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { EVENT_APP, EVENT_VERSION, type EventKind } from '../../../events/catalog.js';
+import { isThrottling } from '../../dynamo/errors.js';
+import { DependencyThrottledError, ValidationError } from '../../errors/index.js';
+import { parseJson, stringifyJson } from '../../json/bigint-json.js';
+import { isEnabled } from '../domain/features.js';
+import { logHash, type LogEntry, type LogType } from '../domain/logs.js';
+import { formatInstant, instantFromMs, type Instant } from '../domain/time.js';
+import { eventKey, keyString, ledgerKeys, type ItemKey } from './keys.js';
+import type { LedgerRecord } from './registry.js';
+
+/** The sequencer item's state as read at the start of a write. */
+export interface Head {
+  lastTxId: number;
+  lastLogId: number;
+  lastHash: string;
+  accounts: number;
+}
+
+export interface Snapshot {
+  head: Head;
+  get(key: ItemKey): Record<string, unknown> | undefined;
+}
+
+/** One item of the transaction, with the error to raise if its own condition fails. */
+export interface Write {
+  item: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+  onConditionFailure?: () => Error;
+}
+
+export interface Decision<T> {
+  /** What the caller answers with (a JSON-ready view; big integers as bigint). */
+  result: T;
+  log: { type: LogType; data: Record<string, unknown> };
+  writes: Write[];
+  event: { type: EventKind; payload: Record<string, unknown> };
+  /** Changes to the sequencer beyond the log: a new transaction id, accounts first seen. */
+  head?: { lastTxId?: number; accountsAdded?: number };
+}
+
+export interface WriteContext {
+  logId: number;
+  now: Instant;
+  /** The ledger's bucket table: where the decision's items go. */
+  table: string;
+}
+
+export interface WriteRequest<T> {
+  ledger: LedgerRecord;
+  /** Items the decision reads, besides HEAD and the idempotency record. */
+  reads: ItemKey[];
+  idempotency?: { key: string; requestHash: string };
+  dryRun?: boolean;
+  decide(snapshot: Snapshot, context: WriteContext): Decision<T>;
+}
+
+export type WriteOutcome<T> =
+  | { kind: 'committed'; result: T; log: LogEntry }
+  | { kind: 'dry-run'; result: T }
+  /** An idempotent replay: the original response, exactly as first sent. */
+  | { kind: 'replayed'; result: unknown };
+
+/** DynamoDB's limit on items in one TransactWriteItems / TransactGetItems. */
+export const MAX_TRANSACTION_ITEMS = 100;
+/** Idempotency records are kept at least 24 hours (API.md §3.2); two days, to be safe. */
+const IDEMPOTENCY_TTL_SECONDS = 48 * 3600;
+const EVENT_TTL_SECONDS = 7 * 24 * 3600;
+/** Attempts before answering 503: with the backoff below, a writer waits at most ~4 s in all. */
+const MAX_ATTEMPTS = 10;
+
+export interface WriterOptions {
+  doc: DynamoDBDocumentClient;
+  tableFor: (bucket: string) => string;
+  eventsTable: string;
+  now?: () => number;
+  /** Waits between attempts (tests make it instant). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Every ledger write goes through here (rule 3): read a consistent snapshot (TransactGetItems), let the domain
+ * decide, then write the decision, the log entry (hash-chained), the sequencer, the idempotency record and
+ * the outgoing event in ONE TransactWriteItems, conditional on the sequencer being unchanged. Two round trips
+ * when uncontended; on a concurrent write the whole thing is retried with jittered backoff.
+ */
+export class LedgerWriter {
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: WriterOptions) {
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  async write<T>(request: WriteRequest<T>): Promise<WriteOutcome<T>> {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.attempt(request);
+      if (outcome !== 'retry') return outcome;
+      if (attempt >= MAX_ATTEMPTS) throw new DependencyThrottledError('the ledger is busy with concurrent writes; retry shortly');
+      // Full jitter, capped: spreads out writers that collided on the sequencer.
+      await this.sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
+    }
+  }
+
+  private async attempt<T>(request: WriteRequest<T>): Promise<WriteOutcome<T> | 'retry'> {
+    const { ledger } = request;
+    const table = this.options.tableFor(ledger.bucket);
+    const headKey = ledgerKeys.head(ledger.name);
+    const idempotencyKey = request.idempotency ? ledgerKeys.idempotency(ledger.name, request.idempotency.key) : undefined;
+    const keys = dedupe([headKey, ...(idempotencyKey ? [idempotencyKey] : []), ...request.reads]);
+    if (keys.length > MAX_TRANSACTION_ITEMS) {
+      throw new ValidationError(`the request touches too many accounts and assets (${keys.length} items, at most ${MAX_TRANSACTION_ITEMS})`);
+    }
+    const { Responses = [] } = await this.options.doc.send(
+      new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: table, Key } })) }),
+    );
+    const items = new Map<string, Record<string, unknown>>();
+    Responses.forEach((r, i) => r.Item && items.set(keyString(keys[i]!), r.Item));
+    const headItem = items.get(keyString(headKey));
+    if (!headItem) throw new Error(`ledger ${ledger.name} has no HEAD item`);
+    const head: Head = {
+      lastTxId: Number(headItem.lastTxId),
+      lastLogId: Number(headItem.lastLogId),
+      lastHash: String(headItem.lastHash ?? ''),
+      accounts: Number(headItem.accounts ?? 0),
+    };
+
+    if (idempotencyKey) {
+      const stored = items.get(keyString(idempotencyKey));
+      if (stored) {
+        if (stored.requestHash !== request.idempotency!.requestHash) {
+          throw new ValidationError('Idempotency-Key was already used with a different request');
+        }
+        return { kind: 'replayed', result: parseJson(String(stored.response)) };
+      }
+    }
+
+    const nowMs = this.now();
+    const now = instantFromMs(nowMs);
+    const logId = head.lastLogId + 1;
+    const decision = request.decide({ head, get: (key) => items.get(keyString(key)) }, { logId, now, table });
+    if (request.dryRun) return { kind: 'dry-run', result: decision.result };
+
+    const entryWithoutHash = {
+      id: logId,
+      type: decision.log.type,
+      data: decision.log.data,
+      date: formatInstant(now),
+      idempotencyKey: request.idempotency?.key ?? '',
+    };
+    const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entryWithoutHash) : '';
+    const log: LogEntry = { ...entryWithoutHash, hash };
+    const epoch = Math.floor(nowMs / 1000);
+
+    const writes: Write[] = [
+      {
+        item: {
+          Put: {
+            TableName: table,
+            Item: {
+              ...headKey,
+              lastTxId: decision.head?.lastTxId ?? head.lastTxId,
+              lastLogId: logId,
+              lastHash: hash || head.lastHash,
+              accounts: head.accounts + (decision.head?.accountsAdded ?? 0),
+            },
+            ConditionExpression: 'lastLogId = :previous',
+            ExpressionAttributeValues: { ':previous': head.lastLogId },
+          },
+        },
+      },
+      { item: { Put: { TableName: table, Item: { ...ledgerKeys.log(ledger.name, logId), id: logId, type: log.type, date: log.date, body: stringifyJson(log) } } } },
+      { item: { Put: this.eventRow(ledger, log, decision.event, epoch) } },
+      ...decision.writes,
+    ];
+    if (idempotencyKey) {
+      writes.push({
+        item: {
+          Put: {
+            TableName: table,
+            Item: {
+              ...idempotencyKey,
+              requestHash: request.idempotency!.requestHash,
+              response: stringifyJson(decision.result),
+              logId,
+              expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      });
+    }
+    if (writes.length > MAX_TRANSACTION_ITEMS) {
+      throw new ValidationError(`the request touches too many accounts and assets (${writes.length} items to write, at most ${MAX_TRANSACTION_ITEMS})`);
+    }
+
+    try {
+      await this.options.doc.send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.item) }));
+    } catch (err) {
+      if (isThrottling(err)) throw err;
+      const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
+      if ((err as Error).name !== 'TransactionCanceledException' || !reasons) throw err;
+      // The sequencer moved, another transaction held an item, or the same idempotency key committed
+      // meanwhile: read again and decide again (a replay is then answered from the record).
+      const headMoved = reasons[0]?.Code === 'ConditionalCheckFailed';
+      const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
+      const idempotencyRace = idempotencyKey !== undefined && reasons[writes.length - 1]?.Code === 'ConditionalCheckFailed';
+      if (headMoved || conflict || idempotencyRace) return 'retry';
+      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      const onFailure = failed >= 0 ? writes[failed]?.onConditionFailure : undefined;
+      if (onFailure) throw onFailure();
+      throw err;
+    }
+    return { kind: 'committed', result: decision.result, log };
+  }
+
+  private eventRow(ledger: LedgerRecord, log: LogEntry, event: Decision<unknown>['event'], epoch: number): NonNullable<Write['item']['Put']> {
+    // Deterministic: one event per log entry of a ledger, whatever the number of attempts.
+    const id = createHash('sha256').update(`ledger/${ledger.name}/${log.id}`).digest('hex').slice(0, 32);
+    const envelope = {
+      id,
+      idempotency_key: log.idempotencyKey,
+      date: log.date,
+      app: EVENT_APP[event.type],
+      version: EVENT_VERSION,
+      type: event.type,
+      payload: event.payload,
+    };
+    return {
+      TableName: this.options.eventsTable,
+      Item: { ...eventKey(id), type: event.type, ledger: ledger.name, date: log.date, body: stringifyJson(envelope), expiresAt: epoch + EVENT_TTL_SECONDS },
+    };
+  }
+}
+
+function dedupe(keys: ItemKey[]): ItemKey[] {
+  return [...new Map(keys.map((k) => [keyString(k), k])).values()];
+}

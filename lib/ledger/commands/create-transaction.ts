@@ -133,7 +133,10 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
         const existing = snapshot.get(ledgerKeys.account(ledger.name, address));
         const extra = accountMetadata[address];
         const earlier = existing && sortableInstant(at) < String(existing.firstUsageKey);
-        if (existing && !extra && !earlier) continue;
+        // The account item lists the assets it holds, so account lists can fetch volumes without a query each.
+        const known = (existing?.assets as string[] | undefined) ?? [];
+        const assets = [...new Set([...known, ...pairs.filter(([a]) => a === address).map(([, asset]) => asset)])].sort();
+        if (existing && !extra && !earlier && assets.length === known.length) continue;
         if (!existing) accountsAdded++;
         writes.push({
           item: {
@@ -145,6 +148,7 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
                 gsi1sk: address,
                 address,
                 metadata: { ...((existing?.metadata as Record<string, string> | undefined) ?? {}), ...(extra ?? {}) },
+                assets,
                 firstUsage: earlier || !existing ? formatInstant(at) : existing.firstUsage,
                 firstUsageKey: earlier || !existing ? sortableInstant(at) : existing.firstUsageKey,
                 insertionDate: existing?.insertionDate ?? nowText,

@@ -3,11 +3,16 @@ import { createDocumentClient } from '../dynamo/client.js';
 import type { AppEnv } from '../http/types.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
+import { accountRoutes } from './routes/accounts.js';
 import { infoRoutes } from './routes/info.js';
 import { ledgerRoutes } from './routes/ledgers.js';
+import { logRoutes } from './routes/logs.js';
 import { transactionRoutes } from './routes/transactions.js';
+import { metadataRoutes } from './routes/metadata.js';
+import { AccountReads } from './store/account-reads.js';
 import { BucketTables } from './store/bucket-tables.js';
 import { LedgerLookup } from './store/ledger-lookup.js';
+import { LogReads } from './store/log-reads.js';
 import { LedgerRegistry } from './store/registry.js';
 import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
@@ -32,7 +37,11 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
 
   const app = createProtectedApp('ledger', runtime);
   infoRoutes(app);
-  ledgerRoutes(app, { registry, lookup, stats: new LedgerStats(doc, tableFor), tableFor, now });
-  transactionRoutes(app, { lookup, writer, reads: new TransactionReads(doc, tableFor) });
+  const stats = new LedgerStats(doc, tableFor);
+  ledgerRoutes(app, { registry, lookup, stats, tableFor, now });
+  transactionRoutes(app, { lookup, writer, reads: new TransactionReads(doc, tableFor), stats });
+  metadataRoutes(app, { lookup, writer });
+  accountRoutes(app, { lookup, accounts: new AccountReads(doc, tableFor), stats });
+  logRoutes(app, { lookup, logs: new LogReads(doc, tableFor) });
   return app;
 }

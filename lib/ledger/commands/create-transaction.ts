@@ -5,12 +5,13 @@ import { canonicalJson } from '../../json/canonical.js';
 import { metadataMap } from '../../validation/common.js';
 import { amountSchema } from '../domain/amounts.js';
 import { ACCOUNT_ADDRESS, ASSET, MAX_ADDRESS_LENGTH } from '../domain/names.js';
-import { applyPostings, touchedPairs, type Posting, type VolumeMap } from '../domain/postings.js';
-import { formatInstant, parseInstant, sortableInstant } from '../domain/time.js';
-import { transactionView, volumesView, type Transaction } from '../domain/transaction.js';
+import type { Posting } from '../domain/postings.js';
+import { formatInstant, parseInstant, sortableInstant, type Instant } from '../domain/time.js';
+import { transactionView, type Transaction, type VolumesView } from '../domain/transaction.js';
 import { ledgerKeys, type ItemKey } from '../store/keys.js';
 import type { LedgerRecord } from '../store/registry.js';
-import type { Snapshot, Write, WriteRequest } from '../store/writer.js';
+import type { Write, WriteRequest } from '../store/writer.js';
+import { postingEffects, postingReads } from './posting-effects.js';
 
 export const MAX_POSTINGS = 100;
 
@@ -64,11 +65,8 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
   const force = options.force || input.force === true;
   const accountMetadata = input.accountMetadata ?? {};
 
-  const pairs = touchedPairs(postings);
-  const accounts = [...new Set([...pairs.map(([a]) => a), ...Object.keys(accountMetadata)])];
   const reads: ItemKey[] = [
-    ...pairs.map(([account, asset]) => ledgerKeys.volume(ledger.name, account, asset)),
-    ...accounts.map((a) => ledgerKeys.account(ledger.name, a)),
+    ...postingReads(ledger.name, postings, Object.keys(accountMetadata)),
     ...(input.reference !== undefined ? [ledgerKeys.reference(ledger.name, input.reference)] : []),
   ];
 
@@ -84,8 +82,6 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
       const duplicate = () => new ConflictError(`duplicate reference "${input.reference}"`);
       if (referenceKey && snapshot.get(referenceKey)) throw duplicate();
 
-      const before = readVolumes(snapshot, ledger.name, pairs);
-      const after = applyPostings(postings, before, { force });
       const id = snapshot.head.lastTxId + 1;
       const at = timestamp ?? now;
       const nowText = formatInstant(now);
@@ -99,65 +95,9 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
         ...(input.reference !== undefined ? { reference: input.reference } : {}),
         reverted: false,
       };
-      const post = volumesView(after);
-
-      const writes: Write[] = [
-        {
-          item: {
-            Put: {
-              TableName: table,
-              Item: {
-                ...ledgerKeys.transaction(ledger.name, id),
-                id,
-                timestamp: sortableInstant(at),
-                body: storeTransaction(tx, post),
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        },
-        ...pairs.map(([account, asset]): Write => {
-          const volume = after.get(account)!.get(asset)!;
-          return {
-            item: {
-              Put: {
-                TableName: table,
-                Item: { ...ledgerKeys.volume(ledger.name, account, asset), account, asset, input: volume.input, output: volume.output, balance: volume.input - volume.output },
-              },
-            },
-          };
-        }),
-      ];
-      let accountsAdded = 0;
-      for (const address of accounts) {
-        const existing = snapshot.get(ledgerKeys.account(ledger.name, address));
-        const extra = accountMetadata[address];
-        const earlier = existing && sortableInstant(at) < String(existing.firstUsageKey);
-        // The account item lists the assets it holds, so account lists can fetch volumes without a query each.
-        const known = (existing?.assets as string[] | undefined) ?? [];
-        const assets = [...new Set([...known, ...pairs.filter(([a]) => a === address).map(([, asset]) => asset)])].sort();
-        if (existing && !extra && !earlier && assets.length === known.length) continue;
-        if (!existing) accountsAdded++;
-        writes.push({
-          item: {
-            Put: {
-              TableName: table,
-              Item: {
-                ...ledgerKeys.account(ledger.name, address),
-                gsi1pk: ledgerKeys.accountList(ledger.name),
-                gsi1sk: address,
-                address,
-                metadata: { ...((existing?.metadata as Record<string, string> | undefined) ?? {}), ...(extra ?? {}) },
-                assets,
-                firstUsage: earlier || !existing ? formatInstant(at) : existing.firstUsage,
-                firstUsageKey: earlier || !existing ? sortableInstant(at) : existing.firstUsageKey,
-                insertionDate: existing?.insertionDate ?? nowText,
-                updatedAt: nowText,
-              },
-            },
-          },
-        });
-      }
+      const effects = postingEffects(snapshot, ledger.name, postings, { force, at, now, table, accountMetadata });
+      const { post } = effects;
+      const writes: Write[] = [transactionPut(table, ledger.name, tx, post, at), ...effects.writes];
       if (referenceKey) {
         writes.push({
           item: { Put: { TableName: table, Item: { ...referenceKey, txId: id }, ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -174,25 +114,26 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
           type: 'ledger.committed_transactions',
           payload: { ledger: ledger.name, transactions: [{ ...logged, postCommitVolumes: post }], accountMetadata },
         },
-        head: { lastTxId: id, accountsAdded },
+        head: { lastTxId: id, accountsAdded: effects.accountsAdded },
       };
     },
   };
 }
 
-function readVolumes(snapshot: Snapshot, ledger: string, pairs: Array<[string, string]>): VolumeMap {
-  const map: VolumeMap = new Map();
-  for (const [account, asset] of pairs) {
-    const item = snapshot.get(ledgerKeys.volume(ledger, account, asset));
-    if (!item) continue;
-    let assets = map.get(account);
-    if (!assets) map.set(account, (assets = new Map()));
-    assets.set(asset, { input: BigInt(item.input as bigint), output: BigInt(item.output as bigint) });
-  }
-  return map;
+/** Transactions are stored as exact JSON text (amounts as big integers) with their post-commit volumes. */
+export function storeTransaction(tx: Transaction, post: VolumesView): string {
+  return canonicalJson({ ...tx, postCommitVolumes: post });
 }
 
-/** Transactions are stored as exact JSON text (amounts as big integers) with their post-commit volumes. */
-export function storeTransaction(tx: Transaction, post: ReturnType<typeof volumesView>): string {
-  return canonicalJson({ ...tx, postCommitVolumes: post });
+/** The Put of a transaction item, created once (its id is new). */
+export function transactionPut(table: string, ledger: string, tx: Transaction, post: VolumesView, at: Instant, options: { create?: boolean } = { create: true }): Write {
+  return {
+    item: {
+      Put: {
+        TableName: table,
+        Item: { ...ledgerKeys.transaction(ledger, tx.id), id: tx.id, timestamp: sortableInstant(at), body: storeTransaction(tx, post) },
+        ...(options.create ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
+      },
+    },
+  };
 }

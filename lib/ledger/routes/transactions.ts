@@ -1,4 +1,5 @@
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
+import * as v from 'valibot';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
@@ -7,21 +8,23 @@ import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { createTransactionSchema, createTransactionWrite } from '../commands/create-transaction.js';
+import { revertBodySchema, revertTransactionWrite } from '../commands/revert-transaction.js';
+import type { LedgerStats } from '../store/stats.js';
+import { readIdempotencyKey, readTransactionId } from './request.js';
 import { transactionView } from '../domain/transaction.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { StoredTransaction, TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,256}$/;
-
 export interface TransactionRoutesDeps {
   lookup: LedgerLookup;
   writer: LedgerWriter;
   reads: TransactionReads;
+  stats: LedgerStats;
 }
 
-/** Transactions (API.md §3.2): create, get, list. */
-export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads }: TransactionRoutesDeps): void {
+/** Transactions (API.md §3.2): create, get, list, count, revert. */
+export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, stats }: TransactionRoutesDeps): void {
   app.post('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
@@ -39,16 +42,40 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads }: 
 
   app.get('/v2/:ledger/transactions/:id', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
-    const raw = c.req.param('id');
-    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-    const found = Number.isSafeInteger(id) ? await reads.get(ledger, id) : undefined;
-    if (!found) throw new NotFoundError(`transaction ${raw.slice(0, 32)} not found`);
+    const id = readTransactionId(c.req.param('id'));
+    const found = await reads.get(ledger, id);
+    if (!found) throw new NotFoundError(`transaction ${id} not found`);
     return jsonResponse(c, { data: view(found, readExpand(c.req.query('expand'))) });
   });
 
+  app.post('/v2/:ledger/transactions/:id/revert', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const id = readTransactionId(c.req.param('id'));
+    const body = (await readJsonBody(c, v.optional(revertBodySchema), { optional: true })) ?? {};
+    const original = await reads.get(ledger, id);
+    const idempotencyKey = readIdempotencyKey(c);
+    const outcome = await writer.write(
+      revertTransactionWrite(ledger, id, original?.tx, body, {
+        force: booleanFlag(c.req.query('force'), 'force'),
+        atEffectiveDate: booleanFlag(c.req.query('atEffectiveDate'), 'atEffectiveDate'),
+        dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
+        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      }),
+    );
+    if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+    return jsonResponse(c, { data: outcome.result }, 201);
+  });
+
+
+
+  // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204), from the sequencer.
   app.get('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const query = readListQuery(c.req.query(), `ledger.transactions.${ledger.name}`, ['reverse', 'expand']);
+    if (c.req.method === 'HEAD') {
+      c.header('Count', String((await stats.read(ledger)).transactions));
+      return c.body(null, 204);
+    }
     const ascending = query.cursor ? query.cursor.f?.reverse === 'true' : booleanFlag(c.req.query('reverse'), 'reverse');
     const expand = readExpand(query.cursor?.f?.expand ?? c.req.query('expand'));
     const page = await reads.list(ledger, query, ascending);
@@ -70,9 +97,3 @@ function readExpand(raw: string | undefined): Set<string> {
   return new Set(values);
 }
 
-function readIdempotencyKey(c: Context): string | undefined {
-  const key = c.req.header('idempotency-key');
-  if (key === undefined) return undefined;
-  if (!IDEMPOTENCY_KEY.test(key)) throw new ValidationError('Idempotency-Key: must be 1-256 printable ASCII characters without spaces');
-  return key;
-}

@@ -229,7 +229,7 @@ export class LedgerWriter {
     };
     return {
       TableName: this.options.eventsTable,
-      Item: { ...eventKey(id), type: event.type, ledger: ledger.name, date: log.date, body: stringifyJson(envelope), expiresAt: epoch + EVENT_TTL_SECONDS },
+      Item: { ...eventKey(id), type: event.type, ledger: ledger.name, logId: log.id, date: log.date, body: stringifyJson(envelope), expiresAt: epoch + EVENT_TTL_SECONDS },
     };
   }
 }

@@ -1,0 +1,107 @@
+import { applyPostings, touchedPairs, type Posting, type VolumeMap } from '../domain/postings.js';
+import { formatInstant, sortableInstant, type Instant } from '../domain/time.js';
+import { volumesView, type VolumesView } from '../domain/transaction.js';
+import { ledgerKeys, type ItemKey } from '../store/keys.js';
+import type { Snapshot, Write } from '../store/writer.js';
+
+/** Items a set of postings needs to read: each (account, asset) volume and each account. */
+export function postingReads(ledger: string, postings: readonly Posting[], extraAccounts: readonly string[] = []): ItemKey[] {
+  const pairs = touchedPairs(postings);
+  const accounts = [...new Set([...pairs.map(([a]) => a), ...extraAccounts])];
+  return [...pairs.map(([account, asset]) => ledgerKeys.volume(ledger, account, asset)), ...accounts.map((a) => ledgerKeys.account(ledger, a))];
+}
+
+export interface PostingEffects {
+  post: VolumesView;
+  writes: Write[];
+  accountsAdded: number;
+}
+
+/**
+ * Applies postings to the snapshot's volumes (INSUFFICIENT_FUND unless allowed) and returns the writes that
+ * record the result: every touched volume, and each account that is new, gained an asset or metadata, or
+ * was used earlier than its recorded first usage (a back-dated transaction).
+ */
+export function postingEffects(
+  snapshot: Snapshot,
+  ledger: string,
+  postings: readonly Posting[],
+  options: { force: boolean; at: Instant; now: Instant; table: string; accountMetadata?: Record<string, Record<string, string>> },
+): PostingEffects {
+  const pairs = touchedPairs(postings);
+  const accountMetadata = options.accountMetadata ?? {};
+  const accounts = [...new Set([...pairs.map(([a]) => a), ...Object.keys(accountMetadata)])];
+  const after = applyPostings(postings, readVolumes(snapshot, ledger, pairs), { force: options.force });
+  const nowText = formatInstant(options.now);
+  const atKey = sortableInstant(options.at);
+
+  const writes: Write[] = pairs.map(([account, asset]) => {
+    const volume = after.get(account)!.get(asset)!;
+    return {
+      item: {
+        Put: {
+          TableName: options.table,
+          Item: { ...ledgerKeys.volume(ledger, account, asset), account, asset, input: volume.input, output: volume.output, balance: volume.input - volume.output },
+        },
+      },
+    };
+  });
+  let accountsAdded = 0;
+  for (const address of accounts) {
+    const existing = snapshot.get(ledgerKeys.account(ledger, address));
+    const extra = accountMetadata[address];
+    const earlier = existing !== undefined && atKey < String(existing.firstUsageKey);
+    // The account item lists the assets it holds, so account lists can fetch volumes without a query each.
+    const known = (existing?.assets as string[] | undefined) ?? [];
+    const assets = [...new Set([...known, ...pairs.filter(([a]) => a === address).map(([, asset]) => asset)])].sort();
+    if (existing && !extra && !earlier && assets.length === known.length) continue;
+    if (!existing) accountsAdded++;
+    writes.push({
+      item: {
+        Put: {
+          TableName: options.table,
+          Item: accountItem(ledger, address, existing, {
+            metadata: { ...((existing?.metadata as Record<string, string> | undefined) ?? {}), ...(extra ?? {}) },
+            assets,
+            ...(earlier || !existing ? { firstUsage: formatInstant(options.at), firstUsageKey: atKey } : {}),
+            updatedAt: nowText,
+          }),
+        },
+      },
+    });
+  }
+  return { post: volumesView(after), writes, accountsAdded };
+}
+
+/** A whole account item: the existing one (if any) with the given fields replaced. */
+export function accountItem(
+  ledger: string,
+  address: string,
+  existing: Record<string, unknown> | undefined,
+  fields: { metadata?: Record<string, string>; assets?: string[]; firstUsage?: string; firstUsageKey?: string; updatedAt: string },
+): Record<string, unknown> {
+  return {
+    ...ledgerKeys.account(ledger, address),
+    gsi1pk: ledgerKeys.accountList(ledger),
+    gsi1sk: address,
+    address,
+    metadata: fields.metadata ?? (existing?.metadata as Record<string, string> | undefined) ?? {},
+    assets: fields.assets ?? (existing?.assets as string[] | undefined) ?? [],
+    firstUsage: fields.firstUsage ?? existing?.firstUsage ?? fields.updatedAt,
+    firstUsageKey: fields.firstUsageKey ?? existing?.firstUsageKey ?? '',
+    insertionDate: existing?.insertionDate ?? fields.updatedAt,
+    updatedAt: fields.updatedAt,
+  };
+}
+
+function readVolumes(snapshot: Snapshot, ledger: string, pairs: Array<[string, string]>): VolumeMap {
+  const map: VolumeMap = new Map();
+  for (const [account, asset] of pairs) {
+    const item = snapshot.get(ledgerKeys.volume(ledger, account, asset));
+    if (!item) continue;
+    let assets = map.get(account);
+    if (!assets) map.set(account, (assets = new Map()));
+    assets.set(asset, { input: BigInt(item.input as bigint), output: BigInt(item.output as bigint) });
+  }
+  return map;
+}

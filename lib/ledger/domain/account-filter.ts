@@ -1,0 +1,81 @@
+import { ValidationError } from '../../errors/index.js';
+import { requireFeature, type FeatureSet } from './features.js';
+import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from './names.js';
+
+/**
+ * The account filters we can serve from keys: an exact address, or an address prefix ending with `:`
+ * (`users:` matches `users:1` and `users:1:eur`, not `users`), served by `begins_with` on gsi1's sort key.
+ * Anything else (metadata, balances, `$or`, ...) would need a scan or an index we do not keep, so it is
+ * refused with 400 (API.md §3.3: never an unbounded scan).
+ */
+export interface AddressFilter {
+  /** The address, or the prefix including its trailing `:`. */
+  address: string;
+  prefix: boolean;
+}
+
+/** Operators of the contract's filter language: known, but not served on accounts. */
+const KNOWN_OPERATORS = new Set(['$match', '$lt', '$lte', '$gt', '$gte', '$exists', '$and', '$or', '$not', '$in']);
+/** Account fields of the contract that a filter could name but that have no index here. */
+const UNINDEXED_FIELD = /^(metadata(\[.*\])?|balance(\[.*\])?|first_usage|firstUsage|insertion_date|insertionDate|updated_at|updatedAt)$/;
+/** The raw filter is small; a bound keeps the parser and its messages cheap. */
+const MAX_QUERY_LENGTH = 4096;
+const SEGMENT = /^[a-zA-Z0-9_-]+$/;
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const quote = (text: string) => JSON.stringify(text.slice(0, 64));
+
+/**
+ * Parses the `query` parameter (JSON, as the SDK sends it): absent, empty or `{}` is no filter;
+ * `{"$match": {"address": "<address or prefix:>"}}` is an address filter; anything else is a 400 naming what
+ * is not supported. A prefix also needs INDEX_ADDRESS_SEGMENTS.
+ */
+export function parseAccountFilter(raw: string | undefined, features: FeatureSet): AddressFilter | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  if (raw.length > MAX_QUERY_LENGTH) throw new ValidationError(`query: must be at most ${MAX_QUERY_LENGTH} characters`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ValidationError('query: must be valid JSON');
+  }
+  if (!isObject(parsed)) throw new ValidationError('query: must be a JSON object such as {"$match": {"address": "users:"}}');
+  const operators = Object.keys(parsed);
+  if (operators.length === 0) return undefined;
+  if (operators.length > 1) throw new ValidationError(`query: must hold one operator, found ${operators.length} (combine with $and is not supported)`);
+  const operator = operators[0]!;
+  if (operator !== '$match') {
+    if (KNOWN_OPERATORS.has(operator)) throw new ValidationError(`query: operator ${quote(operator)} is not supported on accounts (only $match on address)`);
+    throw new ValidationError(`query: unknown operator ${quote(operator)}`);
+  }
+  const match = parsed.$match;
+  if (!isObject(match)) throw new ValidationError('query.$match: must be an object such as {"address": "users:"}');
+  const fields = Object.keys(match);
+  if (fields.length !== 1) throw new ValidationError(`query.$match: must name exactly one field, found ${fields.length}`);
+  const field = fields[0]!;
+  if (field !== 'address') {
+    if (UNINDEXED_FIELD.test(field)) throw new ValidationError(`query.$match: filtering accounts on ${quote(field)} is not supported (only address)`);
+    throw new ValidationError(`query.$match: unknown field ${quote(field)}`);
+  }
+  const address = match.address;
+  if (typeof address !== 'string') throw new ValidationError('query.$match.address: must be a string');
+  return addressFilter(address, features, 'query.$match.address');
+}
+
+/** An address filter from its text (the `query` parameter or a cursor), checked the same way. */
+export function addressFilter(address: string, features: FeatureSet, field: string): AddressFilter {
+  if (address.length > MAX_ADDRESS_LENGTH) throw new ValidationError(`${field}: must be at most ${MAX_ADDRESS_LENGTH} characters`);
+  const prefix = address.endsWith(':');
+  const body = prefix ? address.slice(0, -1) : address;
+  if (!ACCOUNT_ADDRESS.test(body)) {
+    const segments = body.split(':');
+    // Empty segments elsewhere (`:1`, `users::eur`) are the reference platform's segment patterns: they
+    // would need an index per segment position, which we do not keep.
+    if (address !== '' && segments.includes('') && segments.every((s) => s === '' || SEGMENT.test(s))) {
+      throw new ValidationError(`${field}: only an exact address or a prefix ending with ":" is supported, not segment patterns`);
+    }
+    throw new ValidationError(`${field}: must be an account address, or an address prefix ending with ":"`);
+  }
+  if (prefix) requireFeature(features, 'INDEX_ADDRESS_SEGMENTS');
+  return { address, prefix };
+}

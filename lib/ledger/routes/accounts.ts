@@ -1,0 +1,74 @@
+import type { Context, Hono } from 'hono';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { jsonResponse } from '../../http/json-response.js';
+import type { AppEnv } from '../../http/types.js';
+import { readListQuery } from '../../pagination/cursor.js';
+import { accountView, balancesView, readAccountExpand } from '../domain/account.js';
+import { addressFilter, parseAccountFilter } from '../domain/account-filter.js';
+import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
+import { accountListName, type AccountReads } from '../store/account-reads.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { LedgerStats } from '../store/stats.js';
+
+export interface AccountRoutesDeps {
+  lookup: LedgerLookup;
+  accounts: AccountReads;
+  stats: LedgerStats;
+}
+
+/** Accounts and balances (API.md §3.3), read side: get, list, count, aggregated balances. */
+export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: AccountRoutesDeps): void {
+  // Hono answers HEAD with the GET route (dropping the body), so this one handler serves both.
+  app.get('/v2/:ledger/accounts', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    if (c.req.method === 'HEAD') {
+      onlyParams(c, ['query']);
+      const filter = parseAccountFilter(c.req.query('query'), ledger.features);
+      // Unfiltered, the HEAD item keeps the count; filtered, the index counts without returning items.
+      const count = filter ? await accounts.count(ledger, filter) : (await stats.read(ledger)).accounts;
+      return c.body(null, 204, { Count: String(count) });
+    }
+    const query = readListQuery(c.req.query(), accountListName(ledger.name), ['query', 'expand']);
+    const carried = query.cursor?.f;
+    const filter = query.cursor
+      ? carried?.address !== undefined
+        ? addressFilter(carried.address, ledger.features, 'cursor')
+        : undefined
+      : parseAccountFilter(c.req.query('query'), ledger.features);
+    const expand = readAccountExpand(query.cursor ? carried?.expand : expandParam(c));
+    const page = await accounts.list(ledger, query, filter, expand.volumes);
+    return jsonResponse(c, { cursor: { ...page, data: page.data.map((a) => accountView(a.account, a.volumes)) } });
+  });
+
+  app.get('/v2/:ledger/accounts/:address', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    onlyParams(c, ['expand']);
+    const expand = readAccountExpand(expandParam(c));
+    const address = c.req.param('address');
+    // An address that cannot exist is simply not found: no read needed.
+    const valid = address.length <= MAX_ADDRESS_LENGTH && ACCOUNT_ADDRESS.test(address);
+    const found = valid ? await accounts.get(ledger, address, expand.volumes) : undefined;
+    if (!found) throw new NotFoundError(`account "${address.slice(0, 64)}" not found`);
+    return jsonResponse(c, { data: accountView(found.account, found.volumes) });
+  });
+
+  app.get('/v2/:ledger/aggregate/balances', async (c) => {
+    const ledger = await lookup.resolve(c.req.param('ledger'));
+    onlyParams(c, ['query']);
+    const filter = parseAccountFilter(c.req.query('query'), ledger.features);
+    return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, filter)) });
+  });
+}
+
+/** `expand` may be repeated or comma-separated; both mean the union. */
+function expandParam(c: Context): string | undefined {
+  const values = c.req.queries('expand');
+  return values ? values.join(',') : undefined;
+}
+
+/** Refuses parameters a route does not serve (`pit`, ...) rather than silently ignoring them. */
+function onlyParams(c: Context, allowed: readonly string[]): void {
+  for (const name of Object.keys(c.req.query())) {
+    if (!allowed.includes(name)) throw new ValidationError(`${name.slice(0, 32)}: query parameter not supported here (supported: ${allowed.join(', ')})`);
+  }
+}

@@ -1,0 +1,34 @@
+import type { Context, Hono } from 'hono';
+import { readJsonBody } from '../../http/json-body.js';
+import { booleanFlag } from '../../http/query-flags.js';
+import type { AppEnv } from '../../http/types.js';
+import { metadataMap } from '../../validation/common.js';
+import { metadataWrite, type MetadataChange, type MetadataTarget } from '../commands/metadata.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { LedgerWriter } from '../store/writer.js';
+import { readAddress, readIdempotencyKey, readTransactionId } from './request.js';
+
+/** Metadata writes on transactions and accounts (API.md §3.2, §3.3): 204 on success. */
+export function metadataRoutes(app: Hono<AppEnv>, { lookup, writer }: { lookup: LedgerLookup; writer: LedgerWriter }): void {
+  const apply = async (c: Context, target: MetadataTarget, change: MetadataChange) => {
+    const ledger = await lookup.resolve(c.req.param('ledger')!);
+    const idempotencyKey = readIdempotencyKey(c);
+    await writer.write(
+      metadataWrite(ledger, target, change, { dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) }),
+    );
+    return c.body(null, 204);
+  };
+
+  app.post('/v2/:ledger/transactions/:id/metadata', async (c) =>
+    apply(c, { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) }, { kind: 'save', metadata: await readJsonBody(c, metadataMap) }),
+  );
+  app.delete('/v2/:ledger/transactions/:id/metadata/:key', (c) =>
+    apply(c, { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) }, { kind: 'delete', key: c.req.param('key') }),
+  );
+  app.post('/v2/:ledger/accounts/:address/metadata', async (c) =>
+    apply(c, { type: 'ACCOUNT', address: readAddress(c.req.param('address')) }, { kind: 'save', metadata: await readJsonBody(c, metadataMap) }),
+  );
+  app.delete('/v2/:ledger/accounts/:address/metadata/:key', (c) =>
+    apply(c, { type: 'ACCOUNT', address: readAddress(c.req.param('address')) }, { kind: 'delete', key: c.req.param('key') }),
+  );
+}

@@ -1,0 +1,72 @@
+import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import type { AccountRecord, AccountVolumes } from '../domain/account.js';
+import type { AddressFilter } from '../domain/account-filter.js';
+import { ledgerKeys } from './keys.js';
+
+/** BatchGetItem takes at most 100 keys per call. */
+const BATCH_GET_LIMIT = 100;
+/** Batches in flight at once for one page: enough to hide latency, few enough not to burst capacity. */
+const BATCH_CONCURRENCY = 4;
+
+export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
+  return {
+    address: String(item.address),
+    metadata: (item.metadata ?? {}) as Record<string, string>,
+    firstUsage: String(item.firstUsage),
+    insertionDate: String(item.insertionDate),
+    updatedAt: String(item.updatedAt),
+    assets: [...((item.assets as Iterable<string> | undefined) ?? [])],
+  };
+}
+
+/** A volume item's asset and volumes; the balance is derived, so it cannot disagree with input and output. */
+export function toAssetVolume(item: Record<string, unknown>) {
+  const input = BigInt(item.input as bigint);
+  const output = BigInt(item.output as bigint);
+  return { asset: String(item.asset), volume: { input, output, balance: input - output } };
+}
+
+/**
+ * The gsi1 query listing a ledger's accounts by address, narrowed by an address filter: an exact address is
+ * one key, a prefix is `begins_with` on the sort key. gsi1 reads are eventually consistent (a new account may
+ * take a moment to be listed); reads by address are not.
+ */
+export function accountIndexQuery(table: string, ledger: string, filter: AddressFilter | undefined): QueryCommandInput {
+  const values: Record<string, string> = { ':p': ledgerKeys.accountList(ledger) };
+  let condition = 'gsi1pk = :p';
+  if (filter) {
+    values[':a'] = filter.address;
+    condition += filter.prefix ? ' AND begins_with(gsi1sk, :a)' : ' AND gsi1sk = :a';
+  }
+  return { TableName: table, IndexName: 'gsi1', KeyConditionExpression: condition, ExpressionAttributeValues: values };
+}
+
+/**
+ * Volumes of many accounts by key, from each account's `assets` list: one strongly consistent read per
+ * (account, asset), in BatchGetItem calls of 100 keys, a few at a time. No query per account.
+ */
+export async function readVolumes(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: string,
+  accounts: readonly AccountRecord[],
+): Promise<Map<string, AccountVolumes>> {
+  const keys = accounts.flatMap((a) => a.assets.map((asset) => ledgerKeys.volume(ledger, a.address, asset)));
+  const chunks: Array<typeof keys> = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) chunks.push(keys.slice(i, i + BATCH_GET_LIMIT));
+  const items: Array<Record<string, unknown> | undefined> = [];
+  for (let i = 0; i < chunks.length; i += BATCH_CONCURRENCY) {
+    const results = await Promise.all(chunks.slice(i, i + BATCH_CONCURRENCY).map((chunk) => batchGetInOrder(doc, table, chunk)));
+    items.push(...results.flat());
+  }
+  const volumes = new Map<string, AccountVolumes>(accounts.map((a) => [a.address, {}]));
+  for (const item of items) {
+    // Volumes and the `assets` list are written in one transaction, so a listed volume is never missing;
+    // were one missing, the account would show without it rather than failing the page.
+    if (!item) continue;
+    const { asset, volume } = toAssetVolume(item);
+    volumes.get(String(item.account))![asset] = volume;
+  }
+  return volumes;
+}

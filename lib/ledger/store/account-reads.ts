@@ -1,0 +1,127 @@
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryPage } from '../../dynamo/paginate.js';
+import { ValidationError } from '../../errors/index.js';
+import type { Cursor, ListQuery, Page } from '../../pagination/cursor.js';
+import type { AccountRecord, AccountVolumes } from '../domain/account.js';
+import type { AddressFilter } from '../domain/account-filter.js';
+import { accountIndexQuery, readVolumes, toAccountRecord, toAssetVolume } from './account-items.js';
+import { aggregateBalances } from './balance-aggregate.js';
+import { ledgerKeys } from './keys.js';
+import type { LedgerRecord } from './registry.js';
+
+export interface AccountRead {
+  account: AccountRecord;
+  /** Present when volumes were asked for. */
+  volumes?: AccountVolumes;
+}
+
+export const accountListName = (ledger: string) => `ledger.accounts.${ledger}`;
+
+/** Reads of accounts: by address (the account's partition) and listed by address (gsi1). */
+export class AccountReads {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly tableFor: (bucket: string) => string,
+  ) {}
+
+  /**
+   * The account's `A` item (GetItem) and, when asked for, its `V#<asset>` volume items (a Query on the same
+   * partition), both strongly consistent and in parallel. Not one Query over the whole partition: metadata
+   * revisions (`MH#<log id>`, ACCOUNT_METADATA_HISTORY) sort between `A` and `V#` and grow without bound.
+   */
+  async get(ledger: LedgerRecord, address: string, withVolumes: boolean): Promise<AccountRead | undefined> {
+    const table = this.tableFor(ledger.bucket);
+    const [found, volumes] = await Promise.all([
+      this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.account(ledger.name, address), ConsistentRead: true })),
+      withVolumes ? this.volumesOf(table, ledger.name, address) : undefined,
+    ]);
+    if (!found.Item) return undefined;
+    const account = toAccountRecord(found.Item);
+    return volumes ? { account, volumes } : { account };
+  }
+
+  private async volumesOf(table: string, ledger: string, address: string): Promise<AccountVolumes> {
+    const volumes: AccountVolumes = {};
+    let start: Record<string, unknown> | undefined;
+    do {
+      const result = await this.doc.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :p AND begins_with(sk, :v)',
+          ExpressionAttributeValues: { ':p': ledgerKeys.accountPartition(ledger, address), ':v': 'V#' },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of (result.Items ?? []) as Record<string, unknown>[]) {
+        const { asset, volume } = toAssetVolume(item);
+        volumes[asset] = volume;
+      }
+      start = result.LastEvaluatedKey;
+    } while (start);
+    return volumes;
+  }
+
+  /**
+   * One page of accounts by address ascending (gsi1), then, for `expand=volumes`, the page's volume items by
+   * key. The filter and expansion travel in the cursor, so a cursor alone continues the listing.
+   */
+  async list(ledger: LedgerRecord, query: ListQuery, filter: AddressFilter | undefined, withVolumes: boolean): Promise<Page<AccountRead>> {
+    if (query.cursor) checkCursorKey(query.cursor, ledger.name, filter);
+    const table = this.tableFor(ledger.bucket);
+    const page = await queryPage(
+      this.doc,
+      {
+        input: accountIndexQuery(table, ledger.name, filter),
+        keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+        list: accountListName(ledger.name),
+        ascending: true,
+        filters: { ...(filter ? { address: filter.address } : {}), ...(withVolumes ? { expand: 'volumes' } : {}) },
+      },
+      query,
+      toAccountRecord,
+    );
+    if (!withVolumes) return { ...page, data: page.data.map((account) => ({ account })) };
+    const volumes = await readVolumes(this.doc, table, ledger.name, page.data);
+    return { ...page, data: page.data.map((account) => ({ account, volumes: volumes.get(account.address)! })) };
+  }
+
+  /** Accounts matching an address filter, counted by the index (Select COUNT: no items transferred). */
+  async count(ledger: LedgerRecord, filter: AddressFilter): Promise<number> {
+    let count = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const result = await this.doc.send(
+        new QueryCommand({
+          ...accountIndexQuery(this.tableFor(ledger.bucket), ledger.name, filter),
+          Select: 'COUNT',
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      count += result.Count ?? 0;
+      start = result.LastEvaluatedKey;
+    } while (start);
+    return count;
+  }
+
+  balances(ledger: LedgerRecord, filter: AddressFilter | undefined): Promise<Map<string, bigint>> {
+    return aggregateBalances(this.doc, this.tableFor(ledger.bucket), ledger.name, filter);
+  }
+}
+
+/**
+ * A cursor is opaque but not signed: its start key must be an account item of this ledger inside the
+ * filter's range, or DynamoDB would refuse the query with an internal-looking error.
+ */
+function checkCursorKey(cursor: Cursor, ledger: string, filter: AddressFilter | undefined): void {
+  const { k } = cursor;
+  const address = k.gsi1sk ?? '';
+  const inRange = !filter || (filter.prefix ? address.startsWith(filter.address) : address === filter.address);
+  const valid =
+    Object.keys(k).length === 4 &&
+    k.gsi1pk === ledgerKeys.accountList(ledger) &&
+    k.pk === ledgerKeys.accountPartition(ledger, address) &&
+    k.sk === 'A' &&
+    inRange;
+  if (!valid) throw new ValidationError('cursor: not a cursor of this list');
+}

@@ -21,6 +21,11 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
   bulk_size_exceeded: { status: 413, errorCode: 'BULK_SIZE_EXCEEDED' },
 };
 
+/** The contract's code and status for a platform error (bulk results report them per element). */
+export function contractError(err: PlatformError): { status: ContentfulStatusCode; errorCode: string } {
+  return CONTRACT[err.kind];
+}
+
 export interface ErrorBody {
   errorCode: string;
   errorMessage: string;

@@ -94,8 +94,16 @@ export class LedgerWriter {
   }
 
   async write<T>(request: WriteRequest<T>): Promise<WriteOutcome<T>> {
+    return (await this.writeAtomic(request.ledger, [request]))[0]!;
+  }
+
+  /**
+   * Several writes of one ledger as one transaction (an atomic bulk): each decision sees the items the
+   * previous ones put, log ids and hashes chain across them, and either all commit or none.
+   */
+  async writeAtomic<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>>> {
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(request);
+      const outcome = await this.attempt(ledger, requests);
       if (outcome !== 'retry') return outcome;
       if (attempt >= MAX_ATTEMPTS) throw new DependencyThrottledError('the ledger is busy with concurrent writes; retry shortly');
       // Full jitter, capped: spreads out writers that collided on the sequencer.
@@ -103,116 +111,116 @@ export class LedgerWriter {
     }
   }
 
-  private async attempt<T>(request: WriteRequest<T>): Promise<WriteOutcome<T> | 'retry'> {
-    const { ledger } = request;
+  private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>> | 'retry'> {
     const table = this.options.tableFor(ledger.bucket);
     const headKey = ledgerKeys.head(ledger.name);
-    const idempotencyKey = request.idempotency ? ledgerKeys.idempotency(ledger.name, request.idempotency.key) : undefined;
-    const keys = dedupe([headKey, ...(idempotencyKey ? [idempotencyKey] : []), ...request.reads]);
+    const idempotencyKeyOf = (r: WriteRequest<T>) => (r.idempotency ? ledgerKeys.idempotency(ledger.name, r.idempotency.key) : undefined);
+    const keys = dedupe([headKey, ...requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(r)!] : []), ...r.reads])]);
     if (keys.length > MAX_TRANSACTION_ITEMS) {
       throw new ValidationError(`the request touches too many accounts and assets (${keys.length} items, at most ${MAX_TRANSACTION_ITEMS})`);
     }
     const { Responses = [] } = await this.options.doc.send(
       new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: table, Key } })) }),
     );
-    const items = new Map<string, Record<string, unknown>>();
-    Responses.forEach((r, i) => r.Item && items.set(keyString(keys[i]!), r.Item));
-    const headItem = items.get(keyString(headKey));
+    // The snapshot, overlaid with each decision's puts so that the next decision sees them.
+    const view = new Map<string, Record<string, unknown>>();
+    Responses.forEach((r, i) => r.Item && view.set(keyString(keys[i]!), r.Item));
+    const headItem = view.get(keyString(headKey));
     if (!headItem) throw new Error(`ledger ${ledger.name} has no HEAD item`);
-    const head: Head = {
+    const initial: Head = {
       lastTxId: Number(headItem.lastTxId),
       lastLogId: Number(headItem.lastLogId),
       lastHash: String(headItem.lastHash ?? ''),
       accounts: Number(headItem.accounts ?? 0),
     };
 
-    if (idempotencyKey) {
-      const stored = items.get(keyString(idempotencyKey));
+    const nowMs = this.now();
+    const now = instantFromMs(nowMs);
+    const epoch = Math.floor(nowMs / 1000);
+    let head = initial;
+    const outcomes: Array<WriteOutcome<T>> = [];
+    const writes: Array<Write & { idempotency?: boolean }> = [];
+
+    for (const request of requests) {
+      const idempotencyKey = idempotencyKeyOf(request);
+      const stored = idempotencyKey ? view.get(keyString(idempotencyKey)) : undefined;
       if (stored) {
         if (stored.requestHash !== request.idempotency!.requestHash) {
           throw new ValidationError('Idempotency-Key was already used with a different request');
         }
-        return { kind: 'replayed', result: parseJson(String(stored.response)) };
+        outcomes.push({ kind: 'replayed', result: parseJson(String(stored.response)) });
+        continue;
       }
+      const logId = head.lastLogId + 1;
+      const decision = request.decide({ head, get: (key) => view.get(keyString(key)) }, { logId, now, table });
+      if (request.dryRun) {
+        outcomes.push({ kind: 'dry-run', result: decision.result });
+        continue;
+      }
+      const entry = { id: logId, type: decision.log.type, data: decision.log.data, date: formatInstant(now), idempotencyKey: request.idempotency?.key ?? '' };
+      const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entry) : '';
+      const log: LogEntry = { ...entry, hash };
+      const own: Array<Write & { idempotency?: boolean }> = [
+        { item: { Put: { TableName: table, Item: { ...ledgerKeys.log(ledger.name, logId), id: logId, type: log.type, date: log.date, body: stringifyJson(log) } } } },
+        { item: { Put: this.eventRow(ledger, log, decision.event, epoch) } },
+        ...decision.writes,
+      ];
+      if (idempotencyKey) {
+        own.push({
+          idempotency: true,
+          item: {
+            Put: {
+              TableName: table,
+              Item: { ...idempotencyKey, requestHash: request.idempotency!.requestHash, response: stringifyJson(decision.result), logId, expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        });
+      }
+      for (const w of own) if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item as Record<string, unknown>);
+      writes.push(...own);
+      head = {
+        lastTxId: decision.head?.lastTxId ?? head.lastTxId,
+        lastLogId: logId,
+        lastHash: hash || head.lastHash,
+        accounts: head.accounts + (decision.head?.accountsAdded ?? 0),
+      };
+      outcomes.push({ kind: 'committed', result: decision.result, log });
     }
+    if (writes.length === 0) return outcomes;
 
-    const nowMs = this.now();
-    const now = instantFromMs(nowMs);
-    const logId = head.lastLogId + 1;
-    const decision = request.decide({ head, get: (key) => items.get(keyString(key)) }, { logId, now, table });
-    if (request.dryRun) return { kind: 'dry-run', result: decision.result };
-
-    const entryWithoutHash = {
-      id: logId,
-      type: decision.log.type,
-      data: decision.log.data,
-      date: formatInstant(now),
-      idempotencyKey: request.idempotency?.key ?? '',
-    };
-    const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entryWithoutHash) : '';
-    const log: LogEntry = { ...entryWithoutHash, hash };
-    const epoch = Math.floor(nowMs / 1000);
-
-    const writes: Write[] = [
+    const transaction = collapse([
       {
         item: {
           Put: {
             TableName: table,
-            Item: {
-              ...headKey,
-              lastTxId: decision.head?.lastTxId ?? head.lastTxId,
-              lastLogId: logId,
-              lastHash: hash || head.lastHash,
-              accounts: head.accounts + (decision.head?.accountsAdded ?? 0),
-            },
+            Item: { ...headKey, ...head },
             ConditionExpression: 'lastLogId = :previous',
-            ExpressionAttributeValues: { ':previous': head.lastLogId },
+            ExpressionAttributeValues: { ':previous': initial.lastLogId },
           },
         },
       },
-      { item: { Put: { TableName: table, Item: { ...ledgerKeys.log(ledger.name, logId), id: logId, type: log.type, date: log.date, body: stringifyJson(log) } } } },
-      { item: { Put: this.eventRow(ledger, log, decision.event, epoch) } },
-      ...decision.writes,
-    ];
-    if (idempotencyKey) {
-      writes.push({
-        item: {
-          Put: {
-            TableName: table,
-            Item: {
-              ...idempotencyKey,
-              requestHash: request.idempotency!.requestHash,
-              response: stringifyJson(decision.result),
-              logId,
-              expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      });
-    }
-    if (writes.length > MAX_TRANSACTION_ITEMS) {
-      throw new ValidationError(`the request touches too many accounts and assets (${writes.length} items to write, at most ${MAX_TRANSACTION_ITEMS})`);
+      ...writes,
+    ]);
+    if (transaction.length > MAX_TRANSACTION_ITEMS) {
+      throw new ValidationError(`the request touches too many accounts and assets (${transaction.length} items to write, at most ${MAX_TRANSACTION_ITEMS})`);
     }
 
     try {
-      await this.options.doc.send(new TransactWriteCommand({ TransactItems: writes.map((w) => w.item) }));
+      await this.options.doc.send(new TransactWriteCommand({ TransactItems: transaction.map((w) => w.item) }));
     } catch (err) {
       if (isThrottling(err)) throw err;
       const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
       if ((err as Error).name !== 'TransactionCanceledException' || !reasons) throw err;
       // The sequencer moved, another transaction held an item, or the same idempotency key committed
       // meanwhile: read again and decide again (a replay is then answered from the record).
-      const headMoved = reasons[0]?.Code === 'ConditionalCheckFailed';
-      const conflict = reasons.some((r) => r.Code === 'TransactionConflict');
-      const idempotencyRace = idempotencyKey !== undefined && reasons[writes.length - 1]?.Code === 'ConditionalCheckFailed';
-      if (headMoved || conflict || idempotencyRace) return 'retry';
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      const onFailure = failed >= 0 ? writes[failed]?.onConditionFailure : undefined;
+      if (failed === 0 || reasons.some((r) => r.Code === 'TransactionConflict') || transaction[failed]?.idempotency) return 'retry';
+      const onFailure = failed >= 0 ? transaction[failed]?.onConditionFailure : undefined;
       if (onFailure) throw onFailure();
       throw err;
     }
-    return { kind: 'committed', result: decision.result, log };
+    return outcomes;
   }
 
   private eventRow(ledger: LedgerRecord, log: LogEntry, event: Decision<unknown>['event'], epoch: number): NonNullable<Write['item']['Put']> {
@@ -232,6 +240,27 @@ export class LedgerWriter {
       Item: { ...eventKey(id), type: event.type, ledger: ledger.name, logId: log.id, date: log.date, body: stringifyJson(envelope), expiresAt: epoch + EVENT_TTL_SECONDS },
     };
   }
+}
+
+/**
+ * One action per item, as DynamoDB requires: when a batch puts the same item twice, the last Put wins and
+ * keeps the first one's condition (which speaks of the state before the batch).
+ */
+function collapse<W extends Write>(writes: W[]): W[] {
+  const byKey = new Map<string, W>();
+  for (const w of writes) {
+    const put = w.item.Put;
+    const id = put ? `${put.TableName}\u0000${keyString(put.Item as ItemKey)}` : `#${byKey.size}`;
+    const earlier = byKey.get(id);
+    if (earlier?.item.Put && put) {
+      byKey.set(id, {
+        ...w,
+        item: { Put: { ...put, ConditionExpression: earlier.item.Put.ConditionExpression, ExpressionAttributeValues: earlier.item.Put.ExpressionAttributeValues } },
+        onConditionFailure: earlier.onConditionFailure ?? w.onConditionFailure,
+      } as W);
+    } else byKey.set(id, w);
+  }
+  return [...byKey.values()];
 }
 
 function dedupe(keys: ItemKey[]): ItemKey[] {

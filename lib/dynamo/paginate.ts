@@ -16,8 +16,7 @@ export interface PagedQuery {
 
 /**
  * Reads one page of a key-served query, with `next` and `previous` cursors. It asks for one item more than
- * the page to know whether another page follows, and never filters after the read, so a page is never short
- * while more items remain.
+ * the page to know whether another page follows, and never returns a short page while more items remain.
  */
 export async function queryPage<T>(
   doc: DynamoDBDocumentClient,
@@ -27,15 +26,22 @@ export async function queryPage<T>(
 ): Promise<Page<T>> {
   const { pageSize, cursor } = list;
   const backwards = cursor?.d === 'p';
-  const result = await doc.send(
-    new QueryCommand({
-      ...query.input,
-      Limit: pageSize + 1,
-      ScanIndexForward: backwards ? !query.ascending : query.ascending,
-      ...(cursor ? { ExclusiveStartKey: cursor.k } : {}),
-    }),
-  );
-  const items = (result.Items ?? []) as Record<string, unknown>[];
+  // With a FilterExpression a read can return fewer items than asked: keep reading the same key range
+  // until the page is full or the range ends (the range is bounded by the key condition, never a scan).
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined = cursor?.k;
+  do {
+    const result = await doc.send(
+      new QueryCommand({
+        ...query.input,
+        Limit: pageSize + 1 - items.length,
+        ScanIndexForward: backwards ? !query.ascending : query.ascending,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    items.push(...((result.Items ?? []) as Record<string, unknown>[]));
+    start = result.LastEvaluatedKey;
+  } while (start && items.length < pageSize + 1);
   const more = items.length > pageSize;
   const pageItems = items.slice(0, pageSize);
   if (backwards) pageItems.reverse();

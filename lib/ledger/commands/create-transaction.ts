@@ -8,6 +8,7 @@ import { ACCOUNT_ADDRESS, ASSET, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import type { Posting } from '../domain/postings.js';
 import { formatInstant, parseInstant, sortableInstant, type Instant } from '../domain/time.js';
 import { transactionView, type Transaction, type VolumesView } from '../domain/transaction.js';
+import { isEnabled } from '../domain/features.js';
 import { ledgerKeys, type ItemKey } from '../store/keys.js';
 import type { LedgerRecord } from '../store/registry.js';
 import type { Write, WriteRequest } from '../store/writer.js';
@@ -97,7 +98,7 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
       };
       const effects = postingEffects(snapshot, ledger.name, postings, { force, at, now, table, accountMetadata });
       const { post } = effects;
-      const writes: Write[] = [transactionPut(table, ledger.name, tx, post, at), ...effects.writes];
+      const writes: Write[] = [transactionPut(table, ledger.name, tx, post, at), ...transactionIndexWrites(table, ledger, tx), ...effects.writes];
       if (referenceKey) {
         writes.push({
           item: { Put: { TableName: table, Item: { ...referenceKey, txId: id }, ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -125,15 +126,39 @@ export function storeTransaction(tx: Transaction, post: VolumesView): string {
   return canonicalJson({ ...tx, postCommitVolumes: post });
 }
 
-/** The Put of a transaction item, created once (its id is new). */
+/** The Put of a transaction item (conditional on being new when created), listed by time through gsi1. */
 export function transactionPut(table: string, ledger: string, tx: Transaction, post: VolumesView, at: Instant, options: { create?: boolean } = { create: true }): Write {
+  const timestamp = sortableInstant(at);
   return {
     item: {
       Put: {
         TableName: table,
-        Item: { ...ledgerKeys.transaction(ledger, tx.id), id: tx.id, timestamp: sortableInstant(at), body: storeTransaction(tx, post) },
+        Item: {
+          ...ledgerKeys.transaction(ledger, tx.id),
+          gsi1pk: ledgerKeys.transactionsByTime(ledger),
+          gsi1sk: ledgerKeys.transactionTimeSort(timestamp, tx.id),
+          id: tx.id,
+          timestamp,
+          body: storeTransaction(tx, post),
+        },
         ...(options.create ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
       },
     },
   };
+}
+
+/**
+ * With INDEX_TRANSACTION_ACCOUNTS ON, one small item per account of a new transaction, saying whether the
+ * account was a source, a destination or both: lists filtered by account read these, never the whole ledger.
+ */
+export function transactionIndexWrites(table: string, ledger: LedgerRecord, tx: Transaction): Write[] {
+  if (!isEnabled(ledger.features, 'INDEX_TRANSACTION_ACCOUNTS')) return [];
+  const roles = new Map<string, { source: boolean; destination: boolean }>();
+  for (const p of tx.postings) {
+    roles.set(p.source, { source: true, destination: roles.get(p.source)?.destination ?? false });
+    roles.set(p.destination, { source: roles.get(p.destination)?.source ?? false, destination: true });
+  }
+  return [...roles].map(([address, role]) => ({
+    item: { Put: { TableName: table, Item: { ...ledgerKeys.accountTransaction(ledger.name, address, tx.id), txId: tx.id, ...role } } },
+  }));
 }

@@ -8,7 +8,7 @@ import { ledgerKeys } from '../store/keys.js';
 import type { LedgerRecord } from '../store/registry.js';
 import { parseStoredTransaction } from '../store/transaction-reads.js';
 import type { WriteRequest } from '../store/writer.js';
-import { requestHash, transactionPut, type TransactionResult } from './create-transaction.js';
+import { requestHash, transactionIndexWrites, transactionPut, type TransactionResult } from './create-transaction.js';
 import { postingEffects, postingReads } from './posting-effects.js';
 
 /** Metadata key marking a reverting transaction (the reference platform's spec key). */
@@ -70,6 +70,7 @@ export function revertTransactionWrite(
         log: { type: 'REVERTED_TRANSACTION', data: { revertedTransaction: transactionView(reverted), transaction: transactionView(revert) } },
         writes: [
           transactionPut(table, ledger.name, revert, effects.post, at),
+          ...transactionIndexWrites(table, ledger, revert),
           transactionPut(table, ledger.name, reverted, stored.post, originalAt, { create: false }),
           ...effects.writes,
         ],

@@ -12,6 +12,7 @@ import { revertBodySchema, revertTransactionWrite } from '../commands/revert-tra
 import type { LedgerStats } from '../store/stats.js';
 import { readIdempotencyKey, readTransactionId } from './request.js';
 import { transactionView } from '../domain/transaction.js';
+import { parseTransactionFilter } from '../domain/transaction-filter.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { StoredTransaction, TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
@@ -71,14 +72,18 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, st
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204), from the sequencer.
   app.get('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
-    const query = readListQuery(c.req.query(), `ledger.transactions.${ledger.name}`, ['reverse', 'expand']);
+    const query = readListQuery(c.req.query(), `ledger.transactions.${ledger.name}`, ['reverse', 'expand', 'query']);
     if (c.req.method === 'HEAD') {
       c.header('Count', String((await stats.read(ledger)).transactions));
       return c.body(null, 204);
     }
-    const ascending = query.cursor ? query.cursor.f?.reverse === 'true' : booleanFlag(c.req.query('reverse'), 'reverse');
-    const expand = readExpand(query.cursor?.f?.expand ?? c.req.query('expand'));
-    const page = await reads.list(ledger, query, ascending);
+    // A cursor carries the listing's parameters: with one, the request's own are not read (only pageSize).
+    const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
+    const ascending = booleanFlag(params.reverse, 'reverse');
+    const expand = readExpand(params.expand);
+    const filter = parseTransactionFilter(params.query, ledger.features);
+    const recorded = Object.fromEntries(Object.entries({ reverse: params.reverse, expand: params.expand, query: params.query }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const page = await reads.list(ledger, query, ascending, filter, recorded);
     return jsonResponse(c, { cursor: { ...page, data: page.data.map((t) => view(t, expand)) } });
   });
 }

@@ -17,6 +17,12 @@ export const ledgerKeys = {
   head: (ledger: string) => ({ pk: `L#${ledger}`, sk: 'HEAD' }),
   transaction: (ledger: string, id: number) => ({ pk: `L#${ledger}#TX`, sk: pad(id) }),
   transactionPartition: (ledger: string) => `L#${ledger}#TX`,
+  /** gsi1 partition of a ledger's transactions by timestamp (sort key `<timestamp>#<id>`). */
+  transactionsByTime: (ledger: string) => `L#${ledger}#TXT`,
+  transactionTimeSort: (sortableTimestamp: string, id: number) => `${sortableTimestamp}#${pad(id)}`,
+  /** One item per (account, transaction) when INDEX_TRANSACTION_ACCOUNTS is ON. */
+  accountTransaction: (ledger: string, address: string, id: number) => ({ pk: `L#${ledger}#TA#${address}`, sk: pad(id) }),
+  accountTransactionPartition: (ledger: string, address: string) => `L#${ledger}#TA#${address}`,
   log: (ledger: string, id: number) => ({ pk: `L#${ledger}#LOG`, sk: pad(id) }),
   logPartition: (ledger: string) => `L#${ledger}#LOG`,
   account: (ledger: string, address: string) => ({ pk: `L#${ledger}#A#${address}`, sk: 'A' }),

@@ -1,9 +1,11 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import { parseJson } from '../../json/bigint-json.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import type { Posting } from '../domain/postings.js';
 import type { Transaction, VolumesView } from '../domain/transaction.js';
+import type { Bound, TransactionFilter } from '../domain/transaction-filter.js';
 import { ledgerKeys } from './keys.js';
 import type { LedgerRecord } from './registry.js';
 
@@ -32,24 +34,86 @@ export class TransactionReads {
     return Item ? parseStoredTransaction(String(Item.body)) : undefined;
   }
 
-  /** Newest first by default (API.md §3.2); `ascending` for `reverse=true`. */
-  async list(ledger: LedgerRecord, query: ListQuery, ascending: boolean): Promise<Page<StoredTransaction>> {
+  /**
+   * Newest first by default (API.md §3.2); `ascending` for `reverse=true`. Each filter is served by its own
+   * key range: the transactions partition (by id), gsi1 (by timestamp), the per-account index items (by id),
+   * or the reference item. `filters` are recorded in the cursors.
+   */
+  async list(
+    ledger: LedgerRecord,
+    query: ListQuery,
+    ascending: boolean,
+    filter: TransactionFilter | undefined,
+    filters: Record<string, string>,
+  ): Promise<Page<StoredTransaction>> {
+    const table = this.tableFor(ledger.bucket);
+    const list = `ledger.transactions.${ledger.name}`;
+    const fromBody = (item: Record<string, unknown>) => parseStoredTransaction(String(item.body));
+    if (filter?.kind === 'reference') {
+      const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.reference(ledger.name, filter.reference), ConsistentRead: true }));
+      const found = Item ? await this.get(ledger, Number(Item.txId)) : undefined;
+      return { pageSize: query.pageSize, hasMore: false, data: found ? [found] : [] };
+    }
+    if (filter?.kind === 'time') {
+      const { condition, values } = timeCondition(filter);
+      return queryPage(
+        this.doc,
+        {
+          input: { TableName: table, IndexName: 'gsi1', KeyConditionExpression: `gsi1pk = :p AND ${condition}`, ExpressionAttributeValues: { ':p': ledgerKeys.transactionsByTime(ledger.name), ...values } },
+          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+          list,
+          ascending,
+          filters,
+        },
+        query,
+        fromBody,
+      );
+    }
+    if (filter?.kind === 'account') {
+      const ids = await queryPage(
+        this.doc,
+        {
+          input: {
+            TableName: table,
+            KeyConditionExpression: 'pk = :p',
+            ExpressionAttributeValues: { ':p': ledgerKeys.accountTransactionPartition(ledger.name, filter.address), ...(filter.role !== 'any' ? { ':yes': true } : {}) },
+            ...(filter.role !== 'any' ? { FilterExpression: `#role = :yes`, ExpressionAttributeNames: { '#role': filter.role } } : {}),
+            ConsistentRead: true,
+          },
+          keyAttributes: ['pk', 'sk'],
+          list,
+          ascending,
+          filters,
+        },
+        query,
+        (item) => Number(item.txId),
+      );
+      const items = await batchGetInOrder(this.doc, table, ids.data.map((id) => ledgerKeys.transaction(ledger.name, id)));
+      return { ...ids, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(fromBody) };
+    }
     return queryPage(
       this.doc,
       {
-        input: {
-          TableName: this.tableFor(ledger.bucket),
-          KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(ledger.name) },
-          ConsistentRead: true,
-        },
+        input: { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(ledger.name) }, ConsistentRead: true },
         keyAttributes: ['pk', 'sk'],
-        list: `ledger.transactions.${ledger.name}`,
+        list,
         ascending,
-        filters: { reverse: String(ascending) },
+        filters,
       },
       query,
-      (item) => parseStoredTransaction(String(item.body)),
+      fromBody,
     );
   }
+}
+
+/**
+ * gsi1 sort keys are `<sortable timestamp>#<id>`: `<t>` sorts before every key of instant t and `<t>#~` after
+ * them, which turns inclusive and exclusive bounds into one BETWEEN (or one comparison).
+ */
+function timeCondition(filter: { from?: Bound; to?: Bound }): { condition: string; values: Record<string, string> } {
+  const lower = filter.from && (filter.from.inclusive ? filter.from.at : `${filter.from.at}#~`);
+  const upper = filter.to && (filter.to.inclusive ? `${filter.to.at}#~` : filter.to.at);
+  if (lower !== undefined && upper !== undefined) return { condition: 'gsi1sk BETWEEN :lo AND :hi', values: { ':lo': lower, ':hi': upper } };
+  if (lower !== undefined) return { condition: 'gsi1sk >= :lo', values: { ':lo': lower } };
+  return { condition: 'gsi1sk <= :hi', values: { ':hi': upper! } };
 }

@@ -1,0 +1,85 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import { ledgerClient } from '../support/ledger.js';
+import { testEnvironment } from '../support/tables.js';
+
+let runtime: ServiceRuntime;
+let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
+let ledger: string;
+const send = (source: string, destination: string, amount = 1n) => ({ source, destination, amount, asset: 'USD' });
+const ids = (res: { body: { cursor: { data: Array<{ id: bigint }> } } }) => res.body.cursor.data.map((t) => Number(t.id));
+const list = (query: unknown, extra = '') => call('GET', `/v2/${ledger}/transactions?query=${encodeURIComponent(JSON.stringify(query))}${extra}`);
+
+beforeAll(async () => {
+  ({ runtime } = await testEnvironment());
+  ({ call } = await ledgerClient(runtime));
+  ledger = 'filters';
+  expect((await call('POST', `/v2/${ledger}`)).status).toBe(204);
+  const txs = [
+    { postings: [send('world', 'alice', 10n)], timestamp: '2026-01-01T00:00:00Z', reference: 'r1' },
+    { postings: [send('alice', 'bob')], timestamp: '2026-01-02T00:00:00Z' },
+    { postings: [send('world', 'bob', 5n)], timestamp: '2026-01-03T00:00:00Z' },
+    { postings: [send('bob', 'carol'), send('alice', 'carol')], timestamp: '2026-01-04T00:00:00Z' },
+    { postings: [send('world', 'dave')], timestamp: '2025-12-31T00:00:00Z' },
+  ];
+  for (const body of txs) expect((await call('POST', `/v2/${ledger}/transactions`, body)).status).toBe(200);
+});
+
+describe('transaction filters', () => {
+  it('filters by account, source and destination through the per-account index', async () => {
+    expect(ids(await list({ $match: { account: 'alice' } }))).toEqual([4, 2, 1]);
+    expect(ids(await list({ $match: { source: 'alice' } }))).toEqual([4, 2]);
+    expect(ids(await list({ $match: { destination: 'alice' } }))).toEqual([1]);
+    expect(ids(await list({ $match: { destination: 'bob' } }, '&reverse=true'))).toEqual([2, 3]);
+    expect(ids(await list({ $match: { account: 'nobody' } }))).toEqual([]);
+  });
+
+  it('pages a filtered list with cursors that keep the filter', async () => {
+    const first = await list({ $match: { source: 'world' } }, '&pageSize=2');
+    expect(ids(first)).toEqual([5, 3]);
+    expect(first.body.cursor.hasMore).toBe(true);
+    const second = await call('GET', `/v2/${ledger}/transactions?cursor=${first.body.cursor.next}`);
+    expect(ids(second)).toEqual([1]);
+    expect(second.body.cursor.hasMore).toBe(false);
+  });
+
+  it('filters by reference', async () => {
+    expect(ids(await list({ $match: { reference: 'r1' } }))).toEqual([1]);
+    expect(ids(await list({ $match: { reference: 'none' } }))).toEqual([]);
+  });
+
+  it('filters by a time range on the effective timestamp, newest first', async () => {
+    expect(ids(await list({ $gte: { timestamp: '2026-01-02T00:00:00Z' } }))).toEqual([4, 3, 2]);
+    expect(ids(await list({ $gt: { timestamp: '2026-01-02T00:00:00Z' } }))).toEqual([4, 3]);
+    expect(ids(await list({ $lt: { timestamp: '2026-01-02T00:00:00Z' } }))).toEqual([1, 5]);
+    expect(ids(await list({ $and: [{ $gte: { timestamp: '2026-01-01T00:00:00Z' } }, { $lte: { timestamp: '2026-01-03T00:00:00Z' } }] }, '&reverse=true'))).toEqual([1, 2, 3]);
+  });
+
+  it('refuses filters no index serves, and malformed ones, naming the problem', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ $match: { metadata: 'x' } }, 'not supported'],
+      [{ $or: [] }, 'not supported'],
+      [{ $match: { account: 'users:' } }, 'complete account address'],
+      [{ $and: [{ $match: { account: 'alice' } }] }, 'not supported inside $and'],
+      [{ $gte: { timestamp: 'yesterday' } }, 'RFC 3339'],
+      [{ $gte: { timestamp: '2026-01-01T00:00:00Z' }, $lt: { timestamp: '2026-02-01T00:00:00Z' } }, 'one operator'],
+    ];
+    for (const [query, message] of cases) {
+      const res = await list(query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body.errorMessage).toContain(message);
+    }
+    const notJson = await call('GET', `/v2/${ledger}/transactions?query=%7Bnope`);
+    expect(notJson.body.errorMessage).toBe('query: must be valid JSON');
+  });
+
+  it('refuses account filters when INDEX_TRANSACTION_ACCOUNTS is OFF (and writes no index items)', async () => {
+    expect((await call('POST', '/v2/noindex', { features: { INDEX_TRANSACTION_ACCOUNTS: 'OFF' } })).status).toBe(204);
+    expect((await call('POST', '/v2/noindex/transactions', { postings: [send('world', 'a')] })).status).toBe(200);
+    const res = await call('GET', `/v2/noindex/transactions?query=${encodeURIComponent('{"$match":{"account":"a"}}')}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errorMessage).toBe('missing feature "INDEX_TRANSACTION_ACCOUNTS"');
+    const time = await call('GET', `/v2/noindex/transactions?query=${encodeURIComponent('{"$gte":{"timestamp":"2000-01-01T00:00:00Z"}}')}`);
+    expect(ids(time)).toEqual([1]);
+  });
+});

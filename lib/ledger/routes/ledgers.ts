@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import * as v from 'valibot';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
+import { booleanFlag } from '../../http/query-flags.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
@@ -34,7 +35,9 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
   const { registry, lookup } = deps;
 
   app.get('/v2', async (c) => {
-    const query = readListQuery(c.req.query(), 'ledger.ledgers', ['bucket']);
+    // `includeDeleted` is sent by the SDK on every call; ledgers are never deleted, so it changes nothing.
+    const query = readListQuery(c.req.query(), 'ledger.ledgers', ['bucket', 'includeDeleted']);
+    booleanFlag(c.req.query('includeDeleted'), 'includeDeleted');
     const bucket = query.cursor?.f?.bucket ?? c.req.query('bucket');
     if (bucket !== undefined && !BUCKET_NAME.test(bucket)) throw new ValidationError('bucket: must match ^[0-9a-zA-Z_-]{1,63}$');
     const page = await registry.list(query, bucket);

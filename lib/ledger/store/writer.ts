@@ -119,9 +119,17 @@ export class LedgerWriter {
     if (keys.length > MAX_TRANSACTION_ITEMS) {
       throw new ValidationError(`the request touches too many accounts and assets (${keys.length} items, at most ${MAX_TRANSACTION_ITEMS})`);
     }
-    const { Responses = [] } = await this.options.doc.send(
-      new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: table, Key } })) }),
-    );
+    let Responses: Array<{ Item?: Record<string, unknown> }>;
+    try {
+      ({ Responses = [] } = await this.options.doc.send(
+        new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: table, Key } })) }),
+      ));
+    } catch (err) {
+      // DynamoDB cancels a TransactGetItems that meets a transaction writing one of its items: that is a
+      // concurrent writer, the same as a conflict on the write, so read again after the backoff.
+      if (isTransactionConflict(err)) return 'retry';
+      throw err;
+    }
     // The snapshot, overlaid with each decision's puts so that the next decision sees them.
     const view = new Map<string, Record<string, unknown>>();
     Responses.forEach((r, i) => r.Item && view.set(keyString(keys[i]!), r.Item));
@@ -261,6 +269,13 @@ function collapse<W extends Write>(writes: W[]): W[] {
     } else byKey.set(id, w);
   }
   return [...byKey.values()];
+}
+
+function isTransactionConflict(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'TransactionConflictException' || err.name === 'TransactionInProgressException') return true;
+  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
+  return err.name === 'TransactionCanceledException' && !isThrottling(err) && (reasons ?? []).some((r) => r.Code === 'TransactionConflict');
 }
 
 function dedupe(keys: ItemKey[]): ItemKey[] {

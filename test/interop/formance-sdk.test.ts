@@ -1,0 +1,104 @@
+/**
+ * The official TypeScript SDK, unmodified, against the local platform over real HTTP: its OAuth flow, its
+ * request shapes and its strict (zod) response parsing must all accept what we serve.
+ */
+import { randomBytes } from 'node:crypto';
+import { SDK } from '@formance/formance-sdk';
+import { ErrorsV2ErrorResponse } from '@formance/formance-sdk/sdk/models/ledger/errorsv2errorresponse.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startPlatform, type RunningPlatform } from '../../infra/local/platform.js';
+
+let platform: RunningPlatform;
+let sdk: SDK;
+const ledger = 'sdk-main';
+
+beforeAll(async () => {
+  platform = await startPlatform({
+    port: 0,
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    resourcePrefix: `s${randomBytes(5).toString('hex')}-`,
+    env: { LOG_LEVEL: 'silent' },
+  });
+  sdk = new SDK({
+    serverURL: platform.baseUrl,
+    security: { clientID: 'local-dev', clientSecret: 'local-dev-secret', tokenURL: `${platform.baseUrl}/api/auth/oauth/token` },
+  });
+});
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+describe('@formance/formance-sdk 7 against the ledger', () => {
+  it('creates, reads and lists ledgers', async () => {
+    const created = await sdk.ledger.v2.createLedger({ ledger, v2CreateLedgerRequest: { metadata: { owner: 'sdk' } } });
+    expect(created.statusCode).toBe(204);
+    const got = await sdk.ledger.v2.getLedger({ ledger });
+    expect(got.v2GetLedgerResponse?.data).toMatchObject({ name: ledger, bucket: '_default', metadata: { owner: 'sdk' } });
+    expect(got.v2GetLedgerResponse?.data.features?.HASH_LOGS).toBe('SYNC');
+    const listed = await sdk.ledger.v2.listLedgers({ pageSize: 10 });
+    expect(listed.v2LedgerListResponse?.cursor.data.map((l) => l.name)).toContain(ledger);
+  });
+
+  it('creates transactions with bigint amounts and an Idempotency-Key, and reads them back', async () => {
+    const funded = await sdk.ledger.v2.createTransaction({
+      ledger,
+      idempotencyKey: 'sdk-fund-1',
+      v2PostTransaction: { postings: [{ source: 'world', destination: 'users:1', amount: 12345678901234n, asset: 'USD/2' }], metadata: { via: 'sdk' } },
+    });
+    const tx = funded.v2CreateTransactionResponse!.data;
+    expect(tx.id).toBe(1n);
+    expect(tx.postings[0]!.amount).toBe(12345678901234n);
+    expect(tx.postCommitVolumes?.['users:1']?.['USD/2']?.balance).toBe(12345678901234n);
+
+    const replay = await sdk.ledger.v2.createTransaction({
+      ledger,
+      idempotencyKey: 'sdk-fund-1',
+      v2PostTransaction: { postings: [{ source: 'world', destination: 'users:1', amount: 12345678901234n, asset: 'USD/2' }], metadata: { via: 'sdk' } },
+    });
+    expect(replay.rawResponse.headers.get('idempotency-hit')).toBe('true');
+    expect(replay.v2CreateTransactionResponse!.data.id).toBe(1n);
+
+    await sdk.ledger.v2.createTransaction({
+      ledger,
+      v2PostTransaction: { postings: [{ source: 'users:1', destination: 'users:2', amount: 100n, asset: 'USD/2' }], metadata: {} },
+    });
+    const list = await sdk.ledger.v2.listTransactions({ ledger, pageSize: 10 });
+    expect(list.v2TransactionsCursorResponse?.cursor.data.map((t) => t.id)).toEqual([2n, 1n]);
+    const got = await sdk.ledger.v2.getTransaction({ ledger, id: 1n, expand: 'volumes' });
+    expect(got.v2GetTransactionResponse?.data.metadata).toEqual({ via: 'sdk' });
+    expect(got.v2GetTransactionResponse?.data.reverted).toBe(false);
+  });
+
+  it('reads an account with volumes, aggregated balances and stats', async () => {
+    const account = await sdk.ledger.v2.getAccount({ ledger, address: 'users:1', expand: 'volumes' });
+    expect(account.v2AccountResponse?.data.address).toBe('users:1');
+    expect(account.v2AccountResponse?.data.volumes?.['USD/2']).toEqual({ input: 12345678901234n, output: 100n, balance: 12345678901134n });
+    const balances = await sdk.ledger.v2.getBalancesAggregated({ ledger });
+    expect(balances.v2AggregateBalancesResponse?.data).toEqual({ 'USD/2': 0n });
+    const stats = await sdk.ledger.v2.readStats({ ledger });
+    // The SDK types `accounts` as a number and `transactions` as a bigint.
+    expect(stats.v2StatsResponse?.data).toEqual({ accounts: 3, transactions: 2n });
+  });
+
+  it('adds metadata, reverts, and lists the logs', async () => {
+    const meta = await sdk.ledger.v2.addMetadataOnTransaction({ ledger, id: 2n, requestBody: { checked: 'yes' } });
+    expect(meta.statusCode).toBe(204);
+    const reverted = await sdk.ledger.v2.revertTransaction({ ledger, id: 2n });
+    expect(reverted.statusCode).toBe(201);
+    expect(reverted.v2CreateTransactionResponse?.data.metadata).toEqual({ 'com.formance.spec/state/reverts': '2' });
+    const logs = await sdk.ledger.v2.listLogs({ ledger, pageSize: 10 });
+    const entries = logs.v2LogsCursorResponse!.cursor.data;
+    expect(entries.map((l) => l.type)).toEqual(['REVERTED_TRANSACTION', 'SET_METADATA', 'NEW_TRANSACTION', 'NEW_TRANSACTION']);
+    expect(entries.every((l) => typeof l.hash === 'string' && l.hash.length > 0)).toBe(true);
+  });
+
+  it('raises the typed INSUFFICIENT_FUND error', async () => {
+    const err = await sdk.ledger.v2
+      .createTransaction({ ledger, v2PostTransaction: { postings: [{ source: 'users:2', destination: 'users:3', amount: 1_000_000n, asset: 'USD/2' }], metadata: {} } })
+      .then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ErrorsV2ErrorResponse);
+    expect((err as ErrorsV2ErrorResponse).errorCode).toBe('INSUFFICIENT_FUND');
+    expect((err as ErrorsV2ErrorResponse).statusCode).toBe(400);
+  });
+});

@@ -10,6 +10,8 @@ import { logRoutes } from './routes/logs.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { metadataRoutes } from './routes/metadata.js';
 import { bulkRoutes } from './routes/bulk.js';
+import { volumeRoutes } from './routes/volumes.js';
+import { VolumeReads } from './store/volume-reads.js';
 import { AccountReads } from './store/account-reads.js';
 import { BucketTables } from './store/bucket-tables.js';
 import { LedgerLookup } from './store/ledger-lookup.js';
@@ -46,5 +48,6 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   bulkRoutes(app, { lookup, writer, reads });
   accountRoutes(app, { lookup, accounts: new AccountReads(doc, tableFor), stats });
   logRoutes(app, { lookup, logs: new LogReads(doc, tableFor) });
+  volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
   return app;
 }

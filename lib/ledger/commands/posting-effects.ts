@@ -26,12 +26,22 @@ export function postingEffects(
   snapshot: Snapshot,
   ledger: string,
   postings: readonly Posting[],
-  options: { force: boolean; at: Instant; now: Instant; table: string; accountMetadata?: Record<string, Record<string, string>> },
+  options: {
+    force: boolean;
+    at: Instant;
+    now: Instant;
+    table: string;
+    /** Id of the transaction the postings belong to; with `movesHistory`, its moves are recorded. */
+    txId: number;
+    movesHistory: boolean;
+    accountMetadata?: Record<string, Record<string, string>>;
+  },
 ): PostingEffects {
   const pairs = touchedPairs(postings);
   const accountMetadata = options.accountMetadata ?? {};
   const accounts = [...new Set([...pairs.map(([a]) => a), ...Object.keys(accountMetadata)])];
-  const after = applyPostings(postings, readVolumes(snapshot, ledger, pairs), { force: options.force });
+  const before = readVolumes(snapshot, ledger, pairs);
+  const after = applyPostings(postings, before, { force: options.force });
   const nowText = formatInstant(options.now);
   const atKey = sortableInstant(options.at);
 
@@ -46,6 +56,7 @@ export function postingEffects(
       },
     };
   });
+  if (options.movesHistory) writes.push(...moveWrites(ledger, options.table, pairs, before, after, atKey, options.txId));
   let accountsAdded = 0;
   for (const address of accounts) {
     const existing = snapshot.get(ledgerKeys.account(ledger, address));
@@ -71,6 +82,33 @@ export function postingEffects(
     });
   }
   return { post: volumesView(after), writes, accountsAdded };
+}
+
+/**
+ * MOVES_HISTORY: one item per (account, asset) a transaction moved, keyed by its effective time, holding what
+ * moved in and out and the volumes right after it (in commit order). Volume queries over a time window sum
+ * these over a key range.
+ */
+function moveWrites(ledger: string, table: string, pairs: Array<[string, string]>, before: VolumeMap, after: VolumeMap, atKey: string, txId: number): Write[] {
+  return pairs.map(([account, asset]) => {
+    const pre = before.get(account)?.get(asset) ?? { input: 0n, output: 0n };
+    const post = after.get(account)!.get(asset)!;
+    return {
+      item: {
+        Put: {
+          TableName: table,
+          Item: {
+            ...ledgerKeys.move(ledger, account, asset, atKey, txId),
+            txId,
+            input: post.input - pre.input,
+            output: post.output - pre.output,
+            postInput: post.input,
+            postOutput: post.output,
+          },
+        },
+      },
+    };
+  });
 }
 
 /** A whole account item: the existing one (if any) with the given fields replaced. */

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { AlreadyRevertedError, NotFoundError } from '../../errors/index.js';
 import { metadataMap } from '../../validation/common.js';
+import { isEnabled } from '../domain/features.js';
 import { reversePostings } from '../domain/postings.js';
 import { formatInstant, parseInstant } from '../domain/time.js';
 import { transactionView, type Transaction } from '../domain/transaction.js';
@@ -63,7 +64,7 @@ export function revertTransactionWrite(
         reverted: false,
       };
       const reverted: Transaction = { ...stored.tx, reverted: true, revertedAt: nowText, updatedAt: nowText };
-      const effects = postingEffects(snapshot, ledger.name, postings, { force: options.force, at, now, table });
+      const effects = postingEffects(snapshot, ledger.name, postings, { force: options.force, at, now, table, txId: revert.id, movesHistory: isEnabled(ledger.features, 'MOVES_HISTORY') });
       const originalAt = parseInstant(stored.tx.timestamp, 'timestamp');
       return {
         result: transactionView(revert, { post: effects.post }),

@@ -29,6 +29,12 @@ export const ledgerKeys = {
   volume: (ledger: string, address: string, asset: string) => ({ pk: `L#${ledger}#A#${address}`, sk: `V#${asset}` }),
   accountPartition: (ledger: string, address: string) => `L#${ledger}#A#${address}`,
   accountList: (ledger: string) => `L#${ledger}#ACCOUNTS`,
+  /** One move per (transaction, account, asset) when MOVES_HISTORY is ON, ordered by effective time. */
+  move: (ledger: string, address: string, asset: string, sortableTimestamp: string, txId: number) => ({
+    pk: `L#${ledger}#MV#${address}#${asset}`,
+    sk: `${sortableTimestamp}#${pad(txId)}`,
+  }),
+  movePartition: (ledger: string, address: string, asset: string) => `L#${ledger}#MV#${address}#${asset}`,
   reference: (ledger: string, reference: string) => ({ pk: `L#${ledger}#REF#${reference}`, sk: 'REF' }),
   idempotency: (ledger: string, key: string) => ({ pk: `L#${ledger}#IK#${key}`, sk: 'IK' }),
 };

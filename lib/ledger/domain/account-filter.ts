@@ -71,7 +71,7 @@ export function addressFilter(address: string, features: FeatureSet, field: stri
     const segments = body.split(':');
     // Empty segments elsewhere (`:1`, `users::eur`) are the reference platform's segment patterns: they
     // would need an index per segment position, which we do not keep.
-    if (address !== '' && segments.includes('') && segments.every((s) => s === '' || SEGMENT.test(s))) {
+    if (body !== '' && segments.includes('') && segments.every((s) => s === '' || SEGMENT.test(s))) {
       throw new ValidationError(`${field}: only an exact address or a prefix ending with ":" is supported, not segment patterns`);
     }
     throw new ValidationError(`${field}: must be an account address, or an address prefix ending with ":"`);

@@ -13,11 +13,28 @@ export function parseStoredLog(body: string): LogEntry {
   return {
     id: Number(id),
     type: type as LogEntry['type'],
-    data: data as Record<string, unknown>,
+    data: idsAsNumbers(data) as Record<string, unknown>,
     date: String(date),
     idempotencyKey: String(idempotencyKey ?? ''),
     hash: String(hash ?? ''),
   };
+}
+
+/** Keys of log data holding ids (transaction ids, a metadata target's id), not amounts. */
+const ID_KEYS = new Set(['id', 'targetId']);
+
+/**
+ * The exact parser reads every integer as bigint. Ids inside log data go back to numbers, as on transactions,
+ * so `Formance-Bigint-As-String` turns amounts into strings but not ids. Either prints the same digits, so the
+ * hash over the data is unchanged.
+ */
+function idsAsNumbers(value: unknown, key?: string): unknown {
+  if (typeof value === 'bigint') return key !== undefined && ID_KEYS.has(key) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map((v) => idsAsNumbers(v));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, idsAsNumbers(v, k)]));
+  }
+  return value;
 }
 
 export const logListName = (ledger: string) => `ledger.logs.${ledger}`;

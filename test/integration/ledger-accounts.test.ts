@@ -1,0 +1,293 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { encodeCursor } from '../../lib/pagination/cursor.js';
+import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import { ledgerClient } from '../support/ledger.js';
+import { testEnvironment } from '../support/tables.js';
+
+let runtime: ServiceRuntime;
+let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
+/** The ledger's clock, set by each step so dates are exact. */
+let clock = 0;
+const T1 = '2026-01-02T03:04:05Z';
+const T2 = '2026-01-02T03:04:06Z';
+const T3 = '2026-01-02T03:04:07Z';
+const at = (date: string) => (clock = Date.parse(date));
+
+let counter = 0;
+const fresh = async (body?: unknown) => {
+  const name = `acc${++counter}-${Date.now() % 100000}`;
+  const res = await call('POST', `/v2/${name}`, body);
+  expect(res.status, res.text).toBe(204);
+  return name;
+};
+const tx = async (ledger: string, body: unknown, query = '') => {
+  const res = await call('POST', `/v2/${ledger}/transactions${query}`, body);
+  expect(res.status, res.text).toBe(200);
+  return res;
+};
+const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({ source, destination, amount, asset });
+const q = (filter: unknown) => `query=${encodeURIComponent(typeof filter === 'string' ? filter : JSON.stringify(filter))}`;
+const match = (address: string) => q({ $match: { address } });
+const addresses = (res: { body: any }) => res.body.cursor.data.map((a: { address: string }) => a.address);
+
+const MAX = 10n ** 38n - 1n;
+let ledger: string;
+
+const volume = (input: bigint, output: bigint) => ({ input, output, balance: input - output });
+/** Every account of `ledger` after the set-up below, with volumes, by address ascending. */
+const ACCOUNTS = [
+  { address: 'bank', metadata: {}, firstUsage: T3, insertionDate: T3, updatedAt: T3, volumes: { COIN: volume(MAX, 0n) } },
+  { address: 'merchant', metadata: { name: 'shop' }, firstUsage: T3, insertionDate: T3, updatedAt: T3, volumes: {} },
+  { address: 'users', metadata: {}, firstUsage: T3, insertionDate: T3, updatedAt: T3, volumes: { 'USD/2': volume(30n, 0n) } },
+  { address: 'users:1', metadata: { kind: 'user', tier: 'gold' }, firstUsage: T1, insertionDate: T1, updatedAt: T3, volumes: { 'USD/2': volume(100n, 30n) } },
+  { address: 'users:1:eur', metadata: {}, firstUsage: T2, insertionDate: T2, updatedAt: T2, volumes: { 'EUR/2': volume(50n, 0n) } },
+  { address: 'users:2', metadata: {}, firstUsage: T2, insertionDate: T2, updatedAt: T2, volumes: { 'USD/2': volume(7n, 0n) } },
+  {
+    address: 'world',
+    metadata: {},
+    firstUsage: T1,
+    insertionDate: T1,
+    updatedAt: T3,
+    volumes: { COIN: volume(0n, MAX), 'EUR/2': volume(0n, 50n), 'USD/2': volume(0n, 107n) },
+  },
+];
+const withoutVolumes = ({ volumes: _v, ...account }: (typeof ACCOUNTS)[number]) => account;
+
+beforeAll(async () => {
+  ({ runtime } = await testEnvironment());
+  ({ call } = await ledgerClient(runtime, { now: () => clock }));
+  at(T1);
+  ledger = await fresh();
+  await tx(ledger, { postings: [send('world', 'users:1', 100n)], accountMetadata: { 'users:1': { kind: 'user' } } });
+  at(T2);
+  await tx(ledger, { postings: [send('world', 'users:1:eur', 50n, 'EUR/2')] });
+  await tx(ledger, { postings: [send('world', 'users:2', 7n)] });
+  at(T3);
+  await tx(ledger, { postings: [send('users:1', 'users', 30n)], accountMetadata: { 'users:1': { tier: 'gold' } } });
+  await tx(ledger, { postings: [send('world', 'bank', MAX, 'COIN')], accountMetadata: { merchant: { name: 'shop' } } });
+});
+
+describe('GET /v2/<ledger>/accounts/<address>', () => {
+  it('reads an account, with its volumes on expand=volumes', async () => {
+    const plain = await call('GET', `/v2/${ledger}/accounts/users:1`);
+    expect(plain.status).toBe(200);
+    expect(plain.body).toEqual({ data: withoutVolumes(ACCOUNTS[3]!) });
+    for (const account of ACCOUNTS) {
+      const res = await call('GET', `/v2/${ledger}/accounts/${account.address}?expand=volumes`);
+      expect(res.body, account.address).toEqual({ data: account });
+    }
+  });
+
+  it('keeps 38-digit volumes exact, as strings on request', async () => {
+    const res = await call('GET', `/v2/${ledger}/accounts/world?expand=volumes`);
+    expect(res.text).toContain(`"COIN":{"input":0,"output":${MAX},"balance":-${MAX}}`);
+    const strings = await call('GET', `/v2/${ledger}/accounts/bank?expand=volumes`, undefined, { 'Formance-Bigint-As-String': 'true' });
+    expect(strings.text).toContain(`"COIN":{"input":"${MAX}","output":"0","balance":"${MAX}"}`);
+  });
+
+  it('answers NOT_FOUND for an unknown or impossible address, LEDGER_NOT_FOUND for an unknown ledger', async () => {
+    for (const address of ['nobody', 'users:3', 'users:', 'a%20b', encodeURIComponent('x'.repeat(300))]) {
+      const res = await call('GET', `/v2/${ledger}/accounts/${address}`);
+      expect(res.status, address).toBe(404);
+      expect(res.body.errorCode).toBe('NOT_FOUND');
+    }
+    expect((await call('GET', `/v2/${ledger}/accounts/nobody`)).body.errorMessage).toBe('account "nobody" not found');
+    const missing = await call('GET', '/v2/no-such-ledger/accounts/users:1');
+    expect(missing.status).toBe(404);
+    expect(missing.body.errorCode).toBe('LEDGER_NOT_FOUND');
+  });
+
+  it('refuses effectiveVolumes (not built yet), unknown expand values and unknown parameters', async () => {
+    const effective = await call('GET', `/v2/${ledger}/accounts/users:1?expand=effectiveVolumes`);
+    expect(effective.status).toBe(400);
+    expect(effective.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'expand: effectiveVolumes is not supported yet (volumes by effective date are not built)' });
+    const both = await call('GET', `/v2/${ledger}/accounts/users:1?expand=volumes&expand=effectiveVolumes`);
+    expect(both.status).toBe(400);
+    const unknown = await call('GET', `/v2/${ledger}/accounts/users:1?expand=balances`);
+    expect(unknown.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'expand: "balances" is not supported (supported: volumes)' });
+    const pit = await call('GET', `/v2/${ledger}/accounts/users:1?pit=2026-01-01T00:00:00Z`);
+    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: query parameter not supported here (supported: expand)' });
+  });
+});
+
+describe('GET /v2/<ledger>/accounts', () => {
+  it('lists every account by address ascending, with exact volumes on expand=volumes', async () => {
+    const plain = await call('GET', `/v2/${ledger}/accounts`);
+    expect(plain.status).toBe(200);
+    expect(plain.body).toEqual({ cursor: { pageSize: 15n, hasMore: false, data: ACCOUNTS.map(withoutVolumes) } });
+    const expanded = await call('GET', `/v2/${ledger}/accounts?expand=volumes`);
+    expect(expanded.body.cursor.data).toEqual(ACCOUNTS);
+  });
+
+  it('pages with cursors both ways, carrying expand in the cursor', async () => {
+    const first = await call('GET', `/v2/${ledger}/accounts?pageSize=3&expand=volumes`);
+    expect(first.body.cursor).toMatchObject({ pageSize: 3n, hasMore: true });
+    expect(first.body.cursor.data).toEqual(ACCOUNTS.slice(0, 3));
+    expect(first.body.cursor.previous).toBeUndefined();
+    const second = await call('GET', `/v2/${ledger}/accounts?cursor=${first.body.cursor.next}`);
+    expect(second.body.cursor.data).toEqual(ACCOUNTS.slice(3, 6));
+    const third = await call('GET', `/v2/${ledger}/accounts?cursor=${second.body.cursor.next}`);
+    expect(third.body.cursor).toMatchObject({ pageSize: 3n, hasMore: false });
+    expect(third.body.cursor.data).toEqual(ACCOUNTS.slice(6));
+    expect(third.body.cursor.next).toBeUndefined();
+    const back = await call('GET', `/v2/${ledger}/accounts?cursor=${third.body.cursor.previous}`);
+    expect(back.body.cursor.data).toEqual(ACCOUNTS.slice(3, 6));
+    expect(back.body.cursor.hasMore).toBe(true);
+  });
+
+  it('filters by address prefix (begins_with) and exact address; the cursor alone continues the filter', async () => {
+    const prefix = await call('GET', `/v2/${ledger}/accounts?${match('users:')}&pageSize=2`);
+    expect(prefix.status, prefix.text).toBe(200);
+    expect(addresses(prefix)).toEqual(['users:1', 'users:1:eur']);
+    expect(prefix.body.cursor.hasMore).toBe(true);
+    const rest = await call('GET', `/v2/${ledger}/accounts?cursor=${prefix.body.cursor.next}`);
+    expect(addresses(rest)).toEqual(['users:2']);
+    expect(rest.body.cursor.hasMore).toBe(false);
+    expect(addresses(await call('GET', `/v2/${ledger}/accounts?${match('users:1:')}`))).toEqual(['users:1:eur']);
+    expect(addresses(await call('GET', `/v2/${ledger}/accounts?${match('users')}`))).toEqual(['users']);
+    expect((await call('GET', `/v2/${ledger}/accounts?${match('users:1')}&expand=volumes`)).body.cursor.data).toEqual([ACCOUNTS[3]]);
+    expect(addresses(await call('GET', `/v2/${ledger}/accounts?${match('nobody')}`))).toEqual([]);
+    expect(addresses(await call('GET', `/v2/${ledger}/accounts?${match('nobody:')}`))).toEqual([]);
+    expect(addresses(await call('GET', `/v2/${ledger}/accounts?query=%7B%7D`))).toEqual(ACCOUNTS.map((a) => a.address));
+  });
+
+  it('refuses filters it cannot serve from keys, naming what is not supported', async () => {
+    const cases: Array<[string, string]> = [
+      [q({ $match: { 'metadata[kind]': 'user' } }), 'query.$match: filtering accounts on "metadata[kind]" is not supported (only address)'],
+      [q({ $gt: { 'balance[USD/2]': 0 } }), 'query: operator "$gt" is not supported on accounts (only $match on address)'],
+      [q({ $or: [{ $match: { address: 'users:1' } }, { $match: { address: 'bank' } }] }), 'query: operator "$or" is not supported on accounts (only $match on address)'],
+      [q({ $match: { address: ':1' } }), 'query.$match.address: only an exact address or a prefix ending with ":" is supported, not segment patterns'],
+      [q({ $match: { address: 7 } }), 'query.$match.address: must be a string'],
+      [q('{"$match":'), 'query: must be valid JSON'],
+      ['reverse=true', 'reverse: unknown query parameter'],
+      ['expand=effectiveVolumes', 'expand: effectiveVolumes is not supported yet (volumes by effective date are not built)'],
+      ['pageSize=-1', 'pageSize: must be a positive integer'],
+    ];
+    for (const [query, message] of cases) {
+      const res = await call('GET', `/v2/${ledger}/accounts?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body, query).toEqual({ errorCode: 'VALIDATION', errorMessage: message });
+    }
+  });
+
+  it('refuses a cursor with other parameters, from another list, or with a forged start key', async () => {
+    const page = await call('GET', `/v2/${ledger}/accounts?pageSize=1`);
+    const withFilter = await call('GET', `/v2/${ledger}/accounts?cursor=${page.body.cursor.next}&${match('users:')}`);
+    expect(withFilter.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'query: only pageSize may accompany cursor' });
+    const other = await fresh();
+    const foreign = await call('GET', `/v2/${other}/accounts?cursor=${page.body.cursor.next}`);
+    expect(foreign.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'cursor: not a cursor of this list' });
+    const forged = (k: Record<string, string>, f?: Record<string, string>) =>
+      encodeCursor({ l: `ledger.accounts.${ledger}`, p: 2, d: 'n', k, ...(f ? { f } : {}) });
+    const key = (address: string, list = ledger) => ({ pk: `L#${list}#A#${address}`, sk: 'A', gsi1pk: `L#${list}#ACCOUNTS`, gsi1sk: address });
+    for (const cursor of [
+      forged(key('bank', other)),
+      forged({ ...key('bank'), sk: 'V#COIN' }),
+      forged({ ...key('bank'), extra: 'x' }),
+      forged(key('bank'), { address: 'users:' }),
+    ]) {
+      const res = await call('GET', `/v2/${ledger}/accounts?cursor=${cursor}`);
+      expect(res.body, cursor).toEqual({ errorCode: 'VALIDATION', errorMessage: 'cursor: not a cursor of this list' });
+    }
+    const badFilter = await call('GET', `/v2/${ledger}/accounts?cursor=${forged(key('bank'), { address: 'a b' })}`);
+    expect(badFilter.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'cursor: must be an account address, or an address prefix ending with ":"' });
+    const valid = await call('GET', `/v2/${ledger}/accounts?cursor=${forged(key('users:1'), { address: 'users:' })}`);
+    expect(addresses(valid)).toEqual(['users:1:eur', 'users:2']);
+  });
+
+  it('answers LEDGER_NOT_FOUND for an unknown ledger', async () => {
+    const res = await call('GET', '/v2/no-such-ledger/accounts');
+    expect(res.status).toBe(404);
+    expect(res.body.errorCode).toBe('LEDGER_NOT_FOUND');
+  });
+});
+
+describe('HEAD /v2/<ledger>/accounts', () => {
+  it('counts every account from the HEAD item, and matching ones through the index', async () => {
+    const count = async (query = '') => {
+      const res = await call('HEAD', `/v2/${ledger}/accounts${query ? `?${query}` : ''}`);
+      expect(res.status, res.text).toBe(204);
+      expect(res.text).toBe('');
+      return res.headers.get('count');
+    };
+    expect(await count()).toBe('7');
+    expect(await count(match('users:'))).toBe('3');
+    expect(await count(match('users'))).toBe('1');
+    expect(await count(match('nobody'))).toBe('0');
+    expect(await count('query=%7B%7D')).toBe('7');
+  });
+
+  it('refuses what GET refuses, and parameters a count does not take', async () => {
+    const refused = await call('HEAD', `/v2/${ledger}/accounts?${q({ $match: { 'metadata[kind]': 'user' } })}`);
+    expect(refused.status).toBe(400);
+    expect((await call('HEAD', `/v2/${ledger}/accounts?pageSize=2`)).status).toBe(400);
+    expect((await call('HEAD', '/v2/no-such-ledger/accounts')).status).toBe(404);
+  });
+});
+
+describe('GET /v2/<ledger>/aggregate/balances', () => {
+  it('sums balances over every account (zero per asset: double entry) or the matching ones', async () => {
+    const all = await call('GET', `/v2/${ledger}/aggregate/balances`);
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual({ data: { COIN: 0n, 'EUR/2': 0n, 'USD/2': 0n } });
+    expect((await call('GET', `/v2/${ledger}/aggregate/balances?${match('users:')}`)).body).toEqual({ data: { 'EUR/2': 50n, 'USD/2': 77n } });
+    expect((await call('GET', `/v2/${ledger}/aggregate/balances?${match('users')}`)).body).toEqual({ data: { 'USD/2': 30n } });
+    expect((await call('GET', `/v2/${ledger}/aggregate/balances?${match('world')}`)).body).toEqual({ data: { COIN: -MAX, 'EUR/2': -50n, 'USD/2': -107n } });
+    expect((await call('GET', `/v2/${ledger}/aggregate/balances?${match('nobody:')}`)).body).toEqual({ data: {} });
+  });
+
+  it('refuses unsupported filters and parameters, and answers LEDGER_NOT_FOUND', async () => {
+    const refused = await call('GET', `/v2/${ledger}/aggregate/balances?${q({ $match: { 'balance[USD/2]': 1 } })}`);
+    expect(refused.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'query.$match: filtering accounts on "balance[USD/2]" is not supported (only address)' });
+    const pit = await call('GET', `/v2/${ledger}/aggregate/balances?useInsertionDate=true`);
+    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'useInsertionDate: query parameter not supported here (supported: query)' });
+    expect((await call('GET', '/v2/no-such-ledger/aggregate/balances')).body.errorCode).toBe('LEDGER_NOT_FOUND');
+  });
+
+  it('keeps sums exact beyond 38 digits', async () => {
+    const big = await fresh();
+    await tx(big, { postings: [send('src:a', 'x:a', MAX, 'COIN'), send('src:b', 'x:b', MAX, 'COIN')] }, '?force=true');
+    const res = await call('GET', `/v2/${big}/aggregate/balances?${match('x:')}`);
+    expect(res.text).toBe(`{"data":{"COIN":${2n * MAX}}}`);
+    expect((await call('GET', `/v2/${big}/aggregate/balances`)).body).toEqual({ data: { COIN: 0n } });
+  });
+});
+
+describe('INDEX_ADDRESS_SEGMENTS OFF', () => {
+  it('refuses prefix filters on list, count and aggregate, and still serves exact addresses', async () => {
+    const off = await fresh({ features: { INDEX_ADDRESS_SEGMENTS: 'OFF' } });
+    await tx(off, { postings: [send('world', 'users:1', 5n)] });
+    for (const [method, path] of [['GET', 'accounts'], ['HEAD', 'accounts'], ['GET', 'aggregate/balances']] as const) {
+      const res = await call(method, `/v2/${off}/${path}?${match('users:')}`);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      if (method === 'GET') expect(res.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'missing feature "INDEX_ADDRESS_SEGMENTS"' });
+    }
+    expect(addresses(await call('GET', `/v2/${off}/accounts?${match('users:1')}`))).toEqual(['users:1']);
+    expect((await call('HEAD', `/v2/${off}/accounts?${match('users:1')}`)).headers.get('count')).toBe('1');
+    expect((await call('GET', `/v2/${off}/aggregate/balances?${match('users:1')}`)).body).toEqual({ data: { 'USD/2': 5n } });
+  });
+});
+
+describe('a page wider than one BatchGetItem', () => {
+  it('fetches 120 volume items for one page and sums them', async () => {
+    const wide = await fresh();
+    // 3 transactions x 20 accounts x 2 assets: 120 (account, asset) pairs besides world's.
+    for (let batch = 0; batch < 3; batch++) {
+      const postings = Array.from({ length: 20 }, (_, i) => {
+        const n = batch * 20 + i;
+        const address = `p:${String(n).padStart(2, '0')}`;
+        return [send('world', address, BigInt(n + 1), 'USD'), send('world', address, BigInt(1000 + n), 'EUR')];
+      }).flat();
+      await tx(wide, { postings });
+    }
+    const res = await call('GET', `/v2/${wide}/accounts?${match('p:')}&pageSize=100&expand=volumes`);
+    const data = res.body.cursor.data as Array<{ address: string; volumes: Record<string, unknown> }>;
+    expect(data).toHaveLength(60);
+    data.forEach((account, n) => {
+      expect(account.address).toBe(`p:${String(n).padStart(2, '0')}`);
+      expect(account.volumes).toEqual({ EUR: volume(BigInt(1000 + n), 0n), USD: volume(BigInt(n + 1), 0n) });
+    });
+    const sums = await call('GET', `/v2/${wide}/aggregate/balances?${match('p:')}`);
+    expect(sums.body).toEqual({ data: { EUR: 61770n, USD: 1830n } });
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../lib/errors/index.js';
+import { addressFilter, parseAccountFilter } from '../../lib/ledger/domain/account-filter.js';
+import { DEFAULT_FEATURES, type FeatureSet } from '../../lib/ledger/domain/features.js';
+
+const NO_SEGMENTS: FeatureSet = { ...DEFAULT_FEATURES, INDEX_ADDRESS_SEGMENTS: 'OFF' };
+const parse = (raw: string | undefined, features = DEFAULT_FEATURES) => parseAccountFilter(raw, features);
+
+function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ValidationError);
+    return (err as ValidationError).message;
+  }
+  throw new Error('expected a ValidationError');
+}
+
+describe('parseAccountFilter', () => {
+  it('reads no filter from an absent, blank or empty query', () => {
+    expect(parse(undefined)).toBeUndefined();
+    expect(parse('')).toBeUndefined();
+    expect(parse('  ')).toBeUndefined();
+    expect(parse('{}')).toBeUndefined();
+  });
+
+  it('reads an exact address and a prefix ending with ":"', () => {
+    expect(parse('{"$match": {"address": "users:1"}}')).toEqual({ address: 'users:1', prefix: false });
+    expect(parse('{"$match":{"address":"users"}}')).toEqual({ address: 'users', prefix: false });
+    expect(parse('{"$match": {"address": "users:"}}')).toEqual({ address: 'users:', prefix: true });
+    expect(parse('{"$match": {"address": "a_b-c:d:"}}')).toEqual({ address: 'a_b-c:d:', prefix: true });
+  });
+
+  it('refuses a prefix without INDEX_ADDRESS_SEGMENTS, but not an exact address', () => {
+    expect(refusal(() => parse('{"$match": {"address": "users:"}}', NO_SEGMENTS))).toBe('missing feature "INDEX_ADDRESS_SEGMENTS"');
+    expect(parse('{"$match": {"address": "users:1"}}', NO_SEGMENTS)).toEqual({ address: 'users:1', prefix: false });
+  });
+
+  it('refuses malformed JSON and what is not an object', () => {
+    expect(refusal(() => parse('{"$match": '))).toBe('query: must be valid JSON');
+    expect(refusal(() => parse('users:'))).toBe('query: must be valid JSON');
+    for (const raw of ['[]', 'null', '"users:"', '12']) {
+      expect(refusal(() => parse(raw)), raw).toBe('query: must be a JSON object such as {"$match": {"address": "users:"}}');
+    }
+    expect(refusal(() => parse(`{"$match": {"address": "${'a'.repeat(4100)}"}}`))).toBe('query: must be at most 4096 characters');
+  });
+
+  it('refuses other operators, known or not, and several at once', () => {
+    for (const op of ['$or', '$and', '$not', '$lt', '$lte', '$gt', '$gte', '$exists', '$in']) {
+      expect(refusal(() => parse(`{"${op}": []}`)), op).toBe(`query: operator "${op}" is not supported on accounts (only $match on address)`);
+    }
+    expect(refusal(() => parse('{"$regex": {"address": "u"}}'))).toBe('query: unknown operator "$regex"');
+    expect(refusal(() => parse('{"address": "users:1"}'))).toBe('query: unknown operator "address"');
+    expect(refusal(() => parse('{"$match": {"address": "a"}, "$or": []}'))).toBe('query: must hold one operator, found 2 (combine with $and is not supported)');
+  });
+
+  it('refuses filters on fields without an index, unknown fields and several fields', () => {
+    for (const field of ['metadata[kind]', 'balance[USD]', 'balance', 'metadata', 'first_usage', 'insertion_date', 'updated_at']) {
+      expect(refusal(() => parse(JSON.stringify({ $match: { [field]: 'x' } }))), field).toBe(
+        `query.$match: filtering accounts on "${field}" is not supported (only address)`,
+      );
+    }
+    expect(refusal(() => parse('{"$match": {"colour": "red"}}'))).toBe('query.$match: unknown field "colour"');
+    expect(refusal(() => parse('{"$match": {"address": "a", "metadata[k]": "v"}}'))).toBe('query.$match: must name exactly one field, found 2');
+    expect(refusal(() => parse('{"$match": {}}'))).toBe('query.$match: must name exactly one field, found 0');
+    expect(refusal(() => parse('{"$match": ["address"]}'))).toBe('query.$match: must be an object such as {"address": "users:"}');
+  });
+
+  it('refuses wrong types and malformed addresses, naming segment patterns apart', () => {
+    for (const value of ['1', 'true', 'null', '["users:"]', '{"$prefix": "u"}']) {
+      expect(refusal(() => parse(`{"$match": {"address": ${value}}}`)), value).toBe('query.$match.address: must be a string');
+    }
+    for (const address of ['', 'a b', 'users:*', ':', 'é']) {
+      expect(refusal(() => parse(JSON.stringify({ $match: { address } }))), address).toBe(
+        'query.$match.address: must be an account address, or an address prefix ending with ":"',
+      );
+    }
+    for (const address of [':1', 'users::eur', 'users::', '::']) {
+      expect(refusal(() => parse(JSON.stringify({ $match: { address } }))), address).toBe(
+        'query.$match.address: only an exact address or a prefix ending with ":" is supported, not segment patterns',
+      );
+    }
+    expect(refusal(() => parse(JSON.stringify({ $match: { address: `${'a'.repeat(257)}` } })))).toBe('query.$match.address: must be at most 256 characters');
+  });
+});
+
+describe('addressFilter', () => {
+  it('checks an address carried in a cursor the same way', () => {
+    expect(addressFilter('users:', DEFAULT_FEATURES, 'cursor')).toEqual({ address: 'users:', prefix: true });
+    expect(refusal(() => addressFilter('a b', DEFAULT_FEATURES, 'cursor'))).toBe('cursor: must be an account address, or an address prefix ending with ":"');
+    expect(refusal(() => addressFilter('users:', NO_SEGMENTS, 'cursor'))).toBe('missing feature "INDEX_ADDRESS_SEGMENTS"');
+  });
+});

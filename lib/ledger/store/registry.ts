@@ -4,7 +4,7 @@ import { isConditionFailure } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import { LedgerAlreadyExistsError } from '../../errors/index.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
-import type { FeatureSet } from '../domain/features.js';
+import { FEATURES, type FeatureSet } from '../domain/features.js';
 import type { BucketTables } from './bucket-tables.js';
 import { ledgerKeys, registryKeys } from './keys.js';
 
@@ -144,7 +144,8 @@ function toRecord(item: Record<string, unknown>): LedgerRecord {
     name: String(item.name),
     bucket: String(item.bucket),
     metadata: (item.metadata ?? {}) as Record<string, string>,
-    features: item.features as FeatureSet,
+    // DynamoDB maps have no order: show the features in the feature table's order.
+    features: Object.fromEntries(Object.keys(FEATURES).map((name) => [name, (item.features as FeatureSet)[name as keyof FeatureSet]])) as FeatureSet,
     addedAt: String(item.addedAt),
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../infra/local/platform.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPlatform } from '../../infra/local/platform.js';
 import { main } from '../../infra/commands/verify-logs.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { verifyChain } from '../../lib/ledger/domain/log-chain.js';
@@ -10,6 +10,7 @@ import { encodeCursor } from '../../lib/pagination/cursor.js';
 import { createRuntime, type ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ledgerClient, stringify } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
+import { startTestPlatform } from '../support/platform.js';
 
 const MAX = 10n ** 38n - 1n;
 const T1 = '2026-01-02T03:04:05Z';
@@ -157,12 +158,7 @@ describe('npm run verify-logs (against the running platform)', () => {
   };
 
   beforeAll(async () => {
-    platform = await startPlatform({
-      port: 0,
-      dynamoEndpoint: inject('dynamoEndpoint'),
-      resourcePrefix: `v${randomBytes(5).toString('hex')}-`,
-      env: { LOG_LEVEL: 'silent' },
-    });
+    platform = await startTestPlatform();
     const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -2,23 +2,18 @@
  * The official TypeScript SDK, unmodified, against the local platform over real HTTP: its OAuth flow, its
  * request shapes and its strict (zod) response parsing must all accept what we serve.
  */
-import { randomBytes } from 'node:crypto';
 import { SDK } from '@formance/formance-sdk';
 import { ErrorsV2ErrorResponse } from '@formance/formance-sdk/sdk/models/ledger/errorsv2errorresponse.js';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../infra/local/platform.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPlatform } from '../../infra/local/platform.js';
+import { startTestPlatform } from '../support/platform.js';
 
 let platform: RunningPlatform;
 let sdk: SDK;
 const ledger = 'sdk-main';
 
 beforeAll(async () => {
-  platform = await startPlatform({
-    port: 0,
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    resourcePrefix: `s${randomBytes(5).toString('hex')}-`,
-    env: { LOG_LEVEL: 'silent' },
-  });
+  platform = await startTestPlatform();
   sdk = new SDK({
     serverURL: platform.baseUrl,
     security: { clientID: 'local-dev', clientSecret: 'local-dev-secret', tokenURL: `${platform.baseUrl}/api/auth/oauth/token` },

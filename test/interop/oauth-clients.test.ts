@@ -3,13 +3,13 @@
  * client_secret_post and client_secret_basic), jose (remote JWKS verification) and oauth4webapi (RFC 9068 access
  * token validation at a resource server), plus the README walkthrough with plain fetch.
  */
-import { randomBytes } from 'node:crypto';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../infra/local/platform.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPlatform } from '../../infra/local/platform.js';
 import { ALL_SCOPES, DEFAULT_CLIENT_SCOPES } from '../../lib/bearer/scopes.js';
+import { startTestPlatform } from '../support/platform.js';
 
 const TEST_CLIENT = { id: 'local-dev', secret: 'local-dev-secret' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -19,12 +19,7 @@ let baseUrl: string;
 let issuer: string;
 
 beforeAll(async () => {
-  platform = await startPlatform({
-    port: 0,
-    dynamoEndpoint: inject('dynamoEndpoint'),
-    resourcePrefix: `i${randomBytes(5).toString('hex')}-`,
-    env: { LOG_LEVEL: 'silent' },
-  });
+  platform = await startTestPlatform();
   baseUrl = platform.baseUrl;
   issuer = `${baseUrl}/api/auth`;
 });

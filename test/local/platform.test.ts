@@ -4,7 +4,6 @@
  * SIGTERM, and one clear error line for a port in use or a bad auth configuration.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { freePort } from '../../infra/local/free-port.js';
 import { startPlatform, type RunningPlatform } from '../../infra/local/platform.js';
 import { DEFAULT_CLIENT_SCOPES } from '../../lib/bearer/scopes.js';
+import { startTestPlatform } from '../support/platform.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TEST_CLIENT = { id: 'local-dev', secret: 'local-dev-secret' };
@@ -76,12 +76,7 @@ describe('gateway', () => {
   let platform: RunningPlatform;
 
   beforeAll(async () => {
-    platform = await startPlatform({
-      port: 0,
-      dynamoEndpoint: inject('dynamoEndpoint'),
-      resourcePrefix: `l${randomBytes(5).toString('hex')}-`,
-      env: { LOG_LEVEL: 'silent' },
-    });
+    platform = await startTestPlatform();
   });
   afterAll(async () => {
     await platform?.stop();
@@ -149,12 +144,8 @@ describe('gateway', () => {
 
 describe('auth configuration of the local platform', () => {
   it('resolves $NAME secrets from the caller environment', async () => {
-    const platform = await startPlatform({
-      port: 0,
-      dynamoEndpoint: inject('dynamoEndpoint'),
-      resourcePrefix: `e${randomBytes(4).toString('hex')}-`,
+    const platform = await startTestPlatform({
       env: {
-        LOG_LEVEL: 'silent',
         AUTH_CONFIG_INLINE: JSON.stringify({ clients: [{ id: 'env-client', secrets: ['$ENV_CLIENT_SECRET'] }] }),
         ENV_CLIENT_SECRET: 'secret-from-the-shell-42',
       },

@@ -1,6 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { requireFeature, type FeatureSet } from './features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from './names.js';
+import { isObject, quote, readQueryOperator } from './query-json.js';
 
 /**
  * The account filters we can serve from keys: an exact address, or an address prefix ending with `:`
@@ -18,12 +19,8 @@ export interface AddressFilter {
 const KNOWN_OPERATORS = new Set(['$match', '$lt', '$lte', '$gt', '$gte', '$exists', '$and', '$or', '$not', '$in']);
 /** Account fields of the contract that a filter could name but that have no index here. */
 const UNINDEXED_FIELD = /^(metadata(\[.*\])?|balance(\[.*\])?|first_usage|firstUsage|insertion_date|insertionDate|updated_at|updatedAt)$/;
-/** The raw filter is small; a bound keeps the parser and its messages cheap. */
-const MAX_QUERY_LENGTH = 4096;
 const SEGMENT = /^[a-zA-Z0-9_-]+$/;
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const quote = (text: string) => JSON.stringify(text.slice(0, 64));
 
 /**
  * Parses the `query` parameter (JSON, as the SDK sends it): absent, empty or `{}` is no filter;
@@ -31,24 +28,14 @@ const quote = (text: string) => JSON.stringify(text.slice(0, 64));
  * is not supported. A prefix also needs INDEX_ADDRESS_SEGMENTS.
  */
 export function parseAccountFilter(raw: string | undefined, features: FeatureSet): AddressFilter | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  if (raw.length > MAX_QUERY_LENGTH) throw new ValidationError(`query: must be at most ${MAX_QUERY_LENGTH} characters`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new ValidationError('query: must be valid JSON');
-  }
-  if (!isObject(parsed)) throw new ValidationError('query: must be a JSON object such as {"$match": {"address": "users:"}}');
-  const operators = Object.keys(parsed);
-  if (operators.length === 0) return undefined;
-  if (operators.length > 1) throw new ValidationError(`query: must hold one operator, found ${operators.length} (combine with $and is not supported)`);
-  const operator = operators[0]!;
+  const query = readQueryOperator(raw, '{"$match": {"address": "users:"}}');
+  if (!query) return undefined;
+  const { operator } = query;
   if (operator !== '$match') {
     if (KNOWN_OPERATORS.has(operator)) throw new ValidationError(`query: operator ${quote(operator)} is not supported on accounts (only $match on address)`);
     throw new ValidationError(`query: unknown operator ${quote(operator)}`);
   }
-  const match = parsed.$match;
+  const match = query.operand;
   if (!isObject(match)) throw new ValidationError('query.$match: must be an object such as {"address": "users:"}');
   const fields = Object.keys(match);
   if (fields.length !== 1) throw new ValidationError(`query.$match: must name exactly one field, found ${fields.length}`);

@@ -1,6 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { requireFeature, type FeatureSet } from './features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from './names.js';
+import { isObject, quote, readQueryOperator } from './query-json.js';
 import { parseInstant, sortableInstant } from './time.js';
 
 /**
@@ -22,27 +23,13 @@ export interface Bound {
   inclusive: boolean;
 }
 
-const MAX_QUERY_LENGTH = 4096;
 const ROLE: Record<string, 'any' | 'source' | 'destination'> = { account: 'any', source: 'source', destination: 'destination' };
 const RANGE = new Set(['$gt', '$gte', '$lt', '$lte']);
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const quote = (text: string) => JSON.stringify(text.slice(0, 64));
 
 export function parseTransactionFilter(raw: string | undefined, features: FeatureSet): TransactionFilter | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  if (raw.length > MAX_QUERY_LENGTH) throw new ValidationError(`query: must be at most ${MAX_QUERY_LENGTH} characters`);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw new ValidationError('query: must be valid JSON');
-  }
-  if (!isObject(parsed)) throw new ValidationError('query: must be a JSON object such as {"$match": {"account": "users:1"}}');
-  const operators = Object.keys(parsed);
-  if (operators.length === 0) return undefined;
-  if (operators.length > 1) throw new ValidationError('query: must hold one operator (use $and for a time range)');
-  const operator = operators[0]!;
-  const operand = parsed[operator];
+  const query = readQueryOperator(raw, '{"$match": {"account": "users:1"}}');
+  if (!query) return undefined;
+  const { operator, operand } = query;
   if (operator === '$match') return match(operand, features);
   if (RANGE.has(operator)) return range([{ [operator]: operand }]);
   if (operator === '$and') {

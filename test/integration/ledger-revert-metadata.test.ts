@@ -131,6 +131,9 @@ describe('account metadata', () => {
     expect((await call('DELETE', `/v2/${ledger}/accounts/users:42/metadata/tier`)).status).toBe(404);
     expect((await call('DELETE', `/v2/${ledger}/accounts/nobody/metadata/tier`)).status).toBe(404);
     expect((await call('POST', `/v2/${ledger}/accounts/bad%20address/metadata`, { a: 'b' })).status).toBe(400);
+    // A percent sign survives the path's decoding: refused as an address, not a server error.
+    expect((await call('POST', `/v2/${ledger}/accounts/a%25zz/metadata`, { a: 'b' })).status).toBe(400);
+    expect((await call('DELETE', `/v2/${ledger}/accounts/a%25zz/metadata/k`)).status).toBe(400);
     const account = await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `L#${ledger}#A#users:42` } }));
     const item = account.Items!.find((i) => i.sk === 'A')!;
     expect(item.metadata).toEqual({ kyc: 'ok' });

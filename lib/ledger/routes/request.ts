@@ -19,9 +19,8 @@ export function readTransactionId(raw: string): number {
   return id;
 }
 
-/** An account address path parameter, validated (a write to a malformed address is a 400). */
-export function readAddress(raw: string): string {
-  const address = decodeURIComponent(raw);
+/** An account address path parameter (Hono has already percent-decoded it), validated: a write to a malformed address is a 400. */
+export function readAddress(address: string): string {
   if (address.length > MAX_ADDRESS_LENGTH || !ACCOUNT_ADDRESS.test(address)) {
     throw new ValidationError('address: must be an account address (segments of a-z A-Z 0-9 _ - separated by ":")');
   }

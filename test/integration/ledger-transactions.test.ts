@@ -74,6 +74,13 @@ describe('ledgers', () => {
     const under = await call('GET', '/v2/missing-ledger/transactions');
     expect(under.status).toBe(404);
     expect(under.body.errorCode).toBe('LEDGER_NOT_FOUND');
+    // Names that cannot be ledgers (over-long, hostile) are not found, without a lookup.
+    for (const name of ['x'.repeat(5000), '%22%27%3B--', 'caf%C3%A9']) {
+      const res = await call('GET', `/v2/${name}/transactions`);
+      expect(res.status, name.slice(0, 10)).toBe(404);
+      expect(res.body.errorCode).toBe('LEDGER_NOT_FOUND');
+    }
+    expect((await call('GET', `/v2/${'x'.repeat(5000)}`)).status).toBe(404);
   });
 
   it('lists ledgers by id with cursors, and filters by bucket', async () => {

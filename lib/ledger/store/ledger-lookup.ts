@@ -1,4 +1,5 @@
 import { LedgerNotFoundError } from '../../errors/index.js';
+import { LEDGER_NAME } from '../domain/names.js';
 import type { LedgerRecord, LedgerRegistry } from './registry.js';
 
 /**
@@ -14,7 +15,8 @@ export class LedgerLookup {
   async resolve(name: string): Promise<LedgerRecord> {
     const cached = this.cache.get(name);
     if (cached) return cached;
-    const record = await this.registry.get(name);
+    // A name that cannot be a ledger is not looked up: nothing hostile reaches a DynamoDB key.
+    const record = LEDGER_NAME.test(name) ? await this.registry.get(name) : undefined;
     if (!record) throw new LedgerNotFoundError(`ledger "${name.slice(0, 63)}" not found`);
     this.cache.set(name, record);
     return record;

@@ -5,6 +5,7 @@ import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createAdaptorServer } from '@hono/node-server';
 import { createAuthApp } from '../../lib/auth/app.js';
 import { createLedgerApp } from '../../lib/ledger/app.js';
+import { createPaymentsApp } from '../../lib/payments/app.js';
 import { loadAuthConfig } from '../../lib/auth/static-clients.js';
 import type { ThrottlePolicy } from '../../lib/auth/throttle.js';
 import { SERVICES } from '../../lib/bearer/scopes.js';
@@ -112,6 +113,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const apps: Record<string, { fetch: FetchHandler }> = {
       auth: createAuthApp({ runtime, authConfig, ...(options.throttle ? { throttle: options.throttle } : {}) }),
       ledger: createLedgerApp(runtime),
+      payments: createPaymentsApp(runtime),
     };
     for (const service of SERVICES) apps[service] ??= createProtectedApp(service, runtime);
 

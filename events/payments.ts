@@ -1,0 +1,32 @@
+import * as v from 'valibot';
+import { MAX_AMOUNT } from '../lib/ledger/domain/amounts.js';
+import { ASSET } from '../lib/ledger/domain/names.js';
+import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES } from '../lib/payments/domain/payment.js';
+
+/**
+ * Payload of `payments.saved_payment` (API.md §5): the Payment record of API.md §6, after the change.
+ * Amounts are JSON integers of up to 38 digits: `bigint` when the body is read with `lib/json` (exact), or a
+ * safe JS integer when a consumer used plain `JSON.parse` on a small amount.
+ */
+const amount = v.pipe(
+  v.union([v.bigint(), v.pipe(v.number(), v.safeInteger())]),
+  v.check((value) => BigInt(value) >= 0n && BigInt(value) <= MAX_AMOUNT, 'must be a non-negative integer of at most 38 digits'),
+);
+
+export const savedPaymentPayloadSchema = v.strictObject({
+  id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/)),
+  connectorID: v.pipe(v.string(), v.minLength(1)),
+  reference: v.pipe(v.string(), v.minLength(1)),
+  createdAt: v.pipe(v.string(), v.isoTimestamp()),
+  type: v.picklist(PAYMENT_TYPES),
+  status: v.picklist(PAYMENT_STATUSES),
+  scheme: v.picklist(PAYMENT_SCHEMES),
+  asset: v.pipe(v.string(), v.regex(ASSET)),
+  amount,
+  initialAmount: amount,
+  sourceAccountID: v.optional(v.pipe(v.string(), v.minLength(1))),
+  destinationAccountID: v.optional(v.pipe(v.string(), v.minLength(1))),
+  metadata: v.record(v.string(), v.string()),
+});
+
+export type SavedPaymentPayload = v.InferOutput<typeof savedPaymentPayloadSchema>;

@@ -1,0 +1,29 @@
+import type { Hono } from 'hono';
+import { createDocumentClient } from '../dynamo/client.js';
+import type { AppEnv } from '../http/types.js';
+import { createProtectedApp } from '../platform/protected-app.js';
+import type { ServiceRuntime } from '../platform/runtime.js';
+import { paymentRoutes } from './routes/payments.js';
+import { PaymentStore } from './store/payment-store.js';
+
+export interface PaymentsAppOptions {
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The payments service (API.md §6). */
+export function createPaymentsApp(runtime: ServiceRuntime, options: PaymentsAppOptions = {}): Hono<AppEnv> {
+  const { tables } = runtime.config;
+  // Amounts are read back as bigint (rule 1): this service has its own document client for that.
+  const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
+  const store = new PaymentStore({
+    doc,
+    table: tables.payments,
+    eventsTable: tables.events,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+  });
+  const app = createProtectedApp('payments', runtime);
+  paymentRoutes(app, { store });
+  return app;
+}

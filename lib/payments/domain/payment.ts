@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import { ConflictError, ValidationError } from '../../errors/index.js';
+import { MAX_METADATA_KEYS } from '../../validation/common.js';
+
+/** Direction of a payment (API.md §6). */
+export const PAYMENT_TYPES = ['PAY-IN', 'PAYOUT', 'TRANSFER', 'OTHER'] as const;
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+
+/**
+ * Where a payment stands: the reference platform's v3 statuses, verbatim (AMOUNT_ADJUSTEMENT keeps its
+ * upstream spelling, it is the wire value), so records from its connectors round-trip and the official SDK's
+ * closed enum parses every value we emit. No transition rules: connectors report states out of order.
+ */
+export const PAYMENT_STATUSES = [
+  'UNKNOWN',
+  'PENDING',
+  'SUCCEEDED',
+  'CANCELLED',
+  'FAILED',
+  'EXPIRED',
+  'REFUNDED',
+  'REFUNDED_FAILURE',
+  'REFUND_REVERSED',
+  'DISPUTE',
+  'DISPUTE_WON',
+  'DISPUTE_LOST',
+  'AMOUNT_ADJUSTEMENT',
+  'AUTHORISATION',
+  'CAPTURE',
+  'CAPTURE_FAILED',
+  'OTHER',
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const DEFAULT_STATUS: PaymentStatus = 'PENDING';
+
+/**
+ * The rail a payment travelled over: the reference platform's v3 scheme enum. An enum rather than free text so
+ * that reports and filters group reliably (no `visa` / `Visa` / `VISA`); unlisted rails use OTHER.
+ */
+export const PAYMENT_SCHEMES = [
+  'UNKNOWN',
+  'CARD_VISA',
+  'CARD_MASTERCARD',
+  'CARD_AMEX',
+  'CARD_DINERS',
+  'CARD_DISCOVER',
+  'CARD_JCB',
+  'CARD_UNION_PAY',
+  'CARD_ALIPAY',
+  'CARD_CUP',
+  'SEPA_DEBIT',
+  'SEPA_CREDIT',
+  'SEPA',
+  'GOOGLE_PAY',
+  'APPLE_PAY',
+  'DOKU',
+  'DRAGON_PAY',
+  'MAESTRO',
+  'MOL_PAY',
+  'A2A',
+  'ACH_DEBIT',
+  'ACH',
+  'RTP',
+  'OTHER',
+] as const;
+export type PaymentScheme = (typeof PAYMENT_SCHEMES)[number];
+
+/** The Payment record of API.md §6: what the API answers and what `payments.saved_payment` carries. */
+export interface Payment {
+  id: string;
+  connectorID: string;
+  reference: string;
+  /** RFC 3339, UTC, microseconds at most (normalised on input). */
+  createdAt: string;
+  type: PaymentType;
+  status: PaymentStatus;
+  scheme: PaymentScheme;
+  asset: string;
+  amount: bigint;
+  initialAmount: bigint;
+  sourceAccountID?: string;
+  destinationAccountID?: string;
+  metadata: Record<string, string>;
+}
+
+/** A validated POST body, `createdAt` already normalised. */
+export interface PaymentInput {
+  reference: string;
+  connectorID: string;
+  type: PaymentType;
+  status?: PaymentStatus;
+  amount: bigint;
+  initialAmount?: bigint;
+  asset: string;
+  scheme: PaymentScheme;
+  createdAt: string;
+  sourceAccountID?: string;
+  destinationAccountID?: string;
+  metadata?: Record<string, string>;
+}
+
+/**
+ * The payment id: base64url (no padding) of SHA-256 over the JSON array `[connectorID, reference, type]`.
+ * JSON string encoding is injective, so distinct triples never share a preimage; the prefix versions the scheme.
+ */
+export function paymentId(connectorID: string, reference: string, type: PaymentType): string {
+  return createHash('sha256').update(`payments.v1:${JSON.stringify([connectorID, reference, type])}`).digest('base64url');
+}
+
+/** 32 bytes in base64url: 43 characters, the last one carrying 4 bits (so only 16 letters can end an id). */
+const PAYMENT_ID = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+
+/** Whether a path parameter can be a payment id at all (if not, it is answered 404 without a read). */
+export const isPaymentId = (raw: string): boolean => PAYMENT_ID.test(raw);
+
+/**
+ * Create or update from a POST body. A new payment takes status PENDING and initialAmount = amount unless
+ * given. An existing one (same id, hence same connectorID, reference and type) may change status, amount,
+ * scheme and the account ids; metadata is merged (keys in the request win). What describes the payment's
+ * origin — createdAt, asset, initialAmount — cannot change: a different value is a 409 CONFLICT.
+ * Fields absent from the request keep their stored value (status is not reset to PENDING).
+ */
+export function recordPayment(current: Payment | undefined, input: PaymentInput): Payment {
+  const id = paymentId(input.connectorID, input.reference, input.type);
+  if (!current) {
+    const created: Payment = {
+      id,
+      connectorID: input.connectorID,
+      reference: input.reference,
+      createdAt: input.createdAt,
+      type: input.type,
+      status: input.status ?? DEFAULT_STATUS,
+      scheme: input.scheme,
+      asset: input.asset,
+      amount: input.amount,
+      initialAmount: input.initialAmount ?? input.amount,
+      metadata: { ...input.metadata },
+    };
+    if (input.sourceAccountID !== undefined) created.sourceAccountID = input.sourceAccountID;
+    if (input.destinationAccountID !== undefined) created.destinationAccountID = input.destinationAccountID;
+    return created;
+  }
+  const immutable: Array<[keyof Payment, unknown]> = [
+    ['createdAt', input.createdAt],
+    ['asset', input.asset],
+    ...(input.initialAmount !== undefined ? ([['initialAmount', input.initialAmount]] as Array<[keyof Payment, unknown]>) : []),
+  ];
+  for (const [field, value] of immutable) {
+    if (current[field] !== value) {
+      throw new ConflictError(`${field}: payment ${id} was recorded with ${field} ${String(current[field])}; it cannot change`);
+    }
+  }
+  const updated: Payment = {
+    ...current,
+    status: input.status ?? current.status,
+    amount: input.amount,
+    scheme: input.scheme,
+    metadata: mergeMetadata(current.metadata, input.metadata ?? {}),
+  };
+  if (input.sourceAccountID !== undefined) updated.sourceAccountID = input.sourceAccountID;
+  if (input.destinationAccountID !== undefined) updated.destinationAccountID = input.destinationAccountID;
+  return updated;
+}
+
+/** PATCH metadata: the given keys are set, the others kept. */
+export function withMetadata(current: Payment, metadata: Record<string, string>): Payment {
+  return { ...current, metadata: mergeMetadata(current.metadata, metadata) };
+}
+
+function mergeMetadata(current: Record<string, string>, changes: Record<string, string>): Record<string, string> {
+  const merged = { ...current, ...changes };
+  if (Object.keys(merged).length > MAX_METADATA_KEYS) {
+    throw new ValidationError(`metadata: the payment would have more than ${MAX_METADATA_KEYS} keys`);
+  }
+  return merged;
+}
+
+/** Whether two records are the same: an update that changes nothing writes nothing and emits no event. */
+export function samePayment(a: Payment, b: Payment): boolean {
+  const fields: Array<keyof Payment> = [
+    'id', 'connectorID', 'reference', 'createdAt', 'type', 'status', 'scheme', 'asset', 'amount', 'initialAmount', 'sourceAccountID', 'destinationAccountID',
+  ];
+  if (fields.some((f) => a[f] !== b[f])) return false;
+  const keys = Object.keys(a.metadata);
+  return keys.length === Object.keys(b.metadata).length && keys.every((k) => Object.hasOwn(b.metadata, k) && b.metadata[k] === a.metadata[k]);
+}
+
+/** The record in the contract's field order (absent account ids omitted). */
+export function paymentView(p: Payment): Payment {
+  return {
+    id: p.id,
+    connectorID: p.connectorID,
+    reference: p.reference,
+    createdAt: p.createdAt,
+    type: p.type,
+    status: p.status,
+    scheme: p.scheme,
+    asset: p.asset,
+    amount: p.amount,
+    initialAmount: p.initialAmount,
+    ...(p.sourceAccountID !== undefined ? { sourceAccountID: p.sourceAccountID } : {}),
+    ...(p.destinationAccountID !== undefined ? { destinationAccountID: p.destinationAccountID } : {}),
+    metadata: p.metadata,
+  };
+}

@@ -1,0 +1,57 @@
+import type { Hono } from 'hono';
+import { NotFoundError } from '../../errors/index.js';
+import { readJsonBody } from '../../http/json-body.js';
+import { jsonResponse } from '../../http/json-response.js';
+import type { AppEnv } from '../../http/types.js';
+import { parseJson } from '../../json/bigint-json.js';
+import { readListQuery } from '../../pagination/cursor.js';
+import { validate } from '../../validation/validate.js';
+import { metadataBodySchema, paymentFilterSchema, paymentInputSchema, toPaymentInput } from '../domain/input.js';
+import { isPaymentId, paymentId, recordPayment, withMetadata } from '../domain/payment.js';
+import { PAYMENTS_LIST, type PaymentStore } from '../store/payment-store.js';
+
+const FILTERS = ['status', 'type', 'connectorID'] as const;
+
+/** Payments (API.md §6): create or update, get, list, metadata. */
+export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStore }): void {
+  app.post('/v3/payments', async (c) => {
+    const input = toPaymentInput(await readJsonBody(c, paymentInputSchema, { parse: parseJson }));
+    const id = paymentId(input.connectorID, input.reference, input.type);
+    const { payment } = await store.save(id, (current) => recordPayment(current, input));
+    return jsonResponse(c, { data: payment }, 201);
+  });
+
+  app.get('/v3/payments/:id', async (c) => {
+    const id = readPaymentId(c.req.param('id'));
+    const payment = await store.get(id);
+    if (!payment) throw notFound(id);
+    return jsonResponse(c, { data: payment });
+  });
+
+  app.patch('/v3/payments/:id/metadata', async (c) => {
+    const id = readPaymentId(c.req.param('id'));
+    const metadata = await readJsonBody(c, metadataBodySchema);
+    await store.save(id, (current) => {
+      if (!current) throw notFound(id);
+      return withMetadata(current, metadata);
+    });
+    return c.body(null, 204);
+  });
+
+  app.get('/v3/payments', async (c) => {
+    const query = readListQuery(c.req.query(), PAYMENTS_LIST, FILTERS);
+    // A cursor carries the listing's filters; without one they come from the query string.
+    const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
+    const filter = validate(paymentFilterSchema, Object.fromEntries(FILTERS.filter((f) => params[f] !== undefined).map((f) => [f, params[f]])), 'query');
+    const page = await store.list(query, filter);
+    return jsonResponse(c, { cursor: page });
+  });
+}
+
+/** A path id that cannot be a payment id is answered like an unknown one, without a read. */
+function readPaymentId(raw: string): string {
+  if (!isPaymentId(raw)) throw notFound(raw);
+  return raw;
+}
+
+const notFound = (id: string) => new NotFoundError(`payment ${id.slice(0, 64)} not found`);

@@ -1,0 +1,44 @@
+import type { PaymentFilter } from '../domain/input.js';
+import type { Payment } from '../domain/payment.js';
+
+/**
+ * Keys of the payments table (docs/data-model.md).
+ *
+ * - Payment: `PAYMENT#<id>` / `PAYMENT`, on gsi1 `PAYMENTS` / `<sortable createdAt>#<id>` (the unfiltered list).
+ * - Filter index items: one per non-empty combination of (status, type, connectorID) — seven per payment —
+ *   `PAYMENTS#status=<S>[#type=<T>][#connectorID=<C>]` / `<sortable createdAt>#<id>`, holding only the id.
+ *   Every filter and every combination of filters is then one key range, read newest first and resolved with
+ *   one BatchGetItem: no scan, no FilterExpression, no combination refused. type and connectorID never change;
+ *   a status change moves the four items that name the status, in the same transaction as the payment.
+ *   Enum values cannot contain `#` or `=`, and connectorID (free text) always comes last, so the encoding is
+ *   unambiguous.
+ */
+export const paymentKey = (id: string) => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' });
+
+export const PAYMENTS_BY_CREATION = 'PAYMENTS';
+
+export const creationSort = (sortableCreatedAt: string, id: string) => `${sortableCreatedAt}#${id}`;
+
+const FILTER_ORDER = ['status', 'type', 'connectorID'] as const;
+
+/** The index partition of one combination of filter values (at least one set). */
+export function filterPartition(filter: PaymentFilter): string {
+  const parts = FILTER_ORDER.filter((name) => filter[name] !== undefined).map((name) => `${name}=${filter[name]}`);
+  if (parts.length === 0) throw new Error('filterPartition needs at least one filter');
+  return `PAYMENTS#${parts.join('#')}`;
+}
+
+/** Every index partition a payment belongs to: one per non-empty subset of its filter values. */
+export function indexPartitions(payment: Pick<Payment, 'status' | 'type' | 'connectorID'>): string[] {
+  const partitions: string[] = [];
+  for (let mask = 1; mask < 1 << FILTER_ORDER.length; mask++) {
+    const filter: PaymentFilter = {};
+    FILTER_ORDER.forEach((name, bit) => {
+      if (mask & (1 << bit)) filter[name] = payment[name] as never;
+    });
+    partitions.push(filterPartition(filter));
+  }
+  return partitions;
+}
+
+export const eventKey = (id: string) => ({ pk: `EVENT#${id}`, sk: 'EVENT' });

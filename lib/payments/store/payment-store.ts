@@ -1,0 +1,170 @@
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { isThrottling } from '../../dynamo/errors.js';
+import { queryPage } from '../../dynamo/paginate.js';
+import { DependencyThrottledError } from '../../errors/index.js';
+import { formatInstant, instantFromMs } from '../../ledger/domain/time.js';
+import type { ListQuery, Page } from '../../pagination/cursor.js';
+import { sortableCreatedAt, type PaymentFilter } from '../domain/input.js';
+import { paymentView, samePayment, type Payment } from '../domain/payment.js';
+import { savedPaymentEventRow } from './event-row.js';
+import { PAYMENTS_BY_CREATION, creationSort, filterPartition, indexPartitions, paymentKey } from './keys.js';
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** Attempts of a create-or-update before answering 503 (a lost race costs one more read and write). */
+export const MAX_SAVE_ATTEMPTS = 5;
+/** BatchGetItem takes at most 100 keys. */
+const BATCH_GET_LIMIT = 100;
+export const PAYMENTS_LIST = 'payments';
+
+export interface PaymentStoreOptions {
+  doc: DynamoDBDocumentClient;
+  table: string;
+  eventsTable: string;
+  now?: () => number;
+  /** Waits between attempts (tests make it instant). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface SaveOutcome {
+  payment: Payment;
+  /** False when the request changed nothing: no write, no event, same version. */
+  changed: boolean;
+  version: number;
+}
+
+/**
+ * The payments table. Every change is one TransactWriteItems: the payment (conditional on the version read, or
+ * on not existing yet), the filter index items that move with it, and its `payments.saved_payment` event row.
+ * A lost race (condition failed, transaction conflict) is read and decided again, a bounded number of times.
+ */
+export class PaymentStore {
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: PaymentStoreOptions) {
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  async get(id: string): Promise<Payment | undefined> {
+    return (await this.read(id))?.payment;
+  }
+
+  /**
+   * Creates or changes payment `id`: `decide` gets the current record (undefined if none) and returns the new
+   * one, or throws to refuse. Nothing is written when the result equals the current record.
+   */
+  async save(id: string, decide: (current: Payment | undefined) => Payment): Promise<SaveOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.read(id);
+      const next = decide(current?.payment);
+      if (current && samePayment(current.payment, next)) return { payment: current.payment, changed: false, version: current.version };
+      const version = (current?.version ?? 0) + 1;
+      try {
+        await this.options.doc.send(new TransactWriteCommand({ TransactItems: this.transaction(next, version, current) }));
+        return { payment: next, changed: true, version };
+      } catch (err) {
+        if (isThrottling(err) || !lostRace(err)) throw err;
+      }
+      if (attempt >= MAX_SAVE_ATTEMPTS) throw new DependencyThrottledError('the payment is being changed concurrently; retry shortly');
+      // Full jitter, capped: spreads out writers that collided on the same payment.
+      await this.sleep(Math.random() * Math.min(500, 10 * 2 ** attempt));
+    }
+  }
+
+  /** Newest first by creation, over gsi1 (no filter) or the index partition of the filters given. */
+  async list(query: ListQuery, filter: PaymentFilter): Promise<Page<Payment>> {
+    const { table } = this.options;
+    const filters = Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const paging = { list: PAYMENTS_LIST, ascending: false, filters };
+    if (Object.keys(filters).length === 0) {
+      return queryPage(
+        this.options.doc,
+        {
+          input: { TableName: table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': PAYMENTS_BY_CREATION } },
+          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+          ...paging,
+        },
+        query,
+        (item) => fromItem(item).payment,
+      );
+    }
+    const ids = await queryPage(
+      this.options.doc,
+      {
+        input: { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': filterPartition(filter) }, ConsistentRead: true },
+        keyAttributes: ['pk', 'sk'],
+        ...paging,
+      },
+      query,
+      (item) => String(item.id),
+    );
+    const items: Array<Record<string, unknown> | undefined> = [];
+    for (let i = 0; i < ids.data.length; i += BATCH_GET_LIMIT) {
+      items.push(...(await batchGetInOrder(this.options.doc, table, ids.data.slice(i, i + BATCH_GET_LIMIT).map(paymentKey))));
+    }
+    return { ...ids, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map((i) => fromItem(i).payment) };
+  }
+
+  private async read(id: string): Promise<{ payment: Payment; version: number } | undefined> {
+    const { Item } = await this.options.doc.send(new GetCommand({ TableName: this.options.table, Key: paymentKey(id), ConsistentRead: true }));
+    return Item ? fromItem(Item) : undefined;
+  }
+
+  private transaction(next: Payment, version: number, current: { payment: Payment; version: number } | undefined): TransactItem[] {
+    const { table, eventsTable } = this.options;
+    const nowMs = this.now();
+    const sortKey = creationSort(sortableCreatedAt(next.createdAt), next.id);
+    const item = {
+      ...paymentKey(next.id),
+      gsi1pk: PAYMENTS_BY_CREATION,
+      gsi1sk: sortKey,
+      ...paymentView(next),
+      version,
+      updatedAt: formatInstant(instantFromMs(nowMs)),
+    };
+    const main: TransactItem = current
+      ? { Put: { TableName: table, Item: item, ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': current.version } } }
+      : { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+    // createdAt never changes, so an index item's sort key does not either: only partitions come and go.
+    const before = new Set(current ? indexPartitions(current.payment) : []);
+    const after = new Set(indexPartitions(next));
+    const index: TransactItem[] = [
+      ...[...after].filter((p) => !before.has(p)).map((pk): TransactItem => ({ Put: { TableName: table, Item: { pk, sk: sortKey, id: next.id } } })),
+      ...[...before].filter((p) => !after.has(p)).map((pk): TransactItem => ({ Delete: { TableName: table, Key: { pk, sk: sortKey } } })),
+    ];
+    const event: TransactItem = { Put: { TableName: eventsTable, Item: savedPaymentEventRow(next, version, item.updatedAt, nowMs) } };
+    return [main, ...index, event];
+  }
+}
+
+/** The stored item back to the record; numbers arrive as bigint (the client reads with `bigintNumbers`). */
+function fromItem(item: Record<string, unknown>): { payment: Payment; version: number } {
+  const payment: Payment = {
+    id: String(item.id),
+    connectorID: String(item.connectorID),
+    reference: String(item.reference),
+    createdAt: String(item.createdAt),
+    type: item.type as Payment['type'],
+    status: item.status as Payment['status'],
+    scheme: item.scheme as Payment['scheme'],
+    asset: String(item.asset),
+    amount: BigInt(String(item.amount)),
+    initialAmount: BigInt(String(item.initialAmount)),
+    metadata: { ...(item.metadata as Record<string, string> | undefined) },
+  };
+  if (item.sourceAccountID !== undefined) payment.sourceAccountID = String(item.sourceAccountID);
+  if (item.destinationAccountID !== undefined) payment.destinationAccountID = String(item.destinationAccountID);
+  return { payment: paymentView(payment), version: Number(item.version) };
+}
+
+/** Another writer got there first: the version moved, the payment was just created, or DynamoDB saw a conflict. */
+function lostRace(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'TransactionConflictException') return true;
+  if (err.name !== 'TransactionCanceledException') return false;
+  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+  return reasons[0]?.Code === 'ConditionalCheckFailed' || reasons.some((r) => r.Code === 'TransactionConflict');
+}

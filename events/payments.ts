@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { MAX_AMOUNT } from '../lib/ledger/domain/amounts.js';
-import { ASSET } from '../lib/ledger/domain/names.js';
+import { MAX_AMOUNT } from '../lib/money/amounts.js';
+import { ASSET } from '../lib/money/asset.js';
 import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES } from '../lib/payments/domain/payment.js';
 
 /**

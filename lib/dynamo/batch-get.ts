@@ -2,9 +2,15 @@ import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynam
 
 type Key = Record<string, string>;
 
+/** DynamoDB takes at most 100 keys per BatchGetItem. */
+const KEYS_PER_CALL = 100;
+/** Calls in flight at once for a large read: enough to overlap round trips, few enough not to burst. */
+const CONCURRENT_CALLS = 4;
+
 /**
- * Reads several items of one table in one round trip (BatchGetItem), retrying any the service left
- * unprocessed. Returns items in the order of `keys` (undefined where absent).
+ * Reads items of one table by key with BatchGetItem (strongly consistent), 100 keys per call and a few calls at
+ * a time, retrying any keys the service left unprocessed. Returns items in the order of `keys` (undefined
+ * where absent).
  */
 export async function batchGetInOrder(
   doc: DynamoDBDocumentClient,
@@ -13,14 +19,29 @@ export async function batchGetInOrder(
   keyNames: readonly [string, string] = ['pk', 'sk'],
 ): Promise<Array<Record<string, unknown> | undefined>> {
   const id = (k: Record<string, unknown>) => keyNames.map((n) => String(k[n])).join('\u0000');
+  const unique = [...new Map(keys.map((k) => [id(k), k])).values()];
+  const chunks: Key[][] = [];
+  for (let i = 0; i < unique.length; i += KEYS_PER_CALL) chunks.push(unique.slice(i, i + KEYS_PER_CALL));
   const found = new Map<string, Record<string, unknown>>();
-  let pending: Key[] = [...new Map(keys.map((k) => [id(k), k])).values()];
+  for (let i = 0; i < chunks.length; i += CONCURRENT_CALLS) {
+    await Promise.all(chunks.slice(i, i + CONCURRENT_CALLS).map((chunk) => readChunk(doc, table, chunk, id, found)));
+  }
+  return keys.map((k) => found.get(id(k)));
+}
+
+async function readChunk(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  chunk: Key[],
+  id: (k: Record<string, unknown>) => string,
+  found: Map<string, Record<string, unknown>>,
+): Promise<void> {
+  let pending = chunk;
   for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt * Math.random()));
     if (attempt > 4) throw Object.assign(new Error('BatchGetItem left keys unprocessed'), { name: 'ThrottlingException' });
+    if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt * Math.random()));
     const result = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
     for (const item of result.Responses?.[table] ?? []) found.set(id(item), item);
     pending = (result.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
   }
-  return keys.map((k) => found.get(id(k)));
 }

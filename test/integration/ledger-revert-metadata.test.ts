@@ -98,6 +98,9 @@ describe('transaction metadata', () => {
     expect(missingKey.body.errorCode).toBe('NOT_FOUND');
     expect((await call('POST', `/v2/${ledger}/transactions/5/metadata`, { b: '2' })).status).toBe(404);
     expect((await call('POST', `/v2/${ledger}/transactions/1/metadata`, { b: 2 })).status).toBe(400);
+    const array = await call('POST', `/v2/${ledger}/transactions/1/metadata`, ['a']);
+    expect(array.status).toBe(400);
+    expect(array.body.errorMessage).toBe('body: must be an object of string values');
 
     const logs = await logsOf(ledger);
     expect(logs.map((l) => l.type)).toEqual(['NEW_TRANSACTION', 'SET_METADATA', 'DELETE_METADATA']);

@@ -412,7 +412,7 @@ describe('POST /v3/payments: validation (400 VALIDATION naming the field, nothin
     ['createdAt in words', paymentBody({ createdAt: 'yesterday' }), 'body.createdAt: must be an RFC 3339 date-time'],
     ['createdAt without time', paymentBody({ createdAt: '2026-11-22' }), 'body.createdAt'],
     ['createdAt without offset', paymentBody({ createdAt: '2026-11-22T10:04:05' }), 'body.createdAt'],
-    ['createdAt on February 30', paymentBody({ createdAt: '2026-02-30T00:00:00Z' }), 'body.createdAt: not a valid calendar date-time'],
+    ['createdAt on February 30', paymentBody({ createdAt: '2026-02-30T00:00:00Z' }), 'body.createdAt: must be an RFC 3339 date-time'],
     ['createdAt at 24:00', paymentBody({ createdAt: '2026-11-22T24:00:00Z' }), 'body.createdAt'],
     ['createdAt before 1970', paymentBody({ createdAt: '1969-12-31T23:59:59Z' }), 'body.createdAt: must be between 1970 and 9999'],
     // sizes and text

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../../errors/index.js';
 import { isEnabled } from '../domain/features.js';
-import { formatInstant, parseInstant, sortableInstant } from '../domain/time.js';
+import { formatInstant, parseInstant, sortableInstant } from '../../time/instant.js';
 import { ledgerKeys, type ItemKey } from '../store/keys.js';
 import type { LedgerRecord } from '../store/registry.js';
 import { parseStoredTransaction } from '../store/transaction-reads.js';

@@ -1,5 +1,5 @@
 import { applyPostings, touchedPairs, type Posting, type VolumeMap } from '../domain/postings.js';
-import { formatInstant, sortableInstant, type Instant } from '../domain/time.js';
+import { formatInstant, sortableInstant, type Instant } from '../../time/instant.js';
 import { volumesView, type VolumesView } from '../domain/transaction.js';
 import { ledgerKeys, type ItemKey } from '../store/keys.js';
 import type { Snapshot, Write } from '../store/writer.js';

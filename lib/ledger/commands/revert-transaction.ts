@@ -3,7 +3,7 @@ import { AlreadyRevertedError, NotFoundError } from '../../errors/index.js';
 import { metadataMap } from '../../validation/common.js';
 import { isEnabled } from '../domain/features.js';
 import { reversePostings } from '../domain/postings.js';
-import { formatInstant, parseInstant } from '../domain/time.js';
+import { formatInstant, parseInstant } from '../../time/instant.js';
 import { transactionView, type Transaction } from '../domain/transaction.js';
 import { ledgerKeys } from '../store/keys.js';
 import type { LedgerRecord } from '../store/registry.js';

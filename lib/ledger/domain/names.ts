@@ -3,7 +3,6 @@ export const LEDGER_NAME = /^[0-9a-zA-Z_-]{1,63}$/;
 export const BUCKET_NAME = LEDGER_NAME;
 export const RESERVED_LEDGER_NAMES: ReadonlySet<string> = new Set(['_', '_info', '_health', '_healthcheck']);
 export const ACCOUNT_ADDRESS = /^[a-zA-Z0-9_-]+(:[a-zA-Z0-9_-]+)*$/;
-export const ASSET = /^[A-Z][A-Z0-9]{0,16}(_[A-Z]{1,16})?(\/\d{1,6})?$/;
 /** The one account allowed to go below zero without `force`. */
 export const WORLD = 'world';
 export const DEFAULT_BUCKET = '_default';

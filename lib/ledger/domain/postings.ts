@@ -1,5 +1,5 @@
 import { InsufficientFundError, ValidationError } from '../../errors/index.js';
-import { MAX_AMOUNT } from './amounts.js';
+import { MAX_AMOUNT } from '../../money/amounts.js';
 import { WORLD } from './names.js';
 
 export interface Posting {

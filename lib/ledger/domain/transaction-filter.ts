@@ -2,7 +2,7 @@ import { ValidationError } from '../../errors/index.js';
 import { requireFeature, type FeatureSet } from './features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from './names.js';
 import { isObject, quote, readQueryOperator } from './query-json.js';
-import { parseInstant, sortableInstant } from './time.js';
+import { parseInstant, sortableInstant } from '../../time/instant.js';
 
 /**
  * The transaction filters we serve from an index (API.md §3.2, "never an unbounded scan"):

@@ -9,7 +9,7 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { metadataMap } from '../../validation/common.js';
 import { resolveFeatures } from '../domain/features.js';
 import { BUCKET_NAME, DEFAULT_BUCKET, LEDGER_NAME, RESERVED_LEDGER_NAMES } from '../domain/names.js';
-import { formatInstant, instantFromMs } from '../domain/time.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRecord, LedgerRegistry } from '../store/registry.js';
 import type { LedgerStats } from '../store/stats.js';

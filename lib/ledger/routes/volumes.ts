@@ -6,7 +6,7 @@ import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { parseAccountFilter } from '../domain/account-filter.js';
 import { requireFeature } from '../domain/features.js';
-import { parseInstant, sortableInstant } from '../domain/time.js';
+import { parseInstant, sortableInstant } from '../../time/instant.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { VolumeReads, Window } from '../store/volume-reads.js';
 

@@ -4,11 +4,6 @@ import type { AccountRecord, AccountVolumes } from '../domain/account.js';
 import type { AddressFilter } from '../domain/account-filter.js';
 import { ledgerKeys } from './keys.js';
 
-/** BatchGetItem takes at most 100 keys per call. */
-const BATCH_GET_LIMIT = 100;
-/** Batches in flight at once for one page: enough to hide latency, few enough not to burst capacity. */
-const BATCH_CONCURRENCY = 4;
-
 export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
   return {
     address: String(item.address),
@@ -44,7 +39,7 @@ export function accountIndexQuery(table: string, ledger: string, filter: Address
 
 /**
  * Volumes of many accounts by key, from each account's `assets` list: one strongly consistent read per
- * (account, asset), in BatchGetItem calls of 100 keys, a few at a time. No query per account.
+ * (account, asset), by key (BatchGetItem). No query per account.
  */
 export async function readVolumes(
   doc: DynamoDBDocumentClient,
@@ -53,13 +48,7 @@ export async function readVolumes(
   accounts: readonly AccountRecord[],
 ): Promise<Map<string, AccountVolumes>> {
   const keys = accounts.flatMap((a) => a.assets.map((asset) => ledgerKeys.volume(ledger, a.address, asset)));
-  const chunks: Array<typeof keys> = [];
-  for (let i = 0; i < keys.length; i += BATCH_GET_LIMIT) chunks.push(keys.slice(i, i + BATCH_GET_LIMIT));
-  const items: Array<Record<string, unknown> | undefined> = [];
-  for (let i = 0; i < chunks.length; i += BATCH_CONCURRENCY) {
-    const results = await Promise.all(chunks.slice(i, i + BATCH_CONCURRENCY).map((chunk) => batchGetInOrder(doc, table, chunk)));
-    items.push(...results.flat());
-  }
+  const items = await batchGetInOrder(doc, table, keys);
   const volumes = new Map<string, AccountVolumes>(accounts.map((a) => [a.address, {}]));
   for (const item of items) {
     // Volumes and the `assets` list are written in one transaction, so a listed volume is never missing;

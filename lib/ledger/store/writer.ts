@@ -6,7 +6,7 @@ import { DependencyThrottledError, ValidationError } from '../../errors/index.js
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import { isEnabled } from '../domain/features.js';
 import { logHash, type LogEntry, type LogType } from '../domain/logs.js';
-import { formatInstant, instantFromMs, type Instant } from '../domain/time.js';
+import { formatInstant, instantFromMs, type Instant } from '../../time/instant.js';
 import { eventKey, keyString, ledgerKeys, type ItemKey } from './keys.js';
 import type { LedgerRecord } from './registry.js';
 

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { ValidationError } from '../../errors/index.js';
-import { amountSchema } from '../../ledger/domain/amounts.js';
-import { ASSET } from '../../ledger/domain/names.js';
-import { formatInstant, parseInstant, sortableInstant, type Instant } from '../../ledger/domain/time.js';
+import { amountSchema } from '../../money/amounts.js';
+import { ASSET } from '../../money/asset.js';
+import { formatInstant, parseInstant, sortableInstant, type Instant } from '../../time/instant.js';
 import { metadataMap, nonEmptyText } from '../../validation/common.js';
 import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES, type PaymentInput } from './payment.js';
 
@@ -11,22 +11,12 @@ export const MAX_REFERENCE_LENGTH = 1000;
 export const MAX_CONNECTOR_ID_LENGTH = 256;
 export const MAX_ACCOUNT_ID_LENGTH = 256;
 
-const RFC3339_PARTS = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
 const EARLIEST = Date.UTC(1970, 0, 1);
-const LATEST = Date.UTC(10000, 0, 1);
 
-/**
- * An RFC 3339 date-time, checked against the calendar (no 2026-02-30, no 24:00) and kept within 1970-9999 so
- * its sortable form has a fixed width. Returns the instant (microsecond precision; finer digits are dropped).
- */
+/** An RFC 3339 date-time (calendar-checked by `parseInstant`), not before 1970. Microsecond precision. */
 export function parseCreatedAt(value: string, field = 'createdAt'): Instant {
   const instant = parseInstant(value, field);
-  const [, y, mo, d, h, mi, s, oh, om] = RFC3339_PARTS.exec(value)!.map(Number) as number[];
-  const daysInMonth = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
-  if (mo! < 1 || mo! > 12 || d! < 1 || d! > daysInMonth || h! > 23 || mi! > 59 || s! > 59 || (oh || 0) > 23 || (om || 0) > 59) {
-    throw new ValidationError(`${field}: not a valid calendar date-time`);
-  }
-  if (instant.ms < EARLIEST || instant.ms >= LATEST) throw new ValidationError(`${field}: must be between 1970 and 9999`);
+  if (instant.ms < EARLIEST) throw new ValidationError(`${field}: must be between 1970 and 9999`);
   return instant;
 }
 
@@ -46,14 +36,8 @@ const createdAtSchema = v.pipe(
   }),
 );
 
-/**
- * v2 metadata. The shared `metadataMap` lets an array through as a record of its indexes (`["a"]` → `{"0": "a"}`),
- * so arrays are refused first.
- */
-const stringMap = v.pipe(
-  v.custom<unknown>((value) => !Array.isArray(value), 'must be an object of string values'),
-  metadataMap,
-);
+/** v2 metadata: a flat map of string to string (arrays refused). */
+const stringMap = metadataMap;
 
 const enumOf = <T extends readonly string[]>(values: T) => v.picklist(values, `must be one of ${values.join(', ')}`);
 

@@ -3,7 +3,7 @@ import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { isThrottling } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import { DependencyThrottledError } from '../../errors/index.js';
-import { formatInstant, instantFromMs } from '../../ledger/domain/time.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { sortableCreatedAt, type PaymentFilter } from '../domain/input.js';
 import { paymentView, samePayment, type Payment } from '../domain/payment.js';
@@ -14,8 +14,6 @@ type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteComman
 
 /** Attempts of a create-or-update before answering 503 (a lost race costs one more read and write). */
 export const MAX_SAVE_ATTEMPTS = 5;
-/** BatchGetItem takes at most 100 keys. */
-const BATCH_GET_LIMIT = 100;
 export const PAYMENTS_LIST = 'payments';
 
 export interface PaymentStoreOptions {
@@ -101,10 +99,7 @@ export class PaymentStore {
       query,
       (item) => String(item.id),
     );
-    const items: Array<Record<string, unknown> | undefined> = [];
-    for (let i = 0; i < ids.data.length; i += BATCH_GET_LIMIT) {
-      items.push(...(await batchGetInOrder(this.options.doc, table, ids.data.slice(i, i + BATCH_GET_LIMIT).map(paymentKey))));
-    }
+    const items = await batchGetInOrder(this.options.doc, table, ids.data.map(paymentKey));
     return { ...ids, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map((i) => fromItem(i).payment) };
   }
 

@@ -39,7 +39,6 @@ export const ledgerKeys = {
   idempotency: (ledger: string, key: string) => ({ pk: `L#${ledger}#IK#${key}`, sk: 'IK' }),
 };
 
-export const eventKey = (id: string) => ({ pk: `EVENT#${id}`, sk: 'EVENT' });
 
 export type ItemKey = { pk: string; sk: string };
 export const keyString = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;

@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
 import { TransactGetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { EVENT_APP, EVENT_VERSION, type EventKind } from '../../../events/catalog.js';
+import type { EventKind } from '../../../events/catalog.js';
 import { isThrottling } from '../../dynamo/errors.js';
 import { DependencyThrottledError, ValidationError } from '../../errors/index.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import { isEnabled } from '../domain/features.js';
 import { logHash, type LogEntry, type LogType } from '../domain/logs.js';
 import { formatInstant, instantFromMs, type Instant } from '../../time/instant.js';
-import { eventKey, keyString, ledgerKeys, type ItemKey } from './keys.js';
+import { keyString, ledgerKeys, type ItemKey } from './keys.js';
+import { outboxRow } from '../../events/outbox.js';
 import type { LedgerRecord } from './registry.js';
 
 /** The sequencer item's state as read at the start of a write. */
@@ -65,7 +65,6 @@ export type WriteOutcome<T> =
 export const MAX_TRANSACTION_ITEMS = 100;
 /** Idempotency records are kept at least 24 hours (API.md §3.2); two days, to be safe. */
 const IDEMPOTENCY_TTL_SECONDS = 48 * 3600;
-const EVENT_TTL_SECONDS = 7 * 24 * 3600;
 /** Attempts before answering 503: with the backoff below, a writer waits at most ~4 s in all. */
 const MAX_ATTEMPTS = 10;
 
@@ -170,7 +169,7 @@ export class LedgerWriter {
       const log: LogEntry = { ...entry, hash };
       const own: Array<Write & { idempotency?: boolean }> = [
         { item: { Put: { TableName: table, Item: { ...ledgerKeys.log(ledger.name, logId), id: logId, type: log.type, date: log.date, body: stringifyJson(log) } } } },
-        { item: { Put: this.eventRow(ledger, log, decision.event, epoch) } },
+        { item: { Put: this.eventRow(ledger, log, decision.event, nowMs) } },
         ...decision.writes,
       ];
       if (idempotencyKey) {
@@ -231,21 +230,19 @@ export class LedgerWriter {
     return outcomes;
   }
 
-  private eventRow(ledger: LedgerRecord, log: LogEntry, event: Decision<unknown>['event'], epoch: number): NonNullable<Write['item']['Put']> {
-    // Deterministic: one event per log entry of a ledger, whatever the number of attempts.
-    const id = createHash('sha256').update(`ledger/${ledger.name}/${log.id}`).digest('hex').slice(0, 32);
-    const envelope = {
-      id,
-      idempotency_key: log.idempotencyKey,
-      date: log.date,
-      app: EVENT_APP[event.type],
-      version: EVENT_VERSION,
-      type: event.type,
-      payload: event.payload,
-    };
+  private eventRow(ledger: LedgerRecord, log: LogEntry, event: Decision<unknown>['event'], nowMs: number): NonNullable<Write['item']['Put']> {
     return {
       TableName: this.options.eventsTable,
-      Item: { ...eventKey(id), type: event.type, ledger: ledger.name, logId: log.id, date: log.date, body: stringifyJson(envelope), expiresAt: epoch + EVENT_TTL_SECONDS },
+      Item: outboxRow({
+        type: event.type,
+        // One event per log entry of a ledger, whatever the number of attempts.
+        seed: `ledger/${ledger.name}/${log.id}`,
+        idempotencyKey: log.idempotencyKey,
+        date: log.date,
+        payload: event.payload,
+        nowMs,
+        attributes: { ledger: ledger.name, logId: log.id },
+      }),
     };
   }
 }

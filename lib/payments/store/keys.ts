@@ -40,5 +40,3 @@ export function indexPartitions(payment: Pick<Payment, 'status' | 'type' | 'conn
   }
   return partitions;
 }
-
-export const eventKey = (id: string) => ({ pk: `EVENT#${id}`, sk: 'EVENT' });

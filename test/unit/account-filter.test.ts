@@ -42,7 +42,7 @@ describe('parseAccountFilter', () => {
     for (const raw of ['[]', 'null', '"users:"', '12']) {
       expect(refusal(() => parse(raw)), raw).toBe('query: must be a JSON object such as {"$match": {"address": "users:"}}');
     }
-    expect(refusal(() => parse(`{"$match": {"address": "${'a'.repeat(4100)}"}}`))).toBe('query: must be at most 4096 characters');
+    expect(refusal(() => parse(`{"$match": {"address": "${'a'.repeat(8200)}"}}`))).toBe('query: must be at most 8192 characters');
   });
 
   it('refuses other operators, known or not, and several at once', () => {

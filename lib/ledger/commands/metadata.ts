@@ -7,6 +7,7 @@ import { parseStoredTransaction } from '../store/transaction-reads.js';
 import type { Write, WriteContext, WriteRequest } from '../store/writer.js';
 import { requestHash, transactionPut } from './create-transaction.js';
 import { accountItem } from './posting-effects.js';
+import { accountMetadataIndexWrites } from './account-metadata-index.js';
 
 /** Who metadata is set on: a transaction (by id) or an account (by address). */
 export type MetadataTarget = { type: 'TRANSACTION'; id: number } | { type: 'ACCOUNT'; address: string };
@@ -47,7 +48,10 @@ export function metadataWrite(
       if (change.kind === 'delete' && !(change.key in current)) throw new NotFoundError(`metadata key "${change.key.slice(0, 256)}" not found on ${describe}`);
       const next = change.kind === 'save' ? { ...current, ...change.metadata } : withoutKey(current, change.key);
 
-      const writes: Write[] = [targetWrite(ledger.name, target, existing, next, context)];
+      const writes: Write[] = [
+        targetWrite(ledger.name, target, existing, next, context),
+        ...(target.type === 'ACCOUNT' ? accountMetadataIndexWrites(context.table, ledger.name, target.address, current, next) : []),
+      ];
       const historyFeature = target.type === 'ACCOUNT' ? 'ACCOUNT_METADATA_HISTORY' : 'TRANSACTION_METADATA_HISTORY';
       if (isEnabled(ledger.features, historyFeature)) {
         writes.push({

@@ -2,6 +2,7 @@ import { applyPostings, touchedPairs, type Posting, type VolumeMap } from '../do
 import { formatInstant, sortableInstant, type Instant } from '../../time/instant.js';
 import { volumesView, type VolumesView } from '../domain/transaction.js';
 import { ledgerKeys, type ItemKey } from '../store/keys.js';
+import { accountMetadataIndexWrites } from './account-metadata-index.js';
 import type { Snapshot, Write } from '../store/writer.js';
 
 /** Items a set of postings needs to read: each (account, asset) volume and each account. */
@@ -67,12 +68,15 @@ export function postingEffects(
     const assets = [...new Set([...known, ...pairs.filter(([a]) => a === address).map(([, asset]) => asset)])].sort();
     if (existing && !extra && !earlier && assets.length === known.length) continue;
     if (!existing) accountsAdded++;
+    const before = (existing?.metadata as Record<string, string> | undefined) ?? {};
+    const metadata = { ...before, ...(extra ?? {}) };
+    writes.push(...accountMetadataIndexWrites(options.table, ledger, address, before, metadata));
     writes.push({
       item: {
         Put: {
           TableName: options.table,
           Item: accountItem(ledger, address, existing, {
-            metadata: { ...((existing?.metadata as Record<string, string> | undefined) ?? {}), ...(extra ?? {}) },
+            metadata,
             assets,
             ...(earlier || !existing ? { firstUsage: formatInstant(options.at), firstUsageKey: atKey } : {}),
             updatedAt: nowText,

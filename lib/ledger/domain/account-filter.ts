@@ -28,11 +28,32 @@ const SEGMENT = /^[a-zA-Z0-9_-]+$/;
  * is not supported. A prefix also needs INDEX_ADDRESS_SEGMENTS.
  */
 export function parseAccountFilter(raw: string | undefined, features: FeatureSet): AddressFilter | undefined {
+  return parse(raw, features, false) as AddressFilter | undefined;
+}
+
+/** `metadata[key] = value`, served by the account metadata index (exact value match). */
+export interface MetadataFilter {
+  metadata: { key: string; value: string };
+}
+
+export type AccountFilter = AddressFilter | MetadataFilter;
+
+export const isMetadataFilter = (filter: AccountFilter): filter is MetadataFilter => 'metadata' in filter;
+
+/** Account lists and counts also take `{"$match": {"metadata[<key>]": "<value>"}}`. */
+export function parseAccountListFilter(raw: string | undefined, features: FeatureSet): AccountFilter | undefined {
+  return parse(raw, features, true);
+}
+
+const METADATA_FIELD = /^metadata\[(.{1,256})\]$/s;
+
+function parse(raw: string | undefined, features: FeatureSet, allowMetadata: boolean): AccountFilter | undefined {
+  const supported = allowMetadata ? 'address or metadata[key]' : 'address';
   const query = readQueryOperator(raw, '{"$match": {"address": "users:"}}');
   if (!query) return undefined;
   const { operator } = query;
   if (operator !== '$match') {
-    if (KNOWN_OPERATORS.has(operator)) throw new ValidationError(`query: operator ${quote(operator)} is not supported on accounts (only $match on address)`);
+    if (KNOWN_OPERATORS.has(operator)) throw new ValidationError(`query: operator ${quote(operator)} is not supported on accounts (only $match on ${supported})`);
     throw new ValidationError(`query: unknown operator ${quote(operator)}`);
   }
   const match = query.operand;
@@ -40,8 +61,14 @@ export function parseAccountFilter(raw: string | undefined, features: FeatureSet
   const fields = Object.keys(match);
   if (fields.length !== 1) throw new ValidationError(`query.$match: must name exactly one field, found ${fields.length}`);
   const field = fields[0]!;
+  const metadataKey = allowMetadata ? METADATA_FIELD.exec(field)?.[1] : undefined;
+  if (metadataKey !== undefined) {
+    const value = match[field];
+    if (typeof value !== 'string' || value.length > 4096) throw new ValidationError(`query.$match.${field.slice(0, 64)}: must be a string of at most 4096 characters`);
+    return { metadata: { key: metadataKey, value } };
+  }
   if (field !== 'address') {
-    if (UNINDEXED_FIELD.test(field)) throw new ValidationError(`query.$match: filtering accounts on ${quote(field)} is not supported (only address)`);
+    if (UNINDEXED_FIELD.test(field)) throw new ValidationError(`query.$match: filtering accounts on ${quote(field)} is not supported (only ${supported})`);
     throw new ValidationError(`query.$match: unknown field ${quote(field)}`);
   }
   const address = match.address;

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 
 /** The raw filter is small; a bound keeps parsing and error messages cheap. */
-export const MAX_QUERY_LENGTH = 4096;
+export const MAX_QUERY_LENGTH = 8192;
 
 export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 export const quote = (text: string) => JSON.stringify(text.slice(0, 64));

@@ -4,7 +4,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { accountView, balancesView, readAccountExpand } from '../domain/account.js';
-import { addressFilter, parseAccountFilter } from '../domain/account-filter.js';
+import { addressFilter, parseAccountFilter, parseAccountListFilter, type AccountFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { accountListName, type AccountReads } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -23,18 +23,20 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
     const ledger = await lookup.resolve(c.req.param('ledger'));
     if (c.req.method === 'HEAD') {
       onlyParams(c, ['query']);
-      const filter = parseAccountFilter(c.req.query('query'), ledger.features);
+      const filter = parseAccountListFilter(c.req.query('query'), ledger.features);
       // Unfiltered, the HEAD item keeps the count; filtered, the index counts without returning items.
       const count = filter ? await accounts.count(ledger, filter) : (await stats.read(ledger)).accounts;
       return c.body(null, 204, { Count: String(count) });
     }
     const query = readListQuery(c.req.query(), accountListName(ledger.name), ['query', 'expand']);
     const carried = query.cursor?.f;
-    const filter = query.cursor
+    const filter: AccountFilter | undefined = query.cursor
       ? carried?.address !== undefined
         ? addressFilter(carried.address, ledger.features, 'cursor')
-        : undefined
-      : parseAccountFilter(c.req.query('query'), ledger.features);
+        : carried?.metadataKey !== undefined && carried.metadataValue !== undefined
+          ? { metadata: { key: carried.metadataKey, value: carried.metadataValue } }
+          : undefined
+      : parseAccountListFilter(c.req.query('query'), ledger.features);
     const expand = readAccountExpand(query.cursor ? carried?.expand : expandParam(c));
     const page = await accounts.list(ledger, query, filter, expand.volumes);
     return jsonResponse(c, { cursor: { ...page, data: page.data.map((a) => accountView(a.account, a.volumes)) } });

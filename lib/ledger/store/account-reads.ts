@@ -3,7 +3,9 @@ import { queryPage } from '../../dynamo/paginate.js';
 import { ValidationError } from '../../errors/index.js';
 import type { Cursor, ListQuery, Page } from '../../pagination/cursor.js';
 import type { AccountRecord, AccountVolumes } from '../domain/account.js';
-import type { AddressFilter } from '../domain/account-filter.js';
+import { isMetadataFilter, type AccountFilter, type AddressFilter, type MetadataFilter } from '../domain/account-filter.js';
+import { ACCOUNT_ADDRESS } from '../domain/names.js';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { accountIndexQuery, readVolumes, toAccountRecord, toAssetVolume } from './account-items.js';
 import { aggregateBalances } from './balance-aggregate.js';
 import { ledgerKeys } from './keys.js';
@@ -66,38 +68,54 @@ export class AccountReads {
    * One page of accounts by address ascending (gsi1), then, for `expand=volumes`, the page's volume items by
    * key. The filter and expansion travel in the cursor, so a cursor alone continues the listing.
    */
-  async list(ledger: LedgerRecord, query: ListQuery, filter: AddressFilter | undefined, withVolumes: boolean): Promise<Page<AccountRead>> {
+  async list(ledger: LedgerRecord, query: ListQuery, filter: AccountFilter | undefined, withVolumes: boolean): Promise<Page<AccountRead>> {
     if (query.cursor) checkCursorKey(query.cursor, ledger.name, filter);
     const table = this.tableFor(ledger.bucket);
-    const page = await queryPage(
-      this.doc,
-      {
-        input: accountIndexQuery(table, ledger.name, filter),
-        keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
-        list: accountListName(ledger.name),
-        ascending: true,
-        filters: { ...(filter ? { address: filter.address } : {}), ...(withVolumes ? { expand: 'volumes' } : {}) },
-      },
-      query,
-      toAccountRecord,
-    );
+    const carried = { ...(withVolumes ? { expand: 'volumes' } : {}) };
+    let page: Page<AccountRecord>;
+    if (filter && isMetadataFilter(filter)) {
+      // The metadata index lists addresses (sorted); the page's accounts are then read by key.
+      const addresses = await queryPage(
+        this.doc,
+        {
+          input: metadataIndexQuery(table, ledger.name, filter),
+          keyAttributes: ['pk', 'sk'],
+          list: accountListName(ledger.name),
+          ascending: true,
+          filters: { ...carried, metadataKey: filter.metadata.key, metadataValue: filter.metadata.value },
+        },
+        query,
+        (item) => String(item.address),
+      );
+      const items = await batchGetInOrder(this.doc, table, addresses.data.map((a) => ledgerKeys.account(ledger.name, a)));
+      page = { ...addresses, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord) };
+    } else {
+      page = await queryPage(
+        this.doc,
+        {
+          input: accountIndexQuery(table, ledger.name, filter),
+          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+          list: accountListName(ledger.name),
+          ascending: true,
+          filters: { ...(filter ? { address: filter.address } : {}), ...carried },
+        },
+        query,
+        toAccountRecord,
+      );
+    }
     if (!withVolumes) return { ...page, data: page.data.map((account) => ({ account })) };
     const volumes = await readVolumes(this.doc, table, ledger.name, page.data);
     return { ...page, data: page.data.map((account) => ({ account, volumes: volumes.get(account.address)! })) };
   }
 
-  /** Accounts matching an address filter, counted by the index (Select COUNT: no items transferred). */
-  async count(ledger: LedgerRecord, filter: AddressFilter): Promise<number> {
+  /** Accounts matching a filter, counted by the index that serves it (Select COUNT: no items transferred). */
+  async count(ledger: LedgerRecord, filter: AccountFilter): Promise<number> {
+    const table = this.tableFor(ledger.bucket);
+    const input = isMetadataFilter(filter) ? metadataIndexQuery(table, ledger.name, filter) : accountIndexQuery(table, ledger.name, filter);
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
-      const result = await this.doc.send(
-        new QueryCommand({
-          ...accountIndexQuery(this.tableFor(ledger.bucket), ledger.name, filter),
-          Select: 'COUNT',
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
+      const result = await this.doc.send(new QueryCommand({ ...input, Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) }));
       count += result.Count ?? 0;
       start = result.LastEvaluatedKey;
     } while (start);
@@ -113,8 +131,14 @@ export class AccountReads {
  * A cursor is opaque but not signed: its start key must be an account item of this ledger inside the
  * filter's range, or DynamoDB would refuse the query with an internal-looking error.
  */
-function checkCursorKey(cursor: Cursor, ledger: string, filter: AddressFilter | undefined): void {
+function checkCursorKey(cursor: Cursor, ledger: string, filter: AccountFilter | undefined): void {
   const { k } = cursor;
+  if (filter && isMetadataFilter(filter)) {
+    const address = k.sk ?? '';
+    const valid = Object.keys(k).length === 2 && k.pk === ledgerKeys.accountMetadataPartition(ledger, filter.metadata.key, filter.metadata.value) && ACCOUNT_ADDRESS.test(address);
+    if (!valid) throw new ValidationError('cursor: not a cursor of this list');
+    return;
+  }
   const address = k.gsi1sk ?? '';
   const inRange = !filter || (filter.prefix ? address.startsWith(filter.address) : address === filter.address);
   const valid =
@@ -124,4 +148,13 @@ function checkCursorKey(cursor: Cursor, ledger: string, filter: AddressFilter | 
     k.sk === 'A' &&
     inRange;
   if (!valid) throw new ValidationError('cursor: not a cursor of this list');
+}
+
+function metadataIndexQuery(table: string, ledger: string, filter: MetadataFilter) {
+  return {
+    TableName: table,
+    KeyConditionExpression: 'pk = :p',
+    ExpressionAttributeValues: { ':p': ledgerKeys.accountMetadataPartition(ledger, filter.metadata.key, filter.metadata.value) },
+    ConsistentRead: true,
+  };
 }

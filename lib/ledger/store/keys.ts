@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Keys of every ledger item (docs/data-model.md). Registry items live in the default ledger table; a
  * ledger's own items live in its bucket's table, all under partition keys starting `L#<ledger>`.
@@ -35,6 +37,12 @@ export const ledgerKeys = {
     sk: `${sortableTimestamp}#${pad(txId)}`,
   }),
   movePartition: (ledger: string, address: string, asset: string) => `L#${ledger}#MV#${address}#${asset}`,
+  /**
+   * Account metadata index: one item per (key, value, account), so `metadata[key] = value` filters read one
+   * partition. Key and value are hashed into the partition key, which keeps it short whatever their length.
+   */
+  accountMetadataPartition: (ledger: string, key: string, value: string) =>
+    `L#${ledger}#AMD#${createHash('sha256').update(JSON.stringify([key, value])).digest('base64url')}`,
   reference: (ledger: string, reference: string) => ({ pk: `L#${ledger}#REF#${reference}`, sk: 'REF' }),
   idempotency: (ledger: string, key: string) => ({ pk: `L#${ledger}#IK#${key}`, sk: 'IK' }),
 };

@@ -184,7 +184,10 @@ export class LedgerWriter {
           },
         });
       }
-      for (const w of own) if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item as Record<string, unknown>);
+      for (const w of own) {
+        if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item as Record<string, unknown>);
+        if (w.item.Delete) view.delete(keyString(w.item.Delete.Key as ItemKey));
+      }
       writes.push(...own);
       head = {
         lastTxId: decision.head?.lastTxId ?? head.lastTxId,
@@ -248,22 +251,24 @@ export class LedgerWriter {
 }
 
 /**
- * One action per item, as DynamoDB requires: when a batch puts the same item twice, the last Put wins and
- * keeps the first one's condition (which speaks of the state before the batch).
+ * One action per item, as DynamoDB requires: when a batch writes the same item twice (put, or delete), the last
+ * action wins; a Put keeps the first action's condition, which speaks of the state before the batch.
  */
 function collapse<W extends Write>(writes: W[]): W[] {
   const byKey = new Map<string, W>();
   for (const w of writes) {
     const put = w.item.Put;
-    const id = put ? `${put.TableName}\u0000${keyString(put.Item as ItemKey)}` : `#${byKey.size}`;
-    const earlier = byKey.get(id);
-    if (earlier?.item.Put && put) {
-      byKey.set(id, {
+    const del = w.item.Delete;
+    const target = put ? `${put.TableName}\u0000${keyString(put.Item as ItemKey)}` : del ? `${del.TableName}\u0000${keyString(del.Key as ItemKey)}` : `#${byKey.size}`;
+    const earlier = byKey.get(target);
+    const condition = earlier?.item.Put ?? earlier?.item.Delete;
+    if (earlier && condition?.ConditionExpression && put) {
+      byKey.set(target, {
         ...w,
-        item: { Put: { ...put, ConditionExpression: earlier.item.Put.ConditionExpression, ExpressionAttributeValues: earlier.item.Put.ExpressionAttributeValues } },
+        item: { Put: { ...put, ConditionExpression: condition.ConditionExpression, ExpressionAttributeValues: condition.ExpressionAttributeValues } },
         onConditionFailure: earlier.onConditionFailure ?? w.onConditionFailure,
       } as W);
-    } else byKey.set(id, w);
+    } else byKey.set(target, w);
   }
   return [...byKey.values()];
 }

@@ -1,5 +1,8 @@
 import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ValidationError } from '../errors/index.js';
 import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
+
+const forgedCursor = () => new ValidationError('cursor: not a cursor of this list');
 
 export interface PagedQuery {
   /** Query input without paging fields: table, index, key condition, names, values. */
@@ -28,17 +31,31 @@ export async function queryPage<T>(
   const backwards = cursor?.d === 'p';
   // With a FilterExpression a read can return fewer items than asked: keep reading the same key range
   // until the page is full or the range ends (the range is bounded by the key condition, never a scan).
+  // Cursors are opaque, not signed: a start key of the wrong shape, or outside this query's partition, is a
+  // forged cursor — a 400, never passed on to fail as a DynamoDB error.
+  if (cursor) {
+    const names = Object.keys(cursor.k).sort();
+    const expected = [...query.keyAttributes].sort();
+    if (names.length !== expected.length || names.some((n, i) => n !== expected[i])) throw forgedCursor();
+  }
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined = cursor?.k;
   do {
-    const result = await doc.send(
-      new QueryCommand({
-        ...query.input,
-        Limit: pageSize + 1 - items.length,
-        ScanIndexForward: backwards ? !query.ascending : query.ascending,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
+    let result;
+    try {
+      result = await doc.send(
+        new QueryCommand({
+          ...query.input,
+          Limit: pageSize + 1 - items.length,
+          ScanIndexForward: backwards ? !query.ascending : query.ascending,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+    } catch (err) {
+      // Only a start key from a cursor can make our own query invalid (another partition, out of range).
+      if (cursor && (err as Error).name === 'ValidationException') throw forgedCursor();
+      throw err;
+    }
     items.push(...((result.Items ?? []) as Record<string, unknown>[]));
     start = result.LastEvaluatedKey;
   } while (start && items.length < pageSize + 1);

@@ -83,3 +83,20 @@ describe('transaction filters', () => {
     expect(ids(time)).toEqual([1]);
   });
 });
+
+describe('forged cursors', () => {
+  it('answers 400, never a DynamoDB error, for a start key of another partition or another shape', async () => {
+    const first = await call('GET', `/v2/${ledger}/transactions?pageSize=1`);
+    const cursor = JSON.parse(Buffer.from(first.body.cursor.next, 'base64url').toString());
+    const forge = (k: Record<string, string>) => Buffer.from(JSON.stringify({ ...cursor, k })).toString('base64url');
+    for (const k of [{ pk: 'L#other#TX', sk: '000000000000001' }, { pk: `L#${ledger}#TX`, sk: '1', extra: 'x' }, { nope: 'x' }]) {
+      const res = await call('GET', `/v2/${ledger}/transactions?cursor=${forge(k)}`);
+      expect(res.status, JSON.stringify(k)).toBe(400);
+      expect(res.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'cursor: not a cursor of this list' });
+    }
+    const volumes = await call('GET', `/v2/${ledger}/volumes?pageSize=1`);
+    const vc = JSON.parse(Buffer.from(volumes.body.cursor.next, 'base64url').toString());
+    const res = await call('GET', `/v2/${ledger}/volumes?cursor=${Buffer.from(JSON.stringify({ ...vc, k: { ...vc.k, gsi1pk: 'L#other#ACCOUNTS' } })).toString('base64url')}`);
+    expect(res.status).toBe(400);
+  });
+});

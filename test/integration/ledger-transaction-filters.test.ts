@@ -89,7 +89,7 @@ describe('forged cursors', () => {
     const first = await call('GET', `/v2/${ledger}/transactions?pageSize=1`);
     const cursor = JSON.parse(Buffer.from(first.body.cursor.next, 'base64url').toString());
     const forge = (k: Record<string, string>) => Buffer.from(JSON.stringify({ ...cursor, k })).toString('base64url');
-    for (const k of [{ pk: 'L#other#TX', sk: '000000000000001' }, { pk: `L#${ledger}#TX`, sk: '1', extra: 'x' }, { nope: 'x' }]) {
+    for (const k of [{ pk: 'L#other#TX', sk: '000000000000001' }, { pk: `L#${ledger}#TX`, sk: '1', extra: 'x' }, { nope: 'x' }] as Array<Record<string, string>>) {
       const res = await call('GET', `/v2/${ledger}/transactions?cursor=${forge(k)}`);
       expect(res.status, JSON.stringify(k)).toBe(400);
       expect(res.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'cursor: not a cursor of this list' });

@@ -6,6 +6,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createAuthApp } from '../../lib/auth/app.js';
 import { createLedgerApp } from '../../lib/ledger/app.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
+import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { loadAuthConfig } from '../../lib/auth/static-clients.js';
 import type { ThrottlePolicy } from '../../lib/auth/throttle.js';
 import { SERVICES } from '../../lib/bearer/scopes.js';
@@ -114,6 +115,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       auth: createAuthApp({ runtime, authConfig, ...(options.throttle ? { throttle: options.throttle } : {}) }),
       ledger: createLedgerApp(runtime),
       payments: createPaymentsApp(runtime),
+      webhooks: createWebhooksApp(runtime),
     };
     for (const service of SERVICES) apps[service] ??= createProtectedApp(service, runtime);
 

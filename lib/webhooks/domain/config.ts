@@ -1,0 +1,208 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import { EVENT_KINDS, isEventKind, type EventKind } from '../../../events/catalog.js';
+import type { Stage } from '../../config/env.js';
+import { ConfigurationError } from '../../errors/index.js';
+import { boundedText } from '../../validation/common.js';
+
+/**
+ * A webhook configuration (API.md §4). `previousSecret` / `previousSecretExpiresAt` exist only during a secret
+ * rotation and are internal: the delivery side signs with both until the expiry; the API never returns them.
+ */
+export interface WebhookConfig {
+  id: string;
+  name: string;
+  endpoint: string;
+  eventTypes: EventKind[];
+  secret: string;
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+  previousSecret?: string;
+  previousSecretExpiresAt?: string;
+}
+
+/** The record as the API shows it: the contract's eight fields, the secret included (API.md §4). */
+export type ConfigView = Omit<WebhookConfig, 'previousSecret' | 'previousSecretExpiresAt'>;
+
+export function configView(config: WebhookConfig): ConfigView {
+  const { id, name, endpoint, eventTypes, secret, active, createdAt, updatedAt } = config;
+  return { id, name, endpoint, eventTypes: [...eventTypes], secret, active, createdAt, updatedAt };
+}
+
+export const MAX_ENDPOINT_LENGTH = 2048;
+export const MAX_NAME_LENGTH = 256;
+/** More entries than kinds exist only make sense as duplicates; the bound keeps bodies small. */
+export const MAX_EVENT_TYPES = 64;
+export const SECRET_PREFIX = 'whsec_';
+export const MIN_SECRET_BYTES = 24;
+export const MAX_SECRET_BYTES = 64;
+export const GENERATED_SECRET_BYTES = 32;
+export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 3600;
+
+export const newConfigId = (): string => randomUUID();
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+export const isConfigId = (value: string): boolean => UUID.test(value);
+
+export const generateSecret = (): string => SECRET_PREFIX + randomBytes(GENERATED_SECRET_BYTES).toString('base64');
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Why `value` is not a valid secret, or undefined when it is: `whsec_` + canonical standard base64 of 24–64 bytes. */
+export function secretProblem(value: string): string | undefined {
+  if (!value.startsWith(SECRET_PREFIX)) return `must start with ${SECRET_PREFIX}`;
+  const encoded = value.slice(SECRET_PREFIX.length);
+  if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) return `must be ${SECRET_PREFIX} followed by standard base64`;
+  const bytes = Buffer.from(encoded, 'base64');
+  // Node decodes leniently: a round trip proves the text is the canonical encoding of these bytes.
+  if (bytes.toString('base64') !== encoded) return `must be ${SECRET_PREFIX} followed by standard base64`;
+  if (bytes.length < MIN_SECRET_BYTES || bytes.length > MAX_SECRET_BYTES) {
+    return `must encode between ${MIN_SECRET_BYTES} and ${MAX_SECRET_BYTES} bytes (got ${bytes.length})`;
+  }
+  return undefined;
+}
+
+/**
+ * Why `raw` is not an acceptable endpoint, or undefined: an absolute http(s) URL with a host, no userinfo, no
+ * fragment, at most 2048 characters; https unless the stage is `local`. The endpoint is stored as given.
+ */
+export function endpointProblem(raw: string, stage: Stage): string | undefined {
+  if (raw.length > MAX_ENDPOINT_LENGTH) return `must be at most ${MAX_ENDPOINT_LENGTH} characters`;
+  if (/[\u0000-\u0020\u007f]/.test(raw)) return 'must not contain spaces or control characters';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
+  // `https:///x` parses with host `x`, `http:host` as `http://host/`: require `//` and a host right after it.
+  if (!/^https?:\/\/[^/?#\\]/i.test(raw) || url.hostname === '') return 'must name a host';
+  // `new URL` drops an empty userinfo (`https://@host`) and an empty fragment (`https://host/#`): look at the text too.
+  if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/?#]*@/i.test(raw)) return 'must not contain credentials (user:password@)';
+  if (raw.includes('#')) return 'must not contain a fragment';
+  if (url.protocol === 'http:' && stage !== 'local') return 'must use https';
+  return undefined;
+}
+
+const eventTypesSchema = v.pipe(
+  v.array(v.pipe(v.string('must be strings'), v.maxLength(128, 'must be known event kinds')), 'must be an array of event kinds'),
+  v.minLength(1, 'must not be empty'),
+  v.maxLength(MAX_EVENT_TYPES, `must have at most ${MAX_EVENT_TYPES} entries`),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const kinds: EventKind[] = [];
+    for (const entry of dataset.value) {
+      const kind = entry.toLowerCase();
+      if (!isEventKind(kind)) {
+        addIssue({ message: `unknown event kind "${entry.slice(0, 64)}" (known: ${EVENT_KINDS.join(', ')})` });
+        return NEVER;
+      }
+      if (!kinds.includes(kind)) kinds.push(kind);
+    }
+    return kinds;
+  }),
+);
+
+const secretSchema = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(256, 'must be at most 256 characters'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const problem = secretProblem(dataset.value);
+    if (problem) addIssue({ message: problem });
+  }),
+);
+
+const nameSchema = boundedText(MAX_NAME_LENGTH);
+
+/** The endpoint schema depends on the stage (http only locally). */
+function endpointSchema(stage: Stage) {
+  return v.pipe(
+    v.string('must be a string'),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const problem = endpointProblem(dataset.value, stage);
+      if (problem) addIssue({ message: problem });
+    }),
+  );
+}
+
+/** Request schemas; unknown fields are refused everywhere. */
+export function configSchemas(stage: Stage) {
+  const endpoint = endpointSchema(stage);
+  return {
+    /** POST /configs. */
+    create: v.strictObject({ endpoint, eventTypes: eventTypesSchema, secret: v.optional(secretSchema), name: v.optional(nameSchema) }),
+    /**
+     * PUT /configs/<id>: fields left out keep their value. `secret` is accepted because the official SDK's
+     * ConfigUser carries it; a different secret is a rotation, exactly like `secret/change`.
+     */
+    update: v.strictObject({
+      endpoint: v.optional(endpoint),
+      eventTypes: v.optional(eventTypesSchema),
+      name: v.optional(nameSchema),
+      secret: v.optional(secretSchema),
+    }),
+    /** PUT /configs/<id>/secret/change; an empty body (undefined) generates a secret. */
+    changeSecret: v.optional(v.strictObject({ secret: v.optional(secretSchema) })),
+    /** GET /configs filters. */
+    filter: v.strictObject({ id: v.optional(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'))), endpoint: v.optional(v.pipe(v.string(), v.maxLength(MAX_ENDPOINT_LENGTH, `must be at most ${MAX_ENDPOINT_LENGTH} characters`))) }),
+  };
+}
+
+export type ConfigSchemas = ReturnType<typeof configSchemas>;
+export type CreateConfigBody = v.InferOutput<ConfigSchemas['create']>;
+export type UpdateConfigBody = v.InferOutput<ConfigSchemas['update']>;
+
+/** `WEBHOOK_SECRET_OVERLAP_SECONDS`: how long a replaced secret keeps verifying (default 24 h). */
+export function secretOverlapSecondsFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.WEBHOOK_SECRET_OVERLAP_SECONDS;
+  if (raw === undefined || raw === '') return DEFAULT_SECRET_OVERLAP_SECONDS;
+  if (!/^\d{1,9}$/.test(raw)) throw new ConfigurationError(`WEBHOOK_SECRET_OVERLAP_SECONDS must be a whole number of seconds (got "${raw}")`);
+  return Number(raw);
+}
+
+/** A new config (active, name '' when not given). */
+export function newConfig(body: CreateConfigBody, id: string, now: string): WebhookConfig {
+  return {
+    id,
+    name: body.name ?? '',
+    endpoint: body.endpoint,
+    eventTypes: body.eventTypes,
+    secret: body.secret ?? generateSecret(),
+    active: true,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Replaces the secret: the current one becomes `previousSecret` until `now + overlap` (a second rotation inside
+ * the window drops the older one: only one previous secret is ever kept). The same secret again changes nothing.
+ * With no overlap the old secret stops at once.
+ */
+export function withSecret(config: WebhookConfig, secret: string, nowMs: number, overlapSeconds: number, formatMs: (ms: number) => string): WebhookConfig {
+  if (secret === config.secret) return config;
+  const { previousSecret: _p, previousSecretExpiresAt: _e, ...rest } = config;
+  const next: WebhookConfig = { ...rest, secret };
+  if (overlapSeconds > 0) {
+    next.previousSecret = config.secret;
+    next.previousSecretExpiresAt = formatMs(nowMs + overlapSeconds * 1000);
+  }
+  return next;
+}
+
+/** Field-by-field equality, updatedAt aside: an unchanged config is not written again. */
+export function sameConfig(a: WebhookConfig, b: WebhookConfig): boolean {
+  return (
+    a.name === b.name &&
+    a.endpoint === b.endpoint &&
+    a.secret === b.secret &&
+    a.active === b.active &&
+    a.previousSecret === b.previousSecret &&
+    a.previousSecretExpiresAt === b.previousSecretExpiresAt &&
+    a.eventTypes.length === b.eventTypes.length &&
+    a.eventTypes.every((t, i) => b.eventTypes[i] === t)
+  );
+}

@@ -1,0 +1,112 @@
+import type { Hono } from 'hono';
+import { NotFoundError } from '../../errors/index.js';
+import { readJsonBody } from '../../http/json-body.js';
+import { jsonResponse } from '../../http/json-response.js';
+import type { AppEnv } from '../../http/types.js';
+import { readListQuery } from '../../pagination/cursor.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
+import { validate } from '../../validation/validate.js';
+import { configView, generateSecret, isConfigId, newConfig, newConfigId, withSecret, type ConfigSchemas, type WebhookConfig } from '../domain/config.js';
+import { onConfigDeleted } from '../domain/lifecycle.js';
+import { endpointDigest } from '../store/keys.js';
+import { CONFIGS_LIST, type ConfigStore, type ConfigFilter } from '../store/config-store.js';
+
+export interface ConfigRoutesDeps {
+  store: ConfigStore;
+  schemas: ConfigSchemas;
+  /** How long a replaced secret keeps verifying. */
+  secretOverlapSeconds: number;
+}
+
+const FILTERS = ['id', 'endpoint'] as const;
+const formatMs = (ms: number) => formatInstant(instantFromMs(ms));
+
+/** Webhook configurations (API.md §4): create, list, get, change, delete, activate, deactivate, change secret. */
+export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapSeconds }: ConfigRoutesDeps): void {
+  app.post('/configs', async (c) => {
+    const body = await readJsonBody(c, schemas.create);
+    const config = await store.create(newConfig(body, newConfigId(), formatMs(store.now())));
+    return jsonResponse(c, { data: configView(config) });
+  });
+
+  app.get('/configs', async (c) => {
+    const query = readListQuery(c.req.query(), CONFIGS_LIST, FILTERS);
+    let filter: ConfigFilter;
+    if (query.cursor) {
+      // A cursor carries its listing's filter (the endpoint's digest); `id` listings never have a next page.
+      const digest = query.cursor.f?.endpointDigest;
+      filter = digest !== undefined ? { endpointDigest: digest } : {};
+    } else {
+      const params = validate(schemas.filter, Object.fromEntries(FILTERS.filter((f) => c.req.query(f) !== undefined).map((f) => [f, c.req.query(f)])), 'query');
+      filter = {};
+      if (params.id !== undefined) filter.id = params.id;
+      if (params.endpoint !== undefined) filter.endpointDigest = endpointDigest(params.endpoint);
+    }
+    // An id that cannot be a config id matches nothing, without a read.
+    if (filter.id !== undefined && !isConfigId(filter.id)) return jsonResponse(c, { cursor: { pageSize: query.pageSize, hasMore: false, data: [] } });
+    const page = await store.list(query, filter);
+    return jsonResponse(c, { cursor: { ...page, data: page.data.map(configView) } });
+  });
+
+  app.get('/configs/:id', async (c) => {
+    const id = readConfigId(c.req.param('id'));
+    const config = await store.get(id);
+    if (!config) throw notFound(id);
+    return jsonResponse(c, { data: configView(config) });
+  });
+
+  app.put('/configs/:id', async (c) => {
+    const id = readConfigId(c.req.param('id'));
+    const body = await readJsonBody(c, schemas.update);
+    const config = await change(id, (current) => {
+      let next: WebhookConfig = { ...current };
+      if (body.endpoint !== undefined) next.endpoint = body.endpoint;
+      if (body.eventTypes !== undefined) next.eventTypes = body.eventTypes;
+      if (body.name !== undefined) next.name = body.name;
+      if (body.secret !== undefined) next = withSecret(next, body.secret, store.now(), secretOverlapSeconds, formatMs);
+      return next;
+    });
+    return jsonResponse(c, { data: configView(config) });
+  });
+
+  app.delete('/configs/:id', async (c) => {
+    const id = readConfigId(c.req.param('id'));
+    const deleted = await store.delete(id);
+    if (!deleted) throw notFound(id);
+    await onConfigDeleted(deleted);
+    // The reference platform answers 200 with an empty body; the official SDK reads none.
+    return c.body(null, 200);
+  });
+
+  for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {
+    app.put(`/configs/:id/${action}`, async (c) => {
+      const id = readConfigId(c.req.param('id'));
+      // Idempotent: already in that state → 200, nothing written, updatedAt unchanged.
+      const config = await change(id, (current) => ({ ...current, active }));
+      return jsonResponse(c, { data: configView(config) });
+    });
+  }
+
+  app.put('/configs/:id/secret/change', async (c) => {
+    const id = readConfigId(c.req.param('id'));
+    const body = await readJsonBody(c, schemas.changeSecret, { optional: true });
+    // Generated once, outside `decide`, so that a retried attempt stores the same secret.
+    const secret = body?.secret ?? generateSecret();
+    const config = await change(id, (current) => withSecret(current, secret, store.now(), secretOverlapSeconds, formatMs));
+    return jsonResponse(c, { data: configView(config) });
+  });
+
+  async function change(id: string, decide: (current: WebhookConfig) => WebhookConfig): Promise<WebhookConfig> {
+    const config = await store.update(id, decide);
+    if (!config) throw notFound(id);
+    return config;
+  }
+}
+
+/** A path id that cannot be a config id is answered like an unknown one, without a read. */
+function readConfigId(raw: string): string {
+  if (!isConfigId(raw)) throw notFound(raw);
+  return raw;
+}
+
+const notFound = (id: string) => new NotFoundError(`webhook config ${id.slice(0, 64)} not found`);

@@ -1,0 +1,251 @@
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { isThrottling } from '../../dynamo/errors.js';
+import { queryPage } from '../../dynamo/paginate.js';
+import { DependencyThrottledError } from '../../errors/index.js';
+import type { ListQuery, Page } from '../../pagination/cursor.js';
+import { formatInstant, instantFromMs, parseInstant, sortableInstant } from '../../time/instant.js';
+import type { EventKind } from '../../../events/catalog.js';
+import { sameConfig, type WebhookConfig } from '../domain/config.js';
+import {
+  CONFIGS_BY_CREATION,
+  configKey,
+  creationSort,
+  endpointDigest,
+  endpointPartition,
+  subscriptionKey,
+} from './keys.js';
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** Attempts of a change before answering 503 (a lost race costs one more read and write). */
+export const MAX_SAVE_ATTEMPTS = 5;
+export const CONFIGS_LIST = 'webhook-configs';
+
+export interface ConfigStoreOptions {
+  doc: DynamoDBDocumentClient;
+  table: string;
+  now?: () => number;
+  /** Waits between attempts (tests make it instant). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** The list's filters: `id` (read by key) and `endpoint` (its index partition, by digest). */
+export interface ConfigFilter {
+  id?: string;
+  /** The endpoint's digest (`endpointDigest`), which is what a cursor carries. */
+  endpointDigest?: string;
+}
+
+interface Stored {
+  config: WebhookConfig;
+  version: number;
+}
+
+/**
+ * Webhook configurations in the webhooks table. Every change is one TransactWriteItems: the config (conditional
+ * on the version read, or on not existing yet), its endpoint index item and the subscription items that change
+ * with it. A lost race (condition failed, transaction conflict) is read and decided again, a bounded number of
+ * times, so concurrent changes never overwrite each other.
+ */
+export class ConfigStore {
+  readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ConfigStoreOptions) {
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  async get(id: string): Promise<WebhookConfig | undefined> {
+    return (await this.read(id))?.config;
+  }
+
+  /** Stores a new config; its id is fresh (a uuid), so the condition only guards against a collision. */
+  async create(config: WebhookConfig): Promise<WebhookConfig> {
+    await this.options.doc.send(new TransactWriteCommand({ TransactItems: this.transaction(config, 1, undefined) }));
+    return config;
+  }
+
+  /**
+   * Changes config `id`: `decide` gets the current record and returns the new one (or throws to refuse); it is
+   * called again after a lost race. Undefined when the config does not exist. Nothing is written when nothing
+   * changed; otherwise `updatedAt` is set to now.
+   */
+  async update(id: string, decide: (current: WebhookConfig) => WebhookConfig): Promise<WebhookConfig | undefined> {
+    return this.retrying(async () => {
+      const current = await this.read(id);
+      if (!current) return { done: true, value: undefined };
+      const decided = decide(current.config);
+      if (sameConfig(current.config, decided)) return { done: true, value: current.config };
+      const next = { ...decided, updatedAt: formatInstant(instantFromMs(this.now())) };
+      const ok = await this.attempt(this.transaction(next, current.version + 1, current));
+      return { done: ok, value: next };
+    });
+  }
+
+  /** Deletes config `id` with its index and subscription items; the deleted record, or undefined if none. */
+  async delete(id: string): Promise<WebhookConfig | undefined> {
+    return this.retrying(async () => {
+      const current = await this.read(id);
+      if (!current) return { done: true, value: undefined };
+      const { table } = this.options;
+      const { config, version } = current;
+      const items: TransactItem[] = [
+        {
+          Delete: {
+            TableName: table,
+            Key: configKey(config.id),
+            ConditionExpression: '#version = :version',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':version': version },
+          },
+        },
+        { Delete: { TableName: table, Key: endpointIndexKey(config) } },
+        ...config.eventTypes.map((kind): TransactItem => ({ Delete: { TableName: table, Key: subscriptionKey(kind, config.id) } })),
+      ];
+      const ok = await this.attempt(items);
+      return { done: ok, value: config };
+    });
+  }
+
+  /** Newest first by creation: over gsi1, by key (`id`), or over the endpoint's index partition. */
+  async list(query: ListQuery, filter: ConfigFilter): Promise<Page<WebhookConfig>> {
+    const { doc, table } = this.options;
+    if (filter.id !== undefined) {
+      // One key: at most one item, so never a further page.
+      const found = await this.get(filter.id);
+      const matches = found && (filter.endpointDigest === undefined || endpointDigest(found.endpoint) === filter.endpointDigest);
+      return { pageSize: query.pageSize, hasMore: false, data: matches ? [found] : [] };
+    }
+    if (filter.endpointDigest === undefined) {
+      return queryPage(
+        doc,
+        {
+          input: { TableName: table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': CONFIGS_BY_CREATION } },
+          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+          list: CONFIGS_LIST,
+          ascending: false,
+          filters: {},
+        },
+        query,
+        (item) => fromItem(item).config,
+      );
+    }
+    const ids = await queryPage(
+      doc,
+      {
+        input: {
+          TableName: table,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': endpointPartition(filter.endpointDigest) },
+          ConsistentRead: true,
+        },
+        keyAttributes: ['pk', 'sk'],
+        list: CONFIGS_LIST,
+        ascending: false,
+        filters: { endpointDigest: filter.endpointDigest },
+      },
+      query,
+      (item) => String(item.configId),
+    );
+    const items = await batchGetInOrder(doc, table, ids.data.map(configKey));
+    return { ...ids, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map((i) => fromItem(i).config) };
+  }
+
+  private async read(id: string): Promise<Stored | undefined> {
+    const { Item } = await this.options.doc.send(new GetCommand({ TableName: this.options.table, Key: configKey(id), ConsistentRead: true }));
+    return Item ? fromItem(Item) : undefined;
+  }
+
+  /** Runs `step` until it reports done; a lost race waits (full jitter, capped) and runs it again. */
+  private async retrying<T>(step: () => Promise<{ done: boolean; value: T }>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const { done, value } = await step();
+      if (done) return value;
+      if (attempt >= MAX_SAVE_ATTEMPTS) throw new DependencyThrottledError('the webhook configuration is being changed concurrently; retry shortly');
+      await this.sleep(Math.random() * Math.min(500, 10 * 2 ** attempt));
+    }
+  }
+
+  /** One transaction: true when it committed, false when another writer got there first. */
+  private async attempt(items: TransactItem[]): Promise<boolean> {
+    try {
+      await this.options.doc.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (err) {
+      if (isThrottling(err) || !lostRace(err)) throw err;
+      return false;
+    }
+  }
+
+  private transaction(next: WebhookConfig, version: number, current: Stored | undefined): TransactItem[] {
+    const { table } = this.options;
+    const item = {
+      ...configKey(next.id),
+      gsi1pk: CONFIGS_BY_CREATION,
+      gsi1sk: sortKey(next),
+      ...next,
+      eventTypes: [...next.eventTypes],
+      version,
+    };
+    const main: TransactItem = current
+      ? {
+          Put: {
+            TableName: table,
+            Item: item,
+            ConditionExpression: '#version = :version',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':version': current.version },
+          },
+        }
+      : { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+    const items: TransactItem[] = [main];
+    const before = current?.config;
+    // createdAt never changes, so the endpoint item's sort key does not either: only its partition moves.
+    if (!before || before.endpoint !== next.endpoint) {
+      items.push({ Put: { TableName: table, Item: { ...endpointIndexKey(next), configId: next.id } } });
+      if (before) items.push({ Delete: { TableName: table, Key: endpointIndexKey(before) } });
+    }
+    // Subscription items: exactly one per subscribed kind, carrying the config's `active`.
+    const had = new Set<EventKind>(before?.eventTypes ?? []);
+    for (const kind of next.eventTypes) {
+      if (!had.has(kind) || before?.active !== next.active) {
+        items.push({ Put: { TableName: table, Item: { ...subscriptionKey(kind, next.id), configId: next.id, active: next.active } } });
+      }
+    }
+    for (const kind of had) {
+      if (!next.eventTypes.includes(kind)) items.push({ Delete: { TableName: table, Key: subscriptionKey(kind, next.id) } });
+    }
+    return items;
+  }
+}
+
+const sortKey = (config: WebhookConfig) => creationSort(sortableInstant(parseInstant(config.createdAt, 'createdAt')), config.id);
+
+const endpointIndexKey = (config: WebhookConfig) => ({ pk: endpointPartition(endpointDigest(config.endpoint)), sk: sortKey(config) });
+
+function fromItem(item: Record<string, unknown>): Stored {
+  const config: WebhookConfig = {
+    id: String(item.id),
+    name: String(item.name ?? ''),
+    endpoint: String(item.endpoint),
+    eventTypes: [...(item.eventTypes as EventKind[])],
+    secret: String(item.secret),
+    active: item.active === true,
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  };
+  if (item.previousSecret !== undefined) config.previousSecret = String(item.previousSecret);
+  if (item.previousSecretExpiresAt !== undefined) config.previousSecretExpiresAt = String(item.previousSecretExpiresAt);
+  return { config, version: Number(item.version) };
+}
+
+/** Another writer got there first: the version moved, or DynamoDB saw a conflict. */
+function lostRace(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'TransactionConflictException') return true;
+  if (err.name !== 'TransactionCanceledException') return false;
+  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+  return reasons[0]?.Code === 'ConditionalCheckFailed' || reasons.some((r) => r.Code === 'TransactionConflict');
+}

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { testEnvironment } from '../support/tables.js';
+import { httpApiEvent } from '../support/api-gateway.js';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResult>;
 let handler: Handler;
@@ -15,27 +16,7 @@ beforeAll(async () => {
 });
 
 function event(method: string, path: string, body?: string, headers: Record<string, string> = {}): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: `ANY /api/auth/{proxy+}`,
-    rawPath: path,
-    rawQueryString: '',
-    headers: { host: 'abc123.execute-api.us-east-1.amazonaws.com', ...headers },
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abc123',
-      domainName: 'abc123.execute-api.us-east-1.amazonaws.com',
-      domainPrefix: 'abc123',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '192.0.2.10', userAgent: 'test' },
-      requestId: 'gw-request-1',
-      routeKey: 'ANY /api/auth/{proxy+}',
-      stage: '$default',
-      time: '22/Nov/2026:10:00:00 +0000',
-      timeEpoch: Date.now(),
-    },
-    isBase64Encoded: false,
-    ...(body !== undefined ? { body } : {}),
-  } as APIGatewayProxyEventV2;
+  return httpApiEvent(method, path, { service: 'auth', headers, ...(body !== undefined ? { body } : {}) });
 }
 
 describe('functions/auth.ts under an API Gateway HTTP API event', () => {

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
+import { httpApiEvent } from '../support/api-gateway.js';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResult>;
 let handler: Handler;
@@ -17,27 +18,8 @@ beforeAll(async () => {
 });
 
 function event(method: string, path: string, body?: string): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: 'ANY /api/payments/{proxy+}',
-    rawPath: path,
-    rawQueryString: '',
-    headers: { host: 'abc123.execute-api.us-east-1.amazonaws.com', authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abc123',
-      domainName: 'abc123.execute-api.us-east-1.amazonaws.com',
-      domainPrefix: 'abc123',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '192.0.2.10', userAgent: 'test' },
-      requestId: 'gw-payments-1',
-      routeKey: 'ANY /api/payments/{proxy+}',
-      stage: '$default',
-      time: '22/Nov/2026:10:00:00 +0000',
-      timeEpoch: Date.now(),
-    },
-    isBase64Encoded: false,
-    ...(body !== undefined ? { body } : {}),
-  } as APIGatewayProxyEventV2;
+  const headers = { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) };
+  return httpApiEvent(method, path, { service: 'payments', headers, requestId: 'gw-payments-1', ...(body !== undefined ? { body } : {}) });
 }
 
 describe('functions/payments.ts under an API Gateway HTTP API event', () => {

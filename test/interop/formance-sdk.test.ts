@@ -2,22 +2,18 @@
  * The official TypeScript SDK, unmodified, against the local platform over real HTTP: its OAuth flow, its
  * request shapes and its strict (zod) response parsing must all accept what we serve.
  */
-import { SDK } from '@formance/formance-sdk';
+import type { SDK } from '@formance/formance-sdk';
 import { ErrorsV2ErrorResponse } from '@formance/formance-sdk/sdk/models/ledger/errorsv2errorresponse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { startTestPlatform } from '../support/platform.js';
+import { startSdkPlatform } from '../support/sdk.js';
 
 let platform: RunningPlatform;
 let sdk: SDK;
 const ledger = 'sdk-main';
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  sdk = new SDK({
-    serverURL: platform.baseUrl,
-    security: { clientID: 'local-dev', clientSecret: 'local-dev-secret', tokenURL: `${platform.baseUrl}/api/auth/oauth/token` },
-  });
+  ({ platform, sdk } = await startSdkPlatform());
 });
 
 afterAll(async () => {

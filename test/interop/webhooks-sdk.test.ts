@@ -3,21 +3,17 @@
  * its OAuth flow (webhooks:read / webhooks:write), its request shapes and its strict (zod) parsing of Config.
  */
 import { randomBytes } from 'node:crypto';
-import { SDK } from '@formance/formance-sdk';
+import type { SDK } from '@formance/formance-sdk';
 import { ErrorResponse } from '@formance/formance-sdk/sdk/models/webhooks/errorresponse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { startTestPlatform } from '../support/platform.js';
+import { startSdkPlatform } from '../support/sdk.js';
 
 let platform: RunningPlatform;
 let sdk: SDK;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
-  sdk = new SDK({
-    serverURL: platform.baseUrl,
-    security: { clientID: 'local-dev', clientSecret: 'local-dev-secret', tokenURL: `${platform.baseUrl}/api/auth/oauth/token` },
-  });
+  ({ platform, sdk } = await startSdkPlatform());
 });
 
 afterAll(async () => {

@@ -1,0 +1,209 @@
+// The deliver function (API.md §4.1, DESIGN.md rule 5): one SQS message = one pointer to a delivery record; each
+// receipt sends at most one signed POST and records it.
+//
+// Semantics, decided here:
+// - At-least-once. SQS may hand the same message over twice; the attempt is *claimed* (a conditional update of
+//   `attempts` from n to n + 1) before anything is sent, so two concurrent receipts cannot both send attempt n + 1:
+//   the loser's condition fails and it treats the message as done. The outcome is recorded afterwards, again
+//   conditional on `attempts` (and `pending`).
+// - A crash between the claim / POST and the record leaves `attempts` = n + 1 with no ATTEMPT item and the
+//   message undeleted: after the visibility timeout SQS delivers it again and attempt n + 2 is sent. The receiver
+//   may thus get the same delivery twice (same `webhook-id`, which is what receivers deduplicate on) and the
+//   attempts list may show a gap — acceptable at-least-once semantics, nothing is lost.
+// - 410 Gone: the config is deactivated (through its store) and the delivery ends `failed`, not `cancelled`: an
+//   attempt was made and refused by the receiver, and `failed` deliveries are the ones kept for replay once the
+//   customer fixes the endpoint and re-activates the config. `cancelled` is reserved for deliveries never tried
+//   further because their config was deleted/deactivated (the other pending deliveries of that config become
+//   `cancelled` when their messages arrive).
+// - Retry: the same message body is sent again with DelaySeconds = min(900, ceil(delay)); a longer wait arrives
+//   early and is sent on again with the remaining delay (`nextAttemptAt` on the record is the truth).
+// - Undecodable message: logged and reported as a batch item failure, so after maxReceiveCount receives SQS moves
+//   it to the dead-letter queue (alarmed) — never silently dropped. Transient errors (DynamoDB, SQS) are reported
+//   the same way, so SQS retries the message.
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Logger } from '../../observability/logger.js';
+import { formatInstant, instantFromMs, parseInstant } from '../../time/instant.js';
+import { decodeDeliveryMessage, encodeDeliveryMessage, type DeliveryAttempt } from '../deliveries/model.js';
+import { DeliveryStore } from '../deliveries/store.js';
+import type { WebhookConfig } from '../domain/config.js';
+import { classifyOutcome } from '../retry/outcome.js';
+import { nextAttempt } from '../retry/schedule.js';
+import { sqsHop } from '../retry/sqs-delay.js';
+import { deliveryHeaders, unixSeconds } from '../signing/sign.js';
+import { isFailure, postWebhook, type PostWebhookInput, type PostWebhookResult } from '../ssrf/post-webhook.js';
+import { ConfigStore } from '../store/config-store.js';
+
+export const DELIVERY_TIMEOUT_MS = 15_000;
+
+export interface SqsRecord {
+  messageId: string;
+  body: string;
+}
+
+export interface BatchResponse {
+  batchItemFailures: Array<{ itemIdentifier: string }>;
+}
+
+export interface DeliverDeps {
+  doc: DynamoDBDocumentClient;
+  /** The webhooks table (configs, deliveries, attempts). */
+  table: string;
+  sqs: SQSClient;
+  /** The deliveries queue: retries are sent back to it. */
+  queueUrl: string;
+  logger: Logger;
+  /** Local mode only: lets deliveries reach 127.0.0.1 / ::1 (never private or metadata addresses). */
+  allowLoopback?: boolean;
+  /** Epoch ms. */
+  now?: () => number;
+  /** Uniform in [0, 1): the retry jitter. */
+  random?: () => number;
+  timeoutMs?: number;
+  /** Defaults to a store over `doc`/`table`. */
+  configs?: ConfigStore;
+  /** Defaults to `postWebhook` (injectable for tests of failure paths). */
+  post?: (input: PostWebhookInput) => Promise<PostWebhookResult>;
+}
+
+/** What became of one message, for logs and tests. */
+export type RecordOutcome =
+  | 'succeeded'
+  | 'failed'
+  | 'deactivated'
+  | 'cancelled'
+  | 'retry-scheduled'
+  | 'rescheduled-early'
+  | 'already-done'
+  | 'missing'
+  | 'lost-race';
+
+/** The Lambda SQS partial batch response: only the listed messages return to the queue. */
+export async function deliverBatch(records: readonly SqsRecord[], deps: DeliverDeps): Promise<BatchResponse> {
+  const results = await Promise.all(
+    records.map(async (record) => {
+      try {
+        await deliverRecord(record, deps);
+        return undefined;
+      } catch (err) {
+        deps.logger.log('error', 'webhook delivery message failed; SQS will deliver it again', {
+          messageId: record.messageId,
+          error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        });
+        return { itemIdentifier: record.messageId };
+      }
+    }),
+  );
+  return { batchItemFailures: results.filter((r): r is { itemIdentifier: string } => r !== undefined) };
+}
+
+class UndecodableMessageError extends Error {
+  override name = 'UndecodableMessageError';
+}
+
+/** Handles one message; throws when the message must come back (undecodable, or a transient failure). */
+export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promise<RecordOutcome> {
+  const now = deps.now ?? Date.now;
+  const { logger } = deps;
+  const message = decodeDeliveryMessage(record.body);
+  if (!message) {
+    // Never logs the body itself: it is not ours to trust, and could be large.
+    throw new UndecodableMessageError(`message ${record.messageId} is not a delivery message (${record.body.length} characters)`);
+  }
+  const id = message.deliveryId;
+  const deliveries = new DeliveryStore({ doc: deps.doc, table: deps.table });
+  const configs = deps.configs ?? new ConfigStore({ doc: deps.doc, table: deps.table, now });
+  const log = (level: 'info' | 'warn', text: string, fields: Record<string, unknown> = {}) =>
+    logger.log(level, text, { deliveryId: id, messageId: record.messageId, ...fields });
+
+  const delivery = await deliveries.get(id);
+  if (!delivery) {
+    log('warn', 'webhook delivery not found; message dropped');
+    return 'missing';
+  }
+  if (delivery.status !== 'pending') return 'already-done';
+
+  // Early arrival (a wait longer than SQS's 900 s, or a duplicate of the message): hop again, send nothing.
+  const arrived = now();
+  if (delivery.nextAttemptAt !== undefined && delivery.nextAttemptAt > arrived) {
+    await enqueue(deps, id, sqsHop(delivery.nextAttemptAt, arrived).delaySeconds);
+    return 'rescheduled-early';
+  }
+
+  const stamp = () => formatInstant(instantFromMs(now()));
+  const config = await configs.get(delivery.configId);
+  if (!config || !config.active) {
+    const cancelled = await deliveries.cancel(id, delivery.attempts, stamp());
+    log('info', 'webhook delivery cancelled: config missing or inactive', { configId: delivery.configId });
+    return cancelled ? 'cancelled' : 'lost-race';
+  }
+
+  const attempt = delivery.attempts + 1;
+  if (!(await deliveries.claimAttempt(id, delivery.attempts, stamp()))) return 'lost-race';
+
+  const sentAt = now();
+  const headers = deliveryHeaders({ id, timestamp: unixSeconds(sentAt), body: delivery.body, secrets: signingSecrets(config, sentAt) });
+  const result = await (deps.post ?? postWebhook)({
+    url: config.endpoint,
+    headers,
+    body: delivery.body,
+    timeoutMs: deps.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    allowLoopback: deps.allowLoopback ?? false,
+  });
+  const done = now();
+  const attemptItem: DeliveryAttempt = { deliveryId: id, attempt, at: formatInstant(instantFromMs(sentAt)), durationMs: result.durationMs };
+  if (isFailure(result)) attemptItem.error = result.error;
+  else {
+    attemptItem.statusCode = result.status;
+    attemptItem.responsePreview = result.bodyPreview;
+  }
+
+  const outcome = classifyOutcome(isFailure(result) ? undefined : result.status);
+  const updatedAt = formatInstant(instantFromMs(done));
+  switch (outcome.kind) {
+    case 'succeeded':
+      return (await deliveries.recordAttempt(attemptItem, { status: 'succeeded', updatedAt })) ? 'succeeded' : 'lost-race';
+    case 'deactivate': {
+      // First the config, then the record: if deactivating throws, the message comes back and (the config still
+      // active) tries again; once deactivated, a crash before the record only leaves the delivery to be cancelled.
+      await configs.update(config.id, (current) => ({ ...current, active: false }));
+      log('warn', 'webhook endpoint answered 410 Gone: config deactivated', { configId: config.id });
+      return (await deliveries.recordAttempt(attemptItem, { status: 'failed', updatedAt })) ? 'deactivated' : 'lost-race';
+    }
+    case 'retry': {
+      const retryAfter = isFailure(result) ? undefined : result.retryAfter;
+      const next = nextAttempt({ attempt, now: done, retryAfter, ...(deps.random ? { random: deps.random } : {}) });
+      if ('give' in next) {
+        log('warn', 'webhook delivery failed after the last attempt', { attempt });
+        return (await deliveries.recordAttempt(attemptItem, { status: 'failed', updatedAt })) ? 'failed' : 'lost-race';
+      }
+      if (!(await deliveries.recordAttempt(attemptItem, { status: 'pending', nextAttemptAt: next.at, updatedAt }))) return 'lost-race';
+      // After the record: if this send fails the message is reported failed and comes back, finds nextAttemptAt
+      // in the future and hops; a crash here does the same after the visibility timeout.
+      await enqueue(deps, id, sqsHop(next.at, done).delaySeconds);
+      return 'retry-scheduled';
+    }
+  }
+}
+
+/** The current secret, plus the previous one while its rotation overlap runs (both signatures are sent). */
+export function signingSecrets(config: WebhookConfig, nowMs: number): string[] {
+  const secrets = [config.secret];
+  if (config.previousSecret && config.previousSecretExpiresAt && expiresAfter(config.previousSecretExpiresAt, nowMs)) {
+    secrets.push(config.previousSecret);
+  }
+  return secrets;
+}
+
+function expiresAfter(expiresAt: string, nowMs: number): boolean {
+  try {
+    return parseInstant(expiresAt, 'previousSecretExpiresAt').ms > nowMs;
+  } catch {
+    return false; // unreadable: the old secret is not used
+  }
+}
+
+async function enqueue(deps: DeliverDeps, id: string, delaySeconds: number): Promise<void> {
+  await deps.sqs.send(new SendMessageCommand({ QueueUrl: deps.queueUrl, MessageBody: encodeDeliveryMessage(id), DelaySeconds: delaySeconds }));
+}
+

@@ -1,0 +1,368 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ensureQueues } from '../../infra/local/provision.js';
+import { startSqsLocal, type SqsLocal } from '../../infra/local/sqs-local.js';
+import type { Logger } from '../../lib/observability/logger.js';
+import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import { formatInstant, instantFromMs } from '../../lib/time/instant.js';
+import { deliverBatch, type DeliverDeps } from '../../lib/webhooks/deliver/deliver-batch.js';
+import { deliveryId, deliveryKeys, encodeDeliveryMessage, type Delivery } from '../../lib/webhooks/deliveries/model.js';
+import { newConfig, newConfigId, type WebhookConfig } from '../../lib/webhooks/domain/config.js';
+import { verify } from '../../lib/webhooks/receiver/verify.js';
+import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
+import { testEnvironment } from '../support/tables.js';
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+interface Reply {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+const secretOf = () => `whsec_${randomBytes(32).toString('base64')}`;
+// Whole seconds, near real time: the standardwebhooks library checks the timestamp against its own clock.
+const START = Math.floor(Date.now() / 1000) * 1000;
+
+let runtime: ServiceRuntime;
+let testEnv: NodeJS.ProcessEnv;
+let prefix: string;
+let table: string;
+let sqsLocal: SqsLocal;
+let sqs: SQSClient;
+let server: http.Server;
+let receiverUrl: string;
+let configs: ConfigStore;
+let clock = START;
+let received: Received[] = [];
+let replies: Reply[] = [];
+let queueName: string;
+let queueUrl: string;
+let queueCount = 0;
+const logs: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
+const logger: Logger = { log: (level, message, fields) => void logs.push({ level, message, ...(fields ? { fields } : {}) }) };
+
+const deps = (overrides: Partial<DeliverDeps> = {}): DeliverDeps => ({
+  doc: runtime.doc,
+  table,
+  sqs,
+  queueUrl,
+  logger,
+  allowLoopback: true,
+  now: () => clock,
+  random: () => 0.5,
+  timeoutMs: 5_000,
+  ...overrides,
+});
+const run = (bodies: string[], overrides: Partial<DeliverDeps> = {}) =>
+  deliverBatch(bodies.map((body, i) => ({ messageId: `m${i}`, body })), deps(overrides));
+
+async function config(overrides: Partial<WebhookConfig> = {}): Promise<WebhookConfig> {
+  const now = formatInstant(instantFromMs(clock));
+  const created = newConfig({ endpoint: `${receiverUrl}/hook`, eventTypes: ['ledger.committed_transactions'], secret: secretOf() }, newConfigId(), now);
+  return configs.create({ ...created, ...overrides });
+}
+
+async function delivery(configId: string, overrides: Partial<Delivery> = {}): Promise<Delivery> {
+  const eventId = randomUUID();
+  const id = deliveryId(eventId, configId);
+  const createdAt = formatInstant(instantFromMs(clock));
+  // A body whose exact bytes matter: key order, spacing, unicode, a big number.
+  const body = `{"id":"${eventId}","type":"ledger.committed_transactions", "payload":{"amount":123456789012345678901234567890,"note":"é ✓"}}`;
+  const record: Delivery = { id, configId, eventId, eventType: 'ledger.committed_transactions', body, status: 'pending', attempts: 0, createdAt, updatedAt: createdAt, ...overrides };
+  await runtime.doc.send(
+    new PutCommand({ TableName: table, Item: { ...deliveryKeys.delivery(id), gsi1pk: deliveryKeys.list, gsi1sk: deliveryKeys.listSort(createdAt, id), ...record } }),
+  );
+  return record;
+}
+
+const stored = async (id: string) =>
+  (await runtime.doc.send(new GetCommand({ TableName: table, Key: deliveryKeys.delivery(id), ConsistentRead: true }))).Item as Record<string, any>;
+async function attempts(id: string): Promise<Array<Record<string, any>>> {
+  const { Items } = await runtime.doc.send(
+    new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :p AND begins_with(sk, :a)', ExpressionAttributeValues: { ':p': `DELIVERY#${id}`, ':a': 'ATTEMPT#' }, ConsistentRead: true }),
+  );
+  return Items ?? [];
+}
+
+/** The queue's messages, delayed ones included, without consuming them (fauxqs inspection endpoint). */
+async function queued(): Promise<Array<{ body: string; delaySeconds: number }>> {
+  const res = await fetch(`${sqsLocal.endpoint}/_fauxqs/queues/${queueName}`);
+  const state = (await res.json()) as { messages: Record<'ready' | 'delayed', Array<{ body: string; sentTimestamp: number; delayUntil?: number }>> };
+  return [...state.messages.ready, ...state.messages.delayed].map((m) => ({
+    body: m.body,
+    delaySeconds: m.delayUntil === undefined ? 0 : Math.round((m.delayUntil - m.sentTimestamp) / 1000),
+  }));
+}
+
+beforeAll(async () => {
+  let env: NodeJS.ProcessEnv;
+  ({ runtime, prefix, env } = await testEnvironment());
+  testEnv = env;
+  table = env.WEBHOOKS_TABLE!;
+  configs = new ConfigStore({ doc: runtime.doc, table, now: () => clock });
+  sqsLocal = await startSqsLocal();
+  sqs = new SQSClient({ endpoint: sqsLocal.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const reply = replies.shift() ?? { status: 200, body: 'ok' };
+      res.writeHead(reply.status, reply.headers ?? {});
+      res.end(reply.body ?? '');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((r) => server?.close(r));
+  sqs?.destroy();
+  await sqsLocal?.stop();
+});
+
+beforeEach(async () => {
+  clock = START;
+  received = [];
+  replies = [];
+  // A fresh queue per test, so what a test reads back is what it sent.
+  const queuePrefix = `${prefix}q${++queueCount}-`;
+  queueUrl = (await ensureQueues(sqs, queuePrefix)).DELIVERIES_QUEUE_URL!;
+  queueName = `${queuePrefix}deliveries`;
+});
+
+describe('deliver', () => {
+  it('signs and POSTs the exact body; the receiver verifies it with ours and with standardwebhooks', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    replies.push({ status: 200, body: 'thanks' });
+    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+
+    expect(received).toHaveLength(1);
+    const [{ headers, body }] = received as [Received];
+    expect(body).toBe(d.body);
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers['webhook-id']).toBe(d.id);
+    expect(headers['service-webhook-id']).toBe(d.id);
+    expect(headers['webhook-timestamp']).toBe(String(START / 1000));
+    expect(headers['service-webhook-signature']).toBe(headers['webhook-signature']);
+    expect(String(headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verify(headers['webhook-signature'], headers['webhook-id'], headers['webhook-timestamp'], c.secret, body)).toBe(true);
+    expect(verify(headers['webhook-signature'], headers['webhook-id'], headers['webhook-timestamp'], secretOf(), body)).toBe(false);
+    expect(new Webhook(c.secret).verify(body, headers as Record<string, string>)).toEqual(JSON.parse(body));
+
+    expect(await stored(d.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect((await stored(d.id)).nextAttemptAt).toBeUndefined();
+    const list = await attempts(d.id);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ sk: 'ATTEMPT#0001', deliveryId: d.id, attempt: 1, statusCode: 200, responsePreview: 'thanks', at: formatInstant(instantFromMs(START)) });
+    expect(list[0]!.error).toBeUndefined();
+    expect(typeof list[0]!.durationMs).toBe('number');
+    expect(await queued()).toEqual([]);
+  });
+
+  it('500 then 200: the same message is re-enqueued with the schedule delay and the retry keeps the delivery id', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    replies.push({ status: 500, body: 'x'.repeat(5000) });
+    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: START + 5000 });
+    const first = await attempts(d.id);
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({ attempt: 1, statusCode: 500 });
+    expect(first[0]!.responsePreview).toHaveLength(4096);
+
+    const messages = await queued();
+    expect(messages).toEqual([{ body: encodeDeliveryMessage(d.id), delaySeconds: 5 }]);
+
+    clock = START + 5000;
+    expect(await run([messages[0]!.body])).toEqual({ batchItemFailures: [] });
+    expect(received).toHaveLength(2);
+    expect(received.map((r) => r.headers['webhook-id'])).toEqual([d.id, d.id]);
+    expect(received[1]!.headers['webhook-timestamp']).toBe(String(START / 1000 + 5));
+    expect(received[1]!.body).toBe(d.body);
+    expect(await stored(d.id)).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect((await attempts(d.id)).map((a) => [a.attempt, a.statusCode])).toEqual([
+      [1, 500],
+      [2, 200],
+    ]);
+    expect(await queued()).toHaveLength(1); // only the message already handed to us (the test read it, did not delete it)
+  });
+
+  it('honours a longer Retry-After, and hops a wait longer than 900 s without sending', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    replies.push({ status: 503, headers: { 'retry-after': '60' } });
+    await run([encodeDeliveryMessage(d.id)]);
+    expect(await stored(d.id)).toMatchObject({ status: 'pending', nextAttemptAt: START + 60_000 });
+    expect((await queued()).map((m) => m.delaySeconds)).toEqual([60]);
+
+    // Attempt 3 failed: the next wait is 30 min → 900 s now, the rest when the message arrives early.
+    const later = await delivery(c.id, { attempts: 2, nextAttemptAt: START });
+    replies.push({ status: 500 });
+    await run([encodeDeliveryMessage(later.id)]);
+    expect(await stored(later.id)).toMatchObject({ attempts: 3, nextAttemptAt: START + 30 * 60_000 });
+    expect((await queued()).map((m) => m.delaySeconds)).toEqual([60, 900]);
+    const sent = received.length;
+
+    clock = START + 900_000;
+    expect(await run([encodeDeliveryMessage(later.id)])).toEqual({ batchItemFailures: [] });
+    expect(received).toHaveLength(sent); // early: nothing sent, nothing recorded
+    expect(await attempts(later.id)).toHaveLength(3 - 2);
+    expect((await queued()).map((m) => m.delaySeconds)).toEqual([60, 900, 900]);
+    clock = START + 1_799_500;
+    await run([encodeDeliveryMessage(later.id)]);
+    expect((await queued()).map((m) => m.delaySeconds)).toEqual([60, 900, 900, 1]); // rounded up, never early
+    expect(received).toHaveLength(sent);
+  });
+
+  it('410 deactivates the config and ends the delivery failed', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    replies.push({ status: 410, body: 'gone' });
+    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    expect((await configs.get(c.id))!.active).toBe(false);
+    expect(await stored(d.id)).toMatchObject({ status: 'failed', attempts: 1 });
+    expect((await attempts(d.id))[0]).toMatchObject({ statusCode: 410, responsePreview: 'gone' });
+    expect(await queued()).toEqual([]);
+
+    // The config's other pending deliveries are cancelled when their messages arrive.
+    const other = await delivery(c.id);
+    await run([encodeDeliveryMessage(other.id)]);
+    expect(await stored(other.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
+    expect(received).toHaveLength(1);
+  });
+
+  it('an inactive or deleted config cancels the delivery without a POST', async () => {
+    const c = await config({ active: false });
+    const d = await delivery(c.id);
+    const orphan = await delivery(randomUUID());
+    expect(await run([encodeDeliveryMessage(d.id), encodeDeliveryMessage(orphan.id)])).toEqual({ batchItemFailures: [] });
+    expect(received).toEqual([]);
+    expect(await stored(d.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
+    expect(await stored(orphan.id)).toMatchObject({ status: 'cancelled' });
+    expect(await attempts(d.id)).toEqual([]);
+  });
+
+  it('a redelivered message for a finished delivery, or for a missing one, sends nothing', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    await run([encodeDeliveryMessage(d.id)]);
+    expect(received).toHaveLength(1);
+    expect(await run([encodeDeliveryMessage(d.id), encodeDeliveryMessage('0'.repeat(32))])).toEqual({ batchItemFailures: [] });
+    expect(received).toHaveLength(1);
+    expect(await attempts(d.id)).toHaveLength(1);
+  });
+
+  it('two concurrent receipts of one message send one attempt', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    const message = encodeDeliveryMessage(d.id);
+    const results = await Promise.all([run([message]), run([message]), run([message])]);
+    expect(results.every((r) => r.batchItemFailures.length === 0)).toBe(true);
+    expect(received).toHaveLength(1);
+    expect(await stored(d.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
+  it('reports undecodable messages as failures (they reach the DLQ), the rest of the batch still delivered', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    const result = await deliverBatch(
+      [
+        { messageId: 'bad-json', body: 'not json' },
+        { messageId: 'good', body: encodeDeliveryMessage(d.id) },
+        { messageId: 'bad-id', body: '{"deliveryId":"../x"}' },
+      ],
+      deps(),
+    );
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'bad-json' }, { itemIdentifier: 'bad-id' }]);
+    expect(received).toHaveLength(1);
+    expect(logs.some((l) => l.level === 'error' && l.fields?.messageId === 'bad-json')).toBe(true);
+  });
+
+  it('during a rotation overlap signs with both secrets; either verifies; after the expiry only the new one', async () => {
+    const oldSecret = secretOf();
+    const c = await config({ previousSecret: oldSecret, previousSecretExpiresAt: formatInstant(instantFromMs(START + 60_000)) });
+    const d = await delivery(c.id);
+    await run([encodeDeliveryMessage(d.id)]);
+    const { headers, body } = received[0]!;
+    const signatures = String(headers['webhook-signature']).split(' ');
+    expect(signatures).toHaveLength(2);
+    for (const secret of [c.secret, oldSecret]) {
+      expect(verify(headers['webhook-signature'], d.id, headers['webhook-timestamp'], secret, body)).toBe(true);
+      expect(new Webhook(secret).verify(body, headers as Record<string, string>)).toEqual(JSON.parse(body));
+    }
+
+    clock = START + 60_000;
+    const after = await delivery(c.id);
+    await run([encodeDeliveryMessage(after.id)]);
+    const late = received[1]!;
+    expect(String(late.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verify(late.headers['webhook-signature'], after.id, late.headers['webhook-timestamp'], oldSecret, late.body)).toBe(false);
+    expect(verify(late.headers['webhook-signature'], after.id, late.headers['webhook-timestamp'], c.secret, late.body)).toBe(true);
+  });
+
+  it('SSRF: a private endpoint is refused before connecting, recorded, and retried on schedule', async () => {
+    const c = await config({ endpoint: 'http://10.0.0.1:8080/hook' });
+    const d = await delivery(c.id);
+    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    const [attempt] = await attempts(d.id);
+    expect(attempt).toMatchObject({ attempt: 1 });
+    expect(attempt!.statusCode).toBeUndefined();
+    expect(attempt!.error).toMatch(/10\.0\.0\.1/);
+    expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: START + 5000 });
+    expect(await queued()).toEqual([{ body: encodeDeliveryMessage(d.id), delaySeconds: 5 }]);
+  });
+
+  it('the last attempt failing ends the delivery failed, kept, with no further message', async () => {
+    const c = await config();
+    const d = await delivery(c.id, { attempts: 7, nextAttemptAt: START - 1 });
+    replies.push({ status: 502 });
+    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    const item = await stored(d.id);
+    expect(item).toMatchObject({ status: 'failed', attempts: 8, body: d.body });
+    expect(item.nextAttemptAt).toBeUndefined();
+    expect((await attempts(d.id)).map((a) => [a.sk, a.statusCode])).toEqual([['ATTEMPT#0008', 502]]);
+    expect(await queued()).toEqual([]);
+  });
+
+  it('a failing SQS send reports the message so it comes back, and then only hops', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    replies.push({ status: 500 });
+    const broken = new SQSClient({ endpoint: sqsLocal.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const result = await run([encodeDeliveryMessage(d.id)], { sqs: broken, queueUrl: `${sqsLocal.endpoint}/000000000000/no-such-queue` });
+    broken.destroy();
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm0' }]);
+    expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: START + 5000 });
+    // SQS hands the original message back (visibility timeout): it is early, so it is sent on, not delivered.
+    clock = START + 1000;
+    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    expect(received).toHaveLength(1);
+    expect(await queued()).toEqual([{ body: encodeDeliveryMessage(d.id), delaySeconds: 4 }]);
+  });
+
+  it('the Lambda handler builds its deps from the environment (SQS_ENDPOINT, STAGE=local allows loopback)', async () => {
+    const c = await config();
+    const d = await delivery(c.id, { nextAttemptAt: START - 1 });
+    clock = Date.now(); // the handler uses the real clock
+    replies.push({ status: 500 });
+    Object.assign(process.env, { ...testEnv, STAGE: 'local', SQS_ENDPOINT: sqsLocal.endpoint, DELIVERIES_QUEUE_URL: queueUrl });
+    const { handler } = await import('../../functions/deliver.js');
+    const event = { Records: [{ messageId: 'a', body: encodeDeliveryMessage(d.id) }, { messageId: 'b', body: 'junk' }] } as unknown as SQSEvent;
+    expect(await handler(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'b' }] });
+    expect(received).toHaveLength(1);
+    expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await queued()).map((m) => m.body)).toEqual([encodeDeliveryMessage(d.id)]);
+  });
+});

@@ -1,8 +1,7 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { isThrottling } from '../../dynamo/errors.js';
+import { commitUnlessRaced, retryRaces, type TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
-import { DependencyThrottledError } from '../../errors/index.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { sortableCreatedAt, type PaymentFilter } from '../domain/input.js';
@@ -10,7 +9,6 @@ import { paymentView, samePayment, type Payment } from '../domain/payment.js';
 import { savedPaymentEventRow } from './event-row.js';
 import { PAYMENTS_BY_CREATION, creationSort, filterPartition, indexPartitions, paymentKey } from './keys.js';
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** Attempts of a create-or-update before answering 503 (a lost race costs one more read and write). */
 export const MAX_SAVE_ATTEMPTS = 5;
@@ -55,21 +53,17 @@ export class PaymentStore {
    * one, or throws to refuse. Nothing is written when the result equals the current record.
    */
   async save(id: string, decide: (current: Payment | undefined) => Payment): Promise<SaveOutcome> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.read(id);
-      const next = decide(current?.payment);
-      if (current && samePayment(current.payment, next)) return { payment: current.payment, changed: false, version: current.version };
-      const version = (current?.version ?? 0) + 1;
-      try {
-        await this.options.doc.send(new TransactWriteCommand({ TransactItems: this.transaction(next, version, current) }));
-        return { payment: next, changed: true, version };
-      } catch (err) {
-        if (isThrottling(err) || !lostRace(err)) throw err;
-      }
-      if (attempt >= MAX_SAVE_ATTEMPTS) throw new DependencyThrottledError('the payment is being changed concurrently; retry shortly');
-      // Full jitter, capped: spreads out writers that collided on the same payment.
-      await this.sleep(Math.random() * Math.min(500, 10 * 2 ** attempt));
-    }
+    return retryRaces<SaveOutcome>(
+      async () => {
+        const current = await this.read(id);
+        const next = decide(current?.payment);
+        if (current && samePayment(current.payment, next)) return { done: true, value: { payment: current.payment, changed: false, version: current.version } };
+        const version = (current?.version ?? 0) + 1;
+        const committed = await commitUnlessRaced(this.options.doc, this.transaction(next, version, current));
+        return committed ? { done: true, value: { payment: next, changed: true, version } } : { done: false };
+      },
+      { maxAttempts: MAX_SAVE_ATTEMPTS, sleep: this.sleep, busy: 'the payment is being changed concurrently; retry shortly' },
+    );
   }
 
   /** Newest first by creation, over gsi1 (no filter) or the index partition of the filters given. */
@@ -155,11 +149,3 @@ function fromItem(item: Record<string, unknown>): { payment: Payment; version: n
   return { payment: paymentView(payment), version: Number(item.version) };
 }
 
-/** Another writer got there first: the version moved, the payment was just created, or DynamoDB saw a conflict. */
-function lostRace(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (err.name === 'TransactionConflictException') return true;
-  if (err.name !== 'TransactionCanceledException') return false;
-  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-  return reasons[0]?.Code === 'ConditionalCheckFailed' || reasons.some((r) => r.Code === 'TransactionConflict');
-}

@@ -1,8 +1,7 @@
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { commitUnlessRaced, retryRaces, type TransactItem } from '../../dynamo/optimistic.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { isThrottling } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';
-import { DependencyThrottledError } from '../../errors/index.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs, parseInstant, sortableInstant } from '../../time/instant.js';
 import type { EventKind } from '../../../events/catalog.js';
@@ -16,7 +15,6 @@ import {
   subscriptionKey,
 } from './keys.js';
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** Attempts of a change before answering 503 (a lost race costs one more read and write). */
 export const MAX_SAVE_ATTEMPTS = 5;
@@ -79,8 +77,7 @@ export class ConfigStore {
       const decided = decide(current.config);
       if (sameConfig(current.config, decided)) return { done: true, value: current.config };
       const next = { ...decided, updatedAt: formatInstant(instantFromMs(this.now())) };
-      const ok = await this.attempt(this.transaction(next, current.version + 1, current));
-      return { done: ok, value: next };
+      return (await commitUnlessRaced(this.options.doc, this.transaction(next, current.version + 1, current))) ? { done: true, value: next } : { done: false };
     });
   }
 
@@ -104,8 +101,7 @@ export class ConfigStore {
         { Delete: { TableName: table, Key: endpointIndexKey(config) } },
         ...config.eventTypes.map((kind): TransactItem => ({ Delete: { TableName: table, Key: subscriptionKey(kind, config.id) } })),
       ];
-      const ok = await this.attempt(items);
-      return { done: ok, value: config };
+      return (await commitUnlessRaced(this.options.doc, items)) ? { done: true, value: config } : { done: false };
     });
   }
 
@@ -158,25 +154,8 @@ export class ConfigStore {
     return Item ? fromItem(Item) : undefined;
   }
 
-  /** Runs `step` until it reports done; a lost race waits (full jitter, capped) and runs it again. */
-  private async retrying<T>(step: () => Promise<{ done: boolean; value: T }>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const { done, value } = await step();
-      if (done) return value;
-      if (attempt >= MAX_SAVE_ATTEMPTS) throw new DependencyThrottledError('the webhook configuration is being changed concurrently; retry shortly');
-      await this.sleep(Math.random() * Math.min(500, 10 * 2 ** attempt));
-    }
-  }
-
-  /** One transaction: true when it committed, false when another writer got there first. */
-  private async attempt(items: TransactItem[]): Promise<boolean> {
-    try {
-      await this.options.doc.send(new TransactWriteCommand({ TransactItems: items }));
-      return true;
-    } catch (err) {
-      if (isThrottling(err) || !lostRace(err)) throw err;
-      return false;
-    }
+  private retrying<T>(step: () => Promise<{ done: true; value: T } | { done: false }>): Promise<T> {
+    return retryRaces(step, { maxAttempts: MAX_SAVE_ATTEMPTS, sleep: this.sleep, busy: 'the webhook configuration is being changed concurrently; retry shortly' });
   }
 
   private transaction(next: WebhookConfig, version: number, current: Stored | undefined): TransactItem[] {
@@ -241,11 +220,3 @@ function fromItem(item: Record<string, unknown>): Stored {
   return { config, version: Number(item.version) };
 }
 
-/** Another writer got there first: the version moved, or DynamoDB saw a conflict. */
-function lostRace(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (err.name === 'TransactionConflictException') return true;
-  if (err.name !== 'TransactionCanceledException') return false;
-  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-  return reasons[0]?.Code === 'ConditionalCheckFailed' || reasons.some((r) => r.Code === 'TransactionConflict');
-}

@@ -10,12 +10,16 @@ import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { loadAuthConfig } from '../../lib/auth/static-clients.js';
 import type { ThrottlePolicy } from '../../lib/auth/throttle.js';
 import { SERVICES } from '../../lib/bearer/scopes.js';
+import { createLogger, logLevelFromEnv } from '../../lib/observability/logger.js';
+import { dispatchBatch, type DispatchDeps } from '../../lib/webhooks/dispatch/dispatch-batch.js';
 import { createProtectedApp } from '../../lib/platform/protected-app.js';
 import { createRuntime } from '../../lib/platform/runtime.js';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
 import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { createStreamPoller } from './pollers/stream-poller.js';
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 
@@ -31,6 +35,8 @@ export interface PlatformOptions {
   /** The caller's environment: AUTH_CONFIG, AUTH_CONFIG_INLINE, the `$NAME` secrets they name, LOG_LEVEL. */
   env?: NodeJS.ProcessEnv;
   throttle?: ThrottlePolicy;
+  /** Feed the events table's stream to `dispatch` (default true). */
+  dispatch?: boolean;
 }
 
 export interface RunningPlatform {
@@ -118,6 +124,22 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       webhooks: createWebhooksApp(runtime),
     };
     for (const service of SERVICES) apps[service] ??= createProtectedApp(service, runtime);
+
+    if (options.dispatch !== false) {
+      const streamsClient = new DynamoDBStreamsClient({ ...local, endpoint: dynamoEndpoint });
+      stops.push(async () => streamsClient.destroy());
+      const logger = createLogger(logLevelFromEnv(env));
+      const deps: DispatchDeps = { doc: runtime.doc, sqs: sqsClient, table: tables.WEBHOOKS_TABLE!, queueUrl: queues.DELIVERIES_QUEUE_URL!, logger };
+      const poller = createStreamPoller({
+        dynamo: dynamoClient,
+        streams: streamsClient,
+        table: tables.EVENTS_TABLE!,
+        handler: (records) => dispatchBatch(records, deps),
+        logger,
+      });
+      await poller.start();
+      stops.push(() => poller.stop());
+    }
 
     const health = async (): Promise<HealthReport> => {
       const components: Record<string, 'up' | 'down'> = {};

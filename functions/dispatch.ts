@@ -1,0 +1,12 @@
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { dispatchBatch, type StreamRecordLike } from '../lib/webhooks/dispatch/dispatch-batch.js';
+import { dispatchDepsFromEnv } from '../lib/webhooks/dispatch/deps.js';
+
+/**
+ * The events table's stream → deliveries. The event source mapping must enable `ReportBatchItemFailures`:
+ * the response names the first record that failed, and Lambda retries from it.
+ */
+const deps = dispatchDepsFromEnv(process.env);
+
+export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
+  dispatchBatch(event.Records as StreamRecordLike[], deps);

@@ -1,0 +1,228 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Logger } from '../../observability/logger.js';
+import { deliveryId, deliveryKeys, encodeDeliveryMessage, type Delivery } from '../deliveries/model.js';
+import { subscriptionPartition } from '../store/keys.js';
+
+/**
+ * `dispatch`: the consumer of the events table's stream (the transactional outbox). For each new event row it
+ * creates one delivery record per active config subscribed to the event's kind and enqueues a pointer to it on
+ * the deliveries queue, where `deliver` takes over.
+ *
+ * Idempotency (a stream record may be delivered more than once: a retried batch, a crashed invocation):
+ * - The delivery id is deterministic per (event, config), and the record is created with a conditional Put
+ *   (`attribute_not_exists(pk)`): a redelivered stream record never creates a second delivery.
+ * - Created now → enqueued. Already there → enqueued again only while it is still `pending` with 0 attempts,
+ *   i.e. `deliver` has not started on it. Its earlier message may have been lost (the send failed after the
+ *   Put, which is precisely why the record is being redelivered), so this is what guarantees that nothing is
+ *   lost. Once `deliver` has made an attempt, or the delivery is settled (`succeeded`, `failed`, `cancelled`),
+ *   `deliver` owns it (retries, replay) and no message is sent.
+ * - Duplicates are therefore rare: only for a record whose earlier processing failed or crashed after some of
+ *   its messages were sent, and only for deliveries `deliver` has not picked up yet. Records before the first
+ *   failure of a batch are checkpointed and never redelivered (see below). `deliver` must tolerate a duplicate
+ *   message anyway, as SQS itself delivers at least once.
+ *
+ * Partial failures: records are handled in stream order and processing stops at the first failure, whose
+ * sequence number is the only one reported. For a DynamoDB stream with `ReportBatchItemFailures`, Lambda
+ * checkpoints before the lowest reported sequence number and retries from it, so the records after it are
+ * retried anyway: handling them now would only produce work that is done again.
+ */
+
+/** The parts of a stream record (Lambda's `DynamoDBRecord`, or the Streams API's `Record`) dispatch reads. */
+export interface StreamRecordLike {
+  eventID?: string;
+  eventName?: string;
+  dynamodb?: {
+    SequenceNumber?: string;
+    NewImage?: Record<string, unknown>;
+  };
+}
+
+export interface BatchItemFailure {
+  itemIdentifier: string;
+}
+
+export interface DispatchResult {
+  batchItemFailures: BatchItemFailure[];
+}
+
+export interface DispatchDeps {
+  doc: DynamoDBDocumentClient;
+  sqs: SQSClient;
+  /** The webhooks table (configs, subscriptions, deliveries). */
+  table: string;
+  /** The deliveries queue. */
+  queueUrl: string;
+  now?: () => number;
+  /**
+   * How long the active configs of a kind are reused (per deps object) before being queried again. Default
+   * 5 s: a config created, changed or deactivated takes effect for events dispatched at most that much later.
+   */
+  cacheTtlMs?: number;
+  logger?: Logger;
+}
+
+export const DEFAULT_CACHE_TTL_MS = 5_000;
+/** SendMessageBatch takes at most 10 entries. */
+const SQS_BATCH = 10;
+/** Entries a SendMessageBatch reports as failed (not the sender's fault) are sent again this many times. */
+const SEND_ATTEMPTS = 3;
+
+/** Thrown for a record that can never be dispatched as it is (retried all the same, and logged). */
+export class MalformedEventError extends Error {}
+
+export async function dispatchBatch(records: readonly StreamRecordLike[], deps: DispatchDeps): Promise<DispatchResult> {
+  for (const record of records) {
+    try {
+      await dispatchRecord(record, deps);
+    } catch (err) {
+      const itemIdentifier = record.dynamodb?.SequenceNumber ?? record.eventID ?? '';
+      deps.logger?.log('error', 'dispatch: stream record failed', {
+        sequenceNumber: itemIdentifier,
+        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      });
+      return { batchItemFailures: [{ itemIdentifier }] };
+    }
+  }
+  return { batchItemFailures: [] };
+}
+
+/** The event of a stream record, or undefined when the record is not the insertion of an event row. */
+export function eventOfRecord(record: StreamRecordLike): { id: string; type: string; body: string } | undefined {
+  if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return undefined;
+  const image = unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>);
+  if (typeof image.pk !== 'string' || !image.pk.startsWith('EVENT#') || image.sk !== 'EVENT') return undefined;
+  const id = image.pk.slice('EVENT#'.length);
+  if (!id) throw new MalformedEventError(`event row ${image.pk} has no id`);
+  if (typeof image.type !== 'string' || !image.type) throw new MalformedEventError(`event ${id} has no type`);
+  if (typeof image.body !== 'string') throw new MalformedEventError(`event ${id} has no body`);
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(image.body);
+  } catch {
+    throw new MalformedEventError(`event ${id} has a body that is not JSON`);
+  }
+  if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope)) throw new MalformedEventError(`event ${id} has a body that is not an object`);
+  return { id, type: image.type, body: image.body };
+}
+
+async function dispatchRecord(record: StreamRecordLike, deps: DispatchDeps): Promise<void> {
+  const event = eventOfRecord(record);
+  if (!event) return;
+  const configIds = await activeConfigs(event.type, deps);
+  if (configIds.length === 0) return;
+  const nowMs = (deps.now ?? Date.now)();
+  const createdAt = new Date(nowMs).toISOString();
+  const toSend = (await Promise.all(configIds.map((configId) => createDelivery(event, configId, nowMs, createdAt, deps)))).filter(
+    (id): id is string => id !== undefined,
+  );
+  for (let i = 0; i < toSend.length; i += SQS_BATCH) await sendBatch(toSend.slice(i, i + SQS_BATCH), deps);
+}
+
+/** Creates the delivery; returns its id when a message must be sent for it. */
+async function createDelivery(
+  event: { id: string; type: string; body: string },
+  configId: string,
+  nowMs: number,
+  createdAt: string,
+  deps: DispatchDeps,
+): Promise<string | undefined> {
+  const id = deliveryId(event.id, configId);
+  const delivery: Delivery = {
+    id,
+    configId,
+    eventId: event.id,
+    eventType: event.type,
+    body: event.body,
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: nowMs,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  try {
+    await deps.doc.send(
+      new PutCommand({
+        TableName: deps.table,
+        Item: { ...deliveryKeys.delivery(id), gsi1pk: deliveryKeys.list, gsi1sk: deliveryKeys.listSort(createdAt, id), ...delivery },
+        ConditionExpression: 'attribute_not_exists(pk)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return id;
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    const old = (err as { Item?: Record<string, AttributeValue> }).Item;
+    const existing = old ? unmarshall(old) : await readDelivery(id, deps);
+    // Gone between the Put and the read (deleted): nothing to send for it.
+    if (!existing) return undefined;
+    return existing.status === 'pending' && Number(existing.attempts ?? 0) === 0 ? id : undefined;
+  }
+}
+
+async function readDelivery(id: string, deps: DispatchDeps): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.table, Key: deliveryKeys.delivery(id), ConsistentRead: true }));
+  return Item;
+}
+
+async function sendBatch(ids: string[], deps: DispatchDeps): Promise<void> {
+  let pending = ids;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const { Failed = [] } = await deps.sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: deps.queueUrl,
+        Entries: pending.map((id) => ({ Id: id, MessageBody: encodeDeliveryMessage(id) })),
+      }),
+    );
+    if (Failed.length === 0) return;
+    const fatal = Failed.find((f) => f.SenderFault) ?? (attempt >= SEND_ATTEMPTS ? Failed[0] : undefined);
+    if (fatal) throw new Error(`SendMessageBatch failed for delivery ${fatal.Id}: ${fatal.Code ?? ''} ${fatal.Message ?? ''}`.trim());
+    const failed = new Set(Failed.map((f) => f.Id));
+    pending = pending.filter((id) => failed.has(id));
+  }
+}
+
+interface CacheEntry {
+  expiresAt: number;
+  configIds: Promise<string[]>;
+}
+
+/** One cache per deps object (one per Lambda container, one per local poller). */
+const caches = new WeakMap<DispatchDeps, Map<string, CacheEntry>>();
+
+/** The ids of the active configs subscribed to `kind`: one Query of its subscription partition. */
+async function activeConfigs(kind: string, deps: DispatchDeps): Promise<string[]> {
+  const ttl = deps.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+  if (ttl <= 0) return queryActiveConfigs(kind, deps);
+  let cache = caches.get(deps);
+  if (!cache) caches.set(deps, (cache = new Map()));
+  const nowMs = Date.now();
+  const hit = cache.get(kind);
+  if (hit && hit.expiresAt > nowMs) return hit.configIds;
+  const entry: CacheEntry = { expiresAt: nowMs + ttl, configIds: queryActiveConfigs(kind, deps) };
+  cache.set(kind, entry);
+  // A failed query is not cached.
+  entry.configIds.catch(() => cache.get(kind) === entry && cache.delete(kind));
+  return entry.configIds;
+}
+
+async function queryActiveConfigs(kind: string, deps: DispatchDeps): Promise<string[]> {
+  const ids: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await deps.doc.send(
+      new QueryCommand({
+        TableName: deps.table,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': subscriptionPartition(kind) },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) if (item.active === true && typeof item.configId === 'string') ids.push(item.configId);
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return ids;
+}

@@ -4,7 +4,7 @@ import { connectionFromEnv, createDocumentClient } from '../lib/dynamo/client.js
 import { ConfigurationError } from '../lib/errors/index.js';
 import { createLogger, logLevelFromEnv } from '../lib/observability/logger.js';
 import { deliverBatch, type DeliverDeps } from '../lib/webhooks/deliver/deliver-batch.js';
-import { createSqsClient, sqsConnectionFromEnv } from '../lib/webhooks/deliver/sqs-client.js';
+import { sqsClientFromEnv } from '../lib/sqs/client.js';
 
 /**
  * Deps from the environment: `WEBHOOKS_TABLE`, `DELIVERIES_QUEUE_URL` (required), `DYNAMODB_ENDPOINT` /
@@ -19,7 +19,7 @@ export function deliverDepsFromEnv(env: NodeJS.ProcessEnv = process.env): Delive
   return {
     doc: createDocumentClient(connectionFromEnv(env)),
     table,
-    sqs: createSqsClient(sqsConnectionFromEnv(env)),
+    sqs: sqsClientFromEnv(env),
     queueUrl,
     logger: createLogger(logLevelFromEnv(env)),
     allowLoopback: env.STAGE === 'local',

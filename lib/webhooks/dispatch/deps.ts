@@ -1,7 +1,7 @@
 import { connectionFromEnv, createDocumentClient } from '../../dynamo/client.js';
 import { createLogger, logLevelFromEnv } from '../../observability/logger.js';
 import type { DispatchDeps } from './dispatch-batch.js';
-import { sqsClientFromEnv } from './sqs-client.js';
+import { sqsClientFromEnv } from '../../sqs/client.js';
 
 /** The dispatcher's dependencies from a function's environment: `WEBHOOKS_TABLE`, `DELIVERIES_QUEUE_URL`. */
 export function dispatchDepsFromEnv(env: NodeJS.ProcessEnv = process.env): DispatchDeps {

@@ -19,6 +19,8 @@ import { createGateway, type FetchHandler, type HealthReport } from './gateway.j
 import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { createQueuePoller } from './pollers/queue-poller.js';
+import { deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
 import { createStreamPoller } from './pollers/stream-poller.js';
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
@@ -139,6 +141,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       });
       await poller.start();
       stops.push(() => poller.stop());
+      // And the deliveries queue to `deliver`, as its SQS event source mapping does (loopback receivers allowed).
+      const deliveries = createQueuePoller({
+        sqs: sqsClient,
+        queueUrl: queues.DELIVERIES_QUEUE_URL!,
+        handler: (records) => deliverBatch(records, { doc: runtime.doc, table: tables.WEBHOOKS_TABLE!, sqs: sqsClient, queueUrl: queues.DELIVERIES_QUEUE_URL!, logger, allowLoopback: true }),
+        logger,
+      });
+      deliveries.start();
+      stops.push(() => deliveries.stop());
     }
 
     const health = async (): Promise<HealthReport> => {

@@ -1,0 +1,73 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Logger } from '../../../lib/observability/logger.js';
+
+export interface QueueRecord {
+  messageId: string;
+  body: string;
+}
+
+export interface QueuePollerOptions {
+  sqs: SQSClient;
+  queueUrl: string;
+  /** The Lambda's batch logic: returns the message ids that failed (partial batch response). */
+  handler: (records: QueueRecord[]) => Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }>;
+  logger: Logger;
+  /** Long-poll wait per receive, in seconds (short, so stop() is quick). */
+  waitSeconds?: number;
+}
+
+export interface QueuePoller {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Feeds an SQS queue to a handler the way Lambda's SQS event source mapping does: batches of up to 10,
+ * successful messages deleted, failed ones (reported, or the whole batch when the handler throws) left to come
+ * back after the visibility timeout — and, after the queue's maxReceiveCount, to move to its dead-letter queue.
+ */
+export function createQueuePoller(options: QueuePollerOptions): QueuePoller {
+  let running = false;
+  let loop: Promise<void> | undefined;
+
+  async function pollOnce(): Promise<void> {
+    const { Messages = [] } = await options.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: options.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: options.waitSeconds ?? 1 }),
+    );
+    if (Messages.length === 0) return;
+    const records = Messages.map((m) => ({ messageId: m.MessageId!, body: m.Body ?? '' }));
+    let failed: Set<string>;
+    try {
+      failed = new Set((await options.handler(records)).batchItemFailures.map((f) => f.itemIdentifier));
+    } catch (err) {
+      options.logger.log('error', 'queue batch failed', { queueUrl: options.queueUrl, error: (err as Error).message });
+      return;
+    }
+    const done = Messages.filter((m) => !failed.has(m.MessageId!));
+    if (done.length === 0) return;
+    await options.sqs.send(
+      new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
+    );
+  }
+
+  return {
+    start() {
+      running = true;
+      loop = (async () => {
+        while (running) {
+          try {
+            await pollOnce();
+          } catch (err) {
+            if (!running) break;
+            options.logger.log('error', 'queue poll failed', { queueUrl: options.queueUrl, error: (err as Error).message });
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        }
+      })();
+    },
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
+}

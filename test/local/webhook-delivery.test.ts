@@ -1,0 +1,98 @@
+/**
+ * The whole path on the local platform: a committed ledger transaction → its event row → the stream poller →
+ * dispatch → the deliveries queue → the queue poller → deliver → a signed POST to a receiver on this machine.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPlatform } from '../../infra/local/platform.js';
+import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
+import { startTestPlatform } from '../support/platform.js';
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
+
+let platform: RunningPlatform;
+let receiver: Server;
+let receiverUrl: string;
+const received: Received[] = [];
+/** Status the receiver answers with, per request number (default 200). */
+const answers: number[] = [];
+
+async function token(): Promise<string> {
+  const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials&client_id=local-dev&client_secret=local-dev-secret',
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+async function api(method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${platform.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await token()}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+}
+
+async function waitFor(count: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(received.length).toBeGreaterThanOrEqual(count);
+}
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(answers[received.length - 1] ?? 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  platform = await startTestPlatform();
+});
+
+afterAll(async () => {
+  await platform?.stop();
+  await new Promise((r) => receiver?.close(r));
+});
+
+describe('webhook delivery on the local platform', () => {
+  it('delivers a signed, verifiable ledger.committed_transactions event, and retries a 500 with the same id', async () => {
+    const created = await api('POST', '/api/webhooks/configs', { endpoint: receiverUrl, eventTypes: ['ledger.committed_transactions'] });
+    expect(created.status).toBe(200);
+    const { secret, id: configId } = ((await created.json()) as { data: { secret: string; id: string } }).data;
+    expect((await api('POST', '/api/ledger/v2/hooks')).status).toBe(204);
+    answers.push(500, 200);
+    const tx = await api('POST', '/api/ledger/v2/hooks/transactions', { postings: [{ source: 'world', destination: 'a', amount: 42, asset: 'USD' }] });
+    expect(tx.status).toBe(200);
+
+    // First attempt answered 500; the retry comes 5 s (±20 %) later with the same delivery id.
+    await waitFor(2, 20_000);
+    const [first, second] = received as [Received, Received];
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(second.body).toBe(first.body);
+    for (const delivery of [first, second]) {
+      const h = delivery.headers;
+      expect(h['service-webhook-id']).toBe(h['webhook-id']);
+      expect(verifyWithTolerance(h['service-webhook-signature'], h['service-webhook-id'], h['service-webhook-timestamp'], secret, delivery.body)).toBe(true);
+      expect(() =>
+        new Webhook(secret).verify(delivery.body, { 'webhook-id': h['webhook-id']!, 'webhook-timestamp': h['webhook-timestamp']!, 'webhook-signature': h['webhook-signature']! }),
+      ).not.toThrow();
+    }
+    const envelope = JSON.parse(second.body) as { type: string; app: string; payload: { ledger: string; transactions: Array<{ id: number; postings: Array<{ amount: number }> }> } };
+    expect(envelope).toMatchObject({ type: 'ledger.committed_transactions', app: 'ledger' });
+    expect(envelope.payload.ledger).toBe('hooks');
+    expect(envelope.payload.transactions[0]!.postings[0]!.amount).toBe(42);
+    // A tampered body does not verify.
+    expect(verifyWithTolerance(second.headers['webhook-signature'], second.headers['webhook-id'], second.headers['webhook-timestamp'], secret, second.body.replace('42', '43'))).toBe(false);
+    expect(configId).toMatch(/^[0-9a-f-]{36}$/);
+  }, 40_000);
+});

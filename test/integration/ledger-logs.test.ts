@@ -10,7 +10,7 @@ import { encodeCursor } from '../../lib/pagination/cursor.js';
 import { createRuntime, type ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ledgerClient, stringify } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
-import { startTestPlatform } from '../support/platform.js';
+import { startTestPlatform, testClientToken } from '../support/platform.js';
 
 const MAX = 10n ** 38n - 1n;
 const T1 = '2026-01-02T03:04:05Z';
@@ -159,12 +159,7 @@ describe('npm run verify-logs (against the running platform)', () => {
 
   beforeAll(async () => {
     platform = await startTestPlatform();
-    const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'local-dev', client_secret: 'local-dev-secret' }),
-    });
-    token = ((await res.json()) as { access_token: string }).access_token;
+    token = await testClientToken(platform);
   });
 
   afterAll(async () => {

@@ -8,20 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { deliveryId } from '../../lib/webhooks/deliveries/model.js';
-import { startTestPlatform } from '../support/platform.js';
+import { startTestPlatform, testClientToken } from '../support/platform.js';
 
 let platform: RunningPlatform;
 let token: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'local-dev', client_secret: 'local-dev-secret' }),
-  });
-  expect(res.status).toBe(200);
-  token = ((await res.json()) as { access_token: string }).access_token;
+  token = await testClientToken(platform);
 });
 afterAll(async () => {
   await platform?.stop();

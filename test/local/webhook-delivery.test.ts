@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
-import { startTestPlatform } from '../support/platform.js';
+import { startTestPlatform, testClientToken } from '../support/platform.js';
 
 interface Received {
   headers: Record<string, string>;
@@ -22,19 +22,10 @@ const received: Received[] = [];
 /** Status the receiver answers with, per request number (default 200). */
 const answers: number[] = [];
 
-async function token(): Promise<string> {
-  const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials&client_id=local-dev&client_secret=local-dev-secret',
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
-
 async function api(method: string, path: string, body?: unknown): Promise<Response> {
   return fetch(`${platform.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${await token()}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${await testClientToken(platform)}`, 'content-type': 'application/json' },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 }

@@ -15,3 +15,14 @@ export function startTestPlatform(options: Partial<PlatformOptions> = {}): Promi
     env: { LOG_LEVEL: 'silent', ...options.env },
   });
 }
+
+/** A token for the local test client (every scope) from a running platform's token endpoint. */
+export async function testClientToken(platform: RunningPlatform): Promise<string> {
+  const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'local-dev', client_secret: 'local-dev-secret' }),
+  });
+  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}

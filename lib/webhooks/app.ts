@@ -5,13 +5,16 @@ import type { ServiceRuntime } from '../platform/runtime.js';
 import { configSchemas, secretOverlapSecondsFromEnv } from './domain/config.js';
 import { configRoutes } from './routes/configs.js';
 import { ConfigStore } from './store/config-store.js';
+import { DeliveryStore } from './deliveries/store.js';
+import { deliveryRoutes } from './routes/deliveries.js';
+import { sqsClientFromEnv } from '../sqs/client.js';
 
 export interface WebhooksAppOptions {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The webhooks service (API.md §4): configurations so far; deliveries come next. */
+/** The webhooks service (API.md §4): configurations and deliveries. */
 export function createWebhooksApp(runtime: ServiceRuntime, options: WebhooksAppOptions = {}): Hono<AppEnv> {
   const store = new ConfigStore({
     doc: runtime.doc,
@@ -24,6 +27,12 @@ export function createWebhooksApp(runtime: ServiceRuntime, options: WebhooksAppO
     store,
     schemas: configSchemas(runtime.config.stage),
     secretOverlapSeconds: secretOverlapSecondsFromEnv(runtime.env),
+  });
+  deliveryRoutes(app, {
+    deliveries: new DeliveryStore({ doc: runtime.doc, table: runtime.config.tables.webhooks }),
+    sqs: sqsClientFromEnv(runtime.env),
+    queueUrl: runtime.config.queues.deliveries,
+    now: options.now ?? Date.now,
   });
   return app;
 }

@@ -5,7 +5,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../lib/dynamo/client.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
@@ -85,5 +87,47 @@ describe('webhook delivery on the local platform', () => {
     // A tampered body does not verify.
     expect(verifyWithTolerance(second.headers['webhook-signature'], second.headers['webhook-id'], second.headers['webhook-timestamp'], secret, second.body.replace('42', '43'))).toBe(false);
     expect(configId).toMatch(/^[0-9a-f-]{36}$/);
-  }, 40_000);
+
+    // The attempt history is visible through the deliveries API.
+    const deliveryId = first.headers['webhook-id']!;
+    const deadline = Date.now() + 10_000;
+    let delivery: { status: string; attempts: number; configId: string; eventType: string } | undefined;
+    while (Date.now() < deadline) {
+      delivery = ((await (await api('GET', `/api/webhooks/deliveries/${deliveryId}`)).json()) as { data: typeof delivery }).data;
+      if (delivery?.status === 'succeeded') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2, configId, eventType: 'ledger.committed_transactions' });
+    const listed = (await (await api('GET', '/api/webhooks/deliveries')).json()) as { cursor: { data: Array<{ id: string }> } };
+    expect(listed.cursor.data.map((d) => d.id)).toContain(deliveryId);
+    const attempts = (await (await api('GET', `/api/webhooks/deliveries/${deliveryId}/attempts`)).json()) as { cursor: { data: Array<{ attempt: number; statusCode: number }> } };
+    expect(attempts.cursor.data.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 200]]);
+
+    // A replay sends it once more, now, with the same id.
+    const replay = await api('POST', `/api/webhooks/deliveries/${deliveryId}/replay`);
+    expect(replay.status).toBe(200);
+    expect(((await replay.json()) as { data: { status: string } }).data.status).toBe('pending');
+    await waitFor(3, 10_000);
+    expect(received[2]!.headers['webhook-id']).toBe(deliveryId);
+    expect(received[2]!.body).toBe(first.body);
+
+    expect((await api('GET', '/api/webhooks/deliveries/0123456789abcdef0123456789abcdef')).status).toBe(404);
+    expect((await api('GET', '/api/webhooks/deliveries/not-an-id')).status).toBe(404);
+    expect((await api('POST', '/api/webhooks/deliveries/0123456789abcdef0123456789abcdef/replay')).status).toBe(404);
+  }, 60_000);
+
+  it('refuses to replay a delivery that is still pending (409)', async () => {
+    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT! });
+    const id = 'abcdefabcdefabcdefabcdefabcdef01';
+    await doc.send(
+      new PutCommand({
+        TableName: platform.env.WEBHOOKS_TABLE!,
+        Item: { pk: `DELIVERY#${id}`, sk: 'DELIVERY', id, configId: 'c', eventId: 'e', eventType: 'ledger.saved_metadata', body: '{}', status: 'pending', attempts: 1, nextAttemptAt: Date.now() + 3600_000, createdAt: 'x', updatedAt: 'x' },
+      }),
+    );
+    const res = await api('POST', `/api/webhooks/deliveries/${id}/replay`);
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { errorCode: string }).errorCode).toBe('CONFLICT');
+    doc.destroy();
+  });
 });

@@ -1,4 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { queryPage } from '../../dynamo/paginate.js';
+import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { deliveryKeys, type Delivery, type DeliveryAttempt, type DeliveryStatus } from './model.js';
 
 /**
@@ -78,6 +80,62 @@ export class DeliveryStore {
         ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND attempts = :expected',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':cancelled': 'cancelled', ':now': updatedAt, ':pending': 'pending', ':expected': expectedAttempts },
+      }),
+    );
+  }
+
+  /** All deliveries, newest first (gsi1). */
+  async list(query: ListQuery): Promise<Page<Delivery>> {
+    return queryPage(
+      this.options.doc,
+      {
+        input: { TableName: this.options.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': deliveryKeys.list } },
+        keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+        list: 'webhooks.deliveries',
+        ascending: false,
+      },
+      query,
+      fromItem,
+    );
+  }
+
+  /** A delivery's attempts in order (its own partition: `ATTEMPT#<nnnn>` items). */
+  async attempts(id: string, query: ListQuery): Promise<Page<DeliveryAttempt>> {
+    return queryPage(
+      this.options.doc,
+      {
+        input: {
+          TableName: this.options.table,
+          KeyConditionExpression: 'pk = :p AND begins_with(sk, :a)',
+          ExpressionAttributeValues: { ':p': deliveryKeys.delivery(id).pk, ':a': 'ATTEMPT#' },
+          ConsistentRead: true,
+        },
+        keyAttributes: ['pk', 'sk'],
+        list: `webhooks.attempts.${id}`,
+        ascending: true,
+      },
+      query,
+      (item) => {
+        const { pk: _pk, sk: _sk, type: _type, ...attempt } = item;
+        return { ...attempt, attempt: Number(attempt.attempt), durationMs: Number(attempt.durationMs), ...(attempt.statusCode !== undefined ? { statusCode: Number(attempt.statusCode) } : {}) } as DeliveryAttempt;
+      },
+    );
+  }
+
+  /**
+   * Reopens a finished delivery for one more attempt now (a replay): `pending`, due at `nowMs`. Attempt numbers
+   * carry on, so the history is never overwritten; past the schedule's last attempt a failure ends it `failed`
+   * again. False when it is still pending (a replay would race the scheduled retry).
+   */
+  async reopen(id: string, nowMs: number, updatedAt: string): Promise<boolean> {
+    return this.conditional(
+      new UpdateCommand({
+        TableName: this.options.table,
+        Key: deliveryKeys.delivery(id),
+        UpdateExpression: 'SET #status = :pending, nextAttemptAt = :due, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND #status <> :pending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':due': nowMs, ':now': updatedAt },
       }),
     );
   }

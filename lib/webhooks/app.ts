@@ -7,6 +7,7 @@ import { configRoutes } from './routes/configs.js';
 import { ConfigStore } from './store/config-store.js';
 import { DeliveryStore } from './deliveries/store.js';
 import { deliveryRoutes } from './routes/deliveries.js';
+import { configTestRoutes } from './routes/config-test.js';
 import { sqsClientFromEnv } from '../sqs/client.js';
 
 export interface WebhooksAppOptions {
@@ -28,6 +29,7 @@ export function createWebhooksApp(runtime: ServiceRuntime, options: WebhooksAppO
     schemas: configSchemas(runtime.config.stage),
     secretOverlapSeconds: secretOverlapSecondsFromEnv(runtime.env),
   });
+  configTestRoutes(app, { store, allowLoopback: runtime.config.stage === 'local', now: options.now ?? Date.now });
   deliveryRoutes(app, {
     deliveries: new DeliveryStore({ doc: runtime.doc, table: runtime.config.tables.webhooks }),
     sqs: sqsClientFromEnv(runtime.env),

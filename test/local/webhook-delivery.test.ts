@@ -116,6 +116,29 @@ describe('webhook delivery on the local platform', () => {
     expect((await api('POST', '/api/webhooks/deliveries/0123456789abcdef0123456789abcdef/replay')).status).toBe(404);
   }, 60_000);
 
+  it('sends one signed test delivery on GET /configs/{id}/test and answers the attempt', async () => {
+    const created = await api('POST', '/api/webhooks/configs', { endpoint: receiverUrl, eventTypes: ['payments.saved_payment'] });
+    const { id, secret } = ((await created.json()) as { data: { id: string; secret: string } }).data;
+    const before = received.length;
+    const res = await api('GET', `/api/webhooks/configs/${id}/test`);
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: { id: string; configId: string; statusCode: number; durationMs: number } };
+    expect(data).toMatchObject({ configId: id, statusCode: 200 });
+    expect(received.length).toBe(before + 1);
+    const got = received[before]!;
+    expect(got.headers['webhook-id']).toBe(data.id);
+    expect(verifyWithTolerance(got.headers['webhook-signature'], got.headers['webhook-id'], got.headers['webhook-timestamp'], secret, got.body)).toBe(true);
+    expect(JSON.parse(got.body)).toMatchObject({ type: 'payments.saved_payment', payload: { test: true } });
+
+    // The SSRF guard applies to tests too: a private address is refused, reported, never contacted.
+    const privateConfig = await api('POST', '/api/webhooks/configs', { endpoint: 'http://10.0.0.1/hook', eventTypes: ['payments.saved_payment'] });
+    const privateId = ((await privateConfig.json()) as { data: { id: string } }).data.id;
+    const refused = (await (await api('GET', `/api/webhooks/configs/${privateId}/test`)).json()) as { data: { error?: string; statusCode?: number } };
+    expect(refused.data.statusCode).toBeUndefined();
+    expect(refused.data.error).toContain('10.0.0.1');
+    expect((await api('GET', '/api/webhooks/configs/00000000-0000-4000-8000-000000000000/test')).status).toBe(404);
+  });
+
   it('refuses to replay a delivery that is still pending (409)', async () => {
     const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT! });
     const id = 'abcdefabcdefabcdefabcdefabcdef01';

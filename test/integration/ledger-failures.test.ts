@@ -9,13 +9,13 @@
  * `callThrough()`, so the stub's default behaviour calls the original `send` (DynamoDB Local) and only the
  * commands a test chooses fail. The mock is restored after each test.
  */
-import { TransactionCanceledException, ProvisionedThroughputExceededException, ThrottlingException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, QueryCommand, ScanCommand, TransactGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ledgerClient } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
+import { cancelled, fail, throttled, throughputExceeded } from '../support/dynamo-faults.js';
 
 type Send = (this: DynamoDBDocumentClient, command: unknown, ...rest: unknown[]) => Promise<unknown>;
 /** The real `send`, captured before any stub is installed. */
@@ -47,18 +47,7 @@ function inject(injectors: { write?: Injector; get?: Injector }): void {
   });
 }
 
-/** A cancelled transaction as DynamoDB reports it: one reason per item, `None` except the given ones. */
-function cancelled(command: TransactWriteCommand | TransactGetCommand, codes: Record<number, string>): TransactionCanceledException {
-  const count = command.input.TransactItems?.length ?? 0;
-  const reasons = Array.from({ length: count }, (_, i) => (codes[i] ? { Code: codes[i], Message: `${codes[i]} (injected)` } : { Code: 'None' }));
-  return new TransactionCanceledException({
-    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
-    $metadata: { httpStatusCode: 400 },
-    CancellationReasons: reasons,
-  });
-}
 
-const fail = (err: Error) => Promise.reject(err);
 const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({ source, destination, amount, asset });
 const tx = (ledger: string, body: unknown, headers: Record<string, string> = {}) => call('POST', `/v2/${ledger}/transactions`, body, headers);
 
@@ -175,8 +164,8 @@ describe('ledger writer under injected DynamoDB failures', () => {
   });
 
   for (const [index, [label, make]] of ([
-    ['ProvisionedThroughputExceededException', () => new ProvisionedThroughputExceededException({ message: 'The level of configured provisioned throughput for the table was exceeded', $metadata: { httpStatusCode: 400 } })],
-    ['ThrottlingException', () => new ThrottlingException({ message: 'Rate of requests exceeds the allowed throughput', $metadata: { httpStatusCode: 400 } })],
+    ['ProvisionedThroughputExceededException', throughputExceeded],
+    ['ThrottlingException', throttled],
     ['TransactionCanceledException with a ThrottlingError reason', undefined],
   ] as Array<[string, (() => Error) | undefined]>).entries()) {
     it(`(c) answers 503 INTERNAL with Retry-After on ${label}, without retrying, and writes nothing`, async () => {

@@ -6,7 +6,6 @@
  * `DynamoDBDocumentClient.prototype.send`; its default calls the original `send` (DynamoDB Local), and only the
  * commands a test chooses are taken over. The mock is restored after each test.
  */
-import { ProvisionedThroughputExceededException, ThrottlingException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { MAX_SAVE_ATTEMPTS } from '../../lib/payments/store/payment-store.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { paymentBody, paymentEvents, paymentsClient, storedCounts, type PaymentsCall } from '../support/payments.js';
 import { testEnvironment } from '../support/tables.js';
+import { cancelled, fail, throttled, throughputExceeded } from '../support/dynamo-faults.js';
 
 type Send = (this: DynamoDBDocumentClient, command: unknown, ...rest: unknown[]) => Promise<unknown>;
 const realSend = DynamoDBDocumentClient.prototype.send as unknown as Send;
@@ -44,17 +44,7 @@ function inject(write?: Injector): void {
   });
 }
 
-function cancelled(command: TransactWriteCommand, codes: Record<number, string>): TransactionCanceledException {
-  const count = command.input.TransactItems?.length ?? 0;
-  const reasons = Array.from({ length: count }, (_, i) => (codes[i] ? { Code: codes[i], Message: `${codes[i]} (injected)` } : { Code: 'None' }));
-  return new TransactionCanceledException({
-    message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
-    $metadata: { httpStatusCode: 400 },
-    CancellationReasons: reasons,
-  });
-}
 
-const fail = (err: Error) => Promise.reject(err);
 const create = (body: unknown) => call('POST', '/v3/payments', body);
 
 beforeAll(async () => {
@@ -70,8 +60,8 @@ afterEach(() => {
 
 describe('payments under injected DynamoDB failures', () => {
   for (const [label, make] of [
-    ['ProvisionedThroughputExceededException', () => new ProvisionedThroughputExceededException({ message: 'throughput exceeded', $metadata: { httpStatusCode: 400 } })],
-    ['ThrottlingException', () => new ThrottlingException({ message: 'Rate of requests exceeds the allowed throughput', $metadata: { httpStatusCode: 400 } })],
+    ['ProvisionedThroughputExceededException', throughputExceeded],
+    ['ThrottlingException', throttled],
     ['TransactionCanceledException with a ThrottlingError reason', undefined],
   ] as Array<[string, (() => Error) | undefined]>) {
     it(`answers 503 INTERNAL with Retry-After on ${label}, writes nothing (payment, index items, event), and the retry commits`, async () => {

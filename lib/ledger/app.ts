@@ -12,6 +12,7 @@ import { metadataRoutes } from './routes/metadata.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { volumeRoutes } from './routes/volumes.js';
 import { VolumeReads } from './store/volume-reads.js';
+import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
 import { AccountReads } from './store/account-reads.js';
 import { BucketTables } from './store/bucket-tables.js';
 import { LedgerLookup } from './store/ledger-lookup.js';
@@ -43,7 +44,8 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const stats = new LedgerStats(doc, tableFor);
   ledgerRoutes(app, { registry, lookup, stats, tableFor, now });
   const reads = new TransactionReads(doc, tableFor);
-  transactionRoutes(app, { lookup, writer, reads, stats });
+  const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
+  transactionRoutes(app, { lookup, writer, reads, stats, effectiveVolumes });
   metadataRoutes(app, { lookup, writer });
   bulkRoutes(app, { lookup, writer, reads });
   accountRoutes(app, { lookup, accounts: new AccountReads(doc, tableFor), stats });

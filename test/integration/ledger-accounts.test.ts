@@ -97,14 +97,16 @@ describe('GET /v2/<ledger>/accounts/<address>', () => {
     expect(missing.body.errorCode).toBe('LEDGER_NOT_FOUND');
   });
 
-  it('refuses effectiveVolumes (not built yet), unknown expand values and unknown parameters', async () => {
+  it('answers effectiveVolumes (equal to volumes without a point in time), refuses unknown expand values and parameters', async () => {
     const effective = await call('GET', `/v2/${ledger}/accounts/users:1?expand=effectiveVolumes`);
-    expect(effective.status).toBe(400);
-    expect(effective.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'expand: effectiveVolumes is not supported yet (volumes by effective date are not built)' });
+    expect(effective.status).toBe(200);
     const both = await call('GET', `/v2/${ledger}/accounts/users:1?expand=volumes&expand=effectiveVolumes`);
-    expect(both.status).toBe(400);
+    expect(both.status).toBe(200);
+    expect(both.body.data.effectiveVolumes).toEqual(both.body.data.volumes);
+    expect(effective.body.data.effectiveVolumes).toEqual(both.body.data.volumes);
+    expect(effective.body.data.volumes).toBeUndefined();
     const unknown = await call('GET', `/v2/${ledger}/accounts/users:1?expand=balances`);
-    expect(unknown.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'expand: "balances" is not supported (supported: volumes)' });
+    expect(unknown.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'expand: "balances" is not supported (supported: volumes, effectiveVolumes)' });
     const pit = await call('GET', `/v2/${ledger}/accounts/users:1?pit=2026-01-01T00:00:00Z`);
     expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: query parameter not supported here (supported: expand)' });
   });
@@ -160,7 +162,7 @@ describe('GET /v2/<ledger>/accounts', () => {
       [q({ $match: { address: 7 } }), 'query.$match.address: must be a string'],
       [q('{"$match":'), 'query: must be valid JSON'],
       ['reverse=true', 'reverse: unknown query parameter'],
-      ['expand=effectiveVolumes', 'expand: effectiveVolumes is not supported yet (volumes by effective date are not built)'],
+      ['expand=effectiveVolume', 'expand: "effectiveVolume" is not supported (supported: volumes, effectiveVolumes)'],
       ['pageSize=-1', 'pageSize: must be a positive integer'],
     ];
     for (const [query, message] of cases) {

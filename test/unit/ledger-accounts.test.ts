@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/errors/index.js';
+import { DEFAULT_FEATURES, resolveFeatures } from '../../lib/ledger/domain/features.js';
 import { accountView, addBalances, balancesView, readAccountExpand, type AccountRecord } from '../../lib/ledger/domain/account.js';
 
 const account: AccountRecord = {
@@ -27,19 +28,19 @@ describe('accountView', () => {
 });
 
 describe('readAccountExpand', () => {
-  it('reads volumes from a comma-separated list, and nothing from an empty one', () => {
-    expect(readAccountExpand(undefined)).toEqual({ volumes: false });
-    expect(readAccountExpand('')).toEqual({ volumes: false });
-    expect(readAccountExpand('volumes')).toEqual({ volumes: true });
-    expect(readAccountExpand(' volumes , volumes,')).toEqual({ volumes: true });
+  const off = resolveFeatures({ MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: 'DISABLED' });
+  it('reads volumes and effectiveVolumes from a comma-separated list, and nothing from an empty one', () => {
+    expect(readAccountExpand(undefined, DEFAULT_FEATURES)).toEqual({ volumes: false, effectiveVolumes: false });
+    expect(readAccountExpand('', DEFAULT_FEATURES)).toEqual({ volumes: false, effectiveVolumes: false });
+    expect(readAccountExpand('volumes', off)).toEqual({ volumes: true, effectiveVolumes: false });
+    expect(readAccountExpand(' volumes , effectiveVolumes,', DEFAULT_FEATURES)).toEqual({ volumes: true, effectiveVolumes: true });
   });
 
-  it('refuses effectiveVolumes as not built yet, and unknown values', () => {
-    expect(() => readAccountExpand('volumes,effectiveVolumes')).toThrow(
-      new ValidationError('expand: effectiveVolumes is not supported yet (volumes by effective date are not built)'),
-    );
-    expect(() => readAccountExpand('balances')).toThrow(new ValidationError('expand: "balances" is not supported (supported: volumes)'));
-    expect(() => readAccountExpand('Volumes')).toThrow(ValidationError);
+  it('refuses effectiveVolumes without its features, and unknown values', () => {
+    expect(() => readAccountExpand('volumes,effectiveVolumes', off)).toThrow(new ValidationError('missing feature "MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES"'));
+    expect(() => readAccountExpand('effectiveVolumes', resolveFeatures({ MOVES_HISTORY: 'OFF' }))).toThrow(new ValidationError('missing feature "MOVES_HISTORY"'));
+    expect(() => readAccountExpand('balances', DEFAULT_FEATURES)).toThrow(new ValidationError('expand: "balances" is not supported (supported: volumes, effectiveVolumes)'));
+    expect(() => readAccountExpand('Volumes', DEFAULT_FEATURES)).toThrow(ValidationError);
   });
 });
 

@@ -35,6 +35,8 @@ export function postingEffects(
     /** Id of the transaction the postings belong to; with `movesHistory`, its moves are recorded. */
     txId: number;
     movesHistory: boolean;
+    /** MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: with `movesHistory`, late moves are tracked (see moveWrites). */
+    effectiveVolumes?: boolean;
     accountMetadata?: Record<string, Record<string, string>>;
   },
 ): PostingEffects {
@@ -42,22 +44,27 @@ export function postingEffects(
   const accountMetadata = options.accountMetadata ?? {};
   const accounts = [...new Set([...pairs.map(([a]) => a), ...Object.keys(accountMetadata)])];
   const before = readVolumes(snapshot, ledger, pairs);
-  const after = applyPostings(postings, before, { force: options.force });
+  // Contracts read the account's metadata as stored before this transaction (docs/decisions.md, "Ledger mapping").
+  const metadataOf = (account: string) => snapshot.get(ledgerKeys.account(ledger, account))?.metadata as Record<string, string> | undefined;
+  const after = applyPostings(postings, before, { force: options.force, ...(snapshot.mapping ? { mapping: snapshot.mapping, metadataOf } : {}) });
   const nowText = formatInstant(options.now);
   const atKey = sortableInstant(options.at);
 
+  const tracking = options.movesHistory && options.effectiveVolumes === true;
+  const moveKey = ledgerKeys.moveSort(atKey, options.txId);
   const writes: Write[] = pairs.map(([account, asset]) => {
     const volume = after.get(account)!.get(asset)!;
+    const order = tracking ? moveOrder(snapshot.get(ledgerKeys.volume(ledger, account, asset)), moveKey) : {};
     return {
       item: {
         Put: {
           TableName: options.table,
-          Item: { ...ledgerKeys.volume(ledger, account, asset), account, asset, input: volume.input, output: volume.output, balance: volume.input - volume.output },
+          Item: { ...ledgerKeys.volume(ledger, account, asset), account, asset, input: volume.input, output: volume.output, balance: volume.input - volume.output, ...order },
         },
       },
     };
   });
-  if (options.movesHistory) writes.push(...moveWrites(ledger, options.table, pairs, before, after, atKey, options.txId));
+  if (options.movesHistory) writes.push(...moveWrites(snapshot, ledger, options.table, pairs, before, after, atKey, options.txId, tracking));
   let accountsAdded = 0;
   for (const address of accounts) {
     const existing = snapshot.get(ledgerKeys.account(ledger, address));
@@ -89,29 +96,51 @@ export function postingEffects(
 }
 
 /**
+ * What the volume item keeps about the order of its pair's moves: the greatest move key so far and how many
+ * moves arrived late (with a key below it). A late move is recorded twice (see moveWrites).
+ */
+function moveOrder(volume: Record<string, unknown> | undefined, moveKey: string): { lastMoveKey: string; lateMoves: number } {
+  const last = typeof volume?.lastMoveKey === 'string' ? volume.lastMoveKey : '';
+  const lateMoves = Number(volume?.lateMoves ?? 0);
+  return last > moveKey ? { lastMoveKey: last, lateMoves: lateMoves + 1 } : { lastMoveKey: moveKey, lateMoves };
+}
+
+/**
  * MOVES_HISTORY: one item per (account, asset) a transaction moved, keyed by its effective time, holding what
  * moved in and out and the volumes right after it (in commit order). Volume queries over a time window sum
- * these over a key range.
+ * these over a key range. When effective volumes are tracked, a move with a key below the pair's greatest
+ * (a back-dated transaction) also records that key (`lateOf`) and gets a copy in the pair's late-move
+ * partition: lib/ledger/domain/effective-volumes.ts explains how reads use both.
  */
-function moveWrites(ledger: string, table: string, pairs: Array<[string, string]>, before: VolumeMap, after: VolumeMap, atKey: string, txId: number): Write[] {
-  return pairs.map(([account, asset]) => {
+function moveWrites(
+  snapshot: Snapshot,
+  ledger: string,
+  table: string,
+  pairs: Array<[string, string]>,
+  before: VolumeMap,
+  after: VolumeMap,
+  atKey: string,
+  txId: number,
+  tracking: boolean,
+): Write[] {
+  const moveKey = ledgerKeys.moveSort(atKey, txId);
+  return pairs.flatMap(([account, asset]) => {
     const pre = before.get(account)?.get(asset) ?? { input: 0n, output: 0n };
     const post = after.get(account)!.get(asset)!;
-    return {
+    const input = post.input - pre.input;
+    const output = post.output - pre.output;
+    const last = tracking ? snapshot.get(ledgerKeys.volume(ledger, account, asset))?.lastMoveKey : undefined;
+    const lateOf = typeof last === 'string' && last > moveKey ? last : undefined;
+    const move: Write = {
       item: {
         Put: {
           TableName: table,
-          Item: {
-            ...ledgerKeys.move(ledger, account, asset, atKey, txId),
-            txId,
-            input: post.input - pre.input,
-            output: post.output - pre.output,
-            postInput: post.input,
-            postOutput: post.output,
-          },
+          Item: { ...ledgerKeys.move(ledger, account, asset, atKey, txId), txId, input, output, postInput: post.input, postOutput: post.output, ...(lateOf ? { lateOf } : {}) },
         },
       },
     };
+    if (!lateOf) return [move];
+    return [move, { item: { Put: { TableName: table, Item: { ...ledgerKeys.lateMove(ledger, account, asset, atKey, txId), txId, input, output } } } }];
   });
 }
 

@@ -1,4 +1,5 @@
 import { ValidationError } from '../../errors/index.js';
+import { requireEffectiveVolumes, type FeatureSet } from './features.js';
 
 /** An account as stored on its `A` item (written by the transaction commands). */
 export interface AccountRecord {
@@ -20,8 +21,11 @@ export interface AssetVolume {
 /** Volumes of one account by asset. */
 export type AccountVolumes = Record<string, AssetVolume>;
 
-/** The Account of API.md §3.3, fields in the reference platform's order; volumes only when expanded. */
-export function accountView(account: AccountRecord, volumes?: AccountVolumes) {
+/**
+ * The Account of API.md §3.3, fields in the reference platform's order; volumes only when expanded. Without a
+ * point in time, an account's effective volumes (every move, by effective time) equal its volumes.
+ */
+export function accountView(account: AccountRecord, volumes?: AccountVolumes, effectiveVolumes?: AccountVolumes) {
   return {
     address: account.address,
     metadata: account.metadata,
@@ -29,24 +33,26 @@ export function accountView(account: AccountRecord, volumes?: AccountVolumes) {
     insertionDate: account.insertionDate,
     updatedAt: account.updatedAt,
     ...(volumes ? { volumes } : {}),
+    ...(effectiveVolumes ? { effectiveVolumes } : {}),
   };
 }
 
 export interface AccountExpand {
   volumes: boolean;
+  effectiveVolumes: boolean;
 }
 
-/**
- * `expand` of the account routes: a comma-separated list. `effectiveVolumes` is a known value of the
- * contract, so it gets its own message rather than "unknown": volumes by effective date are not built yet.
- */
-export function readAccountExpand(raw: string | undefined): AccountExpand {
+const EXPANDABLE = ['volumes', 'effectiveVolumes'];
+
+/** `expand` of the account routes: a comma-separated list; effective volumes need their features. */
+export function readAccountExpand(raw: string | undefined, features: FeatureSet): AccountExpand {
   const values = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const value of values) {
-    if (value === 'effectiveVolumes') throw new ValidationError('expand: effectiveVolumes is not supported yet (volumes by effective date are not built)');
-    if (value !== 'volumes') throw new ValidationError(`expand: "${value.slice(0, 32)}" is not supported (supported: volumes)`);
+    if (!EXPANDABLE.includes(value)) throw new ValidationError(`expand: "${value.slice(0, 32)}" is not supported (supported: ${EXPANDABLE.join(', ')})`);
   }
-  return { volumes: values.includes('volumes') };
+  const expand = { volumes: values.includes('volumes'), effectiveVolumes: values.includes('effectiveVolumes') };
+  if (expand.effectiveVolumes) requireEffectiveVolumes(features);
+  return expand;
 }
 
 /**

@@ -42,3 +42,9 @@ export function isEnabled(features: FeatureSet, name: FeatureName): boolean {
 export function requireFeature(features: FeatureSet, name: FeatureName): void {
   if (!isEnabled(features, name)) throw new ValidationError(`missing feature "${name}"`);
 }
+
+/** Effective volumes are computed from the moves (MOVES_HISTORY) with their late-move records. */
+export function requireEffectiveVolumes(features: FeatureSet): void {
+  requireFeature(features, 'MOVES_HISTORY');
+  requireFeature(features, 'MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES');
+}

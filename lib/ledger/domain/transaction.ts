@@ -37,8 +37,11 @@ export function preCommitVolumes(post: VolumesView, postings: readonly Posting[]
   return pre;
 }
 
-/** The Transaction of API.md §3.2, fields in the reference platform's order; volumes only when given. */
-export function transactionView(tx: Transaction, volumes?: { post: VolumesView }) {
+/**
+ * The Transaction of API.md §3.2, fields in the reference platform's order; volumes only when given, effective
+ * ones (by effective time, see effective-volumes.ts) likewise.
+ */
+export function transactionView(tx: Transaction, volumes?: { post: VolumesView }, effective?: { post: VolumesView }) {
   return {
     id: tx.id,
     postings: tx.postings.map((p) => ({ source: p.source, destination: p.destination, amount: p.amount, asset: p.asset })),
@@ -50,6 +53,7 @@ export function transactionView(tx: Transaction, volumes?: { post: VolumesView }
     reverted: tx.reverted,
     ...(tx.revertedAt !== undefined ? { revertedAt: tx.revertedAt } : {}),
     ...(volumes ? { postCommitVolumes: volumes.post, preCommitVolumes: preCommitVolumes(volumes.post, tx.postings) } : {}),
+    ...(effective ? { postCommitEffectiveVolumes: effective.post, preCommitEffectiveVolumes: preCommitVolumes(effective.post, tx.postings) } : {}),
   };
 }
 

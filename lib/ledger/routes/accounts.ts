@@ -3,10 +3,10 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { accountView, balancesView, readAccountExpand } from '../domain/account.js';
+import { accountView, balancesView, readAccountExpand, type AccountExpand } from '../domain/account.js';
 import { addressFilter, parseAccountFilter, parseAccountListFilter, type AccountFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
-import { accountListName, type AccountReads } from '../store/account-reads.js';
+import { accountListName, type AccountRead, type AccountReads } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
 
@@ -37,21 +37,21 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
           ? { metadata: { key: carried.metadataKey, value: carried.metadataValue } }
           : undefined
       : parseAccountListFilter(c.req.query('query'), ledger.features);
-    const expand = readAccountExpand(query.cursor ? carried?.expand : expandParam(c));
-    const page = await accounts.list(ledger, query, filter, expand.volumes);
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map((a) => accountView(a.account, a.volumes)) } });
+    const expand = readAccountExpand(query.cursor ? carried?.expand : expandParam(c), ledger.features);
+    const page = await accounts.list(ledger, query, filter, expand.volumes || expand.effectiveVolumes);
+    return jsonResponse(c, { cursor: { ...page, data: page.data.map((a) => expandedView(a, expand)) } });
   });
 
   app.get('/v2/:ledger/accounts/:address', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     onlyParams(c, ['expand']);
-    const expand = readAccountExpand(expandParam(c));
+    const expand = readAccountExpand(expandParam(c), ledger.features);
     const address = c.req.param('address');
     // An address that cannot exist is simply not found: no read needed.
     const valid = address.length <= MAX_ADDRESS_LENGTH && ACCOUNT_ADDRESS.test(address);
-    const found = valid ? await accounts.get(ledger, address, expand.volumes) : undefined;
+    const found = valid ? await accounts.get(ledger, address, expand.volumes || expand.effectiveVolumes) : undefined;
     if (!found) throw new NotFoundError(`account "${address.slice(0, 64)}" not found`);
-    return jsonResponse(c, { data: accountView(found.account, found.volumes) });
+    return jsonResponse(c, { data: expandedView(found, expand) });
   });
 
   app.get('/v2/:ledger/aggregate/balances', async (c) => {
@@ -60,6 +60,10 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
     const filter = parseAccountFilter(c.req.query('query'), ledger.features);
     return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, filter)) });
   });
+}
+
+function expandedView(read: AccountRead, expand: AccountExpand) {
+  return accountView(read.account, expand.volumes ? read.volumes : undefined, expand.effectiveVolumes ? read.volumes : undefined);
 }
 
 /** `expand` may be repeated or comma-separated; both mean the union. */

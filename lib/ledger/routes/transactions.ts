@@ -11,7 +11,10 @@ import { createTransactionSchema, createTransactionWrite } from '../commands/cre
 import { revertBodySchema, revertTransactionWrite } from '../commands/revert-transaction.js';
 import type { LedgerStats } from '../store/stats.js';
 import { readIdempotencyKey, readTransactionId } from './request.js';
-import { transactionView } from '../domain/transaction.js';
+import { transactionView, type VolumesView } from '../domain/transaction.js';
+import { requireEffectiveVolumes } from '../domain/features.js';
+import type { EffectiveVolumeReads } from '../store/effective-volume-reads.js';
+import type { LedgerRecord } from '../store/registry.js';
 import { parseTransactionFilter } from '../domain/transaction-filter.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { StoredTransaction, TransactionReads } from '../store/transaction-reads.js';
@@ -22,10 +25,11 @@ export interface TransactionRoutesDeps {
   writer: LedgerWriter;
   reads: TransactionReads;
   stats: LedgerStats;
+  effectiveVolumes: EffectiveVolumeReads;
 }
 
 /** Transactions (API.md §3.2): create, get, list, count, revert. */
-export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, stats }: TransactionRoutesDeps): void {
+export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, stats, effectiveVolumes }: TransactionRoutesDeps): void {
   app.post('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
@@ -44,9 +48,11 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, st
   app.get('/v2/:ledger/transactions/:id', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const id = readTransactionId(c.req.param('id'));
+    const expand = readExpand(c.req.query('expand'), ledger);
     const found = await reads.get(ledger, id);
     if (!found) throw new NotFoundError(`transaction ${id} not found`);
-    return jsonResponse(c, { data: view(found, readExpand(c.req.query('expand'))) });
+    const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, [found.tx]) : undefined;
+    return jsonResponse(c, { data: view(found, expand, effective) });
   });
 
   app.post('/v2/:ledger/transactions/:id/revert', async (c) => {
@@ -80,25 +86,29 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, st
     // A cursor carries the listing's parameters: with one, the request's own are not read (only pageSize).
     const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
     const ascending = booleanFlag(params.reverse, 'reverse');
-    const expand = readExpand(params.expand);
+    const expand = readExpand(params.expand, ledger);
     const filter = parseTransactionFilter(params.query, ledger.features);
     const recorded = Object.fromEntries(Object.entries({ reverse: params.reverse, expand: params.expand, query: params.query }).filter(([, v]) => v !== undefined)) as Record<string, string>;
     const page = await reads.list(ledger, query, ascending, filter, recorded);
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map((t) => view(t, expand)) } });
+    const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, page.data.map((t) => t.tx)) : undefined;
+    return jsonResponse(c, { cursor: { ...page, data: page.data.map((t) => view(t, expand, effective)) } });
   });
 }
 
-function view(stored: StoredTransaction, expand: Set<string>) {
-  return transactionView(stored.tx, expand.has('volumes') ? { post: stored.post } : undefined);
+function view(stored: StoredTransaction, expand: Set<string>, effective?: Map<number, VolumesView>) {
+  const post = effective?.get(stored.tx.id);
+  return transactionView(stored.tx, expand.has('volumes') ? { post: stored.post } : undefined, post ? { post } : undefined);
 }
 
-const EXPANDABLE = new Set(['volumes']);
+const EXPANDABLE = new Set(['volumes', 'effectiveVolumes']);
 
-function readExpand(raw: string | undefined): Set<string> {
+/** `expand` values; effective volumes need the moves and the feature that keeps them by effective time. */
+function readExpand(raw: string | undefined, ledger: LedgerRecord): Set<string> {
   const values = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const value of values) {
     if (!EXPANDABLE.has(value)) throw new ValidationError(`expand: "${value.slice(0, 32)}" is not supported (supported: ${[...EXPANDABLE].join(', ')})`);
   }
+  if (values.includes('effectiveVolumes')) requireEffectiveVolumes(ledger.features);
   return new Set(values);
 }
 

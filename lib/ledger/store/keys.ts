@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
  * ledger's own items live in its bucket's table, all under partition keys starting `L#<ledger>`.
  */
 const pad = (n: number) => String(n).padStart(15, '0');
+const moveSort = (sortableTimestamp: string, txId: number) => `${sortableTimestamp}#${pad(txId)}`;
 
 export const registryKeys = {
   sequence: { pk: 'LEDGER_SEQ', sk: 'LEDGER_SEQ' },
@@ -34,9 +35,21 @@ export const ledgerKeys = {
   /** One move per (transaction, account, asset) when MOVES_HISTORY is ON, ordered by effective time. */
   move: (ledger: string, address: string, asset: string, sortableTimestamp: string, txId: number) => ({
     pk: `L#${ledger}#MV#${address}#${asset}`,
-    sk: `${sortableTimestamp}#${pad(txId)}`,
+    sk: moveSort(sortableTimestamp, txId),
   }),
   movePartition: (ledger: string, address: string, asset: string) => `L#${ledger}#MV#${address}#${asset}`,
+  /** A move's sort key: effective time, then id, so moves at one instant sort in commit order. */
+  moveSort: (sortableTimestamp: string, txId: number) => moveSort(sortableTimestamp, txId),
+  /**
+   * Late moves (MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES): a copy of each move committed with an effective
+   * time earlier than a move already recorded for the pair (a back-dated transaction). Effective volumes are the
+   * commit-order volumes corrected by these, so they are exact without rewriting later moves.
+   */
+  lateMove: (ledger: string, address: string, asset: string, sortableTimestamp: string, txId: number) => ({
+    pk: `L#${ledger}#MVL#${address}#${asset}`,
+    sk: moveSort(sortableTimestamp, txId),
+  }),
+  lateMovePartition: (ledger: string, address: string, asset: string) => `L#${ledger}#MVL#${address}#${asset}`,
   /**
    * Account metadata index: one item per (key, value, account), so `metadata[key] = value` filters read one
    * partition. Key and value are hashed into the partition key, which keeps it short whatever their length.

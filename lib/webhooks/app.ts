@@ -23,15 +23,17 @@ export function createWebhooksApp(runtime: ServiceRuntime, options: WebhooksAppO
     ...(options.now ? { now: options.now } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
+  const deliveries = new DeliveryStore({ doc: runtime.doc, table: runtime.config.tables.webhooks });
   const app = createProtectedApp('webhooks', runtime);
   configRoutes(app, {
+    deliveries,
     store,
     schemas: configSchemas(runtime.config.stage),
     secretOverlapSeconds: secretOverlapSecondsFromEnv(runtime.env),
   });
   configTestRoutes(app, { store, allowLoopback: runtime.config.stage === 'local', now: options.now ?? Date.now });
   deliveryRoutes(app, {
-    deliveries: new DeliveryStore({ doc: runtime.doc, table: runtime.config.tables.webhooks }),
+    deliveries,
     sqs: sqsClientFromEnv(runtime.env),
     queueUrl: runtime.config.queues.deliveries,
     now: options.now ?? Date.now,

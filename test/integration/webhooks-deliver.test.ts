@@ -13,6 +13,7 @@ import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { formatInstant, instantFromMs } from '../../lib/time/instant.js';
 import { deliverBatch, type DeliverDeps } from '../../lib/webhooks/deliver/deliver-batch.js';
 import { deliveryId, deliveryKeys, encodeDeliveryMessage, type Delivery } from '../../lib/webhooks/deliveries/model.js';
+import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
 import { newConfig, newConfigId, type WebhookConfig } from '../../lib/webhooks/domain/config.js';
 import { verify } from '../../lib/webhooks/receiver/verify.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
@@ -78,9 +79,8 @@ async function delivery(configId: string, overrides: Partial<Delivery> = {}): Pr
   // A body whose exact bytes matter: key order, spacing, unicode, a big number.
   const body = `{"id":"${eventId}","type":"ledger.committed_transactions", "payload":{"amount":123456789012345678901234567890,"note":"é ✓"}}`;
   const record: Delivery = { id, configId, eventId, eventType: 'ledger.committed_transactions', body, status: 'pending', attempts: 0, createdAt, updatedAt: createdAt, ...overrides };
-  await runtime.doc.send(
-    new PutCommand({ TableName: table, Item: { ...deliveryKeys.delivery(id), gsi1pk: deliveryKeys.list, gsi1sk: deliveryKeys.listSort(createdAt, id), ...record } }),
-  );
+  // As the dispatcher creates it: with its filter index items.
+  expect(await new DeliveryStore({ doc: runtime.doc, table }).create(record)).toBe(true);
   return record;
 }
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { parseInstant, sortableInstant } from '../../lib/time/instant.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,8 +113,13 @@ describe('dispatchBatch', () => {
     expect(stored.map((d) => d.id).sort()).toEqual([deliveryId(eventId, a), deliveryId(eventId, b)].sort());
     for (const d of stored) {
       expect(d).toMatchObject({ sk: 'DELIVERY', eventId, eventType: kind, status: 'pending', attempts: 0, body: row.body, gsi1pk: 'DELIVERIES' });
-      expect(d.gsi1sk).toBe(`${d.createdAt}#${d.id}`);
+      expect(d.gsi1sk).toBe(`${sortableInstant(parseInstant(String(d.createdAt), 'createdAt'))}#${d.id}`);
       expect(d.id).toMatch(/^[0-9a-f]{32}$/);
+      // Its filter index items, written in the same transaction.
+      for (const pk of [`DELIVERIES#config=${d.configId}`, 'DELIVERIES#status=pending', `DELIVERIES#config=${d.configId}#status=pending`]) {
+        const { Item } = await runtime.doc.send(new GetCommand({ TableName: table, Key: { pk, sk: d.gsi1sk }, ConsistentRead: true }));
+        expect(Item).toEqual({ pk, sk: d.gsi1sk, deliveryId: d.id });
+      }
     }
     // The body is the event row's text, byte for byte (the big integer stays exact).
     expect(String(stored[0]!.body)).toContain('12345678901234567890123456789');

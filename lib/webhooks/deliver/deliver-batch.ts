@@ -13,8 +13,10 @@
 // - 410 Gone: the config is deactivated (through its store) and the delivery ends `failed`, not `cancelled`: an
 //   attempt was made and refused by the receiver, and `failed` deliveries are the ones kept for replay once the
 //   customer fixes the endpoint and re-activates the config. `cancelled` is reserved for deliveries never tried
-//   further because their config was deleted/deactivated (the other pending deliveries of that config become
-//   `cancelled` when their messages arrive).
+//   further because their config was deleted/deactivated: the config's other pending deliveries are cancelled
+//   right after, as an API deactivation does.
+// - Deleted or inactive config: the delivery is cancelled without a POST. Deletion and deactivation cancel
+//   pending deliveries eagerly (`domain/lifecycle.ts`); this is the safety net for what they miss.
 // - Retry: the same message body is sent again with DelaySeconds = min(900, ceil(delay)); a longer wait arrives
 //   early and is sent on again with the remaining delay (`nextAttemptAt` on the record is the truth).
 // - Undecodable message: logged and reported as a batch item failure, so after maxReceiveCount receives SQS moves
@@ -27,6 +29,7 @@ import { formatInstant, instantFromMs, parseInstant } from '../../time/instant.j
 import { decodeDeliveryMessage, encodeDeliveryMessage, type DeliveryAttempt } from '../deliveries/model.js';
 import { DeliveryStore } from '../deliveries/store.js';
 import type { WebhookConfig } from '../domain/config.js';
+import { onConfigDeactivated } from '../domain/lifecycle.js';
 import { classifyOutcome } from '../retry/outcome.js';
 import { nextAttempt } from '../retry/schedule.js';
 import { sqsHop } from '../retry/sqs-delay.js';
@@ -133,7 +136,7 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
   const stamp = () => formatInstant(instantFromMs(now()));
   const config = await configs.get(delivery.configId);
   if (!config || !config.active) {
-    const cancelled = await deliveries.cancel(id, delivery.attempts, stamp());
+    const cancelled = await deliveries.cancel(delivery, stamp(), delivery.attempts);
     log('info', 'webhook delivery cancelled: config missing or inactive', { configId: delivery.configId });
     return cancelled ? 'cancelled' : 'lost-race';
   }
@@ -162,22 +165,26 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
   const updatedAt = formatInstant(instantFromMs(done));
   switch (outcome.kind) {
     case 'succeeded':
-      return (await deliveries.recordAttempt(attemptItem, { status: 'succeeded', updatedAt })) ? 'succeeded' : 'lost-race';
+      return (await deliveries.recordAttempt(delivery, attemptItem, { status: 'succeeded', updatedAt })) ? 'succeeded' : 'lost-race';
     case 'deactivate': {
       // First the config, then the record: if deactivating throws, the message comes back and (the config still
       // active) tries again; once deactivated, a crash before the record only leaves the delivery to be cancelled.
       await configs.update(config.id, (current) => ({ ...current, active: false }));
       log('warn', 'webhook endpoint answered 410 Gone: config deactivated', { configId: config.id });
-      return (await deliveries.recordAttempt(attemptItem, { status: 'failed', updatedAt })) ? 'deactivated' : 'lost-race';
+      if (!(await deliveries.recordAttempt(delivery, attemptItem, { status: 'failed', updatedAt }))) return 'lost-race';
+      // Then the config's other pending deliveries, as a deactivation through the API does (a crash before this
+      // leaves them to be cancelled when their messages arrive).
+      await onConfigDeactivated(config, deliveries, updatedAt);
+      return 'deactivated';
     }
     case 'retry': {
       const retryAfter = isFailure(result) ? undefined : result.retryAfter;
       const next = nextAttempt({ attempt, now: done, retryAfter, ...(deps.random ? { random: deps.random } : {}) });
       if ('give' in next) {
         log('warn', 'webhook delivery failed after the last attempt', { attempt });
-        return (await deliveries.recordAttempt(attemptItem, { status: 'failed', updatedAt })) ? 'failed' : 'lost-race';
+        return (await deliveries.recordAttempt(delivery, attemptItem, { status: 'failed', updatedAt })) ? 'failed' : 'lost-race';
       }
-      if (!(await deliveries.recordAttempt(attemptItem, { status: 'pending', nextAttemptAt: next.at, updatedAt }))) return 'lost-race';
+      if (!(await deliveries.recordAttempt(delivery, attemptItem, { status: 'pending', nextAttemptAt: next.at, updatedAt }))) return 'lost-race';
       // After the record: if this send fails the message is reported failed and comes back, finds nextAttemptAt
       // in the future and hops; a crash here does the same after the visibility timeout.
       await enqueue(deps, id, sqsHop(next.at, done).delaySeconds);

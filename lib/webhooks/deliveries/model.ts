@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { deliverySortKey } from './index-keys.js';
 
 /**
  * The contract between dispatch (events stream → deliveries) and deliver (SQS → signed POST): the delivery
@@ -44,9 +45,9 @@ export function deliveryId(eventId: string, configId: string): string {
 
 export const deliveryKeys = {
   delivery: (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' }),
-  /** gsi1: all deliveries newest first, `gsi1sk` = `<createdAt>#<id>`. */
+  /** gsi1: all deliveries newest first, `gsi1sk` = `<sortable createdAt>#<id>` (fixed width: text order is time order). */
   list: 'DELIVERIES',
-  listSort: (createdAt: string, id: string) => `${createdAt}#${id}`,
+  listSort: deliverySortKey,
   attempt: (id: string, attempt: number) => ({ pk: `DELIVERY#${id}`, sk: `ATTEMPT#${String(attempt).padStart(4, '0')}` }),
 };
 

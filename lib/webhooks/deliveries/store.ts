@@ -1,15 +1,44 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import type { TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
+import type { PendingDeliveries } from '../domain/lifecycle.js';
+import { deliverySortKey, filterPartition, indexPartitions, statusPartitions } from './index-keys.js';
 import { deliveryKeys, type Delivery, type DeliveryAttempt, type DeliveryStatus } from './model.js';
 
+/** What locates a delivery's index items: its id, config and creation time. */
+export type DeliveryRef = Pick<Delivery, 'id' | 'configId' | 'createdAt'>;
+
+/** The list's filters, each served by a key: see `index-keys.ts`. Bounds are sort-key prefixes (`deliverySortKey`). */
+export interface DeliveryListFilter {
+  configId?: string;
+  status?: DeliveryStatus;
+  /** Inclusive lower bound: a sortable instant. */
+  from?: string;
+  /** Exclusive upper bound: a sortable instant. */
+  to?: string;
+  /** The request's filter parameters as given, recorded in the cursors. */
+  recorded: Record<string, string>;
+}
+
+export const DELIVERIES_LIST = 'webhooks.deliveries';
+/** Pending deliveries of a config cancelled at once (each is its own small transaction). */
+const CANCEL_CONCURRENCY = 10;
+/** A cancellation that meets a transaction conflict (deliver writing the same delivery) is tried this often. */
+const CANCEL_ATTEMPTS = 3;
+
 /**
- * Delivery and attempt items of the webhooks table, as the deliver function changes them (the dispatcher creates
- * the delivery). Every change is conditional on the delivery still being `pending` with the attempt count the
- * caller read, so two receipts of the same SQS message (SQS is at-least-once) can never both make attempt n, and a
- * finished delivery is never reopened. A lost condition returns false: the caller treats the message as done.
+ * Delivery and attempt items of the webhooks table, with their filter index items (`index-keys.ts`): every write
+ * that creates a delivery or changes its status moves the index items in the same TransactWriteItems, so the
+ * filters never disagree with the records.
+ *
+ * Every change by `deliver` is conditional on the delivery still being `pending` with the attempt count the
+ * caller read, so two receipts of the same SQS message (SQS is at-least-once) can never both make attempt n, and
+ * a finished delivery is never reopened except by a replay. A lost condition returns false: the caller treats the
+ * message as done.
  */
-export class DeliveryStore {
+export class DeliveryStore implements PendingDeliveries {
   constructor(private readonly options: { doc: DynamoDBDocumentClient; table: string }) {}
 
   async get(id: string): Promise<Delivery | undefined> {
@@ -20,8 +49,28 @@ export class DeliveryStore {
   }
 
   /**
+   * Creates a delivery with its index items. False when it exists already (a redelivered stream record): nothing
+   * is written then, not even index items.
+   */
+  async create(delivery: Delivery): Promise<boolean> {
+    const { table } = this.options;
+    const sort = deliverySortKey(delivery.createdAt, delivery.id);
+    return this.conditional([
+      {
+        Put: {
+          TableName: table,
+          Item: { ...deliveryKeys.delivery(delivery.id), gsi1pk: deliveryKeys.list, gsi1sk: sort, ...delivery },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      ...indexPartitions(delivery.configId, delivery.status).map((pk): TransactItem => ({ Put: { TableName: table, Item: { pk, sk: sort, deliveryId: delivery.id } } })),
+    ]);
+  }
+
+  /**
    * Claims attempt `attempts + 1` before sending it: `attempts` goes from `expectedAttempts` to
    * `expectedAttempts + 1`. False when another receipt claimed it first or the delivery is no longer pending.
+   * The status does not change, so no index item moves.
    */
   async claimAttempt(id: string, expectedAttempts: number, updatedAt: string): Promise<boolean> {
     return this.conditional(
@@ -38,65 +87,140 @@ export class DeliveryStore {
 
   /**
    * Records a claimed attempt and what follows from it, in one transaction: the attempt item (never overwritten)
-   * and the delivery — still `pending` with `nextAttemptAt`, or finished (`nextAttemptAt` removed).
+   * and the delivery — still `pending` with `nextAttemptAt`, or finished (`nextAttemptAt` removed, index items
+   * moved to the new status).
+   *
+   * When the delivery was cancelled while the attempt was in flight (its config deleted or deactivated), the
+   * attempt is still recorded — it was sent — and the delivery stays `cancelled`; the result is false all the same.
    */
-  async recordAttempt(attempt: DeliveryAttempt, next: { status: DeliveryStatus; nextAttemptAt?: number; updatedAt: string }): Promise<boolean> {
+  async recordAttempt(delivery: DeliveryRef, attempt: DeliveryAttempt, next: { status: DeliveryStatus; nextAttemptAt?: number; updatedAt: string }): Promise<boolean> {
     const { table } = this.options;
     const pending = next.status === 'pending';
     if (pending && next.nextAttemptAt === undefined) throw new Error('a pending delivery needs nextAttemptAt');
-    const item: Record<string, unknown> = { ...deliveryKeys.attempt(attempt.deliveryId, attempt.attempt), type: 'attempt', ...attempt };
-    return this.conditional(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: table,
-              Key: deliveryKeys.delivery(attempt.deliveryId),
-              UpdateExpression: pending ? 'SET #status = :status, nextAttemptAt = :at, updatedAt = :now' : 'SET #status = :status, updatedAt = :now REMOVE nextAttemptAt',
-              ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND attempts = :attempt',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: {
-                ':status': next.status,
-                ':now': next.updatedAt,
-                ':pending': 'pending',
-                ':attempt': attempt.attempt,
-                ...(pending ? { ':at': next.nextAttemptAt } : {}),
-              },
-            },
-          },
-          { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-        ],
-      }),
-    );
-  }
-
-  /** Cancels a pending delivery without an attempt (its config is gone or inactive). */
-  async cancel(id: string, expectedAttempts: number, updatedAt: string): Promise<boolean> {
-    return this.conditional(
-      new UpdateCommand({
-        TableName: this.options.table,
-        Key: deliveryKeys.delivery(id),
-        UpdateExpression: 'SET #status = :cancelled, updatedAt = :now REMOVE nextAttemptAt',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND attempts = :expected',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':cancelled': 'cancelled', ':now': updatedAt, ':pending': 'pending', ':expected': expectedAttempts },
-      }),
-    );
-  }
-
-  /** All deliveries, newest first (gsi1). */
-  async list(query: ListQuery): Promise<Page<Delivery>> {
-    return queryPage(
-      this.options.doc,
+    const attemptPut: TransactItem = {
+      Put: { TableName: table, Item: { ...deliveryKeys.attempt(delivery.id, attempt.attempt), type: 'attempt', ...attempt }, ConditionExpression: 'attribute_not_exists(pk)' },
+    };
+    const recorded = await this.conditional([
       {
-        input: { TableName: this.options.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': deliveryKeys.list } },
-        keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
-        list: 'webhooks.deliveries',
+        Update: {
+          TableName: table,
+          Key: deliveryKeys.delivery(delivery.id),
+          UpdateExpression: pending ? 'SET #status = :status, nextAttemptAt = :at, updatedAt = :now' : 'SET #status = :status, updatedAt = :now REMOVE nextAttemptAt',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND attempts = :attempt',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':status': next.status,
+            ':now': next.updatedAt,
+            ':pending': 'pending',
+            ':attempt': attempt.attempt,
+            ...(pending ? { ':at': next.nextAttemptAt } : {}),
+          },
+        },
+      },
+      attemptPut,
+      ...this.moveIndex(delivery, 'pending', next.status),
+    ]);
+    if (!recorded) {
+      await this.conditional([
+        {
+          ConditionCheck: {
+            TableName: table,
+            Key: deliveryKeys.delivery(delivery.id),
+            ConditionExpression: '#status = :cancelled AND attempts = :attempt',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':cancelled': 'cancelled', ':attempt': attempt.attempt },
+          },
+        },
+        attemptPut,
+      ]);
+    }
+    return recorded;
+  }
+
+  /**
+   * Cancels a pending delivery without an attempt (its config is gone or inactive), as the deliverer decides it:
+   * only if no attempt was claimed since it read `expectedAttempts`.
+   */
+  async cancel(delivery: DeliveryRef, updatedAt: string, expectedAttempts: number): Promise<boolean> {
+    return this.conditional([
+      cancelUpdate(this.options.table, delivery.id, updatedAt, expectedAttempts),
+      ...this.moveIndex(delivery, 'pending', 'cancelled'),
+    ]);
+  }
+
+  /**
+   * Cancels every pending delivery of a config, found through its `pending` index partition (never a scan).
+   * Returns how many were cancelled. Deliveries the dispatcher creates afterwards (its config cache lags by a few
+   * seconds) are cancelled by `deliver` when their messages arrive, as is anything a crash here leaves pending.
+   */
+  async cancelPendingOf(configId: string, updatedAt: string): Promise<number> {
+    const { doc, table } = this.options;
+    let cancelled = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await doc.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': filterPartition({ configId, status: 'pending' }) },
+          ConsistentRead: true,
+          Limit: 100,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      const refs = (page.Items ?? []).map((item) => ({ id: String(item.deliveryId), configId, sort: String(item.sk) }));
+      for (let i = 0; i < refs.length; i += CANCEL_CONCURRENCY) {
+        const results = await Promise.all(refs.slice(i, i + CANCEL_CONCURRENCY).map((ref) => this.cancelWithRetries(ref, updatedAt)));
+        cancelled += results.filter(Boolean).length;
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return cancelled;
+  }
+
+  /** Newest first, over gsi1 (no `configId`/`status`) or the filter's index partition; the time range is a sort-key range. */
+  async list(query: ListQuery, filter: DeliveryListFilter): Promise<Page<Delivery>> {
+    const { doc, table } = this.options;
+    const range = sortRange(filter.from, filter.to);
+    if (filter.configId === undefined && filter.status === undefined) {
+      return queryPage(
+        doc,
+        {
+          input: {
+            TableName: table,
+            IndexName: 'gsi1',
+            KeyConditionExpression: `gsi1pk = :p${range ? ` AND ${range.condition('gsi1sk')}` : ''}`,
+            ExpressionAttributeValues: { ':p': deliveryKeys.list, ...range?.values },
+          },
+          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+          list: DELIVERIES_LIST,
+          ascending: false,
+          filters: filter.recorded,
+        },
+        query,
+        fromItem,
+      );
+    }
+    const partition = filterPartition({ ...(filter.configId !== undefined ? { configId: filter.configId } : {}), ...(filter.status !== undefined ? { status: filter.status } : {}) });
+    const ids = await queryPage(
+      doc,
+      {
+        input: {
+          TableName: table,
+          KeyConditionExpression: `pk = :p${range ? ` AND ${range.condition('sk')}` : ''}`,
+          ExpressionAttributeValues: { ':p': partition, ...range?.values },
+          ConsistentRead: true,
+        },
+        keyAttributes: ['pk', 'sk'],
+        list: DELIVERIES_LIST,
         ascending: false,
+        filters: filter.recorded,
       },
       query,
-      fromItem,
+      (item) => String(item.deliveryId),
     );
+    const items = await batchGetInOrder(doc, table, ids.data.map(deliveryKeys.delivery));
+    return { ...ids, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(fromItem) };
   }
 
   /** A delivery's attempts in order (its own partition: `ATTEMPT#<nnnn>` items). */
@@ -123,32 +247,92 @@ export class DeliveryStore {
   }
 
   /**
-   * Reopens a finished delivery for one more attempt now (a replay): `pending`, due at `nowMs`. Attempt numbers
-   * carry on, so the history is never overwritten; past the schedule's last attempt a failure ends it `failed`
-   * again. False when it is still pending (a replay would race the scheduled retry).
+   * Reopens a finished delivery for one more attempt now (a replay): `pending`, due at `nowMs`, its index items
+   * moved back. Attempt numbers carry on, so the history is never overwritten; past the schedule's last attempt a
+   * failure ends it `failed` again. Conditional on the status the caller read: false when it changed (it can only
+   * have become `pending`, by a concurrent replay — which would race the attempt it scheduled).
    */
-  async reopen(id: string, nowMs: number, updatedAt: string): Promise<boolean> {
-    return this.conditional(
-      new UpdateCommand({
-        TableName: this.options.table,
-        Key: deliveryKeys.delivery(id),
-        UpdateExpression: 'SET #status = :pending, nextAttemptAt = :due, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #status <> :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':pending': 'pending', ':due': nowMs, ':now': updatedAt },
-      }),
-    );
+  async reopen(delivery: DeliveryRef & Pick<Delivery, 'status'>, nowMs: number, updatedAt: string): Promise<boolean> {
+    if (delivery.status === 'pending') return false;
+    return this.conditional([
+      {
+        Update: {
+          TableName: this.options.table,
+          Key: deliveryKeys.delivery(delivery.id),
+          UpdateExpression: 'SET #status = :pending, nextAttemptAt = :due, updatedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND #status = :from',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':pending': 'pending', ':due': nowMs, ':now': updatedAt, ':from': delivery.status },
+        },
+      },
+      ...this.moveIndex(delivery, delivery.status, 'pending'),
+    ]);
   }
 
-  private async conditional(command: UpdateCommand | TransactWriteCommand): Promise<boolean> {
+  private async cancelWithRetries(ref: { id: string; configId: string; sort: string }, updatedAt: string): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // Whatever the attempt count: an attempt in flight is still recorded (`recordAttempt`).
+        return await this.conditional([
+          cancelUpdate(this.options.table, ref.id, updatedAt),
+          ...this.moveIndexBySort(ref.configId, ref.id, ref.sort, 'pending', 'cancelled'),
+        ]);
+      } catch (err) {
+        if (attempt >= CANCEL_ATTEMPTS || !isConflict(err)) throw err;
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
+      }
+    }
+  }
+
+  private moveIndex(delivery: DeliveryRef, from: DeliveryStatus, to: DeliveryStatus): TransactItem[] {
+    return this.moveIndexBySort(delivery.configId, delivery.id, deliverySortKey(delivery.createdAt, delivery.id), from, to);
+  }
+
+  /** The index items that name the status: deleted under `from`, put under `to` (nothing when equal). */
+  private moveIndexBySort(configId: string, id: string, sort: string, from: DeliveryStatus, to: DeliveryStatus): TransactItem[] {
+    if (from === to) return [];
+    const { table } = this.options;
+    return [
+      ...statusPartitions(configId, from).map((pk): TransactItem => ({ Delete: { TableName: table, Key: { pk, sk: sort } } })),
+      ...statusPartitions(configId, to).map((pk): TransactItem => ({ Put: { TableName: table, Item: { pk, sk: sort, deliveryId: id } } })),
+    ];
+  }
+
+  /** One conditional write: a single Update, or a transaction (a list of items). */
+  private async conditional(write: UpdateCommand | TransactItem[]): Promise<boolean> {
     try {
-      await this.options.doc.send(command as UpdateCommand);
+      if (Array.isArray(write)) await this.options.doc.send(new TransactWriteCommand({ TransactItems: write }));
+      else await this.options.doc.send(write);
       return true;
     } catch (err) {
       if (lostCondition(err)) return false;
       throw err;
     }
   }
+}
+
+/** `pending` → `cancelled`, optionally only at the attempt count the caller read. */
+function cancelUpdate(table: string, id: string, updatedAt: string, expectedAttempts?: number): TransactItem {
+  const exact = expectedAttempts !== undefined;
+  return {
+    Update: {
+      TableName: table,
+      Key: deliveryKeys.delivery(id),
+      UpdateExpression: 'SET #status = :cancelled, updatedAt = :now REMOVE nextAttemptAt',
+      ConditionExpression: `attribute_exists(pk) AND #status = :pending${exact ? ' AND attempts = :expected' : ''}`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':cancelled': 'cancelled', ':now': updatedAt, ':pending': 'pending', ...(exact ? { ':expected': expectedAttempts } : {}) },
+    },
+  };
+}
+
+/** A key condition on the sort key for [from, to): bounds are sortable instants, keys `<instant>#<id>`. */
+function sortRange(from: string | undefined, to: string | undefined): { condition: (key: string) => string; values: Record<string, string> } | undefined {
+  // `<instant>` sorts before every `<instant>#<id>`, so it is an inclusive lower and an exclusive upper bound.
+  if (from !== undefined && to !== undefined) return { condition: (k) => `${k} BETWEEN :lo AND :hi`, values: { ':lo': from, ':hi': to } };
+  if (from !== undefined) return { condition: (k) => `${k} >= :lo`, values: { ':lo': from } };
+  if (to !== undefined) return { condition: (k) => `${k} < :hi`, values: { ':hi': to } };
+  return undefined;
 }
 
 /**
@@ -161,6 +345,11 @@ function lostCondition(err: unknown): boolean {
   if (err.name !== 'TransactionCanceledException') return false;
   const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
   return reasons.some((r) => r.Code === 'ConditionalCheckFailed') && !reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError');
+}
+
+function isConflict(err: unknown): boolean {
+  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> } | undefined)?.CancellationReasons ?? [];
+  return (err as Error | undefined)?.name === 'TransactionConflictException' || reasons.some((r) => r.Code === 'TransactionConflict');
 }
 
 function fromItem(item: Record<string, unknown>): Delivery {

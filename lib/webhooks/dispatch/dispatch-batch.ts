@@ -1,9 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Logger } from '../../observability/logger.js';
 import { deliveryId, deliveryKeys, encodeDeliveryMessage, type Delivery } from '../deliveries/model.js';
+import { DeliveryStore } from '../deliveries/store.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { subscriptionPartition } from '../store/keys.js';
 
 /**
@@ -12,8 +14,9 @@ import { subscriptionPartition } from '../store/keys.js';
  * the deliveries queue, where `deliver` takes over.
  *
  * Idempotency (a stream record may be delivered more than once: a retried batch, a crashed invocation):
- * - The delivery id is deterministic per (event, config), and the record is created with a conditional Put
- *   (`attribute_not_exists(pk)`): a redelivered stream record never creates a second delivery.
+ * - The delivery id is deterministic per (event, config), and the record is created (with its filter index
+ *   items, in one transaction) conditionally on `attribute_not_exists(pk)`: a redelivered stream record never
+ *   creates a second delivery.
  * - Created now → enqueued. Already there → enqueued again only while it is still `pending` with 0 attempts,
  *   i.e. `deliver` has not started on it. Its earlier message may have been lost (the send failed after the
  *   Put, which is precisely why the record is being redelivered), so this is what guarantees that nothing is
@@ -114,7 +117,7 @@ async function dispatchRecord(record: StreamRecordLike, deps: DispatchDeps): Pro
   const configIds = await activeConfigs(event.type, deps);
   if (configIds.length === 0) return;
   const nowMs = (deps.now ?? Date.now)();
-  const createdAt = new Date(nowMs).toISOString();
+  const createdAt = formatInstant(instantFromMs(nowMs));
   const toSend = (await Promise.all(configIds.map((configId) => createDelivery(event, configId, nowMs, createdAt, deps)))).filter(
     (id): id is string => id !== undefined,
   );
@@ -142,24 +145,12 @@ async function createDelivery(
     createdAt,
     updatedAt: createdAt,
   };
-  try {
-    await deps.doc.send(
-      new PutCommand({
-        TableName: deps.table,
-        Item: { ...deliveryKeys.delivery(id), gsi1pk: deliveryKeys.list, gsi1sk: deliveryKeys.listSort(createdAt, id), ...delivery },
-        ConditionExpression: 'attribute_not_exists(pk)',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      }),
-    );
-    return id;
-  } catch (err) {
-    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
-    const old = (err as { Item?: Record<string, AttributeValue> }).Item;
-    const existing = old ? unmarshall(old) : await readDelivery(id, deps);
-    // Gone between the Put and the read (deleted): nothing to send for it.
-    if (!existing) return undefined;
-    return existing.status === 'pending' && Number(existing.attempts ?? 0) === 0 ? id : undefined;
-  }
+  // The delivery and its filter index items in one transaction, conditional on the delivery not existing yet.
+  if (await new DeliveryStore({ doc: deps.doc, table: deps.table }).create(delivery)) return id;
+  const existing = await readDelivery(id, deps);
+  // Gone between the write and the read (deleted): nothing to send for it.
+  if (!existing) return undefined;
+  return existing.status === 'pending' && Number(existing.attempts ?? 0) === 0 ? id : undefined;
 }
 
 async function readDelivery(id: string, deps: DispatchDeps): Promise<Record<string, unknown> | undefined> {

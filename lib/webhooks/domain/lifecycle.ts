@@ -1,12 +1,26 @@
 import type { WebhookConfig } from './config.js';
 
+/** The deliveries' side of a config's lifecycle (the delivery store implements it). */
+export interface PendingDeliveries {
+  /** Marks every pending delivery of the config `cancelled` (kept for history); returns how many. */
+  cancelPendingOf(configId: string, updatedAt: string): Promise<number>;
+}
+
 /**
- * Called after a config was deleted (API.md §4: "pending deliveries are cancelled").
- *
- * TODO(deliveries): cancel the config's pending deliveries here once deliveries exist (mark them `cancelled`,
- * keep them for history). Until then there is nothing to cancel and this is a no-op. Deactivation should get the
- * same treatment (the reference platform cancels pending deliveries on deactivate too).
+ * A deleted config's pending deliveries are cancelled (API.md §4), eagerly, so that the deliveries API shows
+ * them `cancelled` at once and no scheduled retry is sent. The deliverer refusing to send for a missing config
+ * stays the safety net for what this misses (a delivery dispatched during the dispatcher's few-second config
+ * cache, a crash half-way).
  */
-export async function onConfigDeleted(_config: WebhookConfig): Promise<void> {
-  // Deliberately empty: no deliveries are stored yet.
+export function onConfigDeleted(config: WebhookConfig, deliveries: PendingDeliveries, updatedAt: string): Promise<number> {
+  return deliveries.cancelPendingOf(config.id, updatedAt);
+}
+
+/**
+ * A deactivated config's pending deliveries are cancelled too, as the reference platform does: re-activating
+ * does not resume them (a `cancelled` delivery can be replayed one by one). Run on every deactivation, even of an
+ * already inactive config, so a repeated call also sweeps anything dispatched in the meantime.
+ */
+export function onConfigDeactivated(config: WebhookConfig, deliveries: PendingDeliveries, updatedAt: string): Promise<number> {
+  return deliveries.cancelPendingOf(config.id, updatedAt);
 }

@@ -7,7 +7,7 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { validate } from '../../validation/validate.js';
 import { configView, generateSecret, isConfigId, newConfig, newConfigId, withSecret, type ConfigSchemas, type WebhookConfig } from '../domain/config.js';
-import { onConfigDeleted } from '../domain/lifecycle.js';
+import { onConfigDeactivated, onConfigDeleted, type PendingDeliveries } from '../domain/lifecycle.js';
 import { endpointDigest } from '../store/keys.js';
 import { CONFIGS_LIST, type ConfigStore, type ConfigFilter } from '../store/config-store.js';
 
@@ -16,13 +16,15 @@ export interface ConfigRoutesDeps {
   schemas: ConfigSchemas;
   /** How long a replaced secret keeps verifying. */
   secretOverlapSeconds: number;
+  /** Cancels a config's pending deliveries on delete and deactivate. */
+  deliveries: PendingDeliveries;
 }
 
 const FILTERS = ['id', 'endpoint'] as const;
 const formatMs = (ms: number) => formatInstant(instantFromMs(ms));
 
 /** Webhook configurations (API.md §4): create, list, get, change, delete, activate, deactivate, change secret. */
-export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapSeconds }: ConfigRoutesDeps): void {
+export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapSeconds, deliveries }: ConfigRoutesDeps): void {
   app.post('/configs', async (c) => {
     const body = await readJsonBody(c, schemas.create);
     const config = await store.create(newConfig(body, newConfigId(), formatMs(store.now())));
@@ -73,7 +75,16 @@ export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapS
     const id = readConfigId(c.req.param('id'));
     const deleted = await store.delete(id);
     if (!deleted) throw notFound(id);
-    await onConfigDeleted(deleted);
+    try {
+      await onConfigDeleted(deleted, deliveries, formatMs(store.now()));
+    } catch (err) {
+      // The config is gone already, so a retried DELETE would be a 404: answer 200, and leave what was not
+      // cancelled to the deliverer, which cancels a missing config's deliveries when their messages arrive.
+      c.get('logger').log('warn', 'webhook config deleted; cancelling its pending deliveries failed', {
+        configId: id,
+        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      });
+    }
     // The reference platform answers 200 with an empty body; the official SDK reads none.
     return c.body(null, 200);
   });
@@ -83,6 +94,8 @@ export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapS
       const id = readConfigId(c.req.param('id'));
       // Idempotent: already in that state → 200, nothing written, updatedAt unchanged.
       const config = await change(id, (current) => ({ ...current, active }));
+      // After the change: a failure here is a 5xx, and the (idempotent) deactivation can simply be sent again.
+      if (!active) await onConfigDeactivated(config, deliveries, formatMs(store.now()));
       return jsonResponse(c, { data: configView(config) });
     });
   }

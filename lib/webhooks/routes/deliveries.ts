@@ -5,7 +5,8 @@ import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { encodeDeliveryMessage, type Delivery } from '../deliveries/model.js';
-import type { DeliveryStore } from '../deliveries/store.js';
+import { readDeliveryFilter, DELIVERY_FILTERS } from '../deliveries/list-filter.js';
+import { DELIVERIES_LIST, type DeliveryStore } from '../deliveries/store.js';
 
 const DELIVERY_ID = /^[0-9a-f]{32}$/;
 
@@ -30,7 +31,7 @@ export interface DeliveryRoutesDeps {
   now: () => number;
 }
 
-/** Deliveries (API.md §4): list, get, attempts, replay. */
+/** Deliveries (API.md §4): list (filters `configId`, `status`, `createdAtFrom`, `createdAtTo`), get, attempts, replay. */
 export function deliveryRoutes(app: Hono<AppEnv>, { deliveries, sqs, queueUrl, now }: DeliveryRoutesDeps): void {
   const find = async (raw: string): Promise<Delivery> => {
     const found = DELIVERY_ID.test(raw) ? await deliveries.get(raw) : undefined;
@@ -39,7 +40,10 @@ export function deliveryRoutes(app: Hono<AppEnv>, { deliveries, sqs, queueUrl, n
   };
 
   app.get('/deliveries', async (c) => {
-    const page = await deliveries.list(readListQuery(c.req.query(), 'webhooks.deliveries'));
+    const query = readListQuery(c.req.query(), DELIVERIES_LIST, DELIVERY_FILTERS);
+    // A cursor carries the listing's filters; without one they come from the query string.
+    const filter = readDeliveryFilter(query.cursor ? (query.cursor.f ?? {}) : c.req.query());
+    const page = await deliveries.list(query, filter);
     return c.json({ cursor: { ...page, data: page.data.map(deliveryView) } });
   });
 
@@ -55,7 +59,7 @@ export function deliveryRoutes(app: Hono<AppEnv>, { deliveries, sqs, queueUrl, n
     const delivery = await find(c.req.param('id'));
     if (!queueUrl) throw new DependencyThrottledError('deliveries queue not configured');
     const nowMs = now();
-    if (!(await deliveries.reopen(delivery.id, nowMs, formatInstant(instantFromMs(nowMs))))) {
+    if (!(await deliveries.reopen(delivery, nowMs, formatInstant(instantFromMs(nowMs))))) {
       throw new ConflictError(`delivery ${delivery.id} is still pending: its next attempt is already scheduled`);
     }
     await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: encodeDeliveryMessage(delivery.id) }));

@@ -1,0 +1,234 @@
+/**
+ * The deliveries list's filters (each served by an index partition or gsi1, the time range a sort-key range),
+ * their cursors, and the eager cancellation of a config's pending deliveries on delete and deactivate.
+ */
+import { randomUUID } from 'node:crypto';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureQueues } from '../../infra/local/provision.js';
+import { startSqsLocal, type SqsLocal } from '../../infra/local/sqs-local.js';
+import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import { createWebhooksApp } from '../../lib/webhooks/app.js';
+import { filterPartition } from '../../lib/webhooks/deliveries/index-keys.js';
+import { deliveryId, deliveryKeys, type Delivery, type DeliveryStatus } from '../../lib/webhooks/deliveries/model.js';
+import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
+import { ADMIN, authApp, tokenFor } from '../support/auth.js';
+import { testEnvironment } from '../support/tables.js';
+
+type Reply = { status: number; text: string; body: any };
+
+let runtime: ServiceRuntime;
+let store: DeliveryStore;
+let sqsLocal: SqsLocal;
+let sqs: SQSClient;
+let call: (method: string, path: string, body?: unknown) => Promise<Reply>;
+let table: string;
+
+beforeAll(async () => {
+  sqsLocal = await startSqsLocal();
+  sqs = new SQSClient({ endpoint: sqsLocal.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const queues = await ensureQueues(sqs, `d${randomUUID().slice(0, 8)}-`);
+  ({ runtime } = await testEnvironment({ SQS_ENDPOINT: sqsLocal.endpoint, ...queues }));
+  table = runtime.config.tables.webhooks;
+  store = new DeliveryStore({ doc: runtime.doc, table });
+  const app = createWebhooksApp(runtime);
+  const token = await tokenFor(authApp(runtime), ADMIN);
+  call = async (method, path, body) => {
+    const res = await app.request(`/api/webhooks${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
+  };
+});
+
+afterAll(async () => {
+  sqs?.destroy();
+  await sqsLocal?.stop();
+});
+
+async function newConfig(): Promise<string> {
+  const res = await call('POST', '/configs', { endpoint: `https://hooks.example.com/${randomUUID()}`, eventTypes: ['ledger.committed_transactions'] });
+  expect(res.status, res.text).toBe(200);
+  return res.body.data.id;
+}
+
+/** A pending delivery created as the dispatcher creates it (with its index items), at `createdAt`. */
+async function seed(configId: string, createdAt: string): Promise<Delivery> {
+  const eventId = randomUUID();
+  const delivery: Delivery = {
+    id: deliveryId(eventId, configId),
+    configId,
+    eventId,
+    eventType: 'ledger.committed_transactions',
+    body: '{}',
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: 0,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  expect(await store.create(delivery)).toBe(true);
+  return delivery;
+}
+
+/** One attempt ending in `status`, through the store exactly as `deliver` makes it. */
+async function finish(d: Delivery, status: DeliveryStatus): Promise<void> {
+  expect(await store.claimAttempt(d.id, 0, d.createdAt)).toBe(true);
+  expect(await store.recordAttempt(d, { deliveryId: d.id, attempt: 1, at: d.createdAt, durationMs: 3, statusCode: 200 }, { status, updatedAt: d.createdAt })).toBe(true);
+}
+
+const ids = (res: Reply) => {
+  expect(res.status, res.text).toBe(200);
+  return (res.body.cursor.data as Array<{ id: string }>).map((d) => d.id);
+};
+const list = async (query: string) => ids(await call('GET', `/deliveries?${query}`));
+/** Items of one index partition (what the filter reads). */
+async function partition(pk: string): Promise<string[]> {
+  const { Items = [] } = await runtime.doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk }, ConsistentRead: true }));
+  return Items.map((i) => String(i.deliveryId)).sort();
+}
+
+describe('GET /deliveries filters', () => {
+  // 2020 dates: no other test of this file creates deliveries then, so unfiltered time ranges see only these.
+  let a: string;
+  let b: string;
+  let a1: Delivery, a2: Delivery, b1: Delivery, b2: Delivery;
+
+  beforeAll(async () => {
+    [a, b] = [await newConfig(), await newConfig()];
+    a1 = await seed(a, '2020-01-01T00:00:00Z');
+    a2 = await seed(a, '2020-01-01T00:00:01.5Z');
+    b1 = await seed(b, '2020-01-01T00:00:02Z');
+    b2 = await seed(b, '2020-01-01T00:00:03.000001Z');
+    await finish(a2, 'succeeded');
+    await finish(b1, 'failed');
+    expect(await store.cancel(b2, b2.createdAt, 0)).toBe(true);
+  });
+
+  it('configId, status and both together, newest first', async () => {
+    expect(await list(`configId=${a}`)).toEqual([a2.id, a1.id]);
+    expect(await list(`configId=${b}`)).toEqual([b2.id, b1.id]);
+    expect(await list(`configId=${a}&status=pending`)).toEqual([a1.id]);
+    expect(await list(`configId=${a}&status=succeeded`)).toEqual([a2.id]);
+    expect(await list(`configId=${b}&status=cancelled`)).toEqual([b2.id]);
+    expect(await list(`configId=${b}&status=pending`)).toEqual([]);
+    expect(await list(`status=failed&createdAtTo=2021-01-01T00:00:00Z`)).toEqual([b1.id]);
+    const view = (await call('GET', `/deliveries?configId=${b}&status=failed`)).body.cursor.data[0];
+    expect(view).toEqual({ id: b1.id, configId: b, eventId: b1.eventId, eventType: 'ledger.committed_transactions', status: 'failed', attempts: 1, createdAt: b1.createdAt, updatedAt: b1.createdAt });
+  });
+
+  it('a time range: createdAtFrom inclusive, createdAtTo exclusive, with or without other filters', async () => {
+    expect(await list('createdAtFrom=2020-01-01T00:00:00Z&createdAtTo=2020-01-01T00:00:04Z')).toEqual([b2.id, b1.id, a2.id, a1.id]);
+    expect(await list('createdAtFrom=2020-01-01T00:00:01.5Z&createdAtTo=2020-01-01T00:00:03.000001Z')).toEqual([b1.id, a2.id]);
+    // Any offset is read as the instant it names.
+    expect(await list('createdAtFrom=2020-01-01T01:00:01.500001%2B01:00&createdAtTo=2020-01-01T00:00:03.000002Z')).toEqual([b2.id, b1.id]);
+    expect(await list(`configId=${a}&createdAtFrom=2020-01-01T00:00:00.000001Z`)).toEqual([a2.id]);
+    expect(await list(`configId=${a}&createdAtTo=2020-01-01T00:00:01.5Z`)).toEqual([a1.id]);
+    expect(await list(`status=pending&createdAtTo=2021-01-01T00:00:00Z`)).toEqual([a1.id]);
+    expect(await list(`createdAtFrom=2020-01-01T00:00:02Z&createdAtTo=2020-01-01T00:00:02Z`)).toEqual([]);
+  });
+
+  it('pages carry their filters in the cursor; only pageSize may accompany a cursor', async () => {
+    const first = await call('GET', '/deliveries?createdAtFrom=2020-01-01T00:00:00Z&createdAtTo=2020-01-01T00:00:04Z&pageSize=3');
+    expect(ids(first)).toEqual([b2.id, b1.id, a2.id]);
+    expect(first.body.cursor.hasMore).toBe(true);
+    const second = await call('GET', `/deliveries?cursor=${first.body.cursor.next}`);
+    expect(ids(second)).toEqual([a1.id]);
+    expect(second.body.cursor).toMatchObject({ pageSize: 3, hasMore: false });
+    expect(ids(await call('GET', `/deliveries?cursor=${second.body.cursor.previous}`))).toEqual([b2.id, b1.id, a2.id]);
+
+    const byConfig = await call('GET', `/deliveries?configId=${a}&pageSize=1`);
+    expect(ids(byConfig)).toEqual([a2.id]);
+    expect(ids(await call('GET', `/deliveries?cursor=${byConfig.body.cursor.next}&pageSize=5`))).toEqual([a1.id]);
+    const withFilter = await call('GET', `/deliveries?cursor=${byConfig.body.cursor.next}&configId=${b}`);
+    expect(withFilter.status).toBe(400);
+    expect(withFilter.body.errorCode).toBe('VALIDATION');
+  });
+
+  it('bad values and unknown parameters are 400 VALIDATION naming the parameter', async () => {
+    for (const [query, field] of [
+      ['status=done', 'status'],
+      ['status=PENDING', 'status'],
+      ['configId=not-a-config', 'configId'],
+      ['createdAtFrom=yesterday', 'createdAtFrom'],
+      ['createdAtTo=2020-02-30T00:00:00Z', 'createdAtTo'],
+      ['createdAtFrom=2020-01-02T00:00:00Z&createdAtTo=2020-01-01T00:00:00Z', 'createdAtFrom'],
+      ['eventType=ledger.committed_transactions', 'eventType'],
+      ['pageSize=-1', 'pageSize'],
+    ] as const) {
+      const res = await call('GET', `/deliveries?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.errorCode).toBe('VALIDATION');
+      expect(res.body.errorMessage.startsWith(`${field}:`), res.body.errorMessage).toBe(true);
+    }
+  });
+
+  it('a replay moves the delivery back to the pending partitions, in the same write', async () => {
+    const replayed = await call('POST', `/deliveries/${b1.id}/replay`);
+    expect(replayed.status, replayed.text).toBe(200);
+    expect(await list(`configId=${b}&status=pending`)).toEqual([b1.id]);
+    expect(await list(`configId=${b}&status=failed`)).toEqual([]);
+    expect(await partition(filterPartition({ status: 'failed' }))).not.toContain(b1.id);
+    expect(await partition(filterPartition({ status: 'pending' }))).toContain(b1.id);
+    // A second replay while pending: 409, nothing moved.
+    expect((await call('POST', `/deliveries/${b1.id}/replay`)).status).toBe(409);
+    expect(await list(`configId=${b}&status=pending`)).toEqual([b1.id]);
+  });
+});
+
+describe('deleting or deactivating a config cancels its pending deliveries', () => {
+  const now = '2026-11-22T10:00:00Z';
+
+  for (const action of ['delete', 'deactivate'] as const) {
+    it(`${action}: every pending delivery becomes cancelled (kept), finished ones are untouched`, async () => {
+      const config = await newConfig();
+      const other = await newConfig();
+      const pending = [await seed(config, now), await seed(config, now), await seed(config, now)];
+      const done = await seed(config, now);
+      await finish(done, 'succeeded');
+      const untouched = await seed(other, now);
+
+      const res = action === 'delete' ? await call('DELETE', `/configs/${config}`) : await call('PUT', `/configs/${config}/deactivate`);
+      expect(res.status, res.text).toBe(200);
+
+      for (const d of pending) expect(await store.get(d.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
+      expect((await store.get(pending[0]!.id))!.nextAttemptAt).toBeUndefined();
+      expect(await store.get(done.id)).toMatchObject({ status: 'succeeded' });
+      expect(await store.get(untouched.id)).toMatchObject({ status: 'pending' });
+      expect(await partition(filterPartition({ configId: config, status: 'pending' }))).toEqual([]);
+      expect(await partition(filterPartition({ configId: config, status: 'cancelled' }))).toEqual(pending.map((d) => d.id).sort());
+      expect(await list(`configId=${config}&status=cancelled`)).toHaveLength(3);
+      expect(await list(`configId=${other}&status=pending`)).toEqual([untouched.id]);
+    });
+  }
+
+  it('deactivating again sweeps deliveries dispatched since (idempotent, 200)', async () => {
+    const config = await newConfig();
+    expect((await call('PUT', `/configs/${config}/deactivate`)).status).toBe(200);
+    const late = await seed(config, now); // dispatched from the dispatcher's stale config cache
+    const again = await call('PUT', `/configs/${config}/deactivate`);
+    expect(again.status).toBe(200);
+    expect(again.body.data.active).toBe(false);
+    expect(await store.get(late.id)).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('an attempt in flight when the delivery is cancelled is still recorded; the delivery stays cancelled', async () => {
+    const config = await newConfig();
+    const d = await seed(config, now);
+    expect(await store.claimAttempt(d.id, 0, now)).toBe(true);
+    expect(await store.cancelPendingOf(config, now)).toBe(1);
+    const recorded = await store.recordAttempt(d, { deliveryId: d.id, attempt: 1, at: now, durationMs: 5, statusCode: 500 }, { status: 'pending', nextAttemptAt: 1, updatedAt: now });
+    expect(recorded).toBe(false);
+    expect(await store.get(d.id)).toMatchObject({ status: 'cancelled', attempts: 1 });
+    expect((await store.attempts(d.id, { pageSize: 10 })).data).toEqual([{ deliveryId: d.id, attempt: 1, at: now, durationMs: 5, statusCode: 500 }]);
+    expect(await partition(filterPartition({ configId: config, status: 'pending' }))).toEqual([]);
+    const { Items = [] } = await runtime.doc.send(
+      new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': deliveryKeys.delivery(d.id).pk }, ConsistentRead: true }),
+    );
+    expect(Items.map((i) => i.sk)).toEqual(['ATTEMPT#0001', 'DELIVERY']);
+  });
+});

@@ -1,18 +1,140 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { createTables } from './tables.js';
+import { tableEnvironment } from '../../lib/resources/definitions.js';
+import { PlatformAlarms } from './alarms.js';
+import { PlatformApi } from './api.js';
+import { checkAuthConfig } from './auth-config-check.js';
+import type { StageConfig } from './config.js';
+import { PlatformFunction, type FunctionSpec } from './functions.js';
+import { grantTable } from './grants.js';
+import { PlatformQueues } from './queues.js';
+import { staticClientSecretEnvironment } from './static-client-secrets.js';
+import { bucketTableName, createBucketTables, createTables } from './tables.js';
+import { feedDeliver, feedDispatch, scheduleKeyRotation } from './workers.js';
 
 export interface PlatformStackProps extends StackProps {
-  stage: 'dev' | 'prod';
+  config: StageConfig;
 }
 
+/** The deliver function's timeout: one POST is at most 15 s (lib/webhooks/ssrf), a batch runs concurrently. */
+export const DELIVER_TIMEOUT = Duration.seconds(30);
+
 /**
- * The platform in AWS. So far: its tables, from the definitions the local platform shares. The HTTP API,
- * Lambdas, queues and alarms arrive with the infrastructure issue.
+ * The platform in AWS (DESIGN.md "Shape"): tables from the definitions the local platform shares, the HTTP API
+ * and one function per service, the events-stream dispatcher and the queue-fed deliverer, key rotation on a
+ * schedule, and alarms. Environment-agnostic (no account/region lookups), so `cdk synth` works offline.
  */
 export class PlatformStack extends Stack {
   constructor(scope: Construct, id: string, props: PlatformStackProps) {
     super(scope, id, props);
-    createTables(this, `${id}-`);
+    const { config } = props;
+    const prefix = `${id}-`;
+
+    const tables = createTables(this, prefix);
+    const bucketTables = createBucketTables(this, prefix, config.ledgerBuckets);
+    const queues = new PlatformQueues(this, 'queues', prefix);
+    const api = new PlatformApi(this, 'api', config, prefix);
+    // The API's own endpoint unless a custom domain is configured. Functions reference the API (not its routes),
+    // and routes reference the functions: no cycle.
+    const publicBaseUrl = config.publicBaseUrl ?? api.api.apiEndpoint;
+
+    const serviceEnvironment = { ...tableEnvironment(prefix), PUBLIC_BASE_URL: publicBaseUrl };
+    const workerEnvironment = { WEBHOOKS_TABLE: tableEnvironment(prefix).WEBHOOKS_TABLE!, DELIVERIES_QUEUE_URL: queues.deliveries.queueUrl };
+    if (config.authConfig !== undefined) checkAuthConfig(config.authConfig, config.stage, Object.keys(config.staticClientSecrets));
+
+    const make = (spec: Omit<FunctionSpec, 'memorySize'> & { memorySize?: number }) =>
+      new PlatformFunction(this, { memorySize: 1024, ...spec }, config, prefix);
+
+    const auth = make({
+      name: 'auth',
+      description: 'Auth service: OAuth 2.0 client credentials, clients, discovery and JWKS',
+      timeout: Duration.seconds(10),
+      environment: {
+        ...serviceEnvironment,
+        ...(config.authConfig !== undefined ? { AUTH_CONFIG_INLINE: config.authConfig } : {}),
+        ...staticClientSecretEnvironment(config.staticClientSecrets),
+      },
+    });
+    const ledger = make({
+      name: 'ledger',
+      description: 'Ledger service: double-entry transactions, accounts, volumes, logs',
+      timeout: Duration.seconds(15),
+      environment: {
+        ...serviceEnvironment,
+        ...(config.ledgerBuckets.length > 0
+          ? { LEDGER_BUCKET_TABLES: JSON.stringify(Object.fromEntries(config.ledgerBuckets.map((b) => [b, bucketTableName(prefix, b)]))) }
+          : {}),
+      },
+    });
+    const payments = make({
+      name: 'payments',
+      description: 'Payments service: payment records and their events',
+      timeout: Duration.seconds(10),
+      environment: serviceEnvironment,
+    });
+    const webhooks = make({
+      name: 'webhooks',
+      description: 'Webhooks service: configs, deliveries, replay and test delivery',
+      // The test delivery waits for one POST of up to 15 s; API Gateway answers 504 after 30 s anyway.
+      timeout: Duration.seconds(25),
+      environment: { ...serviceEnvironment, DELIVERIES_QUEUE_URL: queues.deliveries.queueUrl },
+    });
+    const dispatch = make({
+      name: 'dispatch',
+      description: 'Events stream to webhook deliveries (one SQS message per matching config)',
+      timeout: Duration.seconds(60),
+      memorySize: 512,
+      environment: workerEnvironment,
+    });
+    const deliver = make({
+      name: 'deliver',
+      description: 'Webhook deliveries queue to signed POSTs, retries and attempt records',
+      timeout: DELIVER_TIMEOUT,
+      memorySize: 512,
+      environment: workerEnvironment,
+    });
+    const rotateKeys = make({
+      name: 'rotate-keys',
+      description: 'Scheduled signing key rotation step',
+      timeout: Duration.seconds(30),
+      memorySize: 512,
+      environment: serviceEnvironment,
+    });
+
+    // Least privilege, function by function (docs/operations.md lists the same).
+    grantTable(auth.fn, tables.auth, 'readWrite', ['gsi1']);
+    for (const service of [ledger, payments, webhooks]) grantTable(service.fn, tables.auth, 'getItems');
+    grantTable(ledger.fn, tables.ledger, 'readWrite', ['gsi1']);
+    for (const table of bucketTables.values()) grantTable(ledger.fn, table, 'readWrite', ['gsi1']);
+    grantTable(ledger.fn, tables.events, 'putItems');
+    grantTable(payments.fn, tables.payments, 'readWrite', ['gsi1']);
+    grantTable(payments.fn, tables.events, 'putItems');
+    grantTable(webhooks.fn, tables.webhooks, 'readWrite', ['gsi1']);
+    queues.deliveries.grantSendMessages(webhooks.fn); // replay enqueues one more attempt
+    grantTable(dispatch.fn, tables.webhooks, 'readWrite');
+    queues.deliveries.grantSendMessages(dispatch.fn);
+    feedDispatch(dispatch.fn, tables.events, queues); // grants the stream read and the failure queue send
+    grantTable(deliver.fn, tables.webhooks, 'readWrite');
+    queues.deliveries.grantSendMessages(deliver.fn); // retries go back on the queue with a delay
+    feedDeliver(deliver.fn, DELIVER_TIMEOUT, queues); // grants consuming the queue
+    grantTable(rotateKeys.fn, tables.auth, 'readWrite');
+    scheduleKeyRotation(this, rotateKeys.fn);
+
+    api.route('auth', auth.fn);
+    api.route('ledger', ledger.fn);
+    api.route('webhooks', webhooks.fn);
+    api.route('payments', payments.fn);
+
+    const alarms = new PlatformAlarms(this, 'alarms', { physicalPrefix: prefix, ...(config.alarmEmail ? { email: config.alarmEmail } : {}) });
+    for (const f of [auth, ledger, payments, webhooks, dispatch, deliver, rotateKeys]) alarms.functionHealth(f.node.id, f.fn);
+    alarms.iteratorAge(dispatch.fn);
+    alarms.queueNotEmpty('deliveries-dlq-depth', queues.deliveriesDeadLetters, 'Webhook delivery messages in the dead-letter queue (failed every receive)');
+    alarms.queueNotEmpty('dispatch-failures-depth', queues.dispatchFailures, 'dispatch gave up on an events-stream batch (its description is in the queue)');
+    alarms.apiServerErrors(api.api);
+
+    new CfnOutput(this, 'ApiUrl', { value: publicBaseUrl, description: 'PUBLIC_BASE_URL of the functions' });
+    new CfnOutput(this, 'Issuer', { value: `${publicBaseUrl}/api/auth`, description: 'Token issuer and discovery base' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
+
   }
 }

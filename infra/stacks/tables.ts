@@ -10,12 +10,24 @@ const attribute = (key: KeyAttribute): Attribute => ({ name: key.name, type: key
  * point-in-time recovery, deletion protection, encryption, TTL and streams as defined.
  */
 export function createTables(scope: Construct, prefix: string): Record<TableId, TableV2> {
-  return Object.fromEntries(TABLES.map((definition) => [definition.id, createTable(scope, prefix, definition)])) as Record<TableId, TableV2>;
+  return Object.fromEntries(TABLES.map((definition) => [definition.id, createTable(scope, `${definition.id}-table`, `${prefix}${definition.id}`, definition)])) as Record<TableId, TableV2>;
 }
 
-function createTable(scope: Construct, prefix: string, definition: TableDefinition): TableV2 {
-  return new TableV2(scope, `${definition.id}-table`, {
-    tableName: `${prefix}${definition.id}`,
+/** Physical name of a bucket's own ledger table. */
+export const bucketTableName = (prefix: string, bucket: string): string => `${prefix}ledger-${bucket}`;
+
+/**
+ * One table per ledger bucket moved off the default ledger table, each built from the ledger table's definition
+ * (same keys, index, TTL and hardening). Returns bucket → table, the source of `LEDGER_BUCKET_TABLES`.
+ */
+export function createBucketTables(scope: Construct, prefix: string, buckets: readonly string[]): Map<string, TableV2> {
+  const ledger = TABLES.find((t) => t.id === 'ledger')!;
+  return new Map(buckets.map((bucket) => [bucket, createTable(scope, `ledger-bucket-${bucket}-table`, bucketTableName(prefix, bucket), ledger)]));
+}
+
+function createTable(scope: Construct, id: string, tableName: string, definition: TableDefinition): TableV2 {
+  return new TableV2(scope, id, {
+    tableName,
     partitionKey: attribute(definition.partitionKey),
     sortKey: attribute(definition.sortKey),
     billing: Billing.onDemand(),
@@ -32,5 +44,3 @@ function createTable(scope: Construct, prefix: string, definition: TableDefiniti
     })),
   });
 }
-
-/** Kept for the stack issue: streams retain records 24 h, so the dispatcher must alarm long before. */

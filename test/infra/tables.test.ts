@@ -1,18 +1,17 @@
-import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { PlatformStack } from '../../infra/stacks/platform-stack.js';
 import { createTableInput } from '../../infra/local/provision.js';
 import { TABLES } from '../../lib/resources/definitions.js';
+import { synthPlatform } from './synth.js';
 
-const template = Template.fromStack(new PlatformStack(new App(), 'platform-test', { stage: 'dev' }));
+const { template } = synthPlatform({ stage: 'dev' });
+const ledger = TABLES.find((t) => t.id === 'ledger')!;
 
 describe('tables in the CDK stack', () => {
-  it('has one table per definition, hardened', () => {
+  it('has one table per definition, hardened (point-in-time recovery asserted on each: cdk-nag does not check TableV2)', () => {
     template.resourceCountIs('AWS::DynamoDB::GlobalTable', TABLES.length);
     for (const definition of TABLES) {
       template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
-        TableName: `platform-test-${definition.id}`,
+        TableName: `platform-dev-${definition.id}`,
         BillingMode: 'PAY_PER_REQUEST',
         SSESpecification: { SSEEnabled: true },
         Replicas: [
@@ -30,13 +29,40 @@ describe('tables in the CDK stack', () => {
   it('has the same keys and indexes the local platform creates (one definition, two consumers)', () => {
     const tables = template.findResources('AWS::DynamoDB::GlobalTable');
     for (const definition of TABLES) {
-      const [, resource] = Object.entries(tables).find(([, r]) => r.Properties.TableName === `platform-test-${definition.id}`)!;
-      const local = createTableInput(`platform-test-${definition.id}`, definition);
+      const [, resource] = Object.entries(tables).find(([, r]) => r.Properties.TableName === `platform-dev-${definition.id}`)!;
+      const local = createTableInput(`platform-dev-${definition.id}`, definition);
       expect(resource.Properties.KeySchema).toEqual(local.KeySchema);
       expect(new Set(resource.Properties.AttributeDefinitions)).toEqual(new Set(local.AttributeDefinitions));
       const cloudIndexes = (resource.Properties.GlobalSecondaryIndexes ?? []).map((i: { IndexName: string; KeySchema: unknown }) => ({ IndexName: i.IndexName, KeySchema: i.KeySchema }));
       const localIndexes = (local.GlobalSecondaryIndexes ?? []).map((i) => ({ IndexName: i.IndexName, KeySchema: i.KeySchema }));
       expect(cloudIndexes).toEqual(localIndexes);
+    }
+  });
+
+  it('gives each bucket of context "ledgerBuckets" its own table, built and hardened like the default ledger table', () => {
+    const withBuckets = synthPlatform({ stage: 'prod', ledgerBuckets: '["heavy","reports"]' }).template;
+    withBuckets.resourceCountIs('AWS::DynamoDB::GlobalTable', TABLES.length + 2);
+    const tables = withBuckets.findResources('AWS::DynamoDB::GlobalTable');
+    const local = createTableInput('x', ledger);
+    for (const bucket of ['heavy', 'reports']) {
+      const [, resource] = Object.entries(tables).find(([, r]) => r.Properties.TableName === `platform-prod-ledger-${bucket}`)!;
+      expect(resource.Properties).toMatchObject({
+        BillingMode: 'PAY_PER_REQUEST',
+        SSESpecification: { SSEEnabled: true },
+        Replicas: [{ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 35 } }],
+        TimeToLiveSpecification: { AttributeName: ledger.ttlAttribute, Enabled: true },
+        KeySchema: local.KeySchema,
+      });
+      expect(resource.Properties.StreamSpecification).toBeUndefined();
+      expect(resource.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual(['gsi1']);
+      expect(resource.DeletionPolicy).toBe('Retain');
+    }
+  });
+
+  it('retains every table when the stack is deleted', () => {
+    for (const resource of Object.values(template.findResources('AWS::DynamoDB::GlobalTable'))) {
+      expect(resource.DeletionPolicy).toBe('Retain');
+      expect(resource.UpdateReplacePolicy).toBe('Retain');
     }
   });
 });

@@ -1,0 +1,82 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+const FIVE_MINUTES = Duration.minutes(5);
+
+/**
+ * Age of the oldest record the dispatcher has not processed. Streams drop records after 24 h and the mapping
+ * gives up at 6 h (`DISPATCH_STREAM.maxRecordAge`): one hour behind leaves five to act before records go to the
+ * failure queue, and eighteen more before they are gone.
+ */
+export const ITERATOR_AGE_THRESHOLD = Duration.hours(1);
+
+/** API 5xx answers per five minutes above which someone should look (a few are normal: 503 on throttling). */
+export const API_5XX_THRESHOLD = 10;
+
+/**
+ * The alarm topic (encrypted with a key of its own, since CloudWatch cannot publish to a topic under the AWS
+ * managed SNS key) and every alarm of the platform. docs/operations.md says what each means and what to do.
+ */
+export class PlatformAlarms extends Construct {
+  readonly topic: Topic;
+  readonly alarms: Alarm[] = [];
+  private readonly action: SnsAction;
+
+  constructor(scope: Construct, id: string, options: { physicalPrefix: string; email?: string }) {
+    super(scope, id);
+    const key = new Key(this, 'topic-key', {
+      description: `${options.physicalPrefix}alarms topic encryption`,
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+    this.topic = new Topic(this, 'topic', { topicName: `${options.physicalPrefix}alarms`, masterKey: key, enforceSSL: true });
+    if (options.email) this.topic.addSubscription(new EmailSubscription(options.email));
+    this.action = new SnsAction(this.topic);
+  }
+
+  /** Errors (unhandled failures, timeouts, crashes at start-up) and throttles of a function. */
+  functionHealth(name: string, fn: IFunction): void {
+    this.add(`${name}-errors`, `${name}: invocations failed (unhandled error, timeout or start-up failure)`, fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }), 1);
+    this.add(`${name}-throttles`, `${name}: invocations throttled (account or reserved concurrency exhausted)`, fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), 1);
+  }
+
+  /** The dispatcher falls behind the events stream. */
+  iteratorAge(dispatch: IFunction): void {
+    const metric = dispatch.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum' });
+    this.add('dispatch-iterator-age', `dispatch: oldest unprocessed events-stream record older than ${ITERATOR_AGE_THRESHOLD.toHumanString()}`, metric, ITERATOR_AGE_THRESHOLD.toMilliseconds());
+  }
+
+  /** Any message waiting in a queue that should stay empty (a dead-letter or failure queue). */
+  queueNotEmpty(name: string, queue: IQueue, meaning: string): void {
+    this.add(name, meaning, queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }), 1);
+  }
+
+  apiServerErrors(api: HttpApi): void {
+    this.add('api-5xx', `API: more than ${API_5XX_THRESHOLD - 1} 5xx answers in five minutes`, api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }), API_5XX_THRESHOLD);
+  }
+
+  private add(id: string, description: string, metric: IMetric, threshold: number): void {
+    const alarm = new Alarm(this, id, {
+      alarmDescription: description,
+      metric,
+      threshold,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      // No data means no invocations, no messages, no traffic: nothing wrong.
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    alarm.addAlarmAction(this.action);
+    alarm.addOkAction(this.action);
+    this.alarms.push(alarm);
+  }
+}

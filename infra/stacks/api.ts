@@ -1,0 +1,87 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { StageConfig } from './config.js';
+import { acknowledge } from './nag.js';
+import { retentionDays } from './retention.js';
+
+/** The HTTP services, each served under `/api/<service>` by its own function. */
+export const HTTP_SERVICES = ['auth', 'ledger', 'webhooks', 'payments'] as const;
+export type HttpService = (typeof HTTP_SERVICES)[number];
+
+/**
+ * One JSON line per request. HTTP API access logs know only `$context` variables; the request id is the
+ * same one the functions log (API Gateway's), so a request can be followed from the gateway into a function.
+ */
+export const ACCESS_LOG_FIELDS: Record<string, string> = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  protocol: '$context.protocol',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+  userAgent: '$context.identity.userAgent',
+};
+
+/**
+ * API Gateway HTTP API in front of the four service functions: `/api/<service>` and `/api/<service>/{proxy+}`,
+ * any method, payload format 2.0 (what `hono/aws-lambda` reads). No authorizer: each service verifies tokens
+ * itself (shared bearer middleware), and the auth service's token and discovery routes must stay public.
+ * The `$default` stage carries the access logs and the default throttling.
+ */
+export class PlatformApi extends Construct {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+  readonly accessLogs: LogGroup;
+
+  constructor(scope: Construct, id: string, config: StageConfig, physicalPrefix: string) {
+    super(scope, id);
+    this.api = new HttpApi(this, 'http-api', {
+      apiName: `${physicalPrefix}api`,
+      description: 'Serverless financial platform: auth, ledger, webhooks and payments',
+      // The stage is created below, with logs and throttling the default stage of HttpApi cannot take.
+      createDefaultStage: false,
+    });
+    this.accessLogs = new LogGroup(this, 'access-logs', {
+      logGroupName: `/aws/apigateway/${physicalPrefix}api/access`,
+      retention: retentionDays(config.logRetentionDays),
+      removalPolicy: config.stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.stage = this.api.addStage('default-stage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: config.throttle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+    });
+  }
+
+  /** Routes `/api/<service>` and `/api/<service>/{proxy+}` (any method) to the service's function. */
+  route(service: HttpService, fn: IFunction): void {
+    const integration = new HttpLambdaIntegration(`${service}-integration`, fn, { payloadFormatVersion: PayloadFormatVersion.VERSION_2_0 });
+    for (const path of [`/api/${service}`, `/api/${service}/{proxy+}`]) {
+      for (const route of this.api.addRoutes({ path, methods: [HttpMethod.ANY], integration })) {
+        acknowledge(route, {
+          id: 'AwsSolutions::AwsSolutions-APIG4',
+          reason:
+            'Every service verifies the bearer token itself (lib/bearer: issuer, audience, expiry, signature, scope) before any handler runs; ' +
+            "the auth service's token, discovery and JWKS routes must be public by OAuth 2.0, so a gateway authorizer cannot cover the /api/auth routes.",
+        });
+      }
+    }
+  }
+}

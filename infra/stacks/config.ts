@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { BUCKET_NAME } from '../../lib/ledger/domain/names.js';
+
+export type DeployStage = 'dev' | 'prod';
+
+/**
+ * Everything that may differ between stages, read once from CDK context (`-c name=value` or `cdk.json`).
+ * Stages differ only through this object: the stack code has no `if (prod)` beyond what it holds.
+ */
+export interface StageConfig {
+  stage: DeployStage;
+  /** Custom-domain base URL (https, no trailing slash). Absent: the HTTP API's own endpoint URL. */
+  publicBaseUrl?: string;
+  /** Ledger buckets that get a table of their own, created by the stack with the ledger table's definition. */
+  ledgerBuckets: string[];
+  /** Source maps in the bundles (and `--enable-source-maps` at run time). */
+  sourcemap: boolean;
+  /** The auth configuration text (static clients), passed to the auth function as `AUTH_CONFIG_INLINE`. */
+  authConfig?: string;
+  /**
+   * Environment names referenced as `$NAME` by `authConfig` → Secrets Manager secret name (optionally
+   * `name:jsonField`), resolved by CloudFormation at deploy time.
+   */
+  staticClientSecrets: Record<string, string>;
+  /** E-mail address subscribed to the alarm topic, if any. */
+  alarmEmail?: string;
+  /** Log retention in days for function, access and alarm-related log groups. */
+  logRetentionDays: number;
+  /** API Gateway default stage throttling. */
+  throttle: { rateLimit: number; burstLimit: number };
+}
+
+export interface ContextReader {
+  tryGetContext(key: string): unknown;
+}
+
+const STAGE_DEFAULTS: Record<DeployStage, Pick<StageConfig, 'logRetentionDays' | 'throttle'>> = {
+  dev: { logRetentionDays: 30, throttle: { rateLimit: 50, burstLimit: 100 } },
+  prod: { logRetentionDays: 365, throttle: { rateLimit: 500, burstLimit: 1000 } },
+};
+
+/**
+ * Reads and validates the stage configuration. Context values given on the command line are strings, so JSON
+ * values (lists, maps) are accepted either parsed (from cdk.json) or as JSON text (from `-c`). A bad value
+ * stops synth with one line naming the key.
+ */
+export function stageConfigFromContext(context: ContextReader): StageConfig {
+  const stage = (context.tryGetContext('stage') ?? 'dev') as string;
+  if (stage !== 'dev' && stage !== 'prod') throw new Error(`context "stage" must be dev or prod (got "${stage}")`);
+  const defaults = STAGE_DEFAULTS[stage];
+
+  const publicBaseUrl = optionalString(context, 'publicBaseUrl');
+  if (publicBaseUrl !== undefined) checkBaseUrl(publicBaseUrl);
+
+  const ledgerBuckets = stringList(context, 'ledgerBuckets');
+  for (const bucket of ledgerBuckets) {
+    // Table names allow [A-Za-z0-9_.-]; bucket names are a subset, so `<prefix>ledger-<bucket>` is valid.
+    if (!BUCKET_NAME.test(bucket)) throw new Error(`context "ledgerBuckets": "${bucket}" is not a valid bucket name`);
+  }
+  if (new Set(ledgerBuckets).size !== ledgerBuckets.length) throw new Error('context "ledgerBuckets" lists a bucket twice');
+
+  const authConfigFile = optionalString(context, 'authConfigFile');
+  const authConfig = authConfigFile !== undefined ? readFileSync(authConfigFile, 'utf8') : optionalString(context, 'authConfig');
+
+  const staticClientSecrets = stringMap(context, 'staticClientSecrets');
+  for (const name of Object.keys(staticClientSecrets)) {
+    if (!/^[A-Z_][A-Z0-9_]*$/.test(name)) throw new Error(`context "staticClientSecrets": "${name}" is not an environment variable name`);
+  }
+
+  const retention = optionalString(context, 'logRetentionDays');
+  return {
+    stage,
+    ...(publicBaseUrl !== undefined ? { publicBaseUrl } : {}),
+    ledgerBuckets,
+    sourcemap: String(context.tryGetContext('sourcemap') ?? 'false') === 'true',
+    ...(authConfig !== undefined ? { authConfig } : {}),
+    staticClientSecrets,
+    ...(optionalString(context, 'alarmEmail') !== undefined ? { alarmEmail: optionalString(context, 'alarmEmail')! } : {}),
+    logRetentionDays: retention !== undefined ? Number(retention) : defaults.logRetentionDays,
+    throttle: defaults.throttle,
+  };
+}
+
+function checkBaseUrl(raw: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`context "publicBaseUrl" is not an absolute URL: "${raw}"`);
+  }
+  // The functions refuse anything else at start-up (lib/config/env.ts); failing at synth is kinder.
+  if (url.protocol !== 'https:' || url.search || url.hash || raw.endsWith('/')) {
+    throw new Error(`context "publicBaseUrl" must be an https URL without query, fragment or trailing slash (got "${raw}")`);
+  }
+}
+
+function optionalString(context: ContextReader, key: string): string | undefined {
+  const value = context.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`context "${key}" must be a string`);
+  return String(value);
+}
+
+function jsonValue(context: ContextReader, key: string): unknown {
+  const value = context.tryGetContext(key);
+  if (typeof value !== 'string') return value;
+  if (value === '') return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    // A bare comma-separated list is friendlier on the command line: -c ledgerBuckets=heavy,reports
+    return value.split(',').map((s) => s.trim()).filter(Boolean);
+  }
+}
+
+function stringList(context: ContextReader, key: string): string[] {
+  const value = jsonValue(context, key);
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`context "${key}" must be a list of strings`);
+  return value;
+}
+
+function stringMap(context: ContextReader, key: string): Record<string, string> {
+  const value = jsonValue(context, key);
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string')) {
+    throw new Error(`context "${key}" must be a JSON object of strings`);
+  }
+  return value as Record<string, string>;
+}

@@ -1,0 +1,65 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Construct } from 'constructs';
+import type { PlatformQueues } from './queues.js';
+
+/** `dispatch`'s stream mapping. Streams keep records 24 h: a record older than this goes to the failure queue. */
+export const DISPATCH_STREAM = {
+  batchSize: 25,
+  maxRecordAge: Duration.hours(6),
+  retryAttempts: 20,
+  maxBatchingWindow: Duration.seconds(1),
+} as const;
+
+/** `deliver`'s queue mapping: batches of 10 are POSTed concurrently, within the function's 30 s. */
+export const DELIVER_QUEUE = {
+  batchSize: 10,
+  maxConcurrency: 20,
+  maxBatchingWindow: Duration.seconds(1),
+} as const;
+
+/** How often the key rotation step runs; it promotes a key only once it has been published long enough. */
+export const KEY_ROTATION_SCHEDULE = Schedule.rate(Duration.hours(1));
+
+/**
+ * dispatch: the events table's stream, from the oldest record (TRIM_HORIZON: nothing committed is skipped),
+ * partial batch failures (the function names the first failed record), bisection to isolate a poison record,
+ * bounded retries and record age, then the batch's description to the failure queue (alarmed).
+ */
+export function feedDispatch(dispatch: IFunction, events: ITableV2, queues: PlatformQueues): void {
+  dispatch.addEventSource(
+    new DynamoEventSource(events, {
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      reportBatchItemFailures: true,
+      bisectBatchOnError: true,
+      onFailure: new SqsDlq(queues.dispatchFailures),
+      ...DISPATCH_STREAM,
+    }),
+  );
+}
+
+/**
+ * deliver: the deliveries queue, partial batch failures, bounded concurrency (receivers are customers'
+ * servers). The queue's visibility timeout must cover six function timeouts (AWS's guidance for SQS
+ * mappings), or a message could come back while its first receipt is still being sent.
+ */
+export function feedDeliver(deliver: IFunction, timeout: Duration, queues: PlatformQueues): void {
+  const visibility = queues.definition.visibilityTimeoutSeconds;
+  if (visibility < 6 * timeout.toSeconds()) {
+    throw new Error(`deliveries queue visibility timeout ${visibility} s is under 6 x the deliver timeout (${timeout.toSeconds()} s)`);
+  }
+  deliver.addEventSource(new SqsEventSource(queues.deliveries, { reportBatchItemFailures: true, ...DELIVER_QUEUE }));
+}
+
+/** rotate-keys: one rotation step on a schedule. Idempotent, so EventBridge's retries are harmless. */
+export function scheduleKeyRotation(scope: Construct, rotate: IFunction): Rule {
+  return new Rule(scope, 'key-rotation-schedule', {
+    description: 'Signing key rotation step (promotes the next key once published long enough)',
+    schedule: KEY_ROTATION_SCHEDULE,
+    targets: [new LambdaFunction(rotate, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
+  });
+}

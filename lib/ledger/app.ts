@@ -11,6 +11,8 @@ import { transactionRoutes } from './routes/transactions.js';
 import { metadataRoutes } from './routes/metadata.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { volumeRoutes } from './routes/volumes.js';
+import { mappingRoutes } from './routes/mapping.js';
+import { v1TransactionRoutes } from './routes/v1-transactions.js';
 import { VolumeReads } from './store/volume-reads.js';
 import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
 import { AccountReads } from './store/account-reads.js';
@@ -51,5 +53,8 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   accountRoutes(app, { lookup, accounts: new AccountReads(doc, tableFor), stats });
   logRoutes(app, { lookup, logs: new LogReads(doc, tableFor) });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
+  // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (API.md §3.4).
+  v1TransactionRoutes(app, { lookup, writer, reads });
+  mappingRoutes(app, { lookup, writer, doc, tableFor });
   return app;
 }

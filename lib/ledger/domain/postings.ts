@@ -1,6 +1,8 @@
 import { InsufficientFundError, ValidationError } from '../../errors/index.js';
 import { MAX_AMOUNT } from '../../money/amounts.js';
 import { WORLD } from './names.js';
+import { contractFor, describeContract, evaluate } from './contract-eval.js';
+import type { Mapping } from './mapping.js';
 
 export interface Posting {
   source: string;
@@ -38,13 +40,22 @@ export function touchedPairs(postings: readonly Posting[]): Array<[string, strin
   return [...seen.values()];
 }
 
+export interface BalanceRules {
+  force: boolean;
+  /** The ledger's mapping (v1 contracts); without one every account but `world` has the floor zero. */
+  mapping?: Mapping;
+  /** An account's metadata as stored before the transaction, for `{"$meta": key}` operands. */
+  metadataOf?: (account: string) => Readonly<Record<string, string>> | undefined;
+}
+
 /**
- * Applies postings in order to the volumes before the transaction (rule 2): after each posting, its source
- * must be at or above zero for that asset unless it is `world` or `force` is set — so an earlier posting may
+ * Applies postings in order to the volumes before the transaction (rule 2): after each posting that debits
+ * an account (amount > 0), the account's contract must hold for that asset — the mapping's first matching
+ * contract, else "balance >= 0" — unless the account is `world` or `force` is set. So an earlier posting may
  * fund a later one. Returns the volumes after the transaction for every touched pair; throws
- * INSUFFICIENT_FUND naming the account, asset and shortfall otherwise.
+ * INSUFFICIENT_FUND naming the account, asset, balance and contract otherwise.
  */
-export function applyPostings(postings: readonly Posting[], before: VolumeMap, options: { force: boolean }): VolumeMap {
+export function applyPostings(postings: readonly Posting[], before: VolumeMap, options: BalanceRules): VolumeMap {
   const after: VolumeMap = new Map();
   for (const [account, asset] of touchedPairs(postings)) setVolume(after, account, asset, { ...volumeOf(before, account, asset) });
   postings.forEach((posting, index) => {
@@ -52,12 +63,13 @@ export function applyPostings(postings: readonly Posting[], before: VolumeMap, o
     source.output += posting.amount;
     const destination = volumeOf(after, posting.destination, posting.asset);
     destination.input += posting.amount;
+    if (posting.amount === 0n || posting.source === WORLD || options.force) return;
     const balance = balanceOf(source);
-    if (posting.amount > 0n && balance < 0n && posting.source !== WORLD && !options.force) {
-      throw new InsufficientFundError(
-        `account "${posting.source}" has insufficient funds for posting ${index} (${posting.amount} ${posting.asset}): balance would be ${balance}`,
-      );
-    }
+    const { contract, index: contractIndex } = contractFor(options.mapping, posting.source);
+    if (evaluate(contract.expr, balance, options.metadataOf?.(posting.source) ?? {})) return;
+    const shortfall = `account "${posting.source}" has insufficient funds for posting ${index} (${posting.amount} ${posting.asset}): balance would be ${balance}`;
+    // Without a mapping the message stays exactly what it always was.
+    throw new InsufficientFundError(contractIndex === undefined ? shortfall : `${shortfall}, which breaks ${describeContract(contract, contractIndex)}`);
   });
   for (const assets of after.values()) {
     for (const [asset, v] of assets) {

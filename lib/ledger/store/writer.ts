@@ -9,6 +9,8 @@ import { formatInstant, instantFromMs, type Instant } from '../../time/instant.j
 import { keyString, ledgerKeys, type ItemKey } from './keys.js';
 import { outboxRow } from '../../events/outbox.js';
 import type { LedgerRecord } from './registry.js';
+import type { Mapping } from '../domain/mapping.js';
+import { MappingCache } from './mapping-item.js';
 
 /** The sequencer item's state as read at the start of a write. */
 export interface Head {
@@ -16,10 +18,20 @@ export interface Head {
   lastLogId: number;
   lastHash: string;
   accounts: number;
+  /**
+   * Bumped by every HEAD write, and what every write is conditional on: a mapping change moves HEAD without a
+   * log entry, so `lastLogId` alone no longer tells whether HEAD moved. Undefined on HEAD items written
+   * before versions existed.
+   */
+  version?: number;
+  /** The HEAD version at which the ledger's mapping was last replaced; undefined: the ledger has no mapping. */
+  mappingVersion?: number;
 }
 
 export interface Snapshot {
   head: Head;
+  /** The ledger's mapping in force at this snapshot (v1 contracts), if it has one. */
+  mapping?: Mapping;
   get(key: ItemKey): Record<string, unknown> | undefined;
 }
 
@@ -55,6 +67,23 @@ export interface WriteRequest<T> {
   decide(snapshot: Snapshot, context: WriteContext): Decision<T>;
 }
 
+/**
+ * A write that changes HEAD's own state but writes no log entry (the mapping: the official SDK's log types are a
+ * closed enum, so a new log type would break `listLogs` for its users). Same snapshot, same commit, same event.
+ */
+export interface HeadWriteRequest<T> {
+  ledger: LedgerRecord;
+  reads: ItemKey[];
+  decide(snapshot: Snapshot, context: { version: number; now: Instant; table: string }): HeadDecision<T>;
+}
+
+export interface HeadDecision<T> {
+  result: T;
+  writes: Write[];
+  event: { type: EventKind; payload: Record<string, unknown> };
+  head?: { mappingVersion?: number };
+}
+
 export type WriteOutcome<T> =
   | { kind: 'committed'; result: T; log: LogEntry }
   | { kind: 'dry-run'; result: T }
@@ -86,10 +115,12 @@ export interface WriterOptions {
 export class LedgerWriter {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
+  readonly mappings: MappingCache;
 
   constructor(private readonly options: WriterOptions) {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.mappings = new MappingCache(options.doc);
   }
 
   async write<T>(request: WriteRequest<T>): Promise<WriteOutcome<T>> {
@@ -101,20 +132,28 @@ export class LedgerWriter {
    * previous ones put, log ids and hashes chain across them, and either all commit or none.
    */
   async writeAtomic<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>>> {
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(ledger, requests);
+    return this.retrying(() => this.attempt(ledger, requests));
+  }
+
+  /** A log-less write of HEAD's own state (see HeadWriteRequest); answers the decision's result. */
+  async writeHead<T>(request: HeadWriteRequest<T>): Promise<T> {
+    return this.retrying(() => this.attemptHead(request));
+  }
+
+  private async retrying<R>(attempt: () => Promise<R | 'retry'>): Promise<R> {
+    for (let n = 1; ; n++) {
+      const outcome = await attempt();
       if (outcome !== 'retry') return outcome;
-      if (attempt >= MAX_ATTEMPTS) throw new DependencyThrottledError('the ledger is busy with concurrent writes; retry shortly');
+      if (n >= MAX_ATTEMPTS) throw new DependencyThrottledError('the ledger is busy with concurrent writes; retry shortly');
       // Full jitter, capped: spreads out writers that collided on the sequencer.
-      await this.sleep(Math.random() * Math.min(1000, 10 * 2 ** attempt));
+      await this.sleep(Math.random() * Math.min(1000, 10 * 2 ** n));
     }
   }
 
-  private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>> | 'retry'> {
-    const table = this.options.tableFor(ledger.bucket);
+  /** One TransactGetItems of HEAD and `reads`, and the mapping HEAD names; `retry` on a concurrent writer. */
+  private async readSnapshot(ledger: LedgerRecord, table: string, reads: ItemKey[]): Promise<{ view: Map<string, Record<string, unknown>>; head: Head; mapping: Mapping | undefined } | 'retry'> {
     const headKey = ledgerKeys.head(ledger.name);
-    const idempotencyKeyOf = (r: WriteRequest<T>) => (r.idempotency ? ledgerKeys.idempotency(ledger.name, r.idempotency.key) : undefined);
-    const keys = dedupe([headKey, ...requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(r)!] : []), ...r.reads])]);
+    const keys = dedupe([headKey, ...reads]);
     if (keys.length > MAX_TRANSACTION_ITEMS) {
       throw new ValidationError(`the request touches too many accounts and assets (${keys.length} items, at most ${MAX_TRANSACTION_ITEMS})`);
     }
@@ -134,12 +173,32 @@ export class LedgerWriter {
     Responses.forEach((r, i) => r.Item && view.set(keyString(keys[i]!), r.Item));
     const headItem = view.get(keyString(headKey));
     if (!headItem) throw new Error(`ledger ${ledger.name} has no HEAD item`);
-    const initial: Head = {
+    const head: Head = {
       lastTxId: Number(headItem.lastTxId),
       lastLogId: Number(headItem.lastLogId),
       lastHash: String(headItem.lastHash ?? ''),
       accounts: Number(headItem.accounts ?? 0),
+      ...(headItem.version !== undefined ? { version: Number(headItem.version) } : {}),
+      ...(headItem.mappingVersion !== undefined ? { mappingVersion: Number(headItem.mappingVersion) } : {}),
     };
+    let mapping: Mapping | undefined;
+    if (head.mappingVersion !== undefined) {
+      // Read outside the snapshot but safe: a version's mapping never changes, and the commit is conditional
+      // on HEAD's version, so a write commits only under the mapping it decided with.
+      const loaded = await this.mappings.load(table, ledger.name, head.mappingVersion);
+      if (loaded === 'stale') return 'retry';
+      mapping = loaded;
+    }
+    return { view, head, mapping };
+  }
+
+  private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>> | 'retry'> {
+    const table = this.options.tableFor(ledger.bucket);
+    const headKey = ledgerKeys.head(ledger.name);
+    const idempotencyKeyOf = (r: WriteRequest<T>) => (r.idempotency ? ledgerKeys.idempotency(ledger.name, r.idempotency.key) : undefined);
+    const snapshot = await this.readSnapshot(ledger, table, requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(r)!] : []), ...r.reads]));
+    if (snapshot === 'retry') return 'retry';
+    const { view, head: initial, mapping } = snapshot;
 
     const nowMs = this.now();
     const now = instantFromMs(nowMs);
@@ -159,7 +218,7 @@ export class LedgerWriter {
         continue;
       }
       const logId = head.lastLogId + 1;
-      const decision = request.decide({ head, get: (key) => view.get(keyString(key)) }, { logId, now, table });
+      const decision = request.decide({ head, ...(mapping ? { mapping } : {}), get: (key) => view.get(keyString(key)) }, { logId, now, table });
       if (request.dryRun) {
         outcomes.push({ kind: 'dry-run', result: decision.result });
         continue;
@@ -190,6 +249,7 @@ export class LedgerWriter {
       }
       writes.push(...own);
       head = {
+        ...head,
         lastTxId: decision.head?.lastTxId ?? head.lastTxId,
         lastLogId: logId,
         lastHash: hash || head.lastHash,
@@ -198,15 +258,59 @@ export class LedgerWriter {
       outcomes.push({ kind: 'committed', result: decision.result, log });
     }
     if (writes.length === 0) return outcomes;
+    return (await this.commit(table, headKey, initial, head, writes)) ?? outcomes;
+  }
 
+  private async attemptHead<T>(request: HeadWriteRequest<T>): Promise<T | 'retry'> {
+    const { ledger } = request;
+    const table = this.options.tableFor(ledger.bucket);
+    const headKey = ledgerKeys.head(ledger.name);
+    const snapshot = await this.readSnapshot(ledger, table, request.reads);
+    if (snapshot === 'retry') return 'retry';
+    const { view, head: initial, mapping } = snapshot;
+    const version = (initial.version ?? 0) + 1;
+    const nowMs = this.now();
+    const now = instantFromMs(nowMs);
+    const decision = request.decide({ head: initial, ...(mapping ? { mapping } : {}), get: (key) => view.get(keyString(key)) }, { version, now, table });
+    const event: Write = {
+      item: {
+        Put: {
+          TableName: this.options.eventsTable,
+          Item: outboxRow({
+            type: decision.event.type,
+            // One event per HEAD version of a ledger, whatever the number of attempts.
+            seed: `ledger/${ledger.name}/head/${version}`,
+            idempotencyKey: '',
+            date: formatInstant(now),
+            payload: decision.event.payload,
+            nowMs,
+            attributes: { ledger: ledger.name, headVersion: version },
+          }),
+        },
+      },
+    };
+    const head: Head = { ...initial, ...(decision.head?.mappingVersion !== undefined ? { mappingVersion: decision.head.mappingVersion } : {}) };
+    const failed = await this.commit(table, headKey, initial, head, [event, ...decision.writes]);
+    return failed ?? decision.result;
+  }
+
+  /**
+   * The one TransactWriteItems of a write: HEAD (next version, conditional on the version read) and the
+   * writes. Answers `retry` when HEAD moved or DynamoDB reports a conflict, undefined once committed.
+   */
+  private async commit(table: string, headKey: ItemKey, initial: Head, head: Head, writes: Array<Write & { idempotency?: boolean }>): Promise<'retry' | undefined> {
+    const { version: _read, ...state } = head;
     const transaction = collapse([
       {
         item: {
           Put: {
             TableName: table,
-            Item: { ...headKey, ...head },
-            ConditionExpression: 'lastLogId = :previous',
-            ExpressionAttributeValues: { ':previous': initial.lastLogId },
+            Item: { ...headKey, ...state, version: (initial.version ?? 0) + 1 },
+            // HEAD items from before versions existed are still guarded by their log id.
+            ...(initial.version === undefined
+              ? { ConditionExpression: 'attribute_not_exists(#version) AND lastLogId = :previous', ExpressionAttributeValues: { ':previous': initial.lastLogId } }
+              : { ConditionExpression: '#version = :previous', ExpressionAttributeValues: { ':previous': initial.version } }),
+            ExpressionAttributeNames: { '#version': 'version' },
           },
         },
       },
@@ -230,7 +334,7 @@ export class LedgerWriter {
       if (onFailure) throw onFailure();
       throw err;
     }
-    return outcomes;
+    return undefined;
   }
 
   private eventRow(ledger: LedgerRecord, log: LogEntry, event: Decision<unknown>['event'], nowMs: number): NonNullable<Write['item']['Put']> {
@@ -265,7 +369,7 @@ function collapse<W extends Write>(writes: W[]): W[] {
     if (earlier && condition?.ConditionExpression && put) {
       byKey.set(target, {
         ...w,
-        item: { Put: { ...put, ConditionExpression: condition.ConditionExpression, ExpressionAttributeValues: condition.ExpressionAttributeValues } },
+        item: { Put: { ...put, ConditionExpression: condition.ConditionExpression, ExpressionAttributeValues: condition.ExpressionAttributeValues, ExpressionAttributeNames: condition.ExpressionAttributeNames } },
         onConditionFailure: earlier.onConditionFailure ?? w.onConditionFailure,
       } as W);
     } else byKey.set(target, w);

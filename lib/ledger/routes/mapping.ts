@@ -1,0 +1,40 @@
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Context, Hono } from 'hono';
+import * as v from 'valibot';
+import { readJsonBody } from '../../http/json-body.js';
+import type { AppEnv } from '../../http/types.js';
+import { parseJson, stringifyJson } from '../../json/bigint-json.js';
+import { updateMappingWrite } from '../commands/mapping.js';
+import { mappingView, parseMapping } from '../domain/mapping.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import { mappingKey, parseStoredMapping } from '../store/mapping-item.js';
+import type { LedgerWriter } from '../store/writer.js';
+import { resolveV1Ledger } from './v1-ledger.js';
+
+export interface MappingRoutesDeps {
+  lookup: LedgerLookup;
+  writer: LedgerWriter;
+  doc: DynamoDBDocumentClient;
+  tableFor: (bucket: string) => string;
+}
+
+/**
+ * The v1 mapping (API.md §3.4): GET answers `{data: Mapping | null}` (null until one is set, as the reference
+ * did), PUT replaces it and answers the stored mapping. Integers in expressions are always bare JSON numbers,
+ * whatever `Formance-Bigint-As-String` says: in an expression a string is a string constant, not a number.
+ */
+export function mappingRoutes(app: Hono<AppEnv>, { lookup, writer, doc, tableFor }: MappingRoutesDeps): void {
+  const answer = (c: Context, data: unknown) => c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
+
+  app.get('/:ledger/mapping', async (c) => {
+    const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
+    const { Item } = await doc.send(new GetCommand({ TableName: tableFor(ledger.bucket), Key: mappingKey(ledger.name), ConsistentRead: true }));
+    return answer(c, Item ? mappingView(parseStoredMapping(String(Item.mapping))) : null);
+  });
+
+  app.put('/:ledger/mapping', async (c) => {
+    const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
+    const mapping = parseMapping(await readJsonBody(c, v.unknown(), { parse: parseJson }));
+    return answer(c, await writer.writeHead(updateMappingWrite(ledger, mapping)));
+  });
+}

@@ -1,0 +1,47 @@
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { parseJson } from '../../json/bigint-json.js';
+import { parseMapping, type Mapping } from '../domain/mapping.js';
+
+/**
+ * The mapping item (docs/data-model.md): `L#<ledger>` / `MAPPING`, holding the ledger's contracts as exact JSON
+ * text and the HEAD version at which they were written. HEAD names that version (`mappingVersion`), and every
+ * write is conditional on HEAD's version: so the mapping a write decided under is the mapping in force when it
+ * commits, without re-reading the (up to 64 KB) mapping on every write or putting it on HEAD, whose size every
+ * write pays for.
+ */
+export const mappingKey = (ledger: string) => ({ pk: `L#${ledger}`, sk: 'MAPPING' });
+
+export function mappingItem(ledger: string, version: number, json: string): Record<string, unknown> {
+  return { ...mappingKey(ledger), version, mapping: json };
+}
+
+/** A stored mapping's text, parsed back (it was validated when written). */
+export function parseStoredMapping(json: string): Mapping {
+  return parseMapping(parseJson(json));
+}
+
+/**
+ * Mappings by (ledger, version), per container. A version's mapping never changes (a replacement gets a new
+ * HEAD version), so a cached entry is never stale: it is simply not the one HEAD names any more.
+ */
+export class MappingCache {
+  private readonly byLedger = new Map<string, { version: number; mapping: Mapping }>();
+
+  constructor(private readonly doc: DynamoDBDocumentClient) {}
+
+  /** The mapping of `version`, or `stale` when the item already holds a newer one (the caller re-reads HEAD). */
+  async load(table: string, ledger: string, version: number): Promise<Mapping | 'stale'> {
+    const cached = this.byLedger.get(`${table}\u0000${ledger}`);
+    if (cached?.version === version) return cached.mapping;
+    const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: mappingKey(ledger), ConsistentRead: true }));
+    if (!Item || Number(Item.version) !== version) return 'stale';
+    const mapping = parseStoredMapping(String(Item.mapping));
+    this.remember(table, ledger, version, mapping);
+    return mapping;
+  }
+
+  remember(table: string, ledger: string, version: number, mapping: Mapping): void {
+    if (this.byLedger.size > 1000) this.byLedger.clear();
+    this.byLedger.set(`${table}\u0000${ledger}`, { version, mapping });
+  }
+}

@@ -48,6 +48,39 @@ describe('transaction filters', () => {
     expect(ids(await list({ $match: { reference: 'none' } }))).toEqual([]);
   });
 
+  it('filters by metadata through the per-pair index, kept in step with metadata changes and reverts', async () => {
+    expect((await call('POST', '/v2/mdfilter')).status).toBe(204);
+    const create = (metadata: Record<string, string>) => call('POST', '/v2/mdfilter/transactions', { postings: [send('world', 'a')], metadata });
+    expect((await create({ order: 'o-1', kind: 'sale' })).status).toBe(200); // 1
+    expect((await create({ order: 'o-2', kind: 'sale' })).status).toBe(200); // 2
+    expect((await create({ kind: 'refund' })).status).toBe(200); // 3
+    const md = (key: string, value: string, extra = '') => list({ $match: { [`metadata[${key}]`]: value } }, extra).then((r) => ids(r));
+    ledger = 'mdfilter';
+    try {
+      expect(await md('kind', 'sale')).toEqual([2, 1]);
+      expect(await md('kind', 'sale', '&reverse=true')).toEqual([1, 2]);
+      expect(await md('order', 'o-2')).toEqual([2]);
+      expect(await md('kind', 'Sale')).toEqual([]);
+      // A changed value moves the transaction from one pair's index to the other; a deleted key leaves it.
+      expect((await call('POST', '/v2/mdfilter/transactions/1/metadata', { kind: 'refund' })).status).toBe(204);
+      expect(await md('kind', 'sale')).toEqual([2]);
+      expect(await md('kind', 'refund')).toEqual([3, 1]);
+      expect((await call('DELETE', '/v2/mdfilter/transactions/2/metadata/order')).status).toBe(204);
+      expect(await md('order', 'o-2')).toEqual([]);
+      // A revert carries the reference platform's marker, which is indexed like any metadata.
+      expect((await call('POST', '/v2/mdfilter/transactions/3/revert?force=true')).status).toBe(201);
+      expect(await md('com.formance.spec/state/reverts', '3')).toEqual([4]);
+      // Cursors keep the filter.
+      const first = await list({ $match: { 'metadata[kind]': 'refund' } }, '&pageSize=1');
+      expect(ids(first)).toEqual([3]);
+      expect(ids(await call('GET', `/v2/mdfilter/transactions?cursor=${first.body.cursor.next}`))).toEqual([1]);
+      const tooLong = await list({ $match: { 'metadata[kind]': 'x'.repeat(4097) } });
+      expect(tooLong.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'query.$match.metadata[kind]: must be a string of at most 4096 characters' });
+    } finally {
+      ledger = 'filters';
+    }
+  });
+
   it('filters by a time range on the effective timestamp, newest first', async () => {
     expect(ids(await list({ $gte: { timestamp: '2026-01-02T00:00:00Z' } }))).toEqual([4, 3, 2]);
     expect(ids(await list({ $gt: { timestamp: '2026-01-02T00:00:00Z' } }))).toEqual([4, 3]);

@@ -14,6 +14,7 @@ import { ledgerKeys, type ItemKey } from '../store/keys.js';
 import type { LedgerRecord } from '../store/registry.js';
 import type { Write, WriteRequest } from '../store/writer.js';
 import { postingEffects, postingReads } from './posting-effects.js';
+import { transactionMetadataIndexWrites } from './transaction-metadata-index.js';
 
 export const MAX_POSTINGS = 100;
 
@@ -149,17 +150,22 @@ export function transactionPut(table: string, ledger: string, tx: Transaction, p
 }
 
 /**
- * With INDEX_TRANSACTION_ACCOUNTS ON, one small item per account of a new transaction, saying whether the
- * account was a source, a destination or both: lists filtered by account read these, never the whole ledger.
+ * Index items of a new transaction: one per metadata pair (the `metadata[key]` filter), and with
+ * INDEX_TRANSACTION_ACCOUNTS ON one small item per account saying whether the account was a source, a
+ * destination or both: lists filtered by account read these, never the whole ledger.
  */
 export function transactionIndexWrites(table: string, ledger: LedgerRecord, tx: Transaction): Write[] {
-  if (!isEnabled(ledger.features, 'INDEX_TRANSACTION_ACCOUNTS')) return [];
+  const metadata = transactionMetadataIndexWrites(table, ledger.name, tx.id, {}, tx.metadata);
+  if (!isEnabled(ledger.features, 'INDEX_TRANSACTION_ACCOUNTS')) return metadata;
   const roles = new Map<string, { source: boolean; destination: boolean }>();
   for (const p of tx.postings) {
     roles.set(p.source, { source: true, destination: roles.get(p.source)?.destination ?? false });
     roles.set(p.destination, { source: roles.get(p.destination)?.source ?? false, destination: true });
   }
-  return [...roles].map(([address, role]) => ({
-    item: { Put: { TableName: table, Item: { ...ledgerKeys.accountTransaction(ledger.name, address, tx.id), txId: tx.id, ...role } } },
-  }));
+  return [
+    ...metadata,
+    ...[...roles].map(([address, role]) => ({
+      item: { Put: { TableName: table, Item: { ...ledgerKeys.accountTransaction(ledger.name, address, tx.id), txId: tx.id, ...role } } },
+    })),
+  ];
 }

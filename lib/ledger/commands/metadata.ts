@@ -8,6 +8,7 @@ import type { Write, WriteContext, WriteRequest } from '../store/writer.js';
 import { requestHash, transactionPut } from './create-transaction.js';
 import { accountItem } from './posting-effects.js';
 import { accountMetadataIndexWrites } from './account-metadata-index.js';
+import { transactionMetadataIndexWrites } from './transaction-metadata-index.js';
 
 /** Who metadata is set on: a transaction (by id) or an account (by address). */
 export type MetadataTarget = { type: 'TRANSACTION'; id: number } | { type: 'ACCOUNT'; address: string };
@@ -50,7 +51,9 @@ export function metadataWrite(
 
       const writes: Write[] = [
         targetWrite(ledger.name, target, existing, next, context),
-        ...(target.type === 'ACCOUNT' ? accountMetadataIndexWrites(context.table, ledger.name, target.address, current, next) : []),
+        ...(target.type === 'ACCOUNT'
+          ? accountMetadataIndexWrites(context.table, ledger.name, target.address, current, next)
+          : transactionMetadataIndexWrites(context.table, ledger.name, target.id, current, next)),
       ];
       const historyFeature = target.type === 'ACCOUNT' ? 'ACCOUNT_METADATA_HISTORY' : 'TRANSACTION_METADATA_HISTORY';
       if (isEnabled(ledger.features, historyFeature)) {

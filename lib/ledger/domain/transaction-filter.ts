@@ -9,12 +9,14 @@ import { parseInstant, sortableInstant } from '../../time/instant.js';
  * - `{"$match": {"account"|"source"|"destination": "<address>"}}` — the per-account index items
  *   (INDEX_TRANSACTION_ACCOUNTS must be ON);
  * - `{"$match": {"reference": "<ref>"}}` — the reference item;
+ * - `{"$match": {"metadata[<key>]": "<value>"}}` — the transaction metadata index items (exact value);
  * - a time range on `timestamp` with `$gt`/`$gte`/`$lt`/`$lte`, alone or two under `$and` — gsi1 by time.
- * Anything else (metadata, combinations of different indexes, `$or`, `$not`, ...) is refused with 400.
+ * Anything else (combinations of different indexes, `$or`, `$not`, ...) is refused with 400.
  */
 export type TransactionFilter =
   | { kind: 'account'; address: string; role: 'any' | 'source' | 'destination' }
   | { kind: 'reference'; reference: string }
+  | { kind: 'metadata'; key: string; value: string }
   | { kind: 'time'; from?: Bound; to?: Bound };
 
 export interface Bound {
@@ -25,6 +27,7 @@ export interface Bound {
 
 const ROLE: Record<string, 'any' | 'source' | 'destination'> = { account: 'any', source: 'source', destination: 'destination' };
 const RANGE = new Set(['$gt', '$gte', '$lt', '$lte']);
+const METADATA_FIELD = /^metadata\[(.{1,256})\]$/s;
 
 export function parseTransactionFilter(raw: string | undefined, features: FeatureSet): TransactionFilter | undefined {
   const query = readQueryOperator(raw, '{"$match": {"account": "users:1"}}');
@@ -36,7 +39,7 @@ export function parseTransactionFilter(raw: string | undefined, features: Featur
     if (!Array.isArray(operand)) throw new ValidationError('query.$and: must be an array');
     return range(operand);
   }
-  throw new ValidationError(`query: operator ${quote(operator)} is not supported on transactions (supported: $match on account, source, destination or reference; $gt/$gte/$lt/$lte on timestamp)`);
+  throw new ValidationError(`query: operator ${quote(operator)} is not supported on transactions (supported: $match on account, source, destination, reference or metadata[key]; $gt/$gte/$lt/$lte on timestamp)`);
 }
 
 function match(operand: unknown, features: FeatureSet): TransactionFilter {
@@ -47,8 +50,13 @@ function match(operand: unknown, features: FeatureSet): TransactionFilter {
     if (value.length === 0 || value.length > 256) throw new ValidationError('query.$match.reference: must be 1-256 characters');
     return { kind: 'reference', reference: value };
   }
+  const metadataKey = METADATA_FIELD.exec(field)?.[1];
+  if (metadataKey !== undefined) {
+    if (value.length > 4096) throw new ValidationError(`query.$match.${field.slice(0, 64)}: must be a string of at most 4096 characters`);
+    return { kind: 'metadata', key: metadataKey, value };
+  }
   const role = ROLE[field];
-  if (!role) throw new ValidationError(`query.$match: filtering transactions on ${quote(field)} is not supported (supported: account, source, destination, reference)`);
+  if (!role) throw new ValidationError(`query.$match: filtering transactions on ${quote(field)} is not supported (supported: account, source, destination, reference, metadata[key])`);
   requireFeature(features, 'INDEX_TRANSACTION_ACCOUNTS');
   if (value.length > MAX_ADDRESS_LENGTH || !ACCOUNT_ADDRESS.test(value)) throw new ValidationError(`query.$match.${field}: must be a complete account address`);
   return { kind: 'account', address: value, role };

@@ -56,6 +56,10 @@ export const ledgerKeys = {
    */
   accountMetadataPartition: (ledger: string, key: string, value: string) =>
     `L#${ledger}#AMD#${createHash('sha256').update(JSON.stringify([key, value])).digest('base64url')}`,
+  /** Transaction metadata index: one item per (key, value, transaction), by id; hashed like the account one. */
+  transactionMetadataPartition: (ledger: string, key: string, value: string) =>
+    `L#${ledger}#TMD#${createHash('sha256').update(JSON.stringify([key, value])).digest('base64url')}`,
+  transactionMetadata: (ledger: string, key: string, value: string, id: number) => ({ pk: ledgerKeys.transactionMetadataPartition(ledger, key, value), sk: pad(id) }),
   reference: (ledger: string, reference: string) => ({ pk: `L#${ledger}#REF#${reference}`, sk: 'REF' }),
   idempotency: (ledger: string, key: string) => ({ pk: `L#${ledger}#IK#${key}`, sk: 'IK' }),
 };

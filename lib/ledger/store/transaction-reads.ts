@@ -36,8 +36,8 @@ export class TransactionReads {
 
   /**
    * Newest first by default (API.md §3.2); `ascending` for `reverse=true`. Each filter is served by its own
-   * key range: the transactions partition (by id), gsi1 (by timestamp), the per-account index items (by id),
-   * or the reference item. `filters` are recorded in the cursors.
+   * key range: the transactions partition (by id), gsi1 (by timestamp), the per-account or per-metadata-pair
+   * index items (by id), or the reference item. `filters` are recorded in the cursors.
    */
   async list(
     ledger: LedgerRecord,
@@ -69,15 +69,17 @@ export class TransactionReads {
         fromBody,
       );
     }
-    if (filter?.kind === 'account') {
+    if (filter?.kind === 'account' || filter?.kind === 'metadata') {
+      const role = filter.kind === 'account' ? filter.role : 'any';
+      const partition = filter.kind === 'account' ? ledgerKeys.accountTransactionPartition(ledger.name, filter.address) : ledgerKeys.transactionMetadataPartition(ledger.name, filter.key, filter.value);
       const ids = await queryPage(
         this.doc,
         {
           input: {
             TableName: table,
             KeyConditionExpression: 'pk = :p',
-            ExpressionAttributeValues: { ':p': ledgerKeys.accountTransactionPartition(ledger.name, filter.address), ...(filter.role !== 'any' ? { ':yes': true } : {}) },
-            ...(filter.role !== 'any' ? { FilterExpression: `#role = :yes`, ExpressionAttributeNames: { '#role': filter.role } } : {}),
+            ExpressionAttributeValues: { ':p': partition, ...(role !== 'any' ? { ':yes': true } : {}) },
+            ...(role !== 'any' ? { FilterExpression: `#role = :yes`, ExpressionAttributeNames: { '#role': role } } : {}),
             ConsistentRead: true,
           },
           keyAttributes: ['pk', 'sk'],

@@ -1,0 +1,265 @@
+/** Renders bench/results.json as bench/report.md: every figure with what produced it, targets met or missed. */
+import type { AuthResult } from './auth-load.js';
+import { MAX_BUNDLE_BYTES, MAX_IMPORT_RATIO, type ColdStartResult } from './cold-start.js';
+import type { CostModel } from './cost-model.js';
+import type { LedgerLoadResult } from './ledger-load.js';
+import type { OperationCostResult } from './operation-cost.js';
+import { MIN_SIGNING_RATIO, type SigningResult } from './signing.js';
+import { MAX_P50_DELIVERY_MS, type WebhookResult } from './webhook-latency.js';
+
+export interface BenchResults {
+  machine: {
+    date: string;
+    node: string;
+    platform: string;
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    loadAverageAtStart: number[];
+    loadAverageAtEnd: number[];
+    commit: string;
+    durationS: number;
+  };
+  coldStart: ColdStartResult;
+  operationCosts: OperationCostResult;
+  costModel: CostModel;
+  ledgerLoad: LedgerLoadResult;
+  auth: AuthResult;
+  webhooks: WebhookResult;
+  signing: SigningResult;
+}
+
+/** What an item is, from its key (docs/data-model.md). */
+export function itemKind(pk: string, sk: string): string {
+  if (sk === 'HEAD') return 'ledger HEAD (sequencer)';
+  if (pk.startsWith('EVENT#')) return 'event (outbox)';
+  if (pk.startsWith('DELIVERY#')) return sk.startsWith('ATTEMPT#') ? 'delivery attempt' : 'delivery';
+  if (pk.startsWith('DELIVERIES#')) return 'delivery list index';
+  const rules: Array<[RegExp, string]> = [
+    [/#LOG$/, 'log entry'],
+    [/#TX$/, 'transaction'],
+    [/#TA#/, 'account → transaction index'],
+    [/#MV#/, 'volumes history (MV)'],
+    [/#IK#/, 'idempotency record'],
+    [/#REF#/, 'reference'],
+    [/#TXMH#/, 'transaction metadata revision'],
+    [/#AMD#/, 'account metadata index'],
+  ];
+  for (const [re, name] of rules) if (re.test(pk)) return name;
+  if (/#A#/.test(pk)) return sk.startsWith('V#') ? 'volumes (balance)' : sk.startsWith('MH#') ? 'account metadata revision' : 'account';
+  return pk.split('#')[0] ?? pk;
+}
+
+export const MAX_ROUND_TRIPS = 2;
+export const MAX_WRITE_UNITS = 12;
+
+function countKinds(actions: Array<{ pk: string; sk: string }>): string {
+  const counts = new Map<string, number>();
+  for (const a of actions) counts.set(itemKind(a.pk, a.sk), (counts.get(itemKind(a.pk, a.sk)) ?? 0) + 1);
+  return [...counts].map(([k, n]) => (n > 1 ? `${n} ${k}` : k)).join(', ');
+}
+
+const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+const table = (head: string[], rows: Array<Array<string | number>>) =>
+  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
+export function renderReport(r: BenchResults): string {
+  const m = r.machine;
+  const cs = r.coldStart;
+  const ops = r.operationCosts.operations;
+  const tx1 = ops.find((o) => o.operation === 'create transaction, 1 posting, existing accounts')!;
+  const tx1New = ops.find((o) => o.operation === 'create transaction, 1 posting, new destination account')!;
+  const slowBundles = cs.bundles.filter((b) => !b.importOk);
+  const bigBundles = cs.bundles.filter((b) => !b.sizeOk);
+  const load = r.ledgerLoad.rows;
+  const one = load[0]!;
+  const many = load.find((x) => x.ledgers > 1)!;
+  const crowded = load.filter((x) => x.ledgers === 1).at(-1)!;
+  const cost = r.costModel;
+  const dynamoShare = (lines: CostModel['ledgerOnly']) =>
+    Math.round((100 * lines.lines.filter((l) => l.component.startsWith('DynamoDB')).reduce((s, l) => s + l.dollarsPerMillion, 0)) / lines.total);
+  const writeShare = Math.round((100 * cost.withOneWebhook.lines.filter((l) => l.component.startsWith('DynamoDB writes')).reduce((s, l) => s + l.dollarsPerMillion, 0)) / cost.withOneWebhook.total);
+  const sig = r.signing.rows;
+  const kinds = countKinds(tx1.transactWriteActions ?? []);
+  const deliveryOps = ops.filter((o) => o.operation.startsWith('webhook dispatch') && o.operation.includes('warm') || o.operation.startsWith('webhook delivery'));
+  const deliveryWru = deliveryOps.reduce((t, o) => t + o.writeUnitsByRules, 0);
+  const overKb = ops.flatMap((o) => o.transactWriteActions ?? []).filter((a) => a.bytes > 1024 && a.bytes <= 1124);
+
+  const targets = table(
+    ['Target', 'Figure', 'Result'],
+    [
+      [`Import time ≤ ${MAX_IMPORT_RATIO}× the reference bundle (median)`, `${cs.bundles.length} bundles, ratios ${Math.min(...cs.bundles.map((b) => b.ratioToReference))}–${Math.max(...cs.bundles.map((b) => b.ratioToReference))}×`, slowBundles.length ? `**missed** by ${slowBundles.map((b) => b.name).join(', ')}` : 'met by every bundle'],
+      [`Bundle ≤ 600 KB (${MAX_BUNDLE_BYTES.toLocaleString('en')} bytes)`, `largest ${kb(Math.max(...cs.bundles.map((b) => b.bytes)))}`, bigBundles.length ? `**missed** by ${bigBundles.map((b) => b.name).join(', ')}` : 'met by every bundle'],
+      [`1-posting transaction: ≤ ${MAX_ROUND_TRIPS} DynamoDB round trips`, `${tx1.requests} (${Object.entries(tx1.byOperation).map(([k, v]) => `${v} ${k}`).join(', ')})`, mark(tx1.requests <= MAX_ROUND_TRIPS)],
+      [`1-posting transaction: ≤ ${MAX_WRITE_UNITS} write units, everything included`, `${tx1.writeUnitsByRules} WRU by DynamoDB's rules (${tx1.transactWriteActions?.length ?? '?'} items); DynamoDB Local reports ${tx1.writeUnits}`, mark(tx1.writeUnitsByRules <= MAX_WRITE_UNITS)],
+      [`Webhook commit → first delivery p50 ≤ ${MAX_P50_DELIVERY_MS} ms`, `p50 ${r.webhooks.latency.p50Ms} ms, p99 ${r.webhooks.latency.p99Ms} ms`, mark(r.webhooks.latency.ok)],
+      [`Signing ≥ ${MIN_SIGNING_RATIO}× standardwebhooks`, sig.map((s) => `${s.ratio}× at ${s.payloadBytes} B`).join(', '), sig.every((s) => s.ok) ? 'met at every size' : `**missed** at ${sig.filter((s) => !s.ok).map((s) => `${s.payloadBytes} B`).join(', ')}`],
+    ],
+  );
+
+  const coldRows = cs.bundles.map((b) => [b.name, kb(b.bytes), b.importMedianMs, `${b.importMinMs}–${b.importMaxMs}`, `${b.ratioToReference}×`, mark(b.sizeOk), mark(b.importOk), b.exportsHandler ? 'yes' : '**no**']);
+  coldRows.unshift(['reference (Hono + DynamoDB document client)', kb(cs.reference.bytes), cs.reference.importMedianMs, `${cs.reference.importMinMs}–${cs.reference.importMaxMs}`, '1×', '', '', 'yes']);
+
+  const opRows = ops.map((o) => [
+    o.operation,
+    o.outcome,
+    o.requests,
+    Object.entries(o.byOperation).map(([k, v]) => `${v} ${k}`).join(', '),
+    o.readUnits,
+    o.writeUnits,
+    o.writeUnitsByRules,
+    o.sqsRequests ?? '',
+  ]);
+
+  const costRows = (lines: CostModel['ledgerOnly']['lines']) => lines.map((l) => [l.component, l.units, `$${l.dollarsPerMillion.toFixed(3)}`, l.basis]);
+
+  return `# Benchmarks
+
+Written by \`npm run bench\` (\`bench/run.ts\`) on ${m.date} from commit \`${m.commit}\`, in ${m.durationS} s.
+Raw figures: [\`results.json\`](results.json).
+
+**Machine:** ${m.cpus} cores (\`os.cpus().length\`, ${m.cpuModel}), ${m.memoryGb} GB, ${m.platform}, Node.js ${m.node}.
+Load average at start ${m.loadAverageAtStart.join(' / ')}, at end ${m.loadAverageAtEnd.join(' / ')} (1/5/15 min): the machine
+is shared, so absolute timings carry that noise; ratios measured side by side in one run are the sturdier figures.
+
+> **This is not AWS.** Latency and throughput come from the *local platform* (\`infra/local/platform.ts\`):
+> DynamoDB Local (one JVM, in memory), the fauxqs SQS emulator and the Hono apps behind one Node HTTP server, with
+> the load generator in the same process, all on the ${m.cpus} cores above. DynamoDB Local does not model
+> DynamoDB's latency, partitions or throttling. Capacity units are DynamoDB Local's own accounting
+> (\`ReturnConsumedCapacity\`) except where marked *by DynamoDB's rules*. Dollar figures are a model.
+
+## Targets
+
+${targets}
+
+## 1. Cold start
+
+${r.coldStart.source}. Import time is the \`import()\` of the bundle alone (module evaluation included: the
+functions build their clients and apps at import), with a function-like environment and fake credentials.
+
+${table(['Bundle', 'Size', 'Import median (ms)', 'min–max (ms)', 'vs reference', 'Size target', 'Import target', 'Exports handler'], coldRows)}
+
+## 2. Cost per operation
+
+${r.operationCosts.source}. Warm container: signing keys, JWKS and the ledger record are cached by earlier calls.
+The ledger has the default features (all on). "WRU reported" is what DynamoDB Local returned; for
+\`TransactWriteItems\` it is wrong — DynamoDB Local adds up the sizes of all items a transaction writes to a table
+and rounds once (three 100-byte items → 2 units), where DynamoDB charges each item 2 × ceil(size / 1 KB). "WRU by
+DynamoDB's rules" therefore *computes* each \`TransactWriteItems\` from the item sizes read before and after it
+(larger of the two; +1 × ceil(size / 1 KB) for an item in the global index) and keeps the reported figure for every
+other request. Read units and all other write units are measured (DynamoDB Local's figures match the rules for
+single-item and batch operations). Failed requests report no capacity.
+
+${table(['Operation', 'Outcome', 'Round trips', 'Requests', 'RRU', 'WRU reported', 'WRU by DynamoDB rules', 'SQS requests'], opRows)}
+
+What the \`TransactWriteItems\` of a 1-posting transaction between existing accounts, of a warm dispatch and of a
+delivery write, item by item, by DynamoDB's rules (an item over 1,024 bytes costs two blocks):
+
+${breakdown('create transaction, 1 posting, existing accounts')}
+
+${breakdown('webhook dispatch of 1 event, 1 subscribed config (config cache warm)')}
+
+${breakdown('webhook delivery of 1 message (signed POST, 204 answer)')}
+
+A first transaction to a new account costs ${tx1New.writeUnitsByRules} WRU; with 5 postings, see the table above.
+
+### Modelled dollars per million single-posting transactions
+
+Prices as used, ${cost.prices.region}, as of ${cost.prices.asOf}:
+${cost.prices.notes.map((n) => `- ${n}`).join('\n')}
+
+Assumptions (not measured): ledger Lambda ${cost.assumptions.ledgerLambdaMemoryGb} GB for ${cost.assumptions.ledgerLambdaMs} ms
+(${cost.assumptions.ledgerLambdaMsBasis}); dispatch ${cost.assumptions.dispatchLambdaMemoryGb} GB, ${cost.assumptions.dispatchMsPerInvocation} ms per
+invocation of ${cost.assumptions.dispatchEventsPerInvocation} events; deliver ${cost.assumptions.deliverLambdaMemoryGb} GB, ${cost.assumptions.deliverMsPerInvocation} ms per
+invocation of ${cost.assumptions.deliverMessagesPerInvocation} messages; DynamoDB Streams reads by Lambda are free. DynamoDB units are the measured
+(write: by DynamoDB's rules) figures above: the 1-posting transaction between existing accounts, a warm dispatch and one delivery.
+
+Ledger transaction alone — **$${cost.ledgerOnly.total.toFixed(2)} per million**:
+
+${table(['Component', 'Units per transaction', '$ per million', 'Basis'], costRows(cost.ledgerOnly.lines))}
+
+With one webhook subscriber delivered once — **$${cost.withOneWebhook.total.toFixed(2)} per million**:
+
+${table(['Component', 'Units per transaction', '$ per million', 'Basis'], costRows(cost.withOneWebhook.lines))}
+
+## 3. Ledger throughput and latency
+
+${r.ledgerLoad.source}. Every request is a single-posting transaction from \`world\` to the client's own account.
+"Conflict retries" are \`TransactionCanceledException\` answers to the writer's \`TransactGetItems\`/\`TransactWriteItems\`
+(each makes it read and decide again; after 10 attempts it answers 503).
+
+${table(
+  ['Scenario', 'Committed', 'tx/s', 'p50 (ms)', 'p99 (ms)', 'max (ms)', 'Conflict retries', 'Retries per commit', 'Non-200 answers'],
+  load.map((x) => [x.scenario, x.committed, x.committedPerSec, x.p50Ms, x.p99Ms, x.maxMs, x.conflictRetries, x.retriesPerCommit, Object.keys(x.failures).length ? Object.entries(x.failures).map(([k, v]) => `${v}× ${k}`).join(', ') : 'none']),
+)}
+
+## 4. Auth
+
+${r.auth.source}.
+
+${table(
+  ['Measure', 'Figure'],
+  [
+    ['Token endpoint throughput', `${r.auth.tokenEndpoint.requestsPerSec} tokens/s (${r.auth.tokenEndpoint.count} in ${r.auth.tokenEndpoint.durationS} s, ${r.auth.tokenEndpoint.clients} clients)`],
+    ['Token endpoint latency', `p50 ${r.auth.tokenEndpoint.p50Ms} ms, p99 ${r.auth.tokenEndpoint.p99Ms} ms`],
+    ['Token endpoint non-200 answers', Object.keys(r.auth.tokenEndpoint.failures).length ? JSON.stringify(r.auth.tokenEndpoint.failures) : 'none'],
+    ['GET /api/ledger/_health (no token)', `p50 ${r.auth.verification.httpWithoutAuth.p50Ms} ms, p99 ${r.auth.verification.httpWithoutAuth.p99Ms} ms`],
+    ['GET /api/ledger/_info (bearer verified)', `p50 ${r.auth.verification.httpWithAuth.p50Ms} ms, p99 ${r.auth.verification.httpWithAuth.p99Ms} ms`],
+    ['Added by verification over HTTP (p50 difference)', `${r.auth.verification.addedP50Ms} ms`],
+    ['TokenVerifier.verify in-process (median, keys cached)', `${r.auth.verification.verifyInProcessMedianUs} µs`],
+  ],
+)}
+
+## 5. Webhooks
+
+${r.webhooks.source}. Deliveries carried both signature header sets: ${r.webhooks.signedHeaders ? 'yes' : '**no**'}.
+The burst's deliveries/s is bounded by how fast the ledger commits here: when the last delivery arrives soon after
+the last commit, delivery kept pace and its own ceiling was not reached.
+
+${table(
+  ['Measure', 'Figure'],
+  [
+    ['Commit → first delivery', `p50 ${r.webhooks.latency.p50Ms} ms, p99 ${r.webhooks.latency.p99Ms} ms, max ${r.webhooks.latency.maxMs} ms (${r.webhooks.latency.count} transactions, ${r.webhooks.latency.undelivered} undelivered) — target p50 ≤ ${MAX_P50_DELIVERY_MS} ms ${mark(r.webhooks.latency.ok)}`],
+    ['Burst: commits', `${r.webhooks.burst.transactions} transactions from ${r.webhooks.burst.clients} clients (one ledger each) in ${r.webhooks.burst.commitS} s: ${r.webhooks.burst.commitsPerSec} commits/s`],
+    ['Burst: deliveries', `${r.webhooks.burst.delivered}/${r.webhooks.burst.transactions} delivered, last one ${r.webhooks.burst.lagAfterLastCommitS} s after the last commit: ${r.webhooks.burst.deliveriesPerSec} deliveries/s from the first commit to the last delivery`],
+  ],
+)}
+
+Signing: ${r.signing.source}.
+
+${table(['Payload', 'Project signer (ops/s)', 'standardwebhooks (ops/s)', 'Ratio', `Target ≥ ${MIN_SIGNING_RATIO}×`], sig.map((s) => [`${s.payloadBytes} B`, s.projectOpsPerSec.toLocaleString('en'), s.libraryOpsPerSec.toLocaleString('en'), `${s.ratio}×`, mark(s.ok)]))}
+
+## 6. Reading
+
+${reading()}
+`;
+
+  function breakdown(name: string): string {
+    const op = ops.find((o) => o.operation === name);
+    if (!op?.transactWriteActions) return `(${name}: no TransactWriteItems)`;
+    return `*${name}* — ${op.transactWriteActions.reduce((t, a) => t + a.units, 0)} WRU:\n\n${table(
+      ['Action', 'Item', 'Key (pk / sk)', 'Bytes', 'WRU'],
+      op.transactWriteActions.map((a) => [a.action, itemKind(a.pk, a.sk), `\`${a.pk}\` / \`${a.sk}\``, a.bytes, a.units]),
+    )}`;
+  }
+
+  function reading(): string {
+    const single = load.filter((x) => x.ledgers === 1);
+    const first = deliveryWru > tx1.writeUnitsByRules ? 'the webhook delivery path' : 'the ledger commit';
+    return [
+      `Time: a single-posting commit is ${tx1.requests} DynamoDB round trips and ${one.p50Ms} ms at p50 with one client on this loaded ${m.cpus}-core machine.`,
+      `Every write of a ledger passes its HEAD item, so one ledger does not scale with clients (${single.map((x) => `${x.clients} → ${x.committedPerSec} tx/s`).join(', ')}):`,
+      `extra clients only add conflict retries (${crowded.retriesPerCommit} per commit with ${crowded.clients} clients) and tail latency (p99 ${crowded.p99Ms} ms), while ${many.ledgers} ledgers`,
+      `reach ${many.committedPerSec} tx/s with ${many.conflictRetries} retries — there the limit is this machine (one DynamoDB Local JVM, the apps and the load generator on ${m.cpus} cores), not the design.`,
+      `On AWS the per-ledger ceiling stays (a few hundred writes/s on one item at best, lower under contention), so throughput comes from spreading load over ledgers.`,
+      `Webhooks add p50 ${r.webhooks.latency.p50Ms} ms after the commit, much of it the pollers' cadence (the stream is polled every 200 ms when idle).`,
+      `Money: DynamoDB is ${dynamoShare(cost.withOneWebhook)} % of the modelled $${cost.withOneWebhook.total.toFixed(2)} per million transactions with one webhook, write units alone ${writeShare} %.`,
+      `The commit writes ${tx1.transactWriteActions?.length ?? '?'} items (${kinds}) at 2 WRU or more each: ${tx1.writeUnitsByRules} WRU against the target of ${MAX_WRITE_UNITS}${tx1.writeUnitsByRules > MAX_WRITE_UNITS ? ', missed' : ''};`,
+      `one delivery (dispatch + deliver) writes another ${deliveryWru} WRU${overKb.length ? `, partly because ${[...new Set(overKb.map((a) => itemKind(a.pk, a.sk)))].join(' and ')} items are just over 1 KB (${[...new Set(overKb.map((a) => a.bytes))].join(', ')} bytes), which doubles their blocks` : ''}.`,
+      `The next lever is the number and size of items per write, starting with ${first}: index and history items that are written synchronously on every commit or delivery`,
+      `(account → transaction index, volumes history, delivery list indexes) cost 2 WRU each and could be written by a stream consumer instead, or only for ledgers that ask for them;`,
+      `keeping records under 1 KB (the delivery's body could stay in the event row) halves theirs. That also raises the postings a single transaction can hold (100 items per transaction).`,
+    ].join(' ');
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * `npm run bench`: every benchmark in one run, then bench/results.json and bench/report.md.
+ *
+ * Order matters on a small machine: cold start and signing first (CPU only, before the DynamoDB Local JVM
+ * starts), then the in-process cost measurements, then the local platform over HTTP. BENCH_SECONDS sets the
+ * length of each timed load scenario (default 8).
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
+import { startPlatform } from '../infra/local/platform.js';
+import { startSqsLocal } from '../infra/local/sqs-local.js';
+import { measureAuth } from './auth-load.js';
+import { measureColdStart } from './cold-start.js';
+import { modelCost } from './cost-model.js';
+import { installDynamoMeter } from './dynamo-meter.js';
+import { fetchToken } from './http.js';
+import { measureLedgerLoad } from './ledger-load.js';
+import { measureOperationCosts } from './operation-cost.js';
+import { renderReport, type BenchResults } from './report.js';
+import { measureSigning } from './signing.js';
+import { measureWebhooks } from './webhook-latency.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const out = new URL('.', import.meta.url);
+const started = Date.now();
+const log = (line: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const machine = {
+  date: new Date().toISOString(),
+  node: process.version,
+  platform: `${os.platform()} ${os.arch()}`,
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? 'unknown',
+  memoryGb: Math.round(os.totalmem() / 2 ** 30),
+  loadAverageAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  commit: gitCommit(),
+};
+
+log(`bench on ${machine.cpus} cores, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}`);
+log('cold start: building and importing bundles');
+const coldStart = await measureColdStart(log);
+log('signing: project signer vs standardwebhooks');
+const signing = measureSigning();
+
+log('starting DynamoDB Local (in memory) and fauxqs');
+const dynamo = await startDynamoLocal();
+let results: BenchResults;
+try {
+  const sqs = await startSqsLocal();
+  let operationCosts;
+  try {
+    log('cost per operation (in-process apps and workers)');
+    operationCosts = await measureOperationCosts(dynamo.endpoint, sqs.endpoint);
+  } finally {
+    await sqs.stop();
+  }
+
+  log('starting the local platform');
+  const meter = installDynamoMeter();
+  const platform = await startPlatform({ port: 0, dynamoEndpoint: dynamo.endpoint, resourcePrefix: 'bench-p-', env: { LOG_LEVEL: 'silent' } });
+  try {
+    const token = await fetchToken(platform.baseUrl);
+    log('auth: token endpoint and verification');
+    const auth = await measureAuth(platform, token, Math.min(seconds, 5));
+    log('webhooks: commit → delivery latency and burst');
+    const webhooks = await measureWebhooks(platform, token);
+    log('ledger throughput and latency');
+    const ledgerLoad = await measureLedgerLoad(platform, token, meter, seconds, log);
+    const single = ledgerLoad.rows[0]!;
+    const costModel = modelCost(operationCosts.operations, Math.ceil(single.p50Ms), 'p50 latency of one client on the local platform (HTTP + DynamoDB Local): a stand-in, not a Lambda measurement');
+    results = {
+      machine: { ...machine, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100), durationS: Math.round((Date.now() - started) / 1000) },
+      coldStart,
+      operationCosts,
+      costModel,
+      ledgerLoad,
+      auth,
+      webhooks,
+      signing,
+    };
+  } finally {
+    await platform.stop();
+  }
+} finally {
+  await dynamo.stop();
+}
+
+writeFileSync(new URL('results.json', out), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(new URL('report.md', out), renderReport(results));
+log(`wrote bench/report.md and bench/results.json in ${results.machine.durationS} s`);

@@ -22,6 +22,9 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { createQueuePoller } from './pollers/queue-poller.js';
 import { deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
 import { createStreamPoller } from './pollers/stream-poller.js';
+import { dynamoStreamCheckpoints } from './pollers/stream-checkpoints.js';
+import { requeuePendingDeliveries } from './pollers/requeue-pending.js';
+import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 
@@ -132,12 +135,16 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       stops.push(async () => streamsClient.destroy());
       const logger = createLogger(logLevelFromEnv(env));
       const deps: DispatchDeps = { doc: runtime.doc, sqs: sqsClient, table: tables.WEBHOOKS_TABLE!, queueUrl: queues.DELIVERIES_QUEUE_URL!, logger };
+      // The queue is in memory: pending deliveries whose messages a restart lost get one again, before anything runs.
+      await requeuePendingDeliveries(new DeliveryStore({ doc: runtime.doc, table: tables.WEBHOOKS_TABLE! }), sqsClient, queues.DELIVERIES_QUEUE_URL!);
       const poller = createStreamPoller({
         dynamo: dynamoClient,
         streams: streamsClient,
         table: tables.EVENTS_TABLE!,
         handler: (records) => dispatchBatch(records, deps),
         logger,
+        // Checkpoints kept beside the data: after a restart, events committed meanwhile are dispatched too.
+        checkpoints: dynamoStreamCheckpoints(runtime.doc, tables.WEBHOOKS_TABLE!),
       });
       await poller.start();
       stops.push(() => poller.stop());

@@ -1,7 +1,7 @@
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createStreamPoller, type StreamBatchResult } from '../../infra/local/pollers/stream-poller.js';
+import { createStreamPoller, type StreamBatchResult, type StreamCheckpoints } from '../../infra/local/pollers/stream-poller.js';
 import { testEnvironment } from '../support/tables.js';
 
 const local = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
@@ -91,5 +91,39 @@ describe('stream poller', () => {
     await poller.stop();
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(calls).toBe(1);
+  });
+
+  it('with checkpoints: resumes after the saved one on restart, and reads a shard it has none for from its beginning', async () => {
+    const { runtime } = await testEnvironment();
+    const own = runtime.config.tables.events;
+    const putOwn = (id: string) => dynamo.send(new PutItemCommand({ TableName: own, Item: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } } }));
+    const saved = new Map<string, string>();
+    const checkpoints: StreamCheckpoints = {
+      load: async (arn) => new Map([...saved].filter(([k]) => k.startsWith(`${arn}|`)).map(([k, v]) => [k.slice(arn.length + 1), v])),
+      save: async (arn, shard, sequenceNumber) => void saved.set(`${arn}|${shard}`, sequenceNumber),
+    };
+    const seen: Array<string | undefined> = [];
+    const start = async () => {
+      const poller = createStreamPoller({ dynamo, streams, table: own, intervalMs: 50, checkpoints, handler: async (records) => (seen.push(...idsOf(records)), { batchItemFailures: [] }) });
+      await poller.start();
+      return poller;
+    };
+
+    // Written before the first start, with no checkpoint yet: read from the shard's beginning.
+    await putOwn('before-first-start');
+    let poller = await start();
+    await putOwn('one');
+    await until(() => seen.includes('one'));
+    await poller.stop();
+    expect(seen).toEqual(['before-first-start', 'one']);
+    expect(saved.size).toBeGreaterThan(0);
+
+    // Written while stopped: handed over after the restart, and nothing before the checkpoint again.
+    await putOwn('while-stopped');
+    poller = await start();
+    await putOwn('two');
+    await until(() => seen.includes('two'));
+    await poller.stop();
+    expect(seen).toEqual(['before-first-start', 'one', 'while-stopped', 'two']);
   });
 });

@@ -28,10 +28,22 @@ export interface StreamPollerOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   logger?: Logger;
+  /**
+   * Where checkpoints survive a restart. With it, start() resumes each shard after its saved checkpoint
+   * (AFTER_SEQUENCE_NUMBER) and reads a shard it has none for from its beginning (TRIM_HORIZON), so records
+   * written while the poller was stopped are handed over; without it, start() positions at the stream's end.
+   */
+  checkpoints?: StreamCheckpoints;
+}
+
+/** Persistent per-shard checkpoints of one consumer, keyed by stream ARN and shard id. */
+export interface StreamCheckpoints {
+  load(streamArn: string): Promise<Map<string, string>>;
+  save(streamArn: string, shardId: string, sequenceNumber: string): Promise<void>;
 }
 
 export interface StreamPoller {
-  /** Positions at the end of every open shard and starts polling; resolves once positioned. */
+  /** Positions (after the saved checkpoints, or at the end of every open shard) and starts polling; resolves once positioned. */
   start(): Promise<void>;
   /** Stops polling and waits for the batch in progress; leaves no timer behind. */
   stop(): Promise<void>;
@@ -43,10 +55,15 @@ interface ShardState {
   iterator?: string;
   /** Last sequence number handed over successfully (the checkpoint). */
   checkpoint?: string;
+  /** Consecutive TrimmedDataAccessException answers (see pollOnce). */
+  trimmedInARow?: number;
   /** Where to read from without a checkpoint: the shard's beginning. */
   start: 'TRIM_HORIZON';
   done: boolean;
 }
+
+/** Trimmed answers in a row, on a shard with a checkpoint, before it is read from TRIM_HORIZON instead. */
+const TRIMMED_BEFORE_FALLBACK = 5;
 
 /**
  * Feeds a DynamoDB stream to a handler the way a Lambda event source mapping does (DESIGN.md, "The same code,
@@ -55,8 +72,10 @@ interface ShardState {
  * whole batch; a record is never skipped, as with the mapping's default of unbounded retries. Shard lineage is
  * followed: a child shard is read (from its beginning) only once its parent is exhausted.
  *
- * Position at start: the end of the shards open at that moment (as LATEST would be). Events written while the
- * platform was down are therefore not dispatched locally (the checkpoint lives in memory only).
+ * Position at start: with `checkpoints`, after each shard's saved checkpoint, or from the beginning of a shard
+ * it has none for (a record handed over twice is harmless: dispatch is idempotent by delivery id), so records
+ * written while the poller was stopped are not lost. A checkpoint is saved after every accepted batch (part).
+ * Without `checkpoints`: the end of the shards open at that moment (as LATEST would be).
  */
 export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
   const intervalMs = options.intervalMs ?? 200;
@@ -124,6 +143,17 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
     else shard.done = true;
   }
 
+  /** Moves the checkpoint, and persists it when checkpoints are kept: a failed save only means a replay after a restart. */
+  async function checkpoint(shard: ShardState, sequenceNumber: string): Promise<void> {
+    shard.checkpoint = sequenceNumber;
+    if (!options.checkpoints || !streamArn) return;
+    try {
+      await options.checkpoints.save(streamArn, shard.id, sequenceNumber);
+    } catch (err) {
+      log('warn', 'saving the checkpoint failed; its records may be handed over again after a restart', { shard: shard.id, error: String(err) });
+    }
+  }
+
   async function iteratorFor(shard: ShardState): Promise<string | undefined> {
     const { ShardIterator } = await options.streams.send(
       new GetShardIteratorCommand({
@@ -159,7 +189,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
       }
       const accepted = remaining.slice(0, failedAt);
       const last = accepted.at(-1)?.dynamodb?.SequenceNumber;
-      if (last) shard.checkpoint = last;
+      if (last) await checkpoint(shard, last);
       remaining = remaining.slice(failedAt);
     }
   }
@@ -182,6 +212,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
         const { Records = [], NextShardIterator } = await options.streams.send(
           new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: batchSize }),
         );
+        shard.trimmedInARow = 0;
         if (Records.length > 0) {
           read = true;
           await deliver(shard, Records);
@@ -198,8 +229,17 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
         // Expired or trimmed iterator, or DynamoDB Local hiccup: start again from the checkpoint. DynamoDB Local
         // answers TrimmedDataAccessException to an iterator taken on a shard that was empty then: expected.
         delete shard.iterator;
-        const expected = (err as Error).name === 'TrimmedDataAccessException' || (err as Error).name === 'ExpiredIteratorException';
+        const trimmed = (err as Error).name === 'TrimmedDataAccessException';
+        const expected = trimmed || (err as Error).name === 'ExpiredIteratorException';
         log(expected ? 'debug' : 'warn', 'reading the shard failed; repositioning', { shard: shard.id, error: String(err) });
+        // A checkpoint the stream no longer holds (its records aged out while the poller was stopped) can never be
+        // resumed after: fall back to the oldest record still there rather than retrying forever.
+        shard.trimmedInARow = trimmed ? (shard.trimmedInARow ?? 0) + 1 : 0;
+        if (shard.checkpoint && shard.trimmedInARow >= TRIMMED_BEFORE_FALLBACK) {
+          log('warn', 'checkpoint trimmed from the stream; reading the shard from its oldest record', { shard: shard.id, checkpoint: shard.checkpoint });
+          delete shard.checkpoint;
+          shard.trimmedInARow = 0;
+        }
       }
     }
     return read || closedOne;
@@ -230,6 +270,18 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
       const { Table } = await options.dynamo.send(new DescribeTableCommand({ TableName: options.table }));
       streamArn = Table?.LatestStreamArn;
       if (!streamArn) throw new Error(`table ${options.table} has no stream`);
+      if (options.checkpoints) {
+        // Resume: every shard still in the stream, closed ones included, from its checkpoint or its beginning.
+        await discover(false);
+        const saved = await options.checkpoints.load(streamArn);
+        for (const shard of shards.values()) {
+          const sequenceNumber = saved.get(shard.id);
+          if (sequenceNumber) shard.checkpoint = sequenceNumber;
+        }
+        running = true;
+        loop = run();
+        return;
+      }
       await discover(true);
       // Position at the end of each open shard now, so that whatever is written after start() resolves is
       // seen. Not with a LATEST iterator: DynamoDB Local answers the first GetRecords after new writes on one

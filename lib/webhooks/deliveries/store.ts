@@ -178,6 +178,24 @@ export class DeliveryStore implements PendingDeliveries {
     return cancelled;
   }
 
+  /** The ids of every pending delivery, page by page, from the `pending` index partition (never a scan). */
+  async *pendingIds(): AsyncGenerator<string[]> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.options.doc.send(
+        new QueryCommand({
+          TableName: this.options.table,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': filterPartition({ status: 'pending' }) },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      yield (page.Items ?? []).map((item) => String(item.deliveryId));
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+
   /** Newest first, over gsi1 (no `configId`/`status`) or the filter's index partition; the time range is a sort-key range. */
   async list(query: ListQuery, filter: DeliveryListFilter): Promise<Page<Delivery>> {
     const { doc, table } = this.options;

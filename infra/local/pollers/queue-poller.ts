@@ -23,8 +23,10 @@ export interface QueuePoller {
 
 /**
  * Feeds an SQS queue to a handler the way Lambda's SQS event source mapping does: batches of up to 10,
- * successful messages deleted, failed ones (reported, or the whole batch when the handler throws) left to come
- * back after the visibility timeout — and, after the queue's maxReceiveCount, to move to its dead-letter queue.
+ * successful messages deleted, failed ones (reported, or the whole batch when the handler throws or names a
+ * message that is not in the batch) left to come back after the queue's visibility timeout. The queue itself
+ * (fauxqs, like SQS) counts receives and moves a message to its dead-letter queue after the redrive policy's
+ * maxReceiveCount, so the poller neither deletes nor re-sends anything on its own.
  */
 export function createQueuePoller(options: QueuePollerOptions): QueuePoller {
   let running = false;
@@ -40,7 +42,14 @@ export function createQueuePoller(options: QueuePollerOptions): QueuePoller {
     try {
       failed = new Set((await options.handler(records)).batchItemFailures.map((f) => f.itemIdentifier));
     } catch (err) {
+      // A failed invocation: nothing is deleted, the whole batch comes back after the visibility timeout.
       options.logger.log('error', 'queue batch failed', { queueUrl: options.queueUrl, error: (err as Error).message });
+      return;
+    }
+    // As Lambda does: an identifier that names no message of the batch fails the whole batch.
+    const known = new Set(records.map((r) => r.messageId));
+    if ([...failed].some((id) => !known.has(id))) {
+      options.logger.log('error', 'queue batch response names an unknown message; the whole batch is retried', { queueUrl: options.queueUrl });
       return;
     }
     const done = Messages.filter((m) => !failed.has(m.MessageId!));

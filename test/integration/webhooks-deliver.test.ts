@@ -226,13 +226,17 @@ describe('deliver', () => {
     expect(received).toHaveLength(sent);
   });
 
-  it('410 deactivates the config and ends the delivery failed', async () => {
+  it('410 deactivates the config, ends the delivery failed and cancels the config\'s other pending deliveries', async () => {
     const c = await config();
     const d = await delivery(c.id);
+    const waiting = await delivery(c.id, { attempts: 2, nextAttemptAt: START + 60_000 });
     replies.push({ status: 410, body: 'gone' });
     expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
     expect((await configs.get(c.id))!.active).toBe(false);
     expect(await stored(d.id)).toMatchObject({ status: 'failed', attempts: 1 });
+    // Cancelled at once, before its own message arrives.
+    expect(await stored(waiting.id)).toMatchObject({ status: 'cancelled', attempts: 2 });
+    expect((await stored(waiting.id)).nextAttemptAt).toBeUndefined();
     expect((await attempts(d.id))[0]).toMatchObject({ statusCode: 410, responsePreview: 'gone' });
     expect(await queued()).toEqual([]);
 

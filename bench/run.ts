@@ -20,6 +20,7 @@ import { measureLedgerLoad } from './ledger-load.js';
 import { measureOperationCosts } from './operation-cost.js';
 import { renderReport, type BenchResults } from './report.js';
 import { measureSigning } from './signing.js';
+import { sleep } from './stats.js';
 import { measureWebhooks } from './webhook-latency.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -35,6 +36,14 @@ function gitCommit(): string {
   }
 }
 
+function gitDirty(): boolean {
+  try {
+    return execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+  } catch {
+    return false;
+  }
+}
+
 const machine = {
   date: new Date().toISOString(),
   node: process.version,
@@ -44,6 +53,7 @@ const machine = {
   memoryGb: Math.round(os.totalmem() / 2 ** 30),
   loadAverageAtStart: os.loadavg().map((l) => Math.round(l * 100) / 100),
   commit: gitCommit(),
+  dirty: gitDirty(),
 };
 
 log(`bench on ${machine.cpus} cores, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}`);
@@ -74,6 +84,8 @@ try {
     const auth = await measureAuth(platform, token, Math.min(seconds, 5));
     log('webhooks: commit → delivery latency and burst');
     const webhooks = await measureWebhooks(platform, token);
+    // The dispatcher caches a kind's configs for 5 s: let it see the deactivated config before the load starts.
+    await sleep(6_000);
     log('ledger throughput and latency');
     const ledgerLoad = await measureLedgerLoad(platform, token, meter, seconds, log);
     const single = ledgerLoad.rows[0]!;

@@ -30,6 +30,8 @@ export interface WebhookResult {
     deliveriesPerSec: number;
     /** Seconds between the last commit's answer and the last delivery. */
     lagAfterLastCommitS: number;
+    /** Deliveries that arrived after the last commit, per second until the last one: the backlog's drain rate. */
+    drainAfterCommitsPerSec: number | null;
   };
   /** Every delivery carried the Standard Webhooks headers. */
   signedHeaders: boolean;
@@ -53,15 +55,17 @@ export async function measureWebhooks(platform: RunningPlatform, token: string):
     const key = keyOf(a);
     if (key && !firstArrival.has(key)) firstArrival.set(key, a.at);
   });
+  let configId: string | undefined;
   const waitFor = async (keys: string[], timeoutMs: number) => {
     const deadline = performance.now() + timeoutMs;
     while (performance.now() < deadline && keys.some((k) => !firstArrival.has(k))) await sleep(20);
   };
   try {
-    expectOk(
+    const config = expectOk(
       await callJson(base, token, 'POST', '/api/webhooks/configs', { endpoint: receiver.url, eventTypes: ['ledger.committed_transactions'], name: 'bench' }),
       'create webhook config',
     );
+    configId = String(config.body.data!.id);
     // (1) One at a time: commit, note when the answer came, wait a little, next.
     expectOk(await callJson(base, token, 'POST', '/api/ledger/v2/hooks'), 'create ledger');
     const committedAt = new Map<string, number>();
@@ -107,10 +111,13 @@ export async function measureWebhooks(platform: RunningPlatform, token: string):
         drainS: round(drain, 2),
         deliveriesPerSec: round(arrivals.length / drain, 1),
         lagAfterLastCommitS: round((lastArrival - commitEnd) / 1000, 2),
+        drainAfterCommitsPerSec: lastArrival - commitEnd > 1000 ? round(arrivals.filter((a) => a > commitEnd).length / ((lastArrival - commitEnd) / 1000), 1) : null,
       },
       signedHeaders: receiver.arrivals.every((a) => typeof a.headers['webhook-signature'] === 'string' && typeof a.headers['service-webhook-signature'] === 'string'),
     };
   } finally {
+    // Later benchmarks commit many transactions: they must not queue deliveries to a receiver that is gone.
+    if (configId) await callJson(base, token, 'PUT', `/api/webhooks/configs/${configId}/deactivate`);
     await receiver.close();
   }
 }

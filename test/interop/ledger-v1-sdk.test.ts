@@ -1,0 +1,88 @@
+/**
+ * The official SDK's v1 ledger calls (`sdk.ledger.v1`: createTransaction, listTransactions, getMapping,
+ * updateMapping), unmodified, against the local platform over real HTTP.
+ *
+ * Known SDK limitation (7.0.1): its `Expr` model is `z.object({})`, which strips every key, so `updateMapping`
+ * sends `"expr": {}` whatever the caller wrote (refused by us: an expression needs one operator) and
+ * `getMapping` hands back `expr: {}`. Contracts with real expressions must be PUT over plain HTTP; the SDK can
+ * still read the mapping's accounts and clear it. Its v1 request models also send amounts as JS numbers (exact only
+ * up to 2^53), so the amounts here stay below that.
+ */
+import type { SDK } from '@formance/formance-sdk';
+import { ErrorsErrorResponse } from '@formance/formance-sdk/sdk/models/ledger/errorserrorresponse.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPlatform } from '../../infra/local/platform.js';
+import { testClientToken } from '../support/platform.js';
+import { startSdkPlatform } from '../support/sdk.js';
+
+let platform: RunningPlatform;
+let sdk: SDK;
+const ledger = 'sdk-v1';
+
+beforeAll(async () => {
+  ({ platform, sdk } = await startSdkPlatform());
+  await sdk.ledger.v2.createLedger({ ledger, v2CreateLedgerRequest: {} });
+});
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e);
+
+describe('@formance/formance-sdk 7 ledger v1 calls', () => {
+  it('creates transactions and lists them in the v1 shape, with after and filters', async () => {
+    const created = await sdk.ledger.v1.createTransaction({
+      ledger,
+      postTransaction: { postings: [{ source: 'world', destination: 'users:1', amount: 12345678901234n, asset: 'USD/2' }], reference: 'sdk-1', metadata: { via: 'v1' } },
+    });
+    expect(created.statusCode).toBe(200);
+    const [tx] = created.transactionsResponse!.data;
+    expect(tx!.txid).toBe(1n);
+    expect(tx!.postCommitVolumes?.['users:1']?.['USD/2']).toEqual({ input: 12345678901234n, output: 0n, balance: 12345678901234n });
+    expect(tx!.preCommitVolumes?.['users:1']?.['USD/2']).toEqual({ input: 0n, output: 0n, balance: 0n });
+    expect(tx!.timestamp).toBeInstanceOf(Date);
+
+    await sdk.ledger.v1.createTransaction({ ledger, postTransaction: { postings: [{ source: 'users:1', destination: 'users:2', amount: 5n, asset: 'USD/2' }] } });
+    const preview = await sdk.ledger.v1.createTransaction({ ledger, preview: true, postTransaction: { postings: [{ source: 'world', destination: 'users:3', amount: 1n, asset: 'USD/2' }] } });
+    expect(preview.transactionsResponse!.data[0]!.txid).toBe(3n);
+
+    const list = await sdk.ledger.v1.listTransactions({ ledger, pageSize: 10 });
+    expect(list.transactionsCursorResponse!.cursor.data.map((t) => t.txid)).toEqual([2n, 1n]);
+    expect(list.transactionsCursorResponse!.cursor.data[1]!.reference).toBe('sdk-1');
+    expect((await sdk.ledger.v1.listTransactions({ ledger, after: '2' })).transactionsCursorResponse!.cursor.data.map((t) => t.txid)).toEqual([1n]);
+    expect((await sdk.ledger.v1.listTransactions({ ledger, destination: 'users:2' })).transactionsCursorResponse!.cursor.data.map((t) => t.txid)).toEqual([2n]);
+    expect((await sdk.ledger.v1.listTransactions({ ledger, startTime: new Date(Date.now() + 3_600_000) })).transactionsCursorResponse!.cursor.data).toEqual([]);
+    const paged = await sdk.ledger.v1.listTransactions({ ledger, pageSize: 1 });
+    const next = await sdk.ledger.v1.listTransactions({ ledger, cursor: paged.transactionsCursorResponse!.cursor.next! });
+    expect(next.transactionsCursorResponse!.cursor.data.map((t) => t.txid)).toEqual([1n]);
+  });
+
+  it('reads and clears the mapping, and raises typed errors', async () => {
+    expect((await sdk.ledger.v1.getMapping({ ledger })).mappingResponse?.data).toBeNull();
+    // Contracts with expressions go over plain HTTP (see the limitation above).
+    const put = await fetch(`${platform.baseUrl}/api/ledger/${ledger}/mapping`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${await testClientToken(platform)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ contracts: [{ account: 'users:*', expr: { $gte: ['$balance', -1000] } }] }),
+    });
+    expect(put.status).toBe(200);
+    const got = await sdk.ledger.v1.getMapping({ ledger });
+    expect(got.mappingResponse?.data).toEqual({ contracts: [{ account: 'users:*', expr: {} }] });
+
+    const spend = await sdk.ledger.v1.createTransaction({ ledger, postTransaction: { postings: [{ source: 'users:9', destination: 'shop', amount: 1000n, asset: 'USD/2' }] } });
+    expect(spend.transactionsResponse!.data[0]!.postCommitVolumes?.['users:9']?.['USD/2']?.balance).toBe(-1000n);
+    const refused = await rejection(sdk.ledger.v1.createTransaction({ ledger, postTransaction: { postings: [{ source: 'users:9', destination: 'shop', amount: 1n, asset: 'USD/2' }] } }));
+    expect(refused).toBeInstanceOf(ErrorsErrorResponse);
+    expect((refused as ErrorsErrorResponse).errorCode).toBe('INSUFFICIENT_FUND');
+
+    const stripped = await rejection(sdk.ledger.v1.updateMapping({ ledger, mapping: { contracts: [{ account: 'users:*', expr: { $gte: ['$balance', 0] } }] } }));
+    expect(stripped).toBeInstanceOf(ErrorsErrorResponse);
+    expect((stripped as ErrorsErrorResponse).errorCode).toBe('VALIDATION');
+    expect((stripped as ErrorsErrorResponse).errorMessage).toBe('body.contracts[0].expr: must have exactly one operator, found 0');
+
+    const cleared = await sdk.ledger.v1.updateMapping({ ledger, mapping: { contracts: [] } });
+    expect(cleared.mappingResponse?.data).toEqual({ contracts: [] });
+    expect((await sdk.ledger.v1.getMapping({ ledger })).mappingResponse?.data).toEqual({ contracts: [] });
+  });
+});

@@ -76,7 +76,7 @@ export class PlatformApi extends Construct {
     for (const path of [`/api/${service}`, `/api/${service}/{proxy+}`]) {
       for (const route of this.api.addRoutes({ path, methods: [HttpMethod.ANY], integration })) {
         acknowledge(route, {
-          id: 'AwsSolutions::AwsSolutions-APIG4',
+          id: 'AwsSolutions-APIG4',
           reason:
             'Every service verifies the bearer token itself (lib/bearer: issuer, audience, expiry, signature, scope) before any handler runs; ' +
             "the auth service's token, discovery and JWKS routes must be public by OAuth 2.0, so a gateway authorizer cannot cover the /api/auth routes.",

@@ -70,7 +70,7 @@ export class PlatformFunction extends Construct {
       },
     });
     acknowledge(this.fn, {
-      id: 'AwsSolutions::AwsSolutions-L1',
+      id: 'AwsSolutions-L1',
       reason:
         'The runtime follows the bundles\' esbuild target (LAMBDA_NODE_TARGET in infra/bundling.ts, node22), which the code is built and tested for; ' +
         'moving to a newer Node.js is a deliberate change of target and runtime together, not a side effect of a CDK upgrade.',

@@ -43,7 +43,7 @@ export class PlatformQueues extends Construct {
       retentionPeriod: DEAD_LETTER_RETENTION,
     });
     acknowledge(this.dispatchFailures, {
-      id: 'AwsSolutions::AwsSolutions-SQS3',
+      id: 'AwsSolutions-SQS3',
       reason:
         "This queue is itself a dead-letter destination (the events stream mapping's on-failure destination); nothing consumes it, " +
         'an alarm fires on its first message, and a dead-letter queue of a dead-letter queue would only move the same messages again.',

@@ -9,9 +9,13 @@ import { PlatformStack } from '../../infra/stacks/platform-stack.js';
  * second, not a minute; the bundle settings are tested on their own (bundling-options.test.ts) and
  * `npx cdk synth` bundles for real.
  */
-export function synthPlatform(context: Record<string, unknown> = {}): { stack: PlatformStack; template: Template } {
+export function synthPlatform(
+  context: Record<string, unknown> = {},
+  extend?: (stack: PlatformStack) => void,
+): { stack: PlatformStack; template: Template } {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   const config = stageConfigFromContext(app.node);
   const stack = new PlatformStack(app, `platform-${config.stage}`, { config });
+  extend?.(stack);
   return { stack, template: Template.fromStack(stack) };
 }

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { tableEnvironment } from '../../lib/resources/definitions.js';
+import { synthPlatform } from './synth.js';
+import { templateReader } from './template-support.js';
+
+const FUNCTIONS = ['auth', 'ledger', 'payments', 'webhooks', 'dispatch', 'deliver', 'rotate-keys'] as const;
+const dev = templateReader(synthPlatform({ stage: 'dev' }).template);
+const prod = templateReader(
+  synthPlatform({
+    stage: 'prod',
+    ledgerBuckets: '["heavy"]',
+    publicBaseUrl: 'https://api.example.com',
+    authConfig: 'clients:\n  - id: billing\n    secrets: [$BILLING_SECRET]\n',
+    staticClientSecrets: '{"BILLING_SECRET":"platform/billing#secret"}',
+    sourcemap: 'true',
+  }).template,
+);
+
+const READ_WRITE = 'dynamodb:BatchGetItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem';
+const GET = 'dynamodb:BatchGetItem,dynamodb:GetItem';
+const LOGS = 'logs:CreateLogStream,logs:PutLogEvents';
+const SEND = 'sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:SendMessage';
+const CONSUME = 'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage';
+
+describe('Lambda functions', () => {
+  it.each(FUNCTIONS)('%s: arm64, Node.js 22, ESM bundle handler, its own log group and role', (name) => {
+    const fn = dev.fn(`platform-dev-${name}`);
+    expect(fn.Runtime).toBe('nodejs22.x');
+    expect(fn.Architectures).toEqual(['arm64']);
+    expect(fn.Handler).toBe('index.handler');
+    expect(fn.LoggingConfig).toEqual({ LogGroup: { Ref: dev.logGroupId(`/aws/lambda/platform-dev-${name}`) } });
+    expect(fn.Role['Fn::GetAtt'][0]).toMatch(/^[a-z]+role[0-9A-F]{8}$/i);
+    const role = dev.resources[fn.Role['Fn::GetAtt'][0]]!.Properties;
+    expect(role.AssumeRolePolicyDocument.Statement).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }]);
+    expect(role.ManagedPolicyArns).toBeUndefined();
+  });
+
+  it('sizes and timeouts: HTTP functions under API Gateway\'s 30 s, deliver at 30 s for the queue\'s 180 s visibility', () => {
+    const sizes = Object.fromEntries(FUNCTIONS.map((n) => [n, [dev.fn(`platform-dev-${n}`).MemorySize, dev.fn(`platform-dev-${n}`).Timeout]]));
+    expect(sizes).toEqual({
+      auth: [1024, 10],
+      ledger: [1024, 15],
+      payments: [1024, 10],
+      webhooks: [1024, 25],
+      dispatch: [512, 60],
+      deliver: [512, 30],
+      'rotate-keys': [512, 30],
+    });
+  });
+
+  it('log groups keep dev logs 30 days (deleted with the stack) and prod logs a year (retained)', () => {
+    for (const name of FUNCTIONS) {
+      const devGroup = dev.resources[dev.logGroupId(`/aws/lambda/platform-dev-${name}`)]!;
+      expect([devGroup.Properties.RetentionInDays, devGroup.DeletionPolicy]).toEqual([30, 'Delete']);
+      const prodGroup = prod.resources[prod.logGroupId(`/aws/lambda/platform-prod-${name}`)]!;
+      expect([prodGroup.Properties.RetentionInDays, prodGroup.DeletionPolicy]).toEqual([365, 'Retain']);
+    }
+  });
+
+  it('environment: stage, table names from the shared definitions, the API endpoint as PUBLIC_BASE_URL', () => {
+    const api = { 'Fn::GetAtt': [dev.logicalId('AWS::ApiGatewayV2::Api', () => true), 'ApiEndpoint'] };
+    const service = { STAGE: 'dev', LOG_LEVEL: 'info', ...tableEnvironment('platform-dev-'), PUBLIC_BASE_URL: api };
+    const queue = { Ref: dev.queueId('platform-dev-deliveries') };
+    const worker = { STAGE: 'dev', LOG_LEVEL: 'info', WEBHOOKS_TABLE: 'platform-dev-webhooks', DELIVERIES_QUEUE_URL: queue };
+    const env = (name: string) => dev.fn(`platform-dev-${name}`).Environment.Variables;
+    expect(env('auth')).toEqual(service);
+    expect(env('ledger')).toEqual(service);
+    expect(env('payments')).toEqual(service);
+    expect(env('webhooks')).toEqual({ ...service, DELIVERIES_QUEUE_URL: queue });
+    expect(env('rotate-keys')).toEqual(service);
+    expect(env('dispatch')).toEqual(worker);
+    expect(env('deliver')).toEqual(worker);
+  });
+
+  it('prod environment: custom domain, bucket tables, static clients with Secrets Manager references, source maps', () => {
+    const auth = prod.fn('platform-prod-auth').Environment.Variables;
+    expect(auth.STAGE).toBe('prod');
+    expect(auth.PUBLIC_BASE_URL).toBe('https://api.example.com');
+    expect(auth.AUTH_CONFIG_INLINE).toBe('clients:\n  - id: billing\n    secrets: [$BILLING_SECRET]\n');
+    expect(auth.BILLING_SECRET).toBe('{{resolve:secretsmanager:platform/billing:SecretString:secret::}}');
+    expect(auth.NODE_OPTIONS).toBe('--enable-source-maps');
+    expect(prod.fn('platform-prod-ledger').Environment.Variables.LEDGER_BUCKET_TABLES).toBe('{"heavy":"platform-prod-ledger-heavy"}');
+    // Only the auth function sees the static client secrets.
+    for (const name of FUNCTIONS.filter((n) => n !== 'auth')) expect(prod.fn(`platform-prod-${name}`).Environment.Variables.BILLING_SECRET).toBeUndefined();
+  });
+});
+
+describe('least-privilege roles: exactly these permissions, function by function', () => {
+  const t = (id: string) => `${dev.tableId(`platform-dev-${id}`)}.Arn`;
+  const gsi1 = (id: string) => `dynamodb:Query on ${t(id)}/index/gsi1`;
+  const logs = (name: string) => `${LOGS} on ${dev.logGroupId(`/aws/lambda/platform-dev-${name}`)}.Arn`;
+  const deliveries = `${dev.queueId('platform-dev-deliveries')}.Arn`;
+  const stream = `${dev.tableId('platform-dev-events')}.StreamArn`;
+
+  it.each([
+    ['auth', [logs('auth'), `${READ_WRITE} on ${t('auth')}`, gsi1('auth')]],
+    ['ledger', [logs('ledger'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('ledger')}`, gsi1('ledger'), `dynamodb:PutItem on ${t('events')}`]],
+    ['payments', [logs('payments'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('payments')}`, gsi1('payments'), `dynamodb:PutItem on ${t('events')}`]],
+    ['webhooks', [logs('webhooks'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('webhooks')}`, gsi1('webhooks'), `${SEND} on ${deliveries}`]],
+    [
+      'dispatch',
+      [
+        logs('dispatch'),
+        `${READ_WRITE} on ${t('webhooks')}`,
+        `${SEND} on ${deliveries}`,
+        `${SEND} on ${dev.queueId('platform-dev-dispatch-failures')}.Arn`,
+        `dynamodb:ListStreams on ${stream}`,
+        `dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator on ${stream}`,
+      ],
+    ],
+    ['deliver', [logs('deliver'), `${READ_WRITE} on ${t('webhooks')}`, `${SEND} on ${deliveries}`, `${CONSUME} on ${deliveries}`]],
+    ['rotate-keys', [logs('rotate-keys'), `${READ_WRITE} on ${t('auth')}`]],
+  ] as const)('%s', (name, expected) => {
+    expect(dev.permissions(`platform-dev-${name}`)).toEqual([...expected].sort());
+  });
+
+  it('ledger also reads and writes each bucket table of its own (and its gsi1)', () => {
+    const heavy = `${prod.tableId('platform-prod-ledger-heavy')}.Arn`;
+    const permissions = prod.permissions('platform-prod-ledger');
+    expect(permissions).toContain(`${READ_WRITE} on ${heavy}`);
+    expect(permissions).toContain(`dynamodb:Query on ${heavy}/index/gsi1`);
+    expect(permissions).toHaveLength(7);
+  });
+
+  it('no role can Scan, use a wildcard action, or touch a wildcard resource', () => {
+    for (const name of FUNCTIONS) {
+      for (const line of [...dev.permissions(`platform-dev-${name}`), ...prod.permissions(`platform-prod-${name}`)]) {
+        expect(line).not.toMatch(/Scan|\*/);
+      }
+    }
+  });
+});

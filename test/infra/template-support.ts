@@ -1,0 +1,48 @@
+import { expect } from 'vitest';
+import type { Template } from 'aws-cdk-lib/assertions';
+
+type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string }>;
+
+/** Small readers over a synthesized template, so tests can name resources by their physical names. */
+export function templateReader(template: Template) {
+  const resources = template.toJSON().Resources as Resources;
+  const logicalId = (type: string, match: (p: Record<string, any>) => boolean): string => {
+    const ids = Object.entries(resources).filter(([, r]) => r.Type === type && match(r.Properties)).map(([id]) => id);
+    if (ids.length !== 1) throw new Error(`expected one ${type}, found ${ids.length}`);
+    return ids[0]!;
+  };
+  const fnId = (name: string) => logicalId('AWS::Lambda::Function', (p) => p.FunctionName === name);
+  return {
+    resources,
+    logicalId,
+    fnId,
+    fn: (name: string) => resources[fnId(name)]!.Properties,
+    tableId: (name: string) => logicalId('AWS::DynamoDB::GlobalTable', (p) => p.TableName === name),
+    queueId: (name: string) => logicalId('AWS::SQS::Queue', (p) => p.QueueName === name),
+    logGroupId: (name: string) => logicalId('AWS::Logs::LogGroup', (p) => p.LogGroupName === name),
+    /** Every statement granted to a function's role, as "Action1,Action2 on <resource>" lines (sorted). */
+    permissions(functionName: string): string[] {
+      const roleId = resources[fnId(functionName)]!.Properties.Role['Fn::GetAtt'][0] as string;
+      const lines: string[] = [];
+      for (const r of Object.values(resources)) {
+        if (r.Type !== 'AWS::IAM::Policy' || !r.Properties.Roles.some((ref: { Ref: string }) => ref.Ref === roleId)) continue;
+        for (const s of r.Properties.PolicyDocument.Statement) {
+          expect(s.Effect).toBe('Allow');
+          const actions = [s.Action].flat().sort().join(',');
+          for (const resource of [s.Resource].flat()) lines.push(`${actions} on ${render(resource)}`);
+        }
+      }
+      return lines.sort();
+    },
+  };
+}
+
+/** `{Fn::GetAtt: [id, Arn]}` → `id.Arn`, `{Ref: id}` → `id`, `Fn::Join` → the parts joined. */
+export function render(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const v = value as Record<string, any>;
+  if (v['Fn::GetAtt']) return `${v['Fn::GetAtt'][0]}.${v['Fn::GetAtt'][1]}`;
+  if (v.Ref) return v.Ref;
+  if (v['Fn::Join']) return (v['Fn::Join'][1] as unknown[]).map(render).join(v['Fn::Join'][0]);
+  return JSON.stringify(value);
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { QUEUES } from '../../lib/resources/definitions.js';
+import { synthPlatform } from './synth.js';
+import { templateReader } from './template-support.js';
+
+const { template } = synthPlatform({ stage: 'dev' });
+const dev = templateReader(template);
+const deliveries = QUEUES.find((q) => q.id === 'deliveries')!;
+const mappings = Object.values(dev.resources).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping').map((r) => r.Properties);
+
+describe('dispatch: the events stream', () => {
+  it('is fed from the oldest record, in batches, with partial failures, bisection, bounded age and retries, and a failure queue', () => {
+    const mapping = mappings.find((m) => m.FunctionName.Ref === dev.fnId('platform-dev-dispatch'))!;
+    expect(mapping).toEqual({
+      EventSourceArn: { 'Fn::GetAtt': [dev.tableId('platform-dev-events'), 'StreamArn'] },
+      FunctionName: { Ref: dev.fnId('platform-dev-dispatch') },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 25,
+      MaximumBatchingWindowInSeconds: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRecordAgeInSeconds: 6 * 3600,
+      MaximumRetryAttempts: 20,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dev.queueId('platform-dev-dispatch-failures'), 'Arn'] } } },
+    });
+    // Streams keep records 24 h: the mapping must give up (to the failure queue) well before they vanish.
+    expect(mapping.MaximumRecordAgeInSeconds).toBeLessThanOrEqual(12 * 3600);
+  });
+
+  it('the events table streams new images', () => {
+    expect(dev.resources[dev.tableId('platform-dev-events')]!.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+  });
+});
+
+describe('deliver: the deliveries queue', () => {
+  it('is fed in batches of 10 with partial failures and bounded concurrency', () => {
+    const mapping = mappings.find((m) => m.FunctionName.Ref === dev.fnId('platform-dev-deliver'))!;
+    expect(mapping).toEqual({
+      EventSourceArn: { 'Fn::GetAtt': [dev.queueId('platform-dev-deliveries'), 'Arn'] },
+      FunctionName: { Ref: dev.fnId('platform-dev-deliver') },
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 20 },
+    });
+    expect(mappings).toHaveLength(2);
+  });
+
+  it('the queue: the shared definition, a visibility timeout of at least 6x the function timeout, a DLQ after maxReceiveCount', () => {
+    const queue = dev.resources[dev.queueId('platform-dev-deliveries')]!.Properties;
+    expect(queue).toEqual({
+      QueueName: 'platform-dev-deliveries',
+      VisibilityTimeout: deliveries.visibilityTimeoutSeconds,
+      MessageRetentionPeriod: deliveries.retentionSeconds,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dev.queueId('platform-dev-deliveries-dlq'), 'Arn'] }, maxReceiveCount: deliveries.maxReceiveCount },
+    });
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * dev.fn('platform-dev-deliver').Timeout);
+    expect(dev.resources[dev.queueId('platform-dev-deliveries-dlq')]!.Properties).toEqual({
+      QueueName: 'platform-dev-deliveries-dlq',
+      MessageRetentionPeriod: 14 * 24 * 3600,
+      SqsManagedSseEnabled: true,
+    });
+  });
+
+  it('every queue refuses non-TLS access and is retained with the stack', () => {
+    const queueIds = Object.entries(dev.resources).filter(([, r]) => r.Type === 'AWS::SQS::Queue').map(([id]) => id);
+    expect(queueIds).toHaveLength(3);
+    const policies = Object.values(dev.resources).filter((r) => r.Type === 'AWS::SQS::QueuePolicy').map((r) => r.Properties);
+    for (const id of queueIds) {
+      expect(dev.resources[id]!.DeletionPolicy).toBe('Retain');
+      const policy = policies.find((p) => p.Queues.some((q: { Ref: string }) => q.Ref === id))!;
+      expect(policy.PolicyDocument.Statement).toEqual([
+        {
+          Action: 'sqs:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Resource: { 'Fn::GetAtt': [id, 'Arn'] },
+        },
+      ]);
+    }
+  });
+});
+
+describe('rotate-keys', () => {
+  it('runs hourly from EventBridge, with bounded retries', () => {
+    template.resourceCountIs('AWS::Events::Rule', 1);
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 hour)',
+      State: 'ENABLED',
+      Targets: [{ Arn: { 'Fn::GetAtt': [dev.fnId('platform-dev-rotate-keys'), 'Arn'] }, Id: 'Target0', RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 2 } }],
+    });
+  });
+});

@@ -58,7 +58,7 @@ describe('account metadata filter', () => {
     expect((await call('POST', '/v2/mf3/accounts/x/metadata', { [key]: value })).status).toBe(204);
     const found = await call('GET', `/v2/mf3/accounts?${q({ $match: { [`metadata[${key}]`]: value } })}`);
     expect(addresses(found)).toEqual(['x']);
-    for (const query of [{ $match: { 'balance[USD]': '1' } }, { $match: { 'metadata[tier]': 1 } }]) {
+    for (const query of [{ $match: { 'balance[USD]': 'one' } }, { $match: { 'metadata[tier]': 1 } }]) {
       const res = await call('GET', `/v2/mf3/accounts?${q(query)}`);
       expect(res.status).toBe(400);
     }

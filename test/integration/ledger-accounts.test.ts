@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../lib/pagination/cursor.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ledgerClient } from '../support/ledger.js';
+import { ledgerClient, stringify } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;
@@ -26,7 +26,7 @@ const tx = async (ledger: string, body: unknown, query = '') => {
   return res;
 };
 const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({ source, destination, amount, asset });
-const q = (filter: unknown) => `query=${encodeURIComponent(typeof filter === 'string' ? filter : JSON.stringify(filter))}`;
+const q = (filter: unknown) => `query=${encodeURIComponent(typeof filter === 'string' ? filter : stringify(filter))}`;
 const match = (address: string) => q({ $match: { address } });
 const addresses = (res: { body: any }) => res.body.cursor.data.map((a: { address: string }) => a.address);
 
@@ -155,8 +155,14 @@ describe('GET /v2/<ledger>/accounts', () => {
 
   it('refuses filters it cannot serve from keys, naming what is not supported', async () => {
     const cases: Array<[string, string]> = [
-      [q({ $match: { 'balance[USD/2]': '1' } }), 'query.$match: filtering accounts on "balance[USD/2]" is not supported (only address or metadata[key])'],
-      [q({ $gt: { 'balance[USD/2]': 0 } }), 'query: operator "$gt" is not supported on accounts (only $match on address or metadata[key])'],
+      [q({ $match: { 'balance[USD/2]': '1.5' } }), 'query.$match.balance[USD/2]: must be an integer of at most 38 digits'],
+      [q({ $gt: { 'balance[usd]': 0 } }), 'query.$gt.balance[usd]: "usd" is not an asset'],
+      [q({ $gt: { 'balance[USD/2]': 10n ** 38n } }), 'query.$gt.balance[USD/2]: must be an integer of at most 38 digits'],
+      [q({ $and: [{ $gt: { 'balance[USD/2]': 0 } }, { $lt: { 'balance[EUR/2]': 5 } }] }), 'query.$and: both bounds must be on the same asset'],
+      [q({ $and: [{ $gt: { 'balance[USD/2]': 0 } }, { $gte: { 'balance[USD/2]': 5 } }] }), 'query: two lower bounds on a balance'],
+      [q({ $and: [{ $gt: { 'balance[USD/2]': 0 } }, { $match: { address: 'users:' } }] }), 'query.$match: balance bounds cannot be combined with "address"'],
+      [q({ $exists: { 'balance[USD/2]': true } }), 'query: operator "$exists" is not supported on accounts (only $match on address or metadata[key])'],
+      [q({ $gt: { balance: 0 } }), 'query: operator "$gt" is not supported on accounts (only $match on address or metadata[key])'],
       [q({ $or: [{ $match: { address: 'users:1' } }, { $match: { address: 'bank' } }] }), 'query: operator "$or" is not supported on accounts (only $match on address or metadata[key])'],
       [q({ $match: { address: ':1' } }), 'query.$match.address: only an exact address or a prefix ending with ":" is supported, not segment patterns'],
       [q({ $match: { address: 7 } }), 'query.$match.address: must be a string'],
@@ -220,10 +226,57 @@ describe('HEAD /v2/<ledger>/accounts', () => {
   });
 
   it('refuses what GET refuses, and parameters a count does not take', async () => {
-    const refused = await call('HEAD', `/v2/${ledger}/accounts?${q({ $match: { 'balance[USD/2]': '1' } })}`);
+    const refused = await call('HEAD', `/v2/${ledger}/accounts?${q({ $match: { 'balance[USD/2]': 'x' } })}`);
     expect(refused.status).toBe(400);
     expect((await call('HEAD', `/v2/${ledger}/accounts?pageSize=2`)).status).toBe(400);
     expect((await call('HEAD', '/v2/no-such-ledger/accounts')).status).toBe(404);
+  });
+});
+
+describe('balance filters (INDEX_ACCOUNT_BALANCES)', () => {
+  const balances = (filter: unknown, extra = '') => call('GET', `/v2/${ledger}/accounts?${q(filter)}${extra}`);
+  it('lists accounts by balance of one asset, lowest first, bounds inclusive or not, exact beyond 2^53', async () => {
+    // USD/2 balances: users 30, users:1 70, users:2 7, world -107. Accounts without USD/2 never match.
+    expect(addresses(await balances({ $gte: { 'balance[USD/2]': 0 } }))).toEqual(['users:2', 'users', 'users:1']);
+    expect(addresses(await balances({ $gt: { 'balance[USD/2]': 7 } }))).toEqual(['users', 'users:1']);
+    expect(addresses(await balances({ $lt: { 'balance[USD/2]': 30 } }))).toEqual(['world', 'users:2']);
+    expect(addresses(await balances({ $lte: { 'balance[USD/2]': '30' } }))).toEqual(['world', 'users:2', 'users']);
+    expect(addresses(await balances({ $match: { 'balance[USD/2]': 70 } }))).toEqual(['users:1']);
+    expect(addresses(await balances({ $and: [{ $gt: { 'balance[USD/2]': -200 } }, { $lt: { 'balance[USD/2]': 30 } }] }))).toEqual(['world', 'users:2']);
+    expect(addresses(await balances({ $and: [{ $gt: { 'balance[USD/2]': 50 } }, { $lt: { 'balance[USD/2]': 10 } }] }))).toEqual([]);
+    // 38-digit balances, positive and negative, compare exactly.
+    expect(addresses(await balances({ $gte: { 'balance[COIN]': MAX } }))).toEqual(['bank']);
+    expect(addresses(await balances({ $lt: { 'balance[COIN]': -(MAX - 1n) } }))).toEqual(['world']);
+    expect(addresses(await balances({ $gt: { 'balance[COIN]': -MAX } }))).toEqual(['bank']);
+    const counted = await call('HEAD', `/v2/${ledger}/accounts?${q({ $gte: { 'balance[USD/2]': 0 } })}`);
+    expect(counted.headers.get('count')).toBe('3');
+  });
+
+  it('pages with cursors that keep the filter and expansion, and refuses a forged one', async () => {
+    const first = await balances({ $gte: { 'balance[USD/2]': -1000 } }, '&pageSize=2&expand=volumes');
+    expect(addresses(first)).toEqual(['world', 'users:2']);
+    expect(first.body.cursor.data[1].volumes).toEqual({ 'USD/2': volume(7n, 0n) });
+    const second = await call('GET', `/v2/${ledger}/accounts?cursor=${first.body.cursor.next}`);
+    expect(addresses(second)).toEqual(['users', 'users:1']);
+    expect(second.body.cursor.data[0].volumes).toEqual({ 'USD/2': volume(30n, 0n) });
+    const back = await call('GET', `/v2/${ledger}/accounts?cursor=${second.body.cursor.previous}`);
+    expect(addresses(back)).toEqual(['world', 'users:2']);
+    const cursor = JSON.parse(Buffer.from(first.body.cursor.next, 'base64url').toString());
+    const forged = Buffer.from(JSON.stringify({ ...cursor, k: { ...cursor.k, gsi1pk: 'L#other#BAL#USD/2' } })).toString('base64url');
+    expect((await call('GET', `/v2/${ledger}/accounts?cursor=${forged}`)).body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'cursor: not a cursor of this list' });
+  });
+
+  it('moves an account in the index as its balance changes, and is refused when the feature is OFF', async () => {
+    const name = await fresh();
+    await tx(name, { postings: [send('world', 'a', 10n), send('world', 'b', 20n)] });
+    const list = (filter: unknown) => call('GET', `/v2/${name}/accounts?${q(filter)}`).then(addresses);
+    expect(await list({ $gte: { 'balance[USD/2]': 15 } })).toEqual(['b']);
+    await tx(name, { postings: [send('b', 'a', 20n)] });
+    expect(await list({ $gte: { 'balance[USD/2]': 15 } })).toEqual(['a']);
+    expect(await list({ $match: { 'balance[USD/2]': 0 } })).toEqual(['b']);
+    expect((await call('POST', '/v2/nobalidx', { features: { INDEX_ACCOUNT_BALANCES: 'OFF' } })).status).toBe(204);
+    const refused = await call('GET', `/v2/nobalidx/accounts?${q({ $gte: { 'balance[USD/2]': 0 } })}`);
+    expect(refused.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'missing feature "INDEX_ACCOUNT_BALANCES"' });
   });
 });
 

@@ -55,6 +55,7 @@ describe('parseAccountFilter', () => {
   });
 
   it('refuses filters on fields without an index, unknown fields and several fields', () => {
+    // (parseAccountFilter serves aggregates: address only. Lists add metadata and balances: parseAccountListFilter.)
     for (const field of ['metadata[kind]', 'balance[USD]', 'balance', 'metadata', 'first_usage', 'insertion_date', 'updated_at']) {
       expect(refusal(() => parse(JSON.stringify({ $match: { [field]: 'x' } }))), field).toBe(
         `query.$match: filtering accounts on "${field}" is not supported (only address)`,

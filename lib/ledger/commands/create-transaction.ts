@@ -98,7 +98,7 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
         ...(input.reference !== undefined ? { reference: input.reference } : {}),
         reverted: false,
       };
-      const effects = postingEffects(snapshot, ledger.name, postings, { force, at, now, table, accountMetadata, txId: id, movesHistory: isEnabled(ledger.features, 'MOVES_HISTORY'), effectiveVolumes: isEnabled(ledger.features, 'MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES') });
+      const effects = postingEffects(snapshot, ledger.name, postings, { force, at, now, table, accountMetadata, txId: id, features: ledger.features });
       const { post } = effects;
       const writes: Write[] = [transactionPut(table, ledger.name, tx, post, at), ...transactionIndexWrites(table, ledger, tx), ...effects.writes];
       if (referenceKey) {

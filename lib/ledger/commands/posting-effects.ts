@@ -1,5 +1,6 @@
 import { applyPostings, touchedPairs, type Posting, type VolumeMap } from '../domain/postings.js';
 import { formatInstant, sortableInstant, type Instant } from '../../time/instant.js';
+import { isEnabled, type FeatureSet } from '../domain/features.js';
 import { volumesView, type VolumesView } from '../domain/transaction.js';
 import { ledgerKeys, type ItemKey } from '../store/keys.js';
 import { accountMetadataIndexWrites } from './account-metadata-index.js';
@@ -32,11 +33,10 @@ export function postingEffects(
     at: Instant;
     now: Instant;
     table: string;
-    /** Id of the transaction the postings belong to; with `movesHistory`, its moves are recorded. */
+    /** Id of the transaction the postings belong to; with MOVES_HISTORY, its moves are recorded. */
     txId: number;
-    movesHistory: boolean;
-    /** MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: with `movesHistory`, late moves are tracked (see moveWrites). */
-    effectiveVolumes?: boolean;
+    /** The ledger's features: which histories and indexes the writes keep. */
+    features: FeatureSet;
     accountMetadata?: Record<string, Record<string, string>>;
   },
 ): PostingEffects {
@@ -50,21 +50,26 @@ export function postingEffects(
   const nowText = formatInstant(options.now);
   const atKey = sortableInstant(options.at);
 
-  const tracking = options.movesHistory && options.effectiveVolumes === true;
+  const movesHistory = isEnabled(options.features, 'MOVES_HISTORY');
+  const tracking = movesHistory && isEnabled(options.features, 'MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES');
+  const balanceIndex = isEnabled(options.features, 'INDEX_ACCOUNT_BALANCES');
   const moveKey = ledgerKeys.moveSort(atKey, options.txId);
   const writes: Write[] = pairs.map(([account, asset]) => {
     const volume = after.get(account)!.get(asset)!;
+    const balance = volume.input - volume.output;
     const order = tracking ? moveOrder(snapshot.get(ledgerKeys.volume(ledger, account, asset)), moveKey) : {};
+    // INDEX_ACCOUNT_BALANCES: listed on gsi1 by (asset, balance) for `balance[ASSET]` filters.
+    const indexed = balanceIndex ? { gsi1pk: ledgerKeys.balancesByAsset(ledger, asset), gsi1sk: ledgerKeys.balanceSort(balance, account) } : {};
     return {
       item: {
         Put: {
           TableName: options.table,
-          Item: { ...ledgerKeys.volume(ledger, account, asset), account, asset, input: volume.input, output: volume.output, balance: volume.input - volume.output, ...order },
+          Item: { ...ledgerKeys.volume(ledger, account, asset), account, asset, input: volume.input, output: volume.output, balance, ...order, ...indexed },
         },
       },
     };
   });
-  if (options.movesHistory) writes.push(...moveWrites(snapshot, ledger, options.table, pairs, before, after, atKey, options.txId, tracking));
+  if (movesHistory) writes.push(...moveWrites(snapshot, ledger, options.table, pairs, before, after, atKey, options.txId, tracking));
   let accountsAdded = 0;
   for (const address of accounts) {
     const existing = snapshot.get(ledgerKeys.account(ledger, address));

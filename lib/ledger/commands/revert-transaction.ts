@@ -64,7 +64,7 @@ export function revertTransactionWrite(
         reverted: false,
       };
       const reverted: Transaction = { ...stored.tx, reverted: true, revertedAt: nowText, updatedAt: nowText };
-      const effects = postingEffects(snapshot, ledger.name, postings, { force: options.force, at, now, table, txId: revert.id, movesHistory: isEnabled(ledger.features, 'MOVES_HISTORY'), effectiveVolumes: isEnabled(ledger.features, 'MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES') });
+      const effects = postingEffects(snapshot, ledger.name, postings, { force: options.force, at, now, table, txId: revert.id, features: ledger.features });
       const originalAt = parseInstant(stored.tx.timestamp, 'timestamp');
       return {
         result: transactionView(revert, { post: effects.post }),

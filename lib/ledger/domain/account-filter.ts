@@ -2,6 +2,7 @@ import { ValidationError } from '../../errors/index.js';
 import { requireFeature, type FeatureSet } from './features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from './names.js';
 import { isObject, quote, readQueryOperator } from './query-json.js';
+import { ASSET } from '../../money/asset.js';
 
 /**
  * The account filters we can serve from keys: an exact address, or an address prefix ending with `:`
@@ -36,13 +37,80 @@ export interface MetadataFilter {
   metadata: { key: string; value: string };
 }
 
-export type AccountFilter = AddressFilter | MetadataFilter;
+/**
+ * `balance[ASSET]` compared with an integer (INDEX_ACCOUNT_BALANCES): inclusive bounds, either may be open.
+ * Accounts without a volume in the asset do not match (as in the reference platform).
+ */
+export interface BalanceFilter {
+  balance: { asset: string; min?: bigint; max?: bigint };
+}
+
+export type AccountFilter = AddressFilter | MetadataFilter | BalanceFilter;
 
 export const isMetadataFilter = (filter: AccountFilter): filter is MetadataFilter => 'metadata' in filter;
+export const isBalanceFilter = (filter: AccountFilter): filter is BalanceFilter => 'balance' in filter;
+export const isAddressFilter = (filter: AccountFilter): filter is AddressFilter => 'address' in filter;
 
-/** Account lists and counts also take `{"$match": {"metadata[<key>]": "<value>"}}`. */
+/**
+ * Account lists and counts also take `{"$match": {"metadata[<key>]": "<value>"}}` and balance comparisons:
+ * `{"$gte": {"balance[USD/2]": 100}}` (`$gt`, `$lt`, `$lte`, `$match` for equality), or two bounds on one asset
+ * under `$and`.
+ */
 export function parseAccountListFilter(raw: string | undefined, features: FeatureSet): AccountFilter | undefined {
+  const query = readQueryOperator(raw, '{"$match": {"address": "users:"}}');
+  if (query && (BALANCE_OPERATORS.has(query.operator) || query.operator === '$and') && namesBalance(query.operand)) {
+    return balanceFilter(query.operator, query.operand, features);
+  }
   return parse(raw, features, true);
+}
+
+const BALANCE_OPERATORS = new Set(['$match', '$gt', '$gte', '$lt', '$lte']);
+const BALANCE_FIELD = /^balance\[(.+)\]$/s;
+const MAX_BALANCE = 10n ** 38n - 1n;
+
+function namesBalance(operand: unknown): boolean {
+  if (Array.isArray(operand)) return operand.some((c) => isObject(c) && Object.values(c).some(namesBalance));
+  return isObject(operand) && Object.keys(operand).some((k) => BALANCE_FIELD.test(k));
+}
+
+function balanceFilter(operator: string, operand: unknown, features: FeatureSet): BalanceFilter {
+  const conditions = operator === '$and' ? operand : [{ [operator]: operand }];
+  if (!Array.isArray(conditions) || conditions.length === 0 || conditions.length > 2) throw new ValidationError('query.$and: must hold one or two balance bounds on one asset');
+  const filter: BalanceFilter['balance'] = { asset: '' };
+  for (const condition of conditions) {
+    if (!isObject(condition) || Object.keys(condition).length !== 1) throw new ValidationError('query.$and: each element must be one $gt/$gte/$lt/$lte/$match condition on a balance');
+    const [op, bound] = Object.entries(condition)[0]!;
+    if (!BALANCE_OPERATORS.has(op)) throw new ValidationError(`query: operator ${quote(op)} is not supported on balances (only $match, $gt, $gte, $lt, $lte)`);
+    if (!isObject(bound) || Object.keys(bound).length !== 1) throw new ValidationError(`query.${op}: must name exactly one balance such as {"balance[USD/2]": 100}`);
+    const [field, raw] = Object.entries(bound)[0]!;
+    const asset = BALANCE_FIELD.exec(field)?.[1];
+    if (asset === undefined) throw new ValidationError(`query.${op}: balance bounds cannot be combined with ${quote(field)}`);
+    if (!ASSET.test(asset)) throw new ValidationError(`query.${op}.${field.slice(0, 64)}: ${quote(asset)} is not an asset`);
+    if (filter.asset !== '' && filter.asset !== asset) throw new ValidationError('query.$and: both bounds must be on the same asset');
+    filter.asset = asset;
+    const value = integer(raw, `query.${op}.${field}`);
+    const lower = op === '$gt' ? value + 1n : op === '$gte' || op === '$match' ? value : undefined;
+    const upper = op === '$lt' ? value - 1n : op === '$lte' || op === '$match' ? value : undefined;
+    if (lower !== undefined) {
+      if (filter.min !== undefined) throw new ValidationError('query: two lower bounds on a balance');
+      filter.min = lower;
+    }
+    if (upper !== undefined) {
+      if (filter.max !== undefined) throw new ValidationError('query: two upper bounds on a balance');
+      filter.max = upper;
+    }
+  }
+  requireFeature(features, 'INDEX_ACCOUNT_BALANCES');
+  return { balance: filter };
+}
+
+/** A bound: an integer (JSON number or decimal string) within the 38 digits a balance can have. */
+function integer(raw: unknown, field: string): bigint {
+  let value: bigint | undefined;
+  if (typeof raw === 'bigint') value = raw;
+  else if (typeof raw === 'string' && /^-?\d{1,38}$/.test(raw)) value = BigInt(raw);
+  if (value === undefined || value > MAX_BALANCE || value < -MAX_BALANCE) throw new ValidationError(`${field.slice(0, 64)}: must be an integer of at most 38 digits`);
+  return value;
 }
 
 const METADATA_FIELD = /^metadata\[(.{1,256})\]$/s;

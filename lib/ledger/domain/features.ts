@@ -12,6 +12,8 @@ export const FEATURES = {
   INDEX_TRANSACTION_ACCOUNTS: ['ON', 'OFF'],
   MOVES_HISTORY: ['ON', 'OFF'],
   MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: ['SYNC', 'DISABLED'],
+  /** Ours, not the reference platform's: keeps volumes listable by balance, for `balance[ASSET]` filters. */
+  INDEX_ACCOUNT_BALANCES: ['ON', 'OFF'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
 export type FeatureName = keyof typeof FEATURES;

@@ -1,4 +1,5 @@
 import { ValidationError } from '../../errors/index.js';
+import { parseJson } from '../../json/bigint-json.js';
 
 /** The raw filter is small; a bound keeps parsing and error messages cheap. */
 export const MAX_QUERY_LENGTH = 8192;
@@ -15,7 +16,8 @@ export function readQueryOperator(raw: string | undefined, example: string): { o
   if (raw.length > MAX_QUERY_LENGTH) throw new ValidationError(`query: must be at most ${MAX_QUERY_LENGTH} characters`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
+    // Exact: a balance bound beyond 2^53 must not be rounded.
+    parsed = parseJson(raw);
   } catch {
     throw new ValidationError('query: must be valid JSON');
   }

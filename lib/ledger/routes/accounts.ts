@@ -6,7 +6,7 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { accountView, balancesView, readAccountExpand, type AccountExpand } from '../domain/account.js';
 import { addressFilter, parseAccountFilter, parseAccountListFilter, type AccountFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
-import { accountListName, type AccountRead, type AccountReads } from '../store/account-reads.js';
+import { accountListName, balanceFilterFromText, type AccountRead, type AccountReads } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
 
@@ -35,7 +35,9 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
         ? addressFilter(carried.address, ledger.features, 'cursor')
         : carried?.metadataKey !== undefined && carried.metadataValue !== undefined
           ? { metadata: { key: carried.metadataKey, value: carried.metadataValue } }
-          : undefined
+          : carried?.balance !== undefined
+            ? balanceFilterFromText(carried.balance)
+            : undefined
       : parseAccountListFilter(c.req.query('query'), ledger.features);
     const expand = readAccountExpand(query.cursor ? carried?.expand : expandParam(c), ledger.features);
     const page = await accounts.list(ledger, query, filter, expand.volumes || expand.effectiveVolumes);

@@ -3,12 +3,12 @@ import { queryPage } from '../../dynamo/paginate.js';
 import { ValidationError } from '../../errors/index.js';
 import type { Cursor, ListQuery, Page } from '../../pagination/cursor.js';
 import type { AccountRecord, AccountVolumes } from '../domain/account.js';
-import { isMetadataFilter, type AccountFilter, type AddressFilter, type MetadataFilter } from '../domain/account-filter.js';
+import { isBalanceFilter, isMetadataFilter, type AccountFilter, type AddressFilter, type BalanceFilter, type MetadataFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS } from '../domain/names.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { accountIndexQuery, readVolumes, toAccountRecord, toAssetVolume } from './account-items.js';
 import { aggregateBalances } from './balance-aggregate.js';
-import { ledgerKeys } from './keys.js';
+import { ledgerKeys, sortableBalance } from './keys.js';
 import type { LedgerRecord } from './registry.js';
 
 export interface AccountRead {
@@ -73,7 +73,19 @@ export class AccountReads {
     const table = this.tableFor(ledger.bucket);
     const carried = { ...(withVolumes ? { expand: 'volumes' } : {}) };
     let page: Page<AccountRecord>;
-    if (filter && isMetadataFilter(filter)) {
+    if (filter && isBalanceFilter(filter)) {
+      const input = balanceIndexQuery(table, ledger.name, filter);
+      if (!input) return { pageSize: query.pageSize, hasMore: false, data: [] };
+      // The balance index lists volume items by (asset, balance, address); the page's accounts are then read by key.
+      const addresses = await queryPage(
+        this.doc,
+        { input, keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'], list: accountListName(ledger.name), ascending: true, filters: { ...carried, balance: balanceFilterText(filter) } },
+        query,
+        (item) => String(item.account),
+      );
+      const items = await batchGetInOrder(this.doc, table, addresses.data.map((a) => ledgerKeys.account(ledger.name, a)));
+      page = { ...addresses, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord) };
+    } else if (filter && isMetadataFilter(filter)) {
       // The metadata index lists addresses (sorted); the page's accounts are then read by key.
       const addresses = await queryPage(
         this.doc,
@@ -111,7 +123,8 @@ export class AccountReads {
   /** Accounts matching a filter, counted by the index that serves it (Select COUNT: no items transferred). */
   async count(ledger: LedgerRecord, filter: AccountFilter): Promise<number> {
     const table = this.tableFor(ledger.bucket);
-    const input = isMetadataFilter(filter) ? metadataIndexQuery(table, ledger.name, filter) : accountIndexQuery(table, ledger.name, filter);
+    const input = isMetadataFilter(filter) ? metadataIndexQuery(table, ledger.name, filter) : isBalanceFilter(filter) ? balanceIndexQuery(table, ledger.name, filter) : accountIndexQuery(table, ledger.name, filter);
+    if (!input) return 0;
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
@@ -139,6 +152,22 @@ function checkCursorKey(cursor: Cursor, ledger: string, filter: AccountFilter | 
     if (!valid) throw new ValidationError('cursor: not a cursor of this list');
     return;
   }
+  if (filter && isBalanceFilter(filter)) {
+    const sort = k.gsi1sk ?? '';
+    const address = sort.slice(sort.indexOf('#') + 1);
+    const range = balanceRange(filter);
+    const valid =
+      Object.keys(k).length === 4 &&
+      range !== undefined &&
+      k.gsi1pk === ledgerKeys.balancesByAsset(ledger, filter.balance.asset) &&
+      k.pk === ledgerKeys.accountPartition(ledger, address) &&
+      k.sk === `V#${filter.balance.asset}` &&
+      sort === ledgerKeys.balanceSort(BigInt(balanceOfSort(sort)), address) &&
+      (range.lower === undefined || sort >= range.lower) &&
+      (range.upper === undefined || sort <= range.upper);
+    if (!valid) throw new ValidationError('cursor: not a cursor of this list');
+    return;
+  }
   const address = k.gsi1sk ?? '';
   const inRange = !filter || (filter.prefix ? address.startsWith(filter.address) : address === filter.address);
   const valid =
@@ -157,4 +186,52 @@ function metadataIndexQuery(table: string, ledger: string, filter: MetadataFilte
     ExpressionAttributeValues: { ':p': ledgerKeys.accountMetadataPartition(ledger, filter.metadata.key, filter.metadata.value) },
     ConsistentRead: true,
   };
+}
+
+/** gsi1 sort-key bounds of a balance filter (inclusive); undefined when no balance can match (min > max). */
+function balanceRange(filter: BalanceFilter): { lower?: string; upper?: string } | undefined {
+  const { min, max } = filter.balance;
+  if (min !== undefined && max !== undefined && min > max) return undefined;
+  // `~` sorts after every address character, so `<balance>#~` is above every key of that balance.
+  return { ...(min !== undefined ? { lower: sortableBalance(min) } : {}), ...(max !== undefined ? { upper: `${sortableBalance(max)}#~` } : {}) };
+}
+
+/** The gsi1 query of a balance filter, or undefined when nothing can match. */
+function balanceIndexQuery(table: string, ledger: string, filter: BalanceFilter) {
+  const range = balanceRange(filter);
+  if (!range) return undefined;
+  const condition =
+    range.lower !== undefined && range.upper !== undefined ? ' AND gsi1sk BETWEEN :lo AND :hi' : range.lower !== undefined ? ' AND gsi1sk >= :lo' : range.upper !== undefined ? ' AND gsi1sk <= :hi' : '';
+  return {
+    TableName: table,
+    IndexName: 'gsi1',
+    KeyConditionExpression: `gsi1pk = :p${condition}`,
+    ExpressionAttributeValues: {
+      ':p': ledgerKeys.balancesByAsset(ledger, filter.balance.asset),
+      ...(range.lower !== undefined ? { ':lo': range.lower } : {}),
+      ...(range.upper !== undefined ? { ':hi': range.upper } : {}),
+    },
+  };
+}
+
+/** A balance filter as cursor text, and back (bounds as decimal strings: exact). */
+export function balanceFilterText(filter: BalanceFilter): string {
+  const { asset, min, max } = filter.balance;
+  return JSON.stringify({ asset, ...(min !== undefined ? { min: String(min) } : {}), ...(max !== undefined ? { max: String(max) } : {}) });
+}
+
+export function balanceFilterFromText(text: string): BalanceFilter {
+  try {
+    const { asset, min, max } = JSON.parse(text) as { asset: string; min?: string; max?: string };
+    return { balance: { asset: String(asset), ...(min !== undefined ? { min: BigInt(min) } : {}), ...(max !== undefined ? { max: BigInt(max) } : {}) } };
+  } catch {
+    throw new ValidationError('cursor: not a cursor of this list');
+  }
+}
+
+/** The balance a sort key encodes (the inverse of sortableBalance), for checking a cursor's key. */
+function balanceOfSort(sort: string): string {
+  const digits = sort.slice(1, 39);
+  if (!/^\d{38}$/.test(digits)) return '0';
+  return sort[0] === 'N' ? String(BigInt(digits) - 10n ** 38n) : String(BigInt(digits));
 }

@@ -56,6 +56,9 @@ export const ledgerKeys = {
    */
   accountMetadataPartition: (ledger: string, key: string, value: string) =>
     `L#${ledger}#AMD#${createHash('sha256').update(JSON.stringify([key, value])).digest('base64url')}`,
+  /** gsi1 partition of a ledger's volume items of one asset (INDEX_ACCOUNT_BALANCES), sorted by balance. */
+  balancesByAsset: (ledger: string, asset: string) => `L#${ledger}#BAL#${asset}`,
+  balanceSort: (balance: bigint, address: string) => `${sortableBalance(balance)}#${address}`,
   /** Transaction metadata index: one item per (key, value, transaction), by id; hashed like the account one. */
   transactionMetadataPartition: (ledger: string, key: string, value: string) =>
     `L#${ledger}#TMD#${createHash('sha256').update(JSON.stringify([key, value])).digest('base64url')}`,
@@ -64,6 +67,15 @@ export const ledgerKeys = {
   idempotency: (ledger: string, key: string) => ({ pk: `L#${ledger}#IK#${key}`, sk: 'IK' }),
 };
 
+
+/**
+ * A balance (|b| < 10^38) as text that sorts like the number: `N` + (10^38 − |b|) for negatives, `P` + b for the
+ * rest, both 38 digits. `N` < `P`, and a more negative balance gives a smaller complement.
+ */
+export function sortableBalance(balance: bigint): string {
+  return balance < 0n ? `N${(BALANCE_SPAN + balance).toString().padStart(38, '0')}` : `P${balance.toString().padStart(38, '0')}`;
+}
+const BALANCE_SPAN = 10n ** 38n;
 
 export type ItemKey = { pk: string; sk: string };
 export const keyString = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;

@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import * as v from 'valibot';
+import { updatedMappingPayloadSchema } from '../../events/ledger-mapping.js';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/errors/index.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
@@ -26,6 +28,9 @@ describe('mapping validation', () => {
     expect(mappingJson(parsed)).toBe(text);
     expect(mappingView(parsed).contracts[1]!.expr).toEqual({ $lte: [-123456789012345678901234567890123456n, '$balance'] });
     expect(mapping('{"contracts": []}')).toEqual({ contracts: [] });
+    // What the ledger.updated_mapping event carries satisfies the catalog's payload schema.
+    expect(v.safeParse(updatedMappingPayloadSchema, parseJson(`{"ledger": "main", "mapping": ${mappingJson(parsed)}}`)).success).toBe(true);
+    expect(v.safeParse(updatedMappingPayloadSchema, { ledger: 'main', mapping: { contracts: [{ account: 'a' }] } }).success).toBe(false);
   });
 
   it('refuses bad nodes naming their path', () => {

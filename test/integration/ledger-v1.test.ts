@@ -147,6 +147,9 @@ describe('v1 list', () => {
     const ledger = await seeded();
     expect(txids(await v1List(ledger, '?reference=r2'))).toEqual([2]);
     expect(txids(await v1List(ledger, '?reference=nope'))).toEqual([]);
+    expect(txids(await v1List(ledger, '?metadata[order]=2'))).toEqual([2]);
+    expect(txids(await v1List(ledger, '?metadata[order]=2&after=2'))).toEqual([]);
+    expect(txids(await v1List(ledger, '?metadata[order]=3'))).toEqual([]);
     expect(txids(await v1List(ledger, '?account=b'))).toEqual([3, 2]);
     expect(txids(await v1List(ledger, '?source=b'))).toEqual([3]);
     expect(txids(await v1List(ledger, '?destination=c'))).toEqual([4, 3]);
@@ -166,8 +169,9 @@ describe('v1 list', () => {
       ['?after=-1', 'after: must be a transaction id'],
       ['?after=2&startTime=2026-01-01T00:00:00Z', 'after: cannot be combined with startTime or endTime'],
       ['?account=users:.*', 'account: must be a complete account address (patterns are not supported)'],
-      ['?account=a&reference=r2', 'only one of reference, account, source, destination or a startTime/endTime range per request'],
-      ['?metadata[order]=2', 'metadata[order]: filtering v1 transactions on metadata is not supported'],
+      ['?account=a&reference=r2', 'reference, account: only one of reference, account, source, destination, metadata[key] or a startTime/endTime range per request'],
+      ['?metadata[order]=2&account=a', 'only one of reference'],
+      ['?metadata[]=2', 'metadata[]: must be metadata[<key>]'],
       ['?pageSize=2&page_size=3', 'page_size: given twice'],
       ['?startTime=yesterday', 'startTime'],
       ['?reverse=true', 'reverse: unknown query parameter'],

@@ -8,7 +8,7 @@ import { ledgerKeys } from '../store/keys.js';
 
 /**
  * The v1 list's query (API.md §3.4) turned into the v2 reads' terms: one index-served filter (account, source,
- * destination, reference, or a startTime/endTime range), and `after` (transactions with txid < after) as the
+ * destination, reference, one `metadata[key]=value`, or a startTime/endTime range), and `after` (transactions with txid < after) as the
  * start key of the first page. Combinations of different indexes are refused, as in v2.
  */
 export interface V1ListQuery {
@@ -25,24 +25,26 @@ const FILTERS = ['after', 'reference', 'account', 'source', 'destination', 'star
 const ALIASES: Record<string, string> = { page_size: 'pageSize', start_time: 'startTime', end_time: 'endTime' };
 /** Marks a cursor as a v1 listing's (both lists page the same items, with different filters). */
 const V1_MARK = 'v1';
+const METADATA_PARAM = /^metadata\[(.{1,256})\]$/s;
 
 export function readV1ListQuery(raw: Record<string, string>, ledger: string, features: FeatureSet): V1ListQuery {
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
-    if (name.startsWith('metadata[')) throw new ValidationError(`${name.slice(0, 64)}: filtering v1 transactions on metadata is not supported`);
+    if (name.startsWith('metadata[') && !METADATA_PARAM.test(name)) throw new ValidationError(`${name.slice(0, 64)}: must be metadata[<key>] with a key of 1-256 characters`);
     const canonical = ALIASES[name] ?? name;
     if (params[canonical] !== undefined) throw new ValidationError(`${name}: given twice (as ${canonical} and its alias)`);
     params[canonical] = value;
   }
   const list = `ledger.transactions.${ledger}`;
-  const query = readListQuery(params, list, FILTERS);
+  const metadataNames = Object.keys(params).filter((n) => METADATA_PARAM.test(n));
+  const query = readListQuery(params, list, [...FILTERS, ...metadataNames]);
   if (query.cursor) {
     const f = query.cursor.f ?? {};
     if (f[V1_MARK] !== '1') throw new ValidationError('cursor: not a cursor of this list');
     const { [V1_MARK]: _mark, ...filters } = f;
     return { query, filter: readFilter(filters, features), recorded: f };
   }
-  const filters = Object.fromEntries(FILTERS.filter((n) => n !== 'after' && params[n] !== undefined).map((n) => [n, params[n]!]));
+  const filters = Object.fromEntries([...FILTERS, ...metadataNames].filter((n) => n !== 'after' && params[n] !== undefined).map((n) => [n, params[n]!]));
   const filter = readFilter(filters, features);
   const recorded = { [V1_MARK]: '1', ...filters };
   if (params.after === undefined) return { query, filter, recorded };
@@ -52,7 +54,12 @@ export function readV1ListQuery(raw: Record<string, string>, ledger: string, fea
   if (filter?.kind === 'time') throw new ValidationError('after: cannot be combined with startTime or endTime');
   if (filter?.kind === 'reference') return { query, filter, recorded, before: after };
   // The first page starts right after `after` in descending order: a start key, as a cursor would carry.
-  const k = filter?.kind === 'account' ? ledgerKeys.accountTransaction(ledger, filter.address, after) : ledgerKeys.transaction(ledger, after);
+  const k =
+    filter?.kind === 'account'
+      ? ledgerKeys.accountTransaction(ledger, filter.address, after)
+      : filter?.kind === 'metadata'
+        ? ledgerKeys.transactionMetadata(ledger, filter.key, filter.value, after)
+        : ledgerKeys.transaction(ledger, after);
   return { query: { pageSize: query.pageSize, cursor: { l: list, p: query.pageSize, k, d: 'n', f: recorded } }, filter, recorded };
 }
 
@@ -62,7 +69,7 @@ function readFilter(filters: Record<string, string>, features: FeatureSet): Tran
   const time = names.filter(isTime);
   const others = names.filter((n) => !isTime(n));
   if (others.length + (time.length > 0 ? 1 : 0) > 1) {
-    throw new ValidationError(`${names.join(', ')}: only one of reference, account, source, destination or a startTime/endTime range per request`);
+    throw new ValidationError(`${names.join(', ')}: only one of reference, account, source, destination, metadata[key] or a startTime/endTime range per request`);
   }
   if (time.length > 0) {
     // v1 semantics: startTime inclusive, endTime exclusive.
@@ -73,6 +80,12 @@ function readFilter(filters: Record<string, string>, features: FeatureSet): Tran
   const [name] = others;
   if (name === undefined) return undefined;
   const value = filters[name]!;
+  const metadataKey = METADATA_PARAM.exec(name)?.[1];
+  if (metadataKey !== undefined) {
+    // v1 metadata could hold any JSON; ours is strings: the value matches exactly.
+    if (value.length > 4096) throw new ValidationError(`${name.slice(0, 64)}: must be at most 4096 characters`);
+    return { kind: 'metadata', key: metadataKey, value };
+  }
   if (name === 'reference') {
     if (value.length === 0 || value.length > 256) throw new ValidationError('reference: must be 1-256 characters');
     return { kind: 'reference', reference: value };

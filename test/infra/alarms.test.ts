@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { synthPlatform } from './synth.js';
+import { templateReader } from './template-support.js';
+
+const FUNCTIONS = ['auth', 'ledger', 'payments', 'webhooks', 'dispatch', 'deliver', 'rotate-keys'];
+const { template } = synthPlatform({ stage: 'dev', alarmEmail: 'ops@example.com' });
+const dev = templateReader(template);
+const alarms = Object.values(dev.resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((r) => r.Properties);
+const topic = dev.logicalId('AWS::SNS::Topic', () => true);
+
+/** An alarm as "namespace metric dimension statistic >= threshold". */
+const describeAlarm = (a: Record<string, any>) => {
+  const dimension = a.Dimensions?.[0];
+  const target = dimension ? (dimension.Value.Ref ?? dimension.Value['Fn::GetAtt']?.[0]) : '-';
+  return `${a.Namespace} ${a.MetricName} ${target} ${a.Statistic} >= ${a.Threshold}`;
+};
+
+describe('alarms', () => {
+  it('cover errors and throttles of every function, stream age, both dead-letter queues and API 5xx', () => {
+    const fn = (name: string) => dev.fnId(`platform-dev-${name}`);
+    expect(alarms.map(describeAlarm).sort()).toEqual(
+      [
+        ...FUNCTIONS.flatMap((n) => [`AWS/Lambda Errors ${fn(n)} Sum >= 1`, `AWS/Lambda Throttles ${fn(n)} Sum >= 1`]),
+        `AWS/Lambda IteratorAge ${fn('dispatch')} Maximum >= 3600000`,
+        `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-deliveries-dlq')} Maximum >= 1`,
+        `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-dispatch-failures')} Maximum >= 1`,
+        `AWS/ApiGateway 5xx ${dev.logicalId('AWS::ApiGatewayV2::Api', () => true)} Sum >= 10`,
+      ].sort(),
+    );
+  });
+
+  it('evaluate five-minute periods, treat missing data as fine, and notify the alarm topic on alarm and on recovery', () => {
+    for (const a of alarms) {
+      expect(a).toMatchObject({
+        Period: 300,
+        EvaluationPeriods: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+        AlarmActions: [{ Ref: topic }],
+        OKActions: [{ Ref: topic }],
+      });
+      expect(a.AlarmDescription.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('the topic is encrypted with a rotated key CloudWatch may use, SSL-only, with the configured e-mail subscribed', () => {
+    const key = dev.logicalId('AWS::KMS::Key', () => true);
+    expect(dev.resources[topic]!.Properties).toMatchObject({ TopicName: 'platform-dev-alarms', KmsMasterKeyId: { 'Fn::GetAtt': [key, 'Arn'] } });
+    const keyProperties = dev.resources[key]!.Properties;
+    expect(keyProperties.EnableKeyRotation).toBe(true);
+    expect(keyProperties.KeyPolicy.Statement).toContainEqual({
+      Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+      Effect: 'Allow',
+      Principal: { Service: 'cloudwatch.amazonaws.com' },
+      Resource: '*',
+    });
+    const policy = Object.values(dev.resources).find((r) => r.Type === 'AWS::SNS::TopicPolicy')!.Properties;
+    expect(policy.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topic } });
+  });
+
+  it('subscribes nobody when no e-mail is configured', () => {
+    synthPlatform({ stage: 'prod' }).template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+});

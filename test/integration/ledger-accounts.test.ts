@@ -108,7 +108,9 @@ describe('GET /v2/<ledger>/accounts/<address>', () => {
     const unknown = await call('GET', `/v2/${ledger}/accounts/users:1?expand=balances`);
     expect(unknown.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'expand: "balances" is not supported (supported: volumes, effectiveVolumes)' });
     const pit = await call('GET', `/v2/${ledger}/accounts/users:1?pit=2026-01-01T00:00:00Z`);
-    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: query parameter not supported here (supported: expand)' });
+    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: point-in-time reads are not supported (see docs/decisions.md)' });
+    const listPit = await call('GET', `/v2/${ledger}/accounts?pit=2026-01-01T00:00:00Z`);
+    expect(listPit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: point-in-time reads are not supported (see docs/decisions.md)' });
   });
 });
 
@@ -295,7 +297,7 @@ describe('GET /v2/<ledger>/aggregate/balances', () => {
     const refused = await call('GET', `/v2/${ledger}/aggregate/balances?${q({ $match: { 'balance[USD/2]': 1 } })}`);
     expect(refused.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'query.$match: filtering accounts on "balance[USD/2]" is not supported (only address)' });
     const pit = await call('GET', `/v2/${ledger}/aggregate/balances?useInsertionDate=true`);
-    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'useInsertionDate: query parameter not supported here (supported: query)' });
+    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'useInsertionDate: point-in-time reads are not supported (see docs/decisions.md)' });
     expect((await call('GET', '/v2/no-such-ledger/aggregate/balances')).body.errorCode).toBe('LEDGER_NOT_FOUND');
   });
 

@@ -282,6 +282,8 @@ describe('transactions', () => {
     const next = await call('GET', `/v2/${ledger}/transactions?cursor=${reversed.body.cursor.next}`);
     expect(next.body.cursor.data.map((t: { id: bigint }) => t.id)).toEqual([4n, 5n]);
     expect((await call('GET', `/v2/${ledger}/transactions?expand=nonsense`)).status).toBe(400);
+    const pit = await call('GET', `/v2/${ledger}/transactions?pit=2026-01-01T00:00:00Z`);
+    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: point-in-time reads are not supported (see docs/decisions.md)' });
     expect((await call('GET', `/v2/${ledger}/transactions/abc`)).status).toBe(404);
   });
 });

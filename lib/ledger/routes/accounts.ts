@@ -6,6 +6,7 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { accountView, balancesView, readAccountExpand, type AccountExpand } from '../domain/account.js';
 import { addressFilter, parseAccountFilter, parseAccountListFilter, type AccountFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
+import { refusePointInTime } from './request.js';
 import { accountListName, balanceFilterFromText, type AccountRead, type AccountReads } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
@@ -28,6 +29,7 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
       const count = filter ? await accounts.count(ledger, filter) : (await stats.read(ledger)).accounts;
       return c.body(null, 204, { Count: String(count) });
     }
+    refusePointInTime(c);
     const query = readListQuery(c.req.query(), accountListName(ledger.name), ['query', 'expand']);
     const carried = query.cursor?.f;
     const filter: AccountFilter | undefined = query.cursor
@@ -76,6 +78,7 @@ function expandParam(c: Context): string | undefined {
 
 /** Refuses parameters a route does not serve (`pit`, ...) rather than silently ignoring them. */
 function onlyParams(c: Context, allowed: readonly string[]): void {
+  refusePointInTime(c);
   for (const name of Object.keys(c.req.query())) {
     if (!allowed.includes(name)) throw new ValidationError(`${name.slice(0, 32)}: query parameter not supported here (supported: ${allowed.join(', ')})`);
   }

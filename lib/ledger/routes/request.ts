@@ -26,3 +26,13 @@ export function readAddress(address: string): string {
   }
   return address;
 }
+
+/**
+ * `pit` (and the reference's `useInsertionDate`/`order` that go with it) is a known parameter of the contract
+ * that we do not serve: it gets its own message rather than "unknown" (docs/decisions.md, "Point-in-time reads").
+ */
+export function refusePointInTime(c: Context): void {
+  for (const name of ['pit', 'useInsertionDate', 'order']) {
+    if (c.req.query(name) !== undefined) throw new ValidationError(`${name}: point-in-time reads are not supported (see docs/decisions.md)`);
+  }
+}

@@ -10,7 +10,7 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { createTransactionSchema, createTransactionWrite } from '../commands/create-transaction.js';
 import { revertBodySchema, revertTransactionWrite } from '../commands/revert-transaction.js';
 import type { LedgerStats } from '../store/stats.js';
-import { readIdempotencyKey, readTransactionId } from './request.js';
+import { readIdempotencyKey, readTransactionId, refusePointInTime } from './request.js';
 import { transactionView, type VolumesView } from '../domain/transaction.js';
 import { requireEffectiveVolumes } from '../domain/features.js';
 import type { EffectiveVolumeReads } from '../store/effective-volume-reads.js';
@@ -78,6 +78,7 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, st
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204), from the sequencer.
   app.get('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
+    refusePointInTime(c);
     const query = readListQuery(c.req.query(), `ledger.transactions.${ledger.name}`, ['reverse', 'expand', 'query']);
     if (c.req.method === 'HEAD') {
       c.header('Count', String((await stats.read(ledger)).transactions));

@@ -39,23 +39,6 @@ export class EffectiveVolumeReads {
     return result;
   }
 
-  /**
-   * Effective volumes of `account` at instant `at` (sortable) for each asset: the volumes after the last move
-   * at or before it; assets without such a move are left out.
-   */
-  async ofAccountAt(ledger: LedgerRecord, account: string, assets: readonly string[], at: string): Promise<Record<string, { input: bigint; output: bigint; balance: bigint }>> {
-    const table = this.tableFor(ledger.bucket);
-    const lastKeys = await Promise.all(assets.map((asset) => this.lastMoveAtOrBefore(table, ledger.name, account, asset, at)));
-    const present = assets.flatMap((asset, i) => (lastKeys[i] ? [{ account, asset, move: { pk: ledgerKeys.movePartition(ledger.name, account, asset), sk: lastKeys[i]! } }] : []));
-    const volumes = await this.resolve(table, ledger.name, present);
-    const out: Record<string, { input: bigint; output: bigint; balance: bigint }> = {};
-    present.forEach((p, i) => {
-      const v = volumes[i];
-      if (v) out[p.asset] = { input: v.input, output: v.output, balance: v.input - v.output };
-    });
-    return out;
-  }
-
   /** Effective volumes right after each given move (undefined where the move does not exist). */
   private async resolve(
     table: string,
@@ -88,22 +71,6 @@ export class EffectiveVolumeReads {
         return effectiveAfter(move, lateByPair.get(pairId(w.account, w.asset)) ?? [], overtaken);
       }),
     );
-  }
-
-  private async lastMoveAtOrBefore(table: string, ledger: string, account: string, asset: string, at: string): Promise<string | undefined> {
-    const { Items = [] } = await this.doc.send(
-      new QueryCommand({
-        TableName: table,
-        // `<at>#~` sorts after every move key at instant `at`.
-        KeyConditionExpression: 'pk = :p AND sk <= :at',
-        ExpressionAttributeValues: { ':p': ledgerKeys.movePartition(ledger, account, asset), ':at': `${at}#~` },
-        ProjectionExpression: 'sk',
-        ScanIndexForward: false,
-        Limit: 1,
-        ConsistentRead: true,
-      }),
-    );
-    return Items[0] ? String(Items[0].sk) : undefined;
   }
 
   /** Every move of a partition with a key in [from, to] (both optional). */

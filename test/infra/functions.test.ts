@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { loadAuthConfig } from '../../lib/auth/static-clients.js';
+import { platformConfigFromEnv } from '../../lib/config/env.js';
+import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
+import { workerDepsFromEnv } from '../../lib/webhooks/worker-env.js';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 
@@ -82,6 +86,47 @@ describe('Lambda functions', () => {
     expect(prod.fn('platform-prod-ledger').Environment.Variables.LEDGER_BUCKET_TABLES).toBe('{"heavy":"platform-prod-ledger-heavy"}');
     // Only the auth function sees the static client secrets.
     for (const name of FUNCTIONS.filter((n) => n !== 'auth')) expect(prod.fn(`platform-prod-${name}`).Environment.Variables.BILLING_SECRET).toBeUndefined();
+  });
+});
+
+describe('the environment the stack sets is what the code reads (start-up validation passes)', () => {
+  /** Deploy-time values for the template's references: the API endpoint, the queue URL, a resolved secret. */
+  const resolved = (env: Record<string, unknown>): NodeJS.ProcessEnv =>
+    Object.fromEntries(
+      Object.entries(env).map(([k, v]) => [
+        k,
+        typeof v === 'string' && !v.startsWith('{{resolve:')
+          ? v
+          : k === 'PUBLIC_BASE_URL'
+            ? 'https://abc123.execute-api.eu-west-1.amazonaws.com'
+            : k === 'DELIVERIES_QUEUE_URL'
+              ? 'https://sqs.eu-west-1.amazonaws.com/123456789012/platform-prod-deliveries'
+              : 'a-secret-from-secrets-manager',
+      ]),
+    );
+
+  it.each(['auth', 'ledger', 'payments', 'webhooks', 'rotate-keys'])('%s: platformConfigFromEnv', (name) => {
+    for (const [reader, stage] of [[dev, 'dev'], [prod, 'prod']] as const) {
+      const config = platformConfigFromEnv(resolved(reader.fn(`platform-${stage}-${name}`).Environment.Variables));
+      expect(config.stage).toBe(stage);
+      expect(config.tables).toEqual({ auth: `platform-${stage}-auth`, ledger: `platform-${stage}-ledger`, events: `platform-${stage}-events`, webhooks: `platform-${stage}-webhooks`, payments: `platform-${stage}-payments` });
+    }
+  });
+
+  it('auth: the static clients load, secrets resolved, in prod', () => {
+    const env = resolved(prod.fn('platform-prod-auth').Environment.Variables);
+    expect(loadAuthConfig(env, 'prod').clients.map((c) => c.id)).toEqual(['billing']);
+  });
+
+  it('ledger: the bucket map names the bucket tables', () => {
+    const env = resolved(prod.fn('platform-prod-ledger').Environment.Variables);
+    const buckets = BucketTables.fromEnv(env.LEDGER_TABLE!, env.LEDGER_BUCKET_TABLES);
+    expect([buckets.tableFor('heavy'), buckets.tableFor('other')]).toEqual(['platform-prod-ledger-heavy', 'platform-prod-ledger']);
+  });
+
+  it.each(['dispatch', 'deliver'])('%s: workerDepsFromEnv', (name) => {
+    const deps = workerDepsFromEnv(resolved(prod.fn(`platform-prod-${name}`).Environment.Variables));
+    expect([deps.table, deps.queueUrl]).toEqual(['platform-prod-webhooks', 'https://sqs.eu-west-1.amazonaws.com/123456789012/platform-prod-deliveries']);
   });
 });
 

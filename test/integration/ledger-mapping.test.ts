@@ -41,6 +41,25 @@ async function head(ledger: string) {
   return Item!;
 }
 
+/**
+ * Orders a race deterministically: when the first command of a kind is about to be sent, `before` runs (its own
+ * commands go through), then that first command is sent to DynamoDB Local, which decides it. Answers the count of
+ * commands of that kind so far. aws-sdk-client-mock patches every document client's `send`; all else passes
+ * through untouched.
+ */
+function beforeFirst(kind: typeof TransactWriteCommand | typeof GetCommand, before: () => Promise<void>, which: (command: { input: unknown }) => boolean = () => true): () => number {
+  const realSend = DynamoDBDocumentClient.prototype.send as unknown as (this: unknown, ...args: unknown[]) => Promise<unknown>;
+  let seen = 0;
+  mock = mockClient(DynamoDBDocumentClient);
+  (mock.send as unknown as { callsFake(fn: (this: unknown, ...args: unknown[]) => unknown): void }).callsFake(function (this: unknown, command: unknown, ...rest: unknown[]) {
+    const pass = () => realSend.call(this, command, ...rest);
+    if (command instanceof kind && which(command) && ++seen === 1) return before().then(pass);
+    return pass();
+  });
+  return () => seen;
+}
+const beforeFirstWrite = (before: () => Promise<void>) => beforeFirst(TransactWriteCommand, before);
+
 beforeAll(async () => {
   ({ runtime } = await testEnvironment());
   ({ call } = await ledgerClient(runtime));
@@ -224,48 +243,29 @@ describe('contracts in every write', () => {
   it('a spend decided under the old mapping cannot commit after the mapping changed: it decides again', async () => {
     const ledger = await fresh();
     await putMapping(ledger, { contracts: [overdraft('users:*', -1000)] });
-    const realSend = DynamoDBDocumentClient.prototype.send as unknown as (this: unknown, ...args: unknown[]) => Promise<unknown>;
-    let writes = 0;
     let tightened: Awaited<ReturnType<typeof call>> | undefined;
-    mock = mockClient(DynamoDBDocumentClient);
-    (mock.send as unknown as { callsFake(fn: (this: unknown, ...args: unknown[]) => unknown): void }).callsFake(function (this: unknown, command: unknown, ...rest: unknown[]) {
-      const pass = () => realSend.call(this, command, ...rest);
-      if (command instanceof TransactWriteCommand && ++writes === 1) {
-        // The spend has decided (under -1000) and is about to commit: the mapping tightens to 0 first.
-        return (async () => {
-          tightened = await putMapping(ledger, { contracts: [overdraft('users:*', 0)] });
-          return pass(); // refused by DynamoDB Local: HEAD's version moved
-        })();
-      }
-      return pass();
+    // The spend has decided (under -1000) and is about to commit: the mapping tightens to 0 first, so
+    // DynamoDB Local refuses the spend's commit (HEAD's version moved).
+    const writes = beforeFirstWrite(async () => {
+      tightened = await putMapping(ledger, { contracts: [overdraft('users:*', 0)] });
     });
     const spend = await tx(ledger, [send('users:1', 'shop', 500n)]);
     expect(tightened?.status).toBe(200);
-    expect(writes).toBe(2); // the spend, the mapping; the spend decided again and was refused before writing
+    expect(writes()).toBe(2); // the spend, the mapping; the spend decided again and was refused before writing
     expect(spend.status).toBe(400);
     expect(spend.body.errorMessage).toContain('breaks contract 0 (account "users:*", expr {"$gte":["$balance",0]})');
-    mock.restore();
+    mock!.restore();
     expect((await call('GET', `/v2/${ledger}/accounts/users:1`)).status).toBe(404);
   });
 
   it('a mapping change decided before a transaction committed is written after it, with one event', async () => {
     const ledger = await fresh();
-    const realSend = DynamoDBDocumentClient.prototype.send as unknown as (this: unknown, ...args: unknown[]) => Promise<unknown>;
-    let writes = 0;
-    mock = mockClient(DynamoDBDocumentClient);
-    (mock.send as unknown as { callsFake(fn: (this: unknown, ...args: unknown[]) => unknown): void }).callsFake(function (this: unknown, command: unknown, ...rest: unknown[]) {
-      const pass = () => realSend.call(this, command, ...rest);
-      if (command instanceof TransactWriteCommand && ++writes === 1) {
-        return (async () => {
-          expect((await tx(ledger, [send('world', 'a', 5n)])).status).toBe(200);
-          return pass();
-        })();
-      }
-      return pass();
+    const writes = beforeFirstWrite(async () => {
+      expect((await tx(ledger, [send('world', 'a', 5n)])).status).toBe(200);
     });
     expect((await putMapping(ledger, { contracts: [overdraft('a', 0)] })).status).toBe(200);
-    mock.restore();
-    expect(writes).toBe(3);
+    mock!.restore();
+    expect(writes()).toBe(3);
     const h = await head(ledger);
     // HEAD: 1 (transaction), 2 (mapping, second attempt); the transaction's count survived the mapping write.
     expect({ version: Number(h.version), mappingVersion: Number(h.mappingVersion), lastTxId: Number(h.lastTxId), lastLogId: Number(h.lastLogId) }).toEqual({ version: 2, mappingVersion: 2, lastTxId: 1, lastLogId: 1 });
@@ -273,6 +273,29 @@ describe('contracts in every write', () => {
     expect(events.map((e) => e.type).sort()).toEqual(['ledger.committed_transactions', 'ledger.updated_mapping']);
     const { Items = [] } = await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `L#${ledger}` }, ConsistentRead: true }));
     expect(Items.map((i) => i.sk).sort()).toEqual(['HEAD', 'MAPPING']);
+  });
+
+  it('a mapping replaced between the snapshot and the read of the mapping item: the write starts over', async () => {
+    const ledger = await fresh();
+    await putMapping(ledger, { contracts: [overdraft('users:*', -1000)] });
+    // A fresh app has no cached mapping: its first write reads the item named by HEAD, and just before that
+    // read, another writer (the test's app) replaces the mapping.
+    const { call: other } = await ledgerClient(runtime);
+    const isMappingRead = (command: { input: unknown }) => (command.input as { Key?: { sk?: string } }).Key?.sk === 'MAPPING';
+    const reads = beforeFirst(
+      GetCommand,
+      async () => {
+        expect((await putMapping(ledger, { contracts: [overdraft('users:*', -10)] })).status).toBe(200);
+      },
+      isMappingRead,
+    );
+    const spend = await other('POST', `/v2/${ledger}/transactions`, { postings: [send('users:1', 'shop', 500n)] });
+    mock!.restore();
+    // Read 1 found the item already at a newer version than the snapshot's HEAD named: the write started over
+    // and read it again (read 2) under the new HEAD. (The app that wrote the mapping has it cached: no read.)
+    expect(reads()).toBe(2);
+    expect(spend.status).toBe(400);
+    expect(spend.body.errorMessage).toContain('expr {"$gte":["$balance",-10]}');
   });
 
   it('keeps the mapping through every later write, and versions HEAD from items written before versions', async () => {

@@ -20,7 +20,7 @@ export function updateMappingWrite(ledger: LedgerRecord, mapping: Mapping): Head
         result: view,
         writes: [{ item: { Put: { TableName: table, Item: mappingItem(ledger.name, version, mappingJson(mapping)) } } }],
         event: { type: 'ledger.updated_mapping', payload: { ledger: ledger.name, mapping: view } },
-        head: { mappingVersion: version },
+        head: { mapping },
       };
     },
   };

@@ -81,7 +81,8 @@ export interface HeadDecision<T> {
   result: T;
   writes: Write[];
   event: { type: EventKind; payload: Record<string, unknown> };
-  head?: { mappingVersion?: number };
+  /** A new mapping: HEAD names this write's version as the mapping's (the decision writes the mapping item). */
+  head?: { mapping?: Mapping };
 }
 
 export type WriteOutcome<T> =
@@ -115,7 +116,7 @@ export interface WriterOptions {
 export class LedgerWriter {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
-  readonly mappings: MappingCache;
+  private readonly mappings: MappingCache;
 
   constructor(private readonly options: WriterOptions) {
     this.now = options.now ?? Date.now;
@@ -289,9 +290,12 @@ export class LedgerWriter {
         },
       },
     };
-    const head: Head = { ...initial, ...(decision.head?.mappingVersion !== undefined ? { mappingVersion: decision.head.mappingVersion } : {}) };
-    const failed = await this.commit(table, headKey, initial, head, [event, ...decision.writes]);
-    return failed ?? decision.result;
+    const replaced = decision.head?.mapping;
+    const head: Head = { ...initial, ...(replaced ? { mappingVersion: version } : {}) };
+    if ((await this.commit(table, headKey, initial, head, [event, ...decision.writes])) === 'retry') return 'retry';
+    // This container's next writes need not read back what it just wrote.
+    if (replaced) this.mappings.remember(table, ledger.name, version, replaced);
+    return decision.result;
   }
 
   /**
@@ -299,7 +303,8 @@ export class LedgerWriter {
    * writes. Answers `retry` when HEAD moved or DynamoDB reports a conflict, undefined once committed.
    */
   private async commit(table: string, headKey: ItemKey, initial: Head, head: Head, writes: Array<Write & { idempotency?: boolean }>): Promise<'retry' | undefined> {
-    const { version: _read, ...state } = head;
+    // The version written is always the one read plus one, whatever `head` carries.
+    const { version: _versionRead, ...state } = head;
     const transaction = collapse([
       {
         item: {

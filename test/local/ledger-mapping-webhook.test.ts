@@ -3,17 +3,14 @@
  * accepts a spend to -1000 and refuses -1001, and replacing it emits `ledger.updated_mapping`, which reaches a
  * webhook receiver on this machine signed (events row → stream poller → dispatch → queue → deliver).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 let platform: RunningPlatform;
-let receiver: Server;
-let receiverUrl: string;
-const received: Array<{ headers: Record<string, string>; body: string }> = [];
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 async function api(method: string, path: string, body?: unknown) {
   const res = await fetch(`${platform.baseUrl}${path}`, {
@@ -26,27 +23,18 @@ async function api(method: string, path: string, body?: unknown) {
 }
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await startWebhookReceiver();
   platform = await startTestPlatform();
 });
 
 afterAll(async () => {
   await platform?.stop();
-  await new Promise((r) => receiver?.close(r));
+  await receiver?.close();
 });
 
 describe('ledger mapping on the local platform', () => {
   it('enforces a users:* overdraft of 1000 and delivers ledger.updated_mapping to a webhook receiver', async () => {
-    const config = await api('POST', '/api/webhooks/configs', { endpoint: receiverUrl, eventTypes: ['ledger.updated_mapping'] });
+    const config = await api('POST', '/api/webhooks/configs', { endpoint: receiver.url, eventTypes: ['ledger.updated_mapping'] });
     expect(config.status).toBe(200);
     const secret = config.body.data.secret as string;
     expect((await api('POST', '/api/ledger/v2/overdrafts')).status).toBe(204);
@@ -62,6 +50,7 @@ describe('ledger mapping on the local platform', () => {
     expect(refused.body.errorCode).toBe('INSUFFICIENT_FUND');
 
     // Polls until the delivery arrives (the pollers run on their own schedule); the assertion is on content.
+    const { received } = receiver;
     for (let i = 0; i < 300 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(received).toHaveLength(1);
     const { headers, body } = received[0]!;

@@ -172,6 +172,7 @@ describe('v1 list', () => {
       ['?account=a&reference=r2', 'reference, account: only one of reference, account, source, destination, metadata[key] or a startTime/endTime range per request'],
       ['?metadata[order]=2&account=a', 'only one of reference'],
       ['?metadata[]=2', 'metadata[]: must be metadata[<key>]'],
+      [`?metadata[k]=${'x'.repeat(1025)}`, 'metadata[k]: must be at most 1024 characters'],
       ['?pageSize=2&page_size=3', 'page_size: given twice'],
       ['?startTime=yesterday', 'startTime'],
       ['?reverse=true', 'reverse: unknown query parameter'],

@@ -82,8 +82,9 @@ function readFilter(filters: Record<string, string>, features: FeatureSet): Tran
   const value = filters[name]!;
   const metadataKey = METADATA_PARAM.exec(name)?.[1];
   if (metadataKey !== undefined) {
-    // v1 metadata could hold any JSON; ours is strings: the value matches exactly.
-    if (value.length > 4096) throw new ValidationError(`${name.slice(0, 64)}: must be at most 4096 characters`);
+    // v1 metadata could hold any JSON; ours is strings: the value matches exactly. At most 1024 characters, the
+    // most a cursor records per filter (a longer one would make the next page's cursor unreadable).
+    if (value.length > 1024) throw new ValidationError(`${name.slice(0, 64)}: must be at most 1024 characters`);
     return { kind: 'metadata', key: metadataKey, value };
   }
   if (name === 'reference') {

@@ -25,6 +25,8 @@ import { createStreamPoller } from './pollers/stream-poller.js';
 import { dynamoStreamCheckpoints } from './pollers/stream-checkpoints.js';
 import { requeuePendingDeliveries } from './pollers/requeue-pending.js';
 import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
+import { KeyStore } from '../../lib/auth/keys/key-store.js';
+import { startKeyRotation } from './key-rotation.js';
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 
@@ -42,6 +44,8 @@ export interface PlatformOptions {
   throttle?: ThrottlePolicy;
   /** Feed the events table's stream to `dispatch` (default true). */
   dispatch?: boolean;
+  /** How often the signing-key rotation step runs, as the stack's hourly schedule does (default 1 hour). */
+  keyRotationIntervalMs?: number;
 }
 
 export interface RunningPlatform {
@@ -129,6 +133,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       webhooks: createWebhooksApp(runtime),
     };
     for (const service of SERVICES) apps[service] ??= createProtectedApp(service, runtime);
+    // The stack's scheduled `rotate-keys`, locally: the same step on a timer (KEY_MIN_PUBLISH_SECONDS applies).
+    stops.push(
+      startKeyRotation({
+        store: new KeyStore(runtime.doc, tables.AUTH_TABLE!),
+        intervalMs: options.keyRotationIntervalMs ?? 3600_000,
+        minNextAgeSeconds: Number(callerEnv.KEY_MIN_PUBLISH_SECONDS ?? 24 * 3600),
+        logger: createLogger(logLevelFromEnv(env)),
+      }),
+    );
 
     if (options.dispatch !== false) {
       const streamsClient = new DynamoDBStreamsClient({ ...local, endpoint: dynamoEndpoint });

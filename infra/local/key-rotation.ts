@@ -1,0 +1,38 @@
+import type { KeyStore } from '../../lib/auth/keys/key-store.js';
+import { rotateSigningKeys } from '../../lib/auth/keys/signing-keys.js';
+import type { Logger } from '../../lib/observability/logger.js';
+
+export interface KeyRotationOptions {
+  store: KeyStore;
+  /** How often a step runs: the stack's schedule is hourly. */
+  intervalMs: number;
+  /** KEY_MIN_PUBLISH_SECONDS: how long a next key is published before it may sign. */
+  minNextAgeSeconds: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * The local stand-in for the stack's scheduled `rotate-keys` function: the same idempotent step, on a timer
+ * that does not keep the process alive. Returns a stop function that waits for a step in progress.
+ */
+export function startKeyRotation(options: KeyRotationOptions): () => Promise<void> {
+  const now = options.now ?? Date.now;
+  let running: Promise<void> | undefined;
+  const step = () => {
+    // One step at a time: a tick that finds the previous step still running is skipped.
+    if (running) return;
+    running = rotateSigningKeys(options.store, { nowMs: now(), minNextAgeSeconds: options.minNextAgeSeconds }).then(
+      (result) => options.logger.log('info', 'key rotation', { ...result }),
+      (err: unknown) => options.logger.log('error', 'key rotation failed', { error: err instanceof Error ? err.message : String(err) }),
+    ).finally(() => {
+      running = undefined;
+    });
+  };
+  const timer = setInterval(step, options.intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -23,8 +23,11 @@ const cursorSchema = v.strictObject({
   k: v.record(v.string(), v.pipe(v.string(), v.maxLength(2048))),
   /** Direction: `n`ext page, or `p`revious page (walking back from a key). */
   d: v.picklist(['n', 'p']),
-  /** The list's filters, carried so that a cursor alone continues the same listing. */
-  f: v.optional(v.record(v.string(), v.pipe(v.string(), v.maxLength(1024)))),
+  /**
+   * The list's filters, carried so that a cursor alone continues the same listing. As long as the longest filter
+   * a list takes (a `query` of 8192 characters), or a cursor of a long filter could not be read back.
+   */
+  f: v.optional(v.record(v.string(), v.pipe(v.string(), v.maxLength(8192)))),
 });
 
 export type Cursor = v.InferOutput<typeof cursorSchema>;

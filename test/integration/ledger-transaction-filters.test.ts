@@ -74,6 +74,12 @@ describe('transaction filters', () => {
       const first = await list({ $match: { 'metadata[kind]': 'refund' } }, '&pageSize=1');
       expect(ids(first)).toEqual([3]);
       expect(ids(await call('GET', `/v2/mdfilter/transactions?cursor=${first.body.cursor.next}`))).toEqual([1]);
+      // A long value still pages: the cursor carries the whole filter.
+      const long = 'v'.repeat(4096);
+      for (let i = 0; i < 2; i++) expect((await create({ long })).status).toBe(200); // 5, 6
+      const longFirst = await list({ $match: { 'metadata[long]': long } }, '&pageSize=1');
+      expect(ids(longFirst)).toEqual([6]);
+      expect(ids(await call('GET', `/v2/mdfilter/transactions?cursor=${longFirst.body.cursor.next}`))).toEqual([5]);
       const tooLong = await list({ $match: { 'metadata[kind]': 'x'.repeat(4097) } });
       expect(tooLong.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'query.$match.metadata[kind]: must be a string of at most 4096 characters' });
     } finally {

@@ -278,6 +278,39 @@ describe('deliver', () => {
     expect(await stored(d.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 
+  it('a duplicate of the message read while the attempt is in flight hops instead of sending the next attempt early', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    const message = encodeDeliveryMessage(d.id);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let posts = 0;
+    // The first receipt's POST hangs (a slow receiver answering 500 in the end); the duplicate runs meanwhile.
+    const first = run([message], {
+      post: async () => {
+        posts++;
+        await held;
+        return { status: 500, durationMs: 1, bodyPreview: 'busy' };
+      },
+    });
+    await expect.poll(() => posts).toBe(1);
+    const duplicate = await run([message], { post: async () => (posts++, { status: 200, durationMs: 1, bodyPreview: 'ok' }) });
+    expect(duplicate.batchItemFailures).toEqual([]);
+    expect(posts).toBe(1);
+    const during = await stored(d.id);
+    expect(during).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(during.nextAttemptAt).toBe(clock + 5_000 + 15_000);
+    release();
+    await first;
+    // The first receipt records attempt 1 and schedules attempt 2 on the retry schedule (5 s, jitter at 0.5).
+    const after = await stored(d.id);
+    expect(after).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(after.nextAttemptAt).toBe(clock + 5_000);
+    expect(await attempts(d.id)).toHaveLength(1);
+    // Both messages are queued again: the duplicate's hop and the retry; neither sends before attempt 2 is due.
+    expect((await queued()).filter((m) => m.body === message)).toHaveLength(2);
+  });
+
   it('reports undecodable messages as failures (they reach the DLQ), the rest of the batch still delivered', async () => {
     const c = await config();
     const d = await delivery(c.id);

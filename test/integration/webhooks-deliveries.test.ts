@@ -77,7 +77,7 @@ async function seed(configId: string, createdAt: string): Promise<Delivery> {
 
 /** One attempt ending in `status`, through the store exactly as `deliver` makes it. */
 async function finish(d: Delivery, status: DeliveryStatus): Promise<void> {
-  expect(await store.claimAttempt(d.id, 0, d.createdAt)).toBe(true);
+  expect(await store.claimAttempt(d.id, 0, d.createdAt, Date.parse(d.createdAt) + 30_000)).toBe(true);
   expect(await store.recordAttempt(d, { deliveryId: d.id, attempt: 1, at: d.createdAt, durationMs: 3, statusCode: 200 }, { status, updatedAt: d.createdAt })).toBe(true);
 }
 
@@ -219,7 +219,7 @@ describe('deleting or deactivating a config cancels its pending deliveries', () 
   it('an attempt in flight when the delivery is cancelled is still recorded; the delivery stays cancelled', async () => {
     const config = await newConfig();
     const d = await seed(config, now);
-    expect(await store.claimAttempt(d.id, 0, now)).toBe(true);
+    expect(await store.claimAttempt(d.id, 0, now, Date.parse(now) + 30_000)).toBe(true);
     expect(await store.cancelPendingOf(config, now)).toBe(1);
     const recorded = await store.recordAttempt(d, { deliveryId: d.id, attempt: 1, at: now, durationMs: 5, statusCode: 500 }, { status: 'pending', nextAttemptAt: 1, updatedAt: now });
     expect(recorded).toBe(false);

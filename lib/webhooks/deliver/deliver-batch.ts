@@ -5,7 +5,9 @@
 // - At-least-once. SQS may hand the same message over twice; the attempt is *claimed* (a conditional update of
 //   `attempts` from n to n + 1) before anything is sent, so two concurrent receipts cannot both send attempt n + 1:
 //   the loser's condition fails and it treats the message as done. The outcome is recorded afterwards, again
-//   conditional on `attempts` (and `pending`).
+//   conditional on `attempts` (and `pending`). The claim also moves `nextAttemptAt` past the attempt's longest
+//   flight (a lease), so a duplicate read while the POST is in flight finds the delivery not due and hops rather
+//   than claiming attempt n + 2 early.
 // - A crash between the claim / POST and the record leaves `attempts` = n + 1 with no ATTEMPT item and the
 //   message undeleted: after the visibility timeout SQS delivers it again and attempt n + 2 is sent. The receiver
 //   may thus get the same delivery twice (same `webhook-id`, which is what receivers deduplicate on) and the
@@ -38,6 +40,8 @@ import { isFailure, postWebhook, type PostWebhookInput, type PostWebhookResult }
 import { ConfigStore } from '../store/config-store.js';
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
+/** Beyond the POST's timeout, time for signing, the record and the re-enqueue before a claim's lease passes. */
+const IN_FLIGHT_MARGIN_MS = 15_000;
 
 export interface SqsRecord {
   messageId: string;
@@ -142,7 +146,9 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
   }
 
   const attempt = delivery.attempts + 1;
-  if (!(await deliveries.claimAttempt(id, delivery.attempts, stamp()))) return 'lost-race';
+  // The lease outlives the POST's timeout with room for the record; a crash leaves the message to come back
+  // after the queue's visibility timeout (180 s), by when the lease has passed.
+  if (!(await deliveries.claimAttempt(id, delivery.attempts, stamp(), now() + (deps.timeoutMs ?? DELIVERY_TIMEOUT_MS) + IN_FLIGHT_MARGIN_MS))) return 'lost-race';
 
   const sentAt = now();
   const headers = deliveryHeaders({ id, timestamp: unixSeconds(sentAt), body: delivery.body, secrets: signingSecrets(config, sentAt) });

@@ -72,15 +72,17 @@ export class DeliveryStore implements PendingDeliveries {
    * `expectedAttempts + 1`. False when another receipt claimed it first or the delivery is no longer pending.
    * The status does not change, so no index item moves.
    */
-  async claimAttempt(id: string, expectedAttempts: number, updatedAt: string): Promise<boolean> {
+  async claimAttempt(id: string, expectedAttempts: number, updatedAt: string, inFlightUntil: number): Promise<boolean> {
     return this.conditional(
       new UpdateCommand({
         TableName: this.options.table,
         Key: deliveryKeys.delivery(id),
-        UpdateExpression: 'SET attempts = :next, updatedAt = :now',
+        // `nextAttemptAt` moves past the attempt's longest possible flight: a duplicate message read meanwhile
+        // finds the delivery not due and hops, instead of claiming the next attempt while this one is in flight.
+        UpdateExpression: 'SET attempts = :next, updatedAt = :now, nextAttemptAt = :lease',
         ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND attempts = :expected',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':next': expectedAttempts + 1, ':now': updatedAt, ':pending': 'pending', ':expected': expectedAttempts },
+        ExpressionAttributeValues: { ':next': expectedAttempts + 1, ':now': updatedAt, ':pending': 'pending', ':expected': expectedAttempts, ':lease': inFlightUntil },
       }),
     );
   }

@@ -128,7 +128,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const runtime = createRuntime(env);
     const apps: Record<string, { fetch: FetchHandler }> = {
       auth: createAuthApp({ runtime, authConfig, ...(options.throttle ? { throttle: options.throttle } : {}) }),
-      ledger: createLedgerApp(runtime),
+      // One process serves every client here: its writes of a ledger queue instead of racing on HEAD.
+      ledger: createLedgerApp(runtime, { serializeWrites: true }),
       payments: createPaymentsApp(runtime),
       webhooks: createWebhooksApp(runtime),
     };

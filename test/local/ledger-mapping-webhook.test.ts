@@ -6,21 +6,13 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { startTestPlatform, platformCall } from '../support/platform.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 let platform: RunningPlatform;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
-async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${platform.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await testClientToken(platform)}`, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const api = (method: string, path: string, body?: unknown) => platformCall(platform, method, path, body);
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { startTestPlatform, platformCall, until } from '../support/platform.js';
 
 let platform: RunningPlatform;
 let sqs: SQSClient;
@@ -16,26 +16,8 @@ let receiverUrl: string;
 /** Requests received, per path. */
 const received = new Map<string, string[]>();
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${platform.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await testClientToken(platform)}`, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const api = (method: string, path: string, body?: unknown) => platformCall(platform, method, path, body);
 
-/** Polls `probe` until it returns a value (bounded: a failure here is a hang, not a timing assertion). */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Messages on the deliveries queue: visible, in flight or delayed. */
 async function queued(): Promise<number> {

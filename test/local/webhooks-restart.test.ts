@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { startTestPlatform, platformCall, until } from '../support/platform.js';
 
 interface Received {
   id: string;
@@ -22,25 +22,8 @@ let platform: RunningPlatform | undefined;
 /** The same tables (and so the same stream) on every start: what a data directory gives `npm start`. */
 const resourcePrefix = `r${randomBytes(5).toString('hex')}-`;
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${platform!.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${await testClientToken(platform!)}`, 'content-type': 'application/json' },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const api = (method: string, path: string, body?: unknown) => platformCall(platform!, method, path, body);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const restart = async (options: { dispatch: boolean }) => {
   await platform?.stop();

@@ -26,3 +26,25 @@ export async function testClientToken(platform: RunningPlatform): Promise<string
   if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
+
+/** A JSON call to a running platform with the test client's token: status and parsed body. */
+export async function platformCall(platform: RunningPlatform, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${platform.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await testClientToken(platform)}`, 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Polls `probe` until it returns a value (bounded: a failure here is a hang, not a timing assertion). */
+export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,10 +1,8 @@
 import { ledgerKeys } from '../store/keys.js';
 import type { Write } from '../store/writer.js';
+import { metadataIndexWrites } from './metadata-index.js';
 
-/**
- * Keeps the account metadata index in step with a metadata change, in the same transaction: the items of pairs
- * that went away or changed value are deleted, those of new or changed pairs put. Unchanged pairs cost nothing.
- */
+/** The account metadata index (one item per key, value and account, by address), kept in step with a change. */
 export function accountMetadataIndexWrites(
   table: string,
   ledger: string,
@@ -12,14 +10,5 @@ export function accountMetadataIndexWrites(
   before: Record<string, string>,
   after: Record<string, string>,
 ): Write[] {
-  const writes: Write[] = [];
-  for (const [key, value] of Object.entries(before)) {
-    if (after[key] === value) continue;
-    writes.push({ item: { Delete: { TableName: table, Key: { pk: ledgerKeys.accountMetadataPartition(ledger, key, value), sk: address } } } });
-  }
-  for (const [key, value] of Object.entries(after)) {
-    if (before[key] === value) continue;
-    writes.push({ item: { Put: { TableName: table, Item: { pk: ledgerKeys.accountMetadataPartition(ledger, key, value), sk: address, address } } } });
-  }
-  return writes;
+  return metadataIndexWrites(table, before, after, (key, value) => ({ pk: ledgerKeys.accountMetadataPartition(ledger, key, value), sk: address }), { address });
 }

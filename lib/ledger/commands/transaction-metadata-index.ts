@@ -1,10 +1,10 @@
 import { ledgerKeys } from '../store/keys.js';
 import type { Write } from '../store/writer.js';
+import { metadataIndexWrites } from './metadata-index.js';
 
 /**
- * Keeps the transaction metadata index in step, in the same transaction as the change: one item per (key,
- * value, transaction), so `metadata[key] = value` filters read one partition by id. Pairs that went away or
- * changed value are deleted, new or changed ones put; unchanged pairs cost nothing.
+ * The transaction metadata index (one item per key, value and transaction, by id: `metadata[key] = value`
+ * filters read one partition), kept in step with a change.
  */
 export function transactionMetadataIndexWrites(
   table: string,
@@ -13,14 +13,5 @@ export function transactionMetadataIndexWrites(
   before: Record<string, string>,
   after: Record<string, string>,
 ): Write[] {
-  const writes: Write[] = [];
-  for (const [key, value] of Object.entries(before)) {
-    if (after[key] === value) continue;
-    writes.push({ item: { Delete: { TableName: table, Key: ledgerKeys.transactionMetadata(ledger, key, value, txId) } } });
-  }
-  for (const [key, value] of Object.entries(after)) {
-    if (before[key] === value) continue;
-    writes.push({ item: { Put: { TableName: table, Item: { ...ledgerKeys.transactionMetadata(ledger, key, value, txId), txId } } } });
-  }
-  return writes;
+  return metadataIndexWrites(table, before, after, (key, value) => ledgerKeys.transactionMetadata(ledger, key, value, txId), { txId });
 }

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { StreamCheckpoints } from './stream-poller.js';
 
 /**
@@ -13,20 +13,13 @@ export function dynamoStreamCheckpoints(doc: DynamoDBDocumentClient, table: stri
   return {
     async load(streamArn) {
       const saved = new Map<string, string>();
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await doc.send(
-          new QueryCommand({
-            TableName: table,
-            KeyConditionExpression: 'pk = :p',
-            ExpressionAttributeValues: { ':p': partition(streamArn) },
-            ConsistentRead: true,
-            ...(start ? { ExclusiveStartKey: start } : {}),
-          }),
-        );
+      const pages = paginateQuery(
+        { client: doc },
+        { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': partition(streamArn) }, ConsistentRead: true },
+      );
+      for await (const page of pages) {
         for (const item of page.Items ?? []) saved.set(String(item.sk).slice('SHARD#'.length), String(item.sequenceNumber));
-        start = page.LastEvaluatedKey;
-      } while (start);
+      }
       return saved;
     },
     async save(streamArn, shardId, sequenceNumber) {

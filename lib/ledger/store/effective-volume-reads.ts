@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
 import { effectiveAfter, type MoveRecord, type RecordedMove } from '../domain/effective-volumes.js';
@@ -77,22 +77,20 @@ export class EffectiveVolumeReads {
   private async moves(table: string, partition: string, range: { from?: string; to?: string }): Promise<MoveRecord[]> {
     const condition = range.from !== undefined && range.to !== undefined ? 'sk BETWEEN :from AND :to' : range.from !== undefined ? 'sk >= :from' : range.to !== undefined ? 'sk <= :to' : undefined;
     const out: MoveRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const result = await this.doc.send(
-        new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: `pk = :p${condition ? ` AND ${condition}` : ''}`,
-          ExpressionAttributeValues: { ':p': partition, ...(range.from !== undefined ? { ':from': range.from } : {}), ...(range.to !== undefined ? { ':to': range.to } : {}) },
-          ProjectionExpression: 'sk, txId, #i, #o',
-          ExpressionAttributeNames: { '#i': 'input', '#o': 'output' },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of result.Items ?? []) out.push({ key: String(item.sk), txId: Number(item.txId), input: BigInt(item.input as bigint), output: BigInt(item.output as bigint) });
-      start = result.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.doc },
+      {
+        TableName: table,
+        KeyConditionExpression: `pk = :p${condition ? ` AND ${condition}` : ''}`,
+        ExpressionAttributeValues: { ':p': partition, ...(range.from !== undefined ? { ':from': range.from } : {}), ...(range.to !== undefined ? { ':to': range.to } : {}) },
+        ProjectionExpression: 'sk, txId, #i, #o',
+        ExpressionAttributeNames: { '#i': 'input', '#o': 'output' },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) {
+      for (const item of page.Items ?? []) out.push({ key: String(item.sk), txId: Number(item.txId), input: BigInt(item.input as bigint), output: BigInt(item.output as bigint) });
+    }
     return out;
   }
 }

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import type { TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
@@ -158,45 +158,29 @@ export class DeliveryStore implements PendingDeliveries {
   async cancelPendingOf(configId: string, updatedAt: string): Promise<number> {
     const { doc, table } = this.options;
     let cancelled = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await doc.send(
-        new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': filterPartition({ configId, status: 'pending' }) },
-          ConsistentRead: true,
-          Limit: 100,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
+    const pages = paginateQuery(
+      { client: doc, pageSize: 100 },
+      { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': filterPartition({ configId, status: 'pending' }) }, ConsistentRead: true },
+    );
+    for await (const page of pages) {
       const refs = (page.Items ?? []).map((item) => ({ id: String(item.deliveryId), configId, sort: String(item.sk) }));
       for (let i = 0; i < refs.length; i += CANCEL_CONCURRENCY) {
         const results = await Promise.all(refs.slice(i, i + CANCEL_CONCURRENCY).map((ref) => this.cancelWithRetries(ref, updatedAt)));
         cancelled += results.filter(Boolean).length;
       }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     return cancelled;
   }
 
   /** The ids of every pending delivery, page by page, from the `pending` index partition (never a scan). */
   async *pendingIds(): AsyncGenerator<string[]> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.options.doc.send(
-        new QueryCommand({
-          TableName: this.options.table,
-          KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': filterPartition({ status: 'pending' }) },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      yield (page.Items ?? []).map((item) => String(item.deliveryId));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateQuery(
+      { client: this.options.doc },
+      { TableName: this.options.table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': filterPartition({ status: 'pending' }) }, ConsistentRead: true },
+    );
+    for await (const page of pages) yield (page.Items ?? []).map((item) => String(item.deliveryId));
   }
+
 
   /** Newest first, over gsi1 (no `configId`/`status`) or the filter's index partition; the time range is a sort-key range. */
   async list(query: ListQuery, filter: DeliveryListFilter): Promise<Page<Delivery>> {

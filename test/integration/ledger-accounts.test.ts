@@ -166,7 +166,7 @@ describe('GET /v2/<ledger>/accounts', () => {
       [q({ $exists: { 'balance[USD/2]': true } }), 'query: operator "$exists" is not supported on accounts (only $match on address or metadata[key])'],
       [q({ $gt: { balance: 0 } }), 'query: operator "$gt" is not supported on accounts (only $match on address or metadata[key])'],
       [q({ $or: [{ $match: { address: 'users:1' } }, { $match: { address: 'bank' } }] }), 'query: operator "$or" is not supported on accounts (only $match on address or metadata[key])'],
-      [q({ $match: { address: ':1' } }), 'query.$match.address: only an exact address or a prefix ending with ":" is supported, not segment patterns'],
+      [q({ $match: { address: '::' } }), 'query.$match.address: a segment pattern needs a fixed segment among its first 4'],
       [q({ $match: { address: 7 } }), 'query.$match.address: must be a string'],
       [q('{"$match":'), 'query: must be valid JSON'],
       ['reverse=true', 'reverse: unknown query parameter'],
@@ -310,12 +310,40 @@ describe('GET /v2/<ledger>/aggregate/balances', () => {
   });
 });
 
+describe('segment patterns (INDEX_ADDRESS_SEGMENTS)', () => {
+  it('match addresses with as many segments whose fixed segments are equal, in lists, counts and aggregates', async () => {
+    const seg = await fresh();
+    for (const address of ['users:1:eur', 'users:1:usd', 'users:2:eur', 'users:2', 'shops:1:eur', 'users:1:eur:hold']) {
+      await tx(seg, { postings: [send('world', address, 3n)] });
+    }
+    // An account created by metadata alone is indexed too.
+    expect((await call('POST', `/v2/${seg}/accounts/users:3:eur/metadata`, { kind: 'user' })).status).toBe(204);
+    expect(addresses(await call('GET', `/v2/${seg}/accounts?${match('users::eur')}`))).toEqual(['users:1:eur', 'users:2:eur', 'users:3:eur']);
+    expect(addresses(await call('GET', `/v2/${seg}/accounts?${match('::eur')}`))).toEqual(['shops:1:eur', 'users:1:eur', 'users:2:eur', 'users:3:eur']);
+    expect(addresses(await call('GET', `/v2/${seg}/accounts?${match(':1')}`))).toEqual([]);
+    expect(addresses(await call('GET', `/v2/${seg}/accounts?${match(':2')}`))).toEqual(['users:2']);
+    expect(addresses(await call('GET', `/v2/${seg}/accounts?${match('users:1:')}`))).toEqual(['users:1:eur', 'users:1:eur:hold', 'users:1:usd']);
+    expect(addresses(await call('GET', `/v2/${seg}/accounts?${match('users:1::')}`))).toEqual(['users:1:eur:hold']);
+    expect((await call('HEAD', `/v2/${seg}/accounts?${match('users::eur')}`)).headers.get('count')).toBe('3');
+    expect((await call('GET', `/v2/${seg}/aggregate/balances?${match('::eur')}`)).body).toEqual({ data: { 'USD/2': 9n } });
+    // Cursors keep the pattern, with expansions.
+    const first = await call('GET', `/v2/${seg}/accounts?${match('::eur')}&pageSize=3&expand=volumes`);
+    expect(addresses(first)).toEqual(['shops:1:eur', 'users:1:eur', 'users:2:eur']);
+    const next = await call('GET', `/v2/${seg}/accounts?cursor=${first.body.cursor.next}`);
+    expect(addresses(next)).toEqual(['users:3:eur']);
+    expect(next.body.cursor.data[0].volumes).toEqual({});
+    // /volumes keeps to addresses and prefixes.
+    const refused = await call('GET', `/v2/${seg}/volumes?${match('::eur')}`);
+    expect(refused.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'query.$match.address: segment patterns are supported on account lists, counts and aggregated balances, not here' });
+  });
+});
+
 describe('INDEX_ADDRESS_SEGMENTS OFF', () => {
   it('refuses prefix filters on list, count and aggregate, and still serves exact addresses', async () => {
     const off = await fresh({ features: { INDEX_ADDRESS_SEGMENTS: 'OFF' } });
     await tx(off, { postings: [send('world', 'users:1', 5n)] });
-    for (const [method, path] of [['GET', 'accounts'], ['HEAD', 'accounts'], ['GET', 'aggregate/balances']] as const) {
-      const res = await call(method, `/v2/${off}/${path}?${match('users:')}`);
+    for (const [method, path, pattern] of [['GET', 'accounts', 'users:'], ['HEAD', 'accounts', 'users:'], ['GET', 'aggregate/balances', 'users:'], ['GET', 'accounts', ':1']] as const) {
+      const res = await call(method, `/v2/${off}/${path}?${match(pattern)}`);
       expect(res.status, `${method} ${path}`).toBe(400);
       if (method === 'GET') expect(res.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'missing feature "INDEX_ADDRESS_SEGMENTS"' });
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/errors/index.js';
-import { addressFilter, parseAccountFilter } from '../../lib/ledger/domain/account-filter.js';
+import { parseAccountListFilter, parseAggregateFilter, addressFilter, parseAccountFilter } from '../../lib/ledger/domain/account-filter.js';
 import { DEFAULT_FEATURES, type FeatureSet } from '../../lib/ledger/domain/features.js';
 
 const NO_SEGMENTS: FeatureSet = { ...DEFAULT_FEATURES, INDEX_ADDRESS_SEGMENTS: 'OFF' };
@@ -71,17 +71,39 @@ describe('parseAccountFilter', () => {
     for (const value of ['1', 'true', 'null', '["users:"]', '{"$prefix": "u"}']) {
       expect(refusal(() => parse(`{"$match": {"address": ${value}}}`)), value).toBe('query.$match.address: must be a string');
     }
-    for (const address of ['', 'a b', 'users:*', ':', 'é']) {
+    expect(refusal(() => parse(JSON.stringify({ $match: { address: ':' } })))).toBe('query.$match.address: a segment pattern needs a fixed segment among its first 4');
+    for (const address of ['', 'a b', 'users:*', 'é']) {
       expect(refusal(() => parse(JSON.stringify({ $match: { address } }))), address).toBe(
         'query.$match.address: must be an account address, or an address prefix ending with ":"',
       );
     }
-    for (const address of [':1', 'users::eur', 'users::', '::']) {
+    for (const address of [':1', 'users::eur', 'users::']) {
       expect(refusal(() => parse(JSON.stringify({ $match: { address } }))), address).toBe(
-        'query.$match.address: only an exact address or a prefix ending with ":" is supported, not segment patterns',
+        'query.$match.address: segment patterns are supported on account lists, counts and aggregated balances, not here',
       );
     }
     expect(refusal(() => parse(JSON.stringify({ $match: { address: `${'a'.repeat(257)}` } })))).toBe('query.$match.address: must be at most 256 characters');
+  });
+});
+
+describe('segment patterns (lists, counts, aggregates)', () => {
+  const list = (address: string, features = DEFAULT_FEATURES) => parseAccountListFilter(JSON.stringify({ $match: { address } }), features);
+  it('reads empty segments as wildcards, with the exact segment count', () => {
+    expect(list(':1')).toEqual({ segments: [null, '1'] });
+    expect(list('users::eur')).toEqual({ segments: ['users', null, 'eur'] });
+    expect(list('users::')).toEqual({ segments: ['users', null, null] });
+    expect(parseAggregateFilter(JSON.stringify({ $match: { address: 'a::b' } }), DEFAULT_FEATURES)).toEqual({ segments: ['a', null, 'b'] });
+    // Not patterns: an exact address and a prefix.
+    expect(list('users:1')).toEqual({ address: 'users:1', prefix: false });
+    expect(list('users:')).toEqual({ address: 'users:', prefix: true });
+  });
+
+  it('needs INDEX_ADDRESS_SEGMENTS and a fixed segment among the indexed ones', () => {
+    expect(refusal(() => list(':1', NO_SEGMENTS))).toBe('missing feature "INDEX_ADDRESS_SEGMENTS"');
+    expect(refusal(() => list('::'))).toBe('query.$match.address: a segment pattern needs a fixed segment among its first 4');
+    expect(refusal(() => list('::::x'))).toBe('query.$match.address: a segment pattern needs a fixed segment among its first 4');
+    expect(list(':::x:y')).toEqual({ segments: [null, null, null, 'x', 'y'] });
+    expect(refusal(() => list('a::b c'))).toBe('query.$match.address: must be an account address, or an address prefix ending with ":"');
   });
 });
 

@@ -8,6 +8,7 @@ import type { Write, WriteContext, WriteRequest } from '../store/writer.js';
 import { requestHash, transactionPut } from './create-transaction.js';
 import { accountItem } from './posting-effects.js';
 import { accountMetadataIndexWrites } from './account-metadata-index.js';
+import { addressSegmentIndexWrites } from './address-segment-index.js';
 import { transactionMetadataIndexWrites } from './transaction-metadata-index.js';
 
 /** Who metadata is set on: a transaction (by id) or an account (by address). */
@@ -51,6 +52,7 @@ export function metadataWrite(
 
       const writes: Write[] = [
         targetWrite(ledger.name, target, existing, next, context),
+        ...(target.type === 'ACCOUNT' && !existing ? addressSegmentIndexWrites(context.table, ledger.name, target.address, ledger.features) : []),
         ...(target.type === 'ACCOUNT'
           ? accountMetadataIndexWrites(context.table, ledger.name, target.address, current, next)
           : transactionMetadataIndexWrites(context.table, ledger.name, target.id, current, next)),

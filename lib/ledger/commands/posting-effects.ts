@@ -4,6 +4,7 @@ import { isEnabled, type FeatureSet } from '../domain/features.js';
 import { volumesView, type VolumesView } from '../domain/transaction.js';
 import { ledgerKeys, type ItemKey } from '../store/keys.js';
 import { accountMetadataIndexWrites } from './account-metadata-index.js';
+import { addressSegmentIndexWrites } from './address-segment-index.js';
 import type { Snapshot, Write } from '../store/writer.js';
 
 /** Items a set of postings needs to read: each (account, asset) volume and each account. */
@@ -79,7 +80,10 @@ export function postingEffects(
     const known = (existing?.assets as string[] | undefined) ?? [];
     const assets = [...new Set([...known, ...pairs.filter(([a]) => a === address).map(([, asset]) => asset)])].sort();
     if (existing && !extra && !earlier && assets.length === known.length) continue;
-    if (!existing) accountsAdded++;
+    if (!existing) {
+      accountsAdded++;
+      writes.push(...addressSegmentIndexWrites(options.table, ledger, address, options.features));
+    }
     const before = (existing?.metadata as Record<string, string> | undefined) ?? {};
     const metadata = { ...before, ...(extra ?? {}) };
     writes.push(...accountMetadataIndexWrites(options.table, ledger, address, before, metadata));

@@ -29,7 +29,14 @@ const SEGMENT = /^[a-zA-Z0-9_-]+$/;
  * is not supported. A prefix also needs INDEX_ADDRESS_SEGMENTS.
  */
 export function parseAccountFilter(raw: string | undefined, features: FeatureSet): AddressFilter | undefined {
-  return parse(raw, features, false) as AddressFilter | undefined;
+  const filter = parse(raw, features, false);
+  if (filter && isSegmentFilter(filter)) throw new ValidationError('query.$match.address: segment patterns are supported on account lists, counts and aggregated balances, not here');
+  return filter as AddressFilter | undefined;
+}
+
+/** Aggregated balances: an address, a prefix or a segment pattern. */
+export function parseAggregateFilter(raw: string | undefined, features: FeatureSet): AddressFilter | SegmentFilter | undefined {
+  return parse(raw, features, false) as AddressFilter | SegmentFilter | undefined;
 }
 
 /** `metadata[key] = value`, served by the account metadata index (exact value match). */
@@ -45,11 +52,23 @@ export interface BalanceFilter {
   balance: { asset: string; min?: bigint; max?: bigint };
 }
 
-export type AccountFilter = AddressFilter | MetadataFilter | BalanceFilter;
+/**
+ * An address pattern with empty segments as wildcards (`users::eur`, `:1`): addresses with exactly as many
+ * segments whose fixed segments are equal (INDEX_ADDRESS_SEGMENTS). `null` marks a wildcard.
+ */
+export interface SegmentFilter {
+  segments: Array<string | null>;
+}
+
+/** Segments at these positions are indexed; a pattern needs a fixed segment among them. */
+export const INDEXED_SEGMENTS = 4;
+
+export type AccountFilter = AddressFilter | MetadataFilter | BalanceFilter | SegmentFilter;
 
 export const isMetadataFilter = (filter: AccountFilter): filter is MetadataFilter => 'metadata' in filter;
 export const isBalanceFilter = (filter: AccountFilter): filter is BalanceFilter => 'balance' in filter;
 export const isAddressFilter = (filter: AccountFilter): filter is AddressFilter => 'address' in filter;
+export const isSegmentFilter = (filter: AccountFilter): filter is SegmentFilter => 'segments' in filter;
 
 /**
  * Account lists and counts also take `{"$match": {"metadata[<key>]": "<value>"}}` and balance comparisons:
@@ -141,7 +160,24 @@ function parse(raw: string | undefined, features: FeatureSet, allowMetadata: boo
   }
   const address = match.address;
   if (typeof address !== 'string') throw new ValidationError('query.$match.address: must be a string');
-  return addressFilter(address, features, 'query.$match.address');
+  return segmentFilter(address, features) ?? addressFilter(address, features, 'query.$match.address');
+}
+
+/**
+ * A segment pattern — segments of a-z A-Z 0-9 _ - or empty, at least one empty before the last — or undefined
+ * when the text is not one (an exact address, a `prefix:`, or malformed: addressFilter judges those).
+ */
+export function segmentFilter(address: string, features: FeatureSet): SegmentFilter | undefined {
+  if (address.length > MAX_ADDRESS_LENGTH || !address.includes(':')) return undefined;
+  const parts = address.split(':');
+  const body = address.endsWith(':') ? parts.slice(0, -1) : parts;
+  if (!body.includes('') || !parts.every((p) => p === '' || SEGMENT.test(p))) return undefined;
+  requireFeature(features, 'INDEX_ADDRESS_SEGMENTS');
+  const segments = parts.map((p) => (p === '' ? null : p));
+  if (!segments.slice(0, INDEXED_SEGMENTS).some((p) => p !== null)) {
+    throw new ValidationError(`query.$match.address: a segment pattern needs a fixed segment among its first ${INDEXED_SEGMENTS}`);
+  }
+  return { segments };
 }
 
 /** An address filter from its text (the `query` parameter or a cursor), checked the same way. */

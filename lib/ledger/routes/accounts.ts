@@ -4,7 +4,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { accountView, balancesView, readAccountExpand, type AccountExpand } from '../domain/account.js';
-import { addressFilter, parseAccountFilter, parseAccountListFilter, type AccountFilter } from '../domain/account-filter.js';
+import { addressFilter, parseAggregateFilter, parseAccountListFilter, segmentFilter, type AccountFilter, type SegmentFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { refusePointInTime } from './request.js';
 import { accountListName, balanceFilterFromText, type AccountRead, type AccountReads } from '../store/account-reads.js';
@@ -37,6 +37,8 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
         ? addressFilter(carried.address, ledger.features, 'cursor')
         : carried?.metadataKey !== undefined && carried.metadataValue !== undefined
           ? { metadata: { key: carried.metadataKey, value: carried.metadataValue } }
+          : carried?.segments !== undefined
+            ? cursorSegments(carried.segments, ledger.features)
           : carried?.balance !== undefined
             ? balanceFilterFromText(carried.balance)
             : undefined
@@ -61,7 +63,7 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
   app.get('/v2/:ledger/aggregate/balances', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     onlyParams(c, ['query']);
-    const filter = parseAccountFilter(c.req.query('query'), ledger.features);
+    const filter = parseAggregateFilter(c.req.query('query'), ledger.features);
     return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, filter)) });
   });
 }
@@ -82,4 +84,10 @@ function onlyParams(c: Context, allowed: readonly string[]): void {
   for (const name of Object.keys(c.req.query())) {
     if (!allowed.includes(name)) throw new ValidationError(`${name.slice(0, 32)}: query parameter not supported here (supported: ${allowed.join(', ')})`);
   }
+}
+
+function cursorSegments(pattern: string, features: Parameters<typeof segmentFilter>[1]): SegmentFilter {
+  const filter = segmentFilter(pattern, features);
+  if (!filter) throw new ValidationError('cursor: not a cursor of this list');
+  return filter;
 }

@@ -3,7 +3,7 @@ import { queryPage } from '../../dynamo/paginate.js';
 import { ValidationError } from '../../errors/index.js';
 import type { Cursor, ListQuery, Page } from '../../pagination/cursor.js';
 import type { AccountRecord, AccountVolumes } from '../domain/account.js';
-import { isBalanceFilter, isMetadataFilter, type AccountFilter, type AddressFilter, type BalanceFilter, type MetadataFilter } from '../domain/account-filter.js';
+import { INDEXED_SEGMENTS, isBalanceFilter, isMetadataFilter, isSegmentFilter, type AccountFilter, type AddressFilter, type BalanceFilter, type MetadataFilter, type SegmentFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS } from '../domain/names.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { accountIndexQuery, readVolumes, toAccountRecord, toAssetVolume } from './account-items.js';
@@ -85,16 +85,18 @@ export class AccountReads {
       );
       const items = await batchGetInOrder(this.doc, table, addresses.data.map((a) => ledgerKeys.account(ledger.name, a)));
       page = { ...addresses, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord) };
-    } else if (filter && isMetadataFilter(filter)) {
-      // The metadata index lists addresses (sorted); the page's accounts are then read by key.
+    } else if (filter && (isMetadataFilter(filter) || isSegmentFilter(filter))) {
+      // The metadata and segment indexes list addresses (sorted); the page's accounts are then read by key.
       const addresses = await queryPage(
         this.doc,
         {
-          input: metadataIndexQuery(table, ledger.name, filter),
+          input: isMetadataFilter(filter) ? metadataIndexQuery(table, ledger.name, filter) : segmentIndexQuery(table, ledger.name, filter),
           keyAttributes: ['pk', 'sk'],
           list: accountListName(ledger.name),
           ascending: true,
-          filters: { ...carried, metadataKey: filter.metadata.key, metadataValue: filter.metadata.value },
+          filters: isMetadataFilter(filter)
+            ? { ...carried, metadataKey: filter.metadata.key, metadataValue: filter.metadata.value }
+            : { ...carried, segments: segmentPattern(filter) },
         },
         query,
         (item) => String(item.address),
@@ -123,7 +125,13 @@ export class AccountReads {
   /** Accounts matching a filter, counted by the index that serves it (Select COUNT: no items transferred). */
   async count(ledger: LedgerRecord, filter: AccountFilter): Promise<number> {
     const table = this.tableFor(ledger.bucket);
-    const input = isMetadataFilter(filter) ? metadataIndexQuery(table, ledger.name, filter) : isBalanceFilter(filter) ? balanceIndexQuery(table, ledger.name, filter) : accountIndexQuery(table, ledger.name, filter);
+    const input = isMetadataFilter(filter)
+      ? metadataIndexQuery(table, ledger.name, filter)
+      : isBalanceFilter(filter)
+        ? balanceIndexQuery(table, ledger.name, filter)
+        : isSegmentFilter(filter)
+          ? segmentIndexQuery(table, ledger.name, filter)
+          : accountIndexQuery(table, ledger.name, filter);
     if (!input) return 0;
     let count = 0;
     let start: Record<string, unknown> | undefined;
@@ -135,7 +143,7 @@ export class AccountReads {
     return count;
   }
 
-  balances(ledger: LedgerRecord, filter: AddressFilter | undefined): Promise<Map<string, bigint>> {
+  balances(ledger: LedgerRecord, filter: AddressFilter | SegmentFilter | undefined): Promise<Map<string, bigint>> {
     return aggregateBalances(this.doc, this.tableFor(ledger.bucket), ledger.name, filter);
   }
 }
@@ -149,6 +157,12 @@ function checkCursorKey(cursor: Cursor, ledger: string, filter: AccountFilter | 
   if (filter && isMetadataFilter(filter)) {
     const address = k.sk ?? '';
     const valid = Object.keys(k).length === 2 && k.pk === ledgerKeys.accountMetadataPartition(ledger, filter.metadata.key, filter.metadata.value) && ACCOUNT_ADDRESS.test(address);
+    if (!valid) throw new ValidationError('cursor: not a cursor of this list');
+    return;
+  }
+  if (filter && isSegmentFilter(filter)) {
+    const address = k.sk ?? '';
+    const valid = Object.keys(k).length === 2 && k.pk === segmentIndexQuery('', ledger, filter).ExpressionAttributeValues[':p'] && ACCOUNT_ADDRESS.test(address);
     if (!valid) throw new ValidationError('cursor: not a cursor of this list');
     return;
   }
@@ -234,4 +248,31 @@ function balanceOfSort(sort: string): string {
   const digits = sort.slice(1, 39);
   if (!/^\d{38}$/.test(digits)) return '0';
   return sort[0] === 'N' ? String(BigInt(digits) - 10n ** 38n) : String(BigInt(digits));
+}
+
+/**
+ * The segment index query of a pattern: the partition of its first fixed segment (with the pattern's segment
+ * count), the other fixed segments as a filter on the items' `segments` — within that one partition.
+ */
+export function segmentIndexQuery(table: string, ledger: string, filter: SegmentFilter) {
+  const { segments } = filter;
+  const first = segments.findIndex((s, i) => s !== null && i < INDEXED_SEGMENTS);
+  const others = segments.flatMap((s, i) => (s !== null && i !== first ? [i] : []));
+  return {
+    TableName: table,
+    KeyConditionExpression: 'pk = :p',
+    ...(others.length > 0
+      ? { FilterExpression: others.map((i) => `#s[${i}] = :s${i}`).join(' AND '), ExpressionAttributeNames: { '#s': 'segments' } }
+      : {}),
+    ExpressionAttributeValues: {
+      ':p': ledgerKeys.addressSegmentPartition(ledger, segments.length, first, segments[first]!),
+      ...Object.fromEntries(others.map((i) => [`:s${i}`, segments[i]])),
+    },
+    ConsistentRead: true,
+  };
+}
+
+/** A segment filter as the pattern text it came from (`users::eur`), for cursors. */
+export function segmentPattern(filter: SegmentFilter): string {
+  return filter.segments.map((s) => s ?? '').join(':');
 }

@@ -1,6 +1,9 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { addBalances } from '../domain/account.js';
-import type { AddressFilter } from '../domain/account-filter.js';
+import { isSegmentFilter, type AddressFilter, type SegmentFilter } from '../domain/account-filter.js';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { segmentIndexQuery } from './account-reads.js';
+import { ledgerKeys } from './keys.js';
 import { accountIndexQuery, readVolumes, toAccountRecord } from './account-items.js';
 
 /**
@@ -19,21 +22,30 @@ export async function aggregateBalances(
   doc: DynamoDBDocumentClient,
   table: string,
   ledger: string,
-  filter: AddressFilter | undefined,
+  filter: AddressFilter | SegmentFilter | undefined,
 ): Promise<Map<string, bigint>> {
   const sums = new Map<string, bigint>();
+  const segments = filter && isSegmentFilter(filter) ? filter : undefined;
   let start: Record<string, unknown> | undefined;
   do {
     const result = await doc.send(
       new QueryCommand({
-        ...accountIndexQuery(table, ledger, filter),
-        // Only what the volume keys need: smaller responses, so more accounts per 1 MB page.
-        ProjectionExpression: '#address, #assets',
-        ExpressionAttributeNames: { '#address': 'address', '#assets': 'assets' },
+        ...(segments ? segmentIndexQuery(table, ledger, segments) : accountIndexQuery(table, ledger, filter as AddressFilter | undefined)),
+        ...(segments
+          ? {}
+          : {
+              // Only what the volume keys need: smaller responses, so more accounts per 1 MB page.
+              ProjectionExpression: '#address, #assets',
+              ExpressionAttributeNames: { '#address': 'address', '#assets': 'assets' },
+            }),
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    const accounts = ((result.Items ?? []) as Record<string, unknown>[]).map(toAccountRecord);
+    const items = (result.Items ?? []) as Record<string, unknown>[];
+    // Segment index items name the address only: the accounts (and the assets they hold) are read by key.
+    const accounts = segments
+      ? (await batchGetInOrder(doc, table, items.map((i) => ledgerKeys.account(ledger, String(i.address))))).filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord)
+      : items.map(toAccountRecord);
     const volumes = await readVolumes(doc, table, ledger, accounts);
     for (const byAsset of volumes.values()) {
       addBalances(sums, Object.entries(byAsset).map(([asset, v]) => ({ asset, balance: v.balance })));

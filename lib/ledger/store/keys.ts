@@ -56,6 +56,11 @@ export const ledgerKeys = {
    */
   accountMetadataPartition: (ledger: string, key: string, value: string) =>
     `L#${ledger}#AMD#${createHash('sha256').update(JSON.stringify([key, value])).digest('base64url')}`,
+  /**
+   * Address segment index (INDEX_ADDRESS_SEGMENTS): one item per account and indexed segment position, in the
+   * partition of (segment count, position, segment), sorted by address — segment patterns read one partition.
+   */
+  addressSegmentPartition: (ledger: string, count: number, position: number, segment: string) => `L#${ledger}#SEG#${count}#${position}#${segment}`,
   /** gsi1 partition of a ledger's volume items of one asset (INDEX_ACCOUNT_BALANCES), sorted by balance. */
   balancesByAsset: (ledger: string, asset: string) => `L#${ledger}#BAL#${asset}`,
   balanceSort: (balance: bigint, address: string) => `${sortableBalance(balance)}#${address}`,

@@ -55,22 +55,26 @@ export function postingEffects(
   const tracking = movesHistory && isEnabled(options.features, 'MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES');
   const balanceIndex = isEnabled(options.features, 'INDEX_ACCOUNT_BALANCES');
   const moveKey = ledgerKeys.moveSort(atKey, options.txId);
+  // Decided once per pair, from the snapshot: the volume item records it, the move item follows it.
+  const orders = new Map(pairs.map(([account, asset]) => [`${account}\u0000${asset}`, tracking ? moveOrder(snapshot.get(ledgerKeys.volume(ledger, account, asset)), moveKey) : undefined]));
+  const orderOf = (account: string, asset: string) => orders.get(`${account}\u0000${asset}`);
   const writes: Write[] = pairs.map(([account, asset]) => {
     const volume = after.get(account)!.get(asset)!;
     const balance = volume.input - volume.output;
-    const order = tracking ? moveOrder(snapshot.get(ledgerKeys.volume(ledger, account, asset)), moveKey) : {};
+    const order = orderOf(account, asset);
+    const ordered = order ? { lastMoveKey: order.lastMoveKey, lateMoves: order.lateMoves } : {};
     // INDEX_ACCOUNT_BALANCES: listed on gsi1 by (asset, balance) for `balance[ASSET]` filters.
     const indexed = balanceIndex ? { gsi1pk: ledgerKeys.balancesByAsset(ledger, asset), gsi1sk: ledgerKeys.balanceSort(balance, account) } : {};
     return {
       item: {
         Put: {
           TableName: options.table,
-          Item: { ...ledgerKeys.volume(ledger, account, asset), account, asset, input: volume.input, output: volume.output, balance, ...order, ...indexed },
+          Item: { ...ledgerKeys.volume(ledger, account, asset), account, asset, input: volume.input, output: volume.output, balance, ...ordered, ...indexed },
         },
       },
     };
   });
-  if (movesHistory) writes.push(...moveWrites(snapshot, ledger, options.table, pairs, before, after, atKey, options.txId, tracking));
+  if (movesHistory) writes.push(...moveWrites(ledger, options.table, pairs, before, after, atKey, options.txId, (account, asset) => orderOf(account, asset)?.lateOf));
   let accountsAdded = 0;
   for (const address of accounts) {
     const existing = snapshot.get(ledgerKeys.account(ledger, address));
@@ -105,13 +109,14 @@ export function postingEffects(
 }
 
 /**
- * What the volume item keeps about the order of its pair's moves: the greatest move key so far and how many
- * moves arrived late (with a key below it). A late move is recorded twice (see moveWrites).
+ * Where a new move falls in its pair's order. The volume item keeps the greatest move key so far and how many
+ * moves arrived late (with a key below it); a late move records that greatest key as `lateOf` and is written
+ * twice (see moveWrites).
  */
-function moveOrder(volume: Record<string, unknown> | undefined, moveKey: string): { lastMoveKey: string; lateMoves: number } {
+function moveOrder(volume: Record<string, unknown> | undefined, moveKey: string): { lastMoveKey: string; lateMoves: number; lateOf?: string } {
   const last = typeof volume?.lastMoveKey === 'string' ? volume.lastMoveKey : '';
   const lateMoves = Number(volume?.lateMoves ?? 0);
-  return last > moveKey ? { lastMoveKey: last, lateMoves: lateMoves + 1 } : { lastMoveKey: moveKey, lateMoves };
+  return last > moveKey ? { lastMoveKey: last, lateMoves: lateMoves + 1, lateOf: last } : { lastMoveKey: moveKey, lateMoves };
 }
 
 /**
@@ -122,7 +127,6 @@ function moveOrder(volume: Record<string, unknown> | undefined, moveKey: string)
  * partition: lib/ledger/domain/effective-volumes.ts explains how reads use both.
  */
 function moveWrites(
-  snapshot: Snapshot,
   ledger: string,
   table: string,
   pairs: Array<[string, string]>,
@@ -130,16 +134,14 @@ function moveWrites(
   after: VolumeMap,
   atKey: string,
   txId: number,
-  tracking: boolean,
+  lateOfPair: (account: string, asset: string) => string | undefined,
 ): Write[] {
-  const moveKey = ledgerKeys.moveSort(atKey, txId);
   return pairs.flatMap(([account, asset]) => {
     const pre = before.get(account)?.get(asset) ?? { input: 0n, output: 0n };
     const post = after.get(account)!.get(asset)!;
     const input = post.input - pre.input;
     const output = post.output - pre.output;
-    const last = tracking ? snapshot.get(ledgerKeys.volume(ledger, account, asset))?.lastMoveKey : undefined;
-    const lateOf = typeof last === 'string' && last > moveKey ? last : undefined;
+    const lateOf = lateOfPair(account, asset);
     const move: Write = {
       item: {
         Put: {

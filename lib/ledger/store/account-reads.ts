@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { queryPage } from '../../dynamo/paginate.js';
 import { ValidationError } from '../../errors/index.js';
 import type { Cursor, ListQuery, Page } from '../../pagination/cursor.js';
@@ -72,50 +72,17 @@ export class AccountReads {
     if (query.cursor) checkCursorKey(query.cursor, ledger.name, filter);
     const table = this.tableFor(ledger.bucket);
     const carried = { ...(withVolumes ? { expand: 'volumes' } : {}) };
+    const index = accountIndex(table, ledger.name, filter);
+    if (!index.input) return { pageSize: query.pageSize, hasMore: false, data: [] };
+    const listing = { input: index.input, keyAttributes: index.keyAttributes, list: accountListName(ledger.name), ascending: true, filters: { ...index.recorded, ...carried } };
     let page: Page<AccountRecord>;
-    if (filter && isBalanceFilter(filter)) {
-      const input = balanceIndexQuery(table, ledger.name, filter);
-      if (!input) return { pageSize: query.pageSize, hasMore: false, data: [] };
-      // The balance index lists volume items by (asset, balance, address); the page's accounts are then read by key.
-      const addresses = await queryPage(
-        this.doc,
-        { input, keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'], list: accountListName(ledger.name), ascending: true, filters: { ...carried, balance: balanceFilterText(filter) } },
-        query,
-        (item) => String(item.account),
-      );
-      const items = await batchGetInOrder(this.doc, table, addresses.data.map((a) => ledgerKeys.account(ledger.name, a)));
-      page = { ...addresses, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord) };
-    } else if (filter && (isMetadataFilter(filter) || isSegmentFilter(filter))) {
-      // The metadata and segment indexes list addresses (sorted); the page's accounts are then read by key.
-      const addresses = await queryPage(
-        this.doc,
-        {
-          input: isMetadataFilter(filter) ? metadataIndexQuery(table, ledger.name, filter) : segmentIndexQuery(table, ledger.name, filter),
-          keyAttributes: ['pk', 'sk'],
-          list: accountListName(ledger.name),
-          ascending: true,
-          filters: isMetadataFilter(filter)
-            ? { ...carried, metadataKey: filter.metadata.key, metadataValue: filter.metadata.value }
-            : { ...carried, segments: segmentPattern(filter) },
-        },
-        query,
-        (item) => String(item.address),
-      );
+    if (index.addressOf) {
+      // An index of addresses (metadata, segments, balances): the page's accounts are then read by key.
+      const addresses = await queryPage(this.doc, listing, query, index.addressOf);
       const items = await batchGetInOrder(this.doc, table, addresses.data.map((a) => ledgerKeys.account(ledger.name, a)));
       page = { ...addresses, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord) };
     } else {
-      page = await queryPage(
-        this.doc,
-        {
-          input: accountIndexQuery(table, ledger.name, filter),
-          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
-          list: accountListName(ledger.name),
-          ascending: true,
-          filters: { ...(filter ? { address: filter.address } : {}), ...carried },
-        },
-        query,
-        toAccountRecord,
-      );
+      page = await queryPage(this.doc, listing, query, toAccountRecord);
     }
     if (!withVolumes) return { ...page, data: page.data.map((account) => ({ account })) };
     const volumes = await readVolumes(this.doc, table, ledger.name, page.data);
@@ -125,13 +92,7 @@ export class AccountReads {
   /** Accounts matching a filter, counted by the index that serves it (Select COUNT: no items transferred). */
   async count(ledger: LedgerRecord, filter: AccountFilter): Promise<number> {
     const table = this.tableFor(ledger.bucket);
-    const input = isMetadataFilter(filter)
-      ? metadataIndexQuery(table, ledger.name, filter)
-      : isBalanceFilter(filter)
-        ? balanceIndexQuery(table, ledger.name, filter)
-        : isSegmentFilter(filter)
-          ? segmentIndexQuery(table, ledger.name, filter)
-          : accountIndexQuery(table, ledger.name, filter);
+    const { input } = accountIndex(table, ledger.name, filter);
     if (!input) return 0;
     let count = 0;
     let start: Record<string, unknown> | undefined;
@@ -146,6 +107,34 @@ export class AccountReads {
   balances(ledger: LedgerRecord, filter: AddressFilter | SegmentFilter | undefined): Promise<Map<string, bigint>> {
     return aggregateBalances(this.doc, this.tableFor(ledger.bucket), ledger.name, filter);
   }
+}
+
+/**
+ * The key range serving an account filter: gsi1 by address (none, an address or a prefix), or an index of
+ * addresses (metadata, segment, balance) whose items name the account (`addressOf`). No input: nothing matches.
+ */
+interface AccountIndex {
+  input: QueryCommandInput | undefined;
+  keyAttributes: string[];
+  /** What the cursor records to rebuild the filter. */
+  recorded: Record<string, string>;
+  addressOf?: (item: Record<string, unknown>) => string;
+}
+
+function accountIndex(table: string, ledger: string, filter: AccountFilter | undefined): AccountIndex {
+  const byAddress = (item: Record<string, unknown>) => String(item.address);
+  const gsi = ['pk', 'sk', 'gsi1pk', 'gsi1sk'];
+  if (filter && isMetadataFilter(filter)) {
+    return { input: metadataIndexQuery(table, ledger, filter), keyAttributes: ['pk', 'sk'], recorded: { metadataKey: filter.metadata.key, metadataValue: filter.metadata.value }, addressOf: byAddress };
+  }
+  if (filter && isSegmentFilter(filter)) {
+    return { input: segmentIndexQuery(table, ledger, filter), keyAttributes: ['pk', 'sk'], recorded: { segments: segmentPattern(filter) }, addressOf: byAddress };
+  }
+  if (filter && isBalanceFilter(filter)) {
+    // Volume items by (asset, balance, address).
+    return { input: balanceIndexQuery(table, ledger, filter), keyAttributes: gsi, recorded: { balance: balanceFilterText(filter) }, addressOf: (item: Record<string, unknown>) => String(item.account) };
+  }
+  return { input: accountIndexQuery(table, ledger, filter), keyAttributes: gsi, recorded: filter ? { address: filter.address } : {} };
 }
 
 /**

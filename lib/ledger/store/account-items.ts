@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import type { AccountRecord, AccountVolumes } from '../domain/account.js';
-import type { AddressFilter } from '../domain/account-filter.js';
+import { INDEXED_SEGMENTS, type AddressFilter, type SegmentFilter } from '../domain/account-filter.js';
 import { ledgerKeys } from './keys.js';
 
 export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
@@ -58,4 +58,34 @@ export async function readVolumes(
     volumes.get(String(item.account))![asset] = volume;
   }
   return volumes;
+}
+
+/**
+ * The segment index query of a pattern: the partition of its first fixed segment (with the pattern's segment
+ * count), the other fixed segments as a filter on the items' `segments` — within that one partition.
+ */
+export function segmentIndexQuery(table: string, ledger: string, filter: SegmentFilter) {
+  const { segments } = filter;
+  const first = firstIndexedSegment(filter);
+  const others = segments.flatMap((s, i) => (s !== null && i !== first ? [i] : []));
+  return {
+    TableName: table,
+    KeyConditionExpression: 'pk = :p',
+    ...(others.length > 0
+      ? { FilterExpression: others.map((i) => `#s[${i}] = :s${i}`).join(' AND '), ExpressionAttributeNames: { '#s': 'segments' } }
+      : {}),
+    ExpressionAttributeValues: {
+      ':p': segmentPartition(ledger, filter),
+      ...Object.fromEntries(others.map((i) => [`:s${i}`, segments[i]])),
+    },
+    ConsistentRead: true,
+  };
+}
+
+const firstIndexedSegment = (filter: SegmentFilter) => filter.segments.findIndex((s, i) => s !== null && i < INDEXED_SEGMENTS);
+
+/** The index partition a segment pattern reads: its segment count and first fixed (indexed) segment. */
+export function segmentPartition(ledger: string, filter: SegmentFilter): string {
+  const first = firstIndexedSegment(filter);
+  return ledgerKeys.addressSegmentPartition(ledger, filter.segments.length, first, filter.segments[first]!);
 }

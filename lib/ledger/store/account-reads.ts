@@ -3,10 +3,10 @@ import { queryPage } from '../../dynamo/paginate.js';
 import { ValidationError } from '../../errors/index.js';
 import type { Cursor, ListQuery, Page } from '../../pagination/cursor.js';
 import type { AccountRecord, AccountVolumes } from '../domain/account.js';
-import { INDEXED_SEGMENTS, isBalanceFilter, isMetadataFilter, isSegmentFilter, type AccountFilter, type AddressFilter, type BalanceFilter, type MetadataFilter, type SegmentFilter } from '../domain/account-filter.js';
+import { isBalanceFilter, isMetadataFilter, isSegmentFilter, type AccountFilter, type AddressFilter, type BalanceFilter, type MetadataFilter, type SegmentFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS } from '../domain/names.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { accountIndexQuery, readVolumes, toAccountRecord, toAssetVolume } from './account-items.js';
+import { accountIndexQuery, readVolumes, segmentIndexQuery, segmentPartition, toAccountRecord, toAssetVolume } from './account-items.js';
 import { aggregateBalances } from './balance-aggregate.js';
 import { ledgerKeys, sortableBalance } from './keys.js';
 import type { LedgerRecord } from './registry.js';
@@ -151,7 +151,7 @@ function checkCursorKey(cursor: Cursor, ledger: string, filter: AccountFilter | 
   }
   if (filter && isSegmentFilter(filter)) {
     const address = k.sk ?? '';
-    const valid = Object.keys(k).length === 2 && k.pk === segmentIndexQuery('', ledger, filter).ExpressionAttributeValues[':p'] && ACCOUNT_ADDRESS.test(address);
+    const valid = Object.keys(k).length === 2 && k.pk === segmentPartition(ledger, filter) && ACCOUNT_ADDRESS.test(address);
     if (!valid) throw new ValidationError('cursor: not a cursor of this list');
     return;
   }
@@ -237,28 +237,6 @@ function balanceOfSort(sort: string): string {
   const digits = sort.slice(1, 39);
   if (!/^\d{38}$/.test(digits)) return '0';
   return sort[0] === 'N' ? String(BigInt(digits) - 10n ** 38n) : String(BigInt(digits));
-}
-
-/**
- * The segment index query of a pattern: the partition of its first fixed segment (with the pattern's segment
- * count), the other fixed segments as a filter on the items' `segments` — within that one partition.
- */
-export function segmentIndexQuery(table: string, ledger: string, filter: SegmentFilter) {
-  const { segments } = filter;
-  const first = segments.findIndex((s, i) => s !== null && i < INDEXED_SEGMENTS);
-  const others = segments.flatMap((s, i) => (s !== null && i !== first ? [i] : []));
-  return {
-    TableName: table,
-    KeyConditionExpression: 'pk = :p',
-    ...(others.length > 0
-      ? { FilterExpression: others.map((i) => `#s[${i}] = :s${i}`).join(' AND '), ExpressionAttributeNames: { '#s': 'segments' } }
-      : {}),
-    ExpressionAttributeValues: {
-      ':p': ledgerKeys.addressSegmentPartition(ledger, segments.length, first, segments[first]!),
-      ...Object.fromEntries(others.map((i) => [`:s${i}`, segments[i]])),
-    },
-    ConsistentRead: true,
-  };
 }
 
 /** A segment filter as the pattern text it came from (`users::eur`), for cursors. */

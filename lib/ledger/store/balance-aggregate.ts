@@ -2,9 +2,8 @@ import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import { addBalances } from '../domain/account.js';
 import { isSegmentFilter, type AddressFilter, type SegmentFilter } from '../domain/account-filter.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { segmentIndexQuery } from './account-reads.js';
 import { ledgerKeys } from './keys.js';
-import { accountIndexQuery, readVolumes, toAccountRecord } from './account-items.js';
+import { accountIndexQuery, readVolumes, segmentIndexQuery, toAccountRecord } from './account-items.js';
 
 /**
  * GET /v2/<ledger>/aggregate/balances: the per-asset sum of the balances of every account matching the

@@ -57,7 +57,8 @@ beforeAll(async () => {
   ({ runtime } = await testEnvironment());
   ({ call } = await ledgerClient(runtime, { now: () => clock }));
   at(T1);
-  ledger = await fresh();
+  // INDEX_ACCOUNT_BALANCES is opt-in: this ledger serves the balance filters below.
+  ledger = await fresh({ features: { INDEX_ACCOUNT_BALANCES: 'ON' } });
   await tx(ledger, { postings: [send('world', 'users:1', 100n)], accountMetadata: { 'users:1': { kind: 'user' } } });
   at(T2);
   await tx(ledger, { postings: [send('world', 'users:1:eur', 50n, 'EUR/2')] });
@@ -268,15 +269,15 @@ describe('balance filters (INDEX_ACCOUNT_BALANCES)', () => {
     expect((await call('GET', `/v2/${ledger}/accounts?cursor=${forged}`)).body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'cursor: not a cursor of this list' });
   });
 
-  it('moves an account in the index as its balance changes, and is refused when the feature is OFF', async () => {
-    const name = await fresh();
+  it('moves an account in the index as its balance changes, and is refused when the feature is OFF (the default)', async () => {
+    const name = await fresh({ features: { INDEX_ACCOUNT_BALANCES: 'ON' } });
     await tx(name, { postings: [send('world', 'a', 10n), send('world', 'b', 20n)] });
     const list = (filter: unknown) => call('GET', `/v2/${name}/accounts?${q(filter)}`).then(addresses);
     expect(await list({ $gte: { 'balance[USD/2]': 15 } })).toEqual(['b']);
     await tx(name, { postings: [send('b', 'a', 20n)] });
     expect(await list({ $gte: { 'balance[USD/2]': 15 } })).toEqual(['a']);
     expect(await list({ $match: { 'balance[USD/2]': 0 } })).toEqual(['b']);
-    expect((await call('POST', '/v2/nobalidx', { features: { INDEX_ACCOUNT_BALANCES: 'OFF' } })).status).toBe(204);
+    expect((await call('POST', '/v2/nobalidx')).status).toBe(204);
     const refused = await call('GET', `/v2/nobalidx/accounts?${q({ $gte: { 'balance[USD/2]': 0 } })}`);
     expect(refused.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'missing feature "INDEX_ACCOUNT_BALANCES"' });
   });

@@ -1,4 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeMove } from '../../lib/ledger/store/move-codec.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ledgerClient } from '../support/ledger.js';
@@ -54,24 +55,31 @@ describe('volumes', () => {
     expect(second.body.cursor.data).toEqual([{ account: 'bob', asset: 'USD', input: 30n, output: 0n, balance: 30n }]);
   });
 
-  it('records one move per transaction, account and asset, with post-commit volumes', async () => {
-    const { Items = [] } = await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'L#vol#MV#alice#USD' } }));
-    expect(Items.map((m) => [Number(m.txId), ...[m.input, m.output, m.postInput, m.postOutput].map((v) => BigInt(v))])).toEqual([
-      [3, 0n, 5n, 100n, 35n],
-      [1, 100n, 0n, 100n, 0n],
-      [2, 0n, 30n, 100n, 30n],
+  it('records one move per transaction, account and asset in commit order on the volume item, and a late copy of a back-dated one', async () => {
+    const { Item: volume } = await runtime.doc.send(new GetCommand({ TableName: runtime.config.tables.ledger, Key: { pk: 'L#vol#A#alice', sk: 'V#USD' } }));
+    expect((volume!.mv as string[]).map(decodeMove).map((m) => [m.txId, m.at, m.input, m.output, m.source, m.destination, m.late])).toEqual([
+      [1, '2026-03-01T00:00:00.000000Z', 100n, 0n, false, true, false],
+      [2, '2026-03-02T00:00:00.000000Z', 0n, 30n, true, false, false],
+      [3, '2026-02-15T00:00:00.000000Z', 0n, 5n, true, false, true],
+    ]);
+    expect(volume!.lastMoveKey).toBe('2026-03-02T00:00:00.000000Z#000000000000002');
+    expect(Number(volume!.lateMoves)).toBe(1);
+    const { Items = [] } = await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'L#vol#MVL#alice#USD' } }));
+    expect(Items.map((m) => [m.sk, Number(m.txId), BigInt(m.input), BigInt(m.output), m.lateOf])).toEqual([
+      ['2026-02-15T00:00:00.000000Z#000000000000003', 3, 0n, 5n, '2026-03-02T00:00:00.000000Z#000000000000002'],
     ]);
   });
 
-  it('refuses windows without MOVES_HISTORY (and writes no moves), and bad parameters', async () => {
-    expect((await call('POST', '/v2/nomoves', { features: { MOVES_HISTORY: 'OFF' } })).status).toBe(204);
+  it('refuses windows without MOVES_HISTORY (and writes no moves when no feature needs them), and bad parameters', async () => {
+    // INDEX_TRANSACTION_ACCOUNTS lists an account's transactions from its moves: off too, nothing keeps them.
+    expect((await call('POST', '/v2/nomoves', { features: { MOVES_HISTORY: 'OFF', INDEX_TRANSACTION_ACCOUNTS: 'OFF' } })).status).toBe(204);
     expect((await call('POST', '/v2/nomoves/transactions', { postings: [send('world', 'a', 1n)] })).status).toBe(200);
     const refused = await volumes('nomoves', '?startTime=2026-01-01T00:00:00Z');
     expect(refused.status).toBe(400);
     expect(refused.body.errorMessage).toBe('missing feature "MOVES_HISTORY"');
     expect((await volumes('nomoves')).body.cursor.data).toHaveLength(2);
-    const { Items = [] } = await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': 'L#nomoves#MV#a#USD' } }));
-    expect(Items).toEqual([]);
+    const { Item: volume } = await runtime.doc.send(new GetCommand({ TableName: runtime.config.tables.ledger, Key: { pk: 'L#nomoves#A#a', sk: 'V#USD' } }));
+    expect(volume!.mv).toBeUndefined();
     for (const bad of ['?startTime=nope', '?startTime=2026-03-02T00:00:00Z&endTime=2026-03-01T00:00:00Z', '?insertionDate=true', '?groupBy=1', '?whatever=1']) {
       const res = await volumes('vol', bad);
       expect(res.status, bad).toBe(400);

@@ -7,14 +7,10 @@ import { amountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import type { Posting } from '../domain/postings.js';
-import { formatInstant, parseInstant, sortableInstant, type Instant } from '../../time/instant.js';
+import { formatInstant, parseInstant } from '../../time/instant.js';
 import { transactionView, type Transaction, type VolumesView } from '../domain/transaction.js';
-import { isEnabled } from '../domain/features.js';
-import { ledgerKeys, type ItemKey } from '../store/keys.js';
-import type { LedgerRecord } from '../store/registry.js';
-import type { Write, WriteRequest } from '../store/writer.js';
-import { postingEffects, postingReads } from './posting-effects.js';
-import { transactionMetadataIndexWrites } from './transaction-metadata-index.js';
+import type { LedgerRecord, WriteRequest } from '../domain/change.js';
+import { postingEffects, postingReads } from '../domain/posting-effects.js';
 
 export const MAX_POSTINGS = 100;
 
@@ -58,7 +54,8 @@ export function requestHash(input: unknown, options: Record<string, unknown>): s
 
 /**
  * POST /v2/<ledger>/transactions as a ledger write: reads the volumes and accounts it touches, applies the
- * postings in order, and writes the transaction, new volumes, new or changed accounts and the reference.
+ * postings in order, and decides the transaction, its volumes and moves, new or changed accounts and the
+ * reference.
  */
 export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransactionInput, options: CreateTransactionOptions): WriteRequest<TransactionResult> {
   if (input.script !== undefined) throw new ValidationError('body.script: Numscript is not supported; send postings');
@@ -67,25 +64,18 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
   const timestamp = input.timestamp === undefined ? undefined : parseInstant(input.timestamp, 'body.timestamp');
   const force = options.force || input.force === true;
   const accountMetadata = input.accountMetadata ?? {};
-
-  const reads: ItemKey[] = [
-    ...postingReads(ledger.name, postings, Object.keys(accountMetadata)),
-    ...(input.reference !== undefined ? [ledgerKeys.reference(ledger.name, input.reference)] : []),
-  ];
+  const reads = postingReads(postings, Object.keys(accountMetadata));
 
   return {
     ledger,
-    reads,
+    reads: { ...reads, ...(input.reference !== undefined ? { references: [input.reference] } : {}) },
     dryRun: options.dryRun,
     ...(options.idempotencyKey !== undefined
       ? { idempotency: { key: options.idempotencyKey, requestHash: requestHash(input, { force: options.force, dryRun: options.dryRun }) } }
       : {}),
-    decide(snapshot, { now, table }) {
-      const referenceKey = input.reference !== undefined ? ledgerKeys.reference(ledger.name, input.reference) : undefined;
-      const duplicate = () => new ConflictError(`duplicate reference "${input.reference}"`);
-      if (referenceKey && snapshot.get(referenceKey)) throw duplicate();
-
-      const id = snapshot.head.lastTxId + 1;
+    decide(state, { now }) {
+      if (input.reference !== undefined && state.referenceTaken(input.reference)) throw new ConflictError(`duplicate reference "${input.reference}"`);
+      const id = state.head.lastTxId + 1;
       const at = timestamp ?? now;
       const nowText = formatInstant(now);
       const tx: Transaction = {
@@ -98,26 +88,24 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
         ...(input.reference !== undefined ? { reference: input.reference } : {}),
         reverted: false,
       };
-      const effects = postingEffects(snapshot, ledger.name, postings, { force, at, now, table, accountMetadata, txId: id, features: ledger.features });
-      const { post } = effects;
-      const writes: Write[] = [transactionPut(table, ledger.name, tx, post, at), ...transactionIndexWrites(table, ledger, tx), ...effects.writes];
-      if (referenceKey) {
-        writes.push({
-          item: { Put: { TableName: table, Item: { ...referenceKey, txId: id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          onConditionFailure: duplicate,
-        });
-      }
-
+      const effects = postingEffects(state, postings, { force, at, now, txId: id, accountMetadata });
       const logged = transactionView(tx);
       return {
-        result: transactionView(tx, { post }),
-        log: { type: 'NEW_TRANSACTION', data: { transaction: logged, accountMetadata } },
-        writes,
+        result: transactionView(tx, { post: effects.post }),
+        change: {
+          log: { type: 'NEW_TRANSACTION', data: { transaction: logged, accountMetadata } },
+          transactions: [{ record: { tx, post: effects.post } }],
+          volumes: effects.volumes,
+          moves: effects.moves,
+          accounts: effects.accounts,
+          references: input.reference !== undefined ? [{ reference: input.reference, txId: id }] : [],
+          lastTxId: id,
+          accountsAdded: effects.accountsAdded,
+        },
         event: {
           type: 'ledger.committed_transactions',
-          payload: { ledger: ledger.name, transactions: [{ ...logged, postCommitVolumes: post }], accountMetadata },
+          payload: { ledger: ledger.name, transactions: [{ ...logged, postCommitVolumes: effects.post }], accountMetadata },
         },
-        head: { lastTxId: id, accountsAdded: effects.accountsAdded },
       };
     },
   };
@@ -126,46 +114,4 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
 /** Transactions are stored as exact JSON text (amounts as big integers) with their post-commit volumes. */
 export function storeTransaction(tx: Transaction, post: VolumesView): string {
   return canonicalJson({ ...tx, postCommitVolumes: post });
-}
-
-/** The Put of a transaction item (conditional on being new when created), listed by time through gsi1. */
-export function transactionPut(table: string, ledger: string, tx: Transaction, post: VolumesView, at: Instant, options: { create?: boolean } = { create: true }): Write {
-  const timestamp = sortableInstant(at);
-  return {
-    item: {
-      Put: {
-        TableName: table,
-        Item: {
-          ...ledgerKeys.transaction(ledger, tx.id),
-          gsi1pk: ledgerKeys.transactionsByTime(ledger),
-          gsi1sk: ledgerKeys.transactionTimeSort(timestamp, tx.id),
-          id: tx.id,
-          timestamp,
-          body: storeTransaction(tx, post),
-        },
-        ...(options.create ? { ConditionExpression: 'attribute_not_exists(pk)' } : {}),
-      },
-    },
-  };
-}
-
-/**
- * Index items of a new transaction: one per metadata pair (the `metadata[key]` filter), and with
- * INDEX_TRANSACTION_ACCOUNTS ON one small item per account saying whether the account was a source, a
- * destination or both: lists filtered by account read these, never the whole ledger.
- */
-export function transactionIndexWrites(table: string, ledger: LedgerRecord, tx: Transaction): Write[] {
-  const metadata = transactionMetadataIndexWrites(table, ledger.name, tx.id, {}, tx.metadata);
-  if (!isEnabled(ledger.features, 'INDEX_TRANSACTION_ACCOUNTS')) return metadata;
-  const roles = new Map<string, { source: boolean; destination: boolean }>();
-  for (const p of tx.postings) {
-    roles.set(p.source, { source: true, destination: roles.get(p.source)?.destination ?? false });
-    roles.set(p.destination, { source: roles.get(p.destination)?.source ?? false, destination: true });
-  }
-  return [
-    ...metadata,
-    ...[...roles].map(([address, role]) => ({
-      item: { Put: { TableName: table, Item: { ...ledgerKeys.accountTransaction(ledger.name, address, tx.id), txId: tx.id, ...role } } },
-    })),
-  ];
 }

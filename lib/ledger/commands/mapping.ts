@@ -1,27 +1,17 @@
-import { mappingJson, mappingView, type Mapping } from '../domain/mapping.js';
-import { mappingItem } from '../store/mapping-item.js';
-import type { LedgerRecord } from '../store/registry.js';
-import type { HeadWriteRequest } from '../store/writer.js';
+import { mappingView, type Mapping } from '../domain/mapping.js';
+import type { LedgerRecord, MappingWriteRequest } from '../domain/change.js';
 
 export type MappingResult = ReturnType<typeof mappingView>;
 
 /**
- * PUT /<ledger>/mapping as a log-less HEAD write: the mapping item (tagged with the new HEAD version), HEAD
- * naming that version, and the `ledger.updated_mapping` event, in one transaction. Every transaction committed
- * after it decided under the new mapping; every one committed before it, under the old one.
+ * PUT /<ledger>/mapping: the mapping in force from the HEAD version this write commits, and the
+ * `ledger.updated_mapping` event. Every transaction committed after it decided under the new mapping; every one
+ * committed before it, under the old one.
  */
-export function updateMappingWrite(ledger: LedgerRecord, mapping: Mapping): HeadWriteRequest<MappingResult> {
+export function updateMappingWrite(ledger: LedgerRecord, mapping: Mapping): MappingWriteRequest<MappingResult> {
   const view = mappingView(mapping);
   return {
     ledger,
-    reads: [],
-    decide(_snapshot, { version, table }) {
-      return {
-        result: view,
-        writes: [{ item: { Put: { TableName: table, Item: mappingItem(ledger.name, version, mappingJson(mapping)) } } }],
-        event: { type: 'ledger.updated_mapping', payload: { ledger: ledger.name, mapping: view } },
-        head: { mapping },
-      };
-    },
+    decide: () => ({ result: view, mapping, event: { type: 'ledger.updated_mapping', payload: { ledger: ledger.name, mapping: view } } }),
   };
 }

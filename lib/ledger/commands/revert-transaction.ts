@@ -1,16 +1,12 @@
 import * as v from 'valibot';
 import { AlreadyRevertedError, NotFoundError } from '../../errors/index.js';
 import { metadataMap } from '../../validation/common.js';
-import { isEnabled } from '../domain/features.js';
 import { reversePostings } from '../domain/postings.js';
 import { formatInstant, parseInstant } from '../../time/instant.js';
 import { transactionView, type Transaction } from '../domain/transaction.js';
-import { ledgerKeys } from '../store/keys.js';
-import type { LedgerRecord } from '../store/registry.js';
-import { parseStoredTransaction } from '../store/transaction-reads.js';
-import type { WriteRequest } from '../store/writer.js';
-import { requestHash, transactionIndexWrites, transactionPut, type TransactionResult } from './create-transaction.js';
-import { postingEffects, postingReads } from './posting-effects.js';
+import type { LedgerRecord, WriteRequest } from '../domain/change.js';
+import { postingEffects, postingReads } from '../domain/posting-effects.js';
+import { requestHash, type TransactionResult } from './create-transaction.js';
 
 /** Metadata key marking a reverting transaction (the reference platform's spec key). */
 export const REVERTS_KEY = 'com.formance.spec/state/reverts';
@@ -38,24 +34,24 @@ export function revertTransactionWrite(
 ): WriteRequest<TransactionResult> {
   if (!original) throw new NotFoundError(`transaction ${id} not found`);
   const postings = reversePostings(original.postings);
+  const reads = postingReads(postings);
   return {
     ledger,
     // The original is read again inside the snapshot: its `reverted` flag decides under the sequencer.
-    reads: [ledgerKeys.transaction(ledger.name, id), ...postingReads(ledger.name, postings)],
+    reads: { ...reads, transactions: [id] },
     dryRun: options.dryRun,
     ...(options.idempotencyKey !== undefined
       ? { idempotency: { key: options.idempotencyKey, requestHash: requestHash({ revert: id, body }, { force: options.force, atEffectiveDate: options.atEffectiveDate }) } }
       : {}),
-    decide(snapshot, { now, table }) {
-      const item = snapshot.get(ledgerKeys.transaction(ledger.name, id));
-      if (!item) throw new NotFoundError(`transaction ${id} not found`);
-      const stored = parseStoredTransaction(String(item.body));
+    decide(state, { now }) {
+      const stored = state.transaction(id);
+      if (!stored) throw new NotFoundError(`transaction ${id} not found`);
       if (stored.tx.reverted) throw new AlreadyRevertedError(`transaction ${id} is already reverted`);
 
       const at = options.atEffectiveDate ? parseInstant(stored.tx.timestamp, 'timestamp') : now;
       const nowText = formatInstant(now);
       const revert: Transaction = {
-        id: snapshot.head.lastTxId + 1,
+        id: state.head.lastTxId + 1,
         postings,
         metadata: { ...(body.metadata ?? {}), [REVERTS_KEY]: String(id) },
         timestamp: formatInstant(at),
@@ -64,17 +60,19 @@ export function revertTransactionWrite(
         reverted: false,
       };
       const reverted: Transaction = { ...stored.tx, reverted: true, revertedAt: nowText, updatedAt: nowText };
-      const effects = postingEffects(snapshot, ledger.name, postings, { force: options.force, at, now, table, txId: revert.id, features: ledger.features });
-      const originalAt = parseInstant(stored.tx.timestamp, 'timestamp');
+      const effects = postingEffects(state, postings, { force: options.force, at, now, txId: revert.id });
       return {
         result: transactionView(revert, { post: effects.post }),
-        log: { type: 'REVERTED_TRANSACTION', data: { revertedTransaction: transactionView(reverted), transaction: transactionView(revert) } },
-        writes: [
-          transactionPut(table, ledger.name, revert, effects.post, at),
-          ...transactionIndexWrites(table, ledger, revert),
-          transactionPut(table, ledger.name, reverted, stored.post, originalAt, { create: false }),
-          ...effects.writes,
-        ],
+        change: {
+          log: { type: 'REVERTED_TRANSACTION', data: { revertedTransaction: transactionView(reverted), transaction: transactionView(revert) } },
+          transactions: [{ record: { tx: revert, post: effects.post } }, { record: { tx: reverted, post: stored.post }, before: stored }],
+          volumes: effects.volumes,
+          moves: effects.moves,
+          accounts: effects.accounts,
+          references: [],
+          lastTxId: revert.id,
+          accountsAdded: effects.accountsAdded,
+        },
         event: {
           type: 'ledger.reverted_transaction',
           payload: {
@@ -83,7 +81,6 @@ export function revertTransactionWrite(
             revertTransaction: transactionView(revert, { post: effects.post }),
           },
         },
-        head: { lastTxId: revert.id, accountsAdded: effects.accountsAdded },
       };
     },
   };

@@ -2,7 +2,7 @@ import { ValidationError } from '../../errors/index.js';
 
 /**
  * The ledger's feature switches: one table, so adding or removing a feature is one edit (API.md §3.1).
- * `values[0]` is the default.
+ * `values[0]` is the enabled value; DEFAULT_OFF lists the features a ledger gets disabled unless asked for.
  */
 export const FEATURES = {
   ACCOUNT_METADATA_HISTORY: ['SYNC', 'DISABLED'],
@@ -12,15 +12,21 @@ export const FEATURES = {
   INDEX_TRANSACTION_ACCOUNTS: ['ON', 'OFF'],
   MOVES_HISTORY: ['ON', 'OFF'],
   MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: ['SYNC', 'DISABLED'],
-  /** Ours, not the reference platform's: keeps volumes listable by balance, for `balance[ASSET]` filters. */
+  /**
+   * Ours, not the reference platform's: keeps volumes listable by balance, for `balance[ASSET]` filters. Off by
+   * default: its index entry moves with every balance change, ~4 write units per 1-posting transaction
+   * (docs/decisions.md, "Write cost").
+   */
   INDEX_ACCOUNT_BALANCES: ['ON', 'OFF'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
+
+const DEFAULT_OFF: ReadonlySet<string> = new Set(['INDEX_ACCOUNT_BALANCES']);
 
 export type FeatureName = keyof typeof FEATURES;
 export type FeatureSet = Record<FeatureName, string>;
 
 export const DEFAULT_FEATURES: FeatureSet = Object.fromEntries(
-  Object.entries(FEATURES).map(([name, values]) => [name, values[0]]),
+  Object.entries(FEATURES).map(([name, values]) => [name, DEFAULT_OFF.has(name) ? values[1] : values[0]]),
 ) as FeatureSet;
 
 /** Merges requested features over the defaults; unknown names or values are a 400 naming them. */
@@ -35,7 +41,7 @@ export function resolveFeatures(requested: Record<string, string> | undefined): 
   return features;
 }
 
-/** Whether a feature is on: its value is the first (default, enabled) value of its table row. */
+/** Whether a feature is on: its value is the first (enabled) value of its table row. */
 export function isEnabled(features: FeatureSet, name: FeatureName): boolean {
   return features[name] === FEATURES[name][0];
 }

@@ -13,9 +13,10 @@ import { createTransactionWrite } from '../commands/create-transaction.js';
 import { metadataWrite, type MetadataTarget } from '../commands/metadata.js';
 import { revertTransactionWrite } from '../commands/revert-transaction.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
-import type { LedgerRecord } from '../store/registry.js';
+import type { LedgerRecord } from '../domain/change.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
-import type { LedgerWriter, WriteOutcome, WriteRequest } from '../store/writer.js';
+import type { LedgerWriter, WriteOutcome } from '../store/writer.js';
+import type { WriteRequest } from '../domain/change.js';
 
 /** Raised inside an atomic bulk so the response can say which element failed. */
 class ElementFailure extends Error {
@@ -123,9 +124,9 @@ function target(data: { targetType: 'ACCOUNT'; targetId: string } | { targetType
 function tagged(index: number, request: WriteRequest<unknown>): WriteRequest<unknown> {
   return {
     ...request,
-    decide(snapshot, context) {
+    decide(state, context) {
       try {
-        return request.decide(snapshot, context);
+        return request.decide(state, context);
       } catch (err) {
         throw err instanceof PlatformError ? new ElementFailure(index, err) : err;
       }

@@ -51,7 +51,7 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, st
     const expand = readExpand(c.req.query('expand'), ledger);
     const found = await reads.get(ledger, id);
     if (!found) throw new NotFoundError(`transaction ${id} not found`);
-    const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, [found.tx]) : undefined;
+    const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, [found]) : undefined;
     return jsonResponse(c, { data: view(found, expand, effective) });
   });
 
@@ -91,7 +91,7 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, st
     const filter = parseTransactionFilter(params.query, ledger.features);
     const recorded = Object.fromEntries(Object.entries({ reverse: params.reverse, expand: params.expand, query: params.query }).filter(([, v]) => v !== undefined)) as Record<string, string>;
     const page = await reads.list(ledger, query, ascending, filter, recorded);
-    const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, page.data.map((t) => t.tx)) : undefined;
+    const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, page.data) : undefined;
     return jsonResponse(c, { cursor: { ...page, data: page.data.map((t) => view(t, expand, effective)) } });
   });
 }

@@ -52,12 +52,10 @@ export function readV1ListQuery(raw: Record<string, string>, ledger: string, fea
   if (!/^\d{1,15}$/.test(params.after)) throw new ValidationError('after: must be a transaction id (a non-negative integer)');
   const after = Number(params.after);
   if (filter?.kind === 'time') throw new ValidationError('after: cannot be combined with startTime or endTime');
-  if (filter?.kind === 'reference') return { query, filter, recorded, before: after };
+  if (filter?.kind === 'reference' || filter?.kind === 'account') return { query, filter, recorded, before: after };
   // The first page starts right after `after` in descending order: a start key, as a cursor would carry.
   const k =
-    filter?.kind === 'account'
-      ? ledgerKeys.accountTransaction(ledger, filter.address, after)
-      : filter?.kind === 'metadata'
+    filter?.kind === 'metadata'
         ? ledgerKeys.transactionMetadata(ledger, filter.key, filter.value, after)
         : ledgerKeys.transaction(ledger, after);
   return { query: { pageSize: query.pageSize, cursor: { l: list, p: query.pageSize, k, d: 'n', f: recorded } }, filter, recorded };

@@ -27,7 +27,7 @@ export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads }
   app.get('/:ledger/transactions', async (c) => {
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
     const { query, filter, recorded, before } = readV1ListQuery(c.req.query(), ledger.name, ledger.features);
-    const page = await reads.list(ledger, query, false, filter, recorded);
+    const page = await reads.list(ledger, query, false, filter, recorded, before);
     const data = page.data.filter((t) => before === undefined || t.tx.id < before).map((t) => v1Transaction(transactionView(t.tx, { post: t.post })));
     return jsonResponse(c, { cursor: { ...page, data } });
   });

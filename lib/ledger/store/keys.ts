@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
  */
 const pad = (n: number) => String(n).padStart(15, '0');
 const moveSort = (sortableTimestamp: string, txId: number) => `${sortableTimestamp}#${pad(txId)}`;
+export const MOVE_PAGE_PREFIX = 'P#';
 
 export const registryKeys = {
   sequence: { pk: 'LEDGER_SEQ', sk: 'LEDGER_SEQ' },
@@ -23,19 +24,20 @@ export const ledgerKeys = {
   /** gsi1 partition of a ledger's transactions by timestamp (sort key `<timestamp>#<id>`). */
   transactionsByTime: (ledger: string) => `L#${ledger}#TXT`,
   transactionTimeSort: (sortableTimestamp: string, id: number) => `${sortableTimestamp}#${pad(id)}`,
-  /** One item per (account, transaction) when INDEX_TRANSACTION_ACCOUNTS is ON. */
-  accountTransaction: (ledger: string, address: string, id: number) => ({ pk: `L#${ledger}#TA#${address}`, sk: pad(id) }),
-  accountTransactionPartition: (ledger: string, address: string) => `L#${ledger}#TA#${address}`,
   log: (ledger: string, id: number) => ({ pk: `L#${ledger}#LOG`, sk: pad(id) }),
   logPartition: (ledger: string) => `L#${ledger}#LOG`,
   account: (ledger: string, address: string) => ({ pk: `L#${ledger}#A#${address}`, sk: 'A' }),
   volume: (ledger: string, address: string, asset: string) => ({ pk: `L#${ledger}#A#${address}`, sk: `V#${asset}` }),
   accountPartition: (ledger: string, address: string) => `L#${ledger}#A#${address}`,
   accountList: (ledger: string) => `L#${ledger}#ACCOUNTS`,
-  /** One move per (transaction, account, asset) when MOVES_HISTORY is ON, ordered by effective time. */
-  move: (ledger: string, address: string, asset: string, sortableTimestamp: string, txId: number) => ({
+  /**
+   * Move pages of a pair (MOVES_HISTORY or INDEX_TRANSACTION_ACCOUNTS): each holds up to MOVES_PER_PAGE moves in
+   * commit order, flushed from the volume item's buffer. Sorted by `<the pair's greatest move key when the page
+   * started>#<first tx id>`, which grows in commit order, and in effective time for in-order moves.
+   */
+  movePage: (ledger: string, address: string, asset: string, runningMax: string, firstTxId: number) => ({
     pk: `L#${ledger}#MV#${address}#${asset}`,
-    sk: moveSort(sortableTimestamp, txId),
+    sk: `${MOVE_PAGE_PREFIX}${runningMax}#${pad(firstTxId)}`,
   }),
   movePartition: (ledger: string, address: string, asset: string) => `L#${ledger}#MV#${address}#${asset}`,
   /** A move's sort key: effective time, then id, so moves at one instant sort in commit order. */

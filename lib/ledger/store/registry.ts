@@ -5,17 +5,11 @@ import { queryPage } from '../../dynamo/paginate.js';
 import { LedgerAlreadyExistsError } from '../../errors/index.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { FEATURES, type FeatureSet } from '../domain/features.js';
+import type { LedgerRecord } from '../domain/change.js';
 import type { BucketTables } from './bucket-tables.js';
 import { ledgerKeys, registryKeys } from './keys.js';
 
-export interface LedgerRecord {
-  id: number;
-  name: string;
-  bucket: string;
-  metadata: Record<string, string>;
-  features: FeatureSet;
-  addedAt: string;
-}
+export type { LedgerRecord } from '../domain/change.js';
 
 /**
  * Every ledger, whatever its bucket, is registered in the default ledger table: one item per ledger (listed

@@ -6,6 +6,7 @@ import type { ListQuery, Page } from '../../pagination/cursor.js';
 import type { Posting } from '../domain/postings.js';
 import type { Transaction, VolumesView } from '../domain/transaction.js';
 import type { Bound, TransactionFilter } from '../domain/transaction-filter.js';
+import { accountTransactionIds } from './account-transactions.js';
 import { ledgerKeys } from './keys.js';
 import type { LedgerRecord } from './registry.js';
 
@@ -27,6 +28,11 @@ export class TransactionReads {
     private readonly tableFor: (bucket: string) => string,
   ) {}
 
+  private async byIds(table: string, ledger: string, ids: number[]): Promise<StoredTransaction[]> {
+    const items = await batchGetInOrder(this.doc, table, ids.map((id) => ledgerKeys.transaction(ledger, id)));
+    return items.filter((i): i is Record<string, unknown> => i !== undefined).map((item) => parseStoredTransaction(String(item.body)));
+  }
+
   async get(ledger: LedgerRecord, id: number): Promise<StoredTransaction | undefined> {
     const { Item } = await this.doc.send(
       new GetCommand({ TableName: this.tableFor(ledger.bucket), Key: ledgerKeys.transaction(ledger.name, id), ConsistentRead: true }),
@@ -45,6 +51,7 @@ export class TransactionReads {
     ascending: boolean,
     filter: TransactionFilter | undefined,
     filters: Record<string, string>,
+    before?: number,
   ): Promise<Page<StoredTransaction>> {
     const table = this.tableFor(ledger.bucket);
     const list = `ledger.transactions.${ledger.name}`;
@@ -69,19 +76,15 @@ export class TransactionReads {
         fromBody,
       );
     }
-    if (filter?.kind === 'account' || filter?.kind === 'metadata') {
-      const role = filter.kind === 'account' ? filter.role : 'any';
-      const partition = filter.kind === 'account' ? ledgerKeys.accountTransactionPartition(ledger.name, filter.address) : ledgerKeys.transactionMetadataPartition(ledger.name, filter.key, filter.value);
+    if (filter?.kind === 'account') {
+      const ids = await accountTransactionIds(this.doc, table, ledger.name, filter.address, filter.role, query, { ascending, list, filters, ...(before !== undefined ? { before } : {}) });
+      return { ...ids, data: await this.byIds(table, ledger.name, ids.data) };
+    }
+    if (filter?.kind === 'metadata') {
       const ids = await queryPage(
         this.doc,
         {
-          input: {
-            TableName: table,
-            KeyConditionExpression: 'pk = :p',
-            ExpressionAttributeValues: { ':p': partition, ...(role !== 'any' ? { ':yes': true } : {}) },
-            ...(role !== 'any' ? { FilterExpression: `#role = :yes`, ExpressionAttributeNames: { '#role': role } } : {}),
-            ConsistentRead: true,
-          },
+          input: { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': ledgerKeys.transactionMetadataPartition(ledger.name, filter.key, filter.value) }, ConsistentRead: true },
           keyAttributes: ['pk', 'sk'],
           list,
           ascending,
@@ -90,8 +93,7 @@ export class TransactionReads {
         query,
         (item) => Number(item.txId),
       );
-      const items = await batchGetInOrder(this.doc, table, ids.data.map((id) => ledgerKeys.transaction(ledger.name, id)));
-      return { ...ids, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(fromBody) };
+      return { ...ids, data: await this.byIds(table, ledger.name, ids.data) };
     }
     return queryPage(
       this.doc,

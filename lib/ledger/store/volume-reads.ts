@@ -1,4 +1,6 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { movesInRange } from './moves-in-range.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import type { AddressFilter } from '../domain/account-filter.js';
@@ -62,41 +64,21 @@ export class VolumeReads {
 
   private async windowRows(table: string, ledger: string, accounts: AccountRecord[], window: Window): Promise<VolumeRow[]> {
     const pairs = accounts.flatMap((a) => [...a.assets].sort().map((asset) => [a.address, asset] as const));
-    const rows = await Promise.all(pairs.map(([account, asset]) => this.movedInWindow(table, ledger, account, asset, window)));
+    const volumes = await batchGetInOrder(this.doc, table, pairs.map(([account, asset]) => ledgerKeys.volume(ledger, account, asset)));
+    const rows = await Promise.all(pairs.map(([account, asset], i) => this.movedInWindow(table, ledger, account, asset, volumes[i], window)));
     return rows.filter((r): r is VolumeRow => r !== undefined);
   }
 
-  private async movedInWindow(table: string, ledger: string, account: string, asset: string, window: Window): Promise<VolumeRow | undefined> {
-    // Move keys are `<sortable time>#<id>`: `<t>` sorts before all moves at t, so `>= from` keeps them and
-    // `< to` drops them — an inclusive start and an exclusive end.
-    const conditions = ['pk = :p', ...(window.from && window.to ? ['sk BETWEEN :from AND :to'] : window.from ? ['sk >= :from'] : window.to ? ['sk < :to'] : [])];
-    const values: Record<string, string> = { ':p': ledgerKeys.movePartition(ledger, account, asset) };
-    if (window.from) values[':from'] = window.from;
-    // BETWEEN is inclusive, but no move key equals `<to>` itself (keys are `<to>#<id>`, which sort after it).
-    if (window.to) values[':to'] = window.to;
-    let input = 0n;
-    let output = 0n;
-    let moved = false;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const result = await this.doc.send(
-        new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeValues: values,
-          ProjectionExpression: '#i, #o',
-          ExpressionAttributeNames: { '#i': 'input', '#o': 'output' },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of result.Items ?? []) {
-        input += BigInt(item.input as bigint);
-        output += BigInt(item.output as bigint);
-        moved = true;
-      }
-      start = result.LastEvaluatedKey;
-    } while (start);
-    return moved ? { account, asset, input, output, balance: input - output } : undefined;
+  private async movedInWindow(table: string, ledger: string, account: string, asset: string, volume: Record<string, unknown> | undefined, window: Window): Promise<VolumeRow | undefined> {
+    // Window bounds are bare times: `<from>` sorts before all moves at from, `<to>` before all at to — an
+    // inclusive start and an exclusive end.
+    const moves = await movesInRange(this.doc, table, ledger, account, asset, volume, {
+      ...(window.from ? { lower: { key: window.from, inclusive: true } } : {}),
+      ...(window.to ? { upper: { key: window.to, inclusive: false } } : {}),
+    });
+    if (moves.length === 0) return undefined;
+    const input = moves.reduce((sum, m) => sum + m.input, 0n);
+    const output = moves.reduce((sum, m) => sum + m.output, 0n);
+    return { account, asset, input, output, balance: input - output };
   }
 }

@@ -1,23 +1,23 @@
 import { TransactGetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { EventKind } from '../../../events/catalog.js';
 import { isThrottling } from '../../dynamo/errors.js';
 import { DependencyThrottledError, ValidationError } from '../../errors/index.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
+import type { HeadState, LedgerChange, LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
 import { isEnabled } from '../domain/features.js';
-import { logHash, type LogEntry, type LogType } from '../domain/logs.js';
-import { formatInstant, instantFromMs, type Instant } from '../../time/instant.js';
+import { logHash, type LogEntry } from '../domain/logs.js';
+import { mappingJson, type Mapping } from '../domain/mapping.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
+import { changeWrites, type ItemView, type Write } from './change-items.js';
 import { keyString, ledgerKeys, type ItemKey } from './keys.js';
+import { ledgerState, readKeys } from './ledger-state.js';
 import { outboxRow } from '../../events/outbox.js';
-import type { LedgerRecord } from './registry.js';
-import type { Mapping } from '../domain/mapping.js';
-import { MappingCache } from './mapping-item.js';
+import type { EventKind } from '../../../events/catalog.js';
+import { MappingCache, mappingItem } from './mapping-item.js';
+
+export type { Write } from './change-items.js';
 
 /** The sequencer item's state as read at the start of a write. */
-export interface Head {
-  lastTxId: number;
-  lastLogId: number;
-  lastHash: string;
-  accounts: number;
+export interface Head extends HeadState {
   /**
    * Bumped by every HEAD write, and what every write is conditional on: a mapping change moves HEAD without a
    * log entry, so `lastLogId` alone no longer tells whether HEAD moved. Undefined on HEAD items written
@@ -26,63 +26,6 @@ export interface Head {
   version?: number;
   /** The HEAD version at which the ledger's mapping was last replaced; undefined: the ledger has no mapping. */
   mappingVersion?: number;
-}
-
-export interface Snapshot {
-  head: Head;
-  /** The ledger's mapping in force at this snapshot (v1 contracts), if it has one. */
-  mapping?: Mapping;
-  get(key: ItemKey): Record<string, unknown> | undefined;
-}
-
-/** One item of the transaction, with the error to raise if its own condition fails. */
-export interface Write {
-  item: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
-  onConditionFailure?: () => Error;
-}
-
-export interface Decision<T> {
-  /** What the caller answers with (a JSON-ready view; big integers as bigint). */
-  result: T;
-  log: { type: LogType; data: Record<string, unknown> };
-  writes: Write[];
-  event: { type: EventKind; payload: Record<string, unknown> };
-  /** Changes to the sequencer beyond the log: a new transaction id, accounts first seen. */
-  head?: { lastTxId?: number; accountsAdded?: number };
-}
-
-export interface WriteContext {
-  logId: number;
-  now: Instant;
-  /** The ledger's bucket table: where the decision's items go. */
-  table: string;
-}
-
-export interface WriteRequest<T> {
-  ledger: LedgerRecord;
-  /** Items the decision reads, besides HEAD and the idempotency record. */
-  reads: ItemKey[];
-  idempotency?: { key: string; requestHash: string };
-  dryRun?: boolean;
-  decide(snapshot: Snapshot, context: WriteContext): Decision<T>;
-}
-
-/**
- * A write that changes HEAD's own state but writes no log entry (the mapping: the official SDK's log types are a
- * closed enum, so a new log type would break `listLogs` for its users). Same snapshot, same commit, same event.
- */
-export interface HeadWriteRequest<T> {
-  ledger: LedgerRecord;
-  reads: ItemKey[];
-  decide(snapshot: Snapshot, context: { version: number; now: Instant; table: string }): HeadDecision<T>;
-}
-
-export interface HeadDecision<T> {
-  result: T;
-  writes: Write[];
-  event: { type: EventKind; payload: Record<string, unknown> };
-  /** A new mapping: HEAD names this write's version as the mapping's (the decision writes the mapping item). */
-  head?: { mapping?: Mapping };
 }
 
 export type WriteOutcome<T> =
@@ -142,8 +85,8 @@ export class LedgerWriter {
     return this.inTurn(ledger.name, () => this.retrying(() => this.attempt(ledger, requests)));
   }
 
-  /** A log-less write of HEAD's own state (see HeadWriteRequest); answers the decision's result. */
-  async writeHead<T>(request: HeadWriteRequest<T>): Promise<T> {
+  /** A log-less write of HEAD's own state (see MappingWriteRequest); answers the decision's result. */
+  async writeHead<T>(request: MappingWriteRequest<T>): Promise<T> {
     return this.inTurn(request.ledger.name, () => this.retrying(() => this.attemptHead(request)));
   }
 
@@ -221,7 +164,7 @@ export class LedgerWriter {
     const table = this.options.tableFor(ledger.bucket);
     const headKey = ledgerKeys.head(ledger.name);
     const idempotencyKeyOf = (r: WriteRequest<T>) => (r.idempotency ? ledgerKeys.idempotency(ledger.name, r.idempotency.key) : undefined);
-    const snapshot = await this.readSnapshot(ledger, table, requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(r)!] : []), ...r.reads]));
+    const snapshot = await this.readSnapshot(ledger, table, requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(r)!] : []), ...readKeys(ledger.name, r.reads)]));
     if (snapshot === 'retry') return 'retry';
     const { view, head: initial, mapping } = snapshot;
 
@@ -243,18 +186,19 @@ export class LedgerWriter {
         continue;
       }
       const logId = head.lastLogId + 1;
-      const decision = request.decide({ head, ...(mapping ? { mapping } : {}), get: (key) => view.get(keyString(key)) }, { logId, now, table });
+      const decision = request.decide(ledgerState(ledger.name, view, head, mapping), { now });
       if (request.dryRun) {
         outcomes.push({ kind: 'dry-run', result: decision.result });
         continue;
       }
-      const entry = { id: logId, type: decision.log.type, data: decision.log.data, date: formatInstant(now), idempotencyKey: request.idempotency?.key ?? '' };
+      const { change } = decision;
+      const entry = { id: logId, type: change.log.type, data: change.log.data, date: formatInstant(now), idempotencyKey: request.idempotency?.key ?? '' };
       const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entry) : '';
       const log: LogEntry = { ...entry, hash };
       const own: Array<Write & { idempotency?: boolean }> = [
-        { item: { Put: { TableName: table, Item: { ...ledgerKeys.log(ledger.name, logId), id: logId, type: log.type, date: log.date, body: stringifyJson(log) } } } },
+        { item: { Put: { TableName: table, Item: logItem(ledger.name, log, change) } } },
         { item: { Put: this.eventRow(ledger, log, decision.event, nowMs) } },
-        ...decision.writes,
+        ...changeWrites(ledger, table, view, change, logId),
       ];
       if (idempotencyKey) {
         own.push({
@@ -269,16 +213,16 @@ export class LedgerWriter {
         });
       }
       for (const w of own) {
-        if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item as Record<string, unknown>);
-        if (w.item.Delete) view.delete(keyString(w.item.Delete.Key as ItemKey));
+        if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item);
+        if (w.item.Delete) view.delete(keyString(w.item.Delete.Key));
       }
       writes.push(...own);
       head = {
         ...head,
-        lastTxId: decision.head?.lastTxId ?? head.lastTxId,
+        lastTxId: change.lastTxId ?? head.lastTxId,
         lastLogId: logId,
         lastHash: hash || head.lastHash,
-        accounts: head.accounts + (decision.head?.accountsAdded ?? 0),
+        accounts: head.accounts + change.accountsAdded,
       };
       outcomes.push({ kind: 'committed', result: decision.result, log });
     }
@@ -286,17 +230,17 @@ export class LedgerWriter {
     return (await this.commit(table, headKey, initial, head, writes)) ?? outcomes;
   }
 
-  private async attemptHead<T>(request: HeadWriteRequest<T>): Promise<T | 'retry'> {
+  private async attemptHead<T>(request: MappingWriteRequest<T>): Promise<T | 'retry'> {
     const { ledger } = request;
     const table = this.options.tableFor(ledger.bucket);
     const headKey = ledgerKeys.head(ledger.name);
-    const snapshot = await this.readSnapshot(ledger, table, request.reads);
+    const snapshot = await this.readSnapshot(ledger, table, []);
     if (snapshot === 'retry') return 'retry';
-    const { view, head: initial, mapping } = snapshot;
+    const { head: initial } = snapshot;
     const version = (initial.version ?? 0) + 1;
     const nowMs = this.now();
     const now = instantFromMs(nowMs);
-    const decision = request.decide({ head: initial, ...(mapping ? { mapping } : {}), get: (key) => view.get(keyString(key)) }, { version, now, table });
+    const decision = request.decide({ now });
     const event: Write = {
       item: {
         Put: {
@@ -314,11 +258,11 @@ export class LedgerWriter {
         },
       },
     };
-    const replaced = decision.head?.mapping;
-    const head: Head = { ...initial, ...(replaced ? { mappingVersion: version } : {}) };
-    if ((await this.commit(table, headKey, initial, head, [event, ...decision.writes])) === 'retry') return 'retry';
+    const mappingWrite: Write = { item: { Put: { TableName: table, Item: mappingItem(ledger.name, version, mappingJson(decision.mapping)) } } };
+    const head: Head = { ...initial, mappingVersion: version };
+    if ((await this.commit(table, headKey, initial, head, [event, mappingWrite])) === 'retry') return 'retry';
     // This container's next writes need not read back what it just wrote.
-    if (replaced) this.mappings.remember(table, ledger.name, version, replaced);
+    this.mappings.remember(table, ledger.name, version, decision.mapping);
     return decision.result;
   }
 
@@ -366,7 +310,7 @@ export class LedgerWriter {
     return undefined;
   }
 
-  private eventRow(ledger: LedgerRecord, log: LogEntry, event: Decision<unknown>['event'], nowMs: number): NonNullable<Write['item']['Put']> {
+  private eventRow(ledger: LedgerRecord, log: LogEntry, event: { type: EventKind; payload: Record<string, unknown> }, nowMs: number): NonNullable<Write['item']['Put']> {
     return {
       TableName: this.options.eventsTable,
       Item: outboxRow({
@@ -415,4 +359,15 @@ function isTransactionConflict(err: unknown): boolean {
 
 function dedupe(keys: ItemKey[]): ItemKey[] {
   return [...new Map(keys.map((k) => [keyString(k), k])).values()];
+}
+
+/**
+ * The log entry's item: the exact entry as hashed (`body`), and `ev`, what its event needs beyond the entry (the
+ * post-commit volumes), so the ledger table's stream carries the event without a row of its own.
+ */
+function logItem(ledger: string, log: LogEntry, change: LedgerChange): Record<string, unknown> {
+  const created = change.transactions.find((t) => !t.before);
+  const reverted = change.log.type === 'REVERTED_TRANSACTION' ? change.transactions.find((t) => t.before) : undefined;
+  const extras = { ...(created ? { post: created.record.post } : {}), ...(reverted ? { revertedPost: reverted.record.post } : {}) };
+  return { ...ledgerKeys.log(ledger, log.id), id: log.id, type: log.type, date: log.date, body: stringifyJson(log), ev: stringifyJson(extras) };
 }

@@ -1,0 +1,127 @@
+import type { EventKind } from '../../../events/catalog.js';
+import type { Instant } from '../../time/instant.js';
+import type { FeatureSet } from './features.js';
+import type { Mapping } from './mapping.js';
+import type { LogType } from './logs.js';
+import type { Posting, Volume } from './postings.js';
+import type { Transaction, VolumesView } from './transaction.js';
+
+/**
+ * What a ledger command decides, as plain domain values: the store alone turns a change into items and keys
+ * (docs/data-model.md). A command reads the ledger through `LedgerState` and answers a `LedgerChange`; the
+ * same decision runs against a DynamoDB snapshot (direct writes) or the group-commit writer's memory.
+ */
+
+/** The sequencer's state as a decision sees it. */
+export interface HeadState {
+  lastTxId: number;
+  lastLogId: number;
+  lastHash: string;
+  accounts: number;
+}
+
+/** An account as the commands see and change it. */
+export interface AccountState {
+  address: string;
+  metadata: Record<string, string>;
+  /** Assets the account holds volumes in, sorted. */
+  assets: string[];
+  firstUsage: string;
+  /** Sortable form of firstUsage, compared with a back-dated transaction's timestamp. */
+  firstUsageKey: string;
+  insertionDate: string;
+  updatedAt: string;
+}
+
+/** A committed transaction with the volumes right after it (commit order). */
+export interface TransactionRecord {
+  tx: Transaction;
+  post: VolumesView;
+}
+
+/** What a decision reads: the store turns these into item keys. */
+export interface Reads {
+  pairs?: Array<[account: string, asset: string]>;
+  accounts?: string[];
+  transactions?: number[];
+  references?: string[];
+}
+
+/** The ledger as one decision sees it: a consistent snapshot, overlaid with earlier decisions of its batch. */
+export interface LedgerState {
+  head: HeadState;
+  /** The ledger's mapping in force (v1 contracts), if any. */
+  mapping?: Mapping;
+  volume(account: string, asset: string): Volume | undefined;
+  account(address: string): AccountState | undefined;
+  transaction(id: number): TransactionRecord | undefined;
+  referenceTaken(reference: string): boolean;
+}
+
+/** One (transaction, account, asset) movement: what moved in and out, at which effective time. */
+export interface Move {
+  account: string;
+  asset: string;
+  txId: number;
+  /** Sortable effective time of the transaction. */
+  at: string;
+  input: bigint;
+  output: bigint;
+  source: boolean;
+  destination: boolean;
+}
+
+export interface LedgerChange {
+  log: { type: LogType; data: Record<string, unknown> };
+  /** Transactions created or rewritten (a revert marks its original; metadata changes), with their state before. */
+  transactions: Array<{ record: TransactionRecord; before?: TransactionRecord }>;
+  /** Volumes after the change of every pair it touched. */
+  volumes: Array<{ account: string; asset: string; volume: Volume }>;
+  moves: Move[];
+  /** Accounts created or changed, with their state before (undefined: new). */
+  accounts: Array<{ after: AccountState; before?: AccountState }>;
+  /** A metadata change to keep in history (ACCOUNT_/TRANSACTION_METADATA_HISTORY). */
+  metadataRevision?: { target: { type: 'ACCOUNT'; address: string } | { type: 'TRANSACTION'; id: number }; metadata: Record<string, string> };
+  references: Array<{ reference: string; txId: number }>;
+  /** A new transaction id taken by the change. */
+  lastTxId?: number;
+  accountsAdded: number;
+}
+
+export interface Decision<T> {
+  /** What the caller answers with (a JSON-ready view; big integers as bigint). */
+  result: T;
+  change: LedgerChange;
+  /** The event the change emits (kind and payload). */
+  event: { type: EventKind; payload: Record<string, unknown> };
+}
+
+export type { Posting, Transaction, VolumesView };
+
+/** A ledger as registered: its bucket decides its table, its features what the store keeps. */
+export interface LedgerRecord {
+  id: number;
+  name: string;
+  bucket: string;
+  metadata: Record<string, string>;
+  features: FeatureSet;
+  addedAt: string;
+}
+
+/** One write a command asks of the ledger: what it reads, and the decision over what it read. */
+export interface WriteRequest<T> {
+  ledger: LedgerRecord;
+  reads: Reads;
+  idempotency?: { key: string; requestHash: string };
+  dryRun?: boolean;
+  decide(state: LedgerState, context: { now: Instant }): Decision<T>;
+}
+
+/**
+ * A write that replaces the ledger's mapping: it changes HEAD's own state but writes no log entry (the official
+ * SDK's log types are a closed enum, so a new log type would break `listLogs` for its users).
+ */
+export interface MappingWriteRequest<T> {
+  ledger: LedgerRecord;
+  decide(context: { now: Instant }): { result: T; mapping: Mapping; event: { type: EventKind; payload: Record<string, unknown> } };
+}

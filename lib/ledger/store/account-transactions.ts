@@ -1,0 +1,86 @@
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { ValidationError } from '../../errors/index.js';
+import { encodeCursor, type ListQuery, type Page } from '../../pagination/cursor.js';
+import { ledgerKeys } from './keys.js';
+import { isMovePosition, PairMoves, type PositionedMove } from './pair-moves.js';
+
+export type Role = 'any' | 'source' | 'destination';
+
+/**
+ * Ids of the transactions of one account (as source, destination or either), a page at a time, newest first
+ * unless `ascending` — INDEX_TRANSACTION_ACCOUNTS without an item per transaction: each of the account's
+ * (asset) pairs keeps its moves in commit order (pages plus the volume item's buffer), and the pairs are merged by
+ * id. The cursor carries the last id and, per asset, the page to resume in. `before` (v1's `after`) starts
+ * below an id.
+ */
+export async function accountTransactionIds(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: string,
+  address: string,
+  role: Role,
+  query: ListQuery,
+  options: { ascending: boolean; list: string; filters: Record<string, string>; before?: number },
+): Promise<Page<number>> {
+  const resumed = query.cursor ? readPosition(query.cursor.k) : undefined;
+  const { Item: account } = await doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.account(ledger, address), ConsistentRead: true }));
+  const assets = [...((account?.assets as Iterable<string> | undefined) ?? [])];
+  if (resumed && Object.keys(resumed.positions).some((asset) => !assets.includes(asset))) throw new ValidationError('cursor: not a cursor of this list');
+  const volumes = await batchGetInOrder(doc, table, assets.map((asset) => ledgerKeys.volume(ledger, address, asset)));
+  const streams = assets
+    .filter((asset) => !resumed || asset in resumed.positions)
+    .map((asset) => ({ asset, moves: PairMoves.forPair(doc, table, ledger, address, asset, volumes[assets.indexOf(asset)], options.ascending, resumed?.positions[asset]) }));
+  const bound = resumed?.last ?? options.before;
+  const beyond = (id: number) => bound !== undefined && (options.ascending ? id <= bound : id >= bound);
+
+  const heads = new Map<string, PositionedMove | undefined>();
+  for (const s of streams) heads.set(s.asset, await nextWithin(s.moves, beyond));
+  const ids: number[] = [];
+  let cursorAt: { last: number; positions: Record<string, string> } | undefined;
+  while (ids.length <= query.pageSize) {
+    const live = [...heads.values()].filter((m): m is PositionedMove => m !== undefined);
+    if (live.length === 0) break;
+    const id = live.reduce((best, m) => (options.ascending ? Math.min(best, m.txId) : Math.max(best, m.txId)), live[0]!.txId);
+    let matches = false;
+    for (const s of streams) {
+      const head = heads.get(s.asset);
+      if (head?.txId !== id) continue;
+      matches ||= role === 'any' || (role === 'source' ? head.source : head.destination);
+      heads.set(s.asset, await nextWithin(s.moves, beyond));
+    }
+    if (!matches) continue;
+    ids.push(id);
+    if (ids.length === query.pageSize) {
+      // Where the next page resumes: each pair's next move (a pair with none left is dropped).
+      const positions: Record<string, string> = {};
+      for (const [asset, head] of heads) if (head) positions[asset] = head.position;
+      cursorAt = { last: id, positions };
+    }
+  }
+  const hasMore = ids.length > query.pageSize;
+  return {
+    pageSize: query.pageSize,
+    hasMore,
+    data: ids.slice(0, query.pageSize),
+    ...(hasMore && cursorAt
+      ? { next: encodeCursor({ l: options.list, p: query.pageSize, k: { [LAST]: String(cursorAt.last), ...cursorAt.positions }, d: 'n', f: options.filters }) }
+      : {}),
+  };
+}
+
+const LAST = '#last';
+
+async function nextWithin(moves: PairMoves, beyond: (id: number) => boolean): Promise<PositionedMove | undefined> {
+  for (;;) {
+    const move = await moves.next();
+    if (!move || !beyond(move.txId)) return move;
+  }
+}
+
+/** A cursor's position: its last id, and per asset a page key. Anything else is a forged cursor. */
+function readPosition(k: Record<string, string>): { last: number; positions: Record<string, string> } {
+  const { [LAST]: last, ...positions } = k;
+  if (last === undefined || !/^\d{1,15}$/.test(last) || !Object.values(positions).every(isMovePosition)) throw new ValidationError('cursor: not a cursor of this list');
+  return { last: Number(last), positions };
+}

@@ -1,0 +1,174 @@
+import { ConflictError } from '../../errors/index.js';
+import { canonicalJson } from '../../json/canonical.js';
+import { parseInstant, sortableInstant } from '../../time/instant.js';
+import type { AccountState, LedgerChange, LedgerRecord, Move, TransactionRecord } from '../domain/change.js';
+import { INDEXED_SEGMENTS } from '../domain/account-filter.js';
+import { isEnabled } from '../domain/features.js';
+import type { Volume } from '../domain/postings.js';
+import { keyString, ledgerKeys, type ItemKey } from './keys.js';
+import { encodeMove, moveKey } from './move-codec.js';
+
+/** One action of a TransactWriteItems, with the error to raise if its own condition fails. */
+export interface Write {
+  item: {
+    Put?: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> };
+    Delete?: { TableName: string; Key: ItemKey; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> };
+  };
+  onConditionFailure?: () => Error;
+}
+
+/** Items as the writer sees them: the snapshot, overlaid with each earlier decision's puts. */
+export type ItemView = Map<string, Record<string, unknown>>;
+
+/** A pair's buffer is flushed into a page once it holds this many moves (or MOVE_BUFFER_BYTES). */
+export const MOVES_PER_PAGE = 8;
+/** Keeps a volume item, buffer included, within one 1 KB write unit even with 38-digit amounts. */
+const MOVE_BUFFER_BYTES = 560;
+
+/**
+ * The items a change writes (docs/data-model.md), given the items it was decided over. The only place that
+ * knows how a ledger change is laid out in DynamoDB: transactions and their metadata index, volumes with their
+ * move buffers and pages, late-move copies, accounts with their metadata and segment indexes, metadata
+ * revisions and references. The log entry, HEAD and idempotency record are the writer's.
+ */
+export function changeWrites(ledger: LedgerRecord, table: string, view: ItemView, change: LedgerChange, logId: number): Write[] {
+  const put = (Item: Record<string, unknown>, condition?: Partial<NonNullable<Write['item']['Put']>>, onConditionFailure?: () => Error): Write => ({
+    item: { Put: { TableName: table, Item, ...condition } },
+    ...(onConditionFailure ? { onConditionFailure } : {}),
+  });
+  const writes: Write[] = [];
+  for (const { record, before } of change.transactions) {
+    writes.push(put(transactionItem(ledger.name, record), before ? undefined : { ConditionExpression: 'attribute_not_exists(pk)' }));
+    writes.push(...metadataIndexWrites(table, before?.tx.metadata ?? {}, record.tx.metadata, (k, v) => ledgerKeys.transactionMetadata(ledger.name, k, v, record.tx.id), { txId: record.tx.id }));
+  }
+  for (const { account, asset, volume } of change.volumes) {
+    const moves = change.moves.filter((m) => m.account === account && m.asset === asset);
+    writes.push(...volumeWrites(ledger, table, view.get(keyString(ledgerKeys.volume(ledger.name, account, asset))), account, asset, volume, moves));
+  }
+  for (const { after, before } of change.accounts) {
+    writes.push(put(accountItem(ledger.name, after)));
+    if (!before) writes.push(...segmentIndexWrites(ledger, table, after.address));
+    writes.push(
+      ...metadataIndexWrites(table, before?.metadata ?? {}, after.metadata, (k, v) => ({ pk: ledgerKeys.accountMetadataPartition(ledger.name, k, v), sk: after.address }), { address: after.address }),
+    );
+  }
+  const revision = change.metadataRevision;
+  if (revision && isEnabled(ledger.features, revision.target.type === 'ACCOUNT' ? 'ACCOUNT_METADATA_HISTORY' : 'TRANSACTION_METADATA_HISTORY')) {
+    const log = String(logId).padStart(15, '0');
+    const key =
+      revision.target.type === 'ACCOUNT'
+        ? { pk: ledgerKeys.accountPartition(ledger.name, revision.target.address), sk: `MH#${log}` }
+        : { pk: `L#${ledger.name}#TXMH#${revision.target.id}`, sk: log };
+    const date = change.accounts[0]?.after.updatedAt ?? change.transactions[0]?.record.tx.updatedAt;
+    writes.push(put({ ...key, metadata: revision.metadata, date }));
+  }
+  for (const { reference, txId } of change.references) {
+    writes.push(put({ ...ledgerKeys.reference(ledger.name, reference), txId }, { ConditionExpression: 'attribute_not_exists(pk)' }, () => new ConflictError(`duplicate reference "${reference}"`)));
+  }
+  return writes;
+}
+
+/** Transactions are stored as exact JSON text (amounts as big integers) with their post-commit volumes. */
+export function transactionItem(ledger: string, { tx, post }: TransactionRecord): Record<string, unknown> {
+  const timestamp = sortableInstant(parseInstant(tx.timestamp, 'timestamp'));
+  return {
+    ...ledgerKeys.transaction(ledger, tx.id),
+    gsi1pk: ledgerKeys.transactionsByTime(ledger),
+    gsi1sk: ledgerKeys.transactionTimeSort(timestamp, tx.id),
+    id: tx.id,
+    timestamp,
+    body: canonicalJson({ ...tx, postCommitVolumes: post }),
+  };
+}
+
+export function accountItem(ledger: string, account: AccountState): Record<string, unknown> {
+  return { ...ledgerKeys.account(ledger, account.address), gsi1pk: ledgerKeys.accountList(ledger), gsi1sk: account.address, ...account };
+}
+
+/**
+ * A pair's volume item after a change, and the move items that go with it. With MOVES_HISTORY or
+ * INDEX_TRANSACTION_ACCOUNTS, each move is appended to the item's buffer (`mv`), which is flushed into a page
+ * item once full: a pair's moves cost no item of their own (docs/data-model.md, "Moves"). With MOVES_HISTORY, a
+ * move whose effective key is below the pair's greatest (`lastMoveKey`) is late: it also gets a copy in the
+ * late-move partition, which effective volumes and time windows read.
+ */
+function volumeWrites(ledger: LedgerRecord, table: string, existing: Record<string, unknown> | undefined, account: string, asset: string, volume: Volume, moves: readonly Move[]): Write[] {
+  const keepMoves = isEnabled(ledger.features, 'MOVES_HISTORY') || isEnabled(ledger.features, 'INDEX_TRANSACTION_ACCOUNTS');
+  const trackLate = isEnabled(ledger.features, 'MOVES_HISTORY');
+  const writes: Write[] = [];
+  let lastMoveKey = typeof existing?.lastMoveKey === 'string' ? existing.lastMoveKey : '';
+  let lateMoves = Number(existing?.lateMoves ?? 0);
+  let buffer = keepMoves ? [...((existing?.mv as string[] | undefined) ?? [])] : [];
+  let page = typeof existing?.mvPage === 'string' ? existing.mvPage : undefined;
+  for (const move of keepMoves ? moves : []) {
+    const key = moveKey(move.at, move.txId);
+    const late = key < lastMoveKey;
+    if (late && trackLate) {
+      lateMoves++;
+      writes.push({
+        item: {
+          Put: { TableName: table, Item: { ...ledgerKeys.lateMove(ledger.name, account, asset, move.at, move.txId), txId: move.txId, input: move.input, output: move.output, lateOf: lastMoveKey } },
+        },
+      });
+    }
+    if (!late) lastMoveKey = key;
+    if (buffer.length === 0) page = ledgerKeys.movePage(ledger.name, account, asset, lastMoveKey, move.txId).sk;
+    buffer.push(encodeMove(move, late));
+    if (buffer.length >= MOVES_PER_PAGE || buffer.reduce((n, m) => n + m.length, 0) > MOVE_BUFFER_BYTES) {
+      writes.push({ item: { Put: { TableName: table, Item: { pk: ledgerKeys.movePartition(ledger.name, account, asset), sk: page!, moves: buffer } } } });
+      buffer = [];
+      page = undefined;
+    }
+  }
+  const balance = volume.input - volume.output;
+  const item: Record<string, unknown> = {
+    ...ledgerKeys.volume(ledger.name, account, asset),
+    account,
+    asset,
+    input: volume.input,
+    output: volume.output,
+    ...(keepMoves && lastMoveKey ? { lastMoveKey } : {}),
+    ...(lateMoves > 0 ? { lateMoves } : {}),
+    ...(buffer.length > 0 ? { mv: buffer, mvPage: page } : {}),
+    // INDEX_ACCOUNT_BALANCES: listed on gsi1 by (asset, balance) for `balance[ASSET]` filters.
+    ...(isEnabled(ledger.features, 'INDEX_ACCOUNT_BALANCES') ? { gsi1pk: ledgerKeys.balancesByAsset(ledger.name, asset), gsi1sk: ledgerKeys.balanceSort(balance, account) } : {}),
+  };
+  return [{ item: { Put: { TableName: table, Item: item } } }, ...writes];
+}
+
+/**
+ * Index items of a new account's address (INDEX_ADDRESS_SEGMENTS ON): one per segment among the first
+ * INDEXED_SEGMENTS, each holding every segment so a pattern's other fixed segments filter within the partition.
+ * Written once, when the account is created (an address never changes).
+ */
+function segmentIndexWrites(ledger: LedgerRecord, table: string, address: string): Write[] {
+  if (!isEnabled(ledger.features, 'INDEX_ADDRESS_SEGMENTS')) return [];
+  const segments = address.split(':');
+  return segments.slice(0, INDEXED_SEGMENTS).map((segment, position) => ({
+    item: { Put: { TableName: table, Item: { pk: ledgerKeys.addressSegmentPartition(ledger.name, segments.length, position, segment), sk: address, address, segments } } },
+  }));
+}
+
+/**
+ * Keeps a metadata index (one item per key/value pair of a target) in step with a change, in the same
+ * transaction: items of pairs that went away or changed value are deleted, those of new or changed pairs put.
+ * Unchanged pairs cost nothing.
+ */
+function metadataIndexWrites(
+  table: string,
+  before: Record<string, string>,
+  after: Record<string, string>,
+  keyOf: (key: string, value: string) => ItemKey,
+  attributes: Record<string, unknown>,
+): Write[] {
+  const writes: Write[] = [];
+  for (const [key, value] of Object.entries(before)) {
+    if (after[key] === value) continue;
+    writes.push({ item: { Delete: { TableName: table, Key: keyOf(key, value) } } });
+  }
+  for (const [key, value] of Object.entries(after)) {
+    if (before[key] === value) continue;
+    writes.push({ item: { Put: { TableName: table, Item: { ...keyOf(key, value), ...attributes } } } });
+  }
+  return writes;
+}

@@ -1,0 +1,51 @@
+import type { AccountState, HeadState, LedgerState, Reads } from '../domain/change.js';
+import type { Mapping } from '../domain/mapping.js';
+import type { ItemView } from './change-items.js';
+import { keyString, ledgerKeys, type ItemKey } from './keys.js';
+import { parseStoredTransaction } from './transaction-reads.js';
+
+/** The item keys a decision's reads name. */
+export function readKeys(ledger: string, reads: Reads): ItemKey[] {
+  return [
+    ...(reads.pairs ?? []).map(([account, asset]) => ledgerKeys.volume(ledger, account, asset)),
+    ...(reads.accounts ?? []).map((a) => ledgerKeys.account(ledger, a)),
+    ...(reads.transactions ?? []).map((id) => ledgerKeys.transaction(ledger, id)),
+    ...(reads.references ?? []).map((r) => ledgerKeys.reference(ledger, r)),
+  ];
+}
+
+/** The ledger as a decision sees it, over the writer's item view. */
+export function ledgerState(ledger: string, view: ItemView, head: HeadState, mapping: Mapping | undefined): LedgerState {
+  const get = (key: ItemKey) => view.get(keyString(key));
+  return {
+    head,
+    ...(mapping ? { mapping } : {}),
+    volume(account, asset) {
+      const item = get(ledgerKeys.volume(ledger, account, asset));
+      return item ? { input: BigInt(item.input as bigint), output: BigInt(item.output as bigint) } : undefined;
+    },
+    account(address) {
+      const item = get(ledgerKeys.account(ledger, address));
+      return item ? toAccountState(item) : undefined;
+    },
+    transaction(id) {
+      const item = get(ledgerKeys.transaction(ledger, id));
+      return item ? parseStoredTransaction(String(item.body)) : undefined;
+    },
+    referenceTaken(reference) {
+      return get(ledgerKeys.reference(ledger, reference)) !== undefined;
+    },
+  };
+}
+
+export function toAccountState(item: Record<string, unknown>): AccountState {
+  return {
+    address: String(item.address),
+    metadata: (item.metadata ?? {}) as Record<string, string>,
+    assets: [...((item.assets as Iterable<string> | undefined) ?? [])],
+    firstUsage: String(item.firstUsage),
+    firstUsageKey: String(item.firstUsageKey ?? ''),
+    insertionDate: String(item.insertionDate),
+    updatedAt: String(item.updatedAt),
+  };
+}

@@ -9,6 +9,7 @@
  */
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../infra/local/platform.js';
 import { fetchToken } from './http.js';
+import { cellName } from './report.js';
 import { checkInvariants, type InvariantReport } from './ledger-invariants.js';
 import { runScenario, SCENARIO_NAMES, type ScenarioName, type ScenarioRun, type StopRule } from './ledger-scenarios.js';
 import { readLedgerSnapshot } from './ledger-snapshot.js';
@@ -77,7 +78,7 @@ export async function measureLedgerScenarios(dynamoEndpoint: string, matrix: Led
           cells.push(cell);
           const failed = invariants.invariants.filter((i) => !i.ok);
           log(
-            `  ${scenario}, ${workers} workers, ${clients} clients: ${run.committedPerSec} tx/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ` +
+            `  ${cellName(cell)}: ${run.committedPerSec} tx/s, p50 ${run.p50Ms} ms, p99 ${run.p99Ms} ms, ` +
               `${JSON.stringify(run.statuses)}, invariants ${failed.length ? `FAILED: ${failed.map((f) => `${f.name}: ${f.detail}`).join('; ')}` : 'ok'}`,
           );
         }

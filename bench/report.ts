@@ -3,7 +3,7 @@ import type { AuthResult } from './auth-load.js';
 import { MAX_BUNDLE_BYTES, MAX_IMPORT_RATIO, type ColdStartResult } from './cold-start.js';
 import type { CostModel } from './cost-model.js';
 import type { LedgerLoadResult } from './ledger-load.js';
-import type { LedgerScenariosResult } from './ledger-matrix.js';
+import type { LedgerCell, LedgerScenariosResult } from './ledger-matrix.js';
 import type { OperationCostResult } from './operation-cost.js';
 import { MIN_SIGNING_RATIO, type SigningResult } from './signing.js';
 import { MAX_P50_DELIVERY_MS, type WebhookResult } from './webhook-latency.js';
@@ -278,6 +278,10 @@ ${reading()}
   }
 }
 
+/** How a ledger matrix cell is named in the bench's log and the report. */
+export const cellName = (c: Pick<LedgerCell, 'scenario' | 'workers' | 'clients'>) =>
+  `${c.scenario}, ${c.workers === 'in-process' ? 'in-process ledger' : `${c.workers} workers`}, ${c.clients} client${c.clients === 1 ? '' : 's'}`;
+
 const answers = (statuses: Record<string, number>) =>
   Object.entries(statuses)
     .sort(([a], [b]) => (a < b ? -1 : 1))
@@ -286,7 +290,6 @@ const answers = (statuses: Record<string, number>) =>
 
 /** The ledger write-path section: one row per scenario × workers × clients, then every invariant across the runs. */
 export function renderLedgerScenarios(l: LedgerScenariosResult): string {
-  const cellName = (c: LedgerScenariosResult['cells'][number]) => `${c.scenario}, ${c.workers} workers, ${c.clients} clients`;
   const names = [...new Set(l.cells.flatMap((c) => c.invariants.invariants.map((i) => i.name)))];
   const invariantRows = names.map((name) => {
     const checked = l.cells.map((c) => ({ cell: c, result: c.invariants.invariants.find((i) => i.name === name) })).filter((x) => x.result);

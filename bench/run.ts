@@ -25,7 +25,7 @@ import { fetchToken } from './http.js';
 import { measureLedgerLoad } from './ledger-load.js';
 import { ledgerMatrixFromEnv, measureLedgerScenarios, type LedgerScenariosResult } from './ledger-matrix.js';
 import { measureOperationCosts } from './operation-cost.js';
-import { renderLedgerScenarios, renderReport, type BenchResults } from './report.js';
+import { cellName, renderLedgerScenarios, renderReport, type BenchResults } from './report.js';
 import { measureSigning } from './signing.js';
 import { sleep } from './stats.js';
 import { measureWebhooks } from './webhook-latency.js';
@@ -76,7 +76,7 @@ else await runAll();
 function failLoudly(ledger: LedgerScenariosResult): void {
   if (ledger.ok) return;
   for (const cell of ledger.cells) {
-    for (const f of cell.invariants.invariants.filter((i) => !i.ok)) log(`INVARIANT FAILED: ${cell.scenario}, ${cell.workers} workers, ${cell.clients} clients: ${f.name}: ${f.detail}`);
+    for (const f of cell.invariants.invariants.filter((i) => !i.ok)) log(`INVARIANT FAILED: ${cellName(cell)}: ${f.name}: ${f.detail}`);
   }
   process.exitCode = 1;
 }

@@ -10,7 +10,7 @@
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../infra/local/platform.js';
 import { fetchToken } from './http.js';
 import { cellName } from './report.js';
-import { checkInvariants, type InvariantReport } from './ledger-invariants.js';
+import { checkInvariants, type InvariantReport, type UncertainRequest } from './ledger-invariants.js';
 import { runScenario, SCENARIO_NAMES, type ScenarioName, type ScenarioRun, type StopRule } from './ledger-scenarios.js';
 import { readLedgerSnapshot } from './ledger-snapshot.js';
 
@@ -38,6 +38,8 @@ export interface LedgerCell extends Omit<ScenarioRun, 'record'> {
   workers: number | 'in-process';
   acknowledged: number;
   uncertain: number;
+  /** Every request left without a definite answer, by the key it was sent with: a client could retry these. */
+  unanswered: Array<Omit<UncertainRequest, 'postings'>>;
   invariants: InvariantReport;
 }
 
@@ -74,7 +76,8 @@ export async function measureLedgerScenarios(dynamoEndpoint: string, matrix: Led
           const ledger = `${scenario}-w${requested}-c${clients}-${runTag}`;
           const { record, ...run } = await runScenario(target, scenario, ledger, { clients, stop: matrix.stop, hotSpendBudget: matrix.hotSpendBudget });
           const invariants = checkInvariants(await readLedgerSnapshot(target, ledger), record);
-          const cell: LedgerCell = { ...run, workers, acknowledged: record.acknowledged.length, uncertain: record.uncertain.length, invariants };
+          const unanswered = record.uncertain.map(({ postings: _, ...request }) => request);
+          const cell: LedgerCell = { ...run, workers, acknowledged: record.acknowledged.length, uncertain: unanswered.length, unanswered, invariants };
           cells.push(cell);
           const failed = invariants.invariants.filter((i) => !i.ok);
           log(

@@ -24,6 +24,12 @@ export async function postForm(baseUrl: string, clientId: string, secret: string
   return { status: res.status, ms: performance.now() - t0, body: text ? JSON.parse(text) : undefined };
 }
 
+export interface CallOptions {
+  headers?: Record<string, string>;
+  /** The body parser: `parseJson` from lib/json/bigint-json.ts where amounts must stay exact. */
+  parse?: (text: string) => unknown;
+}
+
 /** A JSON request with a bearer token, timed from send to the end of the body. */
 export async function callJson<T = { data?: Record<string, unknown> }>(
   baseUrl: string,
@@ -31,17 +37,22 @@ export async function callJson<T = { data?: Record<string, unknown> }>(
   method: string,
   path: string,
   body?: unknown,
+  options: CallOptions = {},
 ): Promise<Timed<T>> {
   const t0 = performance.now();
   const res = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
   let parsed: unknown;
   try {
-    parsed = text ? JSON.parse(text) : undefined;
+    parsed = text ? (options.parse ?? JSON.parse)(text) : undefined;
   } catch {
     parsed = text;
   }

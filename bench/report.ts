@@ -3,6 +3,7 @@ import type { AuthResult } from './auth-load.js';
 import { MAX_BUNDLE_BYTES, MAX_IMPORT_RATIO, type ColdStartResult } from './cold-start.js';
 import type { CostModel } from './cost-model.js';
 import type { LedgerLoadResult } from './ledger-load.js';
+import type { LedgerCell, LedgerScenariosResult } from './ledger-matrix.js';
 import type { OperationCostResult } from './operation-cost.js';
 import { MIN_SIGNING_RATIO, type SigningResult } from './signing.js';
 import { MAX_P50_DELIVERY_MS, type WebhookResult } from './webhook-latency.js';
@@ -29,6 +30,7 @@ export interface BenchResults {
   auth: AuthResult;
   webhooks: WebhookResult;
   signing: SigningResult;
+  ledgerScenarios: LedgerScenariosResult;
 }
 
 /** What an item is, from its key (docs/data-model.md). */
@@ -96,6 +98,7 @@ export function renderReport(r: BenchResults): string {
       [`1-posting transaction: ≤ ${MAX_ROUND_TRIPS} DynamoDB round trips`, `${tx1.requests} (${Object.entries(tx1.byOperation).map(([k, v]) => `${v} ${k}`).join(', ')})`, mark(tx1.requests <= MAX_ROUND_TRIPS)],
       [`1-posting transaction: ≤ ${MAX_WRITE_UNITS} write units, everything included`, `${tx1.writeUnitsByRules} WRU by DynamoDB's rules (${tx1.transactWriteActions?.length ?? '?'} items); DynamoDB Local reports ${tx1.writeUnits}`, mark(tx1.writeUnitsByRules <= MAX_WRITE_UNITS)],
       [`Webhook commit → first delivery p50 ≤ ${MAX_P50_DELIVERY_MS} ms`, `p50 ${r.webhooks.latency.p50Ms} ms, p99 ${r.webhooks.latency.p99Ms} ms`, mark(r.webhooks.latency.ok)],
+      ['Ledger money invariants hold after every load run', `${r.ledgerScenarios.cells.filter((c) => c.invariants.ok).length}/${r.ledgerScenarios.cells.length} runs (${r.ledgerScenarios.matrix} matrix)`, r.ledgerScenarios.ok ? 'met' : '**FAILED** (see section 6)'],
       [`Signing ≥ ${MIN_SIGNING_RATIO}× standardwebhooks`, sig.map((s) => `${s.ratio}× at ${s.payloadBytes} B`).join(', '), sig.every((s) => s.ok) ? 'met at every size' : `**missed** at ${sig.filter((s) => !s.ok).map((s) => `${s.payloadBytes} B`).join(', ')}`],
     ],
   );
@@ -234,7 +237,9 @@ Signing: ${r.signing.source}.
 
 ${table(['Payload', 'Project signer (ops/s)', 'standardwebhooks (ops/s)', 'Ratio', `Target ≥ ${MIN_SIGNING_RATIO}×`], sig.map((s) => [`${s.payloadBytes} B`, s.projectOpsPerSec.toLocaleString('en'), s.libraryOpsPerSec.toLocaleString('en'), `${s.ratio}×`, mark(s.ok)]))}
 
-## 6. Reading
+${renderLedgerScenarios(r.ledgerScenarios)}
+
+## 7. Reading
 
 ${reading()}
 `;
@@ -271,4 +276,65 @@ ${reading()}
       `keeping records under 1 KB (the delivery's body could stay in the event row) halves theirs. That also raises the postings a single transaction can hold (100 items per transaction).`,
     ].join(' ');
   }
+}
+
+/** How a ledger matrix cell is named in the bench's log and the report. */
+export const cellName = (c: Pick<LedgerCell, 'scenario' | 'workers' | 'clients'>) =>
+  `${c.scenario}, ${c.workers === 'in-process' ? 'in-process ledger' : `${c.workers} workers`}, ${c.clients} client${c.clients === 1 ? '' : 's'}`;
+
+const answers = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, n]) => `${n}× ${k}`)
+    .join(', ') || 'none';
+
+/** The ledger write-path section: one row per scenario × workers × clients, then every invariant across the runs. */
+export function renderLedgerScenarios(l: LedgerScenariosResult): string {
+  const names = [...new Set(l.cells.flatMap((c) => c.invariants.invariants.map((i) => i.name)))];
+  const invariantRows = names.map((name) => {
+    const checked = l.cells.map((c) => ({ cell: c, result: c.invariants.invariants.find((i) => i.name === name) })).filter((x) => x.result);
+    const failed = checked.filter((x) => !x.result!.ok);
+    return [name, `${checked.length - failed.length}/${checked.length}`, failed.length ? failed.map((x) => `**${cellName(x.cell)}:** ${x.result!.detail}`).join('<br>') : 'none'];
+  });
+  const hot = l.cells.filter((c) => c.scenario === 'hot-spend').map((c) => `${cellName(c)}: ${c.invariants.invariants.find((i) => i.name.startsWith('hot-spend'))?.detail}`);
+  const uncertain = l.cells.filter((c) => c.uncertain > 0);
+  return `## 6. Ledger write path: scenarios and invariants
+
+${l.source}. Matrix \`${l.matrix}\` (\`BENCH_LEDGER_MATRIX=quick|full\`). ${
+    l.workerProcesses
+      ? 'Workers are the ledger worker processes the platform reported running.'
+      : 'The platform does not run ledger worker processes yet (it ignored `ledgerWorkers`): every run is the in-process ledger, so the matrix ran once.'
+  }
+Scenarios: *world-to-any* (\`world → users:<1 of 1000>\`, 1–100 cents of USD/2); *any-to-any* (200 accounts funded with
+10,000 each, then random transfers of 1–100 between them, one in ten for more than all of them hold, which must be refused
+with \`400 INSUFFICIENT_FUND\`); *hot-spend* (one account funded with exactly ${l.hotSpendBudget}, every client spending 1–5 from it
+until it is empty). tx/s and latency count acknowledged (2xx) requests of the timed phase only; every request carried a
+unique \`Idempotency-Key\` and none was retried. "Unanswered, committed" counts requests answered 503/504 or lost to a network
+error whose transaction exists nevertheless (found by the idempotency key on its log).
+
+${table(
+  ['Scenario', 'Workers', 'Clients', 'Requests', 'Committed', 'tx/s', 'p50 (ms)', 'p99 (ms)', 'Answers', 'Unanswered, committed', 'Invariants'],
+  l.cells.map((c) => [
+    c.scenario,
+    c.workers,
+    c.clients,
+    c.requests,
+    c.committed,
+    c.committedPerSec,
+    c.p50Ms,
+    c.p99Ms,
+    answers(c.statuses),
+    c.uncertain ? `${Object.values(c.invariants.committedAfterUncertain).reduce((a, b) => a + b, 0)} of ${c.uncertain} (${answers(c.invariants.committedAfterUncertain)})` : '—',
+    c.invariants.ok ? 'ok' : '**FAILED**',
+  ]),
+)}
+
+Invariants, checked after each run through the public API only (transactions, accounts with volumes, aggregated
+balances, logs; exact big-integer JSON), against what the clients were told:
+
+${table(['Invariant', 'Runs ok', 'First counter-example'], invariantRows)}
+
+Hot spend: ${hot.length ? hot.join('; ') : 'not run'}.
+${uncertain.length ? `Runs with unanswered requests: ${uncertain.map((c) => `${cellName(c)}: ${c.uncertain}`).join('; ')}.` : 'Every request got a definite answer (no 503, 504 or network error).'}
+**Verdict: ${l.ok ? 'every invariant held in every run' : 'AT LEAST ONE INVARIANT FAILED — the run exits non-zero'}.**`;
 }

@@ -4,10 +4,16 @@
  * Order matters on a small machine: cold start and signing first (CPU only, before the DynamoDB Local JVM
  * starts), then the in-process cost measurements, then the local platform over HTTP. BENCH_SECONDS sets the
  * length of each timed load scenario (default 8).
+ *
+ * The ledger write-path matrix (ledger-matrix.ts) runs last, on platforms of its own; BENCH_LEDGER_MATRIX=quick|full
+ * sizes it. BENCH_ONLY=ledger runs that matrix alone and writes its section and figures to the temporary
+ * directory, leaving bench/report.md and bench/results.json as they are (a partial run must not replace them).
+ * Any failed ledger invariant makes the run exit non-zero.
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { startPlatform } from '../infra/local/platform.js';
 import { startSqsLocal } from '../infra/local/sqs-local.js';
@@ -17,13 +23,17 @@ import { modelCost } from './cost-model.js';
 import { installDynamoMeter } from './dynamo-meter.js';
 import { fetchToken } from './http.js';
 import { measureLedgerLoad } from './ledger-load.js';
+import { ledgerMatrixFromEnv, measureLedgerScenarios, type LedgerScenariosResult } from './ledger-matrix.js';
 import { measureOperationCosts } from './operation-cost.js';
-import { renderReport, type BenchResults } from './report.js';
+import { cellName, renderLedgerScenarios, renderReport, type BenchResults } from './report.js';
 import { measureSigning } from './signing.js';
 import { sleep } from './stats.js';
 import { measureWebhooks } from './webhook-latency.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'ledger') throw new Error(`BENCH_ONLY: "${only}" is not a part that runs alone (ledger)`);
+const ledgerMatrix = ledgerMatrixFromEnv(process.env);
 const out = new URL('.', import.meta.url);
 const started = Date.now();
 const log = (line: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
@@ -56,57 +66,93 @@ const machine = {
   dirty: gitDirty(),
 };
 
+const machineAtEnd = () => ({ ...machine, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100), durationS: Math.round((Date.now() - started) / 1000) });
+
 log(`bench on ${machine.cpus} cores, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}`);
-log('cold start: building and importing bundles');
-const coldStart = await measureColdStart(log);
-log('signing: project signer vs standardwebhooks');
-const signing = measureSigning();
+if (only === 'ledger') await runLedgerOnly();
+else await runAll();
 
-log('starting DynamoDB Local (in memory) and fauxqs');
-const dynamo = await startDynamoLocal();
-let results: BenchResults;
-try {
-  const sqs = await startSqsLocal();
-  let operationCosts;
-  try {
-    log('cost per operation (in-process apps and workers)');
-    operationCosts = await measureOperationCosts(dynamo.endpoint, sqs.endpoint);
-  } finally {
-    await sqs.stop();
+/** Prints every failed ledger invariant and marks the run failed: a broken money rule must not pass as a figure. */
+function failLoudly(ledger: LedgerScenariosResult): void {
+  if (ledger.ok) return;
+  for (const cell of ledger.cells) {
+    for (const f of cell.invariants.invariants.filter((i) => !i.ok)) log(`INVARIANT FAILED: ${cellName(cell)}: ${f.name}: ${f.detail}`);
   }
-
-  log('starting the local platform');
-  const meter = installDynamoMeter();
-  const platform = await startPlatform({ port: 0, dynamoEndpoint: dynamo.endpoint, resourcePrefix: 'bench-p-', env: { LOG_LEVEL: 'silent' } });
-  try {
-    const token = await fetchToken(platform.baseUrl);
-    log('auth: token endpoint and verification');
-    const auth = await measureAuth(platform, token, Math.min(seconds, 5));
-    log('webhooks: commit → delivery latency and burst');
-    const webhooks = await measureWebhooks(platform, token);
-    // The dispatcher caches a kind's configs for 5 s: let it see the deactivated config before the load starts.
-    await sleep(6_000);
-    log('ledger throughput and latency');
-    const ledgerLoad = await measureLedgerLoad(platform, token, meter, seconds, log);
-    const single = ledgerLoad.rows[0]!;
-    const costModel = modelCost(operationCosts.operations, Math.ceil(single.p50Ms), 'p50 latency of one client on the local platform (HTTP + DynamoDB Local): a stand-in, not a Lambda measurement');
-    results = {
-      machine: { ...machine, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100), durationS: Math.round((Date.now() - started) / 1000) },
-      coldStart,
-      operationCosts,
-      costModel,
-      ledgerLoad,
-      auth,
-      webhooks,
-      signing,
-    };
-  } finally {
-    await platform.stop();
-  }
-} finally {
-  await dynamo.stop();
+  process.exitCode = 1;
 }
 
-writeFileSync(new URL('results.json', out), `${JSON.stringify(results, null, 2)}\n`);
-writeFileSync(new URL('report.md', out), renderReport(results));
-log(`wrote bench/report.md and bench/results.json in ${results.machine.durationS} s`);
+async function measureLedgerMatrix(dynamoEndpoint: string): Promise<LedgerScenariosResult> {
+  log(`ledger write-path scenarios and invariants (${ledgerMatrix.name} matrix)`);
+  return measureLedgerScenarios(dynamoEndpoint, ledgerMatrix, log);
+}
+
+async function runLedgerOnly(): Promise<void> {
+  log('starting DynamoDB Local (in memory)');
+  const dynamo = await startDynamoLocal();
+  let ledgerScenarios: LedgerScenariosResult;
+  try {
+    ledgerScenarios = await measureLedgerMatrix(dynamo.endpoint);
+  } finally {
+    await dynamo.stop();
+  }
+  const dir = path.join(os.tmpdir(), `bench-ledger-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'results.json'), `${JSON.stringify({ machine: machineAtEnd(), ledgerScenarios }, null, 2)}\n`);
+  const section = renderLedgerScenarios(ledgerScenarios);
+  writeFileSync(path.join(dir, 'report.md'), section);
+  process.stdout.write(`\n${section}\n`);
+  log(`wrote ${dir}/report.md and results.json (bench/report.md and bench/results.json left as they are)`);
+  failLoudly(ledgerScenarios);
+}
+
+async function runAll(): Promise<void> {
+  log('cold start: building and importing bundles');
+  const coldStart = await measureColdStart(log);
+  log('signing: project signer vs standardwebhooks');
+  const signing = measureSigning();
+
+  log('starting DynamoDB Local (in memory) and fauxqs');
+  const dynamo = await startDynamoLocal();
+  let results: BenchResults;
+  try {
+    const sqs = await startSqsLocal();
+    let operationCosts;
+    try {
+      log('cost per operation (in-process apps and workers)');
+      operationCosts = await measureOperationCosts(dynamo.endpoint, sqs.endpoint);
+    } finally {
+      await sqs.stop();
+    }
+
+    log('starting the local platform');
+    const meter = installDynamoMeter();
+    const platform = await startPlatform({ port: 0, dynamoEndpoint: dynamo.endpoint, resourcePrefix: 'bench-p-', env: { LOG_LEVEL: 'silent' } });
+    let measured;
+    try {
+      const token = await fetchToken(platform.baseUrl);
+      log('auth: token endpoint and verification');
+      const auth = await measureAuth(platform, token, Math.min(seconds, 5));
+      log('webhooks: commit → delivery latency and burst');
+      const webhooks = await measureWebhooks(platform, token);
+      // The dispatcher caches a kind's configs for 5 s: let it see the deactivated config before the load starts.
+      await sleep(6_000);
+      log('ledger throughput and latency');
+      const ledgerLoad = await measureLedgerLoad(platform, token, meter, seconds, log);
+      const single = ledgerLoad.rows[0]!;
+      const costModel = modelCost(operationCosts.operations, Math.ceil(single.p50Ms), 'p50 latency of one client on the local platform (HTTP + DynamoDB Local): a stand-in, not a Lambda measurement');
+      measured = { coldStart, operationCosts, costModel, ledgerLoad, auth, webhooks, signing };
+    } finally {
+      await platform.stop();
+    }
+    // On platforms of its own, after the shared one is gone: its worker processes must not compete with it.
+    const ledgerScenarios = await measureLedgerMatrix(dynamo.endpoint);
+    results = { machine: machineAtEnd(), ...measured, ledgerScenarios };
+  } finally {
+    await dynamo.stop();
+  }
+
+  writeFileSync(new URL('results.json', out), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(new URL('report.md', out), renderReport(results));
+  log(`wrote bench/report.md and bench/results.json in ${results.machine.durationS} s`);
+  failLoudly(results.ledgerScenarios);
+}

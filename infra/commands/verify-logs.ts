@@ -137,7 +137,7 @@ async function readLog(http: typeof fetch, args: VerifyArgs, token: string): Pro
 }
 
 /** A Log as the API sends it (ids as big integers from the exact JSON parser), as the hash saw it. */
-function toEntry(raw: Record<string, unknown>): LogEntry {
+export function toEntry(raw: Record<string, unknown>): LogEntry {
   return {
     id: Number(raw.id),
     type: raw.type as LogEntry['type'],

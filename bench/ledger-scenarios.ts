@@ -1,0 +1,214 @@
+/**
+ * The ledger write-path load scenarios: closed-loop clients over HTTP, each scenario on its own fresh ledger.
+ * Every request carries a unique `Idempotency-Key` (so a client could retry; none does here: a retry would hide
+ * the answer being measured). Every acknowledged transaction and every request left without a definite answer
+ * (503, 504, network error) is recorded for the invariant checker.
+ *
+ * - world-to-any: `world → users:<one of 1000>`, small amounts.
+ * - any-to-any: 200 funded accounts, then random transfers between them; one in ten asks for more than all the
+ *   users hold together, so it must be refused with 400 INSUFFICIENT_FUND whatever the order of commits.
+ * - hot-spend: one account funded with exactly the budget, every client spending small amounts from it until
+ *   a refusal at amount 1 shows it is empty.
+ */
+import { parseJson } from '../lib/json/bigint-json.js';
+import { callJson, expectOk } from './http.js';
+import type { LoadRecord, SentPosting, UncertainRequest } from './ledger-invariants.js';
+import type { LedgerTarget } from './ledger-snapshot.js';
+import { round, summarise, type LatencySummary } from './stats.js';
+
+export const SCENARIO_NAMES = ['world-to-any', 'any-to-any', 'hot-spend'] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+export const ASSET = 'USD/2';
+const WORLD_TO_ANY_ACCOUNTS = 1000;
+const ANY_TO_ANY_ACCOUNTS = 200;
+const ANY_TO_ANY_FUNDING = 10_000n;
+const OVERDRAW_SHARE = 0.1;
+const HOT_ACCOUNT = 'hot:wallet';
+/** hot-spend stops after this many requests per unit of budget even if never refused: a hang would be worse than a failed invariant. */
+const HOT_SPEND_REQUEST_CAP = 4;
+/**
+ * How a 503 says the write did not commit (the write path's contract): such an answer whose transaction
+ * exists anyway is an invariant failure, where other 503s are only counted.
+ */
+const NOT_COMMITTED = /not committed/i;
+
+export type StopRule = { seconds: number } | { requests: number };
+
+export interface ScenarioParams {
+  clients: number;
+  stop: StopRule;
+  /** hot-spend: the exact amount the hot account is funded with. */
+  hotSpendBudget: bigint;
+}
+
+export interface ScenarioRun extends LatencySummary {
+  scenario: ScenarioName;
+  ledger: string;
+  clients: number;
+  durationS: number;
+  requests: number;
+  committed: number;
+  committedPerSec: number;
+  /** Answers of the timed phase by status key; the set-up's are all 200 or the run fails. */
+  statuses: Record<string, number>;
+  record: LoadRecord;
+}
+
+const randomInt = (n: number) => Math.floor(Math.random() * n);
+const transfer = (source: string, destination: string, amount: bigint): SentPosting[] => [{ source, destination, asset: ASSET, amount }];
+
+/** What one request came to, from a client's point of view. */
+type Answer = { kind: 'committed' } | { kind: 'refused'; key: string } | { kind: 'uncertain' } | { kind: 'other' };
+
+/** Everything the clients of one phase saw. */
+class Tally {
+  readonly latencies: number[] = [];
+  readonly statuses: Record<string, number> = {};
+  readonly acknowledged: LoadRecord['acknowledged'] = [];
+  readonly uncertain: UncertainRequest[] = [];
+  requests = 0;
+
+  count(key: string): void {
+    this.statuses[key] = (this.statuses[key] ?? 0) + 1;
+  }
+}
+
+/** The status key of an answer: 400s by errorCode, the statuses the write path is expected to give by number. */
+function statusKey(status: number, body: unknown): string {
+  if (status === 400) return `400 ${(body as { errorCode?: string } | undefined)?.errorCode ?? 'without errorCode'}`;
+  if (status >= 200 && status < 300) return String(status);
+  return [409, 429, 503, 504].includes(status) ? String(status) : `other ${status}`;
+}
+
+async function send(target: LedgerTarget, ledger: string, idempotencyKey: string, postings: SentPosting[], tally: Tally): Promise<Answer> {
+  tally.requests++;
+  // The request body takes JSON numbers; the amounts here are small, so Number is exact.
+  const body = { postings: postings.map((p) => ({ ...p, amount: Number(p.amount) })) };
+  let res;
+  try {
+    res = await callJson<{ data?: { id: bigint }; errorCode?: string; errorMessage?: string }>(target.baseUrl, target.token, 'POST', `/api/ledger/v2/${ledger}/transactions`, body, {
+      headers: { 'Idempotency-Key': idempotencyKey },
+      parse: parseJson,
+    });
+  } catch {
+    tally.count('network error');
+    tally.uncertain.push({ idempotencyKey, outcome: 'network error', declaredNotCommitted: false, postings });
+    return { kind: 'uncertain' };
+  }
+  const key = statusKey(res.status, res.body);
+  tally.count(key);
+  if (res.status >= 200 && res.status < 300) {
+    tally.latencies.push(res.ms);
+    tally.acknowledged.push({ id: Number(res.body.data!.id), idempotencyKey, postings });
+    return { kind: 'committed' };
+  }
+  if (res.status === 503 || res.status === 504) {
+    tally.uncertain.push({ idempotencyKey, outcome: res.status === 503 ? '503' : '504', declaredNotCommitted: res.status === 503 && NOT_COMMITTED.test(res.body?.errorMessage ?? ''), postings });
+    return { kind: 'uncertain' };
+  }
+  return res.status >= 400 && res.status < 500 ? { kind: 'refused', key } : { kind: 'other' };
+}
+
+/**
+ * `clients` closed loops: each asks `next` for its next postings (undefined: this client is done) and sends them
+ * as soon as the previous answer is in, until the stop rule says the phase is over.
+ */
+async function closedLoop(
+  target: LedgerTarget,
+  ledger: string,
+  phase: string,
+  clients: number,
+  stop: StopRule,
+  tally: Tally,
+  next: (client: number, last: Answer | undefined) => SentPosting[] | undefined,
+): Promise<number> {
+  const start = performance.now();
+  const end = 'seconds' in stop ? start + stop.seconds * 1000 : Infinity;
+  let issued = 0;
+  const more = () => ('requests' in stop ? issued < stop.requests : performance.now() < end);
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      let last: Answer | undefined;
+      for (let n = 0; more(); n++) {
+        const postings = next(client, last);
+        if (!postings) return;
+        issued++;
+        last = await send(target, ledger, `${ledger}-${phase}-c${client}-${n}`, postings, tally);
+      }
+    }),
+  );
+  return (performance.now() - start) / 1000;
+}
+
+/** Set-up writes (funding) must all be acknowledged: the timed phase depends on them. */
+function requireAllCommitted(tally: Tally, what: string): void {
+  const failed = Object.entries(tally.statuses).filter(([key]) => key !== '200');
+  if (failed.length) throw new Error(`${what}: ${failed.map(([k, n]) => `${n}× ${k}`).join(', ')}`);
+}
+
+async function fund(target: LedgerTarget, ledger: string, clients: number, fundings: SentPosting[][], setup: Tally): Promise<void> {
+  const queue = [...fundings];
+  await closedLoop(target, ledger, 'fund', clients, { requests: fundings.length }, setup, () => queue.shift());
+  requireAllCommitted(setup, `${ledger} funding`);
+}
+
+export async function runScenario(target: LedgerTarget, scenario: ScenarioName, ledger: string, params: ScenarioParams): Promise<ScenarioRun> {
+  expectOk(await callJson(target.baseUrl, target.token, 'POST', `/api/ledger/v2/${ledger}`), `create ledger ${ledger}`);
+  const setup = new Tally();
+  const timed = new Tally();
+  let expectedRefusals: string[] = [];
+  let hotSpend: LoadRecord['hotSpend'];
+  let elapsed: number;
+
+  if (scenario === 'world-to-any') {
+    elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () =>
+      transfer('world', `users:${randomInt(WORLD_TO_ANY_ACCOUNTS)}`, BigInt(1 + randomInt(100))),
+    );
+  } else if (scenario === 'any-to-any') {
+    const account = (i: number) => `users:${i}`;
+    await fund(target, ledger, params.clients, Array.from({ length: ANY_TO_ANY_ACCOUNTS }, (_, i) => transfer('world', account(i), ANY_TO_ANY_FUNDING)), setup);
+    const unpayable = ANY_TO_ANY_FUNDING * BigInt(ANY_TO_ANY_ACCOUNTS) + 1n;
+    expectedRefusals = ['400 INSUFFICIENT_FUND'];
+    elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () => {
+      const source = randomInt(ANY_TO_ANY_ACCOUNTS);
+      const destination = (source + 1 + randomInt(ANY_TO_ANY_ACCOUNTS - 1)) % ANY_TO_ANY_ACCOUNTS;
+      return transfer(account(source), account(destination), Math.random() < OVERDRAW_SHARE ? unpayable : BigInt(1 + randomInt(100)));
+    });
+  } else {
+    const budget = params.hotSpendBudget;
+    await fund(target, ledger, 1, [transfer('world', HOT_ACCOUNT, budget)], setup);
+    hotSpend = { account: HOT_ACCOUNT, asset: ASSET, budget };
+    expectedRefusals = ['400 INSUFFICIENT_FUND'];
+    // Each client draws amounts up to its ceiling; a refusal halves the ceiling, and a refusal at 1 means the
+    // account was empty, which it stays (nothing pays into it): that client is done.
+    const ceiling = Array.from({ length: params.clients }, () => 5);
+    elapsed = await closedLoop(target, ledger, 'spend', params.clients, { requests: Number(budget) * HOT_SPEND_REQUEST_CAP }, timed, (client, last) => {
+      if (last?.kind === 'refused') {
+        if (ceiling[client] === 1) return undefined;
+        ceiling[client] = Math.max(1, Math.floor(ceiling[client]! / 2));
+      }
+      return transfer(HOT_ACCOUNT, `shops:${randomInt(100)}`, BigInt(1 + randomInt(ceiling[client]!)));
+    });
+  }
+
+  const committed = timed.latencies.length;
+  return {
+    scenario,
+    ledger,
+    clients: params.clients,
+    durationS: round(elapsed, 1),
+    requests: timed.requests,
+    committed,
+    committedPerSec: round(committed / elapsed, 1),
+    ...summarise(timed.latencies),
+    statuses: timed.statuses,
+    record: {
+      acknowledged: [...setup.acknowledged, ...timed.acknowledged],
+      uncertain: [...setup.uncertain, ...timed.uncertain],
+      statuses: timed.statuses,
+      expectedRefusals,
+      ...(hotSpend ? { hotSpend } : {}),
+    },
+  };
+}

@@ -42,15 +42,17 @@ export function itemKind(pk: string, sk: string): string {
   const rules: Array<[RegExp, string]> = [
     [/#LOG$/, 'log entry'],
     [/#TX$/, 'transaction'],
-    [/#TA#/, 'account → transaction index'],
-    [/#MV#/, 'volumes history (MV)'],
+    [/#MV#/, 'move page (8 moves of a pair)'],
+    [/#MVL#/, 'late move (back-dated)'],
+    [/#TMD#/, 'transaction metadata index'],
+    [/#SEG#/, 'address segment index'],
     [/#IK#/, 'idempotency record'],
     [/#REF#/, 'reference'],
     [/#TXMH#/, 'transaction metadata revision'],
     [/#AMD#/, 'account metadata index'],
   ];
   for (const [re, name] of rules) if (re.test(pk)) return name;
-  if (/#A#/.test(pk)) return sk.startsWith('V#') ? 'volumes (balance)' : sk.startsWith('MH#') ? 'account metadata revision' : 'account';
+  if (/#A#/.test(pk)) return sk.startsWith('V#') ? 'volumes (balance, move buffer)' : sk.startsWith('MH#') ? 'account metadata revision' : 'account';
   return pk.split('#')[0] ?? pk;
 }
 

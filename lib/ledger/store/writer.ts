@@ -1,43 +1,25 @@
-import { TransactGetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { EventKind } from '../../../events/catalog.js';
+import { outboxRow } from '../../events/outbox.js';
 import { isThrottling } from '../../dynamo/errors.js';
 import { DependencyThrottledError, ValidationError } from '../../errors/index.js';
-import { parseJson, stringifyJson } from '../../json/bigint-json.js';
-import type { HeadState, LedgerChange, LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
-import { isEnabled } from '../domain/features.js';
-import { logHash, type LogEntry } from '../domain/logs.js';
+import type { LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
+import type { LogEntry } from '../domain/logs.js';
 import { mappingJson, type Mapping } from '../domain/mapping.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
-import { changeWrites, type ItemView, type Write } from './change-items.js';
+import type { ItemView, Write } from './change-items.js';
+import { commitWrites, MAX_TRANSACTION_ITEMS } from './commit.js';
+import { decideRequests, idempotencyKeyOf, type DecideContext, type WriteOutcome } from './decide-batch.js';
+import { headFromItem, type Head } from './head.js';
 import { keyString, ledgerKeys, type ItemKey } from './keys.js';
-import { ledgerState, readKeys } from './ledger-state.js';
-import { outboxRow } from '../../events/outbox.js';
-import type { EventKind } from '../../../events/catalog.js';
+import { readKeys } from './ledger-state.js';
 import { MappingCache, mappingItem } from './mapping-item.js';
 
 export type { Write } from './change-items.js';
+export type { WriteOutcome } from './decide-batch.js';
+export type { Head } from './head.js';
+export { MAX_TRANSACTION_ITEMS } from './commit.js';
 
-/** The sequencer item's state as read at the start of a write. */
-export interface Head extends HeadState {
-  /**
-   * Bumped by every HEAD write, and what every write is conditional on: a mapping change moves HEAD without a
-   * log entry, so `lastLogId` alone no longer tells whether HEAD moved. Undefined on HEAD items written
-   * before versions existed.
-   */
-  version?: number;
-  /** The HEAD version at which the ledger's mapping was last replaced; undefined: the ledger has no mapping. */
-  mappingVersion?: number;
-}
-
-export type WriteOutcome<T> =
-  | { kind: 'committed'; result: T; log: LogEntry }
-  | { kind: 'dry-run'; result: T }
-  /** An idempotent replay: the original response, exactly as first sent. */
-  | { kind: 'replayed'; result: unknown };
-
-/** DynamoDB's limit on items in one TransactWriteItems / TransactGetItems. */
-export const MAX_TRANSACTION_ITEMS = 100;
-/** Idempotency records are kept at least 24 hours (API.md §3.2); two days, to be safe. */
-const IDEMPOTENCY_TTL_SECONDS = 48 * 3600;
 /** Attempts before answering 503: with the backoff below, a writer waits at most ~4 s in all. */
 const MAX_ATTEMPTS = 10;
 
@@ -56,11 +38,18 @@ export interface WriterOptions {
   serializeInProcess?: boolean;
 }
 
+/** A snapshot of HEAD and the items a write reads, and the mapping HEAD names. */
+export interface Snapshot {
+  view: ItemView;
+  head: Head;
+  mapping: Mapping | undefined;
+}
+
 /**
- * Every ledger write goes through here (rule 3): read a consistent snapshot (TransactGetItems), let the domain
- * decide, then write the decision, the log entry (hash-chained), the sequencer, the idempotency record and
- * the outgoing event in ONE TransactWriteItems, conditional on the sequencer being unchanged. Two round trips
- * when uncontended; on a concurrent write the whole thing is retried with jittered backoff.
+ * Direct writes (rule 3): read a consistent snapshot (TransactGetItems), let the domain decide, then write the
+ * decision, the log entry (hash-chained), the sequencer, the idempotency record and the outgoing event in ONE
+ * TransactWriteItems, conditional on the sequencer being unchanged. Two round trips when uncontended; on a
+ * concurrent write the whole thing is retried with jittered backoff.
  */
 export class LedgerWriter {
   private readonly now: () => number;
@@ -119,7 +108,7 @@ export class LedgerWriter {
   }
 
   /** One TransactGetItems of HEAD and `reads`, and the mapping HEAD names; `retry` on a concurrent writer. */
-  private async readSnapshot(ledger: LedgerRecord, table: string, reads: ItemKey[]): Promise<{ view: Map<string, Record<string, unknown>>; head: Head; mapping: Mapping | undefined } | 'retry'> {
+  async readSnapshot(ledger: LedgerRecord, table: string, reads: ItemKey[]): Promise<Snapshot | 'retry'> {
     const headKey = ledgerKeys.head(ledger.name);
     const keys = dedupe([headKey, ...reads]);
     if (keys.length > MAX_TRANSACTION_ITEMS) {
@@ -137,103 +126,39 @@ export class LedgerWriter {
       throw err;
     }
     // The snapshot, overlaid with each decision's puts so that the next decision sees them.
-    const view = new Map<string, Record<string, unknown>>();
+    const view: ItemView = new Map();
     Responses.forEach((r, i) => r.Item && view.set(keyString(keys[i]!), r.Item));
     const headItem = view.get(keyString(headKey));
     if (!headItem) throw new Error(`ledger ${ledger.name} has no HEAD item`);
-    const head: Head = {
-      lastTxId: Number(headItem.lastTxId),
-      lastLogId: Number(headItem.lastLogId),
-      lastHash: String(headItem.lastHash ?? ''),
-      accounts: Number(headItem.accounts ?? 0),
-      ...(headItem.version !== undefined ? { version: Number(headItem.version) } : {}),
-      ...(headItem.mappingVersion !== undefined ? { mappingVersion: Number(headItem.mappingVersion) } : {}),
-    };
-    let mapping: Mapping | undefined;
-    if (head.mappingVersion !== undefined) {
-      // Read outside the snapshot but safe: a version's mapping never changes, and the commit is conditional
-      // on HEAD's version, so a write commits only under the mapping it decided with.
-      const loaded = await this.mappings.load(table, ledger.name, head.mappingVersion);
-      if (loaded === 'stale') return 'retry';
-      mapping = loaded;
-    }
-    return { view, head, mapping };
+    const head = headFromItem(headItem);
+    const mapping = await this.mappingOf(ledger, table, head);
+    return mapping === 'stale' ? 'retry' : { view, head, mapping };
+  }
+
+  /**
+   * The mapping HEAD names. Read outside the snapshot but safe: a version's mapping never changes, and the commit
+   * is conditional on HEAD's version, so a write commits only under the mapping it decided with.
+   */
+  async mappingOf(ledger: LedgerRecord, table: string, head: Head): Promise<Mapping | undefined | 'stale'> {
+    return head.mappingVersion === undefined ? undefined : this.mappings.load(table, ledger.name, head.mappingVersion);
+  }
+
+  decideContext(ledger: LedgerRecord, table: string, nowMs: number): DecideContext {
+    return { ledger, table, nowMs, eventRow: (log, event) => this.eventRow(ledger, log, event, nowMs) };
   }
 
   private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>> | 'retry'> {
     const table = this.options.tableFor(ledger.bucket);
-    const headKey = ledgerKeys.head(ledger.name);
-    const idempotencyKeyOf = (r: WriteRequest<T>) => (r.idempotency ? ledgerKeys.idempotency(ledger.name, r.idempotency.key) : undefined);
-    const snapshot = await this.readSnapshot(ledger, table, requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(r)!] : []), ...readKeys(ledger.name, r.reads)]));
+    const snapshot = await this.readSnapshot(ledger, table, requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(ledger.name, r)!] : []), ...readKeys(ledger.name, r.reads)]));
     if (snapshot === 'retry') return 'retry';
-    const { view, head: initial, mapping } = snapshot;
-
-    const nowMs = this.now();
-    const now = instantFromMs(nowMs);
-    const epoch = Math.floor(nowMs / 1000);
-    let head = initial;
-    const outcomes: Array<WriteOutcome<T>> = [];
-    const writes: Array<Write & { idempotency?: boolean }> = [];
-
-    for (const request of requests) {
-      const idempotencyKey = idempotencyKeyOf(request);
-      const stored = idempotencyKey ? view.get(keyString(idempotencyKey)) : undefined;
-      if (stored) {
-        if (stored.requestHash !== request.idempotency!.requestHash) {
-          throw new ValidationError('Idempotency-Key was already used with a different request');
-        }
-        outcomes.push({ kind: 'replayed', result: parseJson(String(stored.response)) });
-        continue;
-      }
-      const logId = head.lastLogId + 1;
-      const decision = request.decide(ledgerState(ledger.name, view, head, mapping), { now });
-      if (request.dryRun) {
-        outcomes.push({ kind: 'dry-run', result: decision.result });
-        continue;
-      }
-      const { change } = decision;
-      const entry = { id: logId, type: change.log.type, data: change.log.data, date: formatInstant(now), idempotencyKey: request.idempotency?.key ?? '' };
-      const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entry) : '';
-      const log: LogEntry = { ...entry, hash };
-      const own: Array<Write & { idempotency?: boolean }> = [
-        { item: { Put: { TableName: table, Item: logItem(ledger.name, log, change) } } },
-        { item: { Put: this.eventRow(ledger, log, decision.event, nowMs) } },
-        ...changeWrites(ledger, table, view, change, logId),
-      ];
-      if (idempotencyKey) {
-        own.push({
-          idempotency: true,
-          item: {
-            Put: {
-              TableName: table,
-              Item: { ...idempotencyKey, requestHash: request.idempotency!.requestHash, response: stringifyJson(decision.result), logId, expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        });
-      }
-      for (const w of own) {
-        if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item);
-        if (w.item.Delete) view.delete(keyString(w.item.Delete.Key));
-      }
-      writes.push(...own);
-      head = {
-        ...head,
-        lastTxId: change.lastTxId ?? head.lastTxId,
-        lastLogId: logId,
-        lastHash: hash || head.lastHash,
-        accounts: head.accounts + change.accountsAdded,
-      };
-      outcomes.push({ kind: 'committed', result: decision.result, log });
-    }
+    const { outcomes, writes, head } = decideRequests(this.decideContext(ledger, table, this.now()), snapshot.view, snapshot.head, snapshot.mapping, requests);
     if (writes.length === 0) return outcomes;
-    return (await this.commit(table, headKey, initial, head, writes)) ?? outcomes;
+    return (await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), snapshot.head, head, writes)) ? 'retry' : outcomes;
   }
 
   private async attemptHead<T>(request: MappingWriteRequest<T>): Promise<T | 'retry'> {
     const { ledger } = request;
     const table = this.options.tableFor(ledger.bucket);
-    const headKey = ledgerKeys.head(ledger.name);
     const snapshot = await this.readSnapshot(ledger, table, []);
     if (snapshot === 'retry') return 'retry';
     const { head: initial } = snapshot;
@@ -260,54 +185,10 @@ export class LedgerWriter {
     };
     const mappingWrite: Write = { item: { Put: { TableName: table, Item: mappingItem(ledger.name, version, mappingJson(decision.mapping)) } } };
     const head: Head = { ...initial, mappingVersion: version };
-    if ((await this.commit(table, headKey, initial, head, [event, mappingWrite])) === 'retry') return 'retry';
+    if (await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), initial, head, [event, mappingWrite])) return 'retry';
     // This container's next writes need not read back what it just wrote.
     this.mappings.remember(table, ledger.name, version, decision.mapping);
     return decision.result;
-  }
-
-  /**
-   * The one TransactWriteItems of a write: HEAD (next version, conditional on the version read) and the
-   * writes. Answers `retry` when HEAD moved or DynamoDB reports a conflict, undefined once committed.
-   */
-  private async commit(table: string, headKey: ItemKey, initial: Head, head: Head, writes: Array<Write & { idempotency?: boolean }>): Promise<'retry' | undefined> {
-    // The version written is always the one read plus one, whatever `head` carries.
-    const { version: _versionRead, ...state } = head;
-    const transaction = collapse([
-      {
-        item: {
-          Put: {
-            TableName: table,
-            Item: { ...headKey, ...state, version: (initial.version ?? 0) + 1 },
-            // HEAD items from before versions existed are still guarded by their log id.
-            ...(initial.version === undefined
-              ? { ConditionExpression: 'attribute_not_exists(#version) AND lastLogId = :previous', ExpressionAttributeValues: { ':previous': initial.lastLogId } }
-              : { ConditionExpression: '#version = :previous', ExpressionAttributeValues: { ':previous': initial.version } }),
-            ExpressionAttributeNames: { '#version': 'version' },
-          },
-        },
-      },
-      ...writes,
-    ]);
-    if (transaction.length > MAX_TRANSACTION_ITEMS) {
-      throw new ValidationError(`the request touches too many accounts and assets (${transaction.length} items to write, at most ${MAX_TRANSACTION_ITEMS})`);
-    }
-
-    try {
-      await this.options.doc.send(new TransactWriteCommand({ TransactItems: transaction.map((w) => w.item) }));
-    } catch (err) {
-      if (isThrottling(err)) throw err;
-      const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
-      if ((err as Error).name !== 'TransactionCanceledException' || !reasons) throw err;
-      // The sequencer moved, another transaction held an item, or the same idempotency key committed
-      // meanwhile: read again and decide again (a replay is then answered from the record).
-      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (failed === 0 || reasons.some((r) => r.Code === 'TransactionConflict') || transaction[failed]?.idempotency) return 'retry';
-      const onFailure = failed >= 0 ? transaction[failed]?.onConditionFailure : undefined;
-      if (onFailure) throw onFailure();
-      throw err;
-    }
-    return undefined;
   }
 
   private eventRow(ledger: LedgerRecord, log: LogEntry, event: { type: EventKind; payload: Record<string, unknown> }, nowMs: number): NonNullable<Write['item']['Put']> {
@@ -327,30 +208,7 @@ export class LedgerWriter {
   }
 }
 
-/**
- * One action per item, as DynamoDB requires: when a batch writes the same item twice (put, or delete), the last
- * action wins; a Put keeps the first action's condition, which speaks of the state before the batch.
- */
-function collapse<W extends Write>(writes: W[]): W[] {
-  const byKey = new Map<string, W>();
-  for (const w of writes) {
-    const put = w.item.Put;
-    const del = w.item.Delete;
-    const target = put ? `${put.TableName}\u0000${keyString(put.Item as ItemKey)}` : del ? `${del.TableName}\u0000${keyString(del.Key as ItemKey)}` : `#${byKey.size}`;
-    const earlier = byKey.get(target);
-    const condition = earlier?.item.Put ?? earlier?.item.Delete;
-    if (earlier && condition?.ConditionExpression && put) {
-      byKey.set(target, {
-        ...w,
-        item: { Put: { ...put, ConditionExpression: condition.ConditionExpression, ExpressionAttributeValues: condition.ExpressionAttributeValues, ExpressionAttributeNames: condition.ExpressionAttributeNames } },
-        onConditionFailure: earlier.onConditionFailure ?? w.onConditionFailure,
-      } as W);
-    } else byKey.set(target, w);
-  }
-  return [...byKey.values()];
-}
-
-function isTransactionConflict(err: unknown): boolean {
+export function isTransactionConflict(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (err.name === 'TransactionConflictException' || err.name === 'TransactionInProgressException') return true;
   const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
@@ -359,15 +217,4 @@ function isTransactionConflict(err: unknown): boolean {
 
 function dedupe(keys: ItemKey[]): ItemKey[] {
   return [...new Map(keys.map((k) => [keyString(k), k])).values()];
-}
-
-/**
- * The log entry's item: the exact entry as hashed (`body`), and `ev`, what its event needs beyond the entry (the
- * post-commit volumes), so the ledger table's stream carries the event without a row of its own.
- */
-function logItem(ledger: string, log: LogEntry, change: LedgerChange): Record<string, unknown> {
-  const created = change.transactions.find((t) => !t.before);
-  const reverted = change.log.type === 'REVERTED_TRANSACTION' ? change.transactions.find((t) => t.before) : undefined;
-  const extras = { ...(created ? { post: created.record.post } : {}), ...(reverted ? { revertedPost: reverted.record.post } : {}) };
-  return { ...ledgerKeys.log(ledger, log.id), id: log.id, type: log.type, date: log.date, body: stringifyJson(log), ev: stringifyJson(extras) };
 }

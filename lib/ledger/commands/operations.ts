@@ -1,0 +1,33 @@
+import type { LedgerRecord, WriteRequest } from '../domain/change.js';
+import type { Transaction } from '../domain/transaction.js';
+import { createTransactionWrite, type CreateTransactionInput, type CreateTransactionOptions } from './create-transaction.js';
+import { metadataWrite, type MetadataChange, type MetadataTarget } from './metadata.js';
+import { revertTransactionWrite, type RevertOptions } from './revert-transaction.js';
+
+/**
+ * A ledger write as plain data: what a route asks for, whichever writer carries it out — committed directly by
+ * the request, or relayed to the ledger's sequenced writer (which rebuilds the same request from it).
+ */
+export type LedgerOperation =
+  | { kind: 'create'; input: CreateTransactionInput; options: CreateTransactionOptions }
+  | { kind: 'revert'; id: number; body: { metadata?: Record<string, string> }; options: RevertOptions }
+  | { kind: 'metadata'; target: MetadataTarget; change: MetadataChange; options: { dryRun: boolean; idempotencyKey?: string } };
+
+/** The write request of an operation; a revert reads its original first (the reversed postings are its reads). */
+export async function operationRequest(
+  ledger: LedgerRecord,
+  operation: LedgerOperation,
+  readTransaction: (id: number) => Promise<Transaction | undefined>,
+): Promise<WriteRequest<unknown>> {
+  switch (operation.kind) {
+    case 'create':
+      return createTransactionWrite(ledger, operation.input, operation.options);
+    case 'revert':
+      return revertTransactionWrite(ledger, operation.id, await readTransaction(operation.id), operation.body, operation.options);
+    case 'metadata':
+      return metadataWrite(ledger, operation.target, operation.change, operation.options);
+  }
+}
+
+/** Whether an operation writes nothing (a dry run): it is decided where it is asked, never relayed. */
+export const isDryRun = (operation: LedgerOperation) => operation.options.dryRun;

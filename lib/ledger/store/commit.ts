@@ -1,0 +1,95 @@
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isThrottling } from '../../dynamo/errors.js';
+import { ValidationError } from '../../errors/index.js';
+import type { CommitWrite } from './decide-batch.js';
+import type { Head } from './head.js';
+import { keyString, type ItemKey } from './keys.js';
+import type { Write } from './change-items.js';
+
+/** DynamoDB's limit on items in one TransactWriteItems / TransactGetItems. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+/** Why a commit did not happen and must be decided again from fresh state. */
+export type CommitRetry = 'head-moved' | 'conflict' | 'idempotency';
+
+/**
+ * The one TransactWriteItems of a ledger commit: HEAD (next version, conditional on the version read) and the
+ * writes. Answers undefined once committed, or why it must be decided again (HEAD moved, another transaction
+ * held an item, an idempotency key committed meanwhile). A decision's own failed condition (a reference taken)
+ * throws its error; throttling and anything else is thrown as is.
+ */
+export async function commitWrites(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  headKey: ItemKey,
+  initial: Head,
+  head: Head,
+  writes: CommitWrite[],
+  options: { clientRequestToken?: string } = {},
+): Promise<CommitRetry | undefined> {
+  const transaction = commitActions(table, headKey, initial, head, writes);
+  try {
+    await doc.send(new TransactWriteCommand({ TransactItems: transaction.map((w) => w.item), ...(options.clientRequestToken ? { ClientRequestToken: options.clientRequestToken } : {}) }));
+  } catch (err) {
+    if (isThrottling(err)) throw err;
+    const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
+    if ((err as Error).name !== 'TransactionCanceledException' || !reasons) throw err;
+    const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+    if (failed === 0) return 'head-moved';
+    if (reasons.some((r) => r.Code === 'TransactionConflict')) return 'conflict';
+    if (transaction[failed]?.idempotency) return 'idempotency';
+    const onFailure = failed >= 0 ? transaction[failed]?.onConditionFailure : undefined;
+    if (onFailure) throw onFailure();
+    throw err;
+  }
+  return undefined;
+}
+
+/** HEAD's put and the writes, one action per item, within DynamoDB's limit. */
+export function commitActions(table: string, headKey: ItemKey, initial: Head, head: Head, writes: CommitWrite[]): CommitWrite[] {
+  // The version written is always the one read plus one, whatever `head` carries.
+  const { version: _versionRead, ...state } = head;
+  const transaction = collapse([
+    {
+      item: {
+        Put: {
+          TableName: table,
+          Item: { ...headKey, ...state, version: (initial.version ?? 0) + 1 },
+          // HEAD items from before versions existed are still guarded by their log id.
+          ...(initial.version === undefined
+            ? { ConditionExpression: 'attribute_not_exists(#version) AND lastLogId = :previous', ExpressionAttributeValues: { ':previous': initial.lastLogId } }
+            : { ConditionExpression: '#version = :previous', ExpressionAttributeValues: { ':previous': initial.version } }),
+          ExpressionAttributeNames: { '#version': 'version' },
+        },
+      },
+    },
+    ...writes,
+  ]);
+  if (transaction.length > MAX_TRANSACTION_ITEMS) {
+    throw new ValidationError(`the request touches too many accounts and assets (${transaction.length} items to write, at most ${MAX_TRANSACTION_ITEMS})`);
+  }
+  return transaction;
+}
+
+/**
+ * One action per item, as DynamoDB requires: when a batch writes the same item twice (put, or delete), the last
+ * action wins; a Put keeps the first action's condition, which speaks of the state before the batch.
+ */
+export function collapse<W extends Write>(writes: W[]): W[] {
+  const byKey = new Map<string, W>();
+  for (const w of writes) {
+    const put = w.item.Put;
+    const del = w.item.Delete;
+    const target = put ? `${put.TableName}\u0000${keyString(put.Item as ItemKey)}` : del ? `${del.TableName}\u0000${keyString(del.Key)}` : `#${byKey.size}`;
+    const earlier = byKey.get(target);
+    const condition = earlier?.item.Put ?? earlier?.item.Delete;
+    if (earlier && condition?.ConditionExpression && put) {
+      byKey.set(target, {
+        ...w,
+        item: { Put: { ...put, ConditionExpression: condition.ConditionExpression, ExpressionAttributeValues: condition.ExpressionAttributeValues, ExpressionAttributeNames: condition.ExpressionAttributeNames } },
+        onConditionFailure: earlier.onConditionFailure ?? w.onConditionFailure,
+      } as W);
+    } else byKey.set(target, w);
+  }
+  return [...byKey.values()];
+}

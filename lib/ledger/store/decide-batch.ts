@@ -1,0 +1,114 @@
+import { ValidationError } from '../../errors/index.js';
+import { parseJson, stringifyJson } from '../../json/bigint-json.js';
+import type { EventKind } from '../../../events/catalog.js';
+import type { LedgerChange, LedgerRecord, WriteRequest } from '../domain/change.js';
+import { isEnabled } from '../domain/features.js';
+import { logHash, type LogEntry } from '../domain/logs.js';
+import type { Mapping } from '../domain/mapping.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
+import { changeWrites, type ItemView, type Write } from './change-items.js';
+import type { Head } from './head.js';
+import { keyString, ledgerKeys, type ItemKey } from './keys.js';
+import { ledgerState } from './ledger-state.js';
+
+export type WriteOutcome<T> =
+  | { kind: 'committed'; result: T; log: LogEntry }
+  | { kind: 'dry-run'; result: T }
+  /** An idempotent replay: the original response, exactly as first sent. */
+  | { kind: 'replayed'; result: unknown };
+
+/** A write of a commit; `idempotency` marks the idempotency record (its condition failing means a replay). */
+export type CommitWrite = Write & { idempotency?: boolean };
+
+/** Idempotency records are kept at least 24 hours (API.md §3.2); two days, to be safe. */
+export const IDEMPOTENCY_TTL_SECONDS = 48 * 3600;
+
+export interface DecideContext {
+  ledger: LedgerRecord;
+  table: string;
+  nowMs: number;
+  /** The relayed request the decisions belong to (group commit): recorded on its log items for repairs. */
+  requestId?: string;
+  /** The events-table row of a log entry's event. */
+  eventRow(log: LogEntry, event: { type: EventKind; payload: Record<string, unknown> }): NonNullable<Write['item']['Put']>;
+}
+
+export const idempotencyKeyOf = (ledger: string, request: WriteRequest<unknown>): ItemKey | undefined =>
+  request.idempotency ? ledgerKeys.idempotency(ledger, request.idempotency.key) : undefined;
+
+/**
+ * Decides requests in order over an item view (rule 3): each decision sees the items the previous ones put (the
+ * view is updated), log ids and hashes chain across them. Answers each request's outcome, the writes of the
+ * whole, and HEAD after it. A failing decision throws: the caller decides what the others become.
+ */
+export function decideRequests<T>(context: DecideContext, view: ItemView, initial: Head, mapping: Mapping | undefined, requests: ReadonlyArray<WriteRequest<T>>): { outcomes: Array<WriteOutcome<T>>; writes: CommitWrite[]; head: Head } {
+  const { ledger, table, nowMs } = context;
+  const now = instantFromMs(nowMs);
+  const epoch = Math.floor(nowMs / 1000);
+  let head = initial;
+  const outcomes: Array<WriteOutcome<T>> = [];
+  const writes: CommitWrite[] = [];
+  for (const request of requests) {
+    const idempotencyKey = idempotencyKeyOf(ledger.name, request);
+    const stored = idempotencyKey ? view.get(keyString(idempotencyKey)) : undefined;
+    if (stored) {
+      if (stored.requestHash !== request.idempotency!.requestHash) {
+        throw new ValidationError('Idempotency-Key was already used with a different request');
+      }
+      outcomes.push({ kind: 'replayed', result: parseJson(String(stored.response)) });
+      continue;
+    }
+    const logId = head.lastLogId + 1;
+    const decision = request.decide(ledgerState(ledger.name, view, head, mapping), { now });
+    if (request.dryRun) {
+      outcomes.push({ kind: 'dry-run', result: decision.result });
+      continue;
+    }
+    const { change } = decision;
+    const entry = { id: logId, type: change.log.type, data: change.log.data, date: formatInstant(now), idempotencyKey: request.idempotency?.key ?? '' };
+    const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entry) : '';
+    const log: LogEntry = { ...entry, hash };
+    const own: CommitWrite[] = [
+      { item: { Put: { TableName: table, Item: { ...logItem(ledger.name, log, change), ...(context.requestId ? { req: context.requestId } : {}) } } } },
+      { item: { Put: context.eventRow(log, decision.event) } },
+      ...changeWrites(ledger, table, view, change, logId),
+    ];
+    if (idempotencyKey) {
+      own.push({
+        idempotency: true,
+        item: {
+          Put: {
+            TableName: table,
+            Item: { ...idempotencyKey, requestHash: request.idempotency!.requestHash, response: stringifyJson(decision.result), logId, expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+      });
+    }
+    for (const w of own) {
+      if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item);
+      if (w.item.Delete) view.delete(keyString(w.item.Delete.Key));
+    }
+    writes.push(...own);
+    head = {
+      ...head,
+      lastTxId: change.lastTxId ?? head.lastTxId,
+      lastLogId: logId,
+      lastHash: hash || head.lastHash,
+      accounts: head.accounts + change.accountsAdded,
+    };
+    outcomes.push({ kind: 'committed', result: decision.result, log });
+  }
+  return { outcomes, writes, head };
+}
+
+/**
+ * The log entry's item: the exact entry as hashed (`body`), and `ev`, what its event needs beyond the entry (the
+ * post-commit volumes), so the ledger table's stream carries the event without a row of its own.
+ */
+function logItem(ledger: string, log: LogEntry, change: LedgerChange): Record<string, unknown> {
+  const created = change.transactions.find((t) => !t.before);
+  const reverted = change.log.type === 'REVERTED_TRANSACTION' ? change.transactions.find((t) => t.before) : undefined;
+  const extras = { ...(created ? { post: created.record.post } : {}), ...(reverted ? { revertedPost: reverted.record.post } : {}) };
+  return { ...ledgerKeys.log(ledger, log.id), id: log.id, type: log.type, date: log.date, body: stringifyJson(log), ev: stringifyJson(extras) };
+}

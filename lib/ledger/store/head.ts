@@ -1,0 +1,37 @@
+import type { HeadState } from '../domain/change.js';
+
+/** The sequencer item's state as read at the start of a write. */
+export interface Head extends HeadState {
+  /**
+   * Bumped by every HEAD write, and what every write is conditional on: a mapping change moves HEAD without a
+   * log entry, so `lastLogId` alone no longer tells whether HEAD moved. Undefined on HEAD items written
+   * before versions existed.
+   */
+  version?: number;
+  /** The HEAD version at which the ledger's mapping was last replaced; undefined: the ledger has no mapping. */
+  mappingVersion?: number;
+  /**
+   * A sequenced writer's lease (group commit): while `leaseUntil` (epoch ms) is ahead, requests relay their writes
+   * to it instead of committing directly. Liveness only: every commit is still conditional on `version`.
+   */
+  leaseOwner?: string;
+  leaseUntil?: number;
+  /**
+   * The log ids of the last batch a sequenced writer committed whose results may not all be written yet: the next
+   * writer writes them again (from the log items) before anything else, and direct writes relay meanwhile.
+   */
+  pendingResults?: { firstLogId: number; lastLogId: number };
+}
+
+export function headFromItem(item: Record<string, unknown>): Head {
+  return {
+    lastTxId: Number(item.lastTxId),
+    lastLogId: Number(item.lastLogId),
+    lastHash: String(item.lastHash ?? ''),
+    accounts: Number(item.accounts ?? 0),
+    ...(item.version !== undefined ? { version: Number(item.version) } : {}),
+    ...(item.mappingVersion !== undefined ? { mappingVersion: Number(item.mappingVersion) } : {}),
+    ...(typeof item.leaseOwner === 'string' ? { leaseOwner: item.leaseOwner, leaseUntil: Number(item.leaseUntil ?? 0) } : {}),
+    ...(item.pendingResults ? { pendingResults: { firstLogId: Number((item.pendingResults as Record<string, unknown>).firstLogId), lastLogId: Number((item.pendingResults as Record<string, unknown>).lastLogId) } } : {}),
+  };
+}

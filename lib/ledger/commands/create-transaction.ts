@@ -113,10 +113,8 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
         result: transactionView(tx, { post }),
         log: { type: 'NEW_TRANSACTION', data: { transaction: logged, accountMetadata } },
         writes,
-        event: {
-          type: 'ledger.committed_transactions',
-          payload: { ledger: ledger.name, transactions: [{ ...logged, postCommitVolumes: post }], accountMetadata },
-        },
+        // The event's payload is the logged transaction with these volumes (lib/ledger/store/log-events.ts).
+        ev: { post },
         head: { lastTxId: id, accountsAdded: effects.accountsAdded },
       };
     },

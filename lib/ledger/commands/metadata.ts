@@ -63,20 +63,19 @@ export function metadataWrite(
           item: { Put: { TableName: context.table, Item: { ...revisionKey(ledger.name, target, context.logId), metadata: next, date: formatInstant(context.now) } } },
         });
       }
-      const payloadTarget = { targetType: target.type, targetId: String(targetId) };
       return change.kind === 'save'
         ? {
             result: null,
             log: { type: 'SET_METADATA', data: { targetType: target.type, targetId, metadata: change.metadata } },
             writes,
-            event: { type: 'ledger.saved_metadata', payload: { ledger: ledger.name, ...payloadTarget, metadata: change.metadata } },
+            ev: {},
             head: { accountsAdded: existing ? 0 : 1 },
           }
         : {
             result: null,
             log: { type: 'DELETE_METADATA', data: { targetType: target.type, targetId, key: change.key } },
             writes,
-            event: { type: 'ledger.deleted_metadata', payload: { ledger: ledger.name, ...payloadTarget, key: change.key } },
+            ev: {},
           };
     },
   };

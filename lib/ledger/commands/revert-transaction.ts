@@ -75,14 +75,8 @@ export function revertTransactionWrite(
           transactionPut(table, ledger.name, reverted, stored.post, originalAt, { create: false }),
           ...effects.writes,
         ],
-        event: {
-          type: 'ledger.reverted_transaction',
-          payload: {
-            ledger: ledger.name,
-            revertedTransaction: transactionView(reverted, { post: stored.post }),
-            revertTransaction: transactionView(revert, { post: effects.post }),
-          },
-        },
+        // The event shows both transactions with their volumes (lib/ledger/store/log-events.ts).
+        ev: { post: effects.post, revertedPost: stored.post },
         head: { lastTxId: revert.id, accountsAdded: effects.accountsAdded },
       };
     },

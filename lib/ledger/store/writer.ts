@@ -1,5 +1,4 @@
 import { TransactGetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { EventKind } from '../../../events/catalog.js';
 import { isThrottling } from '../../dynamo/errors.js';
 import { DependencyThrottledError, ValidationError } from '../../errors/index.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
@@ -7,7 +6,7 @@ import { isEnabled } from '../domain/features.js';
 import { logHash, type LogEntry, type LogType } from '../domain/logs.js';
 import { formatInstant, instantFromMs, type Instant } from '../../time/instant.js';
 import { keyString, ledgerKeys, type ItemKey } from './keys.js';
-import { outboxRow } from '../../events/outbox.js';
+import { EVENT_ATTRIBUTE, type LogEventExtras } from './log-events.js';
 import type { LedgerRecord } from './registry.js';
 import type { Mapping } from '../domain/mapping.js';
 import { MappingCache } from './mapping-item.js';
@@ -46,7 +45,8 @@ export interface Decision<T> {
   result: T;
   log: { type: LogType; data: Record<string, unknown> };
   writes: Write[];
-  event: { type: EventKind; payload: Record<string, unknown> };
+  /** What the log entry's event needs beyond the entry: stored on the log item as `ev` (see log-events.ts). */
+  ev: LogEventExtras['ev'];
   /** Changes to the sequencer beyond the log: a new transaction id, accounts first seen. */
   head?: { lastTxId?: number; accountsAdded?: number };
 }
@@ -69,7 +69,8 @@ export interface WriteRequest<T> {
 
 /**
  * A write that changes HEAD's own state but writes no log entry (the mapping: the official SDK's log types are a
- * closed enum, so a new log type would break `listLogs` for its users). Same snapshot, same commit, same event.
+ * closed enum, so a new log type would break `listLogs` for its users). Same snapshot, same commit; its event is
+ * carried by the item the decision writes (the mapping item's `ev`).
  */
 export interface HeadWriteRequest<T> {
   ledger: LedgerRecord;
@@ -80,7 +81,6 @@ export interface HeadWriteRequest<T> {
 export interface HeadDecision<T> {
   result: T;
   writes: Write[];
-  event: { type: EventKind; payload: Record<string, unknown> };
   /** A new mapping: HEAD names this write's version as the mapping's (the decision writes the mapping item). */
   head?: { mapping?: Mapping };
 }
@@ -101,7 +101,6 @@ const MAX_ATTEMPTS = 10;
 export interface WriterOptions {
   doc: DynamoDBDocumentClient;
   tableFor: (bucket: string) => string;
-  eventsTable: string;
   now?: () => number;
   /** Waits between attempts (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
@@ -115,8 +114,8 @@ export interface WriterOptions {
 
 /**
  * Every ledger write goes through here (rule 3): read a consistent snapshot (TransactGetItems), let the domain
- * decide, then write the decision, the log entry (hash-chained), the sequencer, the idempotency record and
- * the outgoing event in ONE TransactWriteItems, conditional on the sequencer being unchanged. Two round trips
+ * decide, then write the decision, the log entry (hash-chained, carrying its outgoing event), the sequencer and
+ * the idempotency record in ONE TransactWriteItems, conditional on the sequencer being unchanged. Two round trips
  * when uncontended; on a concurrent write the whole thing is retried with jittered backoff.
  */
 export class LedgerWriter {
@@ -252,8 +251,14 @@ export class LedgerWriter {
       const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entry) : '';
       const log: LogEntry = { ...entry, hash };
       const own: Array<Write & { idempotency?: boolean }> = [
-        { item: { Put: { TableName: table, Item: { ...ledgerKeys.log(ledger.name, logId), id: logId, type: log.type, date: log.date, body: stringifyJson(log) } } } },
-        { item: { Put: this.eventRow(ledger, log, decision.event, nowMs) } },
+        {
+          item: {
+            Put: {
+              TableName: table,
+              Item: { ...ledgerKeys.log(ledger.name, logId), id: logId, type: log.type, date: log.date, body: stringifyJson(log), [EVENT_ATTRIBUTE]: stringifyJson(decision.ev) },
+            },
+          },
+        },
         ...decision.writes,
       ];
       if (idempotencyKey) {
@@ -294,29 +299,11 @@ export class LedgerWriter {
     if (snapshot === 'retry') return 'retry';
     const { view, head: initial, mapping } = snapshot;
     const version = (initial.version ?? 0) + 1;
-    const nowMs = this.now();
-    const now = instantFromMs(nowMs);
+    const now = instantFromMs(this.now());
     const decision = request.decide({ head: initial, ...(mapping ? { mapping } : {}), get: (key) => view.get(keyString(key)) }, { version, now, table });
-    const event: Write = {
-      item: {
-        Put: {
-          TableName: this.options.eventsTable,
-          Item: outboxRow({
-            type: decision.event.type,
-            // One event per HEAD version of a ledger, whatever the number of attempts.
-            seed: `ledger/${ledger.name}/head/${version}`,
-            idempotencyKey: '',
-            date: formatInstant(now),
-            payload: decision.event.payload,
-            nowMs,
-            attributes: { ledger: ledger.name, headVersion: version },
-          }),
-        },
-      },
-    };
     const replaced = decision.head?.mapping;
     const head: Head = { ...initial, ...(replaced ? { mappingVersion: version } : {}) };
-    if ((await this.commit(table, headKey, initial, head, [event, ...decision.writes])) === 'retry') return 'retry';
+    if ((await this.commit(table, headKey, initial, head, decision.writes)) === 'retry') return 'retry';
     // This container's next writes need not read back what it just wrote.
     if (replaced) this.mappings.remember(table, ledger.name, version, replaced);
     return decision.result;
@@ -364,22 +351,6 @@ export class LedgerWriter {
       throw err;
     }
     return undefined;
-  }
-
-  private eventRow(ledger: LedgerRecord, log: LogEntry, event: Decision<unknown>['event'], nowMs: number): NonNullable<Write['item']['Put']> {
-    return {
-      TableName: this.options.eventsTable,
-      Item: outboxRow({
-        type: event.type,
-        // One event per log entry of a ledger, whatever the number of attempts.
-        seed: `ledger/${ledger.name}/${log.id}`,
-        idempotencyKey: log.idempotencyKey,
-        date: log.date,
-        payload: event.payload,
-        nowMs,
-        attributes: { ledger: ledger.name, logId: log.id },
-      }),
-    };
   }
 }
 

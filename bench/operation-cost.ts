@@ -6,7 +6,7 @@
  * Every figure is for a warm container: the signing keys, the JWKS cache and the ledger record cache are loaded
  * by warm-up calls first, because a cold container's one-off reads would not be paid per operation.
  */
-import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Hono } from 'hono';
 import { DEFAULT_AUTH_CONFIG } from '../infra/local/platform.js';
@@ -125,11 +125,13 @@ export async function measureOperationCosts(dynamoEndpoint: string, sqsEndpoint:
   const raw = localDynamoClient(dynamoEndpoint);
   try {
     await call(webhooks, 'POST', '/api/webhooks/configs', { endpoint: receiver.url, eventTypes: ['ledger.committed_transactions'] });
-    // Two fresh events, read back as the stream would carry them (the row's NEW_IMAGE).
+    // Two fresh events, read back as the ledger table's stream would carry them (the log items' NEW_IMAGE).
     await commit(tx([['world', 'users:a', 1]]));
     await commit(tx([['world', 'users:a', 1]]));
-    const { Items = [] } = await raw.send(new ScanCommand({ TableName: env.EVENTS_TABLE! }));
-    const committed = Items.filter((i) => i.type?.S === 'ledger.committed_transactions').sort((a, b) => Number(a.logId?.N) - Number(b.logId?.N));
+    const { Items = [] } = await raw.send(
+      new QueryCommand({ TableName: env.LEDGER_TABLE!, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'L#bench#LOG' } }, ConsistentRead: true }),
+    );
+    const committed = Items.filter((i) => i.type?.S === 'NEW_TRANSACTION' && i.ev?.S !== undefined);
     const records: StreamRecordLike[] = committed.slice(-2).map((image, i) => ({ eventID: `bench-${i}`, eventName: 'INSERT', dynamodb: { SequenceNumber: String(i + 1), NewImage: image } }));
     const sqsCount = countSqsRequests(sqs);
     const logger = createLogger('silent');

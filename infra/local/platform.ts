@@ -21,7 +21,8 @@ import { startSqsLocal } from './sqs-local.js';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { createQueuePoller } from './pollers/queue-poller.js';
 import { deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
-import { createStreamPoller } from './pollers/stream-poller.js';
+import { startDispatchPollers } from './pollers/dispatch-pollers.js';
+import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { dynamoStreamCheckpoints } from './pollers/stream-checkpoints.js';
 import { requeuePendingDeliveries } from './pollers/requeue-pending.js';
 import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
@@ -42,7 +43,7 @@ export interface PlatformOptions {
   /** The caller's environment: AUTH_CONFIG, AUTH_CONFIG_INLINE, the `$NAME` secrets they name, LOG_LEVEL. */
   env?: NodeJS.ProcessEnv;
   throttle?: ThrottlePolicy;
-  /** Feed the events table's stream to `dispatch` (default true). */
+  /** Feed the events table's and the ledger tables' streams to `dispatch` (default true). */
   dispatch?: boolean;
   /** How often the signing-key rotation step runs, as the stack's hourly schedule does (default 1 hour). */
   keyRotationIntervalMs?: number;
@@ -151,17 +152,18 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       const deps: DispatchDeps = { doc: runtime.doc, sqs: sqsClient, table: tables.WEBHOOKS_TABLE!, queueUrl: queues.DELIVERIES_QUEUE_URL!, logger };
       // The queue is in memory: pending deliveries whose messages a restart lost get one again, before anything runs.
       await requeuePendingDeliveries(new DeliveryStore({ doc: runtime.doc, table: tables.WEBHOOKS_TABLE! }), sqsClient, queues.DELIVERIES_QUEUE_URL!);
-      const poller = createStreamPoller({
+      // The events table's stream and every ledger table's, each as its own event source mapping would.
+      const stopDispatch = await startDispatchPollers({
         dynamo: dynamoClient,
         streams: streamsClient,
-        table: tables.EVENTS_TABLE!,
+        eventsTable: tables.EVENTS_TABLE!,
+        ledgerTables: BucketTables.fromEnv(tables.LEDGER_TABLE!, env.LEDGER_BUCKET_TABLES).all(),
         handler: (records) => dispatchBatch(records, deps),
         logger,
         // Checkpoints kept beside the data: after a restart, events committed meanwhile are dispatched too.
         checkpoints: dynamoStreamCheckpoints(runtime.doc, tables.WEBHOOKS_TABLE!),
       });
-      await poller.start();
-      stops.push(() => poller.stop());
+      stops.push(stopDispatch);
       // And the deliveries queue to `deliver`, as its SQS event source mapping does (loopback receivers allowed).
       const deliveries = createQueuePoller({
         sqs: sqsClient,

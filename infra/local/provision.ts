@@ -1,6 +1,7 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type DynamoDBClient,
   type AttributeDefinition,
@@ -18,15 +19,38 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
   for (const table of TABLES) {
     const name = tableName(prefix, table.id);
     names[table.envVar] = name;
-    if (await exists(client, name)) continue;
-    await client.send(new CreateTableCommand(createTableInput(name, table)));
-    if (table.ttlAttribute) {
-      await client.send(
-        new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { Enabled: true, AttributeName: table.ttlAttribute } }),
-      );
-    }
+    await ensureTable(client, name, table);
   }
   return names;
+}
+
+/**
+ * The ledger tables of buckets mapped to a table of their own (`LEDGER_BUCKET_TABLES`), built from the ledger
+ * table's definition as the stack builds them (infra/stacks/tables.ts `createBucketTables`).
+ */
+export async function ensureLedgerBucketTables(client: DynamoDBClient, names: readonly string[]): Promise<void> {
+  const ledger = TABLES.find((t) => t.id === 'ledger')!;
+  for (const name of names) await ensureTable(client, name, ledger);
+}
+
+/**
+ * Creates the table, or gives an existing one the stream its definition now asks for (a data directory from
+ * before the ledger tables carried events); nothing else of an existing table is changed.
+ */
+async function ensureTable(client: DynamoDBClient, name: string, table: TableDefinition): Promise<void> {
+  const existing = await describe(client, name);
+  if (existing) {
+    if (table.stream && !existing.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } }));
+    }
+    return;
+  }
+  await client.send(new CreateTableCommand(createTableInput(name, table)));
+  if (table.ttlAttribute) {
+    await client.send(
+      new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { Enabled: true, AttributeName: table.ttlAttribute } }),
+    );
+  }
 }
 
 export function createTableInput(name: string, table: TableDefinition) {
@@ -61,12 +85,11 @@ export function createTableInput(name: string, table: TableDefinition) {
   };
 }
 
-async function exists(client: DynamoDBClient, name: string): Promise<boolean> {
+async function describe(client: DynamoDBClient, name: string) {
   try {
-    await client.send(new DescribeTableCommand({ TableName: name }));
-    return true;
+    return (await client.send(new DescribeTableCommand({ TableName: name }))).Table;
   } catch (err) {
-    if ((err as Error).name === 'ResourceNotFoundException') return false;
+    if ((err as Error).name === 'ResourceNotFoundException') return undefined;
     throw err;
   }
 }

@@ -50,10 +50,10 @@ export class PlatformAlarms extends Construct {
     this.add(`${name}-throttles`, `${name}: invocations throttled (account or reserved concurrency exhausted)`, fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), 1);
   }
 
-  /** The dispatcher falls behind the events stream. */
+  /** The dispatcher falls behind one of its streams: Lambda's IteratorAge of a function is the maximum over all its stream mappings. */
   iteratorAge(dispatch: IFunction): void {
     const metric = dispatch.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum' });
-    this.add('dispatch-iterator-age', `dispatch: oldest unprocessed events-stream record older than ${ITERATOR_AGE_THRESHOLD.toHumanString()}`, metric, ITERATOR_AGE_THRESHOLD.toMilliseconds());
+    this.add('dispatch-iterator-age', `dispatch: oldest unprocessed record of the events or a ledger table's stream older than ${ITERATOR_AGE_THRESHOLD.toHumanString()}`, metric, ITERATOR_AGE_THRESHOLD.toMilliseconds());
   }
 
   /** Any message waiting in a queue that should stay empty (a dead-letter or failure queue). */

@@ -21,7 +21,7 @@ export const DELIVER_TIMEOUT = Duration.seconds(30);
 
 /**
  * The platform in AWS (DESIGN.md "Shape"): tables from the definitions the local platform shares, the HTTP API
- * and one function per service, the events-stream dispatcher and the queue-fed deliverer, key rotation on a
+ * and one function per service, the dispatcher of the events and ledger streams and the queue-fed deliverer, key rotation on a
  * schedule, and alarms. Environment-agnostic (no account/region lookups), so `cdk synth` works offline.
  */
 export class PlatformStack extends Stack {
@@ -106,14 +106,14 @@ export class PlatformStack extends Stack {
     for (const service of [ledger, payments, webhooks]) grantTable(service.fn, tables.auth, 'getItems');
     grantTable(ledger.fn, tables.ledger, 'readWrite', ['gsi1']);
     for (const table of bucketTables.values()) grantTable(ledger.fn, table, 'readWrite', ['gsi1']);
-    grantTable(ledger.fn, tables.events, 'putItems');
     grantTable(payments.fn, tables.payments, 'readWrite', ['gsi1']);
     grantTable(payments.fn, tables.events, 'putItems');
     grantTable(webhooks.fn, tables.webhooks, 'readWrite', ['gsi1']);
     queues.deliveries.grantSendMessages(webhooks.fn); // replay enqueues one more attempt
     grantTable(dispatch.fn, tables.webhooks, 'readWrite');
     queues.deliveries.grantSendMessages(dispatch.fn);
-    feedDispatch(dispatch.fn, tables.events, queues); // grants the stream read and the failure queue send
+    // The events table's stream and every ledger table's; grants each stream's read and the failure queue send.
+    feedDispatch(dispatch.fn, tables.events, [tables.ledger, ...bucketTables.values()], queues);
     grantTable(deliver.fn, tables.webhooks, 'readWrite');
     queues.deliveries.grantSendMessages(deliver.fn); // retries go back on the queue with a delay
     feedDeliver(deliver.fn, DELIVER_TIMEOUT, queues); // grants consuming the queue
@@ -129,7 +129,7 @@ export class PlatformStack extends Stack {
     for (const f of [auth, ledger, payments, webhooks, dispatch, deliver, rotateKeys]) alarms.functionHealth(f.node.id, f.fn);
     alarms.iteratorAge(dispatch.fn);
     alarms.queueNotEmpty('deliveries-dlq-depth', queues.deliveriesDeadLetters, 'Webhook delivery messages in the dead-letter queue (failed every receive)');
-    alarms.queueNotEmpty('dispatch-failures-depth', queues.dispatchFailures, 'dispatch gave up on an events-stream batch (its description is in the queue)');
+    alarms.queueNotEmpty('dispatch-failures-depth', queues.dispatchFailures, 'dispatch gave up on a batch of the events or a ledger stream (its description is in the queue)');
     alarms.apiServerErrors(api.api);
 
     new CfnOutput(this, 'ApiUrl', { value: publicBaseUrl, description: 'PUBLIC_BASE_URL of the functions' });

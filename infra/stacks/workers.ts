@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import type { PlatformQueues } from './queues.js';
@@ -26,20 +26,33 @@ export const DELIVER_QUEUE = {
 export const KEY_ROTATION_SCHEDULE = Schedule.rate(Duration.hours(1));
 
 /**
- * dispatch: the events table's stream, from the oldest record (TRIM_HORIZON: nothing committed is skipped),
- * partial batch failures (the function names the first failed record), bisection to isolate a poison record,
- * bounded retries and record age, then the batch's description to the failure queue (alarmed).
+ * Only the ledger items that carry events (`ev`: log items and the mapping item, lib/ledger/store/log-events.ts)
+ * invoke dispatch: every other ledger write (HEAD, volumes, accounts, indexes) is dropped by Lambda's filter,
+ * unbilled, instead of being passed over by the function.
  */
-export function feedDispatch(dispatch: IFunction, events: ITableV2, queues: PlatformQueues): void {
-  dispatch.addEventSource(
-    new DynamoEventSource(events, {
-      startingPosition: StartingPosition.TRIM_HORIZON,
-      reportBatchItemFailures: true,
-      bisectBatchOnError: true,
-      onFailure: new SqsDlq(queues.dispatchFailures),
-      ...DISPATCH_STREAM,
-    }),
-  );
+export const LEDGER_EVENTS_FILTER = FilterCriteria.filter({ dynamodb: { NewImage: { ev: { S: FilterRule.exists() } } } });
+
+/**
+ * dispatch: the streams that carry events, each from the oldest record (TRIM_HORIZON: nothing committed is
+ * skipped), partial batch failures (the function names the first failed record), bisection to isolate a poison
+ * record, bounded retries and record age, then the batch's description to the failure queue (alarmed). The
+ * events table (payments' outbox rows) and every ledger table, the latter filtered to the items with events.
+ * Each mapping grants the function read access to its own stream only.
+ */
+export function feedDispatch(dispatch: IFunction, events: ITableV2, ledgerTables: readonly ITableV2[], queues: PlatformQueues): void {
+  const feed = (table: ITableV2, filters?: Array<Record<string, unknown>>) =>
+    dispatch.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        onFailure: new SqsDlq(queues.dispatchFailures),
+        ...DISPATCH_STREAM,
+        ...(filters ? { filters } : {}),
+      }),
+    );
+  feed(events);
+  for (const table of ledgerTables) feed(table, [LEDGER_EVENTS_FILTER]);
 }
 
 /**

@@ -41,7 +41,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   const registry = new LedgerRegistry(doc, buckets);
   const lookup = new LedgerLookup(registry);
-  const writer = new LedgerWriter({ doc, tableFor, eventsTable: config.tables.events, now, ...(options.sleep ? { sleep: options.sleep } : {}), serializeInProcess: options.serializeWrites === true });
+  const writer = new LedgerWriter({ doc, tableFor, now, ...(options.sleep ? { sleep: options.sleep } : {}), serializeInProcess: options.serializeWrites === true });
 
   const app = createProtectedApp('ledger', runtime);
   infoRoutes(app);

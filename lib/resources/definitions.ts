@@ -56,7 +56,9 @@ export const TABLES: readonly TableDefinition[] = [
     sortKey: sk,
     globalIndexes: [gsi1],
     ttlAttribute: 'expiresAt',
-    description: 'Default ledger table: every bucket not mapped to a table of its own',
+    // Log items and the mapping item carry the ledger's events (`ev`): the stream takes them to dispatch.
+    stream: 'NEW_IMAGE',
+    description: 'Default ledger table (and the model of every bucket table): every bucket not mapped to a table of its own',
   },
   {
     id: 'events',
@@ -66,7 +68,7 @@ export const TABLES: readonly TableDefinition[] = [
     globalIndexes: [],
     ttlAttribute: 'expiresAt',
     stream: 'NEW_IMAGE',
-    description: 'Transactional outbox: one row per event, carried onward by the table stream',
+    description: 'Transactional outbox of payments: one row per event, carried onward by the table stream',
   },
   {
     id: 'webhooks',

@@ -136,10 +136,12 @@ describe('least-privilege roles: exactly these permissions, function by function
   const logs = (name: string) => `${LOGS} on ${dev.logGroupId(`/aws/lambda/platform-dev-${name}`)}.Arn`;
   const deliveries = `${dev.queueId('platform-dev-deliveries')}.Arn`;
   const stream = `${dev.tableId('platform-dev-events')}.StreamArn`;
+  const ledgerStream = `${dev.tableId('platform-dev-ledger')}.StreamArn`;
 
   it.each([
     ['auth', [logs('auth'), `${READ_WRITE} on ${t('auth')}`, gsi1('auth')]],
-    ['ledger', [logs('ledger'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('ledger')}`, gsi1('ledger'), `dynamodb:PutItem on ${t('events')}`]],
+    // No events-table access: the ledger's events travel in its own log and mapping items.
+    ['ledger', [logs('ledger'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('ledger')}`, gsi1('ledger')]],
     ['payments', [logs('payments'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('payments')}`, gsi1('payments'), `dynamodb:PutItem on ${t('events')}`]],
     ['webhooks', [logs('webhooks'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('webhooks')}`, gsi1('webhooks'), `${SEND} on ${deliveries}`]],
     [
@@ -151,6 +153,8 @@ describe('least-privilege roles: exactly these permissions, function by function
         `${SEND} on ${dev.queueId('platform-dev-dispatch-failures')}.Arn`,
         `dynamodb:ListStreams on ${stream}`,
         `dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator on ${stream}`,
+        `dynamodb:ListStreams on ${ledgerStream}`,
+        `dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator on ${ledgerStream}`,
       ],
     ],
     ['deliver', [logs('deliver'), `${READ_WRITE} on ${t('webhooks')}`, `${SEND} on ${deliveries}`, `${CONSUME} on ${deliveries}`]],
@@ -164,7 +168,17 @@ describe('least-privilege roles: exactly these permissions, function by function
     const permissions = prod.permissions('platform-prod-ledger');
     expect(permissions).toContain(`${READ_WRITE} on ${heavy}`);
     expect(permissions).toContain(`dynamodb:Query on ${heavy}/index/gsi1`);
-    expect(permissions).toHaveLength(7);
+    expect(permissions).toHaveLength(6);
+  });
+
+  it('dispatch also reads the stream of each bucket table (and nothing else of it)', () => {
+    const heavy = `${prod.tableId('platform-prod-ledger-heavy')}.StreamArn`;
+    const permissions = prod.permissions('platform-prod-dispatch');
+    expect(permissions.filter((line) => line.includes(prod.tableId('platform-prod-ledger-heavy')))).toEqual([
+      `dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator on ${heavy}`,
+      `dynamodb:ListStreams on ${heavy}`,
+    ]);
+    expect(permissions).toHaveLength(10);
   });
 
   it('no role can Scan, use a wildcard action, or touch a wildcard resource', () => {

@@ -8,9 +8,19 @@ const dev = templateReader(template);
 const deliveries = QUEUES.find((q) => q.id === 'deliveries')!;
 const mappings = Object.values(dev.resources).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping').map((r) => r.Properties);
 
+/** dispatch's mapping of a table's stream. */
+const streamMapping = (reader: typeof dev, table: string) =>
+  Object.values(reader.resources)
+    .filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')
+    .map((r) => r.Properties)
+    .find((m) => JSON.stringify(m.EventSourceArn) === JSON.stringify({ 'Fn::GetAtt': [reader.tableId(table), 'StreamArn'] }));
+
+/** Only ledger items with `ev` (log and mapping items) invoke dispatch. */
+const LEDGER_FILTER = { Filters: [{ Pattern: JSON.stringify({ dynamodb: { NewImage: { ev: { S: [{ exists: true }] } } } }) }] };
+
 describe('dispatch: the events stream', () => {
   it('is fed from the oldest record, in batches, with partial failures, bisection, bounded age and retries, and a failure queue', () => {
-    const mapping = mappings.find((m) => m.FunctionName.Ref === dev.fnId('platform-dev-dispatch'))!;
+    const mapping = streamMapping(dev, 'platform-dev-events')!;
     expect(mapping).toEqual({
       EventSourceArn: { 'Fn::GetAtt': [dev.tableId('platform-dev-events'), 'StreamArn'] },
       FunctionName: { Ref: dev.fnId('platform-dev-dispatch') },
@@ -32,6 +42,38 @@ describe('dispatch: the events stream', () => {
   });
 });
 
+describe('dispatch: the ledger tables\' streams', () => {
+  const prod = templateReader(synthPlatform({ stage: 'prod', ledgerBuckets: '["heavy","reports"]' }).template);
+
+  it.each([
+    [dev, 'platform-dev-ledger', 'platform-dev'],
+    [prod, 'platform-prod-ledger', 'platform-prod'],
+    [prod, 'platform-prod-ledger-heavy', 'platform-prod'],
+    [prod, 'platform-prod-ledger-reports', 'platform-prod'],
+  ] as const)('%#: %s feeds dispatch like the events table, filtered to the items that carry events', (reader, table, stack) => {
+    expect(reader.resources[reader.tableId(table)]!.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    expect(streamMapping(reader, table)).toEqual({
+      EventSourceArn: { 'Fn::GetAtt': [reader.tableId(table), 'StreamArn'] },
+      FunctionName: { Ref: reader.fnId(`${stack}-dispatch`) },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 25,
+      MaximumBatchingWindowInSeconds: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRecordAgeInSeconds: 6 * 3600,
+      MaximumRetryAttempts: 20,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [reader.queueId(`${stack}-dispatch-failures`), 'Arn'] } } },
+      FilterCriteria: LEDGER_FILTER,
+    });
+  });
+
+  it('one mapping per stream: the events table and each ledger table', () => {
+    const streams = (reader: typeof dev) =>
+      Object.values(reader.resources).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping' && r.Properties.StartingPosition).length;
+    expect([streams(dev), streams(prod)]).toEqual([2, 4]);
+  });
+});
+
 describe('deliver: the deliveries queue', () => {
   it('is fed in batches of 10 with partial failures and bounded concurrency', () => {
     const mapping = mappings.find((m) => m.FunctionName.Ref === dev.fnId('platform-dev-deliver'))!;
@@ -43,7 +85,7 @@ describe('deliver: the deliveries queue', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 20 },
     });
-    expect(mappings).toHaveLength(2);
+    expect(mappings).toHaveLength(3);
   });
 
   it('the queue: the shared definition, a visibility timeout of at least 6x the function timeout, a DLQ after maxReceiveCount', () => {

@@ -9,11 +9,11 @@
  * `callThrough()`, so the stub's default behaviour calls the original `send` (DynamoDB Local) and only the
  * commands a test chooses fail. The mock is restored after each test.
  */
-import { DynamoDBDocumentClient, QueryCommand, ScanCommand, TransactGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, TransactGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ledgerClient } from '../support/ledger.js';
+import { ledgerClient, ledgerEventsOf } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 import { cancelled, fail, throttled, throughputExceeded } from '../support/dynamo-faults.js';
 
@@ -60,12 +60,11 @@ async function fresh(): Promise<string> {
 
 /** Everything a committed write leaves behind, read straight from the tables (the stub passes these through). */
 async function traces(ledger: string) {
-  const { Items: events = [] } = await runtime.doc.send(new ScanCommand({ TableName: runtime.config.tables.events, ConsistentRead: true }));
   const partition = async (pk: string) =>
     (await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk }, ConsistentRead: true }))).Items ?? [];
   const stats = await call('GET', `/v2/${ledger}/stats`);
   return {
-    events: events.filter((e) => e.ledger === ledger),
+    events: await ledgerEventsOf(runtime, ledger),
     logs: await partition(`L#${ledger}#LOG`),
     transactions: await partition(`L#${ledger}#TX`),
     stats: stats.body.data as { accounts: bigint; transactions: bigint },

@@ -4,10 +4,9 @@
  * exactly one request commits; a request with the winner's body gets the winner's response, byte for byte,
  * marked `Idempotency-Hit: true`; a request with another body gets 400 VALIDATION; nothing else is written.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ledgerClient, stringify } from '../support/ledger.js';
+import { ledgerClient, ledgerEventsOf, stringify } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 
 const N = 8;
@@ -28,8 +27,7 @@ async function fresh(): Promise<string> {
 }
 
 async function eventCount(ledger: string): Promise<number> {
-  const { Items = [] } = await runtime.doc.send(new ScanCommand({ TableName: runtime.config.tables.events, ConsistentRead: true }));
-  return Items.filter((e) => e.ledger === ledger).length;
+  return (await ledgerEventsOf(runtime, ledger)).length;
 }
 
 beforeAll(async () => {

@@ -3,12 +3,12 @@
  * inside every write (create, revert, bulk), the `ledger.updated_mapping` event in the same transaction, and
  * races between spends, and between spends and a mapping change.
  */
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../../lib/json/bigint-json.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ledgerClient } from '../support/ledger.js';
+import { ledgerClient, ledgerEventsOf } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;
@@ -32,10 +32,8 @@ const balance = async (ledger: string, address: string, asset = 'USD') => {
 };
 const overdraft = (pattern: string, floor: number) => ({ account: pattern, expr: { $gte: ['$balance', floor] } });
 
-async function ledgerEvents(ledger: string) {
-  const { Items = [] } = await runtime.doc.send(new ScanCommand({ TableName: runtime.config.tables.events, ConsistentRead: true }));
-  return Items.filter((e) => e.ledger === ledger);
-}
+/** The events the ledger's items carry (its log items and mapping item), as its table's stream hands them on. */
+const ledgerEvents = (ledger: string) => ledgerEventsOf(runtime, ledger);
 async function head(ledger: string) {
   const { Item } = await runtime.doc.send(new GetCommand({ TableName: runtime.config.tables.ledger, Key: { pk: `L#${ledger}`, sk: 'HEAD' }, ConsistentRead: true }));
   return Item!;
@@ -116,7 +114,7 @@ describe('GET and PUT /<ledger>/mapping', () => {
     expect((await call('GET', '/_info')).body.data.server).toBe('ledger');
   });
 
-  it('emits ledger.updated_mapping in the same transaction, without a log entry or a transaction', async () => {
+  it('emits ledger.updated_mapping in the same transaction (carried by the mapping item), without a log entry or a transaction', async () => {
     const ledger = await fresh();
     expect((await tx(ledger, [send('world', 'a', 1n)])).status).toBe(200);
     const mapping = { contracts: [{ name: 'od', ...overdraft('users:*', -1000) }] };
@@ -124,15 +122,17 @@ describe('GET and PUT /<ledger>/mapping', () => {
 
     const events = (await ledgerEvents(ledger)).filter((e) => e.type === 'ledger.updated_mapping');
     expect(events).toHaveLength(1);
-    const row = events[0]!;
+    const event = events[0]!;
     const h = await head(ledger);
-    expect(Number(row.headVersion)).toBe(Number(h.version));
+    expect(event.item).toMatchObject({ pk: `L#${ledger}`, sk: 'MAPPING', ev: '{}' });
+    expect(Number(event.item.version)).toBe(Number(h.version));
     expect(Number(h.mappingVersion)).toBe(Number(h.version));
-    const envelope = parseJson(String(row.body)) as Record<string, unknown>;
-    expect(envelope).toEqual({
-      id: row.pk.slice('EVENT#'.length),
+    // The id the ledger always gave this event: derived from (ledger, HEAD version).
+    expect(event.id).toBe(createHash('sha256').update(`ledger/${ledger}/head/${Number(h.version)}`).digest('hex').slice(0, 32));
+    expect(event.envelope).toEqual({
+      id: event.id,
       idempotency_key: '',
-      date: row.date,
+      date: event.item.date,
       app: 'ledger',
       version: 'v2',
       type: 'ledger.updated_mapping',

@@ -1,8 +1,8 @@
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ledgerClient } from '../support/ledger.js';
+import { ledgerClient, ledgerEventsOf } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;
@@ -16,11 +16,9 @@ const fresh = async (body?: unknown) => {
 const send = (source: string, destination: string, amount: bigint, asset = 'EUR/2') => ({ source, destination, amount, asset });
 const tx = (ledger: string, body: unknown, query = '') => call('POST', `/v2/${ledger}/transactions${query}`, body);
 
+/** The envelopes of the ledger's events in log order, read from its log items as the table's stream carries them. */
 async function eventsOf(ledger: string) {
-  const { Items = [] } = await runtime.doc.send(new ScanCommand({ TableName: runtime.config.tables.events }));
-  return Items.filter((i) => i.ledger === ledger)
-    .sort((a, b) => Number(a.logId) - Number(b.logId))
-    .map((i) => parseJson(String(i.body)) as any);
+  return (await ledgerEventsOf(runtime, ledger)).map((e) => e.envelope as any);
 }
 async function logsOf(ledger: string) {
   const { Items = [] } = await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `L#${ledger}#LOG` } }));
@@ -61,6 +59,15 @@ describe('revert', () => {
     expect(event.payload.revertedTransaction.id).toBe(2n);
     expect(event.payload.revertedTransaction.reverted).toBe(true);
     expect(event.payload.revertTransaction.id).toBe(3n);
+    // As the ledger always sent them: the revert exactly as answered, the original with its own volumes (the
+    // revert's pre-commit volumes are the original's post-commit ones, as nothing came between).
+    expect(event.payload.revertTransaction).toEqual(revert);
+    expect(event.payload.revertedTransaction.postCommitVolumes).toEqual(revert.preCommitVolumes);
+    expect(event.payload.revertedTransaction.preCommitVolumes).toEqual({
+      a: { 'EUR/2': { input: 100n, output: 0n, balance: 100n } },
+      b: { 'EUR/2': { input: 0n, output: 0n, balance: 0n } },
+      c: { 'EUR/2': { input: 0n, output: 0n, balance: 0n } },
+    });
     expect((await logsOf(ledger)).map((l) => l.type)).toEqual(['NEW_TRANSACTION', 'NEW_TRANSACTION', 'REVERTED_TRANSACTION']);
   });
 

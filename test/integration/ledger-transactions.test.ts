@@ -4,7 +4,7 @@ import { DEFAULT_FEATURES } from '../../lib/ledger/domain/features.js';
 import { logHash } from '../../lib/ledger/domain/logs.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ledgerClient } from '../support/ledger.js';
+import { ledgerClient, ledgerEventsOf } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;
@@ -221,12 +221,13 @@ describe('transactions', () => {
 
   it('dry-runs without writing anything or emitting an event', async () => {
     const ledger = await fresh();
-    const eventsBefore = (await scanAll(runtime.config.tables.events)).length;
+    const itemsBefore = (await scanAll(runtime.config.tables.ledger)).length;
     const dry = await tx(ledger, { postings: [send('world', 'a', 5n)] }, '?dryRun=true');
     expect(dry.status).toBe(200);
     expect(dry.body.data.id).toBe(1n);
     expect((await call('GET', `/v2/${ledger}/transactions/1`)).status).toBe(404);
-    expect((await scanAll(runtime.config.tables.events)).length).toBe(eventsBefore);
+    expect((await scanAll(runtime.config.tables.ledger)).length).toBe(itemsBefore);
+    expect(await ledgerEventsOf(runtime, ledger)).toEqual([]);
     expect((await tx(ledger, { postings: [send('world', 'a', 5n)] }, '?dryRun=maybe')).status).toBe(400);
   });
 
@@ -237,12 +238,14 @@ describe('transactions', () => {
     expect(res.body.data.insertedAt).not.toBe(res.body.data.timestamp);
   });
 
-  it('writes one event row per commit, in the same transaction', async () => {
+  it('carries one event per commit on its log item, in the same transaction (no events-table row)', async () => {
     const ledger = await fresh();
     await tx(ledger, { postings: [send('world', 'a', 7n)], accountMetadata: { a: { kind: 'user' } } });
-    const rows = (await scanAll(runtime.config.tables.events)).filter((r) => r.ledger === ledger);
-    expect(rows).toHaveLength(1);
-    const envelope = parseJson(String(rows[0]!.body)) as any;
+    const events = await ledgerEventsOf(runtime, ledger);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.item).toMatchObject({ pk: `L#${ledger}#LOG`, sk: '000000000000001' });
+    expect((await scanAll(runtime.config.tables.events)).filter((r) => String(r.body).includes(`"ledger":"${ledger}"`))).toEqual([]);
+    const envelope = events[0]!.envelope as any;
     expect(envelope).toMatchObject({ app: 'ledger', version: 'v2', type: 'ledger.committed_transactions', idempotency_key: '' });
     expect(envelope.payload.ledger).toBe(ledger);
     expect(envelope.payload.accountMetadata).toEqual({ a: { kind: 'user' } });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -261,5 +261,47 @@ describe('dispatchBatch', () => {
     await dispatchBatch([second.record], deps);
     expect(await deliveriesOf(eventIdOf(second.row), [late])).toEqual([]);
     counting.destroy();
+  });
+
+  it('reads the ledger tables\' streams: events of log and mapping items (INSERT or MODIFY), every other item passed over', async () => {
+    const deps = await freshDeps();
+    const ledger = `l${randomBytes(4).toString('hex')}`;
+    const config = `cfg-${randomBytes(4).toString('hex')}`;
+    await subscribe(config, true, 'ledger.saved_metadata');
+    await subscribe(config, true, 'ledger.updated_mapping');
+    const record = (eventName: string, item: Record<string, unknown>): StreamRecordLike => {
+      const seq = String(++sequence).padStart(21, '0');
+      return { eventID: `ev-${seq}`, eventName, dynamodb: { SequenceNumber: seq, NewImage: marshall(item) as Record<string, unknown> } };
+    };
+    const date = '2026-11-22T10:00:00.000Z';
+    const log = {
+      pk: `L#${ledger}#LOG`, sk: '000000000000001', id: 1, type: 'SET_METADATA', date,
+      body: `{"id":1,"type":"SET_METADATA","data":{"targetType":"ACCOUNT","targetId":"users:1","metadata":{"a":"b"}},"date":"${date}","idempotencyKey":"","hash":""}`,
+      ev: '{}',
+    };
+    const mapping = { pk: `L#${ledger}`, sk: 'MAPPING', version: 2, mapping: '{"contracts":[]}', date, ev: '{}' };
+    const records = [
+      // A volume item: 38-digit numbers, no event; never unmarshalled.
+      record('INSERT', { pk: `L#${ledger}#A#users:1`, sk: 'V#USD', input: 10n ** 37n, output: 0n, balance: 10n ** 37n }),
+      record('INSERT', log),
+      record('MODIFY', { pk: `L#${ledger}`, sk: 'HEAD', lastLogId: 1, version: 2, mappingVersion: 2 }),
+      record('MODIFY', mapping),
+    ];
+    expect(await dispatchBatch(records, deps)).toEqual({ batchItemFailures: [] });
+
+    const sha = (seed: string) => createHash('sha256').update(seed).digest('hex').slice(0, 32);
+    const [metadataEvent, mappingEvent] = [sha(`ledger/${ledger}/1`), sha(`ledger/${ledger}/head/2`)];
+    const delivered = [...(await deliveriesOf(metadataEvent, [config])), ...(await deliveriesOf(mappingEvent, [config]))];
+    expect(delivered.map((d) => [d.eventType, d.body])).toEqual([
+      ['ledger.saved_metadata', `{"id":"${metadataEvent}","idempotency_key":"","date":"${date}","app":"ledger","version":"v2","type":"ledger.saved_metadata","payload":{"ledger":"${ledger}","targetType":"ACCOUNT","targetId":"users:1","metadata":{"a":"b"}}}`],
+      ['ledger.updated_mapping', `{"id":"${mappingEvent}","idempotency_key":"","date":"${date}","app":"ledger","version":"v2","type":"ledger.updated_mapping","payload":{"ledger":"${ledger}","mapping":{"contracts":[]}}}`],
+    ]);
+    expect((await drain(deps.queueUrl, 2)).map((b) => decodeDeliveryMessage(b)?.deliveryId).sort()).toEqual([deliveryId(metadataEvent, config), deliveryId(mappingEvent, config)].sort());
+
+    // A ledger item whose ev cannot be read is reported, and nothing after it is handled.
+    const broken = record('INSERT', { ...log, sk: '000000000000002', ev: 'not json' });
+    const after = record('INSERT', { ...log, sk: '000000000000003', body: log.body.replace('"id":1', '"id":3') });
+    expect(await dispatchBatch([broken, after], deps)).toEqual({ batchItemFailures: [{ itemIdentifier: broken.dynamodb!.SequenceNumber }] });
+    expect(await deliveriesOf(sha(`ledger/${ledger}/3`), [config])).toEqual([]);
   });
 });

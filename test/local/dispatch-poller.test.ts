@@ -1,20 +1,26 @@
 /**
- * The events stream poller of the local platform, end to end: a committed transaction's event reaches the
- * webhooks table as a delivery for every subscribed config, exactly as the dispatch Lambda would create it.
+ * The stream pollers of the local platform, end to end: a committed transaction's event travels in its log item
+ * (the ledger table's stream), a payment's in its events-table row, and each reaches the webhooks table as a
+ * delivery for every subscribed config, exactly as the dispatch Lambda would create it.
  */
 import { randomBytes } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
+import { parseJson } from '../../lib/json/bigint-json.js';
+import { ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { deliveryId } from '../../lib/webhooks/deliveries/model.js';
-import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { startTestPlatform, testClientToken, until } from '../support/platform.js';
 
 let platform: RunningPlatform;
 let token: string;
 
+/** A bucket with a ledger table of its own: the platform creates it, with its stream, and polls it too. */
+const heavyTable = `b${randomBytes(5).toString('hex')}-ledger-heavy`;
+
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await startTestPlatform({ env: { LEDGER_BUCKET_TABLES: JSON.stringify({ heavy: heavyTable }) } });
   token = await testClientToken(platform);
 });
 afterAll(async () => {
@@ -31,7 +37,7 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
   return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
 }
 
-describe('local dispatch (events stream poller)', () => {
+describe('local dispatch (stream pollers)', () => {
   it('turns a committed transaction into a delivery for the subscribed config', async () => {
     const config = await call('POST', '/api/webhooks/configs', { endpoint: 'http://127.0.0.1:9/hook', eventTypes: ['ledger.committed_transactions'] });
     expect(config.status, config.text).toBe(200);
@@ -65,11 +71,66 @@ describe('local dispatch (events stream poller)', () => {
       const envelope = JSON.parse(delivery!.body);
       expect(envelope).toMatchObject({ type: 'ledger.committed_transactions', app: 'ledger', payload: { ledger } });
       expect(delivery).toMatchObject({ id: deliveryId(envelope.id, configId), eventId: envelope.id, status: 'pending' });
-      // Exactly the event row's body.
-      const { Item: event } = await doc.send(
-        new GetCommand({ TableName: platform.env.EVENTS_TABLE!, Key: { pk: `EVENT#${envelope.id}`, sk: 'EVENT' } }),
-      );
-      expect(delivery!.body).toBe(event?.body);
+      // Exactly the event of the log item, which the ledger table's stream carried: no events-table row.
+      const { Item: log } = await doc.send(new GetCommand({ TableName: platform.env.LEDGER_TABLE!, Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' } }));
+      expect(ledgerEventsOfImage(log!)).toEqual([{ id: envelope.id, type: 'ledger.committed_transactions', body: delivery!.body }]);
+      const { Item: row } = await doc.send(new GetCommand({ TableName: platform.env.EVENTS_TABLE!, Key: { pk: `EVENT#${envelope.id}`, sk: 'EVENT' } }));
+      expect(row).toBeUndefined();
+      // The payload the ledger always sent: the transaction as answered, with its post-commit volumes only.
+      const { preCommitVolumes: _pre, ...committed } = (parseJson(tx.text) as { data: Record<string, unknown> }).data;
+      expect((parseJson(delivery!.body) as { payload: unknown }).payload).toEqual({ ledger, transactions: [committed], accountMetadata: {} });
+    } finally {
+      doc.destroy();
+    }
+  });
+
+  it('still dispatches payment events from the events table', async () => {
+    const config = await call('POST', '/api/webhooks/configs', { endpoint: 'http://127.0.0.1:9/hook', eventTypes: ['payments.saved_payment'] });
+    expect(config.status, config.text).toBe(200);
+    const configId: string = config.body.data.id;
+    const payment = await call('POST', '/api/payments/v3/payments', {
+      reference: `po-${randomBytes(4).toString('hex')}`, connectorID: 'bank-1', type: 'PAYOUT', amount: 1250, asset: 'EUR/2',
+      scheme: 'SEPA_CREDIT', createdAt: '2026-11-22T10:04:05Z', destinationAccountID: 'supplier-7',
+    });
+    expect(payment.status, payment.text).toBe(201);
+
+    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT!, region: 'us-east-1' });
+    try {
+      const delivery = await until('the payment delivery', async () => {
+        const { Items = [] } = await doc.send(
+          new QueryCommand({ TableName: platform.env.WEBHOOKS_TABLE!, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'DELIVERIES' } }),
+        );
+        return Items.find((d) => d.configId === configId);
+      }, 10_000);
+      const envelope = JSON.parse(delivery.body);
+      expect(envelope).toMatchObject({ type: 'payments.saved_payment', app: 'payments', payload: { id: payment.body.data.id } });
+      const { Item: row } = await doc.send(new GetCommand({ TableName: platform.env.EVENTS_TABLE!, Key: { pk: `EVENT#${envelope.id}`, sk: 'EVENT' } }));
+      expect(delivery.body).toBe(row?.body);
+    } finally {
+      doc.destroy();
+    }
+  });
+
+  it('dispatches the events of a bucket table\'s ledger from that table\'s stream', async () => {
+    const config = await call('POST', '/api/webhooks/configs', { endpoint: 'http://127.0.0.1:9/hook', eventTypes: ['ledger.saved_metadata'] });
+    expect(config.status, config.text).toBe(200);
+    const configId: string = config.body.data.id;
+    const ledger = `heavy${randomBytes(4).toString('hex')}`;
+    expect((await call('POST', `/api/ledger/v2/${ledger}`, { bucket: 'heavy' })).status).toBe(204);
+    const saved = await call('POST', `/api/ledger/v2/${ledger}/accounts/users:1/metadata`, { tier: 'gold' });
+    expect(saved.status, saved.text).toBe(204);
+
+    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT!, region: 'us-east-1' });
+    try {
+      const delivery = await until('the bucket ledger delivery', async () => {
+        const { Items = [] } = await doc.send(
+          new QueryCommand({ TableName: platform.env.WEBHOOKS_TABLE!, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'DELIVERIES' } }),
+        );
+        return Items.find((d) => d.configId === configId);
+      }, 10_000);
+      const { Item: log } = await doc.send(new GetCommand({ TableName: heavyTable, Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' } }));
+      expect(ledgerEventsOfImage(log!)).toEqual([{ id: delivery.eventId, type: 'ledger.saved_metadata', body: delivery.body }]);
+      expect(JSON.parse(delivery.body).payload).toEqual({ ledger, targetType: 'ACCOUNT', targetId: 'users:1', metadata: { tier: 'gold' } });
     } finally {
       doc.destroy();
     }

@@ -1,7 +1,7 @@
 /**
  * Issue #8's "done when" end to end on the local platform: a mapping that allows `users:*` an overdraft of 1000
  * accepts a spend to -1000 and refuses -1001, and replacing it emits `ledger.updated_mapping`, which reaches a
- * webhook receiver on this machine signed (events row → stream poller → dispatch → queue → deliver).
+ * webhook receiver on this machine signed (mapping item → ledger table stream poller → dispatch → queue → deliver).
  */
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -102,10 +102,6 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
           lastTxId: id,
           accountsAdded: effects.accountsAdded,
         },
-        event: {
-          type: 'ledger.committed_transactions',
-          payload: { ledger: ledger.name, transactions: [{ ...logged, postCommitVolumes: effects.post }], accountMetadata },
-        },
       };
     },
   };

@@ -4,14 +4,14 @@ import type { LedgerRecord, MappingWriteRequest } from '../domain/change.js';
 export type MappingResult = ReturnType<typeof mappingView>;
 
 /**
- * PUT /<ledger>/mapping: the mapping in force from the HEAD version this write commits, and the
- * `ledger.updated_mapping` event. Every transaction committed after it decided under the new mapping; every one
+ * PUT /<ledger>/mapping: the mapping in force from the HEAD version this write commits (its item carries the
+ * `ledger.updated_mapping` event). Every transaction committed after it decided under the new mapping; every one
  * committed before it, under the old one.
  */
 export function updateMappingWrite(ledger: LedgerRecord, mapping: Mapping): MappingWriteRequest<MappingResult> {
   const view = mappingView(mapping);
   return {
     ledger,
-    decide: () => ({ result: view, mapping, event: { type: 'ledger.updated_mapping', payload: { ledger: ledger.name, mapping: view } } }),
+    decide: () => ({ result: view, mapping }),
   };
 }

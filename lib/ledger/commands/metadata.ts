@@ -54,15 +54,7 @@ export function metadataWrite(
         references: [],
         accountsAdded: target.type === 'ACCOUNT' && !account ? 1 : 0,
       };
-      const payloadTarget = { targetType: target.type, targetId: String(targetId) };
-      return {
-        result: null,
-        change: ledgerChange,
-        event:
-          change.kind === 'save'
-            ? { type: 'ledger.saved_metadata', payload: { ledger: ledger.name, ...payloadTarget, metadata: change.metadata } }
-            : { type: 'ledger.deleted_metadata', payload: { ledger: ledger.name, ...payloadTarget, key: change.key } },
-      };
+      return { result: null, change: ledgerChange };
     },
   };
 }

@@ -73,14 +73,6 @@ export function revertTransactionWrite(
           lastTxId: revert.id,
           accountsAdded: effects.accountsAdded,
         },
-        event: {
-          type: 'ledger.reverted_transaction',
-          payload: {
-            ledger: ledger.name,
-            revertedTransaction: transactionView(reverted, { post: stored.post }),
-            revertTransaction: transactionView(revert, { post: effects.post }),
-          },
-        },
       };
     },
   };

@@ -1,4 +1,3 @@
-import type { EventKind } from '../../../events/catalog.js';
 import type { Instant } from '../../time/instant.js';
 import type { FeatureSet } from './features.js';
 import type { Mapping } from './mapping.js';
@@ -92,8 +91,6 @@ export interface Decision<T> {
   /** What the caller answers with (a JSON-ready view; big integers as bigint). */
   result: T;
   change: LedgerChange;
-  /** The event the change emits (kind and payload). */
-  event: { type: EventKind; payload: Record<string, unknown> };
 }
 
 export type { Posting, Transaction, VolumesView };
@@ -123,5 +120,5 @@ export interface WriteRequest<T> {
  */
 export interface MappingWriteRequest<T> {
   ledger: LedgerRecord;
-  decide(context: { now: Instant }): { result: T; mapping: Mapping; event: { type: EventKind; payload: Record<string, unknown> } };
+  decide(context: { now: Instant }): { result: T; mapping: Mapping };
 }

@@ -3,14 +3,14 @@ import type { ErrorKind } from '../../errors/index.js';
 import type { LedgerOperation } from '../commands/operations.js';
 
 /**
- * A request relayed to a ledger's sequenced writer (group commit): its operations (all or none: an atomic bulk is
- * one intent), a request id that names its result, and the deadline (epoch ms, the requester's clock) after which
- * the writer must not decide it any more — the requester answers "not committed" once told so.
+ * A request relayed to a ledger's sequenced writer (group commit): its operation, a request id that names its
+ * result, and the deadline (epoch ms, the requester's clock) after which the writer must not decide it any more —
+ * the requester answers "not committed" once told so. (Atomic bulks are not relayed: they commit directly.)
  */
 export interface Intent {
   reqId: string;
   ledger: string;
-  operations: LedgerOperation[];
+  operation: LedgerOperation;
   deadline: number;
 }
 
@@ -21,7 +21,7 @@ export type OperationOutcome = { kind: 'committed'; result: unknown; logId: numb
 export type IntentResult =
   | { status: 'committed'; outcomes: OperationOutcome[] }
   /** Refused by its decision (insufficient funds, a duplicate reference...): nothing of it was written. */
-  | { status: 'refused'; error: { kind: ErrorKind; message: string }; index: number }
+  | { status: 'refused'; error: { kind: ErrorKind; message: string } }
   /** Its deadline passed before it could be decided: it was not, and never will be, committed. */
   | { status: 'expired' };
 
@@ -30,10 +30,10 @@ export const encodeIntent = (intent: Intent): string => stringifyJson(intent);
 
 export function decodeIntent(text: string): Intent {
   const value = parseJson(text) as Record<string, unknown>;
-  if (typeof value.reqId !== 'string' || typeof value.ledger !== 'string' || !Array.isArray(value.operations) || value.operations.length === 0) {
+  if (typeof value.reqId !== 'string' || typeof value.ledger !== 'string' || typeof value.operation !== 'object' || value.operation === null) {
     throw new Error('not a ledger intent');
   }
-  return { reqId: value.reqId, ledger: value.ledger, operations: value.operations as LedgerOperation[], deadline: Number(value.deadline) };
+  return { reqId: value.reqId, ledger: value.ledger, operation: value.operation as LedgerOperation, deadline: Number(value.deadline) };
 }
 
 export const encodeResult = (result: IntentResult): string => stringifyJson(result);

@@ -16,6 +16,11 @@ export class BucketTables {
     return this.mapped.get(bucket) ?? this.defaultTable;
   }
 
+  /** Every ledger table, the default first, each once: what the event dispatcher reads the streams of. */
+  all(): string[] {
+    return [...new Set([this.defaultTable, ...this.mapped.values()])];
+  }
+
   static fromEnv(defaultTable: string, raw: string | undefined): BucketTables {
     if (!raw) return new BucketTables(defaultTable, new Map());
     let parsed: unknown;

@@ -71,6 +71,11 @@ export function commitActions(table: string, headKey: ItemKey, initial: Head, he
   return transaction;
 }
 
+/** Actions a commit of these writes takes (HEAD's put included): what the 100-action limit counts. */
+export function actionCount(writes: CommitWrite[]): number {
+  return collapse(writes).length + 1;
+}
+
 /**
  * One action per item, as DynamoDB requires: when a batch writes the same item twice (put, or delete), the last
  * action wins; a Put keeps the first action's condition, which speaks of the state before the batch.

@@ -1,6 +1,5 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
-import type { EventKind } from '../../../events/catalog.js';
 import type { LedgerChange, LedgerRecord, WriteRequest } from '../domain/change.js';
 import { isEnabled } from '../domain/features.js';
 import { logHash, type LogEntry } from '../domain/logs.js';
@@ -10,6 +9,7 @@ import { changeWrites, type ItemView, type Write } from './change-items.js';
 import type { Head } from './head.js';
 import { keyString, ledgerKeys, type ItemKey } from './keys.js';
 import { ledgerState } from './ledger-state.js';
+import { EVENT_ATTRIBUTE } from './log-events.js';
 
 export type WriteOutcome<T> =
   | { kind: 'committed'; result: T; log: LogEntry }
@@ -29,8 +29,6 @@ export interface DecideContext {
   nowMs: number;
   /** The relayed request the decisions belong to (group commit): recorded on its log items for repairs. */
   requestId?: string;
-  /** The events-table row of a log entry's event. */
-  eventRow(log: LogEntry, event: { type: EventKind; payload: Record<string, unknown> }): NonNullable<Write['item']['Put']>;
 }
 
 export const idempotencyKeyOf = (ledger: string, request: WriteRequest<unknown>): ItemKey | undefined =>
@@ -70,7 +68,6 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
     const log: LogEntry = { ...entry, hash };
     const own: CommitWrite[] = [
       { item: { Put: { TableName: table, Item: { ...logItem(ledger.name, log, change), ...(context.requestId ? { req: context.requestId } : {}) } } } },
-      { item: { Put: context.eventRow(log, decision.event) } },
       ...changeWrites(ledger, table, view, change, logId),
     ];
     if (idempotencyKey) {
@@ -110,5 +107,5 @@ function logItem(ledger: string, log: LogEntry, change: LedgerChange): Record<st
   const created = change.transactions.find((t) => !t.before);
   const reverted = change.log.type === 'REVERTED_TRANSACTION' ? change.transactions.find((t) => t.before) : undefined;
   const extras = { ...(created ? { post: created.record.post } : {}), ...(reverted ? { revertedPost: reverted.record.post } : {}) };
-  return { ...ledgerKeys.log(ledger, log.id), id: log.id, type: log.type, date: log.date, body: stringifyJson(log), ev: stringifyJson(extras) };
+  return { ...ledgerKeys.log(ledger, log.id), id: log.id, type: log.type, date: log.date, body: stringifyJson(log), [EVENT_ATTRIBUTE]: stringifyJson(extras) };
 }

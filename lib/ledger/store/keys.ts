@@ -72,6 +72,8 @@ export const ledgerKeys = {
   transactionMetadata: (ledger: string, key: string, value: string, id: number) => ({ pk: ledgerKeys.transactionMetadataPartition(ledger, key, value), sk: pad(id) }),
   reference: (ledger: string, reference: string) => ({ pk: `L#${ledger}#REF#${reference}`, sk: 'REF' }),
   idempotency: (ledger: string, key: string) => ({ pk: `L#${ledger}#IK#${key}`, sk: 'IK' }),
+  /** A relayed request's result (group commit), polled by the request that relayed it. */
+  result: (ledger: string, reqId: string) => ({ pk: `L#${ledger}#RES#${reqId}`, sk: 'RES' }),
 };
 
 

@@ -1,6 +1,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseJson } from '../../json/bigint-json.js';
 import { parseMapping, type Mapping } from '../domain/mapping.js';
+import { EVENT_ATTRIBUTE } from './log-events.js';
 
 /**
  * The mapping item (docs/data-model.md): `L#<ledger>` / `MAPPING`, holding the ledger's contracts as exact JSON
@@ -11,8 +12,12 @@ import { parseMapping, type Mapping } from '../domain/mapping.js';
  */
 export const mappingKey = (ledger: string) => ({ pk: `L#${ledger}`, sk: 'MAPPING' });
 
-export function mappingItem(ledger: string, version: number, json: string): Record<string, unknown> {
-  return { ...mappingKey(ledger), version, mapping: json };
+/**
+ * The item also carries the `ledger.updated_mapping` event of its version (lib/ledger/store/log-events.ts):
+ * `date` is the event's, and `ev` marks it for the table's stream (the mapping itself is all the event needs).
+ */
+export function mappingItem(ledger: string, version: number, json: string, date: string): Record<string, unknown> {
+  return { ...mappingKey(ledger), version, mapping: json, date, [EVENT_ATTRIBUTE]: '{}' };
 }
 
 /** A stored mapping's text, parsed back (it was validated when written). */

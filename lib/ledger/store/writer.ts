@@ -1,10 +1,7 @@
 import { TransactGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { EventKind } from '../../../events/catalog.js';
-import { outboxRow } from '../../events/outbox.js';
 import { isThrottling } from '../../dynamo/errors.js';
 import { DependencyThrottledError, ValidationError } from '../../errors/index.js';
 import type { LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
-import type { LogEntry } from '../domain/logs.js';
 import { mappingJson, type Mapping } from '../domain/mapping.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { ItemView, Write } from './change-items.js';
@@ -26,7 +23,6 @@ const MAX_ATTEMPTS = 10;
 export interface WriterOptions {
   doc: DynamoDBDocumentClient;
   tableFor: (bucket: string) => string;
-  eventsTable: string;
   now?: () => number;
   /** Waits between attempts (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
@@ -144,7 +140,7 @@ export class LedgerWriter {
   }
 
   decideContext(ledger: LedgerRecord, table: string, nowMs: number): DecideContext {
-    return { ledger, table, nowMs, eventRow: (log, event) => this.eventRow(ledger, log, event, nowMs) };
+    return { ledger, table, nowMs };
   }
 
   private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>> | 'retry'> {
@@ -166,45 +162,12 @@ export class LedgerWriter {
     const nowMs = this.now();
     const now = instantFromMs(nowMs);
     const decision = request.decide({ now });
-    const event: Write = {
-      item: {
-        Put: {
-          TableName: this.options.eventsTable,
-          Item: outboxRow({
-            type: decision.event.type,
-            // One event per HEAD version of a ledger, whatever the number of attempts.
-            seed: `ledger/${ledger.name}/head/${version}`,
-            idempotencyKey: '',
-            date: formatInstant(now),
-            payload: decision.event.payload,
-            nowMs,
-            attributes: { ledger: ledger.name, headVersion: version },
-          }),
-        },
-      },
-    };
-    const mappingWrite: Write = { item: { Put: { TableName: table, Item: mappingItem(ledger.name, version, mappingJson(decision.mapping)) } } };
+    const mappingWrite: Write = { item: { Put: { TableName: table, Item: mappingItem(ledger.name, version, mappingJson(decision.mapping), formatInstant(now)) } } };
     const head: Head = { ...initial, mappingVersion: version };
-    if (await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), initial, head, [event, mappingWrite])) return 'retry';
+    if (await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), initial, head, [mappingWrite])) return 'retry';
     // This container's next writes need not read back what it just wrote.
     this.mappings.remember(table, ledger.name, version, decision.mapping);
     return decision.result;
-  }
-
-  private eventRow(ledger: LedgerRecord, log: LogEntry, event: { type: EventKind; payload: Record<string, unknown> }, nowMs: number): NonNullable<Write['item']['Put']> {
-    return {
-      TableName: this.options.eventsTable,
-      Item: outboxRow({
-        type: event.type,
-        // One event per log entry of a ledger, whatever the number of attempts.
-        seed: `ledger/${ledger.name}/${log.id}`,
-        idempotencyKey: log.idempotencyKey,
-        date: log.date,
-        payload: event.payload,
-        nowMs,
-        attributes: { ledger: ledger.name, logId: log.id },
-      }),
-    };
   }
 }
 

@@ -1,17 +1,21 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Logger } from '../../observability/logger.js';
 import { deliveryId, deliveryKeys, encodeDeliveryMessage, type Delivery } from '../deliveries/model.js';
 import { DeliveryStore } from '../deliveries/store.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { subscriptionPartition } from '../store/keys.js';
+import { eventsOfRecord, type DispatchedEvent, type StreamRecordLike } from './record-events.js';
+
+export { MalformedEventError } from '../../events/malformed-event.js';
+export { eventOfRecord, type StreamRecordLike } from './record-events.js';
 
 /**
- * `dispatch`: the consumer of the events table's stream (the transactional outbox). For each new event row it
- * creates one delivery record per active config subscribed to the event's kind and enqueues a pointer to it on
- * the deliveries queue, where `deliver` takes over.
+ * `dispatch`: the consumer of the event streams: the events table's (the transactional outbox: payments' rows)
+ * and every ledger table's (log items and the mapping item carry the ledger's events, see
+ * lib/ledger/store/log-events.ts). For each event a record carries (one record may carry several) it creates one
+ * delivery record per active config subscribed to the event's kind and enqueues a pointer to it on the
+ * deliveries queue, where `deliver` takes over. Records that carry no event (most ledger items) are passed over.
  *
  * Idempotency (a stream record may be delivered more than once: a retried batch, a crashed invocation):
  * - The delivery id is deterministic per (event, config), and the record is created (with its filter index
@@ -32,16 +36,6 @@ import { subscriptionPartition } from '../store/keys.js';
  * checkpoints before the lowest reported sequence number and retries from it, so the records after it are
  * retried anyway: handling them now would only produce work that is done again.
  */
-
-/** The parts of a stream record (Lambda's `DynamoDBRecord`, or the Streams API's `Record`) dispatch reads. */
-export interface StreamRecordLike {
-  eventID?: string;
-  eventName?: string;
-  dynamodb?: {
-    SequenceNumber?: string;
-    NewImage?: Record<string, unknown>;
-  };
-}
 
 export interface BatchItemFailure {
   itemIdentifier: string;
@@ -73,9 +67,6 @@ const SQS_BATCH = 10;
 /** Entries a SendMessageBatch reports as failed (not the sender's fault) are sent again this many times. */
 const SEND_ATTEMPTS = 3;
 
-/** Thrown for a record that can never be dispatched as it is (retried all the same, and logged). */
-export class MalformedEventError extends Error {}
-
 export async function dispatchBatch(records: readonly StreamRecordLike[], deps: DispatchDeps): Promise<DispatchResult> {
   for (const record of records) {
     try {
@@ -92,28 +83,12 @@ export async function dispatchBatch(records: readonly StreamRecordLike[], deps: 
   return { batchItemFailures: [] };
 }
 
-/** The event of a stream record, or undefined when the record is not the insertion of an event row. */
-export function eventOfRecord(record: StreamRecordLike): { id: string; type: string; body: string } | undefined {
-  if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return undefined;
-  const image = unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>);
-  if (typeof image.pk !== 'string' || !image.pk.startsWith('EVENT#') || image.sk !== 'EVENT') return undefined;
-  const id = image.pk.slice('EVENT#'.length);
-  if (!id) throw new MalformedEventError(`event row ${image.pk} has no id`);
-  if (typeof image.type !== 'string' || !image.type) throw new MalformedEventError(`event ${id} has no type`);
-  if (typeof image.body !== 'string') throw new MalformedEventError(`event ${id} has no body`);
-  let envelope: unknown;
-  try {
-    envelope = JSON.parse(image.body);
-  } catch {
-    throw new MalformedEventError(`event ${id} has a body that is not JSON`);
-  }
-  if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope)) throw new MalformedEventError(`event ${id} has a body that is not an object`);
-  return { id, type: image.type, body: image.body };
+/** The record's events in order: a failure stops there, and the record is retried whole (ids make that safe). */
+async function dispatchRecord(record: StreamRecordLike, deps: DispatchDeps): Promise<void> {
+  for (const event of eventsOfRecord(record)) await dispatchEvent(event, deps);
 }
 
-async function dispatchRecord(record: StreamRecordLike, deps: DispatchDeps): Promise<void> {
-  const event = eventOfRecord(record);
-  if (!event) return;
+async function dispatchEvent(event: DispatchedEvent, deps: DispatchDeps): Promise<void> {
   const configIds = await activeConfigs(event.type, deps);
   if (configIds.length === 0) return;
   const nowMs = (deps.now ?? Date.now)();
@@ -126,7 +101,7 @@ async function dispatchRecord(record: StreamRecordLike, deps: DispatchDeps): Pro
 
 /** Creates the delivery; returns its id when a message must be sent for it. */
 async function createDelivery(
-  event: { id: string; type: string; body: string },
+  event: DispatchedEvent,
   configId: string,
   nowMs: number,
   createdAt: string,

@@ -1,0 +1,50 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { _Record, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import type { Logger } from '../../../lib/observability/logger.js';
+import { ensureLedgerBucketTables } from '../provision.js';
+import { createStreamPoller, type StreamBatchResult, type StreamCheckpoints } from './stream-poller.js';
+
+export interface DispatchPollersOptions {
+  dynamo: DynamoDBClient;
+  streams: DynamoDBStreamsClient;
+  /** The events table (payments' outbox). */
+  eventsTable: string;
+  /** Every ledger table, the default one and each bucket's: their log and mapping items carry the ledger's events. */
+  ledgerTables: readonly string[];
+  handler: (records: _Record[]) => Promise<StreamBatchResult>;
+  /** Kept per stream ARN, so one store serves every poller and each resumes its own stream after a restart. */
+  checkpoints: StreamCheckpoints;
+  logger?: Logger;
+}
+
+/**
+ * What the stack's `dispatch` event source mappings do (one per table whose stream carries events), locally:
+ * one stream poller per table, all feeding the same handler. A bucket table named by the configuration is
+ * created if missing, as the stack creates it, so that it has its stream. Resolves once every poller is
+ * positioned, with the function that stops them all.
+ */
+export async function startDispatchPollers(options: DispatchPollersOptions): Promise<() => Promise<void>> {
+  await ensureLedgerBucketTables(options.dynamo, options.ledgerTables);
+  const started: Array<{ stop(): Promise<void> }> = [];
+  const stopAll = async () => {
+    await Promise.all(started.splice(0).map((poller) => poller.stop()));
+  };
+  try {
+    for (const table of [options.eventsTable, ...new Set(options.ledgerTables)]) {
+      const poller = createStreamPoller({
+        dynamo: options.dynamo,
+        streams: options.streams,
+        table,
+        handler: options.handler,
+        checkpoints: options.checkpoints,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+      await poller.start();
+      started.push(poller);
+    }
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  return stopAll;
+}

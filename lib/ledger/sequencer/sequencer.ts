@@ -1,0 +1,369 @@
+import { createHash } from 'node:crypto';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, isThrottling } from '../../dynamo/errors.js';
+import { PlatformError, ValidationError } from '../../errors/index.js';
+import { parseJson } from '../../json/bigint-json.js';
+import { operationRequest } from '../commands/operations.js';
+import type { LedgerRecord, WriteRequest } from '../domain/change.js';
+import type { Mapping } from '../domain/mapping.js';
+import { transactionView, type Transaction } from '../domain/transaction.js';
+import type { ItemView } from '../store/change-items.js';
+import { actionCount, commitWrites, MAX_TRANSACTION_ITEMS } from '../store/commit.js';
+import { decideRequests, idempotencyKeyOf, type CommitWrite, type WriteOutcome } from '../store/decide-batch.js';
+import { headFromItem, type Head } from '../store/head.js';
+import { keyString, ledgerKeys, type ItemKey } from '../store/keys.js';
+import { readKeys } from '../store/ledger-state.js';
+import { EVENT_ATTRIBUTE } from '../store/log-events.js';
+import { parseStoredLog } from '../store/log-reads.js';
+import { OverlayView } from '../store/overlay-view.js';
+import { parseStoredTransaction } from '../store/transaction-reads.js';
+import type { LedgerWriter } from '../store/writer.js';
+import { encodeResult, type Intent, type IntentResult, type OperationOutcome } from './intent.js';
+
+export interface SequencerOptions {
+  doc: DynamoDBDocumentClient;
+  /** The direct writer: its mapping cache and decision context are shared. */
+  writer: LedgerWriter;
+  table: string;
+  ledger: LedgerRecord;
+  /** This writer's identity on HEAD's lease. */
+  owner: string;
+  now?: () => number;
+  /** How long a lease lasts unless renewed by a commit. */
+  leaseMs?: number;
+  /** An intent is decided only while at least this much is left before its deadline (commit time + clock skew). */
+  decideMarginMs?: number;
+  /** Told of a commit that failed for an unexpected reason (logged by the caller); the batch is decided again. */
+  onCommitError?: (err: unknown) => void;
+}
+
+export const DEFAULT_LEASE_MS = 5_000;
+export const DEFAULT_DECIDE_MARGIN_MS = 2_000;
+/** Results are kept long enough for any requester still waiting, and for a late duplicate message. */
+const RESULT_TTL_SECONDS = 3600;
+/** Commits tried for one batch before giving up on it (its intents are left to their messages' redelivery). */
+const MAX_COMMIT_ATTEMPTS = 8;
+
+/** Raised when another live writer holds the ledger's lease. */
+export class LeaseHeldError extends Error {}
+
+/**
+ * One ledger's sequenced writer (group commit, docs/data-model.md "Two write modes"): many relayed requests
+ * decided in order against exact state kept in memory and committed in ONE TransactWriteItems with one HEAD
+ * update. Each request is decided on its own overlay, so a refused one (insufficient funds, a duplicate
+ * reference) leaves nothing behind and blocks no other; the batch reaches the cache only once committed.
+ *
+ * Safety never rests on the lease: every commit is conditional on HEAD's version, so a writer whose cache went
+ * stale (a direct write, another writer) fails its commit, drops its cache and decides again.
+ */
+export class LedgerSequencer {
+  private readonly cache: ItemView = new Map();
+  private readonly absent = new Set<string>();
+  private head: Head | undefined;
+  private mapping: Mapping | undefined;
+  /** Request ids this writer has answered: a duplicate message is answered from `answered` again. */
+  private readonly answered = new Map<string, IntentResult>();
+  private readonly now: () => number;
+  private readonly headKey: ItemKey;
+  private batches = 0;
+
+  constructor(private readonly options: SequencerOptions) {
+    this.now = options.now ?? Date.now;
+    this.headKey = ledgerKeys.head(options.ledger.name);
+  }
+
+  private get leaseMs() {
+    return this.options.leaseMs ?? DEFAULT_LEASE_MS;
+  }
+
+  /**
+   * Takes the ledger's lease — HEAD's version moves, so direct writers in flight decide again and then relay —
+   * and writes the results of a batch a previous writer committed without answering. Throws LeaseHeldError
+   * while another writer's lease is live.
+   */
+  async start(): Promise<void> {
+    const now = this.now();
+    try {
+      const { Attributes } = await this.options.doc.send(
+        new UpdateCommand({
+          TableName: this.options.table,
+          Key: this.headKey,
+          UpdateExpression: 'SET leaseOwner = :me, leaseUntil = :until, #v = if_not_exists(#v, :zero) + :one',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR leaseOwner = :me)',
+          ExpressionAttributeNames: { '#v': 'version' },
+          ExpressionAttributeValues: { ':me': this.options.owner, ':until': now + this.leaseMs, ':now': now, ':zero': 0, ':one': 1 },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      this.head = headFromItem(Attributes!);
+    } catch (err) {
+      if (isConditionFailure(err)) throw new LeaseHeldError(`ledger ${this.options.ledger.name}: another writer holds the lease`);
+      throw err;
+    }
+    await this.loadMapping();
+    if (this.head.pendingResults) await this.repair(this.head.pendingResults);
+  }
+
+  /** Gives the lease up (and says no batch is left unanswered); a no-op if HEAD moved meanwhile. */
+  async release(): Promise<void> {
+    if (!this.head) return;
+    try {
+      await this.options.doc.send(
+        new UpdateCommand({
+          TableName: this.options.table,
+          Key: this.headKey,
+          UpdateExpression: 'REMOVE leaseOwner, leaseUntil, pendingResults SET #v = #v + :one',
+          ConditionExpression: '#v = :v AND leaseOwner = :me',
+          ExpressionAttributeNames: { '#v': 'version' },
+          ExpressionAttributeValues: { ':v': this.head.version ?? 0, ':me': this.options.owner, ':one': 1 },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+    this.head = undefined;
+  }
+
+  /**
+   * Decides and commits a batch of intents, in order. Answers each decided intent (committed, refused, expired)
+   * with its result item written; intents that did not fit in one TransactWriteItems are returned as deferred,
+   * undecided, for the next batch.
+   */
+  async process(intents: readonly Intent[]): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] }> {
+    const results = new Map<string, IntentResult>();
+    const fresh = intents.filter((intent) => {
+      const known = this.answered.get(intent.reqId);
+      if (known) results.set(intent.reqId, known);
+      return !known;
+    });
+    for (let attempt = 1; ; attempt++) {
+      const batch = await this.attempt(fresh);
+      if (batch === 'retry') {
+        if (attempt >= MAX_COMMIT_ATTEMPTS) throw new Error(`ledger ${this.options.ledger.name}: batch not committed after ${attempt} attempts`);
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
+        continue;
+      }
+      for (const [reqId, result] of batch.results) results.set(reqId, result);
+      return { results, deferred: batch.deferred };
+    }
+  }
+
+  private async attempt(intents: readonly Intent[]): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] } | 'retry'> {
+    if (!this.head) await this.reload();
+    const initial = this.head!;
+    const nowMs = this.now();
+    const results = new Map<string, IntentResult>();
+    const deferred: Intent[] = [];
+    // Requests first (a revert reads its original), then every item they read that the cache lacks, with the
+    // results of earlier writers for these request ids: one consistent BatchGetItem.
+    const live = intents.filter((intent) => {
+      if (intent.deadline - nowMs >= (this.options.decideMarginMs ?? DEFAULT_DECIDE_MARGIN_MS)) return true;
+      results.set(intent.reqId, { status: 'expired' });
+      return false;
+    });
+    const earlier = await this.load(live.map((i) => ledgerKeys.result(this.options.ledger.name, i.reqId)), { cache: false });
+    const requests = new Map<string, WriteRequest<unknown> | IntentResult>();
+    for (const intent of live) {
+      const stored = earlier.get(keyString(ledgerKeys.result(this.options.ledger.name, intent.reqId)));
+      if (stored) {
+        results.set(intent.reqId, parseJson(String(stored.result)) as IntentResult);
+        continue;
+      }
+      try {
+        requests.set(intent.reqId, await operationRequest(this.options.ledger, intent.operation, (id) => this.readTransaction(id)));
+      } catch (err) {
+        requests.set(intent.reqId, refusal(err));
+      }
+    }
+    await this.load(
+      [...requests.values()].flatMap((r) => ('decide' in r ? [...readKeys(this.options.ledger.name, r.reads), ...(r.idempotency ? [idempotencyKeyOf(this.options.ledger.name, r)!] : [])] : [])),
+      { cache: true },
+    );
+
+    const view = new OverlayView(this.cache);
+    const context = this.options.writer.decideContext(this.options.ledger, this.options.table, nowMs);
+    let head = initial;
+    const writes: CommitWrite[] = [];
+    const decided: Array<{ reqId: string; outcome: WriteOutcome<unknown> }> = [];
+    for (const intent of live) {
+      const request = requests.get(intent.reqId);
+      if (!request) continue;
+      if (!('decide' in request)) {
+        results.set(intent.reqId, request);
+        continue;
+      }
+      if (deferred.length > 0) {
+        deferred.push(intent);
+        continue;
+      }
+      const own = new OverlayView(view);
+      let outcome;
+      try {
+        outcome = decideRequests({ ...context, requestId: intent.reqId }, own, head, this.mapping, [request]);
+      } catch (err) {
+        results.set(intent.reqId, refusal(err));
+        continue;
+      }
+      const actions = actionCount([...writes, ...outcome.writes]);
+      if (actions > MAX_TRANSACTION_ITEMS) {
+        if (writes.length === 0) results.set(intent.reqId, refusal(new ValidationError(`the request touches too many accounts and assets (${actions} items to write, at most ${MAX_TRANSACTION_ITEMS})`)));
+        else deferred.push(intent);
+        continue;
+      }
+      own.mergeIntoBase();
+      head = outcome.head;
+      writes.push(...outcome.writes);
+      decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });
+    }
+
+    if (writes.length > 0) {
+      const firstLogId = initial.lastLogId + 1;
+      const next: Head = { ...head, leaseOwner: this.options.owner, leaseUntil: nowMs + this.leaseMs, pendingResults: { firstLogId, lastLogId: head.lastLogId } };
+      let retry;
+      try {
+        retry = await commitWrites(this.options.doc, this.options.table, this.headKey, initial, next, writes, {
+          clientRequestToken: createHash('sha256').update(`${this.options.owner}/${this.batches++}`).digest('hex').slice(0, 32),
+        });
+      } catch (err) {
+        if (isThrottling(err)) return 'retry';
+        // A refused condition of our own (a reference) means the cache missed a write; any other failure may
+        // have committed or not: either way, read HEAD again — reload() answers a batch that did commit.
+        if (!(err instanceof PlatformError)) this.options.onCommitError?.(err);
+        this.forget();
+        return 'retry';
+      }
+      if (retry) {
+        this.forget();
+        return 'retry';
+      }
+      view.mergeIntoBase();
+      this.head = { ...next, version: (initial.version ?? 0) + 1 };
+    }
+    for (const { reqId, outcome } of decided) results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
+    await this.writeResults(results);
+    for (const [reqId, result] of results) this.remember(reqId, result);
+    return { results, deferred };
+  }
+
+  /** Drops every cached item: the next batch reads HEAD and what it needs again. */
+  private forget(): void {
+    this.cache.clear();
+    this.absent.clear();
+    this.head = undefined;
+  }
+
+  /**
+   * HEAD read again after the cache was dropped. A batch it names as possibly unanswered (ours, after a commit
+   * whose answer was lost, or a stopped writer's) is answered first from its log items, so none of its requests
+   * is decided a second time: their results now exist.
+   */
+  private async reload(): Promise<void> {
+    await this.readHead();
+    if (this.head!.pendingResults) await this.repair(this.head!.pendingResults);
+  }
+
+  private async readHead(): Promise<void> {
+    const { Item } = await this.options.doc.send(new GetCommand({ TableName: this.options.table, Key: this.headKey, ConsistentRead: true }));
+    if (!Item) throw new Error(`ledger ${this.options.ledger.name} has no HEAD item`);
+    this.head = headFromItem(Item);
+    await this.loadMapping();
+  }
+
+  private async loadMapping(): Promise<void> {
+    for (;;) {
+      const mapping = await this.options.writer.mappingOf(this.options.ledger, this.options.table, this.head!);
+      if (mapping !== 'stale') {
+        this.mapping = mapping;
+        return;
+      }
+      await this.readHead();
+    }
+  }
+
+  private async readTransaction(id: number) {
+    const key = ledgerKeys.transaction(this.options.ledger.name, id);
+    await this.load([key], { cache: true });
+    const item = this.cache.get(keyString(key));
+    return item ? parseStoredTransaction(String(item.body)).tx : undefined;
+  }
+
+  /**
+   * Reads items by key (consistent BatchGetItem), skipping those already known. With `cache`, found items and
+   * known absences are kept for the next batches; answers what was read.
+   */
+  private async load(keys: ItemKey[], { cache }: { cache: boolean }): Promise<Map<string, Record<string, unknown>>> {
+    const found = new Map<string, Record<string, unknown>>();
+    const wanted = [...new Map(keys.map((k) => [keyString(k), k])).entries()].filter(([id]) => !cache || (!this.cache.has(id) && !this.absent.has(id)));
+    for (let i = 0; i < wanted.length; i += 100) {
+      let pending = wanted.slice(i, i + 100).map(([, k]) => k);
+      while (pending.length > 0) {
+        const result = await this.options.doc.send(new BatchGetCommand({ RequestItems: { [this.options.table]: { Keys: pending, ConsistentRead: true } } }));
+        for (const item of result.Responses?.[this.options.table] ?? []) found.set(keyString(item as ItemKey), item);
+        pending = (result.UnprocessedKeys?.[this.options.table]?.Keys as ItemKey[] | undefined) ?? [];
+      }
+    }
+    if (cache) {
+      for (const [id] of wanted) {
+        const item = found.get(id);
+        if (item) this.cache.set(id, item);
+        else this.absent.add(id);
+      }
+    }
+    return found;
+  }
+
+  /** Result items, after the commit (not in it: 1 write unit instead of 2). */
+  private async writeResults(results: Map<string, IntentResult>): Promise<void> {
+    const expiresAt = Math.floor(this.now() / 1000) + RESULT_TTL_SECONDS;
+    const puts = [...results].map(([reqId, result]) => ({ PutRequest: { Item: { ...ledgerKeys.result(this.options.ledger.name, reqId), result: encodeResult(result), expiresAt } } }));
+    for (let i = 0; i < puts.length; i += 25) {
+      let pending = puts.slice(i, i + 25);
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** Math.min(attempt, 6)));
+        const { UnprocessedItems } = await this.options.doc.send(new BatchWriteCommand({ RequestItems: { [this.options.table]: pending } }));
+        pending = (UnprocessedItems?.[this.options.table] as typeof pending | undefined) ?? [];
+      }
+    }
+  }
+
+  private remember(reqId: string, result: IntentResult): void {
+    if (this.answered.size > 50_000) this.answered.clear();
+    this.answered.set(reqId, result);
+  }
+
+  /**
+   * The results of a batch committed by a writer that stopped before writing them, rebuilt from its log items
+   * (each names its request): its requesters, still waiting, get them.
+   */
+  private async repair(range: { firstLogId: number; lastLogId: number }): Promise<void> {
+    const { Items = [] } = await this.options.doc.send(
+      new QueryCommand({
+        TableName: this.options.table,
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+        ExpressionAttributeValues: { ':p': ledgerKeys.logPartition(this.options.ledger.name), ':a': ledgerKeys.log(this.options.ledger.name, range.firstLogId).sk, ':b': ledgerKeys.log(this.options.ledger.name, range.lastLogId).sk },
+        ConsistentRead: true,
+      }),
+    );
+    const results = new Map<string, IntentResult>();
+    for (const item of Items) {
+      if (typeof item.req !== 'string') continue;
+      const log = parseStoredLog(String(item.body));
+      const extras = parseJson(String(item[EVENT_ATTRIBUTE] ?? '{}')) as { post?: never };
+      // A transaction's log data is its view without volumes: with the post-commit volumes, the answer.
+      const data = log.data as { transaction?: Transaction };
+      const result = data.transaction && extras.post ? transactionView(data.transaction, { post: extras.post }) : null;
+      results.set(item.req, { status: 'committed', outcomes: [{ kind: 'committed', result, logId: log.id }] });
+    }
+    await this.writeResults(results);
+  }
+}
+
+function toOutcome(outcome: WriteOutcome<unknown>): OperationOutcome {
+  return outcome.kind === 'committed' ? { kind: 'committed', result: outcome.result, logId: outcome.log.id } : { kind: 'replayed', result: outcome.result };
+}
+
+/** A request's refusal as its result; anything but a domain error is a fault of the writer, not the request. */
+function refusal(err: unknown): IntentResult {
+  if (err instanceof PlatformError) return { status: 'refused', error: { kind: err.kind, message: err.message } };
+  throw err;
+}

@@ -1,0 +1,123 @@
+import type { EventKind } from '../../../events/catalog.js';
+import { eventEnvelope, type EventEnvelopeText, type EventSource } from '../../events/envelope.js';
+import { MalformedEventError } from '../../events/malformed-event.js';
+import { parseJson } from '../../json/bigint-json.js';
+import type { LogType } from '../domain/logs.js';
+import { mappingView, parseMapping } from '../domain/mapping.js';
+import { transactionView, type Transaction, type VolumesView } from '../domain/transaction.js';
+
+/**
+ * The ledger's events travel in the ledger table itself (docs/data-model.md, "Events"): an item that carries
+ * events has a string attribute `ev` (JSON text of what the event needs beyond the item), and the table's
+ * stream hands it to dispatch. A log item carries its entry's event; the mapping item carries the
+ * `ledger.updated_mapping` of the HEAD version that wrote it. No events-table row is written for the ledger,
+ * which saves its two write units on every ledger write.
+ */
+export const EVENT_ATTRIBUTE = 'ev';
+
+export type LedgerEvent = EventEnvelopeText;
+
+/** The extras a log item's `ev` holds, by log type (the log entry itself holds the rest). */
+export type LogEventExtras =
+  | { type: 'NEW_TRANSACTION'; ev: { post: VolumesView } }
+  | { type: 'REVERTED_TRANSACTION'; ev: { post: VolumesView; revertedPost: VolumesView } }
+  | { type: 'SET_METADATA' | 'DELETE_METADATA'; ev: Record<string, never> };
+
+const KIND_OF_LOG: Record<LogType, EventKind> = {
+  NEW_TRANSACTION: 'ledger.committed_transactions',
+  REVERTED_TRANSACTION: 'ledger.reverted_transaction',
+  SET_METADATA: 'ledger.saved_metadata',
+  DELETE_METADATA: 'ledger.deleted_metadata',
+};
+
+const LOG_PARTITION = /^L#([^#]+)#LOG$/;
+const LEDGER_PARTITION = /^L#([^#]+)$/;
+
+/**
+ * The events a ledger-table item carries (its stream image, unmarshalled), in log order; none when it has no
+ * `ev`. An array because one item may one day hold several log entries (a log page): dispatch already handles
+ * a record that yields several events. Payloads are exactly those the ledger's commands emitted when events
+ * were events-table rows, and event ids derive from the same seeds, so a receiver sees no difference.
+ */
+export function ledgerEventsOfImage(image: Record<string, unknown>): LedgerEvent[] {
+  if (image[EVENT_ATTRIBUTE] === undefined) return [];
+  const where = `ledger item ${String(image.pk)}/${String(image.sk)}`;
+  if (typeof image[EVENT_ATTRIBUTE] !== 'string') throw new MalformedEventError(`${where} has an ev that is not a string`);
+  const extras = objectOf(image[EVENT_ATTRIBUTE], `${where} ev`);
+  const pk = String(image.pk ?? '');
+  try {
+    const log = LOG_PARTITION.exec(pk);
+    if (log) return [eventEnvelope(logEvent(log[1]!, objectOf(image.body, `${where} body`), extras))];
+    const ledger = LEDGER_PARTITION.exec(pk);
+    if (ledger && image.sk === 'MAPPING') return [eventEnvelope(mappingEvent(ledger[1]!, image))];
+  } catch (err) {
+    if (err instanceof MalformedEventError) throw err;
+    throw new MalformedEventError(`${where} cannot be read as an event: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  throw new MalformedEventError(`${where} has an ev but is no item that carries events`);
+}
+
+function logEvent(ledger: string, entry: Record<string, unknown>, extras: Record<string, unknown>): EventSource {
+  const type = entry.type as LogType;
+  const kind = KIND_OF_LOG[type];
+  if (!kind) throw new MalformedEventError(`log entry of ledger ${ledger} has an unknown type ${String(entry.type)}`);
+  const data = entry.data as Record<string, any>;
+  if (!data || typeof data !== 'object') throw new MalformedEventError(`log entry ${String(entry.id)} of ledger ${ledger} has no data`);
+  return {
+    type: kind,
+    // One event per log entry of a ledger, whatever the number of attempts or stream deliveries.
+    seed: `ledger/${ledger}/${String(entry.id)}`,
+    idempotencyKey: String(entry.idempotencyKey ?? ''),
+    date: String(entry.date),
+    payload: logPayload(ledger, type, data, extras),
+  };
+}
+
+function logPayload(ledger: string, type: LogType, data: Record<string, any>, extras: Record<string, unknown>): Record<string, unknown> {
+  switch (type) {
+    case 'NEW_TRANSACTION':
+      return { ledger, transactions: [{ ...data.transaction, postCommitVolumes: volumes(extras.post, 'post') }], accountMetadata: data.accountMetadata };
+    case 'REVERTED_TRANSACTION':
+      // The logged transactions are the reduced form (no volumes): the views with volumes follow from them.
+      return {
+        ledger,
+        revertedTransaction: transactionView(data.revertedTransaction as Transaction, { post: volumes(extras.revertedPost, 'revertedPost') }),
+        revertTransaction: transactionView(data.transaction as Transaction, { post: volumes(extras.post, 'post') }),
+      };
+    case 'SET_METADATA':
+      return { ledger, targetType: data.targetType, targetId: String(data.targetId), metadata: data.metadata };
+    case 'DELETE_METADATA':
+      return { ledger, targetType: data.targetType, targetId: String(data.targetId), key: data.key };
+  }
+}
+
+function mappingEvent(ledger: string, image: Record<string, unknown>): EventSource {
+  if (typeof image.mapping !== 'string') throw new MalformedEventError(`mapping item of ledger ${ledger} has no mapping`);
+  if (typeof image.date !== 'string') throw new MalformedEventError(`mapping item of ledger ${ledger} has no date`);
+  if (image.version === undefined) throw new MalformedEventError(`mapping item of ledger ${ledger} has no version`);
+  return {
+    type: 'ledger.updated_mapping',
+    // One event per HEAD version of a ledger: the mapping item is overwritten, the version is not reused.
+    seed: `ledger/${ledger}/head/${String(image.version)}`,
+    idempotencyKey: '',
+    date: image.date,
+    payload: { ledger, mapping: mappingView(parseMapping(parseJson(image.mapping))) },
+  };
+}
+
+function volumes(value: unknown, name: string): VolumesView {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedEventError(`ev has no ${name} volumes`);
+  return value as VolumesView;
+}
+
+function objectOf(text: unknown, what: string): Record<string, unknown> {
+  if (typeof text !== 'string') throw new MalformedEventError(`${what} is not a string`);
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch {
+    throw new MalformedEventError(`${what} is not JSON`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedEventError(`${what} is not an object`);
+  return value as Record<string, unknown>;
+}

@@ -4,6 +4,7 @@
  * through the event, the worker and the result.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FunctionInitError } from '../../infra/local/lambda/errors.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
 import { childProcesses, isAlive } from '../support/processes.js';
@@ -76,5 +77,15 @@ describe('the ledger served by 3 worker processes', () => {
     expect(workers).toHaveLength(3);
     await platform.stop();
     expect(workers.filter(isAlive)).toEqual([]);
+  });
+});
+
+describe('a ledger worker that cannot start', () => {
+  it('fails the platform start-up with the function\'s own error, and leaves no worker behind', async () => {
+    // Read by functions/ledger.ts at load, in each worker: a bad value is the function's init error.
+    await expect(startTestPlatform({ ledgerWorkers: 2, env: { LEDGER_BUCKET_TABLES: '["heavy"]' } })).rejects.toThrow(
+      new FunctionInitError('ledger', 'ConfigurationError: LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name'),
+    );
+    expect(childProcesses(process.pid, 'functions/ledger.ts')).toEqual([]);
   });
 });

@@ -61,6 +61,9 @@ export class WorkerProcess {
     this.ready = this.waitUntilReady();
     this.ready.catch(() => this.child.kill('SIGKILL'));
     this.child.on('message', (message: FromWorker) => this.settle(message));
+    // Without a listener an 'error' (a signal to a process already gone) would throw in the parent; a failed
+    // send is reported by its callback and a death by 'exit', which is what settles invocations.
+    this.child.on('error', () => undefined);
     void this.exited.then((exit) => this.running && this.finish(this.running.id, undefined, new FunctionCrashedError(spec.functionName, exit)));
   }
 

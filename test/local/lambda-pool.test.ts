@@ -2,17 +2,19 @@
  * The local Lambda runtime (`infra/local/lambda/`): a function's module in worker processes, one invocation at
  * a time each, observed through a probe function that reports its pid and can sleep, crash, hang or throw.
  */
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FunctionCrashedError, FunctionError, FunctionInitError, FunctionTimeoutError, PoolStoppedError } from '../../infra/local/lambda/errors.js';
 import { httpFunction } from '../../infra/local/lambda/http-function.js';
 import { startFunctionPool, type FunctionPool, type FunctionPoolOptions } from '../../infra/local/lambda/pool.js';
 import { createLogger } from '../../lib/observability/logger.js';
-import { childProcesses, isAlive } from '../support/processes.js';
+import { childProcesses, isAlive, isRunning } from '../support/processes.js';
 import { until } from '../support/platform.js';
 
 const PROBE = fileURLToPath(new URL('../fixtures/lambda/probe.ts', import.meta.url));
 const FAILING_INIT = fileURLToPath(new URL('../fixtures/lambda/failing-init.ts', import.meta.url));
+const POOL_HOST = fileURLToPath(new URL('../fixtures/lambda/pool-host.ts', import.meta.url));
 
 interface ProbeAnswer {
   pid: number;
@@ -132,6 +134,18 @@ describe('a function pool', () => {
     await Promise.all(running);
     await expect(pool.invoke({})).rejects.toThrow(new PoolStoppedError('probe'));
     expect(pool.healthy()).toBe(false);
+  });
+
+  it('leaves no worker running when its parent is killed outright (SIGKILL: no stop() runs)', async () => {
+    const host = spawn(process.execPath, ['--import', 'tsx', POOL_HOST], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    host.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const pids = await until('the host to print its workers', () => (out.includes('\n') ? (JSON.parse(out) as number[]) : undefined));
+    expect(pids).toHaveLength(2);
+    expect(pids.every(isRunning)).toBe(true);
+    host.kill('SIGKILL');
+    // Each worker sees its IPC channel close and exits (reaping is then up to whoever adopted it).
+    await until('the orphaned workers to exit', () => (pids.some(isRunning) ? undefined : true), 5000);
   });
 
   it('fails to start, with the module error, when the function cannot load, and leaves no process behind', async () => {

@@ -10,6 +10,15 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** True while the process runs: exists and has not exited (a zombie waiting to be reaped has). */
+export function isRunning(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 /** Pids of the live children of `parentPid` whose command line contains `text` (read from /proc). */
 export function childProcesses(parentPid: number, text: string): number[] {
   const pids: number[] = [];

@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { TEST_CLIENT } from '../../lib/auth/static-clients.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
+import { ledgerWorkersFromEnv } from './lambda/ledger-workers.js';
 import { PortInUseError, startPlatform, type RunningPlatform } from './platform.js';
 
 function fail(message: string): never {
@@ -17,7 +18,8 @@ const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 
 let platform: RunningPlatform;
 try {
-  platform = await startPlatform({ port: Number(rawPort), dataDir, env: process.env });
+  const ledgerWorkers = ledgerWorkersFromEnv(process.env);
+  platform = await startPlatform({ port: Number(rawPort), dataDir, env: process.env, ledgerWorkers });
 } catch (err) {
   if (err instanceof PortInUseError || err instanceof ConfigurationError) fail(err.message);
   fail(err instanceof Error ? err.message : String(err));

@@ -4,7 +4,6 @@ import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createAdaptorServer } from '@hono/node-server';
 import { createAuthApp } from '../../lib/auth/app.js';
-import { createLedgerApp } from '../../lib/ledger/app.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { loadAuthConfig } from '../../lib/auth/static-clients.js';
@@ -28,6 +27,7 @@ import { requeuePendingDeliveries } from './pollers/requeue-pending.js';
 import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
 import { KeyStore } from '../../lib/auth/keys/key-store.js';
 import { startKeyRotation } from './key-rotation.js';
+import { startLedgerWorkers } from './lambda/ledger-workers.js';
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 
@@ -47,6 +47,8 @@ export interface PlatformOptions {
   dispatch?: boolean;
   /** How often the signing-key rotation step runs, as the stack's hourly schedule does (default 1 hour). */
   keyRotationIntervalMs?: number;
+  /** How many processes run `functions/ledger.ts`, each one request at a time (default `DEFAULT_LEDGER_WORKERS`). */
+  ledgerWorkers?: number;
 }
 
 export interface RunningPlatform {
@@ -127,10 +129,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ...queues,
     };
     const runtime = createRuntime(env);
+    // The ledger runs as its Lambda does: worker processes from the function's own module, behind API
+    // Gateway's event mapping (design rule 9). The other services stay in this process.
+    const ledger = await startLedgerWorkers({ workers: options.ledgerWorkers, env, logger: createLogger(logLevelFromEnv(env)) });
+    stops.push(ledger.stop);
     const apps: Record<string, { fetch: FetchHandler }> = {
       auth: createAuthApp({ runtime, authConfig, ...(options.throttle ? { throttle: options.throttle } : {}) }),
-      // One process serves every client here: its writes of a ledger queue instead of racing on HEAD.
-      ledger: createLedgerApp(runtime, { serializeWrites: true }),
+      ledger,
       payments: createPaymentsApp(runtime),
       webhooks: createWebhooksApp(runtime),
     };
@@ -185,6 +190,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
           const { TableNames = [] } = await dynamoClient.send(new ListTablesCommand({}));
           return Object.values(tables).every((t) => TableNames.includes(t));
         }),
+        check('ledger-workers', async () => ledger.healthy()),
         check('sqs', async () => {
           for (const url of Object.values(queues)) await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: url }));
           return true;

@@ -14,6 +14,7 @@ import { freePort } from '../../infra/local/free-port.js';
 import { startPlatform, type RunningPlatform } from '../../infra/local/platform.js';
 import { DEFAULT_CLIENT_SCOPES } from '../../lib/bearer/scopes.js';
 import { startTestPlatform } from '../support/platform.js';
+import { childProcesses, isAlive } from '../support/processes.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TEST_CLIENT = { id: 'local-dev', secret: 'local-dev-secret' };
@@ -69,7 +70,7 @@ async function tokenFor(baseUrl: string, client: { id: string; secret: string })
 
 const ALL_UP = {
   status: 'ok',
-  components: { auth: 'up', ledger: 'up', webhooks: 'up', payments: 'up', sqs: 'up', dynamodb: 'up' },
+  components: { auth: 'up', ledger: 'up', 'ledger-workers': 'up', webhooks: 'up', payments: 'up', sqs: 'up', dynamodb: 'up' },
 };
 
 describe('gateway', () => {
@@ -260,9 +261,9 @@ describe('npm start (infra/local/main.ts) as a process', () => {
     for (const server of servers.splice(0)) await new Promise((r) => server.close(r));
   });
 
-  function startMain(env: { PORT: string; DATA_DIR: string; AUTH_CONFIG?: string }): MainProcess {
+  function startMain(env: { PORT: string; DATA_DIR: string; AUTH_CONFIG?: string; LEDGER_WORKERS?: string }): MainProcess {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
-    for (const name of ['AUTH_CONFIG', 'AUTH_CONFIG_INLINE', 'MISSING_VAR_XYZ']) if (!(name in env)) delete childEnv[name];
+    for (const name of ['AUTH_CONFIG', 'AUTH_CONFIG_INLINE', 'MISSING_VAR_XYZ', 'LEDGER_WORKERS']) if (!(name in env)) delete childEnv[name];
     const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
       cwd: REPO_ROOT,
       env: childEnv,
@@ -324,9 +325,13 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(await health.json()).toEqual(ALL_UP);
       // The printed test client works.
       await tokenFor(baseUrl, TEST_CLIENT);
+      // The ledger's one worker (the default) is a child process, and goes with its parent.
+      const workers = childProcesses(main.child.pid!, 'functions/ledger.ts');
+      expect(workers).toHaveLength(1);
 
       main.child.kill('SIGTERM');
       expect(await main.exit).toEqual({ code: 0, signal: null });
+      expect(workers.filter(isAlive)).toEqual([]);
       expect(main.stdout()).toContain('stopping...');
       expect(errorLines(main.stderr())).toEqual([]);
       expect(await remainingDynamoProcesses(dataDir)).toEqual([]);
@@ -353,6 +358,20 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(dynamoProcessesFor(dataDir)).toEqual([]);
       // DynamoDB Local makes its directory when it starts: it never did.
       expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
+    },
+    PROCESS_TIMEOUT,
+  );
+
+  it(
+    'exits 1 with one error line naming LEDGER_WORKERS when it is not an integer from 1 to 64, before starting Java',
+    async () => {
+      for (const bad of ['0', '65', 'two']) {
+        const dataDir = tempDir('workers');
+        const main = startMain({ PORT: String(await freePort()), DATA_DIR: dataDir, LEDGER_WORKERS: bad });
+        expect((await main.exit).code).toBe(1);
+        expect(errorLines(main.stderr())).toEqual([`error: LEDGER_WORKERS must be an integer from 1 to 64 (got "${bad}")`]);
+        expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
+      }
     },
     PROCESS_TIMEOUT,
   );

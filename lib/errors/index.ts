@@ -16,7 +16,9 @@ export type ErrorKind =
   | 'already_reverted'
   | 'ledger_already_exists'
   | 'ledger_not_found'
-  | 'bulk_size_exceeded';
+  | 'bulk_size_exceeded'
+  | 'not_committed'
+  | 'outcome_unknown';
 
 export abstract class PlatformError extends Error {
   abstract readonly kind: ErrorKind;
@@ -90,6 +92,42 @@ export class LedgerNotFoundError extends PlatformError {
 
 export class BulkSizeExceededError extends PlatformError {
   readonly kind = 'bulk_size_exceeded';
+}
+
+/**
+ * A write relayed to a ledger's sequenced writer that was not decided before its deadline: it was not committed
+ * and never will be; the caller may retry (503 with Retry-After).
+ */
+export class NotCommittedError extends PlatformError {
+  readonly kind = 'not_committed';
+}
+
+/** A relayed write whose answer did not come in time: it may or may not have committed (504; retry it with its Idempotency-Key). */
+export class OutcomeUnknownError extends PlatformError {
+  readonly kind = 'outcome_unknown';
+}
+
+const BY_KIND: Partial<Record<ErrorKind, new (message: string) => PlatformError>> = {
+  validation: ValidationError,
+  not_found: NotFoundError,
+  conflict: ConflictError,
+  payload_too_large: PayloadTooLargeError,
+  dependency_throttled: DependencyThrottledError,
+  insufficient_fund: InsufficientFundError,
+  no_postings: NoPostingsError,
+  already_reverted: AlreadyRevertedError,
+  ledger_already_exists: LedgerAlreadyExistsError,
+  ledger_not_found: LedgerNotFoundError,
+  bulk_size_exceeded: BulkSizeExceededError,
+  not_committed: NotCommittedError,
+  outcome_unknown: OutcomeUnknownError,
+};
+
+/** The error of a kind, as one process raises what another decided (a relayed write's refusal). */
+export function errorOfKind(kind: ErrorKind, message: string): PlatformError {
+  const ErrorClass = BY_KIND[kind];
+  if (!ErrorClass) throw new Error(`no error class for kind ${kind}`);
+  return new ErrorClass(message);
 }
 
 /** Configuration that cannot work: raised at start-up, never per request. */

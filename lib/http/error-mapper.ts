@@ -19,6 +19,8 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
   ledger_already_exists: { status: 400, errorCode: 'LEDGER_ALREADY_EXISTS' },
   ledger_not_found: { status: 404, errorCode: 'LEDGER_NOT_FOUND' },
   bulk_size_exceeded: { status: 413, errorCode: 'BULK_SIZE_EXCEEDED' },
+  not_committed: { status: 503, errorCode: 'INTERNAL' },
+  outcome_unknown: { status: 504, errorCode: 'INTERNAL' },
 };
 
 /** The contract's code and status for a platform error (bulk results report them per element). */
@@ -39,7 +41,7 @@ export function errorResponse(c: Context<AppEnv>, err: unknown): Response {
       c.header('WWW-Authenticate', `Bearer error="invalid_token", error_description="${headerSafe(err.message)}"`);
     } else if (err instanceof InsufficientScopeError) {
       c.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${err.requiredScope}"`);
-    } else if (err.kind === 'dependency_throttled') {
+    } else if (err.kind === 'dependency_throttled' || err.kind === 'not_committed') {
       c.header('Retry-After', '1');
     }
     const body: ErrorBody = { errorCode, errorMessage: err.message };

@@ -23,6 +23,9 @@ import { LedgerRegistry } from './store/registry.js';
 import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
 import { LedgerWriter } from './store/writer.js';
+import { LedgerCommands } from './sequencer/ledger-commands.js';
+import { LedgerRelay } from './sequencer/relay.js';
+import { sqsClientFromEnv } from '../sqs/client.js';
 
 export interface LedgerAppOptions {
   now?: () => number;
@@ -49,14 +52,18 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   ledgerRoutes(app, { registry, lookup, stats, tableFor, now });
   const reads = new TransactionReads(doc, tableFor);
   const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
-  transactionRoutes(app, { lookup, writer, reads, stats, effectiveVolumes });
-  metadataRoutes(app, { lookup, writer });
-  bulkRoutes(app, { lookup, writer, reads });
+  // Group commit when the stack gives the ledger an ingress queue: busy ledgers relay to the sequenced writer.
+  const ingress = env.LEDGER_INGRESS_QUEUE_URL;
+  const relay = ingress ? new LedgerRelay({ doc, sqs: sqsClientFromEnv(env), queueUrl: ingress, tableFor, now }) : undefined;
+  const commands = new LedgerCommands({ writer, reads, now, ...(relay ? { relay } : {}) });
+  transactionRoutes(app, { lookup, commands, reads, stats, effectiveVolumes });
+  metadataRoutes(app, { lookup, commands });
+  bulkRoutes(app, { lookup, writer, commands, reads });
   accountRoutes(app, { lookup, accounts: new AccountReads(doc, tableFor), stats });
   logRoutes(app, { lookup, logs: new LogReads(doc, tableFor) });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (API.md §3.4).
-  v1TransactionRoutes(app, { lookup, writer, reads });
+  v1TransactionRoutes(app, { lookup, commands, reads });
   mappingRoutes(app, { lookup, writer, doc, tableFor });
   return app;
 }

@@ -9,13 +9,12 @@ import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { validate } from '../../validation/validate.js';
 import { MAX_BULK_ELEMENTS, bulkElementSchema, toId, type BulkElement } from '../commands/bulk.js';
-import { createTransactionWrite } from '../commands/create-transaction.js';
-import { metadataWrite, type MetadataTarget } from '../commands/metadata.js';
-import { revertTransactionWrite } from '../commands/revert-transaction.js';
+import type { MetadataTarget } from '../commands/metadata.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
-import type { LedgerRecord } from '../domain/change.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
-import type { LedgerWriter, WriteOutcome } from '../store/writer.js';
+import type { LedgerWriter } from '../store/writer.js';
+import type { CommandOutcome, LedgerCommands } from '../sequencer/ledger-commands.js';
+import { operationRequest, type LedgerOperation } from '../commands/operations.js';
 import type { WriteRequest } from '../domain/change.js';
 
 /** Raised inside an atomic bulk so the response can say which element failed. */
@@ -36,9 +35,10 @@ type ElementResult = { responseType: string; data?: unknown; logID?: number; err
  * DynamoDB transaction, so either all are written or none (and then every other element reports that it was
  * not applied). 400 when any element failed.
  */
-export function bulkRoutes(app: Hono<AppEnv>, deps: { lookup: LedgerLookup; writer: LedgerWriter; reads: TransactionReads }): void {
+export function bulkRoutes(app: Hono<AppEnv>, deps: { lookup: LedgerLookup; writer: LedgerWriter; commands: LedgerCommands; reads: TransactionReads }): void {
   app.post('/v2/:ledger/_bulk', async (c) => {
     const ledger = await deps.lookup.resolve(c.req.param('ledger'));
+    const readTransaction = async (id: number) => (await deps.reads.get(ledger, id))?.tx;
     const atomic = booleanFlag(c.req.query('atomic'), 'atomic');
     const continueOnFailure = booleanFlag(c.req.query('continueOnFailure'), 'continueOnFailure');
     const raw = await readJsonBody(c, v.array(v.unknown(), 'must be an array of bulk elements'), { parse: parseJson });
@@ -51,14 +51,15 @@ export function bulkRoutes(app: Hono<AppEnv>, deps: { lookup: LedgerLookup; writ
         const requests = await Promise.all(
           elements.map(async (e, i) => {
             try {
-              return tagged(i, await build(deps, ledger, e));
+              return tagged(i, await operationRequest(ledger, operationOf(e), readTransaction));
             } catch (err) {
               throw err instanceof PlatformError ? new ElementFailure(i, err) : err;
             }
           }),
         );
+        // All or none: one direct commit, never relayed (a sequenced writer decides requests one by one).
         const outcomes = await deps.writer.writeAtomic(ledger, requests);
-        outcomes.forEach((o, i) => results.push(success(elements[i]!, o)));
+        outcomes.forEach((o, i) => results.push(success(elements[i]!, o.kind === 'committed' ? { kind: 'committed', result: o.result, logId: o.log.id } : o)));
       } catch (err) {
         const failure = err instanceof ElementFailure ? err : undefined;
         if (!failure) throw err;
@@ -73,7 +74,7 @@ export function bulkRoutes(app: Hono<AppEnv>, deps: { lookup: LedgerLookup; writ
     } else {
       for (const element of elements) {
         try {
-          results.push(success(element, await deps.writer.write(await build(deps, ledger, element))));
+          results.push(success(element, await deps.commands.execute(ledger, operationOf(element))));
         } catch (err) {
           if (!(err instanceof PlatformError)) throw err;
           results.push(failed(err));
@@ -90,29 +91,23 @@ export function bulkRoutes(app: Hono<AppEnv>, deps: { lookup: LedgerLookup; writ
   });
 }
 
-async function build(
-  deps: { reads: TransactionReads },
-  ledger: LedgerRecord,
-  element: BulkElement,
-): Promise<WriteRequest<unknown>> {
+/** A bulk element as the operation a single request would ask for (bulk elements have no dry run). */
+function operationOf(element: BulkElement): LedgerOperation {
   const ik = element.ik !== undefined ? { idempotencyKey: element.ik } : {};
   switch (element.action) {
     case 'CREATE_TRANSACTION':
-      return createTransactionWrite(ledger, element.data, { dryRun: false, force: false, ...ik });
+      return { kind: 'create', input: element.data, options: { dryRun: false, force: false, ...ik } };
     case 'ADD_METADATA':
-      return metadataWrite(ledger, target(element.data), { kind: 'save', metadata: element.data.metadata }, { dryRun: false, ...ik });
+      return { kind: 'metadata', target: target(element.data), change: { kind: 'save', metadata: element.data.metadata }, options: { dryRun: false, ...ik } };
     case 'DELETE_METADATA':
-      return metadataWrite(ledger, target(element.data), { kind: 'delete', key: element.data.key }, { dryRun: false, ...ik });
-    case 'REVERT_TRANSACTION': {
-      const id = toId(element.data.id);
-      const original = await deps.reads.get(ledger, id);
-      return revertTransactionWrite(ledger, id, original?.tx, element.data.metadata ? { metadata: element.data.metadata } : {}, {
-        force: element.data.force === true,
-        atEffectiveDate: element.data.atEffectiveDate === true,
-        dryRun: false,
-        ...ik,
-      });
-    }
+      return { kind: 'metadata', target: target(element.data), change: { kind: 'delete', key: element.data.key }, options: { dryRun: false, ...ik } };
+    case 'REVERT_TRANSACTION':
+      return {
+        kind: 'revert',
+        id: toId(element.data.id),
+        body: element.data.metadata ? { metadata: element.data.metadata } : {},
+        options: { force: element.data.force === true, atEffectiveDate: element.data.atEffectiveDate === true, dryRun: false, ...ik },
+      };
   }
 }
 
@@ -134,9 +129,9 @@ function tagged(index: number, request: WriteRequest<unknown>): WriteRequest<unk
   };
 }
 
-function success(element: BulkElement, outcome: WriteOutcome<unknown>): ElementResult {
+function success(element: BulkElement, outcome: CommandOutcome): ElementResult {
   const data = element.action === 'CREATE_TRANSACTION' || element.action === 'REVERT_TRANSACTION' ? { data: outcome.result } : {};
-  return { responseType: element.action, ...data, ...(outcome.kind === 'committed' ? { logID: outcome.log.id } : {}) };
+  return { responseType: element.action, ...data, ...(outcome.kind === 'committed' ? { logID: outcome.logId } : {}) };
 }
 
 function failed(error: PlatformError): ElementResult {

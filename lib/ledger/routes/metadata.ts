@@ -3,19 +3,22 @@ import { readJsonBody } from '../../http/json-body.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { metadataMap } from '../../validation/common.js';
-import { metadataWrite, type MetadataChange, type MetadataTarget } from '../commands/metadata.js';
+import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
-import type { LedgerWriter } from '../store/writer.js';
+import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import { readAddress, readIdempotencyKey, readTransactionId } from './request.js';
 
 /** Metadata writes on transactions and accounts (API.md §3.2, §3.3): 204 on success. */
-export function metadataRoutes(app: Hono<AppEnv>, { lookup, writer }: { lookup: LedgerLookup; writer: LedgerWriter }): void {
+export function metadataRoutes(app: Hono<AppEnv>, { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands }): void {
   const apply = async (c: Context, target: MetadataTarget, change: MetadataChange) => {
     const ledger = await lookup.resolve(c.req.param('ledger')!);
     const idempotencyKey = readIdempotencyKey(c);
-    await writer.write(
-      metadataWrite(ledger, target, change, { dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) }),
-    );
+    await commands.execute(ledger, {
+      kind: 'metadata',
+      target,
+      change,
+      options: { dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+    });
     return c.body(null, 204);
   };
 

@@ -7,8 +7,8 @@ import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { createTransactionSchema, createTransactionWrite } from '../commands/create-transaction.js';
-import { revertBodySchema, revertTransactionWrite } from '../commands/revert-transaction.js';
+import { createTransactionSchema } from '../commands/create-transaction.js';
+import { revertBodySchema } from '../commands/revert-transaction.js';
 import type { LedgerStats } from '../store/stats.js';
 import { readIdempotencyKey, readTransactionId, refusePointInTime } from './request.js';
 import { transactionView, type VolumesView } from '../domain/transaction.js';
@@ -18,29 +18,31 @@ import type { LedgerRecord } from '../store/registry.js';
 import { parseTransactionFilter } from '../domain/transaction-filter.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { StoredTransaction, TransactionReads } from '../store/transaction-reads.js';
-import type { LedgerWriter } from '../store/writer.js';
+import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 
 export interface TransactionRoutesDeps {
   lookup: LedgerLookup;
-  writer: LedgerWriter;
+  commands: LedgerCommands;
   reads: TransactionReads;
   stats: LedgerStats;
   effectiveVolumes: EffectiveVolumeReads;
 }
 
 /** Transactions (API.md §3.2): create, get, list, count, revert. */
-export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, stats, effectiveVolumes }: TransactionRoutesDeps): void {
+export function transactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, stats, effectiveVolumes }: TransactionRoutesDeps): void {
   app.post('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
     const idempotencyKey = readIdempotencyKey(c);
-    const outcome = await writer.write(
-      createTransactionWrite(ledger, input, {
+    const outcome = await commands.execute(ledger, {
+      kind: 'create',
+      input,
+      options: {
         dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
         force: booleanFlag(c.req.query('force'), 'force'),
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      }),
-    );
+      },
+    });
     if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
     return jsonResponse(c, { data: outcome.result });
   });
@@ -59,16 +61,18 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads, st
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const id = readTransactionId(c.req.param('id'));
     const body = (await readJsonBody(c, v.optional(revertBodySchema), { optional: true })) ?? {};
-    const original = await reads.get(ledger, id);
     const idempotencyKey = readIdempotencyKey(c);
-    const outcome = await writer.write(
-      revertTransactionWrite(ledger, id, original?.tx, body, {
+    const outcome = await commands.execute(ledger, {
+      kind: 'revert',
+      id,
+      body,
+      options: {
         force: booleanFlag(c.req.query('force'), 'force'),
         atEffectiveDate: booleanFlag(c.req.query('atEffectiveDate'), 'atEffectiveDate'),
         dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      }),
-    );
+      },
+    });
     if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
     return jsonResponse(c, { data: outcome.result }, 201);
   });

@@ -4,18 +4,18 @@ import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
-import { createTransactionSchema, createTransactionWrite } from '../commands/create-transaction.js';
+import { createTransactionSchema } from '../commands/create-transaction.js';
 import { transactionView } from '../domain/transaction.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
-import type { LedgerWriter } from '../store/writer.js';
+import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import { readIdempotencyKey } from './request.js';
 import { resolveV1Ledger } from './v1-ledger.js';
 import { readV1ListQuery } from './v1-query.js';
 
 export interface V1TransactionRoutesDeps {
   lookup: LedgerLookup;
-  writer: LedgerWriter;
+  commands: LedgerCommands;
   reads: TransactionReads;
 }
 
@@ -23,7 +23,7 @@ export interface V1TransactionRoutesDeps {
  * The v1 transaction routes kept for existing callers (API.md §3.4): the v2 reads and the v2 create command,
  * answered in v1 shapes. Registered after every v2 route, so `/v2/...` is never taken for a ledger "v2".
  */
-export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads }: V1TransactionRoutesDeps): void {
+export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads }: V1TransactionRoutesDeps): void {
   app.get('/:ledger/transactions', async (c) => {
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
     const { query, filter, recorded, before } = readV1ListQuery(c.req.query(), ledger.name, ledger.features);
@@ -36,14 +36,12 @@ export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, writer, reads }
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
     const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
     const idempotencyKey = readIdempotencyKey(c);
-    const outcome = await writer.write(
-      createTransactionWrite(ledger, input, {
-        // v1's dry run is `preview`.
-        dryRun: booleanFlag(c.req.query('preview'), 'preview'),
-        force: false,
-        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      }),
-    );
+    const outcome = await commands.execute(ledger, {
+      kind: 'create',
+      input,
+      // v1's dry run is `preview`.
+      options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), force: false, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+    });
     if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
     return jsonResponse(c, { data: [v1Transaction(outcome.result as V2View)] });
   });

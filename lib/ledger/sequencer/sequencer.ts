@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure, isThrottling } from '../../dynamo/errors.js';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isThrottling } from '../../dynamo/errors.js';
 import { PlatformError, ValidationError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { operationRequest } from '../commands/operations.js';
@@ -26,10 +26,10 @@ export interface SequencerOptions {
   writer: LedgerWriter;
   table: string;
   ledger: LedgerRecord;
-  /** This writer's identity on HEAD's lease. */
+  /** This writer's identity on the lease it sets on HEAD. */
   owner: string;
   now?: () => number;
-  /** How long a lease lasts unless renewed by a commit. */
+  /** How long after a commit requests keep relaying (the lease a commit sets on HEAD). */
   leaseMs?: number;
   /** An intent is decided only while at least this much is left before its deadline (commit time + clock skew). */
   decideMarginMs?: number;
@@ -44,17 +44,16 @@ const RESULT_TTL_SECONDS = 3600;
 /** Commits tried for one batch before giving up on it (its intents are left to their messages' redelivery). */
 const MAX_COMMIT_ATTEMPTS = 8;
 
-/** Raised when another live writer holds the ledger's lease. */
-export class LeaseHeldError extends Error {}
-
 /**
  * One ledger's sequenced writer (group commit, docs/data-model.md "Two write modes"): many relayed requests
  * decided in order against exact state kept in memory and committed in ONE TransactWriteItems with one HEAD
  * update. Each request is decided on its own overlay, so a refused one (insufficient funds, a duplicate
  * reference) leaves nothing behind and blocks no other; the batch reaches the cache only once committed.
  *
- * Safety never rests on the lease: every commit is conditional on HEAD's version, so a writer whose cache went
- * stale (a direct write, another writer) fails its commit, drops its cache and decides again.
+ * Every commit sets a lease on HEAD (`leaseUntil`): while it is live, requests relay their writes here instead of
+ * committing directly. It is a hint, not a lock: every commit is conditional on HEAD's version, so a writer whose
+ * cache went stale (a direct write, another writer's batch) fails its commit, reads HEAD again — answering first
+ * a batch HEAD names as possibly unanswered — and decides again. Two writers on one ledger are safe, only slower.
  */
 export class LedgerSequencer {
   private readonly cache: ItemView = new Map();
@@ -77,61 +76,15 @@ export class LedgerSequencer {
   }
 
   /**
-   * Takes the ledger's lease — HEAD's version moves, so direct writers in flight decide again and then relay —
-   * and writes the results of a batch a previous writer committed without answering. Throws LeaseHeldError
-   * while another writer's lease is live.
-   */
-  async start(): Promise<void> {
-    const now = this.now();
-    try {
-      const { Attributes } = await this.options.doc.send(
-        new UpdateCommand({
-          TableName: this.options.table,
-          Key: this.headKey,
-          UpdateExpression: 'SET leaseOwner = :me, leaseUntil = :until, #v = if_not_exists(#v, :zero) + :one',
-          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR leaseOwner = :me)',
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':me': this.options.owner, ':until': now + this.leaseMs, ':now': now, ':zero': 0, ':one': 1 },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      this.head = headFromItem(Attributes!);
-    } catch (err) {
-      if (isConditionFailure(err)) throw new LeaseHeldError(`ledger ${this.options.ledger.name}: another writer holds the lease`);
-      throw err;
-    }
-    await this.loadMapping();
-    if (this.head.pendingResults) await this.repair(this.head.pendingResults);
-  }
-
-  /** Gives the lease up (and says no batch is left unanswered); a no-op if HEAD moved meanwhile. */
-  async release(): Promise<void> {
-    if (!this.head) return;
-    try {
-      await this.options.doc.send(
-        new UpdateCommand({
-          TableName: this.options.table,
-          Key: this.headKey,
-          UpdateExpression: 'REMOVE leaseOwner, leaseUntil, pendingResults SET #v = #v + :one',
-          ConditionExpression: '#v = :v AND leaseOwner = :me',
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':v': this.head.version ?? 0, ':me': this.options.owner, ':one': 1 },
-        }),
-      );
-    } catch (err) {
-      if (!isConditionFailure(err)) throw err;
-    }
-    this.head = undefined;
-  }
-
-  /**
    * Decides and commits a batch of intents, in order. Answers each decided intent (committed, refused, expired)
    * with its result item written; intents that did not fit in one TransactWriteItems are returned as deferred,
    * undecided, for the next batch.
    */
   async process(intents: readonly Intent[]): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] }> {
     const results = new Map<string, IntentResult>();
-    const fresh = intents.filter((intent) => {
+    // A request sent twice (a requester's resend, an SQS duplicate) is decided once: by id, first copy only.
+    const unique = [...new Map(intents.map((i) => [i.reqId, i])).values()];
+    const fresh = unique.filter((intent) => {
       const known = this.answered.get(intent.reqId);
       if (known) results.set(intent.reqId, known);
       return !known;

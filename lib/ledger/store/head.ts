@@ -17,8 +17,9 @@ export interface Head extends HeadState {
   leaseOwner?: string;
   leaseUntil?: number;
   /**
-   * The log ids of the last batch a sequenced writer committed whose results may not all be written yet: the next
-   * writer writes them again (from the log items) before anything else, and direct writes relay meanwhile.
+   * The log ids of the last batch a sequenced writer committed, whose results may not all be written (it may have
+   * stopped right after the commit): a writer that starts, or reloads after a failed commit, writes them again
+   * from the log items before deciding anything, so no request of that batch is ever decided twice.
    */
   pendingResults?: { firstLogId: number; lastLogId: number };
 }

@@ -67,7 +67,21 @@ export class LedgerWriter {
    * previous ones put, log ids and hashes chain across them, and either all commit or none.
    */
   async writeAtomic<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>>> {
-    return this.inTurn(ledger.name, () => this.retrying(() => this.attempt(ledger, requests)));
+    return this.inTurn(ledger.name, () => this.retrying(async () => (await this.attempt(ledger, requests)) as Array<WriteOutcome<T>> | 'retry'));
+  }
+
+  /**
+   * A direct write, unless the ledger is in group-commit mode — a sequenced writer's lease is live — or the write
+   * met `contention` concurrent commits in a row: then `relay`, and nothing was written.
+   */
+  async writeOrRelay<T>(request: WriteRequest<T>, contention: number): Promise<WriteOutcome<T> | 'relay'> {
+    for (let n = 1; ; n++) {
+      const outcome = await this.attempt(request.ledger, [request], { relayWhenLed: true });
+      if (outcome === 'relay') return 'relay';
+      if (outcome !== 'retry') return outcome[0]!;
+      if (n >= contention) return 'relay';
+      await this.sleep(Math.random() * Math.min(1000, 10 * 2 ** n));
+    }
   }
 
   /** A log-less write of HEAD's own state (see MappingWriteRequest); answers the decision's result. */
@@ -143,10 +157,11 @@ export class LedgerWriter {
     return { ledger, table, nowMs };
   }
 
-  private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>> | 'retry'> {
+  private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>, options: { relayWhenLed?: boolean } = {}): Promise<Array<WriteOutcome<T>> | 'retry' | 'relay'> {
     const table = this.options.tableFor(ledger.bucket);
     const snapshot = await this.readSnapshot(ledger, table, requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(ledger.name, r)!] : []), ...readKeys(ledger.name, r.reads)]));
     if (snapshot === 'retry') return 'retry';
+    if (options.relayWhenLed && isLed(snapshot.head, this.now())) return 'relay';
     const { outcomes, writes, head } = decideRequests(this.decideContext(ledger, table, this.now()), snapshot.view, snapshot.head, snapshot.mapping, requests);
     if (writes.length === 0) return outcomes;
     return (await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), snapshot.head, head, writes)) ? 'retry' : outcomes;
@@ -169,6 +184,11 @@ export class LedgerWriter {
     this.mappings.remember(table, ledger.name, version, decision.mapping);
     return decision.result;
   }
+}
+
+/** Whether a sequenced writer leads the ledger: its lease is live. */
+export function isLed(head: Head, nowMs: number): boolean {
+  return head.leaseUntil !== undefined && head.leaseUntil > nowMs;
 }
 
 export function isTransactionConflict(err: unknown): boolean {

@@ -1,0 +1,69 @@
+import { errorOfKind, NotCommittedError, OutcomeUnknownError } from '../../errors/index.js';
+import { isDryRun, operationRequest, type LedgerOperation } from '../commands/operations.js';
+import type { LedgerRecord } from '../domain/change.js';
+import type { TransactionReads } from '../store/transaction-reads.js';
+import type { LedgerWriter } from '../store/writer.js';
+import type { LedgerRelay } from './relay.js';
+
+/** What a write answers, however it was committed. */
+export type CommandOutcome = { kind: 'committed'; result: unknown; logId: number } | { kind: 'replayed'; result: unknown } | { kind: 'dry-run'; result: unknown };
+
+export interface LedgerCommandsOptions {
+  writer: LedgerWriter;
+  reads: TransactionReads;
+  /** Group commit: without a relay every write commits directly (and retries on contention). */
+  relay?: LedgerRelay;
+  now?: () => number;
+}
+
+/** Concurrent commits a direct write meets in a row before it hands itself to the sequenced writer. */
+const CONTENTION_BEFORE_RELAY = 2;
+/** After relaying once, a container relays this long without trying a direct write first. */
+const RELAY_STICKINESS_MS = 1_000;
+
+/**
+ * Every ledger write of a request, in one of the two modes (docs/data-model.md, "Two write modes"): committed
+ * directly by the request when the ledger is quiet — two round trips —, or relayed to the ledger's sequenced
+ * writer when it is busy (a live lease on HEAD, or a direct write that met concurrent commits), which commits
+ * many requests per TransactWriteItems. The answer is the same either way.
+ */
+export class LedgerCommands {
+  private readonly now: () => number;
+  private readonly relayUntil = new Map<string, number>();
+
+  constructor(private readonly options: LedgerCommandsOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async execute(ledger: LedgerRecord, operation: LedgerOperation): Promise<CommandOutcome> {
+    const { relay } = this.options;
+    if (relay && !isDryRun(operation) && (this.relayUntil.get(ledger.name) ?? 0) > this.now()) return this.relayed(relay, ledger, operation);
+    const request = await operationRequest(ledger, operation, async (id) => (await this.options.reads.get(ledger, id))?.tx);
+    if (!relay || isDryRun(operation)) return direct(await this.options.writer.write(request));
+    const outcome = await this.options.writer.writeOrRelay(request, CONTENTION_BEFORE_RELAY);
+    if (outcome !== 'relay') return direct(outcome);
+    return this.relayed(relay, ledger, operation);
+  }
+
+  private async relayed(relay: LedgerRelay, ledger: LedgerRecord, operation: LedgerOperation): Promise<CommandOutcome> {
+    if (this.relayUntil.size > 10_000) this.relayUntil.clear();
+    this.relayUntil.set(ledger.name, this.now() + RELAY_STICKINESS_MS);
+    const answer = await relay.submit(ledger, operation);
+    switch (answer.status) {
+      case 'committed': {
+        const [outcome] = answer.outcomes;
+        return outcome!.kind === 'committed' ? { kind: 'committed', result: outcome!.result, logId: outcome!.logId } : { kind: 'replayed', result: outcome!.result };
+      }
+      case 'refused':
+        throw errorOfKind(answer.error.kind, answer.error.message);
+      case 'expired':
+        throw new NotCommittedError('the ledger is too busy: the request was not committed (retry shortly)');
+      case 'unknown':
+        throw new OutcomeUnknownError('no answer from the ledger writer in time: the request may or may not be committed (retry with the same Idempotency-Key)');
+    }
+  }
+}
+
+function direct(outcome: Awaited<ReturnType<LedgerWriter['write']>>): CommandOutcome {
+  return outcome.kind === 'committed' ? { kind: 'committed', result: outcome.result, logId: outcome.log.id } : outcome;
+}

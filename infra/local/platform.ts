@@ -28,6 +28,7 @@ import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
 import { KeyStore } from '../../lib/auth/keys/key-store.js';
 import { startKeyRotation } from './key-rotation.js';
 import { startLedgerWorkers } from './lambda/ledger-workers.js';
+import { startLedgerWriters } from './lambda/ledger-writers.js';
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 
@@ -49,6 +50,8 @@ export interface PlatformOptions {
   keyRotationIntervalMs?: number;
   /** How many processes run `functions/ledger.ts`, each one request at a time (default `DEFAULT_LEDGER_WORKERS`). */
   ledgerWorkers?: number;
+  /** Concurrent ledger writer invocations (the ingress queue mapping's maximum concurrency; default 1). */
+  ledgerWriters?: number;
 }
 
 export interface RunningPlatform {
@@ -58,6 +61,11 @@ export interface RunningPlatform {
   health(): Promise<HealthReport>;
   onFatal(listener: (reason: string) => void): void;
   stop(): Promise<void>;
+  /** Ledger worker processes (Lambda-like containers) serving requests, and ledger writer processes. */
+  ledgerWorkers: number;
+  ledgerWriters: number;
+  /** Pids of every ledger worker and writer process (tests kill them). */
+  ledgerPids(): { workers: number[]; writers: number[] };
 }
 
 export class PortInUseError extends Error {}
@@ -133,6 +141,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     // Gateway's event mapping (design rule 9). The other services stay in this process.
     const ledger = await startLedgerWorkers({ workers: options.ledgerWorkers, env, logger: createLogger(logLevelFromEnv(env)) });
     stops.push(ledger.stop);
+    // Busy ledgers relay their writes to the sequenced writer (group commit), fed by the ingress queue.
+    const writers = await startLedgerWriters({ ...(options.ledgerWriters ? { writers: options.ledgerWriters } : {}), env, sqs: sqsClient, logger: createLogger(logLevelFromEnv(env)) });
+    stops.push(writers.stop);
     const apps: Record<string, { fetch: FetchHandler }> = {
       auth: createAuthApp({ runtime, authConfig, ...(options.throttle ? { throttle: options.throttle } : {}) }),
       ledger,
@@ -191,6 +202,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
           return Object.values(tables).every((t) => TableNames.includes(t));
         }),
         check('ledger-workers', async () => ledger.healthy()),
+        check('ledger-writers', async () => writers.healthy()),
         check('sqs', async () => {
           for (const url of Object.values(queues)) await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: url }));
           return true;
@@ -202,7 +214,16 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       return { status: Object.values(components).every((s) => s === 'up') ? 'ok' : 'unavailable', components };
     };
     handler = createGateway(apps, health).fetch;
-    return { baseUrl, env, health, stop, onFatal: (l) => fatalListeners.push(l) };
+    return {
+      baseUrl,
+      env,
+      health,
+      stop,
+      onFatal: (l) => fatalListeners.push(l),
+      ledgerWorkers: ledger.pids().length,
+      ledgerWriters: writers.pids().length,
+      ledgerPids: () => ({ workers: ledger.pids(), writers: writers.pids() }),
+    };
   } catch (err) {
     await stop();
     throw err;

@@ -90,7 +90,7 @@ export const TABLES: readonly TableDefinition[] = [
 ];
 
 export interface QueueDefinition {
-  id: 'deliveries';
+  id: 'deliveries' | 'ledger-ingress';
   envVar: string;
   /** Seconds; the stack also keeps it at least 6x the consumer's timeout. */
   visibilityTimeoutSeconds: number;
@@ -100,6 +100,15 @@ export interface QueueDefinition {
 }
 
 export const QUEUES: readonly QueueDefinition[] = [
+  {
+    // Ledger writes relayed to the sequenced writer (group commit) of busy ledgers. A message carries its own
+    // deadline (seconds), so its retention only needs to outlast retries; visibility covers one writer invocation.
+    id: 'ledger-ingress',
+    envVar: 'LEDGER_INGRESS_QUEUE_URL',
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+    retentionSeconds: 3600,
+  },
   {
     id: 'deliveries',
     envVar: 'DELIVERIES_QUEUE_URL',

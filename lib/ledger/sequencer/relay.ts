@@ -22,22 +22,22 @@ export interface RelayOptions {
 
 export const DEFAULT_DEADLINE_MS = 8_000;
 export const DEFAULT_GRACE_MS = 3_000;
-/** Between two reads of the result item. */
-const POLL_MS = 12;
+/** Before the first read of the result item (a batch commit takes about that), then between two reads. */
+const FIRST_POLL_MS = 15;
+const POLL_MS = 20;
 
 /** What a relayed request became; `unknown` when no answer came in time (the writer stopped or is far behind). */
 export type RelayAnswer = IntentResult | { status: 'unknown' };
 
 /**
  * The requester's side of group commit: a write handed to the ledger's sequenced writer through the ingress
- * queue, then its result read back (one GetItem at a time) until the writer answers. The first read is timed
- * from how long recent answers took, so a container does not poll much more than it waits.
+ * queue, then its result read back (one GetItem at a time) until the writer answers.
  */
 export class LedgerRelay {
+  /** Moving average of how long answers took after the request was sent. */
+  private typicalWaitMs = 0;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
-  /** Moving average of recent answer times: when to look first. */
-  private typicalMs = 20;
 
   constructor(private readonly options: RelayOptions) {
     this.now = options.now ?? Date.now;
@@ -51,14 +51,19 @@ export class LedgerRelay {
     await this.options.sqs.send(
       new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: encodeIntent({ reqId, ledger: ledger.name, operation, deadline }) }),
     );
+    const sent = this.now(); let polls = 0;
     const key = ledgerKeys.result(ledger.name, reqId);
     const table = this.options.tableFor(ledger.bucket);
     const giveUp = deadline + (this.options.graceMs ?? DEFAULT_GRACE_MS);
-    await this.sleep(Math.max(POLL_MS, this.typicalMs * 0.8));
+    // First look a little before answers have been coming lately: fewer reads of the result item, each of which
+    // a busy DynamoDB pays for; the 3/4 factor keeps the estimate from feeding on its own delay.
+    await this.sleep(Math.max(FIRST_POLL_MS, this.typicalWaitMs * 0.75));
     for (;;) {
+      polls++;
       const { Item } = await this.options.doc.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
       if (Item) {
-        this.typicalMs = this.typicalMs * 0.8 + (this.now() - started) * 0.2;
+        this.typicalWaitMs = this.typicalWaitMs * 0.8 + (this.now() - sent) * 0.2;
+        console.error(`[relay] send=${sent - started} wait=${this.now() - sent} polls=${polls}`);
         return decodeResult(String(Item.result));
       }
       if (this.now() >= giveUp) return { status: 'unknown' };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isThrottling } from '../../dynamo/errors.js';
+import { BatchGetCommand, BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure, isThrottling } from '../../dynamo/errors.js';
 import { PlatformError, ValidationError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { operationRequest } from '../commands/operations.js';
@@ -114,25 +114,30 @@ export class LedgerSequencer {
       results.set(intent.reqId, { status: 'expired' });
       return false;
     });
-    const earlier = await this.load(live.map((i) => ledgerKeys.result(this.options.ledger.name, i.reqId)), { cache: false });
+    const T0 = Date.now();
     const requests = new Map<string, WriteRequest<unknown> | IntentResult>();
     for (const intent of live) {
-      const stored = earlier.get(keyString(ledgerKeys.result(this.options.ledger.name, intent.reqId)));
-      if (stored) {
-        results.set(intent.reqId, parseJson(String(stored.result)) as IntentResult);
-        continue;
-      }
       try {
         requests.set(intent.reqId, await operationRequest(this.options.ledger, intent.operation, (id) => this.readTransaction(id)));
       } catch (err) {
         requests.set(intent.reqId, refusal(err));
       }
     }
-    await this.load(
+    const T1 = Date.now();
+    // One consistent BatchGetItem: what the requests read that the cache lacks, and the results earlier writers
+    // may have written for these request ids (a resent or redelivered request is answered, not decided again).
+    const earlier = await this.load(
       [...requests.values()].flatMap((r) => ('decide' in r ? [...readKeys(this.options.ledger.name, r.reads), ...(r.idempotency ? [idempotencyKeyOf(this.options.ledger.name, r)!] : [])] : [])),
-      { cache: true },
+      live.map((i) => ledgerKeys.result(this.options.ledger.name, i.reqId)),
     );
-
+    for (const intent of live) {
+      const stored = earlier.get(keyString(ledgerKeys.result(this.options.ledger.name, intent.reqId)));
+      if (stored) {
+        results.set(intent.reqId, parseJson(String(stored.result)) as IntentResult);
+        requests.delete(intent.reqId);
+      }
+    }
+    const T2 = Date.now();
     const view = new OverlayView(this.cache);
     const context = this.options.writer.decideContext(this.options.ledger, this.options.table, nowMs);
     let head = initial;
@@ -169,6 +174,7 @@ export class LedgerSequencer {
       decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });
     }
 
+    const T3 = Date.now();
     if (writes.length > 0) {
       const firstLogId = initial.lastLogId + 1;
       const next: Head = { ...head, leaseOwner: this.options.owner, leaseUntil: nowMs + this.leaseMs, pendingResults: { firstLogId, lastLogId: head.lastLogId } };
@@ -186,6 +192,7 @@ export class LedgerSequencer {
         return 'retry';
       }
       if (retry) {
+        console.error(`[seq] commit retry: ${retry}`);
         this.forget();
         return 'retry';
       }
@@ -193,7 +200,9 @@ export class LedgerSequencer {
       this.head = { ...next, version: (initial.version ?? 0) + 1 };
     }
     for (const { reqId, outcome } of decided) results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
+    const T4 = Date.now();
     await this.writeResults(results);
+    console.error(`[seq] t=${Date.now()} n=${intents.length} earlier=${T1 - T0} load=${T2 - T1} decide=${T3 - T2} commit=${T4 - T3} results=${Date.now() - T4} writes=${writes.length}`);
     for (const [reqId, result] of results) this.remember(reqId, result);
     return { results, deferred };
   }
@@ -215,10 +224,29 @@ export class LedgerSequencer {
     if (this.head!.pendingResults) await this.repair(this.head!.pendingResults);
   }
 
+  /**
+   * Reads HEAD by setting this writer's lease on it and moving its version: a direct write decided before this
+   * fails its commit, reads HEAD again, sees the lease and relays — so a writer that starts, or lost a commit to
+   * direct writes, is not starved by them.
+   */
   private async readHead(): Promise<void> {
-    const { Item } = await this.options.doc.send(new GetCommand({ TableName: this.options.table, Key: this.headKey, ConsistentRead: true }));
-    if (!Item) throw new Error(`ledger ${this.options.ledger.name} has no HEAD item`);
-    this.head = headFromItem(Item);
+    try {
+      const { Attributes } = await this.options.doc.send(
+        new UpdateCommand({
+          TableName: this.options.table,
+          Key: this.headKey,
+          UpdateExpression: 'SET leaseOwner = :me, leaseUntil = :until, #v = if_not_exists(#v, :zero) + :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#v': 'version' },
+          ExpressionAttributeValues: { ':me': this.options.owner, ':until': this.now() + this.leaseMs, ':zero': 0, ':one': 1 },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      this.head = headFromItem(Attributes!);
+    } catch (err) {
+      if (isConditionFailure(err)) throw new Error(`ledger ${this.options.ledger.name} has no HEAD item`);
+      throw err;
+    }
     await this.loadMapping();
   }
 
@@ -235,18 +263,20 @@ export class LedgerSequencer {
 
   private async readTransaction(id: number) {
     const key = ledgerKeys.transaction(this.options.ledger.name, id);
-    await this.load([key], { cache: true });
+    await this.load([key]);
     const item = this.cache.get(keyString(key));
     return item ? parseStoredTransaction(String(item.body)).tx : undefined;
   }
 
   /**
-   * Reads items by key (consistent BatchGetItem), skipping those already known. With `cache`, found items and
-   * known absences are kept for the next batches; answers what was read.
+   * Reads items by key in one consistent BatchGetItem (100 keys a call): `cached` ones unless already known —
+   * found items and known absences are kept for the next batches — and `fresh` ones always, not kept. Answers what
+   * was read.
    */
-  private async load(keys: ItemKey[], { cache }: { cache: boolean }): Promise<Map<string, Record<string, unknown>>> {
+  private async load(cached: ItemKey[], fresh: ItemKey[] = []): Promise<Map<string, Record<string, unknown>>> {
     const found = new Map<string, Record<string, unknown>>();
-    const wanted = [...new Map(keys.map((k) => [keyString(k), k])).entries()].filter(([id]) => !cache || (!this.cache.has(id) && !this.absent.has(id)));
+    const misses = [...new Map(cached.map((k) => [keyString(k), k])).entries()].filter(([id]) => !this.cache.has(id) && !this.absent.has(id));
+    const wanted = [...misses, ...fresh.map((k) => [keyString(k), k] as const)];
     for (let i = 0; i < wanted.length; i += 100) {
       let pending = wanted.slice(i, i + 100).map(([, k]) => k);
       while (pending.length > 0) {
@@ -255,12 +285,10 @@ export class LedgerSequencer {
         pending = (result.UnprocessedKeys?.[this.options.table]?.Keys as ItemKey[] | undefined) ?? [];
       }
     }
-    if (cache) {
-      for (const [id] of wanted) {
-        const item = found.get(id);
-        if (item) this.cache.set(id, item);
-        else this.absent.add(id);
-      }
+    for (const [id] of misses) {
+      const item = found.get(id);
+      if (item) this.cache.set(id, item);
+      else this.absent.add(id);
     }
     return found;
   }

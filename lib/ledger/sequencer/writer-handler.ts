@@ -1,3 +1,4 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../../observability/logger.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -15,6 +16,12 @@ export interface WriterDeps {
   logger?: Logger;
   now?: () => number;
   leaseMs?: number;
+  /**
+   * The ingress queue, drained by the invocation itself once its own batch is done: the event source mapping
+   * starts a writer at once with a few messages, and the writer then takes many per commit for as long as they
+   * keep coming (up to `drainMs`).
+   */
+  ingress?: { sqs: SQSClient; queueUrl: string; drainMs: number };
 }
 
 export interface IntentRecord {
@@ -32,6 +39,39 @@ const sequencers = new WeakMap<WriterDeps, Map<string, LedgerSequencer>>();
  * it back, and its request is never decided twice (see LedgerSequencer).
  */
 export async function handleIntents(records: readonly IntentRecord[], deps: WriterDeps): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> {
+  const result = await processRecords(records, deps);
+  if (deps.ingress) await drain(deps, deps.ingress);
+  return result;
+}
+
+/** Receives per drain round, in parallel (10 messages each: SQS's maximum). */
+const DRAIN_RECEIVES = 6;
+
+/**
+ * Takes the queue's messages directly until a round finds none or `drainMs` has passed: each round is one batch
+ * per ledger. Messages whose ledger failed stay on the queue (visible again after its timeout).
+ */
+async function drain(deps: WriterDeps, ingress: NonNullable<WriterDeps['ingress']>): Promise<void> {
+  const now = deps.now ?? Date.now;
+  const until = now() + ingress.drainMs;
+  const receive = (waitSeconds: number) => ingress.sqs.send(new ReceiveMessageCommand({ QueueUrl: ingress.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds }));
+  while (now() < until) {
+    let messages = (await Promise.all(Array.from({ length: DRAIN_RECEIVES }, () => receive(0)))).flatMap((r) => r.Messages ?? []);
+    // Nothing waiting right now: one long poll for stragglers before the invocation ends.
+    if (messages.length === 0) messages = (await receive(1)).Messages ?? [];
+    if (messages.length === 0) return;
+    const { batchItemFailures } = await processRecords(messages.map((m) => ({ messageId: m.MessageId!, body: m.Body ?? '' })), deps);
+    const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+    const done = messages.filter((m) => !failed.has(m.MessageId!));
+    for (let i = 0; i < done.length; i += 10) {
+      await ingress.sqs.send(
+        new DeleteMessageBatchCommand({ QueueUrl: ingress.queueUrl, Entries: done.slice(i, i + 10).map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })) }),
+      );
+    }
+  }
+}
+
+async function processRecords(records: readonly IntentRecord[], deps: WriterDeps): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> {
   const failures: string[] = [];
   const byLedger = new Map<string, Array<{ messageId: string; intent: Intent }>>();
   for (const record of records) {
@@ -48,7 +88,9 @@ export async function handleIntents(records: readonly IntentRecord[], deps: Writ
       try {
         const sequencer = await sequencerFor(deps, name);
         let pending = group.map((g) => g.intent);
+        const t0 = Date.now(); console.error(`[writer] ${name} batch ${pending.length}`);
         while (pending.length > 0) pending = (await sequencer.process(pending)).deferred;
+        console.error(`[writer] ${name} done in ${Date.now() - t0} ms`);
       } catch (err) {
         deps.logger?.log('error', 'ledger writer: batch failed', { ledger: name, intents: group.length, error: (err as Error).message });
         failures.push(...group.map((g) => g.messageId));

@@ -1,0 +1,17 @@
+import { startSqsLocal } from '../infra/local/sqs-local.js';
+import { CreateQueueCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+const s = await startSqsLocal();
+const c = new SQSClient({ region: 'us-east-1', endpoint: s.endpoint, credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+const { QueueUrl } = await c.send(new CreateQueueCommand({ QueueName: 'q' }));
+const t0 = performance.now();
+const r = c.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 2, MaxNumberOfMessages: 10 }));
+setTimeout(() => void c.send(new SendMessageCommand({ QueueUrl, MessageBody: 'x' })), 100);
+const got = await r;
+console.log('long poll returned after', (performance.now() - t0).toFixed(0), 'ms with', got.Messages?.length);
+let t = performance.now();
+for (let i = 0; i < 200; i++) await c.send(new SendMessageCommand({ QueueUrl, MessageBody: 'x' }));
+console.log('send', ((performance.now() - t) / 200).toFixed(2), 'ms each');
+t = performance.now();
+for (let i = 0; i < 20; i++) await c.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
+console.log('receive', ((performance.now() - t) / 20).toFixed(2), 'ms each');
+await s.stop();

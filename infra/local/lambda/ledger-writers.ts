@@ -1,0 +1,46 @@
+import { fileURLToPath } from 'node:url';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { Logger } from '../../../lib/observability/logger.js';
+import { createQueuePoller } from '../pollers/queue-poller.js';
+import { startFunctionPool } from './pool.js';
+
+/**
+ * The ledger writer (group commit) as the stack runs it: `functions/ledger-writer.ts` in worker processes, fed by
+ * the ingress queue the way its SQS event source mapping does — one poller per allowed concurrent invocation, each
+ * receiving only when it can invoke at once (a mapping's maximum concurrency), so no message waits in a poller
+ * while a writer is busy draining the queue itself.
+ */
+export const DEFAULT_LEDGER_WRITERS = 1;
+/** The writer function's timeout in the stack. */
+const WRITER_TIMEOUT_MS = 30_000;
+const WRITER_MODULE = fileURLToPath(new URL('../../../functions/ledger-writer.ts', import.meta.url));
+
+export interface LedgerWriters {
+  healthy(): boolean;
+  pids(): number[];
+  stop(): Promise<void>;
+}
+
+export async function startLedgerWriters(options: { writers?: number; env: NodeJS.ProcessEnv; sqs: SQSClient; logger: Logger }): Promise<LedgerWriters> {
+  const writers = options.writers ?? DEFAULT_LEDGER_WRITERS;
+  const queueUrl = options.env.LEDGER_INGRESS_QUEUE_URL;
+  if (!queueUrl) throw new Error('the ledger ingress queue is not provisioned');
+  const pool = await startFunctionPool({ functionName: 'ledger-writer', modulePath: WRITER_MODULE, workers: writers, env: options.env, timeoutMs: WRITER_TIMEOUT_MS, logger: options.logger });
+  const pollers = Array.from({ length: writers }, () =>
+    createQueuePoller({
+      sqs: options.sqs,
+      queueUrl,
+      logger: options.logger,
+      handler: async (records) => (await pool.invoke({ Records: records.map((r) => ({ messageId: r.messageId, body: r.body, eventSource: 'aws:sqs' })) })) as { batchItemFailures: Array<{ itemIdentifier: string }> },
+    }),
+  );
+  for (const poller of pollers) poller.start();
+  return {
+    healthy: pool.healthy,
+    pids: pool.pids,
+    async stop() {
+      await Promise.all(pollers.map((p) => p.stop()));
+      await pool.stop();
+    },
+  };
+}

@@ -30,8 +30,6 @@ import { sqsClientFromEnv } from '../sqs/client.js';
 export interface LedgerAppOptions {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
-  /** Queue this process's concurrent writes of a ledger instead of racing them (see WriterOptions). */
-  serializeWrites?: boolean;
 }
 
 /** The ledger service (API.md §3). */
@@ -44,7 +42,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   const registry = new LedgerRegistry(doc, buckets);
   const lookup = new LedgerLookup(registry);
-  const writer = new LedgerWriter({ doc, tableFor, now, ...(options.sleep ? { sleep: options.sleep } : {}), serializeInProcess: options.serializeWrites === true });
+  const writer = new LedgerWriter({ doc, tableFor, now, ...(options.sleep ? { sleep: options.sleep } : {}) });
 
   const app = createProtectedApp('ledger', runtime);
   infoRoutes(app);

@@ -3,6 +3,7 @@
  * (DynamoDB Local on disk), and `infra/local/main.ts` as a real process — banner, health, clean shutdown on
  * SIGTERM, and one clear error line for a port in use or a bad auth configuration.
  */
+import { DEFAULT_LEDGER_WORKERS } from '../../infra/local/lambda/ledger-workers.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -70,7 +71,7 @@ async function tokenFor(baseUrl: string, client: { id: string; secret: string })
 
 const ALL_UP = {
   status: 'ok',
-  components: { auth: 'up', ledger: 'up', 'ledger-workers': 'up', webhooks: 'up', payments: 'up', sqs: 'up', dynamodb: 'up' },
+  components: { auth: 'up', ledger: 'up', 'ledger-workers': 'up', 'ledger-writers': 'up', webhooks: 'up', payments: 'up', sqs: 'up', dynamodb: 'up' },
 };
 
 describe('gateway', () => {
@@ -325,9 +326,9 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(await health.json()).toEqual(ALL_UP);
       // The printed test client works.
       await tokenFor(baseUrl, TEST_CLIENT);
-      // The ledger's one worker (the default) is a child process, and goes with its parent.
-      const workers = childProcesses(main.child.pid!, 'functions/ledger.ts');
-      expect(workers).toHaveLength(1);
+      // The ledger's workers (4 by default) and its writer are child processes, and go with their parent.
+      const workers = [...childProcesses(main.child.pid!, 'functions/ledger.ts'), ...childProcesses(main.child.pid!, 'functions/ledger-writer.ts')];
+      expect(workers).toHaveLength(DEFAULT_LEDGER_WORKERS + 1);
 
       main.child.kill('SIGTERM');
       expect(await main.exit).toEqual({ code: 0, signal: null });

@@ -6,10 +6,11 @@ import { httpFunction } from './http-function.js';
 import { startFunctionPool } from './pool.js';
 
 /**
- * How many ledger workers `npm start` runs unless LEDGER_WORKERS says otherwise. One until the ledger's
- * multi-writer protocol lands: a single worker serves one request at a time, so writes cannot race.
+ * How many ledger workers `npm start` runs unless LEDGER_WORKERS says otherwise: several, as a user gets on AWS
+ * (Lambda runs a container per concurrent request). Concurrent writes of one ledger are the protocol's to order
+ * (direct commits conditional on HEAD, group commit when busy), never one process's.
  */
-export const DEFAULT_LEDGER_WORKERS = 1;
+export const DEFAULT_LEDGER_WORKERS = 4;
 export const MAX_LEDGER_WORKERS = 64;
 /** The ledger function's timeout in the stack (`infra/stacks/platform-stack.ts`). */
 const LEDGER_TIMEOUT_MS = 15_000;

@@ -40,9 +40,7 @@ export class LedgerCommands {
     if (relay && !isDryRun(operation) && (this.relayUntil.get(ledger.name) ?? 0) > this.now()) return this.relayed(relay, ledger, operation);
     const request = await operationRequest(ledger, operation, async (id) => (await this.options.reads.get(ledger, id))?.tx);
     if (!relay || isDryRun(operation)) return direct(await this.options.writer.write(request));
-    const t0 = Date.now();
     const outcome = await this.options.writer.writeOrRelay(request, CONTENTION_BEFORE_RELAY);
-    console.error(`[cmd] direct attempt ${outcome === 'relay' ? 'relay' : 'ok'} ${Date.now() - t0} ms`);
     if (outcome !== 'relay') return direct(outcome);
     return this.relayed(relay, ledger, operation);
   }
@@ -50,9 +48,7 @@ export class LedgerCommands {
   private async relayed(relay: LedgerRelay, ledger: LedgerRecord, operation: LedgerOperation): Promise<CommandOutcome> {
     if (this.relayUntil.size > 10_000) this.relayUntil.clear();
     this.relayUntil.set(ledger.name, this.now() + RELAY_STICKINESS_MS);
-    const t0 = Date.now();
     const answer = await relay.submit(ledger, operation);
-    console.error(`[cmd] relayed ${answer.status} ${Date.now() - t0} ms`);
     switch (answer.status) {
       case 'committed': {
         const [outcome] = answer.outcomes;

@@ -25,6 +25,8 @@ export const DEFAULT_GRACE_MS = 3_000;
 /** Before the first read of the result item (a batch commit takes about that), then between two reads. */
 const FIRST_POLL_MS = 15;
 const POLL_MS = 20;
+/** Without an answer this long, the request is sent again (same id). */
+const RESEND_MS = 2_000;
 
 /** What a relayed request became; `unknown` when no answer came in time (the writer stopped or is far behind). */
 export type RelayAnswer = IntentResult | { status: 'unknown' };
@@ -48,10 +50,11 @@ export class LedgerRelay {
     const reqId = randomUUID();
     const started = this.now();
     const deadline = started + (this.options.deadlineMs ?? DEFAULT_DEADLINE_MS);
-    await this.options.sqs.send(
-      new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: encodeIntent({ reqId, ledger: ledger.name, operation, deadline }) }),
-    );
-    const sent = this.now(); let polls = 0;
+    const body = encodeIntent({ reqId, ledger: ledger.name, operation, deadline });
+    const send = () => this.options.sqs.send(new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: body }));
+    await send();
+    const sent = this.now();
+    let lastSent = sent;
     const key = ledgerKeys.result(ledger.name, reqId);
     const table = this.options.tableFor(ledger.bucket);
     const giveUp = deadline + (this.options.graceMs ?? DEFAULT_GRACE_MS);
@@ -59,14 +62,19 @@ export class LedgerRelay {
     // a busy DynamoDB pays for; the 3/4 factor keeps the estimate from feeding on its own delay.
     await this.sleep(Math.max(FIRST_POLL_MS, this.typicalWaitMs * 0.75));
     for (;;) {
-      polls++;
       const { Item } = await this.options.doc.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
       if (Item) {
         this.typicalWaitMs = this.typicalWaitMs * 0.8 + (this.now() - sent) * 0.2;
-        console.error(`[relay] send=${sent - started} wait=${this.now() - sent} polls=${polls}`);
         return decodeResult(String(Item.result));
       }
-      if (this.now() >= giveUp) return { status: 'unknown' };
+      const now = this.now();
+      if (now >= giveUp) return { status: 'unknown' };
+      // A writer that took the message and stopped hides it for the queue's visibility timeout (a minute): send it
+      // again. The writer decides a request id once, whatever the number of copies (LedgerSequencer).
+      if (now - lastSent >= RESEND_MS && now < deadline) {
+        await send();
+        lastSent = now;
+      }
       await this.sleep(POLL_MS);
     }
   }

@@ -81,6 +81,19 @@ export class LedgerSequencer {
    * undecided, for the next batch.
    */
   async process(intents: readonly Intent[]): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] }> {
+    // One batch at a time: a batch decides over the cache and HEAD this writer holds, which another batch of the
+    // same writer would change (or drop) under it.
+    const turn = this.turn.then(() => this.processInTurn(intents));
+    this.turn = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  private turn: Promise<void> = Promise.resolve();
+
+  private async processInTurn(intents: readonly Intent[]): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] }> {
     const results = new Map<string, IntentResult>();
     // A request sent twice (a requester's resend, an SQS duplicate) is decided once: by id, first copy only.
     const unique = [...new Map(intents.map((i) => [i.reqId, i])).values()];
@@ -114,20 +127,23 @@ export class LedgerSequencer {
       results.set(intent.reqId, { status: 'expired' });
       return false;
     });
-    const T0 = Date.now();
-    const requests = new Map<string, WriteRequest<unknown> | IntentResult>();
+    const requests = new Map<string, WriteRequest<unknown> | IntentResult | 'in-batch'>();
     for (const intent of live) {
+      // A revert of a transaction this batch creates is built when decided, from the batch's own items.
+      if (intent.operation.kind === 'revert' && !(await this.readTransaction(intent.operation.id))) {
+        requests.set(intent.reqId, 'in-batch');
+        continue;
+      }
       try {
         requests.set(intent.reqId, await operationRequest(this.options.ledger, intent.operation, (id) => this.readTransaction(id)));
       } catch (err) {
         requests.set(intent.reqId, refusal(err));
       }
     }
-    const T1 = Date.now();
     // One consistent BatchGetItem: what the requests read that the cache lacks, and the results earlier writers
     // may have written for these request ids (a resent or redelivered request is answered, not decided again).
     const earlier = await this.load(
-      [...requests.values()].flatMap((r) => ('decide' in r ? [...readKeys(this.options.ledger.name, r.reads), ...(r.idempotency ? [idempotencyKeyOf(this.options.ledger.name, r)!] : [])] : [])),
+      [...requests.values()].flatMap((r) => (r !== 'in-batch' && 'decide' in r ? [...readKeys(this.options.ledger.name, r.reads), ...(r.idempotency ? [idempotencyKeyOf(this.options.ledger.name, r)!] : [])] : [])),
       live.map((i) => ledgerKeys.result(this.options.ledger.name, i.reqId)),
     );
     for (const intent of live) {
@@ -137,15 +153,24 @@ export class LedgerSequencer {
         requests.delete(intent.reqId);
       }
     }
-    const T2 = Date.now();
     const view = new OverlayView(this.cache);
     const context = this.options.writer.decideContext(this.options.ledger, this.options.table, nowMs);
     let head = initial;
     const writes: CommitWrite[] = [];
     const decided: Array<{ reqId: string; outcome: WriteOutcome<unknown> }> = [];
     for (const intent of live) {
-      const request = requests.get(intent.reqId);
+      let request = requests.get(intent.reqId);
       if (!request) continue;
+      if (request === 'in-batch') {
+        try {
+          request = await operationRequest(this.options.ledger, intent.operation, async (id) => {
+            const item = view.get(keyString(ledgerKeys.transaction(this.options.ledger.name, id)));
+            return item ? parseStoredTransaction(String(item.body)).tx : undefined;
+          });
+        } catch (err) {
+          request = refusal(err);
+        }
+      }
       if (!('decide' in request)) {
         results.set(intent.reqId, request);
         continue;
@@ -174,14 +199,13 @@ export class LedgerSequencer {
       decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });
     }
 
-    const T3 = Date.now();
     if (writes.length > 0) {
       const firstLogId = initial.lastLogId + 1;
       const next: Head = { ...head, leaseOwner: this.options.owner, leaseUntil: nowMs + this.leaseMs, pendingResults: { firstLogId, lastLogId: head.lastLogId } };
       let retry;
       try {
         retry = await commitWrites(this.options.doc, this.options.table, this.headKey, initial, next, writes, {
-          clientRequestToken: createHash('sha256').update(`${this.options.owner}/${this.batches++}`).digest('hex').slice(0, 32),
+          clientRequestToken: createHash('sha256').update(`${this.options.owner}/${this.options.ledger.name}/${this.batches++}`).digest('hex').slice(0, 32),
         });
       } catch (err) {
         if (isThrottling(err)) return 'retry';
@@ -192,7 +216,6 @@ export class LedgerSequencer {
         return 'retry';
       }
       if (retry) {
-        console.error(`[seq] commit retry: ${retry}`);
         this.forget();
         return 'retry';
       }
@@ -200,9 +223,14 @@ export class LedgerSequencer {
       this.head = { ...next, version: (initial.version ?? 0) + 1 };
     }
     for (const { reqId, outcome } of decided) results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
-    const T4 = Date.now();
-    await this.writeResults(results);
-    console.error(`[seq] t=${Date.now()} n=${intents.length} earlier=${T1 - T0} load=${T2 - T1} decide=${T3 - T2} commit=${T4 - T3} results=${Date.now() - T4} writes=${writes.length}`);
+    try {
+      await this.writeResults(results);
+    } catch (err) {
+      // The batch is committed but not all answered: the next batch must not commit before it is (it would replace
+      // HEAD's `pendingResults`), so read HEAD again first — which answers this batch from its log items.
+      this.forget();
+      throw err;
+    }
     for (const [reqId, result] of results) this.remember(reqId, result);
     return { results, deferred };
   }

@@ -88,9 +88,7 @@ async function processRecords(records: readonly IntentRecord[], deps: WriterDeps
       try {
         const sequencer = await sequencerFor(deps, name);
         let pending = group.map((g) => g.intent);
-        const t0 = Date.now(); console.error(`[writer] ${name} batch ${pending.length}`);
         while (pending.length > 0) pending = (await sequencer.process(pending)).deferred;
-        console.error(`[writer] ${name} done in ${Date.now() - t0} ms`);
       } catch (err) {
         deps.logger?.log('error', 'ledger writer: batch failed', { ledger: name, intents: group.length, error: (err as Error).message });
         failures.push(...group.map((g) => g.messageId));
@@ -114,7 +112,7 @@ async function sequencerFor(deps: WriterDeps, name: string): Promise<LedgerSeque
     owner: deps.owner,
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.leaseMs ? { leaseMs: deps.leaseMs } : {}),
-    onCommitError: (err) => deps.logger?.log('warn', 'ledger writer: commit failed, deciding again', { ledger: name, error: (err as Error).message }),
+    onCommitError: (err) => deps.logger?.log('warn', 'ledger writer: commit failed, deciding again', { ledger: name, error: `${(err as Error).name}: ${(err as Error).message}`, status: (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode }),
   });
   byLedger.set(name, sequencer);
   return sequencer;

@@ -26,12 +26,6 @@ export interface WriterOptions {
   now?: () => number;
   /** Waits between attempts (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
-  /**
-   * Queue this process's writes of one ledger behind each other instead of letting them race on HEAD. For a
-   * process serving many requests at once (the local platform); a Lambda container serves one at a time, so
-   * there it changes nothing. Writers in other processes still race, and are still retried.
-   */
-  serializeInProcess?: boolean;
 }
 
 /** A snapshot of HEAD and the items a write reads, and the mapping HEAD names. */
@@ -67,7 +61,7 @@ export class LedgerWriter {
    * previous ones put, log ids and hashes chain across them, and either all commit or none.
    */
   async writeAtomic<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>>> {
-    return this.inTurn(ledger.name, () => this.retrying(async () => (await this.attempt(ledger, requests)) as Array<WriteOutcome<T>> | 'retry'));
+    return this.retrying(async () => (await this.attempt(ledger, requests)) as Array<WriteOutcome<T>> | 'retry');
   }
 
   /**
@@ -86,25 +80,7 @@ export class LedgerWriter {
 
   /** A log-less write of HEAD's own state (see MappingWriteRequest); answers the decision's result. */
   async writeHead<T>(request: MappingWriteRequest<T>): Promise<T> {
-    return this.inTurn(request.ledger.name, () => this.retrying(() => this.attemptHead(request)));
-  }
-
-  /** The tail of each ledger's in-process queue (serializeInProcess); removed once it drains. */
-  private readonly queues = new Map<string, Promise<unknown>>();
-
-  private inTurn<R>(ledger: string, write: () => Promise<R>): Promise<R> {
-    if (!this.options.serializeInProcess) return write();
-    const previous = this.queues.get(ledger) ?? Promise.resolve();
-    const run = previous.then(write, write);
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(ledger, tail);
-    void tail.then(() => {
-      if (this.queues.get(ledger) === tail) this.queues.delete(ledger);
-    });
-    return run;
+    return this.retrying(() => this.attemptHead(request));
   }
 
   private async retrying<R>(attempt: () => Promise<R | 'retry'>): Promise<R> {

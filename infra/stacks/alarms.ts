@@ -19,6 +19,13 @@ const FIVE_MINUTES = Duration.minutes(5);
  */
 export const ITERATOR_AGE_THRESHOLD = Duration.hours(1);
 
+/**
+ * Age of the oldest relayed ledger write waiting in the ingress queue. A relayed request carries an 8 s deadline
+ * (lib/ledger/sequencer/relay.ts): an intent older than about 5 s has little time left to be decided, and past
+ * its deadline its requester is answered 503 "not committed". A backlog this old means the writer is behind.
+ */
+export const LEDGER_INGRESS_AGE_THRESHOLD = Duration.seconds(5);
+
 /** API 5xx answers per five minutes above which someone should look (a few are normal: 503 on throttling). */
 export const API_5XX_THRESHOLD = 10;
 
@@ -59,6 +66,11 @@ export class PlatformAlarms extends Construct {
   /** Any message waiting in a queue that should stay empty (a dead-letter or failure queue). */
   queueNotEmpty(name: string, queue: IQueue, meaning: string): void {
     this.add(name, meaning, queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }), 1);
+  }
+
+  /** The oldest message of a queue that should be drained within seconds has waited `threshold` or longer. */
+  queueAge(name: string, queue: IQueue, threshold: Duration, meaning: string): void {
+    this.add(name, meaning, queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }), threshold.toSeconds());
   }
 
   apiServerErrors(api: HttpApi): void {

@@ -11,7 +11,7 @@ import { acknowledge } from './nag.js';
 import { retentionDays } from './retention.js';
 
 /** The Lambdas: one file each in `functions/`. */
-export type FunctionName = 'auth' | 'ledger' | 'payments' | 'webhooks' | 'dispatch' | 'deliver' | 'rotate-keys';
+export type FunctionName = 'auth' | 'ledger' | 'ledger-writer' | 'payments' | 'webhooks' | 'dispatch' | 'deliver' | 'rotate-keys';
 
 export interface FunctionSpec {
   name: FunctionName;

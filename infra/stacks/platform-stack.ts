@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
-import { PlatformAlarms } from './alarms.js';
+import { LEDGER_INGRESS_AGE_THRESHOLD, PlatformAlarms } from './alarms.js';
 import { PlatformApi } from './api.js';
 import { checkAuthConfig } from './auth-config-check.js';
 import type { StageConfig } from './config.js';
@@ -10,7 +10,7 @@ import { grantTable } from './grants.js';
 import { PlatformQueues } from './queues.js';
 import { staticClientSecretEnvironment } from './static-client-secrets.js';
 import { bucketTableName, createBucketTables, createTables } from './tables.js';
-import { feedDeliver, feedDispatch, scheduleKeyRotation } from './workers.js';
+import { feedDeliver, feedDispatch, feedLedgerWriter, scheduleKeyRotation } from './workers.js';
 
 export interface PlatformStackProps extends StackProps {
   config: StageConfig;
@@ -20,9 +20,17 @@ export interface PlatformStackProps extends StackProps {
 export const DELIVER_TIMEOUT = Duration.seconds(30);
 
 /**
+ * The ledger writer's timeout: its own batch, then up to 10 s draining the queue (`DRAIN_MS`,
+ * lib/ledger/sequencer/writer-env.ts), with room for a slow last commit. The ingress queue's visibility timeout
+ * is six times this (lib/resources/definitions.ts; synth refuses less).
+ */
+export const LEDGER_WRITER_TIMEOUT = Duration.seconds(30);
+
+/**
  * The platform in AWS (DESIGN.md "Shape"): tables from the definitions the local platform shares, the HTTP API
- * and one function per service, the dispatcher of the events and ledger streams and the queue-fed deliverer, key rotation on a
- * schedule, and alarms. Environment-agnostic (no account/region lookups), so `cdk synth` works offline.
+ * and one function per service, the ledger's queue-fed writer of busy ledgers, the dispatcher of the events and
+ * ledger streams and the queue-fed deliverer, key rotation on a schedule, and alarms. Environment-agnostic (no
+ * account/region lookups), so `cdk synth` works offline.
  */
 export class PlatformStack extends Stack {
   constructor(scope: Construct, id: string, props: PlatformStackProps) {
@@ -39,7 +47,15 @@ export class PlatformStack extends Stack {
     const publicBaseUrl = config.publicBaseUrl ?? api.api.apiEndpoint;
 
     const serviceEnvironment = { ...tableEnvironment(prefix), PUBLIC_BASE_URL: publicBaseUrl };
-    const workerEnvironment = { WEBHOOKS_TABLE: tableEnvironment(prefix).WEBHOOKS_TABLE!, DELIVERIES_QUEUE_URL: queues.deliveries.queueUrl };
+    const workerEnvironment = { WEBHOOKS_TABLE: tableEnvironment(prefix).WEBHOOKS_TABLE!, DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl };
+    // The ledger service and its writer see the same ledger tables and the same ingress queue.
+    const ledgerEnvironment = {
+      ...serviceEnvironment,
+      ...(config.ledgerBuckets.length > 0
+        ? { LEDGER_BUCKET_TABLES: JSON.stringify(Object.fromEntries(config.ledgerBuckets.map((b) => [b, bucketTableName(prefix, b)]))) }
+        : {}),
+      LEDGER_INGRESS_QUEUE_URL: queues.ledgerIngress.queue.queueUrl,
+    };
     if (config.authConfig !== undefined) checkAuthConfig(config.authConfig, config.stage, Object.keys(config.staticClientSecrets));
 
     const make = (spec: Omit<FunctionSpec, 'memorySize'> & { memorySize?: number }) =>
@@ -59,12 +75,13 @@ export class PlatformStack extends Stack {
       name: 'ledger',
       description: 'Ledger service: double-entry transactions, accounts, volumes, logs',
       timeout: Duration.seconds(15),
-      environment: {
-        ...serviceEnvironment,
-        ...(config.ledgerBuckets.length > 0
-          ? { LEDGER_BUCKET_TABLES: JSON.stringify(Object.fromEntries(config.ledgerBuckets.map((b) => [b, bucketTableName(prefix, b)]))) }
-          : {}),
-      },
+      environment: ledgerEnvironment,
+    });
+    const ledgerWriter = make({
+      name: 'ledger-writer',
+      description: 'Ledger ingress queue to group commits of busy ledgers (sequenced writer)',
+      timeout: LEDGER_WRITER_TIMEOUT,
+      environment: ledgerEnvironment,
     });
     const payments = make({
       name: 'payments',
@@ -77,7 +94,7 @@ export class PlatformStack extends Stack {
       description: 'Webhooks service: configs, deliveries, replay and test delivery',
       // The test delivery waits for one POST of up to 15 s; API Gateway answers 504 after 30 s anyway.
       timeout: Duration.seconds(25),
-      environment: { ...serviceEnvironment, DELIVERIES_QUEUE_URL: queues.deliveries.queueUrl },
+      environment: { ...serviceEnvironment, DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl },
     });
     const dispatch = make({
       name: 'dispatch',
@@ -106,16 +123,21 @@ export class PlatformStack extends Stack {
     for (const service of [ledger, payments, webhooks]) grantTable(service.fn, tables.auth, 'getItems');
     grantTable(ledger.fn, tables.ledger, 'readWrite', ['gsi1']);
     for (const table of bucketTables.values()) grantTable(ledger.fn, table, 'readWrite', ['gsi1']);
+    // Relays the writes of a busy ledger to its writer; the results it reads back are in the ledger's own table.
+    queues.ledgerIngress.queue.grant(ledger.fn, 'sqs:SendMessage');
+    // The writer decides and commits (the registry is in the default table), reading items by key only: no index.
+    for (const table of [tables.ledger, ...bucketTables.values()]) grantTable(ledgerWriter.fn, table, 'readWrite');
+    feedLedgerWriter(ledgerWriter.fn, LEDGER_WRITER_TIMEOUT, queues); // grants consuming the queue, which it also drains itself
     grantTable(payments.fn, tables.payments, 'readWrite', ['gsi1']);
     grantTable(payments.fn, tables.events, 'putItems');
     grantTable(webhooks.fn, tables.webhooks, 'readWrite', ['gsi1']);
-    queues.deliveries.grantSendMessages(webhooks.fn); // replay enqueues one more attempt
+    queues.deliveries.queue.grantSendMessages(webhooks.fn); // replay enqueues one more attempt
     grantTable(dispatch.fn, tables.webhooks, 'readWrite');
-    queues.deliveries.grantSendMessages(dispatch.fn);
+    queues.deliveries.queue.grantSendMessages(dispatch.fn);
     // The events table's stream and every ledger table's; grants each stream's read and the failure queue send.
     feedDispatch(dispatch.fn, tables.events, [tables.ledger, ...bucketTables.values()], queues);
     grantTable(deliver.fn, tables.webhooks, 'readWrite');
-    queues.deliveries.grantSendMessages(deliver.fn); // retries go back on the queue with a delay
+    queues.deliveries.queue.grantSendMessages(deliver.fn); // retries go back on the queue with a delay
     feedDeliver(deliver.fn, DELIVER_TIMEOUT, queues); // grants consuming the queue
     grantTable(rotateKeys.fn, tables.auth, 'readWrite');
     scheduleKeyRotation(this, rotateKeys.fn);
@@ -126,9 +148,11 @@ export class PlatformStack extends Stack {
     api.route('payments', payments.fn);
 
     const alarms = new PlatformAlarms(this, 'alarms', { physicalPrefix: prefix, ...(config.alarmEmail ? { email: config.alarmEmail } : {}) });
-    for (const f of [auth, ledger, payments, webhooks, dispatch, deliver, rotateKeys]) alarms.functionHealth(f.node.id, f.fn);
+    for (const f of [auth, ledger, ledgerWriter, payments, webhooks, dispatch, deliver, rotateKeys]) alarms.functionHealth(f.node.id, f.fn);
     alarms.iteratorAge(dispatch.fn);
-    alarms.queueNotEmpty('deliveries-dlq-depth', queues.deliveriesDeadLetters, 'Webhook delivery messages in the dead-letter queue (failed every receive)');
+    alarms.queueAge('ledger-ingress-age', queues.ledgerIngress.queue, LEDGER_INGRESS_AGE_THRESHOLD, `ledger-writer: relayed ledger writes have waited ${LEDGER_INGRESS_AGE_THRESHOLD.toHumanString()} or more (the writer is behind or failing; past 8 s requests are answered 503)`);
+    alarms.queueNotEmpty('ledger-ingress-dlq-depth', queues.ledgerIngress.deadLetters, 'Relayed ledger writes in the dead-letter queue (failed 5 receives; their requesters were answered 504; past their deadlines, they can no longer be committed)');
+    alarms.queueNotEmpty('deliveries-dlq-depth', queues.deliveries.deadLetters, 'Webhook delivery messages in the dead-letter queue (failed every receive)');
     alarms.queueNotEmpty('dispatch-failures-depth', queues.dispatchFailures, 'dispatch gave up on a batch of the events or a ledger stream (its description is in the queue)');
     alarms.apiServerErrors(api.api);
 

@@ -3,9 +3,9 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource, type SqsEventSourceProps } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
-import type { PlatformQueues } from './queues.js';
+import type { DefinedQueue, PlatformQueues } from './queues.js';
 
 /** `dispatch`'s stream mapping. Streams keep records 24 h: a record older than this goes to the failure queue. */
 export const DISPATCH_STREAM = {
@@ -20,6 +20,19 @@ export const DELIVER_QUEUE = {
   batchSize: 10,
   maxConcurrency: 20,
   maxBatchingWindow: Duration.seconds(1),
+} as const;
+
+/**
+ * ledger-writer's queue mapping. No batching window: the first relayed write starts a writer at once (its
+ * requester is waiting, with an 8 s deadline), and the writer then drains the queue itself, many intents per
+ * commit, so waiting here to fill a batch would only add latency. Concurrency 2, the least AWS allows: every
+ * commit is conditional on the ledger HEAD's version, so two writers on one ledger are safe, only slower (the
+ * loser of a race decides again); more would mostly add such conflicts, since one writer keeps up by batching.
+ */
+export const LEDGER_WRITER_QUEUE = {
+  batchSize: 10,
+  maxBatchingWindow: Duration.seconds(0),
+  maxConcurrency: 2,
 } as const;
 
 /** How often the key rotation step runs; it promotes a key only once it has been published long enough. */
@@ -57,15 +70,31 @@ export function feedDispatch(dispatch: IFunction, events: ITableV2, ledgerTables
 
 /**
  * deliver: the deliveries queue, partial batch failures, bounded concurrency (receivers are customers'
- * servers). The queue's visibility timeout must cover six function timeouts (AWS's guidance for SQS
- * mappings), or a message could come back while its first receipt is still being sent.
+ * servers).
  */
 export function feedDeliver(deliver: IFunction, timeout: Duration, queues: PlatformQueues): void {
-  const visibility = queues.definition.visibilityTimeoutSeconds;
+  feedFromQueue(deliver, timeout, queues.deliveries, DELIVER_QUEUE);
+}
+
+/**
+ * ledger-writer: the ledger ingress queue, partial batch failures (a message whose ledger's batch failed comes
+ * back; the others of the batch are done).
+ */
+export function feedLedgerWriter(writer: IFunction, timeout: Duration, queues: PlatformQueues): void {
+  feedFromQueue(writer, timeout, queues.ledgerIngress, LEDGER_WRITER_QUEUE);
+}
+
+/**
+ * A function fed by one of the platform's queues, reporting partial batch failures. The queue's visibility
+ * timeout must cover six function timeouts (AWS's guidance for SQS mappings), or a message could come back
+ * while its first receipt is still being processed. Grants consuming the queue.
+ */
+function feedFromQueue(fn: IFunction, timeout: Duration, source: DefinedQueue, settings: Omit<SqsEventSourceProps, 'reportBatchItemFailures'>): void {
+  const visibility = source.definition.visibilityTimeoutSeconds;
   if (visibility < 6 * timeout.toSeconds()) {
-    throw new Error(`deliveries queue visibility timeout ${visibility} s is under 6 x the deliver timeout (${timeout.toSeconds()} s)`);
+    throw new Error(`${source.definition.id} queue visibility timeout ${visibility} s is under 6 x the timeout of its consumer (${timeout.toSeconds()} s)`);
   }
-  deliver.addEventSource(new SqsEventSource(queues.deliveries, { reportBatchItemFailures: true, ...DELIVER_QUEUE }));
+  fn.addEventSource(new SqsEventSource(source.queue, { reportBatchItemFailures: true, ...settings }));
 }
 
 /** rotate-keys: one rotation step on a schedule. Idempotent, so EventBridge's retries are harmless. */

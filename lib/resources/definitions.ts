@@ -89,8 +89,10 @@ export const TABLES: readonly TableDefinition[] = [
   },
 ];
 
+export type QueueId = 'deliveries' | 'ledger-ingress';
+
 export interface QueueDefinition {
-  id: 'deliveries' | 'ledger-ingress';
+  id: QueueId;
   envVar: string;
   /** Seconds; the stack also keeps it at least 6x the consumer's timeout. */
   visibilityTimeoutSeconds: number;
@@ -102,10 +104,14 @@ export interface QueueDefinition {
 export const QUEUES: readonly QueueDefinition[] = [
   {
     // Ledger writes relayed to the sequenced writer (group commit) of busy ledgers. A message carries its own
-    // deadline (seconds), so its retention only needs to outlast retries; visibility covers one writer invocation.
+    // deadline (seconds), so its retention only needs to outlast retries (5 receives x 180 s).
     id: 'ledger-ingress',
     envVar: 'LEDGER_INGRESS_QUEUE_URL',
-    visibilityTimeoutSeconds: 60,
+    // 6 x the writer's 30 s timeout, AWS's advice for an event source mapping: Lambda may retry a throttled
+    // invocation with the batch still in flight, and the writer also takes messages itself while draining.
+    // A longer invisibility costs nothing here: an intent that comes back after it is past its 8 s deadline
+    // anyway, and is answered "expired", never committed.
+    visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
     retentionSeconds: 3600,
   },

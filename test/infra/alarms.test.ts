@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 
-const FUNCTIONS = ['auth', 'ledger', 'payments', 'webhooks', 'dispatch', 'deliver', 'rotate-keys'];
+const FUNCTIONS = ['auth', 'ledger', 'ledger-writer', 'payments', 'webhooks', 'dispatch', 'deliver', 'rotate-keys'];
 const { template } = synthPlatform({ stage: 'dev', alarmEmail: 'ops@example.com' });
 const dev = templateReader(template);
 const alarms = Object.values(dev.resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((r) => r.Properties);
@@ -16,12 +16,14 @@ const describeAlarm = (a: Record<string, any>) => {
 };
 
 describe('alarms', () => {
-  it('cover errors and throttles of every function, stream age, both dead-letter queues and API 5xx', () => {
+  it('cover errors and throttles of every function, stream age, ledger ingress age, the dead-letter and failure queues and API 5xx', () => {
     const fn = (name: string) => dev.fnId(`platform-dev-${name}`);
     expect(alarms.map(describeAlarm).sort()).toEqual(
       [
         ...FUNCTIONS.flatMap((n) => [`AWS/Lambda Errors ${fn(n)} Sum >= 1`, `AWS/Lambda Throttles ${fn(n)} Sum >= 1`]),
         `AWS/Lambda IteratorAge ${fn('dispatch')} Maximum >= 3600000`,
+        `AWS/SQS ApproximateAgeOfOldestMessage ${dev.queueId('platform-dev-ledger-ingress')} Maximum >= 5`,
+        `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-ledger-ingress-dlq')} Maximum >= 1`,
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-deliveries-dlq')} Maximum >= 1`,
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-dispatch-failures')} Maximum >= 1`,
         `AWS/ApiGateway 5xx ${dev.logicalId('AWS::ApiGatewayV2::Api', () => true)} Sum >= 10`,

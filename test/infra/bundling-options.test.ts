@@ -33,12 +33,13 @@ describe('bundling settings shared by npm run build and the stack', () => {
     expect(LAMBDA_RUNTIME.name).toBe('nodejs22.x');
   });
 
-  it('bundles a real function offline with local esbuild, byte for byte what npm run build writes', async () => {
+  // rotate-keys is the smallest; ledger-writer is the one queue consumer that also drains its queue itself.
+  it.each(['rotate-keys', 'ledger-writer'] as const)('bundles %s offline with local esbuild, byte for byte what npm run build writes', async (name) => {
     const outdir = mkdtempSync(join(tmpdir(), 'cdk-bundling-'));
     const app = new App({ outdir: join(outdir, 'assembly') });
     const stack = new Stack(app, 'bundling');
     const config = stageConfigFromContext({ tryGetContext: (k) => ({ stage: 'dev' })[k as 'stage'] });
-    new PlatformFunction(stack, { name: 'rotate-keys', description: 'test', timeout: Duration.seconds(30), memorySize: 512, environment: {} }, config, 'bundling-');
+    new PlatformFunction(stack, { name, description: 'test', timeout: Duration.seconds(30), memorySize: 512, environment: {} }, config, 'bundling-');
     const assembly = app.synth();
     const assetDir = readdirSync(assembly.directory).find((d) => d.startsWith('asset.'))!;
     expect(readdirSync(join(assembly.directory, assetDir))).toEqual(['index.mjs']);
@@ -46,7 +47,7 @@ describe('bundling settings shared by npm run build and the stack', () => {
     expect(code.startsWith(`${REQUIRE_BANNER}\n`)).toBe(true);
     expect(code).not.toMatch(/from\s*["']@aws-sdk\//); // bundled, not imported from the runtime
     expect(code).toContain('dynamodb'); // the DynamoDB client is in the bundle
-    await build(lambdaBuildOptions(join(import.meta.dirname, '..', '..', 'functions', 'rotate-keys.ts'), join(outdir, 'build', 'index.mjs')));
+    await build(lambdaBuildOptions(join(import.meta.dirname, '..', '..', 'functions', `${name}.ts`), join(outdir, 'build', 'index.mjs')));
     expect(code === readFileSync(join(outdir, 'build', 'index.mjs'), 'utf8')).toBe(true);
     rmSync(outdir, { recursive: true, force: true });
   }, 60_000);

@@ -1,13 +1,16 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAuthConfig } from '../../lib/auth/static-clients.js';
 import { platformConfigFromEnv } from '../../lib/config/env.js';
+import { writerDepsFromEnv as ledgerWriterDepsFromEnv } from '../../lib/ledger/sequencer/writer-env.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
 import { workerDepsFromEnv } from '../../lib/webhooks/worker-env.js';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 
-const FUNCTIONS = ['auth', 'ledger', 'payments', 'webhooks', 'dispatch', 'deliver', 'rotate-keys'] as const;
+const FUNCTIONS = ['auth', 'ledger', 'ledger-writer', 'payments', 'webhooks', 'dispatch', 'deliver', 'rotate-keys'] as const;
 const dev = templateReader(synthPlatform({ stage: 'dev' }).template);
 const prod = templateReader(
   synthPlatform({
@@ -25,8 +28,15 @@ const GET = 'dynamodb:BatchGetItem,dynamodb:GetItem';
 const LOGS = 'logs:CreateLogStream,logs:PutLogEvents';
 const SEND = 'sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:SendMessage';
 const CONSUME = 'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage';
+const INGRESS_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/platform-prod-ledger-ingress';
 
 describe('Lambda functions', () => {
+  it('one per file in functions/ (what npm run build bundles), no more, no fewer', () => {
+    const files = readdirSync(join(import.meta.dirname, '..', '..', 'functions')).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, ''));
+    const deployed = Object.values(dev.resources).filter((r) => r.Type === 'AWS::Lambda::Function').map((r) => r.Properties.FunctionName.replace(/^platform-dev-/, ''));
+    expect([files.sort(), deployed.sort()]).toEqual([[...FUNCTIONS].sort(), [...FUNCTIONS].sort()]);
+  });
+
   it.each(FUNCTIONS)('%s: arm64, Node.js 22, ESM bundle handler, its own log group and role', (name) => {
     const fn = dev.fn(`platform-dev-${name}`);
     expect(fn.Runtime).toBe('nodejs22.x');
@@ -39,11 +49,12 @@ describe('Lambda functions', () => {
     expect(role.ManagedPolicyArns).toBeUndefined();
   });
 
-  it('sizes and timeouts: HTTP functions under API Gateway\'s 30 s, deliver at 30 s for the queue\'s 180 s visibility', () => {
+  it('sizes and timeouts: HTTP functions under API Gateway\'s 30 s, deliver and ledger-writer at 30 s for their queues\' 180 s visibility', () => {
     const sizes = Object.fromEntries(FUNCTIONS.map((n) => [n, [dev.fn(`platform-dev-${n}`).MemorySize, dev.fn(`platform-dev-${n}`).Timeout]]));
     expect(sizes).toEqual({
       auth: [1024, 10],
       ledger: [1024, 15],
+      'ledger-writer': [1024, 30],
       payments: [1024, 10],
       webhooks: [1024, 25],
       dispatch: [512, 60],
@@ -65,10 +76,12 @@ describe('Lambda functions', () => {
     const api = { 'Fn::GetAtt': [dev.logicalId('AWS::ApiGatewayV2::Api', () => true), 'ApiEndpoint'] };
     const service = { STAGE: 'dev', LOG_LEVEL: 'info', ...tableEnvironment('platform-dev-'), PUBLIC_BASE_URL: api };
     const queue = { Ref: dev.queueId('platform-dev-deliveries') };
+    const ingress = { Ref: dev.queueId('platform-dev-ledger-ingress') };
     const worker = { STAGE: 'dev', LOG_LEVEL: 'info', WEBHOOKS_TABLE: 'platform-dev-webhooks', DELIVERIES_QUEUE_URL: queue };
     const env = (name: string) => dev.fn(`platform-dev-${name}`).Environment.Variables;
     expect(env('auth')).toEqual(service);
-    expect(env('ledger')).toEqual(service);
+    expect(env('ledger')).toEqual({ ...service, LEDGER_INGRESS_QUEUE_URL: ingress });
+    expect(env('ledger-writer')).toEqual({ ...service, LEDGER_INGRESS_QUEUE_URL: ingress });
     expect(env('payments')).toEqual(service);
     expect(env('webhooks')).toEqual({ ...service, DELIVERIES_QUEUE_URL: queue });
     expect(env('rotate-keys')).toEqual(service);
@@ -83,7 +96,7 @@ describe('Lambda functions', () => {
     expect(auth.AUTH_CONFIG_INLINE).toBe('clients:\n  - id: billing\n    secrets: [$BILLING_SECRET]\n');
     expect(auth.BILLING_SECRET).toBe('{{resolve:secretsmanager:platform/billing:SecretString:secret::}}');
     expect(auth.NODE_OPTIONS).toBe('--enable-source-maps');
-    expect(prod.fn('platform-prod-ledger').Environment.Variables.LEDGER_BUCKET_TABLES).toBe('{"heavy":"platform-prod-ledger-heavy"}');
+    for (const name of ['ledger', 'ledger-writer']) expect(prod.fn(`platform-prod-${name}`).Environment.Variables.LEDGER_BUCKET_TABLES).toBe('{"heavy":"platform-prod-ledger-heavy"}');
     // Only the auth function sees the static client secrets.
     for (const name of FUNCTIONS.filter((n) => n !== 'auth')) expect(prod.fn(`platform-prod-${name}`).Environment.Variables.BILLING_SECRET).toBeUndefined();
   });
@@ -101,11 +114,13 @@ describe('the environment the stack sets is what the code reads (start-up valida
             ? 'https://abc123.execute-api.eu-west-1.amazonaws.com'
             : k === 'DELIVERIES_QUEUE_URL'
               ? 'https://sqs.eu-west-1.amazonaws.com/123456789012/platform-prod-deliveries'
-              : 'a-secret-from-secrets-manager',
+              : k === 'LEDGER_INGRESS_QUEUE_URL'
+                ? INGRESS_URL
+                : 'a-secret-from-secrets-manager',
       ]),
     );
 
-  it.each(['auth', 'ledger', 'payments', 'webhooks', 'rotate-keys'])('%s: platformConfigFromEnv', (name) => {
+  it.each(['auth', 'ledger', 'ledger-writer', 'payments', 'webhooks', 'rotate-keys'])('%s: platformConfigFromEnv', (name) => {
     for (const [reader, stage] of [[dev, 'dev'], [prod, 'prod']] as const) {
       const config = platformConfigFromEnv(resolved(reader.fn(`platform-${stage}-${name}`).Environment.Variables));
       expect(config.stage).toBe(stage);
@@ -118,10 +133,19 @@ describe('the environment the stack sets is what the code reads (start-up valida
     expect(loadAuthConfig(env, 'prod').clients.map((c) => c.id)).toEqual(['billing']);
   });
 
-  it('ledger: the bucket map names the bucket tables', () => {
-    const env = resolved(prod.fn('platform-prod-ledger').Environment.Variables);
+  it.each(['ledger', 'ledger-writer'])('%s: the bucket map names the bucket tables, the ingress queue is set', (name) => {
+    const env = resolved(prod.fn(`platform-prod-${name}`).Environment.Variables);
     const buckets = BucketTables.fromEnv(env.LEDGER_TABLE!, env.LEDGER_BUCKET_TABLES);
     expect([buckets.tableFor('heavy'), buckets.tableFor('other')]).toEqual(['platform-prod-ledger-heavy', 'platform-prod-ledger']);
+    expect(platformConfigFromEnv(env).queues['ledger-ingress']).toBe(INGRESS_URL);
+  });
+
+  it('ledger-writer: writerDepsFromEnv (the function\'s own start-up), in dev and in prod with a bucket table', () => {
+    for (const [reader, stage] of [[dev, 'dev'], [prod, 'prod']] as const) {
+      const deps = ledgerWriterDepsFromEnv(resolved(reader.fn(`platform-${stage}-ledger-writer`).Environment.Variables));
+      expect([deps.ingress.queueUrl, deps.tableFor('other')]).toEqual([INGRESS_URL, `platform-${stage}-ledger`]);
+    }
+    expect(ledgerWriterDepsFromEnv(resolved(prod.fn('platform-prod-ledger-writer').Environment.Variables)).tableFor('heavy')).toBe('platform-prod-ledger-heavy');
   });
 
   it.each(['dispatch', 'deliver'])('%s: workerDepsFromEnv', (name) => {
@@ -135,13 +159,17 @@ describe('least-privilege roles: exactly these permissions, function by function
   const gsi1 = (id: string) => `dynamodb:Query on ${t(id)}/index/gsi1`;
   const logs = (name: string) => `${LOGS} on ${dev.logGroupId(`/aws/lambda/platform-dev-${name}`)}.Arn`;
   const deliveries = `${dev.queueId('platform-dev-deliveries')}.Arn`;
+  const ingress = `${dev.queueId('platform-dev-ledger-ingress')}.Arn`;
   const stream = `${dev.tableId('platform-dev-events')}.StreamArn`;
   const ledgerStream = `${dev.tableId('platform-dev-ledger')}.StreamArn`;
 
   it.each([
     ['auth', [logs('auth'), `${READ_WRITE} on ${t('auth')}`, gsi1('auth')]],
     // No events-table access: the ledger's events travel in its own log and mapping items.
-    ['ledger', [logs('ledger'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('ledger')}`, gsi1('ledger')]],
+    // Relays busy ledgers' writes: SendMessage on the ingress queue, and nothing else of it.
+    ['ledger', [logs('ledger'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('ledger')}`, gsi1('ledger'), `sqs:SendMessage on ${ingress}`]],
+    // Reads items by key only (no index), verifies no token (no auth table); consumes the queue, and drains it itself.
+    ['ledger-writer', [logs('ledger-writer'), `${READ_WRITE} on ${t('ledger')}`, `${CONSUME} on ${ingress}`]],
     ['payments', [logs('payments'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('payments')}`, gsi1('payments'), `dynamodb:PutItem on ${t('events')}`]],
     ['webhooks', [logs('webhooks'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('webhooks')}`, gsi1('webhooks'), `${SEND} on ${deliveries}`]],
     [
@@ -168,7 +196,14 @@ describe('least-privilege roles: exactly these permissions, function by function
     const permissions = prod.permissions('platform-prod-ledger');
     expect(permissions).toContain(`${READ_WRITE} on ${heavy}`);
     expect(permissions).toContain(`dynamodb:Query on ${heavy}/index/gsi1`);
-    expect(permissions).toHaveLength(6);
+    expect(permissions).toHaveLength(7);
+  });
+
+  it('ledger-writer also reads and writes each bucket table (by key: no index)', () => {
+    const heavy = `${prod.tableId('platform-prod-ledger-heavy')}.Arn`;
+    const permissions = prod.permissions('platform-prod-ledger-writer');
+    expect(permissions.filter((line) => line.includes(prod.tableId('platform-prod-ledger-heavy')))).toEqual([`${READ_WRITE} on ${heavy}`]);
+    expect(permissions).toHaveLength(4);
   });
 
   it('dispatch also reads the stream of each bucket table (and nothing else of it)', () => {

@@ -1,11 +1,14 @@
+import { Duration } from 'aws-cdk-lib';
+import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
+import type { PlatformQueues } from '../../infra/stacks/queues.js';
+import { feedLedgerWriter } from '../../infra/stacks/workers.js';
 import { QUEUES } from '../../lib/resources/definitions.js';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 
 const { template } = synthPlatform({ stage: 'dev' });
 const dev = templateReader(template);
-const deliveries = QUEUES.find((q) => q.id === 'deliveries')!;
 const mappings = Object.values(dev.resources).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping').map((r) => r.Properties);
 
 /** dispatch's mapping of a table's stream. */
@@ -85,29 +88,64 @@ describe('deliver: the deliveries queue', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 20 },
     });
-    expect(mappings).toHaveLength(3);
+    expect(mappings).toHaveLength(4);
+  });
+});
+
+describe('ledger-writer: the ledger ingress queue', () => {
+  it('is fed in batches of 10 at once (no batching window), with partial failures, at most two writers at a time', () => {
+    const mapping = mappings.find((m) => m.FunctionName.Ref === dev.fnId('platform-dev-ledger-writer'))!;
+    expect(mapping).toEqual({
+      EventSourceArn: { 'Fn::GetAtt': [dev.queueId('platform-dev-ledger-ingress'), 'Arn'] },
+      FunctionName: { Ref: dev.fnId('platform-dev-ledger-writer') },
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: 0,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 2 },
+    });
   });
 
-  it('the queue: the shared definition, a visibility timeout of at least 6x the function timeout, a DLQ after maxReceiveCount', () => {
-    const queue = dev.resources[dev.queueId('platform-dev-deliveries')]!.Properties;
+  it('its messages outlive their retries: retention covers every receive before the dead-letter queue', () => {
+    const ingress = QUEUES.find((q) => q.id === 'ledger-ingress')!;
+    expect(ingress.retentionSeconds).toBeGreaterThanOrEqual(ingress.maxReceiveCount * ingress.visibilityTimeoutSeconds);
+  });
+});
+
+describe('queues of the shared definitions', () => {
+  it.each([
+    ['deliveries', 'deliver'],
+    ['ledger-ingress', 'ledger-writer'],
+  ] as const)('%s: the definition, a visibility timeout of at least 6x its consumer\'s timeout, a DLQ after maxReceiveCount', (id, consumer) => {
+    const definition = QUEUES.find((q) => q.id === id)!;
+    const queue = dev.resources[dev.queueId(`platform-dev-${id}`)]!.Properties;
     expect(queue).toEqual({
-      QueueName: 'platform-dev-deliveries',
-      VisibilityTimeout: deliveries.visibilityTimeoutSeconds,
-      MessageRetentionPeriod: deliveries.retentionSeconds,
+      QueueName: `platform-dev-${id}`,
+      VisibilityTimeout: definition.visibilityTimeoutSeconds,
+      MessageRetentionPeriod: definition.retentionSeconds,
       SqsManagedSseEnabled: true,
-      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dev.queueId('platform-dev-deliveries-dlq'), 'Arn'] }, maxReceiveCount: deliveries.maxReceiveCount },
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dev.queueId(`platform-dev-${id}-dlq`), 'Arn'] }, maxReceiveCount: definition.maxReceiveCount },
     });
-    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * dev.fn('platform-dev-deliver').Timeout);
-    expect(dev.resources[dev.queueId('platform-dev-deliveries-dlq')]!.Properties).toEqual({
-      QueueName: 'platform-dev-deliveries-dlq',
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * dev.fn(`platform-dev-${consumer}`).Timeout);
+    expect(dev.resources[dev.queueId(`platform-dev-${id}-dlq`)]!.Properties).toEqual({
+      QueueName: `platform-dev-${id}-dlq`,
       MessageRetentionPeriod: 14 * 24 * 3600,
       SqsManagedSseEnabled: true,
     });
   });
 
+  it('a consumer whose timeout the queue\'s visibility does not cover six times is refused at synth', () => {
+    const fed = (timeout: number) => () =>
+      synthPlatform({ stage: 'dev' }, (stack) => {
+        const fn = new LambdaFunction(stack, 'slow', { runtime: Runtime.NODEJS_22_X, handler: 'index.handler', code: Code.fromInline('export const handler = () => {}'), timeout: Duration.seconds(timeout) });
+        feedLedgerWriter(fn, Duration.seconds(timeout), stack.node.findChild('queues') as PlatformQueues);
+      });
+    expect(fed(31)).toThrow('ledger-ingress queue visibility timeout 180 s is under 6 x the timeout of its consumer (31 s)');
+    expect(fed(30)).not.toThrow();
+  });
+
   it('every queue refuses non-TLS access and is retained with the stack', () => {
     const queueIds = Object.entries(dev.resources).filter(([, r]) => r.Type === 'AWS::SQS::Queue').map(([id]) => id);
-    expect(queueIds).toHaveLength(3);
+    expect(queueIds).toHaveLength(5);
     const policies = Object.values(dev.resources).filter((r) => r.Type === 'AWS::SQS::QueuePolicy').map((r) => r.Properties);
     for (const id of queueIds) {
       expect(dev.resources[id]!.DeletionPolicy).toBe('Retain');

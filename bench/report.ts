@@ -3,6 +3,7 @@ import type { AuthResult } from './auth-load.js';
 import { MAX_BUNDLE_BYTES, MAX_IMPORT_RATIO, type ColdStartResult } from './cold-start.js';
 import type { CostModel } from './cost-model.js';
 import type { LedgerLoadResult } from './ledger-load.js';
+import type { GroupCommitCostResult } from './group-commit-cost.js';
 import type { LedgerCell, LedgerScenariosResult } from './ledger-matrix.js';
 import type { OperationCostResult } from './operation-cost.js';
 import { MIN_SIGNING_RATIO, type SigningResult } from './signing.js';
@@ -31,6 +32,7 @@ export interface BenchResults {
   webhooks: WebhookResult;
   signing: SigningResult;
   ledgerScenarios: LedgerScenariosResult;
+  groupCommitCost: GroupCommitCostResult;
 }
 
 /** What an item is, from its key (docs/data-model.md). */
@@ -57,6 +59,10 @@ export function itemKind(pk: string, sk: string): string {
 }
 
 export const MAX_ROUND_TRIPS = 2;
+export const MAX_BATCH_WRITE_UNITS = 7;
+export const MIN_LEDGER_TX_PER_SECOND = 1000;
+export const MAX_LEDGER_P99_MS = 250;
+const TARGET_CLIENTS = 32;
 export const MAX_WRITE_UNITS = 12;
 
 function countKinds(actions: Array<{ pk: string; sk: string }>): string {
@@ -92,6 +98,10 @@ export function renderReport(r: BenchResults): string {
   const deliveryWru = deliveryOps.reduce((t, o) => t + o.writeUnitsByRules, 0);
   const overKb = ops.flatMap((o) => o.transactWriteActions ?? []).filter((a) => a.bytes > 1024 && a.bytes <= 1124);
 
+  const gcFull = r.groupCommitCost.batches.at(-1);
+  const bestCell = r.ledgerScenarios.cells
+    .filter((c) => c.clients === TARGET_CLIENTS && c.writerKills === undefined && c.scenario === 'world-to-any')
+    .sort((a, b) => b.committedPerSec - a.committedPerSec)[0];
   const targets = table(
     ['Target', 'Figure', 'Result'],
     [
@@ -100,6 +110,16 @@ export function renderReport(r: BenchResults): string {
       [`1-posting transaction: ≤ ${MAX_ROUND_TRIPS} DynamoDB round trips`, `${tx1.requests} (${Object.entries(tx1.byOperation).map(([k, v]) => `${v} ${k}`).join(', ')})`, mark(tx1.requests <= MAX_ROUND_TRIPS)],
       [`1-posting transaction: ≤ ${MAX_WRITE_UNITS} write units, everything included`, `${tx1.writeUnitsByRules} WRU by DynamoDB's rules (${tx1.transactWriteActions?.length ?? '?'} items); DynamoDB Local reports ${tx1.writeUnits}`, mark(tx1.writeUnitsByRules <= MAX_WRITE_UNITS)],
       [`Webhook commit → first delivery p50 ≤ ${MAX_P50_DELIVERY_MS} ms`, `p50 ${r.webhooks.latency.p50Ms} ms, p99 ${r.webhooks.latency.p99Ms} ms`, mark(r.webhooks.latency.ok)],
+      [
+        `Group commit: ≤ ${MAX_BATCH_WRITE_UNITS} WRU per transaction in full batches`,
+        `${gcFull?.wruPerTransaction ?? '?'} WRU per transaction at ${gcFull?.k ?? '?'} per commit (the most that fit); ${r.groupCommitCost.batches.map((b) => `${b.wruPerTransaction} at ${b.k}`).join(', ')}`,
+        mark((gcFull?.wruPerTransaction ?? Infinity) <= MAX_BATCH_WRITE_UNITS),
+      ],
+      [
+        `One ledger: ≥ ${MIN_LEDGER_TX_PER_SECOND.toLocaleString('en')} committed tx/s with ${TARGET_CLIENTS} clients, no 5xx, p99 ≤ ${MAX_LEDGER_P99_MS} ms`,
+        bestCell ? `best ${cellName(bestCell)}: ${bestCell.committedPerSec} tx/s (${bestCell.committedPerCpuSecond} per CPU-second), p99 ${bestCell.p99Ms} ms, ${answers(bestCell.statuses)}` : 'not measured',
+        mark(bestCell !== undefined && bestCell.committedPerSec >= MIN_LEDGER_TX_PER_SECOND && bestCell.p99Ms <= MAX_LEDGER_P99_MS && !Object.keys(bestCell.statuses).some((k) => k.startsWith('5'))),
+      ],
       ['Ledger money invariants hold after every load run', `${r.ledgerScenarios.cells.filter((c) => c.invariants.ok).length}/${r.ledgerScenarios.cells.length} runs (${r.ledgerScenarios.matrix} matrix)`, r.ledgerScenarios.ok ? 'met' : '**FAILED** (see section 6)'],
       [`Signing ≥ ${MIN_SIGNING_RATIO}× standardwebhooks`, sig.map((s) => `${s.ratio}× at ${s.payloadBytes} B`).join(', '), sig.every((s) => s.ok) ? 'met at every size' : `**missed** at ${sig.filter((s) => !s.ok).map((s) => `${s.payloadBytes} B`).join(', ')}`],
     ],
@@ -164,6 +184,8 @@ What the \`TransactWriteItems\` of a 1-posting transaction between existing acco
 delivery write, item by item, by DynamoDB's rules (an item over 1,024 bytes costs two blocks):
 
 ${breakdown('create transaction, 1 posting, existing accounts')}
+
+${renderGroupCommitCost(r.groupCommitCost)}
 
 ${breakdown('webhook dispatch of 1 event, 1 subscribed config (config cache warm)')}
 
@@ -280,9 +302,22 @@ ${reading()}
   }
 }
 
+/** Write units per transaction of group commit, by batch size. */
+export function renderGroupCommitCost(g: GroupCommitCostResult): string {
+  return `### Group commit: write units per transaction by batch size
+
+${g.source}; by DynamoDB's rules (each TransactWriteItems computed item by item; the result items' BatchWriteItem
+as reported). The largest batch one TransactWriteItems holds (100 actions) is **${g.largestBatch}** 1-posting transactions.
+
+${table(
+  ['Transactions per commit', 'Items in the TransactWriteItems', 'WRU per transaction', 'of which the commit', 'of which the result item', 'RRU per transaction'],
+  g.batches.map((b) => [b.k, b.items, b.wruPerTransaction, b.commitWruPerTransaction, b.resultWruPerTransaction, b.rruPerTransaction]),
+)}`;
+}
+
 /** How a ledger matrix cell is named in the bench's log and the report. */
-export const cellName = (c: Pick<LedgerCell, 'scenario' | 'workers' | 'clients'>) =>
-  `${c.scenario}, ${c.workers === 'in-process' ? 'in-process ledger' : `${c.workers} workers`}, ${c.clients} client${c.clients === 1 ? '' : 's'}`;
+export const cellName = (c: Pick<LedgerCell, 'scenario' | 'workers' | 'clients'> & { writerKills?: number }) =>
+  `${c.scenario}${c.writerKills !== undefined ? ' (writer killed)' : ''}, ${c.workers === 'in-process' ? 'in-process ledger' : `${c.workers} workers`}, ${c.clients} client${c.clients === 1 ? '' : 's'}`;
 
 const answers = (statuses: Record<string, number>) =>
   Object.entries(statuses)
@@ -310,19 +345,23 @@ ${l.source}. Matrix \`${l.matrix}\` (\`BENCH_LEDGER_MATRIX=quick|full\`). ${
 Scenarios: *world-to-any* (\`world → users:<1 of 1000>\`, 1–100 cents of USD/2); *any-to-any* (200 accounts funded with
 10,000 each, then random transfers of 1–100 between them, one in ten for more than all of them hold, which must be refused
 with \`400 INSUFFICIENT_FUND\`); *hot-spend* (one account funded with exactly ${l.hotSpendBudget}, every client spending 1–5 from it
-until it is empty). tx/s and latency count acknowledged (2xx) requests of the timed phase only; every request carried a
+until it is empty); *writer killed*: world-to-any while the ledger writer process is killed (SIGKILL) every 1.5 s.
+"tx per CPU-second" divides committed transactions by the busy CPU time of the whole machine during the load (both
+cores, /proc/stat: DynamoDB Local, the ledger workers and writer, the gateway and the load generator together).
+tx/s and latency count acknowledged (2xx) requests of the timed phase only; every request carried a
 unique \`Idempotency-Key\` and none was retried. "Unanswered, committed" counts requests answered 503/504 or lost to a network
 error whose transaction exists nevertheless (found by the idempotency key on its log).
 
 ${table(
-  ['Scenario', 'Workers', 'Clients', 'Requests', 'Committed', 'tx/s', 'p50 (ms)', 'p99 (ms)', 'Answers', 'Unanswered, committed', 'Invariants'],
+  ['Scenario', 'Workers', 'Clients', 'Requests', 'Committed', 'tx/s', 'tx per CPU-second', 'p50 (ms)', 'p99 (ms)', 'Answers', 'Unanswered, committed', 'Invariants'],
   l.cells.map((c) => [
-    c.scenario,
+    c.writerKills !== undefined ? `${c.scenario}, writer killed ${c.writerKills}×` : c.scenario,
     c.workers,
     c.clients,
     c.requests,
     c.committed,
     c.committedPerSec,
+    c.committedPerCpuSecond ?? '—',
     c.p50Ms,
     c.p99Ms,
     answers(c.statuses),

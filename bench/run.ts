@@ -23,6 +23,7 @@ import { modelCost } from './cost-model.js';
 import { installDynamoMeter } from './dynamo-meter.js';
 import { fetchToken } from './http.js';
 import { measureLedgerLoad } from './ledger-load.js';
+import { measureGroupCommitCost, type GroupCommitCostResult } from './group-commit-cost.js';
 import { ledgerMatrixFromEnv, measureLedgerScenarios, type LedgerScenariosResult } from './ledger-matrix.js';
 import { measureOperationCosts } from './operation-cost.js';
 import { cellName, renderLedgerScenarios, renderReport, type BenchResults } from './report.js';
@@ -117,9 +118,12 @@ async function runAll(): Promise<void> {
   try {
     const sqs = await startSqsLocal();
     let operationCosts;
+    let groupCommitCost: GroupCommitCostResult;
     try {
       log('cost per operation (in-process apps and workers)');
       operationCosts = await measureOperationCosts(dynamo.endpoint, sqs.endpoint);
+      log('group commit: write units per transaction by batch size');
+      groupCommitCost = await measureGroupCommitCost(dynamo.endpoint, sqs.endpoint, installDynamoMeter());
     } finally {
       await sqs.stop();
     }
@@ -146,7 +150,7 @@ async function runAll(): Promise<void> {
     }
     // On platforms of its own, after the shared one is gone: its worker processes must not compete with it.
     const ledgerScenarios = await measureLedgerMatrix(dynamo.endpoint);
-    results = { machine: machineAtEnd(), ...measured, ledgerScenarios };
+    results = { machine: machineAtEnd(), ...measured, ledgerScenarios, groupCommitCost: groupCommitCost! };
   } finally {
     await dynamo.stop();
   }

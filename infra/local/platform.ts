@@ -64,7 +64,7 @@ export interface RunningPlatform {
   /** Ledger worker processes (Lambda-like containers) serving requests, and ledger writer processes. */
   ledgerWorkers: number;
   ledgerWriters: number;
-  /** Pids of every ledger worker and writer process (tests kill them). */
+  /** Pids of every ledger worker and of the writers ready to work (tests and the bench kill them). */
   ledgerPids(): { workers: number[]; writers: number[] };
 }
 
@@ -222,7 +222,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       onFatal: (l) => fatalListeners.push(l),
       ledgerWorkers: ledger.pids().length,
       ledgerWriters: writers.pids().length,
-      ledgerPids: () => ({ workers: ledger.pids(), writers: writers.pids() }),
+      ledgerPids: () => ({ workers: ledger.pids(), writers: writers.readyPids() }),
     };
   } catch (err) {
     await stop();

@@ -18,6 +18,8 @@ const WRITER_MODULE = fileURLToPath(new URL('../../../functions/ledger-writer.ts
 export interface LedgerWriters {
   healthy(): boolean;
   pids(): number[];
+  /** Writers ready to work (a killed one is replaced by a fresh process, which takes a moment to load). */
+  readyPids(): number[];
   stop(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function startLedgerWriters(options: { writers?: number; env: NodeJ
   return {
     healthy: pool.healthy,
     pids: pool.pids,
+    readyPids: pool.readyPids,
     async stop() {
       await Promise.all(pollers.map((p) => p.stop()));
       await pool.stop();

@@ -32,6 +32,8 @@ export interface FunctionPool {
   invoke(event: unknown, options?: InvokeOptions): Promise<unknown>;
   /** Pids of the live workers, in slot order. */
   pids(): number[];
+  /** Pids of the workers ready to serve (their module loaded), in slot order. */
+  readyPids(): number[];
   /** True while every worker is alive (a replaced worker counts once it is ready). */
   healthy(): boolean;
   stop(): Promise<void>;
@@ -92,9 +94,10 @@ export async function startFunctionPool(options: FunctionPoolOptions): Promise<F
       () => undefined, // reported by whoever awaits `ready`
     );
     void worker.exited.then((exit) => {
-      // One that never got ready is a start-up failure, reported through `ready`, not replaced in a loop.
+      // One that never got ready is a start-up failure, reported through `ready`, not replaced in a loop — unless
+      // it was killed (a signal from outside, as when a test or the bench kills a container while it starts).
       const served = ready.delete(worker);
-      if (stopped || !served || slots[index] !== worker) return;
+      if (stopped || slots[index] !== worker || (!served && !exit.startsWith('signal'))) return;
       logger.log('warn', 'lambda worker exited; starting a fresh one', { function: functionName, pid: worker.pid, exit });
       place(index).ready.catch((err: FunctionInitError) => {
         if (stopped) return; // stopped while it started: not a failure
@@ -130,6 +133,7 @@ export async function startFunctionPool(options: FunctionPoolOptions): Promise<F
       });
     },
     pids: () => slots.flatMap((w) => (w?.alive ? [w.pid] : [])),
+    readyPids: () => slots.flatMap((w) => (w?.alive && ready.has(w) ? [w.pid] : [])),
     healthy: () => !stopped && slots.every((w) => w !== undefined && ready.has(w)),
     stop,
   };

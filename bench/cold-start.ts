@@ -51,6 +51,7 @@ const FUNCTION_ENV: NodeJS.ProcessEnv = {
   AWS_ACCESS_KEY_ID: 'AKIDBENCHFAKE',
   AWS_SECRET_ACCESS_KEY: 'bench-fake-secret',
   DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench-deliveries',
+  LEDGER_INGRESS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench-ledger-ingress',
   LOG_LEVEL: 'silent',
   ...tableEnvironment('bench-'),
 };

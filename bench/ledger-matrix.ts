@@ -8,6 +8,7 @@
  * and the matrix then runs once, recorded as in-process, since every N would measure the same thing.
  */
 import { readFileSync } from 'node:fs';
+import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../infra/local/platform.js';
 import { fetchToken } from './http.js';
 import { cellName } from './report.js';
@@ -68,14 +69,23 @@ function reportedWorkers(platform: RunningPlatform): number | undefined {
   return typeof n === 'number' ? n : undefined;
 }
 
-export async function measureLedgerScenarios(dynamoEndpoint: string, matrix: LedgerMatrix, log: (line: string) => void): Promise<LedgerScenariosResult> {
+/**
+ * Each worker count runs on a DynamoDB Local of its own, started fresh: one JVM that has absorbed the earlier
+ * phases' tables and streams answers several times slower, and the cells must compare the protocol, not the
+ * history of the emulator.
+ */
+export async function measureLedgerScenarios(matrix: LedgerMatrix, log: (line: string) => void): Promise<LedgerScenariosResult> {
   const cells: LedgerCell[] = [];
   const runTag = Date.now().toString(36);
   let workerProcesses = false;
   for (const requested of matrix.workers) {
     // The option is passed whether or not this platform knows it yet (see above): hence the widened type.
-    const options: PlatformOptions & { ledgerWorkers: number } = { port: 0, dynamoEndpoint, resourcePrefix: `bench-lw${requested}-${runTag}-`, env: { LOG_LEVEL: 'silent' }, ledgerWorkers: requested };
-    const platform = await startPlatform(options);
+    const dynamo = await startDynamoLocal();
+    const options: PlatformOptions & { ledgerWorkers: number } = { port: 0, dynamoEndpoint: dynamo.endpoint, resourcePrefix: `bench-lw${requested}-${runTag}-`, env: { LOG_LEVEL: 'silent' }, ledgerWorkers: requested };
+    const platform = await startPlatform(options).catch(async (err) => {
+      await dynamo.stop();
+      throw err;
+    });
     const reported = reportedWorkers(platform);
     workerProcesses ||= reported !== undefined;
     const workers = reported ?? 'in-process';
@@ -90,6 +100,7 @@ export async function measureLedgerScenarios(dynamoEndpoint: string, matrix: Led
       if (requested === matrix.crashWorkers) cells.push(await measureCell(target, platform, { scenario: 'world-to-any', clients: matrix.crashClients, workers, requested, runTag, matrix, killWriter: true }, log));
     } finally {
       await platform.stop();
+      await dynamo.stop();
     }
     if (reported === undefined) break;
   }

@@ -6,14 +6,8 @@ import type { Move } from '../domain/change.js';
  * buffer on its volume item, then in a page item. Flags: `s` source, `d` destination, `l` late (its effective
  * time was below the pair's greatest when it was written).
  */
-export interface StoredMove {
-  txId: number;
-  /** Sortable effective time (`2026-11-23T02:15:21.222000Z`). */
-  at: string;
-  input: bigint;
-  output: bigint;
-  source: boolean;
-  destination: boolean;
+/** A move as its pair keeps it (the pair is the item's): and whether it arrived late. */
+export interface StoredMove extends Omit<Move, 'account' | 'asset'> {
   late: boolean;
 }
 

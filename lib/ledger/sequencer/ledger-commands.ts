@@ -18,7 +18,7 @@ export interface LedgerCommandsOptions {
 
 /** Concurrent commits a direct write meets in a row before it hands itself to the sequenced writer. */
 const CONTENTION_BEFORE_RELAY = 2;
-/** After relaying once, a container relays this long without trying a direct write first. */
+/** After relaying once, a container relays at least this long (or while the lease it saw lasts) without trying a direct write first. */
 const RELAY_STICKINESS_MS = 1_000;
 
 /**
@@ -41,13 +41,14 @@ export class LedgerCommands {
     const request = await operationRequest(ledger, operation, async (id) => (await this.options.reads.get(ledger, id))?.tx);
     if (!relay || isDryRun(operation)) return direct(await this.options.writer.write(request));
     const outcome = await this.options.writer.writeOrRelay(request, CONTENTION_BEFORE_RELAY);
-    if (outcome !== 'relay') return direct(outcome);
-    return this.relayed(relay, ledger, operation);
+    if (!('relay' in outcome)) return direct(outcome);
+    // A live lease says how long the writer is known to lead: no direct attempt (a snapshot read) before then.
+    return this.relayed(relay, ledger, operation, outcome.until);
   }
 
-  private async relayed(relay: LedgerRelay, ledger: LedgerRecord, operation: LedgerOperation): Promise<CommandOutcome> {
+  private async relayed(relay: LedgerRelay, ledger: LedgerRecord, operation: LedgerOperation, ledUntil?: number): Promise<CommandOutcome> {
     if (this.relayUntil.size > 10_000) this.relayUntil.clear();
-    this.relayUntil.set(ledger.name, this.now() + RELAY_STICKINESS_MS);
+    this.relayUntil.set(ledger.name, Math.max(this.now() + RELAY_STICKINESS_MS, ledUntil ?? 0, this.relayUntil.get(ledger.name) ?? 0));
     const answer = await relay.submit(ledger, operation);
     switch (answer.status) {
       case 'committed': {

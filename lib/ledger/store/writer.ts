@@ -68,12 +68,12 @@ export class LedgerWriter {
    * A direct write, unless the ledger is in group-commit mode — a sequenced writer's lease is live — or the write
    * met `contention` concurrent commits in a row: then `relay`, and nothing was written.
    */
-  async writeOrRelay<T>(request: WriteRequest<T>, contention: number): Promise<WriteOutcome<T> | 'relay'> {
+  async writeOrRelay<T>(request: WriteRequest<T>, contention: number): Promise<WriteOutcome<T> | Relay> {
     for (let n = 1; ; n++) {
       const outcome = await this.attempt(request.ledger, [request], { relayWhenLed: true });
-      if (outcome === 'relay') return 'relay';
+      if (isRelay(outcome)) return outcome;
       if (outcome !== 'retry') return outcome[0]!;
-      if (n >= contention) return 'relay';
+      if (n >= contention) return { relay: true };
       await this.sleep(Math.random() * Math.min(1000, 10 * 2 ** n));
     }
   }
@@ -133,11 +133,11 @@ export class LedgerWriter {
     return { ledger, table, nowMs };
   }
 
-  private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>, options: { relayWhenLed?: boolean } = {}): Promise<Array<WriteOutcome<T>> | 'retry' | 'relay'> {
+  private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>, options: { relayWhenLed?: boolean } = {}): Promise<Array<WriteOutcome<T>> | 'retry' | Relay> {
     const table = this.options.tableFor(ledger.bucket);
     const snapshot = await this.readSnapshot(ledger, table, requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(ledger.name, r)!] : []), ...readKeys(ledger.name, r.reads)]));
     if (snapshot === 'retry') return 'retry';
-    if (options.relayWhenLed && isLed(snapshot.head, this.now())) return 'relay';
+    if (options.relayWhenLed && isLed(snapshot.head, this.now())) return { relay: true, until: snapshot.head.leaseUntil! };
     const { outcomes, writes, head } = decideRequests(this.decideContext(ledger, table, this.now()), snapshot.view, snapshot.head, snapshot.mapping, requests);
     if (writes.length === 0) return outcomes;
     return (await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), snapshot.head, head, writes)) ? 'retry' : outcomes;
@@ -161,6 +161,14 @@ export class LedgerWriter {
     return decision.result;
   }
 }
+
+/** A write handed back to be relayed; `until`: the writer's lease, which the container may trust till then. */
+export interface Relay {
+  relay: true;
+  until?: number;
+}
+
+const isRelay = (value: unknown): value is Relay => typeof value === 'object' && value !== null && 'relay' in value;
 
 /** Whether a sequenced writer leads the ledger: its lease is live. */
 export function isLed(head: Head, nowMs: number): boolean {

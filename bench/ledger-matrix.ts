@@ -176,7 +176,7 @@ async function measureCell(target: { baseUrl: string; token: string }, platform:
 }
 
 /** Busy CPU time of the whole machine so far, in seconds (every core; /proc/stat counts in 1/100 s). */
-function machineBusySeconds(): number {
+export function machineBusySeconds(): number {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   // Every field but idle (4th) and iowait (5th) is busy time.
   const busy = fields.slice(0, 8).reduce((sum, n, i) => (i === 3 || i === 4 ? sum : sum + n), 0);

@@ -12,14 +12,13 @@ import path from 'node:path';
 import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { startPlatform } from '../infra/local/platform.js';
 import { fetchToken } from './http.js';
+import { machineBusySeconds } from './ledger-matrix.js';
 import { runScenario } from './ledger-scenarios.js';
 
 const processCpuSeconds = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 };
-const machineBusySeconds = () =>
-  readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number).reduce((s, n, i) => (i === 3 || i === 4 ? s : s + n), 0) / 100;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ddb-profile-'));
 const recording = path.join(dir, 'dynamodb-local.jfr');

@@ -126,6 +126,21 @@ describe('a batch', () => {
     expect(state.chain.ok).toBe(true);
   });
 
+  it('refuses, with its own error, a request too large for one TransactWriteItems, and commits the rest of its batch', async () => {
+    const ledger = await fresh();
+    // 40 new accounts of 3 address segments: ~5 items each, far beyond 100 actions for one transaction.
+    const huge = intent(ledger, create(Array.from({ length: 40 }, (_, i) => posting('world', `big:${i}:main`, 1n))));
+    const small = intent(ledger, create([posting('world', 'a', 2n)]));
+    const { results } = await (await sequencer(ledger)).process([huge, small]);
+    const refused = results.get(huge.reqId) as Extract<IntentResult, { status: 'refused' }>;
+    expect(refused.status).toBe('refused');
+    expect(refused.error.kind).toBe('validation');
+    expect(refused.error.message).toMatch(/^the request touches too many accounts and assets \(\d+ items to write, at most 100\)$/);
+    expect(results.get(small.reqId)?.status).toBe('committed');
+    expect((await ledgerState(ledger)).ids).toEqual([1]);
+    expect((await call('GET', `/v2/${ledger}/accounts/big:0:main`)).status).toBe(404);
+  });
+
   it('answers a request past its deadline as expired and never commits it', async () => {
     const ledger = await fresh();
     const late = intent(ledger, create([posting('world', 'a', 1n)]), Date.now() + 500);

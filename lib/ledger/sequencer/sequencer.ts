@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { BatchGetCommand, BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, paginateQuery, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { isConditionFailure, isThrottling } from '../../dynamo/errors.js';
 import { PlatformError, ValidationError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
@@ -22,7 +23,7 @@ import { encodeResult, type Intent, type IntentResult, type OperationOutcome } f
 
 export interface SequencerOptions {
   doc: DynamoDBDocumentClient;
-  /** The direct writer: its mapping cache and decision context are shared. */
+  /** The direct writer: its mapping cache is shared. */
   writer: LedgerWriter;
   table: string;
   ledger: LedgerRecord;
@@ -154,7 +155,7 @@ export class LedgerSequencer {
       }
     }
     const view = new OverlayView(this.cache);
-    const context = this.options.writer.decideContext(this.options.ledger, this.options.table, nowMs);
+    const context = { ledger: this.options.ledger, table: this.options.table, nowMs };
     let head = initial;
     const writes: CommitWrite[] = [];
     const decided: Array<{ reqId: string; outcome: WriteOutcome<unknown> }> = [];
@@ -302,21 +303,18 @@ export class LedgerSequencer {
    * was read.
    */
   private async load(cached: ItemKey[], fresh: ItemKey[] = []): Promise<Map<string, Record<string, unknown>>> {
+    const misses = [...new Map(cached.map((k) => [keyString(k), k])).values()].filter((k) => !this.cache.has(keyString(k)) && !this.absent.has(keyString(k)));
+    const keys = [...misses, ...fresh];
+    const items = await batchGetInOrder(this.options.doc, this.options.table, keys);
     const found = new Map<string, Record<string, unknown>>();
-    const misses = [...new Map(cached.map((k) => [keyString(k), k])).entries()].filter(([id]) => !this.cache.has(id) && !this.absent.has(id));
-    const wanted = [...misses, ...fresh.map((k) => [keyString(k), k] as const)];
-    for (let i = 0; i < wanted.length; i += 100) {
-      let pending = wanted.slice(i, i + 100).map(([, k]) => k);
-      while (pending.length > 0) {
-        const result = await this.options.doc.send(new BatchGetCommand({ RequestItems: { [this.options.table]: { Keys: pending, ConsistentRead: true } } }));
-        for (const item of result.Responses?.[this.options.table] ?? []) found.set(keyString(item as ItemKey), item);
-        pending = (result.UnprocessedKeys?.[this.options.table]?.Keys as ItemKey[] | undefined) ?? [];
-      }
-    }
-    for (const [id] of misses) {
-      const item = found.get(id);
-      if (item) this.cache.set(id, item);
-      else this.absent.add(id);
+    keys.forEach((key, i) => {
+      const item = items[i];
+      if (item) found.set(keyString(key), item);
+    });
+    for (const key of misses) {
+      const item = found.get(keyString(key));
+      if (item) this.cache.set(keyString(key), item);
+      else this.absent.add(keyString(key));
     }
     return found;
   }
@@ -345,16 +343,20 @@ export class LedgerSequencer {
    * (each names its request): its requesters, still waiting, get them.
    */
   private async repair(range: { firstLogId: number; lastLogId: number }): Promise<void> {
-    const { Items = [] } = await this.options.doc.send(
-      new QueryCommand({
+    const pages = paginateQuery(
+      { client: this.options.doc },
+      {
         TableName: this.options.table,
         KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
         ExpressionAttributeValues: { ':p': ledgerKeys.logPartition(this.options.ledger.name), ':a': ledgerKeys.log(this.options.ledger.name, range.firstLogId).sk, ':b': ledgerKeys.log(this.options.ledger.name, range.lastLogId).sk },
         ConsistentRead: true,
-      }),
+      },
     );
+    const items: Array<Record<string, unknown>> = [];
+    // A batch of large transactions can exceed one Query page (1 MB).
+    for await (const page of pages) items.push(...((page.Items ?? []) as Array<Record<string, unknown>>));
     const results = new Map<string, IntentResult>();
-    for (const item of Items) {
+    for (const item of items) {
       if (typeof item.req !== 'string') continue;
       const log = parseStoredLog(String(item.body));
       const extras = parseJson(String(item[EVENT_ATTRIBUTE] ?? '{}')) as { post?: never };

@@ -77,7 +77,9 @@ async function processRecords(records: readonly IntentRecord[], deps: WriterDeps
   for (const record of records) {
     try {
       const intent = decodeIntent(record.body);
-      byLedger.set(intent.ledger, [...(byLedger.get(intent.ledger) ?? []), { messageId: record.messageId, intent }]);
+      const group = byLedger.get(intent.ledger) ?? [];
+      group.push({ messageId: record.messageId, intent });
+      byLedger.set(intent.ledger, group);
     } catch (err) {
       deps.logger?.log('error', 'ledger writer: unreadable intent', { messageId: record.messageId, error: (err as Error).message });
       failures.push(record.messageId);

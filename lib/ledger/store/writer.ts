@@ -6,7 +6,7 @@ import { mappingJson, type Mapping } from '../domain/mapping.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { ItemView, Write } from './change-items.js';
 import { commitWrites, MAX_TRANSACTION_ITEMS } from './commit.js';
-import { decideRequests, idempotencyKeyOf, type DecideContext, type WriteOutcome } from './decide-batch.js';
+import { decideRequests, idempotencyKeyOf, type WriteOutcome } from './decide-batch.js';
 import { headFromItem, type Head } from './head.js';
 import { keyString, ledgerKeys, type ItemKey } from './keys.js';
 import { readKeys } from './ledger-state.js';
@@ -94,7 +94,7 @@ export class LedgerWriter {
   }
 
   /** One TransactGetItems of HEAD and `reads`, and the mapping HEAD names; `retry` on a concurrent writer. */
-  async readSnapshot(ledger: LedgerRecord, table: string, reads: ItemKey[]): Promise<Snapshot | 'retry'> {
+  private async readSnapshot(ledger: LedgerRecord, table: string, reads: ItemKey[]): Promise<Snapshot | 'retry'> {
     const headKey = ledgerKeys.head(ledger.name);
     const keys = dedupe([headKey, ...reads]);
     if (keys.length > MAX_TRANSACTION_ITEMS) {
@@ -129,16 +129,13 @@ export class LedgerWriter {
     return head.mappingVersion === undefined ? undefined : this.mappings.load(table, ledger.name, head.mappingVersion);
   }
 
-  decideContext(ledger: LedgerRecord, table: string, nowMs: number): DecideContext {
-    return { ledger, table, nowMs };
-  }
 
   private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>, options: { relayWhenLed?: boolean } = {}): Promise<Array<WriteOutcome<T>> | 'retry' | Relay> {
     const table = this.options.tableFor(ledger.bucket);
     const snapshot = await this.readSnapshot(ledger, table, requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(ledger.name, r)!] : []), ...readKeys(ledger.name, r.reads)]));
     if (snapshot === 'retry') return 'retry';
     if (options.relayWhenLed && isLed(snapshot.head, this.now())) return { relay: true, until: snapshot.head.leaseUntil! };
-    const { outcomes, writes, head } = decideRequests(this.decideContext(ledger, table, this.now()), snapshot.view, snapshot.head, snapshot.mapping, requests);
+    const { outcomes, writes, head } = decideRequests({ ledger, table, nowMs: this.now() }, snapshot.view, snapshot.head, snapshot.mapping, requests);
     if (writes.length === 0) return outcomes;
     return (await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), snapshot.head, head, writes)) ? 'retry' : outcomes;
   }
@@ -175,7 +172,7 @@ export function isLed(head: Head, nowMs: number): boolean {
   return head.leaseUntil !== undefined && head.leaseUntil > nowMs;
 }
 
-export function isTransactionConflict(err: unknown): boolean {
+function isTransactionConflict(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (err.name === 'TransactionConflictException' || err.name === 'TransactionInProgressException') return true;
   const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;

@@ -102,8 +102,19 @@ describe('rotation', () => {
     const { runtime } = await testEnvironment();
     const store = new KeyStore(runtime.doc, runtime.config.tables.auth);
     await rotateSigningKeys(store, { nowMs: Date.now(), minNextAgeSeconds: 0, generate: fastKeys });
+    // Both rotations have read the same key set before either writes (a key is generated between the read and
+    // the write): truly concurrent, whatever the machine's load — otherwise the second could start after the first
+    // finished and rightly rotate again.
+    let arrived = 0;
+    let release!: () => void;
+    const bothRead = new Promise<void>((r) => (release = r));
+    const atBarrier = async (now: string) => {
+      if (++arrived === 2) release();
+      await bothRead;
+      return fastKeys(now);
+    };
     const results = await Promise.all(
-      [1, 2].map(() => rotateSigningKeys(store, { nowMs: Date.now(), minNextAgeSeconds: 0, generate: fastKeys })),
+      [1, 2].map(() => rotateSigningKeys(store, { nowMs: Date.now(), minNextAgeSeconds: 0, generate: atBarrier })),
     );
     expect(results.map((r) => r.decision.action).sort()).toEqual(['promote', 'skip']);
     const { sets, privates } = await keyItems(runtime);

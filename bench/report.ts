@@ -304,7 +304,7 @@ ${reading()}
       `group commit then saves items per transaction (${r.groupCommitCost.batches.map((b) => `${b.wruPerTransaction} WRU at ${b.k}`).join(', ')})`,
       `but not enough emulator time to pay for the relay's extra requests (an SQS message, ~1.5 result reads, a result write per transaction).`,
       `On AWS the same design is bounded by DynamoDB's transaction latency instead: at about 30–60 ms per 100-item TransactWriteItems (to be measured first, the write-path study's S6),`,
-      `${r.groupCommitCost.largestBatch} transactions per commit give roughly ${Math.round((r.groupCommitCost.largestBatch * 1000) / 60)}–${Math.round((r.groupCommitCost.largestBatch * 1000) / 30)} tx/s per ledger; log pages and transaction items written after the commit (the next step) raise the batch to about 85.`,
+      `${r.groupCommitCost.largestBatch} transactions per commit (one log page, transactions' items written after the commit) give roughly ${Math.round((r.groupCommitCost.largestBatch * 1000) / 60)}–${Math.round((r.groupCommitCost.largestBatch * 1000) / 30)} tx/s per ledger.`,
       `Webhooks add p50 ${r.webhooks.latency.p50Ms} ms after the commit, much of it the pollers' cadence (the stream is polled every 200 ms when idle);`,
       r.webhooks.burst.drainAfterCommitsPerSec === null
         ? `in a burst, delivery kept pace with ${r.webhooks.burst.commitsPerSec} commits/s.`
@@ -315,7 +315,7 @@ ${reading()}
       `one delivery (dispatch + deliver) writes another ${deliveryWru} WRU${overKb.length ? `, partly because ${[...new Set(overKb.map((a) => itemKind(a.pk, a.sk)))].join(' and ')} items are just over 1 KB (${[...new Set(overKb.map((a) => a.bytes))].join(', ')} bytes), which doubles their blocks` : ''}.`,
       `The next lever is the number and size of items per write, starting with ${first}: index and history items that are written synchronously on every commit or delivery`,
       `(the delivery list indexes; the ledger's account index and moves history now ride in its volume items) cost 2 WRU each and could be written by a stream consumer instead;`,
-      `keeping records under 1 KB (the delivery's body could stay in the event) halves theirs. For group commit, one log page per batch and transaction items written after the commit.`,
+      `keeping records under 1 KB (the delivery's body could stay in the event) halves theirs.`,
     ].join(' ');
   }
 }
@@ -324,12 +324,14 @@ ${reading()}
 export function renderGroupCommitCost(g: GroupCommitCostResult): string {
   return `### Group commit: write units per transaction by batch size
 
-${g.source}; by DynamoDB's rules (each TransactWriteItems computed item by item; the result items' BatchWriteItem
-as reported). The largest batch one TransactWriteItems holds (100 actions) is **${g.largestBatch}** 1-posting transactions.
+${g.source}; by DynamoDB's rules (each TransactWriteItems computed item by item; the writes after it — the new
+transactions' items by BatchWriteItem, the result items, HEAD's settle mark — as reported, which for single-item and
+batch writes matches the rules). The commit holds HEAD, one log page, the volumes and move pages. The largest batch
+one TransactWriteItems holds (100 actions) is **${g.largestBatch}** 1-posting transactions.
 
 ${table(
-  ['Transactions per commit', 'Items in the TransactWriteItems', 'WRU per transaction', 'of which the commit', 'of which the result item', 'RRU per transaction'],
-  g.batches.map((b) => [b.k, b.items, b.wruPerTransaction, b.commitWruPerTransaction, b.resultWruPerTransaction, b.rruPerTransaction]),
+  ['Transactions per commit', 'Items in the TransactWriteItems', 'WRU per transaction', 'of which the commit', 'of which after it (transaction, result, settle)', 'RRU per transaction'],
+  g.batches.map((b) => [b.k, b.items, b.wruPerTransaction, b.commitWruPerTransaction, b.afterCommitWruPerTransaction ?? (b as { resultWruPerTransaction?: number }).resultWruPerTransaction, b.rruPerTransaction]),
 )}`;
 }
 

@@ -23,6 +23,9 @@ import { LedgerRegistry } from './store/registry.js';
 import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
 import { LedgerWriter } from './store/writer.js';
+import { settleBatch } from './sequencer/settle.js';
+import type { LedgerRecord } from './domain/change.js';
+import type { Head } from './store/head.js';
 import { LedgerCommands } from './sequencer/ledger-commands.js';
 import { LedgerRelay } from './sequencer/relay.js';
 import { sqsClientFromEnv } from '../sqs/client.js';
@@ -42,13 +45,21 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   const registry = new LedgerRegistry(doc, buckets);
   const lookup = new LedgerLookup(registry);
-  const writer = new LedgerWriter({ doc, tableFor, now, ...(options.sleep ? { sleep: options.sleep } : {}) });
+  // A batch a stopped ledger writer left unsettled is settled by the next direct write or list (sequencer/settle.ts).
+  const settle = (ledger: LedgerRecord, table: string, head: Head) => settleBatch(doc, table, ledger.name, head, now());
+  const writer = new LedgerWriter({
+    doc,
+    tableFor,
+    now,
+    settle,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+  });
 
   const app = createProtectedApp('ledger', runtime);
   infoRoutes(app);
   const stats = new LedgerStats(doc, tableFor);
   ledgerRoutes(app, { registry, lookup, stats, tableFor, now });
-  const reads = new TransactionReads(doc, tableFor);
+  const reads = new TransactionReads(doc, tableFor, { run: settle, now });
   const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
   // Group commit when the stack gives the ledger an ingress queue: busy ledgers relay to the sequenced writer.
   const ingress = env.LEDGER_INGRESS_QUEUE_URL;

@@ -4,7 +4,7 @@
  * ids gapless, every committed request present exactly once, balances, the hash chain — and the answers.
  */
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
 import type { LedgerOperation } from '../../lib/ledger/commands/operations.js';
@@ -174,16 +174,57 @@ describe('exactly once', () => {
 
   it('writes the answers of a batch whose writer stopped after its commit, and decides none of it twice', async () => {
     const ledger = await fresh();
-    // A writer whose result writes fail: it commits, then stops (as a crash right after the commit would).
+    // A writer whose after-commit writes fail: it commits, then stops (as a crash right after the commit would).
     const crashing = { ...doc, send: (command: unknown) => (command instanceof BatchWriteCommand ? Promise.reject(new Error('stopped')) : doc.send(command as never)) } as DynamoDBDocumentClient;
     const intents = [intent(ledger, create([posting('world', 'a', 3n)])), intent(ledger, create([posting('world', 'b', 4n)]))];
     await expect((await sequencer(ledger, 'crashing', crashing)).process(intents)).rejects.toThrow('stopped');
-    expect((await ledgerState(ledger)).ids).toEqual([1, 2]);
+    // Committed, its transactions' items not written: each is read from the batch's log page meanwhile.
+    expect((await doc.send(new GetCommand({ TableName: table, Key: { pk: `L#${ledger}#TX`, sk: '000000000000001' } }))).Item).toBeUndefined();
+    for (const [id, amount] of [[1, 3n], [2, 4n]] as const) {
+      const read = await call('GET', `/v2/${ledger}/transactions/${id}`);
+      expect(read.status).toBe(200);
+      expect(read.body.data).toMatchObject({ id: BigInt(id), postings: [{ source: 'world', amount }], reverted: false });
+    }
     // The requests come again (resent, or redelivered by the queue) to a new writer: answered, not re-decided.
     const { results } = await (await sequencer(ledger, 'next')).process(intents);
     expect(intents.map((i) => results.get(i.reqId)!.status)).toEqual(['committed', 'committed']);
     expect(intents.map((i) => Number(((results.get(i.reqId) as Extract<IntentResult, { status: 'committed' }>).outcomes[0]! as { logId: number }).logId))).toEqual([1, 2]);
     expect((await ledgerState(ledger)).ids).toEqual([1, 2]);
+  });
+
+  it('a batch whose writer stopped after its commit is settled by the first list once its lease lapses', async () => {
+    const ledger = await fresh();
+    const crashing = { ...doc, send: (command: unknown) => (command instanceof BatchWriteCommand ? Promise.reject(new Error('stopped')) : doc.send(command as never)) } as DynamoDBDocumentClient;
+    const stopped = new LedgerSequencer({ doc: crashing, writer, table, ledger: await lookup.resolve(ledger), owner: 'stopped', leaseMs: 300 });
+    const intents = [intent(ledger, create([posting('world', 'a', 3n)])), intent(ledger, create([posting('world', 'b', 4n)], { reference: 'r-2' }))];
+    await expect(stopped.process(intents)).rejects.toThrow('stopped');
+    await new Promise((r) => setTimeout(r, 400));
+    const state = await ledgerState(ledger);
+    expect(state.ids).toEqual([1, 2]);
+    expect(state.txs[1]!.reference).toBe('r-2');
+    expect(state.chain).toEqual({ ok: true, checked: 2 });
+    // Settled: HEAD no longer names the batch, and both requests' results were written.
+    const { Item: head } = await doc.send(new GetCommand({ TableName: table, Key: { pk: `L#${ledger}`, sk: 'HEAD' }, ConsistentRead: true }));
+    expect(head!.pendingResults).toBeUndefined();
+    for (const i of intents) {
+      const { Item } = await doc.send(new GetCommand({ TableName: table, Key: { pk: `L#${ledger}#RES#${i.reqId}`, sk: 'RES' }, ConsistentRead: true }));
+      expect(JSON.parse(String(Item!.result)).status).toBe('committed');
+    }
+  });
+  it('a direct write after a stopped writer’s lease lapsed settles its batch first, then decides over it', async () => {
+    const ledger = await fresh();
+    const crashing = { ...doc, send: (command: unknown) => (command instanceof BatchWriteCommand ? Promise.reject(new Error('stopped')) : doc.send(command as never)) } as DynamoDBDocumentClient;
+    const stopped = new LedgerSequencer({ doc: crashing, writer, table, ledger: await lookup.resolve(ledger), owner: 'stopped', leaseMs: 300 });
+    await expect(stopped.process([intent(ledger, create([posting('world', 'a', 3n)]))])).rejects.toThrow('stopped');
+    await new Promise((r) => setTimeout(r, 400));
+    // The revert reads transaction 1, which only the batch's log page holds until the batch is settled.
+    const revert = await call('POST', `/v2/${ledger}/transactions/1/revert`);
+    expect(revert.status).toBe(201);
+    expect(revert.body.data).toMatchObject({ id: 2n, postings: [{ source: 'a', destination: 'world', amount: 3n }] });
+    expect((await call('GET', `/v2/${ledger}/transactions/1`)).body.data).toMatchObject({ id: 1n, reverted: true });
+    const { Item: head } = await doc.send(new GetCommand({ TableName: table, Key: { pk: `L#${ledger}`, sk: 'HEAD' }, ConsistentRead: true }));
+    expect(head!.pendingResults).toBeUndefined();
+    expect(Number(head!.lastTxId)).toBe(2);
   });
 });
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { BatchWriteCommand, paginateQuery, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchPut } from '../../dynamo/batch-put.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { isConditionFailure, isThrottling } from '../../dynamo/errors.js';
 import { PlatformError, ValidationError } from '../../errors/index.js';
@@ -7,19 +8,18 @@ import { parseJson } from '../../json/bigint-json.js';
 import { operationRequest } from '../commands/operations.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { Mapping } from '../domain/mapping.js';
-import { transactionView, type Transaction } from '../domain/transaction.js';
 import type { ItemView } from '../store/change-items.js';
-import { actionCount, commitWrites, MAX_TRANSACTION_ITEMS } from '../store/commit.js';
+import { clearPendingBatch, putAbsentItems } from '../store/batch-settle.js';
+import { actionCount, commitWrites, MAX_TRANSACTION_ITEMS, splitDeferred } from '../store/commit.js';
 import { decideRequests, idempotencyKeyOf, type CommitWrite, type WriteOutcome } from '../store/decide-batch.js';
 import { headFromItem, type Head } from '../store/head.js';
 import { keyString, ledgerKeys, type ItemKey } from '../store/keys.js';
 import { readKeys } from '../store/ledger-state.js';
-import { EVENT_ATTRIBUTE } from '../store/log-events.js';
-import { parseStoredLog } from '../store/log-reads.js';
 import { OverlayView } from '../store/overlay-view.js';
 import { parseStoredTransaction } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
-import { encodeResult, type Intent, type IntentResult, type OperationOutcome } from './intent.js';
+import type { Intent, IntentResult, OperationOutcome } from './intent.js';
+import { putResults, settleBatch } from './settle.js';
 
 export interface SequencerOptions {
   doc: DynamoDBDocumentClient;
@@ -40,8 +40,11 @@ export interface SequencerOptions {
 
 export const DEFAULT_LEASE_MS = 5_000;
 export const DEFAULT_DECIDE_MARGIN_MS = 2_000;
-/** Results are kept long enough for any requester still waiting, and for a late duplicate message. */
-const RESULT_TTL_SECONDS = 3600;
+/**
+ * After a commit, transactions' items are put without a condition only while the lease has this much left: a
+ * direct writer waits for the lease to lapse, and settles the batch itself, before it touches them.
+ */
+const LEAD_MARGIN_MS = 1_000;
 /** Commits tried for one batch before giving up on it (its intents are left to their messages' redelivery). */
 const MAX_COMMIT_ATTEMPTS = 8;
 
@@ -188,7 +191,7 @@ export class LedgerSequencer {
         results.set(intent.reqId, refusal(err));
         continue;
       }
-      const actions = actionCount([...writes, ...outcome.writes]);
+      const actions = actionCount([...writes, ...outcome.writes], { deferred: true });
       if (actions > MAX_TRANSACTION_ITEMS) {
         if (writes.length === 0) results.set(intent.reqId, refusal(new ValidationError(`the request touches too many accounts and assets (${actions} items to write, at most ${MAX_TRANSACTION_ITEMS})`)));
         else deferred.push(intent);
@@ -200,12 +203,16 @@ export class LedgerSequencer {
       decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });
     }
 
+    let after: Array<Record<string, unknown>> = [];
     if (writes.length > 0) {
       const firstLogId = initial.lastLogId + 1;
       const next: Head = { ...head, leaseOwner: this.options.owner, leaseUntil: nowMs + this.leaseMs, pendingResults: { firstLogId, lastLogId: head.lastLogId } };
+      // New transactions' items follow the commit (half the price outside a transaction), before any answer.
+      const split = splitDeferred(writes);
+      after = split.after;
       let retry;
       try {
-        retry = await commitWrites(this.options.doc, this.options.table, this.headKey, initial, next, writes, {
+        retry = await commitWrites(this.options.doc, this.options.table, this.headKey, initial, next, split.atomic, {
           clientRequestToken: createHash('sha256').update(`${this.options.owner}/${this.options.ledger.name}/${this.batches++}`).digest('hex').slice(0, 32),
         });
       } catch (err) {
@@ -225,10 +232,11 @@ export class LedgerSequencer {
     }
     for (const { reqId, outcome } of decided) results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
     try {
-      await this.writeResults(results);
+      if (writes.length > 0) await this.afterCommit(after, results, this.head!);
+      else await putResults(this.options.doc, this.options.table, this.options.ledger.name, results, this.now());
     } catch (err) {
-      // The batch is committed but not all answered: the next batch must not commit before it is (it would replace
-      // HEAD's `pendingResults`), so read HEAD again first — which answers this batch from its log items.
+      // A batch committed but not all written or answered: the next batch must not commit before it is (it would
+      // replace HEAD's `pendingResults`), so read HEAD again first — which settles this batch from its log page.
       this.forget();
       throw err;
     }
@@ -244,13 +252,26 @@ export class LedgerSequencer {
   }
 
   /**
-   * HEAD read again after the cache was dropped. A batch it names as possibly unanswered (ours, after a commit
-   * whose answer was lost, or a stopped writer's) is answered first from its log items, so none of its requests
-   * is decided a second time: their results now exist.
+   * After a commit, in this order: the new transactions' items, the results (a requester is answered only once
+   * its transaction can be read), then HEAD told the batch is settled. The items go by BatchWriteItem while this
+   * writer surely still leads (no direct write can have changed them); past that, each only if absent.
+   */
+  private async afterCommit(items: ReadonlyArray<Record<string, unknown>>, results: ReadonlyMap<string, IntentResult>, head: Head): Promise<void> {
+    const { doc, table, ledger } = this.options;
+    if (this.now() + LEAD_MARGIN_MS < (head.leaseUntil ?? 0)) await batchPut(doc, table, items);
+    else await putAbsentItems(doc, table, items);
+    await putResults(doc, table, ledger.name, results, this.now());
+    await clearPendingBatch(doc, table, ledger.name, head.version);
+  }
+
+  /**
+   * HEAD read again after the cache was dropped. A batch it names as possibly unsettled (ours, after a commit
+   * whose after-commit writes failed, or a stopped writer's) is settled first from its log page, so none of its
+   * requests is decided a second time (their results now exist) and every transaction it created can be read.
    */
   private async reload(): Promise<void> {
     await this.readHead();
-    if (this.head!.pendingResults) await this.repair(this.head!.pendingResults);
+    if (this.head!.pendingResults) await settleBatch(this.options.doc, this.options.table, this.options.ledger.name, this.head!, this.now());
   }
 
   /**
@@ -319,53 +340,9 @@ export class LedgerSequencer {
     return found;
   }
 
-  /** Result items, after the commit (not in it: 1 write unit instead of 2). */
-  private async writeResults(results: Map<string, IntentResult>): Promise<void> {
-    const expiresAt = Math.floor(this.now() / 1000) + RESULT_TTL_SECONDS;
-    const puts = [...results].map(([reqId, result]) => ({ PutRequest: { Item: { ...ledgerKeys.result(this.options.ledger.name, reqId), result: encodeResult(result), expiresAt } } }));
-    for (let i = 0; i < puts.length; i += 25) {
-      let pending = puts.slice(i, i + 25);
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.random() * 20 * 2 ** Math.min(attempt, 6)));
-        const { UnprocessedItems } = await this.options.doc.send(new BatchWriteCommand({ RequestItems: { [this.options.table]: pending } }));
-        pending = (UnprocessedItems?.[this.options.table] as typeof pending | undefined) ?? [];
-      }
-    }
-  }
-
   private remember(reqId: string, result: IntentResult): void {
     if (this.answered.size > 50_000) this.answered.clear();
     this.answered.set(reqId, result);
-  }
-
-  /**
-   * The results of a batch committed by a writer that stopped before writing them, rebuilt from its log items
-   * (each names its request): its requesters, still waiting, get them.
-   */
-  private async repair(range: { firstLogId: number; lastLogId: number }): Promise<void> {
-    const pages = paginateQuery(
-      { client: this.options.doc },
-      {
-        TableName: this.options.table,
-        KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
-        ExpressionAttributeValues: { ':p': ledgerKeys.logPartition(this.options.ledger.name), ':a': ledgerKeys.log(this.options.ledger.name, range.firstLogId).sk, ':b': ledgerKeys.log(this.options.ledger.name, range.lastLogId).sk },
-        ConsistentRead: true,
-      },
-    );
-    const items: Array<Record<string, unknown>> = [];
-    // A batch of large transactions can exceed one Query page (1 MB).
-    for await (const page of pages) items.push(...((page.Items ?? []) as Array<Record<string, unknown>>));
-    const results = new Map<string, IntentResult>();
-    for (const item of items) {
-      if (typeof item.req !== 'string') continue;
-      const log = parseStoredLog(String(item.body));
-      const extras = parseJson(String(item[EVENT_ATTRIBUTE] ?? '{}')) as { post?: never };
-      // A transaction's log data is its view without volumes: with the post-commit volumes, the answer.
-      const data = log.data as { transaction?: Transaction };
-      const result = data.transaction && extras.post ? transactionView(data.transaction, { post: extras.post }) : null;
-      results.set(item.req, { status: 'committed', outcomes: [{ kind: 'committed', result, logId: log.id }] });
-    }
-    await this.writeResults(results);
   }
 }
 

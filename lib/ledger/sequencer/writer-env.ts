@@ -7,6 +7,7 @@ import { BucketTables } from '../store/bucket-tables.js';
 import { LedgerLookup } from '../store/ledger-lookup.js';
 import { LedgerRegistry } from '../store/registry.js';
 import { LedgerWriter } from '../store/writer.js';
+import { settleBatch } from './settle.js';
 import type { WriterDeps } from './writer-handler.js';
 
 /** How long one invocation keeps draining the queue: well inside the function's timeout (30 s in the stack). */
@@ -27,7 +28,7 @@ export function writerDepsFromEnv(env: NodeJS.ProcessEnv): WriterDeps & { ingres
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   return {
     doc,
-    writer: new LedgerWriter({ doc, tableFor }),
+    writer: new LedgerWriter({ doc, tableFor, settle: (ledger, table, head) => settleBatch(doc, table, ledger.name, head, Date.now()) }),
     lookup: new LedgerLookup(new LedgerRegistry(doc, buckets)),
     tableFor,
     owner: randomUUID(),

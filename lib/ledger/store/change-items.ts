@@ -15,6 +15,12 @@ export interface Write {
     Delete?: { TableName: string; Key: ItemKey; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> };
   };
   onConditionFailure?: () => Error;
+  /**
+   * A new transaction's item: a sequenced writer puts it right after its commit rather than in it (it is rebuilt
+   * from the log page if the writer stops in between). Not when the batch writes the item again (a revert or
+   * metadata of a transaction created in the same batch): `collapse` drops the mark.
+   */
+  deferrable?: boolean;
 }
 
 /** Items as the writer sees them: the snapshot, overlaid with each earlier decision's puts. */
@@ -38,7 +44,9 @@ export function changeWrites(ledger: LedgerRecord, table: string, view: ItemView
   });
   const writes: Write[] = [];
   for (const { record, before } of change.transactions) {
-    writes.push(put(transactionItem(ledger.name, record), before ? undefined : { ConditionExpression: 'attribute_not_exists(pk)' }));
+    const write = put(transactionItem(ledger.name, record), before ? undefined : { ConditionExpression: 'attribute_not_exists(pk)' });
+    // A new transaction's item may follow a group commit instead of being in it (docs/data-model.md, "Two write modes").
+    writes.push(before ? write : { ...write, deferrable: true });
     writes.push(...metadataIndexWrites(table, before?.tx.metadata ?? {}, record.tx.metadata, (k, v) => ledgerKeys.transactionMetadata(ledger.name, k, v, record.tx.id), { txId: record.tx.id }));
   }
   for (const { account, asset, volume } of change.volumes) {

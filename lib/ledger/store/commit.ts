@@ -5,6 +5,7 @@ import type { CommitWrite } from './decide-batch.js';
 import type { Head } from './head.js';
 import { keyString, type ItemKey } from './keys.js';
 import type { Write } from './change-items.js';
+import { logPages } from './log-pages.js';
 
 /** DynamoDB's limit on items in one TransactWriteItems / TransactGetItems. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -49,7 +50,7 @@ export async function commitWrites(
 export function commitActions(table: string, headKey: ItemKey, initial: Head, head: Head, writes: CommitWrite[]): CommitWrite[] {
   // The version written is always the one read plus one, whatever `head` carries.
   const { version: _versionRead, ...state } = head;
-  const transaction = collapse([
+  const transaction = commitItems([
     {
       item: {
         Put: {
@@ -71,9 +72,27 @@ export function commitActions(table: string, headKey: ItemKey, initial: Head, he
   return transaction;
 }
 
-/** Actions a commit of these writes takes (HEAD's put included): what the 100-action limit counts. */
-export function actionCount(writes: CommitWrite[]): number {
-  return collapse(writes).length + 1;
+/**
+ * Actions a commit of these writes takes (HEAD's put included): what the 100-action limit counts. `deferred`:
+ * new transactions' items are put after the commit (a sequenced writer), so they do not count.
+ */
+export function actionCount(writes: CommitWrite[], options: { deferred?: boolean } = {}): number {
+  return commitItems(writes).filter((w) => !(options.deferred && w.deferrable)).length + 1;
+}
+
+/** A commit's writes as items: its log entries gathered into pages (log-pages.ts), then one action per item. */
+export function commitItems(writes: CommitWrite[]): CommitWrite[] {
+  const logs = writes.filter((w) => w.log);
+  if (logs.length <= 1) return collapse(writes);
+  const table = logs[0]!.item.Put!.TableName;
+  const pages: CommitWrite[] = logPages(logs.map((w) => w.item.Put!.Item)).map((Item) => ({ item: { Put: { TableName: table, Item } } }));
+  return collapse([...writes.filter((w) => !w.log), ...pages]);
+}
+
+/** A sequenced writer's commit: what goes in the TransactWriteItems, and the new transactions' items put after it. */
+export function splitDeferred(writes: CommitWrite[]): { atomic: CommitWrite[]; after: Array<Record<string, unknown>> } {
+  const items = commitItems(writes);
+  return { atomic: items.filter((w) => !w.deferrable), after: items.filter((w) => w.deferrable).map((w) => w.item.Put!.Item) };
 }
 
 /**

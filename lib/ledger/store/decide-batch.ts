@@ -9,7 +9,7 @@ import { changeWrites, type ItemView, type Write } from './change-items.js';
 import type { Head } from './head.js';
 import { keyString, ledgerKeys, type ItemKey } from './keys.js';
 import { ledgerState } from './ledger-state.js';
-import { EVENT_ATTRIBUTE } from './log-events.js';
+import { singleLogItem } from './log-pages.js';
 
 export type WriteOutcome<T> =
   | { kind: 'committed'; result: T; log: LogEntry }
@@ -17,8 +17,11 @@ export type WriteOutcome<T> =
   /** An idempotent replay: the original response, exactly as first sent. */
   | { kind: 'replayed'; result: unknown };
 
-/** A write of a commit; `idempotency` marks the idempotency record (its condition failing means a replay). */
-export type CommitWrite = Write & { idempotency?: boolean };
+/**
+ * A write of a commit; `idempotency` marks the idempotency record (its condition failing means a replay), `log`
+ * a log entry's item (a commit's entries are gathered into pages, log-pages.ts).
+ */
+export type CommitWrite = Write & { idempotency?: boolean; log?: boolean };
 
 /** Idempotency records are kept at least 24 hours (API.md §3.2); two days, to be safe. */
 export const IDEMPOTENCY_TTL_SECONDS = 48 * 3600;
@@ -67,7 +70,7 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
     const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entry) : '';
     const log: LogEntry = { ...entry, hash };
     const own: CommitWrite[] = [
-      { item: { Put: { TableName: table, Item: { ...logItem(ledger.name, log, change), ...(context.requestId ? { req: context.requestId } : {}) } } } },
+      { log: true, item: { Put: { TableName: table, Item: logItem(ledger.name, log, change, context.requestId) } } },
       ...changeWrites(ledger, table, view, change, logId),
     ];
     if (idempotencyKey) {
@@ -103,9 +106,9 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
  * The log entry's item: the exact entry as hashed (`body`), and `ev`, what its event needs beyond the entry (the
  * post-commit volumes), so the ledger table's stream carries the event without a row of its own.
  */
-function logItem(ledger: string, log: LogEntry, change: LedgerChange): Record<string, unknown> {
+function logItem(ledger: string, log: LogEntry, change: LedgerChange, requestId: string | undefined): Record<string, unknown> {
   const created = change.transactions.find((t) => !t.before);
   const reverted = change.log.type === 'REVERTED_TRANSACTION' ? change.transactions.find((t) => t.before) : undefined;
   const extras = { ...(created ? { post: created.record.post } : {}), ...(reverted ? { revertedPost: reverted.record.post } : {}) };
-  return { ...ledgerKeys.log(ledger, log.id), id: log.id, type: log.type, date: log.date, body: stringifyJson(log), [EVENT_ATTRIBUTE]: stringifyJson(extras) };
+  return singleLogItem(ledger, log, { body: stringifyJson(log), ev: stringifyJson(extras), ...(requestId ? { req: requestId } : {}) });
 }

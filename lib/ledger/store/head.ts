@@ -36,3 +36,8 @@ export function headFromItem(item: Record<string, unknown>): Head {
     ...(item.pendingResults ? { pendingResults: { firstLogId: Number((item.pendingResults as Record<string, unknown>).firstLogId), lastLogId: Number((item.pendingResults as Record<string, unknown>).lastLogId) } } : {}),
   };
 }
+
+/** Whether a sequenced writer leads the ledger: its lease is live. */
+export function isLed(head: Head, nowMs: number): boolean {
+  return head.leaseUntil !== undefined && head.leaseUntil > nowMs;
+}

@@ -5,6 +5,7 @@ import { parseJson } from '../../json/bigint-json.js';
 import type { LogType } from '../domain/logs.js';
 import { mappingView, parseMapping } from '../domain/mapping.js';
 import { transactionView, type Transaction, type VolumesView } from '../domain/transaction.js';
+import { EVENT_ATTRIBUTE, rawEntriesOf } from './log-pages.js';
 
 /**
  * The ledger's events travel in the ledger table itself (docs/data-model.md, "Events"): an item that carries
@@ -13,7 +14,7 @@ import { transactionView, type Transaction, type VolumesView } from '../domain/t
  * `ledger.updated_mapping` of the HEAD version that wrote it. No events-table row is written for the ledger,
  * which saves its two write units on every ledger write.
  */
-export const EVENT_ATTRIBUTE = 'ev';
+export { EVENT_ATTRIBUTE } from './log-pages.js';
 
 export type LedgerEvent = EventEnvelopeText;
 
@@ -35,26 +36,33 @@ const LEDGER_PARTITION = /^L#([^#]+)$/;
 
 /**
  * The events a ledger-table item carries (its stream image, unmarshalled), in log order; none when it has no
- * `ev`. An array because one item may one day hold several log entries (a log page): dispatch already handles
- * a record that yields several events. Payloads are exactly those the ledger's commands emitted when events
+ * `ev`. A log page (log-pages.ts) carries one event per entry, in log order. Payloads are exactly those the ledger's commands emitted when events
  * were events-table rows, and event ids derive from the same seeds, so a receiver sees no difference.
  */
 export function ledgerEventsOfImage(image: Record<string, unknown>): LedgerEvent[] {
   if (image[EVENT_ATTRIBUTE] === undefined) return [];
   const where = `ledger item ${String(image.pk)}/${String(image.sk)}`;
   if (typeof image[EVENT_ATTRIBUTE] !== 'string') throw new MalformedEventError(`${where} has an ev that is not a string`);
-  const extras = objectOf(image[EVENT_ATTRIBUTE], `${where} ev`);
   const pk = String(image.pk ?? '');
   try {
     const log = LOG_PARTITION.exec(pk);
-    if (log) return [eventEnvelope(logEvent(log[1]!, objectOf(image.body, `${where} body`), extras))];
+    if (log) return logEvents(log[1]!, image, where);
     const ledger = LEDGER_PARTITION.exec(pk);
-    if (ledger && image.sk === 'MAPPING') return [eventEnvelope(mappingEvent(ledger[1]!, image))];
+    if (ledger && image.sk === 'MAPPING') {
+      objectOf(image[EVENT_ATTRIBUTE], `${where} ev`);
+      return [eventEnvelope(mappingEvent(ledger[1]!, image))];
+    }
   } catch (err) {
     if (err instanceof MalformedEventError) throw err;
     throw new MalformedEventError(`${where} cannot be read as an event: ${err instanceof Error ? err.message : String(err)}`);
   }
   throw new MalformedEventError(`${where} has an ev but is no item that carries events`);
+}
+
+function logEvents(ledger: string, image: Record<string, unknown>, where: string): LedgerEvent[] {
+  return rawEntriesOf(image).map((entry, i) =>
+    eventEnvelope(logEvent(ledger, objectOf(entry.body, `${where} body ${i}`), objectOf(entry.ev, `${where} ev ${i}`))),
+  );
 }
 
 function logEvent(ledger: string, entry: Record<string, unknown>, extras: Record<string, unknown>): EventSource {

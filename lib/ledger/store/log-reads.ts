@@ -1,41 +1,12 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { queryPage } from '../../dynamo/paginate.js';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../../errors/index.js';
-import { parseJson } from '../../json/bigint-json.js';
-import type { ListQuery, Page } from '../../pagination/cursor.js';
+import { encodeCursor, type ListQuery, type Page } from '../../pagination/cursor.js';
 import type { LogEntry } from '../domain/logs.js';
 import { ledgerKeys } from './keys.js';
+import { storedEntriesOf } from './log-pages.js';
+
+export { parseStoredLog } from './log-pages.js';
 import type { LedgerRecord } from './registry.js';
-
-/** A stored log entry: its body is the exact JSON the writer hashed, amounts as big integers. */
-export function parseStoredLog(body: string): LogEntry {
-  const { id, type, data, date, idempotencyKey, hash } = parseJson(body) as Record<string, unknown>;
-  return {
-    id: Number(id),
-    type: type as LogEntry['type'],
-    data: idsAsNumbers(data) as Record<string, unknown>,
-    date: String(date),
-    idempotencyKey: String(idempotencyKey ?? ''),
-    hash: String(hash ?? ''),
-  };
-}
-
-/** Keys of log data holding ids (transaction ids, a metadata target's id), not amounts. */
-const ID_KEYS = new Set(['id', 'targetId']);
-
-/**
- * The exact parser reads every integer as bigint. Ids inside log data go back to numbers, as on transactions,
- * so `Formance-Bigint-As-String` turns amounts into strings but not ids. Either prints the same digits, so the
- * hash over the data is unchanged.
- */
-function idsAsNumbers(value: unknown, key?: string): unknown {
-  if (typeof value === 'bigint') return key !== undefined && ID_KEYS.has(key) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-  if (Array.isArray(value)) return value.map((v) => idsAsNumbers(v));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, idsAsNumbers(v, k)]));
-  }
-  return value;
-}
 
 export const logListName = (ledger: string) => `ledger.logs.${ledger}`;
 
@@ -46,29 +17,76 @@ export class LogReads {
     private readonly tableFor: (bucket: string) => string,
   ) {}
 
-  /** Newest first (API.md §3.3). */
+  /**
+   * Newest first (API.md §3.3), entry by entry across log items and pages. A cursor names the log id it stops
+   * at: the next page holds the ids below it, the previous page those above it.
+   */
   async list(ledger: LedgerRecord, query: ListQuery): Promise<Page<LogEntry>> {
     const partition = ledgerKeys.logPartition(ledger.name);
     const k = query.cursor?.k;
-    // The cursor is not signed: its start key must be a log key of this ledger, or DynamoDB refuses the query.
+    // The cursor is not signed: its key must be a log key of this ledger.
     if (k && (Object.keys(k).length !== 2 || k.pk !== partition || !/^\d{15}$/.test(k.sk ?? ''))) {
       throw new ValidationError('cursor: not a cursor of this list');
     }
-    return queryPage(
-      this.doc,
-      {
-        input: {
-          TableName: this.tableFor(ledger.bucket),
-          KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': partition },
+    const table = this.tableFor(ledger.bucket);
+    const { pageSize } = query;
+    const cut = k ? Number(k.sk) : undefined;
+    const backwards = query.cursor?.d === 'p';
+    const found = backwards ? await this.above(table, ledger.name, cut!, pageSize + 1) : await this.below(table, ledger.name, cut, pageSize + 1);
+    const more = found.length > pageSize;
+    const data = found.slice(0, pageSize);
+    if (backwards) data.reverse();
+    const make = (d: 'n' | 'p', log: LogEntry) => encodeCursor({ l: logListName(ledger.name), p: pageSize, k: ledgerKeys.log(ledger.name, log.id), d });
+    const hasNext = backwards ? true : more;
+    const hasPrevious = backwards ? more : query.cursor !== undefined;
+    const page: Page<LogEntry> = { pageSize, hasMore: hasNext, data };
+    if (hasNext && data.length > 0) page.next = make('n', data[data.length - 1]!);
+    if (hasPrevious && data.length > 0) page.previous = make('p', data[0]!);
+    return page;
+  }
+
+  /** Up to `count` entries with ids below `cut` (all, without), newest first. */
+  private async below(table: string, ledger: string, cut: number | undefined, count: number): Promise<LogEntry[]> {
+    const entries: LogEntry[] = [];
+    for await (const item of this.items(table, ledger, cut === undefined ? 'pk = :p' : 'pk = :p AND sk < :cut', cut, false, count)) {
+      entries.push(...storedEntriesOf(item).map((e) => e.log).filter((log) => cut === undefined || log.id < cut).reverse());
+      if (entries.length >= count) break;
+    }
+    return entries.slice(0, count);
+  }
+
+  /** Up to `count` entries with ids above `cut`, oldest first: from the item that holds `cut + 1`. */
+  private async above(table: string, ledger: string, cut: number, count: number): Promise<LogEntry[]> {
+    let from = cut + 1;
+    for await (const item of this.items(table, ledger, 'pk = :p AND sk <= :cut', cut + 1, false, 1)) {
+      from = Number(item.id);
+      break;
+    }
+    const entries: LogEntry[] = [];
+    for await (const item of this.items(table, ledger, 'pk = :p AND sk >= :cut', from, true, count)) {
+      entries.push(...storedEntriesOf(item).map((e) => e.log).filter((log) => log.id > cut));
+      if (entries.length >= count) break;
+    }
+    return entries.slice(0, count);
+  }
+
+  private async *items(table: string, ledger: string, condition: string, cut: number | undefined, ascending: boolean, limit: number): AsyncGenerator<Record<string, unknown>> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const result = await this.doc.send(
+        new QueryCommand({
+          TableName: table,
+          KeyConditionExpression: condition,
+          ExpressionAttributeValues: { ':p': ledgerKeys.logPartition(ledger), ...(cut !== undefined ? { ':cut': ledgerKeys.log(ledger, cut).sk } : {}) },
+          ScanIndexForward: ascending,
           ConsistentRead: true,
-        },
-        keyAttributes: ['pk', 'sk'],
-        list: logListName(ledger.name),
-        ascending: false,
-      },
-      query,
-      (item) => parseStoredLog(String(item.body)),
-    );
+          // Every item holds at least one entry: `limit` items are enough, or the list ends.
+          Limit: limit,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of (result.Items ?? []) as Array<Record<string, unknown>>) yield item;
+      start = result.LastEvaluatedKey;
+    } while (start);
   }
 }

@@ -7,7 +7,10 @@ import type { Posting } from '../domain/postings.js';
 import type { Transaction, VolumesView } from '../domain/transaction.js';
 import type { Bound, TransactionFilter } from '../domain/transaction-filter.js';
 import { accountTransactionIds } from './account-transactions.js';
+import { createdTransactionItems } from './batch-settle.js';
+import { headFromItem, isLed, type Head } from './head.js';
 import { ledgerKeys } from './keys.js';
+import { readLogRange } from './log-pages.js';
 import type { LedgerRecord } from './registry.js';
 
 export interface StoredTransaction {
@@ -26,7 +29,21 @@ export class TransactionReads {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableFor: (bucket: string) => string,
+    /** Settles a batch a stopped sequenced writer left unsettled (see `settleStopped`); without it, lists wait for the next writer. */
+    private readonly settle?: { run: (ledger: LedgerRecord, table: string, head: Head) => Promise<void>; now: () => number },
   ) {}
+
+  /**
+   * Before a list: a batch whose writer stopped between its commit and its transactions' items (HEAD names it, no
+   * lease) is settled first, so lists show every committed transaction. While a writer leads, its items are at
+   * most one BatchWriteItem behind its commit, and always written before its requests are answered.
+   */
+  private async settleStopped(table: string, ledger: LedgerRecord): Promise<void> {
+    if (!this.settle) return;
+    const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger.name) }));
+    const head = Item ? headFromItem(Item) : undefined;
+    if (head?.pendingResults && !isLed(head, this.settle.now())) await this.settle.run(ledger, table, head);
+  }
 
   private async byIds(table: string, ledger: string, ids: number[]): Promise<StoredTransaction[]> {
     const items = await batchGetInOrder(this.doc, table, ids.map((id) => ledgerKeys.transaction(ledger, id)));
@@ -34,10 +51,29 @@ export class TransactionReads {
   }
 
   async get(ledger: LedgerRecord, id: number): Promise<StoredTransaction | undefined> {
-    const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.tableFor(ledger.bucket), Key: ledgerKeys.transaction(ledger.name, id), ConsistentRead: true }),
-    );
+    const table = this.tableFor(ledger.bucket);
+    return (await this.item(table, ledger.name, id)) ?? this.unsettled(table, ledger.name, id);
+  }
+
+  private async item(table: string, ledger: string, id: number): Promise<StoredTransaction | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.transaction(ledger, id), ConsistentRead: true }));
     return Item ? parseStoredTransaction(String(Item.body)) : undefined;
+  }
+
+  /**
+   * A committed transaction whose item is not written yet: a sequenced writer puts new transactions' items
+   * right after its commit, and HEAD names the batch until they are all written (docs/data-model.md, "Two write
+   * modes"). Read from the batch's log page meanwhile. Only reads that miss pay for this.
+   */
+  private async unsettled(table: string, ledger: string, id: number): Promise<StoredTransaction | undefined> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger), ConsistentRead: true }));
+    if (!Item || id > Number(Item.lastTxId)) return undefined;
+    const pending = headFromItem(Item).pendingResults;
+    // Settled between the two reads: the item is there now.
+    if (!pending) return this.item(table, ledger, id);
+    const entries = await readLogRange(this.doc, table, ledger, pending.firstLogId, pending.lastLogId);
+    const created = createdTransactionItems(ledger, entries).find((item) => item.id === id);
+    return created ? parseStoredTransaction(String(created.body)) : this.item(table, ledger, id);
   }
 
   /**
@@ -54,6 +90,7 @@ export class TransactionReads {
     before?: number,
   ): Promise<Page<StoredTransaction>> {
     const table = this.tableFor(ledger.bucket);
+    await this.settleStopped(table, ledger);
     const list = `ledger.transactions.${ledger.name}`;
     const fromBody = (item: Record<string, unknown>) => parseStoredTransaction(String(item.body));
     if (filter?.kind === 'reference') {

@@ -7,7 +7,9 @@ import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { ItemView, Write } from './change-items.js';
 import { commitWrites, MAX_TRANSACTION_ITEMS } from './commit.js';
 import { decideRequests, idempotencyKeyOf, type WriteOutcome } from './decide-batch.js';
-import { headFromItem, type Head } from './head.js';
+import { headFromItem, isLed, type Head } from './head.js';
+
+export { isLed } from './head.js';
 import { keyString, ledgerKeys, type ItemKey } from './keys.js';
 import { readKeys } from './ledger-state.js';
 import { MappingCache, mappingItem } from './mapping-item.js';
@@ -26,6 +28,11 @@ export interface WriterOptions {
   now?: () => number;
   /** Waits between attempts (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Settles a batch HEAD names as possibly unsettled, once no writer leads the ledger (a sequenced writer stopped
+   * between its commit and the items it writes after it): a direct write decides only over a settled ledger.
+   */
+  settle?: (ledger: LedgerRecord, table: string, head: Head) => Promise<void>;
 }
 
 /** A snapshot of HEAD and the items a write reads, and the mapping HEAD names. */
@@ -135,6 +142,11 @@ export class LedgerWriter {
     const snapshot = await this.readSnapshot(ledger, table, requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(ledger.name, r)!] : []), ...readKeys(ledger.name, r.reads)]));
     if (snapshot === 'retry') return 'retry';
     if (options.relayWhenLed && isLed(snapshot.head, this.now())) return { relay: true, until: snapshot.head.leaseUntil! };
+    if (snapshot.head.pendingResults && this.options.settle && !isLed(snapshot.head, this.now())) {
+      // The snapshot may lack the batch's transactions: settle, then read again.
+      await this.options.settle(ledger, table, snapshot.head);
+      return 'retry';
+    }
     const { outcomes, writes, head } = decideRequests({ ledger, table, nowMs: this.now() }, snapshot.view, snapshot.head, snapshot.mapping, requests);
     if (writes.length === 0) return outcomes;
     return (await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), snapshot.head, head, writes)) ? 'retry' : outcomes;
@@ -167,10 +179,6 @@ export interface Relay {
 
 const isRelay = (value: unknown): value is Relay => typeof value === 'object' && value !== null && 'relay' in value;
 
-/** Whether a sequenced writer leads the ledger: its lease is live. */
-export function isLed(head: Head, nowMs: number): boolean {
-  return head.leaseUntil !== undefined && head.leaseUntil > nowMs;
-}
 
 function isTransactionConflict(err: unknown): boolean {
   if (!(err instanceof Error)) return false;

@@ -1,0 +1,151 @@
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { parseJson } from '../../json/bigint-json.js';
+import type { LogEntry } from '../domain/logs.js';
+import { ledgerKeys } from './keys.js';
+
+/**
+ * Log items (docs/data-model.md, "Log"). A commit's log entries are one item: a commit of one entry writes the
+ * single-entry item (`body`, `ev`, `req`), a commit of several — a group commit, an atomic bulk — one *page*
+ * (`bodies`, `ev` as a JSON array, `reqs`), keyed like an entry by its first log id, with `last` its last.
+ * Pages cost write units by their total size, not per entry: 26 entries of 700 bytes are 36 units as one page and
+ * 52 as 26 items. Readers see entries either way.
+ */
+
+/** The attribute of a ledger-table item that carries events (see log-events.ts). */
+export const EVENT_ATTRIBUTE = 'ev';
+
+/** A stored log entry: its body is the exact JSON the writer hashed, amounts as big integers. */
+export function parseStoredLog(body: string): LogEntry {
+  const { id, type, data, date, idempotencyKey, hash } = parseJson(body) as Record<string, unknown>;
+  return {
+    id: Number(id),
+    type: type as LogEntry['type'],
+    data: idsAsNumbers(data) as Record<string, unknown>,
+    date: String(date),
+    idempotencyKey: String(idempotencyKey ?? ''),
+    hash: String(hash ?? ''),
+  };
+}
+
+/** Keys of log data holding ids (transaction ids, a metadata target's id), not amounts. */
+const ID_KEYS = new Set(['id', 'targetId']);
+
+/**
+ * The exact parser reads every integer as bigint. Ids inside log data go back to numbers, as on transactions,
+ * so `Formance-Bigint-As-String` turns amounts into strings but not ids. Either prints the same digits, so the
+ * hash over the data is unchanged.
+ */
+function idsAsNumbers(value: unknown, key?: string): unknown {
+  if (typeof value === 'bigint') return key !== undefined && ID_KEYS.has(key) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map((v) => idsAsNumbers(v));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, idsAsNumbers(v, k)]));
+  }
+  return value;
+}
+
+/** One log entry as stored: the exact text hashed, its event's extras (JSON text), the relayed request that wrote it. */
+export interface RawLogEntry {
+  body: string;
+  ev: string;
+  req?: string;
+}
+
+/** A log entry read back. */
+export interface StoredLogEntry {
+  log: LogEntry;
+  /** What its event needs beyond the entry (post-commit volumes). */
+  extras: Record<string, unknown>;
+  /** The relayed request that wrote it (group commit), for repairs. */
+  req?: string;
+}
+
+/** A page stays well under DynamoDB's 400 KB item limit; a commit whose entries exceed it writes several pages. */
+export const MAX_LOG_PAGE_BYTES = 300_000;
+
+export function singleLogItem(ledger: string, log: LogEntry, entry: RawLogEntry): Record<string, unknown> {
+  return { ...ledgerKeys.log(ledger, log.id), id: log.id, type: log.type, date: log.date, body: entry.body, [EVENT_ATTRIBUTE]: entry.ev, ...(entry.req ? { req: entry.req } : {}) };
+}
+
+/** The entries of a log item, single or page, in log order. */
+export function rawEntriesOf(item: Record<string, unknown>): RawLogEntry[] {
+  if (Array.isArray(item.bodies)) {
+    const bodies = item.bodies.map(String);
+    const evs = typeof item[EVENT_ATTRIBUTE] === 'string' ? (JSON.parse(item[EVENT_ATTRIBUTE]) as unknown[]) : [];
+    const reqs = Array.isArray(item.reqs) ? item.reqs.map(String) : [];
+    return bodies.map((body, i) => ({ body, ev: typeof evs[i] === 'string' ? (evs[i] as string) : '{}', ...(reqs[i] ? { req: reqs[i] } : {}) }));
+  }
+  return [{ body: String(item.body), ev: String(item[EVENT_ATTRIBUTE] ?? '{}'), ...(typeof item.req === 'string' ? { req: item.req } : {}) }];
+}
+
+export function storedEntriesOf(item: Record<string, unknown>): StoredLogEntry[] {
+  return rawEntriesOf(item).map((raw) => ({ log: parseStoredLog(raw.body), extras: parseJson(raw.ev) as Record<string, unknown>, ...(raw.req ? { req: raw.req } : {}) }));
+}
+
+/**
+ * The log items of one commit's entries (given as their single-entry items, in log order): consecutive entries
+ * gathered into pages of at most MAX_LOG_PAGE_BYTES. One entry stays a single-entry item.
+ */
+export function logPages(singles: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
+  if (singles.length <= 1) return [...singles];
+  const pages: Array<Array<Record<string, unknown>>> = [];
+  let current: Array<Record<string, unknown>> = [];
+  let bytes = 0;
+  for (const single of singles) {
+    const size = String(single.body).length + String(single[EVENT_ATTRIBUTE]).length + String(single.req ?? '').length;
+    if (current.length > 0 && bytes + size > MAX_LOG_PAGE_BYTES) {
+      pages.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(single);
+    bytes += size;
+  }
+  pages.push(current);
+  return pages.map((entries) => (entries.length === 1 ? entries[0]! : pageItem(entries)));
+}
+
+function pageItem(entries: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
+  const first = entries[0]!;
+  const reqs = entries.map((e) => (typeof e.req === 'string' ? e.req : ''));
+  return {
+    pk: first.pk,
+    sk: first.sk,
+    id: first.id,
+    last: entries[entries.length - 1]!.id,
+    bodies: entries.map((e) => String(e.body)),
+    // A JSON array of each entry's extras text: `ev` stays one string attribute, which the stream filter selects.
+    [EVENT_ATTRIBUTE]: JSON.stringify(entries.map((e) => String(e[EVENT_ATTRIBUTE]))),
+    ...(reqs.some(Boolean) ? { reqs } : {}),
+  };
+}
+
+/** A commit holds at most 100 actions, so no page holds more entries than this. */
+const MAX_ENTRIES_PER_PAGE = 100;
+
+/**
+ * The log entries with ids in [first, last], in order (strongly consistent). A page starts at most
+ * MAX_ENTRIES_PER_PAGE ids before any entry it holds, so one key range finds every page that may hold them.
+ */
+export async function readLogRange(doc: DynamoDBDocumentClient, table: string, ledger: string, first: number, last: number): Promise<StoredLogEntry[]> {
+  const entries: StoredLogEntry[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await doc.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+        ExpressionAttributeValues: {
+          ':p': ledgerKeys.logPartition(ledger),
+          ':a': ledgerKeys.log(ledger, Math.max(0, first - MAX_ENTRIES_PER_PAGE)).sk,
+          ':b': ledgerKeys.log(ledger, last).sk,
+        },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    for (const item of (result.Items ?? []) as Array<Record<string, unknown>>) entries.push(...storedEntriesOf(item).filter((e) => e.log.id >= first && e.log.id <= last));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return entries;
+}

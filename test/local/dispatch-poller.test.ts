@@ -11,6 +11,7 @@ import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { deliveryId } from '../../lib/webhooks/deliveries/model.js';
+import { DEFAULT_CACHE_TTL_MS } from '../../lib/webhooks/dispatch/dispatch-batch.js';
 import { startTestPlatform, testClientToken, until } from '../support/platform.js';
 
 let platform: RunningPlatform;
@@ -79,6 +80,40 @@ describe('local dispatch (stream pollers)', () => {
       // The payload the ledger always sent: the transaction as answered, with its post-commit volumes only.
       const { preCommitVolumes: _pre, ...committed } = (parseJson(tx.text) as { data: Record<string, unknown> }).data;
       expect((parseJson(delivery!.body) as { payload: unknown }).payload).toEqual({ ledger, transactions: [committed], accountMetadata: {} });
+    } finally {
+      doc.destroy();
+    }
+  });
+
+  it('turns a log page (an atomic bulk: one item, three entries) into one delivery per entry', async () => {
+    const config = await call('POST', '/api/webhooks/configs', { endpoint: 'http://127.0.0.1:9/hook', eventTypes: ['ledger.committed_transactions'] });
+    expect(config.status, config.text).toBe(200);
+    const configId: string = config.body.data.id;
+    // Dispatch caches the configs of an event type (the first test filled it for this type): past its lifetime,
+    // it sees this config.
+    await new Promise((r) => setTimeout(r, DEFAULT_CACHE_TTL_MS + 500));
+    const ledger = `page${randomBytes(4).toString('hex')}`;
+    expect((await call('POST', `/api/ledger/v2/${ledger}`)).status).toBe(204);
+    const bulk = await call('POST', `/api/ledger/v2/${ledger}/_bulk?atomic=true`, [1, 2, 3].map((n) => ({ action: 'CREATE_TRANSACTION', data: { postings: [{ source: 'world', destination: `users:${n}`, amount: n, asset: 'USD' }] } })));
+    expect(bulk.status, bulk.text).toBe(200);
+    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT!, region: 'us-east-1' });
+    try {
+      const { Item: page } = await doc.send(new GetCommand({ TableName: platform.env.LEDGER_TABLE!, Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' }, ConsistentRead: true }));
+      expect(Number(page!.last)).toBe(3);
+      const expected = ledgerEventsOfImage(page!);
+      expect(expected).toHaveLength(3);
+      const deliveries = await until('three deliveries', async () => {
+        const { Items = [] } = await doc.send(
+          new QueryCommand({ TableName: platform.env.WEBHOOKS_TABLE!, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'DELIVERIES' } }),
+        );
+        const mine = Items.filter((d) => d.configId === configId);
+        return mine.length >= 3 ? mine : undefined;
+      }, 10_000);
+      // Exactly the page's three events, each once, bodies byte for byte.
+      expect(deliveries.map((d) => ({ id: d.eventId, body: d.body })).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+        expected.map((e) => ({ id: e.id, body: e.body })).sort((a, b) => a.id.localeCompare(b.id)),
+      );
+      expect(expected.map((e) => (parseJson(e.body) as { payload: { transactions: Array<{ id: bigint }> } }).payload.transactions[0]!.id)).toEqual([1n, 2n, 3n]);
     } finally {
       doc.destroy();
     }

@@ -12,6 +12,7 @@ import { outboxRow } from '../../lib/events/outbox.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { decodeDeliveryMessage, deliveryId, deliveryKeys } from '../../lib/webhooks/deliveries/model.js';
 import { dispatchBatch, type DispatchDeps, type StreamRecordLike } from '../../lib/webhooks/dispatch/dispatch-batch.js';
+import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
 import { subscriptionKey } from '../../lib/webhooks/store/keys.js';
 import { testEnvironment } from '../support/tables.js';
 
@@ -254,13 +255,36 @@ describe('dispatchBatch', () => {
     expect(sizes).toEqual([10, 10, 3]);
     expect(await deliveriesOf(eventIdOf(first.row), configs)).toHaveLength(23);
 
-    // A config subscribed now is not seen while the cached list is fresh.
+    // A subscription written behind the config store's back (the version not moved) is not seen while the cached
+    // list is fresh: the ttl is only a backstop.
     const late = `late-${randomBytes(3).toString('hex')}`;
     await subscribe(late, true, kind);
     const second = eventRecord(kind);
     await dispatchBatch([second.record], deps);
     expect(await deliveriesOf(eventIdOf(second.row), [late])).toEqual([]);
     counting.destroy();
+  });
+
+  it('sees a config created, deactivated or deleted through the store in the very next batch, cache or not', async () => {
+    const deps = await freshDeps({ cacheTtlMs: 60_000 });
+    const store = new ConfigStore({ doc: runtime.doc, table });
+    const now = '2026-11-22T10:00:00.000Z';
+    const config = { id: `cfg-${randomBytes(4).toString('hex')}`, name: '', endpoint: 'https://example.com/hook', eventTypes: [KIND], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', active: true, createdAt: now, updatedAt: now };
+    const batch = async () => {
+      const { row, record } = eventRecord(KIND);
+      expect(await dispatchBatch([record], deps)).toEqual({ batchItemFailures: [] });
+      return (await deliveriesOf(eventIdOf(row), [config.id])).length;
+    };
+    // Fills the cache for the kind, before the config exists.
+    expect(await batch()).toBe(0);
+    await store.create(config);
+    expect(await batch()).toBe(1);
+    await store.update(config.id, (c) => ({ ...c, active: false }));
+    expect(await batch()).toBe(0);
+    await store.update(config.id, (c) => ({ ...c, active: true }));
+    expect(await batch()).toBe(1);
+    await store.delete(config.id);
+    expect(await batch()).toBe(0);
   });
 
   it('reads the ledger tables\' streams: events of log and mapping items (INSERT or MODIFY), every other item passed over', async () => {

@@ -4,7 +4,7 @@ import type { Logger } from '../../observability/logger.js';
 import { deliveryId, deliveryKeys, encodeDeliveryMessage, type Delivery } from '../deliveries/model.js';
 import { DeliveryStore } from '../deliveries/store.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
-import { subscriptionPartition } from '../store/keys.js';
+import { subscriptionPartition, subscriptionsVersionKey } from '../store/keys.js';
 import { eventsOfRecord, type DispatchedEvent, type StreamRecordLike } from './record-events.js';
 
 export { MalformedEventError } from '../../events/malformed-event.js';
@@ -54,23 +54,26 @@ export interface DispatchDeps {
   queueUrl: string;
   now?: () => number;
   /**
-   * How long the active configs of a kind are reused (per deps object) before being queried again. Default
-   * 5 s: a config created, changed or deactivated takes effect for events dispatched at most that much later.
+   * How long the active configs of a kind are reused (per deps object) while the subscriptions version stays the
+   * same (read once per batch: a config change that has returned applies to every batch read after it). A
+   * backstop only; 0 queries the configs for every event.
    */
   cacheTtlMs?: number;
   logger?: Logger;
 }
 
-export const DEFAULT_CACHE_TTL_MS = 5_000;
+export const DEFAULT_CACHE_TTL_MS = 60_000;
 /** SendMessageBatch takes at most 10 entries. */
 const SQS_BATCH = 10;
 /** Entries a SendMessageBatch reports as failed (not the sender's fault) are sent again this many times. */
 const SEND_ATTEMPTS = 3;
 
 export async function dispatchBatch(records: readonly StreamRecordLike[], deps: DispatchDeps): Promise<DispatchResult> {
+  // Read at most once per batch, and only if it holds an event: every record of the batch was committed before it.
+  const batch: BatchContext = {};
   for (const record of records) {
     try {
-      await dispatchRecord(record, deps);
+      await dispatchRecord(record, deps, batch);
     } catch (err) {
       const itemIdentifier = record.dynamodb?.SequenceNumber ?? record.eventID ?? '';
       deps.logger?.log('error', 'dispatch: stream record failed', {
@@ -84,12 +87,12 @@ export async function dispatchBatch(records: readonly StreamRecordLike[], deps: 
 }
 
 /** The record's events in order: a failure stops there, and the record is retried whole (ids make that safe). */
-async function dispatchRecord(record: StreamRecordLike, deps: DispatchDeps): Promise<void> {
-  for (const event of eventsOfRecord(record)) await dispatchEvent(event, deps);
+async function dispatchRecord(record: StreamRecordLike, deps: DispatchDeps, batch: BatchContext): Promise<void> {
+  for (const event of eventsOfRecord(record)) await dispatchEvent(event, deps, batch);
 }
 
-async function dispatchEvent(event: DispatchedEvent, deps: DispatchDeps): Promise<void> {
-  const configIds = await activeConfigs(event.type, deps);
+async function dispatchEvent(event: DispatchedEvent, deps: DispatchDeps, batch: BatchContext): Promise<void> {
+  const configIds = await activeConfigs(event.type, deps, batch);
   if (configIds.length === 0) return;
   const nowMs = (deps.now ?? Date.now)();
   const createdAt = formatInstant(instantFromMs(nowMs));
@@ -152,22 +155,36 @@ async function sendBatch(ids: string[], deps: DispatchDeps): Promise<void> {
 
 interface CacheEntry {
   expiresAt: number;
+  /** The subscriptions version the configs were queried under. */
+  version: number;
   configIds: Promise<string[]>;
+}
+
+/** What a batch reads once: the subscriptions version (store/keys.ts). */
+interface BatchContext {
+  version?: Promise<number>;
+}
+
+async function subscriptionsVersion(deps: DispatchDeps): Promise<number> {
+  const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.table, Key: { ...subscriptionsVersionKey }, ConsistentRead: true }));
+  return Number(Item?.n ?? 0);
 }
 
 /** One cache per deps object (one per Lambda container, one per local poller). */
 const caches = new WeakMap<DispatchDeps, Map<string, CacheEntry>>();
 
 /** The ids of the active configs subscribed to `kind`: one Query of its subscription partition. */
-async function activeConfigs(kind: string, deps: DispatchDeps): Promise<string[]> {
+async function activeConfigs(kind: string, deps: DispatchDeps, batch: BatchContext): Promise<string[]> {
   const ttl = deps.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   if (ttl <= 0) return queryActiveConfigs(kind, deps);
   let cache = caches.get(deps);
   if (!cache) caches.set(deps, (cache = new Map()));
+  batch.version ??= subscriptionsVersion(deps);
+  const version = await batch.version;
   const nowMs = Date.now();
   const hit = cache.get(kind);
-  if (hit && hit.expiresAt > nowMs) return hit.configIds;
-  const entry: CacheEntry = { expiresAt: nowMs + ttl, configIds: queryActiveConfigs(kind, deps) };
+  if (hit && hit.version === version && hit.expiresAt > nowMs) return hit.configIds;
+  const entry: CacheEntry = { expiresAt: nowMs + ttl, version, configIds: queryActiveConfigs(kind, deps) };
   cache.set(kind, entry);
   // A failed query is not cached.
   entry.configIds.catch(() => cache.get(kind) === entry && cache.delete(kind));

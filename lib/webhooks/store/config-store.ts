@@ -13,6 +13,7 @@ import {
   endpointDigest,
   endpointPartition,
   subscriptionKey,
+  subscriptionsVersionKey,
 } from './keys.js';
 
 
@@ -100,6 +101,7 @@ export class ConfigStore {
         },
         { Delete: { TableName: table, Key: endpointIndexKey(config) } },
         ...config.eventTypes.map((kind): TransactItem => ({ Delete: { TableName: table, Key: subscriptionKey(kind, config.id) } })),
+        subscriptionsMoved(table),
       ];
       return (await commitUnlessRaced(this.options.doc, items)) ? { done: true, value: config } : { done: false };
     });
@@ -188,17 +190,23 @@ export class ConfigStore {
     }
     // Subscription items: exactly one per subscribed kind, carrying the config's `active`.
     const had = new Set<EventKind>(before?.eventTypes ?? []);
+    const subscriptions: TransactItem[] = [];
     for (const kind of next.eventTypes) {
       if (!had.has(kind) || before?.active !== next.active) {
-        items.push({ Put: { TableName: table, Item: { ...subscriptionKey(kind, next.id), configId: next.id, active: next.active } } });
+        subscriptions.push({ Put: { TableName: table, Item: { ...subscriptionKey(kind, next.id), configId: next.id, active: next.active } } });
       }
     }
     for (const kind of had) {
-      if (!next.eventTypes.includes(kind)) items.push({ Delete: { TableName: table, Key: subscriptionKey(kind, next.id) } });
+      if (!next.eventTypes.includes(kind)) subscriptions.push({ Delete: { TableName: table, Key: subscriptionKey(kind, next.id) } });
     }
-    return items;
+    return subscriptions.length > 0 ? [...items, ...subscriptions, subscriptionsMoved(table)] : items;
   }
 }
+
+/** The subscriptions version moves with every change of subscription items (keys.ts): dispatch reloads on it. */
+const subscriptionsMoved = (table: string): TransactItem => ({
+  Update: { TableName: table, Key: { ...subscriptionsVersionKey }, UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':one': 1 } },
+});
 
 const sortKey = (config: WebhookConfig) => creationSort(sortableInstant(parseInstant(config.createdAt, 'createdAt')), config.id);
 

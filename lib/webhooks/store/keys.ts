@@ -10,6 +10,10 @@ import { createHash } from 'node:crypto';
  * - Subscription item: `SUB#<event kind>` / `<config id>` with `{configId, active}`, one per kind the config
  *   subscribes to, written in the config's transaction on every change: the dispatcher finds the configs of a
  *   kind with one Query (and keeps those with `active`).
+ * - Subscriptions version: `SUBSCRIPTIONS` / `VERSION` with a counter `n`, added to in the transaction of every
+ *   change of subscription items: the dispatcher reads it (strongly consistent) once per batch and queries a
+ *   kind's configs again whenever it moved, so a config change that has returned applies to every event
+ *   dispatched after it.
  */
 export const configKey = (id: string) => ({ pk: `CONFIG#${id}`, sk: 'CONFIG' });
 
@@ -24,3 +28,5 @@ export const endpointPartition = (digest: string): string => `CONFIGS#endpoint=$
 export const subscriptionPartition = (kind: string): string => `SUB#${kind}`;
 
 export const subscriptionKey = (kind: string, configId: string) => ({ pk: subscriptionPartition(kind), sk: configId });
+
+export const subscriptionsVersionKey = { pk: 'SUBSCRIPTIONS', sk: 'VERSION' } as const;

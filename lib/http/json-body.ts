@@ -7,7 +7,8 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
 /**
  * Reads a JSON request body and validates it. Wrong content type, malformed JSON and schema failures all
- * become 400 VALIDATION naming what was wrong. `optional` accepts an empty body as `undefined`.
+ * become 400 VALIDATION naming what was wrong. `optional` accepts an empty body as `undefined`; fields sent as
+ * `null` are absent.
  */
 export async function readJsonBody<TSchema extends v.GenericSchema>(
   c: Context,
@@ -26,5 +27,17 @@ export async function readJsonBody<TSchema extends v.GenericSchema>(
   } catch {
     throw new ValidationError('body is not valid JSON');
   }
-  return validate(schema, parsed, 'body');
+  return validate(schema, withoutNullFields(parsed), 'body');
+}
+
+/**
+ * An object field sent as `null` is treated as absent, everywhere (the reference's Go SDK sends `"metadata": null`
+ * whenever metadata is unset). Elements of arrays are kept as they are: a null there is a value, and is refused
+ * by whatever schema reads it.
+ */
+export function withoutNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullFields);
+  if (value === null || typeof value !== 'object') return value;
+  // fromEntries defines own properties: a hostile "__proto__" key stays a plain key, as JSON.parse made it.
+  return Object.fromEntries(Object.entries(value).flatMap(([key, field]) => (field === null ? [] : [[key, withoutNullFields(field)]])));
 }

@@ -458,12 +458,17 @@ describe('PUT /configs/<id>/secret/change', () => {
   it('refuses malformed secrets and unknown fields, changing nothing', async () => {
     const config = await created();
     const before = await items();
-    for (const body of [{ secret: 'abc' }, { secret: secretOf(16) }, { secret: 'whsec_***' }, { secret: null }, { rotate: true }, '[1]']) {
+    for (const body of [{ secret: 'abc' }, { secret: secretOf(16) }, { secret: 'whsec_***' }, { rotate: true }, '[1]']) {
       const res = await call('PUT', `/configs/${config.id}/secret/change`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.errorCode).toBe('VALIDATION');
     }
     expect(await items()).toEqual(before);
+    // `null` is no value: the secret is generated, as when none is sent.
+    const generated = await call('PUT', `/configs/${config.id}/secret/change`, { secret: null });
+    expect(generated.status, generated.text).toBe(200);
+    expect(generated.body.data.secret).toMatch(/^whsec_/);
+    expect(generated.body.data.secret).not.toBe(config.secret);
   });
 
   it('uses WEBHOOK_SECRET_OVERLAP_SECONDS; 0 drops the old secret at once', async () => {

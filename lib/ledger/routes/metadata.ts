@@ -13,12 +13,14 @@ export function metadataRoutes(app: Hono<AppEnv>, { lookup, commands }: { lookup
   const apply = async (c: Context, target: MetadataTarget, change: MetadataChange) => {
     const ledger = await lookup.resolve(c.req.param('ledger')!);
     const idempotencyKey = readIdempotencyKey(c);
-    await commands.execute(ledger, {
+    const outcome = await commands.execute(ledger, {
       kind: 'metadata',
       target,
       change,
       options: { dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
     });
+    // A replayed write says so, as create and revert do (the reference sets it on every idempotent replay).
+    if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
     return c.body(null, 204);
   };
 

@@ -44,12 +44,17 @@ describe('bulk', () => {
     expect(original).toMatchObject({ reverted: true, metadata: {} });
   });
 
-  it('stops at the first failure unless continueOnFailure, and answers 400', async () => {
+  it('stops at the first failure unless continueOnFailure (the rest answered as not applied), and answers 400', async () => {
     const ledger = await fresh();
     const elements = [create('world', 'a', 1n), create('a', 'b', 5n), create('world', 'c', 1n)];
     const stop = await call('POST', `/v2/${ledger}/_bulk`, elements);
     expect(stop.status).toBe(400);
-    expect(stop.body.data.map((r: { responseType: string; errorCode?: string }) => r.errorCode ?? r.responseType)).toEqual(['CREATE_TRANSACTION', 'INSUFFICIENT_FUND']);
+    expect(stop.body.data.map((r: { responseType: string; errorCode?: string }) => r.errorCode ?? r.responseType)).toEqual(['CREATE_TRANSACTION', 'INSUFFICIENT_FUND', 'VALIDATION']);
+    // Every element has a result the SDK can read: errors carry logID 0.
+    expect(stop.body.data.slice(1)).toEqual([
+      { responseType: 'ERROR', errorCode: 'INSUFFICIENT_FUND', errorDescription: stop.body.data[1].errorDescription, logID: 0n },
+      { responseType: 'ERROR', errorCode: 'VALIDATION', errorDescription: 'not applied: element 1 failed', logID: 0n },
+    ]);
     expect(stop.body.errorCode).toBe('INSUFFICIENT_FUND');
     const go = await call('POST', `/v2/${ledger}/_bulk?continueOnFailure=true`, elements);
     expect(go.status).toBe(400);
@@ -67,7 +72,7 @@ describe('bulk', () => {
     const bad = await call('POST', `/v2/${ledger}/_bulk?atomic=true`, [create('world', 'x', 1n), create('c', 'y', 50n), create('world', 'z', 1n)]);
     expect(bad.status).toBe(400);
     expect(bad.body.data[1]).toMatchObject({ responseType: 'ERROR', errorCode: 'INSUFFICIENT_FUND' });
-    expect(bad.body.data[0]).toEqual({ responseType: 'ERROR', errorCode: 'VALIDATION', errorDescription: 'not applied: the atomic bulk failed at element 1' });
+    expect(bad.body.data[0]).toEqual({ responseType: 'ERROR', errorCode: 'VALIDATION', errorDescription: 'not applied: the atomic bulk failed at element 1', logID: 0n });
     expect((await call('GET', `/v2/${ledger}/stats`)).body.data).toEqual({ accounts: 4n, transactions: 3n });
 
     const noPostings = await call('POST', `/v2/${ledger}/_bulk?atomic=true`, [create('world', 'x', 1n), { action: 'CREATE_TRANSACTION', data: { postings: [] } }]);
@@ -82,8 +87,58 @@ describe('bulk', () => {
     const again = await call('POST', `/v2/${ledger}/_bulk`, [element]);
     expect(again.status).toBe(200);
     expect(again.body.data[0].data.id).toBe(1n);
-    expect(again.body.data[0].logID).toBeUndefined();
+    // A replay names the log entry of the original write.
+    expect(again.body.data[0].logID).toBe(1n);
     expect((await call('GET', `/v2/${ledger}/stats`)).body.data.transactions).toBe(1n);
+  });
+
+  it('atomic: reverts and adds metadata to a transaction an earlier element creates', async () => {
+    const ledger = await fresh();
+    const res = await call('POST', `/v2/${ledger}/_bulk?atomic=true`, [
+      create('world', 'a', 7n),
+      { action: 'ADD_METADATA', data: { targetType: 'TRANSACTION', targetId: 1, metadata: { k: 'v' } } },
+      { action: 'REVERT_TRANSACTION', data: { id: 1 } },
+    ]);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.map((r: { responseType: string; logID: bigint }) => [r.responseType, r.logID])).toEqual([
+      ['CREATE_TRANSACTION', 1n],
+      ['ADD_METADATA', 2n],
+      ['REVERT_TRANSACTION', 3n],
+    ]);
+    expect(res.body.data[2].data).toMatchObject({ id: 2n, postings: [{ source: 'a', destination: 'world', amount: 7n }] });
+    expect((await call('GET', `/v2/${ledger}/transactions/1`)).body.data).toMatchObject({ reverted: true, metadata: { k: 'v' } });
+    // A revert of a transaction nobody creates is still refused, and nothing of the bulk is written.
+    const missing = await call('POST', `/v2/${ledger}/_bulk?atomic=true`, [create('world', 'a', 1n), { action: 'REVERT_TRANSACTION', data: { id: 99 } }]);
+    expect(missing.status).toBe(400);
+    expect(missing.body.data[1]).toMatchObject({ responseType: 'ERROR', errorCode: 'NOT_FOUND' });
+    expect((await call('GET', `/v2/${ledger}/stats`)).body.data.transactions).toBe(2n);
+  });
+
+  it('parallel: every element applied, results in element order; refused together with atomic', async () => {
+    const ledger = await fresh();
+    const elements = Array.from({ length: 25 }, (_, i) => create('world', `u${i}`, BigInt(i + 1)));
+    const res = await call('POST', `/v2/${ledger}/_bulk?parallel=true`, elements);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.map((r: { data: { postings: Array<{ destination: string }> } }) => r.data.postings[0]!.destination)).toEqual(elements.map((_, i) => `u${i}`));
+    expect(new Set(res.body.data.map((r: { logID: bigint }) => r.logID)).size).toBe(25);
+    expect((await call('GET', `/v2/${ledger}/stats`)).body.data.transactions).toBe(25n);
+    const both = await call('POST', `/v2/${ledger}/_bulk?atomic=true&parallel=true`, elements);
+    expect(both.status).toBe(400);
+    expect(both.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'atomic and parallel options are mutually exclusive' });
+  });
+
+  it('takes the JSON-stream content type: elements one after another', async () => {
+    const ledger = await fresh();
+    const body = `${stringify(create('world', 'a', 3n))}\n  ${stringify({ action: 'ADD_METADATA', data: { targetType: 'ACCOUNT', targetId: 'a', metadata: { note: 'brace } in a string' } } })}${stringify(create('a', 'b', 1n))}`;
+    const res = await call('POST', `/v2/${ledger}/_bulk`, body, { 'content-type': 'application/vnd.formance.ledger.api.v2.bulk+json-stream' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.map((r: { responseType: string }) => r.responseType)).toEqual(['CREATE_TRANSACTION', 'ADD_METADATA', 'CREATE_TRANSACTION']);
+    expect((await call('GET', `/v2/${ledger}/accounts/a`)).body.data.metadata).toEqual({ note: 'brace } in a string' });
+    for (const bad of ['{"action":"CREATE_TRANSACTION"', '[1]', '{} x {}', '{"a":}']) {
+      const refused = await call('POST', `/v2/${ledger}/_bulk`, bad, { 'content-type': 'application/vnd.formance.ledger.api.v2.bulk+json-stream' });
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.errorCode, bad).toBe('VALIDATION');
+    }
   });
 
   it('refuses more than 100 elements with 413 BULK_SIZE_EXCEEDED, and invalid elements before running any', async () => {

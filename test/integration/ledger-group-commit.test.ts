@@ -168,7 +168,7 @@ describe('exactly once', () => {
     const [x, y] = [intent(ledger, operation), intent(ledger, operation)];
     const { results } = await seq.process([x]);
     const replay = (await seq.process([y])).results.get(y.reqId)!;
-    expect(asRead(replay)).toEqual(asRead({ status: 'committed', outcomes: [{ kind: 'replayed', result: (results.get(x.reqId) as Extract<IntentResult, { status: 'committed' }>).outcomes[0]!.result }] }));
+    expect(asRead(replay)).toEqual(asRead({ status: 'committed', outcomes: [{ kind: 'replayed', result: (results.get(x.reqId) as Extract<IntentResult, { status: 'committed' }>).outcomes[0]!.result, logId: 1 }] }));
     expect((await ledgerState(ledger)).ids).toEqual([1]);
   });
 

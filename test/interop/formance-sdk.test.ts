@@ -84,6 +84,23 @@ describe('@formance/formance-sdk 7 against the ledger', () => {
     expect(entries.every((l) => typeof l.hash === 'string' && l.hash.length > 0)).toBe(true);
   });
 
+  it('reads every bulk result: successes, a replay, errors and elements not applied (400 is a bulk response too)', async () => {
+    const bulkLedger = 'sdk-bulk';
+    await sdk.ledger.v2.createLedger({ ledger: bulkLedger, v2CreateLedgerRequest: {} });
+    const element = { action: 'CREATE_TRANSACTION' as const, ik: 'sdk-bulk-1', data: { postings: [{ source: 'world', destination: 'b:1', amount: 5n, asset: 'USD' }], metadata: {} } };
+    const first = await sdk.ledger.v2.createBulk({ ledger: bulkLedger, requestBody: [element, { action: 'ADD_METADATA', data: { targetType: 'ACCOUNT', targetId: 'b:1', metadata: { k: 'v' } } }] });
+    expect(first.v2BulkResponse?.data?.map((r) => [r.responseType, r.logID])).toEqual([['CREATE_TRANSACTION', 1], ['ADD_METADATA', 2]]);
+    const mixed = await sdk.ledger.v2.createBulk({
+      ledger: bulkLedger,
+      requestBody: [element, { action: 'CREATE_TRANSACTION', data: { postings: [{ source: 'b:1', destination: 'b:2', amount: 999n, asset: 'USD' }], metadata: {} } }, { action: 'DELETE_METADATA', data: { targetType: 'ACCOUNT', targetId: 'b:1', key: 'k' } }],
+    });
+    expect(mixed.v2BulkResponse?.data?.map((r) => [r.responseType, r.logID, 'errorCode' in r ? r.errorCode : undefined])).toEqual([
+      ['CREATE_TRANSACTION', 1, undefined],
+      ['ERROR', 0, 'INSUFFICIENT_FUND'],
+      ['ERROR', 0, 'VALIDATION'],
+    ]);
+  });
+
   it('raises the typed INSUFFICIENT_FUND error', async () => {
     const err = await sdk.ledger.v2
       .createTransaction({ ledger, v2PostTransaction: { postings: [{ source: 'users:2', destination: 'users:3', amount: 1_000_000n, asset: 'USD/2' }], metadata: {} } })

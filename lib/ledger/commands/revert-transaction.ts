@@ -20,6 +20,13 @@ export interface RevertOptions {
   idempotencyKey?: string;
 }
 
+/** A revert's idempotency record: the key and what makes two reverts the same request (not the original's content). */
+export function revertIdempotency(id: number, body: v.InferOutput<typeof revertBodySchema>, options: RevertOptions): Pick<WriteRequest<unknown>, 'idempotency'> {
+  return options.idempotencyKey !== undefined
+    ? { idempotency: { key: options.idempotencyKey, requestHash: requestHash({ revert: id, body }, { force: options.force, atEffectiveDate: options.atEffectiveDate }) } }
+    : {};
+}
+
 /**
  * POST /v2/<ledger>/transactions/<id>/revert: a new transaction with each posting reversed (source and
  * destination swapped, in reverse order), balance-checked like a create unless forced; the original is
@@ -40,9 +47,7 @@ export function revertTransactionWrite(
     // The original is read again inside the snapshot: its `reverted` flag decides under the sequencer.
     reads: { ...reads, transactions: [id] },
     dryRun: options.dryRun,
-    ...(options.idempotencyKey !== undefined
-      ? { idempotency: { key: options.idempotencyKey, requestHash: requestHash({ revert: id, body }, { force: options.force, atEffectiveDate: options.atEffectiveDate }) } }
-      : {}),
+    ...revertIdempotency(id, body, options),
     decide(state, { now }) {
       const stored = state.transaction(id);
       if (!stored) throw new NotFoundError(`transaction ${id} not found`);

@@ -15,7 +15,7 @@ export interface Intent {
 }
 
 /** One operation's outcome, as the requester answers it. */
-export type OperationOutcome = { kind: 'committed'; result: unknown; logId: number } | { kind: 'replayed'; result: unknown };
+export type OperationOutcome = { kind: 'committed'; result: unknown; logId: number } | { kind: 'replayed'; result: unknown; logId?: number };
 
 /** What the writer answers for an intent. */
 export type IntentResult =

@@ -6,7 +6,7 @@ import type { LedgerWriter } from '../store/writer.js';
 import type { LedgerRelay } from './relay.js';
 
 /** What a write answers, however it was committed. */
-export type CommandOutcome = { kind: 'committed'; result: unknown; logId: number } | { kind: 'replayed'; result: unknown } | { kind: 'dry-run'; result: unknown };
+export type CommandOutcome = { kind: 'committed'; result: unknown; logId: number } | { kind: 'replayed'; result: unknown; logId?: number } | { kind: 'dry-run'; result: unknown };
 
 export interface LedgerCommandsOptions {
   writer: LedgerWriter;
@@ -35,6 +35,11 @@ export class LedgerCommands {
     this.now = options.now ?? Date.now;
   }
 
+  /** Whether busy writes can be relayed to a sequenced writer (group commit): only then do concurrent writes of one ledger gain anything. */
+  get groupCommits(): boolean {
+    return this.options.relay !== undefined;
+  }
+
   async execute(ledger: LedgerRecord, operation: LedgerOperation): Promise<CommandOutcome> {
     const { relay } = this.options;
     if (relay && !isDryRun(operation) && (this.relayUntil.get(ledger.name) ?? 0) > this.now()) return this.relayed(relay, ledger, operation);
@@ -53,7 +58,7 @@ export class LedgerCommands {
     switch (answer.status) {
       case 'committed': {
         const [outcome] = answer.outcomes;
-        return outcome!.kind === 'committed' ? { kind: 'committed', result: outcome!.result, logId: outcome!.logId } : { kind: 'replayed', result: outcome!.result };
+        return outcome!.kind === 'committed' ? { kind: 'committed', result: outcome!.result, logId: outcome!.logId } : { ...outcome! };
       }
       case 'refused':
         throw errorOfKind(answer.error.kind, answer.error.message);

@@ -347,7 +347,9 @@ export class LedgerSequencer {
 }
 
 function toOutcome(outcome: WriteOutcome<unknown>): OperationOutcome {
-  return outcome.kind === 'committed' ? { kind: 'committed', result: outcome.result, logId: outcome.log.id } : { kind: 'replayed', result: outcome.result };
+  if (outcome.kind === 'committed') return { kind: 'committed', result: outcome.result, logId: outcome.log.id };
+  // Dry runs are never relayed: what is left is a replay.
+  return { kind: 'replayed', result: outcome.result, ...('logId' in outcome && outcome.logId !== undefined ? { logId: outcome.logId } : {}) };
 }
 
 /** A request's refusal as its result; anything but a domain error is a fault of the writer, not the request. */

@@ -14,8 +14,8 @@ import { singleLogItem } from './log-pages.js';
 export type WriteOutcome<T> =
   | { kind: 'committed'; result: T; log: LogEntry }
   | { kind: 'dry-run'; result: T }
-  /** An idempotent replay: the original response, exactly as first sent. */
-  | { kind: 'replayed'; result: unknown };
+  /** An idempotent replay: the original response, exactly as first sent, and the log entry the original wrote. */
+  | { kind: 'replayed'; result: unknown; logId?: number };
 
 /**
  * A write of a commit; `idempotency` marks the idempotency record (its condition failing means a replay), `log`
@@ -56,7 +56,7 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
       if (stored.requestHash !== request.idempotency!.requestHash) {
         throw new ValidationError('Idempotency-Key was already used with a different request');
       }
-      outcomes.push({ kind: 'replayed', result: parseJson(String(stored.response)) });
+      outcomes.push({ kind: 'replayed', result: parseJson(String(stored.response)), ...(stored.logId !== undefined ? { logId: Number(stored.logId) } : {}) });
       continue;
     }
     const logId = head.lastLogId + 1;

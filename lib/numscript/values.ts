@@ -42,15 +42,16 @@ export function renderValue(value: Value): string {
   }
 }
 
-function parseInteger(raw: string, variable: string, at: Position): bigint {
+function parseInteger(raw: string, variable: string, at: Position, whole = raw): bigint {
   if (!INTEGER.test(raw) || raw.length > MAX_DIGITS) {
-    throw compilationError('InvalidVariableValue', `invalid number literal for $${variable}: '${raw}'`, at);
+    throw compilationError('InvalidVariableValue', `invalid number literal for $${variable}: '${whole}'`, at);
   }
   return BigInt(raw);
 }
 
 export function parsePortion(raw: string, variable: string, at: Position): Rational {
-  const bad = (reason: string) => compilationError('InvalidVariableValue', `bad portion for $${variable}: ${reason}`, at);
+  const bad = (reason: string) =>
+    compilationError('InvalidVariableValue', `bad portion for $${variable}: '${raw}' (${reason})`, at);
   if (raw.length > MAX_DIGITS) throw bad('too long');
   let portion: Rational;
   const percent = PERCENT.exec(raw);
@@ -81,10 +82,13 @@ export function parseVariable(typeName: string, raw: string, variable: string, a
       if (parts.length !== 2) {
         throw compilationError('InvalidVariableValue', `invalid monetary literal for $${variable}: '${raw}'`, at);
       }
-      return { type: 'monetary', asset: parts[0]!, amount: parseInteger(parts[1]!, variable, at) };
+      return { type: 'monetary', asset: parts[0]!, amount: parseInteger(parts[1]!, variable, at, raw) };
     }
     case 'account':
-      return accountValue(raw, at);
+      if (!ACCOUNT_NAME.test(raw)) {
+        throw compilationError('InvalidAccountName', `invalid account name for $${variable}: '${raw}'`, at);
+      }
+      return { type: 'account', name: raw };
     case 'portion':
       return { type: 'portion', value: parsePortion(raw, variable, at) };
     case 'asset':

@@ -39,7 +39,12 @@ const KEPT = '<kept>';
 const WORLD = 'world';
 
 const key = (account: string, asset: string) => `${account}\u0000${asset}`;
-const coloredAsset = (asset: string, color: string) => (color === '' ? asset : `${asset}_${color}`);
+/** `USD/2` colored `RED` is `USD_RED/2`: the color goes before the precision, as in the reference. */
+function coloredAsset(asset: string, color: string): string {
+  if (color === '') return asset;
+  const slash = asset.indexOf('/');
+  return slash < 0 ? `${asset}_${color}` : `${asset.slice(0, slash)}_${color}${asset.slice(slash)}`;
+}
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 const nonNegative = (n: bigint) => (n < 0n ? 0n : n);
 

@@ -57,4 +57,10 @@ describe('experimental features (off unless the pragma or the caller enables the
       ['a', 'b', 6n, 'COIN'],
     ]);
   });
+
+  it('asset colors: the color goes before the precision', () => {
+    const script = `#![feature("experimental-asset-colors")]
+      send [USD/4 10] ( source = @a \\ "COL" allowing unbounded overdraft destination = @b )`;
+    expect(run(script).postings).toEqual([['a', 'b', 10n, 'USD_COL/4']]);
+  });
 });

@@ -103,9 +103,10 @@ class Run {
       const { name, typeName, origin, loc } = declaration;
       let value: Value;
       if (!origin) {
-        const raw = this.vars[name];
+        const raw: unknown = Object.hasOwn(this.vars, name) ? this.vars[name] : undefined;
+        if (raw === undefined) throw compilationError('MissingVariable', `variable is missing in vars: ${name}`, loc);
         if (typeof raw !== 'string') {
-          throw compilationError('MissingVariable', `variable is missing in vars: ${name}`, loc);
+          throw compilationError('InvalidVariableValue', `variable $${name} must be given as a string`, loc);
         }
         value = parseVariable(typeName, raw, name, loc);
       } else if (origin.type === 'call' && origin.name === 'meta') {

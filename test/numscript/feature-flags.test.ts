@@ -42,6 +42,18 @@ describe('experimental features (off unless the pragma or the caller enables the
     expect(failure('send balance(@a, COIN) ( source = @a destination = @b )').kind).toBe('ExperimentalFeature');
   });
 
+  it('a mid-script balance() sees what earlier statements moved, without reading again', () => {
+    const script = `#![feature("experimental-mid-script-function-call")]
+      send [USD/2 3] ( source = @acc destination = @world )
+      send balance(@acc, USD/2) ( source = @world destination = @dest )`;
+    const { postings, reads } = run(script, { balances: { 'acc/USD/2': 10n } });
+    expect(postings).toEqual([
+      ['acc', 'world', 3n, 'USD/2'],
+      ['world', 'dest', 7n, 'USD/2'],
+    ]);
+    expect(reads).toEqual(['acc/USD/2']);
+  });
+
   it('get_asset() and get_amount()', () => {
     const script = `#![feature("experimental-get-asset-function", "experimental-get-amount-function")]
       vars { monetary $m asset $a = get_asset($m) number $n = get_amount($m) }

@@ -71,6 +71,9 @@ describe('variables', () => {
     const error = failure('vars {\n  monetary $amount\n}\nsend $amount ( source = @world destination = @a )');
     expect(error).toMatchObject({ code: 'COMPILATION_FAILED', kind: 'MissingVariable', line: 2, column: 3 });
     expect(error.message).toContain('amount');
+    // Object.prototype names are not variables given.
+    expect(failure('vars { string $constructor }').kind).toBe('MissingVariable');
+    expect(failure('vars { number $n }', { vars: { n: 5 as unknown as string } }).kind).toBe('InvalidVariableValue');
   });
 
   it.each([

@@ -96,6 +96,19 @@ describe('sources', () => {
     ]);
   });
 
+  it('counts a second overdraft on the same account from what the first one already took', () => {
+    // @s starts at 0: the first clause takes 2 (down to -2), the second may go to -5, so 3 more; one merged posting.
+    const script = `send [COIN 10] ( source = {
+      @s allowing overdraft up to [COIN 2]
+      @s allowing overdraft up to [COIN 5]
+      @world
+    } destination = @dest )`;
+    expect(run(script).postings).toEqual([
+      ['s', 'dest', 5n, 'COIN'],
+      ['world', 'dest', 5n, 'COIN'],
+    ]);
+  });
+
   it('sees funds an earlier statement moved (balances are tracked through the script)', () => {
     const script = `
       send [COIN 60] ( source = @a destination = @b )

@@ -27,22 +27,31 @@ export function parseProgram(source: string): ProgramTree {
     if (error instanceof RangeError) throw compilationError('ParseError', 'script nested too deeply');
     throw error instanceof NumscriptError ? error : compilationError('ParseError', String(error));
   }
-  assertShallow(tree);
+  assertShallowAndFreeze(tree);
   return tree;
 }
 
-/** Iterative, so that measuring a too-deep tree cannot itself overflow. */
-function assertShallow(tree: ProgramTree): void {
-  const pending: Array<[unknown, number]> = [[tree, 0]];
-  while (pending.length > 0) {
-    const [node, depth] = pending.pop()!;
+/**
+ * Checks the depth and freezes every node (a compiled program is shared by all runs and the cache), in one
+ * iterative walk so that a too-deep tree cannot overflow the stack while being measured.
+ */
+function assertShallowAndFreeze(tree: ProgramTree): void {
+  const nodes: object[] = [tree];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
     if (depth > MAX_TREE_DEPTH) {
       const loc = (node as { loc?: { line: number; column: number } }).loc;
       throw compilationError('ParseError', 'script nested too deeply', loc);
     }
-    if (node === null || typeof node !== 'object') continue;
-    for (const [key, child] of Object.entries(node)) {
-      if (key !== 'loc' && child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    Object.freeze(node);
+    for (const key in node) {
+      const child = (node as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
     }
   }
 }

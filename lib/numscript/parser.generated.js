@@ -312,43 +312,48 @@ function peg$parse(input, options) {
   }
   function peg$f8(asset) {    return { kind: 'all', asset, loc: here() };  }
   function peg$f9(value) {    return { kind: 'amount', value, loc: here() };  }
-  function peg$f10(cap, from) {    return { type: 'capped', cap, from, loc: here() };  }
-  function peg$f11(sources) {    return { type: 'oneof', sources, loc: here() };  }
-  function peg$f12(items) {    return classifySourceBlock(items, here());  }
-  function peg$f13(portion, from) {    return { type: 'allotmentClause', portion, from };  }
-  function peg$f14(address, color, overdraft) {
-    return { type: 'account', address, color: color ?? null, overdraft: overdraft ?? null, loc: here() };
+  function peg$f10(address, suffix) {    return { type: 'account', address, ...suffix, loc: here() };  }
+  function peg$f11(cap, from) {    return { type: 'capped', cap, from, loc: here() };  }
+  function peg$f12(sources) {    return { type: 'oneof', sources, loc: here() };  }
+  function peg$f13(items) {    return classifySourceBlock(items, here());  }
+  function peg$f14(from) {    return { type: 'allotmentClause', portion: 'remaining', from };  }
+  function peg$f15(head, from) {    return { from };  }
+  function peg$f16(head, tail) {
+    if ('from' in tail) return { type: 'allotmentClause', portion: head, from: tail.from };
+    return { type: 'account', address: head, ...tail, loc: here() };
   }
-  function peg$f15() {    return 'unbounded';  }
-  function peg$f16() {    return 'remaining';  }
-  function peg$f17(clauses) {    return classifyDestinationBlock('oneof', clauses, here());  }
-  function peg$f18(clauses) {    return classifyDestinationBlock('inorder', clauses, here());  }
-  function peg$f19(address) {    return { type: 'account', address, loc: here() };  }
-  function peg$f20(cap, to) {    return { kind: 'max', cap, to };  }
-  function peg$f21(to) {    return { kind: 'remaining', to };  }
-  function peg$f22(portion, to) {    return { kind: 'portion', portion, to };  }
-  function peg$f23(destination) {    return { type: 'to', destination };  }
-  function peg$f24() {    return { type: 'kept' };  }
-  function peg$f25(head, op, right) {    return [op, right, here()];  }
-  function peg$f26(head, tail) {
-    return binary(head, tail);
+  function peg$f17(color, overdraft) {
+    return { color: color ?? null, overdraft: overdraft ?? null };
   }
-  function peg$f27(head, right) {    return ['/', right, here()];  }
+  function peg$f18() {    return 'unbounded';  }
+  function peg$f19(clauses) {    return classifyDestinationBlock('oneof', clauses, here());  }
+  function peg$f20(clauses) {    return classifyDestinationBlock('inorder', clauses, here());  }
+  function peg$f21(address) {    return { type: 'account', address, loc: here() };  }
+  function peg$f22(cap, to) {    return { kind: 'max', cap, to };  }
+  function peg$f23(to) {    return { kind: 'remaining', to };  }
+  function peg$f24(portion, to) {    return { kind: 'portion', portion, to };  }
+  function peg$f25(destination) {    return { type: 'to', destination };  }
+  function peg$f26() {    return { type: 'kept' };  }
+  function peg$f27(head, op, right) {    return [op, right, here()];  }
   function peg$f28(head, tail) {
     return binary(head, tail);
   }
-  function peg$f29(minuses, operand) {
+  function peg$f29(head, right) {    return ['/', right, here()];  }
+  function peg$f30(head, tail) {
+    return binary(head, tail);
+  }
+  function peg$f31(minuses, operand) {
     if (minuses.length === 0) return operand;
     if (minuses.length > MAX_EXPRESSION_DEPTH) error('too many prefix operators');
     let node = operand;
     for (let i = 0; i < minuses.length; i++) node = { type: 'negate', operand: node, depth: depthOf(node) + 1, loc: here() };
     return node;
   }
-  function peg$f30(asset, amount) {    return { type: 'monetary', asset, amount, loc: here() };  }
-  function peg$f31(name, args) {    return { type: 'call', name, args: args ?? [], loc: here() };  }
-  function peg$f32() {    return 'overdraft';  }
-  function peg$f33(head, tail) {    return [head, ...tail];  }
-  function peg$f34(integral, fractional) {
+  function peg$f32(asset, amount) {    return { type: 'monetary', asset, amount, loc: here() };  }
+  function peg$f33(name, args) {    return { type: 'call', name, args: args ?? [], loc: here() };  }
+  function peg$f34() {    return 'overdraft';  }
+  function peg$f35(head, tail) {    return [head, ...tail];  }
+  function peg$f36(integral, fractional) {
     if (integral.length + (fractional ?? '').length > MAX_NUMBER_DIGITS) error('percentage has too many digits');
     const digits = fractional ?? '';
     return {
@@ -358,16 +363,16 @@ function peg$parse(input, options) {
       loc: here(),
     };
   }
-  function peg$f35(digits) {
+  function peg$f37(digits) {
     const plain = digits.replace(/_/g, '');
     if (plain.length > MAX_NUMBER_DIGITS) error('number has more than ' + MAX_NUMBER_DIGITS + ' digits');
     return { type: 'number', value: BigInt(plain), loc: here() };
   }
-  function peg$f36(value) {    return { type: 'asset', value, loc: here() };  }
-  function peg$f37(value) {    return { type: 'string', value, loc: here() };  }
-  function peg$f38(head, tail) {    return { type: 'account', parts: [head, ...tail], loc: here() };  }
-  function peg$f39(name) {    return { variable: name };  }
-  function peg$f40(name) {    return { type: 'variable', name, loc: here() };  }
+  function peg$f38(value) {    return { type: 'asset', value, loc: here() };  }
+  function peg$f39(value) {    return { type: 'string', value, loc: here() };  }
+  function peg$f40(head, tail) {    return { type: 'account', parts: [head, ...tail], loc: here() };  }
+  function peg$f41(name) {    return { variable: name };  }
+  function peg$f42(name) {    return { type: 'variable', name, loc: here() };  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -1082,6 +1087,26 @@ function peg$parse(input, options) {
   }
 
   function peg$parseSource() {
+    let s0, s1, s2;
+
+    s0 = peg$parseCompositeSource();
+    if (s0 === peg$FAILED) {
+      s0 = peg$currPos;
+      s1 = peg$parseExpression();
+      if (s1 !== peg$FAILED) {
+        s2 = peg$parseAccountSourceSuffix();
+        peg$savedPos = s0;
+        s0 = peg$f10(s1, s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    }
+
+    return s0;
+  }
+
+  function peg$parseCompositeSource() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8;
 
     s0 = peg$currPos;
@@ -1097,7 +1122,7 @@ function peg$parse(input, options) {
           s7 = peg$parseSource();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f10(s3, s7);
+            s0 = peg$f11(s3, s7);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1164,7 +1189,7 @@ function peg$parse(input, options) {
             }
             if (s6 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f11(s5);
+              s0 = peg$f12(s5);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -1223,7 +1248,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f12(s3);
+            s0 = peg$f13(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1232,9 +1257,6 @@ function peg$parse(input, options) {
           peg$currPos = s0;
           s0 = peg$FAILED;
         }
-        if (s0 === peg$FAILED) {
-          s0 = peg$parseAccountSource();
-        }
       }
     }
 
@@ -1242,19 +1264,25 @@ function peg$parse(input, options) {
   }
 
   function peg$parseSourceBlockItem() {
-    let s0, s1, s2, s3, s4, s5;
+    let s0, s1, s2, s3, s4, s5, s6;
 
-    s0 = peg$currPos;
-    s1 = peg$parseAllotmentPortion();
-    if (s1 !== peg$FAILED) {
-      s2 = peg$parse_();
-      s3 = peg$parseKwFrom();
-      if (s3 !== peg$FAILED) {
-        s4 = peg$parse_();
-        s5 = peg$parseSource();
-        if (s5 !== peg$FAILED) {
-          peg$savedPos = s0;
-          s0 = peg$f13(s1, s5);
+    s0 = peg$parseCompositeSource();
+    if (s0 === peg$FAILED) {
+      s0 = peg$currPos;
+      s1 = peg$parseKwRemaining();
+      if (s1 !== peg$FAILED) {
+        s2 = peg$parse_();
+        s3 = peg$parseKwFrom();
+        if (s3 !== peg$FAILED) {
+          s4 = peg$parse_();
+          s5 = peg$parseSource();
+          if (s5 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f14(s5);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1263,73 +1291,97 @@ function peg$parse(input, options) {
         peg$currPos = s0;
         s0 = peg$FAILED;
       }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    if (s0 === peg$FAILED) {
-      s0 = peg$parseSource();
+      if (s0 === peg$FAILED) {
+        s0 = peg$currPos;
+        s1 = peg$parseExpression();
+        if (s1 !== peg$FAILED) {
+          s2 = peg$currPos;
+          s3 = peg$parse_();
+          s4 = peg$parseKwFrom();
+          if (s4 !== peg$FAILED) {
+            s5 = peg$parse_();
+            s6 = peg$parseSource();
+            if (s6 !== peg$FAILED) {
+              peg$savedPos = s2;
+              s2 = peg$f15(s1, s6);
+            } else {
+              peg$currPos = s2;
+              s2 = peg$FAILED;
+            }
+          } else {
+            peg$currPos = s2;
+            s2 = peg$FAILED;
+          }
+          if (s2 === peg$FAILED) {
+            s2 = peg$parseAccountSourceSuffix();
+          }
+          if (s2 !== peg$FAILED) {
+            peg$savedPos = s0;
+            s0 = peg$f16(s1, s2);
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      }
     }
 
     return s0;
   }
 
-  function peg$parseAccountSource() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
+  function peg$parseAccountSourceSuffix() {
+    let s0, s1, s2, s3, s4, s5, s6;
 
     s0 = peg$currPos;
-    s1 = peg$parseExpression();
-    if (s1 !== peg$FAILED) {
-      s2 = peg$currPos;
-      s3 = peg$parse_();
-      if (input.charCodeAt(peg$currPos) === 92) {
-        s4 = peg$c10;
-        peg$currPos++;
+    s1 = peg$currPos;
+    s2 = peg$parse_();
+    if (input.charCodeAt(peg$currPos) === 92) {
+      s3 = peg$c10;
+      peg$currPos++;
+    } else {
+      s3 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e11); }
+    }
+    if (s3 !== peg$FAILED) {
+      s4 = peg$parse_();
+      s5 = peg$parseExpression();
+      if (s5 !== peg$FAILED) {
+        s1 = s5;
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e11); }
+        peg$currPos = s1;
+        s1 = peg$FAILED;
       }
-      if (s4 !== peg$FAILED) {
-        s5 = peg$parse_();
-        s6 = peg$parseExpression();
-        if (s6 !== peg$FAILED) {
-          s2 = s6;
-        } else {
-          peg$currPos = s2;
-          s2 = peg$FAILED;
-        }
+    } else {
+      peg$currPos = s1;
+      s1 = peg$FAILED;
+    }
+    if (s1 === peg$FAILED) {
+      s1 = null;
+    }
+    s2 = peg$currPos;
+    s3 = peg$parse_();
+    s4 = peg$parseKwAllowing();
+    if (s4 !== peg$FAILED) {
+      s5 = peg$parse_();
+      s6 = peg$parseOverdraftBound();
+      if (s6 !== peg$FAILED) {
+        s2 = s6;
       } else {
         peg$currPos = s2;
         s2 = peg$FAILED;
       }
-      if (s2 === peg$FAILED) {
-        s2 = null;
-      }
-      s3 = peg$currPos;
-      s4 = peg$parse_();
-      s5 = peg$parseKwAllowing();
-      if (s5 !== peg$FAILED) {
-        s6 = peg$parse_();
-        s7 = peg$parseOverdraftBound();
-        if (s7 !== peg$FAILED) {
-          s3 = s7;
-        } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
-        }
-      } else {
-        peg$currPos = s3;
-        s3 = peg$FAILED;
-      }
-      if (s3 === peg$FAILED) {
-        s3 = null;
-      }
-      peg$savedPos = s0;
-      s0 = peg$f14(s1, s2, s3);
     } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
+      peg$currPos = s2;
+      s2 = peg$FAILED;
     }
+    if (s2 === peg$FAILED) {
+      s2 = null;
+    }
+    peg$savedPos = s0;
+    s0 = peg$f17(s1, s2);
 
     return s0;
   }
@@ -1344,7 +1396,7 @@ function peg$parse(input, options) {
       s3 = peg$parseKwOverdraft();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f15();
+        s0 = peg$f18();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1383,23 +1435,6 @@ function peg$parse(input, options) {
         peg$currPos = s0;
         s0 = peg$FAILED;
       }
-    }
-
-    return s0;
-  }
-
-  function peg$parseAllotmentPortion() {
-    let s0, s1;
-
-    s0 = peg$currPos;
-    s1 = peg$parseKwRemaining();
-    if (s1 !== peg$FAILED) {
-      peg$savedPos = s0;
-      s1 = peg$f16();
-    }
-    s0 = s1;
-    if (s0 === peg$FAILED) {
-      s0 = peg$parseExpression();
     }
 
     return s0;
@@ -1457,7 +1492,7 @@ function peg$parse(input, options) {
           }
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f17(s5);
+            s0 = peg$f19(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1521,7 +1556,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f18(s3);
+            s0 = peg$f20(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1539,7 +1574,7 @@ function peg$parse(input, options) {
         s1 = peg$parseExpression();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f19(s1);
+          s1 = peg$f21(s1);
         }
         s0 = s1;
       }
@@ -1561,7 +1596,7 @@ function peg$parse(input, options) {
         s5 = peg$parseKeptOrDestination();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f20(s3, s5);
+          s0 = peg$f22(s3, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1582,7 +1617,7 @@ function peg$parse(input, options) {
         s3 = peg$parseKeptOrDestination();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f21(s3);
+          s0 = peg$f23(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1599,7 +1634,7 @@ function peg$parse(input, options) {
           s3 = peg$parseKeptOrDestination();
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f22(s1, s3);
+            s0 = peg$f24(s1, s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1624,7 +1659,7 @@ function peg$parse(input, options) {
       s3 = peg$parseDestination();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f23(s3);
+        s0 = peg$f25(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1638,7 +1673,7 @@ function peg$parse(input, options) {
       s1 = peg$parseKwKept();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f24();
+        s1 = peg$f26();
       }
       s0 = s1;
     }
@@ -1667,7 +1702,7 @@ function peg$parse(input, options) {
         s7 = peg$parseDivisionExpression();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f25(s1, s5, s7);
+          s3 = peg$f27(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -1692,7 +1727,7 @@ function peg$parse(input, options) {
           s7 = peg$parseDivisionExpression();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f25(s1, s5, s7);
+            s3 = peg$f27(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -1703,7 +1738,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f26(s1, s2);
+      s0 = peg$f28(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1733,7 +1768,7 @@ function peg$parse(input, options) {
         s7 = peg$parsePrefixExpression();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f27(s1, s7);
+          s3 = peg$f29(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -1758,7 +1793,7 @@ function peg$parse(input, options) {
           s7 = peg$parsePrefixExpression();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f27(s1, s7);
+            s3 = peg$f29(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -1769,7 +1804,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f28(s1, s2);
+      s0 = peg$f30(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1821,7 +1856,7 @@ function peg$parse(input, options) {
     s2 = peg$parsePrimary();
     if (s2 !== peg$FAILED) {
       peg$savedPos = s0;
-      s0 = peg$f29(s1, s2);
+      s0 = peg$f31(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1833,44 +1868,11 @@ function peg$parse(input, options) {
   function peg$parsePrimary() {
     let s0, s1, s2, s3, s4, s5;
 
-    s0 = peg$parseMonetaryLiteral();
+    s0 = peg$parseAccountLiteral();
     if (s0 === peg$FAILED) {
-      s0 = peg$currPos;
-      if (input.charCodeAt(peg$currPos) === 40) {
-        s1 = peg$c2;
-        peg$currPos++;
-      } else {
-        s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e2); }
-      }
-      if (s1 !== peg$FAILED) {
-        s2 = peg$parse_();
-        s3 = peg$parseExpression();
-        if (s3 !== peg$FAILED) {
-          s4 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 41) {
-            s5 = peg$c3;
-            peg$currPos++;
-          } else {
-            s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e3); }
-          }
-          if (s5 !== peg$FAILED) {
-            s0 = s3;
-          } else {
-            peg$currPos = s0;
-            s0 = peg$FAILED;
-          }
-        } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
-        }
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
+      s0 = peg$parseVariableReference();
       if (s0 === peg$FAILED) {
-        s0 = peg$parseFunctionCall();
+        s0 = peg$parseMonetaryLiteral();
         if (s0 === peg$FAILED) {
           s0 = peg$parsePercentageLiteral();
           if (s0 === peg$FAILED) {
@@ -1880,9 +1882,42 @@ function peg$parse(input, options) {
               if (s0 === peg$FAILED) {
                 s0 = peg$parseStringLiteral();
                 if (s0 === peg$FAILED) {
-                  s0 = peg$parseAccountLiteral();
+                  s0 = peg$parseFunctionCall();
                   if (s0 === peg$FAILED) {
-                    s0 = peg$parseVariableReference();
+                    s0 = peg$currPos;
+                    if (input.charCodeAt(peg$currPos) === 40) {
+                      s1 = peg$c2;
+                      peg$currPos++;
+                    } else {
+                      s1 = peg$FAILED;
+                      if (peg$silentFails === 0) { peg$fail(peg$e2); }
+                    }
+                    if (s1 !== peg$FAILED) {
+                      s2 = peg$parse_();
+                      s3 = peg$parseExpression();
+                      if (s3 !== peg$FAILED) {
+                        s4 = peg$parse_();
+                        if (input.charCodeAt(peg$currPos) === 41) {
+                          s5 = peg$c3;
+                          peg$currPos++;
+                        } else {
+                          s5 = peg$FAILED;
+                          if (peg$silentFails === 0) { peg$fail(peg$e3); }
+                        }
+                        if (s5 !== peg$FAILED) {
+                          s0 = s3;
+                        } else {
+                          peg$currPos = s0;
+                          s0 = peg$FAILED;
+                        }
+                      } else {
+                        peg$currPos = s0;
+                        s0 = peg$FAILED;
+                      }
+                    } else {
+                      peg$currPos = s0;
+                      s0 = peg$FAILED;
+                    }
                   }
                 }
               }
@@ -1923,7 +1958,7 @@ function peg$parse(input, options) {
           }
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f30(s3, s5);
+            s0 = peg$f32(s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1974,7 +2009,7 @@ function peg$parse(input, options) {
         }
         if (s7 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f31(s1, s5);
+          s0 = peg$f33(s1, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1999,7 +2034,7 @@ function peg$parse(input, options) {
     s1 = peg$parseKwOverdraft();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f32();
+      s1 = peg$f34();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -2069,7 +2104,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f33(s1, s2);
+      s0 = peg$f35(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2171,7 +2206,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f34(s1, s2);
+        s0 = peg$f36(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2320,7 +2355,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f35(s1);
+      s1 = peg$f37(s1);
     }
     s0 = s1;
     peg$silentFails--;
@@ -2423,7 +2458,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f36(s1);
+      s1 = peg$f38(s1);
     }
     s0 = s1;
     peg$silentFails--;
@@ -2495,7 +2530,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f37(s2);
+        s0 = peg$f39(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2573,7 +2608,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s0;
-        s0 = peg$f38(s2, s3);
+        s0 = peg$f40(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2627,7 +2662,7 @@ function peg$parse(input, options) {
       s1 = peg$parseVariableName();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f39(s1);
+        s1 = peg$f41(s1);
       }
       s0 = s1;
     }
@@ -2643,7 +2678,7 @@ function peg$parse(input, options) {
     s1 = peg$parseVariableName();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f40(s1);
+      s1 = peg$f42(s1);
     }
     s0 = s1;
     peg$silentFails--;

@@ -29,21 +29,10 @@ export function compileUncached(source: string): Program {
   try {
     const tree = parseProgram(source);
     checkProgram(tree);
-    return deepFreeze(tree);
+    return tree;
   } catch (error) {
     if (error instanceof NumscriptError) throw error;
     // Only a stack overflow can get here (the tree depth is bounded, so it should not): still a 400, never a 500.
     throw compilationError('ParseError', error instanceof RangeError ? 'script nested too deeply' : String(error));
   }
-}
-
-function deepFreeze<T>(root: T): T {
-  const pending: unknown[] = [root];
-  while (pending.length > 0) {
-    const node = pending.pop();
-    if (node === null || typeof node !== 'object' || Object.isFrozen(node)) continue;
-    Object.freeze(node);
-    for (const child of Object.values(node)) pending.push(child);
-  }
-  return root;
 }

@@ -50,6 +50,8 @@ describe('compilation errors', () => {
 });
 
 describe('hostile input', () => {
+  // A bound, not a speed target (bench/numscript.ts measures speed): generous because CI machines are shared.
+  const BOUND_MS = 8000;
   const bounded = (source: string) => {
     const started = performance.now();
     let thrown: unknown;
@@ -65,7 +67,7 @@ describe('hostile input', () => {
     const line = 'send [COIN 1] ( source = @world destination = @a )\n';
     const { thrown, ms } = bounded(line.repeat(10_000));
     expect(thrown).toBeUndefined();
-    expect(ms).toBeLessThan(2000);
+    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it.each([
@@ -79,7 +81,7 @@ describe('hostile input', () => {
     const { thrown, ms } = bounded(source);
     expect(thrown).toBeInstanceOf(NumscriptError);
     expect((thrown as NumscriptError).code).toBe('COMPILATION_FAILED');
-    expect(ms).toBeLessThan(2000);
+    expect(ms).toBeLessThan(BOUND_MS);
   });
 
   it('refuses a number with more than 1000 digits, and a script longer than 512 KiB', () => {

@@ -11,3 +11,4 @@ export { NumscriptError } from './errors.js';
 export type { NumscriptErrorCode, NumscriptErrorKind } from './errors.js';
 export { FEATURE, FEATURE_FLAGS } from './features.js';
 export { mergeTxMetadata } from './metadata.js';
+export { varsFromRequest } from './request-vars.js';

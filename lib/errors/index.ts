@@ -18,7 +18,10 @@ export type ErrorKind =
   | 'ledger_not_found'
   | 'bulk_size_exceeded'
   | 'not_committed'
-  | 'outcome_unknown';
+  | 'outcome_unknown'
+  | 'compilation_failed'
+  | 'metadata_override'
+  | 'reads_changed';
 
 export abstract class PlatformError extends Error {
   abstract readonly kind: ErrorKind;
@@ -107,6 +110,24 @@ export class OutcomeUnknownError extends PlatformError {
   readonly kind = 'outcome_unknown';
 }
 
+/** A Numscript script that does not parse, type-check or bind its variables (400 COMPILATION_FAILED, naming line and column). */
+export class CompilationFailedError extends PlatformError {
+  readonly kind = 'compilation_failed';
+}
+
+/** A script setting a transaction metadata key the request sets too (400 METADATA_OVERRIDE). */
+export class MetadataOverrideError extends PlatformError {
+  readonly kind = 'metadata_override';
+}
+
+/**
+ * A script whose decision needed a balance or metadata its plan had not read (the ledger changed in between): the
+ * write is planned again (409 CONFLICT if that keeps happening).
+ */
+export class ScriptReadsChangedError extends PlatformError {
+  readonly kind = 'reads_changed';
+}
+
 const BY_KIND: Partial<Record<ErrorKind, new (message: string) => PlatformError>> = {
   validation: ValidationError,
   not_found: NotFoundError,
@@ -121,6 +142,9 @@ const BY_KIND: Partial<Record<ErrorKind, new (message: string) => PlatformError>
   bulk_size_exceeded: BulkSizeExceededError,
   not_committed: NotCommittedError,
   outcome_unknown: OutcomeUnknownError,
+  compilation_failed: CompilationFailedError,
+  metadata_override: MetadataOverrideError,
+  reads_changed: ScriptReadsChangedError,
 };
 
 /** The error of a kind, as one process raises what another decided (a relayed write's refusal). */

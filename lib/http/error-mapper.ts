@@ -21,6 +21,9 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
   bulk_size_exceeded: { status: 413, errorCode: 'BULK_SIZE_EXCEEDED' },
   not_committed: { status: 503, errorCode: 'INTERNAL' },
   outcome_unknown: { status: 504, errorCode: 'INTERNAL' },
+  compilation_failed: { status: 400, errorCode: 'COMPILATION_FAILED' },
+  metadata_override: { status: 400, errorCode: 'METADATA_OVERRIDE' },
+  reads_changed: { status: 409, errorCode: 'CONFLICT' },
 };
 
 /** The contract's code and status for a platform error (bulk results report them per element). */

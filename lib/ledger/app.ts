@@ -13,6 +13,7 @@ import { bulkRoutes } from './routes/bulk.js';
 import { volumeRoutes } from './routes/volumes.js';
 import { mappingRoutes } from './routes/mapping.js';
 import { v1TransactionRoutes } from './routes/v1-transactions.js';
+import { v1ScriptRoutes } from './routes/v1-script.js';
 import { VolumeReads } from './store/volume-reads.js';
 import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
 import { AccountReads } from './store/account-reads.js';
@@ -24,6 +25,7 @@ import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
 import { LedgerWriter } from './store/writer.js';
 import { settleBatch } from './sequencer/settle.js';
+import { tableScriptState } from './store/script-state.js';
 import type { LedgerRecord } from './domain/change.js';
 import type { Head } from './store/head.js';
 import { LedgerCommands } from './sequencer/ledger-commands.js';
@@ -64,15 +66,17 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   // Group commit when the stack gives the ledger an ingress queue: busy ledgers relay to the sequenced writer.
   const ingress = env.LEDGER_INGRESS_QUEUE_URL;
   const relay = ingress ? new LedgerRelay({ doc, sqs: sqsClientFromEnv(env), queueUrl: ingress, tableFor, now }) : undefined;
-  const commands = new LedgerCommands({ writer, reads, now, ...(relay ? { relay } : {}) });
+  const scriptState = (ledger: LedgerRecord) => tableScriptState(doc, tableFor(ledger.bucket), ledger.name);
+  const commands = new LedgerCommands({ writer, reads, now, scriptState, ...(relay ? { relay } : {}) });
   transactionRoutes(app, { lookup, commands, reads, stats, effectiveVolumes });
   metadataRoutes(app, { lookup, commands });
-  bulkRoutes(app, { lookup, writer, commands, reads });
+  bulkRoutes(app, { lookup, writer, commands, reads, scriptState });
   accountRoutes(app, { lookup, accounts: new AccountReads(doc, tableFor), stats });
   logRoutes(app, { lookup, logs: new LogReads(doc, tableFor) });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (API.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads });
+  v1ScriptRoutes(app, { lookup, commands });
   mappingRoutes(app, { lookup, writer, doc, tableFor });
   return app;
 }

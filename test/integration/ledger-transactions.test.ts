@@ -155,7 +155,10 @@ describe('transactions', () => {
       ['{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD","extra":1}]}', 'body.postings.0.extra'],
       ['{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}],"timestamp":"yesterday"}', 'body.timestamp'],
       ['{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}],"metadata":{"k":1}}', 'body.metadata'],
-      ['{"script":{"plain":"send [USD 1] (source=@world destination=@a)"}}', 'Numscript is not supported'],
+      ['{"script":{"plain":"send [USD 1] (source=@world destination=@a)","extra":1}}', 'body.script.extra'],
+      ['{"script":{"vars":{}}}', 'body.script.plain'],
+      ['{"script":{"plain":"send [USD 1] (source=@world destination=@a)"},"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}]}', 'not both'],
+      ['{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}],"runtime":"fast"}', 'body.runtime'],
       ['{"postings":', 'body is not valid JSON'],
     ];
     for (const [body, message] of cases) {

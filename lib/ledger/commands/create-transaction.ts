@@ -11,8 +11,11 @@ import { formatInstant, parseInstant } from '../../time/instant.js';
 import { transactionView, type Transaction, type VolumesView } from '../domain/transaction.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
+import { runScript, type ScriptPlan } from './script-transaction.js';
 
 export const MAX_POSTINGS = 100;
+/** A script's text, at most (the interpreter's own limit). */
+const SCRIPT_MAX_BYTES = 512 * 1024;
 
 export const addressSchema = v.pipe(
   v.string('must be a string'),
@@ -30,7 +33,14 @@ const postingSchema = v.strictObject({
 
 export const createTransactionSchema = v.strictObject({
   postings: v.optional(v.pipe(v.array(postingSchema, 'must be an array of postings'), v.maxLength(MAX_POSTINGS, `must have at most ${MAX_POSTINGS} postings`))),
-  script: v.optional(v.unknown()),
+  script: v.optional(
+    v.strictObject({
+      plain: v.pipe(v.string('must be a string'), v.maxLength(SCRIPT_MAX_BYTES, `must be at most ${SCRIPT_MAX_BYTES} characters`)),
+      vars: v.optional(v.record(v.string(), v.unknown(), 'must map variable names to values')),
+    }),
+  ),
+  /** The reference's choice of Numscript runtime: one interpreter serves both here. */
+  runtime: v.optional(v.picklist(['experimental-interpreter', 'machine'], 'must be experimental-interpreter or machine')),
   metadata: v.optional(metadataMap),
   reference: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'))),
   timestamp: v.optional(v.string('must be an RFC 3339 date-time string')),
@@ -57,14 +67,16 @@ export function requestHash(input: unknown, options: Record<string, unknown>): s
  * postings in order, and decides the transaction, its volumes and moves, new or changed accounts and the
  * reference.
  */
-export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransactionInput, options: CreateTransactionOptions): WriteRequest<TransactionResult> {
-  if (input.script !== undefined) throw new ValidationError('body.script: Numscript is not supported; send postings');
-  const postings: Posting[] = input.postings ?? [];
-  if (postings.length === 0) throw new NoPostingsError('a transaction needs at least one posting');
+export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransactionInput, options: CreateTransactionOptions, plan?: ScriptPlan): WriteRequest<TransactionResult> {
+  if (input.script !== undefined && (input.postings?.length ?? 0) > 0) throw new ValidationError('body: send postings or a script, not both');
+  if (input.script !== undefined && !plan) throw new Error('a script transaction needs its plan (planScript)');
+  const given: Posting[] = input.postings ?? [];
+  if (!plan && given.length === 0) throw new NoPostingsError('a transaction needs at least one posting');
   const timestamp = input.timestamp === undefined ? undefined : parseInstant(input.timestamp, 'body.timestamp');
-  const force = options.force || input.force === true;
-  const accountMetadata = input.accountMetadata ?? {};
-  const reads = postingReads(postings, Object.keys(accountMetadata));
+  // A script's own clauses (`allowing overdraft ...`) are its balance rule: its postings are applied as decided.
+  const force = options.force || input.force === true || plan !== undefined;
+  const requestAccountMetadata = input.accountMetadata ?? {};
+  const reads = plan ? plan.reads : postingReads(given, Object.keys(requestAccountMetadata));
 
   return {
     ledger,
@@ -78,10 +90,13 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
       const id = state.head.lastTxId + 1;
       const at = timestamp ?? now;
       const nowText = formatInstant(now);
+      const script = plan ? runScript(plan, state, input.metadata ?? {}) : undefined;
+      const postings: Posting[] = script ? script.postings : given;
+      const accountMetadata = script ? mergeAccountMetadata(requestAccountMetadata, script.accountMetadata) : requestAccountMetadata;
       const tx: Transaction = {
         id,
         postings,
-        metadata: input.metadata ?? {},
+        metadata: script ? script.metadata : (input.metadata ?? {}),
         timestamp: formatInstant(at),
         insertedAt: nowText,
         updatedAt: nowText,
@@ -105,6 +120,13 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
       };
     },
   };
+}
+
+/** The request's account metadata with the script's `set_account_meta` over it, account by account. */
+function mergeAccountMetadata(request: Record<string, Record<string, string>>, script: Record<string, Record<string, string>>): Record<string, Record<string, string>> {
+  const merged = { ...request };
+  for (const [account, metadata] of Object.entries(script)) merged[account] = { ...(merged[account] ?? {}), ...metadata };
+  return merged;
 }
 
 /** Transactions are stored as exact JSON text (amounts as big integers) with their post-commit volumes. */

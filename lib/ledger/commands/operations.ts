@@ -1,6 +1,8 @@
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { Transaction } from '../domain/transaction.js';
+import { ValidationError } from '../../errors/index.js';
 import { createTransactionWrite, type CreateTransactionInput, type CreateTransactionOptions } from './create-transaction.js';
+import { planScript, type ScriptStateReads } from './script-transaction.js';
 import { metadataWrite, type MetadataChange, type MetadataTarget } from './metadata.js';
 import { revertTransactionWrite, type RevertOptions } from './revert-transaction.js';
 
@@ -18,10 +20,17 @@ export async function operationRequest(
   ledger: LedgerRecord,
   operation: LedgerOperation,
   readTransaction: (id: number) => Promise<Transaction | undefined>,
+  scriptState?: ScriptStateReads,
 ): Promise<WriteRequest<unknown>> {
   switch (operation.kind) {
-    case 'create':
-      return createTransactionWrite(ledger, operation.input, operation.options);
+    case 'create': {
+      const { input } = operation;
+      if (input.script === undefined) return createTransactionWrite(ledger, input, operation.options);
+      if ((input.postings?.length ?? 0) > 0) throw new ValidationError('body: send postings or a script, not both');
+      if (!scriptState) throw new ValidationError('body.script: scripts are not served on this path');
+      const plan = await planScript(input.script, scriptState, Object.keys(input.accountMetadata ?? {}));
+      return createTransactionWrite(ledger, input, operation.options, plan);
+    }
     case 'revert':
       return revertTransactionWrite(ledger, operation.id, await readTransaction(operation.id), operation.body, operation.options);
     case 'metadata':

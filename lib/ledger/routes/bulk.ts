@@ -18,6 +18,7 @@ import { operationRequest, type LedgerOperation } from '../commands/operations.j
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { Transaction } from '../domain/transaction.js';
 import { revertIdempotency, revertTransactionWrite } from '../commands/revert-transaction.js';
+import type { ScriptStateReads } from '../commands/script-transaction.js';
 
 /** Raised inside an atomic bulk so the response can say which element failed. */
 class ElementFailure extends Error {
@@ -48,7 +49,10 @@ const PARALLELISM = 10;
  * none; an element may revert or add metadata to a transaction an earlier element creates. 400 when any element
  * failed. `atomic` with `parallel` is refused, as the reference does.
  */
-export function bulkRoutes(app: Hono<AppEnv>, deps: { lookup: LedgerLookup; writer: LedgerWriter; commands: LedgerCommands; reads: TransactionReads }): void {
+export function bulkRoutes(
+  app: Hono<AppEnv>,
+  deps: { lookup: LedgerLookup; writer: LedgerWriter; commands: LedgerCommands; reads: TransactionReads; scriptState: (ledger: LedgerRecord) => ScriptStateReads },
+): void {
   app.post('/v2/:ledger/_bulk', async (c) => {
     const ledger = await deps.lookup.resolve(c.req.param('ledger'));
     const readTransaction = async (id: number) => (await deps.reads.get(ledger, id))?.tx;
@@ -63,7 +67,7 @@ export function bulkRoutes(app: Hono<AppEnv>, deps: { lookup: LedgerLookup; writ
     const elements = raw.map((element, i) => validate(bulkElementSchema, withoutNullFields(element), `body.${i}`));
 
     const results = atomic
-      ? await runAtomic(ledger, elements, deps.writer, readTransaction)
+      ? await runAtomic(ledger, elements, deps.writer, readTransaction, deps.scriptState(ledger))
       : await runEach(elements, (element) => deps.commands.execute(ledger, operationOf(element)), { parallel: parallel && deps.commands.groupCommits, continueOnFailure });
     const firstError = results.find((r) => r.responseType === 'ERROR');
     return jsonResponse(
@@ -75,7 +79,13 @@ export function bulkRoutes(app: Hono<AppEnv>, deps: { lookup: LedgerLookup; writ
 }
 
 /** All elements in one commit, never relayed (a sequenced writer decides requests one by one): all or none. */
-async function runAtomic(ledger: LedgerRecord, elements: BulkElement[], writer: LedgerWriter, readTransaction: (id: number) => Promise<Transaction | undefined>): Promise<ElementResult[]> {
+async function runAtomic(
+  ledger: LedgerRecord,
+  elements: BulkElement[],
+  writer: LedgerWriter,
+  readTransaction: (id: number) => Promise<Transaction | undefined>,
+  scriptState: ScriptStateReads,
+): Promise<ElementResult[]> {
   try {
     const requests = await Promise.all(
       elements.map(async (e, i) => {
@@ -83,7 +93,7 @@ async function runAtomic(ledger: LedgerRecord, elements: BulkElement[], writer: 
         try {
           // A revert of a transaction an earlier element creates is built when decided, from the bulk's own items.
           if (operation.kind === 'revert' && !(await readTransaction(operation.id)) && createsEarlier(elements, i)) return tagged(i, revertInBulk(ledger, operation));
-          return tagged(i, await operationRequest(ledger, operation, readTransaction));
+          return tagged(i, await operationRequest(ledger, operation, readTransaction, scriptState));
         } catch (err) {
           throw err instanceof PlatformError ? new ElementFailure(i, err) : err;
         }

@@ -1,4 +1,5 @@
-import { errorOfKind, NotCommittedError, OutcomeUnknownError } from '../../errors/index.js';
+import { errorOfKind, NotCommittedError, OutcomeUnknownError, ScriptReadsChangedError } from '../../errors/index.js';
+import type { ScriptStateReads } from '../commands/script-transaction.js';
 import { isDryRun, operationRequest, type LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
@@ -13,9 +14,13 @@ export interface LedgerCommandsOptions {
   reads: TransactionReads;
   /** Group commit: without a relay every write commits directly (and retries on contention). */
   relay?: LedgerRelay;
+  /** What a script's plan reads (current state); without it, scripts are refused. */
+  scriptState?: (ledger: LedgerRecord) => ScriptStateReads;
   now?: () => number;
 }
 
+/** Plans of one script write before its conflict is answered. */
+const SCRIPT_PLAN_ATTEMPTS = 3;
 /** Concurrent commits a direct write meets in a row before it hands itself to the sequenced writer. */
 const CONTENTION_BEFORE_RELAY = 2;
 /** After relaying once, a container relays at least this long (or while the lease it saw lasts) without trying a direct write first. */
@@ -40,10 +45,24 @@ export class LedgerCommands {
     return this.options.relay !== undefined;
   }
 
+  /**
+   * A script whose decision needed what its plan had not read (the ledger changed in between) is planned and
+   * written again, a few times; then its 409 is answered.
+   */
   async execute(ledger: LedgerRecord, operation: LedgerOperation): Promise<CommandOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.executeOnce(ledger, operation);
+      } catch (err) {
+        if (!(err instanceof ScriptReadsChangedError) || attempt >= SCRIPT_PLAN_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  private async executeOnce(ledger: LedgerRecord, operation: LedgerOperation): Promise<CommandOutcome> {
     const { relay } = this.options;
     if (relay && !isDryRun(operation) && (this.relayUntil.get(ledger.name) ?? 0) > this.now()) return this.relayed(relay, ledger, operation);
-    const request = await operationRequest(ledger, operation, async (id) => (await this.options.reads.get(ledger, id))?.tx);
+    const request = await operationRequest(ledger, operation, async (id) => (await this.options.reads.get(ledger, id))?.tx, this.options.scriptState?.(ledger));
     if (!relay || isDryRun(operation)) return direct(await this.options.writer.write(request));
     const outcome = await this.options.writer.writeOrRelay(request, CONTENTION_BEFORE_RELAY);
     if (!('relay' in outcome)) return direct(outcome);

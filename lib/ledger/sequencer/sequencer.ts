@@ -16,6 +16,7 @@ import { headFromItem, type Head } from '../store/head.js';
 import { keyString, ledgerKeys, type ItemKey } from '../store/keys.js';
 import { readKeys } from '../store/ledger-state.js';
 import { OverlayView } from '../store/overlay-view.js';
+import { scriptStateReads } from '../store/script-state.js';
 import { parseStoredTransaction } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import type { Intent, IntentResult, OperationOutcome } from './intent.js';
@@ -139,7 +140,7 @@ export class LedgerSequencer {
         continue;
       }
       try {
-        requests.set(intent.reqId, await operationRequest(this.options.ledger, intent.operation, (id) => this.readTransaction(id)));
+        requests.set(intent.reqId, await operationRequest(this.options.ledger, intent.operation, (id) => this.readTransaction(id), this.scriptState));
       } catch (err) {
         requests.set(intent.reqId, refusal(err));
       }
@@ -309,6 +310,14 @@ export class LedgerSequencer {
       }
       await this.readHead();
     }
+  }
+
+  /** A script's plan reads through this writer's cache (what it reads stays cached for the decision). */
+  private get scriptState() {
+    return scriptStateReads(this.options.ledger.name, async (keys) => {
+      await this.load(keys);
+      return keys.map((k) => this.cache.get(keyString(k)));
+    });
   }
 
   private async readTransaction(id: number) {

@@ -1,0 +1,156 @@
+import { compile, execute, mergeTxMetadata, NumscriptError, varsFromRequest, type Program, type ScriptLedger, type ScriptResult } from '../../numscript/index.js';
+import { CompilationFailedError, InsufficientFundError, MetadataOverrideError, NoPostingsError, ScriptReadsChangedError, ValidationError } from '../../errors/index.js';
+import type { LedgerState, Reads } from '../domain/change.js';
+import { postingReads } from '../domain/posting-effects.js';
+
+/**
+ * Numscript in the write path (docs/numscript.md). A script reads balances and metadata, and which ones can depend
+ * on what it reads (a `meta()` account), so its reads are learnt before the write by running it over current
+ * state — the *plan* — and declared like any write's reads. The decision then runs it again, over the write's
+ * consistent snapshot: only that run counts. If it asks for something the plan did not read (the ledger changed
+ * in between), the decision refuses with ScriptReadsChangedError and the write is planned again.
+ */
+
+/** Current state, read asynchronously for a plan (strongly consistent). */
+export interface ScriptStateReads {
+  /** Balances (input − output) of these pairs; a pair never written is absent. */
+  balances(pairs: ReadonlyArray<[account: string, asset: string]>): Promise<Map<string, bigint>>;
+  /** Metadata of these accounts; an account that does not exist is absent. */
+  metadata(accounts: readonly string[]): Promise<Map<string, Record<string, string>>>;
+}
+
+export const pairKey = (account: string, asset: string) => `${account}\u0000${asset}`;
+
+export interface ScriptInput {
+  plain: string;
+  vars?: Record<string, unknown>;
+}
+
+export interface ScriptPlan {
+  program: Program;
+  vars: Record<string, string>;
+  /** Everything the write reads: what the script asked for, and what its postings and metadata touch. */
+  reads: Reads;
+}
+
+/** Rounds of reads a plan may take: each learns every balance of the script's up-front batch at once. */
+const MAX_PLAN_ROUNDS = 8;
+
+const NEEDS_READ = Symbol('needs a read');
+
+/** Compiles and plans a script against current state: its reads. Script errors surface here already. */
+export async function planScript(script: ScriptInput, reads: ScriptStateReads, extraAccounts: readonly string[]): Promise<ScriptPlan> {
+  const program = compileScript(script.plain);
+  const vars = scriptError(() => varsFromRequest(script.vars));
+  const balances = new Map<string, bigint>();
+  const metadata = new Map<string, Record<string, string> | undefined>();
+  let optimistic = false;
+  for (let round = 0; round < MAX_PLAN_ROUNDS; round++) {
+    const missingPairs = new Map<string, [string, string]>();
+    const missingAccounts = new Set<string>();
+    const ledger: ScriptLedger = {
+      balance(account, asset) {
+        const key = pairKey(account, asset);
+        if (!balances.has(key)) {
+          missingPairs.set(key, [account, asset]);
+          throw NEEDS_READ;
+        }
+        return balances.get(key)!;
+      },
+      metadata(account, key) {
+        if (!metadata.has(account)) {
+          missingAccounts.add(account);
+          throw NEEDS_READ;
+        }
+        return metadata.get(account)?.[key];
+      },
+    };
+    let result: ScriptResult;
+    try {
+      result = scriptError(() => execute(program, vars, optimistic ? ample(ledger) : ledger));
+    } catch (err) {
+      // Funds short *now* need not be short when decided: an earlier element of an atomic bulk, or an earlier
+      // request of a writer's batch, may pay in first. Plan as if funds sufficed, to learn what the script
+      // touches; the decision, over the write's own state, is the one that counts.
+      if (err instanceof InsufficientFundError && !optimistic) {
+        optimistic = true;
+        round--;
+        continue;
+      }
+      if (err !== NEEDS_READ) throw err;
+      const [readBalances, readMetadata] = await Promise.all([reads.balances([...missingPairs.values()]), reads.metadata([...missingAccounts])]);
+      for (const [key] of missingPairs) balances.set(key, readBalances.get(key) ?? 0n);
+      for (const account of missingAccounts) metadata.set(account, readMetadata.get(account));
+      continue;
+    }
+    const touched = postingReads(result.postings, [...extraAccounts, ...Object.keys(result.accountMetadata)]);
+    const pairs = new Map<string, [string, string]>([...balances.keys()].map((k) => [k, k.split('\u0000') as [string, string]]));
+    for (const [account, asset] of touched.pairs ?? []) pairs.set(pairKey(account, asset), [account, asset]);
+    return { program, vars, reads: { pairs: [...pairs.values()], accounts: [...new Set([...(touched.accounts ?? []), ...metadata.keys()])] } };
+  }
+  throw new ValidationError('script: reads too many accounts through metadata, one after another');
+}
+
+/**
+ * The script run of a decision, over its snapshot. Refuses (to be planned again) when it reads, or posts to, a
+ * pair or account its plan did not read: the snapshot would not hold it.
+ */
+export function runScript(plan: ScriptPlan, state: LedgerState, requestMetadata: Record<string, string>): ScriptResult & { metadata: Record<string, string> } {
+  const pairs = new Set((plan.reads.pairs ?? []).map(([a, asset]) => pairKey(a, asset)));
+  const accounts = new Set(plan.reads.accounts ?? []);
+  const changed = () => new ScriptReadsChangedError('the ledger changed while the script was planned; retry');
+  const result = scriptError(() =>
+    execute(plan.program, plan.vars, {
+      balance(account, asset) {
+        if (!pairs.has(pairKey(account, asset))) throw changed();
+        const volume = state.volume(account, asset);
+        return volume ? volume.input - volume.output : 0n;
+      },
+      metadata(account, key) {
+        if (!accounts.has(account)) throw changed();
+        return state.account(account)?.metadata[key];
+      },
+    }),
+  );
+  if (result.postings.some((p) => !pairs.has(pairKey(p.source, p.asset)) || !pairs.has(pairKey(p.destination, p.asset)))) throw changed();
+  if (Object.keys(result.accountMetadata).some((a) => !accounts.has(a))) throw changed();
+  if (result.postings.length === 0) throw new NoPostingsError('the script moves nothing');
+  return { ...result, metadata: scriptError(() => mergeTxMetadata(requestMetadata, result.txMetadata)) };
+}
+
+/** Every balance as large as a balance can be (38 digits): the script's reads are still made, through `ledger`. */
+const AMPLE = 10n ** 38n;
+function ample(ledger: ScriptLedger): ScriptLedger {
+  return {
+    balance: (account, asset) => {
+      ledger.balance(account, asset);
+      return AMPLE;
+    },
+    metadata: (account, key) => ledger.metadata(account, key),
+  };
+}
+
+/** Scripts are compiled once per text (the interpreter's cache). */
+function compileScript(plain: string): Program {
+  return scriptError(() => compile(plain));
+}
+
+/** A script's errors as the contract's: COMPILATION_FAILED (with line and column), INSUFFICIENT_FUND, ... */
+function scriptError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (!(err instanceof NumscriptError)) throw err;
+    const where = err.line !== undefined ? ` (line ${err.line}, column ${err.column ?? 0})` : '';
+    switch (err.code) {
+      case 'INSUFFICIENT_FUND':
+        throw new InsufficientFundError(err.message);
+      case 'NO_POSTINGS':
+        throw new NoPostingsError(err.message);
+      case 'METADATA_OVERRIDE':
+        throw new MetadataOverrideError(err.message);
+      default:
+        throw new CompilationFailedError(`${err.message}${where}`);
+    }
+  }
+}

@@ -3,9 +3,14 @@
  * differ: ESM for Node.js 22, minified, the AWS SDK bundled (not taken from the runtime), and a `require`
  * shim because some bundled dependencies still call it.
  */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 
 export const LAMBDA_NODE_TARGET = 'node22';
+
+/** The credential provider every bundle uses (an absolute path: esbuild resolves aliases from its working directory). */
+export const LAMBDA_CREDENTIALS = join(dirname(fileURLToPath(import.meta.url)), 'lambda-credentials.ts');
 
 export const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
@@ -23,5 +28,7 @@ export function lambdaBuildOptions(entry: string, outfile: string, options: { so
     banner: { js: REQUIRE_BANNER },
     mainFields: ['module', 'main'],
     logLevel: 'warning',
+    // Lambda's credentials are environment variables only: the SDK's default chain is replaced (lambda-credentials.ts).
+    alias: { '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS },
   };
 }

@@ -66,6 +66,9 @@ export function nodejsBundlingOptions(options: { sourcemap: boolean }): Bundling
       case 'legalComments':
         esbuildArgs['--legal-comments'] = value as string;
         break;
+      case 'alias':
+        for (const [from, to] of Object.entries(value as Record<string, string>)) esbuildArgs[`--alias:${from}`] = to;
+        break;
       default:
         throw new Error(`infra/bundling.ts: esbuild option "${key}" has no NodejsFunction translation in infra/stacks/bundling-options.ts`);
     }

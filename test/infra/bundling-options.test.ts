@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { LAMBDA_NODE_TARGET, REQUIRE_BANNER, lambdaBuildOptions } from '../../infra/bundling.js';
+import { LAMBDA_CREDENTIALS, LAMBDA_NODE_TARGET, REQUIRE_BANNER, lambdaBuildOptions } from '../../infra/bundling.js';
 import { LAMBDA_RUNTIME, nodejsBundlingOptions } from '../../infra/stacks/bundling-options.js';
 import { stageConfigFromContext } from '../../infra/stacks/config.js';
 import { PlatformFunction } from '../../infra/stacks/functions.js';
@@ -23,7 +25,7 @@ describe('bundling settings shared by npm run build and the stack', () => {
       banner: REQUIRE_BANNER,
       mainFields: ['module', 'main'],
       logLevel: LogLevel.WARNING,
-      esbuildArgs: { '--legal-comments': 'none' },
+      esbuildArgs: { '--legal-comments': 'none', '--alias:@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS },
     });
     expect(nodejsBundlingOptions({ sourcemap: true }).sourceMap).toBe(true);
   });
@@ -50,5 +52,31 @@ describe('bundling settings shared by npm run build and the stack', () => {
     await build(lambdaBuildOptions(join(import.meta.dirname, '..', '..', 'functions', `${name}.ts`), join(outdir, 'build', 'index.mjs')));
     expect(code === readFileSync(join(outdir, 'build', 'index.mjs'), 'utf8')).toBe(true);
     rmSync(outdir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('bundles sign with the credentials Lambda puts in the environment (the default chain is replaced)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bundle-credentials-'));
+    const entry = join(dir, 'entry.ts');
+    writeFileSync(entry, [
+      "import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';",
+      'const client = new DynamoDBClient({ endpoint: process.env.ENDPOINT, region: "eu-west-1", maxAttempts: 1 });',
+      'await client.send(new ListTablesCommand({})).catch(() => undefined);',
+    ].join('\n'));
+    await build({ ...lambdaBuildOptions(entry, join(dir, 'index.mjs')), nodePaths: [join(import.meta.dirname, '..', '..', 'node_modules')] });
+    const bundle = readFileSync(join(dir, 'index.mjs'), 'utf8');
+    expect(bundle).not.toContain('credential-provider-sso');
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(String(req.headers.authorization ?? ''));
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end('{"TableNames":[]}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    const env = { PATH: process.env.PATH, ENDPOINT: `http://127.0.0.1:${port}`, AWS_ACCESS_KEY_ID: 'AKIDLAMBDAENV', AWS_SECRET_ACCESS_KEY: 'secret', AWS_SESSION_TOKEN: 'token' };
+    await new Promise<void>((resolve, reject) => execFile(process.execPath, [join(dir, 'index.mjs')], { env }, (err) => (err ? reject(err) : resolve())));
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLAMBDAENV\/\d{8}\/eu-west-1\/dynamodb\/aws4_request/);
   }, 60_000);
 });

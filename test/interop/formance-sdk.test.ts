@@ -101,6 +101,17 @@ describe('@formance/formance-sdk 7 against the ledger', () => {
     ]);
   });
 
+  it('creates a transaction from a Numscript script, and raises COMPILATION_FAILED for a broken one', async () => {
+    const plain = 'vars {\n  account $user\n}\nsend [EUR/2 250] (\n  source = @world\n  destination = $user\n)\nset_tx_meta("kind", "topup")';
+    const created = await sdk.ledger.v2.createTransaction({ ledger, v2PostTransaction: { script: { plain, vars: { user: 'users:42' } }, metadata: {} } });
+    expect(created.v2CreateTransactionResponse?.data).toMatchObject({ postings: [{ source: 'world', destination: 'users:42', amount: 250n, asset: 'EUR/2' }], metadata: { kind: 'topup' } });
+    const err = await sdk.ledger.v2
+      .createTransaction({ ledger, v2PostTransaction: { script: { plain: 'send [EUR/2 1] (' }, metadata: {} } })
+      .then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ErrorsV2ErrorResponse);
+    expect((err as ErrorsV2ErrorResponse).errorCode).toBe('COMPILATION_FAILED');
+  });
+
   it('raises the typed INSUFFICIENT_FUND error', async () => {
     const err = await sdk.ledger.v2
       .createTransaction({ ledger, v2PostTransaction: { postings: [{ source: 'users:2', destination: 'users:3', amount: 1_000_000n, asset: 'USD/2' }], metadata: {} } })

@@ -85,4 +85,18 @@ describe('@formance/formance-sdk 7 ledger v1 calls', () => {
     expect(cleared.mappingResponse?.data).toEqual({ contracts: [] });
     expect((await sdk.ledger.v1.getMapping({ ledger })).mappingResponse?.data).toEqual({ contracts: [] });
   });
+
+  it('runs Numscript: runScript answers the transaction, or the script error in its ScriptResponse', async () => {
+    const scriptLedger = 'sdk-v1-script';
+    await sdk.ledger.v2.createLedger({ ledger: scriptLedger, v2CreateLedgerRequest: {} });
+    const plain = 'vars {\n  monetary $amount\n}\nsend $amount (\n  source = @world\n  destination = {\n    50% to @a\n    remaining to @b\n  }\n)';
+    const run = await sdk.ledger.v1.runScript({ ledger: scriptLedger, script: { plain, vars: { amount: { asset: 'USD/2', amount: 101 } }, reference: 'rs-1', metadata: { via: 'sdk' } } });
+    expect(run.scriptResponse?.errorCode).toBeUndefined();
+    expect(run.scriptResponse?.transaction).toMatchObject({ txid: 1n, reference: 'rs-1', metadata: { via: 'sdk' } });
+    expect(run.scriptResponse?.transaction?.postings.map((p) => [p.destination, p.amount])).toEqual([['a', 51n], ['b', 50n]]);
+    const short = await sdk.ledger.v1.runScript({ ledger: scriptLedger, script: { plain: 'send [USD/2 1000] (\n  source = @a\n  destination = @b\n)' } });
+    expect(short.scriptResponse).toMatchObject({ errorCode: 'INSUFFICIENT_FUND' });
+    const broken = await sdk.ledger.v1.runScript({ ledger: scriptLedger, script: { plain: 'send [USD/2' } });
+    expect(broken.scriptResponse?.errorCode).toBe('COMPILATION_FAILED');
+  });
 });

@@ -4,6 +4,7 @@ import { MAX_BUNDLE_BYTES, MAX_IMPORT_RATIO, type ColdStartResult } from './cold
 import type { CostModel } from './cost-model.js';
 import type { LedgerLoadResult } from './ledger-load.js';
 import type { GroupCommitCostResult } from './group-commit-cost.js';
+import type { NumscriptBenchResult } from './numscript.js';
 import type { LedgerCell, LedgerScenariosResult } from './ledger-matrix.js';
 import type { OperationCostResult } from './operation-cost.js';
 import { MIN_SIGNING_RATIO, type SigningResult } from './signing.js';
@@ -31,6 +32,8 @@ export interface BenchResults {
   auth: AuthResult;
   webhooks: WebhookResult;
   signing: SigningResult;
+  /** Absent in results written before Numscript existed. */
+  numscript?: NumscriptBenchResult;
   ledgerScenarios: LedgerScenariosResult;
   groupCommitCost: GroupCommitCostResult;
 }
@@ -259,6 +262,8 @@ Signing: ${r.signing.source}.
 
 ${table(['Payload', 'Project signer (ops/s)', 'standardwebhooks (ops/s)', 'Ratio', `Target ≥ ${MIN_SIGNING_RATIO}×`], sig.map((s) => [`${s.payloadBytes} B`, s.projectOpsPerSec.toLocaleString('en'), s.libraryOpsPerSec.toLocaleString('en'), `${s.ratio}×`, mark(s.ok)]))}
 
+${r.numscript ? renderNumscript(r.numscript) : ''}
+
 ${renderLedgerScenarios(r.ledgerScenarios)}
 
 ## 7. Reading
@@ -318,6 +323,16 @@ ${reading()}
       `keeping records under 1 KB (the delivery's body could stay in the event) halves theirs.`,
     ].join(' ');
   }
+}
+
+/** Numscript: the interpreter alone (pure CPU), per operation. */
+export function renderNumscript(n: NumscriptBenchResult): string {
+  const row = (name: string, t: NumscriptBenchResult['cold']) => [name, t.p50Micros, t.p99Micros, t.meanMicros, t.samples];
+  return `Numscript (\`lib/numscript\`, pure CPU, in this process): a 3-destination script (${n.postingsPerRun} postings per run) with variables, a
+portion and \`remaining\`. *Cold* compiles from text every time; *cached* takes the program from the cache by text, as a
+ledger container does for a script it has seen.
+
+${table(['Operation', 'p50 (µs)', 'p99 (µs)', 'mean (µs)', 'Samples'], [row('parse + check + run (cold)', n.cold), row('run, program cached', n.cached), row('parse + check only', n.compileOnly)])}`;
 }
 
 /** Write units per transaction of group commit, by batch size. */

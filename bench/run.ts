@@ -28,7 +28,7 @@ import { ledgerMatrixFromEnv, measureLedgerScenarios, type LedgerScenariosResult
 import { measureOperationCosts } from './operation-cost.js';
 import { cellName, renderLedgerScenarios, renderReport, type BenchResults } from './report.js';
 import { measureSigning } from './signing.js';
-import { sleep } from './stats.js';
+import { measureNumscript } from './numscript.js';
 import { measureWebhooks } from './webhook-latency.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -104,6 +104,8 @@ async function runAll(): Promise<void> {
   const coldStart = await measureColdStart(log);
   log('signing: project signer vs standardwebhooks');
   const signing = measureSigning();
+  log('numscript: parse + check + run, cold and cached');
+  const numscript = await measureNumscript();
 
   log('starting DynamoDB Local (in memory) and fauxqs');
   const dynamo = await startDynamoLocal();
@@ -131,13 +133,11 @@ async function runAll(): Promise<void> {
       const auth = await measureAuth(platform, token, Math.min(seconds, 5));
       log('webhooks: commit → delivery latency and burst');
       const webhooks = await measureWebhooks(platform, token);
-      // The dispatcher caches a kind's configs for 5 s: let it see the deactivated config before the load starts.
-      await sleep(6_000);
       log('ledger throughput and latency');
       const ledgerLoad = await measureLedgerLoad(platform, token, meter, seconds, log);
       const single = ledgerLoad.rows[0]!;
       const costModel = modelCost(operationCosts.operations, Math.ceil(single.p50Ms), 'p50 latency of one client on the local platform (HTTP + DynamoDB Local): a stand-in, not a Lambda measurement');
-      measured = { coldStart, operationCosts, costModel, ledgerLoad, auth, webhooks, signing };
+      measured = { coldStart, operationCosts, costModel, ledgerLoad, auth, webhooks, signing, numscript };
     } finally {
       await platform.stop();
     }

@@ -1,6 +1,9 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
+import { isBalanceFilter, isMetadataFilter, type AccountFilter } from './account-filter.js';
+import { isEnabled, requireEffectiveVolumes, requireFeature, type FeatureSet } from './features.js';
 import type { Transaction } from './transaction.js';
+import type { TransactionFilter } from './transaction-filter.js';
 
 /**
  * Point-in-time reads (`pit`), as the reference platform serves them (docs/decisions.md, "Point-in-time reads").
@@ -76,3 +79,41 @@ export function transactionAt(tx: Transaction, pit: string, metadata: Record<str
 
 /** Whether a transaction is listed at a point in time: by its effective time, as the reference. */
 export const effectiveBy = (tx: Transaction, pit: string) => atOrBefore(tx.timestamp, pit);
+
+/**
+ * What a transaction listing cannot serve, whatever the reference does: `order=effective` with a filter served
+ * by an index kept by id (an account's moves, metadata pairs), and, on a ledger that keeps metadata history, a
+ * metadata filter at a point in time (the index holds current values; the reference matches the metadata as it
+ * was then). Without history the reference matches current metadata too, and so does the index.
+ */
+export function checkTransactionListing(filter: TransactionFilter | undefined, order: TransactionOrder, pit: string | undefined, features: FeatureSet): void {
+  if (order === 'effective' && (filter?.kind === 'account' || filter?.kind === 'metadata')) {
+    const field = filter.kind === 'metadata' ? `metadata[${filter.key.slice(0, 64)}]` : filter.role === 'any' ? 'account' : filter.role;
+    throw new ValidationError(`order: "effective" (by timestamp) cannot be combined with a filter on ${field}, whose index lists by id`);
+  }
+  if (pit !== undefined && filter?.kind === 'metadata' && isEnabled(features, 'TRANSACTION_METADATA_HISTORY')) {
+    throw new ValidationError('query: metadata filters are not supported with pit on a ledger with TRANSACTION_METADATA_HISTORY: the metadata index holds current values, not those at pit');
+  }
+}
+
+/**
+ * The same for accounts: the metadata and balance indexes hold current values, and at a point in time the
+ * reference matches metadata (with ACCOUNT_METADATA_HISTORY) and balances as they were then.
+ */
+export function checkAccountListing(filter: AccountFilter | undefined, pit: string | undefined, features: FeatureSet): void {
+  if (pit === undefined || !filter) return;
+  if (isBalanceFilter(filter)) throw new ValidationError('query: balance filters are not supported with pit: the balance index holds current balances, not those at pit');
+  if (isMetadataFilter(filter) && isEnabled(features, 'ACCOUNT_METADATA_HISTORY')) {
+    throw new ValidationError('query: metadata filters are not supported with pit on a ledger with ACCOUNT_METADATA_HISTORY: the metadata index holds current values, not those at pit');
+  }
+}
+
+/**
+ * Features a point-in-time read of volumes needs, as the reference: by insertion time (an account's `volumes`,
+ * aggregated balances with `useInsertionDate`) the moves (MOVES_HISTORY); by effective time the effective
+ * volumes (which here also need MOVES_HISTORY's late-move records).
+ */
+export function requireVolumesAt(clock: 'effective' | 'insertion', features: FeatureSet): void {
+  if (clock === 'insertion') requireFeature(features, 'MOVES_HISTORY');
+  else requireEffectiveVolumes(features);
+}

@@ -20,8 +20,9 @@ const PROBES = 15;
 export async function insertionCut(doc: DynamoDBDocumentClient, tableFor: (bucket: string) => string, ledger: LedgerRecord, at: string, inclusive = true): Promise<number> {
   const { transactions: last } = await new LedgerStats(doc, tableFor).read(ledger);
   const table = tableFor(ledger.bucket);
-  const inserted = (item: Record<string, unknown> | undefined, id: number) => {
-    if (!item) throw new Error(`transaction ${id} of ledger ${ledger.name} is missing: ids are gapless up to HEAD's lastTxId`);
+  const inserted = (item: Record<string, unknown> | undefined) => {
+    // Ids are gapless up to HEAD's lastTxId; an item not there yet can only be among the newest: not by then.
+    if (!item) return false;
     const when = sortableInstant(parseInstant(parseStoredTransaction(String(item.body)).tx.insertedAt, 'insertedAt'));
     return inclusive ? when <= at : when < at;
   };
@@ -31,7 +32,7 @@ export async function insertionCut(doc: DynamoDBDocumentClient, tableFor: (bucke
   while (hi - lo > 1) {
     const probes = spread(lo, hi);
     const items = await batchGetInOrder(doc, table, probes.map((id) => ledgerKeys.transaction(ledger.name, id)));
-    const firstAfter = probes.findIndex((id, i) => !inserted(items[i], id));
+    const firstAfter = probes.findIndex((_, i) => !inserted(items[i]));
     if (firstAfter === -1) lo = probes[probes.length - 1]!;
     else {
       hi = probes[firstAfter]!;

@@ -153,6 +153,25 @@ describe('GET /v2/<ledger>/transactions?pit=', () => {
     // Without history, metadata at a point in time is the current one, as the reference shows it.
     expect((await call('GET', '/v2/pit-nohist/transactions/1?pit=2026-03-15T00:00:00Z')).body.data.metadata).toEqual({ k: 'w' });
     expect((await call('GET', '/v2/pit-nohist/accounts/a?pit=2026-03-15T00:00:00Z')).body.data.metadata).toEqual({ x: 'y' });
+    // The account metadata index (current values) serves pit too without history: accounts used by then.
+    const accounts = async (pit: string) => (await call('GET', `/v2/pit-nohist/accounts?pit=${pit}&${q({ $match: { 'metadata[x]': 'y' } })}`)).body.cursor.data.map((a: { address: string }) => a.address);
+    expect(await accounts('2026-03-15T00:00:00Z')).toEqual(['a']);
+    expect(await accounts('2026-02-15T00:00:00Z')).toEqual([]);
+  });
+
+  it('serves address segment patterns at pit, listing and counting accounts used by then', async () => {
+    expect((await call('POST', '/v2/pit-seg')).status).toBe(204);
+    clock = Date.parse('2026-05-02T00:00:00Z');
+    for (const [address, timestamp] of [['users:1:eur', '2026-03-01T00:00:00Z'], ['users:2:eur', '2026-05-01T00:00:00Z'], ['users:3:usd', '2026-02-01T00:00:00Z']]) {
+      expect((await call('POST', '/v2/pit-seg/transactions', { postings: [send('world', address!, 1n)], timestamp })).status).toBe(200);
+    }
+    const pattern = q({ $match: { address: 'users::eur' } });
+    const listed = await call('GET', `/v2/pit-seg/accounts?pit=2026-04-01T00:00:00Z&${pattern}`);
+    expect(listed.body.cursor.data.map((a: { address: string }) => a.address)).toEqual(['users:1:eur']);
+    expect((await call('HEAD', `/v2/pit-seg/accounts?pit=2026-04-01T00:00:00Z&${pattern}`)).headers.get('count')).toBe('1');
+    expect((await call('HEAD', `/v2/pit-seg/accounts?pit=2026-05-01T00:00:00Z&${pattern}`)).headers.get('count')).toBe('2');
+    const balances = await call('GET', `/v2/pit-seg/aggregate/balances?pit=2026-04-01T00:00:00Z&${pattern}`);
+    expect(balances.body).toEqual({ data: { USD: 1n } });
   });
 
   it('keeps pit and order in its cursors, both ways', async () => {

@@ -8,13 +8,13 @@ import { testEnvironment } from '../support/tables.js';
 let runtime: ServiceRuntime;
 let table: string;
 const list = 'test.bounded';
-/** 60 items; those whose number is a multiple of 7 are kept by the filter, so most reads find nothing. */
-const kept = Array.from({ length: 60 }, (_, i) => i).filter((n) => n % 7 === 0);
+/** 36 items; those whose number is a multiple of 7 are kept by the filter, so most reads find nothing. */
+const kept = Array.from({ length: 36 }, (_, i) => i).filter((n) => n % 7 === 0);
 
 beforeAll(async () => {
   ({ runtime } = await testEnvironment());
   table = runtime.config.tables.ledger;
-  const items = Array.from({ length: 60 }, (_, n) => ({ pk: 'BOUNDED', sk: String(n).padStart(3, '0'), n, kept: n % 7 === 0 }));
+  const items = Array.from({ length: 36 }, (_, n) => ({ pk: 'BOUNDED', sk: String(n).padStart(3, '0'), n, kept: n % 7 === 0 }));
   for (let i = 0; i < items.length; i += 25) {
     await runtime.doc.send(new BatchWriteCommand({ RequestItems: { [table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
   }
@@ -53,9 +53,9 @@ describe('boundedQueryPage', () => {
         current = await page({ pageSize: 3, cursor: decodeCursor(current.next!, list) }, ascending);
       }
       expect(seen).toEqual(ascending ? kept : [...kept].reverse());
-      // 60 items at 5 reads a page: at least 12 pages, most of them short.
-      expect(pages).toBeGreaterThanOrEqual(12);
-      expect(short).toBeGreaterThan(5);
+      // 36 items at 5 reads a page: at least 7 pages, most of them short.
+      expect(pages).toBeGreaterThanOrEqual(7);
+      expect(short).toBeGreaterThan(3);
     }
   });
 

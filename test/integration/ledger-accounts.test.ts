@@ -108,10 +108,13 @@ describe('GET /v2/<ledger>/accounts/<address>', () => {
     expect(effective.body.data.volumes).toBeUndefined();
     const unknown = await call('GET', `/v2/${ledger}/accounts/users:1?expand=balances`);
     expect(unknown.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'expand: "balances" is not supported (supported: volumes, effectiveVolumes)' });
-    const pit = await call('GET', `/v2/${ledger}/accounts/users:1?pit=2026-01-01T00:00:00Z`);
-    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: point-in-time reads are not supported (see docs/decisions.md)' });
-    const listPit = await call('GET', `/v2/${ledger}/accounts?pit=2026-01-01T00:00:00Z`);
-    expect(listPit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: point-in-time reads are not supported (see docs/decisions.md)' });
+    const pit = await call('GET', `/v2/${ledger}/accounts/users:1?pit=2026-13-01T00:00:00Z`);
+    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: must be an RFC 3339 date-time (e.g. 2026-11-22T10:04:05.123456Z)' });
+    const listPit = await call('GET', `/v2/${ledger}/accounts?useInsertionDate=true`);
+    expect(listPit.body).toEqual({
+      errorCode: 'VALIDATION',
+      errorMessage: 'useInsertionDate: not a parameter of this route (pit reads transactions and accounts by effective time; aggregated balances take useInsertionDate)',
+    });
   });
 });
 
@@ -297,8 +300,8 @@ describe('GET /v2/<ledger>/aggregate/balances', () => {
   it('refuses unsupported filters and parameters, and answers LEDGER_NOT_FOUND', async () => {
     const refused = await call('GET', `/v2/${ledger}/aggregate/balances?${q({ $match: { 'balance[USD/2]': 1 } })}`);
     expect(refused.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'query.$match: filtering accounts on "balance[USD/2]" is not supported (only address)' });
-    const pit = await call('GET', `/v2/${ledger}/aggregate/balances?useInsertionDate=true`);
-    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'useInsertionDate: point-in-time reads are not supported (see docs/decisions.md)' });
+    const pit = await call('GET', `/v2/${ledger}/aggregate/balances?useInsertionDate=maybe`);
+    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'useInsertionDate: must be true or false' });
     expect((await call('GET', '/v2/no-such-ledger/aggregate/balances')).body.errorCode).toBe('LEDGER_NOT_FOUND');
   });
 

@@ -288,8 +288,8 @@ describe('transactions', () => {
     const next = await call('GET', `/v2/${ledger}/transactions?cursor=${reversed.body.cursor.next}`);
     expect(next.body.cursor.data.map((t: { id: bigint }) => t.id)).toEqual([4n, 5n]);
     expect((await call('GET', `/v2/${ledger}/transactions?expand=nonsense`)).status).toBe(400);
-    const pit = await call('GET', `/v2/${ledger}/transactions?pit=2026-01-01T00:00:00Z`);
-    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: point-in-time reads are not supported (see docs/decisions.md)' });
+    const pit = await call('GET', `/v2/${ledger}/transactions?pit=yesterday`);
+    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: must be an RFC 3339 date-time (e.g. 2026-11-22T10:04:05.123456Z)' });
     expect((await call('GET', `/v2/${ledger}/transactions/abc`)).status).toBe(404);
   });
 });

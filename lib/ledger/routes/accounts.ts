@@ -6,7 +6,10 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { accountView, balancesView, readAccountExpand, type AccountExpand } from '../domain/account.js';
 import { addressFilter, parseAggregateFilter, parseAccountListFilter, segmentFilter, type AccountFilter, type SegmentFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
-import { refusePointInTime } from './request.js';
+import { recordParams, refuseInsertionDate } from './request.js';
+import { booleanFlag } from '../../http/query-flags.js';
+import type { LedgerRecord } from '../domain/change.js';
+import { checkAccountListing, readPointInTime, requireVolumesAt } from '../domain/point-in-time.js';
 import { accountListName, balanceFilterFromText, type AccountRead, type AccountReads } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
@@ -17,20 +20,23 @@ export interface AccountRoutesDeps {
   stats: LedgerStats;
 }
 
-/** Accounts and balances (API.md §3.3), read side: get, list, count, aggregated balances. */
+/** Accounts and balances (API.md §3.3), read side: get, list, count, aggregated balances; each at a point in time (`pit`). */
 export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: AccountRoutesDeps): void {
   // Hono answers HEAD with the GET route (dropping the body), so this one handler serves both.
   app.get('/v2/:ledger/accounts', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
+    refuseInsertionDate(c);
     if (c.req.method === 'HEAD') {
-      onlyParams(c, ['query']);
+      onlyParams(c, ['query', 'pit']);
       const filter = parseAccountListFilter(c.req.query('query'), ledger.features);
-      // Unfiltered, the HEAD item keeps the count; filtered, the index counts without returning items.
-      const count = filter ? await accounts.count(ledger, filter) : (await stats.read(ledger)).accounts;
+      const pit = readPointInTime(c.req.query('pit'));
+      checkAccountListing(filter, pit, ledger.features);
+      // Unfiltered, the HEAD item keeps the count; filtered, the index counts without returning items; at a
+      // point in time, the listing's pages are counted.
+      const count = pit !== undefined ? await accounts.countAt(ledger, filter, pit) : filter ? await accounts.count(ledger, filter) : (await stats.read(ledger)).accounts;
       return c.body(null, 204, { Count: String(count) });
     }
-    refusePointInTime(c);
-    const query = readListQuery(c.req.query(), accountListName(ledger.name), ['query', 'expand']);
+    const query = readListQuery(c.req.query(), accountListName(ledger.name), ['query', 'expand', 'pit']);
     const carried = query.cursor?.f;
     const filter: AccountFilter | undefined = query.cursor
       ? carried?.address !== undefined
@@ -43,33 +49,49 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
             ? balanceFilterFromText(carried.balance)
             : undefined
       : parseAccountListFilter(c.req.query('query'), ledger.features);
-    const expand = readAccountExpand(query.cursor ? carried?.expand : expandParam(c), ledger.features);
-    const page = await accounts.list(ledger, query, filter, expand.volumes || expand.effectiveVolumes);
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map((a) => expandedView(a, expand)) } });
+    const params = query.cursor ? { expand: carried?.expand, pit: carried?.pit } : { expand: expandParam(c), pit: c.req.query('pit') };
+    const view = readView(params, ledger);
+    checkAccountListing(filter, view.pit, ledger.features);
+    const page = await accounts.list(ledger, query, filter, { ...view, carried: recordParams(params, ['expand', 'pit']) });
+    return jsonResponse(c, { cursor: { ...page, data: page.data.map((a) => expandedView(a, view.expand)) } });
   });
 
   app.get('/v2/:ledger/accounts/:address', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
-    onlyParams(c, ['expand']);
-    const expand = readAccountExpand(expandParam(c), ledger.features);
+    refuseInsertionDate(c);
+    onlyParams(c, ['expand', 'pit']);
+    const view = readView({ expand: expandParam(c), pit: c.req.query('pit') }, ledger);
     const address = c.req.param('address');
     // An address that cannot exist is simply not found: no read needed.
     const valid = address.length <= MAX_ADDRESS_LENGTH && ACCOUNT_ADDRESS.test(address);
-    const found = valid ? await accounts.get(ledger, address, expand.volumes || expand.effectiveVolumes) : undefined;
+    const found = valid ? await accounts.get(ledger, address, view) : undefined;
     if (!found) throw new NotFoundError(`account "${address.slice(0, 64)}" not found`);
-    return jsonResponse(c, { data: expandedView(found, expand) });
+    return jsonResponse(c, { data: expandedView(found, view.expand) });
   });
 
   app.get('/v2/:ledger/aggregate/balances', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
-    onlyParams(c, ['query']);
+    onlyParams(c, ['query', 'pit', 'useInsertionDate', 'use_insertion_date']);
     const filter = parseAggregateFilter(c.req.query('query'), ledger.features);
-    return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, filter)) });
+    const pit = readPointInTime(c.req.query('pit'));
+    // The reference reads both spellings; without `pit` the current balances, whatever the clock.
+    const insertion = booleanFlag(c.req.query('useInsertionDate'), 'useInsertionDate') || booleanFlag(c.req.query('use_insertion_date'), 'use_insertion_date');
+    const clock = insertion ? 'insertion' : 'effective';
+    if (pit !== undefined) requireVolumesAt(clock, ledger.features);
+    return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, filter, pit !== undefined ? { pit, clock } : undefined)) });
   });
 }
 
+/** Expansions and point in time of an account read; `volumes` at a point in time are by insertion time. */
+function readView(params: { expand: string | undefined; pit: string | undefined }, ledger: LedgerRecord): { expand: AccountExpand; pit?: string } {
+  const expand = readAccountExpand(params.expand, ledger.features);
+  const pit = readPointInTime(params.pit);
+  if (pit !== undefined && expand.volumes) requireVolumesAt('insertion', ledger.features);
+  return { expand, ...(pit !== undefined ? { pit } : {}) };
+}
+
 function expandedView(read: AccountRead, expand: AccountExpand) {
-  return accountView(read.account, expand.volumes ? read.volumes : undefined, expand.effectiveVolumes ? read.volumes : undefined);
+  return accountView(read.account, expand.volumes ? read.volumes : undefined, expand.effectiveVolumes ? read.effectiveVolumes : undefined);
 }
 
 /** `expand` may be repeated or comma-separated; both mean the union. */
@@ -78,9 +100,8 @@ function expandParam(c: Context): string | undefined {
   return values ? values.join(',') : undefined;
 }
 
-/** Refuses parameters a route does not serve (`pit`, ...) rather than silently ignoring them. */
+/** Refuses parameters a route does not serve rather than silently ignoring them. */
 function onlyParams(c: Context, allowed: readonly string[]): void {
-  refusePointInTime(c);
   for (const name of Object.keys(c.req.query())) {
     if (!allowed.includes(name)) throw new ValidationError(`${name.slice(0, 32)}: query parameter not supported here (supported: ${allowed.join(', ')})`);
   }

@@ -28,11 +28,17 @@ export function readAddress(address: string): string {
 }
 
 /**
- * `pit` (and the reference's `useInsertionDate`/`order` that go with it) is a known parameter of the contract
- * that we do not serve: it gets its own message rather than "unknown" (docs/decisions.md, "Point-in-time reads").
+ * `useInsertionDate` is the reference's parameter of aggregated balances only (`insertionDate` on volumes):
+ * elsewhere it reads `pit` on its own clocks (docs/decisions.md, "Point-in-time reads"), so the parameter gets
+ * a message of its own rather than "unknown".
  */
-export function refusePointInTime(c: Context): void {
-  for (const name of ['pit', 'useInsertionDate', 'order']) {
-    if (c.req.query(name) !== undefined) throw new ValidationError(`${name}: point-in-time reads are not supported (see docs/decisions.md)`);
+export function refuseInsertionDate(c: Context): void {
+  if (c.req.query('useInsertionDate') !== undefined) {
+    throw new ValidationError('useInsertionDate: not a parameter of this route (pit reads transactions and accounts by effective time; aggregated balances take useInsertionDate)');
   }
+}
+
+/** Names of a request's parameters with values, as a cursor records them. */
+export function recordParams(params: Record<string, string | undefined>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (params[name] !== undefined ? [[name, params[name]]] : [])));
 }

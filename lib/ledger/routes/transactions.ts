@@ -10,7 +10,8 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
 import { revertBodySchema } from '../commands/revert-transaction.js';
 import type { LedgerStats } from '../store/stats.js';
-import { readIdempotencyKey, readTransactionId, refusePointInTime } from './request.js';
+import { readIdempotencyKey, readTransactionId, recordParams, refuseInsertionDate } from './request.js';
+import { checkTransactionListing, effectiveBy, readPointInTime, readTransactionOrder } from '../domain/point-in-time.js';
 import { transactionView, type VolumesView } from '../domain/transaction.js';
 import { requireEffectiveVolumes } from '../domain/features.js';
 import type { EffectiveVolumeReads } from '../store/effective-volume-reads.js';
@@ -51,8 +52,11 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, 
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const id = readTransactionId(c.req.param('id'));
     const expand = readExpand(c.req.query('expand'), ledger);
-    const found = await reads.get(ledger, id);
-    if (!found) throw new NotFoundError(`transaction ${id} not found`);
+    const pit = readPointInTime(c.req.query('pit'));
+    const stored = await reads.get(ledger, id);
+    // At a point in time, a transaction dated after it did not exist yet (as the reference: not found).
+    if (!stored || (pit !== undefined && !effectiveBy(stored.tx, pit))) throw new NotFoundError(`transaction ${id} not found`);
+    const found = pit === undefined ? stored : (await reads.atPointInTime(ledger, [stored], pit))[0]!;
     const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, [found]) : undefined;
     return jsonResponse(c, { data: view(found, expand, effective) });
   });
@@ -79,26 +83,33 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, 
 
 
 
-  // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204), from the sequencer.
+  // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204): from the sequencer, or, with a
+  // filter or a point in time, what the same listing holds.
   app.get('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
-    refusePointInTime(c);
-    const query = readListQuery(c.req.query(), `ledger.transactions.${ledger.name}`, ['reverse', 'expand', 'query']);
-    if (c.req.method === 'HEAD') {
-      c.header('Count', String((await stats.read(ledger)).transactions));
-      return c.body(null, 204);
-    }
+    refuseInsertionDate(c);
+    const query = readListQuery(c.req.query(), `ledger.transactions.${ledger.name}`, LISTING_PARAMS);
     // A cursor carries the listing's parameters: with one, the request's own are not read (only pageSize).
     const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
+    const pit = readPointInTime(params.pit);
+    const order = readTransactionOrder(params.order);
+    const filter = parseTransactionFilter(params.query, ledger.features);
+    checkTransactionListing(filter, order, pit, ledger.features);
+    if (c.req.method === 'HEAD') {
+      const count = filter || pit !== undefined ? await reads.count(ledger, filter, pit) : (await stats.read(ledger)).transactions;
+      c.header('Count', String(count));
+      return c.body(null, 204);
+    }
     const ascending = booleanFlag(params.reverse, 'reverse');
     const expand = readExpand(params.expand, ledger);
-    const filter = parseTransactionFilter(params.query, ledger.features);
-    const recorded = Object.fromEntries(Object.entries({ reverse: params.reverse, expand: params.expand, query: params.query }).filter(([, v]) => v !== undefined)) as Record<string, string>;
-    const page = await reads.list(ledger, query, ascending, filter, recorded);
+    const page = await reads.list(ledger, query, ascending, filter, recordParams(params, LISTING_PARAMS), undefined, { ...(pit !== undefined ? { pit } : {}), order });
     const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, page.data) : undefined;
     return jsonResponse(c, { cursor: { ...page, data: page.data.map((t) => view(t, expand, effective)) } });
   });
 }
+
+/** The list's own parameters, all recorded in its cursors. */
+const LISTING_PARAMS = ['reverse', 'expand', 'query', 'pit', 'order'];
 
 function view(stored: StoredTransaction, expand: Set<string>, effective?: Map<number, VolumesView>) {
   const post = effective?.get(stored.tx.id);

@@ -9,25 +9,28 @@ import { requireFeature } from '../domain/features.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { VolumeReads, Window } from '../store/volume-reads.js';
+import { recordParams } from './request.js';
 
-/** GET /v2/<ledger>/volumes (API.md §3.3): volumes per account and asset, optionally over a time window. */
+/**
+ * GET /v2/<ledger>/volumes (API.md §3.3): volumes per account and asset, optionally over a time window on
+ * effective time, or on insertion time with `insertionDate=true` (without a window the current volumes, as the
+ * reference).
+ */
 export function volumeRoutes(app: Hono<AppEnv>, { lookup, volumes }: { lookup: LedgerLookup; volumes: VolumeReads }): void {
   app.get('/v2/:ledger/volumes', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const query = readListQuery(c.req.query(), `ledger.volumes.${ledger.name}`, ['startTime', 'endTime', 'query', 'insertionDate', 'groupBy']);
     const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
-    if (booleanFlag(params.insertionDate, 'insertionDate')) throw new ValidationError('insertionDate: windows on insertion date are not supported (effective time only)');
+    const insertion = booleanFlag(params.insertionDate, 'insertionDate');
     if (params.groupBy !== undefined) throw new ValidationError('groupBy: grouping by address segments is not supported');
-    const window: Window = {};
+    const window: Window = { clock: insertion ? 'insertion' : 'effective' };
     if (params.startTime) window.from = sortableInstant(parseInstant(params.startTime, 'startTime'));
     if (params.endTime) window.to = sortableInstant(parseInstant(params.endTime, 'endTime'));
     const windowed = window.from !== undefined || window.to !== undefined;
     if (windowed) requireFeature(ledger.features, 'MOVES_HISTORY');
     if (window.from && window.to && window.from >= window.to) throw new ValidationError('startTime: must be before endTime');
     const filter = parseAccountFilter(params.query, ledger.features);
-    const recorded = Object.fromEntries(
-      Object.entries({ startTime: params.startTime, endTime: params.endTime, query: params.query }).filter(([, v]) => v !== undefined),
-    ) as Record<string, string>;
+    const recorded = recordParams(params, ['startTime', 'endTime', 'query', 'insertionDate']);
     const page = await volumes.list(ledger, query, filter, windowed ? window : undefined, recorded);
     return jsonResponse(c, { cursor: page });
   });

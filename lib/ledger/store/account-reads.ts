@@ -1,11 +1,16 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { queryPage } from '../../dynamo/paginate.js';
 import { ValidationError } from '../../errors/index.js';
-import type { Cursor, ListQuery, Page } from '../../pagination/cursor.js';
-import type { AccountRecord, AccountVolumes } from '../domain/account.js';
+import { decodeCursor, MAX_PAGE_SIZE, type Cursor, type ListQuery, type Page } from '../../pagination/cursor.js';
+import type { AccountExpand, AccountRecord, AccountVolumes } from '../domain/account.js';
 import { isBalanceFilter, isMetadataFilter, isSegmentFilter, type AccountFilter, type AddressFilter, type BalanceFilter, type MetadataFilter, type SegmentFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS } from '../domain/names.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { boundedQueryPage } from '../../dynamo/bounded-page.js';
+import { atOrBefore } from '../domain/point-in-time.js';
+import { insertionCut } from './insertion-cut.js';
+import { accountsAtPointInTime, volumesAt } from './point-in-time-accounts.js';
+import { PointInTimeVolumes, type VolumeCut } from './point-in-time-volumes.js';
 import { accountIndexQuery, readVolumes, segmentIndexQuery, segmentPartition, toAccountRecord, toAssetVolume } from './account-items.js';
 import { aggregateBalances } from './balance-aggregate.js';
 import { ledgerKeys, sortableBalance } from './keys.js';
@@ -15,31 +20,57 @@ export interface AccountRead {
   account: AccountRecord;
   /** Present when volumes were asked for. */
   volumes?: AccountVolumes;
+  /** Present when effective volumes were asked for. */
+  effectiveVolumes?: AccountVolumes;
 }
+
+/**
+ * What a read shows: the expansions, and a point in time (sortable) at which to show accounts (see
+ * point-in-time-accounts.ts); `carried` are the request's own parameters a cursor must carry to go on.
+ */
+export interface AccountView {
+  expand: AccountExpand;
+  pit?: string;
+  carried?: Record<string, string>;
+}
+
+/** Account items one page of a point-in-time listing reads at most (accounts first used later are left out). */
+const PIT_READS = 1000;
 
 export const accountListName = (ledger: string) => `ledger.accounts.${ledger}`;
 
 /** Reads of accounts: by address (the account's partition) and listed by address (gsi1). */
 export class AccountReads {
+  private readonly pointInTime: PointInTimeVolumes;
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableFor: (bucket: string) => string,
-  ) {}
+  ) {
+    this.pointInTime = new PointInTimeVolumes(doc, tableFor);
+  }
 
   /**
    * The account's `A` item (GetItem) and, when asked for, its `V#<asset>` volume items (a Query on the same
    * partition), both strongly consistent and in parallel. Not one Query over the whole partition: metadata
-   * revisions (`MH#<log id>`, ACCOUNT_METADATA_HISTORY) sort between `A` and `V#` and grow without bound.
+   * revisions (`MH#<log id>`, ACCOUNT_METADATA_HISTORY) sort between `A` and `V#` and grow without bound. At a
+   * point in time, an account first used after it does not exist yet (as the reference: not found).
    */
-  async get(ledger: LedgerRecord, address: string, withVolumes: boolean): Promise<AccountRead | undefined> {
+  async get(ledger: LedgerRecord, address: string, view: AccountView): Promise<AccountRead | undefined> {
     const table = this.tableFor(ledger.bucket);
+    const withVolumes = view.pit === undefined && (view.expand.volumes || view.expand.effectiveVolumes);
     const [found, volumes] = await Promise.all([
       this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.account(ledger.name, address), ConsistentRead: true })),
       withVolumes ? this.volumesOf(table, ledger.name, address) : undefined,
     ]);
     if (!found.Item) return undefined;
     const account = toAccountRecord(found.Item);
-    return volumes ? { account, volumes } : { account };
+    if (view.pit !== undefined) {
+      if (!atOrBefore(account.firstUsage, view.pit)) return undefined;
+      return (await accountsAtPointInTime(this.doc, this.tableFor, this.pointInTime, ledger, [account], view.pit, view.expand))[0];
+    }
+    // Without a point in time, an account's effective volumes (every move) are its volumes.
+    return volumes ? { account, volumes, effectiveVolumes: volumes } : { account };
   }
 
   private async volumesOf(table: string, ledger: string, address: string): Promise<AccountVolumes> {
@@ -66,27 +97,58 @@ export class AccountReads {
 
   /**
    * One page of accounts by address ascending (gsi1), then, for `expand=volumes`, the page's volume items by
-   * key. The filter and expansion travel in the cursor, so a cursor alone continues the listing.
+   * key. The filter, expansion and point in time travel in the cursor, so a cursor alone continues the listing.
+   * At a point in time, accounts first used after it are left out: on gsi1 by a filter on `firstUsageKey`
+   * (reading at most PIT_READS items a page, which may then be short), from an index of addresses once read.
    */
-  async list(ledger: LedgerRecord, query: ListQuery, filter: AccountFilter | undefined, withVolumes: boolean): Promise<Page<AccountRead>> {
+  async list(ledger: LedgerRecord, query: ListQuery, filter: AccountFilter | undefined, view: AccountView): Promise<Page<AccountRead>> {
     if (query.cursor) checkCursorKey(query.cursor, ledger.name, filter);
+    const { pit } = view;
     const table = this.tableFor(ledger.bucket);
-    const carried = { ...(withVolumes ? { expand: 'volumes' } : {}) };
     const index = accountIndex(table, ledger.name, filter);
     if (!index.input) return { pageSize: query.pageSize, hasMore: false, data: [] };
-    const listing = { input: index.input, keyAttributes: index.keyAttributes, list: accountListName(ledger.name), ascending: true, filters: { ...index.recorded, ...carried } };
+    const listing = { input: index.input, keyAttributes: index.keyAttributes, list: accountListName(ledger.name), ascending: true, filters: { ...index.recorded, ...view.carried } };
+    const usedBy = (account: AccountRecord) => pit === undefined || atOrBefore(account.firstUsage, pit);
     let page: Page<AccountRecord>;
     if (index.addressOf) {
       // An index of addresses (metadata, segments, balances): the page's accounts are then read by key.
       const addresses = await queryPage(this.doc, listing, query, index.addressOf);
       const items = await batchGetInOrder(this.doc, table, addresses.data.map((a) => ledgerKeys.account(ledger.name, a)));
-      page = { ...addresses, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord) };
+      page = { ...addresses, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord).filter(usedBy) };
+    } else if (pit !== undefined) {
+      const input = index.input;
+      page = await boundedQueryPage(
+        this.doc,
+        {
+          ...listing,
+          input: { ...input, FilterExpression: 'firstUsageKey <= :pit', ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':pit': pit } },
+          readBudget: PIT_READS,
+        },
+        query,
+        toAccountRecord,
+      );
     } else {
       page = await queryPage(this.doc, listing, query, toAccountRecord);
     }
-    if (!withVolumes) return { ...page, data: page.data.map((account) => ({ account })) };
+    if (pit !== undefined) return { ...page, data: await accountsAtPointInTime(this.doc, this.tableFor, this.pointInTime, ledger, page.data, pit, view.expand) };
+    if (!view.expand.volumes && !view.expand.effectiveVolumes) return { ...page, data: page.data.map((account) => ({ account })) };
     const volumes = await readVolumes(this.doc, table, ledger.name, page.data);
-    return { ...page, data: page.data.map((account) => ({ account, volumes: volumes.get(account.address)! })) };
+    return { ...page, data: page.data.map((account) => ({ account, volumes: volumes.get(account.address)!, effectiveVolumes: volumes.get(account.address)! })) };
+  }
+
+  /**
+   * Accounts at a point in time (matching a filter): what the same listing holds, its pages counted (accounts
+   * first used later are read to be left out, so no index count answers).
+   */
+  async countAt(ledger: LedgerRecord, filter: AccountFilter | undefined, pit: string): Promise<number> {
+    let total = 0;
+    let cursor: Cursor | undefined;
+    do {
+      const page = await this.list(ledger, { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, filter, { expand: { volumes: false, effectiveVolumes: false }, pit });
+      total += page.data.length;
+      cursor = page.next ? decodeCursor(page.next, accountListName(ledger.name)) : undefined;
+    } while (cursor);
+    return total;
   }
 
   /** Accounts matching a filter, counted by the index that serves it (Select COUNT: no items transferred). */
@@ -104,8 +166,17 @@ export class AccountReads {
     return count;
   }
 
-  balances(ledger: LedgerRecord, filter: AddressFilter | SegmentFilter | undefined): Promise<Map<string, bigint>> {
-    return aggregateBalances(this.doc, this.tableFor(ledger.bucket), ledger.name, filter);
+  /**
+   * Aggregated balances; at a point in time, of the volumes then on one clock (`insertion` with the reference's
+   * `useInsertionDate`, else effective time): every matching account's assets with a move by then.
+   */
+  async balances(ledger: LedgerRecord, filter: AddressFilter | SegmentFilter | undefined, at?: { pit: string; clock: 'effective' | 'insertion' }): Promise<Map<string, bigint>> {
+    const table = this.tableFor(ledger.bucket);
+    if (!at) return aggregateBalances(this.doc, table, ledger.name, filter);
+    // The insertion cut is found once, before the first page.
+    const cut: VolumeCut =
+      at.clock === 'effective' ? { clock: 'effective', at: at.pit } : { clock: 'insertion', lastTxId: await insertionCut(this.doc, this.tableFor, ledger, at.pit), near: at.pit };
+    return aggregateBalances(this.doc, table, ledger.name, filter, (accounts) => volumesAt(this.pointInTime, ledger, accounts, cut));
   }
 }
 

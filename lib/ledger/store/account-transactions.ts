@@ -12,7 +12,9 @@ export type Role = 'any' | 'source' | 'destination';
  * unless `ascending` — INDEX_TRANSACTION_ACCOUNTS without an item per transaction: each of the account's
  * (asset) pairs keeps its moves in commit order (pages plus the volume item's buffer), and the pairs are merged by
  * id. The cursor carries the last id and, per asset, the page to resume in. `before` (v1's `after`) starts
- * below an id.
+ * below an id; `effectiveBy` (a point in time, sortable) keeps only transactions dated at or before it — moves
+ * carry their effective time, so no transaction is read to decide. A page consumes at most MOVES_PER_PAGE moves:
+ * when most are left out (a role, a point in time far back) it stops there, short, with a cursor that resumes.
  */
 export async function accountTransactionIds(
   doc: DynamoDBDocumentClient,
@@ -21,7 +23,7 @@ export async function accountTransactionIds(
   address: string,
   role: Role,
   query: ListQuery,
-  options: { ascending: boolean; list: string; filters: Record<string, string>; before?: number },
+  options: { ascending: boolean; list: string; filters: Record<string, string>; before?: number; effectiveBy?: string },
 ): Promise<Page<number>> {
   const resumed = query.cursor ? readPosition(query.cursor.k) : undefined;
   const { Item: account } = await doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.account(ledger, address), ConsistentRead: true }));
@@ -37,7 +39,16 @@ export async function accountTransactionIds(
   const heads = new Map<string, PositionedMove | undefined>();
   for (const s of streams) heads.set(s.asset, await nextWithin(s.moves, beyond));
   const ids: number[] = [];
+  // Where the next page resumes: the last id handed out (or passed over), and each pair's next move (a pair
+  // with none left is dropped).
+  const resumeAt = (last: number) => {
+    const positions: Record<string, string> = {};
+    for (const [asset, head] of heads) if (head) positions[asset] = head.position;
+    return { last, positions };
+  };
   let cursorAt: { last: number; positions: Record<string, string> } | undefined;
+  let consumed = 0;
+  let stopped = false;
   while (ids.length <= query.pageSize) {
     const live = [...heads.values()].filter((m): m is PositionedMove => m !== undefined);
     if (live.length === 0) break;
@@ -46,19 +57,21 @@ export async function accountTransactionIds(
     for (const s of streams) {
       const head = heads.get(s.asset);
       if (head?.txId !== id) continue;
-      matches ||= role === 'any' || (role === 'source' ? head.source : head.destination);
+      consumed++;
+      matches ||= (role === 'any' || (role === 'source' ? head.source : head.destination)) && (options.effectiveBy === undefined || head.at <= options.effectiveBy);
       heads.set(s.asset, await nextWithin(s.moves, beyond));
     }
-    if (!matches) continue;
-    ids.push(id);
-    if (ids.length === query.pageSize) {
-      // Where the next page resumes: each pair's next move (a pair with none left is dropped).
-      const positions: Record<string, string> = {};
-      for (const [asset, head] of heads) if (head) positions[asset] = head.position;
-      cursorAt = { last: id, positions };
+    if (matches) {
+      ids.push(id);
+      if (ids.length === query.pageSize) cursorAt = resumeAt(id);
+    }
+    if (consumed >= MOVES_PER_PAGE && ids.length <= query.pageSize && [...heads.values()].some(Boolean)) {
+      stopped = true;
+      if (ids.length < query.pageSize) cursorAt = resumeAt(id);
+      break;
     }
   }
-  const hasMore = ids.length > query.pageSize;
+  const hasMore = ids.length > query.pageSize || stopped;
   return {
     pageSize: query.pageSize,
     hasMore,
@@ -68,6 +81,9 @@ export async function accountTransactionIds(
       : {}),
   };
 }
+
+/** Moves one page may pass over: ~125 move pages per asset at most. */
+const MOVES_PER_PAGE = 1000;
 
 const LAST = '#last';
 

@@ -1,5 +1,5 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { addBalances } from '../domain/account.js';
+import { addBalances, type AccountRecord, type AccountVolumes } from '../domain/account.js';
 import { isSegmentFilter, type AddressFilter, type SegmentFilter } from '../domain/account-filter.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { ledgerKeys } from './keys.js';
@@ -16,12 +16,16 @@ import { accountIndexQuery, readVolumes, segmentIndexQuery, toAccountRecord } fr
  * ~1,000 BatchGetItem calls, tens of seconds: past API Gateway's 29 s limit the call fails, so ledgers that
  * large need a maintained aggregate. It is bounded by the ledger (never a table scan), a narrow address
  * prefix keeps it cheap, and only one index page of items is held in memory at a time.
+ *
+ * `volumesOf` reads a page's volumes: by default the current volume items; at a point in time, the volumes
+ * then (point-in-time-volumes.ts: a few more reads per account and asset changed since).
  */
 export async function aggregateBalances(
   doc: DynamoDBDocumentClient,
   table: string,
   ledger: string,
   filter: AddressFilter | SegmentFilter | undefined,
+  volumesOf: (accounts: AccountRecord[]) => Promise<Map<string, AccountVolumes>> = (accounts) => readVolumes(doc, table, ledger, accounts),
 ): Promise<Map<string, bigint>> {
   const sums = new Map<string, bigint>();
   const segments = filter && isSegmentFilter(filter) ? filter : undefined;
@@ -45,7 +49,7 @@ export async function aggregateBalances(
     const accounts = segments
       ? (await batchGetInOrder(doc, table, items.map((i) => ledgerKeys.account(ledger, String(i.address))))).filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord)
       : items.map(toAccountRecord);
-    const volumes = await readVolumes(doc, table, ledger, accounts);
+    const volumes = await volumesOf(accounts);
     for (const byAsset of volumes.values()) {
       addBalances(sums, Object.entries(byAsset).map(([asset, v]) => ({ asset, balance: v.balance })));
     }

@@ -68,7 +68,15 @@ export function changeWrites(ledger: LedgerRecord, table: string, view: ItemView
         ? { pk: ledgerKeys.accountPartition(ledger.name, revision.target.address), sk: `MH#${log}` }
         : { pk: `L#${ledger.name}#TXMH#${revision.target.id}`, sk: log };
     const date = change.accounts[0]?.after.updatedAt ?? change.transactions[0]?.record.tx.updatedAt;
-    writes.push(put({ ...key, metadata: revision.metadata, date }));
+    // The metadata before the change as well: a read at a point in time before a target's first revision needs
+    // what it held then (a transaction's creation metadata is no revision of its own). Revisions written before
+    // this have no `before` (docs/data-model.md, "Point-in-time reads").
+    const { target } = revision;
+    const before =
+      target.type === 'ACCOUNT'
+        ? (change.accounts.find((a) => a.after.address === target.address)?.before?.metadata ?? {})
+        : (change.transactions.find((t) => t.record.tx.id === target.id)?.before?.tx.metadata ?? {});
+    writes.push(put({ ...key, metadata: revision.metadata, before, date }));
   }
   for (const { reference, txId } of change.references) {
     writes.push(put({ ...ledgerKeys.reference(ledger.name, reference), txId }, { ConditionExpression: 'attribute_not_exists(pk)' }, () => new ConflictError(`duplicate reference "${reference}"`)));

@@ -2,15 +2,17 @@ import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import { parseJson } from '../../json/bigint-json.js';
-import type { ListQuery, Page } from '../../pagination/cursor.js';
+import { decodeCursor, MAX_PAGE_SIZE, type Cursor, type ListQuery, type Page } from '../../pagination/cursor.js';
 import type { Posting } from '../domain/postings.js';
 import type { Transaction, VolumesView } from '../domain/transaction.js';
 import type { Bound, TransactionFilter } from '../domain/transaction-filter.js';
+import { boundedQueryPage } from '../../dynamo/bounded-page.js';
+import { effectiveBy, type TransactionOrder } from '../domain/point-in-time.js';
 import { accountTransactionIds } from './account-transactions.js';
-import { createdTransactionItems } from './batch-settle.js';
 import { headFromItem, isLed, type Head } from './head.js';
+import { transactionsAtPointInTime } from './point-in-time-transactions.js';
 import { ledgerKeys } from './keys.js';
-import { readLogRange } from './log-pages.js';
+import { unsettledTransactionItems } from './unsettled-transactions.js';
 import type { LedgerRecord } from './registry.js';
 
 export interface StoredTransaction {
@@ -66,20 +68,23 @@ export class TransactionReads {
    * modes"). Read from the batch's log page meanwhile. Only reads that miss pay for this.
    */
   private async unsettled(table: string, ledger: string, id: number): Promise<StoredTransaction | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger), ConsistentRead: true }));
-    if (!Item || id > Number(Item.lastTxId)) return undefined;
-    const pending = headFromItem(Item).pendingResults;
-    // Settled between the two reads: the item is there now.
-    if (!pending) return this.item(table, ledger, id);
-    const entries = await readLogRange(this.doc, table, ledger, pending.firstLogId, pending.lastLogId);
-    const created = createdTransactionItems(ledger, entries).find((item) => item.id === id);
+    const created = (await unsettledTransactionItems(this.doc, table, ledger, [id])).get(id);
+    // Not in a pending batch: settled between the two reads, or no such transaction.
     return created ? parseStoredTransaction(String(created.body)) : this.item(table, ledger, id);
   }
+
 
   /**
    * Newest first by default (API.md §3.2); `ascending` for `reverse=true`. Each filter is served by its own
    * key range: the transactions partition (by id), gsi1 (by timestamp), the per-account or per-metadata-pair
    * index items (by id), or the reference item. `filters` are recorded in the cursors.
+   *
+   * `view.order` `effective` lists by timestamp (gsi1). `view.pit` lists the transactions dated at or before it,
+   * as they stood then (point-in-time-transactions.ts): by timestamp, an upper bound on gsi1; by id, the
+   * transactions dated after it are read and left out, at most PIT_READS items per page (a page may then be
+   * short, its cursor resuming where the read stopped); an account's moves carry their time, so no item is read
+   * to leave one out; the metadata index (current values) is served at a point in time only without metadata
+   * history (the routes refuse the rest).
    */
   async list(
     ledger: LedgerRecord,
@@ -88,22 +93,65 @@ export class TransactionReads {
     filter: TransactionFilter | undefined,
     filters: Record<string, string>,
     before?: number,
+    view: { pit?: string; order?: TransactionOrder } = {},
+  ): Promise<Page<StoredTransaction>> {
+    const page = await this.listPage(ledger, query, ascending, filter, filters, before, view);
+    return view.pit === undefined ? page : { ...page, data: await this.atPointInTime(ledger, page.data, view.pit) };
+  }
+
+  /**
+   * How many transactions the same listing holds (HEAD with a filter or a point in time): its pages, counted.
+   * Unfiltered, by timestamp: the gsi1 range up to the point in time rather than the id listing.
+   */
+  async count(ledger: LedgerRecord, filter: TransactionFilter | undefined, pit: string | undefined): Promise<number> {
+    const list = `ledger.transactions.${ledger.name}`;
+    let total = 0;
+    let cursor: Cursor | undefined;
+    do {
+      const query = { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) };
+      const page = await this.listPage(ledger, query, false, filter, {}, undefined, { ...(pit !== undefined ? { pit } : {}), order: filter ? 'id' : 'effective' });
+      total += page.data.length;
+      cursor = page.next ? decodeCursor(page.next, list) : undefined;
+    } while (cursor);
+    return total;
+  }
+
+  /** Transactions as they stood at a point in time (the caller checked they are dated by then). */
+  atPointInTime(ledger: LedgerRecord, transactions: readonly StoredTransaction[], pit: string): Promise<StoredTransaction[]> {
+    return transactionsAtPointInTime(this.doc, this.tableFor(ledger.bucket), ledger, transactions, pit);
+  }
+
+  private async listPage(
+    ledger: LedgerRecord,
+    query: ListQuery,
+    ascending: boolean,
+    filter: TransactionFilter | undefined,
+    filters: Record<string, string>,
+    before: number | undefined,
+    { pit, order = 'id' }: { pit?: string; order?: TransactionOrder },
   ): Promise<Page<StoredTransaction>> {
     const table = this.tableFor(ledger.bucket);
     await this.settleStopped(table, ledger);
     const list = `ledger.transactions.${ledger.name}`;
     const fromBody = (item: Record<string, unknown>) => parseStoredTransaction(String(item.body));
+    const dated = (t: StoredTransaction) => pit === undefined || effectiveBy(t.tx, pit);
     if (filter?.kind === 'reference') {
       const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.reference(ledger.name, filter.reference), ConsistentRead: true }));
       const found = Item ? await this.get(ledger, Number(Item.txId)) : undefined;
-      return { pageSize: query.pageSize, hasMore: false, data: found ? [found] : [] };
+      return { pageSize: query.pageSize, hasMore: false, data: found && dated(found) ? [found] : [] };
     }
-    if (filter?.kind === 'time') {
-      const { condition, values } = timeCondition(filter);
+    if (filter?.kind === 'time' || (order === 'effective' && filter === undefined)) {
+      const range = timeCondition(atOrBeforePit(filter?.kind === 'time' ? filter : {}, pit));
+      if (!range) return { pageSize: query.pageSize, hasMore: false, data: [] };
       return queryPage(
         this.doc,
         {
-          input: { TableName: table, IndexName: 'gsi1', KeyConditionExpression: `gsi1pk = :p AND ${condition}`, ExpressionAttributeValues: { ':p': ledgerKeys.transactionsByTime(ledger.name), ...values } },
+          input: {
+            TableName: table,
+            IndexName: 'gsi1',
+            KeyConditionExpression: `gsi1pk = :p${range.condition ? ` AND ${range.condition}` : ''}`,
+            ExpressionAttributeValues: { ':p': ledgerKeys.transactionsByTime(ledger.name), ...range.values },
+          },
           keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
           list,
           ascending,
@@ -114,7 +162,13 @@ export class TransactionReads {
       );
     }
     if (filter?.kind === 'account') {
-      const ids = await accountTransactionIds(this.doc, table, ledger.name, filter.address, filter.role, query, { ascending, list, filters, ...(before !== undefined ? { before } : {}) });
+      const ids = await accountTransactionIds(this.doc, table, ledger.name, filter.address, filter.role, query, {
+        ascending,
+        list,
+        filters,
+        ...(before !== undefined ? { before } : {}),
+        ...(pit !== undefined ? { effectiveBy: pit } : {}),
+      });
       return { ...ids, data: await this.byIds(table, ledger.name, ids.data) };
     }
     if (filter?.kind === 'metadata') {
@@ -130,16 +184,24 @@ export class TransactionReads {
         query,
         (item) => Number(item.txId),
       );
-      return { ...ids, data: await this.byIds(table, ledger.name, ids.data) };
+      // The index holds no timestamp: transactions dated after the point in time are left out once read.
+      return { ...ids, data: (await this.byIds(table, ledger.name, ids.data)).filter(dated) };
     }
-    return queryPage(
+    const byId = {
+      input: { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(ledger.name) }, ConsistentRead: true },
+      keyAttributes: ['pk', 'sk'],
+      list,
+      ascending,
+      filters,
+    };
+    if (pit === undefined) return queryPage(this.doc, byId, query, fromBody);
+    // The item's `timestamp` is the sortable effective time.
+    return boundedQueryPage(
       this.doc,
       {
-        input: { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(ledger.name) }, ConsistentRead: true },
-        keyAttributes: ['pk', 'sk'],
-        list,
-        ascending,
-        filters,
+        ...byId,
+        input: { ...byId.input, FilterExpression: '#ts <= :pit', ExpressionAttributeNames: { '#ts': 'timestamp' }, ExpressionAttributeValues: { ...byId.input.ExpressionAttributeValues, ':pit': pit } },
+        readBudget: PIT_READS,
       },
       query,
       fromBody,
@@ -147,14 +209,25 @@ export class TransactionReads {
   }
 }
 
+/** Transaction items one page of a point-in-time listing by id reads at most (~ a few hundred read units). */
+const PIT_READS = 1000;
+
+/** A time range narrowed to what is dated at or before a point in time (inclusive). */
+function atOrBeforePit(range: { from?: Bound; to?: Bound }, pit: string | undefined): { from?: Bound; to?: Bound } {
+  if (pit === undefined || (range.to && range.to.at <= pit)) return range;
+  return { ...range, to: { at: pit, inclusive: true } };
+}
+
 /**
  * gsi1 sort keys are `<sortable timestamp>#<id>`: `<t>` sorts before every key of instant t and `<t>#~` after
- * them, which turns inclusive and exclusive bounds into one BETWEEN (or one comparison).
+ * them, which turns inclusive and exclusive bounds into one BETWEEN (or one comparison). Undefined when the
+ * range is empty (DynamoDB refuses a BETWEEN whose bounds are reversed).
  */
-function timeCondition(filter: { from?: Bound; to?: Bound }): { condition: string; values: Record<string, string> } {
+function timeCondition(filter: { from?: Bound; to?: Bound }): { condition?: string; values: Record<string, string> } | undefined {
   const lower = filter.from && (filter.from.inclusive ? filter.from.at : `${filter.from.at}#~`);
   const upper = filter.to && (filter.to.inclusive ? `${filter.to.at}#~` : filter.to.at);
-  if (lower !== undefined && upper !== undefined) return { condition: 'gsi1sk BETWEEN :lo AND :hi', values: { ':lo': lower, ':hi': upper } };
+  if (lower !== undefined && upper !== undefined) return lower > upper ? undefined : { condition: 'gsi1sk BETWEEN :lo AND :hi', values: { ':lo': lower, ':hi': upper } };
   if (lower !== undefined) return { condition: 'gsi1sk >= :lo', values: { ':lo': lower } };
-  return { condition: 'gsi1sk <= :hi', values: { ':hi': upper! } };
+  if (upper !== undefined) return { condition: 'gsi1sk <= :hi', values: { ':hi': upper } };
+  return { values: {} };
 }

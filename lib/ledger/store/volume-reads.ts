@@ -6,7 +6,10 @@ import type { ListQuery, Page } from '../../pagination/cursor.js';
 import type { AddressFilter } from '../domain/account-filter.js';
 import type { AccountRecord } from '../domain/account.js';
 import { accountIndexQuery, readVolumes, toAccountRecord } from './account-items.js';
+import { insertionCut } from './insertion-cut.js';
 import { ledgerKeys } from './keys.js';
+import { PointInTimeVolumes } from './point-in-time-volumes.js';
+import { LedgerStats } from './stats.js';
 import type { LedgerRecord } from './registry.js';
 
 export interface VolumeRow {
@@ -17,23 +20,37 @@ export interface VolumeRow {
   balance: bigint;
 }
 
-/** A window on effective time, as sortable instants; `from` inclusive, `to` exclusive. */
+/**
+ * A window, as sortable instants, `from` inclusive, `to` exclusive: on effective time, or on insertion time
+ * (the reference's `insertionDate`).
+ */
 export interface Window {
   from?: string;
   to?: string;
+  clock?: 'effective' | 'insertion';
 }
+
+/** Past every instant: an open end's page nearest by effective time is the pair's last. */
+const END_OF_TIME = '9999-12-31T23:59:59.999999Z';
 
 /**
  * GET /v2/<ledger>/volumes: one row per (account, asset), paged by account (address ascending, gsi1). Without
- * a window, the current volume items. With one (MOVES_HISTORY), the sum of the pair's moves whose effective
- * time falls in it — one Query per pair over its own key range, so the cost is bounded by the page. Pairs that
- * did not move in the window are left out, so a page can hold fewer rows than accounts.
+ * a window, the current volume items. With one (MOVES_HISTORY), the sum of the pair's moves in it: by effective
+ * time, the moves whose key falls in it — one Query per pair over its own key range, so the cost is bounded by
+ * the page; by insertion time, the moves of the transactions inserted in it, which are the ids between two cuts
+ * (insertion-cut.ts), so the pair's volumes after its last move by the end less those after its last move
+ * before the start (point-in-time-volumes.ts). Pairs that did not move in the window are left out, so a page
+ * can hold fewer rows than accounts.
  */
 export class VolumeReads {
+  private readonly pointInTime: PointInTimeVolumes;
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableFor: (bucket: string) => string,
-  ) {}
+  ) {
+    this.pointInTime = new PointInTimeVolumes(doc, tableFor);
+  }
 
   async list(ledger: LedgerRecord, query: ListQuery, filter: AddressFilter | undefined, window: Window | undefined, recorded: Record<string, string>): Promise<Page<VolumeRow>> {
     const table = this.tableFor(ledger.bucket);
@@ -49,8 +66,29 @@ export class VolumeReads {
       query,
       toAccountRecord,
     );
-    const rows = window ? await this.windowRows(table, ledger.name, page.data, window) : await this.currentRows(table, ledger.name, page.data);
+    const rows = !window
+      ? await this.currentRows(table, ledger.name, page.data)
+      : window.clock === 'insertion'
+        ? await this.insertedRows(ledger, page.data, window)
+        : await this.windowRows(table, ledger.name, page.data, window);
     return { ...page, data: rows };
+  }
+
+  private async insertedRows(ledger: LedgerRecord, accounts: AccountRecord[], window: Window): Promise<VolumeRow[]> {
+    const pairs = accounts.flatMap((a) => [...a.assets].sort().map((asset) => [a.address, asset] as const));
+    // The transactions inserted in [from, to) are the ids in (first, last].
+    const [first, last] = await Promise.all([
+      window.from !== undefined ? insertionCut(this.doc, this.tableFor, ledger, window.from, false) : 0,
+      window.to !== undefined ? insertionCut(this.doc, this.tableFor, ledger, window.to, false) : new LedgerStats(this.doc, this.tableFor).read(ledger).then((s) => s.transactions),
+    ]);
+    const ends = await this.pointInTime.of(ledger, pairs, { clock: 'insertion', lastTxId: last, near: window.to ?? END_OF_TIME });
+    const moved = pairs.flatMap((pair, i) => (ends[i] && ends[i].txId! > first ? [{ pair, end: ends[i] }] : []));
+    const starts = first > 0 ? await this.pointInTime.of(ledger, moved.map((m) => m.pair), { clock: 'insertion', lastTxId: first, near: window.from! }) : [];
+    return moved.map(({ pair: [account, asset], end }, i) => {
+      const input = end.input - (starts[i]?.input ?? 0n);
+      const output = end.output - (starts[i]?.output ?? 0n);
+      return { account, asset, input, output, balance: input - output };
+    });
   }
 
   private async currentRows(table: string, ledger: string, accounts: AccountRecord[]): Promise<VolumeRow[]> {

@@ -78,10 +78,24 @@ export function changeWrites(ledger: LedgerRecord, table: string, view: ItemView
         : (change.transactions.find((t) => t.record.tx.id === target.id)?.before?.tx.metadata ?? {});
     writes.push(put({ ...key, metadata: revision.metadata, before, date }));
   }
+  // A transaction's `accountMetadata` (or a script's set_account_meta) changes accounts' metadata too: each such
+  // account gets its revision, so reads at a point in time see when it changed.
+  if (!revision && isEnabled(ledger.features, 'ACCOUNT_METADATA_HISTORY')) {
+    for (const { after, before } of change.accounts) {
+      if (sameMetadata(before?.metadata ?? {}, after.metadata)) continue;
+      const log = String(logId).padStart(15, '0');
+      writes.push(put({ pk: ledgerKeys.accountPartition(ledger.name, after.address), sk: `MH#${log}`, metadata: after.metadata, before: before?.metadata ?? {}, date: after.updatedAt }));
+    }
+  }
   for (const { reference, txId } of change.references) {
     writes.push(put({ ...ledgerKeys.reference(ledger.name, reference), txId }, { ConditionExpression: 'attribute_not_exists(pk)' }, () => new ConflictError(`duplicate reference "${reference}"`)));
   }
   return writes;
+}
+
+function sameMetadata(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }
 
 /** Transactions are stored as exact JSON text (amounts as big integers) with their post-commit volumes. */

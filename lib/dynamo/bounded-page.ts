@@ -1,9 +1,7 @@
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ValidationError } from '../errors/index.js';
 import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
-import type { PagedQuery } from './paginate.js';
+import { checkCursorKey, forgedCursor, type PagedQuery } from './paginate.js';
 
-const forgedCursor = () => new ValidationError('cursor: not a cursor of this list');
 
 /**
  * One page of a query whose FilterExpression may leave out most of its key range (a point in time far back):
@@ -19,11 +17,7 @@ export async function boundedQueryPage<T>(
 ): Promise<Page<T>> {
   const { pageSize, cursor } = list;
   const backwards = cursor?.d === 'p';
-  if (cursor) {
-    const names = Object.keys(cursor.k).sort();
-    const expected = [...query.keyAttributes].sort();
-    if (names.length !== expected.length || names.some((n, i) => n !== expected[i])) throw forgedCursor();
-  }
+  if (cursor) checkCursorKey(cursor.k, query.keyAttributes);
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined = cursor?.k;
   let read = 0;

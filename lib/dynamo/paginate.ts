@@ -2,7 +2,14 @@ import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } fro
 import { ValidationError } from '../errors/index.js';
 import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
 
-const forgedCursor = () => new ValidationError('cursor: not a cursor of this list');
+export const forgedCursor = () => new ValidationError('cursor: not a cursor of this list');
+
+/** A cursor's start key must name exactly the query's key attributes, or it is forged (a 400). */
+export function checkCursorKey(key: Record<string, string>, keyAttributes: readonly string[]): void {
+  const names = Object.keys(key).sort();
+  const expected = [...keyAttributes].sort();
+  if (names.length !== expected.length || names.some((n, i) => n !== expected[i])) throw forgedCursor();
+}
 
 export interface PagedQuery {
   /** Query input without paging fields: table, index, key condition, names, values. */
@@ -33,11 +40,7 @@ export async function queryPage<T>(
   // until the page is full or the range ends (the range is bounded by the key condition, never a scan).
   // Cursors are opaque, not signed: a start key of the wrong shape, or outside this query's partition, is a
   // forged cursor — a 400, never passed on to fail as a DynamoDB error.
-  if (cursor) {
-    const names = Object.keys(cursor.k).sort();
-    const expected = [...query.keyAttributes].sort();
-    if (names.length !== expected.length || names.some((n, i) => n !== expected[i])) throw forgedCursor();
-  }
+  if (cursor) checkCursorKey(cursor.k, query.keyAttributes);
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined = cursor?.k;
   do {

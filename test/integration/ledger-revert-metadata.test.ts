@@ -148,7 +148,8 @@ describe('account metadata', () => {
     const item = account.Items!.find((i) => i.sk === 'A')!;
     expect(item.metadata).toEqual({ kyc: 'ok' });
     expect(item.assets).toEqual(['EUR/2']);
-    expect(account.Items!.filter((i) => String(i.sk).startsWith('MH#')).map((i) => i.metadata)).toEqual([{ tier: 'gold' }, { kyc: 'ok' }]);
+    // A revision per change, the transaction's accountMetadata included.
+    expect(account.Items!.filter((i) => String(i.sk).startsWith('MH#')).map((i) => i.metadata)).toEqual([{ tier: 'gold' }, { tier: 'gold', kyc: 'ok' }, { kyc: 'ok' }]);
     const events = await eventsOf(ledger);
     expect(events[0].payload).toEqual({ ledger, targetType: 'ACCOUNT', targetId: 'users:42', metadata: { tier: 'gold' } });
   });

@@ -36,14 +36,19 @@ describe('volumes', () => {
     ]);
   });
 
-  it('sums moves over an effective-time window (start inclusive, end exclusive), back-dated ones included', async () => {
-    const march = await volumes('vol', '?startTime=2026-03-01T00:00:00Z&endTime=2026-03-02T00:00:00Z');
+  it('sums moves over an effective-time window (both ends inclusive, as the reference), back-dated ones included', async () => {
+    const march = await volumes('vol', '?startTime=2026-03-01T00:00:00Z&endTime=2026-03-01T23:59:59Z');
     expect(march.body.cursor.data).toEqual([
       { account: 'alice', asset: 'EUR', input: 7n, output: 0n, balance: 7n },
       { account: 'alice', asset: 'USD', input: 100n, output: 0n, balance: 100n },
       { account: 'world', asset: 'EUR', input: 0n, output: 7n, balance: -7n },
       { account: 'world', asset: 'USD', input: 0n, output: 100n, balance: -100n },
     ]);
+    // endTime at the instant of a move includes it.
+    const through = await volumes('vol', `?startTime=2026-03-01T00:00:00Z&endTime=2026-03-02T00:00:00Z&query=${encodeURIComponent('{"$match":{"account":"bob"}}')}`);
+    expect(through.body.cursor.data).toEqual([{ account: 'bob', asset: 'USD', input: 30n, output: 0n, balance: 30n }]);
+    const instant = await volumes('vol', '?startTime=2026-03-02T00:00:00Z&endTime=2026-03-02T00:00:00Z&query=' + encodeURIComponent('{"$match":{"address":"alice"}}'));
+    expect(instant.body.cursor.data).toEqual([{ account: 'alice', asset: 'USD', input: 0n, output: 30n, balance: -30n }]);
     const upTo = await volumes('vol', `?endTime=2026-03-01T00:00:00Z&query=${encodeURIComponent('{"$match":{"address":"bob"}}')}`);
     expect(upTo.body.cursor.data).toEqual([{ account: 'bob', asset: 'USD', input: 5n, output: 0n, balance: 5n }]);
   });

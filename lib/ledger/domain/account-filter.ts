@@ -154,13 +154,14 @@ function parse(raw: string | undefined, features: FeatureSet, allowMetadata: boo
     if (typeof value !== 'string' || value.length > 4096) throw new ValidationError(`query.$match.${field.slice(0, 64)}: must be a string of at most 4096 characters`);
     return { metadata: { key: metadataKey, value } };
   }
-  if (field !== 'address') {
+  // `account` is the reference's alias of `address`.
+  if (field !== 'address' && field !== 'account') {
     if (UNINDEXED_FIELD.test(field)) throw new ValidationError(`query.$match: filtering accounts on ${quote(field)} is not supported (only ${supported})`);
     throw new ValidationError(`query.$match: unknown field ${quote(field)}`);
   }
-  const address = match.address;
-  if (typeof address !== 'string') throw new ValidationError('query.$match.address: must be a string');
-  return segmentFilter(address, features) ?? addressFilter(address, features, 'query.$match.address');
+  const address = match[field];
+  if (typeof address !== 'string') throw new ValidationError(`query.$match.${field}: must be a string`);
+  return segmentFilter(address, features) ?? addressFilter(address, features, `query.$match.${field}`);
 }
 
 /**

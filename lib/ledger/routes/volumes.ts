@@ -28,7 +28,7 @@ export function volumeRoutes(app: Hono<AppEnv>, { lookup, volumes }: { lookup: L
     if (params.endTime) window.to = sortableInstant(parseInstant(params.endTime, 'endTime'));
     const windowed = window.from !== undefined || window.to !== undefined;
     if (windowed) requireFeature(ledger.features, 'MOVES_HISTORY');
-    if (window.from && window.to && window.from >= window.to) throw new ValidationError('startTime: must be before endTime');
+    if (window.from && window.to && window.from > window.to) throw new ValidationError('startTime: must not be after endTime');
     const filter = parseAccountFilter(params.query, ledger.features);
     const recorded = recordParams(params, ['startTime', 'endTime', 'query', 'insertionDate']);
     const page = await volumes.list(ledger, query, filter, windowed ? window : undefined, recorded);

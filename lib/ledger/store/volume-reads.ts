@@ -76,10 +76,10 @@ export class VolumeReads {
 
   private async insertedRows(ledger: LedgerRecord, accounts: AccountRecord[], window: Window): Promise<VolumeRow[]> {
     const pairs = accounts.flatMap((a) => [...a.assets].sort().map((asset) => [a.address, asset] as const));
-    // The transactions inserted in [from, to) are the ids in (first, last].
+    // The transactions inserted in [from, to] are the ids in (first, last].
     const [first, last] = await Promise.all([
       window.from !== undefined ? insertionCut(this.doc, this.tableFor, ledger, window.from, false) : 0,
-      window.to !== undefined ? insertionCut(this.doc, this.tableFor, ledger, window.to, false) : new LedgerStats(this.doc, this.tableFor).read(ledger).then((s) => s.transactions),
+      window.to !== undefined ? insertionCut(this.doc, this.tableFor, ledger, window.to, true) : new LedgerStats(this.doc, this.tableFor).read(ledger).then((s) => s.transactions),
     ]);
     const ends = await this.pointInTime.of(ledger, pairs, { clock: 'insertion', lastTxId: last, near: window.to ?? END_OF_TIME });
     const moved = pairs.flatMap((pair, i) => (ends[i] && ends[i].txId! > first ? [{ pair, end: ends[i] }] : []));
@@ -108,11 +108,11 @@ export class VolumeReads {
   }
 
   private async movedInWindow(table: string, ledger: string, account: string, asset: string, volume: Record<string, unknown> | undefined, window: Window): Promise<VolumeRow | undefined> {
-    // Window bounds are bare times: `<from>` sorts before all moves at from, `<to>` before all at to — an
-    // inclusive start and an exclusive end.
+    // Window bounds are bare times: `<from>` sorts before all moves at from, `<to>#~` after all at to — both
+    // ends inclusive, as the reference's startTime and endTime.
     const moves = await movesInRange(this.doc, table, ledger, account, asset, volume, {
       ...(window.from ? { lower: { key: window.from, inclusive: true } } : {}),
-      ...(window.to ? { upper: { key: window.to, inclusive: false } } : {}),
+      ...(window.to ? { upper: { key: `${window.to}#~`, inclusive: true } } : {}),
     });
     if (moves.length === 0) return undefined;
     const input = moves.reduce((sum, m) => sum + m.input, 0n);

@@ -102,13 +102,13 @@ describe('moves in buffers and pages', () => {
     expect(rest).toEqual(before);
   });
 
-  it('sums moves over effective-time windows, back-dated ones included', async () => {
+  it('sums moves over effective-time windows (both ends inclusive), back-dated ones included', async () => {
     const windows: Array<[number, number]> = [[100, 140], [90, 101], [150, 151], [120, 500], [0, 100]];
     for (const [from, to] of windows) {
       const res = await call('GET', `/v2/${LEDGER}/volumes?pageSize=100&startTime=${at(from)}&endTime=${at(to)}`);
       expect(res.status, res.text).toBe(200);
       const expected = new Map<string, { input: bigint; output: bigint }>();
-      for (const t of sent.filter((t) => t.timestamp >= at(from) && t.timestamp < at(to))) {
+      for (const t of sent.filter((t) => t.timestamp >= at(from) && t.timestamp <= at(to))) {
         for (const p of t.postings) {
           const s = expected.get(`${p.source}/${p.asset}`) ?? { input: 0n, output: 0n };
           expected.set(`${p.source}/${p.asset}`, { ...s, output: s.output + p.amount });

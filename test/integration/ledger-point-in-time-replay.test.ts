@@ -186,7 +186,7 @@ describe('point-in-time reads against a replay of the postings', () => {
     }
   }, HEAVY);
 
-  it('volumes over insertion-time windows ([startTime, endTime) on insertedAt)', async () => {
+  it('volumes over insertion-time windows ([startTime, endTime] on insertedAt, as the reference)', async () => {
     const instants = pits().sort((x, y) => x - y);
     const windows: Array<[number | undefined, number | undefined]> = [
       [undefined, instants[5]],
@@ -198,7 +198,7 @@ describe('point-in-time reads against a replay of the postings', () => {
       const params = [from !== undefined ? `startTime=${new Date(from).toISOString()}` : '', to !== undefined ? `endTime=${new Date(to).toISOString()}` : ''].filter(Boolean).join('&');
       const res = await call('GET', `/v2/${ledger}/volumes?insertionDate=true&${params}&pageSize=100`);
       expect(res.status, res.text).toBe(200);
-      const expected = replay((t) => (from === undefined || t.insertedAt >= from) && (to === undefined || t.insertedAt < to));
+      const expected = replay((t) => (from === undefined || t.insertedAt >= from) && (to === undefined || t.insertedAt <= to));
       const rows = Object.entries(expected)
         .sort(([x], [y]) => (x < y ? -1 : 1))
         .flatMap(([account, byAsset]) => Object.entries(byAsset).sort(([x], [y]) => (x < y ? -1 : 1)).map(([asset, v]) => ({ account, asset, ...v })));

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { bearerAuth } from '../bearer/middleware.js';
+import { serverInfoRoute } from '../platform/server-info.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { AppEnv } from '../http/types.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
@@ -49,6 +50,8 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
   const guard = bearerAuth('auth', verifier);
   app.use('/clients', guard);
   app.use('/clients/*', guard);
+  app.use('/_info', guard);
+  serverInfoRoute(app);
   clientRoutes(app, clients, now);
   return app;
 }

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { createDocumentClient } from '../dynamo/client.js';
 import type { AppEnv } from '../http/types.js';
 import { createProtectedApp } from '../platform/protected-app.js';
+import { serverInfoRoute } from '../platform/server-info.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { paymentRoutes } from './routes/payments.js';
 import { PaymentStore } from './store/payment-store.js';
@@ -24,6 +25,7 @@ export function createPaymentsApp(runtime: ServiceRuntime, options: PaymentsAppO
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
   const app = createProtectedApp('payments', runtime);
+  serverInfoRoute(app);
   paymentRoutes(app, { store });
   return app;
 }

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
 import { createProtectedApp } from '../platform/protected-app.js';
+import { serverInfoRoute } from '../platform/server-info.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { configSchemas, secretOverlapSecondsFromEnv } from './domain/config.js';
 import { configRoutes } from './routes/configs.js';
@@ -25,6 +26,7 @@ export function createWebhooksApp(runtime: ServiceRuntime, options: WebhooksAppO
   });
   const deliveries = new DeliveryStore({ doc: runtime.doc, table: runtime.config.tables.webhooks });
   const app = createProtectedApp('webhooks', runtime);
+  serverInfoRoute(app);
   configRoutes(app, {
     deliveries,
     store,

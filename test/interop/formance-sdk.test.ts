@@ -7,6 +7,7 @@ import { ErrorsV2ErrorResponse } from '@formance/formance-sdk/sdk/models/ledger/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { startSdkPlatform } from '../support/sdk.js';
+import { PLATFORM_VERSION } from '../../lib/platform/version.js';
 
 let platform: RunningPlatform;
 let sdk: SDK;
@@ -110,6 +111,13 @@ describe('@formance/formance-sdk 7 against the ledger', () => {
       .then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(ErrorsV2ErrorResponse);
     expect((err as ErrorsV2ErrorResponse).errorCode).toBe('COMPILATION_FAILED');
+  });
+
+  it('reads the auth and payments server info', async () => {
+    expect((await sdk.auth.v1.getServerInfoAuth()).serverInfo).toEqual({ version: PLATFORM_VERSION });
+    expect((await sdk.payments.v1.getServerInfoPayments()).serverInfo).toEqual({ version: PLATFORM_VERSION });
+    const unauthenticated = await fetch(`${platform.baseUrl}/api/webhooks/_info`);
+    expect(unauthenticated.status).toBe(401);
   });
 
   it('raises the typed INSUFFICIENT_FUND error', async () => {

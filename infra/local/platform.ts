@@ -132,6 +132,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       AWS_REGION: 'us-east-1',
       DYNAMODB_ENDPOINT: dynamoEndpoint,
       ...(callerEnv.LEDGER_BUCKET_TABLES ? { LEDGER_BUCKET_TABLES: callerEnv.LEDGER_BUCKET_TABLES } : {}),
+      ...(callerEnv.CORS_ALLOWED_ORIGINS ? { CORS_ALLOWED_ORIGINS: callerEnv.CORS_ALLOWED_ORIGINS } : {}),
       SQS_ENDPOINT: sqs.endpoint,
       ...tables,
       ...queues,

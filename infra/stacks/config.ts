@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { corsOrigins } from '../../lib/config/env.js';
 import { BUCKET_NAME } from '../../lib/ledger/domain/names.js';
 
 export type DeployStage = 'dev' | 'prod';
@@ -28,6 +29,8 @@ export interface StageConfig {
   logRetentionDays: number;
   /** API Gateway default stage throttling. */
   throttle: { rateLimit: number; burstLimit: number };
+  /** Browser origins allowed to call the API (CORS_ALLOWED_ORIGINS of the service functions); absent: CORS off. */
+  corsOrigins?: string[];
 }
 
 export interface ContextReader {
@@ -68,6 +71,13 @@ export function stageConfigFromContext(context: ContextReader): StageConfig {
   }
 
   const retention = optionalString(context, 'logRetentionDays');
+  // The functions' own check (lib/config/env.ts), run at synth: a bad origin stops synth, not a cold start.
+  const cors = stringList(context, 'corsOrigins');
+  try {
+    corsOrigins(cors.join(','));
+  } catch (err) {
+    throw new Error(`context "corsOrigins": ${(err as Error).message.replace(/^CORS_ALLOWED_ORIGINS: /, '')}`);
+  }
   return {
     stage,
     ...(publicBaseUrl !== undefined ? { publicBaseUrl } : {}),
@@ -78,6 +88,7 @@ export function stageConfigFromContext(context: ContextReader): StageConfig {
     ...(optionalString(context, 'alarmEmail') !== undefined ? { alarmEmail: optionalString(context, 'alarmEmail')! } : {}),
     logRetentionDays: retention !== undefined ? Number(retention) : defaults.logRetentionDays,
     throttle: defaults.throttle,
+    ...(cors.length > 0 ? { corsOrigins: cors } : {}),
   };
 }
 

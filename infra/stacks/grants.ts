@@ -9,12 +9,17 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 export const TABLE_ACTIONS = {
   /** GetItem and BatchGetItem only: the JWKS read every service does to verify tokens. */
   getItems: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
-  /** A service's own table: reads, queries on the key, writes and transaction condition checks. */
+  /**
+   * A service's own table: reads, queries on the key, writes and transaction condition checks. BatchWriteItem is
+   * an action of its own to IAM (the ledger writes transaction and result items with it after a group commit);
+   * it grants nothing PutItem and DeleteItem do not.
+   */
   readWrite: [
     'dynamodb:GetItem',
     'dynamodb:BatchGetItem',
     'dynamodb:Query',
     'dynamodb:PutItem',
+    'dynamodb:BatchWriteItem',
     'dynamodb:UpdateItem',
     'dynamodb:DeleteItem',
     'dynamodb:ConditionCheckItem',

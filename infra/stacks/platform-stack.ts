@@ -46,7 +46,11 @@ export class PlatformStack extends Stack {
     // and routes reference the functions: no cycle.
     const publicBaseUrl = config.publicBaseUrl ?? api.api.apiEndpoint;
 
-    const serviceEnvironment = { ...tableEnvironment(prefix), PUBLIC_BASE_URL: publicBaseUrl };
+    const serviceEnvironment = {
+      ...tableEnvironment(prefix),
+      PUBLIC_BASE_URL: publicBaseUrl,
+      ...(config.corsOrigins ? { CORS_ALLOWED_ORIGINS: config.corsOrigins.join(',') } : {}),
+    };
     const workerEnvironment = { WEBHOOKS_TABLE: tableEnvironment(prefix).WEBHOOKS_TABLE!, DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl };
     // The ledger service and its writer see the same ledger tables and the same ingress queue.
     const ledgerEnvironment = {

@@ -30,7 +30,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
   const clients = new ClientStore(doc, table);
   const keys = deps.signingKeys ?? new SigningKeys(new KeyStore(doc, table), { now });
 
-  const app = createServiceApp({ service: 'auth', logger, routesWithOwnBodyLimit: [TOKEN_PATH] });
+  const app = createServiceApp({ service: 'auth', logger, routesWithOwnBodyLimit: [TOKEN_PATH], corsOrigins: config.corsOrigins });
   discoveryRoutes(app, config.issuer, keys);
   tokenRoutes(
     app,

@@ -14,6 +14,8 @@ export interface PlatformConfig {
   audience: string;
   tables: Record<TableId, string>;
   queues: Record<string, string | undefined>;
+  /** Browser origins allowed to call the API (CORS_ALLOWED_ORIGINS, comma-separated); none: CORS is off. */
+  corsOrigins: string[];
 }
 
 export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -29,7 +31,25 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Pla
     audience: env.TOKEN_AUDIENCE ?? publicBaseUrl,
     tables,
     queues,
+    corsOrigins: corsOrigins(env.CORS_ALLOWED_ORIGINS),
   };
+}
+
+/** Exact origins (`https://console.example.com`): scheme, host, optional port; no path, no wildcard. */
+export function corsOrigins(raw: string | undefined): string[] {
+  const origins = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== origin) {
+      throw new ConfigurationError(`CORS_ALLOWED_ORIGINS: "${origin.slice(0, 100)}" is not an origin such as https://console.example.com`);
+    }
+  }
+  return origins;
 }
 
 export function normaliseBaseUrl(raw: string, stage: Stage): string {

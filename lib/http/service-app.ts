@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { PayloadTooLargeError, DependencyThrottledError } from '../errors/index.js';
 import { isThrottling } from '../dynamo/errors.js';
 import type { Logger } from '../observability/logger.js';
@@ -16,6 +17,8 @@ export interface ServiceAppOptions {
   logger: Logger;
   /** Routes (relative to the service) that enforce a smaller limit of their own, with their own error shape. */
   routesWithOwnBodyLimit?: readonly string[];
+  /** Browser origins allowed to call the API (CORS); none: no CORS headers, preflights are 404s. */
+  corsOrigins?: readonly string[];
 }
 
 /**
@@ -23,8 +26,21 @@ export interface ServiceAppOptions {
  * Lambda, and the local gateway does the same), request id and log line, 1 MiB body limit, the single error
  * mapper, 404 in the contract's shape, and the unauthenticated health probe.
  */
-export function createServiceApp({ service, logger, routesWithOwnBodyLimit = [] }: ServiceAppOptions): Hono<AppEnv> {
+export function createServiceApp({ service, logger, routesWithOwnBodyLimit = [], corsOrigins = [] }: ServiceAppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>().basePath(`/api/${service}`);
+  // First, so a browser's preflight is answered before any authentication (it carries no token).
+  if (corsOrigins.length > 0) {
+    app.use(
+      '*',
+      cors({
+        origin: [...corsOrigins],
+        allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Formance-Bigint-As-String'],
+        exposeHeaders: ['Count', 'Idempotency-Hit', 'Retry-After', 'x-request-id'],
+        maxAge: 600,
+      }),
+    );
+  }
   app.use('*', requestContext(service, logger));
   const exempt = new Set(routesWithOwnBodyLimit.map((r) => `/api/${service}${r}`));
   const limit = bodyLimit({

@@ -7,7 +7,7 @@ import type { ServiceRuntime } from './runtime.js';
 
 /** A service app whose every route but the health probe needs a bearer token with the service's scope. */
 export function createProtectedApp(service: Service, runtime: ServiceRuntime): Hono<AppEnv> {
-  const app = createServiceApp({ service, logger: runtime.logger });
+  const app = createServiceApp({ service, logger: runtime.logger, corsOrigins: runtime.config.corsOrigins });
   app.use('*', bearerAuth(service, runtime.verifier));
   return app;
 }

@@ -31,6 +31,7 @@ describe('stage configuration from context', () => {
       throttle: { rateLimit: 500, burstLimit: 1000 },
     });
     expect(read({ ledgerBuckets: ['a'] }).ledgerBuckets).toEqual(['a']);
+    expect(read({ corsOrigins: 'https://console.example.com, http://localhost:5173' }).corsOrigins).toEqual(['https://console.example.com', 'http://localhost:5173']);
   });
 
   it.each([
@@ -43,6 +44,7 @@ describe('stage configuration from context', () => {
     [{ staticClientSecrets: '{"lower":"x"}' }, 'context "staticClientSecrets": "lower" is not an environment variable name'],
     [{ staticClientSecrets: '["x"]' }, 'context "staticClientSecrets" must be a JSON object of strings'],
     [{ logRetentionDays: '45' }, /log retention of 45 days is not one CloudWatch Logs accepts/],
+    [{ corsOrigins: 'https://console.example.com/app' }, 'context "corsOrigins": "https://console.example.com/app" is not an origin such as https://console.example.com'],
   ])('refuses %j', (context: Record<string, unknown>, message) => {
     // Retention is checked where log groups are made, so that case needs a synth.
     expect(() => ('logRetentionDays' in context ? synthPlatform(context) : read(context))).toThrow(message);

@@ -23,7 +23,7 @@ const prod = templateReader(
   }).template,
 );
 
-const READ_WRITE = 'dynamodb:BatchGetItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem';
+const READ_WRITE = 'dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem';
 const GET = 'dynamodb:BatchGetItem,dynamodb:GetItem';
 const LOGS = 'logs:CreateLogStream,logs:PutLogEvents';
 const SEND = 'sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:SendMessage';
@@ -87,6 +87,12 @@ describe('Lambda functions', () => {
     expect(env('rotate-keys')).toEqual(service);
     expect(env('dispatch')).toEqual(worker);
     expect(env('deliver')).toEqual(worker);
+  });
+
+  it('CORS origins from context reach every HTTP function, not the workers', () => {
+    const cors = templateReader(synthPlatform({ stage: 'dev', corsOrigins: 'https://console.example.com' }).template);
+    for (const name of ['auth', 'ledger', 'payments', 'webhooks']) expect(cors.fn(`platform-dev-${name}`).Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('https://console.example.com');
+    for (const name of ['dispatch', 'deliver']) expect(cors.fn(`platform-dev-${name}`).Environment.Variables.CORS_ALLOWED_ORIGINS).toBeUndefined();
   });
 
   it('prod environment: custom domain, bucket tables, static clients with Secrets Manager references, source maps', () => {

@@ -11,7 +11,7 @@ import { checkCursorKey, forgedCursor, type PagedQuery } from './paginate.js';
  */
 export async function boundedQueryPage<T>(
   doc: DynamoDBDocumentClient,
-  query: PagedQuery & { readBudget: number },
+  query: PagedQuery & { readBudget: number; keep?: (item: Record<string, unknown>) => boolean },
   list: ListQuery,
   toRecord: (item: Record<string, unknown>) => T,
 ): Promise<Page<T>> {
@@ -38,7 +38,8 @@ export async function boundedQueryPage<T>(
       throw err;
     }
     read += result.ScannedCount ?? result.Items?.length ?? 0;
-    items.push(...((result.Items ?? []) as Record<string, unknown>[]));
+    // `keep`: a condition DynamoDB cannot evaluate, applied here to what the read returned.
+    items.push(...((result.Items ?? []) as Record<string, unknown>[]).filter((item) => !query.keep || query.keep(item)));
     start = result.LastEvaluatedKey;
     limit *= 2;
   } while (start && items.length <= pageSize && read < query.readBudget);

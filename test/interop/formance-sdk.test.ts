@@ -30,6 +30,9 @@ describe('@formance/formance-sdk 7 against the ledger', () => {
     expect(got.v2GetLedgerResponse?.data.features?.HASH_LOGS).toBe('SYNC');
     const listed = await sdk.ledger.v2.listLedgers({ pageSize: 10 });
     expect(listed.v2LedgerListResponse?.cursor.data.map((l) => l.name)).toContain(ledger);
+    // The SDK sends `query` as JSON in the query string.
+    const filtered = await sdk.ledger.v2.listLedgers({ pageSize: 10, query: { $and: [{ $match: { 'metadata[owner]': 'sdk' } }, { $like: { name: 'sdk-%' } }] } });
+    expect(filtered.v2LedgerListResponse?.cursor.data.map((l) => l.name)).toEqual([ledger]);
   });
 
   it('creates transactions with bigint amounts and an Idempotency-Key, and reads them back', async () => {

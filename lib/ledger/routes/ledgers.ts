@@ -8,6 +8,7 @@ import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { metadataMap } from '../../validation/common.js';
 import { resolveFeatures } from '../domain/features.js';
+import { parseLedgerFilter } from '../domain/ledger-filter.js';
 import { BUCKET_NAME, DEFAULT_BUCKET, LEDGER_NAME, RESERVED_LEDGER_NAMES } from '../domain/names.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -36,11 +37,13 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
 
   app.get('/v2', async (c) => {
     // `includeDeleted` is sent by the SDK on every call; ledgers are never deleted, so it changes nothing.
-    const query = readListQuery(c.req.query(), 'ledger.ledgers', ['bucket', 'includeDeleted']);
+    const query = readListQuery(c.req.query(), 'ledger.ledgers', ['bucket', 'includeDeleted', 'query']);
     booleanFlag(c.req.query('includeDeleted'), 'includeDeleted');
     const bucket = query.cursor?.f?.bucket ?? c.req.query('bucket');
     if (bucket !== undefined && !BUCKET_NAME.test(bucket)) throw new ValidationError('bucket: must match ^[0-9a-zA-Z_-]{1,63}$');
-    const page = await registry.list(query, bucket);
+    const rawFilter = query.cursor ? query.cursor.f?.query : c.req.query('query');
+    const filter = parseLedgerFilter(rawFilter);
+    const page = await registry.list(query, bucket, filter, { ...(bucket !== undefined ? { bucket } : {}), ...(rawFilter !== undefined && filter ? { query: rawFilter } : {}) });
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(ledgerView) } });
   });
 

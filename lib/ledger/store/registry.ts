@@ -1,4 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { boundedQueryPage } from '../../dynamo/bounded-page.js';
+import { ledgerMatches, type LedgerFilter } from '../domain/ledger-filter.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';
@@ -10,6 +12,9 @@ import type { BucketTables } from './bucket-tables.js';
 import { ledgerKeys, registryKeys } from './keys.js';
 
 export type { LedgerRecord } from '../domain/change.js';
+
+/** Ledgers a filtered list reads for one page at most. */
+const LIST_READ_BUDGET = 1000;
 
 /**
  * Every ledger, whatever its bucket, is registered in the default ledger table: one item per ledger (listed
@@ -73,7 +78,30 @@ export class LedgerRegistry {
     return Item ? toRecord(Item) : undefined;
   }
 
-  async list(query: ListQuery, bucket: string | undefined): Promise<Page<LedgerRecord>> {
+  /**
+   * Ledgers by id. A `filter` (the list's `query`) is evaluated on the listing's items, at most LIST_READ_BUDGET
+   * read per page (a page may hold fewer ledgers while `hasMore`); `filters` are recorded in the cursors.
+   */
+  async list(query: ListQuery, bucket: string | undefined, filter?: LedgerFilter, filters: Record<string, string> = {}): Promise<Page<LedgerRecord>> {
+    if (filter) {
+      return boundedQueryPage(
+        this.doc,
+        {
+          input: { TableName: this.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': registryKeys.listPartition } },
+          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+          list: 'ledger.ledgers',
+          ascending: true,
+          filters,
+          readBudget: LIST_READ_BUDGET,
+          keep: (item) => {
+            const ledger = toRecord(item);
+            return (bucket === undefined || ledger.bucket === bucket) && ledgerMatches(filter, ledger);
+          },
+        },
+        query,
+        toRecord,
+      );
+    }
     if (bucket === undefined) {
       return queryPage(
         this.doc,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { secretKey } from '../../lib/webhooks/signing/secret-key.js';
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../events/catalog.js';
@@ -163,8 +164,8 @@ describe('POST /configs', () => {
   });
 
   it.each([
-    ['without the prefix', randomBytes(32).toString('base64'), 'must start with whsec_'],
-    ['with a wrong prefix', `whsk_${randomBytes(32).toString('base64')}`, 'must start with whsec_'],
+    ['with a wrong prefix', `whsk_${randomBytes(32).toString('base64')}`, 'standard base64'],
+    ['without the prefix and not base64', 'not*base64!not*base64!not*base64!', 'standard base64'],
     ['not base64', 'whsec_not*base64!not*base64!not*base64!', 'standard base64'],
     ['base64url, not standard', `whsec_${Buffer.from(Array(33).fill(0xfb)).toString('base64url')}`, 'standard base64'],
     ['without padding', `whsec_${randomBytes(32).toString('base64').replace(/=+$/, '')}`, 'standard base64'],
@@ -469,6 +470,19 @@ describe('PUT /configs/<id>/secret/change', () => {
     expect(generated.status, generated.text).toBe(200);
     expect(generated.body.data.secret).toMatch(/^whsec_/);
     expect(generated.body.data.secret).not.toBe(config.secret);
+  });
+
+  it('takes the reference platform\'s secrets (base64 of 24 bytes, no prefix), kept as given, signing with the same key', async () => {
+    const reference = randomBytes(24).toString('base64');
+    const made = await create(validBody({ secret: reference }));
+    expect(made.status, made.text).toBe(200);
+    expect(made.body.data.secret).toBe(reference);
+    // The HMAC key is the decoded bytes either way: with or without the prefix, one key.
+    expect(secretKey(reference).equals(secretKey(`whsec_${reference}`))).toBe(true);
+    expect(secretKey(reference).equals(Buffer.from(reference, 'base64'))).toBe(true);
+    const changed = await call('PUT', `/configs/${made.body.data.id}/secret/change`, { secret: '' });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   });
 
   it('uses WEBHOOK_SECRET_OVERLAP_SECONDS; 0 drops the old secret at once', async () => {

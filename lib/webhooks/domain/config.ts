@@ -49,14 +49,18 @@ export const generateSecret = (): string => SECRET_PREFIX + randomBytes(GENERATE
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-/** Why `value` is not a valid secret, or undefined when it is: `whsec_` + canonical standard base64 of 24–64 bytes. */
+/**
+ * Why `value` is not a valid secret, or undefined when it is: canonical standard base64 of 24–64 bytes, with the
+ * Standard Webhooks prefix `whsec_` or without it (the reference platform's own secrets are base64 of 24 bytes,
+ * no prefix). Either way the HMAC key is the decoded bytes, and the secret is kept as given.
+ */
 export function secretProblem(value: string): string | undefined {
-  if (!value.startsWith(SECRET_PREFIX)) return `must start with ${SECRET_PREFIX}`;
-  const encoded = value.slice(SECRET_PREFIX.length);
-  if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) return `must be ${SECRET_PREFIX} followed by standard base64`;
+  const encoded = value.startsWith(SECRET_PREFIX) ? value.slice(SECRET_PREFIX.length) : value;
+  const shape = `must be standard base64, optionally after ${SECRET_PREFIX}`;
+  if (encoded.length === 0 || encoded.length % 4 !== 0 || !BASE64.test(encoded)) return shape;
   const bytes = Buffer.from(encoded, 'base64');
   // Node decodes leniently: a round trip proves the text is the canonical encoding of these bytes.
-  if (bytes.toString('base64') !== encoded) return `must be ${SECRET_PREFIX} followed by standard base64`;
+  if (bytes.toString('base64') !== encoded) return shape;
   if (bytes.length < MIN_SECRET_BYTES || bytes.length > MAX_SECRET_BYTES) {
     return `must encode between ${MIN_SECRET_BYTES} and ${MAX_SECRET_BYTES} bytes (got ${bytes.length})`;
   }
@@ -145,7 +149,8 @@ export function configSchemas(stage: Stage) {
       secret: v.optional(secretSchema),
     }),
     /** PUT /configs/<id>/secret/change; an empty body (undefined) generates a secret. */
-    changeSecret: v.optional(v.strictObject({ secret: v.optional(secretSchema) })),
+    // `""` asks for a generated secret, as absent or null does (the reference's console sends it).
+    changeSecret: v.optional(v.strictObject({ secret: v.optional(v.union([v.literal(''), secretSchema])) })),
     /** GET /configs filters. */
     filter: v.strictObject({ id: v.optional(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'))), endpoint: v.optional(v.pipe(v.string(), v.maxLength(MAX_ENDPOINT_LENGTH, `must be at most ${MAX_ENDPOINT_LENGTH} characters`))) }),
   };

@@ -104,7 +104,7 @@ export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapS
     const id = readConfigId(c.req.param('id'));
     const body = await readJsonBody(c, schemas.changeSecret, { optional: true });
     // Generated once, outside `decide`, so that a retried attempt stores the same secret.
-    const secret = body?.secret ?? generateSecret();
+    const secret = body?.secret || generateSecret();
     const config = await change(id, (current) => withSecret(current, secret, store.now(), secretOverlapSeconds, formatMs));
     return jsonResponse(c, { data: configView(config) });
   });

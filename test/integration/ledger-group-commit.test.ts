@@ -4,13 +4,15 @@
  * ids gapless, every committed request present exactly once, balances, the hash chain — and the answers.
  */
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
 import type { LedgerOperation } from '../../lib/ledger/commands/operations.js';
 import { verifyChain } from '../../lib/ledger/domain/log-chain.js';
 import type { Intent, IntentResult } from '../../lib/ledger/sequencer/intent.js';
 import { LedgerSequencer } from '../../lib/ledger/sequencer/sequencer.js';
+import { settleBatch } from '../../lib/ledger/sequencer/settle.js';
+import { headFromItem } from '../../lib/ledger/store/head.js';
 import { handleIntents, type WriterDeps } from '../../lib/ledger/sequencer/writer-handler.js';
 import { encodeIntent } from '../../lib/ledger/sequencer/intent.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
@@ -216,6 +218,8 @@ describe('exactly once', () => {
     const crashing = { ...doc, send: (command: unknown) => (command instanceof BatchWriteCommand ? Promise.reject(new Error('stopped')) : doc.send(command as never)) } as DynamoDBDocumentClient;
     const stopped = new LedgerSequencer({ doc: crashing, writer, table, ledger: await lookup.resolve(ledger), owner: 'stopped', leaseMs: 300 });
     await expect(stopped.process([intent(ledger, create([posting('world', 'a', 3n)]))])).rejects.toThrow('stopped');
+    const { Item: unsettled } = await doc.send(new GetCommand({ TableName: table, Key: { pk: `L#${ledger}`, sk: 'HEAD' }, ConsistentRead: true }));
+    expect(unsettled!.pendingResults).toBeDefined();
     await new Promise((r) => setTimeout(r, 400));
     // The revert reads transaction 1, which only the batch's log page holds until the batch is settled.
     const revert = await call('POST', `/v2/${ledger}/transactions/1/revert`);
@@ -225,6 +229,28 @@ describe('exactly once', () => {
     const { Item: head } = await doc.send(new GetCommand({ TableName: table, Key: { pk: `L#${ledger}`, sk: 'HEAD' }, ConsistentRead: true }));
     expect(head!.pendingResults).toBeUndefined();
     expect(Number(head!.lastTxId)).toBe(2);
+    // A repair that comes late (a settle that read HEAD before the revert) puts nothing back over it.
+    await settleBatch(doc, table, ledger, headFromItem(unsettled!), Date.now());
+    expect((await call('GET', `/v2/${ledger}/transactions/1`)).body.data).toMatchObject({ id: 1n, reverted: true });
+  });
+
+  it('puts transactions only if absent when its lease is nearly over (a direct write may already own the ledger)', async () => {
+    const ledger = await fresh();
+    const sent: unknown[] = [];
+    const recording = { ...doc, send: (command: unknown) => (sent.push(command), doc.send(command as never)) } as DynamoDBDocumentClient;
+    // A lease shorter than the margin: the after-commit puts take the careful path.
+    const shortLease = new LedgerSequencer({ doc: recording, writer, table, ledger: await lookup.resolve(ledger), owner: 'short', leaseMs: 500 });
+    const intents = [intent(ledger, create([posting('world', 'a', 1n)])), intent(ledger, create([posting('world', 'b', 2n)]))];
+    const { results } = await shortLease.process(intents);
+    expect(intents.map((i) => results.get(i.reqId)!.status)).toEqual(['committed', 'committed']);
+    const txPuts = sent.filter((c): c is PutCommand => c instanceof PutCommand && String(c.input.Item?.pk).endsWith('#TX'));
+    expect(txPuts.map((c) => [c.input.Item!.sk, c.input.ConditionExpression])).toEqual([
+      ['000000000000001', 'attribute_not_exists(pk)'],
+      ['000000000000002', 'attribute_not_exists(pk)'],
+    ]);
+    const batched = sent.filter((c): c is BatchWriteCommand => c instanceof BatchWriteCommand).flatMap((c) => Object.values(c.input.RequestItems ?? {}).flat());
+    expect(batched.some((r) => String(r.PutRequest?.Item?.pk).endsWith('#TX'))).toBe(false);
+    expect((await ledgerState(ledger)).ids).toEqual([1, 2]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { ConflictError, NoPostingsError, ValidationError } from '../../errors/index.js';
+import { ConflictError, NoPostingsError } from '../../errors/index.js';
 import { canonicalJson } from '../../json/canonical.js';
 import { metadataMap } from '../../validation/common.js';
 import { amountSchema } from '../../money/amounts.js';
@@ -68,7 +68,7 @@ export function requestHash(input: unknown, options: Record<string, unknown>): s
  * reference.
  */
 export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransactionInput, options: CreateTransactionOptions, plan?: ScriptPlan): WriteRequest<TransactionResult> {
-  if (input.script !== undefined && (input.postings?.length ?? 0) > 0) throw new ValidationError('body: send postings or a script, not both');
+  // A script comes planned (operations.ts, which also refuses postings and a script together).
   if (input.script !== undefined && !plan) throw new Error('a script transaction needs its plan (planScript)');
   const given: Posting[] = input.postings ?? [];
   if (!plan && given.length === 0) throw new NoPostingsError('a transaction needs at least one posting');

@@ -64,7 +64,7 @@ export class PointInTimeVolumes {
     const ids = [...new Set(lasts.flatMap((l) => (l.kind === 'move' ? [l.txId] : [])))];
     const found = await batchGetInOrder(this.doc, table, ids.map((id) => ledgerKeys.transaction(ledger.name, id)));
     // A transaction of a group commit whose item is not written yet is read from the batch's log page.
-    const unsettled = await unsettledTransactionItems(this.doc, table, ledger.name, ids.filter((_, i) => !found[i]));
+    const { items: unsettled } = await unsettledTransactionItems(this.doc, table, ledger.name, ids.filter((_, i) => !found[i]));
     const posts = new Map(
       ids.map((id, i) => {
         const item = found[i] ?? unsettled.get(id);

@@ -83,14 +83,18 @@ export class LedgerRegistry {
    * read per page (a page may hold fewer ledgers while `hasMore`); `filters` are recorded in the cursors.
    */
   async list(query: ListQuery, bucket: string | undefined, filter?: LedgerFilter, filters: Record<string, string> = {}): Promise<Page<LedgerRecord>> {
+    // Every ledger, by id (gsi1).
+    const byId = {
+      input: { TableName: this.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': registryKeys.listPartition } },
+      keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+      list: 'ledger.ledgers',
+      ascending: true,
+    };
     if (filter) {
       return boundedQueryPage(
         this.doc,
         {
-          input: { TableName: this.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': registryKeys.listPartition } },
-          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
-          list: 'ledger.ledgers',
-          ascending: true,
+          ...byId,
           filters,
           readBudget: LIST_READ_BUDGET,
           keep: (item) => {
@@ -102,19 +106,7 @@ export class LedgerRegistry {
         toRecord,
       );
     }
-    if (bucket === undefined) {
-      return queryPage(
-        this.doc,
-        {
-          input: { TableName: this.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': registryKeys.listPartition } },
-          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
-          list: 'ledger.ledgers',
-          ascending: true,
-        },
-        query,
-        toRecord,
-      );
-    }
+    if (bucket === undefined) return queryPage(this.doc, byId, query, toRecord);
     const members = await queryPage(
       this.doc,
       {

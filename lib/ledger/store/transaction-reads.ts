@@ -68,8 +68,10 @@ export class TransactionReads {
    * modes"). Read from the batch's log page meanwhile. Only reads that miss pay for this.
    */
   private async unsettled(table: string, ledger: string, id: number): Promise<StoredTransaction | undefined> {
-    const created = (await unsettledTransactionItems(this.doc, table, ledger, [id])).get(id);
-    // Not in a pending batch: settled between the two reads, or no such transaction.
+    const { items, lastTxId } = await unsettledTransactionItems(this.doc, table, ledger, [id]);
+    if (id > lastTxId) return undefined;
+    const created = items.get(id);
+    // Committed but not in a pending batch: settled between the two reads, so the item is there now.
     return created ? parseStoredTransaction(String(created.body)) : this.item(table, ledger, id);
   }
 

@@ -9,15 +9,22 @@ import { readLogRange } from './log-pages.js';
  * after its commit, and HEAD names the batch until they are all written (docs/data-model.md, "Two write modes").
  * Built from the batch's log page, exactly as the writer writes them. Only reads that miss an item pay for this.
  */
-export async function unsettledTransactionItems(doc: DynamoDBDocumentClient, table: string, ledger: string, ids: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
-  const found = new Map<number, Record<string, unknown>>();
-  if (ids.length === 0) return found;
+export async function unsettledTransactionItems(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: string,
+  ids: readonly number[],
+): Promise<{ items: Map<number, Record<string, unknown>>; lastTxId: number }> {
+  const items = new Map<number, Record<string, unknown>>();
+  if (ids.length === 0) return { items, lastTxId: 0 };
   const { Item } = await doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger), ConsistentRead: true }));
-  const pending = Item ? headFromItem(Item).pendingResults : undefined;
-  if (!pending) return found;
+  if (!Item) return { items, lastTxId: 0 };
+  const head = headFromItem(Item);
+  const pending = head.pendingResults;
+  if (!pending) return { items, lastTxId: head.lastTxId };
   const wanted = new Set(ids);
   for (const item of createdTransactionItems(ledger, await readLogRange(doc, table, ledger, pending.firstLogId, pending.lastLogId))) {
-    if (wanted.has(Number(item.id))) found.set(Number(item.id), item);
+    if (wanted.has(Number(item.id))) items.set(Number(item.id), item);
   }
-  return found;
+  return { items, lastTxId: head.lastTxId };
 }

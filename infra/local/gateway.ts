@@ -12,8 +12,10 @@ export interface HealthReport {
  * Routes `/api/<service>/*` to each service's app with the full path, as the API Gateway HTTP API routes
  * `/api/<service>/{proxy+}` to its Lambda. Anything else is a 404 in the contract's error shape.
  */
-export function createGateway(services: Record<string, { fetch: FetchHandler }>, health: () => Promise<HealthReport>): Hono {
+export function createGateway(services: Record<string, { fetch: FetchHandler }>, health: () => Promise<HealthReport>, versions?: Hono): Hono {
   const gateway = new Hono();
+  // `GET /versions`, which the API routes to the auth function in AWS (functions/auth.ts).
+  if (versions) gateway.route('/', versions);
   gateway.get('/_health', async (c) => {
     const report = await health();
     return c.json(report, report.status === 'ok' ? 200 : 503);

@@ -14,6 +14,7 @@ import { dispatchBatch, type DispatchDeps } from '../../lib/webhooks/dispatch/di
 import { createProtectedApp } from '../../lib/platform/protected-app.js';
 import { createRuntime } from '../../lib/platform/runtime.js';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.js';
+import { createVersionsApp } from '../../lib/platform/versions.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
 import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
@@ -214,7 +215,12 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ]);
       return { status: Object.values(components).every((s) => s === 'up') ? 'ok' : 'unavailable', components };
     };
-    handler = createGateway(apps, health).fetch;
+    const versions = createVersionsApp({
+      env: runtime.config.stage,
+      region: runtime.config.region,
+      probes: Object.entries(apps).map(([name, app]) => ({ name, healthy: async () => (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200 })),
+    });
+    handler = createGateway(apps, health, versions).fetch;
     return {
       baseUrl,
       env,

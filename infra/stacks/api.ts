@@ -70,6 +70,17 @@ export class PlatformApi extends Construct {
     });
   }
 
+  /**
+   * `GET /versions` (the reference gateway's service list, read by the SDK's getVersions): public, served by the
+   * auth function (functions/auth.ts), which reports each service's table health.
+   */
+  routeVersions(fn: IFunction): void {
+    const integration = new HttpLambdaIntegration('versions-integration', fn, { payloadFormatVersion: PayloadFormatVersion.VERSION_2_0 });
+    for (const route of this.api.addRoutes({ path: '/versions', methods: [HttpMethod.GET], integration })) {
+      acknowledge(route, { id: 'AwsSolutions-APIG4', reason: 'GET /versions is public, as the reference platform serves it: service names, versions and health, no data.' });
+    }
+  }
+
   /** Routes `/api/<service>` and `/api/<service>/{proxy+}` (any method) to the service's function. */
   route(service: HttpService, fn: IFunction): void {
     const integration = new HttpLambdaIntegration(`${service}-integration`, fn, { payloadFormatVersion: PayloadFormatVersion.VERSION_2_0 });

@@ -26,6 +26,8 @@ export const TABLE_ACTIONS = {
   ],
   /** The outbox: services only append event rows (inside their state-change transaction). */
   putItems: ['dynamodb:PutItem'],
+  /** DescribeTable only: a table's status, never its items (the auth function's `/versions` health probes). */
+  describe: ['dynamodb:DescribeTable'],
   /** A global secondary index can only be queried. */
   queryIndex: ['dynamodb:Query'],
 } as const;

@@ -144,12 +144,15 @@ export class PlatformStack extends Stack {
     queues.deliveries.queue.grantSendMessages(deliver.fn); // retries go back on the queue with a delay
     feedDeliver(deliver.fn, DELIVER_TIMEOUT, queues); // grants consuming the queue
     grantTable(rotateKeys.fn, tables.auth, 'readWrite');
+    // `/versions` reports each service healthy when its table is ACTIVE: the auth function may describe them.
+    for (const table of [tables.auth, tables.ledger, tables.webhooks, tables.payments]) grantTable(auth.fn, table, 'describe');
     scheduleKeyRotation(this, rotateKeys.fn);
 
     api.route('auth', auth.fn);
     api.route('ledger', ledger.fn);
     api.route('webhooks', webhooks.fn);
     api.route('payments', payments.fn);
+    api.routeVersions(auth.fn);
 
     const alarms = new PlatformAlarms(this, 'alarms', { physicalPrefix: prefix, ...(config.alarmEmail ? { email: config.alarmEmail } : {}) });
     for (const f of [auth, ledger, ledgerWriter, payments, webhooks, dispatch, deliver, rotateKeys]) alarms.functionHealth(f.node.id, f.fn);

@@ -16,6 +16,8 @@ export interface PlatformConfig {
   queues: Record<string, string | undefined>;
   /** Browser origins allowed to call the API (CORS_ALLOWED_ORIGINS, comma-separated); none: CORS is off. */
   corsOrigins: string[];
+  /** The AWS region the functions run in (`AWS_REGION`, set by Lambda); `local` for the local platform. */
+  region: string;
 }
 
 export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -32,6 +34,7 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Pla
     tables,
     queues,
     corsOrigins: corsOrigins(env.CORS_ALLOWED_ORIGINS),
+    region: stage === 'local' ? 'local' : (env.AWS_REGION ?? 'unknown'),
   };
 }
 

@@ -170,7 +170,8 @@ describe('least-privilege roles: exactly these permissions, function by function
   const ledgerStream = `${dev.tableId('platform-dev-ledger')}.StreamArn`;
 
   it.each([
-    ['auth', [logs('auth'), `${READ_WRITE} on ${t('auth')}`, gsi1('auth')]],
+    // DescribeTable on every service table, for `/versions` (a table's status, none of its items).
+    ['auth', [logs('auth'), `${READ_WRITE} on ${t('auth')}`, gsi1('auth'), ...['auth', 'ledger', 'webhooks', 'payments'].map((id) => `dynamodb:DescribeTable on ${t(id)}`)]],
     // No events-table access: the ledger's events travel in its own log and mapping items.
     // Relays busy ledgers' writes: SendMessage on the ingress queue, and nothing else of it.
     ['ledger', [logs('ledger'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('ledger')}`, gsi1('ledger'), `sqs:SendMessage on ${ingress}`]],

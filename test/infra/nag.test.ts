@@ -15,6 +15,7 @@ const ACKNOWLEDGED = [
     `api/http-api/ANY--api--${service} AwsSolutions-APIG4`,
     `api/http-api/ANY--api--${service}--{proxy+} AwsSolutions-APIG4`,
   ]),
+  'api/http-api/GET--versions AwsSolutions-APIG4',
   'queues/dispatch-failures AwsSolutions-SQS3',
 ].sort();
 

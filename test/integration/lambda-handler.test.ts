@@ -35,6 +35,13 @@ describe('functions/auth.ts under an API Gateway HTTP API event', () => {
     expect(JSON.parse(res.body).token_type).toBe('Bearer');
   });
 
+  it('serves the public GET /versions too (the API routes it to this function)', async () => {
+    const res = await handler(event('GET', '/versions'), {} as Context);
+    expect(res.statusCode).toBe(200);
+    const body = JSON.parse(res.body);
+    expect(body.versions.map((v: { name: string; health: boolean }) => [v.name, v.health])).toEqual([['auth', true], ['ledger', true], ['webhooks', true], ['payments', true]]);
+  });
+
   it('answers an unknown path with the contract 404', async () => {
     const res = await handler(event('GET', '/api/auth/nope'), {} as Context);
     expect(res.statusCode).toBe(404);

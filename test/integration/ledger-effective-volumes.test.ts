@@ -48,6 +48,37 @@ describe('effective volumes (MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES)', () =
     expect(plain.body.data.postCommitEffectiveVolumes).toBeUndefined();
   });
 
+  it('answers a created transaction with its effective volumes, exactly as a later GET expands them', async () => {
+    expect((await call('POST', '/v2/eff-create')).status).toBe(204);
+    await commit('eff-create', { postings: [send('world', 'alice', 100n)], timestamp: '2026-03-01T00:00:00Z' });
+    // Back-dated before the first: its effective volumes see nothing of the first; commit-order ones do.
+    const created = await commit('eff-create', { postings: [send('world', 'alice', 7n)], timestamp: '2026-02-01T00:00:00Z' });
+    expect(created.postCommitVolumes).toEqual({ world: { USD: vol(0n, 107n) }, alice: { USD: vol(107n, 0n) } });
+    expect(created.postCommitEffectiveVolumes).toEqual({ world: { USD: vol(0n, 7n) }, alice: { USD: vol(7n, 0n) } });
+    expect(created.preCommitEffectiveVolumes).toEqual({ world: { USD: vol(0n, 0n) }, alice: { USD: vol(0n, 0n) } });
+    const read = await call('GET', `/v2/eff-create/transactions/${created.id}?expand=effectiveVolumes`);
+    expect(created.postCommitEffectiveVolumes).toEqual(read.body.data.postCommitEffectiveVolumes);
+    expect(created.preCommitEffectiveVolumes).toEqual(read.body.data.preCommitEffectiveVolumes);
+
+    // An idempotent replay answers the same; a dry run writes no moves and answers commit-order volumes only.
+    const body = { postings: [send('world', 'bob', 3n)], timestamp: '2026-01-01T00:00:00Z' };
+    const first = await call('POST', '/v2/eff-create/transactions', body, { 'Idempotency-Key': 'eff-ik' });
+    const again = await call('POST', '/v2/eff-create/transactions', body, { 'Idempotency-Key': 'eff-ik' });
+    expect(again.headers.get('idempotency-hit')).toBe('true');
+    expect(again.body.data.postCommitEffectiveVolumes).toEqual({ world: { USD: vol(0n, 3n) }, bob: { USD: vol(3n, 0n) } });
+    expect(again.body.data).toEqual(first.body.data);
+    const dry = await call('POST', '/v2/eff-create/transactions?dryRun=true', body);
+    expect(dry.status).toBe(200);
+    expect(dry.body.data.postCommitVolumes).toBeDefined();
+    expect(dry.body.data.postCommitEffectiveVolumes).toBeUndefined();
+
+    // A ledger that does not keep them answers without them.
+    expect((await call('POST', '/v2/eff-create-off', { features: { MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: 'DISABLED' } })).status).toBe(204);
+    const off = await commit('eff-create-off', { postings: [send('world', 'alice', 1n)] });
+    expect(off.postCommitEffectiveVolumes).toBeUndefined();
+    expect(off.postCommitVolumes).toEqual({ world: { USD: vol(0n, 1n) }, alice: { USD: vol(1n, 0n) } });
+  });
+
   it('refuses effectiveVolumes on a ledger whose features do not keep them, naming the feature', async () => {
     expect((await call('POST', '/v2/eff-off', { features: { MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: 'DISABLED' } })).status).toBe(204);
     expect((await call('POST', '/v2/eff-nomoves', { features: { MOVES_HISTORY: 'OFF' } })).status).toBe(204);

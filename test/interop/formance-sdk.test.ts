@@ -123,6 +123,18 @@ describe('@formance/formance-sdk 7 against the ledger', () => {
     expect(unauthenticated.status).toBe(401);
   });
 
+  it('lists every service with its version and health at /versions, without a token', async () => {
+    const versions = await sdk.getVersions();
+    expect(versions.getVersionsResponse).toEqual({
+      env: 'local',
+      region: 'local',
+      versions: ['auth', 'ledger', 'payments', 'webhooks'].map((name) => ({ name, version: PLATFORM_VERSION, health: true })),
+    });
+    const raw = await fetch(`${platform.baseUrl}/versions`);
+    expect(raw.status).toBe(200);
+    expect((await fetch(`${platform.baseUrl}/versions`, { method: 'POST' })).status).toBe(404);
+  });
+
   it('raises the typed INSUFFICIENT_FUND error', async () => {
     const err = await sdk.ledger.v2
       .createTransaction({ ledger, v2PostTransaction: { postings: [{ source: 'users:2', destination: 'users:3', amount: 1_000_000n, asset: 'USD/2' }], metadata: {} } })

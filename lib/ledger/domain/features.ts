@@ -51,6 +51,11 @@ export function requireFeature(features: FeatureSet, name: FeatureName): void {
   if (!isEnabled(features, name)) throw new ValidationError(`missing feature "${name}"`);
 }
 
+/** Whether the ledger keeps what effective volumes are computed from (see requireEffectiveVolumes). */
+export function keepsEffectiveVolumes(features: FeatureSet): boolean {
+  return isEnabled(features, 'MOVES_HISTORY') && isEnabled(features, 'MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES');
+}
+
 /** Effective volumes are computed from the moves (MOVES_HISTORY) with their late-move records. */
 export function requireEffectiveVolumes(features: FeatureSet): void {
   requireFeature(features, 'MOVES_HISTORY');

@@ -12,8 +12,8 @@ import { revertBodySchema } from '../commands/revert-transaction.js';
 import type { LedgerStats } from '../store/stats.js';
 import { readIdempotencyKey, readTransactionId, recordParams, refuseInsertionDate } from './request.js';
 import { checkTransactionListing, effectiveBy, readPointInTime, readTransactionOrder } from '../domain/point-in-time.js';
-import { transactionView, type VolumesView } from '../domain/transaction.js';
-import { requireEffectiveVolumes } from '../domain/features.js';
+import { preCommitVolumes, transactionView, type VolumesView } from '../domain/transaction.js';
+import { keepsEffectiveVolumes, requireEffectiveVolumes } from '../domain/features.js';
 import type { EffectiveVolumeReads } from '../store/effective-volume-reads.js';
 import type { LedgerRecord } from '../store/registry.js';
 import { parseTransactionFilter } from '../domain/transaction-filter.js';
@@ -45,7 +45,8 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, 
       },
     });
     if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
-    return jsonResponse(c, { data: outcome.result });
+    const withEffective = outcome.kind === 'dry-run' ? outcome.result : await withEffectiveVolumes(ledger, outcome.result as CreatedView, effectiveVolumes);
+    return jsonResponse(c, { data: withEffective });
   });
 
   app.get('/v2/:ledger/transactions/:id', async (c) => {
@@ -114,6 +115,21 @@ const LISTING_PARAMS = ['reverse', 'expand', 'query', 'pit', 'order'];
 function view(stored: StoredTransaction, expand: Set<string>, effective?: Map<number, VolumesView>) {
   const post = effective?.get(stored.tx.id);
   return transactionView(stored.tx, expand.has('volumes') ? { post: stored.post } : undefined, post ? { post } : undefined);
+}
+
+/** What a create answers: the transaction with its commit-order volumes (transactionView with `post`). */
+type CreatedView = ReturnType<typeof transactionView> & { postCommitVolumes: VolumesView };
+
+/**
+ * A created (or replayed) transaction answers its effective volumes too when the ledger keeps them, as the
+ * reference does: read back like `GET ?expand=effectiveVolumes` (the moves are written before the answer). A
+ * dry run writes no moves, so it answers commit-order volumes only (docs/decisions.md).
+ */
+async function withEffectiveVolumes(ledger: LedgerRecord, created: CreatedView, reads: EffectiveVolumeReads) {
+  if (!keepsEffectiveVolumes(ledger.features)) return created;
+  const stored: StoredTransaction = { tx: { ...created, metadata: created.metadata ?? {} } as StoredTransaction['tx'], post: created.postCommitVolumes };
+  const post = (await reads.ofTransactions(ledger, [stored])).get(created.id);
+  return post ? { ...created, postCommitEffectiveVolumes: post, preCommitEffectiveVolumes: preCommitVolumes(post, created.postings) } : created;
 }
 
 const EXPANDABLE = new Set(['volumes', 'effectiveVolumes']);

@@ -16,6 +16,11 @@ export interface PlatformConfig {
   queues: Record<string, string | undefined>;
   /** Browser origins allowed to call the API (CORS_ALLOWED_ORIGINS, comma-separated); none: CORS is off. */
   corsOrigins: string[];
+  /**
+   * Items one page of a ledger list may read when an in-memory filter leaves items out (a query no index fully
+   * serves): LEDGER_SCAN_READS, 100–20000, default 1000 (docs/data-model.md, "Query plans").
+   */
+  ledgerScanReads: number;
   /** The AWS region the functions run in (`AWS_REGION`, set by Lambda); `local` for the local platform. */
   region: string;
 }
@@ -35,6 +40,7 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Pla
     queues,
     corsOrigins: corsOrigins(env.CORS_ALLOWED_ORIGINS),
     region: stage === 'local' ? 'local' : (env.AWS_REGION ?? 'unknown'),
+    ledgerScanReads: integerSetting(env, 'LEDGER_SCAN_READS', 1000, 100, 20_000),
   };
 }
 
@@ -67,6 +73,14 @@ export function normaliseBaseUrl(raw: string, stage: Stage): string {
   }
   if (url.search || url.hash) throw new ConfigurationError('PUBLIC_BASE_URL must not have a query or fragment');
   return url.href.replace(/\/+$/, '');
+}
+
+function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= min && value <= max)) throw new ConfigurationError(`${name} must be an integer from ${min} to ${max} (got "${raw.slice(0, 32)}")`);
+  return value;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {

@@ -61,7 +61,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   infoRoutes(app);
   const stats = new LedgerStats(doc, tableFor);
   ledgerRoutes(app, { registry, lookup, stats, tableFor, now });
-  const reads = new TransactionReads(doc, tableFor, { run: settle, now });
+  const reads = new TransactionReads(doc, tableFor, { run: settle, now }, config.ledgerScanReads);
   const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
   // Group commit when the stack gives the ledger an ingress queue: busy ledgers relay to the sequenced writer.
   const ingress = env.LEDGER_INGRESS_QUEUE_URL;

@@ -94,32 +94,92 @@ describe('transaction filters', () => {
     expect(ids(await list({ $and: [{ $gte: { timestamp: '2026-01-01T00:00:00Z' } }, { $lte: { timestamp: '2026-01-03T00:00:00Z' } }] }, '&reverse=true'))).toEqual([1, 2, 3]);
   });
 
-  it('refuses filters no index serves, and malformed ones, naming the problem', async () => {
+  it('serves combinations, $or, $not, $in, $like, prefixes and segment patterns: an index for one part, the rest in memory', async () => {
+    // alice: 1 (in), 2 (out), 4 (out); bob: 2 (in), 3 (in), 4 (out); carol: 4; dave: 5.
+    expect(ids(await list({ $and: [{ $match: { account: 'alice' } }, { $gte: { timestamp: '2026-01-02T00:00:00Z' } }] }))).toEqual([4, 2]);
+    expect(ids(await list({ $and: [{ $match: { source: 'world' } }, { $not: { $match: { destination: 'alice' } } }] }))).toEqual([5, 3]);
+    expect(ids(await list({ $or: [{ $match: { reference: 'r1' } }, { $match: { destination: 'carol' } }] }))).toEqual([4, 1]);
+    expect(ids(await list({ $in: { id: [2, 5, 99] } }))).toEqual([5, 2]);
+    expect(ids(await list({ $like: { destination: '%o%' } }))).toEqual([4, 3, 2]);
+    expect(ids(await list({ $match: { account: 'users:' } }))).toEqual([]);
+    expect(ids(await list({ $gte: { id: 4 } }))).toEqual([5, 4]);
+    expect(ids(await list({ $exists: { metadata: 'nope' } }))).toEqual([]);
+    expect(ids(await list({ $match: { reverted: false } }))).toEqual([5, 4, 3, 2, 1]);
+    // HEAD counts exactly what the list holds.
+    const head = await call('HEAD', `/v2/${ledger}/transactions?query=${encodeURIComponent(JSON.stringify({ $like: { destination: '%o%' } }))}`);
+    expect(head.headers.get('count')).toBe('3');
+    // A combination pages with cursors that keep it.
+    const first = await list({ $or: [{ $match: { source: 'world' } }, { $match: { destination: 'carol' } }] }, '&pageSize=2');
+    expect(ids(first)).toEqual([5, 4]);
+    expect(ids(await call('GET', `/v2/${ledger}/transactions?cursor=${first.body.cursor.next}`))).toEqual([3, 1]);
+    // By effective time, a filter on an account is evaluated on the timestamp listing.
+    expect(ids(await list({ $match: { account: 'alice' } }, '&order=effective'))).toEqual([4, 2, 1]);
+  });
+
+  it('refuses malformed filters, naming the problem', async () => {
     const cases: Array<[unknown, string]> = [
-      [{ $match: { metadata: 'x' } }, 'not supported'],
-      [{ $or: [] }, 'not supported'],
-      [{ $match: { account: 'users:' } }, 'complete account address'],
-      [{ $and: [{ $match: { account: 'alice' } }] }, 'not supported inside $and'],
+      [{ $match: { metadata: 'x' } }, 'operator $match is not supported on this field'],
+      [{ $or: [] }, 'must be a non-empty array'],
+      [{ $regex: { account: 'alice' } }, 'unknown operator "$regex"'],
+      [{ $match: { colour: 'red' } }, 'transactions have no field "colour"'],
       [{ $gte: { timestamp: 'yesterday' } }, 'RFC 3339'],
       [{ $gte: { timestamp: '2026-01-01T00:00:00Z' }, $lt: { timestamp: '2026-02-01T00:00:00Z' } }, 'one operator'],
     ];
     for (const [query, message] of cases) {
       const res = await list(query);
       expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body.errorCode).toBe('VALIDATION');
       expect(res.body.errorMessage).toContain(message);
     }
     const notJson = await call('GET', `/v2/${ledger}/transactions?query=%7Bnope`);
     expect(notJson.body.errorMessage).toBe('query: must be valid JSON');
   });
 
-  it('refuses account filters when INDEX_TRANSACTION_ACCOUNTS is OFF (and writes no index items)', async () => {
+  it('serves account filters by a scan when INDEX_TRANSACTION_ACCOUNTS is OFF', async () => {
     expect((await call('POST', '/v2/noindex', { features: { INDEX_TRANSACTION_ACCOUNTS: 'OFF' } })).status).toBe(204);
     expect((await call('POST', '/v2/noindex/transactions', { postings: [send('world', 'a')] })).status).toBe(200);
+    expect((await call('POST', '/v2/noindex/transactions', { postings: [send('world', 'b')] })).status).toBe(200);
     const res = await call('GET', `/v2/noindex/transactions?query=${encodeURIComponent('{"$match":{"account":"a"}}')}`);
-    expect(res.status).toBe(400);
-    expect(res.body.errorMessage).toBe('missing feature "INDEX_TRANSACTION_ACCOUNTS"');
+    expect(res.status).toBe(200);
+    expect(ids(res)).toEqual([1]);
     const time = await call('GET', `/v2/noindex/transactions?query=${encodeURIComponent('{"$gte":{"timestamp":"2000-01-01T00:00:00Z"}}')}`);
-    expect(ids(time)).toEqual([1]);
+    expect(ids(time)).toEqual([2, 1]);
+  });
+});
+
+describe('a scan reads a bounded number of items per page', () => {
+  it('answers short pages with hasMore and cursors that resume where the read stopped, finding every match once', async () => {
+    const { runtime: small } = await testEnvironment({ LEDGER_SCAN_READS: '100' });
+    const { call: smallCall } = await ledgerClient(small);
+    expect((await smallCall('POST', '/v2/scan')).status).toBe(204);
+    // 250 transactions, every 60th a match: 60, 120, 180, 240.
+    const bulk = Array.from({ length: 250 }, (_, i) => ({
+      action: 'CREATE_TRANSACTION',
+      data: { postings: [send('world', (i + 1) % 60 === 0 ? 'target' : `filler:${i + 1}`)], metadata: {} },
+    }));
+    for (let i = 0; i < bulk.length; i += 100) {
+      const created = await smallCall('POST', '/v2/scan/_bulk', bulk.slice(i, i + 100));
+      expect(created.status, created.text).toBe(200);
+    }
+    const query = encodeURIComponent(JSON.stringify({ $like: { destination: 'targ%' } }));
+    const seen: number[] = [];
+    const pageSizes: number[] = [];
+    let next: string | undefined;
+    let pages = 0;
+    do {
+      const res = await smallCall('GET', `/v2/scan/transactions?pageSize=3&${next ? `cursor=${next}` : `query=${query}`}`);
+      expect(res.status, res.text).toBe(200);
+      seen.push(...ids(res));
+      pageSizes.push(res.body.cursor.data.length);
+      next = res.body.cursor.hasMore ? res.body.cursor.next : undefined;
+      pages++;
+    } while (next && pages < 20);
+    expect(seen).toEqual([240, 180, 120, 60]);
+    // 250 items at most 100 per page: at least three pages, some short (fewer than pageSize while hasMore).
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect(pageSizes.slice(0, -1).some((n) => n < 3)).toBe(true);
+    const head = await smallCall('HEAD', `/v2/scan/transactions?query=${query}`);
+    expect(head.headers.get('count')).toBe('4');
   });
 });
 

@@ -5,7 +5,6 @@ import {
   accountMetadataAt,
   atOrBefore,
   checkAccountListing,
-  checkTransactionListing,
   metadataAt,
   readPointInTime,
   readTransactionOrder,
@@ -82,14 +81,6 @@ describe('a transaction at a point in time', () => {
 
 describe('what a point-in-time read refuses', () => {
   const noHistory = resolveFeatures({ TRANSACTION_METADATA_HISTORY: 'DISABLED', ACCOUNT_METADATA_HISTORY: 'DISABLED' });
-
-  it('refuses order=effective with an index kept by id, and metadata filters at pit with history', () => {
-    expect(() => checkTransactionListing({ kind: 'account', address: 'a', role: 'source' }, 'effective', undefined, DEFAULT_FEATURES)).toThrow('filter on source');
-    expect(() => checkTransactionListing({ kind: 'time', from: { at: pit, inclusive: true } }, 'effective', pit, DEFAULT_FEATURES)).not.toThrow();
-    expect(() => checkTransactionListing({ kind: 'metadata', key: 'k', value: 'v' }, 'id', pit, DEFAULT_FEATURES)).toThrow(ValidationError);
-    expect(() => checkTransactionListing({ kind: 'metadata', key: 'k', value: 'v' }, 'id', pit, noHistory)).not.toThrow();
-    expect(() => checkTransactionListing({ kind: 'metadata', key: 'k', value: 'v' }, 'id', undefined, DEFAULT_FEATURES)).not.toThrow();
-  });
 
   it('refuses balance filters at pit, and metadata filters at pit with account history', () => {
     expect(() => checkAccountListing({ balance: { asset: 'USD', min: 1n } }, pit, noHistory)).toThrow('balance filters are not supported with pit');

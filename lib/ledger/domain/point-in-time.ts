@@ -81,22 +81,6 @@ export function transactionAt(tx: Transaction, pit: string, metadata: Record<str
 export const effectiveBy = (tx: Transaction, pit: string) => atOrBefore(tx.timestamp, pit);
 
 /**
- * What a transaction listing cannot serve, whatever the reference does: `order=effective` with a filter served
- * by an index kept by id (an account's moves, metadata pairs), and, on a ledger that keeps metadata history, a
- * metadata filter at a point in time (the index holds current values; the reference matches the metadata as it
- * was then). Without history the reference matches current metadata too, and so does the index.
- */
-export function checkTransactionListing(filter: TransactionFilter | undefined, order: TransactionOrder, pit: string | undefined, features: FeatureSet): void {
-  if (order === 'effective' && (filter?.kind === 'account' || filter?.kind === 'metadata')) {
-    const field = filter.kind === 'metadata' ? `metadata[${filter.key.slice(0, 64)}]` : filter.role === 'any' ? 'account' : filter.role;
-    throw new ValidationError(`order: "effective" (by timestamp) cannot be combined with a filter on ${field}, whose index lists by id`);
-  }
-  if (pit !== undefined && filter?.kind === 'metadata' && isEnabled(features, 'TRANSACTION_METADATA_HISTORY')) {
-    throw new ValidationError('query: metadata filters are not supported with pit on a ledger with TRANSACTION_METADATA_HISTORY: the metadata index holds current values, not those at pit');
-  }
-}
-
-/**
  * The same for accounts: the metadata and balance indexes hold current values, and at a point in time the
  * reference matches metadata (with ACCOUNT_METADATA_HISTORY) and balances as they were then.
  */

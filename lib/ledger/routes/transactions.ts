@@ -11,12 +11,12 @@ import { createTransactionSchema } from '../commands/create-transaction.js';
 import { revertBodySchema } from '../commands/revert-transaction.js';
 import type { LedgerStats } from '../store/stats.js';
 import { readIdempotencyKey, readTransactionId, recordParams, refuseInsertionDate } from './request.js';
-import { checkTransactionListing, effectiveBy, readPointInTime, readTransactionOrder } from '../domain/point-in-time.js';
+import { effectiveBy, readPointInTime, readTransactionOrder } from '../domain/point-in-time.js';
 import { preCommitVolumes, transactionView, type VolumesView } from '../domain/transaction.js';
 import { keepsEffectiveVolumes, requireEffectiveVolumes } from '../domain/features.js';
 import type { EffectiveVolumeReads } from '../store/effective-volume-reads.js';
 import type { LedgerRecord } from '../store/registry.js';
-import { parseTransactionFilter } from '../domain/transaction-filter.js';
+import { planTransactionQuery } from '../domain/query/transaction-query.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { StoredTransaction, TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
@@ -94,16 +94,16 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, 
     const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
     const pit = readPointInTime(params.pit);
     const order = readTransactionOrder(params.order);
-    const filter = parseTransactionFilter(params.query, ledger.features);
-    checkTransactionListing(filter, order, pit, ledger.features);
+    const { access, keep } = planTransactionQuery(params.query, ledger.features, { order, ...(pit !== undefined ? { pit } : {}) });
     if (c.req.method === 'HEAD') {
-      const count = filter || pit !== undefined ? await reads.count(ledger, filter, pit) : (await stats.read(ledger)).transactions;
+      const count = access || keep || pit !== undefined ? await reads.count(ledger, access, pit, keep) : (await stats.read(ledger)).transactions;
       c.header('Count', String(count));
       return c.body(null, 204);
     }
     const ascending = booleanFlag(params.reverse, 'reverse');
     const expand = readExpand(params.expand, ledger);
-    const page = await reads.list(ledger, query, ascending, filter, recordParams(params, LISTING_PARAMS), undefined, { ...(pit !== undefined ? { pit } : {}), order });
+    const listing = { ...(pit !== undefined ? { pit } : {}), order, ...(keep ? { keep } : {}) };
+    const page = await reads.list(ledger, query, ascending, access, recordParams(params, LISTING_PARAMS), undefined, listing);
     const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, page.data) : undefined;
     return jsonResponse(c, { cursor: { ...page, data: page.data.map((t) => view(t, expand, effective)) } });
   });

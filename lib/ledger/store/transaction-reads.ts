@@ -1,6 +1,6 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { queryPage } from '../../dynamo/paginate.js';
+import { queryPage, type PagedQuery } from '../../dynamo/paginate.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { decodeCursor, MAX_PAGE_SIZE, type Cursor, type ListQuery, type Page } from '../../pagination/cursor.js';
 import type { Posting } from '../domain/postings.js';
@@ -33,6 +33,8 @@ export class TransactionReads {
     private readonly tableFor: (bucket: string) => string,
     /** Settles a batch a stopped sequenced writer left unsettled (see `settleStopped`); without it, lists wait for the next writer. */
     private readonly settle?: { run: (ledger: LedgerRecord, table: string, head: Head) => Promise<void>; now: () => number },
+    /** Items a page reads at most when `keep` leaves some out (PlatformConfig.ledgerScanReads). */
+    private readonly scanReads = DEFAULT_SCAN_READS,
   ) {}
 
   /**
@@ -95,23 +97,28 @@ export class TransactionReads {
     filter: TransactionFilter | undefined,
     filters: Record<string, string>,
     before?: number,
-    view: { pit?: string; order?: TransactionOrder } = {},
+    view: ListView = {},
   ): Promise<Page<StoredTransaction>> {
-    const page = await this.listPage(ledger, query, ascending, filter, filters, before, view);
-    return view.pit === undefined ? page : { ...page, data: await this.atPointInTime(ledger, page.data, view.pit) };
+    const { keep, ...rest } = view;
+    // At a point in time a filter judges transactions as they stood then: after the page is read (it may be short).
+    if (view.pit === undefined) return this.listPage(ledger, query, ascending, filter, filters, before, view);
+    const page = await this.listPage(ledger, query, ascending, filter, filters, before, rest);
+    const then = await this.atPointInTime(ledger, page.data, view.pit);
+    return { ...page, data: keep ? then.filter((t) => keep(t.tx)) : then };
   }
 
   /**
    * How many transactions the same listing holds (HEAD with a filter or a point in time): its pages, counted.
    * Unfiltered, by timestamp: the gsi1 range up to the point in time rather than the id listing.
    */
-  async count(ledger: LedgerRecord, filter: TransactionFilter | undefined, pit: string | undefined): Promise<number> {
+  async count(ledger: LedgerRecord, filter: TransactionFilter | undefined, pit: string | undefined, keep?: (tx: Transaction) => boolean): Promise<number> {
     const list = `ledger.transactions.${ledger.name}`;
     let total = 0;
     let cursor: Cursor | undefined;
     do {
       const query = { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) };
-      const page = await this.listPage(ledger, query, false, filter, {}, undefined, { ...(pit !== undefined ? { pit } : {}), order: filter ? 'id' : 'effective' });
+      const order = filter || keep ? 'id' : 'effective';
+      const page = await this.list(ledger, query, false, filter, {}, undefined, { ...(pit !== undefined ? { pit } : {}), order, ...(keep ? { keep } : {}) });
       total += page.data.length;
       cursor = page.next ? decodeCursor(page.next, list) : undefined;
     } while (cursor);
@@ -130,13 +137,16 @@ export class TransactionReads {
     filter: TransactionFilter | undefined,
     filters: Record<string, string>,
     before: number | undefined,
-    { pit, order = 'id' }: { pit?: string; order?: TransactionOrder },
+    { pit, order = 'id', keep }: ListView,
   ): Promise<Page<StoredTransaction>> {
     const table = this.tableFor(ledger.bucket);
     await this.settleStopped(table, ledger);
     const list = `ledger.transactions.${ledger.name}`;
     const fromBody = (item: Record<string, unknown>) => parseStoredTransaction(String(item.body));
-    const dated = (t: StoredTransaction) => pit === undefined || effectiveBy(t.tx, pit);
+    const dated = (t: StoredTransaction) => (pit === undefined || effectiveBy(t.tx, pit)) && (!keep || keep(t.tx));
+    // A condition no index served, evaluated on each item read: a page then reads at most `scanReads` items.
+    const bounded = <T>(paged: PagedQuery, toRecord: (item: Record<string, unknown>) => T) =>
+      keep ? boundedQueryPage(this.doc, { ...paged, readBudget: this.scanReads, keep: (item) => keep(fromBody(item).tx) }, query, toRecord) : queryPage(this.doc, paged, query, toRecord);
     if (filter?.kind === 'reference') {
       const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.reference(ledger.name, filter.reference), ConsistentRead: true }));
       const found = Item ? await this.get(ledger, Number(Item.txId)) : undefined;
@@ -145,8 +155,7 @@ export class TransactionReads {
     if (filter?.kind === 'time' || (order === 'effective' && filter === undefined)) {
       const range = timeCondition(atOrBeforePit(filter?.kind === 'time' ? filter : {}, pit));
       if (!range) return { pageSize: query.pageSize, hasMore: false, data: [] };
-      return queryPage(
-        this.doc,
+      return bounded(
         {
           input: {
             TableName: table,
@@ -159,7 +168,6 @@ export class TransactionReads {
           ascending,
           filters,
         },
-        query,
         fromBody,
       );
     }
@@ -171,7 +179,9 @@ export class TransactionReads {
         ...(before !== undefined ? { before } : {}),
         ...(pit !== undefined ? { effectiveBy: pit } : {}),
       });
-      return { ...ids, data: await this.byIds(table, ledger.name, ids.data) };
+      // A page of the account's ids, less those `keep` leaves out: it may be short, its cursor resumes after it.
+      const found = await this.byIds(table, ledger.name, ids.data);
+      return { ...ids, data: keep ? found.filter((t) => keep(t.tx)) : found };
     }
     if (filter?.kind === 'metadata') {
       const ids = await queryPage(
@@ -196,7 +206,7 @@ export class TransactionReads {
       ascending,
       filters,
     };
-    if (pit === undefined) return queryPage(this.doc, byId, query, fromBody);
+    if (pit === undefined) return bounded(byId, fromBody);
     // The item's `timestamp` is the sortable effective time.
     return boundedQueryPage(
       this.doc,
@@ -210,6 +220,16 @@ export class TransactionReads {
     );
   }
 }
+
+/** What a list reads beside its index: a point in time, the order, and a condition evaluated on each transaction. */
+export interface ListView {
+  pit?: string;
+  order?: TransactionOrder;
+  keep?: (tx: Transaction) => boolean;
+}
+
+/** Items one page reads at most when a condition leaves items out (configurable: LEDGER_SCAN_READS). */
+export const DEFAULT_SCAN_READS = 1000;
 
 /** Transaction items one page of a point-in-time listing by id reads at most (~ a few hundred read units). */
 const PIT_READS = 1000;

@@ -72,7 +72,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   metadataRoutes(app, { lookup, commands });
   bulkRoutes(app, { lookup, writer, commands, reads, scriptState });
   accountRoutes(app, { lookup, accounts: new AccountReads(doc, tableFor), stats });
-  logRoutes(app, { lookup, logs: new LogReads(doc, tableFor) });
+  logRoutes(app, { lookup, logs: new LogReads(doc, tableFor, config.ledgerScanReads) });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (API.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads });

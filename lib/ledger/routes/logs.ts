@@ -5,6 +5,8 @@ import { readListQuery } from '../../pagination/cursor.js';
 import type { LogEntry } from '../domain/logs.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { logListName, type LogReads } from '../store/log-reads.js';
+import { planLogQuery } from '../domain/query/log-query.js';
+import { recordParams } from './request.js';
 
 export interface LogRoutesDeps {
   lookup: LedgerLookup;
@@ -16,9 +18,18 @@ export const logView = (log: LogEntry) => ({ id: log.id, type: log.type, data: l
 
 /** The ledger's log (API.md §3.3): newest first, with cursors; `npm run verify-logs` walks it. */
 export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): void {
+  // Hono answers HEAD with the GET route: HEAD is the count of what the same listing holds (`Count`, 204).
   app.get('/v2/:ledger/logs', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
-    const page = await logs.list(ledger, readListQuery(c.req.query(), logListName(ledger.name)));
+    const query = readListQuery(c.req.query(), logListName(ledger.name), ['query']);
+    // A cursor carries the listing's query: with one, the request's own is not read.
+    const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
+    const plan = planLogQuery(params.query);
+    if (c.req.method === 'HEAD') {
+      c.header('Count', String(await logs.count(ledger, plan)));
+      return c.body(null, 204);
+    }
+    const page = await logs.list(ledger, query, plan, recordParams(params, ['query']));
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(logView) } });
   });
 }

@@ -71,7 +71,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   transactionRoutes(app, { lookup, commands, reads, stats, effectiveVolumes });
   metadataRoutes(app, { lookup, commands });
   bulkRoutes(app, { lookup, writer, commands, reads, scriptState });
-  accountRoutes(app, { lookup, accounts: new AccountReads(doc, tableFor), stats });
+  accountRoutes(app, { lookup, accounts: new AccountReads(doc, tableFor, config.ledgerScanReads), stats });
   logRoutes(app, { lookup, logs: new LogReads(doc, tableFor, config.ledgerScanReads) });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (API.md §3.4).

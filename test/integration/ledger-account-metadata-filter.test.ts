@@ -45,7 +45,7 @@ describe('account metadata filter', () => {
     expect(second.body.cursor.hasMore).toBe(false);
     // The same cursor's start key under another filter is refused, not passed to DynamoDB.
     const forged = JSON.parse(Buffer.from(first.body.cursor.next, 'base64url').toString());
-    forged.f.metadataValue = 'even';
+    forged.f.query = JSON.stringify({ $match: { 'metadata[tier]': 'even' } });
     const res = await call('GET', `/v2/mf2/accounts?cursor=${Buffer.from(JSON.stringify(forged)).toString('base64url')}`);
     expect(res.status).toBe(400);
     expect(res.body.errorMessage).toBe('cursor: not a cursor of this list');

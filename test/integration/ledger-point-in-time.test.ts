@@ -306,11 +306,18 @@ describe('GET /v2/<ledger>/accounts?pit=', () => {
     expect(second.body.cursor.hasMore).toBe(false);
   });
 
-  it('refuses bad values and filters whose index holds current values', async () => {
+  it('judges metadata filters at pit on the metadata then (the index holds current values)', async () => {
+    const at = (pit: string, tier: string) => call('GET', `/v2/${ledger}/accounts?pit=${pit}&${q({ $match: { 'metadata[tier]': tier } })}`);
+    expect((await at('2026-05-01T00:00:00Z', 'gold')).body.cursor.data).toEqual([]);
+    expect((await at('2026-05-01T10:05:00Z', 'gold')).body.cursor.data.map((a: { address: string }) => a.address)).toEqual(['alice']);
+    expect((await at('2026-05-01T10:05:00Z', 'platinum')).body.cursor.data).toEqual([]);
+    expect((await at('2026-05-01T10:08:00Z', 'platinum')).body.cursor.data.map((a: { address: string }) => a.address)).toEqual(['alice']);
+  });
+
+  it('refuses bad values', async () => {
     const refusals: Array<[string, string]> = [
       [`accounts?pit=2026-05-01`, 'pit: must be an RFC 3339 date-time (e.g. 2026-11-22T10:04:05.123456Z)'],
       [`accounts/alice?pit=x`, 'pit: must be an RFC 3339 date-time (e.g. 2026-11-22T10:04:05.123456Z)'],
-      [`accounts?pit=2026-05-01T00:00:00Z&${q({ $match: { 'metadata[tier]': 'gold' } })}`, 'query: metadata filters are not supported with pit on a ledger with ACCOUNT_METADATA_HISTORY: the metadata index holds current values, not those at pit'],
       [`accounts?order=effective`, 'order: unknown query parameter'],
       [`accounts/alice?useInsertionDate=true`, 'useInsertionDate: not a parameter of this route (pit reads transactions and accounts by effective time; aggregated balances take useInsertionDate)'],
     ];

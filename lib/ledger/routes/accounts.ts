@@ -4,13 +4,14 @@ import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { accountView, balancesView, readAccountExpand, type AccountExpand } from '../domain/account.js';
-import { addressFilter, parseAggregateFilter, parseAccountListFilter, segmentFilter, type AccountFilter, type SegmentFilter } from '../domain/account-filter.js';
+import { parseAggregateFilter } from '../domain/account-filter.js';
+import { planAccountQuery } from '../domain/query/account-query.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { recordParams, refuseInsertionDate } from './request.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { LedgerRecord } from '../domain/change.js';
-import { checkAccountListing, readPointInTime, requireVolumesAt } from '../domain/point-in-time.js';
-import { accountListName, balanceFilterFromText, type AccountRead, type AccountReads } from '../store/account-reads.js';
+import { readPointInTime, requireVolumesAt } from '../domain/point-in-time.js';
+import { accountListName, type AccountRead, type AccountReads } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
 
@@ -28,31 +29,28 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
     refuseInsertionDate(c);
     if (c.req.method === 'HEAD') {
       onlyParams(c, ['query', 'pit']);
-      const filter = parseAccountListFilter(c.req.query('query'), ledger.features);
       const pit = readPointInTime(c.req.query('pit'));
-      checkAccountListing(filter, pit, ledger.features);
-      // Unfiltered, the HEAD item keeps the count; filtered, the index counts without returning items; at a
-      // point in time, the listing's pages are counted.
-      const count = pit !== undefined ? await accounts.countAt(ledger, filter, pit) : filter ? await accounts.count(ledger, filter) : (await stats.read(ledger)).accounts;
+      const { access, keep, needsVolumes } = planAccountQuery(c.req.query('query'), ledger.features, pit);
+      // Unfiltered, the HEAD item keeps the count; served by an index alone, the index counts without returning
+      // items; at a point in time or with a condition judged in memory, the listing's pages are counted.
+      const count =
+        pit !== undefined || keep
+          ? await accounts.countListed(ledger, access, { ...(pit !== undefined ? { pit } : {}), ...(keep ? { keep } : {}), ...(needsVolumes ? { needsVolumes } : {}) })
+          : access
+            ? await accounts.count(ledger, access)
+            : (await stats.read(ledger)).accounts;
       return c.body(null, 204, { Count: String(count) });
     }
     const query = readListQuery(c.req.query(), accountListName(ledger.name), ['query', 'expand', 'pit']);
+    // A cursor carries the listing's parameters (the query as given): with one, the request's own are not read.
     const carried = query.cursor?.f;
-    const filter: AccountFilter | undefined = query.cursor
-      ? carried?.address !== undefined
-        ? addressFilter(carried.address, ledger.features, 'cursor')
-        : carried?.metadataKey !== undefined && carried.metadataValue !== undefined
-          ? { metadata: { key: carried.metadataKey, value: carried.metadataValue } }
-          : carried?.segments !== undefined
-            ? cursorSegments(carried.segments, ledger.features)
-          : carried?.balance !== undefined
-            ? balanceFilterFromText(carried.balance)
-            : undefined
-      : parseAccountListFilter(c.req.query('query'), ledger.features);
-    const params = query.cursor ? { expand: carried?.expand, pit: carried?.pit } : { expand: expandParam(c), pit: c.req.query('pit') };
+    const params = query.cursor
+      ? { expand: carried?.expand, pit: carried?.pit, query: carried?.query }
+      : { expand: expandParam(c), pit: c.req.query('pit'), query: c.req.query('query') };
     const view = readView(params, ledger);
-    checkAccountListing(filter, view.pit, ledger.features);
-    const page = await accounts.list(ledger, query, filter, { ...view, carried: recordParams(params, ['expand', 'pit']) });
+    const { access, keep, needsVolumes } = planAccountQuery(params.query, ledger.features, view.pit);
+    const listing = { ...view, carried: recordParams(params, ['expand', 'pit', 'query']), ...(keep ? { keep } : {}), ...(needsVolumes ? { needsVolumes } : {}) };
+    const page = await accounts.list(ledger, query, access, listing);
     return jsonResponse(c, { cursor: { ...page, data: page.data.map((a) => expandedView(a, view.expand)) } });
   });
 
@@ -105,10 +103,4 @@ function onlyParams(c: Context, allowed: readonly string[]): void {
   for (const name of Object.keys(c.req.query())) {
     if (!allowed.includes(name)) throw new ValidationError(`${name.slice(0, 32)}: query parameter not supported here (supported: ${allowed.join(', ')})`);
   }
-}
-
-function cursorSegments(pattern: string, features: Parameters<typeof segmentFilter>[1]): SegmentFilter {
-  const filter = segmentFilter(pattern, features);
-  if (!filter) throw new ValidationError('cursor: not a cursor of this list');
-  return filter;
 }

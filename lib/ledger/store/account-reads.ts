@@ -5,6 +5,7 @@ import { decodeCursor, MAX_PAGE_SIZE, type Cursor, type ListQuery, type Page } f
 import type { AccountExpand, AccountRecord, AccountVolumes } from '../domain/account.js';
 import { isBalanceFilter, isMetadataFilter, isSegmentFilter, type AccountFilter, type AddressFilter, type BalanceFilter, type MetadataFilter, type SegmentFilter } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS } from '../domain/names.js';
+import type { AccountCandidate } from '../domain/query/account-query.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { boundedQueryPage } from '../../dynamo/bounded-page.js';
 import { atOrBefore } from '../domain/point-in-time.js';
@@ -32,6 +33,10 @@ export interface AccountView {
   expand: AccountExpand;
   pit?: string;
   carried?: Record<string, string>;
+  /** A condition no index served (domain/query/account-query.ts), judged on each account read. */
+  keep?: (candidate: AccountCandidate) => boolean;
+  /** Whether `keep` reads balances: the page's volumes are then read whatever `expand` says. */
+  needsVolumes?: boolean;
 }
 
 /** Account items one page of a point-in-time listing reads at most (accounts first used later are left out). */
@@ -46,6 +51,8 @@ export class AccountReads {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableFor: (bucket: string) => string,
+    /** Items a page reads at most when `keep` leaves some out (PlatformConfig.ledgerScanReads). */
+    private readonly scanReads = 1000,
   ) {
     this.pointInTime = new PointInTimeVolumes(doc, tableFor);
   }
@@ -109,6 +116,9 @@ export class AccountReads {
     if (!index.input) return { pageSize: query.pageSize, hasMore: false, data: [] };
     const listing = { input: index.input, keyAttributes: index.keyAttributes, list: accountListName(ledger.name), ascending: true, filters: { ...index.recorded, ...view.carried } };
     const usedBy = (account: AccountRecord) => pit === undefined || atOrBefore(account.firstUsage, pit);
+    const { keep } = view;
+    // Judged on the item alone while listing by address: a page reads at most `scanReads` items, may be short.
+    const keepWhileReading = keep && !view.needsVolumes && pit === undefined && !index.addressOf;
     let page: Page<AccountRecord>;
     if (index.addressOf) {
       // An index of addresses (metadata, segments, balances): the page's accounts are then read by key.
@@ -127,24 +137,33 @@ export class AccountReads {
         query,
         toAccountRecord,
       );
+    } else if (keepWhileReading) {
+      page = await boundedQueryPage(this.doc, { ...listing, readBudget: this.scanReads, keep: (item) => keep({ account: toAccountRecord(item) }) }, query, toAccountRecord);
     } else {
       page = await queryPage(this.doc, listing, query, toAccountRecord);
     }
-    if (pit !== undefined) return { ...page, data: await accountsAtPointInTime(this.doc, this.tableFor, this.pointInTime, ledger, page.data, pit, view.expand) };
-    if (!view.expand.volumes && !view.expand.effectiveVolumes) return { ...page, data: page.data.map((account) => ({ account })) };
-    const volumes = await readVolumes(this.doc, table, ledger.name, page.data);
-    return { ...page, data: page.data.map((account) => ({ account, volumes: volumes.get(account.address)!, effectiveVolumes: volumes.get(account.address)! })) };
+    const reads = await this.expanded(ledger, table, page.data, view);
+    // Otherwise judged once read (at a point in time, as the accounts stood then): the page may be short.
+    return { ...page, data: keep && !keepWhileReading ? reads.filter((r) => keep({ account: r.account, ...(r.volumes ? { volumes: r.volumes } : {}) })) : reads };
+  }
+
+  /** The page's accounts with what the view asks for: at a point in time, or with their current volumes. */
+  private async expanded(ledger: LedgerRecord, table: string, accounts: AccountRecord[], view: AccountView): Promise<AccountRead[]> {
+    if (view.pit !== undefined) return accountsAtPointInTime(this.doc, this.tableFor, this.pointInTime, ledger, accounts, view.pit, view.expand);
+    if (!view.expand.volumes && !view.expand.effectiveVolumes && !view.needsVolumes) return accounts.map((account) => ({ account }));
+    const volumes = await readVolumes(this.doc, table, ledger.name, accounts);
+    return accounts.map((account) => ({ account, volumes: volumes.get(account.address)!, effectiveVolumes: volumes.get(account.address)! }));
   }
 
   /**
-   * Accounts at a point in time (matching a filter): what the same listing holds, its pages counted (accounts
-   * first used later are read to be left out, so no index count answers).
+   * What the same listing holds, its pages counted: at a point in time (accounts first used later are read to be
+   * left out) or with a condition judged in memory, no index count answers.
    */
-  async countAt(ledger: LedgerRecord, filter: AccountFilter | undefined, pit: string): Promise<number> {
+  async countListed(ledger: LedgerRecord, filter: AccountFilter | undefined, view: Omit<AccountView, 'expand' | 'carried'>): Promise<number> {
     let total = 0;
     let cursor: Cursor | undefined;
     do {
-      const page = await this.list(ledger, { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, filter, { expand: { volumes: false, effectiveVolumes: false }, pit });
+      const page = await this.list(ledger, { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, filter, { ...view, expand: { volumes: false, effectiveVolumes: false } });
       total += page.data.length;
       cursor = page.next ? decodeCursor(page.next, accountListName(ledger.name)) : undefined;
     } while (cursor);

@@ -104,3 +104,11 @@ export function evaluate<T>(query: Query, item: T, schema: Schema<T>): boolean {
 export function conjuncts(query: Query): Query[] {
   return 'and' in query ? query.and.flatMap(conjuncts) : [query];
 }
+
+/** Every field a query names. */
+export function fields(query: Query): string[] {
+  if ('and' in query) return query.and.flatMap(fields);
+  if ('or' in query) return query.or.flatMap(fields);
+  if ('not' in query) return fields(query.not);
+  return [query.field];
+}

@@ -55,7 +55,8 @@ const batchSchema = v.strictObject({
 export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, stats, writer }: V1TransactionRoutesDeps): void {
   const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(lookup, c.req.param('ledger')!);
 
-  // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204) of what the same list holds.
+  // Hono answers HEAD with the GET route: HEAD is the count (`Count` header) of what the same list holds. 200, not
+  // the 204 of the v1 account count: the SDK's countTransactions accepts only 200 (its countAccounts only 204).
   app.get(
     '/:ledger/transactions',
     v1Handler(async (c) => {
@@ -63,7 +64,7 @@ export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads
       const listing = readV1ListQuery(c.req.query(), ledger.name, ledger.features);
       if (c.req.method === 'HEAD') {
         const count = listing.filtered ? await countListing(reads, ledger, listing) : (await stats.read(ledger)).transactions;
-        return c.body(null, 204, { Count: String(count) });
+        return c.body(null, 200, { Count: String(count) });
       }
       const page = await reads.list(ledger, listing.query, false, listing.filter, listing.recorded, listing.before);
       const data = page.data.filter(listing.matches).map((t) => v1Transaction(transactionView(t.tx, { post: t.post })));

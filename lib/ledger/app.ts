@@ -14,6 +14,9 @@ import { volumeRoutes } from './routes/volumes.js';
 import { mappingRoutes } from './routes/mapping.js';
 import { v1TransactionRoutes } from './routes/v1-transactions.js';
 import { v1ScriptRoutes } from './routes/v1-script.js';
+import { v1AccountRoutes } from './routes/v1-accounts.js';
+import { v1InfoRoutes, v1LedgerRoutes } from './routes/v1-info.js';
+import { v1LogRoutes } from './routes/v1-logs.js';
 import { VolumeReads } from './store/volume-reads.js';
 import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
 import { AccountReads } from './store/account-reads.js';
@@ -58,6 +61,8 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   });
 
   const app = createProtectedApp('ledger', runtime);
+  // v1's `/_info` (with the ledger names) first: the v2 info routes answer `/v2/_info` and `/_/info`.
+  v1InfoRoutes(app, { registry });
   infoRoutes(app);
   const stats = new LedgerStats(doc, tableFor);
   ledgerRoutes(app, { registry, lookup, stats, tableFor, now });
@@ -71,12 +76,17 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   transactionRoutes(app, { lookup, commands, reads, stats, effectiveVolumes });
   metadataRoutes(app, { lookup, commands });
   bulkRoutes(app, { lookup, writer, commands, reads, scriptState });
-  accountRoutes(app, { lookup, accounts: new AccountReads(doc, tableFor, config.ledgerScanReads), stats });
-  logRoutes(app, { lookup, logs: new LogReads(doc, tableFor, config.ledgerScanReads) });
+  const accounts = new AccountReads(doc, tableFor, config.ledgerScanReads);
+  const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
+  accountRoutes(app, { lookup, accounts, stats });
+  logRoutes(app, { lookup, logs });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (API.md §3.4).
-  v1TransactionRoutes(app, { lookup, commands, reads });
+  v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });
   v1ScriptRoutes(app, { lookup, commands });
+  v1AccountRoutes(app, { lookup, accounts, stats, commands });
+  v1LogRoutes(app, { lookup, logs });
+  v1LedgerRoutes(app, { lookup, stats });
   mappingRoutes(app, { lookup, writer, doc, tableFor });
   return app;
 }

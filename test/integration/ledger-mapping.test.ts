@@ -101,11 +101,11 @@ describe('GET and PUT /<ledger>/mapping', () => {
     expect(await ledgerEvents(ledger)).toEqual([]);
   });
 
-  it('answers 404 LEDGER_NOT_FOUND for an unknown ledger, and leaves /v2/... to the v2 API', async () => {
+  it('answers 404 NOT_FOUND (the v1 code) for an unknown ledger, and leaves /v2/... to the v2 API', async () => {
     const missing = await putMapping('no-such-ledger', { contracts: [] });
     expect(missing.status).toBe(404);
-    expect(missing.body.errorCode).toBe('LEDGER_NOT_FOUND');
-    expect((await call('GET', '/no-such-ledger/mapping')).body.errorCode).toBe('LEDGER_NOT_FOUND');
+    expect(missing.body.errorCode).toBe('NOT_FOUND');
+    expect((await call('GET', '/no-such-ledger/mapping')).body.errorCode).toBe('NOT_FOUND');
     // A ledger named "v2" exists in v2 but has no v1 routes: /v2/mapping is not its mapping.
     expect((await call('POST', '/v2/v2')).status).toBe(204);
     const v2 = await call('PUT', '/v2/mapping', { contracts: [] });

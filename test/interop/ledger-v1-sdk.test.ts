@@ -1,6 +1,6 @@
 /**
- * The official SDK's v1 ledger calls (`sdk.ledger.v1`: createTransaction, listTransactions, getMapping,
- * updateMapping), unmodified, against the local platform over real HTTP.
+ * The official SDK's v1 ledger calls (`sdk.ledger.v1`: every operation), unmodified, against the local platform
+ * over real HTTP.
  *
  * Known SDK limitation (7.0.1): its `Expr` model is `z.object({})`, which strips every key, so `updateMapping`
  * sends `"expr": {}` whatever the caller wrote (refused by us: an expression needs one operator) and
@@ -98,5 +98,56 @@ describe('@formance/formance-sdk 7 ledger v1 calls', () => {
     expect(short.scriptResponse).toMatchObject({ errorCode: 'INSUFFICIENT_FUND' });
     const broken = await sdk.ledger.v1.runScript({ ledger: scriptLedger, script: { plain: 'send [USD/2' } });
     expect(broken.scriptResponse?.errorCode).toBe('COMPILATION_FAILED');
+  });
+
+  it('serves every other v1 operation in the shapes the SDK parses', async () => {
+    const l = 'sdk-v1-ops';
+    await sdk.ledger.v2.createLedger({ ledger: l, v2CreateLedgerRequest: {} });
+    const v1 = sdk.ledger.v1;
+    const batch = await v1.createTransactions({
+      ledger: l,
+      transactions: { transactions: [{ postings: [{ source: 'world', destination: 'users:1', amount: 100n, asset: 'USD/2' }], reference: 'b1' }, { postings: [{ source: 'users:1', destination: 'users:2', amount: 30n, asset: 'USD/2' }] }] },
+    });
+    expect(batch.transactionsResponse!.data.map((t) => [t.txid, t.reference])).toEqual([[1n, 'b1'], [2n, undefined]]);
+
+    const got = await v1.getTransaction({ ledger: l, txid: 2n });
+    expect(got.transactionResponse!.data.postCommitVolumes?.['users:2']?.['USD/2']).toEqual({ input: 30n, output: 0n, balance: 30n });
+    expect((await v1.addMetadataOnTransaction({ ledger: l, txid: 2n, requestBody: { a: 'b' } })).statusCode).toBe(204);
+    expect((await v1.getTransaction({ ledger: l, txid: 2n })).transactionResponse!.data.metadata).toEqual({ a: 'b' });
+    const reverted = await v1.revertTransaction({ ledger: l, txid: 2n });
+    expect(reverted.statusCode).toBe(201);
+    expect(reverted.transactionResponse!.data).toMatchObject({ txid: 3n, postings: [{ source: 'users:2', destination: 'users:1', amount: 30n, asset: 'USD/2' }] });
+    const missing = await rejection(v1.getTransaction({ ledger: l, txid: 99n }));
+    expect(missing).toBeInstanceOf(ErrorsErrorResponse);
+    expect((missing as ErrorsErrorResponse).errorCode).toBe('NOT_FOUND');
+
+    expect((await v1.addMetadataToAccount({ ledger: l, address: 'users:1', requestBody: { tier: 'gold' } })).statusCode).toBe(204);
+    const account = await v1.getAccountLedger({ ledger: l, address: 'users:1' });
+    expect(account.accountResponse!.data).toEqual({ address: 'users:1', metadata: { tier: 'gold' }, volumes: { 'USD/2': { input: 130n, output: 30n, balance: 100n } }, balances: { 'USD/2': 100n } });
+    const listed = await v1.listAccountsLedger({ ledger: l, address: 'users:.*', metadata: { tier: 'gold' }, balance: 50 });
+    expect(listed.accountsCursorResponse!.cursor.data).toEqual([{ address: 'users:1', metadata: { tier: 'gold' } }]);
+    expect((await v1.countAccounts({ ledger: l })).headers['count']).toEqual(['3']);
+    expect((await v1.countAccounts({ ledger: l, address: 'users:' })).headers['count']).toEqual(['2']);
+    expect((await v1.countTransactions({ ledger: l, account: 'users:2' })).headers['count']).toEqual(['2']);
+
+    const balances = await v1.getBalances({ ledger: l, address: 'users:' });
+    expect(balances.balancesCursorResponse!.cursor.data).toEqual([{ 'users:1': { 'USD/2': 100 } }, { 'users:2': { 'USD/2': 0 } }]);
+    expect((await v1.getBalancesAggregated({ ledger: l })).aggregateBalancesResponse!.data).toEqual({ 'USD/2': 0 });
+    expect((await v1.getBalancesAggregated({ ledger: l, address: 'users:1' })).aggregateBalancesResponse!.data).toEqual({ 'USD/2': 100 });
+
+    const logs = await v1.listLogs({ ledger: l, pageSize: 10 });
+    expect(logs.logsCursorResponse!.cursor.data.map((e) => [e.id, e.type])).toEqual([
+      [5, 'SET_METADATA'],
+      [4, 'NEW_TRANSACTION'],
+      [3, 'SET_METADATA'],
+      [2, 'NEW_TRANSACTION'],
+      [1, 'NEW_TRANSACTION'],
+    ]);
+    expect((await v1.listLogs({ ledger: l, after: '3' })).logsCursorResponse!.cursor.data.map((e) => e.id)).toEqual([2, 1]);
+    expect((await v1.readStats({ ledger: l })).statsResponse!.data).toEqual({ accounts: 3, transactions: 3 });
+    expect((await v1.getLedgerInfo({ ledger: l })).ledgerInfoResponse!.data).toEqual({ name: l, storage: { migrations: [] } });
+    const info = await v1.getInfo();
+    expect(info.configInfoResponse!.data.config.storage.driver).toBe('dynamodb');
+    expect(info.configInfoResponse!.data.config.storage.ledgers).toEqual(expect.arrayContaining([ledger, l]));
   });
 });

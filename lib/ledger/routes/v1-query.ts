@@ -1,33 +1,43 @@
 import { ValidationError } from '../../errors/index.js';
 import { readListQuery, type ListQuery } from '../../pagination/cursor.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
-import { requireFeature, type FeatureSet } from '../domain/features.js';
-import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
+import { isEnabled, type FeatureSet } from '../domain/features.js';
 import type { TransactionFilter } from '../domain/transaction-filter.js';
 import { ledgerKeys } from '../store/keys.js';
+import type { StoredTransaction } from '../store/transaction-reads.js';
+import { matchesPattern, readAddressPattern, type AddressPattern } from './v1-pattern.js';
 
 /**
- * The v1 list's query (API.md §3.4) turned into the v2 reads' terms: one index-served filter (account, source,
- * destination, reference, one `metadata[key]=value`, or a startTime/endTime range), and `after` (transactions with txid < after) as the
- * start key of the first page. Combinations of different indexes are refused, as in v2.
+ * The v1 transaction list's query (API.md §3.4) in the v2 reads' terms. Every filter combines with every other,
+ * as the reference's v1 ANDs them: one of them drives the read — the most selective one an index serves:
+ * reference, then an exact account/source/destination (INDEX_TRANSACTION_ACCOUNTS), then the first
+ * `metadata[key]`, then a startTime/endTime range, else the listing by id — and all of them are checked on the
+ * transactions that read returns. A page reads at most pageSize transactions, so it may hold fewer matches
+ * while `hasMore` is true; its cursor resumes where the read stopped and carries every filter.
  */
 export interface V1ListQuery {
   query: ListQuery;
+  /** The index-served filter that drives the read. */
   filter: TransactionFilter | undefined;
   /** Filters recorded in the page cursors, so that a cursor alone continues the listing. */
   recorded: Record<string, string>;
-  /** Only with `reference`, where `after` cannot be a start key: a filter on the single result. */
+  /** `after` for drivers where it cannot be a start key (reference, account): passed to the account read. */
   before?: number;
+  /** Every filter of the request, checked on each transaction read. */
+  matches: (t: StoredTransaction) => boolean;
+  /** Whether the request has any filter (an unfiltered count is the ledger's transaction count). */
+  filtered: boolean;
 }
 
 const FILTERS = ['after', 'reference', 'account', 'source', 'destination', 'startTime', 'endTime'] as const;
 /** The reference's deprecated snake_case spellings. */
-const ALIASES: Record<string, string> = { page_size: 'pageSize', start_time: 'startTime', end_time: 'endTime' };
+const ALIASES: Record<string, string> = { page_size: 'pageSize', start_time: 'startTime', end_time: 'endTime', pagination_token: 'cursor' };
 /** Marks a cursor as a v1 listing's (both lists page the same items, with different filters). */
 const V1_MARK = 'v1';
 const METADATA_PARAM = /^metadata\[(.{1,256})\]$/s;
 
-export function readV1ListQuery(raw: Record<string, string>, ledger: string, features: FeatureSet): V1ListQuery {
+/** Request parameters under their canonical names (aliases folded, each given once). */
+export function canonicalParams(raw: Record<string, string>): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (name.startsWith('metadata[') && !METADATA_PARAM.test(name)) throw new ValidationError(`${name.slice(0, 64)}: must be metadata[<key>] with a key of 1-256 characters`);
@@ -35,6 +45,11 @@ export function readV1ListQuery(raw: Record<string, string>, ledger: string, fea
     if (params[canonical] !== undefined) throw new ValidationError(`${name}: given twice (as ${canonical} and its alias)`);
     params[canonical] = value;
   }
+  return params;
+}
+
+export function readV1ListQuery(raw: Record<string, string>, ledger: string, features: FeatureSet): V1ListQuery {
+  const params = canonicalParams(raw);
   const list = `ledger.transactions.${ledger}`;
   const metadataNames = Object.keys(params).filter((n) => METADATA_PARAM.test(n));
   const query = readListQuery(params, list, [...FILTERS, ...metadataNames]);
@@ -42,55 +57,88 @@ export function readV1ListQuery(raw: Record<string, string>, ledger: string, fea
     const f = query.cursor.f ?? {};
     if (f[V1_MARK] !== '1') throw new ValidationError('cursor: not a cursor of this list');
     const { [V1_MARK]: _mark, ...filters } = f;
-    return { query, filter: readFilter(filters, features), recorded: f };
+    // The cursor's key already says where the read resumes: `after` is only checked.
+    return { query, ...plan(filters, ledger, features, false), recorded: f };
   }
-  const filters = Object.fromEntries([...FILTERS, ...metadataNames].filter((n) => n !== 'after' && params[n] !== undefined).map((n) => [n, params[n]!]));
-  const filter = readFilter(filters, features);
+  const filters = Object.fromEntries([...FILTERS, ...metadataNames].filter((n) => params[n] !== undefined && params[n] !== '').map((n) => [n, params[n]!]));
+  const planned = plan(filters, ledger, features, true);
   const recorded = { [V1_MARK]: '1', ...filters };
-  if (params.after === undefined) return { query, filter, recorded };
-
-  if (!/^\d{1,15}$/.test(params.after)) throw new ValidationError('after: must be a transaction id (a non-negative integer)');
-  const after = Number(params.after);
-  if (filter?.kind === 'time') throw new ValidationError('after: cannot be combined with startTime or endTime');
-  if (filter?.kind === 'reference' || filter?.kind === 'account') return { query, filter, recorded, before: after };
+  if (planned.startKey === undefined) return { query, ...planned, recorded };
   // The first page starts right after `after` in descending order: a start key, as a cursor would carry.
-  const k =
-    filter?.kind === 'metadata'
-        ? ledgerKeys.transactionMetadata(ledger, filter.key, filter.value, after)
-        : ledgerKeys.transaction(ledger, after);
-  return { query: { pageSize: query.pageSize, cursor: { l: list, p: query.pageSize, k, d: 'n', f: recorded } }, filter, recorded };
+  return { query: { pageSize: query.pageSize, cursor: { l: list, p: query.pageSize, k: planned.startKey, d: 'n', f: recorded } }, ...planned, recorded };
 }
 
-function readFilter(filters: Record<string, string>, features: FeatureSet): TransactionFilter | undefined {
-  const names = Object.keys(filters);
-  const isTime = (n: string) => n === 'startTime' || n === 'endTime';
-  const time = names.filter(isTime);
-  const others = names.filter((n) => !isTime(n));
-  if (others.length + (time.length > 0 ? 1 : 0) > 1) {
-    throw new ValidationError(`${names.join(', ')}: only one of reference, account, source, destination, metadata[key] or a startTime/endTime range per request`);
+interface Plan {
+  filter: TransactionFilter | undefined;
+  before?: number;
+  startKey?: Record<string, string>;
+  matches: (t: StoredTransaction) => boolean;
+  filtered: boolean;
+}
+
+function plan(filters: Record<string, string>, ledger: string, features: FeatureSet, first: boolean): Plan {
+  const checks: Array<(t: StoredTransaction) => boolean> = [];
+  let after: number | undefined;
+  if (filters.after !== undefined) {
+    if (!/^\d{1,15}$/.test(filters.after)) throw new ValidationError('after: must be a transaction id (a non-negative integer)');
+    const bound = Number(filters.after);
+    after = bound;
+    checks.push((t) => t.tx.id < bound);
   }
-  if (time.length > 0) {
-    // v1 semantics: startTime inclusive, endTime exclusive.
-    const bound = (name: 'startTime' | 'endTime', inclusive: boolean) =>
-      filters[name] === undefined ? {} : { [name === 'startTime' ? 'from' : 'to']: { at: sortableInstant(parseInstant(filters[name]!, name)), inclusive } };
-    return { kind: 'time', ...bound('startTime', true), ...bound('endTime', false) };
+  const reference = filters.reference;
+  if (reference !== undefined) {
+    if (reference.length > 256) throw new ValidationError('reference: must be 1-256 characters');
+    checks.push((t) => t.tx.reference === reference);
   }
-  const [name] = others;
-  if (name === undefined) return undefined;
-  const value = filters[name]!;
-  const metadataKey = METADATA_PARAM.exec(name)?.[1];
-  if (metadataKey !== undefined) {
-    // v1 metadata could hold any JSON; ours is strings: the value matches exactly. At most 1024 characters, the
-    // most a cursor records per filter (a longer one would make the next page's cursor unreadable).
+  const roles: Array<[name: 'account' | 'source' | 'destination', AddressPattern]> = [];
+  for (const name of ['account', 'source', 'destination'] as const) {
+    if (filters[name] === undefined) continue;
+    const pattern = readAddressPattern(filters[name], name);
+    roles.push([name, pattern]);
+    checks.push((t) =>
+      t.tx.postings.some((p) => (name !== 'destination' && matchesPattern(pattern, p.source)) || (name !== 'source' && matchesPattern(pattern, p.destination))),
+    );
+  }
+  const metadata: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(filters)) {
+    const key = METADATA_PARAM.exec(name)?.[1];
+    if (key === undefined) continue;
+    // At most 1024 characters, the most a cursor records per filter (a longer one would make the next page's cursor unreadable).
     if (value.length > 1024) throw new ValidationError(`${name.slice(0, 64)}: must be at most 1024 characters`);
-    return { kind: 'metadata', key: metadataKey, value };
+    metadata.push([key, value]);
+    checks.push((t) => t.tx.metadata[key] === value);
   }
-  if (name === 'reference') {
-    if (value.length === 0 || value.length > 256) throw new ValidationError('reference: must be 1-256 characters');
-    return { kind: 'reference', reference: value };
+  // v1 semantics: startTime inclusive, endTime exclusive.
+  const from = filters.startTime !== undefined ? sortableInstant(parseInstant(filters.startTime, 'startTime')) : undefined;
+  const to = filters.endTime !== undefined ? sortableInstant(parseInstant(filters.endTime, 'endTime')) : undefined;
+  if (from !== undefined || to !== undefined) {
+    checks.push((t) => {
+      const at = sortableInstant(parseInstant(t.tx.timestamp, 'timestamp'));
+      return (from === undefined || at >= from) && (to === undefined || at < to);
+    });
   }
-  requireFeature(features, 'INDEX_TRANSACTION_ACCOUNTS');
-  // v1 read these as regular expressions; only exact addresses can be served from the index.
-  if (value.length > MAX_ADDRESS_LENGTH || !ACCOUNT_ADDRESS.test(value)) throw new ValidationError(`${name}: must be a complete account address (patterns are not supported)`);
-  return { kind: 'account', address: value, role: name === 'account' ? 'any' : (name as 'source' | 'destination') };
+  const matches = (t: StoredTransaction) => checks.every((check) => check(t));
+  const filtered = checks.length > 0;
+
+  if (reference !== undefined) return { filter: { kind: 'reference', reference }, ...(after !== undefined ? { before: after } : {}), matches, filtered };
+  const exact = roles.find(([, p]) => p.kind === 'exact');
+  if (exact && isEnabled(features, 'INDEX_TRANSACTION_ACCOUNTS')) {
+    const [name, pattern] = exact;
+    const address = (pattern as { address: string }).address;
+    return { filter: { kind: 'account', address, role: name === 'account' ? 'any' : name }, ...(after !== undefined ? { before: after } : {}), matches, filtered };
+  }
+  const startAt = first && after !== undefined;
+  const [firstPair] = metadata;
+  if (firstPair) {
+    const [key, value] = firstPair;
+    return { filter: { kind: 'metadata', key, value }, ...(startAt ? { startKey: ledgerKeys.transactionMetadata(ledger, key, value, after!) } : {}), matches, filtered };
+  }
+  if (from !== undefined || to !== undefined) {
+    return {
+      filter: { kind: 'time', ...(from !== undefined ? { from: { at: from, inclusive: true } } : {}), ...(to !== undefined ? { to: { at: to, inclusive: false } } : {}) },
+      matches,
+      filtered,
+    };
+  }
+  return { filter: undefined, ...(startAt ? { startKey: ledgerKeys.transaction(ledger, after!) } : {}), matches, filtered };
 }

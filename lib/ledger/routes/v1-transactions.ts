@@ -1,50 +1,174 @@
-import type { Hono } from 'hono';
-import { readJsonBody } from '../../http/json-body.js';
+import type { Context, Hono } from 'hono';
+import * as v from 'valibot';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { readJsonBody, withoutNullFields } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
+import { decodeCursor, MAX_PAGE_SIZE, type Cursor } from '../../pagination/cursor.js';
+import { metadataMap } from '../../validation/common.js';
+import { MAX_BULK_ELEMENTS } from '../commands/bulk.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
+import { operationRequest } from '../commands/operations.js';
+import type { LedgerRecord } from '../domain/change.js';
 import { transactionView } from '../domain/transaction.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { LedgerStats } from '../store/stats.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
+import type { LedgerWriter } from '../store/writer.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
-import { readIdempotencyKey } from './request.js';
-import { resolveV1Ledger } from './v1-ledger.js';
-import { readV1ListQuery } from './v1-query.js';
+import { readIdempotencyKey, readTransactionId } from './request.js';
+import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
+import { readV1ListQuery, type V1ListQuery } from './v1-query.js';
 
 export interface V1TransactionRoutesDeps {
   lookup: LedgerLookup;
   commands: LedgerCommands;
   reads: TransactionReads;
+  stats: LedgerStats;
+  writer: LedgerWriter;
 }
 
-/**
- * The v1 transaction routes kept for existing callers (API.md §3.4): the v2 reads and the v2 create command,
- * answered in v1 shapes. Registered after every v2 route, so `/v2/...` is never taken for a ledger "v2".
- */
-export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads }: V1TransactionRoutesDeps): void {
-  app.get('/:ledger/transactions', async (c) => {
-    const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
-    const { query, filter, recorded, before } = readV1ListQuery(c.req.query(), ledger.name, ledger.features);
-    const page = await reads.list(ledger, query, false, filter, recorded, before);
-    const data = page.data.filter((t) => before === undefined || t.tx.id < before).map((t) => v1Transaction(transactionView(t.tx, { post: t.post })));
-    return jsonResponse(c, { cursor: { ...page, data } });
-  });
+/** A v1 batch element (the SDK's TransactionData): postings, with an optional reference, metadata and timestamp. */
+const batchSchema = v.strictObject({
+  transactions: v.pipe(
+    v.array(
+      v.strictObject({
+        postings: v.pipe(createTransactionSchema.entries.postings.wrapped, v.minLength(1, 'must hold at least one posting')),
+        reference: createTransactionSchema.entries.reference,
+        metadata: createTransactionSchema.entries.metadata,
+        timestamp: createTransactionSchema.entries.timestamp,
+      }),
+      'must be an array of transactions',
+    ),
+    v.minLength(1, 'must hold at least one transaction'),
+    v.maxLength(MAX_BULK_ELEMENTS, `must hold at most ${MAX_BULK_ELEMENTS} transactions`),
+  ),
+});
 
-  app.post('/:ledger/transactions', async (c) => {
-    const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
-    const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
-    const idempotencyKey = readIdempotencyKey(c);
-    const outcome = await commands.execute(ledger, {
-      kind: 'create',
-      input,
-      // v1's dry run is `preview`.
-      options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), force: false, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+/**
+ * The v1 transaction routes kept for existing callers (API.md §3.4): the v2 reads and the v2 commands (the same
+ * log entries, idempotency records and events as v2 writes), answered in v1 shapes. Registered after every v2
+ * route, so `/v2/...` is never taken for a ledger "v2".
+ */
+export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, stats, writer }: V1TransactionRoutesDeps): void {
+  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(lookup, c.req.param('ledger')!);
+
+  // Hono answers HEAD with the GET route: HEAD is the count (`Count` header) of what the same list holds. 200, not
+  // the 204 of the v1 account count: the SDK's countTransactions accepts only 200 (its countAccounts only 204).
+  app.get(
+    '/:ledger/transactions',
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      const listing = readV1ListQuery(c.req.query(), ledger.name, ledger.features);
+      if (c.req.method === 'HEAD') {
+        const count = listing.filtered ? await countListing(reads, ledger, listing) : (await stats.read(ledger)).transactions;
+        return c.body(null, 200, { Count: String(count) });
+      }
+      const page = await reads.list(ledger, listing.query, false, listing.filter, listing.recorded, listing.before);
+      const data = page.data.filter(listing.matches).map((t) => v1Transaction(transactionView(t.tx, { post: t.post })));
+      return jsonResponse(c, { cursor: { ...page, data } });
+    }),
+  );
+
+  app.post(
+    '/:ledger/transactions',
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
+      const idempotencyKey = readIdempotencyKey(c);
+      const outcome = await commands.execute(ledger, {
+        kind: 'create',
+        input,
+        // v1's dry run is `preview`.
+        options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), force: false, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+      });
+      if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+      return jsonResponse(c, { data: [v1Transaction(outcome.result as V2View)] });
+    }),
+  );
+
+  // The SDK's createTransactions: all transactions in one commit, or none (the v2 atomic bulk's write).
+  app.post(
+    '/:ledger/transactions/batch',
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      if (c.req.header('idempotency-key') !== undefined) throw new ValidationError('Idempotency-Key: not supported on the v1 batch (send the transactions one by one, or use the v2 bulk with an ik per element)');
+      const { transactions } = await readJsonBody(c, batchSchema, { parse: parseBatch });
+      const requests = await Promise.all(
+        transactions.map((input) => operationRequest(ledger, { kind: 'create', input, options: { dryRun: false, force: false } }, async () => undefined)),
+      );
+      const outcomes = await writer.writeAtomic(ledger, requests);
+      return jsonResponse(c, { data: outcomes.map((o) => v1Transaction(o.result as V2View)) });
+    }),
+  );
+
+  app.get(
+    '/:ledger/transactions/:id',
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      const id = readTransactionId(c.req.param('id')!);
+      const stored = await reads.get(ledger, id);
+      if (!stored) throw new NotFoundError(`transaction ${id} not found`);
+      return jsonResponse(c, { data: v1Transaction(transactionView(stored.tx, { post: stored.post })) });
+    }),
+  );
+
+  app.post(
+    '/:ledger/transactions/:id/revert',
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      const id = readTransactionId(c.req.param('id')!);
+      const idempotencyKey = readIdempotencyKey(c);
+      const outcome = await commands.execute(ledger, {
+        kind: 'revert',
+        id,
+        body: {},
+        // v1's `disableChecks` is v2's `force`: the reverse postings may overdraw.
+        options: { force: booleanFlag(c.req.query('disableChecks'), 'disableChecks'), atEffectiveDate: false, dryRun: booleanFlag(c.req.query('preview'), 'preview'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+      });
+      if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+      return jsonResponse(c, { data: v1Transaction(outcome.result as V2View) }, 201);
+    }),
+  );
+
+  const metadata = (change: (c: Context<AppEnv>) => Promise<{ kind: 'save'; metadata: Record<string, string> } | { kind: 'delete'; key: string }>) =>
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      const id = readTransactionId(c.req.param('id')!);
+      const idempotencyKey = readIdempotencyKey(c);
+      const outcome = await commands.execute(ledger, {
+        kind: 'metadata',
+        target: { type: 'TRANSACTION', id },
+        change: await change(c),
+        options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+      });
+      if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+      return c.body(null, 204);
     });
-    if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
-    return jsonResponse(c, { data: [v1Transaction(outcome.result as V2View)] });
-  });
+  app.post('/:ledger/transactions/:id/metadata', metadata(async (c) => ({ kind: 'save', metadata: await readJsonBody(c, metadataMap) })));
+  app.delete('/:ledger/transactions/:id/metadata/:key', metadata(async (c) => ({ kind: 'delete', key: c.req.param('key')! })));
+}
+
+/** The batch body; a `null` field of an element is absent, as it is on a single create (the SDK sends `metadata: null`). */
+function parseBatch(text: string): unknown {
+  const body = parseJson(text) as { transactions?: unknown };
+  if (body && typeof body === 'object' && Array.isArray(body.transactions)) return { ...body, transactions: body.transactions.map((t) => withoutNullFields(t)) };
+  return body;
+}
+
+/** What the same listing holds: its pages, counted (each page a bounded read). */
+async function countListing(reads: TransactionReads, ledger: LedgerRecord, listing: V1ListQuery): Promise<number> {
+  const list = `ledger.transactions.${ledger.name}`;
+  let total = 0;
+  let cursor: Cursor | undefined = listing.query.cursor;
+  do {
+    const page = await reads.list(ledger, { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, false, listing.filter, listing.recorded, listing.before);
+    total += page.data.filter(listing.matches).length;
+    cursor = page.next ? decodeCursor(page.next, list) : undefined;
+  } while (cursor);
+  return total;
 }
 
 type V2View = ReturnType<typeof transactionView>;

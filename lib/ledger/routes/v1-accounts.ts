@@ -1,0 +1,147 @@
+import type { Context, Hono } from 'hono';
+import { readJsonBody } from '../../http/json-body.js';
+import { jsonResponse } from '../../http/json-response.js';
+import { booleanFlag } from '../../http/query-flags.js';
+import type { AppEnv } from '../../http/types.js';
+import { decodeCursor, MAX_PAGE_SIZE, type Cursor } from '../../pagination/cursor.js';
+import { metadataMap } from '../../validation/common.js';
+import { accountView, addBalances, balancesView, type AccountVolumes } from '../domain/account.js';
+import { isEnabled } from '../domain/features.js';
+import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
+import type { LedgerRecord } from '../domain/change.js';
+import type { LedgerCommands } from '../sequencer/ledger-commands.js';
+import { accountListName, type AccountRead, type AccountReads } from '../store/account-reads.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { LedgerStats } from '../store/stats.js';
+import { readAddress, readIdempotencyKey } from './request.js';
+import { readV1AccountQuery, type V1AccountQuery } from './v1-account-query.js';
+import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
+import { readAddressPattern } from './v1-pattern.js';
+import { ValidationError } from '../../errors/index.js';
+
+export interface V1AccountRoutesDeps {
+  lookup: LedgerLookup;
+  accounts: AccountReads;
+  stats: LedgerStats;
+  commands: LedgerCommands;
+}
+
+/** Per-asset balances of an account, assets sorted. */
+const balancesOf = (volumes: AccountVolumes | undefined) => balancesView(addBalances(new Map(), Object.entries(volumes ?? {}).map(([asset, v]) => ({ asset, balance: v.balance }))));
+
+/**
+ * The v1 account routes (the SDK's getAccountLedger, listAccountsLedger, countAccounts, addMetadataToAccount,
+ * getBalances, getBalancesAggregated) over the v2 account reads and the v2 metadata command.
+ */
+export function v1AccountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats, commands }: V1AccountRoutesDeps): void {
+  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(lookup, c.req.param('ledger')!);
+
+  // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204) of what the same list holds.
+  app.get(
+    '/:ledger/accounts',
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      const listing = readV1AccountQuery(c.req.query(), ledger.name, ledger.features, 'accounts');
+      if (c.req.method === 'HEAD') {
+        const count = listing.filtered ? await countListing(accounts, ledger, listing) : (await stats.read(ledger)).accounts;
+        return c.body(null, 204, { Count: String(count) });
+      }
+      const page = await readPage(accounts, ledger, listing);
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map((r) => accountView(r.account)) } });
+    }),
+  );
+
+  // An account never used is answered empty (200), as the reference's v1 did.
+  app.get(
+    '/:ledger/accounts/:address',
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      const address = c.req.param('address')!;
+      const valid = address.length <= MAX_ADDRESS_LENGTH && ACCOUNT_ADDRESS.test(address);
+      if (!valid) throw new ValidationError('address: must be an account address (segments of a-z A-Z 0-9 _ - separated by ":")');
+      const found = await accounts.get(ledger, address, { expand: { volumes: true, effectiveVolumes: false } });
+      const data = found
+        ? { ...accountView(found.account), volumes: found.volumes ?? {}, balances: balancesOf(found.volumes) }
+        : { address, metadata: {}, volumes: {}, balances: {} };
+      return jsonResponse(c, { data });
+    }),
+  );
+
+  const metadata = (change: (c: Context<AppEnv>) => Promise<{ kind: 'save'; metadata: Record<string, string> } | { kind: 'delete'; key: string }>) =>
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      const address = readAddress(c.req.param('address')!);
+      const idempotencyKey = readIdempotencyKey(c);
+      const outcome = await commands.execute(ledger, {
+        kind: 'metadata',
+        target: { type: 'ACCOUNT', address },
+        change: await change(c),
+        options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+      });
+      if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+      return c.body(null, 204);
+    });
+  app.post('/:ledger/accounts/:address/metadata', metadata(async (c) => ({ kind: 'save', metadata: await readJsonBody(c, metadataMap) })));
+  app.delete('/:ledger/accounts/:address/metadata/:key', metadata(async (c) => ({ kind: 'delete', key: c.req.param('key')! })));
+
+  // Balances by account: `{cursor: {data: [{<address>: {<asset>: balance}}]}}`, an item per account.
+  app.get(
+    '/:ledger/balances',
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      const listing = readV1AccountQuery(c.req.query(), ledger.name, ledger.features, 'balances');
+      const page = await readPage(accounts, ledger, { ...listing, needsVolumes: true });
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map((r) => ({ [r.account.address]: balancesOf(r.volumes) })) } });
+    }),
+  );
+
+  app.get(
+    '/:ledger/aggregate/balances',
+    v1Handler(async (c) => {
+      const ledger = await ledgerOf(c);
+      const { address, useInsertionDate, use_insertion_date: snake, ...rest } = c.req.query();
+      const [unknown] = Object.keys(rest);
+      if (unknown !== undefined) throw new ValidationError(`${unknown.slice(0, 32)}: unknown query parameter`);
+      // Without a point in time (v1 has none) the current balances, whatever the clock.
+      booleanFlag(useInsertionDate, 'useInsertionDate');
+      booleanFlag(snake, 'use_insertion_date');
+      const pattern = address ? readAddressPattern(address, 'address') : undefined;
+      if (!pattern) return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, undefined)) });
+      if (pattern.kind === 'exact') return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, { address: pattern.address, prefix: false })) });
+      if (pattern.kind === 'prefix' && isEnabled(ledger.features, 'INDEX_ADDRESS_SEGMENTS')) {
+        return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, { address: pattern.prefix, prefix: true })) });
+      }
+      // A pattern no index serves: every account is read (page by page, as the unfiltered sum does) and matched.
+      const listing = readV1AccountQuery({ address: address!, pageSize: String(MAX_PAGE_SIZE) }, ledger.name, ledger.features, 'balances');
+      const sums = new Map<string, bigint>();
+      await eachPage(accounts, ledger, { ...listing, needsVolumes: true }, (reads) => {
+        for (const r of reads) addBalances(sums, Object.entries(r.volumes ?? {}).map(([asset, v]) => ({ asset, balance: v.balance })));
+      });
+      return jsonResponse(c, { data: balancesView(sums) });
+    }),
+  );
+}
+
+/** One page of the listing: the driving read, then every filter on what it returned. */
+async function readPage(accounts: AccountReads, ledger: LedgerRecord, listing: V1AccountQuery) {
+  const page = await accounts.list(ledger, listing.query, listing.filter, { expand: { volumes: listing.needsVolumes, effectiveVolumes: false }, carried: listing.carried });
+  return { ...page, data: page.data.filter(listing.matches) };
+}
+
+/** Every page of a listing, MAX_PAGE_SIZE accounts a read. */
+async function eachPage(accounts: AccountReads, ledger: LedgerRecord, listing: V1AccountQuery, visit: (reads: AccountRead[]) => void): Promise<void> {
+  let cursor: Cursor | undefined = listing.query.cursor;
+  do {
+    const page = await readPage(accounts, ledger, { ...listing, query: { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) } });
+    visit(page.data);
+    cursor = page.next ? decodeCursor(page.next, accountListName(ledger.name)) : undefined;
+  } while (cursor);
+}
+
+async function countListing(accounts: AccountReads, ledger: LedgerRecord, listing: V1AccountQuery): Promise<number> {
+  let total = 0;
+  await eachPage(accounts, ledger, listing, (reads) => {
+    total += reads.length;
+  });
+  return total;
+}

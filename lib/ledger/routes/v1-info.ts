@@ -1,0 +1,48 @@
+import type { Hono } from 'hono';
+import { jsonResponse } from '../../http/json-response.js';
+import type { AppEnv } from '../../http/types.js';
+import { decodeCursor, MAX_PAGE_SIZE, type Cursor } from '../../pagination/cursor.js';
+import { PLATFORM_VERSION } from '../../platform/version.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { LedgerRegistry } from '../store/registry.js';
+import type { LedgerStats } from '../store/stats.js';
+import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
+
+/** Ledger names `/_info` lists at most: the registry is read a page of MAX_PAGE_SIZE at a time, this many pages. */
+export const V1_INFO_MAX_LEDGERS = 10 * MAX_PAGE_SIZE;
+
+/**
+ * `GET /_info` (the SDK's v1 getInfo): the server, its version and `config.storage` with the names of the
+ * ledgers, which the v1 ConfigInfo requires. Registered before the v2 info routes, which answer `/v2/_info`.
+ */
+export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: LedgerRegistry }): void {
+  app.get('/_info', async (c) => {
+    const ledgers: string[] = [];
+    let cursor: Cursor | undefined;
+    do {
+      const page = await registry.list({ pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, undefined);
+      ledgers.push(...page.data.map((l) => l.name));
+      cursor = page.next && ledgers.length < V1_INFO_MAX_LEDGERS ? decodeCursor(page.next, 'ledger.ledgers') : undefined;
+    } while (cursor);
+    return jsonResponse(c, { data: { server: 'ledger', version: PLATFORM_VERSION, config: { storage: { driver: 'dynamodb', ledgers } } } });
+  });
+}
+
+/** `GET /<ledger>/_info` and `GET /<ledger>/stats` (the SDK's getLedgerInfo, readStats). */
+export function v1LedgerRoutes(app: Hono<AppEnv>, { lookup, stats }: { lookup: LedgerLookup; stats: LedgerStats }): void {
+  app.get(
+    '/:ledger/_info',
+    v1Handler(async (c) => {
+      const ledger = await resolveV1Ledger(lookup, c.req.param('ledger')!);
+      // Tables are created by the stack, not migrated: no migrations to report.
+      return jsonResponse(c, { data: { name: ledger.name, storage: { migrations: [] } } });
+    }),
+  );
+  app.get(
+    '/:ledger/stats',
+    v1Handler(async (c) => {
+      const ledger = await resolveV1Ledger(lookup, c.req.param('ledger')!);
+      return jsonResponse(c, { data: await stats.read(ledger) });
+    }),
+  );
+}

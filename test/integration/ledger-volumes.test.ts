@@ -85,10 +85,67 @@ describe('volumes', () => {
     expect((await volumes('nomoves')).body.cursor.data).toHaveLength(2);
     const { Item: volume } = await runtime.doc.send(new GetCommand({ TableName: runtime.config.tables.ledger, Key: { pk: 'L#nomoves#A#a', sk: 'V#USD' } }));
     expect(volume!.mv).toBeUndefined();
-    for (const bad of ['?startTime=nope', '?startTime=2026-03-02T00:00:00Z&endTime=2026-03-01T00:00:00Z', '?insertionDate=maybe', '?groupBy=1', '?whatever=1']) {
+    for (const bad of ['?startTime=nope', '?startTime=2026-03-02T00:00:00Z&endTime=2026-03-01T00:00:00Z', '?insertionDate=maybe', '?groupBy=x', '?whatever=1']) {
       const res = await volumes('vol', bad);
       expect(res.status, bad).toBe(400);
       expect(res.body.errorCode).toBe('VALIDATION');
     }
+  });
+});
+
+describe('volume filters and groupBy', () => {
+  const q = (query: unknown) => `query=${encodeURIComponent(JSON.stringify(query))}`;
+  const rows = (res: { body: any }) => res.body.cursor.data.map((r: any) => [r.account, r.asset, r.balance]);
+
+  beforeAll(async () => {
+    expect((await call('POST', '/v2/volg')).status).toBe(204);
+    const postings = [
+      send('world', 'users', 1n),
+      send('world', 'users:1', 10n),
+      send('world', 'users:1:eur', 5n, 'EUR'),
+      send('world', 'users:2', 20n),
+      send('world', 'users-x', 100n),
+      send('world', 'users0', 1000n),
+      send('world', 'bank:main', 7n),
+    ];
+    expect((await call('POST', '/v2/volg/transactions', { postings, metadata: {} })).status).toBe(200);
+    expect((await call('POST', '/v2/volg/accounts/users:2/metadata', { tier: 'gold' })).status).toBe(204);
+  });
+
+  it('filters rows on address (account alias), balance[ASSET], balance and metadata', async () => {
+    expect(rows(await volumes('volg', `?${q({ $match: { account: 'users:1' } })}`))).toEqual([['users:1', 'USD', 10n]]);
+    expect(rows(await volumes('volg', `?${q({ $and: [{ $match: { address: 'users:' } }, { $gt: { 'balance[USD]': 10 } }] })}`))).toEqual([['users:2', 'USD', 20n]]);
+    expect(rows(await volumes('volg', `?${q({ $lt: { balance: 0 } })}`))).toEqual([['world', 'EUR', -5n], ['world', 'USD', -1138n]]);
+    expect(rows(await volumes('volg', `?${q({ $match: { 'metadata[tier]': 'gold' } })}`))).toEqual([['users:2', 'USD', 20n]]);
+    expect(rows(await volumes('volg', `?${q({ $match: { address: 'users::eur' } })}`))).toEqual([['users:1:eur', 'EUR', 5n]]);
+  });
+
+  it('groups by the first segments of the address, each group once, whatever the page boundaries', async () => {
+    const expected = [
+      ['bank', 'USD', 7n],
+      ['users', 'EUR', 5n],
+      ['users', 'USD', 31n],
+      ['users-x', 'USD', 100n],
+      ['users0', 'USD', 1000n],
+      ['world', 'EUR', -5n],
+      ['world', 'USD', -1138n],
+    ];
+    const all: unknown[] = [];
+    let next: string | undefined;
+    do {
+      const res = await volumes('volg', next ? `?cursor=${next}` : '?groupBy=1&pageSize=2');
+      expect(res.status, res.text).toBe(200);
+      all.push(...rows(res));
+      next = res.body.cursor.hasMore ? res.body.cursor.next : undefined;
+    } while (next);
+    // Groups in the order their first member is listed (users, users-x, users0 sort around users:...).
+    expect([...all].sort((a: any, b: any) => `${a[0]} ${a[1]}`.localeCompare(`${b[0]} ${b[1]}`))).toEqual(expected);
+    expect(all).toHaveLength(expected.length);
+    // Two segments, within a prefix: users:1 holds users:1 and users:1:eur.
+    const two = await volumes('volg', `?groupBy=2&${q({ $match: { address: 'users:' } })}`);
+    expect(rows(two)).toEqual([['users:1', 'EUR', 5n], ['users:1', 'USD', 10n], ['users:2', 'USD', 20n]]);
+    // With a row filter: only rows that pass are summed.
+    const rich = await volumes('volg', `?groupBy=1&${q({ $gte: { 'balance[USD]': 10 } })}`);
+    expect(rows(rich).filter((r: any) => r[0] === 'users')).toEqual([['users', 'USD', 30n]]);
   });
 });

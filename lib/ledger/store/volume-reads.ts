@@ -1,4 +1,5 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { groupOf, type VolumeCandidate } from '../domain/query/volume-query.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { movesInRange } from './moves-in-range.js';
 import { queryPage } from '../../dynamo/paginate.js';
@@ -30,6 +31,12 @@ export interface Window {
   clock?: 'effective' | 'insertion';
 }
 
+/** What a volumes listing keeps (domain/query/volume-query.ts) and how it groups addresses. */
+export interface VolumeOptions {
+  keep?: (row: VolumeCandidate) => boolean;
+  groupBy?: number;
+}
+
 /** Past every instant: an open end's page nearest by effective time is the pair's last. */
 const END_OF_TIME = '9999-12-31T23:59:59.999999Z';
 
@@ -52,7 +59,7 @@ export class VolumeReads {
     this.pointInTime = new PointInTimeVolumes(doc, tableFor);
   }
 
-  async list(ledger: LedgerRecord, query: ListQuery, filter: AddressFilter | undefined, window: Window | undefined, recorded: Record<string, string>): Promise<Page<VolumeRow>> {
+  async list(ledger: LedgerRecord, query: ListQuery, filter: AddressFilter | undefined, window: Window | undefined, recorded: Record<string, string>, options: VolumeOptions = {}): Promise<Page<VolumeRow>> {
     const table = this.tableFor(ledger.bucket);
     const page = await queryPage(
       this.doc,
@@ -66,12 +73,84 @@ export class VolumeReads {
       query,
       toAccountRecord,
     );
-    const rows = !window
-      ? await this.currentRows(table, ledger.name, page.data)
-      : window.clock === 'insertion'
-        ? await this.insertedRows(ledger, page.data, window)
-        : await this.windowRows(table, ledger.name, page.data, window);
-    return { ...page, data: rows };
+    const rowsOf = async (accounts: AccountRecord[]) => {
+      const rows = !window
+        ? await this.currentRows(table, ledger.name, accounts)
+        : window.clock === 'insertion'
+          ? await this.insertedRows(ledger, accounts, window)
+          : await this.windowRows(table, ledger.name, accounts, window);
+      if (!options.keep) return rows;
+      const byAddress = new Map(accounts.map((a) => [a.address, a]));
+      // Rows the query leaves out (a page may then hold fewer rows than accounts, as with a window).
+      return rows.filter((r) => options.keep!({ account: byAddress.get(r.account)!, asset: r.asset, balance: r.balance }));
+    };
+    if (options.groupBy === undefined) return { ...page, data: await rowsOf(page.data) };
+    const previous = query.cursor?.k.gsi1sk;
+    return { ...page, data: await this.groupedRows(table, ledger.name, page.data, previous, filter, options.groupBy, rowsOf) };
+  }
+
+  /**
+   * `groupBy`: rows summed per group of addresses sharing their first `level` segments (a group is the address
+   * `g` and every `g:...`). Addresses of a group are not contiguous by address (`g-x` and `g0` sort between `g`
+   * and `g:`), so a group is summed whole when the listing reaches its first member: `g` itself, or the first
+   * `g:...` address when `g` is not listed; later members add nothing. A page then reads its groups whole.
+   */
+  private async groupedRows(
+    table: string,
+    ledger: string,
+    accounts: AccountRecord[],
+    previous: string | undefined,
+    filter: AddressFilter | undefined,
+    level: number,
+    rowsOf: (accounts: AccountRecord[]) => Promise<VolumeRow[]>,
+  ): Promise<VolumeRow[]> {
+    const rows: VolumeRow[] = [];
+    let before = previous;
+    for (const account of accounts) {
+      const group = groupOf(account.address, level);
+      const prior = before;
+      before = account.address;
+      const inRange = (address: string) => !filter || (filter.prefix ? address.startsWith(filter.address) : address === filter.address);
+      if (account.address !== group) {
+        // A `g:...` address: the group was summed already if `g` or an earlier `g:...` was listed.
+        if (prior?.startsWith(`${group}:`)) continue;
+        if (inRange(group) && (await this.accountExists(table, ledger, group))) continue;
+      }
+      const members = await this.groupMembers(table, ledger, group, filter, account);
+      const sums = new Map<string, VolumeRow>();
+      for (const row of await rowsOf(members)) {
+        const sum = sums.get(row.asset) ?? { account: group, asset: row.asset, input: 0n, output: 0n, balance: 0n };
+        sum.input += row.input;
+        sum.output += row.output;
+        sum.balance += row.balance;
+        sums.set(row.asset, sum);
+      }
+      rows.push(...[...sums.values()].sort((x, y) => x.asset.localeCompare(y.asset)));
+    }
+    return rows;
+  }
+
+  private async accountExists(table: string, ledger: string, address: string): Promise<boolean> {
+    const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.account(ledger, address), ConsistentRead: true, ProjectionExpression: 'pk' }));
+    return Item !== undefined;
+  }
+
+  /** The accounts of group `g` within the listing's address range: `g` (when listed) and every `g:...`. */
+  private async groupMembers(table: string, ledger: string, group: string, filter: AddressFilter | undefined, listed: AccountRecord): Promise<AccountRecord[]> {
+    // One exact address listed: its group holds it alone.
+    if (filter && !filter.prefix) return [listed];
+    const below = `${group}:`;
+    // The narrower of the group's prefix and the listing's: none when they are disjoint.
+    const prefix = !filter ? below : filter.prefix ? (filter.address.startsWith(below) ? filter.address : below.startsWith(filter.address) ? below : undefined) : undefined;
+    const members = listed.address === group ? [listed] : [];
+    if (prefix === undefined) return members;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const result = await this.doc.send(new QueryCommand({ ...accountIndexQuery(table, ledger, { address: prefix, prefix: true }), ...(start ? { ExclusiveStartKey: start } : {}) }));
+      members.push(...((result.Items ?? []) as Record<string, unknown>[]).map(toAccountRecord));
+      start = result.LastEvaluatedKey;
+    } while (start);
+    return members;
   }
 
   private async insertedRows(ledger: LedgerRecord, accounts: AccountRecord[], window: Window): Promise<VolumeRow[]> {

@@ -78,7 +78,7 @@ async function delivery(configId: string, overrides: Partial<Delivery> = {}): Pr
   const createdAt = formatInstant(instantFromMs(clock));
   // A body whose exact bytes matter: key order, spacing, unicode, a big number.
   const body = `{"id":"${eventId}","type":"ledger.committed_transactions", "payload":{"amount":123456789012345678901234567890,"note":"é ✓"}}`;
-  const record: Delivery = { id, configId, eventId, eventType: 'ledger.committed_transactions', body, status: 'pending', attempts: 0, createdAt, updatedAt: createdAt, ...overrides };
+  const record: Delivery = { id, configId, eventId, eventType: 'ledger.committed_transactions', body, status: 'pending', attempts: 0, replayGeneration: 0, createdAt, updatedAt: createdAt, ...overrides };
   // As the dispatcher creates it: with its filter index items.
   expect(await new DeliveryStore({ doc: runtime.doc, table }).create(record)).toBe(true);
   return record;

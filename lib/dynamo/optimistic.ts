@@ -25,6 +25,10 @@ export interface RetryOptions {
   sleep: (ms: number) => Promise<void>;
   /** The 503 message when every attempt lost its race. */
   busy: string;
+  /** The first wait's ceiling, doubled after each lost race (default 20 ms: `10 * 2 ** attempt`). */
+  firstDelayMs?: number;
+  /** The ceiling no wait exceeds (default 500 ms). Records written by many at once need a wider window. */
+  maxDelayMs?: number;
 }
 
 /** Runs `step` until it reports done; after a lost race it waits (full jitter, capped) and runs it again. */
@@ -33,7 +37,8 @@ export async function retryRaces<T>(step: () => Promise<{ done: true; value: T }
     const outcome = await step();
     if (outcome.done) return outcome.value;
     if (attempt >= options.maxAttempts) throw new DependencyThrottledError(options.busy);
-    await options.sleep(Math.random() * Math.min(500, 10 * 2 ** attempt));
+    const first = options.firstDelayMs ?? 20;
+    await options.sleep(Math.random() * Math.min(options.maxDelayMs ?? 500, (first / 2) * 2 ** attempt));
   }
 }
 

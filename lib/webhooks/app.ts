@@ -8,6 +8,7 @@ import { configRoutes } from './routes/configs.js';
 import { ConfigStore } from './store/config-store.js';
 import { DeliveryStore } from './deliveries/store.js';
 import { deliveryRoutes } from './routes/deliveries.js';
+import { ReplayRequests } from './deliveries/replay-requests.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { sqsClientFromEnv } from '../sqs/client.js';
 
@@ -36,6 +37,8 @@ export function createWebhooksApp(runtime: ServiceRuntime, options: WebhooksAppO
   configTestRoutes(app, { store, allowLoopback: runtime.config.stage === 'local', now: options.now ?? Date.now });
   deliveryRoutes(app, {
     deliveries,
+    configs: store,
+    replays: new ReplayRequests({ doc: runtime.doc, table: runtime.config.tables.webhooks, now: options.now ?? Date.now }),
     sqs: sqsClientFromEnv(runtime.env),
     queueUrl: runtime.config.queues.deliveries,
     now: options.now ?? Date.now,

@@ -237,6 +237,39 @@ describe('http endpoints outside the local stage', () => {
   });
 });
 
+describe('endpoints on non-public IP literals', () => {
+  it.each([
+    ['the metadata service', 'http://169.254.169.254/latest/meta-data', '169.254.169.254 is refused: metadata'],
+    ['a private IPv4 in decimal form', 'http://167772161/hook', '10.0.0.1 is refused: private'],
+    ['a unique-local IPv6', 'http://[fd00::1]/hook', 'fd00::1 is refused: unique-local'],
+    ['an IPv4-mapped private IPv6', 'http://[::ffff:10.0.0.1]/hook', 'of 10.0.0.1: private network 10.0.0.0/8'],
+    ['0.0.0.0', 'http://0.0.0.0:8080/', '0.0.0.0 is refused: unspecified'],
+  ])('refuses %s at creation and on update (400 VALIDATION), storing nothing', async (_what, endpoint, reason) => {
+    const before = await items();
+    const res = await create(validBody({ endpoint }));
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errorCode).toBe('VALIDATION');
+    expect(res.body.errorMessage).toContain('body.endpoint: must not target a non-public address');
+    expect(res.body.errorMessage).toContain(reason);
+    expect(await items()).toEqual(before);
+
+    const config = await created();
+    const put = await call('PUT', `/configs/${config.id}`, { endpoint });
+    expect(put.status, put.text).toBe(400);
+    expect(put.body.errorMessage).toContain(reason);
+    expect((await call('GET', `/configs/${config.id}`)).body.data).toEqual(config);
+  });
+
+  it('refuses loopback outside the local stage', async () => {
+    const { runtime: devRuntime } = await testEnvironment({ STAGE: 'dev' });
+    const { call: devCall } = await webhooksClient(devRuntime);
+    const res = await devCall('POST', '/configs', validBody({ endpoint: 'https://127.0.0.1/hook' }));
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errorMessage).toContain('127.0.0.1 is refused: loopback');
+    expect(await scanTable(devRuntime, devRuntime.config.tables.webhooks)).toEqual([]);
+  });
+});
+
 describe('GET /configs and /configs/<id>', () => {
   let listRuntime: ServiceRuntime;
   let listCall: Call;
@@ -537,6 +570,39 @@ describe('concurrent changes', () => {
     if (ok === 4) expect(final).toMatchObject({ name: 'renamed', active: false, eventTypes: ['ledger.saved_metadata', 'payments.saved_payment'], endpoint: 'https://concurrent.example.com/' });
     expect(await subscriptions(config.id)).toEqual(Object.fromEntries(final.eventTypes.map((k: string) => [k, final.active])));
   });
+});
+
+describe('contended changes of one config', () => {
+  it('50 concurrent writers (secret changes, renames, activate, deactivate) all apply; none is answered 5xx', async () => {
+    const config = await created({ eventTypes: ['ledger.committed_transactions', 'payments.saved_payment'] });
+    const secrets = Array.from({ length: 20 }, () => secretOf(32));
+    const names = Array.from({ length: 20 }, (_, i) => `writer-${i}`);
+    type Job = { run: () => ReturnType<Call>; check: (data: Record<string, any>) => void };
+    const jobs: Job[] = [
+      ...secrets.map((secret): Job => ({ run: () => call('PUT', `/configs/${config.id}/secret/change`, { secret }), check: (d) => expect(d.secret).toBe(secret) })),
+      ...names.map((name): Job => ({ run: () => call('PUT', `/configs/${config.id}`, { name }), check: (d) => expect(d.name).toBe(name) })),
+      ...Array.from({ length: 5 }, (): Job => ({ run: () => call('PUT', `/configs/${config.id}/deactivate`), check: (d) => expect(d.active).toBe(false) })),
+      ...Array.from({ length: 5 }, (): Job => ({ run: () => call('PUT', `/configs/${config.id}/activate`), check: (d) => expect(d.active).toBe(true) })),
+    ];
+    expect(jobs).toHaveLength(50);
+    const results = await Promise.all(jobs.map((job) => job.run()));
+    results.forEach((res, i) => {
+      expect(res.status, res.text).toBe(200);
+      // Each answer is the config as its own change left it: the change was applied, not merely accepted.
+      jobs[i]!.check(res.body.data);
+    });
+    // Every distinct secret and name was written once (a version each); activations add 0 to 10 more.
+    const item = await storedConfig(config.id);
+    expect(Number(item!.version)).toBeGreaterThanOrEqual(1 + 40);
+    expect(Number(item!.version)).toBeLessThanOrEqual(1 + 50);
+    const final = (await call('GET', `/configs/${config.id}`)).body.data;
+    expect(secrets).toContain(final.secret);
+    expect(names).toContain(final.name);
+    // The previous secret is always the one replaced last: one of the writers' (or the original).
+    expect([config.secret, ...secrets]).toContain(item!.previousSecret);
+    expect(item!.previousSecret).not.toBe(final.secret);
+    expect(await subscriptions(config.id)).toEqual({ 'ledger.committed_transactions': final.active, 'payments.saved_payment': final.active });
+  }, 120_000);
 });
 
 describe('scopes', () => {

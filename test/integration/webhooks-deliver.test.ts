@@ -78,7 +78,7 @@ async function delivery(configId: string, overrides: Partial<Delivery> = {}): Pr
   const createdAt = formatInstant(instantFromMs(clock));
   // A body whose exact bytes matter: key order, spacing, unicode, a big number.
   const body = `{"id":"${eventId}","type":"ledger.committed_transactions", "payload":{"amount":123456789012345678901234567890,"note":"é ✓"}}`;
-  const record: Delivery = { id, configId, eventId, eventType: 'ledger.committed_transactions', body, status: 'pending', attempts: 0, createdAt, updatedAt: createdAt, ...overrides };
+  const record: Delivery = { id, configId, eventId, eventType: 'ledger.committed_transactions', body, status: 'pending', attempts: 0, replayGeneration: 0, createdAt, updatedAt: createdAt, ...overrides };
   // As the dispatcher creates it: with its filter index items.
   expect(await new DeliveryStore({ doc: runtime.doc, table }).create(record)).toBe(true);
   return record;
@@ -165,7 +165,8 @@ describe('deliver', () => {
     expect((await stored(d.id)).nextAttemptAt).toBeUndefined();
     const list = await attempts(d.id);
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ sk: 'ATTEMPT#0001', deliveryId: d.id, attempt: 1, statusCode: 200, responsePreview: 'thanks', at: formatInstant(instantFromMs(START)) });
+    expect(list[0]).toMatchObject({ sk: 'ATTEMPT#0001', deliveryId: d.id, attempt: 1, statusCode: 200, responsePreview: 'thanks', at: formatInstant(instantFromMs(START)), endpoint: c.endpoint, outcome: 'succeeded', replayGeneration: 0 });
+    expect(await stored(d.id)).toMatchObject({ lastAttempt: 1, lastAttemptAt: formatInstant(instantFromMs(START)), lastStatusCode: 200 });
     expect(list[0]!.error).toBeUndefined();
     expect(typeof list[0]!.durationMs).toBe('number');
     expect(await queued()).toEqual([]);
@@ -237,7 +238,7 @@ describe('deliver', () => {
     // Cancelled at once, before its own message arrives.
     expect(await stored(waiting.id)).toMatchObject({ status: 'cancelled', attempts: 2 });
     expect((await stored(waiting.id)).nextAttemptAt).toBeUndefined();
-    expect((await attempts(d.id))[0]).toMatchObject({ statusCode: 410, responsePreview: 'gone' });
+    expect((await attempts(d.id))[0]).toMatchObject({ statusCode: 410, responsePreview: 'gone', outcome: 'permanent_failure' });
     expect(await queued()).toEqual([]);
 
     // The config's other pending deliveries are cancelled when their messages arrive.
@@ -357,7 +358,9 @@ describe('deliver', () => {
     expect(attempt).toMatchObject({ attempt: 1 });
     expect(attempt!.statusCode).toBeUndefined();
     expect(attempt!.error).toMatch(/10\.0\.0\.1/);
-    expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: START + 5000 });
+    expect(attempt).toMatchObject({ outcome: 'retryable_failure', endpoint: 'http://10.0.0.1:8080/hook' });
+    expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: START + 5000, lastError: attempt!.error });
+    expect(await stored(d.id)).not.toHaveProperty('lastStatusCode');
     expect(await queued()).toEqual([{ body: encodeDeliveryMessage(d.id), delaySeconds: 5 }]);
   });
 

@@ -22,7 +22,7 @@ let runtime: ServiceRuntime;
 let store: DeliveryStore;
 let sqsLocal: SqsLocal;
 let sqs: SQSClient;
-let call: (method: string, path: string, body?: unknown) => Promise<Reply>;
+let call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply>;
 let table: string;
 
 beforeAll(async () => {
@@ -34,10 +34,10 @@ beforeAll(async () => {
   store = new DeliveryStore({ doc: runtime.doc, table });
   const app = createWebhooksApp(runtime);
   const token = await tokenFor(authApp(runtime), ADMIN);
-  call = async (method, path, body) => {
+  call = async (method, path, body, headers = {}) => {
     const res = await app.request(`/api/webhooks${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();
@@ -67,6 +67,7 @@ async function seed(configId: string, createdAt: string): Promise<Delivery> {
     body: '{}',
     status: 'pending',
     attempts: 0,
+    replayGeneration: 0,
     nextAttemptAt: 0,
     createdAt,
     updatedAt: createdAt,
@@ -118,7 +119,23 @@ describe('GET /deliveries filters', () => {
     expect(await list(`configId=${b}&status=pending`)).toEqual([]);
     expect(await list(`status=failed&createdAtTo=2021-01-01T00:00:00Z`)).toEqual([b1.id]);
     const view = (await call('GET', `/deliveries?configId=${b}&status=failed`)).body.cursor.data[0];
-    expect(view).toEqual({ id: b1.id, configId: b, eventId: b1.eventId, eventType: 'ledger.committed_transactions', status: 'failed', attempts: 1, createdAt: b1.createdAt, updatedAt: b1.createdAt });
+    // This API's names and the official SDK's side by side; no payload in lists.
+    expect(view).toEqual({
+      id: b1.id,
+      configId: b,
+      configID: b,
+      eventId: b1.eventId,
+      eventID: b1.eventId,
+      eventType: 'ledger.committed_transactions',
+      status: 'failed',
+      attempts: 1,
+      attemptCount: 1,
+      replayGeneration: 0,
+      lastAttemptAt: b1.createdAt,
+      lastStatusCode: 200,
+      createdAt: b1.createdAt,
+      updatedAt: b1.createdAt,
+    });
   });
 
   it('a time range: createdAtFrom inclusive, createdAtTo exclusive, with or without other filters', async () => {
@@ -230,5 +247,149 @@ describe('deleting or deactivating a config cancels its pending deliveries', () 
       new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': deliveryKeys.delivery(d.id).pk }, ConsistentRead: true }),
     );
     expect(Items.map((i) => i.sk)).toEqual(['ATTEMPT#0001', 'DELIVERY']);
+  });
+});
+
+describe('the official SDK\'s shapes: one delivery, its attempts, replays', () => {
+  it('GET /deliveries/<id> adds the exact payload; attempts carry attemptNumber, endpoint, outcome, statusCode 0 when nothing answered', async () => {
+    const config = await newConfig();
+    const d = await seed(config, '2019-06-01T00:00:00Z');
+    expect(await store.claimAttempt(d.id, 0, d.createdAt, 0)).toBe(true);
+    const first = { deliveryId: d.id, attempt: 1, at: '2019-06-01T00:00:01Z', durationMs: 15_000, error: 'timed out after 15000 ms', endpoint: 'https://hooks.example.com/x', outcome: 'retryable_failure' as const, replayGeneration: 0 };
+    expect(await store.recordAttempt(d, first, { status: 'pending', nextAttemptAt: 0, updatedAt: first.at })).toBe(true);
+    expect(await store.claimAttempt(d.id, 1, first.at, 0)).toBe(true);
+    // As recorded before attempts had endpoint and outcome.
+    const second = { deliveryId: d.id, attempt: 2, at: '2019-06-01T00:00:07Z', durationMs: 12, statusCode: 204, responsePreview: 'ok' };
+    expect(await store.recordAttempt(d, second, { status: 'succeeded', updatedAt: second.at })).toBe(true);
+
+    const got = await call('GET', `/deliveries/${d.id}`);
+    expect(got.body.data).toEqual({
+      id: d.id, configId: config, configID: config, eventId: d.eventId, eventID: d.eventId, eventType: 'ledger.committed_transactions',
+      status: 'succeeded', attempts: 2, attemptCount: 2, replayGeneration: 0, lastAttemptAt: second.at, lastStatusCode: 204,
+      payload: '{}', createdAt: d.createdAt, updatedAt: second.at,
+    });
+    const attempts = await call('GET', `/deliveries/${d.id}/attempts`);
+    expect(attempts.body.cursor).toMatchObject({ hasMore: false });
+    expect(attempts.body.cursor.data).toEqual([
+      {
+        id: `${d.id}-0001`, deliveryId: d.id, deliveryID: d.id, attempt: 1, attemptNumber: 1, replayGeneration: 0, endpoint: 'https://hooks.example.com/x',
+        outcome: 'retryable_failure', statusCode: 0, durationMs: 15_000, durationMillis: 15_000, error: 'timed out after 15000 ms', at: first.at, createdAt: first.at,
+      },
+      {
+        id: `${d.id}-0002`, deliveryId: d.id, deliveryID: d.id, attempt: 2, attemptNumber: 2, replayGeneration: 0, endpoint: '',
+        outcome: 'succeeded', statusCode: 204, durationMs: 12, durationMillis: 12, responsePreview: 'ok', responseExcerpt: 'ok', at: second.at, createdAt: second.at,
+      },
+    ]);
+  });
+
+  it('a replay starts a new generation; with an Idempotency-Key a repeat gets the first answer, another delivery under the key is a 400', async () => {
+    const config = await newConfig();
+    const d = await seed(config, '2019-06-02T00:00:00Z');
+    await finish(d, 'failed');
+    const key = `replay-${randomUUID()}`;
+    const replayed = await call('POST', `/deliveries/${d.id}/replay`, undefined, { 'idempotency-key': key });
+    expect(replayed.status, replayed.text).toBe(200);
+    expect(replayed.body.data).toMatchObject({ id: d.id, status: 'pending', replayGeneration: 1, attemptCount: 1, payload: '{}' });
+    expect(await store.get(d.id)).toMatchObject({ status: 'pending', replayGeneration: 1 });
+    // Without the key this would be a 409 (still pending); with it, the same answer again.
+    const again = await call('POST', `/deliveries/${d.id}/replay`, undefined, { 'idempotency-key': key });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toEqual(replayed.body);
+    expect((await call('POST', `/deliveries/${d.id}/replay`)).status).toBe(409);
+    const other = await seed(config, '2019-06-02T00:00:01Z');
+    const reused = await call('POST', `/deliveries/${other.id}/replay`, undefined, { 'idempotency-key': key });
+    expect(reused.status).toBe(400);
+    expect(reused.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'Idempotency-Key: already used with a different request' });
+    expect(await store.get(other.id)).toMatchObject({ status: 'pending', replayGeneration: 0 });
+  });
+});
+
+describe('POST /deliveries/replay (bulk)', () => {
+  const window = { createdAtFrom: '2018-03-01T00:00:00Z', createdAtTo: '2018-03-02T00:00:00Z' };
+
+  it('expedites pending, replays failed, skips in-flight and inactive configs\' deliveries, page by page', async () => {
+    const [c, x] = [await newConfig(), await newConfig()];
+    const f1 = await seed(c, '2018-03-01T00:00:00Z');
+    const f2 = await seed(c, '2018-03-01T00:00:01Z');
+    const p1 = await seed(c, '2018-03-01T00:00:02Z');
+    const inFlight = await seed(c, '2018-03-01T00:00:03Z');
+    const done = await seed(c, '2018-03-01T00:00:04Z');
+    const outside = await seed(c, '2018-03-02T00:00:00.000001Z');
+    const ofInactive = await seed(x, '2018-03-01T00:00:05Z');
+    await finish(f1, 'failed');
+    await finish(f2, 'failed');
+    await finish(done, 'succeeded');
+    await finish(outside, 'failed');
+    await finish(ofInactive, 'failed');
+    expect(await store.claimAttempt(inFlight.id, 0, inFlight.createdAt, Date.now() + 60_000)).toBe(true);
+    expect((await call('PUT', `/configs/${x}/deactivate`)).status).toBe(200);
+    const before = Date.now();
+
+    // Pages of at most 2 decisions, followed by cursor until hasMore is false.
+    const body = { ...window, configIds: [x, c], pageSize: 2 };
+    const totals = { replayed: 0, expedited: 0, skipped: 0 };
+    let cursor: string | undefined;
+    let pages = 0;
+    for (;;) {
+      const page = await call('POST', '/deliveries/replay', { ...body, ...(cursor ? { cursor } : {}) });
+      expect(page.status, page.text).toBe(200);
+      const { replayed, expedited, skipped, hasMore, nextCursor, createdAtTo } = page.body.data;
+      expect(createdAtTo).toBe(window.createdAtTo);
+      expect(replayed + expedited + skipped).toBeLessThanOrEqual(2);
+      Object.assign(totals, { replayed: totals.replayed + replayed, expedited: totals.expedited + expedited, skipped: totals.skipped + skipped });
+      pages++;
+      if (!hasMore) {
+        expect(nextCursor).toBeUndefined();
+        break;
+      }
+      cursor = nextCursor;
+      expect(pages).toBeLessThan(6);
+    }
+    expect(totals).toEqual({ replayed: 2, expedited: 1, skipped: 2 });
+    expect(pages).toBeGreaterThanOrEqual(3);
+
+    for (const d of [f1, f2]) expect(await store.get(d.id)).toMatchObject({ status: 'pending', replayGeneration: 1 });
+    expect((await store.get(p1.id))!.nextAttemptAt).toBeGreaterThanOrEqual(before);
+    expect(await store.get(inFlight.id)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await store.get(inFlight.id))!.nextAttemptAt).toBeGreaterThan(before + 30_000);
+    expect(await store.get(done.id)).toMatchObject({ status: 'succeeded', replayGeneration: 0 });
+    expect(await store.get(outside.id)).toMatchObject({ status: 'failed', replayGeneration: 0 });
+    expect(await store.get(ofInactive.id)).toMatchObject({ status: 'failed', replayGeneration: 0 });
+  });
+
+  it('remembers an Idempotency-Key\'s answer; refuses bad bodies, foreign cursors and windows over 90 days', async () => {
+    const c = await newConfig();
+    const f = await seed(c, '2018-03-01T12:00:00Z');
+    await finish(f, 'failed');
+    const key = randomUUID();
+    const body = { ...window, configIds: [c], statuses: ['failed'] };
+    const first = await call('POST', '/deliveries/replay', body, { 'idempotency-key': key });
+    expect(first.body.data).toEqual({ replayed: 1, expedited: 0, skipped: 0, hasMore: false, createdAtTo: window.createdAtTo });
+    const repeat = await call('POST', '/deliveries/replay', body, { 'idempotency-key': key });
+    expect(repeat.body).toEqual(first.body);
+    expect(await store.get(f.id)).toMatchObject({ replayGeneration: 1 });
+    expect((await call('POST', '/deliveries/replay', { ...body, statuses: ['pending'] }, { 'idempotency-key': key })).status).toBe(400);
+
+    for (const [bad, field] of [
+      [{ createdAtTo: window.createdAtTo }, 'body.createdAtFrom'],
+      [{ ...window, statuses: ['succeeded'] }, 'body.statuses'],
+      [{ ...window, configIds: ['nope'] }, 'body.configIds'],
+      [{ ...window, pageSize: 0 }, 'body.pageSize'],
+      [{ ...window, extra: 1 }, 'extra'],
+      [{ createdAtFrom: '2018-01-01T00:00:00Z', createdAtTo: '2018-04-02T00:00:00Z' }, 'at most 90 days'],
+      [{ createdAtFrom: window.createdAtTo, createdAtTo: window.createdAtFrom }, 'must be positive'],
+      [{ ...window, cursor: 'eyJ4IjoxfQ' }, 'cursor'],
+    ] as const) {
+      const res = await call('POST', '/deliveries/replay', bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.errorCode).toBe('VALIDATION');
+      expect(res.body.errorMessage, JSON.stringify(bad)).toContain(field);
+    }
+    // A cursor continues only the request it came from.
+    const paged = await call('POST', '/deliveries/replay', { ...window, pageSize: 1, statuses: ['pending'], configIds: [c] });
+    expect(paged.body.data.hasMore).toBe(true);
+    const mismatch = await call('POST', '/deliveries/replay', { ...window, statuses: ['failed'], configIds: [c], cursor: paged.body.data.nextCursor });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.errorMessage).toContain('cursor: does not match the request');
   });
 });

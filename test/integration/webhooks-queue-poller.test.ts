@@ -99,7 +99,7 @@ async function pendingDeliveries(n: number): Promise<Delivery[]> {
   const out: Delivery[] = [];
   for (let i = 0; i < n; i++) {
     const eventId = randomUUID();
-    const d: Delivery = { id: deliveryId(eventId, config.id), configId: config.id, eventId, eventType: 'ledger.committed_transactions', body: '{}', status: 'pending', attempts: 0, nextAttemptAt: 0, createdAt: now, updatedAt: now };
+    const d: Delivery = { id: deliveryId(eventId, config.id), configId: config.id, eventId, eventType: 'ledger.committed_transactions', body: '{}', status: 'pending', attempts: 0, replayGeneration: 0, nextAttemptAt: 0, createdAt: now, updatedAt: now };
     expect(await store.create(d)).toBe(true);
     out.push(d);
   }

@@ -4,10 +4,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SDK } from '@formance/formance-sdk';
+import type { Delivery } from '@formance/formance-sdk/sdk/models/webhooks/delivery.js';
 import { ErrorResponse } from '@formance/formance-sdk/sdk/models/webhooks/errorresponse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { startSdkPlatform } from '../support/sdk.js';
+import { testClientToken } from '../support/platform.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 let platform: RunningPlatform;
 let sdk: SDK;
@@ -74,5 +77,110 @@ describe('@formance/formance-sdk 7 against webhook configurations', () => {
     expect(missing).toBeInstanceOf(ErrorResponse);
     expect((missing as ErrorResponse).errorCode).toBe('NOT_FOUND');
     expect((missing as ErrorResponse).statusCode).toBe(404);
+  });
+});
+
+describe('@formance/formance-sdk 7 against deliveries, attempts, replays and the config test', () => {
+  it('parses a real delivery, its attempts, a replay and a bulk replay with exact values', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const config = (await sdk.webhooks.v1.insertConfig({ endpoint: receiver.url, eventTypes: ['ledger.committed_transactions'] })).configResponse!.data;
+      // A committed transaction on the ledger: its event reaches the receiver through dispatch and deliver.
+      const token = await testClientToken(platform);
+      const ledger = `sdkhooks${randomBytes(3).toString('hex')}`;
+      const post = (path: string, body?: unknown) =>
+        fetch(`${platform.baseUrl}/api/ledger/v2/${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      expect((await post(ledger)).status).toBe(204);
+      const before = new Date(Date.now() - 1000);
+      expect((await post(`${ledger}/transactions`, { postings: [{ source: 'world', destination: 'a', amount: 7, asset: 'USD' }] })).status).toBe(200);
+
+      let delivery: Delivery;
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const listed = await sdk.webhooks.v1.getDeliveries({ configId: config.id, status: 'succeeded' });
+        if (listed.deliveriesResponse!.cursor.data.length > 0) {
+          delivery = listed.deliveriesResponse!.cursor.data[0]!;
+          break;
+        }
+        expect(Date.now()).toBeLessThan(deadline);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(receiver.received).toHaveLength(1);
+      const sent = receiver.received[0]!;
+      expect(delivery).toMatchObject({
+        id: sent.headers['webhook-id'],
+        configID: config.id,
+        eventType: 'ledger.committed_transactions',
+        status: 'succeeded',
+        attemptCount: 1,
+        replayGeneration: 0,
+        lastStatusCode: 200,
+      });
+      expect(delivery.eventID).toBe((JSON.parse(sent.body) as { id: string }).id);
+      expect(delivery.payload).toBeUndefined();
+      expect(delivery.createdAt).toBeInstanceOf(Date);
+      expect(delivery.lastAttemptAt).toBeInstanceOf(Date);
+
+      const one = (await sdk.webhooks.v1.getDelivery({ id: delivery.id })).deliveryResponse!.data;
+      expect(one.payload).toBe(sent.body);
+      expect({ ...one, payload: undefined }).toEqual({ ...delivery, payload: undefined });
+
+      const attempts = (await sdk.webhooks.v1.getDeliveryAttempts({ id: delivery.id })).deliveryAttemptsResponse!.cursor;
+      expect(attempts.hasMore).toBe(false);
+      expect(attempts.data).toHaveLength(1);
+      expect(attempts.data[0]).toMatchObject({ id: `${delivery.id}-0001`, deliveryID: delivery.id, attemptNumber: 1, replayGeneration: 0, endpoint: receiver.url, outcome: 'succeeded', statusCode: 200 });
+      expect(attempts.data[0]!.createdAt).toBeInstanceOf(Date);
+      expect(typeof attempts.data[0]!.durationMillis).toBe('number');
+
+      // Replay: a new generation, sent again with the same id; the SDK's Idempotency-Key returns the same answer.
+      const replay = await sdk.webhooks.v1.replayDelivery({ id: delivery.id, idempotencyKey: `k-${delivery.id}` });
+      expect(replay.deliveryResponse!.data).toMatchObject({ id: delivery.id, status: 'pending', replayGeneration: 1, payload: sent.body });
+      const again = await sdk.webhooks.v1.replayDelivery({ id: delivery.id, idempotencyKey: `k-${delivery.id}` });
+      expect(again.deliveryResponse!.data).toEqual(replay.deliveryResponse!.data);
+      const resendDeadline = Date.now() + 20_000;
+      while (receiver.received.length < 2) {
+        expect(Date.now()).toBeLessThan(resendDeadline);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(receiver.received[1]!.headers['webhook-id']).toBe(delivery.id);
+      expect(receiver.received).toHaveLength(2);
+
+      // Bulk replay of the window: nothing failed or pending is left once the replay has been sent.
+      let settled = (await sdk.webhooks.v1.getDelivery({ id: delivery.id })).deliveryResponse!.data;
+      while (settled.status !== 'succeeded') {
+        expect(Date.now()).toBeLessThan(resendDeadline);
+        await new Promise((r) => setTimeout(r, 100));
+        settled = (await sdk.webhooks.v1.getDelivery({ id: delivery.id })).deliveryResponse!.data;
+      }
+      expect(settled).toMatchObject({ attemptCount: 2, replayGeneration: 1 });
+      const generations = (await sdk.webhooks.v1.getDeliveryAttempts({ id: delivery.id })).deliveryAttemptsResponse!.cursor.data;
+      expect(generations.map((a) => [a.attemptNumber, a.replayGeneration, a.outcome])).toEqual([[1, 0, 'succeeded'], [2, 1, 'succeeded']]);
+      const createdAtTo = new Date(Date.now() + 1000);
+      const bulk = await sdk.webhooks.v1.replayDeliveries({ idempotencyKey: `bulk-${delivery.id}`, replayDeliveriesRequest: { createdAtFrom: before, createdAtTo, configIds: [config.id] } });
+      expect(bulk.replayDeliveriesResponse!.data).toEqual({ replayed: 0, expedited: 0, skipped: 0, hasMore: false, createdAtTo });
+    } finally {
+      await receiver.close();
+    }
+  }, 90_000);
+
+  it('testConfig answers the reference Attempt after POSTing its test payload, signed', async () => {
+    const receiver = await startWebhookReceiver([200, 503]);
+    try {
+      const config = (await sdk.webhooks.v1.insertConfig({ endpoint: receiver.url, eventTypes: ['payments.saved_payment'] })).configResponse!.data;
+      const ok = (await sdk.webhooks.v1.testConfig({ id: config.id })).attemptResponse!.data;
+      expect(receiver.received).toHaveLength(1);
+      expect(receiver.received[0]!.body).toBe('{"data":"test"}');
+      expect(ok).toMatchObject({ id: receiver.received[0]!.headers['webhook-id'], webhookID: receiver.received[0]!.headers['webhook-id'], payload: '{"data":"test"}', retryAttempt: 0, status: 'success', statusCode: 200 });
+      expect(ok.config).toEqual(config);
+      expect(ok.createdAt).toBeInstanceOf(Date);
+      expect(ok.updatedAt.getTime()).toBeGreaterThanOrEqual(ok.createdAt.getTime());
+      const failed = (await sdk.webhooks.v1.testConfig({ id: config.id })).attemptResponse!.data;
+      expect(failed).toMatchObject({ status: 'failed', statusCode: 503, retryAttempt: 0 });
+      const missing = await sdk.webhooks.v1.testConfig({ id: '6f1c1b1e-0000-4000-8000-000000000000' }).catch((e: unknown) => e);
+      expect(missing).toBeInstanceOf(ErrorResponse);
+      expect((missing as ErrorResponse).errorCode).toBe('NOT_FOUND');
+    } finally {
+      await receiver.close();
+    }
   });
 });

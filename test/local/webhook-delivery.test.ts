@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
+import { newConfig, newConfigId } from '../../lib/webhooks/domain/config.js';
+import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
 
 interface Received {
@@ -123,19 +125,26 @@ describe('webhook delivery on the local platform', () => {
     const res = await api('GET', `/api/webhooks/configs/${id}/test`);
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: { id: string; configId: string; statusCode: number; durationMs: number } };
-    expect(data).toMatchObject({ configId: id, statusCode: 200 });
+    expect(data).toMatchObject({ configId: id, statusCode: 200, status: 'success', payload: '{"data":"test"}', retryAttempt: 0, webhookID: data.id });
     expect(received.length).toBe(before + 1);
     const got = received[before]!;
     expect(got.headers['webhook-id']).toBe(data.id);
     expect(verifyWithTolerance(got.headers['webhook-signature'], got.headers['webhook-id'], got.headers['webhook-timestamp'], secret, got.body)).toBe(true);
-    expect(JSON.parse(got.body)).toMatchObject({ type: 'payments.saved_payment', payload: { test: true } });
+    // The reference platform's test body, as is.
+    expect(got.body).toBe('{"data":"test"}');
 
-    // The SSRF guard applies to tests too: a private address is refused, reported, never contacted.
+    // A private address literal is refused at registration; the connect-time guard still covers a config
+    // stored before that rule (written here through the store): refused, reported, never contacted.
     const privateConfig = await api('POST', '/api/webhooks/configs', { endpoint: 'http://10.0.0.1/hook', eventTypes: ['payments.saved_payment'] });
-    const privateId = ((await privateConfig.json()) as { data: { id: string } }).data.id;
-    const refused = (await (await api('GET', `/api/webhooks/configs/${privateId}/test`)).json()) as { data: { error?: string; statusCode?: number } };
-    expect(refused.data.statusCode).toBeUndefined();
+    expect(privateConfig.status).toBe(400);
+    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT! });
+    const legacy = await new ConfigStore({ doc, table: platform.env.WEBHOOKS_TABLE! }).create(
+      newConfig({ endpoint: 'http://10.0.0.1/hook', eventTypes: ['payments.saved_payment'] }, newConfigId(), '2026-01-01T00:00:00Z'),
+    );
+    const refused = (await (await api('GET', `/api/webhooks/configs/${legacy.id}/test`)).json()) as { data: { error?: string; statusCode?: number; status?: string } };
+    expect(refused.data).toMatchObject({ statusCode: 0, status: 'failed' });
     expect(refused.data.error).toContain('10.0.0.1');
+    doc.destroy();
     expect((await api('GET', '/api/webhooks/configs/00000000-0000-4000-8000-000000000000/test')).status).toBe(404);
   });
 

@@ -5,6 +5,8 @@ import {
   guardedLookup, RefusedAddressError, type Resolver, resolveDeliverable,
 } from '../../lib/webhooks/ssrf/guarded-lookup.js';
 import { formatIpAddress, parseIPv4, parseIPv6, parseIpAddress } from '../../lib/webhooks/ssrf/ip-address.js';
+import { literalHostProblem } from '../../lib/webhooks/ssrf/literal-host.js';
+import { endpointProblem } from '../../lib/webhooks/domain/config.js';
 
 const refusedBecause = (address: string) => {
   const verdict = classifyAddress(address);
@@ -157,5 +159,56 @@ describe('resolveDeliverable and guardedLookup', () => {
     const refused = await call(lookup, 'internal.example', { all: true });
     expect(refused.err).toBeInstanceOf(RefusedAddressError);
     expect(refused.err?.code).toBe('ERR_WEBHOOK_ADDRESS_REFUSED');
+  });
+});
+
+describe('registration-time check of literal hosts', () => {
+  // Each URL as a customer might write it; the WHATWG parser normalises the legacy IPv4 spellings first.
+  const refused: Array<[string, string]> = [
+    ['http://169.254.169.254/latest/meta-data', 'metadata'],
+    ['http://[fd00:ec2::254]/', 'metadata'],
+    ['http://10.0.0.1/hook', 'private'],
+    ['http://10.1/hook', 'private'],
+    ['http://0xa000001/hook', 'private'],
+    ['http://167772161/hook', 'private'],
+    ['http://012.0.0.1/hook', 'private'],
+    ['http://192.168.1.20:8080/', 'private'],
+    ['http://172.16.5.4/', 'private'],
+    ['http://100.64.0.1/', 'shared-address-space'],
+    ['http://169.254.1.1/', 'link-local'],
+    ['http://0.0.0.0/', 'unspecified'],
+    ['http://0/', 'unspecified'],
+    ['http://[::]/', 'unspecified'],
+    ['http://[fd00::1]/', 'unique-local'],
+    ['http://[fd12:3456::1]/', 'unique-local'],
+    ['http://[fe80::1]/', 'link-local'],
+    ['http://[::ffff:10.0.0.1]/', 'private'],
+    ['http://[::ffff:169.254.169.254]/', 'metadata'],
+    ['http://[::ffff:a00:1]/', 'private'],
+    ['http://224.0.0.1/', 'multicast'],
+    ['http://[ff02::1]/', 'multicast'],
+  ];
+  it.each(refused)('refuses %s in every stage (%s)', (url, reason) => {
+    for (const stage of ['local', 'dev'] as const) {
+      const problem = endpointProblem(url.replace(/^http:/, stage === 'dev' ? 'https:' : 'http:'), stage);
+      expect(problem, `${url} in ${stage}`).toContain('must not target a non-public address');
+      expect(problem).toContain(`: ${reason} (`);
+    }
+  });
+
+  it('admits loopback only where the deliverer does (the local stage), in every spelling', () => {
+    for (const url of ['http://127.0.0.1:9000/hook', 'http://2130706433/', 'http://0x7f.1/', 'http://127.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/']) {
+      expect(endpointProblem(url, 'local'), url).toBeUndefined();
+      const problem = endpointProblem(url.replace(/^http:/, 'https:'), 'dev');
+      expect(problem, url).toContain('loopback');
+    }
+    expect(literalHostProblem('127.0.0.1', { allowLoopback: true })).toBeUndefined();
+    expect(literalHostProblem('10.0.0.1', { allowLoopback: true })).toContain('10.0.0.1 is refused: private');
+  });
+
+  it('leaves host names and public addresses to the connect-time guard', () => {
+    for (const url of ['https://hooks.example.com/in', 'https://93.184.216.34/in', 'https://[2606:4700::1111]/in', 'https://localhost/in', 'https://metadata.google.internal/']) {
+      expect(endpointProblem(url, 'dev'), url).toBeUndefined();
+    }
   });
 });

@@ -160,7 +160,14 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
     allowLoopback: deps.allowLoopback ?? false,
   });
   const done = now();
-  const attemptItem: DeliveryAttempt = { deliveryId: id, attempt, at: formatInstant(instantFromMs(sentAt)), durationMs: result.durationMs };
+  const attemptItem: DeliveryAttempt = {
+    deliveryId: id,
+    attempt,
+    at: formatInstant(instantFromMs(sentAt)),
+    durationMs: result.durationMs,
+    endpoint: config.endpoint,
+    replayGeneration: delivery.replayGeneration,
+  };
   if (isFailure(result)) attemptItem.error = result.error;
   else {
     attemptItem.statusCode = result.status;
@@ -171,12 +178,14 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
   const updatedAt = formatInstant(instantFromMs(done));
   switch (outcome.kind) {
     case 'succeeded':
+      attemptItem.outcome = 'succeeded';
       return (await deliveries.recordAttempt(delivery, attemptItem, { status: 'succeeded', updatedAt })) ? 'succeeded' : 'lost-race';
     case 'deactivate': {
       // First the config, then the record: if deactivating throws, the message comes back and (the config still
       // active) tries again; once deactivated, a crash before the record only leaves the delivery to be cancelled.
       await configs.update(config.id, (current) => ({ ...current, active: false }));
       log('warn', 'webhook endpoint answered 410 Gone: config deactivated', { configId: config.id });
+      attemptItem.outcome = 'permanent_failure';
       if (!(await deliveries.recordAttempt(delivery, attemptItem, { status: 'failed', updatedAt }))) return 'lost-race';
       // Then the config's other pending deliveries, as a deactivation through the API does (a crash before this
       // leaves them to be cancelled when their messages arrive).
@@ -188,8 +197,10 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
       const next = nextAttempt({ attempt, now: done, retryAfter, ...(deps.random ? { random: deps.random } : {}) });
       if ('give' in next) {
         log('warn', 'webhook delivery failed after the last attempt', { attempt });
+        attemptItem.outcome = 'permanent_failure';
         return (await deliveries.recordAttempt(delivery, attemptItem, { status: 'failed', updatedAt })) ? 'failed' : 'lost-race';
       }
+      attemptItem.outcome = 'retryable_failure';
       if (!(await deliveries.recordAttempt(delivery, attemptItem, { status: 'pending', nextAttemptAt: next.at, updatedAt }))) return 'lost-race';
       // After the record: if this send fails the message is reported failed and comes back, finds nextAttemptAt
       // in the future and hops; a crash here does the same after the visibility timeout.

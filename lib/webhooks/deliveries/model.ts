@@ -21,9 +21,23 @@ export interface Delivery {
   attempts: number;
   /** Epoch ms of the next scheduled attempt while pending. */
   nextAttemptAt?: number;
+  /** How many times the delivery was replayed (0 until the first replay). */
+  replayGeneration: number;
+  /** The latest recorded attempt: its number, when it was sent, what it got back (status code, or why nothing). */
+  lastAttempt?: number;
+  lastAttemptAt?: string;
+  lastStatusCode?: number;
+  lastError?: string;
   createdAt: string;
   updatedAt: string;
 }
+
+/**
+ * What an attempt meant for its delivery, in the reference platform's words: `retryable_failure` when another
+ * attempt was scheduled, `permanent_failure` when it ended the delivery `failed` (410 Gone, or the schedule's
+ * last attempt).
+ */
+export type AttemptOutcome = 'succeeded' | 'retryable_failure' | 'permanent_failure';
 
 /** One record per attempt, kept for the attempts API. */
 export interface DeliveryAttempt {
@@ -36,6 +50,12 @@ export interface DeliveryAttempt {
   error?: string;
   /** First 4 KiB of the response body. */
   responsePreview?: string;
+  /** The endpoint it was sent to (the config's endpoint at the time). Absent on attempts recorded before. */
+  endpoint?: string;
+  /** Absent on attempts recorded before it existed: the API derives it from the status code. */
+  outcome?: AttemptOutcome;
+  /** The delivery's replay generation when the attempt was made. */
+  replayGeneration?: number;
 }
 
 /** 32 hex characters (no `.`, as `service-webhook-id` requires). */

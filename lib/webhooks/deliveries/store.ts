@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import type { TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
@@ -102,21 +102,26 @@ export class DeliveryStore implements PendingDeliveries {
     const attemptPut: TransactItem = {
       Put: { TableName: table, Item: { ...deliveryKeys.attempt(delivery.id, attempt.attempt), type: 'attempt', ...attempt }, ConditionExpression: 'attribute_not_exists(pk)' },
     };
+    // The delivery keeps a summary of its latest attempt (`last*`); what the attempt did not have is removed.
+    // `lastAttempt` (its number) tells a recorded attempt from one in flight (claimed, `attempts` ahead of it).
+    const set = ['#status = :status', 'updatedAt = :now', 'lastAttemptAt = :lastAt', 'lastAttempt = :attempt'];
+    const remove: string[] = [];
+    const values: Record<string, unknown> = { ':status': next.status, ':now': next.updatedAt, ':pending': 'pending', ':attempt': attempt.attempt, ':lastAt': attempt.at };
+    if (pending) (set.push('nextAttemptAt = :at'), (values[':at'] = next.nextAttemptAt));
+    else remove.push('nextAttemptAt');
+    if (attempt.statusCode !== undefined) (set.push('lastStatusCode = :code'), (values[':code'] = attempt.statusCode));
+    else remove.push('lastStatusCode');
+    if (attempt.error !== undefined) (set.push('lastError = :error'), (values[':error'] = attempt.error));
+    else remove.push('lastError');
     const recorded = await this.conditional([
       {
         Update: {
           TableName: table,
           Key: deliveryKeys.delivery(delivery.id),
-          UpdateExpression: pending ? 'SET #status = :status, nextAttemptAt = :at, updatedAt = :now' : 'SET #status = :status, updatedAt = :now REMOVE nextAttemptAt',
+          UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
           ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND attempts = :attempt',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':status': next.status,
-            ':now': next.updatedAt,
-            ':pending': 'pending',
-            ':attempt': attempt.attempt,
-            ...(pending ? { ':at': next.nextAttemptAt } : {}),
-          },
+          ExpressionAttributeValues: values,
         },
       },
       attemptPut,
@@ -245,7 +250,13 @@ export class DeliveryStore implements PendingDeliveries {
       query,
       (item) => {
         const { pk: _pk, sk: _sk, type: _type, ...attempt } = item;
-        return { ...attempt, attempt: Number(attempt.attempt), durationMs: Number(attempt.durationMs), ...(attempt.statusCode !== undefined ? { statusCode: Number(attempt.statusCode) } : {}) } as DeliveryAttempt;
+        return {
+          ...attempt,
+          attempt: Number(attempt.attempt),
+          durationMs: Number(attempt.durationMs),
+          ...(attempt.statusCode !== undefined ? { statusCode: Number(attempt.statusCode) } : {}),
+          ...(attempt.replayGeneration !== undefined ? { replayGeneration: Number(attempt.replayGeneration) } : {}),
+        } as DeliveryAttempt;
       },
     );
   }
@@ -263,14 +274,60 @@ export class DeliveryStore implements PendingDeliveries {
         Update: {
           TableName: this.options.table,
           Key: deliveryKeys.delivery(delivery.id),
-          UpdateExpression: 'SET #status = :pending, nextAttemptAt = :due, updatedAt = :now',
+          // A new generation: the attempts it makes carry it, so the history shows which replay made which.
+          UpdateExpression: 'SET #status = :pending, nextAttemptAt = :due, updatedAt = :now ADD replayGeneration :one',
           ConditionExpression: 'attribute_exists(pk) AND #status = :from',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':due': nowMs, ':now': updatedAt, ':from': delivery.status },
+          ExpressionAttributeValues: { ':pending': 'pending', ':due': nowMs, ':now': updatedAt, ':from': delivery.status, ':one': 1 },
         },
       },
       ...this.moveIndex(delivery, delivery.status, 'pending'),
     ]);
+  }
+
+  /**
+   * Brings a pending delivery's next attempt forward to `nowMs` (a bulk replay's "expedite"). Only when no attempt
+   * is in flight (every claimed attempt recorded: a claim's lease must not be cut short) and nothing changed since
+   * `delivery` was read; false otherwise.
+   */
+  async expedite(delivery: Delivery, nowMs: number, updatedAt: string): Promise<boolean> {
+    if (delivery.status !== 'pending' || delivery.attempts !== (delivery.lastAttempt ?? 0)) return false;
+    return this.conditional(
+      new UpdateCommand({
+        TableName: this.options.table,
+        Key: deliveryKeys.delivery(delivery.id),
+        UpdateExpression: 'SET nextAttemptAt = :due, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND attempts = :attempts AND nextAttemptAt = :read',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':due': nowMs, ':now': updatedAt, ':pending': 'pending', ':attempts': delivery.attempts, ':read': delivery.nextAttemptAt ?? null },
+      }),
+    );
+  }
+
+  /**
+   * Up to `limit` delivery ids of one filter index partition (`index-keys.ts`), oldest first, created in
+   * [`from`, `to`] (sortable instants, both inclusive), after sort key `after`. `last` is where the read stopped
+   * when the partition may hold more.
+   */
+  async idsInPartition(partition: string, from: string, to: string, after: string | undefined, limit: number): Promise<{ ids: string[]; last?: string }> {
+    const { Items, LastEvaluatedKey } = await this.options.doc.send(
+      new QueryCommand({
+        TableName: this.options.table,
+        // `<instant>#~` sorts after every `<instant>#<hex id>`: `to` is inclusive.
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :lo AND :hi',
+        ExpressionAttributeValues: { ':p': partition, ':lo': from, ':hi': `${to}#~` },
+        ...(after !== undefined ? { ExclusiveStartKey: { pk: partition, sk: after } } : {}),
+        Limit: limit,
+        ConsistentRead: true,
+      }),
+    );
+    return { ids: (Items ?? []).map((item) => String(item.deliveryId)), ...(LastEvaluatedKey ? { last: String(LastEvaluatedKey.sk) } : {}) };
+  }
+
+  /** Deliveries by id, in the order given (missing ones left out). */
+  async getMany(ids: readonly string[]): Promise<Delivery[]> {
+    const items = await batchGetInOrder(this.options.doc, this.options.table, ids.map(deliveryKeys.delivery));
+    return items.filter((i): i is Record<string, unknown> => i !== undefined).map(fromItem);
   }
 
   private async cancelWithRetries(ref: { id: string; configId: string; sort: string }, updatedAt: string): Promise<boolean> {
@@ -365,9 +422,14 @@ function fromItem(item: Record<string, unknown>): Delivery {
     body: String(item.body),
     status: String(item.status) as DeliveryStatus,
     attempts: Number(item.attempts ?? 0),
+    replayGeneration: Number(item.replayGeneration ?? 0),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
   if (item.nextAttemptAt !== undefined && item.nextAttemptAt !== null) delivery.nextAttemptAt = Number(item.nextAttemptAt);
+  if (item.lastAttempt !== undefined) delivery.lastAttempt = Number(item.lastAttempt);
+  if (item.lastAttemptAt !== undefined) delivery.lastAttemptAt = String(item.lastAttemptAt);
+  if (item.lastStatusCode !== undefined) delivery.lastStatusCode = Number(item.lastStatusCode);
+  if (item.lastError !== undefined) delivery.lastError = String(item.lastError);
   return delivery;
 }

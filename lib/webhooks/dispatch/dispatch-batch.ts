@@ -119,6 +119,7 @@ async function createDelivery(
     body: event.body,
     status: 'pending',
     attempts: 0,
+    replayGeneration: 0,
     nextAttemptAt: nowMs,
     createdAt,
     updatedAt: createdAt,

@@ -4,6 +4,7 @@ import { EVENT_KINDS, isEventKind, type EventKind } from '../../../events/catalo
 import type { Stage } from '../../config/env.js';
 import { ConfigurationError } from '../../errors/index.js';
 import { boundedText } from '../../validation/common.js';
+import { literalHostProblem } from '../ssrf/literal-host.js';
 
 /**
  * A webhook configuration (API.md §4). `previousSecret` / `previousSecretExpiresAt` exist only during a secret
@@ -69,7 +70,9 @@ export function secretProblem(value: string): string | undefined {
 
 /**
  * Why `raw` is not an acceptable endpoint, or undefined: an absolute http(s) URL with a host, no userinfo, no
- * fragment, at most 2048 characters; https unless the stage is `local`. The endpoint is stored as given.
+ * fragment, at most 2048 characters; https unless the stage is `local`; a host that is not an IP literal the
+ * SSRF guard would refuse (loopback only in the `local` stage, as the deliverer allows it there). The endpoint is
+ * stored as given. Host names are judged at connect time, on what they resolve to then (`ssrf/guarded-lookup.ts`).
  */
 export function endpointProblem(raw: string, stage: Stage): string | undefined {
   if (raw.length > MAX_ENDPOINT_LENGTH) return `must be at most ${MAX_ENDPOINT_LENGTH} characters`;
@@ -87,7 +90,7 @@ export function endpointProblem(raw: string, stage: Stage): string | undefined {
   if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/?#]*@/i.test(raw)) return 'must not contain credentials (user:password@)';
   if (raw.includes('#')) return 'must not contain a fragment';
   if (url.protocol === 'http:' && stage !== 'local') return 'must use https';
-  return undefined;
+  return literalHostProblem(url.hostname, { allowLoopback: stage === 'local' });
 }
 
 const eventTypesSchema = v.pipe(

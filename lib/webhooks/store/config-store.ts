@@ -17,8 +17,16 @@ import {
 } from './keys.js';
 
 
-/** Attempts of a change before answering 503 (a lost race costs one more read and write). */
-export const MAX_SAVE_ATTEMPTS = 5;
+/**
+ * Retries of a change, sized to the contention a config sees: a dashboard, scripts and the deliverer (410 Gone)
+ * may all write one config at once, and the contended test (50 concurrent writers on DynamoDB Local) must see
+ * every change applied. With full jitter each lost race waits up to 25, 50, 100 … ms, at most `MAX_SAVE_DELAY_MS`,
+ * so n writers spread over a window that grows until about one in n commits per round; the worst case before a
+ * 503 is under 12 s of waiting, inside API Gateway's 29 s. A lost race costs one more read and write.
+ */
+export const MAX_SAVE_ATTEMPTS = 20;
+export const FIRST_SAVE_DELAY_MS = 25;
+export const MAX_SAVE_DELAY_MS = 800;
 export const CONFIGS_LIST = 'webhook-configs';
 
 export interface ConfigStoreOptions {
@@ -157,7 +165,13 @@ export class ConfigStore {
   }
 
   private retrying<T>(step: () => Promise<{ done: true; value: T } | { done: false }>): Promise<T> {
-    return retryRaces(step, { maxAttempts: MAX_SAVE_ATTEMPTS, sleep: this.sleep, busy: 'the webhook configuration is being changed concurrently; retry shortly' });
+    return retryRaces(step, {
+      maxAttempts: MAX_SAVE_ATTEMPTS,
+      firstDelayMs: FIRST_SAVE_DELAY_MS,
+      maxDelayMs: MAX_SAVE_DELAY_MS,
+      sleep: this.sleep,
+      busy: 'the webhook configuration is being changed concurrently; retry shortly',
+    });
   }
 
   private transaction(next: WebhookConfig, version: number, current: Stored | undefined): TransactItem[] {

@@ -119,6 +119,25 @@ export async function measureOperationCosts(dynamoEndpoint: string, sqsEndpoint:
     String((await call(ledger, 'POST', `${L}/transactions/${oneId}/metadata`, { note: 'bench' })).status),
   );
 
+  // --- ledger lists: a query no index serves reads one bounded page (LEDGER_SCAN_READS, default 1,000 items).
+  const S = '/api/ledger/v2/benchscan';
+  await call(ledger, 'POST', S);
+  for (let i = 0; i < 11; i++) {
+    const elements = Array.from({ length: 100 }, (_, j) => ({ action: 'CREATE_TRANSACTION', data: tx([['world', `scan:${(i * 100 + j) % 50}`, 1]]) }));
+    await call(ledger, 'POST', `${S}/_bulk`, elements);
+  }
+  const listed = async (query: unknown) => {
+    const res = await call(ledger, 'GET', `${S}/transactions?query=${encodeURIComponent(JSON.stringify(query))}`);
+    const cursor = (res.body as unknown as { cursor: { data: unknown[]; hasMore: boolean } }).cursor;
+    return `${res.status} ${cursor.data.length} results, hasMore ${cursor.hasMore}`;
+  };
+  await measure('list transactions, query served by an index (account): one page of 15', () => listed({ $match: { account: 'scan:7' } }));
+  await measure(
+    'list transactions, query no index serves ($like on reference, no match): one bounded page',
+    () => listed({ $like: { reference: 'nothing%' } }),
+    'reads LEDGER_SCAN_READS (1,000) transaction items of the 1,100 and stops, empty with hasMore: ≈ 1,000 such pages per million transactions',
+  );
+
   // --- webhooks: one active config for committed transactions, pointing at a local receiver.
   const receiver = await startWebhookReceiver();
   const sqs = localSqsClient(sqsEndpoint);

@@ -4,6 +4,7 @@ import type { AppEnv } from '../http/types.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import { serverInfoRoute } from '../platform/server-info.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
+import { notImplementedRoutes } from './routes/not-implemented.js';
 import { paymentRoutes } from './routes/payments.js';
 import { PaymentStore } from './store/payment-store.js';
 
@@ -27,5 +28,6 @@ export function createPaymentsApp(runtime: ServiceRuntime, options: PaymentsAppO
   const app = createProtectedApp('payments', runtime);
   serverInfoRoute(app);
   paymentRoutes(app, { store });
+  notImplementedRoutes(app);
   return app;
 }

@@ -5,7 +5,7 @@ import { queryPage } from '../../dynamo/paginate.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { sortableCreatedAt, type PaymentFilter } from '../domain/input.js';
-import { paymentView, samePayment, type Payment } from '../domain/payment.js';
+import { paymentView, providerOf, samePayment, type Payment } from '../domain/payment.js';
 import { savedPaymentEventRow } from './event-row.js';
 import { PAYMENTS_BY_CREATION, creationSort, filterPartition, indexPartitions, paymentKey } from './keys.js';
 
@@ -134,6 +134,7 @@ function fromItem(item: Record<string, unknown>): { payment: Payment; version: n
   const payment: Payment = {
     id: String(item.id),
     connectorID: String(item.connectorID),
+    provider: providerOf(String(item.connectorID)),
     reference: String(item.reference),
     createdAt: String(item.createdAt),
     type: item.type as Payment['type'],

@@ -107,6 +107,8 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
       ['listPools', () => sdk.payments.v3.listPools({}), 'v3 pools'],
       ['listPaymentInitiations', () => sdk.payments.v3.listPaymentInitiations({}), 'v3 payment-initiations'],
       ['getTask', () => sdk.payments.v3.getTask({ taskID: 't' }), 'v3 tasks'],
+      // The SDK declares no security here and sends no token: still a 501, not a 401.
+      ['getBankAccount', () => sdk.payments.v3.getBankAccount({ bankAccountID: 'b' }), 'v3 bank-accounts'],
       ['v1 listPayments', () => sdk.payments.v1.listPayments({}), 'v1 payments'],
       ['v1 listAllConnectors', () => sdk.payments.v1.listAllConnectors(), 'v1 connectors'],
     ];
@@ -120,5 +122,13 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
         errorMessage: `${what} are not implemented by this platform (payments are served under /v3/payments)`,
       });
     }
+  });
+
+  it('answers the 501s without a token, while served routes still need one', async () => {
+    const pools = await fetch(`${platform.baseUrl}/api/payments/v3/pools`);
+    expect(pools.status).toBe(501);
+    expect(await pools.json()).toEqual({ errorCode: 'NOT_IMPLEMENTED', errorMessage: 'v3 pools are not implemented by this platform (payments are served under /v3/payments)' });
+    expect((await fetch(`${platform.baseUrl}/api/payments/v3/payments`)).status).toBe(401);
+    expect((await fetch(`${platform.baseUrl}/api/payments/v3/unknown`)).status).toBe(401);
   });
 });

@@ -16,6 +16,7 @@ const amount = v.pipe(
 export const savedPaymentPayloadSchema = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/)),
   connectorID: v.pipe(v.string(), v.minLength(1)),
+  provider: v.pipe(v.string(), v.minLength(1)),
   reference: v.pipe(v.string(), v.minLength(1)),
   createdAt: v.pipe(v.string(), v.isoTimestamp()),
   type: v.picklist(PAYMENT_TYPES),

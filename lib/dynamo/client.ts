@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { protoSafeKeys } from './proto-keys.js';
 
 export interface DynamoConnection {
   /** Set for DynamoDB Local; absent in AWS, where the SDK resolves the regional endpoint. */
@@ -17,11 +18,14 @@ export function createDocumentClient(connection: DynamoConnection = {}, options:
     config.endpoint = connection.endpoint;
     config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   }
-  return DynamoDBDocumentClient.from(new DynamoDBClient(config), {
+  const doc = DynamoDBDocumentClient.from(new DynamoDBClient(config), {
     marshallOptions: { removeUndefinedValues: true },
     // The ledger stores only integers; reading them as bigint keeps amounts exact (rule 1).
     ...(options.bigintNumbers ? { unmarshallOptions: { wrapNumbers: (value: string) => BigInt(value) } } : {}),
   });
+  // Callers' map keys named `__proto__` would be dropped by the SDK's (un)marshaller: see proto-keys.ts.
+  doc.middlewareStack.use(protoSafeKeys);
+  return doc;
 }
 
 export function connectionFromEnv(env: NodeJS.ProcessEnv = process.env): DynamoConnection {

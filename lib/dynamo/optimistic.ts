@@ -25,20 +25,29 @@ export interface RetryOptions {
   sleep: (ms: number) => Promise<void>;
   /** The 503 message when every attempt lost its race. */
   busy: string;
-  /** The first wait's ceiling, doubled after each lost race (default 20 ms: `10 * 2 ** attempt`). */
-  firstDelayMs?: number;
-  /** The ceiling no wait exceeds (default 500 ms). Records written by many at once need a wider window. */
+  /** First backoff window (ms), doubled after each lost race (default 10). */
+  baseDelayMs?: number;
+  /** Largest backoff window (ms) (default 500). */
   maxDelayMs?: number;
+  /** Time budget (ms) from the first attempt: no new attempt starts after it (default: none, attempts only). */
+  budgetMs?: number;
+  now?: () => number;
 }
 
-/** Runs `step` until it reports done; after a lost race it waits (full jitter, capped) and runs it again. */
+/**
+ * Runs `step` until it reports done; after a lost race it waits (full jitter over a window that doubles with each
+ * lost race, capped) and runs it again, until `maxAttempts` or the time budget is spent (then 503, retry later).
+ */
 export async function retryRaces<T>(step: () => Promise<{ done: true; value: T } | { done: false }>, options: RetryOptions): Promise<T> {
+  const { baseDelayMs = 10, maxDelayMs = 500, budgetMs, now = Date.now } = options;
+  const deadline = budgetMs === undefined ? Infinity : now() + budgetMs;
   for (let attempt = 1; ; attempt++) {
     const outcome = await step();
     if (outcome.done) return outcome.value;
     if (attempt >= options.maxAttempts) throw new DependencyThrottledError(options.busy);
-    const first = options.firstDelayMs ?? 20;
-    await options.sleep(Math.random() * Math.min(options.maxDelayMs ?? 500, (first / 2) * 2 ** attempt));
+    const wait = Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+    if (now() + wait >= deadline) throw new DependencyThrottledError(options.busy);
+    await options.sleep(wait);
   }
 }
 

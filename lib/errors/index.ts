@@ -21,7 +21,8 @@ export type ErrorKind =
   | 'outcome_unknown'
   | 'compilation_failed'
   | 'metadata_override'
-  | 'reads_changed';
+  | 'reads_changed'
+  | 'not_implemented';
 
 export abstract class PlatformError extends Error {
   abstract readonly kind: ErrorKind;
@@ -126,6 +127,11 @@ export class MetadataOverrideError extends PlatformError {
  */
 export class ScriptReadsChangedError extends PlatformError {
   readonly kind = 'reads_changed';
+}
+
+/** An operation of the reference platform's API that this platform does not offer (501). */
+export class NotImplementedError extends PlatformError {
+  readonly kind = 'not_implemented';
 }
 
 const BY_KIND: Partial<Record<ErrorKind, new (message: string) => PlatformError>> = {

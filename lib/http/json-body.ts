@@ -15,7 +15,7 @@ export async function readJsonBody<TSchema extends v.GenericSchema>(
   schema: TSchema,
   options: { optional?: boolean; parse?: (text: string) => unknown } = {},
 ): Promise<v.InferOutput<TSchema>> {
-  const text = await c.req.text();
+  const text = await readBodyText(c);
   if (text.trim() === '' && options.optional) return validate(schema, undefined, 'body');
   const contentType = c.req.header('content-type') ?? '';
   if (!JSON_MEDIA_TYPE.test(contentType)) {
@@ -28,6 +28,19 @@ export async function readJsonBody<TSchema extends v.GenericSchema>(
     throw new ValidationError('body is not valid JSON');
   }
   return validate(schema, withoutNullFields(parsed), 'body');
+}
+
+/** Strict: a body that is not valid UTF-8 is refused, never stored with U+FFFD in place of the bad bytes. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The request body as text; invalid UTF-8 is a 400 (RFC 8259 §8.1: JSON text is UTF-8). A BOM is dropped. */
+export async function readBodyText(c: Context): Promise<string> {
+  const bytes = await c.req.arrayBuffer();
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ValidationError('body is not valid UTF-8');
+  }
 }
 
 /**

@@ -67,7 +67,8 @@ class Run {
   private queue = FundsQueue.empty();
   private readonly postings: ScriptPosting[] = [];
   private readonly txMetadata = new Map<string, Value>();
-  private readonly accountMetadata: Record<string, Record<string, string>> = {};
+  // Keyed by caller data (`@__proto__` is a valid account): null-prototype, so no key reaches Object.prototype.
+  private readonly accountMetadata: Record<string, Record<string, string>> = Object.create(null);
   private asset = '';
 
   constructor(
@@ -85,9 +86,9 @@ class Run {
     this.prefetchBalances();
     for (const statement of this.program.statements) this.runStatement(statement);
     for (const posting of this.postings) this.checkPosting(posting);
-    const txMetadata: Record<string, string> = {};
-    for (const [name, value] of this.txMetadata) txMetadata[name] = renderValue(value);
-    return { postings: this.postings, txMetadata, accountMetadata: this.accountMetadata };
+    const txMetadata: Record<string, string> = Object.fromEntries([...this.txMetadata].map(([name, value]) => [name, renderValue(value)]));
+    const accountMetadata = Object.fromEntries(Object.entries(this.accountMetadata).map(([account, m]) => [account, { ...m }]));
+    return { postings: this.postings, txMetadata, accountMetadata };
   }
 
   // ------------------------------------------------------------ variables
@@ -193,7 +194,7 @@ class Run {
       this.txMetadata.set(name as string, value as Value);
     } else if (statement.name === 'set_account_meta') {
       const [account, name, value] = this.values.arguments(statement, ['account', 'string', 'any']);
-      (this.accountMetadata[account as string] ??= {})[name as string] = renderValue(value as Value);
+      (this.accountMetadata[account as string] ??= Object.create(null))[name as string] = renderValue(value as Value);
     } else {
       throw compilationError('UnboundFunction', `unknown function: ${statement.name}`, statement.loc);
     }

@@ -7,7 +7,8 @@ import { compilationError } from './errors.js';
  * bigints or numeric strings (a lossless JSON parser's output), so large amounts are not rounded here.
  */
 export function varsFromRequest(vars: Record<string, unknown> | null | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Null-prototype: a variable may be named `__proto__` or `constructor`; each stays an ordinary key.
+  const out: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(vars ?? {})) {
     const text = asText(value);
     if (text !== undefined) {
@@ -24,7 +25,7 @@ export function varsFromRequest(vars: Record<string, unknown> | null | undefined
     }
     throw compilationError('InvalidVariableValue', `variable $${name} must be a string, a number or {asset, amount}`);
   }
-  return out;
+  return { ...out };
 }
 
 function asText(value: unknown): string | undefined {

@@ -4,6 +4,7 @@ import type { AppEnv } from '../http/types.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import { serverInfoRoute } from '../platform/server-info.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
+import { notImplementedRoutes } from './routes/not-implemented.js';
 import { paymentRoutes } from './routes/payments.js';
 import { PaymentStore } from './store/payment-store.js';
 
@@ -24,7 +25,9 @@ export function createPaymentsApp(runtime: ServiceRuntime, options: PaymentsAppO
     ...(options.now ? { now: options.now } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
-  const app = createProtectedApp('payments', runtime);
+  // The 501s come before the bearer check: they reveal nothing but the API's shape, and SDK 7.0.1 sends no token
+  // for some of those operations (it declares no security on them).
+  const app = createProtectedApp('payments', runtime, { beforeAuth: notImplementedRoutes });
   serverInfoRoute(app);
   paymentRoutes(app, { store });
   return app;

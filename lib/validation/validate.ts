@@ -1,6 +1,9 @@
 import * as v from 'valibot';
 import { ValidationError } from '../errors/index.js';
 
+/** How much of one path segment (an object key, possibly a caller's metadata key) an error message repeats. */
+export const MAX_PATH_SEGMENT = 64;
+
 /** Runs a valibot schema and turns the first issue into a ValidationError that names the field. */
 export function validate<TSchema extends v.GenericSchema>(
   schema: TSchema,
@@ -10,7 +13,20 @@ export function validate<TSchema extends v.GenericSchema>(
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];
-  const path = v.getDotPath(issue);
+  const path = fieldPath(issue);
   const field = path ? `${what}.${path}` : what;
   throw new ValidationError(`${field}: ${issue.message}`);
+}
+
+/**
+ * The issue's path, dot-separated. Keys can be a caller's data (metadata keys up to a megabyte long): each
+ * segment is cut to MAX_PATH_SEGMENT characters, so an error names the key without echoing all of it.
+ */
+function fieldPath(issue: v.BaseIssue<unknown>): string {
+  return (issue.path ?? [])
+    .map((item) => {
+      const key = String(item.key);
+      return key.length > MAX_PATH_SEGMENT ? `${key.slice(0, MAX_PATH_SEGMENT)}…` : key;
+    })
+    .join('.');
 }

@@ -10,7 +10,7 @@ import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-s
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { paymentId } from '../../lib/payments/domain/payment.js';
-import { MAX_SAVE_ATTEMPTS } from '../../lib/payments/store/payment-store.js';
+import { MAX_SAVE_ATTEMPTS, SAVE_BACKOFF } from '../../lib/payments/store/payment-store.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { paymentBody, paymentEvents, paymentsClient, storedCounts, type PaymentsCall } from '../support/payments.js';
 import { testEnvironment } from '../support/tables.js';
@@ -148,7 +148,9 @@ describe('payments under injected DynamoDB failures', () => {
     expect(res.body.errorMessage).toMatch(/retry/i);
     expect(seen.write).toBe(MAX_SAVE_ATTEMPTS);
     expect(sleeps).toHaveLength(MAX_SAVE_ATTEMPTS - 1);
-    sleeps.forEach((ms, i) => expect(ms).toBeLessThanOrEqual(Math.min(500, 10 * 2 ** (i + 1))));
+    sleeps.forEach((ms, i) => expect(ms).toBeLessThanOrEqual(Math.min(SAVE_BACKOFF.maxDelayMs, SAVE_BACKOFF.baseDelayMs * 2 ** (i + 1))));
+    // The window reaches its cap: later waits spread up to it, and none beyond.
+    expect(Math.max(...sleeps)).toBeGreaterThan(SAVE_BACKOFF.maxDelayMs / 4);
     mock!.restore();
     expect(await storedCounts(runtime)).toEqual(before);
   });

@@ -35,6 +35,7 @@ describe('POST /v3/payments: create', () => {
       data: {
         id,
         connectorID: 'stripe-main',
+        provider: 'stripe-main',
         reference: body.reference,
         createdAt: '2026-11-22T10:04:05.123456Z',
         type: 'PAY-IN',
@@ -392,7 +393,8 @@ describe('POST /v3/payments: validation (400 VALIDATION naming the field, nothin
     // unknown and missing fields
     ['an unknown field', paymentBody({ extra: 1 }), 'body.extra'],
     ['provider (not accepted)', paymentBody({ provider: 'stripe' }), 'body.provider'],
-    ['adjustments (not supported)', paymentBody({ adjustments: [] }), 'body.adjustments'],
+    ['adjustments (not supported)', paymentBody({ adjustments: [{ reference: 'adj-1', status: 'SUCCEEDED', amount: 1000n, asset: 'EUR/2', createdAt: '2026-11-22T10:04:05Z' }] }), 'body.adjustments: adjustments are not supported'],
+    ['adjustments that are not a list', paymentBody({ adjustments: {} }), 'body.adjustments: must be an array'],
     ...(['reference', 'connectorID', 'type', 'amount', 'asset', 'scheme', 'createdAt'].map((f) => [`missing ${f}`, without(f), `body.${f}`]) as Array<[string, unknown, string]>),
     // enums
     ['type PAYIN', paymentBody({ type: 'PAYIN' }), 'body.type: must be one of PAY-IN, PAYOUT, TRANSFER, OTHER'],

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { ConflictError, NoPostingsError } from '../../errors/index.js';
 import { canonicalJson } from '../../json/canonical.js';
 import { metadataMap } from '../../validation/common.js';
+import { keyedRecord } from '../../validation/record.js';
 import { amountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
@@ -36,7 +37,7 @@ export const createTransactionSchema = v.strictObject({
   script: v.optional(
     v.strictObject({
       plain: v.pipe(v.string('must be a string'), v.maxLength(SCRIPT_MAX_BYTES, `must be at most ${SCRIPT_MAX_BYTES} characters`)),
-      vars: v.optional(v.record(v.string(), v.unknown(), 'must map variable names to values')),
+      vars: v.optional(keyedRecord(v.string(), v.unknown(), 'must map variable names to values')),
     }),
   ),
   /** The reference's choice of Numscript runtime: one interpreter serves both here. */
@@ -44,7 +45,7 @@ export const createTransactionSchema = v.strictObject({
   metadata: v.optional(metadataMap),
   reference: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'))),
   timestamp: v.optional(v.string('must be an RFC 3339 date-time string')),
-  accountMetadata: v.optional(v.record(addressSchema, metadataMap, 'must map account addresses to metadata')),
+  accountMetadata: v.optional(keyedRecord(addressSchema, metadataMap, 'must map account addresses to metadata')),
   force: v.optional(v.boolean('must be a boolean')),
 });
 export type CreateTransactionInput = v.InferOutput<typeof createTransactionSchema>;
@@ -124,9 +125,10 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
 
 /** The request's account metadata with the script's `set_account_meta` over it, account by account. */
 function mergeAccountMetadata(request: Record<string, Record<string, string>>, script: Record<string, Record<string, string>>): Record<string, Record<string, string>> {
-  const merged = { ...request };
-  for (const [account, metadata] of Object.entries(script)) merged[account] = { ...(merged[account] ?? {}), ...metadata };
-  return merged;
+  // A Map, then fromEntries: an address such as `__proto__` stays a key (merged[address] = ... would set the prototype).
+  const merged = new Map(Object.entries(request));
+  for (const [account, metadata] of Object.entries(script)) merged.set(account, { ...(merged.get(account) ?? {}), ...metadata });
+  return Object.fromEntries(merged);
 }
 
 /** Transactions are stored as exact JSON text (amounts as big integers) with their post-commit volumes. */

@@ -64,7 +64,7 @@ export function postingEffects(
   let accountsAdded = 0;
   for (const address of new Set([...pairs.map(([a]) => a), ...Object.keys(accountMetadata)])) {
     const existing = state.account(address);
-    const extra = accountMetadata[address];
+    const extra = Object.hasOwn(accountMetadata, address) ? accountMetadata[address] : undefined; // not Object.prototype's `constructor`
     const earlier = existing !== undefined && atKey < existing.firstUsageKey;
     const known = existing?.assets ?? [];
     const assets = [...new Set([...known, ...pairs.filter(([a]) => a === address).map(([, asset]) => asset)])].sort();

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import * as v from 'valibot';
 import { BulkSizeExceededError, PlatformError, ValidationError } from '../../errors/index.js';
 import { contractError } from '../../http/error-mapper.js';
-import { readJsonBody, withoutNullFields } from '../../http/json-body.js';
+import { readBodyText, readJsonBody, withoutNullFields } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
@@ -61,7 +61,7 @@ export function bulkRoutes(
     const continueOnFailure = booleanFlag(c.req.query('continueOnFailure'), 'continueOnFailure');
     if (atomic && parallel) throw new ValidationError('atomic and parallel options are mutually exclusive');
     const raw = JSON_STREAM.test(c.req.header('content-type') ?? '')
-      ? parseJsonStream(await c.req.text())
+      ? parseJsonStream(await readBodyText(c))
       : await readJsonBody(c, v.array(v.unknown(), 'must be an array of bulk elements'), { parse: parseJson });
     if (raw.length > MAX_BULK_ELEMENTS) throw new BulkSizeExceededError(`a bulk holds at most ${MAX_BULK_ELEMENTS} elements (got ${raw.length})`);
     const elements = raw.map((element, i) => validate(bulkElementSchema, withoutNullFields(element), `body.${i}`));

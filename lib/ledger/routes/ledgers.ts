@@ -7,6 +7,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { metadataMap } from '../../validation/common.js';
+import { keyedRecord } from '../../validation/record.js';
 import { resolveFeatures } from '../domain/features.js';
 import { parseLedgerFilter } from '../domain/ledger-filter.js';
 import { BUCKET_NAME, DEFAULT_BUCKET, LEDGER_NAME, RESERVED_LEDGER_NAMES } from '../domain/names.js';
@@ -18,7 +19,7 @@ import type { LedgerStats } from '../store/stats.js';
 const createLedgerSchema = v.strictObject({
   bucket: v.optional(v.pipe(v.string('must be a string'), v.regex(BUCKET_NAME, 'must match ^[0-9a-zA-Z_-]{1,63}$'))),
   metadata: v.optional(metadataMap),
-  features: v.optional(v.record(v.string(), v.string('feature values must be strings'), 'must map feature names to values')),
+  features: v.optional(keyedRecord(v.string(), v.string('feature values must be strings'), 'must map feature names to values')),
 });
 
 export const ledgerView = (l: LedgerRecord) => ({ id: l.id, name: l.name, bucket: l.bucket, metadata: l.metadata, features: l.features, addedAt: l.addedAt });

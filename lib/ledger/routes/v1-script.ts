@@ -8,6 +8,7 @@ import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { metadataMap } from '../../validation/common.js';
+import { keyedRecord } from '../../validation/record.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
 import type { transactionView } from '../domain/transaction.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
@@ -18,7 +19,7 @@ import { v1Transaction } from './v1-transactions.js';
 
 const scriptBodySchema = v.strictObject({
   plain: createTransactionSchema.entries.script.wrapped.entries.plain,
-  vars: v.optional(v.record(v.string(), v.unknown(), 'must map variable names to values')),
+  vars: v.optional(keyedRecord(v.string(), v.unknown(), 'must map variable names to values')),
   reference: createTransactionSchema.entries.reference,
   metadata: v.optional(metadataMap),
 });

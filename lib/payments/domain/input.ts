@@ -4,6 +4,7 @@ import { amountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
 import { formatInstant, parseInstant, sortableInstant, type Instant } from '../../time/instant.js';
 import { metadataMap, nonEmptyText } from '../../validation/common.js';
+import { validate } from '../../validation/validate.js';
 import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES, type PaymentInput } from './payment.js';
 
 /** Bounds that keep every key built from these values far below DynamoDB's key limits (2048 / 1024 bytes). */
@@ -60,15 +61,41 @@ export const paymentInputSchema = v.strictObject({
   sourceAccountID: v.optional(accountIdSchema),
   destinationAccountID: v.optional(accountIdSchema),
   metadata: v.nullish(stringMap),
+  /**
+   * The official SDK's create request may carry the reference's adjustment history. This platform records a
+   * payment's current state instead (a later POST with the same key changes status and amount), so only an
+   * empty list is accepted; anything else is refused rather than silently dropped.
+   */
+  adjustments: v.optional(
+    v.pipe(
+      v.array(v.unknown(), 'must be an array'),
+      v.maxLength(0, 'adjustments are not supported: send the current status and amount, and POST again when they change'),
+    ),
+  ),
 });
 
 export function toPaymentInput(body: v.InferOutput<typeof paymentInputSchema>): PaymentInput {
-  const { metadata, ...rest } = body;
+  const { metadata, adjustments: _none, ...rest } = body;
   return { ...rest, ...(metadata != null ? { metadata } : {}) };
 }
 
-/** PATCH /v3/payments/<id>/metadata: a flat string map. */
-export const metadataBodySchema = stringMap;
+/**
+ * PATCH /v3/payments/<id>/metadata takes two bodies. The reference service reads a flat string map
+ * (`{"k": "v"}`); the official SDK (OpenAPI `V3UpdatePaymentMetadataRequest`) sends it wrapped,
+ * `{"metadata": {"k": "v"}}` or `{"metadata": null}`. A body whose only key is `metadata` holding an object
+ * (a null is already removed by the body reader, leaving `{}`) is the wrapped form; no flat map can look like that,
+ * since metadata values are strings. Errors name the field as sent (`body.metadata.k`).
+ */
+export function metadataPatch(body: unknown): Record<string, string> {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body);
+    const inner = (body as Record<string, unknown>).metadata;
+    if (keys.length === 1 && keys[0] === 'metadata' && inner !== null && typeof inner === 'object' && !Array.isArray(inner)) {
+      return validate(stringMap, inner, 'body.metadata');
+    }
+  }
+  return validate(stringMap, body, 'body');
+}
 
 /** The list's filters, all optional; each one (and each combination) is served by its own key range. */
 export const paymentFilterSchema = v.strictObject({

@@ -69,6 +69,8 @@ export type PaymentScheme = (typeof PAYMENT_SCHEMES)[number];
 export interface Payment {
   id: string;
   connectorID: string;
+  /** The payment service provider behind the connector: derived from connectorID (see `providerOf`). */
+  provider: string;
   reference: string;
   /** RFC 3339, UTC, microseconds at most (normalised on input). */
   createdAt: string;
@@ -100,6 +102,27 @@ export interface PaymentInput {
 }
 
 /**
+ * The provider a connector id names. The reference platform's connector ids are base64url (no padding) of the
+ * JSON `{"Provider": ..., "Reference": <uuid>}`; such an id yields its Provider. This platform has no connector
+ * registry, so any other connector id (free text such as `stripe-main`) is its own provider. The official SDK
+ * requires the field on every payment.
+ */
+export function providerOf(connectorID: string): string {
+  if (/^[A-Za-z0-9_-]+$/.test(connectorID)) {
+    try {
+      const decoded: unknown = JSON.parse(Buffer.from(connectorID, 'base64url').toString('utf8'));
+      if (decoded !== null && typeof decoded === 'object' && !Array.isArray(decoded)) {
+        const provider = (decoded as Record<string, unknown>).Provider;
+        if (typeof provider === 'string' && provider !== '') return provider;
+      }
+    } catch {
+      // Not a reference connector id: the id itself names the provider.
+    }
+  }
+  return connectorID;
+}
+
+/**
  * The payment id: base64url (no padding) of SHA-256 over the JSON array `[connectorID, reference, type]`.
  * JSON string encoding is injective, so distinct triples never share a preimage; the prefix versions the scheme.
  */
@@ -126,6 +149,7 @@ export function recordPayment(current: Payment | undefined, input: PaymentInput)
     const created: Payment = {
       id,
       connectorID: input.connectorID,
+      provider: providerOf(input.connectorID),
       reference: input.reference,
       createdAt: input.createdAt,
       type: input.type,
@@ -190,6 +214,7 @@ export function paymentView(p: Payment): Payment {
   return {
     id: p.id,
     connectorID: p.connectorID,
+    provider: providerOf(p.connectorID),
     reference: p.reference,
     createdAt: p.createdAt,
     type: p.type,

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import * as v from 'valibot';
 import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
@@ -6,7 +7,7 @@ import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { validate } from '../../validation/validate.js';
-import { metadataBodySchema, paymentFilterSchema, paymentInputSchema, toPaymentInput } from '../domain/input.js';
+import { metadataPatch, paymentFilterSchema, paymentInputSchema, toPaymentInput } from '../domain/input.js';
 import { isPaymentId, paymentId, recordPayment, withMetadata } from '../domain/payment.js';
 import { PAYMENTS_LIST, type PaymentStore } from '../store/payment-store.js';
 
@@ -30,7 +31,7 @@ export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStor
 
   app.patch('/v3/payments/:id/metadata', async (c) => {
     const id = readPaymentId(c.req.param('id'));
-    const metadata = await readJsonBody(c, metadataBodySchema);
+    const metadata = metadataPatch(await readJsonBody(c, v.unknown()));
     await store.save(id, (current) => {
       if (!current) throw notFound(id);
       return withMetadata(current, metadata);

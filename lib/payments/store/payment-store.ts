@@ -5,13 +5,21 @@ import { queryPage } from '../../dynamo/paginate.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { sortableCreatedAt, type PaymentFilter } from '../domain/input.js';
-import { paymentView, samePayment, type Payment } from '../domain/payment.js';
+import { paymentView, providerOf, samePayment, type Payment } from '../domain/payment.js';
 import { savedPaymentEventRow } from './event-row.js';
 import { PAYMENTS_BY_CREATION, creationSort, filterPartition, indexPartitions, paymentKey } from './keys.js';
 
 
-/** Attempts of a create-or-update before answering 503 (a lost race costs one more read and write). */
-export const MAX_SAVE_ATTEMPTS = 5;
+/**
+ * Lost races on one payment are read and decided again. A lost race on the version condition means another
+ * writer committed, so each round lets one writer through and N concurrent writers need at most N attempts: the
+ * bound is a count sized to that (64 > the 50 concurrent writers of test/integration/payments-contention.test.ts),
+ * not a clock, which would refuse writes on a slow host while others still make progress. The function's timeout
+ * bounds the time. Full-jitter backoff, its window doubling with each loss from 10 ms up to 200 ms, spreads the
+ * writers so each round is short; only when every attempt is spent is the answer 503.
+ */
+export const MAX_SAVE_ATTEMPTS = 64;
+export const SAVE_BACKOFF = { baseDelayMs: 10, maxDelayMs: 200 } as const;
 export const PAYMENTS_LIST = 'payments';
 
 export interface PaymentStoreOptions {
@@ -62,7 +70,7 @@ export class PaymentStore {
         const committed = await commitUnlessRaced(this.options.doc, this.transaction(next, version, current));
         return committed ? { done: true, value: { payment: next, changed: true, version } } : { done: false };
       },
-      { maxAttempts: MAX_SAVE_ATTEMPTS, sleep: this.sleep, busy: 'the payment is being changed concurrently; retry shortly' },
+      { maxAttempts: MAX_SAVE_ATTEMPTS, ...SAVE_BACKOFF, sleep: this.sleep, busy: 'the payment is being changed concurrently; retry shortly' },
     );
   }
 
@@ -134,6 +142,7 @@ function fromItem(item: Record<string, unknown>): { payment: Payment; version: n
   const payment: Payment = {
     id: String(item.id),
     connectorID: String(item.connectorID),
+    provider: providerOf(String(item.connectorID)),
     reference: String(item.reference),
     createdAt: String(item.createdAt),
     type: item.type as Payment['type'],

@@ -167,7 +167,8 @@ export class ConfigStore {
   private retrying<T>(step: () => Promise<{ done: true; value: T } | { done: false }>): Promise<T> {
     return retryRaces(step, {
       maxAttempts: MAX_SAVE_ATTEMPTS,
-      firstDelayMs: FIRST_SAVE_DELAY_MS,
+      // The first wait's window is 2 × baseDelayMs.
+      baseDelayMs: FIRST_SAVE_DELAY_MS / 2,
       maxDelayMs: MAX_SAVE_DELAY_MS,
       sleep: this.sleep,
       busy: 'the webhook configuration is being changed concurrently; retry shortly',

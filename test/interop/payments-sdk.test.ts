@@ -1,0 +1,134 @@
+/**
+ * The official TypeScript SDK 7.0.1, unmodified, against the local platform's payments over real HTTP: every
+ * payments v3 operation the platform serves parses in the SDK's strict (zod) models, and the ones it does not
+ * serve answer 501 NOT_IMPLEMENTED.
+ */
+import type { SDK } from '@formance/formance-sdk';
+import { SDKValidationError } from '@formance/formance-sdk/sdk/models/errors/sdkvalidationerror.js';
+import { V3ErrorResponse } from '@formance/formance-sdk/sdk/models/payments/v3errorresponse.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPlatform } from '../../infra/local/platform.js';
+import { paymentId } from '../../lib/payments/domain/payment.js';
+import { startSdkPlatform } from '../support/sdk.js';
+
+let platform: RunningPlatform;
+let sdk: SDK;
+
+beforeAll(async () => {
+  ({ platform, sdk } = await startSdkPlatform());
+});
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+const createdAt = new Date('2026-11-22T10:04:05.123Z');
+
+describe('@formance/formance-sdk 7 against payments v3', () => {
+  it('creates, gets, lists and updates the metadata of a payment, each response parsed by the SDK', async () => {
+    const reference = `sdk-po-${Date.now().toString(36)}`;
+    const created = await sdk.payments.v3.createPayment({
+      reference,
+      connectorID: 'bank-1',
+      type: 'PAYOUT',
+      amount: 250000n,
+      initialAmount: 250000n,
+      asset: 'EUR/2',
+      scheme: 'SEPA_CREDIT',
+      createdAt,
+      metadata: { invoice: 'INV-1' },
+    });
+    expect(created.statusCode).toBe(201);
+    const id = paymentId('bank-1', reference, 'PAYOUT');
+    const expected = {
+      id,
+      connectorID: 'bank-1',
+      provider: 'bank-1',
+      reference,
+      createdAt,
+      type: 'PAYOUT',
+      status: 'PENDING',
+      scheme: 'SEPA_CREDIT',
+      asset: 'EUR/2',
+      amount: 250000n,
+      initialAmount: 250000n,
+      metadata: { invoice: 'INV-1' },
+    };
+    expect(created.v3CreatePaymentResponse!.data).toEqual(expected);
+
+    const got = await sdk.payments.v3.getPayment({ paymentID: id });
+    expect(got.v3GetPaymentResponse!.data).toEqual(expected);
+
+    const listed = await sdk.payments.v3.listPayments({ pageSize: 1000 });
+    expect(listed.v3PaymentsCursorResponse!.cursor.pageSize).toBe(1000);
+    expect(listed.v3PaymentsCursorResponse!.cursor.data.find((p) => p.id === id)).toEqual(expected);
+
+    // The SDK sends {"metadata": {...}}: merged into the payment's metadata. (Its zod records drop a
+    // `__proto__` key on both sides, so that key is tested over plain HTTP in test/integration/map-keys.test.ts.)
+    const patched = await sdk.payments.v3.updatePaymentMetadata({ paymentID: id, v3UpdatePaymentMetadataRequest: { metadata: { checked: 'yes', invoice: 'INV-2' } } });
+    expect(patched.statusCode).toBe(204);
+    const after = await sdk.payments.v3.getPayment({ paymentID: id });
+    expect(after.v3GetPaymentResponse!.data).toEqual({ ...expected, metadata: { invoice: 'INV-2', checked: 'yes' } });
+
+    // {"metadata": null} (the SDK's type allows it) changes nothing.
+    const empty = await sdk.payments.v3.updatePaymentMetadata({ paymentID: id, v3UpdatePaymentMetadataRequest: { metadata: null } });
+    expect(empty.statusCode).toBe(204);
+    expect((await sdk.payments.v3.getPayment({ paymentID: id })).v3GetPaymentResponse!.data.metadata).toEqual({ invoice: 'INV-2', checked: 'yes' });
+  });
+
+  it('takes the provider from a connector id in the reference platform’s form', async () => {
+    const connectorID = Buffer.from(JSON.stringify({ Provider: 'dummypay', Reference: '6f9a3a3e-4d5b-4c4f-9a57-0c1e7d1f3b2a' })).toString('base64url');
+    const created = await sdk.payments.v3.createPayment({
+      reference: `sdk-pi-${Date.now().toString(36)}`,
+      connectorID,
+      type: 'PAY-IN',
+      amount: 100n,
+      initialAmount: 100n,
+      asset: 'USD/2',
+      scheme: 'CARD_VISA',
+      createdAt,
+    });
+    expect(created.v3CreatePaymentResponse!.data).toMatchObject({ connectorID, provider: 'dummypay', metadata: {} });
+  });
+
+  it('reports an unknown payment as a typed V3ErrorResponse (404 NOT_FOUND)', async () => {
+    const missing = paymentId('nobody', 'nothing', 'OTHER');
+    const err = await sdk.payments.v3.getPayment({ paymentID: missing }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(V3ErrorResponse);
+    expect((err as V3ErrorResponse).statusCode).toBe(404);
+    expect((err as V3ErrorResponse).errorCode).toBe('NOT_FOUND');
+    expect((err as V3ErrorResponse).errorMessage).toBe(`payment ${missing} not found`);
+  });
+
+  it('answers 501 NOT_IMPLEMENTED for the reference operations it does not serve (v3 and v1)', async () => {
+    const calls: Array<[string, () => Promise<unknown>, string]> = [
+      ['listConnectors', () => sdk.payments.v3.listConnectors({}), 'v3 connectors'],
+      ['createAccount', () => sdk.payments.v3.createAccount({ reference: 'a', connectorID: 'bank-1', createdAt, accountName: 'Main', type: 'INTERNAL' }), 'v3 accounts'],
+      ['listPools', () => sdk.payments.v3.listPools({}), 'v3 pools'],
+      ['listPaymentInitiations', () => sdk.payments.v3.listPaymentInitiations({}), 'v3 payment-initiations'],
+      ['getTask', () => sdk.payments.v3.getTask({ taskID: 't' }), 'v3 tasks'],
+      // The SDK declares no security here and sends no token: still a 501, not a 401.
+      ['getBankAccount', () => sdk.payments.v3.getBankAccount({ bankAccountID: 'b' }), 'v3 bank-accounts'],
+      ['v1 listPayments', () => sdk.payments.v1.listPayments({}), 'v1 payments'],
+      ['v1 listAllConnectors', () => sdk.payments.v1.listAllConnectors(), 'v1 connectors'],
+    ];
+    for (const [name, call, what] of calls) {
+      const err = await call().catch((e: unknown) => e);
+      // The SDK's error enum is closed (no NOT_IMPLEMENTED): it reports the 501 as a validation error that
+      // carries the raw body.
+      expect(err, name).toBeInstanceOf(SDKValidationError);
+      expect((err as SDKValidationError).rawValue, name).toMatchObject({
+        errorCode: 'NOT_IMPLEMENTED',
+        errorMessage: `${what} are not implemented by this platform (payments are served under /v3/payments)`,
+      });
+    }
+  });
+
+  it('answers the 501s without a token, while served routes still need one', async () => {
+    const pools = await fetch(`${platform.baseUrl}/api/payments/v3/pools`);
+    expect(pools.status).toBe(501);
+    expect(await pools.json()).toEqual({ errorCode: 'NOT_IMPLEMENTED', errorMessage: 'v3 pools are not implemented by this platform (payments are served under /v3/payments)' });
+    expect((await fetch(`${platform.baseUrl}/api/payments/v3/payments`)).status).toBe(401);
+    expect((await fetch(`${platform.baseUrl}/api/payments/v3/unknown`)).status).toBe(401);
+  });
+});

@@ -14,6 +14,7 @@ import { dispatchBatch, type DispatchDeps } from '../../lib/webhooks/dispatch/di
 import { createProtectedApp } from '../../lib/platform/protected-app.js';
 import { createRuntime } from '../../lib/platform/runtime.js';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.js';
+import { durableWrites } from './durability-barrier.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
 import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
@@ -214,7 +215,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ]);
       return { status: Object.values(components).every((s) => s === 'up') ? 'ok' : 'unavailable', components };
     };
-    handler = createGateway(apps, health).fetch;
+    const gateway = createGateway(apps, health).fetch;
+    // Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts).
+    handler = dynamo && options.dataDir ? durableWrites(gateway, dynamoClient, tables.WEBHOOKS_TABLE!) : gateway;
     return {
       baseUrl,
       env,

@@ -14,6 +14,7 @@ import { dispatchBatch, type DispatchDeps } from '../../lib/webhooks/dispatch/di
 import { createProtectedApp } from '../../lib/platform/protected-app.js';
 import { createRuntime } from '../../lib/platform/runtime.js';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { durableWrites } from './durability-barrier.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
 import { ensureQueues, ensureTables } from './provision.js';
@@ -84,6 +85,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     callerEnv.AUTH_CONFIG || callerEnv.AUTH_CONFIG_INLINE ? callerEnv : { ...callerEnv, AUTH_CONFIG: DEFAULT_AUTH_CONFIG },
     'local',
   );
+  // Then the data directory, before the port: a second platform on it is refused before it touches anything.
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
   let handler: FetchHandler = () => Response.json({ status: 'starting' }, { status: 503 });
   const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
   await new Promise<void>((resolve, reject) => {
@@ -91,11 +94,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       reject(err.code === 'EADDRINUSE' ? new PortInUseError(`port ${options.port} is already in use (set PORT to use another)`) : err),
     );
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  }).catch((err: unknown) => {
+    lock?.release();
+    throw err;
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
 
   const stops: Array<() => Promise<void>> = [
+    async () => lock?.release(),
     () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -34,6 +34,14 @@ describe('lockDataDir', () => {
     expect(existsSync(join(dir, 'platform.lock'))).toBe(false);
   });
 
+  it('refuses a second lock in the same process while the first is held', () => {
+    const dir = dataDir();
+    const lock = lockDataDir(dir);
+    expect(() => lockDataDir(dir)).toThrow(`(pid ${process.pid})`);
+    lock.release();
+    lockDataDir(dir).release();
+  });
+
   it('takes over a lock file that names no process, and creates the directory if needed', () => {
     const dir = join(dataDir(), 'new');
     const first = lockDataDir(dir);

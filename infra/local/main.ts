@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { TEST_CLIENT } from '../../lib/auth/static-clients.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
 import { ledgerWorkersFromEnv } from './lambda/ledger-workers.js';
+import { DataDirInUseError } from './data-dir-lock.js';
 import { PortInUseError, startPlatform, type RunningPlatform } from './platform.js';
 
 function fail(message: string): never {
@@ -16,17 +17,16 @@ const rawPort = process.env.PORT ?? '8080';
 if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) fail(`PORT must be a port number (got "${rawPort}")`);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 
-let platform: RunningPlatform;
-try {
-  const ledgerWorkers = ledgerWorkersFromEnv(process.env);
-  platform = await startPlatform({ port: Number(rawPort), dataDir, env: process.env, ledgerWorkers });
-} catch (err) {
-  if (err instanceof PortInUseError || err instanceof ConfigurationError) fail(err.message);
-  fail(err instanceof Error ? err.message : String(err));
-}
-
+// A stop asked for while the platform starts is carried out once it has started (its processes must be
+// stopped in order, not left behind); until then Ctrl+C and SIGTERM only mark it.
+let platform: RunningPlatform | undefined;
+let stopRequested: number | undefined;
 let stopping = false;
 async function shutdown(code: number): Promise<void> {
+  if (!platform) {
+    stopRequested ??= code;
+    return;
+  }
   if (stopping) return;
   stopping = true;
   process.stdout.write('stopping...\n');
@@ -35,10 +35,28 @@ async function shutdown(code: number): Promise<void> {
 }
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
+// Whatever started us (npm, a shell) may die of a signal without passing it on: `npm start` forwards SIGTERM to
+// its shell, which dies and leaves us re-parented. A new parent means whoever ran us is gone: stop.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void shutdown(0);
+}, 250).unref();
+// With the terminal or pipe gone, a last line written is not worth a crash.
+process.stdout.on('error', () => undefined);
+
+try {
+  const ledgerWorkers = ledgerWorkersFromEnv(process.env);
+  platform = await startPlatform({ port: Number(rawPort), dataDir, env: process.env, ledgerWorkers });
+} catch (err) {
+  if (stopRequested !== undefined) process.exit(stopRequested);
+  if (err instanceof PortInUseError || err instanceof DataDirInUseError || err instanceof ConfigurationError) fail(err.message);
+  fail(err instanceof Error ? err.message : String(err));
+}
 platform.onFatal((reason) => {
   process.stderr.write(`error: ${reason}\n`);
   void shutdown(1);
 });
+if (stopRequested !== undefined) await shutdown(stopRequested);
 
 const usesDefaultConfig = !process.env.AUTH_CONFIG && !process.env.AUTH_CONFIG_INLINE;
 process.stdout.write(

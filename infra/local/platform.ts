@@ -15,6 +15,8 @@ import { createProtectedApp } from '../../lib/platform/protected-app.js';
 import { createRuntime } from '../../lib/platform/runtime.js';
 import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.js';
 import { createVersionsApp } from '../../lib/platform/versions.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { durableWrites } from './durability-barrier.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
 import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
@@ -84,6 +86,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     callerEnv.AUTH_CONFIG || callerEnv.AUTH_CONFIG_INLINE ? callerEnv : { ...callerEnv, AUTH_CONFIG: DEFAULT_AUTH_CONFIG },
     'local',
   );
+  // Then the data directory, before the port: a second platform on it is refused before it touches anything.
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
   let handler: FetchHandler = () => Response.json({ status: 'starting' }, { status: 503 });
   const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
   await new Promise<void>((resolve, reject) => {
@@ -91,11 +95,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       reject(err.code === 'EADDRINUSE' ? new PortInUseError(`port ${options.port} is already in use (set PORT to use another)`) : err),
     );
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  }).catch((err: unknown) => {
+    lock?.release();
+    throw err;
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
 
   const stops: Array<() => Promise<void>> = [
+    async () => lock?.release(),
     () => new Promise<void>((resolve) => {
       server.close(() => resolve());
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();
@@ -220,7 +228,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       region: runtime.config.region,
       probes: Object.entries(apps).map(([name, app]) => ({ name, healthy: async () => (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200 })),
     });
-    handler = createGateway(apps, health, versions).fetch;
+    const gateway = createGateway(apps, health, versions).fetch;
+    // Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts).
+    handler = dynamo && options.dataDir ? durableWrites(gateway, dynamoClient, tables.WEBHOOKS_TABLE!) : gateway;
     return {
       baseUrl,
       env,

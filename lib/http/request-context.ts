@@ -24,7 +24,9 @@ export function requestContext(service: string, logger: Logger): MiddlewareHandl
     await next();
     c.res.headers.set('x-request-id', requestId);
     const principal = c.get('principal');
-    logger.log(c.res.status >= 500 ? 'error' : 'info', 'request', {
+    // A health probe that succeeds is routine (the local gateway's /_health asks every service): debug only.
+    const routine = c.res.status < 400 && c.req.path.endsWith('/_health');
+    logger.log(c.res.status >= 500 ? 'error' : routine ? 'debug' : 'info', 'request', {
       requestId,
       service,
       method: c.req.method,

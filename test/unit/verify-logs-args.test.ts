@@ -6,6 +6,11 @@ describe('parseVerifyArgs', () => {
     expect(parseVerifyArgs(['main'], {})).toEqual({ ledger: 'main', baseUrl: 'http://127.0.0.1:8080', clientId: 'local-dev', clientSecret: 'local-dev-secret', pageSize: 100 });
   });
 
+  it('follows PORT, as npm start does, when no --base-url is given', () => {
+    expect(parseVerifyArgs(['main'], { PORT: '9191' }).baseUrl).toBe('http://127.0.0.1:9191');
+    expect(parseVerifyArgs(['main', '--base-url', 'http://127.0.0.1:7000'], { PORT: '9191' }).baseUrl).toBe('http://127.0.0.1:7000');
+  });
+
   it('takes credentials from the environment, and flags over both', () => {
     const env = { VERIFY_CLIENT_ID: 'env-id', VERIFY_CLIENT_SECRET: 'env-secret' };
     expect(parseVerifyArgs(['main'], env)).toMatchObject({ clientId: 'env-id', clientSecret: 'env-secret' });

@@ -1,0 +1,30 @@
+import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { FetchHandler } from './gateway.js';
+
+/** Methods that only read: their answers acknowledge nothing. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * DynamoDB Local answers `TransactWriteItems` before the transaction is committed: it queues SQLite's COMMIT
+ * on its single database thread without waiting for it (`SQLiteDBAccess.commitTransaction`), so a crash right
+ * after the answer loses the transaction. Single-item writes wait for their job, and the thread runs jobs in
+ * order, so any read issued after an answer came back returns only once every COMMIT queued before it has
+ * run. The gateway therefore holds the answer to a write until such a read (a consistent GetItem of an item
+ * that never exists) has returned: what a client was told is written is in the database file by then.
+ * One round trip per write, locally only; DynamoDB itself answers after the commit.
+ */
+export function durableWrites(handler: FetchHandler, dynamo: DynamoDBClient, table: string): FetchHandler {
+  const barrier = () =>
+    dynamo.send(new GetItemCommand({ TableName: table, Key: { pk: { S: 'LOCAL#durability-barrier' }, sk: { S: '-' } }, ConsistentRead: true }));
+  return async (request, env) => {
+    const response = await handler(request, env);
+    if (READS.has(request.method)) return response;
+    try {
+      await barrier();
+    } catch {
+      // The database did not answer: whether the write lasts is unknown, which is what a 503 says.
+      return Response.json({ message: 'Service Unavailable' }, { status: 503 });
+    }
+    return response;
+  };
+}

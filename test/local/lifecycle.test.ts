@@ -1,0 +1,175 @@
+/**
+ * `npm start` as a user runs it (npm, its shell, node and the JVM and worker processes under it, in a process
+ * group of their own, as a terminal would put them): SIGTERM to the top process and Ctrl+C (SIGINT to the group)
+ * stop everything without an error line; a second start on the same DATA_DIR is refused in one line and leaves
+ * the first one serving; DynamoDB Local runs with telemetry off; /_health polls write no log lines.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/free-port.js';
+import { until } from '../support/platform.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const START_TIMEOUT = 120_000;
+
+const tempDirs: string[] = [];
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lifecycle-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+interface NpmStart {
+  child: ChildProcess;
+  baseUrl: string;
+  stdout(): string;
+  stderr(): string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+const started: NpmStart[] = [];
+afterEach(() => {
+  // Only if a test failed midway: nothing of what it started stays behind.
+  for (const s of started.splice(0)) for (const pid of groupMembers(s.child.pid!)) process.kill(pid, 'SIGKILL');
+});
+
+/** `npm start` in a process group of its own (the group's id is npm's pid). */
+async function npmStart(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<NpmStart> {
+  const port = await freePort();
+  const child = spawn('npm', ['start'], {
+    cwd: REPO_ROOT,
+    detached: true,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const run = { child, baseUrl: `http://127.0.0.1:${port}`, stdout: () => out, stderr: () => err, exit };
+  started.push(run);
+  return run;
+}
+
+async function ready(run: NpmStart): Promise<void> {
+  let exited = false;
+  void run.exit.then(() => (exited = true));
+  await until(
+    'platform ready',
+    () => {
+      if (exited) throw new Error(`npm start exited before it was ready:\n${run.stdout()}\n${run.stderr()}`);
+      return run.stdout().includes('platform ready at') ? true : undefined;
+    },
+    START_TIMEOUT,
+  );
+}
+
+/** Live (not zombie) processes of a process group, from /proc. */
+function groupMembers(pgid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // pid (comm) state ppid pgrp ...: comm may hold spaces, so split after its closing parenthesis.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state !== 'Z' && Number(pgrp) === pgid) pids.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return pids;
+}
+
+const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+const dynamoLocalOf = (run: NpmStart) => groupMembers(run.child.pid!).filter((pid) => commandLine(pid).some((a) => a.endsWith('DynamoDBLocal.jar')));
+/** The lines the platform (or npm) wrote as errors; Node's and the AWS SDK's warnings are not. */
+const errorLines = (text: string) => text.split('\n').filter((line) => /^error:|^npm (error|ERR!)|"level":"error"/.test(line));
+const healthLogLines = (text: string) => text.split('\n').filter((line) => line.startsWith('{') && line.includes('_health'));
+
+describe('npm start as a process group', () => {
+  it(
+    'refuses a second start on its DATA_DIR, runs DynamoDB Local without telemetry, logs no health polls, and stops whole on SIGTERM to npm',
+    async () => {
+      const dataDir = tempDir();
+      const first = await npmStart(dataDir);
+      await ready(first);
+
+      // DynamoDB Local: telemetry off, by flag and by environment.
+      const [jvm] = dynamoLocalOf(first);
+      expect(jvm).toBeDefined();
+      expect(commandLine(jvm!)).toContain('-disableTelemetry');
+      expect(readFileSync(`/proc/${jvm}/environ`, 'utf8').split('\0')).toContain('DDB_LOCAL_TELEMETRY=0');
+
+      // Health polls: answered, and not one log line for them.
+      for (let i = 0; i < 3; i++) expect((await fetch(`${first.baseUrl}/_health`)).status).toBe(200);
+      const token = await fetch(`${first.baseUrl}/api/auth/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'local-dev', client_secret: 'local-dev-secret' }),
+      });
+      expect(token.status).toBe(200);
+      // The token request is logged (so logging is on), the polls before it are not.
+      await until('the token request logged', () => (first.stdout().includes('"route":"/api/auth/oauth/token"') ? true : undefined));
+      expect(healthLogLines(first.stdout())).toEqual([]);
+
+      // A second start on the same DATA_DIR: one clear line, exit 1, nothing of the first touched.
+      const second = await npmStart(dataDir);
+      const { code } = await second.exit;
+      expect(code).toBe(1);
+      expect(errorLines(second.stderr())).toEqual([
+        `error: DATA_DIR ${dataDir} is in use by another platform (pid ${readFileSync(join(dataDir, 'platform.lock'), 'utf8').trim()}); stop it, or set DATA_DIR to another directory`,
+      ]);
+      expect(second.stdout()).not.toContain('platform ready');
+      expect(dynamoLocalOf(first)).toEqual([jvm]);
+      expect((await fetch(`${first.baseUrl}/_health`)).status).toBe(200);
+
+      // SIGTERM to the top process only (npm): the whole group goes, without an error line.
+      const members = groupMembers(first.child.pid!);
+      expect(members.length).toBeGreaterThanOrEqual(7); // npm, sh, node, java, 4 ledger workers, a writer (and esbuild services)
+      first.child.kill('SIGTERM');
+      await first.exit;
+      await until('every process of npm start gone', () => (groupMembers(first.child.pid!).length === 0 ? true : undefined), 30_000);
+      expect(first.stdout()).toContain('stopping...');
+      expect(errorLines(first.stdout() + first.stderr())).toEqual([]);
+      expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
+    },
+    2 * START_TIMEOUT,
+  );
+
+  it(
+    'stops whole on Ctrl+C (SIGINT to the process group), without an error line, and frees its DATA_DIR',
+    async () => {
+      const dataDir = tempDir();
+      const run = await npmStart(dataDir);
+      await ready(run);
+      expect(dynamoLocalOf(run)).toHaveLength(1);
+
+      process.kill(-run.child.pid!, 'SIGINT');
+      // npm's own status: 0 when its shell waits for node (bash), or death by SIGINT when the shell itself is
+      // interrupted (dash) and npm re-raises it, as a shell expects after Ctrl+C. Never an error status.
+      expect([{ code: 0, signal: null }, { code: null, signal: 'SIGINT' }]).toContainEqual(await run.exit);
+      await until('every process of npm start gone', () => (groupMembers(run.child.pid!).length === 0 ? true : undefined), 30_000);
+      expect(run.stdout()).toContain('stopping...');
+      expect(errorLines(run.stdout() + run.stderr())).toEqual([]);
+      expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
+
+      // And the data directory is free again: a new start on it serves.
+      const again = await npmStart(dataDir);
+      await ready(again);
+      expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
+      process.kill(-again.child.pid!, 'SIGINT');
+      expect([{ code: 0, signal: null }, { code: null, signal: 'SIGINT' }]).toContainEqual(await again.exit);
+      await until('every process of the second start gone', () => (groupMembers(again.child.pid!).length === 0 ? true : undefined), 30_000);
+      expect(errorLines(again.stdout() + again.stderr())).toEqual([]);
+    },
+    3 * START_TIMEOUT,
+  );
+});

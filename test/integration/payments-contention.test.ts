@@ -35,7 +35,7 @@ describe(`${WRITERS} concurrent writers of one payment`, () => {
     // Each event holds the record as that version left it: one more key each time.
     expect(events.map((e) => Object.keys(e.envelope.payload.metadata).length)).toEqual(Array.from({ length: WRITERS + 1 }, (_, i) => i));
     expect(events[WRITERS]!.envelope.payload).toEqual(final.body.data);
-  });
+  }, 180_000);
 
   it('applies every create-or-update through the same key: all 201, every status change and key kept', async () => {
     const base = paymentBody();
@@ -50,5 +50,5 @@ describe(`${WRITERS} concurrent writers of one payment`, () => {
     const events = await paymentEvents(runtime, id);
     expect(events).toHaveLength(WRITERS);
     expect(events[WRITERS - 1]!.envelope.payload).toEqual(final.body.data);
-  });
+  }, 180_000);
 });

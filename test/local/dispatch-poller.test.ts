@@ -76,8 +76,9 @@ describe('local dispatch (stream pollers)', () => {
       expect(ledgerEventsOfImage(log!)).toEqual([{ id: envelope.id, type: 'ledger.committed_transactions', body: delivery!.body }]);
       const { Item: row } = await doc.send(new GetCommand({ TableName: platform.env.EVENTS_TABLE!, Key: { pk: `EVENT#${envelope.id}`, sk: 'EVENT' } }));
       expect(row).toBeUndefined();
-      // The payload the ledger always sent: the transaction as answered, with its post-commit volumes only.
-      const { preCommitVolumes: _pre, ...committed } = (parseJson(tx.text) as { data: Record<string, unknown> }).data;
+      // The payload the ledger always sent: the transaction as answered, with its post-commit volumes only (the
+      // answer's effective volumes are read after the commit; the event is written with it).
+      const { preCommitVolumes: _pre, preCommitEffectiveVolumes: _preEff, postCommitEffectiveVolumes: _postEff, ...committed } = (parseJson(tx.text) as { data: Record<string, unknown> }).data;
       expect((parseJson(delivery!.body) as { payload: unknown }).payload).toEqual({ ledger, transactions: [committed], accountMetadata: {} });
     } finally {
       doc.destroy();

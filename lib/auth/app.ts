@@ -12,6 +12,7 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { TOKEN_PATH, tokenRoutes } from './routes/token.js';
 import type { AuthFileConfig } from './static-clients.js';
 import { DEFAULT_THROTTLE, type ThrottlePolicy } from './throttle.js';
+import { ThrottleStore } from './throttle-store.js';
 import { TokenService } from './token-service.js';
 
 export interface AuthAppDeps {
@@ -28,6 +29,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
   const now = deps.now ?? Date.now;
   const table = config.tables.auth;
   const clients = new ClientStore(doc, table);
+  const throttle = deps.throttle ?? DEFAULT_THROTTLE;
   const keys = deps.signingKeys ?? new SigningKeys(new KeyStore(doc, table), { now });
 
   const app = createServiceApp({ service: 'auth', logger, routesWithOwnBodyLimit: [TOKEN_PATH], corsOrigins: config.corsOrigins });
@@ -35,15 +37,14 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
   tokenRoutes(
     app,
     new TokenService({
-      doc,
-      table,
       clients,
+      budgets: new ThrottleStore(doc, table, throttle),
       keys,
       staticClients: deps.authConfig.clients,
       issuer: config.issuer,
       audience: config.audience,
       resources: deps.authConfig.resources,
-      throttle: deps.throttle ?? DEFAULT_THROTTLE,
+      throttle,
       now,
     }),
   );

@@ -5,8 +5,8 @@ import { createServiceApp } from '../http/service-app.js';
 import type { AppEnv } from '../http/types.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { ClientStore } from './client-store.js';
-import { KeyStore } from './keys/key-store.js';
 import { SigningKeys } from './keys/signing-keys.js';
+import { keyStoreFor } from './keys/vault-for-runtime.js';
 import { clientRoutes } from './routes/clients.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { TOKEN_PATH, tokenRoutes } from './routes/token.js';
@@ -30,7 +30,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
   const table = config.tables.auth;
   const clients = new ClientStore(doc, table);
   const throttle = deps.throttle ?? DEFAULT_THROTTLE;
-  const keys = deps.signingKeys ?? new SigningKeys(new KeyStore(doc, table), { now });
+  const keys = deps.signingKeys ?? new SigningKeys(keyStoreFor(deps.runtime), { now });
 
   const app = createServiceApp({ service: 'auth', logger, routesWithOwnBodyLimit: [TOKEN_PATH], corsOrigins: config.corsOrigins });
   discoveryRoutes(app, config.issuer, keys);

@@ -16,6 +16,11 @@ export interface PlatformConfig {
   queues: Record<string, string | undefined>;
   /** Browser origins allowed to call the API (CORS_ALLOWED_ORIGINS, comma-separated); none: CORS is off. */
   corsOrigins: string[];
+  /**
+   * The KMS key sealing private signing keys (SIGNING_KEY_KMS_KEY_ID: key id, key ARN or alias). Set by the
+   * stack; absent (`npm start`, tests), private keys are kept in clear in the auth table.
+   */
+  signingKeyKmsKeyId?: string;
 }
 
 export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -32,6 +37,7 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Pla
     tables,
     queues,
     corsOrigins: corsOrigins(env.CORS_ALLOWED_ORIGINS),
+    ...(env.SIGNING_KEY_KMS_KEY_ID ? { signingKeyKmsKeyId: env.SIGNING_KEY_KMS_KEY_ID } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { sourceAddress } from '../../http/runtime-bindings.js';
 import type { AppEnv } from '../../http/types.js';
 import { OAuthError } from '../oauth-error.js';
 import { hashedClientId } from '../client-id-hash.js';
+import { PrivateKeyUnavailableError } from '../keys/private-key-vault.js';
 import { parseTokenRequest } from '../token-request.js';
 import type { TokenService } from '../token-service.js';
 
@@ -45,6 +46,12 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
         if (err instanceof OAuthError) return oauthError(c, err);
         if (isThrottling(err)) {
           return oauthError(c, new OAuthError('temporarily_unavailable', 'service busy, retry shortly', { retryAfterSeconds: 1 }));
+        }
+        if (err instanceof PrivateKeyUnavailableError) {
+          // KMS refused or failed (or a key item is damaged): nothing was signed or written. The request line,
+          // logged as an error for its 503, says why.
+          c.get('logFields').signingKeyError = err.message;
+          return oauthError(c, new OAuthError('temporarily_unavailable', 'signing key unavailable, retry later', { retryAfterSeconds: 5 }));
         }
         throw err;
       }

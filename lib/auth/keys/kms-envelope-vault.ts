@@ -1,10 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand, type KMSClient } from '@aws-sdk/client-kms';
 import type { JWK } from 'jose';
-import { PrivateKeyUnavailableError, type PrivateKeyVault, type StoredPrivateKey } from './private-key-vault.js';
+import { PrivateKeyUnavailableError, SIGNING_KEY_PURPOSE, type PrivateKeyVault, type StoredPrivateKey } from './private-key-vault.js';
 
-/** Every data key is bound to this purpose and to its key id (KMS encryption context; the key policy requires the purpose). */
-export const SIGNING_KEY_PURPOSE = 'jwt-signing-key';
 const CIPHER = 'aes-256-gcm';
 
 /**

@@ -1,5 +1,11 @@
 import type { JWK } from 'jose';
 
+/**
+ * The KMS encryption context's `purpose` of every signing key's data key (with the key's `kid`); the stack's key
+ * policy allows the key's use only with it.
+ */
+export const SIGNING_KEY_PURPOSE = 'jwt-signing-key';
+
 /** A private key sealed under AWS KMS by envelope encryption (lib/auth/keys/kms-envelope-vault.ts). */
 export interface SealedPrivateKey {
   scheme: 'kms-envelope-v1';

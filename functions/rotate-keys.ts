@@ -1,9 +1,10 @@
-import { KeyStore } from '../lib/auth/keys/key-store.js';
 import { rotateSigningKeys } from '../lib/auth/keys/signing-keys.js';
+import { keyStoreFor } from '../lib/auth/keys/vault-for-runtime.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 
 const runtime = createRuntime(process.env);
-const store = new KeyStore(runtime.doc, runtime.config.tables.auth);
+// Sealed under KMS when SIGNING_KEY_KMS_KEY_ID is set (always, in the stack).
+const store = keyStoreFor(runtime);
 /** A next key signs only after it has been published this long (default 24 h; API Gateway caches up to 2 h). */
 const minNextAgeSeconds = Number(process.env.KEY_MIN_PUBLISH_SECONDS ?? 24 * 3600);
 

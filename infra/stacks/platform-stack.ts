@@ -7,6 +7,7 @@ import { checkAuthConfig } from './auth-config-check.js';
 import type { StageConfig } from './config.js';
 import { PlatformFunction, type FunctionSpec } from './functions.js';
 import { grantTable } from './grants.js';
+import { SigningKeyEncryption } from './signing-key-encryption.js';
 import { PlatformQueues } from './queues.js';
 import { staticClientSecretEnvironment } from './static-client-secrets.js';
 import { bucketTableName, createBucketTables, createTables } from './tables.js';
@@ -60,6 +61,9 @@ export class PlatformStack extends Stack {
         : {}),
       LEDGER_INGRESS_QUEUE_URL: queues.ledgerIngress.queue.queueUrl,
     };
+    // Private signing keys are sealed under this key; only the auth and rotate-keys functions may use it.
+    const signingKeyEncryption = new SigningKeyEncryption(this, 'signing-key-encryption', config, prefix);
+    const signingKeyEnvironment = { SIGNING_KEY_KMS_KEY_ID: signingKeyEncryption.key.keyArn };
     if (config.authConfig !== undefined) checkAuthConfig(config.authConfig, config.stage, Object.keys(config.staticClientSecrets));
 
     const make = (spec: Omit<FunctionSpec, 'memorySize'> & { memorySize?: number }) =>
@@ -71,6 +75,7 @@ export class PlatformStack extends Stack {
       timeout: Duration.seconds(10),
       environment: {
         ...serviceEnvironment,
+        ...signingKeyEnvironment,
         ...(config.authConfig !== undefined ? { AUTH_CONFIG_INLINE: config.authConfig } : {}),
         ...staticClientSecretEnvironment(config.staticClientSecrets),
       },
@@ -119,7 +124,7 @@ export class PlatformStack extends Stack {
       description: 'Scheduled signing key rotation step',
       timeout: Duration.seconds(30),
       memorySize: 512,
-      environment: serviceEnvironment,
+      environment: { ...serviceEnvironment, ...signingKeyEnvironment },
     });
 
     // Least privilege, function by function (docs/operations.md lists the same).
@@ -146,6 +151,9 @@ export class PlatformStack extends Stack {
     grantTable(rotateKeys.fn, tables.auth, 'readWrite');
     // `/versions` reports each service healthy when its table is ACTIVE: the auth function may describe them.
     for (const table of [tables.auth, tables.ledger, tables.webhooks, tables.payments]) grantTable(auth.fn, table, 'describe');
+    // The auth service seals its first keys and opens the current one; rotation only seals new keys.
+    signingKeyEncryption.allow('AuthFunctionSealsAndOpens', auth.role, ['kms:GenerateDataKey', 'kms:Decrypt']);
+    signingKeyEncryption.allow('RotateKeysFunctionSeals', rotateKeys.role, ['kms:GenerateDataKey']);
     scheduleKeyRotation(this, rotateKeys.fn);
 
     api.route('auth', auth.fn);

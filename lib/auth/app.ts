@@ -5,13 +5,14 @@ import { createServiceApp } from '../http/service-app.js';
 import type { AppEnv } from '../http/types.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { ClientStore } from './client-store.js';
-import { KeyStore } from './keys/key-store.js';
 import { SigningKeys } from './keys/signing-keys.js';
+import { keyStoreFor } from './keys/vault-for-runtime.js';
 import { clientRoutes } from './routes/clients.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { TOKEN_PATH, tokenRoutes } from './routes/token.js';
 import type { AuthFileConfig } from './static-clients.js';
 import { DEFAULT_THROTTLE, type ThrottlePolicy } from './throttle.js';
+import { ThrottleStore } from './throttle-store.js';
 import { TokenService } from './token-service.js';
 
 export interface AuthAppDeps {
@@ -28,22 +29,22 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
   const now = deps.now ?? Date.now;
   const table = config.tables.auth;
   const clients = new ClientStore(doc, table);
-  const keys = deps.signingKeys ?? new SigningKeys(new KeyStore(doc, table), { now });
+  const throttle = deps.throttle ?? DEFAULT_THROTTLE;
+  const keys = deps.signingKeys ?? new SigningKeys(keyStoreFor(deps.runtime), { now });
 
   const app = createServiceApp({ service: 'auth', logger, routesWithOwnBodyLimit: [TOKEN_PATH], corsOrigins: config.corsOrigins });
   discoveryRoutes(app, config.issuer, keys);
   tokenRoutes(
     app,
     new TokenService({
-      doc,
-      table,
       clients,
+      budgets: new ThrottleStore(doc, table, throttle),
       keys,
       staticClients: deps.authConfig.clients,
       issuer: config.issuer,
       audience: config.audience,
       resources: deps.authConfig.resources,
-      throttle: deps.throttle ?? DEFAULT_THROTTLE,
+      throttle,
       now,
     }),
   );

@@ -1,38 +1,92 @@
-import { createHash } from 'node:crypto';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { windowStart, type ThrottlePolicy } from './throttle.js';
+import { isConditionFailure } from '../dynamo/errors.js';
+import { hashedClientId } from './client-id-hash.js';
+import { addressGroup, mayEvaluate, windowStart, type ThrottlePolicy } from './throttle.js';
+
+type Key = { pk: string; sk: string };
 
 /**
- * Failure counters in the auth table, one item per (subject, window), expiring by TTL. Client ids are hashed
- * into the key so that any presented id, however long or strange, makes a small, valid key.
+ * Attempts reserved for one token request: given back when it authenticates, kept as failures otherwise.
+ * `release` never fails: an attempt not given back only spends budget, which errs on the safe side and must not
+ * turn a good token request into an error.
  */
-export function throttleKeys(clientId: string, address: string, nowMs: number, policy: ThrottlePolicy) {
+export interface Reservation {
+  release(): Promise<void>;
+}
+
+/**
+ * Failure budgets in the auth table: one counter item per (budget, window), expiring by TTL. Client ids are
+ * hashed into the key so that any presented id, however long or strange, makes a small, valid key.
+ */
+export class ThrottleStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly policy: ThrottlePolicy,
+  ) {}
+
+  /**
+   * Reserves one attempt in the client's and the source's budgets (both at once: one round trip). Undefined when
+   * the attempt is over budget; nothing stays reserved then.
+   */
+  async reserve(clientId: string, address: string, nowMs: number): Promise<Reservation | undefined> {
+    const keys = throttleKeys(clientId, address, nowMs, this.policy);
+    const expiresAt = windowStart(nowMs, this.policy.windowSeconds) + this.policy.windowSeconds + 60;
+    const [client, source] = await Promise.all([
+      this.increment(keys.client, this.policy.maxFailuresPerClient, expiresAt),
+      this.increment(keys.source, this.policy.maxFailuresPerSource, expiresAt),
+    ]);
+    const held = [...(client !== undefined ? [keys.client] : []), ...(source !== undefined ? [keys.source] : [])];
+    const release = () => Promise.all(held.map((key) => this.decrement(key, expiresAt))).then(() => undefined, () => undefined);
+    if (mayEvaluate({ client, source }, this.policy)) return { release };
+    await release();
+    return undefined;
+  }
+
+  /** Adds one unless the counter has reached `limit`; the new count, or undefined when refused. */
+  private async increment(Key: Key, limit: number, expiresAt: number): Promise<number | undefined> {
+    try {
+      const { Attributes } = await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key,
+          UpdateExpression: 'ADD attempts :one SET expiresAt = :exp',
+          ConditionExpression: 'attribute_not_exists(attempts) OR attempts < :limit',
+          ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt, ':limit': limit },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Number(Attributes?.attempts);
+    } catch (err) {
+      if (isConditionFailure(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** Gives one back. A counter already expired and deleted is not brought back. */
+  private async decrement(Key: Key, expiresAt: number): Promise<void> {
+    try {
+      await this.doc.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key,
+          UpdateExpression: 'ADD attempts :minus SET expiresAt = :exp',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':minus': -1, ':exp': expiresAt },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+    }
+  }
+}
+
+export function throttleKeys(clientId: string, address: string, nowMs: number, policy: ThrottlePolicy): { client: Key; source: Key } {
   const sk = `W#${windowStart(nowMs, policy.windowSeconds)}`;
-  const hashed = createHash('sha256').update(clientId).digest('base64url');
+  const client = hashedClientId(clientId);
   return {
-    client: { pk: `THROTTLE#client#${hashed}`, sk },
-    address: { pk: `THROTTLE#addr#${address.slice(0, 64)}`, sk },
+    client: { pk: `THROTTLE#client#${client}`, sk },
+    source: { pk: `THROTTLE#source#${client}#${addressGroup(address)}`, sk },
   };
 }
 
-export async function recordFailure(
-  doc: DynamoDBDocumentClient,
-  table: string,
-  keys: ReturnType<typeof throttleKeys>,
-  nowMs: number,
-  policy: ThrottlePolicy,
-): Promise<void> {
-  const expiresAt = windowStart(nowMs, policy.windowSeconds) + policy.windowSeconds + 60;
-  await Promise.all(
-    [keys.client, keys.address].map((Key) =>
-      doc.send(
-        new UpdateCommand({
-          TableName: table,
-          Key,
-          UpdateExpression: 'ADD failures :one SET expiresAt = :exp',
-          ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt },
-        }),
-      ),
-    ),
-  );
-}

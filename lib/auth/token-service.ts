@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SignJWT } from 'jose';
-import { batchGetInOrder } from '../dynamo/batch-get.js';
 import { DEFAULT_TOKEN_LIFETIME, type StoredClient } from './client.js';
-import { clientKey, fromItem, type ClientStore } from './client-store.js';
+import type { ClientStore } from './client-store.js';
 import type { SigningKeys } from './keys/signing-keys.js';
 import { invalidClient, OAuthError } from './oauth-error.js';
 import { findMatchingSecret } from './secrets.js';
 import type { StaticClient } from './static-clients.js';
-import { overBudget, secondsLeftInWindow, type ThrottlePolicy } from './throttle.js';
-import { recordFailure, throttleKeys } from './throttle-store.js';
+import { secondsLeftInWindow, type ThrottlePolicy } from './throttle.js';
+import type { ThrottleStore } from './throttle-store.js';
 import type { TokenRequest } from './token-request.js';
 
 export interface TokenResponse {
@@ -20,9 +18,9 @@ export interface TokenResponse {
 }
 
 export interface TokenServiceOptions {
-  doc: DynamoDBDocumentClient;
-  table: string;
   clients: ClientStore;
+  /** Failure budgets: an attempt is reserved in them before its secret is compared. */
+  budgets: ThrottleStore;
   keys: SigningKeys;
   staticClients: readonly StaticClient[];
   issuer: string;
@@ -30,7 +28,7 @@ export interface TokenServiceOptions {
   audience: string;
   /** Further resources a token may be restricted to. */
   resources: readonly string[];
-  throttle: ThrottlePolicy;
+  throttle: Pick<ThrottlePolicy, 'windowSeconds'>;
   now?: () => number;
 }
 
@@ -54,40 +52,42 @@ export class TokenService {
   async issue(request: TokenRequest, sourceAddress: string): Promise<TokenResponse> {
     const audience = this.audienceFor(request.resource);
     const nowMs = this.now();
-    const { throttle } = this.options;
     const plausible = PLAUSIBLE_CLIENT_ID.test(request.clientId);
     const staticClient = this.staticClients.get(request.clientId);
-    const counters = throttleKeys(request.clientId, sourceAddress, nowMs, throttle);
 
-    // One round trip: both failure counters and, for a stored client, the client with its secret digests.
-    const keys = [counters.client, counters.address, ...(plausible && !staticClient ? [clientKey(request.clientId)] : [])];
-    const [clientFailures, addressFailures, clientItem] = await batchGetInOrder(this.options.doc, this.options.table, keys);
-    const failures = { client: Number(clientFailures?.failures ?? 0), address: Number(addressFailures?.failures ?? 0) };
-    if (overBudget(failures, throttle)) {
+    // The attempt is reserved before the secret is compared, so concurrent guesses cannot all be compared; the
+    // stored client (with its secret digests) is read meanwhile.
+    const [reservation, stored] = await Promise.all([
+      this.options.budgets.reserve(request.clientId, sourceAddress, nowMs),
+      plausible && !staticClient ? this.options.clients.get(request.clientId) : undefined,
+    ]);
+    if (!reservation) {
       throw new OAuthError('temporarily_unavailable', 'too many failed authentication attempts; retry later', {
         status: 429,
-        retryAfterSeconds: secondsLeftInWindow(nowMs, throttle.windowSeconds),
+        retryAfterSeconds: secondsLeftInWindow(nowMs, this.options.throttle.windowSeconds),
       });
     }
 
-    const stored = clientItem ? fromItem(clientItem) : undefined;
     const secrets = stored ? Object.values(stored.secrets) : [];
     const digests = staticClient?.secretDigests ?? secrets.map((s) => s.digest);
     const matched = findMatchingSecret(request.clientSecret, digests);
-    if (matched < 0) {
-      await recordFailure(this.options.doc, this.options.table, counters, nowMs, throttle);
-      throw invalidClient();
-    }
+    // A failed attempt keeps its reservation: that is the failure counted.
+    if (matched < 0) throw invalidClient();
+    const released = reservation.release();
 
     const clientScopes = staticClient?.scopes ?? stored!.scopes;
     const granted = request.scopes.length === 0 ? clientScopes : request.scopes;
     const refused = granted.filter((s) => !clientScopes.includes(s));
-    if (refused.length > 0) throw new OAuthError('invalid_scope', `scope not allowed for this client: ${refused.join(' ')}`);
+    if (refused.length > 0) {
+      await released;
+      throw new OAuthError('invalid_scope', `scope not allowed for this client: ${refused.join(' ')}`);
+    }
 
     const lifetime = staticClient?.accessTokenLifetime ?? stored?.accessTokenLifetime ?? DEFAULT_TOKEN_LIFETIME;
     const [accessToken] = await Promise.all([
       this.sign(request.clientId, granted, audience, lifetime, nowMs),
       stored ? this.touch(stored, secrets[matched]!.id, nowMs) : undefined,
+      released,
     ]);
     return { access_token: accessToken, token_type: 'Bearer', expires_in: lifetime, scope: granted.join(' ') };
   }

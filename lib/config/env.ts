@@ -23,6 +23,11 @@ export interface PlatformConfig {
   ledgerScanReads: number;
   /** The AWS region the functions run in (`AWS_REGION`, set by Lambda); `local` for the local platform. */
   region: string;
+  /**
+   * The KMS key sealing private signing keys (SIGNING_KEY_KMS_KEY_ID: key id, key ARN or alias). Set by the
+   * stack; absent (`npm start`, tests), private keys are kept in clear in the auth table.
+   */
+  signingKeyKmsKeyId?: string;
 }
 
 export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -41,6 +46,7 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Pla
     corsOrigins: corsOrigins(env.CORS_ALLOWED_ORIGINS),
     region: stage === 'local' ? 'local' : (env.AWS_REGION ?? 'unknown'),
     ledgerScanReads: integerSetting(env, 'LEDGER_SCAN_READS', 1000, 100, 20_000),
+    ...(env.SIGNING_KEY_KMS_KEY_ID ? { signingKeyKmsKeyId: env.SIGNING_KEY_KMS_KEY_ID } : {}),
   };
 }
 

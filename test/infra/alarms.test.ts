@@ -46,7 +46,8 @@ describe('alarms', () => {
   });
 
   it('the topic is encrypted with a rotated key CloudWatch may use, SSL-only, with the configured e-mail subscribed', () => {
-    const key = dev.logicalId('AWS::KMS::Key', () => true);
+    // The topic's own key (the stack has others, e.g. the signing keys').
+    const key = dev.resources[topic]!.Properties.KmsMasterKeyId['Fn::GetAtt'][0] as string;
     expect(dev.resources[topic]!.Properties).toMatchObject({ TopicName: 'platform-dev-alarms', KmsMasterKeyId: { 'Fn::GetAtt': [key, 'Arn'] } });
     const keyProperties = dev.resources[key]!.Properties;
     expect(keyProperties.EnableKeyRotation).toBe(true);

@@ -79,12 +79,13 @@ describe('Lambda functions', () => {
     const ingress = { Ref: dev.queueId('platform-dev-ledger-ingress') };
     const worker = { STAGE: 'dev', LOG_LEVEL: 'info', WEBHOOKS_TABLE: 'platform-dev-webhooks', DELIVERIES_QUEUE_URL: queue };
     const env = (name: string) => dev.fn(`platform-dev-${name}`).Environment.Variables;
-    expect(env('auth')).toEqual(service);
+    const signingKey = { SIGNING_KEY_KMS_KEY_ID: { 'Fn::GetAtt': [dev.logicalId('AWS::KMS::Key', (p) => String(p.Description).includes('signing keys')), 'Arn'] } };
+    expect(env('auth')).toEqual({ ...service, ...signingKey });
     expect(env('ledger')).toEqual({ ...service, LEDGER_INGRESS_QUEUE_URL: ingress });
     expect(env('ledger-writer')).toEqual({ ...service, LEDGER_INGRESS_QUEUE_URL: ingress });
     expect(env('payments')).toEqual(service);
     expect(env('webhooks')).toEqual({ ...service, DELIVERIES_QUEUE_URL: queue });
-    expect(env('rotate-keys')).toEqual(service);
+    expect(env('rotate-keys')).toEqual({ ...service, ...signingKey });
     expect(env('dispatch')).toEqual(worker);
     expect(env('deliver')).toEqual(worker);
   });

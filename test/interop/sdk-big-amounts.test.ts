@@ -45,8 +45,8 @@ describe('amounts beyond 2^53 with the TypeScript SDK', () => {
     });
     expect(raw.status).toBe(200);
     expect(await raw.text()).toContain(`"amount":${BIG}`);
-    const asString = await (await fetch(`${platform.baseUrl}/api/ledger/v2/big/accounts/orca?expand=volumes`, { headers: { ...headers, 'formance-bigint-as-string': 'true' } })).json();
-    expect(asString.data.volumes.COIN.balance).toBe(String(BIG));
+    const asString = (await (await fetch(`${platform.baseUrl}/api/ledger/v2/big/accounts/orca?expand=volumes`, { headers: { ...headers, 'formance-bigint-as-string': 'true' } })).json()) as { data: { volumes: Record<string, { balance: string }> } };
+    expect(asString.data.volumes.COIN?.balance).toBe(String(BIG));
     // And the SDK reading that exact answer gets the nearest double again.
     const read = await sdk.ledger.v2.getAccount({ ledger: 'big', address: 'orca', expand: 'volumes' });
     expect(read.v2AccountResponse!.data.volumes!.COIN!.balance).toBe(BigInt(Number(BIG)));

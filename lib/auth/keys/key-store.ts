@@ -3,18 +3,21 @@ import type { JWK } from 'jose';
 import { JWKS_ITEM_KEY, type JwksItem } from '../../bearer/jwks-item.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
 import type { GeneratedKey } from './lifecycle.js';
+import { CLEAR_KEYS, type PrivateKeyVault, type StoredPrivateKey } from './private-key-vault.js';
 
 const privateKey = (kid: string) => ({ pk: `SIGNING_KEY#${kid}`, sk: 'PRIVATE' });
 
 /**
  * Signing keys in the auth table: the published set in one item (read by every service), each private key in
- * an item of its own that only the auth service's role may read. Every change to the set is one conditional
- * transaction, so concurrent writers cannot leave two current keys or an orphan private key.
+ * an item of its own that only the auth service's role may read, sealed by `vault` (KMS in the deployed stack).
+ * Every change to the set is one conditional transaction, so concurrent writers cannot leave two current keys
+ * or an orphan private key; keys are sealed before it, so a vault failure writes nothing.
  */
 export class KeyStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly vault: PrivateKeyVault = CLEAR_KEYS,
   ) {}
 
   async readSet(): Promise<JwksItem | undefined> {
@@ -24,19 +27,19 @@ export class KeyStore {
 
   async readPrivateKey(kid: string): Promise<JWK | undefined> {
     const { Item } = await this.doc.send(new GetCommand({ TableName: this.table, Key: privateKey(kid), ConsistentRead: true }));
-    return Item?.jwk as JWK | undefined;
+    if (!Item) return undefined;
+    return this.vault.open(kid, (Item.sealed ? { sealed: Item.sealed } : { jwk: Item.jwk }) as StoredPrivateKey);
   }
 
   /** Writes the first set. False when another writer got there first. */
   async createSet(set: JwksItem, keys: GeneratedKey[]): Promise<boolean> {
-    return this.transact([
-      { Put: { TableName: this.table, Item: set, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ...keys.map((k) => this.putPrivate(k)),
-    ]);
+    const puts = await Promise.all(keys.map((k) => this.putPrivate(k)));
+    return this.transact([{ Put: { TableName: this.table, Item: set, ConditionExpression: 'attribute_not_exists(pk)' } }, ...puts]);
   }
 
   /** Replaces the set if nobody changed it since `expectedVersion`. False otherwise. */
   async replaceSet(set: JwksItem, expectedVersion: number, added: GeneratedKey, retired: string[]): Promise<boolean> {
+    const put = await this.putPrivate(added);
     return this.transact([
       {
         Put: {
@@ -46,16 +49,17 @@ export class KeyStore {
           ExpressionAttributeValues: { ':v': expectedVersion },
         },
       },
-      this.putPrivate(added),
+      put,
       ...retired.map((kid) => ({ Delete: { TableName: this.table, Key: privateKey(kid) } })),
     ]);
   }
 
-  private putPrivate(key: GeneratedKey) {
+  private async putPrivate(key: GeneratedKey) {
+    const stored = await this.vault.seal(key.kid, key.privateJwk);
     return {
       Put: {
         TableName: this.table,
-        Item: { ...privateKey(key.kid), jwk: key.privateJwk, alg: key.alg, createdAt: key.createdAt },
+        Item: { ...privateKey(key.kid), ...stored, alg: key.alg, createdAt: key.createdAt },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };

@@ -19,11 +19,15 @@ export interface SigningKeysOptions {
 
 /**
  * The auth service's view of its keys. Generates the first set on first use — race-safe: concurrent cold
- * starts all end on the one set that won the conditional write — and caches the private key per container.
+ * starts all end on the one set that won the conditional write. The set is re-read every `cacheTtlMs`; the
+ * current private key is read and opened (a KMS Decrypt in the deployed stack) once per container and key,
+ * and the public key set never needs it.
  */
 export class SigningKeys {
-  private cached: { key: SigningKey; set: JwksItem; loadedAt: number } | undefined;
-  private loading: Promise<{ key: SigningKey; set: JwksItem }> | undefined;
+  private cached: { set: JwksItem; loadedAt: number } | undefined;
+  private loading: Promise<JwksItem> | undefined;
+  private imported: SigningKey | undefined;
+  private importing: Promise<SigningKey> | undefined;
   private readonly generate: (now: string) => Promise<GeneratedKey>;
   private readonly cacheTtlMs: number;
   private readonly now: () => number;
@@ -38,27 +42,37 @@ export class SigningKeys {
   }
 
   async signingKey(): Promise<SigningKey> {
-    return (await this.load()).key;
+    const set = await this.loadSet();
+    const current = set.keys.find((k) => k.status === 'current');
+    if (!current) throw new Error('key set has no current key');
+    if (this.imported?.kid === current.kid) return this.imported;
+    this.importing ??= (async () => {
+      try {
+        const jwk = await this.store.readPrivateKey(current.kid);
+        if (!jwk) throw new Error(`private key ${current.kid} missing`);
+        const alg = current.jwk.alg ?? 'RS256';
+        this.imported = { kid: current.kid, alg, key: await importJWK(jwk, alg) };
+        return this.imported;
+      } finally {
+        this.importing = undefined;
+      }
+    })();
+    return this.importing;
   }
 
   /** The public key set in publication order: current, next, previous. */
   async publicKeySet(): Promise<JSONWebKeySet> {
-    const { set } = await this.load();
+    const set = await this.loadSet();
     return { keys: set.keys.map((k) => k.jwk) };
   }
 
-  private async load(): Promise<{ key: SigningKey; set: JwksItem }> {
-    if (this.cached && this.now() - this.cached.loadedAt < this.cacheTtlMs) return this.cached;
+  private async loadSet(): Promise<JwksItem> {
+    if (this.cached && this.now() - this.cached.loadedAt < this.cacheTtlMs) return this.cached.set;
     this.loading ??= (async () => {
       try {
         const set = await this.ensureSet();
-        const current = set.keys.find((k) => k.status === 'current');
-        if (!current) throw new Error('key set has no current key');
-        const jwk = await this.store.readPrivateKey(current.kid);
-        if (!jwk) throw new Error(`private key ${current.kid} missing`);
-        const key = { kid: current.kid, alg: current.jwk.alg ?? 'RS256', key: await importJWK(jwk, current.jwk.alg) };
-        this.cached = { key, set, loadedAt: this.now() };
-        return this.cached;
+        this.cached = { set, loadedAt: this.now() };
+        return set;
       } finally {
         this.loading = undefined;
       }

@@ -4,6 +4,8 @@ import { isThrottling } from '../../dynamo/errors.js';
 import { sourceAddress } from '../../http/runtime-bindings.js';
 import type { AppEnv } from '../../http/types.js';
 import { OAuthError } from '../oauth-error.js';
+import { hashedClientId } from '../client-id-hash.js';
+import { PrivateKeyUnavailableError } from '../keys/private-key-vault.js';
 import { parseTokenRequest } from '../token-request.js';
 import type { TokenService } from '../token-service.js';
 
@@ -33,12 +35,23 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
           query: new URL(c.req.url).search.slice(1),
           authorization: c.req.header('authorization'),
         });
-        c.get('logFields').oauthClientId = request.clientId.slice(0, 128);
-        return c.json(await tokens.issue(request, sourceAddress(c.env)));
+        // A presented id may be anything, a secret sent in the wrong field included: until it authenticates,
+        // only a short hash of it is logged (operators can hash a known id to match).
+        const logFields = c.get('logFields');
+        logFields.oauthClientIdHash = hashedClientId(request.clientId);
+        const issued = await tokens.issue(request, sourceAddress(c.env));
+        logFields.oauthClientId = request.clientId;
+        return c.json(issued);
       } catch (err) {
         if (err instanceof OAuthError) return oauthError(c, err);
         if (isThrottling(err)) {
           return oauthError(c, new OAuthError('temporarily_unavailable', 'service busy, retry shortly', { retryAfterSeconds: 1 }));
+        }
+        if (err instanceof PrivateKeyUnavailableError) {
+          // KMS refused or failed (or a key item is damaged): nothing was signed or written. The request line,
+          // logged as an error for its 503, says why.
+          c.get('logFields').signingKeyError = err.message;
+          return oauthError(c, new OAuthError('temporarily_unavailable', 'signing key unavailable, retry later', { retryAfterSeconds: 5 }));
         }
         throw err;
       }

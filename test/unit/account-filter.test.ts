@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/errors/index.js';
-import { parseAccountListFilter, parseAggregateFilter, addressFilter, parseAccountFilter } from '../../lib/ledger/domain/account-filter.js';
+import { parseAggregateFilter, addressFilter } from '../../lib/ledger/domain/account-filter.js';
 import { DEFAULT_FEATURES, type FeatureSet } from '../../lib/ledger/domain/features.js';
 
 const NO_SEGMENTS: FeatureSet = { ...DEFAULT_FEATURES, INDEX_ADDRESS_SEGMENTS: 'OFF' };
-const parse = (raw: string | undefined, features = DEFAULT_FEATURES) => parseAccountFilter(raw, features);
+// Aggregated balances' filter: an address, a prefix or a segment pattern (lists take the query language).
+const parse = (raw: string | undefined, features = DEFAULT_FEATURES) => parseAggregateFilter(raw, features);
 
 function refusal(fn: () => unknown): string {
   try {
@@ -16,7 +17,7 @@ function refusal(fn: () => unknown): string {
   throw new Error('expected a ValidationError');
 }
 
-describe('parseAccountFilter', () => {
+describe('parseAggregateFilter', () => {
   it('reads no filter from an absent, blank or empty query', () => {
     expect(parse(undefined)).toBeUndefined();
     expect(parse('')).toBeUndefined();
@@ -55,7 +56,6 @@ describe('parseAccountFilter', () => {
   });
 
   it('refuses filters on fields without an index, unknown fields and several fields', () => {
-    // (parseAccountFilter serves aggregates: address only. Lists add metadata and balances: parseAccountListFilter.)
     for (const field of ['metadata[kind]', 'balance[USD]', 'balance', 'metadata', 'first_usage', 'insertion_date', 'updated_at']) {
       expect(refusal(() => parse(JSON.stringify({ $match: { [field]: 'x' } }))), field).toBe(
         `query.$match: filtering accounts on "${field}" is not supported (only address)`,
@@ -67,7 +67,7 @@ describe('parseAccountFilter', () => {
     expect(refusal(() => parse('{"$match": ["address"]}'))).toBe('query.$match: must be an object such as {"address": "users:"}');
   });
 
-  it('refuses wrong types and malformed addresses, naming segment patterns apart', () => {
+  it('refuses wrong types and malformed addresses', () => {
     for (const value of ['1', 'true', 'null', '["users:"]', '{"$prefix": "u"}']) {
       expect(refusal(() => parse(`{"$match": {"address": ${value}}}`)), value).toBe('query.$match.address: must be a string');
     }
@@ -77,17 +77,12 @@ describe('parseAccountFilter', () => {
         'query.$match.address: must be an account address, or an address prefix ending with ":"',
       );
     }
-    for (const address of [':1', 'users::eur', 'users::']) {
-      expect(refusal(() => parse(JSON.stringify({ $match: { address } }))), address).toBe(
-        'query.$match.address: segment patterns are supported on account lists, counts and aggregated balances, not here',
-      );
-    }
     expect(refusal(() => parse(JSON.stringify({ $match: { address: `${'a'.repeat(257)}` } })))).toBe('query.$match.address: must be at most 256 characters');
   });
 });
 
-describe('segment patterns (lists, counts, aggregates)', () => {
-  const list = (address: string, features = DEFAULT_FEATURES) => parseAccountListFilter(JSON.stringify({ $match: { address } }), features);
+describe('segment patterns (aggregates)', () => {
+  const list = (address: string, features = DEFAULT_FEATURES) => parseAggregateFilter(JSON.stringify({ $match: { address } }), features);
   it('reads empty segments as wildcards, with the exact segment count', () => {
     expect(list(':1')).toEqual({ segments: [null, '1'] });
     expect(list('users::eur')).toEqual({ segments: ['users', null, 'eur'] });

@@ -4,7 +4,6 @@ import { DEFAULT_FEATURES, resolveFeatures } from '../../lib/ledger/domain/featu
 import {
   accountMetadataAt,
   atOrBefore,
-  checkAccountListing,
   metadataAt,
   readPointInTime,
   readTransactionOrder,
@@ -82,12 +81,6 @@ describe('a transaction at a point in time', () => {
 describe('what a point-in-time read refuses', () => {
   const noHistory = resolveFeatures({ TRANSACTION_METADATA_HISTORY: 'DISABLED', ACCOUNT_METADATA_HISTORY: 'DISABLED' });
 
-  it('refuses balance filters at pit, and metadata filters at pit with account history', () => {
-    expect(() => checkAccountListing({ balance: { asset: 'USD', min: 1n } }, pit, noHistory)).toThrow('balance filters are not supported with pit');
-    expect(() => checkAccountListing({ metadata: { key: 'k', value: 'v' } }, pit, DEFAULT_FEATURES)).toThrow(ValidationError);
-    expect(() => checkAccountListing({ metadata: { key: 'k', value: 'v' } }, pit, noHistory)).not.toThrow();
-    expect(() => checkAccountListing({ address: 'users:', prefix: true }, pit, DEFAULT_FEATURES)).not.toThrow();
-  });
 
   it('names the feature volumes at a point in time need on each clock', () => {
     expect(() => requireVolumesAt('insertion', resolveFeatures({ MOVES_HISTORY: 'OFF' }))).toThrow('missing feature "MOVES_HISTORY"');

@@ -23,20 +23,9 @@ const UNINDEXED_FIELD = /^(metadata(\[.*\])?|balance(\[.*\])?|first_usage|firstU
 const SEGMENT = /^[a-zA-Z0-9_-]+$/;
 
 
-/**
- * Parses the `query` parameter (JSON, as the SDK sends it): absent, empty or `{}` is no filter;
- * `{"$match": {"address": "<address or prefix:>"}}` is an address filter; anything else is a 400 naming what
- * is not supported. A prefix also needs INDEX_ADDRESS_SEGMENTS.
- */
-export function parseAccountFilter(raw: string | undefined, features: FeatureSet): AddressFilter | undefined {
-  const filter = parse(raw, features, false);
-  if (filter && isSegmentFilter(filter)) throw new ValidationError('query.$match.address: segment patterns are supported on account lists, counts and aggregated balances, not here');
-  return filter as AddressFilter | undefined;
-}
-
 /** Aggregated balances: an address, a prefix or a segment pattern. */
 export function parseAggregateFilter(raw: string | undefined, features: FeatureSet): AddressFilter | SegmentFilter | undefined {
-  return parse(raw, features, false) as AddressFilter | SegmentFilter | undefined;
+  return parse(raw, features) as AddressFilter | SegmentFilter | undefined;
 }
 
 /** `metadata[key] = value`, served by the account metadata index (exact value match). */
@@ -70,72 +59,8 @@ export const isBalanceFilter = (filter: AccountFilter): filter is BalanceFilter 
 export const isAddressFilter = (filter: AccountFilter): filter is AddressFilter => 'address' in filter;
 export const isSegmentFilter = (filter: AccountFilter): filter is SegmentFilter => 'segments' in filter;
 
-/**
- * Account lists and counts also take `{"$match": {"metadata[<key>]": "<value>"}}` and balance comparisons:
- * `{"$gte": {"balance[USD/2]": 100}}` (`$gt`, `$lt`, `$lte`, `$match` for equality), or two bounds on one asset
- * under `$and`.
- */
-export function parseAccountListFilter(raw: string | undefined, features: FeatureSet): AccountFilter | undefined {
-  const query = readQueryOperator(raw, '{"$match": {"address": "users:"}}');
-  if (query && (BALANCE_OPERATORS.has(query.operator) || query.operator === '$and') && namesBalance(query.operand)) {
-    return balanceFilter(query.operator, query.operand, features);
-  }
-  return parse(raw, features, true);
-}
-
-const BALANCE_OPERATORS = new Set(['$match', '$gt', '$gte', '$lt', '$lte']);
-const BALANCE_FIELD = /^balance\[(.+)\]$/s;
-const MAX_BALANCE = 10n ** 38n - 1n;
-
-function namesBalance(operand: unknown): boolean {
-  if (Array.isArray(operand)) return operand.some((c) => isObject(c) && Object.values(c).some(namesBalance));
-  return isObject(operand) && Object.keys(operand).some((k) => BALANCE_FIELD.test(k));
-}
-
-function balanceFilter(operator: string, operand: unknown, features: FeatureSet): BalanceFilter {
-  const conditions = operator === '$and' ? operand : [{ [operator]: operand }];
-  if (!Array.isArray(conditions) || conditions.length === 0 || conditions.length > 2) throw new ValidationError('query.$and: must hold one or two balance bounds on one asset');
-  const filter: BalanceFilter['balance'] = { asset: '' };
-  for (const condition of conditions) {
-    if (!isObject(condition) || Object.keys(condition).length !== 1) throw new ValidationError('query.$and: each element must be one $gt/$gte/$lt/$lte/$match condition on a balance');
-    const [op, bound] = Object.entries(condition)[0]!;
-    if (!BALANCE_OPERATORS.has(op)) throw new ValidationError(`query: operator ${quote(op)} is not supported on balances (only $match, $gt, $gte, $lt, $lte)`);
-    if (!isObject(bound) || Object.keys(bound).length !== 1) throw new ValidationError(`query.${op}: must name exactly one balance such as {"balance[USD/2]": 100}`);
-    const [field, raw] = Object.entries(bound)[0]!;
-    const asset = BALANCE_FIELD.exec(field)?.[1];
-    if (asset === undefined) throw new ValidationError(`query.${op}: balance bounds cannot be combined with ${quote(field)}`);
-    if (!ASSET.test(asset)) throw new ValidationError(`query.${op}.${field.slice(0, 64)}: ${quote(asset)} is not an asset`);
-    if (filter.asset !== '' && filter.asset !== asset) throw new ValidationError('query.$and: both bounds must be on the same asset');
-    filter.asset = asset;
-    const value = integer(raw, `query.${op}.${field}`);
-    const lower = op === '$gt' ? value + 1n : op === '$gte' || op === '$match' ? value : undefined;
-    const upper = op === '$lt' ? value - 1n : op === '$lte' || op === '$match' ? value : undefined;
-    if (lower !== undefined) {
-      if (filter.min !== undefined) throw new ValidationError('query: two lower bounds on a balance');
-      filter.min = lower;
-    }
-    if (upper !== undefined) {
-      if (filter.max !== undefined) throw new ValidationError('query: two upper bounds on a balance');
-      filter.max = upper;
-    }
-  }
-  requireFeature(features, 'INDEX_ACCOUNT_BALANCES');
-  return { balance: filter };
-}
-
-/** A bound: an integer (JSON number or decimal string) within the 38 digits a balance can have. */
-function integer(raw: unknown, field: string): bigint {
-  let value: bigint | undefined;
-  if (typeof raw === 'bigint') value = raw;
-  else if (typeof raw === 'string' && /^-?\d{1,38}$/.test(raw)) value = BigInt(raw);
-  if (value === undefined || value > MAX_BALANCE || value < -MAX_BALANCE) throw new ValidationError(`${field.slice(0, 64)}: must be an integer of at most 38 digits`);
-  return value;
-}
-
-const METADATA_FIELD = /^metadata\[(.{1,256})\]$/s;
-
-function parse(raw: string | undefined, features: FeatureSet, allowMetadata: boolean): AccountFilter | undefined {
-  const supported = allowMetadata ? 'address or metadata[key]' : 'address';
+function parse(raw: string | undefined, features: FeatureSet): AccountFilter | undefined {
+  const supported = 'address';
   const query = readQueryOperator(raw, '{"$match": {"address": "users:"}}');
   if (!query) return undefined;
   const { operator } = query;
@@ -148,12 +73,6 @@ function parse(raw: string | undefined, features: FeatureSet, allowMetadata: boo
   const fields = Object.keys(match);
   if (fields.length !== 1) throw new ValidationError(`query.$match: must name exactly one field, found ${fields.length}`);
   const field = fields[0]!;
-  const metadataKey = allowMetadata ? METADATA_FIELD.exec(field)?.[1] : undefined;
-  if (metadataKey !== undefined) {
-    const value = match[field];
-    if (typeof value !== 'string' || value.length > 4096) throw new ValidationError(`query.$match.${field.slice(0, 64)}: must be a string of at most 4096 characters`);
-    return { metadata: { key: metadataKey, value } };
-  }
   // `account` is the reference's alias of `address`.
   if (field !== 'address' && field !== 'account') {
     if (UNINDEXED_FIELD.test(field)) throw new ValidationError(`query.$match: filtering accounts on ${quote(field)} is not supported (only ${supported})`);

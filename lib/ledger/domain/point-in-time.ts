@@ -81,18 +81,6 @@ export function transactionAt(tx: Transaction, pit: string, metadata: Record<str
 export const effectiveBy = (tx: Transaction, pit: string) => atOrBefore(tx.timestamp, pit);
 
 /**
- * The same for accounts: the metadata and balance indexes hold current values, and at a point in time the
- * reference matches metadata (with ACCOUNT_METADATA_HISTORY) and balances as they were then.
- */
-export function checkAccountListing(filter: AccountFilter | undefined, pit: string | undefined, features: FeatureSet): void {
-  if (pit === undefined || !filter) return;
-  if (isBalanceFilter(filter)) throw new ValidationError('query: balance filters are not supported with pit: the balance index holds current balances, not those at pit');
-  if (isMetadataFilter(filter) && isEnabled(features, 'ACCOUNT_METADATA_HISTORY')) {
-    throw new ValidationError('query: metadata filters are not supported with pit on a ledger with ACCOUNT_METADATA_HISTORY: the metadata index holds current values, not those at pit');
-  }
-}
-
-/**
  * Features a point-in-time read of volumes needs, as the reference: by insertion time (an account's `volumes`,
  * aggregated balances with `useInsertionDate`) the moves (MOVES_HISTORY); by effective time the effective
  * volumes (which here also need MOVES_HISTORY's late-move records).

@@ -307,19 +307,10 @@ function balanceIndexQuery(table: string, ledger: string, filter: BalanceFilter)
   };
 }
 
-/** A balance filter as cursor text, and back (bounds as decimal strings: exact). */
+/** A balance filter as cursor text (bounds as decimal strings: exact). */
 export function balanceFilterText(filter: BalanceFilter): string {
   const { asset, min, max } = filter.balance;
   return JSON.stringify({ asset, ...(min !== undefined ? { min: String(min) } : {}), ...(max !== undefined ? { max: String(max) } : {}) });
-}
-
-export function balanceFilterFromText(text: string): BalanceFilter {
-  try {
-    const { asset, min, max } = JSON.parse(text) as { asset: string; min?: string; max?: string };
-    return { balance: { asset: String(asset), ...(min !== undefined ? { min: BigInt(min) } : {}), ...(max !== undefined ? { max: BigInt(max) } : {}) } };
-  } catch {
-    throw new ValidationError('cursor: not a cursor of this list');
-  }
 }
 
 /** The balance a sort key encodes (the inverse of sortableBalance), for checking a cursor's key. */

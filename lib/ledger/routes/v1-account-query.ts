@@ -4,7 +4,7 @@ import type { AccountFilter } from '../domain/account-filter.js';
 import { isEnabled, type FeatureSet } from '../domain/features.js';
 import { accountListName, type AccountRead } from '../store/account-reads.js';
 import { ledgerKeys } from '../store/keys.js';
-import { canonicalParams } from './v1-query.js';
+import { canonicalParams, hasValue, METADATA_PARAM, metadataParams } from './v1-query.js';
 import { matchesPattern, readAddressPattern } from './v1-pattern.js';
 
 /**
@@ -40,7 +40,6 @@ const OPERATORS: Record<string, (balance: bigint, bound: bigint) => boolean> = {
   gt: (b, n) => b > n,
   gte: (b, n) => b >= n,
 };
-const METADATA_PARAM = /^metadata\[(.{1,256})\]$/s;
 
 export function readV1AccountQuery(raw: Record<string, string>, ledger: string, features: FeatureSet, kind: 'accounts' | 'balances'): V1AccountQuery {
   const mark = kind === 'accounts' ? 'v1' : 'v1b';
@@ -77,14 +76,8 @@ function plan(filters: Record<string, string>, ledger: string, features: Feature
   if (pattern) checks.push((r) => matchesPattern(pattern, r.account.address));
   const after = filters.after;
   if (after !== undefined) checks.push((r) => r.account.address > after);
-  const metadata: Array<[string, string]> = [];
-  for (const [name, value] of Object.entries(filters)) {
-    const key = METADATA_PARAM.exec(name)?.[1];
-    if (key === undefined) continue;
-    if (value.length > 1024) throw new ValidationError(`${name.slice(0, 64)}: must be at most 1024 characters`);
-    metadata.push([key, value]);
-    checks.push((r) => r.account.metadata[key] === value);
-  }
+  const metadata = metadataParams(filters);
+  for (const [key, value] of metadata) checks.push((r) => hasValue(r.account.metadata, key, value));
   let needsVolumes = false;
   if (filters.balance !== undefined) {
     if (!/^-?\d{1,38}$/.test(filters.balance)) throw new ValidationError('balance: must be an integer of at most 38 digits');

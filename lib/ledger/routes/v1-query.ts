@@ -34,7 +34,25 @@ const FILTERS = ['after', 'reference', 'account', 'source', 'destination', 'star
 const ALIASES: Record<string, string> = { page_size: 'pageSize', start_time: 'startTime', end_time: 'endTime', pagination_token: 'cursor' };
 /** Marks a cursor as a v1 listing's (both lists page the same items, with different filters). */
 const V1_MARK = 'v1';
-const METADATA_PARAM = /^metadata\[(.{1,256})\]$/s;
+export const METADATA_PARAM = /^metadata\[(.{1,256})\]$/s;
+
+/**
+ * v1's `metadata[key]=value` parameters, as (key, value) pairs. At most 1024 characters a value, the most a
+ * cursor records per filter (a longer one would make the next page's cursor unreadable).
+ */
+export function metadataParams(filters: Record<string, string>): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(filters)) {
+    const key = METADATA_PARAM.exec(name)?.[1];
+    if (key === undefined) continue;
+    if (value.length > 1024) throw new ValidationError(`${name.slice(0, 64)}: must be at most 1024 characters`);
+    pairs.push([key, value]);
+  }
+  return pairs;
+}
+
+/** Whether metadata holds `key` with `value` (an own key: `__proto__` or `constructor` are data like any other). */
+export const hasValue = (metadata: Record<string, string>, key: string, value: string) => Object.hasOwn(metadata, key) && metadata[key] === value;
 
 /** Request parameters under their canonical names (aliases folded, each given once). */
 export function canonicalParams(raw: Record<string, string>): Record<string, string> {
@@ -99,15 +117,8 @@ function plan(filters: Record<string, string>, ledger: string, features: Feature
       t.tx.postings.some((p) => (name !== 'destination' && matchesPattern(pattern, p.source)) || (name !== 'source' && matchesPattern(pattern, p.destination))),
     );
   }
-  const metadata: Array<[string, string]> = [];
-  for (const [name, value] of Object.entries(filters)) {
-    const key = METADATA_PARAM.exec(name)?.[1];
-    if (key === undefined) continue;
-    // At most 1024 characters, the most a cursor records per filter (a longer one would make the next page's cursor unreadable).
-    if (value.length > 1024) throw new ValidationError(`${name.slice(0, 64)}: must be at most 1024 characters`);
-    metadata.push([key, value]);
-    checks.push((t) => t.tx.metadata[key] === value);
-  }
+  const metadata = metadataParams(filters);
+  for (const [key, value] of metadata) checks.push((t) => hasValue(t.tx.metadata, key, value));
   // v1 semantics: startTime inclusive, endTime exclusive.
   const from = filters.startTime !== undefined ? sortableInstant(parseInstant(filters.startTime, 'startTime')) : undefined;
   const to = filters.endTime !== undefined ? sortableInstant(parseInstant(filters.endTime, 'endTime')) : undefined;

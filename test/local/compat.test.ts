@@ -62,11 +62,12 @@ describe('compat probe', () => {
     expect(row('ledger.v2', 'insertSchema')).toEqual({ service: 'ledger.v2', op: 'insertSchema', outcome: 'NOT-IMPLEMENTED', status: 404, note: `${schemas} — no route` });
     // Sent without a token by the SDK (it declares no security): refused before routing, then recognised as unrouted.
     expect(row('ledger.v2', 'createExporter')).toMatchObject({ outcome: 'NOT-IMPLEMENTED', status: 401, note: `${notServedReason('ledger.v2', 'createExporter')} — no route` });
-    // The SDK resolves (no exception) on this 404: still recognised as no route.
-    expect(row('ledger.v2', 'deleteBucket')).toMatchObject({ outcome: 'NOT-IMPLEMENTED', status: 404 });
+    expect(row('ledger.v2', 'deleteBucket')).toMatchObject({ outcome: 'OK', status: 204 });
+    expect(row('ledger.v2', 'restoreBucket')).toMatchObject({ outcome: 'OK', status: 204 });
     expect(row('ledger.v1', 'updateMapping')).toMatchObject({ outcome: 'ERROR', status: 400 });
     expect(row('ledger.v1', 'updateMapping').note).toMatch(/^SDK 7\.0\.1's Expr model is z\.object\(\{\}\)/);
-    expect(row('payments.v3', 'createPool').note).toBe(`${notServedReason('payments.v3', 'createPool')} — no route`);
+    // Answered 501 in the contract's shape: the reason alone.
+    expect(row('payments.v3', 'createPool')).toMatchObject({ outcome: 'NOT-IMPLEMENTED', status: 501, note: notServedReason('payments.v3', 'createPool') });
     expect(notServedReason('payments.v3', 'getPayment')).toBeUndefined();
   });
 

@@ -25,7 +25,7 @@ export interface ProbeIds {
 
 export interface ProbeContext {
   /** Names this run creates (ledgers, buckets, references), made unique by `tag`. */
-  names: { tag: string; ledger: string; importLedger: string; bucket: string; emptyBucket: string };
+  names: { tag: string; ledger: string; importLedger: string; bucket: string; spareBucket: string };
   /** The probe's loopback webhook endpoint. */
   hookUrl: string;
   now: Date;
@@ -174,8 +174,12 @@ export const OPERATIONS: readonly Operation[] = [
   op('ledger.v2', 'deletePipeline', (L, c) => L.deletePipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId })),
   op('ledger.v2', 'deleteExporter', (L, c) => L.deleteExporter({ exporterID: c.ids.exporterId })),
   op('ledger.v2', 'getMetrics', (L) => L.getMetrics()),
-  op('ledger.v2', 'deleteBucket', (L, c) => L.deleteBucket({ bucket: c.names.emptyBucket })),
-  op('ledger.v2', 'restoreBucket', (L, c) => L.restoreBucket({ bucket: c.names.emptyBucket })),
+  // A bucket of its own with one ledger, so deleting it touches nothing the other operations use.
+  op('ledger.v2', 'deleteBucket', async (L, c) => {
+    await L.createLedger({ ledger: `${c.names.spareBucket}-ledger`, v2CreateLedgerRequest: { bucket: c.names.spareBucket } });
+    return L.deleteBucket({ bucket: c.names.spareBucket });
+  }),
+  op('ledger.v2', 'restoreBucket', (L, c) => L.restoreBucket({ bucket: c.names.spareBucket })),
 
   // ---- ledger v1, on the same ledger
   op('ledger.v1', 'getInfo', (L) => L.getInfo()),

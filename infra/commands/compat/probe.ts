@@ -84,7 +84,7 @@ async function judge(operation: Operation, sdk: SDK, ctx: ProbeContext, recorder
 
 function probeContext(tag: string, receiver: HookReceiver, recorder: ExchangeRecorder, deliveryWaitMs: number): ProbeContext {
   return {
-    names: { tag, ledger: `compat-${tag}`, importLedger: `compat-import-${tag}`, bucket: `compat-${tag}`, emptyBucket: `compat-empty-${tag}` },
+    names: { tag, ledger: `compat-${tag}`, importLedger: `compat-import-${tag}`, bucket: `compat-${tag}`, spareBucket: `compat-spare-${tag}` },
     hookUrl: receiver.url,
     now: new Date(),
     ids: initialIds(),

@@ -103,6 +103,8 @@ export interface LedgerRecord {
   metadata: Record<string, string>;
   features: FeatureSet;
   addedAt: string;
+  /** Set while the ledger's bucket is deleted (restorable): the ledger is then not found. */
+  deletedAt?: string;
 }
 
 /** One write a command asks of the ledger: what it reads, and the decision over what it read. */

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
@@ -22,7 +22,7 @@ const createLedgerSchema = v.strictObject({
   features: v.optional(keyedRecord(v.string(), v.string('feature values must be strings'), 'must map feature names to values')),
 });
 
-export const ledgerView = (l: LedgerRecord) => ({ id: l.id, name: l.name, bucket: l.bucket, metadata: l.metadata, features: l.features, addedAt: l.addedAt });
+export const ledgerView = (l: LedgerRecord) => ({ id: l.id, name: l.name, bucket: l.bucket, metadata: l.metadata, features: l.features, addedAt: l.addedAt, ...(l.deletedAt !== undefined ? { deletedAt: l.deletedAt } : {}) });
 
 export interface LedgerRoutesDeps {
   registry: LedgerRegistry;
@@ -36,15 +36,29 @@ export interface LedgerRoutesDeps {
 export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
   const { registry, lookup } = deps;
 
+  // A bucket's deletion marks its ledgers deleted (not found, left out of lists) until it is restored; nothing is
+  // erased. Registered before the `/v2/:ledger/...` routes: `_` is a reserved ledger name.
+  const markBucket = (deleted: boolean) => async (c: Context<AppEnv>) => {
+    const bucket = c.req.param('bucket') ?? '';
+    const marked = BUCKET_NAME.test(bucket) ? await registry.markBucket(bucket, deleted ? formatInstant(instantFromMs(deps.now())) : undefined) : 0;
+    if (marked === 0) throw new NotFoundError(`bucket "${bucket.slice(0, 63)}" not found (it holds no ledger)`);
+    // Other containers see it within LEDGER_RECHECK_MS (ledger-lookup.ts); this one at once.
+    lookup.forgetBucket(bucket);
+    return c.body(null, 204);
+  };
+  app.delete('/v2/_/buckets/:bucket', markBucket(true));
+  app.post('/v2/_/buckets/:bucket/restore', markBucket(false));
+
   app.get('/v2', async (c) => {
-    // `includeDeleted` is sent by the SDK on every call; ledgers are never deleted, so it changes nothing.
+    // `includeDeleted` (the SDK sends it on every call) lists the ledgers of deleted buckets too.
     const query = readListQuery(c.req.query(), 'ledger.ledgers', ['bucket', 'includeDeleted', 'query']);
-    booleanFlag(c.req.query('includeDeleted'), 'includeDeleted');
+    const includeDeleted = booleanFlag(query.cursor ? query.cursor.f?.includeDeleted : c.req.query('includeDeleted'), 'includeDeleted');
     const bucket = query.cursor?.f?.bucket ?? c.req.query('bucket');
     if (bucket !== undefined && !BUCKET_NAME.test(bucket)) throw new ValidationError('bucket: must match ^[0-9a-zA-Z_-]{1,63}$');
     const rawFilter = query.cursor ? query.cursor.f?.query : c.req.query('query');
     const filter = parseLedgerFilter(rawFilter);
-    const page = await registry.list(query, bucket, filter, { ...(bucket !== undefined ? { bucket } : {}), ...(rawFilter !== undefined && filter ? { query: rawFilter } : {}) });
+    const recorded = { ...(bucket !== undefined ? { bucket } : {}), ...(rawFilter !== undefined && filter ? { query: rawFilter } : {}), ...(includeDeleted ? { includeDeleted: 'true' } : {}) };
+    const page = await registry.list(query, bucket, filter, recorded, includeDeleted);
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(ledgerView) } });
   });
 
@@ -66,7 +80,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
   app.get('/v2/:ledger', async (c) => {
     const name = c.req.param('ledger');
     const record = LEDGER_NAME.test(name) ? await registry.get(name) : undefined;
-    if (!record) throw new NotFoundError(`ledger "${name.slice(0, 63)}" not found`);
+    if (!record || record.deletedAt !== undefined) throw new NotFoundError(`ledger "${name.slice(0, 63)}" not found`);
     return jsonResponse(c, { data: ledgerView(record) });
   });
 

@@ -5,7 +5,7 @@ import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import { LedgerAlreadyExistsError } from '../../errors/index.js';
-import type { ListQuery, Page } from '../../pagination/cursor.js';
+import { decodeCursor, type ListQuery, type Page } from '../../pagination/cursor.js';
 import { FEATURES, type FeatureSet } from '../domain/features.js';
 import type { LedgerRecord } from '../domain/change.js';
 import type { BucketTables } from './bucket-tables.js';
@@ -82,7 +82,7 @@ export class LedgerRegistry {
    * Ledgers by id. A `filter` (the list's `query`) is evaluated on the listing's items, at most LIST_READ_BUDGET
    * read per page (a page may hold fewer ledgers while `hasMore`); `filters` are recorded in the cursors.
    */
-  async list(query: ListQuery, bucket: string | undefined, filter?: LedgerFilter, filters: Record<string, string> = {}): Promise<Page<LedgerRecord>> {
+  async list(query: ListQuery, bucket: string | undefined, filter?: LedgerFilter, filters: Record<string, string> = {}, includeDeleted = false): Promise<Page<LedgerRecord>> {
     // Every ledger, by id (gsi1).
     const byId = {
       input: { TableName: this.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': registryKeys.listPartition } },
@@ -90,7 +90,8 @@ export class LedgerRegistry {
       list: 'ledger.ledgers',
       ascending: true,
     };
-    if (filter) {
+    const shown = (ledger: LedgerRecord) => includeDeleted || ledger.deletedAt === undefined;
+    if (filter || bucket === undefined) {
       return boundedQueryPage(
         this.doc,
         {
@@ -99,15 +100,21 @@ export class LedgerRegistry {
           readBudget: LIST_READ_BUDGET,
           keep: (item) => {
             const ledger = toRecord(item);
-            return (bucket === undefined || ledger.bucket === bucket) && ledgerMatches(filter, ledger);
+            return shown(ledger) && (bucket === undefined || ledger.bucket === bucket) && (!filter || ledgerMatches(filter, ledger));
           },
         },
         query,
         toRecord,
       );
     }
-    if (bucket === undefined) return queryPage(this.doc, byId, query, toRecord);
-    const members = await queryPage(
+    const members = await this.bucketMembers(query, bucket);
+    const items = await batchGetInOrder(this.doc, this.table, members.data.map((name) => registryKeys.ledger(name)));
+    // A deleted bucket's page holds none of its ledgers unless asked for (its cursor still moves on).
+    return { ...members, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toRecord).filter(shown) };
+  }
+
+  private bucketMembers(query: ListQuery, bucket: string): Promise<Page<string>> {
+    return queryPage(
       this.doc,
       {
         input: { TableName: this.table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `BUCKET#${bucket}` } },
@@ -119,8 +126,34 @@ export class LedgerRegistry {
       query,
       (item) => String(item.name),
     );
-    const items = await batchGetInOrder(this.doc, this.table, members.data.map((name) => registryKeys.ledger(name)));
-    return { ...members, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toRecord) };
+  }
+
+  /**
+   * Deletes (`deletedAt` an instant) or restores (undefined) every ledger of a bucket, as the reference's bucket
+   * deletion: nothing is erased, the ledgers are not found until restored. Answers how many ledgers it marked;
+   * 0: the bucket holds none. Idempotent, ledger by ledger (a failure midway is finished by a retry).
+   */
+  async markBucket(bucket: string, deletedAt: string | undefined): Promise<number> {
+    let marked = 0;
+    let cursor: ListQuery['cursor'];
+    do {
+      const page = await this.bucketMembers({ pageSize: 100, ...(cursor ? { cursor } : {}) }, bucket);
+      for (const name of page.data) {
+        await this.doc.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: registryKeys.ledger(name),
+            ...(deletedAt !== undefined
+              ? { UpdateExpression: 'SET deletedAt = if_not_exists(deletedAt, :at)', ExpressionAttributeValues: { ':at': deletedAt } }
+              : { UpdateExpression: 'REMOVE deletedAt' }),
+            ConditionExpression: 'attribute_exists(pk)',
+          }),
+        );
+        marked++;
+      }
+      cursor = page.next ? decodeCursor(page.next, 'ledger.ledgers') : undefined;
+    } while (cursor);
+    return marked;
   }
 
   /** Merges keys into the ledger's metadata. */
@@ -161,5 +194,6 @@ function toRecord(item: Record<string, unknown>): LedgerRecord {
     // DynamoDB maps have no order: show the features in the feature table's order.
     features: Object.fromEntries(Object.keys(FEATURES).map((name) => [name, (item.features as FeatureSet)[name as keyof FeatureSet]])) as FeatureSet,
     addedAt: String(item.addedAt),
+    ...(typeof item.deletedAt === 'string' ? { deletedAt: item.deletedAt } : {}),
   };
 }

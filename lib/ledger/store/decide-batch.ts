@@ -1,6 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import type { LedgerChange, LedgerRecord, WriteRequest } from '../domain/change.js';
+import { assertBalanced, assertFollows } from '../domain/change-invariants.js';
 import { isEnabled } from '../domain/features.js';
 import { logHash, type LogEntry } from '../domain/logs.js';
 import type { Mapping } from '../domain/mapping.js';
@@ -49,6 +50,7 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
   let head = initial;
   const outcomes: Array<WriteOutcome<T>> = [];
   const writes: CommitWrite[] = [];
+  const txIds: number[] = [];
   for (const request of requests) {
     const idempotencyKey = idempotencyKeyOf(ledger.name, request);
     const stored = idempotencyKey ? view.get(keyString(idempotencyKey)) : undefined;
@@ -60,12 +62,16 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
       continue;
     }
     const logId = head.lastLogId + 1;
-    const decision = request.decide(ledgerState(ledger.name, view, head, mapping), { now });
+    const state = ledgerState(ledger.name, view, head, mapping);
+    const decision = request.decide(state, { now });
     if (request.dryRun) {
       outcomes.push({ kind: 'dry-run', result: decision.result });
       continue;
     }
     const { change } = decision;
+    // Before any of its items is put in the view: `state` still reads the volumes before the change.
+    assertBalanced(change, (account, asset) => state.volume(account, asset));
+    if (change.lastTxId !== undefined) txIds.push(change.lastTxId);
     const entry = { id: logId, type: change.log.type, data: change.log.data, date: formatInstant(now), idempotencyKey: request.idempotency?.key ?? '' };
     const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entry) : '';
     const log: LogEntry = { ...entry, hash };
@@ -99,6 +105,7 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
     };
     outcomes.push({ kind: 'committed', result: decision.result, log });
   }
+  assertFollows(initial, outcomes.flatMap((o) => (o.kind === 'committed' ? [o.log.id] : [])), head, txIds);
   return { outcomes, writes, head };
 }
 

@@ -22,6 +22,7 @@ export type ErrorKind =
   | 'compilation_failed'
   | 'metadata_override'
   | 'reads_changed'
+  | 'import'
   | 'not_implemented';
 
 export abstract class PlatformError extends Error {
@@ -127,6 +128,11 @@ export class MetadataOverrideError extends PlatformError {
  */
 export class ScriptReadsChangedError extends PlatformError {
   readonly kind = 'reads_changed';
+}
+
+/** A log import refused: the ledger is not empty, or a line is malformed, breaks the chain or does not replay (400 IMPORT). */
+export class ImportError extends PlatformError {
+  readonly kind = 'import';
 }
 
 /** An operation of the reference platform's API that this platform does not offer (501). */

@@ -24,6 +24,7 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
   compilation_failed: { status: 400, errorCode: 'COMPILATION_FAILED' },
   metadata_override: { status: 400, errorCode: 'METADATA_OVERRIDE' },
   reads_changed: { status: 409, errorCode: 'CONFLICT' },
+  import: { status: 400, errorCode: 'IMPORT' },
   not_implemented: { status: 501, errorCode: 'NOT_IMPLEMENTED' },
 };
 

@@ -7,6 +7,7 @@ import { accountRoutes } from './routes/accounts.js';
 import { infoRoutes } from './routes/info.js';
 import { ledgerRoutes } from './routes/ledgers.js';
 import { logRoutes } from './routes/logs.js';
+import { logTransferRoutes } from './routes/log-transfer.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { metadataRoutes } from './routes/metadata.js';
 import { bulkRoutes } from './routes/bulk.js';
@@ -80,6 +81,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
   accountRoutes(app, { lookup, accounts, stats });
   logRoutes(app, { lookup, logs });
+  logTransferRoutes(app, { lookup, logs, reads, writerAt: (clock) => new LedgerWriter({ doc, tableFor, now: clock, settle, ...(options.sleep ? { sleep: options.sleep } : {}) }) });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (API.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });

@@ -6,7 +6,6 @@ const REASON = {
   exporters: 'not served: exporters and pipelines (the reference stack\'s replication to external stores) are out of scope; events reach consumers through webhooks',
   runQuery: 'not served: runQuery needs the reference stack\'s query templates over schemas, which are out of scope',
   metrics: 'not served: the platform\'s metrics are CloudWatch\'s (docs/operations.md); there is no metrics endpoint',
-  logExport: 'not served yet: log export/import is built by another issue',
   v1Mapping: 'SDK 7.0.1\'s Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger-mapping.test.ts)',
   users: 'not served: users belong to the environments issue (only OAuth clients here)',
   payments: 'not served: outside the payments scope (the v3 payments resource and the service info only)',
@@ -33,8 +32,6 @@ export const NOT_SERVED: Partial<Record<ServiceOperation, string>> = {
   'ledger.v2.resetPipeline': REASON.exporters,
   'ledger.v2.deletePipeline': REASON.exporters,
   'ledger.v2.getMetrics': REASON.metrics,
-  'ledger.v2.exportLogs': REASON.logExport,
-  'ledger.v2.importLogs': REASON.logExport,
   'ledger.v1.updateMapping': REASON.v1Mapping,
 };
 

@@ -60,6 +60,13 @@ export class LogReads {
     return page;
   }
 
+  /** Every entry, oldest first, a page of items at a time (the log export): constant memory however long the log. */
+  async *oldestFirst(ledger: LedgerRecord, itemsPerPage = 100): AsyncGenerator<LogEntry> {
+    for await (const item of this.items(this.tableFor(ledger.bucket), ledger.name, 'pk = :p', undefined, true, itemsPerPage)) {
+      for (const { log } of storedEntriesOf(item)) yield log;
+    }
+  }
+
   /** How many entries the same listing holds (HEAD): its pages, counted. */
   async count(ledger: LedgerRecord, plan: LogPlan): Promise<number> {
     let total = 0;

@@ -1,0 +1,156 @@
+import * as v from 'valibot';
+import { ImportError, PlatformError } from '../../errors/index.js';
+import { formatInstant, parseInstant } from '../../time/instant.js';
+import { metadataMap } from '../../validation/common.js';
+import type { LedgerRecord, WriteRequest } from '../domain/change.js';
+import { ImportChain, parseLogLine, sameLog } from '../domain/log-import.js';
+import type { LogEntry } from '../domain/logs.js';
+import type { LogReads } from '../store/log-reads.js';
+import type { TransactionReads } from '../store/transaction-reads.js';
+import type { LedgerWriter } from '../store/writer.js';
+import { createTransactionSchema } from './create-transaction.js';
+import { operationRequest, type LedgerOperation } from './operations.js';
+import { REVERTS_KEY } from './revert-transaction.js';
+
+export interface LogImportDeps {
+  /** A direct writer on the given clock: each replayed entry is committed at its own date. */
+  writerAt: (now: () => number) => LedgerWriter;
+  reads: TransactionReads;
+  logs: LogReads;
+}
+
+/**
+ * POST /v2/<ledger>/logs/import: replays an export into an EMPTY ledger, entry by entry, through the ledger's own
+ * writes (create, revert, metadata), each committed at the entry's date so that the transactions, volumes,
+ * metadata and log — hashes included, with the same features — come out identical. Each line is checked before
+ * it is written: its shape, its place in the id sequence and hash chain, and that the ledger's decision logs
+ * exactly the imported data. The first bad entry stops the import (400 IMPORT naming it); the entries before it
+ * stay committed (an import is not one transaction: a log can be far larger than one DynamoDB transaction).
+ */
+export async function importLogs(deps: LogImportDeps, ledger: LedgerRecord, lines: AsyncIterable<{ text: string; line: number }>): Promise<number> {
+  const first = await deps.logs.list(ledger, { pageSize: 1 });
+  if (first.data.length > 0) throw new ImportError(`ledger "${ledger.name}" is not empty: logs are imported into a new ledger only`);
+  let clock = 0;
+  const writer = deps.writerAt(() => clock);
+  const chain = new ImportChain();
+  let imported = 0;
+  for await (const { text, line } of lines) {
+    const entry = parseLogLine(text, line);
+    chain.check(entry);
+    clock = replayableDate(entry);
+    const request = await guarded(entry, () => operationRequest(ledger, operationOf(entry), async (id) => (await deps.reads.get(ledger, id))?.tx));
+    const outcome = await guarded(entry, () => writer.write(checked(request, entry)));
+    if (outcome.kind !== 'committed') throw new ImportError(`log ${entry.id}: idempotency key "${entry.idempotencyKey}" was already used by an earlier log`);
+    // Another write of the ledger during the import takes an id: the logs no longer match.
+    if (outcome.log.id !== entry.id) throw new ImportError(`log ${entry.id}: committed as log ${outcome.log.id}: the ledger was written to during the import`);
+    if (entry.hash !== '' && outcome.log.hash !== '' && outcome.log.hash !== entry.hash) throw new ImportError(`log ${entry.id}: replayed with a different hash`);
+    imported++;
+  }
+  return imported;
+}
+
+/** The entry's date as a clock reading; a date the clock cannot give back exactly (sub-millisecond) cannot be replayed. */
+function replayableDate(entry: LogEntry): number {
+  const instant = guardedSync(entry, () => parseInstant(entry.date, 'date'));
+  if (formatInstant({ ms: instant.ms, micros: 0 }) !== entry.date) {
+    throw new ImportError(`log ${entry.id}: date ${entry.date} is not one this platform writes (UTC, millisecond precision): it cannot be replayed as is`);
+  }
+  return instant.ms;
+}
+
+/** The request with its decision compared to the imported entry before anything is written. */
+function checked<T>(request: WriteRequest<T>, entry: LogEntry): WriteRequest<T> {
+  return {
+    ...request,
+    decide(state, context) {
+      const decision = request.decide(state, context);
+      if (!sameLog({ ...decision.change.log, date: entry.date }, entry)) {
+        throw new ImportError(`log ${entry.id}: replaying it through the ledger gives different data (${entry.type})`);
+      }
+      return decision;
+    },
+  };
+}
+
+const transactionSchema = v.object({
+  postings: v.array(v.unknown()),
+  metadata: v.optional(v.unknown()),
+  timestamp: v.string(),
+  reference: v.optional(v.string()),
+});
+const newTransactionSchema = v.object({ transaction: transactionSchema, accountMetadata: v.optional(v.unknown()) });
+const revertedSchema = v.object({
+  revertedTransaction: v.object({ id: v.bigint() }),
+  transaction: v.object({ metadata: metadataMap, timestamp: v.string() }),
+});
+const target = v.variant('targetType', [
+  v.object({ targetType: v.literal('TRANSACTION'), targetId: v.bigint() }),
+  v.object({ targetType: v.literal('ACCOUNT'), targetId: v.string() }),
+]);
+const setMetadataSchema = v.intersect([target, v.object({ metadata: metadataMap })]);
+const deleteMetadataSchema = v.intersect([target, v.object({ key: v.string() })]);
+
+/** The write that logs the entry: its data read back into the command it came from. */
+export function operationOf(entry: LogEntry): LedgerOperation {
+  const idempotency = entry.idempotencyKey !== '' ? { idempotencyKey: entry.idempotencyKey } : {};
+  switch (entry.type) {
+    case 'NEW_TRANSACTION': {
+      const { transaction: tx, accountMetadata } = parseData(entry, newTransactionSchema);
+      const input = parseData(entry, createTransactionSchema, {
+        postings: tx.postings,
+        metadata: tx.metadata ?? {},
+        timestamp: tx.timestamp,
+        ...(tx.reference !== undefined ? { reference: tx.reference } : {}),
+        accountMetadata: accountMetadata ?? {},
+      });
+      // The log records what was decided: a transaction that was forced past a balance is replayed as such.
+      return { kind: 'create', input, options: { dryRun: false, force: true, ...idempotency } };
+    }
+    case 'REVERTED_TRANSACTION': {
+      const { revertedTransaction, transaction } = parseData(entry, revertedSchema);
+      const { [REVERTS_KEY]: _marker, ...metadata } = transaction.metadata;
+      // A revert dated other than its log entry was made at the original's effective date.
+      const atEffectiveDate = transaction.timestamp !== entry.date;
+      return { kind: 'revert', id: Number(revertedTransaction.id), body: { metadata }, options: { force: true, atEffectiveDate, dryRun: false, ...idempotency } };
+    }
+    case 'SET_METADATA':
+    case 'DELETE_METADATA': {
+      const data = entry.type === 'SET_METADATA' ? parseData(entry, setMetadataSchema) : parseData(entry, deleteMetadataSchema);
+      const targetOf = data.targetType === 'ACCOUNT' ? { type: 'ACCOUNT' as const, address: data.targetId } : { type: 'TRANSACTION' as const, id: Number(data.targetId) };
+      const change = 'metadata' in data ? { kind: 'save' as const, metadata: data.metadata } : { kind: 'delete' as const, key: data.key };
+      return { kind: 'metadata', target: targetOf, change, options: { dryRun: false, ...idempotency } };
+    }
+  }
+}
+
+function parseData<S extends v.GenericSchema>(entry: LogEntry, schema: S, value: unknown = entry.data): v.InferOutput<S> {
+  const parsed = v.safeParse(schema, value);
+  if (parsed.success) return parsed.output;
+  const issue = parsed.issues[0];
+  const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
+  throw new ImportError(`log ${entry.id}: data${path ? `.${path}` : ''}: ${issue.message}`);
+}
+
+/** Any refusal of the ledger's rules, as the import's error naming the entry. */
+async function guarded<T>(entry: LogEntry, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw asImportError(entry, err);
+  }
+}
+
+function guardedSync<T>(entry: LogEntry, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    throw asImportError(entry, err);
+  }
+}
+
+function asImportError(entry: LogEntry, err: unknown): unknown {
+  if (err instanceof ImportError) return err;
+  // Throttling and unanswered writes keep their own answers (503): the entry was not refused.
+  if (err instanceof PlatformError && err.kind !== 'dependency_throttled' && err.kind !== 'not_committed') return new ImportError(`log ${entry.id}: ${err.message}`);
+  return err;
+}

@@ -1,0 +1,45 @@
+import type { Hono } from 'hono';
+import { stream } from 'hono/streaming';
+import { stringifyJson } from '../../json/bigint-json.js';
+import type { AppEnv } from '../../http/types.js';
+import { importLogs, type LogImportDeps } from '../commands/import-logs.js';
+import { bodyLines } from '../domain/body-lines.js';
+import { MAX_IMPORT_LINE_BYTES } from '../domain/log-import.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import { logView } from './logs.js';
+
+export interface LogTransferDeps extends LogImportDeps {
+  lookup: LedgerLookup;
+}
+
+/**
+ * Log export and import as the reference serves them: the export is the ledger's whole log, oldest first, one Log
+ * (as the v2 log list serves it) per line, `application/octet-stream`; the import takes that stream into an empty
+ * ledger and answers 204 (commands/import-logs.ts).
+ */
+export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): void {
+  app.post('/v2/:ledger/logs/export', async (c) => {
+    // Resolved before the stream starts: an unknown ledger is a 404, not an empty 200.
+    const ledger = await deps.lookup.resolve(c.req.param('ledger'));
+    c.header('content-type', 'application/octet-stream');
+    return stream(
+      c,
+      async (out) => {
+        for await (const log of deps.logs.oldestFirst(ledger)) await out.write(`${stringifyJson(logView(log))}\n`);
+      },
+      // The status is sent already: a failed read can only cut the stream short (the last line's id tells).
+      async (err) => {
+        c.get('logger')?.log('error', 'log export failed', { requestId: c.get('requestId'), error: { name: err.name, message: err.message } });
+      },
+    );
+  });
+
+  app.post('/v2/:ledger/logs/import', async (c) => {
+    const ledger = await deps.lookup.resolve(c.req.param('ledger'));
+    const body = c.req.raw.body ?? emptyBody();
+    await importLogs(deps, ledger, bodyLines(body, MAX_IMPORT_LINE_BYTES));
+    return c.body(null, 204);
+  });
+}
+
+async function* emptyBody(): AsyncGenerator<Uint8Array> {}

@@ -84,7 +84,7 @@ describe('moves in buffers and pages', () => {
     }
     // Pages were really flushed: the busiest pair has more moves than one buffer holds.
     expect(Math.max(...ACCOUNTS.map((a) => modelIds(a, 'account').length))).toBeGreaterThan(16);
-  });
+  }, 120_000); // ~120 list calls: seconds alone, much longer while CI runs the crash and lifecycle suites beside it
 
   it('resumes a cursor after later writes flushed the buffer it stopped in, without a gap or a repeat', async () => {
     const query = encodeURIComponent(JSON.stringify({ $match: { account: 'a' } }));

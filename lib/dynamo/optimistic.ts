@@ -1,6 +1,6 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DependencyThrottledError } from '../errors/index.js';
-import { isThrottling } from './errors.js';
+import { classifyWriteFailure, isThrottling } from './errors.js';
 
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -53,9 +53,6 @@ export async function retryRaces<T>(step: () => Promise<{ done: true; value: T }
 
 /** Another writer got there first: the first item's condition (the version) failed, or DynamoDB saw a conflict. */
 function lostRace(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (err.name === 'TransactionConflictException') return true;
-  if (err.name !== 'TransactionCanceledException') return false;
-  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-  return reasons[0]?.Code === 'ConditionalCheckFailed' || reasons.some((r) => r.Code === 'TransactionConflict');
+  const failure = classifyWriteFailure(err);
+  return failure.kind === 'conflict' || ((err as Error).name === 'TransactionCanceledException' && failure.index === 0);
 }

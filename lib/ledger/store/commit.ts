@@ -1,5 +1,5 @@
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isThrottling } from '../../dynamo/errors.js';
+import { classifyWriteFailure } from '../../dynamo/errors.js';
 import { ValidationError } from '../../errors/index.js';
 import type { CommitWrite } from './decide-batch.js';
 import type { Head } from './head.js';
@@ -32,12 +32,11 @@ export async function commitWrites(
   try {
     await doc.send(new TransactWriteCommand({ TransactItems: transaction.map((w) => w.item), ...(options.clientRequestToken ? { ClientRequestToken: options.clientRequestToken } : {}) }));
   } catch (err) {
-    if (isThrottling(err)) throw err;
-    const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
-    if ((err as Error).name !== 'TransactionCanceledException' || !reasons) throw err;
-    const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+    const failure = classifyWriteFailure(err);
+    if (failure.kind === 'throttled' || (err as Error).name !== 'TransactionCanceledException') throw err;
+    const failed = failure.index;
     if (failed === 0) return 'head-moved';
-    if (reasons.some((r) => r.Code === 'TransactionConflict')) return 'conflict';
+    if (failure.kind === 'conflict') return 'conflict';
     if (transaction[failed]?.idempotency) return 'idempotency';
     const onFailure = failed >= 0 ? transaction[failed]?.onConditionFailure : undefined;
     if (onFailure) throw onFailure();

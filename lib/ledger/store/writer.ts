@@ -1,5 +1,5 @@
 import { TransactGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isThrottling } from '../../dynamo/errors.js';
+import { isThrottling, isTransactionConflict } from '../../dynamo/errors.js';
 import { DependencyThrottledError, ValidationError } from '../../errors/index.js';
 import type { LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
 import { mappingJson, type Mapping } from '../domain/mapping.js';
@@ -179,13 +179,6 @@ export interface Relay {
 
 const isRelay = (value: unknown): value is Relay => typeof value === 'object' && value !== null && 'relay' in value;
 
-
-function isTransactionConflict(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (err.name === 'TransactionConflictException' || err.name === 'TransactionInProgressException') return true;
-  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
-  return err.name === 'TransactionCanceledException' && !isThrottling(err) && (reasons ?? []).some((r) => r.Code === 'TransactionConflict');
-}
 
 function dedupe(keys: ItemKey[]): ItemKey[] {
   return [...new Map(keys.map((k) => [keyString(k), k])).values()];

@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { isConditionFailure, isTransactionConflict } from '../../dynamo/errors.js';
 import type { TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
@@ -400,18 +401,9 @@ function sortRange(from: string | undefined, to: string | undefined): { conditio
  * Only a failed condition means "someone else decided": a transaction conflict or throttling is transient and is
  * thrown, so the message is reported as failed and SQS delivers it again (nothing is lost on a blip).
  */
-function lostCondition(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  if (err.name === 'ConditionalCheckFailedException') return true;
-  if (err.name !== 'TransactionCanceledException') return false;
-  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-  return reasons.some((r) => r.Code === 'ConditionalCheckFailed') && !reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError');
-}
+const lostCondition = isConditionFailure;
 
-function isConflict(err: unknown): boolean {
-  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> } | undefined)?.CancellationReasons ?? [];
-  return (err as Error | undefined)?.name === 'TransactionConflictException' || reasons.some((r) => r.Code === 'TransactionConflict');
-}
+const isConflict = isTransactionConflict;
 
 function fromItem(item: Record<string, unknown>): Delivery {
   const delivery: Delivery = {

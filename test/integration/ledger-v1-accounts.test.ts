@@ -192,6 +192,11 @@ describe('v1 transaction writes and reads', () => {
     expect([replay.status, replay.headers.get('idempotency-hit')]).toEqual([204, 'true']);
     expect((await call('GET', `/v2/${ledger}/transactions/2`)).body.data.metadata).toEqual({ checked: 'yes' });
     expect((await call('POST', `/${ledger}/transactions/9/metadata`, { k: 'v' })).status).toBe(404);
+    // `preview` decides without writing, on transactions and accounts alike.
+    expect((await call('POST', `/${ledger}/transactions/2/metadata?preview=true`, { other: 'x' })).status).toBe(204);
+    expect((await call('POST', `/${ledger}/accounts/b/metadata?preview=true`, { other: 'x' })).status).toBe(204);
+    expect((await call('GET', `/v2/${ledger}/transactions/2`)).body.data.metadata).toEqual({ checked: 'yes' });
+    expect((await call('GET', `/v2/${ledger}/accounts/b`)).body.data.metadata).toEqual({});
 
     // b spent its 10: reverting 1 (world→a) needs a to pay back 10, which it no longer has.
     const refused = await call('POST', `/${ledger}/transactions/1/revert`);

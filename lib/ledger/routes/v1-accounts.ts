@@ -1,10 +1,8 @@
 import type { Context, Hono } from 'hono';
-import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { decodeCursor, MAX_PAGE_SIZE, type Cursor } from '../../pagination/cursor.js';
-import { metadataMap } from '../../validation/common.js';
 import { accountView, addBalances, balancesView, type AccountVolumes } from '../domain/account.js';
 import { isEnabled } from '../domain/features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
@@ -13,9 +11,10 @@ import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import { accountListName, type AccountRead, type AccountReads } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
-import { readAddress, readIdempotencyKey } from './request.js';
+import { readAddress } from './request.js';
 import { readV1AccountQuery, type V1AccountQuery } from './v1-account-query.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
+import { v1MetadataRoutes } from './v1-metadata.js';
 import { readAddressPattern } from './v1-pattern.js';
 import { ValidationError } from '../../errors/index.js';
 
@@ -67,22 +66,7 @@ export function v1AccountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats, co
     }),
   );
 
-  const metadata = (change: (c: Context<AppEnv>) => Promise<{ kind: 'save'; metadata: Record<string, string> } | { kind: 'delete'; key: string }>) =>
-    v1Handler(async (c) => {
-      const ledger = await ledgerOf(c);
-      const address = readAddress(c.req.param('address')!);
-      const idempotencyKey = readIdempotencyKey(c);
-      const outcome = await commands.execute(ledger, {
-        kind: 'metadata',
-        target: { type: 'ACCOUNT', address },
-        change: await change(c),
-        options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
-      });
-      if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
-      return c.body(null, 204);
-    });
-  app.post('/:ledger/accounts/:address/metadata', metadata(async (c) => ({ kind: 'save', metadata: await readJsonBody(c, metadataMap) })));
-  app.delete('/:ledger/accounts/:address/metadata/:key', metadata(async (c) => ({ kind: 'delete', key: c.req.param('key')! })));
+  v1MetadataRoutes(app, { lookup, commands }, '/:ledger/accounts/:address', (c) => ({ type: 'ACCOUNT', address: readAddress(c.req.param('address')!) }));
 
   // Balances by account: `{cursor: {data: [{<address>: {<asset>: balance}}]}}`, an item per account.
   app.get(

@@ -7,7 +7,6 @@ import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { decodeCursor, MAX_PAGE_SIZE, type Cursor } from '../../pagination/cursor.js';
-import { metadataMap } from '../../validation/common.js';
 import { MAX_BULK_ELEMENTS } from '../commands/bulk.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
 import { operationRequest } from '../commands/operations.js';
@@ -20,6 +19,7 @@ import type { LedgerWriter } from '../store/writer.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import { readIdempotencyKey, readTransactionId } from './request.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
+import { v1MetadataRoutes } from './v1-metadata.js';
 import { readV1ListQuery, type V1ListQuery } from './v1-query.js';
 
 export interface V1TransactionRoutesDeps {
@@ -133,22 +133,7 @@ export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads
     }),
   );
 
-  const metadata = (change: (c: Context<AppEnv>) => Promise<{ kind: 'save'; metadata: Record<string, string> } | { kind: 'delete'; key: string }>) =>
-    v1Handler(async (c) => {
-      const ledger = await ledgerOf(c);
-      const id = readTransactionId(c.req.param('id')!);
-      const idempotencyKey = readIdempotencyKey(c);
-      const outcome = await commands.execute(ledger, {
-        kind: 'metadata',
-        target: { type: 'TRANSACTION', id },
-        change: await change(c),
-        options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
-      });
-      if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
-      return c.body(null, 204);
-    });
-  app.post('/:ledger/transactions/:id/metadata', metadata(async (c) => ({ kind: 'save', metadata: await readJsonBody(c, metadataMap) })));
-  app.delete('/:ledger/transactions/:id/metadata/:key', metadata(async (c) => ({ kind: 'delete', key: c.req.param('key')! })));
+  v1MetadataRoutes(app, { lookup, commands }, '/:ledger/transactions/:id', (c) => ({ type: 'TRANSACTION', id: readTransactionId(c.req.param('id')!) }));
 }
 
 /** The batch body; a `null` field of an element is absent, as it is on a single create (the SDK sends `metadata: null`). */

@@ -1,0 +1,38 @@
+import type { Context, Hono } from 'hono';
+import { readJsonBody } from '../../http/json-body.js';
+import { booleanFlag } from '../../http/query-flags.js';
+import type { AppEnv } from '../../http/types.js';
+import { metadataMap } from '../../validation/common.js';
+import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
+import type { LedgerCommands } from '../sequencer/ledger-commands.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import { readIdempotencyKey } from './request.js';
+import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
+
+/**
+ * v1's metadata writes on a transaction or an account (`<path>/metadata`, `<path>/metadata/:key`): v2's metadata
+ * command (same log, idempotency and events), `preview` as a dry run, 204.
+ */
+export function v1MetadataRoutes(
+  app: Hono<AppEnv>,
+  { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands },
+  path: string,
+  targetOf: (c: Context<AppEnv>) => MetadataTarget,
+): void {
+  const write = (changeOf: (c: Context<AppEnv>) => Promise<MetadataChange>) =>
+    v1Handler(async (c) => {
+      const ledger = await resolveV1Ledger(lookup, c.req.param('ledger')!);
+      const target = targetOf(c);
+      const idempotencyKey = readIdempotencyKey(c);
+      const outcome = await commands.execute(ledger, {
+        kind: 'metadata',
+        target,
+        change: await changeOf(c),
+        options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+      });
+      if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+      return c.body(null, 204);
+    });
+  app.post(`${path}/metadata`, write(async (c) => ({ kind: 'save', metadata: await readJsonBody(c, metadataMap) })));
+  app.delete(`${path}/metadata/:key`, write(async (c) => ({ kind: 'delete', key: c.req.param('key')! })));
+}

@@ -402,3 +402,33 @@ describe('a page wider than one BatchGetItem', () => {
     expect(sums.body).toEqual({ data: { EUR: 61770n, USD: 1830n } });
   });
 });
+
+describe('a filter judged in memory reads a bounded number of accounts per page', () => {
+  it('answers short pages with hasMore, and cursors that find every match once', async () => {
+    const { runtime: small } = await testEnvironment({ LEDGER_SCAN_READS: '100' });
+    const { call: smallCall } = await ledgerClient(small);
+    expect((await smallCall('POST', '/v2/acc-scan')).status).toBe(204);
+    // 150 accounts besides world; the ones whose number ends in 7 get metadata `pick` (judged in memory with $exists).
+    const bulk = Array.from({ length: 150 }, (_, i) => ({
+      action: 'CREATE_TRANSACTION',
+      data: { postings: [send('world', `n:${String(i).padStart(3, '0')}`, 1n)], metadata: {}, ...(i % 10 === 7 ? { accountMetadata: { [`n:${String(i).padStart(3, '0')}`]: { pick: 'yes' } } } : {}) },
+    }));
+    for (let i = 0; i < bulk.length; i += 100) expect((await smallCall('POST', '/v2/acc-scan/_bulk', bulk.slice(i, i + 100))).status).toBe(200);
+    const query = q({ $exists: { metadata: 'pick' } });
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let next: string | undefined;
+    do {
+      const res = await smallCall('GET', `/v2/acc-scan/accounts?pageSize=15&${next ? `cursor=${next}` : query}`);
+      expect(res.status, res.text).toBe(200);
+      seen.push(...addresses(res));
+      sizes.push(res.body.cursor.data.length);
+      next = res.body.cursor.hasMore ? res.body.cursor.next : undefined;
+    } while (next && sizes.length < 20);
+    expect(seen).toEqual(Array.from({ length: 15 }, (_, k) => `n:${String(k * 10 + 7).padStart(3, '0')}`));
+    // 151 accounts, 100 read a page at most: the first page stops short with the 10 matches among the first 100
+    // read (fewer than pageSize, hasMore true); the next holds the other 5.
+    expect(sizes).toEqual([10, 5]);
+    expect((await smallCall('HEAD', `/v2/acc-scan/accounts?${query}`)).headers.get('count')).toBe('15');
+  }, 180_000);
+});

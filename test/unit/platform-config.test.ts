@@ -29,5 +29,15 @@ describe('platform configuration', () => {
     expect(fails({ ...tables, PUBLIC_BASE_URL: 'https://a.example', STAGE: 'staging' })).toBe('STAGE must be local, dev or prod (got "staging")');
     const { AUTH_TABLE: _omit, ...noAuth } = tables;
     expect(fails({ ...noAuth, PUBLIC_BASE_URL: 'https://a.example' })).toBe('environment variable AUTH_TABLE is required');
+    for (const raw of ['99', '20001', '1e3', '-5', 'lots']) {
+      expect(fails({ ...tables, PUBLIC_BASE_URL: 'https://a.example', LEDGER_SCAN_READS: raw }), raw).toBe(`LEDGER_SCAN_READS must be an integer from 100 to 20000 (got "${raw}")`);
+    }
+  });
+
+  it('reads LEDGER_SCAN_READS within its bounds, 1000 when unset', () => {
+    const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
+    expect(platformConfigFromEnv(base).ledgerScanReads).toBe(1000);
+    expect(platformConfigFromEnv({ ...base, LEDGER_SCAN_READS: '100' }).ledgerScanReads).toBe(100);
+    expect(platformConfigFromEnv({ ...base, LEDGER_SCAN_READS: '20000' }).ledgerScanReads).toBe(20000);
   });
 });

@@ -7,11 +7,16 @@
 import type { RunningPlatform } from '../infra/local/platform.js';
 import { TokenVerifier } from '../lib/bearer/token-verifier.js';
 import { callJson, expectOk, postForm } from './http.js';
-import { median, round, summarise, type LatencySummary } from './stats.js';
+import { type LatencySummary, median, round, summarise } from './stats.js';
 
 export interface AuthResult {
   source: string;
-  tokenEndpoint: LatencySummary & { clients: number; durationS: number; requestsPerSec: number; failures: Record<string, number> };
+  tokenEndpoint: LatencySummary & {
+    clients: number;
+    durationS: number;
+    requestsPerSec: number;
+    failures: Record<string, number>;
+  };
   verification: {
     httpWithoutAuth: LatencySummary;
     httpWithAuth: LatencySummary;
@@ -26,11 +31,23 @@ const TOKEN_CLIENTS = 8;
 const GET_PAIRS = 400;
 const VERIFY_ITERATIONS = 2_000;
 
-export async function measureAuth(platform: RunningPlatform, adminToken: string, seconds: number): Promise<AuthResult> {
+export async function measureAuth(
+  platform: RunningPlatform,
+  adminToken: string,
+  seconds: number,
+): Promise<AuthResult> {
   const base = platform.baseUrl;
-  const client = expectOk(await callJson(base, adminToken, 'POST', '/api/auth/clients', { name: 'bench-load' }), 'create client');
+  const client = expectOk(
+    await callJson(base, adminToken, 'POST', '/api/auth/clients', { name: 'bench-load' }),
+    'create client',
+  );
   const clientId = String(client.body.data!.id);
-  const secret = expectOk(await callJson(base, adminToken, 'POST', `/api/auth/clients/${clientId}/secrets`, { name: 'bench' }), 'create secret');
+  const secret = expectOk(
+    await callJson(base, adminToken, 'POST', `/api/auth/clients/${clientId}/secrets`, {
+      name: 'bench',
+    }),
+    'create secret',
+  );
   const clear = String(secret.body.data!.clear);
   expectOk(await postForm(base, clientId, clear), 'first token');
 
@@ -50,17 +67,24 @@ export async function measureAuth(platform: RunningPlatform, adminToken: string,
   const elapsed = (performance.now() - start) / 1000;
 
   // Alternate the two GETs, one at a time, so both see the same machine state.
-  const token = (expectOk(await postForm(base, clientId, clear), 'token').body as { access_token: string }).access_token;
+  const token = (
+    expectOk(await postForm(base, clientId, clear), 'token').body as { access_token: string }
+  ).access_token;
   const without: number[] = [];
   const withAuth: number[] = [];
   for (let i = 0; i < 20; i++) await callJson(base, token, 'GET', '/api/ledger/_info');
   for (let i = 0; i < GET_PAIRS; i++) {
-    without.push(expectOk(await callJson(base, undefined, 'GET', '/api/ledger/_health'), 'health').ms);
+    without.push(
+      expectOk(await callJson(base, undefined, 'GET', '/api/ledger/_health'), 'health').ms,
+    );
     withAuth.push(expectOk(await callJson(base, token, 'GET', '/api/ledger/_info'), 'info').ms);
   }
 
   // The verifier alone, with the platform's issuer and audience and its published keys (loaded once).
-  const jwks = expectOk(await callJson<{ keys: unknown[] }>(base, undefined, 'GET', '/api/auth/keys'), 'jwks').body;
+  const jwks = expectOk(
+    await callJson<{ keys: unknown[] }>(base, undefined, 'GET', '/api/auth/keys'),
+    'jwks',
+  ).body;
   const verifier = new TokenVerifier({
     issuer: `${platform.env.PUBLIC_BASE_URL}/api/auth`,
     audience: String(platform.env.TOKEN_AUDIENCE ?? platform.env.PUBLIC_BASE_URL),
@@ -77,7 +101,13 @@ export async function measureAuth(platform: RunningPlatform, adminToken: string,
   const a = summarise(withAuth);
   return {
     source: `HTTP to the local platform (${TOKEN_CLIENTS} closed-loop clients, ${seconds} s, stored client with one secret); ${GET_PAIRS} alternating GET pairs from one client; TokenVerifier.verify in-process (RS256), ${VERIFY_ITERATIONS} calls after warm-up`,
-    tokenEndpoint: { ...summarise(latencies), clients: TOKEN_CLIENTS, durationS: round(elapsed, 1), requestsPerSec: round(latencies.length / elapsed, 1), failures },
+    tokenEndpoint: {
+      ...summarise(latencies),
+      clients: TOKEN_CLIENTS,
+      durationS: round(elapsed, 1),
+      requestsPerSec: round(latencies.length / elapsed, 1),
+      failures,
+    },
     verification: {
       httpWithoutAuth: w,
       httpWithAuth: a,

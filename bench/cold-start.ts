@@ -66,7 +66,10 @@ process.stdout.write(JSON.stringify({ ms, handler: typeof mod.handler === 'funct
 `;
 
 async function importOnce(file: string): Promise<{ ms: number; handler: boolean }> {
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', PROBE], { env: { ...FUNCTION_ENV, BENCH_BUNDLE: file }, cwd: tmpdir() });
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', PROBE], {
+    env: { ...FUNCTION_ENV, BENCH_BUNDLE: file },
+    cwd: tmpdir(),
+  });
   return JSON.parse(stdout) as { ms: number; handler: boolean };
 }
 
@@ -83,9 +86,17 @@ export async function measureColdStart(log: (line: string) => void): Promise<Col
     for (const { name, entry } of entries) {
       const outfile = join(dir, name, 'index.mjs');
       await build(lambdaBuildOptions(entry, outfile));
-      bundles.push({ name, file: outfile, bytes: statSync(outfile).size, samples: [] as number[], handler: true });
+      bundles.push({
+        name,
+        file: outfile,
+        bytes: statSync(outfile).size,
+        samples: [] as number[],
+        handler: true,
+      });
     }
-    log(`  built ${bundles.length} bundles; importing each ${COLD_START_RUNS} times in fresh node processes`);
+    log(
+      `  built ${bundles.length} bundles; importing each ${COLD_START_RUNS} times in fresh node processes`,
+    );
     for (const b of bundles) await importOnce(b.file); // one unrecorded run each: file-system cache warm for all
     for (let round_ = 0; round_ < COLD_START_RUNS; round_++) {
       for (const b of bundles) {
@@ -99,7 +110,12 @@ export async function measureColdStart(log: (line: string) => void): Promise<Col
     return {
       source: `esbuild with infra/bundling.ts settings; import() timed inside ${COLD_START_RUNS} fresh node ${process.version} processes per bundle`,
       runs: COLD_START_RUNS,
-      reference: { bytes: ref.bytes, importMedianMs: round(refMedian, 1), importMinMs: round(Math.min(...ref.samples), 1), importMaxMs: round(Math.max(...ref.samples), 1) },
+      reference: {
+        bytes: ref.bytes,
+        importMedianMs: round(refMedian, 1),
+        importMinMs: round(Math.min(...ref.samples), 1),
+        importMaxMs: round(Math.max(...ref.samples), 1),
+      },
       bundles: bundles
         .filter((b) => b !== ref)
         .map((b) => {

@@ -50,7 +50,11 @@ export interface CostModel {
   withOneWebhook: { lines: CostLine[]; total: number };
 }
 
-export function modelCost(ops: OperationCost[], ledgerLambdaMs: number, ledgerLambdaMsBasis: string): CostModel {
+export function modelCost(
+  ops: OperationCost[],
+  ledgerLambdaMs: number,
+  ledgerLambdaMsBasis: string,
+): CostModel {
   const find = (prefix: string) => {
     const op = ops.find((o) => o.operation.startsWith(prefix));
     if (!op) throw new Error(`no measured operation "${prefix}"`);
@@ -62,44 +66,95 @@ export function modelCost(ops: OperationCost[], ledgerLambdaMs: number, ledgerLa
   const P = PRICES;
   const A = ASSUMPTIONS;
   const ledgerLines: CostLine[] = [
-    { component: 'API Gateway HTTP API', units: '1 request', dollarsPerMillion: P.httpApiPerMillionRequests, basis: 'assumption × price' },
+    {
+      component: 'API Gateway HTTP API',
+      units: '1 request',
+      dollarsPerMillion: P.httpApiPerMillionRequests,
+      basis: 'assumption × price',
+    },
     {
       component: 'Ledger Lambda',
       units: `1 request + ${A.ledgerLambdaMemoryGb} GB × ${ledgerLambdaMs} ms`,
-      dollarsPerMillion: P.lambdaPerMillionRequests + A.ledgerLambdaMemoryGb * (ledgerLambdaMs / 1000) * P.lambdaArmPerGbSecond * 1e6,
+      dollarsPerMillion:
+        P.lambdaPerMillionRequests +
+        A.ledgerLambdaMemoryGb * (ledgerLambdaMs / 1000) * P.lambdaArmPerGbSecond * 1e6,
       basis: 'assumption × price',
     },
-    { component: 'DynamoDB writes (ledger commit)', units: `${tx.writeUnitsByRules} WRU`, dollarsPerMillion: tx.writeUnitsByRules * P.dynamoWriteRequestUnitPerMillion, basis: 'measured units × price' },
-    { component: 'DynamoDB reads (ledger snapshot)', units: `${tx.readUnits} RRU`, dollarsPerMillion: tx.readUnits * P.dynamoReadRequestUnitPerMillion, basis: 'measured units × price' },
+    {
+      component: 'DynamoDB writes (ledger commit)',
+      units: `${tx.writeUnitsByRules} WRU`,
+      dollarsPerMillion: tx.writeUnitsByRules * P.dynamoWriteRequestUnitPerMillion,
+      basis: 'measured units × price',
+    },
+    {
+      component: 'DynamoDB reads (ledger snapshot)',
+      units: `${tx.readUnits} RRU`,
+      dollarsPerMillion: tx.readUnits * P.dynamoReadRequestUnitPerMillion,
+      basis: 'measured units × price',
+    },
   ];
   const webhookLines: CostLine[] = [
-    { component: 'DynamoDB writes (dispatch + deliver)', units: `${dispatch.writeUnitsByRules + deliver.writeUnitsByRules} WRU`, dollarsPerMillion: (dispatch.writeUnitsByRules + deliver.writeUnitsByRules) * P.dynamoWriteRequestUnitPerMillion, basis: 'measured units × price' },
-    { component: 'DynamoDB reads (dispatch + deliver)', units: `${dispatch.readUnits + deliver.readUnits} RRU`, dollarsPerMillion: (dispatch.readUnits + deliver.readUnits) * P.dynamoReadRequestUnitPerMillion, basis: 'measured units × price' },
+    {
+      component: 'DynamoDB writes (dispatch + deliver)',
+      units: `${dispatch.writeUnitsByRules + deliver.writeUnitsByRules} WRU`,
+      dollarsPerMillion:
+        (dispatch.writeUnitsByRules + deliver.writeUnitsByRules) *
+        P.dynamoWriteRequestUnitPerMillion,
+      basis: 'measured units × price',
+    },
+    {
+      component: 'DynamoDB reads (dispatch + deliver)',
+      units: `${dispatch.readUnits + deliver.readUnits} RRU`,
+      dollarsPerMillion:
+        (dispatch.readUnits + deliver.readUnits) * P.dynamoReadRequestUnitPerMillion,
+      basis: 'measured units × price',
+    },
     {
       component: 'SQS',
       units: `${dispatch.sqsRequests ?? 0} send (measured, unbatched) + ${A.sqsPollRequestsPerMessage} receive/delete`,
-      dollarsPerMillion: ((dispatch.sqsRequests ?? 0) + A.sqsPollRequestsPerMessage) * P.sqsPerMillionRequests,
+      dollarsPerMillion:
+        ((dispatch.sqsRequests ?? 0) + A.sqsPollRequestsPerMessage) * P.sqsPerMillionRequests,
       basis: 'measured units × price',
     },
     {
       component: 'Dispatch Lambda',
       units: `1/${A.dispatchEventsPerInvocation} request + ${A.dispatchLambdaMemoryGb} GB × ${A.dispatchMsPerInvocation} ms / ${A.dispatchEventsPerInvocation}`,
-      dollarsPerMillion: (P.lambdaPerMillionRequests + A.dispatchLambdaMemoryGb * (A.dispatchMsPerInvocation / 1000) * P.lambdaArmPerGbSecond * 1e6) / A.dispatchEventsPerInvocation,
+      dollarsPerMillion:
+        (P.lambdaPerMillionRequests +
+          A.dispatchLambdaMemoryGb *
+            (A.dispatchMsPerInvocation / 1000) *
+            P.lambdaArmPerGbSecond *
+            1e6) /
+        A.dispatchEventsPerInvocation,
       basis: 'assumption × price',
     },
     {
       component: 'Deliver Lambda',
       units: `1/${A.deliverMessagesPerInvocation} request + ${A.deliverLambdaMemoryGb} GB × ${A.deliverMsPerInvocation} ms / ${A.deliverMessagesPerInvocation}`,
-      dollarsPerMillion: (P.lambdaPerMillionRequests + A.deliverLambdaMemoryGb * (A.deliverMsPerInvocation / 1000) * P.lambdaArmPerGbSecond * 1e6) / A.deliverMessagesPerInvocation,
+      dollarsPerMillion:
+        (P.lambdaPerMillionRequests +
+          A.deliverLambdaMemoryGb *
+            (A.deliverMsPerInvocation / 1000) *
+            P.lambdaArmPerGbSecond *
+            1e6) /
+        A.deliverMessagesPerInvocation,
       basis: 'assumption × price',
     },
   ];
-  const rounded = (lines: CostLine[]) => lines.map((l) => ({ ...l, dollarsPerMillion: round(l.dollarsPerMillion, 3) }));
-  const total = (lines: CostLine[]) => round(lines.reduce((s, l) => s + l.dollarsPerMillion, 0), 2);
+  const rounded = (lines: CostLine[]) =>
+    lines.map((l) => ({ ...l, dollarsPerMillion: round(l.dollarsPerMillion, 3) }));
+  const total = (lines: CostLine[]) =>
+    round(
+      lines.reduce((s, l) => s + l.dollarsPerMillion, 0),
+      2,
+    );
   return {
     prices: P,
     assumptions: { ...A, ledgerLambdaMs, ledgerLambdaMsBasis },
     ledgerOnly: { lines: rounded(ledgerLines), total: total(ledgerLines) },
-    withOneWebhook: { lines: rounded([...ledgerLines, ...webhookLines]), total: total([...ledgerLines, ...webhookLines]) },
+    withOneWebhook: {
+      lines: rounded([...ledgerLines, ...webhookLines]),
+      total: total([...ledgerLines, ...webhookLines]),
+    },
   };
 }

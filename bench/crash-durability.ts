@@ -11,7 +11,7 @@
  *
  * test/local/crash-durability.test.ts runs a few rounds of the same.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -85,23 +85,38 @@ async function token(baseUrl: string): Promise<string> {
   const res = await fetch(`${baseUrl}/api/auth/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'local-dev', client_secret: 'local-dev-secret' }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'local-dev',
+      client_secret: 'local-dev-secret',
+    }),
   });
   if (res.status !== 200) throw new Error(`token request answered ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-async function call(baseUrl: string, bearer: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function call(
+  baseUrl: string,
+  bearer: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${bearer}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-const transaction = (n: number) => ({ postings: [{ source: 'world', destination: `users:u${n % 50}`, amount: 1, asset: 'USD/2' }] });
+const transaction = (n: number) => ({
+  postings: [{ source: 'world', destination: `users:u${n % 50}`, amount: 1, asset: 'USD/2' }],
+});
 const payment = (reference: string) => ({
   reference,
   connectorID: 'bank-1',
@@ -116,7 +131,13 @@ const payment = (reference: string) => ({
  * The burst: `concurrency` loops alternating ledger transactions and payments. The answer that makes the
  * acknowledged count reach `killAt` SIGKILLs the process group before anything else runs.
  */
-async function burst(platform: Platform, bearer: string, round: number, concurrency: number, killAt: number) {
+async function burst(
+  platform: Platform,
+  bearer: string,
+  round: number,
+  concurrency: number,
+  killAt: number,
+) {
   const transactions: number[] = [];
   const payments: string[] = [];
   let killed = false;
@@ -134,15 +155,29 @@ async function burst(platform: Platform, bearer: string, round: number, concurre
       const n = sent++;
       try {
         if ((worker + i) % 2 === 0) {
-          const res = await call(platform.baseUrl, bearer, 'POST', `/api/ledger/v2/${LEDGER}/transactions`, transaction(n));
+          const res = await call(
+            platform.baseUrl,
+            bearer,
+            'POST',
+            `/api/ledger/v2/${LEDGER}/transactions`,
+            transaction(n),
+          );
           if (killed) return; // answered, but read after the kill: not counted (it may or may not be there)
-          if (res.status !== 200) throw new Error(`transaction answered ${res.status}: ${JSON.stringify(res.body)}`);
+          if (res.status !== 200)
+            throw new Error(`transaction answered ${res.status}: ${JSON.stringify(res.body)}`);
           transactions.push(Number(res.body.data.id));
           acknowledged('transaction');
         } else {
-          const res = await call(platform.baseUrl, bearer, 'POST', '/api/payments/v3/payments', payment(`r${round}-${n}`));
+          const res = await call(
+            platform.baseUrl,
+            bearer,
+            'POST',
+            '/api/payments/v3/payments',
+            payment(`r${round}-${n}`),
+          );
           if (killed) return;
-          if (res.status !== 201 && res.status !== 200) throw new Error(`payment answered ${res.status}: ${JSON.stringify(res.body)}`);
+          if (res.status !== 201 && res.status !== 200)
+            throw new Error(`payment answered ${res.status}: ${JSON.stringify(res.body)}`);
           payments.push(String(res.body.data.id));
           acknowledged('payment');
         }
@@ -157,24 +192,38 @@ async function burst(platform: Platform, bearer: string, round: number, concurre
 }
 
 /** Which of these are missing: ledger transactions by id, payments by id (8 reads at a time). */
-async function missing(baseUrl: string, bearer: string, transactions: number[], payments: string[]) {
+async function missing(
+  baseUrl: string,
+  bearer: string,
+  transactions: number[],
+  payments: string[],
+) {
   const absentTransactions: number[] = [];
   const absentPayments: string[] = [];
   const checks = [
     ...transactions.map((id) => async () => {
       const res = await call(baseUrl, bearer, 'GET', `/api/ledger/v2/${LEDGER}/transactions/${id}`);
       if (res.status === 404) absentTransactions.push(id);
-      else if (res.status !== 200 || Number(res.body.data.id) !== id) throw new Error(`GET transaction ${id} answered ${res.status}`);
+      else if (res.status !== 200 || Number(res.body.data.id) !== id)
+        throw new Error(`GET transaction ${id} answered ${res.status}`);
     }),
     ...payments.map((id) => async () => {
-      const res = await call(baseUrl, bearer, 'GET', `/api/payments/v3/payments/${encodeURIComponent(id)}`);
+      const res = await call(
+        baseUrl,
+        bearer,
+        'GET',
+        `/api/payments/v3/payments/${encodeURIComponent(id)}`,
+      );
       if (res.status === 404) absentPayments.push(id);
-      else if (res.status !== 200 || res.body.data.id !== id) throw new Error(`GET payment ${id} answered ${res.status}`);
+      else if (res.status !== 200 || res.body.data.id !== id)
+        throw new Error(`GET payment ${id} answered ${res.status}`);
     }),
   ];
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    for (let check = checks.shift(); check; check = checks.shift()) await check();
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let check = checks.shift(); check; check = checks.shift()) await check();
+    }),
+  );
   return { absentTransactions: absentTransactions.sort((a, b) => a - b), absentPayments };
 }
 
@@ -187,14 +236,27 @@ export async function runCrashRounds(options: CrashOptions): Promise<RoundResult
     const created = await call(platform.baseUrl, bearer, 'POST', `/api/ledger/v2/${LEDGER}`);
     if (created.status !== 204) throw new Error(`creating the ledger answered ${created.status}`);
     for (let round = 1; round <= options.rounds; round++) {
-      const killAt = options.minAcks + Math.floor(Math.random() * (options.maxAcks - options.minAcks + 1));
+      const killAt =
+        options.minAcks + Math.floor(Math.random() * (options.maxAcks - options.minAcks + 1));
       const acked = await burst(platform, bearer, round, options.concurrency, killAt);
       await platform.exited;
       platform = await startPlatform(options.dataDir);
       bearer = await token(platform.baseUrl);
-      const { absentTransactions, absentPayments } = await missing(platform.baseUrl, bearer, acked.transactions, acked.payments);
-      const next = await call(platform.baseUrl, bearer, 'POST', `/api/ledger/v2/${LEDGER}/transactions`, transaction(0));
-      if (next.status !== 200) throw new Error(`the first transaction after the restart answered ${next.status}`);
+      const { absentTransactions, absentPayments } = await missing(
+        platform.baseUrl,
+        bearer,
+        acked.transactions,
+        acked.payments,
+      );
+      const next = await call(
+        platform.baseUrl,
+        bearer,
+        'POST',
+        `/api/ledger/v2/${LEDGER}/transactions`,
+        transaction(0),
+      );
+      if (next.status !== 200)
+        throw new Error(`the first transaction after the restart answered ${next.status}`);
       const result: RoundResult = {
         round,
         acknowledgedTransactions: acked.transactions.length,

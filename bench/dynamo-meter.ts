@@ -10,7 +10,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { transactWriteUnits, type ActionUnits } from './transact-write-units.js';
+import { type ActionUnits, transactWriteUnits } from './transact-write-units.js';
 
 export interface DynamoCall {
   operation: string;
@@ -74,15 +74,32 @@ export class DynamoMeter {
   }
 
   summary(calls: readonly DynamoCall[] = this.calls): CallSummary {
-    const s: CallSummary = { requests: 0, readRequests: 0, writeRequests: 0, readUnits: 0, writeUnits: 0, writeUnitsByRules: 0, byOperation: {}, transactionCancellations: 0, errors: {} };
+    const s: CallSummary = {
+      requests: 0,
+      readRequests: 0,
+      writeRequests: 0,
+      readUnits: 0,
+      writeUnits: 0,
+      writeUnitsByRules: 0,
+      byOperation: {},
+      transactionCancellations: 0,
+      errors: {},
+    };
     for (const c of calls) {
       s.requests++;
-      if (c.kind === 'read') (s.readRequests++, (s.readUnits += c.units));
-      if (c.kind === 'write') (s.writeRequests++, (s.writeUnits += c.units), (s.writeUnitsByRules += c.computedUnits ?? c.units));
+      if (c.kind === 'read') s.readRequests++, (s.readUnits += c.units);
+      if (c.kind === 'write')
+        s.writeRequests++,
+          (s.writeUnits += c.units),
+          (s.writeUnitsByRules += c.computedUnits ?? c.units);
       s.byOperation[c.operation] = (s.byOperation[c.operation] ?? 0) + 1;
       if (c.error) {
         s.errors[c.error] = (s.errors[c.error] ?? 0) + 1;
-        if (c.error === 'TransactionCanceledException' || c.error === 'TransactionConflictException') s.transactionCancellations++;
+        if (
+          c.error === 'TransactionCanceledException' ||
+          c.error === 'TransactionConflictException'
+        )
+          s.transactionCancellations++;
       }
     }
     return s;
@@ -92,7 +109,10 @@ export class DynamoMeter {
 /** ConsumedCapacity is one object for single-item operations and an array (one per table) for batches. */
 export function capacityUnits(consumed: unknown): number {
   const list = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
-  return list.reduce((sum: number, c: { CapacityUnits?: number }) => sum + (c?.CapacityUnits ?? 0), 0);
+  return list.reduce(
+    (sum: number, c: { CapacityUnits?: number }) => sum + (c?.CapacityUnits ?? 0),
+    0,
+  );
 }
 
 let installed: DynamoMeter | undefined;
@@ -103,7 +123,9 @@ export function installDynamoMeter(): DynamoMeter {
   const meter = new DynamoMeter();
   installed = meter;
   const instrumented = new WeakSet<object>();
-  const proto = DynamoDBDocumentClient.prototype as unknown as { send: (...args: unknown[]) => unknown };
+  const proto = DynamoDBDocumentClient.prototype as unknown as {
+    send: (...args: unknown[]) => unknown;
+  };
   const originalSend = proto.send;
   proto.send = function (this: DynamoDBDocumentClient, ...args: unknown[]) {
     if (!instrumented.has(this.middlewareStack)) {
@@ -114,7 +136,10 @@ export function installDynamoMeter(): DynamoMeter {
           const operation = known?.name ?? String(context.commandName);
           const input = handlerArgs.input as Record<string, unknown>;
           input.ReturnConsumedCapacity = 'INDEXES';
-          const sizer = meter.sizer && operation === 'TransactWriteItems' ? await transactWriteUnits(meter.sizer, input) : undefined;
+          const sizer =
+            meter.sizer && operation === 'TransactWriteItems'
+              ? await transactWriteUnits(meter.sizer, input)
+              : undefined;
           try {
             const result = await next(handlerArgs);
             const output = result.output as { ConsumedCapacity?: unknown };
@@ -122,11 +147,18 @@ export function installDynamoMeter(): DynamoMeter {
               operation,
               kind: known?.kind ?? 'other',
               units: capacityUnits(output.ConsumedCapacity),
-              ...(sizer ? await sizer().then(({ units, actions }) => ({ computedUnits: units, actions })) : {}),
+              ...(sizer
+                ? await sizer().then(({ units, actions }) => ({ computedUnits: units, actions }))
+                : {}),
             });
             return result;
           } catch (err) {
-            meter.record({ operation, kind: known?.kind ?? 'other', units: 0, error: (err as Error).name });
+            meter.record({
+              operation,
+              kind: known?.kind ?? 'other',
+              units: 0,
+              error: (err as Error).name,
+            });
             throw err;
           }
         },
@@ -139,7 +171,11 @@ export function installDynamoMeter(): DynamoMeter {
 }
 
 /** Counts the SQS requests of one client (SQS bills per request). */
-export function countSqsRequests(client: SQSClient): { byOperation: Record<string, number>; reset(): void; total(): number } {
+export function countSqsRequests(client: SQSClient): {
+  byOperation: Record<string, number>;
+  reset(): void;
+  total(): number;
+} {
   const byOperation: Record<string, number> = {};
   client.middlewareStack.add(
     (next, context) => async (args) => {

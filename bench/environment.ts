@@ -6,10 +6,17 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { ensureQueues, ensureTables } from '../infra/local/provision.js';
 
-const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+const LOCAL = {
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+};
 
 /** The environment a service function would get, on fresh tables and queues named `<prefix>...`. */
-export async function benchEnvironment(dynamoEndpoint: string, sqsEndpoint: string, prefix: string): Promise<NodeJS.ProcessEnv> {
+export async function benchEnvironment(
+  dynamoEndpoint: string,
+  sqsEndpoint: string,
+  prefix: string,
+): Promise<NodeJS.ProcessEnv> {
   const dynamo = new DynamoDBClient({ ...LOCAL, endpoint: dynamoEndpoint });
   const sqs = new SQSClient({ ...LOCAL, endpoint: sqsEndpoint });
   try {

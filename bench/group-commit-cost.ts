@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createDocumentClient } from '../lib/dynamo/client.js';
+import { DEFAULT_FEATURES } from '../lib/ledger/domain/features.js';
 import type { Intent } from '../lib/ledger/sequencer/intent.js';
 import { LedgerSequencer } from '../lib/ledger/sequencer/sequencer.js';
-import { DEFAULT_FEATURES } from '../lib/ledger/domain/features.js';
 import { BucketTables } from '../lib/ledger/store/bucket-tables.js';
 import { LedgerRegistry } from '../lib/ledger/store/registry.js';
 import { LedgerWriter } from '../lib/ledger/store/writer.js';
@@ -37,13 +37,23 @@ export interface GroupCommitCostResult {
 
 const USERS = 400;
 
-export async function measureGroupCommitCost(dynamoEndpoint: string, sqsEndpoint: string, meter: DynamoMeter): Promise<GroupCommitCostResult> {
+export async function measureGroupCommitCost(
+  dynamoEndpoint: string,
+  sqsEndpoint: string,
+  meter: DynamoMeter,
+): Promise<GroupCommitCostResult> {
   const env = await benchEnvironment(dynamoEndpoint, sqsEndpoint, 'bench-gc-');
   const doc = createDocumentClient({ endpoint: dynamoEndpoint }, { bigintNumbers: true });
   const table = env.LEDGER_TABLE!;
   const registry = new LedgerRegistry(doc, new BucketTables(table, new Map()));
   const writer = new LedgerWriter({ doc, tableFor: () => table });
-  const ledger = await registry.create({ name: `gc-${Date.now()}`, bucket: '_default', metadata: {}, features: { ...DEFAULT_FEATURES }, addedAt: new Date().toISOString() });
+  const ledger = await registry.create({
+    name: `gc-${Date.now()}`,
+    bucket: '_default',
+    metadata: {},
+    features: { ...DEFAULT_FEATURES },
+    addedAt: new Date().toISOString(),
+  });
   const sequencer = new LedgerSequencer({ doc, writer, table, ledger, owner: randomUUID() });
   let user = 0;
   const intents = (k: number): Intent[] =>
@@ -51,12 +61,26 @@ export async function measureGroupCommitCost(dynamoEndpoint: string, sqsEndpoint
       reqId: randomUUID(),
       ledger: ledger.name,
       deadline: Date.now() + 60_000,
-      operation: { kind: 'create', input: { postings: [{ source: 'world', destination: `users:${user++ % USERS}`, amount: 100n, asset: 'USD/2' }] }, options: { dryRun: false, force: false } },
+      operation: {
+        kind: 'create',
+        input: {
+          postings: [
+            {
+              source: 'world',
+              destination: `users:${user++ % USERS}`,
+              amount: 100n,
+              asset: 'USD/2',
+            },
+          ],
+        },
+        options: { dryRun: false, force: false },
+      },
     }));
   // Every destination exists, and the writer has read them all (its warm cache). A batch of new accounts may
   // not fit one commit: what it defers goes in the next.
   for (let i = 0; i < USERS; i += 20) {
-    for (let pending = intents(20); pending.length > 0; ) pending = (await sequencer.process(pending)).deferred;
+    for (let pending = intents(20); pending.length > 0; )
+      pending = (await sequencer.process(pending)).deferred;
   }
   meter.sizer = localDynamoClient(dynamoEndpoint);
   const batches: GroupCommitCost[] = [];
@@ -71,7 +95,9 @@ export async function measureGroupCommitCost(dynamoEndpoint: string, sqsEndpoint
     const commit = twi.reduce((n, c) => n + (c.computedUnits ?? c.units), 0);
     // BatchWriteItem (transactions, results) and HEAD's settle mark, as DynamoDB Local reports them (single-item
     // and batch writes: it matches the rules, the transaction index entry included).
-    const after = meter.calls.filter((c) => c.kind === 'write' && c.operation !== 'TransactWriteItems').reduce((n, c) => n + c.units, 0);
+    const after = meter.calls
+      .filter((c) => c.kind === 'write' && c.operation !== 'TransactWriteItems')
+      .reduce((n, c) => n + c.units, 0);
     const summary = meter.summary();
     batches.push({
       k,
@@ -83,7 +109,11 @@ export async function measureGroupCommitCost(dynamoEndpoint: string, sqsEndpoint
     });
   }
   meter.sizer = undefined;
-  return { source: 'LedgerSequencer over DynamoDB Local, warm cache, 1-posting world → existing account', largestBatch, batches };
+  return {
+    source: 'LedgerSequencer over DynamoDB Local, warm cache, 1-posting world → existing account',
+    largestBatch,
+    batches,
+  };
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;

@@ -7,21 +7,37 @@ export interface Timed<T> {
 }
 
 /** A token from the platform's token endpoint (the local test client unless credentials are given). */
-export async function fetchToken(baseUrl: string, clientId = 'local-dev', secret = 'local-dev-secret'): Promise<string> {
+export async function fetchToken(
+  baseUrl: string,
+  clientId = 'local-dev',
+  secret = 'local-dev-secret',
+): Promise<string> {
   const res = await postForm(baseUrl, clientId, secret);
   if (res.status !== 200) throw new Error(`token request answered ${res.status}`);
   return (res.body as { access_token: string }).access_token;
 }
 
-export async function postForm(baseUrl: string, clientId: string, secret: string): Promise<Timed<unknown>> {
+export async function postForm(
+  baseUrl: string,
+  clientId: string,
+  secret: string,
+): Promise<Timed<unknown>> {
   const t0 = performance.now();
   const res = await fetch(`${baseUrl}/api/auth/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: secret,
+    }),
   });
   const text = await res.text();
-  return { status: res.status, ms: performance.now() - t0, body: text ? JSON.parse(text) : undefined };
+  return {
+    status: res.status,
+    ms: performance.now() - t0,
+    body: text ? JSON.parse(text) : undefined,
+  };
 }
 
 export interface CallOptions {
@@ -61,7 +77,8 @@ export async function callJson<T = { data?: Record<string, unknown> }>(
 
 /** Throws unless the answer is a 2xx. */
 export function expectOk<T>(res: Timed<T>, what: string): Timed<T> {
-  if (res.status < 200 || res.status >= 300) throw new Error(`${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status < 200 || res.status >= 300)
+    throw new Error(`${what} answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res;
 }
 

@@ -77,14 +77,36 @@ const postingsText = (ps: readonly SentPosting[]) => ps.map(postingText).join(',
 export function checkInvariants(snapshot: LedgerSnapshot, record: LoadRecord): InvariantReport {
   const results: InvariantResult[] = [];
   const check = (name: string, failure: string | undefined, okDetail: string) =>
-    results.push(failure === undefined ? { name, ok: true, detail: okDetail } : { name, ok: false, detail: failure });
+    results.push(
+      failure === undefined
+        ? { name, ok: true, detail: okDetail }
+        : { name, ok: false, detail: failure },
+    );
   const txs = snapshot.transactions;
   const logs = snapshot.logs;
 
-  check('transaction ids are 1..N', firstSequenceBreak(txs.map((t) => t.id), 'transaction'), `${txs.length} transactions`);
-  check('log ids are 1..M', firstSequenceBreak(logs.map((l) => l.id), 'log'), `${logs.length} logs`);
+  check(
+    'transaction ids are 1..N',
+    firstSequenceBreak(
+      txs.map((t) => t.id),
+      'transaction',
+    ),
+    `${txs.length} transactions`,
+  );
+  check(
+    'log ids are 1..M',
+    firstSequenceBreak(
+      logs.map((l) => l.id),
+      'log',
+    ),
+    `${logs.length} logs`,
+  );
   const chain = verifyChain(logs);
-  check('hash chain verifies', chain.ok ? undefined : `log ${chain.brokenAt}: ${chain.reason}`, `${logs.length} links`);
+  check(
+    'hash chain verifies',
+    chain.ok ? undefined : `log ${chain.brokenAt}: ${chain.reason}`,
+    `${logs.length} links`,
+  );
 
   // The idempotency key a transaction was committed under is only on its log: it ties a transaction to a request.
   const loggedKey = new Map<number, string>();
@@ -94,35 +116,51 @@ export function checkInvariants(snapshot: LedgerSnapshot, record: LoadRecord): I
     if (log.type !== 'NEW_TRANSACTION') continue;
     const tx = (log.data as { transaction?: { id: unknown; postings: SentPosting[] } }).transaction;
     const id = Number(tx?.id);
-    if (loggedKey.has(id)) logFailure ??= `transaction ${id} is logged twice (logs ${log.id} and an earlier one)`;
+    if (loggedKey.has(id))
+      logFailure ??= `transaction ${id} is logged twice (logs ${log.id} and an earlier one)`;
     loggedKey.set(id, log.idempotencyKey);
     const shown = listed.get(id);
-    if (!shown) logFailure ??= `log ${log.id} records transaction ${id}, which the transaction list does not show`;
+    if (!shown)
+      logFailure ??= `log ${log.id} records transaction ${id}, which the transaction list does not show`;
     else if (postingsText(shown.postings) !== postingsText(tx?.postings ?? [])) {
       logFailure ??= `transaction ${id}: listed as [${postingsText(shown.postings)}], logged as [${postingsText(tx?.postings ?? [])}]`;
     }
   }
   const unlogged = txs.find((t) => !loggedKey.has(t.id));
   if (unlogged) logFailure ??= `transaction ${unlogged.id} has no NEW_TRANSACTION log`;
-  check('every transaction logged once, as listed', logFailure, `${loggedKey.size} NEW_TRANSACTION logs`);
+  check(
+    'every transaction logged once, as listed',
+    logFailure,
+    `${loggedKey.size} NEW_TRANSACTION logs`,
+  );
 
   let ackFailure: string | undefined;
   const ackedIds = new Set<number>();
   for (const ack of record.acknowledged) {
     const tx = listed.get(ack.id);
-    if (ackedIds.has(ack.id)) ackFailure ??= `transaction ${ack.id} was acknowledged to two requests`;
+    if (ackedIds.has(ack.id))
+      ackFailure ??= `transaction ${ack.id} was acknowledged to two requests`;
     ackedIds.add(ack.id);
-    if (!tx) ackFailure ??= `acknowledged transaction ${ack.id} (key ${ack.idempotencyKey}) is not listed`;
+    if (!tx)
+      ackFailure ??= `acknowledged transaction ${ack.id} (key ${ack.idempotencyKey}) is not listed`;
     else if (postingsText(tx.postings) !== postingsText(ack.postings)) {
       ackFailure ??= `transaction ${ack.id}: sent [${postingsText(ack.postings)}], listed [${postingsText(tx.postings)}]`;
     } else if (loggedKey.has(ack.id) && loggedKey.get(ack.id) !== ack.idempotencyKey) {
       ackFailure ??= `transaction ${ack.id} was acknowledged for key ${ack.idempotencyKey} but logged under ${loggedKey.get(ack.id)}`;
     }
   }
-  check('every acknowledged transaction present once, as sent', ackFailure, `${record.acknowledged.length} acknowledged`);
+  check(
+    'every acknowledged transaction present once, as sent',
+    ackFailure,
+    `${record.acknowledged.length} acknowledged`,
+  );
 
   const uncertainByKey = new Map(record.uncertain.map((u) => [u.idempotencyKey, u]));
-  const committedAfterUncertain: InvariantReport['committedAfterUncertain'] = { '503': 0, '504': 0, 'network error': 0 };
+  const committedAfterUncertain: InvariantReport['committedAfterUncertain'] = {
+    '503': 0,
+    '504': 0,
+    'network error': 0,
+  };
   let strayFailure: string | undefined;
   let brokenPromise: string | undefined;
   for (const tx of txs) {
@@ -134,28 +172,63 @@ export function checkInvariants(snapshot: LedgerSnapshot, record: LoadRecord): I
       continue;
     }
     committedAfterUncertain[uncertain.outcome]++;
-    if (uncertain.declaredNotCommitted) brokenPromise ??= `transaction ${tx.id} committed although its request (key ${key}) was answered ${uncertain.outcome} "not committed"`;
+    if (uncertain.declaredNotCommitted)
+      brokenPromise ??= `transaction ${tx.id} committed although its request (key ${key}) was answered ${uncertain.outcome} "not committed"`;
     if (postingsText(tx.postings) !== postingsText(uncertain.postings)) {
       strayFailure ??= `transaction ${tx.id} (key ${key}): sent [${postingsText(uncertain.postings)}], listed [${postingsText(tx.postings)}]`;
     }
   }
   const uncertainCount = record.uncertain.length;
-  check('no transaction without an acknowledged or unanswered request', strayFailure, `${txs.length - ackedIds.size} of ${uncertainCount} unanswered requests committed`);
+  check(
+    'no transaction without an acknowledged or unanswered request',
+    strayFailure,
+    `${txs.length - ackedIds.size} of ${uncertainCount} unanswered requests committed`,
+  );
   const declared = record.uncertain.filter((u) => u.declaredNotCommitted).length;
-  check('no "not committed" answer committed', brokenPromise, `${declared} answered "not committed"`);
+  check(
+    'no "not committed" answer committed',
+    brokenPromise,
+    `${declared} answered "not committed"`,
+  );
 
   const replay = replayInOrder(txs);
-  check('no account but world below zero, in commit order', replay.overdraft, `${txs.length} transactions replayed`);
-  check('balances equal the replay of the postings', compareAccounts(snapshot.accounts, replay.volumes), `${replay.volumes.size} accounts`);
-  const listedSums = sumByAsset(snapshot.accounts.flatMap((a) => Object.entries(a.volumes).map(([asset, v]) => ({ asset, balance: v.balance }))));
+  check(
+    'no account but world below zero, in commit order',
+    replay.overdraft,
+    `${txs.length} transactions replayed`,
+  );
+  check(
+    'balances equal the replay of the postings',
+    compareAccounts(snapshot.accounts, replay.volumes),
+    `${replay.volumes.size} accounts`,
+  );
+  const listedSums = sumByAsset(
+    snapshot.accounts.flatMap((a) =>
+      Object.entries(a.volumes).map(([asset, v]) => ({ asset, balance: v.balance })),
+    ),
+  );
   const nonZero = [...listedSums].find(([, sum]) => sum !== 0n);
-  check('sum of balances per asset is 0', nonZero ? `${nonZero[0]} sums to ${nonZero[1]}` : undefined, [...listedSums.keys()].join(', ') || 'no asset');
-  check('aggregate/balances equals the replay', compareAggregate(snapshot.aggregate, replay.volumes), JSON.stringify(Object.fromEntries(Object.entries(snapshot.aggregate).map(([k, v]) => [k, String(v)]))));
+  check(
+    'sum of balances per asset is 0',
+    nonZero ? `${nonZero[0]} sums to ${nonZero[1]}` : undefined,
+    [...listedSums.keys()].join(', ') || 'no asset',
+  );
+  check(
+    'aggregate/balances equals the replay',
+    compareAggregate(snapshot.aggregate, replay.volumes),
+    JSON.stringify(
+      Object.fromEntries(Object.entries(snapshot.aggregate).map(([k, v]) => [k, String(v)])),
+    ),
+  );
 
-  const unexpected = Object.entries(record.statuses).filter(([key, n]) => n > 0 && /^4\d\d/.test(key) && !record.expectedRefusals.includes(key));
+  const unexpected = Object.entries(record.statuses).filter(
+    ([key, n]) => n > 0 && /^4\d\d/.test(key) && !record.expectedRefusals.includes(key),
+  );
   check(
     'only the expected refusals',
-    unexpected.length ? `unexpected answers: ${unexpected.map(([k, n]) => `${n}× ${k}`).join(', ')}` : undefined,
+    unexpected.length
+      ? `unexpected answers: ${unexpected.map(([k, n]) => `${n}× ${k}`).join(', ')}`
+      : undefined,
     record.expectedRefusals.length ? `4xx only ${record.expectedRefusals.join(', ')}` : 'no 4xx',
   );
 
@@ -187,7 +260,10 @@ function volumeOf(volumes: Volumes, account: string, asset: string) {
 }
 
 /** Replays the postings in id order; a transaction is atomic, so balances are checked after each one. */
-function replayInOrder(txs: readonly ListedTransaction[]): { volumes: Volumes; overdraft?: string } {
+function replayInOrder(txs: readonly ListedTransaction[]): {
+  volumes: Volumes;
+  overdraft?: string;
+} {
   const volumes: Volumes = new Map();
   let overdraft: string | undefined;
   for (const tx of [...txs].sort((a, b) => a.id - b.id)) {
@@ -209,14 +285,22 @@ function compareAccounts(accounts: readonly ListedAccount[], replay: Volumes): s
   const seen = new Set<string>();
   for (const account of accounts) {
     seen.add(account.address);
-    const replayed = replay.get(account.address) ?? new Map<string, { input: bigint; output: bigint }>();
+    const replayed =
+      replay.get(account.address) ?? new Map<string, { input: bigint; output: bigint }>();
     const assets = new Set([...Object.keys(account.volumes), ...replayed.keys()]);
     for (const asset of assets) {
       const shown = account.volumes[asset];
       const want = replayed.get(asset) ?? { input: 0n, output: 0n };
       const wantBalance = want.input - want.output;
-      if (!shown || shown.input !== want.input || shown.output !== want.output || shown.balance !== wantBalance) {
-        const got = shown ? `input ${shown.input}, output ${shown.output}, balance ${shown.balance}` : 'no volumes';
+      if (
+        !shown ||
+        shown.input !== want.input ||
+        shown.output !== want.output ||
+        shown.balance !== wantBalance
+      ) {
+        const got = shown
+          ? `input ${shown.input}, output ${shown.output}, balance ${shown.balance}`
+          : 'no volumes';
         return `${account.address} ${asset}: listed ${got}, replay gives input ${want.input}, output ${want.output}, balance ${wantBalance}`;
       }
     }
@@ -232,19 +316,30 @@ function sumByAsset(volumes: Iterable<{ asset: string; balance: bigint }>): Map<
 }
 
 function compareAggregate(aggregate: Record<string, bigint>, replay: Volumes): string | undefined {
-  const replayed = sumByAsset([...replay.values()].flatMap((assets) => [...assets].map(([asset, v]) => ({ asset, balance: v.input - v.output }))));
+  const replayed = sumByAsset(
+    [...replay.values()].flatMap((assets) =>
+      [...assets].map(([asset, v]) => ({ asset, balance: v.input - v.output })),
+    ),
+  );
   for (const asset of new Set([...Object.keys(aggregate), ...replayed.keys()])) {
-    if (aggregate[asset] !== replayed.get(asset)) return `${asset}: aggregate ${aggregate[asset] ?? 'absent'}, replay ${replayed.get(asset) ?? 'absent'}`;
+    if (aggregate[asset] !== replayed.get(asset))
+      return `${asset}: aggregate ${aggregate[asset] ?? 'absent'}, replay ${replayed.get(asset) ?? 'absent'}`;
   }
   return undefined;
 }
 
 /** Everything ever taken from the hot account is exactly the budget, it ends at zero, and every acknowledgement is part of that. */
-function checkHotSpend(record: LoadRecord, txs: readonly ListedTransaction[], replay: Volumes, ackedIds: ReadonlySet<number>): InvariantResult {
+function checkHotSpend(
+  record: LoadRecord,
+  txs: readonly ListedTransaction[],
+  replay: Volumes,
+  ackedIds: ReadonlySet<number>,
+): InvariantResult {
   const { account, asset, budget } = record.hotSpend!;
   const spentBy = (list: Iterable<{ postings: SentPosting[] }>) => {
     let sum = 0n;
-    for (const tx of list) for (const p of tx.postings) if (p.source === account && p.asset === asset) sum += p.amount;
+    for (const tx of list)
+      for (const p of tx.postings) if (p.source === account && p.asset === asset) sum += p.amount;
     return sum;
   };
   const committed = spentBy(txs);
@@ -255,12 +350,20 @@ function checkHotSpend(record: LoadRecord, txs: readonly ListedTransaction[], re
   const funded = v?.input ?? 0n;
   const name = 'hot-spend total equals the budget';
   const failure =
-    funded !== budget ? `${account} was funded with ${funded}, not ${budget}`
-    : committed !== budget ? `${committed} was spent from ${account}, budget ${budget}`
-    : balance !== 0n ? `${account} ends at ${balance}`
-    : acknowledged + unanswered !== committed ? `acknowledged ${acknowledged} + committed without answer ${unanswered} ≠ spent ${committed}`
-    : undefined;
+    funded !== budget
+      ? `${account} was funded with ${funded}, not ${budget}`
+      : committed !== budget
+        ? `${committed} was spent from ${account}, budget ${budget}`
+        : balance !== 0n
+          ? `${account} ends at ${balance}`
+          : acknowledged + unanswered !== committed
+            ? `acknowledged ${acknowledged} + committed without answer ${unanswered} ≠ spent ${committed}`
+            : undefined;
   return failure === undefined
-    ? { name, ok: true, detail: `${budget} spent (${acknowledged} acknowledged, ${unanswered} without answer), balance 0` }
+    ? {
+        name,
+        ok: true,
+        detail: `${budget} spent (${acknowledged} acknowledged, ${unanswered} without answer), balance 0`,
+      }
     : { name, ok: false, detail: failure };
 }

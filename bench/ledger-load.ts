@@ -8,7 +8,7 @@
 import type { RunningPlatform } from '../infra/local/platform.js';
 import type { DynamoMeter } from './dynamo-meter.js';
 import { callJson, expectOk, fundingTransaction } from './http.js';
-import { round, summarise, type LatencySummary } from './stats.js';
+import { type LatencySummary, round, summarise } from './stats.js';
 
 export interface LoadScenario {
   name: string;
@@ -41,16 +41,34 @@ export const SCENARIOS: LoadScenario[] = [
   { name: '32 ledgers, 32 clients (one each)', ledgers: 32, clients: 32 },
 ];
 
-export async function measureLedgerLoad(platform: RunningPlatform, token: string, meter: DynamoMeter, seconds: number, log: (l: string) => void): Promise<LedgerLoadResult> {
+export async function measureLedgerLoad(
+  platform: RunningPlatform,
+  token: string,
+  meter: DynamoMeter,
+  seconds: number,
+  log: (l: string) => void,
+): Promise<LedgerLoadResult> {
   const rows: LoadRow[] = [];
   for (const [index, scenario] of SCENARIOS.entries()) {
     const ledgers = Array.from({ length: scenario.ledgers }, (_, i) => `load${index}-${i}`);
     for (const l of ledgers) {
-      expectOk(await callJson(platform.baseUrl, token, 'POST', `/api/ledger/v2/${l}`), `create ledger ${l}`);
+      expectOk(
+        await callJson(platform.baseUrl, token, 'POST', `/api/ledger/v2/${l}`),
+        `create ledger ${l}`,
+      );
       // Each client's account exists before timing starts, so every timed commit is the same shape.
       for (let c = 0; c < scenario.clients; c++) {
         if (c % scenario.ledgers === ledgers.indexOf(l)) {
-          expectOk(await callJson(platform.baseUrl, token, 'POST', `/api/ledger/v2/${l}/transactions`, fundingTransaction(`users:c${c}`)), 'warm-up');
+          expectOk(
+            await callJson(
+              platform.baseUrl,
+              token,
+              'POST',
+              `/api/ledger/v2/${l}/transactions`,
+              fundingTransaction(`users:c${c}`),
+            ),
+            'warm-up',
+          );
         }
       }
     }
@@ -63,7 +81,13 @@ export async function measureLedgerLoad(platform: RunningPlatform, token: string
       Array.from({ length: scenario.clients }, async (_, c) => {
         const path = `/api/ledger/v2/${ledgers[c % scenario.ledgers]}/transactions`;
         while (performance.now() < end) {
-          const res = await callJson(platform.baseUrl, token, 'POST', path, fundingTransaction(`users:c${c}`));
+          const res = await callJson(
+            platform.baseUrl,
+            token,
+            'POST',
+            path,
+            fundingTransaction(`users:c${c}`),
+          );
           if (res.status === 200) latencies.push(res.ms);
           else failures[res.status] = (failures[res.status] ?? 0) + 1;
         }
@@ -83,7 +107,9 @@ export async function measureLedgerLoad(platform: RunningPlatform, token: string
       conflictRetries: retries,
       retriesPerCommit: round(latencies.length ? retries / latencies.length : 0, 2),
     };
-    log(`  ${scenario.name}: ${row.committedPerSec} tx/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, ${retries} retries, failures ${JSON.stringify(failures)}`);
+    log(
+      `  ${scenario.name}: ${row.committedPerSec} tx/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, ${retries} retries, failures ${JSON.stringify(failures)}`,
+    );
     rows.push(row);
   }
   return {

@@ -9,12 +9,26 @@
  */
 import { readFileSync } from 'node:fs';
 import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
-import { startPlatform, type PlatformOptions, type RunningPlatform } from '../infra/local/platform.js';
+import {
+  type PlatformOptions,
+  type RunningPlatform,
+  startPlatform,
+} from '../infra/local/platform.js';
 import { fetchToken } from './http.js';
-import { cellName } from './report.js';
-import { checkInvariants, type InvariantReport, type UncertainRequest } from './ledger-invariants.js';
-import { runScenario, SCENARIO_NAMES, type ScenarioName, type ScenarioRun, type StopRule } from './ledger-scenarios.js';
+import {
+  checkInvariants,
+  type InvariantReport,
+  type UncertainRequest,
+} from './ledger-invariants.js';
+import {
+  runScenario,
+  SCENARIO_NAMES,
+  type ScenarioName,
+  type ScenarioRun,
+  type StopRule,
+} from './ledger-scenarios.js';
 import { readLedgerSnapshot } from './ledger-snapshot.js';
+import { cellName } from './report.js';
 
 export interface LedgerMatrix {
   name: 'quick' | 'full';
@@ -30,9 +44,28 @@ export interface LedgerMatrix {
 
 export function ledgerMatrixFromEnv(env: NodeJS.ProcessEnv): LedgerMatrix {
   const name = env.BENCH_LEDGER_MATRIX ?? 'quick';
-  if (name === 'quick') return { name, scenarios: SCENARIO_NAMES, clients: [1, 8], workers: [1, 8], stop: { seconds: 3 }, hotSpendBudget: 300n, crashWorkers: 8, crashClients: 8 };
+  if (name === 'quick')
+    return {
+      name,
+      scenarios: SCENARIO_NAMES,
+      clients: [1, 8],
+      workers: [1, 8],
+      stop: { seconds: 3 },
+      hotSpendBudget: 300n,
+      crashWorkers: 8,
+      crashClients: 8,
+    };
   if (name === 'full') {
-    return { name, scenarios: SCENARIO_NAMES, clients: [1, 8, 32, 64], workers: [1, 8, 32], stop: { seconds: Number(env.BENCH_SECONDS ?? 8) }, hotSpendBudget: 3000n, crashWorkers: 8, crashClients: 32 };
+    return {
+      name,
+      scenarios: SCENARIO_NAMES,
+      clients: [1, 8, 32, 64],
+      workers: [1, 8, 32],
+      stop: { seconds: Number(env.BENCH_SECONDS ?? 8) },
+      hotSpendBudget: 3000n,
+      crashWorkers: 8,
+      crashClients: 32,
+    };
   }
   throw new Error(`BENCH_LEDGER_MATRIX: "${name}" is neither quick nor full`);
 }
@@ -74,14 +107,23 @@ function reportedWorkers(platform: RunningPlatform): number | undefined {
  * phases' tables and streams answers several times slower, and the cells must compare the protocol, not the
  * history of the emulator.
  */
-export async function measureLedgerScenarios(matrix: LedgerMatrix, log: (line: string) => void): Promise<LedgerScenariosResult> {
+export async function measureLedgerScenarios(
+  matrix: LedgerMatrix,
+  log: (line: string) => void,
+): Promise<LedgerScenariosResult> {
   const cells: LedgerCell[] = [];
   const runTag = Date.now().toString(36);
   let workerProcesses = false;
   for (const requested of matrix.workers) {
     // The option is passed whether or not this platform knows it yet (see above): hence the widened type.
     const dynamo = await startDynamoLocal();
-    const options: PlatformOptions & { ledgerWorkers: number } = { port: 0, dynamoEndpoint: dynamo.endpoint, resourcePrefix: `bench-lw${requested}-${runTag}-`, env: { LOG_LEVEL: 'silent' }, ledgerWorkers: requested };
+    const options: PlatformOptions & { ledgerWorkers: number } = {
+      port: 0,
+      dynamoEndpoint: dynamo.endpoint,
+      resourcePrefix: `bench-lw${requested}-${runTag}-`,
+      env: { LOG_LEVEL: 'silent' },
+      ledgerWorkers: requested,
+    };
     const platform = await startPlatform(options).catch(async (err) => {
       await dynamo.stop();
       throw err;
@@ -93,18 +135,44 @@ export async function measureLedgerScenarios(matrix: LedgerMatrix, log: (line: s
       const target = { baseUrl: platform.baseUrl, token: await fetchToken(platform.baseUrl) };
       for (const scenario of matrix.scenarios) {
         for (const clients of matrix.clients) {
-          cells.push(await measureCell(target, platform, { scenario, clients, workers, requested, runTag, matrix }, log));
+          cells.push(
+            await measureCell(
+              target,
+              platform,
+              { scenario, clients, workers, requested, runTag, matrix },
+              log,
+            ),
+          );
         }
       }
       // The same load with the writer killed again and again mid-batch: nothing acknowledged lost, nothing doubled.
-      if (requested === matrix.crashWorkers) cells.push(await measureCell(target, platform, { scenario: 'world-to-any', clients: matrix.crashClients, workers, requested, runTag, matrix, killWriter: true }, log));
+      if (requested === matrix.crashWorkers)
+        cells.push(
+          await measureCell(
+            target,
+            platform,
+            {
+              scenario: 'world-to-any',
+              clients: matrix.crashClients,
+              workers,
+              requested,
+              runTag,
+              matrix,
+              killWriter: true,
+            },
+            log,
+          ),
+        );
     } finally {
       await platform.stop();
       await dynamo.stop();
     }
     if (reported === undefined) break;
   }
-  const stop = 'seconds' in matrix.stop ? `${matrix.stop.seconds} s per cell` : `${matrix.stop.requests} requests per cell`;
+  const stop =
+    'seconds' in matrix.stop
+      ? `${matrix.stop.seconds} s per cell`
+      : `${matrix.stop.requests} requests per cell`;
   return {
     matrix: matrix.name,
     source: `HTTP (Node fetch) to the local platform on DynamoDB Local, closed-loop clients in the bench process, a fresh ledger per cell, ${stop} (hot-spend: until the account is empty); invariants read back through the v2 list routes`,
@@ -125,7 +193,12 @@ interface CellSpec {
   killWriter?: boolean;
 }
 
-async function measureCell(target: { baseUrl: string; token: string }, platform: RunningPlatform, spec: CellSpec, log: (line: string) => void): Promise<LedgerCell> {
+async function measureCell(
+  target: { baseUrl: string; token: string },
+  platform: RunningPlatform,
+  spec: CellSpec,
+  log: (line: string) => void,
+): Promise<LedgerCell> {
   const { scenario, clients, workers, requested, runTag, matrix } = spec;
   const ledger = `${scenario}-w${requested}-c${clients}${spec.killWriter ? '-killed' : ''}-${runTag}`;
   const cpuBefore = machineBusySeconds();
@@ -148,7 +221,11 @@ async function measureCell(target: { baseUrl: string; token: string }, platform:
     }
   };
   const killing = spec.killWriter ? killer() : Promise.resolve();
-  const { record, ...run } = await runScenario(target, scenario, ledger, { clients, stop: matrix.stop, hotSpendBudget: matrix.hotSpendBudget }).finally(() => {
+  const { record, ...run } = await runScenario(target, scenario, ledger, {
+    clients,
+    stop: matrix.stop,
+    hotSpendBudget: matrix.hotSpendBudget,
+  }).finally(() => {
     running = false;
   });
   await killing;
@@ -177,7 +254,12 @@ async function measureCell(target: { baseUrl: string; token: string }, platform:
 
 /** Busy CPU time of the whole machine so far, in seconds (every core; /proc/stat counts in 1/100 s). */
 export function machineBusySeconds(): number {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const fields = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   // Every field but idle (4th) and iowait (5th) is busy time.
   const busy = fields.slice(0, 8).reduce((sum, n, i) => (i === 3 || i === 4 ? sum : sum + n), 0);
   return busy / 100;

@@ -14,7 +14,7 @@ import { parseJson } from '../lib/json/bigint-json.js';
 import { callJson, expectOk } from './http.js';
 import type { LoadRecord, SentPosting, UncertainRequest } from './ledger-invariants.js';
 import type { LedgerTarget } from './ledger-snapshot.js';
-import { round, summarise, type LatencySummary } from './stats.js';
+import { type LatencySummary, round, summarise } from './stats.js';
 
 export const SCENARIO_NAMES = ['world-to-any', 'any-to-any', 'hot-spend'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
@@ -56,10 +56,16 @@ export interface ScenarioRun extends LatencySummary {
 }
 
 const randomInt = (n: number) => Math.floor(Math.random() * n);
-const transfer = (source: string, destination: string, amount: bigint): SentPosting[] => [{ source, destination, asset: ASSET, amount }];
+const transfer = (source: string, destination: string, amount: bigint): SentPosting[] => [
+  { source, destination, asset: ASSET, amount },
+];
 
 /** What one request came to, from a client's point of view. */
-type Answer = { kind: 'committed' } | { kind: 'refused'; key: string } | { kind: 'uncertain' } | { kind: 'other' };
+type Answer =
+  | { kind: 'committed' }
+  | { kind: 'refused'; key: string }
+  | { kind: 'uncertain' }
+  | { kind: 'other' };
 
 /** Everything the clients of one phase saw. */
 class Tally {
@@ -76,24 +82,43 @@ class Tally {
 
 /** The status key of an answer: 400s by errorCode, the statuses the write path is expected to give by number. */
 function statusKey(status: number, body: unknown): string {
-  if (status === 400) return `400 ${(body as { errorCode?: string } | undefined)?.errorCode ?? 'without errorCode'}`;
+  if (status === 400)
+    return `400 ${(body as { errorCode?: string } | undefined)?.errorCode ?? 'without errorCode'}`;
   if (status >= 200 && status < 300) return String(status);
   return [409, 429, 503, 504].includes(status) ? String(status) : `other ${status}`;
 }
 
-async function send(target: LedgerTarget, ledger: string, idempotencyKey: string, postings: SentPosting[], tally: Tally): Promise<Answer> {
+async function send(
+  target: LedgerTarget,
+  ledger: string,
+  idempotencyKey: string,
+  postings: SentPosting[],
+  tally: Tally,
+): Promise<Answer> {
   tally.requests++;
   // The request body takes JSON numbers; the amounts here are small, so Number is exact.
   const body = { postings: postings.map((p) => ({ ...p, amount: Number(p.amount) })) };
   let res;
   try {
-    res = await callJson<{ data?: { id: bigint }; errorCode?: string; errorMessage?: string }>(target.baseUrl, target.token, 'POST', `/api/ledger/v2/${ledger}/transactions`, body, {
-      headers: { 'Idempotency-Key': idempotencyKey },
-      parse: parseJson,
-    });
+    res = await callJson<{ data?: { id: bigint }; errorCode?: string; errorMessage?: string }>(
+      target.baseUrl,
+      target.token,
+      'POST',
+      `/api/ledger/v2/${ledger}/transactions`,
+      body,
+      {
+        headers: { 'Idempotency-Key': idempotencyKey },
+        parse: parseJson,
+      },
+    );
   } catch {
     tally.count('network error');
-    tally.uncertain.push({ idempotencyKey, outcome: 'network error', declaredNotCommitted: false, postings });
+    tally.uncertain.push({
+      idempotencyKey,
+      outcome: 'network error',
+      declaredNotCommitted: false,
+      postings,
+    });
     return { kind: 'uncertain' };
   }
   const key = statusKey(res.status, res.body);
@@ -104,7 +129,12 @@ async function send(target: LedgerTarget, ledger: string, idempotencyKey: string
     return { kind: 'committed' };
   }
   if (res.status === 503 || res.status === 504) {
-    tally.uncertain.push({ idempotencyKey, outcome: res.status === 503 ? '503' : '504', declaredNotCommitted: res.status === 503 && NOT_COMMITTED.test(res.body?.errorMessage ?? ''), postings });
+    tally.uncertain.push({
+      idempotencyKey,
+      outcome: res.status === 503 ? '503' : '504',
+      declaredNotCommitted: res.status === 503 && NOT_COMMITTED.test(res.body?.errorMessage ?? ''),
+      postings,
+    });
     return { kind: 'uncertain' };
   }
   return res.status >= 400 && res.status < 500 ? { kind: 'refused', key } : { kind: 'other' };
@@ -147,14 +177,30 @@ function requireAllCommitted(tally: Tally, what: string): void {
   if (failed.length) throw new Error(`${what}: ${failed.map(([k, n]) => `${n}× ${k}`).join(', ')}`);
 }
 
-async function fund(target: LedgerTarget, ledger: string, clients: number, fundings: SentPosting[][], setup: Tally): Promise<void> {
+async function fund(
+  target: LedgerTarget,
+  ledger: string,
+  clients: number,
+  fundings: SentPosting[][],
+  setup: Tally,
+): Promise<void> {
   const queue = [...fundings];
-  await closedLoop(target, ledger, 'fund', clients, { requests: fundings.length }, setup, () => queue.shift());
+  await closedLoop(target, ledger, 'fund', clients, { requests: fundings.length }, setup, () =>
+    queue.shift(),
+  );
   requireAllCommitted(setup, `${ledger} funding`);
 }
 
-export async function runScenario(target: LedgerTarget, scenario: ScenarioName, ledger: string, params: ScenarioParams): Promise<ScenarioRun> {
-  expectOk(await callJson(target.baseUrl, target.token, 'POST', `/api/ledger/v2/${ledger}`), `create ledger ${ledger}`);
+export async function runScenario(
+  target: LedgerTarget,
+  scenario: ScenarioName,
+  ledger: string,
+  params: ScenarioParams,
+): Promise<ScenarioRun> {
+  expectOk(
+    await callJson(target.baseUrl, target.token, 'POST', `/api/ledger/v2/${ledger}`),
+    `create ledger ${ledger}`,
+  );
   const setup = new Tally();
   const timed = new Tally();
   let expectedRefusals: string[] = [];
@@ -167,13 +213,25 @@ export async function runScenario(target: LedgerTarget, scenario: ScenarioName, 
     );
   } else if (scenario === 'any-to-any') {
     const account = (i: number) => `users:${i}`;
-    await fund(target, ledger, params.clients, Array.from({ length: ANY_TO_ANY_ACCOUNTS }, (_, i) => transfer('world', account(i), ANY_TO_ANY_FUNDING)), setup);
+    await fund(
+      target,
+      ledger,
+      params.clients,
+      Array.from({ length: ANY_TO_ANY_ACCOUNTS }, (_, i) =>
+        transfer('world', account(i), ANY_TO_ANY_FUNDING),
+      ),
+      setup,
+    );
     const unpayable = ANY_TO_ANY_FUNDING * BigInt(ANY_TO_ANY_ACCOUNTS) + 1n;
     expectedRefusals = ['400 INSUFFICIENT_FUND'];
     elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () => {
       const source = randomInt(ANY_TO_ANY_ACCOUNTS);
       const destination = (source + 1 + randomInt(ANY_TO_ANY_ACCOUNTS - 1)) % ANY_TO_ANY_ACCOUNTS;
-      return transfer(account(source), account(destination), Math.random() < OVERDRAW_SHARE ? unpayable : BigInt(1 + randomInt(100)));
+      return transfer(
+        account(source),
+        account(destination),
+        Math.random() < OVERDRAW_SHARE ? unpayable : BigInt(1 + randomInt(100)),
+      );
     });
   } else {
     const budget = params.hotSpendBudget;
@@ -183,13 +241,25 @@ export async function runScenario(target: LedgerTarget, scenario: ScenarioName, 
     // Each client draws amounts up to its ceiling; a refusal halves the ceiling, and a refusal at 1 means the
     // account was empty, which it stays (nothing pays into it): that client is done.
     const ceiling = Array.from({ length: params.clients }, () => 5);
-    elapsed = await closedLoop(target, ledger, 'spend', params.clients, { requests: Number(budget) * HOT_SPEND_REQUEST_CAP }, timed, (client, last) => {
-      if (last?.kind === 'refused') {
-        if (ceiling[client] === 1) return undefined;
-        ceiling[client] = Math.max(1, Math.floor(ceiling[client]! / 2));
-      }
-      return transfer(HOT_ACCOUNT, `shops:${randomInt(100)}`, BigInt(1 + randomInt(ceiling[client]!)));
-    });
+    elapsed = await closedLoop(
+      target,
+      ledger,
+      'spend',
+      params.clients,
+      { requests: Number(budget) * HOT_SPEND_REQUEST_CAP },
+      timed,
+      (client, last) => {
+        if (last?.kind === 'refused') {
+          if (ceiling[client] === 1) return undefined;
+          ceiling[client] = Math.max(1, Math.floor(ceiling[client]! / 2));
+        }
+        return transfer(
+          HOT_ACCOUNT,
+          `shops:${randomInt(100)}`,
+          BigInt(1 + randomInt(ceiling[client]!)),
+        );
+      },
+    );
   }
 
   const committed = timed.latencies.length;

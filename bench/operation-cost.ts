@@ -16,12 +16,16 @@ import type { AppEnv } from '../lib/http/types.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
 import { createLogger } from '../lib/observability/logger.js';
 import { createRuntime } from '../lib/platform/runtime.js';
-import { deliverBatch } from '../lib/webhooks/deliver/deliver-batch.js';
-import { dispatchBatch, type DispatchDeps, type StreamRecordLike } from '../lib/webhooks/dispatch/dispatch-batch.js';
 import { createWebhooksApp } from '../lib/webhooks/app.js';
-import { countSqsRequests, installDynamoMeter, type CallSummary } from './dynamo-meter.js';
-import type { ActionUnits } from './transact-write-units.js';
+import { deliverBatch } from '../lib/webhooks/deliver/deliver-batch.js';
+import {
+  type DispatchDeps,
+  dispatchBatch,
+  type StreamRecordLike,
+} from '../lib/webhooks/dispatch/dispatch-batch.js';
+import { type CallSummary, countSqsRequests, installDynamoMeter } from './dynamo-meter.js';
 import { benchEnvironment, localDynamoClient, localSqsClient } from './environment.js';
+import type { ActionUnits } from './transact-write-units.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 export interface OperationCost extends CallSummary {
@@ -40,13 +44,19 @@ export interface OperationCostResult {
   operations: OperationCost[];
 }
 
-export async function measureOperationCosts(dynamoEndpoint: string, sqsEndpoint: string): Promise<OperationCostResult> {
+export async function measureOperationCosts(
+  dynamoEndpoint: string,
+  sqsEndpoint: string,
+): Promise<OperationCostResult> {
   const meter = installDynamoMeter();
   const env = await benchEnvironment(dynamoEndpoint, sqsEndpoint, 'bench-cost-');
   const runtime = createRuntime(env);
   const sizer = localDynamoClient(dynamoEndpoint);
   meter.sizer = sizer;
-  const auth = createAuthApp({ runtime, authConfig: loadAuthConfig({ AUTH_CONFIG: DEFAULT_AUTH_CONFIG }, 'local') });
+  const auth = createAuthApp({
+    runtime,
+    authConfig: loadAuthConfig({ AUTH_CONFIG: DEFAULT_AUTH_CONFIG }, 'local'),
+  });
   const ledger = createLedgerApp(runtime);
   const webhooks = createWebhooksApp(runtime);
   const operations: OperationCost[] = [];
@@ -56,7 +66,13 @@ export async function measureOperationCosts(dynamoEndpoint: string, sqsEndpoint:
     meter.reset();
     const outcome = await action();
     const actions = meter.calls.flatMap((c) => c.actions ?? []);
-    operations.push({ operation, outcome, ...meter.summary(), ...(note ? { note } : {}), ...(actions.length ? { transactWriteActions: actions } : {}) });
+    operations.push({
+      operation,
+      outcome,
+      ...meter.summary(),
+      ...(note ? { note } : {}),
+      ...(actions.length ? { transactWriteActions: actions } : {}),
+    });
     return outcome;
   };
 
@@ -64,39 +80,74 @@ export async function measureOperationCosts(dynamoEndpoint: string, sqsEndpoint:
     const res = await auth.request('/api/auth/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret,
+      }).toString(),
     });
     const body = (await res.json()) as { access_token?: string };
-    if (res.status !== 200 || !body.access_token) throw new Error(`token request answered ${res.status}`);
+    if (res.status !== 200 || !body.access_token)
+      throw new Error(`token request answered ${res.status}`);
     return body.access_token;
   };
   // The first token creates the signing key set; later ones are the steady state.
   const admin = await tokenRequest('local-dev', 'local-dev-secret')();
-  const call = async (app: Hono<AppEnv>, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const call = async (
+    app: Hono<AppEnv>,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const res = await app.request(path, {
       method,
-      headers: { authorization: `Bearer ${admin}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${admin}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
-    return { status: res.status, body: text ? (JSON.parse(text) as { data?: Record<string, unknown> }) : undefined };
+    return {
+      status: res.status,
+      body: text ? (JSON.parse(text) as { data?: Record<string, unknown> }) : undefined,
+    };
   };
 
   // --- auth: token issue for the static test client and for a stored client (the production case).
-  await measure('token issue, static client (local-dev)', async () => (await tokenRequest('local-dev', 'local-dev-secret')(), '200'));
+  await measure(
+    'token issue, static client (local-dev)',
+    async () => (await tokenRequest('local-dev', 'local-dev-secret')(), '200'),
+  );
   const created = await call(auth, 'POST', '/api/auth/clients', { name: 'bench' });
   const clientId = String(created.body!.data!.id);
-  const secret = String((await call(auth, 'POST', `/api/auth/clients/${clientId}/secrets`, { name: 'bench' })).body!.data!.clear);
+  const secret = String(
+    (await call(auth, 'POST', `/api/auth/clients/${clientId}/secrets`, { name: 'bench' })).body!
+      .data!.clear,
+  );
   // The first use of a secret writes its lastUsedAt (then at most once a minute): measured separately.
-  await measure('token issue, stored client, first use of the secret', async () => (await tokenRequest(clientId, secret)(), '200'));
-  await measure('token issue, stored client (steady state)', async () => (await tokenRequest(clientId, secret)(), '200'));
+  await measure(
+    'token issue, stored client, first use of the secret',
+    async () => (await tokenRequest(clientId, secret)(), '200'),
+  );
+  await measure(
+    'token issue, stored client (steady state)',
+    async () => (await tokenRequest(clientId, secret)(), '200'),
+  );
 
   // --- ledger: a ledger with the default features (all on), warmed so the ledger record and JWKS are cached.
   const L = '/api/ledger/v2/bench';
   await call(ledger, 'POST', L);
   const tx = (postings: Array<[string, string, number]>, extra: Record<string, unknown> = {}) => ({
-    postings: postings.map(([source, destination, amount]) => ({ source, destination, amount, asset: 'USD/2' })),
+    postings: postings.map(([source, destination, amount]) => ({
+      source,
+      destination,
+      amount,
+      asset: 'USD/2',
+    })),
     ...extra,
   });
   const commit = async (body: unknown, headers: Record<string, string> = {}) => {
@@ -105,33 +156,58 @@ export async function measureOperationCosts(dynamoEndpoint: string, sqsEndpoint:
   };
   await call(ledger, 'POST', `${L}/transactions`, tx([['world', 'users:warm', 1]]));
 
-  await measure('create transaction, 1 posting, new destination account', () => commit(tx([['world', 'users:a', 100_00]])));
-  const one = await measure('create transaction, 1 posting, existing accounts', () => commit(tx([['world', 'users:a', 100_00]])));
-  await measure('create transaction, 1 posting, existing accounts, Idempotency-Key + reference', () =>
-    commit(tx([['world', 'users:a', 1_00]], { reference: 'bench-ref-1' }), { 'idempotency-key': 'bench-key-1' }),
+  await measure('create transaction, 1 posting, new destination account', () =>
+    commit(tx([['world', 'users:a', 100_00]])),
   );
-  const five = (n: number) => tx([1, 2, 3, 4, 5].map((i) => ['world', `users:p${n}-${i}`, 10] as [string, string, number]));
-  await measure('create transaction, 5 postings, 5 new destination accounts', () => commit(five(1)));
+  const one = await measure('create transaction, 1 posting, existing accounts', () =>
+    commit(tx([['world', 'users:a', 100_00]])),
+  );
+  await measure(
+    'create transaction, 1 posting, existing accounts, Idempotency-Key + reference',
+    () =>
+      commit(tx([['world', 'users:a', 1_00]], { reference: 'bench-ref-1' }), {
+        'idempotency-key': 'bench-key-1',
+      }),
+  );
+  const five = (n: number) =>
+    tx([1, 2, 3, 4, 5].map((i) => ['world', `users:p${n}-${i}`, 10] as [string, string, number]));
+  await measure('create transaction, 5 postings, 5 new destination accounts', () =>
+    commit(five(1)),
+  );
   await measure('create transaction, 5 postings, existing accounts', () => commit(five(1)));
   const oneId = one.split(' ').pop()!;
-  await measure('revert transaction (1 posting)', async () => String((await call(ledger, 'POST', `${L}/transactions/${oneId}/revert`)).status));
+  await measure('revert transaction (1 posting)', async () =>
+    String((await call(ledger, 'POST', `${L}/transactions/${oneId}/revert`)).status),
+  );
   await measure('transaction metadata write (1 key)', async () =>
-    String((await call(ledger, 'POST', `${L}/transactions/${oneId}/metadata`, { note: 'bench' })).status),
+    String(
+      (await call(ledger, 'POST', `${L}/transactions/${oneId}/metadata`, { note: 'bench' })).status,
+    ),
   );
 
   // --- ledger lists: a query no index serves reads one bounded page (LEDGER_SCAN_READS, default 1,000 items).
   const S = '/api/ledger/v2/benchscan';
   await call(ledger, 'POST', S);
   for (let i = 0; i < 11; i++) {
-    const elements = Array.from({ length: 100 }, (_, j) => ({ action: 'CREATE_TRANSACTION', data: tx([['world', `scan:${(i * 100 + j) % 50}`, 1]]) }));
+    const elements = Array.from({ length: 100 }, (_, j) => ({
+      action: 'CREATE_TRANSACTION',
+      data: tx([['world', `scan:${(i * 100 + j) % 50}`, 1]]),
+    }));
     await call(ledger, 'POST', `${S}/_bulk`, elements);
   }
   const listed = async (query: unknown) => {
-    const res = await call(ledger, 'GET', `${S}/transactions?query=${encodeURIComponent(JSON.stringify(query))}`);
-    const cursor = (res.body as unknown as { cursor: { data: unknown[]; hasMore: boolean } }).cursor;
+    const res = await call(
+      ledger,
+      'GET',
+      `${S}/transactions?query=${encodeURIComponent(JSON.stringify(query))}`,
+    );
+    const cursor = (res.body as unknown as { cursor: { data: unknown[]; hasMore: boolean } })
+      .cursor;
     return `${res.status} ${cursor.data.length} results, hasMore ${cursor.hasMore}`;
   };
-  await measure('list transactions, query served by an index (account): one page of 15', () => listed({ $match: { account: 'scan:7' } }));
+  await measure('list transactions, query served by an index (account): one page of 15', () =>
+    listed({ $match: { account: 'scan:7' } }),
+  );
   await measure(
     'list transactions, query no index serves ($like on reference, no match): one bounded page',
     () => listed({ $like: { reference: 'nothing%' } }),
@@ -143,49 +219,86 @@ export async function measureOperationCosts(dynamoEndpoint: string, sqsEndpoint:
   const sqs = localSqsClient(sqsEndpoint);
   const raw = localDynamoClient(dynamoEndpoint);
   try {
-    await call(webhooks, 'POST', '/api/webhooks/configs', { endpoint: receiver.url, eventTypes: ['ledger.committed_transactions'] });
+    await call(webhooks, 'POST', '/api/webhooks/configs', {
+      endpoint: receiver.url,
+      eventTypes: ['ledger.committed_transactions'],
+    });
     // Two fresh events, read back as the ledger table's stream would carry them (the log items' NEW_IMAGE).
     await commit(tx([['world', 'users:a', 1]]));
     await commit(tx([['world', 'users:a', 1]]));
     const { Items = [] } = await raw.send(
-      new QueryCommand({ TableName: env.LEDGER_TABLE!, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: 'L#bench#LOG' } }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: env.LEDGER_TABLE!,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': { S: 'L#bench#LOG' } },
+        ConsistentRead: true,
+      }),
     );
     const committed = Items.filter((i) => i.type?.S === 'NEW_TRANSACTION' && i.ev?.S !== undefined);
-    const records: StreamRecordLike[] = committed.slice(-2).map((image, i) => ({ eventID: `bench-${i}`, eventName: 'INSERT', dynamodb: { SequenceNumber: String(i + 1), NewImage: image } }));
+    const records: StreamRecordLike[] = committed.slice(-2).map((image, i) => ({
+      eventID: `bench-${i}`,
+      eventName: 'INSERT',
+      dynamodb: { SequenceNumber: String(i + 1), NewImage: image },
+    }));
     const sqsCount = countSqsRequests(sqs);
     const logger = createLogger('silent');
-    const deps: DispatchDeps = { doc: runtime.doc, sqs, table: env.WEBHOOKS_TABLE!, queueUrl: env.DELIVERIES_QUEUE_URL!, logger };
+    const deps: DispatchDeps = {
+      doc: runtime.doc,
+      sqs,
+      table: env.WEBHOOKS_TABLE!,
+      queueUrl: env.DELIVERIES_QUEUE_URL!,
+      logger,
+    };
     const dispatchOne = (record: StreamRecordLike) => async () => {
       sqsCount.reset();
       const result = await dispatchBatch([record], deps);
       return result.batchItemFailures.length === 0 ? '1 delivery created + enqueued' : 'FAILED';
     };
-    await measure('webhook dispatch of 1 event, 1 subscribed config (config cache miss)', dispatchOne(records[0]!));
+    await measure(
+      'webhook dispatch of 1 event, 1 subscribed config (config cache miss)',
+      dispatchOne(records[0]!),
+    );
     operations.at(-1)!.sqsRequests = sqsCount.total();
-    await measure('webhook dispatch of 1 event, 1 subscribed config (config cache warm)', dispatchOne(records[1]!));
+    await measure(
+      'webhook dispatch of 1 event, 1 subscribed config (config cache warm)',
+      dispatchOne(records[1]!),
+    );
     operations.at(-1)!.sqsRequests = sqsCount.total();
 
     const receiverSqs = localSqsClient(sqsEndpoint);
-    const { Messages = [] } = await receiverSqs.send(new ReceiveMessageCommand({ QueueUrl: env.DELIVERIES_QUEUE_URL!, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    const { Messages = [] } = await receiverSqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: env.DELIVERIES_QUEUE_URL!,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+      }),
+    );
     if (Messages.length < 1) throw new Error('no delivery message was enqueued');
     await measure(
       'webhook delivery of 1 message (signed POST, 204 answer)',
       async () => {
         sqsCount.reset();
         const before = receiver.arrivals.length;
-        const result = await deliverBatch([{ messageId: Messages[0]!.MessageId!, body: Messages[0]!.Body! }], {
-          ...deps,
-          logger,
-          allowLoopback: true,
-        });
-        if (result.batchItemFailures.length > 0 || receiver.arrivals.length !== before + 1) return 'FAILED';
+        const result = await deliverBatch(
+          [{ messageId: Messages[0]!.MessageId!, body: Messages[0]!.Body! }],
+          {
+            ...deps,
+            logger,
+            allowLoopback: true,
+          },
+        );
+        if (result.batchItemFailures.length > 0 || receiver.arrivals.length !== before + 1)
+          return 'FAILED';
         return 'delivered, 204';
       },
       'The SQS receive and delete are done by the event source mapping (not counted here; modelled below).',
     );
     operations.at(-1)!.sqsRequests = sqsCount.total();
     await receiverSqs.send(
-      new DeleteMessageBatchCommand({ QueueUrl: env.DELIVERIES_QUEUE_URL!, Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
+      new DeleteMessageBatchCommand({
+        QueueUrl: env.DELIVERIES_QUEUE_URL!,
+        Entries: Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+      }),
     );
     receiverSqs.destroy();
   } finally {
@@ -196,7 +309,8 @@ export async function measureOperationCosts(dynamoEndpoint: string, sqsEndpoint:
     sizer.destroy();
   }
   return {
-    source: 'in-process service apps (app.request) and webhook worker functions on DynamoDB Local; capacity as reported by DynamoDB Local (ReturnConsumedCapacity=INDEXES)',
+    source:
+      'in-process service apps (app.request) and webhook worker functions on DynamoDB Local; capacity as reported by DynamoDB Local (ReturnConsumedCapacity=INDEXES)',
     operations,
   };
 }

@@ -11,7 +11,12 @@ import { handle } from 'hono/aws-lambda';
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: process.env.AWS_REGION }));
 const app = new Hono();
 app.get('/items/:id', async (c) => {
-  const { Item } = await doc.send(new GetCommand({ TableName: process.env.LEDGER_TABLE, Key: { pk: c.req.param('id'), sk: 'ITEM' } }));
+  const { Item } = await doc.send(
+    new GetCommand({
+      TableName: process.env.LEDGER_TABLE,
+      Key: { pk: c.req.param('id'), sk: 'ITEM' },
+    }),
+  );
   return Item ? c.json(Item) : c.notFound();
 });
 

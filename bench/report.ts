@@ -1,11 +1,11 @@
 /** Renders bench/results.json as bench/report.md: every figure with what produced it, targets met or missed. */
 import type { AuthResult } from './auth-load.js';
-import { MAX_BUNDLE_BYTES, MAX_IMPORT_RATIO, type ColdStartResult } from './cold-start.js';
+import { type ColdStartResult, MAX_BUNDLE_BYTES, MAX_IMPORT_RATIO } from './cold-start.js';
 import type { CostModel } from './cost-model.js';
-import type { LedgerLoadResult } from './ledger-load.js';
 import type { GroupCommitCostResult } from './group-commit-cost.js';
-import type { NumscriptBenchResult } from './numscript.js';
+import type { LedgerLoadResult } from './ledger-load.js';
 import type { LedgerCell, LedgerScenariosResult } from './ledger-matrix.js';
+import type { NumscriptBenchResult } from './numscript.js';
 import type { OperationCostResult } from './operation-cost.js';
 import { MIN_SIGNING_RATIO, type SigningResult } from './signing.js';
 import { MAX_P50_DELIVERY_MS, type WebhookResult } from './webhook-latency.js';
@@ -42,7 +42,8 @@ export interface BenchResults {
 export function itemKind(pk: string, sk: string): string {
   if (sk === 'HEAD') return 'ledger HEAD (sequencer)';
   if (pk.startsWith('EVENT#')) return 'event (outbox)';
-  if (pk.startsWith('DELIVERY#')) return sk.startsWith('ATTEMPT#') ? 'delivery attempt' : 'delivery';
+  if (pk.startsWith('DELIVERY#'))
+    return sk.startsWith('ATTEMPT#') ? 'delivery attempt' : 'delivery';
   if (pk.startsWith('DELIVERIES#')) return 'delivery list index';
   const rules: Array<[RegExp, string]> = [
     [/#LOG$/, 'log entry'],
@@ -57,7 +58,12 @@ export function itemKind(pk: string, sk: string): string {
     [/#AMD#/, 'account metadata index'],
   ];
   for (const [re, name] of rules) if (re.test(pk)) return name;
-  if (/#A#/.test(pk)) return sk.startsWith('V#') ? 'volumes (balance, move buffer)' : sk.startsWith('MH#') ? 'account metadata revision' : 'account';
+  if (/#A#/.test(pk))
+    return sk.startsWith('V#')
+      ? 'volumes (balance, move buffer)'
+      : sk.startsWith('MH#')
+        ? 'account metadata revision'
+        : 'account';
   return pk.split('#')[0] ?? pk;
 }
 
@@ -70,47 +76,103 @@ export const MAX_WRITE_UNITS = 12;
 
 function countKinds(actions: Array<{ pk: string; sk: string }>): string {
   const counts = new Map<string, number>();
-  for (const a of actions) counts.set(itemKind(a.pk, a.sk), (counts.get(itemKind(a.pk, a.sk)) ?? 0) + 1);
+  for (const a of actions)
+    counts.set(itemKind(a.pk, a.sk), (counts.get(itemKind(a.pk, a.sk)) ?? 0) + 1);
   return [...counts].map(([k, n]) => (n > 1 ? `${n} ${k}` : k)).join(', ');
 }
 
 const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 const table = (head: string[], rows: Array<Array<string | number>>) =>
-  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 
 export function renderReport(r: BenchResults): string {
   const m = r.machine;
   const cs = r.coldStart;
   const ops = r.operationCosts.operations;
   const tx1 = ops.find((o) => o.operation === 'create transaction, 1 posting, existing accounts')!;
-  const tx1New = ops.find((o) => o.operation === 'create transaction, 1 posting, new destination account')!;
+  const tx1New = ops.find(
+    (o) => o.operation === 'create transaction, 1 posting, new destination account',
+  )!;
   const slowBundles = cs.bundles.filter((b) => !b.importOk);
   const bigBundles = cs.bundles.filter((b) => !b.sizeOk);
   const load = r.ledgerLoad.rows;
   const one = load[0]!;
   const cost = r.costModel;
   const dynamoShare = (lines: CostModel['ledgerOnly']) =>
-    Math.round((100 * lines.lines.filter((l) => l.component.startsWith('DynamoDB')).reduce((s, l) => s + l.dollarsPerMillion, 0)) / lines.total);
-  const writeShare = Math.round((100 * cost.withOneWebhook.lines.filter((l) => l.component.startsWith('DynamoDB writes')).reduce((s, l) => s + l.dollarsPerMillion, 0)) / cost.withOneWebhook.total);
+    Math.round(
+      (100 *
+        lines.lines
+          .filter((l) => l.component.startsWith('DynamoDB'))
+          .reduce((s, l) => s + l.dollarsPerMillion, 0)) /
+        lines.total,
+    );
+  const writeShare = Math.round(
+    (100 *
+      cost.withOneWebhook.lines
+        .filter((l) => l.component.startsWith('DynamoDB writes'))
+        .reduce((s, l) => s + l.dollarsPerMillion, 0)) /
+      cost.withOneWebhook.total,
+  );
   const sig = r.signing.rows;
   const kinds = countKinds(tx1.transactWriteActions ?? []);
-  const deliveryOps = ops.filter((o) => o.operation.startsWith('webhook dispatch') && o.operation.includes('warm') || o.operation.startsWith('webhook delivery'));
+  const deliveryOps = ops.filter(
+    (o) =>
+      (o.operation.startsWith('webhook dispatch') && o.operation.includes('warm')) ||
+      o.operation.startsWith('webhook delivery'),
+  );
   const deliveryWru = deliveryOps.reduce((t, o) => t + o.writeUnitsByRules, 0);
-  const overKb = ops.flatMap((o) => o.transactWriteActions ?? []).filter((a) => a.bytes > 1024 && a.bytes <= 1124);
+  const overKb = ops
+    .flatMap((o) => o.transactWriteActions ?? [])
+    .filter((a) => a.bytes > 1024 && a.bytes <= 1124);
 
   const gcFull = r.groupCommitCost.batches.at(-1);
   const bestCell = r.ledgerScenarios.cells
-    .filter((c) => c.clients === TARGET_CLIENTS && c.writerKills === undefined && c.scenario === 'world-to-any')
+    .filter(
+      (c) =>
+        c.clients === TARGET_CLIENTS &&
+        c.writerKills === undefined &&
+        c.scenario === 'world-to-any',
+    )
     .sort((a, b) => b.committedPerSec - a.committedPerSec)[0];
   const targets = table(
     ['Target', 'Figure', 'Result'],
     [
-      [`Import time ≤ ${MAX_IMPORT_RATIO}× the reference bundle (median)`, `${cs.bundles.length} bundles, ratios ${Math.min(...cs.bundles.map((b) => b.ratioToReference))}–${Math.max(...cs.bundles.map((b) => b.ratioToReference))}×`, slowBundles.length ? `**missed** by ${slowBundles.map((b) => b.name).join(', ')}` : 'met by every bundle'],
-      [`Bundle ≤ 600 KB (${MAX_BUNDLE_BYTES.toLocaleString('en')} bytes)`, `largest ${kb(Math.max(...cs.bundles.map((b) => b.bytes)))}`, bigBundles.length ? `**missed** by ${bigBundles.map((b) => b.name).join(', ')}` : 'met by every bundle'],
-      [`1-posting transaction: ≤ ${MAX_ROUND_TRIPS} DynamoDB round trips`, `${tx1.requests} (${Object.entries(tx1.byOperation).map(([k, v]) => `${v} ${k}`).join(', ')})`, mark(tx1.requests <= MAX_ROUND_TRIPS)],
-      [`1-posting transaction: ≤ ${MAX_WRITE_UNITS} write units, everything included`, `${tx1.writeUnitsByRules} WRU by DynamoDB's rules (${tx1.transactWriteActions?.length ?? '?'} items); DynamoDB Local reports ${tx1.writeUnits}`, mark(tx1.writeUnitsByRules <= MAX_WRITE_UNITS)],
-      [`Webhook commit → first delivery p50 ≤ ${MAX_P50_DELIVERY_MS} ms`, `p50 ${r.webhooks.latency.p50Ms} ms, p99 ${r.webhooks.latency.p99Ms} ms`, mark(r.webhooks.latency.ok)],
+      [
+        `Import time ≤ ${MAX_IMPORT_RATIO}× the reference bundle (median)`,
+        `${cs.bundles.length} bundles, ratios ${Math.min(...cs.bundles.map((b) => b.ratioToReference))}–${Math.max(...cs.bundles.map((b) => b.ratioToReference))}×`,
+        slowBundles.length
+          ? `**missed** by ${slowBundles.map((b) => b.name).join(', ')}`
+          : 'met by every bundle',
+      ],
+      [
+        `Bundle ≤ 600 KB (${MAX_BUNDLE_BYTES.toLocaleString('en')} bytes)`,
+        `largest ${kb(Math.max(...cs.bundles.map((b) => b.bytes)))}`,
+        bigBundles.length
+          ? `**missed** by ${bigBundles.map((b) => b.name).join(', ')}`
+          : 'met by every bundle',
+      ],
+      [
+        `1-posting transaction: ≤ ${MAX_ROUND_TRIPS} DynamoDB round trips`,
+        `${tx1.requests} (${Object.entries(tx1.byOperation)
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')})`,
+        mark(tx1.requests <= MAX_ROUND_TRIPS),
+      ],
+      [
+        `1-posting transaction: ≤ ${MAX_WRITE_UNITS} write units, everything included`,
+        `${tx1.writeUnitsByRules} WRU by DynamoDB's rules (${tx1.transactWriteActions?.length ?? '?'} items); DynamoDB Local reports ${tx1.writeUnits}`,
+        mark(tx1.writeUnitsByRules <= MAX_WRITE_UNITS),
+      ],
+      [
+        `Webhook commit → first delivery p50 ≤ ${MAX_P50_DELIVERY_MS} ms`,
+        `p50 ${r.webhooks.latency.p50Ms} ms, p99 ${r.webhooks.latency.p99Ms} ms`,
+        mark(r.webhooks.latency.ok),
+      ],
       [
         `Group commit: ≤ ${MAX_BATCH_WRITE_UNITS} WRU per transaction in full batches`,
         `${gcFull?.wruPerTransaction ?? '?'} WRU per transaction at ${gcFull?.k ?? '?'} per commit (the most that fit); ${r.groupCommitCost.batches.map((b) => `${b.wruPerTransaction} at ${b.k}`).join(', ')}`,
@@ -118,29 +180,70 @@ export function renderReport(r: BenchResults): string {
       ],
       [
         `One ledger: ≥ ${MIN_LEDGER_TX_PER_SECOND.toLocaleString('en')} committed tx/s with ${TARGET_CLIENTS} clients, no 5xx, p99 ≤ ${MAX_LEDGER_P99_MS} ms`,
-        bestCell ? `best ${cellName(bestCell)}: ${bestCell.committedPerSec} tx/s (${bestCell.committedPerCpuSecond} per CPU-second), p99 ${bestCell.p99Ms} ms, ${answers(bestCell.statuses)}` : 'not measured',
-        mark(bestCell !== undefined && bestCell.committedPerSec >= MIN_LEDGER_TX_PER_SECOND && bestCell.p99Ms <= MAX_LEDGER_P99_MS && !Object.keys(bestCell.statuses).some((k) => k.startsWith('5'))),
+        bestCell
+          ? `best ${cellName(bestCell)}: ${bestCell.committedPerSec} tx/s (${bestCell.committedPerCpuSecond} per CPU-second), p99 ${bestCell.p99Ms} ms, ${answers(bestCell.statuses)}`
+          : 'not measured',
+        mark(
+          bestCell !== undefined &&
+            bestCell.committedPerSec >= MIN_LEDGER_TX_PER_SECOND &&
+            bestCell.p99Ms <= MAX_LEDGER_P99_MS &&
+            !Object.keys(bestCell.statuses).some((k) => k.startsWith('5')),
+        ),
       ],
-      ['Ledger money invariants hold after every load run', `${r.ledgerScenarios.cells.filter((c) => c.invariants.ok).length}/${r.ledgerScenarios.cells.length} runs (${r.ledgerScenarios.matrix} matrix)`, r.ledgerScenarios.ok ? 'met' : '**FAILED** (see section 6)'],
-      [`Signing ≥ ${MIN_SIGNING_RATIO}× standardwebhooks`, sig.map((s) => `${s.ratio}× at ${s.payloadBytes} B`).join(', '), sig.every((s) => s.ok) ? 'met at every size' : `**missed** at ${sig.filter((s) => !s.ok).map((s) => `${s.payloadBytes} B`).join(', ')}`],
+      [
+        'Ledger money invariants hold after every load run',
+        `${r.ledgerScenarios.cells.filter((c) => c.invariants.ok).length}/${r.ledgerScenarios.cells.length} runs (${r.ledgerScenarios.matrix} matrix)`,
+        r.ledgerScenarios.ok ? 'met' : '**FAILED** (see section 6)',
+      ],
+      [
+        `Signing ≥ ${MIN_SIGNING_RATIO}× standardwebhooks`,
+        sig.map((s) => `${s.ratio}× at ${s.payloadBytes} B`).join(', '),
+        sig.every((s) => s.ok)
+          ? 'met at every size'
+          : `**missed** at ${sig
+              .filter((s) => !s.ok)
+              .map((s) => `${s.payloadBytes} B`)
+              .join(', ')}`,
+      ],
     ],
   );
 
-  const coldRows = cs.bundles.map((b) => [b.name, kb(b.bytes), b.importMedianMs, `${b.importMinMs}–${b.importMaxMs}`, `${b.ratioToReference}×`, mark(b.sizeOk), mark(b.importOk), b.exportsHandler ? 'yes' : '**no**']);
-  coldRows.unshift(['reference (Hono + DynamoDB document client)', kb(cs.reference.bytes), cs.reference.importMedianMs, `${cs.reference.importMinMs}–${cs.reference.importMaxMs}`, '1×', '', '', 'yes']);
+  const coldRows = cs.bundles.map((b) => [
+    b.name,
+    kb(b.bytes),
+    b.importMedianMs,
+    `${b.importMinMs}–${b.importMaxMs}`,
+    `${b.ratioToReference}×`,
+    mark(b.sizeOk),
+    mark(b.importOk),
+    b.exportsHandler ? 'yes' : '**no**',
+  ]);
+  coldRows.unshift([
+    'reference (Hono + DynamoDB document client)',
+    kb(cs.reference.bytes),
+    cs.reference.importMedianMs,
+    `${cs.reference.importMinMs}–${cs.reference.importMaxMs}`,
+    '1×',
+    '',
+    '',
+    'yes',
+  ]);
 
   const opRows = ops.map((o) => [
     o.operation,
     o.outcome,
     o.requests,
-    Object.entries(o.byOperation).map(([k, v]) => `${v} ${k}`).join(', '),
+    Object.entries(o.byOperation)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', '),
     o.readUnits,
     o.writeUnits,
     o.writeUnitsByRules,
     o.sqsRequests ?? '',
   ]);
 
-  const costRows = (lines: CostModel['ledgerOnly']['lines']) => lines.map((l) => [l.component, l.units, `$${l.dollarsPerMillion.toFixed(3)}`, l.basis]);
+  const costRows = (lines: CostModel['ledgerOnly']['lines']) =>
+    lines.map((l) => [l.component, l.units, `$${l.dollarsPerMillion.toFixed(3)}`, l.basis]);
 
   return `# Benchmarks
 
@@ -220,8 +323,32 @@ ${r.ledgerLoad.source}. Every request is a single-posting transaction from \`wor
 (each makes it read and decide again; after 10 attempts it answers 503).
 
 ${table(
-  ['Scenario', 'Committed', 'tx/s', 'p50 (ms)', 'p99 (ms)', 'max (ms)', 'Conflict retries', 'Retries per commit', 'Non-200 answers'],
-  load.map((x) => [x.scenario, x.committed, x.committedPerSec, x.p50Ms, x.p99Ms, x.maxMs, x.conflictRetries, x.retriesPerCommit, Object.keys(x.failures).length ? Object.entries(x.failures).map(([k, v]) => `${v}× ${k}`).join(', ') : 'none']),
+  [
+    'Scenario',
+    'Committed',
+    'tx/s',
+    'p50 (ms)',
+    'p99 (ms)',
+    'max (ms)',
+    'Conflict retries',
+    'Retries per commit',
+    'Non-200 answers',
+  ],
+  load.map((x) => [
+    x.scenario,
+    x.committed,
+    x.committedPerSec,
+    x.p50Ms,
+    x.p99Ms,
+    x.maxMs,
+    x.conflictRetries,
+    x.retriesPerCommit,
+    Object.keys(x.failures).length
+      ? Object.entries(x.failures)
+          .map(([k, v]) => `${v}× ${k}`)
+          .join(', ')
+      : 'none',
+  ]),
 )}
 
 ## 4. Auth
@@ -231,13 +358,33 @@ ${r.auth.source}.
 ${table(
   ['Measure', 'Figure'],
   [
-    ['Token endpoint throughput', `${r.auth.tokenEndpoint.requestsPerSec} tokens/s (${r.auth.tokenEndpoint.count} in ${r.auth.tokenEndpoint.durationS} s, ${r.auth.tokenEndpoint.clients} clients)`],
-    ['Token endpoint latency', `p50 ${r.auth.tokenEndpoint.p50Ms} ms, p99 ${r.auth.tokenEndpoint.p99Ms} ms`],
-    ['Token endpoint non-200 answers', Object.keys(r.auth.tokenEndpoint.failures).length ? JSON.stringify(r.auth.tokenEndpoint.failures) : 'none'],
-    ['GET /api/ledger/_health (no token)', `p50 ${r.auth.verification.httpWithoutAuth.p50Ms} ms, p99 ${r.auth.verification.httpWithoutAuth.p99Ms} ms`],
-    ['GET /api/ledger/_info (bearer verified)', `p50 ${r.auth.verification.httpWithAuth.p50Ms} ms, p99 ${r.auth.verification.httpWithAuth.p99Ms} ms`],
+    [
+      'Token endpoint throughput',
+      `${r.auth.tokenEndpoint.requestsPerSec} tokens/s (${r.auth.tokenEndpoint.count} in ${r.auth.tokenEndpoint.durationS} s, ${r.auth.tokenEndpoint.clients} clients)`,
+    ],
+    [
+      'Token endpoint latency',
+      `p50 ${r.auth.tokenEndpoint.p50Ms} ms, p99 ${r.auth.tokenEndpoint.p99Ms} ms`,
+    ],
+    [
+      'Token endpoint non-200 answers',
+      Object.keys(r.auth.tokenEndpoint.failures).length
+        ? JSON.stringify(r.auth.tokenEndpoint.failures)
+        : 'none',
+    ],
+    [
+      'GET /api/ledger/_health (no token)',
+      `p50 ${r.auth.verification.httpWithoutAuth.p50Ms} ms, p99 ${r.auth.verification.httpWithoutAuth.p99Ms} ms`,
+    ],
+    [
+      'GET /api/ledger/_info (bearer verified)',
+      `p50 ${r.auth.verification.httpWithAuth.p50Ms} ms, p99 ${r.auth.verification.httpWithAuth.p99Ms} ms`,
+    ],
     ['Added by verification over HTTP (p50 difference)', `${r.auth.verification.addedP50Ms} ms`],
-    ['TokenVerifier.verify in-process (median, keys cached)', `${r.auth.verification.verifyInProcessMedianUs} µs`],
+    [
+      'TokenVerifier.verify in-process (median, keys cached)',
+      `${r.auth.verification.verifyInProcessMedianUs} µs`,
+    ],
   ],
 )}
 
@@ -251,16 +398,45 @@ up to 10 messages at a time).
 ${table(
   ['Measure', 'Figure'],
   [
-    ['Commit → first delivery', `p50 ${r.webhooks.latency.p50Ms} ms, p99 ${r.webhooks.latency.p99Ms} ms, max ${r.webhooks.latency.maxMs} ms (${r.webhooks.latency.count} transactions, ${r.webhooks.latency.undelivered} undelivered) — target p50 ≤ ${MAX_P50_DELIVERY_MS} ms ${mark(r.webhooks.latency.ok)}`],
-    ['Burst: commits', `${r.webhooks.burst.transactions} transactions from ${r.webhooks.burst.clients} clients (one ledger each) in ${r.webhooks.burst.commitS} s: ${r.webhooks.burst.commitsPerSec} commits/s`],
-    ['Burst: deliveries', `${r.webhooks.burst.delivered}/${r.webhooks.burst.transactions} delivered, last one ${r.webhooks.burst.lagAfterLastCommitS} s after the last commit: ${r.webhooks.burst.deliveriesPerSec} deliveries/s from the first commit to the last delivery`],
-    ['Burst: backlog drain', r.webhooks.burst.drainAfterCommitsPerSec === null ? 'no backlog (delivery kept pace with the commits)' : `${r.webhooks.burst.drainAfterCommitsPerSec} deliveries/s after the last commit (the delivery pipeline's own rate while it had a backlog)`],
+    [
+      'Commit → first delivery',
+      `p50 ${r.webhooks.latency.p50Ms} ms, p99 ${r.webhooks.latency.p99Ms} ms, max ${r.webhooks.latency.maxMs} ms (${r.webhooks.latency.count} transactions, ${r.webhooks.latency.undelivered} undelivered) — target p50 ≤ ${MAX_P50_DELIVERY_MS} ms ${mark(r.webhooks.latency.ok)}`,
+    ],
+    [
+      'Burst: commits',
+      `${r.webhooks.burst.transactions} transactions from ${r.webhooks.burst.clients} clients (one ledger each) in ${r.webhooks.burst.commitS} s: ${r.webhooks.burst.commitsPerSec} commits/s`,
+    ],
+    [
+      'Burst: deliveries',
+      `${r.webhooks.burst.delivered}/${r.webhooks.burst.transactions} delivered, last one ${r.webhooks.burst.lagAfterLastCommitS} s after the last commit: ${r.webhooks.burst.deliveriesPerSec} deliveries/s from the first commit to the last delivery`,
+    ],
+    [
+      'Burst: backlog drain',
+      r.webhooks.burst.drainAfterCommitsPerSec === null
+        ? 'no backlog (delivery kept pace with the commits)'
+        : `${r.webhooks.burst.drainAfterCommitsPerSec} deliveries/s after the last commit (the delivery pipeline's own rate while it had a backlog)`,
+    ],
   ],
 )}
 
 Signing: ${r.signing.source}.
 
-${table(['Payload', 'Project signer (ops/s)', 'standardwebhooks (ops/s)', 'Ratio', `Target ≥ ${MIN_SIGNING_RATIO}×`], sig.map((s) => [`${s.payloadBytes} B`, s.projectOpsPerSec.toLocaleString('en'), s.libraryOpsPerSec.toLocaleString('en'), `${s.ratio}×`, mark(s.ok)]))}
+${table(
+  [
+    'Payload',
+    'Project signer (ops/s)',
+    'standardwebhooks (ops/s)',
+    'Ratio',
+    `Target ≥ ${MIN_SIGNING_RATIO}×`,
+  ],
+  sig.map((s) => [
+    `${s.payloadBytes} B`,
+    s.projectOpsPerSec.toLocaleString('en'),
+    s.libraryOpsPerSec.toLocaleString('en'),
+    `${s.ratio}×`,
+    mark(s.ok),
+  ]),
+)}
 
 ${r.numscript ? renderNumscript(r.numscript) : ''}
 
@@ -276,7 +452,13 @@ ${reading()}
     if (!op?.transactWriteActions) return `(${name}: no TransactWriteItems)`;
     return `*${name}* — ${op.transactWriteActions.reduce((t, a) => t + a.units, 0)} WRU:\n\n${table(
       ['Action', 'Item', 'Key (pk / sk)', 'Bytes', 'WRU'],
-      op.transactWriteActions.map((a) => [a.action, itemKind(a.pk, a.sk), `\`${a.pk}\` / \`${a.sk}\``, a.bytes, a.units]),
+      op.transactWriteActions.map((a) => [
+        a.action,
+        itemKind(a.pk, a.sk),
+        `\`${a.pk}\` / \`${a.sk}\``,
+        a.bytes,
+        a.units,
+      ]),
     )}`;
   }
 
@@ -284,7 +466,9 @@ ${reading()}
   function matrixSummary(): string {
     const cells = r.ledgerScenarios.cells;
     const byWorkers = [...new Set(cells.map((c) => c.workers))].map((w) => {
-      const best = cells.filter((c) => c.workers === w && c.writerKills === undefined).sort((a, b) => b.committedPerSec - a.committedPerSec)[0]!;
+      const best = cells
+        .filter((c) => c.workers === w && c.writerKills === undefined)
+        .sort((a, b) => b.committedPerSec - a.committedPerSec)[0]!;
       return `${w} worker${w === 1 ? '' : 's'}: best ${best.committedPerSec} tx/s (${best.scenario}, ${best.clients} client${best.clients === 1 ? '' : 's'}, p99 ${best.p99Ms} ms)`;
     });
     const crash = cells.find((c) => c.writerKills !== undefined);
@@ -297,7 +481,8 @@ ${reading()}
 
   function reading(): string {
     const single = load.filter((x) => x.ledgers === 1);
-    const first = deliveryWru > tx1.writeUnitsByRules ? 'the webhook delivery path' : 'the ledger commit';
+    const first =
+      deliveryWru > tx1.writeUnitsByRules ? 'the webhook delivery path' : 'the ledger commit';
     return [
       `Time: a single-posting commit is ${tx1.requests} DynamoDB round trips and ${one.p50Ms} ms at p50 with one client on this loaded ${m.cpus}-core machine.`,
       `Every commit of a ledger passes its HEAD item, so one ledger commits one DynamoDB transaction at a time. The platform's default 4 ledger workers`,
@@ -327,7 +512,13 @@ ${reading()}
 
 /** Numscript: the interpreter alone (pure CPU), per operation. */
 export function renderNumscript(n: NumscriptBenchResult): string {
-  const row = (name: string, t: NumscriptBenchResult['cold']) => [name, t.p50Micros, t.p99Micros, t.meanMicros, t.samples];
+  const row = (name: string, t: NumscriptBenchResult['cold']) => [
+    name,
+    t.p50Micros,
+    t.p99Micros,
+    t.meanMicros,
+    t.samples,
+  ];
   return `Numscript (\`lib/numscript\`, pure CPU, in this process): a 3-destination script (${n.postingsPerRun} postings per run) with variables, a
 portion and \`remaining\`. *Cold* compiles from text every time; *cached* takes the program from the cache by text, as a
 ledger container does for a script it has seen.
@@ -345,13 +536,30 @@ batch writes matches the rules). The commit holds HEAD, one log page, the volume
 one TransactWriteItems holds (100 actions) is **${g.largestBatch}** 1-posting transactions.
 
 ${table(
-  ['Transactions per commit', 'Items in the TransactWriteItems', 'WRU per transaction', 'of which the commit', 'of which after it (transaction, result, settle)', 'RRU per transaction'],
-  g.batches.map((b) => [b.k, b.items, b.wruPerTransaction, b.commitWruPerTransaction, b.afterCommitWruPerTransaction ?? (b as { resultWruPerTransaction?: number }).resultWruPerTransaction, b.rruPerTransaction]),
+  [
+    'Transactions per commit',
+    'Items in the TransactWriteItems',
+    'WRU per transaction',
+    'of which the commit',
+    'of which after it (transaction, result, settle)',
+    'RRU per transaction',
+  ],
+  g.batches.map((b) => [
+    b.k,
+    b.items,
+    b.wruPerTransaction,
+    b.commitWruPerTransaction,
+    b.afterCommitWruPerTransaction ??
+      (b as { resultWruPerTransaction?: number }).resultWruPerTransaction,
+    b.rruPerTransaction,
+  ]),
 )}`;
 }
 
 /** How a ledger matrix cell is named in the bench's log and the report. */
-export const cellName = (c: Pick<LedgerCell, 'scenario' | 'workers' | 'clients'> & { writerKills?: number }) =>
+export const cellName = (
+  c: Pick<LedgerCell, 'scenario' | 'workers' | 'clients'> & { writerKills?: number },
+) =>
   `${c.scenario}${c.writerKills !== undefined ? ' (writer killed)' : ''}, ${c.workers === 'in-process' ? 'in-process ledger' : `${c.workers} workers`}, ${c.clients} client${c.clients === 1 ? '' : 's'}`;
 
 const answers = (statuses: Record<string, number>) =>
@@ -364,11 +572,24 @@ const answers = (statuses: Record<string, number>) =>
 export function renderLedgerScenarios(l: LedgerScenariosResult): string {
   const names = [...new Set(l.cells.flatMap((c) => c.invariants.invariants.map((i) => i.name)))];
   const invariantRows = names.map((name) => {
-    const checked = l.cells.map((c) => ({ cell: c, result: c.invariants.invariants.find((i) => i.name === name) })).filter((x) => x.result);
+    const checked = l.cells
+      .map((c) => ({ cell: c, result: c.invariants.invariants.find((i) => i.name === name) }))
+      .filter((x) => x.result);
     const failed = checked.filter((x) => !x.result!.ok);
-    return [name, `${checked.length - failed.length}/${checked.length}`, failed.length ? failed.map((x) => `**${cellName(x.cell)}:** ${x.result!.detail}`).join('<br>') : 'none'];
+    return [
+      name,
+      `${checked.length - failed.length}/${checked.length}`,
+      failed.length
+        ? failed.map((x) => `**${cellName(x.cell)}:** ${x.result!.detail}`).join('<br>')
+        : 'none',
+    ];
   });
-  const hot = l.cells.filter((c) => c.scenario === 'hot-spend').map((c) => `${cellName(c)}: ${c.invariants.invariants.find((i) => i.name.startsWith('hot-spend'))?.detail}`);
+  const hot = l.cells
+    .filter((c) => c.scenario === 'hot-spend')
+    .map(
+      (c) =>
+        `${cellName(c)}: ${c.invariants.invariants.find((i) => i.name.startsWith('hot-spend'))?.detail}`,
+    );
   const uncertain = l.cells.filter((c) => c.uncertain > 0);
   return `## 6. Ledger write path: scenarios and invariants
 
@@ -388,7 +609,20 @@ unique \`Idempotency-Key\` and none was retried. "Unanswered, committed" counts 
 error whose transaction exists nevertheless (found by the idempotency key on its log).
 
 ${table(
-  ['Scenario', 'Workers', 'Clients', 'Requests', 'Committed', 'tx/s', 'tx per CPU-second', 'p50 (ms)', 'p99 (ms)', 'Answers', 'Unanswered, committed', 'Invariants'],
+  [
+    'Scenario',
+    'Workers',
+    'Clients',
+    'Requests',
+    'Committed',
+    'tx/s',
+    'tx per CPU-second',
+    'p50 (ms)',
+    'p99 (ms)',
+    'Answers',
+    'Unanswered, committed',
+    'Invariants',
+  ],
   l.cells.map((c) => [
     c.writerKills !== undefined ? `${c.scenario}, writer killed ${c.writerKills}×` : c.scenario,
     c.workers,
@@ -400,7 +634,9 @@ ${table(
     c.p50Ms,
     c.p99Ms,
     answers(c.statuses),
-    c.uncertain ? `${Object.values(c.invariants.committedAfterUncertain).reduce((a, b) => a + b, 0)} of ${c.uncertain} (${answers(c.invariants.committedAfterUncertain)})` : '—',
+    c.uncertain
+      ? `${Object.values(c.invariants.committedAfterUncertain).reduce((a, b) => a + b, 0)} of ${c.uncertain} (${answers(c.invariants.committedAfterUncertain)})`
+      : '—',
     c.invariants.ok ? 'ok' : '**FAILED**',
   ]),
 )}

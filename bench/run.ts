@@ -21,23 +21,29 @@ import { measureAuth } from './auth-load.js';
 import { measureColdStart } from './cold-start.js';
 import { modelCost } from './cost-model.js';
 import { installDynamoMeter } from './dynamo-meter.js';
+import { type GroupCommitCostResult, measureGroupCommitCost } from './group-commit-cost.js';
 import { fetchToken } from './http.js';
 import { measureLedgerLoad } from './ledger-load.js';
-import { measureGroupCommitCost, type GroupCommitCostResult } from './group-commit-cost.js';
-import { ledgerMatrixFromEnv, measureLedgerScenarios, type LedgerScenariosResult } from './ledger-matrix.js';
-import { measureOperationCosts } from './operation-cost.js';
-import { cellName, renderLedgerScenarios, renderReport, type BenchResults } from './report.js';
-import { measureSigning } from './signing.js';
+import {
+  type LedgerScenariosResult,
+  ledgerMatrixFromEnv,
+  measureLedgerScenarios,
+} from './ledger-matrix.js';
 import { measureNumscript } from './numscript.js';
+import { measureOperationCosts } from './operation-cost.js';
+import { type BenchResults, cellName, renderLedgerScenarios, renderReport } from './report.js';
+import { measureSigning } from './signing.js';
 import { measureWebhooks } from './webhook-latency.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== 'ledger') throw new Error(`BENCH_ONLY: "${only}" is not a part that runs alone (ledger)`);
+if (only !== undefined && only !== 'ledger')
+  throw new Error(`BENCH_ONLY: "${only}" is not a part that runs alone (ledger)`);
 const ledgerMatrix = ledgerMatrixFromEnv(process.env);
 const out = new URL('.', import.meta.url);
 const started = Date.now();
-const log = (line: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
+const log = (line: string) =>
+  process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${line}\n`);
 
 function gitCommit(): string {
   try {
@@ -49,7 +55,11 @@ function gitCommit(): string {
 
 function gitDirty(): boolean {
   try {
-    return execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+    return (
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+        encoding: 'utf8',
+      }).trim() !== ''
+    );
   } catch {
     return false;
   }
@@ -67,9 +77,15 @@ const machine = {
   dirty: gitDirty(),
 };
 
-const machineAtEnd = () => ({ ...machine, loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100), durationS: Math.round((Date.now() - started) / 1000) });
+const machineAtEnd = () => ({
+  ...machine,
+  loadAverageAtEnd: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  durationS: Math.round((Date.now() - started) / 1000),
+});
 
-log(`bench on ${machine.cpus} cores, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}`);
+log(
+  `bench on ${machine.cpus} cores, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}`,
+);
 if (only === 'ledger') await runLedgerOnly();
 else await runAll();
 
@@ -77,13 +93,16 @@ else await runAll();
 function failLoudly(ledger: LedgerScenariosResult): void {
   if (ledger.ok) return;
   for (const cell of ledger.cells) {
-    for (const f of cell.invariants.invariants.filter((i) => !i.ok)) log(`INVARIANT FAILED: ${cellName(cell)}: ${f.name}: ${f.detail}`);
+    for (const f of cell.invariants.invariants.filter((i) => !i.ok))
+      log(`INVARIANT FAILED: ${cellName(cell)}: ${f.name}: ${f.detail}`);
   }
   process.exitCode = 1;
 }
 
 async function measureLedgerMatrix(): Promise<LedgerScenariosResult> {
-  log(`ledger write-path scenarios and invariants (${ledgerMatrix.name} matrix, a fresh DynamoDB Local per worker count)`);
+  log(
+    `ledger write-path scenarios and invariants (${ledgerMatrix.name} matrix, a fresh DynamoDB Local per worker count)`,
+  );
   return measureLedgerScenarios(ledgerMatrix, log);
 }
 
@@ -91,11 +110,16 @@ async function runLedgerOnly(): Promise<void> {
   const ledgerScenarios = await measureLedgerMatrix();
   const dir = path.join(os.tmpdir(), `bench-ledger-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'results.json'), `${JSON.stringify({ machine: machineAtEnd(), ledgerScenarios }, null, 2)}\n`);
+  writeFileSync(
+    path.join(dir, 'results.json'),
+    `${JSON.stringify({ machine: machineAtEnd(), ledgerScenarios }, null, 2)}\n`,
+  );
   const section = renderLedgerScenarios(ledgerScenarios);
   writeFileSync(path.join(dir, 'report.md'), section);
   process.stdout.write(`\n${section}\n`);
-  log(`wrote ${dir}/report.md and results.json (bench/report.md and bench/results.json left as they are)`);
+  log(
+    `wrote ${dir}/report.md and results.json (bench/report.md and bench/results.json left as they are)`,
+  );
   failLoudly(ledgerScenarios);
 }
 
@@ -118,14 +142,23 @@ async function runAll(): Promise<void> {
       log('cost per operation (in-process apps and workers)');
       operationCosts = await measureOperationCosts(dynamo.endpoint, sqs.endpoint);
       log('group commit: write units per transaction by batch size');
-      groupCommitCost = await measureGroupCommitCost(dynamo.endpoint, sqs.endpoint, installDynamoMeter());
+      groupCommitCost = await measureGroupCommitCost(
+        dynamo.endpoint,
+        sqs.endpoint,
+        installDynamoMeter(),
+      );
     } finally {
       await sqs.stop();
     }
 
     log('starting the local platform');
     const meter = installDynamoMeter();
-    const platform = await startPlatform({ port: 0, dynamoEndpoint: dynamo.endpoint, resourcePrefix: 'bench-p-', env: { LOG_LEVEL: 'silent' } });
+    const platform = await startPlatform({
+      port: 0,
+      dynamoEndpoint: dynamo.endpoint,
+      resourcePrefix: 'bench-p-',
+      env: { LOG_LEVEL: 'silent' },
+    });
     let measured;
     try {
       const token = await fetchToken(platform.baseUrl);
@@ -136,8 +169,21 @@ async function runAll(): Promise<void> {
       log('ledger throughput and latency');
       const ledgerLoad = await measureLedgerLoad(platform, token, meter, seconds, log);
       const single = ledgerLoad.rows[0]!;
-      const costModel = modelCost(operationCosts.operations, Math.ceil(single.p50Ms), 'p50 latency of one client on the local platform (HTTP + DynamoDB Local): a stand-in, not a Lambda measurement');
-      measured = { coldStart, operationCosts, costModel, ledgerLoad, auth, webhooks, signing, numscript };
+      const costModel = modelCost(
+        operationCosts.operations,
+        Math.ceil(single.p50Ms),
+        'p50 latency of one client on the local platform (HTTP + DynamoDB Local): a stand-in, not a Lambda measurement',
+      );
+      measured = {
+        coldStart,
+        operationCosts,
+        costModel,
+        ledgerLoad,
+        auth,
+        webhooks,
+        signing,
+        numscript,
+      };
     } finally {
       await platform.stop();
     }

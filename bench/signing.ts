@@ -28,7 +28,15 @@ export interface SigningResult {
 }
 
 function payload(bytes: number): string {
-  const envelope = { id: 'evt_bench', idempotency_key: '', date: '2026-11-23T00:00:00.000Z', app: 'ledger', version: 'v2', type: 'ledger.committed_transactions', payload: { pad: '' } };
+  const envelope = {
+    id: 'evt_bench',
+    idempotency_key: '',
+    date: '2026-11-23T00:00:00.000Z',
+    app: 'ledger',
+    version: 'v2',
+    type: 'ledger.committed_transactions',
+    payload: { pad: '' },
+  };
   const base = JSON.stringify(envelope).length;
   envelope.payload.pad = 'x'.repeat(Math.max(0, bytes - base));
   return JSON.stringify(envelope);
@@ -54,21 +62,33 @@ export function measureSigning(): SigningResult {
     const body = payload(size);
     const ours = signatureHeader({ id: 'msg_bench', timestamp, body, secrets: [secret] });
     const theirs = library.sign('msg_bench', date, body);
-    if (ours !== theirs) throw new Error(`signatures differ for a ${size}-byte payload: ${ours} vs ${theirs}`);
+    if (ours !== theirs)
+      throw new Error(`signatures differ for a ${size}-byte payload: ${ours} vs ${theirs}`);
     // Warm both (JIT) before timing.
     rate((i) => signatureHeader({ id: `msg_${i}`, timestamp, body, secrets: [secret] }));
     rate((i) => library.sign(`msg_${i}`, date, body));
     const project: number[] = [];
     const lib: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      project.push(rate((i) => signatureHeader({ id: `msg_${i}`, timestamp, body, secrets: [secret] })));
+      project.push(
+        rate((i) => signatureHeader({ id: `msg_${i}`, timestamp, body, secrets: [secret] })),
+      );
       lib.push(rate((i) => library.sign(`msg_${i}`, date, body)));
     }
     const p = median(project);
     const l = median(lib);
-    return { payloadBytes: Buffer.byteLength(body), projectOpsPerSec: Math.round(p), libraryOpsPerSec: Math.round(l), ratio: round(p / l, 2), ok: p / l >= MIN_SIGNING_RATIO };
+    return {
+      payloadBytes: Buffer.byteLength(body),
+      projectOpsPerSec: Math.round(p),
+      libraryOpsPerSec: Math.round(l),
+      ratio: round(p / l, 2),
+      ok: p / l >= MIN_SIGNING_RATIO,
+    };
   });
-  return { source: `in-process, single thread, ${ROUNDS} alternating ${SLICE_MS} ms slices per side, median; standardwebhooks ${libraryVersion()}`, rows };
+  return {
+    source: `in-process, single thread, ${ROUNDS} alternating ${SLICE_MS} ms slices per side, median; standardwebhooks ${libraryVersion()}`,
+    rows,
+  };
 }
 
 function libraryVersion(): string {

@@ -6,8 +6,8 @@
  */
 import type { RunningPlatform } from '../infra/local/platform.js';
 import { callJson, expectOk, fundingTransaction } from './http.js';
-import { round, sleep, summarise, type LatencySummary } from './stats.js';
-import { startWebhookReceiver, type Arrival } from './webhook-receiver.js';
+import { type LatencySummary, round, sleep, summarise } from './stats.js';
+import { type Arrival, startWebhookReceiver } from './webhook-receiver.js';
 
 export const MAX_P50_DELIVERY_MS = 1_000;
 const SEQUENTIAL = 40;
@@ -40,14 +40,19 @@ export interface WebhookResult {
 /** "<ledger>/<transaction id>" of a ledger.committed_transactions delivery. */
 function keyOf(arrival: Arrival): string | undefined {
   try {
-    const envelope = JSON.parse(arrival.body) as { payload?: { ledger?: string; transactions?: Array<{ id?: unknown }> } };
+    const envelope = JSON.parse(arrival.body) as {
+      payload?: { ledger?: string; transactions?: Array<{ id?: unknown }> };
+    };
     return `${envelope.payload?.ledger}/${String(envelope.payload?.transactions?.[0]?.id)}`;
   } catch {
     return undefined;
   }
 }
 
-export async function measureWebhooks(platform: RunningPlatform, token: string): Promise<WebhookResult> {
+export async function measureWebhooks(
+  platform: RunningPlatform,
+  token: string,
+): Promise<WebhookResult> {
   const base = platform.baseUrl;
   const receiver = await startWebhookReceiver();
   const firstArrival = new Map<string, number>();
@@ -62,7 +67,11 @@ export async function measureWebhooks(platform: RunningPlatform, token: string):
   };
   try {
     const config = expectOk(
-      await callJson(base, token, 'POST', '/api/webhooks/configs', { endpoint: receiver.url, eventTypes: ['ledger.committed_transactions'], name: 'bench' }),
+      await callJson(base, token, 'POST', '/api/webhooks/configs', {
+        endpoint: receiver.url,
+        eventTypes: ['ledger.committed_transactions'],
+        name: 'bench',
+      }),
       'create webhook config',
     );
     configId = String(config.body.data!.id);
@@ -70,17 +79,29 @@ export async function measureWebhooks(platform: RunningPlatform, token: string):
     expectOk(await callJson(base, token, 'POST', '/api/ledger/v2/hooks'), 'create ledger');
     const committedAt = new Map<string, number>();
     for (let i = 0; i < SEQUENTIAL; i++) {
-      const res = expectOk(await callJson(base, token, 'POST', '/api/ledger/v2/hooks/transactions', fundingTransaction('users:hook')), 'commit');
+      const res = expectOk(
+        await callJson(
+          base,
+          token,
+          'POST',
+          '/api/ledger/v2/hooks/transactions',
+          fundingTransaction('users:hook'),
+        ),
+        'commit',
+      );
       committedAt.set(`hooks/${String(res.body.data!.id)}`, performance.now());
       await sleep(GAP_MS);
     }
     await waitFor([...committedAt.keys()], 30_000);
-    const latencies = [...committedAt].filter(([k]) => firstArrival.has(k)).map(([k, t]) => firstArrival.get(k)! - t);
+    const latencies = [...committedAt]
+      .filter(([k]) => firstArrival.has(k))
+      .map(([k, t]) => firstArrival.get(k)! - t);
     const latency = summarise(latencies);
 
     // (2) A burst over several ledgers (so the ledgers' own serialisation is not what is measured).
     const ledgers = Array.from({ length: BURST_CLIENTS }, (_, i) => `hooks-burst-${i}`);
-    for (const l of ledgers) expectOk(await callJson(base, token, 'POST', `/api/ledger/v2/${l}`), 'create ledger');
+    for (const l of ledgers)
+      expectOk(await callJson(base, token, 'POST', `/api/ledger/v2/${l}`), 'create ledger');
     const keys: string[] = [];
     const burstStart = performance.now();
     let next = 0;
@@ -88,7 +109,16 @@ export async function measureWebhooks(platform: RunningPlatform, token: string):
       ledgers.map(async (l) => {
         while (next < BURST) {
           next++;
-          const res = expectOk(await callJson(base, token, 'POST', `/api/ledger/v2/${l}/transactions`, fundingTransaction('users:burst')), 'commit');
+          const res = expectOk(
+            await callJson(
+              base,
+              token,
+              'POST',
+              `/api/ledger/v2/${l}/transactions`,
+              fundingTransaction('users:burst'),
+            ),
+            'commit',
+          );
           keys.push(`${l}/${String(res.body.data!.id)}`);
         }
       }),
@@ -101,7 +131,11 @@ export async function measureWebhooks(platform: RunningPlatform, token: string):
     const commitS = (commitEnd - burstStart) / 1000;
     return {
       source: `HTTP to the local platform with its pollers (stream poller idle interval 200 ms, queue long poll 1 s, batches of 10); receiver on 127.0.0.1 in the same process; ${SEQUENTIAL} commits ${GAP_MS} ms apart, then ${BURST} commits from ${BURST_CLIENTS} clients`,
-      latency: { ...latency, ok: latency.p50Ms <= MAX_P50_DELIVERY_MS, undelivered: SEQUENTIAL - latencies.length },
+      latency: {
+        ...latency,
+        ok: latency.p50Ms <= MAX_P50_DELIVERY_MS,
+        undelivered: SEQUENTIAL - latencies.length,
+      },
       burst: {
         transactions: keys.length,
         clients: BURST_CLIENTS,
@@ -111,13 +145,24 @@ export async function measureWebhooks(platform: RunningPlatform, token: string):
         drainS: round(drain, 2),
         deliveriesPerSec: round(arrivals.length / drain, 1),
         lagAfterLastCommitS: round((lastArrival - commitEnd) / 1000, 2),
-        drainAfterCommitsPerSec: lastArrival - commitEnd > 1000 ? round(arrivals.filter((a) => a > commitEnd).length / ((lastArrival - commitEnd) / 1000), 1) : null,
+        drainAfterCommitsPerSec:
+          lastArrival - commitEnd > 1000
+            ? round(
+                arrivals.filter((a) => a > commitEnd).length / ((lastArrival - commitEnd) / 1000),
+                1,
+              )
+            : null,
       },
-      signedHeaders: receiver.arrivals.every((a) => typeof a.headers['webhook-signature'] === 'string' && typeof a.headers['service-webhook-signature'] === 'string'),
+      signedHeaders: receiver.arrivals.every(
+        (a) =>
+          typeof a.headers['webhook-signature'] === 'string' &&
+          typeof a.headers['service-webhook-signature'] === 'string',
+      ),
     };
   } finally {
     // Later benchmarks commit many transactions: they must not queue deliveries to a receiver that is gone.
-    if (configId) await callJson(base, token, 'PUT', `/api/webhooks/configs/${configId}/deactivate`);
+    if (configId)
+      await callJson(base, token, 'PUT', `/api/webhooks/configs/${configId}/deactivate`);
     await receiver.close();
   }
 }

@@ -23,7 +23,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const arrival = { at: performance.now(), body: Buffer.concat(chunks).toString('utf8'), headers: req.headers };
+      const arrival = {
+        at: performance.now(),
+        body: Buffer.concat(chunks).toString('utf8'),
+        headers: req.headers,
+      };
       arrivals.push(arrival);
       listeners.forEach((l) => l(arrival));
       res.writeHead(204).end();

@@ -16,7 +16,8 @@ export const EVENT_KINDS = [
 
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-export const isEventKind = (value: string): value is EventKind => (EVENT_KINDS as readonly string[]).includes(value);
+export const isEventKind = (value: string): value is EventKind =>
+  (EVENT_KINDS as readonly string[]).includes(value);
 
 /** Which service emits each kind: the envelope's `app`. */
 export const EVENT_APP: Record<EventKind, 'ledger' | 'payments'> = {

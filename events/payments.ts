@@ -1,7 +1,11 @@
 import * as v from 'valibot';
 import { MAX_AMOUNT } from '../lib/money/amounts.js';
 import { ASSET } from '../lib/money/asset.js';
-import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES } from '../lib/payments/domain/payment.js';
+import {
+  PAYMENT_SCHEMES,
+  PAYMENT_STATUSES,
+  PAYMENT_TYPES,
+} from '../lib/payments/domain/payment.js';
 
 /**
  * Payload of `payments.saved_payment` (API.md §5): the Payment record of API.md §6, after the change.
@@ -10,7 +14,10 @@ import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES } from '../lib/payment
  */
 const amount = v.pipe(
   v.union([v.bigint(), v.pipe(v.number(), v.safeInteger())]),
-  v.check((value) => BigInt(value) >= 0n && BigInt(value) <= MAX_AMOUNT, 'must be a non-negative integer of at most 38 digits'),
+  v.check(
+    (value) => BigInt(value) >= 0n && BigInt(value) <= MAX_AMOUNT,
+    'must be a non-negative integer of at most 38 digits',
+  ),
 );
 
 export const savedPaymentPayloadSchema = v.strictObject({

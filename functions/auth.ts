@@ -8,10 +8,19 @@ import { createVersionsApp } from '../lib/platform/versions.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 const runtime = createRuntime(process.env);
-const auth = createAuthApp({ runtime, authConfig: loadAuthConfig(process.env, runtime.config.stage) });
+const auth = createAuthApp({
+  runtime,
+  authConfig: loadAuthConfig(process.env, runtime.config.stage),
+});
 // The API routes the public `GET /versions` here too (infra/stacks/platform-stack.ts): the auth function is
 // the one whose routes are public already.
-const versions = createVersionsApp({ env: runtime.config.stage, region: runtime.config.region, probes: tableProbes(runtime.doc, runtime.config) });
-const app = new Hono<{ Bindings: Record<string, unknown> }>().route('/', versions).all('*', (c) => auth.fetch(c.req.raw, c.env));
+const versions = createVersionsApp({
+  env: runtime.config.stage,
+  region: runtime.config.region,
+  probes: tableProbes(runtime.doc, runtime.config),
+});
+const app = new Hono<{ Bindings: Record<string, unknown> }>()
+  .route('/', versions)
+  .all('*', (c) => auth.fetch(c.req.raw, c.env));
 
 export const handler = handle(app);

@@ -1,6 +1,6 @@
 // The deliver Lambda: fed by the deliveries queue (with ReportBatchItemFailures), one signed POST per message.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { deliverBatch, type DeliverDeps } from '../lib/webhooks/deliver/deliver-batch.js';
+import { type DeliverDeps, deliverBatch } from '../lib/webhooks/deliver/deliver-batch.js';
 import { workerDepsFromEnv } from '../lib/webhooks/worker-env.js';
 
 /**

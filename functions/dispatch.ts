@@ -1,6 +1,6 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { dispatchBatch, type StreamRecordLike } from '../lib/webhooks/dispatch/dispatch-batch.js';
 import { dispatchDepsFromEnv } from '../lib/webhooks/dispatch/deps.js';
+import { dispatchBatch, type StreamRecordLike } from '../lib/webhooks/dispatch/dispatch-batch.js';
 
 /**
  * The events table's stream → deliveries. The event source mapping must enable `ReportBatchItemFailures`:

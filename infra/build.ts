@@ -15,5 +15,7 @@ for (const file of functions) {
   const name = basename(file, '.ts');
   const outfile = join(root, 'dist', name, 'index.mjs');
   await build(lambdaBuildOptions(join(root, 'functions', file), outfile, { sourcemap }));
-  process.stdout.write(`dist/${name}/index.mjs  ${(statSync(outfile).size / 1024).toFixed(0)} KiB\n`);
+  process.stdout.write(
+    `dist/${name}/index.mjs  ${(statSync(outfile).size / 1024).toFixed(0)} KiB\n`,
+  );
 }

@@ -10,11 +10,19 @@ import type { BuildOptions } from 'esbuild';
 export const LAMBDA_NODE_TARGET = 'node22';
 
 /** The credential provider every bundle uses (an absolute path: esbuild resolves aliases from its working directory). */
-export const LAMBDA_CREDENTIALS = join(dirname(fileURLToPath(import.meta.url)), 'lambda-credentials.ts');
+export const LAMBDA_CREDENTIALS = join(
+  dirname(fileURLToPath(import.meta.url)),
+  'lambda-credentials.ts',
+);
 
-export const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+export const REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
-export function lambdaBuildOptions(entry: string, outfile: string, options: { sourcemap?: boolean } = {}): BuildOptions {
+export function lambdaBuildOptions(
+  entry: string,
+  outfile: string,
+  options: { sourcemap?: boolean } = {},
+): BuildOptions {
   return {
     entryPoints: [entry],
     outfile,

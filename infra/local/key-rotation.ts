@@ -22,12 +22,20 @@ export function startKeyRotation(options: KeyRotationOptions): () => Promise<voi
   const step = () => {
     // One step at a time: a tick that finds the previous step still running is skipped.
     if (running) return;
-    running = rotateSigningKeys(options.store, { nowMs: now(), minNextAgeSeconds: options.minNextAgeSeconds }).then(
-      (result) => options.logger.log('info', 'key rotation', { ...result }),
-      (err: unknown) => options.logger.log('error', 'key rotation failed', { error: err instanceof Error ? err.message : String(err) }),
-    ).finally(() => {
-      running = undefined;
-    });
+    running = rotateSigningKeys(options.store, {
+      nowMs: now(),
+      minNextAgeSeconds: options.minNextAgeSeconds,
+    })
+      .then(
+        (result) => options.logger.log('info', 'key rotation', { ...result }),
+        (err: unknown) =>
+          options.logger.log('error', 'key rotation failed', {
+            error: err instanceof Error ? err.message : String(err),
+          }),
+      )
+      .finally(() => {
+        running = undefined;
+      });
   };
   const timer = setInterval(step, options.intervalMs);
   timer.unref();

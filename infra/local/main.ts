@@ -4,9 +4,9 @@
 import { resolve } from 'node:path';
 import { TEST_CLIENT } from '../../lib/auth/static-clients.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
-import { ledgerWorkersFromEnv } from './lambda/ledger-workers.js';
 import { DataDirInUseError } from './data-dir-lock.js';
-import { PortInUseError, startPlatform, type RunningPlatform } from './platform.js';
+import { ledgerWorkersFromEnv } from './lambda/ledger-workers.js';
+import { PortInUseError, type RunningPlatform, startPlatform } from './platform.js';
 
 function fail(message: string): never {
   process.stderr.write(`error: ${message}\n`);
@@ -14,7 +14,8 @@ function fail(message: string): never {
 }
 
 const rawPort = process.env.PORT ?? '8080';
-if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) fail(`PORT must be a port number (got "${rawPort}")`);
+if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535)
+  fail(`PORT must be a port number (got "${rawPort}")`);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 
 // A stop asked for while the platform starts is carried out once it has started (its processes must be
@@ -46,10 +47,20 @@ process.stdout.on('error', () => undefined);
 
 try {
   const ledgerWorkers = ledgerWorkersFromEnv(process.env);
-  platform = await startPlatform({ port: Number(rawPort), dataDir, env: process.env, ledgerWorkers });
+  platform = await startPlatform({
+    port: Number(rawPort),
+    dataDir,
+    env: process.env,
+    ledgerWorkers,
+  });
 } catch (err) {
   if (stopRequested !== undefined) process.exit(stopRequested);
-  if (err instanceof PortInUseError || err instanceof DataDirInUseError || err instanceof ConfigurationError) fail(err.message);
+  if (
+    err instanceof PortInUseError ||
+    err instanceof DataDirInUseError ||
+    err instanceof ConfigurationError
+  )
+    fail(err.message);
   fail(err instanceof Error ? err.message : String(err));
 }
 platform.onFatal((reason) => {
@@ -67,7 +78,9 @@ process.stdout.write(
     `  discovery  ${platform.baseUrl}/api/auth/.well-known/openid-configuration`,
     `  data       ${dataDir}`,
     ...(usesDefaultConfig
-      ? [`  test client (TEST ONLY): client_id=${TEST_CLIENT.id} client_secret=${TEST_CLIENT.secret}`]
+      ? [
+          `  test client (TEST ONLY): client_id=${TEST_CLIENT.id} client_secret=${TEST_CLIENT.secret}`,
+        ]
       : [`  auth config ${process.env.AUTH_CONFIG ?? 'AUTH_CONFIG_INLINE'}`]),
     'press Ctrl+C to stop',
     '',

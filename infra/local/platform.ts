@@ -1,37 +1,37 @@
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createAdaptorServer } from '@hono/node-server';
 import { createAuthApp } from '../../lib/auth/app.js';
-import { createPaymentsApp } from '../../lib/payments/app.js';
-import { createWebhooksApp } from '../../lib/webhooks/app.js';
+import { KeyStore } from '../../lib/auth/keys/key-store.js';
 import { loadAuthConfig } from '../../lib/auth/static-clients.js';
 import type { ThrottlePolicy } from '../../lib/auth/throttle.js';
 import { SERVICES } from '../../lib/bearer/scopes.js';
+import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { createLogger, logLevelFromEnv } from '../../lib/observability/logger.js';
-import { dispatchBatch, type DispatchDeps } from '../../lib/webhooks/dispatch/dispatch-batch.js';
+import { createPaymentsApp } from '../../lib/payments/app.js';
 import { createProtectedApp } from '../../lib/platform/protected-app.js';
 import { createRuntime } from '../../lib/platform/runtime.js';
-import { startDynamoLocal, type DynamoLocal } from './dynamodb-local.js';
 import { createVersionsApp } from '../../lib/platform/versions.js';
+import { createWebhooksApp } from '../../lib/webhooks/app.js';
+import { deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
+import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
+import { type DispatchDeps, dispatchBatch } from '../../lib/webhooks/dispatch/dispatch-batch.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { durableWrites } from './durability-barrier.js';
+import { type DynamoLocal, startDynamoLocal } from './dynamodb-local.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
-import { ensureQueues, ensureTables } from './provision.js';
-import { startSqsLocal } from './sqs-local.js';
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { createQueuePoller } from './pollers/queue-poller.js';
-import { deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
-import { startDispatchPollers } from './pollers/dispatch-pollers.js';
-import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
-import { dynamoStreamCheckpoints } from './pollers/stream-checkpoints.js';
-import { requeuePendingDeliveries } from './pollers/requeue-pending.js';
-import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
-import { KeyStore } from '../../lib/auth/keys/key-store.js';
 import { startKeyRotation } from './key-rotation.js';
 import { startLedgerWorkers } from './lambda/ledger-workers.js';
 import { startLedgerWriters } from './lambda/ledger-writers.js';
+import { startDispatchPollers } from './pollers/dispatch-pollers.js';
+import { createQueuePoller } from './pollers/queue-poller.js';
+import { requeuePendingDeliveries } from './pollers/requeue-pending.js';
+import { dynamoStreamCheckpoints } from './pollers/stream-checkpoints.js';
+import { ensureQueues, ensureTables } from './provision.js';
+import { startSqsLocal } from './sqs-local.js';
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 
@@ -83,7 +83,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   // secrets resolve against the caller's environment.
   const callerEnv = options.env ?? {};
   const authConfig = loadAuthConfig(
-    callerEnv.AUTH_CONFIG || callerEnv.AUTH_CONFIG_INLINE ? callerEnv : { ...callerEnv, AUTH_CONFIG: DEFAULT_AUTH_CONFIG },
+    callerEnv.AUTH_CONFIG || callerEnv.AUTH_CONFIG_INLINE
+      ? callerEnv
+      : { ...callerEnv, AUTH_CONFIG: DEFAULT_AUTH_CONFIG },
     'local',
   );
   // Then the data directory, before the port: a second platform on it is refused before it touches anything.
@@ -92,7 +94,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new PortInUseError(`port ${options.port} is already in use (set PORT to use another)`) : err),
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new PortInUseError(`port ${options.port} is already in use (set PORT to use another)`)
+          : err,
+      ),
     );
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   }).catch((err: unknown) => {
@@ -104,10 +110,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
 
   const stops: Array<() => Promise<void>> = [
     async () => lock?.release(),
-    () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-    }),
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
   ];
   const stop = async () => {
     for (const s of stops.splice(0).reverse()) await s().catch(() => undefined);
@@ -120,13 +127,18 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     if (!dynamoEndpoint) {
       dynamo = await startDynamoLocal(options.dataDir ? { dataDir: options.dataDir } : {});
       stops.push(dynamo.stop);
-      dynamo.onUnexpectedExit((code) => fatalListeners.forEach((l) => l(`DynamoDB Local exited unexpectedly (code ${code})`)));
+      dynamo.onUnexpectedExit((code) =>
+        fatalListeners.forEach((l) => l(`DynamoDB Local exited unexpectedly (code ${code})`)),
+      );
       dynamoEndpoint = dynamo.endpoint;
     }
     const sqs = await startSqsLocal();
     stops.push(sqs.stop);
 
-    const local = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+    const local = {
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    };
     const dynamoClient = new DynamoDBClient({ ...local, endpoint: dynamoEndpoint });
     const sqsClient = new SQSClient({ ...local, endpoint: sqs.endpoint });
     stops.push(async () => (dynamoClient.destroy(), sqsClient.destroy()));
@@ -140,8 +152,12 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       PUBLIC_BASE_URL: baseUrl,
       AWS_REGION: 'us-east-1',
       DYNAMODB_ENDPOINT: dynamoEndpoint,
-      ...(callerEnv.LEDGER_BUCKET_TABLES ? { LEDGER_BUCKET_TABLES: callerEnv.LEDGER_BUCKET_TABLES } : {}),
-      ...(callerEnv.CORS_ALLOWED_ORIGINS ? { CORS_ALLOWED_ORIGINS: callerEnv.CORS_ALLOWED_ORIGINS } : {}),
+      ...(callerEnv.LEDGER_BUCKET_TABLES
+        ? { LEDGER_BUCKET_TABLES: callerEnv.LEDGER_BUCKET_TABLES }
+        : {}),
+      ...(callerEnv.CORS_ALLOWED_ORIGINS
+        ? { CORS_ALLOWED_ORIGINS: callerEnv.CORS_ALLOWED_ORIGINS }
+        : {}),
       SQS_ENDPOINT: sqs.endpoint,
       ...tables,
       ...queues,
@@ -149,13 +165,26 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const runtime = createRuntime(env);
     // The ledger runs as its Lambda does: worker processes from the function's own module, behind API
     // Gateway's event mapping (design rule 9). The other services stay in this process.
-    const ledger = await startLedgerWorkers({ workers: options.ledgerWorkers, env, logger: createLogger(logLevelFromEnv(env)) });
+    const ledger = await startLedgerWorkers({
+      workers: options.ledgerWorkers,
+      env,
+      logger: createLogger(logLevelFromEnv(env)),
+    });
     stops.push(ledger.stop);
     // Busy ledgers relay their writes to the sequenced writer (group commit), fed by the ingress queue.
-    const writers = await startLedgerWriters({ ...(options.ledgerWriters ? { writers: options.ledgerWriters } : {}), env, sqs: sqsClient, logger: createLogger(logLevelFromEnv(env)) });
+    const writers = await startLedgerWriters({
+      ...(options.ledgerWriters ? { writers: options.ledgerWriters } : {}),
+      env,
+      sqs: sqsClient,
+      logger: createLogger(logLevelFromEnv(env)),
+    });
     stops.push(writers.stop);
     const apps: Record<string, { fetch: FetchHandler }> = {
-      auth: createAuthApp({ runtime, authConfig, ...(options.throttle ? { throttle: options.throttle } : {}) }),
+      auth: createAuthApp({
+        runtime,
+        authConfig,
+        ...(options.throttle ? { throttle: options.throttle } : {}),
+      }),
       ledger,
       payments: createPaymentsApp(runtime),
       webhooks: createWebhooksApp(runtime),
@@ -175,9 +204,19 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       const streamsClient = new DynamoDBStreamsClient({ ...local, endpoint: dynamoEndpoint });
       stops.push(async () => streamsClient.destroy());
       const logger = createLogger(logLevelFromEnv(env));
-      const deps: DispatchDeps = { doc: runtime.doc, sqs: sqsClient, table: tables.WEBHOOKS_TABLE!, queueUrl: queues.DELIVERIES_QUEUE_URL!, logger };
+      const deps: DispatchDeps = {
+        doc: runtime.doc,
+        sqs: sqsClient,
+        table: tables.WEBHOOKS_TABLE!,
+        queueUrl: queues.DELIVERIES_QUEUE_URL!,
+        logger,
+      };
       // The queue is in memory: pending deliveries whose messages a restart lost get one again, before anything runs.
-      await requeuePendingDeliveries(new DeliveryStore({ doc: runtime.doc, table: tables.WEBHOOKS_TABLE! }), sqsClient, queues.DELIVERIES_QUEUE_URL!);
+      await requeuePendingDeliveries(
+        new DeliveryStore({ doc: runtime.doc, table: tables.WEBHOOKS_TABLE! }),
+        sqsClient,
+        queues.DELIVERIES_QUEUE_URL!,
+      );
       // The events table's stream and every ledger table's, each as its own event source mapping would.
       const stopDispatch = await startDispatchPollers({
         dynamo: dynamoClient,
@@ -194,7 +233,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       const deliveries = createQueuePoller({
         sqs: sqsClient,
         queueUrl: queues.DELIVERIES_QUEUE_URL!,
-        handler: (records) => deliverBatch(records, { doc: runtime.doc, table: tables.WEBHOOKS_TABLE!, sqs: sqsClient, queueUrl: queues.DELIVERIES_QUEUE_URL!, logger, allowLoopback: true }),
+        handler: (records) =>
+          deliverBatch(records, {
+            doc: runtime.doc,
+            table: tables.WEBHOOKS_TABLE!,
+            sqs: sqsClient,
+            queueUrl: queues.DELIVERIES_QUEUE_URL!,
+            logger,
+            allowLoopback: true,
+          }),
         logger,
       });
       deliveries.start();
@@ -204,7 +251,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const health = async (): Promise<HealthReport> => {
       const components: Record<string, 'up' | 'down'> = {};
       const check = async (name: string, probe: () => Promise<boolean>) => {
-        components[name] = await probe().then((ok) => (ok ? 'up' : 'down'), () => 'down' as const);
+        components[name] = await probe().then(
+          (ok) => (ok ? 'up' : 'down'),
+          () => 'down' as const,
+        );
       };
       await Promise.all([
         check('dynamodb', async () => {
@@ -214,23 +264,38 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         check('ledger-workers', async () => ledger.healthy()),
         check('ledger-writers', async () => writers.healthy()),
         check('sqs', async () => {
-          for (const url of Object.values(queues)) await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: url }));
+          for (const url of Object.values(queues))
+            await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: url }));
           return true;
         }),
         ...Object.entries(apps).map(([name, app]) =>
-          check(name, async () => (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200),
+          check(
+            name,
+            async () =>
+              (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200,
+          ),
         ),
       ]);
-      return { status: Object.values(components).every((s) => s === 'up') ? 'ok' : 'unavailable', components };
+      return {
+        status: Object.values(components).every((s) => s === 'up') ? 'ok' : 'unavailable',
+        components,
+      };
     };
     const versions = createVersionsApp({
       env: runtime.config.stage,
       region: runtime.config.region,
-      probes: Object.entries(apps).map(([name, app]) => ({ name, healthy: async () => (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200 })),
+      probes: Object.entries(apps).map(([name, app]) => ({
+        name,
+        healthy: async () =>
+          (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200,
+      })),
     });
     const gateway = createGateway(apps, health, versions).fetch;
     // Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts).
-    handler = dynamo && options.dataDir ? durableWrites(gateway, dynamoClient, tables.WEBHOOKS_TABLE!) : gateway;
+    handler =
+      dynamo && options.dataDir
+        ? durableWrites(gateway, dynamoClient, tables.WEBHOOKS_TABLE!)
+        : gateway;
     return {
       baseUrl,
       env,

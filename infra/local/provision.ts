@@ -1,20 +1,29 @@
 import {
+  type AttributeDefinition,
   CreateTableCommand,
   DescribeTableCommand,
+  type DynamoDBClient,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
-  type DynamoDBClient,
-  type AttributeDefinition,
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { QUEUES, TABLES, deadLetterQueueName, tableName, type TableDefinition } from '../../lib/resources/definitions.js';
+import {
+  deadLetterQueueName,
+  QUEUES,
+  TABLES,
+  type TableDefinition,
+  tableName,
+} from '../../lib/resources/definitions.js';
 
 /**
  * Creates every table of `lib/resources/definitions.ts` that does not exist yet under `prefix` (the CDK stack
  * builds the same tables from the same module). Existing tables are left as they are, so data survives
  * restarts.
  */
-export async function ensureTables(client: DynamoDBClient, prefix: string): Promise<Record<string, string>> {
+export async function ensureTables(
+  client: DynamoDBClient,
+  prefix: string,
+): Promise<Record<string, string>> {
   const names: Record<string, string> = {};
   for (const table of TABLES) {
     const name = tableName(prefix, table.id);
@@ -28,7 +37,10 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
  * The ledger tables of buckets mapped to a table of their own (`LEDGER_BUCKET_TABLES`), built from the ledger
  * table's definition as the stack builds them (infra/stacks/tables.ts `createBucketTables`).
  */
-export async function ensureLedgerBucketTables(client: DynamoDBClient, names: readonly string[]): Promise<void> {
+export async function ensureLedgerBucketTables(
+  client: DynamoDBClient,
+  names: readonly string[],
+): Promise<void> {
   const ledger = TABLES.find((t) => t.id === 'ledger')!;
   for (const name of names) await ensureTable(client, name, ledger);
 }
@@ -37,18 +49,30 @@ export async function ensureLedgerBucketTables(client: DynamoDBClient, names: re
  * Creates the table, or gives an existing one the stream its definition now asks for (a data directory from
  * before the ledger tables carried events); nothing else of an existing table is changed.
  */
-async function ensureTable(client: DynamoDBClient, name: string, table: TableDefinition): Promise<void> {
+async function ensureTable(
+  client: DynamoDBClient,
+  name: string,
+  table: TableDefinition,
+): Promise<void> {
   const existing = await describe(client, name);
   if (existing) {
     if (table.stream && !existing.StreamSpecification?.StreamEnabled) {
-      await client.send(new UpdateTableCommand({ TableName: name, StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } }));
+      await client.send(
+        new UpdateTableCommand({
+          TableName: name,
+          StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream },
+        }),
+      );
     }
     return;
   }
   await client.send(new CreateTableCommand(createTableInput(name, table)));
   if (table.ttlAttribute) {
     await client.send(
-      new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { Enabled: true, AttributeName: table.ttlAttribute } }),
+      new UpdateTimeToLiveCommand({
+        TableName: name,
+        TimeToLiveSpecification: { Enabled: true, AttributeName: table.ttlAttribute },
+      }),
     );
   }
 }
@@ -81,7 +105,9 @@ export function createTableInput(name: string, table: TableDefinition) {
           })),
         }
       : {}),
-    ...(table.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } } : {}),
+    ...(table.stream
+      ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } }
+      : {}),
   };
 }
 
@@ -95,25 +121,39 @@ async function describe(client: DynamoDBClient, name: string) {
 }
 
 /** Creates each queue and its dead-letter queue with the definitions' redrive policy. Returns env entries. */
-export async function ensureQueues(client: SQSClient, prefix: string): Promise<Record<string, string>> {
+export async function ensureQueues(
+  client: SQSClient,
+  prefix: string,
+): Promise<Record<string, string>> {
   const urls: Record<string, string> = {};
   for (const queue of QUEUES) {
     const name = `${prefix}${queue.id}`;
     const dlqUrl = await createQueue(client, deadLetterQueueName(name), {});
-    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }));
+    const { Attributes } = await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }),
+    );
     const dlqArn = Attributes?.QueueArn;
     if (!dlqArn) throw new Error(`queue ${deadLetterQueueName(name)} has no ARN`);
     urls[queue.envVar] = await createQueue(client, name, {
       VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
       MessageRetentionPeriod: String(queue.retentionSeconds),
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: queue.maxReceiveCount }),
+      RedrivePolicy: JSON.stringify({
+        deadLetterTargetArn: dlqArn,
+        maxReceiveCount: queue.maxReceiveCount,
+      }),
     });
   }
   return urls;
 }
 
-async function createQueue(client: SQSClient, name: string, attributes: Record<string, string>): Promise<string> {
-  const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+async function createQueue(
+  client: SQSClient,
+  name: string,
+  attributes: Record<string, string>,
+): Promise<string> {
+  const { QueueUrl } = await client.send(
+    new CreateQueueCommand({ QueueName: name, Attributes: attributes }),
+  );
   if (!QueueUrl) throw new Error(`queue ${name} was not created`);
   return QueueUrl;
 }

@@ -1,6 +1,11 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  type IMetric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -45,36 +50,77 @@ export class PlatformAlarms extends Construct {
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
-    this.topic = new Topic(this, 'topic', { topicName: `${options.physicalPrefix}alarms`, masterKey: key, enforceSSL: true });
+    key.grant(
+      new ServicePrincipal('cloudwatch.amazonaws.com'),
+      'kms:Decrypt',
+      'kms:GenerateDataKey*',
+    );
+    this.topic = new Topic(this, 'topic', {
+      topicName: `${options.physicalPrefix}alarms`,
+      masterKey: key,
+      enforceSSL: true,
+    });
     if (options.email) this.topic.addSubscription(new EmailSubscription(options.email));
     this.action = new SnsAction(this.topic);
   }
 
   /** Errors (unhandled failures, timeouts, crashes at start-up) and throttles of a function. */
   functionHealth(name: string, fn: IFunction): void {
-    this.add(`${name}-errors`, `${name}: invocations failed (unhandled error, timeout or start-up failure)`, fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }), 1);
-    this.add(`${name}-throttles`, `${name}: invocations throttled (account or reserved concurrency exhausted)`, fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }), 1);
+    this.add(
+      `${name}-errors`,
+      `${name}: invocations failed (unhandled error, timeout or start-up failure)`,
+      fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      1,
+    );
+    this.add(
+      `${name}-throttles`,
+      `${name}: invocations throttled (account or reserved concurrency exhausted)`,
+      fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      1,
+    );
   }
 
   /** The dispatcher falls behind one of its streams: Lambda's IteratorAge of a function is the maximum over all its stream mappings. */
   iteratorAge(dispatch: IFunction): void {
     const metric = dispatch.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum' });
-    this.add('dispatch-iterator-age', `dispatch: oldest unprocessed record of the events or a ledger table's stream older than ${ITERATOR_AGE_THRESHOLD.toHumanString()}`, metric, ITERATOR_AGE_THRESHOLD.toMilliseconds());
+    this.add(
+      'dispatch-iterator-age',
+      `dispatch: oldest unprocessed record of the events or a ledger table's stream older than ${ITERATOR_AGE_THRESHOLD.toHumanString()}`,
+      metric,
+      ITERATOR_AGE_THRESHOLD.toMilliseconds(),
+    );
   }
 
   /** Any message waiting in a queue that should stay empty (a dead-letter or failure queue). */
   queueNotEmpty(name: string, queue: IQueue, meaning: string): void {
-    this.add(name, meaning, queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }), 1);
+    this.add(
+      name,
+      meaning,
+      queue.metricApproximateNumberOfMessagesVisible({
+        period: FIVE_MINUTES,
+        statistic: 'Maximum',
+      }),
+      1,
+    );
   }
 
   /** The oldest message of a queue that should be drained within seconds has waited `threshold` or longer. */
   queueAge(name: string, queue: IQueue, threshold: Duration, meaning: string): void {
-    this.add(name, meaning, queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }), threshold.toSeconds());
+    this.add(
+      name,
+      meaning,
+      queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      threshold.toSeconds(),
+    );
   }
 
   apiServerErrors(api: HttpApi): void {
-    this.add('api-5xx', `API: more than ${API_5XX_THRESHOLD - 1} 5xx answers in five minutes`, api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }), API_5XX_THRESHOLD);
+    this.add(
+      'api-5xx',
+      `API: more than ${API_5XX_THRESHOLD - 1} 5xx answers in five minutes`,
+      api.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      API_5XX_THRESHOLD,
+    );
   }
 
   private add(id: string, description: string, metric: IMetric, threshold: number): void {

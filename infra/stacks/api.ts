@@ -1,6 +1,12 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  HttpApi,
+  HttpMethod,
+  type HttpStage,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -75,15 +81,27 @@ export class PlatformApi extends Construct {
    * auth function (functions/auth.ts), which reports each service's table health.
    */
   routeVersions(fn: IFunction): void {
-    const integration = new HttpLambdaIntegration('versions-integration', fn, { payloadFormatVersion: PayloadFormatVersion.VERSION_2_0 });
-    for (const route of this.api.addRoutes({ path: '/versions', methods: [HttpMethod.GET], integration })) {
-      acknowledge(route, { id: 'AwsSolutions-APIG4', reason: 'GET /versions is public, as the reference platform serves it: service names, versions and health, no data.' });
+    const integration = new HttpLambdaIntegration('versions-integration', fn, {
+      payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+    });
+    for (const route of this.api.addRoutes({
+      path: '/versions',
+      methods: [HttpMethod.GET],
+      integration,
+    })) {
+      acknowledge(route, {
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'GET /versions is public, as the reference platform serves it: service names, versions and health, no data.',
+      });
     }
   }
 
   /** Routes `/api/<service>` and `/api/<service>/{proxy+}` (any method) to the service's function. */
   route(service: HttpService, fn: IFunction): void {
-    const integration = new HttpLambdaIntegration(`${service}-integration`, fn, { payloadFormatVersion: PayloadFormatVersion.VERSION_2_0 });
+    const integration = new HttpLambdaIntegration(`${service}-integration`, fn, {
+      payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+    });
     for (const path of [`/api/${service}`, `/api/${service}/{proxy+}`]) {
       for (const route of this.api.addRoutes({ path, methods: [HttpMethod.ANY], integration })) {
         acknowledge(route, {

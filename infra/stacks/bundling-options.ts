@@ -1,5 +1,5 @@
 import { Runtime } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, type LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 import { LAMBDA_NODE_TARGET, lambdaBuildOptions } from '../bundling.js';
 
@@ -8,7 +8,10 @@ import { LAMBDA_NODE_TARGET, lambdaBuildOptions } from '../bundling.js';
  * Node.js other than the one that runs it. Moving to a newer runtime means changing the target there.
  */
 export const LAMBDA_RUNTIME: Runtime = (() => {
-  const runtimes: Record<string, Runtime> = { node22: Runtime.NODEJS_22_X, node24: Runtime.NODEJS_24_X };
+  const runtimes: Record<string, Runtime> = {
+    node22: Runtime.NODEJS_22_X,
+    node24: Runtime.NODEJS_24_X,
+  };
   const runtime = runtimes[LAMBDA_NODE_TARGET];
   if (!runtime) throw new Error(`no Lambda runtime for esbuild target ${LAMBDA_NODE_TARGET}`);
   return runtime;
@@ -37,12 +40,16 @@ export function nodejsBundlingOptions(options: { sourcemap: boolean }): Bundling
   for (const [key, value] of Object.entries(build) as [keyof BuildOptions, unknown][]) {
     if (PER_BUNDLE.has(key)) continue;
     if (key in IMPLIED) {
-      if (IMPLIED[key] !== value) throw new Error(`infra/bundling.ts: ${key}=${String(value)} cannot be expressed for NodejsFunction`);
+      if (IMPLIED[key] !== value)
+        throw new Error(
+          `infra/bundling.ts: ${key}=${String(value)} cannot be expressed for NodejsFunction`,
+        );
       continue;
     }
     switch (key) {
       case 'format':
-        if (value !== 'esm') throw new Error('infra/bundling.ts: only ESM bundles are supported by the stack');
+        if (value !== 'esm')
+          throw new Error('infra/bundling.ts: only ESM bundles are supported by the stack');
         bundling.format = OutputFormat.ESM;
         break;
       case 'target':
@@ -67,10 +74,13 @@ export function nodejsBundlingOptions(options: { sourcemap: boolean }): Bundling
         esbuildArgs['--legal-comments'] = value as string;
         break;
       case 'alias':
-        for (const [from, to] of Object.entries(value as Record<string, string>)) esbuildArgs[`--alias:${from}`] = to;
+        for (const [from, to] of Object.entries(value as Record<string, string>))
+          esbuildArgs[`--alias:${from}`] = to;
         break;
       default:
-        throw new Error(`infra/bundling.ts: esbuild option "${key}" has no NodejsFunction translation in infra/stacks/bundling-options.ts`);
+        throw new Error(
+          `infra/bundling.ts: esbuild option "${key}" has no NodejsFunction translation in infra/stacks/bundling-options.ts`,
+        );
     }
   }
   bundling.esbuildArgs = esbuildArgs;

@@ -49,7 +49,8 @@ const STAGE_DEFAULTS: Record<DeployStage, Pick<StageConfig, 'logRetentionDays' |
  */
 export function stageConfigFromContext(context: ContextReader): StageConfig {
   const stage = (context.tryGetContext('stage') ?? 'dev') as string;
-  if (stage !== 'dev' && stage !== 'prod') throw new Error(`context "stage" must be dev or prod (got "${stage}")`);
+  if (stage !== 'dev' && stage !== 'prod')
+    throw new Error(`context "stage" must be dev or prod (got "${stage}")`);
   const defaults = STAGE_DEFAULTS[stage];
 
   const publicBaseUrl = optionalString(context, 'publicBaseUrl');
@@ -58,16 +59,24 @@ export function stageConfigFromContext(context: ContextReader): StageConfig {
   const ledgerBuckets = stringList(context, 'ledgerBuckets');
   for (const bucket of ledgerBuckets) {
     // Table names allow [A-Za-z0-9_.-]; bucket names are a subset, so `<prefix>ledger-<bucket>` is valid.
-    if (!BUCKET_NAME.test(bucket)) throw new Error(`context "ledgerBuckets": "${bucket}" is not a valid bucket name`);
+    if (!BUCKET_NAME.test(bucket))
+      throw new Error(`context "ledgerBuckets": "${bucket}" is not a valid bucket name`);
   }
-  if (new Set(ledgerBuckets).size !== ledgerBuckets.length) throw new Error('context "ledgerBuckets" lists a bucket twice');
+  if (new Set(ledgerBuckets).size !== ledgerBuckets.length)
+    throw new Error('context "ledgerBuckets" lists a bucket twice');
 
   const authConfigFile = optionalString(context, 'authConfigFile');
-  const authConfig = authConfigFile !== undefined ? readFileSync(authConfigFile, 'utf8') : optionalString(context, 'authConfig');
+  const authConfig =
+    authConfigFile !== undefined
+      ? readFileSync(authConfigFile, 'utf8')
+      : optionalString(context, 'authConfig');
 
   const staticClientSecrets = stringMap(context, 'staticClientSecrets');
   for (const name of Object.keys(staticClientSecrets)) {
-    if (!/^[A-Z_][A-Z0-9_]*$/.test(name)) throw new Error(`context "staticClientSecrets": "${name}" is not an environment variable name`);
+    if (!/^[A-Z_][A-Z0-9_]*$/.test(name))
+      throw new Error(
+        `context "staticClientSecrets": "${name}" is not an environment variable name`,
+      );
   }
 
   const retention = optionalString(context, 'logRetentionDays');
@@ -76,7 +85,9 @@ export function stageConfigFromContext(context: ContextReader): StageConfig {
   try {
     corsOrigins(cors.join(','));
   } catch (err) {
-    throw new Error(`context "corsOrigins": ${(err as Error).message.replace(/^CORS_ALLOWED_ORIGINS: /, '')}`);
+    throw new Error(
+      `context "corsOrigins": ${(err as Error).message.replace(/^CORS_ALLOWED_ORIGINS: /, '')}`,
+    );
   }
   return {
     stage,
@@ -85,7 +96,9 @@ export function stageConfigFromContext(context: ContextReader): StageConfig {
     sourcemap: String(context.tryGetContext('sourcemap') ?? 'false') === 'true',
     ...(authConfig !== undefined ? { authConfig } : {}),
     staticClientSecrets,
-    ...(optionalString(context, 'alarmEmail') !== undefined ? { alarmEmail: optionalString(context, 'alarmEmail')! } : {}),
+    ...(optionalString(context, 'alarmEmail') !== undefined
+      ? { alarmEmail: optionalString(context, 'alarmEmail')! }
+      : {}),
     logRetentionDays: retention !== undefined ? Number(retention) : defaults.logRetentionDays,
     throttle: defaults.throttle,
     ...(cors.length > 0 ? { corsOrigins: cors } : {}),
@@ -101,14 +114,17 @@ function checkBaseUrl(raw: string): void {
   }
   // The functions refuse anything else at start-up (lib/config/env.ts); failing at synth is kinder.
   if (url.protocol !== 'https:' || url.search || url.hash || raw.endsWith('/')) {
-    throw new Error(`context "publicBaseUrl" must be an https URL without query, fragment or trailing slash (got "${raw}")`);
+    throw new Error(
+      `context "publicBaseUrl" must be an https URL without query, fragment or trailing slash (got "${raw}")`,
+    );
   }
 }
 
 function optionalString(context: ContextReader, key: string): string | undefined {
   const value = context.tryGetContext(key);
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`context "${key}" must be a string`);
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw new Error(`context "${key}" must be a string`);
   return String(value);
 }
 
@@ -120,21 +136,29 @@ function jsonValue(context: ContextReader, key: string): unknown {
     return JSON.parse(value);
   } catch {
     // A bare comma-separated list is friendlier on the command line: -c ledgerBuckets=heavy,reports
-    return value.split(',').map((s) => s.trim()).filter(Boolean);
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
 }
 
 function stringList(context: ContextReader, key: string): string[] {
   const value = jsonValue(context, key);
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`context "${key}" must be a list of strings`);
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+    throw new Error(`context "${key}" must be a list of strings`);
   return value;
 }
 
 function stringMap(context: ContextReader, key: string): Record<string, string> {
   const value = jsonValue(context, key);
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string')) {
+  if (
+    typeof value !== 'object' ||
+    Array.isArray(value) ||
+    !Object.values(value).every((v) => typeof v === 'string')
+  ) {
     throw new Error(`context "${key}" must be a JSON object of strings`);
   }
   return value as Record<string, string>;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -11,7 +11,15 @@ import { acknowledge } from './nag.js';
 import { retentionDays } from './retention.js';
 
 /** The Lambdas: one file each in `functions/`. */
-export type FunctionName = 'auth' | 'ledger' | 'ledger-writer' | 'payments' | 'webhooks' | 'dispatch' | 'deliver' | 'rotate-keys';
+export type FunctionName =
+  | 'auth'
+  | 'ledger'
+  | 'ledger-writer'
+  | 'payments'
+  | 'webhooks'
+  | 'dispatch'
+  | 'deliver'
+  | 'rotate-keys';
 
 export interface FunctionSpec {
   name: FunctionName;
@@ -72,7 +80,7 @@ export class PlatformFunction extends Construct {
     acknowledge(this.fn, {
       id: 'AwsSolutions-L1',
       reason:
-        'The runtime follows the bundles\' esbuild target (LAMBDA_NODE_TARGET in infra/bundling.ts, node22), which the code is built and tested for; ' +
+        "The runtime follows the bundles' esbuild target (LAMBDA_NODE_TARGET in infra/bundling.ts, node22), which the code is built and tested for; " +
         'moving to a newer Node.js is a deliberate change of target and runtime together, not a side effect of a CDK upgrade.',
     });
   }

@@ -1,5 +1,5 @@
-import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 
 /**
  * DynamoDB access in the item-level actions the code actually sends, never `dynamodb:*` and never Scan
@@ -35,13 +35,21 @@ export const TABLE_ACTIONS = {
 export type TableAccess = keyof Omit<typeof TABLE_ACTIONS, 'queryIndex'>;
 
 /** Grants `access` on the table itself and Query on the named indexes only (not `index/*`). */
-export function grantTable(grantee: IGrantable, table: ITableV2, access: TableAccess, indexes: string[] = []): void {
+export function grantTable(
+  grantee: IGrantable,
+  table: ITableV2,
+  access: TableAccess,
+  indexes: string[] = [],
+): void {
   grantee.grantPrincipal.addToPrincipalPolicy(
     new PolicyStatement({ actions: [...TABLE_ACTIONS[access]], resources: [table.tableArn] }),
   );
   if (indexes.length > 0) {
     grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ actions: [...TABLE_ACTIONS.queryIndex], resources: indexes.map((index) => `${table.tableArn}/index/${index}`) }),
+      new PolicyStatement({
+        actions: [...TABLE_ACTIONS.queryIndex],
+        resources: indexes.map((index) => `${table.tableArn}/index/${index}`),
+      }),
     );
   }
 }

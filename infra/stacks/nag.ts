@@ -7,7 +7,9 @@ import type { IConstruct } from 'constructs';
  * (cdk-nag 3 uses CDK's native `Validations` API: `acknowledge` replaces v2's `NagSuppressions`.)
  */
 export function applyNagChecks(app: IConstruct): void {
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true, writeSuppressionsToCloudFormation: true }));
+  Validations.of(app).addPlugins(
+    new AwsSolutionsChecks(app, { verbose: true, writeSuppressionsToCloudFormation: true }),
+  );
 }
 
 /** One acknowledged finding: the rule (with its finding, for IAM5), where, and why it is acceptable. */

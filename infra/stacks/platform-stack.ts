@@ -5,10 +5,10 @@ import { LEDGER_INGRESS_AGE_THRESHOLD, PlatformAlarms } from './alarms.js';
 import { PlatformApi } from './api.js';
 import { checkAuthConfig } from './auth-config-check.js';
 import type { StageConfig } from './config.js';
-import { PlatformFunction, type FunctionSpec } from './functions.js';
+import { type FunctionSpec, PlatformFunction } from './functions.js';
 import { grantTable } from './grants.js';
-import { SigningKeyEncryption } from './signing-key-encryption.js';
 import { PlatformQueues } from './queues.js';
+import { SigningKeyEncryption } from './signing-key-encryption.js';
 import { staticClientSecretEnvironment } from './static-client-secrets.js';
 import { bucketTableName, createBucketTables, createTables } from './tables.js';
 import { feedDeliver, feedDispatch, feedLedgerWriter, scheduleKeyRotation } from './workers.js';
@@ -52,19 +52,32 @@ export class PlatformStack extends Stack {
       PUBLIC_BASE_URL: publicBaseUrl,
       ...(config.corsOrigins ? { CORS_ALLOWED_ORIGINS: config.corsOrigins.join(',') } : {}),
     };
-    const workerEnvironment = { WEBHOOKS_TABLE: tableEnvironment(prefix).WEBHOOKS_TABLE!, DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl };
+    const workerEnvironment = {
+      WEBHOOKS_TABLE: tableEnvironment(prefix).WEBHOOKS_TABLE!,
+      DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl,
+    };
     // The ledger service and its writer see the same ledger tables and the same ingress queue.
     const ledgerEnvironment = {
       ...serviceEnvironment,
       ...(config.ledgerBuckets.length > 0
-        ? { LEDGER_BUCKET_TABLES: JSON.stringify(Object.fromEntries(config.ledgerBuckets.map((b) => [b, bucketTableName(prefix, b)]))) }
+        ? {
+            LEDGER_BUCKET_TABLES: JSON.stringify(
+              Object.fromEntries(config.ledgerBuckets.map((b) => [b, bucketTableName(prefix, b)])),
+            ),
+          }
         : {}),
       LEDGER_INGRESS_QUEUE_URL: queues.ledgerIngress.queue.queueUrl,
     };
     // Private signing keys are sealed under this key; only the auth and rotate-keys functions may use it.
-    const signingKeyEncryption = new SigningKeyEncryption(this, 'signing-key-encryption', config, prefix);
+    const signingKeyEncryption = new SigningKeyEncryption(
+      this,
+      'signing-key-encryption',
+      config,
+      prefix,
+    );
     const signingKeyEnvironment = { SIGNING_KEY_KMS_KEY_ID: signingKeyEncryption.key.keyArn };
-    if (config.authConfig !== undefined) checkAuthConfig(config.authConfig, config.stage, Object.keys(config.staticClientSecrets));
+    if (config.authConfig !== undefined)
+      checkAuthConfig(config.authConfig, config.stage, Object.keys(config.staticClientSecrets));
 
     const make = (spec: Omit<FunctionSpec, 'memorySize'> & { memorySize?: number }) =>
       new PlatformFunction(this, { memorySize: 1024, ...spec }, config, prefix);
@@ -103,7 +116,10 @@ export class PlatformStack extends Stack {
       description: 'Webhooks service: configs, deliveries, replay and test delivery',
       // The test delivery waits for one POST of up to 15 s; API Gateway answers 504 after 30 s anyway.
       timeout: Duration.seconds(25),
-      environment: { ...serviceEnvironment, DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl },
+      environment: {
+        ...serviceEnvironment,
+        DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl,
+      },
     });
     const dispatch = make({
       name: 'dispatch',
@@ -129,13 +145,15 @@ export class PlatformStack extends Stack {
 
     // Least privilege, function by function (docs/operations.md lists the same).
     grantTable(auth.fn, tables.auth, 'readWrite', ['gsi1']);
-    for (const service of [ledger, payments, webhooks]) grantTable(service.fn, tables.auth, 'getItems');
+    for (const service of [ledger, payments, webhooks])
+      grantTable(service.fn, tables.auth, 'getItems');
     grantTable(ledger.fn, tables.ledger, 'readWrite', ['gsi1']);
     for (const table of bucketTables.values()) grantTable(ledger.fn, table, 'readWrite', ['gsi1']);
     // Relays the writes of a busy ledger to its writer; the results it reads back are in the ledger's own table.
     queues.ledgerIngress.queue.grant(ledger.fn, 'sqs:SendMessage');
     // The writer decides and commits (the registry is in the default table), reading items by key only: no index.
-    for (const table of [tables.ledger, ...bucketTables.values()]) grantTable(ledgerWriter.fn, table, 'readWrite');
+    for (const table of [tables.ledger, ...bucketTables.values()])
+      grantTable(ledgerWriter.fn, table, 'readWrite');
     feedLedgerWriter(ledgerWriter.fn, LEDGER_WRITER_TIMEOUT, queues); // grants consuming the queue, which it also drains itself
     grantTable(payments.fn, tables.payments, 'readWrite', ['gsi1']);
     grantTable(payments.fn, tables.events, 'putItems');
@@ -150,9 +168,13 @@ export class PlatformStack extends Stack {
     feedDeliver(deliver.fn, DELIVER_TIMEOUT, queues); // grants consuming the queue
     grantTable(rotateKeys.fn, tables.auth, 'readWrite');
     // `/versions` reports each service healthy when its table is ACTIVE: the auth function may describe them.
-    for (const table of [tables.auth, tables.ledger, tables.webhooks, tables.payments]) grantTable(auth.fn, table, 'describe');
+    for (const table of [tables.auth, tables.ledger, tables.webhooks, tables.payments])
+      grantTable(auth.fn, table, 'describe');
     // The auth service seals its first keys and opens the current one; rotation only seals new keys.
-    signingKeyEncryption.allow('AuthFunctionSealsAndOpens', auth.role, ['kms:GenerateDataKey', 'kms:Decrypt']);
+    signingKeyEncryption.allow('AuthFunctionSealsAndOpens', auth.role, [
+      'kms:GenerateDataKey',
+      'kms:Decrypt',
+    ]);
     signingKeyEncryption.allow('RotateKeysFunctionSeals', rotateKeys.role, ['kms:GenerateDataKey']);
     scheduleKeyRotation(this, rotateKeys.fn);
 
@@ -162,18 +184,44 @@ export class PlatformStack extends Stack {
     api.route('payments', payments.fn);
     api.routeVersions(auth.fn);
 
-    const alarms = new PlatformAlarms(this, 'alarms', { physicalPrefix: prefix, ...(config.alarmEmail ? { email: config.alarmEmail } : {}) });
-    for (const f of [auth, ledger, ledgerWriter, payments, webhooks, dispatch, deliver, rotateKeys]) alarms.functionHealth(f.node.id, f.fn);
+    const alarms = new PlatformAlarms(this, 'alarms', {
+      physicalPrefix: prefix,
+      ...(config.alarmEmail ? { email: config.alarmEmail } : {}),
+    });
+    for (const f of [auth, ledger, ledgerWriter, payments, webhooks, dispatch, deliver, rotateKeys])
+      alarms.functionHealth(f.node.id, f.fn);
     alarms.iteratorAge(dispatch.fn);
-    alarms.queueAge('ledger-ingress-age', queues.ledgerIngress.queue, LEDGER_INGRESS_AGE_THRESHOLD, `ledger-writer: relayed ledger writes have waited ${LEDGER_INGRESS_AGE_THRESHOLD.toHumanString()} or more (the writer is behind or failing; past 8 s requests are answered 503)`);
-    alarms.queueNotEmpty('ledger-ingress-dlq-depth', queues.ledgerIngress.deadLetters, 'Relayed ledger writes in the dead-letter queue (failed 5 receives; their requesters were answered 504; past their deadlines, they can no longer be committed)');
-    alarms.queueNotEmpty('deliveries-dlq-depth', queues.deliveries.deadLetters, 'Webhook delivery messages in the dead-letter queue (failed every receive)');
-    alarms.queueNotEmpty('dispatch-failures-depth', queues.dispatchFailures, 'dispatch gave up on a batch of the events or a ledger stream (its description is in the queue)');
+    alarms.queueAge(
+      'ledger-ingress-age',
+      queues.ledgerIngress.queue,
+      LEDGER_INGRESS_AGE_THRESHOLD,
+      `ledger-writer: relayed ledger writes have waited ${LEDGER_INGRESS_AGE_THRESHOLD.toHumanString()} or more (the writer is behind or failing; past 8 s requests are answered 503)`,
+    );
+    alarms.queueNotEmpty(
+      'ledger-ingress-dlq-depth',
+      queues.ledgerIngress.deadLetters,
+      'Relayed ledger writes in the dead-letter queue (failed 5 receives; their requesters were answered 504; past their deadlines, they can no longer be committed)',
+    );
+    alarms.queueNotEmpty(
+      'deliveries-dlq-depth',
+      queues.deliveries.deadLetters,
+      'Webhook delivery messages in the dead-letter queue (failed every receive)',
+    );
+    alarms.queueNotEmpty(
+      'dispatch-failures-depth',
+      queues.dispatchFailures,
+      'dispatch gave up on a batch of the events or a ledger stream (its description is in the queue)',
+    );
     alarms.apiServerErrors(api.api);
 
-    new CfnOutput(this, 'ApiUrl', { value: publicBaseUrl, description: 'PUBLIC_BASE_URL of the functions' });
-    new CfnOutput(this, 'Issuer', { value: `${publicBaseUrl}/api/auth`, description: 'Token issuer and discovery base' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: publicBaseUrl,
+      description: 'PUBLIC_BASE_URL of the functions',
+    });
+    new CfnOutput(this, 'Issuer', {
+      value: `${publicBaseUrl}/api/auth`,
+      description: 'Token issuer and discovery base',
+    });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
-
   }
 }

@@ -1,13 +1,22 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { QUEUES, deadLetterQueueName, type QueueDefinition, type QueueId } from '../../lib/resources/definitions.js';
+import {
+  deadLetterQueueName,
+  QUEUES,
+  type QueueDefinition,
+  type QueueId,
+} from '../../lib/resources/definitions.js';
 import { acknowledge } from './nag.js';
 
 /** Messages that failed every receive, or the dispatcher's failed stream batches: kept as long as SQS allows. */
 const DEAD_LETTER_RETENTION = Duration.days(14);
 
-const COMMON = { enforceSSL: true, encryption: QueueEncryption.SQS_MANAGED, removalPolicy: RemovalPolicy.RETAIN } as const;
+const COMMON = {
+  enforceSSL: true,
+  encryption: QueueEncryption.SQS_MANAGED,
+  removalPolicy: RemovalPolicy.RETAIN,
+} as const;
 
 /** A queue of `lib/resources/definitions.ts`, its definition, and the dead-letter queue it moves to after `maxReceiveCount`. */
 export interface DefinedQueue {
@@ -28,7 +37,11 @@ export class PlatformQueues extends Construct {
   /** Where Lambda sends the description of a stream batch `dispatch` could not process (not the records). */
   readonly dispatchFailures: Queue;
 
-  constructor(scope: Construct, id: string, private readonly physicalPrefix: string) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly physicalPrefix: string,
+  ) {
     super(scope, id);
     this.deliveries = this.defined('deliveries');
     this.ledgerIngress = this.defined('ledger-ingress');

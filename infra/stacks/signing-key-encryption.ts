@@ -1,5 +1,10 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { AccountRootPrincipal, PolicyDocument, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
+import {
+  AccountRootPrincipal,
+  type IRole,
+  PolicyDocument,
+  PolicyStatement,
+} from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { SIGNING_KEY_PURPOSE } from '../../lib/auth/keys/private-key-vault.js';
@@ -44,7 +49,14 @@ export class SigningKeyEncryption extends Construct {
       removalPolicy: config.stage === 'prod' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       pendingWindow: Duration.days(config.stage === 'prod' ? 30 : 7),
       policy: new PolicyDocument({
-        statements: [new PolicyStatement({ sid: 'KeyAdministration', principals: [new AccountRootPrincipal()], actions: KEY_ADMIN_ACTIONS, resources: ['*'] })],
+        statements: [
+          new PolicyStatement({
+            sid: 'KeyAdministration',
+            principals: [new AccountRootPrincipal()],
+            actions: KEY_ADMIN_ACTIONS,
+            resources: ['*'],
+          }),
+        ],
       }),
     });
   }

@@ -11,7 +11,9 @@ import { SecretValue } from 'aws-cdk-lib';
  *
  * `reference` is a secret name or ARN, optionally `#jsonField` (ARNs contain colons, so `#` separates).
  */
-export function staticClientSecretEnvironment(secrets: Record<string, string>): Record<string, string> {
+export function staticClientSecretEnvironment(
+  secrets: Record<string, string>,
+): Record<string, string> {
   return Object.fromEntries(
     Object.entries(secrets).map(([envName, reference]) => {
       const [secretId, jsonField] = reference.split('#', 2) as [string, string | undefined];

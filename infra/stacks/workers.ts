@@ -2,8 +2,18 @@ import { Duration } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq, SqsEventSource, type SqsEventSourceProps } from 'aws-cdk-lib/aws-lambda-event-sources';
+import {
+  FilterCriteria,
+  FilterRule,
+  type IFunction,
+  StartingPosition,
+} from 'aws-cdk-lib/aws-lambda';
+import {
+  DynamoEventSource,
+  SqsDlq,
+  SqsEventSource,
+  type SqsEventSourceProps,
+} from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import type { DefinedQueue, PlatformQueues } from './queues.js';
 
@@ -43,7 +53,9 @@ export const KEY_ROTATION_SCHEDULE = Schedule.rate(Duration.hours(1));
  * invoke dispatch: every other ledger write (HEAD, volumes, accounts, indexes) is dropped by Lambda's filter,
  * unbilled, instead of being passed over by the function.
  */
-export const LEDGER_EVENTS_FILTER = FilterCriteria.filter({ dynamodb: { NewImage: { ev: { S: FilterRule.exists() } } } });
+export const LEDGER_EVENTS_FILTER = FilterCriteria.filter({
+  dynamodb: { NewImage: { ev: { S: FilterRule.exists() } } },
+});
 
 /**
  * dispatch: the streams that carry events, each from the oldest record (TRIM_HORIZON: nothing committed is
@@ -52,7 +64,12 @@ export const LEDGER_EVENTS_FILTER = FilterCriteria.filter({ dynamodb: { NewImage
  * events table (payments' outbox rows) and every ledger table, the latter filtered to the items with events.
  * Each mapping grants the function read access to its own stream only.
  */
-export function feedDispatch(dispatch: IFunction, events: ITableV2, ledgerTables: readonly ITableV2[], queues: PlatformQueues): void {
+export function feedDispatch(
+  dispatch: IFunction,
+  events: ITableV2,
+  ledgerTables: readonly ITableV2[],
+  queues: PlatformQueues,
+): void {
   const feed = (table: ITableV2, filters?: Array<Record<string, unknown>>) =>
     dispatch.addEventSource(
       new DynamoEventSource(table, {
@@ -80,7 +97,11 @@ export function feedDeliver(deliver: IFunction, timeout: Duration, queues: Platf
  * ledger-writer: the ledger ingress queue, partial batch failures (a message whose ledger's batch failed comes
  * back; the others of the batch are done).
  */
-export function feedLedgerWriter(writer: IFunction, timeout: Duration, queues: PlatformQueues): void {
+export function feedLedgerWriter(
+  writer: IFunction,
+  timeout: Duration,
+  queues: PlatformQueues,
+): void {
   feedFromQueue(writer, timeout, queues.ledgerIngress, LEDGER_WRITER_QUEUE);
 }
 
@@ -89,12 +110,21 @@ export function feedLedgerWriter(writer: IFunction, timeout: Duration, queues: P
  * timeout must cover six function timeouts (AWS's guidance for SQS mappings), or a message could come back
  * while its first receipt is still being processed. Grants consuming the queue.
  */
-function feedFromQueue(fn: IFunction, timeout: Duration, source: DefinedQueue, settings: Omit<SqsEventSourceProps, 'reportBatchItemFailures'>): void {
+function feedFromQueue(
+  fn: IFunction,
+  timeout: Duration,
+  source: DefinedQueue,
+  settings: Omit<SqsEventSourceProps, 'reportBatchItemFailures'>,
+): void {
   const visibility = source.definition.visibilityTimeoutSeconds;
   if (visibility < 6 * timeout.toSeconds()) {
-    throw new Error(`${source.definition.id} queue visibility timeout ${visibility} s is under 6 x the timeout of its consumer (${timeout.toSeconds()} s)`);
+    throw new Error(
+      `${source.definition.id} queue visibility timeout ${visibility} s is under 6 x the timeout of its consumer (${timeout.toSeconds()} s)`,
+    );
   }
-  fn.addEventSource(new SqsEventSource(source.queue, { reportBatchItemFailures: true, ...settings }));
+  fn.addEventSource(
+    new SqsEventSource(source.queue, { reportBatchItemFailures: true, ...settings }),
+  );
 }
 
 /** rotate-keys: one rotation step on a schedule. Idempotent, so EventBridge's retries are harmless. */

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { bearerAuth } from '../bearer/middleware.js';
-import { serverInfoRoute } from '../platform/server-info.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { AppEnv } from '../http/types.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
+import { serverInfoRoute } from '../platform/server-info.js';
 import { ClientStore } from './client-store.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { keyStoreFor } from './keys/vault-for-runtime.js';
@@ -32,7 +32,12 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
   const throttle = deps.throttle ?? DEFAULT_THROTTLE;
   const keys = deps.signingKeys ?? new SigningKeys(keyStoreFor(deps.runtime), { now });
 
-  const app = createServiceApp({ service: 'auth', logger, routesWithOwnBodyLimit: [TOKEN_PATH], corsOrigins: config.corsOrigins });
+  const app = createServiceApp({
+    service: 'auth',
+    logger,
+    routesWithOwnBodyLimit: [TOKEN_PATH],
+    corsOrigins: config.corsOrigins,
+  });
   discoveryRoutes(app, config.issuer, keys);
   tokenRoutes(
     app,

@@ -1,16 +1,21 @@
 import {
   DeleteCommand,
+  type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   UpdateCommand,
-  type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../dynamo/errors.js';
 import { DEFAULT_CLIENT_SCOPES } from '../bearer/scopes.js';
-import { NotFoundError, ValidationError } from '../errors/index.js';
+import { isConditionFailure } from '../dynamo/errors.js';
 import { queryPage } from '../dynamo/paginate.js';
+import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { ListQuery, Page } from '../pagination/cursor.js';
-import { MAX_SECRETS_PER_CLIENT, type ClientInput, type StoredClient, type StoredSecret } from './client.js';
+import {
+  type ClientInput,
+  MAX_SECRETS_PER_CLIENT,
+  type StoredClient,
+  type StoredSecret,
+} from './client.js';
 
 export const clientKey = (id: string) => ({ pk: `CLIENT#${id}`, sk: 'CLIENT' });
 const LIST_PARTITION = 'CLIENT';
@@ -23,7 +28,9 @@ export class ClientStore {
   ) {}
 
   async get(id: string): Promise<StoredClient | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.table, Key: clientKey(id), ConsistentRead: true }));
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.table, Key: clientKey(id), ConsistentRead: true }),
+    );
     return Item ? fromItem(Item) : undefined;
   }
 
@@ -31,7 +38,12 @@ export class ClientStore {
     await this.doc.send(
       new PutCommand({
         TableName: this.table,
-        Item: { ...clientKey(client.id), gsi1pk: LIST_PARTITION, gsi1sk: `${client.createdAt}#${client.id}`, ...client },
+        Item: {
+          ...clientKey(client.id),
+          gsi1pk: LIST_PARTITION,
+          gsi1sk: `${client.createdAt}#${client.id}`,
+          ...client,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -86,7 +98,13 @@ export class ClientStore {
 
   async delete(id: string): Promise<void> {
     try {
-      await this.doc.send(new DeleteCommand({ TableName: this.table, Key: clientKey(id), ConditionExpression: 'attribute_exists(pk)' }));
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: clientKey(id),
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      );
     } catch (err) {
       if (isConditionFailure(err)) throw clientNotFound(id);
       throw err;
@@ -97,13 +115,19 @@ export class ClientStore {
     const result = await this.update(id, {
       UpdateExpression: 'SET secrets.#sid = :secret, updatedAt = :now',
       ExpressionAttributeNames: { '#sid': secret.id },
-      ExpressionAttributeValues: { ':secret': secret, ':now': secret.createdAt, ':max': MAX_SECRETS_PER_CLIENT },
+      ExpressionAttributeValues: {
+        ':secret': secret,
+        ':now': secret.createdAt,
+        ':max': MAX_SECRETS_PER_CLIENT,
+      },
       ConditionExpression: 'attribute_exists(pk) AND size(secrets) < :max',
     });
     if (result) return;
     // The condition failed: tell a missing client from a full one.
     await this.mustGet(id);
-    throw new ValidationError(`a client has at most ${MAX_SECRETS_PER_CLIENT} secrets; delete one first`);
+    throw new ValidationError(
+      `a client has at most ${MAX_SECRETS_PER_CLIENT} secrets; delete one first`,
+    );
   }
 
   async deleteSecret(id: string, secretId: string, now: string): Promise<void> {
@@ -138,11 +162,22 @@ export class ClientStore {
   /** An update returning the new client, or undefined when its condition failed. */
   private async update(
     id: string,
-    input: Pick<ConstructorParameters<typeof UpdateCommand>[0], 'UpdateExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues' | 'ConditionExpression'>,
+    input: Pick<
+      ConstructorParameters<typeof UpdateCommand>[0],
+      | 'UpdateExpression'
+      | 'ExpressionAttributeNames'
+      | 'ExpressionAttributeValues'
+      | 'ConditionExpression'
+    >,
   ): Promise<StoredClient | undefined> {
     try {
       const { Attributes } = await this.doc.send(
-        new UpdateCommand({ TableName: this.table, Key: clientKey(id), ReturnValues: 'ALL_NEW', ...input }),
+        new UpdateCommand({
+          TableName: this.table,
+          Key: clientKey(id),
+          ReturnValues: 'ALL_NEW',
+          ...input,
+        }),
       );
       return Attributes ? fromItem(Attributes) : undefined;
     } catch (err) {

@@ -23,7 +23,10 @@ export const lifetimeSchema = v.pipe(
 );
 
 const scopesSchema = v.pipe(
-  v.array(v.picklist(ALL_SCOPES as string[], `must be one of ${ALL_SCOPES.join(', ')}`), 'must be an array of scopes'),
+  v.array(
+    v.picklist(ALL_SCOPES as string[], `must be one of ${ALL_SCOPES.join(', ')}`),
+    'must be an array of scopes',
+  ),
   v.check((s) => new Set(s).size === s.length, 'must not repeat a scope'),
 );
 

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
 import { ALL_SCOPES } from '../bearer/scopes.js';
-import { ConfigurationError } from '../errors/index.js';
 import type { Stage } from '../config/env.js';
-import { digestSecret } from './secrets.js';
+import { ConfigurationError } from '../errors/index.js';
 import { clientIdSchema, lifetimeSchema } from './client.js';
+import { digestSecret } from './secrets.js';
 
 /** The well-known, test-only client of the local default configuration. */
 export const TEST_CLIENT = { id: 'local-dev', secret: 'local-dev-secret' } as const;
@@ -31,8 +31,13 @@ const fileSchema = v.strictObject({
       v.strictObject({
         id: clientIdSchema,
         name: v.optional(v.pipe(v.string(), v.maxLength(255))),
-        secrets: v.pipe(v.array(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'))), v.minLength(1, 'needs at least one secret')),
-        scopes: v.optional(v.array(v.picklist(ALL_SCOPES as string[], `must be one of ${ALL_SCOPES.join(', ')}`))),
+        secrets: v.pipe(
+          v.array(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'))),
+          v.minLength(1, 'needs at least one secret'),
+        ),
+        scopes: v.optional(
+          v.array(v.picklist(ALL_SCOPES as string[], `must be one of ${ALL_SCOPES.join(', ')}`)),
+        ),
         accessTokenLifetime: v.optional(lifetimeSchema),
       }),
     ),
@@ -55,15 +60,23 @@ export function loadAuthConfig(env: NodeJS.ProcessEnv, stage: Stage): AuthFileCo
     try {
       text = readFileSync(env.AUTH_CONFIG, 'utf8');
     } catch (err) {
-      throw new ConfigurationError(`auth config ${env.AUTH_CONFIG}: cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`);
+      throw new ConfigurationError(
+        `auth config ${env.AUTH_CONFIG}: cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`,
+      );
     }
     return parseAuthConfig(text, env.AUTH_CONFIG, env, stage);
   }
-  if (env.AUTH_CONFIG_INLINE) return parseAuthConfig(env.AUTH_CONFIG_INLINE, 'AUTH_CONFIG_INLINE', env, stage);
+  if (env.AUTH_CONFIG_INLINE)
+    return parseAuthConfig(env.AUTH_CONFIG_INLINE, 'AUTH_CONFIG_INLINE', env, stage);
   return { clients: [], resources: [] };
 }
 
-export function parseAuthConfig(text: string, source: string, env: NodeJS.ProcessEnv, stage: Stage): AuthFileConfig {
+export function parseAuthConfig(
+  text: string,
+  source: string,
+  env: NodeJS.ProcessEnv,
+  stage: Stage,
+): AuthFileConfig {
   const fail = (message: string): never => {
     throw new ConfigurationError(`auth config ${source}: ${message}`);
   };
@@ -86,12 +99,16 @@ export function parseAuthConfig(text: string, source: string, env: NodeJS.Proces
     const secrets = entry.secrets.map((secret, j) => {
       const where = `clients[${i}].secrets[${j}]`;
       const value = secret.startsWith('$') ? env[secret.slice(1)] : secret;
-      if (value === undefined || value === '') fail(`${where}: environment variable ${secret.slice(1)} is not set`);
-      if (value!.length < MIN_STATIC_SECRET_LENGTH) fail(`${where}: must be at least ${MIN_STATIC_SECRET_LENGTH} characters`);
-      if (stage === 'prod' && value === TEST_CLIENT.secret) fail(`${where}: the test-only secret is refused in prod`);
+      if (value === undefined || value === '')
+        fail(`${where}: environment variable ${secret.slice(1)} is not set`);
+      if (value!.length < MIN_STATIC_SECRET_LENGTH)
+        fail(`${where}: must be at least ${MIN_STATIC_SECRET_LENGTH} characters`);
+      if (stage === 'prod' && value === TEST_CLIENT.secret)
+        fail(`${where}: the test-only secret is refused in prod`);
       return digestSecret(value!);
     });
-    if (stage === 'prod' && entry.id === TEST_CLIENT.id) fail(`clients[${i}].id: the test-only client "${TEST_CLIENT.id}" is refused in prod`);
+    if (stage === 'prod' && entry.id === TEST_CLIENT.id)
+      fail(`clients[${i}].id: the test-only client "${TEST_CLIENT.id}" is refused in prod`);
     return {
       id: entry.id,
       name: entry.name ?? entry.id,

@@ -1,7 +1,7 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../dynamo/errors.js';
 import { hashedClientId } from './client-id-hash.js';
-import { addressGroup, mayEvaluate, windowStart, type ThrottlePolicy } from './throttle.js';
+import { addressGroup, mayEvaluate, type ThrottlePolicy, windowStart } from './throttle.js';
 
 type Key = { pk: string; sk: string };
 
@@ -29,15 +29,27 @@ export class ThrottleStore {
    * Reserves one attempt in the client's and the source's budgets (both at once: one round trip). Undefined when
    * the attempt is over budget; nothing stays reserved then.
    */
-  async reserve(clientId: string, address: string, nowMs: number): Promise<Reservation | undefined> {
+  async reserve(
+    clientId: string,
+    address: string,
+    nowMs: number,
+  ): Promise<Reservation | undefined> {
     const keys = throttleKeys(clientId, address, nowMs, this.policy);
-    const expiresAt = windowStart(nowMs, this.policy.windowSeconds) + this.policy.windowSeconds + 60;
+    const expiresAt =
+      windowStart(nowMs, this.policy.windowSeconds) + this.policy.windowSeconds + 60;
     const [client, source] = await Promise.all([
       this.increment(keys.client, this.policy.maxFailuresPerClient, expiresAt),
       this.increment(keys.source, this.policy.maxFailuresPerSource, expiresAt),
     ]);
-    const held = [...(client !== undefined ? [keys.client] : []), ...(source !== undefined ? [keys.source] : [])];
-    const release = () => Promise.all(held.map((key) => this.decrement(key, expiresAt))).then(() => undefined, () => undefined);
+    const held = [
+      ...(client !== undefined ? [keys.client] : []),
+      ...(source !== undefined ? [keys.source] : []),
+    ];
+    const release = () =>
+      Promise.all(held.map((key) => this.decrement(key, expiresAt))).then(
+        () => undefined,
+        () => undefined,
+      );
     if (mayEvaluate({ client, source }, this.policy)) return { release };
     await release();
     return undefined;
@@ -81,7 +93,12 @@ export class ThrottleStore {
   }
 }
 
-export function throttleKeys(clientId: string, address: string, nowMs: number, policy: ThrottlePolicy): { client: Key; source: Key } {
+export function throttleKeys(
+  clientId: string,
+  address: string,
+  nowMs: number,
+  policy: ThrottlePolicy,
+): { client: Key; source: Key } {
   const sk = `W#${windowStart(nowMs, policy.windowSeconds)}`;
   const client = hashedClientId(clientId);
   return {
@@ -89,4 +106,3 @@ export function throttleKeys(clientId: string, address: string, nowMs: number, p
     source: { pk: `THROTTLE#source#${client}#${addressGroup(address)}`, sk },
   };
 }
-

@@ -65,6 +65,7 @@ export interface Reservations {
  */
 export function mayEvaluate(reserved: Reservations, policy: ThrottlePolicy): boolean {
   if (reserved.source === undefined) return false;
-  if (reserved.client === undefined) return reserved.source <= policy.maxFailuresPerSourceOnceClientSpent;
+  if (reserved.client === undefined)
+    return reserved.source <= policy.maxFailuresPerSourceOnceClientSpent;
   return true;
 }

@@ -62,10 +62,14 @@ export class TokenService {
       plausible && !staticClient ? this.options.clients.get(request.clientId) : undefined,
     ]);
     if (!reservation) {
-      throw new OAuthError('temporarily_unavailable', 'too many failed authentication attempts; retry later', {
-        status: 429,
-        retryAfterSeconds: secondsLeftInWindow(nowMs, this.options.throttle.windowSeconds),
-      });
+      throw new OAuthError(
+        'temporarily_unavailable',
+        'too many failed authentication attempts; retry later',
+        {
+          status: 429,
+          retryAfterSeconds: secondsLeftInWindow(nowMs, this.options.throttle.windowSeconds),
+        },
+      );
     }
 
     const secrets = stored ? Object.values(stored.secrets) : [];
@@ -80,16 +84,25 @@ export class TokenService {
     const refused = granted.filter((s) => !clientScopes.includes(s));
     if (refused.length > 0) {
       await released;
-      throw new OAuthError('invalid_scope', `scope not allowed for this client: ${refused.join(' ')}`);
+      throw new OAuthError(
+        'invalid_scope',
+        `scope not allowed for this client: ${refused.join(' ')}`,
+      );
     }
 
-    const lifetime = staticClient?.accessTokenLifetime ?? stored?.accessTokenLifetime ?? DEFAULT_TOKEN_LIFETIME;
+    const lifetime =
+      staticClient?.accessTokenLifetime ?? stored?.accessTokenLifetime ?? DEFAULT_TOKEN_LIFETIME;
     const [accessToken] = await Promise.all([
       this.sign(request.clientId, granted, audience, lifetime, nowMs),
       stored ? this.touch(stored, secrets[matched]!.id, nowMs) : undefined,
       released,
     ]);
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: lifetime, scope: granted.join(' ') };
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: lifetime,
+      scope: granted.join(' '),
+    };
   }
 
   private audienceFor(resource: string | undefined): string {
@@ -102,12 +115,21 @@ export class TokenService {
     }
     // RFC 8707 §2: an absolute URI without fragment, and one this server issues tokens for.
     if (!url || resource.includes('#') || !this.allowedResources.has(resource)) {
-      throw new OAuthError('invalid_target', 'resource is not a resource this server issues tokens for');
+      throw new OAuthError(
+        'invalid_target',
+        'resource is not a resource this server issues tokens for',
+      );
     }
     return resource;
   }
 
-  private async sign(clientId: string, scopes: readonly string[], audience: string, lifetime: number, nowMs: number): Promise<string> {
+  private async sign(
+    clientId: string,
+    scopes: readonly string[],
+    audience: string,
+    lifetime: number,
+    nowMs: number,
+  ): Promise<string> {
     const { kid, alg, key } = await this.options.keys.signingKey();
     const iat = Math.floor(nowMs / 1000);
     return new SignJWT({ client_id: clientId, scope: scopes.join(' ') })

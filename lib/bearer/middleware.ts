@@ -16,7 +16,8 @@ export function bearerAuth(service: Service, verifier: TokenVerifier): Middlewar
     const principal = await verifier.verify(match[1]!);
     c.set('principal', principal);
     const needed = requiredScope(service, c.req.method);
-    if (!grants(principal.scopes, needed)) throw new InsufficientScopeError(`scope "${needed}" required`, needed);
+    if (!grants(principal.scopes, needed))
+      throw new InsufficientScopeError(`scope "${needed}" required`, needed);
     await next();
   };
 }

@@ -9,7 +9,9 @@ export type Service = (typeof SERVICES)[number];
 export const ALL_SCOPES: readonly string[] = SERVICES.flatMap((s) => [`${s}:read`, `${s}:write`]);
 
 /** Scopes of a client created without `scopes`: everything but the auth service's own. */
-export const DEFAULT_CLIENT_SCOPES: readonly string[] = ALL_SCOPES.filter((s) => !s.startsWith('auth:'));
+export const DEFAULT_CLIENT_SCOPES: readonly string[] = ALL_SCOPES.filter(
+  (s) => !s.startsWith('auth:'),
+);
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 

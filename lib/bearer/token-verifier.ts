@@ -1,4 +1,4 @@
-import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
 import { InvalidTokenError } from '../errors/index.js';
 import type { Principal } from '../http/types.js';
 
@@ -45,7 +45,8 @@ export class TokenVerifier {
       return toPrincipal(await this.check(token));
     } catch (err) {
       if (!(err instanceof errors.JWKSNoMatchingKey)) throw translate(err);
-      if (this.keys && this.now() - this.keys.loadedAt < this.minReloadIntervalMs) throw translate(err);
+      if (this.keys && this.now() - this.keys.loadedAt < this.minReloadIntervalMs)
+        throw translate(err);
       await this.reload();
       try {
         return toPrincipal(await this.check(token));
@@ -85,15 +86,18 @@ export class TokenVerifier {
 function toPrincipal(payload: JWTPayload): Principal {
   const clientId = payload.client_id;
   const scope = payload.scope ?? '';
-  if (typeof clientId !== 'string' || typeof scope !== 'string') throw new InvalidTokenError('token claims malformed');
+  if (typeof clientId !== 'string' || typeof scope !== 'string')
+    throw new InvalidTokenError('token claims malformed');
   return { clientId, scopes: new Set(scope.split(' ').filter(Boolean)) };
 }
 
 function translate(err: unknown): Error {
   if (err instanceof InvalidTokenError) return err;
   if (err instanceof errors.JWTExpired) return new InvalidTokenError('token expired');
-  if (err instanceof errors.JWTClaimValidationFailed) return new InvalidTokenError(`token claim "${err.claim}" rejected`);
-  if (err instanceof errors.JWKSNoMatchingKey) return new InvalidTokenError('token signed by an unknown key');
+  if (err instanceof errors.JWTClaimValidationFailed)
+    return new InvalidTokenError(`token claim "${err.claim}" rejected`);
+  if (err instanceof errors.JWKSNoMatchingKey)
+    return new InvalidTokenError('token signed by an unknown key');
   if (err instanceof errors.JOSEError) return new InvalidTokenError('token invalid');
   return err instanceof Error ? err : new Error(String(err));
 }

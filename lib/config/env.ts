@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/index.js';
-import { TABLES, QUEUES, type TableId } from '../resources/definitions.js';
+import { QUEUES, TABLES, type TableId } from '../resources/definitions.js';
 
 export type Stage = 'local' | 'dev' | 'prod';
 
@@ -32,9 +32,13 @@ export interface PlatformConfig {
 
 export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const stage = (env.STAGE ?? 'dev') as Stage;
-  if (!['local', 'dev', 'prod'].includes(stage)) throw new ConfigurationError(`STAGE must be local, dev or prod (got "${stage}")`);
+  if (!['local', 'dev', 'prod'].includes(stage))
+    throw new ConfigurationError(`STAGE must be local, dev or prod (got "${stage}")`);
   const publicBaseUrl = normaliseBaseUrl(required(env, 'PUBLIC_BASE_URL'), stage);
-  const tables = Object.fromEntries(TABLES.map((t) => [t.id, required(env, t.envVar)])) as Record<TableId, string>;
+  const tables = Object.fromEntries(TABLES.map((t) => [t.id, required(env, t.envVar)])) as Record<
+    TableId,
+    string
+  >;
   const queues = Object.fromEntries(QUEUES.map((q) => [q.id, env[q.envVar]]));
   return {
     stage,
@@ -52,7 +56,10 @@ export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Pla
 
 /** Exact origins (`https://console.example.com`): scheme, host, optional port; no path, no wildcard. */
 export function corsOrigins(raw: string | undefined): string[] {
-  const origins = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const origins = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     let url: URL | undefined;
     try {
@@ -61,7 +68,9 @@ export function corsOrigins(raw: string | undefined): string[] {
       url = undefined;
     }
     if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== origin) {
-      throw new ConfigurationError(`CORS_ALLOWED_ORIGINS: "${origin.slice(0, 100)}" is not an origin such as https://console.example.com`);
+      throw new ConfigurationError(
+        `CORS_ALLOWED_ORIGINS: "${origin.slice(0, 100)}" is not an origin such as https://console.example.com`,
+      );
     }
   }
   return origins;
@@ -75,22 +84,35 @@ export function normaliseBaseUrl(raw: string, stage: Stage): string {
     throw new ConfigurationError(`PUBLIC_BASE_URL is not an absolute URL: "${raw}"`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && stage !== 'prod')) {
-    throw new ConfigurationError(`PUBLIC_BASE_URL must use https${stage === 'prod' ? ' in prod' : ''} (got "${raw}")`);
+    throw new ConfigurationError(
+      `PUBLIC_BASE_URL must use https${stage === 'prod' ? ' in prod' : ''} (got "${raw}")`,
+    );
   }
-  if (url.search || url.hash) throw new ConfigurationError('PUBLIC_BASE_URL must not have a query or fragment');
+  if (url.search || url.hash)
+    throw new ConfigurationError('PUBLIC_BASE_URL must not have a query or fragment');
   return url.href.replace(/\/+$/, '');
 }
 
-function integerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+function integerSetting(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= min && value <= max)) throw new ConfigurationError(`${name} must be an integer from ${min} to ${max} (got "${raw.slice(0, 32)}")`);
+  if (!(value >= min && value <= max))
+    throw new ConfigurationError(
+      `${name} must be an integer from ${min} to ${max} (got "${raw.slice(0, 32)}")`,
+    );
   return value;
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name];
-  if (value === undefined || value === '') throw new ConfigurationError(`environment variable ${name} is required`);
+  if (value === undefined || value === '')
+    throw new ConfigurationError(`environment variable ${name} is required`);
   return value;
 }

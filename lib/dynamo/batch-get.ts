@@ -21,10 +21,13 @@ export async function batchGetInOrder(
   const id = (k: Record<string, unknown>) => keyNames.map((n) => String(k[n])).join('\u0000');
   const unique = [...new Map(keys.map((k) => [id(k), k])).values()];
   const chunks: Key[][] = [];
-  for (let i = 0; i < unique.length; i += KEYS_PER_CALL) chunks.push(unique.slice(i, i + KEYS_PER_CALL));
+  for (let i = 0; i < unique.length; i += KEYS_PER_CALL)
+    chunks.push(unique.slice(i, i + KEYS_PER_CALL));
   const found = new Map<string, Record<string, unknown>>();
   for (let i = 0; i < chunks.length; i += CONCURRENT_CALLS) {
-    await Promise.all(chunks.slice(i, i + CONCURRENT_CALLS).map((chunk) => readChunk(doc, table, chunk, id, found)));
+    await Promise.all(
+      chunks.slice(i, i + CONCURRENT_CALLS).map((chunk) => readChunk(doc, table, chunk, id, found)),
+    );
   }
   return keys.map((k) => found.get(id(k)));
 }
@@ -38,9 +41,14 @@ async function readChunk(
 ): Promise<void> {
   let pending = chunk;
   for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 4) throw Object.assign(new Error('BatchGetItem left keys unprocessed'), { name: 'ThrottlingException' });
+    if (attempt > 4)
+      throw Object.assign(new Error('BatchGetItem left keys unprocessed'), {
+        name: 'ThrottlingException',
+      });
     if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt * Math.random()));
-    const result = await doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+    const result = await doc.send(
+      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
+    );
     for (const item of result.Responses?.[table] ?? []) found.set(id(item), item);
     pending = (result.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
   }

@@ -1,7 +1,6 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
 import { checkCursorKey, forgedCursor, type PagedQuery } from './paginate.js';
-
 
 /**
  * One page of a query whose FilterExpression may leave out most of its key range (a point in time far back):
@@ -39,12 +38,17 @@ export async function boundedQueryPage<T>(
     }
     read += result.ScannedCount ?? result.Items?.length ?? 0;
     // `keep`: a condition DynamoDB cannot evaluate, applied here to what the read returned.
-    items.push(...((result.Items ?? []) as Record<string, unknown>[]).filter((item) => !query.keep || query.keep(item)));
+    items.push(
+      ...((result.Items ?? []) as Record<string, unknown>[]).filter(
+        (item) => !query.keep || query.keep(item),
+      ),
+    );
     start = result.LastEvaluatedKey;
     limit *= 2;
   } while (start && items.length <= pageSize && read < query.readBudget);
 
-  const keyOf = (item: Record<string, unknown>): PageKey => Object.fromEntries(query.keyAttributes.map((name) => [name, String(item[name])]));
+  const keyOf = (item: Record<string, unknown>): PageKey =>
+    Object.fromEntries(query.keyAttributes.map((name) => [name, String(item[name])]));
   const full = items.length > pageSize;
   const more = full || start !== undefined;
   const pageItems = items.slice(0, pageSize);
@@ -53,9 +57,20 @@ export async function boundedQueryPage<T>(
   const far = full ? keyOf(pageItems[pageSize - 1]!) : start ? keyOf(start) : undefined;
   const near = pageItems[0] ? keyOf(pageItems[0]) : cursor?.k;
   if (backwards) pageItems.reverse();
-  const make = (d: 'n' | 'p', k: PageKey) => encodeCursor({ l: query.list, p: pageSize, k, d, ...(query.filters ? { f: query.filters } : {}) });
+  const make = (d: 'n' | 'p', k: PageKey) =>
+    encodeCursor({
+      l: query.list,
+      p: pageSize,
+      k,
+      d,
+      ...(query.filters ? { f: query.filters } : {}),
+    });
 
-  const page: Page<T> = { pageSize, hasMore: backwards ? true : more, data: pageItems.map(toRecord) };
+  const page: Page<T> = {
+    pageSize,
+    hasMore: backwards ? true : more,
+    data: pageItems.map(toRecord),
+  };
   if (backwards) {
     if (near) page.next = make('n', near);
     if (more && far) page.previous = make('p', far);

@@ -12,8 +12,13 @@ export interface DynamoConnection {
  * One document client per container. Against DynamoDB Local the credentials are placeholders (it accepts any),
  * so `npm start` and the tests never look for, or use, real AWS credentials.
  */
-export function createDocumentClient(connection: DynamoConnection = {}, options: { bigintNumbers?: boolean } = {}): DynamoDBDocumentClient {
-  const config: DynamoDBClientConfig = { region: connection.region ?? process.env.AWS_REGION ?? 'us-east-1' };
+export function createDocumentClient(
+  connection: DynamoConnection = {},
+  options: { bigintNumbers?: boolean } = {},
+): DynamoDBDocumentClient {
+  const config: DynamoDBClientConfig = {
+    region: connection.region ?? process.env.AWS_REGION ?? 'us-east-1',
+  };
   if (connection.endpoint) {
     config.endpoint = connection.endpoint;
     config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -21,7 +26,9 @@ export function createDocumentClient(connection: DynamoConnection = {}, options:
   const doc = DynamoDBDocumentClient.from(new DynamoDBClient(config), {
     marshallOptions: { removeUndefinedValues: true },
     // The ledger stores only integers; reading them as bigint keeps amounts exact (rule 1).
-    ...(options.bigintNumbers ? { unmarshallOptions: { wrapNumbers: (value: string) => BigInt(value) } } : {}),
+    ...(options.bigintNumbers
+      ? { unmarshallOptions: { wrapNumbers: (value: string) => BigInt(value) } }
+      : {}),
   });
   // Callers' map keys named `__proto__` would be dropped by the SDK's (un)marshaller: see proto-keys.ts.
   doc.middlewareStack.use(protoSafeKeys);

@@ -15,7 +15,10 @@ const THROTTLING = new Set([
  * failed and nothing else went wrong), `other`. `index` is the first item whose condition failed (0 for a
  * single-item write's failed condition), -1 when none did; a caller may need it whatever the kind.
  */
-export type WriteFailure = { kind: 'throttled' | 'conflict' | 'condition' | 'other'; index: number };
+export type WriteFailure = {
+  kind: 'throttled' | 'conflict' | 'condition' | 'other';
+  index: number;
+};
 
 const CONFLICT_NAMES = new Set(['TransactionConflictException', 'TransactionInProgressException']);
 const THROTTLED_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded']);
@@ -28,21 +31,27 @@ export function classifyWriteFailure(err: unknown): WriteFailure {
   if (CONFLICT_NAMES.has(err.name)) return { kind: 'conflict', index: -1 };
   if (err.name === 'ConditionalCheckFailedException') return { kind: 'condition', index: 0 };
   if (err.name !== 'TransactionCanceledException') return { kind: 'other', index: -1 };
-  const reasons = ((err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+  const reasons = (
+    (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? []
+  ).map((r) => r.Code ?? 'None');
   const index = reasons.indexOf('ConditionalCheckFailed');
   if (reasons.some((code) => THROTTLED_REASONS.has(code))) return { kind: 'throttled', index };
   if (reasons.includes('TransactionConflict')) return { kind: 'conflict', index };
-  if (index >= 0 && reasons.every((code) => CONDITION_REASONS.has(code))) return { kind: 'condition', index };
+  if (index >= 0 && reasons.every((code) => CONDITION_REASONS.has(code)))
+    return { kind: 'condition', index };
   return { kind: 'other', index };
 }
 
-export const isThrottling = (err: unknown): boolean => classifyWriteFailure(err).kind === 'throttled';
+export const isThrottling = (err: unknown): boolean =>
+  classifyWriteFailure(err).kind === 'throttled';
 
 /** True when a write failed only because of failed conditions (no throttling, no conflict). */
-export const isConditionFailure = (err: unknown): boolean => classifyWriteFailure(err).kind === 'condition';
+export const isConditionFailure = (err: unknown): boolean =>
+  classifyWriteFailure(err).kind === 'condition';
 
 /** True when another transaction held an item the write needed. */
-export const isTransactionConflict = (err: unknown): boolean => classifyWriteFailure(err).kind === 'conflict';
+export const isTransactionConflict = (err: unknown): boolean =>
+  classifyWriteFailure(err).kind === 'conflict';
 
 /** Index of the first transaction item whose condition failed, or -1. */
 export const failedConditionIndex = (err: unknown): number => classifyWriteFailure(err).index;

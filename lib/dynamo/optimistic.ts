@@ -1,8 +1,10 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DependencyThrottledError } from '../errors/index.js';
 import { classifyWriteFailure, isThrottling } from './errors.js';
 
-export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+export type TransactItem = NonNullable<
+  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
+>[number];
 
 /**
  * Optimistic writes: a record is read with its version, a transaction is written conditionally on that version
@@ -10,7 +12,10 @@ export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWrit
  */
 
 /** True when the transaction committed; false when another writer got there first. Throttling is thrown. */
-export async function commitUnlessRaced(doc: DynamoDBDocumentClient, items: TransactItem[]): Promise<boolean> {
+export async function commitUnlessRaced(
+  doc: DynamoDBDocumentClient,
+  items: TransactItem[],
+): Promise<boolean> {
   try {
     await doc.send(new TransactWriteCommand({ TransactItems: items }));
     return true;
@@ -38,7 +43,10 @@ export interface RetryOptions {
  * Runs `step` until it reports done; after a lost race it waits (full jitter over a window that doubles with each
  * lost race, capped) and runs it again, until `maxAttempts` or the time budget is spent (then 503, retry later).
  */
-export async function retryRaces<T>(step: () => Promise<{ done: true; value: T } | { done: false }>, options: RetryOptions): Promise<T> {
+export async function retryRaces<T>(
+  step: () => Promise<{ done: true; value: T } | { done: false }>,
+  options: RetryOptions,
+): Promise<T> {
   const { baseDelayMs = 10, maxDelayMs = 500, budgetMs, now = Date.now } = options;
   const deadline = budgetMs === undefined ? Infinity : now() + budgetMs;
   for (let attempt = 1; ; attempt++) {
@@ -54,5 +62,8 @@ export async function retryRaces<T>(step: () => Promise<{ done: true; value: T }
 /** Another writer got there first: the first item's condition (the version) failed, or DynamoDB saw a conflict. */
 function lostRace(err: unknown): boolean {
   const failure = classifyWriteFailure(err);
-  return failure.kind === 'conflict' || ((err as Error).name === 'TransactionCanceledException' && failure.index === 0);
+  return (
+    failure.kind === 'conflict' ||
+    ((err as Error).name === 'TransactionCanceledException' && failure.index === 0)
+  );
 }

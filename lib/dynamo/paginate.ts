@@ -1,14 +1,22 @@
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../errors/index.js';
 import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
 
 export const forgedCursor = () => new ValidationError('cursor: not a cursor of this list');
 
 /** A cursor's start key must name exactly the query's key attributes, or it is forged (a 400). */
-export function checkCursorKey(key: Record<string, string>, keyAttributes: readonly string[]): void {
+export function checkCursorKey(
+  key: Record<string, string>,
+  keyAttributes: readonly string[],
+): void {
   const names = Object.keys(key).sort();
   const expected = [...keyAttributes].sort();
-  if (names.length !== expected.length || names.some((n, i) => n !== expected[i])) throw forgedCursor();
+  if (names.length !== expected.length || names.some((n, i) => n !== expected[i]))
+    throw forgedCursor();
 }
 
 export interface PagedQuery {
@@ -69,7 +77,13 @@ export async function queryPage<T>(
   const keyOf = (item: Record<string, unknown>): PageKey =>
     Object.fromEntries(query.keyAttributes.map((name) => [name, String(item[name])]));
   const make = (d: 'n' | 'p', item: Record<string, unknown>) =>
-    encodeCursor({ l: query.list, p: pageSize, k: keyOf(item), d, ...(query.filters ? { f: query.filters } : {}) });
+    encodeCursor({
+      l: query.list,
+      p: pageSize,
+      k: keyOf(item),
+      d,
+      ...(query.filters ? { f: query.filters } : {}),
+    });
 
   const first = pageItems[0];
   const last = pageItems[pageItems.length - 1];

@@ -1,4 +1,11 @@
-import type { InitializeHandler, InitializeHandlerArguments, InitializeHandlerOutput, InitializeMiddleware, MetadataBearer, Pluggable } from '@smithy/types';
+import type {
+  InitializeHandler,
+  InitializeHandlerArguments,
+  InitializeHandlerOutput,
+  InitializeMiddleware,
+  MetadataBearer,
+  Pluggable,
+} from '@smithy/types';
 
 /**
  * Keys named `__proto__` or `constructor` survive DynamoDB.
@@ -19,7 +26,8 @@ const NEEDS_ESCAPE = /^\0*(?:__proto__|constructor)$/;
 const NEEDS_UNESCAPE = /^\0+(?:__proto__|constructor)$/;
 
 export const escapeStoredKey = (key: string): string => (NEEDS_ESCAPE.test(key) ? `\0${key}` : key);
-export const unescapeStoredKey = (key: string): string => (NEEDS_UNESCAPE.test(key) ? key.slice(1) : key);
+export const unescapeStoredKey = (key: string): string =>
+  NEEDS_UNESCAPE.test(key) ? key.slice(1) : key;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
@@ -30,7 +38,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Whether any object key under `value`, or any `ExpressionAttributeNames` value, matches `pattern`. */
 function mentions(value: unknown, pattern: RegExp, isName = false): boolean {
   if (Array.isArray(value)) return value.some((item) => mentions(item, pattern));
-  if (isPlainObject(value)) return Object.entries(value).some(([key, child]) => pattern.test(key) || mentions(child, pattern, key === 'ExpressionAttributeNames'));
+  if (isPlainObject(value))
+    return Object.entries(value).some(
+      ([key, child]) =>
+        pattern.test(key) || mentions(child, pattern, key === 'ExpressionAttributeNames'),
+    );
   return isName && typeof value === 'string' && pattern.test(value);
 }
 
@@ -39,15 +51,25 @@ function renamed(value: unknown, rename: (key: string) => string, inNames = fals
   if (Array.isArray(value)) return value.map((item) => renamed(item, rename));
   if (!isPlainObject(value)) return inNames && typeof value === 'string' ? rename(value) : value;
   // fromEntries defines own properties: the restored `__proto__` key is data, not the prototype.
-  return Object.fromEntries(Object.entries(value).map(([key, child]) => [rename(key), renamed(child, rename, key === 'ExpressionAttributeNames')]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [
+      rename(key),
+      renamed(child, rename, key === 'ExpressionAttributeNames'),
+    ]),
+  );
 }
 
 const protoKeysMiddleware: InitializeMiddleware<object, MetadataBearer> =
   (next: InitializeHandler<object, MetadataBearer>) =>
-  async (args: InitializeHandlerArguments<object>): Promise<InitializeHandlerOutput<MetadataBearer>> => {
-    const input = mentions(args.input, NEEDS_ESCAPE, false) ? (renamed(args.input, escapeStoredKey) as object) : args.input;
+  async (
+    args: InitializeHandlerArguments<object>,
+  ): Promise<InitializeHandlerOutput<MetadataBearer>> => {
+    const input = mentions(args.input, NEEDS_ESCAPE, false)
+      ? (renamed(args.input, escapeStoredKey) as object)
+      : args.input;
     const result = await next({ ...args, input });
-    if (mentions(result.output, NEEDS_UNESCAPE, false)) result.output = renamed(result.output, unescapeStoredKey) as MetadataBearer;
+    if (mentions(result.output, NEEDS_UNESCAPE, false))
+      result.output = renamed(result.output, unescapeStoredKey) as MetadataBearer;
     return result;
   };
 

@@ -22,7 +22,8 @@ export interface EventEnvelopeText {
 }
 
 /** The event id of a seed: 32 hex digits of its SHA-256. */
-export const eventIdOf = (seed: string): string => createHash('sha256').update(seed).digest('hex').slice(0, 32);
+export const eventIdOf = (seed: string): string =>
+  createHash('sha256').update(seed).digest('hex').slice(0, 32);
 
 /**
  * The envelope of API.md §5 as exact JSON, the only place it is built: the events-table rows (outbox) and the

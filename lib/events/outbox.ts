@@ -1,4 +1,4 @@
-import { eventEnvelope, type EventSource } from './envelope.js';
+import { type EventSource, eventEnvelope } from './envelope.js';
 
 /** Event rows expire a week after they are written: the table stream has carried them on long before. */
 export const EVENT_TTL_SECONDS = 7 * 24 * 3600;

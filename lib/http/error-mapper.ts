@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
-import { InsufficientScopeError, PlatformError, type ErrorKind } from '../errors/index.js';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { type ErrorKind, InsufficientScopeError, PlatformError } from '../errors/index.js';
 import type { AppEnv } from './types.js';
 
 /** The only table from failure kind to the contract's errorCode and status (API.md §1.1). */
@@ -29,7 +29,10 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
 };
 
 /** The contract's code and status for a platform error (bulk results report them per element). */
-export function contractError(err: PlatformError): { status: ContentfulStatusCode; errorCode: string } {
+export function contractError(err: PlatformError): {
+  status: ContentfulStatusCode;
+  errorCode: string;
+} {
   return CONTRACT[err.kind];
 }
 
@@ -43,9 +46,15 @@ export function errorResponse(c: Context<AppEnv>, err: unknown): Response {
   if (err instanceof PlatformError) {
     const { status, errorCode } = CONTRACT[err.kind];
     if (err.kind === 'invalid_token') {
-      c.header('WWW-Authenticate', `Bearer error="invalid_token", error_description="${headerSafe(err.message)}"`);
+      c.header(
+        'WWW-Authenticate',
+        `Bearer error="invalid_token", error_description="${headerSafe(err.message)}"`,
+      );
     } else if (err instanceof InsufficientScopeError) {
-      c.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${err.requiredScope}"`);
+      c.header(
+        'WWW-Authenticate',
+        `Bearer error="insufficient_scope", scope="${err.requiredScope}"`,
+      );
     } else if (err.kind === 'dependency_throttled' || err.kind === 'not_committed') {
       c.header('Retry-After', '1');
     }
@@ -55,19 +64,31 @@ export function errorResponse(c: Context<AppEnv>, err: unknown): Response {
   }
   // Hono's own exceptions (e.g. from built-in middleware) carry a status but no contract code.
   if (err instanceof HTTPException && err.status < 500) {
-    return c.json({ errorCode: 'VALIDATION', errorMessage: err.message || 'invalid request' }, err.status);
+    return c.json(
+      { errorCode: 'VALIDATION', errorMessage: err.message || 'invalid request' },
+      err.status,
+    );
   }
   // Anything else is a bug or an outage: log it in full, tell the caller nothing about internals.
   const requestId = c.get('requestId');
   c.get('logger')?.log('error', 'unhandled error', {
     requestId,
-    error: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err),
+    error:
+      err instanceof Error
+        ? { name: err.name, message: err.message, stack: err.stack }
+        : String(err),
   });
-  return c.json({ errorCode: 'INTERNAL', errorMessage: `internal error (request id ${requestId})` }, 500);
+  return c.json(
+    { errorCode: 'INTERNAL', errorMessage: `internal error (request id ${requestId})` },
+    500,
+  );
 }
 
 export function notFoundResponse(c: Context<AppEnv>): Response {
-  return c.json({ errorCode: 'NOT_FOUND', errorMessage: `no route for ${c.req.method} ${c.req.path}` }, 404);
+  return c.json(
+    { errorCode: 'NOT_FOUND', errorMessage: `no route for ${c.req.method} ${c.req.path}` },
+    404,
+  );
 }
 
 /** Header parameter values are quoted strings: keep them printable ASCII without quotes or backslashes. */

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { ValidationError } from '../errors/index.js';
 import { validate } from '../validation/validate.js';
 
@@ -52,5 +52,9 @@ export function withoutNullFields(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNullFields);
   if (value === null || typeof value !== 'object') return value;
   // fromEntries defines own properties: a hostile "__proto__" key stays a plain key, as JSON.parse made it.
-  return Object.fromEntries(Object.entries(value).flatMap(([key, field]) => (field === null ? [] : [[key, withoutNullFields(field)]])));
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, field]) =>
+      field === null ? [] : [[key, withoutNullFields(field)]],
+    ),
+  );
 }

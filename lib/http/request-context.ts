@@ -17,7 +17,8 @@ export function requestContext(service: string, logger: Logger): MiddlewareHandl
     const started = performance.now();
     const supplied = c.req.header('x-request-id');
     const requestId =
-      gatewayRequestId(c.env) ?? (supplied !== undefined && SAFE_REQUEST_ID.test(supplied) ? supplied : randomUUID());
+      gatewayRequestId(c.env) ??
+      (supplied !== undefined && SAFE_REQUEST_ID.test(supplied) ? supplied : randomUUID());
     c.set('requestId', requestId);
     c.set('logger', logger);
     c.set('logFields', {});

@@ -17,7 +17,8 @@ interface NodeIncomingLike {
 
 export function sourceAddress(env: Record<string, unknown> | undefined): string {
   const event = env?.event as LambdaEventLike | undefined;
-  const fromGateway = event?.requestContext?.http?.sourceIp ?? event?.requestContext?.identity?.sourceIp;
+  const fromGateway =
+    event?.requestContext?.http?.sourceIp ?? event?.requestContext?.identity?.sourceIp;
   if (fromGateway) return fromGateway;
   const incoming = env?.incoming as NodeIncomingLike | undefined;
   return incoming?.socket?.remoteAddress ?? 'unknown';

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { PayloadTooLargeError, DependencyThrottledError } from '../errors/index.js';
 import { isThrottling } from '../dynamo/errors.js';
+import { DependencyThrottledError, PayloadTooLargeError } from '../errors/index.js';
 import type { Logger } from '../observability/logger.js';
 import { errorResponse, notFoundResponse } from './error-mapper.js';
 import { requestContext } from './request-context.js';
@@ -26,7 +26,12 @@ export interface ServiceAppOptions {
  * Lambda, and the local gateway does the same), request id and log line, 1 MiB body limit, the single error
  * mapper, 404 in the contract's shape, and the unauthenticated health probe.
  */
-export function createServiceApp({ service, logger, routesWithOwnBodyLimit = [], corsOrigins = [] }: ServiceAppOptions): Hono<AppEnv> {
+export function createServiceApp({
+  service,
+  logger,
+  routesWithOwnBodyLimit = [],
+  corsOrigins = [],
+}: ServiceAppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>().basePath(`/api/${service}`);
   // First, so a browser's preflight is answered before any authentication (it carries no token).
   if (corsOrigins.length > 0) {
@@ -35,7 +40,12 @@ export function createServiceApp({ service, logger, routesWithOwnBodyLimit = [],
       cors({
         origin: [...corsOrigins],
         allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-        allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'Formance-Bigint-As-String'],
+        allowHeaders: [
+          'Authorization',
+          'Content-Type',
+          'Idempotency-Key',
+          'Formance-Bigint-As-String',
+        ],
         exposeHeaders: ['Count', 'Idempotency-Hit', 'Retry-After', 'x-request-id'],
         maxAge: 600,
       }),
@@ -50,7 +60,12 @@ export function createServiceApp({ service, logger, routesWithOwnBodyLimit = [],
     },
   });
   app.use('*', (c, next) => (exempt.has(c.req.path) ? next() : limit(c, next)));
-  app.onError((err, c) => errorResponse(c, isThrottling(err) ? new DependencyThrottledError('service busy, retry shortly') : err));
+  app.onError((err, c) =>
+    errorResponse(
+      c,
+      isThrottling(err) ? new DependencyThrottledError('service busy, retry shortly') : err,
+    ),
+  );
   app.notFound((c) => notFoundResponse(c));
   app.get('/_health', (c) => c.json({ status: 'ok', service }));
   return app;

@@ -6,11 +6,15 @@ import { parse, stringify } from 'lossless-json';
  * written as bare JSON numbers, or as strings when the caller asked with `Formance-Bigint-As-String`.
  */
 export function parseJson(text: string): unknown {
-  return parse(text, null, (literal) => (/^-?\d+$/.test(literal) ? BigInt(literal) : Number(literal)));
+  return parse(text, null, (literal) =>
+    /^-?\d+$/.test(literal) ? BigInt(literal) : Number(literal),
+  );
 }
 
 export function stringifyJson(value: unknown, options: { bigintAsString?: boolean } = {}): string {
-  const replacer = options.bigintAsString ? (_key: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v) : undefined;
+  const replacer = options.bigintAsString
+    ? (_key: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)
+    : undefined;
   const text = stringify(value, replacer);
   if (text === undefined) throw new Error('value cannot be serialised to JSON');
   return text;

@@ -3,38 +3,38 @@ import { createDocumentClient } from '../dynamo/client.js';
 import type { AppEnv } from '../http/types.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
+import { sqsClientFromEnv } from '../sqs/client.js';
+import type { LedgerRecord } from './domain/change.js';
 import { accountRoutes } from './routes/accounts.js';
+import { bulkRoutes } from './routes/bulk.js';
 import { infoRoutes } from './routes/info.js';
 import { ledgerRoutes } from './routes/ledgers.js';
-import { logRoutes } from './routes/logs.js';
 import { logTransferRoutes } from './routes/log-transfer.js';
-import { transactionRoutes } from './routes/transactions.js';
-import { metadataRoutes } from './routes/metadata.js';
-import { bulkRoutes } from './routes/bulk.js';
-import { volumeRoutes } from './routes/volumes.js';
+import { logRoutes } from './routes/logs.js';
 import { mappingRoutes } from './routes/mapping.js';
-import { v1TransactionRoutes } from './routes/v1-transactions.js';
-import { v1ScriptRoutes } from './routes/v1-script.js';
+import { metadataRoutes } from './routes/metadata.js';
+import { transactionRoutes } from './routes/transactions.js';
 import { v1AccountRoutes } from './routes/v1-accounts.js';
 import { v1InfoRoutes, v1LedgerRoutes } from './routes/v1-info.js';
 import { v1LogRoutes } from './routes/v1-logs.js';
-import { VolumeReads } from './store/volume-reads.js';
-import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
+import { v1ScriptRoutes } from './routes/v1-script.js';
+import { v1TransactionRoutes } from './routes/v1-transactions.js';
+import { volumeRoutes } from './routes/volumes.js';
+import { LedgerCommands } from './sequencer/ledger-commands.js';
+import { LedgerRelay } from './sequencer/relay.js';
+import { settleBatch } from './sequencer/settle.js';
 import { AccountReads } from './store/account-reads.js';
 import { BucketTables } from './store/bucket-tables.js';
+import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
+import type { Head } from './store/head.js';
 import { LedgerLookup } from './store/ledger-lookup.js';
 import { LogReads } from './store/log-reads.js';
 import { LedgerRegistry } from './store/registry.js';
+import { tableScriptState } from './store/script-state.js';
 import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
+import { VolumeReads } from './store/volume-reads.js';
 import { LedgerWriter } from './store/writer.js';
-import { settleBatch } from './sequencer/settle.js';
-import { tableScriptState } from './store/script-state.js';
-import type { LedgerRecord } from './domain/change.js';
-import type { Head } from './store/head.js';
-import { LedgerCommands } from './sequencer/ledger-commands.js';
-import { LedgerRelay } from './sequencer/relay.js';
-import { sqsClientFromEnv } from '../sqs/client.js';
 
 export interface LedgerAppOptions {
   now?: () => number;
@@ -42,7 +42,10 @@ export interface LedgerAppOptions {
 }
 
 /** The ledger service (API.md §3). */
-export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptions = {}): Hono<AppEnv> {
+export function createLedgerApp(
+  runtime: ServiceRuntime,
+  options: LedgerAppOptions = {},
+): Hono<AppEnv> {
   const { config, env } = runtime;
   const now = options.now ?? Date.now;
   // Amounts are read back as bigint (rule 1): this service has its own document client for that.
@@ -52,7 +55,8 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const registry = new LedgerRegistry(doc, buckets);
   const lookup = new LedgerLookup(registry);
   // A batch a stopped ledger writer left unsettled is settled by the next direct write or list (sequencer/settle.ts).
-  const settle = (ledger: LedgerRecord, table: string, head: Head) => settleBatch(doc, table, ledger.name, head, now());
+  const settle = (ledger: LedgerRecord, table: string, head: Head) =>
+    settleBatch(doc, table, ledger.name, head, now());
   const writer = new LedgerWriter({
     doc,
     tableFor,
@@ -71,9 +75,18 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
   // Group commit when the stack gives the ledger an ingress queue: busy ledgers relay to the sequenced writer.
   const ingress = env.LEDGER_INGRESS_QUEUE_URL;
-  const relay = ingress ? new LedgerRelay({ doc, sqs: sqsClientFromEnv(env), queueUrl: ingress, tableFor, now }) : undefined;
-  const scriptState = (ledger: LedgerRecord) => tableScriptState(doc, tableFor(ledger.bucket), ledger.name);
-  const commands = new LedgerCommands({ writer, reads, now, scriptState, ...(relay ? { relay } : {}) });
+  const relay = ingress
+    ? new LedgerRelay({ doc, sqs: sqsClientFromEnv(env), queueUrl: ingress, tableFor, now })
+    : undefined;
+  const scriptState = (ledger: LedgerRecord) =>
+    tableScriptState(doc, tableFor(ledger.bucket), ledger.name);
+  const commands = new LedgerCommands({
+    writer,
+    reads,
+    now,
+    scriptState,
+    ...(relay ? { relay } : {}),
+  });
   transactionRoutes(app, { lookup, commands, reads, stats, effectiveVolumes });
   metadataRoutes(app, { lookup, commands });
   bulkRoutes(app, { lookup, writer, commands, reads, scriptState });
@@ -81,7 +94,19 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
   accountRoutes(app, { lookup, accounts, stats });
   logRoutes(app, { lookup, logs });
-  logTransferRoutes(app, { lookup, logs, reads, writerAt: (clock) => new LedgerWriter({ doc, tableFor, now: clock, settle, ...(options.sleep ? { sleep: options.sleep } : {}) }) });
+  logTransferRoutes(app, {
+    lookup,
+    logs,
+    reads,
+    writerAt: (clock) =>
+      new LedgerWriter({
+        doc,
+        tableFor,
+        now: clock,
+        settle,
+        ...(options.sleep ? { sleep: options.sleep } : {}),
+      }),
+  });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (API.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });

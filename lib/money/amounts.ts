@@ -9,7 +9,10 @@ export const MAX_AMOUNT = 10n ** BigInt(MAX_DIGITS) - 1n;
  * decimal string. Never negative, never fractional, at most 38 digits.
  */
 export const amountSchema = v.pipe(
-  v.union([v.bigint(), v.number(), v.string()], 'must be an integer (JSON number or decimal string)'),
+  v.union(
+    [v.bigint(), v.number(), v.string()],
+    'must be an integer (JSON number or decimal string)',
+  ),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const value = dataset.value;
     let amount: bigint;
@@ -26,7 +29,9 @@ export const amountSchema = v.pipe(
       amount = BigInt(value);
     } else if (/^\d+$/.test(value)) amount = BigInt(value);
     else {
-      addIssue({ message: /^-\d+$/.test(value) ? 'must not be negative' : 'must be a decimal integer string' });
+      addIssue({
+        message: /^-\d+$/.test(value) ? 'must not be negative' : 'must be a decimal integer string',
+      });
       return NEVER;
     }
     if (amount < 0n) {

@@ -18,18 +18,37 @@ export type Expression =
   | { type: 'call'; name: string; args: Expression[]; loc: Position };
 
 export type Source =
-  | { type: 'account'; address: Expression; color: Expression | null; overdraft: 'unbounded' | Expression | null; loc: Position }
+  | {
+      type: 'account';
+      address: Expression;
+      color: Expression | null;
+      overdraft: 'unbounded' | Expression | null;
+      loc: Position;
+    }
   | { type: 'inorder'; sources: Source[]; loc: Position }
   | { type: 'oneof'; sources: Source[]; loc: Position }
-  | { type: 'allotment'; items: Array<{ portion: 'remaining' | Expression; from: Source }>; loc: Position }
+  | {
+      type: 'allotment';
+      items: Array<{ portion: 'remaining' | Expression; from: Source }>;
+      loc: Position;
+    }
   | { type: 'capped'; cap: Expression; from: Source; loc: Position };
 
 export type KeptOrDestination = { type: 'kept' } | { type: 'to'; destination: Destination };
 
 export type Destination =
   | { type: 'account'; address: Expression; loc: Position }
-  | { type: 'allotment'; items: Array<{ portion: 'remaining' | Expression; to: KeptOrDestination }>; loc: Position }
-  | { type: 'inorder' | 'oneof'; clauses: Array<{ cap: Expression; to: KeptOrDestination }>; remaining: KeptOrDestination; loc: Position };
+  | {
+      type: 'allotment';
+      items: Array<{ portion: 'remaining' | Expression; to: KeptOrDestination }>;
+      loc: Position;
+    }
+  | {
+      type: 'inorder' | 'oneof';
+      clauses: Array<{ cap: Expression; to: KeptOrDestination }>;
+      remaining: KeptOrDestination;
+      loc: Position;
+    };
 
 export type SentValue =
   | { kind: 'all'; asset: Expression; loc: Position }

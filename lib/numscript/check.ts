@@ -1,4 +1,12 @@
-import type { Destination, Expression, KeptOrDestination, Position, ProgramTree, SentValue, Source } from './ast.js';
+import type {
+  Destination,
+  Expression,
+  KeptOrDestination,
+  Position,
+  ProgramTree,
+  SentValue,
+  Source,
+} from './ast.js';
 import { compilationError } from './errors.js';
 import { VALUE_TYPES, type ValueType } from './values.js';
 
@@ -31,10 +39,18 @@ export function checkProgram(tree: ProgramTree): void {
 
   for (const declaration of tree.vars) {
     if (!(VALUE_TYPES as readonly string[]).includes(declaration.typeName)) {
-      throw compilationError('InvalidType', `this type does not exist: ${declaration.typeName}`, declaration.loc);
+      throw compilationError(
+        'InvalidType',
+        `this type does not exist: ${declaration.typeName}`,
+        declaration.loc,
+      );
     }
     if (declared.has(declaration.name)) {
-      throw compilationError('DuplicateVariable', `variable $${declaration.name} is declared twice`, declaration.loc);
+      throw compilationError(
+        'DuplicateVariable',
+        `variable $${declaration.name} is declared twice`,
+        declaration.loc,
+      );
     }
     const type = declaration.typeName as ValueType;
     const origin = declaration.origin;
@@ -59,7 +75,12 @@ export function checkProgram(tree: ProgramTree): void {
         break;
       case 'call': {
         const parameters = STATEMENT_FUNCTIONS[statement.name];
-        if (!parameters) throw compilationError('UnboundFunction', `unknown function: ${statement.name}`, statement.loc);
+        if (!parameters)
+          throw compilationError(
+            'UnboundFunction',
+            `unknown function: ${statement.name}`,
+            statement.loc,
+          );
         checkArity(statement.name, parameters.length, statement.args.length, statement.loc);
         statement.args.forEach((arg, i) => expect(arg, parameters[i]!, declared));
         break;
@@ -78,7 +99,8 @@ function checkSource(source: Source, declared: Map<string, ValueType>): void {
     case 'account':
       expect(source.address, 'account', declared);
       if (source.color) expect(source.color, 'string', declared);
-      if (source.overdraft && source.overdraft !== 'unbounded') expect(source.overdraft, 'monetary', declared);
+      if (source.overdraft && source.overdraft !== 'unbounded')
+        expect(source.overdraft, 'monetary', declared);
       return;
     case 'inorder':
     case 'oneof':
@@ -124,28 +146,51 @@ function checkDestination(destination: Destination, declared: Map<string, ValueT
   }
 }
 
-function checkRemainingOnce(items: Array<{ portion: 'remaining' | Expression }>, at: Position): void {
+function checkRemainingOnce(
+  items: Array<{ portion: 'remaining' | Expression }>,
+  at: Position,
+): void {
   if (items.filter((item) => item.portion === 'remaining').length > 1) {
-    throw compilationError('InvalidAllotmentSum', 'an allotment has at most one `remaining` clause', at);
+    throw compilationError(
+      'InvalidAllotmentSum',
+      'an allotment has at most one `remaining` clause',
+      at,
+    );
   }
 }
 
 function checkArity(name: string, expected: number, given: number, at: Position): void {
   if (expected !== given) {
-    throw compilationError('BadArity', `bad arity for ${name}: expected ${expected} arguments (got ${given} instead)`, at);
+    throw compilationError(
+      'BadArity',
+      `bad arity for ${name}: expected ${expected} arguments (got ${given} instead)`,
+      at,
+    );
   }
 }
 
-function expect(expression: Expression, wanted: StaticType, declared: Map<string, ValueType>): void {
+function expect(
+  expression: Expression,
+  wanted: StaticType,
+  declared: Map<string, ValueType>,
+): void {
   const actual = typeOf(expression, declared);
   if (wanted !== 'unknown' && actual !== 'unknown' && actual !== wanted) {
-    throw compilationError('TypeError', `expected a value of type ${wanted} (got ${actual} instead)`, expression.loc);
+    throw compilationError(
+      'TypeError',
+      `expected a value of type ${wanted} (got ${actual} instead)`,
+      expression.loc,
+    );
   }
 }
 
-function checkCall(call: Extract<Expression, { type: 'call' }>, declared: Map<string, ValueType>): StaticType {
+function checkCall(
+  call: Extract<Expression, { type: 'call' }>,
+  declared: Map<string, ValueType>,
+): StaticType {
   const signature = EXPRESSION_FUNCTIONS[call.name];
-  if (!signature) throw compilationError('UnboundFunction', `unknown function: ${call.name}`, call.loc);
+  if (!signature)
+    throw compilationError('UnboundFunction', `unknown function: ${call.name}`, call.loc);
   checkArity(call.name, signature.args.length, call.args.length, call.loc);
   call.args.forEach((arg, i) => expect(arg, signature.args[i]!, declared));
   return signature.result;
@@ -155,7 +200,12 @@ function typeOf(expression: Expression, declared: Map<string, ValueType>): Stati
   switch (expression.type) {
     case 'variable': {
       const type = declared.get(expression.name);
-      if (!type) throw compilationError('UnboundVariable', `unbound variable: $${expression.name}`, expression.loc);
+      if (!type)
+        throw compilationError(
+          'UnboundVariable',
+          `unbound variable: $${expression.name}`,
+          expression.loc,
+        );
       return type;
     }
     case 'asset':
@@ -166,7 +216,11 @@ function typeOf(expression: Expression, declared: Map<string, ValueType>): Stati
       if (expression.type === 'account') {
         for (const part of expression.parts) {
           if (typeof part !== 'string' && !declared.has(part.variable)) {
-            throw compilationError('UnboundVariable', `unbound variable: $${part.variable}`, expression.loc);
+            throw compilationError(
+              'UnboundVariable',
+              `unbound variable: $${part.variable}`,
+              expression.loc,
+            );
           }
         }
       }
@@ -180,7 +234,11 @@ function typeOf(expression: Expression, declared: Map<string, ValueType>): Stati
     case 'negate': {
       const operand = typeOf(expression.operand, declared);
       if (operand !== 'unknown' && operand !== 'number' && operand !== 'monetary') {
-        throw compilationError('TypeError', `cannot negate a value of type ${operand}`, expression.loc);
+        throw compilationError(
+          'TypeError',
+          `cannot negate a value of type ${operand}`,
+          expression.loc,
+        );
       }
       return operand;
     }
@@ -192,14 +250,22 @@ function typeOf(expression: Expression, declared: Map<string, ValueType>): Stati
       }
       const left = typeOf(expression.left, declared);
       if (left !== 'unknown' && left !== 'number' && left !== 'monetary') {
-        throw compilationError('TypeError', `cannot apply '${expression.op}' to a value of type ${left}`, expression.loc);
+        throw compilationError(
+          'TypeError',
+          `cannot apply '${expression.op}' to a value of type ${left}`,
+          expression.loc,
+        );
       }
       expect(expression.right, left, declared);
       return left;
     }
     case 'call':
       if (expression.name === 'meta') {
-        throw compilationError('InvalidNestedMeta', 'meta() can only be the whole origin of a variable', expression.loc);
+        throw compilationError(
+          'InvalidNestedMeta',
+          'meta() can only be the whole origin of a variable',
+          expression.loc,
+        );
       }
       return checkCall(expression, declared);
   }

@@ -5,7 +5,11 @@ import type { Position } from './ast.js';
  * INSUFFICIENT_FUND; METADATA_OVERRIDE comes from mergeTxMetadata, and NO_POSTINGS is the caller's rule (the
  * reference's interpreter happily returns an empty list).
  */
-export type NumscriptErrorCode = 'COMPILATION_FAILED' | 'INSUFFICIENT_FUND' | 'NO_POSTINGS' | 'METADATA_OVERRIDE';
+export type NumscriptErrorCode =
+  | 'COMPILATION_FAILED'
+  | 'INSUFFICIENT_FUND'
+  | 'NO_POSTINGS'
+  | 'METADATA_OVERRIDE';
 
 /**
  * Which of the reference's failures this is (its Go error type names), so a caller or a test can tell apart
@@ -52,6 +56,10 @@ export class NumscriptError extends Error {
 }
 
 /** Any failure of a script's text or its run other than missing funds: the reference answers all of them 400. */
-export function compilationError(kind: NumscriptErrorKind, message: string, at?: Position): NumscriptError {
+export function compilationError(
+  kind: NumscriptErrorKind,
+  message: string,
+  at?: Position,
+): NumscriptError {
   return new NumscriptError('COMPILATION_FAILED', kind, message, at?.line, at?.column);
 }

@@ -1,8 +1,8 @@
 import type { Expression, Position } from './ast.js';
 import type { BalanceBook } from './balances.js';
-import { compilationError, NumscriptError } from './errors.js';
+import { compilationError, type NumscriptError } from './errors.js';
 import { FEATURE, type FeatureFlag } from './features.js';
-import { rational, type Rational } from './rational.js';
+import { type Rational, rational } from './rational.js';
 import { accountValue, renderValue, type Value } from './values.js';
 
 /**
@@ -32,7 +32,12 @@ export class Evaluator {
     switch (expression.type) {
       case 'variable': {
         const value = this.variables.get(expression.name);
-        if (!value) throw compilationError('UnboundVariable', `unbound variable: $${expression.name}`, expression.loc);
+        if (!value)
+          throw compilationError(
+            'UnboundVariable',
+            `unbound variable: $${expression.name}`,
+            expression.loc,
+          );
         return value;
       }
       case 'asset':
@@ -70,7 +75,11 @@ export class Evaluator {
       if (left.type !== 'number') throw typeError('number', left, expression.left.loc);
       if (right.type !== 'number') throw typeError('number', right, expression.right.loc);
       if (right.value === 0n) {
-        throw compilationError('DivideByZero', `cannot divide by zero (in ${left.value}/0)`, expression.loc);
+        throw compilationError(
+          'DivideByZero',
+          `cannot divide by zero (in ${left.value}/0)`,
+          expression.loc,
+        );
       }
       return { type: 'portion', value: rational(left.value, right.value) };
     }
@@ -81,7 +90,8 @@ export class Evaluator {
     }
     if (left.type === 'monetary') {
       if (right.type !== 'monetary') throw typeError('monetary', right, expression.right.loc);
-      if (right.asset !== left.asset) throw mismatchedCurrency(left.asset, right.asset, expression.right.loc);
+      if (right.asset !== left.asset)
+        throw mismatchedCurrency(left.asset, right.asset, expression.right.loc);
       return { type: 'monetary', asset: left.asset, amount: left.amount + sign * right.amount };
     }
     throw typeError('number|monetary', left, expression.left.loc);
@@ -92,7 +102,12 @@ export class Evaluator {
       if (typeof part === 'string') return part;
       this.requireFlag(FEATURE.accountInterpolation, expression.loc);
       const value = this.variables.get(part.variable);
-      if (!value) throw compilationError('UnboundVariable', `unbound variable: $${part.variable}`, expression.loc);
+      if (!value)
+        throw compilationError(
+          'UnboundVariable',
+          `unbound variable: $${part.variable}`,
+          expression.loc,
+        );
       if (value.type === 'account') return value.name;
       if (value.type === 'string' || value.type === 'number') return String(value.value);
       throw typeError('account|string|number', value, expression.loc);
@@ -104,12 +119,20 @@ export class Evaluator {
     if (!this.inVarOrigin) this.requireFlag(FEATURE.midScriptFunctionCall, call.loc);
     switch (call.name) {
       case 'meta':
-        throw compilationError('InvalidNestedMeta', 'meta() can only be the whole origin of a variable', call.loc);
+        throw compilationError(
+          'InvalidNestedMeta',
+          'meta() can only be the whole origin of a variable',
+          call.loc,
+        );
       case 'balance': {
         const [account, asset] = this.arguments(call, ['account', 'asset']) as [string, string];
         const balance = this.balances.current(account, asset);
         if (balance < 0n) {
-          throw compilationError('NegativeBalance', `cannot fetch negative balance from account @${account}`, call.loc);
+          throw compilationError(
+            'NegativeBalance',
+            `cannot fetch negative balance from account @${account}`,
+            call.loc,
+          );
         }
         return { type: 'monetary', asset, amount: balance };
       }
@@ -121,12 +144,16 @@ export class Evaluator {
       }
       case 'get_asset': {
         this.requireFlag(FEATURE.getAssetFunction, call.loc);
-        const [monetary] = this.arguments(call, ['monetary']) as [Extract<Value, { type: 'monetary' }>];
+        const [monetary] = this.arguments(call, ['monetary']) as [
+          Extract<Value, { type: 'monetary' }>,
+        ];
         return { type: 'asset', value: monetary.asset };
       }
       case 'get_amount': {
         this.requireFlag(FEATURE.getAmountFunction, call.loc);
-        const [monetary] = this.arguments(call, ['monetary']) as [Extract<Value, { type: 'monetary' }>];
+        const [monetary] = this.arguments(call, ['monetary']) as [
+          Extract<Value, { type: 'monetary' }>,
+        ];
         return { type: 'number', value: monetary.amount };
       }
       default:
@@ -186,5 +213,9 @@ export function typeError(expected: string, value: Value, at: Position): Numscri
 }
 
 export function mismatchedCurrency(expected: string, got: string, at: Position): NumscriptError {
-  return compilationError('MismatchedCurrency', `mismatched currency (expected '${expected}', got '${got}' instead)`, at);
+  return compilationError(
+    'MismatchedCurrency',
+    `mismatched currency (expected '${expected}', got '${got}' instead)`,
+    at,
+  );
 }

@@ -54,7 +54,11 @@ export class FundsQueue {
     while (this.head + 1 < this.items.length) {
       const first = this.items[this.head]!;
       const second = this.items[this.head + 1]!;
-      if (second.amount !== 0n && (first.account !== second.account || first.color !== second.color)) return;
+      if (
+        second.amount !== 0n &&
+        (first.account !== second.account || first.color !== second.color)
+      )
+        return;
       this.items[this.head + 1] = { ...first, amount: first.amount + second.amount };
       this.head++;
     }

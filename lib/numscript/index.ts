@@ -3,12 +3,13 @@
  * AWS, no HTTP). The ledger gives `execute` a ScriptLedger over its snapshot and turns the result into a
  * transaction. See docs/numscript.md.
  */
-export { compile } from './program.js';
-export type { Program } from './program.js';
-export { execute } from './interpreter.js';
-export type { ExecuteOptions, ScriptLedger, ScriptPosting, ScriptResult } from './interpreter.js';
-export { NumscriptError } from './errors.js';
+
 export type { NumscriptErrorCode, NumscriptErrorKind } from './errors.js';
+export { NumscriptError } from './errors.js';
 export { FEATURE, FEATURE_FLAGS } from './features.js';
+export type { ExecuteOptions, ScriptLedger, ScriptPosting, ScriptResult } from './interpreter.js';
+export { execute } from './interpreter.js';
 export { mergeTxMetadata } from './metadata.js';
+export type { Program } from './program.js';
+export { compile } from './program.js';
 export { varsFromRequest } from './request-vars.js';

@@ -1,6 +1,14 @@
-import type { Destination, Expression, KeptOrDestination, Position, SentValue, Source, Statement } from './ast.js';
 import { allot } from './allotment.js';
-import { BalanceBook, WORLD, type ScriptLedger } from './balances.js';
+import type {
+  Destination,
+  Expression,
+  KeptOrDestination,
+  Position,
+  SentValue,
+  Source,
+  Statement,
+} from './ast.js';
+import { BalanceBook, type ScriptLedger, WORLD } from './balances.js';
 import { compilationError, NumscriptError } from './errors.js';
 import { Evaluator, mismatchedCurrency } from './evaluate.js';
 import { FEATURE } from './features.js';
@@ -78,7 +86,10 @@ class Run {
     options: ExecuteOptions,
   ) {
     this.balances = new BalanceBook(ledger);
-    this.values = new Evaluator(this.balances, new Set([...(options.featureFlags ?? []), ...program.features]));
+    this.values = new Evaluator(
+      this.balances,
+      new Set([...(options.featureFlags ?? []), ...program.features]),
+    );
   }
 
   result(): ScriptResult {
@@ -86,8 +97,12 @@ class Run {
     this.prefetchBalances();
     for (const statement of this.program.statements) this.runStatement(statement);
     for (const posting of this.postings) this.checkPosting(posting);
-    const txMetadata: Record<string, string> = Object.fromEntries([...this.txMetadata].map(([name, value]) => [name, renderValue(value)]));
-    const accountMetadata = Object.fromEntries(Object.entries(this.accountMetadata).map(([account, m]) => [account, { ...m }]));
+    const txMetadata: Record<string, string> = Object.fromEntries(
+      [...this.txMetadata].map(([name, value]) => [name, renderValue(value)]),
+    );
+    const accountMetadata = Object.fromEntries(
+      Object.entries(this.accountMetadata).map(([account, m]) => [account, { ...m }]),
+    );
     return { postings: this.postings, txMetadata, accountMetadata };
   }
 
@@ -100,9 +115,14 @@ class Run {
       let value: Value;
       if (!origin) {
         const raw: unknown = Object.hasOwn(this.vars, name) ? this.vars[name] : undefined;
-        if (raw === undefined) throw compilationError('MissingVariable', `variable is missing in vars: ${name}`, loc);
+        if (raw === undefined)
+          throw compilationError('MissingVariable', `variable is missing in vars: ${name}`, loc);
         if (typeof raw !== 'string') {
-          throw compilationError('InvalidVariableValue', `variable $${name} must be given as a string`, loc);
+          throw compilationError(
+            'InvalidVariableValue',
+            `variable $${name} must be given as a string`,
+            loc,
+          );
         }
         value = parseVariable(typeName, raw, name, loc);
       } else if (origin.type === 'call' && origin.name === 'meta') {
@@ -117,7 +137,8 @@ class Run {
         }
         value = parseVariable(typeName, raw, name, origin.loc);
       } else {
-        if (origin.type !== 'call') this.values.requireFlag(FEATURE.midScriptFunctionCall, origin.loc);
+        if (origin.type !== 'call')
+          this.values.requireFlag(FEATURE.midScriptFunctionCall, origin.loc);
         value = this.values.evaluate(origin);
       }
       this.values.variables.set(name, value);
@@ -140,7 +161,10 @@ class Run {
       switch (source.type) {
         case 'account':
           if (source.overdraft !== 'unbounded') {
-            want(this.values.account(source.address), coloredAsset(this.asset, this.color(source.color)));
+            want(
+              this.values.account(source.address),
+              coloredAsset(this.asset, this.color(source.color)),
+            );
           }
           return;
         case 'inorder':
@@ -180,7 +204,11 @@ class Run {
         const monetary = this.values.monetary(statement.sent.value);
         this.asset = monetary.asset;
         if (monetary.amount < 0n) {
-          throw compilationError('NegativeAmount', `cannot send negative amount: ${monetary.amount}`, statement.sent.loc);
+          throw compilationError(
+            'NegativeAmount',
+            `cannot send negative amount: ${monetary.amount}`,
+            statement.sent.loc,
+          );
         }
         this.sendExactly(statement.source, monetary.amount);
         return this.receive(statement.destination, monetary.amount);
@@ -194,9 +222,14 @@ class Run {
       this.txMetadata.set(name as string, value as Value);
     } else if (statement.name === 'set_account_meta') {
       const [account, name, value] = this.values.arguments(statement, ['account', 'string', 'any']);
-      (this.accountMetadata[account as string] ??= Object.create(null))[name as string] = renderValue(value as Value);
+      (this.accountMetadata[account as string] ??= Object.create(null))[name as string] =
+        renderValue(value as Value);
     } else {
-      throw compilationError('UnboundFunction', `unknown function: ${statement.name}`, statement.loc);
+      throw compilationError(
+        'UnboundFunction',
+        `unknown function: ${statement.name}`,
+        statement.loc,
+      );
     }
   }
 
@@ -216,7 +249,12 @@ class Run {
       if (balance > 0n) this.balances.set(account, asset, 0n);
       return;
     }
-    if (amount < 0n) throw compilationError('NegativeAmount', `cannot save negative amount: ${amount}`, statement.sent.loc);
+    if (amount < 0n)
+      throw compilationError(
+        'NegativeAmount',
+        `cannot save negative amount: ${amount}`,
+        statement.sent.loc,
+      );
     // As the reference: an overdrawn balance is raised to zero too.
     this.balances.set(account, asset, nonNegative(balance - amount));
   }
@@ -290,10 +328,16 @@ class Run {
         const overdraft = this.overdraftOf(source);
         const account = this.values.account(source.address);
         if (account === WORLD || overdraft === null) {
-          throw compilationError('InvalidUnboundedInSendAll', 'cannot take all balance from an unbounded source', source.loc);
+          throw compilationError(
+            'InvalidUnboundedInSendAll',
+            'cannot take all balance from an unbounded source',
+            source.loc,
+          );
         }
         const color = this.color(source.color);
-        const taken = nonNegative(this.balances.current(account, coloredAsset(this.asset, color)) + overdraft);
+        const taken = nonNegative(
+          this.balances.current(account, coloredAsset(this.asset, color)) + overdraft,
+        );
         this.pushSender(account, taken, color);
         return taken;
       }
@@ -308,7 +352,11 @@ class Run {
       case 'capped':
         return this.sendUpTo(source.from, nonNegative(this.amountOf(source.cap)));
       case 'allotment':
-        throw compilationError('InvalidAllotmentInSendAll', 'cannot take all balance of an allotment source', source.loc);
+        throw compilationError(
+          'InvalidAllotmentInSendAll',
+          'cannot take all balance of an allotment source',
+          source.loc,
+        );
     }
   }
 
@@ -329,7 +377,12 @@ class Run {
         continue;
       }
       this.balances.adjust(account, asset, funds.amount);
-      this.postings.push({ source: funds.account, destination: account, amount: funds.amount, asset });
+      this.postings.push({
+        source: funds.account,
+        destination: account,
+        amount: funds.amount,
+        asset,
+      });
     }
   }
 
@@ -370,8 +423,14 @@ class Run {
     else this.receive(target.destination, amount);
   }
 
-  private allot(amount: bigint, items: Array<{ portion: 'remaining' | Expression }>, at: Position): bigint[] {
-    const portions = items.map((item) => (item.portion === 'remaining' ? 'remaining' : this.values.portion(item.portion)));
+  private allot(
+    amount: bigint,
+    items: Array<{ portion: 'remaining' | Expression }>,
+    at: Position,
+  ): bigint[] {
+    const portions = items.map((item) =>
+      item.portion === 'remaining' ? 'remaining' : this.values.portion(item.portion),
+    );
     const parts = allot(amount, portions);
     if (!Array.isArray(parts)) {
       throw compilationError(
@@ -385,12 +444,14 @@ class Run {
 
   private amountOf(expression: Expression): bigint {
     const monetary = this.values.monetary(expression);
-    if (monetary.asset !== this.asset) throw mismatchedCurrency(this.asset, monetary.asset, expression.loc);
+    if (monetary.asset !== this.asset)
+      throw mismatchedCurrency(this.asset, monetary.asset, expression.loc);
     return monetary.amount;
   }
 
   private sentAsset(sent: SentValue): string {
-    if (sent.kind === 'all') return (this.values.expect(sent.asset, 'asset') as { value: string }).value;
+    if (sent.kind === 'all')
+      return (this.values.expect(sent.asset, 'asset') as { value: string }).value;
     return this.values.monetary(sent.value).asset;
   }
 
@@ -399,14 +460,23 @@ class Run {
     this.values.requireFlag(FEATURE.assetColors, expression.loc);
     const color = (this.values.expect(expression, 'string') as { value: string }).value;
     if (!/^[A-Z]*$/.test(color)) {
-      throw compilationError('TypeError', `a color is uppercase letters only (got '${color}')`, expression.loc);
+      throw compilationError(
+        'TypeError',
+        `a color is uppercase letters only (got '${color}')`,
+        expression.loc,
+      );
     }
     return color;
   }
 
   /** The reference's last guard: nothing leaves the interpreter that the ledger would refuse. */
   private checkPosting(posting: ScriptPosting): void {
-    if (posting.amount < 0n || !ASSET_NAME.test(posting.asset) || !ACCOUNT_NAME.test(posting.source) || !ACCOUNT_NAME.test(posting.destination)) {
+    if (
+      posting.amount < 0n ||
+      !ASSET_NAME.test(posting.asset) ||
+      !ACCOUNT_NAME.test(posting.source) ||
+      !ACCOUNT_NAME.test(posting.destination)
+    ) {
       throw compilationError(
         'InvalidPosting',
         `invalid posting: ${posting.source} -> ${posting.destination} [${posting.asset} ${posting.amount}]`,

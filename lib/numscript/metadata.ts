@@ -10,7 +10,11 @@ export function mergeTxMetadata(
 ): Record<string, string> {
   for (const name of Object.keys(scriptMetadata)) {
     if (Object.hasOwn(requestMetadata, name)) {
-      throw new NumscriptError('METADATA_OVERRIDE', 'MetadataOverride', `cannot override metadata '${name}' from the script`);
+      throw new NumscriptError(
+        'METADATA_OVERRIDE',
+        'MetadataOverride',
+        `cannot override metadata '${name}' from the script`,
+      );
     }
   }
   return { ...requestMetadata, ...scriptMetadata };

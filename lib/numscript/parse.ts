@@ -1,6 +1,6 @@
 import type { ProgramTree } from './ast.js';
 import { compilationError, NumscriptError } from './errors.js';
-import { parse, SyntaxError as GeneratedSyntaxError } from './parser.generated.js';
+import { SyntaxError as GeneratedSyntaxError, parse } from './parser.generated.js';
 
 /** Far beyond any real script (the reference's longest examples are a few KB); bounds parse time and memory. */
 export const MAX_SCRIPT_LENGTH = 512 * 1024;
@@ -24,7 +24,8 @@ export function parseProgram(source: string): ProgramTree {
       throw compilationError('ParseError', error.message, { line, column });
     }
     // A stack overflow in the generated recursive-descent parser: only reachable by absurd nesting.
-    if (error instanceof RangeError) throw compilationError('ParseError', 'script nested too deeply');
+    if (error instanceof RangeError)
+      throw compilationError('ParseError', 'script nested too deeply');
     throw error instanceof NumscriptError ? error : compilationError('ParseError', String(error));
   }
   assertShallowAndFreeze(tree);

@@ -33,6 +33,9 @@ export function compileUncached(source: string): Program {
   } catch (error) {
     if (error instanceof NumscriptError) throw error;
     // Only a stack overflow can get here (the tree depth is bounded, so it should not): still a 400, never a 500.
-    throw compilationError('ParseError', error instanceof RangeError ? 'script nested too deeply' : String(error));
+    throw compilationError(
+      'ParseError',
+      error instanceof RangeError ? 'script nested too deeply' : String(error),
+    );
   }
 }

@@ -24,7 +24,10 @@ export const ZERO = rational(0n, 1n);
 export const ONE = rational(1n, 1n);
 
 export const add = (a: Rational, b: Rational) =>
-  rational(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator);
+  rational(
+    a.numerator * b.denominator + b.numerator * a.denominator,
+    a.denominator * b.denominator,
+  );
 export const subtract = (a: Rational, b: Rational) => add(a, rational(-b.numerator, b.denominator));
 export const compare = (a: Rational, b: Rational) => {
   const difference = a.numerator * b.denominator - b.numerator * a.denominator;

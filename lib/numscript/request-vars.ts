@@ -6,7 +6,9 @@ import { compilationError } from './errors.js';
  * turns them into the text form (`"USD/2 100"`) before running; so does this. Amounts may come as numbers,
  * bigints or numeric strings (a lossless JSON parser's output), so large amounts are not rounded here.
  */
-export function varsFromRequest(vars: Record<string, unknown> | null | undefined): Record<string, string> {
+export function varsFromRequest(
+  vars: Record<string, unknown> | null | undefined,
+): Record<string, string> {
   // Null-prototype: a variable may be named `__proto__` or `constructor`; each stays an ordinary key.
   const out: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(vars ?? {})) {
@@ -23,7 +25,10 @@ export function varsFromRequest(vars: Record<string, unknown> | null | undefined
         continue;
       }
     }
-    throw compilationError('InvalidVariableValue', `variable $${name} must be a string, a number or {asset, amount}`);
+    throw compilationError(
+      'InvalidVariableValue',
+      `variable $${name} must be a string, a number or {asset, amount}`,
+    );
   }
   return { ...out };
 }
@@ -33,6 +38,7 @@ function asText(value: unknown): string | undefined {
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
   // A lossless JSON number (lossless-json's LosslessNumber keeps the digits in `value` and prints them).
-  if (value !== null && typeof value === 'object' && 'isLosslessNumber' in value) return String(value);
+  if (value !== null && typeof value === 'object' && 'isLosslessNumber' in value)
+    return String(value);
   return undefined;
 }

@@ -1,6 +1,6 @@
 import type { Position } from './ast.js';
 import { compilationError } from './errors.js';
-import { compare, ONE, rational, renderRational, ZERO, type Rational } from './rational.js';
+import { compare, ONE, type Rational, rational, renderRational, ZERO } from './rational.js';
 
 /** A run-time value. Accounts are held without their `@`, as the reference does. */
 export type Value =
@@ -13,7 +13,14 @@ export type Value =
 
 export type ValueType = Value['type'];
 
-export const VALUE_TYPES: readonly ValueType[] = ['monetary', 'number', 'string', 'account', 'asset', 'portion'];
+export const VALUE_TYPES: readonly ValueType[] = [
+  'monetary',
+  'number',
+  'string',
+  'account',
+  'asset',
+  'portion',
+];
 
 /** The ledger's account and asset name rules (the reference checks postings against the same ones). */
 export const ACCOUNT_NAME = /^[a-zA-Z0-9_-]+(:[a-zA-Z0-9_-]+)*$/;
@@ -44,14 +51,22 @@ export function renderValue(value: Value): string {
 
 function parseInteger(raw: string, variable: string, at: Position, whole = raw): bigint {
   if (!INTEGER.test(raw) || raw.length > MAX_DIGITS) {
-    throw compilationError('InvalidVariableValue', `invalid number literal for $${variable}: '${whole}'`, at);
+    throw compilationError(
+      'InvalidVariableValue',
+      `invalid number literal for $${variable}: '${whole}'`,
+      at,
+    );
   }
   return BigInt(raw);
 }
 
 export function parsePortion(raw: string, variable: string, at: Position): Rational {
   const bad = (reason: string) =>
-    compilationError('InvalidVariableValue', `bad portion for $${variable}: '${raw}' (${reason})`, at);
+    compilationError(
+      'InvalidVariableValue',
+      `bad portion for $${variable}: '${raw}' (${reason})`,
+      at,
+    );
   if (raw.length > MAX_DIGITS) throw bad('too long');
   let portion: Rational;
   const percent = PERCENT.exec(raw);
@@ -65,34 +80,58 @@ export function parsePortion(raw: string, variable: string, at: Position): Ratio
   } else {
     throw bad('invalid format');
   }
-  if (compare(portion, ZERO) < 0 || compare(portion, ONE) > 0) throw bad('portion must be between 0% and 100% inclusive');
+  if (compare(portion, ZERO) < 0 || compare(portion, ONE) > 0)
+    throw bad('portion must be between 0% and 100% inclusive');
   return portion;
 }
 
 export function accountValue(name: string, at: Position): Value {
-  if (!ACCOUNT_NAME.test(name)) throw compilationError('InvalidAccountName', `invalid account name: @${name}`, at);
+  if (!ACCOUNT_NAME.test(name))
+    throw compilationError('InvalidAccountName', `invalid account name: @${name}`, at);
   return { type: 'account', name };
 }
 
 /** A variable's text (from the request's `vars` or from account metadata) read as its declared type. */
-export function parseVariable(typeName: string, raw: string, variable: string, at: Position): Value {
+export function parseVariable(
+  typeName: string,
+  raw: string,
+  variable: string,
+  at: Position,
+): Value {
   switch (typeName) {
     case 'monetary': {
       const parts = raw.split(' ');
       if (parts.length !== 2) {
-        throw compilationError('InvalidVariableValue', `invalid monetary literal for $${variable}: '${raw}'`, at);
+        throw compilationError(
+          'InvalidVariableValue',
+          `invalid monetary literal for $${variable}: '${raw}'`,
+          at,
+        );
       }
-      return { type: 'monetary', asset: parts[0]!, amount: parseInteger(parts[1]!, variable, at, raw) };
+      return {
+        type: 'monetary',
+        asset: parts[0]!,
+        amount: parseInteger(parts[1]!, variable, at, raw),
+      };
     }
     case 'account':
       if (!ACCOUNT_NAME.test(raw)) {
-        throw compilationError('InvalidAccountName', `invalid account name for $${variable}: '${raw}'`, at);
+        throw compilationError(
+          'InvalidAccountName',
+          `invalid account name for $${variable}: '${raw}'`,
+          at,
+        );
       }
       return { type: 'account', name: raw };
     case 'portion':
       return { type: 'portion', value: parsePortion(raw, variable, at) };
     case 'asset':
-      if (!ASSET_NAME.test(raw)) throw compilationError('InvalidVariableValue', `invalid asset for $${variable}: '${raw}'`, at);
+      if (!ASSET_NAME.test(raw))
+        throw compilationError(
+          'InvalidVariableValue',
+          `invalid asset for $${variable}: '${raw}'`,
+          at,
+        );
       return { type: 'asset', value: raw };
     case 'number':
       return { type: 'number', value: parseInteger(raw, variable, at) };

@@ -4,7 +4,13 @@
  */
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<LogLevel | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+const ORDER: Record<LogLevel | 'silent', number> = {
+  debug: 10,
+  info: 20,
+  warn: 30,
+  error: 40,
+  silent: 100,
+};
 
 export interface Logger {
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;

@@ -46,7 +46,8 @@ export function decodeCursor(raw: string, list: string): Cursor {
     throw new ValidationError('cursor: malformed');
   }
   const result = v.safeParse(cursorSchema, parsed);
-  if (!result.success || result.output.l !== list) throw new ValidationError('cursor: not a cursor of this list');
+  if (!result.success || result.output.l !== list)
+    throw new ValidationError('cursor: not a cursor of this list');
   return result.output;
 }
 
@@ -59,15 +60,24 @@ export interface ListQuery {
  * Reads `pageSize` and `cursor` from a list request. When `cursor` is given, only `pageSize` may accompany it
  * (the cursor already carries the list's filters).
  */
-export function readListQuery(query: Record<string, string>, list: string, allowedFilters: readonly string[] = []): ListQuery {
+export function readListQuery(
+  query: Record<string, string>,
+  list: string,
+  allowedFilters: readonly string[] = [],
+): ListQuery {
   const { cursor, pageSize, ...rest } = query;
   for (const name of Object.keys(rest)) {
-    if (cursor !== undefined) throw new ValidationError(`${name}: only pageSize may accompany cursor`);
-    if (!allowedFilters.includes(name)) throw new ValidationError(`${name}: unknown query parameter`);
+    if (cursor !== undefined)
+      throw new ValidationError(`${name}: only pageSize may accompany cursor`);
+    if (!allowedFilters.includes(name))
+      throw new ValidationError(`${name}: unknown query parameter`);
   }
   if (cursor === undefined) return { pageSize: parsePageSize(pageSize) };
   const decoded = decodeCursor(cursor, list);
-  return { pageSize: pageSize === undefined ? decoded.p : parsePageSize(pageSize), cursor: decoded };
+  return {
+    pageSize: pageSize === undefined ? decoded.p : parsePageSize(pageSize),
+    cursor: decoded,
+  };
 }
 
 export interface Page<T> {

@@ -2,8 +2,8 @@ import type { Hono } from 'hono';
 import { createDocumentClient } from '../dynamo/client.js';
 import type { AppEnv } from '../http/types.js';
 import { createProtectedApp } from '../platform/protected-app.js';
-import { serverInfoRoute } from '../platform/server-info.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
+import { serverInfoRoute } from '../platform/server-info.js';
 import { notImplementedRoutes } from './routes/not-implemented.js';
 import { paymentRoutes } from './routes/payments.js';
 import { PaymentStore } from './store/payment-store.js';
@@ -14,7 +14,10 @@ export interface PaymentsAppOptions {
 }
 
 /** The payments service (API.md §6). */
-export function createPaymentsApp(runtime: ServiceRuntime, options: PaymentsAppOptions = {}): Hono<AppEnv> {
+export function createPaymentsApp(
+  runtime: ServiceRuntime,
+  options: PaymentsAppOptions = {},
+): Hono<AppEnv> {
   const { tables } = runtime.config;
   // Amounts are read back as bigint (rule 1): this service has its own document client for that.
   const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });

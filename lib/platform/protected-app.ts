@@ -9,8 +9,16 @@ import type { ServiceRuntime } from './runtime.js';
  * A service app whose every route but the health probe needs a bearer token with the service's scope.
  * `beforeAuth` registers what answers without one (routes that serve nothing, such as 501s).
  */
-export function createProtectedApp(service: Service, runtime: ServiceRuntime, options: { beforeAuth?: (app: Hono<AppEnv>) => void } = {}): Hono<AppEnv> {
-  const app = createServiceApp({ service, logger: runtime.logger, corsOrigins: runtime.config.corsOrigins });
+export function createProtectedApp(
+  service: Service,
+  runtime: ServiceRuntime,
+  options: { beforeAuth?: (app: Hono<AppEnv>) => void } = {},
+): Hono<AppEnv> {
+  const app = createServiceApp({
+    service,
+    logger: runtime.logger,
+    corsOrigins: runtime.config.corsOrigins,
+  });
   options.beforeAuth?.(app);
   app.use('*', bearerAuth(service, runtime.verifier));
   return app;

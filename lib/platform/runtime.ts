@@ -1,9 +1,13 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { jwksTableLoader } from '../bearer/jwks-table-loader.js';
 import { TokenVerifier } from '../bearer/token-verifier.js';
-import { platformConfigFromEnv, type PlatformConfig } from '../config/env.js';
-import { connectionFromEnv, createDocumentClient, type DynamoConnection } from '../dynamo/client.js';
-import { createLogger, logLevelFromEnv, type Logger } from '../observability/logger.js';
+import { type PlatformConfig, platformConfigFromEnv } from '../config/env.js';
+import {
+  connectionFromEnv,
+  createDocumentClient,
+  type DynamoConnection,
+} from '../dynamo/client.js';
+import { createLogger, type Logger, logLevelFromEnv } from '../observability/logger.js';
 
 /** What every service needs, built once per container (Lambda) or once per process (local). */
 export interface ServiceRuntime {
@@ -25,6 +29,10 @@ export function createRuntime(env: NodeJS.ProcessEnv = process.env): ServiceRunt
     connection,
     doc,
     logger: createLogger(logLevelFromEnv(env)),
-    verifier: new TokenVerifier({ issuer: config.issuer, audience: config.audience, loadKeys: jwksTableLoader(doc, config.tables.auth) }),
+    verifier: new TokenVerifier({
+      issuer: config.issuer,
+      audience: config.audience,
+      loadKeys: jwksTableLoader(doc, config.tables.auth),
+    }),
   };
 }

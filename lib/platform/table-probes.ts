@@ -9,6 +9,14 @@ import type { ServiceProbe } from './versions.js';
  * missing or unreachable). The local platform asks each app's `/_health` instead (infra/local/platform.ts).
  */
 export function tableProbes(doc: DynamoDBDocumentClient, config: PlatformConfig): ServiceProbe[] {
-  const serviceTables = { auth: config.tables.auth, ledger: config.tables.ledger, webhooks: config.tables.webhooks, payments: config.tables.payments };
-  return Object.entries(serviceTables).map(([name, table]) => ({ name, healthy: () => tableActive(doc, table) }));
+  const serviceTables = {
+    auth: config.tables.auth,
+    ledger: config.tables.ledger,
+    webhooks: config.tables.webhooks,
+    payments: config.tables.payments,
+  };
+  return Object.entries(serviceTables).map(([name, table]) => ({
+    name,
+    healthy: () => tableActive(doc, table),
+  }));
 }

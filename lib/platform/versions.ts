@@ -23,7 +23,11 @@ export function createVersionsApp(info: VersionsInfo): Hono {
   const app = new Hono();
   app.get('/versions', async (c) => {
     const versions = await Promise.all(
-      info.probes.map(async (probe) => ({ name: probe.name, version: PLATFORM_VERSION, health: await probe.healthy().catch(() => false) })),
+      info.probes.map(async (probe) => ({
+        name: probe.name,
+        version: PLATFORM_VERSION,
+        health: await probe.healthy().catch(() => false),
+      })),
     );
     return c.json({ env: info.env, region: info.region, versions });
   });

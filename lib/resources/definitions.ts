@@ -47,7 +47,8 @@ export const TABLES: readonly TableDefinition[] = [
     sortKey: sk,
     globalIndexes: [gsi1],
     ttlAttribute: 'expiresAt',
-    description: 'OAuth clients (with secret digests), signing keys and the JWKS, token-endpoint failure counters',
+    description:
+      'OAuth clients (with secret digests), signing keys and the JWKS, token-endpoint failure counters',
   },
   {
     id: 'ledger',
@@ -58,7 +59,8 @@ export const TABLES: readonly TableDefinition[] = [
     ttlAttribute: 'expiresAt',
     // Log items and the mapping item carry the ledger's events (`ev`): the stream takes them to dispatch.
     stream: 'NEW_IMAGE',
-    description: 'Default ledger table (and the model of every bucket table): every bucket not mapped to a table of its own',
+    description:
+      'Default ledger table (and the model of every bucket table): every bucket not mapped to a table of its own',
   },
   {
     id: 'events',
@@ -68,7 +70,8 @@ export const TABLES: readonly TableDefinition[] = [
     globalIndexes: [],
     ttlAttribute: 'expiresAt',
     stream: 'NEW_IMAGE',
-    description: 'Transactional outbox of payments: one row per event, carried onward by the table stream',
+    description:
+      'Transactional outbox of payments: one row per event, carried onward by the table stream',
   },
   {
     id: 'webhooks',

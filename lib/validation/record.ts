@@ -9,23 +9,47 @@ import * as v from 'valibot';
  * `Object.fromEntries`, which defines own data properties (never the `__proto__` setter), so `__proto__` stays
  * an ordinary key from the request to the store and back. Arrays and null are refused with `message`.
  */
-export function keyedRecord<TKey extends v.GenericSchema<string, string>, TValue extends v.GenericSchema>(
+export function keyedRecord<
+  TKey extends v.GenericSchema<string, string>,
+  TValue extends v.GenericSchema,
+>(
   key: TKey,
   value: TValue,
   message: string,
 ): v.GenericSchema<unknown, Record<v.InferOutput<TKey>, v.InferOutput<TValue>>> {
   return v.pipe(
-    v.custom<Record<string, unknown>>((x) => x !== null && typeof x === 'object' && !Array.isArray(x), message),
+    v.custom<Record<string, unknown>>(
+      (x) => x !== null && typeof x === 'object' && !Array.isArray(x),
+      message,
+    ),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       const input = dataset.value;
       const entries: Array<[string, unknown]> = [];
       for (const [entryKey, entryValue] of Object.entries(input)) {
         const keyResult = v.safeParse(key, entryKey, { abortEarly: true });
-        const valueResult = keyResult.success ? v.safeParse(value, entryValue, { abortEarly: true }) : undefined;
-        const failed = !keyResult.success ? keyResult.issues[0] : valueResult && !valueResult.success ? valueResult.issues[0] : undefined;
+        const valueResult = keyResult.success
+          ? v.safeParse(value, entryValue, { abortEarly: true })
+          : undefined;
+        const failed = !keyResult.success
+          ? keyResult.issues[0]
+          : valueResult && !valueResult.success
+            ? valueResult.issues[0]
+            : undefined;
         if (failed) {
-          const here: v.ObjectPathItem = { type: 'object', origin: keyResult.success ? 'value' : 'key', input, key: entryKey, value: entryValue };
-          addIssue({ message: failed.message, path: [here, ...((failed.path ?? []) as v.IssuePathItem[])] as [v.IssuePathItem, ...v.IssuePathItem[]] });
+          const here: v.ObjectPathItem = {
+            type: 'object',
+            origin: keyResult.success ? 'value' : 'key',
+            input,
+            key: entryKey,
+            value: entryValue,
+          };
+          addIssue({
+            message: failed.message,
+            path: [here, ...((failed.path ?? []) as v.IssuePathItem[])] as [
+              v.IssuePathItem,
+              ...v.IssuePathItem[],
+            ],
+          });
           return NEVER;
         }
         entries.push([keyResult.output as string, (valueResult as { output: unknown }).output]);

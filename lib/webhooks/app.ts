@@ -1,16 +1,16 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
 import { createProtectedApp } from '../platform/protected-app.js';
-import { serverInfoRoute } from '../platform/server-info.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
-import { configSchemas, secretOverlapSecondsFromEnv } from './domain/config.js';
-import { configRoutes } from './routes/configs.js';
-import { ConfigStore } from './store/config-store.js';
-import { DeliveryStore } from './deliveries/store.js';
-import { deliveryRoutes } from './routes/deliveries.js';
-import { ReplayRequests } from './deliveries/replay-requests.js';
-import { configTestRoutes } from './routes/config-test.js';
+import { serverInfoRoute } from '../platform/server-info.js';
 import { sqsClientFromEnv } from '../sqs/client.js';
+import { ReplayRequests } from './deliveries/replay-requests.js';
+import { DeliveryStore } from './deliveries/store.js';
+import { configSchemas, secretOverlapSecondsFromEnv } from './domain/config.js';
+import { configTestRoutes } from './routes/config-test.js';
+import { configRoutes } from './routes/configs.js';
+import { deliveryRoutes } from './routes/deliveries.js';
+import { ConfigStore } from './store/config-store.js';
 
 export interface WebhooksAppOptions {
   now?: () => number;
@@ -18,7 +18,10 @@ export interface WebhooksAppOptions {
 }
 
 /** The webhooks service (API.md §4): configurations and deliveries. */
-export function createWebhooksApp(runtime: ServiceRuntime, options: WebhooksAppOptions = {}): Hono<AppEnv> {
+export function createWebhooksApp(
+  runtime: ServiceRuntime,
+  options: WebhooksAppOptions = {},
+): Hono<AppEnv> {
   const store = new ConfigStore({
     doc: runtime.doc,
     table: runtime.config.tables.webhooks,
@@ -34,11 +37,19 @@ export function createWebhooksApp(runtime: ServiceRuntime, options: WebhooksAppO
     schemas: configSchemas(runtime.config.stage),
     secretOverlapSeconds: secretOverlapSecondsFromEnv(runtime.env),
   });
-  configTestRoutes(app, { store, allowLoopback: runtime.config.stage === 'local', now: options.now ?? Date.now });
+  configTestRoutes(app, {
+    store,
+    allowLoopback: runtime.config.stage === 'local',
+    now: options.now ?? Date.now,
+  });
   deliveryRoutes(app, {
     deliveries,
     configs: store,
-    replays: new ReplayRequests({ doc: runtime.doc, table: runtime.config.tables.webhooks, now: options.now ?? Date.now }),
+    replays: new ReplayRequests({
+      doc: runtime.doc,
+      table: runtime.config.tables.webhooks,
+      now: options.now ?? Date.now,
+    }),
     sqs: sqsClientFromEnv(runtime.env),
     queueUrl: runtime.config.queues.deliveries,
     now: options.now ?? Date.now,

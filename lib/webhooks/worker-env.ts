@@ -1,8 +1,8 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { connectionFromEnv, createDocumentClient } from '../dynamo/client.js';
 import { ConfigurationError } from '../errors/index.js';
-import { createLogger, logLevelFromEnv, type Logger } from '../observability/logger.js';
+import { createLogger, type Logger, logLevelFromEnv } from '../observability/logger.js';
 import { sqsClientFromEnv } from '../sqs/client.js';
 
 export interface WorkerDeps {
@@ -25,5 +25,11 @@ export function workerDepsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerD
   const queueUrl = env.DELIVERIES_QUEUE_URL;
   if (!table) throw new ConfigurationError('WEBHOOKS_TABLE is required');
   if (!queueUrl) throw new ConfigurationError('DELIVERIES_QUEUE_URL is required');
-  return { doc: createDocumentClient(connectionFromEnv(env)), sqs: sqsClientFromEnv(env), table, queueUrl, logger: createLogger(logLevelFromEnv(env)) };
+  return {
+    doc: createDocumentClient(connectionFromEnv(env)),
+    sqs: sqsClientFromEnv(env),
+    table,
+    queueUrl,
+    logger: createLogger(logLevelFromEnv(env)),
+  };
 }

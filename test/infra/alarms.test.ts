@@ -2,10 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 
-const FUNCTIONS = ['auth', 'ledger', 'ledger-writer', 'payments', 'webhooks', 'dispatch', 'deliver', 'rotate-keys'];
+const FUNCTIONS = [
+  'auth',
+  'ledger',
+  'ledger-writer',
+  'payments',
+  'webhooks',
+  'dispatch',
+  'deliver',
+  'rotate-keys',
+];
 const { template } = synthPlatform({ stage: 'dev', alarmEmail: 'ops@example.com' });
 const dev = templateReader(template);
-const alarms = Object.values(dev.resources).filter((r) => r.Type === 'AWS::CloudWatch::Alarm').map((r) => r.Properties);
+const alarms = Object.values(dev.resources)
+  .filter((r) => r.Type === 'AWS::CloudWatch::Alarm')
+  .map((r) => r.Properties);
 const topic = dev.logicalId('AWS::SNS::Topic', () => true);
 
 /** An alarm as "namespace metric dimension statistic >= threshold". */
@@ -20,7 +31,10 @@ describe('alarms', () => {
     const fn = (name: string) => dev.fnId(`platform-dev-${name}`);
     expect(alarms.map(describeAlarm).sort()).toEqual(
       [
-        ...FUNCTIONS.flatMap((n) => [`AWS/Lambda Errors ${fn(n)} Sum >= 1`, `AWS/Lambda Throttles ${fn(n)} Sum >= 1`]),
+        ...FUNCTIONS.flatMap((n) => [
+          `AWS/Lambda Errors ${fn(n)} Sum >= 1`,
+          `AWS/Lambda Throttles ${fn(n)} Sum >= 1`,
+        ]),
         `AWS/Lambda IteratorAge ${fn('dispatch')} Maximum >= 3600000`,
         `AWS/SQS ApproximateAgeOfOldestMessage ${dev.queueId('platform-dev-ledger-ingress')} Maximum >= 5`,
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-ledger-ingress-dlq')} Maximum >= 1`,
@@ -48,7 +62,10 @@ describe('alarms', () => {
   it('the topic is encrypted with a rotated key CloudWatch may use, SSL-only, with the configured e-mail subscribed', () => {
     // The topic's own key (the stack has others, e.g. the signing keys').
     const key = dev.resources[topic]!.Properties.KmsMasterKeyId['Fn::GetAtt'][0] as string;
-    expect(dev.resources[topic]!.Properties).toMatchObject({ TopicName: 'platform-dev-alarms', KmsMasterKeyId: { 'Fn::GetAtt': [key, 'Arn'] } });
+    expect(dev.resources[topic]!.Properties).toMatchObject({
+      TopicName: 'platform-dev-alarms',
+      KmsMasterKeyId: { 'Fn::GetAtt': [key, 'Arn'] },
+    });
     const keyProperties = dev.resources[key]!.Properties;
     expect(keyProperties.EnableKeyRotation).toBe(true);
     expect(keyProperties.KeyPolicy.Statement).toContainEqual({
@@ -57,11 +74,20 @@ describe('alarms', () => {
       Principal: { Service: 'cloudwatch.amazonaws.com' },
       Resource: '*',
     });
-    const policy = Object.values(dev.resources).find((r) => r.Type === 'AWS::SNS::TopicPolicy')!.Properties;
+    const policy = Object.values(dev.resources).find(
+      (r) => r.Type === 'AWS::SNS::TopicPolicy',
+    )!.Properties;
     expect(policy.PolicyDocument.Statement).toContainEqual(
-      expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      expect.objectContaining({
+        Effect: 'Deny',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
     );
-    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: topic } });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: topic },
+    });
   });
 
   it('subscribes nobody when no e-mail is configured', () => {

@@ -3,11 +3,19 @@ import { checkAuthConfig } from '../../infra/stacks/auth-config-check.js';
 import { stageConfigFromContext } from '../../infra/stacks/config.js';
 import { synthPlatform } from './synth.js';
 
-const read = (context: Record<string, unknown>) => stageConfigFromContext({ tryGetContext: (key) => context[key] });
+const read = (context: Record<string, unknown>) =>
+  stageConfigFromContext({ tryGetContext: (key) => context[key] });
 
 describe('stage configuration from context', () => {
   it('defaults to dev with the API endpoint, no bucket tables, no source maps', () => {
-    expect(read({})).toEqual({ stage: 'dev', ledgerBuckets: [], sourcemap: false, staticClientSecrets: {}, logRetentionDays: 30, throttle: { rateLimit: 50, burstLimit: 100 } });
+    expect(read({})).toEqual({
+      stage: 'dev',
+      ledgerBuckets: [],
+      sourcemap: false,
+      staticClientSecrets: {},
+      logRetentionDays: 30,
+      throttle: { rateLimit: 50, burstLimit: 100 },
+    });
   });
 
   it('reads prod, JSON or comma-separated lists, JSON maps and a custom domain', () => {
@@ -31,51 +39,87 @@ describe('stage configuration from context', () => {
       throttle: { rateLimit: 500, burstLimit: 1000 },
     });
     expect(read({ ledgerBuckets: ['a'] }).ledgerBuckets).toEqual(['a']);
-    expect(read({ corsOrigins: 'https://console.example.com, http://localhost:5173' }).corsOrigins).toEqual(['https://console.example.com', 'http://localhost:5173']);
+    expect(
+      read({ corsOrigins: 'https://console.example.com, http://localhost:5173' }).corsOrigins,
+    ).toEqual(['https://console.example.com', 'http://localhost:5173']);
   });
 
   it.each([
     [{ stage: 'staging' }, 'context "stage" must be dev or prod (got "staging")'],
-    [{ publicBaseUrl: 'http://api.example.com' }, 'context "publicBaseUrl" must be an https URL without query, fragment or trailing slash (got "http://api.example.com")'],
-    [{ publicBaseUrl: 'https://api.example.com/' }, 'context "publicBaseUrl" must be an https URL without query, fragment or trailing slash (got "https://api.example.com/")'],
-    [{ publicBaseUrl: 'api.example.com' }, 'context "publicBaseUrl" is not an absolute URL: "api.example.com"'],
+    [
+      { publicBaseUrl: 'http://api.example.com' },
+      'context "publicBaseUrl" must be an https URL without query, fragment or trailing slash (got "http://api.example.com")',
+    ],
+    [
+      { publicBaseUrl: 'https://api.example.com/' },
+      'context "publicBaseUrl" must be an https URL without query, fragment or trailing slash (got "https://api.example.com/")',
+    ],
+    [
+      { publicBaseUrl: 'api.example.com' },
+      'context "publicBaseUrl" is not an absolute URL: "api.example.com"',
+    ],
     [{ ledgerBuckets: 'a b' }, 'context "ledgerBuckets": "a b" is not a valid bucket name'],
     [{ ledgerBuckets: 'a,a' }, 'context "ledgerBuckets" lists a bucket twice'],
-    [{ staticClientSecrets: '{"lower":"x"}' }, 'context "staticClientSecrets": "lower" is not an environment variable name'],
-    [{ staticClientSecrets: '["x"]' }, 'context "staticClientSecrets" must be a JSON object of strings'],
+    [
+      { staticClientSecrets: '{"lower":"x"}' },
+      'context "staticClientSecrets": "lower" is not an environment variable name',
+    ],
+    [
+      { staticClientSecrets: '["x"]' },
+      'context "staticClientSecrets" must be a JSON object of strings',
+    ],
     [{ logRetentionDays: '45' }, /log retention of 45 days is not one CloudWatch Logs accepts/],
-    [{ corsOrigins: 'https://console.example.com/app' }, 'context "corsOrigins": "https://console.example.com/app" is not an origin such as https://console.example.com'],
+    [
+      { corsOrigins: 'https://console.example.com/app' },
+      'context "corsOrigins": "https://console.example.com/app" is not an origin such as https://console.example.com',
+    ],
   ])('refuses %j', (context: Record<string, unknown>, message) => {
     // Retention is checked where log groups are made, so that case needs a synth.
-    expect(() => ('logRetentionDays' in context ? synthPlatform(context) : read(context))).toThrow(message);
+    expect(() => ('logRetentionDays' in context ? synthPlatform(context) : read(context))).toThrow(
+      message,
+    );
   });
 });
 
 describe('auth configuration checked at synth', () => {
   it('refuses the test-only client and its secret in prod, before anything is deployed', () => {
-    expect(() => checkAuthConfig('clients:\n  - id: local-dev\n    secrets: [$S]\n', 'prod', ['S'])).toThrow(
-      'auth config: clients[0].id: the test-only client "local-dev" is refused in prod',
-    );
-    expect(() => synthPlatform({ stage: 'prod', authConfig: 'clients:\n  - id: local-dev\n    secrets: [$S]\n', staticClientSecrets: '{"S":"s"}' })).toThrow(
-      'the test-only client "local-dev" is refused in prod',
-    );
-    expect(() => checkAuthConfig('clients:\n  - id: x\n    secrets: [local-dev-secret]\n', 'prod', [])).toThrow(
-      'auth config: clients[0].secrets[0]: the test-only secret is refused in prod',
-    );
+    expect(() =>
+      checkAuthConfig('clients:\n  - id: local-dev\n    secrets: [$S]\n', 'prod', ['S']),
+    ).toThrow('auth config: clients[0].id: the test-only client "local-dev" is refused in prod');
+    expect(() =>
+      synthPlatform({
+        stage: 'prod',
+        authConfig: 'clients:\n  - id: local-dev\n    secrets: [$S]\n',
+        staticClientSecrets: '{"S":"s"}',
+      }),
+    ).toThrow('the test-only client "local-dev" is refused in prod');
+    expect(() =>
+      checkAuthConfig('clients:\n  - id: x\n    secrets: [local-dev-secret]\n', 'prod', []),
+    ).toThrow('auth config: clients[0].secrets[0]: the test-only secret is refused in prod');
   });
 
   it('refuses clear secrets (they would be in the template) and $NAME references without a source', () => {
-    expect(() => checkAuthConfig('clients:\n  - id: x\n    secrets: [a-long-clear-secret-value]\n', 'dev', [])).toThrow(
+    expect(() =>
+      checkAuthConfig('clients:\n  - id: x\n    secrets: [a-long-clear-secret-value]\n', 'dev', []),
+    ).toThrow(
       'auth config: clients[0].secrets[0]: deployed secrets must be $NAME references to Secrets Manager',
     );
-    expect(() => checkAuthConfig('clients:\n  - id: x\n    secrets: [$MISSING]\n', 'dev', ['OTHER'])).toThrow(
+    expect(() =>
+      checkAuthConfig('clients:\n  - id: x\n    secrets: [$MISSING]\n', 'dev', ['OTHER']),
+    ).toThrow(
       'auth config: clients[0].secrets[0]: $MISSING has no entry in context "staticClientSecrets"',
     );
-    expect(() => checkAuthConfig('clients: [', 'dev', [])).toThrow(/^auth config: not valid YAML or JSON/);
+    expect(() => checkAuthConfig('clients: [', 'dev', [])).toThrow(
+      /^auth config: not valid YAML or JSON/,
+    );
   });
 
   it('accepts the test client in dev when its secret comes from Secrets Manager, and a config without clients', () => {
-    expect(() => checkAuthConfig('clients:\n  - id: local-dev\n    secrets: [$S]\n', 'dev', ['S'])).not.toThrow();
-    expect(() => checkAuthConfig('resources: [https://api.example.com/reports]\n', 'prod', [])).not.toThrow();
+    expect(() =>
+      checkAuthConfig('clients:\n  - id: local-dev\n    secrets: [$S]\n', 'dev', ['S']),
+    ).not.toThrow();
+    expect(() =>
+      checkAuthConfig('resources: [https://api.example.com/reports]\n', 'prod', []),
+    ).not.toThrow();
   });
 });

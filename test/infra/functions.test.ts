@@ -10,7 +10,16 @@ import { workerDepsFromEnv } from '../../lib/webhooks/worker-env.js';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 
-const FUNCTIONS = ['auth', 'ledger', 'ledger-writer', 'payments', 'webhooks', 'dispatch', 'deliver', 'rotate-keys'] as const;
+const FUNCTIONS = [
+  'auth',
+  'ledger',
+  'ledger-writer',
+  'payments',
+  'webhooks',
+  'dispatch',
+  'deliver',
+  'rotate-keys',
+] as const;
 const dev = templateReader(synthPlatform({ stage: 'dev' }).template);
 const prod = templateReader(
   synthPlatform({
@@ -23,34 +32,56 @@ const prod = templateReader(
   }).template,
 );
 
-const READ_WRITE = 'dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem';
+const READ_WRITE =
+  'dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem';
 const GET = 'dynamodb:BatchGetItem,dynamodb:GetItem';
 const LOGS = 'logs:CreateLogStream,logs:PutLogEvents';
 const SEND = 'sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:SendMessage';
-const CONSUME = 'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage';
+const CONSUME =
+  'sqs:ChangeMessageVisibility,sqs:DeleteMessage,sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:ReceiveMessage';
 const INGRESS_URL = 'https://sqs.eu-west-1.amazonaws.com/123456789012/platform-prod-ledger-ingress';
 
 describe('Lambda functions', () => {
   it('one per file in functions/ (what npm run build bundles), no more, no fewer', () => {
-    const files = readdirSync(join(import.meta.dirname, '..', '..', 'functions')).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, ''));
-    const deployed = Object.values(dev.resources).filter((r) => r.Type === 'AWS::Lambda::Function').map((r) => r.Properties.FunctionName.replace(/^platform-dev-/, ''));
+    const files = readdirSync(join(import.meta.dirname, '..', '..', 'functions'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.replace(/\.ts$/, ''));
+    const deployed = Object.values(dev.resources)
+      .filter((r) => r.Type === 'AWS::Lambda::Function')
+      .map((r) => r.Properties.FunctionName.replace(/^platform-dev-/, ''));
     expect([files.sort(), deployed.sort()]).toEqual([[...FUNCTIONS].sort(), [...FUNCTIONS].sort()]);
   });
 
-  it.each(FUNCTIONS)('%s: arm64, Node.js 22, ESM bundle handler, its own log group and role', (name) => {
-    const fn = dev.fn(`platform-dev-${name}`);
-    expect(fn.Runtime).toBe('nodejs22.x');
-    expect(fn.Architectures).toEqual(['arm64']);
-    expect(fn.Handler).toBe('index.handler');
-    expect(fn.LoggingConfig).toEqual({ LogGroup: { Ref: dev.logGroupId(`/aws/lambda/platform-dev-${name}`) } });
-    expect(fn.Role['Fn::GetAtt'][0]).toMatch(/^[a-z]+role[0-9A-F]{8}$/i);
-    const role = dev.resources[fn.Role['Fn::GetAtt'][0]]!.Properties;
-    expect(role.AssumeRolePolicyDocument.Statement).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }]);
-    expect(role.ManagedPolicyArns).toBeUndefined();
-  });
+  it.each(FUNCTIONS)(
+    '%s: arm64, Node.js 22, ESM bundle handler, its own log group and role',
+    (name) => {
+      const fn = dev.fn(`platform-dev-${name}`);
+      expect(fn.Runtime).toBe('nodejs22.x');
+      expect(fn.Architectures).toEqual(['arm64']);
+      expect(fn.Handler).toBe('index.handler');
+      expect(fn.LoggingConfig).toEqual({
+        LogGroup: { Ref: dev.logGroupId(`/aws/lambda/platform-dev-${name}`) },
+      });
+      expect(fn.Role['Fn::GetAtt'][0]).toMatch(/^[a-z]+role[0-9A-F]{8}$/i);
+      const role = dev.resources[fn.Role['Fn::GetAtt'][0]]!.Properties;
+      expect(role.AssumeRolePolicyDocument.Statement).toEqual([
+        {
+          Action: 'sts:AssumeRole',
+          Effect: 'Allow',
+          Principal: { Service: 'lambda.amazonaws.com' },
+        },
+      ]);
+      expect(role.ManagedPolicyArns).toBeUndefined();
+    },
+  );
 
-  it('sizes and timeouts: HTTP functions under API Gateway\'s 30 s, deliver and ledger-writer at 30 s for their queues\' 180 s visibility', () => {
-    const sizes = Object.fromEntries(FUNCTIONS.map((n) => [n, [dev.fn(`platform-dev-${n}`).MemorySize, dev.fn(`platform-dev-${n}`).Timeout]]));
+  it("sizes and timeouts: HTTP functions under API Gateway's 30 s, deliver and ledger-writer at 30 s for their queues' 180 s visibility", () => {
+    const sizes = Object.fromEntries(
+      FUNCTIONS.map((n) => [
+        n,
+        [dev.fn(`platform-dev-${n}`).MemorySize, dev.fn(`platform-dev-${n}`).Timeout],
+      ]),
+    );
     expect(sizes).toEqual({
       auth: [1024, 10],
       ledger: [1024, 15],
@@ -66,20 +97,45 @@ describe('Lambda functions', () => {
   it('log groups keep dev logs 30 days (deleted with the stack) and prod logs a year (retained)', () => {
     for (const name of FUNCTIONS) {
       const devGroup = dev.resources[dev.logGroupId(`/aws/lambda/platform-dev-${name}`)]!;
-      expect([devGroup.Properties.RetentionInDays, devGroup.DeletionPolicy]).toEqual([30, 'Delete']);
+      expect([devGroup.Properties.RetentionInDays, devGroup.DeletionPolicy]).toEqual([
+        30,
+        'Delete',
+      ]);
       const prodGroup = prod.resources[prod.logGroupId(`/aws/lambda/platform-prod-${name}`)]!;
-      expect([prodGroup.Properties.RetentionInDays, prodGroup.DeletionPolicy]).toEqual([365, 'Retain']);
+      expect([prodGroup.Properties.RetentionInDays, prodGroup.DeletionPolicy]).toEqual([
+        365,
+        'Retain',
+      ]);
     }
   });
 
   it('environment: stage, table names from the shared definitions, the API endpoint as PUBLIC_BASE_URL', () => {
-    const api = { 'Fn::GetAtt': [dev.logicalId('AWS::ApiGatewayV2::Api', () => true), 'ApiEndpoint'] };
-    const service = { STAGE: 'dev', LOG_LEVEL: 'info', ...tableEnvironment('platform-dev-'), PUBLIC_BASE_URL: api };
+    const api = {
+      'Fn::GetAtt': [dev.logicalId('AWS::ApiGatewayV2::Api', () => true), 'ApiEndpoint'],
+    };
+    const service = {
+      STAGE: 'dev',
+      LOG_LEVEL: 'info',
+      ...tableEnvironment('platform-dev-'),
+      PUBLIC_BASE_URL: api,
+    };
     const queue = { Ref: dev.queueId('platform-dev-deliveries') };
     const ingress = { Ref: dev.queueId('platform-dev-ledger-ingress') };
-    const worker = { STAGE: 'dev', LOG_LEVEL: 'info', WEBHOOKS_TABLE: 'platform-dev-webhooks', DELIVERIES_QUEUE_URL: queue };
+    const worker = {
+      STAGE: 'dev',
+      LOG_LEVEL: 'info',
+      WEBHOOKS_TABLE: 'platform-dev-webhooks',
+      DELIVERIES_QUEUE_URL: queue,
+    };
     const env = (name: string) => dev.fn(`platform-dev-${name}`).Environment.Variables;
-    const signingKey = { SIGNING_KEY_KMS_KEY_ID: { 'Fn::GetAtt': [dev.logicalId('AWS::KMS::Key', (p) => String(p.Description).includes('signing keys')), 'Arn'] } };
+    const signingKey = {
+      SIGNING_KEY_KMS_KEY_ID: {
+        'Fn::GetAtt': [
+          dev.logicalId('AWS::KMS::Key', (p) => String(p.Description).includes('signing keys')),
+          'Arn',
+        ],
+      },
+    };
     expect(env('auth')).toEqual({ ...service, ...signingKey });
     expect(env('ledger')).toEqual({ ...service, LEDGER_INGRESS_QUEUE_URL: ingress });
     expect(env('ledger-writer')).toEqual({ ...service, LEDGER_INGRESS_QUEUE_URL: ingress });
@@ -91,21 +147,37 @@ describe('Lambda functions', () => {
   });
 
   it('CORS origins from context reach every HTTP function, not the workers', () => {
-    const cors = templateReader(synthPlatform({ stage: 'dev', corsOrigins: 'https://console.example.com' }).template);
-    for (const name of ['auth', 'ledger', 'payments', 'webhooks']) expect(cors.fn(`platform-dev-${name}`).Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('https://console.example.com');
-    for (const name of ['dispatch', 'deliver']) expect(cors.fn(`platform-dev-${name}`).Environment.Variables.CORS_ALLOWED_ORIGINS).toBeUndefined();
+    const cors = templateReader(
+      synthPlatform({ stage: 'dev', corsOrigins: 'https://console.example.com' }).template,
+    );
+    for (const name of ['auth', 'ledger', 'payments', 'webhooks'])
+      expect(cors.fn(`platform-dev-${name}`).Environment.Variables.CORS_ALLOWED_ORIGINS).toBe(
+        'https://console.example.com',
+      );
+    for (const name of ['dispatch', 'deliver'])
+      expect(
+        cors.fn(`platform-dev-${name}`).Environment.Variables.CORS_ALLOWED_ORIGINS,
+      ).toBeUndefined();
   });
 
   it('prod environment: custom domain, bucket tables, static clients with Secrets Manager references, source maps', () => {
     const auth = prod.fn('platform-prod-auth').Environment.Variables;
     expect(auth.STAGE).toBe('prod');
     expect(auth.PUBLIC_BASE_URL).toBe('https://api.example.com');
-    expect(auth.AUTH_CONFIG_INLINE).toBe('clients:\n  - id: billing\n    secrets: [$BILLING_SECRET]\n');
-    expect(auth.BILLING_SECRET).toBe('{{resolve:secretsmanager:platform/billing:SecretString:secret::}}');
+    expect(auth.AUTH_CONFIG_INLINE).toBe(
+      'clients:\n  - id: billing\n    secrets: [$BILLING_SECRET]\n',
+    );
+    expect(auth.BILLING_SECRET).toBe(
+      '{{resolve:secretsmanager:platform/billing:SecretString:secret::}}',
+    );
     expect(auth.NODE_OPTIONS).toBe('--enable-source-maps');
-    for (const name of ['ledger', 'ledger-writer']) expect(prod.fn(`platform-prod-${name}`).Environment.Variables.LEDGER_BUCKET_TABLES).toBe('{"heavy":"platform-prod-ledger-heavy"}');
+    for (const name of ['ledger', 'ledger-writer'])
+      expect(prod.fn(`platform-prod-${name}`).Environment.Variables.LEDGER_BUCKET_TABLES).toBe(
+        '{"heavy":"platform-prod-ledger-heavy"}',
+      );
     // Only the auth function sees the static client secrets.
-    for (const name of FUNCTIONS.filter((n) => n !== 'auth')) expect(prod.fn(`platform-prod-${name}`).Environment.Variables.BILLING_SECRET).toBeUndefined();
+    for (const name of FUNCTIONS.filter((n) => n !== 'auth'))
+      expect(prod.fn(`platform-prod-${name}`).Environment.Variables.BILLING_SECRET).toBeUndefined();
   });
 });
 
@@ -127,44 +199,82 @@ describe('the environment the stack sets is what the code reads (start-up valida
       ]),
     );
 
-  it.each(['auth', 'ledger', 'ledger-writer', 'payments', 'webhooks', 'rotate-keys'])('%s: platformConfigFromEnv', (name) => {
-    for (const [reader, stage] of [[dev, 'dev'], [prod, 'prod']] as const) {
-      const config = platformConfigFromEnv(resolved(reader.fn(`platform-${stage}-${name}`).Environment.Variables));
-      expect(config.stage).toBe(stage);
-      expect(config.tables).toEqual({ auth: `platform-${stage}-auth`, ledger: `platform-${stage}-ledger`, events: `platform-${stage}-events`, webhooks: `platform-${stage}-webhooks`, payments: `platform-${stage}-payments` });
-    }
-  });
+  it.each(['auth', 'ledger', 'ledger-writer', 'payments', 'webhooks', 'rotate-keys'])(
+    '%s: platformConfigFromEnv',
+    (name) => {
+      for (const [reader, stage] of [
+        [dev, 'dev'],
+        [prod, 'prod'],
+      ] as const) {
+        const config = platformConfigFromEnv(
+          resolved(reader.fn(`platform-${stage}-${name}`).Environment.Variables),
+        );
+        expect(config.stage).toBe(stage);
+        expect(config.tables).toEqual({
+          auth: `platform-${stage}-auth`,
+          ledger: `platform-${stage}-ledger`,
+          events: `platform-${stage}-events`,
+          webhooks: `platform-${stage}-webhooks`,
+          payments: `platform-${stage}-payments`,
+        });
+      }
+    },
+  );
 
   it('auth: the static clients load, secrets resolved, in prod', () => {
     const env = resolved(prod.fn('platform-prod-auth').Environment.Variables);
     expect(loadAuthConfig(env, 'prod').clients.map((c) => c.id)).toEqual(['billing']);
   });
 
-  it.each(['ledger', 'ledger-writer'])('%s: the bucket map names the bucket tables, the ingress queue is set', (name) => {
-    const env = resolved(prod.fn(`platform-prod-${name}`).Environment.Variables);
-    const buckets = BucketTables.fromEnv(env.LEDGER_TABLE!, env.LEDGER_BUCKET_TABLES);
-    expect([buckets.tableFor('heavy'), buckets.tableFor('other')]).toEqual(['platform-prod-ledger-heavy', 'platform-prod-ledger']);
-    expect(platformConfigFromEnv(env).queues['ledger-ingress']).toBe(INGRESS_URL);
-  });
+  it.each(['ledger', 'ledger-writer'])(
+    '%s: the bucket map names the bucket tables, the ingress queue is set',
+    (name) => {
+      const env = resolved(prod.fn(`platform-prod-${name}`).Environment.Variables);
+      const buckets = BucketTables.fromEnv(env.LEDGER_TABLE!, env.LEDGER_BUCKET_TABLES);
+      expect([buckets.tableFor('heavy'), buckets.tableFor('other')]).toEqual([
+        'platform-prod-ledger-heavy',
+        'platform-prod-ledger',
+      ]);
+      expect(platformConfigFromEnv(env).queues['ledger-ingress']).toBe(INGRESS_URL);
+    },
+  );
 
-  it('ledger-writer: writerDepsFromEnv (the function\'s own start-up), in dev and in prod with a bucket table', () => {
-    for (const [reader, stage] of [[dev, 'dev'], [prod, 'prod']] as const) {
-      const deps = ledgerWriterDepsFromEnv(resolved(reader.fn(`platform-${stage}-ledger-writer`).Environment.Variables));
-      expect([deps.ingress.queueUrl, deps.tableFor('other')]).toEqual([INGRESS_URL, `platform-${stage}-ledger`]);
+  it("ledger-writer: writerDepsFromEnv (the function's own start-up), in dev and in prod with a bucket table", () => {
+    for (const [reader, stage] of [
+      [dev, 'dev'],
+      [prod, 'prod'],
+    ] as const) {
+      const deps = ledgerWriterDepsFromEnv(
+        resolved(reader.fn(`platform-${stage}-ledger-writer`).Environment.Variables),
+      );
+      expect([deps.ingress.queueUrl, deps.tableFor('other')]).toEqual([
+        INGRESS_URL,
+        `platform-${stage}-ledger`,
+      ]);
     }
-    expect(ledgerWriterDepsFromEnv(resolved(prod.fn('platform-prod-ledger-writer').Environment.Variables)).tableFor('heavy')).toBe('platform-prod-ledger-heavy');
+    expect(
+      ledgerWriterDepsFromEnv(
+        resolved(prod.fn('platform-prod-ledger-writer').Environment.Variables),
+      ).tableFor('heavy'),
+    ).toBe('platform-prod-ledger-heavy');
   });
 
   it.each(['dispatch', 'deliver'])('%s: workerDepsFromEnv', (name) => {
-    const deps = workerDepsFromEnv(resolved(prod.fn(`platform-prod-${name}`).Environment.Variables));
-    expect([deps.table, deps.queueUrl]).toEqual(['platform-prod-webhooks', 'https://sqs.eu-west-1.amazonaws.com/123456789012/platform-prod-deliveries']);
+    const deps = workerDepsFromEnv(
+      resolved(prod.fn(`platform-prod-${name}`).Environment.Variables),
+    );
+    expect([deps.table, deps.queueUrl]).toEqual([
+      'platform-prod-webhooks',
+      'https://sqs.eu-west-1.amazonaws.com/123456789012/platform-prod-deliveries',
+    ]);
   });
 });
 
 describe('least-privilege roles: exactly these permissions, function by function', () => {
   const t = (id: string) => `${dev.tableId(`platform-dev-${id}`)}.Arn`;
   const gsi1 = (id: string) => `dynamodb:Query on ${t(id)}/index/gsi1`;
-  const logs = (name: string) => `${LOGS} on ${dev.logGroupId(`/aws/lambda/platform-dev-${name}`)}.Arn`;
+  const logs = (name: string) =>
+    `${LOGS} on ${dev.logGroupId(`/aws/lambda/platform-dev-${name}`)}.Arn`;
   const deliveries = `${dev.queueId('platform-dev-deliveries')}.Arn`;
   const ingress = `${dev.queueId('platform-dev-ledger-ingress')}.Arn`;
   const stream = `${dev.tableId('platform-dev-events')}.StreamArn`;
@@ -172,14 +282,54 @@ describe('least-privilege roles: exactly these permissions, function by function
 
   it.each([
     // DescribeTable on every service table, for `/versions` (a table's status, none of its items).
-    ['auth', [logs('auth'), `${READ_WRITE} on ${t('auth')}`, gsi1('auth'), ...['auth', 'ledger', 'webhooks', 'payments'].map((id) => `dynamodb:DescribeTable on ${t(id)}`)]],
+    [
+      'auth',
+      [
+        logs('auth'),
+        `${READ_WRITE} on ${t('auth')}`,
+        gsi1('auth'),
+        ...['auth', 'ledger', 'webhooks', 'payments'].map(
+          (id) => `dynamodb:DescribeTable on ${t(id)}`,
+        ),
+      ],
+    ],
     // No events-table access: the ledger's events travel in its own log and mapping items.
     // Relays busy ledgers' writes: SendMessage on the ingress queue, and nothing else of it.
-    ['ledger', [logs('ledger'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('ledger')}`, gsi1('ledger'), `sqs:SendMessage on ${ingress}`]],
+    [
+      'ledger',
+      [
+        logs('ledger'),
+        `${GET} on ${t('auth')}`,
+        `${READ_WRITE} on ${t('ledger')}`,
+        gsi1('ledger'),
+        `sqs:SendMessage on ${ingress}`,
+      ],
+    ],
     // Reads items by key only (no index), verifies no token (no auth table); consumes the queue, and drains it itself.
-    ['ledger-writer', [logs('ledger-writer'), `${READ_WRITE} on ${t('ledger')}`, `${CONSUME} on ${ingress}`]],
-    ['payments', [logs('payments'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('payments')}`, gsi1('payments'), `dynamodb:PutItem on ${t('events')}`]],
-    ['webhooks', [logs('webhooks'), `${GET} on ${t('auth')}`, `${READ_WRITE} on ${t('webhooks')}`, gsi1('webhooks'), `${SEND} on ${deliveries}`]],
+    [
+      'ledger-writer',
+      [logs('ledger-writer'), `${READ_WRITE} on ${t('ledger')}`, `${CONSUME} on ${ingress}`],
+    ],
+    [
+      'payments',
+      [
+        logs('payments'),
+        `${GET} on ${t('auth')}`,
+        `${READ_WRITE} on ${t('payments')}`,
+        gsi1('payments'),
+        `dynamodb:PutItem on ${t('events')}`,
+      ],
+    ],
+    [
+      'webhooks',
+      [
+        logs('webhooks'),
+        `${GET} on ${t('auth')}`,
+        `${READ_WRITE} on ${t('webhooks')}`,
+        gsi1('webhooks'),
+        `${SEND} on ${deliveries}`,
+      ],
+    ],
     [
       'dispatch',
       [
@@ -193,7 +343,15 @@ describe('least-privilege roles: exactly these permissions, function by function
         `dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator on ${ledgerStream}`,
       ],
     ],
-    ['deliver', [logs('deliver'), `${READ_WRITE} on ${t('webhooks')}`, `${SEND} on ${deliveries}`, `${CONSUME} on ${deliveries}`]],
+    [
+      'deliver',
+      [
+        logs('deliver'),
+        `${READ_WRITE} on ${t('webhooks')}`,
+        `${SEND} on ${deliveries}`,
+        `${CONSUME} on ${deliveries}`,
+      ],
+    ],
     ['rotate-keys', [logs('rotate-keys'), `${READ_WRITE} on ${t('auth')}`]],
   ] as const)('%s', (name, expected) => {
     expect(dev.permissions(`platform-dev-${name}`)).toEqual([...expected].sort());
@@ -210,14 +368,18 @@ describe('least-privilege roles: exactly these permissions, function by function
   it('ledger-writer also reads and writes each bucket table (by key: no index)', () => {
     const heavy = `${prod.tableId('platform-prod-ledger-heavy')}.Arn`;
     const permissions = prod.permissions('platform-prod-ledger-writer');
-    expect(permissions.filter((line) => line.includes(prod.tableId('platform-prod-ledger-heavy')))).toEqual([`${READ_WRITE} on ${heavy}`]);
+    expect(
+      permissions.filter((line) => line.includes(prod.tableId('platform-prod-ledger-heavy'))),
+    ).toEqual([`${READ_WRITE} on ${heavy}`]);
     expect(permissions).toHaveLength(4);
   });
 
   it('dispatch also reads the stream of each bucket table (and nothing else of it)', () => {
     const heavy = `${prod.tableId('platform-prod-ledger-heavy')}.StreamArn`;
     const permissions = prod.permissions('platform-prod-dispatch');
-    expect(permissions.filter((line) => line.includes(prod.tableId('platform-prod-ledger-heavy')))).toEqual([
+    expect(
+      permissions.filter((line) => line.includes(prod.tableId('platform-prod-ledger-heavy'))),
+    ).toEqual([
       `dynamodb:DescribeStream,dynamodb:GetRecords,dynamodb:GetShardIterator on ${heavy}`,
       `dynamodb:ListStreams on ${heavy}`,
     ]);
@@ -226,7 +388,10 @@ describe('least-privilege roles: exactly these permissions, function by function
 
   it('no role can Scan, use a wildcard action, or touch a wildcard resource', () => {
     for (const name of FUNCTIONS) {
-      for (const line of [...dev.permissions(`platform-dev-${name}`), ...prod.permissions(`platform-prod-${name}`)]) {
+      for (const line of [
+        ...dev.permissions(`platform-dev-${name}`),
+        ...prod.permissions(`platform-prod-${name}`),
+      ]) {
         expect(line).not.toMatch(/Scan|\*/);
       }
     }

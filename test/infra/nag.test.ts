@@ -10,7 +10,16 @@ import { synthPlatform } from './synth.js';
  * acknowledgement anywhere makes this test fail until it is added here too — reviewed, not slipped in.
  */
 const ACKNOWLEDGED = [
-  ...['auth', 'ledger', 'ledger-writer', 'payments', 'webhooks', 'dispatch', 'deliver', 'rotate-keys'].map((fn) => `${fn}/function AwsSolutions-L1`),
+  ...[
+    'auth',
+    'ledger',
+    'ledger-writer',
+    'payments',
+    'webhooks',
+    'dispatch',
+    'deliver',
+    'rotate-keys',
+  ].map((fn) => `${fn}/function AwsSolutions-L1`),
   ...['auth', 'ledger', 'webhooks', 'payments'].flatMap((service) => [
     `api/http-api/ANY--api--${service} AwsSolutions-APIG4`,
     `api/http-api/ANY--api--${service}--{proxy+} AwsSolutions-APIG4`,
@@ -25,7 +34,11 @@ function acknowledgements(stack: IConstruct): Array<{ where: string; id: string;
     for (const entry of node.node.metadata) {
       if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
       for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) {
-        found.push({ where: node.node.path.slice(stack.node.path.length + 1), id: id.replace(/^annotation::/i, ''), reason });
+        found.push({
+          where: node.node.path.slice(stack.node.path.length + 1),
+          id: id.replace(/^annotation::/i, ''),
+          reason,
+        });
       }
     }
     node.node.children.forEach(walk);
@@ -36,14 +49,17 @@ function acknowledgements(stack: IConstruct): Array<{ where: string; id: string;
 
 describe.each([
   { stage: 'dev', context: { stage: 'dev' } },
-  { stage: 'prod with bucket tables, a custom domain and static clients', context: {
-    stage: 'prod',
-    ledgerBuckets: 'heavy',
-    publicBaseUrl: 'https://api.example.com',
-    authConfig: 'clients:\n  - id: billing\n    secrets: [$BILLING_SECRET]\n',
-    staticClientSecrets: '{"BILLING_SECRET":"platform/billing#secret"}',
-    alarmEmail: 'ops@example.com',
-  } },
+  {
+    stage: 'prod with bucket tables, a custom domain and static clients',
+    context: {
+      stage: 'prod',
+      ledgerBuckets: 'heavy',
+      publicBaseUrl: 'https://api.example.com',
+      authConfig: 'clients:\n  - id: billing\n    secrets: [$BILLING_SECRET]\n',
+      staticClientSecrets: '{"BILLING_SECRET":"platform/billing#secret"}',
+      alarmEmail: 'ops@example.com',
+    },
+  },
 ])('cdk-nag AwsSolutions on the $stage stack', ({ context }) => {
   const { stack } = synthPlatform(context);
 
@@ -63,7 +79,10 @@ describe.each([
 describe('cdk-nag wiring', () => {
   it('still reports an unacknowledged finding (the check is live, not silenced wholesale)', () => {
     // A fresh, unacknowledged copy of an acknowledged problem must still be reported.
-    const { stack } = synthPlatform({ stage: 'dev' }, (s) => new Queue(s, 'stray', { enforceSSL: true }));
+    const { stack } = synthPlatform(
+      { stage: 'dev' },
+      (s) => new Queue(s, 'stray', { enforceSSL: true }),
+    );
     const rules = new AwsSolutionsChecks().validateScope(stack).violations.map((v) => v.ruleName);
     expect(rules).toEqual(['AwsSolutions-SQS3']);
   });

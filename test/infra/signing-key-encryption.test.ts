@@ -3,12 +3,27 @@ import { KEY_ADMIN_ACTIONS } from '../../infra/stacks/signing-key-encryption.js'
 import { synthPlatform } from './synth.js';
 import { render, templateReader } from './template-support.js';
 
-const FUNCTIONS = ['auth', 'ledger', 'ledger-writer', 'payments', 'webhooks', 'dispatch', 'deliver', 'rotate-keys'];
+const FUNCTIONS = [
+  'auth',
+  'ledger',
+  'ledger-writer',
+  'payments',
+  'webhooks',
+  'dispatch',
+  'deliver',
+  'rotate-keys',
+];
 const dev = templateReader(synthPlatform({ stage: 'dev' }).template);
-const prod = templateReader(synthPlatform({ stage: 'prod', publicBaseUrl: 'https://api.example.com' }).template);
+const prod = templateReader(
+  synthPlatform({ stage: 'prod', publicBaseUrl: 'https://api.example.com' }).template,
+);
 
-const signingKeyId = (reader: typeof dev) => reader.logicalId('AWS::KMS::Key', (p) => String(p.Description).includes('private JWT signing keys'));
-const roleOf = (reader: typeof dev, name: string) => reader.fn(`platform-dev-${name}`).Role['Fn::GetAtt'][0] as string;
+const signingKeyId = (reader: typeof dev) =>
+  reader.logicalId('AWS::KMS::Key', (p) =>
+    String(p.Description).includes('private JWT signing keys'),
+  );
+const roleOf = (reader: typeof dev, name: string) =>
+  reader.fn(`platform-dev-${name}`).Role['Fn::GetAtt'][0] as string;
 
 describe('the KMS key sealing the private signing keys', () => {
   it('is symmetric, with automatic rotation', () => {
@@ -19,7 +34,9 @@ describe('the KMS key sealing the private signing keys', () => {
   });
 
   it('has a key policy letting only the auth and rotate-keys roles use it, for signing keys only; the account only administers it', () => {
-    const statements = dev.resources[signingKeyId(dev)]!.Properties.KeyPolicy.Statement as Array<Record<string, any>>;
+    const statements = dev.resources[signingKeyId(dev)]!.Properties.KeyPolicy.Statement as Array<
+      Record<string, any>
+    >;
     const purpose = { StringEquals: { 'kms:EncryptionContext:purpose': 'jwt-signing-key' } };
     expect(statements).toEqual([
       {
@@ -46,9 +63,12 @@ describe('the KMS key sealing the private signing keys', () => {
         Condition: purpose,
       },
     ]);
-    expect(render(statements[0]!.Principal.AWS)).toBe('arn:AWS::Partition:iam::AWS::AccountId:root');
+    expect(render(statements[0]!.Principal.AWS)).toBe(
+      'arn:AWS::Partition:iam::AWS::AccountId:root',
+    );
     // The administrators' actions include no cryptographic operation: no wildcard that could cover one either.
-    for (const action of KEY_ADMIN_ACTIONS) expect(action).not.toMatch(/^kms:(\*|Decrypt|Encrypt|GenerateDataKey|ReEncrypt|Sign|Verify)/);
+    for (const action of KEY_ADMIN_ACTIONS)
+      expect(action).not.toMatch(/^kms:(\*|Decrypt|Encrypt|GenerateDataKey|ReEncrypt|Sign|Verify)/);
   });
 
   it('is granted to no role through IAM, and only the two functions are told its id', () => {
@@ -60,12 +80,21 @@ describe('the KMS key sealing the private signing keys', () => {
     const arn = { 'Fn::GetAtt': [signingKeyId(dev), 'Arn'] };
     for (const name of FUNCTIONS) {
       const expected = name === 'auth' || name === 'rotate-keys' ? arn : undefined;
-      expect(dev.fn(`platform-dev-${name}`).Environment.Variables.SIGNING_KEY_KMS_KEY_ID, name).toEqual(expected);
+      expect(
+        dev.fn(`platform-dev-${name}`).Environment.Variables.SIGNING_KEY_KMS_KEY_ID,
+        name,
+      ).toEqual(expected);
     }
   });
 
   it('outlives the stack in prod and is deleted after 7 days in dev', () => {
-    expect(prod.resources[signingKeyId(prod)]).toMatchObject({ DeletionPolicy: 'Retain', Properties: { PendingWindowInDays: 30 } });
-    expect(dev.resources[signingKeyId(dev)]).toMatchObject({ DeletionPolicy: 'Delete', Properties: { PendingWindowInDays: 7 } });
+    expect(prod.resources[signingKeyId(prod)]).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: { PendingWindowInDays: 30 },
+    });
+    expect(dev.resources[signingKeyId(dev)]).toMatchObject({
+      DeletionPolicy: 'Delete',
+      Properties: { PendingWindowInDays: 7 },
+    });
   });
 });

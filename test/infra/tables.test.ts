@@ -17,10 +17,15 @@ describe('tables in the CDK stack', () => {
         Replicas: [
           {
             DeletionProtectionEnabled: true,
-            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 35 },
+            PointInTimeRecoverySpecification: {
+              PointInTimeRecoveryEnabled: true,
+              RecoveryPeriodInDays: 35,
+            },
           },
         ],
-        ...(definition.ttlAttribute ? { TimeToLiveSpecification: { AttributeName: definition.ttlAttribute, Enabled: true } } : {}),
+        ...(definition.ttlAttribute
+          ? { TimeToLiveSpecification: { AttributeName: definition.ttlAttribute, Enabled: true } }
+          : {}),
         ...(definition.stream ? { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } } : {}),
       });
     }
@@ -29,33 +34,60 @@ describe('tables in the CDK stack', () => {
   it('has the same keys and indexes the local platform creates (one definition, two consumers)', () => {
     const tables = template.findResources('AWS::DynamoDB::GlobalTable');
     for (const definition of TABLES) {
-      const [, resource] = Object.entries(tables).find(([, r]) => r.Properties.TableName === `platform-dev-${definition.id}`)!;
+      const [, resource] = Object.entries(tables).find(
+        ([, r]) => r.Properties.TableName === `platform-dev-${definition.id}`,
+      )!;
       const local = createTableInput(`platform-dev-${definition.id}`, definition);
       expect(resource.Properties.KeySchema).toEqual(local.KeySchema);
-      expect(new Set(resource.Properties.AttributeDefinitions)).toEqual(new Set(local.AttributeDefinitions));
-      const cloudIndexes = (resource.Properties.GlobalSecondaryIndexes ?? []).map((i: { IndexName: string; KeySchema: unknown }) => ({ IndexName: i.IndexName, KeySchema: i.KeySchema }));
-      const localIndexes = (local.GlobalSecondaryIndexes ?? []).map((i) => ({ IndexName: i.IndexName, KeySchema: i.KeySchema }));
+      expect(new Set(resource.Properties.AttributeDefinitions)).toEqual(
+        new Set(local.AttributeDefinitions),
+      );
+      const cloudIndexes = (resource.Properties.GlobalSecondaryIndexes ?? []).map(
+        (i: { IndexName: string; KeySchema: unknown }) => ({
+          IndexName: i.IndexName,
+          KeySchema: i.KeySchema,
+        }),
+      );
+      const localIndexes = (local.GlobalSecondaryIndexes ?? []).map((i) => ({
+        IndexName: i.IndexName,
+        KeySchema: i.KeySchema,
+      }));
       expect(cloudIndexes).toEqual(localIndexes);
     }
   });
 
   it('gives each bucket of context "ledgerBuckets" its own table, built and hardened like the default ledger table', () => {
-    const withBuckets = synthPlatform({ stage: 'prod', ledgerBuckets: '["heavy","reports"]' }).template;
+    const withBuckets = synthPlatform({
+      stage: 'prod',
+      ledgerBuckets: '["heavy","reports"]',
+    }).template;
     withBuckets.resourceCountIs('AWS::DynamoDB::GlobalTable', TABLES.length + 2);
     const tables = withBuckets.findResources('AWS::DynamoDB::GlobalTable');
     const local = createTableInput('x', ledger);
     for (const bucket of ['heavy', 'reports']) {
-      const [, resource] = Object.entries(tables).find(([, r]) => r.Properties.TableName === `platform-prod-ledger-${bucket}`)!;
+      const [, resource] = Object.entries(tables).find(
+        ([, r]) => r.Properties.TableName === `platform-prod-ledger-${bucket}`,
+      )!;
       expect(resource.Properties).toMatchObject({
         BillingMode: 'PAY_PER_REQUEST',
         SSESpecification: { SSEEnabled: true },
-        Replicas: [{ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 35 } }],
+        Replicas: [
+          {
+            DeletionProtectionEnabled: true,
+            PointInTimeRecoverySpecification: {
+              PointInTimeRecoveryEnabled: true,
+              RecoveryPeriodInDays: 35,
+            },
+          },
+        ],
         TimeToLiveSpecification: { AttributeName: ledger.ttlAttribute, Enabled: true },
         KeySchema: local.KeySchema,
       });
       // Their log and mapping items carry the ledger's events, as the default table's do.
       expect(resource.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
-      expect(resource.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName)).toEqual(['gsi1']);
+      expect(
+        resource.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName),
+      ).toEqual(['gsi1']);
       expect(resource.DeletionPolicy).toBe('Retain');
     }
   });

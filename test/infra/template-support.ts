@@ -1,13 +1,18 @@
-import { expect } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
+import { expect } from 'vitest';
 
-type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string }>;
+type Resources = Record<
+  string,
+  { Type: string; Properties: Record<string, any>; DeletionPolicy?: string }
+>;
 
 /** Small readers over a synthesized template, so tests can name resources by their physical names. */
 export function templateReader(template: Template) {
   const resources = template.toJSON().Resources as Resources;
   const logicalId = (type: string, match: (p: Record<string, any>) => boolean): string => {
-    const ids = Object.entries(resources).filter(([, r]) => r.Type === type && match(r.Properties)).map(([id]) => id);
+    const ids = Object.entries(resources)
+      .filter(([, r]) => r.Type === type && match(r.Properties))
+      .map(([id]) => id);
     if (ids.length !== 1) throw new Error(`expected one ${type}, found ${ids.length}`);
     return ids[0]!;
   };
@@ -25,11 +30,16 @@ export function templateReader(template: Template) {
       const roleId = resources[fnId(functionName)]!.Properties.Role['Fn::GetAtt'][0] as string;
       const lines: string[] = [];
       for (const r of Object.values(resources)) {
-        if (r.Type !== 'AWS::IAM::Policy' || !r.Properties.Roles.some((ref: { Ref: string }) => ref.Ref === roleId)) continue;
+        if (
+          r.Type !== 'AWS::IAM::Policy' ||
+          !r.Properties.Roles.some((ref: { Ref: string }) => ref.Ref === roleId)
+        )
+          continue;
         for (const s of r.Properties.PolicyDocument.Statement) {
           expect(s.Effect).toBe('Allow');
           const actions = [s.Action].flat().sort().join(',');
-          for (const resource of [s.Resource].flat()) lines.push(`${actions} on ${render(resource)}`);
+          for (const resource of [s.Resource].flat())
+            lines.push(`${actions} on ${render(resource)}`);
         }
       }
       return lines.sort();

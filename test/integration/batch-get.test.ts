@@ -10,7 +10,15 @@ describe('batchGetInOrder', () => {
     const keys = Array.from({ length: 250 }, (_, i) => ({ pk: `K#${i}`, sk: 'S' }));
     for (let i = 0; i < keys.length; i += 25) {
       const chunk = keys.slice(i, i + 25).filter((_, j) => (i + j) % 7 !== 0);
-      await runtime.doc.send(new BatchWriteCommand({ RequestItems: { [table]: chunk.map((k) => ({ PutRequest: { Item: { ...k, n: Number(k.pk.slice(2)) } } })) } }));
+      await runtime.doc.send(
+        new BatchWriteCommand({
+          RequestItems: {
+            [table]: chunk.map((k) => ({
+              PutRequest: { Item: { ...k, n: Number(k.pk.slice(2)) } },
+            })),
+          },
+        }),
+      );
     }
     const asked = [...keys].reverse();
     const items = await batchGetInOrder(runtime.doc, table, asked);

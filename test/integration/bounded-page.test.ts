@@ -14,9 +14,18 @@ const kept = Array.from({ length: 36 }, (_, i) => i).filter((n) => n % 7 === 0);
 beforeAll(async () => {
   ({ runtime } = await testEnvironment());
   table = runtime.config.tables.ledger;
-  const items = Array.from({ length: 36 }, (_, n) => ({ pk: 'BOUNDED', sk: String(n).padStart(3, '0'), n, kept: n % 7 === 0 }));
+  const items = Array.from({ length: 36 }, (_, n) => ({
+    pk: 'BOUNDED',
+    sk: String(n).padStart(3, '0'),
+    n,
+    kept: n % 7 === 0,
+  }));
   for (let i = 0; i < items.length; i += 25) {
-    await runtime.doc.send(new BatchWriteCommand({ RequestItems: { [table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    await runtime.doc.send(
+      new BatchWriteCommand({
+        RequestItems: { [table]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) },
+      }),
+    );
   }
 });
 
@@ -24,7 +33,13 @@ function page(query: ListQuery, ascending = true, readBudget = 5) {
   return boundedQueryPage(
     runtime.doc,
     {
-      input: { TableName: table, KeyConditionExpression: 'pk = :p', FilterExpression: 'kept = :y', ExpressionAttributeValues: { ':p': 'BOUNDED', ':y': true }, ConsistentRead: true },
+      input: {
+        TableName: table,
+        KeyConditionExpression: 'pk = :p',
+        FilterExpression: 'kept = :y',
+        ExpressionAttributeValues: { ':p': 'BOUNDED', ':y': true },
+        ConsistentRead: true,
+      },
       keyAttributes: ['pk', 'sk'],
       list,
       ascending,
@@ -65,12 +80,20 @@ describe('boundedQueryPage', () => {
     expect(first.previous).toBeUndefined();
     const second = await page({ pageSize: 3, cursor: decodeCursor(first.next!, list) }, true, 100);
     expect(second.data).toEqual([21, 28, 35]);
-    const back = await page({ pageSize: 3, cursor: decodeCursor(second.previous!, list) }, true, 100);
+    const back = await page(
+      { pageSize: 3, cursor: decodeCursor(second.previous!, list) },
+      true,
+      100,
+    );
     expect(back.data).toEqual([0, 7, 14]);
     expect(back.hasMore).toBe(true);
     // Backwards on a small budget: pages stay in listing order, and the walk still reaches the first item.
     const seen: number[][] = [];
-    let current = await page({ pageSize: 2, cursor: decodeCursor(second.previous!, list) }, true, 5);
+    let current = await page(
+      { pageSize: 2, cursor: decodeCursor(second.previous!, list) },
+      true,
+      5,
+    );
     for (;;) {
       seen.unshift(current.data);
       if (!current.previous) break;
@@ -80,7 +103,12 @@ describe('boundedQueryPage', () => {
   });
 
   it('refuses a cursor whose key is not of this query', async () => {
-    const forged = decodeCursor(encodeCursor({ l: list, p: 3, d: 'n', k: { pk: 'BOUNDED' } }), list);
-    await expect(page({ pageSize: 3, cursor: forged })).rejects.toThrow('cursor: not a cursor of this list');
+    const forged = decodeCursor(
+      encodeCursor({ l: list, p: 3, d: 'n', k: { pk: 'BOUNDED' } }),
+      list,
+    );
+    await expect(page({ pageSize: 3, cursor: forged })).rejects.toThrow(
+      'cursor: not a cursor of this list',
+    );
   });
 });

@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CLIENT_SCOPES } from '../../lib/bearer/scopes.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ADMIN, FORM, READER, authApp, basic, bearer, form, tokenFor } from '../support/auth.js';
+import { ADMIN, authApp, basic, bearer, FORM, form, READER, tokenFor } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;
@@ -15,7 +15,12 @@ beforeAll(async () => {
   admin = bearer(await tokenFor(app, ADMIN));
 });
 
-const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = admin) =>
+const call = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = admin,
+) =>
   app.request(`/api/auth${path}`, {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -31,20 +36,34 @@ async function createClient(body: Record<string, unknown> = { name: 'svc' }) {
 async function createSecret(clientId: string, name = 'app') {
   const res = await call('POST', `/clients/${clientId}/secrets`, { name });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { data: { id: string; clear: string; lastDigits: string; name: string; createdAt: string } }).data;
+  return (
+    (await res.json()) as {
+      data: { id: string; clear: string; lastDigits: string; name: string; createdAt: string };
+    }
+  ).data;
 }
 
 const tokenRequest = (id: string, secret: string) =>
-  app.request('/api/auth/oauth/token', { method: 'POST', headers: { ...FORM, authorization: basic(id, secret) }, body: form({ grant_type: 'client_credentials' }) });
+  app.request('/api/auth/oauth/token', {
+    method: 'POST',
+    headers: { ...FORM, authorization: basic(id, secret) },
+    body: form({ grant_type: 'client_credentials' }),
+  });
 
 async function auditTable() {
-  const { Items = [] } = await runtime.doc.send(new ScanCommand({ TableName: runtime.config.tables.auth }));
+  const { Items = [] } = await runtime.doc.send(
+    new ScanCommand({ TableName: runtime.config.tables.auth }),
+  );
   return Items;
 }
 
 describe('clients', () => {
   it('creates a client with default scopes (no auth:*), and reads it back', async () => {
-    const created = await createClient({ name: 'payments-worker', description: 'moves money', metadata: { team: 'core' } });
+    const created = await createClient({
+      name: 'payments-worker',
+      description: 'moves money',
+      metadata: { team: 'core' },
+    });
     expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(created).toMatchObject({
       name: 'payments-worker',
@@ -60,11 +79,22 @@ describe('clients', () => {
   });
 
   it('replaces a client in full with PUT (absent options reset to defaults)', async () => {
-    const created = await createClient({ name: 'a', description: 'd', scopes: ['ledger:read'], accessTokenLifetime: 600 });
+    const created = await createClient({
+      name: 'a',
+      description: 'd',
+      scopes: ['ledger:read'],
+      accessTokenLifetime: 600,
+    });
     const res = await call('PUT', `/clients/${created.id}`, { name: 'b', metadata: { k: 'v' } });
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: Record<string, unknown> };
-    expect(data).toMatchObject({ id: created.id, name: 'b', metadata: { k: 'v' }, scopes: [...DEFAULT_CLIENT_SCOPES], accessTokenLifetime: 3600 });
+    expect(data).toMatchObject({
+      id: created.id,
+      name: 'b',
+      metadata: { k: 'v' },
+      scopes: [...DEFAULT_CLIENT_SCOPES],
+      accessTokenLifetime: 3600,
+    });
     expect(data).not.toHaveProperty('description');
   });
 
@@ -74,13 +104,27 @@ describe('clients', () => {
     const token = bearer(await tokenFor(listApp, ADMIN));
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await listApp.request('/api/auth/clients', { method: 'POST', headers: { 'content-type': 'application/json', ...token }, body: JSON.stringify({ name: `c${i}` }) });
+      const res = await listApp.request('/api/auth/clients', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...token },
+        body: JSON.stringify({ name: `c${i}` }),
+      });
       ids.push(((await res.json()) as { data: { id: string } }).data.id);
     }
     const page = async (query: string) => {
       const res = await listApp.request(`/api/auth/clients${query}`, { headers: token });
       expect(res.status).toBe(200);
-      return ((await res.json()) as { cursor: { pageSize: number; hasMore: boolean; next?: string; previous?: string; data: Array<{ id: string }> } }).cursor;
+      return (
+        (await res.json()) as {
+          cursor: {
+            pageSize: number;
+            hasMore: boolean;
+            next?: string;
+            previous?: string;
+            data: Array<{ id: string }>;
+          };
+        }
+      ).cursor;
     };
     const first = await page('?pageSize=2');
     expect(first.pageSize).toBe(2);
@@ -100,7 +144,15 @@ describe('clients', () => {
     expect(all.data).toHaveLength(5);
     expect((await page('?pageSize=5000')).pageSize).toBe(1000);
 
-    for (const bad of ['?pageSize=abc', '?pageSize=-1', '?pageSize=0', '?cursor=not*base64', `?cursor=${Buffer.from('{"l":"other","p":2,"k":{},"d":"n"}').toString('base64url')}`, `?cursor=${first.next}&name=x`, '?unknown=1']) {
+    for (const bad of [
+      '?pageSize=abc',
+      '?pageSize=-1',
+      '?pageSize=0',
+      '?cursor=not*base64',
+      `?cursor=${Buffer.from('{"l":"other","p":2,"k":{},"d":"n"}').toString('base64url')}`,
+      `?cursor=${first.next}&name=x`,
+      '?unknown=1',
+    ]) {
       const res = await listApp.request(`/api/auth/clients${bad}`, { headers: token });
       expect(res.status, bad).toBe(400);
       expect(((await res.json()) as { errorCode: string }).errorCode).toBe('VALIDATION');
@@ -154,10 +206,19 @@ describe('clients', () => {
       expect(err.errorCode).toBe('VALIDATION');
       expect(err.errorMessage.startsWith(field), err.errorMessage).toBe(true);
     }
-    const wrongType = await app.request('/api/auth/clients', { method: 'POST', headers: { ...admin, 'content-type': 'text/plain' }, body: '{"name":"x"}' });
+    const wrongType = await app.request('/api/auth/clients', {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'text/plain' },
+      body: '{"name":"x"}',
+    });
     expect(wrongType.status).toBe(400);
-    expect(((await wrongType.json()) as { errorMessage: string }).errorMessage).toBe('content-type must be application/json');
-    const huge = await call('POST', '/clients', { name: 'x', description: 'y'.repeat(1024 * 1024) });
+    expect(((await wrongType.json()) as { errorMessage: string }).errorMessage).toBe(
+      'content-type must be application/json',
+    );
+    const huge = await call('POST', '/clients', {
+      name: 'x',
+      description: 'y'.repeat(1024 * 1024),
+    });
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as { errorCode: string }).errorCode).toBe('VALIDATION');
     expect((await auditTable()).length).toBe(before);
@@ -172,20 +233,36 @@ describe('secrets', () => {
     expect(secret.lastDigits).toBe(secret.clear.slice(-4));
     expect(secret.name).toBe('billing');
 
-    const read = (await (await call('GET', `/clients/${client.id}`)).json()) as { data: { secrets: Array<Record<string, unknown>> } };
-    expect(read.data.secrets).toEqual([{ id: secret.id, name: 'billing', lastDigits: secret.lastDigits, metadata: {}, createdAt: secret.createdAt }]);
+    const read = (await (await call('GET', `/clients/${client.id}`)).json()) as {
+      data: { secrets: Array<Record<string, unknown>> };
+    };
+    expect(read.data.secrets).toEqual([
+      {
+        id: secret.id,
+        name: 'billing',
+        lastDigits: secret.lastDigits,
+        metadata: {},
+        createdAt: secret.createdAt,
+      },
+    ]);
     const raw = JSON.stringify(await auditTable());
     expect(raw).not.toContain(secret.clear);
   });
 
   it('authenticates with the new secret, records lastUsedAt, and grants the client scopes', async () => {
-    const client = await createClient({ name: 'reader', scopes: ['ledger:read'], accessTokenLifetime: 300 });
+    const client = await createClient({
+      name: 'reader',
+      scopes: ['ledger:read'],
+      accessTokenLifetime: 300,
+    });
     const secret = await createSecret(client.id);
     const res = await tokenRequest(client.id, secret.clear);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { scope: string; expires_in: number };
     expect(body).toMatchObject({ scope: 'ledger:read', expires_in: 300 });
-    const read = (await (await call('GET', `/clients/${client.id}`)).json()) as { data: { secrets: Array<{ lastUsedAt?: string }> } };
+    const read = (await (await call('GET', `/clients/${client.id}`)).json()) as {
+      data: { secrets: Array<{ lastUsedAt?: string }> };
+    };
     expect(Date.parse(read.data.secrets[0]!.lastUsedAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
 
@@ -214,12 +291,19 @@ describe('secrets', () => {
     for (let i = 0; i < 20; i++) await createSecret(client.id, `s${i}`);
     const res = await call('POST', `/clients/${client.id}/secrets`, { name: 'one-too-many' });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { errorMessage: string }).errorMessage).toContain('at most 20 secrets');
+    expect(((await res.json()) as { errorMessage: string }).errorMessage).toContain(
+      'at most 20 secrets',
+    );
   });
 
   it('refuses bad secret bodies', async () => {
     const client = await createClient();
-    for (const body of [{}, { name: '' }, { name: 'x', clear: 'chosen' }, { name: 'x', metadata: 'no' }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: 'x', clear: 'chosen' },
+      { name: 'x', metadata: 'no' },
+    ]) {
       const res = await call('POST', `/clients/${client.id}/secrets`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -232,15 +316,25 @@ describe('scopes on management routes', () => {
     expect((await call('GET', '/clients', undefined, reader)).status).toBe(200);
     const res = await call('POST', '/clients', { name: 'x' }, reader);
     expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="auth:write"');
-    expect(await res.json()).toEqual({ errorCode: 'FORBIDDEN', errorMessage: 'scope "auth:write" required' });
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer error="insufficient_scope", scope="auth:write"',
+    );
+    expect(await res.json()).toEqual({
+      errorCode: 'FORBIDDEN',
+      errorMessage: 'scope "auth:write" required',
+    });
   });
 
   it('refuses a token restricted to another audience', async () => {
     const res = await app.request('/api/auth/oauth/token', {
       method: 'POST',
       headers: FORM,
-      body: form({ grant_type: 'client_credentials', client_id: ADMIN.id, client_secret: ADMIN.secret, resource: 'https://other.example/api' }),
+      body: form({
+        grant_type: 'client_credentials',
+        client_id: ADMIN.id,
+        client_secret: ADMIN.secret,
+        resource: 'https://other.example/api',
+      }),
     });
     const { access_token } = (await res.json()) as { access_token: string };
     const denied = await call('GET', '/clients', undefined, bearer(access_token));

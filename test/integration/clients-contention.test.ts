@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ADMIN, FORM, authApp, basic, bearer, form, tokenFor } from '../support/auth.js';
+import { ADMIN, authApp, basic, bearer, FORM, form, tokenFor } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;
@@ -29,7 +29,9 @@ interface ClientView {
 
 describe('one client under contention', () => {
   it('applies 50 concurrent updates, secret creations and deletions, none answered 5xx', async () => {
-    const created = (await (await call('POST', '/clients', { name: 'contended' })).json()) as { data: ClientView };
+    const created = (await (await call('POST', '/clients', { name: 'contended' })).json()) as {
+      data: ClientView;
+    };
     const id = created.data.id;
     const existing: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -39,25 +41,50 @@ describe('one client under contention', () => {
 
     // 30 full replaces, 15 new secrets, 5 revocations: never more than 20 secrets at once, so every one may apply.
     const writers = [
-      ...Array.from({ length: 30 }, (_, i) => () => call('PUT', `/clients/${id}`, { name: `name-${i}`, metadata: { writer: String(i) } })),
-      ...Array.from({ length: 15 }, (_, i) => () => call('POST', `/clients/${id}/secrets`, { name: `new-${i}` })),
+      ...Array.from(
+        { length: 30 },
+        (_, i) => () =>
+          call('PUT', `/clients/${id}`, { name: `name-${i}`, metadata: { writer: String(i) } }),
+      ),
+      ...Array.from(
+        { length: 15 },
+        (_, i) => () => call('POST', `/clients/${id}/secrets`, { name: `new-${i}` }),
+      ),
       ...existing.map((secretId) => () => call('DELETE', `/clients/${id}/secrets/${secretId}`)),
     ];
     const answers = await Promise.all(writers.map((write) => write()));
     expect(answers).toHaveLength(50);
-    expect(answers.map((r) => r.status)).toEqual([...Array(30).fill(200), ...Array(15).fill(200), ...Array(5).fill(204)]);
+    expect(answers.map((r) => r.status)).toEqual([
+      ...Array(30).fill(200),
+      ...Array(15).fill(200),
+      ...Array(5).fill(204),
+    ]);
 
     // Every replace applied: each answered the client as its own write left it.
-    const replaced = await Promise.all(answers.slice(0, 30).map(async (r) => ((await r.json()) as { data: ClientView }).data));
-    replaced.forEach((client, i) => expect([client.name, client.metadata]).toEqual([`name-${i}`, { writer: String(i) }]));
-    const clears = await Promise.all(answers.slice(30, 45).map(async (r) => ((await r.json()) as { data: { id: string; name: string; clear: string } }).data));
+    const replaced = await Promise.all(
+      answers.slice(0, 30).map(async (r) => ((await r.json()) as { data: ClientView }).data),
+    );
+    replaced.forEach((client, i) =>
+      expect([client.name, client.metadata]).toEqual([`name-${i}`, { writer: String(i) }]),
+    );
+    const clears = await Promise.all(
+      answers
+        .slice(30, 45)
+        .map(
+          async (r) =>
+            ((await r.json()) as { data: { id: string; name: string; clear: string } }).data,
+        ),
+    );
 
-    const final = ((await (await call('GET', `/clients/${id}`)).json()) as { data: ClientView }).data;
+    const final = ((await (await call('GET', `/clients/${id}`)).json()) as { data: ClientView })
+      .data;
     // The last replace to commit wins the options; every secret added is there and every revoked one is gone.
     expect(replaced.map((c) => c.name)).toContain(final.name);
     expect(final.metadata).toEqual({ writer: final.name.slice('name-'.length) });
     expect(final.secrets.map((s) => s.id).sort()).toEqual(clears.map((s) => s.id).sort());
-    expect(final.secrets.map((s) => s.name).sort()).toEqual(Array.from({ length: 15 }, (_, i) => `new-${i}`).sort());
+    expect(final.secrets.map((s) => s.name).sort()).toEqual(
+      Array.from({ length: 15 }, (_, i) => `new-${i}`).sort(),
+    );
 
     // And each new secret authenticates.
     for (const secret of clears) {

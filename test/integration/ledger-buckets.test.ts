@@ -14,23 +14,42 @@ const names = (res: { body: any }) => res.body.cursor.data.map((l: { name: strin
 beforeAll(async () => {
   ({ runtime } = await testEnvironment());
   ({ call } = await ledgerClient(runtime, { now: () => Date.parse('2026-06-01T00:00:00Z') }));
-  for (const [name, bucket] of [['bk-a1', 'bk-a'], ['bk-a2', 'bk-a'], ['bk-b1', 'bk-b']]) {
+  for (const [name, bucket] of [
+    ['bk-a1', 'bk-a'],
+    ['bk-a2', 'bk-a'],
+    ['bk-b1', 'bk-b'],
+  ]) {
     expect((await call('POST', `/v2/${name}`, { bucket })).status).toBe(204);
   }
-  expect((await call('POST', '/v2/bk-a1/transactions', { postings: [{ source: 'world', destination: 'x', amount: 5n, asset: 'USD' }] })).status).toBe(200);
+  expect(
+    (
+      await call('POST', '/v2/bk-a1/transactions', {
+        postings: [{ source: 'world', destination: 'x', amount: 5n, asset: 'USD' }],
+      })
+    ).status,
+  ).toBe(200);
 });
 
 describe('bucket deletion and restore (the reference: soft, restorable)', () => {
-  it('makes the bucket\'s ledgers not found and leaves them out of lists, until restored, with nothing lost', async () => {
+  it("makes the bucket's ledgers not found and leaves them out of lists, until restored, with nothing lost", async () => {
     expect((await call('DELETE', '/v2/_/buckets/bk-a')).status).toBe(204);
     // The deleting container forgets its cache at once: every ledger read of the bucket is a 404.
-    for (const path of ['/v2/bk-a1', '/v2/bk-a1/transactions', '/v2/bk-a2/accounts', '/v2/bk-a1/_info']) {
+    for (const path of [
+      '/v2/bk-a1',
+      '/v2/bk-a1/transactions',
+      '/v2/bk-a2/accounts',
+      '/v2/bk-a1/_info',
+    ]) {
       const res = await call('GET', path);
       expect(res.status, path).toBe(404);
     }
-    const write = await call('POST', '/v2/bk-a2/transactions', { postings: [{ source: 'world', destination: 'y', amount: 1n, asset: 'USD' }] });
+    const write = await call('POST', '/v2/bk-a2/transactions', {
+      postings: [{ source: 'world', destination: 'y', amount: 1n, asset: 'USD' }],
+    });
     expect(write.status).toBe(404);
-    expect(names(await call('GET', '/v2?pageSize=100')).filter((n: string) => n.startsWith('bk-'))).toEqual(['bk-b1']);
+    expect(
+      names(await call('GET', '/v2?pageSize=100')).filter((n: string) => n.startsWith('bk-')),
+    ).toEqual(['bk-b1']);
     expect(names(await call('GET', '/v2?bucket=bk-a'))).toEqual([]);
     const all = await call('GET', '/v2?pageSize=100&includeDeleted=true');
     const deleted = all.body.cursor.data.filter((l: { bucket: string }) => l.bucket === 'bk-a');
@@ -52,7 +71,11 @@ describe('bucket deletion and restore (the reference: soft, restorable)', () => 
   });
 
   it('answers 404 for a bucket that holds no ledger, and for a malformed name', async () => {
-    for (const [method, path] of [['DELETE', '/v2/_/buckets/nobody'], ['POST', '/v2/_/buckets/nobody/restore'], ['DELETE', '/v2/_/buckets/a%20b']] as const) {
+    for (const [method, path] of [
+      ['DELETE', '/v2/_/buckets/nobody'],
+      ['POST', '/v2/_/buckets/nobody/restore'],
+      ['DELETE', '/v2/_/buckets/a%20b'],
+    ] as const) {
       const res = await call(method, path);
       expect(res.status, path).toBe(404);
       expect(res.body.errorCode).toBe('NOT_FOUND');
@@ -64,7 +87,10 @@ describe('another container', () => {
   it('sees a bucket deletion within LEDGER_RECHECK_MS, when its cached ledger record is read again', async () => {
     expect((await call('POST', '/v2/bk-c1', { bucket: 'bk-c' })).status).toBe(204);
     let clock = 1_000_000;
-    const registry = new LedgerRegistry(createDocumentClient(runtime.connection), BucketTables.fromEnv(runtime.config.tables.ledger, undefined));
+    const registry = new LedgerRegistry(
+      createDocumentClient(runtime.connection),
+      BucketTables.fromEnv(runtime.config.tables.ledger, undefined),
+    );
     const other = new LedgerLookup(registry, () => clock);
     expect((await other.resolve('bk-c1')).bucket).toBe('bk-c');
     expect((await call('DELETE', '/v2/_/buckets/bk-c')).status).toBe(204);

@@ -9,20 +9,33 @@
  * `callThrough()`, so the stub's default behaviour calls the original `send` (DynamoDB Local) and only the
  * commands a test chooses fail. The mock is restored after each test.
  */
-import { DynamoDBDocumentClient, QueryCommand, TransactGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  QueryCommand,
+  TransactGetCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import { cancelled, fail, throttled, throughputExceeded } from '../support/dynamo-faults.js';
 import { ledgerClient, ledgerEventsOf } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
-import { cancelled, fail, throttled, throughputExceeded } from '../support/dynamo-faults.js';
 
-type Send = (this: DynamoDBDocumentClient, command: unknown, ...rest: unknown[]) => Promise<unknown>;
+type Send = (
+  this: DynamoDBDocumentClient,
+  command: unknown,
+  ...rest: unknown[]
+) => Promise<unknown>;
 /** The real `send`, captured before any stub is installed. */
 const realSend = DynamoDBDocumentClient.prototype.send as unknown as Send;
 
 /** What to do with the n-th (1-based) command of a kind: undefined passes it through to DynamoDB Local. */
-type Injector = (n: number, command: TransactWriteCommand | TransactGetCommand, pass: () => Promise<unknown>) => Promise<unknown> | undefined;
+type Injector = (
+  n: number,
+  command: TransactWriteCommand | TransactGetCommand,
+  pass: () => Promise<unknown>,
+) => Promise<unknown> | undefined;
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -39,17 +52,24 @@ function inject(injectors: { write?: Injector; get?: Injector }): void {
   const stub = mock.send as unknown as { callsFake(fn: Send): void };
   stub.callsFake(function (this: DynamoDBDocumentClient, command: unknown, ...rest: unknown[]) {
     const pass = () => realSend.call(this, command, ...rest);
-    if (command instanceof TransactWriteCommand && injectors.write) return injectors.write(++seen.write, command, pass) ?? pass();
+    if (command instanceof TransactWriteCommand && injectors.write)
+      return injectors.write(++seen.write, command, pass) ?? pass();
     if (command instanceof TransactWriteCommand) seen.write++;
-    if (command instanceof TransactGetCommand && injectors.get) return injectors.get(++seen.get, command, pass) ?? pass();
+    if (command instanceof TransactGetCommand && injectors.get)
+      return injectors.get(++seen.get, command, pass) ?? pass();
     if (command instanceof TransactGetCommand) seen.get++;
     return pass();
   });
 }
 
-
-const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({ source, destination, amount, asset });
-const tx = (ledger: string, body: unknown, headers: Record<string, string> = {}) => call('POST', `/v2/${ledger}/transactions`, body, headers);
+const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({
+  source,
+  destination,
+  amount,
+  asset,
+});
+const tx = (ledger: string, body: unknown, headers: Record<string, string> = {}) =>
+  call('POST', `/v2/${ledger}/transactions`, body, headers);
 
 async function fresh(): Promise<string> {
   const name = `f${++counter}-${Date.now() % 100000}`;
@@ -61,7 +81,16 @@ async function fresh(): Promise<string> {
 /** Everything a committed write leaves behind, read straight from the tables (the stub passes these through). */
 async function traces(ledger: string) {
   const partition = async (pk: string) =>
-    (await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk }, ConsistentRead: true }))).Items ?? [];
+    (
+      await runtime.doc.send(
+        new QueryCommand({
+          TableName: runtime.config.tables.ledger,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': pk },
+          ConsistentRead: true,
+        }),
+      )
+    ).Items ?? [];
   const stats = await call('GET', `/v2/${ledger}/stats`);
   return {
     events: await ledgerEventsOf(runtime, ledger),
@@ -72,7 +101,11 @@ async function traces(ledger: string) {
 }
 
 /** A failed request must leave the ledger exactly as it was. */
-async function expectUnchanged(ledger: string, before: Awaited<ReturnType<typeof traces>>, nextId: number) {
+async function expectUnchanged(
+  ledger: string,
+  before: Awaited<ReturnType<typeof traces>>,
+  nextId: number,
+) {
   const after = await traces(ledger);
   expect(after.stats).toEqual(before.stats);
   expect(after.events.length).toBe(before.events.length);
@@ -97,12 +130,25 @@ describe('ledger writer under injected DynamoDB failures', () => {
   it('(a) retries a TransactionConflict on the commit and succeeds with the right id, once', async () => {
     const ledger = await fresh();
     expect((await tx(ledger, { postings: [send('world', 'a', 10n)] })).status).toBe(200);
-    inject({ write: (n, command) => (n === 1 ? fail(cancelled(command, { [command.input.TransactItems!.length - 1]: 'TransactionConflict' })) : undefined) });
+    inject({
+      write: (n, command) =>
+        n === 1
+          ? fail(
+              cancelled(command, {
+                [command.input.TransactItems!.length - 1]: 'TransactionConflict',
+              }),
+            )
+          : undefined,
+    });
 
     const res = await tx(ledger, { postings: [send('a', 'b', 4n)] });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.id).toBe(2n);
-    expect(res.body.data.postCommitVolumes.a['USD/2']).toEqual({ input: 10n, output: 4n, balance: 6n });
+    expect(res.body.data.postCommitVolumes.a['USD/2']).toEqual({
+      input: 10n,
+      output: 4n,
+      balance: 6n,
+    });
     expect(seen).toEqual({ write: 2, get: 2 }); // read again, decided again, committed once
     expect(sleeps).toHaveLength(1);
     mock!.restore();
@@ -115,9 +161,16 @@ describe('ledger writer under injected DynamoDB failures', () => {
 
   it('(b) retries when the HEAD condition fails twice (reason 0 ConditionalCheckFailed), then succeeds', async () => {
     const ledger = await fresh();
-    inject({ write: (n, command) => (n <= 2 ? fail(cancelled(command, { 0: 'ConditionalCheckFailed' })) : undefined) });
+    inject({
+      write: (n, command) =>
+        n <= 2 ? fail(cancelled(command, { 0: 'ConditionalCheckFailed' })) : undefined,
+    });
 
-    const res = await tx(ledger, { postings: [send('world', 'a', 7n)] }, { 'Idempotency-Key': 'b-1' });
+    const res = await tx(
+      ledger,
+      { postings: [send('world', 'a', 7n)] },
+      { 'Idempotency-Key': 'b-1' },
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.id).toBe(1n);
     expect(res.headers.get('idempotency-hit')).toBeNull();
@@ -128,7 +181,11 @@ describe('ledger writer under injected DynamoDB failures', () => {
     const after = await traces(ledger);
     expect(after.stats).toEqual({ accounts: 2n, transactions: 1n });
     expect(after.events).toHaveLength(1);
-    const replay = await tx(ledger, { postings: [send('world', 'a', 7n)] }, { 'Idempotency-Key': 'b-1' });
+    const replay = await tx(
+      ledger,
+      { postings: [send('world', 'a', 7n)] },
+      { 'Idempotency-Key': 'b-1' },
+    );
     expect(replay.headers.get('idempotency-hit')).toBe('true');
     expect(replay.text).toBe(res.text);
   });
@@ -162,18 +219,26 @@ describe('ledger writer under injected DynamoDB failures', () => {
     expect(probe.body.data.postCommitVolumes.wallet['USD/2'].balance).toBe(5n);
   });
 
-  for (const [index, [label, make]] of ([
-    ['ProvisionedThroughputExceededException', throughputExceeded],
-    ['ThrottlingException', throttled],
-    ['TransactionCanceledException with a ThrottlingError reason', undefined],
-  ] as Array<[string, (() => Error) | undefined]>).entries()) {
+  for (const [index, [label, make]] of (
+    [
+      ['ProvisionedThroughputExceededException', throughputExceeded],
+      ['ThrottlingException', throttled],
+      ['TransactionCanceledException with a ThrottlingError reason', undefined],
+    ] as Array<[string, (() => Error) | undefined]>
+  ).entries()) {
     it(`(c) answers 503 INTERNAL with Retry-After on ${label}, without retrying, and writes nothing`, async () => {
       const ledger = await fresh();
       expect((await tx(ledger, { postings: [send('world', 'a', 10n)] })).status).toBe(200);
       const before = await traces(ledger);
-      inject({ write: (_n, command) => fail(make ? make() : cancelled(command, { 1: 'ThrottlingError' })) });
+      inject({
+        write: (_n, command) => fail(make ? make() : cancelled(command, { 1: 'ThrottlingError' })),
+      });
 
-      const res = await tx(ledger, { postings: [send('a', 'b', 1n)] }, { 'Idempotency-Key': `c-${index}` });
+      const res = await tx(
+        ledger,
+        { postings: [send('a', 'b', 1n)] },
+        { 'Idempotency-Key': `c-${index}` },
+      );
       expect(res.status, res.text).toBe(503);
       expect(res.body).toEqual({ errorCode: 'INTERNAL', errorMessage: expect.any(String) });
       expect(res.body.errorMessage).not.toContain(label.split(' ')[0]);
@@ -183,7 +248,11 @@ describe('ledger writer under injected DynamoDB failures', () => {
 
       await expectUnchanged(ledger, before, 2);
       // The idempotency key was not consumed: the same request now commits normally.
-      const again = await tx(ledger, { postings: [send('a', 'b', 1n)] }, { 'Idempotency-Key': `c-${index}` });
+      const again = await tx(
+        ledger,
+        { postings: [send('a', 'b', 1n)] },
+        { 'Idempotency-Key': `c-${index}` },
+      );
       expect(again.status, again.text).toBe(200);
       expect(again.headers.get('idempotency-hit')).toBeNull();
       expect(again.body.data.id).toBe(2n);
@@ -200,7 +269,10 @@ describe('ledger writer under injected DynamoDB failures', () => {
     expect(res.status, res.text).toBe(500);
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toBeTruthy();
-    expect(res.body).toEqual({ errorCode: 'INTERNAL', errorMessage: `internal error (request id ${requestId})` });
+    expect(res.body).toEqual({
+      errorCode: 'INTERNAL',
+      errorMessage: `internal error (request id ${requestId})`,
+    });
     expect(res.text).not.toContain('socket');
     expect(res.text).not.toContain('TimeoutError');
     expect(seen.write).toBe(1);
@@ -216,7 +288,9 @@ describe('ledger writer under injected DynamoDB failures', () => {
         n === 1
           ? (async () => {
               await pass();
-              throw Object.assign(new Error('response lost after commit'), { name: 'TimeoutError' });
+              throw Object.assign(new Error('response lost after commit'), {
+                name: 'TimeoutError',
+              });
             })()
           : undefined,
     });
@@ -263,7 +337,10 @@ describe('ledger writer under injected DynamoDB failures', () => {
   // items is in flight (real DynamoDB does this; DynamoDB Local does not): the writer must retry it.
   it('(f) retries a TransactionConflict on the snapshot read (TransactGetItems)', async () => {
     const ledger = await fresh();
-    inject({ get: (n, command) => (n === 1 ? fail(cancelled(command, { 0: 'TransactionConflict' })) : undefined) });
+    inject({
+      get: (n, command) =>
+        n === 1 ? fail(cancelled(command, { 0: 'TransactionConflict' })) : undefined,
+    });
     const res = await tx(ledger, { postings: [send('world', 'a', 2n)] });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.id).toBe(1n);

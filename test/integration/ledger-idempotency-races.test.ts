@@ -16,8 +16,14 @@ let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 let counter = 0;
 
-const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({ source, destination, amount, asset });
-const tx = (ledger: string, body: unknown, headers: Record<string, string> = {}) => call('POST', `/v2/${ledger}/transactions`, body, headers);
+const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({
+  source,
+  destination,
+  amount,
+  asset,
+});
+const tx = (ledger: string, body: unknown, headers: Record<string, string> = {}) =>
+  call('POST', `/v2/${ledger}/transactions`, body, headers);
 
 async function fresh(): Promise<string> {
   const name = `ik${++counter}-${Date.now() % 100000}`;
@@ -41,15 +47,31 @@ describe('Idempotency-Key races', () => {
       const ledger = await fresh();
       // A committed transaction first, so the raced one is id 2 and moves an existing balance.
       expect((await tx(ledger, { postings: [send('world', 'wallet', 100n)] })).status).toBe(200);
-      const body = { postings: [send('wallet', 'shop', 30n), send('world', 'fees', 1n)], metadata: { round: String(round) } };
+      const body = {
+        postings: [send('wallet', 'shop', 30n), send('world', 'fees', 1n)],
+        metadata: { round: String(round) },
+      };
 
-      const responses = await Promise.all(Array.from({ length: N }, () => tx(ledger, body, { 'Idempotency-Key': `same-${round}` })));
+      const responses = await Promise.all(
+        Array.from({ length: N }, () => tx(ledger, body, { 'Idempotency-Key': `same-${round}` })),
+      );
 
-      const summary = responses.map((r) => `${r.status} hit=${r.headers.get('idempotency-hit')} ${r.text.slice(0, 120)}`).join('\n');
-      expect(responses.every((r) => r.status === 200), summary).toBe(true);
+      const summary = responses
+        .map((r) => `${r.status} hit=${r.headers.get('idempotency-hit')} ${r.text.slice(0, 120)}`)
+        .join('\n');
+      expect(
+        responses.every((r) => r.status === 200),
+        summary,
+      ).toBe(true);
       expect(new Set(responses.map((r) => r.text)).size, summary).toBe(1);
-      expect(responses.filter((r) => r.headers.get('idempotency-hit') === null), summary).toHaveLength(1);
-      expect(responses.filter((r) => r.headers.get('idempotency-hit') === 'true'), summary).toHaveLength(N - 1);
+      expect(
+        responses.filter((r) => r.headers.get('idempotency-hit') === null),
+        summary,
+      ).toHaveLength(1);
+      expect(
+        responses.filter((r) => r.headers.get('idempotency-hit') === 'true'),
+        summary,
+      ).toHaveLength(N - 1);
       expect(responses[0]!.body.data.id).toBe(2n);
       expect(responses[0]!.body.data.postCommitVolumes.wallet['USD/2'].balance).toBe(70n);
 
@@ -67,12 +89,23 @@ describe('Idempotency-Key races', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const ledger = await fresh();
       // Three distinct bodies among the N requests, so some requests share the winner's body and some do not.
-      const bodies = Array.from({ length: N }, (_, i) => ({ postings: [send('world', 'a', BigInt((i % 3) + 1))] }));
+      const bodies = Array.from({ length: N }, (_, i) => ({
+        postings: [send('world', 'a', BigInt((i % 3) + 1))],
+      }));
 
-      const responses = await Promise.all(bodies.map((body) => tx(ledger, body, { 'Idempotency-Key': `mixed-${round}` })));
+      const responses = await Promise.all(
+        bodies.map((body) => tx(ledger, body, { 'Idempotency-Key': `mixed-${round}` })),
+      );
 
-      const summary = responses.map((r, i) => `#${i} amount ${(i % 3) + 1}: ${r.status} hit=${r.headers.get('idempotency-hit')} ${r.text.slice(0, 120)}`).join('\n');
-      const winners = responses.map((r, i) => ({ r, i })).filter(({ r }) => r.status === 200 && r.headers.get('idempotency-hit') === null);
+      const summary = responses
+        .map(
+          (r, i) =>
+            `#${i} amount ${(i % 3) + 1}: ${r.status} hit=${r.headers.get('idempotency-hit')} ${r.text.slice(0, 120)}`,
+        )
+        .join('\n');
+      const winners = responses
+        .map((r, i) => ({ r, i }))
+        .filter(({ r }) => r.status === 200 && r.headers.get('idempotency-hit') === null);
       expect(winners, summary).toHaveLength(1);
       const { r: winner, i: w } = winners[0]!;
       expect(winner.body.data.id).toBe(1n);
@@ -97,7 +130,9 @@ describe('Idempotency-Key races', () => {
       expect(await eventCount(ledger)).toBe(1);
       const probe = await tx(ledger, { postings: [send('world', 'a', 0n)] });
       expect(probe.body.data.id).toBe(2n);
-      expect(probe.body.data.postCommitVolumes.a['USD/2'].balance).toBe(bodies[w]!.postings[0]!.amount);
+      expect(probe.body.data.postCommitVolumes.a['USD/2'].balance).toBe(
+        bodies[w]!.postings[0]!.amount,
+      );
     }
   });
 });

@@ -12,7 +12,8 @@ let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 const tag = `lf${Date.now() % 100000}`;
 const q = (query: unknown) => `query=${encodeURIComponent(JSON.stringify(query))}`;
-const names = (res: { body: { cursor: { data: Array<{ name: string }> } } }) => res.body.cursor.data.map((l) => l.name);
+const names = (res: { body: { cursor: { data: Array<{ name: string }> } } }) =>
+  res.body.cursor.data.map((l) => l.name);
 
 beforeAll(async () => {
   // A table of its own: the ledger list spans every ledger of the table.
@@ -37,8 +38,16 @@ describe('ledger list filters', () => {
       [{ $like: { name: `${tag}-%-shop` } }, [`${tag}-eu-shop`, `${tag}-us-shop`]],
       [{ $like: { name: `${tag}-eu%` } }, [`${tag}-eu-shop`, `${tag}-eu-bank`]],
       [{ $exists: { metadata: 'region' } }, [`${tag}-eu-shop`]],
-      [{ $and: [{ $match: { bucket: 'eu' } }, { $not: { $match: { 'metadata[team]': 'shop' } } }] }, [`${tag}-eu-bank`]],
-      [{ $or: [{ $match: { bucket: 'us' } }, { $match: { name: `${tag}-plain` } }] }, [`${tag}-us-shop`, `${tag}-plain`]],
+      [
+        {
+          $and: [{ $match: { bucket: 'eu' } }, { $not: { $match: { 'metadata[team]': 'shop' } } }],
+        },
+        [`${tag}-eu-bank`],
+      ],
+      [
+        { $or: [{ $match: { bucket: 'us' } }, { $match: { name: `${tag}-plain` } }] },
+        [`${tag}-us-shop`, `${tag}-plain`],
+      ],
     ];
     for (const [query, expected] of cases) {
       const res = await call('GET', `/v2?pageSize=100&${q(query)}`);
@@ -55,7 +64,12 @@ describe('ledger list filters', () => {
       res = await call('GET', `/v2?cursor=${res.body.cursor.next}`);
       pages.push(names(res));
     }
-    expect(pages.flat()).toEqual([`${tag}-eu-shop`, `${tag}-eu-bank`, `${tag}-us-shop`, `${tag}-plain`]);
+    expect(pages.flat()).toEqual([
+      `${tag}-eu-shop`,
+      `${tag}-eu-bank`,
+      `${tag}-us-shop`,
+      `${tag}-plain`,
+    ]);
   });
 
   it('refuses what it cannot read, clearly', async () => {
@@ -72,12 +86,28 @@ describe('ledger list filters', () => {
     }
     let deep: unknown = { $match: { name: 'x' } };
     for (let i = 0; i < 12; i++) deep = { $not: deep };
-    expect((await call('GET', `/v2?${q(deep)}`)).body.errorMessage).toContain('nested more than 8 deep');
+    expect((await call('GET', `/v2?${q(deep)}`)).body.errorMessage).toContain(
+      'nested more than 8 deep',
+    );
   });
 
   it('matches like patterns without backtracking', () => {
-    const like = (pattern: string, name: string) => ledgerMatches(parseLedgerFilter(JSON.stringify({ $like: { name: pattern } }))!, { name, bucket: 'b', metadata: {} });
-    expect([like('a%c', 'abc'), like('a%c', 'ac'), like('a%c', 'ab'), like('%', ''), like('a%b%c', 'aXbYc'), like('a%b%c', 'acb'), like('abc', 'abc'), like('ab', 'abc')]).toEqual([true, true, false, true, true, false, true, false]);
+    const like = (pattern: string, name: string) =>
+      ledgerMatches(parseLedgerFilter(JSON.stringify({ $like: { name: pattern } }))!, {
+        name,
+        bucket: 'b',
+        metadata: {},
+      });
+    expect([
+      like('a%c', 'abc'),
+      like('a%c', 'ac'),
+      like('a%c', 'ab'),
+      like('%', ''),
+      like('a%b%c', 'aXbYc'),
+      like('a%b%c', 'acb'),
+      like('abc', 'abc'),
+      like('ab', 'abc'),
+    ]).toEqual([true, true, false, true, true, false, true, false]);
     // A pattern that makes a backtracking matcher explode: answered (linear scan), and correctly.
     expect(like(`${'%a'.repeat(200)}%b`, 'a'.repeat(4000))).toBe(false);
   });

@@ -28,17 +28,31 @@ beforeAll(async () => {
   // Log 1..120: transactions one minute apart; every 50th write is a metadata change instead.
   for (let i = 1; i <= 120; i++) {
     clock += 60_000;
-    const res = i % 50 === 0 ? await call('POST', '/v2/logq/transactions/1/metadata', { n: String(i) }) : await call('POST', '/v2/logq/transactions', { postings: [send(`a:${i}`)] });
+    const res =
+      i % 50 === 0
+        ? await call('POST', '/v2/logq/transactions/1/metadata', { n: String(i) })
+        : await call('POST', '/v2/logq/transactions', { postings: [send(`a:${i}`)] });
     expect(res.status, res.text).toBeLessThan(300);
   }
 });
 
 describe('log filters (id, date, type)', () => {
   it('narrows by id through the log key, by date and type in memory', async () => {
-    expect(ids(await call('GET', `/v2/logq/logs?${q({ $and: [{ $gt: { id: 115 } }, { $lte: { id: 118 } }] })}`))).toEqual([118, 117, 116]);
+    expect(
+      ids(
+        await call(
+          'GET',
+          `/v2/logq/logs?${q({ $and: [{ $gt: { id: 115 } }, { $lte: { id: 118 } }] })}`,
+        ),
+      ),
+    ).toEqual([118, 117, 116]);
     expect(await all({ $match: { type: 'SET_METADATA' } })).toEqual([100, 50]);
-    expect(ids(await call('GET', `/v2/logq/logs?${q({ $in: { id: [3, 1, 5] } })}`))).toEqual([5, 3, 1]);
-    const window = { $and: [{ $gte: { date: '2026-04-01T00:03:00Z' } }, { $lt: { date: '2026-04-01T00:05:00Z' } }] };
+    expect(ids(await call('GET', `/v2/logq/logs?${q({ $in: { id: [3, 1, 5] } })}`))).toEqual([
+      5, 3, 1,
+    ]);
+    const window = {
+      $and: [{ $gte: { date: '2026-04-01T00:03:00Z' } }, { $lt: { date: '2026-04-01T00:05:00Z' } }],
+    };
     expect(await all(window)).toEqual([4, 3]);
     expect(await all({ $not: { $match: { type: 'NEW_TRANSACTION' } } })).toEqual([100, 50]);
     const head = await call('HEAD', `/v2/logq/logs?${q({ $match: { type: 'NEW_TRANSACTION' } })}`);
@@ -51,7 +65,10 @@ describe('log filters (id, date, type)', () => {
     const pages: any[] = [];
     let next: string | undefined;
     do {
-      const res = await call('GET', `/v2/logq/logs?pageSize=5&${next ? `cursor=${next}` : q({ $lte: { date: '2026-04-01T00:02:00Z' } })}`);
+      const res = await call(
+        'GET',
+        `/v2/logq/logs?pageSize=5&${next ? `cursor=${next}` : q({ $lte: { date: '2026-04-01T00:02:00Z' } })}`,
+      );
       expect(res.status, res.text).toBe(200);
       pages.push(res.body.cursor);
       seen.push(...ids(res));
@@ -74,7 +91,10 @@ describe('log filters (id, date, type)', () => {
   it('refuses unknown fields and operators, and bad operands, in the contract shape', async () => {
     for (const [query, message] of [
       [{ $match: { hash: 'x' } }, 'query.$match: logs have no field "hash"'],
-      [{ $like: { id: '1%' } }, 'query.$like.id: operator $like is not supported on this field (supported: $match, $in, $lt, $lte, $gt, $gte)'],
+      [
+        { $like: { id: '1%' } },
+        'query.$like.id: operator $like is not supported on this field (supported: $match, $in, $lt, $lte, $gt, $gte)',
+      ],
       [{ $gte: { date: 'soon' } }, 'query.$gte.date: must be an RFC 3339 date-time'],
     ] as const) {
       const res = await call('GET', `/v2/logq/logs?${q(query)}`);

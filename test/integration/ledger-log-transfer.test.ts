@@ -1,18 +1,23 @@
+import type { SDK } from '@formance/formance-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
-import { verifyChain } from '../../lib/ledger/domain/log-chain.js';
-import { logHash, type LogEntry } from '../../lib/ledger/domain/logs.js';
 import { bodyLines } from '../../lib/ledger/domain/body-lines.js';
+import { verifyChain } from '../../lib/ledger/domain/log-chain.js';
+import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ledgerClient } from '../support/ledger.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
-import { testEnvironment } from '../support/tables.js';
-import { startSdkPlatform } from '../support/sdk.js';
+import { ledgerClient } from '../support/ledger.js';
 import { testClientToken } from '../support/platform.js';
-import type { SDK } from '@formance/formance-sdk';
+import { startSdkPlatform } from '../support/sdk.js';
+import { testEnvironment } from '../support/tables.js';
 
-const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({ source, destination, amount, asset });
+const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({
+  source,
+  destination,
+  amount,
+  asset,
+});
 const OCTETS = { 'content-type': 'application/octet-stream' };
 
 describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
@@ -23,7 +28,10 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
   let clock = 0;
   /** An export, read as text (the JSON caller would parse it). */
   const exportOf = async (ledger: string) => {
-    const res = await app.request(`/api/ledger/v2/${ledger}/logs/export`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const res = await app.request(`/api/ledger/v2/${ledger}/logs/export`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
     return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
   };
   const run = `${Date.now() % 1_000_000}`;
@@ -42,7 +50,14 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
     expect(res.body.cursor.hasMore).toBe(false);
     return res.body.cursor.data as Array<Record<string, unknown>>;
   };
-  const lines = (text: string) => text.split('\n').filter((l) => l !== '').map((l) => { const e = parseJson(l) as LogEntry; return { ...e, id: Number(e.id) }; });
+  const lines = (text: string) =>
+    text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => {
+        const e = parseJson(l) as LogEntry;
+        return { ...e, id: Number(e.id) };
+      });
   const toText = (entries: unknown[]) => entries.map((e) => `${stringifyJson(e)}\n`).join('');
 
   beforeAll(async () => {
@@ -53,15 +68,44 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
     // Every log type, with references, metadata, account metadata, a backdated timestamp, an idempotency key,
     // a forced overdraft and both kinds of revert.
     const steps: Array<[string, string, string, unknown?, Record<string, string>?]> = [
-      ['2026-03-01T10:00:00Z', 'POST', '/transactions', { postings: [send('world', 'alice', 1000n), send('world', 'alice', 10n, 'EUR')], metadata: { order: '1' }, reference: 'ref-1', accountMetadata: { alice: { tier: 'gold' } } }, { 'Idempotency-Key': 'ik-1' }],
-      ['2026-03-01T10:00:01.123Z', 'POST', '/transactions', { postings: [send('alice', 'bob', 200n), send('alice', 'carol', 5n, 'EUR')], timestamp: '2025-06-01T00:00:00Z' }],
+      [
+        '2026-03-01T10:00:00Z',
+        'POST',
+        '/transactions',
+        {
+          postings: [send('world', 'alice', 1000n), send('world', 'alice', 10n, 'EUR')],
+          metadata: { order: '1' },
+          reference: 'ref-1',
+          accountMetadata: { alice: { tier: 'gold' } },
+        },
+        { 'Idempotency-Key': 'ik-1' },
+      ],
+      [
+        '2026-03-01T10:00:01.123Z',
+        'POST',
+        '/transactions',
+        {
+          postings: [send('alice', 'bob', 200n), send('alice', 'carol', 5n, 'EUR')],
+          timestamp: '2025-06-01T00:00:00Z',
+        },
+      ],
       ['2026-03-01T10:00:02Z', 'POST', '/transactions/1/metadata', { a: 'b' }],
       ['2026-03-01T10:00:03Z', 'DELETE', '/transactions/1/metadata/order'],
       ['2026-03-01T10:00:04Z', 'POST', '/accounts/bob/metadata', { k: 'v', keep: 'yes' }],
       ['2026-03-01T10:00:05Z', 'DELETE', '/accounts/bob/metadata/k'],
-      ['2026-03-01T10:00:06Z', 'POST', '/transactions/2/revert?force=true', { metadata: { why: 'oops' } }],
+      [
+        '2026-03-01T10:00:06Z',
+        'POST',
+        '/transactions/2/revert?force=true',
+        { metadata: { why: 'oops' } },
+      ],
       ['2026-03-01T10:00:07Z', 'POST', '/transactions/1/revert?atEffectiveDate=true', {}],
-      ['2026-03-01T10:00:08Z', 'POST', '/transactions?force=true', { postings: [send('bob', 'dave', 50n)] }],
+      [
+        '2026-03-01T10:00:08Z',
+        'POST',
+        '/transactions?force=true',
+        { postings: [send('bob', 'dave', 50n)] },
+      ],
     ];
     for (const [date, method, path, body, headers] of steps) {
       clock = Date.parse(date);
@@ -77,7 +121,15 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
   it('exports every log entry oldest first, one Log per line as the log list serves it', async () => {
     const listed = await all(`/v2/${source}/logs`);
     expect(listed.map((l) => l.type)).toEqual([
-      'NEW_TRANSACTION', 'REVERTED_TRANSACTION', 'REVERTED_TRANSACTION', 'DELETE_METADATA', 'SET_METADATA', 'DELETE_METADATA', 'SET_METADATA', 'NEW_TRANSACTION', 'NEW_TRANSACTION',
+      'NEW_TRANSACTION',
+      'REVERTED_TRANSACTION',
+      'REVERTED_TRANSACTION',
+      'DELETE_METADATA',
+      'SET_METADATA',
+      'DELETE_METADATA',
+      'SET_METADATA',
+      'NEW_TRANSACTION',
+      'NEW_TRANSACTION',
     ]);
     expect(exported.endsWith('\n')).toBe(true);
     expect(exported.split('\n')).toHaveLength(10);
@@ -101,8 +153,12 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
     expect([res.status, res.text]).toEqual([204, '']);
 
     expect(await all(`/v2/${target}/logs`)).toEqual(await all(`/v2/${source}/logs`));
-    expect(await all(`/v2/${target}/transactions`)).toEqual(await all(`/v2/${source}/transactions`));
-    expect(await all(`/v2/${target}/accounts?expand=volumes`)).toEqual(await all(`/v2/${source}/accounts?expand=volumes`));
+    expect(await all(`/v2/${target}/transactions`)).toEqual(
+      await all(`/v2/${source}/transactions`),
+    );
+    expect(await all(`/v2/${target}/accounts?expand=volumes`)).toEqual(
+      await all(`/v2/${source}/accounts?expand=volumes`),
+    );
     // Spot checks that the comparison is of real content.
     const accounts = await all(`/v2/${target}/accounts?expand=volumes`);
     const bob = accounts.find((a) => a.address === 'bob')!;
@@ -110,7 +166,12 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
     // 200 in (transaction 2), 200 out (its revert), 50 out (the forced overdraft).
     expect(bob.volumes).toEqual({ 'USD/2': { input: 200n, output: 250n, balance: -50n } });
     const tx2 = (await call('GET', `/v2/${target}/transactions/2`)).body.data;
-    expect([tx2.timestamp, tx2.insertedAt, tx2.reverted, tx2.revertedAt]).toEqual(['2025-06-01T00:00:00Z', '2026-03-01T10:00:01.123Z', true, '2026-03-01T10:00:06Z']);
+    expect([tx2.timestamp, tx2.insertedAt, tx2.reverted, tx2.revertedAt]).toEqual([
+      '2025-06-01T00:00:00Z',
+      '2026-03-01T10:00:01.123Z',
+      true,
+      '2026-03-01T10:00:06Z',
+    ]);
     const balances = (await call('GET', `/v2/${target}/aggregate/balances`)).body.data;
     expect(balances).toEqual((await call('GET', `/v2/${source}/aggregate/balances`)).body.data);
     expect(verifyChain(lines(exported))).toEqual({ ok: true, checked: 9 });
@@ -122,7 +183,10 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
   it('refuses an import into a ledger that has logs (400 IMPORT) and writes nothing', async () => {
     const res = await call('POST', `/v2/${source}/logs/import`, exported, OCTETS);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ errorCode: 'IMPORT', errorMessage: `ledger "${source}" is not empty: logs are imported into a new ledger only` });
+    expect(res.body).toEqual({
+      errorCode: 'IMPORT',
+      errorMessage: `ledger "${source}" is not empty: logs are imported into a new ledger only`,
+    });
     expect(await all(`/v2/${source}/logs`)).toHaveLength(9);
   });
 
@@ -134,7 +198,10 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
     const target = await fresh();
     const res = await call('POST', `/v2/${target}/logs/import`, toText(tampered), OCTETS);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ errorCode: 'IMPORT', errorMessage: 'log 2: hash mismatch (the entry or one before it was changed)' });
+    expect(res.body).toEqual({
+      errorCode: 'IMPORT',
+      errorMessage: 'log 2: hash mismatch (the entry or one before it was changed)',
+    });
     const kept = await all(`/v2/${target}/logs`);
     expect(kept.map((l) => l.id)).toEqual([1n]);
     expect(await all(`/v2/${target}/transactions`)).toHaveLength(1);
@@ -142,7 +209,9 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
 
   it('refuses an entry whose chain is recomputed but which the ledger would not log so (replay check)', async () => {
     // A forger re-hashes the chain: the hashes hold, but the ledger decides transaction 2's id, not the file.
-    const forged = lines(exported).slice(0, 2).map((e) => ({ ...e }));
+    const forged = lines(exported)
+      .slice(0, 2)
+      .map((e) => ({ ...e }));
     const tx = { ...(forged[1]!.data.transaction as Record<string, unknown>), id: 7 };
     forged[1] = { ...forged[1]!, data: { ...forged[1]!.data, transaction: tx } };
     let previous = '';
@@ -154,7 +223,9 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
     const target = await fresh();
     const res = await call('POST', `/v2/${target}/logs/import`, toText(forged), OCTETS);
     expect(res.status).toBe(400);
-    expect(res.body.errorMessage).toBe('log 2: replaying it through the ledger gives different data (NEW_TRANSACTION)');
+    expect(res.body.errorMessage).toBe(
+      'log 2: replaying it through the ledger gives different data (NEW_TRANSACTION)',
+    );
     expect((await all(`/v2/${target}/logs`)).map((l) => l.id)).toEqual([1n]);
   });
 
@@ -162,8 +233,14 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
     const [first, second, third] = exported.split('\n');
     const cases: Array<[string, string]> = [
       [`${first}\n{not json\n${third}\n`, 'line 2: not a JSON object'],
-      [`${first}\n{"id":2,"type":"NOPE","data":{},"date":"2026-01-01T00:00:00Z"}\n`, 'line 2: type: must be a log type'],
-      [`${first}\n${third}\n`, 'log 3: expected log 2 here (ids start at 1 and follow without gaps)'],
+      [
+        `${first}\n{"id":2,"type":"NOPE","data":{},"date":"2026-01-01T00:00:00Z"}\n`,
+        'line 2: type: must be a log type',
+      ],
+      [
+        `${first}\n${third}\n`,
+        'log 3: expected log 2 here (ids start at 1 and follow without gaps)',
+      ],
       [`${second}\n`, 'log 2: expected log 1 here (ids start at 1 and follow without gaps)'],
     ];
     for (const [body, message] of cases) {
@@ -174,10 +251,15 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
     }
   });
 
-  it('a body over the platform\'s 1 MiB request limit is refused whole (413) before anything is read', async () => {
+  it("a body over the platform's 1 MiB request limit is refused whole (413) before anything is read", async () => {
     const target = await fresh();
     const [first] = exported.split('\n');
-    const res = await call('POST', `/v2/${target}/logs/import`, `${first}\n${' '.repeat(1024 * 1024)}\n`, OCTETS);
+    const res = await call(
+      'POST',
+      `/v2/${target}/logs/import`,
+      `${first}\n${' '.repeat(1024 * 1024)}\n`,
+      OCTETS,
+    );
     expect([res.status, res.body.errorCode]).toEqual([413, 'VALIDATION']);
     expect(await all(`/v2/${target}/logs`)).toEqual([]);
   });
@@ -191,7 +273,10 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
       for await (const { text, line } of bodyLines(chunks(...parts), max)) out.push([line, text]);
       return out;
     };
-    expect(await read(10, 'ab', 'c\r\n\n', 'dé', 'f')).toEqual([[1, 'abc'], [3, 'déf']]);
+    expect(await read(10, 'ab', 'c\r\n\n', 'dé', 'f')).toEqual([
+      [1, 'abc'],
+      [3, 'déf'],
+    ]);
     await expect(read(4, 'abcd\n', 'ab', 'cde\n')).rejects.toThrow('line 2: longer than 4 bytes');
     await expect(read(4, 'abcde')).rejects.toThrow('line 1: longer than 4 bytes');
   });
@@ -218,19 +303,33 @@ describe('log export and import through the official SDK', () => {
   it('exportLogs answers the stream, importLogs takes it (204)', async () => {
     const run = `${Date.now() % 1_000_000}`;
     await sdk.ledger.v2.createLedger({ ledger: `sdkx-a-${run}`, v2CreateLedgerRequest: {} });
-    await sdk.ledger.v2.createTransaction({ ledger: `sdkx-a-${run}`, v2PostTransaction: { postings: [{ source: 'world', destination: 'x', amount: 42n, asset: 'USD' }], metadata: { m: '1' } } });
+    await sdk.ledger.v2.createTransaction({
+      ledger: `sdkx-a-${run}`,
+      v2PostTransaction: {
+        postings: [{ source: 'world', destination: 'x', amount: 42n, asset: 'USD' }],
+        metadata: { m: '1' },
+      },
+    });
     const exported = await sdk.ledger.v2.exportLogs({ ledger: `sdkx-a-${run}` });
     // The SDK reads no body for this operation (its 200 is `M.nil`): the lines are read over plain HTTP below.
     expect([exported.statusCode, exported.contentType]).toEqual([200, 'application/octet-stream']);
-    const raw = await fetch(`${platform.baseUrl}/api/ledger/v2/sdkx-a-${run}/logs/export`, { method: 'POST', headers: { authorization: `Bearer ${await testClientToken(platform)}` } });
+    const raw = await fetch(`${platform.baseUrl}/api/ledger/v2/sdkx-a-${run}/logs/export`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await testClientToken(platform)}` },
+    });
     const text = await raw.text();
     expect(text.split('\n')).toHaveLength(2);
     expect((parseJson(text.split('\n')[0]!) as LogEntry).type).toBe('NEW_TRANSACTION');
 
     await sdk.ledger.v2.createLedger({ ledger: `sdkx-b-${run}`, v2CreateLedgerRequest: {} });
-    const imported = await sdk.ledger.v2.importLogs({ ledger: `sdkx-b-${run}`, v2ImportLogsRequest: new TextEncoder().encode(text) });
+    const imported = await sdk.ledger.v2.importLogs({
+      ledger: `sdkx-b-${run}`,
+      v2ImportLogsRequest: new TextEncoder().encode(text),
+    });
     expect(imported.statusCode).toBe(204);
     const logs = await sdk.ledger.v2.listLogs({ ledger: `sdkx-b-${run}` });
-    expect(logs.v2LogsCursorResponse?.cursor.data.map((l) => l.hash)).toEqual([(parseJson(text.split('\n')[0]!) as LogEntry).hash]);
+    expect(logs.v2LogsCursorResponse?.cursor.data.map((l) => l.hash)).toEqual([
+      (parseJson(text.split('\n')[0]!) as LogEntry).hash,
+    ]);
   });
 });

@@ -1,24 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
 import { main } from '../../infra/commands/verify-logs.js';
+import type { RunningPlatform } from '../../infra/local/platform.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { verifyChain } from '../../lib/ledger/domain/log-chain.js';
-import { logHash, type LogEntry } from '../../lib/ledger/domain/logs.js';
+import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
 import { encodeCursor } from '../../lib/pagination/cursor.js';
 import { createRuntime, type ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ledgerClient, stringify } from '../support/ledger.js';
-import { testEnvironment } from '../support/tables.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { testEnvironment } from '../support/tables.js';
 
 const MAX = 10n ** 38n - 1n;
 const T1 = '2026-01-02T03:04:05Z';
 const T2 = '2026-01-02T03:04:06.5Z';
 const T3 = '2026-01-02T03:04:07Z';
-const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({ source, destination, amount, asset });
+const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({
+  source,
+  destination,
+  amount,
+  asset,
+});
 /** The transaction as logged: no volumes; ids as numbers, amounts as big integers. */
-const logged = (id: number, postings: unknown[], date: string, metadata: Record<string, string> = {}) => ({
+const logged = (
+  id: number,
+  postings: unknown[],
+  date: string,
+  metadata: Record<string, string> = {},
+) => ({
   id,
   postings,
   metadata,
@@ -43,7 +53,11 @@ describe('GET /v2/<ledger>/logs', () => {
     expect((await call('POST', `/v2/${ledger}`)).status).toBe(204);
     const steps: Array<[string, unknown, Record<string, string>]> = [
       [T1, { postings: [send('world', 'a', 100n)] }, {}],
-      [T2, { postings: [send('world', 'b', MAX, 'COIN')], accountMetadata: { b: { kind: 'vault' } } }, { 'Idempotency-Key': 'ik-2' }],
+      [
+        T2,
+        { postings: [send('world', 'b', MAX, 'COIN')], accountMetadata: { b: { kind: 'vault' } } },
+        { 'Idempotency-Key': 'ik-2' },
+      ],
       [T3, { postings: [send('a', 'b', 30n)], metadata: { note: 'x' } }, {}],
     ];
     for (const [date, body, headers] of steps) {
@@ -52,15 +66,33 @@ describe('GET /v2/<ledger>/logs', () => {
       expect(res.status, res.text).toBe(200);
     }
     const entries: Array<Omit<LogEntry, 'hash'>> = [
-      { id: 1, type: 'NEW_TRANSACTION', data: { transaction: logged(1, [send('world', 'a', 100n)], T1), accountMetadata: {} }, date: T1, idempotencyKey: '' },
+      {
+        id: 1,
+        type: 'NEW_TRANSACTION',
+        data: { transaction: logged(1, [send('world', 'a', 100n)], T1), accountMetadata: {} },
+        date: T1,
+        idempotencyKey: '',
+      },
       {
         id: 2,
         type: 'NEW_TRANSACTION',
-        data: { transaction: logged(2, [send('world', 'b', MAX, 'COIN')], T2), accountMetadata: { b: { kind: 'vault' } } },
+        data: {
+          transaction: logged(2, [send('world', 'b', MAX, 'COIN')], T2),
+          accountMetadata: { b: { kind: 'vault' } },
+        },
         date: T2,
         idempotencyKey: 'ik-2',
       },
-      { id: 3, type: 'NEW_TRANSACTION', data: { transaction: logged(3, [send('a', 'b', 30n)], T3, { note: 'x' }), accountMetadata: {} }, date: T3, idempotencyKey: '' },
+      {
+        id: 3,
+        type: 'NEW_TRANSACTION',
+        data: {
+          transaction: logged(3, [send('a', 'b', 30n)], T3, { note: 'x' }),
+          accountMetadata: {},
+        },
+        date: T3,
+        idempotencyKey: '',
+      },
     ];
     let previous = '';
     expected = entries
@@ -78,14 +110,20 @@ describe('GET /v2/<ledger>/logs', () => {
     // Ids (of the log and of the transactions inside) come back as numbers; the client parses them as bigint.
     expect(res.text).toBe(stringify({ cursor: { pageSize: 15, hasMore: false, data: expected } }));
     expect(res.text).toContain(`"amount":${MAX}`);
-    const ascending = (res.body.cursor.data as Array<Record<string, unknown>>).map((l) => ({ ...l, id: Number(l.id) }) as LogEntry).reverse();
+    const ascending = (res.body.cursor.data as Array<Record<string, unknown>>)
+      .map((l) => ({ ...l, id: Number(l.id) }) as LogEntry)
+      .reverse();
     expect(verifyChain(ascending)).toEqual({ ok: true, checked: 3 });
   });
 
   it('writes amounts, but not ids, as strings on request', async () => {
-    const res = await call('GET', `/v2/${ledger}/logs?pageSize=1`, undefined, { 'Formance-Bigint-As-String': 'true' });
+    const res = await call('GET', `/v2/${ledger}/logs?pageSize=1`, undefined, {
+      'Formance-Bigint-As-String': 'true',
+    });
     expect(res.status).toBe(200);
-    expect(res.text).toContain('"data":{"transaction":{"id":3,"postings":[{"source":"a","destination":"b","amount":"30","asset":"USD/2"}]');
+    expect(res.text).toContain(
+      '"data":{"transaction":{"id":3,"postings":[{"source":"a","destination":"b","amount":"30","asset":"USD/2"}]',
+    );
     expect(res.text).toContain('{"id":3,"type":"NEW_TRANSACTION"');
   });
 
@@ -104,9 +142,18 @@ describe('GET /v2/<ledger>/logs', () => {
     const cases: Array<[string, string]> = [
       ['reverse=true', 'reverse: unknown query parameter'],
       ['pageSize=abc', 'pageSize: must be a positive integer'],
-      [`cursor=${encodeCursor({ l: 'ledger.logs.other', p: 2, d: 'n', k: { pk: 'L#other#LOG', sk: '000000000000002' } })}`, 'cursor: not a cursor of this list'],
-      [`cursor=${encodeCursor({ l: `ledger.logs.${ledger}`, p: 2, d: 'n', k: { pk: 'L#other#LOG', sk: '000000000000002' } })}`, 'cursor: not a cursor of this list'],
-      [`cursor=${encodeCursor({ l: `ledger.logs.${ledger}`, p: 2, d: 'n', k: { pk: `L#${ledger}#LOG`, sk: 'HEAD' } })}`, 'cursor: not a cursor of this list'],
+      [
+        `cursor=${encodeCursor({ l: 'ledger.logs.other', p: 2, d: 'n', k: { pk: 'L#other#LOG', sk: '000000000000002' } })}`,
+        'cursor: not a cursor of this list',
+      ],
+      [
+        `cursor=${encodeCursor({ l: `ledger.logs.${ledger}`, p: 2, d: 'n', k: { pk: 'L#other#LOG', sk: '000000000000002' } })}`,
+        'cursor: not a cursor of this list',
+      ],
+      [
+        `cursor=${encodeCursor({ l: `ledger.logs.${ledger}`, p: 2, d: 'n', k: { pk: `L#${ledger}#LOG`, sk: 'HEAD' } })}`,
+        'cursor: not a cursor of this list',
+      ],
       ['cursor=%%%', 'cursor: malformed'],
     ];
     for (const [query, message] of cases) {
@@ -114,8 +161,17 @@ describe('GET /v2/<ledger>/logs', () => {
       expect(res.status, query).toBe(400);
       expect(res.body, query).toEqual({ errorCode: 'VALIDATION', errorMessage: message });
     }
-    const forged = encodeCursor({ l: `ledger.logs.${ledger}`, p: 5, d: 'n', k: { pk: `L#${ledger}#LOG`, sk: '000000000000003' } });
-    expect((await call('GET', `/v2/${ledger}/logs?cursor=${forged}`)).body.cursor.data.map((l: { id: bigint }) => l.id)).toEqual([2n, 1n]);
+    const forged = encodeCursor({
+      l: `ledger.logs.${ledger}`,
+      p: 5,
+      d: 'n',
+      k: { pk: `L#${ledger}#LOG`, sk: '000000000000003' },
+    });
+    expect(
+      (await call('GET', `/v2/${ledger}/logs?cursor=${forged}`)).body.cursor.data.map(
+        (l: { id: bigint }) => l.id,
+      ),
+    ).toEqual([2n, 1n]);
     const missing = await call('GET', '/v2/no-such-ledger/logs');
     expect(missing.status).toBe(404);
     expect(missing.body.errorCode).toBe('LEDGER_NOT_FOUND');
@@ -124,7 +180,9 @@ describe('GET /v2/<ledger>/logs', () => {
   it('lists an empty log of a new ledger', async () => {
     const empty = `empty-${Date.now() % 100000}`;
     expect((await call('POST', `/v2/${empty}`)).status).toBe(204);
-    expect((await call('GET', `/v2/${empty}/logs`)).body).toEqual({ cursor: { pageSize: 15n, hasMore: false, data: [] } });
+    expect((await call('GET', `/v2/${empty}/logs`)).body).toEqual({
+      cursor: { pageSize: 15n, hasMore: false, data: [] },
+    });
   });
 });
 
@@ -135,7 +193,10 @@ describe('npm run verify-logs (against the running platform)', () => {
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${platform.baseUrl}/api/ledger${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: stringify(body) } : {}),
     });
     return { status: res.status, text: await res.text() };
@@ -144,14 +205,23 @@ describe('npm run verify-logs (against the running platform)', () => {
   const verify = async (...argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main([...argv, '--base-url', platform.baseUrl], { out: (l) => out.push(l), err: (l) => err.push(l), env: {} });
+    const code = await main([...argv, '--base-url', platform.baseUrl], {
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+      env: {},
+    });
     return { code, out, err };
   };
   const ledgerWith = async (transactions: number, features?: Record<string, string>) => {
     const name = `v${randomBytes(4).toString('hex')}`;
-    expect((await api('POST', `/v2/${name}`, features ? { features } : undefined)).status).toBe(204);
+    expect((await api('POST', `/v2/${name}`, features ? { features } : undefined)).status).toBe(
+      204,
+    );
     for (let i = 1; i <= transactions; i++) {
-      const res = await api('POST', `/v2/${name}/transactions`, { postings: [send('world', `users:${i}`, BigInt(i) * 10n ** 36n + 1n)], metadata: { n: String(i) } });
+      const res = await api('POST', `/v2/${name}/transactions`, {
+        postings: [send('world', `users:${i}`, BigInt(i) * 10n ** 36n + 1n)],
+        metadata: { n: String(i) },
+      });
       expect(res.status, res.text).toBe(200);
     }
     return name;
@@ -168,15 +238,26 @@ describe('npm run verify-logs (against the running platform)', () => {
 
   it('verifies an intact chain across pages, then names the exact entry tampered with in the table', async () => {
     const ledger = await ledgerWith(5);
-    expect(await verify(ledger, '--page-size', '2')).toEqual({ code: 0, out: ['ok: 5 log entries verified'], err: [] });
+    expect(await verify(ledger, '--page-size', '2')).toEqual({
+      code: 0,
+      out: ['ok: 5 log entries verified'],
+      err: [],
+    });
     expect(await verify(ledger)).toEqual({ code: 0, out: ['ok: 5 log entries verified'], err: [] });
 
     // Change one amount inside log 3's stored body, as someone with table access might.
     const { doc } = createRuntime(platform.env);
     const table = platform.env.LEDGER_TABLE!;
     const read = async (id: number) => {
-      const { Item } = await doc.send(new GetCommand({ TableName: table, Key: { pk: `L#${ledger}#LOG`, sk: String(id).padStart(15, '0') } }));
-      return parseJson(String(Item!.body)) as LogEntry & { data: { transaction: { postings: Array<{ amount: bigint }> } } };
+      const { Item } = await doc.send(
+        new GetCommand({
+          TableName: table,
+          Key: { pk: `L#${ledger}#LOG`, sk: String(id).padStart(15, '0') },
+        }),
+      );
+      return parseJson(String(Item!.body)) as LogEntry & {
+        data: { transaction: { postings: Array<{ amount: bigint }> } };
+      };
     };
     const entry = await read(3);
     entry.data.transaction.postings[0]!.amount += 1n;
@@ -201,21 +282,31 @@ describe('npm run verify-logs (against the running platform)', () => {
     const plain = await ledgerWith(2, { HASH_LOGS: 'DISABLED' });
     expect(await verify(plain)).toEqual({
       code: 1,
-      out: ['broken at log 1: no hash: the ledger does not hash its logs (HASH_LOGS DISABLED), so its log is not verifiable'],
+      out: [
+        'broken at log 1: no hash: the ledger does not hash its logs (HASH_LOGS DISABLED), so its log is not verifiable',
+      ],
       err: [],
     });
-    expect(await verify(await ledgerWith(0))).toEqual({ code: 0, out: ['ok: 0 log entries verified'], err: [] });
+    expect(await verify(await ledgerWith(0))).toEqual({
+      code: 0,
+      out: ['ok: 0 log entries verified'],
+      err: [],
+    });
   });
 
   it('exits 2 with the reason when it cannot read the log', async () => {
     const wrongSecret = await verify('any', '--client-secret', 'wrong');
     expect(wrongSecret.code).toBe(2);
-    expect(wrongSecret.err).toEqual([`error: token request to ${platform.baseUrl}/api/auth/oauth/token failed (401): invalid_client (client authentication failed)`]);
+    expect(wrongSecret.err).toEqual([
+      `error: token request to ${platform.baseUrl}/api/auth/oauth/token failed (401): invalid_client (client authentication failed)`,
+    ]);
     const missing = await verify('no-such-ledger');
     expect(missing).toEqual({
       code: 2,
       out: [],
-      err: [`error: GET ${platform.baseUrl}/api/ledger/v2/no-such-ledger/logs failed (404): LEDGER_NOT_FOUND ledger "no-such-ledger" not found`],
+      err: [
+        `error: GET ${platform.baseUrl}/api/ledger/v2/no-such-ledger/logs failed (404): LEDGER_NOT_FOUND ledger "no-such-ledger" not found`,
+      ],
     });
   });
 });

@@ -15,10 +15,18 @@ beforeAll(async () => {
   ({ runtime } = await testEnvironment());
   ({ call } = await ledgerClient(runtime));
   expect((await call('POST', `/v2/${ledger}`)).status).toBe(204);
-  expect((await call('POST', `/v2/${ledger}/transactions`, { postings: [{ source: 'world', destination: 'a', amount: 1n, asset: 'USD' }], metadata: { k: 'v' } })).status).toBe(200);
+  expect(
+    (
+      await call('POST', `/v2/${ledger}/transactions`, {
+        postings: [{ source: 'world', destination: 'a', amount: 1n, asset: 'USD' }],
+        metadata: { k: 'v' },
+      })
+    ).status,
+  ).toBe(200);
 });
 
-const logCount = async () => (await call('GET', `/v2/${ledger}/logs?pageSize=100`)).body.cursor.data.length as number;
+const logCount = async () =>
+  (await call('GET', `/v2/${ledger}/logs?pageSize=100`)).body.cursor.data.length as number;
 
 describe('metadata writes with an Idempotency-Key', () => {
   const cases: Array<[string, string, string, unknown, unknown]> = [
@@ -39,9 +47,13 @@ describe('metadata writes with an Idempotency-Key', () => {
       expect(replay.headers.get('idempotency-hit')).toBe('true');
       expect(await logCount()).toBe(logs);
       if (otherBody !== undefined) {
-        const other = await call(method, `/v2/${ledger}${path}`, otherBody, { 'Idempotency-Key': key });
+        const other = await call(method, `/v2/${ledger}${path}`, otherBody, {
+          'Idempotency-Key': key,
+        });
         expect(other.status).toBe(400);
-        expect(other.body.errorMessage).toBe('Idempotency-Key was already used with a different request');
+        expect(other.body.errorMessage).toBe(
+          'Idempotency-Key was already used with a different request',
+        );
       }
     });
   }

@@ -24,14 +24,24 @@ beforeAll(async () => {
   ({ runtime } = await testEnvironment());
   ({ call } = await ledgerClient(runtime, { now: () => clock }));
   expect((await call('POST', `/v2/${ledger}`)).status).toBe(204);
-  await write(1, { postings: [{ source: 'world', destination: 'bob', amount: 1n, asset: 'USD' }], accountMetadata: { bob: { tier: 'silver' } } });
+  await write(1, {
+    postings: [{ source: 'world', destination: 'bob', amount: 1n, asset: 'USD' }],
+    accountMetadata: { bob: { tier: 'silver' } },
+  });
   await write(2, { postings: [{ source: 'world', destination: 'bob', amount: 1n, asset: 'USD' }] });
-  await write(3, { script: { plain: 'send [USD 1] (\n  source = @world\n  destination = @bob\n)\nset_account_meta(@bob, "tier", "gold")' } });
+  await write(3, {
+    script: {
+      plain:
+        'send [USD 1] (\n  source = @world\n  destination = @bob\n)\nset_account_meta(@bob, "tier", "gold")',
+    },
+  });
 });
 
 describe('account metadata written by transactions', () => {
   it('is read at a point in time as it was then', async () => {
-    const bob = async (minute: number) => (await call('GET', `/v2/${ledger}/accounts/bob?pit=${encodeURIComponent(at(minute))}`)).body.data.metadata;
+    const bob = async (minute: number) =>
+      (await call('GET', `/v2/${ledger}/accounts/bob?pit=${encodeURIComponent(at(minute))}`)).body
+        .data.metadata;
     expect(await bob(1)).toEqual({ tier: 'silver' });
     expect(await bob(2)).toEqual({ tier: 'silver' });
     expect(await bob(3)).toEqual({ tier: 'gold' });
@@ -39,7 +49,11 @@ describe('account metadata written by transactions', () => {
 
   it('writes one revision per change, none for a transaction that leaves it as it was', async () => {
     const { Items = [] } = await runtime.doc.send(
-      new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p AND begins_with(sk, :mh)', ExpressionAttributeValues: { ':p': `L#${ledger}#A#bob`, ':mh': 'MH#' } }),
+      new QueryCommand({
+        TableName: runtime.config.tables.ledger,
+        KeyConditionExpression: 'pk = :p AND begins_with(sk, :mh)',
+        ExpressionAttributeValues: { ':p': `L#${ledger}#A#bob`, ':mh': 'MH#' },
+      }),
     );
     expect(Items.map((r) => [r.before, r.metadata, r.date])).toEqual([
       [{}, { tier: 'silver' }, '2026-05-01T10:01:00Z'],

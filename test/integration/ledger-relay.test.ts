@@ -5,12 +5,20 @@
  * writer at all → 504 "outcome unknown" once the deadline and grace are over.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../infra/local/provision.js';
-import { startSqsLocal, type SqsLocal } from '../../infra/local/sqs-local.js';
+import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
-import { InsufficientFundError, NotCommittedError, OutcomeUnknownError } from '../../lib/errors/index.js';
+import {
+  InsufficientFundError,
+  NotCommittedError,
+  OutcomeUnknownError,
+} from '../../lib/errors/index.js';
 import type { LedgerOperation } from '../../lib/ledger/commands/operations.js';
 import { DEFAULT_FEATURES } from '../../lib/ledger/domain/features.js';
 import { LedgerCommands } from '../../lib/ledger/sequencer/ledger-commands.js';
@@ -41,7 +49,9 @@ const create = (source: string, destination: string, amount: bigint): LedgerOper
 /** A relay that always relays (as on a ledger whose writer's lease is live), with its own deadline and grace. */
 function relayed(relay: LedgerRelay): LedgerCommands {
   const writer = deps.writer;
-  const alwaysRelay = Object.assign(Object.create(writer) as LedgerWriter, { writeOrRelay: async () => ({ relay: true as const }) });
+  const alwaysRelay = Object.assign(Object.create(writer) as LedgerWriter, {
+    writeOrRelay: async () => ({ relay: true as const }),
+  });
   return new LedgerCommands({ writer: alwaysRelay, reads, relay });
 }
 
@@ -49,18 +59,39 @@ function relayed(relay: LedgerRelay): LedgerCommands {
 async function runWriter(ms: number): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+      }),
+    );
     if (Messages.length === 0) continue;
-    const { batchItemFailures } = await handleIntents(Messages.map((m) => ({ messageId: m.MessageId!, body: m.Body! })), deps);
+    const { batchItemFailures } = await handleIntents(
+      Messages.map((m) => ({ messageId: m.MessageId!, body: m.Body! })),
+      deps,
+    );
     const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
     const done = Messages.filter((m) => !failed.has(m.MessageId!));
-    if (done.length) await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+    if (done.length)
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
   }
 }
 
 async function ledger(): Promise<string> {
   const name = `relay-${randomUUID().slice(0, 8)}`;
-  await registry.create({ name, bucket: '_default', metadata: {}, features: { ...DEFAULT_FEATURES }, addedAt: new Date().toISOString() });
+  await registry.create({
+    name,
+    bucket: '_default',
+    metadata: {},
+    features: { ...DEFAULT_FEATURES },
+    addedAt: new Date().toISOString(),
+  });
   return name;
 }
 
@@ -73,7 +104,13 @@ beforeAll(async () => {
   const buckets = BucketTables.fromEnv(runtime.config.tables.ledger, undefined);
   registry = new LedgerRegistry(doc, buckets);
   const tableFor = () => runtime.config.tables.ledger;
-  deps = { doc, writer: new LedgerWriter({ doc, tableFor }), lookup: new LedgerLookup(registry), tableFor, owner: randomUUID() };
+  deps = {
+    doc,
+    writer: new LedgerWriter({ doc, tableFor }),
+    lookup: new LedgerLookup(registry),
+    tableFor,
+    owner: randomUUID(),
+  };
   reads = new TransactionReads(doc, tableFor);
 }, 60_000);
 afterAll(async () => {
@@ -90,12 +127,23 @@ describe('a relayed write, as the requester answers it', () => {
     try {
       const committed = await commands.execute(lookup, create('world', 'a', 7n));
       // The answer as it was written to the result item: exact JSON, integers as the exact parser reads them.
-      expect(committed).toMatchObject({ kind: 'committed', logId: 1n, result: { id: 1n, postCommitVolumes: { a: { USD: { input: 7n, output: 0n, balance: 7n } } } } });
-      await expect(commands.execute(lookup, create('a', 'b', 8n))).rejects.toThrow(InsufficientFundError);
+      expect(committed).toMatchObject({
+        kind: 'committed',
+        logId: 1n,
+        result: {
+          id: 1n,
+          postCommitVolumes: { a: { USD: { input: 7n, output: 0n, balance: 7n } } },
+        },
+      });
+      await expect(commands.execute(lookup, create('a', 'b', 8n))).rejects.toThrow(
+        InsufficientFundError,
+      );
     } finally {
       await writing;
     }
-    expect((await reads.get(lookup, 1))?.tx.postings).toEqual([{ source: 'world', destination: 'a', amount: 7n, asset: 'USD' }]);
+    expect((await reads.get(lookup, 1))?.tx.postings).toEqual([
+      { source: 'world', destination: 'a', amount: 7n, asset: 'USD' },
+    ]);
     expect(await reads.get(lookup, 2)).toBeUndefined();
   });
 
@@ -103,7 +151,16 @@ describe('a relayed write, as the requester answers it', () => {
     const name = await ledger();
     const lookup = await deps.lookup.resolve(name);
     // The deadline is over before any writer runs: the writer answers it expired.
-    const commands = relayed(new LedgerRelay({ doc: deps.doc, sqs, queueUrl, tableFor: table, deadlineMs: 1_000, graceMs: 5_000 }));
+    const commands = relayed(
+      new LedgerRelay({
+        doc: deps.doc,
+        sqs,
+        queueUrl,
+        tableFor: table,
+        deadlineMs: 1_000,
+        graceMs: 5_000,
+      }),
+    );
     const answer = commands.execute(lookup, create('world', 'a', 1n));
     answer.catch(() => undefined); // asserted below, once a writer has run
     await new Promise((r) => setTimeout(r, 1_200));
@@ -116,8 +173,19 @@ describe('a relayed write, as the requester answers it', () => {
   it('answers 504 "outcome unknown" when no writer answers by the deadline and its grace', async () => {
     const name = await ledger();
     const lookup = await deps.lookup.resolve(name);
-    const commands = relayed(new LedgerRelay({ doc: deps.doc, sqs, queueUrl, tableFor: table, deadlineMs: 300, graceMs: 300 }));
-    await expect(commands.execute(lookup, create('world', 'a', 1n))).rejects.toThrow(OutcomeUnknownError);
+    const commands = relayed(
+      new LedgerRelay({
+        doc: deps.doc,
+        sqs,
+        queueUrl,
+        tableFor: table,
+        deadlineMs: 300,
+        graceMs: 300,
+      }),
+    );
+    await expect(commands.execute(lookup, create('world', 'a', 1n))).rejects.toThrow(
+      OutcomeUnknownError,
+    );
     // Its message is left behind, past its deadline: a writer that takes it now answers it expired, never commits it.
     await runWriter(2_000);
     expect(await reads.get(lookup, 1)).toBeUndefined();

@@ -1,8 +1,8 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../lib/json/bigint-json.js';
 import { DEFAULT_FEATURES } from '../../lib/ledger/domain/features.js';
 import { logHash } from '../../lib/ledger/domain/logs.js';
-import { parseJson } from '../../lib/json/bigint-json.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ledgerClient, ledgerEventsOf } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
@@ -16,8 +16,14 @@ const fresh = async (body?: unknown) => {
   expect(res.status, res.text).toBe(204);
   return name;
 };
-const tx = (ledger: string, body: unknown, query = '', headers: Record<string, string> = {}) => call('POST', `/v2/${ledger}/transactions${query}`, body, headers);
-const send = (source: string, destination: string, amount: bigint | number | string, asset = 'USD/2') => ({ source, destination, amount, asset });
+const tx = (ledger: string, body: unknown, query = '', headers: Record<string, string> = {}) =>
+  call('POST', `/v2/${ledger}/transactions${query}`, body, headers);
+const send = (
+  source: string,
+  destination: string,
+  amount: bigint | number | string,
+  asset = 'USD/2',
+) => ({ source, destination, amount, asset });
 
 async function scanAll(table: string) {
   const { Items = [] } = await runtime.doc.send(new ScanCommand({ TableName: table }));
@@ -34,15 +40,28 @@ describe('ledgers', () => {
     const name = await fresh();
     const res = await call('GET', `/v2/${name}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name, bucket: '_default', metadata: {}, features: DEFAULT_FEATURES });
+    expect(res.body.data).toMatchObject({
+      name,
+      bucket: '_default',
+      metadata: {},
+      features: DEFAULT_FEATURES,
+    });
     expect(typeof res.body.data.id).toBe('bigint');
     expect(res.body.data.addedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/);
   });
 
   it('merges partial features over the defaults and keeps bucket and metadata', async () => {
-    const name = await fresh({ bucket: 'b1', metadata: { team: 'core' }, features: { HASH_LOGS: 'DISABLED' } });
+    const name = await fresh({
+      bucket: 'b1',
+      metadata: { team: 'core' },
+      features: { HASH_LOGS: 'DISABLED' },
+    });
     const { body } = await call('GET', `/v2/${name}`);
-    expect(body.data).toMatchObject({ bucket: 'b1', metadata: { team: 'core' }, features: { ...DEFAULT_FEATURES, HASH_LOGS: 'DISABLED' } });
+    expect(body.data).toMatchObject({
+      bucket: 'b1',
+      metadata: { team: 'core' },
+      features: { ...DEFAULT_FEATURES, HASH_LOGS: 'DISABLED' },
+    });
   });
 
   it('refuses a taken name, bad names, reserved names, unknown features and values', async () => {
@@ -55,7 +74,11 @@ describe('ledgers', () => {
       [`/v2/${'x'.repeat(64)}`, undefined, 'ledger: name must match'],
       ['/v2/_healthcheck', undefined, 'reserved'],
       ['/v2/okname1', { features: { NOPE: 'ON' } }, 'features.NOPE: unknown feature'],
-      ['/v2/okname2', { features: { HASH_LOGS: 'ON' } }, 'features.HASH_LOGS: must be one of SYNC, DISABLED'],
+      [
+        '/v2/okname2',
+        { features: { HASH_LOGS: 'ON' } },
+        'features.HASH_LOGS: must be one of SYNC, DISABLED',
+      ],
       ['/v2/okname3', { bucket: 'bad bucket' }, 'body.bucket'],
       ['/v2/okname4', { extra: 1 }, 'body.extra'],
     ] as Array<[string, unknown, string]>) {
@@ -86,7 +109,13 @@ describe('ledgers', () => {
   it('lists ledgers by id with cursors, and filters by bucket', async () => {
     const { runtime: own } = await testEnvironment();
     const { call: c } = await ledgerClient(own);
-    for (const [name, bucket] of [['a1', 'x'], ['a2', 'y'], ['a3', 'x'], ['a4', 'x']]) expect((await c('POST', `/v2/${name}`, { bucket })).status).toBe(204);
+    for (const [name, bucket] of [
+      ['a1', 'x'],
+      ['a2', 'y'],
+      ['a3', 'x'],
+      ['a4', 'x'],
+    ])
+      expect((await c('POST', `/v2/${name}`, { bucket })).status).toBe(204);
     const first = await c('GET', '/v2?pageSize=2');
     expect(first.body.cursor.data.map((l: { name: string }) => l.name)).toEqual(['a1', 'a2']);
     expect(first.body.cursor.hasMore).toBe(true);
@@ -111,9 +140,16 @@ describe('ledgers', () => {
 describe('transactions', () => {
   it('funds from world and transfers, with exact pre- and post-commit volumes', async () => {
     const ledger = await fresh();
-    const funded = await tx(ledger, { postings: [send('world', 'users:1', 100n)], metadata: { why: 'top-up' } });
+    const funded = await tx(ledger, {
+      postings: [send('world', 'users:1', 100n)],
+      metadata: { why: 'top-up' },
+    });
     expect(funded.status, funded.text).toBe(200);
-    expect(funded.body.data).toMatchObject({ id: 1n, metadata: { why: 'top-up' }, reverted: false });
+    expect(funded.body.data).toMatchObject({
+      id: 1n,
+      metadata: { why: 'top-up' },
+      reverted: false,
+    });
     expect(funded.body.data.postCommitVolumes).toEqual({
       world: { 'USD/2': { input: 0n, output: 100n, balance: -100n } },
       'users:1': { 'USD/2': { input: 100n, output: 0n, balance: 100n } },
@@ -124,18 +160,34 @@ describe('transactions', () => {
     });
     const moved = await tx(ledger, { postings: [send('users:1', 'users:2', '30')] });
     expect(moved.body.data.id).toBe(2n);
-    expect(moved.body.data.postCommitVolumes['users:1']['USD/2']).toEqual({ input: 100n, output: 30n, balance: 70n });
-    expect(moved.body.data.preCommitVolumes['users:1']['USD/2']).toEqual({ input: 100n, output: 0n, balance: 100n });
-    expect((await call('GET', `/v2/${ledger}/stats`)).body.data).toEqual({ accounts: 3n, transactions: 2n });
+    expect(moved.body.data.postCommitVolumes['users:1']['USD/2']).toEqual({
+      input: 100n,
+      output: 30n,
+      balance: 70n,
+    });
+    expect(moved.body.data.preCommitVolumes['users:1']['USD/2']).toEqual({
+      input: 100n,
+      output: 0n,
+      balance: 100n,
+    });
+    expect((await call('GET', `/v2/${ledger}/stats`)).body.data).toEqual({
+      accounts: 3n,
+      transactions: 2n,
+    });
   });
 
   it('keeps 38-digit amounts exact, and writes them as strings on request', async () => {
     const ledger = await fresh();
     const big = 10n ** 38n - 1n;
-    const res = await tx(ledger, `{"postings":[{"source":"world","destination":"vault","amount":${big},"asset":"COIN"}]}`);
+    const res = await tx(
+      ledger,
+      `{"postings":[{"source":"world","destination":"vault","amount":${big},"asset":"COIN"}]}`,
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.text).toContain(`"amount":${big}`);
-    const asStrings = await call('GET', `/v2/${ledger}/transactions/1?expand=volumes`, undefined, { 'Formance-Bigint-As-String': 'true' });
+    const asStrings = await call('GET', `/v2/${ledger}/transactions/1?expand=volumes`, undefined, {
+      'Formance-Bigint-As-String': 'true',
+    });
     expect(asStrings.text).toContain(`"amount":"${big}"`);
     expect(asStrings.text).toContain(`"balance":"-${big}"`);
     expect(asStrings.text).toContain('"id":1,');
@@ -145,20 +197,59 @@ describe('transactions', () => {
     const ledger = await fresh();
     const before = (await scanAll(runtime.config.tables.ledger)).length;
     const cases: Array<[string, string]> = [
-      [`{"postings":[{"source":"world","destination":"a","amount":${10n ** 38n},"asset":"USD"}]}`, 'at most 38 digits'],
-      ['{"postings":[{"source":"world","destination":"a","amount":1.5,"asset":"USD"}]}', 'whole number'],
-      ['{"postings":[{"source":"world","destination":"a","amount":-1,"asset":"USD"}]}', 'must not be negative'],
-      ['{"postings":[{"source":"world","destination":"a","amount":"-1","asset":"USD"}]}', 'must not be negative'],
-      ['{"postings":[{"source":"world","destination":"a","amount":"1e3","asset":"USD"}]}', 'decimal integer string'],
-      ['{"postings":[{"source":"world","destination":"a b","amount":1,"asset":"USD"}]}', 'body.postings.0.destination'],
-      ['{"postings":[{"source":"world","destination":"a","amount":1,"asset":"usd"}]}', 'body.postings.0.asset'],
-      ['{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD","extra":1}]}', 'body.postings.0.extra'],
-      ['{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}],"timestamp":"yesterday"}', 'body.timestamp'],
-      ['{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}],"metadata":{"k":1}}', 'body.metadata'],
-      ['{"script":{"plain":"send [USD 1] (source=@world destination=@a)","extra":1}}', 'body.script.extra'],
+      [
+        `{"postings":[{"source":"world","destination":"a","amount":${10n ** 38n},"asset":"USD"}]}`,
+        'at most 38 digits',
+      ],
+      [
+        '{"postings":[{"source":"world","destination":"a","amount":1.5,"asset":"USD"}]}',
+        'whole number',
+      ],
+      [
+        '{"postings":[{"source":"world","destination":"a","amount":-1,"asset":"USD"}]}',
+        'must not be negative',
+      ],
+      [
+        '{"postings":[{"source":"world","destination":"a","amount":"-1","asset":"USD"}]}',
+        'must not be negative',
+      ],
+      [
+        '{"postings":[{"source":"world","destination":"a","amount":"1e3","asset":"USD"}]}',
+        'decimal integer string',
+      ],
+      [
+        '{"postings":[{"source":"world","destination":"a b","amount":1,"asset":"USD"}]}',
+        'body.postings.0.destination',
+      ],
+      [
+        '{"postings":[{"source":"world","destination":"a","amount":1,"asset":"usd"}]}',
+        'body.postings.0.asset',
+      ],
+      [
+        '{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD","extra":1}]}',
+        'body.postings.0.extra',
+      ],
+      [
+        '{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}],"timestamp":"yesterday"}',
+        'body.timestamp',
+      ],
+      [
+        '{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}],"metadata":{"k":1}}',
+        'body.metadata',
+      ],
+      [
+        '{"script":{"plain":"send [USD 1] (source=@world destination=@a)","extra":1}}',
+        'body.script.extra',
+      ],
       ['{"script":{"vars":{}}}', 'body.script.plain'],
-      ['{"script":{"plain":"send [USD 1] (source=@world destination=@a)"},"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}]}', 'not both'],
-      ['{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}],"runtime":"fast"}', 'body.runtime'],
+      [
+        '{"script":{"plain":"send [USD 1] (source=@world destination=@a)"},"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}]}',
+        'not both',
+      ],
+      [
+        '{"postings":[{"source":"world","destination":"a","amount":1,"asset":"USD"}],"runtime":"fast"}',
+        'body.runtime',
+      ],
       ['{"postings":', 'body is not valid JSON'],
     ];
     for (const [body, message] of cases) {
@@ -176,7 +267,9 @@ describe('transactions', () => {
 
   it('applies postings in order: an earlier posting may fund a later one; otherwise INSUFFICIENT_FUND and nothing written', async () => {
     const ledger = await fresh();
-    const chained = await tx(ledger, { postings: [send('world', 'a', 10n), send('a', 'b', 10n), send('b', 'c', 4n)] });
+    const chained = await tx(ledger, {
+      postings: [send('world', 'a', 10n), send('a', 'b', 10n), send('b', 'c', 4n)],
+    });
     expect(chained.status, chained.text).toBe(200);
     expect(chained.body.data.postCommitVolumes.b['USD/2'].balance).toBe(6n);
 
@@ -196,12 +289,19 @@ describe('transactions', () => {
 
   it('keeps references unique per ledger (409 CONFLICT)', async () => {
     const ledger = await fresh();
-    expect((await tx(ledger, { postings: [send('world', 'a', 1n)], reference: 'order-1' })).status).toBe(200);
+    expect(
+      (await tx(ledger, { postings: [send('world', 'a', 1n)], reference: 'order-1' })).status,
+    ).toBe(200);
     const again = await tx(ledger, { postings: [send('world', 'a', 2n)], reference: 'order-1' });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ errorCode: 'CONFLICT', errorMessage: 'duplicate reference "order-1"' });
+    expect(again.body).toEqual({
+      errorCode: 'CONFLICT',
+      errorMessage: 'duplicate reference "order-1"',
+    });
     const other = await fresh();
-    expect((await tx(other, { postings: [send('world', 'a', 1n)], reference: 'order-1' })).status).toBe(200);
+    expect(
+      (await tx(other, { postings: [send('world', 'a', 1n)], reference: 'order-1' })).status,
+    ).toBe(200);
   });
 
   it('replays an Idempotency-Key with the same body, refuses it with another', async () => {
@@ -210,15 +310,28 @@ describe('transactions', () => {
     const first = await tx(ledger, body, '', { 'Idempotency-Key': 'ik-1' });
     expect(first.status).toBe(200);
     expect(first.headers.get('idempotency-hit')).toBeNull();
-    const replay = await tx(ledger, { metadata: { n: '1' }, postings: [send('world', 'a', 5n)] }, '', { 'Idempotency-Key': 'ik-1' });
+    const replay = await tx(
+      ledger,
+      { metadata: { n: '1' }, postings: [send('world', 'a', 5n)] },
+      '',
+      { 'Idempotency-Key': 'ik-1' },
+    );
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotency-hit')).toBe('true');
     expect(replay.text).toBe(first.text);
-    const different = await tx(ledger, { postings: [send('world', 'a', 6n)] }, '', { 'Idempotency-Key': 'ik-1' });
+    const different = await tx(ledger, { postings: [send('world', 'a', 6n)] }, '', {
+      'Idempotency-Key': 'ik-1',
+    });
     expect(different.status).toBe(400);
     expect(different.body.errorMessage).toContain('Idempotency-Key');
     expect((await call('GET', `/v2/${ledger}/stats`)).body.data.transactions).toBe(1n);
-    const stored = await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `L#${ledger}#IK#ik-1` } }));
+    const stored = await runtime.doc.send(
+      new QueryCommand({
+        TableName: runtime.config.tables.ledger,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': `L#${ledger}#IK#ik-1` },
+      }),
+    );
     expect(Number(stored.Items![0]!.expiresAt)).toBeGreaterThan(Date.now() / 1000 + 24 * 3600);
   });
 
@@ -231,35 +344,64 @@ describe('transactions', () => {
     expect((await call('GET', `/v2/${ledger}/transactions/1`)).status).toBe(404);
     expect((await scanAll(runtime.config.tables.ledger)).length).toBe(itemsBefore);
     expect(await ledgerEventsOf(runtime, ledger)).toEqual([]);
-    expect((await tx(ledger, { postings: [send('world', 'a', 5n)] }, '?dryRun=maybe')).status).toBe(400);
+    expect((await tx(ledger, { postings: [send('world', 'a', 5n)] }, '?dryRun=maybe')).status).toBe(
+      400,
+    );
   });
 
   it('accepts a back-dated timestamp and keeps microseconds', async () => {
     const ledger = await fresh();
-    const res = await tx(ledger, { postings: [send('world', 'a', 1n)], timestamp: '2020-01-02T03:04:05.123456+01:00' });
+    const res = await tx(ledger, {
+      postings: [send('world', 'a', 1n)],
+      timestamp: '2020-01-02T03:04:05.123456+01:00',
+    });
     expect(res.body.data.timestamp).toBe('2020-01-02T02:04:05.123456Z');
     expect(res.body.data.insertedAt).not.toBe(res.body.data.timestamp);
   });
 
   it('carries one event per commit on its log item, in the same transaction (no events-table row)', async () => {
     const ledger = await fresh();
-    await tx(ledger, { postings: [send('world', 'a', 7n)], accountMetadata: { a: { kind: 'user' } } });
+    await tx(ledger, {
+      postings: [send('world', 'a', 7n)],
+      accountMetadata: { a: { kind: 'user' } },
+    });
     const events = await ledgerEventsOf(runtime, ledger);
     expect(events).toHaveLength(1);
     expect(events[0]!.item).toMatchObject({ pk: `L#${ledger}#LOG`, sk: '000000000000001' });
-    expect((await scanAll(runtime.config.tables.events)).filter((r) => String(r.body).includes(`"ledger":"${ledger}"`))).toEqual([]);
+    expect(
+      (await scanAll(runtime.config.tables.events)).filter((r) =>
+        String(r.body).includes(`"ledger":"${ledger}"`),
+      ),
+    ).toEqual([]);
     const envelope = events[0]!.envelope as any;
-    expect(envelope).toMatchObject({ app: 'ledger', version: 'v2', type: 'ledger.committed_transactions', idempotency_key: '' });
+    expect(envelope).toMatchObject({
+      app: 'ledger',
+      version: 'v2',
+      type: 'ledger.committed_transactions',
+      idempotency_key: '',
+    });
     expect(envelope.payload.ledger).toBe(ledger);
     expect(envelope.payload.accountMetadata).toEqual({ a: { kind: 'user' } });
     expect(envelope.payload.transactions[0].postCommitVolumes.a.USD).toBeUndefined();
-    expect(envelope.payload.transactions[0].postCommitVolumes.a['USD/2']).toEqual({ input: 7n, output: 0n, balance: 7n });
+    expect(envelope.payload.transactions[0].postCommitVolumes.a['USD/2']).toEqual({
+      input: 7n,
+      output: 0n,
+      balance: 7n,
+    });
   });
 
   it('chains log hashes when HASH_LOGS=SYNC, and leaves them empty when DISABLED', async () => {
     const ledger = await fresh();
     for (let i = 0; i < 3; i++) await tx(ledger, { postings: [send('world', 'a', BigInt(i))] });
-    const logs = (await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `L#${ledger}#LOG` } }))).Items!;
+    const logs = (
+      await runtime.doc.send(
+        new QueryCommand({
+          TableName: runtime.config.tables.ledger,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': `L#${ledger}#LOG` },
+        }),
+      )
+    ).Items!;
     expect(logs.map((l) => Number(l.id))).toEqual([1, 2, 3]);
     let previous = '';
     for (const item of logs) {
@@ -270,7 +412,15 @@ describe('transactions', () => {
     }
     const plain = await fresh({ features: { HASH_LOGS: 'DISABLED' } });
     await tx(plain, { postings: [send('world', 'a', 1n)] });
-    const plainLogs = (await runtime.doc.send(new QueryCommand({ TableName: runtime.config.tables.ledger, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `L#${plain}#LOG` } }))).Items!;
+    const plainLogs = (
+      await runtime.doc.send(
+        new QueryCommand({
+          TableName: runtime.config.tables.ledger,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': `L#${plain}#LOG` },
+        }),
+      )
+    ).Items!;
     expect((parseJson(String(plainLogs[0]!.body)) as any).hash).toBe('');
   });
 
@@ -282,14 +432,23 @@ describe('transactions', () => {
     expect(page1.body.cursor.data[0].postCommitVolumes).toBeUndefined();
     const page2 = await call('GET', `/v2/${ledger}/transactions?cursor=${page1.body.cursor.next}`);
     expect(page2.body.cursor.data.map((t: { id: bigint }) => t.id)).toEqual([3n, 2n]);
-    const reversed = await call('GET', `/v2/${ledger}/transactions?reverse=true&pageSize=3&expand=volumes`);
+    const reversed = await call(
+      'GET',
+      `/v2/${ledger}/transactions?reverse=true&pageSize=3&expand=volumes`,
+    );
     expect(reversed.body.cursor.data.map((t: { id: bigint }) => t.id)).toEqual([1n, 2n, 3n]);
     expect(reversed.body.cursor.data[2].postCommitVolumes.a['USD/2'].balance).toBe(6n);
-    const next = await call('GET', `/v2/${ledger}/transactions?cursor=${reversed.body.cursor.next}`);
+    const next = await call(
+      'GET',
+      `/v2/${ledger}/transactions?cursor=${reversed.body.cursor.next}`,
+    );
     expect(next.body.cursor.data.map((t: { id: bigint }) => t.id)).toEqual([4n, 5n]);
     expect((await call('GET', `/v2/${ledger}/transactions?expand=nonsense`)).status).toBe(400);
     const pit = await call('GET', `/v2/${ledger}/transactions?pit=yesterday`);
-    expect(pit.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'pit: must be an RFC 3339 date-time (e.g. 2026-11-22T10:04:05.123456Z)' });
+    expect(pit.body).toEqual({
+      errorCode: 'VALIDATION',
+      errorMessage: 'pit: must be an RFC 3339 date-time (e.g. 2026-11-22T10:04:05.123456Z)',
+    });
     expect((await call('GET', `/v2/${ledger}/transactions/abc`)).status).toBe(404);
   });
 });
@@ -297,17 +456,27 @@ describe('transactions', () => {
 describe('concurrency', () => {
   it('assigns gapless ids in commit order under parallel writers', async () => {
     const ledger = await fresh();
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => tx(ledger, { postings: [send('world', `u:${i}`, 1n)] })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => tx(ledger, { postings: [send('world', `u:${i}`, 1n)] })),
+    );
     expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
-    expect(results.map((r) => r.body.data.id as bigint).sort((a, b) => Number(a - b))).toEqual(Array.from({ length: 12 }, (_, i) => BigInt(i + 1)));
+    expect(results.map((r) => r.body.data.id as bigint).sort((a, b) => Number(a - b))).toEqual(
+      Array.from({ length: 12 }, (_, i) => BigInt(i + 1)),
+    );
   });
 
   it('lets only funded spends through when many race on one account (no lost update)', async () => {
     const ledger = await fresh();
     await tx(ledger, { postings: [send('world', 'wallet', 5n)] });
-    const spends = await Promise.all(Array.from({ length: 10 }, (_, i) => tx(ledger, { postings: [send('wallet', `shop:${i}`, 1n)] })));
+    const spends = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        tx(ledger, { postings: [send('wallet', `shop:${i}`, 1n)] }),
+      ),
+    );
     expect(spends.filter((r) => r.status === 200)).toHaveLength(5);
-    expect(spends.filter((r) => r.status === 400).every((r) => r.body.errorCode === 'INSUFFICIENT_FUND')).toBe(true);
+    expect(
+      spends.filter((r) => r.status === 400).every((r) => r.body.errorCode === 'INSUFFICIENT_FUND'),
+    ).toBe(true);
     const after = await tx(ledger, { postings: [send('world', 'probe', 0n)] });
     expect(after.body.data.id).toBe(7n);
     const stats = await call('GET', `/v2/${ledger}/stats`);

@@ -20,17 +20,33 @@ const fresh = async (body?: unknown) => {
   expect(res.status, res.text).toBe(204);
   return name;
 };
-const send = (source: string, destination: string, amount: bigint, asset = 'USD') => ({ source, destination, amount, asset });
-const v1Create = (ledger: string, body: unknown, query = '', headers: Record<string, string> = {}) => call('POST', `/${ledger}/transactions${query}`, body, headers);
+const send = (source: string, destination: string, amount: bigint, asset = 'USD') => ({
+  source,
+  destination,
+  amount,
+  asset,
+});
+const v1Create = (
+  ledger: string,
+  body: unknown,
+  query = '',
+  headers: Record<string, string> = {},
+) => call('POST', `/${ledger}/transactions${query}`, body, headers);
 const v1List = (ledger: string, query = '') => call('GET', `/${ledger}/transactions${query}`);
-const txids = (res: Awaited<ReturnType<typeof v1List>>) => res.body.cursor.data.map((t: { txid: bigint }) => Number(t.txid));
+const txids = (res: Awaited<ReturnType<typeof v1List>>) =>
+  res.body.cursor.data.map((t: { txid: bigint }) => Number(t.txid));
 
 /** Four transactions at known timestamps: 1 world→a, 2 a→b (ref r2), 3 b→c, 4 world→c. */
 async function seeded(): Promise<string> {
   const ledger = await fresh();
   const bodies = [
     { postings: [send('world', 'a', 100n)], timestamp: '2026-01-01T00:00:00Z' },
-    { postings: [send('a', 'b', 40n)], timestamp: '2026-01-02T00:00:00Z', reference: 'r2', metadata: { order: '2' } },
+    {
+      postings: [send('a', 'b', 40n)],
+      timestamp: '2026-01-02T00:00:00Z',
+      reference: 'r2',
+      metadata: { order: '2' },
+    },
     { postings: [send('b', 'c', 10n)], timestamp: '2026-01-03T00:00:00Z' },
     { postings: [send('world', 'c', 5n)], timestamp: '2026-01-04T00:00:00Z' },
   ];
@@ -47,11 +63,24 @@ beforeAll(async () => {
 describe('v1 create', () => {
   it('answers {data: [Transaction]} in the v1 shape, with pre- and post-commit volumes', async () => {
     const ledger = await fresh();
-    const res = await v1Create(ledger, { postings: [send('world', 'users:1', 12345678901234567890123456789n)], reference: 'first', metadata: { k: 'v' } });
+    const res = await v1Create(ledger, {
+      postings: [send('world', 'users:1', 12345678901234567890123456789n)],
+      reference: 'first',
+      metadata: { k: 'v' },
+    });
     expect(res.status, res.text).toBe(200);
     const [tx] = res.body.data;
     expect(res.body.data).toHaveLength(1);
-    expect(Object.keys(tx)).toEqual(['txid', 'postings', 'reference', 'metadata', 'timestamp', 'reverted', 'preCommitVolumes', 'postCommitVolumes']);
+    expect(Object.keys(tx)).toEqual([
+      'txid',
+      'postings',
+      'reference',
+      'metadata',
+      'timestamp',
+      'reverted',
+      'preCommitVolumes',
+      'postCommitVolumes',
+    ]);
     expect(tx).toEqual({
       txid: 1n,
       postings: [send('world', 'users:1', 12345678901234567890123456789n)],
@@ -59,10 +88,25 @@ describe('v1 create', () => {
       metadata: { k: 'v' },
       timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/),
       reverted: false,
-      preCommitVolumes: { world: { USD: { input: 0n, output: 0n, balance: 0n } }, 'users:1': { USD: { input: 0n, output: 0n, balance: 0n } } },
+      preCommitVolumes: {
+        world: { USD: { input: 0n, output: 0n, balance: 0n } },
+        'users:1': { USD: { input: 0n, output: 0n, balance: 0n } },
+      },
       postCommitVolumes: {
-        world: { USD: { input: 0n, output: 12345678901234567890123456789n, balance: -12345678901234567890123456789n } },
-        'users:1': { USD: { input: 12345678901234567890123456789n, output: 0n, balance: 12345678901234567890123456789n } },
+        world: {
+          USD: {
+            input: 0n,
+            output: 12345678901234567890123456789n,
+            balance: -12345678901234567890123456789n,
+          },
+        },
+        'users:1': {
+          USD: {
+            input: 12345678901234567890123456789n,
+            output: 0n,
+            balance: 12345678901234567890123456789n,
+          },
+        },
       },
     });
     // The same transaction through v2 has `id`.
@@ -76,8 +120,12 @@ describe('v1 create', () => {
     expect(preview.body.data[0].txid).toBe(1n);
     expect((await v1List(ledger)).body.cursor.data).toEqual([]);
 
-    const first = await v1Create(ledger, { postings: [send('world', 'a', 5n)] }, '', { 'Idempotency-Key': 'v1-key' });
-    const replay = await v1Create(ledger, { postings: [send('world', 'a', 5n)] }, '', { 'Idempotency-Key': 'v1-key' });
+    const first = await v1Create(ledger, { postings: [send('world', 'a', 5n)] }, '', {
+      'Idempotency-Key': 'v1-key',
+    });
+    const replay = await v1Create(ledger, { postings: [send('world', 'a', 5n)] }, '', {
+      'Idempotency-Key': 'v1-key',
+    });
     expect(replay.headers.get('idempotency-hit')).toBe('true');
     expect(replay.text).toBe(first.text);
 
@@ -88,19 +136,31 @@ describe('v1 create', () => {
     // v1's error enum (closed in the SDK) has no NO_POSTINGS or LEDGER_NOT_FOUND: the reference's v1 codes.
     expect([empty.status, empty.body.errorCode]).toEqual([400, 'VALIDATION']);
     const missing = await v1Create('no-such-ledger', { postings: [send('world', 'a', 1n)] });
-    expect([missing.status, missing.body]).toEqual([404, { errorCode: 'NOT_FOUND', errorMessage: 'ledger "no-such-ledger" not found' }]);
+    expect([missing.status, missing.body]).toEqual([
+      404,
+      { errorCode: 'NOT_FOUND', errorMessage: 'ledger "no-such-ledger" not found' },
+    ]);
   });
 
   it('needs ledger:write to create; ledger:read lists', async () => {
     const ledger = await fresh();
     const reader = { authorization: `Bearer ${readerToken}` };
-    const refused = await call('POST', `/${ledger}/transactions`, { postings: [send('world', 'a', 1n)] }, reader);
+    const refused = await call(
+      'POST',
+      `/${ledger}/transactions`,
+      { postings: [send('world', 'a', 1n)] },
+      reader,
+    );
     expect(refused.status).toBe(403);
-    expect(refused.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="ledger:write"');
+    expect(refused.headers.get('www-authenticate')).toBe(
+      'Bearer error="insufficient_scope", scope="ledger:write"',
+    );
     expect((await call('GET', `/${ledger}/transactions`, undefined, reader)).status).toBe(200);
     expect((await call('GET', `/${ledger}/mapping`, undefined, reader)).status).toBe(200);
     expect((await call('PUT', `/${ledger}/mapping`, { contracts: [] }, reader)).status).toBe(403);
-    expect((await call('GET', `/${ledger}/transactions`, undefined, { authorization: '' })).status).toBe(401);
+    expect(
+      (await call('GET', `/${ledger}/transactions`, undefined, { authorization: '' })).status,
+    ).toBe(401);
   });
 });
 
@@ -118,8 +178,14 @@ describe('v1 list', () => {
       metadata: { order: '2' },
       timestamp: '2026-01-02T00:00:00Z',
       reverted: false,
-      preCommitVolumes: { a: { USD: { input: 100n, output: 0n, balance: 100n } }, b: { USD: { input: 0n, output: 0n, balance: 0n } } },
-      postCommitVolumes: { a: { USD: { input: 100n, output: 40n, balance: 60n } }, b: { USD: { input: 40n, output: 0n, balance: 40n } } },
+      preCommitVolumes: {
+        a: { USD: { input: 100n, output: 0n, balance: 100n } },
+        b: { USD: { input: 0n, output: 0n, balance: 0n } },
+      },
+      postCommitVolumes: {
+        a: { USD: { input: 100n, output: 40n, balance: 60n } },
+        b: { USD: { input: 40n, output: 0n, balance: 40n } },
+      },
     });
 
     const page1 = await v1List(ledger, '?pageSize=3');
@@ -155,7 +221,9 @@ describe('v1 list', () => {
     expect(txids(await v1List(ledger, '?account=b'))).toEqual([3, 2]);
     expect(txids(await v1List(ledger, '?source=b'))).toEqual([3]);
     expect(txids(await v1List(ledger, '?destination=c'))).toEqual([4, 3]);
-    expect(txids(await v1List(ledger, '?startTime=2026-01-02T00:00:00Z&endTime=2026-01-04T00:00:00Z'))).toEqual([3, 2]);
+    expect(
+      txids(await v1List(ledger, '?startTime=2026-01-02T00:00:00Z&endTime=2026-01-04T00:00:00Z')),
+    ).toEqual([3, 2]);
     expect(txids(await v1List(ledger, '?start_time=2026-01-03T00:00:00Z'))).toEqual([4, 3]);
     expect(txids(await v1List(ledger, '?endTime=2026-01-02T00:00:00Z'))).toEqual([1]);
     const paged = await v1List(ledger, '?account=c&pageSize=1');
@@ -180,7 +248,10 @@ describe('v1 list', () => {
       ['?metadata[order]=2&endTime=2026-01-02T00:00:00Z', []],
       ['?after=3&startTime=2026-01-01T00:00:00Z', [2, 1]],
       ['?after=4&account=c&startTime=2026-01-02T00:00:00Z', [3]],
-      ['?source=b&destination=c&startTime=2026-01-01T00:00:00Z&endTime=2026-01-05T00:00:00Z&after=4', [3]],
+      [
+        '?source=b&destination=c&startTime=2026-01-01T00:00:00Z&endTime=2026-01-05T00:00:00Z&after=4',
+        [3],
+      ],
       // Patterns (v1 read them as regular expressions between ^ and $): served by the listing, matched on each page.
       ['?account=[ab]', [3, 2, 1]],
       ['?destination=c|b', [4, 3, 2]],
@@ -191,7 +262,10 @@ describe('v1 list', () => {
       expect(res.status, `${query} ${res.text}`).toBe(200);
       expect(txids(res), query).toEqual(expected);
       const count = await call('HEAD', `/${ledger}/transactions${query}`);
-      expect([count.status, count.headers.get('count')], query).toEqual([200, String(expected.length)]);
+      expect([count.status, count.headers.get('count')], query).toEqual([
+        200,
+        String(expected.length),
+      ]);
     }
     const all = await call('HEAD', `/${ledger}/transactions`);
     expect(all.headers.get('count')).toBe('4');
@@ -213,7 +287,12 @@ describe('v1 list', () => {
     expect([txids(c2), c2.body.cursor.hasMore]).toEqual([[], false]);
     // Without the account index, an exact account is matched on the listing by id: still served.
     const off = await fresh({ features: { INDEX_TRANSACTION_ACCOUNTS: 'OFF' } });
-    for (const body of [{ postings: [send('world', 'a', 3n)] }, { postings: [send('a', 'b', 1n)] }, { postings: [send('world', 'z', 1n)] }]) expect((await v1Create(off, body)).status).toBe(200);
+    for (const body of [
+      { postings: [send('world', 'a', 3n)] },
+      { postings: [send('a', 'b', 1n)] },
+      { postings: [send('world', 'z', 1n)] },
+    ])
+      expect((await v1Create(off, body)).status).toBe(200);
     expect(txids(await v1List(off, '?account=a'))).toEqual([2, 1]);
     expect(txids(await v1List(off, '?source=a&destination=b'))).toEqual([2]);
   });

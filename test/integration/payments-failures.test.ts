@@ -12,15 +12,29 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { paymentId } from '../../lib/payments/domain/payment.js';
 import { MAX_SAVE_ATTEMPTS, SAVE_BACKOFF } from '../../lib/payments/store/payment-store.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { paymentBody, paymentEvents, paymentsClient, storedCounts, type PaymentsCall } from '../support/payments.js';
-import { testEnvironment } from '../support/tables.js';
 import { cancelled, fail, throttled, throughputExceeded } from '../support/dynamo-faults.js';
+import {
+  type PaymentsCall,
+  paymentBody,
+  paymentEvents,
+  paymentsClient,
+  storedCounts,
+} from '../support/payments.js';
+import { testEnvironment } from '../support/tables.js';
 
-type Send = (this: DynamoDBDocumentClient, command: unknown, ...rest: unknown[]) => Promise<unknown>;
+type Send = (
+  this: DynamoDBDocumentClient,
+  command: unknown,
+  ...rest: unknown[]
+) => Promise<unknown>;
 const realSend = DynamoDBDocumentClient.prototype.send as unknown as Send;
 
 /** What to do with the n-th (1-based) TransactWriteItems: undefined passes it through to DynamoDB Local. */
-type Injector = (n: number, command: TransactWriteCommand, pass: () => Promise<unknown>) => Promise<unknown> | undefined;
+type Injector = (
+  n: number,
+  command: TransactWriteCommand,
+  pass: () => Promise<unknown>,
+) => Promise<unknown> | undefined;
 
 let runtime: ServiceRuntime;
 let call: PaymentsCall;
@@ -35,7 +49,8 @@ function inject(write?: Injector): void {
   const stub = mock.send as unknown as { callsFake(fn: Send): void };
   stub.callsFake(function (this: DynamoDBDocumentClient, command: unknown, ...rest: unknown[]) {
     const pass = () => realSend.call(this, command, ...rest);
-    if (command instanceof GetCommand && command.input.TableName === runtime.config.tables.payments) seen.paymentReads++;
+    if (command instanceof GetCommand && command.input.TableName === runtime.config.tables.payments)
+      seen.paymentReads++;
     if (command instanceof TransactWriteCommand) {
       const n = ++seen.write;
       if (write) return write(n, command, pass) ?? pass();
@@ -43,7 +58,6 @@ function inject(write?: Injector): void {
     return pass();
   });
 }
-
 
 const create = (body: unknown) => call('POST', '/v3/payments', body);
 
@@ -78,26 +92,49 @@ describe('payments under injected DynamoDB failures', () => {
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(seen.write).toBe(1); // throttling is for the caller to back off from
       // An update is refused the same way and leaves the stored record as it was.
-      const update = await create(paymentBody({ reference: existing.body.data.reference, status: 'SUCCEEDED' }));
+      const update = await create(
+        paymentBody({ reference: existing.body.data.reference, status: 'SUCCEEDED' }),
+      );
       expect(update.status).toBe(503);
       mock!.restore();
 
       expect(await storedCounts(runtime)).toEqual(before);
-      expect((await call('GET', `/v3/payments/${paymentId('stripe-main', String(body.reference), 'PAY-IN')}`)).status).toBe(404);
-      expect((await call('GET', `/v3/payments/${existing.body.data.id}`)).body.data.status).toBe('PENDING');
+      expect(
+        (
+          await call(
+            'GET',
+            `/v3/payments/${paymentId('stripe-main', String(body.reference), 'PAY-IN')}`,
+          )
+        ).status,
+      ).toBe(404);
+      expect((await call('GET', `/v3/payments/${existing.body.data.id}`)).body.data.status).toBe(
+        'PENDING',
+      );
       const again = await create(body);
       expect(again.status, again.text).toBe(201);
-      expect(await storedCounts(runtime)).toEqual({ payments: before.payments + 8, events: before.events + 1 });
+      expect(await storedCounts(runtime)).toEqual({
+        payments: before.payments + 8,
+        events: before.events + 1,
+      });
     });
   }
 
   it('answers 500 with the generic message on a timeout, and writes nothing', async () => {
     const before = await storedCounts(runtime);
-    inject(() => fail(Object.assign(new Error('socket hang up on dynamodb.internal:8000'), { name: 'TimeoutError' })));
+    inject(() =>
+      fail(
+        Object.assign(new Error('socket hang up on dynamodb.internal:8000'), {
+          name: 'TimeoutError',
+        }),
+      ),
+    );
     const res = await create(paymentBody());
     expect(res.status).toBe(500);
     const requestId = res.headers.get('x-request-id');
-    expect(res.body).toEqual({ errorCode: 'INTERNAL', errorMessage: `internal error (request id ${requestId})` });
+    expect(res.body).toEqual({
+      errorCode: 'INTERNAL',
+      errorMessage: `internal error (request id ${requestId})`,
+    });
     expect(res.text).not.toContain('socket');
     mock!.restore();
     expect(await storedCounts(runtime)).toEqual(before);
@@ -105,7 +142,11 @@ describe('payments under injected DynamoDB failures', () => {
 
   it('retries a lost race (condition failed, transaction conflict) and commits once', async () => {
     inject((n, command) =>
-      n === 1 ? fail(cancelled(command, { 0: 'ConditionalCheckFailed' })) : n === 2 ? fail(cancelled(command, { 2: 'TransactionConflict' })) : undefined,
+      n === 1
+        ? fail(cancelled(command, { 0: 'ConditionalCheckFailed' }))
+        : n === 2
+          ? fail(cancelled(command, { 2: 'TransactionConflict' }))
+          : undefined,
     );
     const res = await create(paymentBody());
     expect(res.status, res.text).toBe(201);
@@ -127,10 +168,19 @@ describe('payments under injected DynamoDB failures', () => {
         return pass(); // DynamoDB Local now refuses this write: the version moved
       })();
     });
-    const res = await create(paymentBody({ reference: body.data.reference, status: 'SUCCEEDED', metadata: { mine: 'too' } }));
+    const res = await create(
+      paymentBody({
+        reference: body.data.reference,
+        status: 'SUCCEEDED',
+        metadata: { mine: 'too' },
+      }),
+    );
     expect(raced?.status).toBe(204);
     expect(res.status, res.text).toBe(201);
-    expect(res.body.data).toMatchObject({ status: 'SUCCEEDED', metadata: { first: '1', raced: 'yes', mine: 'too' } });
+    expect(res.body.data).toMatchObject({
+      status: 'SUCCEEDED',
+      metadata: { first: '1', raced: 'yes', mine: 'too' },
+    });
     expect(seen.write).toBe(3); // the original, the PATCH, the retry
     mock!.restore();
     const events = await paymentEvents(runtime, id);
@@ -148,7 +198,11 @@ describe('payments under injected DynamoDB failures', () => {
     expect(res.body.errorMessage).toMatch(/retry/i);
     expect(seen.write).toBe(MAX_SAVE_ATTEMPTS);
     expect(sleeps).toHaveLength(MAX_SAVE_ATTEMPTS - 1);
-    sleeps.forEach((ms, i) => expect(ms).toBeLessThanOrEqual(Math.min(SAVE_BACKOFF.maxDelayMs, SAVE_BACKOFF.baseDelayMs * 2 ** (i + 1))));
+    sleeps.forEach((ms, i) =>
+      expect(ms).toBeLessThanOrEqual(
+        Math.min(SAVE_BACKOFF.maxDelayMs, SAVE_BACKOFF.baseDelayMs * 2 ** (i + 1)),
+      ),
+    );
     // The window reaches its cap: later waits spread up to it, and none beyond.
     expect(Math.max(...sleeps)).toBeGreaterThan(SAVE_BACKOFF.maxDelayMs / 4);
     mock!.restore();
@@ -174,7 +228,9 @@ describe('concurrent writers of one payment (DynamoDB Local, no injection)', () 
     const base = paymentBody();
     const writers = ['a', 'b', 'c', 'd'];
     inject(); // counts only
-    const results = await Promise.all(writers.map((k) => create({ ...base, metadata: { [k]: k } })));
+    const results = await Promise.all(
+      writers.map((k) => create({ ...base, metadata: { [k]: k } })),
+    );
     for (const r of results) expect(r.status, r.text).toBe(201);
     // Each round of lost races lets at least one writer through: at most 4 + 3 + 2 + 1 attempts.
     expect(seen.write).toBeGreaterThanOrEqual(writers.length);

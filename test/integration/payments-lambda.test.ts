@@ -1,9 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../lib/json/bigint-json.js';
+import { httpApiEvent } from '../support/api-gateway.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
-import { httpApiEvent } from '../support/api-gateway.js';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResult>;
 let handler: Handler;
@@ -18,13 +18,22 @@ beforeAll(async () => {
 });
 
 function event(method: string, path: string, body?: string): APIGatewayProxyEventV2 {
-  const headers = { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) };
-  return httpApiEvent(method, path, { service: 'payments', headers, requestId: 'gw-payments-1', ...(body !== undefined ? { body } : {}) });
+  const headers = {
+    authorization: `Bearer ${token}`,
+    ...(body ? { 'content-type': 'application/json' } : {}),
+  };
+  return httpApiEvent(method, path, {
+    service: 'payments',
+    headers,
+    requestId: 'gw-payments-1',
+    ...(body !== undefined ? { body } : {}),
+  });
 }
 
 describe('functions/payments.ts under an API Gateway HTTP API event', () => {
   it('creates and reads a payment with exact amounts', async () => {
-    const body = '{"reference":"l-1","connectorID":"c","type":"PAY-IN","amount":99999999999999999999,"asset":"USD/2","scheme":"ACH","createdAt":"2026-11-22T10:04:05Z"}';
+    const body =
+      '{"reference":"l-1","connectorID":"c","type":"PAY-IN","amount":99999999999999999999,"asset":"USD/2","scheme":"ACH","createdAt":"2026-11-22T10:04:05Z"}';
     const created = await handler(event('POST', '/api/payments/v3/payments', body), {} as Context);
     expect(created.statusCode).toBe(201);
     expect(created.headers?.['x-request-id']).toBe('gw-payments-1');

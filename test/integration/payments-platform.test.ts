@@ -3,7 +3,7 @@
  * the auth service's token endpoint), on the run's shared DynamoDB Local. Webhooks have not landed, so the
  * outgoing event is checked where the dispatcher will find it: the events table.
  */
-import { GetCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeSchema } from '../../events/catalog.js';
@@ -19,10 +19,16 @@ let token: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT!, region: 'us-east-1' }, { bigintNumbers: true });
+  doc = createDocumentClient(
+    { endpoint: platform.env.DYNAMODB_ENDPOINT!, region: 'us-east-1' },
+    { bigintNumbers: true },
+  );
   const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from('local-dev:local-dev-secret').toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Basic ${Buffer.from('local-dev:local-dev-secret').toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: 'grant_type=client_credentials&scope=payments:read payments:write',
   });
   expect(res.status).toBe(200);
@@ -37,7 +43,11 @@ afterAll(async () => {
 const api = (method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
   fetch(`${platform.baseUrl}/api/payments${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...(body !== undefined ? { body } : {}),
   });
 
@@ -54,27 +64,65 @@ describe('payments through the local platform', () => {
     const text = await created.text();
     expect(text).toContain(`"amount":${amount}`);
     const payment = (parseJson(text) as { data: Record<string, unknown> }).data;
-    expect(payment).toMatchObject({ status: 'PENDING', initialAmount: BigInt(amount), metadata: { invoice: 'INV-1' } });
+    expect(payment).toMatchObject({
+      status: 'PENDING',
+      initialAmount: BigInt(amount),
+      metadata: { invoice: 'INV-1' },
+    });
     const id = String(payment.id);
 
-    const updated = await api('POST', '/v3/payments', JSON.stringify({
-      reference: 'po-2026-0001', connectorID: 'bank-1', type: 'PAYOUT', amount, asset: 'EUR/2', scheme: 'SEPA_CREDIT',
-      createdAt: '2026-11-22T10:04:05Z', status: 'SUCCEEDED',
-    }));
+    const updated = await api(
+      'POST',
+      '/v3/payments',
+      JSON.stringify({
+        reference: 'po-2026-0001',
+        connectorID: 'bank-1',
+        type: 'PAYOUT',
+        amount,
+        asset: 'EUR/2',
+        scheme: 'SEPA_CREDIT',
+        createdAt: '2026-11-22T10:04:05Z',
+        status: 'SUCCEEDED',
+      }),
+    );
     expect(updated.status).toBe(201);
-    expect(await api('PATCH', `/v3/payments/${id}/metadata`, '{"batch":"7"}')).toHaveProperty('status', 204);
+    expect(await api('PATCH', `/v3/payments/${id}/metadata`, '{"batch":"7"}')).toHaveProperty(
+      'status',
+      204,
+    );
 
-    const got = await api('GET', `/v3/payments/${id}`, undefined, { 'Formance-Bigint-As-String': 'true' });
+    const got = await api('GET', `/v3/payments/${id}`, undefined, {
+      'Formance-Bigint-As-String': 'true',
+    });
     expect(got.status).toBe(200);
     const current = ((await got.json()) as { data: Record<string, unknown> }).data;
-    expect(current).toMatchObject({ id, status: 'SUCCEEDED', amount, metadata: { invoice: 'INV-1', batch: '7' } });
+    expect(current).toMatchObject({
+      id,
+      status: 'SUCCEEDED',
+      amount,
+      metadata: { invoice: 'INV-1', batch: '7' },
+    });
     const listed = await api('GET', '/v3/payments?status=SUCCEEDED&connectorID=bank-1');
-    expect(((await listed.json()) as { cursor: { data: Array<{ id: string }> } }).cursor.data.map((p) => p.id)).toEqual([id]);
+    expect(
+      ((await listed.json()) as { cursor: { data: Array<{ id: string }> } }).cursor.data.map(
+        (p) => p.id,
+      ),
+    ).toEqual([id]);
 
-    const { Items = [] } = await doc.send(new ScanCommand({ TableName: platform.env.EVENTS_TABLE!, ConsistentRead: true }));
-    const rows = Items.filter((r) => r.paymentId === id).sort((a, b) => Number(a.paymentVersion) - Number(b.paymentVersion));
-    expect(rows.map((r) => r.type)).toEqual(['payments.saved_payment', 'payments.saved_payment', 'payments.saved_payment']);
-    const envelopes = rows.map((r) => parseJson(String(r.body)) as { id: string; payload: Record<string, unknown> });
+    const { Items = [] } = await doc.send(
+      new ScanCommand({ TableName: platform.env.EVENTS_TABLE!, ConsistentRead: true }),
+    );
+    const rows = Items.filter((r) => r.paymentId === id).sort(
+      (a, b) => Number(a.paymentVersion) - Number(b.paymentVersion),
+    );
+    expect(rows.map((r) => r.type)).toEqual([
+      'payments.saved_payment',
+      'payments.saved_payment',
+      'payments.saved_payment',
+    ]);
+    const envelopes = rows.map(
+      (r) => parseJson(String(r.body)) as { id: string; payload: Record<string, unknown> },
+    );
     for (const [i, envelope] of envelopes.entries()) {
       expect(v.safeParse(envelopeSchema, envelope).success).toBe(true);
       expect(v.safeParse(savedPaymentPayloadSchema, envelope.payload).success).toBe(true);
@@ -84,12 +132,20 @@ describe('payments through the local platform', () => {
     expect(envelopes.map((e) => e.payload.status)).toEqual(['PENDING', 'SUCCEEDED', 'SUCCEEDED']);
     expect(envelopes[2]!.payload.metadata).toEqual({ invoice: 'INV-1', batch: '7' });
 
-    const { Item } = await doc.send(new GetCommand({ TableName: platform.env.PAYMENTS_TABLE!, Key: { pk: `PAYMENT#${id}`, sk: 'PAYMENT' }, ConsistentRead: true }));
+    const { Item } = await doc.send(
+      new GetCommand({
+        TableName: platform.env.PAYMENTS_TABLE!,
+        Key: { pk: `PAYMENT#${id}`, sk: 'PAYMENT' },
+        ConsistentRead: true,
+      }),
+    );
     expect(Item).toMatchObject({ version: 3n, amount: BigInt(amount) });
   });
 
   it('reports the payments app in the platform health check', async () => {
     const res = await fetch(`${platform.baseUrl}/_health`);
-    expect(((await res.json()) as { components: Record<string, string> }).components.payments).toBe('up');
+    expect(((await res.json()) as { components: Record<string, string> }).components.payments).toBe(
+      'up',
+    );
   });
 });

@@ -4,20 +4,30 @@ import { envelopeSchema } from '../../events/catalog.js';
 import { savedPaymentPayloadSchema } from '../../events/payments.js';
 import { paymentId } from '../../lib/payments/domain/payment.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ADMIN, READER, authApp, tokenFor } from '../support/auth.js';
-import { paymentBody, paymentEvents, paymentsClient, scanTable, storedCounts, type PaymentsCall } from '../support/payments.js';
+import { ADMIN, authApp, READER, tokenFor } from '../support/auth.js';
+import {
+  type PaymentsCall,
+  paymentBody,
+  paymentEvents,
+  paymentsClient,
+  scanTable,
+  storedCounts,
+} from '../support/payments.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: PaymentsCall;
 let as: (token: string) => PaymentsCall;
 
-const create = (body: unknown, headers: Record<string, string> = {}) => call('POST', '/v3/payments', body, headers);
+const create = (body: unknown, headers: Record<string, string> = {}) =>
+  call('POST', '/v3/payments', body, headers);
 const MAX_38 = 10n ** 38n - 1n;
 
 /** The stored payment item (with its version), read straight from the table. */
 async function storedItem(id: string) {
-  return (await scanTable(runtime, runtime.config.tables.payments)).find((i) => i.pk === `PAYMENT#${id}`);
+  return (await scanTable(runtime, runtime.config.tables.payments)).find(
+    (i) => i.pk === `PAYMENT#${id}`,
+  );
 }
 
 beforeAll(async () => {
@@ -53,22 +63,39 @@ describe('POST /v3/payments: create', () => {
     expect(res.text).toContain('"amount":1000,');
 
     const item = await storedItem(id);
-    expect(item).toMatchObject({ sk: 'PAYMENT', gsi1pk: 'PAYMENTS', gsi1sk: `2026-11-22T10:04:05.123456Z#${id}`, version: 1n, amount: 1000n });
+    expect(item).toMatchObject({
+      sk: 'PAYMENT',
+      gsi1pk: 'PAYMENTS',
+      gsi1sk: `2026-11-22T10:04:05.123456Z#${id}`,
+      version: 1n,
+      amount: 1000n,
+    });
     const events = await paymentEvents(runtime, id);
     expect(events).toHaveLength(1);
     const { row, envelope } = events[0]!;
-    expect(row).toMatchObject({ sk: 'EVENT', type: 'payments.saved_payment', paymentVersion: 1n, date: envelope.date });
+    expect(row).toMatchObject({
+      sk: 'EVENT',
+      type: 'payments.saved_payment',
+      paymentVersion: 1n,
+      date: envelope.date,
+    });
     expect(row.pk).toBe(`EVENT#${envelope.id}`);
     expect(Number(row.expiresAt)).toBeGreaterThan(Date.now() / 1000 + 6 * 24 * 3600);
     expect(v.safeParse(envelopeSchema, envelope).success).toBe(true);
     expect(v.safeParse(savedPaymentPayloadSchema, envelope.payload).success).toBe(true);
-    expect(envelope).toMatchObject({ idempotency_key: `${id}/1`, app: 'payments', version: 'v2', type: 'payments.saved_payment' });
+    expect(envelope).toMatchObject({
+      idempotency_key: `${id}/1`,
+      app: 'payments',
+      version: 'v2',
+      type: 'payments.saved_payment',
+    });
     expect(envelope.payload).toEqual(res.body.data);
   });
 
   it('keeps amounts exact up to 38 digits, given as JSON numbers or decimal strings, and writes them as strings on request', async () => {
     const reference = `big-${Date.now()}`;
-    const raw = `{"reference":"${reference}","connectorID":"c1","type":"PAYOUT","amount":${MAX_38},"initialAmount":"${MAX_38 - 1n}",` +
+    const raw =
+      `{"reference":"${reference}","connectorID":"c1","type":"PAYOUT","amount":${MAX_38},"initialAmount":"${MAX_38 - 1n}",` +
       `"asset":"USD/2","scheme":"SEPA_CREDIT","createdAt":"2026-01-02T03:04:05Z"}`;
     const res = await create(raw);
     expect(res.status, res.text).toBe(201);
@@ -82,7 +109,9 @@ describe('POST /v3/payments: create', () => {
     expect(event!.envelope.payload.amount).toBe(MAX_38);
     expect(String(event!.row.body)).toContain(`"amount":${MAX_38}`);
 
-    const got = await call('GET', `/v3/payments/${id}`, undefined, { 'Formance-Bigint-As-String': 'true' });
+    const got = await call('GET', `/v3/payments/${id}`, undefined, {
+      'Formance-Bigint-As-String': 'true',
+    });
     expect(got.text).toContain(`"amount":"${MAX_38}"`);
     expect(got.text).toContain(`"initialAmount":"${MAX_38 - 1n}"`);
     const zero = await create(paymentBody({ amount: '0', initialAmount: 0 }));
@@ -91,16 +120,28 @@ describe('POST /v3/payments: create', () => {
   });
 
   it('normalises createdAt to UTC with microseconds, and takes an explicit status', async () => {
-    const res = await create(paymentBody({ createdAt: '2026-11-22T11:04:05.1234567+01:00', status: 'AUTHORISATION', metadata: null }));
+    const res = await create(
+      paymentBody({
+        createdAt: '2026-11-22T11:04:05.1234567+01:00',
+        status: 'AUTHORISATION',
+        metadata: null,
+      }),
+    );
     expect(res.status, res.text).toBe(201);
-    expect(res.body.data).toMatchObject({ createdAt: '2026-11-22T10:04:05.123456Z', status: 'AUTHORISATION', metadata: {} });
+    expect(res.body.data).toMatchObject({
+      createdAt: '2026-11-22T10:04:05.123456Z',
+      status: 'AUTHORISATION',
+      metadata: {},
+    });
   });
 
   it('derives the id from (connectorID, reference, type): the same reference under another type or connector is another payment', async () => {
     const reference = `shared-${Date.now()}`;
     const a = await create(paymentBody({ reference, type: 'PAYOUT' }));
     const b = await create(paymentBody({ reference, type: 'TRANSFER' }));
-    const c = await create(paymentBody({ reference, type: 'PAYOUT', connectorID: 'other-connector' }));
+    const c = await create(
+      paymentBody({ reference, type: 'PAYOUT', connectorID: 'other-connector' }),
+    );
     expect(new Set([a.body.data.id, b.body.data.id, c.body.data.id]).size).toBe(3);
     expect(a.body.data.id).toBe(paymentId('stripe-main', reference, 'PAYOUT'));
   });
@@ -111,7 +152,14 @@ describe('POST /v3/payments: update through the same key', () => {
     const first = await create(paymentBody({ metadata: { a: '1', b: '2' } }));
     const { id, reference } = first.body.data;
     const res = await create(
-      paymentBody({ reference, status: 'SUCCEEDED', amount: 900n, scheme: 'CARD_MASTERCARD', destinationAccountID: 'acct-dst', metadata: { b: 'changed', c: '3' } }),
+      paymentBody({
+        reference,
+        status: 'SUCCEEDED',
+        amount: 900n,
+        scheme: 'CARD_MASTERCARD',
+        destinationAccountID: 'acct-dst',
+        metadata: { b: 'changed', c: '3' },
+      }),
     );
     expect(res.status, res.text).toBe(201);
     expect(res.body.data).toMatchObject({
@@ -142,7 +190,14 @@ describe('POST /v3/payments: update through the same key', () => {
 
   it('treats optional fields sent as null as absent (the Go SDK sends them so): status kept, no metadata', async () => {
     const { body } = await create(paymentBody({ status: 'FAILED' }));
-    const again = await create(paymentBody({ reference: body.data.reference, status: null, metadata: null, sourceAccountID: null }));
+    const again = await create(
+      paymentBody({
+        reference: body.data.reference,
+        status: null,
+        metadata: null,
+        sourceAccountID: null,
+      }),
+    );
     expect(again.status, again.text).toBe(201);
     expect(again.body.data).toEqual(body.data);
   });
@@ -180,7 +235,8 @@ describe('POST /v3/payments: update through the same key', () => {
   });
 
   it('refuses a metadata merge that would exceed 64 keys', async () => {
-    const many = (prefix: string, n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 'x']));
+    const many = (prefix: string, n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, 'x']));
     const body = paymentBody({ metadata: many('a', 40) });
     expect((await create(body)).status).toBe(201);
     const res = await create({ ...body, metadata: many('b', 30) });
@@ -192,7 +248,14 @@ describe('POST /v3/payments: update through the same key', () => {
 describe('GET /v3/payments/<id>', () => {
   it('answers 404 NOT_FOUND for an unknown id and for anything that cannot be an id', async () => {
     const unknown = paymentId('nobody', 'nothing', 'OTHER');
-    for (const id of [unknown, 'abc', `${unknown.slice(0, 42)}B`, `${unknown}A`, '%20', 'PAYMENT%23x']) {
+    for (const id of [
+      unknown,
+      'abc',
+      `${unknown.slice(0, 42)}B`,
+      `${unknown}A`,
+      '%20',
+      'PAYMENT%23x',
+    ]) {
       const res = await call('GET', `/v3/payments/${id}`);
       expect(res.status, id).toBe(404);
       expect(res.body.errorCode).toBe('NOT_FOUND');
@@ -218,13 +281,24 @@ describe('GET /v3/payments', () => {
       ['p6', 'PAY-IN', 'PENDING', 'conn-a#type=PAYOUT'],
     ];
     for (const [i, [reference, type, status, connectorID]] of rows.entries()) {
-      const res = await own('POST', '/v3/payments', paymentBody({ reference, type, status, connectorID, createdAt: `2026-01-0${i + 1}T00:00:00Z` }));
+      const res = await own(
+        'POST',
+        '/v3/payments',
+        paymentBody({
+          reference,
+          type,
+          status,
+          connectorID,
+          createdAt: `2026-01-0${i + 1}T00:00:00Z`,
+        }),
+      );
       expect(res.status, res.text).toBe(201);
       ids[reference] = res.body.data.id;
     }
   });
 
-  const refs = (res: { body: any }) => (res.body.cursor.data as Array<{ reference: string }>).map((p) => p.reference);
+  const refs = (res: { body: any }) =>
+    (res.body.cursor.data as Array<{ reference: string }>).map((p) => p.reference);
 
   it('lists newest first by createdAt, in cursor pages, forwards and back', async () => {
     const all = await own('GET', '/v3/payments');
@@ -274,22 +348,40 @@ describe('GET /v3/payments', () => {
   });
 
   it('moves a payment between status lists when its status changes', async () => {
-    const res = await own('POST', '/v3/payments', paymentBody({ reference: 'p4', type: 'PAY-IN', connectorID: 'conn-b', createdAt: '2026-01-04T00:00:00Z', status: 'CANCELLED' }));
+    const res = await own(
+      'POST',
+      '/v3/payments',
+      paymentBody({
+        reference: 'p4',
+        type: 'PAY-IN',
+        connectorID: 'conn-b',
+        createdAt: '2026-01-04T00:00:00Z',
+        status: 'CANCELLED',
+      }),
+    );
     expect(res.status, res.text).toBe(201);
     expect(res.body.data.id).toBe(ids.p4);
     expect(refs(await own('GET', '/v3/payments?status=PENDING'))).toEqual(['p6', 'p1']);
-    expect(refs(await own('GET', '/v3/payments?status=CANCELLED&connectorID=conn-b'))).toEqual(['p4']);
-    expect(refs(await own('GET', '/v3/payments?status=PENDING&type=PAY-IN&connectorID=conn-b'))).toEqual([]);
+    expect(refs(await own('GET', '/v3/payments?status=CANCELLED&connectorID=conn-b'))).toEqual([
+      'p4',
+    ]);
+    expect(
+      refs(await own('GET', '/v3/payments?status=PENDING&type=PAY-IN&connectorID=conn-b')),
+    ).toEqual([]);
     expect(refs(await own('GET', '/v3/payments?type=PAY-IN'))).toEqual(['p6', 'p4', 'p3', 'p1']);
     // Index items hold only ids: the old status partitions are gone, nothing else is left behind.
     const items = await scanTable(ownRuntime, ownRuntime.config.tables.payments);
-    expect(items.filter((i) => i.id === ids.p4 && String(i.pk).startsWith('PAYMENTS#status=PENDING'))).toEqual([]);
+    expect(
+      items.filter((i) => i.id === ids.p4 && String(i.pk).startsWith('PAYMENTS#status=PENDING')),
+    ).toEqual([]);
     expect(items.filter((i) => i.id === ids.p4)).toHaveLength(1 + 7);
   });
 
   it('refuses bad filters, unknown parameters, bad page sizes and foreign or tampered cursors with 400', async () => {
     const first = await own('GET', '/v3/payments?pageSize=1');
-    const foreign = Buffer.from(JSON.stringify({ l: 'ledger.transactions.x', p: 1, k: { pk: 'a', sk: 'b' }, d: 'n' })).toString('base64url');
+    const foreign = Buffer.from(
+      JSON.stringify({ l: 'ledger.transactions.x', p: 1, k: { pk: 'a', sk: 'b' }, d: 'n' }),
+    ).toString('base64url');
     for (const [query, message] of [
       ['status=DONE', 'query.status: must be one of'],
       ['status=pending', 'query.status'],
@@ -313,7 +405,9 @@ describe('GET /v3/payments', () => {
     }
     // A cursor whose recorded filter was edited is validated like a query string.
     const decoded = JSON.parse(Buffer.from(first.body.cursor.next, 'base64url').toString());
-    const tampered = Buffer.from(JSON.stringify({ ...decoded, f: { status: 'NOPE' } })).toString('base64url');
+    const tampered = Buffer.from(JSON.stringify({ ...decoded, f: { status: 'NOPE' } })).toString(
+      'base64url',
+    );
     expect((await own('GET', `/v3/payments?cursor=${tampered}`)).status).toBe(400);
   });
 
@@ -361,7 +455,11 @@ describe('PATCH /v3/payments/<id>/metadata', () => {
       [{ a: 'x'.repeat(4097) }, {}, 'body.a'],
       ['{"a":', {}, 'not valid JSON'],
       ['', {}, 'body is not valid JSON'],
-      [JSON.stringify({ a: 'b' }), { 'content-type': 'text/plain' }, 'content-type must be application/json'],
+      [
+        JSON.stringify({ a: 'b' }),
+        { 'content-type': 'text/plain' },
+        'content-type must be application/json',
+      ],
       ['null', {}, 'body'],
     ] as Array<[unknown, Record<string, string>, string]>) {
       const res = await call('PATCH', `/v3/payments/${id}/metadata`, bad, headers);
@@ -384,8 +482,16 @@ describe('POST /v3/payments: validation (400 VALIDATION naming the field, nothin
     ['amount as null', paymentBody({ amount: null }), 'body.amount'],
     ['createdAt as a number', paymentBody({ createdAt: 1700000000 }), 'body.createdAt'],
     ['metadata as a string', paymentBody({ metadata: 'x' }), 'body.metadata'],
-    ['metadata as an array', paymentBody({ metadata: ['x'] }), 'body.metadata: must be an object of string values'],
-    ['metadata with a number value', paymentBody({ metadata: { a: 1 } }), 'body.metadata.a: metadata values must be strings'],
+    [
+      'metadata as an array',
+      paymentBody({ metadata: ['x'] }),
+      'body.metadata: must be an object of string values',
+    ],
+    [
+      'metadata with a number value',
+      paymentBody({ metadata: { a: 1 } }),
+      'body.metadata.a: metadata values must be strings',
+    ],
     ['metadata nested', paymentBody({ metadata: { a: { b: 'c' } } }), 'body.metadata.a'],
     ['sourceAccountID as a number', paymentBody({ sourceAccountID: 7 }), 'body.sourceAccountID'],
     ['body as an array', [valid()], 'body'],
@@ -393,20 +499,58 @@ describe('POST /v3/payments: validation (400 VALIDATION naming the field, nothin
     // unknown and missing fields
     ['an unknown field', paymentBody({ extra: 1 }), 'body.extra'],
     ['provider (not accepted)', paymentBody({ provider: 'stripe' }), 'body.provider'],
-    ['adjustments (not supported)', paymentBody({ adjustments: [{ reference: 'adj-1', status: 'SUCCEEDED', amount: 1000n, asset: 'EUR/2', createdAt: '2026-11-22T10:04:05Z' }] }), 'body.adjustments: adjustments are not supported'],
-    ['adjustments that are not a list', paymentBody({ adjustments: {} }), 'body.adjustments: must be an array'],
-    ...(['reference', 'connectorID', 'type', 'amount', 'asset', 'scheme', 'createdAt'].map((f) => [`missing ${f}`, without(f), `body.${f}`]) as Array<[string, unknown, string]>),
+    [
+      'adjustments (not supported)',
+      paymentBody({
+        adjustments: [
+          {
+            reference: 'adj-1',
+            status: 'SUCCEEDED',
+            amount: 1000n,
+            asset: 'EUR/2',
+            createdAt: '2026-11-22T10:04:05Z',
+          },
+        ],
+      }),
+      'body.adjustments: adjustments are not supported',
+    ],
+    [
+      'adjustments that are not a list',
+      paymentBody({ adjustments: {} }),
+      'body.adjustments: must be an array',
+    ],
+    ...(['reference', 'connectorID', 'type', 'amount', 'asset', 'scheme', 'createdAt'].map((f) => [
+      `missing ${f}`,
+      without(f),
+      `body.${f}`,
+    ]) as Array<[string, unknown, string]>),
     // enums
-    ['type PAYIN', paymentBody({ type: 'PAYIN' }), 'body.type: must be one of PAY-IN, PAYOUT, TRANSFER, OTHER'],
+    [
+      'type PAYIN',
+      paymentBody({ type: 'PAYIN' }),
+      'body.type: must be one of PAY-IN, PAYOUT, TRANSFER, OTHER',
+    ],
     ['type in lower case', paymentBody({ type: 'pay-in' }), 'body.type'],
     ['status DONE', paymentBody({ status: 'DONE' }), 'body.status: must be one of'],
     ['scheme visa (v2 spelling)', paymentBody({ scheme: 'visa' }), 'body.scheme: must be one of'],
     // amounts
-    ['a 39-digit amount', `__RAW__"amount":${10n ** 38n}`, 'body.amount: must have at most 38 digits'],
-    ['a 39-digit amount string', paymentBody({ amount: String(10n ** 38n) }), 'body.amount: must have at most 38 digits'],
+    [
+      'a 39-digit amount',
+      `__RAW__"amount":${10n ** 38n}`,
+      'body.amount: must have at most 38 digits',
+    ],
+    [
+      'a 39-digit amount string',
+      paymentBody({ amount: String(10n ** 38n) }),
+      'body.amount: must have at most 38 digits',
+    ],
     ['a 39-digit initialAmount', paymentBody({ initialAmount: 10n ** 38n }), 'body.initialAmount'],
     ['a negative amount', paymentBody({ amount: -1n }), 'body.amount: must not be negative'],
-    ['a negative amount string', paymentBody({ amount: '-1' }), 'body.amount: must not be negative'],
+    [
+      'a negative amount string',
+      paymentBody({ amount: '-1' }),
+      'body.amount: must not be negative',
+    ],
     ['a fractional amount', `__RAW__"amount":1.5`, 'body.amount: must be a whole number'],
     ['a fractional amount string', paymentBody({ amount: '1.5' }), 'body.amount'],
     ['an exponent amount string', paymentBody({ amount: '1e3' }), 'body.amount'],
@@ -417,20 +561,62 @@ describe('POST /v3/payments: validation (400 VALIDATION naming the field, nothin
     ['asset empty', paymentBody({ asset: '' }), 'body.asset'],
     ['asset with a space', paymentBody({ asset: 'US D' }), 'body.asset'],
     // createdAt
-    ['createdAt in words', paymentBody({ createdAt: 'yesterday' }), 'body.createdAt: must be an RFC 3339 date-time'],
+    [
+      'createdAt in words',
+      paymentBody({ createdAt: 'yesterday' }),
+      'body.createdAt: must be an RFC 3339 date-time',
+    ],
     ['createdAt without time', paymentBody({ createdAt: '2026-11-22' }), 'body.createdAt'],
-    ['createdAt without offset', paymentBody({ createdAt: '2026-11-22T10:04:05' }), 'body.createdAt'],
-    ['createdAt on February 30', paymentBody({ createdAt: '2026-02-30T00:00:00Z' }), 'body.createdAt: must be an RFC 3339 date-time'],
+    [
+      'createdAt without offset',
+      paymentBody({ createdAt: '2026-11-22T10:04:05' }),
+      'body.createdAt',
+    ],
+    [
+      'createdAt on February 30',
+      paymentBody({ createdAt: '2026-02-30T00:00:00Z' }),
+      'body.createdAt: must be an RFC 3339 date-time',
+    ],
     ['createdAt at 24:00', paymentBody({ createdAt: '2026-11-22T24:00:00Z' }), 'body.createdAt'],
-    ['createdAt before 1970', paymentBody({ createdAt: '1969-12-31T23:59:59Z' }), 'body.createdAt: must be between 1970 and 9999'],
+    [
+      'createdAt before 1970',
+      paymentBody({ createdAt: '1969-12-31T23:59:59Z' }),
+      'body.createdAt: must be between 1970 and 9999',
+    ],
     // sizes and text
     ['an empty reference', paymentBody({ reference: '' }), 'body.reference: must not be empty'],
-    ['a reference of 1001 characters', paymentBody({ reference: 'r'.repeat(1001) }), 'body.reference: must be at most 1000 characters'],
-    ['a reference with a control character', paymentBody({ reference: 'a\u0000b' }), 'body.reference: must not contain control characters'],
-    ['a connectorID of 257 characters', paymentBody({ connectorID: 'c'.repeat(257) }), 'body.connectorID'],
-    ['a destinationAccountID of 257 characters', paymentBody({ destinationAccountID: 'd'.repeat(257) }), 'body.destinationAccountID'],
-    ['a metadata value of 4097 characters', paymentBody({ metadata: { a: 'x'.repeat(4097) } }), 'body.metadata.a'],
-    ['65 metadata keys', paymentBody({ metadata: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, 'v'])) }), 'body.metadata: must have at most 64 keys'],
+    [
+      'a reference of 1001 characters',
+      paymentBody({ reference: 'r'.repeat(1001) }),
+      'body.reference: must be at most 1000 characters',
+    ],
+    [
+      'a reference with a control character',
+      paymentBody({ reference: 'a\u0000b' }),
+      'body.reference: must not contain control characters',
+    ],
+    [
+      'a connectorID of 257 characters',
+      paymentBody({ connectorID: 'c'.repeat(257) }),
+      'body.connectorID',
+    ],
+    [
+      'a destinationAccountID of 257 characters',
+      paymentBody({ destinationAccountID: 'd'.repeat(257) }),
+      'body.destinationAccountID',
+    ],
+    [
+      'a metadata value of 4097 characters',
+      paymentBody({ metadata: { a: 'x'.repeat(4097) } }),
+      'body.metadata.a',
+    ],
+    [
+      '65 metadata keys',
+      paymentBody({
+        metadata: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, 'v'])),
+      }),
+      'body.metadata: must have at most 64 keys',
+    ],
     // not JSON
     ['malformed JSON', '{"reference":', 'body is not valid JSON'],
     ['an empty body', '', 'body is not valid JSON'],
@@ -440,7 +626,9 @@ describe('POST /v3/payments: validation (400 VALIDATION naming the field, nothin
   const render = (body: unknown) => {
     if (typeof body !== 'string' || !body.startsWith('__RAW__')) return body;
     const [, field, literal] = /^__RAW__"(\w+)":(.*)$/.exec(body)!;
-    const json = JSON.stringify({ ...valid(), [field!]: '__X__' }, (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
+    const json = JSON.stringify({ ...valid(), [field!]: '__X__' }, (_k, v) =>
+      typeof v === 'bigint' ? Number(v) : v,
+    );
     return json.replace('"__X__"', literal!);
   };
 
@@ -460,12 +648,19 @@ describe('POST /v3/payments: validation (400 VALIDATION naming the field, nothin
       expect(res.status, type).toBe(400);
       expect(res.body.errorMessage).toBe('content-type must be application/json');
     }
-    const charset = await create(JSON.stringify({ ...valid(), amount: 1 }), { 'content-type': 'application/json; charset=utf-8' });
+    const charset = await create(JSON.stringify({ ...valid(), amount: 1 }), {
+      'content-type': 'application/json; charset=utf-8',
+    });
     expect(charset.status).toBe(201);
-    const huge = await create(JSON.stringify({ ...valid(), amount: 1, metadata: { a: 'x'.repeat(1024 * 1024) } }));
+    const huge = await create(
+      JSON.stringify({ ...valid(), amount: 1, metadata: { a: 'x'.repeat(1024 * 1024) } }),
+    );
     expect(huge.status).toBe(413);
     expect(huge.body.errorCode).toBe('VALIDATION');
-    expect(await storedCounts(runtime)).toEqual({ payments: before.payments + 8, events: before.events + 1 });
+    expect(await storedCounts(runtime)).toEqual({
+      payments: before.payments + 8,
+      events: before.events + 1,
+    });
   });
 });
 
@@ -483,14 +678,18 @@ describe('scopes', () => {
       const res = await reader(method, path, payload);
       expect(res.status, method).toBe(403);
       expect(res.body.errorCode).toBe('FORBIDDEN');
-      expect(res.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="payments:write"');
+      expect(res.headers.get('www-authenticate')).toBe(
+        'Bearer error="insufficient_scope", scope="payments:write"',
+      );
     }
     expect(await storedCounts(runtime)).toEqual(before);
 
     const ledgerOnly = as(await tokenFor(authApp(runtime), READER));
     const res = await ledgerOnly('GET', '/v3/payments');
     expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="payments:read"');
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer error="insufficient_scope", scope="payments:read"',
+    );
     const { app } = await paymentsClient(runtime);
     const anonymous = await app.request('/api/payments/v3/payments');
     expect(anonymous.status).toBe(401);

@@ -8,10 +8,15 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTableInput, ensureLedgerBucketTables } from '../../infra/local/provision.js';
 import { TABLES } from '../../lib/resources/definitions.js';
 
-const client = new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const client = new DynamoDBClient({
+  endpoint: inject('dynamoEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
 afterAll(() => client.destroy());
 const ledger = TABLES.find((t) => t.id === 'ledger')!;
-const streamOf = async (name: string) => (await client.send(new DescribeTableCommand({ TableName: name }))).Table!.StreamSpecification;
+const streamOf = async (name: string) =>
+  (await client.send(new DescribeTableCommand({ TableName: name }))).Table!.StreamSpecification;
 
 describe('ensureLedgerBucketTables', () => {
   it('creates a missing bucket table from the ledger definition, streaming new images', async () => {
@@ -29,8 +34,11 @@ describe('ensureLedgerBucketTables', () => {
     expect(await streamOf(name)).toBeUndefined();
     await ensureLedgerBucketTables(client, [name]);
     expect(await streamOf(name)).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
-    const arn = (await client.send(new DescribeTableCommand({ TableName: name }))).Table!.LatestStreamArn;
+    const arn = (await client.send(new DescribeTableCommand({ TableName: name }))).Table!
+      .LatestStreamArn;
     await ensureLedgerBucketTables(client, [name]);
-    expect((await client.send(new DescribeTableCommand({ TableName: name }))).Table!.LatestStreamArn).toBe(arn);
+    expect(
+      (await client.send(new DescribeTableCommand({ TableName: name }))).Table!.LatestStreamArn,
+    ).toBe(arn);
   });
 });

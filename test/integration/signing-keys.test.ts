@@ -3,7 +3,7 @@ import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../../lib/auth/keys/generate.js';
 import { KeyStore } from '../../lib/auth/keys/key-store.js';
-import { SigningKeys, rotateSigningKeys } from '../../lib/auth/keys/signing-keys.js';
+import { rotateSigningKeys, SigningKeys } from '../../lib/auth/keys/signing-keys.js';
 import { ALL_SCOPES } from '../../lib/bearer/scopes.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ADMIN, authApp, bearer, tokenFor } from '../support/auth.js';
@@ -13,10 +13,14 @@ import { TEST_BASE_URL, testEnvironment } from '../support/tables.js';
 const fastKeys = (now: string) => generateSigningKey(now, 'ES256');
 
 async function keyItems(runtime: ServiceRuntime) {
-  const { Items = [] } = await runtime.doc.send(new ScanCommand({ TableName: runtime.config.tables.auth }));
+  const { Items = [] } = await runtime.doc.send(
+    new ScanCommand({ TableName: runtime.config.tables.auth }),
+  );
   return {
     sets: Items.filter((i) => i.pk === 'JWKS'),
-    privates: Items.filter((i) => String(i.pk).startsWith('SIGNING_KEY#')).map((i) => String(i.pk).slice('SIGNING_KEY#'.length)).sort(),
+    privates: Items.filter((i) => String(i.pk).startsWith('SIGNING_KEY#'))
+      .map((i) => String(i.pk).slice('SIGNING_KEY#'.length))
+      .sort(),
   };
 }
 
@@ -27,7 +31,10 @@ describe('key bootstrap', () => {
   it('concurrent cold starts end with exactly one key set and one current key', async () => {
     const { runtime } = await testEnvironment();
     const store = new KeyStore(runtime.doc, runtime.config.tables.auth);
-    const containers = Array.from({ length: 8 }, () => new SigningKeys(store, { generate: fastKeys }));
+    const containers = Array.from(
+      { length: 8 },
+      () => new SigningKeys(store, { generate: fastKeys }),
+    );
     const keys = await Promise.all(containers.map((c) => c.signingKey()));
     expect(new Set(keys.map((k) => k.kid)).size).toBe(1);
 
@@ -53,7 +60,8 @@ describe('key bootstrap', () => {
     for (const key of keys) {
       expect(key).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
       expect(key.kid).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      for (const secret of ['d', 'p', 'q', 'dp', 'dq', 'qi']) expect(key).not.toHaveProperty(secret);
+      for (const secret of ['d', 'p', 'q', 'dp', 'dq', 'qi'])
+        expect(key).not.toHaveProperty(secret);
     }
     const token = await tokenFor(app, ADMIN);
     expect(decodeProtectedHeader(token).kid).toBe(keys[0]!.kid);
@@ -67,16 +75,28 @@ describe('rotation', () => {
     const t0 = Date.parse('2026-11-01T00:00:00Z');
     const hour = 3600_000;
 
-    const first = await rotateSigningKeys(store, { nowMs: t0, minNextAgeSeconds: 7200, generate: fastKeys });
+    const first = await rotateSigningKeys(store, {
+      nowMs: t0,
+      minNextAgeSeconds: 7200,
+      generate: fastKeys,
+    });
     expect(first.decision).toEqual({ action: 'add-next' });
     const initial = statuses((await keyItems(runtime)).sets[0]!);
     const [current0, next0] = initial.map((s) => s.split(':')[1]!);
 
-    const tooSoon = await rotateSigningKeys(store, { nowMs: t0 + hour, minNextAgeSeconds: 7200, generate: fastKeys });
+    const tooSoon = await rotateSigningKeys(store, {
+      nowMs: t0 + hour,
+      minNextAgeSeconds: 7200,
+      generate: fastKeys,
+    });
     expect(tooSoon.decision.action).toBe('skip');
     expect(tooSoon.current).toBe(current0);
 
-    const promoted = await rotateSigningKeys(store, { nowMs: t0 + 3 * hour, minNextAgeSeconds: 7200, generate: fastKeys });
+    const promoted = await rotateSigningKeys(store, {
+      nowMs: t0 + 3 * hour,
+      minNextAgeSeconds: 7200,
+      generate: fastKeys,
+    });
     expect(promoted.decision).toEqual({ action: 'promote' });
     expect(promoted.current).toBe(next0);
     const afterOne = await keyItems(runtime);
@@ -87,7 +107,11 @@ describe('rotation', () => {
     expect(afterOne.privates).toHaveLength(3);
 
     // A second promotion retires the oldest key: gone from the set and its private key deleted.
-    const again = await rotateSigningKeys(store, { nowMs: t0 + 6 * hour, minNextAgeSeconds: 7200, generate: fastKeys });
+    const again = await rotateSigningKeys(store, {
+      nowMs: t0 + 6 * hour,
+      minNextAgeSeconds: 7200,
+      generate: fastKeys,
+    });
     expect(again.decision).toEqual({ action: 'promote' });
     const afterTwo = await keyItems(runtime);
     const kids = statuses(afterTwo.sets[0]!);
@@ -114,7 +138,9 @@ describe('rotation', () => {
       return fastKeys(now);
     };
     const results = await Promise.all(
-      [1, 2].map(() => rotateSigningKeys(store, { nowMs: Date.now(), minNextAgeSeconds: 0, generate: atBarrier })),
+      [1, 2].map(() =>
+        rotateSigningKeys(store, { nowMs: Date.now(), minNextAgeSeconds: 0, generate: atBarrier }),
+      ),
     );
     expect(results.map((r) => r.decision.action).sort()).toEqual(['promote', 'skip']);
     const { sets, privates } = await keyItems(runtime);
@@ -130,10 +156,15 @@ describe('rotation', () => {
     await rotateSigningKeys(store, { nowMs: Date.now(), minNextAgeSeconds: 0 });
     const after = await tokenFor(app, ADMIN);
     expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid);
-    const jwks = (await (await app.request('/api/auth/keys')).json()) as { keys: Array<{ kid: string }> };
-    expect(jwks.keys.map((k) => k.kid)).toEqual(expect.arrayContaining([decodeProtectedHeader(before).kid, decodeProtectedHeader(after).kid]));
+    const jwks = (await (await app.request('/api/auth/keys')).json()) as {
+      keys: Array<{ kid: string }>;
+    };
+    expect(jwks.keys.map((k) => k.kid)).toEqual(
+      expect.arrayContaining([decodeProtectedHeader(before).kid, decodeProtectedHeader(after).kid]),
+    );
     // Another service's verifier loaded its keys before the rotation: the new kid makes it reload once.
-    for (const token of [before, after]) expect((await app.request('/api/auth/clients', { headers: bearer(token) })).status).toBe(200);
+    for (const token of [before, after])
+      expect((await app.request('/api/auth/clients', { headers: bearer(token) })).status).toBe(200);
   });
 });
 
@@ -142,7 +173,10 @@ describe('discovery', () => {
     const { runtime } = await testEnvironment();
     const app = authApp(runtime);
     const issuer = `${TEST_BASE_URL}/api/auth`;
-    for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
+    for (const path of [
+      '/.well-known/openid-configuration',
+      '/.well-known/oauth-authorization-server',
+    ]) {
       const res = await app.request(`/api/auth${path}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('public, max-age=300');

@@ -1,10 +1,17 @@
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBStreamsClient, type _Record } from '@aws-sdk/client-dynamodb-streams';
+import { type _Record, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createStreamPoller, type StreamBatchResult, type StreamCheckpoints } from '../../infra/local/pollers/stream-poller.js';
+import {
+  createStreamPoller,
+  type StreamBatchResult,
+  type StreamCheckpoints,
+} from '../../infra/local/pollers/stream-poller.js';
 import { testEnvironment } from '../support/tables.js';
 
-const local = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+const local = {
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+};
 let dynamo: DynamoDBClient;
 let streams: DynamoDBStreamsClient;
 let table: string;
@@ -20,8 +27,15 @@ afterAll(() => {
   streams?.destroy();
 });
 
-const put = (id: string) => dynamo.send(new PutItemCommand({ TableName: table, Item: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } } }));
-const idsOf = (records: _Record[]) => records.map((r) => r.dynamodb?.NewImage?.pk?.S?.slice('EVENT#'.length));
+const put = (id: string) =>
+  dynamo.send(
+    new PutItemCommand({
+      TableName: table,
+      Item: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
+    }),
+  );
+const idsOf = (records: _Record[]) =>
+  records.map((r) => r.dynamodb?.NewImage?.pk?.S?.slice('EVENT#'.length));
 
 async function until(check: () => boolean, ms = 10_000) {
   const deadline = Date.now() + ms;
@@ -54,7 +68,9 @@ describe('stream poller', () => {
     await put('a');
     await put('b');
     await put('c');
-    await until(() => calls.flat().filter((id) => id === 'b').length === 2 && calls.at(-1)?.at(-1) === 'c');
+    await until(
+      () => calls.flat().filter((id) => id === 'b').length === 2 && calls.at(-1)?.at(-1) === 'c',
+    );
     // Whatever batches the writes fell into: every record handed over in order, `b` twice (its retry starts at
     // it, `a` is not handed over again), nothing from before start.
     const seen = calls.flat();
@@ -96,15 +112,33 @@ describe('stream poller', () => {
   it('with checkpoints: resumes after the saved one on restart, and reads a shard it has none for from its beginning', async () => {
     const { runtime } = await testEnvironment();
     const own = runtime.config.tables.events;
-    const putOwn = (id: string) => dynamo.send(new PutItemCommand({ TableName: own, Item: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } } }));
+    const putOwn = (id: string) =>
+      dynamo.send(
+        new PutItemCommand({
+          TableName: own,
+          Item: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
+        }),
+      );
     const saved = new Map<string, string>();
     const checkpoints: StreamCheckpoints = {
-      load: async (arn) => new Map([...saved].filter(([k]) => k.startsWith(`${arn}|`)).map(([k, v]) => [k.slice(arn.length + 1), v])),
+      load: async (arn) =>
+        new Map(
+          [...saved]
+            .filter(([k]) => k.startsWith(`${arn}|`))
+            .map(([k, v]) => [k.slice(arn.length + 1), v]),
+        ),
       save: async (arn, shard, sequenceNumber) => void saved.set(`${arn}|${shard}`, sequenceNumber),
     };
     const seen: Array<string | undefined> = [];
     const start = async () => {
-      const poller = createStreamPoller({ dynamo, streams, table: own, intervalMs: 50, checkpoints, handler: async (records) => (seen.push(...idsOf(records)), { batchItemFailures: [] }) });
+      const poller = createStreamPoller({
+        dynamo,
+        streams,
+        table: own,
+        intervalMs: 50,
+        checkpoints,
+        handler: async (records) => (seen.push(...idsOf(records)), { batchItemFailures: [] }),
+      });
       await poller.start();
       return poller;
     };

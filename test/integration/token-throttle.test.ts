@@ -7,7 +7,7 @@ import { DEFAULT_THROTTLE, type ThrottlePolicy } from '../../lib/auth/throttle.j
 import { throttleKeys } from '../../lib/auth/throttle-store.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { httpApiEvent } from '../support/api-gateway.js';
-import { ADMIN, FORM, READER, authApp, form } from '../support/auth.js';
+import { ADMIN, authApp, FORM, form, READER } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
 
 // Every real comparison of a presented secret goes through findMatchingSecret: counting its calls counts them.
@@ -34,7 +34,15 @@ function throttledApp(policy: Partial<ThrottlePolicy>, now: () => number = () =>
   const from = (address: string, client: { id: string; secret: string }) =>
     app.request(
       TOKEN,
-      { method: 'POST', headers: FORM, body: form({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret }) },
+      {
+        method: 'POST',
+        headers: FORM,
+        body: form({
+          grant_type: 'client_credentials',
+          client_id: client.id,
+          client_secret: client.secret,
+        }),
+      },
       { incoming: { socket: { remoteAddress: address } } },
     );
   return { app, from };
@@ -46,18 +54,29 @@ const wrong = (n: number) => ({ id: READER.id, secret: `wrong-secret-${n}` });
 describe('the failure budget under concurrency', () => {
   it('compares at most the budget of 30 concurrent wrong secrets for one client', async () => {
     const { from } = throttledApp({ maxFailuresPerSource: 10 });
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => from('203.0.113.9', wrong(i))));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => from('203.0.113.9', wrong(i))),
+    );
     expect(statuses(answers)).toEqual([...Array(10).fill(401), ...Array(20).fill(429)]);
     expect(comparisons).toHaveBeenCalledTimes(10);
     const throttled = answers.find((r) => r.status === 429)!;
-    expect(await throttled.json()).toEqual({ error: 'temporarily_unavailable', error_description: 'too many failed authentication attempts; retry later' });
+    expect(await throttled.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description: 'too many failed authentication attempts; retry later',
+    });
     // 55 s left in the window that started at 10:00:00.
     expect(throttled.headers.get('retry-after')).toBe('55');
   });
 
   it('holds the client budget when concurrent guesses come from many addresses', async () => {
-    const { from } = throttledApp({ maxFailuresPerSource: 10, maxFailuresPerClient: 12, maxFailuresPerSourceOnceClientSpent: 0 });
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => from(`198.51.100.${i % 4}`, wrong(i))));
+    const { from } = throttledApp({
+      maxFailuresPerSource: 10,
+      maxFailuresPerClient: 12,
+      maxFailuresPerSourceOnceClientSpent: 0,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => from(`198.51.100.${i % 4}`, wrong(i))),
+    );
     expect(statuses(answers)).toEqual([...Array(12).fill(401), ...Array(28).fill(429)]);
     expect(comparisons).toHaveBeenCalledTimes(12);
   });
@@ -69,9 +88,14 @@ describe('the failure budget under concurrency', () => {
     expect((await from('203.0.113.9', READER)).status).toBe(200);
     const { client, source } = throttleKeys(READER.id, '203.0.113.9', T0, DEFAULT_THROTTLE);
     for (const Key of [client, source]) {
-      const { Item } = await runtime.doc.send(new GetCommand({ TableName: runtime.config.tables.auth, Key }));
+      const { Item } = await runtime.doc.send(
+        new GetCommand({ TableName: runtime.config.tables.auth, Key }),
+      );
       // Exactly the two failures stay counted, and the counter expires a minute after its window.
-      expect(Item).toMatchObject({ attempts: 2, expiresAt: Date.parse('2026-11-24T10:02:00Z') / 1000 });
+      expect(Item).toMatchObject({
+        attempts: 2,
+        expiresAt: Date.parse('2026-11-24T10:02:00Z') / 1000,
+      });
     }
   });
 
@@ -88,7 +112,9 @@ describe('the failure budget under concurrency', () => {
 describe('the budget is not a lock-out lever', () => {
   it('keeps serving the genuine client from another address while a guesser exhausts its own budget', async () => {
     const { from } = throttledApp({ maxFailuresPerSource: 10 });
-    const guesses = await Promise.all(Array.from({ length: 25 }, (_, i) => from('203.0.113.9', wrong(i))));
+    const guesses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => from('203.0.113.9', wrong(i))),
+    );
     expect(guesses.filter((r) => r.status === 401)).toHaveLength(10);
     // The guesser's own source is closed, even to the right secret...
     expect((await from('203.0.113.9', READER)).status).toBe(429);
@@ -98,7 +124,11 @@ describe('the budget is not a lock-out lever', () => {
   });
 
   it('once the client budget is spent, still serves an address that has not been failing', async () => {
-    const { from } = throttledApp({ maxFailuresPerSource: 5, maxFailuresPerClient: 12, maxFailuresPerSourceOnceClientSpent: 1 });
+    const { from } = throttledApp({
+      maxFailuresPerSource: 5,
+      maxFailuresPerClient: 12,
+      maxFailuresPerSourceOnceClientSpent: 1,
+    });
     for (const address of ['198.51.100.1', '198.51.100.2']) {
       for (let i = 0; i < 5; i++) expect((await from(address, wrong(i))).status).toBe(401);
     }
@@ -117,17 +147,24 @@ describe('the budget is not a lock-out lever', () => {
 
   it('counts an IPv6 /64 as one source, and an IPv4-mapped address as its IPv4 address', async () => {
     const { from } = throttledApp({ maxFailuresPerSource: 3 });
-    for (let i = 0; i < 3; i++) expect((await from(`2001:db8:5:6::${i + 1}`, wrong(i))).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await from(`2001:db8:5:6::${i + 1}`, wrong(i))).status).toBe(401);
     expect((await from('2001:db8:5:6:ffff::9', wrong(3))).status).toBe(429);
     expect((await from('2001:db8:5:7::1', READER)).status).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await from('::ffff:203.0.113.9', wrong(i))).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await from('::ffff:203.0.113.9', wrong(i))).status).toBe(401);
     expect((await from('203.0.113.9', READER)).status).toBe(429);
   });
 });
 
 describe('the source address under API Gateway', () => {
-  it('is the gateway\'s sourceIp, never a forwarded-for header the caller wrote', async () => {
-    const handler = handle(authApp(runtime, { throttle: { ...DEFAULT_THROTTLE, maxFailuresPerSource: 2 }, now: () => T0 })) as unknown as (
+  it("is the gateway's sourceIp, never a forwarded-for header the caller wrote", async () => {
+    const handler = handle(
+      authApp(runtime, {
+        throttle: { ...DEFAULT_THROTTLE, maxFailuresPerSource: 2 },
+        now: () => T0,
+      }),
+    ) as unknown as (
       event: APIGatewayProxyEventV2,
       context: Context,
     ) => Promise<APIGatewayProxyResult>;
@@ -135,7 +172,11 @@ describe('the source address under API Gateway', () => {
       const event = httpApiEvent('POST', TOKEN, {
         service: 'auth',
         headers: { ...FORM, 'x-forwarded-for': forwardedFor },
-        body: form({ grant_type: 'client_credentials', client_id: READER.id, client_secret: secret }),
+        body: form({
+          grant_type: 'client_credentials',
+          client_id: READER.id,
+          client_secret: secret,
+        }),
       });
       event.requestContext.http.sourceIp = sourceIp;
       return handler(event, {} as Context).then((r) => r.statusCode);

@@ -2,17 +2,22 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSEvent } from 'aws-lambda';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../infra/local/provision.js';
-import { startSqsLocal, type SqsLocal } from '../../infra/local/sqs-local.js';
+import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
 import type { Logger } from '../../lib/observability/logger.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { formatInstant, instantFromMs } from '../../lib/time/instant.js';
-import { deliverBatch, type DeliverDeps } from '../../lib/webhooks/deliver/deliver-batch.js';
-import { deliveryId, deliveryKeys, encodeDeliveryMessage, type Delivery } from '../../lib/webhooks/deliveries/model.js';
+import { type DeliverDeps, deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
+import {
+  type Delivery,
+  deliveryId,
+  deliveryKeys,
+  encodeDeliveryMessage,
+} from '../../lib/webhooks/deliveries/model.js';
 import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
 import { newConfig, newConfigId, type WebhookConfig } from '../../lib/webhooks/domain/config.js';
 import { verify } from '../../lib/webhooks/receiver/verify.js';
@@ -49,7 +54,10 @@ let queueName: string;
 let queueUrl: string;
 let queueCount = 0;
 const logs: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
-const logger: Logger = { log: (level, message, fields) => void logs.push({ level, message, ...(fields ? { fields } : {}) }) };
+const logger: Logger = {
+  log: (level, message, fields) =>
+    void logs.push({ level, message, ...(fields ? { fields } : {}) }),
+};
 
 const deps = (overrides: Partial<DeliverDeps> = {}): DeliverDeps => ({
   doc: runtime.doc,
@@ -64,11 +72,22 @@ const deps = (overrides: Partial<DeliverDeps> = {}): DeliverDeps => ({
   ...overrides,
 });
 const run = (bodies: string[], overrides: Partial<DeliverDeps> = {}) =>
-  deliverBatch(bodies.map((body, i) => ({ messageId: `m${i}`, body })), deps(overrides));
+  deliverBatch(
+    bodies.map((body, i) => ({ messageId: `m${i}`, body })),
+    deps(overrides),
+  );
 
 async function config(overrides: Partial<WebhookConfig> = {}): Promise<WebhookConfig> {
   const now = formatInstant(instantFromMs(clock));
-  const created = newConfig({ endpoint: `${receiverUrl}/hook`, eventTypes: ['ledger.committed_transactions'], secret: secretOf() }, newConfigId(), now);
+  const created = newConfig(
+    {
+      endpoint: `${receiverUrl}/hook`,
+      eventTypes: ['ledger.committed_transactions'],
+      secret: secretOf(),
+    },
+    newConfigId(),
+    now,
+  );
   return configs.create({ ...created, ...overrides });
 }
 
@@ -78,17 +97,38 @@ async function delivery(configId: string, overrides: Partial<Delivery> = {}): Pr
   const createdAt = formatInstant(instantFromMs(clock));
   // A body whose exact bytes matter: key order, spacing, unicode, a big number.
   const body = `{"id":"${eventId}","type":"ledger.committed_transactions", "payload":{"amount":123456789012345678901234567890,"note":"é ✓"}}`;
-  const record: Delivery = { id, configId, eventId, eventType: 'ledger.committed_transactions', body, status: 'pending', attempts: 0, replayGeneration: 0, createdAt, updatedAt: createdAt, ...overrides };
+  const record: Delivery = {
+    id,
+    configId,
+    eventId,
+    eventType: 'ledger.committed_transactions',
+    body,
+    status: 'pending',
+    attempts: 0,
+    replayGeneration: 0,
+    createdAt,
+    updatedAt: createdAt,
+    ...overrides,
+  };
   // As the dispatcher creates it: with its filter index items.
   expect(await new DeliveryStore({ doc: runtime.doc, table }).create(record)).toBe(true);
   return record;
 }
 
 const stored = async (id: string) =>
-  (await runtime.doc.send(new GetCommand({ TableName: table, Key: deliveryKeys.delivery(id), ConsistentRead: true }))).Item as Record<string, any>;
+  (
+    await runtime.doc.send(
+      new GetCommand({ TableName: table, Key: deliveryKeys.delivery(id), ConsistentRead: true }),
+    )
+  ).Item as Record<string, any>;
 async function attempts(id: string): Promise<Array<Record<string, any>>> {
   const { Items } = await runtime.doc.send(
-    new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :p AND begins_with(sk, :a)', ExpressionAttributeValues: { ':p': `DELIVERY#${id}`, ':a': 'ATTEMPT#' }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :a)',
+      ExpressionAttributeValues: { ':p': `DELIVERY#${id}`, ':a': 'ATTEMPT#' },
+      ConsistentRead: true,
+    }),
   );
   return Items ?? [];
 }
@@ -96,10 +136,16 @@ async function attempts(id: string): Promise<Array<Record<string, any>>> {
 /** The queue's messages, delayed ones included, without consuming them (fauxqs inspection endpoint). */
 async function queued(): Promise<Array<{ body: string; delaySeconds: number }>> {
   const res = await fetch(`${sqsLocal.endpoint}/_fauxqs/queues/${queueName}`);
-  const state = (await res.json()) as { messages: Record<'ready' | 'delayed', Array<{ body: string; sentTimestamp: number; delayUntil?: number }>> };
+  const state = (await res.json()) as {
+    messages: Record<
+      'ready' | 'delayed',
+      Array<{ body: string; sentTimestamp: number; delayUntil?: number }>
+    >;
+  };
   return [...state.messages.ready, ...state.messages.delayed].map((m) => ({
     body: m.body,
-    delaySeconds: m.delayUntil === undefined ? 0 : Math.round((m.delayUntil - m.sentTimestamp) / 1000),
+    delaySeconds:
+      m.delayUntil === undefined ? 0 : Math.round((m.delayUntil - m.sentTimestamp) / 1000),
   }));
 }
 
@@ -110,7 +156,11 @@ beforeAll(async () => {
   table = env.WEBHOOKS_TABLE!;
   configs = new ConfigStore({ doc: runtime.doc, table, now: () => clock });
   sqsLocal = await startSqsLocal();
-  sqs = new SQSClient({ endpoint: sqsLocal.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  sqs = new SQSClient({
+    endpoint: sqsLocal.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -157,16 +207,48 @@ describe('deliver', () => {
     expect(headers['webhook-timestamp']).toBe(String(START / 1000));
     expect(headers['service-webhook-signature']).toBe(headers['webhook-signature']);
     expect(String(headers['webhook-signature']).split(' ')).toHaveLength(1);
-    expect(verify(headers['webhook-signature'], headers['webhook-id'], headers['webhook-timestamp'], c.secret, body)).toBe(true);
-    expect(verify(headers['webhook-signature'], headers['webhook-id'], headers['webhook-timestamp'], secretOf(), body)).toBe(false);
-    expect(new Webhook(c.secret).verify(body, headers as Record<string, string>)).toEqual(JSON.parse(body));
+    expect(
+      verify(
+        headers['webhook-signature'],
+        headers['webhook-id'],
+        headers['webhook-timestamp'],
+        c.secret,
+        body,
+      ),
+    ).toBe(true);
+    expect(
+      verify(
+        headers['webhook-signature'],
+        headers['webhook-id'],
+        headers['webhook-timestamp'],
+        secretOf(),
+        body,
+      ),
+    ).toBe(false);
+    expect(new Webhook(c.secret).verify(body, headers as Record<string, string>)).toEqual(
+      JSON.parse(body),
+    );
 
     expect(await stored(d.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect((await stored(d.id)).nextAttemptAt).toBeUndefined();
     const list = await attempts(d.id);
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ sk: 'ATTEMPT#0001', deliveryId: d.id, attempt: 1, statusCode: 200, responsePreview: 'thanks', at: formatInstant(instantFromMs(START)), endpoint: c.endpoint, outcome: 'succeeded', replayGeneration: 0 });
-    expect(await stored(d.id)).toMatchObject({ lastAttempt: 1, lastAttemptAt: formatInstant(instantFromMs(START)), lastStatusCode: 200 });
+    expect(list[0]).toMatchObject({
+      sk: 'ATTEMPT#0001',
+      deliveryId: d.id,
+      attempt: 1,
+      statusCode: 200,
+      responsePreview: 'thanks',
+      at: formatInstant(instantFromMs(START)),
+      endpoint: c.endpoint,
+      outcome: 'succeeded',
+      replayGeneration: 0,
+    });
+    expect(await stored(d.id)).toMatchObject({
+      lastAttempt: 1,
+      lastAttemptAt: formatInstant(instantFromMs(START)),
+      lastStatusCode: 200,
+    });
     expect(list[0]!.error).toBeUndefined();
     expect(typeof list[0]!.durationMs).toBe('number');
     expect(await queued()).toEqual([]);
@@ -177,7 +259,11 @@ describe('deliver', () => {
     const d = await delivery(c.id);
     replies.push({ status: 500, body: 'x'.repeat(5000) });
     expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
-    expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: START + 5000 });
+    expect(await stored(d.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      nextAttemptAt: START + 5000,
+    });
     const first = await attempts(d.id);
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ attempt: 1, statusCode: 500 });
@@ -212,7 +298,10 @@ describe('deliver', () => {
     const later = await delivery(c.id, { attempts: 2, nextAttemptAt: START });
     replies.push({ status: 500 });
     await run([encodeDeliveryMessage(later.id)]);
-    expect(await stored(later.id)).toMatchObject({ attempts: 3, nextAttemptAt: START + 30 * 60_000 });
+    expect(await stored(later.id)).toMatchObject({
+      attempts: 3,
+      nextAttemptAt: START + 30 * 60_000,
+    });
     expect((await queued()).map((m) => m.delaySeconds)).toEqual([60, 900]);
     const sent = received.length;
 
@@ -227,7 +316,7 @@ describe('deliver', () => {
     expect(received).toHaveLength(sent);
   });
 
-  it('410 deactivates the config, ends the delivery failed and cancels the config\'s other pending deliveries', async () => {
+  it("410 deactivates the config, ends the delivery failed and cancels the config's other pending deliveries", async () => {
     const c = await config();
     const d = await delivery(c.id);
     const waiting = await delivery(c.id, { attempts: 2, nextAttemptAt: START + 60_000 });
@@ -238,7 +327,11 @@ describe('deliver', () => {
     // Cancelled at once, before its own message arrives.
     expect(await stored(waiting.id)).toMatchObject({ status: 'cancelled', attempts: 2 });
     expect((await stored(waiting.id)).nextAttemptAt).toBeUndefined();
-    expect((await attempts(d.id))[0]).toMatchObject({ statusCode: 410, responsePreview: 'gone', outcome: 'permanent_failure' });
+    expect((await attempts(d.id))[0]).toMatchObject({
+      statusCode: 410,
+      responsePreview: 'gone',
+      outcome: 'permanent_failure',
+    });
     expect(await queued()).toEqual([]);
 
     // The config's other pending deliveries are cancelled when their messages arrive.
@@ -252,7 +345,9 @@ describe('deliver', () => {
     const c = await config({ active: false });
     const d = await delivery(c.id);
     const orphan = await delivery(randomUUID());
-    expect(await run([encodeDeliveryMessage(d.id), encodeDeliveryMessage(orphan.id)])).toEqual({ batchItemFailures: [] });
+    expect(await run([encodeDeliveryMessage(d.id), encodeDeliveryMessage(orphan.id)])).toEqual({
+      batchItemFailures: [],
+    });
     expect(received).toEqual([]);
     expect(await stored(d.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
     expect(await stored(orphan.id)).toMatchObject({ status: 'cancelled' });
@@ -264,7 +359,9 @@ describe('deliver', () => {
     const d = await delivery(c.id);
     await run([encodeDeliveryMessage(d.id)]);
     expect(received).toHaveLength(1);
-    expect(await run([encodeDeliveryMessage(d.id), encodeDeliveryMessage('0'.repeat(32))])).toEqual({ batchItemFailures: [] });
+    expect(await run([encodeDeliveryMessage(d.id), encodeDeliveryMessage('0'.repeat(32))])).toEqual(
+      { batchItemFailures: [] },
+    );
     expect(received).toHaveLength(1);
     expect(await attempts(d.id)).toHaveLength(1);
   });
@@ -295,7 +392,9 @@ describe('deliver', () => {
       },
     });
     await expect.poll(() => posts).toBe(1);
-    const duplicate = await run([message], { post: async () => (posts++, { status: 200, durationMs: 1, bodyPreview: 'ok' }) });
+    const duplicate = await run([message], {
+      post: async () => (posts++, { status: 200, durationMs: 1, bodyPreview: 'ok' }),
+    });
     expect(duplicate.batchItemFailures).toEqual([]);
     expect(posts).toBe(1);
     const during = await stored(d.id);
@@ -323,22 +422,32 @@ describe('deliver', () => {
       ],
       deps(),
     );
-    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'bad-json' }, { itemIdentifier: 'bad-id' }]);
+    expect(result.batchItemFailures).toEqual([
+      { itemIdentifier: 'bad-json' },
+      { itemIdentifier: 'bad-id' },
+    ]);
     expect(received).toHaveLength(1);
     expect(logs.some((l) => l.level === 'error' && l.fields?.messageId === 'bad-json')).toBe(true);
   });
 
   it('during a rotation overlap signs with both secrets; either verifies; after the expiry only the new one', async () => {
     const oldSecret = secretOf();
-    const c = await config({ previousSecret: oldSecret, previousSecretExpiresAt: formatInstant(instantFromMs(START + 60_000)) });
+    const c = await config({
+      previousSecret: oldSecret,
+      previousSecretExpiresAt: formatInstant(instantFromMs(START + 60_000)),
+    });
     const d = await delivery(c.id);
     await run([encodeDeliveryMessage(d.id)]);
     const { headers, body } = received[0]!;
     const signatures = String(headers['webhook-signature']).split(' ');
     expect(signatures).toHaveLength(2);
     for (const secret of [c.secret, oldSecret]) {
-      expect(verify(headers['webhook-signature'], d.id, headers['webhook-timestamp'], secret, body)).toBe(true);
-      expect(new Webhook(secret).verify(body, headers as Record<string, string>)).toEqual(JSON.parse(body));
+      expect(
+        verify(headers['webhook-signature'], d.id, headers['webhook-timestamp'], secret, body),
+      ).toBe(true);
+      expect(new Webhook(secret).verify(body, headers as Record<string, string>)).toEqual(
+        JSON.parse(body),
+      );
     }
 
     clock = START + 60_000;
@@ -346,8 +455,24 @@ describe('deliver', () => {
     await run([encodeDeliveryMessage(after.id)]);
     const late = received[1]!;
     expect(String(late.headers['webhook-signature']).split(' ')).toHaveLength(1);
-    expect(verify(late.headers['webhook-signature'], after.id, late.headers['webhook-timestamp'], oldSecret, late.body)).toBe(false);
-    expect(verify(late.headers['webhook-signature'], after.id, late.headers['webhook-timestamp'], c.secret, late.body)).toBe(true);
+    expect(
+      verify(
+        late.headers['webhook-signature'],
+        after.id,
+        late.headers['webhook-timestamp'],
+        oldSecret,
+        late.body,
+      ),
+    ).toBe(false);
+    expect(
+      verify(
+        late.headers['webhook-signature'],
+        after.id,
+        late.headers['webhook-timestamp'],
+        c.secret,
+        late.body,
+      ),
+    ).toBe(true);
   });
 
   it('SSRF: a private endpoint is refused before connecting, recorded, and retried on schedule', async () => {
@@ -358,8 +483,16 @@ describe('deliver', () => {
     expect(attempt).toMatchObject({ attempt: 1 });
     expect(attempt!.statusCode).toBeUndefined();
     expect(attempt!.error).toMatch(/10\.0\.0\.1/);
-    expect(attempt).toMatchObject({ outcome: 'retryable_failure', endpoint: 'http://10.0.0.1:8080/hook' });
-    expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: START + 5000, lastError: attempt!.error });
+    expect(attempt).toMatchObject({
+      outcome: 'retryable_failure',
+      endpoint: 'http://10.0.0.1:8080/hook',
+    });
+    expect(await stored(d.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      nextAttemptAt: START + 5000,
+      lastError: attempt!.error,
+    });
     expect(await stored(d.id)).not.toHaveProperty('lastStatusCode');
     expect(await queued()).toEqual([{ body: encodeDeliveryMessage(d.id), delaySeconds: 5 }]);
   });
@@ -372,7 +505,9 @@ describe('deliver', () => {
     const item = await stored(d.id);
     expect(item).toMatchObject({ status: 'failed', attempts: 8, body: d.body });
     expect(item.nextAttemptAt).toBeUndefined();
-    expect((await attempts(d.id)).map((a) => [a.sk, a.statusCode])).toEqual([['ATTEMPT#0008', 502]]);
+    expect((await attempts(d.id)).map((a) => [a.sk, a.statusCode])).toEqual([
+      ['ATTEMPT#0008', 502],
+    ]);
     expect(await queued()).toEqual([]);
   });
 
@@ -380,11 +515,22 @@ describe('deliver', () => {
     const c = await config();
     const d = await delivery(c.id);
     replies.push({ status: 500 });
-    const broken = new SQSClient({ endpoint: sqsLocal.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    const result = await run([encodeDeliveryMessage(d.id)], { sqs: broken, queueUrl: `${sqsLocal.endpoint}/000000000000/no-such-queue` });
+    const broken = new SQSClient({
+      endpoint: sqsLocal.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const result = await run([encodeDeliveryMessage(d.id)], {
+      sqs: broken,
+      queueUrl: `${sqsLocal.endpoint}/000000000000/no-such-queue`,
+    });
     broken.destroy();
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm0' }]);
-    expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: START + 5000 });
+    expect(await stored(d.id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      nextAttemptAt: START + 5000,
+    });
     // SQS hands the original message back (visibility timeout): it is early, so it is sent on, not delivered.
     clock = START + 1000;
     expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
@@ -397,9 +543,19 @@ describe('deliver', () => {
     const d = await delivery(c.id, { nextAttemptAt: START - 1 });
     clock = Date.now(); // the handler uses the real clock
     replies.push({ status: 500 });
-    Object.assign(process.env, { ...testEnv, STAGE: 'local', SQS_ENDPOINT: sqsLocal.endpoint, DELIVERIES_QUEUE_URL: queueUrl });
+    Object.assign(process.env, {
+      ...testEnv,
+      STAGE: 'local',
+      SQS_ENDPOINT: sqsLocal.endpoint,
+      DELIVERIES_QUEUE_URL: queueUrl,
+    });
     const { handler } = await import('../../functions/deliver.js');
-    const event = { Records: [{ messageId: 'a', body: encodeDeliveryMessage(d.id) }, { messageId: 'b', body: 'junk' }] } as unknown as SQSEvent;
+    const event = {
+      Records: [
+        { messageId: 'a', body: encodeDeliveryMessage(d.id) },
+        { messageId: 'b', body: 'junk' },
+      ],
+    } as unknown as SQSEvent;
     expect(await handler(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'b' }] });
     expect(received).toHaveLength(1);
     expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1 });

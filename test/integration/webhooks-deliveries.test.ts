@@ -7,11 +7,16 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../infra/local/provision.js';
-import { startSqsLocal, type SqsLocal } from '../../infra/local/sqs-local.js';
+import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { filterPartition } from '../../lib/webhooks/deliveries/index-keys.js';
-import { deliveryId, deliveryKeys, type Delivery, type DeliveryStatus } from '../../lib/webhooks/deliveries/model.js';
+import {
+  type Delivery,
+  type DeliveryStatus,
+  deliveryId,
+  deliveryKeys,
+} from '../../lib/webhooks/deliveries/model.js';
 import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
@@ -22,12 +27,21 @@ let runtime: ServiceRuntime;
 let store: DeliveryStore;
 let sqsLocal: SqsLocal;
 let sqs: SQSClient;
-let call: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Reply>;
+let call: (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<Reply>;
 let table: string;
 
 beforeAll(async () => {
   sqsLocal = await startSqsLocal();
-  sqs = new SQSClient({ endpoint: sqsLocal.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  sqs = new SQSClient({
+    endpoint: sqsLocal.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const queues = await ensureQueues(sqs, `d${randomUUID().slice(0, 8)}-`);
   ({ runtime } = await testEnvironment({ SQS_ENDPOINT: sqsLocal.endpoint, ...queues }));
   table = runtime.config.tables.webhooks;
@@ -37,7 +51,11 @@ beforeAll(async () => {
   call = async (method, path, body, headers = {}) => {
     const res = await app.request(`/api/webhooks${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();
@@ -51,7 +69,10 @@ afterAll(async () => {
 });
 
 async function newConfig(): Promise<string> {
-  const res = await call('POST', '/configs', { endpoint: `https://hooks.example.com/${randomUUID()}`, eventTypes: ['ledger.committed_transactions'] });
+  const res = await call('POST', '/configs', {
+    endpoint: `https://hooks.example.com/${randomUUID()}`,
+    eventTypes: ['ledger.committed_transactions'],
+  });
   expect(res.status, res.text).toBe(200);
   return res.body.data.id;
 }
@@ -78,8 +99,16 @@ async function seed(configId: string, createdAt: string): Promise<Delivery> {
 
 /** One attempt ending in `status`, through the store exactly as `deliver` makes it. */
 async function finish(d: Delivery, status: DeliveryStatus): Promise<void> {
-  expect(await store.claimAttempt(d.id, 0, d.createdAt, Date.parse(d.createdAt) + 30_000)).toBe(true);
-  expect(await store.recordAttempt(d, { deliveryId: d.id, attempt: 1, at: d.createdAt, durationMs: 3, statusCode: 200 }, { status, updatedAt: d.createdAt })).toBe(true);
+  expect(await store.claimAttempt(d.id, 0, d.createdAt, Date.parse(d.createdAt) + 30_000)).toBe(
+    true,
+  );
+  expect(
+    await store.recordAttempt(
+      d,
+      { deliveryId: d.id, attempt: 1, at: d.createdAt, durationMs: 3, statusCode: 200 },
+      { status, updatedAt: d.createdAt },
+    ),
+  ).toBe(true);
 }
 
 const ids = (res: Reply) => {
@@ -89,7 +118,14 @@ const ids = (res: Reply) => {
 const list = async (query: string) => ids(await call('GET', `/deliveries?${query}`));
 /** Items of one index partition (what the filter reads). */
 async function partition(pk: string): Promise<string[]> {
-  const { Items = [] } = await runtime.doc.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': pk }, ConsistentRead: true }));
+  const { Items = [] } = await runtime.doc.send(
+    new QueryCommand({
+      TableName: table,
+      KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': pk },
+      ConsistentRead: true,
+    }),
+  );
   return Items.map((i) => String(i.deliveryId)).sort();
 }
 
@@ -139,29 +175,51 @@ describe('GET /deliveries filters', () => {
   });
 
   it('a time range: createdAtFrom inclusive, createdAtTo exclusive, with or without other filters', async () => {
-    expect(await list('createdAtFrom=2020-01-01T00:00:00Z&createdAtTo=2020-01-01T00:00:04Z')).toEqual([b2.id, b1.id, a2.id, a1.id]);
-    expect(await list('createdAtFrom=2020-01-01T00:00:01.5Z&createdAtTo=2020-01-01T00:00:03.000001Z')).toEqual([b1.id, a2.id]);
+    expect(
+      await list('createdAtFrom=2020-01-01T00:00:00Z&createdAtTo=2020-01-01T00:00:04Z'),
+    ).toEqual([b2.id, b1.id, a2.id, a1.id]);
+    expect(
+      await list('createdAtFrom=2020-01-01T00:00:01.5Z&createdAtTo=2020-01-01T00:00:03.000001Z'),
+    ).toEqual([b1.id, a2.id]);
     // Any offset is read as the instant it names.
-    expect(await list('createdAtFrom=2020-01-01T01:00:01.500001%2B01:00&createdAtTo=2020-01-01T00:00:03.000002Z')).toEqual([b2.id, b1.id]);
+    expect(
+      await list(
+        'createdAtFrom=2020-01-01T01:00:01.500001%2B01:00&createdAtTo=2020-01-01T00:00:03.000002Z',
+      ),
+    ).toEqual([b2.id, b1.id]);
     expect(await list(`configId=${a}&createdAtFrom=2020-01-01T00:00:00.000001Z`)).toEqual([a2.id]);
     expect(await list(`configId=${a}&createdAtTo=2020-01-01T00:00:01.5Z`)).toEqual([a1.id]);
     expect(await list(`status=pending&createdAtTo=2021-01-01T00:00:00Z`)).toEqual([a1.id]);
-    expect(await list(`createdAtFrom=2020-01-01T00:00:02Z&createdAtTo=2020-01-01T00:00:02Z`)).toEqual([]);
+    expect(
+      await list(`createdAtFrom=2020-01-01T00:00:02Z&createdAtTo=2020-01-01T00:00:02Z`),
+    ).toEqual([]);
   });
 
   it('pages carry their filters in the cursor; only pageSize may accompany a cursor', async () => {
-    const first = await call('GET', '/deliveries?createdAtFrom=2020-01-01T00:00:00Z&createdAtTo=2020-01-01T00:00:04Z&pageSize=3');
+    const first = await call(
+      'GET',
+      '/deliveries?createdAtFrom=2020-01-01T00:00:00Z&createdAtTo=2020-01-01T00:00:04Z&pageSize=3',
+    );
     expect(ids(first)).toEqual([b2.id, b1.id, a2.id]);
     expect(first.body.cursor.hasMore).toBe(true);
     const second = await call('GET', `/deliveries?cursor=${first.body.cursor.next}`);
     expect(ids(second)).toEqual([a1.id]);
     expect(second.body.cursor).toMatchObject({ pageSize: 3, hasMore: false });
-    expect(ids(await call('GET', `/deliveries?cursor=${second.body.cursor.previous}`))).toEqual([b2.id, b1.id, a2.id]);
+    expect(ids(await call('GET', `/deliveries?cursor=${second.body.cursor.previous}`))).toEqual([
+      b2.id,
+      b1.id,
+      a2.id,
+    ]);
 
     const byConfig = await call('GET', `/deliveries?configId=${a}&pageSize=1`);
     expect(ids(byConfig)).toEqual([a2.id]);
-    expect(ids(await call('GET', `/deliveries?cursor=${byConfig.body.cursor.next}&pageSize=5`))).toEqual([a1.id]);
-    const withFilter = await call('GET', `/deliveries?cursor=${byConfig.body.cursor.next}&configId=${b}`);
+    expect(
+      ids(await call('GET', `/deliveries?cursor=${byConfig.body.cursor.next}&pageSize=5`)),
+    ).toEqual([a1.id]);
+    const withFilter = await call(
+      'GET',
+      `/deliveries?cursor=${byConfig.body.cursor.next}&configId=${b}`,
+    );
     expect(withFilter.status).toBe(400);
     expect(withFilter.body.errorCode).toBe('VALIDATION');
   });
@@ -209,15 +267,21 @@ describe('deleting or deactivating a config cancels its pending deliveries', () 
       await finish(done, 'succeeded');
       const untouched = await seed(other, now);
 
-      const res = action === 'delete' ? await call('DELETE', `/configs/${config}`) : await call('PUT', `/configs/${config}/deactivate`);
+      const res =
+        action === 'delete'
+          ? await call('DELETE', `/configs/${config}`)
+          : await call('PUT', `/configs/${config}/deactivate`);
       expect(res.status, res.text).toBe(200);
 
-      for (const d of pending) expect(await store.get(d.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
+      for (const d of pending)
+        expect(await store.get(d.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
       expect((await store.get(pending[0]!.id))!.nextAttemptAt).toBeUndefined();
       expect(await store.get(done.id)).toMatchObject({ status: 'succeeded' });
       expect(await store.get(untouched.id)).toMatchObject({ status: 'pending' });
       expect(await partition(filterPartition({ configId: config, status: 'pending' }))).toEqual([]);
-      expect(await partition(filterPartition({ configId: config, status: 'cancelled' }))).toEqual(pending.map((d) => d.id).sort());
+      expect(await partition(filterPartition({ configId: config, status: 'cancelled' }))).toEqual(
+        pending.map((d) => d.id).sort(),
+      );
       expect(await list(`configId=${config}&status=cancelled`)).toHaveLength(3);
       expect(await list(`configId=${other}&status=pending`)).toEqual([untouched.id]);
     });
@@ -238,46 +302,118 @@ describe('deleting or deactivating a config cancels its pending deliveries', () 
     const d = await seed(config, now);
     expect(await store.claimAttempt(d.id, 0, now, Date.parse(now) + 30_000)).toBe(true);
     expect(await store.cancelPendingOf(config, now)).toBe(1);
-    const recorded = await store.recordAttempt(d, { deliveryId: d.id, attempt: 1, at: now, durationMs: 5, statusCode: 500 }, { status: 'pending', nextAttemptAt: 1, updatedAt: now });
+    const recorded = await store.recordAttempt(
+      d,
+      { deliveryId: d.id, attempt: 1, at: now, durationMs: 5, statusCode: 500 },
+      { status: 'pending', nextAttemptAt: 1, updatedAt: now },
+    );
     expect(recorded).toBe(false);
     expect(await store.get(d.id)).toMatchObject({ status: 'cancelled', attempts: 1 });
-    expect((await store.attempts(d.id, { pageSize: 10 })).data).toEqual([{ deliveryId: d.id, attempt: 1, at: now, durationMs: 5, statusCode: 500 }]);
+    expect((await store.attempts(d.id, { pageSize: 10 })).data).toEqual([
+      { deliveryId: d.id, attempt: 1, at: now, durationMs: 5, statusCode: 500 },
+    ]);
     expect(await partition(filterPartition({ configId: config, status: 'pending' }))).toEqual([]);
     const { Items = [] } = await runtime.doc.send(
-      new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': deliveryKeys.delivery(d.id).pk }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': deliveryKeys.delivery(d.id).pk },
+        ConsistentRead: true,
+      }),
     );
     expect(Items.map((i) => i.sk)).toEqual(['ATTEMPT#0001', 'DELIVERY']);
   });
 });
 
-describe('the official SDK\'s shapes: one delivery, its attempts, replays', () => {
+describe("the official SDK's shapes: one delivery, its attempts, replays", () => {
   it('GET /deliveries/<id> adds the exact payload; attempts carry attemptNumber, endpoint, outcome, statusCode 0 when nothing answered', async () => {
     const config = await newConfig();
     const d = await seed(config, '2019-06-01T00:00:00Z');
     expect(await store.claimAttempt(d.id, 0, d.createdAt, 0)).toBe(true);
-    const first = { deliveryId: d.id, attempt: 1, at: '2019-06-01T00:00:01Z', durationMs: 15_000, error: 'timed out after 15000 ms', endpoint: 'https://hooks.example.com/x', outcome: 'retryable_failure' as const, replayGeneration: 0 };
-    expect(await store.recordAttempt(d, first, { status: 'pending', nextAttemptAt: 0, updatedAt: first.at })).toBe(true);
+    const first = {
+      deliveryId: d.id,
+      attempt: 1,
+      at: '2019-06-01T00:00:01Z',
+      durationMs: 15_000,
+      error: 'timed out after 15000 ms',
+      endpoint: 'https://hooks.example.com/x',
+      outcome: 'retryable_failure' as const,
+      replayGeneration: 0,
+    };
+    expect(
+      await store.recordAttempt(d, first, {
+        status: 'pending',
+        nextAttemptAt: 0,
+        updatedAt: first.at,
+      }),
+    ).toBe(true);
     expect(await store.claimAttempt(d.id, 1, first.at, 0)).toBe(true);
     // As recorded before attempts had endpoint and outcome.
-    const second = { deliveryId: d.id, attempt: 2, at: '2019-06-01T00:00:07Z', durationMs: 12, statusCode: 204, responsePreview: 'ok' };
-    expect(await store.recordAttempt(d, second, { status: 'succeeded', updatedAt: second.at })).toBe(true);
+    const second = {
+      deliveryId: d.id,
+      attempt: 2,
+      at: '2019-06-01T00:00:07Z',
+      durationMs: 12,
+      statusCode: 204,
+      responsePreview: 'ok',
+    };
+    expect(
+      await store.recordAttempt(d, second, { status: 'succeeded', updatedAt: second.at }),
+    ).toBe(true);
 
     const got = await call('GET', `/deliveries/${d.id}`);
     expect(got.body.data).toEqual({
-      id: d.id, configId: config, configID: config, eventId: d.eventId, eventID: d.eventId, eventType: 'ledger.committed_transactions',
-      status: 'succeeded', attempts: 2, attemptCount: 2, replayGeneration: 0, lastAttemptAt: second.at, lastStatusCode: 204,
-      payload: '{}', createdAt: d.createdAt, updatedAt: second.at,
+      id: d.id,
+      configId: config,
+      configID: config,
+      eventId: d.eventId,
+      eventID: d.eventId,
+      eventType: 'ledger.committed_transactions',
+      status: 'succeeded',
+      attempts: 2,
+      attemptCount: 2,
+      replayGeneration: 0,
+      lastAttemptAt: second.at,
+      lastStatusCode: 204,
+      payload: '{}',
+      createdAt: d.createdAt,
+      updatedAt: second.at,
     });
     const attempts = await call('GET', `/deliveries/${d.id}/attempts`);
     expect(attempts.body.cursor).toMatchObject({ hasMore: false });
     expect(attempts.body.cursor.data).toEqual([
       {
-        id: `${d.id}-0001`, deliveryId: d.id, deliveryID: d.id, attempt: 1, attemptNumber: 1, replayGeneration: 0, endpoint: 'https://hooks.example.com/x',
-        outcome: 'retryable_failure', statusCode: 0, durationMs: 15_000, durationMillis: 15_000, error: 'timed out after 15000 ms', at: first.at, createdAt: first.at,
+        id: `${d.id}-0001`,
+        deliveryId: d.id,
+        deliveryID: d.id,
+        attempt: 1,
+        attemptNumber: 1,
+        replayGeneration: 0,
+        endpoint: 'https://hooks.example.com/x',
+        outcome: 'retryable_failure',
+        statusCode: 0,
+        durationMs: 15_000,
+        durationMillis: 15_000,
+        error: 'timed out after 15000 ms',
+        at: first.at,
+        createdAt: first.at,
       },
       {
-        id: `${d.id}-0002`, deliveryId: d.id, deliveryID: d.id, attempt: 2, attemptNumber: 2, replayGeneration: 0, endpoint: '',
-        outcome: 'succeeded', statusCode: 204, durationMs: 12, durationMillis: 12, responsePreview: 'ok', responseExcerpt: 'ok', at: second.at, createdAt: second.at,
+        id: `${d.id}-0002`,
+        deliveryId: d.id,
+        deliveryID: d.id,
+        attempt: 2,
+        attemptNumber: 2,
+        replayGeneration: 0,
+        endpoint: '',
+        outcome: 'succeeded',
+        statusCode: 204,
+        durationMs: 12,
+        durationMillis: 12,
+        responsePreview: 'ok',
+        responseExcerpt: 'ok',
+        at: second.at,
+        createdAt: second.at,
       },
     ]);
   });
@@ -287,19 +423,34 @@ describe('the official SDK\'s shapes: one delivery, its attempts, replays', () =
     const d = await seed(config, '2019-06-02T00:00:00Z');
     await finish(d, 'failed');
     const key = `replay-${randomUUID()}`;
-    const replayed = await call('POST', `/deliveries/${d.id}/replay`, undefined, { 'idempotency-key': key });
+    const replayed = await call('POST', `/deliveries/${d.id}/replay`, undefined, {
+      'idempotency-key': key,
+    });
     expect(replayed.status, replayed.text).toBe(200);
-    expect(replayed.body.data).toMatchObject({ id: d.id, status: 'pending', replayGeneration: 1, attemptCount: 1, payload: '{}' });
+    expect(replayed.body.data).toMatchObject({
+      id: d.id,
+      status: 'pending',
+      replayGeneration: 1,
+      attemptCount: 1,
+      payload: '{}',
+    });
     expect(await store.get(d.id)).toMatchObject({ status: 'pending', replayGeneration: 1 });
     // Without the key this would be a 409 (still pending); with it, the same answer again.
-    const again = await call('POST', `/deliveries/${d.id}/replay`, undefined, { 'idempotency-key': key });
+    const again = await call('POST', `/deliveries/${d.id}/replay`, undefined, {
+      'idempotency-key': key,
+    });
     expect(again.status, again.text).toBe(200);
     expect(again.body).toEqual(replayed.body);
     expect((await call('POST', `/deliveries/${d.id}/replay`)).status).toBe(409);
     const other = await seed(config, '2019-06-02T00:00:01Z');
-    const reused = await call('POST', `/deliveries/${other.id}/replay`, undefined, { 'idempotency-key': key });
+    const reused = await call('POST', `/deliveries/${other.id}/replay`, undefined, {
+      'idempotency-key': key,
+    });
     expect(reused.status).toBe(400);
-    expect(reused.body).toEqual({ errorCode: 'VALIDATION', errorMessage: 'Idempotency-Key: already used with a different request' });
+    expect(reused.body).toEqual({
+      errorCode: 'VALIDATION',
+      errorMessage: 'Idempotency-Key: already used with a different request',
+    });
     expect(await store.get(other.id)).toMatchObject({ status: 'pending', replayGeneration: 0 });
   });
 });
@@ -307,7 +458,7 @@ describe('the official SDK\'s shapes: one delivery, its attempts, replays', () =
 describe('POST /deliveries/replay (bulk)', () => {
   const window = { createdAtFrom: '2018-03-01T00:00:00Z', createdAtTo: '2018-03-02T00:00:00Z' };
 
-  it('expedites pending, replays failed, skips in-flight and inactive configs\' deliveries, page by page', async () => {
+  it("expedites pending, replays failed, skips in-flight and inactive configs' deliveries, page by page", async () => {
     const [c, x] = [await newConfig(), await newConfig()];
     const f1 = await seed(c, '2018-03-01T00:00:00Z');
     const f2 = await seed(c, '2018-03-01T00:00:01Z');
@@ -321,7 +472,9 @@ describe('POST /deliveries/replay (bulk)', () => {
     await finish(done, 'succeeded');
     await finish(outside, 'failed');
     await finish(ofInactive, 'failed');
-    expect(await store.claimAttempt(inFlight.id, 0, inFlight.createdAt, Date.now() + 60_000)).toBe(true);
+    expect(await store.claimAttempt(inFlight.id, 0, inFlight.createdAt, Date.now() + 60_000)).toBe(
+      true,
+    );
     expect((await call('PUT', `/configs/${x}/deactivate`)).status).toBe(200);
     const before = Date.now();
 
@@ -331,12 +484,19 @@ describe('POST /deliveries/replay (bulk)', () => {
     let cursor: string | undefined;
     let pages = 0;
     for (;;) {
-      const page = await call('POST', '/deliveries/replay', { ...body, ...(cursor ? { cursor } : {}) });
+      const page = await call('POST', '/deliveries/replay', {
+        ...body,
+        ...(cursor ? { cursor } : {}),
+      });
       expect(page.status, page.text).toBe(200);
       const { replayed, expedited, skipped, hasMore, nextCursor, createdAtTo } = page.body.data;
       expect(createdAtTo).toBe(window.createdAtTo);
       expect(replayed + expedited + skipped).toBeLessThanOrEqual(2);
-      Object.assign(totals, { replayed: totals.replayed + replayed, expedited: totals.expedited + expedited, skipped: totals.skipped + skipped });
+      Object.assign(totals, {
+        replayed: totals.replayed + replayed,
+        expedited: totals.expedited + expedited,
+        skipped: totals.skipped + skipped,
+      });
       pages++;
       if (!hasMore) {
         expect(nextCursor).toBeUndefined();
@@ -348,7 +508,8 @@ describe('POST /deliveries/replay (bulk)', () => {
     expect(totals).toEqual({ replayed: 2, expedited: 1, skipped: 2 });
     expect(pages).toBeGreaterThanOrEqual(3);
 
-    for (const d of [f1, f2]) expect(await store.get(d.id)).toMatchObject({ status: 'pending', replayGeneration: 1 });
+    for (const d of [f1, f2])
+      expect(await store.get(d.id)).toMatchObject({ status: 'pending', replayGeneration: 1 });
     expect((await store.get(p1.id))!.nextAttemptAt).toBeGreaterThanOrEqual(before);
     expect(await store.get(inFlight.id)).toMatchObject({ status: 'pending', attempts: 1 });
     expect((await store.get(inFlight.id))!.nextAttemptAt).toBeGreaterThan(before + 30_000);
@@ -357,18 +518,33 @@ describe('POST /deliveries/replay (bulk)', () => {
     expect(await store.get(ofInactive.id)).toMatchObject({ status: 'failed', replayGeneration: 0 });
   });
 
-  it('remembers an Idempotency-Key\'s answer; refuses bad bodies, foreign cursors and windows over 90 days', async () => {
+  it("remembers an Idempotency-Key's answer; refuses bad bodies, foreign cursors and windows over 90 days", async () => {
     const c = await newConfig();
     const f = await seed(c, '2018-03-01T12:00:00Z');
     await finish(f, 'failed');
     const key = randomUUID();
     const body = { ...window, configIds: [c], statuses: ['failed'] };
     const first = await call('POST', '/deliveries/replay', body, { 'idempotency-key': key });
-    expect(first.body.data).toEqual({ replayed: 1, expedited: 0, skipped: 0, hasMore: false, createdAtTo: window.createdAtTo });
+    expect(first.body.data).toEqual({
+      replayed: 1,
+      expedited: 0,
+      skipped: 0,
+      hasMore: false,
+      createdAtTo: window.createdAtTo,
+    });
     const repeat = await call('POST', '/deliveries/replay', body, { 'idempotency-key': key });
     expect(repeat.body).toEqual(first.body);
     expect(await store.get(f.id)).toMatchObject({ replayGeneration: 1 });
-    expect((await call('POST', '/deliveries/replay', { ...body, statuses: ['pending'] }, { 'idempotency-key': key })).status).toBe(400);
+    expect(
+      (
+        await call(
+          'POST',
+          '/deliveries/replay',
+          { ...body, statuses: ['pending'] },
+          { 'idempotency-key': key },
+        )
+      ).status,
+    ).toBe(400);
 
     for (const [bad, field] of [
       [{ createdAtTo: window.createdAtTo }, 'body.createdAtFrom'],
@@ -376,8 +552,14 @@ describe('POST /deliveries/replay (bulk)', () => {
       [{ ...window, configIds: ['nope'] }, 'body.configIds'],
       [{ ...window, pageSize: 0 }, 'body.pageSize'],
       [{ ...window, extra: 1 }, 'extra'],
-      [{ createdAtFrom: '2018-01-01T00:00:00Z', createdAtTo: '2018-04-02T00:00:00Z' }, 'at most 90 days'],
-      [{ createdAtFrom: window.createdAtTo, createdAtTo: window.createdAtFrom }, 'must be positive'],
+      [
+        { createdAtFrom: '2018-01-01T00:00:00Z', createdAtTo: '2018-04-02T00:00:00Z' },
+        'at most 90 days',
+      ],
+      [
+        { createdAtFrom: window.createdAtTo, createdAtTo: window.createdAtFrom },
+        'must be positive',
+      ],
       [{ ...window, cursor: 'eyJ4IjoxfQ' }, 'cursor'],
     ] as const) {
       const res = await call('POST', '/deliveries/replay', bad);
@@ -386,9 +568,19 @@ describe('POST /deliveries/replay (bulk)', () => {
       expect(res.body.errorMessage, JSON.stringify(bad)).toContain(field);
     }
     // A cursor continues only the request it came from.
-    const paged = await call('POST', '/deliveries/replay', { ...window, pageSize: 1, statuses: ['pending'], configIds: [c] });
+    const paged = await call('POST', '/deliveries/replay', {
+      ...window,
+      pageSize: 1,
+      statuses: ['pending'],
+      configIds: [c],
+    });
     expect(paged.body.data.hasMore).toBe(true);
-    const mismatch = await call('POST', '/deliveries/replay', { ...window, statuses: ['failed'], configIds: [c], cursor: paged.body.data.nextCursor });
+    const mismatch = await call('POST', '/deliveries/replay', {
+      ...window,
+      statuses: ['failed'],
+      configIds: [c],
+      cursor: paged.body.data.nextCursor,
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.errorMessage).toContain('cursor: does not match the request');
   });

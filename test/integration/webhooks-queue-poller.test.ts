@@ -7,16 +7,35 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetQueueAttributesCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMessageBatchCommand, SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createQueuePoller, type QueuePoller, type QueueRecord } from '../../infra/local/pollers/queue-poller.js';
+import {
+  createQueuePoller,
+  type QueuePoller,
+  type QueueRecord,
+} from '../../infra/local/pollers/queue-poller.js';
 import { ensureQueues } from '../../infra/local/provision.js';
-import { startSqsLocal, type SqsLocal } from '../../infra/local/sqs-local.js';
+import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
 import type { Logger } from '../../lib/observability/logger.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { formatInstant, instantFromMs } from '../../lib/time/instant.js';
-import { deliverBatch, deliverRecord, type DeliverDeps } from '../../lib/webhooks/deliver/deliver-batch.js';
-import { deliveryId, encodeDeliveryMessage, type Delivery } from '../../lib/webhooks/deliveries/model.js';
+import {
+  type DeliverDeps,
+  deliverBatch,
+  deliverRecord,
+} from '../../lib/webhooks/deliver/deliver-batch.js';
+import {
+  type Delivery,
+  deliveryId,
+  encodeDeliveryMessage,
+} from '../../lib/webhooks/deliveries/model.js';
 import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
 import { newConfig, newConfigId } from '../../lib/webhooks/domain/config.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
@@ -40,7 +59,11 @@ beforeAll(async () => {
   table = runtime.config.tables.webhooks;
   store = new DeliveryStore({ doc: runtime.doc, table });
   sqsLocal = await startSqsLocal();
-  sqs = new SQSClient({ endpoint: sqsLocal.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  sqs = new SQSClient({
+    endpoint: sqsLocal.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -67,12 +90,22 @@ afterAll(async () => {
 async function freshQueue(): Promise<{ queueUrl: string; dlqUrl: string }> {
   const prefix = `q${randomBytes(4).toString('hex')}-`;
   const queueUrl = (await ensureQueues(sqs, prefix)).DELIVERIES_QUEUE_URL!;
-  const { QueueUrl: dlqUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: `${prefix}deliveries-dlq` }));
-  const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }));
+  const { QueueUrl: dlqUrl } = await sqs.send(
+    new GetQueueUrlCommand({ QueueName: `${prefix}deliveries-dlq` }),
+  );
+  const { Attributes = {} } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }),
+  );
   await sqs.send(
     new SetQueueAttributesCommand({
       QueueUrl: queueUrl,
-      Attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes.QueueArn, maxReceiveCount: 2 }) },
+      Attributes: {
+        VisibilityTimeout: '1',
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: Attributes.QueueArn,
+          maxReceiveCount: 2,
+        }),
+      },
     }),
   );
   return { queueUrl, dlqUrl: dlqUrl! };
@@ -80,12 +113,23 @@ async function freshQueue(): Promise<{ queueUrl: string; dlqUrl: string }> {
 
 async function count(queueUrl: string): Promise<number> {
   const { Attributes = {} } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: [
+        'ApproximateNumberOfMessages',
+        'ApproximateNumberOfMessagesNotVisible',
+        'ApproximateNumberOfMessagesDelayed',
+      ],
+    }),
   );
   return Object.values(Attributes).reduce((sum, n) => sum + Number(n), 0);
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -95,11 +139,29 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
 
 async function pendingDeliveries(n: number): Promise<Delivery[]> {
   const now = formatInstant(instantFromMs(Date.now()));
-  const config = await new ConfigStore({ doc: runtime.doc, table }).create(newConfig({ endpoint: receiverUrl, eventTypes: ['ledger.committed_transactions'] }, newConfigId(), now));
+  const config = await new ConfigStore({ doc: runtime.doc, table }).create(
+    newConfig(
+      { endpoint: receiverUrl, eventTypes: ['ledger.committed_transactions'] },
+      newConfigId(),
+      now,
+    ),
+  );
   const out: Delivery[] = [];
   for (let i = 0; i < n; i++) {
     const eventId = randomUUID();
-    const d: Delivery = { id: deliveryId(eventId, config.id), configId: config.id, eventId, eventType: 'ledger.committed_transactions', body: '{}', status: 'pending', attempts: 0, replayGeneration: 0, nextAttemptAt: 0, createdAt: now, updatedAt: now };
+    const d: Delivery = {
+      id: deliveryId(eventId, config.id),
+      configId: config.id,
+      eventId,
+      eventType: 'ledger.committed_transactions',
+      body: '{}',
+      status: 'pending',
+      attempts: 0,
+      replayGeneration: 0,
+      nextAttemptAt: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
     expect(await store.create(d)).toBe(true);
     out.push(d);
   }
@@ -107,16 +169,32 @@ async function pendingDeliveries(n: number): Promise<Delivery[]> {
 }
 
 const send = (queueUrl: string, bodies: string[]) =>
-  sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: bodies.map((MessageBody, i) => ({ Id: String(i), MessageBody })) }));
+  sqs.send(
+    new SendMessageBatchCommand({
+      QueueUrl: queueUrl,
+      Entries: bodies.map((MessageBody, i) => ({ Id: String(i), MessageBody })),
+    }),
+  );
 
-const depsFor = (queueUrl: string): DeliverDeps => ({ doc: runtime.doc, table, sqs, queueUrl, logger, allowLoopback: true, timeoutMs: 5_000 });
+const depsFor = (queueUrl: string): DeliverDeps => ({
+  doc: runtime.doc,
+  table,
+  sqs,
+  queueUrl,
+  logger,
+  allowLoopback: true,
+  timeoutMs: 5_000,
+});
 
 describe('the deliveries queue on the embedded runtime', () => {
   it('a handler that dies after delivering part of its batch loses nothing and sends each delivery once', async () => {
     const { queueUrl } = await freshQueue();
     const deliveries = await pendingDeliveries(4);
     // Sent before the poller starts, so the first receive takes all four as one batch.
-    await send(queueUrl, deliveries.map((d) => encodeDeliveryMessage(d.id)));
+    await send(
+      queueUrl,
+      deliveries.map((d) => encodeDeliveryMessage(d.id)),
+    );
     const batches: string[][] = [];
     poller = createQueuePoller({
       sqs,
@@ -134,15 +212,25 @@ describe('the deliveries queue on the embedded runtime', () => {
     });
     poller.start();
 
-    await until('every delivery to succeed', async () => (await Promise.all(deliveries.map((d) => store.get(d.id)))).every((d) => d?.status === 'succeeded'));
+    await until('every delivery to succeed', async () =>
+      (await Promise.all(deliveries.map((d) => store.get(d.id)))).every(
+        (d) => d?.status === 'succeeded',
+      ),
+    );
     await until('the queue to drain', async () => (await count(queueUrl)) === 0);
     expect(batches[0]).toHaveLength(4);
     // The whole crashed batch came back after the visibility timeout; the two already delivered were not sent again.
-    expect(batches.slice(1).flat().sort()).toEqual(deliveries.map((d) => encodeDeliveryMessage(d.id)).sort());
-    expect(received.filter((id) => deliveries.some((d) => d.id === id)).sort()).toEqual(deliveries.map((d) => d.id).sort());
+    expect(batches.slice(1).flat().sort()).toEqual(
+      deliveries.map((d) => encodeDeliveryMessage(d.id)).sort(),
+    );
+    expect(received.filter((id) => deliveries.some((d) => d.id === id)).sort()).toEqual(
+      deliveries.map((d) => d.id).sort(),
+    );
     for (const d of deliveries) {
       expect(await store.get(d.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
-      expect((await store.attempts(d.id, { pageSize: 10 })).data.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 200]]);
+      expect(
+        (await store.attempts(d.id, { pageSize: 10 })).data.map((a) => [a.attempt, a.statusCode]),
+      ).toEqual([[1, 200]]);
     }
     expect(logs.some((l) => l.level === 'error' && l.message === 'queue batch failed')).toBe(true);
   });
@@ -168,7 +256,9 @@ describe('the deliveries queue on the embedded runtime', () => {
     await poller.stop();
     // Received (and reported failed) exactly maxReceiveCount times, then moved by the queue, never dropped.
     expect(seen.filter((b) => b === 'not a delivery message')).toHaveLength(2);
-    const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10 }));
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: dlqUrl, MaxNumberOfMessages: 10 }),
+    );
     expect(Messages.map((m) => m.Body)).toEqual(['not a delivery message']);
     expect(await store.get(good!.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
     expect(received.filter((id) => id === good!.id)).toHaveLength(1);
@@ -184,11 +274,16 @@ describe('the deliveries queue on the embedded runtime', () => {
       logger,
       handler: async (records) => {
         batches.push(records.map((r) => r.body).sort());
-        return { batchItemFailures: batches.length === 1 ? [{ itemIdentifier: 'no-such-message' }] : [] };
+        return {
+          batchItemFailures: batches.length === 1 ? [{ itemIdentifier: 'no-such-message' }] : [],
+        };
       },
     });
     poller.start();
-    await until('the batch to come back and be accepted', async () => batches.length >= 2 && (await count(queueUrl)) === 0);
+    await until(
+      'the batch to come back and be accepted',
+      async () => batches.length >= 2 && (await count(queueUrl)) === 0,
+    );
     expect(batches.flat().filter((b) => b === 'one')).toHaveLength(2);
     expect(batches.flat().filter((b) => b === 'two')).toHaveLength(2);
   });

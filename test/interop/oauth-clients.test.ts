@@ -38,13 +38,21 @@ function recordingFetch(sent: SentTokenRequest[]) {
   return async (url: string, options: client.CustomFetchOptions): Promise<Response> => {
     if (new URL(url).pathname.endsWith('/oauth/token')) {
       const headers = new Headers(options.headers);
-      sent.push({ authorization: headers.get('authorization'), body: new URLSearchParams(String(options.body)) });
+      sent.push({
+        authorization: headers.get('authorization'),
+        body: new URLSearchParams(String(options.body)),
+      });
     }
     return fetch(url, options as RequestInit);
   };
 }
 
-async function discover(clientId: string, secret: string, auth: client.ClientAuth | undefined, sent: SentTokenRequest[]) {
+async function discover(
+  clientId: string,
+  secret: string,
+  auth: client.ClientAuth | undefined,
+  sent: SentTokenRequest[],
+) {
   // The customFetch given to discovery stays on the configuration, so it sees the token requests too.
   return client.discovery(new URL(issuer), clientId, secret, auth, {
     execute: [client.allowInsecureRequests],
@@ -55,7 +63,10 @@ async function discover(clientId: string, secret: string, auth: client.ClientAut
 async function api(method: string, path: string, token: string, body?: unknown): Promise<Response> {
   return fetch(`${baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 }
@@ -81,11 +92,15 @@ async function createDynamicClient(name: string): Promise<{ id: string; secret: 
   const admin = await testClientToken();
   const created = await api('POST', '/api/auth/clients', admin, { name });
   expect(created.status).toBe(201);
-  const { data } = (await created.json()) as { data: { id: string; name: string; scopes: string[] } };
+  const { data } = (await created.json()) as {
+    data: { id: string; name: string; scopes: string[] };
+  };
   expect(data.id).toMatch(UUID);
   expect(data.name).toBe(name);
   expect(data.scopes).toEqual([...DEFAULT_CLIENT_SCOPES]);
-  const secretRes = await api('POST', `/api/auth/clients/${data.id}/secrets`, admin, { name: 's1' });
+  const secretRes = await api('POST', `/api/auth/clients/${data.id}/secrets`, admin, {
+    name: 's1',
+  });
   expect(secretRes.status).toBe(200);
   const secret = (await secretRes.json()) as { data: { clear: string; name: string; id: string } };
   expect(secret.data.name).toBe('s1');
@@ -98,7 +113,12 @@ async function createDynamicClient(name: string): Promise<{ id: string; secret: 
 /** Verifies an access token the way a third-party resource server would: remote JWKS, RFC 9068 checks. */
 async function verifyWithJose(token: string) {
   const jwks = createRemoteJWKSet(new URL(`${issuer}/keys`));
-  return jwtVerify(token, jwks, { issuer, audience: baseUrl, typ: 'at+jwt', algorithms: ['RS256'] });
+  return jwtVerify(token, jwks, {
+    issuer,
+    audience: baseUrl,
+    typ: 'at+jwt',
+    algorithms: ['RS256'],
+  });
 }
 
 /** The token with one character of its signature replaced by a different one. */
@@ -121,14 +141,19 @@ describe('openid-client v6', () => {
     expect(metadata.token_endpoint).toBe(`${issuer}/oauth/token`);
     expect(metadata.jwks_uri).toBe(`${issuer}/keys`);
     expect(metadata.grant_types_supported).toEqual(['client_credentials']);
-    expect(metadata.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post']);
+    expect(metadata.token_endpoint_auth_methods_supported).toEqual([
+      'client_secret_basic',
+      'client_secret_post',
+    ]);
     expect(metadata.scopes_supported).toEqual(ALL_SCOPES);
   });
 
   it('gets a token with the default method, client_secret_post', async () => {
     const sent: SentTokenRequest[] = [];
     const config = await discover(TEST_CLIENT.id, TEST_CLIENT.secret, undefined, sent);
-    const response = await client.clientCredentialsGrant(config, { scope: 'ledger:read ledger:write' });
+    const response = await client.clientCredentialsGrant(config, {
+      scope: 'ledger:read ledger:write',
+    });
     expect(response.token_type).toBe('bearer'); // openid-client normalises token_type to lower case
     expect(response.expires_in).toBe(3600);
     expect(response.scope).toBe('ledger:read ledger:write');
@@ -145,14 +170,23 @@ describe('openid-client v6', () => {
 
   it('gets a token with client_secret_basic', async () => {
     const sent: SentTokenRequest[] = [];
-    const config = await discover(TEST_CLIENT.id, TEST_CLIENT.secret, client.ClientSecretBasic(TEST_CLIENT.secret), sent);
-    const response = await client.clientCredentialsGrant(config, { scope: 'ledger:read ledger:write' });
+    const config = await discover(
+      TEST_CLIENT.id,
+      TEST_CLIENT.secret,
+      client.ClientSecretBasic(TEST_CLIENT.secret),
+      sent,
+    );
+    const response = await client.clientCredentialsGrant(config, {
+      scope: 'ledger:read ledger:write',
+    });
     expect(response.token_type).toBe('bearer');
     expect(response.expires_in).toBe(3600);
     expect(response.scope).toBe('ledger:read ledger:write');
     expect(sent).toHaveLength(1);
     // openid-client form-urlencodes id and secret strictly (RFC 6749 §2.3.1: '-' becomes %2D); the server decodes them.
-    expect(sent[0]!.authorization).toBe('Basic ' + Buffer.from('local%2Ddev:local%2Ddev%2Dsecret').toString('base64'));
+    expect(sent[0]!.authorization).toBe(
+      'Basic ' + Buffer.from('local%2Ddev:local%2Ddev%2Dsecret').toString('base64'),
+    );
     expect(sent[0]!.body.has('client_secret')).toBe(false);
     expect(sent[0]!.body.has('client_id')).toBe(false);
     expect(decodeJwt(response.access_token).client_id).toBe(TEST_CLIENT.id);
@@ -162,11 +196,18 @@ describe('openid-client v6', () => {
   it('gets a token for a client created over the API, with its default scopes', async () => {
     dynamicClient = await createDynamicClient('interop');
     const sent: SentTokenRequest[] = [];
-    const config = await discover(dynamicClient.id, dynamicClient.secret, client.ClientSecretBasic(dynamicClient.secret), sent);
+    const config = await discover(
+      dynamicClient.id,
+      dynamicClient.secret,
+      client.ClientSecretBasic(dynamicClient.secret),
+      sent,
+    );
     const response = await client.clientCredentialsGrant(config);
     expect(response.token_type).toBe('bearer');
     expect(response.expires_in).toBe(3600);
-    expect(response.scope).toBe('ledger:read ledger:write webhooks:read webhooks:write payments:read payments:write');
+    expect(response.scope).toBe(
+      'ledger:read ledger:write webhooks:read webhooks:write payments:read payments:write',
+    );
     expect(response.scope!.split(' ').some((s) => s.startsWith('auth:'))).toBe(false);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.authorization).toMatch(/^Basic /);
@@ -176,7 +217,7 @@ describe('openid-client v6', () => {
     tokens.dynamic = response.access_token;
   });
 
-  it('surfaces a wrong secret as the server\'s invalid_client error, with the Basic challenge for Basic', async () => {
+  it("surfaces a wrong secret as the server's invalid_client error, with the Basic challenge for Basic", async () => {
     const wrong = 'not-the-secret-at-all';
     const failure = (config: client.Configuration) =>
       client.clientCredentialsGrant(config).then(
@@ -184,14 +225,19 @@ describe('openid-client v6', () => {
         (e: unknown) => e,
       );
 
-    const viaBasic = await failure(await discover(TEST_CLIENT.id, wrong, client.ClientSecretBasic(wrong), []));
+    const viaBasic = await failure(
+      await discover(TEST_CLIENT.id, wrong, client.ClientSecretBasic(wrong), []),
+    );
     expect(viaBasic).toBeInstanceOf(client.WWWAuthenticateChallengeError);
     const challenge = viaBasic as client.WWWAuthenticateChallengeError;
     expect(challenge.status).toBe(401);
     expect(challenge.cause).toHaveLength(1);
     expect(challenge.cause[0]!.scheme).toBe('basic');
     expect(challenge.cause[0]!.parameters).toEqual({ realm: 'auth', charset: 'UTF-8' });
-    expect(await challenge.response.json()).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
+    expect(await challenge.response.json()).toEqual({
+      error: 'invalid_client',
+      error_description: 'client authentication failed',
+    });
 
     const viaPost = await failure(await discover(TEST_CLIENT.id, wrong, undefined, []));
     expect(viaPost).toBeInstanceOf(client.ResponseBodyError);
@@ -233,21 +279,31 @@ describe('jose remote JWKS verification', () => {
 
   it('rejects a token for a different issuer or audience', async () => {
     const jwks = createRemoteJWKSet(new URL(`${issuer}/keys`));
-    await expect(jwtVerify(tokens.post, jwks, { issuer: 'https://elsewhere.example/api/auth', audience: baseUrl })).rejects.toThrow(
-      'unexpected "iss" claim value',
-    );
-    await expect(jwtVerify(tokens.post, jwks, { issuer, audience: 'https://elsewhere.example' })).rejects.toThrow(
-      'unexpected "aud" claim value',
-    );
+    await expect(
+      jwtVerify(tokens.post, jwks, {
+        issuer: 'https://elsewhere.example/api/auth',
+        audience: baseUrl,
+      }),
+    ).rejects.toThrow('unexpected "iss" claim value');
+    await expect(
+      jwtVerify(tokens.post, jwks, { issuer, audience: 'https://elsewhere.example' }),
+    ).rejects.toThrow('unexpected "aud" claim value');
   });
 });
 
 describe('oauth4webapi resource-server validation (RFC 9068)', () => {
   async function validate(token: string) {
-    const response = await oauth.discoveryRequest(new URL(issuer), { [oauth.allowInsecureRequests]: true });
+    const response = await oauth.discoveryRequest(new URL(issuer), {
+      [oauth.allowInsecureRequests]: true,
+    });
     const as = await oauth.processDiscoveryResponse(new URL(issuer), response);
-    const request = new Request(`${baseUrl}/api/ledger/v2`, { headers: { authorization: `Bearer ${token}` } });
-    return oauth.validateJwtAccessToken(as, request, baseUrl, { [oauth.allowInsecureRequests]: true, signingAlgorithms: ['RS256'] });
+    const request = new Request(`${baseUrl}/api/ledger/v2`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return oauth.validateJwtAccessToken(as, request, baseUrl, {
+      [oauth.allowInsecureRequests]: true,
+      signingAlgorithms: ['RS256'],
+    });
   }
 
   it('validates the tokens and returns their client_id', async () => {
@@ -265,7 +321,9 @@ describe('oauth4webapi resource-server validation (RFC 9068)', () => {
   });
 
   it('refuses a tampered token', async () => {
-    await expect(validate(tamperSignature(tokens.basic))).rejects.toThrow('JWT signature verification failed');
+    await expect(validate(tamperSignature(tokens.basic))).rejects.toThrow(
+      'JWT signature verification failed',
+    );
   });
 });
 
@@ -274,7 +332,11 @@ describe('README walkthrough over HTTP', () => {
     // 1. Discovery.
     const discovery = await fetch(`${issuer}/.well-known/openid-configuration`);
     expect(discovery.status).toBe(200);
-    const metadata = (await discovery.json()) as { issuer: string; token_endpoint: string; jwks_uri: string };
+    const metadata = (await discovery.json()) as {
+      issuer: string;
+      token_endpoint: string;
+      jwks_uri: string;
+    };
     expect(metadata.issuer).toBe(issuer);
     expect(metadata.token_endpoint).toBe(`${issuer}/oauth/token`);
 
@@ -283,30 +345,48 @@ describe('README walkthrough over HTTP', () => {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        authorization: 'Basic ' + Buffer.from(`${TEST_CLIENT.id}:${TEST_CLIENT.secret}`).toString('base64'),
+        authorization:
+          'Basic ' + Buffer.from(`${TEST_CLIENT.id}:${TEST_CLIENT.secret}`).toString('base64'),
       },
       body: 'grant_type=client_credentials',
     });
     expect(adminRes.status).toBe(200);
     expect(adminRes.headers.get('cache-control')).toBe('no-store');
-    const admin = (await adminRes.json()) as { access_token: string; token_type: string; expires_in: number; scope: string };
+    const admin = (await adminRes.json()) as {
+      access_token: string;
+      token_type: string;
+      expires_in: number;
+      scope: string;
+    };
     expect(admin.token_type).toBe('Bearer');
     expect(admin.expires_in).toBe(3600);
     expect(admin.scope).toBe(ALL_SCOPES.join(' '));
 
     // 3. Create a client.
-    const created = await api('POST', '/api/auth/clients', admin.access_token, { name: 'my-service' });
+    const created = await api('POST', '/api/auth/clients', admin.access_token, {
+      name: 'my-service',
+    });
     expect(created.status).toBe(201);
-    const newClient = ((await created.json()) as { data: { id: string; name: string; scopes: string[]; secrets: unknown[] } }).data;
+    const newClient = (
+      (await created.json()) as {
+        data: { id: string; name: string; scopes: string[]; secrets: unknown[] };
+      }
+    ).data;
     expect(newClient.id).toMatch(UUID);
     expect(newClient.name).toBe('my-service');
     expect(newClient.scopes).toEqual([...DEFAULT_CLIENT_SCOPES]);
     expect(newClient.secrets).toEqual([]);
 
     // 4. Create a secret.
-    const secretRes = await api('POST', `/api/auth/clients/${newClient.id}/secrets`, admin.access_token, { name: 'production' });
+    const secretRes = await api(
+      'POST',
+      `/api/auth/clients/${newClient.id}/secrets`,
+      admin.access_token,
+      { name: 'production' },
+    );
     expect(secretRes.status).toBe(200);
-    const secret = ((await secretRes.json()) as { data: { clear: string; lastDigits: string } }).data;
+    const secret = ((await secretRes.json()) as { data: { clear: string; lastDigits: string } })
+      .data;
     expect(secret.clear.endsWith(secret.lastDigits)).toBe(true);
 
     // The admin can read the client back: the secret is listed, never its clear value or digest.
@@ -322,30 +402,49 @@ describe('README walkthrough over HTTP', () => {
       fetch(metadata.token_endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: newClient.id, client_secret: secret.clear, scope }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: newClient.id,
+          client_secret: secret.clear,
+          scope,
+        }),
       });
     const tokenRes = await newToken('ledger:read ledger:write');
     expect(tokenRes.status).toBe(200);
-    const issued = (await tokenRes.json()) as { access_token: string; scope: string; expires_in: number };
+    const issued = (await tokenRes.json()) as {
+      access_token: string;
+      scope: string;
+      expires_in: number;
+    };
     expect(issued.scope).toBe('ledger:read ledger:write');
     expect(issued.expires_in).toBe(3600);
     // auth:read is not among the client's scopes, so it cannot even ask for it.
     const refused = await newToken('auth:read');
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({ error: 'invalid_scope', error_description: 'scope not allowed for this client: auth:read' });
+    expect(await refused.json()).toEqual({
+      error: 'invalid_scope',
+      error_description: 'scope not allowed for this client: auth:read',
+    });
 
     // 6a. The new client's token lacks auth:read: the auth API refuses it with 403 insufficient_scope.
     const forbidden = await api('GET', `/api/auth/clients/${newClient.id}`, issued.access_token);
     expect(forbidden.status).toBe(403);
-    expect(forbidden.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="auth:read"');
-    expect(await forbidden.json()).toEqual({ errorCode: 'FORBIDDEN', errorMessage: 'scope "auth:read" required' });
+    expect(forbidden.headers.get('www-authenticate')).toBe(
+      'Bearer error="insufficient_scope", scope="auth:read"',
+    );
+    expect(await forbidden.json()).toEqual({
+      errorCode: 'FORBIDDEN',
+      errorMessage: 'scope "auth:read" required',
+    });
 
     // 6b. It is authenticated for the ledger: it creates a ledger and lists it.
     const createdLedger = await api('POST', '/api/ledger/v2/main', issued.access_token);
     expect(createdLedger.status).toBe(204);
     const ledger = await api('GET', '/api/ledger/v2', issued.access_token);
     expect(ledger.status).toBe(200);
-    const listed = (await ledger.json()) as { cursor: { data: Array<{ name: string; bucket: string }> } };
+    const listed = (await ledger.json()) as {
+      cursor: { data: Array<{ name: string; bucket: string }> };
+    };
     expect(listed.cursor.data.map((l) => [l.name, l.bucket])).toEqual([['main', '_default']]);
 
     // Without the token the same ledger call is a 401.

@@ -65,19 +65,32 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
 
     // The SDK sends {"metadata": {...}}: merged into the payment's metadata. (Its zod records drop a
     // `__proto__` key on both sides, so that key is tested over plain HTTP in test/integration/map-keys.test.ts.)
-    const patched = await sdk.payments.v3.updatePaymentMetadata({ paymentID: id, v3UpdatePaymentMetadataRequest: { metadata: { checked: 'yes', invoice: 'INV-2' } } });
+    const patched = await sdk.payments.v3.updatePaymentMetadata({
+      paymentID: id,
+      v3UpdatePaymentMetadataRequest: { metadata: { checked: 'yes', invoice: 'INV-2' } },
+    });
     expect(patched.statusCode).toBe(204);
     const after = await sdk.payments.v3.getPayment({ paymentID: id });
-    expect(after.v3GetPaymentResponse!.data).toEqual({ ...expected, metadata: { invoice: 'INV-2', checked: 'yes' } });
+    expect(after.v3GetPaymentResponse!.data).toEqual({
+      ...expected,
+      metadata: { invoice: 'INV-2', checked: 'yes' },
+    });
 
     // {"metadata": null} (the SDK's type allows it) changes nothing.
-    const empty = await sdk.payments.v3.updatePaymentMetadata({ paymentID: id, v3UpdatePaymentMetadataRequest: { metadata: null } });
+    const empty = await sdk.payments.v3.updatePaymentMetadata({
+      paymentID: id,
+      v3UpdatePaymentMetadataRequest: { metadata: null },
+    });
     expect(empty.statusCode).toBe(204);
-    expect((await sdk.payments.v3.getPayment({ paymentID: id })).v3GetPaymentResponse!.data.metadata).toEqual({ invoice: 'INV-2', checked: 'yes' });
+    expect(
+      (await sdk.payments.v3.getPayment({ paymentID: id })).v3GetPaymentResponse!.data.metadata,
+    ).toEqual({ invoice: 'INV-2', checked: 'yes' });
   });
 
   it('takes the provider from a connector id in the reference platform’s form', async () => {
-    const connectorID = Buffer.from(JSON.stringify({ Provider: 'dummypay', Reference: '6f9a3a3e-4d5b-4c4f-9a57-0c1e7d1f3b2a' })).toString('base64url');
+    const connectorID = Buffer.from(
+      JSON.stringify({ Provider: 'dummypay', Reference: '6f9a3a3e-4d5b-4c4f-9a57-0c1e7d1f3b2a' }),
+    ).toString('base64url');
     const created = await sdk.payments.v3.createPayment({
       reference: `sdk-pi-${Date.now().toString(36)}`,
       connectorID,
@@ -88,7 +101,11 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
       scheme: 'CARD_VISA',
       createdAt,
     });
-    expect(created.v3CreatePaymentResponse!.data).toMatchObject({ connectorID, provider: 'dummypay', metadata: {} });
+    expect(created.v3CreatePaymentResponse!.data).toMatchObject({
+      connectorID,
+      provider: 'dummypay',
+      metadata: {},
+    });
   });
 
   it('reports an unknown payment as a typed V3ErrorResponse (404 NOT_FOUND)', async () => {
@@ -103,12 +120,31 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
   it('answers 501 NOT_IMPLEMENTED for the reference operations it does not serve (v3 and v1)', async () => {
     const calls: Array<[string, () => Promise<unknown>, string]> = [
       ['listConnectors', () => sdk.payments.v3.listConnectors({}), 'v3 connectors'],
-      ['createAccount', () => sdk.payments.v3.createAccount({ reference: 'a', connectorID: 'bank-1', createdAt, accountName: 'Main', type: 'INTERNAL' }), 'v3 accounts'],
+      [
+        'createAccount',
+        () =>
+          sdk.payments.v3.createAccount({
+            reference: 'a',
+            connectorID: 'bank-1',
+            createdAt,
+            accountName: 'Main',
+            type: 'INTERNAL',
+          }),
+        'v3 accounts',
+      ],
       ['listPools', () => sdk.payments.v3.listPools({}), 'v3 pools'],
-      ['listPaymentInitiations', () => sdk.payments.v3.listPaymentInitiations({}), 'v3 payment-initiations'],
+      [
+        'listPaymentInitiations',
+        () => sdk.payments.v3.listPaymentInitiations({}),
+        'v3 payment-initiations',
+      ],
       ['getTask', () => sdk.payments.v3.getTask({ taskID: 't' }), 'v3 tasks'],
       // The SDK declares no security here and sends no token: still a 501, not a 401.
-      ['getBankAccount', () => sdk.payments.v3.getBankAccount({ bankAccountID: 'b' }), 'v3 bank-accounts'],
+      [
+        'getBankAccount',
+        () => sdk.payments.v3.getBankAccount({ bankAccountID: 'b' }),
+        'v3 bank-accounts',
+      ],
       ['v1 listPayments', () => sdk.payments.v1.listPayments({}), 'v1 payments'],
       ['v1 listAllConnectors', () => sdk.payments.v1.listAllConnectors(), 'v1 connectors'],
     ];
@@ -127,7 +163,11 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
   it('answers the 501s without a token, while served routes still need one', async () => {
     const pools = await fetch(`${platform.baseUrl}/api/payments/v3/pools`);
     expect(pools.status).toBe(501);
-    expect(await pools.json()).toEqual({ errorCode: 'NOT_IMPLEMENTED', errorMessage: 'v3 pools are not implemented by this platform (payments are served under /v3/payments)' });
+    expect(await pools.json()).toEqual({
+      errorCode: 'NOT_IMPLEMENTED',
+      errorMessage:
+        'v3 pools are not implemented by this platform (payments are served under /v3/payments)',
+    });
     expect((await fetch(`${platform.baseUrl}/api/payments/v3/payments`)).status).toBe(401);
     expect((await fetch(`${platform.baseUrl}/api/payments/v3/unknown`)).status).toBe(401);
   });

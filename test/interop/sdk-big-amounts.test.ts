@@ -27,10 +27,15 @@ describe('amounts beyond 2^53 with the TypeScript SDK', () => {
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const created = await sdk.ledger.v2.createTransaction({
       ledger: 'big',
-      v2PostTransaction: { postings: [{ source: 'world', destination: 'whale', amount: BIG, asset: 'COIN' }], metadata: {} },
+      v2PostTransaction: {
+        postings: [{ source: 'world', destination: 'whale', amount: BIG, asset: 'COIN' }],
+        metadata: {},
+      },
     });
     const id = created.v2CreateTransactionResponse!.data.id;
-    const sent = await (await fetch(`${platform.baseUrl}/api/ledger/v2/big/transactions/${id}`, { headers })).text();
+    const sent = await (
+      await fetch(`${platform.baseUrl}/api/ledger/v2/big/transactions/${id}`, { headers })
+    ).text();
     // What the SDK put on the wire: the nearest double in JavaScript's shortest form (1152921504606847000), stored
     // and answered exactly as received.
     expect(sent).toContain(`"amount":${Number(BIG)}`);
@@ -45,10 +50,18 @@ describe('amounts beyond 2^53 with the TypeScript SDK', () => {
     });
     expect(raw.status).toBe(200);
     expect(await raw.text()).toContain(`"amount":${BIG}`);
-    const asString = (await (await fetch(`${platform.baseUrl}/api/ledger/v2/big/accounts/orca?expand=volumes`, { headers: { ...headers, 'formance-bigint-as-string': 'true' } })).json()) as { data: { volumes: Record<string, { balance: string }> } };
+    const asString = (await (
+      await fetch(`${platform.baseUrl}/api/ledger/v2/big/accounts/orca?expand=volumes`, {
+        headers: { ...headers, 'formance-bigint-as-string': 'true' },
+      })
+    ).json()) as { data: { volumes: Record<string, { balance: string }> } };
     expect(asString.data.volumes.COIN?.balance).toBe(String(BIG));
     // And the SDK reading that exact answer gets the nearest double again.
-    const read = await sdk.ledger.v2.getAccount({ ledger: 'big', address: 'orca', expand: 'volumes' });
+    const read = await sdk.ledger.v2.getAccount({
+      ledger: 'big',
+      address: 'orca',
+      expand: 'volumes',
+    });
     expect(read.v2AccountResponse!.data.volumes!.COIN!.balance).toBe(BigInt(Number(BIG)));
   });
 });

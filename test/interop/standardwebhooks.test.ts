@@ -6,14 +6,22 @@ import { deliveryHeaders, unixSeconds } from '../../lib/webhooks/signing/sign.js
 
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 const OTHER = `whsec_${Buffer.alloc(32, 0xa5).toString('base64')}`;
-const BODY = JSON.stringify({ id: 'evt_42', type: 'payments.saved_payment', payload: { amount: '12345678901234567890' } });
+const BODY = JSON.stringify({
+  id: 'evt_42',
+  type: 'payments.saved_payment',
+  payload: { amount: '12345678901234567890' },
+});
 
 function send(secrets: string[], id = 'dlv_2f9c', body = BODY) {
   return deliveryHeaders({ id, timestamp: unixSeconds(Date.now()), body, secrets });
 }
 
 function standardHeaders(h: Record<string, string>) {
-  return { 'webhook-id': h['webhook-id']!, 'webhook-timestamp': h['webhook-timestamp']!, 'webhook-signature': h['webhook-signature']! };
+  return {
+    'webhook-id': h['webhook-id']!,
+    'webhook-timestamp': h['webhook-timestamp']!,
+    'webhook-signature': h['webhook-signature']!,
+  };
 }
 
 const libraryAccepts = (secret: string, body: string, headers: Record<string, string>) => {
@@ -37,7 +45,8 @@ describe('standardwebhooks interop', () => {
   it('the library also verifies the service-webhook-* values (they are the same)', () => {
     const h = send([SECRET]);
     const renamed = {
-      'webhook-id': h['service-webhook-id']!, 'webhook-timestamp': h['service-webhook-timestamp']!,
+      'webhook-id': h['service-webhook-id']!,
+      'webhook-timestamp': h['service-webhook-timestamp']!,
       'webhook-signature': h['service-webhook-signature']!,
     };
     expect(libraryAccepts(SECRET, BODY, renamed)).toBe(true);
@@ -62,7 +71,11 @@ describe('standardwebhooks interop', () => {
     const cases: [string, string, Record<string, string>][] = [
       ['body', SECRET, h],
       ['id', SECRET, { ...h, 'webhook-id': 'dlv_other' }],
-      ['timestamp', SECRET, { ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) - 1) }],
+      [
+        'timestamp',
+        SECRET,
+        { ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) - 1) },
+      ],
       ['secret', `whsec_${Buffer.alloc(32, 1).toString('base64')}`, h],
     ];
     for (const [what, secret, headers] of cases) {

@@ -6,7 +6,7 @@
 import { SDK } from '@formance/formance-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notServedReason } from '../../infra/commands/compat/not-served.js';
-import { runProbe, scrubber, type ProbeRow } from '../../infra/commands/compat/probe.js';
+import { type ProbeRow, runProbe, scrubber } from '../../infra/commands/compat/probe.js';
 import { coverage, renderReport } from '../../infra/commands/compat/report.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { startTestPlatform } from '../support/platform.js';
@@ -24,7 +24,11 @@ afterAll(async () => platform?.stop());
 /** An SDK object's operations, straight from its class prototype. */
 function methodsOf(api: object): string[] {
   const proto = Object.getPrototypeOf(api) as Record<string, unknown>;
-  return Object.getOwnPropertyNames(proto).filter((name) => name !== 'constructor' && typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function');
+  return Object.getOwnPropertyNames(proto).filter(
+    (name) =>
+      name !== 'constructor' &&
+      typeof Object.getOwnPropertyDescriptor(proto, name)?.value === 'function',
+  );
 }
 
 function row(service: string, op: string): ProbeRow {
@@ -50,24 +54,56 @@ describe('compat probe', () => {
   });
 
   it('records what the platform answered', () => {
-    expect(row('ledger.v2', 'createTransaction')).toEqual({ service: 'ledger.v2', op: 'createTransaction', outcome: 'OK', status: 200, note: '' });
-    expect(row('sdk', 'getVersions')).toEqual({ service: 'sdk', op: 'getVersions', outcome: 'OK', status: 200, note: '' });
-    expect(row('ledger.v2', 'countTransactions')).toMatchObject({ outcome: 'OK', status: 204, note: '' });
+    expect(row('ledger.v2', 'createTransaction')).toEqual({
+      service: 'ledger.v2',
+      op: 'createTransaction',
+      outcome: 'OK',
+      status: 200,
+      note: '',
+    });
+    expect(row('sdk', 'getVersions')).toEqual({
+      service: 'sdk',
+      op: 'getVersions',
+      outcome: 'OK',
+      status: 200,
+      note: '',
+    });
+    expect(row('ledger.v2', 'countTransactions')).toMatchObject({
+      outcome: 'OK',
+      status: 204,
+      note: '',
+    });
     expect(row('auth.v1', 'createClient')).toMatchObject({ outcome: 'OK', status: 201 });
   });
 
   it('names the deliberately unserved operations with their reason', () => {
     const schemas = notServedReason('ledger.v2', 'insertSchema');
     expect(schemas).toMatch(/^not served: ledger schemas/);
-    expect(row('ledger.v2', 'insertSchema')).toEqual({ service: 'ledger.v2', op: 'insertSchema', outcome: 'NOT-IMPLEMENTED', status: 404, note: `${schemas} — no route` });
+    expect(row('ledger.v2', 'insertSchema')).toEqual({
+      service: 'ledger.v2',
+      op: 'insertSchema',
+      outcome: 'NOT-IMPLEMENTED',
+      status: 404,
+      note: `${schemas} — no route`,
+    });
     // Sent without a token by the SDK (it declares no security): refused before routing, then recognised as unrouted.
-    expect(row('ledger.v2', 'createExporter')).toMatchObject({ outcome: 'NOT-IMPLEMENTED', status: 401, note: `${notServedReason('ledger.v2', 'createExporter')} — no route` });
+    expect(row('ledger.v2', 'createExporter')).toMatchObject({
+      outcome: 'NOT-IMPLEMENTED',
+      status: 401,
+      note: `${notServedReason('ledger.v2', 'createExporter')} — no route`,
+    });
     expect(row('ledger.v2', 'deleteBucket')).toMatchObject({ outcome: 'OK', status: 204 });
     expect(row('ledger.v2', 'restoreBucket')).toMatchObject({ outcome: 'OK', status: 204 });
     expect(row('ledger.v1', 'updateMapping')).toMatchObject({ outcome: 'ERROR', status: 400 });
-    expect(row('ledger.v1', 'updateMapping').note).toMatch(/^SDK 7\.0\.1's Expr model is z\.object\(\{\}\)/);
+    expect(row('ledger.v1', 'updateMapping').note).toMatch(
+      /^SDK 7\.0\.1's Expr model is z\.object\(\{\}\)/,
+    );
     // Answered 501 in the contract's shape: the reason alone.
-    expect(row('payments.v3', 'createPool')).toMatchObject({ outcome: 'NOT-IMPLEMENTED', status: 501, note: notServedReason('payments.v3', 'createPool') });
+    expect(row('payments.v3', 'createPool')).toMatchObject({
+      outcome: 'NOT-IMPLEMENTED',
+      status: 501,
+      note: notServedReason('payments.v3', 'createPool'),
+    });
     expect(notServedReason('payments.v3', 'getPayment')).toBeUndefined();
   });
 
@@ -75,7 +111,9 @@ describe('compat probe', () => {
     const all = coverage(rows).at(-1)!;
     expect(all.service).toBe('all');
     expect(all.operations).toBe(196);
-    expect(all.counts.OK + all.counts['NOT-IMPLEMENTED'] + all.counts.SHAPE + all.counts.ERROR).toBe(196);
+    expect(
+      all.counts.OK + all.counts['NOT-IMPLEMENTED'] + all.counts.SHAPE + all.counts.ERROR,
+    ).toBe(196);
     const report = renderReport(rows, '7.0.1');
     expect(report).toContain('| ledger.v2 | createTransaction | OK | 200 |  |');
     expect(report).toContain('| ledger.v1 | updateMapping | ERROR | 400 |');
@@ -85,10 +123,17 @@ describe('compat probe', () => {
   });
 
   it('scrubs run-specific values from notes', () => {
-    const scrub = scrubber([[TAG, '<run>'], ['http://127.0.0.1:4567', '<platform>']]);
-    expect(scrub(`no route for DELETE http://127.0.0.1:4567/api/ledger/v2/_/buckets/compat-empty-${TAG} at 2024-05-01T10:11:12.345Z`))
-      .toBe('no route for DELETE <platform>/api/ledger/v2/_/buckets/compat-empty-<run> at <time>');
-    expect(scrub('config 123e4567-e89b-12d3-a456-426614174000 posted to http://127.0.0.1:39001/hook'))
-      .toBe('config <uuid> posted to http://127.0.0.1:<port>/hook');
+    const scrub = scrubber([
+      [TAG, '<run>'],
+      ['http://127.0.0.1:4567', '<platform>'],
+    ]);
+    expect(
+      scrub(
+        `no route for DELETE http://127.0.0.1:4567/api/ledger/v2/_/buckets/compat-empty-${TAG} at 2024-05-01T10:11:12.345Z`,
+      ),
+    ).toBe('no route for DELETE <platform>/api/ledger/v2/_/buckets/compat-empty-<run> at <time>');
+    expect(
+      scrub('config 123e4567-e89b-12d3-a456-426614174000 posted to http://127.0.0.1:39001/hook'),
+    ).toBe('config <uuid> posted to http://127.0.0.1:<port>/hook');
   });
 });

@@ -15,22 +15,22 @@ const dataDir = mkdtempSync(join(tmpdir(), 'crash-durability-test-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('npm start killed mid-burst (SIGKILL to its process group)', () => {
-  it(
-    'keeps every acknowledged transaction and payment, and never re-issues an acknowledged transaction id',
-    async () => {
-      const results = await runCrashRounds({ dataDir, rounds: 2, concurrency: 16, minAcks: 20, maxAcks: 60 });
+  it('keeps every acknowledged transaction and payment, and never re-issues an acknowledged transaction id', async () => {
+    const results = await runCrashRounds({
+      dataDir,
+      rounds: 2,
+      concurrency: 16,
+      minAcks: 20,
+      maxAcks: 60,
+    });
 
-      expect(results).toHaveLength(2);
-      for (const round of results) {
-        expect(round.acknowledgedPayments).toBeGreaterThan(0);
-        expect(round.acknowledgedTransactions).toBeGreaterThan(0);
-        expect(round.missingTransactions).toEqual([]);
-        expect(round.missingPayments).toEqual([]);
-        expect(round.nextId).toBeGreaterThan(round.maxAcknowledgedId);
-      }
-    },
-    // Three starts of the whole platform (JVM, worker processes): seconds each on an idle machine, far more on a
-    // busy one.
-    300_000,
-  );
+    expect(results).toHaveLength(2);
+    for (const round of results) {
+      expect(round.acknowledgedPayments).toBeGreaterThan(0);
+      expect(round.acknowledgedTransactions).toBeGreaterThan(0);
+      expect(round.missingTransactions).toEqual([]);
+      expect(round.missingPayments).toEqual([]);
+      expect(round.nextId).toBeGreaterThan(round.maxAcknowledgedId);
+    }
+  }, 300_000); // busy one. // Three starts of the whole platform (JVM, worker processes): seconds each on an idle machine, far more on a
 });

@@ -18,12 +18,16 @@ function dataDir(): string {
 describe('lockDataDir', () => {
   it('refuses a directory whose lock a live Node process holds, and takes it over once that process is gone', async () => {
     const dir = dataDir();
-    const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], {
+      stdio: 'ignore',
+    });
     const gone = new Promise((r) => owner.once('exit', r));
     writeFileSync(join(dir, 'platform.lock'), `${owner.pid}\n`);
 
     expect(() => lockDataDir(dir)).toThrow(DataDirInUseError);
-    expect(() => lockDataDir(dir)).toThrow(`DATA_DIR ${dir} is in use by another platform (pid ${owner.pid}); stop it, or set DATA_DIR to another directory`);
+    expect(() => lockDataDir(dir)).toThrow(
+      `DATA_DIR ${dir} is in use by another platform (pid ${owner.pid}); stop it, or set DATA_DIR to another directory`,
+    );
     expect(readFileSync(join(dir, 'platform.lock'), 'utf8')).toBe(`${owner.pid}\n`);
 
     owner.kill('SIGKILL');

@@ -20,17 +20,26 @@ let token: string;
 const heavyTable = `b${randomBytes(5).toString('hex')}-ledger-heavy`;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ env: { LEDGER_BUCKET_TABLES: JSON.stringify({ heavy: heavyTable }) } });
+  platform = await startTestPlatform({
+    env: { LEDGER_BUCKET_TABLES: JSON.stringify({ heavy: heavyTable }) },
+  });
   token = await testClientToken(platform);
 });
 afterAll(async () => {
   await platform?.stop();
 });
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; text: string; body: any }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; text: string; body: any }> {
   const res = await fetch(`${platform.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -39,7 +48,10 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
 
 describe('local dispatch (stream pollers)', () => {
   it('turns a committed transaction into a delivery for the subscribed config', async () => {
-    const config = await call('POST', '/api/webhooks/configs', { endpoint: 'http://127.0.0.1:9/hook', eventTypes: ['ledger.committed_transactions'] });
+    const config = await call('POST', '/api/webhooks/configs', {
+      endpoint: 'http://127.0.0.1:9/hook',
+      eventTypes: ['ledger.committed_transactions'],
+    });
     expect(config.status, config.text).toBe(200);
     const configId: string = config.body.data.id;
 
@@ -51,7 +63,10 @@ describe('local dispatch (stream pollers)', () => {
     });
     expect(tx.status, tx.text).toBeLessThan(300);
 
-    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT!, region: 'us-east-1' });
+    const doc = createDocumentClient({
+      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      region: 'us-east-1',
+    });
     try {
       let delivery: Record<string, any> | undefined;
       const deadline = Date.now() + 10_000;
@@ -69,101 +84,229 @@ describe('local dispatch (stream pollers)', () => {
       }
       expect(delivery, 'no delivery within 10 s').toBeDefined();
       const envelope = JSON.parse(delivery!.body);
-      expect(envelope).toMatchObject({ type: 'ledger.committed_transactions', app: 'ledger', payload: { ledger } });
-      expect(delivery).toMatchObject({ id: deliveryId(envelope.id, configId), eventId: envelope.id, status: 'pending' });
+      expect(envelope).toMatchObject({
+        type: 'ledger.committed_transactions',
+        app: 'ledger',
+        payload: { ledger },
+      });
+      expect(delivery).toMatchObject({
+        id: deliveryId(envelope.id, configId),
+        eventId: envelope.id,
+        status: 'pending',
+      });
       // Exactly the event of the log item, which the ledger table's stream carried: no events-table row.
-      const { Item: log } = await doc.send(new GetCommand({ TableName: platform.env.LEDGER_TABLE!, Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' } }));
-      expect(ledgerEventsOfImage(log!)).toEqual([{ id: envelope.id, type: 'ledger.committed_transactions', body: delivery!.body }]);
-      const { Item: row } = await doc.send(new GetCommand({ TableName: platform.env.EVENTS_TABLE!, Key: { pk: `EVENT#${envelope.id}`, sk: 'EVENT' } }));
+      const { Item: log } = await doc.send(
+        new GetCommand({
+          TableName: platform.env.LEDGER_TABLE!,
+          Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' },
+        }),
+      );
+      expect(ledgerEventsOfImage(log!)).toEqual([
+        { id: envelope.id, type: 'ledger.committed_transactions', body: delivery!.body },
+      ]);
+      const { Item: row } = await doc.send(
+        new GetCommand({
+          TableName: platform.env.EVENTS_TABLE!,
+          Key: { pk: `EVENT#${envelope.id}`, sk: 'EVENT' },
+        }),
+      );
       expect(row).toBeUndefined();
       // The payload the ledger always sent: the transaction as answered, with its post-commit volumes only (the
       // answer's effective volumes are read after the commit; the event is written with it).
-      const { preCommitVolumes: _pre, preCommitEffectiveVolumes: _preEff, postCommitEffectiveVolumes: _postEff, ...committed } = (parseJson(tx.text) as { data: Record<string, unknown> }).data;
-      expect((parseJson(delivery!.body) as { payload: unknown }).payload).toEqual({ ledger, transactions: [committed], accountMetadata: {} });
+      const {
+        preCommitVolumes: _pre,
+        preCommitEffectiveVolumes: _preEff,
+        postCommitEffectiveVolumes: _postEff,
+        ...committed
+      } = (parseJson(tx.text) as { data: Record<string, unknown> }).data;
+      expect((parseJson(delivery!.body) as { payload: unknown }).payload).toEqual({
+        ledger,
+        transactions: [committed],
+        accountMetadata: {},
+      });
     } finally {
       doc.destroy();
     }
   });
 
   it('turns a log page (an atomic bulk: one item, three entries) into one delivery per entry', async () => {
-    const config = await call('POST', '/api/webhooks/configs', { endpoint: 'http://127.0.0.1:9/hook', eventTypes: ['ledger.committed_transactions'] });
+    const config = await call('POST', '/api/webhooks/configs', {
+      endpoint: 'http://127.0.0.1:9/hook',
+      eventTypes: ['ledger.committed_transactions'],
+    });
     expect(config.status, config.text).toBe(200);
     const configId: string = config.body.data.id;
     // No wait: dispatch has the configs of this event type cached (the first test), and sees this new one at once.
     const ledger = `page${randomBytes(4).toString('hex')}`;
     expect((await call('POST', `/api/ledger/v2/${ledger}`)).status).toBe(204);
-    const bulk = await call('POST', `/api/ledger/v2/${ledger}/_bulk?atomic=true`, [1, 2, 3].map((n) => ({ action: 'CREATE_TRANSACTION', data: { postings: [{ source: 'world', destination: `users:${n}`, amount: n, asset: 'USD' }] } })));
+    const bulk = await call(
+      'POST',
+      `/api/ledger/v2/${ledger}/_bulk?atomic=true`,
+      [1, 2, 3].map((n) => ({
+        action: 'CREATE_TRANSACTION',
+        data: {
+          postings: [{ source: 'world', destination: `users:${n}`, amount: n, asset: 'USD' }],
+        },
+      })),
+    );
     expect(bulk.status, bulk.text).toBe(200);
-    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT!, region: 'us-east-1' });
+    const doc = createDocumentClient({
+      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      region: 'us-east-1',
+    });
     try {
-      const { Item: page } = await doc.send(new GetCommand({ TableName: platform.env.LEDGER_TABLE!, Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' }, ConsistentRead: true }));
+      const { Item: page } = await doc.send(
+        new GetCommand({
+          TableName: platform.env.LEDGER_TABLE!,
+          Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' },
+          ConsistentRead: true,
+        }),
+      );
       expect(Number(page!.last)).toBe(3);
       const expected = ledgerEventsOfImage(page!);
       expect(expected).toHaveLength(3);
-      const deliveries = await until('three deliveries', async () => {
-        const { Items = [] } = await doc.send(
-          new QueryCommand({ TableName: platform.env.WEBHOOKS_TABLE!, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'DELIVERIES' } }),
-        );
-        const mine = Items.filter((d) => d.configId === configId);
-        return mine.length >= 3 ? mine : undefined;
-      }, 10_000);
+      const deliveries = await until(
+        'three deliveries',
+        async () => {
+          const { Items = [] } = await doc.send(
+            new QueryCommand({
+              TableName: platform.env.WEBHOOKS_TABLE!,
+              IndexName: 'gsi1',
+              KeyConditionExpression: 'gsi1pk = :p',
+              ExpressionAttributeValues: { ':p': 'DELIVERIES' },
+            }),
+          );
+          const mine = Items.filter((d) => d.configId === configId);
+          return mine.length >= 3 ? mine : undefined;
+        },
+        10_000,
+      );
       // Exactly the page's three events, each once, bodies byte for byte.
-      expect(deliveries.map((d) => ({ id: d.eventId, body: d.body })).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      expect(
+        deliveries
+          .map((d) => ({ id: d.eventId, body: d.body }))
+          .sort((a, b) => a.id.localeCompare(b.id)),
+      ).toEqual(
         expected.map((e) => ({ id: e.id, body: e.body })).sort((a, b) => a.id.localeCompare(b.id)),
       );
-      expect(expected.map((e) => (parseJson(e.body) as { payload: { transactions: Array<{ id: bigint }> } }).payload.transactions[0]!.id)).toEqual([1n, 2n, 3n]);
+      expect(
+        expected.map(
+          (e) =>
+            (parseJson(e.body) as { payload: { transactions: Array<{ id: bigint }> } }).payload
+              .transactions[0]!.id,
+        ),
+      ).toEqual([1n, 2n, 3n]);
     } finally {
       doc.destroy();
     }
   });
 
   it('still dispatches payment events from the events table', async () => {
-    const config = await call('POST', '/api/webhooks/configs', { endpoint: 'http://127.0.0.1:9/hook', eventTypes: ['payments.saved_payment'] });
+    const config = await call('POST', '/api/webhooks/configs', {
+      endpoint: 'http://127.0.0.1:9/hook',
+      eventTypes: ['payments.saved_payment'],
+    });
     expect(config.status, config.text).toBe(200);
     const configId: string = config.body.data.id;
     const payment = await call('POST', '/api/payments/v3/payments', {
-      reference: `po-${randomBytes(4).toString('hex')}`, connectorID: 'bank-1', type: 'PAYOUT', amount: 1250, asset: 'EUR/2',
-      scheme: 'SEPA_CREDIT', createdAt: '2026-11-22T10:04:05Z', destinationAccountID: 'supplier-7',
+      reference: `po-${randomBytes(4).toString('hex')}`,
+      connectorID: 'bank-1',
+      type: 'PAYOUT',
+      amount: 1250,
+      asset: 'EUR/2',
+      scheme: 'SEPA_CREDIT',
+      createdAt: '2026-11-22T10:04:05Z',
+      destinationAccountID: 'supplier-7',
     });
     expect(payment.status, payment.text).toBe(201);
 
-    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT!, region: 'us-east-1' });
+    const doc = createDocumentClient({
+      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      region: 'us-east-1',
+    });
     try {
-      const delivery = await until('the payment delivery', async () => {
-        const { Items = [] } = await doc.send(
-          new QueryCommand({ TableName: platform.env.WEBHOOKS_TABLE!, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'DELIVERIES' } }),
-        );
-        return Items.find((d) => d.configId === configId);
-      }, 10_000);
+      const delivery = await until(
+        'the payment delivery',
+        async () => {
+          const { Items = [] } = await doc.send(
+            new QueryCommand({
+              TableName: platform.env.WEBHOOKS_TABLE!,
+              IndexName: 'gsi1',
+              KeyConditionExpression: 'gsi1pk = :p',
+              ExpressionAttributeValues: { ':p': 'DELIVERIES' },
+            }),
+          );
+          return Items.find((d) => d.configId === configId);
+        },
+        10_000,
+      );
       const envelope = JSON.parse(delivery.body);
-      expect(envelope).toMatchObject({ type: 'payments.saved_payment', app: 'payments', payload: { id: payment.body.data.id } });
-      const { Item: row } = await doc.send(new GetCommand({ TableName: platform.env.EVENTS_TABLE!, Key: { pk: `EVENT#${envelope.id}`, sk: 'EVENT' } }));
+      expect(envelope).toMatchObject({
+        type: 'payments.saved_payment',
+        app: 'payments',
+        payload: { id: payment.body.data.id },
+      });
+      const { Item: row } = await doc.send(
+        new GetCommand({
+          TableName: platform.env.EVENTS_TABLE!,
+          Key: { pk: `EVENT#${envelope.id}`, sk: 'EVENT' },
+        }),
+      );
       expect(delivery.body).toBe(row?.body);
     } finally {
       doc.destroy();
     }
   });
 
-  it('dispatches the events of a bucket table\'s ledger from that table\'s stream', async () => {
-    const config = await call('POST', '/api/webhooks/configs', { endpoint: 'http://127.0.0.1:9/hook', eventTypes: ['ledger.saved_metadata'] });
+  it("dispatches the events of a bucket table's ledger from that table's stream", async () => {
+    const config = await call('POST', '/api/webhooks/configs', {
+      endpoint: 'http://127.0.0.1:9/hook',
+      eventTypes: ['ledger.saved_metadata'],
+    });
     expect(config.status, config.text).toBe(200);
     const configId: string = config.body.data.id;
     const ledger = `heavy${randomBytes(4).toString('hex')}`;
     expect((await call('POST', `/api/ledger/v2/${ledger}`, { bucket: 'heavy' })).status).toBe(204);
-    const saved = await call('POST', `/api/ledger/v2/${ledger}/accounts/users:1/metadata`, { tier: 'gold' });
+    const saved = await call('POST', `/api/ledger/v2/${ledger}/accounts/users:1/metadata`, {
+      tier: 'gold',
+    });
     expect(saved.status, saved.text).toBe(204);
 
-    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT!, region: 'us-east-1' });
+    const doc = createDocumentClient({
+      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      region: 'us-east-1',
+    });
     try {
-      const delivery = await until('the bucket ledger delivery', async () => {
-        const { Items = [] } = await doc.send(
-          new QueryCommand({ TableName: platform.env.WEBHOOKS_TABLE!, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': 'DELIVERIES' } }),
-        );
-        return Items.find((d) => d.configId === configId);
-      }, 10_000);
-      const { Item: log } = await doc.send(new GetCommand({ TableName: heavyTable, Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' } }));
-      expect(ledgerEventsOfImage(log!)).toEqual([{ id: delivery.eventId, type: 'ledger.saved_metadata', body: delivery.body }]);
-      expect(JSON.parse(delivery.body).payload).toEqual({ ledger, targetType: 'ACCOUNT', targetId: 'users:1', metadata: { tier: 'gold' } });
+      const delivery = await until(
+        'the bucket ledger delivery',
+        async () => {
+          const { Items = [] } = await doc.send(
+            new QueryCommand({
+              TableName: platform.env.WEBHOOKS_TABLE!,
+              IndexName: 'gsi1',
+              KeyConditionExpression: 'gsi1pk = :p',
+              ExpressionAttributeValues: { ':p': 'DELIVERIES' },
+            }),
+          );
+          return Items.find((d) => d.configId === configId);
+        },
+        10_000,
+      );
+      const { Item: log } = await doc.send(
+        new GetCommand({
+          TableName: heavyTable,
+          Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' },
+        }),
+      );
+      expect(ledgerEventsOfImage(log!)).toEqual([
+        { id: delivery.eventId, type: 'ledger.saved_metadata', body: delivery.body },
+      ]);
+      expect(JSON.parse(delivery.body).payload).toEqual({
+        ledger,
+        targetType: 'ACCOUNT',
+        targetId: 'users:1',
+        metadata: { tier: 'gold' },
+      });
     } finally {
       doc.destroy();
     }

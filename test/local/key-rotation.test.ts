@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KeyStore } from '../../lib/auth/keys/key-store.js';
 import { startKeyRotation } from '../../infra/local/key-rotation.js';
+import { KeyStore } from '../../lib/auth/keys/key-store.js';
 import { testEnvironment } from '../support/tables.js';
 
 describe('local key rotation timer', () => {
@@ -12,10 +12,21 @@ describe('local key rotation timer', () => {
       store,
       intervalMs: 50,
       minNextAgeSeconds: 0,
-      logger: { log: (level, message, fields) => lines.push({ level, message, ...(fields ? { fields } : {}) }) },
+      logger: {
+        log: (level, message, fields) =>
+          lines.push({ level, message, ...(fields ? { fields } : {}) }),
+      },
     });
     // First step bootstraps current + next; with no minimum age, the next steps promote.
-    await expect.poll(() => lines.filter((l) => (l.fields?.decision as { action?: string } | undefined)?.action === 'promote').length, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        () =>
+          lines.filter(
+            (l) => (l.fields?.decision as { action?: string } | undefined)?.action === 'promote',
+          ).length,
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThan(0);
     await stop();
     const count = lines.length;
     await new Promise((r) => setTimeout(r, 200));

@@ -5,12 +5,22 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FunctionCrashedError, FunctionError, FunctionInitError, FunctionTimeoutError, PoolStoppedError } from '../../infra/local/lambda/errors.js';
+import {
+  FunctionCrashedError,
+  FunctionError,
+  FunctionInitError,
+  FunctionTimeoutError,
+  PoolStoppedError,
+} from '../../infra/local/lambda/errors.js';
 import { httpFunction } from '../../infra/local/lambda/http-function.js';
-import { startFunctionPool, type FunctionPool, type FunctionPoolOptions } from '../../infra/local/lambda/pool.js';
+import {
+  type FunctionPool,
+  type FunctionPoolOptions,
+  startFunctionPool,
+} from '../../infra/local/lambda/pool.js';
 import { createLogger } from '../../lib/observability/logger.js';
-import { childProcesses, isAlive, isRunning } from '../support/processes.js';
 import { until } from '../support/platform.js';
+import { childProcesses, isAlive, isRunning } from '../support/processes.js';
 
 const PROBE = fileURLToPath(new URL('../fixtures/lambda/probe.ts', import.meta.url));
 const FAILING_INIT = fileURLToPath(new URL('../fixtures/lambda/failing-init.ts', import.meta.url));
@@ -46,7 +56,8 @@ async function probePool(options: Partial<FunctionPoolOptions> = {}): Promise<Fu
   return pool;
 }
 
-const sleep = (pool: FunctionPool, ms: number) => pool.invoke({ action: 'sleep', ms }) as Promise<ProbeAnswer>;
+const sleep = (pool: FunctionPool, ms: number) =>
+  pool.invoke({ action: 'sleep', ms }) as Promise<ProbeAnswer>;
 
 describe('a function pool', () => {
   it('starts one process per worker, each with the function environment read once at load', async () => {
@@ -57,7 +68,10 @@ describe('a function pool', () => {
     expect(childProcesses(process.pid, 'probe.ts').sort()).toEqual([...pids].sort());
     expect(pool.healthy()).toBe(true);
 
-    const answer = (await pool.invoke({ echo: { amount: '1234567890123456789012345678901234567890' } }, { awsRequestId: 'req-1', timeoutMs: 5000 })) as ProbeAnswer;
+    const answer = (await pool.invoke(
+      { echo: { amount: '1234567890123456789012345678901234567890' } },
+      { awsRequestId: 'req-1', timeoutMs: 5000 },
+    )) as ProbeAnswer;
     expect(pids).toContain(answer.pid);
     expect(answer.greeting).toBe('hello from the environment');
     expect(answer.awsRequestId).toBe('req-1');
@@ -69,12 +83,24 @@ describe('a function pool', () => {
 
   it('runs 3 invocations at once on 3 distinct processes, and a 4th waits for the first free one', async () => {
     const pool = await probePool();
-    const answers = await Promise.all([sleep(pool, 600), sleep(pool, 600), sleep(pool, 600), sleep(pool, 50)]);
-    const [first, second, third, fourth] = answers as [ProbeAnswer, ProbeAnswer, ProbeAnswer, ProbeAnswer];
+    const answers = await Promise.all([
+      sleep(pool, 600),
+      sleep(pool, 600),
+      sleep(pool, 600),
+      sleep(pool, 50),
+    ]);
+    const [first, second, third, fourth] = answers as [
+      ProbeAnswer,
+      ProbeAnswer,
+      ProbeAnswer,
+      ProbeAnswer,
+    ];
 
     expect(new Set([first.pid, second.pid, third.pid])).toEqual(new Set(pool.pids()));
     // In parallel: every one of the three started before any of them finished.
-    expect(Math.max(first.startedAt, second.startedAt, third.startedAt)).toBeLessThan(Math.min(first.finishedAt, second.finishedAt, third.finishedAt));
+    expect(Math.max(first.startedAt, second.startedAt, third.startedAt)).toBeLessThan(
+      Math.min(first.finishedAt, second.finishedAt, third.finishedAt),
+    );
     // The 4th had no free worker until one of the three was done, and then ran on that process.
     const done = [first, second, third].sort((a, b) => a.finishedAt - b.finishedAt)[0]!;
     expect(fourth.startedAt).toBeGreaterThanOrEqual(done.finishedAt);
@@ -87,7 +113,9 @@ describe('a function pool', () => {
   it('serves invocations in arrival order while the only worker is busy', async () => {
     const pool = await probePool({ workers: 1 });
     const order: number[] = [];
-    await Promise.all([0, 1, 2, 3].map((i) => pool.invoke({ action: 'sleep', ms: 20 }).then(() => order.push(i))));
+    await Promise.all(
+      [0, 1, 2, 3].map((i) => pool.invoke({ action: 'sleep', ms: 20 }).then(() => order.push(i))),
+    );
     expect(order).toEqual([0, 1, 2, 3]);
   });
 
@@ -108,7 +136,9 @@ describe('a function pool', () => {
   it('kills a worker whose invocation overruns its timeout, and replaces it', async () => {
     const pool = await probePool({ workers: 1 });
     const [hung] = pool.pids() as [number];
-    await expect(pool.invoke({ action: 'hang' }, { timeoutMs: 300 })).rejects.toThrow(new FunctionTimeoutError('probe', 300));
+    await expect(pool.invoke({ action: 'hang' }, { timeoutMs: 300 })).rejects.toThrow(
+      new FunctionTimeoutError('probe', 300),
+    );
     await until('the hung worker to be killed', () => (isAlive(hung) ? undefined : true));
     const answer = await sleep(pool, 0);
     expect(answer.pid).not.toBe(hung);
@@ -117,15 +147,21 @@ describe('a function pool', () => {
   it('reports what the handler threw, or what JSON cannot carry, and keeps the worker', async () => {
     const pool = await probePool({ workers: 1 });
     const [pid] = pool.pids() as [number];
-    await expect(pool.invoke({ action: 'throw' })).rejects.toThrow(new FunctionError('probe', 'RangeError', 'the probe was asked to throw'));
-    await expect(pool.invoke({ action: 'bigint' })).rejects.toThrow(new FunctionError('probe', 'Runtime.MarshalError', 'Do not know how to serialize a BigInt'));
+    await expect(pool.invoke({ action: 'throw' })).rejects.toThrow(
+      new FunctionError('probe', 'RangeError', 'the probe was asked to throw'),
+    );
+    await expect(pool.invoke({ action: 'bigint' })).rejects.toThrow(
+      new FunctionError('probe', 'Runtime.MarshalError', 'Do not know how to serialize a BigInt'),
+    );
     expect((await sleep(pool, 0)).pid).toBe(pid);
   });
 
   it('stops every worker, fails what was waiting, and refuses new invocations', async () => {
     const pool = await probePool({ workers: 2, stopGraceMs: 500 });
     const pids = pool.pids();
-    const running = [pool.invoke({ action: 'hang' }), pool.invoke({ action: 'hang' })].map((invocation) => expect(invocation).rejects.toBeInstanceOf(FunctionCrashedError));
+    const running = [pool.invoke({ action: 'hang' }), pool.invoke({ action: 'hang' })].map(
+      (invocation) => expect(invocation).rejects.toBeInstanceOf(FunctionCrashedError),
+    );
     const waiting = expect(pool.invoke({})).rejects.toThrow(new PoolStoppedError('probe'));
     await pool.stop();
     expect(pids.filter(isAlive)).toEqual([]);
@@ -137,22 +173,40 @@ describe('a function pool', () => {
   });
 
   it('leaves no worker running when its parent is killed outright (SIGKILL: no stop() runs)', async () => {
-    const host = spawn(process.execPath, ['--import', 'tsx', POOL_HOST], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+    const host = spawn(process.execPath, ['--import', 'tsx', POOL_HOST], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     host.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const pids = await until('the host to print its workers', () => (out.includes('\n') ? (JSON.parse(out) as number[]) : undefined));
+    const pids = await until('the host to print its workers', () =>
+      out.includes('\n') ? (JSON.parse(out) as number[]) : undefined,
+    );
     expect(pids).toHaveLength(2);
     expect(pids.every(isRunning)).toBe(true);
     host.kill('SIGKILL');
     // Each worker sees its IPC channel close and exits (reaping is then up to whoever adopted it).
-    await until('the orphaned workers to exit', () => (pids.some(isRunning) ? undefined : true), 5000);
+    await until(
+      'the orphaned workers to exit',
+      () => (pids.some(isRunning) ? undefined : true),
+      5000,
+    );
   });
 
   it('fails to start, with the module error, when the function cannot load, and leaves no process behind', async () => {
     await expect(
-      startFunctionPool({ functionName: 'probe', modulePath: FAILING_INIT, workers: 2, env: {}, timeoutMs: 1000, logger: createLogger('silent') }),
+      startFunctionPool({
+        functionName: 'probe',
+        modulePath: FAILING_INIT,
+        workers: 2,
+        env: {},
+        timeoutMs: 1000,
+        logger: createLogger('silent'),
+      }),
     ).rejects.toThrow(new FunctionInitError('probe', 'Error: PROBE_REQUIRED is not set'));
-    await until('the failed workers to exit', () => (childProcesses(process.pid, 'failing-init.ts').length === 0 ? true : undefined));
+    await until('the failed workers to exit', () =>
+      childProcesses(process.pid, 'failing-init.ts').length === 0 ? true : undefined,
+    );
   });
 });
 
@@ -162,22 +216,44 @@ describe('a function pool behind API Gateway semantics', () => {
   it('answers 502 for a crash, 504 for a timeout, each with an API Gateway request id', async () => {
     const pool = await probePool({ workers: 1 });
     // The probe reads `action` from the event; these stand-ins answer as a crash and a hang would.
-    const crash = httpFunction({ invoke: () => pool.invoke({ action: 'crash' }) }, { prefix: '/api/probe', logger: createLogger('silent') });
-    const hang = httpFunction({ invoke: () => pool.invoke({ action: 'hang' }, { timeoutMs: 200 }) }, { prefix: '/api/probe', logger: createLogger('silent') });
+    const crash = httpFunction(
+      { invoke: () => pool.invoke({ action: 'crash' }) },
+      { prefix: '/api/probe', logger: createLogger('silent') },
+    );
+    const hang = httpFunction(
+      { invoke: () => pool.invoke({ action: 'hang' }, { timeoutMs: 200 }) },
+      { prefix: '/api/probe', logger: createLogger('silent') },
+    );
 
     const crashed = await crash(request('/x'));
-    expect([crashed.status, await crashed.json()]).toEqual([502, { message: 'Internal Server Error' }]);
+    expect([crashed.status, await crashed.json()]).toEqual([
+      502,
+      { message: 'Internal Server Error' },
+    ]);
     expect(crashed.headers.get('apigw-requestid')).toMatch(/^[A-Za-z0-9+/]{14}==$/);
     const timedOut = await hang(request('/y'));
-    expect([timedOut.status, await timedOut.json()]).toEqual([504, { message: 'Endpoint request timed out' }]);
+    expect([timedOut.status, await timedOut.json()]).toEqual([
+      504,
+      { message: 'Endpoint request timed out' },
+    ]);
   });
 
   it('hands the function the payload 2.0 event and answers its inferred 200', async () => {
     const pool = await probePool({ workers: 1 });
-    const echoEvent = httpFunction({ invoke: (event) => pool.invoke({ echo: event }) }, { prefix: '/api/probe', logger: createLogger('silent') });
+    const echoEvent = httpFunction(
+      { invoke: (event) => pool.invoke({ echo: event }) },
+      { prefix: '/api/probe', logger: createLogger('silent') },
+    );
     const res = await echoEvent(request('/things?a=1&a=2'));
     expect(res.status).toBe(200);
-    const { echo } = (await res.json()) as { echo: { rawPath: string; rawQueryString: string; queryStringParameters: object; routeKey: string } };
+    const { echo } = (await res.json()) as {
+      echo: {
+        rawPath: string;
+        rawQueryString: string;
+        queryStringParameters: object;
+        routeKey: string;
+      };
+    };
     expect([echo.rawPath, echo.rawQueryString, echo.queryStringParameters, echo.routeKey]).toEqual([
       '/api/probe/things',
       'a=1&a=2',

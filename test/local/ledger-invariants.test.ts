@@ -6,10 +6,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
-import { checkInvariants, type InvariantReport, type LedgerSnapshot, type LoadRecord } from '../../bench/ledger-invariants.js';
+import {
+  checkInvariants,
+  type InvariantReport,
+  type LedgerSnapshot,
+  type LoadRecord,
+} from '../../bench/ledger-invariants.js';
 import { runScenario, type ScenarioName, type ScenarioRun } from '../../bench/ledger-scenarios.js';
-import { readLedgerSnapshot, type LedgerTarget } from '../../bench/ledger-snapshot.js';
+import { type LedgerTarget, readLedgerSnapshot } from '../../bench/ledger-snapshot.js';
+import type { RunningPlatform } from '../../infra/local/platform.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
 
 let platform: RunningPlatform;
@@ -26,14 +31,22 @@ afterAll(async () => {
 const REQUESTS = 300;
 const BUDGET = 200n;
 
-async function load(scenario: ScenarioName): Promise<{ run: ScenarioRun; snapshot: LedgerSnapshot }> {
+async function load(
+  scenario: ScenarioName,
+): Promise<{ run: ScenarioRun; snapshot: LedgerSnapshot }> {
   const ledger = `inv-${scenario}-${randomBytes(4).toString('hex')}`;
-  const run = await runScenario(target, scenario, ledger, { clients: 8, stop: { requests: REQUESTS }, hotSpendBudget: BUDGET });
+  const run = await runScenario(target, scenario, ledger, {
+    clients: 8,
+    stop: { requests: REQUESTS },
+    hotSpendBudget: BUDGET,
+  });
   return { run, snapshot: await readLedgerSnapshot(target, ledger) };
 }
 
-const failed = (report: InvariantReport) => report.invariants.filter((i) => !i.ok).map((i) => i.name);
-const detail = (report: InvariantReport, name: string) => report.invariants.find((i) => i.name === name)?.detail;
+const failed = (report: InvariantReport) =>
+  report.invariants.filter((i) => !i.ok).map((i) => i.name);
+const detail = (report: InvariantReport, name: string) =>
+  report.invariants.find((i) => i.name === name)?.detail;
 
 describe('ledger invariants after a load run', () => {
   let worldToAny: { run: ScenarioRun; snapshot: LedgerSnapshot };
@@ -48,7 +61,10 @@ describe('ledger invariants after a load run', () => {
     expect(failed(report)).toEqual([]);
     expect(report.ok).toBe(true);
     expect(run.requests).toBe(REQUESTS);
-    const committedUnanswered = Object.values(report.committedAfterUncertain).reduce((a, b) => a + b, 0);
+    const committedUnanswered = Object.values(report.committedAfterUncertain).reduce(
+      (a, b) => a + b,
+      0,
+    );
     expect(report.transactions).toBe(run.record.acknowledged.length + committedUnanswered);
     // One NEW_TRANSACTION log per transaction, nothing else was written.
     expect(report.logs).toBe(report.transactions);
@@ -59,7 +75,10 @@ describe('ledger invariants after a load run', () => {
     const report = checkInvariants(snapshot, run.record);
     expect(failed(report)).toEqual([]);
     expect(detail(report, 'hot-spend total equals the budget')).toMatch(/^200 spent /);
-    const spent = run.record.acknowledged.flatMap((a) => a.postings).filter((p) => p.source === 'hot:wallet').reduce((s, p) => s + p.amount, 0n);
+    const spent = run.record.acknowledged
+      .flatMap((a) => a.postings)
+      .filter((p) => p.source === 'hot:wallet')
+      .reduce((s, p) => s + p.amount, 0n);
     // Acknowledged spends never exceed the budget; the invariant above adds the ones committed without an answer.
     expect(spent).toBeLessThanOrEqual(BUDGET);
     // Every client stops only after a refusal at amount 1, so every one of the 8 saw the account empty.
@@ -82,14 +101,18 @@ describe('ledger invariants after a load run', () => {
         'every acknowledged transaction present once, as sent',
         'balances equal the replay of the postings',
       ]);
-      expect(detail(report, 'transaction ids are 1..N')).toBe('position 42: expected transaction 42, found transaction 43 (gap)');
+      expect(detail(report, 'transaction ids are 1..N')).toBe(
+        'position 42: expected transaction 42, found transaction 43 (gap)',
+      );
       expect(report.ok).toBe(false);
     });
 
     it('a duplicated log id', () => {
       const report = broken((s) => void (s.logs[5] = { ...s.logs[5]!, id: 5 }));
       expect(failed(report)).toEqual(['log ids are 1..M', 'hash chain verifies']);
-      expect(detail(report, 'log ids are 1..M')).toBe('position 6: expected log 6, found log 5 (duplicate or out of order)');
+      expect(detail(report, 'log ids are 1..M')).toBe(
+        'position 6: expected log 6, found log 5 (duplicate or out of order)',
+      );
     });
 
     it('a wrong balance: the account differs from the replay and the asset no longer sums to zero', () => {
@@ -97,28 +120,43 @@ describe('ledger invariants after a load run', () => {
         const account = s.accounts.find((a) => a.address !== 'world')!;
         account.volumes['USD/2']!.balance += 1n;
       });
-      expect(failed(report)).toEqual(['balances equal the replay of the postings', 'sum of balances per asset is 0']);
+      expect(failed(report)).toEqual([
+        'balances equal the replay of the postings',
+        'sum of balances per asset is 0',
+      ]);
       expect(detail(report, 'sum of balances per asset is 0')).toBe('USD/2 sums to 1');
     });
 
     it('a wrong aggregate', () => {
       const report = broken((s) => void (s.aggregate['USD/2'] = 7n));
       expect(failed(report)).toEqual(['aggregate/balances equals the replay']);
-      expect(detail(report, 'aggregate/balances equals the replay')).toBe('USD/2: aggregate 7, replay 0');
+      expect(detail(report, 'aggregate/balances equals the replay')).toBe(
+        'USD/2: aggregate 7, replay 0',
+      );
     });
 
     it('a broken hash link', () => {
       const report = broken((s) => void (s.logs[2] = { ...s.logs[2]!, hash: 'AAAA' }));
       expect(failed(report)).toEqual(['hash chain verifies']);
-      expect(detail(report, 'hash chain verifies')).toMatch(/^log 3: hash mismatch: stored AAAA, recomputed /);
+      expect(detail(report, 'hash chain verifies')).toMatch(
+        /^log 3: hash mismatch: stored AAAA, recomputed /,
+      );
     });
 
     it('a transaction no client was acknowledged for, and one answered "not committed" that committed', () => {
       const report = broken((_s, r) => {
         const second = r.acknowledged.splice(0, 2)[1];
-        r.uncertain.push({ idempotencyKey: second!.idempotencyKey, outcome: '503', declaredNotCommitted: true, postings: second!.postings });
+        r.uncertain.push({
+          idempotencyKey: second!.idempotencyKey,
+          outcome: '503',
+          declaredNotCommitted: true,
+          postings: second!.postings,
+        });
       });
-      expect(failed(report)).toEqual(['no transaction without an acknowledged or unanswered request', 'no "not committed" answer committed']);
+      expect(failed(report)).toEqual([
+        'no transaction without an acknowledged or unanswered request',
+        'no "not committed" answer committed',
+      ]);
       expect(report.committedAfterUncertain).toEqual({ '503': 1, '504': 0, 'network error': 0 });
     });
 
@@ -131,8 +169,14 @@ describe('ledger invariants after a load run', () => {
       const report = checkInvariants(
         {
           transactions: [
-            { id: 1, postings: [{ source: 'users:a', destination: 'users:b', asset: 'USD/2', amount: 5n }] },
-            { id: 2, postings: [{ source: 'world', destination: 'users:a', asset: 'USD/2', amount: 9n }] },
+            {
+              id: 1,
+              postings: [{ source: 'users:a', destination: 'users:b', asset: 'USD/2', amount: 5n }],
+            },
+            {
+              id: 2,
+              postings: [{ source: 'world', destination: 'users:a', asset: 'USD/2', amount: 9n }],
+            },
           ],
           accounts: [],
           aggregate: {},
@@ -140,7 +184,9 @@ describe('ledger invariants after a load run', () => {
         },
         { acknowledged: [], uncertain: [], statuses: {}, expectedRefusals: [] },
       );
-      expect(detail(report, 'no account but world below zero, in commit order')).toBe('after transaction 1, users:a holds -5 USD/2');
+      expect(detail(report, 'no account but world below zero, in commit order')).toBe(
+        'after transaction 1, users:a holds -5 USD/2',
+      );
     });
 
     it('a hot spend over its budget, and an unexpected refusal', () => {
@@ -148,8 +194,13 @@ describe('ledger invariants after a load run', () => {
         r.hotSpend = { account: 'users:7', asset: 'USD/2', budget: 1n };
         r.statuses['400 VALIDATION'] = 2;
       });
-      expect(failed(report)).toEqual(['only the expected refusals', 'hot-spend total equals the budget']);
-      expect(detail(report, 'only the expected refusals')).toBe('unexpected answers: 2× 400 VALIDATION');
+      expect(failed(report)).toEqual([
+        'only the expected refusals',
+        'hot-spend total equals the budget',
+      ]);
+      expect(detail(report, 'only the expected refusals')).toBe(
+        'unexpected answers: 2× 400 VALIDATION',
+      );
     });
   });
 });

@@ -25,10 +25,17 @@ afterAll(async () => {
 });
 
 /** The response as text, so nothing here rounds a number either. */
-async function call(method: string, path: string, body?: string): Promise<{ status: number; headers: Headers; text: string }> {
+async function call(
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; headers: Headers; text: string }> {
   const res = await fetch(`${platform.baseUrl}/api/ledger${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body } : {}),
   });
   return { status: res.status, headers: res.headers, text: await res.text() };
@@ -52,9 +59,15 @@ describe('the ledger served by 3 worker processes', () => {
     const first = await call('POST', '/v2/pooled/transactions', posting('world', 'users:1', A));
     expect(first.status).toBe(200);
     expect(first.text).toContain(`"amount":${A}`);
-    expect((await call('POST', '/v2/pooled/transactions', posting('users:1', 'users:2', B))).status).toBe(200);
+    expect(
+      (await call('POST', '/v2/pooled/transactions', posting('users:1', 'users:2', B))).status,
+    ).toBe(200);
 
-    const [one, two, world] = await Promise.all(['users:1', 'users:2', 'world'].map((a) => call('GET', `/v2/pooled/accounts/${a}?expand=volumes`)));
+    const [one, two, world] = await Promise.all(
+      ['users:1', 'users:2', 'world'].map((a) =>
+        call('GET', `/v2/pooled/accounts/${a}?expand=volumes`),
+      ),
+    );
     expect(one!.text).toContain(`"COIN":{"input":${A},"output":${B},"balance":${A - B}}`);
     expect(two!.text).toContain(`"COIN":{"input":${B},"output":0,"balance":${B}}`);
     expect(world!.text).toContain(`"COIN":{"input":0,"output":${A},"balance":-${A}}`);
@@ -66,10 +79,17 @@ describe('the ledger served by 3 worker processes', () => {
     expect(listed.text).toContain(`"amount":${B}`);
   });
 
-  it('answers many concurrent reads, each worker one at a time, with the gateway request id as the service\'s', async () => {
-    const answers = await Promise.all(Array.from({ length: 9 }, () => fetch(`${platform.baseUrl}/api/ledger/v2/_info`, { headers: { authorization: `Bearer ${token}` } })));
+  it("answers many concurrent reads, each worker one at a time, with the gateway request id as the service's", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 9 }, () =>
+        fetch(`${platform.baseUrl}/api/ledger/v2/_info`, {
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      ),
+    );
     expect(answers.map((res) => res.status)).toEqual(Array(9).fill(200));
-    for (const res of answers) expect(res.headers.get('x-request-id')).toBe(res.headers.get('apigw-requestid'));
+    for (const res of answers)
+      expect(res.headers.get('x-request-id')).toBe(res.headers.get('apigw-requestid'));
   });
 
   it('leaves no worker process behind once stopped', async () => {
@@ -81,10 +101,15 @@ describe('the ledger served by 3 worker processes', () => {
 });
 
 describe('a ledger worker that cannot start', () => {
-  it('fails the platform start-up with the function\'s own error, and leaves no worker behind', async () => {
+  it("fails the platform start-up with the function's own error, and leaves no worker behind", async () => {
     // Read by functions/ledger.ts at load, in each worker: a bad value is the function's init error.
-    await expect(startTestPlatform({ ledgerWorkers: 2, env: { LEDGER_BUCKET_TABLES: '["heavy"]' } })).rejects.toThrow(
-      new FunctionInitError('ledger', 'ConfigurationError: LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name'),
+    await expect(
+      startTestPlatform({ ledgerWorkers: 2, env: { LEDGER_BUCKET_TABLES: '["heavy"]' } }),
+    ).rejects.toThrow(
+      new FunctionInitError(
+        'ledger',
+        'ConfigurationError: LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name',
+      ),
     );
     expect(childProcesses(process.pid, 'functions/ledger.ts')).toEqual([]);
   });

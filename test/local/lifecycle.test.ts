@@ -4,7 +4,7 @@
  * stop everything without an error line; a second start on the same DATA_DIR is refused in one line and leaves
  * the first one serving; DynamoDB Local runs with telemetry off; /_health polls write no log lines.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +36,8 @@ interface NpmStart {
 const started: NpmStart[] = [];
 afterEach(() => {
   // Only if a test failed midway: nothing of what it started stays behind.
-  for (const s of started.splice(0)) for (const pid of groupMembers(s.child.pid!)) process.kill(pid, 'SIGKILL');
+  for (const s of started.splice(0))
+    for (const pid of groupMembers(s.child.pid!)) process.kill(pid, 'SIGKILL');
 });
 
 /** `npm start` in a process group of its own (the group's id is npm's pid). */
@@ -52,8 +53,16 @@ async function npmStart(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<N
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
-  const run = { child, baseUrl: `http://127.0.0.1:${port}`, stdout: () => out, stderr: () => err, exit };
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
+  const run = {
+    child,
+    baseUrl: `http://127.0.0.1:${port}`,
+    stdout: () => out,
+    stderr: () => err,
+    exit,
+  };
   started.push(run);
   return run;
 }
@@ -64,7 +73,8 @@ async function ready(run: NpmStart): Promise<void> {
   await until(
     'platform ready',
     () => {
-      if (exited) throw new Error(`npm start exited before it was ready:\n${run.stdout()}\n${run.stderr()}`);
+      if (exited)
+        throw new Error(`npm start exited before it was ready:\n${run.stdout()}\n${run.stderr()}`);
       return run.stdout().includes('platform ready at') ? true : undefined;
     },
     START_TIMEOUT,
@@ -89,10 +99,15 @@ function groupMembers(pgid: number): number[] {
 }
 
 const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-const dynamoLocalOf = (run: NpmStart) => groupMembers(run.child.pid!).filter((pid) => commandLine(pid).some((a) => a.endsWith('DynamoDBLocal.jar')));
+const dynamoLocalOf = (run: NpmStart) =>
+  groupMembers(run.child.pid!).filter((pid) =>
+    commandLine(pid).some((a) => a.endsWith('DynamoDBLocal.jar')),
+  );
 /** The lines the platform (or npm) wrote as errors; Node's and the AWS SDK's warnings are not. */
-const errorLines = (text: string) => text.split('\n').filter((line) => /^error:|^npm (error|ERR!)|"level":"error"/.test(line));
-const healthLogLines = (text: string) => text.split('\n').filter((line) => line.startsWith('{') && line.includes('_health'));
+const errorLines = (text: string) =>
+  text.split('\n').filter((line) => /^error:|^npm (error|ERR!)|"level":"error"/.test(line));
+const healthLogLines = (text: string) =>
+  text.split('\n').filter((line) => line.startsWith('{') && line.includes('_health'));
 
 describe('npm start as a process group', () => {
   it(
@@ -106,18 +121,27 @@ describe('npm start as a process group', () => {
       const [jvm] = dynamoLocalOf(first);
       expect(jvm).toBeDefined();
       expect(commandLine(jvm!)).toContain('-disableTelemetry');
-      expect(readFileSync(`/proc/${jvm}/environ`, 'utf8').split('\0')).toContain('DDB_LOCAL_TELEMETRY=0');
+      expect(readFileSync(`/proc/${jvm}/environ`, 'utf8').split('\0')).toContain(
+        'DDB_LOCAL_TELEMETRY=0',
+      );
 
       // Health polls: answered, and not one log line for them.
-      for (let i = 0; i < 3; i++) expect((await fetch(`${first.baseUrl}/_health`)).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await fetch(`${first.baseUrl}/_health`)).status).toBe(200);
       const token = await fetch(`${first.baseUrl}/api/auth/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'local-dev', client_secret: 'local-dev-secret' }),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'local-dev',
+          client_secret: 'local-dev-secret',
+        }),
       });
       expect(token.status).toBe(200);
       // The token request is logged (so logging is on), the polls before it are not.
-      await until('the token request logged', () => (first.stdout().includes('"route":"/api/auth/oauth/token"') ? true : undefined));
+      await until('the token request logged', () =>
+        first.stdout().includes('"route":"/api/auth/oauth/token"') ? true : undefined,
+      );
       expect(healthLogLines(first.stdout())).toEqual([]);
 
       // A second start on the same DATA_DIR: one clear line, exit 1, nothing of the first touched.
@@ -136,7 +160,11 @@ describe('npm start as a process group', () => {
       expect(members.length).toBeGreaterThanOrEqual(7); // npm, sh, node, java, 4 ledger workers, a writer (and esbuild services)
       first.child.kill('SIGTERM');
       await first.exit;
-      await until('every process of npm start gone', () => (groupMembers(first.child.pid!).length === 0 ? true : undefined), 30_000);
+      await until(
+        'every process of npm start gone',
+        () => (groupMembers(first.child.pid!).length === 0 ? true : undefined),
+        30_000,
+      );
       expect(first.stdout()).toContain('stopping...');
       expect(errorLines(first.stdout() + first.stderr())).toEqual([]);
       expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
@@ -155,8 +183,15 @@ describe('npm start as a process group', () => {
       process.kill(-run.child.pid!, 'SIGINT');
       // npm's own status: 0 when its shell waits for node (bash), or death by SIGINT when the shell itself is
       // interrupted (dash) and npm re-raises it, as a shell expects after Ctrl+C. Never an error status.
-      expect([{ code: 0, signal: null }, { code: null, signal: 'SIGINT' }]).toContainEqual(await run.exit);
-      await until('every process of npm start gone', () => (groupMembers(run.child.pid!).length === 0 ? true : undefined), 30_000);
+      expect([
+        { code: 0, signal: null },
+        { code: null, signal: 'SIGINT' },
+      ]).toContainEqual(await run.exit);
+      await until(
+        'every process of npm start gone',
+        () => (groupMembers(run.child.pid!).length === 0 ? true : undefined),
+        30_000,
+      );
       expect(run.stdout()).toContain('stopping...');
       expect(errorLines(run.stdout() + run.stderr())).toEqual([]);
       expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
@@ -166,8 +201,15 @@ describe('npm start as a process group', () => {
       await ready(again);
       expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
       process.kill(-again.child.pid!, 'SIGINT');
-      expect([{ code: 0, signal: null }, { code: null, signal: 'SIGINT' }]).toContainEqual(await again.exit);
-      await until('every process of the second start gone', () => (groupMembers(again.child.pid!).length === 0 ? true : undefined), 30_000);
+      expect([
+        { code: 0, signal: null },
+        { code: null, signal: 'SIGINT' },
+      ]).toContainEqual(await again.exit);
+      await until(
+        'every process of the second start gone',
+        () => (groupMembers(again.child.pid!).length === 0 ? true : undefined),
+        30_000,
+      );
       expect(errorLines(again.stdout() + again.stderr())).toEqual([]);
     },
     3 * START_TIMEOUT,

@@ -3,8 +3,8 @@
  * (DynamoDB Local on disk), and `infra/local/main.ts` as a real process — banner, health, clean shutdown on
  * SIGTERM, and one clear error line for a port in use or a bad auth configuration.
  */
-import { DEFAULT_LEDGER_WORKERS } from '../../infra/local/lambda/ledger-workers.js';
-import { spawn, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port.js';
-import { startPlatform, type RunningPlatform } from '../../infra/local/platform.js';
+import { DEFAULT_LEDGER_WORKERS } from '../../infra/local/lambda/ledger-workers.js';
+import { type RunningPlatform, startPlatform } from '../../infra/local/platform.js';
 import { DEFAULT_CLIENT_SCOPES } from '../../lib/bearer/scopes.js';
 import { startTestPlatform } from '../support/platform.js';
 import { childProcesses, isAlive } from '../support/processes.js';
@@ -63,7 +64,11 @@ async function tokenFor(baseUrl: string, client: { id: string; secret: string })
   const res = await fetch(`${baseUrl}/api/auth/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: client.id,
+      client_secret: client.secret,
+    }),
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
@@ -71,7 +76,16 @@ async function tokenFor(baseUrl: string, client: { id: string; secret: string })
 
 const ALL_UP = {
   status: 'ok',
-  components: { auth: 'up', ledger: 'up', 'ledger-workers': 'up', 'ledger-writers': 'up', webhooks: 'up', payments: 'up', sqs: 'up', dynamodb: 'up' },
+  components: {
+    auth: 'up',
+    ledger: 'up',
+    'ledger-workers': 'up',
+    'ledger-writers': 'up',
+    webhooks: 'up',
+    payments: 'up',
+    sqs: 'up',
+    dynamodb: 'up',
+  },
 };
 
 describe('gateway', () => {
@@ -106,22 +120,37 @@ describe('gateway', () => {
     ] as const) {
       const res = await fetch(`${platform.baseUrl}${path}`, { method });
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect(await res.json()).toEqual({ errorCode: 'NOT_FOUND', errorMessage: `no route for ${method} ${path}` });
+      expect(await res.json()).toEqual({
+        errorCode: 'NOT_FOUND',
+        errorMessage: `no route for ${method} ${path}`,
+      });
     }
   });
 
   it('answers a service route without a token with 401 invalid_token', async () => {
-    for (const path of ['/api/ledger/anything', '/api/webhooks/v1/subscriptions', '/api/payments/x', '/api/auth/clients']) {
+    for (const path of [
+      '/api/ledger/anything',
+      '/api/webhooks/v1/subscriptions',
+      '/api/payments/x',
+      '/api/auth/clients',
+    ]) {
       const res = await fetch(`${platform.baseUrl}${path}`);
       expect(res.status, path).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="missing bearer token"');
-      expect(await res.json()).toEqual({ errorCode: 'UNAUTHORIZED', errorMessage: 'missing bearer token' });
+      expect(res.headers.get('www-authenticate')).toBe(
+        'Bearer error="invalid_token", error_description="missing bearer token"',
+      );
+      expect(await res.json()).toEqual({
+        errorCode: 'UNAUTHORIZED',
+        errorMessage: 'missing bearer token',
+      });
     }
   });
 
   it('answers a garbage bearer token with 401 invalid_token', async () => {
-    const res = await fetch(`${platform.baseUrl}/api/ledger/anything`, { headers: { authorization: 'Bearer not.a.jwt' } });
+    const res = await fetch(`${platform.baseUrl}/api/ledger/anything`, {
+      headers: { authorization: 'Bearer not.a.jwt' },
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
     expect(((await res.json()) as { errorCode: string }).errorCode).toBe('UNAUTHORIZED');
@@ -148,7 +177,9 @@ describe('auth configuration of the local platform', () => {
   it('resolves $NAME secrets from the caller environment', async () => {
     const platform = await startTestPlatform({
       env: {
-        AUTH_CONFIG_INLINE: JSON.stringify({ clients: [{ id: 'env-client', secrets: ['$ENV_CLIENT_SECRET'] }] }),
+        AUTH_CONFIG_INLINE: JSON.stringify({
+          clients: [{ id: 'env-client', secrets: ['$ENV_CLIENT_SECRET'] }],
+        }),
         ENV_CLIENT_SECRET: 'secret-from-the-shell-42',
       },
     });
@@ -178,65 +209,73 @@ describe('restart on the same data directory', () => {
     for (const p of running.splice(0)) await p.stop();
   });
 
-  it(
-    'keeps clients and signing keys, and leaves no DynamoDB Local behind',
-    async () => {
-      const dataDir = tempDir('restart');
-      // The second start takes the first one's port, as `npm start` would: tokens name the base URL as audience.
-      let port = 0;
-      const start = async () => {
-        const p = await startPlatform({ port, dataDir, env: { LOG_LEVEL: 'silent' } });
-        port = Number(new URL(p.baseUrl).port);
-        running.push(p);
-        return p;
-      };
-      const stop = async (p: RunningPlatform) => {
-        running.splice(running.indexOf(p), 1);
-        await p.stop();
-      };
+  it('keeps clients and signing keys, and leaves no DynamoDB Local behind', async () => {
+    const dataDir = tempDir('restart');
+    // The second start takes the first one's port, as `npm start` would: tokens name the base URL as audience.
+    let port = 0;
+    const start = async () => {
+      const p = await startPlatform({ port, dataDir, env: { LOG_LEVEL: 'silent' } });
+      port = Number(new URL(p.baseUrl).port);
+      running.push(p);
+      return p;
+    };
+    const stop = async (p: RunningPlatform) => {
+      running.splice(running.indexOf(p), 1);
+      await p.stop();
+    };
 
-      const first = await start();
-      // Its own DynamoDB Local, on disk in the data directory.
-      expect(first.env.DYNAMODB_ENDPOINT).not.toBe(inject('dynamoEndpoint'));
-      expect(dynamoProcessesFor(dataDir)).toHaveLength(1);
-      expect(existsSync(join(dataDir, 'dynamodb'))).toBe(true);
+    const first = await start();
+    // Its own DynamoDB Local, on disk in the data directory.
+    expect(first.env.DYNAMODB_ENDPOINT).not.toBe(inject('dynamoEndpoint'));
+    expect(dynamoProcessesFor(dataDir)).toHaveLength(1);
+    expect(existsSync(join(dataDir, 'dynamodb'))).toBe(true);
 
-      const token = await tokenFor(first.baseUrl, TEST_CLIENT);
-      const created = await fetch(`${first.baseUrl}/api/auth/clients`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'survives restart' }),
+    const token = await tokenFor(first.baseUrl, TEST_CLIENT);
+    const created = await fetch(`${first.baseUrl}/api/auth/clients`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'survives restart' }),
+    });
+    expect(created.status).toBe(201);
+    const { data } = (await created.json()) as {
+      data: { id: string; name: string; createdAt: string };
+    };
+    const keysBefore = (await (await fetch(`${first.baseUrl}/api/auth/keys`)).json()) as {
+      keys: Array<{ kid: string }>;
+    };
+    await stop(first);
+    expect(await remainingDynamoProcesses(dataDir)).toEqual([]);
+
+    const second = await start();
+    expect(second.baseUrl).toBe(first.baseUrl);
+    expect(await second.health()).toEqual(ALL_UP);
+    const keysAfter = (await (await fetch(`${second.baseUrl}/api/auth/keys`)).json()) as {
+      keys: Array<{ kid: string }>;
+    };
+    expect(keysAfter.keys.map((k) => k.kid)).toEqual(keysBefore.keys.map((k) => k.kid));
+
+    // Read back with a fresh token and with the one issued before the restart (the keys live in the auth table).
+    const freshToken = await tokenFor(second.baseUrl, TEST_CLIENT);
+    for (const bearer of [freshToken, token]) {
+      const readBack = await fetch(`${second.baseUrl}/api/auth/clients/${data.id}`, {
+        headers: { authorization: `Bearer ${bearer}` },
       });
-      expect(created.status).toBe(201);
-      const { data } = (await created.json()) as { data: { id: string; name: string; createdAt: string } };
-      const keysBefore = (await (await fetch(`${first.baseUrl}/api/auth/keys`)).json()) as { keys: Array<{ kid: string }> };
-      await stop(first);
-      expect(await remainingDynamoProcesses(dataDir)).toEqual([]);
+      expect(readBack.status).toBe(200);
+      const back = (
+        (await readBack.json()) as {
+          data: { id: string; name: string; createdAt: string; scopes: string[] };
+        }
+      ).data;
+      expect(back.id).toBe(data.id);
+      expect(back.name).toBe('survives restart');
+      expect(back.createdAt).toBe(data.createdAt);
+      expect(back.scopes).toEqual(DEFAULT_CLIENT_SCOPES);
+    }
 
-      const second = await start();
-      expect(second.baseUrl).toBe(first.baseUrl);
-      expect(await second.health()).toEqual(ALL_UP);
-      const keysAfter = (await (await fetch(`${second.baseUrl}/api/auth/keys`)).json()) as { keys: Array<{ kid: string }> };
-      expect(keysAfter.keys.map((k) => k.kid)).toEqual(keysBefore.keys.map((k) => k.kid));
-
-      // Read back with a fresh token and with the one issued before the restart (the keys live in the auth table).
-      const freshToken = await tokenFor(second.baseUrl, TEST_CLIENT);
-      for (const bearer of [freshToken, token]) {
-        const readBack = await fetch(`${second.baseUrl}/api/auth/clients/${data.id}`, { headers: { authorization: `Bearer ${bearer}` } });
-        expect(readBack.status).toBe(200);
-        const back = ((await readBack.json()) as { data: { id: string; name: string; createdAt: string; scopes: string[] } }).data;
-        expect(back.id).toBe(data.id);
-        expect(back.name).toBe('survives restart');
-        expect(back.createdAt).toBe(data.createdAt);
-        expect(back.scopes).toEqual(DEFAULT_CLIENT_SCOPES);
-      }
-
-      await stop(second);
-      expect(await remainingDynamoProcesses(dataDir)).toEqual([]);
-      expect(existsSync(join(dataDir, 'dynamodb-local.pid'))).toBe(false);
-    },
-    120_000,
-  );
+    await stop(second);
+    expect(await remainingDynamoProcesses(dataDir)).toEqual([]);
+    expect(existsSync(join(dataDir, 'dynamodb-local.pid'))).toBe(false);
+  }, 120_000);
 });
 
 describe('npm start (infra/local/main.ts) as a process', () => {
@@ -262,9 +301,15 @@ describe('npm start (infra/local/main.ts) as a process', () => {
     for (const server of servers.splice(0)) await new Promise((r) => server.close(r));
   });
 
-  function startMain(env: { PORT: string; DATA_DIR: string; AUTH_CONFIG?: string; LEDGER_WORKERS?: string }): MainProcess {
+  function startMain(env: {
+    PORT: string;
+    DATA_DIR: string;
+    AUTH_CONFIG?: string;
+    LEDGER_WORKERS?: string;
+  }): MainProcess {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
-    for (const name of ['AUTH_CONFIG', 'AUTH_CONFIG_INLINE', 'MISSING_VAR_XYZ', 'LEDGER_WORKERS']) if (!(name in env)) delete childEnv[name];
+    for (const name of ['AUTH_CONFIG', 'AUTH_CONFIG_INLINE', 'MISSING_VAR_XYZ', 'LEDGER_WORKERS'])
+      if (!(name in env)) delete childEnv[name];
     const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
       cwd: REPO_ROOT,
       env: childEnv,
@@ -295,14 +340,19 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       check();
       void main.exit.then(({ code, signal }) => {
         if (!main.stdout().includes(text)) {
-          reject(new Error(`exited (code ${code}, signal ${signal}) before printing "${text}"\nstdout:\n${main.stdout()}\nstderr:\n${main.stderr()}`));
+          reject(
+            new Error(
+              `exited (code ${code}, signal ${signal}) before printing "${text}"\nstdout:\n${main.stdout()}\nstderr:\n${main.stderr()}`,
+            ),
+          );
         }
       });
     });
   }
 
   /** The process's own error lines, without Node/AWS SDK warnings. */
-  const errorLines = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('error:'));
+  const errorLines = (stderr: string) =>
+    stderr.split('\n').filter((line) => line.startsWith('error:'));
 
   it(
     'starts, prints the banner with the test client, serves /_health and stops cleanly on SIGTERM',
@@ -318,7 +368,9 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(lines).toContain(`  health     ${baseUrl}/_health`);
       expect(lines).toContain(`  discovery  ${baseUrl}/api/auth/.well-known/openid-configuration`);
       expect(lines).toContain(`  data       ${dataDir}`);
-      expect(lines).toContain('  test client (TEST ONLY): client_id=local-dev client_secret=local-dev-secret');
+      expect(lines).toContain(
+        '  test client (TEST ONLY): client_id=local-dev client_secret=local-dev-secret',
+      );
       expect(dynamoProcessesFor(dataDir)).toHaveLength(1);
 
       const health = await fetch(`${baseUrl}/_health`);
@@ -327,7 +379,10 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       // The printed test client works.
       await tokenFor(baseUrl, TEST_CLIENT);
       // The ledger's workers (4 by default) and its writer are child processes, and go with their parent.
-      const workers = [...childProcesses(main.child.pid!, 'functions/ledger.ts'), ...childProcesses(main.child.pid!, 'functions/ledger-writer.ts')];
+      const workers = [
+        ...childProcesses(main.child.pid!, 'functions/ledger.ts'),
+        ...childProcesses(main.child.pid!, 'functions/ledger-writer.ts'),
+      ];
       expect(workers).toHaveLength(DEFAULT_LEDGER_WORKERS + 1);
 
       main.child.kill('SIGTERM');
@@ -368,9 +423,15 @@ describe('npm start (infra/local/main.ts) as a process', () => {
     async () => {
       for (const bad of ['0', '65', 'two']) {
         const dataDir = tempDir('workers');
-        const main = startMain({ PORT: String(await freePort()), DATA_DIR: dataDir, LEDGER_WORKERS: bad });
+        const main = startMain({
+          PORT: String(await freePort()),
+          DATA_DIR: dataDir,
+          LEDGER_WORKERS: bad,
+        });
         expect((await main.exit).code).toBe(1);
-        expect(errorLines(main.stderr())).toEqual([`error: LEDGER_WORKERS must be an integer from 1 to 64 (got "${bad}")`]);
+        expect(errorLines(main.stderr())).toEqual([
+          `error: LEDGER_WORKERS must be an integer from 1 to 64 (got "${bad}")`,
+        ]);
         expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
       }
     },
@@ -382,13 +443,24 @@ describe('npm start (infra/local/main.ts) as a process', () => {
     async () => {
       const dir = tempDir('config');
       const configPath = join(dir, 'auth.yaml');
-      writeFileSync(configPath, ['clients:', '  - id: ci-client', '    secrets:', '      - $MISSING_VAR_XYZ', ''].join('\n'));
+      writeFileSync(
+        configPath,
+        ['clients:', '  - id: ci-client', '    secrets:', '      - $MISSING_VAR_XYZ', ''].join(
+          '\n',
+        ),
+      );
       const dataDir = join(dir, 'data');
 
-      const main = startMain({ PORT: String(await freePort()), DATA_DIR: dataDir, AUTH_CONFIG: configPath });
+      const main = startMain({
+        PORT: String(await freePort()),
+        DATA_DIR: dataDir,
+        AUTH_CONFIG: configPath,
+      });
       expect((await main.exit).code).toBe(1);
       const errors = errorLines(main.stderr());
-      expect(errors).toEqual([`error: auth config ${configPath}: clients[0].secrets[0]: environment variable MISSING_VAR_XYZ is not set`]);
+      expect(errors).toEqual([
+        `error: auth config ${configPath}: clients[0].secrets[0]: environment variable MISSING_VAR_XYZ is not set`,
+      ]);
       expect(main.stdout()).not.toContain('platform ready at');
       // The configuration is read before anything starts: no JVM, not even its data directory.
       expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);

@@ -4,13 +4,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../lib/dynamo/client.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
+import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { newConfig, newConfigId } from '../../lib/webhooks/domain/config.js';
+import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
 
@@ -29,14 +29,18 @@ const answers: number[] = [];
 async function api(method: string, path: string, body?: unknown): Promise<Response> {
   return fetch(`${platform.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${await testClientToken(platform)}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${await testClientToken(platform)}`,
+      'content-type': 'application/json',
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 }
 
 async function waitFor(count: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (received.length < count && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   expect(received.length).toBeGreaterThanOrEqual(count);
 }
 
@@ -45,7 +49,10 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(answers[received.length - 1] ?? 200).end();
     });
   });
@@ -61,12 +68,19 @@ afterAll(async () => {
 
 describe('webhook delivery on the local platform', () => {
   it('delivers a signed, verifiable ledger.committed_transactions event, and retries a 500 with the same id', async () => {
-    const created = await api('POST', '/api/webhooks/configs', { endpoint: receiverUrl, eventTypes: ['ledger.committed_transactions'] });
+    const created = await api('POST', '/api/webhooks/configs', {
+      endpoint: receiverUrl,
+      eventTypes: ['ledger.committed_transactions'],
+    });
     expect(created.status).toBe(200);
-    const { secret, id: configId } = ((await created.json()) as { data: { secret: string; id: string } }).data;
+    const { secret, id: configId } = (
+      (await created.json()) as { data: { secret: string; id: string } }
+    ).data;
     expect((await api('POST', '/api/ledger/v2/hooks')).status).toBe(204);
     answers.push(500, 200);
-    const tx = await api('POST', '/api/ledger/v2/hooks/transactions', { postings: [{ source: 'world', destination: 'a', amount: 42, asset: 'USD' }] });
+    const tx = await api('POST', '/api/ledger/v2/hooks/transactions', {
+      postings: [{ source: 'world', destination: 'a', amount: 42, asset: 'USD' }],
+    });
     expect(tx.status).toBe(200);
 
     // First attempt answered 500; the retry comes 5 s (±20 %) later with the same delivery id.
@@ -77,33 +91,78 @@ describe('webhook delivery on the local platform', () => {
     for (const delivery of [first, second]) {
       const h = delivery.headers;
       expect(h['service-webhook-id']).toBe(h['webhook-id']);
-      expect(verifyWithTolerance(h['service-webhook-signature'], h['service-webhook-id'], h['service-webhook-timestamp'], secret, delivery.body)).toBe(true);
+      expect(
+        verifyWithTolerance(
+          h['service-webhook-signature'],
+          h['service-webhook-id'],
+          h['service-webhook-timestamp'],
+          secret,
+          delivery.body,
+        ),
+      ).toBe(true);
       expect(() =>
-        new Webhook(secret).verify(delivery.body, { 'webhook-id': h['webhook-id']!, 'webhook-timestamp': h['webhook-timestamp']!, 'webhook-signature': h['webhook-signature']! }),
+        new Webhook(secret).verify(delivery.body, {
+          'webhook-id': h['webhook-id']!,
+          'webhook-timestamp': h['webhook-timestamp']!,
+          'webhook-signature': h['webhook-signature']!,
+        }),
       ).not.toThrow();
     }
-    const envelope = JSON.parse(second.body) as { type: string; app: string; payload: { ledger: string; transactions: Array<{ id: number; postings: Array<{ amount: number }> }> } };
+    const envelope = JSON.parse(second.body) as {
+      type: string;
+      app: string;
+      payload: {
+        ledger: string;
+        transactions: Array<{ id: number; postings: Array<{ amount: number }> }>;
+      };
+    };
     expect(envelope).toMatchObject({ type: 'ledger.committed_transactions', app: 'ledger' });
     expect(envelope.payload.ledger).toBe('hooks');
     expect(envelope.payload.transactions[0]!.postings[0]!.amount).toBe(42);
     // A tampered body does not verify.
-    expect(verifyWithTolerance(second.headers['webhook-signature'], second.headers['webhook-id'], second.headers['webhook-timestamp'], secret, second.body.replace('42', '43'))).toBe(false);
+    expect(
+      verifyWithTolerance(
+        second.headers['webhook-signature'],
+        second.headers['webhook-id'],
+        second.headers['webhook-timestamp'],
+        secret,
+        second.body.replace('42', '43'),
+      ),
+    ).toBe(false);
     expect(configId).toMatch(/^[0-9a-f-]{36}$/);
 
     // The attempt history is visible through the deliveries API.
     const deliveryId = first.headers['webhook-id']!;
     const deadline = Date.now() + 10_000;
-    let delivery: { status: string; attempts: number; configId: string; eventType: string } | undefined;
+    let delivery:
+      | { status: string; attempts: number; configId: string; eventType: string }
+      | undefined;
     while (Date.now() < deadline) {
-      delivery = ((await (await api('GET', `/api/webhooks/deliveries/${deliveryId}`)).json()) as { data: typeof delivery }).data;
+      delivery = (
+        (await (await api('GET', `/api/webhooks/deliveries/${deliveryId}`)).json()) as {
+          data: typeof delivery;
+        }
+      ).data;
       if (delivery?.status === 'succeeded') break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2, configId, eventType: 'ledger.committed_transactions' });
-    const listed = (await (await api('GET', '/api/webhooks/deliveries')).json()) as { cursor: { data: Array<{ id: string }> } };
+    expect(delivery).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      configId,
+      eventType: 'ledger.committed_transactions',
+    });
+    const listed = (await (await api('GET', '/api/webhooks/deliveries')).json()) as {
+      cursor: { data: Array<{ id: string }> };
+    };
     expect(listed.cursor.data.map((d) => d.id)).toContain(deliveryId);
-    const attempts = (await (await api('GET', `/api/webhooks/deliveries/${deliveryId}/attempts`)).json()) as { cursor: { data: Array<{ attempt: number; statusCode: number }> } };
-    expect(attempts.cursor.data.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 200]]);
+    const attempts = (await (
+      await api('GET', `/api/webhooks/deliveries/${deliveryId}/attempts`)
+    ).json()) as { cursor: { data: Array<{ attempt: number; statusCode: number }> } };
+    expect(attempts.cursor.data.map((a) => [a.attempt, a.statusCode])).toEqual([
+      [1, 500],
+      [2, 200],
+    ]);
 
     // A replay sends it once more, now, with the same id.
     const replay = await api('POST', `/api/webhooks/deliveries/${deliveryId}/replay`);
@@ -113,39 +172,76 @@ describe('webhook delivery on the local platform', () => {
     expect(received[2]!.headers['webhook-id']).toBe(deliveryId);
     expect(received[2]!.body).toBe(first.body);
 
-    expect((await api('GET', '/api/webhooks/deliveries/0123456789abcdef0123456789abcdef')).status).toBe(404);
+    expect(
+      (await api('GET', '/api/webhooks/deliveries/0123456789abcdef0123456789abcdef')).status,
+    ).toBe(404);
     expect((await api('GET', '/api/webhooks/deliveries/not-an-id')).status).toBe(404);
-    expect((await api('POST', '/api/webhooks/deliveries/0123456789abcdef0123456789abcdef/replay')).status).toBe(404);
+    expect(
+      (await api('POST', '/api/webhooks/deliveries/0123456789abcdef0123456789abcdef/replay'))
+        .status,
+    ).toBe(404);
   }, 60_000);
 
   it('sends one signed test delivery on GET /configs/{id}/test and answers the attempt', async () => {
-    const created = await api('POST', '/api/webhooks/configs', { endpoint: receiverUrl, eventTypes: ['payments.saved_payment'] });
-    const { id, secret } = ((await created.json()) as { data: { id: string; secret: string } }).data;
+    const created = await api('POST', '/api/webhooks/configs', {
+      endpoint: receiverUrl,
+      eventTypes: ['payments.saved_payment'],
+    });
+    const { id, secret } = ((await created.json()) as { data: { id: string; secret: string } })
+      .data;
     const before = received.length;
     const res = await api('GET', `/api/webhooks/configs/${id}/test`);
     expect(res.status).toBe(200);
-    const { data } = (await res.json()) as { data: { id: string; configId: string; statusCode: number; durationMs: number } };
-    expect(data).toMatchObject({ configId: id, statusCode: 200, status: 'success', payload: '{"data":"test"}', retryAttempt: 0, webhookID: data.id });
+    const { data } = (await res.json()) as {
+      data: { id: string; configId: string; statusCode: number; durationMs: number };
+    };
+    expect(data).toMatchObject({
+      configId: id,
+      statusCode: 200,
+      status: 'success',
+      payload: '{"data":"test"}',
+      retryAttempt: 0,
+      webhookID: data.id,
+    });
     expect(received.length).toBe(before + 1);
     const got = received[before]!;
     expect(got.headers['webhook-id']).toBe(data.id);
-    expect(verifyWithTolerance(got.headers['webhook-signature'], got.headers['webhook-id'], got.headers['webhook-timestamp'], secret, got.body)).toBe(true);
+    expect(
+      verifyWithTolerance(
+        got.headers['webhook-signature'],
+        got.headers['webhook-id'],
+        got.headers['webhook-timestamp'],
+        secret,
+        got.body,
+      ),
+    ).toBe(true);
     // The reference platform's test body, as is.
     expect(got.body).toBe('{"data":"test"}');
 
     // A private address literal is refused at registration; the connect-time guard still covers a config
     // stored before that rule (written here through the store): refused, reported, never contacted.
-    const privateConfig = await api('POST', '/api/webhooks/configs', { endpoint: 'http://10.0.0.1/hook', eventTypes: ['payments.saved_payment'] });
+    const privateConfig = await api('POST', '/api/webhooks/configs', {
+      endpoint: 'http://10.0.0.1/hook',
+      eventTypes: ['payments.saved_payment'],
+    });
     expect(privateConfig.status).toBe(400);
     const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT! });
     const legacy = await new ConfigStore({ doc, table: platform.env.WEBHOOKS_TABLE! }).create(
-      newConfig({ endpoint: 'http://10.0.0.1/hook', eventTypes: ['payments.saved_payment'] }, newConfigId(), '2026-01-01T00:00:00Z'),
+      newConfig(
+        { endpoint: 'http://10.0.0.1/hook', eventTypes: ['payments.saved_payment'] },
+        newConfigId(),
+        '2026-01-01T00:00:00Z',
+      ),
     );
-    const refused = (await (await api('GET', `/api/webhooks/configs/${legacy.id}/test`)).json()) as { data: { error?: string; statusCode?: number; status?: string } };
+    const refused = (await (
+      await api('GET', `/api/webhooks/configs/${legacy.id}/test`)
+    ).json()) as { data: { error?: string; statusCode?: number; status?: string } };
     expect(refused.data).toMatchObject({ statusCode: 0, status: 'failed' });
     expect(refused.data.error).toContain('10.0.0.1');
     doc.destroy();
-    expect((await api('GET', '/api/webhooks/configs/00000000-0000-4000-8000-000000000000/test')).status).toBe(404);
+    expect(
+      (await api('GET', '/api/webhooks/configs/00000000-0000-4000-8000-000000000000/test')).status,
+    ).toBe(404);
   });
 
   it('refuses to replay a delivery that is still pending (409)', async () => {
@@ -154,7 +250,20 @@ describe('webhook delivery on the local platform', () => {
     await doc.send(
       new PutCommand({
         TableName: platform.env.WEBHOOKS_TABLE!,
-        Item: { pk: `DELIVERY#${id}`, sk: 'DELIVERY', id, configId: 'c', eventId: 'e', eventType: 'ledger.saved_metadata', body: '{}', status: 'pending', attempts: 1, nextAttemptAt: Date.now() + 3600_000, createdAt: 'x', updatedAt: 'x' },
+        Item: {
+          pk: `DELIVERY#${id}`,
+          sk: 'DELIVERY',
+          id,
+          configId: 'c',
+          eventId: 'e',
+          eventType: 'ledger.saved_metadata',
+          body: '{}',
+          status: 'pending',
+          attempts: 1,
+          nextAttemptAt: Date.now() + 3600_000,
+          createdAt: 'x',
+          updatedAt: 'x',
+        },
       }),
     );
     const res = await api('POST', `/api/webhooks/deliveries/${id}/replay`);

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { startTestPlatform, platformCall, until } from '../support/platform.js';
+import { platformCall, startTestPlatform, until } from '../support/platform.js';
 
 interface Received {
   id: string;
@@ -22,22 +22,30 @@ let platform: RunningPlatform | undefined;
 /** The same tables (and so the same stream) on every start: what a data directory gives `npm start`. */
 const resourcePrefix = `r${randomBytes(5).toString('hex')}-`;
 
-const api = (method: string, path: string, body?: unknown) => platformCall(platform!, method, path, body);
-
+const api = (method: string, path: string, body?: unknown) =>
+  platformCall(platform!, method, path, body);
 
 const restart = async (options: { dispatch: boolean }) => {
   await platform?.stop();
   platform = await startTestPlatform({ resourcePrefix, dispatch: options.dispatch });
 };
 
-const amountOf = (r: Received) => (JSON.parse(r.body) as { payload: { transactions: Array<{ postings: Array<{ amount: number }> }> } }).payload.transactions[0]!.postings[0]!.amount;
+const amountOf = (r: Received) =>
+  (
+    JSON.parse(r.body) as {
+      payload: { transactions: Array<{ postings: Array<{ amount: number }> }> };
+    }
+  ).payload.transactions[0]!.postings[0]!.amount;
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ id: String(req.headers['webhook-id']), body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        id: String(req.headers['webhook-id']),
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       // The very first request fails: its retry is pending when the platform stops.
       res.writeHead(received.length === 1 ? 500 : 200).end();
     });
@@ -54,10 +62,16 @@ afterAll(async () => {
 describe('restarting the local platform', () => {
   it('dispatches what was committed while dispatch was off, and sends the retry the lost queue held', async () => {
     await restart({ dispatch: true });
-    const config = await api('POST', '/api/webhooks/configs', { endpoint: receiverUrl, eventTypes: ['ledger.committed_transactions'] });
+    const config = await api('POST', '/api/webhooks/configs', {
+      endpoint: receiverUrl,
+      eventTypes: ['ledger.committed_transactions'],
+    });
     expect(config.status).toBe(200);
     expect((await api('POST', '/api/ledger/v2/restarts')).status).toBe(204);
-    const transfer = (amount: number) => api('POST', '/api/ledger/v2/restarts/transactions', { postings: [{ source: 'world', destination: 'a', amount, asset: 'USD' }] });
+    const transfer = (amount: number) =>
+      api('POST', '/api/ledger/v2/restarts/transactions', {
+        postings: [{ source: 'world', destination: 'a', amount, asset: 'USD' }],
+      });
 
     // 1. Committed and attempted once (500); stopped while its retry waits on the in-memory queue.
     expect((await transfer(1)).status).toBe(200);
@@ -71,14 +85,25 @@ describe('restarting the local platform', () => {
     // 2. Committed while the platform runs without dispatch: nothing is delivered.
     await restart({ dispatch: false });
     expect((await transfer(2)).status).toBe(200);
-    expect((await api('GET', '/api/webhooks/deliveries?status=pending')).body.cursor.data.map((d: { id: string }) => d.id)).toEqual([first.id]);
+    expect(
+      (await api('GET', '/api/webhooks/deliveries?status=pending')).body.cursor.data.map(
+        (d: { id: string }) => d.id,
+      ),
+    ).toEqual([first.id]);
 
     // 3. Dispatch on again, same tables: the event of step 2 is dispatched, and the retry of step 1 is sent.
     await restart({ dispatch: true });
-    const second = await until('the event committed while dispatch was off', () => received.find((r) => r.id !== first.id));
+    const second = await until('the event committed while dispatch was off', () =>
+      received.find((r) => r.id !== first.id),
+    );
     expect(amountOf(second)).toBe(2);
-    await until('the retry of the first delivery', () => (received.filter((r) => r.id === first.id).length === 2 ? true : undefined));
-    for (const [id, attempts] of [[first.id, 2], [second.id, 1]] as const) {
+    await until('the retry of the first delivery', () =>
+      received.filter((r) => r.id === first.id).length === 2 ? true : undefined,
+    );
+    for (const [id, attempts] of [
+      [first.id, 2],
+      [second.id, 1],
+    ] as const) {
       const delivery = await until(`delivery ${id} to succeed`, async () => {
         const { body } = await api('GET', `/api/webhooks/deliveries/${id}`);
         return body?.data?.status === 'succeeded' ? body.data : undefined;
@@ -89,7 +114,15 @@ describe('restarting the local platform', () => {
     // as a new delivery, and the re-enqueued retry went out once.
     expect(received.map((r) => [r.id === first.id ? 'first' : 'second', amountOf(r)])).toEqual([
       ['first', 1],
-      ...(received[1]!.id === first.id ? [['first', 1], ['second', 2]] : [['second', 2], ['first', 1]]),
+      ...(received[1]!.id === first.id
+        ? [
+            ['first', 1],
+            ['second', 2],
+          ]
+        : [
+            ['second', 2],
+            ['first', 1],
+          ]),
     ]);
   }, 120_000);
 });

@@ -5,11 +5,14 @@ describe('arithmetic', () => {
   it('adds and subtracts monetaries of one asset', () => {
     const script = `vars { monetary $a monetary $b }
       send $a + $b - [COIN 1] ( source = @world destination = @x )`;
-    expect(run(script, { vars: { a: 'COIN 10', b: 'COIN 5' } }).postings).toEqual([['world', 'x', 14n, 'COIN']]);
+    expect(run(script, { vars: { a: 'COIN 10', b: 'COIN 5' } }).postings).toEqual([
+      ['world', 'x', 14n, 'COIN'],
+    ]);
   });
 
   it('refuses monetaries of different assets', () => {
-    const script = 'vars { monetary $a monetary $b } send $a + $b ( source = @world destination = @x )';
+    const script =
+      'vars { monetary $a monetary $b } send $a + $b ( source = @world destination = @x )';
     expect(failure(script, { vars: { a: 'COIN 10', b: 'USD 5' } }).kind).toBe('MismatchedCurrency');
   });
 
@@ -25,7 +28,9 @@ describe('arithmetic', () => {
 
   it('divides numbers into a portion and refuses a zero divisor', () => {
     expect(run('set_tx_meta("p", 6/8)').txMetadata).toEqual({ p: '3/4' });
-    expect(failure('vars { number $z } set_tx_meta("p", 1/$z)', { vars: { z: '0' } }).kind).toBe('DivideByZero');
+    expect(failure('vars { number $z } set_tx_meta("p", 1/$z)', { vars: { z: '0' } }).kind).toBe(
+      'DivideByZero',
+    );
   });
 
   it('refuses adding a number to a monetary at compile time', () => {

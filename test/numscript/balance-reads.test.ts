@@ -20,7 +20,10 @@ describe('how a script reads the ledger', () => {
       account $dest = meta(@a, "dest")
     }
     send $b ( source = @a destination = $dest )`;
-    const { reads, postings } = run(script, { balances: { 'a/COIN': 5n }, meta: { a: { dest: 'z' } } });
+    const { reads, postings } = run(script, {
+      balances: { 'a/COIN': 5n },
+      meta: { a: { dest: 'z' } },
+    });
     expect(reads).toEqual(['a/COIN', 'meta a dest']);
     expect(postings).toEqual([['a', 'z', 5n, 'COIN']]);
   });

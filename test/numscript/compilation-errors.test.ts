@@ -23,29 +23,51 @@ describe('compilation errors', () => {
   });
 
   it('reports unknown types, functions and variables where they are written', () => {
-    expect(compileError('vars {\n  money $m\n}')).toMatchObject({ kind: 'InvalidType', line: 2, column: 3 });
-    expect(compileError('set_meta("a", 1)')).toMatchObject({ kind: 'UnboundFunction', line: 1, column: 1 });
-    expect(compileError('send $m ( source = @a destination = @b )')).toMatchObject({ kind: 'UnboundVariable', line: 1, column: 6 });
-    expect(compileError('vars { number $n number $n }')).toMatchObject({ kind: 'DuplicateVariable' });
+    expect(compileError('vars {\n  money $m\n}')).toMatchObject({
+      kind: 'InvalidType',
+      line: 2,
+      column: 3,
+    });
+    expect(compileError('set_meta("a", 1)')).toMatchObject({
+      kind: 'UnboundFunction',
+      line: 1,
+      column: 1,
+    });
+    expect(compileError('send $m ( source = @a destination = @b )')).toMatchObject({
+      kind: 'UnboundVariable',
+      line: 1,
+      column: 6,
+    });
+    expect(compileError('vars { number $n number $n }')).toMatchObject({
+      kind: 'DuplicateVariable',
+    });
   });
 
   it('reports ill-typed expressions before running', () => {
-    expect(compileError('vars { account $a }\nsend $a ( source = @a destination = @b )')).toMatchObject({
+    expect(
+      compileError('vars { account $a }\nsend $a ( source = @a destination = @b )'),
+    ).toMatchObject({
       kind: 'TypeError',
       line: 2,
       column: 6,
     });
-    expect(compileError('send [COIN 1] ( source = @a destination = { 50% to @b "x" to @c } )').kind).toBe('TypeError');
+    expect(
+      compileError('send [COIN 1] ( source = @a destination = { 50% to @b "x" to @c } )').kind,
+    ).toBe('TypeError');
     expect(compileError('set_tx_meta("a")').kind).toBe('BadArity');
     expect(compileError('vars { monetary $m = balance(@a) }').kind).toBe('BadArity');
     expect(compileError('set_tx_meta("a", meta(@a, "b"))').kind).toBe('InvalidNestedMeta');
   });
 
   it('refuses mixing allotment clauses and plain sources in one block', () => {
-    expect(compileError('send [COIN 1] ( source = { 50% from @a @b } destination = @c )').kind).toBe('ParseError');
-    expect(compileError('send [COIN 1] ( source = @a destination = { max [COIN 1] to @b 50% to @c remaining to @d } )').kind).toBe(
-      'ParseError',
-    );
+    expect(
+      compileError('send [COIN 1] ( source = { 50% from @a @b } destination = @c )').kind,
+    ).toBe('ParseError');
+    expect(
+      compileError(
+        'send [COIN 1] ( source = @a destination = { max [COIN 1] to @b 50% to @c remaining to @d } )',
+      ).kind,
+    ).toBe('ParseError');
   });
 });
 
@@ -73,7 +95,10 @@ describe('hostile input', () => {
   it.each([
     ['parentheses', '('.repeat(20_000)],
     ['sources', 'send [COIN 1] ( source = ' + '{ '.repeat(20_000)],
-    ['max chains', 'send [COIN 1] ( source = ' + 'max [COIN 1] from '.repeat(5_000) + '@a destination = @b )'],
+    [
+      'max chains',
+      'send [COIN 1] ( source = ' + 'max [COIN 1] from '.repeat(5_000) + '@a destination = @b )',
+    ],
     ['operator chains', 'set_tx_meta("a", ' + '1 + '.repeat(5_000) + '1)'],
     ['prefix minus', 'set_tx_meta("a", ' + '-'.repeat(20_000) + '1)'],
     ['comments', '/*'.repeat(20_000)],
@@ -85,12 +110,17 @@ describe('hostile input', () => {
   });
 
   it('refuses a number with more than 1000 digits, and a script longer than 512 KiB', () => {
-    expect(compileError(`set_tx_meta("a", ${'9'.repeat(1001)})`).message).toContain('more than 1000 digits');
+    expect(compileError(`set_tx_meta("a", ${'9'.repeat(1001)})`).message).toContain(
+      'more than 1000 digits',
+    );
     expect(compileError(`// ${'x'.repeat(600 * 1024)}`).message).toContain('longer than');
   });
 
   it('handles unicode: fine in strings and comments, a clear error elsewhere', () => {
     expect(() => compile('// café ☕ 🚀\nset_tx_meta("note", "naïve ☕ 🚀")')).not.toThrow();
-    expect(compileError('send [COIN 1] ( source = @café destination = @b )')).toMatchObject({ kind: 'ParseError', line: 1 });
+    expect(compileError('send [COIN 1] ( source = @café destination = @b )')).toMatchObject({
+      kind: 'ParseError',
+      line: 1,
+    });
   });
 });

@@ -5,13 +5,19 @@ describe('experimental features (off unless the pragma or the caller enables the
   it('oneof source: the first branch that can send everything, else the last', () => {
     const script = `#![feature("experimental-oneof")]
       send [COIN 10] ( source = oneof { @a @b @world } destination = @c )`;
-    expect(run(script, { balances: { 'a/COIN': 5n, 'b/COIN': 10n } }).postings).toEqual([['b', 'c', 10n, 'COIN']]);
-    expect(run(script, { balances: { 'a/COIN': 5n, 'b/COIN': 5n } }).postings).toEqual([['world', 'c', 10n, 'COIN']]);
+    expect(run(script, { balances: { 'a/COIN': 5n, 'b/COIN': 10n } }).postings).toEqual([
+      ['b', 'c', 10n, 'COIN'],
+    ]);
+    expect(run(script, { balances: { 'a/COIN': 5n, 'b/COIN': 5n } }).postings).toEqual([
+      ['world', 'c', 10n, 'COIN'],
+    ]);
   });
 
   it('oneof destination: the first clause whose max covers the amount', () => {
     const script = `send [COIN 10] ( source = @world destination = oneof { max [COIN 5] to @a max [COIN 10] to @b remaining to @c } )`;
-    expect(run(script, { featureFlags: ['experimental-oneof'] }).postings).toEqual([['world', 'b', 10n, 'COIN']]);
+    expect(run(script, { featureFlags: ['experimental-oneof'] }).postings).toEqual([
+      ['world', 'b', 10n, 'COIN'],
+    ]);
   });
 
   it('refuses oneof without the flag, naming the flag', () => {
@@ -24,7 +30,9 @@ describe('experimental features (off unless the pragma or the caller enables the
     const script = `#![feature("experimental-overdraft-function")]
       vars { monetary $debt = overdraft(@a, COIN) }
       send $debt ( source = @world destination = @a )`;
-    expect(run(script, { balances: { 'a/COIN': -42n } }).postings).toEqual([['world', 'a', 42n, 'COIN']]);
+    expect(run(script, { balances: { 'a/COIN': -42n } }).postings).toEqual([
+      ['world', 'a', 42n, 'COIN'],
+    ]);
     expect(failure('vars { monetary $d = overdraft(@a, COIN) }').kind).toBe('ExperimentalFeature');
   });
 
@@ -32,14 +40,18 @@ describe('experimental features (off unless the pragma or the caller enables the
     const script = `#![feature("experimental-account-interpolation")]
       vars { string $id number $n }
       send [COIN 1] ( source = @world destination = @users:$id:wallets:$n )`;
-    expect(run(script, { vars: { id: 'u42', n: '7' } }).postings).toEqual([['world', 'users:u42:wallets:7', 1n, 'COIN']]);
+    expect(run(script, { vars: { id: 'u42', n: '7' } }).postings).toEqual([
+      ['world', 'users:u42:wallets:7', 1n, 'COIN'],
+    ]);
   });
 
   it('mid-script function calls', () => {
     const script = `#![feature("experimental-mid-script-function-call")]
       send balance(@a, COIN) ( source = @a destination = @b )`;
     expect(run(script, { balances: { 'a/COIN': 9n } }).postings).toEqual([['a', 'b', 9n, 'COIN']]);
-    expect(failure('send balance(@a, COIN) ( source = @a destination = @b )').kind).toBe('ExperimentalFeature');
+    expect(failure('send balance(@a, COIN) ( source = @a destination = @b )').kind).toBe(
+      'ExperimentalFeature',
+    );
   });
 
   it('a mid-script balance() sees what earlier statements moved, without reading again', () => {

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../lib/numscript/index.js';
-import { generateParserSource, PARSER_PATH, PARSER_TYPES, PARSER_TYPES_PATH } from '../../lib/numscript/parser-build.js';
+import {
+  generateParserSource,
+  PARSER_PATH,
+  PARSER_TYPES,
+  PARSER_TYPES_PATH,
+} from '../../lib/numscript/parser-build.js';
 
 describe('generated parser and compile cache', () => {
   it('is up to date with numscript.peggy (run `npm run numscript:generate`)', () => {

@@ -26,13 +26,17 @@ describe('request vars', () => {
 
   it('runs with a v1-style monetary', () => {
     const vars = varsFromRequest({ amount: { asset: 'COIN', amount: 7 } });
-    expect(run('vars { monetary $amount } send $amount ( source = @world destination = @a )', { vars }).postings).toEqual([
-      ['world', 'a', 7n, 'COIN'],
-    ]);
+    expect(
+      run('vars { monetary $amount } send $amount ( source = @world destination = @a )', { vars })
+        .postings,
+    ).toEqual([['world', 'a', 7n, 'COIN']]);
   });
 
-  it.each([[1.5], [true], [null], [{ asset: 'USD' }], [[1]], [2 ** 60]])('refuses %j, naming the variable', (value) => {
-    expect(() => varsFromRequest({ v: value })).toThrow(NumscriptError);
-    expect(() => varsFromRequest({ v: value })).toThrow('$v');
-  });
+  it.each([[1.5], [true], [null], [{ asset: 'USD' }], [[1]], [2 ** 60]])(
+    'refuses %j, naming the variable',
+    (value) => {
+      expect(() => varsFromRequest({ v: value })).toThrow(NumscriptError);
+      expect(() => varsFromRequest({ v: value })).toThrow('$v');
+    },
+  );
 });

@@ -3,18 +3,26 @@ import { failure, run } from './support.js';
 
 describe('sources', () => {
   it('sends from a single account with enough funds', () => {
-    const { postings } = run('send [USD/2 100] ( source = @alice destination = @bob )', { balances: { 'alice/USD/2': 150n } });
+    const { postings } = run('send [USD/2 100] ( source = @alice destination = @bob )', {
+      balances: { 'alice/USD/2': 150n },
+    });
     expect(postings).toEqual([['alice', 'bob', 100n, 'USD/2']]);
   });
 
   it('fails with INSUFFICIENT_FUND naming what was needed and what was available', () => {
-    const error = failure('send [USD/2 100] (\n  source = @alice\n  destination = @bob\n)', { balances: { 'alice/USD/2': 99n } });
+    const error = failure('send [USD/2 100] (\n  source = @alice\n  destination = @bob\n)', {
+      balances: { 'alice/USD/2': 99n },
+    });
     expect(error.code).toBe('INSUFFICIENT_FUND');
-    expect(error.message).toBe('Not enough funds. Needed [USD/2 100] (only [USD/2 99] available) (line 2, column 12)');
+    expect(error.message).toBe(
+      'Not enough funds. Needed [USD/2 100] (only [USD/2 99] available) (line 2, column 12)',
+    );
   });
 
   it('lets @world go unboundedly negative without reading its balance', () => {
-    const { postings, reads } = run('send [COIN 1000000000000000000000000] ( source = @world destination = @a )');
+    const { postings, reads } = run(
+      'send [COIN 1000000000000000000000000] ( source = @world destination = @a )',
+    );
     expect(postings).toEqual([['world', 'a', 1000000000000000000000000n, 'COIN']]);
     expect(reads).toEqual([]);
   });
@@ -38,23 +46,33 @@ describe('sources', () => {
   });
 
   it('allows a bounded overdraft, counted from the current balance', () => {
-    const script = 'send [COIN 100] ( source = @a allowing overdraft up to [COIN 30] destination = @b )';
-    expect(run(script, { balances: { 'a/COIN': 70n } }).postings).toEqual([['a', 'b', 100n, 'COIN']]);
+    const script =
+      'send [COIN 100] ( source = @a allowing overdraft up to [COIN 30] destination = @b )';
+    expect(run(script, { balances: { 'a/COIN': 70n } }).postings).toEqual([
+      ['a', 'b', 100n, 'COIN'],
+    ]);
     expect(failure(script, { balances: { 'a/COIN': 69n } }).code).toBe('INSUFFICIENT_FUND');
     // Already overdrawn by 10: only 20 more may go.
-    expect(failure(script, { balances: { 'a/COIN': -10n } }).message).toContain('only [COIN 20] available');
+    expect(failure(script, { balances: { 'a/COIN': -10n } }).message).toContain(
+      'only [COIN 20] available',
+    );
   });
 
   it('allows an unbounded overdraft without reading the balance', () => {
-    const { postings, reads } = run('send [COIN 500] ( source = @a allowing unbounded overdraft destination = @b )');
+    const { postings, reads } = run(
+      'send [COIN 500] ( source = @a allowing unbounded overdraft destination = @b )',
+    );
     expect(postings).toEqual([['a', 'b', 500n, 'COIN']]);
     expect(reads).toEqual([]);
   });
 
   it('caps a source with max, then moves on to the next', () => {
-    const { postings } = run('send [COIN 100] ( source = { max [COIN 40] from @a @b } destination = @c )', {
-      balances: { 'a/COIN': 1000n, 'b/COIN': 1000n },
-    });
+    const { postings } = run(
+      'send [COIN 100] ( source = { max [COIN 40] from @a @b } destination = @c )',
+      {
+        balances: { 'a/COIN': 1000n, 'b/COIN': 1000n },
+      },
+    );
     expect(postings).toEqual([
       ['a', 'c', 40n, 'COIN'],
       ['b', 'c', 60n, 'COIN'],
@@ -62,33 +80,44 @@ describe('sources', () => {
   });
 
   it('treats a negative max as zero', () => {
-    const { postings } = run('send [COIN 10] ( source = { max [COIN -5] from @a @world } destination = @c )', {
-      balances: { 'a/COIN': 100n },
-    });
+    const { postings } = run(
+      'send [COIN 10] ( source = { max [COIN -5] from @a @world } destination = @c )',
+      {
+        balances: { 'a/COIN': 100n },
+      },
+    );
     expect(postings).toEqual([['world', 'c', 10n, 'COIN']]);
   });
 
   it('splits a source allotment, each part taken exactly from its own source', () => {
-    const { postings } = run('send [COIN 100] ( source = { 30% from @a remaining from @b } destination = @c )', {
-      balances: { 'a/COIN': 30n, 'b/COIN': 70n },
-    });
+    const { postings } = run(
+      'send [COIN 100] ( source = { 30% from @a remaining from @b } destination = @c )',
+      {
+        balances: { 'a/COIN': 30n, 'b/COIN': 70n },
+      },
+    );
     expect(postings).toEqual([
       ['a', 'c', 30n, 'COIN'],
       ['b', 'c', 70n, 'COIN'],
     ]);
-    expect(failure('send [COIN 100] ( source = { 30% from @a remaining from @b } destination = @c )', {
-      balances: { 'a/COIN': 29n, 'b/COIN': 1000n },
-    }).code).toBe('INSUFFICIENT_FUND');
+    expect(
+      failure('send [COIN 100] ( source = { 30% from @a remaining from @b } destination = @c )', {
+        balances: { 'a/COIN': 29n, 'b/COIN': 1000n },
+      }).code,
+    ).toBe('INSUFFICIENT_FUND');
   });
 
   it('merges neighbouring pieces of one account into one posting, but not pieces apart', () => {
     const balances = { 'a/COIN': 100n, 'b/COIN': 100n };
-    expect(run('send [COIN 30] ( source = { max [COIN 10] from @a @a } destination = @c )', { balances }).postings).toEqual([
-      ['a', 'c', 30n, 'COIN'],
-    ]);
     expect(
-      run('send [COIN 30] ( source = { max [COIN 10] from @a max [COIN 10] from @b @a } destination = @c )', { balances })
+      run('send [COIN 30] ( source = { max [COIN 10] from @a @a } destination = @c )', { balances })
         .postings,
+    ).toEqual([['a', 'c', 30n, 'COIN']]);
+    expect(
+      run(
+        'send [COIN 30] ( source = { max [COIN 10] from @a max [COIN 10] from @b @a } destination = @c )',
+        { balances },
+      ).postings,
     ).toEqual([
       ['a', 'c', 10n, 'COIN'],
       ['b', 'c', 10n, 'COIN'],
@@ -133,9 +162,12 @@ describe('sources', () => {
   });
 
   it('refuses a cap or overdraft bound in another asset', () => {
-    expect(failure('send [COIN 1] ( source = max [USD 5] from @world destination = @b )').kind).toBe('MismatchedCurrency');
     expect(
-      failure('send [COIN 1] ( source = @a allowing overdraft up to [USD 5] destination = @b )').kind,
+      failure('send [COIN 1] ( source = max [USD 5] from @world destination = @b )').kind,
+    ).toBe('MismatchedCurrency');
+    expect(
+      failure('send [COIN 1] ( source = @a allowing overdraft up to [USD 5] destination = @b )')
+        .kind,
     ).toBe('MismatchedCurrency');
   });
 });

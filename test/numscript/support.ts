@@ -27,7 +27,9 @@ export function recordingLedger(world: World): ScriptLedger & { reads: string[] 
 /** Runs a script; postings come back as [source, destination, amount, asset] rows for compact assertions. */
 export function run(script: string, world: World = {}) {
   const ledger = recordingLedger(world);
-  const result = execute(compile(script), world.vars ?? {}, ledger, { featureFlags: world.featureFlags ?? [] });
+  const result = execute(compile(script), world.vars ?? {}, ledger, {
+    featureFlags: world.featureFlags ?? [],
+  });
   return {
     postings: result.postings.map((p) => [p.source, p.destination, p.amount, p.asset] as const),
     txMetadata: result.txMetadata,
@@ -42,7 +44,13 @@ export function failure(script: string, world: World = {}) {
     run(script, world);
   } catch (error) {
     if (!(error instanceof NumscriptError)) throw error;
-    return { code: error.code, kind: error.kind, line: error.line, column: error.column, message: error.message };
+    return {
+      code: error.code,
+      kind: error.kind,
+      line: error.line,
+      column: error.column,
+      message: error.message,
+    };
   }
   throw new Error('expected the script to fail');
 }

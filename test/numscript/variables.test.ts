@@ -17,14 +17,23 @@ describe('variables', () => {
     set_tx_meta("n", $n)
     set_tx_meta("label", $label)`;
     const result = run(script, {
-      vars: { amount: 'EUR/2 100', from: 'users:1', to: 'users:2', asset: 'EUR/2', n: '-42', label: 'hi there', share: '1/4' },
+      vars: {
+        amount: 'EUR/2 100',
+        from: 'users:1',
+        to: 'users:2',
+        asset: 'EUR/2',
+        n: '-42',
+        label: 'hi there',
+        share: '1/4',
+      },
     });
     expect(result.postings).toEqual([['users:1', 'users:2', 25n, 'EUR/2']]);
     expect(result.txMetadata).toEqual({ asset: 'EUR/2', n: '-42', label: 'hi there' });
   });
 
   it('parses portions as percentages (with decimals) or fractions', () => {
-    const script = 'vars { portion $p } send [COIN 1000] ( source = @world destination = { $p to @a remaining to @b } )';
+    const script =
+      'vars { portion $p } send [COIN 1000] ( source = @world destination = { $p to @a remaining to @b } )';
     expect(run(script, { vars: { p: '12.5%' } }).postings[0]).toEqual(['world', 'a', 125n, 'COIN']);
     expect(run(script, { vars: { p: '3 / 8' } }).postings[0]).toEqual(['world', 'a', 375n, 'COIN']);
     expect(run(script, { vars: { p: '100%' } }).postings).toEqual([['world', 'a', 1000n, 'COIN']]);
@@ -58,22 +67,40 @@ describe('variables', () => {
   it('reads a variable from a balance', () => {
     const script = `vars { monetary $all = balance(@a, COIN) }
       send $all ( source = @a destination = @b )`;
-    expect(run(script, { balances: { 'a/COIN': 77n } }).postings).toEqual([['a', 'b', 77n, 'COIN']]);
+    expect(run(script, { balances: { 'a/COIN': 77n } }).postings).toEqual([
+      ['a', 'b', 77n, 'COIN'],
+    ]);
   });
 
   it('refuses a negative balance() and missing metadata', () => {
-    expect(failure('vars { monetary $b = balance(@a, COIN) }', { balances: { 'a/COIN': -1n } }).kind).toBe('NegativeBalance');
+    expect(
+      failure('vars { monetary $b = balance(@a, COIN) }', { balances: { 'a/COIN': -1n } }).kind,
+    ).toBe('NegativeBalance');
     const missing = failure('vars { account $s = meta(@a, "seller") }');
-    expect(missing).toMatchObject({ code: 'COMPILATION_FAILED', kind: 'MetadataNotFound', line: 1, column: 21 });
+    expect(missing).toMatchObject({
+      code: 'COMPILATION_FAILED',
+      kind: 'MetadataNotFound',
+      line: 1,
+      column: 21,
+    });
   });
 
   it('names a missing variable', () => {
-    const error = failure('vars {\n  monetary $amount\n}\nsend $amount ( source = @world destination = @a )');
-    expect(error).toMatchObject({ code: 'COMPILATION_FAILED', kind: 'MissingVariable', line: 2, column: 3 });
+    const error = failure(
+      'vars {\n  monetary $amount\n}\nsend $amount ( source = @world destination = @a )',
+    );
+    expect(error).toMatchObject({
+      code: 'COMPILATION_FAILED',
+      kind: 'MissingVariable',
+      line: 2,
+      column: 3,
+    });
     expect(error.message).toContain('amount');
     // Object.prototype names are not variables given.
     expect(failure('vars { string $constructor }').kind).toBe('MissingVariable');
-    expect(failure('vars { number $n }', { vars: { n: 5 as unknown as string } }).kind).toBe('InvalidVariableValue');
+    expect(failure('vars { number $n }', { vars: { n: 5 as unknown as string } }).kind).toBe(
+      'InvalidVariableValue',
+    );
   });
 
   it.each([

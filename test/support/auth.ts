@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
-import { createAuthApp, type AuthAppDeps } from '../../lib/auth/app.js';
-import { parseAuthConfig, type AuthFileConfig } from '../../lib/auth/static-clients.js';
+import { type AuthAppDeps, createAuthApp } from '../../lib/auth/app.js';
+import { type AuthFileConfig, parseAuthConfig } from '../../lib/auth/static-clients.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 
@@ -12,7 +12,12 @@ export const TEST_AUTH_CONFIG: AuthFileConfig = parseAuthConfig(
   JSON.stringify({
     clients: [
       { id: ADMIN.id, secrets: [ADMIN.secret] },
-      { id: READER.id, secrets: [READER.secret], scopes: ['ledger:read', 'auth:read'], accessTokenLifetime: 120 },
+      {
+        id: READER.id,
+        secrets: [READER.secret],
+        scopes: ['ledger:read', 'auth:read'],
+        accessTokenLifetime: 120,
+      },
     ],
     resources: ['https://other.example/api'],
   }),
@@ -21,7 +26,10 @@ export const TEST_AUTH_CONFIG: AuthFileConfig = parseAuthConfig(
   'local',
 );
 
-export function authApp(runtime: ServiceRuntime, overrides: Partial<AuthAppDeps> = {}): Hono<AppEnv> {
+export function authApp(
+  runtime: ServiceRuntime,
+  overrides: Partial<AuthAppDeps> = {},
+): Hono<AppEnv> {
   return createAuthApp({ runtime, authConfig: TEST_AUTH_CONFIG, ...overrides });
 }
 
@@ -32,17 +40,30 @@ export function form(params: Record<string, string>): string {
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 export function basic(id: string, secret: string): string {
-  return 'Basic ' + Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64');
+  return (
+    'Basic ' +
+    Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')
+  );
 }
 
 /** A token for a static client through the real token endpoint. */
-export async function tokenFor(app: Hono<AppEnv>, client: { id: string; secret: string }, scope?: string): Promise<string> {
+export async function tokenFor(
+  app: Hono<AppEnv>,
+  client: { id: string; secret: string },
+  scope?: string,
+): Promise<string> {
   const res = await app.request('/api/auth/oauth/token', {
     method: 'POST',
     headers: FORM,
-    body: form({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, ...(scope ? { scope } : {}) }),
+    body: form({
+      grant_type: 'client_credentials',
+      client_id: client.id,
+      client_secret: client.secret,
+      ...(scope ? { scope } : {}),
+    }),
   });
-  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 200)
+    throw new Error(`token request failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
 

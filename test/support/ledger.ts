@@ -1,31 +1,48 @@
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
-import { createLedgerApp, type LedgerAppOptions } from '../../lib/ledger/app.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
+import { createLedgerApp, type LedgerAppOptions } from '../../lib/ledger/app.js';
+import { type LedgerEvent, ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { ledgerEventsOfImage, type LedgerEvent } from '../../lib/ledger/store/log-events.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
 
 /** A ledger app with a write-scoped token, and a JSON caller that keeps big integers exact. */
 export async function ledgerClient(runtime: ServiceRuntime, options: LedgerAppOptions = {}) {
   const app: Hono<AppEnv> = createLedgerApp(runtime, options);
   const token = await tokenFor(authApp(runtime), ADMIN);
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const res = await app.request(`/api/ledger${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : stringify(body) } : {}),
     });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, text, body: text ? (parseJson(text) as any) : undefined };
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      body: text ? (parseJson(text) as any) : undefined,
+    };
   };
   return { app, call };
 }
 
 /** JSON.stringify with bigints written as bare numbers. */
 export function stringify(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `__big__${v}` : v)).replace(/"__big__(-?\d+)"/g, '$1');
+  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `__big__${v}` : v)).replace(
+    /"__big__(-?\d+)"/g,
+    '$1',
+  );
 }
 
 /**
@@ -37,14 +54,33 @@ export async function ledgerEventsOf(
   runtime: ServiceRuntime,
   ledger: string,
   table: string = runtime.config.tables.ledger,
-): Promise<Array<LedgerEvent & { envelope: Record<string, unknown>; item: Record<string, unknown> }>> {
+): Promise<
+  Array<LedgerEvent & { envelope: Record<string, unknown>; item: Record<string, unknown> }>
+> {
   const items: Record<string, unknown>[] = [];
   const pages = paginateQuery(
     { client: runtime.doc },
-    { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `L#${ledger}#LOG` }, ConsistentRead: true },
+    {
+      TableName: table,
+      KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': `L#${ledger}#LOG` },
+      ConsistentRead: true,
+    },
   );
   for await (const page of pages) items.push(...(page.Items ?? []));
-  const { Item: mapping } = await runtime.doc.send(new GetCommand({ TableName: table, Key: { pk: `L#${ledger}`, sk: 'MAPPING' }, ConsistentRead: true }));
+  const { Item: mapping } = await runtime.doc.send(
+    new GetCommand({
+      TableName: table,
+      Key: { pk: `L#${ledger}`, sk: 'MAPPING' },
+      ConsistentRead: true,
+    }),
+  );
   if (mapping) items.push(mapping);
-  return items.flatMap((item) => ledgerEventsOfImage(item).map((event) => ({ ...event, envelope: parseJson(event.body) as Record<string, unknown>, item })));
+  return items.flatMap((item) =>
+    ledgerEventsOfImage(item).map((event) => ({
+      ...event,
+      envelope: parseJson(event.body) as Record<string, unknown>,
+      item,
+    })),
+  );
 }

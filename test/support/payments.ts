@@ -1,6 +1,6 @@
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '../../lib/dynamo/client.js';
+import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
+import { createDocumentClient } from '../../lib/dynamo/client.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { createPaymentsApp, type PaymentsAppOptions } from '../../lib/payments/app.js';
@@ -8,7 +8,12 @@ import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
 import { stringify } from './ledger.js';
 
-export type PaymentsCall = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<{
+export type PaymentsCall = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<{
   status: number;
   headers: Headers;
   text: string;
@@ -19,19 +24,33 @@ export type PaymentsCall = (method: string, path: string, body?: unknown, header
  * A payments app and a JSON caller that keeps big integers exact. `scope` narrows the token (default: every
  * scope of the admin client). A string body is sent verbatim, so tests can write raw JSON (39-digit numbers).
  */
-export async function paymentsClient(runtime: ServiceRuntime, options: PaymentsAppOptions & { scope?: string } = {}) {
+export async function paymentsClient(
+  runtime: ServiceRuntime,
+  options: PaymentsAppOptions & { scope?: string } = {},
+) {
   const { scope, ...appOptions } = options;
   const app: Hono<AppEnv> = createPaymentsApp(runtime, appOptions);
   const token = await tokenFor(authApp(runtime), ADMIN, scope);
-  const caller = (bearerToken: string): PaymentsCall => async (method, path, body, headers = {}) => {
-    const res = await app.request(`/api/payments${path}`, {
-      method,
-      headers: { authorization: `Bearer ${bearerToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-      ...(body !== undefined ? { body: typeof body === 'string' ? body : stringify(body) } : {}),
-    });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, text, body: text ? (parseJson(text) as any) : undefined };
-  };
+  const caller =
+    (bearerToken: string): PaymentsCall =>
+    async (method, path, body, headers = {}) => {
+      const res = await app.request(`/api/payments${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${bearerToken}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { body: typeof body === 'string' ? body : stringify(body) } : {}),
+      });
+      const text = await res.text();
+      return {
+        status: res.status,
+        headers: res.headers,
+        text,
+        body: text ? (parseJson(text) as any) : undefined,
+      };
+    };
   return { app, call: caller(token), as: caller };
 }
 
@@ -56,13 +75,23 @@ export function paymentBody(overrides: Record<string, unknown> = {}): Record<str
 const readers = new WeakMap<ServiceRuntime, DynamoDBDocumentClient>();
 
 /** Every item of a table, read consistently, numbers as bigint (tests only: tables hold a few dozen items). */
-export async function scanTable(runtime: ServiceRuntime, table: string): Promise<Record<string, unknown>[]> {
-  if (!readers.has(runtime)) readers.set(runtime, createDocumentClient(runtime.connection, { bigintNumbers: true }));
+export async function scanTable(
+  runtime: ServiceRuntime,
+  table: string,
+): Promise<Record<string, unknown>[]> {
+  if (!readers.has(runtime))
+    readers.set(runtime, createDocumentClient(runtime.connection, { bigintNumbers: true }));
   const doc = readers.get(runtime)!;
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await doc.send(new ScanCommand({ TableName: table, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const page = await doc.send(
+      new ScanCommand({
+        TableName: table,
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
     items.push(...((page.Items ?? []) as Record<string, unknown>[]));
     start = page.LastEvaluatedKey;
   } while (start);
@@ -71,7 +100,9 @@ export async function scanTable(runtime: ServiceRuntime, table: string): Promise
 
 /** The `payments.saved_payment` event rows of one payment, oldest version first, with their envelopes parsed. */
 export async function paymentEvents(runtime: ServiceRuntime, paymentId: string) {
-  const rows = (await scanTable(runtime, runtime.config.tables.events)).filter((r) => r.paymentId === paymentId);
+  const rows = (await scanTable(runtime, runtime.config.tables.events)).filter(
+    (r) => r.paymentId === paymentId,
+  );
   return rows
     .sort((a, b) => Number(a.paymentVersion) - Number(b.paymentVersion))
     .map((row) => ({ row, envelope: parseJson(String(row.body)) as any }));

@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../infra/local/platform.js';
+import {
+  type PlatformOptions,
+  type RunningPlatform,
+  startPlatform,
+} from '../../infra/local/platform.js';
 
 /**
  * The local platform on a free loopback port, on the run's shared DynamoDB Local, with its own tables and
  * queues (a random name prefix) and silent logs.
  */
-export function startTestPlatform(options: Partial<PlatformOptions> = {}): Promise<RunningPlatform> {
+export function startTestPlatform(
+  options: Partial<PlatformOptions> = {},
+): Promise<RunningPlatform> {
   return startPlatform({
     port: 0,
     dynamoEndpoint: inject('dynamoEndpoint'),
@@ -21,17 +27,30 @@ export async function testClientToken(platform: RunningPlatform): Promise<string
   const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'local-dev', client_secret: 'local-dev-secret' }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: 'local-dev',
+      client_secret: 'local-dev-secret',
+    }),
   });
-  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 200)
+    throw new Error(`token request failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
 /** A JSON call to a running platform with the test client's token: status and parsed body. */
-export async function platformCall(platform: RunningPlatform, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function platformCall(
+  platform: RunningPlatform,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${platform.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${await testClientToken(platform)}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${await testClientToken(platform)}`,
+      'content-type': 'application/json',
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -39,7 +58,11 @@ export async function platformCall(platform: RunningPlatform, method: string, pa
 }
 
 /** Polls `probe` until it returns a value (bounded: a failure here is a hang, not a timing assertion). */
-export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -27,7 +27,12 @@ export function childProcesses(parentPid: number, text: string): number[] {
     try {
       const status = readFileSync(`/proc/${entry}/status`, 'utf8');
       const zombie = /^State:\s+Z/m.test(status);
-      if (!zombie && status.includes(`\nPPid:\t${parentPid}\n`) && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) pids.push(Number(entry));
+      if (
+        !zombie &&
+        status.includes(`\nPPid:\t${parentPid}\n`) &&
+        readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)
+      )
+        pids.push(Number(entry));
     } catch {
       // exited while we looked
     }

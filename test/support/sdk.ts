@@ -7,7 +7,11 @@ export async function startSdkPlatform(): Promise<{ platform: RunningPlatform; s
   const platform = await startTestPlatform();
   const sdk = new SDK({
     serverURL: platform.baseUrl,
-    security: { clientID: 'local-dev', clientSecret: 'local-dev-secret', tokenURL: `${platform.baseUrl}/api/auth/oauth/token` },
+    security: {
+      clientID: 'local-dev',
+      clientSecret: 'local-dev-secret',
+      tokenURL: `${platform.baseUrl}/api/auth/oauth/token`,
+    },
   });
   return { platform, sdk };
 }

@@ -10,10 +10,16 @@ export const TEST_BASE_URL = 'http://platform.test';
  * Fresh tables for one test file in the shared DynamoDB Local, under a random prefix, and the environment
  * the services read them from.
  */
-export async function testEnvironment(extra: NodeJS.ProcessEnv = {}): Promise<{ env: NodeJS.ProcessEnv; runtime: ServiceRuntime; prefix: string }> {
+export async function testEnvironment(
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ env: NodeJS.ProcessEnv; runtime: ServiceRuntime; prefix: string }> {
   const endpoint = inject('dynamoEndpoint');
   const prefix = `t${randomBytes(5).toString('hex')}-`;
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   const tables = await ensureTables(client, prefix);
   client.destroy();
   const env: NodeJS.ProcessEnv = {

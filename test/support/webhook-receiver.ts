@@ -10,13 +10,18 @@ export interface ReceivedDelivery {
  * A webhook receiver on a free loopback port that records every request and answers 200 (or, per request
  * number, the status given in `answers`).
  */
-export async function startWebhookReceiver(answers: number[] = []): Promise<{ url: string; received: ReceivedDelivery[]; close(): Promise<void> }> {
+export async function startWebhookReceiver(
+  answers: number[] = [],
+): Promise<{ url: string; received: ReceivedDelivery[]; close(): Promise<void> }> {
   const received: ReceivedDelivery[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(answers[received.length - 1] ?? 200).end();
     });
   });

@@ -8,26 +8,40 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchPut } from '../../lib/dynamo/batch-put.js';
 
-const doc = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
+const doc = DynamoDBDocumentClient.from(
+  new DynamoDBClient({
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+  }),
+);
 const mock = mockClient(doc);
 afterEach(() => mock.reset());
 
 const items = (n: number) => Array.from({ length: n }, (_, i) => ({ pk: `P#${i}`, sk: 'S' }));
-const sent = () => mock.commandCalls(BatchWriteCommand).map((c) => (c.args[0].input.RequestItems!.t ?? []).map((r) => String(r.PutRequest!.Item!.pk)));
+const sent = () =>
+  mock
+    .commandCalls(BatchWriteCommand)
+    .map((c) => (c.args[0].input.RequestItems!.t ?? []).map((r) => String(r.PutRequest!.Item!.pk)));
 
 describe('batchPut', () => {
   it('sends 25 items to a call', async () => {
     mock.on(BatchWriteCommand).resolves({});
     await batchPut(doc, 't', items(60));
     expect(sent().map((call) => call.length)).toEqual([25, 25, 10]);
-    expect(sent().flat().sort()).toEqual(items(60).map((i) => i.pk).sort());
+    expect(sent().flat().sort()).toEqual(
+      items(60)
+        .map((i) => i.pk)
+        .sort(),
+    );
   });
 
   it('sends again what DynamoDB left unprocessed, until nothing is left', async () => {
     const [a, b, c] = items(3);
     mock
       .on(BatchWriteCommand)
-      .resolvesOnce({ UnprocessedItems: { t: [{ PutRequest: { Item: b! } }, { PutRequest: { Item: c! } }] } })
+      .resolvesOnce({
+        UnprocessedItems: { t: [{ PutRequest: { Item: b! } }, { PutRequest: { Item: c! } }] },
+      })
       .resolvesOnce({ UnprocessedItems: { t: [{ PutRequest: { Item: c! } }] } })
       .resolves({});
     await batchPut(doc, 't', [a!, b!, c!]);
@@ -35,7 +49,9 @@ describe('batchPut', () => {
   });
 
   it('lets any other failure through', async () => {
-    mock.on(BatchWriteCommand).rejects(Object.assign(new Error('no such table'), { name: 'ResourceNotFoundException' }));
+    mock
+      .on(BatchWriteCommand)
+      .rejects(Object.assign(new Error('no such table'), { name: 'ResourceNotFoundException' }));
     await expect(batchPut(doc, 't', items(2))).rejects.toThrow('no such table');
   });
 

@@ -18,9 +18,19 @@ describe('event catalog', () => {
   });
 
   it('validates the envelope strictly', () => {
-    const envelope = { id: 'e1', idempotency_key: '', date: '2026-11-22T10:04:05.123Z', app: 'ledger', version: 'v2', type: 'ledger.saved_metadata', payload: { ledger: 'main' } };
+    const envelope = {
+      id: 'e1',
+      idempotency_key: '',
+      date: '2026-11-22T10:04:05.123Z',
+      app: 'ledger',
+      version: 'v2',
+      type: 'ledger.saved_metadata',
+      payload: { ledger: 'main' },
+    };
     expect(v.safeParse(envelopeSchema, envelope).success).toBe(true);
-    expect(v.safeParse(envelopeSchema, { ...envelope, type: 'ledger.unknown' }).success).toBe(false);
+    expect(v.safeParse(envelopeSchema, { ...envelope, type: 'ledger.unknown' }).success).toBe(
+      false,
+    );
     expect(v.safeParse(envelopeSchema, { ...envelope, extra: 1 }).success).toBe(false);
   });
 });

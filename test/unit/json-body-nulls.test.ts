@@ -4,7 +4,16 @@ import { withoutNullFields } from '../../lib/http/json-body.js';
 
 describe('withoutNullFields', () => {
   it('drops null fields at every depth, keeps array elements and other values as they are', () => {
-    expect(withoutNullFields({ postings: [{ source: 'world', amount: 10n, metadata: null }, null], metadata: null, reference: 'r', n: 0, f: false, s: '' })).toEqual({
+    expect(
+      withoutNullFields({
+        postings: [{ source: 'world', amount: 10n, metadata: null }, null],
+        metadata: null,
+        reference: 'r',
+        n: 0,
+        f: false,
+        s: '',
+      }),
+    ).toEqual({
       postings: [{ source: 'world', amount: 10n }, null],
       reference: 'r',
       n: 0,

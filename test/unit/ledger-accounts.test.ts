@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/errors/index.js';
+import {
+  type AccountRecord,
+  accountView,
+  addBalances,
+  balancesView,
+  readAccountExpand,
+} from '../../lib/ledger/domain/account.js';
 import { DEFAULT_FEATURES, resolveFeatures } from '../../lib/ledger/domain/features.js';
-import { accountView, addBalances, balancesView, readAccountExpand, type AccountRecord } from '../../lib/ledger/domain/account.js';
 
 const account: AccountRecord = {
   address: 'users:1',
@@ -14,7 +20,13 @@ const account: AccountRecord = {
 
 describe('accountView', () => {
   it('gives the contract fields in order, volumes only when given, never the stored assets list', () => {
-    expect(Object.keys(accountView(account))).toEqual(['address', 'metadata', 'firstUsage', 'insertionDate', 'updatedAt']);
+    expect(Object.keys(accountView(account))).toEqual([
+      'address',
+      'metadata',
+      'firstUsage',
+      'insertionDate',
+      'updatedAt',
+    ]);
     const volumes = { 'USD/2': { input: 100n, output: 30n, balance: 70n } };
     expect(accountView(account, volumes)).toEqual({
       address: 'users:1',
@@ -30,16 +42,33 @@ describe('accountView', () => {
 describe('readAccountExpand', () => {
   const off = resolveFeatures({ MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: 'DISABLED' });
   it('reads volumes and effectiveVolumes from a comma-separated list, and nothing from an empty one', () => {
-    expect(readAccountExpand(undefined, DEFAULT_FEATURES)).toEqual({ volumes: false, effectiveVolumes: false });
-    expect(readAccountExpand('', DEFAULT_FEATURES)).toEqual({ volumes: false, effectiveVolumes: false });
+    expect(readAccountExpand(undefined, DEFAULT_FEATURES)).toEqual({
+      volumes: false,
+      effectiveVolumes: false,
+    });
+    expect(readAccountExpand('', DEFAULT_FEATURES)).toEqual({
+      volumes: false,
+      effectiveVolumes: false,
+    });
     expect(readAccountExpand('volumes', off)).toEqual({ volumes: true, effectiveVolumes: false });
-    expect(readAccountExpand(' volumes , effectiveVolumes,', DEFAULT_FEATURES)).toEqual({ volumes: true, effectiveVolumes: true });
+    expect(readAccountExpand(' volumes , effectiveVolumes,', DEFAULT_FEATURES)).toEqual({
+      volumes: true,
+      effectiveVolumes: true,
+    });
   });
 
   it('refuses effectiveVolumes without its features, and unknown values', () => {
-    expect(() => readAccountExpand('volumes,effectiveVolumes', off)).toThrow(new ValidationError('missing feature "MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES"'));
-    expect(() => readAccountExpand('effectiveVolumes', resolveFeatures({ MOVES_HISTORY: 'OFF' }))).toThrow(new ValidationError('missing feature "MOVES_HISTORY"'));
-    expect(() => readAccountExpand('balances', DEFAULT_FEATURES)).toThrow(new ValidationError('expand: "balances" is not supported (supported: volumes, effectiveVolumes)'));
+    expect(() => readAccountExpand('volumes,effectiveVolumes', off)).toThrow(
+      new ValidationError('missing feature "MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES"'),
+    );
+    expect(() =>
+      readAccountExpand('effectiveVolumes', resolveFeatures({ MOVES_HISTORY: 'OFF' })),
+    ).toThrow(new ValidationError('missing feature "MOVES_HISTORY"'));
+    expect(() => readAccountExpand('balances', DEFAULT_FEATURES)).toThrow(
+      new ValidationError(
+        'expand: "balances" is not supported (supported: volumes, effectiveVolumes)',
+      ),
+    );
     expect(() => readAccountExpand('Volumes', DEFAULT_FEATURES)).toThrow(ValidationError);
   });
 });
@@ -52,7 +81,10 @@ describe('addBalances and balancesView', () => {
       { asset: 'EUR', balance: -5n },
       { asset: 'USD/2', balance: max },
     ]);
-    addBalances(sums, [{ asset: 'COIN', balance: 0n }, { asset: 'EUR', balance: 2n }]);
+    addBalances(sums, [
+      { asset: 'COIN', balance: 0n },
+      { asset: 'EUR', balance: 2n },
+    ]);
     const view = balancesView(sums);
     expect(view).toEqual({ COIN: 0n, EUR: -3n, 'USD/2': 2n * max });
     expect(Object.keys(view)).toEqual(['COIN', 'EUR', 'USD/2']);

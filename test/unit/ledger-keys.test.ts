@@ -6,7 +6,11 @@ const MAX = 10n ** 38n - 1n;
 
 describe('sortableBalance', () => {
   it('sorts as text exactly like the balances as numbers, over the whole 38-digit range', () => {
-    const balance = fc.oneof(fc.bigInt({ min: -MAX, max: MAX }), fc.constantFrom(-MAX, -1n, 0n, 1n, MAX), fc.bigInt({ min: -1000n, max: 1000n }));
+    const balance = fc.oneof(
+      fc.bigInt({ min: -MAX, max: MAX }),
+      fc.constantFrom(-MAX, -1n, 0n, 1n, MAX),
+      fc.bigInt({ min: -1000n, max: 1000n }),
+    );
     fc.assert(
       fc.property(balance, balance, (a, b) => {
         const [x, y] = [sortableBalance(a), sortableBalance(b)];

@@ -1,10 +1,31 @@
 /** How a commit's log entries become items (lib/ledger/store/log-pages.ts), without DynamoDB. */
 import { describe, expect, it } from 'vitest';
-import { logPages, MAX_LOG_PAGE_BYTES, rawEntriesOf, storedEntriesOf } from '../../lib/ledger/store/log-pages.js';
+import {
+  logPages,
+  MAX_LOG_PAGE_BYTES,
+  rawEntriesOf,
+  storedEntriesOf,
+} from '../../lib/ledger/store/log-pages.js';
 
 const single = (id: number, bodyBytes = 100, req?: string) => {
-  const body = JSON.stringify({ id, type: 'SET_METADATA', data: { targetType: 'ACCOUNT', targetId: 'a', metadata: { pad: 'x'.repeat(bodyBytes) } }, date: '2026-01-01T00:00:00Z', idempotencyKey: '', hash: '' });
-  return { pk: 'L#l#LOG', sk: String(id).padStart(15, '0'), id, type: 'SET_METADATA', date: '2026-01-01T00:00:00Z', body, ev: '{}', ...(req ? { req } : {}) };
+  const body = JSON.stringify({
+    id,
+    type: 'SET_METADATA',
+    data: { targetType: 'ACCOUNT', targetId: 'a', metadata: { pad: 'x'.repeat(bodyBytes) } },
+    date: '2026-01-01T00:00:00Z',
+    idempotencyKey: '',
+    hash: '',
+  });
+  return {
+    pk: 'L#l#LOG',
+    sk: String(id).padStart(15, '0'),
+    id,
+    type: 'SET_METADATA',
+    date: '2026-01-01T00:00:00Z',
+    body,
+    ev: '{}',
+    ...(req ? { req } : {}),
+  };
 };
 
 describe('logPages', () => {
@@ -18,7 +39,13 @@ describe('logPages', () => {
     const entries = [single(3, 10, 'r-3'), single(4, 10), single(5, 10, 'r-5')];
     const [page, ...rest] = logPages(entries);
     expect(rest).toEqual([]);
-    expect(page).toMatchObject({ pk: 'L#l#LOG', sk: '000000000000003', id: 3, last: 5, reqs: ['r-3', '', 'r-5'] });
+    expect(page).toMatchObject({
+      pk: 'L#l#LOG',
+      sk: '000000000000003',
+      id: 3,
+      last: 5,
+      reqs: ['r-3', '', 'r-5'],
+    });
     expect(rawEntriesOf(page!)).toEqual([
       { body: entries[0]!.body, ev: '{}', req: 'r-3' },
       { body: entries[1]!.body, ev: '{}' },
@@ -40,7 +67,10 @@ describe('logPages', () => {
       [5, 6],
       [7, undefined],
     ]);
-    for (const page of pages) expect(JSON.stringify(page).length).toBeLessThan(MAX_LOG_PAGE_BYTES + 10_000);
-    expect(pages.flatMap((p) => storedEntriesOf(p).map((e) => e.log.id))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    for (const page of pages)
+      expect(JSON.stringify(page).length).toBeLessThan(MAX_LOG_PAGE_BYTES + 10_000);
+    expect(pages.flatMap((p) => storedEntriesOf(p).map((e) => e.log.id))).toEqual([
+      1, 2, 3, 4, 5, 6, 7,
+    ]);
   });
 });

@@ -17,7 +17,9 @@ const pit = readPointInTime('2026-03-01T00:00:00Z')!;
 describe('point-in-time parameters', () => {
   it('reads pit as a sortable instant (offsets normalised, microseconds kept); absent or empty is none', () => {
     expect(pit).toBe('2026-03-01T00:00:00.000000Z');
-    expect(readPointInTime('2026-03-01T01:00:00.1234567+01:00')).toBe('2026-03-01T00:00:00.123456Z');
+    expect(readPointInTime('2026-03-01T01:00:00.1234567+01:00')).toBe(
+      '2026-03-01T00:00:00.123456Z',
+    );
     expect(readPointInTime(undefined)).toBeUndefined();
     expect(readPointInTime('')).toBeUndefined();
     expect(() => readPointInTime('2026-03-01')).toThrow(ValidationError);
@@ -28,7 +30,9 @@ describe('point-in-time parameters', () => {
     expect(readTransactionOrder(undefined)).toBe('id');
     expect(readTransactionOrder('')).toBe('id');
     expect(readTransactionOrder('effective')).toBe('effective');
-    expect(() => readTransactionOrder('Effective')).toThrow('order: must be "effective" (the default order is by id)');
+    expect(() => readTransactionOrder('Effective')).toThrow(
+      'order: must be "effective" (the default order is by id)',
+    );
   });
 
   it('compares stored dates with a point in time, inclusively, whatever their precision', () => {
@@ -43,7 +47,9 @@ describe('metadata at a point in time', () => {
 
   it('is the revision at or before it, else what the oldest later revision replaced, else the current one', () => {
     expect(metadataAt(current, { atOrBefore: { then: 'yes' } })).toEqual({ then: 'yes' });
-    expect(metadataAt(current, { earliestAfter: { before: { created: 'yes' } } })).toEqual({ created: 'yes' });
+    expect(metadataAt(current, { earliestAfter: { before: { created: 'yes' } } })).toEqual({
+      created: 'yes',
+    });
     expect(metadataAt(current, {})).toEqual(current);
     // A revision written before `before` was stored: unknown, shown as none.
     expect(metadataAt(current, { earliestAfter: {} })).toEqual({});
@@ -52,7 +58,9 @@ describe('metadata at a point in time', () => {
   it('of an account is none before the account was written', () => {
     const account = { insertionDate: '2026-03-02T00:00:00Z', metadata: current };
     expect(accountMetadataAt(account, pit, {})).toEqual({});
-    expect(accountMetadataAt({ ...account, insertionDate: '2026-02-01T00:00:00Z' }, pit, {})).toEqual(current);
+    expect(
+      accountMetadataAt({ ...account, insertionDate: '2026-02-01T00:00:00Z' }, pit, {}),
+    ).toEqual(current);
   });
 });
 
@@ -79,14 +87,26 @@ describe('a transaction at a point in time', () => {
 });
 
 describe('what a point-in-time read refuses', () => {
-  const noHistory = resolveFeatures({ TRANSACTION_METADATA_HISTORY: 'DISABLED', ACCOUNT_METADATA_HISTORY: 'DISABLED' });
-
+  const noHistory = resolveFeatures({
+    TRANSACTION_METADATA_HISTORY: 'DISABLED',
+    ACCOUNT_METADATA_HISTORY: 'DISABLED',
+  });
 
   it('names the feature volumes at a point in time need on each clock', () => {
-    expect(() => requireVolumesAt('insertion', resolveFeatures({ MOVES_HISTORY: 'OFF' }))).toThrow('missing feature "MOVES_HISTORY"');
-    expect(() => requireVolumesAt('insertion', resolveFeatures({ MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: 'DISABLED' }))).not.toThrow();
-    expect(() => requireVolumesAt('effective', resolveFeatures({ MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: 'DISABLED' }))).toThrow(
-      'missing feature "MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES"',
+    expect(() => requireVolumesAt('insertion', resolveFeatures({ MOVES_HISTORY: 'OFF' }))).toThrow(
+      'missing feature "MOVES_HISTORY"',
     );
+    expect(() =>
+      requireVolumesAt(
+        'insertion',
+        resolveFeatures({ MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: 'DISABLED' }),
+      ),
+    ).not.toThrow();
+    expect(() =>
+      requireVolumesAt(
+        'effective',
+        resolveFeatures({ MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES: 'DISABLED' }),
+      ),
+    ).toThrow('missing feature "MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES"');
   });
 });

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEDGER_WORKERS, ledgerWorkersFromEnv } from '../../infra/local/lambda/ledger-workers.js';
+import {
+  DEFAULT_LEDGER_WORKERS,
+  ledgerWorkersFromEnv,
+} from '../../infra/local/lambda/ledger-workers.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
 
 describe('LEDGER_WORKERS', () => {
   it('defaults when unset or empty, and takes an integer from 1 to 64', () => {
-    expect([ledgerWorkersFromEnv({}), ledgerWorkersFromEnv({ LEDGER_WORKERS: '' })]).toEqual([DEFAULT_LEDGER_WORKERS, DEFAULT_LEDGER_WORKERS]);
-    expect(['1', '3', '64'].map((LEDGER_WORKERS) => ledgerWorkersFromEnv({ LEDGER_WORKERS }))).toEqual([1, 3, 64]);
+    expect([ledgerWorkersFromEnv({}), ledgerWorkersFromEnv({ LEDGER_WORKERS: '' })]).toEqual([
+      DEFAULT_LEDGER_WORKERS,
+      DEFAULT_LEDGER_WORKERS,
+    ]);
+    expect(
+      ['1', '3', '64'].map((LEDGER_WORKERS) => ledgerWorkersFromEnv({ LEDGER_WORKERS })),
+    ).toEqual([1, 3, 64]);
   });
 
   it('refuses anything else, naming the variable and the value', () => {

@@ -6,7 +6,8 @@ import { DependencyThrottledError } from '../../lib/errors/index.js';
 const losing = (losses: number) => {
   let calls = 0;
   return {
-    step: async () => (++calls > losses ? { done: true as const, value: calls } : { done: false as const }),
+    step: async () =>
+      ++calls > losses ? { done: true as const, value: calls } : { done: false as const },
     calls: () => calls,
   };
 };
@@ -15,7 +16,13 @@ describe('retryRaces', () => {
   it('keeps its default backoff for existing callers: windows of 20, 40, ... ms, capped at 500', async () => {
     const sleeps: number[] = [];
     const { step } = losing(7);
-    expect(await retryRaces(step, { maxAttempts: 10, sleep: async (ms) => void sleeps.push(ms), busy: 'busy' })).toBe(8);
+    expect(
+      await retryRaces(step, {
+        maxAttempts: 10,
+        sleep: async (ms) => void sleeps.push(ms),
+        busy: 'busy',
+      }),
+    ).toBe(8);
     expect(sleeps).toHaveLength(7);
     sleeps.forEach((ms, i) => expect(ms).toBeLessThanOrEqual(Math.min(500, 10 * 2 ** (i + 1))));
   });
@@ -23,7 +30,13 @@ describe('retryRaces', () => {
   it('takes a window and a cap of its own, and gives up after maxAttempts with a 503 error', async () => {
     const sleeps: number[] = [];
     const { step, calls } = losing(100);
-    const err = await retryRaces(step, { maxAttempts: 64, baseDelayMs: 1, maxDelayMs: 3, sleep: async (ms) => void sleeps.push(ms), busy: 'try later' }).catch((e: unknown) => e);
+    const err = await retryRaces(step, {
+      maxAttempts: 64,
+      baseDelayMs: 1,
+      maxDelayMs: 3,
+      sleep: async (ms) => void sleeps.push(ms),
+      busy: 'try later',
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DependencyThrottledError);
     expect((err as Error).message).toBe('try later');
     expect(calls()).toBe(64);

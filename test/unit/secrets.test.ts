@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { digestSecret, findMatchingSecret, generateSecret, lastDigits } from '../../lib/auth/secrets.js';
+import {
+  digestSecret,
+  findMatchingSecret,
+  generateSecret,
+  lastDigits,
+} from '../../lib/auth/secrets.js';
 
 describe('client secrets', () => {
   it('generates distinct URL-safe secrets with 256 bits of randomness', () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THROTTLE, addressGroup, mayEvaluate, secondsLeftInWindow } from '../../lib/auth/throttle.js';
+import {
+  addressGroup,
+  DEFAULT_THROTTLE,
+  mayEvaluate,
+  secondsLeftInWindow,
+} from '../../lib/auth/throttle.js';
 
 describe('address groups of the failure budgets', () => {
   it.each([

@@ -4,15 +4,22 @@ import { parseTokenRequest } from '../../lib/auth/token-request.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const basicOf = (raw: string) => `Basic ${Buffer.from(raw).toString('base64')}`;
-const parse = (authorization: string | undefined, body = 'grant_type=client_credentials', query = '') =>
-  parseTokenRequest({ contentType: FORM, body, query, authorization });
+const parse = (
+  authorization: string | undefined,
+  body = 'grant_type=client_credentials',
+  query = '',
+) => parseTokenRequest({ contentType: FORM, body, query, authorization });
 
 function oauthError(fn: () => unknown) {
   try {
     fn();
   } catch (err) {
     expect(err).toBeInstanceOf(OAuthError);
-    return { error: (err as OAuthError).error, status: (err as OAuthError).status, description: (err as OAuthError).description };
+    return {
+      error: (err as OAuthError).error,
+      status: (err as OAuthError).status,
+      description: (err as OAuthError).description,
+    };
   }
   throw new Error('expected an OAuthError');
 }
@@ -32,12 +39,25 @@ describe('parseTokenRequest', () => {
   });
 
   it('reads client_secret_post, scopes (deduplicated) and resource', () => {
-    const request = parse(undefined, 'grant_type=client_credentials&client_id=a&client_secret=b&scope=ledger:read+ledger:read+auth:read&resource=https%3A%2F%2Fx.test');
-    expect(request).toEqual({ clientId: 'a', clientSecret: 'b', authMethod: 'client_secret_post', scopes: ['ledger:read', 'auth:read'], resource: 'https://x.test' });
+    const request = parse(
+      undefined,
+      'grant_type=client_credentials&client_id=a&client_secret=b&scope=ledger:read+ledger:read+auth:read&resource=https%3A%2F%2Fx.test',
+    );
+    expect(request).toEqual({
+      clientId: 'a',
+      clientSecret: 'b',
+      authMethod: 'client_secret_post',
+      scopes: ['ledger:read', 'auth:read'],
+      resource: 'https://x.test',
+    });
   });
 
   it('names the repeated parameter and its source', () => {
-    expect(oauthError(() => parse(undefined, 'grant_type=client_credentials', 'client_id=a&client_id=b'))).toEqual({
+    expect(
+      oauthError(() =>
+        parse(undefined, 'grant_type=client_credentials', 'client_id=a&client_id=b'),
+      ),
+    ).toEqual({
       error: 'invalid_request',
       status: 400,
       description: 'parameter "client_id" repeated in the query',

@@ -1,4 +1,4 @@
-import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TokenVerifier } from '../../lib/bearer/token-verifier.js';
 import { InvalidTokenError } from '../../lib/errors/index.js';
@@ -12,7 +12,11 @@ let keyB: { kid: string; privateKey: CryptoKey; jwk: JWK };
 
 async function makeKey(kid: string) {
   const { publicKey, privateKey } = await generateKeyPair('ES256');
-  return { kid, privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' } };
+  return {
+    kid,
+    privateKey,
+    jwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' },
+  };
 }
 
 beforeAll(async () => {
@@ -20,7 +24,17 @@ beforeAll(async () => {
   keyB = await makeKey('b');
 });
 
-function token(key: { kid: string; privateKey: CryptoKey }, overrides: { iat?: number; exp?: number; typ?: string; iss?: string; aud?: string; scope?: string } = {}) {
+function token(
+  key: { kid: string; privateKey: CryptoKey },
+  overrides: {
+    iat?: number;
+    exp?: number;
+    typ?: string;
+    iss?: string;
+    aud?: string;
+    scope?: string;
+  } = {},
+) {
   const iat = overrides.iat ?? Math.floor(NOW / 1000);
   return new SignJWT({ client_id: 'svc', scope: overrides.scope ?? 'ledger:read' })
     .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: overrides.typ ?? 'at+jwt' })
@@ -48,7 +62,10 @@ function verifier(published: () => JWK[], clock = { now: NOW }) {
 }
 
 async function rejection(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(InvalidTokenError);
   return (err as Error).message;
 }
@@ -64,23 +81,51 @@ describe('TokenVerifier', () => {
   it('tolerates 5 s of clock skew on expiry, not more', async () => {
     const { v } = verifier(() => [keyA.jwk]);
     const iat = Math.floor(NOW / 1000) - 3600;
-    expect((await v.verify(await token(keyA, { iat, exp: Math.floor(NOW / 1000) - 3 }))).clientId).toBe('svc');
-    expect(await rejection(v.verify(await token(keyA, { iat, exp: Math.floor(NOW / 1000) - 10 })))).toBe('token expired');
+    expect(
+      (await v.verify(await token(keyA, { iat, exp: Math.floor(NOW / 1000) - 3 }))).clientId,
+    ).toBe('svc');
+    expect(
+      await rejection(v.verify(await token(keyA, { iat, exp: Math.floor(NOW / 1000) - 10 }))),
+    ).toBe('token expired');
   });
 
   it('refuses wrong issuer, wrong audience, wrong typ', async () => {
     const { v } = verifier(() => [keyA.jwk]);
-    expect(await rejection(v.verify(await token(keyA, { iss: 'https://evil.test/api/auth' })))).toBe('token claim "iss" rejected');
-    expect(await rejection(v.verify(await token(keyA, { aud: 'https://other.test' })))).toBe('token claim "aud" rejected');
-    expect(await rejection(v.verify(await token(keyA, { typ: 'JWT' })))).toBe('token claim "typ" rejected');
+    expect(
+      await rejection(v.verify(await token(keyA, { iss: 'https://evil.test/api/auth' }))),
+    ).toBe('token claim "iss" rejected');
+    expect(await rejection(v.verify(await token(keyA, { aud: 'https://other.test' })))).toBe(
+      'token claim "aud" rejected',
+    );
+    expect(await rejection(v.verify(await token(keyA, { typ: 'JWT' })))).toBe(
+      'token claim "typ" rejected',
+    );
   });
 
   it('refuses unsigned and HMAC tokens', async () => {
     const { v } = verifier(() => [keyA.jwk]);
-    const payload = Buffer.from(JSON.stringify({ iss: ISSUER, aud: AUDIENCE, sub: 'svc', client_id: 'svc', exp: NOW / 1000 + 60, iat: NOW / 1000, jti: 'x' })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({
+        iss: ISSUER,
+        aud: AUDIENCE,
+        sub: 'svc',
+        client_id: 'svc',
+        exp: NOW / 1000 + 60,
+        iat: NOW / 1000,
+        jti: 'x',
+      }),
+    ).toString('base64url');
     const none = `${Buffer.from('{"alg":"none","typ":"at+jwt"}').toString('base64url')}.${payload}.`;
     expect(await rejection(v.verify(none))).toBe('token invalid');
-    const hs = await new SignJWT({ client_id: 'svc' }).setProtectedHeader({ alg: 'HS256', kid: 'a', typ: 'at+jwt' }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('svc').setIssuedAt(NOW / 1000).setExpirationTime(NOW / 1000 + 60).setJti('x').sign(new TextEncoder().encode('k'.repeat(32)));
+    const hs = await new SignJWT({ client_id: 'svc' })
+      .setProtectedHeader({ alg: 'HS256', kid: 'a', typ: 'at+jwt' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject('svc')
+      .setIssuedAt(NOW / 1000)
+      .setExpirationTime(NOW / 1000 + 60)
+      .setJti('x')
+      .sign(new TextEncoder().encode('k'.repeat(32)));
     expect(await rejection(v.verify(hs))).toBe('token invalid');
   });
 

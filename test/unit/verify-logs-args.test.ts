@@ -3,18 +3,43 @@ import { main, parseVerifyArgs } from '../../infra/commands/verify-logs.js';
 
 describe('parseVerifyArgs', () => {
   it('defaults to the local platform and its test client', () => {
-    expect(parseVerifyArgs(['main'], {})).toEqual({ ledger: 'main', baseUrl: 'http://127.0.0.1:8080', clientId: 'local-dev', clientSecret: 'local-dev-secret', pageSize: 100 });
+    expect(parseVerifyArgs(['main'], {})).toEqual({
+      ledger: 'main',
+      baseUrl: 'http://127.0.0.1:8080',
+      clientId: 'local-dev',
+      clientSecret: 'local-dev-secret',
+      pageSize: 100,
+    });
   });
 
   it('follows PORT, as npm start does, when no --base-url is given', () => {
     expect(parseVerifyArgs(['main'], { PORT: '9191' }).baseUrl).toBe('http://127.0.0.1:9191');
-    expect(parseVerifyArgs(['main', '--base-url', 'http://127.0.0.1:7000'], { PORT: '9191' }).baseUrl).toBe('http://127.0.0.1:7000');
+    expect(
+      parseVerifyArgs(['main', '--base-url', 'http://127.0.0.1:7000'], { PORT: '9191' }).baseUrl,
+    ).toBe('http://127.0.0.1:7000');
   });
 
   it('takes credentials from the environment, and flags over both', () => {
     const env = { VERIFY_CLIENT_ID: 'env-id', VERIFY_CLIENT_SECRET: 'env-secret' };
-    expect(parseVerifyArgs(['main'], env)).toMatchObject({ clientId: 'env-id', clientSecret: 'env-secret' });
-    expect(parseVerifyArgs(['--client-id', 'flag-id', 'main', '--client-secret=flag-secret', '--base-url', 'https://api.example.com/', '--page-size', '7'], env)).toEqual({
+    expect(parseVerifyArgs(['main'], env)).toMatchObject({
+      clientId: 'env-id',
+      clientSecret: 'env-secret',
+    });
+    expect(
+      parseVerifyArgs(
+        [
+          '--client-id',
+          'flag-id',
+          'main',
+          '--client-secret=flag-secret',
+          '--base-url',
+          'https://api.example.com/',
+          '--page-size',
+          '7',
+        ],
+        env,
+      ),
+    ).toEqual({
       ledger: 'main',
       baseUrl: 'https://api.example.com',
       clientId: 'flag-id',
@@ -37,8 +62,14 @@ describe('main (usage errors)', () => {
     ] as Array<[string[], string]>) {
       const err: string[] = [];
       const fetch = () => Promise.reject(new Error('no request expected'));
-      expect(await main(argv, { out: () => undefined, err: (l) => err.push(l), env: {}, fetch }), argv.join(' ')).toBe(2);
-      expect(err).toEqual([message, 'usage: npm run verify-logs -- <ledger> [--base-url URL] [--client-id ID] [--client-secret SECRET] [--page-size N]']);
+      expect(
+        await main(argv, { out: () => undefined, err: (l) => err.push(l), env: {}, fetch }),
+        argv.join(' '),
+      ).toBe(2);
+      expect(err).toEqual([
+        message,
+        'usage: npm run verify-logs -- <ledger> [--base-url URL] [--client-id ID] [--client-secret SECRET] [--page-size N]',
+      ]);
     }
   });
 });

@@ -31,10 +31,18 @@ beforeAll(async () => {
   routes.set('/ok', (_req, _body, res) => res.writeHead(204).end());
   routes.set('/receiver', (req, body, res) => {
     const h = (name: string) => req.headers[name];
-    const ok = verifyWithTolerance(h('service-webhook-signature'), h('service-webhook-id'), h('service-webhook-timestamp'), SECRET, body);
+    const ok = verifyWithTolerance(
+      h('service-webhook-signature'),
+      h('service-webhook-id'),
+      h('service-webhook-timestamp'),
+      SECRET,
+      body,
+    );
     res.writeHead(ok ? 200 : 401).end(ok ? 'verified' : 'bad signature');
   });
-  routes.set('/echo', (_req, body, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`got ${body}`));
+  routes.set('/echo', (_req, body, res) =>
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(`got ${body}`),
+  );
   routes.set('/boom', (_req, _body, res) => res.writeHead(500).end('internal error'));
   routes.set('/gone', (_req, _body, res) => res.writeHead(410).end('gone'));
   routes.set('/moved', (_req, _body, res) => res.writeHead(302, { location: `${base}/ok` }).end());
@@ -43,9 +51,12 @@ beforeAll(async () => {
     res.on('close', () => clearTimeout(timer));
   });
   routes.set('/big', (_req, _body, res) => res.writeHead(200).end('x'.repeat(100_000)));
-  routes.set('/busy', (_req, _body, res) => res.writeHead(503, { 'retry-after': '120' }).end('busy'));
+  routes.set('/busy', (_req, _body, res) =>
+    res.writeHead(503, { 'retry-after': '120' }).end('busy'),
+  );
   routes.set('/throttled', (_req, _body, res) =>
-    res.writeHead(429, { 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' }).end());
+    res.writeHead(429, { 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' }).end(),
+  );
 });
 
 afterAll(async () => {
@@ -76,14 +87,31 @@ describe('postWebhook', () => {
   });
 
   it('delivers a signed body that the receiver helper verifies end to end', async () => {
-    const body = JSON.stringify({ id: 'evt_1', type: 'ledger.saved_metadata', payload: { note: 'é ✓' } });
-    const headers = deliveryHeaders({ id: 'dlv_e2e', timestamp: unixSeconds(Date.now()), body, secrets: [SECRET] });
-    await expect(post('/receiver', { headers, body })).resolves.toMatchObject({ status: 200, bodyPreview: 'verified' });
-    await expect(post('/receiver', { headers, body: body.replace('1', '2') })).resolves.toMatchObject({ status: 401 });
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'ledger.saved_metadata',
+      payload: { note: 'é ✓' },
+    });
+    const headers = deliveryHeaders({
+      id: 'dlv_e2e',
+      timestamp: unixSeconds(Date.now()),
+      body,
+      secrets: [SECRET],
+    });
+    await expect(post('/receiver', { headers, body })).resolves.toMatchObject({
+      status: 200,
+      bodyPreview: 'verified',
+    });
+    await expect(
+      post('/receiver', { headers, body: body.replace('1', '2') }),
+    ).resolves.toMatchObject({ status: 401 });
   });
 
   it('reports 500 and 410 as plain statuses', async () => {
-    await expect(post('/boom')).resolves.toMatchObject({ status: 500, bodyPreview: 'internal error' });
+    await expect(post('/boom')).resolves.toMatchObject({
+      status: 500,
+      bodyPreview: 'internal error',
+    });
     await expect(post('/gone')).resolves.toMatchObject({ status: 410, bodyPreview: 'gone' });
   });
 
@@ -111,7 +139,10 @@ describe('postWebhook', () => {
 
   it('surfaces Retry-After as sent, in seconds or as a date', async () => {
     await expect(post('/busy')).resolves.toMatchObject({ status: 503, retryAfter: '120' });
-    await expect(post('/throttled')).resolves.toMatchObject({ status: 429, retryAfter: 'Wed, 21 Oct 2026 07:28:00 GMT' });
+    await expect(post('/throttled')).resolves.toMatchObject({
+      status: 429,
+      retryAfter: 'Wed, 21 Oct 2026 07:28:00 GMT',
+    });
     const plain = await post('/ok');
     expect(plain).not.toHaveProperty('retryAfter');
   });
@@ -119,11 +150,23 @@ describe('postWebhook', () => {
   it('refuses loopback without allowLoopback, before sending anything', async () => {
     const before = seen.length;
     const result = await post('/ok', { allowLoopback: false });
-    expect(result).toMatchObject({ errorKind: 'refused', error: expect.stringMatching(/127\.0\.0\.1.*loopback/) });
+    expect(result).toMatchObject({
+      errorKind: 'refused',
+      error: expect.stringMatching(/127\.0\.0\.1.*loopback/),
+    });
     const port = new URL(base).port;
-    for (const host of ['localhost', '2130706433', '0x7f000001', '0177.0.0.1', '127.1', '[::ffff:127.0.0.1]']) {
+    for (const host of [
+      'localhost',
+      '2130706433',
+      '0x7f000001',
+      '0177.0.0.1',
+      '127.1',
+      '[::ffff:127.0.0.1]',
+    ]) {
       const refused = await postWebhook({
-        url: `http://${host}:${port}/ok`, headers: {}, body: '{}',
+        url: `http://${host}:${port}/ok`,
+        headers: {},
+        body: '{}',
         resolve: async () => [{ address: '127.0.0.1', family: 4 }],
       });
       expect(refused, host).toMatchObject({ errorKind: 'refused' });
@@ -135,30 +178,56 @@ describe('postWebhook', () => {
     const port = new URL(base).port;
     const local = { resolve: async () => [{ address: '127.0.0.1', family: 4 }] };
     await expect(
-      postWebhook({ url: `http://receiver.test:${port}/ok`, headers: {}, body: '{}', allowLoopback: true, ...local }),
+      postWebhook({
+        url: `http://receiver.test:${port}/ok`,
+        headers: {},
+        body: '{}',
+        allowLoopback: true,
+        ...local,
+      }),
     ).resolves.toMatchObject({ status: 204 });
     await expect(
       postWebhook({
-        url: `http://internal.test:${port}/ok`, headers: {}, body: '{}', allowLoopback: true,
+        url: `http://internal.test:${port}/ok`,
+        headers: {},
+        body: '{}',
+        allowLoopback: true,
         resolve: async () => [{ address: '10.0.0.1', family: 4 }],
       }),
-    ).resolves.toMatchObject({ errorKind: 'refused', error: expect.stringMatching(/internal\.test resolves to 10\.0\.0\.1.*private/) });
+    ).resolves.toMatchObject({
+      errorKind: 'refused',
+      error: expect.stringMatching(/internal\.test resolves to 10\.0\.0\.1.*private/),
+    });
   });
 
   it('refuses private literals even with allowLoopback, and rejects non-http URLs', async () => {
-    await expect(post('', { url: 'http://10.0.0.1/hook' })).resolves.toMatchObject({ errorKind: 'refused' });
-    await expect(post('', { url: 'http://169.254.169.254/latest/meta-data/' })).resolves.toMatchObject({
-      errorKind: 'refused', error: expect.stringMatching(/metadata/),
+    await expect(post('', { url: 'http://10.0.0.1/hook' })).resolves.toMatchObject({
+      errorKind: 'refused',
     });
-    await expect(post('', { url: 'file:///etc/passwd' })).resolves.toMatchObject({ errorKind: 'invalid-url' });
-    await expect(post('', { url: 'not a url' })).resolves.toMatchObject({ errorKind: 'invalid-url' });
+    await expect(
+      post('', { url: 'http://169.254.169.254/latest/meta-data/' }),
+    ).resolves.toMatchObject({
+      errorKind: 'refused',
+      error: expect.stringMatching(/metadata/),
+    });
+    await expect(post('', { url: 'file:///etc/passwd' })).resolves.toMatchObject({
+      errorKind: 'invalid-url',
+    });
+    await expect(post('', { url: 'not a url' })).resolves.toMatchObject({
+      errorKind: 'invalid-url',
+    });
   });
 
   it('guards https targets the same way', async () => {
     const resolve = async () => [{ address: '127.0.0.1', family: 4 }];
-    await expect(post('', { url: 'https://127.0.0.1/hook', allowLoopback: false })).resolves.toMatchObject({ errorKind: 'refused' });
-    await expect(post('', { url: 'https://receiver.test/hook', allowLoopback: false, resolve })).resolves.toMatchObject({
-      errorKind: 'refused', error: expect.stringMatching(/receiver\.test resolves to 127\.0\.0\.1/),
+    await expect(
+      post('', { url: 'https://127.0.0.1/hook', allowLoopback: false }),
+    ).resolves.toMatchObject({ errorKind: 'refused' });
+    await expect(
+      post('', { url: 'https://receiver.test/hook', allowLoopback: false, resolve }),
+    ).resolves.toMatchObject({
+      errorKind: 'refused',
+      error: expect.stringMatching(/receiver\.test resolves to 127\.0\.0\.1/),
     });
   });
 
@@ -168,7 +237,8 @@ describe('postWebhook', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((done) => closed.close(done));
     await expect(post('', { url: `http://127.0.0.1:${port}/` })).resolves.toMatchObject({
-      errorKind: 'network', error: expect.stringMatching(/ECONNREFUSED/),
+      errorKind: 'network',
+      error: expect.stringMatching(/ECONNREFUSED/),
     });
   });
 });

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { classifyOutcome } from '../../lib/webhooks/retry/outcome.js';
 import { retryAfterMs } from '../../lib/webhooks/retry/retry-after.js';
-import { MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, nextAttempt, RETRY_DELAYS_MS } from '../../lib/webhooks/retry/schedule.js';
-import { SQS_MAX_DELAY_SECONDS, sqsDelaySeconds, sqsHop } from '../../lib/webhooks/retry/sqs-delay.js';
+import {
+  MAX_ATTEMPTS,
+  MAX_RETRY_AFTER_MS,
+  nextAttempt,
+  RETRY_DELAYS_MS,
+} from '../../lib/webhooks/retry/schedule.js';
+import {
+  SQS_MAX_DELAY_SECONDS,
+  sqsDelaySeconds,
+  sqsHop,
+} from '../../lib/webhooks/retry/sqs-delay.js';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const S = 1_000;
@@ -16,7 +25,15 @@ const delayAfter = (attempt: number, random: number, retryAfter?: string) => {
 describe('retry schedule', () => {
   it('is immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h — eight attempts', () => {
     expect(MAX_ATTEMPTS).toBe(8);
-    expect([1, 2, 3, 4, 5, 6, 7].map((a) => delayAfter(a, 0.5))).toEqual([5 * S, 5 * MIN, 30 * MIN, 2 * H, 5 * H, 10 * H, 10 * H]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((a) => delayAfter(a, 0.5))).toEqual([
+      5 * S,
+      5 * MIN,
+      30 * MIN,
+      2 * H,
+      5 * H,
+      10 * H,
+      10 * H,
+    ]);
   });
 
   it('jitters by at most ±20 %', () => {
@@ -95,7 +112,10 @@ describe('SQS delay splitting', () => {
   });
 
   it('splits longer delays into hops of at most 900 s', () => {
-    expect(sqsDelaySeconds(900 * S + 1)).toEqual({ delaySeconds: SQS_MAX_DELAY_SECONDS, anotherHop: true });
+    expect(sqsDelaySeconds(900 * S + 1)).toEqual({
+      delaySeconds: SQS_MAX_DELAY_SECONDS,
+      anotherHop: true,
+    });
     // 30 min: one 900 s hop, then the remaining 900 s on arrival.
     const at = NOW + 30 * MIN;
     expect(sqsHop(at, NOW)).toEqual({ delaySeconds: 900, anotherHop: true });

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { verify, verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
 import { decodeSecret } from '../../lib/webhooks/signing/secret-key.js';
 import { deliveryHeaders, signatureHeader, unixSeconds } from '../../lib/webhooks/signing/sign.js';
-import { verify, verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const OTHER = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
@@ -12,13 +12,22 @@ const BODY = '{"id":"evt_1","type":"ledger.committed_transactions","payload":{"a
 
 describe('signing', () => {
   it('is HMAC-SHA256 keyed with the decoded secret bytes over id.timestamp.body', () => {
-    const expected = createHmac('sha256', Buffer.alloc(32, 7)).update(`${ID}.${TS}.${BODY}`).digest('base64');
-    expect(signatureHeader({ id: ID, timestamp: TS, body: BODY, secrets: [SECRET] })).toBe(`v1,${expected}`);
+    const expected = createHmac('sha256', Buffer.alloc(32, 7))
+      .update(`${ID}.${TS}.${BODY}`)
+      .digest('base64');
+    expect(signatureHeader({ id: ID, timestamp: TS, body: BODY, secrets: [SECRET] })).toBe(
+      `v1,${expected}`,
+    );
   });
 
   it('signs bytes and the equal string identically', () => {
     const a = signatureHeader({ id: ID, timestamp: TS, body: BODY, secrets: [SECRET] });
-    const b = signatureHeader({ id: ID, timestamp: TS, body: Buffer.from(BODY), secrets: [SECRET] });
+    const b = signatureHeader({
+      id: ID,
+      timestamp: TS,
+      body: Buffer.from(BODY),
+      secrets: [SECRET],
+    });
     expect(a).toBe(b);
   });
 
@@ -31,8 +40,13 @@ describe('signing', () => {
   it('produces the full header set, service-webhook-* and webhook-* alike', () => {
     const headers = deliveryHeaders({ id: ID, timestamp: TS, body: BODY, secrets: [SECRET] });
     expect(Object.keys(headers).sort()).toEqual([
-      'content-type', 'service-webhook-id', 'service-webhook-signature', 'service-webhook-timestamp',
-      'webhook-id', 'webhook-signature', 'webhook-timestamp',
+      'content-type',
+      'service-webhook-id',
+      'service-webhook-signature',
+      'service-webhook-timestamp',
+      'webhook-id',
+      'webhook-signature',
+      'webhook-timestamp',
     ]);
     expect(headers['content-type']).toBe('application/json');
     expect(headers['service-webhook-timestamp']).toBe('1763856000');
@@ -78,7 +92,9 @@ describe('receiver verify', () => {
     const both = signatureHeader({ id: ID, timestamp: TS, body: BODY, secrets: [SECRET, OTHER] });
     expect(verify(both, ID, TS, SECRET, BODY)).toBe(true);
     expect(verify(both, ID, TS, OTHER, BODY)).toBe(true);
-    expect(verify(both, ID, TS, `whsec_${Buffer.alloc(32, 1).toString('base64')}`, BODY)).toBe(false);
+    expect(verify(both, ID, TS, `whsec_${Buffer.alloc(32, 1).toString('base64')}`, BODY)).toBe(
+      false,
+    );
   });
 
   it('skips entries of other versions and malformed entries', () => {
@@ -95,14 +111,30 @@ describe('receiver verify', () => {
   });
 
   it('throws a clear error for a timestamp that is not an integer', () => {
-    for (const bad of ['1763856000.5', '1.7e9', '', ' 1763856000', '-5', 'abc', 1.5, -1, NaN, undefined, null]) {
-      expect(() => verify(header, ID, bad, SECRET, BODY), String(bad)).toThrow(/timestamp must be an integer/);
+    for (const bad of [
+      '1763856000.5',
+      '1.7e9',
+      '',
+      ' 1763856000',
+      '-5',
+      'abc',
+      1.5,
+      -1,
+      NaN,
+      undefined,
+      null,
+    ]) {
+      expect(() => verify(header, ID, bad, SECRET, BODY), String(bad)).toThrow(
+        /timestamp must be an integer/,
+      );
     }
   });
 
   it('throws a clear error when the body cannot be read', () => {
     for (const bad of [JSON.parse(BODY), undefined, null, 42]) {
-      expect(() => verify(header, ID, TS, SECRET, bad)).toThrow(/body cannot be read.*raw request body/);
+      expect(() => verify(header, ID, TS, SECRET, bad)).toThrow(
+        /body cannot be read.*raw request body/,
+      );
     }
   });
 
@@ -118,9 +150,14 @@ describe('verifyWithTolerance', () => {
 
   it('accepts up to 300 s either way, inclusive', () => {
     for (const offset of [0, 300, -300]) {
-      expect(verifyWithTolerance(header, ID, TS, SECRET, BODY, { now: at(offset) }), String(offset)).toBe(true);
+      expect(
+        verifyWithTolerance(header, ID, TS, SECRET, BODY, { now: at(offset) }),
+        String(offset),
+      ).toBe(true);
     }
-    expect(verifyWithTolerance(header, ID, TS, SECRET, BODY, { now: new Date(at(300) + 999) })).toBe(true);
+    expect(
+      verifyWithTolerance(header, ID, TS, SECRET, BODY, { now: new Date(at(300) + 999) }),
+    ).toBe(true);
   });
 
   it('returns false (does not throw) beyond the window, old or future', () => {
@@ -129,8 +166,12 @@ describe('verifyWithTolerance', () => {
   });
 
   it('honours a custom tolerance and still checks the signature', () => {
-    expect(verifyWithTolerance(header, ID, TS, SECRET, BODY, { now: at(60), toleranceSeconds: 59 })).toBe(false);
-    expect(verifyWithTolerance(header, ID, TS, SECRET, BODY, { now: at(59), toleranceSeconds: 59 })).toBe(true);
+    expect(
+      verifyWithTolerance(header, ID, TS, SECRET, BODY, { now: at(60), toleranceSeconds: 59 }),
+    ).toBe(false);
+    expect(
+      verifyWithTolerance(header, ID, TS, SECRET, BODY, { now: at(59), toleranceSeconds: 59 }),
+    ).toBe(true);
     expect(verifyWithTolerance(header, ID, TS, OTHER, BODY, { now: at(0) })).toBe(false);
   });
 

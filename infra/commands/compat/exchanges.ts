@@ -18,14 +18,26 @@ const MAX_BODY = 256 * 1024;
 export class ExchangeRecorder {
   private exchanges: Exchange[] = [];
 
-  readonly fetcher = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
+  readonly fetcher = async (
+    input: Parameters<typeof fetch>[0],
+    init?: RequestInit,
+  ): Promise<Response> => {
     // The SDK passes a Request, but not necessarily one of this realm's class: read it by shape.
     const request = typeof input === 'object' && 'url' in input ? input : undefined;
     const method = init?.method ?? request?.method ?? 'GET';
     const url = request?.url ?? String(input);
     const res = await fetch(input, init);
-    const body = await res.clone().text().catch(() => '');
-    this.exchanges.push({ method, url, status: res.status, body: body.slice(0, MAX_BODY), count: res.headers.get('count') });
+    const body = await res
+      .clone()
+      .text()
+      .catch(() => '');
+    this.exchanges.push({
+      method,
+      url,
+      status: res.status,
+      body: body.slice(0, MAX_BODY),
+      count: res.headers.get('count'),
+    });
     return res;
   };
 

@@ -3,12 +3,17 @@ import type { ServiceOperation } from './services.js';
 /** Why the platform deliberately does not serve an SDK operation (the report's note column). */
 const REASON = {
   schemas: 'not served: ledger schemas (chart of accounts) are out of scope',
-  exporters: 'not served: exporters and pipelines (the reference stack\'s replication to external stores) are out of scope; events reach consumers through webhooks',
-  runQuery: 'not served: runQuery needs the reference stack\'s query templates over schemas, which are out of scope',
-  metrics: 'not served: the platform\'s metrics are CloudWatch\'s (docs/operations.md); there is no metrics endpoint',
-  v1Mapping: 'SDK 7.0.1\'s Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger-mapping.test.ts)',
+  exporters:
+    "not served: exporters and pipelines (the reference stack's replication to external stores) are out of scope; events reach consumers through webhooks",
+  runQuery:
+    "not served: runQuery needs the reference stack's query templates over schemas, which are out of scope",
+  metrics:
+    "not served: the platform's metrics are CloudWatch's (docs/operations.md); there is no metrics endpoint",
+  v1Mapping:
+    "SDK 7.0.1's Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger-mapping.test.ts)",
   users: 'not served: users belong to the environments issue (only OAuth clients here)',
-  payments: 'not served: outside the payments scope (the v3 payments resource and the service info only)',
+  payments:
+    'not served: outside the payments scope (the v3 payments resource and the service info only)',
 } as const;
 
 /** The SDK operations the platform deliberately does not serve (or cannot serve through the SDK), with why. */
@@ -50,6 +55,7 @@ const PAYMENTS_SERVED = new Set<ServiceOperation>([
 /** The note for an operation the platform deliberately does not serve, if it is one. */
 export function notServedReason(service: string, op: string): string | undefined {
   const key = `${service}.${op}`;
-  if (service.startsWith('payments.') && !PAYMENTS_SERVED.has(key as ServiceOperation)) return REASON.payments;
+  if (service.startsWith('payments.') && !PAYMENTS_SERVED.has(key as ServiceOperation))
+    return REASON.payments;
   return NOT_SERVED[key as ServiceOperation];
 }

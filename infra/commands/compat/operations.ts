@@ -1,5 +1,5 @@
 import type { SDK } from '@formance/formance-sdk';
-import { serviceApi, type OperationName, type ServiceApis, type ServiceName } from './services.js';
+import { type OperationName, type ServiceApis, type ServiceName, serviceApi } from './services.js';
 
 /** Ids that earlier operations created and later ones use; placeholders until then. */
 export interface ProbeIds {
@@ -53,7 +53,12 @@ function op<S extends ServiceName>(
   call: (api: ServiceApis[S], ctx: ProbeContext) => Promise<unknown>,
   capture?: (ctx: ProbeContext) => void,
 ): Operation {
-  return { service, op: name, call: (sdk, ctx) => call(serviceApi(sdk, service), ctx), ...(capture ? { capture } : {}) };
+  return {
+    service,
+    op: name,
+    call: (sdk, ctx) => call(serviceApi(sdk, service), ctx),
+    ...(capture ? { capture } : {}),
+  };
 }
 
 export function initialIds(): ProbeIds {
@@ -81,7 +86,11 @@ export function initialIds(): ProbeIds {
 const TRANSFER = 'send [USD/2 10] (\n  source = @world\n  destination = @users:dave\n)';
 const SECRET_24_BYTES = Buffer.from('0123456789abcdef01234567').toString('base64');
 const V1_CONNECTOR = 'DUMMY-PAY';
-const DUMMY_CONFIG = (name: string) => ({ provider: 'Dummypay' as const, name, directory: 'dummypay' });
+const DUMMY_CONFIG = (name: string) => ({
+  provider: 'Dummypay' as const,
+  name,
+  directory: 'dummypay',
+});
 
 /**
  * Every operation, in the order the probe runs them: auth and the webhook config first (so later writes produce
@@ -91,92 +100,282 @@ export const OPERATIONS: readonly Operation[] = [
   // ---- auth v1
   op('auth.v1', 'getOIDCWellKnowns', (A) => A.getOIDCWellKnowns()),
   op('auth.v1', 'getServerInfoAuth', (A) => A.getServerInfoAuth()),
-  op('auth.v1', 'createClient', (A, c) => A.createClient({ name: `compat-${c.names.tag}`, description: 'compat probe', scopes: ['ledger:read'], metadata: { team: 'compat' } }),
-    (c) => { c.ids.clientId = c.json('/clients')?.data?.id ?? c.ids.clientId; }),
+  op(
+    'auth.v1',
+    'createClient',
+    (A, c) =>
+      A.createClient({
+        name: `compat-${c.names.tag}`,
+        description: 'compat probe',
+        scopes: ['ledger:read'],
+        metadata: { team: 'compat' },
+      }),
+    (c) => {
+      c.ids.clientId = c.json('/clients')?.data?.id ?? c.ids.clientId;
+    },
+  ),
   op('auth.v1', 'listClients', (A) => A.listClients()),
   op('auth.v1', 'readClient', (A, c) => A.readClient({ clientId: c.ids.clientId })),
-  op('auth.v1', 'updateClient', (A, c) => A.updateClient({ clientId: c.ids.clientId, clientOptions: { name: `compat-${c.names.tag}-renamed`, scopes: ['ledger:read', 'ledger:write'] } })),
-  op('auth.v1', 'createSecret', (A, c) => A.createSecret({ clientId: c.ids.clientId, secretOptions: { name: 'compat', metadata: { k: 'v' } } }),
-    (c) => { c.ids.secretId = c.json('/secrets')?.data?.id ?? c.ids.secretId; }),
-  op('auth.v1', 'deleteSecret', (A, c) => A.deleteSecret({ clientId: c.ids.clientId, secretId: c.ids.secretId })),
+  op('auth.v1', 'updateClient', (A, c) =>
+    A.updateClient({
+      clientId: c.ids.clientId,
+      clientOptions: {
+        name: `compat-${c.names.tag}-renamed`,
+        scopes: ['ledger:read', 'ledger:write'],
+      },
+    }),
+  ),
+  op(
+    'auth.v1',
+    'createSecret',
+    (A, c) =>
+      A.createSecret({
+        clientId: c.ids.clientId,
+        secretOptions: { name: 'compat', metadata: { k: 'v' } },
+      }),
+    (c) => {
+      c.ids.secretId = c.json('/secrets')?.data?.id ?? c.ids.secretId;
+    },
+  ),
+  op('auth.v1', 'deleteSecret', (A, c) =>
+    A.deleteSecret({ clientId: c.ids.clientId, secretId: c.ids.secretId }),
+  ),
   op('auth.v1', 'listUsers', (A) => A.listUsers()),
   op('auth.v1', 'readUser', (A) => A.readUser({ userId: 'someone' })),
   op('auth.v1', 'deleteClient', (A, c) => A.deleteClient({ clientId: c.ids.clientId })),
 
   // ---- webhooks v1: the config first, so that ledger and payments writes produce deliveries
-  op('webhooks.v1', 'insertConfig', (W, c) => W.insertConfig({ endpoint: c.hookUrl, eventTypes: ['ledger.committed_transactions', 'ledger.saved_metadata', 'payments.saved_payment'] }),
-    (c) => { c.ids.configId = c.json('/configs')?.data?.id ?? c.ids.configId; }),
+  op(
+    'webhooks.v1',
+    'insertConfig',
+    (W, c) =>
+      W.insertConfig({
+        endpoint: c.hookUrl,
+        eventTypes: [
+          'ledger.committed_transactions',
+          'ledger.saved_metadata',
+          'payments.saved_payment',
+        ],
+      }),
+    (c) => {
+      c.ids.configId = c.json('/configs')?.data?.id ?? c.ids.configId;
+    },
+  ),
   op('webhooks.v1', 'getManyConfigs', (W) => W.getManyConfigs({})),
-  op('webhooks.v1', 'updateConfig', (W, c) => W.updateConfig({ id: c.ids.configId, configUser: { endpoint: c.hookUrl, eventTypes: ['ledger.committed_transactions', 'ledger.saved_metadata', 'payments.saved_payment', 'ledger.reverted_transaction'] } })),
+  op('webhooks.v1', 'updateConfig', (W, c) =>
+    W.updateConfig({
+      id: c.ids.configId,
+      configUser: {
+        endpoint: c.hookUrl,
+        eventTypes: [
+          'ledger.committed_transactions',
+          'ledger.saved_metadata',
+          'payments.saved_payment',
+          'ledger.reverted_transaction',
+        ],
+      },
+    }),
+  ),
   op('webhooks.v1', 'deactivateConfig', (W, c) => W.deactivateConfig({ id: c.ids.configId })),
   op('webhooks.v1', 'activateConfig', (W, c) => W.activateConfig({ id: c.ids.configId })),
-  op('webhooks.v1', 'changeConfigSecret', (W, c) => W.changeConfigSecret({ id: c.ids.configId, configChangeSecret: { secret: SECRET_24_BYTES } })),
+  op('webhooks.v1', 'changeConfigSecret', (W, c) =>
+    W.changeConfigSecret({ id: c.ids.configId, configChangeSecret: { secret: SECRET_24_BYTES } }),
+  ),
   op('webhooks.v1', 'testConfig', (W, c) => W.testConfig({ id: c.ids.configId })),
 
   // ---- ledger v2
   op('ledger.v2', 'getInfo', (L) => L.getInfo()),
-  op('ledger.v2', 'createLedger', (L, c) => L.createLedger({ ledger: c.names.ledger, v2CreateLedgerRequest: { bucket: c.names.bucket, metadata: { team: 'compat' }, features: { HASH_LOGS: 'SYNC' } } })),
+  op('ledger.v2', 'createLedger', (L, c) =>
+    L.createLedger({
+      ledger: c.names.ledger,
+      v2CreateLedgerRequest: {
+        bucket: c.names.bucket,
+        metadata: { team: 'compat' },
+        features: { HASH_LOGS: 'SYNC' },
+      },
+    }),
+  ),
   op('ledger.v2', 'getLedger', (L, c) => L.getLedger({ ledger: c.names.ledger })),
   op('ledger.v2', 'listLedgers', (L) => L.listLedgers({ pageSize: 10 })),
-  op('ledger.v2', 'updateLedgerMetadata', (L, c) => L.updateLedgerMetadata({ ledger: c.names.ledger, requestBody: { owner: 'compat', tmp: 'x' } })),
-  op('ledger.v2', 'deleteLedgerMetadata', (L, c) => L.deleteLedgerMetadata({ ledger: c.names.ledger, key: 'tmp' })),
+  op('ledger.v2', 'updateLedgerMetadata', (L, c) =>
+    L.updateLedgerMetadata({ ledger: c.names.ledger, requestBody: { owner: 'compat', tmp: 'x' } }),
+  ),
+  op('ledger.v2', 'deleteLedgerMetadata', (L, c) =>
+    L.deleteLedgerMetadata({ ledger: c.names.ledger, key: 'tmp' }),
+  ),
   op('ledger.v2', 'getLedgerInfo', (L, c) => L.getLedgerInfo({ ledger: c.names.ledger })),
-  op('ledger.v2', 'createTransaction', (L, c) => L.createTransaction({
-    ledger: c.names.ledger,
-    idempotencyKey: `ik-${c.names.tag}`,
-    v2PostTransaction: { postings: [{ source: 'world', destination: 'users:alice', amount: 10000n, asset: 'USD/2' }], metadata: { order: '1' }, reference: `ref-${c.names.tag}` },
-  }), (c) => { c.ids.txid = BigInt(c.json('/transactions')?.data?.id ?? c.ids.txid); }),
-  op('ledger.v2', 'listTransactions', (L, c) => L.listTransactions({ ledger: c.names.ledger, pageSize: 10, expand: 'volumes' })),
+  op(
+    'ledger.v2',
+    'createTransaction',
+    (L, c) =>
+      L.createTransaction({
+        ledger: c.names.ledger,
+        idempotencyKey: `ik-${c.names.tag}`,
+        v2PostTransaction: {
+          postings: [
+            { source: 'world', destination: 'users:alice', amount: 10000n, asset: 'USD/2' },
+          ],
+          metadata: { order: '1' },
+          reference: `ref-${c.names.tag}`,
+        },
+      }),
+    (c) => {
+      c.ids.txid = BigInt(c.json('/transactions')?.data?.id ?? c.ids.txid);
+    },
+  ),
+  op('ledger.v2', 'listTransactions', (L, c) =>
+    L.listTransactions({ ledger: c.names.ledger, pageSize: 10, expand: 'volumes' }),
+  ),
   op('ledger.v2', 'countTransactions', (L, c) => L.countTransactions({ ledger: c.names.ledger })),
-  op('ledger.v2', 'getTransaction', (L, c) => L.getTransaction({ ledger: c.names.ledger, id: c.ids.txid, expand: 'volumes' })),
-  op('ledger.v2', 'addMetadataOnTransaction', (L, c) => L.addMetadataOnTransaction({ ledger: c.names.ledger, id: c.ids.txid, requestBody: { checked: 'yes', tmp: 'x' } })),
-  op('ledger.v2', 'deleteTransactionMetadata', (L, c) => L.deleteTransactionMetadata({ ledger: c.names.ledger, id: c.ids.txid, key: 'tmp' })),
-  op('ledger.v2', 'createBulk', (L, c) => L.createBulk({
-    ledger: c.names.ledger,
-    atomic: true,
-    requestBody: [
-      { action: 'CREATE_TRANSACTION', ik: `bulk-${c.names.tag}`, data: { postings: [{ source: 'world', destination: 'users:bob', amount: 500n, asset: 'EUR/2' }], metadata: {} } },
-      { action: 'ADD_METADATA', data: { targetType: 'ACCOUNT', targetId: 'users:bob', metadata: { tier: 'gold' } } },
-    ],
-  })),
-  op('ledger.v2', 'revertTransaction', (L, c) => L.revertTransaction({ ledger: c.names.ledger, id: c.ids.txid, force: true })),
-  op('ledger.v2', 'getAccount', (L, c) => L.getAccount({ ledger: c.names.ledger, address: 'users:alice', expand: 'volumes' })),
-  op('ledger.v2', 'listAccounts', (L, c) => L.listAccounts({ ledger: c.names.ledger, pageSize: 10, expand: 'volumes' })),
+  op('ledger.v2', 'getTransaction', (L, c) =>
+    L.getTransaction({ ledger: c.names.ledger, id: c.ids.txid, expand: 'volumes' }),
+  ),
+  op('ledger.v2', 'addMetadataOnTransaction', (L, c) =>
+    L.addMetadataOnTransaction({
+      ledger: c.names.ledger,
+      id: c.ids.txid,
+      requestBody: { checked: 'yes', tmp: 'x' },
+    }),
+  ),
+  op('ledger.v2', 'deleteTransactionMetadata', (L, c) =>
+    L.deleteTransactionMetadata({ ledger: c.names.ledger, id: c.ids.txid, key: 'tmp' }),
+  ),
+  op('ledger.v2', 'createBulk', (L, c) =>
+    L.createBulk({
+      ledger: c.names.ledger,
+      atomic: true,
+      requestBody: [
+        {
+          action: 'CREATE_TRANSACTION',
+          ik: `bulk-${c.names.tag}`,
+          data: {
+            postings: [{ source: 'world', destination: 'users:bob', amount: 500n, asset: 'EUR/2' }],
+            metadata: {},
+          },
+        },
+        {
+          action: 'ADD_METADATA',
+          data: { targetType: 'ACCOUNT', targetId: 'users:bob', metadata: { tier: 'gold' } },
+        },
+      ],
+    }),
+  ),
+  op('ledger.v2', 'revertTransaction', (L, c) =>
+    L.revertTransaction({ ledger: c.names.ledger, id: c.ids.txid, force: true }),
+  ),
+  op('ledger.v2', 'getAccount', (L, c) =>
+    L.getAccount({ ledger: c.names.ledger, address: 'users:alice', expand: 'volumes' }),
+  ),
+  op('ledger.v2', 'listAccounts', (L, c) =>
+    L.listAccounts({ ledger: c.names.ledger, pageSize: 10, expand: 'volumes' }),
+  ),
   op('ledger.v2', 'countAccounts', (L, c) => L.countAccounts({ ledger: c.names.ledger })),
-  op('ledger.v2', 'addMetadataToAccount', (L, c) => L.addMetadataToAccount({ ledger: c.names.ledger, address: 'users:alice', requestBody: { kyc: 'ok', tmp: 'x' } })),
-  op('ledger.v2', 'deleteAccountMetadata', (L, c) => L.deleteAccountMetadata({ ledger: c.names.ledger, address: 'users:alice', key: 'tmp' })),
-  op('ledger.v2', 'getBalancesAggregated', (L, c) => L.getBalancesAggregated({ ledger: c.names.ledger })),
-  op('ledger.v2', 'getVolumesWithBalances', (L, c) => L.getVolumesWithBalances({ ledger: c.names.ledger, pageSize: 10 })),
+  op('ledger.v2', 'addMetadataToAccount', (L, c) =>
+    L.addMetadataToAccount({
+      ledger: c.names.ledger,
+      address: 'users:alice',
+      requestBody: { kyc: 'ok', tmp: 'x' },
+    }),
+  ),
+  op('ledger.v2', 'deleteAccountMetadata', (L, c) =>
+    L.deleteAccountMetadata({ ledger: c.names.ledger, address: 'users:alice', key: 'tmp' }),
+  ),
+  op('ledger.v2', 'getBalancesAggregated', (L, c) =>
+    L.getBalancesAggregated({ ledger: c.names.ledger }),
+  ),
+  op('ledger.v2', 'getVolumesWithBalances', (L, c) =>
+    L.getVolumesWithBalances({ ledger: c.names.ledger, pageSize: 10 }),
+  ),
   op('ledger.v2', 'listLogs', (L, c) => L.listLogs({ ledger: c.names.ledger, pageSize: 50 })),
   op('ledger.v2', 'readStats', (L, c) => L.readStats({ ledger: c.names.ledger })),
-  op('ledger.v2', 'exportLogs', (L, c) => L.exportLogs({ ledger: c.names.ledger }),
-    (c) => { c.ids.exportedLogs = c.lastBody('/logs/export') ?? ''; }),
+  op(
+    'ledger.v2',
+    'exportLogs',
+    (L, c) => L.exportLogs({ ledger: c.names.ledger }),
+    (c) => {
+      c.ids.exportedLogs = c.lastBody('/logs/export') ?? '';
+    },
+  ),
   op('ledger.v2', 'importLogs', async (L, c) => {
     await L.createLedger({ ledger: c.names.importLedger, v2CreateLedgerRequest: {} });
-    return L.importLogs({ ledger: c.names.importLedger, v2ImportLogsRequest: new TextEncoder().encode(c.ids.exportedLogs) });
+    return L.importLogs({
+      ledger: c.names.importLedger,
+      v2ImportLogsRequest: new TextEncoder().encode(c.ids.exportedLogs),
+    });
   }),
-  op('ledger.v2', 'insertSchema', (L, c) => L.insertSchema({ ledger: c.names.ledger, version: 'v1.0.0', v2SchemaData: { chart: { users: { additionalProperties: { $userID: { dotPattern: '^[0-9a-z]+$' } } }, world: {} } } })),
+  op('ledger.v2', 'insertSchema', (L, c) =>
+    L.insertSchema({
+      ledger: c.names.ledger,
+      version: 'v1.0.0',
+      v2SchemaData: {
+        chart: {
+          users: { additionalProperties: { $userID: { dotPattern: '^[0-9a-z]+$' } } },
+          world: {},
+        },
+      },
+    }),
+  ),
   op('ledger.v2', 'listSchemas', (L, c) => L.listSchemas({ ledger: c.names.ledger })),
-  op('ledger.v2', 'getSchema', (L, c) => L.getSchema({ ledger: c.names.ledger, version: 'v1.0.0' })),
-  op('ledger.v2', 'runQuery', (L, c) => L.runQuery({ ledger: c.names.ledger, id: 'q1', schemaVersion: 'v1.0.0', requestBody: {} })),
-  op('ledger.v2', 'createExporter', (L) => L.createExporter({ driver: 'stdout', config: {} }),
-    (c) => { c.ids.exporterId = c.json('/exporters')?.data?.id ?? c.ids.exporterId; }),
+  op('ledger.v2', 'getSchema', (L, c) =>
+    L.getSchema({ ledger: c.names.ledger, version: 'v1.0.0' }),
+  ),
+  op('ledger.v2', 'runQuery', (L, c) =>
+    L.runQuery({ ledger: c.names.ledger, id: 'q1', schemaVersion: 'v1.0.0', requestBody: {} }),
+  ),
+  op(
+    'ledger.v2',
+    'createExporter',
+    (L) => L.createExporter({ driver: 'stdout', config: {} }),
+    (c) => {
+      c.ids.exporterId = c.json('/exporters')?.data?.id ?? c.ids.exporterId;
+    },
+  ),
   op('ledger.v2', 'listExporters', (L) => L.listExporters()),
-  op('ledger.v2', 'getExporterState', (L, c) => L.getExporterState({ exporterID: c.ids.exporterId })),
-  op('ledger.v2', 'updateExporter', (L, c) => L.updateExporter({ exporterID: c.ids.exporterId, v2ExporterConfiguration: { driver: 'stdout', config: {} } })),
-  op('ledger.v2', 'createPipeline', (L, c) => L.createPipeline({ ledger: c.names.ledger, v2CreatePipelineRequest: { exporterID: c.ids.exporterId } }),
-    (c) => { c.ids.pipelineId = c.json('/pipelines')?.data?.id ?? c.ids.pipelineId; }),
+  op('ledger.v2', 'getExporterState', (L, c) =>
+    L.getExporterState({ exporterID: c.ids.exporterId }),
+  ),
+  op('ledger.v2', 'updateExporter', (L, c) =>
+    L.updateExporter({
+      exporterID: c.ids.exporterId,
+      v2ExporterConfiguration: { driver: 'stdout', config: {} },
+    }),
+  ),
+  op(
+    'ledger.v2',
+    'createPipeline',
+    (L, c) =>
+      L.createPipeline({
+        ledger: c.names.ledger,
+        v2CreatePipelineRequest: { exporterID: c.ids.exporterId },
+      }),
+    (c) => {
+      c.ids.pipelineId = c.json('/pipelines')?.data?.id ?? c.ids.pipelineId;
+    },
+  ),
   op('ledger.v2', 'listPipelines', (L, c) => L.listPipelines({ ledger: c.names.ledger })),
-  op('ledger.v2', 'getPipelineState', (L, c) => L.getPipelineState({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId })),
-  op('ledger.v2', 'startPipeline', (L, c) => L.startPipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId })),
-  op('ledger.v2', 'stopPipeline', (L, c) => L.stopPipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId })),
-  op('ledger.v2', 'resetPipeline', (L, c) => L.resetPipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId })),
-  op('ledger.v2', 'deletePipeline', (L, c) => L.deletePipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId })),
+  op('ledger.v2', 'getPipelineState', (L, c) =>
+    L.getPipelineState({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId }),
+  ),
+  op('ledger.v2', 'startPipeline', (L, c) =>
+    L.startPipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId }),
+  ),
+  op('ledger.v2', 'stopPipeline', (L, c) =>
+    L.stopPipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId }),
+  ),
+  op('ledger.v2', 'resetPipeline', (L, c) =>
+    L.resetPipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId }),
+  ),
+  op('ledger.v2', 'deletePipeline', (L, c) =>
+    L.deletePipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId }),
+  ),
   op('ledger.v2', 'deleteExporter', (L, c) => L.deleteExporter({ exporterID: c.ids.exporterId })),
   op('ledger.v2', 'getMetrics', (L) => L.getMetrics()),
   // A bucket of its own with one ledger, so deleting it touches nothing the other operations use.
   op('ledger.v2', 'deleteBucket', async (L, c) => {
-    await L.createLedger({ ledger: `${c.names.spareBucket}-ledger`, v2CreateLedgerRequest: { bucket: c.names.spareBucket } });
+    await L.createLedger({
+      ledger: `${c.names.spareBucket}-ledger`,
+      v2CreateLedgerRequest: { bucket: c.names.spareBucket },
+    });
     return L.deleteBucket({ bucket: c.names.spareBucket });
   }),
   op('ledger.v2', 'restoreBucket', (L, c) => L.restoreBucket({ bucket: c.names.spareBucket })),
@@ -184,153 +383,568 @@ export const OPERATIONS: readonly Operation[] = [
   // ---- ledger v1, on the same ledger
   op('ledger.v1', 'getInfo', (L) => L.getInfo()),
   op('ledger.v1', 'getLedgerInfo', (L, c) => L.getLedgerInfo({ ledger: c.names.ledger })),
-  op('ledger.v1', 'createTransaction', (L, c) => L.createTransaction({ ledger: c.names.ledger, postTransaction: { postings: [{ source: 'world', destination: 'users:carol', amount: 700n, asset: 'USD/2' }], metadata: { v1: 'yes' } } }),
-    (c) => { c.ids.v1txid = BigInt(c.json('/transactions')?.data?.[0]?.txid ?? c.ids.v1txid); }),
-  op('ledger.v1', 'createTransactions', (L, c) => L.createTransactions({ ledger: c.names.ledger, transactions: { transactions: [{ postings: [{ source: 'world', destination: 'users:dave', amount: 50n, asset: 'USD/2' }] }] } })),
-  op('ledger.v1', 'runScript', (L, c) => L.runScript({ ledger: c.names.ledger, script: { plain: TRANSFER } })),
-  op('ledger.v1', 'listTransactions', (L, c) => L.listTransactions({ ledger: c.names.ledger, pageSize: 5 })),
+  op(
+    'ledger.v1',
+    'createTransaction',
+    (L, c) =>
+      L.createTransaction({
+        ledger: c.names.ledger,
+        postTransaction: {
+          postings: [{ source: 'world', destination: 'users:carol', amount: 700n, asset: 'USD/2' }],
+          metadata: { v1: 'yes' },
+        },
+      }),
+    (c) => {
+      c.ids.v1txid = BigInt(c.json('/transactions')?.data?.[0]?.txid ?? c.ids.v1txid);
+    },
+  ),
+  op('ledger.v1', 'createTransactions', (L, c) =>
+    L.createTransactions({
+      ledger: c.names.ledger,
+      transactions: {
+        transactions: [
+          {
+            postings: [{ source: 'world', destination: 'users:dave', amount: 50n, asset: 'USD/2' }],
+          },
+        ],
+      },
+    }),
+  ),
+  op('ledger.v1', 'runScript', (L, c) =>
+    L.runScript({ ledger: c.names.ledger, script: { plain: TRANSFER } }),
+  ),
+  op('ledger.v1', 'listTransactions', (L, c) =>
+    L.listTransactions({ ledger: c.names.ledger, pageSize: 5 }),
+  ),
   op('ledger.v1', 'countTransactions', (L, c) => L.countTransactions({ ledger: c.names.ledger })),
-  op('ledger.v1', 'getTransaction', (L, c) => L.getTransaction({ ledger: c.names.ledger, txid: c.ids.v1txid })),
-  op('ledger.v1', 'addMetadataOnTransaction', (L, c) => L.addMetadataOnTransaction({ ledger: c.names.ledger, txid: c.ids.v1txid, requestBody: { a: 'b' } })),
-  op('ledger.v1', 'revertTransaction', (L, c) => L.revertTransaction({ ledger: c.names.ledger, txid: c.ids.v1txid, disableChecks: true })),
-  op('ledger.v1', 'getAccountLedger', (L, c) => L.getAccountLedger({ ledger: c.names.ledger, address: 'users:alice' })),
-  op('ledger.v1', 'listAccountsLedger', (L, c) => L.listAccountsLedger({ ledger: c.names.ledger, pageSize: 5 })),
+  op('ledger.v1', 'getTransaction', (L, c) =>
+    L.getTransaction({ ledger: c.names.ledger, txid: c.ids.v1txid }),
+  ),
+  op('ledger.v1', 'addMetadataOnTransaction', (L, c) =>
+    L.addMetadataOnTransaction({
+      ledger: c.names.ledger,
+      txid: c.ids.v1txid,
+      requestBody: { a: 'b' },
+    }),
+  ),
+  op('ledger.v1', 'revertTransaction', (L, c) =>
+    L.revertTransaction({ ledger: c.names.ledger, txid: c.ids.v1txid, disableChecks: true }),
+  ),
+  op('ledger.v1', 'getAccountLedger', (L, c) =>
+    L.getAccountLedger({ ledger: c.names.ledger, address: 'users:alice' }),
+  ),
+  op('ledger.v1', 'listAccountsLedger', (L, c) =>
+    L.listAccountsLedger({ ledger: c.names.ledger, pageSize: 5 }),
+  ),
   op('ledger.v1', 'countAccounts', (L, c) => L.countAccounts({ ledger: c.names.ledger })),
-  op('ledger.v1', 'addMetadataToAccount', (L, c) => L.addMetadataToAccount({ ledger: c.names.ledger, address: 'users:alice', requestBody: { v1: 'yes' } })),
+  op('ledger.v1', 'addMetadataToAccount', (L, c) =>
+    L.addMetadataToAccount({
+      ledger: c.names.ledger,
+      address: 'users:alice',
+      requestBody: { v1: 'yes' },
+    }),
+  ),
   op('ledger.v1', 'getBalances', (L, c) => L.getBalances({ ledger: c.names.ledger })),
-  op('ledger.v1', 'getBalancesAggregated', (L, c) => L.getBalancesAggregated({ ledger: c.names.ledger })),
+  op('ledger.v1', 'getBalancesAggregated', (L, c) =>
+    L.getBalancesAggregated({ ledger: c.names.ledger }),
+  ),
   op('ledger.v1', 'listLogs', (L, c) => L.listLogs({ ledger: c.names.ledger })),
   op('ledger.v1', 'readStats', (L, c) => L.readStats({ ledger: c.names.ledger })),
-  op('ledger.v1', 'updateMapping', (L, c) => L.updateMapping({ ledger: c.names.ledger, mapping: { contracts: [{ account: 'users:*', expr: { $gte: ['$balance', -1000] } }] } })),
+  op('ledger.v1', 'updateMapping', (L, c) =>
+    L.updateMapping({
+      ledger: c.names.ledger,
+      mapping: { contracts: [{ account: 'users:*', expr: { $gte: ['$balance', -1000] } }] },
+    }),
+  ),
   op('ledger.v1', 'getMapping', (L, c) => L.getMapping({ ledger: c.names.ledger })),
 
   // ---- payments v3
-  op('payments.v3', 'createPayment', (P, c) => P.createPayment({ reference: `po-${c.names.tag}`, connectorID: 'bank-1', type: 'PAYOUT', amount: 250000n, initialAmount: 250000n, asset: 'EUR/2', scheme: 'SEPA_CREDIT', createdAt: c.now, metadata: { invoice: 'INV-1' } }),
-    (c) => { c.ids.paymentId = c.json('/v3/payments')?.data?.id ?? c.ids.paymentId; }),
+  op(
+    'payments.v3',
+    'createPayment',
+    (P, c) =>
+      P.createPayment({
+        reference: `po-${c.names.tag}`,
+        connectorID: 'bank-1',
+        type: 'PAYOUT',
+        amount: 250000n,
+        initialAmount: 250000n,
+        asset: 'EUR/2',
+        scheme: 'SEPA_CREDIT',
+        createdAt: c.now,
+        metadata: { invoice: 'INV-1' },
+      }),
+    (c) => {
+      c.ids.paymentId = c.json('/v3/payments')?.data?.id ?? c.ids.paymentId;
+    },
+  ),
   op('payments.v3', 'getPayment', (P, c) => P.getPayment({ paymentID: c.ids.paymentId })),
   op('payments.v3', 'listPayments', (P) => P.listPayments({ pageSize: 10 })),
-  op('payments.v3', 'updatePaymentMetadata', (P, c) => P.updatePaymentMetadata({ paymentID: c.ids.paymentId, v3UpdatePaymentMetadataRequest: { metadata: { checked: 'yes' } } })),
-  op('payments.v3', 'installConnector', (P, c) => P.installConnector({ connector: 'dummypay', v3ConnectorConfig: DUMMY_CONFIG(`dummy-${c.names.tag}`) }),
-    (c) => { c.ids.connectorId = c.json('/connectors/install')?.data ?? c.ids.connectorId; }),
+  op('payments.v3', 'updatePaymentMetadata', (P, c) =>
+    P.updatePaymentMetadata({
+      paymentID: c.ids.paymentId,
+      v3UpdatePaymentMetadataRequest: { metadata: { checked: 'yes' } },
+    }),
+  ),
+  op(
+    'payments.v3',
+    'installConnector',
+    (P, c) =>
+      P.installConnector({
+        connector: 'dummypay',
+        v3ConnectorConfig: DUMMY_CONFIG(`dummy-${c.names.tag}`),
+      }),
+    (c) => {
+      c.ids.connectorId = c.json('/connectors/install')?.data ?? c.ids.connectorId;
+    },
+  ),
   op('payments.v3', 'listConnectors', (P) => P.listConnectors({})),
   op('payments.v3', 'listConnectorConfigs', (P) => P.listConnectorConfigs()),
   op('payments.v3', 'listConnectorCapabilities', (P) => P.listConnectorCapabilities({})),
-  op('payments.v3', 'getConnectorCapabilities', (P, c) => P.getConnectorCapabilities({ connectorID: c.ids.connectorId })),
-  op('payments.v3', 'getConnectorConfig', (P, c) => P.getConnectorConfig({ connectorID: c.ids.connectorId })),
-  op('payments.v3', 'v3UpdateConnectorConfig', (P, c) => P.v3UpdateConnectorConfig({ connectorID: c.ids.connectorId, v3ConnectorConfig: DUMMY_CONFIG(`dummy-${c.names.tag}`) })),
-  op('payments.v3', 'listConnectorSchedules', (P, c) => P.listConnectorSchedules({ connectorID: c.ids.connectorId })),
-  op('payments.v3', 'getConnectorSchedule', (P, c) => P.getConnectorSchedule({ connectorID: c.ids.connectorId, scheduleID: 'missing-schedule' })),
-  op('payments.v3', 'listConnectorScheduleInstances', (P, c) => P.listConnectorScheduleInstances({ connectorID: c.ids.connectorId, scheduleID: 'missing-schedule' })),
-  op('payments.v3', 'resetConnector', (P, c) => P.resetConnector({ connectorID: c.ids.connectorId })),
+  op('payments.v3', 'getConnectorCapabilities', (P, c) =>
+    P.getConnectorCapabilities({ connectorID: c.ids.connectorId }),
+  ),
+  op('payments.v3', 'getConnectorConfig', (P, c) =>
+    P.getConnectorConfig({ connectorID: c.ids.connectorId }),
+  ),
+  op('payments.v3', 'v3UpdateConnectorConfig', (P, c) =>
+    P.v3UpdateConnectorConfig({
+      connectorID: c.ids.connectorId,
+      v3ConnectorConfig: DUMMY_CONFIG(`dummy-${c.names.tag}`),
+    }),
+  ),
+  op('payments.v3', 'listConnectorSchedules', (P, c) =>
+    P.listConnectorSchedules({ connectorID: c.ids.connectorId }),
+  ),
+  op('payments.v3', 'getConnectorSchedule', (P, c) =>
+    P.getConnectorSchedule({ connectorID: c.ids.connectorId, scheduleID: 'missing-schedule' }),
+  ),
+  op('payments.v3', 'listConnectorScheduleInstances', (P, c) =>
+    P.listConnectorScheduleInstances({
+      connectorID: c.ids.connectorId,
+      scheduleID: 'missing-schedule',
+    }),
+  ),
+  op('payments.v3', 'resetConnector', (P, c) =>
+    P.resetConnector({ connectorID: c.ids.connectorId }),
+  ),
   op('payments.v3', 'getTask', (P) => P.getTask({ taskID: 'missing-task' })),
-  op('payments.v3', 'createAccount', (P, c) => P.createAccount({ reference: `acc-${c.names.tag}`, connectorID: 'bank-1', createdAt: c.now, accountName: 'Main', type: 'INTERNAL', defaultAsset: 'EUR/2' }),
-    (c) => { c.ids.accountId = c.json('/v3/accounts')?.data?.id ?? c.ids.accountId; }),
+  op(
+    'payments.v3',
+    'createAccount',
+    (P, c) =>
+      P.createAccount({
+        reference: `acc-${c.names.tag}`,
+        connectorID: 'bank-1',
+        createdAt: c.now,
+        accountName: 'Main',
+        type: 'INTERNAL',
+        defaultAsset: 'EUR/2',
+      }),
+    (c) => {
+      c.ids.accountId = c.json('/v3/accounts')?.data?.id ?? c.ids.accountId;
+    },
+  ),
   op('payments.v3', 'getAccount', (P, c) => P.getAccount({ accountID: c.ids.accountId })),
   op('payments.v3', 'listAccounts', (P) => P.listAccounts({})),
-  op('payments.v3', 'getAccountBalances', (P, c) => P.getAccountBalances({ accountID: c.ids.accountId })),
-  op('payments.v3', 'createBankAccount', (P) => P.createBankAccount({ name: 'Alice FR', iban: 'FR7630006000011234567890189', swiftBicCode: 'AGRIFRPP', country: 'FR' }),
-    (c) => { c.ids.bankAccountId = c.json('/v3/bank-accounts')?.data ?? c.ids.bankAccountId; }),
-  op('payments.v3', 'getBankAccount', (P, c) => P.getBankAccount({ bankAccountID: c.ids.bankAccountId })),
+  op('payments.v3', 'getAccountBalances', (P, c) =>
+    P.getAccountBalances({ accountID: c.ids.accountId }),
+  ),
+  op(
+    'payments.v3',
+    'createBankAccount',
+    (P) =>
+      P.createBankAccount({
+        name: 'Alice FR',
+        iban: 'FR7630006000011234567890189',
+        swiftBicCode: 'AGRIFRPP',
+        country: 'FR',
+      }),
+    (c) => {
+      c.ids.bankAccountId = c.json('/v3/bank-accounts')?.data ?? c.ids.bankAccountId;
+    },
+  ),
+  op('payments.v3', 'getBankAccount', (P, c) =>
+    P.getBankAccount({ bankAccountID: c.ids.bankAccountId }),
+  ),
   op('payments.v3', 'listBankAccounts', (P) => P.listBankAccounts({})),
-  op('payments.v3', 'updateBankAccountMetadata', (P, c) => P.updateBankAccountMetadata({ bankAccountID: c.ids.bankAccountId, v3UpdateBankAccountMetadataRequest: { metadata: { k: 'v' } } })),
-  op('payments.v3', 'forwardBankAccount', (P, c) => P.forwardBankAccount({ bankAccountID: c.ids.bankAccountId, v3ForwardBankAccountRequest: { connectorID: c.ids.connectorId } })),
-  op('payments.v3', 'createPool', (P, c) => P.createPool({ name: `pool-${c.names.tag}`, accountIDs: [c.ids.accountId] }),
-    (c) => { c.ids.poolId = c.json('/v3/pools')?.data ?? c.ids.poolId; }),
+  op('payments.v3', 'updateBankAccountMetadata', (P, c) =>
+    P.updateBankAccountMetadata({
+      bankAccountID: c.ids.bankAccountId,
+      v3UpdateBankAccountMetadataRequest: { metadata: { k: 'v' } },
+    }),
+  ),
+  op('payments.v3', 'forwardBankAccount', (P, c) =>
+    P.forwardBankAccount({
+      bankAccountID: c.ids.bankAccountId,
+      v3ForwardBankAccountRequest: { connectorID: c.ids.connectorId },
+    }),
+  ),
+  op(
+    'payments.v3',
+    'createPool',
+    (P, c) => P.createPool({ name: `pool-${c.names.tag}`, accountIDs: [c.ids.accountId] }),
+    (c) => {
+      c.ids.poolId = c.json('/v3/pools')?.data ?? c.ids.poolId;
+    },
+  ),
   op('payments.v3', 'getPool', (P, c) => P.getPool({ poolID: c.ids.poolId })),
   op('payments.v3', 'listPools', (P) => P.listPools({})),
-  op('payments.v3', 'addAccountToPool', (P, c) => P.addAccountToPool({ poolID: c.ids.poolId, accountID: c.ids.accountId })),
+  op('payments.v3', 'addAccountToPool', (P, c) =>
+    P.addAccountToPool({ poolID: c.ids.poolId, accountID: c.ids.accountId }),
+  ),
   op('payments.v3', 'getPoolBalances', (P, c) => P.getPoolBalances({ poolID: c.ids.poolId })),
-  op('payments.v3', 'getPoolBalancesLatest', (P, c) => P.getPoolBalancesLatest({ poolID: c.ids.poolId })),
-  op('payments.v3', 'updatePoolQuery', (P, c) => P.updatePoolQuery({ poolID: c.ids.poolId, v3UpdatePoolQueryRequest: { query: { $match: { name: 'x' } } } })),
-  op('payments.v3', 'removeAccountFromPool', (P, c) => P.removeAccountFromPool({ poolID: c.ids.poolId, accountID: c.ids.accountId })),
+  op('payments.v3', 'getPoolBalancesLatest', (P, c) =>
+    P.getPoolBalancesLatest({ poolID: c.ids.poolId }),
+  ),
+  op('payments.v3', 'updatePoolQuery', (P, c) =>
+    P.updatePoolQuery({
+      poolID: c.ids.poolId,
+      v3UpdatePoolQueryRequest: { query: { $match: { name: 'x' } } },
+    }),
+  ),
+  op('payments.v3', 'removeAccountFromPool', (P, c) =>
+    P.removeAccountFromPool({ poolID: c.ids.poolId, accountID: c.ids.accountId }),
+  ),
   op('payments.v3', 'deletePool', (P, c) => P.deletePool({ poolID: c.ids.poolId })),
-  op('payments.v3', 'initiatePayment', (P, c) => P.initiatePayment({ noValidation: true, v3InitiatePaymentRequest: { reference: `pi-${c.names.tag}`, connectorID: c.ids.connectorId, description: 'compat', type: 'PAYOUT', amount: 100n, asset: 'EUR/2', scheduledAt: c.now, sourceAccountID: c.ids.accountId, destinationAccountID: c.ids.accountId } }),
-    (c) => { c.ids.paymentInitiationId = c.json('/payment-initiations')?.data?.paymentInitiationID ?? c.ids.paymentInitiationId; }),
+  op(
+    'payments.v3',
+    'initiatePayment',
+    (P, c) =>
+      P.initiatePayment({
+        noValidation: true,
+        v3InitiatePaymentRequest: {
+          reference: `pi-${c.names.tag}`,
+          connectorID: c.ids.connectorId,
+          description: 'compat',
+          type: 'PAYOUT',
+          amount: 100n,
+          asset: 'EUR/2',
+          scheduledAt: c.now,
+          sourceAccountID: c.ids.accountId,
+          destinationAccountID: c.ids.accountId,
+        },
+      }),
+    (c) => {
+      c.ids.paymentInitiationId =
+        c.json('/payment-initiations')?.data?.paymentInitiationID ?? c.ids.paymentInitiationId;
+    },
+  ),
   op('payments.v3', 'listPaymentInitiations', (P) => P.listPaymentInitiations({})),
-  op('payments.v3', 'getPaymentInitiation', (P, c) => P.getPaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId })),
-  op('payments.v3', 'approvePaymentInitiation', (P, c) => P.approvePaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId })),
-  op('payments.v3', 'rejectPaymentInitiation', (P, c) => P.rejectPaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId })),
-  op('payments.v3', 'retryPaymentInitiation', (P, c) => P.retryPaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId })),
-  op('payments.v3', 'reversePaymentInitiation', (P, c) => P.reversePaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId, v3ReversePaymentInitiationRequest: { reference: `rev-${c.names.tag}`, description: 'compat', amount: 100n, asset: 'EUR/2' } })),
-  op('payments.v3', 'listPaymentInitiationAdjustments', (P, c) => P.listPaymentInitiationAdjustments({ paymentInitiationID: c.ids.paymentInitiationId })),
-  op('payments.v3', 'listPaymentInitiationRelatedPayments', (P, c) => P.listPaymentInitiationRelatedPayments({ paymentInitiationID: c.ids.paymentInitiationId })),
-  op('payments.v3', 'deletePaymentInitiation', (P, c) => P.deletePaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId })),
-  op('payments.v3', 'createPaymentServiceUser', (P) => P.createPaymentServiceUser({ name: 'Alice' }),
-    (c) => { c.ids.paymentServiceUserId = c.json('/payment-service-users')?.data ?? c.ids.paymentServiceUserId; }),
-  op('payments.v3', 'getPaymentServiceUser', (P, c) => P.getPaymentServiceUser({ paymentServiceUserID: c.ids.paymentServiceUserId })),
+  op('payments.v3', 'getPaymentInitiation', (P, c) =>
+    P.getPaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId }),
+  ),
+  op('payments.v3', 'approvePaymentInitiation', (P, c) =>
+    P.approvePaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId }),
+  ),
+  op('payments.v3', 'rejectPaymentInitiation', (P, c) =>
+    P.rejectPaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId }),
+  ),
+  op('payments.v3', 'retryPaymentInitiation', (P, c) =>
+    P.retryPaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId }),
+  ),
+  op('payments.v3', 'reversePaymentInitiation', (P, c) =>
+    P.reversePaymentInitiation({
+      paymentInitiationID: c.ids.paymentInitiationId,
+      v3ReversePaymentInitiationRequest: {
+        reference: `rev-${c.names.tag}`,
+        description: 'compat',
+        amount: 100n,
+        asset: 'EUR/2',
+      },
+    }),
+  ),
+  op('payments.v3', 'listPaymentInitiationAdjustments', (P, c) =>
+    P.listPaymentInitiationAdjustments({ paymentInitiationID: c.ids.paymentInitiationId }),
+  ),
+  op('payments.v3', 'listPaymentInitiationRelatedPayments', (P, c) =>
+    P.listPaymentInitiationRelatedPayments({ paymentInitiationID: c.ids.paymentInitiationId }),
+  ),
+  op('payments.v3', 'deletePaymentInitiation', (P, c) =>
+    P.deletePaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId }),
+  ),
+  op(
+    'payments.v3',
+    'createPaymentServiceUser',
+    (P) => P.createPaymentServiceUser({ name: 'Alice' }),
+    (c) => {
+      c.ids.paymentServiceUserId =
+        c.json('/payment-service-users')?.data ?? c.ids.paymentServiceUserId;
+    },
+  ),
+  op('payments.v3', 'getPaymentServiceUser', (P, c) =>
+    P.getPaymentServiceUser({ paymentServiceUserID: c.ids.paymentServiceUserId }),
+  ),
   op('payments.v3', 'listPaymentServiceUsers', (P) => P.listPaymentServiceUsers({})),
-  op('payments.v3', 'addBankAccountToPaymentServiceUser', (P, c) => P.addBankAccountToPaymentServiceUser({ paymentServiceUserID: c.ids.paymentServiceUserId, bankAccountID: c.ids.bankAccountId })),
-  op('payments.v3', 'forwardPaymentServiceUserBankAccount', (P, c) => P.forwardPaymentServiceUserBankAccount({ paymentServiceUserID: c.ids.paymentServiceUserId, bankAccountID: c.ids.bankAccountId, v3ForwardPaymentServiceUserBankAccountRequest: { connectorID: c.ids.connectorId } })),
-  op('payments.v3', 'forwardPaymentServiceUserToProvider', (P, c) => P.forwardPaymentServiceUserToProvider({ paymentServiceUserID: c.ids.paymentServiceUserId, connectorID: c.ids.connectorId })),
-  op('payments.v3', 'createLinkForPaymentServiceUser', (P, c) => P.createLinkForPaymentServiceUser({ paymentServiceUserID: c.ids.paymentServiceUserId, connectorID: c.ids.connectorId, v3PaymentServiceUserCreateLinkRequest: { clientRedirectURL: 'https://example.com/back' } })),
-  op('payments.v3', 'getPaymentServiceUserLinkAttemptFromConnectorID', (P, c) => P.getPaymentServiceUserLinkAttemptFromConnectorID({ paymentServiceUserID: c.ids.paymentServiceUserId, connectorID: c.ids.connectorId, attemptID: 'missing-attempt' })),
-  op('payments.v3', 'updateLinkForPaymentServiceUserOnConnector', (P, c) => P.updateLinkForPaymentServiceUserOnConnector({ paymentServiceUserID: c.ids.paymentServiceUserId, connectorID: c.ids.connectorId, connectionID: 'missing-connection', v3PaymentServiceUserUpdateLinkRequest: { clientRedirectURL: 'https://example.com/back' } })),
-  op('payments.v3', 'deletePaymentServiceUserConnectionFromConnectorID', (P, c) => P.deletePaymentServiceUserConnectionFromConnectorID({ paymentServiceUserID: c.ids.paymentServiceUserId, connectorID: c.ids.connectorId, connectionID: 'missing-connection' })),
-  op('payments.v3', 'deletePaymentServiceUserConnector', (P, c) => P.deletePaymentServiceUserConnector({ paymentServiceUserID: c.ids.paymentServiceUserId, connectorID: c.ids.connectorId })),
-  op('payments.v3', 'deletePaymentServiceUser', (P, c) => P.deletePaymentServiceUser({ paymentServiceUserID: c.ids.paymentServiceUserId })),
+  op('payments.v3', 'addBankAccountToPaymentServiceUser', (P, c) =>
+    P.addBankAccountToPaymentServiceUser({
+      paymentServiceUserID: c.ids.paymentServiceUserId,
+      bankAccountID: c.ids.bankAccountId,
+    }),
+  ),
+  op('payments.v3', 'forwardPaymentServiceUserBankAccount', (P, c) =>
+    P.forwardPaymentServiceUserBankAccount({
+      paymentServiceUserID: c.ids.paymentServiceUserId,
+      bankAccountID: c.ids.bankAccountId,
+      v3ForwardPaymentServiceUserBankAccountRequest: { connectorID: c.ids.connectorId },
+    }),
+  ),
+  op('payments.v3', 'forwardPaymentServiceUserToProvider', (P, c) =>
+    P.forwardPaymentServiceUserToProvider({
+      paymentServiceUserID: c.ids.paymentServiceUserId,
+      connectorID: c.ids.connectorId,
+    }),
+  ),
+  op('payments.v3', 'createLinkForPaymentServiceUser', (P, c) =>
+    P.createLinkForPaymentServiceUser({
+      paymentServiceUserID: c.ids.paymentServiceUserId,
+      connectorID: c.ids.connectorId,
+      v3PaymentServiceUserCreateLinkRequest: { clientRedirectURL: 'https://example.com/back' },
+    }),
+  ),
+  op('payments.v3', 'getPaymentServiceUserLinkAttemptFromConnectorID', (P, c) =>
+    P.getPaymentServiceUserLinkAttemptFromConnectorID({
+      paymentServiceUserID: c.ids.paymentServiceUserId,
+      connectorID: c.ids.connectorId,
+      attemptID: 'missing-attempt',
+    }),
+  ),
+  op('payments.v3', 'updateLinkForPaymentServiceUserOnConnector', (P, c) =>
+    P.updateLinkForPaymentServiceUserOnConnector({
+      paymentServiceUserID: c.ids.paymentServiceUserId,
+      connectorID: c.ids.connectorId,
+      connectionID: 'missing-connection',
+      v3PaymentServiceUserUpdateLinkRequest: { clientRedirectURL: 'https://example.com/back' },
+    }),
+  ),
+  op('payments.v3', 'deletePaymentServiceUserConnectionFromConnectorID', (P, c) =>
+    P.deletePaymentServiceUserConnectionFromConnectorID({
+      paymentServiceUserID: c.ids.paymentServiceUserId,
+      connectorID: c.ids.connectorId,
+      connectionID: 'missing-connection',
+    }),
+  ),
+  op('payments.v3', 'deletePaymentServiceUserConnector', (P, c) =>
+    P.deletePaymentServiceUserConnector({
+      paymentServiceUserID: c.ids.paymentServiceUserId,
+      connectorID: c.ids.connectorId,
+    }),
+  ),
+  op('payments.v3', 'deletePaymentServiceUser', (P, c) =>
+    P.deletePaymentServiceUser({ paymentServiceUserID: c.ids.paymentServiceUserId }),
+  ),
   op('payments.v3', 'listOrders', (P) => P.listOrders({})),
   op('payments.v3', 'getOrder', (P) => P.getOrder({ orderID: 'missing-order' })),
   op('payments.v3', 'listConversions', (P) => P.listConversions({})),
-  op('payments.v3', 'getConversion', (P) => P.getConversion({ conversionID: 'missing-conversion' })),
-  op('payments.v3', 'uninstallConnector', (P, c) => P.uninstallConnector({ connectorID: c.ids.connectorId })),
+  op('payments.v3', 'getConversion', (P) =>
+    P.getConversion({ conversionID: 'missing-conversion' }),
+  ),
+  op('payments.v3', 'uninstallConnector', (P, c) =>
+    P.uninstallConnector({ connectorID: c.ids.connectorId }),
+  ),
 
   // ---- payments v1
   op('payments.v1', 'getServerInfoPayments', (P) => P.getServerInfoPayments()),
-  op('payments.v1', 'createPayment', (P, c) => P.createPayment({ reference: `v1po-${c.names.tag}`, connectorID: 'bank-1', type: 'PAYOUT', status: 'PENDING', scheme: 'sepa credit', amount: 100n, asset: 'EUR/2', createdAt: c.now }),
-    (c) => { c.ids.v1PaymentId = c.json('/payments')?.data?.id ?? c.ids.v1PaymentId; }),
+  op(
+    'payments.v1',
+    'createPayment',
+    (P, c) =>
+      P.createPayment({
+        reference: `v1po-${c.names.tag}`,
+        connectorID: 'bank-1',
+        type: 'PAYOUT',
+        status: 'PENDING',
+        scheme: 'sepa credit',
+        amount: 100n,
+        asset: 'EUR/2',
+        createdAt: c.now,
+      }),
+    (c) => {
+      c.ids.v1PaymentId = c.json('/payments')?.data?.id ?? c.ids.v1PaymentId;
+    },
+  ),
   op('payments.v1', 'listPayments', (P) => P.listPayments({})),
   op('payments.v1', 'getPayment', (P, c) => P.getPayment({ paymentId: c.ids.v1PaymentId })),
-  op('payments.v1', 'updateMetadata', (P, c) => P.updateMetadata({ paymentId: c.ids.v1PaymentId, requestBody: { k: 'v' } })),
-  op('payments.v1', 'installConnector', (P, c) => P.installConnector({ connector: V1_CONNECTOR, connectorConfig: DUMMY_CONFIG(`v1dummy-${c.names.tag}`) })),
+  op('payments.v1', 'updateMetadata', (P, c) =>
+    P.updateMetadata({ paymentId: c.ids.v1PaymentId, requestBody: { k: 'v' } }),
+  ),
+  op('payments.v1', 'installConnector', (P, c) =>
+    P.installConnector({
+      connector: V1_CONNECTOR,
+      connectorConfig: DUMMY_CONFIG(`v1dummy-${c.names.tag}`),
+    }),
+  ),
   op('payments.v1', 'listAllConnectors', (P) => P.listAllConnectors()),
   op('payments.v1', 'listConfigsAvailableConnectors', (P) => P.listConfigsAvailableConnectors()),
-  op('payments.v1', 'readConnectorConfig', (P) => P.readConnectorConfig({ connector: V1_CONNECTOR })),
-  op('payments.v1', 'readConnectorConfigV1', (P) => P.readConnectorConfigV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' })),
-  op('payments.v1', 'updateConnectorConfigV1', (P, c) => P.updateConnectorConfigV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector', connectorConfig: DUMMY_CONFIG(`v1dummy-${c.names.tag}`) })),
+  op('payments.v1', 'readConnectorConfig', (P) =>
+    P.readConnectorConfig({ connector: V1_CONNECTOR }),
+  ),
+  op('payments.v1', 'readConnectorConfigV1', (P) =>
+    P.readConnectorConfigV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' }),
+  ),
+  op('payments.v1', 'updateConnectorConfigV1', (P, c) =>
+    P.updateConnectorConfigV1({
+      connector: V1_CONNECTOR,
+      connectorId: 'missing-connector',
+      connectorConfig: DUMMY_CONFIG(`v1dummy-${c.names.tag}`),
+    }),
+  ),
   op('payments.v1', 'listConnectorTasks', (P) => P.listConnectorTasks({ connector: V1_CONNECTOR })),
-  op('payments.v1', 'listConnectorTasksV1', (P) => P.listConnectorTasksV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' })),
-  op('payments.v1', 'getConnectorTask', (P) => P.getConnectorTask({ connector: V1_CONNECTOR, taskId: 'missing-task' })),
-  op('payments.v1', 'getConnectorTaskV1', (P) => P.getConnectorTaskV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector', taskId: 'missing-task' })),
-  op('payments.v1', 'connectorsTransfer', (P) => P.connectorsTransfer({ connector: V1_CONNECTOR, transferRequest: { amount: 100n, asset: 'EUR/2', destination: 'acc-1' } })),
+  op('payments.v1', 'listConnectorTasksV1', (P) =>
+    P.listConnectorTasksV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' }),
+  ),
+  op('payments.v1', 'getConnectorTask', (P) =>
+    P.getConnectorTask({ connector: V1_CONNECTOR, taskId: 'missing-task' }),
+  ),
+  op('payments.v1', 'getConnectorTaskV1', (P) =>
+    P.getConnectorTaskV1({
+      connector: V1_CONNECTOR,
+      connectorId: 'missing-connector',
+      taskId: 'missing-task',
+    }),
+  ),
+  op('payments.v1', 'connectorsTransfer', (P) =>
+    P.connectorsTransfer({
+      connector: V1_CONNECTOR,
+      transferRequest: { amount: 100n, asset: 'EUR/2', destination: 'acc-1' },
+    }),
+  ),
   op('payments.v1', 'resetConnector', (P) => P.resetConnector({ connector: V1_CONNECTOR })),
-  op('payments.v1', 'resetConnectorV1', (P) => P.resetConnectorV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' })),
-  op('payments.v1', 'createAccount', (P, c) => P.createAccount({ reference: `v1acc-${c.names.tag}`, connectorID: 'bank-1', createdAt: c.now, type: 'INTERNAL' })),
+  op('payments.v1', 'resetConnectorV1', (P) =>
+    P.resetConnectorV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' }),
+  ),
+  op('payments.v1', 'createAccount', (P, c) =>
+    P.createAccount({
+      reference: `v1acc-${c.names.tag}`,
+      connectorID: 'bank-1',
+      createdAt: c.now,
+      type: 'INTERNAL',
+    }),
+  ),
   op('payments.v1', 'listAccountsPayments', (P) => P.listAccountsPayments({})),
-  op('payments.v1', 'getAccountPayments', (P, c) => P.getAccountPayments({ accountId: c.ids.accountId })),
-  op('payments.v1', 'getAccountBalances', (P, c) => P.getAccountBalances({ accountId: c.ids.accountId })),
-  op('payments.v1', 'createBankAccount', (P) => P.createBankAccount({ name: 'Alice FR', country: 'FR', iban: 'FR7630006000011234567890189' })),
+  op('payments.v1', 'getAccountPayments', (P, c) =>
+    P.getAccountPayments({ accountId: c.ids.accountId }),
+  ),
+  op('payments.v1', 'getAccountBalances', (P, c) =>
+    P.getAccountBalances({ accountId: c.ids.accountId }),
+  ),
+  op('payments.v1', 'createBankAccount', (P) =>
+    P.createBankAccount({ name: 'Alice FR', country: 'FR', iban: 'FR7630006000011234567890189' }),
+  ),
   op('payments.v1', 'listBankAccounts', (P) => P.listBankAccounts({})),
-  op('payments.v1', 'getBankAccount', (P, c) => P.getBankAccount({ bankAccountId: c.ids.bankAccountId })),
-  op('payments.v1', 'updateBankAccountMetadata', (P, c) => P.updateBankAccountMetadata({ bankAccountId: c.ids.bankAccountId, updateBankAccountMetadataRequest: { metadata: { k: 'v' } } })),
-  op('payments.v1', 'forwardBankAccount', (P, c) => P.forwardBankAccount({ bankAccountId: c.ids.bankAccountId, forwardBankAccountRequest: { connectorID: c.ids.connectorId } })),
-  op('payments.v1', 'createPool', (P, c) => P.createPool({ name: `v1pool-${c.names.tag}`, accountIDs: [] })),
+  op('payments.v1', 'getBankAccount', (P, c) =>
+    P.getBankAccount({ bankAccountId: c.ids.bankAccountId }),
+  ),
+  op('payments.v1', 'updateBankAccountMetadata', (P, c) =>
+    P.updateBankAccountMetadata({
+      bankAccountId: c.ids.bankAccountId,
+      updateBankAccountMetadataRequest: { metadata: { k: 'v' } },
+    }),
+  ),
+  op('payments.v1', 'forwardBankAccount', (P, c) =>
+    P.forwardBankAccount({
+      bankAccountId: c.ids.bankAccountId,
+      forwardBankAccountRequest: { connectorID: c.ids.connectorId },
+    }),
+  ),
+  op('payments.v1', 'createPool', (P, c) =>
+    P.createPool({ name: `v1pool-${c.names.tag}`, accountIDs: [] }),
+  ),
   op('payments.v1', 'listPools', (P) => P.listPools({})),
   op('payments.v1', 'getPool', (P, c) => P.getPool({ poolId: c.ids.poolId })),
-  op('payments.v1', 'addAccountToPool', (P, c) => P.addAccountToPool({ poolId: c.ids.poolId, addAccountToPoolRequest: { accountID: c.ids.accountId } })),
-  op('payments.v1', 'getPoolBalances', (P, c) => P.getPoolBalances({ poolId: c.ids.poolId, at: c.now })),
-  op('payments.v1', 'getPoolBalancesLatest', (P, c) => P.getPoolBalancesLatest({ poolId: c.ids.poolId })),
-  op('payments.v1', 'updatePoolQuery', (P, c) => P.updatePoolQuery({ poolId: c.ids.poolId, updatePoolQueryRequest: { query: {} } })),
-  op('payments.v1', 'removeAccountFromPool', (P, c) => P.removeAccountFromPool({ poolId: c.ids.poolId, accountId: c.ids.accountId })),
+  op('payments.v1', 'addAccountToPool', (P, c) =>
+    P.addAccountToPool({
+      poolId: c.ids.poolId,
+      addAccountToPoolRequest: { accountID: c.ids.accountId },
+    }),
+  ),
+  op('payments.v1', 'getPoolBalances', (P, c) =>
+    P.getPoolBalances({ poolId: c.ids.poolId, at: c.now }),
+  ),
+  op('payments.v1', 'getPoolBalancesLatest', (P, c) =>
+    P.getPoolBalancesLatest({ poolId: c.ids.poolId }),
+  ),
+  op('payments.v1', 'updatePoolQuery', (P, c) =>
+    P.updatePoolQuery({ poolId: c.ids.poolId, updatePoolQueryRequest: { query: {} } }),
+  ),
+  op('payments.v1', 'removeAccountFromPool', (P, c) =>
+    P.removeAccountFromPool({ poolId: c.ids.poolId, accountId: c.ids.accountId }),
+  ),
   op('payments.v1', 'deletePool', (P, c) => P.deletePool({ poolId: c.ids.poolId })),
-  op('payments.v1', 'createTransferInitiation', (P, c) => P.createTransferInitiation({ reference: `ti-${c.names.tag}`, description: 'compat', type: 'PAYOUT', amount: 100n, asset: 'EUR/2', scheduledAt: c.now, sourceAccountID: 'a', destinationAccountID: 'b', validated: false })),
+  op('payments.v1', 'createTransferInitiation', (P, c) =>
+    P.createTransferInitiation({
+      reference: `ti-${c.names.tag}`,
+      description: 'compat',
+      type: 'PAYOUT',
+      amount: 100n,
+      asset: 'EUR/2',
+      scheduledAt: c.now,
+      sourceAccountID: 'a',
+      destinationAccountID: 'b',
+      validated: false,
+    }),
+  ),
   op('payments.v1', 'listTransferInitiations', (P) => P.listTransferInitiations({})),
-  op('payments.v1', 'getTransferInitiation', (P) => P.getTransferInitiation({ transferId: 'missing-transfer' })),
-  op('payments.v1', 'updateTransferInitiationStatus', (P) => P.updateTransferInitiationStatus({ transferId: 'missing-transfer', updateTransferInitiationStatusRequest: { status: 'VALIDATED' } })),
-  op('payments.v1', 'retryTransferInitiation', (P) => P.retryTransferInitiation({ transferId: 'missing-transfer' })),
-  op('payments.v1', 'reverseTransferInitiation', (P, c) => P.reverseTransferInitiation({ transferId: 'missing-transfer', reverseTransferInitiationRequest: { reference: `rev-${c.names.tag}`, description: 'compat', amount: 100n, asset: 'EUR/2', metadata: {} } })),
-  op('payments.v1', 'deleteTransferInitiation', (P) => P.deleteTransferInitiation({ transferId: 'missing-transfer' })),
+  op('payments.v1', 'getTransferInitiation', (P) =>
+    P.getTransferInitiation({ transferId: 'missing-transfer' }),
+  ),
+  op('payments.v1', 'updateTransferInitiationStatus', (P) =>
+    P.updateTransferInitiationStatus({
+      transferId: 'missing-transfer',
+      updateTransferInitiationStatusRequest: { status: 'VALIDATED' },
+    }),
+  ),
+  op('payments.v1', 'retryTransferInitiation', (P) =>
+    P.retryTransferInitiation({ transferId: 'missing-transfer' }),
+  ),
+  op('payments.v1', 'reverseTransferInitiation', (P, c) =>
+    P.reverseTransferInitiation({
+      transferId: 'missing-transfer',
+      reverseTransferInitiationRequest: {
+        reference: `rev-${c.names.tag}`,
+        description: 'compat',
+        amount: 100n,
+        asset: 'EUR/2',
+        metadata: {},
+      },
+    }),
+  ),
+  op('payments.v1', 'deleteTransferInitiation', (P) =>
+    P.deleteTransferInitiation({ transferId: 'missing-transfer' }),
+  ),
   op('payments.v1', 'uninstallConnector', (P) => P.uninstallConnector({ connector: V1_CONNECTOR })),
-  op('payments.v1', 'uninstallConnectorV1', (P) => P.uninstallConnectorV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' })),
+  op('payments.v1', 'uninstallConnectorV1', (P) =>
+    P.uninstallConnectorV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' }),
+  ),
 
   // ---- webhook deliveries, once the writes above produced events; the config goes last
-  op('webhooks.v1', 'getDeliveries', async (W, c) => {
-    await c.waitForDelivery();
-    return W.getDeliveries({ configId: c.ids.configId, pageSize: 10 });
-  }, (c) => { c.ids.deliveryId = c.json('/deliveries')?.cursor?.data?.[0]?.id ?? c.ids.deliveryId; }),
+  op(
+    'webhooks.v1',
+    'getDeliveries',
+    async (W, c) => {
+      await c.waitForDelivery();
+      return W.getDeliveries({ configId: c.ids.configId, pageSize: 10 });
+    },
+    (c) => {
+      c.ids.deliveryId = c.json('/deliveries')?.cursor?.data?.[0]?.id ?? c.ids.deliveryId;
+    },
+  ),
   op('webhooks.v1', 'getDelivery', (W, c) => W.getDelivery({ id: c.ids.deliveryId })),
-  op('webhooks.v1', 'getDeliveryAttempts', (W, c) => W.getDeliveryAttempts({ id: c.ids.deliveryId })),
-  op('webhooks.v1', 'replayDelivery', (W, c) => W.replayDelivery({ id: c.ids.deliveryId, idempotencyKey: `replay-${c.names.tag}` })),
-  op('webhooks.v1', 'replayDeliveries', (W, c) => W.replayDeliveries({ idempotencyKey: `replays-${c.names.tag}`, replayDeliveriesRequest: { createdAtFrom: new Date(c.now.getTime() - 3600_000), configIds: [c.ids.configId] } })),
+  op('webhooks.v1', 'getDeliveryAttempts', (W, c) =>
+    W.getDeliveryAttempts({ id: c.ids.deliveryId }),
+  ),
+  op('webhooks.v1', 'replayDelivery', (W, c) =>
+    W.replayDelivery({ id: c.ids.deliveryId, idempotencyKey: `replay-${c.names.tag}` }),
+  ),
+  op('webhooks.v1', 'replayDeliveries', (W, c) =>
+    W.replayDeliveries({
+      idempotencyKey: `replays-${c.names.tag}`,
+      replayDeliveriesRequest: {
+        createdAtFrom: new Date(c.now.getTime() - 3600_000),
+        configIds: [c.ids.configId],
+      },
+    }),
+  ),
   op('webhooks.v1', 'deleteConfig', (W, c) => W.deleteConfig({ id: c.ids.configId })),
 
   // ---- the root

@@ -1,11 +1,17 @@
 import { SDK } from '@formance/formance-sdk';
 import { HTTPClient } from '@formance/formance-sdk/lib/http.js';
-import { judgeFailure, judgeSuccess, type Outcome, type RouteCheck, type Verdict } from './classify.js';
+import {
+  judgeFailure,
+  judgeSuccess,
+  type Outcome,
+  type RouteCheck,
+  type Verdict,
+} from './classify.js';
 import { ExchangeRecorder } from './exchanges.js';
 import { notServedReason } from './not-served.js';
 import { initialIds, OPERATIONS, type Operation, type ProbeContext } from './operations.js';
-import { startHookReceiver, type HookReceiver } from './receiver.js';
-import { sdkOperations, serviceApi, SERVICES, type ServiceName } from './services.js';
+import { type HookReceiver, startHookReceiver } from './receiver.js';
+import { SERVICES, type ServiceName, sdkOperations, serviceApi } from './services.js';
 
 export interface ProbeOptions {
   baseUrl: string;
@@ -39,7 +45,10 @@ const LOCAL_CLIENT = { id: 'local-dev', secret: 'local-dev-secret' };
  */
 export async function runProbe(options: ProbeOptions): Promise<ProbeRow[]> {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const credentials = { id: options.clientId ?? LOCAL_CLIENT.id, secret: options.clientSecret ?? LOCAL_CLIENT.secret };
+  const credentials = {
+    id: options.clientId ?? LOCAL_CLIENT.id,
+    secret: options.clientSecret ?? LOCAL_CLIENT.secret,
+  };
   const tokenUrl = `${baseUrl}/api/auth/oauth/token`;
   const recorder = new ExchangeRecorder();
   const sdk = new SDK({
@@ -53,14 +62,26 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeRow[]> {
   const tag = options.tag ?? Date.now().toString(36);
   const ctx = probeContext(tag, receiver, recorder, options.deliveryWaitMs ?? 20_000);
   const routeExists = routeCheck(tokenUrl, credentials);
-  const scrub = scrubber([[tag, '<run>'], [receiver.url, '<hook>'], [baseUrl, '<platform>']]);
+  const scrub = scrubber([
+    [tag, '<run>'],
+    [receiver.url, '<hook>'],
+    [baseUrl, '<platform>'],
+  ]);
 
   const rows: ProbeRow[] = [];
   try {
     for (const operation of OPERATIONS) {
       const verdict = await judge(operation, sdk, ctx, recorder, routeExists);
-      const note = [notServedReason(operation.service, operation.op), scrub(verdict.detail)].filter(Boolean).join(' — ');
-      const row: ProbeRow = { service: operation.service, op: operation.op, outcome: verdict.outcome, status: verdict.status, note };
+      const note = [notServedReason(operation.service, operation.op), scrub(verdict.detail)]
+        .filter(Boolean)
+        .join(' — ');
+      const row: ProbeRow = {
+        service: operation.service,
+        op: operation.op,
+        outcome: verdict.outcome,
+        status: verdict.status,
+        note,
+      };
       rows.push(row);
       options.onResult?.(row);
     }
@@ -70,7 +91,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeRow[]> {
   return sortAsTheSdkLists(rows, sdk);
 }
 
-async function judge(operation: Operation, sdk: SDK, ctx: ProbeContext, recorder: ExchangeRecorder, routeExists: RouteCheck): Promise<Verdict> {
+async function judge(
+  operation: Operation,
+  sdk: SDK,
+  ctx: ProbeContext,
+  recorder: ExchangeRecorder,
+  routeExists: RouteCheck,
+): Promise<Verdict> {
   recorder.reset();
   try {
     await operation.call(sdk, ctx);
@@ -82,9 +109,20 @@ async function judge(operation: Operation, sdk: SDK, ctx: ProbeContext, recorder
   }
 }
 
-function probeContext(tag: string, receiver: HookReceiver, recorder: ExchangeRecorder, deliveryWaitMs: number): ProbeContext {
+function probeContext(
+  tag: string,
+  receiver: HookReceiver,
+  recorder: ExchangeRecorder,
+  deliveryWaitMs: number,
+): ProbeContext {
   return {
-    names: { tag, ledger: `compat-${tag}`, importLedger: `compat-import-${tag}`, bucket: `compat-${tag}`, spareBucket: `compat-spare-${tag}` },
+    names: {
+      tag,
+      ledger: `compat-${tag}`,
+      importLedger: `compat-import-${tag}`,
+      bucket: `compat-${tag}`,
+      spareBucket: `compat-spare-${tag}`,
+    },
     hookUrl: receiver.url,
     now: new Date(),
     ids: initialIds(),
@@ -92,7 +130,8 @@ function probeContext(tag: string, receiver: HookReceiver, recorder: ExchangeRec
     lastBody: (part) => recorder.lastBody(part),
     waitForDelivery: async () => {
       const deadline = Date.now() + deliveryWaitMs;
-      while (receiver.count() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (receiver.count() === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
     },
   };
 }
@@ -107,7 +146,11 @@ function routeCheck(tokenUrl: string, credentials: { id: string; secret: string 
     const res = await fetch(tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.id, client_secret: credentials.secret }),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: credentials.id,
+        client_secret: credentials.secret,
+      }),
     });
     return ((await res.json()) as { access_token: string }).access_token;
   };
@@ -117,7 +160,10 @@ function routeCheck(tokenUrl: string, credentials: { id: string; secret: string 
     const withBody = m !== 'GET' && m !== 'DELETE';
     const res = await fetch(url, {
       method: m,
-      headers: { authorization: `Bearer ${await token}`, ...(withBody ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${await token}`,
+        ...(withBody ? { 'content-type': 'application/json' } : {}),
+      },
       ...(withBody ? { body: '{}' } : {}),
     });
     return !/no route for/i.test(await res.text());
@@ -138,7 +184,9 @@ export function scrubber(fixed: Array<[string, string]>): (text: string) => stri
 
 function sortAsTheSdkLists(rows: ProbeRow[], sdk: SDK): ProbeRow[] {
   const rank = new Map<string, number>();
-  for (const service of SERVICES) for (const op of sdkOperations(serviceApi(sdk, service))) rank.set(`${service}.${op}`, rank.size);
+  for (const service of SERVICES)
+    for (const op of sdkOperations(serviceApi(sdk, service)))
+      rank.set(`${service}.${op}`, rank.size);
   const at = (r: ProbeRow) => rank.get(`${r.service}.${r.op}`) ?? Number.MAX_SAFE_INTEGER;
   return [...rows].sort((a, b) => at(a) - at(b));
 }

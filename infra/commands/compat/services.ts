@@ -4,7 +4,15 @@ import type { SDK } from '@formance/formance-sdk';
  * The SDK services the probe covers, in the order the SDK lists them (and the report prints them); `sdk` is the
  * root object, whose only operation is getVersions.
  */
-export const SERVICES = ['auth.v1', 'ledger.v2', 'ledger.v1', 'webhooks.v1', 'payments.v3', 'payments.v1', 'sdk'] as const;
+export const SERVICES = [
+  'auth.v1',
+  'ledger.v2',
+  'ledger.v1',
+  'webhooks.v1',
+  'payments.v3',
+  'payments.v1',
+  'sdk',
+] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 export interface ServiceApis {
@@ -18,8 +26,13 @@ export interface ServiceApis {
 }
 
 /** The names of an SDK object's operations: its methods that return a promise. */
-export type OperationName<T> = { [K in keyof T]: T[K] extends (...args: never[]) => Promise<unknown> ? K : never }[keyof T] & string;
-export type ServiceOperation = { [S in ServiceName]: `${S}.${OperationName<ServiceApis[S]>}` }[ServiceName];
+export type OperationName<T> = {
+  [K in keyof T]: T[K] extends (...args: never[]) => Promise<unknown> ? K : never;
+}[keyof T] &
+  string;
+export type ServiceOperation = {
+  [S in ServiceName]: `${S}.${OperationName<ServiceApis[S]>}`;
+}[ServiceName];
 
 /** One service's SDK object. */
 export function serviceApi<S extends ServiceName>(sdk: SDK, service: S): ServiceApis[S] {

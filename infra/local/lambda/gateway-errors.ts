@@ -6,7 +6,9 @@ import { FunctionTimeoutError, PoolStoppedError } from './errors.js';
  * a 503; a crash, an unhandled error or a malformed result a 502, as API Gateway does for a failed integration.
  */
 export function gatewayErrorResponse(err: unknown): Response {
-  if (err instanceof FunctionTimeoutError) return Response.json({ message: 'Endpoint request timed out' }, { status: 504 });
-  if (err instanceof PoolStoppedError) return Response.json({ message: 'Service Unavailable' }, { status: 503 });
+  if (err instanceof FunctionTimeoutError)
+    return Response.json({ message: 'Endpoint request timed out' }, { status: 504 });
+  if (err instanceof PoolStoppedError)
+    return Response.json({ message: 'Service Unavailable' }, { status: 503 });
   return Response.json({ message: 'Internal Server Error' }, { status: 502 });
 }

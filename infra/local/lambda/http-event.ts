@@ -9,7 +9,8 @@ export interface EventFacts {
 }
 
 /** Bodies of these media types reach the function as text; API Gateway base64-encodes every other body. */
-const TEXT_MEDIA_TYPE = /^\s*(text\/[^;]+|application\/(json|xml|javascript|x-www-form-urlencoded|[\w.-]+\+(json|xml)))\s*(;|$)/i;
+const TEXT_MEDIA_TYPE =
+  /^\s*(text\/[^;]+|application\/(json|xml|javascript|x-www-form-urlencoded|[\w.-]+\+(json|xml)))\s*(;|$)/i;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /**
@@ -18,18 +19,28 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * string raw in `rawQueryString` (and decoded, repeated keys comma-joined, in `queryStringParameters`), a
  * non-text body base64-encoded.
  */
-export async function httpApiEvent(request: Request, facts: EventFacts): Promise<APIGatewayProxyEventV2> {
+export async function httpApiEvent(
+  request: Request,
+  facts: EventFacts,
+): Promise<APIGatewayProxyEventV2> {
   const url = new URL(request.url);
   const method = request.method.toUpperCase();
-  const proxy = url.pathname.startsWith(`${facts.prefix}/`) ? url.pathname.slice(facts.prefix.length + 1) : undefined;
+  const proxy = url.pathname.startsWith(`${facts.prefix}/`)
+    ? url.pathname.slice(facts.prefix.length + 1)
+    : undefined;
   const routeKey = proxy === undefined ? `ANY ${facts.prefix}` : `ANY ${facts.prefix}/{proxy+}`;
 
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => (headers[name] = value));
   headers.host ??= url.host; // HTTP/1.1 always has one; a Request made in code may not
-  const cookies = headers.cookie?.split(';').map((c) => c.trim()).filter((c) => c !== '');
+  const cookies = headers.cookie
+    ?.split(';')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
   delete headers.cookie;
-  headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${facts.sourceIp}` : facts.sourceIp;
+  headers['x-forwarded-for'] = headers['x-forwarded-for']
+    ? `${headers['x-forwarded-for']}, ${facts.sourceIp}`
+    : facts.sourceIp;
   headers['x-forwarded-proto'] = url.protocol.slice(0, -1);
   headers['x-forwarded-port'] = url.port || (url.protocol === 'https:' ? '443' : '80');
 
@@ -51,7 +62,13 @@ export async function httpApiEvent(request: Request, facts: EventFacts): Promise
       apiId: 'local',
       domainName: url.host,
       domainPrefix: url.hostname.split('.')[0]!,
-      http: { method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: facts.sourceIp, userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method,
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: facts.sourceIp,
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId: facts.requestId,
       routeKey,
       stage: '$default',
@@ -63,17 +80,22 @@ export async function httpApiEvent(request: Request, facts: EventFacts): Promise
   };
 }
 
-async function bodyOf(request: Request): Promise<{ text: string; isBase64Encoded: boolean } | undefined> {
+async function bodyOf(
+  request: Request,
+): Promise<{ text: string; isBase64Encoded: boolean } | undefined> {
   const bytes = Buffer.from(await request.arrayBuffer());
   if (bytes.length === 0) return undefined;
   const textual = TEXT_MEDIA_TYPE.test(request.headers.get('content-type') ?? '');
-  return textual ? { text: bytes.toString('utf8'), isBase64Encoded: false } : { text: bytes.toString('base64'), isBase64Encoded: true };
+  return textual
+    ? { text: bytes.toString('utf8'), isBase64Encoded: false }
+    : { text: bytes.toString('base64'), isBase64Encoded: true };
 }
 
 function queryStringParameters(raw: string): Record<string, string> | undefined {
   if (raw === '') return undefined;
   const params: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(raw)) params[name] = name in params ? `${params[name]},${value}` : value;
+  for (const [name, value] of new URLSearchParams(raw))
+    params[name] = name in params ? `${params[name]},${value}` : value;
   return params;
 }
 

@@ -22,7 +22,9 @@ export function ledgerWorkersFromEnv(env: NodeJS.ProcessEnv): number {
   if (raw === undefined || raw === '') return DEFAULT_LEDGER_WORKERS;
   const workers = /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
   if (!(workers >= 1 && workers <= MAX_LEDGER_WORKERS)) {
-    throw new ConfigurationError(`LEDGER_WORKERS must be an integer from 1 to ${MAX_LEDGER_WORKERS} (got "${raw}")`);
+    throw new ConfigurationError(
+      `LEDGER_WORKERS must be an integer from 1 to ${MAX_LEDGER_WORKERS} (got "${raw}")`,
+    );
   }
   return workers;
 }
@@ -37,10 +39,16 @@ export interface LedgerWorkers {
 }
 
 /** `functions/ledger.ts` in `workers` processes, each one request at a time as a Lambda container serves. */
-export async function startLedgerWorkers(options: { workers?: number; env: NodeJS.ProcessEnv; logger: Logger }): Promise<LedgerWorkers> {
+export async function startLedgerWorkers(options: {
+  workers?: number;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}): Promise<LedgerWorkers> {
   const workers = options.workers ?? DEFAULT_LEDGER_WORKERS;
   if (!Number.isInteger(workers) || workers < 1 || workers > MAX_LEDGER_WORKERS) {
-    throw new ConfigurationError(`ledger workers must be an integer from 1 to ${MAX_LEDGER_WORKERS} (got ${workers})`);
+    throw new ConfigurationError(
+      `ledger workers must be an integer from 1 to ${MAX_LEDGER_WORKERS} (got ${workers})`,
+    );
   }
   const pool = await startFunctionPool({
     functionName: 'ledger',

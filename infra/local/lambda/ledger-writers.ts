@@ -13,7 +13,9 @@ import { startFunctionPool } from './pool.js';
 export const DEFAULT_LEDGER_WRITERS = 1;
 /** The writer function's timeout in the stack. */
 const WRITER_TIMEOUT_MS = 30_000;
-const WRITER_MODULE = fileURLToPath(new URL('../../../functions/ledger-writer.ts', import.meta.url));
+const WRITER_MODULE = fileURLToPath(
+  new URL('../../../functions/ledger-writer.ts', import.meta.url),
+);
 
 export interface LedgerWriters {
   healthy(): boolean;
@@ -23,17 +25,36 @@ export interface LedgerWriters {
   stop(): Promise<void>;
 }
 
-export async function startLedgerWriters(options: { writers?: number; env: NodeJS.ProcessEnv; sqs: SQSClient; logger: Logger }): Promise<LedgerWriters> {
+export async function startLedgerWriters(options: {
+  writers?: number;
+  env: NodeJS.ProcessEnv;
+  sqs: SQSClient;
+  logger: Logger;
+}): Promise<LedgerWriters> {
   const writers = options.writers ?? DEFAULT_LEDGER_WRITERS;
   const queueUrl = options.env.LEDGER_INGRESS_QUEUE_URL;
   if (!queueUrl) throw new Error('the ledger ingress queue is not provisioned');
-  const pool = await startFunctionPool({ functionName: 'ledger-writer', modulePath: WRITER_MODULE, workers: writers, env: options.env, timeoutMs: WRITER_TIMEOUT_MS, logger: options.logger });
+  const pool = await startFunctionPool({
+    functionName: 'ledger-writer',
+    modulePath: WRITER_MODULE,
+    workers: writers,
+    env: options.env,
+    timeoutMs: WRITER_TIMEOUT_MS,
+    logger: options.logger,
+  });
   const pollers = Array.from({ length: writers }, () =>
     createQueuePoller({
       sqs: options.sqs,
       queueUrl,
       logger: options.logger,
-      handler: async (records) => (await pool.invoke({ Records: records.map((r) => ({ messageId: r.messageId, body: r.body, eventSource: 'aws:sqs' })) })) as { batchItemFailures: Array<{ itemIdentifier: string }> },
+      handler: async (records) =>
+        (await pool.invoke({
+          Records: records.map((r) => ({
+            messageId: r.messageId,
+            body: r.body,
+            eventSource: 'aws:sqs',
+          })),
+        })) as { batchItemFailures: Array<{ itemIdentifier: string }> },
     }),
   );
   for (const poller of pollers) poller.start();

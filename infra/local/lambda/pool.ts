@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../../lib/observability/logger.js';
-import { FunctionInitError, PoolStoppedError } from './errors.js';
+import { type FunctionInitError, PoolStoppedError } from './errors.js';
 import { WorkerProcess, type WorkerSpec } from './worker-process.js';
 
 export interface FunctionPoolOptions {
@@ -82,7 +82,8 @@ export async function startFunctionPool(options: FunctionPoolOptions): Promise<F
     }
     // With no worker left to serve them, waiting invocations would wait forever.
     if (queue.length > 0 && slots.every((w) => w === undefined)) {
-      for (const waiting of queue.splice(0)) waiting.reject(lastInitError ?? new PoolStoppedError(functionName));
+      for (const waiting of queue.splice(0))
+        waiting.reject(lastInitError ?? new PoolStoppedError(functionName));
     }
   };
 
@@ -98,12 +99,19 @@ export async function startFunctionPool(options: FunctionPoolOptions): Promise<F
       // it was killed (a signal from outside, as when a test or the bench kills a container while it starts).
       const served = ready.delete(worker);
       if (stopped || slots[index] !== worker || (!served && !exit.startsWith('signal'))) return;
-      logger.log('warn', 'lambda worker exited; starting a fresh one', { function: functionName, pid: worker.pid, exit });
+      logger.log('warn', 'lambda worker exited; starting a fresh one', {
+        function: functionName,
+        pid: worker.pid,
+        exit,
+      });
       place(index).ready.catch((err: FunctionInitError) => {
         if (stopped) return; // stopped while it started: not a failure
         lastInitError = err;
         slots[index] = undefined;
-        logger.log('error', 'lambda worker could not be replaced', { function: functionName, error: err.message });
+        logger.log('error', 'lambda worker could not be replaced', {
+          function: functionName,
+          error: err.message,
+        });
         dispatch();
       });
     });

@@ -4,7 +4,12 @@
  * time. Argument: the module's path and the name of its handler export.
  */
 import { pathToFileURL } from 'node:url';
-import { serializeError, type FromWorker, type InvocationContext, type ToWorker } from './protocol.js';
+import {
+  type FromWorker,
+  type InvocationContext,
+  serializeError,
+  type ToWorker,
+} from './protocol.js';
 
 type Handler = (event: unknown, context: object) => unknown;
 
@@ -24,10 +29,13 @@ try {
   if (!modulePath) throw new Error('no function module given');
   const loaded = (await import(pathToFileURL(modulePath).href)) as Record<string, unknown>;
   const candidate = loaded[exportName];
-  if (typeof candidate !== 'function') throw new Error(`${modulePath} has no function export "${exportName}"`);
+  if (typeof candidate !== 'function')
+    throw new Error(`${modulePath} has no function export "${exportName}"`);
   handler = candidate as Handler;
 } catch (err) {
-  process.send!({ type: 'init-error', error: serializeError(err) } satisfies FromWorker, () => process.exit(1));
+  process.send!({ type: 'init-error', error: serializeError(err) } satisfies FromWorker, () =>
+    process.exit(1),
+  );
   // Exits in the send callback, once the pool has the reason; nothing else runs meanwhile.
   handler = await new Promise<never>(() => undefined);
 }
@@ -60,7 +68,11 @@ process.on('message', (message: ToWorker) => {
     try {
       JSON.stringify(result); // what JSON cannot carry (a bigint, a cycle) fails as Lambda's marshalling does
     } catch (err) {
-      return send({ type: 'error', id: message.id, error: { errorType: 'Runtime.MarshalError', errorMessage: (err as Error).message } });
+      return send({
+        type: 'error',
+        id: message.id,
+        error: { errorType: 'Runtime.MarshalError', errorMessage: (err as Error).message },
+      });
     }
     send({ type: 'result', id: message.id, result });
   })();

@@ -1,7 +1,12 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FunctionCrashedError, FunctionError, FunctionInitError, FunctionTimeoutError } from './errors.js';
+import {
+  FunctionCrashedError,
+  FunctionError,
+  FunctionInitError,
+  FunctionTimeoutError,
+} from './errors.js';
 import type { FromWorker, ToWorker } from './protocol.js';
 
 /**
@@ -49,14 +54,17 @@ export class WorkerProcess {
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       serialization: 'json',
     });
-    if (this.child.pid === undefined) throw new FunctionInitError(spec.functionName, 'the worker process could not be spawned');
+    if (this.child.pid === undefined)
+      throw new FunctionInitError(spec.functionName, 'the worker process could not be spawned');
     this.pid = this.child.pid;
     this.child.stderr!.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL);
     });
     this.exited = new Promise((resolve) =>
-      this.child.once('exit', (code, signal) => resolve(signal ? `signal ${signal}` : `code ${code}`)),
+      this.child.once('exit', (code, signal) =>
+        resolve(signal ? `signal ${signal}` : `code ${code}`),
+      ),
     );
     this.ready = this.waitUntilReady();
     this.ready.catch(() => this.child.kill('SIGKILL'));
@@ -64,7 +72,11 @@ export class WorkerProcess {
     // Without a listener an 'error' (a signal to a process already gone) would throw in the parent; a failed
     // send is reported by its callback and a death by 'exit', which is what settles invocations.
     this.child.on('error', () => undefined);
-    void this.exited.then((exit) => this.running && this.finish(this.running.id, undefined, new FunctionCrashedError(spec.functionName, exit)));
+    void this.exited.then(
+      (exit) =>
+        this.running &&
+        this.finish(this.running.id, undefined, new FunctionCrashedError(spec.functionName, exit)),
+    );
   }
 
   get busy(): boolean {
@@ -86,8 +98,18 @@ export class WorkerProcess {
         this.finish(id, undefined, new FunctionTimeoutError(this.spec.functionName, timeoutMs));
       }, timeoutMs);
       this.running = { id, resolve, reject, timer };
-      const message: ToWorker = { type: 'invoke', id, event, context: { awsRequestId, deadline: Date.now() + timeoutMs } };
-      this.child.send(message, (err) => err && this.finish(id, undefined, new FunctionCrashedError(this.spec.functionName, err.message)));
+      const message: ToWorker = {
+        type: 'invoke',
+        id,
+        event,
+        context: { awsRequestId, deadline: Date.now() + timeoutMs },
+      };
+      this.child.send(
+        message,
+        (err) =>
+          err &&
+          this.finish(id, undefined, new FunctionCrashedError(this.spec.functionName, err.message)),
+      );
     });
   }
 
@@ -103,22 +125,45 @@ export class WorkerProcess {
   private waitUntilReady(): Promise<void> {
     const { functionName, startTimeoutMs } = this.spec;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new FunctionInitError(functionName, `not ready within ${startTimeoutMs} ms`)), startTimeoutMs);
+      const timer = setTimeout(
+        () => reject(new FunctionInitError(functionName, `not ready within ${startTimeoutMs} ms`)),
+        startTimeoutMs,
+      );
       const done = (err?: Error) => (clearTimeout(timer), err ? reject(err) : resolve());
       this.child.on('message', (message: FromWorker) => {
         if (message.type === 'ready') done();
-        if (message.type === 'init-error') done(new FunctionInitError(functionName, `${message.error.errorType}: ${message.error.errorMessage}`));
+        if (message.type === 'init-error')
+          done(
+            new FunctionInitError(
+              functionName,
+              `${message.error.errorType}: ${message.error.errorMessage}`,
+            ),
+          );
       });
       // A worker that dies before saying anything (a loader failure) is explained by what it printed.
       void this.exited.then((exit) =>
-        done(new FunctionInitError(functionName, `the worker exited (${exit}) before it was ready${this.stderrTail ? `:\n${this.stderrTail.trim()}` : ''}`)),
+        done(
+          new FunctionInitError(
+            functionName,
+            `the worker exited (${exit}) before it was ready${this.stderrTail ? `:\n${this.stderrTail.trim()}` : ''}`,
+          ),
+        ),
       );
     });
   }
 
   private settle(message: FromWorker): void {
     if (message.type === 'result') this.finish(message.id, message.result);
-    if (message.type === 'error') this.finish(message.id, undefined, new FunctionError(this.spec.functionName, message.error.errorType, message.error.errorMessage));
+    if (message.type === 'error')
+      this.finish(
+        message.id,
+        undefined,
+        new FunctionError(
+          this.spec.functionName,
+          message.error.errorType,
+          message.error.errorMessage,
+        ),
+      );
   }
 
   /** Settles the running invocation `id` once: the first of answer, timeout or exit wins. */

@@ -2,7 +2,11 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { _Record, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { Logger } from '../../../lib/observability/logger.js';
 import { ensureLedgerBucketTables } from '../provision.js';
-import { createStreamPoller, type StreamBatchResult, type StreamCheckpoints } from './stream-poller.js';
+import {
+  createStreamPoller,
+  type StreamBatchResult,
+  type StreamCheckpoints,
+} from './stream-poller.js';
 
 export interface DispatchPollersOptions {
   dynamo: DynamoDBClient;
@@ -23,7 +27,9 @@ export interface DispatchPollersOptions {
  * created if missing, as the stack creates it, so that it has its stream. Resolves once every poller is
  * positioned, with the function that stops them all.
  */
-export async function startDispatchPollers(options: DispatchPollersOptions): Promise<() => Promise<void>> {
+export async function startDispatchPollers(
+  options: DispatchPollersOptions,
+): Promise<() => Promise<void>> {
   await ensureLedgerBucketTables(options.dynamo, options.ledgerTables);
   const started: Array<{ stop(): Promise<void> }> = [];
   const stopAll = async () => {

@@ -1,4 +1,8 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { Logger } from '../../../lib/observability/logger.js';
 
 export interface QueueRecord {
@@ -10,7 +14,9 @@ export interface QueuePollerOptions {
   sqs: SQSClient;
   queueUrl: string;
   /** The Lambda's batch logic: returns the message ids that failed (partial batch response). */
-  handler: (records: QueueRecord[]) => Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }>;
+  handler: (
+    records: QueueRecord[],
+  ) => Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }>;
   logger: Logger;
   /** Long-poll wait per receive, in seconds (short, so stop() is quick). */
   waitSeconds?: number;
@@ -34,28 +40,44 @@ export function createQueuePoller(options: QueuePollerOptions): QueuePoller {
 
   async function pollOnce(): Promise<void> {
     const { Messages = [] } = await options.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: options.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: options.waitSeconds ?? 1 }),
+      new ReceiveMessageCommand({
+        QueueUrl: options.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: options.waitSeconds ?? 1,
+      }),
     );
     if (Messages.length === 0) return;
     const records = Messages.map((m) => ({ messageId: m.MessageId!, body: m.Body ?? '' }));
     let failed: Set<string>;
     try {
-      failed = new Set((await options.handler(records)).batchItemFailures.map((f) => f.itemIdentifier));
+      failed = new Set(
+        (await options.handler(records)).batchItemFailures.map((f) => f.itemIdentifier),
+      );
     } catch (err) {
       // A failed invocation: nothing is deleted, the whole batch comes back after the visibility timeout.
-      options.logger.log('error', 'queue batch failed', { queueUrl: options.queueUrl, error: (err as Error).message });
+      options.logger.log('error', 'queue batch failed', {
+        queueUrl: options.queueUrl,
+        error: (err as Error).message,
+      });
       return;
     }
     // As Lambda does: an identifier that names no message of the batch fails the whole batch.
     const known = new Set(records.map((r) => r.messageId));
     if ([...failed].some((id) => !known.has(id))) {
-      options.logger.log('error', 'queue batch response names an unknown message; the whole batch is retried', { queueUrl: options.queueUrl });
+      options.logger.log(
+        'error',
+        'queue batch response names an unknown message; the whole batch is retried',
+        { queueUrl: options.queueUrl },
+      );
       return;
     }
     const done = Messages.filter((m) => !failed.has(m.MessageId!));
     if (done.length === 0) return;
     await options.sqs.send(
-      new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
+      new DeleteMessageBatchCommand({
+        QueueUrl: options.queueUrl,
+        Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+      }),
     );
   }
 
@@ -68,7 +90,10 @@ export function createQueuePoller(options: QueuePollerOptions): QueuePoller {
             await pollOnce();
           } catch (err) {
             if (!running) break;
-            options.logger.log('error', 'queue poll failed', { queueUrl: options.queueUrl, error: (err as Error).message });
+            options.logger.log('error', 'queue poll failed', {
+              queueUrl: options.queueUrl,
+              error: (err as Error).message,
+            });
             await new Promise((r) => setTimeout(r, 500));
           }
         }

@@ -1,4 +1,4 @@
-import { PutCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { StreamCheckpoints } from './stream-poller.js';
 
 /**
@@ -8,22 +8,36 @@ import type { StreamCheckpoints } from './stream-poller.js';
  * directory keeps both — which a file beside the data could not promise. In the cloud, Lambda's event source
  * mapping keeps this state itself; these items are never written there.
  */
-export function dynamoStreamCheckpoints(doc: DynamoDBDocumentClient, table: string): StreamCheckpoints {
+export function dynamoStreamCheckpoints(
+  doc: DynamoDBDocumentClient,
+  table: string,
+): StreamCheckpoints {
   const partition = (streamArn: string) => `LOCAL#stream=${streamArn}`;
   return {
     async load(streamArn) {
       const saved = new Map<string, string>();
       const pages = paginateQuery(
         { client: doc },
-        { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': partition(streamArn) }, ConsistentRead: true },
+        {
+          TableName: table,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': partition(streamArn) },
+          ConsistentRead: true,
+        },
       );
       for await (const page of pages) {
-        for (const item of page.Items ?? []) saved.set(String(item.sk).slice('SHARD#'.length), String(item.sequenceNumber));
+        for (const item of page.Items ?? [])
+          saved.set(String(item.sk).slice('SHARD#'.length), String(item.sequenceNumber));
       }
       return saved;
     },
     async save(streamArn, shardId, sequenceNumber) {
-      await doc.send(new PutCommand({ TableName: table, Item: { pk: partition(streamArn), sk: `SHARD#${shardId}`, sequenceNumber } }));
+      await doc.send(
+        new PutCommand({
+          TableName: table,
+          Item: { pk: partition(streamArn), sk: `SHARD#${shardId}`, sequenceNumber },
+        }),
+      );
     },
   };
 }

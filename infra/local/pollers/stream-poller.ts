@@ -1,10 +1,10 @@
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
+  type _Record,
   DescribeStreamCommand,
+  type DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type _Record,
-  type DynamoDBStreamsClient,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Logger } from '../../../lib/observability/logger.js';
@@ -102,8 +102,11 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
       timer = setTimeout(() => wake?.(), ms);
     });
 
-  const log = (level: 'warn' | 'error' | 'debug', message: string, fields: Record<string, unknown> = {}) =>
-    options.logger?.log(level, `stream-poller: ${message}`, { table: options.table, ...fields });
+  const log = (
+    level: 'warn' | 'error' | 'debug',
+    message: string,
+    fields: Record<string, unknown> = {},
+  ) => options.logger?.log(level, `stream-poller: ${message}`, { table: options.table, ...fields });
 
   /** Adds the shards not known yet: at start closed ones are history; a shard found later is read from its beginning. */
   async function discover(atStart: boolean): Promise<void> {
@@ -112,7 +115,10 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
     let exclusiveStart: string | undefined;
     do {
       const { StreamDescription } = await options.streams.send(
-        new DescribeStreamCommand({ StreamArn: streamArn, ...(exclusiveStart ? { ExclusiveStartShardId: exclusiveStart } : {}) }),
+        new DescribeStreamCommand({
+          StreamArn: streamArn,
+          ...(exclusiveStart ? { ExclusiveStartShardId: exclusiveStart } : {}),
+        }),
       );
       found.push(...(StreamDescription?.Shards ?? []));
       exclusiveStart = StreamDescription?.LastEvaluatedShardId;
@@ -133,7 +139,9 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
   async function skipToEnd(shard: ShardState): Promise<void> {
     let iterator = await iteratorFor(shard);
     while (iterator) {
-      const { Records = [], NextShardIterator } = await options.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+      const { Records = [], NextShardIterator } = await options.streams.send(
+        new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }),
+      );
       const last = Records.at(-1)?.dynamodb?.SequenceNumber;
       if (last) shard.checkpoint = last;
       iterator = NextShardIterator;
@@ -150,7 +158,11 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
     try {
       await options.checkpoints.save(streamArn, shard.id, sequenceNumber);
     } catch (err) {
-      log('warn', 'saving the checkpoint failed; its records may be handed over again after a restart', { shard: shard.id, error: String(err) });
+      log(
+        'warn',
+        'saving the checkpoint failed; its records may be handed over again after a restart',
+        { shard: shard.id, error: String(err) },
+      );
     }
   }
 
@@ -179,13 +191,22 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
         if (batchItemFailures.length === 0) failedAt = remaining.length;
         else {
           const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-          const index = remaining.findIndex((r) => failed.has(r.dynamodb?.SequenceNumber ?? '') || failed.has(r.eventID ?? ''));
+          const index = remaining.findIndex(
+            (r) => failed.has(r.dynamodb?.SequenceNumber ?? '') || failed.has(r.eventID ?? ''),
+          );
           // An identifier that names no record fails the whole batch, as Lambda treats it.
           failedAt = index < 0 ? 0 : index;
-          log('warn', 'batch partially failed; retrying from the first failure', { shard: shard.id, retry: retry + 1 });
+          log('warn', 'batch partially failed; retrying from the first failure', {
+            shard: shard.id,
+            retry: retry + 1,
+          });
         }
       } catch (err) {
-        log('error', 'handler failed; retrying the batch', { shard: shard.id, retry: retry + 1, error: String(err) });
+        log('error', 'handler failed; retrying the batch', {
+          shard: shard.id,
+          retry: retry + 1,
+          error: String(err),
+        });
       }
       const accepted = remaining.slice(0, failedAt);
       const last = accepted.at(-1)?.dynamodb?.SequenceNumber;
@@ -231,12 +252,19 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
         delete shard.iterator;
         const trimmed = (err as Error).name === 'TrimmedDataAccessException';
         const expected = trimmed || (err as Error).name === 'ExpiredIteratorException';
-        log(expected ? 'debug' : 'warn', 'reading the shard failed; repositioning', { shard: shard.id, error: String(err) });
+        log(expected ? 'debug' : 'warn', 'reading the shard failed; repositioning', {
+          shard: shard.id,
+          error: String(err),
+        });
         // A checkpoint the stream no longer holds (its records aged out while the poller was stopped) can never be
         // resumed after: fall back to the oldest record still there rather than retrying forever.
         shard.trimmedInARow = trimmed ? (shard.trimmedInARow ?? 0) + 1 : 0;
         if (shard.checkpoint && shard.trimmedInARow >= TRIMMED_BEFORE_FALLBACK) {
-          log('warn', 'checkpoint trimmed from the stream; reading the shard from its oldest record', { shard: shard.id, checkpoint: shard.checkpoint });
+          log(
+            'warn',
+            'checkpoint trimmed from the stream; reading the shard from its oldest record',
+            { shard: shard.id, checkpoint: shard.checkpoint },
+          );
           delete shard.checkpoint;
           shard.trimmedInARow = 0;
         }
@@ -267,7 +295,9 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
   return {
     async start() {
       if (running) return;
-      const { Table } = await options.dynamo.send(new DescribeTableCommand({ TableName: options.table }));
+      const { Table } = await options.dynamo.send(
+        new DescribeTableCommand({ TableName: options.table }),
+      );
       streamArn = Table?.LatestStreamArn;
       if (!streamArn) throw new Error(`table ${options.table} has no stream`);
       if (options.checkpoints) {

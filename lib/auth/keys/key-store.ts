@@ -1,4 +1,8 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'jose';
 import { JWKS_ITEM_KEY, type JwksItem } from '../../bearer/jwks-item.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
@@ -21,24 +25,41 @@ export class KeyStore {
   ) {}
 
   async readSet(): Promise<JwksItem | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.table, Key: JWKS_ITEM_KEY, ConsistentRead: true }));
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.table, Key: JWKS_ITEM_KEY, ConsistentRead: true }),
+    );
     return Item as JwksItem | undefined;
   }
 
   async readPrivateKey(kid: string): Promise<JWK | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.table, Key: privateKey(kid), ConsistentRead: true }));
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.table, Key: privateKey(kid), ConsistentRead: true }),
+    );
     if (!Item) return undefined;
-    return this.vault.open(kid, (Item.sealed ? { sealed: Item.sealed } : { jwk: Item.jwk }) as StoredPrivateKey);
+    return this.vault.open(
+      kid,
+      (Item.sealed ? { sealed: Item.sealed } : { jwk: Item.jwk }) as StoredPrivateKey,
+    );
   }
 
   /** Writes the first set. False when another writer got there first. */
   async createSet(set: JwksItem, keys: GeneratedKey[]): Promise<boolean> {
     const puts = await Promise.all(keys.map((k) => this.putPrivate(k)));
-    return this.transact([{ Put: { TableName: this.table, Item: set, ConditionExpression: 'attribute_not_exists(pk)' } }, ...puts]);
+    return this.transact([
+      {
+        Put: { TableName: this.table, Item: set, ConditionExpression: 'attribute_not_exists(pk)' },
+      },
+      ...puts,
+    ]);
   }
 
   /** Replaces the set if nobody changed it since `expectedVersion`. False otherwise. */
-  async replaceSet(set: JwksItem, expectedVersion: number, added: GeneratedKey, retired: string[]): Promise<boolean> {
+  async replaceSet(
+    set: JwksItem,
+    expectedVersion: number,
+    added: GeneratedKey,
+    retired: string[],
+  ): Promise<boolean> {
     const put = await this.putPrivate(added);
     return this.transact([
       {
@@ -65,7 +86,9 @@ export class KeyStore {
     };
   }
 
-  private async transact(items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>): Promise<boolean> {
+  private async transact(
+    items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>,
+  ): Promise<boolean> {
     try {
       await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
       return true;

@@ -1,7 +1,12 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DecryptCommand, GenerateDataKeyCommand, type KMSClient } from '@aws-sdk/client-kms';
 import type { JWK } from 'jose';
-import { PrivateKeyUnavailableError, SIGNING_KEY_PURPOSE, type PrivateKeyVault, type StoredPrivateKey } from './private-key-vault.js';
+import {
+  PrivateKeyUnavailableError,
+  type PrivateKeyVault,
+  SIGNING_KEY_PURPOSE,
+  type StoredPrivateKey,
+} from './private-key-vault.js';
 
 const CIPHER = 'aes-256-gcm';
 
@@ -21,13 +26,25 @@ export class KmsEnvelopeVault implements PrivateKeyVault {
 
   async seal(kid: string, jwk: JWK): Promise<StoredPrivateKey> {
     const { Plaintext, CiphertextBlob, KeyId } = await this.call('GenerateDataKey', kid, () =>
-      this.kms.send(new GenerateDataKeyCommand({ KeyId: this.kmsKeyId, KeySpec: 'AES_256', EncryptionContext: context(kid) })),
+      this.kms.send(
+        new GenerateDataKeyCommand({
+          KeyId: this.kmsKeyId,
+          KeySpec: 'AES_256',
+          EncryptionContext: context(kid),
+        }),
+      ),
     );
-    if (!Plaintext || !CiphertextBlob) throw new PrivateKeyUnavailableError(`KMS GenerateDataKey for signing key ${kid} returned no data key`);
+    if (!Plaintext || !CiphertextBlob)
+      throw new PrivateKeyUnavailableError(
+        `KMS GenerateDataKey for signing key ${kid} returned no data key`,
+      );
     try {
       const iv = randomBytes(12);
       const cipher = createCipheriv(CIPHER, Plaintext, iv).setAAD(Buffer.from(kid, 'utf8'));
-      const ciphertext = Buffer.concat([cipher.update(JSON.stringify(jwk), 'utf8'), cipher.final()]);
+      const ciphertext = Buffer.concat([
+        cipher.update(JSON.stringify(jwk), 'utf8'),
+        cipher.final(),
+      ]);
       return {
         sealed: {
           scheme: 'kms-envelope-v1',
@@ -46,21 +63,37 @@ export class KmsEnvelopeVault implements PrivateKeyVault {
   async open(kid: string, stored: StoredPrivateKey): Promise<JWK> {
     if (stored.jwk) return stored.jwk;
     const { sealed } = stored;
-    if (sealed.scheme !== 'kms-envelope-v1') throw new PrivateKeyUnavailableError(`private key ${kid}: unknown scheme ${String(sealed.scheme)}`);
+    if (sealed.scheme !== 'kms-envelope-v1')
+      throw new PrivateKeyUnavailableError(
+        `private key ${kid}: unknown scheme ${String(sealed.scheme)}`,
+      );
     const { Plaintext } = await this.call('Decrypt', kid, () =>
       this.kms.send(
-        new DecryptCommand({ KeyId: this.kmsKeyId, CiphertextBlob: Buffer.from(sealed.dataKey, 'base64'), EncryptionContext: context(kid) }),
+        new DecryptCommand({
+          KeyId: this.kmsKeyId,
+          CiphertextBlob: Buffer.from(sealed.dataKey, 'base64'),
+          EncryptionContext: context(kid),
+        }),
       ),
     );
-    if (!Plaintext) throw new PrivateKeyUnavailableError(`KMS Decrypt for signing key ${kid} returned no data key`);
+    if (!Plaintext)
+      throw new PrivateKeyUnavailableError(
+        `KMS Decrypt for signing key ${kid} returned no data key`,
+      );
     try {
       const decipher = createDecipheriv(CIPHER, Plaintext, Buffer.from(sealed.iv, 'base64'))
         .setAAD(Buffer.from(kid, 'utf8'))
         .setAuthTag(Buffer.from(sealed.tag, 'base64'));
-      const json = Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64')), decipher.final()]).toString('utf8');
+      const json = Buffer.concat([
+        decipher.update(Buffer.from(sealed.ciphertext, 'base64')),
+        decipher.final(),
+      ]).toString('utf8');
       return JSON.parse(json) as JWK;
     } catch (err) {
-      throw new PrivateKeyUnavailableError(`private key ${kid} does not decrypt (tampered or misplaced item)`, { cause: err });
+      throw new PrivateKeyUnavailableError(
+        `private key ${kid} does not decrypt (tampered or misplaced item)`,
+        { cause: err },
+      );
     } finally {
       Plaintext.fill(0);
     }
@@ -72,7 +105,10 @@ export class KmsEnvelopeVault implements PrivateKeyVault {
       return await send();
     } catch (err) {
       const name = err instanceof Error ? err.name : 'Error';
-      throw new PrivateKeyUnavailableError(`KMS ${operation} for signing key ${kid} failed: ${name}`, { cause: err });
+      throw new PrivateKeyUnavailableError(
+        `KMS ${operation} for signing key ${kid} failed: ${name}`,
+        { cause: err },
+      );
     }
   }
 }

@@ -22,21 +22,37 @@ const published = (key: GeneratedKey, status: PublishedKey['status']): Published
  * rotation can promote a key every verifier has already seen.
  */
 export function initialKeySet(current: GeneratedKey, next: GeneratedKey, now: string): JwksItem {
-  return { pk: 'JWKS', sk: 'JWKS', version: 1, keys: [published(current, 'current'), published(next, 'next')], updatedAt: now };
+  return {
+    pk: 'JWKS',
+    sk: 'JWKS',
+    version: 1,
+    keys: [published(current, 'current'), published(next, 'next')],
+    updatedAt: now,
+  };
 }
 
-export type RotationDecision = { action: 'promote' } | { action: 'add-next' } | { action: 'skip'; reason: string };
+export type RotationDecision =
+  | { action: 'promote' }
+  | { action: 'add-next' }
+  | { action: 'skip'; reason: string };
 
 /**
  * A next key may sign only once it has been published for `minNextAgeSeconds` — at least as long as
  * verifiers cache the key set (API Gateway JWT authorizers: up to 2 h) — so no verifier meets an unknown kid.
  */
-export function decideRotation(set: JwksItem, nowMs: number, minNextAgeSeconds: number): RotationDecision {
+export function decideRotation(
+  set: JwksItem,
+  nowMs: number,
+  minNextAgeSeconds: number,
+): RotationDecision {
   const next = set.keys.find((k) => k.status === 'next');
   if (!next) return { action: 'add-next' };
   const ageSeconds = (nowMs - Date.parse(next.createdAt)) / 1000;
   if (ageSeconds < minNextAgeSeconds) {
-    return { action: 'skip', reason: `next key ${next.kid} published ${Math.floor(ageSeconds)} s ago, needs ${minNextAgeSeconds} s` };
+    return {
+      action: 'skip',
+      reason: `next key ${next.kid} published ${Math.floor(ageSeconds)} s ago, needs ${minNextAgeSeconds} s`,
+    };
   }
   return { action: 'promote' };
 }
@@ -45,7 +61,12 @@ export function decideRotation(set: JwksItem, nowMs: number, minNextAgeSeconds: 
  * Applies a rotation: previous is retired (dropped from the set), current becomes previous (still published
  * so tokens it signed keep verifying until they expire), next becomes current, and `fresh` becomes next.
  */
-export function rotate(set: JwksItem, fresh: GeneratedKey, decision: RotationDecision, now: string): { set: JwksItem; retired: string[] } {
+export function rotate(
+  set: JwksItem,
+  fresh: GeneratedKey,
+  decision: RotationDecision,
+  now: string,
+): { set: JwksItem; retired: string[] } {
   if (decision.action === 'skip') return { set, retired: [] };
   let keys: PublishedKey[];
   let retired: string[] = [];
@@ -55,7 +76,9 @@ export function rotate(set: JwksItem, fresh: GeneratedKey, decision: RotationDec
     retired = set.keys.filter((k) => k.status === 'previous').map((k) => k.kid);
     keys = set.keys
       .filter((k) => k.status !== 'previous')
-      .map((k): PublishedKey => ({ ...k, status: k.status === 'current' ? 'previous' : 'current' }));
+      .map(
+        (k): PublishedKey => ({ ...k, status: k.status === 'current' ? 'previous' : 'current' }),
+      );
     keys.push(published(fresh, 'next'));
   }
   const order = { current: 0, next: 1, previous: 2 } as const;

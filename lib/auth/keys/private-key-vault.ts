@@ -20,7 +20,9 @@ export interface SealedPrivateKey {
 }
 
 /** How a private key is held in its table item: in clear (local only) or sealed. */
-export type StoredPrivateKey = { jwk: JWK; sealed?: never } | { sealed: SealedPrivateKey; jwk?: never };
+export type StoredPrivateKey =
+  | { jwk: JWK; sealed?: never }
+  | { sealed: SealedPrivateKey; jwk?: never };
 
 /**
  * Keeps private signing keys out of reach of whoever can read the auth table. The key store seals a key before
@@ -47,6 +49,8 @@ export const CLEAR_KEYS: PrivateKeyVault = {
   seal: async (_kid, jwk) => ({ jwk }),
   open: async (kid, stored) => {
     if (stored.jwk) return stored.jwk;
-    throw new PrivateKeyUnavailableError(`private key ${kid} is sealed under KMS, but SIGNING_KEY_KMS_KEY_ID is not set`);
+    throw new PrivateKeyUnavailableError(
+      `private key ${kid} is sealed under KMS, but SIGNING_KEY_KMS_KEY_ID is not set`,
+    );
   },
 };

@@ -1,8 +1,14 @@
-import { importJWK, type CryptoKey, type JSONWebKeySet } from 'jose';
+import { type CryptoKey, importJWK, type JSONWebKeySet } from 'jose';
 import type { JwksItem } from '../../bearer/jwks-item.js';
-import { decideRotation, initialKeySet, rotate, type GeneratedKey, type RotationDecision } from './lifecycle.js';
-import type { KeyStore } from './key-store.js';
 import { generateSigningKey } from './generate.js';
+import type { KeyStore } from './key-store.js';
+import {
+  decideRotation,
+  type GeneratedKey,
+  initialKeySet,
+  type RotationDecision,
+  rotate,
+} from './lifecycle.js';
 
 export interface SigningKey {
   kid: string;
@@ -81,7 +87,10 @@ export class SigningKeys {
   }
 
   private async ensureSet(): Promise<JwksItem> {
-    return (await this.store.readSet()) ?? (await bootstrapKeySet(this.store, this.generate, new Date(this.now()).toISOString())).set;
+    return (
+      (await this.store.readSet()) ??
+      (await bootstrapKeySet(this.store, this.generate, new Date(this.now()).toISOString())).set
+    );
   }
 }
 
@@ -112,23 +121,40 @@ export interface RotationResult {
  */
 export async function rotateSigningKeys(
   store: KeyStore,
-  options: { nowMs: number; minNextAgeSeconds: number; generate?: (now: string) => Promise<GeneratedKey> },
+  options: {
+    nowMs: number;
+    minNextAgeSeconds: number;
+    generate?: (now: string) => Promise<GeneratedKey>;
+  },
 ): Promise<RotationResult> {
   const generate = options.generate ?? generateSigningKey;
   const now = new Date(options.nowMs).toISOString();
   const set = await store.readSet();
   if (!set) {
     const boot = await bootstrapKeySet(store, generate, now);
-    return summarise(boot.created ? { action: 'add-next' } : { action: 'skip', reason: 'another writer created the key set' }, boot.set);
+    return summarise(
+      boot.created
+        ? { action: 'add-next' }
+        : { action: 'skip', reason: 'another writer created the key set' },
+      boot.set,
+    );
   }
   const decision = decideRotation(set, options.nowMs, options.minNextAgeSeconds);
   if (decision.action === 'skip') return summarise(decision, set);
   const fresh = await generate(now);
   const { set: rotated, retired } = rotate(set, fresh, decision, now);
-  if (await store.replaceSet(rotated, set.version, fresh, retired)) return summarise(decision, rotated);
-  return summarise({ action: 'skip', reason: 'the key set changed concurrently' }, await store.readSet());
+  if (await store.replaceSet(rotated, set.version, fresh, retired))
+    return summarise(decision, rotated);
+  return summarise(
+    { action: 'skip', reason: 'the key set changed concurrently' },
+    await store.readSet(),
+  );
 }
 
 function summarise(decision: RotationDecision, set: JwksItem | undefined): RotationResult {
-  return { decision, version: set?.version ?? 0, current: set?.keys.find((k) => k.status === 'current')?.kid };
+  return {
+    decision,
+    version: set?.version ?? 0,
+    current: set?.keys.find((k) => k.status === 'current')?.kid,
+  };
 }

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { clientInputSchema, clientView, secretInputSchema, type StoredClient } from '../client.js';
+import { clientInputSchema, clientView, type StoredClient, secretInputSchema } from '../client.js';
 import type { ClientStore } from '../client-store.js';
 import { digestSecret, generateSecret, lastDigits } from '../secrets.js';
 
@@ -33,7 +33,8 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
       secrets: {},
     };
     if (input.description !== undefined) client.description = input.description;
-    if (input.accessTokenLifetime !== undefined) client.accessTokenLifetime = input.accessTokenLifetime;
+    if (input.accessTokenLifetime !== undefined)
+      client.accessTokenLifetime = input.accessTokenLifetime;
     await store.create(client);
     return c.json({ data: clientView(client) }, 201);
   });

@@ -3,9 +3,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { isThrottling } from '../../dynamo/errors.js';
 import { sourceAddress } from '../../http/runtime-bindings.js';
 import type { AppEnv } from '../../http/types.js';
-import { OAuthError } from '../oauth-error.js';
 import { hashedClientId } from '../client-id-hash.js';
 import { PrivateKeyUnavailableError } from '../keys/private-key-vault.js';
+import { OAuthError } from '../oauth-error.js';
 import { parseTokenRequest } from '../token-request.js';
 import type { TokenService } from '../token-service.js';
 
@@ -25,7 +25,8 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
     TOKEN_PATH,
     bodyLimit({
       maxSize: MAX_TOKEN_REQUEST_BYTES,
-      onError: (c) => oauthError(c, new OAuthError('invalid_request', 'request body too large', { status: 413 })),
+      onError: (c) =>
+        oauthError(c, new OAuthError('invalid_request', 'request body too large', { status: 413 })),
     }),
     async (c) => {
       try {
@@ -45,13 +46,23 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
       } catch (err) {
         if (err instanceof OAuthError) return oauthError(c, err);
         if (isThrottling(err)) {
-          return oauthError(c, new OAuthError('temporarily_unavailable', 'service busy, retry shortly', { retryAfterSeconds: 1 }));
+          return oauthError(
+            c,
+            new OAuthError('temporarily_unavailable', 'service busy, retry shortly', {
+              retryAfterSeconds: 1,
+            }),
+          );
         }
         if (err instanceof PrivateKeyUnavailableError) {
           // KMS refused or failed (or a key item is damaged): nothing was signed or written. The request line,
           // logged as an error for its 503, says why.
           c.get('logFields').signingKeyError = err.message;
-          return oauthError(c, new OAuthError('temporarily_unavailable', 'signing key unavailable, retry later', { retryAfterSeconds: 5 }));
+          return oauthError(
+            c,
+            new OAuthError('temporarily_unavailable', 'signing key unavailable, retry later', {
+              retryAfterSeconds: 5,
+            }),
+          );
         }
         throw err;
       }
@@ -59,7 +70,10 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
   );
   app.all(TOKEN_PATH, (c) => {
     c.header('Allow', 'POST');
-    return oauthError(c, new OAuthError('invalid_request', 'the token endpoint accepts POST only', { status: 405 }));
+    return oauthError(
+      c,
+      new OAuthError('invalid_request', 'the token endpoint accepts POST only', { status: 405 }),
+    );
   });
 }
 

@@ -2,16 +2,16 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { ConflictError, NoPostingsError } from '../../errors/index.js';
 import { canonicalJson } from '../../json/canonical.js';
-import { metadataMap } from '../../validation/common.js';
-import { keyedRecord } from '../../validation/record.js';
 import { amountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
-import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
-import type { Posting } from '../domain/postings.js';
 import { formatInstant, parseInstant } from '../../time/instant.js';
-import { transactionView, type Transaction, type VolumesView } from '../domain/transaction.js';
+import { metadataMap } from '../../validation/common.js';
+import { keyedRecord } from '../../validation/record.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
+import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
+import type { Posting } from '../domain/postings.js';
+import { type Transaction, transactionView, type VolumesView } from '../domain/transaction.js';
 import { runScript, type ScriptPlan } from './script-transaction.js';
 
 export const MAX_POSTINGS = 100;
@@ -21,9 +21,15 @@ const SCRIPT_MAX_BYTES = 512 * 1024;
 export const addressSchema = v.pipe(
   v.string('must be a string'),
   v.maxLength(MAX_ADDRESS_LENGTH, `must be at most ${MAX_ADDRESS_LENGTH} characters`),
-  v.regex(ACCOUNT_ADDRESS, 'must be an account address (segments of a-z A-Z 0-9 _ - separated by ":")'),
+  v.regex(
+    ACCOUNT_ADDRESS,
+    'must be an account address (segments of a-z A-Z 0-9 _ - separated by ":")',
+  ),
 );
-export const assetSchema = v.pipe(v.string('must be a string'), v.regex(ASSET, 'must be an asset such as USD, USD/2 or EUR_COL/12'));
+export const assetSchema = v.pipe(
+  v.string('must be a string'),
+  v.regex(ASSET, 'must be an asset such as USD, USD/2 or EUR_COL/12'),
+);
 
 const postingSchema = v.strictObject({
   source: addressSchema,
@@ -33,19 +39,40 @@ const postingSchema = v.strictObject({
 });
 
 export const createTransactionSchema = v.strictObject({
-  postings: v.optional(v.pipe(v.array(postingSchema, 'must be an array of postings'), v.maxLength(MAX_POSTINGS, `must have at most ${MAX_POSTINGS} postings`))),
+  postings: v.optional(
+    v.pipe(
+      v.array(postingSchema, 'must be an array of postings'),
+      v.maxLength(MAX_POSTINGS, `must have at most ${MAX_POSTINGS} postings`),
+    ),
+  ),
   script: v.optional(
     v.strictObject({
-      plain: v.pipe(v.string('must be a string'), v.maxLength(SCRIPT_MAX_BYTES, `must be at most ${SCRIPT_MAX_BYTES} characters`)),
+      plain: v.pipe(
+        v.string('must be a string'),
+        v.maxLength(SCRIPT_MAX_BYTES, `must be at most ${SCRIPT_MAX_BYTES} characters`),
+      ),
       vars: v.optional(keyedRecord(v.string(), v.unknown(), 'must map variable names to values')),
     }),
   ),
   /** The reference's choice of Numscript runtime: one interpreter serves both here. */
-  runtime: v.optional(v.picklist(['experimental-interpreter', 'machine'], 'must be experimental-interpreter or machine')),
+  runtime: v.optional(
+    v.picklist(
+      ['experimental-interpreter', 'machine'],
+      'must be experimental-interpreter or machine',
+    ),
+  ),
   metadata: v.optional(metadataMap),
-  reference: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'))),
+  reference: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.minLength(1, 'must not be empty'),
+      v.maxLength(256, 'must be at most 256 characters'),
+    ),
+  ),
   timestamp: v.optional(v.string('must be an RFC 3339 date-time string')),
-  accountMetadata: v.optional(keyedRecord(addressSchema, metadataMap, 'must map account addresses to metadata')),
+  accountMetadata: v.optional(
+    keyedRecord(addressSchema, metadataMap, 'must map account addresses to metadata'),
+  ),
   force: v.optional(v.boolean('must be a boolean')),
 });
 export type CreateTransactionInput = v.InferOutput<typeof createTransactionSchema>;
@@ -68,12 +95,20 @@ export function requestHash(input: unknown, options: Record<string, unknown>): s
  * postings in order, and decides the transaction, its volumes and moves, new or changed accounts and the
  * reference.
  */
-export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransactionInput, options: CreateTransactionOptions, plan?: ScriptPlan): WriteRequest<TransactionResult> {
+export function createTransactionWrite(
+  ledger: LedgerRecord,
+  input: CreateTransactionInput,
+  options: CreateTransactionOptions,
+  plan?: ScriptPlan,
+): WriteRequest<TransactionResult> {
   // A script comes planned (operations.ts, which also refuses postings and a script together).
-  if (input.script !== undefined && !plan) throw new Error('a script transaction needs its plan (planScript)');
+  if (input.script !== undefined && !plan)
+    throw new Error('a script transaction needs its plan (planScript)');
   const given: Posting[] = input.postings ?? [];
-  if (!plan && given.length === 0) throw new NoPostingsError('a transaction needs at least one posting');
-  const timestamp = input.timestamp === undefined ? undefined : parseInstant(input.timestamp, 'body.timestamp');
+  if (!plan && given.length === 0)
+    throw new NoPostingsError('a transaction needs at least one posting');
+  const timestamp =
+    input.timestamp === undefined ? undefined : parseInstant(input.timestamp, 'body.timestamp');
   // A script's own clauses (`allowing overdraft ...`) are its balance rule: its postings are applied as decided.
   const force = options.force || input.force === true || plan !== undefined;
   const requestAccountMetadata = input.accountMetadata ?? {};
@@ -81,19 +116,30 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
 
   return {
     ledger,
-    reads: { ...reads, ...(input.reference !== undefined ? { references: [input.reference] } : {}) },
+    reads: {
+      ...reads,
+      ...(input.reference !== undefined ? { references: [input.reference] } : {}),
+    },
     dryRun: options.dryRun,
     ...(options.idempotencyKey !== undefined
-      ? { idempotency: { key: options.idempotencyKey, requestHash: requestHash(input, { force: options.force, dryRun: options.dryRun }) } }
+      ? {
+          idempotency: {
+            key: options.idempotencyKey,
+            requestHash: requestHash(input, { force: options.force, dryRun: options.dryRun }),
+          },
+        }
       : {}),
     decide(state, { now }) {
-      if (input.reference !== undefined && state.referenceTaken(input.reference)) throw new ConflictError(`duplicate reference "${input.reference}"`);
+      if (input.reference !== undefined && state.referenceTaken(input.reference))
+        throw new ConflictError(`duplicate reference "${input.reference}"`);
       const id = state.head.lastTxId + 1;
       const at = timestamp ?? now;
       const nowText = formatInstant(now);
       const script = plan ? runScript(plan, state, input.metadata ?? {}) : undefined;
       const postings: Posting[] = script ? script.postings : given;
-      const accountMetadata = script ? mergeAccountMetadata(requestAccountMetadata, script.accountMetadata) : requestAccountMetadata;
+      const accountMetadata = script
+        ? mergeAccountMetadata(requestAccountMetadata, script.accountMetadata)
+        : requestAccountMetadata;
       const tx: Transaction = {
         id,
         postings,
@@ -104,7 +150,13 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
         ...(input.reference !== undefined ? { reference: input.reference } : {}),
         reverted: false,
       };
-      const effects = postingEffects(state, postings, { force, at, now, txId: id, accountMetadata });
+      const effects = postingEffects(state, postings, {
+        force,
+        at,
+        now,
+        txId: id,
+        accountMetadata,
+      });
       const logged = transactionView(tx);
       return {
         result: transactionView(tx, { post: effects.post }),
@@ -114,7 +166,8 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
           volumes: effects.volumes,
           moves: effects.moves,
           accounts: effects.accounts,
-          references: input.reference !== undefined ? [{ reference: input.reference, txId: id }] : [],
+          references:
+            input.reference !== undefined ? [{ reference: input.reference, txId: id }] : [],
           lastTxId: id,
           accountsAdded: effects.accountsAdded,
         },
@@ -124,10 +177,14 @@ export function createTransactionWrite(ledger: LedgerRecord, input: CreateTransa
 }
 
 /** The request's account metadata with the script's `set_account_meta` over it, account by account. */
-function mergeAccountMetadata(request: Record<string, Record<string, string>>, script: Record<string, Record<string, string>>): Record<string, Record<string, string>> {
+function mergeAccountMetadata(
+  request: Record<string, Record<string, string>>,
+  script: Record<string, Record<string, string>>,
+): Record<string, Record<string, string>> {
   // A Map, then fromEntries: an address such as `__proto__` stays a key (merged[address] = ... would set the prototype).
   const merged = new Map(Object.entries(request));
-  for (const [account, metadata] of Object.entries(script)) merged.set(account, { ...(merged.get(account) ?? {}), ...metadata });
+  for (const [account, metadata] of Object.entries(script))
+    merged.set(account, { ...(merged.get(account) ?? {}), ...metadata });
   return Object.fromEntries(merged);
 }
 

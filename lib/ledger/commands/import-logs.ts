@@ -9,7 +9,7 @@ import type { LogReads } from '../store/log-reads.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import { createTransactionSchema } from './create-transaction.js';
-import { operationRequest, type LedgerOperation } from './operations.js';
+import { type LedgerOperation, operationRequest } from './operations.js';
 import { REVERTS_KEY } from './revert-transaction.js';
 
 export interface LogImportDeps {
@@ -27,9 +27,16 @@ export interface LogImportDeps {
  * exactly the imported data. The first bad entry stops the import (400 IMPORT naming it); the entries before it
  * stay committed (an import is not one transaction: a log can be far larger than one DynamoDB transaction).
  */
-export async function importLogs(deps: LogImportDeps, ledger: LedgerRecord, lines: AsyncIterable<{ text: string; line: number }>): Promise<number> {
+export async function importLogs(
+  deps: LogImportDeps,
+  ledger: LedgerRecord,
+  lines: AsyncIterable<{ text: string; line: number }>,
+): Promise<number> {
   const first = await deps.logs.list(ledger, { pageSize: 1 });
-  if (first.data.length > 0) throw new ImportError(`ledger "${ledger.name}" is not empty: logs are imported into a new ledger only`);
+  if (first.data.length > 0)
+    throw new ImportError(
+      `ledger "${ledger.name}" is not empty: logs are imported into a new ledger only`,
+    );
   let clock = 0;
   const writer = deps.writerAt(() => clock);
   const chain = new ImportChain();
@@ -38,12 +45,25 @@ export async function importLogs(deps: LogImportDeps, ledger: LedgerRecord, line
     const entry = parseLogLine(text, line);
     chain.check(entry);
     clock = replayableDate(entry);
-    const request = await guarded(entry, () => operationRequest(ledger, operationOf(entry), async (id) => (await deps.reads.get(ledger, id))?.tx));
+    const request = await guarded(entry, () =>
+      operationRequest(
+        ledger,
+        operationOf(entry),
+        async (id) => (await deps.reads.get(ledger, id))?.tx,
+      ),
+    );
     const outcome = await guarded(entry, () => writer.write(checked(request, entry)));
-    if (outcome.kind !== 'committed') throw new ImportError(`log ${entry.id}: idempotency key "${entry.idempotencyKey}" was already used by an earlier log`);
+    if (outcome.kind !== 'committed')
+      throw new ImportError(
+        `log ${entry.id}: idempotency key "${entry.idempotencyKey}" was already used by an earlier log`,
+      );
     // Another write of the ledger during the import takes an id: the logs no longer match.
-    if (outcome.log.id !== entry.id) throw new ImportError(`log ${entry.id}: committed as log ${outcome.log.id}: the ledger was written to during the import`);
-    if (entry.hash !== '' && outcome.log.hash !== '' && outcome.log.hash !== entry.hash) throw new ImportError(`log ${entry.id}: replayed with a different hash`);
+    if (outcome.log.id !== entry.id)
+      throw new ImportError(
+        `log ${entry.id}: committed as log ${outcome.log.id}: the ledger was written to during the import`,
+      );
+    if (entry.hash !== '' && outcome.log.hash !== '' && outcome.log.hash !== entry.hash)
+      throw new ImportError(`log ${entry.id}: replayed with a different hash`);
     imported++;
   }
   return imported;
@@ -53,7 +73,9 @@ export async function importLogs(deps: LogImportDeps, ledger: LedgerRecord, line
 function replayableDate(entry: LogEntry): number {
   const instant = guardedSync(entry, () => parseInstant(entry.date, 'date'));
   if (formatInstant({ ms: instant.ms, micros: 0 }) !== entry.date) {
-    throw new ImportError(`log ${entry.id}: date ${entry.date} is not one this platform writes (UTC, millisecond precision): it cannot be replayed as is`);
+    throw new ImportError(
+      `log ${entry.id}: date ${entry.date} is not one this platform writes (UTC, millisecond precision): it cannot be replayed as is`,
+    );
   }
   return instant.ms;
 }
@@ -65,7 +87,9 @@ function checked<T>(request: WriteRequest<T>, entry: LogEntry): WriteRequest<T> 
     decide(state, context) {
       const decision = request.decide(state, context);
       if (!sameLog({ ...decision.change.log, date: entry.date }, entry)) {
-        throw new ImportError(`log ${entry.id}: replaying it through the ledger gives different data (${entry.type})`);
+        throw new ImportError(
+          `log ${entry.id}: replaying it through the ledger gives different data (${entry.type})`,
+        );
       }
       return decision;
     },
@@ -78,7 +102,10 @@ const transactionSchema = v.object({
   timestamp: v.string(),
   reference: v.optional(v.string()),
 });
-const newTransactionSchema = v.object({ transaction: transactionSchema, accountMetadata: v.optional(v.unknown()) });
+const newTransactionSchema = v.object({
+  transaction: transactionSchema,
+  accountMetadata: v.optional(v.unknown()),
+});
 const revertedSchema = v.object({
   revertedTransaction: v.object({ id: v.bigint() }),
   transaction: v.object({ metadata: metadataMap, timestamp: v.string() }),
@@ -111,19 +138,42 @@ export function operationOf(entry: LogEntry): LedgerOperation {
       const { [REVERTS_KEY]: _marker, ...metadata } = transaction.metadata;
       // A revert dated other than its log entry was made at the original's effective date.
       const atEffectiveDate = transaction.timestamp !== entry.date;
-      return { kind: 'revert', id: Number(revertedTransaction.id), body: { metadata }, options: { force: true, atEffectiveDate, dryRun: false, ...idempotency } };
+      return {
+        kind: 'revert',
+        id: Number(revertedTransaction.id),
+        body: { metadata },
+        options: { force: true, atEffectiveDate, dryRun: false, ...idempotency },
+      };
     }
     case 'SET_METADATA':
     case 'DELETE_METADATA': {
-      const data = entry.type === 'SET_METADATA' ? parseData(entry, setMetadataSchema) : parseData(entry, deleteMetadataSchema);
-      const targetOf = data.targetType === 'ACCOUNT' ? { type: 'ACCOUNT' as const, address: data.targetId } : { type: 'TRANSACTION' as const, id: Number(data.targetId) };
-      const change = 'metadata' in data ? { kind: 'save' as const, metadata: data.metadata } : { kind: 'delete' as const, key: data.key };
-      return { kind: 'metadata', target: targetOf, change, options: { dryRun: false, ...idempotency } };
+      const data =
+        entry.type === 'SET_METADATA'
+          ? parseData(entry, setMetadataSchema)
+          : parseData(entry, deleteMetadataSchema);
+      const targetOf =
+        data.targetType === 'ACCOUNT'
+          ? { type: 'ACCOUNT' as const, address: data.targetId }
+          : { type: 'TRANSACTION' as const, id: Number(data.targetId) };
+      const change =
+        'metadata' in data
+          ? { kind: 'save' as const, metadata: data.metadata }
+          : { kind: 'delete' as const, key: data.key };
+      return {
+        kind: 'metadata',
+        target: targetOf,
+        change,
+        options: { dryRun: false, ...idempotency },
+      };
     }
   }
 }
 
-function parseData<S extends v.GenericSchema>(entry: LogEntry, schema: S, value: unknown = entry.data): v.InferOutput<S> {
+function parseData<S extends v.GenericSchema>(
+  entry: LogEntry,
+  schema: S,
+  value: unknown = entry.data,
+): v.InferOutput<S> {
   const parsed = v.safeParse(schema, value);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
@@ -151,6 +201,11 @@ function guardedSync<T>(entry: LogEntry, run: () => T): T {
 function asImportError(entry: LogEntry, err: unknown): unknown {
   if (err instanceof ImportError) return err;
   // Throttling and unanswered writes keep their own answers (503): the entry was not refused.
-  if (err instanceof PlatformError && err.kind !== 'dependency_throttled' && err.kind !== 'not_committed') return new ImportError(`log ${entry.id}: ${err.message}`);
+  if (
+    err instanceof PlatformError &&
+    err.kind !== 'dependency_throttled' &&
+    err.kind !== 'not_committed'
+  )
+    return new ImportError(`log ${entry.id}: ${err.message}`);
   return err;
 }

@@ -1,5 +1,5 @@
-import { mappingView, type Mapping } from '../domain/mapping.js';
 import type { LedgerRecord, MappingWriteRequest } from '../domain/change.js';
+import { type Mapping, mappingView } from '../domain/mapping.js';
 
 export type MappingResult = ReturnType<typeof mappingView>;
 
@@ -8,7 +8,10 @@ export type MappingResult = ReturnType<typeof mappingView>;
  * `ledger.updated_mapping` event). Every transaction committed after it decided under the new mapping; every one
  * committed before it, under the old one.
  */
-export function updateMappingWrite(ledger: LedgerRecord, mapping: Mapping): MappingWriteRequest<MappingResult> {
+export function updateMappingWrite(
+  ledger: LedgerRecord,
+  mapping: Mapping,
+): MappingWriteRequest<MappingResult> {
   const view = mappingView(mapping);
   return {
     ledger,

@@ -5,9 +5,13 @@ import { newAccount } from '../domain/posting-effects.js';
 import { requestHash } from './create-transaction.js';
 
 /** Who metadata is set on: a transaction (by id) or an account (by address). */
-export type MetadataTarget = { type: 'TRANSACTION'; id: number } | { type: 'ACCOUNT'; address: string };
+export type MetadataTarget =
+  | { type: 'TRANSACTION'; id: number }
+  | { type: 'ACCOUNT'; address: string };
 
-export type MetadataChange = { kind: 'save'; metadata: Record<string, string> } | { kind: 'delete'; key: string };
+export type MetadataChange =
+  | { kind: 'save'; metadata: Record<string, string> }
+  | { kind: 'delete'; key: string };
 
 /**
  * Sets or deletes metadata on a transaction or an account, as one ledger write: the target rewritten, a
@@ -21,34 +25,68 @@ export function metadataWrite(
   options: { dryRun: boolean; idempotencyKey?: string },
 ): WriteRequest<null> {
   const targetId = target.type === 'ACCOUNT' ? target.address : target.id;
-  const describe = target.type === 'ACCOUNT' ? `account "${target.address}"` : `transaction ${target.id}`;
+  const describe =
+    target.type === 'ACCOUNT' ? `account "${target.address}"` : `transaction ${target.id}`;
   return {
     ledger,
-    reads: target.type === 'ACCOUNT' ? { accounts: [target.address] } : { transactions: [target.id] },
+    reads:
+      target.type === 'ACCOUNT' ? { accounts: [target.address] } : { transactions: [target.id] },
     dryRun: options.dryRun,
     ...(options.idempotencyKey !== undefined
-      ? { idempotency: { key: options.idempotencyKey, requestHash: requestHash({ target, change }, {}) } }
+      ? {
+          idempotency: {
+            key: options.idempotencyKey,
+            requestHash: requestHash({ target, change }, {}),
+          },
+        }
       : {}),
     decide(state, { now }) {
       const account = target.type === 'ACCOUNT' ? state.account(target.address) : undefined;
       const transaction = target.type === 'TRANSACTION' ? state.transaction(target.id) : undefined;
-      if (!account && !transaction && !(target.type === 'ACCOUNT' && change.kind === 'save')) throw new NotFoundError(`${describe} not found`);
-      const current = (account?.metadata ?? transaction?.tx.metadata) ?? {};
-      if (change.kind === 'delete' && !Object.hasOwn(current, change.key)) throw new NotFoundError(`metadata key "${change.key.slice(0, 256)}" not found on ${describe}`);
-      const next = change.kind === 'save' ? { ...current, ...change.metadata } : withoutKey(current, change.key);
+      if (!account && !transaction && !(target.type === 'ACCOUNT' && change.kind === 'save'))
+        throw new NotFoundError(`${describe} not found`);
+      const current = account?.metadata ?? transaction?.tx.metadata ?? {};
+      if (change.kind === 'delete' && !Object.hasOwn(current, change.key))
+        throw new NotFoundError(
+          `metadata key "${change.key.slice(0, 256)}" not found on ${describe}`,
+        );
+      const next =
+        change.kind === 'save'
+          ? { ...current, ...change.metadata }
+          : withoutKey(current, change.key);
       const nowText = formatInstant(now);
 
       const ledgerChange: LedgerChange = {
         log:
           change.kind === 'save'
-            ? { type: 'SET_METADATA', data: { targetType: target.type, targetId, metadata: change.metadata } }
-            : { type: 'DELETE_METADATA', data: { targetType: target.type, targetId, key: change.key } },
-        transactions: transaction ? [{ record: { tx: { ...transaction.tx, metadata: next, updatedAt: nowText }, post: transaction.post }, before: transaction }] : [],
+            ? {
+                type: 'SET_METADATA',
+                data: { targetType: target.type, targetId, metadata: change.metadata },
+              }
+            : {
+                type: 'DELETE_METADATA',
+                data: { targetType: target.type, targetId, key: change.key },
+              },
+        transactions: transaction
+          ? [
+              {
+                record: {
+                  tx: { ...transaction.tx, metadata: next, updatedAt: nowText },
+                  post: transaction.post,
+                },
+                before: transaction,
+              },
+            ]
+          : [],
         volumes: [],
         moves: [],
         accounts:
           target.type === 'ACCOUNT'
-            ? [account ? { after: { ...account, metadata: next, updatedAt: nowText }, before: account } : { after: newAccount(target.address, now, next) }]
+            ? [
+                account
+                  ? { after: { ...account, metadata: next, updatedAt: nowText }, before: account }
+                  : { after: newAccount(target.address, now, next) },
+              ]
             : [],
         metadataRevision: { target, metadata: next },
         references: [],

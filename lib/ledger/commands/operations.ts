@@ -1,10 +1,14 @@
+import { ValidationError } from '../../errors/index.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { Transaction } from '../domain/transaction.js';
-import { ValidationError } from '../../errors/index.js';
-import { createTransactionWrite, type CreateTransactionInput, type CreateTransactionOptions } from './create-transaction.js';
+import {
+  type CreateTransactionInput,
+  type CreateTransactionOptions,
+  createTransactionWrite,
+} from './create-transaction.js';
+import { type MetadataChange, type MetadataTarget, metadataWrite } from './metadata.js';
+import { type RevertOptions, revertTransactionWrite } from './revert-transaction.js';
 import { planScript, type ScriptStateReads } from './script-transaction.js';
-import { metadataWrite, type MetadataChange, type MetadataTarget } from './metadata.js';
-import { revertTransactionWrite, type RevertOptions } from './revert-transaction.js';
 
 /**
  * A ledger write as plain data: what a route asks for, whichever writer carries it out — committed directly by
@@ -12,8 +16,18 @@ import { revertTransactionWrite, type RevertOptions } from './revert-transaction
  */
 export type LedgerOperation =
   | { kind: 'create'; input: CreateTransactionInput; options: CreateTransactionOptions }
-  | { kind: 'revert'; id: number; body: { metadata?: Record<string, string> }; options: RevertOptions }
-  | { kind: 'metadata'; target: MetadataTarget; change: MetadataChange; options: { dryRun: boolean; idempotencyKey?: string } };
+  | {
+      kind: 'revert';
+      id: number;
+      body: { metadata?: Record<string, string> };
+      options: RevertOptions;
+    }
+  | {
+      kind: 'metadata';
+      target: MetadataTarget;
+      change: MetadataChange;
+      options: { dryRun: boolean; idempotencyKey?: string };
+    };
 
 /** The write request of an operation; a revert reads its original first (the reversed postings are its reads). */
 export async function operationRequest(
@@ -25,14 +39,27 @@ export async function operationRequest(
   switch (operation.kind) {
     case 'create': {
       const { input } = operation;
-      if (input.script === undefined) return createTransactionWrite(ledger, input, operation.options);
-      if ((input.postings?.length ?? 0) > 0) throw new ValidationError('body: send postings or a script, not both');
-      if (!scriptState) throw new ValidationError('body.script: scripts are not served on this path');
-      const plan = await planScript(input.script, scriptState, Object.keys(input.accountMetadata ?? {}));
+      if (input.script === undefined)
+        return createTransactionWrite(ledger, input, operation.options);
+      if ((input.postings?.length ?? 0) > 0)
+        throw new ValidationError('body: send postings or a script, not both');
+      if (!scriptState)
+        throw new ValidationError('body.script: scripts are not served on this path');
+      const plan = await planScript(
+        input.script,
+        scriptState,
+        Object.keys(input.accountMetadata ?? {}),
+      );
       return createTransactionWrite(ledger, input, operation.options, plan);
     }
     case 'revert':
-      return revertTransactionWrite(ledger, operation.id, await readTransaction(operation.id), operation.body, operation.options);
+      return revertTransactionWrite(
+        ledger,
+        operation.id,
+        await readTransaction(operation.id),
+        operation.body,
+        operation.options,
+      );
     case 'metadata':
       return metadataWrite(ledger, operation.target, operation.change, operation.options);
   }

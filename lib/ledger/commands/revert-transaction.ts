@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { AlreadyRevertedError, NotFoundError } from '../../errors/index.js';
-import { metadataMap } from '../../validation/common.js';
-import { reversePostings } from '../domain/postings.js';
 import { formatInstant, parseInstant } from '../../time/instant.js';
-import { transactionView, type Transaction } from '../domain/transaction.js';
+import { metadataMap } from '../../validation/common.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
+import { reversePostings } from '../domain/postings.js';
+import { type Transaction, transactionView } from '../domain/transaction.js';
 import { requestHash, type TransactionResult } from './create-transaction.js';
 
 /** Metadata key marking a reverting transaction (the reference platform's spec key). */
@@ -21,9 +21,21 @@ export interface RevertOptions {
 }
 
 /** A revert's idempotency record: the key and what makes two reverts the same request (not the original's content). */
-export function revertIdempotency(id: number, body: v.InferOutput<typeof revertBodySchema>, options: RevertOptions): Pick<WriteRequest<unknown>, 'idempotency'> {
+export function revertIdempotency(
+  id: number,
+  body: v.InferOutput<typeof revertBodySchema>,
+  options: RevertOptions,
+): Pick<WriteRequest<unknown>, 'idempotency'> {
   return options.idempotencyKey !== undefined
-    ? { idempotency: { key: options.idempotencyKey, requestHash: requestHash({ revert: id, body }, { force: options.force, atEffectiveDate: options.atEffectiveDate }) } }
+    ? {
+        idempotency: {
+          key: options.idempotencyKey,
+          requestHash: requestHash(
+            { revert: id, body },
+            { force: options.force, atEffectiveDate: options.atEffectiveDate },
+          ),
+        },
+      }
     : {};
 }
 
@@ -51,7 +63,8 @@ export function revertTransactionWrite(
     decide(state, { now }) {
       const stored = state.transaction(id);
       if (!stored) throw new NotFoundError(`transaction ${id} not found`);
-      if (stored.tx.reverted) throw new AlreadyRevertedError(`transaction ${id} is already reverted`);
+      if (stored.tx.reverted)
+        throw new AlreadyRevertedError(`transaction ${id} is already reverted`);
 
       const at = options.atEffectiveDate ? parseInstant(stored.tx.timestamp, 'timestamp') : now;
       const nowText = formatInstant(now);
@@ -64,13 +77,32 @@ export function revertTransactionWrite(
         updatedAt: nowText,
         reverted: false,
       };
-      const reverted: Transaction = { ...stored.tx, reverted: true, revertedAt: nowText, updatedAt: nowText };
-      const effects = postingEffects(state, postings, { force: options.force, at, now, txId: revert.id });
+      const reverted: Transaction = {
+        ...stored.tx,
+        reverted: true,
+        revertedAt: nowText,
+        updatedAt: nowText,
+      };
+      const effects = postingEffects(state, postings, {
+        force: options.force,
+        at,
+        now,
+        txId: revert.id,
+      });
       return {
         result: transactionView(revert, { post: effects.post }),
         change: {
-          log: { type: 'REVERTED_TRANSACTION', data: { revertedTransaction: transactionView(reverted), transaction: transactionView(revert) } },
-          transactions: [{ record: { tx: revert, post: effects.post } }, { record: { tx: reverted, post: stored.post }, before: stored }],
+          log: {
+            type: 'REVERTED_TRANSACTION',
+            data: {
+              revertedTransaction: transactionView(reverted),
+              transaction: transactionView(revert),
+            },
+          },
+          transactions: [
+            { record: { tx: revert, post: effects.post } },
+            { record: { tx: reverted, post: stored.post }, before: stored },
+          ],
           volumes: effects.volumes,
           moves: effects.moves,
           accounts: effects.accounts,

@@ -1,5 +1,21 @@
-import { compile, execute, mergeTxMetadata, NumscriptError, varsFromRequest, type Program, type ScriptLedger, type ScriptResult } from '../../numscript/index.js';
-import { CompilationFailedError, InsufficientFundError, MetadataOverrideError, NoPostingsError, ScriptReadsChangedError, ValidationError } from '../../errors/index.js';
+import {
+  CompilationFailedError,
+  InsufficientFundError,
+  MetadataOverrideError,
+  NoPostingsError,
+  ScriptReadsChangedError,
+  ValidationError,
+} from '../../errors/index.js';
+import {
+  compile,
+  execute,
+  mergeTxMetadata,
+  NumscriptError,
+  type Program,
+  type ScriptLedger,
+  type ScriptResult,
+  varsFromRequest,
+} from '../../numscript/index.js';
 import type { LedgerState, Reads } from '../domain/change.js';
 import { postingReads } from '../domain/posting-effects.js';
 
@@ -39,7 +55,11 @@ const MAX_PLAN_ROUNDS = 8;
 const NEEDS_READ = Symbol('needs a read');
 
 /** Compiles and plans a script against current state: its reads. Script errors surface here already. */
-export async function planScript(script: ScriptInput, reads: ScriptStateReads, extraAccounts: readonly string[]): Promise<ScriptPlan> {
+export async function planScript(
+  script: ScriptInput,
+  reads: ScriptStateReads,
+  extraAccounts: readonly string[],
+): Promise<ScriptPlan> {
   const program = compileScript(script.plain);
   const vars = scriptError(() => varsFromRequest(script.vars));
   const balances = new Map<string, bigint>();
@@ -78,15 +98,31 @@ export async function planScript(script: ScriptInput, reads: ScriptStateReads, e
         continue;
       }
       if (err !== NEEDS_READ) throw err;
-      const [readBalances, readMetadata] = await Promise.all([reads.balances([...missingPairs.values()]), reads.metadata([...missingAccounts])]);
+      const [readBalances, readMetadata] = await Promise.all([
+        reads.balances([...missingPairs.values()]),
+        reads.metadata([...missingAccounts]),
+      ]);
       for (const [key] of missingPairs) balances.set(key, readBalances.get(key) ?? 0n);
       for (const account of missingAccounts) metadata.set(account, readMetadata.get(account));
       continue;
     }
-    const touched = postingReads(result.postings, [...extraAccounts, ...Object.keys(result.accountMetadata)]);
-    const pairs = new Map<string, [string, string]>([...balances.keys()].map((k) => [k, k.split('\u0000') as [string, string]]));
-    for (const [account, asset] of touched.pairs ?? []) pairs.set(pairKey(account, asset), [account, asset]);
-    return { program, vars, reads: { pairs: [...pairs.values()], accounts: [...new Set([...(touched.accounts ?? []), ...metadata.keys()])] } };
+    const touched = postingReads(result.postings, [
+      ...extraAccounts,
+      ...Object.keys(result.accountMetadata),
+    ]);
+    const pairs = new Map<string, [string, string]>(
+      [...balances.keys()].map((k) => [k, k.split('\u0000') as [string, string]]),
+    );
+    for (const [account, asset] of touched.pairs ?? [])
+      pairs.set(pairKey(account, asset), [account, asset]);
+    return {
+      program,
+      vars,
+      reads: {
+        pairs: [...pairs.values()],
+        accounts: [...new Set([...(touched.accounts ?? []), ...metadata.keys()])],
+      },
+    };
   }
   throw new ValidationError('script: reads too many accounts through metadata, one after another');
 }
@@ -95,10 +131,15 @@ export async function planScript(script: ScriptInput, reads: ScriptStateReads, e
  * The script run of a decision, over its snapshot. Refuses (to be planned again) when it reads, or posts to, a
  * pair or account its plan did not read: the snapshot would not hold it.
  */
-export function runScript(plan: ScriptPlan, state: LedgerState, requestMetadata: Record<string, string>): ScriptResult & { metadata: Record<string, string> } {
+export function runScript(
+  plan: ScriptPlan,
+  state: LedgerState,
+  requestMetadata: Record<string, string>,
+): ScriptResult & { metadata: Record<string, string> } {
   const pairs = new Set((plan.reads.pairs ?? []).map(([a, asset]) => pairKey(a, asset)));
   const accounts = new Set(plan.reads.accounts ?? []);
-  const changed = () => new ScriptReadsChangedError('the ledger changed while the script was planned; retry');
+  const changed = () =>
+    new ScriptReadsChangedError('the ledger changed while the script was planned; retry');
   const result = scriptError(() =>
     execute(plan.program, plan.vars, {
       balance(account, asset) {
@@ -112,10 +153,18 @@ export function runScript(plan: ScriptPlan, state: LedgerState, requestMetadata:
       },
     }),
   );
-  if (result.postings.some((p) => !pairs.has(pairKey(p.source, p.asset)) || !pairs.has(pairKey(p.destination, p.asset)))) throw changed();
+  if (
+    result.postings.some(
+      (p) => !pairs.has(pairKey(p.source, p.asset)) || !pairs.has(pairKey(p.destination, p.asset)),
+    )
+  )
+    throw changed();
   if (Object.keys(result.accountMetadata).some((a) => !accounts.has(a))) throw changed();
   if (result.postings.length === 0) throw new NoPostingsError('the script moves nothing');
-  return { ...result, metadata: scriptError(() => mergeTxMetadata(requestMetadata, result.txMetadata)) };
+  return {
+    ...result,
+    metadata: scriptError(() => mergeTxMetadata(requestMetadata, result.txMetadata)),
+  };
 }
 
 /** Every balance as large as a balance can be (38 digits): the script's reads are still made, through `ledger`. */

@@ -1,8 +1,8 @@
 import { ValidationError } from '../../errors/index.js';
-import { requireFeature, type FeatureSet } from './features.js';
+import { ASSET } from '../../money/asset.js';
+import { type FeatureSet, requireFeature } from './features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from './names.js';
 import { isObject, quote, readQueryOperator } from './query-json.js';
-import { ASSET } from '../../money/asset.js';
 
 /**
  * The account filters we can serve from keys: an exact address, or an address prefix ending with `:`
@@ -17,14 +17,28 @@ export interface AddressFilter {
 }
 
 /** Operators of the contract's filter language: known, but not served on accounts. */
-const KNOWN_OPERATORS = new Set(['$match', '$lt', '$lte', '$gt', '$gte', '$exists', '$and', '$or', '$not', '$in']);
+const KNOWN_OPERATORS = new Set([
+  '$match',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$exists',
+  '$and',
+  '$or',
+  '$not',
+  '$in',
+]);
 /** Account fields of the contract that a filter could name but that have no index here. */
-const UNINDEXED_FIELD = /^(metadata(\[.*\])?|balance(\[.*\])?|first_usage|firstUsage|insertion_date|insertionDate|updated_at|updatedAt)$/;
+const UNINDEXED_FIELD =
+  /^(metadata(\[.*\])?|balance(\[.*\])?|first_usage|firstUsage|insertion_date|insertionDate|updated_at|updatedAt)$/;
 const SEGMENT = /^[a-zA-Z0-9_-]+$/;
 
-
 /** Aggregated balances: an address, a prefix or a segment pattern. */
-export function parseAggregateFilter(raw: string | undefined, features: FeatureSet): AddressFilter | SegmentFilter | undefined {
+export function parseAggregateFilter(
+  raw: string | undefined,
+  features: FeatureSet,
+): AddressFilter | SegmentFilter | undefined {
   return parse(raw, features) as AddressFilter | SegmentFilter | undefined;
 }
 
@@ -54,10 +68,14 @@ export const INDEXED_SEGMENTS = 4;
 
 export type AccountFilter = AddressFilter | MetadataFilter | BalanceFilter | SegmentFilter;
 
-export const isMetadataFilter = (filter: AccountFilter): filter is MetadataFilter => 'metadata' in filter;
-export const isBalanceFilter = (filter: AccountFilter): filter is BalanceFilter => 'balance' in filter;
-export const isAddressFilter = (filter: AccountFilter): filter is AddressFilter => 'address' in filter;
-export const isSegmentFilter = (filter: AccountFilter): filter is SegmentFilter => 'segments' in filter;
+export const isMetadataFilter = (filter: AccountFilter): filter is MetadataFilter =>
+  'metadata' in filter;
+export const isBalanceFilter = (filter: AccountFilter): filter is BalanceFilter =>
+  'balance' in filter;
+export const isAddressFilter = (filter: AccountFilter): filter is AddressFilter =>
+  'address' in filter;
+export const isSegmentFilter = (filter: AccountFilter): filter is SegmentFilter =>
+  'segments' in filter;
 
 function parse(raw: string | undefined, features: FeatureSet): AccountFilter | undefined {
   const supported = 'address';
@@ -65,22 +83,33 @@ function parse(raw: string | undefined, features: FeatureSet): AccountFilter | u
   if (!query) return undefined;
   const { operator } = query;
   if (operator !== '$match') {
-    if (KNOWN_OPERATORS.has(operator)) throw new ValidationError(`query: operator ${quote(operator)} is not supported on accounts (only $match on ${supported})`);
+    if (KNOWN_OPERATORS.has(operator))
+      throw new ValidationError(
+        `query: operator ${quote(operator)} is not supported on accounts (only $match on ${supported})`,
+      );
     throw new ValidationError(`query: unknown operator ${quote(operator)}`);
   }
   const match = query.operand;
-  if (!isObject(match)) throw new ValidationError('query.$match: must be an object such as {"address": "users:"}');
+  if (!isObject(match))
+    throw new ValidationError('query.$match: must be an object such as {"address": "users:"}');
   const fields = Object.keys(match);
-  if (fields.length !== 1) throw new ValidationError(`query.$match: must name exactly one field, found ${fields.length}`);
+  if (fields.length !== 1)
+    throw new ValidationError(`query.$match: must name exactly one field, found ${fields.length}`);
   const field = fields[0]!;
   // `account` is the reference's alias of `address`.
   if (field !== 'address' && field !== 'account') {
-    if (UNINDEXED_FIELD.test(field)) throw new ValidationError(`query.$match: filtering accounts on ${quote(field)} is not supported (only ${supported})`);
+    if (UNINDEXED_FIELD.test(field))
+      throw new ValidationError(
+        `query.$match: filtering accounts on ${quote(field)} is not supported (only ${supported})`,
+      );
     throw new ValidationError(`query.$match: unknown field ${quote(field)}`);
   }
   const address = match[field];
-  if (typeof address !== 'string') throw new ValidationError(`query.$match.${field}: must be a string`);
-  return segmentFilter(address, features) ?? addressFilter(address, features, `query.$match.${field}`);
+  if (typeof address !== 'string')
+    throw new ValidationError(`query.$match.${field}: must be a string`);
+  return (
+    segmentFilter(address, features) ?? addressFilter(address, features, `query.$match.${field}`)
+  );
 }
 
 /**
@@ -95,24 +124,35 @@ export function segmentFilter(address: string, features: FeatureSet): SegmentFil
   requireFeature(features, 'INDEX_ADDRESS_SEGMENTS');
   const segments = parts.map((p) => (p === '' ? null : p));
   if (!segments.slice(0, INDEXED_SEGMENTS).some((p) => p !== null)) {
-    throw new ValidationError(`query.$match.address: a segment pattern needs a fixed segment among its first ${INDEXED_SEGMENTS}`);
+    throw new ValidationError(
+      `query.$match.address: a segment pattern needs a fixed segment among its first ${INDEXED_SEGMENTS}`,
+    );
   }
   return { segments };
 }
 
 /** An address filter from its text (the `query` parameter or a cursor), checked the same way. */
 export function addressFilter(address: string, features: FeatureSet, field: string): AddressFilter {
-  if (address.length > MAX_ADDRESS_LENGTH) throw new ValidationError(`${field}: must be at most ${MAX_ADDRESS_LENGTH} characters`);
+  if (address.length > MAX_ADDRESS_LENGTH)
+    throw new ValidationError(`${field}: must be at most ${MAX_ADDRESS_LENGTH} characters`);
   const prefix = address.endsWith(':');
   const body = prefix ? address.slice(0, -1) : address;
   if (!ACCOUNT_ADDRESS.test(body)) {
     const segments = body.split(':');
     // Empty segments elsewhere (`:1`, `users::eur`) are the reference platform's segment patterns: they
     // would need an index per segment position, which we do not keep.
-    if (body !== '' && segments.includes('') && segments.every((s) => s === '' || SEGMENT.test(s))) {
-      throw new ValidationError(`${field}: only an exact address or a prefix ending with ":" is supported, not segment patterns`);
+    if (
+      body !== '' &&
+      segments.includes('') &&
+      segments.every((s) => s === '' || SEGMENT.test(s))
+    ) {
+      throw new ValidationError(
+        `${field}: only an exact address or a prefix ending with ":" is supported, not segment patterns`,
+      );
     }
-    throw new ValidationError(`${field}: must be an account address, or an address prefix ending with ":"`);
+    throw new ValidationError(
+      `${field}: must be an account address, or an address prefix ending with ":"`,
+    );
   }
   if (prefix) requireFeature(features, 'INDEX_ADDRESS_SEGMENTS');
   return { address, prefix };

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors/index.js';
-import { requireEffectiveVolumes, type FeatureSet } from './features.js';
+import { type FeatureSet, requireEffectiveVolumes } from './features.js';
 
 /** An account as stored on its `A` item (written by the transaction commands). */
 export interface AccountRecord {
@@ -25,7 +25,11 @@ export type AccountVolumes = Record<string, AssetVolume>;
  * The Account of API.md §3.3, fields in the reference platform's order; volumes only when expanded. Without a
  * point in time, an account's effective volumes (every move, by effective time) equal its volumes.
  */
-export function accountView(account: AccountRecord, volumes?: AccountVolumes, effectiveVolumes?: AccountVolumes) {
+export function accountView(
+  account: AccountRecord,
+  volumes?: AccountVolumes,
+  effectiveVolumes?: AccountVolumes,
+) {
   return {
     address: account.address,
     metadata: account.metadata,
@@ -46,11 +50,20 @@ const EXPANDABLE = ['volumes', 'effectiveVolumes'];
 
 /** `expand` of the account routes: a comma-separated list; effective volumes need their features. */
 export function readAccountExpand(raw: string | undefined, features: FeatureSet): AccountExpand {
-  const values = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const values = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const value of values) {
-    if (!EXPANDABLE.includes(value)) throw new ValidationError(`expand: "${value.slice(0, 32)}" is not supported (supported: ${EXPANDABLE.join(', ')})`);
+    if (!EXPANDABLE.includes(value))
+      throw new ValidationError(
+        `expand: "${value.slice(0, 32)}" is not supported (supported: ${EXPANDABLE.join(', ')})`,
+      );
   }
-  const expand = { volumes: values.includes('volumes'), effectiveVolumes: values.includes('effectiveVolumes') };
+  const expand = {
+    volumes: values.includes('volumes'),
+    effectiveVolumes: values.includes('effectiveVolumes'),
+  };
   if (expand.effectiveVolumes) requireEffectiveVolumes(features);
   return expand;
 }
@@ -59,7 +72,10 @@ export function readAccountExpand(raw: string | undefined, features: FeatureSet)
  * Adds balances into running per-asset sums. Sums may exceed the 38 digits of one balance (two full
  * accounts), so they stay bigint and are never stored.
  */
-export function addBalances(sums: Map<string, bigint>, volumes: Iterable<{ asset: string; balance: bigint }>): Map<string, bigint> {
+export function addBalances(
+  sums: Map<string, bigint>,
+  volumes: Iterable<{ asset: string; balance: bigint }>,
+): Map<string, bigint> {
   for (const { asset, balance } of volumes) sums.set(asset, (sums.get(asset) ?? 0n) + balance);
   return sums;
 }

@@ -4,7 +4,10 @@ import { ImportError } from '../../errors/index.js';
  * The lines of a byte stream (UTF-8, `\n` or `\r\n` ends a line), numbered from 1, empty lines left out. Holds at
  * most one line and one chunk: a line longer than `maxBytes` is refused before it is read whole.
  */
-export async function* bodyLines(chunks: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<{ text: string; line: number }> {
+export async function* bodyLines(
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): AsyncGenerator<{ text: string; line: number }> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
@@ -25,14 +28,16 @@ export async function* bodyLines(chunks: AsyncIterable<Uint8Array>, maxBytes: nu
   for await (const chunk of chunks) {
     let start = 0;
     for (let end = chunk.indexOf(0x0a, start); end !== -1; end = chunk.indexOf(0x0a, start)) {
-      if (pendingBytes + end - start > maxBytes) throw new ImportError(`line ${line + 1}: longer than ${maxBytes} bytes`);
+      if (pendingBytes + end - start > maxBytes)
+        throw new ImportError(`line ${line + 1}: longer than ${maxBytes} bytes`);
       const text = take(chunk.subarray(start, end));
       if (text.trim() !== '') yield { text, line };
       start = end + 1;
     }
     const rest = chunk.subarray(start);
     pendingBytes += rest.length;
-    if (pendingBytes > maxBytes) throw new ImportError(`line ${line + 1}: longer than ${maxBytes} bytes`);
+    if (pendingBytes > maxBytes)
+      throw new ImportError(`line ${line + 1}: longer than ${maxBytes} bytes`);
     // A copy: the stream may reuse its chunk's buffer.
     if (rest.length > 0) pending.push(rest.slice());
   }

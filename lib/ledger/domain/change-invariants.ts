@@ -14,7 +14,10 @@ export class InvariantViolation extends Error {
 }
 
 /** Every asset's volume deltas of one change sum to zero: what leaves one account enters another. */
-export function assertBalanced(change: LedgerChange, before: (account: string, asset: string) => Volume | undefined): void {
+export function assertBalanced(
+  change: LedgerChange,
+  before: (account: string, asset: string) => Volume | undefined,
+): void {
   const net = new Map<string, bigint>();
   for (const { account, asset, volume } of change.volumes) {
     const was = before(account, asset) ?? { input: 0n, output: 0n };
@@ -22,7 +25,8 @@ export function assertBalanced(change: LedgerChange, before: (account: string, a
     net.set(asset, (net.get(asset) ?? 0n) + delta);
   }
   for (const [asset, sum] of net) {
-    if (sum !== 0n) throw new InvariantViolation(`the volume deltas of ${asset} sum to ${sum}, not 0`);
+    if (sum !== 0n)
+      throw new InvariantViolation(`the volume deltas of ${asset} sum to ${sum}, not 0`);
   }
 }
 
@@ -30,13 +34,26 @@ export function assertBalanced(change: LedgerChange, before: (account: string, a
  * A batch's log entries take the ids after HEAD's, without a gap, and HEAD ends at the last of them; new
  * transaction ids likewise.
  */
-export function assertFollows(initial: HeadState, logIds: readonly number[], head: HeadState, txIds: readonly number[]): void {
+export function assertFollows(
+  initial: HeadState,
+  logIds: readonly number[],
+  head: HeadState,
+  txIds: readonly number[],
+): void {
   logIds.forEach((id, i) => {
-    if (id !== initial.lastLogId + 1 + i) throw new InvariantViolation(`log id ${id} does not follow ${initial.lastLogId + i}`);
+    if (id !== initial.lastLogId + 1 + i)
+      throw new InvariantViolation(`log id ${id} does not follow ${initial.lastLogId + i}`);
   });
-  if (head.lastLogId !== initial.lastLogId + logIds.length) throw new InvariantViolation(`HEAD ends at log ${head.lastLogId}, not ${initial.lastLogId + logIds.length}`);
+  if (head.lastLogId !== initial.lastLogId + logIds.length)
+    throw new InvariantViolation(
+      `HEAD ends at log ${head.lastLogId}, not ${initial.lastLogId + logIds.length}`,
+    );
   txIds.forEach((id, i) => {
-    if (id !== initial.lastTxId + 1 + i) throw new InvariantViolation(`transaction id ${id} does not follow ${initial.lastTxId + i}`);
+    if (id !== initial.lastTxId + 1 + i)
+      throw new InvariantViolation(`transaction id ${id} does not follow ${initial.lastTxId + i}`);
   });
-  if (head.lastTxId !== initial.lastTxId + txIds.length) throw new InvariantViolation(`HEAD ends at transaction ${head.lastTxId}, not ${initial.lastTxId + txIds.length}`);
+  if (head.lastTxId !== initial.lastTxId + txIds.length)
+    throw new InvariantViolation(
+      `HEAD ends at transaction ${head.lastTxId}, not ${initial.lastTxId + txIds.length}`,
+    );
 }

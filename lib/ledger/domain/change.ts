@@ -1,7 +1,7 @@
 import type { Instant } from '../../time/instant.js';
 import type { FeatureSet } from './features.js';
-import type { Mapping } from './mapping.js';
 import type { LogType } from './logs.js';
+import type { Mapping } from './mapping.js';
 import type { Posting, Volume } from './postings.js';
 import type { Transaction, VolumesView } from './transaction.js';
 
@@ -80,7 +80,10 @@ export interface LedgerChange {
   /** Accounts created or changed, with their state before (undefined: new). */
   accounts: Array<{ after: AccountState; before?: AccountState }>;
   /** A metadata change to keep in history (ACCOUNT_/TRANSACTION_METADATA_HISTORY). */
-  metadataRevision?: { target: { type: 'ACCOUNT'; address: string } | { type: 'TRANSACTION'; id: number }; metadata: Record<string, string> };
+  metadataRevision?: {
+    target: { type: 'ACCOUNT'; address: string } | { type: 'TRANSACTION'; id: number };
+    metadata: Record<string, string>;
+  };
   references: Array<{ reference: string; txId: number }>;
   /** A new transaction id taken by the change. */
   lastTxId?: number;

@@ -1,6 +1,6 @@
+import { stringifyJson } from '../../json/bigint-json.js';
 import type { Contract, Expr, Mapping, Operand } from './mapping.js';
 import { exprView, isCombination } from './mapping.js';
-import { stringifyJson } from '../../json/bigint-json.js';
 
 /**
  * Evaluation of mapping contracts (API.md §3.4). Pure: the caller gives the balance after a debit and the
@@ -14,7 +14,10 @@ import { stringifyJson } from '../../json/bigint-json.js';
  */
 
 /** The built-in contract every account falls back to: never below zero. */
-export const DEFAULT_CONTRACT: Contract = { account: '*', expr: { op: '$gte', left: { kind: 'balance' }, right: { kind: 'integer', value: 0n } } };
+export const DEFAULT_CONTRACT: Contract = {
+  account: '*',
+  expr: { op: '$gte', left: { kind: 'balance' }, right: { kind: 'integer', value: 0n } },
+};
 
 const INTEGER = /^-?\d{1,38}$/;
 const patterns = new Map<string, RegExp>();
@@ -32,14 +35,26 @@ export function matchesPattern(pattern: string, address: string): boolean {
 }
 
 /** The contract that decides for an account: the mapping's first match, else the built-in default. */
-export function contractFor(mapping: Mapping | undefined, address: string): { contract: Contract; index: number | undefined } {
+export function contractFor(
+  mapping: Mapping | undefined,
+  address: string,
+): { contract: Contract; index: number | undefined } {
   const index = mapping?.contracts.findIndex((c) => matchesPattern(c.account, address)) ?? -1;
-  return index >= 0 ? { contract: mapping!.contracts[index]!, index } : { contract: DEFAULT_CONTRACT, index: undefined };
+  return index >= 0
+    ? { contract: mapping!.contracts[index]!, index }
+    : { contract: DEFAULT_CONTRACT, index: undefined };
 }
 
-type Value = { kind: 'integer'; value: bigint } | { kind: 'string'; value: string } | { kind: 'missing' };
+type Value =
+  | { kind: 'integer'; value: bigint }
+  | { kind: 'string'; value: string }
+  | { kind: 'missing' };
 
-function valueOf(operand: Operand, balance: bigint, metadata: Readonly<Record<string, string>>): Value {
+function valueOf(
+  operand: Operand,
+  balance: bigint,
+  metadata: Readonly<Record<string, string>>,
+): Value {
   switch (operand.kind) {
     case 'balance':
       return { kind: 'integer', value: balance };
@@ -59,12 +74,20 @@ function asInteger(value: Value): bigint | undefined {
   return undefined;
 }
 
-export function evaluate(expr: Expr, balance: bigint, metadata: Readonly<Record<string, string>>): boolean {
-  if (isCombination(expr)) return expr.op === '$and' ? expr.args.every((e) => evaluate(e, balance, metadata)) : expr.args.some((e) => evaluate(e, balance, metadata));
+export function evaluate(
+  expr: Expr,
+  balance: bigint,
+  metadata: Readonly<Record<string, string>>,
+): boolean {
+  if (isCombination(expr))
+    return expr.op === '$and'
+      ? expr.args.every((e) => evaluate(e, balance, metadata))
+      : expr.args.some((e) => evaluate(e, balance, metadata));
   const left = valueOf(expr.left, balance, metadata);
   const right = valueOf(expr.right, balance, metadata);
   if (left.kind === 'missing' || right.kind === 'missing') return false;
-  if (expr.op === '$eq' && left.kind === 'string' && right.kind === 'string') return left.value === right.value;
+  if (expr.op === '$eq' && left.kind === 'string' && right.kind === 'string')
+    return left.value === right.value;
   const a = asInteger(left);
   const b = asInteger(right);
   if (a === undefined || b === undefined) return false;

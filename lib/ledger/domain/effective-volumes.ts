@@ -41,7 +41,11 @@ export interface EffectiveVolume {
  * Effective volumes right after `move`, given the pair's late moves (any superset of those with a key below
  * `move.key`) and, when `move` was late, the moves with keys in (move.key, move.lateOf].
  */
-export function effectiveAfter(move: RecordedMove, lateMoves: readonly MoveRecord[], overtaken: readonly MoveRecord[] = []): EffectiveVolume {
+export function effectiveAfter(
+  move: RecordedMove,
+  lateMoves: readonly MoveRecord[],
+  overtaken: readonly MoveRecord[] = [],
+): EffectiveVolume {
   let input = move.postInput;
   let output = move.postOutput;
   for (const x of lateMoves) {

@@ -26,7 +26,10 @@ export type FeatureName = keyof typeof FEATURES;
 export type FeatureSet = Record<FeatureName, string>;
 
 export const DEFAULT_FEATURES: FeatureSet = Object.fromEntries(
-  Object.entries(FEATURES).map(([name, values]) => [name, DEFAULT_OFF.has(name) ? values[1] : values[0]]),
+  Object.entries(FEATURES).map(([name, values]) => [
+    name,
+    DEFAULT_OFF.has(name) ? values[1] : values[0],
+  ]),
 ) as FeatureSet;
 
 /** Merges requested features over the defaults; unknown names or values are a 400 naming them. */
@@ -34,8 +37,12 @@ export function resolveFeatures(requested: Record<string, string> | undefined): 
   const features = { ...DEFAULT_FEATURES };
   for (const [name, value] of Object.entries(requested ?? {})) {
     const allowed = (FEATURES as Record<string, readonly string[]>)[name];
-    if (!allowed) throw new ValidationError(`features.${name}: unknown feature (known: ${Object.keys(FEATURES).join(', ')})`);
-    if (!allowed.includes(value)) throw new ValidationError(`features.${name}: must be one of ${allowed.join(', ')}`);
+    if (!allowed)
+      throw new ValidationError(
+        `features.${name}: unknown feature (known: ${Object.keys(FEATURES).join(', ')})`,
+      );
+    if (!allowed.includes(value))
+      throw new ValidationError(`features.${name}: must be one of ${allowed.join(', ')}`);
     features[name as FeatureName] = value;
   }
   return features;
@@ -53,7 +60,10 @@ export function requireFeature(features: FeatureSet, name: FeatureName): void {
 
 /** Whether the ledger keeps what effective volumes are computed from (see requireEffectiveVolumes). */
 export function keepsEffectiveVolumes(features: FeatureSet): boolean {
-  return isEnabled(features, 'MOVES_HISTORY') && isEnabled(features, 'MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES');
+  return (
+    isEnabled(features, 'MOVES_HISTORY') &&
+    isEnabled(features, 'MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES')
+  );
 }
 
 /** Effective volumes are computed from the moves (MOVES_HISTORY) with their late-move records. */

@@ -1,6 +1,8 @@
-import { logHash, type LogEntry } from './logs.js';
+import { type LogEntry, logHash } from './logs.js';
 
-export type ChainVerdict = { ok: true; checked: number } | { ok: false; brokenAt: number; reason: string };
+export type ChainVerdict =
+  | { ok: true; checked: number }
+  | { ok: false; brokenAt: number; reason: string };
 
 /**
  * Checks a ledger's whole log, in ascending id order (HASH_LOGS=SYNC, see `logHash`): ids run 1, 2, 3...
@@ -16,7 +18,11 @@ export function verifyChain(entries: readonly LogEntry[]): ChainVerdict {
   for (const [index, entry] of entries.entries()) {
     const expectedId = index + 1;
     if (entry.id !== expectedId) {
-      return { ok: false, brokenAt: expectedId, reason: `expected log ${expectedId} here, found log ${entry.id} (missing or out of order)` };
+      return {
+        ok: false,
+        brokenAt: expectedId,
+        reason: `expected log ${expectedId} here, found log ${entry.id} (missing or out of order)`,
+      };
     }
     if (entry.hash === '') {
       return {
@@ -31,7 +37,11 @@ export function verifyChain(entries: readonly LogEntry[]): ChainVerdict {
     const { hash, ...rest } = entry;
     const expected = logHash(previousHash, rest);
     if (hash !== expected) {
-      return { ok: false, brokenAt: entry.id, reason: `hash mismatch: stored ${hash}, recomputed ${expected}` };
+      return {
+        ok: false,
+        brokenAt: entry.id,
+        reason: `hash mismatch: stored ${hash}, recomputed ${expected}`,
+      };
     }
     previousHash = hash;
   }

@@ -2,14 +2,17 @@ import * as v from 'valibot';
 import { ImportError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { canonicalJson } from '../../json/canonical.js';
-import { logHash, type LogEntry } from './logs.js';
+import { type LogEntry, logHash } from './logs.js';
 
 /** A line of an export, at most: a log entry holds at most 100 postings and bounded metadata, far below this. */
 export const MAX_IMPORT_LINE_BYTES = 1024 * 1024;
 
 const logLineSchema = v.object({
   id: v.pipe(v.bigint('must be an integer'), v.minValue(1n, 'must be at least 1')),
-  type: v.picklist(['NEW_TRANSACTION', 'SET_METADATA', 'DELETE_METADATA', 'REVERTED_TRANSACTION'], 'must be a log type'),
+  type: v.picklist(
+    ['NEW_TRANSACTION', 'SET_METADATA', 'DELETE_METADATA', 'REVERTED_TRANSACTION'],
+    'must be a log type',
+  ),
   data: v.record(v.string(), v.unknown(), 'must be an object'),
   date: v.string('must be a date-time string'),
   hash: v.optional(v.string('must be a string'), ''),
@@ -45,14 +48,23 @@ export class ImportChain {
   private hashed: boolean | undefined;
 
   check(entry: LogEntry): void {
-    if (entry.id !== this.expectedId) throw new ImportError(`log ${entry.id}: expected log ${this.expectedId} here (ids start at 1 and follow without gaps)`);
+    if (entry.id !== this.expectedId)
+      throw new ImportError(
+        `log ${entry.id}: expected log ${this.expectedId} here (ids start at 1 and follow without gaps)`,
+      );
     const hashed = entry.hash !== '';
-    if (this.hashed !== undefined && hashed !== this.hashed) throw new ImportError(`log ${entry.id}: ${hashed ? 'hashed' : 'no hash'}, unlike the logs before it`);
+    if (this.hashed !== undefined && hashed !== this.hashed)
+      throw new ImportError(
+        `log ${entry.id}: ${hashed ? 'hashed' : 'no hash'}, unlike the logs before it`,
+      );
     this.hashed = hashed;
     if (hashed) {
       const { hash, ...rest } = entry;
       const expected = logHash(this.previousHash, rest);
-      if (hash !== expected) throw new ImportError(`log ${entry.id}: hash mismatch (the entry or one before it was changed)`);
+      if (hash !== expected)
+        throw new ImportError(
+          `log ${entry.id}: hash mismatch (the entry or one before it was changed)`,
+        );
       this.previousHash = hash;
     }
     this.expectedId++;
@@ -60,6 +72,13 @@ export class ImportChain {
 }
 
 /** Whether the ledger's own entry for a replayed log is the imported one: same type, data and date. */
-export function sameLog(replayed: Pick<LogEntry, 'type' | 'data' | 'date'>, imported: LogEntry): boolean {
-  return replayed.type === imported.type && replayed.date === imported.date && canonicalJson(replayed.data) === canonicalJson(imported.data);
+export function sameLog(
+  replayed: Pick<LogEntry, 'type' | 'data' | 'date'>,
+  imported: LogEntry,
+): boolean {
+  return (
+    replayed.type === imported.type &&
+    replayed.date === imported.date &&
+    canonicalJson(replayed.data) === canonicalJson(imported.data)
+  );
 }

@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../json/canonical.js';
 
-export type LogType = 'NEW_TRANSACTION' | 'SET_METADATA' | 'DELETE_METADATA' | 'REVERTED_TRANSACTION';
+export type LogType =
+  | 'NEW_TRANSACTION'
+  | 'SET_METADATA'
+  | 'DELETE_METADATA'
+  | 'REVERTED_TRANSACTION';
 
 export interface LogEntry {
   id: number;
@@ -19,6 +23,12 @@ export interface LogEntry {
  * `{data, date, id, idempotencyKey, type}` of entry N. `npm run verify-logs` recomputes it.
  */
 export function logHash(previousHash: string, entry: Omit<LogEntry, 'hash'>): string {
-  const body = canonicalJson({ data: entry.data, date: entry.date, id: entry.id, idempotencyKey: entry.idempotencyKey, type: entry.type });
+  const body = canonicalJson({
+    data: entry.data,
+    date: entry.date,
+    id: entry.id,
+    idempotencyKey: entry.idempotencyKey,
+    type: entry.type,
+  });
   return createHash('sha256').update(`${previousHash}\n${body}`).digest('base64');
 }

@@ -18,7 +18,11 @@ export interface Contract {
   expr: Expr;
 }
 
-export type Operand = { kind: 'balance' } | { kind: 'meta'; key: string } | { kind: 'integer'; value: bigint } | { kind: 'string'; value: string };
+export type Operand =
+  | { kind: 'balance' }
+  | { kind: 'meta'; key: string }
+  | { kind: 'integer'; value: bigint }
+  | { kind: 'string'; value: string };
 export type Comparator = '$eq' | '$gt' | '$gte' | '$lt' | '$lte';
 export interface Combination {
   op: '$and' | '$or';
@@ -30,7 +34,8 @@ export interface Comparison {
   right: Operand;
 }
 export type Expr = Combination | Comparison;
-export const isCombination = (expr: Expr): expr is Combination => expr.op === '$and' || expr.op === '$or';
+export const isCombination = (expr: Expr): expr is Combination =>
+  expr.op === '$and' || expr.op === '$or';
 
 /** Bounds that keep the mapping item small and evaluation cheap (docs/decisions.md, "Ledger mapping"). */
 export const MAX_CONTRACTS = 100;
@@ -50,9 +55,18 @@ const ORDERINGS = new Set<string>(['$gt', '$gte', '$lt', '$lte']);
 const fail = (path: string, message: string): never => {
   throw new ValidationError(`${path}: ${message}`);
 };
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const describe = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'bigint' ? 'an integer' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'bigint'
+        ? 'an integer'
+        : typeof value === 'object'
+          ? 'an object'
+          : `a ${typeof value}`;
 const quote = (s: string) => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}...` : s);
 
 /**
@@ -61,54 +75,96 @@ const quote = (s: string) => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}..
  */
 export function parseMapping(body: unknown): Mapping {
   if (!isObject(body)) return fail('body', 'must be an object {"contracts": [...]}');
-  for (const key of Object.keys(body)) if (key !== 'contracts') fail(`body.${key.slice(0, 32)}`, 'unknown field');
+  for (const key of Object.keys(body))
+    if (key !== 'contracts') fail(`body.${key.slice(0, 32)}`, 'unknown field');
   const contracts = body.contracts;
   if (!Array.isArray(contracts)) return fail('body.contracts', 'must be an array of contracts');
-  if (contracts.length > MAX_CONTRACTS) fail('body.contracts', `must have at most ${MAX_CONTRACTS} contracts`);
-  const mapping: Mapping = { contracts: contracts.map((c, i) => parseContract(c, `body.contracts[${i}]`)) };
+  if (contracts.length > MAX_CONTRACTS)
+    fail('body.contracts', `must have at most ${MAX_CONTRACTS} contracts`);
+  const mapping: Mapping = {
+    contracts: contracts.map((c, i) => parseContract(c, `body.contracts[${i}]`)),
+  };
   const size = Buffer.byteLength(mappingJson(mapping));
-  if (size > MAX_MAPPING_BYTES) fail('body.contracts', `the mapping is ${size} bytes; at most ${MAX_MAPPING_BYTES}`);
+  if (size > MAX_MAPPING_BYTES)
+    fail('body.contracts', `the mapping is ${size} bytes; at most ${MAX_MAPPING_BYTES}`);
   return mapping;
 }
 
 function parseContract(raw: unknown, path: string): Contract {
-  if (!isObject(raw)) return fail(path, 'must be an object {"account": "<pattern>", "expr": {...}}');
-  for (const key of Object.keys(raw)) if (!['name', 'account', 'expr'].includes(key)) fail(`${path}.${key.slice(0, 32)}`, 'unknown field');
+  if (!isObject(raw))
+    return fail(path, 'must be an object {"account": "<pattern>", "expr": {...}}');
+  for (const key of Object.keys(raw))
+    if (!['name', 'account', 'expr'].includes(key))
+      fail(`${path}.${key.slice(0, 32)}`, 'unknown field');
   const { name, account, expr } = raw;
-  if (name !== undefined && (typeof name !== 'string' || name.length === 0 || name.length > MAX_NAME_LENGTH)) {
+  if (
+    name !== undefined &&
+    (typeof name !== 'string' || name.length === 0 || name.length > MAX_NAME_LENGTH)
+  ) {
     fail(`${path}.name`, `must be a string of 1-${MAX_NAME_LENGTH} characters`);
   }
-  if (typeof account !== 'string') return fail(`${path}.account`, 'must be an account pattern such as "users:*"');
+  if (typeof account !== 'string')
+    return fail(`${path}.account`, 'must be an account pattern such as "users:*"');
   if (account.length > MAX_PATTERN_LENGTH || !PATTERN.test(account)) {
-    fail(`${path}.account`, 'must be an account pattern: segments of a-z A-Z 0-9 _ - and * separated by ":"');
+    fail(
+      `${path}.account`,
+      'must be an account pattern: segments of a-z A-Z 0-9 _ - and * separated by ":"',
+    );
   }
   if (expr === undefined) return fail(`${path}.expr`, 'is required');
-  return { ...(name !== undefined ? { name: name as string } : {}), account, expr: parseExpr(expr, `${path}.expr`, 1) };
+  return {
+    ...(name !== undefined ? { name: name as string } : {}),
+    account,
+    expr: parseExpr(expr, `${path}.expr`, 1),
+  };
 }
 
 function parseExpr(raw: unknown, path: string, depth: number): Expr {
   if (depth > MAX_EXPR_DEPTH) fail(path, `expressions may nest at most ${MAX_EXPR_DEPTH} levels`);
-  if (!isObject(raw)) return fail(path, `must be an object with one operator ($and, $or, $eq, $gt, $gte, $lt, $lte), not ${describe(raw)}`);
+  if (!isObject(raw))
+    return fail(
+      path,
+      `must be an object with one operator ($and, $or, $eq, $gt, $gte, $lt, $lte), not ${describe(raw)}`,
+    );
   const keys = Object.keys(raw);
   if (keys.length !== 1) return fail(path, `must have exactly one operator, found ${keys.length}`);
   const op = keys[0]!;
   const args = raw[op];
   const here = `${path}.${op.slice(0, 32)}`;
   if (op === '$and' || op === '$or') {
-    if (!Array.isArray(args) || args.length === 0) return fail(here, 'must be a non-empty array of expressions');
+    if (!Array.isArray(args) || args.length === 0)
+      return fail(here, 'must be a non-empty array of expressions');
     return { op, args: args.map((a, i) => parseExpr(a, `${here}[${i}]`, depth + 1)) };
   }
-  if (!COMPARATORS.has(op)) return fail(path, `unknown operator ${quote(op)} (known: $and, $or, $eq, $gt, $gte, $lt, $lte)`);
-  if (!Array.isArray(args) || args.length !== 2) return fail(here, `must have exactly 2 operands, found ${Array.isArray(args) ? args.length : describe(args)}`);
+  if (!COMPARATORS.has(op))
+    return fail(
+      path,
+      `unknown operator ${quote(op)} (known: $and, $or, $eq, $gt, $gte, $lt, $lte)`,
+    );
+  if (!Array.isArray(args) || args.length !== 2)
+    return fail(
+      here,
+      `must have exactly 2 operands, found ${Array.isArray(args) ? args.length : describe(args)}`,
+    );
   const left = parseOperand(args[0], `${here}[0]`);
   const right = parseOperand(args[1], `${here}[1]`);
   if (ORDERINGS.has(op)) {
     // Orderings compare integers: a string constant can never be one, so it is refused rather than always false.
-    for (const [operand, i] of [[left, 0], [right, 1]] as const) {
-      if (operand.kind === 'string') fail(`${here}[${i}]`, `${op} compares integers; a string constant cannot be ordered`);
+    for (const [operand, i] of [
+      [left, 0],
+      [right, 1],
+    ] as const) {
+      if (operand.kind === 'string')
+        fail(`${here}[${i}]`, `${op} compares integers; a string constant cannot be ordered`);
     }
-  } else if ((left.kind === 'string' && (right.kind === 'balance' || right.kind === 'integer')) || (right.kind === 'string' && (left.kind === 'balance' || left.kind === 'integer'))) {
-    fail(here, 'compares a string with an integer: both operands must be integers, or strings (a $meta value is either)');
+  } else if (
+    (left.kind === 'string' && (right.kind === 'balance' || right.kind === 'integer')) ||
+    (right.kind === 'string' && (left.kind === 'balance' || left.kind === 'integer'))
+  ) {
+    fail(
+      here,
+      'compares a string with an integer: both operands must be integers, or strings (a $meta value is either)',
+    );
   }
   return { op: op as Comparator, left, right };
 }
@@ -117,29 +173,48 @@ function parseOperand(raw: unknown, path: string): Operand {
   if (raw === '$balance') return { kind: 'balance' };
   if (typeof raw === 'string') {
     // v1 read strings starting with `$` as variables; `$balance` is the only one, so anything else is a typo.
-    if (raw.startsWith('$')) return fail(path, `unknown variable ${quote(raw)} (the only variable is "$balance")`);
-    if (raw.length > MAX_STRING_CONSTANT) return fail(path, `string constants are at most ${MAX_STRING_CONSTANT} characters`);
+    if (raw.startsWith('$'))
+      return fail(path, `unknown variable ${quote(raw)} (the only variable is "$balance")`);
+    if (raw.length > MAX_STRING_CONSTANT)
+      return fail(path, `string constants are at most ${MAX_STRING_CONSTANT} characters`);
     return { kind: 'string', value: raw };
   }
   if (typeof raw === 'bigint') {
-    if (raw > MAX_INTEGER || raw < -MAX_INTEGER) return fail(path, 'integer constants have at most 38 digits');
+    if (raw > MAX_INTEGER || raw < -MAX_INTEGER)
+      return fail(path, 'integer constants have at most 38 digits');
     return { kind: 'integer', value: raw };
   }
   if (typeof raw === 'number') {
-    if (!Number.isSafeInteger(raw)) return fail(path, 'numeric constants must be integers (no fraction, no exponent)');
+    if (!Number.isSafeInteger(raw))
+      return fail(path, 'numeric constants must be integers (no fraction, no exponent)');
     return { kind: 'integer', value: BigInt(raw) };
   }
   if (isObject(raw) && Object.keys(raw).length === 1 && '$meta' in raw) {
     const key = raw.$meta;
-    if (typeof key !== 'string' || key.length === 0 || key.length > MAX_META_KEY_LENGTH) return fail(`${path}.$meta`, `must be a metadata key (a string of 1-${MAX_META_KEY_LENGTH} characters)`);
+    if (typeof key !== 'string' || key.length === 0 || key.length > MAX_META_KEY_LENGTH)
+      return fail(
+        `${path}.$meta`,
+        `must be a metadata key (a string of 1-${MAX_META_KEY_LENGTH} characters)`,
+      );
     return { kind: 'meta', key };
   }
-  return fail(path, `must be "$balance", {"$meta": "<key>"}, an integer or a string, not ${describe(raw)}`);
+  return fail(
+    path,
+    `must be "$balance", {"$meta": "<key>"}, an integer or a string, not ${describe(raw)}`,
+  );
 }
 
 /** The wire form of a mapping (what PUT answers, GET returns and the event carries): the request's own shape. */
-export function mappingView(mapping: Mapping): { contracts: Array<{ name?: string; account: string; expr: unknown }> } {
-  return { contracts: mapping.contracts.map((c) => ({ ...(c.name !== undefined ? { name: c.name } : {}), account: c.account, expr: exprView(c.expr) })) };
+export function mappingView(mapping: Mapping): {
+  contracts: Array<{ name?: string; account: string; expr: unknown }>;
+} {
+  return {
+    contracts: mapping.contracts.map((c) => ({
+      ...(c.name !== undefined ? { name: c.name } : {}),
+      account: c.account,
+      expr: exprView(c.expr),
+    })),
+  };
 }
 
 export function exprView(expr: Expr): unknown {

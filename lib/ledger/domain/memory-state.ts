@@ -1,4 +1,10 @@
-import type { AccountState, HeadState, LedgerChange, LedgerState, TransactionRecord } from './change.js';
+import type {
+  AccountState,
+  HeadState,
+  LedgerChange,
+  LedgerState,
+  TransactionRecord,
+} from './change.js';
 import type { Mapping } from './mapping.js';
 import type { Volume } from './postings.js';
 
@@ -16,7 +22,10 @@ export class MemoryLedgerState implements LedgerState {
   private readonly transactions = new Map<number, TransactionRecord>();
   private readonly references = new Set<string>();
 
-  constructor(head: HeadState = { lastTxId: 0, lastLogId: 0, lastHash: '', accounts: 0 }, mapping?: Mapping) {
+  constructor(
+    head: HeadState = { lastTxId: 0, lastLogId: 0, lastHash: '', accounts: 0 },
+    mapping?: Mapping,
+  ) {
     this.head = { ...head };
     if (mapping) this.mapping = mapping;
   }
@@ -48,7 +57,8 @@ export class MemoryLedgerState implements LedgerState {
 
   /** Advances the state by a committed change (its log entry takes the next log id). */
   apply(change: LedgerChange): void {
-    for (const { account, asset, volume } of change.volumes) this.volumes.set(`${account}\u0000${asset}`, { ...volume });
+    for (const { account, asset, volume } of change.volumes)
+      this.volumes.set(`${account}\u0000${asset}`, { ...volume });
     for (const { after } of change.accounts) this.accounts.set(after.address, after);
     for (const { record } of change.transactions) this.transactions.set(record.tx.id, record);
     for (const { reference } of change.references) this.references.add(reference);

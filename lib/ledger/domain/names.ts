@@ -1,7 +1,12 @@
 /** Formats of API.md §1 "Names". */
 export const LEDGER_NAME = /^[0-9a-zA-Z_-]{1,63}$/;
 export const BUCKET_NAME = LEDGER_NAME;
-export const RESERVED_LEDGER_NAMES: ReadonlySet<string> = new Set(['_', '_info', '_health', '_healthcheck']);
+export const RESERVED_LEDGER_NAMES: ReadonlySet<string> = new Set([
+  '_',
+  '_info',
+  '_health',
+  '_healthcheck',
+]);
 export const ACCOUNT_ADDRESS = /^[a-zA-Z0-9_-]+(:[a-zA-Z0-9_-]+)*$/;
 /** The one account allowed to go below zero without `force`. */
 export const WORLD = 'world';

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
-import { isBalanceFilter, isMetadataFilter, type AccountFilter } from './account-filter.js';
-import { isEnabled, requireEffectiveVolumes, requireFeature, type FeatureSet } from './features.js';
+import { type AccountFilter, isBalanceFilter, isMetadataFilter } from './account-filter.js';
+import { type FeatureSet, isEnabled, requireEffectiveVolumes, requireFeature } from './features.js';
 import type { Transaction } from './transaction.js';
 import type { TransactionFilter } from './transaction-filter.js';
 
@@ -52,7 +52,10 @@ export interface MetadataHistoryAt {
  * current one. Every revision after the point: what the oldest one replaced — unknown for revisions written
  * before that was stored, shown as `{}` (what the reference shows when no revision is at or before it).
  */
-export function metadataAt(current: Record<string, string>, history: MetadataHistoryAt): Record<string, string> {
+export function metadataAt(
+  current: Record<string, string>,
+  history: MetadataHistoryAt,
+): Record<string, string> {
   if (history.atOrBefore) return history.atOrBefore;
   if (!history.earliestAfter) return current;
   return history.earliestAfter.before ?? {};
@@ -62,7 +65,11 @@ export function metadataAt(current: Record<string, string>, history: MetadataHis
  * An account's metadata at a point in time. Before the account was written (its first move may be back-dated,
  * so it can be listed before then) it had none: the reference's first revision is dated at insertion.
  */
-export function accountMetadataAt(account: { insertionDate: string; metadata: Record<string, string> }, pit: string, history: MetadataHistoryAt): Record<string, string> {
+export function accountMetadataAt(
+  account: { insertionDate: string; metadata: Record<string, string> },
+  pit: string,
+  history: MetadataHistoryAt,
+): Record<string, string> {
   if (!atOrBefore(account.insertionDate, pit)) return {};
   return metadataAt(account.metadata, history);
 }
@@ -71,7 +78,11 @@ export function accountMetadataAt(account: { insertionDate: string; metadata: Re
 export const changedAfter = (updatedAt: string, pit: string) => !atOrBefore(updatedAt, pit);
 
 /** A transaction as it stood at a point in time: its metadata then, and reverted only by a revert written by then. */
-export function transactionAt(tx: Transaction, pit: string, metadata: Record<string, string>): Transaction {
+export function transactionAt(
+  tx: Transaction,
+  pit: string,
+  metadata: Record<string, string>,
+): Transaction {
   const { revertedAt, ...rest } = tx;
   const reverted = revertedAt !== undefined && atOrBefore(revertedAt, pit);
   return { ...rest, metadata, reverted, ...(reverted ? { revertedAt } : {}) };

@@ -1,10 +1,13 @@
-import { formatInstant, sortableInstant, type Instant } from '../../time/instant.js';
+import { formatInstant, type Instant, sortableInstant } from '../../time/instant.js';
 import type { AccountState, LedgerChange, LedgerState, Move, Reads } from './change.js';
-import { applyPostings, touchedPairs, type Posting, type VolumeMap } from './postings.js';
-import { volumesView, type VolumesView } from './transaction.js';
+import { applyPostings, type Posting, touchedPairs, type VolumeMap } from './postings.js';
+import { type VolumesView, volumesView } from './transaction.js';
 
 /** What a set of postings reads: each (account, asset) volume and each account (plus accounts given metadata). */
-export function postingReads(postings: readonly Posting[], extraAccounts: readonly string[] = []): Reads {
+export function postingReads(
+  postings: readonly Posting[],
+  extraAccounts: readonly string[] = [],
+): Reads {
   const pairs = touchedPairs(postings);
   return { pairs, accounts: [...new Set([...pairs.map(([a]) => a), ...extraAccounts])] };
 }
@@ -45,18 +48,39 @@ export function postingEffects(
   }
   // Contracts read the account's metadata as stored before this transaction (docs/decisions.md, "Ledger mapping").
   const metadataOf = (account: string) => state.account(account)?.metadata;
-  const after = applyPostings(postings, before, { force: options.force, ...(state.mapping ? { mapping: state.mapping, metadataOf } : {}) });
+  const after = applyPostings(postings, before, {
+    force: options.force,
+    ...(state.mapping ? { mapping: state.mapping, metadataOf } : {}),
+  });
   const atKey = sortableInstant(options.at);
   const roles = new Map<string, { source: boolean; destination: boolean }>();
   for (const p of postings) {
-    roles.set(`${p.source}\u0000${p.asset}`, { source: true, destination: roles.get(`${p.source}\u0000${p.asset}`)?.destination ?? false });
-    roles.set(`${p.destination}\u0000${p.asset}`, { source: roles.get(`${p.destination}\u0000${p.asset}`)?.source ?? false, destination: true });
+    roles.set(`${p.source}\u0000${p.asset}`, {
+      source: true,
+      destination: roles.get(`${p.source}\u0000${p.asset}`)?.destination ?? false,
+    });
+    roles.set(`${p.destination}\u0000${p.asset}`, {
+      source: roles.get(`${p.destination}\u0000${p.asset}`)?.source ?? false,
+      destination: true,
+    });
   }
-  const volumes = pairs.map(([account, asset]) => ({ account, asset, volume: after.get(account)!.get(asset)! }));
+  const volumes = pairs.map(([account, asset]) => ({
+    account,
+    asset,
+    volume: after.get(account)!.get(asset)!,
+  }));
   const moves: Move[] = pairs.map(([account, asset]) => {
     const pre = before.get(account)?.get(asset) ?? { input: 0n, output: 0n };
     const post = after.get(account)!.get(asset)!;
-    return { account, asset, txId: options.txId, at: atKey, input: post.input - pre.input, output: post.output - pre.output, ...roles.get(`${account}\u0000${asset}`)! };
+    return {
+      account,
+      asset,
+      txId: options.txId,
+      at: atKey,
+      input: post.input - pre.input,
+      output: post.output - pre.output,
+      ...roles.get(`${account}\u0000${asset}`)!,
+    };
   });
 
   const nowText = formatInstant(options.now);
@@ -67,7 +91,9 @@ export function postingEffects(
     const extra = Object.hasOwn(accountMetadata, address) ? accountMetadata[address] : undefined; // not Object.prototype's `constructor`
     const earlier = existing !== undefined && atKey < existing.firstUsageKey;
     const known = existing?.assets ?? [];
-    const assets = [...new Set([...known, ...pairs.filter(([a]) => a === address).map(([, asset]) => asset)])].sort();
+    const assets = [
+      ...new Set([...known, ...pairs.filter(([a]) => a === address).map(([, asset]) => asset)]),
+    ].sort();
     if (existing && !extra && !earlier && assets.length === known.length) continue;
     if (!existing) accountsAdded++;
     const next: AccountState = {
@@ -85,7 +111,19 @@ export function postingEffects(
 }
 
 /** An account touched for the first time by a metadata write (no volumes yet). */
-export function newAccount(address: string, now: Instant, metadata: Record<string, string>): AccountState {
+export function newAccount(
+  address: string,
+  now: Instant,
+  metadata: Record<string, string>,
+): AccountState {
   const nowText = formatInstant(now);
-  return { address, metadata, assets: [], firstUsage: nowText, firstUsageKey: sortableInstant(now), insertionDate: nowText, updatedAt: nowText };
+  return {
+    address,
+    metadata,
+    assets: [],
+    firstUsage: nowText,
+    firstUsageKey: sortableInstant(now),
+    insertionDate: nowText,
+    updatedAt: nowText,
+  };
 }

@@ -1,8 +1,8 @@
 import { InsufficientFundError, ValidationError } from '../../errors/index.js';
 import { MAX_AMOUNT } from '../../money/amounts.js';
-import { WORLD } from './names.js';
 import { contractFor, describeContract, evaluate } from './contract-eval.js';
 import type { Mapping } from './mapping.js';
+import { WORLD } from './names.js';
 
 export interface Posting {
   source: string;
@@ -35,7 +35,8 @@ function setVolume(map: VolumeMap, account: string, asset: string, volume: Volum
 export function touchedPairs(postings: readonly Posting[]): Array<[string, string]> {
   const seen = new Map<string, [string, string]>();
   for (const p of postings) {
-    for (const account of [p.source, p.destination]) seen.set(`${account}\u0000${p.asset}`, [account, p.asset]);
+    for (const account of [p.source, p.destination])
+      seen.set(`${account}\u0000${p.asset}`, [account, p.asset]);
   }
   return [...seen.values()];
 }
@@ -55,9 +56,14 @@ export interface BalanceRules {
  * fund a later one. Returns the volumes after the transaction for every touched pair; throws
  * INSUFFICIENT_FUND naming the account, asset, balance and contract otherwise.
  */
-export function applyPostings(postings: readonly Posting[], before: VolumeMap, options: BalanceRules): VolumeMap {
+export function applyPostings(
+  postings: readonly Posting[],
+  before: VolumeMap,
+  options: BalanceRules,
+): VolumeMap {
   const after: VolumeMap = new Map();
-  for (const [account, asset] of touchedPairs(postings)) setVolume(after, account, asset, { ...volumeOf(before, account, asset) });
+  for (const [account, asset] of touchedPairs(postings))
+    setVolume(after, account, asset, { ...volumeOf(before, account, asset) });
   postings.forEach((posting, index) => {
     const source = volumeOf(after, posting.source, posting.asset);
     source.output += posting.amount;
@@ -69,7 +75,11 @@ export function applyPostings(postings: readonly Posting[], before: VolumeMap, o
     if (evaluate(contract.expr, balance, options.metadataOf?.(posting.source) ?? {})) return;
     const shortfall = `account "${posting.source}" has insufficient funds for posting ${index} (${posting.amount} ${posting.asset}): balance would be ${balance}`;
     // Without a mapping the message stays exactly what it always was.
-    throw new InsufficientFundError(contractIndex === undefined ? shortfall : `${shortfall}, which breaks ${describeContract(contract, contractIndex)}`);
+    throw new InsufficientFundError(
+      contractIndex === undefined
+        ? shortfall
+        : `${shortfall}, which breaks ${describeContract(contract, contractIndex)}`,
+    );
   });
   for (const assets of after.values()) {
     for (const [asset, v] of assets) {
@@ -83,5 +93,10 @@ export function applyPostings(postings: readonly Posting[], before: VolumeMap, o
 
 /** Reverses postings for a revert: each source and destination swapped, in reverse order. */
 export function reversePostings(postings: readonly Posting[]): Posting[] {
-  return [...postings].reverse().map((p) => ({ source: p.destination, destination: p.source, amount: p.amount, asset: p.asset }));
+  return [...postings].reverse().map((p) => ({
+    source: p.destination,
+    destination: p.source,
+    amount: p.amount,
+    asset: p.asset,
+  }));
 }

@@ -12,13 +12,17 @@ export interface Transaction {
   revertedAt?: string;
 }
 
-export type VolumesView = Record<string, Record<string, { input: bigint; output: bigint; balance: bigint }>>;
+export type VolumesView = Record<
+  string,
+  Record<string, { input: bigint; output: bigint; balance: bigint }>
+>;
 
 export function volumesView(map: VolumeMap): VolumesView {
   const view: VolumesView = {};
   for (const [account, assets] of map) {
     view[account] = {};
-    for (const [asset, v] of assets) view[account][asset] = { input: v.input, output: v.output, balance: balanceOf(v) };
+    for (const [asset, v] of assets)
+      view[account][asset] = { input: v.input, output: v.output, balance: balanceOf(v) };
   }
   return view;
 }
@@ -41,10 +45,19 @@ export function preCommitVolumes(post: VolumesView, postings: readonly Posting[]
  * The Transaction of API.md §3.2, fields in the reference platform's order; volumes only when given, effective
  * ones (by effective time, see effective-volumes.ts) likewise.
  */
-export function transactionView(tx: Transaction, volumes?: { post: VolumesView }, effective?: { post: VolumesView }) {
+export function transactionView(
+  tx: Transaction,
+  volumes?: { post: VolumesView },
+  effective?: { post: VolumesView },
+) {
   return {
     id: tx.id,
-    postings: tx.postings.map((p) => ({ source: p.source, destination: p.destination, amount: p.amount, asset: p.asset })),
+    postings: tx.postings.map((p) => ({
+      source: p.source,
+      destination: p.destination,
+      amount: p.amount,
+      asset: p.asset,
+    })),
     metadata: tx.metadata,
     timestamp: tx.timestamp,
     insertedAt: tx.insertedAt,
@@ -52,8 +65,18 @@ export function transactionView(tx: Transaction, volumes?: { post: VolumesView }
     ...(tx.reference !== undefined ? { reference: tx.reference } : {}),
     reverted: tx.reverted,
     ...(tx.revertedAt !== undefined ? { revertedAt: tx.revertedAt } : {}),
-    ...(volumes ? { postCommitVolumes: volumes.post, preCommitVolumes: preCommitVolumes(volumes.post, tx.postings) } : {}),
-    ...(effective ? { postCommitEffectiveVolumes: effective.post, preCommitEffectiveVolumes: preCommitVolumes(effective.post, tx.postings) } : {}),
+    ...(volumes
+      ? {
+          postCommitVolumes: volumes.post,
+          preCommitVolumes: preCommitVolumes(volumes.post, tx.postings),
+        }
+      : {}),
+    ...(effective
+      ? {
+          postCommitEffectiveVolumes: effective.post,
+          preCommitEffectiveVolumes: preCommitVolumes(effective.post, tx.postings),
+        }
+      : {}),
   };
 }
 

@@ -1,19 +1,24 @@
 import type { Context, Hono } from 'hono';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
+import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { accountView, balancesView, readAccountExpand, type AccountExpand } from '../domain/account.js';
+import {
+  type AccountExpand,
+  accountView,
+  balancesView,
+  readAccountExpand,
+} from '../domain/account.js';
 import { parseAggregateFilter } from '../domain/account-filter.js';
-import { planAccountQuery } from '../domain/query/account-query.js';
-import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
-import { recordParams, refuseInsertionDate } from './request.js';
-import { booleanFlag } from '../../http/query-flags.js';
 import type { LedgerRecord } from '../domain/change.js';
+import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { readPointInTime, requireVolumesAt } from '../domain/point-in-time.js';
-import { accountListName, type AccountRead, type AccountReads } from '../store/account-reads.js';
+import { planAccountQuery } from '../domain/query/account-query.js';
+import { type AccountRead, type AccountReads, accountListName } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
+import { recordParams, refuseInsertionDate } from './request.js';
 
 export interface AccountRoutesDeps {
   lookup: LedgerLookup;
@@ -22,7 +27,10 @@ export interface AccountRoutesDeps {
 }
 
 /** Accounts and balances (API.md §3.3), read side: get, list, count, aggregated balances; each at a point in time (`pit`). */
-export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: AccountRoutesDeps): void {
+export function accountRoutes(
+  app: Hono<AppEnv>,
+  { lookup, accounts, stats }: AccountRoutesDeps,
+): void {
   // Hono answers HEAD with the GET route (dropping the body), so this one handler serves both.
   app.get('/v2/:ledger/accounts', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
@@ -30,28 +38,51 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
     if (c.req.method === 'HEAD') {
       onlyParams(c, ['query', 'pit']);
       const pit = readPointInTime(c.req.query('pit'));
-      const { access, keep, needsVolumes } = planAccountQuery(c.req.query('query'), ledger.features, pit);
+      const { access, keep, needsVolumes } = planAccountQuery(
+        c.req.query('query'),
+        ledger.features,
+        pit,
+      );
       // Unfiltered, the HEAD item keeps the count; served by an index alone, the index counts without returning
       // items; at a point in time or with a condition judged in memory, the listing's pages are counted.
       const count =
         pit !== undefined || keep
-          ? await accounts.countListed(ledger, access, { ...(pit !== undefined ? { pit } : {}), ...(keep ? { keep } : {}), ...(needsVolumes ? { needsVolumes } : {}) })
+          ? await accounts.countListed(ledger, access, {
+              ...(pit !== undefined ? { pit } : {}),
+              ...(keep ? { keep } : {}),
+              ...(needsVolumes ? { needsVolumes } : {}),
+            })
           : access
             ? await accounts.count(ledger, access)
             : (await stats.read(ledger)).accounts;
       return c.body(null, 204, { Count: String(count) });
     }
-    const query = readListQuery(c.req.query(), accountListName(ledger.name), ['query', 'expand', 'pit']);
+    const query = readListQuery(c.req.query(), accountListName(ledger.name), [
+      'query',
+      'expand',
+      'pit',
+    ]);
     // A cursor carries the listing's parameters (the query as given): with one, the request's own are not read.
     const carried = query.cursor?.f;
     const params = query.cursor
       ? { expand: carried?.expand, pit: carried?.pit, query: carried?.query }
       : { expand: expandParam(c), pit: c.req.query('pit'), query: c.req.query('query') };
     const view = readView(params, ledger);
-    const { access, keep, needsVolumes } = planAccountQuery(params.query, ledger.features, view.pit);
-    const listing = { ...view, carried: recordParams(params, ['expand', 'pit', 'query']), ...(keep ? { keep } : {}), ...(needsVolumes ? { needsVolumes } : {}) };
+    const { access, keep, needsVolumes } = planAccountQuery(
+      params.query,
+      ledger.features,
+      view.pit,
+    );
+    const listing = {
+      ...view,
+      carried: recordParams(params, ['expand', 'pit', 'query']),
+      ...(keep ? { keep } : {}),
+      ...(needsVolumes ? { needsVolumes } : {}),
+    };
     const page = await accounts.list(ledger, query, access, listing);
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map((a) => expandedView(a, view.expand)) } });
+    return jsonResponse(c, {
+      cursor: { ...page, data: page.data.map((a) => expandedView(a, view.expand)) },
+    });
   });
 
   app.get('/v2/:ledger/accounts/:address', async (c) => {
@@ -73,15 +104,24 @@ export function accountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats }: Ac
     const filter = parseAggregateFilter(c.req.query('query'), ledger.features);
     const pit = readPointInTime(c.req.query('pit'));
     // The reference reads both spellings; without `pit` the current balances, whatever the clock.
-    const insertion = booleanFlag(c.req.query('useInsertionDate'), 'useInsertionDate') || booleanFlag(c.req.query('use_insertion_date'), 'use_insertion_date');
+    const insertion =
+      booleanFlag(c.req.query('useInsertionDate'), 'useInsertionDate') ||
+      booleanFlag(c.req.query('use_insertion_date'), 'use_insertion_date');
     const clock = insertion ? 'insertion' : 'effective';
     if (pit !== undefined) requireVolumesAt(clock, ledger.features);
-    return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, filter, pit !== undefined ? { pit, clock } : undefined)) });
+    return jsonResponse(c, {
+      data: balancesView(
+        await accounts.balances(ledger, filter, pit !== undefined ? { pit, clock } : undefined),
+      ),
+    });
   });
 }
 
 /** Expansions and point in time of an account read; `volumes` at a point in time are by insertion time. */
-function readView(params: { expand: string | undefined; pit: string | undefined }, ledger: LedgerRecord): { expand: AccountExpand; pit?: string } {
+function readView(
+  params: { expand: string | undefined; pit: string | undefined },
+  ledger: LedgerRecord,
+): { expand: AccountExpand; pit?: string } {
   const expand = readAccountExpand(params.expand, ledger.features);
   const pit = readPointInTime(params.pit);
   if (pit !== undefined && expand.volumes) requireVolumesAt('insertion', ledger.features);
@@ -89,7 +129,11 @@ function readView(params: { expand: string | undefined; pit: string | undefined 
 }
 
 function expandedView(read: AccountRead, expand: AccountExpand) {
-  return accountView(read.account, expand.volumes ? read.volumes : undefined, expand.effectiveVolumes ? read.effectiveVolumes : undefined);
+  return accountView(
+    read.account,
+    expand.volumes ? read.volumes : undefined,
+    expand.effectiveVolumes ? read.effectiveVolumes : undefined,
+  );
 }
 
 /** `expand` may be repeated or comma-separated; both mean the union. */
@@ -101,6 +145,9 @@ function expandParam(c: Context): string | undefined {
 /** Refuses parameters a route does not serve rather than silently ignoring them. */
 function onlyParams(c: Context, allowed: readonly string[]): void {
   for (const name of Object.keys(c.req.query())) {
-    if (!allowed.includes(name)) throw new ValidationError(`${name.slice(0, 32)}: query parameter not supported here (supported: ${allowed.join(', ')})`);
+    if (!allowed.includes(name))
+      throw new ValidationError(
+        `${name.slice(0, 32)}: query parameter not supported here (supported: ${allowed.join(', ')})`,
+      );
   }
 }

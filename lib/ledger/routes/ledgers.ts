@@ -2,27 +2,48 @@ import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
-import { booleanFlag } from '../../http/query-flags.js';
 import { jsonResponse } from '../../http/json-response.js';
+import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { metadataMap } from '../../validation/common.js';
 import { keyedRecord } from '../../validation/record.js';
 import { resolveFeatures } from '../domain/features.js';
 import { parseLedgerFilter } from '../domain/ledger-filter.js';
-import { BUCKET_NAME, DEFAULT_BUCKET, LEDGER_NAME, RESERVED_LEDGER_NAMES } from '../domain/names.js';
-import { formatInstant, instantFromMs } from '../../time/instant.js';
+import {
+  BUCKET_NAME,
+  DEFAULT_BUCKET,
+  LEDGER_NAME,
+  RESERVED_LEDGER_NAMES,
+} from '../domain/names.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRecord, LedgerRegistry } from '../store/registry.js';
 import type { LedgerStats } from '../store/stats.js';
 
 const createLedgerSchema = v.strictObject({
-  bucket: v.optional(v.pipe(v.string('must be a string'), v.regex(BUCKET_NAME, 'must match ^[0-9a-zA-Z_-]{1,63}$'))),
+  bucket: v.optional(
+    v.pipe(v.string('must be a string'), v.regex(BUCKET_NAME, 'must match ^[0-9a-zA-Z_-]{1,63}$')),
+  ),
   metadata: v.optional(metadataMap),
-  features: v.optional(keyedRecord(v.string(), v.string('feature values must be strings'), 'must map feature names to values')),
+  features: v.optional(
+    keyedRecord(
+      v.string(),
+      v.string('feature values must be strings'),
+      'must map feature names to values',
+    ),
+  ),
 });
 
-export const ledgerView = (l: LedgerRecord) => ({ id: l.id, name: l.name, bucket: l.bucket, metadata: l.metadata, features: l.features, addedAt: l.addedAt, ...(l.deletedAt !== undefined ? { deletedAt: l.deletedAt } : {}) });
+export const ledgerView = (l: LedgerRecord) => ({
+  id: l.id,
+  name: l.name,
+  bucket: l.bucket,
+  metadata: l.metadata,
+  features: l.features,
+  addedAt: l.addedAt,
+  ...(l.deletedAt !== undefined ? { deletedAt: l.deletedAt } : {}),
+});
 
 export interface LedgerRoutesDeps {
   registry: LedgerRegistry;
@@ -40,8 +61,14 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
   // erased. Registered before the `/v2/:ledger/...` routes: `_` is a reserved ledger name.
   const markBucket = (deleted: boolean) => async (c: Context<AppEnv>) => {
     const bucket = c.req.param('bucket') ?? '';
-    const marked = BUCKET_NAME.test(bucket) ? await registry.markBucket(bucket, deleted ? formatInstant(instantFromMs(deps.now())) : undefined) : 0;
-    if (marked === 0) throw new NotFoundError(`bucket "${bucket.slice(0, 63)}" not found (it holds no ledger)`);
+    const marked = BUCKET_NAME.test(bucket)
+      ? await registry.markBucket(
+          bucket,
+          deleted ? formatInstant(instantFromMs(deps.now())) : undefined,
+        )
+      : 0;
+    if (marked === 0)
+      throw new NotFoundError(`bucket "${bucket.slice(0, 63)}" not found (it holds no ledger)`);
     // Other containers see it within LEDGER_RECHECK_MS (ledger-lookup.ts); this one at once.
     lookup.forgetBucket(bucket);
     return c.body(null, 204);
@@ -51,21 +78,35 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
 
   app.get('/v2', async (c) => {
     // `includeDeleted` (the SDK sends it on every call) lists the ledgers of deleted buckets too.
-    const query = readListQuery(c.req.query(), 'ledger.ledgers', ['bucket', 'includeDeleted', 'query']);
-    const includeDeleted = booleanFlag(query.cursor ? query.cursor.f?.includeDeleted : c.req.query('includeDeleted'), 'includeDeleted');
+    const query = readListQuery(c.req.query(), 'ledger.ledgers', [
+      'bucket',
+      'includeDeleted',
+      'query',
+    ]);
+    const includeDeleted = booleanFlag(
+      query.cursor ? query.cursor.f?.includeDeleted : c.req.query('includeDeleted'),
+      'includeDeleted',
+    );
     const bucket = query.cursor?.f?.bucket ?? c.req.query('bucket');
-    if (bucket !== undefined && !BUCKET_NAME.test(bucket)) throw new ValidationError('bucket: must match ^[0-9a-zA-Z_-]{1,63}$');
+    if (bucket !== undefined && !BUCKET_NAME.test(bucket))
+      throw new ValidationError('bucket: must match ^[0-9a-zA-Z_-]{1,63}$');
     const rawFilter = query.cursor ? query.cursor.f?.query : c.req.query('query');
     const filter = parseLedgerFilter(rawFilter);
-    const recorded = { ...(bucket !== undefined ? { bucket } : {}), ...(rawFilter !== undefined && filter ? { query: rawFilter } : {}), ...(includeDeleted ? { includeDeleted: 'true' } : {}) };
+    const recorded = {
+      ...(bucket !== undefined ? { bucket } : {}),
+      ...(rawFilter !== undefined && filter ? { query: rawFilter } : {}),
+      ...(includeDeleted ? { includeDeleted: 'true' } : {}),
+    };
     const page = await registry.list(query, bucket, filter, recorded, includeDeleted);
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(ledgerView) } });
   });
 
   app.post('/v2/:ledger', async (c) => {
     const name = c.req.param('ledger');
-    if (!LEDGER_NAME.test(name)) throw new ValidationError('ledger: name must match ^[0-9a-zA-Z_-]{1,63}$');
-    if (RESERVED_LEDGER_NAMES.has(name)) throw new ValidationError(`ledger: "${name}" is a reserved name`);
+    if (!LEDGER_NAME.test(name))
+      throw new ValidationError('ledger: name must match ^[0-9a-zA-Z_-]{1,63}$');
+    if (RESERVED_LEDGER_NAMES.has(name))
+      throw new ValidationError(`ledger: "${name}" is a reserved name`);
     const body = (await readJsonBody(c, v.optional(createLedgerSchema), { optional: true })) ?? {};
     await registry.create({
       name,
@@ -80,7 +121,8 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
   app.get('/v2/:ledger', async (c) => {
     const name = c.req.param('ledger');
     const record = LEDGER_NAME.test(name) ? await registry.get(name) : undefined;
-    if (!record || record.deletedAt !== undefined) throw new NotFoundError(`ledger "${name.slice(0, 63)}" not found`);
+    if (!record || record.deletedAt !== undefined)
+      throw new NotFoundError(`ledger "${name.slice(0, 63)}" not found`);
     return jsonResponse(c, { data: ledgerView(record) });
   });
 
@@ -98,7 +140,12 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
 
   app.get('/v2/:ledger/_info', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
-    return jsonResponse(c, { data: { name: ledger.name, storage: { bucket: ledger.bucket, table: deps.tableFor(ledger.bucket) } } });
+    return jsonResponse(c, {
+      data: {
+        name: ledger.name,
+        storage: { bucket: ledger.bucket, table: deps.tableFor(ledger.bucket) },
+      },
+    });
   });
 
   app.get('/v2/:ledger/stats', async (c) => {

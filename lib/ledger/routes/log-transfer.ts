@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { stream } from 'hono/streaming';
-import { stringifyJson } from '../../json/bigint-json.js';
 import type { AppEnv } from '../../http/types.js';
+import { stringifyJson } from '../../json/bigint-json.js';
 import { importLogs, type LogImportDeps } from '../commands/import-logs.js';
 import { bodyLines } from '../domain/body-lines.js';
 import { MAX_IMPORT_LINE_BYTES } from '../domain/log-import.js';
@@ -25,11 +25,15 @@ export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): voi
     return stream(
       c,
       async (out) => {
-        for await (const log of deps.logs.oldestFirst(ledger)) await out.write(`${stringifyJson(logView(log))}\n`);
+        for await (const log of deps.logs.oldestFirst(ledger))
+          await out.write(`${stringifyJson(logView(log))}\n`);
       },
       // The status is sent already: a failed read can only cut the stream short (the last line's id tells).
       async (err) => {
-        c.get('logger')?.log('error', 'log export failed', { requestId: c.get('requestId'), error: { name: err.name, message: err.message } });
+        c.get('logger')?.log('error', 'log export failed', {
+          requestId: c.get('requestId'),
+          error: { name: err.name, message: err.message },
+        });
       },
     );
   });

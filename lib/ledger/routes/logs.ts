@@ -3,9 +3,9 @@ import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import type { LogEntry } from '../domain/logs.js';
-import type { LedgerLookup } from '../store/ledger-lookup.js';
-import { logListName, type LogReads } from '../store/log-reads.js';
 import { planLogQuery } from '../domain/query/log-query.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import { type LogReads, logListName } from '../store/log-reads.js';
 import { recordParams } from './request.js';
 
 export interface LogRoutesDeps {
@@ -14,7 +14,14 @@ export interface LogRoutesDeps {
 }
 
 /** The Log of API.md §3.3, in the contract's field order. */
-export const logView = (log: LogEntry) => ({ id: log.id, type: log.type, data: log.data, date: log.date, hash: log.hash, idempotencyKey: log.idempotencyKey });
+export const logView = (log: LogEntry) => ({
+  id: log.id,
+  type: log.type,
+  data: log.data,
+  date: log.date,
+  hash: log.hash,
+  idempotencyKey: log.idempotencyKey,
+});
 
 /** The ledger's log (API.md §3.3): newest first, with cursors; `npm run verify-logs` walks it. */
 export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): void {

@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { readJsonBody } from '../../http/json-body.js';
@@ -23,12 +23,22 @@ export interface MappingRoutesDeps {
  * did), PUT replaces it and answers the stored mapping. Integers in expressions are always bare JSON numbers,
  * whatever `Formance-Bigint-As-String` says: in an expression a string is a string constant, not a number.
  */
-export function mappingRoutes(app: Hono<AppEnv>, { lookup, writer, doc, tableFor }: MappingRoutesDeps): void {
-  const answer = (c: Context, data: unknown) => c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
+export function mappingRoutes(
+  app: Hono<AppEnv>,
+  { lookup, writer, doc, tableFor }: MappingRoutesDeps,
+): void {
+  const answer = (c: Context, data: unknown) =>
+    c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
 
   app.get('/:ledger/mapping', async (c) => {
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
-    const { Item } = await doc.send(new GetCommand({ TableName: tableFor(ledger.bucket), Key: mappingKey(ledger.name), ConsistentRead: true }));
+    const { Item } = await doc.send(
+      new GetCommand({
+        TableName: tableFor(ledger.bucket),
+        Key: mappingKey(ledger.name),
+        ConsistentRead: true,
+      }),
+    );
     return answer(c, Item ? mappingView(parseStoredMapping(String(Item.mapping))) : null);
   });
 

@@ -4,12 +4,15 @@ import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
-import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { readAddress, readIdempotencyKey, readTransactionId } from './request.js';
 
 /** Metadata writes on transactions and accounts (API.md §3.2, §3.3): 204 on success. */
-export function metadataRoutes(app: Hono<AppEnv>, { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands }): void {
+export function metadataRoutes(
+  app: Hono<AppEnv>,
+  { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands },
+): void {
   const apply = async (c: Context, target: MetadataTarget, change: MetadataChange) => {
     const ledger = await lookup.resolve(c.req.param('ledger')!);
     const idempotencyKey = readIdempotencyKey(c);
@@ -17,7 +20,10 @@ export function metadataRoutes(app: Hono<AppEnv>, { lookup, commands }: { lookup
       kind: 'metadata',
       target,
       change,
-      options: { dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+      options: {
+        dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
+        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      },
     });
     // A replayed write says so, as create and revert do (the reference sets it on every idempotent replay).
     if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
@@ -25,15 +31,31 @@ export function metadataRoutes(app: Hono<AppEnv>, { lookup, commands }: { lookup
   };
 
   app.post('/v2/:ledger/transactions/:id/metadata', async (c) =>
-    apply(c, { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) }, { kind: 'save', metadata: await readJsonBody(c, metadataMap) }),
+    apply(
+      c,
+      { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) },
+      { kind: 'save', metadata: await readJsonBody(c, metadataMap) },
+    ),
   );
   app.delete('/v2/:ledger/transactions/:id/metadata/:key', (c) =>
-    apply(c, { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) }, { kind: 'delete', key: c.req.param('key') }),
+    apply(
+      c,
+      { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) },
+      { kind: 'delete', key: c.req.param('key') },
+    ),
   );
   app.post('/v2/:ledger/accounts/:address/metadata', async (c) =>
-    apply(c, { type: 'ACCOUNT', address: readAddress(c.req.param('address')) }, { kind: 'save', metadata: await readJsonBody(c, metadataMap) }),
+    apply(
+      c,
+      { type: 'ACCOUNT', address: readAddress(c.req.param('address')) },
+      { kind: 'save', metadata: await readJsonBody(c, metadataMap) },
+    ),
   );
   app.delete('/v2/:ledger/accounts/:address/metadata/:key', (c) =>
-    apply(c, { type: 'ACCOUNT', address: readAddress(c.req.param('address')) }, { kind: 'delete', key: c.req.param('key') }),
+    apply(
+      c,
+      { type: 'ACCOUNT', address: readAddress(c.req.param('address')) },
+      { kind: 'delete', key: c.req.param('key') },
+    ),
   );
 }

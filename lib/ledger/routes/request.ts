@@ -8,21 +8,27 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,256}$/;
 export function readIdempotencyKey(c: Context): string | undefined {
   const key = c.req.header('idempotency-key');
   if (key === undefined) return undefined;
-  if (!IDEMPOTENCY_KEY.test(key)) throw new ValidationError('Idempotency-Key: must be 1-256 printable ASCII characters without spaces');
+  if (!IDEMPOTENCY_KEY.test(key))
+    throw new ValidationError(
+      'Idempotency-Key: must be 1-256 printable ASCII characters without spaces',
+    );
   return key;
 }
 
 /** A transaction id path parameter; anything that cannot be an id is a 404, like an unknown id. */
 export function readTransactionId(raw: string): number {
   const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id < 1) throw new NotFoundError(`transaction ${raw.slice(0, 32)} not found`);
+  if (!Number.isSafeInteger(id) || id < 1)
+    throw new NotFoundError(`transaction ${raw.slice(0, 32)} not found`);
   return id;
 }
 
 /** An account address path parameter (Hono has already percent-decoded it), validated: a write to a malformed address is a 400. */
 export function readAddress(address: string): string {
   if (address.length > MAX_ADDRESS_LENGTH || !ACCOUNT_ADDRESS.test(address)) {
-    throw new ValidationError('address: must be an account address (segments of a-z A-Z 0-9 _ - separated by ":")');
+    throw new ValidationError(
+      'address: must be an account address (segments of a-z A-Z 0-9 _ - separated by ":")',
+    );
   }
   return address;
 }
@@ -34,11 +40,18 @@ export function readAddress(address: string): string {
  */
 export function refuseInsertionDate(c: Context): void {
   if (c.req.query('useInsertionDate') !== undefined) {
-    throw new ValidationError('useInsertionDate: not a parameter of this route (pit reads transactions and accounts by effective time; aggregated balances take useInsertionDate)');
+    throw new ValidationError(
+      'useInsertionDate: not a parameter of this route (pit reads transactions and accounts by effective time; aggregated balances take useInsertionDate)',
+    );
   }
 }
 
 /** Names of a request's parameters with values, as a cursor records them. */
-export function recordParams(params: Record<string, string | undefined>, names: readonly string[]): Record<string, string> {
-  return Object.fromEntries(names.flatMap((name) => (params[name] !== undefined ? [[name, params[name]]] : [])));
+export function recordParams(
+  params: Record<string, string | undefined>,
+  names: readonly string[],
+): Record<string, string> {
+  return Object.fromEntries(
+    names.flatMap((name) => (params[name] !== undefined ? [[name, params[name]]] : [])),
+  );
 }

@@ -9,17 +9,22 @@ import { parseJson } from '../../json/bigint-json.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
 import { revertBodySchema } from '../commands/revert-transaction.js';
-import type { LedgerStats } from '../store/stats.js';
-import { readIdempotencyKey, readTransactionId, recordParams, refuseInsertionDate } from './request.js';
-import { effectiveBy, readPointInTime, readTransactionOrder } from '../domain/point-in-time.js';
-import { preCommitVolumes, transactionView, type VolumesView } from '../domain/transaction.js';
 import { keepsEffectiveVolumes, requireEffectiveVolumes } from '../domain/features.js';
-import type { EffectiveVolumeReads } from '../store/effective-volume-reads.js';
-import type { LedgerRecord } from '../store/registry.js';
+import { effectiveBy, readPointInTime, readTransactionOrder } from '../domain/point-in-time.js';
 import { planTransactionQuery } from '../domain/query/transaction-query.js';
-import type { LedgerLookup } from '../store/ledger-lookup.js';
-import type { StoredTransaction, TransactionReads } from '../store/transaction-reads.js';
+import { preCommitVolumes, transactionView, type VolumesView } from '../domain/transaction.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
+import type { EffectiveVolumeReads } from '../store/effective-volume-reads.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { LedgerRecord } from '../store/registry.js';
+import type { LedgerStats } from '../store/stats.js';
+import type { StoredTransaction, TransactionReads } from '../store/transaction-reads.js';
+import {
+  readIdempotencyKey,
+  readTransactionId,
+  recordParams,
+  refuseInsertionDate,
+} from './request.js';
 
 export interface TransactionRoutesDeps {
   lookup: LedgerLookup;
@@ -30,7 +35,10 @@ export interface TransactionRoutesDeps {
 }
 
 /** Transactions (API.md §3.2): create, get, list, count, revert. */
-export function transactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, stats, effectiveVolumes }: TransactionRoutesDeps): void {
+export function transactionRoutes(
+  app: Hono<AppEnv>,
+  { lookup, commands, reads, stats, effectiveVolumes }: TransactionRoutesDeps,
+): void {
   app.post('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
@@ -45,7 +53,10 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, 
       },
     });
     if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
-    const withEffective = outcome.kind === 'dry-run' ? outcome.result : await withEffectiveVolumes(ledger, outcome.result as CreatedView, effectiveVolumes);
+    const withEffective =
+      outcome.kind === 'dry-run'
+        ? outcome.result
+        : await withEffectiveVolumes(ledger, outcome.result as CreatedView, effectiveVolumes);
     return jsonResponse(c, { data: withEffective });
   });
 
@@ -56,9 +67,13 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, 
     const pit = readPointInTime(c.req.query('pit'));
     const stored = await reads.get(ledger, id);
     // At a point in time, a transaction dated after it did not exist yet (as the reference: not found).
-    if (!stored || (pit !== undefined && !effectiveBy(stored.tx, pit))) throw new NotFoundError(`transaction ${id} not found`);
-    const found = pit === undefined ? stored : (await reads.atPointInTime(ledger, [stored], pit))[0]!;
-    const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, [found]) : undefined;
+    if (!stored || (pit !== undefined && !effectiveBy(stored.tx, pit)))
+      throw new NotFoundError(`transaction ${id} not found`);
+    const found =
+      pit === undefined ? stored : (await reads.atPointInTime(ledger, [stored], pit))[0]!;
+    const effective = expand.has('effectiveVolumes')
+      ? await effectiveVolumes.ofTransactions(ledger, [found])
+      : undefined;
     return jsonResponse(c, { data: view(found, expand, effective) });
   });
 
@@ -82,39 +97,67 @@ export function transactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, 
     return jsonResponse(c, { data: outcome.result }, 201);
   });
 
-
-
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204): from the sequencer, or, with a
   // filter or a point in time, what the same listing holds.
   app.get('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     refuseInsertionDate(c);
-    const query = readListQuery(c.req.query(), `ledger.transactions.${ledger.name}`, LISTING_PARAMS);
+    const query = readListQuery(
+      c.req.query(),
+      `ledger.transactions.${ledger.name}`,
+      LISTING_PARAMS,
+    );
     // A cursor carries the listing's parameters: with one, the request's own are not read (only pageSize).
     const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
     const pit = readPointInTime(params.pit);
     const order = readTransactionOrder(params.order);
-    const { access, keep } = planTransactionQuery(params.query, ledger.features, { order, ...(pit !== undefined ? { pit } : {}) });
+    const { access, keep } = planTransactionQuery(params.query, ledger.features, {
+      order,
+      ...(pit !== undefined ? { pit } : {}),
+    });
     if (c.req.method === 'HEAD') {
-      const count = access || keep || pit !== undefined ? await reads.count(ledger, access, pit, keep) : (await stats.read(ledger)).transactions;
+      const count =
+        access || keep || pit !== undefined
+          ? await reads.count(ledger, access, pit, keep)
+          : (await stats.read(ledger)).transactions;
       c.header('Count', String(count));
       return c.body(null, 204);
     }
     const ascending = booleanFlag(params.reverse, 'reverse');
     const expand = readExpand(params.expand, ledger);
     const listing = { ...(pit !== undefined ? { pit } : {}), order, ...(keep ? { keep } : {}) };
-    const page = await reads.list(ledger, query, ascending, access, recordParams(params, LISTING_PARAMS), undefined, listing);
-    const effective = expand.has('effectiveVolumes') ? await effectiveVolumes.ofTransactions(ledger, page.data) : undefined;
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map((t) => view(t, expand, effective)) } });
+    const page = await reads.list(
+      ledger,
+      query,
+      ascending,
+      access,
+      recordParams(params, LISTING_PARAMS),
+      undefined,
+      listing,
+    );
+    const effective = expand.has('effectiveVolumes')
+      ? await effectiveVolumes.ofTransactions(ledger, page.data)
+      : undefined;
+    return jsonResponse(c, {
+      cursor: { ...page, data: page.data.map((t) => view(t, expand, effective)) },
+    });
   });
 }
 
 /** The list's own parameters, all recorded in its cursors. */
 const LISTING_PARAMS = ['reverse', 'expand', 'query', 'pit', 'order'];
 
-function view(stored: StoredTransaction, expand: Set<string>, effective?: Map<number, VolumesView>) {
+function view(
+  stored: StoredTransaction,
+  expand: Set<string>,
+  effective?: Map<number, VolumesView>,
+) {
   const post = effective?.get(stored.tx.id);
-  return transactionView(stored.tx, expand.has('volumes') ? { post: stored.post } : undefined, post ? { post } : undefined);
+  return transactionView(
+    stored.tx,
+    expand.has('volumes') ? { post: stored.post } : undefined,
+    post ? { post } : undefined,
+  );
 }
 
 /** What a create answers: the transaction with its commit-order volumes (transactionView with `post`). */
@@ -125,22 +168,40 @@ type CreatedView = ReturnType<typeof transactionView> & { postCommitVolumes: Vol
  * reference does: read back like `GET ?expand=effectiveVolumes` (the moves are written before the answer). A
  * dry run writes no moves, so it answers commit-order volumes only (docs/decisions.md).
  */
-async function withEffectiveVolumes(ledger: LedgerRecord, created: CreatedView, reads: EffectiveVolumeReads) {
+async function withEffectiveVolumes(
+  ledger: LedgerRecord,
+  created: CreatedView,
+  reads: EffectiveVolumeReads,
+) {
   if (!keepsEffectiveVolumes(ledger.features)) return created;
-  const stored: StoredTransaction = { tx: { ...created, metadata: created.metadata ?? {} } as StoredTransaction['tx'], post: created.postCommitVolumes };
+  const stored: StoredTransaction = {
+    tx: { ...created, metadata: created.metadata ?? {} } as StoredTransaction['tx'],
+    post: created.postCommitVolumes,
+  };
   const post = (await reads.ofTransactions(ledger, [stored])).get(created.id);
-  return post ? { ...created, postCommitEffectiveVolumes: post, preCommitEffectiveVolumes: preCommitVolumes(post, created.postings) } : created;
+  return post
+    ? {
+        ...created,
+        postCommitEffectiveVolumes: post,
+        preCommitEffectiveVolumes: preCommitVolumes(post, created.postings),
+      }
+    : created;
 }
 
 const EXPANDABLE = new Set(['volumes', 'effectiveVolumes']);
 
 /** `expand` values; effective volumes need the moves and the feature that keeps them by effective time. */
 function readExpand(raw: string | undefined, ledger: LedgerRecord): Set<string> {
-  const values = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const values = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const value of values) {
-    if (!EXPANDABLE.has(value)) throw new ValidationError(`expand: "${value.slice(0, 32)}" is not supported (supported: ${[...EXPANDABLE].join(', ')})`);
+    if (!EXPANDABLE.has(value))
+      throw new ValidationError(
+        `expand: "${value.slice(0, 32)}" is not supported (supported: ${[...EXPANDABLE].join(', ')})`,
+      );
   }
   if (values.includes('effectiveVolumes')) requireEffectiveVolumes(ledger.features);
   return new Set(values);
 }
-

@@ -1,11 +1,11 @@
 import { ValidationError } from '../../errors/index.js';
-import { readListQuery, type ListQuery } from '../../pagination/cursor.js';
+import { type ListQuery, readListQuery } from '../../pagination/cursor.js';
 import type { AccountFilter } from '../domain/account-filter.js';
-import { isEnabled, type FeatureSet } from '../domain/features.js';
-import { accountListName, type AccountRead } from '../store/account-reads.js';
+import { type FeatureSet, isEnabled } from '../domain/features.js';
+import { type AccountRead, accountListName } from '../store/account-reads.js';
 import { ledgerKeys } from '../store/keys.js';
-import { canonicalParams, hasValue, METADATA_PARAM, metadataParams } from './v1-query.js';
 import { matchesPattern, readAddressPattern } from './v1-pattern.js';
+import { canonicalParams, hasValue, METADATA_PARAM, metadataParams } from './v1-query.js';
 
 /**
  * The v1 account list's query (and the v1 balances list's, which takes only `address` and `after`). Every filter
@@ -41,26 +41,55 @@ const OPERATORS: Record<string, (balance: bigint, bound: bigint) => boolean> = {
   gte: (b, n) => b >= n,
 };
 
-export function readV1AccountQuery(raw: Record<string, string>, ledger: string, features: FeatureSet, kind: 'accounts' | 'balances'): V1AccountQuery {
+export function readV1AccountQuery(
+  raw: Record<string, string>,
+  ledger: string,
+  features: FeatureSet,
+  kind: 'accounts' | 'balances',
+): V1AccountQuery {
   const mark = kind === 'accounts' ? 'v1' : 'v1b';
   const params = canonicalParams(raw);
-  const names = kind === 'accounts' ? ['address', 'after', 'balance', 'balanceOperator', ...Object.keys(params).filter((n) => METADATA_PARAM.test(n))] : ['address', 'after'];
+  const names =
+    kind === 'accounts'
+      ? [
+          'address',
+          'after',
+          'balance',
+          'balanceOperator',
+          ...Object.keys(params).filter((n) => METADATA_PARAM.test(n)),
+        ]
+      : ['address', 'after'];
   const query = readListQuery(params, accountListName(ledger), names);
   if (query.cursor) {
     const { [mark]: marked, ...filters } = query.cursor.f ?? {};
     if (marked !== '1') throw new ValidationError('cursor: not a cursor of this list');
-    const { startKey: _none, ...planned } = plan(onlyParams(filters, names), ledger, features, false);
+    const { startKey: _none, ...planned } = plan(
+      onlyParams(filters, names),
+      ledger,
+      features,
+      false,
+    );
     return { query, ...planned, carried: { ...onlyParams(filters, names), [mark]: '1' } };
   }
-  const filters = Object.fromEntries(names.filter((n) => params[n] !== undefined && params[n] !== '').map((n) => [n, params[n]!]));
+  const filters = Object.fromEntries(
+    names.filter((n) => params[n] !== undefined && params[n] !== '').map((n) => [n, params[n]!]),
+  );
   const { startKey, ...planned } = plan(filters, ledger, features, true);
   const carried = { ...filters, [mark]: '1' };
   if (!startKey) return { query, ...planned, carried };
-  return { query: { pageSize: query.pageSize, cursor: { l: accountListName(ledger), p: query.pageSize, k: startKey, d: 'n', f: carried } }, ...planned, carried };
+  return {
+    query: {
+      pageSize: query.pageSize,
+      cursor: { l: accountListName(ledger), p: query.pageSize, k: startKey, d: 'n', f: carried },
+    },
+    ...planned,
+    carried,
+  };
 }
 
 /** The cursor also records the index's own filter fields: only the request's parameters are read back. */
-const onlyParams = (filters: Record<string, string>, names: string[]) => Object.fromEntries(Object.entries(filters).filter(([n]) => names.includes(n)));
+const onlyParams = (filters: Record<string, string>, names: string[]) =>
+  Object.fromEntries(Object.entries(filters).filter(([n]) => names.includes(n)));
 
 interface Plan {
   filter: AccountFilter | undefined;
@@ -70,9 +99,15 @@ interface Plan {
   needsVolumes: boolean;
 }
 
-function plan(filters: Record<string, string>, ledger: string, features: FeatureSet, first: boolean): Plan {
+function plan(
+  filters: Record<string, string>,
+  ledger: string,
+  features: FeatureSet,
+  first: boolean,
+): Plan {
   const checks: Array<(read: AccountRead) => boolean> = [];
-  const pattern = filters.address !== undefined ? readAddressPattern(filters.address, 'address') : undefined;
+  const pattern =
+    filters.address !== undefined ? readAddressPattern(filters.address, 'address') : undefined;
   if (pattern) checks.push((r) => matchesPattern(pattern, r.account.address));
   const after = filters.after;
   if (after !== undefined) checks.push((r) => r.account.address > after);
@@ -80,11 +115,15 @@ function plan(filters: Record<string, string>, ledger: string, features: Feature
   for (const [key, value] of metadata) checks.push((r) => hasValue(r.account.metadata, key, value));
   let needsVolumes = false;
   if (filters.balance !== undefined) {
-    if (!/^-?\d{1,38}$/.test(filters.balance)) throw new ValidationError('balance: must be an integer of at most 38 digits');
+    if (!/^-?\d{1,38}$/.test(filters.balance))
+      throw new ValidationError('balance: must be an integer of at most 38 digits');
     const bound = BigInt(filters.balance);
     const operator = filters.balanceOperator ?? 'gte';
     const compare = OPERATORS[operator];
-    if (!compare) throw new ValidationError(`balanceOperator: must be one of ${Object.keys(OPERATORS).join(', ')}`);
+    if (!compare)
+      throw new ValidationError(
+        `balanceOperator: must be one of ${Object.keys(OPERATORS).join(', ')}`,
+      );
     needsVolumes = true;
     checks.push((r) => Object.values(r.volumes ?? {}).some((v) => compare(v.balance, bound)));
   } else if (filters.balanceOperator !== undefined) {
@@ -93,17 +132,40 @@ function plan(filters: Record<string, string>, ledger: string, features: Feature
   const matches = (r: AccountRead) => checks.every((check) => check(r));
   const filtered = checks.length > 0;
 
-  if (pattern?.kind === 'exact') return { filter: { address: pattern.address, prefix: false }, matches, filtered, needsVolumes };
+  if (pattern?.kind === 'exact')
+    return { filter: { address: pattern.address, prefix: false }, matches, filtered, needsVolumes };
   if (pattern?.kind === 'prefix' && isEnabled(features, 'INDEX_ADDRESS_SEGMENTS')) {
     const startAt = first && after !== undefined && after.startsWith(pattern.prefix);
-    return { filter: { address: pattern.prefix, prefix: true }, ...(startAt ? { startKey: listKey(ledger, after!) } : {}), matches, filtered, needsVolumes };
+    return {
+      filter: { address: pattern.prefix, prefix: true },
+      ...(startAt ? { startKey: listKey(ledger, after!) } : {}),
+      matches,
+      filtered,
+      needsVolumes,
+    };
   }
   const [pair] = metadata;
-  if (pair) return { filter: { metadata: { key: pair[0], value: pair[1] } }, matches, filtered, needsVolumes };
-  return { filter: undefined, ...(first && after !== undefined ? { startKey: listKey(ledger, after) } : {}), matches, filtered, needsVolumes };
+  if (pair)
+    return {
+      filter: { metadata: { key: pair[0], value: pair[1] } },
+      matches,
+      filtered,
+      needsVolumes,
+    };
+  return {
+    filter: undefined,
+    ...(first && after !== undefined ? { startKey: listKey(ledger, after) } : {}),
+    matches,
+    filtered,
+    needsVolumes,
+  };
 }
 
 /** The account index key of an address (existing or not): a page starting there holds the addresses after it. */
 function listKey(ledger: string, address: string): Record<string, string> {
-  return { ...ledgerKeys.account(ledger, address), gsi1pk: ledgerKeys.accountList(ledger), gsi1sk: address };
+  return {
+    ...ledgerKeys.account(ledger, address),
+    gsi1pk: ledgerKeys.accountList(ledger),
+    gsi1sk: address,
+  };
 }

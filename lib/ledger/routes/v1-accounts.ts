@@ -1,14 +1,15 @@
 import type { Context, Hono } from 'hono';
+import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
-import { decodeCursor, MAX_PAGE_SIZE, type Cursor } from '../../pagination/cursor.js';
-import { accountView, addBalances, balancesView, type AccountVolumes } from '../domain/account.js';
+import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
+import { type AccountVolumes, accountView, addBalances, balancesView } from '../domain/account.js';
+import type { LedgerRecord } from '../domain/change.js';
 import { isEnabled } from '../domain/features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
-import type { LedgerRecord } from '../domain/change.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
-import { accountListName, type AccountRead, type AccountReads } from '../store/account-reads.js';
+import { type AccountRead, type AccountReads, accountListName } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
 import { readAddress } from './request.js';
@@ -16,7 +17,6 @@ import { readV1AccountQuery, type V1AccountQuery } from './v1-account-query.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 import { v1MetadataRoutes } from './v1-metadata.js';
 import { readAddressPattern } from './v1-pattern.js';
-import { ValidationError } from '../../errors/index.js';
 
 export interface V1AccountRoutesDeps {
   lookup: LedgerLookup;
@@ -26,13 +26,22 @@ export interface V1AccountRoutesDeps {
 }
 
 /** Per-asset balances of an account, assets sorted. */
-const balancesOf = (volumes: AccountVolumes | undefined) => balancesView(addBalances(new Map(), Object.entries(volumes ?? {}).map(([asset, v]) => ({ asset, balance: v.balance }))));
+const balancesOf = (volumes: AccountVolumes | undefined) =>
+  balancesView(
+    addBalances(
+      new Map(),
+      Object.entries(volumes ?? {}).map(([asset, v]) => ({ asset, balance: v.balance })),
+    ),
+  );
 
 /**
  * The v1 account routes (the SDK's getAccountLedger, listAccountsLedger, countAccounts, addMetadataToAccount,
  * getBalances, getBalancesAggregated) over the v2 account reads and the v2 metadata command.
  */
-export function v1AccountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats, commands }: V1AccountRoutesDeps): void {
+export function v1AccountRoutes(
+  app: Hono<AppEnv>,
+  { lookup, accounts, stats, commands }: V1AccountRoutesDeps,
+): void {
   const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(lookup, c.req.param('ledger')!);
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204) of what the same list holds.
@@ -42,11 +51,15 @@ export function v1AccountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats, co
       const ledger = await ledgerOf(c);
       const listing = readV1AccountQuery(c.req.query(), ledger.name, ledger.features, 'accounts');
       if (c.req.method === 'HEAD') {
-        const count = listing.filtered ? await countListing(accounts, ledger, listing) : (await stats.read(ledger)).accounts;
+        const count = listing.filtered
+          ? await countListing(accounts, ledger, listing)
+          : (await stats.read(ledger)).accounts;
         return c.body(null, 204, { Count: String(count) });
       }
       const page = await readPage(accounts, ledger, listing);
-      return jsonResponse(c, { cursor: { ...page, data: page.data.map((r) => accountView(r.account)) } });
+      return jsonResponse(c, {
+        cursor: { ...page, data: page.data.map((r) => accountView(r.account)) },
+      });
     }),
   );
 
@@ -57,16 +70,28 @@ export function v1AccountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats, co
       const ledger = await ledgerOf(c);
       const address = c.req.param('address')!;
       const valid = address.length <= MAX_ADDRESS_LENGTH && ACCOUNT_ADDRESS.test(address);
-      if (!valid) throw new ValidationError('address: must be an account address (segments of a-z A-Z 0-9 _ - separated by ":")');
-      const found = await accounts.get(ledger, address, { expand: { volumes: true, effectiveVolumes: false } });
+      if (!valid)
+        throw new ValidationError(
+          'address: must be an account address (segments of a-z A-Z 0-9 _ - separated by ":")',
+        );
+      const found = await accounts.get(ledger, address, {
+        expand: { volumes: true, effectiveVolumes: false },
+      });
       const data = found
-        ? { ...accountView(found.account), volumes: found.volumes ?? {}, balances: balancesOf(found.volumes) }
+        ? {
+            ...accountView(found.account),
+            volumes: found.volumes ?? {},
+            balances: balancesOf(found.volumes),
+          }
         : { address, metadata: {}, volumes: {}, balances: {} };
       return jsonResponse(c, { data });
     }),
   );
 
-  v1MetadataRoutes(app, { lookup, commands }, '/:ledger/accounts/:address', (c) => ({ type: 'ACCOUNT', address: readAddress(c.req.param('address')!) }));
+  v1MetadataRoutes(app, { lookup, commands }, '/:ledger/accounts/:address', (c) => ({
+    type: 'ACCOUNT',
+    address: readAddress(c.req.param('address')!),
+  }));
 
   // Balances by account: `{cursor: {data: [{<address>: {<asset>: balance}}]}}`, an item per account.
   app.get(
@@ -75,7 +100,12 @@ export function v1AccountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats, co
       const ledger = await ledgerOf(c);
       const listing = readV1AccountQuery(c.req.query(), ledger.name, ledger.features, 'balances');
       const page = await readPage(accounts, ledger, { ...listing, needsVolumes: true });
-      return jsonResponse(c, { cursor: { ...page, data: page.data.map((r) => ({ [r.account.address]: balancesOf(r.volumes) })) } });
+      return jsonResponse(c, {
+        cursor: {
+          ...page,
+          data: page.data.map((r) => ({ [r.account.address]: balancesOf(r.volumes) })),
+        },
+      });
     }),
   );
 
@@ -85,21 +115,41 @@ export function v1AccountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats, co
       const ledger = await ledgerOf(c);
       const { address, useInsertionDate, use_insertion_date: snake, ...rest } = c.req.query();
       const [unknown] = Object.keys(rest);
-      if (unknown !== undefined) throw new ValidationError(`${unknown.slice(0, 32)}: unknown query parameter`);
+      if (unknown !== undefined)
+        throw new ValidationError(`${unknown.slice(0, 32)}: unknown query parameter`);
       // Without a point in time (v1 has none) the current balances, whatever the clock.
       booleanFlag(useInsertionDate, 'useInsertionDate');
       booleanFlag(snake, 'use_insertion_date');
       const pattern = address ? readAddressPattern(address, 'address') : undefined;
-      if (!pattern) return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, undefined)) });
-      if (pattern.kind === 'exact') return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, { address: pattern.address, prefix: false })) });
+      if (!pattern)
+        return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, undefined)) });
+      if (pattern.kind === 'exact')
+        return jsonResponse(c, {
+          data: balancesView(
+            await accounts.balances(ledger, { address: pattern.address, prefix: false }),
+          ),
+        });
       if (pattern.kind === 'prefix' && isEnabled(ledger.features, 'INDEX_ADDRESS_SEGMENTS')) {
-        return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, { address: pattern.prefix, prefix: true })) });
+        return jsonResponse(c, {
+          data: balancesView(
+            await accounts.balances(ledger, { address: pattern.prefix, prefix: true }),
+          ),
+        });
       }
       // A pattern no index serves: every account is read (page by page, as the unfiltered sum does) and matched.
-      const listing = readV1AccountQuery({ address: address!, pageSize: String(MAX_PAGE_SIZE) }, ledger.name, ledger.features, 'balances');
+      const listing = readV1AccountQuery(
+        { address: address!, pageSize: String(MAX_PAGE_SIZE) },
+        ledger.name,
+        ledger.features,
+        'balances',
+      );
       const sums = new Map<string, bigint>();
       await eachPage(accounts, ledger, { ...listing, needsVolumes: true }, (reads) => {
-        for (const r of reads) addBalances(sums, Object.entries(r.volumes ?? {}).map(([asset, v]) => ({ asset, balance: v.balance })));
+        for (const r of reads)
+          addBalances(
+            sums,
+            Object.entries(r.volumes ?? {}).map(([asset, v]) => ({ asset, balance: v.balance })),
+          );
       });
       return jsonResponse(c, { data: balancesView(sums) });
     }),
@@ -108,21 +158,36 @@ export function v1AccountRoutes(app: Hono<AppEnv>, { lookup, accounts, stats, co
 
 /** One page of the listing: the driving read, then every filter on what it returned. */
 async function readPage(accounts: AccountReads, ledger: LedgerRecord, listing: V1AccountQuery) {
-  const page = await accounts.list(ledger, listing.query, listing.filter, { expand: { volumes: listing.needsVolumes, effectiveVolumes: false }, carried: listing.carried });
+  const page = await accounts.list(ledger, listing.query, listing.filter, {
+    expand: { volumes: listing.needsVolumes, effectiveVolumes: false },
+    carried: listing.carried,
+  });
   return { ...page, data: page.data.filter(listing.matches) };
 }
 
 /** Every page of a listing, MAX_PAGE_SIZE accounts a read. */
-async function eachPage(accounts: AccountReads, ledger: LedgerRecord, listing: V1AccountQuery, visit: (reads: AccountRead[]) => void): Promise<void> {
+async function eachPage(
+  accounts: AccountReads,
+  ledger: LedgerRecord,
+  listing: V1AccountQuery,
+  visit: (reads: AccountRead[]) => void,
+): Promise<void> {
   let cursor: Cursor | undefined = listing.query.cursor;
   do {
-    const page = await readPage(accounts, ledger, { ...listing, query: { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) } });
+    const page = await readPage(accounts, ledger, {
+      ...listing,
+      query: { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+    });
     visit(page.data);
     cursor = page.next ? decodeCursor(page.next, accountListName(ledger.name)) : undefined;
   } while (cursor);
 }
 
-async function countListing(accounts: AccountReads, ledger: LedgerRecord, listing: V1AccountQuery): Promise<number> {
+async function countListing(
+  accounts: AccountReads,
+  ledger: LedgerRecord,
+  listing: V1AccountQuery,
+): Promise<number> {
   let total = 0;
   await eachPage(accounts, ledger, listing, (reads) => {
     total += reads.length;

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
-import { decodeCursor, MAX_PAGE_SIZE, type Cursor } from '../../pagination/cursor.js';
+import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
 import { PLATFORM_VERSION } from '../../platform/version.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRegistry } from '../store/registry.js';
@@ -20,16 +20,31 @@ export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: Ledger
     const ledgers: string[] = [];
     let cursor: Cursor | undefined;
     do {
-      const page = await registry.list({ pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, undefined);
+      const page = await registry.list(
+        { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+        undefined,
+      );
       ledgers.push(...page.data.map((l) => l.name));
-      cursor = page.next && ledgers.length < V1_INFO_MAX_LEDGERS ? decodeCursor(page.next, 'ledger.ledgers') : undefined;
+      cursor =
+        page.next && ledgers.length < V1_INFO_MAX_LEDGERS
+          ? decodeCursor(page.next, 'ledger.ledgers')
+          : undefined;
     } while (cursor);
-    return jsonResponse(c, { data: { server: 'ledger', version: PLATFORM_VERSION, config: { storage: { driver: 'dynamodb', ledgers } } } });
+    return jsonResponse(c, {
+      data: {
+        server: 'ledger',
+        version: PLATFORM_VERSION,
+        config: { storage: { driver: 'dynamodb', ledgers } },
+      },
+    });
   });
 }
 
 /** `GET /<ledger>/_info` and `GET /<ledger>/stats` (the SDK's getLedgerInfo, readStats). */
-export function v1LedgerRoutes(app: Hono<AppEnv>, { lookup, stats }: { lookup: LedgerLookup; stats: LedgerStats }): void {
+export function v1LedgerRoutes(
+  app: Hono<AppEnv>,
+  { lookup, stats }: { lookup: LedgerLookup; stats: LedgerStats },
+): void {
   app.get(
     '/:ledger/_info',
     v1Handler(async (c) => {

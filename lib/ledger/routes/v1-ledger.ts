@@ -1,5 +1,10 @@
 import type { Context, Handler } from 'hono';
-import { NotFoundError, PayloadTooLargeError, PlatformError, ValidationError } from '../../errors/index.js';
+import {
+  NotFoundError,
+  PayloadTooLargeError,
+  PlatformError,
+  ValidationError,
+} from '../../errors/index.js';
 import type { AppEnv } from '../../http/types.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRecord } from '../store/registry.js';

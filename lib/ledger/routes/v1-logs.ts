@@ -7,7 +7,7 @@ import { parseInstant, sortableInstant } from '../../time/instant.js';
 import type { LogEntry, LogType } from '../domain/logs.js';
 import { ledgerKeys } from '../store/keys.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
-import { logListName, type LogReads } from '../store/log-reads.js';
+import { type LogReads, logListName } from '../store/log-reads.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 import { canonicalParams } from './v1-query.js';
 
@@ -23,7 +23,13 @@ const V1_TYPE: Record<LogType, 'NEW_TRANSACTION' | 'SET_METADATA'> = {
   DELETE_METADATA: 'SET_METADATA',
 };
 
-export const v1LogView = (log: LogEntry) => ({ id: log.id, type: V1_TYPE[log.type], data: log.data, date: log.date, hash: log.hash });
+export const v1LogView = (log: LogEntry) => ({
+  id: log.id,
+  type: V1_TYPE[log.type],
+  data: log.data,
+  date: log.date,
+  hash: log.hash,
+});
 
 const FILTERS = ['after', 'startTime', 'endTime'];
 
@@ -32,7 +38,10 @@ const FILTERS = ['after', 'startTime', 'endTime'];
  * `endTime` (exclusive) on the log's date, combinable. The log is read by id: a page reads pageSize entries and
  * keeps those in the time range, so it may hold fewer while `hasMore` is true; cursors carry the range.
  */
-export function v1LogRoutes(app: Hono<AppEnv>, { lookup, logs }: { lookup: LedgerLookup; logs: LogReads }): void {
+export function v1LogRoutes(
+  app: Hono<AppEnv>,
+  { lookup, logs }: { lookup: LedgerLookup; logs: LogReads },
+): void {
   app.get(
     '/:ledger/logs',
     v1Handler(async (c) => {
@@ -40,12 +49,29 @@ export function v1LogRoutes(app: Hono<AppEnv>, { lookup, logs }: { lookup: Ledge
       const list = logListName(ledger.name);
       const params = canonicalParams(c.req.query());
       let query = readListQuery(params, list, FILTERS);
-      const filters = query.cursor ? (query.cursor.f ?? {}) : Object.fromEntries(FILTERS.filter((n) => params[n]).map((n) => [n, params[n]!]));
-      const from = filters.startTime !== undefined ? sortableInstant(parseInstant(filters.startTime, 'startTime')) : undefined;
-      const to = filters.endTime !== undefined ? sortableInstant(parseInstant(filters.endTime, 'endTime')) : undefined;
+      const filters = query.cursor
+        ? (query.cursor.f ?? {})
+        : Object.fromEntries(FILTERS.filter((n) => params[n]).map((n) => [n, params[n]!]));
+      const from =
+        filters.startTime !== undefined
+          ? sortableInstant(parseInstant(filters.startTime, 'startTime'))
+          : undefined;
+      const to =
+        filters.endTime !== undefined
+          ? sortableInstant(parseInstant(filters.endTime, 'endTime'))
+          : undefined;
       if (!query.cursor && filters.after !== undefined) {
-        if (!/^\d{1,15}$/.test(filters.after)) throw new ValidationError('after: must be a log id (a non-negative integer)');
-        query = { pageSize: query.pageSize, cursor: { l: list, p: query.pageSize, k: ledgerKeys.log(ledger.name, Number(filters.after)), d: 'n' } };
+        if (!/^\d{1,15}$/.test(filters.after))
+          throw new ValidationError('after: must be a log id (a non-negative integer)');
+        query = {
+          pageSize: query.pageSize,
+          cursor: {
+            l: list,
+            p: query.pageSize,
+            k: ledgerKeys.log(ledger.name, Number(filters.after)),
+            d: 'n',
+          },
+        };
       }
       const page = await logs.list(ledger, query);
       const inRange = (log: LogEntry) => {
@@ -53,11 +79,18 @@ export function v1LogRoutes(app: Hono<AppEnv>, { lookup, logs }: { lookup: Ledge
         return (from === undefined || at >= from) && (to === undefined || at < to);
       };
       // The log's own cursors know the position only: the range travels with them.
-      const carry = (raw: string | undefined) => (raw === undefined ? undefined : encodeCursor({ ...decodeCursor(raw, list), f: filters }));
+      const carry = (raw: string | undefined) =>
+        raw === undefined ? undefined : encodeCursor({ ...decodeCursor(raw, list), f: filters });
       const next = carry(page.next);
       const previous = carry(page.previous);
       return jsonResponse(c, {
-        cursor: { pageSize: page.pageSize, hasMore: page.hasMore, ...(previous ? { previous } : {}), ...(next ? { next } : {}), data: page.data.filter(inRange).map(v1LogView) },
+        cursor: {
+          pageSize: page.pageSize,
+          hasMore: page.hasMore,
+          ...(previous ? { previous } : {}),
+          ...(next ? { next } : {}),
+          data: page.data.filter(inRange).map(v1LogView),
+        },
       });
     }),
   );

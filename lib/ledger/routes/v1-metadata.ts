@@ -28,11 +28,20 @@ export function v1MetadataRoutes(
         kind: 'metadata',
         target,
         change: await changeOf(c),
-        options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+        options: {
+          dryRun: booleanFlag(c.req.query('preview'), 'preview'),
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        },
       });
       if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
       return c.body(null, 204);
     });
-  app.post(`${path}/metadata`, write(async (c) => ({ kind: 'save', metadata: await readJsonBody(c, metadataMap) })));
-  app.delete(`${path}/metadata/:key`, write(async (c) => ({ kind: 'delete', key: c.req.param('key')! })));
+  app.post(
+    `${path}/metadata`,
+    write(async (c) => ({ kind: 'save', metadata: await readJsonBody(c, metadataMap) })),
+  );
+  app.delete(
+    `${path}/metadata/:key`,
+    write(async (c) => ({ kind: 'delete', key: c.req.param('key')! })),
+  );
 }

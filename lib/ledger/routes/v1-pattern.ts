@@ -6,17 +6,22 @@ import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
  * expression placed between ^ and $. What an index can serve is recognised first: an exact address, or a prefix
  * (`users:`, `users:.*`); anything else is a regular expression evaluated on the items a page reads.
  */
-export type AddressPattern = { kind: 'exact'; address: string } | { kind: 'prefix'; prefix: string } | { kind: 'regex'; source: string; regex: RegExp };
+export type AddressPattern =
+  | { kind: 'exact'; address: string }
+  | { kind: 'prefix'; prefix: string }
+  | { kind: 'regex'; source: string; regex: RegExp };
 
 const PREFIX_BODY = /^[a-zA-Z0-9_-]+(:[a-zA-Z0-9_-]+)*:$/;
 /** Unbounded quantifiers a pattern may hold: with addresses of at most 256 characters, two keep a match quadratic at worst. */
 const MAX_UNBOUNDED = 2;
 
 export function readAddressPattern(raw: string, name: string): AddressPattern {
-  if (raw.length === 0 || raw.length > MAX_ADDRESS_LENGTH) throw new ValidationError(`${name}: must be 1-${MAX_ADDRESS_LENGTH} characters`);
+  if (raw.length === 0 || raw.length > MAX_ADDRESS_LENGTH)
+    throw new ValidationError(`${name}: must be 1-${MAX_ADDRESS_LENGTH} characters`);
   if (ACCOUNT_ADDRESS.test(raw)) return { kind: 'exact', address: raw };
   if (PREFIX_BODY.test(raw)) return { kind: 'prefix', prefix: raw };
-  if (raw.endsWith(':.*') && PREFIX_BODY.test(raw.slice(0, -2))) return { kind: 'prefix', prefix: raw.slice(0, -2) };
+  if (raw.endsWith(':.*') && PREFIX_BODY.test(raw.slice(0, -2)))
+    return { kind: 'prefix', prefix: raw.slice(0, -2) };
   checkSafe(raw, name);
   try {
     return { kind: 'regex', source: raw, regex: new RegExp(`^(?:${raw})$`) };
@@ -43,7 +48,9 @@ export function matchesPattern(pattern: AddressPattern, address: string): boolea
  */
 function checkSafe(raw: string, name: string): void {
   const refuse = (why: string): never => {
-    throw new ValidationError(`${name}: ${why} (address patterns are regular expressions with quantifiers on single characters or classes only)`);
+    throw new ValidationError(
+      `${name}: ${why} (address patterns are regular expressions with quantifiers on single characters or classes only)`,
+    );
   };
   let unbounded = 0;
   let inClass = false;
@@ -61,7 +68,8 @@ function checkSafe(raw: string, name: string): void {
       continue;
     }
     if (ch === '[') inClass = true;
-    else if (ch === '(' && raw[i + 1] === '?') refuse('lookarounds and special groups are not supported');
+    else if (ch === '(' && raw[i + 1] === '?')
+      refuse('lookarounds and special groups are not supported');
     else if (ch === '*' || ch === '+' || ch === '?' || ch === '{') {
       if (raw[i - 1] === ')') refuse('a quantifier on a group is not supported');
       if (ch === '{') {

@@ -1,11 +1,11 @@
 import { ValidationError } from '../../errors/index.js';
-import { readListQuery, type ListQuery } from '../../pagination/cursor.js';
+import { type ListQuery, readListQuery } from '../../pagination/cursor.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
-import { isEnabled, type FeatureSet } from '../domain/features.js';
+import { type FeatureSet, isEnabled } from '../domain/features.js';
 import type { TransactionFilter } from '../domain/transaction-filter.js';
 import { ledgerKeys } from '../store/keys.js';
 import type { StoredTransaction } from '../store/transaction-reads.js';
-import { matchesPattern, readAddressPattern, type AddressPattern } from './v1-pattern.js';
+import { type AddressPattern, matchesPattern, readAddressPattern } from './v1-pattern.js';
 
 /**
  * The v1 transaction list's query (API.md §3.4) in the v2 reads' terms. Every filter combines with every other,
@@ -29,9 +29,22 @@ export interface V1ListQuery {
   filtered: boolean;
 }
 
-const FILTERS = ['after', 'reference', 'account', 'source', 'destination', 'startTime', 'endTime'] as const;
+const FILTERS = [
+  'after',
+  'reference',
+  'account',
+  'source',
+  'destination',
+  'startTime',
+  'endTime',
+] as const;
 /** The reference's deprecated snake_case spellings. */
-const ALIASES: Record<string, string> = { page_size: 'pageSize', start_time: 'startTime', end_time: 'endTime', pagination_token: 'cursor' };
+const ALIASES: Record<string, string> = {
+  page_size: 'pageSize',
+  start_time: 'startTime',
+  end_time: 'endTime',
+  pagination_token: 'cursor',
+};
 /** Marks a cursor as a v1 listing's (both lists page the same items, with different filters). */
 const V1_MARK = 'v1';
 export const METADATA_PARAM = /^metadata\[(.{1,256})\]$/s;
@@ -45,28 +58,38 @@ export function metadataParams(filters: Record<string, string>): Array<[string, 
   for (const [name, value] of Object.entries(filters)) {
     const key = METADATA_PARAM.exec(name)?.[1];
     if (key === undefined) continue;
-    if (value.length > 1024) throw new ValidationError(`${name.slice(0, 64)}: must be at most 1024 characters`);
+    if (value.length > 1024)
+      throw new ValidationError(`${name.slice(0, 64)}: must be at most 1024 characters`);
     pairs.push([key, value]);
   }
   return pairs;
 }
 
 /** Whether metadata holds `key` with `value` (an own key: `__proto__` or `constructor` are data like any other). */
-export const hasValue = (metadata: Record<string, string>, key: string, value: string) => Object.hasOwn(metadata, key) && metadata[key] === value;
+export const hasValue = (metadata: Record<string, string>, key: string, value: string) =>
+  Object.hasOwn(metadata, key) && metadata[key] === value;
 
 /** Request parameters under their canonical names (aliases folded, each given once). */
 export function canonicalParams(raw: Record<string, string>): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
-    if (name.startsWith('metadata[') && !METADATA_PARAM.test(name)) throw new ValidationError(`${name.slice(0, 64)}: must be metadata[<key>] with a key of 1-256 characters`);
+    if (name.startsWith('metadata[') && !METADATA_PARAM.test(name))
+      throw new ValidationError(
+        `${name.slice(0, 64)}: must be metadata[<key>] with a key of 1-256 characters`,
+      );
     const canonical = ALIASES[name] ?? name;
-    if (params[canonical] !== undefined) throw new ValidationError(`${name}: given twice (as ${canonical} and its alias)`);
+    if (params[canonical] !== undefined)
+      throw new ValidationError(`${name}: given twice (as ${canonical} and its alias)`);
     params[canonical] = value;
   }
   return params;
 }
 
-export function readV1ListQuery(raw: Record<string, string>, ledger: string, features: FeatureSet): V1ListQuery {
+export function readV1ListQuery(
+  raw: Record<string, string>,
+  ledger: string,
+  features: FeatureSet,
+): V1ListQuery {
   const params = canonicalParams(raw);
   const list = `ledger.transactions.${ledger}`;
   const metadataNames = Object.keys(params).filter((n) => METADATA_PARAM.test(n));
@@ -78,12 +101,23 @@ export function readV1ListQuery(raw: Record<string, string>, ledger: string, fea
     // The cursor's key already says where the read resumes: `after` is only checked.
     return { query, ...plan(filters, ledger, features, false), recorded: f };
   }
-  const filters = Object.fromEntries([...FILTERS, ...metadataNames].filter((n) => params[n] !== undefined && params[n] !== '').map((n) => [n, params[n]!]));
+  const filters = Object.fromEntries(
+    [...FILTERS, ...metadataNames]
+      .filter((n) => params[n] !== undefined && params[n] !== '')
+      .map((n) => [n, params[n]!]),
+  );
   const planned = plan(filters, ledger, features, true);
   const recorded = { [V1_MARK]: '1', ...filters };
   if (planned.startKey === undefined) return { query, ...planned, recorded };
   // The first page starts right after `after` in descending order: a start key, as a cursor would carry.
-  return { query: { pageSize: query.pageSize, cursor: { l: list, p: query.pageSize, k: planned.startKey, d: 'n', f: recorded } }, ...planned, recorded };
+  return {
+    query: {
+      pageSize: query.pageSize,
+      cursor: { l: list, p: query.pageSize, k: planned.startKey, d: 'n', f: recorded },
+    },
+    ...planned,
+    recorded,
+  };
 }
 
 interface Plan {
@@ -94,11 +128,17 @@ interface Plan {
   filtered: boolean;
 }
 
-function plan(filters: Record<string, string>, ledger: string, features: FeatureSet, first: boolean): Plan {
+function plan(
+  filters: Record<string, string>,
+  ledger: string,
+  features: FeatureSet,
+  first: boolean,
+): Plan {
   const checks: Array<(t: StoredTransaction) => boolean> = [];
   let after: number | undefined;
   if (filters.after !== undefined) {
-    if (!/^\d{1,15}$/.test(filters.after)) throw new ValidationError('after: must be a transaction id (a non-negative integer)');
+    if (!/^\d{1,15}$/.test(filters.after))
+      throw new ValidationError('after: must be a transaction id (a non-negative integer)');
     const bound = Number(filters.after);
     after = bound;
     checks.push((t) => t.tx.id < bound);
@@ -114,14 +154,24 @@ function plan(filters: Record<string, string>, ledger: string, features: Feature
     const pattern = readAddressPattern(filters[name], name);
     roles.push([name, pattern]);
     checks.push((t) =>
-      t.tx.postings.some((p) => (name !== 'destination' && matchesPattern(pattern, p.source)) || (name !== 'source' && matchesPattern(pattern, p.destination))),
+      t.tx.postings.some(
+        (p) =>
+          (name !== 'destination' && matchesPattern(pattern, p.source)) ||
+          (name !== 'source' && matchesPattern(pattern, p.destination)),
+      ),
     );
   }
   const metadata = metadataParams(filters);
   for (const [key, value] of metadata) checks.push((t) => hasValue(t.tx.metadata, key, value));
   // v1 semantics: startTime inclusive, endTime exclusive.
-  const from = filters.startTime !== undefined ? sortableInstant(parseInstant(filters.startTime, 'startTime')) : undefined;
-  const to = filters.endTime !== undefined ? sortableInstant(parseInstant(filters.endTime, 'endTime')) : undefined;
+  const from =
+    filters.startTime !== undefined
+      ? sortableInstant(parseInstant(filters.startTime, 'startTime'))
+      : undefined;
+  const to =
+    filters.endTime !== undefined
+      ? sortableInstant(parseInstant(filters.endTime, 'endTime'))
+      : undefined;
   if (from !== undefined || to !== undefined) {
     checks.push((t) => {
       const at = sortableInstant(parseInstant(t.tx.timestamp, 'timestamp'));
@@ -131,25 +181,50 @@ function plan(filters: Record<string, string>, ledger: string, features: Feature
   const matches = (t: StoredTransaction) => checks.every((check) => check(t));
   const filtered = checks.length > 0;
 
-  if (reference !== undefined) return { filter: { kind: 'reference', reference }, ...(after !== undefined ? { before: after } : {}), matches, filtered };
+  if (reference !== undefined)
+    return {
+      filter: { kind: 'reference', reference },
+      ...(after !== undefined ? { before: after } : {}),
+      matches,
+      filtered,
+    };
   const exact = roles.find(([, p]) => p.kind === 'exact');
   if (exact && isEnabled(features, 'INDEX_TRANSACTION_ACCOUNTS')) {
     const [name, pattern] = exact;
     const address = (pattern as { address: string }).address;
-    return { filter: { kind: 'account', address, role: name === 'account' ? 'any' : name }, ...(after !== undefined ? { before: after } : {}), matches, filtered };
+    return {
+      filter: { kind: 'account', address, role: name === 'account' ? 'any' : name },
+      ...(after !== undefined ? { before: after } : {}),
+      matches,
+      filtered,
+    };
   }
   const startAt = first && after !== undefined;
   const [firstPair] = metadata;
   if (firstPair) {
     const [key, value] = firstPair;
-    return { filter: { kind: 'metadata', key, value }, ...(startAt ? { startKey: ledgerKeys.transactionMetadata(ledger, key, value, after!) } : {}), matches, filtered };
-  }
-  if (from !== undefined || to !== undefined) {
     return {
-      filter: { kind: 'time', ...(from !== undefined ? { from: { at: from, inclusive: true } } : {}), ...(to !== undefined ? { to: { at: to, inclusive: false } } : {}) },
+      filter: { kind: 'metadata', key, value },
+      ...(startAt ? { startKey: ledgerKeys.transactionMetadata(ledger, key, value, after!) } : {}),
       matches,
       filtered,
     };
   }
-  return { filter: undefined, ...(startAt ? { startKey: ledgerKeys.transaction(ledger, after!) } : {}), matches, filtered };
+  if (from !== undefined || to !== undefined) {
+    return {
+      filter: {
+        kind: 'time',
+        ...(from !== undefined ? { from: { at: from, inclusive: true } } : {}),
+        ...(to !== undefined ? { to: { at: to, inclusive: false } } : {}),
+      },
+      matches,
+      filtered,
+    };
+  }
+  return {
+    filter: undefined,
+    ...(startAt ? { startKey: ledgerKeys.transaction(ledger, after!) } : {}),
+    matches,
+    filtered,
+  };
 }

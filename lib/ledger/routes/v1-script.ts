@@ -25,14 +25,26 @@ const scriptBodySchema = v.strictObject({
 });
 
 /** The v1 ScriptResponse's error codes (a closed enum in the SDK): anything else is answered as VALIDATION. */
-const V1_SCRIPT_CODES = new Set(['INTERNAL', 'INSUFFICIENT_FUND', 'VALIDATION', 'CONFLICT', 'NO_SCRIPT', 'COMPILATION_FAILED', 'METADATA_OVERRIDE', 'NOT_FOUND']);
+const V1_SCRIPT_CODES = new Set([
+  'INTERNAL',
+  'INSUFFICIENT_FUND',
+  'VALIDATION',
+  'CONFLICT',
+  'NO_SCRIPT',
+  'COMPILATION_FAILED',
+  'METADATA_OVERRIDE',
+  'NOT_FOUND',
+]);
 
 /**
  * v1 `POST /<ledger>/script` (the SDK's `runScript`): a Numscript transaction, as `POST /v2/<ledger>/transactions`
  * with a `script` decides it. The reference answers a script's own failure (insufficient funds, compilation...)
  * with 200 and `{errorCode, errorMessage}` in the body, which is what the SDK reads; `preview` is the dry run.
  */
-export function v1ScriptRoutes(app: Hono<AppEnv>, { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands }): void {
+export function v1ScriptRoutes(
+  app: Hono<AppEnv>,
+  { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands },
+): void {
   app.post('/:ledger/script', async (c) => {
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
     const body = await readJsonBody(c, scriptBodySchema, { parse: parseJson });
@@ -45,17 +57,34 @@ export function v1ScriptRoutes(app: Hono<AppEnv>, { lookup, commands }: { lookup
           ...(body.reference !== undefined ? { reference: body.reference } : {}),
           ...(body.metadata ? { metadata: body.metadata } : {}),
         },
-        options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), force: false, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+        options: {
+          dryRun: booleanFlag(c.req.query('preview'), 'preview'),
+          force: false,
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        },
       });
       if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
-      return jsonResponse(c, { transaction: v1Transaction(outcome.result as ReturnType<typeof transactionView>) });
+      return jsonResponse(c, {
+        transaction: v1Transaction(outcome.result as ReturnType<typeof transactionView>),
+      });
     } catch (err) {
       // Only what the script decided is a ScriptResponse error; the platform's own failures stay HTTP errors.
       if (!(err instanceof PlatformError) || !SCRIPT_FAILURES.has(err.kind)) throw err;
       const { errorCode } = contractError(err);
-      return jsonResponse(c, { errorCode: V1_SCRIPT_CODES.has(errorCode) ? errorCode : 'VALIDATION', errorMessage: err.message });
+      return jsonResponse(c, {
+        errorCode: V1_SCRIPT_CODES.has(errorCode) ? errorCode : 'VALIDATION',
+        errorMessage: err.message,
+      });
     }
   });
 }
 
-const SCRIPT_FAILURES = new Set<PlatformError['kind']>(['insufficient_fund', 'compilation_failed', 'metadata_override', 'no_postings', 'conflict', 'reads_changed', 'not_found']);
+const SCRIPT_FAILURES = new Set<PlatformError['kind']>([
+  'insufficient_fund',
+  'compilation_failed',
+  'metadata_override',
+  'no_postings',
+  'conflict',
+  'reads_changed',
+  'not_found',
+]);

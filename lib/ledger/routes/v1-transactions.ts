@@ -6,17 +6,17 @@ import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
-import { decodeCursor, MAX_PAGE_SIZE, type Cursor } from '../../pagination/cursor.js';
+import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
 import { MAX_BULK_ELEMENTS } from '../commands/bulk.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
 import { operationRequest } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { transactionView } from '../domain/transaction.js';
+import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
-import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import { readIdempotencyKey, readTransactionId } from './request.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 import { v1MetadataRoutes } from './v1-metadata.js';
@@ -35,7 +35,10 @@ const batchSchema = v.strictObject({
   transactions: v.pipe(
     v.array(
       v.strictObject({
-        postings: v.pipe(createTransactionSchema.entries.postings.wrapped, v.minLength(1, 'must hold at least one posting')),
+        postings: v.pipe(
+          createTransactionSchema.entries.postings.wrapped,
+          v.minLength(1, 'must hold at least one posting'),
+        ),
         reference: createTransactionSchema.entries.reference,
         metadata: createTransactionSchema.entries.metadata,
         timestamp: createTransactionSchema.entries.timestamp,
@@ -52,7 +55,10 @@ const batchSchema = v.strictObject({
  * log entries, idempotency records and events as v2 writes), answered in v1 shapes. Registered after every v2
  * route, so `/v2/...` is never taken for a ledger "v2".
  */
-export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads, stats, writer }: V1TransactionRoutesDeps): void {
+export function v1TransactionRoutes(
+  app: Hono<AppEnv>,
+  { lookup, commands, reads, stats, writer }: V1TransactionRoutesDeps,
+): void {
   const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(lookup, c.req.param('ledger')!);
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header) of what the same list holds. 200, not
@@ -63,11 +69,22 @@ export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads
       const ledger = await ledgerOf(c);
       const listing = readV1ListQuery(c.req.query(), ledger.name, ledger.features);
       if (c.req.method === 'HEAD') {
-        const count = listing.filtered ? await countListing(reads, ledger, listing) : (await stats.read(ledger)).transactions;
+        const count = listing.filtered
+          ? await countListing(reads, ledger, listing)
+          : (await stats.read(ledger)).transactions;
         return c.body(null, 200, { Count: String(count) });
       }
-      const page = await reads.list(ledger, listing.query, false, listing.filter, listing.recorded, listing.before);
-      const data = page.data.filter(listing.matches).map((t) => v1Transaction(transactionView(t.tx, { post: t.post })));
+      const page = await reads.list(
+        ledger,
+        listing.query,
+        false,
+        listing.filter,
+        listing.recorded,
+        listing.before,
+      );
+      const data = page.data
+        .filter(listing.matches)
+        .map((t) => v1Transaction(transactionView(t.tx, { post: t.post })));
       return jsonResponse(c, { cursor: { ...page, data } });
     }),
   );
@@ -82,7 +99,11 @@ export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads
         kind: 'create',
         input,
         // v1's dry run is `preview`.
-        options: { dryRun: booleanFlag(c.req.query('preview'), 'preview'), force: false, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+        options: {
+          dryRun: booleanFlag(c.req.query('preview'), 'preview'),
+          force: false,
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        },
       });
       if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
       return jsonResponse(c, { data: [v1Transaction(outcome.result as V2View)] });
@@ -94,10 +115,19 @@ export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads
     '/:ledger/transactions/batch',
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
-      if (c.req.header('idempotency-key') !== undefined) throw new ValidationError('Idempotency-Key: not supported on the v1 batch (send the transactions one by one, or use the v2 bulk with an ik per element)');
+      if (c.req.header('idempotency-key') !== undefined)
+        throw new ValidationError(
+          'Idempotency-Key: not supported on the v1 batch (send the transactions one by one, or use the v2 bulk with an ik per element)',
+        );
       const { transactions } = await readJsonBody(c, batchSchema, { parse: parseBatch });
       const requests = await Promise.all(
-        transactions.map((input) => operationRequest(ledger, { kind: 'create', input, options: { dryRun: false, force: false } }, async () => undefined)),
+        transactions.map((input) =>
+          operationRequest(
+            ledger,
+            { kind: 'create', input, options: { dryRun: false, force: false } },
+            async () => undefined,
+          ),
+        ),
       );
       const outcomes = await writer.writeAtomic(ledger, requests);
       return jsonResponse(c, { data: outcomes.map((o) => v1Transaction(o.result as V2View)) });
@@ -111,7 +141,9 @@ export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads
       const id = readTransactionId(c.req.param('id')!);
       const stored = await reads.get(ledger, id);
       if (!stored) throw new NotFoundError(`transaction ${id} not found`);
-      return jsonResponse(c, { data: v1Transaction(transactionView(stored.tx, { post: stored.post })) });
+      return jsonResponse(c, {
+        data: v1Transaction(transactionView(stored.tx, { post: stored.post })),
+      });
     }),
   );
 
@@ -126,30 +158,50 @@ export function v1TransactionRoutes(app: Hono<AppEnv>, { lookup, commands, reads
         id,
         body: {},
         // v1's `disableChecks` is v2's `force`: the reverse postings may overdraw.
-        options: { force: booleanFlag(c.req.query('disableChecks'), 'disableChecks'), atEffectiveDate: false, dryRun: booleanFlag(c.req.query('preview'), 'preview'), ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) },
+        options: {
+          force: booleanFlag(c.req.query('disableChecks'), 'disableChecks'),
+          atEffectiveDate: false,
+          dryRun: booleanFlag(c.req.query('preview'), 'preview'),
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        },
       });
       if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
       return jsonResponse(c, { data: v1Transaction(outcome.result as V2View) }, 201);
     }),
   );
 
-  v1MetadataRoutes(app, { lookup, commands }, '/:ledger/transactions/:id', (c) => ({ type: 'TRANSACTION', id: readTransactionId(c.req.param('id')!) }));
+  v1MetadataRoutes(app, { lookup, commands }, '/:ledger/transactions/:id', (c) => ({
+    type: 'TRANSACTION',
+    id: readTransactionId(c.req.param('id')!),
+  }));
 }
 
 /** The batch body; a `null` field of an element is absent, as it is on a single create (the SDK sends `metadata: null`). */
 function parseBatch(text: string): unknown {
   const body = parseJson(text) as { transactions?: unknown };
-  if (body && typeof body === 'object' && Array.isArray(body.transactions)) return { ...body, transactions: body.transactions.map((t) => withoutNullFields(t)) };
+  if (body && typeof body === 'object' && Array.isArray(body.transactions))
+    return { ...body, transactions: body.transactions.map((t) => withoutNullFields(t)) };
   return body;
 }
 
 /** What the same listing holds: its pages, counted (each page a bounded read). */
-async function countListing(reads: TransactionReads, ledger: LedgerRecord, listing: V1ListQuery): Promise<number> {
+async function countListing(
+  reads: TransactionReads,
+  ledger: LedgerRecord,
+  listing: V1ListQuery,
+): Promise<number> {
   const list = `ledger.transactions.${ledger.name}`;
   let total = 0;
   let cursor: Cursor | undefined = listing.query.cursor;
   do {
-    const page = await reads.list(ledger, { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, false, listing.filter, listing.recorded, listing.before);
+    const page = await reads.list(
+      ledger,
+      { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+      false,
+      listing.filter,
+      listing.recorded,
+      listing.before,
+    );
     total += page.data.filter(listing.matches).length;
     cursor = page.next ? decodeCursor(page.next, list) : undefined;
   } while (cursor);

@@ -4,9 +4,9 @@ import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { planVolumeQuery, readGroupBy } from '../domain/query/volume-query.js';
-import { requireFeature } from '../domain/features.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
+import { requireFeature } from '../domain/features.js';
+import { planVolumeQuery, readGroupBy } from '../domain/query/volume-query.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { VolumeReads, Window } from '../store/volume-reads.js';
 import { recordParams } from './request.js';
@@ -16,22 +16,46 @@ import { recordParams } from './request.js';
  * effective time, or on insertion time with `insertionDate=true` (without a window the current volumes, as the
  * reference).
  */
-export function volumeRoutes(app: Hono<AppEnv>, { lookup, volumes }: { lookup: LedgerLookup; volumes: VolumeReads }): void {
+export function volumeRoutes(
+  app: Hono<AppEnv>,
+  { lookup, volumes }: { lookup: LedgerLookup; volumes: VolumeReads },
+): void {
   app.get('/v2/:ledger/volumes', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
-    const query = readListQuery(c.req.query(), `ledger.volumes.${ledger.name}`, ['startTime', 'endTime', 'query', 'insertionDate', 'groupBy']);
+    const query = readListQuery(c.req.query(), `ledger.volumes.${ledger.name}`, [
+      'startTime',
+      'endTime',
+      'query',
+      'insertionDate',
+      'groupBy',
+    ]);
     const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
     const insertion = booleanFlag(params.insertionDate, 'insertionDate');
     const groupBy = readGroupBy(params.groupBy);
     const window: Window = { clock: insertion ? 'insertion' : 'effective' };
-    if (params.startTime) window.from = sortableInstant(parseInstant(params.startTime, 'startTime'));
+    if (params.startTime)
+      window.from = sortableInstant(parseInstant(params.startTime, 'startTime'));
     if (params.endTime) window.to = sortableInstant(parseInstant(params.endTime, 'endTime'));
     const windowed = window.from !== undefined || window.to !== undefined;
     if (windowed) requireFeature(ledger.features, 'MOVES_HISTORY');
-    if (window.from && window.to && window.from > window.to) throw new ValidationError('startTime: must not be after endTime');
+    if (window.from && window.to && window.from > window.to)
+      throw new ValidationError('startTime: must not be after endTime');
     const { access, keep } = planVolumeQuery(params.query, ledger.features);
-    const recorded = recordParams(params, ['startTime', 'endTime', 'query', 'insertionDate', 'groupBy']);
-    const page = await volumes.list(ledger, query, access, windowed ? window : undefined, recorded, { ...(keep ? { keep } : {}), ...(groupBy !== undefined ? { groupBy } : {}) });
+    const recorded = recordParams(params, [
+      'startTime',
+      'endTime',
+      'query',
+      'insertionDate',
+      'groupBy',
+    ]);
+    const page = await volumes.list(
+      ledger,
+      query,
+      access,
+      windowed ? window : undefined,
+      recorded,
+      { ...(keep ? { keep } : {}), ...(groupBy !== undefined ? { groupBy } : {}) },
+    );
     return jsonResponse(c, { cursor: page });
   });
 }

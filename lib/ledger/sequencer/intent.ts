@@ -1,5 +1,5 @@
-import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import type { ErrorKind } from '../../errors/index.js';
+import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import type { LedgerOperation } from '../commands/operations.js';
 
 /**
@@ -15,7 +15,9 @@ export interface Intent {
 }
 
 /** One operation's outcome, as the requester answers it. */
-export type OperationOutcome = { kind: 'committed'; result: unknown; logId: number } | { kind: 'replayed'; result: unknown; logId?: number };
+export type OperationOutcome =
+  | { kind: 'committed'; result: unknown; logId: number }
+  | { kind: 'replayed'; result: unknown; logId?: number };
 
 /** What the writer answers for an intent. */
 export type IntentResult =
@@ -30,10 +32,20 @@ export const encodeIntent = (intent: Intent): string => stringifyJson(intent);
 
 export function decodeIntent(text: string): Intent {
   const value = parseJson(text) as Record<string, unknown>;
-  if (typeof value.reqId !== 'string' || typeof value.ledger !== 'string' || typeof value.operation !== 'object' || value.operation === null) {
+  if (
+    typeof value.reqId !== 'string' ||
+    typeof value.ledger !== 'string' ||
+    typeof value.operation !== 'object' ||
+    value.operation === null
+  ) {
     throw new Error('not a ledger intent');
   }
-  return { reqId: value.reqId, ledger: value.ledger, operation: value.operation as LedgerOperation, deadline: Number(value.deadline) };
+  return {
+    reqId: value.reqId,
+    ledger: value.ledger,
+    operation: value.operation as LedgerOperation,
+    deadline: Number(value.deadline),
+  };
 }
 
 export const encodeResult = (result: IntentResult): string => stringifyJson(result);

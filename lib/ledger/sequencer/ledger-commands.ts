@@ -1,13 +1,21 @@
-import { errorOfKind, NotCommittedError, OutcomeUnknownError, ScriptReadsChangedError } from '../../errors/index.js';
+import {
+  errorOfKind,
+  NotCommittedError,
+  OutcomeUnknownError,
+  ScriptReadsChangedError,
+} from '../../errors/index.js';
+import { isDryRun, type LedgerOperation, operationRequest } from '../commands/operations.js';
 import type { ScriptStateReads } from '../commands/script-transaction.js';
-import { isDryRun, operationRequest, type LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import type { LedgerRelay } from './relay.js';
 
 /** What a write answers, however it was committed. */
-export type CommandOutcome = { kind: 'committed'; result: unknown; logId: number } | { kind: 'replayed'; result: unknown; logId?: number } | { kind: 'dry-run'; result: unknown };
+export type CommandOutcome =
+  | { kind: 'committed'; result: unknown; logId: number }
+  | { kind: 'replayed'; result: unknown; logId?: number }
+  | { kind: 'dry-run'; result: unknown };
 
 export interface LedgerCommandsOptions {
   writer: LedgerWriter;
@@ -59,10 +67,19 @@ export class LedgerCommands {
     }
   }
 
-  private async executeOnce(ledger: LedgerRecord, operation: LedgerOperation): Promise<CommandOutcome> {
+  private async executeOnce(
+    ledger: LedgerRecord,
+    operation: LedgerOperation,
+  ): Promise<CommandOutcome> {
     const { relay } = this.options;
-    if (relay && !isDryRun(operation) && (this.relayUntil.get(ledger.name) ?? 0) > this.now()) return this.relayed(relay, ledger, operation);
-    const request = await operationRequest(ledger, operation, async (id) => (await this.options.reads.get(ledger, id))?.tx, this.options.scriptState?.(ledger));
+    if (relay && !isDryRun(operation) && (this.relayUntil.get(ledger.name) ?? 0) > this.now())
+      return this.relayed(relay, ledger, operation);
+    const request = await operationRequest(
+      ledger,
+      operation,
+      async (id) => (await this.options.reads.get(ledger, id))?.tx,
+      this.options.scriptState?.(ledger),
+    );
     if (!relay || isDryRun(operation)) return direct(await this.options.writer.write(request));
     const outcome = await this.options.writer.writeOrRelay(request, CONTENTION_BEFORE_RELAY);
     if (!('relay' in outcome)) return direct(outcome);
@@ -70,25 +87,45 @@ export class LedgerCommands {
     return this.relayed(relay, ledger, operation, outcome.until);
   }
 
-  private async relayed(relay: LedgerRelay, ledger: LedgerRecord, operation: LedgerOperation, ledUntil?: number): Promise<CommandOutcome> {
+  private async relayed(
+    relay: LedgerRelay,
+    ledger: LedgerRecord,
+    operation: LedgerOperation,
+    ledUntil?: number,
+  ): Promise<CommandOutcome> {
     if (this.relayUntil.size > 10_000) this.relayUntil.clear();
-    this.relayUntil.set(ledger.name, Math.max(this.now() + RELAY_STICKINESS_MS, ledUntil ?? 0, this.relayUntil.get(ledger.name) ?? 0));
+    this.relayUntil.set(
+      ledger.name,
+      Math.max(
+        this.now() + RELAY_STICKINESS_MS,
+        ledUntil ?? 0,
+        this.relayUntil.get(ledger.name) ?? 0,
+      ),
+    );
     const answer = await relay.submit(ledger, operation);
     switch (answer.status) {
       case 'committed': {
         const [outcome] = answer.outcomes;
-        return outcome!.kind === 'committed' ? { kind: 'committed', result: outcome!.result, logId: outcome!.logId } : { ...outcome! };
+        return outcome!.kind === 'committed'
+          ? { kind: 'committed', result: outcome!.result, logId: outcome!.logId }
+          : { ...outcome! };
       }
       case 'refused':
         throw errorOfKind(answer.error.kind, answer.error.message);
       case 'expired':
-        throw new NotCommittedError('the ledger is too busy: the request was not committed (retry shortly)');
+        throw new NotCommittedError(
+          'the ledger is too busy: the request was not committed (retry shortly)',
+        );
       case 'unknown':
-        throw new OutcomeUnknownError('no answer from the ledger writer in time: the request may or may not be committed (retry with the same Idempotency-Key)');
+        throw new OutcomeUnknownError(
+          'no answer from the ledger writer in time: the request may or may not be committed (retry with the same Idempotency-Key)',
+        );
     }
   }
 }
 
 function direct(outcome: Awaited<ReturnType<LedgerWriter['write']>>): CommandOutcome {
-  return outcome.kind === 'committed' ? { kind: 'committed', result: outcome.result, logId: outcome.log.id } : outcome;
+  return outcome.kind === 'committed'
+    ? { kind: 'committed', result: outcome.result, logId: outcome.log.id }
+    : outcome;
 }

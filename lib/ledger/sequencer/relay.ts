@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { ledgerKeys } from '../store/keys.js';
@@ -51,7 +51,10 @@ export class LedgerRelay {
     const started = this.now();
     const deadline = started + (this.options.deadlineMs ?? DEFAULT_DEADLINE_MS);
     const body = encodeIntent({ reqId, ledger: ledger.name, operation, deadline });
-    const send = () => this.options.sqs.send(new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: body }));
+    const send = () =>
+      this.options.sqs.send(
+        new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: body }),
+      );
     await send();
     const sent = this.now();
     let lastSent = sent;
@@ -62,7 +65,9 @@ export class LedgerRelay {
     // a busy DynamoDB pays for; the 3/4 factor keeps the estimate from feeding on its own delay.
     await this.sleep(Math.max(FIRST_POLL_MS, this.typicalWaitMs * 0.75));
     for (;;) {
-      const { Item } = await this.options.doc.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }));
+      const { Item } = await this.options.doc.send(
+        new GetCommand({ TableName: table, Key: key, ConsistentRead: true }),
+      );
       if (Item) {
         this.typicalWaitMs = this.typicalWaitMs * 0.8 + (this.now() - sent) * 0.2;
         return decodeResult(String(Item.result));

@@ -1,19 +1,29 @@
 import { createHash } from 'node:crypto';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { batchPut } from '../../dynamo/batch-put.js';
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { batchPut } from '../../dynamo/batch-put.js';
 import { isConditionFailure, isThrottling } from '../../dynamo/errors.js';
 import { PlatformError, ValidationError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { operationRequest } from '../commands/operations.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { Mapping } from '../domain/mapping.js';
-import type { ItemView } from '../store/change-items.js';
 import { clearPendingBatch, putAbsentItems } from '../store/batch-settle.js';
-import { actionCount, commitWrites, MAX_TRANSACTION_ITEMS, splitDeferred } from '../store/commit.js';
-import { decideRequests, idempotencyKeyOf, type CommitWrite, type WriteOutcome } from '../store/decide-batch.js';
-import { headFromItem, type Head } from '../store/head.js';
-import { keyString, ledgerKeys, type ItemKey } from '../store/keys.js';
+import type { ItemView } from '../store/change-items.js';
+import {
+  actionCount,
+  commitWrites,
+  MAX_TRANSACTION_ITEMS,
+  splitDeferred,
+} from '../store/commit.js';
+import {
+  type CommitWrite,
+  decideRequests,
+  idempotencyKeyOf,
+  type WriteOutcome,
+} from '../store/decide-batch.js';
+import { type Head, headFromItem } from '../store/head.js';
+import { type ItemKey, keyString, ledgerKeys } from '../store/keys.js';
 import { readKeys } from '../store/ledger-state.js';
 import { OverlayView } from '../store/overlay-view.js';
 import { scriptStateReads } from '../store/script-state.js';
@@ -85,7 +95,9 @@ export class LedgerSequencer {
    * with its result item written; intents that did not fit in one TransactWriteItems are returned as deferred,
    * undecided, for the next batch.
    */
-  async process(intents: readonly Intent[]): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] }> {
+  async process(
+    intents: readonly Intent[],
+  ): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] }> {
     // One batch at a time: a batch decides over the cache and HEAD this writer holds, which another batch of the
     // same writer would change (or drop) under it.
     const turn = this.turn.then(() => this.processInTurn(intents));
@@ -98,7 +110,9 @@ export class LedgerSequencer {
 
   private turn: Promise<void> = Promise.resolve();
 
-  private async processInTurn(intents: readonly Intent[]): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] }> {
+  private async processInTurn(
+    intents: readonly Intent[],
+  ): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] }> {
     const results = new Map<string, IntentResult>();
     // A request sent twice (a requester's resend, an SQS duplicate) is decided once: by id, first copy only.
     const unique = [...new Map(intents.map((i) => [i.reqId, i])).values()];
@@ -110,7 +124,10 @@ export class LedgerSequencer {
     for (let attempt = 1; ; attempt++) {
       const batch = await this.attempt(fresh);
       if (batch === 'retry') {
-        if (attempt >= MAX_COMMIT_ATTEMPTS) throw new Error(`ledger ${this.options.ledger.name}: batch not committed after ${attempt} attempts`);
+        if (attempt >= MAX_COMMIT_ATTEMPTS)
+          throw new Error(
+            `ledger ${this.options.ledger.name}: batch not committed after ${attempt} attempts`,
+          );
         await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
         continue;
       }
@@ -119,7 +136,9 @@ export class LedgerSequencer {
     }
   }
 
-  private async attempt(intents: readonly Intent[]): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] } | 'retry'> {
+  private async attempt(
+    intents: readonly Intent[],
+  ): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] } | 'retry'> {
     if (!this.head) await this.reload();
     const initial = this.head!;
     const nowMs = this.now();
@@ -128,19 +147,31 @@ export class LedgerSequencer {
     // Requests first (a revert reads its original), then every item they read that the cache lacks, with the
     // results of earlier writers for these request ids: one consistent BatchGetItem.
     const live = intents.filter((intent) => {
-      if (intent.deadline - nowMs >= (this.options.decideMarginMs ?? DEFAULT_DECIDE_MARGIN_MS)) return true;
+      if (intent.deadline - nowMs >= (this.options.decideMarginMs ?? DEFAULT_DECIDE_MARGIN_MS))
+        return true;
       results.set(intent.reqId, { status: 'expired' });
       return false;
     });
     const requests = new Map<string, WriteRequest<unknown> | IntentResult | 'in-batch'>();
     for (const intent of live) {
       // A revert of a transaction this batch creates is built when decided, from the batch's own items.
-      if (intent.operation.kind === 'revert' && !(await this.readTransaction(intent.operation.id))) {
+      if (
+        intent.operation.kind === 'revert' &&
+        !(await this.readTransaction(intent.operation.id))
+      ) {
         requests.set(intent.reqId, 'in-batch');
         continue;
       }
       try {
-        requests.set(intent.reqId, await operationRequest(this.options.ledger, intent.operation, (id) => this.readTransaction(id), this.scriptState));
+        requests.set(
+          intent.reqId,
+          await operationRequest(
+            this.options.ledger,
+            intent.operation,
+            (id) => this.readTransaction(id),
+            this.scriptState,
+          ),
+        );
       } catch (err) {
         requests.set(intent.reqId, refusal(err));
       }
@@ -148,11 +179,20 @@ export class LedgerSequencer {
     // One consistent BatchGetItem: what the requests read that the cache lacks, and the results earlier writers
     // may have written for these request ids (a resent or redelivered request is answered, not decided again).
     const earlier = await this.load(
-      [...requests.values()].flatMap((r) => (r !== 'in-batch' && 'decide' in r ? [...readKeys(this.options.ledger.name, r.reads), ...(r.idempotency ? [idempotencyKeyOf(this.options.ledger.name, r)!] : [])] : [])),
+      [...requests.values()].flatMap((r) =>
+        r !== 'in-batch' && 'decide' in r
+          ? [
+              ...readKeys(this.options.ledger.name, r.reads),
+              ...(r.idempotency ? [idempotencyKeyOf(this.options.ledger.name, r)!] : []),
+            ]
+          : [],
+      ),
       live.map((i) => ledgerKeys.result(this.options.ledger.name, i.reqId)),
     );
     for (const intent of live) {
-      const stored = earlier.get(keyString(ledgerKeys.result(this.options.ledger.name, intent.reqId)));
+      const stored = earlier.get(
+        keyString(ledgerKeys.result(this.options.ledger.name, intent.reqId)),
+      );
       if (stored) {
         results.set(intent.reqId, parseJson(String(stored.result)) as IntentResult);
         requests.delete(intent.reqId);
@@ -187,14 +227,24 @@ export class LedgerSequencer {
       const own = new OverlayView(view);
       let outcome;
       try {
-        outcome = decideRequests({ ...context, requestId: intent.reqId }, own, head, this.mapping, [request]);
+        outcome = decideRequests({ ...context, requestId: intent.reqId }, own, head, this.mapping, [
+          request,
+        ]);
       } catch (err) {
         results.set(intent.reqId, refusal(err));
         continue;
       }
       const actions = actionCount([...writes, ...outcome.writes], { deferred: true });
       if (actions > MAX_TRANSACTION_ITEMS) {
-        if (writes.length === 0) results.set(intent.reqId, refusal(new ValidationError(`the request touches too many accounts and assets (${actions} items to write, at most ${MAX_TRANSACTION_ITEMS})`)));
+        if (writes.length === 0)
+          results.set(
+            intent.reqId,
+            refusal(
+              new ValidationError(
+                `the request touches too many accounts and assets (${actions} items to write, at most ${MAX_TRANSACTION_ITEMS})`,
+              ),
+            ),
+          );
         else deferred.push(intent);
         continue;
       }
@@ -207,15 +257,31 @@ export class LedgerSequencer {
     let after: Array<Record<string, unknown>> = [];
     if (writes.length > 0) {
       const firstLogId = initial.lastLogId + 1;
-      const next: Head = { ...head, leaseOwner: this.options.owner, leaseUntil: nowMs + this.leaseMs, pendingResults: { firstLogId, lastLogId: head.lastLogId } };
+      const next: Head = {
+        ...head,
+        leaseOwner: this.options.owner,
+        leaseUntil: nowMs + this.leaseMs,
+        pendingResults: { firstLogId, lastLogId: head.lastLogId },
+      };
       // New transactions' items follow the commit (half the price outside a transaction), before any answer.
       const split = splitDeferred(writes);
       after = split.after;
       let retry;
       try {
-        retry = await commitWrites(this.options.doc, this.options.table, this.headKey, initial, next, split.atomic, {
-          clientRequestToken: createHash('sha256').update(`${this.options.owner}/${this.options.ledger.name}/${this.batches++}`).digest('hex').slice(0, 32),
-        });
+        retry = await commitWrites(
+          this.options.doc,
+          this.options.table,
+          this.headKey,
+          initial,
+          next,
+          split.atomic,
+          {
+            clientRequestToken: createHash('sha256')
+              .update(`${this.options.owner}/${this.options.ledger.name}/${this.batches++}`)
+              .digest('hex')
+              .slice(0, 32),
+          },
+        );
       } catch (err) {
         if (isThrottling(err)) return 'retry';
         // A refused condition of our own (a reference) means the cache missed a write; any other failure may
@@ -231,10 +297,18 @@ export class LedgerSequencer {
       view.mergeIntoBase();
       this.head = { ...next, version: (initial.version ?? 0) + 1 };
     }
-    for (const { reqId, outcome } of decided) results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
+    for (const { reqId, outcome } of decided)
+      results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
     try {
       if (writes.length > 0) await this.afterCommit(after, results, this.head!);
-      else await putResults(this.options.doc, this.options.table, this.options.ledger.name, results, this.now());
+      else
+        await putResults(
+          this.options.doc,
+          this.options.table,
+          this.options.ledger.name,
+          results,
+          this.now(),
+        );
     } catch (err) {
       // A batch committed but not all written or answered: the next batch must not commit before it is (it would
       // replace HEAD's `pendingResults`), so read HEAD again first — which settles this batch from its log page.
@@ -257,7 +331,11 @@ export class LedgerSequencer {
    * its transaction can be read), then HEAD told the batch is settled. The items go by BatchWriteItem while this
    * writer surely still leads (no direct write can have changed them); past that, each only if absent.
    */
-  private async afterCommit(items: ReadonlyArray<Record<string, unknown>>, results: ReadonlyMap<string, IntentResult>, head: Head): Promise<void> {
+  private async afterCommit(
+    items: ReadonlyArray<Record<string, unknown>>,
+    results: ReadonlyMap<string, IntentResult>,
+    head: Head,
+  ): Promise<void> {
     const { doc, table, ledger } = this.options;
     if (this.now() + LEAD_MARGIN_MS < (head.leaseUntil ?? 0)) await batchPut(doc, table, items);
     else await putAbsentItems(doc, table, items);
@@ -272,7 +350,14 @@ export class LedgerSequencer {
    */
   private async reload(): Promise<void> {
     await this.readHead();
-    if (this.head!.pendingResults) await settleBatch(this.options.doc, this.options.table, this.options.ledger.name, this.head!, this.now());
+    if (this.head!.pendingResults)
+      await settleBatch(
+        this.options.doc,
+        this.options.table,
+        this.options.ledger.name,
+        this.head!,
+        this.now(),
+      );
   }
 
   /**
@@ -286,16 +371,23 @@ export class LedgerSequencer {
         new UpdateCommand({
           TableName: this.options.table,
           Key: this.headKey,
-          UpdateExpression: 'SET leaseOwner = :me, leaseUntil = :until, #v = if_not_exists(#v, :zero) + :one',
+          UpdateExpression:
+            'SET leaseOwner = :me, leaseUntil = :until, #v = if_not_exists(#v, :zero) + :one',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: { ':me': this.options.owner, ':until': this.now() + this.leaseMs, ':zero': 0, ':one': 1 },
+          ExpressionAttributeValues: {
+            ':me': this.options.owner,
+            ':until': this.now() + this.leaseMs,
+            ':zero': 0,
+            ':one': 1,
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );
       this.head = headFromItem(Attributes!);
     } catch (err) {
-      if (isConditionFailure(err)) throw new Error(`ledger ${this.options.ledger.name} has no HEAD item`);
+      if (isConditionFailure(err))
+        throw new Error(`ledger ${this.options.ledger.name} has no HEAD item`);
       throw err;
     }
     await this.loadMapping();
@@ -303,7 +395,11 @@ export class LedgerSequencer {
 
   private async loadMapping(): Promise<void> {
     for (;;) {
-      const mapping = await this.options.writer.mappingOf(this.options.ledger, this.options.table, this.head!);
+      const mapping = await this.options.writer.mappingOf(
+        this.options.ledger,
+        this.options.table,
+        this.head!,
+      );
       if (mapping !== 'stale') {
         this.mapping = mapping;
         return;
@@ -332,8 +428,13 @@ export class LedgerSequencer {
    * found items and known absences are kept for the next batches — and `fresh` ones always, not kept. Answers what
    * was read.
    */
-  private async load(cached: ItemKey[], fresh: ItemKey[] = []): Promise<Map<string, Record<string, unknown>>> {
-    const misses = [...new Map(cached.map((k) => [keyString(k), k])).values()].filter((k) => !this.cache.has(keyString(k)) && !this.absent.has(keyString(k)));
+  private async load(
+    cached: ItemKey[],
+    fresh: ItemKey[] = [],
+  ): Promise<Map<string, Record<string, unknown>>> {
+    const misses = [...new Map(cached.map((k) => [keyString(k), k])).values()].filter(
+      (k) => !this.cache.has(keyString(k)) && !this.absent.has(keyString(k)),
+    );
     const keys = [...misses, ...fresh];
     const items = await batchGetInOrder(this.options.doc, this.options.table, keys);
     const found = new Map<string, Record<string, unknown>>();
@@ -356,13 +457,19 @@ export class LedgerSequencer {
 }
 
 function toOutcome(outcome: WriteOutcome<unknown>): OperationOutcome {
-  if (outcome.kind === 'committed') return { kind: 'committed', result: outcome.result, logId: outcome.log.id };
+  if (outcome.kind === 'committed')
+    return { kind: 'committed', result: outcome.result, logId: outcome.log.id };
   // Dry runs are never relayed: what is left is a replay.
-  return { kind: 'replayed', result: outcome.result, ...('logId' in outcome && outcome.logId !== undefined ? { logId: outcome.logId } : {}) };
+  return {
+    kind: 'replayed',
+    result: outcome.result,
+    ...('logId' in outcome && outcome.logId !== undefined ? { logId: outcome.logId } : {}),
+  };
 }
 
 /** A request's refusal as its result; anything but a domain error is a fault of the writer, not the request. */
 function refusal(err: unknown): IntentResult {
-  if (err instanceof PlatformError) return { status: 'refused', error: { kind: err.kind, message: err.message } };
+  if (err instanceof PlatformError)
+    return { status: 'refused', error: { kind: err.kind, message: err.message } };
   throw err;
 }

@@ -1,7 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchPut } from '../../dynamo/batch-put.js';
-import { transactionView, type Transaction, type VolumesView } from '../domain/transaction.js';
-import { clearPendingBatch, createdTransactionItems, putAbsentItems } from '../store/batch-settle.js';
+import { type Transaction, transactionView, type VolumesView } from '../domain/transaction.js';
+import {
+  clearPendingBatch,
+  createdTransactionItems,
+  putAbsentItems,
+} from '../store/batch-settle.js';
 import type { Head } from '../store/head.js';
 import { ledgerKeys } from '../store/keys.js';
 import { readLogRange, type StoredLogEntry } from '../store/log-pages.js';
@@ -11,9 +15,23 @@ import { encodeResult, type IntentResult } from './intent.js';
 const RESULT_TTL_SECONDS = 3600;
 
 /** Result items (1 write unit each), polled by the requests that relayed them. */
-export async function putResults(doc: DynamoDBDocumentClient, table: string, ledger: string, results: ReadonlyMap<string, IntentResult>, nowMs: number): Promise<void> {
+export async function putResults(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: string,
+  results: ReadonlyMap<string, IntentResult>,
+  nowMs: number,
+): Promise<void> {
   const expiresAt = Math.floor(nowMs / 1000) + RESULT_TTL_SECONDS;
-  await batchPut(doc, table, [...results].map(([reqId, result]) => ({ ...ledgerKeys.result(ledger, reqId), result: encodeResult(result), expiresAt })));
+  await batchPut(
+    doc,
+    table,
+    [...results].map(([reqId, result]) => ({
+      ...ledgerKeys.result(ledger, reqId),
+      result: encodeResult(result),
+      expiresAt,
+    })),
+  );
 }
 
 /** The answers of a batch's relayed requests, rebuilt from its log entries (each names its request). */
@@ -25,7 +43,10 @@ export function resultsOfEntries(entries: readonly StoredLogEntry[]): Map<string
     const data = log.data as { transaction?: Transaction };
     const post = extras.post as VolumesView | undefined;
     const result = data.transaction && post ? transactionView(data.transaction, { post }) : null;
-    results.set(req, { status: 'committed', outcomes: [{ kind: 'committed', result, logId: log.id }] });
+    results.set(req, {
+      status: 'committed',
+      outcomes: [{ kind: 'committed', result, logId: log.id }],
+    });
   }
   return results;
 }
@@ -35,7 +56,13 @@ export function resultsOfEntries(entries: readonly StoredLogEntry[]): Map<string
  * after-commit writes): its new transactions' items (unless present) and its results, rebuilt from its log page,
  * then HEAD told. Idempotent; safe beside the writer itself.
  */
-export async function settleBatch(doc: DynamoDBDocumentClient, table: string, ledger: string, head: Head, nowMs: number): Promise<void> {
+export async function settleBatch(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: string,
+  head: Head,
+  nowMs: number,
+): Promise<void> {
   const pending = head.pendingResults;
   if (!pending) return;
   const entries = await readLogRange(doc, table, ledger, pending.firstLogId, pending.lastLogId);

@@ -18,7 +18,9 @@ export const DRAIN_MS = 10_000;
  * tables), `LEDGER_BUCKET_TABLES`, and `LEDGER_INGRESS_QUEUE_URL` (required). Here rather than in the function
  * file so the stack's tests can check the environment it sets passes this validation.
  */
-export function writerDepsFromEnv(env: NodeJS.ProcessEnv): WriterDeps & { ingress: NonNullable<WriterDeps['ingress']> } {
+export function writerDepsFromEnv(
+  env: NodeJS.ProcessEnv,
+): WriterDeps & { ingress: NonNullable<WriterDeps['ingress']> } {
   const runtime = createRuntime(env);
   const queueUrl = env.LEDGER_INGRESS_QUEUE_URL;
   if (!queueUrl) throw new ConfigurationError('LEDGER_INGRESS_QUEUE_URL is required');
@@ -28,7 +30,11 @@ export function writerDepsFromEnv(env: NodeJS.ProcessEnv): WriterDeps & { ingres
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   return {
     doc,
-    writer: new LedgerWriter({ doc, tableFor, settle: (ledger, table, head) => settleBatch(doc, table, ledger.name, head, Date.now()) }),
+    writer: new LedgerWriter({
+      doc,
+      tableFor,
+      settle: (ledger, table, head) => settleBatch(doc, table, ledger.name, head, Date.now()),
+    }),
     lookup: new LedgerLookup(new LedgerRegistry(doc, buckets)),
     tableFor,
     owner: randomUUID(),

@@ -1,4 +1,8 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../../observability/logger.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -38,7 +42,10 @@ const sequencers = new WeakMap<WriterDeps, Map<string, LedgerSequencer>>();
  * results written. A message that cannot be read, or whose ledger's batch failed, is reported; the queue brings
  * it back, and its request is never decided twice (see LedgerSequencer).
  */
-export async function handleIntents(records: readonly IntentRecord[], deps: WriterDeps): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> {
+export async function handleIntents(
+  records: readonly IntentRecord[],
+  deps: WriterDeps,
+): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> {
   const result = await processRecords(records, deps);
   if (deps.ingress) await drain(deps, deps.ingress);
   return result;
@@ -54,24 +61,44 @@ const DRAIN_RECEIVES = 6;
 async function drain(deps: WriterDeps, ingress: NonNullable<WriterDeps['ingress']>): Promise<void> {
   const now = deps.now ?? Date.now;
   const until = now() + ingress.drainMs;
-  const receive = (waitSeconds: number) => ingress.sqs.send(new ReceiveMessageCommand({ QueueUrl: ingress.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: waitSeconds }));
+  const receive = (waitSeconds: number) =>
+    ingress.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: ingress.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: waitSeconds,
+      }),
+    );
   while (now() < until) {
-    let messages = (await Promise.all(Array.from({ length: DRAIN_RECEIVES }, () => receive(0)))).flatMap((r) => r.Messages ?? []);
+    let messages = (
+      await Promise.all(Array.from({ length: DRAIN_RECEIVES }, () => receive(0)))
+    ).flatMap((r) => r.Messages ?? []);
     // Nothing waiting right now: one long poll for stragglers before the invocation ends.
     if (messages.length === 0) messages = (await receive(1)).Messages ?? [];
     if (messages.length === 0) return;
-    const { batchItemFailures } = await processRecords(messages.map((m) => ({ messageId: m.MessageId!, body: m.Body ?? '' })), deps);
+    const { batchItemFailures } = await processRecords(
+      messages.map((m) => ({ messageId: m.MessageId!, body: m.Body ?? '' })),
+      deps,
+    );
     const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
     const done = messages.filter((m) => !failed.has(m.MessageId!));
     for (let i = 0; i < done.length; i += 10) {
       await ingress.sqs.send(
-        new DeleteMessageBatchCommand({ QueueUrl: ingress.queueUrl, Entries: done.slice(i, i + 10).map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })) }),
+        new DeleteMessageBatchCommand({
+          QueueUrl: ingress.queueUrl,
+          Entries: done
+            .slice(i, i + 10)
+            .map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })),
+        }),
       );
     }
   }
 }
 
-async function processRecords(records: readonly IntentRecord[], deps: WriterDeps): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> {
+async function processRecords(
+  records: readonly IntentRecord[],
+  deps: WriterDeps,
+): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> {
   const failures: string[] = [];
   const byLedger = new Map<string, Array<{ messageId: string; intent: Intent }>>();
   for (const record of records) {
@@ -81,7 +108,10 @@ async function processRecords(records: readonly IntentRecord[], deps: WriterDeps
       group.push({ messageId: record.messageId, intent });
       byLedger.set(intent.ledger, group);
     } catch (err) {
-      deps.logger?.log('error', 'ledger writer: unreadable intent', { messageId: record.messageId, error: (err as Error).message });
+      deps.logger?.log('error', 'ledger writer: unreadable intent', {
+        messageId: record.messageId,
+        error: (err as Error).message,
+      });
       failures.push(record.messageId);
     }
   }
@@ -92,7 +122,11 @@ async function processRecords(records: readonly IntentRecord[], deps: WriterDeps
         let pending = group.map((g) => g.intent);
         while (pending.length > 0) pending = (await sequencer.process(pending)).deferred;
       } catch (err) {
-        deps.logger?.log('error', 'ledger writer: batch failed', { ledger: name, intents: group.length, error: (err as Error).message });
+        deps.logger?.log('error', 'ledger writer: batch failed', {
+          ledger: name,
+          intents: group.length,
+          error: (err as Error).message,
+        });
         failures.push(...group.map((g) => g.messageId));
       }
     }),
@@ -114,7 +148,12 @@ async function sequencerFor(deps: WriterDeps, name: string): Promise<LedgerSeque
     owner: deps.owner,
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.leaseMs ? { leaseMs: deps.leaseMs } : {}),
-    onCommitError: (err) => deps.logger?.log('warn', 'ledger writer: commit failed, deciding again', { ledger: name, error: `${(err as Error).name}: ${(err as Error).message}`, status: (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode }),
+    onCommitError: (err) =>
+      deps.logger?.log('warn', 'ledger writer: commit failed, deciding again', {
+        ledger: name,
+        error: `${(err as Error).name}: ${(err as Error).message}`,
+        status: (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode,
+      }),
   });
   byLedger.set(name, sequencer);
   return sequencer;

@@ -1,7 +1,11 @@
 import type { DynamoDBDocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import type { AccountRecord, AccountVolumes } from '../domain/account.js';
-import { INDEXED_SEGMENTS, type AddressFilter, type SegmentFilter } from '../domain/account-filter.js';
+import {
+  type AddressFilter,
+  INDEXED_SEGMENTS,
+  type SegmentFilter,
+} from '../domain/account-filter.js';
 import { ledgerKeys } from './keys.js';
 
 export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
@@ -27,14 +31,23 @@ export function toAssetVolume(item: Record<string, unknown>) {
  * one key, a prefix is `begins_with` on the sort key. gsi1 reads are eventually consistent (a new account may
  * take a moment to be listed); reads by address are not.
  */
-export function accountIndexQuery(table: string, ledger: string, filter: AddressFilter | undefined): QueryCommandInput {
+export function accountIndexQuery(
+  table: string,
+  ledger: string,
+  filter: AddressFilter | undefined,
+): QueryCommandInput {
   const values: Record<string, string> = { ':p': ledgerKeys.accountList(ledger) };
   let condition = 'gsi1pk = :p';
   if (filter) {
     values[':a'] = filter.address;
     condition += filter.prefix ? ' AND begins_with(gsi1sk, :a)' : ' AND gsi1sk = :a';
   }
-  return { TableName: table, IndexName: 'gsi1', KeyConditionExpression: condition, ExpressionAttributeValues: values };
+  return {
+    TableName: table,
+    IndexName: 'gsi1',
+    KeyConditionExpression: condition,
+    ExpressionAttributeValues: values,
+  };
 }
 
 /**
@@ -47,7 +60,9 @@ export async function readVolumes(
   ledger: string,
   accounts: readonly AccountRecord[],
 ): Promise<Map<string, AccountVolumes>> {
-  const keys = accounts.flatMap((a) => a.assets.map((asset) => ledgerKeys.volume(ledger, a.address, asset)));
+  const keys = accounts.flatMap((a) =>
+    a.assets.map((asset) => ledgerKeys.volume(ledger, a.address, asset)),
+  );
   const items = await batchGetInOrder(doc, table, keys);
   const volumes = new Map<string, AccountVolumes>(accounts.map((a) => [a.address, {}]));
   for (const item of items) {
@@ -72,7 +87,10 @@ export function segmentIndexQuery(table: string, ledger: string, filter: Segment
     TableName: table,
     KeyConditionExpression: 'pk = :p',
     ...(others.length > 0
-      ? { FilterExpression: others.map((i) => `#s[${i}] = :s${i}`).join(' AND '), ExpressionAttributeNames: { '#s': 'segments' } }
+      ? {
+          FilterExpression: others.map((i) => `#s[${i}] = :s${i}`).join(' AND '),
+          ExpressionAttributeNames: { '#s': 'segments' },
+        }
       : {}),
     ExpressionAttributeValues: {
       ':p': segmentPartition(ledger, filter),
@@ -82,10 +100,16 @@ export function segmentIndexQuery(table: string, ledger: string, filter: Segment
   };
 }
 
-const firstIndexedSegment = (filter: SegmentFilter) => filter.segments.findIndex((s, i) => s !== null && i < INDEXED_SEGMENTS);
+const firstIndexedSegment = (filter: SegmentFilter) =>
+  filter.segments.findIndex((s, i) => s !== null && i < INDEXED_SEGMENTS);
 
 /** The index partition a segment pattern reads: its segment count and first fixed (indexed) segment. */
 export function segmentPartition(ledger: string, filter: SegmentFilter): string {
   const first = firstIndexedSegment(filter);
-  return ledgerKeys.addressSegmentPartition(ledger, filter.segments.length, first, filter.segments[first]!);
+  return ledgerKeys.addressSegmentPartition(
+    ledger,
+    filter.segments.length,
+    first,
+    filter.segments[first]!,
+  );
 }

@@ -1,20 +1,47 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { queryPage } from '../../dynamo/paginate.js';
-import { ValidationError } from '../../errors/index.js';
-import { decodeCursor, MAX_PAGE_SIZE, type Cursor, type ListQuery, type Page } from '../../pagination/cursor.js';
-import type { AccountExpand, AccountRecord, AccountVolumes } from '../domain/account.js';
-import { isBalanceFilter, isMetadataFilter, isSegmentFilter, type AccountFilter, type AddressFilter, type BalanceFilter, type MetadataFilter, type SegmentFilter } from '../domain/account-filter.js';
-import { ACCOUNT_ADDRESS } from '../domain/names.js';
-import type { AccountCandidate } from '../domain/query/account-query.js';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { boundedQueryPage } from '../../dynamo/bounded-page.js';
+import { queryPage } from '../../dynamo/paginate.js';
+import { ValidationError } from '../../errors/index.js';
+import {
+  type Cursor,
+  decodeCursor,
+  type ListQuery,
+  MAX_PAGE_SIZE,
+  type Page,
+} from '../../pagination/cursor.js';
+import type { AccountExpand, AccountRecord, AccountVolumes } from '../domain/account.js';
+import {
+  type AccountFilter,
+  type AddressFilter,
+  type BalanceFilter,
+  isBalanceFilter,
+  isMetadataFilter,
+  isSegmentFilter,
+  type MetadataFilter,
+  type SegmentFilter,
+} from '../domain/account-filter.js';
+import { ACCOUNT_ADDRESS } from '../domain/names.js';
 import { atOrBefore } from '../domain/point-in-time.js';
+import type { AccountCandidate } from '../domain/query/account-query.js';
+import {
+  accountIndexQuery,
+  readVolumes,
+  segmentIndexQuery,
+  segmentPartition,
+  toAccountRecord,
+  toAssetVolume,
+} from './account-items.js';
+import { aggregateBalances } from './balance-aggregate.js';
 import { insertionCut } from './insertion-cut.js';
+import { ledgerKeys, sortableBalance } from './keys.js';
 import { accountsAtPointInTime, volumesAt } from './point-in-time-accounts.js';
 import { PointInTimeVolumes, type VolumeCut } from './point-in-time-volumes.js';
-import { accountIndexQuery, readVolumes, segmentIndexQuery, segmentPartition, toAccountRecord, toAssetVolume } from './account-items.js';
-import { aggregateBalances } from './balance-aggregate.js';
-import { ledgerKeys, sortableBalance } from './keys.js';
 import type { LedgerRecord } from './registry.js';
 
 export interface AccountRead {
@@ -63,18 +90,39 @@ export class AccountReads {
    * revisions (`MH#<log id>`, ACCOUNT_METADATA_HISTORY) sort between `A` and `V#` and grow without bound. At a
    * point in time, an account first used after it does not exist yet (as the reference: not found).
    */
-  async get(ledger: LedgerRecord, address: string, view: AccountView): Promise<AccountRead | undefined> {
+  async get(
+    ledger: LedgerRecord,
+    address: string,
+    view: AccountView,
+  ): Promise<AccountRead | undefined> {
     const table = this.tableFor(ledger.bucket);
-    const withVolumes = view.pit === undefined && (view.expand.volumes || view.expand.effectiveVolumes);
+    const withVolumes =
+      view.pit === undefined && (view.expand.volumes || view.expand.effectiveVolumes);
     const [found, volumes] = await Promise.all([
-      this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.account(ledger.name, address), ConsistentRead: true })),
+      this.doc.send(
+        new GetCommand({
+          TableName: table,
+          Key: ledgerKeys.account(ledger.name, address),
+          ConsistentRead: true,
+        }),
+      ),
       withVolumes ? this.volumesOf(table, ledger.name, address) : undefined,
     ]);
     if (!found.Item) return undefined;
     const account = toAccountRecord(found.Item);
     if (view.pit !== undefined) {
       if (!atOrBefore(account.firstUsage, view.pit)) return undefined;
-      return (await accountsAtPointInTime(this.doc, this.tableFor, this.pointInTime, ledger, [account], view.pit, view.expand))[0];
+      return (
+        await accountsAtPointInTime(
+          this.doc,
+          this.tableFor,
+          this.pointInTime,
+          ledger,
+          [account],
+          view.pit,
+          view.expand,
+        )
+      )[0];
     }
     // Without a point in time, an account's effective volumes (every move) are its volumes.
     return volumes ? { account, volumes, effectiveVolumes: volumes } : { account };
@@ -88,7 +136,10 @@ export class AccountReads {
         new QueryCommand({
           TableName: table,
           KeyConditionExpression: 'pk = :p AND begins_with(sk, :v)',
-          ExpressionAttributeValues: { ':p': ledgerKeys.accountPartition(ledger, address), ':v': 'V#' },
+          ExpressionAttributeValues: {
+            ':p': ledgerKeys.accountPartition(ledger, address),
+            ':v': 'V#',
+          },
           ConsistentRead: true,
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
@@ -108,14 +159,26 @@ export class AccountReads {
    * At a point in time, accounts first used after it are left out: on gsi1 by a filter on `firstUsageKey`
    * (reading at most PIT_READS items a page, which may then be short), from an index of addresses once read.
    */
-  async list(ledger: LedgerRecord, query: ListQuery, filter: AccountFilter | undefined, view: AccountView): Promise<Page<AccountRead>> {
+  async list(
+    ledger: LedgerRecord,
+    query: ListQuery,
+    filter: AccountFilter | undefined,
+    view: AccountView,
+  ): Promise<Page<AccountRead>> {
     if (query.cursor) checkCursorKey(query.cursor, ledger.name, filter);
     const { pit } = view;
     const table = this.tableFor(ledger.bucket);
     const index = accountIndex(table, ledger.name, filter);
     if (!index.input) return { pageSize: query.pageSize, hasMore: false, data: [] };
-    const listing = { input: index.input, keyAttributes: index.keyAttributes, list: accountListName(ledger.name), ascending: true, filters: { ...index.recorded, ...view.carried } };
-    const usedBy = (account: AccountRecord) => pit === undefined || atOrBefore(account.firstUsage, pit);
+    const listing = {
+      input: index.input,
+      keyAttributes: index.keyAttributes,
+      list: accountListName(ledger.name),
+      ascending: true,
+      filters: { ...index.recorded, ...view.carried },
+    };
+    const usedBy = (account: AccountRecord) =>
+      pit === undefined || atOrBefore(account.firstUsage, pit);
     const { keep } = view;
     // Judged on the item alone while listing by address: a page reads at most `scanReads` items, may be short.
     const keepWhileReading = keep && !view.needsVolumes && pit === undefined && !index.addressOf;
@@ -123,47 +186,106 @@ export class AccountReads {
     if (index.addressOf) {
       // An index of addresses (metadata, segments, balances): the page's accounts are then read by key.
       const addresses = await queryPage(this.doc, listing, query, index.addressOf);
-      const items = await batchGetInOrder(this.doc, table, addresses.data.map((a) => ledgerKeys.account(ledger.name, a)));
-      page = { ...addresses, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord).filter(usedBy) };
+      const items = await batchGetInOrder(
+        this.doc,
+        table,
+        addresses.data.map((a) => ledgerKeys.account(ledger.name, a)),
+      );
+      page = {
+        ...addresses,
+        data: items
+          .filter((i): i is Record<string, unknown> => i !== undefined)
+          .map(toAccountRecord)
+          .filter(usedBy),
+      };
     } else if (pit !== undefined) {
       const input = index.input;
       page = await boundedQueryPage(
         this.doc,
         {
           ...listing,
-          input: { ...input, FilterExpression: 'firstUsageKey <= :pit', ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':pit': pit } },
+          input: {
+            ...input,
+            FilterExpression: 'firstUsageKey <= :pit',
+            ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ':pit': pit },
+          },
           readBudget: PIT_READS,
         },
         query,
         toAccountRecord,
       );
     } else if (keepWhileReading) {
-      page = await boundedQueryPage(this.doc, { ...listing, readBudget: this.scanReads, keep: (item) => keep({ account: toAccountRecord(item) }) }, query, toAccountRecord);
+      page = await boundedQueryPage(
+        this.doc,
+        {
+          ...listing,
+          readBudget: this.scanReads,
+          keep: (item) => keep({ account: toAccountRecord(item) }),
+        },
+        query,
+        toAccountRecord,
+      );
     } else {
       page = await queryPage(this.doc, listing, query, toAccountRecord);
     }
     const reads = await this.expanded(ledger, table, page.data, view);
     // Otherwise judged once read (at a point in time, as the accounts stood then): the page may be short.
-    return { ...page, data: keep && !keepWhileReading ? reads.filter((r) => keep({ account: r.account, ...(r.volumes ? { volumes: r.volumes } : {}) })) : reads };
+    return {
+      ...page,
+      data:
+        keep && !keepWhileReading
+          ? reads.filter((r) =>
+              keep({ account: r.account, ...(r.volumes ? { volumes: r.volumes } : {}) }),
+            )
+          : reads,
+    };
   }
 
   /** The page's accounts with what the view asks for: at a point in time, or with their current volumes. */
-  private async expanded(ledger: LedgerRecord, table: string, accounts: AccountRecord[], view: AccountView): Promise<AccountRead[]> {
-    if (view.pit !== undefined) return accountsAtPointInTime(this.doc, this.tableFor, this.pointInTime, ledger, accounts, view.pit, view.expand);
-    if (!view.expand.volumes && !view.expand.effectiveVolumes && !view.needsVolumes) return accounts.map((account) => ({ account }));
+  private async expanded(
+    ledger: LedgerRecord,
+    table: string,
+    accounts: AccountRecord[],
+    view: AccountView,
+  ): Promise<AccountRead[]> {
+    if (view.pit !== undefined)
+      return accountsAtPointInTime(
+        this.doc,
+        this.tableFor,
+        this.pointInTime,
+        ledger,
+        accounts,
+        view.pit,
+        view.expand,
+      );
+    if (!view.expand.volumes && !view.expand.effectiveVolumes && !view.needsVolumes)
+      return accounts.map((account) => ({ account }));
     const volumes = await readVolumes(this.doc, table, ledger.name, accounts);
-    return accounts.map((account) => ({ account, volumes: volumes.get(account.address)!, effectiveVolumes: volumes.get(account.address)! }));
+    return accounts.map((account) => ({
+      account,
+      volumes: volumes.get(account.address)!,
+      effectiveVolumes: volumes.get(account.address)!,
+    }));
   }
 
   /**
    * What the same listing holds, its pages counted: at a point in time (accounts first used later are read to be
    * left out) or with a condition judged in memory, no index count answers.
    */
-  async countListed(ledger: LedgerRecord, filter: AccountFilter | undefined, view: Omit<AccountView, 'expand' | 'carried'>): Promise<number> {
+  async countListed(
+    ledger: LedgerRecord,
+    filter: AccountFilter | undefined,
+    view: Omit<AccountView, 'expand' | 'carried'>,
+  ): Promise<number> {
     let total = 0;
     let cursor: Cursor | undefined;
     do {
-      const page = await this.list(ledger, { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, filter, { ...view, expand: { volumes: false, effectiveVolumes: false } });
+      const page = await this.list(
+        ledger,
+        { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+        filter,
+        { ...view, expand: { volumes: false, effectiveVolumes: false } },
+      );
       total += page.data.length;
       cursor = page.next ? decodeCursor(page.next, accountListName(ledger.name)) : undefined;
     } while (cursor);
@@ -178,7 +300,13 @@ export class AccountReads {
     let count = 0;
     let start: Record<string, unknown> | undefined;
     do {
-      const result = await this.doc.send(new QueryCommand({ ...input, Select: 'COUNT', ...(start ? { ExclusiveStartKey: start } : {}) }));
+      const result = await this.doc.send(
+        new QueryCommand({
+          ...input,
+          Select: 'COUNT',
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
       count += result.Count ?? 0;
       start = result.LastEvaluatedKey;
     } while (start);
@@ -189,13 +317,25 @@ export class AccountReads {
    * Aggregated balances; at a point in time, of the volumes then on one clock (`insertion` with the reference's
    * `useInsertionDate`, else effective time): every matching account's assets with a move by then.
    */
-  async balances(ledger: LedgerRecord, filter: AddressFilter | SegmentFilter | undefined, at?: { pit: string; clock: 'effective' | 'insertion' }): Promise<Map<string, bigint>> {
+  async balances(
+    ledger: LedgerRecord,
+    filter: AddressFilter | SegmentFilter | undefined,
+    at?: { pit: string; clock: 'effective' | 'insertion' },
+  ): Promise<Map<string, bigint>> {
     const table = this.tableFor(ledger.bucket);
     if (!at) return aggregateBalances(this.doc, table, ledger.name, filter);
     // The insertion cut is found once, before the first page.
     const cut: VolumeCut =
-      at.clock === 'effective' ? { clock: 'effective', at: at.pit } : { clock: 'insertion', lastTxId: await insertionCut(this.doc, this.tableFor, ledger, at.pit), near: at.pit };
-    return aggregateBalances(this.doc, table, ledger.name, filter, (accounts) => volumesAt(this.pointInTime, ledger, accounts, cut));
+      at.clock === 'effective'
+        ? { clock: 'effective', at: at.pit }
+        : {
+            clock: 'insertion',
+            lastTxId: await insertionCut(this.doc, this.tableFor, ledger, at.pit),
+            near: at.pit,
+          };
+    return aggregateBalances(this.doc, table, ledger.name, filter, (accounts) =>
+      volumesAt(this.pointInTime, ledger, accounts, cut),
+    );
   }
 }
 
@@ -211,20 +351,43 @@ interface AccountIndex {
   addressOf?: (item: Record<string, unknown>) => string;
 }
 
-function accountIndex(table: string, ledger: string, filter: AccountFilter | undefined): AccountIndex {
+function accountIndex(
+  table: string,
+  ledger: string,
+  filter: AccountFilter | undefined,
+): AccountIndex {
   const byAddress = (item: Record<string, unknown>) => String(item.address);
   const gsi = ['pk', 'sk', 'gsi1pk', 'gsi1sk'];
   if (filter && isMetadataFilter(filter)) {
-    return { input: metadataIndexQuery(table, ledger, filter), keyAttributes: ['pk', 'sk'], recorded: { metadataKey: filter.metadata.key, metadataValue: filter.metadata.value }, addressOf: byAddress };
+    return {
+      input: metadataIndexQuery(table, ledger, filter),
+      keyAttributes: ['pk', 'sk'],
+      recorded: { metadataKey: filter.metadata.key, metadataValue: filter.metadata.value },
+      addressOf: byAddress,
+    };
   }
   if (filter && isSegmentFilter(filter)) {
-    return { input: segmentIndexQuery(table, ledger, filter), keyAttributes: ['pk', 'sk'], recorded: { segments: segmentPattern(filter) }, addressOf: byAddress };
+    return {
+      input: segmentIndexQuery(table, ledger, filter),
+      keyAttributes: ['pk', 'sk'],
+      recorded: { segments: segmentPattern(filter) },
+      addressOf: byAddress,
+    };
   }
   if (filter && isBalanceFilter(filter)) {
     // Volume items by (asset, balance, address).
-    return { input: balanceIndexQuery(table, ledger, filter), keyAttributes: gsi, recorded: { balance: balanceFilterText(filter) }, addressOf: (item: Record<string, unknown>) => String(item.account) };
+    return {
+      input: balanceIndexQuery(table, ledger, filter),
+      keyAttributes: gsi,
+      recorded: { balance: balanceFilterText(filter) },
+      addressOf: (item: Record<string, unknown>) => String(item.account),
+    };
   }
-  return { input: accountIndexQuery(table, ledger, filter), keyAttributes: gsi, recorded: filter ? { address: filter.address } : {} };
+  return {
+    input: accountIndexQuery(table, ledger, filter),
+    keyAttributes: gsi,
+    recorded: filter ? { address: filter.address } : {},
+  };
 }
 
 /**
@@ -235,13 +398,20 @@ function checkCursorKey(cursor: Cursor, ledger: string, filter: AccountFilter | 
   const { k } = cursor;
   if (filter && isMetadataFilter(filter)) {
     const address = k.sk ?? '';
-    const valid = Object.keys(k).length === 2 && k.pk === ledgerKeys.accountMetadataPartition(ledger, filter.metadata.key, filter.metadata.value) && ACCOUNT_ADDRESS.test(address);
+    const valid =
+      Object.keys(k).length === 2 &&
+      k.pk ===
+        ledgerKeys.accountMetadataPartition(ledger, filter.metadata.key, filter.metadata.value) &&
+      ACCOUNT_ADDRESS.test(address);
     if (!valid) throw new ValidationError('cursor: not a cursor of this list');
     return;
   }
   if (filter && isSegmentFilter(filter)) {
     const address = k.sk ?? '';
-    const valid = Object.keys(k).length === 2 && k.pk === segmentPartition(ledger, filter) && ACCOUNT_ADDRESS.test(address);
+    const valid =
+      Object.keys(k).length === 2 &&
+      k.pk === segmentPartition(ledger, filter) &&
+      ACCOUNT_ADDRESS.test(address);
     if (!valid) throw new ValidationError('cursor: not a cursor of this list');
     return;
   }
@@ -262,7 +432,8 @@ function checkCursorKey(cursor: Cursor, ledger: string, filter: AccountFilter | 
     return;
   }
   const address = k.gsi1sk ?? '';
-  const inRange = !filter || (filter.prefix ? address.startsWith(filter.address) : address === filter.address);
+  const inRange =
+    !filter || (filter.prefix ? address.startsWith(filter.address) : address === filter.address);
   const valid =
     Object.keys(k).length === 4 &&
     k.gsi1pk === ledgerKeys.accountList(ledger) &&
@@ -276,7 +447,9 @@ function metadataIndexQuery(table: string, ledger: string, filter: MetadataFilte
   return {
     TableName: table,
     KeyConditionExpression: 'pk = :p',
-    ExpressionAttributeValues: { ':p': ledgerKeys.accountMetadataPartition(ledger, filter.metadata.key, filter.metadata.value) },
+    ExpressionAttributeValues: {
+      ':p': ledgerKeys.accountMetadataPartition(ledger, filter.metadata.key, filter.metadata.value),
+    },
     ConsistentRead: true,
   };
 }
@@ -286,7 +459,10 @@ function balanceRange(filter: BalanceFilter): { lower?: string; upper?: string }
   const { min, max } = filter.balance;
   if (min !== undefined && max !== undefined && min > max) return undefined;
   // `~` sorts after every address character, so `<balance>#~` is above every key of that balance.
-  return { ...(min !== undefined ? { lower: sortableBalance(min) } : {}), ...(max !== undefined ? { upper: `${sortableBalance(max)}#~` } : {}) };
+  return {
+    ...(min !== undefined ? { lower: sortableBalance(min) } : {}),
+    ...(max !== undefined ? { upper: `${sortableBalance(max)}#~` } : {}),
+  };
 }
 
 /** The gsi1 query of a balance filter, or undefined when nothing can match. */
@@ -294,7 +470,13 @@ function balanceIndexQuery(table: string, ledger: string, filter: BalanceFilter)
   const range = balanceRange(filter);
   if (!range) return undefined;
   const condition =
-    range.lower !== undefined && range.upper !== undefined ? ' AND gsi1sk BETWEEN :lo AND :hi' : range.lower !== undefined ? ' AND gsi1sk >= :lo' : range.upper !== undefined ? ' AND gsi1sk <= :hi' : '';
+    range.lower !== undefined && range.upper !== undefined
+      ? ' AND gsi1sk BETWEEN :lo AND :hi'
+      : range.lower !== undefined
+        ? ' AND gsi1sk >= :lo'
+        : range.upper !== undefined
+          ? ' AND gsi1sk <= :hi'
+          : '';
   return {
     TableName: table,
     IndexName: 'gsi1',
@@ -310,7 +492,11 @@ function balanceIndexQuery(table: string, ledger: string, filter: BalanceFilter)
 /** A balance filter as cursor text (bounds as decimal strings: exact). */
 export function balanceFilterText(filter: BalanceFilter): string {
   const { asset, min, max } = filter.balance;
-  return JSON.stringify({ asset, ...(min !== undefined ? { min: String(min) } : {}), ...(max !== undefined ? { max: String(max) } : {}) });
+  return JSON.stringify({
+    asset,
+    ...(min !== undefined ? { min: String(min) } : {}),
+    ...(max !== undefined ? { max: String(max) } : {}),
+  });
 }
 
 /** The balance a sort key encodes (the inverse of sortableBalance), for checking a cursor's key. */

@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { ValidationError } from '../../errors/index.js';
 import { encodeCursor, type ListQuery, type Page } from '../../pagination/cursor.js';
@@ -23,18 +23,48 @@ export async function accountTransactionIds(
   address: string,
   role: Role,
   query: ListQuery,
-  options: { ascending: boolean; list: string; filters: Record<string, string>; before?: number; effectiveBy?: string },
+  options: {
+    ascending: boolean;
+    list: string;
+    filters: Record<string, string>;
+    before?: number;
+    effectiveBy?: string;
+  },
 ): Promise<Page<number>> {
   const resumed = query.cursor ? readPosition(query.cursor.k) : undefined;
-  const { Item: account } = await doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.account(ledger, address), ConsistentRead: true }));
+  const { Item: account } = await doc.send(
+    new GetCommand({
+      TableName: table,
+      Key: ledgerKeys.account(ledger, address),
+      ConsistentRead: true,
+    }),
+  );
   const assets = [...((account?.assets as Iterable<string> | undefined) ?? [])];
-  if (resumed && Object.keys(resumed.positions).some((asset) => !assets.includes(asset))) throw new ValidationError('cursor: not a cursor of this list');
-  const volumes = await batchGetInOrder(doc, table, assets.map((asset) => ledgerKeys.volume(ledger, address, asset)));
+  if (resumed && Object.keys(resumed.positions).some((asset) => !assets.includes(asset)))
+    throw new ValidationError('cursor: not a cursor of this list');
+  const volumes = await batchGetInOrder(
+    doc,
+    table,
+    assets.map((asset) => ledgerKeys.volume(ledger, address, asset)),
+  );
   const streams = assets
     .filter((asset) => !resumed || asset in resumed.positions)
-    .map((asset) => ({ asset, moves: PairMoves.forPair(doc, table, ledger, address, asset, volumes[assets.indexOf(asset)], options.ascending, resumed?.positions[asset]) }));
+    .map((asset) => ({
+      asset,
+      moves: PairMoves.forPair(
+        doc,
+        table,
+        ledger,
+        address,
+        asset,
+        volumes[assets.indexOf(asset)],
+        options.ascending,
+        resumed?.positions[asset],
+      ),
+    }));
   const bound = resumed?.last ?? options.before;
-  const beyond = (id: number) => bound !== undefined && (options.ascending ? id <= bound : id >= bound);
+  const beyond = (id: number) =>
+    bound !== undefined && (options.ascending ? id <= bound : id >= bound);
 
   const heads = new Map<string, PositionedMove | undefined>();
   for (const s of streams) heads.set(s.asset, await nextWithin(s.moves, beyond));
@@ -52,20 +82,29 @@ export async function accountTransactionIds(
   while (ids.length <= query.pageSize) {
     const live = [...heads.values()].filter((m): m is PositionedMove => m !== undefined);
     if (live.length === 0) break;
-    const id = live.reduce((best, m) => (options.ascending ? Math.min(best, m.txId) : Math.max(best, m.txId)), live[0]!.txId);
+    const id = live.reduce(
+      (best, m) => (options.ascending ? Math.min(best, m.txId) : Math.max(best, m.txId)),
+      live[0]!.txId,
+    );
     let matches = false;
     for (const s of streams) {
       const head = heads.get(s.asset);
       if (head?.txId !== id) continue;
       consumed++;
-      matches ||= (role === 'any' || (role === 'source' ? head.source : head.destination)) && (options.effectiveBy === undefined || head.at <= options.effectiveBy);
+      matches ||=
+        (role === 'any' || (role === 'source' ? head.source : head.destination)) &&
+        (options.effectiveBy === undefined || head.at <= options.effectiveBy);
       heads.set(s.asset, await nextWithin(s.moves, beyond));
     }
     if (matches) {
       ids.push(id);
       if (ids.length === query.pageSize) cursorAt = resumeAt(id);
     }
-    if (consumed >= MOVES_PER_PAGE && ids.length <= query.pageSize && [...heads.values()].some(Boolean)) {
+    if (
+      consumed >= MOVES_PER_PAGE &&
+      ids.length <= query.pageSize &&
+      [...heads.values()].some(Boolean)
+    ) {
       stopped = true;
       if (ids.length < query.pageSize) cursorAt = resumeAt(id);
       break;
@@ -77,7 +116,15 @@ export async function accountTransactionIds(
     hasMore,
     data: ids.slice(0, query.pageSize),
     ...(hasMore && cursorAt
-      ? { next: encodeCursor({ l: options.list, p: query.pageSize, k: { [LAST]: String(cursorAt.last), ...cursorAt.positions }, d: 'n', f: options.filters }) }
+      ? {
+          next: encodeCursor({
+            l: options.list,
+            p: query.pageSize,
+            k: { [LAST]: String(cursorAt.last), ...cursorAt.positions },
+            d: 'n',
+            f: options.filters,
+          }),
+        }
       : {}),
   };
 }
@@ -87,7 +134,10 @@ const MOVES_PER_PAGE = 1000;
 
 const LAST = '#last';
 
-async function nextWithin(moves: PairMoves, beyond: (id: number) => boolean): Promise<PositionedMove | undefined> {
+async function nextWithin(
+  moves: PairMoves,
+  beyond: (id: number) => boolean,
+): Promise<PositionedMove | undefined> {
   for (;;) {
     const move = await moves.next();
     if (!move || !beyond(move.txId)) return move;
@@ -95,8 +145,16 @@ async function nextWithin(moves: PairMoves, beyond: (id: number) => boolean): Pr
 }
 
 /** A cursor's position: its last id, and per asset a page key. Anything else is a forged cursor. */
-function readPosition(k: Record<string, string>): { last: number; positions: Record<string, string> } {
+function readPosition(k: Record<string, string>): {
+  last: number;
+  positions: Record<string, string>;
+} {
   const { [LAST]: last, ...positions } = k;
-  if (last === undefined || !/^\d{1,15}$/.test(last) || !Object.values(positions).every(isMovePosition)) throw new ValidationError('cursor: not a cursor of this list');
+  if (
+    last === undefined ||
+    !/^\d{1,15}$/.test(last) ||
+    !Object.values(positions).every(isMovePosition)
+  )
+    throw new ValidationError('cursor: not a cursor of this list');
   return { last: Number(last), positions };
 }

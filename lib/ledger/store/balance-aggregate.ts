@@ -1,9 +1,18 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { addBalances, type AccountRecord, type AccountVolumes } from '../domain/account.js';
-import { isSegmentFilter, type AddressFilter, type SegmentFilter } from '../domain/account-filter.js';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { type AccountRecord, type AccountVolumes, addBalances } from '../domain/account.js';
+import {
+  type AddressFilter,
+  isSegmentFilter,
+  type SegmentFilter,
+} from '../domain/account-filter.js';
+import {
+  accountIndexQuery,
+  readVolumes,
+  segmentIndexQuery,
+  toAccountRecord,
+} from './account-items.js';
 import { ledgerKeys } from './keys.js';
-import { accountIndexQuery, readVolumes, segmentIndexQuery, toAccountRecord } from './account-items.js';
 
 /**
  * GET /v2/<ledger>/aggregate/balances: the per-asset sum of the balances of every account matching the
@@ -25,7 +34,8 @@ export async function aggregateBalances(
   table: string,
   ledger: string,
   filter: AddressFilter | SegmentFilter | undefined,
-  volumesOf: (accounts: AccountRecord[]) => Promise<Map<string, AccountVolumes>> = (accounts) => readVolumes(doc, table, ledger, accounts),
+  volumesOf: (accounts: AccountRecord[]) => Promise<Map<string, AccountVolumes>> = (accounts) =>
+    readVolumes(doc, table, ledger, accounts),
 ): Promise<Map<string, bigint>> {
   const sums = new Map<string, bigint>();
   const segments = filter && isSegmentFilter(filter) ? filter : undefined;
@@ -33,7 +43,9 @@ export async function aggregateBalances(
   do {
     const result = await doc.send(
       new QueryCommand({
-        ...(segments ? segmentIndexQuery(table, ledger, segments) : accountIndexQuery(table, ledger, filter as AddressFilter | undefined)),
+        ...(segments
+          ? segmentIndexQuery(table, ledger, segments)
+          : accountIndexQuery(table, ledger, filter as AddressFilter | undefined)),
         ...(segments
           ? {}
           : {
@@ -47,11 +59,22 @@ export async function aggregateBalances(
     const items = (result.Items ?? []) as Record<string, unknown>[];
     // Segment index items name the address only: the accounts (and the assets they hold) are read by key.
     const accounts = segments
-      ? (await batchGetInOrder(doc, table, items.map((i) => ledgerKeys.account(ledger, String(i.address))))).filter((i): i is Record<string, unknown> => i !== undefined).map(toAccountRecord)
+      ? (
+          await batchGetInOrder(
+            doc,
+            table,
+            items.map((i) => ledgerKeys.account(ledger, String(i.address))),
+          )
+        )
+          .filter((i): i is Record<string, unknown> => i !== undefined)
+          .map(toAccountRecord)
       : items.map(toAccountRecord);
     const volumes = await volumesOf(accounts);
     for (const byAsset of volumes.values()) {
-      addBalances(sums, Object.entries(byAsset).map(([asset, v]) => ({ asset, balance: v.balance })));
+      addBalances(
+        sums,
+        Object.entries(byAsset).map(([asset, v]) => ({ asset, balance: v.balance })),
+      );
     }
     start = result.LastEvaluatedKey;
   } while (start);

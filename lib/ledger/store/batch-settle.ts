@@ -1,4 +1,4 @@
-import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../../dynamo/errors.js';
 import type { Transaction, VolumesView } from '../domain/transaction.js';
 import { transactionItem } from './change-items.js';
@@ -11,7 +11,10 @@ import type { StoredLogEntry } from './log-pages.js';
  */
 
 /** The items of the transactions these log entries created (a new transaction, a revert's reverse transaction). */
-export function createdTransactionItems(ledger: string, entries: readonly StoredLogEntry[]): Array<Record<string, unknown>> {
+export function createdTransactionItems(
+  ledger: string,
+  entries: readonly StoredLogEntry[],
+): Array<Record<string, unknown>> {
   const items: Array<Record<string, unknown>> = [];
   for (const { log, extras } of entries) {
     if (log.type !== 'NEW_TRANSACTION' && log.type !== 'REVERTED_TRANSACTION') continue;
@@ -27,11 +30,21 @@ export function createdTransactionItems(ledger: string, entries: readonly Stored
  * revert, metadata): the condition keeps it from putting back an older state. Items the same batch changed
  * again were in its commit, so they exist.
  */
-export async function putAbsentItems(doc: DynamoDBDocumentClient, table: string, items: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+export async function putAbsentItems(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  items: ReadonlyArray<Record<string, unknown>>,
+): Promise<void> {
   await Promise.all(
     items.map(async (Item) => {
       try {
-        await doc.send(new PutCommand({ TableName: table, Item, ConditionExpression: 'attribute_not_exists(pk)' }));
+        await doc.send(
+          new PutCommand({
+            TableName: table,
+            Item,
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
       } catch (err) {
         if (!isConditionFailure(err)) throw err;
       }
@@ -43,7 +56,12 @@ export async function putAbsentItems(doc: DynamoDBDocumentClient, table: string,
  * Records on HEAD that the batch it names is settled (its after-commit items all written), so direct writers
  * need not settle it again. Not a new HEAD version: no decision depends on it. Refused, harmlessly, once HEAD moved.
  */
-export async function clearPendingBatch(doc: DynamoDBDocumentClient, table: string, ledger: string, version: number | undefined): Promise<void> {
+export async function clearPendingBatch(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: string,
+  version: number | undefined,
+): Promise<void> {
   if (version === undefined) return;
   try {
     await doc.send(

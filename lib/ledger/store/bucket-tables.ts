@@ -27,16 +27,25 @@ export class BucketTables {
     try {
       parsed = JSON.parse(raw);
     } catch {
-      throw new ConfigurationError('LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name');
+      throw new ConfigurationError(
+        'LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name',
+      );
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new ConfigurationError('LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name');
+      throw new ConfigurationError(
+        'LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name',
+      );
     }
     const mapped = new Map<string, string>();
     for (const [bucket, table] of Object.entries(parsed)) {
-      if (!BUCKET_NAME.test(bucket)) throw new ConfigurationError(`LEDGER_BUCKET_TABLES: "${bucket}" is not a valid bucket name`);
+      if (!BUCKET_NAME.test(bucket))
+        throw new ConfigurationError(
+          `LEDGER_BUCKET_TABLES: "${bucket}" is not a valid bucket name`,
+        );
       if (typeof table !== 'string' || !/^[A-Za-z0-9_.-]{3,255}$/.test(table)) {
-        throw new ConfigurationError(`LEDGER_BUCKET_TABLES: bucket "${bucket}" must map to a table name`);
+        throw new ConfigurationError(
+          `LEDGER_BUCKET_TABLES: bucket "${bucket}" must map to a table name`,
+        );
       }
       mapped.set(bucket, table);
     }

@@ -1,18 +1,36 @@
 import { ConflictError } from '../../errors/index.js';
 import { canonicalJson } from '../../json/canonical.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
-import type { AccountState, LedgerChange, LedgerRecord, Move, TransactionRecord } from '../domain/change.js';
 import { INDEXED_SEGMENTS } from '../domain/account-filter.js';
+import type {
+  AccountState,
+  LedgerChange,
+  LedgerRecord,
+  Move,
+  TransactionRecord,
+} from '../domain/change.js';
 import { isEnabled } from '../domain/features.js';
 import type { Volume } from '../domain/postings.js';
-import { keyString, ledgerKeys, type ItemKey } from './keys.js';
+import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import { encodeMove, moveKey } from './move-codec.js';
 
 /** One action of a TransactWriteItems, with the error to raise if its own condition fails. */
 export interface Write {
   item: {
-    Put?: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> };
-    Delete?: { TableName: string; Key: ItemKey; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> };
+    Put?: {
+      TableName: string;
+      Item: Record<string, unknown>;
+      ConditionExpression?: string;
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues?: Record<string, unknown>;
+    };
+    Delete?: {
+      TableName: string;
+      Key: ItemKey;
+      ConditionExpression?: string;
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues?: Record<string, unknown>;
+    };
   };
   onConditionFailure?: () => Error;
   /**
@@ -37,31 +55,79 @@ const MOVE_BUFFER_BYTES = 560;
  * move buffers and pages, late-move copies, accounts with their metadata and segment indexes, metadata
  * revisions and references. The log entry, HEAD and idempotency record are the writer's.
  */
-export function changeWrites(ledger: LedgerRecord, table: string, view: ItemView, change: LedgerChange, logId: number): Write[] {
-  const put = (Item: Record<string, unknown>, condition?: Partial<NonNullable<Write['item']['Put']>>, onConditionFailure?: () => Error): Write => ({
+export function changeWrites(
+  ledger: LedgerRecord,
+  table: string,
+  view: ItemView,
+  change: LedgerChange,
+  logId: number,
+): Write[] {
+  const put = (
+    Item: Record<string, unknown>,
+    condition?: Partial<NonNullable<Write['item']['Put']>>,
+    onConditionFailure?: () => Error,
+  ): Write => ({
     item: { Put: { TableName: table, Item, ...condition } },
     ...(onConditionFailure ? { onConditionFailure } : {}),
   });
   const writes: Write[] = [];
   for (const { record, before } of change.transactions) {
-    const write = put(transactionItem(ledger.name, record), before ? undefined : { ConditionExpression: 'attribute_not_exists(pk)' });
+    const write = put(
+      transactionItem(ledger.name, record),
+      before ? undefined : { ConditionExpression: 'attribute_not_exists(pk)' },
+    );
     // A new transaction's item may follow a group commit instead of being in it (docs/data-model.md, "Two write modes").
     writes.push(before ? write : { ...write, deferrable: true });
-    writes.push(...metadataIndexWrites(table, before?.tx.metadata ?? {}, record.tx.metadata, (k, v) => ledgerKeys.transactionMetadata(ledger.name, k, v, record.tx.id), { txId: record.tx.id }));
+    writes.push(
+      ...metadataIndexWrites(
+        table,
+        before?.tx.metadata ?? {},
+        record.tx.metadata,
+        (k, v) => ledgerKeys.transactionMetadata(ledger.name, k, v, record.tx.id),
+        { txId: record.tx.id },
+      ),
+    );
   }
   for (const { account, asset, volume } of change.volumes) {
     const moves = change.moves.filter((m) => m.account === account && m.asset === asset);
-    writes.push(...volumeWrites(ledger, table, view.get(keyString(ledgerKeys.volume(ledger.name, account, asset))), account, asset, volume, moves));
+    writes.push(
+      ...volumeWrites(
+        ledger,
+        table,
+        view.get(keyString(ledgerKeys.volume(ledger.name, account, asset))),
+        account,
+        asset,
+        volume,
+        moves,
+      ),
+    );
   }
   for (const { after, before } of change.accounts) {
     writes.push(put(accountItem(ledger.name, after)));
     if (!before) writes.push(...segmentIndexWrites(ledger, table, after.address));
     writes.push(
-      ...metadataIndexWrites(table, before?.metadata ?? {}, after.metadata, (k, v) => ({ pk: ledgerKeys.accountMetadataPartition(ledger.name, k, v), sk: after.address }), { address: after.address }),
+      ...metadataIndexWrites(
+        table,
+        before?.metadata ?? {},
+        after.metadata,
+        (k, v) => ({
+          pk: ledgerKeys.accountMetadataPartition(ledger.name, k, v),
+          sk: after.address,
+        }),
+        { address: after.address },
+      ),
     );
   }
   const revision = change.metadataRevision;
-  if (revision && isEnabled(ledger.features, revision.target.type === 'ACCOUNT' ? 'ACCOUNT_METADATA_HISTORY' : 'TRANSACTION_METADATA_HISTORY')) {
+  if (
+    revision &&
+    isEnabled(
+      ledger.features,
+      revision.target.type === 'ACCOUNT'
+        ? 'ACCOUNT_METADATA_HISTORY'
+        : 'TRANSACTION_METADATA_HISTORY',
+    )
+  ) {
     const log = String(logId).padStart(15, '0');
     const key =
       revision.target.type === 'ACCOUNT'
@@ -75,7 +141,8 @@ export function changeWrites(ledger: LedgerRecord, table: string, view: ItemView
     const before =
       target.type === 'ACCOUNT'
         ? (change.accounts.find((a) => a.after.address === target.address)?.before?.metadata ?? {})
-        : (change.transactions.find((t) => t.record.tx.id === target.id)?.before?.tx.metadata ?? {});
+        : (change.transactions.find((t) => t.record.tx.id === target.id)?.before?.tx.metadata ??
+          {});
     writes.push(put({ ...key, metadata: revision.metadata, before, date }));
   }
   // A transaction's `accountMetadata` (or a script's set_account_meta) changes accounts' metadata too: each such
@@ -84,22 +151,41 @@ export function changeWrites(ledger: LedgerRecord, table: string, view: ItemView
     for (const { after, before } of change.accounts) {
       if (sameMetadata(before?.metadata ?? {}, after.metadata)) continue;
       const log = String(logId).padStart(15, '0');
-      writes.push(put({ pk: ledgerKeys.accountPartition(ledger.name, after.address), sk: `MH#${log}`, metadata: after.metadata, before: before?.metadata ?? {}, date: after.updatedAt }));
+      writes.push(
+        put({
+          pk: ledgerKeys.accountPartition(ledger.name, after.address),
+          sk: `MH#${log}`,
+          metadata: after.metadata,
+          before: before?.metadata ?? {},
+          date: after.updatedAt,
+        }),
+      );
     }
   }
   for (const { reference, txId } of change.references) {
-    writes.push(put({ ...ledgerKeys.reference(ledger.name, reference), txId }, { ConditionExpression: 'attribute_not_exists(pk)' }, () => new ConflictError(`duplicate reference "${reference}"`)));
+    writes.push(
+      put(
+        { ...ledgerKeys.reference(ledger.name, reference), txId },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
+        () => new ConflictError(`duplicate reference "${reference}"`),
+      ),
+    );
   }
   return writes;
 }
 
 function sameMetadata(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
+  return (
+    keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k])
+  );
 }
 
 /** Transactions are stored as exact JSON text (amounts as big integers) with their post-commit volumes. */
-export function transactionItem(ledger: string, { tx, post }: TransactionRecord): Record<string, unknown> {
+export function transactionItem(
+  ledger: string,
+  { tx, post }: TransactionRecord,
+): Record<string, unknown> {
   const timestamp = sortableInstant(parseInstant(tx.timestamp, 'timestamp'));
   return {
     ...ledgerKeys.transaction(ledger, tx.id),
@@ -112,7 +198,12 @@ export function transactionItem(ledger: string, { tx, post }: TransactionRecord)
 }
 
 export function accountItem(ledger: string, account: AccountState): Record<string, unknown> {
-  return { ...ledgerKeys.account(ledger, account.address), gsi1pk: ledgerKeys.accountList(ledger), gsi1sk: account.address, ...account };
+  return {
+    ...ledgerKeys.account(ledger, account.address),
+    gsi1pk: ledgerKeys.accountList(ledger),
+    gsi1sk: account.address,
+    ...account,
+  };
 }
 
 /**
@@ -122,8 +213,18 @@ export function accountItem(ledger: string, account: AccountState): Record<strin
  * move whose effective key is below the pair's greatest (`lastMoveKey`) is late: it also gets a copy in the
  * late-move partition, which effective volumes and time windows read.
  */
-function volumeWrites(ledger: LedgerRecord, table: string, existing: Record<string, unknown> | undefined, account: string, asset: string, volume: Volume, moves: readonly Move[]): Write[] {
-  const keepMoves = isEnabled(ledger.features, 'MOVES_HISTORY') || isEnabled(ledger.features, 'INDEX_TRANSACTION_ACCOUNTS');
+function volumeWrites(
+  ledger: LedgerRecord,
+  table: string,
+  existing: Record<string, unknown> | undefined,
+  account: string,
+  asset: string,
+  volume: Volume,
+  moves: readonly Move[],
+): Write[] {
+  const keepMoves =
+    isEnabled(ledger.features, 'MOVES_HISTORY') ||
+    isEnabled(ledger.features, 'INDEX_TRANSACTION_ACCOUNTS');
   const trackLate = isEnabled(ledger.features, 'MOVES_HISTORY');
   const writes: Write[] = [];
   let lastMoveKey = typeof existing?.lastMoveKey === 'string' ? existing.lastMoveKey : '';
@@ -137,15 +238,39 @@ function volumeWrites(ledger: LedgerRecord, table: string, existing: Record<stri
       lateMoves++;
       writes.push({
         item: {
-          Put: { TableName: table, Item: { ...ledgerKeys.lateMove(ledger.name, account, asset, move.at, move.txId), txId: move.txId, input: move.input, output: move.output, lateOf: lastMoveKey } },
+          Put: {
+            TableName: table,
+            Item: {
+              ...ledgerKeys.lateMove(ledger.name, account, asset, move.at, move.txId),
+              txId: move.txId,
+              input: move.input,
+              output: move.output,
+              lateOf: lastMoveKey,
+            },
+          },
         },
       });
     }
     if (!late) lastMoveKey = key;
-    if (buffer.length === 0) page = ledgerKeys.movePage(ledger.name, account, asset, lastMoveKey, move.txId).sk;
+    if (buffer.length === 0)
+      page = ledgerKeys.movePage(ledger.name, account, asset, lastMoveKey, move.txId).sk;
     buffer.push(encodeMove(move, late));
-    if (buffer.length >= MOVES_PER_PAGE || buffer.reduce((n, m) => n + m.length, 0) > MOVE_BUFFER_BYTES) {
-      writes.push({ item: { Put: { TableName: table, Item: { pk: ledgerKeys.movePartition(ledger.name, account, asset), sk: page!, moves: buffer } } } });
+    if (
+      buffer.length >= MOVES_PER_PAGE ||
+      buffer.reduce((n, m) => n + m.length, 0) > MOVE_BUFFER_BYTES
+    ) {
+      writes.push({
+        item: {
+          Put: {
+            TableName: table,
+            Item: {
+              pk: ledgerKeys.movePartition(ledger.name, account, asset),
+              sk: page!,
+              moves: buffer,
+            },
+          },
+        },
+      });
       buffer = [];
       page = undefined;
     }
@@ -161,7 +286,12 @@ function volumeWrites(ledger: LedgerRecord, table: string, existing: Record<stri
     ...(lateMoves > 0 ? { lateMoves } : {}),
     ...(buffer.length > 0 ? { mv: buffer, mvPage: page } : {}),
     // INDEX_ACCOUNT_BALANCES: listed on gsi1 by (asset, balance) for `balance[ASSET]` filters.
-    ...(isEnabled(ledger.features, 'INDEX_ACCOUNT_BALANCES') ? { gsi1pk: ledgerKeys.balancesByAsset(ledger.name, asset), gsi1sk: ledgerKeys.balanceSort(balance, account) } : {}),
+    ...(isEnabled(ledger.features, 'INDEX_ACCOUNT_BALANCES')
+      ? {
+          gsi1pk: ledgerKeys.balancesByAsset(ledger.name, asset),
+          gsi1sk: ledgerKeys.balanceSort(balance, account),
+        }
+      : {}),
   };
   return [{ item: { Put: { TableName: table, Item: item } } }, ...writes];
 }
@@ -175,7 +305,17 @@ function segmentIndexWrites(ledger: LedgerRecord, table: string, address: string
   if (!isEnabled(ledger.features, 'INDEX_ADDRESS_SEGMENTS')) return [];
   const segments = address.split(':');
   return segments.slice(0, INDEXED_SEGMENTS).map((segment, position) => ({
-    item: { Put: { TableName: table, Item: { pk: ledgerKeys.addressSegmentPartition(ledger.name, segments.length, position, segment), sk: address, address, segments } } },
+    item: {
+      Put: {
+        TableName: table,
+        Item: {
+          pk: ledgerKeys.addressSegmentPartition(ledger.name, segments.length, position, segment),
+          sk: address,
+          address,
+          segments,
+        },
+      },
+    },
   }));
 }
 
@@ -198,7 +338,9 @@ function metadataIndexWrites(
   }
   for (const [key, value] of Object.entries(after)) {
     if (before[key] === value) continue;
-    writes.push({ item: { Put: { TableName: table, Item: { ...keyOf(key, value), ...attributes } } } });
+    writes.push({
+      item: { Put: { TableName: table, Item: { ...keyOf(key, value), ...attributes } } },
+    });
   }
   return writes;
 }

@@ -1,10 +1,10 @@
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { classifyWriteFailure } from '../../dynamo/errors.js';
 import { ValidationError } from '../../errors/index.js';
+import type { Write } from './change-items.js';
 import type { CommitWrite } from './decide-batch.js';
 import type { Head } from './head.js';
-import { keyString, type ItemKey } from './keys.js';
-import type { Write } from './change-items.js';
+import { type ItemKey, keyString } from './keys.js';
 import { logPages } from './log-pages.js';
 
 /** DynamoDB's limit on items in one TransactWriteItems / TransactGetItems. */
@@ -30,10 +30,16 @@ export async function commitWrites(
 ): Promise<CommitRetry | undefined> {
   const transaction = commitActions(table, headKey, initial, head, writes);
   try {
-    await doc.send(new TransactWriteCommand({ TransactItems: transaction.map((w) => w.item), ...(options.clientRequestToken ? { ClientRequestToken: options.clientRequestToken } : {}) }));
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: transaction.map((w) => w.item),
+        ...(options.clientRequestToken ? { ClientRequestToken: options.clientRequestToken } : {}),
+      }),
+    );
   } catch (err) {
     const failure = classifyWriteFailure(err);
-    if (failure.kind === 'throttled' || (err as Error).name !== 'TransactionCanceledException') throw err;
+    if (failure.kind === 'throttled' || (err as Error).name !== 'TransactionCanceledException')
+      throw err;
     const failed = failure.index;
     if (failed === 0) return 'head-moved';
     if (failure.kind === 'conflict') return 'conflict';
@@ -46,7 +52,13 @@ export async function commitWrites(
 }
 
 /** HEAD's put and the writes, one action per item, within DynamoDB's limit. */
-export function commitActions(table: string, headKey: ItemKey, initial: Head, head: Head, writes: CommitWrite[]): CommitWrite[] {
+export function commitActions(
+  table: string,
+  headKey: ItemKey,
+  initial: Head,
+  head: Head,
+  writes: CommitWrite[],
+): CommitWrite[] {
   // The version written is always the one read plus one, whatever `head` carries.
   const { version: _versionRead, ...state } = head;
   const transaction = commitItems([
@@ -57,8 +69,14 @@ export function commitActions(table: string, headKey: ItemKey, initial: Head, he
           Item: { ...headKey, ...state, version: (initial.version ?? 0) + 1 },
           // HEAD items from before versions existed are still guarded by their log id.
           ...(initial.version === undefined
-            ? { ConditionExpression: 'attribute_not_exists(#version) AND lastLogId = :previous', ExpressionAttributeValues: { ':previous': initial.lastLogId } }
-            : { ConditionExpression: '#version = :previous', ExpressionAttributeValues: { ':previous': initial.version } }),
+            ? {
+                ConditionExpression: 'attribute_not_exists(#version) AND lastLogId = :previous',
+                ExpressionAttributeValues: { ':previous': initial.lastLogId },
+              }
+            : {
+                ConditionExpression: '#version = :previous',
+                ExpressionAttributeValues: { ':previous': initial.version },
+              }),
           ExpressionAttributeNames: { '#version': 'version' },
         },
       },
@@ -66,7 +84,9 @@ export function commitActions(table: string, headKey: ItemKey, initial: Head, he
     ...writes,
   ]);
   if (transaction.length > MAX_TRANSACTION_ITEMS) {
-    throw new ValidationError(`the request touches too many accounts and assets (${transaction.length} items to write, at most ${MAX_TRANSACTION_ITEMS})`);
+    throw new ValidationError(
+      `the request touches too many accounts and assets (${transaction.length} items to write, at most ${MAX_TRANSACTION_ITEMS})`,
+    );
   }
   return transaction;
 }
@@ -84,14 +104,22 @@ export function commitItems(writes: CommitWrite[]): CommitWrite[] {
   const logs = writes.filter((w) => w.log);
   if (logs.length <= 1) return collapse(writes);
   const table = logs[0]!.item.Put!.TableName;
-  const pages: CommitWrite[] = logPages(logs.map((w) => w.item.Put!.Item)).map((Item) => ({ item: { Put: { TableName: table, Item } } }));
+  const pages: CommitWrite[] = logPages(logs.map((w) => w.item.Put!.Item)).map((Item) => ({
+    item: { Put: { TableName: table, Item } },
+  }));
   return collapse([...writes.filter((w) => !w.log), ...pages]);
 }
 
 /** A sequenced writer's commit: what goes in the TransactWriteItems, and the new transactions' items put after it. */
-export function splitDeferred(writes: CommitWrite[]): { atomic: CommitWrite[]; after: Array<Record<string, unknown>> } {
+export function splitDeferred(writes: CommitWrite[]): {
+  atomic: CommitWrite[];
+  after: Array<Record<string, unknown>>;
+} {
   const items = commitItems(writes);
-  return { atomic: items.filter((w) => !w.deferrable), after: items.filter((w) => w.deferrable).map((w) => w.item.Put!.Item) };
+  return {
+    atomic: items.filter((w) => !w.deferrable),
+    after: items.filter((w) => w.deferrable).map((w) => w.item.Put!.Item),
+  };
 }
 
 /**
@@ -103,13 +131,24 @@ export function collapse<W extends Write>(writes: W[]): W[] {
   for (const w of writes) {
     const put = w.item.Put;
     const del = w.item.Delete;
-    const target = put ? `${put.TableName}\u0000${keyString(put.Item as ItemKey)}` : del ? `${del.TableName}\u0000${keyString(del.Key)}` : `#${byKey.size}`;
+    const target = put
+      ? `${put.TableName}\u0000${keyString(put.Item as ItemKey)}`
+      : del
+        ? `${del.TableName}\u0000${keyString(del.Key)}`
+        : `#${byKey.size}`;
     const earlier = byKey.get(target);
     const condition = earlier?.item.Put ?? earlier?.item.Delete;
     if (earlier && condition?.ConditionExpression && put) {
       byKey.set(target, {
         ...w,
-        item: { Put: { ...put, ConditionExpression: condition.ConditionExpression, ExpressionAttributeValues: condition.ExpressionAttributeValues, ExpressionAttributeNames: condition.ExpressionAttributeNames } },
+        item: {
+          Put: {
+            ...put,
+            ConditionExpression: condition.ConditionExpression,
+            ExpressionAttributeValues: condition.ExpressionAttributeValues,
+            ExpressionAttributeNames: condition.ExpressionAttributeNames,
+          },
+        },
         onConditionFailure: earlier.onConditionFailure ?? w.onConditionFailure,
       } as W);
     } else byKey.set(target, w);

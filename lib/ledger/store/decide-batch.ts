@@ -1,14 +1,14 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { LedgerChange, LedgerRecord, WriteRequest } from '../domain/change.js';
 import { assertBalanced, assertFollows } from '../domain/change-invariants.js';
 import { isEnabled } from '../domain/features.js';
-import { logHash, type LogEntry } from '../domain/logs.js';
+import { type LogEntry, logHash } from '../domain/logs.js';
 import type { Mapping } from '../domain/mapping.js';
-import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { changeWrites, type ItemView, type Write } from './change-items.js';
 import type { Head } from './head.js';
-import { keyString, ledgerKeys, type ItemKey } from './keys.js';
+import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import { ledgerState } from './ledger-state.js';
 import { singleLogItem } from './log-pages.js';
 
@@ -35,7 +35,10 @@ export interface DecideContext {
   requestId?: string;
 }
 
-export const idempotencyKeyOf = (ledger: string, request: WriteRequest<unknown>): ItemKey | undefined =>
+export const idempotencyKeyOf = (
+  ledger: string,
+  request: WriteRequest<unknown>,
+): ItemKey | undefined =>
   request.idempotency ? ledgerKeys.idempotency(ledger, request.idempotency.key) : undefined;
 
 /**
@@ -43,7 +46,13 @@ export const idempotencyKeyOf = (ledger: string, request: WriteRequest<unknown>)
  * view is updated), log ids and hashes chain across them. Answers each request's outcome, the writes of the
  * whole, and HEAD after it. A failing decision throws: the caller decides what the others become.
  */
-export function decideRequests<T>(context: DecideContext, view: ItemView, initial: Head, mapping: Mapping | undefined, requests: ReadonlyArray<WriteRequest<T>>): { outcomes: Array<WriteOutcome<T>>; writes: CommitWrite[]; head: Head } {
+export function decideRequests<T>(
+  context: DecideContext,
+  view: ItemView,
+  initial: Head,
+  mapping: Mapping | undefined,
+  requests: ReadonlyArray<WriteRequest<T>>,
+): { outcomes: Array<WriteOutcome<T>>; writes: CommitWrite[]; head: Head } {
   const { ledger, table, nowMs } = context;
   const now = instantFromMs(nowMs);
   const epoch = Math.floor(nowMs / 1000);
@@ -58,7 +67,11 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
       if (stored.requestHash !== request.idempotency!.requestHash) {
         throw new ValidationError('Idempotency-Key was already used with a different request');
       }
-      outcomes.push({ kind: 'replayed', result: parseJson(String(stored.response)), ...(stored.logId !== undefined ? { logId: Number(stored.logId) } : {}) });
+      outcomes.push({
+        kind: 'replayed',
+        result: parseJson(String(stored.response)),
+        ...(stored.logId !== undefined ? { logId: Number(stored.logId) } : {}),
+      });
       continue;
     }
     const logId = head.lastLogId + 1;
@@ -72,11 +85,22 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
     // Before any of its items is put in the view: `state` still reads the volumes before the change.
     assertBalanced(change, (account, asset) => state.volume(account, asset));
     if (change.lastTxId !== undefined) txIds.push(change.lastTxId);
-    const entry = { id: logId, type: change.log.type, data: change.log.data, date: formatInstant(now), idempotencyKey: request.idempotency?.key ?? '' };
+    const entry = {
+      id: logId,
+      type: change.log.type,
+      data: change.log.data,
+      date: formatInstant(now),
+      idempotencyKey: request.idempotency?.key ?? '',
+    };
     const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entry) : '';
     const log: LogEntry = { ...entry, hash };
     const own: CommitWrite[] = [
-      { log: true, item: { Put: { TableName: table, Item: logItem(ledger.name, log, change, context.requestId) } } },
+      {
+        log: true,
+        item: {
+          Put: { TableName: table, Item: logItem(ledger.name, log, change, context.requestId) },
+        },
+      },
       ...changeWrites(ledger, table, view, change, logId),
     ];
     if (idempotencyKey) {
@@ -85,7 +109,13 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
         item: {
           Put: {
             TableName: table,
-            Item: { ...idempotencyKey, requestHash: request.idempotency!.requestHash, response: stringifyJson(decision.result), logId, expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS },
+            Item: {
+              ...idempotencyKey,
+              requestHash: request.idempotency!.requestHash,
+              response: stringifyJson(decision.result),
+              logId,
+              expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS,
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -105,7 +135,12 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
     };
     outcomes.push({ kind: 'committed', result: decision.result, log });
   }
-  assertFollows(initial, outcomes.flatMap((o) => (o.kind === 'committed' ? [o.log.id] : [])), head, txIds);
+  assertFollows(
+    initial,
+    outcomes.flatMap((o) => (o.kind === 'committed' ? [o.log.id] : [])),
+    head,
+    txIds,
+  );
   return { outcomes, writes, head };
 }
 
@@ -113,9 +148,24 @@ export function decideRequests<T>(context: DecideContext, view: ItemView, initia
  * The log entry's item: the exact entry as hashed (`body`), and `ev`, what its event needs beyond the entry (the
  * post-commit volumes), so the ledger table's stream carries the event without a row of its own.
  */
-function logItem(ledger: string, log: LogEntry, change: LedgerChange, requestId: string | undefined): Record<string, unknown> {
+function logItem(
+  ledger: string,
+  log: LogEntry,
+  change: LedgerChange,
+  requestId: string | undefined,
+): Record<string, unknown> {
   const created = change.transactions.find((t) => !t.before);
-  const reverted = change.log.type === 'REVERTED_TRANSACTION' ? change.transactions.find((t) => t.before) : undefined;
-  const extras = { ...(created ? { post: created.record.post } : {}), ...(reverted ? { revertedPost: reverted.record.post } : {}) };
-  return singleLogItem(ledger, log, { body: stringifyJson(log), ev: stringifyJson(extras), ...(requestId ? { req: requestId } : {}) });
+  const reverted =
+    change.log.type === 'REVERTED_TRANSACTION'
+      ? change.transactions.find((t) => t.before)
+      : undefined;
+  const extras = {
+    ...(created ? { post: created.record.post } : {}),
+    ...(reverted ? { revertedPost: reverted.record.post } : {}),
+  };
+  return singleLogItem(ledger, log, {
+    body: stringifyJson(log),
+    ev: stringifyJson(extras),
+    ...(requestId ? { req: requestId } : {}),
+  });
 }

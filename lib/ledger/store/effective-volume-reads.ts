@@ -2,7 +2,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
 import type { LedgerRecord } from '../domain/change.js';
-import { effectiveAfter, type EffectiveVolume, type MoveRecord, type RecordedMove } from '../domain/effective-volumes.js';
+import {
+  type EffectiveVolume,
+  effectiveAfter,
+  type MoveRecord,
+  type RecordedMove,
+} from '../domain/effective-volumes.js';
 import { touchedPairs } from '../domain/postings.js';
 import type { VolumesView } from '../domain/transaction.js';
 import { ledgerKeys } from './keys.js';
@@ -33,17 +38,30 @@ export class EffectiveVolumeReads {
   ) {}
 
   /** Post-commit effective volumes of each transaction, by id. */
-  async ofTransactions(ledger: LedgerRecord, transactions: readonly StoredTransaction[]): Promise<Map<number, VolumesView>> {
+  async ofTransactions(
+    ledger: LedgerRecord,
+    transactions: readonly StoredTransaction[],
+  ): Promise<Map<number, VolumesView>> {
     const wanted = transactions.flatMap(({ tx, post }) => {
       const at = sortableInstant(parseInstant(tx.timestamp, 'timestamp'));
-      return touchedPairs(tx.postings).map(([account, asset]) => ({ txId: tx.id, account, asset, at, post: post[account]![asset]! }));
+      return touchedPairs(tx.postings).map(([account, asset]) => ({
+        txId: tx.id,
+        account,
+        asset,
+        at,
+        post: post[account]![asset]!,
+      }));
     });
     const volumes = await this.ofMoves(ledger, wanted);
     const result = new Map<number, VolumesView>();
     wanted.forEach((w, i) => {
       const volume = volumes[i]!;
       const view = result.get(w.txId) ?? {};
-      (view[w.account] ??= {})[w.asset] = { input: volume.input, output: volume.output, balance: volume.input - volume.output };
+      (view[w.account] ??= {})[w.asset] = {
+        input: volume.input,
+        output: volume.output,
+        balance: volume.input - volume.output,
+      };
       result.set(w.txId, view);
     });
     return result;
@@ -57,8 +75,12 @@ export class EffectiveVolumeReads {
     if (wanted.length === 0) return [];
     const table = this.tableFor(ledger.bucket);
     const pairs = new Map(wanted.map((w) => [pairId(w.account, w.asset), w]));
-    const lateKeys = wanted.map((w) => ledgerKeys.lateMove(ledger.name, w.account, w.asset, w.at, w.txId));
-    const volumeKeys = [...pairs.values()].map((w) => ledgerKeys.volume(ledger.name, w.account, w.asset));
+    const lateKeys = wanted.map((w) =>
+      ledgerKeys.lateMove(ledger.name, w.account, w.asset, w.at, w.txId),
+    );
+    const volumeKeys = [...pairs.values()].map((w) =>
+      ledgerKeys.volume(ledger.name, w.account, w.asset),
+    );
     const items = await batchGetInOrder(this.doc, table, [...lateKeys, ...volumeKeys]);
     const volumeItems = new Map([...pairs.keys()].map((id, i) => [id, items[wanted.length + i]]));
 
@@ -67,8 +89,18 @@ export class EffectiveVolumeReads {
     await Promise.all(
       [...pairs.entries()].map(async ([id, w]) => {
         if (Number(volumeItems.get(id)?.lateMoves ?? 0) === 0) return;
-        const upTo = wanted.filter((x) => pairId(x.account, x.asset) === id).reduce((max, x) => (moveKey(x.at, x.txId) > max ? moveKey(x.at, x.txId) : max), '');
-        lateByPair.set(id, await lateMoves(this.doc, table, ledgerKeys.lateMovePartition(ledger.name, w.account, w.asset), { upper: { key: upTo, inclusive: true } }));
+        const upTo = wanted
+          .filter((x) => pairId(x.account, x.asset) === id)
+          .reduce((max, x) => (moveKey(x.at, x.txId) > max ? moveKey(x.at, x.txId) : max), '');
+        lateByPair.set(
+          id,
+          await lateMoves(
+            this.doc,
+            table,
+            ledgerKeys.lateMovePartition(ledger.name, w.account, w.asset),
+            { upper: { key: upTo, inclusive: true } },
+          ),
+        );
       }),
     );
 
@@ -76,10 +108,26 @@ export class EffectiveVolumeReads {
       wanted.map(async (w, i) => {
         const key = moveKey(w.at, w.txId);
         const lateOf = items[i]?.lateOf;
-        const move: RecordedMove = { key, txId: w.txId, input: 0n, output: 0n, postInput: w.post.input, postOutput: w.post.output, ...(typeof lateOf === 'string' ? { lateOf } : {}) };
+        const move: RecordedMove = {
+          key,
+          txId: w.txId,
+          input: 0n,
+          output: 0n,
+          postInput: w.post.input,
+          postOutput: w.post.output,
+          ...(typeof lateOf === 'string' ? { lateOf } : {}),
+        };
         const overtaken =
           move.lateOf !== undefined
-            ? await movesInRange(this.doc, table, ledger.name, w.account, w.asset, volumeItems.get(pairId(w.account, w.asset)), { lower: { key, inclusive: false }, upper: { key: move.lateOf, inclusive: true } })
+            ? await movesInRange(
+                this.doc,
+                table,
+                ledger.name,
+                w.account,
+                w.asset,
+                volumeItems.get(pairId(w.account, w.asset)),
+                { lower: { key, inclusive: false }, upper: { key: move.lateOf, inclusive: true } },
+              )
             : [];
         return effectiveAfter(move, lateByPair.get(pairId(w.account, w.asset)) ?? [], overtaken);
       }),

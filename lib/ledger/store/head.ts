@@ -32,8 +32,17 @@ export function headFromItem(item: Record<string, unknown>): Head {
     accounts: Number(item.accounts ?? 0),
     ...(item.version !== undefined ? { version: Number(item.version) } : {}),
     ...(item.mappingVersion !== undefined ? { mappingVersion: Number(item.mappingVersion) } : {}),
-    ...(typeof item.leaseOwner === 'string' ? { leaseOwner: item.leaseOwner, leaseUntil: Number(item.leaseUntil ?? 0) } : {}),
-    ...(item.pendingResults ? { pendingResults: { firstLogId: Number((item.pendingResults as Record<string, unknown>).firstLogId), lastLogId: Number((item.pendingResults as Record<string, unknown>).lastLogId) } } : {}),
+    ...(typeof item.leaseOwner === 'string'
+      ? { leaseOwner: item.leaseOwner, leaseUntil: Number(item.leaseUntil ?? 0) }
+      : {}),
+    ...(item.pendingResults
+      ? {
+          pendingResults: {
+            firstLogId: Number((item.pendingResults as Record<string, unknown>).firstLogId),
+            lastLogId: Number((item.pendingResults as Record<string, unknown>).lastLogId),
+          },
+        }
+      : {}),
   };
 }
 

@@ -17,13 +17,21 @@ const PROBES = 15;
  * log16(transactions) rounds — 5 for a million. Writers' clocks agree to milliseconds (docs/decisions.md,
  * "Clock skew"); a cut within that of a write may fall on either side of it.
  */
-export async function insertionCut(doc: DynamoDBDocumentClient, tableFor: (bucket: string) => string, ledger: LedgerRecord, at: string, inclusive = true): Promise<number> {
+export async function insertionCut(
+  doc: DynamoDBDocumentClient,
+  tableFor: (bucket: string) => string,
+  ledger: LedgerRecord,
+  at: string,
+  inclusive = true,
+): Promise<number> {
   const { transactions: last } = await new LedgerStats(doc, tableFor).read(ledger);
   const table = tableFor(ledger.bucket);
   const inserted = (item: Record<string, unknown> | undefined) => {
     // Ids are gapless up to HEAD's lastTxId; an item not there yet can only be among the newest: not by then.
     if (!item) return false;
-    const when = sortableInstant(parseInstant(parseStoredTransaction(String(item.body)).tx.insertedAt, 'insertedAt'));
+    const when = sortableInstant(
+      parseInstant(parseStoredTransaction(String(item.body)).tx.insertedAt, 'insertedAt'),
+    );
     return inclusive ? when <= at : when < at;
   };
   // Invariant: every id <= lo was inserted by `at` (0: none), every id >= hi after it (last + 1: none).
@@ -31,7 +39,11 @@ export async function insertionCut(doc: DynamoDBDocumentClient, tableFor: (bucke
   let hi = last + 1;
   while (hi - lo > 1) {
     const probes = spread(lo, hi);
-    const items = await batchGetInOrder(doc, table, probes.map((id) => ledgerKeys.transaction(ledger.name, id)));
+    const items = await batchGetInOrder(
+      doc,
+      table,
+      probes.map((id) => ledgerKeys.transaction(ledger.name, id)),
+    );
     const firstAfter = probes.findIndex((_, i) => !inserted(items[i]));
     if (firstAfter === -1) lo = probes[probes.length - 1]!;
     else {
@@ -46,6 +58,9 @@ export async function insertionCut(doc: DynamoDBDocumentClient, tableFor: (bucke
 function spread(lo: number, hi: number): number[] {
   const inside = hi - lo - 1;
   if (inside <= PROBES) return Array.from({ length: inside }, (_, i) => lo + 1 + i);
-  const ids = Array.from({ length: PROBES - 1 }, (_, i) => lo + Math.round(((i + 1) * (hi - lo)) / PROBES));
+  const ids = Array.from(
+    { length: PROBES - 1 },
+    (_, i) => lo + Math.round(((i + 1) * (hi - lo)) / PROBES),
+  );
   return [...new Set([...ids, hi - 1])].sort((a, b) => a - b);
 }

@@ -27,7 +27,10 @@ export const ledgerKeys = {
   log: (ledger: string, id: number) => ({ pk: `L#${ledger}#LOG`, sk: pad(id) }),
   logPartition: (ledger: string) => `L#${ledger}#LOG`,
   account: (ledger: string, address: string) => ({ pk: `L#${ledger}#A#${address}`, sk: 'A' }),
-  volume: (ledger: string, address: string, asset: string) => ({ pk: `L#${ledger}#A#${address}`, sk: `V#${asset}` }),
+  volume: (ledger: string, address: string, asset: string) => ({
+    pk: `L#${ledger}#A#${address}`,
+    sk: `V#${asset}`,
+  }),
   accountPartition: (ledger: string, address: string) => `L#${ledger}#A#${address}`,
   accountList: (ledger: string) => `L#${ledger}#ACCOUNTS`,
   /**
@@ -35,11 +38,18 @@ export const ledgerKeys = {
    * commit order, flushed from the volume item's buffer. Sorted by `<the pair's greatest move key when the page
    * started>#<first tx id>`, which grows in commit order, and in effective time for in-order moves.
    */
-  movePage: (ledger: string, address: string, asset: string, runningMax: string, firstTxId: number) => ({
+  movePage: (
+    ledger: string,
+    address: string,
+    asset: string,
+    runningMax: string,
+    firstTxId: number,
+  ) => ({
     pk: `L#${ledger}#MV#${address}#${asset}`,
     sk: `${MOVE_PAGE_PREFIX}${runningMax}#${pad(firstTxId)}`,
   }),
-  movePartition: (ledger: string, address: string, asset: string) => `L#${ledger}#MV#${address}#${asset}`,
+  movePartition: (ledger: string, address: string, asset: string) =>
+    `L#${ledger}#MV#${address}#${asset}`,
   /** A move's sort key: effective time, then id, so moves at one instant sort in commit order. */
   moveSort: (sortableTimestamp: string, txId: number) => moveSort(sortableTimestamp, txId),
   /**
@@ -47,42 +57,61 @@ export const ledgerKeys = {
    * time earlier than a move already recorded for the pair (a back-dated transaction). Effective volumes are the
    * commit-order volumes corrected by these, so they are exact without rewriting later moves.
    */
-  lateMove: (ledger: string, address: string, asset: string, sortableTimestamp: string, txId: number) => ({
+  lateMove: (
+    ledger: string,
+    address: string,
+    asset: string,
+    sortableTimestamp: string,
+    txId: number,
+  ) => ({
     pk: `L#${ledger}#MVL#${address}#${asset}`,
     sk: moveSort(sortableTimestamp, txId),
   }),
-  lateMovePartition: (ledger: string, address: string, asset: string) => `L#${ledger}#MVL#${address}#${asset}`,
+  lateMovePartition: (ledger: string, address: string, asset: string) =>
+    `L#${ledger}#MVL#${address}#${asset}`,
   /**
    * Account metadata index: one item per (key, value, account), so `metadata[key] = value` filters read one
    * partition. Key and value are hashed into the partition key, which keeps it short whatever their length.
    */
   accountMetadataPartition: (ledger: string, key: string, value: string) =>
-    `L#${ledger}#AMD#${createHash('sha256').update(JSON.stringify([key, value])).digest('base64url')}`,
+    `L#${ledger}#AMD#${createHash('sha256')
+      .update(JSON.stringify([key, value]))
+      .digest('base64url')}`,
   /**
    * Address segment index (INDEX_ADDRESS_SEGMENTS): one item per account and indexed segment position, in the
    * partition of (segment count, position, segment), sorted by address — segment patterns read one partition.
    */
-  addressSegmentPartition: (ledger: string, count: number, position: number, segment: string) => `L#${ledger}#SEG#${count}#${position}#${segment}`,
+  addressSegmentPartition: (ledger: string, count: number, position: number, segment: string) =>
+    `L#${ledger}#SEG#${count}#${position}#${segment}`,
   /** gsi1 partition of a ledger's volume items of one asset (INDEX_ACCOUNT_BALANCES), sorted by balance. */
   balancesByAsset: (ledger: string, asset: string) => `L#${ledger}#BAL#${asset}`,
   balanceSort: (balance: bigint, address: string) => `${sortableBalance(balance)}#${address}`,
   /** Transaction metadata index: one item per (key, value, transaction), by id; hashed like the account one. */
   transactionMetadataPartition: (ledger: string, key: string, value: string) =>
-    `L#${ledger}#TMD#${createHash('sha256').update(JSON.stringify([key, value])).digest('base64url')}`,
-  transactionMetadata: (ledger: string, key: string, value: string, id: number) => ({ pk: ledgerKeys.transactionMetadataPartition(ledger, key, value), sk: pad(id) }),
-  reference: (ledger: string, reference: string) => ({ pk: `L#${ledger}#REF#${reference}`, sk: 'REF' }),
+    `L#${ledger}#TMD#${createHash('sha256')
+      .update(JSON.stringify([key, value]))
+      .digest('base64url')}`,
+  transactionMetadata: (ledger: string, key: string, value: string, id: number) => ({
+    pk: ledgerKeys.transactionMetadataPartition(ledger, key, value),
+    sk: pad(id),
+  }),
+  reference: (ledger: string, reference: string) => ({
+    pk: `L#${ledger}#REF#${reference}`,
+    sk: 'REF',
+  }),
   idempotency: (ledger: string, key: string) => ({ pk: `L#${ledger}#IK#${key}`, sk: 'IK' }),
   /** A relayed request's result (group commit), polled by the request that relayed it. */
   result: (ledger: string, reqId: string) => ({ pk: `L#${ledger}#RES#${reqId}`, sk: 'RES' }),
 };
-
 
 /**
  * A balance (|b| < 10^38) as text that sorts like the number: `N` + (10^38 − |b|) for negatives, `P` + b for the
  * rest, both 38 digits. `N` < `P`, and a more negative balance gives a smaller complement.
  */
 export function sortableBalance(balance: bigint): string {
-  return balance < 0n ? `N${(BALANCE_SPAN + balance).toString().padStart(38, '0')}` : `P${balance.toString().padStart(38, '0')}`;
+  return balance < 0n
+    ? `N${(BALANCE_SPAN + balance).toString().padStart(38, '0')}`
+    : `P${balance.toString().padStart(38, '0')}`;
 }
 const BALANCE_SPAN = 10n ** 38n;
 

@@ -33,6 +33,7 @@ export class LedgerLookup {
 
   /** After this container deleted or restored a bucket: its ledgers are read again at once. */
   forgetBucket(bucket: string): void {
-    for (const [name, { record }] of this.cache) if (record.bucket === bucket) this.cache.delete(name);
+    for (const [name, { record }] of this.cache)
+      if (record.bucket === bucket) this.cache.delete(name);
   }
 }

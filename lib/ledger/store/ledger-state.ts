@@ -1,7 +1,7 @@
 import type { AccountState, HeadState, LedgerState, Reads } from '../domain/change.js';
 import type { Mapping } from '../domain/mapping.js';
 import type { ItemView } from './change-items.js';
-import { keyString, ledgerKeys, type ItemKey } from './keys.js';
+import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import { parseStoredTransaction } from './transaction-reads.js';
 
 /** The item keys a decision's reads name. */
@@ -15,14 +15,21 @@ export function readKeys(ledger: string, reads: Reads): ItemKey[] {
 }
 
 /** The ledger as a decision sees it, over the writer's item view. */
-export function ledgerState(ledger: string, view: ItemView, head: HeadState, mapping: Mapping | undefined): LedgerState {
+export function ledgerState(
+  ledger: string,
+  view: ItemView,
+  head: HeadState,
+  mapping: Mapping | undefined,
+): LedgerState {
   const get = (key: ItemKey) => view.get(keyString(key));
   return {
     head,
     ...(mapping ? { mapping } : {}),
     volume(account, asset) {
       const item = get(ledgerKeys.volume(ledger, account, asset));
-      return item ? { input: BigInt(item.input as bigint), output: BigInt(item.output as bigint) } : undefined;
+      return item
+        ? { input: BigInt(item.input as bigint), output: BigInt(item.output as bigint) }
+        : undefined;
     },
     account(address) {
       const item = get(ledgerKeys.account(ledger, address));

@@ -1,10 +1,10 @@
 import type { EventKind } from '../../../events/catalog.js';
-import { eventEnvelope, type EventEnvelopeText, type EventSource } from '../../events/envelope.js';
+import { type EventEnvelopeText, type EventSource, eventEnvelope } from '../../events/envelope.js';
 import { MalformedEventError } from '../../events/malformed-event.js';
 import { parseJson } from '../../json/bigint-json.js';
 import type { LogType } from '../domain/logs.js';
 import { mappingView, parseMapping } from '../domain/mapping.js';
-import { transactionView, type Transaction, type VolumesView } from '../domain/transaction.js';
+import { type Transaction, transactionView, type VolumesView } from '../domain/transaction.js';
 import { EVENT_ATTRIBUTE, rawEntriesOf } from './log-pages.js';
 
 /**
@@ -42,7 +42,8 @@ const LEDGER_PARTITION = /^L#([^#]+)$/;
 export function ledgerEventsOfImage(image: Record<string, unknown>): LedgerEvent[] {
   if (image[EVENT_ATTRIBUTE] === undefined) return [];
   const where = `ledger item ${String(image.pk)}/${String(image.sk)}`;
-  if (typeof image[EVENT_ATTRIBUTE] !== 'string') throw new MalformedEventError(`${where} has an ev that is not a string`);
+  if (typeof image[EVENT_ATTRIBUTE] !== 'string')
+    throw new MalformedEventError(`${where} has an ev that is not a string`);
   const pk = String(image.pk ?? '');
   try {
     const log = LOG_PARTITION.exec(pk);
@@ -54,23 +55,39 @@ export function ledgerEventsOfImage(image: Record<string, unknown>): LedgerEvent
     }
   } catch (err) {
     if (err instanceof MalformedEventError) throw err;
-    throw new MalformedEventError(`${where} cannot be read as an event: ${err instanceof Error ? err.message : String(err)}`);
+    throw new MalformedEventError(
+      `${where} cannot be read as an event: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   throw new MalformedEventError(`${where} has an ev but is no item that carries events`);
 }
 
 function logEvents(ledger: string, image: Record<string, unknown>, where: string): LedgerEvent[] {
   return rawEntriesOf(image).map((entry, i) =>
-    eventEnvelope(logEvent(ledger, objectOf(entry.body, `${where} body ${i}`), objectOf(entry.ev, `${where} ev ${i}`))),
+    eventEnvelope(
+      logEvent(
+        ledger,
+        objectOf(entry.body, `${where} body ${i}`),
+        objectOf(entry.ev, `${where} ev ${i}`),
+      ),
+    ),
   );
 }
 
-function logEvent(ledger: string, entry: Record<string, unknown>, extras: Record<string, unknown>): EventSource {
+function logEvent(
+  ledger: string,
+  entry: Record<string, unknown>,
+  extras: Record<string, unknown>,
+): EventSource {
   const type = entry.type as LogType;
   const kind = KIND_OF_LOG[type];
-  if (!kind) throw new MalformedEventError(`log entry of ledger ${ledger} has an unknown type ${String(entry.type)}`);
+  if (!kind)
+    throw new MalformedEventError(
+      `log entry of ledger ${ledger} has an unknown type ${String(entry.type)}`,
+    );
   const data = entry.data as Record<string, any>;
-  if (!data || typeof data !== 'object') throw new MalformedEventError(`log entry ${String(entry.id)} of ledger ${ledger} has no data`);
+  if (!data || typeof data !== 'object')
+    throw new MalformedEventError(`log entry ${String(entry.id)} of ledger ${ledger} has no data`);
   return {
     type: kind,
     // One event per log entry of a ledger, whatever the number of attempts or stream deliveries.
@@ -81,28 +98,54 @@ function logEvent(ledger: string, entry: Record<string, unknown>, extras: Record
   };
 }
 
-function logPayload(ledger: string, type: LogType, data: Record<string, any>, extras: Record<string, unknown>): Record<string, unknown> {
+function logPayload(
+  ledger: string,
+  type: LogType,
+  data: Record<string, any>,
+  extras: Record<string, unknown>,
+): Record<string, unknown> {
   switch (type) {
     case 'NEW_TRANSACTION':
-      return { ledger, transactions: [{ ...data.transaction, postCommitVolumes: volumes(extras.post, 'post') }], accountMetadata: data.accountMetadata };
+      return {
+        ledger,
+        transactions: [{ ...data.transaction, postCommitVolumes: volumes(extras.post, 'post') }],
+        accountMetadata: data.accountMetadata,
+      };
     case 'REVERTED_TRANSACTION':
       // The logged transactions are the reduced form (no volumes): the views with volumes follow from them.
       return {
         ledger,
-        revertedTransaction: transactionView(data.revertedTransaction as Transaction, { post: volumes(extras.revertedPost, 'revertedPost') }),
-        revertTransaction: transactionView(data.transaction as Transaction, { post: volumes(extras.post, 'post') }),
+        revertedTransaction: transactionView(data.revertedTransaction as Transaction, {
+          post: volumes(extras.revertedPost, 'revertedPost'),
+        }),
+        revertTransaction: transactionView(data.transaction as Transaction, {
+          post: volumes(extras.post, 'post'),
+        }),
       };
     case 'SET_METADATA':
-      return { ledger, targetType: data.targetType, targetId: String(data.targetId), metadata: data.metadata };
+      return {
+        ledger,
+        targetType: data.targetType,
+        targetId: String(data.targetId),
+        metadata: data.metadata,
+      };
     case 'DELETE_METADATA':
-      return { ledger, targetType: data.targetType, targetId: String(data.targetId), key: data.key };
+      return {
+        ledger,
+        targetType: data.targetType,
+        targetId: String(data.targetId),
+        key: data.key,
+      };
   }
 }
 
 function mappingEvent(ledger: string, image: Record<string, unknown>): EventSource {
-  if (typeof image.mapping !== 'string') throw new MalformedEventError(`mapping item of ledger ${ledger} has no mapping`);
-  if (typeof image.date !== 'string') throw new MalformedEventError(`mapping item of ledger ${ledger} has no date`);
-  if (image.version === undefined) throw new MalformedEventError(`mapping item of ledger ${ledger} has no version`);
+  if (typeof image.mapping !== 'string')
+    throw new MalformedEventError(`mapping item of ledger ${ledger} has no mapping`);
+  if (typeof image.date !== 'string')
+    throw new MalformedEventError(`mapping item of ledger ${ledger} has no date`);
+  if (image.version === undefined)
+    throw new MalformedEventError(`mapping item of ledger ${ledger} has no version`);
   return {
     type: 'ledger.updated_mapping',
     // One event per HEAD version of a ledger: the mapping item is overwritten, the version is not reused.
@@ -114,7 +157,8 @@ function mappingEvent(ledger: string, image: Record<string, unknown>): EventSour
 }
 
 function volumes(value: unknown, name: string): VolumesView {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedEventError(`ev has no ${name} volumes`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new MalformedEventError(`ev has no ${name} volumes`);
   return value as VolumesView;
 }
 
@@ -126,6 +170,7 @@ function objectOf(text: unknown, what: string): Record<string, unknown> {
   } catch {
     throw new MalformedEventError(`${what} is not JSON`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new MalformedEventError(`${what} is not an object`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new MalformedEventError(`${what} is not an object`);
   return value as Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { parseJson } from '../../json/bigint-json.js';
 import type { LogEntry } from '../domain/logs.js';
 import { ledgerKeys } from './keys.js';
@@ -36,7 +36,10 @@ const ID_KEYS = new Set(['id', 'targetId']);
  * hash over the data is unchanged.
  */
 function idsAsNumbers(value: unknown, key?: string): unknown {
-  if (typeof value === 'bigint') return key !== undefined && ID_KEYS.has(key) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+  if (typeof value === 'bigint')
+    return key !== undefined && ID_KEYS.has(key) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : value;
   if (Array.isArray(value)) return value.map((v) => idsAsNumbers(v));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, idsAsNumbers(v, k)]));
@@ -63,36 +66,70 @@ export interface StoredLogEntry {
 /** A page stays well under DynamoDB's 400 KB item limit; a commit whose entries exceed it writes several pages. */
 export const MAX_LOG_PAGE_BYTES = 300_000;
 
-export function singleLogItem(ledger: string, log: LogEntry, entry: RawLogEntry): Record<string, unknown> {
-  return { ...ledgerKeys.log(ledger, log.id), id: log.id, type: log.type, date: log.date, body: entry.body, [EVENT_ATTRIBUTE]: entry.ev, ...(entry.req ? { req: entry.req } : {}) };
+export function singleLogItem(
+  ledger: string,
+  log: LogEntry,
+  entry: RawLogEntry,
+): Record<string, unknown> {
+  return {
+    ...ledgerKeys.log(ledger, log.id),
+    id: log.id,
+    type: log.type,
+    date: log.date,
+    body: entry.body,
+    [EVENT_ATTRIBUTE]: entry.ev,
+    ...(entry.req ? { req: entry.req } : {}),
+  };
 }
 
 /** The entries of a log item, single or page, in log order. */
 export function rawEntriesOf(item: Record<string, unknown>): RawLogEntry[] {
   if (Array.isArray(item.bodies)) {
     const bodies = item.bodies.map(String);
-    const evs = typeof item[EVENT_ATTRIBUTE] === 'string' ? (JSON.parse(item[EVENT_ATTRIBUTE]) as unknown[]) : [];
+    const evs =
+      typeof item[EVENT_ATTRIBUTE] === 'string'
+        ? (JSON.parse(item[EVENT_ATTRIBUTE]) as unknown[])
+        : [];
     const reqs = Array.isArray(item.reqs) ? item.reqs.map(String) : [];
-    return bodies.map((body, i) => ({ body, ev: typeof evs[i] === 'string' ? (evs[i] as string) : '{}', ...(reqs[i] ? { req: reqs[i] } : {}) }));
+    return bodies.map((body, i) => ({
+      body,
+      ev: typeof evs[i] === 'string' ? (evs[i] as string) : '{}',
+      ...(reqs[i] ? { req: reqs[i] } : {}),
+    }));
   }
-  return [{ body: String(item.body), ev: String(item[EVENT_ATTRIBUTE] ?? '{}'), ...(typeof item.req === 'string' ? { req: item.req } : {}) }];
+  return [
+    {
+      body: String(item.body),
+      ev: String(item[EVENT_ATTRIBUTE] ?? '{}'),
+      ...(typeof item.req === 'string' ? { req: item.req } : {}),
+    },
+  ];
 }
 
 export function storedEntriesOf(item: Record<string, unknown>): StoredLogEntry[] {
-  return rawEntriesOf(item).map((raw) => ({ log: parseStoredLog(raw.body), extras: parseJson(raw.ev) as Record<string, unknown>, ...(raw.req ? { req: raw.req } : {}) }));
+  return rawEntriesOf(item).map((raw) => ({
+    log: parseStoredLog(raw.body),
+    extras: parseJson(raw.ev) as Record<string, unknown>,
+    ...(raw.req ? { req: raw.req } : {}),
+  }));
 }
 
 /**
  * The log items of one commit's entries (given as their single-entry items, in log order): consecutive entries
  * gathered into pages of at most MAX_LOG_PAGE_BYTES. One entry stays a single-entry item.
  */
-export function logPages(singles: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
+export function logPages(
+  singles: ReadonlyArray<Record<string, unknown>>,
+): Array<Record<string, unknown>> {
   if (singles.length <= 1) return [...singles];
   const pages: Array<Array<Record<string, unknown>>> = [];
   let current: Array<Record<string, unknown>> = [];
   let bytes = 0;
   for (const single of singles) {
-    const size = String(single.body).length + String(single[EVENT_ATTRIBUTE]).length + String(single.req ?? '').length;
+    const size =
+      String(single.body).length +
+      String(single[EVENT_ATTRIBUTE]).length +
+      String(single.req ?? '').length;
     if (current.length > 0 && bytes + size > MAX_LOG_PAGE_BYTES) {
       pages.push(current);
       current = [];
@@ -127,7 +164,13 @@ const MAX_ENTRIES_PER_PAGE = 100;
  * The log entries with ids in [first, last], in order (strongly consistent). A page starts at most
  * MAX_ENTRIES_PER_PAGE ids before any entry it holds, so one key range finds every page that may hold them.
  */
-export async function readLogRange(doc: DynamoDBDocumentClient, table: string, ledger: string, first: number, last: number): Promise<StoredLogEntry[]> {
+export async function readLogRange(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: string,
+  first: number,
+  last: number,
+): Promise<StoredLogEntry[]> {
   const entries: StoredLogEntry[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -144,7 +187,8 @@ export async function readLogRange(doc: DynamoDBDocumentClient, table: string, l
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    for (const item of (result.Items ?? []) as Array<Record<string, unknown>>) entries.push(...storedEntriesOf(item).filter((e) => e.log.id >= first && e.log.id <= last));
+    for (const item of (result.Items ?? []) as Array<Record<string, unknown>>)
+      entries.push(...storedEntriesOf(item).filter((e) => e.log.id >= first && e.log.id <= last));
     start = result.LastEvaluatedKey;
   } while (start);
   return entries;

@@ -1,12 +1,20 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../../errors/index.js';
-import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, type Cursor, type ListQuery, type Page } from '../../pagination/cursor.js';
-import type { LogPlan } from '../domain/query/log-query.js';
+import {
+  type Cursor,
+  decodeCursor,
+  encodeCursor,
+  type ListQuery,
+  MAX_PAGE_SIZE,
+  type Page,
+} from '../../pagination/cursor.js';
 import type { LogEntry } from '../domain/logs.js';
+import type { LogPlan } from '../domain/query/log-query.js';
 import { ledgerKeys } from './keys.js';
 import { storedEntriesOf } from './log-pages.js';
 
 export { parseStoredLog } from './log-pages.js';
+
 import type { LedgerRecord } from './registry.js';
 
 export const logListName = (ledger: string) => `ledger.logs.${ledger}`;
@@ -26,7 +34,12 @@ export class LogReads {
    * narrows the ids read and filters the entries: a page then reads at most `scanReads` entries and may be short,
    * its cursor resuming where the read stopped. `filters` are recorded in the cursors.
    */
-  async list(ledger: LedgerRecord, query: ListQuery, plan: LogPlan = {}, filters?: Record<string, string>): Promise<Page<LogEntry>> {
+  async list(
+    ledger: LedgerRecord,
+    query: ListQuery,
+    plan: LogPlan = {},
+    filters?: Record<string, string>,
+  ): Promise<Page<LogEntry>> {
     const partition = ledgerKeys.logPartition(ledger.name);
     const k = query.cursor?.k;
     // The cursor is not signed: its key must be a log key of this ledger.
@@ -39,15 +52,36 @@ export class LogReads {
     const backwards = query.cursor?.d === 'p';
     const cut = k ? Number(k.sk) : undefined;
     const scan = backwards
-      ? await this.above(table, ledger.name, Math.max(cut!, (plan.from ?? 0) - 1), pageSize + 1, plan, budget)
-      : await this.below(table, ledger.name, Math.min(cut ?? Number.POSITIVE_INFINITY, plan.below ?? Number.POSITIVE_INFINITY), pageSize + 1, plan, budget);
+      ? await this.above(
+          table,
+          ledger.name,
+          Math.max(cut!, (plan.from ?? 0) - 1),
+          pageSize + 1,
+          plan,
+          budget,
+        )
+      : await this.below(
+          table,
+          ledger.name,
+          Math.min(cut ?? Number.POSITIVE_INFINITY, plan.below ?? Number.POSITIVE_INFINITY),
+          pageSize + 1,
+          plan,
+          budget,
+        );
     const full = scan.entries.length > pageSize;
     const data = scan.entries.slice(0, pageSize);
     // Where a read in this direction resumes: after the page's last entry, or where the budget stopped it.
     const far = full ? data[data.length - 1]!.id : scan.stoppedAt;
     const more = full || scan.stoppedAt !== undefined;
     if (backwards) data.reverse();
-    const make = (d: 'n' | 'p', id: number) => encodeCursor({ l: logListName(ledger.name), p: pageSize, k: ledgerKeys.log(ledger.name, id), d, ...(filters ? { f: filters } : {}) });
+    const make = (d: 'n' | 'p', id: number) =>
+      encodeCursor({
+        l: logListName(ledger.name),
+        p: pageSize,
+        k: ledgerKeys.log(ledger.name, id),
+        d,
+        ...(filters ? { f: filters } : {}),
+      });
     const page: Page<LogEntry> = { pageSize, hasMore: backwards ? true : more, data };
     if (backwards) {
       // Older entries: those below this page, or, when the range read held none, those the cursor came from.
@@ -62,7 +96,14 @@ export class LogReads {
 
   /** Every entry, oldest first, a page of items at a time (the log export): constant memory however long the log. */
   async *oldestFirst(ledger: LedgerRecord, itemsPerPage = 100): AsyncGenerator<LogEntry> {
-    for await (const item of this.items(this.tableFor(ledger.bucket), ledger.name, 'pk = :p', undefined, true, itemsPerPage)) {
+    for await (const item of this.items(
+      this.tableFor(ledger.bucket),
+      ledger.name,
+      'pk = :p',
+      undefined,
+      true,
+      itemsPerPage,
+    )) {
       for (const { log } of storedEntriesOf(item)) yield log;
     }
   }
@@ -72,7 +113,11 @@ export class LogReads {
     let total = 0;
     let cursor: Cursor | undefined;
     do {
-      const page = await this.list(ledger, { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) }, plan);
+      const page = await this.list(
+        ledger,
+        { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+        plan,
+      );
       total += page.data.length;
       cursor = page.next ? decodeCursor(page.next, logListName(ledger.name)) : undefined;
     } while (cursor);
@@ -83,11 +128,25 @@ export class LogReads {
    * Up to `count` entries with ids below `cut` and at or above `plan.from` that `plan.keep` keeps, newest first;
    * `stoppedAt` is the last id read when `budget` entries were read first.
    */
-  private async below(table: string, ledger: string, cut: number, count: number, plan: LogPlan, budget: number): Promise<Scan> {
+  private async below(
+    table: string,
+    ledger: string,
+    cut: number,
+    count: number,
+    plan: LogPlan,
+    budget: number,
+  ): Promise<Scan> {
     const entries: LogEntry[] = [];
     const bounded = Number.isFinite(cut);
     let read = 0;
-    for await (const item of this.items(table, ledger, bounded ? 'pk = :p AND sk < :cut' : 'pk = :p', bounded ? cut : undefined, false, count)) {
+    for await (const item of this.items(
+      table,
+      ledger,
+      bounded ? 'pk = :p AND sk < :cut' : 'pk = :p',
+      bounded ? cut : undefined,
+      false,
+      count,
+    )) {
       for (const { log } of storedEntriesOf(item).reverse()) {
         if (bounded && log.id >= cut) continue;
         if (plan.from !== undefined && log.id < plan.from) return { entries };
@@ -100,15 +159,36 @@ export class LogReads {
   }
 
   /** Up to `count` entries with ids above `cut` (and below `plan.below`) that `plan.keep` keeps, oldest first. */
-  private async above(table: string, ledger: string, cut: number, count: number, plan: LogPlan, budget: number): Promise<Scan> {
+  private async above(
+    table: string,
+    ledger: string,
+    cut: number,
+    count: number,
+    plan: LogPlan,
+    budget: number,
+  ): Promise<Scan> {
     let from = cut + 1;
-    for await (const item of this.items(table, ledger, 'pk = :p AND sk <= :cut', cut + 1, false, 1)) {
+    for await (const item of this.items(
+      table,
+      ledger,
+      'pk = :p AND sk <= :cut',
+      cut + 1,
+      false,
+      1,
+    )) {
       from = Number(item.id);
       break;
     }
     const entries: LogEntry[] = [];
     let read = 0;
-    for await (const item of this.items(table, ledger, 'pk = :p AND sk >= :cut', from, true, count)) {
+    for await (const item of this.items(
+      table,
+      ledger,
+      'pk = :p AND sk >= :cut',
+      from,
+      true,
+      count,
+    )) {
       for (const { log } of storedEntriesOf(item)) {
         if (log.id <= cut) continue;
         if (plan.below !== undefined && log.id >= plan.below) return { entries };
@@ -120,14 +200,24 @@ export class LogReads {
     return { entries };
   }
 
-  private async *items(table: string, ledger: string, condition: string, cut: number | undefined, ascending: boolean, limit: number): AsyncGenerator<Record<string, unknown>> {
+  private async *items(
+    table: string,
+    ledger: string,
+    condition: string,
+    cut: number | undefined,
+    ascending: boolean,
+    limit: number,
+  ): AsyncGenerator<Record<string, unknown>> {
     let start: Record<string, unknown> | undefined;
     do {
       const result = await this.doc.send(
         new QueryCommand({
           TableName: table,
           KeyConditionExpression: condition,
-          ExpressionAttributeValues: { ':p': ledgerKeys.logPartition(ledger), ...(cut !== undefined ? { ':cut': ledgerKeys.log(ledger, cut).sk } : {}) },
+          ExpressionAttributeValues: {
+            ':p': ledgerKeys.logPartition(ledger),
+            ...(cut !== undefined ? { ':cut': ledgerKeys.log(ledger, cut).sk } : {}),
+          },
           ScanIndexForward: ascending,
           ConsistentRead: true,
           // Every item holds at least one entry: `limit` items are enough, or the list ends.

@@ -1,6 +1,6 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { parseJson } from '../../json/bigint-json.js';
-import { parseMapping, type Mapping } from '../domain/mapping.js';
+import { type Mapping, parseMapping } from '../domain/mapping.js';
 import { EVENT_ATTRIBUTE } from './log-events.js';
 
 /**
@@ -16,7 +16,12 @@ export const mappingKey = (ledger: string) => ({ pk: `L#${ledger}`, sk: 'MAPPING
  * The item also carries the `ledger.updated_mapping` event of its version (lib/ledger/store/log-events.ts):
  * `date` is the event's, and `ev` marks it for the table's stream (the mapping itself is all the event needs).
  */
-export function mappingItem(ledger: string, version: number, json: string, date: string): Record<string, unknown> {
+export function mappingItem(
+  ledger: string,
+  version: number,
+  json: string,
+  date: string,
+): Record<string, unknown> {
   return { ...mappingKey(ledger), version, mapping: json, date, [EVENT_ATTRIBUTE]: '{}' };
 }
 
@@ -38,7 +43,9 @@ export class MappingCache {
   async load(table: string, ledger: string, version: number): Promise<Mapping | 'stale'> {
     const cached = this.byLedger.get(`${table}\u0000${ledger}`);
     if (cached?.version === version) return cached.mapping;
-    const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: mappingKey(ledger), ConsistentRead: true }));
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: table, Key: mappingKey(ledger), ConsistentRead: true }),
+    );
     if (!Item || Number(Item.version) !== version) return 'stale';
     const mapping = parseStoredMapping(String(Item.mapping));
     this.remember(table, ledger, version, mapping);

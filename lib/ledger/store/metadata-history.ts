@@ -1,9 +1,11 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
 import type { MetadataHistoryAt } from '../domain/point-in-time.js';
 import { ledgerKeys } from './keys.js';
 
-export type RevisionTarget = { type: 'ACCOUNT'; address: string } | { type: 'TRANSACTION'; id: number };
+export type RevisionTarget =
+  | { type: 'ACCOUNT'; address: string }
+  | { type: 'TRANSACTION'; id: number };
 
 /**
  * Where metadata revisions live (ACCOUNT_/TRANSACTION_METADATA_HISTORY; written by the revision block of
@@ -21,9 +23,17 @@ const REVISIONS_PER_READ = 8;
  * A target's revisions newest first, until the first one dated at or before `pit` (dates are the writes' times,
  * which follow log order). Cost: one Query per 8 revisions dated after `pit`, usually one.
  */
-export async function metadataHistoryAt(doc: DynamoDBDocumentClient, table: string, ledger: string, target: RevisionTarget, pit: string): Promise<MetadataHistoryAt> {
+export async function metadataHistoryAt(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: string,
+  target: RevisionTarget,
+  pit: string,
+): Promise<MetadataHistoryAt> {
   const account = target.type === 'ACCOUNT';
-  const pk = account ? ledgerKeys.accountPartition(ledger, target.address) : transactionRevisionPartition(ledger, target.id);
+  const pk = account
+    ? ledgerKeys.accountPartition(ledger, target.address)
+    : transactionRevisionPartition(ledger, target.id);
   let earliest: Record<string, unknown> | undefined;
   let start: Record<string, unknown> | undefined;
   do {
@@ -39,11 +49,15 @@ export async function metadataHistoryAt(doc: DynamoDBDocumentClient, table: stri
       }),
     );
     for (const item of (result.Items ?? []) as Record<string, unknown>[]) {
-      if (sortableInstant(parseInstant(String(item.date), 'date')) <= pit) return { atOrBefore: item.metadata as Record<string, string> };
+      if (sortableInstant(parseInstant(String(item.date), 'date')) <= pit)
+        return { atOrBefore: item.metadata as Record<string, string> };
       earliest = item;
     }
     start = result.LastEvaluatedKey;
   } while (start);
   if (!earliest) return {};
-  return { earliestAfter: earliest.before !== undefined ? { before: earliest.before as Record<string, string> } : {} };
+  return {
+    earliestAfter:
+      earliest.before !== undefined ? { before: earliest.before as Record<string, string> } : {},
+  };
 }

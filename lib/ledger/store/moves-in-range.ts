@@ -1,4 +1,4 @@
-import { paginateQuery, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MoveRecord } from '../domain/effective-volumes.js';
 import { ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
 import { decodeMove, moveKey } from './move-codec.js';
@@ -25,7 +25,8 @@ export async function movesInRange(
   range: { lower?: KeyBound; upper?: KeyBound },
 ): Promise<MoveRecord[]> {
   const inRange = (key: string) =>
-    (!range.lower || (range.lower.inclusive ? key >= range.lower.key : key > range.lower.key)) && (!range.upper || (range.upper.inclusive ? key <= range.upper.key : key < range.upper.key));
+    (!range.lower || (range.lower.inclusive ? key >= range.lower.key : key > range.lower.key)) &&
+    (!range.upper || (range.upper.inclusive ? key <= range.upper.key : key < range.upper.key));
   const partition = ledgerKeys.movePartition(ledger, account, asset);
   const lower = range.lower && `${MOVE_PAGE_PREFIX}${range.lower.key}`;
   // `~` sorts after `#` and every digit: the bound is above every page starting at the upper key.
@@ -34,12 +35,25 @@ export async function movesInRange(
     queryAll(doc, {
       TableName: table,
       KeyConditionExpression: `pk = :p${lower && upper ? ' AND sk BETWEEN :lo AND :hi' : lower ? ' AND sk >= :lo' : upper ? ' AND sk <= :hi' : ''}`,
-      ExpressionAttributeValues: { ':p': partition, ...(lower ? { ':lo': lower } : {}), ...(upper ? { ':hi': upper } : {}) },
+      ExpressionAttributeValues: {
+        ':p': partition,
+        ...(lower ? { ':lo': lower } : {}),
+        ...(upper ? { ':hi': upper } : {}),
+      },
       ConsistentRead: true,
     }),
     lower
       ? doc
-          .send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :p AND sk < :lo', ExpressionAttributeValues: { ':p': partition, ':lo': lower }, ScanIndexForward: false, Limit: 1, ConsistentRead: true }))
+          .send(
+            new QueryCommand({
+              TableName: table,
+              KeyConditionExpression: 'pk = :p AND sk < :lo',
+              ExpressionAttributeValues: { ':p': partition, ':lo': lower },
+              ScanIndexForward: false,
+              Limit: 1,
+              ConsistentRead: true,
+            }),
+          )
           .then((r) => r.Items ?? [])
       : Promise.resolve([]),
     lateMoves(doc, table, ledgerKeys.lateMovePartition(ledger, account, asset), range),
@@ -60,23 +74,42 @@ export async function movesInRange(
 }
 
 /** Late moves of a pair (their keys are their effective keys) within a key range. */
-export async function lateMoves(doc: DynamoDBDocumentClient, table: string, partition: string, range: { lower?: KeyBound; upper?: KeyBound }): Promise<MoveRecord[]> {
+export async function lateMoves(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  partition: string,
+  range: { lower?: KeyBound; upper?: KeyBound },
+): Promise<MoveRecord[]> {
   const lo = range.lower?.key;
   // A bare time bound sorts below its moves: `~` above every `<time>#<id>`.
-  const hi = range.upper && (range.upper.key.includes('#') ? range.upper.key : `${range.upper.key}~`);
+  const hi =
+    range.upper && (range.upper.key.includes('#') ? range.upper.key : `${range.upper.key}~`);
   const items = await queryAll(doc, {
     TableName: table,
     KeyConditionExpression: `pk = :p${lo !== undefined && hi !== undefined ? ' AND sk BETWEEN :lo AND :hi' : lo !== undefined ? ' AND sk >= :lo' : hi !== undefined ? ' AND sk <= :hi' : ''}`,
-    ExpressionAttributeValues: { ':p': partition, ...(lo !== undefined ? { ':lo': lo } : {}), ...(hi !== undefined ? { ':hi': hi } : {}) },
+    ExpressionAttributeValues: {
+      ':p': partition,
+      ...(lo !== undefined ? { ':lo': lo } : {}),
+      ...(hi !== undefined ? { ':hi': hi } : {}),
+    },
     ProjectionExpression: 'sk, txId, #i, #o',
     ExpressionAttributeNames: { '#i': 'input', '#o': 'output' },
     ConsistentRead: true,
   });
-  return items.map((item) => ({ key: String(item.sk), txId: Number(item.txId), input: BigInt(item.input as bigint), output: BigInt(item.output as bigint) }));
+  return items.map((item) => ({
+    key: String(item.sk),
+    txId: Number(item.txId),
+    input: BigInt(item.input as bigint),
+    output: BigInt(item.output as bigint),
+  }));
 }
 
-async function queryAll(doc: DynamoDBDocumentClient, input: ConstructorParameters<typeof QueryCommand>[0]): Promise<Array<Record<string, unknown>>> {
+async function queryAll(
+  doc: DynamoDBDocumentClient,
+  input: ConstructorParameters<typeof QueryCommand>[0],
+): Promise<Array<Record<string, unknown>>> {
   const items: Array<Record<string, unknown>> = [];
-  for await (const page of paginateQuery({ client: doc }, input)) items.push(...((page.Items ?? []) as Array<Record<string, unknown>>));
+  for await (const page of paginateQuery({ client: doc }, input))
+    items.push(...((page.Items ?? []) as Array<Record<string, unknown>>));
   return items;
 }

@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
 import { decodeMove, type StoredMove } from './move-codec.js';
 
@@ -34,14 +34,33 @@ export class PairMoves {
     private readonly from?: string,
   ) {
     this.bufferPage = typeof volume?.mvPage === 'string' ? volume.mvPage : undefined;
-    const moves = ((volume?.mv as string[] | undefined) ?? []).map((m) => ({ ...decodeMove(m), position: this.bufferPage! }));
+    const moves = ((volume?.mv as string[] | undefined) ?? []).map((m) => ({
+      ...decodeMove(m),
+      position: this.bufferPage!,
+    }));
     this.buffered = ascending ? moves : moves.reverse();
     // Descending from a page that has been flushed since: the buffer holds only later moves.
     this.bufferPending = ascending || from === undefined || from === this.bufferPage;
   }
 
-  static forPair(doc: DynamoDBDocumentClient, table: string, ledger: string, account: string, asset: string, volume: Record<string, unknown> | undefined, ascending: boolean, from?: string): PairMoves {
-    return new PairMoves(doc, table, ledgerKeys.movePartition(ledger, account, asset), volume, ascending, from);
+  static forPair(
+    doc: DynamoDBDocumentClient,
+    table: string,
+    ledger: string,
+    account: string,
+    asset: string,
+    volume: Record<string, unknown> | undefined,
+    ascending: boolean,
+    from?: string,
+  ): PairMoves {
+    return new PairMoves(
+      doc,
+      table,
+      ledgerKeys.movePartition(ledger, account, asset),
+      volume,
+      ascending,
+      from,
+    );
   }
 
   /** The next move, or undefined once the pair has no more. */
@@ -49,7 +68,11 @@ export class PairMoves {
     for (;;) {
       const move = await this.take();
       if (!move) return undefined;
-      if (this.last !== undefined && (this.ascending ? move.txId <= this.last : move.txId >= this.last)) continue;
+      if (
+        this.last !== undefined &&
+        (this.ascending ? move.txId <= this.last : move.txId >= this.last)
+      )
+        continue;
       this.last = move.txId;
       return move;
     }
@@ -73,12 +96,23 @@ export class PairMoves {
   private async readPages(): Promise<void> {
     const lower = this.ascending ? this.from : undefined;
     const upper = this.ascending ? this.bufferPage : (this.from ?? this.bufferPage);
-    const condition = lower !== undefined && upper !== undefined ? ' AND sk BETWEEN :lo AND :hi' : lower !== undefined ? ' AND sk >= :lo' : upper !== undefined ? ' AND sk <= :hi' : '';
+    const condition =
+      lower !== undefined && upper !== undefined
+        ? ' AND sk BETWEEN :lo AND :hi'
+        : lower !== undefined
+          ? ' AND sk >= :lo'
+          : upper !== undefined
+            ? ' AND sk <= :hi'
+            : '';
     const result = await this.doc.send(
       new QueryCommand({
         TableName: this.table,
         KeyConditionExpression: `pk = :p${condition}`,
-        ExpressionAttributeValues: { ':p': this.partition, ...(lower !== undefined ? { ':lo': lower } : {}), ...(upper !== undefined ? { ':hi': upper } : {}) },
+        ExpressionAttributeValues: {
+          ':p': this.partition,
+          ...(lower !== undefined ? { ':lo': lower } : {}),
+          ...(upper !== undefined ? { ':hi': upper } : {}),
+        },
         ScanIndexForward: this.ascending,
         ConsistentRead: true,
         Limit: PAGES_PER_READ,
@@ -86,7 +120,10 @@ export class PairMoves {
       }),
     );
     for (const item of result.Items ?? []) {
-      const moves = (item.moves as string[]).map((m) => ({ ...decodeMove(m), position: String(item.sk) }));
+      const moves = (item.moves as string[]).map((m) => ({
+        ...decodeMove(m),
+        position: String(item.sk),
+      }));
       this.pages.push(...(this.ascending ? moves : moves.reverse()));
     }
     this.pageStart = result.LastEvaluatedKey;
@@ -98,4 +135,5 @@ export class PairMoves {
 const PAGES_PER_READ = 4;
 
 /** A position a cursor may carry: a page key of this layout, nothing else. */
-export const isMovePosition = (value: string) => value.startsWith(MOVE_PAGE_PREFIX) && value.length <= 200;
+export const isMovePosition = (value: string) =>
+  value.startsWith(MOVE_PAGE_PREFIX) && value.length <= 200;

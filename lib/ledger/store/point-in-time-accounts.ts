@@ -33,11 +33,31 @@ export async function accountsAtPointInTime(
   const [metadata, inserted, effective] = await Promise.all([
     Promise.all(
       accounts.map(async (account) =>
-        history ? accountMetadataAt(account, pit, changedAfter(account.updatedAt, pit) ? await metadataHistoryAt(doc, table, ledger.name, { type: 'ACCOUNT', address: account.address }, pit) : {}) : account.metadata,
+        history
+          ? accountMetadataAt(
+              account,
+              pit,
+              changedAfter(account.updatedAt, pit)
+                ? await metadataHistoryAt(
+                    doc,
+                    table,
+                    ledger.name,
+                    { type: 'ACCOUNT', address: account.address },
+                    pit,
+                  )
+                : {},
+            )
+          : account.metadata,
       ),
     ),
-    expand.volumes ? insertionCut(doc, tableFor, ledger, pit).then((lastTxId) => volumesAt(volumes, ledger, accounts, { clock: 'insertion', lastTxId, near: pit })) : undefined,
-    expand.effectiveVolumes ? volumesAt(volumes, ledger, accounts, { clock: 'effective', at: pit }) : undefined,
+    expand.volumes
+      ? insertionCut(doc, tableFor, ledger, pit).then((lastTxId) =>
+          volumesAt(volumes, ledger, accounts, { clock: 'insertion', lastTxId, near: pit }),
+        )
+      : undefined,
+    expand.effectiveVolumes
+      ? volumesAt(volumes, ledger, accounts, { clock: 'effective', at: pit })
+      : undefined,
   ]);
   return accounts.map((account, i) => ({
     account: { ...account, metadata: metadata[i]! },
@@ -47,13 +67,23 @@ export async function accountsAtPointInTime(
 }
 
 /** Volumes of accounts (every asset they hold) at a cut, by address; assets without a move by then left out. */
-export async function volumesAt(volumes: PointInTimeVolumes, ledger: LedgerRecord, accounts: readonly AccountRecord[], cut: VolumeCut): Promise<Map<string, AccountVolumes>> {
+export async function volumesAt(
+  volumes: PointInTimeVolumes,
+  ledger: LedgerRecord,
+  accounts: readonly AccountRecord[],
+  cut: VolumeCut,
+): Promise<Map<string, AccountVolumes>> {
   const pairs = accounts.flatMap((a) => a.assets.map((asset) => [a.address, asset] as const));
   const found = await volumes.of(ledger, pairs, cut);
   const result = new Map<string, AccountVolumes>(accounts.map((a) => [a.address, {}]));
   pairs.forEach(([address, asset], i) => {
     const volume = found[i];
-    if (volume) result.get(address)![asset] = { input: volume.input, output: volume.output, balance: volume.input - volume.output };
+    if (volume)
+      result.get(address)![asset] = {
+        input: volume.input,
+        output: volume.output,
+        balance: volume.input - volume.output,
+      };
   });
   return result;
 }

@@ -22,7 +22,19 @@ export async function transactionsAtPointInTime(
   return Promise.all(
     transactions.map(async (stored) => {
       const { tx } = stored;
-      const metadata = history && changedAfter(tx.updatedAt, pit) ? metadataAt(tx.metadata, await metadataHistoryAt(doc, table, ledger.name, { type: 'TRANSACTION', id: tx.id }, pit)) : tx.metadata;
+      const metadata =
+        history && changedAfter(tx.updatedAt, pit)
+          ? metadataAt(
+              tx.metadata,
+              await metadataHistoryAt(
+                doc,
+                table,
+                ledger.name,
+                { type: 'TRANSACTION', id: tx.id },
+                pit,
+              ),
+            )
+          : tx.metadata;
       return { ...stored, tx: transactionAt(tx, pit, metadata) };
     }),
   );

@@ -1,4 +1,4 @@
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import type { LedgerRecord } from '../domain/change.js';
 import type { EffectiveVolume } from '../domain/effective-volumes.js';
@@ -14,13 +14,18 @@ import { unsettledTransactionItems } from './unsettled-transactions.js';
  * it), or insertion (moves of transactions up to the last id inserted by then, see insertion-cut.ts; `near` is
  * that instant, where in-order moves usually are).
  */
-export type VolumeCut = { clock: 'effective'; at: string } | { clock: 'insertion'; lastTxId: number; near: string };
+export type VolumeCut =
+  | { clock: 'effective'; at: string }
+  | { clock: 'insertion'; lastTxId: number; near: string };
 
 /**
  * The last move of a pair by a cut: every move (the volume item answers; by insertion time with the newest
  * move's id), none, or one move.
  */
-type LastMove = { kind: 'all'; txId?: number } | { kind: 'none' } | { kind: 'move'; txId: number; at: string };
+type LastMove =
+  | { kind: 'all'; txId?: number }
+  | { kind: 'none' }
+  | { kind: 'move'; txId: number; at: string };
 
 /** Volumes at a cut; by insertion time, with the id of the pair's last move by then. */
 export interface VolumeAt extends EffectiveVolume {
@@ -50,35 +55,73 @@ export class PointInTimeVolumes {
   }
 
   /** Each pair's volumes at the cut, in the order asked; undefined for a pair with no move by then. */
-  async of(ledger: LedgerRecord, pairs: ReadonlyArray<readonly [string, string]>, cut: VolumeCut): Promise<Array<VolumeAt | undefined>> {
+  async of(
+    ledger: LedgerRecord,
+    pairs: ReadonlyArray<readonly [string, string]>,
+    cut: VolumeCut,
+  ): Promise<Array<VolumeAt | undefined>> {
     if (pairs.length === 0) return [];
     const table = this.tableFor(ledger.bucket);
-    const items = await batchGetInOrder(this.doc, table, pairs.map(([account, asset]) => ledgerKeys.volume(ledger.name, account, asset)));
+    const items = await batchGetInOrder(
+      this.doc,
+      table,
+      pairs.map(([account, asset]) => ledgerKeys.volume(ledger.name, account, asset)),
+    );
     const lasts = await Promise.all(
       pairs.map(([account, asset], i) =>
         cut.clock === 'effective'
           ? this.lastByEffectiveTime(table, ledger.name, account, asset, items[i], cut.at)
-          : this.lastByInsertion(table, ledger.name, account, asset, items[i], cut.lastTxId, cut.near),
+          : this.lastByInsertion(
+              table,
+              ledger.name,
+              account,
+              asset,
+              items[i],
+              cut.lastTxId,
+              cut.near,
+            ),
       ),
     );
     const ids = [...new Set(lasts.flatMap((l) => (l.kind === 'move' ? [l.txId] : [])))];
-    const found = await batchGetInOrder(this.doc, table, ids.map((id) => ledgerKeys.transaction(ledger.name, id)));
+    const found = await batchGetInOrder(
+      this.doc,
+      table,
+      ids.map((id) => ledgerKeys.transaction(ledger.name, id)),
+    );
     // A transaction of a group commit whose item is not written yet is read from the batch's log page.
-    const { items: unsettled } = await unsettledTransactionItems(this.doc, table, ledger.name, ids.filter((_, i) => !found[i]));
+    const { items: unsettled } = await unsettledTransactionItems(
+      this.doc,
+      table,
+      ledger.name,
+      ids.filter((_, i) => !found[i]),
+    );
     const posts = new Map(
       ids.map((id, i) => {
         const item = found[i] ?? unsettled.get(id);
-        if (!item) throw new Error(`transaction ${id} of ledger ${ledger.name} has moves but no item`);
+        if (!item)
+          throw new Error(`transaction ${id} of ledger ${ledger.name} has moves but no item`);
         return [id, parseStoredTransaction(String(item.body)).post] as const;
       }),
     );
     const moves: Array<MoveWithPost & { index: number }> = [];
     const result: Array<VolumeAt | undefined> = lasts.map((last, i) => {
       const [account, asset] = pairs[i]!;
-      if (last.kind === 'all') return { input: BigInt(items[i]!.input as bigint), output: BigInt(items[i]!.output as bigint), ...(last.txId !== undefined ? { txId: last.txId } : {}) };
+      if (last.kind === 'all')
+        return {
+          input: BigInt(items[i]!.input as bigint),
+          output: BigInt(items[i]!.output as bigint),
+          ...(last.txId !== undefined ? { txId: last.txId } : {}),
+        };
       if (last.kind === 'none') return undefined;
       const post = posts.get(last.txId)![account]![asset]!;
-      moves.push({ index: i, txId: last.txId, at: last.at, account, asset, post: { input: post.input, output: post.output } });
+      moves.push({
+        index: i,
+        txId: last.txId,
+        at: last.at,
+        account,
+        asset,
+        post: { input: post.input, output: post.output },
+      });
       return { input: post.input, output: post.output, txId: last.txId };
     });
     if (cut.clock === 'effective') {
@@ -94,7 +137,14 @@ export class PointInTimeVolumes {
    * page (or buffer) starting at or before `at` — or, when that page holds none, it is the move whose key started
    * the page. A late move is the greatest of the late-move partition up to `at`. The greater of the two wins.
    */
-  private async lastByEffectiveTime(table: string, ledger: string, account: string, asset: string, volume: Record<string, unknown> | undefined, at: string): Promise<LastMove> {
+  private async lastByEffectiveTime(
+    table: string,
+    ledger: string,
+    account: string,
+    asset: string,
+    volume: Record<string, unknown> | undefined,
+    at: string,
+  ): Promise<LastMove> {
     const lastKey = volume?.lastMoveKey;
     if (typeof lastKey !== 'string') return { kind: 'none' };
     // `<at>#~` sorts after every key `<at>#<id>`: the inclusive bound.
@@ -103,18 +153,32 @@ export class PointInTimeVolumes {
     const pageBound = `${MOVE_PAGE_PREFIX}${bound}`;
     const [pages, lates] = await Promise.all([
       this.lastItem(table, ledgerKeys.movePartition(ledger, account, asset), pageBound),
-      Number(volume!.lateMoves ?? 0) > 0 ? this.lastItem(table, ledgerKeys.lateMovePartition(ledger, account, asset), bound) : Promise.resolve(undefined),
+      Number(volume!.lateMoves ?? 0) > 0
+        ? this.lastItem(table, ledgerKeys.lateMovePartition(ledger, account, asset), bound)
+        : Promise.resolve(undefined),
     ]);
-    const buffer = Array.isArray(volume!.mv) && typeof volume!.mvPage === 'string' && volume!.mvPage <= pageBound ? { sk: volume!.mvPage, moves: volume!.mv as string[] } : undefined;
+    const buffer =
+      Array.isArray(volume!.mv) && typeof volume!.mvPage === 'string' && volume!.mvPage <= pageBound
+        ? { sk: volume!.mvPage, moves: volume!.mv as string[] }
+        : undefined;
     const page = pages ? { sk: String(pages.sk), moves: pages.moves as string[] } : undefined;
     // The buffer is the page its moves will be flushed to: the later of the two holds the candidate (the same key
     // means the buffer was flushed between the two reads).
-    const last = !buffer ? page : !page ? buffer : buffer.sk === page.sk ? { sk: page.sk, moves: [...page.moves, ...buffer.moves] } : buffer.sk > page.sk ? buffer : page;
+    const last = !buffer
+      ? page
+      : !page
+        ? buffer
+        : buffer.sk === page.sk
+          ? { sk: page.sk, moves: [...page.moves, ...buffer.moves] }
+          : buffer.sk > page.sk
+            ? buffer
+            : page;
     let inOrder: { key: string; txId: number } | undefined;
     for (const text of last?.moves ?? []) {
       const move = decodeMove(text);
       const key = moveKey(move.at, move.txId);
-      if (!move.late && key <= bound && (!inOrder || key > inOrder.key)) inOrder = { key, txId: move.txId };
+      if (!move.late && key <= bound && (!inOrder || key > inOrder.key))
+        inOrder = { key, txId: move.txId };
     }
     if (!inOrder && last) {
       const started = last.sk.slice(MOVE_PAGE_PREFIX.length, last.sk.lastIndexOf('#'));
@@ -122,7 +186,9 @@ export class PointInTimeVolumes {
     }
     const late = lates ? { key: String(lates.sk), txId: Number(lates.txId) } : undefined;
     const chosen = !late ? inOrder : !inOrder || late.key > inOrder.key ? late : inOrder;
-    return chosen ? { kind: 'move', txId: chosen.txId, at: chosen.key.slice(0, chosen.key.indexOf('#')) } : { kind: 'none' };
+    return chosen
+      ? { kind: 'move', txId: chosen.txId, at: chosen.key.slice(0, chosen.key.indexOf('#')) }
+      : { kind: 'none' };
   }
 
   /**
@@ -130,15 +196,40 @@ export class PointInTimeVolumes {
    * effective time, so the walk starts at the page nearest `near` by effective time (where it is unless
    * transactions were back- or forward-dated) and goes forwards or backwards from there.
    */
-  private async lastByInsertion(table: string, ledger: string, account: string, asset: string, volume: Record<string, unknown> | undefined, lastTxId: number, near: string): Promise<LastMove> {
+  private async lastByInsertion(
+    table: string,
+    ledger: string,
+    account: string,
+    asset: string,
+    volume: Record<string, unknown> | undefined,
+    lastTxId: number,
+    near: string,
+  ): Promise<LastMove> {
     if (!volume) return { kind: 'none' };
     const buffered = ((volume.mv as string[] | undefined) ?? []).map(decodeMove);
     // The buffer ends with the pair's newest move.
     const newest = buffered[buffered.length - 1];
     if (newest && newest.txId <= lastTxId) return { kind: 'all', txId: newest.txId };
-    const pivot = (await this.lastItem(table, ledgerKeys.movePartition(ledger, account, asset), `${MOVE_PAGE_PREFIX}${near}#~`, 'sk'))?.sk as string | undefined;
-    const forwards = pivot === undefined || Number(pivot.slice(pivot.lastIndexOf('#') + 1)) <= lastTxId;
-    const moves = PairMoves.forPair(this.doc, table, ledger, account, asset, volume, forwards, pivot);
+    const pivot = (
+      await this.lastItem(
+        table,
+        ledgerKeys.movePartition(ledger, account, asset),
+        `${MOVE_PAGE_PREFIX}${near}#~`,
+        'sk',
+      )
+    )?.sk as string | undefined;
+    const forwards =
+      pivot === undefined || Number(pivot.slice(pivot.lastIndexOf('#') + 1)) <= lastTxId;
+    const moves = PairMoves.forPair(
+      this.doc,
+      table,
+      ledger,
+      account,
+      asset,
+      volume,
+      forwards,
+      pivot,
+    );
     let found: { txId: number; at: string } | undefined;
     for (;;) {
       const move = await moves.next();
@@ -155,7 +246,12 @@ export class PointInTimeVolumes {
   }
 
   /** The item with the greatest sort key at most `upTo` in a partition (one Query of one item). */
-  private async lastItem(table: string, pk: string, upTo: string, projection?: string): Promise<Record<string, unknown> | undefined> {
+  private async lastItem(
+    table: string,
+    pk: string,
+    upTo: string,
+    projection?: string,
+  ): Promise<Record<string, unknown> | undefined> {
     const { Items } = await this.doc.send(
       new QueryCommand({
         TableName: table,

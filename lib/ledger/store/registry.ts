@@ -1,13 +1,18 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { boundedQueryPage } from '../../dynamo/bounded-page.js';
-import { ledgerMatches, type LedgerFilter } from '../domain/ledger-filter.js';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { boundedQueryPage } from '../../dynamo/bounded-page.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import { LedgerAlreadyExistsError } from '../../errors/index.js';
 import { decodeCursor, type ListQuery, type Page } from '../../pagination/cursor.js';
-import { FEATURES, type FeatureSet } from '../domain/features.js';
 import type { LedgerRecord } from '../domain/change.js';
+import { FEATURES, type FeatureSet } from '../domain/features.js';
+import { type LedgerFilter, ledgerMatches } from '../domain/ledger-filter.js';
 import type { BucketTables } from './bucket-tables.js';
 import { ledgerKeys, registryKeys } from './keys.js';
 
@@ -51,15 +56,31 @@ export class LedgerRegistry {
             {
               Put: {
                 TableName: this.table,
-                Item: { ...registryKeys.ledger(record.name), gsi1pk: registryKeys.listPartition, gsi1sk: registryKeys.listSort(record.id), ...record },
+                Item: {
+                  ...registryKeys.ledger(record.name),
+                  gsi1pk: registryKeys.listPartition,
+                  gsi1sk: registryKeys.listSort(record.id),
+                  ...record,
+                },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            { Put: { TableName: this.table, Item: { ...registryKeys.bucketMember(record.bucket, record.id), name: record.name } } },
+            {
+              Put: {
+                TableName: this.table,
+                Item: { ...registryKeys.bucketMember(record.bucket, record.id), name: record.name },
+              },
+            },
             {
               Put: {
                 TableName: this.tables.tableFor(record.bucket),
-                Item: { ...ledgerKeys.head(record.name), lastTxId: 0, lastLogId: 0, lastHash: '', accounts: 0 },
+                Item: {
+                  ...ledgerKeys.head(record.name),
+                  lastTxId: 0,
+                  lastLogId: 0,
+                  lastHash: '',
+                  accounts: 0,
+                },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -67,14 +88,21 @@ export class LedgerRegistry {
         }),
       );
     } catch (err) {
-      if (isConditionFailure(err)) throw new LedgerAlreadyExistsError(`ledger "${record.name}" already exists`);
+      if (isConditionFailure(err))
+        throw new LedgerAlreadyExistsError(`ledger "${record.name}" already exists`);
       throw err;
     }
     return record;
   }
 
   async get(name: string): Promise<LedgerRecord | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: this.table, Key: registryKeys.ledger(name), ConsistentRead: true }));
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: registryKeys.ledger(name),
+        ConsistentRead: true,
+      }),
+    );
     return Item ? toRecord(Item) : undefined;
   }
 
@@ -82,10 +110,21 @@ export class LedgerRegistry {
    * Ledgers by id. A `filter` (the list's `query`) is evaluated on the listing's items, at most LIST_READ_BUDGET
    * read per page (a page may hold fewer ledgers while `hasMore`); `filters` are recorded in the cursors.
    */
-  async list(query: ListQuery, bucket: string | undefined, filter?: LedgerFilter, filters: Record<string, string> = {}, includeDeleted = false): Promise<Page<LedgerRecord>> {
+  async list(
+    query: ListQuery,
+    bucket: string | undefined,
+    filter?: LedgerFilter,
+    filters: Record<string, string> = {},
+    includeDeleted = false,
+  ): Promise<Page<LedgerRecord>> {
     // Every ledger, by id (gsi1).
     const byId = {
-      input: { TableName: this.table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': registryKeys.listPartition } },
+      input: {
+        TableName: this.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': registryKeys.listPartition },
+      },
       keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
       list: 'ledger.ledgers',
       ascending: true,
@@ -100,7 +139,11 @@ export class LedgerRegistry {
           readBudget: LIST_READ_BUDGET,
           keep: (item) => {
             const ledger = toRecord(item);
-            return shown(ledger) && (bucket === undefined || ledger.bucket === bucket) && (!filter || ledgerMatches(filter, ledger));
+            return (
+              shown(ledger) &&
+              (bucket === undefined || ledger.bucket === bucket) &&
+              (!filter || ledgerMatches(filter, ledger))
+            );
           },
         },
         query,
@@ -108,16 +151,30 @@ export class LedgerRegistry {
       );
     }
     const members = await this.bucketMembers(query, bucket);
-    const items = await batchGetInOrder(this.doc, this.table, members.data.map((name) => registryKeys.ledger(name)));
+    const items = await batchGetInOrder(
+      this.doc,
+      this.table,
+      members.data.map((name) => registryKeys.ledger(name)),
+    );
     // A deleted bucket's page holds none of its ledgers unless asked for (its cursor still moves on).
-    return { ...members, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(toRecord).filter(shown) };
+    return {
+      ...members,
+      data: items
+        .filter((i): i is Record<string, unknown> => i !== undefined)
+        .map(toRecord)
+        .filter(shown),
+    };
   }
 
   private bucketMembers(query: ListQuery, bucket: string): Promise<Page<string>> {
     return queryPage(
       this.doc,
       {
-        input: { TableName: this.table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': `BUCKET#${bucket}` } },
+        input: {
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': `BUCKET#${bucket}` },
+        },
         keyAttributes: ['pk', 'sk'],
         list: 'ledger.ledgers',
         ascending: true,
@@ -137,14 +194,20 @@ export class LedgerRegistry {
     let marked = 0;
     let cursor: ListQuery['cursor'];
     do {
-      const page = await this.bucketMembers({ pageSize: 100, ...(cursor ? { cursor } : {}) }, bucket);
+      const page = await this.bucketMembers(
+        { pageSize: 100, ...(cursor ? { cursor } : {}) },
+        bucket,
+      );
       for (const name of page.data) {
         await this.doc.send(
           new UpdateCommand({
             TableName: this.table,
             Key: registryKeys.ledger(name),
             ...(deletedAt !== undefined
-              ? { UpdateExpression: 'SET deletedAt = if_not_exists(deletedAt, :at)', ExpressionAttributeValues: { ':at': deletedAt } }
+              ? {
+                  UpdateExpression: 'SET deletedAt = if_not_exists(deletedAt, :at)',
+                  ExpressionAttributeValues: { ':at': deletedAt },
+                }
               : { UpdateExpression: 'REMOVE deletedAt' }),
             ConditionExpression: 'attribute_exists(pk)',
           }),
@@ -192,7 +255,12 @@ function toRecord(item: Record<string, unknown>): LedgerRecord {
     bucket: String(item.bucket),
     metadata: (item.metadata ?? {}) as Record<string, string>,
     // DynamoDB maps have no order: show the features in the feature table's order.
-    features: Object.fromEntries(Object.keys(FEATURES).map((name) => [name, (item.features as FeatureSet)[name as keyof FeatureSet]])) as FeatureSet,
+    features: Object.fromEntries(
+      Object.keys(FEATURES).map((name) => [
+        name,
+        (item.features as FeatureSet)[name as keyof FeatureSet],
+      ]),
+    ) as FeatureSet,
     addedAt: String(item.addedAt),
     ...(typeof item.deletedAt === 'string' ? { deletedAt: item.deletedAt } : {}),
   };

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { pairKey, type ScriptStateReads } from '../commands/script-transaction.js';
-import { ledgerKeys, type ItemKey } from './keys.js';
+import { type ItemKey, ledgerKeys } from './keys.js';
 import { toAccountState } from './ledger-state.js';
 
 /**
@@ -9,14 +9,23 @@ import { toAccountState } from './ledger-state.js';
  * balances, account items for metadata. `get` reads items by key — a consistent BatchGetItem for a direct write,
  * the sequenced writer's cache for a relayed one.
  */
-export function scriptStateReads(ledger: string, get: (keys: ItemKey[]) => Promise<Array<Record<string, unknown> | undefined>>): ScriptStateReads {
+export function scriptStateReads(
+  ledger: string,
+  get: (keys: ItemKey[]) => Promise<Array<Record<string, unknown> | undefined>>,
+): ScriptStateReads {
   return {
     async balances(pairs) {
-      const items = await get(pairs.map(([account, asset]) => ledgerKeys.volume(ledger, account, asset)));
+      const items = await get(
+        pairs.map(([account, asset]) => ledgerKeys.volume(ledger, account, asset)),
+      );
       const out = new Map<string, bigint>();
       pairs.forEach(([account, asset], i) => {
         const item = items[i];
-        if (item) out.set(pairKey(account, asset), BigInt(item.input as bigint) - BigInt(item.output as bigint));
+        if (item)
+          out.set(
+            pairKey(account, asset),
+            BigInt(item.input as bigint) - BigInt(item.output as bigint),
+          );
       });
       return out;
     },
@@ -33,5 +42,8 @@ export function scriptStateReads(ledger: string, get: (keys: ItemKey[]) => Promi
 }
 
 /** Plan reads straight from the table (strongly consistent). */
-export const tableScriptState = (doc: DynamoDBDocumentClient, table: string, ledger: string): ScriptStateReads =>
-  scriptStateReads(ledger, (keys) => batchGetInOrder(doc, table, keys));
+export const tableScriptState = (
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: string,
+): ScriptStateReads => scriptStateReads(ledger, (keys) => batchGetInOrder(doc, table, keys));

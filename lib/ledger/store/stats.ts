@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ledgerKeys } from './keys.js';
 import type { LedgerRecord } from './registry.js';
 
@@ -11,7 +11,11 @@ export class LedgerStats {
 
   async read(ledger: LedgerRecord): Promise<{ accounts: number; transactions: number }> {
     const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.tableFor(ledger.bucket), Key: ledgerKeys.head(ledger.name), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.tableFor(ledger.bucket),
+        Key: ledgerKeys.head(ledger.name),
+        ConsistentRead: true,
+      }),
     );
     return { accounts: Number(Item?.accounts ?? 0), transactions: Number(Item?.lastTxId ?? 0) };
   }

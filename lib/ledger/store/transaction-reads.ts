@@ -1,19 +1,25 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { queryPage, type PagedQuery } from '../../dynamo/paginate.js';
+import { boundedQueryPage } from '../../dynamo/bounded-page.js';
+import { type PagedQuery, queryPage } from '../../dynamo/paginate.js';
 import { parseJson } from '../../json/bigint-json.js';
-import { decodeCursor, MAX_PAGE_SIZE, type Cursor, type ListQuery, type Page } from '../../pagination/cursor.js';
+import {
+  type Cursor,
+  decodeCursor,
+  type ListQuery,
+  MAX_PAGE_SIZE,
+  type Page,
+} from '../../pagination/cursor.js';
+import { effectiveBy, type TransactionOrder } from '../domain/point-in-time.js';
 import type { Posting } from '../domain/postings.js';
 import type { Transaction, VolumesView } from '../domain/transaction.js';
 import type { Bound, TransactionFilter } from '../domain/transaction-filter.js';
-import { boundedQueryPage } from '../../dynamo/bounded-page.js';
-import { effectiveBy, type TransactionOrder } from '../domain/point-in-time.js';
 import { accountTransactionIds } from './account-transactions.js';
-import { headFromItem, isLed, type Head } from './head.js';
-import { transactionsAtPointInTime } from './point-in-time-transactions.js';
+import { type Head, headFromItem, isLed } from './head.js';
 import { ledgerKeys } from './keys.js';
-import { unsettledTransactionItems } from './unsettled-transactions.js';
+import { transactionsAtPointInTime } from './point-in-time-transactions.js';
 import type { LedgerRecord } from './registry.js';
+import { unsettledTransactionItems } from './unsettled-transactions.js';
 
 export interface StoredTransaction {
   tx: Transaction;
@@ -32,7 +38,10 @@ export class TransactionReads {
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableFor: (bucket: string) => string,
     /** Settles a batch a stopped sequenced writer left unsettled (see `settleStopped`); without it, lists wait for the next writer. */
-    private readonly settle?: { run: (ledger: LedgerRecord, table: string, head: Head) => Promise<void>; now: () => number },
+    private readonly settle?: {
+      run: (ledger: LedgerRecord, table: string, head: Head) => Promise<void>;
+      now: () => number;
+    },
     /** Items a page reads at most when `keep` leaves some out (PlatformConfig.ledgerScanReads). */
     private readonly scanReads = DEFAULT_SCAN_READS,
   ) {}
@@ -44,14 +53,23 @@ export class TransactionReads {
    */
   private async settleStopped(table: string, ledger: LedgerRecord): Promise<void> {
     if (!this.settle) return;
-    const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger.name) }));
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger.name) }),
+    );
     const head = Item ? headFromItem(Item) : undefined;
-    if (head?.pendingResults && !isLed(head, this.settle.now())) await this.settle.run(ledger, table, head);
+    if (head?.pendingResults && !isLed(head, this.settle.now()))
+      await this.settle.run(ledger, table, head);
   }
 
   private async byIds(table: string, ledger: string, ids: number[]): Promise<StoredTransaction[]> {
-    const items = await batchGetInOrder(this.doc, table, ids.map((id) => ledgerKeys.transaction(ledger, id)));
-    return items.filter((i): i is Record<string, unknown> => i !== undefined).map((item) => parseStoredTransaction(String(item.body)));
+    const items = await batchGetInOrder(
+      this.doc,
+      table,
+      ids.map((id) => ledgerKeys.transaction(ledger, id)),
+    );
+    return items
+      .filter((i): i is Record<string, unknown> => i !== undefined)
+      .map((item) => parseStoredTransaction(String(item.body)));
   }
 
   async get(ledger: LedgerRecord, id: number): Promise<StoredTransaction | undefined> {
@@ -59,8 +77,18 @@ export class TransactionReads {
     return (await this.item(table, ledger.name, id)) ?? this.unsettled(table, ledger.name, id);
   }
 
-  private async item(table: string, ledger: string, id: number): Promise<StoredTransaction | undefined> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.transaction(ledger, id), ConsistentRead: true }));
+  private async item(
+    table: string,
+    ledger: string,
+    id: number,
+  ): Promise<StoredTransaction | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: table,
+        Key: ledgerKeys.transaction(ledger, id),
+        ConsistentRead: true,
+      }),
+    );
     return Item ? parseStoredTransaction(String(Item.body)) : undefined;
   }
 
@@ -69,14 +97,17 @@ export class TransactionReads {
    * right after its commit, and HEAD names the batch until they are all written (docs/data-model.md, "Two write
    * modes"). Read from the batch's log page meanwhile. Only reads that miss pay for this.
    */
-  private async unsettled(table: string, ledger: string, id: number): Promise<StoredTransaction | undefined> {
+  private async unsettled(
+    table: string,
+    ledger: string,
+    id: number,
+  ): Promise<StoredTransaction | undefined> {
     const { items, lastTxId } = await unsettledTransactionItems(this.doc, table, ledger, [id]);
     if (id > lastTxId) return undefined;
     const created = items.get(id);
     // Committed but not in a pending batch: settled between the two reads, so the item is there now.
     return created ? parseStoredTransaction(String(created.body)) : this.item(table, ledger, id);
   }
-
 
   /**
    * Newest first by default (API.md §3.2); `ascending` for `reverse=true`. Each filter is served by its own
@@ -101,7 +132,8 @@ export class TransactionReads {
   ): Promise<Page<StoredTransaction>> {
     const { keep, ...rest } = view;
     // At a point in time a filter judges transactions as they stood then: after the page is read (it may be short).
-    if (view.pit === undefined) return this.listPage(ledger, query, ascending, filter, filters, before, view);
+    if (view.pit === undefined)
+      return this.listPage(ledger, query, ascending, filter, filters, before, view);
     const page = await this.listPage(ledger, query, ascending, filter, filters, before, rest);
     const then = await this.atPointInTime(ledger, page.data, view.pit);
     return { ...page, data: keep ? then.filter((t) => keep(t.tx)) : then };
@@ -111,14 +143,23 @@ export class TransactionReads {
    * How many transactions the same listing holds (HEAD with a filter or a point in time): its pages, counted.
    * Unfiltered, by timestamp: the gsi1 range up to the point in time rather than the id listing.
    */
-  async count(ledger: LedgerRecord, filter: TransactionFilter | undefined, pit: string | undefined, keep?: (tx: Transaction) => boolean): Promise<number> {
+  async count(
+    ledger: LedgerRecord,
+    filter: TransactionFilter | undefined,
+    pit: string | undefined,
+    keep?: (tx: Transaction) => boolean,
+  ): Promise<number> {
     const list = `ledger.transactions.${ledger.name}`;
     let total = 0;
     let cursor: Cursor | undefined;
     do {
       const query = { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) };
       const order = filter || keep ? 'id' : 'effective';
-      const page = await this.list(ledger, query, false, filter, {}, undefined, { ...(pit !== undefined ? { pit } : {}), order, ...(keep ? { keep } : {}) });
+      const page = await this.list(ledger, query, false, filter, {}, undefined, {
+        ...(pit !== undefined ? { pit } : {}),
+        order,
+        ...(keep ? { keep } : {}),
+      });
       total += page.data.length;
       cursor = page.next ? decodeCursor(page.next, list) : undefined;
     } while (cursor);
@@ -126,8 +167,18 @@ export class TransactionReads {
   }
 
   /** Transactions as they stood at a point in time (the caller checked they are dated by then). */
-  atPointInTime(ledger: LedgerRecord, transactions: readonly StoredTransaction[], pit: string): Promise<StoredTransaction[]> {
-    return transactionsAtPointInTime(this.doc, this.tableFor(ledger.bucket), ledger, transactions, pit);
+  atPointInTime(
+    ledger: LedgerRecord,
+    transactions: readonly StoredTransaction[],
+    pit: string,
+  ): Promise<StoredTransaction[]> {
+    return transactionsAtPointInTime(
+      this.doc,
+      this.tableFor(ledger.bucket),
+      ledger,
+      transactions,
+      pit,
+    );
   }
 
   private async listPage(
@@ -143,14 +194,32 @@ export class TransactionReads {
     await this.settleStopped(table, ledger);
     const list = `ledger.transactions.${ledger.name}`;
     const fromBody = (item: Record<string, unknown>) => parseStoredTransaction(String(item.body));
-    const dated = (t: StoredTransaction) => (pit === undefined || effectiveBy(t.tx, pit)) && (!keep || keep(t.tx));
+    const dated = (t: StoredTransaction) =>
+      (pit === undefined || effectiveBy(t.tx, pit)) && (!keep || keep(t.tx));
     // A condition no index served, evaluated on each item read: a page then reads at most `scanReads` items.
     const bounded = <T>(paged: PagedQuery, toRecord: (item: Record<string, unknown>) => T) =>
-      keep ? boundedQueryPage(this.doc, { ...paged, readBudget: this.scanReads, keep: (item) => keep(fromBody(item).tx) }, query, toRecord) : queryPage(this.doc, paged, query, toRecord);
+      keep
+        ? boundedQueryPage(
+            this.doc,
+            { ...paged, readBudget: this.scanReads, keep: (item) => keep(fromBody(item).tx) },
+            query,
+            toRecord,
+          )
+        : queryPage(this.doc, paged, query, toRecord);
     if (filter?.kind === 'reference') {
-      const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.reference(ledger.name, filter.reference), ConsistentRead: true }));
+      const { Item } = await this.doc.send(
+        new GetCommand({
+          TableName: table,
+          Key: ledgerKeys.reference(ledger.name, filter.reference),
+          ConsistentRead: true,
+        }),
+      );
       const found = Item ? await this.get(ledger, Number(Item.txId)) : undefined;
-      return { pageSize: query.pageSize, hasMore: false, data: found && dated(found) ? [found] : [] };
+      return {
+        pageSize: query.pageSize,
+        hasMore: false,
+        data: found && dated(found) ? [found] : [],
+      };
     }
     if (filter?.kind === 'time' || (order === 'effective' && filter === undefined)) {
       const range = timeCondition(atOrBeforePit(filter?.kind === 'time' ? filter : {}, pit));
@@ -161,7 +230,10 @@ export class TransactionReads {
             TableName: table,
             IndexName: 'gsi1',
             KeyConditionExpression: `gsi1pk = :p${range.condition ? ` AND ${range.condition}` : ''}`,
-            ExpressionAttributeValues: { ':p': ledgerKeys.transactionsByTime(ledger.name), ...range.values },
+            ExpressionAttributeValues: {
+              ':p': ledgerKeys.transactionsByTime(ledger.name),
+              ...range.values,
+            },
           },
           keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
           list,
@@ -172,13 +244,21 @@ export class TransactionReads {
       );
     }
     if (filter?.kind === 'account') {
-      const ids = await accountTransactionIds(this.doc, table, ledger.name, filter.address, filter.role, query, {
-        ascending,
-        list,
-        filters,
-        ...(before !== undefined ? { before } : {}),
-        ...(pit !== undefined ? { effectiveBy: pit } : {}),
-      });
+      const ids = await accountTransactionIds(
+        this.doc,
+        table,
+        ledger.name,
+        filter.address,
+        filter.role,
+        query,
+        {
+          ascending,
+          list,
+          filters,
+          ...(before !== undefined ? { before } : {}),
+          ...(pit !== undefined ? { effectiveBy: pit } : {}),
+        },
+      );
       // A page of the account's ids, less those `keep` leaves out: it may be short, its cursor resumes after it.
       const found = await this.byIds(table, ledger.name, ids.data);
       return { ...ids, data: keep ? found.filter((t) => keep(t.tx)) : found };
@@ -187,7 +267,14 @@ export class TransactionReads {
       const ids = await queryPage(
         this.doc,
         {
-          input: { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': ledgerKeys.transactionMetadataPartition(ledger.name, filter.key, filter.value) }, ConsistentRead: true },
+          input: {
+            TableName: table,
+            KeyConditionExpression: 'pk = :p',
+            ExpressionAttributeValues: {
+              ':p': ledgerKeys.transactionMetadataPartition(ledger.name, filter.key, filter.value),
+            },
+            ConsistentRead: true,
+          },
           keyAttributes: ['pk', 'sk'],
           list,
           ascending,
@@ -200,7 +287,12 @@ export class TransactionReads {
       return { ...ids, data: (await this.byIds(table, ledger.name, ids.data)).filter(dated) };
     }
     const byId = {
-      input: { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(ledger.name) }, ConsistentRead: true },
+      input: {
+        TableName: table,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(ledger.name) },
+        ConsistentRead: true,
+      },
       keyAttributes: ['pk', 'sk'],
       list,
       ascending,
@@ -212,7 +304,12 @@ export class TransactionReads {
       this.doc,
       {
         ...byId,
-        input: { ...byId.input, FilterExpression: '#ts <= :pit', ExpressionAttributeNames: { '#ts': 'timestamp' }, ExpressionAttributeValues: { ...byId.input.ExpressionAttributeValues, ':pit': pit } },
+        input: {
+          ...byId.input,
+          FilterExpression: '#ts <= :pit',
+          ExpressionAttributeNames: { '#ts': 'timestamp' },
+          ExpressionAttributeValues: { ...byId.input.ExpressionAttributeValues, ':pit': pit },
+        },
         readBudget: PIT_READS,
       },
       query,
@@ -235,7 +332,10 @@ export const DEFAULT_SCAN_READS = 1000;
 const PIT_READS = 1000;
 
 /** A time range narrowed to what is dated at or before a point in time (inclusive). */
-function atOrBeforePit(range: { from?: Bound; to?: Bound }, pit: string | undefined): { from?: Bound; to?: Bound } {
+function atOrBeforePit(
+  range: { from?: Bound; to?: Bound },
+  pit: string | undefined,
+): { from?: Bound; to?: Bound } {
   if (pit === undefined || (range.to && range.to.at <= pit)) return range;
   return { ...range, to: { at: pit, inclusive: true } };
 }
@@ -245,10 +345,16 @@ function atOrBeforePit(range: { from?: Bound; to?: Bound }, pit: string | undefi
  * them, which turns inclusive and exclusive bounds into one BETWEEN (or one comparison). Undefined when the
  * range is empty (DynamoDB refuses a BETWEEN whose bounds are reversed).
  */
-function timeCondition(filter: { from?: Bound; to?: Bound }): { condition?: string; values: Record<string, string> } | undefined {
+function timeCondition(filter: {
+  from?: Bound;
+  to?: Bound;
+}): { condition?: string; values: Record<string, string> } | undefined {
   const lower = filter.from && (filter.from.inclusive ? filter.from.at : `${filter.from.at}#~`);
   const upper = filter.to && (filter.to.inclusive ? `${filter.to.at}#~` : filter.to.at);
-  if (lower !== undefined && upper !== undefined) return lower > upper ? undefined : { condition: 'gsi1sk BETWEEN :lo AND :hi', values: { ':lo': lower, ':hi': upper } };
+  if (lower !== undefined && upper !== undefined)
+    return lower > upper
+      ? undefined
+      : { condition: 'gsi1sk BETWEEN :lo AND :hi', values: { ':lo': lower, ':hi': upper } };
   if (lower !== undefined) return { condition: 'gsi1sk >= :lo', values: { ':lo': lower } };
   if (upper !== undefined) return { condition: 'gsi1sk <= :hi', values: { ':hi': upper } };
   return { values: {} };

@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createdTransactionItems } from './batch-settle.js';
 import { headFromItem } from './head.js';
 import { ledgerKeys } from './keys.js';
@@ -17,13 +17,18 @@ export async function unsettledTransactionItems(
 ): Promise<{ items: Map<number, Record<string, unknown>>; lastTxId: number }> {
   const items = new Map<number, Record<string, unknown>>();
   if (ids.length === 0) return { items, lastTxId: 0 };
-  const { Item } = await doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger), ConsistentRead: true }));
+  const { Item } = await doc.send(
+    new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger), ConsistentRead: true }),
+  );
   if (!Item) return { items, lastTxId: 0 };
   const head = headFromItem(Item);
   const pending = head.pendingResults;
   if (!pending) return { items, lastTxId: head.lastTxId };
   const wanted = new Set(ids);
-  for (const item of createdTransactionItems(ledger, await readLogRange(doc, table, ledger, pending.firstLogId, pending.lastLogId))) {
+  for (const item of createdTransactionItems(
+    ledger,
+    await readLogRange(doc, table, ledger, pending.firstLogId, pending.lastLogId),
+  )) {
     if (wanted.has(Number(item.id))) items.set(Number(item.id), item);
   }
   return { items, lastTxId: head.lastTxId };

@@ -1,17 +1,17 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { groupOf, type VolumeCandidate } from '../domain/query/volume-query.js';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { movesInRange } from './moves-in-range.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
-import type { AddressFilter } from '../domain/account-filter.js';
 import type { AccountRecord } from '../domain/account.js';
+import type { AddressFilter } from '../domain/account-filter.js';
+import { groupOf, type VolumeCandidate } from '../domain/query/volume-query.js';
 import { accountIndexQuery, readVolumes, toAccountRecord } from './account-items.js';
 import { insertionCut } from './insertion-cut.js';
 import { ledgerKeys } from './keys.js';
+import { movesInRange } from './moves-in-range.js';
 import { PointInTimeVolumes } from './point-in-time-volumes.js';
-import { LedgerStats } from './stats.js';
 import type { LedgerRecord } from './registry.js';
+import { LedgerStats } from './stats.js';
 
 export interface VolumeRow {
   account: string;
@@ -59,7 +59,14 @@ export class VolumeReads {
     this.pointInTime = new PointInTimeVolumes(doc, tableFor);
   }
 
-  async list(ledger: LedgerRecord, query: ListQuery, filter: AddressFilter | undefined, window: Window | undefined, recorded: Record<string, string>, options: VolumeOptions = {}): Promise<Page<VolumeRow>> {
+  async list(
+    ledger: LedgerRecord,
+    query: ListQuery,
+    filter: AddressFilter | undefined,
+    window: Window | undefined,
+    recorded: Record<string, string>,
+    options: VolumeOptions = {},
+  ): Promise<Page<VolumeRow>> {
     const table = this.tableFor(ledger.bucket);
     const page = await queryPage(
       this.doc,
@@ -82,11 +89,24 @@ export class VolumeReads {
       if (!options.keep) return rows;
       const byAddress = new Map(accounts.map((a) => [a.address, a]));
       // Rows the query leaves out (a page may then hold fewer rows than accounts, as with a window).
-      return rows.filter((r) => options.keep!({ account: byAddress.get(r.account)!, asset: r.asset, balance: r.balance }));
+      return rows.filter((r) =>
+        options.keep!({ account: byAddress.get(r.account)!, asset: r.asset, balance: r.balance }),
+      );
     };
     if (options.groupBy === undefined) return { ...page, data: await rowsOf(page.data) };
     const previous = query.cursor?.k.gsi1sk;
-    return { ...page, data: await this.groupedRows(table, ledger.name, page.data, previous, filter, options.groupBy, rowsOf) };
+    return {
+      ...page,
+      data: await this.groupedRows(
+        table,
+        ledger.name,
+        page.data,
+        previous,
+        filter,
+        options.groupBy,
+        rowsOf,
+      ),
+    };
   }
 
   /**
@@ -110,7 +130,9 @@ export class VolumeReads {
       const group = groupOf(account.address, level);
       const prior = before;
       before = account.address;
-      const inRange = (address: string) => !filter || (filter.prefix ? address.startsWith(filter.address) : address === filter.address);
+      const inRange = (address: string) =>
+        !filter ||
+        (filter.prefix ? address.startsWith(filter.address) : address === filter.address);
       if (account.address !== group) {
         // A `g:...` address: the group was summed already if `g` or an earlier `g:...` was listed.
         if (prior?.startsWith(`${group}:`)) continue;
@@ -119,7 +141,13 @@ export class VolumeReads {
       const members = await this.groupMembers(table, ledger, group, filter, account);
       const sums = new Map<string, VolumeRow>();
       for (const row of await rowsOf(members)) {
-        const sum = sums.get(row.asset) ?? { account: group, asset: row.asset, input: 0n, output: 0n, balance: 0n };
+        const sum = sums.get(row.asset) ?? {
+          account: group,
+          asset: row.asset,
+          input: 0n,
+          output: 0n,
+          balance: 0n,
+        };
         sum.input += row.input;
         sum.output += row.output;
         sum.balance += row.balance;
@@ -131,38 +159,87 @@ export class VolumeReads {
   }
 
   private async accountExists(table: string, ledger: string, address: string): Promise<boolean> {
-    const { Item } = await this.doc.send(new GetCommand({ TableName: table, Key: ledgerKeys.account(ledger, address), ConsistentRead: true, ProjectionExpression: 'pk' }));
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: table,
+        Key: ledgerKeys.account(ledger, address),
+        ConsistentRead: true,
+        ProjectionExpression: 'pk',
+      }),
+    );
     return Item !== undefined;
   }
 
   /** The accounts of group `g` within the listing's address range: `g` (when listed) and every `g:...`. */
-  private async groupMembers(table: string, ledger: string, group: string, filter: AddressFilter | undefined, listed: AccountRecord): Promise<AccountRecord[]> {
+  private async groupMembers(
+    table: string,
+    ledger: string,
+    group: string,
+    filter: AddressFilter | undefined,
+    listed: AccountRecord,
+  ): Promise<AccountRecord[]> {
     // One exact address listed: its group holds it alone.
     if (filter && !filter.prefix) return [listed];
     const below = `${group}:`;
     // The narrower of the group's prefix and the listing's: none when they are disjoint.
-    const prefix = !filter ? below : filter.prefix ? (filter.address.startsWith(below) ? filter.address : below.startsWith(filter.address) ? below : undefined) : undefined;
+    const prefix = !filter
+      ? below
+      : filter.prefix
+        ? filter.address.startsWith(below)
+          ? filter.address
+          : below.startsWith(filter.address)
+            ? below
+            : undefined
+        : undefined;
     const members = listed.address === group ? [listed] : [];
     if (prefix === undefined) return members;
     let start: Record<string, unknown> | undefined;
     do {
-      const result = await this.doc.send(new QueryCommand({ ...accountIndexQuery(table, ledger, { address: prefix, prefix: true }), ...(start ? { ExclusiveStartKey: start } : {}) }));
+      const result = await this.doc.send(
+        new QueryCommand({
+          ...accountIndexQuery(table, ledger, { address: prefix, prefix: true }),
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
       members.push(...((result.Items ?? []) as Record<string, unknown>[]).map(toAccountRecord));
       start = result.LastEvaluatedKey;
     } while (start);
     return members;
   }
 
-  private async insertedRows(ledger: LedgerRecord, accounts: AccountRecord[], window: Window): Promise<VolumeRow[]> {
-    const pairs = accounts.flatMap((a) => [...a.assets].sort().map((asset) => [a.address, asset] as const));
+  private async insertedRows(
+    ledger: LedgerRecord,
+    accounts: AccountRecord[],
+    window: Window,
+  ): Promise<VolumeRow[]> {
+    const pairs = accounts.flatMap((a) =>
+      [...a.assets].sort().map((asset) => [a.address, asset] as const),
+    );
     // The transactions inserted in [from, to] are the ids in (first, last].
     const [first, last] = await Promise.all([
-      window.from !== undefined ? insertionCut(this.doc, this.tableFor, ledger, window.from, false) : 0,
-      window.to !== undefined ? insertionCut(this.doc, this.tableFor, ledger, window.to, true) : new LedgerStats(this.doc, this.tableFor).read(ledger).then((s) => s.transactions),
+      window.from !== undefined
+        ? insertionCut(this.doc, this.tableFor, ledger, window.from, false)
+        : 0,
+      window.to !== undefined
+        ? insertionCut(this.doc, this.tableFor, ledger, window.to, true)
+        : new LedgerStats(this.doc, this.tableFor).read(ledger).then((s) => s.transactions),
     ]);
-    const ends = await this.pointInTime.of(ledger, pairs, { clock: 'insertion', lastTxId: last, near: window.to ?? END_OF_TIME });
-    const moved = pairs.flatMap((pair, i) => (ends[i] && ends[i].txId! > first ? [{ pair, end: ends[i] }] : []));
-    const starts = first > 0 ? await this.pointInTime.of(ledger, moved.map((m) => m.pair), { clock: 'insertion', lastTxId: first, near: window.from! }) : [];
+    const ends = await this.pointInTime.of(ledger, pairs, {
+      clock: 'insertion',
+      lastTxId: last,
+      near: window.to ?? END_OF_TIME,
+    });
+    const moved = pairs.flatMap((pair, i) =>
+      ends[i] && ends[i].txId! > first ? [{ pair, end: ends[i] }] : [],
+    );
+    const starts =
+      first > 0
+        ? await this.pointInTime.of(
+            ledger,
+            moved.map((m) => m.pair),
+            { clock: 'insertion', lastTxId: first, near: window.from! },
+          )
+        : [];
     return moved.map(({ pair: [account, asset], end }, i) => {
       const input = end.input - (starts[i]?.input ?? 0n);
       const output = end.output - (starts[i]?.output ?? 0n);
@@ -170,23 +247,55 @@ export class VolumeReads {
     });
   }
 
-  private async currentRows(table: string, ledger: string, accounts: AccountRecord[]): Promise<VolumeRow[]> {
+  private async currentRows(
+    table: string,
+    ledger: string,
+    accounts: AccountRecord[],
+  ): Promise<VolumeRow[]> {
     const volumes = await readVolumes(this.doc, table, ledger, accounts);
     return accounts.flatMap((a) =>
       Object.entries(volumes.get(a.address) ?? {})
         .sort(([x], [y]) => x.localeCompare(y))
-        .map(([asset, v]) => ({ account: a.address, asset, input: v.input, output: v.output, balance: v.balance })),
+        .map(([asset, v]) => ({
+          account: a.address,
+          asset,
+          input: v.input,
+          output: v.output,
+          balance: v.balance,
+        })),
     );
   }
 
-  private async windowRows(table: string, ledger: string, accounts: AccountRecord[], window: Window): Promise<VolumeRow[]> {
-    const pairs = accounts.flatMap((a) => [...a.assets].sort().map((asset) => [a.address, asset] as const));
-    const volumes = await batchGetInOrder(this.doc, table, pairs.map(([account, asset]) => ledgerKeys.volume(ledger, account, asset)));
-    const rows = await Promise.all(pairs.map(([account, asset], i) => this.movedInWindow(table, ledger, account, asset, volumes[i], window)));
+  private async windowRows(
+    table: string,
+    ledger: string,
+    accounts: AccountRecord[],
+    window: Window,
+  ): Promise<VolumeRow[]> {
+    const pairs = accounts.flatMap((a) =>
+      [...a.assets].sort().map((asset) => [a.address, asset] as const),
+    );
+    const volumes = await batchGetInOrder(
+      this.doc,
+      table,
+      pairs.map(([account, asset]) => ledgerKeys.volume(ledger, account, asset)),
+    );
+    const rows = await Promise.all(
+      pairs.map(([account, asset], i) =>
+        this.movedInWindow(table, ledger, account, asset, volumes[i], window),
+      ),
+    );
     return rows.filter((r): r is VolumeRow => r !== undefined);
   }
 
-  private async movedInWindow(table: string, ledger: string, account: string, asset: string, volume: Record<string, unknown> | undefined, window: Window): Promise<VolumeRow | undefined> {
+  private async movedInWindow(
+    table: string,
+    ledger: string,
+    account: string,
+    asset: string,
+    volume: Record<string, unknown> | undefined,
+    window: Window,
+  ): Promise<VolumeRow | undefined> {
     // Window bounds are bare times: `<from>` sorts before all moves at from, `<to>#~` after all at to — both
     // ends inclusive, as the reference's startTime and endTime.
     const moves = await movesInRange(this.doc, table, ledger, account, asset, volume, {

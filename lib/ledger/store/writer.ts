@@ -1,23 +1,24 @@
-import { TransactGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { isThrottling, isTransactionConflict } from '../../dynamo/errors.js';
 import { DependencyThrottledError, ValidationError } from '../../errors/index.js';
-import type { LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
-import { mappingJson, type Mapping } from '../domain/mapping.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
+import type { LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
+import { type Mapping, mappingJson } from '../domain/mapping.js';
 import type { ItemView, Write } from './change-items.js';
 import { commitWrites, MAX_TRANSACTION_ITEMS } from './commit.js';
 import { decideRequests, idempotencyKeyOf, type WriteOutcome } from './decide-batch.js';
-import { headFromItem, isLed, type Head } from './head.js';
+import { type Head, headFromItem, isLed } from './head.js';
 
 export { isLed } from './head.js';
-import { keyString, ledgerKeys, type ItemKey } from './keys.js';
+
+import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import { readKeys } from './ledger-state.js';
 import { MappingCache, mappingItem } from './mapping-item.js';
 
 export type { Write } from './change-items.js';
+export { MAX_TRANSACTION_ITEMS } from './commit.js';
 export type { WriteOutcome } from './decide-batch.js';
 export type { Head } from './head.js';
-export { MAX_TRANSACTION_ITEMS } from './commit.js';
 
 /** Attempts before answering 503: with the backoff below, a writer waits at most ~4 s in all. */
 const MAX_ATTEMPTS = 10;
@@ -67,15 +68,23 @@ export class LedgerWriter {
    * Several writes of one ledger as one transaction (an atomic bulk): each decision sees the items the
    * previous ones put, log ids and hashes chain across them, and either all commit or none.
    */
-  async writeAtomic<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>): Promise<Array<WriteOutcome<T>>> {
-    return this.retrying(async () => (await this.attempt(ledger, requests)) as Array<WriteOutcome<T>> | 'retry');
+  async writeAtomic<T>(
+    ledger: LedgerRecord,
+    requests: Array<WriteRequest<T>>,
+  ): Promise<Array<WriteOutcome<T>>> {
+    return this.retrying(
+      async () => (await this.attempt(ledger, requests)) as Array<WriteOutcome<T>> | 'retry',
+    );
   }
 
   /**
    * A direct write, unless the ledger is in group-commit mode — a sequenced writer's lease is live — or the write
    * met `contention` concurrent commits in a row: then `relay`, and nothing was written.
    */
-  async writeOrRelay<T>(request: WriteRequest<T>, contention: number): Promise<WriteOutcome<T> | Relay> {
+  async writeOrRelay<T>(
+    request: WriteRequest<T>,
+    contention: number,
+  ): Promise<WriteOutcome<T> | Relay> {
     for (let n = 1; ; n++) {
       const outcome = await this.attempt(request.ledger, [request], { relayWhenLed: true });
       if (isRelay(outcome)) return outcome;
@@ -94,23 +103,34 @@ export class LedgerWriter {
     for (let n = 1; ; n++) {
       const outcome = await attempt();
       if (outcome !== 'retry') return outcome;
-      if (n >= MAX_ATTEMPTS) throw new DependencyThrottledError('the ledger is busy with concurrent writes; retry shortly');
+      if (n >= MAX_ATTEMPTS)
+        throw new DependencyThrottledError(
+          'the ledger is busy with concurrent writes; retry shortly',
+        );
       // Full jitter, capped: spreads out writers that collided on the sequencer.
       await this.sleep(Math.random() * Math.min(1000, 10 * 2 ** n));
     }
   }
 
   /** One TransactGetItems of HEAD and `reads`, and the mapping HEAD names; `retry` on a concurrent writer. */
-  private async readSnapshot(ledger: LedgerRecord, table: string, reads: ItemKey[]): Promise<Snapshot | 'retry'> {
+  private async readSnapshot(
+    ledger: LedgerRecord,
+    table: string,
+    reads: ItemKey[],
+  ): Promise<Snapshot | 'retry'> {
     const headKey = ledgerKeys.head(ledger.name);
     const keys = dedupe([headKey, ...reads]);
     if (keys.length > MAX_TRANSACTION_ITEMS) {
-      throw new ValidationError(`the request touches too many accounts and assets (${keys.length} items, at most ${MAX_TRANSACTION_ITEMS})`);
+      throw new ValidationError(
+        `the request touches too many accounts and assets (${keys.length} items, at most ${MAX_TRANSACTION_ITEMS})`,
+      );
     }
     let Responses: Array<{ Item?: Record<string, unknown> }>;
     try {
       ({ Responses = [] } = await this.options.doc.send(
-        new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: table, Key } })) }),
+        new TransactGetCommand({
+          TransactItems: keys.map((Key) => ({ Get: { TableName: table, Key } })),
+        }),
       ));
     } catch (err) {
       // DynamoDB cancels a TransactGetItems that meets a transaction writing one of its items: that is a
@@ -132,24 +152,56 @@ export class LedgerWriter {
    * The mapping HEAD names. Read outside the snapshot but safe: a version's mapping never changes, and the commit
    * is conditional on HEAD's version, so a write commits only under the mapping it decided with.
    */
-  async mappingOf(ledger: LedgerRecord, table: string, head: Head): Promise<Mapping | undefined | 'stale'> {
-    return head.mappingVersion === undefined ? undefined : this.mappings.load(table, ledger.name, head.mappingVersion);
+  async mappingOf(
+    ledger: LedgerRecord,
+    table: string,
+    head: Head,
+  ): Promise<Mapping | undefined | 'stale'> {
+    return head.mappingVersion === undefined
+      ? undefined
+      : this.mappings.load(table, ledger.name, head.mappingVersion);
   }
 
-
-  private async attempt<T>(ledger: LedgerRecord, requests: Array<WriteRequest<T>>, options: { relayWhenLed?: boolean } = {}): Promise<Array<WriteOutcome<T>> | 'retry' | Relay> {
+  private async attempt<T>(
+    ledger: LedgerRecord,
+    requests: Array<WriteRequest<T>>,
+    options: { relayWhenLed?: boolean } = {},
+  ): Promise<Array<WriteOutcome<T>> | 'retry' | Relay> {
     const table = this.options.tableFor(ledger.bucket);
-    const snapshot = await this.readSnapshot(ledger, table, requests.flatMap((r) => [...(r.idempotency ? [idempotencyKeyOf(ledger.name, r)!] : []), ...readKeys(ledger.name, r.reads)]));
+    const snapshot = await this.readSnapshot(
+      ledger,
+      table,
+      requests.flatMap((r) => [
+        ...(r.idempotency ? [idempotencyKeyOf(ledger.name, r)!] : []),
+        ...readKeys(ledger.name, r.reads),
+      ]),
+    );
     if (snapshot === 'retry') return 'retry';
-    if (options.relayWhenLed && isLed(snapshot.head, this.now())) return { relay: true, until: snapshot.head.leaseUntil! };
+    if (options.relayWhenLed && isLed(snapshot.head, this.now()))
+      return { relay: true, until: snapshot.head.leaseUntil! };
     if (snapshot.head.pendingResults && this.options.settle && !isLed(snapshot.head, this.now())) {
       // The snapshot may lack the batch's transactions: settle, then read again.
       await this.options.settle(ledger, table, snapshot.head);
       return 'retry';
     }
-    const { outcomes, writes, head } = decideRequests({ ledger, table, nowMs: this.now() }, snapshot.view, snapshot.head, snapshot.mapping, requests);
+    const { outcomes, writes, head } = decideRequests(
+      { ledger, table, nowMs: this.now() },
+      snapshot.view,
+      snapshot.head,
+      snapshot.mapping,
+      requests,
+    );
     if (writes.length === 0) return outcomes;
-    return (await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), snapshot.head, head, writes)) ? 'retry' : outcomes;
+    return (await commitWrites(
+      this.options.doc,
+      table,
+      ledgerKeys.head(ledger.name),
+      snapshot.head,
+      head,
+      writes,
+    ))
+      ? 'retry'
+      : outcomes;
   }
 
   private async attemptHead<T>(request: MappingWriteRequest<T>): Promise<T | 'retry'> {
@@ -162,9 +214,26 @@ export class LedgerWriter {
     const nowMs = this.now();
     const now = instantFromMs(nowMs);
     const decision = request.decide({ now });
-    const mappingWrite: Write = { item: { Put: { TableName: table, Item: mappingItem(ledger.name, version, mappingJson(decision.mapping), formatInstant(now)) } } };
+    const mappingWrite: Write = {
+      item: {
+        Put: {
+          TableName: table,
+          Item: mappingItem(
+            ledger.name,
+            version,
+            mappingJson(decision.mapping),
+            formatInstant(now),
+          ),
+        },
+      },
+    };
     const head: Head = { ...initial, mappingVersion: version };
-    if (await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), initial, head, [mappingWrite])) return 'retry';
+    if (
+      await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), initial, head, [
+        mappingWrite,
+      ])
+    )
+      return 'retry';
     // This container's next writes need not read back what it just wrote.
     this.mappings.remember(table, ledger.name, version, decision.mapping);
     return decision.result;
@@ -177,8 +246,8 @@ export interface Relay {
   until?: number;
 }
 
-const isRelay = (value: unknown): value is Relay => typeof value === 'object' && value !== null && 'relay' in value;
-
+const isRelay = (value: unknown): value is Relay =>
+  typeof value === 'object' && value !== null && 'relay' in value;
 
 function dedupe(keys: ItemKey[]): ItemKey[] {
   return [...new Map(keys.map((k) => [keyString(k), k])).values()];

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ValidationError } from '../../errors/index.js';
 import { amountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
-import { formatInstant, parseInstant, sortableInstant, type Instant } from '../../time/instant.js';
+import { formatInstant, type Instant, parseInstant, sortableInstant } from '../../time/instant.js';
 import { metadataMap, nonEmptyText } from '../../validation/common.js';
 import { validate } from '../../validation/validate.js';
 import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES, type PaymentInput } from './payment.js';
@@ -22,7 +22,8 @@ export function parseCreatedAt(value: string, field = 'createdAt'): Instant {
 }
 
 /** The fixed-width form used in sort keys: text order is time order. */
-export const sortableCreatedAt = (createdAt: string): string => sortableInstant(parseCreatedAt(createdAt));
+export const sortableCreatedAt = (createdAt: string): string =>
+  sortableInstant(parseCreatedAt(createdAt));
 
 const createdAtSchema = v.pipe(
   v.string('must be a string'),
@@ -31,7 +32,12 @@ const createdAtSchema = v.pipe(
     try {
       return formatInstant(parseCreatedAt(dataset.value));
     } catch (err) {
-      addIssue({ message: err instanceof ValidationError ? err.message.replace(/^createdAt: /, '') : 'must be an RFC 3339 date-time' });
+      addIssue({
+        message:
+          err instanceof ValidationError
+            ? err.message.replace(/^createdAt: /, '')
+            : 'must be an RFC 3339 date-time',
+      });
       return NEVER;
     }
   }),
@@ -40,7 +46,8 @@ const createdAtSchema = v.pipe(
 /** v2 metadata: a flat map of string to string (arrays refused). */
 const stringMap = metadataMap;
 
-const enumOf = <T extends readonly string[]>(values: T) => v.picklist(values, `must be one of ${values.join(', ')}`);
+const enumOf = <T extends readonly string[]>(values: T) =>
+  v.picklist(values, `must be one of ${values.join(', ')}`);
 
 export const paymentTypeSchema = enumOf(PAYMENT_TYPES);
 export const paymentStatusSchema = enumOf(PAYMENT_STATUSES);
@@ -55,7 +62,10 @@ export const paymentInputSchema = v.strictObject({
   status: v.optional(paymentStatusSchema),
   amount: amountSchema,
   initialAmount: v.optional(amountSchema),
-  asset: v.pipe(v.string('must be a string'), v.regex(ASSET, 'must be an asset such as USD or USD/2')),
+  asset: v.pipe(
+    v.string('must be a string'),
+    v.regex(ASSET, 'must be an asset such as USD or USD/2'),
+  ),
   scheme: enumOf(PAYMENT_SCHEMES),
   createdAt: createdAtSchema,
   sourceAccountID: v.optional(accountIdSchema),
@@ -69,7 +79,10 @@ export const paymentInputSchema = v.strictObject({
   adjustments: v.optional(
     v.pipe(
       v.array(v.unknown(), 'must be an array'),
-      v.maxLength(0, 'adjustments are not supported: send the current status and amount, and POST again when they change'),
+      v.maxLength(
+        0,
+        'adjustments are not supported: send the current status and amount, and POST again when they change',
+      ),
     ),
   ),
 });
@@ -90,7 +103,13 @@ export function metadataPatch(body: unknown): Record<string, string> {
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const keys = Object.keys(body);
     const inner = (body as Record<string, unknown>).metadata;
-    if (keys.length === 1 && keys[0] === 'metadata' && inner !== null && typeof inner === 'object' && !Array.isArray(inner)) {
+    if (
+      keys.length === 1 &&
+      keys[0] === 'metadata' &&
+      inner !== null &&
+      typeof inner === 'object' &&
+      !Array.isArray(inner)
+    ) {
       return validate(stringMap, inner, 'body.metadata');
     }
   }

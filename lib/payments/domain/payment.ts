@@ -127,7 +127,9 @@ export function providerOf(connectorID: string): string {
  * JSON string encoding is injective, so distinct triples never share a preimage; the prefix versions the scheme.
  */
 export function paymentId(connectorID: string, reference: string, type: PaymentType): string {
-  return createHash('sha256').update(`payments.v1:${JSON.stringify([connectorID, reference, type])}`).digest('base64url');
+  return createHash('sha256')
+    .update(`payments.v1:${JSON.stringify([connectorID, reference, type])}`)
+    .digest('base64url');
 }
 
 /** 32 bytes in base64url: 43 characters, the last one carrying 4 bits (so only 16 letters can end an id). */
@@ -161,17 +163,22 @@ export function recordPayment(current: Payment | undefined, input: PaymentInput)
       metadata: { ...input.metadata },
     };
     if (input.sourceAccountID !== undefined) created.sourceAccountID = input.sourceAccountID;
-    if (input.destinationAccountID !== undefined) created.destinationAccountID = input.destinationAccountID;
+    if (input.destinationAccountID !== undefined)
+      created.destinationAccountID = input.destinationAccountID;
     return created;
   }
   const immutable: Array<[keyof Payment, unknown]> = [
     ['createdAt', input.createdAt],
     ['asset', input.asset],
-    ...(input.initialAmount !== undefined ? ([['initialAmount', input.initialAmount]] as Array<[keyof Payment, unknown]>) : []),
+    ...(input.initialAmount !== undefined
+      ? ([['initialAmount', input.initialAmount]] as Array<[keyof Payment, unknown]>)
+      : []),
   ];
   for (const [field, value] of immutable) {
     if (current[field] !== value) {
-      throw new ConflictError(`${field}: payment ${id} was recorded with ${field} ${String(current[field])}; it cannot change`);
+      throw new ConflictError(
+        `${field}: payment ${id} was recorded with ${field} ${String(current[field])}; it cannot change`,
+      );
     }
   }
   const updated: Payment = {
@@ -182,7 +189,8 @@ export function recordPayment(current: Payment | undefined, input: PaymentInput)
     metadata: mergeMetadata(current.metadata, input.metadata ?? {}),
   };
   if (input.sourceAccountID !== undefined) updated.sourceAccountID = input.sourceAccountID;
-  if (input.destinationAccountID !== undefined) updated.destinationAccountID = input.destinationAccountID;
+  if (input.destinationAccountID !== undefined)
+    updated.destinationAccountID = input.destinationAccountID;
   return updated;
 }
 
@@ -191,10 +199,15 @@ export function withMetadata(current: Payment, metadata: Record<string, string>)
   return { ...current, metadata: mergeMetadata(current.metadata, metadata) };
 }
 
-function mergeMetadata(current: Record<string, string>, changes: Record<string, string>): Record<string, string> {
+function mergeMetadata(
+  current: Record<string, string>,
+  changes: Record<string, string>,
+): Record<string, string> {
   const merged = { ...current, ...changes };
   if (Object.keys(merged).length > MAX_METADATA_KEYS) {
-    throw new ValidationError(`metadata: the payment would have more than ${MAX_METADATA_KEYS} keys`);
+    throw new ValidationError(
+      `metadata: the payment would have more than ${MAX_METADATA_KEYS} keys`,
+    );
   }
   return merged;
 }
@@ -202,11 +215,25 @@ function mergeMetadata(current: Record<string, string>, changes: Record<string, 
 /** Whether two records are the same: an update that changes nothing writes nothing and emits no event. */
 export function samePayment(a: Payment, b: Payment): boolean {
   const fields: Array<keyof Payment> = [
-    'id', 'connectorID', 'reference', 'createdAt', 'type', 'status', 'scheme', 'asset', 'amount', 'initialAmount', 'sourceAccountID', 'destinationAccountID',
+    'id',
+    'connectorID',
+    'reference',
+    'createdAt',
+    'type',
+    'status',
+    'scheme',
+    'asset',
+    'amount',
+    'initialAmount',
+    'sourceAccountID',
+    'destinationAccountID',
   ];
   if (fields.some((f) => a[f] !== b[f])) return false;
   const keys = Object.keys(a.metadata);
-  return keys.length === Object.keys(b.metadata).length && keys.every((k) => Object.hasOwn(b.metadata, k) && b.metadata[k] === a.metadata[k]);
+  return (
+    keys.length === Object.keys(b.metadata).length &&
+    keys.every((k) => Object.hasOwn(b.metadata, k) && b.metadata[k] === a.metadata[k])
+  );
 }
 
 /** The record in the contract's field order (absent account ids omitted). */
@@ -224,7 +251,9 @@ export function paymentView(p: Payment): Payment {
     amount: p.amount,
     initialAmount: p.initialAmount,
     ...(p.sourceAccountID !== undefined ? { sourceAccountID: p.sourceAccountID } : {}),
-    ...(p.destinationAccountID !== undefined ? { destinationAccountID: p.destinationAccountID } : {}),
+    ...(p.destinationAccountID !== undefined
+      ? { destinationAccountID: p.destinationAccountID }
+      : {}),
     metadata: p.metadata,
   };
 }

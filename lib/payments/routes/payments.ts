@@ -7,7 +7,12 @@ import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { validate } from '../../validation/validate.js';
-import { metadataPatch, paymentFilterSchema, paymentInputSchema, toPaymentInput } from '../domain/input.js';
+import {
+  metadataPatch,
+  paymentFilterSchema,
+  paymentInputSchema,
+  toPaymentInput,
+} from '../domain/input.js';
 import { isPaymentId, paymentId, recordPayment, withMetadata } from '../domain/payment.js';
 import { PAYMENTS_LIST, type PaymentStore } from '../store/payment-store.js';
 
@@ -43,7 +48,11 @@ export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStor
     const query = readListQuery(c.req.query(), PAYMENTS_LIST, FILTERS);
     // A cursor carries the listing's filters; without one they come from the query string.
     const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
-    const filter = validate(paymentFilterSchema, Object.fromEntries(FILTERS.filter((f) => params[f] !== undefined).map((f) => [f, params[f]])), 'query');
+    const filter = validate(
+      paymentFilterSchema,
+      Object.fromEntries(FILTERS.filter((f) => params[f] !== undefined).map((f) => [f, params[f]])),
+      'query',
+    );
     const page = await store.list(query, filter);
     return jsonResponse(c, { cursor: page });
   });

@@ -6,7 +6,12 @@ import type { Payment } from '../domain/payment.js';
  * from (payment id, version): a retried attempt writes the same row, and one version of a payment can never
  * produce two events.
  */
-export function savedPaymentEventRow(payment: Payment, version: number, date: string, nowMs: number): Record<string, unknown> {
+export function savedPaymentEventRow(
+  payment: Payment,
+  version: number,
+  date: string,
+  nowMs: number,
+): Record<string, unknown> {
   return outboxRow({
     type: 'payments.saved_payment',
     seed: `payments/${payment.id}/${version}`,

@@ -23,13 +23,17 @@ const FILTER_ORDER = ['status', 'type', 'connectorID'] as const;
 
 /** The index partition of one combination of filter values (at least one set). */
 export function filterPartition(filter: PaymentFilter): string {
-  const parts = FILTER_ORDER.filter((name) => filter[name] !== undefined).map((name) => `${name}=${filter[name]}`);
+  const parts = FILTER_ORDER.filter((name) => filter[name] !== undefined).map(
+    (name) => `${name}=${filter[name]}`,
+  );
   if (parts.length === 0) throw new Error('filterPartition needs at least one filter');
   return `PAYMENTS#${parts.join('#')}`;
 }
 
 /** Every index partition a payment belongs to: one per non-empty subset of its filter values. */
-export function indexPartitions(payment: Pick<Payment, 'status' | 'type' | 'connectorID'>): string[] {
+export function indexPartitions(
+  payment: Pick<Payment, 'status' | 'type' | 'connectorID'>,
+): string[] {
   const partitions: string[] = [];
   for (let mask = 1; mask < 1 << FILTER_ORDER.length; mask++) {
     const filter: PaymentFilter = {};

@@ -1,14 +1,19 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { commitUnlessRaced, retryRaces, type TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
-import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
-import { sortableCreatedAt, type PaymentFilter } from '../domain/input.js';
-import { paymentView, providerOf, samePayment, type Payment } from '../domain/payment.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
+import { type PaymentFilter, sortableCreatedAt } from '../domain/input.js';
+import { type Payment, paymentView, providerOf, samePayment } from '../domain/payment.js';
 import { savedPaymentEventRow } from './event-row.js';
-import { PAYMENTS_BY_CREATION, creationSort, filterPartition, indexPartitions, paymentKey } from './keys.js';
-
+import {
+  creationSort,
+  filterPartition,
+  indexPartitions,
+  PAYMENTS_BY_CREATION,
+  paymentKey,
+} from './keys.js';
 
 /**
  * Lost races on one payment are read and decided again. A lost race on the version condition means another
@@ -65,25 +70,46 @@ export class PaymentStore {
       async () => {
         const current = await this.read(id);
         const next = decide(current?.payment);
-        if (current && samePayment(current.payment, next)) return { done: true, value: { payment: current.payment, changed: false, version: current.version } };
+        if (current && samePayment(current.payment, next))
+          return {
+            done: true,
+            value: { payment: current.payment, changed: false, version: current.version },
+          };
         const version = (current?.version ?? 0) + 1;
-        const committed = await commitUnlessRaced(this.options.doc, this.transaction(next, version, current));
-        return committed ? { done: true, value: { payment: next, changed: true, version } } : { done: false };
+        const committed = await commitUnlessRaced(
+          this.options.doc,
+          this.transaction(next, version, current),
+        );
+        return committed
+          ? { done: true, value: { payment: next, changed: true, version } }
+          : { done: false };
       },
-      { maxAttempts: MAX_SAVE_ATTEMPTS, ...SAVE_BACKOFF, sleep: this.sleep, busy: 'the payment is being changed concurrently; retry shortly' },
+      {
+        maxAttempts: MAX_SAVE_ATTEMPTS,
+        ...SAVE_BACKOFF,
+        sleep: this.sleep,
+        busy: 'the payment is being changed concurrently; retry shortly',
+      },
     );
   }
 
   /** Newest first by creation, over gsi1 (no filter) or the index partition of the filters given. */
   async list(query: ListQuery, filter: PaymentFilter): Promise<Page<Payment>> {
     const { table } = this.options;
-    const filters = Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const filters = Object.fromEntries(
+      Object.entries(filter).filter(([, v]) => v !== undefined),
+    ) as Record<string, string>;
     const paging = { list: PAYMENTS_LIST, ascending: false, filters };
     if (Object.keys(filters).length === 0) {
       return queryPage(
         this.options.doc,
         {
-          input: { TableName: table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': PAYMENTS_BY_CREATION } },
+          input: {
+            TableName: table,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :p',
+            ExpressionAttributeValues: { ':p': PAYMENTS_BY_CREATION },
+          },
           keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
           ...paging,
         },
@@ -94,7 +120,12 @@ export class PaymentStore {
     const ids = await queryPage(
       this.options.doc,
       {
-        input: { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': filterPartition(filter) }, ConsistentRead: true },
+        input: {
+          TableName: table,
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': filterPartition(filter) },
+          ConsistentRead: true,
+        },
         keyAttributes: ['pk', 'sk'],
         ...paging,
       },
@@ -102,15 +133,26 @@ export class PaymentStore {
       (item) => String(item.id),
     );
     const items = await batchGetInOrder(this.options.doc, table, ids.data.map(paymentKey));
-    return { ...ids, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map((i) => fromItem(i).payment) };
+    return {
+      ...ids,
+      data: items
+        .filter((i): i is Record<string, unknown> => i !== undefined)
+        .map((i) => fromItem(i).payment),
+    };
   }
 
   private async read(id: string): Promise<{ payment: Payment; version: number } | undefined> {
-    const { Item } = await this.options.doc.send(new GetCommand({ TableName: this.options.table, Key: paymentKey(id), ConsistentRead: true }));
+    const { Item } = await this.options.doc.send(
+      new GetCommand({ TableName: this.options.table, Key: paymentKey(id), ConsistentRead: true }),
+    );
     return Item ? fromItem(Item) : undefined;
   }
 
-  private transaction(next: Payment, version: number, current: { payment: Payment; version: number } | undefined): TransactItem[] {
+  private transaction(
+    next: Payment,
+    version: number,
+    current: { payment: Payment; version: number } | undefined,
+  ): TransactItem[] {
     const { table, eventsTable } = this.options;
     const nowMs = this.now();
     const sortKey = creationSort(sortableCreatedAt(next.createdAt), next.id);
@@ -123,16 +165,37 @@ export class PaymentStore {
       updatedAt: formatInstant(instantFromMs(nowMs)),
     };
     const main: TransactItem = current
-      ? { Put: { TableName: table, Item: item, ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': current.version } } }
+      ? {
+          Put: {
+            TableName: table,
+            Item: item,
+            ConditionExpression: '#version = :version',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':version': current.version },
+          },
+        }
       : { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
     // createdAt never changes, so an index item's sort key does not either: only partitions come and go.
     const before = new Set(current ? indexPartitions(current.payment) : []);
     const after = new Set(indexPartitions(next));
     const index: TransactItem[] = [
-      ...[...after].filter((p) => !before.has(p)).map((pk): TransactItem => ({ Put: { TableName: table, Item: { pk, sk: sortKey, id: next.id } } })),
-      ...[...before].filter((p) => !after.has(p)).map((pk): TransactItem => ({ Delete: { TableName: table, Key: { pk, sk: sortKey } } })),
+      ...[...after]
+        .filter((p) => !before.has(p))
+        .map(
+          (pk): TransactItem => ({
+            Put: { TableName: table, Item: { pk, sk: sortKey, id: next.id } },
+          }),
+        ),
+      ...[...before]
+        .filter((p) => !after.has(p))
+        .map((pk): TransactItem => ({ Delete: { TableName: table, Key: { pk, sk: sortKey } } })),
     ];
-    const event: TransactItem = { Put: { TableName: eventsTable, Item: savedPaymentEventRow(next, version, item.updatedAt, nowMs) } };
+    const event: TransactItem = {
+      Put: {
+        TableName: eventsTable,
+        Item: savedPaymentEventRow(next, version, item.updatedAt, nowMs),
+      },
+    };
     return [main, ...index, event];
   }
 }
@@ -154,7 +217,7 @@ function fromItem(item: Record<string, unknown>): { payment: Payment; version: n
     metadata: { ...(item.metadata as Record<string, string> | undefined) },
   };
   if (item.sourceAccountID !== undefined) payment.sourceAccountID = String(item.sourceAccountID);
-  if (item.destinationAccountID !== undefined) payment.destinationAccountID = String(item.destinationAccountID);
+  if (item.destinationAccountID !== undefined)
+    payment.destinationAccountID = String(item.destinationAccountID);
   return { payment: paymentView(payment), version: Number(item.version) };
 }
-

@@ -28,7 +28,11 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../../observability/logger.js';
 import { formatInstant, instantFromMs, parseInstant } from '../../time/instant.js';
-import { decodeDeliveryMessage, encodeDeliveryMessage, type DeliveryAttempt } from '../deliveries/model.js';
+import {
+  type DeliveryAttempt,
+  decodeDeliveryMessage,
+  encodeDeliveryMessage,
+} from '../deliveries/model.js';
 import { DeliveryStore } from '../deliveries/store.js';
 import type { WebhookConfig } from '../domain/config.js';
 import { onConfigDeactivated } from '../domain/lifecycle.js';
@@ -36,7 +40,12 @@ import { classifyOutcome } from '../retry/outcome.js';
 import { nextAttempt } from '../retry/schedule.js';
 import { sqsHop } from '../retry/sqs-delay.js';
 import { deliveryHeaders, unixSeconds } from '../signing/sign.js';
-import { isFailure, postWebhook, type PostWebhookInput, type PostWebhookResult } from '../ssrf/post-webhook.js';
+import {
+  isFailure,
+  type PostWebhookInput,
+  type PostWebhookResult,
+  postWebhook,
+} from '../ssrf/post-webhook.js';
 import { ConfigStore } from '../store/config-store.js';
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -86,7 +95,10 @@ export type RecordOutcome =
   | 'lost-race';
 
 /** The Lambda SQS partial batch response: only the listed messages return to the queue. */
-export async function deliverBatch(records: readonly SqsRecord[], deps: DeliverDeps): Promise<BatchResponse> {
+export async function deliverBatch(
+  records: readonly SqsRecord[],
+  deps: DeliverDeps,
+): Promise<BatchResponse> {
   const results = await Promise.all(
     records.map(async (record) => {
       try {
@@ -101,7 +113,9 @@ export async function deliverBatch(records: readonly SqsRecord[], deps: DeliverD
       }
     }),
   );
-  return { batchItemFailures: results.filter((r): r is { itemIdentifier: string } => r !== undefined) };
+  return {
+    batchItemFailures: results.filter((r): r is { itemIdentifier: string } => r !== undefined),
+  };
 }
 
 class UndecodableMessageError extends Error {
@@ -115,7 +129,9 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
   const message = decodeDeliveryMessage(record.body);
   if (!message) {
     // Never logs the body itself: it is not ours to trust, and could be large.
-    throw new UndecodableMessageError(`message ${record.messageId} is not a delivery message (${record.body.length} characters)`);
+    throw new UndecodableMessageError(
+      `message ${record.messageId} is not a delivery message (${record.body.length} characters)`,
+    );
   }
   const id = message.deliveryId;
   const deliveries = new DeliveryStore({ doc: deps.doc, table: deps.table });
@@ -141,17 +157,32 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
   const config = await configs.get(delivery.configId);
   if (!config || !config.active) {
     const cancelled = await deliveries.cancel(delivery, stamp(), delivery.attempts);
-    log('info', 'webhook delivery cancelled: config missing or inactive', { configId: delivery.configId });
+    log('info', 'webhook delivery cancelled: config missing or inactive', {
+      configId: delivery.configId,
+    });
     return cancelled ? 'cancelled' : 'lost-race';
   }
 
   const attempt = delivery.attempts + 1;
   // The lease outlives the POST's timeout with room for the record; a crash leaves the message to come back
   // after the queue's visibility timeout (180 s), by when the lease has passed.
-  if (!(await deliveries.claimAttempt(id, delivery.attempts, stamp(), now() + (deps.timeoutMs ?? DELIVERY_TIMEOUT_MS) + IN_FLIGHT_MARGIN_MS))) return 'lost-race';
+  if (
+    !(await deliveries.claimAttempt(
+      id,
+      delivery.attempts,
+      stamp(),
+      now() + (deps.timeoutMs ?? DELIVERY_TIMEOUT_MS) + IN_FLIGHT_MARGIN_MS,
+    ))
+  )
+    return 'lost-race';
 
   const sentAt = now();
-  const headers = deliveryHeaders({ id, timestamp: unixSeconds(sentAt), body: delivery.body, secrets: signingSecrets(config, sentAt) });
+  const headers = deliveryHeaders({
+    id,
+    timestamp: unixSeconds(sentAt),
+    body: delivery.body,
+    secrets: signingSecrets(config, sentAt),
+  });
   const result = await (deps.post ?? postWebhook)({
     url: config.endpoint,
     headers,
@@ -179,14 +210,22 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
   switch (outcome.kind) {
     case 'succeeded':
       attemptItem.outcome = 'succeeded';
-      return (await deliveries.recordAttempt(delivery, attemptItem, { status: 'succeeded', updatedAt })) ? 'succeeded' : 'lost-race';
+      return (await deliveries.recordAttempt(delivery, attemptItem, {
+        status: 'succeeded',
+        updatedAt,
+      }))
+        ? 'succeeded'
+        : 'lost-race';
     case 'deactivate': {
       // First the config, then the record: if deactivating throws, the message comes back and (the config still
       // active) tries again; once deactivated, a crash before the record only leaves the delivery to be cancelled.
       await configs.update(config.id, (current) => ({ ...current, active: false }));
-      log('warn', 'webhook endpoint answered 410 Gone: config deactivated', { configId: config.id });
+      log('warn', 'webhook endpoint answered 410 Gone: config deactivated', {
+        configId: config.id,
+      });
       attemptItem.outcome = 'permanent_failure';
-      if (!(await deliveries.recordAttempt(delivery, attemptItem, { status: 'failed', updatedAt }))) return 'lost-race';
+      if (!(await deliveries.recordAttempt(delivery, attemptItem, { status: 'failed', updatedAt })))
+        return 'lost-race';
       // Then the config's other pending deliveries, as a deactivation through the API does (a crash before this
       // leaves them to be cancelled when their messages arrive).
       await onConfigDeactivated(config, deliveries, updatedAt);
@@ -194,14 +233,31 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
     }
     case 'retry': {
       const retryAfter = isFailure(result) ? undefined : result.retryAfter;
-      const next = nextAttempt({ attempt, now: done, retryAfter, ...(deps.random ? { random: deps.random } : {}) });
+      const next = nextAttempt({
+        attempt,
+        now: done,
+        retryAfter,
+        ...(deps.random ? { random: deps.random } : {}),
+      });
       if ('give' in next) {
         log('warn', 'webhook delivery failed after the last attempt', { attempt });
         attemptItem.outcome = 'permanent_failure';
-        return (await deliveries.recordAttempt(delivery, attemptItem, { status: 'failed', updatedAt })) ? 'failed' : 'lost-race';
+        return (await deliveries.recordAttempt(delivery, attemptItem, {
+          status: 'failed',
+          updatedAt,
+        }))
+          ? 'failed'
+          : 'lost-race';
       }
       attemptItem.outcome = 'retryable_failure';
-      if (!(await deliveries.recordAttempt(delivery, attemptItem, { status: 'pending', nextAttemptAt: next.at, updatedAt }))) return 'lost-race';
+      if (
+        !(await deliveries.recordAttempt(delivery, attemptItem, {
+          status: 'pending',
+          nextAttemptAt: next.at,
+          updatedAt,
+        }))
+      )
+        return 'lost-race';
       // After the record: if this send fails the message is reported failed and comes back, finds nextAttemptAt
       // in the future and hops; a crash here does the same after the visibility timeout.
       await enqueue(deps, id, sqsHop(next.at, done).delaySeconds);
@@ -213,7 +269,11 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
 /** The current secret, plus the previous one while its rotation overlap runs (both signatures are sent). */
 export function signingSecrets(config: WebhookConfig, nowMs: number): string[] {
   const secrets = [config.secret];
-  if (config.previousSecret && config.previousSecretExpiresAt && expiresAfter(config.previousSecretExpiresAt, nowMs)) {
+  if (
+    config.previousSecret &&
+    config.previousSecretExpiresAt &&
+    expiresAfter(config.previousSecretExpiresAt, nowMs)
+  ) {
     secrets.push(config.previousSecret);
   }
   return secrets;
@@ -228,6 +288,11 @@ function expiresAfter(expiresAt: string, nowMs: number): boolean {
 }
 
 async function enqueue(deps: DeliverDeps, id: string, delaySeconds: number): Promise<void> {
-  await deps.sqs.send(new SendMessageCommand({ QueueUrl: deps.queueUrl, MessageBody: encodeDeliveryMessage(id), DelaySeconds: delaySeconds }));
+  await deps.sqs.send(
+    new SendMessageCommand({
+      QueueUrl: deps.queueUrl,
+      MessageBody: encodeDeliveryMessage(id),
+      DelaySeconds: delaySeconds,
+    }),
+  );
 }
-

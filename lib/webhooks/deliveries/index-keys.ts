@@ -16,7 +16,8 @@ import type { DeliveryStatus } from './model.js';
  */
 
 /** The sort key every listing of deliveries uses (gsi1 for the unfiltered list, the index items for the rest). */
-export const deliverySortKey = (createdAt: string, id: string): string => `${sortableInstant(parseInstant(createdAt, 'createdAt'))}#${id}`;
+export const deliverySortKey = (createdAt: string, id: string): string =>
+  `${sortableInstant(parseInstant(createdAt, 'createdAt'))}#${id}`;
 
 export interface DeliveryFilterKey {
   configId?: string;
@@ -25,12 +26,23 @@ export interface DeliveryFilterKey {
 
 /** The index partition of a filter with at least one of `configId`, `status`. */
 export function filterPartition({ configId, status }: DeliveryFilterKey): string {
-  if (configId === undefined && status === undefined) throw new Error('filterPartition needs configId or status');
-  return ['DELIVERIES', ...(configId !== undefined ? [`config=${configId}`] : []), ...(status !== undefined ? [`status=${status}`] : [])].join('#');
+  if (configId === undefined && status === undefined)
+    throw new Error('filterPartition needs configId or status');
+  return [
+    'DELIVERIES',
+    ...(configId !== undefined ? [`config=${configId}`] : []),
+    ...(status !== undefined ? [`status=${status}`] : []),
+  ].join('#');
 }
 
 /** The partitions that name a status: moved when the status changes. */
-export const statusPartitions = (configId: string, status: DeliveryStatus): string[] => [filterPartition({ status }), filterPartition({ configId, status })];
+export const statusPartitions = (configId: string, status: DeliveryStatus): string[] => [
+  filterPartition({ status }),
+  filterPartition({ configId, status }),
+];
 
 /** Every index partition of a delivery. */
-export const indexPartitions = (configId: string, status: DeliveryStatus): string[] => [filterPartition({ configId }), ...statusPartitions(configId, status)];
+export const indexPartitions = (configId: string, status: DeliveryStatus): string[] => [
+  filterPartition({ configId }),
+  ...statusPartitions(configId, status),
+];

@@ -16,19 +16,24 @@ const STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', '
  */
 export function readDeliveryFilter(params: Record<string, string | undefined>): DeliveryListFilter {
   const recorded: Record<string, string> = {};
-  for (const name of DELIVERY_FILTERS) if (params[name] !== undefined) recorded[name] = params[name]!;
+  for (const name of DELIVERY_FILTERS)
+    if (params[name] !== undefined) recorded[name] = params[name]!;
   const filter: DeliveryListFilter = { recorded };
   if (recorded.configId !== undefined) {
-    if (!isConfigId(recorded.configId)) throw new ValidationError('configId: must be a webhook config id (a UUID)');
+    if (!isConfigId(recorded.configId))
+      throw new ValidationError('configId: must be a webhook config id (a UUID)');
     filter.configId = recorded.configId;
   }
   if (recorded.status !== undefined) {
     const status = recorded.status as DeliveryStatus;
-    if (!STATUSES.includes(status)) throw new ValidationError(`status: must be one of ${STATUSES.join(', ')}`);
+    if (!STATUSES.includes(status))
+      throw new ValidationError(`status: must be one of ${STATUSES.join(', ')}`);
     filter.status = status;
   }
-  if (recorded.createdAtFrom !== undefined) filter.from = sortableInstant(parseInstant(recorded.createdAtFrom, 'createdAtFrom'));
-  if (recorded.createdAtTo !== undefined) filter.to = sortableInstant(parseInstant(recorded.createdAtTo, 'createdAtTo'));
+  if (recorded.createdAtFrom !== undefined)
+    filter.from = sortableInstant(parseInstant(recorded.createdAtFrom, 'createdAtFrom'));
+  if (recorded.createdAtTo !== undefined)
+    filter.to = sortableInstant(parseInstant(recorded.createdAtTo, 'createdAtTo'));
   if (filter.from !== undefined && filter.to !== undefined && filter.from > filter.to) {
     throw new ValidationError('createdAtFrom: must not be after createdAtTo');
   }

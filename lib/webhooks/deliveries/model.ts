@@ -68,7 +68,10 @@ export const deliveryKeys = {
   /** gsi1: all deliveries newest first, `gsi1sk` = `<sortable createdAt>#<id>` (fixed width: text order is time order). */
   list: 'DELIVERIES',
   listSort: deliverySortKey,
-  attempt: (id: string, attempt: number) => ({ pk: `DELIVERY#${id}`, sk: `ATTEMPT#${String(attempt).padStart(4, '0')}` }),
+  attempt: (id: string, attempt: number) => ({
+    pk: `DELIVERY#${id}`,
+    sk: `ATTEMPT#${String(attempt).padStart(4, '0')}`,
+  }),
 };
 
 /** The SQS message body of a delivery: a pointer, never the payload (SQS messages are at most 256 KiB). */
@@ -76,12 +79,18 @@ export interface DeliveryMessage {
   deliveryId: string;
 }
 
-export const encodeDeliveryMessage = (id: string): string => JSON.stringify({ deliveryId: id } satisfies DeliveryMessage);
+export const encodeDeliveryMessage = (id: string): string =>
+  JSON.stringify({ deliveryId: id } satisfies DeliveryMessage);
 
 export function decodeDeliveryMessage(body: string): DeliveryMessage | undefined {
   try {
     const parsed = JSON.parse(body) as unknown;
-    if (parsed && typeof parsed === 'object' && typeof (parsed as DeliveryMessage).deliveryId === 'string' && /^[0-9a-f]{32}$/.test((parsed as DeliveryMessage).deliveryId)) {
+    if (
+      parsed &&
+      typeof parsed === 'object' &&
+      typeof (parsed as DeliveryMessage).deliveryId === 'string' &&
+      /^[0-9a-f]{32}$/.test((parsed as DeliveryMessage).deliveryId)
+    ) {
       return { deliveryId: (parsed as DeliveryMessage).deliveryId };
     }
   } catch {

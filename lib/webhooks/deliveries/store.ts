@@ -1,12 +1,24 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  paginateQuery,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { isConditionFailure, isTransactionConflict } from '../../dynamo/errors.js';
 import type { TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import type { PendingDeliveries } from '../domain/lifecycle.js';
-import { deliverySortKey, filterPartition, indexPartitions, statusPartitions } from './index-keys.js';
-import { deliveryKeys, type Delivery, type DeliveryAttempt, type DeliveryStatus } from './model.js';
+import {
+  deliverySortKey,
+  filterPartition,
+  indexPartitions,
+  statusPartitions,
+} from './index-keys.js';
+import { type Delivery, type DeliveryAttempt, type DeliveryStatus, deliveryKeys } from './model.js';
 
 /** What locates a delivery's index items: its id, config and creation time. */
 export type DeliveryRef = Pick<Delivery, 'id' | 'configId' | 'createdAt'>;
@@ -44,7 +56,11 @@ export class DeliveryStore implements PendingDeliveries {
 
   async get(id: string): Promise<Delivery | undefined> {
     const { Item } = await this.options.doc.send(
-      new GetCommand({ TableName: this.options.table, Key: deliveryKeys.delivery(id), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.options.table,
+        Key: deliveryKeys.delivery(id),
+        ConsistentRead: true,
+      }),
     );
     return Item ? fromItem(Item) : undefined;
   }
@@ -60,11 +76,20 @@ export class DeliveryStore implements PendingDeliveries {
       {
         Put: {
           TableName: table,
-          Item: { ...deliveryKeys.delivery(delivery.id), gsi1pk: deliveryKeys.list, gsi1sk: sort, ...delivery },
+          Item: {
+            ...deliveryKeys.delivery(delivery.id),
+            gsi1pk: deliveryKeys.list,
+            gsi1sk: sort,
+            ...delivery,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      ...indexPartitions(delivery.configId, delivery.status).map((pk): TransactItem => ({ Put: { TableName: table, Item: { pk, sk: sort, deliveryId: delivery.id } } })),
+      ...indexPartitions(delivery.configId, delivery.status).map(
+        (pk): TransactItem => ({
+          Put: { TableName: table, Item: { pk, sk: sort, deliveryId: delivery.id } },
+        }),
+      ),
     ]);
   }
 
@@ -73,7 +98,12 @@ export class DeliveryStore implements PendingDeliveries {
    * `expectedAttempts + 1`. False when another receipt claimed it first or the delivery is no longer pending.
    * The status does not change, so no index item moves.
    */
-  async claimAttempt(id: string, expectedAttempts: number, updatedAt: string, inFlightUntil: number): Promise<boolean> {
+  async claimAttempt(
+    id: string,
+    expectedAttempts: number,
+    updatedAt: string,
+    inFlightUntil: number,
+  ): Promise<boolean> {
     return this.conditional(
       new UpdateCommand({
         TableName: this.options.table,
@@ -83,7 +113,13 @@ export class DeliveryStore implements PendingDeliveries {
         UpdateExpression: 'SET attempts = :next, updatedAt = :now, nextAttemptAt = :lease',
         ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND attempts = :expected',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':next': expectedAttempts + 1, ':now': updatedAt, ':pending': 'pending', ':expected': expectedAttempts, ':lease': inFlightUntil },
+        ExpressionAttributeValues: {
+          ':next': expectedAttempts + 1,
+          ':now': updatedAt,
+          ':pending': 'pending',
+          ':expected': expectedAttempts,
+          ':lease': inFlightUntil,
+        },
       }),
     );
   }
@@ -96,23 +132,49 @@ export class DeliveryStore implements PendingDeliveries {
    * When the delivery was cancelled while the attempt was in flight (its config deleted or deactivated), the
    * attempt is still recorded — it was sent — and the delivery stays `cancelled`; the result is false all the same.
    */
-  async recordAttempt(delivery: DeliveryRef, attempt: DeliveryAttempt, next: { status: DeliveryStatus; nextAttemptAt?: number; updatedAt: string }): Promise<boolean> {
+  async recordAttempt(
+    delivery: DeliveryRef,
+    attempt: DeliveryAttempt,
+    next: { status: DeliveryStatus; nextAttemptAt?: number; updatedAt: string },
+  ): Promise<boolean> {
     const { table } = this.options;
     const pending = next.status === 'pending';
-    if (pending && next.nextAttemptAt === undefined) throw new Error('a pending delivery needs nextAttemptAt');
+    if (pending && next.nextAttemptAt === undefined)
+      throw new Error('a pending delivery needs nextAttemptAt');
     const attemptPut: TransactItem = {
-      Put: { TableName: table, Item: { ...deliveryKeys.attempt(delivery.id, attempt.attempt), type: 'attempt', ...attempt }, ConditionExpression: 'attribute_not_exists(pk)' },
+      Put: {
+        TableName: table,
+        Item: {
+          ...deliveryKeys.attempt(delivery.id, attempt.attempt),
+          type: 'attempt',
+          ...attempt,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
     };
     // The delivery keeps a summary of its latest attempt (`last*`); what the attempt did not have is removed.
     // `lastAttempt` (its number) tells a recorded attempt from one in flight (claimed, `attempts` ahead of it).
-    const set = ['#status = :status', 'updatedAt = :now', 'lastAttemptAt = :lastAt', 'lastAttempt = :attempt'];
+    const set = [
+      '#status = :status',
+      'updatedAt = :now',
+      'lastAttemptAt = :lastAt',
+      'lastAttempt = :attempt',
+    ];
     const remove: string[] = [];
-    const values: Record<string, unknown> = { ':status': next.status, ':now': next.updatedAt, ':pending': 'pending', ':attempt': attempt.attempt, ':lastAt': attempt.at };
-    if (pending) (set.push('nextAttemptAt = :at'), (values[':at'] = next.nextAttemptAt));
+    const values: Record<string, unknown> = {
+      ':status': next.status,
+      ':now': next.updatedAt,
+      ':pending': 'pending',
+      ':attempt': attempt.attempt,
+      ':lastAt': attempt.at,
+    };
+    if (pending) set.push('nextAttemptAt = :at'), (values[':at'] = next.nextAttemptAt);
     else remove.push('nextAttemptAt');
-    if (attempt.statusCode !== undefined) (set.push('lastStatusCode = :code'), (values[':code'] = attempt.statusCode));
+    if (attempt.statusCode !== undefined)
+      set.push('lastStatusCode = :code'), (values[':code'] = attempt.statusCode);
     else remove.push('lastStatusCode');
-    if (attempt.error !== undefined) (set.push('lastError = :error'), (values[':error'] = attempt.error));
+    if (attempt.error !== undefined)
+      set.push('lastError = :error'), (values[':error'] = attempt.error);
     else remove.push('lastError');
     const recorded = await this.conditional([
       {
@@ -120,7 +182,8 @@ export class DeliveryStore implements PendingDeliveries {
           TableName: table,
           Key: deliveryKeys.delivery(delivery.id),
           UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
-          ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND attempts = :attempt',
+          ConditionExpression:
+            'attribute_exists(pk) AND #status = :pending AND attempts = :attempt',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: values,
         },
@@ -149,7 +212,11 @@ export class DeliveryStore implements PendingDeliveries {
    * Cancels a pending delivery without an attempt (its config is gone or inactive), as the deliverer decides it:
    * only if no attempt was claimed since it read `expectedAttempts`.
    */
-  async cancel(delivery: DeliveryRef, updatedAt: string, expectedAttempts: number): Promise<boolean> {
+  async cancel(
+    delivery: DeliveryRef,
+    updatedAt: string,
+    expectedAttempts: number,
+  ): Promise<boolean> {
     return this.conditional([
       cancelUpdate(this.options.table, delivery.id, updatedAt, expectedAttempts),
       ...this.moveIndex(delivery, 'pending', 'cancelled'),
@@ -166,12 +233,25 @@ export class DeliveryStore implements PendingDeliveries {
     let cancelled = 0;
     const pages = paginateQuery(
       { client: doc, pageSize: 100 },
-      { TableName: table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': filterPartition({ configId, status: 'pending' }) }, ConsistentRead: true },
+      {
+        TableName: table,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': filterPartition({ configId, status: 'pending' }) },
+        ConsistentRead: true,
+      },
     );
     for await (const page of pages) {
-      const refs = (page.Items ?? []).map((item) => ({ id: String(item.deliveryId), configId, sort: String(item.sk) }));
+      const refs = (page.Items ?? []).map((item) => ({
+        id: String(item.deliveryId),
+        configId,
+        sort: String(item.sk),
+      }));
       for (let i = 0; i < refs.length; i += CANCEL_CONCURRENCY) {
-        const results = await Promise.all(refs.slice(i, i + CANCEL_CONCURRENCY).map((ref) => this.cancelWithRetries(ref, updatedAt)));
+        const results = await Promise.all(
+          refs
+            .slice(i, i + CANCEL_CONCURRENCY)
+            .map((ref) => this.cancelWithRetries(ref, updatedAt)),
+        );
         cancelled += results.filter(Boolean).length;
       }
     }
@@ -182,11 +262,15 @@ export class DeliveryStore implements PendingDeliveries {
   async *pendingIds(): AsyncGenerator<string[]> {
     const pages = paginateQuery(
       { client: this.options.doc },
-      { TableName: this.options.table, KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': filterPartition({ status: 'pending' }) }, ConsistentRead: true },
+      {
+        TableName: this.options.table,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': filterPartition({ status: 'pending' }) },
+        ConsistentRead: true,
+      },
     );
     for await (const page of pages) yield (page.Items ?? []).map((item) => String(item.deliveryId));
   }
-
 
   /** Newest first, over gsi1 (no `configId`/`status`) or the filter's index partition; the time range is a sort-key range. */
   async list(query: ListQuery, filter: DeliveryListFilter): Promise<Page<Delivery>> {
@@ -211,7 +295,10 @@ export class DeliveryStore implements PendingDeliveries {
         fromItem,
       );
     }
-    const partition = filterPartition({ ...(filter.configId !== undefined ? { configId: filter.configId } : {}), ...(filter.status !== undefined ? { status: filter.status } : {}) });
+    const partition = filterPartition({
+      ...(filter.configId !== undefined ? { configId: filter.configId } : {}),
+      ...(filter.status !== undefined ? { status: filter.status } : {}),
+    });
     const ids = await queryPage(
       doc,
       {
@@ -230,7 +317,10 @@ export class DeliveryStore implements PendingDeliveries {
       (item) => String(item.deliveryId),
     );
     const items = await batchGetInOrder(doc, table, ids.data.map(deliveryKeys.delivery));
-    return { ...ids, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(fromItem) };
+    return {
+      ...ids,
+      data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(fromItem),
+    };
   }
 
   /** A delivery's attempts in order (its own partition: `ATTEMPT#<nnnn>` items). */
@@ -256,7 +346,9 @@ export class DeliveryStore implements PendingDeliveries {
           attempt: Number(attempt.attempt),
           durationMs: Number(attempt.durationMs),
           ...(attempt.statusCode !== undefined ? { statusCode: Number(attempt.statusCode) } : {}),
-          ...(attempt.replayGeneration !== undefined ? { replayGeneration: Number(attempt.replayGeneration) } : {}),
+          ...(attempt.replayGeneration !== undefined
+            ? { replayGeneration: Number(attempt.replayGeneration) }
+            : {}),
         } as DeliveryAttempt;
       },
     );
@@ -268,7 +360,11 @@ export class DeliveryStore implements PendingDeliveries {
    * failure ends it `failed` again. Conditional on the status the caller read: false when it changed (it can only
    * have become `pending`, by a concurrent replay — which would race the attempt it scheduled).
    */
-  async reopen(delivery: DeliveryRef & Pick<Delivery, 'status'>, nowMs: number, updatedAt: string): Promise<boolean> {
+  async reopen(
+    delivery: DeliveryRef & Pick<Delivery, 'status'>,
+    nowMs: number,
+    updatedAt: string,
+  ): Promise<boolean> {
     if (delivery.status === 'pending') return false;
     return this.conditional([
       {
@@ -276,10 +372,17 @@ export class DeliveryStore implements PendingDeliveries {
           TableName: this.options.table,
           Key: deliveryKeys.delivery(delivery.id),
           // A new generation: the attempts it makes carry it, so the history shows which replay made which.
-          UpdateExpression: 'SET #status = :pending, nextAttemptAt = :due, updatedAt = :now ADD replayGeneration :one',
+          UpdateExpression:
+            'SET #status = :pending, nextAttemptAt = :due, updatedAt = :now ADD replayGeneration :one',
           ConditionExpression: 'attribute_exists(pk) AND #status = :from',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':due': nowMs, ':now': updatedAt, ':from': delivery.status, ':one': 1 },
+          ExpressionAttributeValues: {
+            ':pending': 'pending',
+            ':due': nowMs,
+            ':now': updatedAt,
+            ':from': delivery.status,
+            ':one': 1,
+          },
         },
       },
       ...this.moveIndex(delivery, delivery.status, 'pending'),
@@ -292,15 +395,23 @@ export class DeliveryStore implements PendingDeliveries {
    * `delivery` was read; false otherwise.
    */
   async expedite(delivery: Delivery, nowMs: number, updatedAt: string): Promise<boolean> {
-    if (delivery.status !== 'pending' || delivery.attempts !== (delivery.lastAttempt ?? 0)) return false;
+    if (delivery.status !== 'pending' || delivery.attempts !== (delivery.lastAttempt ?? 0))
+      return false;
     return this.conditional(
       new UpdateCommand({
         TableName: this.options.table,
         Key: deliveryKeys.delivery(delivery.id),
         UpdateExpression: 'SET nextAttemptAt = :due, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND #status = :pending AND attempts = :attempts AND nextAttemptAt = :read',
+        ConditionExpression:
+          'attribute_exists(pk) AND #status = :pending AND attempts = :attempts AND nextAttemptAt = :read',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':due': nowMs, ':now': updatedAt, ':pending': 'pending', ':attempts': delivery.attempts, ':read': delivery.nextAttemptAt ?? null },
+        ExpressionAttributeValues: {
+          ':due': nowMs,
+          ':now': updatedAt,
+          ':pending': 'pending',
+          ':attempts': delivery.attempts,
+          ':read': delivery.nextAttemptAt ?? null,
+        },
       }),
     );
   }
@@ -310,7 +421,13 @@ export class DeliveryStore implements PendingDeliveries {
    * [`from`, `to`] (sortable instants, both inclusive), after sort key `after`. `last` is where the read stopped
    * when the partition may hold more.
    */
-  async idsInPartition(partition: string, from: string, to: string, after: string | undefined, limit: number): Promise<{ ids: string[]; last?: string }> {
+  async idsInPartition(
+    partition: string,
+    from: string,
+    to: string,
+    after: string | undefined,
+    limit: number,
+  ): Promise<{ ids: string[]; last?: string }> {
     const { Items, LastEvaluatedKey } = await this.options.doc.send(
       new QueryCommand({
         TableName: this.options.table,
@@ -322,16 +439,26 @@ export class DeliveryStore implements PendingDeliveries {
         ConsistentRead: true,
       }),
     );
-    return { ids: (Items ?? []).map((item) => String(item.deliveryId)), ...(LastEvaluatedKey ? { last: String(LastEvaluatedKey.sk) } : {}) };
+    return {
+      ids: (Items ?? []).map((item) => String(item.deliveryId)),
+      ...(LastEvaluatedKey ? { last: String(LastEvaluatedKey.sk) } : {}),
+    };
   }
 
   /** Deliveries by id, in the order given (missing ones left out). */
   async getMany(ids: readonly string[]): Promise<Delivery[]> {
-    const items = await batchGetInOrder(this.options.doc, this.options.table, ids.map(deliveryKeys.delivery));
+    const items = await batchGetInOrder(
+      this.options.doc,
+      this.options.table,
+      ids.map(deliveryKeys.delivery),
+    );
     return items.filter((i): i is Record<string, unknown> => i !== undefined).map(fromItem);
   }
 
-  private async cancelWithRetries(ref: { id: string; configId: string; sort: string }, updatedAt: string): Promise<boolean> {
+  private async cancelWithRetries(
+    ref: { id: string; configId: string; sort: string },
+    updatedAt: string,
+  ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
         // Whatever the attempt count: an attempt in flight is still recorded (`recordAttempt`).
@@ -346,24 +473,47 @@ export class DeliveryStore implements PendingDeliveries {
     }
   }
 
-  private moveIndex(delivery: DeliveryRef, from: DeliveryStatus, to: DeliveryStatus): TransactItem[] {
-    return this.moveIndexBySort(delivery.configId, delivery.id, deliverySortKey(delivery.createdAt, delivery.id), from, to);
+  private moveIndex(
+    delivery: DeliveryRef,
+    from: DeliveryStatus,
+    to: DeliveryStatus,
+  ): TransactItem[] {
+    return this.moveIndexBySort(
+      delivery.configId,
+      delivery.id,
+      deliverySortKey(delivery.createdAt, delivery.id),
+      from,
+      to,
+    );
   }
 
   /** The index items that name the status: deleted under `from`, put under `to` (nothing when equal). */
-  private moveIndexBySort(configId: string, id: string, sort: string, from: DeliveryStatus, to: DeliveryStatus): TransactItem[] {
+  private moveIndexBySort(
+    configId: string,
+    id: string,
+    sort: string,
+    from: DeliveryStatus,
+    to: DeliveryStatus,
+  ): TransactItem[] {
     if (from === to) return [];
     const { table } = this.options;
     return [
-      ...statusPartitions(configId, from).map((pk): TransactItem => ({ Delete: { TableName: table, Key: { pk, sk: sort } } })),
-      ...statusPartitions(configId, to).map((pk): TransactItem => ({ Put: { TableName: table, Item: { pk, sk: sort, deliveryId: id } } })),
+      ...statusPartitions(configId, from).map(
+        (pk): TransactItem => ({ Delete: { TableName: table, Key: { pk, sk: sort } } }),
+      ),
+      ...statusPartitions(configId, to).map(
+        (pk): TransactItem => ({
+          Put: { TableName: table, Item: { pk, sk: sort, deliveryId: id } },
+        }),
+      ),
     ];
   }
 
   /** One conditional write: a single Update, or a transaction (a list of items). */
   private async conditional(write: UpdateCommand | TransactItem[]): Promise<boolean> {
     try {
-      if (Array.isArray(write)) await this.options.doc.send(new TransactWriteCommand({ TransactItems: write }));
+      if (Array.isArray(write))
+        await this.options.doc.send(new TransactWriteCommand({ TransactItems: write }));
       else await this.options.doc.send(write);
       return true;
     } catch (err) {
@@ -374,7 +524,12 @@ export class DeliveryStore implements PendingDeliveries {
 }
 
 /** `pending` → `cancelled`, optionally only at the attempt count the caller read. */
-function cancelUpdate(table: string, id: string, updatedAt: string, expectedAttempts?: number): TransactItem {
+function cancelUpdate(
+  table: string,
+  id: string,
+  updatedAt: string,
+  expectedAttempts?: number,
+): TransactItem {
   const exact = expectedAttempts !== undefined;
   return {
     Update: {
@@ -383,15 +538,24 @@ function cancelUpdate(table: string, id: string, updatedAt: string, expectedAtte
       UpdateExpression: 'SET #status = :cancelled, updatedAt = :now REMOVE nextAttemptAt',
       ConditionExpression: `attribute_exists(pk) AND #status = :pending${exact ? ' AND attempts = :expected' : ''}`,
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':cancelled': 'cancelled', ':now': updatedAt, ':pending': 'pending', ...(exact ? { ':expected': expectedAttempts } : {}) },
+      ExpressionAttributeValues: {
+        ':cancelled': 'cancelled',
+        ':now': updatedAt,
+        ':pending': 'pending',
+        ...(exact ? { ':expected': expectedAttempts } : {}),
+      },
     },
   };
 }
 
 /** A key condition on the sort key for [from, to): bounds are sortable instants, keys `<instant>#<id>`. */
-function sortRange(from: string | undefined, to: string | undefined): { condition: (key: string) => string; values: Record<string, string> } | undefined {
+function sortRange(
+  from: string | undefined,
+  to: string | undefined,
+): { condition: (key: string) => string; values: Record<string, string> } | undefined {
   // `<instant>` sorts before every `<instant>#<id>`, so it is an inclusive lower and an exclusive upper bound.
-  if (from !== undefined && to !== undefined) return { condition: (k) => `${k} BETWEEN :lo AND :hi`, values: { ':lo': from, ':hi': to } };
+  if (from !== undefined && to !== undefined)
+    return { condition: (k) => `${k} BETWEEN :lo AND :hi`, values: { ':lo': from, ':hi': to } };
   if (from !== undefined) return { condition: (k) => `${k} >= :lo`, values: { ':lo': from } };
   if (to !== undefined) return { condition: (k) => `${k} < :hi`, values: { ':hi': to } };
   return undefined;
@@ -418,7 +582,8 @@ function fromItem(item: Record<string, unknown>): Delivery {
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
-  if (item.nextAttemptAt !== undefined && item.nextAttemptAt !== null) delivery.nextAttemptAt = Number(item.nextAttemptAt);
+  if (item.nextAttemptAt !== undefined && item.nextAttemptAt !== null)
+    delivery.nextAttemptAt = Number(item.nextAttemptAt);
   if (item.lastAttempt !== undefined) delivery.lastAttempt = Number(item.lastAttempt);
   if (item.lastAttemptAt !== undefined) delivery.lastAttemptAt = String(item.lastAttemptAt);
   if (item.lastStatusCode !== undefined) delivery.lastStatusCode = Number(item.lastStatusCode);

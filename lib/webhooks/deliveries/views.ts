@@ -24,7 +24,9 @@ export function deliveryView(d: Delivery, { withPayload = false }: { withPayload
     attempts: d.attempts,
     attemptCount: d.attempts,
     replayGeneration: d.replayGeneration,
-    ...(d.status === 'pending' && d.nextAttemptAt !== undefined ? { nextAttemptAt: formatInstant(instantFromMs(d.nextAttemptAt)) } : {}),
+    ...(d.status === 'pending' && d.nextAttemptAt !== undefined
+      ? { nextAttemptAt: formatInstant(instantFromMs(d.nextAttemptAt)) }
+      : {}),
     ...(d.lastAttemptAt !== undefined ? { lastAttemptAt: d.lastAttemptAt } : {}),
     ...(d.lastStatusCode !== undefined ? { lastStatusCode: d.lastStatusCode } : {}),
     ...(d.lastError !== undefined ? { lastError: d.lastError } : {}),
@@ -35,11 +37,15 @@ export function deliveryView(d: Delivery, { withPayload = false }: { withPayload
 }
 
 /** `<delivery id>-<attempt number, 4 digits>`: stable, and unique because attempt numbers never repeat. */
-export const attemptId = (deliveryId: string, attempt: number): string => `${deliveryId}-${String(attempt).padStart(4, '0')}`;
+export const attemptId = (deliveryId: string, attempt: number): string =>
+  `${deliveryId}-${String(attempt).padStart(4, '0')}`;
 
 /** Attempts recorded before `outcome` was: a 2xx succeeded; anything else is read as retryable. */
 const outcomeOf = (a: DeliveryAttempt): AttemptOutcome =>
-  a.outcome ?? (a.statusCode !== undefined && a.statusCode >= 200 && a.statusCode < 300 ? 'succeeded' : 'retryable_failure');
+  a.outcome ??
+  (a.statusCode !== undefined && a.statusCode >= 200 && a.statusCode < 300
+    ? 'succeeded'
+    : 'retryable_failure');
 
 /**
  * An attempt. `statusCode` is 0 when no response came back (refused address, timeout, connection error: `error`
@@ -59,7 +65,9 @@ export function attemptView(a: DeliveryAttempt) {
     durationMs: a.durationMs,
     durationMillis: a.durationMs,
     ...(a.error !== undefined ? { error: a.error } : {}),
-    ...(a.responsePreview !== undefined ? { responsePreview: a.responsePreview, responseExcerpt: a.responsePreview } : {}),
+    ...(a.responsePreview !== undefined
+      ? { responsePreview: a.responsePreview, responseExcerpt: a.responsePreview }
+      : {}),
     at: a.at,
     createdAt: a.at,
   };

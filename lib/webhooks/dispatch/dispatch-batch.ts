@@ -1,11 +1,16 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../../observability/logger.js';
-import { deliveryId, deliveryKeys, encodeDeliveryMessage, type Delivery } from '../deliveries/model.js';
-import { DeliveryStore } from '../deliveries/store.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
+import {
+  type Delivery,
+  deliveryId,
+  deliveryKeys,
+  encodeDeliveryMessage,
+} from '../deliveries/model.js';
+import { DeliveryStore } from '../deliveries/store.js';
 import { subscriptionPartition, subscriptionsVersionKey } from '../store/keys.js';
-import { eventsOfRecord, type DispatchedEvent, type StreamRecordLike } from './record-events.js';
+import { type DispatchedEvent, eventsOfRecord, type StreamRecordLike } from './record-events.js';
 
 export { MalformedEventError } from '../../events/malformed-event.js';
 export { eventOfRecord, type StreamRecordLike } from './record-events.js';
@@ -68,7 +73,10 @@ const SQS_BATCH = 10;
 /** Entries a SendMessageBatch reports as failed (not the sender's fault) are sent again this many times. */
 const SEND_ATTEMPTS = 3;
 
-export async function dispatchBatch(records: readonly StreamRecordLike[], deps: DispatchDeps): Promise<DispatchResult> {
+export async function dispatchBatch(
+  records: readonly StreamRecordLike[],
+  deps: DispatchDeps,
+): Promise<DispatchResult> {
   // Read at most once per batch, and only if it holds an event: every record of the batch was committed before it.
   const batch: BatchContext = {};
   for (const record of records) {
@@ -87,19 +95,30 @@ export async function dispatchBatch(records: readonly StreamRecordLike[], deps: 
 }
 
 /** The record's events in order: a failure stops there, and the record is retried whole (ids make that safe). */
-async function dispatchRecord(record: StreamRecordLike, deps: DispatchDeps, batch: BatchContext): Promise<void> {
+async function dispatchRecord(
+  record: StreamRecordLike,
+  deps: DispatchDeps,
+  batch: BatchContext,
+): Promise<void> {
   for (const event of eventsOfRecord(record)) await dispatchEvent(event, deps, batch);
 }
 
-async function dispatchEvent(event: DispatchedEvent, deps: DispatchDeps, batch: BatchContext): Promise<void> {
+async function dispatchEvent(
+  event: DispatchedEvent,
+  deps: DispatchDeps,
+  batch: BatchContext,
+): Promise<void> {
   const configIds = await activeConfigs(event.type, deps, batch);
   if (configIds.length === 0) return;
   const nowMs = (deps.now ?? Date.now)();
   const createdAt = formatInstant(instantFromMs(nowMs));
-  const toSend = (await Promise.all(configIds.map((configId) => createDelivery(event, configId, nowMs, createdAt, deps)))).filter(
-    (id): id is string => id !== undefined,
-  );
-  for (let i = 0; i < toSend.length; i += SQS_BATCH) await sendBatch(toSend.slice(i, i + SQS_BATCH), deps);
+  const toSend = (
+    await Promise.all(
+      configIds.map((configId) => createDelivery(event, configId, nowMs, createdAt, deps)),
+    )
+  ).filter((id): id is string => id !== undefined);
+  for (let i = 0; i < toSend.length; i += SQS_BATCH)
+    await sendBatch(toSend.slice(i, i + SQS_BATCH), deps);
 }
 
 /** Creates the delivery; returns its id when a message must be sent for it. */
@@ -132,8 +151,13 @@ async function createDelivery(
   return existing.status === 'pending' && Number(existing.attempts ?? 0) === 0 ? id : undefined;
 }
 
-async function readDelivery(id: string, deps: DispatchDeps): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.table, Key: deliveryKeys.delivery(id), ConsistentRead: true }));
+async function readDelivery(
+  id: string,
+  deps: DispatchDeps,
+): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await deps.doc.send(
+    new GetCommand({ TableName: deps.table, Key: deliveryKeys.delivery(id), ConsistentRead: true }),
+  );
   return Item;
 }
 
@@ -147,8 +171,12 @@ async function sendBatch(ids: string[], deps: DispatchDeps): Promise<void> {
       }),
     );
     if (Failed.length === 0) return;
-    const fatal = Failed.find((f) => f.SenderFault) ?? (attempt >= SEND_ATTEMPTS ? Failed[0] : undefined);
-    if (fatal) throw new Error(`SendMessageBatch failed for delivery ${fatal.Id}: ${fatal.Code ?? ''} ${fatal.Message ?? ''}`.trim());
+    const fatal =
+      Failed.find((f) => f.SenderFault) ?? (attempt >= SEND_ATTEMPTS ? Failed[0] : undefined);
+    if (fatal)
+      throw new Error(
+        `SendMessageBatch failed for delivery ${fatal.Id}: ${fatal.Code ?? ''} ${fatal.Message ?? ''}`.trim(),
+      );
     const failed = new Set(Failed.map((f) => f.Id));
     pending = pending.filter((id) => failed.has(id));
   }
@@ -167,7 +195,13 @@ interface BatchContext {
 }
 
 async function subscriptionsVersion(deps: DispatchDeps): Promise<number> {
-  const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.table, Key: { ...subscriptionsVersionKey }, ConsistentRead: true }));
+  const { Item } = await deps.doc.send(
+    new GetCommand({
+      TableName: deps.table,
+      Key: { ...subscriptionsVersionKey },
+      ConsistentRead: true,
+    }),
+  );
   return Number(Item?.n ?? 0);
 }
 
@@ -175,7 +209,11 @@ async function subscriptionsVersion(deps: DispatchDeps): Promise<number> {
 const caches = new WeakMap<DispatchDeps, Map<string, CacheEntry>>();
 
 /** The ids of the active configs subscribed to `kind`: one Query of its subscription partition. */
-async function activeConfigs(kind: string, deps: DispatchDeps, batch: BatchContext): Promise<string[]> {
+async function activeConfigs(
+  kind: string,
+  deps: DispatchDeps,
+  batch: BatchContext,
+): Promise<string[]> {
   const ttl = deps.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   if (ttl <= 0) return queryActiveConfigs(kind, deps);
   let cache = caches.get(deps);
@@ -185,7 +223,11 @@ async function activeConfigs(kind: string, deps: DispatchDeps, batch: BatchConte
   const nowMs = Date.now();
   const hit = cache.get(kind);
   if (hit && hit.version === version && hit.expiresAt > nowMs) return hit.configIds;
-  const entry: CacheEntry = { expiresAt: nowMs + ttl, version, configIds: queryActiveConfigs(kind, deps) };
+  const entry: CacheEntry = {
+    expiresAt: nowMs + ttl,
+    version,
+    configIds: queryActiveConfigs(kind, deps),
+  };
   cache.set(kind, entry);
   // A failed query is not cached.
   entry.configIds.catch(() => cache.get(kind) === entry && cache.delete(kind));
@@ -205,7 +247,8 @@ async function queryActiveConfigs(kind: string, deps: DispatchDeps): Promise<str
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    for (const item of page.Items ?? []) if (item.active === true && typeof item.configId === 'string') ids.push(item.configId);
+    for (const item of page.Items ?? [])
+      if (item.active === true && typeof item.configId === 'string') ids.push(item.configId);
     start = page.LastEvaluatedKey;
   } while (start);
   return ids;

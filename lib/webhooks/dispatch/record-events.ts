@@ -44,7 +44,8 @@ export function eventOfRecord(record: StreamRecordLike): DispatchedEvent | undef
   const image = unmarshall(raw);
   const id = String(image.pk).slice('EVENT#'.length);
   if (!id) throw new MalformedEventError(`event row ${image.pk} has no id`);
-  if (typeof image.type !== 'string' || !image.type) throw new MalformedEventError(`event ${id} has no type`);
+  if (typeof image.type !== 'string' || !image.type)
+    throw new MalformedEventError(`event ${id} has no type`);
   if (typeof image.body !== 'string') throw new MalformedEventError(`event ${id} has no body`);
   let envelope: unknown;
   try {
@@ -52,7 +53,8 @@ export function eventOfRecord(record: StreamRecordLike): DispatchedEvent | undef
   } catch {
     throw new MalformedEventError(`event ${id} has a body that is not JSON`);
   }
-  if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope)) throw new MalformedEventError(`event ${id} has a body that is not an object`);
+  if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope))
+    throw new MalformedEventError(`event ${id} has a body that is not an object`);
   return { id, type: image.type, body: image.body };
 }
 
@@ -61,13 +63,20 @@ export function eventOfRecord(record: StreamRecordLike): DispatchedEvent | undef
  * is overwritten by each mapping change, so a MODIFY counts as much as an INSERT.
  */
 export function ledgerEventsOfRecord(record: StreamRecordLike): DispatchedEvent[] | undefined {
-  if ((record.eventName !== 'INSERT' && record.eventName !== 'MODIFY') || !record.dynamodb?.NewImage) return undefined;
+  if (
+    (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY') ||
+    !record.dynamodb?.NewImage
+  )
+    return undefined;
   const raw = record.dynamodb.NewImage as Record<string, AttributeValue>;
   if (raw[EVENT_ATTRIBUTE] === undefined) return undefined;
   return ledgerEventsOfImage(unmarshall(raw, { wrapNumbers: false }));
 }
 
-const DECODERS: readonly EventDecoder[] = [(record) => {
-  const event = eventOfRecord(record);
-  return event && [event];
-}, ledgerEventsOfRecord];
+const DECODERS: readonly EventDecoder[] = [
+  (record) => {
+    const event = eventOfRecord(record);
+    return event && [event];
+  },
+  ledgerEventsOfRecord,
+];

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { EVENT_KINDS, isEventKind, type EventKind } from '../../../events/catalog.js';
+import { EVENT_KINDS, type EventKind, isEventKind } from '../../../events/catalog.js';
 import type { Stage } from '../../config/env.js';
 import { ConfigurationError } from '../../errors/index.js';
 import { boundedText } from '../../validation/common.js';
@@ -46,7 +46,8 @@ export const newConfigId = (): string => randomUUID();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const isConfigId = (value: string): boolean => UUID.test(value);
 
-export const generateSecret = (): string => SECRET_PREFIX + randomBytes(GENERATED_SECRET_BYTES).toString('base64');
+export const generateSecret = (): string =>
+  SECRET_PREFIX + randomBytes(GENERATED_SECRET_BYTES).toString('base64');
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
@@ -87,14 +88,18 @@ export function endpointProblem(raw: string, stage: Stage): string | undefined {
   // `https:///x` parses with host `x`, `http:host` as `http://host/`: require `//` and a host right after it.
   if (!/^https?:\/\/[^/?#\\]/i.test(raw) || url.hostname === '') return 'must name a host';
   // `new URL` drops an empty userinfo (`https://@host`) and an empty fragment (`https://host/#`): look at the text too.
-  if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/?#]*@/i.test(raw)) return 'must not contain credentials (user:password@)';
+  if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/?#]*@/i.test(raw))
+    return 'must not contain credentials (user:password@)';
   if (raw.includes('#')) return 'must not contain a fragment';
   if (url.protocol === 'http:' && stage !== 'local') return 'must use https';
   return literalHostProblem(url.hostname, { allowLoopback: stage === 'local' });
 }
 
 const eventTypesSchema = v.pipe(
-  v.array(v.pipe(v.string('must be strings'), v.maxLength(128, 'must be known event kinds')), 'must be an array of event kinds'),
+  v.array(
+    v.pipe(v.string('must be strings'), v.maxLength(128, 'must be known event kinds')),
+    'must be an array of event kinds',
+  ),
   v.minLength(1, 'must not be empty'),
   v.maxLength(MAX_EVENT_TYPES, `must have at most ${MAX_EVENT_TYPES} entries`),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
@@ -102,7 +107,9 @@ const eventTypesSchema = v.pipe(
     for (const entry of dataset.value) {
       const kind = entry.toLowerCase();
       if (!isEventKind(kind)) {
-        addIssue({ message: `unknown event kind "${entry.slice(0, 64)}" (known: ${EVENT_KINDS.join(', ')})` });
+        addIssue({
+          message: `unknown event kind "${entry.slice(0, 64)}" (known: ${EVENT_KINDS.join(', ')})`,
+        });
         return NEVER;
       }
       if (!kinds.includes(kind)) kinds.push(kind);
@@ -140,7 +147,12 @@ export function configSchemas(stage: Stage) {
   const endpoint = endpointSchema(stage);
   return {
     /** POST /configs. */
-    create: v.strictObject({ endpoint, eventTypes: eventTypesSchema, secret: v.optional(secretSchema), name: v.optional(nameSchema) }),
+    create: v.strictObject({
+      endpoint,
+      eventTypes: eventTypesSchema,
+      secret: v.optional(secretSchema),
+      name: v.optional(nameSchema),
+    }),
     /**
      * PUT /configs/<id>: fields left out keep their value. `secret` is accepted because the official SDK's
      * ConfigUser carries it; a different secret is a rotation, exactly like `secret/change`.
@@ -153,9 +165,19 @@ export function configSchemas(stage: Stage) {
     }),
     /** PUT /configs/<id>/secret/change; an empty body (undefined) generates a secret. */
     // `""` asks for a generated secret, as absent or null does (the reference's console sends it).
-    changeSecret: v.optional(v.strictObject({ secret: v.optional(v.union([v.literal(''), secretSchema])) })),
+    changeSecret: v.optional(
+      v.strictObject({ secret: v.optional(v.union([v.literal(''), secretSchema])) }),
+    ),
     /** GET /configs filters. */
-    filter: v.strictObject({ id: v.optional(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'))), endpoint: v.optional(v.pipe(v.string(), v.maxLength(MAX_ENDPOINT_LENGTH, `must be at most ${MAX_ENDPOINT_LENGTH} characters`))) }),
+    filter: v.strictObject({
+      id: v.optional(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'))),
+      endpoint: v.optional(
+        v.pipe(
+          v.string(),
+          v.maxLength(MAX_ENDPOINT_LENGTH, `must be at most ${MAX_ENDPOINT_LENGTH} characters`),
+        ),
+      ),
+    }),
   };
 }
 
@@ -167,7 +189,10 @@ export type UpdateConfigBody = v.InferOutput<ConfigSchemas['update']>;
 export function secretOverlapSecondsFromEnv(env: NodeJS.ProcessEnv): number {
   const raw = env.WEBHOOK_SECRET_OVERLAP_SECONDS;
   if (raw === undefined || raw === '') return DEFAULT_SECRET_OVERLAP_SECONDS;
-  if (!/^\d{1,9}$/.test(raw)) throw new ConfigurationError(`WEBHOOK_SECRET_OVERLAP_SECONDS must be a whole number of seconds (got "${raw}")`);
+  if (!/^\d{1,9}$/.test(raw))
+    throw new ConfigurationError(
+      `WEBHOOK_SECRET_OVERLAP_SECONDS must be a whole number of seconds (got "${raw}")`,
+    );
   return Number(raw);
 }
 
@@ -190,7 +215,13 @@ export function newConfig(body: CreateConfigBody, id: string, now: string): Webh
  * the window drops the older one: only one previous secret is ever kept). The same secret again changes nothing.
  * With no overlap the old secret stops at once.
  */
-export function withSecret(config: WebhookConfig, secret: string, nowMs: number, overlapSeconds: number, formatMs: (ms: number) => string): WebhookConfig {
+export function withSecret(
+  config: WebhookConfig,
+  secret: string,
+  nowMs: number,
+  overlapSeconds: number,
+  formatMs: (ms: number) => string,
+): WebhookConfig {
   if (secret === config.secret) return config;
   const { previousSecret: _p, previousSecretExpiresAt: _e, ...rest } = config;
   const next: WebhookConfig = { ...rest, secret };

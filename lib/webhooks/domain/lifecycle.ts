@@ -12,7 +12,11 @@ export interface PendingDeliveries {
  * stays the safety net for what this misses (a delivery dispatched during the dispatcher's few-second config
  * cache, a crash half-way).
  */
-export function onConfigDeleted(config: WebhookConfig, deliveries: PendingDeliveries, updatedAt: string): Promise<number> {
+export function onConfigDeleted(
+  config: WebhookConfig,
+  deliveries: PendingDeliveries,
+  updatedAt: string,
+): Promise<number> {
   return deliveries.cancelPendingOf(config.id, updatedAt);
 }
 
@@ -21,6 +25,10 @@ export function onConfigDeleted(config: WebhookConfig, deliveries: PendingDelive
  * does not resume them (a `cancelled` delivery can be replayed one by one). Run on every deactivation, even of an
  * already inactive config, so a repeated call also sweeps anything dispatched in the meantime.
  */
-export function onConfigDeactivated(config: WebhookConfig, deliveries: PendingDeliveries, updatedAt: string): Promise<number> {
+export function onConfigDeactivated(
+  config: WebhookConfig,
+  deliveries: PendingDeliveries,
+  updatedAt: string,
+): Promise<number> {
   return deliveries.cancelPendingOf(config.id, updatedAt);
 }

@@ -17,7 +17,8 @@ export type RawBody = string | Buffer | Uint8Array;
 
 function readTimestamp(timestamp: unknown): number {
   if (typeof timestamp === 'string' && /^\d{1,15}$/.test(timestamp)) return Number(timestamp);
-  if (typeof timestamp === 'number' && Number.isSafeInteger(timestamp) && timestamp >= 0) return timestamp;
+  if (typeof timestamp === 'number' && Number.isSafeInteger(timestamp) && timestamp >= 0)
+    return timestamp;
   throw new Error(
     `webhook timestamp must be an integer number of Unix seconds (digits only), got ${describe(timestamp)}`,
   );
@@ -32,7 +33,8 @@ function readBody(rawBody: unknown): string | Uint8Array {
 }
 
 function readKey(secret: unknown): Buffer {
-  if (typeof secret !== 'string') throw new Error('webhook secret must be a string like "whsec_<base64>"');
+  if (typeof secret !== 'string')
+    throw new Error('webhook secret must be a string like "whsec_<base64>"');
   const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded) || encoded.length % 4 !== 0) {
     throw new Error('webhook secret must be "whsec_" followed by standard base64');
@@ -42,7 +44,8 @@ function readKey(secret: unknown): Buffer {
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'number') return String(value);
   return typeof value === 'object' ? (value.constructor?.name ?? 'object') : typeof value;
 }
@@ -63,7 +66,13 @@ export function verify(
   const body = readBody(rawBody);
   const key = readKey(secret);
   // A missing header or id is an unauthenticated request, not a programming error.
-  if (typeof signatureHeader !== 'string' || typeof id !== 'string' || id === '' || id.includes('.')) return false;
+  if (
+    typeof signatureHeader !== 'string' ||
+    typeof id !== 'string' ||
+    id === '' ||
+    id.includes('.')
+  )
+    return false;
 
   const expected = createHmac('sha256', key).update(`${id}.${seconds}.`).update(body).digest();
   let matched = false;

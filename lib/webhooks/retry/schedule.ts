@@ -8,7 +8,15 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /** RETRY_DELAYS_MS[n - 1] is the wait after attempt n fails. */
-export const RETRY_DELAYS_MS: readonly number[] = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
+export const RETRY_DELAYS_MS: readonly number[] = [
+  5 * SECOND,
+  5 * MINUTE,
+  30 * MINUTE,
+  2 * HOUR,
+  5 * HOUR,
+  10 * HOUR,
+  10 * HOUR,
+];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 /** ±20 %: spreads the retries of many deliveries that failed together (one receiver outage) apart again. */
@@ -33,13 +41,20 @@ export interface NextAttemptInput {
 
 export type NextAttempt = { at: number } | { give: 'failed' };
 
-export function nextAttempt({ attempt, now, retryAfter, random = Math.random }: NextAttemptInput): NextAttempt {
-  if (!Number.isInteger(attempt) || attempt < 1) throw new Error(`attempt must be a positive integer: ${attempt}`);
+export function nextAttempt({
+  attempt,
+  now,
+  retryAfter,
+  random = Math.random,
+}: NextAttemptInput): NextAttempt {
+  if (!Number.isInteger(attempt) || attempt < 1)
+    throw new Error(`attempt must be a positive integer: ${attempt}`);
   const base = RETRY_DELAYS_MS[attempt - 1];
   if (base === undefined) return { give: 'failed' };
   const jittered = Math.round(base * (1 + JITTER * (2 * random() - 1)));
   const asked = retryAfter === undefined ? undefined : retryAfterMs(retryAfter, now);
   // Retry-After only ever lengthens the wait: a receiver cannot make us retry faster than the schedule.
-  const delay = asked === undefined ? jittered : Math.max(jittered, Math.min(asked, MAX_RETRY_AFTER_MS));
+  const delay =
+    asked === undefined ? jittered : Math.max(jittered, Math.min(asked, MAX_RETRY_AFTER_MS));
   return { at: now + delay };
 }

@@ -14,7 +14,10 @@ export interface SqsHop {
 /** Rounded up, so a hop never arrives a fraction of a second early and costs a needless extra hop. */
 export function sqsDelaySeconds(delayMs: number): SqsHop {
   const seconds = Math.max(0, Math.ceil(delayMs / 1000));
-  return { delaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, seconds), anotherHop: seconds > SQS_MAX_DELAY_SECONDS };
+  return {
+    delaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, seconds),
+    anotherHop: seconds > SQS_MAX_DELAY_SECONDS,
+  };
 }
 
 /** The hop for an attempt due at `at` (epoch ms), as seen at `now`. */

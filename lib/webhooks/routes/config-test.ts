@@ -28,7 +28,10 @@ export interface ConfigTestDeps {
  * (`configId`, `date`, `durationMs`, `error`, `responsePreview`). `id` and `webhookID` are both the
  * `webhook-id` the receiver saw.
  */
-export function configTestRoutes(app: Hono<AppEnv>, { store, allowLoopback, now }: ConfigTestDeps): void {
+export function configTestRoutes(
+  app: Hono<AppEnv>,
+  { store, allowLoopback, now }: ConfigTestDeps,
+): void {
   app.get('/configs/:id/test', async (c) => {
     const raw = c.req.param('id');
     const config = isConfigId(raw) ? await store.get(raw) : undefined;
@@ -36,8 +39,19 @@ export function configTestRoutes(app: Hono<AppEnv>, { store, allowLoopback, now 
     const sentAt = now();
     const id = randomBytes(16).toString('hex');
     const date = formatInstant(instantFromMs(sentAt));
-    const headers = deliveryHeaders({ id, timestamp: unixSeconds(sentAt), body: TEST_PAYLOAD, secrets: signingSecrets(config, sentAt) });
-    const result = await postWebhook({ url: config.endpoint, headers, body: TEST_PAYLOAD, timeoutMs: TEST_TIMEOUT_MS, allowLoopback });
+    const headers = deliveryHeaders({
+      id,
+      timestamp: unixSeconds(sentAt),
+      body: TEST_PAYLOAD,
+      secrets: signingSecrets(config, sentAt),
+    });
+    const result = await postWebhook({
+      url: config.endpoint,
+      headers,
+      body: TEST_PAYLOAD,
+      timeoutMs: TEST_TIMEOUT_MS,
+      allowLoopback,
+    });
     const succeeded = !isFailure(result) && result.status >= 200 && result.status < 300;
     return c.json({
       data: {

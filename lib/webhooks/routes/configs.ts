@@ -6,10 +6,23 @@ import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { validate } from '../../validation/validate.js';
-import { configView, generateSecret, isConfigId, newConfig, newConfigId, withSecret, type ConfigSchemas, type WebhookConfig } from '../domain/config.js';
-import { onConfigDeactivated, onConfigDeleted, type PendingDeliveries } from '../domain/lifecycle.js';
+import {
+  type ConfigSchemas,
+  configView,
+  generateSecret,
+  isConfigId,
+  newConfig,
+  newConfigId,
+  type WebhookConfig,
+  withSecret,
+} from '../domain/config.js';
+import {
+  onConfigDeactivated,
+  onConfigDeleted,
+  type PendingDeliveries,
+} from '../domain/lifecycle.js';
+import { CONFIGS_LIST, type ConfigFilter, type ConfigStore } from '../store/config-store.js';
 import { endpointDigest } from '../store/keys.js';
-import { CONFIGS_LIST, type ConfigStore, type ConfigFilter } from '../store/config-store.js';
 
 export interface ConfigRoutesDeps {
   store: ConfigStore;
@@ -24,7 +37,10 @@ const FILTERS = ['id', 'endpoint'] as const;
 const formatMs = (ms: number) => formatInstant(instantFromMs(ms));
 
 /** Webhook configurations (API.md §4): create, list, get, change, delete, activate, deactivate, change secret. */
-export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapSeconds, deliveries }: ConfigRoutesDeps): void {
+export function configRoutes(
+  app: Hono<AppEnv>,
+  { store, schemas, secretOverlapSeconds, deliveries }: ConfigRoutesDeps,
+): void {
   app.post('/configs', async (c) => {
     const body = await readJsonBody(c, schemas.create);
     const config = await store.create(newConfig(body, newConfigId(), formatMs(store.now())));
@@ -39,13 +55,20 @@ export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapS
       const digest = query.cursor.f?.endpointDigest;
       filter = digest !== undefined ? { endpointDigest: digest } : {};
     } else {
-      const params = validate(schemas.filter, Object.fromEntries(FILTERS.filter((f) => c.req.query(f) !== undefined).map((f) => [f, c.req.query(f)])), 'query');
+      const params = validate(
+        schemas.filter,
+        Object.fromEntries(
+          FILTERS.filter((f) => c.req.query(f) !== undefined).map((f) => [f, c.req.query(f)]),
+        ),
+        'query',
+      );
       filter = {};
       if (params.id !== undefined) filter.id = params.id;
       if (params.endpoint !== undefined) filter.endpointDigest = endpointDigest(params.endpoint);
     }
     // An id that cannot be a config id matches nothing, without a read.
-    if (filter.id !== undefined && !isConfigId(filter.id)) return jsonResponse(c, { cursor: { pageSize: query.pageSize, hasMore: false, data: [] } });
+    if (filter.id !== undefined && !isConfigId(filter.id))
+      return jsonResponse(c, { cursor: { pageSize: query.pageSize, hasMore: false, data: [] } });
     const page = await store.list(query, filter);
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(configView) } });
   });
@@ -65,7 +88,8 @@ export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapS
       if (body.endpoint !== undefined) next.endpoint = body.endpoint;
       if (body.eventTypes !== undefined) next.eventTypes = body.eventTypes;
       if (body.name !== undefined) next.name = body.name;
-      if (body.secret !== undefined) next = withSecret(next, body.secret, store.now(), secretOverlapSeconds, formatMs);
+      if (body.secret !== undefined)
+        next = withSecret(next, body.secret, store.now(), secretOverlapSeconds, formatMs);
       return next;
     });
     return jsonResponse(c, { data: configView(config) });
@@ -80,16 +104,23 @@ export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapS
     } catch (err) {
       // The config is gone already, so a retried DELETE would be a 404: answer 200, and leave what was not
       // cancelled to the deliverer, which cancels a missing config's deliveries when their messages arrive.
-      c.get('logger').log('warn', 'webhook config deleted; cancelling its pending deliveries failed', {
-        configId: id,
-        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-      });
+      c.get('logger').log(
+        'warn',
+        'webhook config deleted; cancelling its pending deliveries failed',
+        {
+          configId: id,
+          error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        },
+      );
     }
     // The reference platform answers 200 with an empty body; the official SDK reads none.
     return c.body(null, 200);
   });
 
-  for (const [action, active] of [['activate', true], ['deactivate', false]] as const) {
+  for (const [action, active] of [
+    ['activate', true],
+    ['deactivate', false],
+  ] as const) {
     app.put(`/configs/:id/${action}`, async (c) => {
       const id = readConfigId(c.req.param('id'));
       // Idempotent: already in that state → 200, nothing written, updatedAt unchanged.
@@ -105,11 +136,16 @@ export function configRoutes(app: Hono<AppEnv>, { store, schemas, secretOverlapS
     const body = await readJsonBody(c, schemas.changeSecret, { optional: true });
     // Generated once, outside `decide`, so that a retried attempt stores the same secret.
     const secret = body?.secret || generateSecret();
-    const config = await change(id, (current) => withSecret(current, secret, store.now(), secretOverlapSeconds, formatMs));
+    const config = await change(id, (current) =>
+      withSecret(current, secret, store.now(), secretOverlapSeconds, formatMs),
+    );
     return jsonResponse(c, { data: configView(config) });
   });
 
-  async function change(id: string, decide: (current: WebhookConfig) => WebhookConfig): Promise<WebhookConfig> {
+  async function change(
+    id: string,
+    decide: (current: WebhookConfig) => WebhookConfig,
+  ): Promise<WebhookConfig> {
     const config = await store.update(id, decide);
     if (!config) throw notFound(id);
     return config;

@@ -5,12 +5,12 @@ import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
-import { encodeDeliveryMessage, type Delivery } from '../deliveries/model.js';
-import { attemptView, deliveryView } from '../deliveries/views.js';
-import { readDeliveryFilter, DELIVERY_FILTERS } from '../deliveries/list-filter.js';
-import { DELIVERIES_LIST, type DeliveryStore } from '../deliveries/store.js';
 import { replayDeliveries, replayDeliveriesSchema } from '../deliveries/bulk-replay.js';
+import { DELIVERY_FILTERS, readDeliveryFilter } from '../deliveries/list-filter.js';
+import { type Delivery, encodeDeliveryMessage } from '../deliveries/model.js';
 import type { ReplayRequests } from '../deliveries/replay-requests.js';
+import { DELIVERIES_LIST, type DeliveryStore } from '../deliveries/store.js';
+import { attemptView, deliveryView } from '../deliveries/views.js';
 import type { ConfigStore } from '../store/config-store.js';
 
 const DELIVERY_ID = /^[0-9a-f]{32}$/;
@@ -28,7 +28,10 @@ export interface DeliveryRoutesDeps {
 }
 
 /** Deliveries (API.md §4): list (filters `configId`, `status`, `createdAtFrom`, `createdAtTo`), get, attempts, replay one, replay in bulk. */
-export function deliveryRoutes(app: Hono<AppEnv>, { deliveries, sqs, queueUrl, configs, replays, now }: DeliveryRoutesDeps): void {
+export function deliveryRoutes(
+  app: Hono<AppEnv>,
+  { deliveries, sqs, queueUrl, configs, replays, now }: DeliveryRoutesDeps,
+): void {
   const find = async (raw: string): Promise<Delivery> => {
     const found = DELIVERY_ID.test(raw) ? await deliveries.get(raw) : undefined;
     if (!found) throw new NotFoundError(`delivery ${raw.slice(0, 64)} not found`);
@@ -43,16 +46,23 @@ export function deliveryRoutes(app: Hono<AppEnv>, { deliveries, sqs, queueUrl, c
     return c.json({ cursor: { ...page, data: page.data.map((d) => deliveryView(d)) } });
   });
 
-  app.get('/deliveries/:id', async (c) => c.json({ data: deliveryView(await find(c.req.param('id')), { withPayload: true }) }));
+  app.get('/deliveries/:id', async (c) =>
+    c.json({ data: deliveryView(await find(c.req.param('id')), { withPayload: true }) }),
+  );
 
   app.get('/deliveries/:id/attempts', async (c) => {
     const delivery = await find(c.req.param('id'));
-    const page = await deliveries.attempts(delivery.id, readListQuery(c.req.query(), `webhooks.attempts.${delivery.id}`));
+    const page = await deliveries.attempts(
+      delivery.id,
+      readListQuery(c.req.query(), `webhooks.attempts.${delivery.id}`),
+    );
     return c.json({ cursor: { ...page, data: page.data.map(attemptView) } });
   });
 
   const send = async (id: string) => {
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: encodeDeliveryMessage(id) }));
+    await sqs.send(
+      new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: encodeDeliveryMessage(id) }),
+    );
   };
   const stamp = (ms: number) => formatInstant(instantFromMs(ms));
   /** Reopens a finished delivery for one more attempt now, and queues it. */
@@ -95,7 +105,10 @@ export function deliveryRoutes(app: Hono<AppEnv>, { deliveries, sqs, queueUrl, c
     const delivery = await find(c.req.param('id'));
     requireQueue();
     const data = await replays.once(idempotencyKey(c), 'delivery', delivery.id, async () => {
-      if (!(await replayOne(delivery))) throw new ConflictError(`delivery ${delivery.id} is still pending: its next attempt is already scheduled`);
+      if (!(await replayOne(delivery)))
+        throw new ConflictError(
+          `delivery ${delivery.id} is still pending: its next attempt is already scheduled`,
+        );
       return deliveryView((await deliveries.get(delivery.id))!, { withPayload: true });
     });
     return c.json({ data });

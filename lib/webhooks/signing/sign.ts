@@ -22,7 +22,9 @@ const DELIVERY_ID = /^[!-\-/-~]{1,256}$/;
 
 export function assertDeliveryId(id: string): void {
   if (!DELIVERY_ID.test(id)) {
-    throw new Error(`webhook delivery id must be 1-256 printable ASCII characters, no "." or space: ${JSON.stringify(id)}`);
+    throw new Error(
+      `webhook delivery id must be 1-256 printable ASCII characters, no "." or space: ${JSON.stringify(id)}`,
+    );
   }
 }
 
@@ -32,7 +34,9 @@ const MAX_TIMESTAMP_SECONDS = 1e11;
 
 export function assertTimestamp(timestamp: number): void {
   if (!Number.isSafeInteger(timestamp) || timestamp < 0 || timestamp >= MAX_TIMESTAMP_SECONDS) {
-    throw new Error(`webhook timestamp must be a non-negative integer of Unix seconds (not milliseconds): ${timestamp}`);
+    throw new Error(
+      `webhook timestamp must be a non-negative integer of Unix seconds (not milliseconds): ${timestamp}`,
+    );
   }
 }
 

@@ -34,7 +34,12 @@ interface Range<T> {
 
 const v4 = (dotted: string, bits: number, reason: RefusalReason, detail: string): Range<number> => {
   const parts = dotted.split('.').map(Number);
-  return { base: ((parts[0]! << 24) >>> 0) + (parts[1]! << 16) + (parts[2]! << 8) + parts[3]!, bits, reason, detail };
+  return {
+    base: ((parts[0]! << 24) >>> 0) + (parts[1]! << 16) + (parts[2]! << 8) + parts[3]!,
+    bits,
+    reason,
+    detail,
+  };
 };
 
 // First match wins, so the narrow ranges sit above the wide ones that contain them.
@@ -68,10 +73,17 @@ function inV4(value: number, range: Range<number>): boolean {
 function classifyIPv4(value: number): AddressClass {
   const address = formatIPv4(value);
   const hit = IPV4_REFUSED.find((range) => inV4(value, range));
-  return hit ? { allowed: false, address, reason: hit.reason, detail: hit.detail } : { allowed: true, address };
+  return hit
+    ? { allowed: false, address, reason: hit.reason, detail: hit.detail }
+    : { allowed: true, address };
 }
 
-const v6 = (prefix: bigint, bits: number, reason: RefusalReason, detail: string): Range<bigint> => ({
+const v6 = (
+  prefix: bigint,
+  bits: number,
+  reason: RefusalReason,
+  detail: string,
+): Range<bigint> => ({
   base: prefix,
   bits,
   reason,
@@ -93,7 +105,12 @@ const GLOBAL_UNICAST = v6(1n << 125n, 3, 'reserved', 'outside global unicast 200
 const IPV6_REFUSED: readonly Range<bigint>[] = [
   v6(0n, 128, 'unspecified', 'unspecified ::'),
   v6(1n, 128, 'loopback', 'loopback ::1'),
-  v6(0xfd000ec2n << 96n | 0x254n, 128, 'metadata', 'AWS instance metadata over IPv6 (fd00:ec2::254)'),
+  v6(
+    (0xfd000ec2n << 96n) | 0x254n,
+    128,
+    'metadata',
+    'AWS instance metadata over IPv6 (fd00:ec2::254)',
+  ),
   v6(0x0064ff9b0001n << 80n, 48, 'reserved', 'local-use NAT64 64:ff9b:1::/48'),
   v6(0x0100n << 112n, 64, 'reserved', 'discard-only 100::/64'),
   TEREDO,
@@ -115,9 +132,20 @@ function embedded(
 ): AddressClass {
   const inner = classifyIPv4(ipv4);
   if (!inner.allowed) {
-    return { allowed: false, address, reason: inner.reason, detail: `${via.detail} of ${inner.address}: ${inner.detail}` };
+    return {
+      allowed: false,
+      address,
+      reason: inner.reason,
+      detail: `${via.detail} of ${inner.address}: ${inner.detail}`,
+    };
   }
-  if (refuseEvenIfPublic) return { allowed: false, address, reason: via.reason, detail: `${via.detail} of ${inner.address}` };
+  if (refuseEvenIfPublic)
+    return {
+      allowed: false,
+      address,
+      reason: via.reason,
+      detail: `${via.detail} of ${inner.address}`,
+    };
   return { allowed: true, address };
 }
 
@@ -132,14 +160,20 @@ function classifyIPv6(value: bigint, address: string): AddressClass {
   if (inV6(value, IPV4_MAPPED)) return embedded(address, low32, IPV4_MAPPED, false);
   if (inV6(value, NAT64)) return embedded(address, low32, NAT64, false);
   if (inV6(value, IPV4_COMPATIBLE)) return embedded(address, low32, IPV4_COMPATIBLE, true);
-  if (inV6(value, SIX_TO_FOUR)) return embedded(address, Number((value >> 80n) & 0xffffffffn), SIX_TO_FOUR, true);
+  if (inV6(value, SIX_TO_FOUR))
+    return embedded(address, Number((value >> 80n) & 0xffffffffn), SIX_TO_FOUR, true);
   // Teredo stores the client IPv4 inverted in the low 32 bits.
   if (inV6(value, TEREDO)) return embedded(address, ~low32 >>> 0, TEREDO, true);
 
   const refused = IPV6_REFUSED.find((range) => inV6(value, range));
   if (refused) return { allowed: false, address, reason: refused.reason, detail: refused.detail };
   if (!inV6(value, GLOBAL_UNICAST)) {
-    return { allowed: false, address, reason: GLOBAL_UNICAST.reason, detail: GLOBAL_UNICAST.detail };
+    return {
+      allowed: false,
+      address,
+      reason: GLOBAL_UNICAST.reason,
+      detail: GLOBAL_UNICAST.detail,
+    };
   }
   return { allowed: true, address };
 }
@@ -154,7 +188,13 @@ export function classifyParsed(ip: IpAddress): AddressClass {
  */
 export function classifyAddress(text: string): AddressClass {
   const ip = parseIpAddress(text);
-  if (!ip) return { allowed: false, address: text, reason: 'not-an-ip-address', detail: 'not an IP address' };
+  if (!ip)
+    return {
+      allowed: false,
+      address: text,
+      reason: 'not-an-ip-address',
+      detail: 'not an IP address',
+    };
   return classifyParsed(ip);
 }
 

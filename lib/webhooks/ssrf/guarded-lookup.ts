@@ -10,7 +10,9 @@ export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolver: Resolver = (hostname) =>
   new Promise((resolve, reject) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) =>
+      err ? reject(err) : resolve(addresses),
+    );
   });
 
 export interface GuardOptions {
@@ -34,7 +36,11 @@ export class RefusedAddressError extends Error {
   }
 }
 
-export function checkAddress(hostname: string, address: string, { allowLoopback = false }: GuardOptions): void {
+export function checkAddress(
+  hostname: string,
+  address: string,
+  { allowLoopback = false }: GuardOptions,
+): void {
   const verdict = classifyAddress(address);
   if (verdict.allowed || (allowLoopback && verdict.reason === 'loopback')) return;
   throw new RefusedAddressError(hostname, verdict);
@@ -49,7 +55,10 @@ function unbracket(host: string): string {
  * (a name with one public and one internal record is an attack, not a fallback). IP literals — in any
  * spelling getaddrinfo accepts, e.g. `2130706433` — are checked without DNS.
  */
-export async function resolveDeliverable(hostname: string, options: GuardOptions = {}): Promise<LookupAddress[]> {
+export async function resolveDeliverable(
+  hostname: string,
+  options: GuardOptions = {},
+): Promise<LookupAddress[]> {
   const host = unbracket(hostname);
   const literal = parseIpAddress(host);
   if (literal) {
@@ -59,24 +68,40 @@ export async function resolveDeliverable(hostname: string, options: GuardOptions
   }
   const addresses = await (options.resolve ?? systemResolver)(host);
   if (addresses.length === 0) {
-    throw Object.assign(new Error(`webhook target ${host} has no addresses`), { code: 'ENOTFOUND' });
+    throw Object.assign(new Error(`webhook target ${host} has no addresses`), {
+      code: 'ENOTFOUND',
+    });
   }
   for (const { address } of addresses) checkAddress(hostname, address, options);
   return addresses;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /** A `lookup` for `http.request` / `https.request` / `net.connect` / undici `connect` that refuses bad targets. */
 export function guardedLookup(options: GuardOptions = {}) {
-  return (hostname: string, lookupOptions: LookupOptions | number | undefined, callback: LookupCallback): void => {
-    const opts: LookupOptions = typeof lookupOptions === 'number' ? { family: lookupOptions } : (lookupOptions ?? {});
+  return (
+    hostname: string,
+    lookupOptions: LookupOptions | number | undefined,
+    callback: LookupCallback,
+  ): void => {
+    const opts: LookupOptions =
+      typeof lookupOptions === 'number' ? { family: lookupOptions } : (lookupOptions ?? {});
     resolveDeliverable(hostname, options).then(
       (all) => {
         const family = opts.family === 'IPv4' ? 4 : opts.family === 'IPv6' ? 6 : opts.family;
         const wanted = family === 4 || family === 6 ? all.filter((a) => a.family === family) : all;
         if (wanted.length === 0) {
-          callback(Object.assign(new Error(`${hostname} has no IPv${family} address`), { code: 'ENOTFOUND' }), '');
+          callback(
+            Object.assign(new Error(`${hostname} has no IPv${family} address`), {
+              code: 'ENOTFOUND',
+            }),
+            '',
+          );
         } else if (opts.all) {
           callback(null, wanted);
         } else {

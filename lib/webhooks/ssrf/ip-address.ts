@@ -55,7 +55,8 @@ export function parseIPv6(text: string): bigint | undefined {
         // An embedded dotted quad must be strict decimal: the legacy forms are not valid inside IPv6.
         if (!/^\d{1,3}(?:\.\d{1,3}){3}$/.test(piece)) return undefined;
         const v4 = parseIPv4(piece);
-        if (v4 === undefined || piece.split('.').some((b) => b.length > 1 && b.startsWith('0'))) return undefined;
+        if (v4 === undefined || piece.split('.').some((b) => b.length > 1 && b.startsWith('0')))
+          return undefined;
         out.push((v4 >>> 16).toString(16), (v4 & 0xffff).toString(16));
       } else if (/^[0-9a-fA-F]{1,4}$/.test(piece)) {
         out.push(piece);
@@ -95,15 +96,23 @@ export function formatIPv4(value: number): string {
 /** Canonical text (dotted quad; RFC 5952-ish compressed IPv6), used for dialing and in error messages. */
 export function formatIpAddress(address: IpAddress): string {
   if (address.version === 4) return formatIPv4(address.value);
-  const groups = Array.from({ length: 8 }, (_, i) => Number((address.value >> BigInt(112 - 16 * i)) & 0xffffn));
+  const groups = Array.from({ length: 8 }, (_, i) =>
+    Number((address.value >> BigInt(112 - 16 * i)) & 0xffffn),
+  );
   // Compress the longest run (of at least two) of zero groups.
   let bestStart = -1;
   let bestLength = 1;
   for (let i = 0; i < 8; ) {
-    if (groups[i] !== 0) { i++; continue; }
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === 0) j++;
-    if (j - i > bestLength) { bestStart = i; bestLength = j - i; }
+    if (j - i > bestLength) {
+      bestStart = i;
+      bestLength = j - i;
+    }
     i = j;
   }
   const hex = groups.map((g) => g.toString(16));

@@ -9,8 +9,12 @@ import { parseIpAddress } from './ip-address.js';
  * `0x7f.1` already normalised to a dotted quad) is not deliverable, or undefined when it is a name or an allowed
  * address. `allowLoopback` admits loopback only, exactly as the deliverer's option does.
  */
-export function literalHostProblem(hostname: string, { allowLoopback }: { allowLoopback: boolean }): string | undefined {
-  const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+export function literalHostProblem(
+  hostname: string,
+  { allowLoopback }: { allowLoopback: boolean },
+): string | undefined {
+  const host =
+    hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   if (!parseIpAddress(host)) return undefined;
   const verdict = classifyAddress(host);
   if (verdict.allowed || (allowLoopback && verdict.reason === 'loopback')) return undefined;

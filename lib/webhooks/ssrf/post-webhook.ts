@@ -4,7 +4,13 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { checkAddress, type GuardOptions, guardedLookup, RefusedAddressError, resolveDeliverable } from './guarded-lookup.js';
+import {
+  checkAddress,
+  type GuardOptions,
+  guardedLookup,
+  RefusedAddressError,
+  resolveDeliverable,
+} from './guarded-lookup.js';
 import { parseIpAddress } from './ip-address.js';
 
 /** API.md §4.1: each attempt records the first 4 KiB of the response body. */
@@ -62,7 +68,10 @@ export async function postWebhook(input: PostWebhookInput): Promise<PostWebhookR
 
   // Node skips `lookup` when the host is already an IP literal, so literals are checked here, before dialling.
   // (WHATWG URL has already turned `2130706433`, `0x7f000001`, `127.1` … into 127.0.0.1.)
-  const guard: GuardOptions = { allowLoopback: input.allowLoopback ?? false, resolve: input.resolve };
+  const guard: GuardOptions = {
+    allowLoopback: input.allowLoopback ?? false,
+    resolve: input.resolve,
+  };
   if (parseIpAddress(url.hostname)) {
     try {
       await resolveDeliverable(url.hostname, guard);
@@ -89,7 +98,11 @@ export async function postWebhook(input: PostWebhookInput): Promise<PostWebhookR
     };
     const answered = () => {
       const preview = Buffer.concat(chunks).subarray(0, BODY_PREVIEW_BYTES).toString('utf8');
-      const result: PostWebhookResponse = { status: response!.status, durationMs: elapsed(), bodyPreview: preview };
+      const result: PostWebhookResponse = {
+        status: response!.status,
+        durationMs: elapsed(),
+        bodyPreview: preview,
+      };
       if (response!.retryAfter !== undefined) result.retryAfter = response!.retryAfter;
       finish(result);
     };
@@ -105,7 +118,10 @@ export async function postWebhook(input: PostWebhookInput): Promise<PostWebhookR
       },
       (res) => {
         const retryAfter = res.headers['retry-after'];
-        response = { status: res.statusCode ?? 0, ...(retryAfter === undefined ? {} : { retryAfter }) };
+        response = {
+          status: res.statusCode ?? 0,
+          ...(retryAfter === undefined ? {} : { retryAfter }),
+        };
         res.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           previewBytes += chunk.length;

@@ -1,10 +1,14 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { commitUnlessRaced, retryRaces, type TransactItem } from '../../dynamo/optimistic.js';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { EventKind } from '../../../events/catalog.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { commitUnlessRaced, retryRaces, type TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs, parseInstant, sortableInstant } from '../../time/instant.js';
-import type { EventKind } from '../../../events/catalog.js';
 import { sameConfig, type WebhookConfig } from '../domain/config.js';
 import {
   CONFIGS_BY_CREATION,
@@ -15,7 +19,6 @@ import {
   subscriptionKey,
   subscriptionsVersionKey,
 } from './keys.js';
-
 
 /**
  * Retries of a change, sized to the contention a config sees: a dashboard, scripts and the deliverer (410 Gone)
@@ -70,7 +73,9 @@ export class ConfigStore {
 
   /** Stores a new config; its id is fresh (a uuid), so the condition only guards against a collision. */
   async create(config: WebhookConfig): Promise<WebhookConfig> {
-    await this.options.doc.send(new TransactWriteCommand({ TransactItems: this.transaction(config, 1, undefined) }));
+    await this.options.doc.send(
+      new TransactWriteCommand({ TransactItems: this.transaction(config, 1, undefined) }),
+    );
     return config;
   }
 
@@ -79,14 +84,22 @@ export class ConfigStore {
    * called again after a lost race. Undefined when the config does not exist. Nothing is written when nothing
    * changed; otherwise `updatedAt` is set to now.
    */
-  async update(id: string, decide: (current: WebhookConfig) => WebhookConfig): Promise<WebhookConfig | undefined> {
+  async update(
+    id: string,
+    decide: (current: WebhookConfig) => WebhookConfig,
+  ): Promise<WebhookConfig | undefined> {
     return this.retrying(async () => {
       const current = await this.read(id);
       if (!current) return { done: true, value: undefined };
       const decided = decide(current.config);
       if (sameConfig(current.config, decided)) return { done: true, value: current.config };
       const next = { ...decided, updatedAt: formatInstant(instantFromMs(this.now())) };
-      return (await commitUnlessRaced(this.options.doc, this.transaction(next, current.version + 1, current))) ? { done: true, value: next } : { done: false };
+      return (await commitUnlessRaced(
+        this.options.doc,
+        this.transaction(next, current.version + 1, current),
+      ))
+        ? { done: true, value: next }
+        : { done: false };
     });
   }
 
@@ -108,10 +121,16 @@ export class ConfigStore {
           },
         },
         { Delete: { TableName: table, Key: endpointIndexKey(config) } },
-        ...config.eventTypes.map((kind): TransactItem => ({ Delete: { TableName: table, Key: subscriptionKey(kind, config.id) } })),
+        ...config.eventTypes.map(
+          (kind): TransactItem => ({
+            Delete: { TableName: table, Key: subscriptionKey(kind, config.id) },
+          }),
+        ),
         subscriptionsMoved(table),
       ];
-      return (await commitUnlessRaced(this.options.doc, items)) ? { done: true, value: config } : { done: false };
+      return (await commitUnlessRaced(this.options.doc, items))
+        ? { done: true, value: config }
+        : { done: false };
     });
   }
 
@@ -121,14 +140,22 @@ export class ConfigStore {
     if (filter.id !== undefined) {
       // One key: at most one item, so never a further page.
       const found = await this.get(filter.id);
-      const matches = found && (filter.endpointDigest === undefined || endpointDigest(found.endpoint) === filter.endpointDigest);
+      const matches =
+        found &&
+        (filter.endpointDigest === undefined ||
+          endpointDigest(found.endpoint) === filter.endpointDigest);
       return { pageSize: query.pageSize, hasMore: false, data: matches ? [found] : [] };
     }
     if (filter.endpointDigest === undefined) {
       return queryPage(
         doc,
         {
-          input: { TableName: table, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :p', ExpressionAttributeValues: { ':p': CONFIGS_BY_CREATION } },
+          input: {
+            TableName: table,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :p',
+            ExpressionAttributeValues: { ':p': CONFIGS_BY_CREATION },
+          },
           keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
           list: CONFIGS_LIST,
           ascending: false,
@@ -156,11 +183,18 @@ export class ConfigStore {
       (item) => String(item.configId),
     );
     const items = await batchGetInOrder(doc, table, ids.data.map(configKey));
-    return { ...ids, data: items.filter((i): i is Record<string, unknown> => i !== undefined).map((i) => fromItem(i).config) };
+    return {
+      ...ids,
+      data: items
+        .filter((i): i is Record<string, unknown> => i !== undefined)
+        .map((i) => fromItem(i).config),
+    };
   }
 
   private async read(id: string): Promise<Stored | undefined> {
-    const { Item } = await this.options.doc.send(new GetCommand({ TableName: this.options.table, Key: configKey(id), ConsistentRead: true }));
+    const { Item } = await this.options.doc.send(
+      new GetCommand({ TableName: this.options.table, Key: configKey(id), ConsistentRead: true }),
+    );
     return Item ? fromItem(Item) : undefined;
   }
 
@@ -175,7 +209,11 @@ export class ConfigStore {
     });
   }
 
-  private transaction(next: WebhookConfig, version: number, current: Stored | undefined): TransactItem[] {
+  private transaction(
+    next: WebhookConfig,
+    version: number,
+    current: Stored | undefined,
+  ): TransactItem[] {
     const { table } = this.options;
     const item = {
       ...configKey(next.id),
@@ -200,7 +238,9 @@ export class ConfigStore {
     const before = current?.config;
     // createdAt never changes, so the endpoint item's sort key does not either: only its partition moves.
     if (!before || before.endpoint !== next.endpoint) {
-      items.push({ Put: { TableName: table, Item: { ...endpointIndexKey(next), configId: next.id } } });
+      items.push({
+        Put: { TableName: table, Item: { ...endpointIndexKey(next), configId: next.id } },
+      });
       if (before) items.push({ Delete: { TableName: table, Key: endpointIndexKey(before) } });
     }
     // Subscription items: exactly one per subscribed kind, carrying the config's `active`.
@@ -208,24 +248,42 @@ export class ConfigStore {
     const subscriptions: TransactItem[] = [];
     for (const kind of next.eventTypes) {
       if (!had.has(kind) || before?.active !== next.active) {
-        subscriptions.push({ Put: { TableName: table, Item: { ...subscriptionKey(kind, next.id), configId: next.id, active: next.active } } });
+        subscriptions.push({
+          Put: {
+            TableName: table,
+            Item: { ...subscriptionKey(kind, next.id), configId: next.id, active: next.active },
+          },
+        });
       }
     }
     for (const kind of had) {
-      if (!next.eventTypes.includes(kind)) subscriptions.push({ Delete: { TableName: table, Key: subscriptionKey(kind, next.id) } });
+      if (!next.eventTypes.includes(kind))
+        subscriptions.push({ Delete: { TableName: table, Key: subscriptionKey(kind, next.id) } });
     }
-    return subscriptions.length > 0 ? [...items, ...subscriptions, subscriptionsMoved(table)] : items;
+    return subscriptions.length > 0
+      ? [...items, ...subscriptions, subscriptionsMoved(table)]
+      : items;
   }
 }
 
 /** The subscriptions version moves with every change of subscription items (keys.ts): dispatch reloads on it. */
 const subscriptionsMoved = (table: string): TransactItem => ({
-  Update: { TableName: table, Key: { ...subscriptionsVersionKey }, UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':one': 1 } },
+  Update: {
+    TableName: table,
+    Key: { ...subscriptionsVersionKey },
+    UpdateExpression: 'ADD #n :one',
+    ExpressionAttributeNames: { '#n': 'n' },
+    ExpressionAttributeValues: { ':one': 1 },
+  },
 });
 
-const sortKey = (config: WebhookConfig) => creationSort(sortableInstant(parseInstant(config.createdAt, 'createdAt')), config.id);
+const sortKey = (config: WebhookConfig) =>
+  creationSort(sortableInstant(parseInstant(config.createdAt, 'createdAt')), config.id);
 
-const endpointIndexKey = (config: WebhookConfig) => ({ pk: endpointPartition(endpointDigest(config.endpoint)), sk: sortKey(config) });
+const endpointIndexKey = (config: WebhookConfig) => ({
+  pk: endpointPartition(endpointDigest(config.endpoint)),
+  sk: sortKey(config),
+});
 
 function fromItem(item: Record<string, unknown>): Stored {
   const config: WebhookConfig = {
@@ -239,7 +297,7 @@ function fromItem(item: Record<string, unknown>): Stored {
     updatedAt: String(item.updatedAt),
   };
   if (item.previousSecret !== undefined) config.previousSecret = String(item.previousSecret);
-  if (item.previousSecretExpiresAt !== undefined) config.previousSecretExpiresAt = String(item.previousSecretExpiresAt);
+  if (item.previousSecretExpiresAt !== undefined)
+    config.previousSecretExpiresAt = String(item.previousSecretExpiresAt);
   return { config, version: Number(item.version) };
 }
-

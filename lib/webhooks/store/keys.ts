@@ -21,12 +21,16 @@ export const CONFIGS_BY_CREATION = 'CONFIGS';
 
 export const creationSort = (sortableCreatedAt: string, id: string) => `${sortableCreatedAt}#${id}`;
 
-export const endpointDigest = (endpoint: string): string => createHash('sha256').update(endpoint, 'utf8').digest('base64url');
+export const endpointDigest = (endpoint: string): string =>
+  createHash('sha256').update(endpoint, 'utf8').digest('base64url');
 
 export const endpointPartition = (digest: string): string => `CONFIGS#endpoint=${digest}`;
 
 export const subscriptionPartition = (kind: string): string => `SUB#${kind}`;
 
-export const subscriptionKey = (kind: string, configId: string) => ({ pk: subscriptionPartition(kind), sk: configId });
+export const subscriptionKey = (kind: string, configId: string) => ({
+  pk: subscriptionPartition(kind),
+  sk: configId,
+});
 
 export const subscriptionsVersionKey = { pk: 'SUBSCRIPTIONS', sk: 'VERSION' } as const;

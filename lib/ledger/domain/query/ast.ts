@@ -8,11 +8,7 @@ import { isObject, quote, readQueryOperator } from '../query-json.js';
  */
 export type Operator = '$match' | '$lt' | '$lte' | '$gt' | '$gte' | '$like' | '$in' | '$exists';
 
-export type Query =
-  | { and: Query[] }
-  | { or: Query[] }
-  | { not: Query }
-  | Condition;
+export type Query = { and: Query[] } | { or: Query[] } | { not: Query } | Condition;
 
 export interface Condition {
   op: Operator;
@@ -36,10 +32,24 @@ export type Schema<T> = (field: string) => FieldRule<T> | undefined;
 
 export const QUERY_LIMITS = { depth: 8, conditions: 50, inValues: 100, likeLength: 256 } as const;
 
-const OPERATORS = new Set<string>(['$match', '$lt', '$lte', '$gt', '$gte', '$like', '$in', '$exists']);
+const OPERATORS = new Set<string>([
+  '$match',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$like',
+  '$in',
+  '$exists',
+]);
 
 /** Parses `query` for a list; undefined when absent, empty or `{}`. Every error is a 400 that names the place. */
-export function parseQuery<T>(raw: string | undefined, schema: Schema<T>, example: string, list: string): Query | undefined {
+export function parseQuery<T>(
+  raw: string | undefined,
+  schema: Schema<T>,
+  example: string,
+  list: string,
+): Query | undefined {
   const top = readQueryOperator(raw, example);
   if (!top) return undefined;
   const budget = { conditions: 0 };
@@ -52,40 +62,65 @@ interface Context<T> {
   list: string;
 }
 
-function node<T>(operator: string, operand: unknown, where: string, depth: number, ctx: Context<T>): Query {
-  if (depth > QUERY_LIMITS.depth) throw new ValidationError(`${where}: nested more than ${QUERY_LIMITS.depth} deep`);
-  if (++ctx.budget.conditions > QUERY_LIMITS.conditions) throw new ValidationError(`query: more than ${QUERY_LIMITS.conditions} conditions`);
+function node<T>(
+  operator: string,
+  operand: unknown,
+  where: string,
+  depth: number,
+  ctx: Context<T>,
+): Query {
+  if (depth > QUERY_LIMITS.depth)
+    throw new ValidationError(`${where}: nested more than ${QUERY_LIMITS.depth} deep`);
+  if (++ctx.budget.conditions > QUERY_LIMITS.conditions)
+    throw new ValidationError(`query: more than ${QUERY_LIMITS.conditions} conditions`);
   if (operator === '$and' || operator === '$or') {
-    if (!Array.isArray(operand) || operand.length === 0) throw new ValidationError(`${where}.${operator}: must be a non-empty array of conditions`);
-    const parts = operand.map((part, i) => single(part, `${where}.${operator}[${i}]`, depth + 1, ctx));
+    if (!Array.isArray(operand) || operand.length === 0)
+      throw new ValidationError(`${where}.${operator}: must be a non-empty array of conditions`);
+    const parts = operand.map((part, i) =>
+      single(part, `${where}.${operator}[${i}]`, depth + 1, ctx),
+    );
     return operator === '$and' ? { and: parts } : { or: parts };
   }
   if (operator === '$not') return { not: single(operand, `${where}.$not`, depth + 1, ctx) };
   if (OPERATORS.has(operator)) return condition(operator as Operator, operand, where, ctx);
-  throw new ValidationError(`${where}: unknown operator ${quote(operator)} (known: $match, $lt, $lte, $gt, $gte, $like, $in, $exists, $and, $or, $not)`);
+  throw new ValidationError(
+    `${where}: unknown operator ${quote(operator)} (known: $match, $lt, $lte, $gt, $gte, $like, $in, $exists, $and, $or, $not)`,
+  );
 }
 
 function single<T>(value: unknown, where: string, depth: number, ctx: Context<T>): Query {
-  if (!isObject(value) || Object.keys(value).length !== 1) throw new ValidationError(`${where}: must be an object with one operator`);
+  if (!isObject(value) || Object.keys(value).length !== 1)
+    throw new ValidationError(`${where}: must be an object with one operator`);
   const [operator] = Object.keys(value) as [string];
   return node(operator, value[operator], where, depth, ctx);
 }
 
 function condition<T>(op: Operator, operand: unknown, where: string, ctx: Context<T>): Condition {
   // `$exists` names its field as the reference does: {"$exists": {"metadata": "<key>"}} tests metadata[<key>].
-  if (!isObject(operand) || Object.keys(operand).length !== 1) throw new ValidationError(`${where}.${op}: must name exactly one field, such as {"${op}": {"<field>": <value>}}`);
+  if (!isObject(operand) || Object.keys(operand).length !== 1)
+    throw new ValidationError(
+      `${where}.${op}: must name exactly one field, such as {"${op}": {"<field>": <value>}}`,
+    );
   const [field] = Object.keys(operand) as [string];
   const at = `${where}.${op}.${field.slice(0, 64)}`;
   const rule = ctx.schema(field);
   if (!rule) throw new ValidationError(`${where}.${op}: ${ctx.list} have no field ${quote(field)}`);
-  if (!rule.operators.includes(op)) throw new ValidationError(`${at}: operator ${op} is not supported on this field (supported: ${rule.operators.join(', ')})`);
+  if (!rule.operators.includes(op))
+    throw new ValidationError(
+      `${at}: operator ${op} is not supported on this field (supported: ${rule.operators.join(', ')})`,
+    );
   const raw = operand[field];
   if (op === '$in') {
-    if (!Array.isArray(raw) || raw.length === 0 || raw.length > QUERY_LIMITS.inValues) throw new ValidationError(`${at}: $in takes a non-empty array of at most ${QUERY_LIMITS.inValues} values`);
+    if (!Array.isArray(raw) || raw.length === 0 || raw.length > QUERY_LIMITS.inValues)
+      throw new ValidationError(
+        `${at}: $in takes a non-empty array of at most ${QUERY_LIMITS.inValues} values`,
+      );
     return { op, field, value: raw.map((v, i) => rule.operand(v, `${at}[${i}]`, '$match')) };
   }
   if (op === '$like' && (typeof raw !== 'string' || raw.length > QUERY_LIMITS.likeLength)) {
-    throw new ValidationError(`${at}: $like takes a pattern of at most ${QUERY_LIMITS.likeLength} characters`);
+    throw new ValidationError(
+      `${at}: $like takes a pattern of at most ${QUERY_LIMITS.likeLength} characters`,
+    );
   }
   return { op, field, value: rule.operand(raw, at, op) };
 }
@@ -96,7 +131,8 @@ export function evaluate<T>(query: Query, item: T, schema: Schema<T>): boolean {
   if ('or' in query) return query.or.some((q) => evaluate(q, item, schema));
   if ('not' in query) return !evaluate(query.not, item, schema);
   const rule = schema(query.field)!;
-  if (query.op === '$in') return (query.value as unknown[]).some((v) => rule.test(item, '$match', v));
+  if (query.op === '$in')
+    return (query.value as unknown[]).some((v) => rule.test(item, '$match', v));
   return rule.test(item, query.op, query.value);
 }
 

@@ -1,5 +1,5 @@
 import type { LogEntry } from '../logs.js';
-import { conjuncts, evaluate, parseQuery, type Condition, type Schema } from './ast.js';
+import { type Condition, conjuncts, evaluate, parseQuery, type Schema } from './ast.js';
 import { instantField, integerField, stringField } from './values.js';
 
 /** The fields a log list filters on: the reference's `id` and `date`, and the entry's `type`. */
@@ -36,14 +36,28 @@ export function planLogQuery(raw: string | undefined): LogPlan {
     // An `$in` list spans its least to its greatest id (and is then checked entry by entry).
     const ids = op === '$in' ? (value as bigint[]).map(clamp) : [clamp(value as bigint)];
     const [least, greatest] = [Math.min(...ids), Math.max(...ids)];
-    const below = op === '$lt' ? least : op === '$lte' || op === '$match' || op === '$in' ? greatest + 1 : undefined;
-    const from = op === '$gt' ? greatest + 1 : op === '$gte' || op === '$match' || op === '$in' ? least : undefined;
+    const below =
+      op === '$lt'
+        ? least
+        : op === '$lte' || op === '$match' || op === '$in'
+          ? greatest + 1
+          : undefined;
+    const from =
+      op === '$gt'
+        ? greatest + 1
+        : op === '$gte' || op === '$match' || op === '$in'
+          ? least
+          : undefined;
     if (below !== undefined) plan.below = Math.min(plan.below ?? below, below);
     if (from !== undefined) plan.from = Math.max(plan.from ?? from, from);
   }
-  if (idBounds.length < parts.length || idBounds.some((c) => c.op === '$in')) plan.keep = (log) => evaluate(query, log, logSchema);
+  if (idBounds.length < parts.length || idBounds.some((c) => c.op === '$in'))
+    plan.keep = (log) => evaluate(query, log, logSchema);
   return plan;
 }
 
 /** Ids beyond 2^53 cannot exist, nor below 0: clamped, the bounds stay exact numbers. */
-const clamp = (id: bigint) => Number(id > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : id < -1n ? -1n : id);
+const clamp = (id: bigint) =>
+  Number(
+    id > BigInt(Number.MAX_SAFE_INTEGER) ? BigInt(Number.MAX_SAFE_INTEGER) : id < -1n ? -1n : id,
+  );

@@ -1,9 +1,17 @@
-import { isEnabled, type FeatureSet } from '../features.js';
+import { type FeatureSet, isEnabled } from '../features.js';
 import type { TransactionOrder } from '../point-in-time.js';
 import type { Transaction } from '../transaction.js';
 import type { Bound, TransactionFilter } from '../transaction-filter.js';
-import { conjuncts, evaluate, parseQuery, type Condition, type Query, type Schema } from './ast.js';
-import { addressField, booleanField, instantField, integerField, metadataRule, stringField, type AddressPattern } from './values.js';
+import { type Condition, conjuncts, evaluate, parseQuery, type Query, type Schema } from './ast.js';
+import {
+  type AddressPattern,
+  addressField,
+  booleanField,
+  instantField,
+  integerField,
+  metadataRule,
+  stringField,
+} from './values.js';
 
 /** The fields a transaction list filters on, as the reference names them (camelCase aliases accepted). */
 export const transactionSchema: Schema<Transaction> = (field) => {
@@ -53,16 +61,29 @@ export interface TransactionPlan {
  * timestamp range (gsi1). Listing by effective time, only the timestamp range fits. Nothing is refused for want
  * of an index: without one the ledger's transactions are read, a bounded number per page.
  */
-export function planTransactionQuery(raw: string | undefined, features: FeatureSet, view: { order: TransactionOrder; pit?: string }): TransactionPlan {
-  const query = parseQuery(raw, transactionSchema, '{"$match": {"account": "users:1"}}', 'transactions');
+export function planTransactionQuery(
+  raw: string | undefined,
+  features: FeatureSet,
+  view: { order: TransactionOrder; pit?: string },
+): TransactionPlan {
+  const query = parseQuery(
+    raw,
+    transactionSchema,
+    '{"$match": {"account": "users:1"}}',
+    'transactions',
+  );
   if (!query) return {};
   const parts = conjuncts(query);
   const conditions = parts.filter((q): q is Condition => 'op' in q);
   const byId = view.order === 'id';
   const candidates: Array<{ access: TransactionFilter; uses: Condition[] } | undefined> = [
     byId ? referenceAccess(conditions) : undefined,
-    byId && isEnabled(features, 'INDEX_TRANSACTION_ACCOUNTS') ? accountAccess(conditions) : undefined,
-    byId && !(view.pit !== undefined && isEnabled(features, 'TRANSACTION_METADATA_HISTORY')) ? metadataAccess(conditions) : undefined,
+    byId && isEnabled(features, 'INDEX_TRANSACTION_ACCOUNTS')
+      ? accountAccess(conditions)
+      : undefined,
+    byId && !(view.pit !== undefined && isEnabled(features, 'TRANSACTION_METADATA_HISTORY'))
+      ? metadataAccess(conditions)
+      : undefined,
     timeAccess(conditions),
   ];
   const chosen = candidates.find((c) => c !== undefined);
@@ -77,19 +98,35 @@ const ROLES = { account: 'any', source: 'source', destination: 'destination' } a
 
 function referenceAccess(conditions: Condition[]) {
   const c = conditions.find((q) => q.field === 'reference' && q.op === '$match');
-  return c ? { access: { kind: 'reference' as const, reference: c.value as string }, uses: [c] } : undefined;
+  return c
+    ? { access: { kind: 'reference' as const, reference: c.value as string }, uses: [c] }
+    : undefined;
 }
 
 function accountAccess(conditions: Condition[]) {
-  const c = conditions.find((q) => q.field in ROLES && q.op === '$match' && 'exact' in (q.value as AddressPattern));
+  const c = conditions.find(
+    (q) => q.field in ROLES && q.op === '$match' && 'exact' in (q.value as AddressPattern),
+  );
   if (!c) return undefined;
   const role = ROLES[c.field as keyof typeof ROLES];
-  return { access: { kind: 'account' as const, address: (c.value as { exact: string }).exact, role }, uses: [c] };
+  return {
+    access: { kind: 'account' as const, address: (c.value as { exact: string }).exact, role },
+    uses: [c],
+  };
 }
 
 function metadataAccess(conditions: Condition[]) {
   const c = conditions.find((q) => q.op === '$match' && q.field.startsWith('metadata['));
-  return c ? { access: { kind: 'metadata' as const, key: c.field.slice('metadata['.length, -1), value: c.value as string }, uses: [c] } : undefined;
+  return c
+    ? {
+        access: {
+          kind: 'metadata' as const,
+          key: c.field.slice('metadata['.length, -1),
+          value: c.value as string,
+        },
+        uses: [c],
+      }
+    : undefined;
 }
 
 /** Every bound on `timestamp` among the conditions, tightest kept (the others still hold through `keep`). */
@@ -100,10 +137,15 @@ function timeAccess(conditions: Condition[]) {
   let to: Bound | undefined;
   for (const c of uses) {
     const at = c.value as string;
-    if (c.op === '$gt' || c.op === '$gte' || c.op === '$match') from = tighter(from, { at, inclusive: c.op !== '$gt' }, 'lower');
-    if (c.op === '$lt' || c.op === '$lte' || c.op === '$match') to = tighter(to, { at, inclusive: c.op !== '$lt' }, 'upper');
+    if (c.op === '$gt' || c.op === '$gte' || c.op === '$match')
+      from = tighter(from, { at, inclusive: c.op !== '$gt' }, 'lower');
+    if (c.op === '$lt' || c.op === '$lte' || c.op === '$match')
+      to = tighter(to, { at, inclusive: c.op !== '$lt' }, 'upper');
   }
-  return { access: { kind: 'time' as const, ...(from ? { from } : {}), ...(to ? { to } : {}) }, uses };
+  return {
+    access: { kind: 'time' as const, ...(from ? { from } : {}), ...(to ? { to } : {}) },
+    uses,
+  };
 }
 
 function tighter(current: Bound | undefined, next: Bound, side: 'lower' | 'upper'): Bound {

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
 import { createAuthApp } from '../lib/auth/app.js';
 import { loadAuthConfig } from '../lib/auth/static-clients.js';
+import { withObservability } from '../lib/observability/lambda-handler.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 import { tableProbes } from '../lib/platform/table-probes.js';
 import { createVersionsApp } from '../lib/platform/versions.js';
@@ -23,4 +24,4 @@ const app = new Hono<{ Bindings: Record<string, unknown> }>()
   .route('/', versions)
   .all('*', (c) => auth.fetch(c.req.raw, c.env));
 
-export const handler = handle(app);
+export const handler = withObservability(handle(app), process.env);

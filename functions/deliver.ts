@@ -1,5 +1,6 @@
 // The deliver Lambda: fed by the deliveries queue (with ReportBatchItemFailures), one signed POST per message.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { withObservability } from '../lib/observability/lambda-handler.js';
 import { type DeliverDeps, deliverBatch } from '../lib/webhooks/deliver/deliver-batch.js';
 import { workerDepsFromEnv } from '../lib/webhooks/worker-env.js';
 
@@ -13,10 +14,10 @@ export function deliverDepsFromEnv(env: NodeJS.ProcessEnv = process.env): Delive
 
 let deps: DeliverDeps | undefined;
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = withObservability(async (event: SQSEvent): Promise<SQSBatchResponse> => {
   deps ??= deliverDepsFromEnv(process.env);
   return deliverBatch(
     event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
     deps,
   );
-};
+}, process.env);

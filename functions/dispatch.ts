@@ -1,4 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { withObservability } from '../lib/observability/lambda-handler.js';
 import { dispatchDepsFromEnv } from '../lib/webhooks/dispatch/deps.js';
 import { dispatchBatch, type StreamRecordLike } from '../lib/webhooks/dispatch/dispatch-batch.js';
 
@@ -8,5 +9,8 @@ import { dispatchBatch, type StreamRecordLike } from '../lib/webhooks/dispatch/d
  */
 const deps = dispatchDepsFromEnv(process.env);
 
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
-  dispatchBatch(event.Records as StreamRecordLike[], deps);
+export const handler = withObservability(
+  async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
+    dispatchBatch(event.Records as StreamRecordLike[], deps),
+  process.env,
+);

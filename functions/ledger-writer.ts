@@ -4,12 +4,16 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { writerDepsFromEnv } from '../lib/ledger/sequencer/writer-env.js';
 import { handleIntents } from '../lib/ledger/sequencer/writer-handler.js';
+import { withObservability } from '../lib/observability/lambda-handler.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 const deps = writerDepsFromEnv(process.env);
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> =>
-  handleIntents(
-    event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
-    deps,
-  );
+export const handler = withObservability(
+  async (event: SQSEvent): Promise<SQSBatchResponse> =>
+    handleIntents(
+      event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
+      deps,
+    ),
+  process.env,
+);

@@ -1,5 +1,6 @@
 import { rotateSigningKeys } from '../lib/auth/keys/signing-keys.js';
 import { keyStoreFor } from '../lib/auth/keys/vault-for-runtime.js';
+import { withObservability } from '../lib/observability/lambda-handler.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 
 const runtime = createRuntime(process.env);
@@ -9,8 +10,8 @@ const store = keyStoreFor(runtime);
 const minNextAgeSeconds = Number(process.env.KEY_MIN_PUBLISH_SECONDS ?? 24 * 3600);
 
 /** Scheduled (EventBridge): one rotation step. Idempotent and safe to run concurrently. */
-export const handler = async () => {
+export const handler = withObservability(async () => {
   const result = await rotateSigningKeys(store, { nowMs: Date.now(), minNextAgeSeconds });
   runtime.logger.log('info', 'key rotation', { ...result });
   return result;
-};
+}, process.env);

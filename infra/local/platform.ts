@@ -11,6 +11,7 @@ import type { ThrottlePolicy } from '../../lib/auth/throttle.js';
 import { SERVICES } from '../../lib/bearer/scopes.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { createLogger, logLevelFromEnv } from '../../lib/observability/logger.js';
+import { installMetricSink } from '../../lib/observability/metrics.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
 import { createProtectedApp } from '../../lib/platform/protected-app.js';
 import { createRuntime } from '../../lib/platform/runtime.js';
@@ -26,6 +27,7 @@ import { createGateway, type FetchHandler, type HealthReport } from './gateway.j
 import { startKeyRotation } from './key-rotation.js';
 import { startLedgerWorkers } from './lambda/ledger-workers.js';
 import { startLedgerWriters } from './lambda/ledger-writers.js';
+import { localMetrics } from './metrics/registry.js';
 import { startDispatchPollers } from './pollers/dispatch-pollers.js';
 import { createQueuePoller } from './pollers/queue-poller.js';
 import { requeuePendingDeliveries } from './pollers/requeue-pending.js';
@@ -163,6 +165,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ...queues,
     };
     const runtime = createRuntime(env);
+    // The services in this process record into the registry `/_metrics` renders; the workers' EMF joins it.
+    const uninstallMetrics = installMetricSink(localMetrics);
+    stops.push(async () => uninstallMetrics());
     // The ledger runs as its Lambda does: worker processes from the function's own module, behind API
     // Gateway's event mapping (design rule 9). The other services stay in this process.
     const ledger = await startLedgerWorkers({

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/index.js';
+import { defaultMetricsNamespace } from '../observability/catalog.js';
 import { QUEUES, TABLES, type TableId } from '../resources/definitions.js';
 
 export type Stage = 'local' | 'dev' | 'prod';
@@ -115,4 +116,32 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   if (value === undefined || value === '')
     throw new ConfigurationError(`environment variable ${name} is required`);
   return value;
+}
+
+// ---- Observability (metrics and logs) --------------------------------------------------------------------------
+
+/** How a Lambda function reports its figures (lib/observability). */
+export interface ObservabilityConfig {
+  /** CloudWatch namespace of the EMF metrics: METRICS_NAMESPACE, default `Platform/<STAGE>`. */
+  metricsNamespace: string;
+  /** The container was started ahead of traffic (provisioned concurrency): its first invocation is not cold. */
+  provisioned: boolean;
+}
+
+/** CloudWatch's namespace alphabet, and at most 255 characters. */
+const METRICS_NAMESPACE = /^[A-Za-z0-9.\-_/#:]{1,255}$/;
+
+export function observabilityConfigFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): ObservabilityConfig {
+  const metricsNamespace = env.METRICS_NAMESPACE || defaultMetricsNamespace(env.STAGE ?? 'dev');
+  if (!METRICS_NAMESPACE.test(metricsNamespace))
+    throw new ConfigurationError(
+      `METRICS_NAMESPACE must be 1-255 of A-Z a-z 0-9 . - _ / # : (got "${metricsNamespace.slice(0, 64)}")`,
+    );
+  return {
+    metricsNamespace,
+    // Set by Lambda itself, as Powertools reads it.
+    provisioned: env.AWS_LAMBDA_INITIALIZATION_TYPE === 'provisioned-concurrency',
+  };
 }

@@ -22,7 +22,9 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'init-error'; error: SerializedError }
   | { type: 'result'; id: number; result: unknown }
-  | { type: 'error'; id: number; error: SerializedError };
+  | { type: 'error'; id: number; error: SerializedError }
+  /** An EMF line the function wrote on stdout: sent before the invocation's result, on the same channel. */
+  | { type: 'metrics'; emf: string };
 
 export function serializeError(err: unknown): SerializedError {
   if (err instanceof Error) return { errorType: err.name, errorMessage: err.message };

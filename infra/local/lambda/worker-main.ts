@@ -4,6 +4,7 @@
  * time. Argument: the module's path and the name of its handler export.
  */
 import { pathToFileURL } from 'node:url';
+import { isEmfLine } from '../metrics/emf.js';
 import {
   type FromWorker,
   type InvocationContext,
@@ -18,6 +19,8 @@ const [modulePath, exportName = 'handler'] = process.argv.slice(2);
 function send(message: FromWorker): void {
   process.send!(message);
 }
+
+forwardMetrics();
 
 // The pool owns this process's life: Ctrl+C reaches the whole process group, and the parent stops its
 // workers itself. Without the parent (its IPC channel closed, even by SIGKILL) a worker has no reason to live.
@@ -79,3 +82,28 @@ process.on('message', (message: ToWorker) => {
 });
 
 send({ type: 'ready' });
+
+/**
+ * In Lambda, the EMF lines a function writes on stdout become CloudWatch metrics. Here they go to the pool over
+ * the IPC channel instead — in order with the results, so they arrive before the answer they belong to — and
+ * the platform's `/_metrics` counts them; every other line is written as it was.
+ */
+function forwardMetrics(): void {
+  const write = process.stdout.write.bind(process.stdout) as (
+    chunk: string | Uint8Array,
+    ...rest: unknown[]
+  ) => boolean;
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    if (!text.includes('"_aws"')) return write(chunk, ...rest);
+    const kept = text.split('\n').filter((line) => {
+      if (!isEmfLine(line)) return true;
+      send({ type: 'metrics', emf: line });
+      return false;
+    });
+    const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+    if (kept.join('').length > 0) return write(kept.join('\n'), ...rest);
+    callback?.();
+    return true;
+  }) as typeof process.stdout.write;
+}

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { localMetrics } from '../metrics/registry.js';
 import {
   FunctionCrashedError,
   FunctionError,
@@ -153,6 +154,8 @@ export class WorkerProcess {
   }
 
   private settle(message: FromWorker): void {
+    // Before the result it precedes: a response's figures are on `/_metrics` by the time it is answered.
+    if (message.type === 'metrics') localMetrics.ingestEmf(message.emf);
     if (message.type === 'result') this.finish(message.id, message.result);
     if (message.type === 'error')
       this.finish(

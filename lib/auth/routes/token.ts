@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { isThrottling } from '../../dynamo/errors.js';
 import { sourceAddress } from '../../http/runtime-bindings.js';
 import type { AppEnv } from '../../http/types.js';
+import { recordMetric } from '../../observability/metrics.js';
 import { hashedClientId } from '../client-id-hash.js';
 import { PrivateKeyUnavailableError } from '../keys/private-key-vault.js';
 import { OAuthError } from '../oauth-error.js';
@@ -79,6 +80,7 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
 
 function oauthError(c: Context<AppEnv>, err: OAuthError): Response {
   c.get('logFields').oauthError = err.error;
+  recordMetric('TokenFailures', { reason: err.status === 429 ? 'throttled' : err.error });
   // RFC 6749 §5.2: a 401 must challenge with the scheme the client used.
   if (err.status === 401 && /^basic /i.test(c.req.header('authorization') ?? '')) {
     c.header('WWW-Authenticate', 'Basic realm="auth", charset="UTF-8"');

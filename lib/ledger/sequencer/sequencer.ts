@@ -5,6 +5,7 @@ import { batchPut } from '../../dynamo/batch-put.js';
 import { isConditionFailure, isThrottling } from '../../dynamo/errors.js';
 import { PlatformError, ValidationError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
+import { recordMetric } from '../../observability/metrics.js';
 import { operationRequest } from '../commands/operations.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { Mapping } from '../domain/mapping.js';
@@ -124,6 +125,7 @@ export class LedgerSequencer {
     for (let attempt = 1; ; attempt++) {
       const batch = await this.attempt(fresh);
       if (batch === 'retry') {
+        recordMetric('LedgerRetries', { mode: 'group' });
         if (attempt >= MAX_COMMIT_ATTEMPTS)
           throw new Error(
             `ledger ${this.options.ledger.name}: batch not committed after ${attempt} attempts`,
@@ -296,6 +298,8 @@ export class LedgerSequencer {
       }
       view.mergeIntoBase();
       this.head = { ...next, version: (initial.version ?? 0) + 1 };
+      recordMetric('LedgerCommits', { mode: 'group' });
+      recordMetric('LedgerBatchSize', { mode: 'group' }, head.lastLogId - initial.lastLogId);
     }
     for (const { reqId, outcome } of decided)
       results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { isThrottling, isTransactionConflict } from '../../dynamo/errors.js';
 import { DependencyThrottledError, ValidationError } from '../../errors/index.js';
+import { recordMetric } from '../../observability/metrics.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
 import { type Mapping, mappingJson } from '../domain/mapping.js';
@@ -89,6 +90,7 @@ export class LedgerWriter {
       const outcome = await this.attempt(request.ledger, [request], { relayWhenLed: true });
       if (isRelay(outcome)) return outcome;
       if (outcome !== 'retry') return outcome[0]!;
+      recordMetric('LedgerRetries', { mode: 'direct' });
       if (n >= contention) return { relay: true };
       await this.sleep(Math.random() * Math.min(1000, 10 * 2 ** n));
     }
@@ -103,6 +105,7 @@ export class LedgerWriter {
     for (let n = 1; ; n++) {
       const outcome = await attempt();
       if (outcome !== 'retry') return outcome;
+      recordMetric('LedgerRetries', { mode: 'direct' });
       if (n >= MAX_ATTEMPTS)
         throw new DependencyThrottledError(
           'the ledger is busy with concurrent writes; retry shortly',
@@ -192,16 +195,20 @@ export class LedgerWriter {
       requests,
     );
     if (writes.length === 0) return outcomes;
-    return (await commitWrites(
-      this.options.doc,
-      table,
-      ledgerKeys.head(ledger.name),
-      snapshot.head,
-      head,
-      writes,
-    ))
-      ? 'retry'
-      : outcomes;
+    if (
+      await commitWrites(
+        this.options.doc,
+        table,
+        ledgerKeys.head(ledger.name),
+        snapshot.head,
+        head,
+        writes,
+      )
+    )
+      return 'retry';
+    recordMetric('LedgerCommits', { mode: 'direct' });
+    recordMetric('LedgerBatchSize', { mode: 'direct' }, head.lastLogId - snapshot.head.lastLogId);
+    return outcomes;
   }
 
   private async attemptHead<T>(request: MappingWriteRequest<T>): Promise<T | 'retry'> {

@@ -27,6 +27,7 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../../observability/logger.js';
+import { recordMetric } from '../../observability/metrics.js';
 import { formatInstant, instantFromMs, parseInstant } from '../../time/instant.js';
 import {
   type DeliveryAttempt,
@@ -102,9 +103,10 @@ export async function deliverBatch(
   const results = await Promise.all(
     records.map(async (record) => {
       try {
-        await deliverRecord(record, deps);
+        recordMetric('WebhookDeliveries', { outcome: await deliverRecord(record, deps) });
         return undefined;
       } catch (err) {
+        recordMetric('WebhookDeliveries', { outcome: 'error' });
         deps.logger.log('error', 'webhook delivery message failed; SQS will deliver it again', {
           messageId: record.messageId,
           error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),

@@ -1,0 +1,29 @@
+/**
+ * What every Lambda entry point wraps its handler in: from the module's load, this process's metrics go to an EMF
+ * sink (Powertools Metrics); each invocation names itself to the log lines, and its metrics are written on stdout
+ * before it answers — flushed per invocation, as Powertools' `logMetrics` does, errors included.
+ */
+import { observabilityConfigFromEnv } from '../config/env.js';
+import { EmfSink } from './emf-sink.js';
+import { enterLambdaInvocation, type LambdaContextLike } from './logger.js';
+import { installMetricSink } from './metrics.js';
+
+export function withObservability<E, R, C extends LambdaContextLike = LambdaContextLike>(
+  handler: (event: E, context?: C) => Promise<R>,
+  env: NodeJS.ProcessEnv,
+): (event: E, context?: C) => Promise<R> {
+  const config = observabilityConfigFromEnv(env);
+  const sink = new EmfSink(config.metricsNamespace, (problem) =>
+    process.stderr.write(`${problem}\n`),
+  );
+  installMetricSink(sink);
+  let invocations = 0;
+  return async (event, context) => {
+    enterLambdaInvocation(context ?? {}, invocations++ === 0 && !config.provisioned);
+    try {
+      return await handler(event, context);
+    } finally {
+      sink.flush();
+    }
+  };
+}

@@ -39,13 +39,16 @@ export function installMetricSink(next: MetricSink): () => void {
   };
 }
 
-/** Adds `value` (default 1) to a metric of the catalog, with the dimensions the catalog gives it. */
+/**
+ * Adds `value` (default 1) to a metric of the catalog, with the dimensions the catalog gives it. A value that is
+ * not a finite number is dropped (EMF would write it as `null`).
+ */
 export function recordMetric<N extends MetricName>(
   name: N,
   dimensions: MetricDimensions<N>,
   value = 1,
 ): void {
-  if (sink === discard) return;
+  if (sink === discard || !Number.isFinite(value)) return;
   const definition = METRICS[name];
   sink.record({
     name,

@@ -185,7 +185,7 @@ describe('signing keys under KMS envelope encryption', () => {
     });
     expect(await authItems()).toEqual([]);
     const line = lines.find((l) => l.message === 'request')!;
-    expect(line).toMatchObject({ level: 'error', status: 503 });
+    expect(line).toMatchObject({ level: 'ERROR', service: 'auth', status: 503 });
     expect(String(line.signingKeyError)).toMatch(
       /^KMS GenerateDataKey for signing key \S+ failed: KMSInvalidStateException$/,
     );

@@ -105,7 +105,7 @@ const dynamoLocalOf = (run: NpmStart) =>
   );
 /** The lines the platform (or npm) wrote as errors; Node's and the AWS SDK's warnings are not. */
 const errorLines = (text: string) =>
-  text.split('\n').filter((line) => /^error:|^npm (error|ERR!)|"level":"error"/.test(line));
+  text.split('\n').filter((line) => /^error:|^npm (error|ERR!)|"level":"ERROR"/.test(line));
 const healthLogLines = (text: string) =>
   text.split('\n').filter((line) => line.startsWith('{') && line.includes('_health'));
 

@@ -14,6 +14,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { PlatformMetrics } from './platform-metrics.js';
 
 const FIVE_MINUTES = Duration.minutes(5);
 
@@ -33,6 +34,19 @@ export const LEDGER_INGRESS_AGE_THRESHOLD = Duration.seconds(5);
 
 /** API 5xx answers per five minutes above which someone should look (a few are normal: 503 on throttling). */
 export const API_5XX_THRESHOLD = 10;
+
+/** A service's own 5xx answers per five minutes (its `Requests` metric): the same bar, per service. */
+export const SERVICE_5XX_THRESHOLD = 10;
+/** A service's p99 latency over five minutes, measured inside the function (cold start excluded). */
+export const LATENCY_P99_THRESHOLD_MS = 2000;
+/** Deliveries ending `failed` (the retry schedule exhausted, or 410) per five minutes: many endpoints at once. */
+export const WEBHOOK_FAILED_THRESHOLD = 10;
+/** Delivery messages the deliverer could not handle (DynamoDB or SQS errors: they return to the queue). */
+export const WEBHOOK_ERROR_THRESHOLD = 5;
+/** Token requests with unknown credentials per five minutes: guessing, or a client left with a revoked secret. */
+export const TOKEN_INVALID_CLIENT_THRESHOLD = 50;
+/** Token requests refused because a client id's failure budget from one address is spent (lib/auth/throttle.ts). */
+export const TOKEN_THROTTLED_THRESHOLD = 10;
 
 /**
  * The alarm topic (encrypted with a key of its own, since CloudWatch cannot publish to a topic under the AWS
@@ -111,6 +125,48 @@ export class PlatformAlarms extends Construct {
       meaning,
       queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
       threshold.toSeconds(),
+    );
+  }
+
+  /** Alarms on the functions' own metrics (lib/observability/catalog.ts), for each service where it applies. */
+  platformMetrics(metrics: PlatformMetrics, services: readonly string[]): void {
+    for (const service of services) {
+      this.add(
+        `${service}-5xx`,
+        `${service}: ${SERVICE_5XX_THRESHOLD} or more 5xx answers in five minutes (Requests, status_class 5xx)`,
+        metrics.requests(service, '5xx'),
+        SERVICE_5XX_THRESHOLD,
+      );
+      this.add(
+        `${service}-latency-p99`,
+        `${service}: p99 latency of ${LATENCY_P99_THRESHOLD_MS} ms or more over five minutes (Latency, every route)`,
+        metrics.latency(service, 'p99'),
+        LATENCY_P99_THRESHOLD_MS,
+      );
+    }
+    this.add(
+      'webhook-deliveries-failed',
+      `webhooks: ${WEBHOOK_FAILED_THRESHOLD} or more deliveries ended failed in five minutes (retries exhausted or 410 Gone)`,
+      metrics.of('WebhookDeliveries', { outcome: 'failed' }, 'Sum'),
+      WEBHOOK_FAILED_THRESHOLD,
+    );
+    this.add(
+      'webhook-delivery-errors',
+      `webhooks: ${WEBHOOK_ERROR_THRESHOLD} or more delivery messages failed to be handled in five minutes (they return to the queue)`,
+      metrics.of('WebhookDeliveries', { outcome: 'error' }, 'Sum'),
+      WEBHOOK_ERROR_THRESHOLD,
+    );
+    this.add(
+      'token-invalid-client',
+      `auth: ${TOKEN_INVALID_CLIENT_THRESHOLD} or more token requests with unknown credentials in five minutes`,
+      metrics.of('TokenFailures', { reason: 'invalid_client' }, 'Sum'),
+      TOKEN_INVALID_CLIENT_THRESHOLD,
+    );
+    this.add(
+      'token-throttled',
+      `auth: ${TOKEN_THROTTLED_THRESHOLD} or more token requests refused by the failure budget (429) in five minutes`,
+      metrics.of('TokenFailures', { reason: 'throttled' }, 'Sum'),
+      TOKEN_THROTTLED_THRESHOLD,
     );
   }
 

@@ -1,12 +1,16 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { SERVICES } from '../../lib/bearer/scopes.js';
+import { defaultMetricsNamespace } from '../../lib/observability/catalog.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
 import { LEDGER_INGRESS_AGE_THRESHOLD, PlatformAlarms } from './alarms.js';
 import { PlatformApi } from './api.js';
 import { checkAuthConfig } from './auth-config-check.js';
 import type { StageConfig } from './config.js';
+import { PlatformDashboard } from './dashboard.js';
 import { type FunctionSpec, PlatformFunction } from './functions.js';
 import { grantTable } from './grants.js';
+import { PlatformMetrics } from './platform-metrics.js';
 import { PlatformQueues } from './queues.js';
 import { SigningKeyEncryption } from './signing-key-encryption.js';
 import { staticClientSecretEnvironment } from './static-client-secrets.js';
@@ -79,8 +83,19 @@ export class PlatformStack extends Stack {
     if (config.authConfig !== undefined)
       checkAuthConfig(config.authConfig, config.stage, Object.keys(config.staticClientSecrets));
 
+    // Every function writes its metrics (EMF) under the stage's namespace, which the dashboard and alarms read.
+    const metrics = new PlatformMetrics(defaultMetricsNamespace(config.stage));
     const make = (spec: Omit<FunctionSpec, 'memorySize'> & { memorySize?: number }) =>
-      new PlatformFunction(this, { memorySize: 1024, ...spec }, config, prefix);
+      new PlatformFunction(
+        this,
+        {
+          memorySize: 1024,
+          ...spec,
+          environment: { METRICS_NAMESPACE: metrics.namespace, ...spec.environment },
+        },
+        config,
+        prefix,
+      );
 
     const auth = make({
       name: 'auth',
@@ -213,6 +228,8 @@ export class PlatformStack extends Stack {
       'dispatch gave up on a batch of the events or a ledger stream (its description is in the queue)',
     );
     alarms.apiServerErrors(api.api);
+    alarms.platformMetrics(metrics, SERVICES);
+    new PlatformDashboard(this, 'dashboard', { physicalPrefix: prefix, metrics });
 
     new CfnOutput(this, 'ApiUrl', {
       value: publicBaseUrl,

@@ -19,15 +19,25 @@ const alarms = Object.values(dev.resources)
   .map((r) => r.Properties);
 const topic = dev.logicalId('AWS::SNS::Topic', () => true);
 
-/** An alarm as "namespace metric dimension statistic >= threshold". */
+/**
+ * An alarm as "namespace metric dimension statistic >= threshold": a resource dimension as its logical id, the
+ * platform's own dimensions as name=value pairs.
+ */
 const describeAlarm = (a: Record<string, any>) => {
-  const dimension = a.Dimensions?.[0];
-  const target = dimension ? (dimension.Value.Ref ?? dimension.Value['Fn::GetAtt']?.[0]) : '-';
-  return `${a.Namespace} ${a.MetricName} ${target} ${a.Statistic} >= ${a.Threshold}`;
+  const dimensions = (a.Dimensions ?? []) as Array<{ Name: string; Value: any }>;
+  const target =
+    dimensions
+      .map((d) =>
+        typeof d.Value === 'string'
+          ? `${d.Name}=${d.Value}`
+          : (d.Value.Ref ?? d.Value['Fn::GetAtt']?.[0]),
+      )
+      .join(',') || '-';
+  return `${a.Namespace} ${a.MetricName} ${target} ${a.ExtendedStatistic ?? a.Statistic} >= ${a.Threshold}`;
 };
 
 describe('alarms', () => {
-  it('cover errors and throttles of every function, stream age, ledger ingress age, the dead-letter and failure queues and API 5xx', () => {
+  it('cover errors and throttles of every function, stream age, ledger ingress age, the dead-letter and failure queues, API 5xx, and the platform metrics (5xx and p99 latency per service, webhook failures, token failures)', () => {
     const fn = (name: string) => dev.fnId(`platform-dev-${name}`);
     expect(alarms.map(describeAlarm).sort()).toEqual(
       [
@@ -41,6 +51,14 @@ describe('alarms', () => {
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-deliveries-dlq')} Maximum >= 1`,
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-dispatch-failures')} Maximum >= 1`,
         `AWS/ApiGateway 5xx ${dev.logicalId('AWS::ApiGatewayV2::Api', () => true)} Sum >= 10`,
+        ...['ledger', 'webhooks', 'payments', 'auth'].flatMap((service) => [
+          `Platform/dev Requests service=${service},status_class=5xx Sum >= 10`,
+          `Platform/dev Latency service=${service} p99 >= 2000`,
+        ]),
+        'Platform/dev WebhookDeliveries outcome=failed,service=webhooks Sum >= 10',
+        'Platform/dev WebhookDeliveries outcome=error,service=webhooks Sum >= 5',
+        'Platform/dev TokenFailures reason=invalid_client,service=auth Sum >= 50',
+        'Platform/dev TokenFailures reason=throttled,service=auth Sum >= 10',
       ].sort(),
     );
   });

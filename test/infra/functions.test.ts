@@ -116,6 +116,7 @@ describe('Lambda functions', () => {
     const service = {
       STAGE: 'dev',
       LOG_LEVEL: 'info',
+      METRICS_NAMESPACE: 'Platform/dev',
       ...tableEnvironment('platform-dev-'),
       PUBLIC_BASE_URL: api,
     };
@@ -124,6 +125,7 @@ describe('Lambda functions', () => {
     const worker = {
       STAGE: 'dev',
       LOG_LEVEL: 'info',
+      METRICS_NAMESPACE: 'Platform/dev',
       WEBHOOKS_TABLE: 'platform-dev-webhooks',
       DELIVERIES_QUEUE_URL: queue,
     };

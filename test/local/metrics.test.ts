@@ -1,10 +1,13 @@
 /**
  * `GET /_metrics` on the local platform: the figures of the services in the platform's process (auth, webhooks,
  * the deliverer) and of the ledger's worker processes (their EMF lines, sent over the pool's channel), counted
- * exactly for a token refused, a token issued, a ledger created and written, a webhook delivered.
+ * exactly for a token refused, a token issued, a ledger created and written, a webhook delivered, and a write
+ * relayed to the ledger writer's process (group commit).
  */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
+import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { startTestPlatform, until } from '../support/platform.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -136,5 +139,53 @@ describe('GET /_metrics on the local platform', () => {
     expect(samples(after, 'platform_webhook_deliveries_total')).toEqual([
       'platform_webhook_deliveries_total{service="webhooks",outcome="succeeded"} 1',
     ]);
-  }, 180_000);
+
+    // A write relayed to the ledger writer (its own worker process): a live lease on HEAD says the ledger is
+    // busy, so the request hands its write over and the writer commits it as a group of one.
+    const doc = createDocumentClient({
+      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      region: 'us-east-1',
+    });
+    await doc.send(
+      new UpdateCommand({
+        TableName: platform.env.LEDGER_TABLE!,
+        Key: { pk: 'L#metered', sk: 'HEAD' },
+        UpdateExpression: 'SET leaseOwner = :other, leaseUntil = :until',
+        ExpressionAttributeValues: { ':other': 'another-writer', ':until': Date.now() + 60_000 },
+      }),
+    );
+    const relayed = await api('POST', '/api/ledger/v2/metered/transactions', {
+      postings: [{ source: 'world', destination: 'users:2', amount: 5, asset: 'USD/2' }],
+    });
+    expect(relayed.status).toBe(200);
+    // The writer's invocation drains the queue a while before it ends and writes its figures.
+    const grouped = await until(
+      'the group commit counted',
+      async () => {
+        const { lines } = await scrape();
+        const group = 'platform_ledger_commits_total{service="ledger",mode="group"}';
+        return samples(lines, group).length > 0 ? lines : undefined;
+      },
+      60_000,
+    );
+    expect(
+      samples(
+        grouped,
+        'platform_ledger_commits_total',
+        'platform_ledger_batch_size_count',
+        'platform_ledger_batch_size_sum',
+        'platform_ledger_retries_total',
+      ),
+    ).toEqual([
+      'platform_ledger_commits_total{service="ledger",mode="direct"} 1',
+      'platform_ledger_commits_total{service="ledger",mode="group"} 1',
+      'platform_ledger_batch_size_sum{service="ledger",mode="direct"} 1',
+      'platform_ledger_batch_size_count{service="ledger",mode="direct"} 1',
+      'platform_ledger_batch_size_sum{service="ledger",mode="group"} 1',
+      'platform_ledger_batch_size_count{service="ledger",mode="group"} 1',
+    ]);
+    const writes =
+      'platform_http_requests_total{service="ledger",route="POST /api/ledger/v2/:ledger/transactions"';
+    expect(samples(grouped, writes)).toEqual([`${writes},status_class="2xx"} 2`]);
+  }, 240_000);
 });

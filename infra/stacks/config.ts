@@ -31,6 +31,8 @@ export interface StageConfig {
   throttle: { rateLimit: number; burstLimit: number };
   /** Browser origins allowed to call the API (CORS_ALLOWED_ORIGINS of the service functions); absent: CORS off. */
   corsOrigins?: string[];
+  /** X-Ray active tracing of every function (`-c tracing=true`): Lambda's own segments, no tracer in the bundles. */
+  tracing: boolean;
 }
 
 export interface ContextReader {
@@ -102,7 +104,15 @@ export function stageConfigFromContext(context: ContextReader): StageConfig {
     logRetentionDays: retention !== undefined ? Number(retention) : defaults.logRetentionDays,
     throttle: defaults.throttle,
     ...(cors.length > 0 ? { corsOrigins: cors } : {}),
+    tracing: booleanValue(context, 'tracing'),
   };
+}
+
+function booleanValue(context: ContextReader, key: string): boolean {
+  const value = String(context.tryGetContext(key) ?? 'false');
+  if (value !== 'true' && value !== 'false')
+    throw new Error(`context "${key}" must be true or false (got "${value}")`);
+  return value === 'true';
 }
 
 function checkBaseUrl(raw: string): void {

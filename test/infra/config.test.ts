@@ -15,6 +15,7 @@ describe('stage configuration from context', () => {
       staticClientSecrets: {},
       logRetentionDays: 30,
       throttle: { rateLimit: 50, burstLimit: 100 },
+      tracing: false,
     });
   });
 
@@ -27,6 +28,7 @@ describe('stage configuration from context', () => {
         staticClientSecrets: '{"A_SECRET":"name#field"}',
         sourcemap: 'true',
         alarmEmail: 'ops@example.com',
+        tracing: 'true',
       }),
     ).toEqual({
       stage: 'prod',
@@ -37,6 +39,7 @@ describe('stage configuration from context', () => {
       alarmEmail: 'ops@example.com',
       logRetentionDays: 365,
       throttle: { rateLimit: 500, burstLimit: 1000 },
+      tracing: true,
     });
     expect(read({ ledgerBuckets: ['a'] }).ledgerBuckets).toEqual(['a']);
     expect(
@@ -68,6 +71,7 @@ describe('stage configuration from context', () => {
       { staticClientSecrets: '["x"]' },
       'context "staticClientSecrets" must be a JSON object of strings',
     ],
+    [{ tracing: 'on' }, 'context "tracing" must be true or false (got "on")'],
     [{ logRetentionDays: '45' }, /log retention of 45 days is not one CloudWatch Logs accepts/],
     [
       { corsOrigins: 'https://console.example.com/app' },

@@ -148,6 +148,18 @@ describe('Lambda functions', () => {
     expect(env('deliver')).toEqual(worker);
   });
 
+  it('active tracing only on the tracing switch, for every function, with the X-Ray writes it needs', () => {
+    for (const name of FUNCTIONS)
+      expect(dev.fn(`platform-dev-${name}`).TracingConfig).toBeUndefined();
+    const traced = templateReader(synthPlatform({ stage: 'dev', tracing: 'true' }).template);
+    for (const name of FUNCTIONS) {
+      expect(traced.fn(`platform-dev-${name}`).TracingConfig).toEqual({ Mode: 'Active' });
+      expect(traced.permissions(`platform-dev-${name}`)).toContain(
+        'xray:PutTelemetryRecords,xray:PutTraceSegments on *',
+      );
+    }
+  });
+
   it('CORS origins from context reach every HTTP function, not the workers', () => {
     const cors = templateReader(
       synthPlatform({ stage: 'dev', corsOrigins: 'https://console.example.com' }).template,

@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: each app declares its own bindings type; the gateway passes them on
 export type FetchHandler = (request: Request, env?: any) => Response | Promise<Response>;
 
 export interface HealthReport {

@@ -127,9 +127,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     if (!dynamoEndpoint) {
       dynamo = await startDynamoLocal(options.dataDir ? { dataDir: options.dataDir } : {});
       stops.push(dynamo.stop);
-      dynamo.onUnexpectedExit((code) =>
-        fatalListeners.forEach((l) => l(`DynamoDB Local exited unexpectedly (code ${code})`)),
-      );
+      dynamo.onUnexpectedExit((code) => {
+        for (const l of fatalListeners) l(`DynamoDB Local exited unexpectedly (code ${code})`);
+      });
       dynamoEndpoint = dynamo.endpoint;
     }
     const sqs = await startSqsLocal();
@@ -141,7 +141,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     };
     const dynamoClient = new DynamoDBClient({ ...local, endpoint: dynamoEndpoint });
     const sqsClient = new SQSClient({ ...local, endpoint: sqs.endpoint });
-    stops.push(async () => (dynamoClient.destroy(), sqsClient.destroy()));
+    stops.push(async () => {
+      dynamoClient.destroy();
+      sqsClient.destroy();
+    });
     const prefix = options.resourcePrefix ?? 'platform-';
     const tables = await ensureTables(dynamoClient, prefix);
     const queues = await ensureQueues(sqsClient, prefix);

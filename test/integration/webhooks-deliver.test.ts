@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -393,7 +393,10 @@ describe('deliver', () => {
     });
     await expect.poll(() => posts).toBe(1);
     const duplicate = await run([message], {
-      post: async () => (posts++, { status: 200, durationMs: 1, bodyPreview: 'ok' }),
+      post: async () => {
+        posts++;
+        return { status: 200, durationMs: 1, bodyPreview: 'ok' };
+      },
     });
     expect(duplicate.batchItemFailures).toEqual([]);
     expect(posts).toBe(1);

@@ -85,7 +85,7 @@ describe('receiver verify', () => {
     expect(verify(header, 'dlv_other', TS, SECRET, BODY)).toBe(false);
     expect(verify(header, ID, TS + 1, SECRET, BODY)).toBe(false);
     expect(verify(header, ID, TS, OTHER, BODY)).toBe(false);
-    expect(verify(header.slice(0, -4) + 'AAA=', ID, TS, SECRET, BODY)).toBe(false);
+    expect(verify(`${header.slice(0, -4)}AAA=`, ID, TS, SECRET, BODY)).toBe(false);
   });
 
   it('accepts a two-secret header with either secret', () => {

@@ -1,5 +1,4 @@
 import { ValidationError } from '../../errors/index.js';
-import { ASSET } from '../../money/asset.js';
 import { type FeatureSet, requireFeature } from './features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from './names.js';
 import { isObject, quote, readQueryOperator } from './query-json.js';

@@ -155,7 +155,7 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
 
   const stamp = () => formatInstant(instantFromMs(now()));
   const config = await configs.get(delivery.configId);
-  if (!config || !config.active) {
+  if (!config?.active) {
     const cancelled = await deliveries.cancel(delivery, stamp(), delivery.attempts);
     log('info', 'webhook delivery cancelled: config missing or inactive', {
       configId: delivery.configId,

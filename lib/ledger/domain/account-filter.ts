@@ -71,8 +71,6 @@ export const isMetadataFilter = (filter: AccountFilter): filter is MetadataFilte
   'metadata' in filter;
 export const isBalanceFilter = (filter: AccountFilter): filter is BalanceFilter =>
   'balance' in filter;
-export const isAddressFilter = (filter: AccountFilter): filter is AddressFilter =>
-  'address' in filter;
 export const isSegmentFilter = (filter: AccountFilter): filter is SegmentFilter =>
   'segments' in filter;
 

@@ -1,5 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
@@ -35,7 +35,9 @@ export function registerTransfer(program: Command, cli: Cli): void {
         const target =
           temporary !== undefined ? createWriteStream(temporary, { mode: 0o600 }) : stdoutSink(cli);
         try {
-          await pipeline(Readable.fromWeb(res.body as never), counter.transform(), target);
+          // A 200 without a body is an empty log; `fromWeb` wants the DOM stream type, which Node's fetch returns.
+          const body = res.body ? Readable.fromWeb(res.body as never) : Readable.from([]);
+          await pipeline(body, counter.transform(), target);
           if (counter.lines < atLeast || !counter.endsWithNewline)
             throw new CliError(
               `the export of ${ledger} was cut short after ${counter.lines} logs (the log holds at least ${atLeast})`,
@@ -61,14 +63,8 @@ export function registerTransfer(program: Command, cli: Cli): void {
     .action(
       action(cli, async (run, raw, file) => {
         const ledger = ledgerName(raw!);
-        const source = file === '-' ? process.stdin : createReadStream(file!);
-        // Opening errors (no such file) surface before any request is made.
-        await new Promise<void>((resolve, reject) => {
-          if (source === process.stdin) resolve();
-          else source.once('open', () => resolve()).once('error', reject);
-        }).catch((e: Error) => {
-          throw new CliError(`cannot read ${file}: ${e.message}`);
-        });
+        // A missing or unreadable file is reported before any request is made.
+        const source = file === '-' ? process.stdin : await openFile(file!);
         const client = await run.client();
         const counter = new LineCounter();
         const body = Readable.toWeb(source.pipe(counter.transform())) as ReadableStream<Uint8Array>;
@@ -81,6 +77,19 @@ export function registerTransfer(program: Command, cli: Cli): void {
         return 0;
       }),
     );
+}
+
+async function openFile(path: string): Promise<Readable> {
+  try {
+    const handle = await open(path);
+    if (!(await handle.stat()).isFile()) {
+      await handle.close();
+      throw new Error('not a file');
+    }
+    return handle.createReadStream();
+  } catch (e) {
+    throw new CliError(`cannot read ${path}: ${(e as Error).message}`);
+  }
 }
 
 /** Counts the lines of a byte stream as it passes through (an export holds one log per line). */

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
-import { signatureHeader } from '../lib/webhooks/signing/sign.js';
+import { signatureHeader } from '../lib/webhooks/domain/signing.js';
 import { median, round } from './stats.js';
 
 export const MIN_SIGNING_RATIO = 3;

@@ -1,7 +1,7 @@
 // The deliver Lambda: fed by the deliveries queue (with ReportBatchItemFailures), one signed POST per message.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { type DeliverDeps, deliverBatch } from '../lib/webhooks/deliver/deliver-batch.js';
-import { workerDepsFromEnv } from '../lib/webhooks/worker-env.js';
+import { workerDepsFromEnv } from '../lib/webhooks/settings-from-env.js';
 
 /**
  * Deps from the environment (see `workerDepsFromEnv`). Loopback targets are allowed only when `STAGE=local`

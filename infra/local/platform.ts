@@ -17,7 +17,7 @@ import { createRuntime } from '../../lib/platform/runtime.js';
 import { createVersionsApp } from '../../lib/platform/versions.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
-import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
+import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { type DispatchDeps, dispatchBatch } from '../../lib/webhooks/dispatch/dispatch-batch.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { durableWrites } from './durability-barrier.js';

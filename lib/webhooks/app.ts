@@ -4,13 +4,13 @@ import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
 import { sqsClientFromEnv } from '../sqs/client.js';
-import { ReplayRequests } from './deliveries/replay-requests.js';
-import { DeliveryStore } from './deliveries/store.js';
 import { configSchemas, secretOverlapSecondsFromEnv } from './domain/config.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { configRoutes } from './routes/configs.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { ConfigStore } from './store/config-store.js';
+import { DeliveryStore } from './store/delivery-store.js';
+import { ReplayRequests } from './store/replay-requests.js';
 
 export interface WebhooksAppOptions {
   now?: () => number;

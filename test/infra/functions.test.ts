@@ -6,7 +6,7 @@ import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { writerDepsFromEnv as ledgerWriterDepsFromEnv } from '../../lib/ledger/sequencer/writer-env.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
-import { workerDepsFromEnv } from '../../lib/webhooks/worker-env.js';
+import { workerDepsFromEnv } from '../../lib/webhooks/settings-from-env.js';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 

@@ -31,14 +31,14 @@ import {
   deliverBatch,
   deliverRecord,
 } from '../../lib/webhooks/deliver/deliver-batch.js';
+import { newConfig, newConfigId } from '../../lib/webhooks/domain/config.js';
 import {
   type Delivery,
   deliveryId,
   encodeDeliveryMessage,
-} from '../../lib/webhooks/deliveries/model.js';
-import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
-import { newConfig, newConfigId } from '../../lib/webhooks/domain/config.js';
+} from '../../lib/webhooks/domain/delivery.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
+import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;

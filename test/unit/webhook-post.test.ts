@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
-import { deliveryHeaders, unixSeconds } from '../../lib/webhooks/signing/sign.js';
-import { isFailure, postWebhook } from '../../lib/webhooks/ssrf/post-webhook.js';
+import { deliveryHeaders, unixSeconds } from '../../lib/webhooks/domain/signing.js';
+import { isFailure, postWebhook } from '../../lib/webhooks/deliver/post-webhook.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;

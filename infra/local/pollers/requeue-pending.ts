@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { encodeDeliveryMessage } from '../../../lib/webhooks/deliveries/model.js';
-import type { DeliveryStore } from '../../../lib/webhooks/deliveries/store.js';
+import { encodeDeliveryMessage } from '../../../lib/webhooks/domain/delivery.js';
+import type { DeliveryStore } from '../../../lib/webhooks/store/delivery-store.js';
 
 /**
  * The local queue (fauxqs) lives in memory, so a restart loses the messages of deliveries still `pending` — a

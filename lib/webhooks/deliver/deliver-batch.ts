@@ -28,25 +28,25 @@ import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../../observability/logger.js';
 import { formatInstant, instantFromMs, parseInstant } from '../../time/instant.js';
+import type { WebhookConfig } from '../domain/config.js';
 import {
   type DeliveryAttempt,
   decodeDeliveryMessage,
   encodeDeliveryMessage,
-} from '../deliveries/model.js';
-import { DeliveryStore } from '../deliveries/store.js';
-import type { WebhookConfig } from '../domain/config.js';
+} from '../domain/delivery.js';
 import { onConfigDeactivated } from '../domain/lifecycle.js';
-import { classifyOutcome } from '../retry/outcome.js';
-import { nextAttempt } from '../retry/schedule.js';
-import { sqsHop } from '../retry/sqs-delay.js';
-import { deliveryHeaders, unixSeconds } from '../signing/sign.js';
+import { classifyOutcome } from '../domain/response-outcome.js';
+import { nextAttempt } from '../domain/retry-schedule.js';
+import { deliveryHeaders, unixSeconds } from '../domain/signing.js';
+import { ConfigStore } from '../store/config-store.js';
+import { DeliveryStore } from '../store/delivery-store.js';
+import { sqsHop } from '../store/sqs-delay.js';
 import {
   isFailure,
   type PostWebhookInput,
   type PostWebhookResult,
   postWebhook,
-} from '../ssrf/post-webhook.js';
-import { ConfigStore } from '../store/config-store.js';
+} from './post-webhook.js';
 
 export const DELIVERY_TIMEOUT_MS = 15_000;
 /** Beyond the POST's timeout, time for signing, the record and the re-enqueue before a claim's lease passes. */

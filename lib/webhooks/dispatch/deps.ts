@@ -1,4 +1,4 @@
-import { workerDepsFromEnv } from '../worker-env.js';
+import { workerDepsFromEnv } from '../settings-from-env.js';
 import type { DispatchDeps } from './dispatch-batch.js';
 
 /** The dispatcher's dependencies from a function's environment (see `workerDepsFromEnv`). */

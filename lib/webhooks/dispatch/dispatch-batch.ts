@@ -2,14 +2,9 @@ import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../../observability/logger.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
-import {
-  type Delivery,
-  deliveryId,
-  deliveryKeys,
-  encodeDeliveryMessage,
-} from '../deliveries/model.js';
-import { DeliveryStore } from '../deliveries/store.js';
-import { subscriptionPartition, subscriptionsVersionKey } from '../store/keys.js';
+import { type Delivery, deliveryId, encodeDeliveryMessage } from '../domain/delivery.js';
+import { DeliveryStore } from '../store/delivery-store.js';
+import { deliveryKeys, subscriptionPartition, subscriptionsVersionKey } from '../store/keys.js';
 import { type DispatchedEvent, eventsOfRecord, type StreamRecordLike } from './record-events.js';
 
 export { MalformedEventError } from '../../events/malformed-event.js';

@@ -4,9 +4,9 @@ import { NotFoundError } from '../../errors/index.js';
 import type { AppEnv } from '../../http/types.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { signingSecrets } from '../deliver/deliver-batch.js';
+import { isFailure, postWebhook } from '../deliver/post-webhook.js';
 import { configView, isConfigId } from '../domain/config.js';
-import { deliveryHeaders, unixSeconds } from '../signing/sign.js';
-import { isFailure, postWebhook } from '../ssrf/post-webhook.js';
+import { deliveryHeaders, unixSeconds } from '../domain/signing.js';
 import type { ConfigStore } from '../store/config-store.js';
 
 /** The reference platform's test body, sent as is (it is not an event envelope). */

@@ -5,13 +5,13 @@ import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
-import { replayDeliveries, replayDeliveriesSchema } from '../deliveries/bulk-replay.js';
-import { DELIVERY_FILTERS, readDeliveryFilter } from '../deliveries/list-filter.js';
-import { type Delivery, encodeDeliveryMessage } from '../deliveries/model.js';
-import type { ReplayRequests } from '../deliveries/replay-requests.js';
-import { DELIVERIES_LIST, type DeliveryStore } from '../deliveries/store.js';
-import { attemptView, deliveryView } from '../deliveries/views.js';
+import { replayDeliveries, replayDeliveriesSchema } from '../commands/bulk-replay.js';
+import { type Delivery, encodeDeliveryMessage } from '../domain/delivery.js';
+import { DELIVERY_FILTERS, readDeliveryFilter } from '../domain/delivery-filter.js';
+import { attemptView, deliveryView } from '../domain/delivery-views.js';
 import type { ConfigStore } from '../store/config-store.js';
+import { DELIVERIES_LIST, type DeliveryStore } from '../store/delivery-store.js';
+import type { ReplayRequests } from '../store/replay-requests.js';
 
 const DELIVERY_ID = /^[0-9a-f]{32}$/;
 

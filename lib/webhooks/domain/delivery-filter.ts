@@ -1,8 +1,8 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
-import { isConfigId } from '../domain/config.js';
-import type { DeliveryStatus } from './model.js';
-import type { DeliveryListFilter } from './store.js';
+import type { DeliveryListFilter } from '../store/delivery-store.js';
+import { isConfigId } from './config.js';
+import type { DeliveryStatus } from './delivery.js';
 
 /** The query parameters of GET /deliveries, named as the reference platform names them. */
 export const DELIVERY_FILTERS = ['configId', 'status', 'createdAtFrom', 'createdAtTo'] as const;

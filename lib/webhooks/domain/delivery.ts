@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { deliverySortKey } from './index-keys.js';
 
 /**
  * The contract between dispatch (events stream → deliveries) and deliver (SQS → signed POST): the delivery
@@ -62,17 +61,6 @@ export interface DeliveryAttempt {
 export function deliveryId(eventId: string, configId: string): string {
   return createHash('sha256').update(`${eventId}/${configId}`).digest('hex').slice(0, 32);
 }
-
-export const deliveryKeys = {
-  delivery: (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' }),
-  /** gsi1: all deliveries newest first, `gsi1sk` = `<sortable createdAt>#<id>` (fixed width: text order is time order). */
-  list: 'DELIVERIES',
-  listSort: deliverySortKey,
-  attempt: (id: string, attempt: number) => ({
-    pk: `DELIVERY#${id}`,
-    sk: `ATTEMPT#${String(attempt).padStart(4, '0')}`,
-  }),
-};
 
 /** The SQS message body of a delivery: a pointer, never the payload (SQS messages are at most 256 KiB). */
 export interface DeliveryMessage {

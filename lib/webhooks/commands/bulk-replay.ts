@@ -3,9 +3,9 @@ import { ValidationError } from '../../errors/index.js';
 import { decodeCursor, encodeCursor } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs, parseInstant, sortableInstant } from '../../time/instant.js';
 import { isConfigId } from '../domain/config.js';
-import { filterPartition } from './index-keys.js';
-import type { Delivery, DeliveryStatus } from './model.js';
-import type { DeliveryStore } from './store.js';
+import type { Delivery, DeliveryStatus } from '../domain/delivery.js';
+import type { DeliveryStore } from '../store/delivery-store.js';
+import { filterPartition } from '../store/keys.js';
 
 /**
  * POST /deliveries/replay (the official SDK's `replayDeliveries`, the reference platform's bulk replay): the

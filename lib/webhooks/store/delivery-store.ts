@@ -11,14 +11,15 @@ import { isConditionFailure, isTransactionConflict } from '../../dynamo/errors.j
 import type { TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
+import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../domain/delivery.js';
 import type { PendingDeliveries } from '../domain/lifecycle.js';
 import {
+  deliveryKeys,
   deliverySortKey,
   filterPartition,
   indexPartitions,
   statusPartitions,
-} from './index-keys.js';
-import { type Delivery, type DeliveryAttempt, type DeliveryStatus, deliveryKeys } from './model.js';
+} from './keys.js';
 
 /** What locates a delivery's index items: its id, config and creation time. */
 export type DeliveryRef = Pick<Delivery, 'id' | 'configId' | 'createdAt'>;

@@ -14,8 +14,9 @@ import {
   dispatchBatch,
   type StreamRecordLike,
 } from '../../lib/webhooks/dispatch/dispatch-batch.js';
-import { decodeDeliveryMessage, deliveryId } from '../../lib/webhooks/domain/delivery.js';
+import { deliveryId } from '../../lib/webhooks/domain/delivery.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
+import { decodeDeliveryMessage } from '../../lib/webhooks/store/delivery-queue.js';
 import { deliveryKeys, subscriptionKey } from '../../lib/webhooks/store/keys.js';
 import { testEnvironment } from '../support/tables.js';
 

@@ -1,8 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { decodeSecret } from '../../lib/webhooks/domain/secret-key.js';
+import {
+  deliveryHeaders,
+  signatureHeader,
+  unixSeconds,
+} from '../../lib/webhooks/domain/signing.js';
 import { verify, verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
-import { decodeSecret } from '../../lib/webhooks/signing/secret-key.js';
-import { deliveryHeaders, signatureHeader, unixSeconds } from '../../lib/webhooks/signing/sign.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const OTHER = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { deliverySortKey } from './index-keys.js';
 
 /**
- * The contract between dispatch (events stream → deliveries) and deliver (SQS → signed POST): the delivery
- * record in the webhooks table and the SQS message that points at it.
+ * A delivery: one event for one config, created by dispatch (events stream → deliveries) and worked by deliver
+ * (queue → signed POST), with its attempts. Its items are in `store/delivery-store.ts`, the queue message that
+ * points at it in `store/delivery-queue.ts`.
  */
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
@@ -63,38 +63,43 @@ export function deliveryId(eventId: string, configId: string): string {
   return createHash('sha256').update(`${eventId}/${configId}`).digest('hex').slice(0, 32);
 }
 
-export const deliveryKeys = {
-  delivery: (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' }),
-  /** gsi1: all deliveries newest first, `gsi1sk` = `<sortable createdAt>#<id>` (fixed width: text order is time order). */
-  list: 'DELIVERIES',
-  listSort: deliverySortKey,
-  attempt: (id: string, attempt: number) => ({
-    pk: `DELIVERY#${id}`,
-    sk: `ATTEMPT#${String(attempt).padStart(4, '0')}`,
-  }),
-};
+const DELIVERY_ID = /^[0-9a-f]{32}$/;
 
-/** The SQS message body of a delivery: a pointer, never the payload (SQS messages are at most 256 KiB). */
-export interface DeliveryMessage {
-  deliveryId: string;
+/** Whether `value` can be a delivery id (what `deliveryId` makes): anything else is never read. */
+export const isDeliveryId = (value: string): boolean => DELIVERY_ID.test(value);
+
+/** The event a delivery carries: `body` is its envelope, POSTed byte for byte. */
+export interface DeliveredEvent {
+  id: string;
+  type: string;
+  body: string;
 }
 
-export const encodeDeliveryMessage = (id: string): string =>
-  JSON.stringify({ deliveryId: id } satisfies DeliveryMessage);
-
-export function decodeDeliveryMessage(body: string): DeliveryMessage | undefined {
-  try {
-    const parsed = JSON.parse(body) as unknown;
-    if (
-      parsed &&
-      typeof parsed === 'object' &&
-      typeof (parsed as DeliveryMessage).deliveryId === 'string' &&
-      /^[0-9a-f]{32}$/.test((parsed as DeliveryMessage).deliveryId)
-    ) {
-      return { deliveryId: (parsed as DeliveryMessage).deliveryId };
-    }
-  } catch {
-    // fall through: not a delivery message
-  }
-  return undefined;
+/** A new delivery of `event` to config `configId`: pending, due at once, no attempt yet. */
+export function newDelivery(
+  event: DeliveredEvent,
+  configId: string,
+  nowMs: number,
+  createdAt: string,
+): Delivery {
+  return {
+    id: deliveryId(event.id, configId),
+    configId,
+    eventId: event.id,
+    eventType: event.type,
+    body: event.body,
+    status: 'pending',
+    attempts: 0,
+    replayGeneration: 0,
+    nextAttemptAt: nowMs,
+    createdAt,
+    updatedAt: createdAt,
+  };
 }
+
+/**
+ * Whether `deliver` has not started on the delivery yet (pending, no attempt claimed): until then a message may
+ * be sent for it again; afterwards `deliver` owns it (retries, replay) and no other message is sent.
+ */
+export const awaitsFirstAttempt = (delivery: Delivery): boolean =>
+  delivery.status === 'pending' && delivery.attempts === 0;

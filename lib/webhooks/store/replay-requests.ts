@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../../errors/index.js';
+import { replayRequestKey } from './keys.js';
 
 /** How long an `Idempotency-Key`'s answer is remembered (the reference platform's 24 h). */
 export const REPLAY_KEY_TTL_SECONDS = 24 * 3600;
@@ -8,7 +9,7 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /**
  * Answers of replay requests sent with an `Idempotency-Key`, in the webhooks table under
- * `REPLAYREQ#<SHA-256 of the key>` / `REQUEST` with the request's digest, the answer and `expiresAt` (TTL): the
+ * `replayRequestKey` (keys.ts) with the request's digest, the answer and `expiresAt` (TTL): the
  * same key with the same request gets the first answer again without replaying twice; with another request it is
  * a 400. Two first uses racing both run (each replay step is itself conditional, so nothing is sent twice for
  * one attempt); the first answer stored is the one remembered.
@@ -30,10 +31,7 @@ export class ReplayRequests {
       throw new ValidationError(
         `Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
       );
-    const itemKey = {
-      pk: `REPLAYREQ#${createHash('sha256').update(key).digest('base64url')}`,
-      sk: 'REQUEST',
-    };
+    const itemKey = replayRequestKey(key);
     const digest = createHash('sha256')
       .update(JSON.stringify({ route, request }))
       .digest('base64url');

@@ -3,9 +3,8 @@ import { ValidationError } from '../../errors/index.js';
 import { decodeCursor, encodeCursor } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs, parseInstant, sortableInstant } from '../../time/instant.js';
 import { isConfigId } from '../domain/config.js';
-import { filterPartition } from './index-keys.js';
-import type { Delivery, DeliveryStatus } from './model.js';
-import type { DeliveryStore } from './store.js';
+import type { Delivery, DeliveryStatus } from '../domain/delivery.js';
+import type { DeliveryStore } from '../store/delivery-store.js';
 
 /**
  * POST /deliveries/replay (the official SDK's `replayDeliveries`, the reference platform's bulk replay): the
@@ -72,7 +71,7 @@ export interface ReplayDeliveriesResult {
 }
 
 export interface BulkReplayDeps {
-  deliveries: DeliveryStore;
+  deliveries: Pick<DeliveryStore, 'idsInFilter' | 'getMany'>;
   /** Whether deliveries of this config may be sent again (it exists and is active). */
   configActive: (configId: string) => Promise<boolean>;
   /** Replays one finished delivery (reopen + queue message); false when it changed meanwhile. */
@@ -129,10 +128,9 @@ export async function replayDeliveries(
       'createdAtFrom: the window up to createdAtTo must be positive and at most 90 days',
     );
   }
+  // The walk: one filter index partition per status, or per status and config.
   const partitions = statuses.flatMap((status) =>
-    configIds.length
-      ? configIds.map((configId) => filterPartition({ configId, status }))
-      : [filterPartition({ status })],
+    configIds.length ? configIds.map((configId) => ({ configId, status })) : [{ status }],
   );
   if (!Number.isInteger(partitionIndex) || partitionIndex < 0 || partitionIndex > partitions.length)
     throw new ValidationError('cursor: not a cursor of this list');
@@ -146,12 +144,17 @@ export async function replayDeliveries(
     createdAtTo: to,
   };
   const active = new Map<string, Promise<boolean>>();
-  const isActive = (configId: string) =>
-    active.get(configId) ??
-    (active.set(configId, deps.configActive(configId)), active.get(configId)!);
+  const isActive = (configId: string): Promise<boolean> => {
+    let known = active.get(configId);
+    if (!known) {
+      known = deps.configActive(configId);
+      active.set(configId, known);
+    }
+    return known;
+  };
   let decided = 0;
   while (partitionIndex < partitions.length && decided < pageSize) {
-    const page = await deps.deliveries.idsInPartition(
+    const page = await deps.deliveries.idsInFilter(
       partitions[partitionIndex]!,
       sortableInstant(from),
       sortableInstant(toInstant),
@@ -174,7 +177,10 @@ export async function replayDeliveries(
       );
     }
     if (page.last !== undefined) after = page.last;
-    else partitionIndex++, (after = undefined);
+    else {
+      partitionIndex++;
+      after = undefined;
+    }
   }
   if (partitionIndex < partitions.length) {
     result.hasMore = true;

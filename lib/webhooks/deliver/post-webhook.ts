@@ -10,8 +10,8 @@ import {
   guardedLookup,
   RefusedAddressError,
   resolveDeliverable,
-} from './guarded-lookup.js';
-import { parseIpAddress } from './ip-address.js';
+} from '../ssrf/guarded-lookup.js';
+import { parseIpAddress } from '../ssrf/ip-address.js';
 
 /** API.md §4.1: each attempt records the first 4 KiB of the response body. */
 export const BODY_PREVIEW_BYTES = 4096;

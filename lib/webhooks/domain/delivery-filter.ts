@@ -1,8 +1,19 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
-import { isConfigId } from '../domain/config.js';
-import type { DeliveryStatus } from './model.js';
-import type { DeliveryListFilter } from './store.js';
+import { isConfigId } from './config.js';
+import type { DeliveryStatus } from './delivery.js';
+
+/** The list's filters, each served by a key (store/keys.ts). Bounds are sortable instants (sort-key prefixes). */
+export interface DeliveryListFilter {
+  configId?: string;
+  status?: DeliveryStatus;
+  /** Inclusive lower bound: a sortable instant. */
+  from?: string;
+  /** Exclusive upper bound: a sortable instant. */
+  to?: string;
+  /** The request's filter parameters as given, recorded in the cursors. */
+  recorded: Record<string, string>;
+}
 
 /** The query parameters of GET /deliveries, named as the reference platform names them. */
 export const DELIVERY_FILTERS = ['configId', 'status', 'createdAtFrom', 'createdAtTo'] as const;

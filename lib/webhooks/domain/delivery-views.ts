@@ -1,5 +1,5 @@
 import { formatInstant, instantFromMs } from '../../time/instant.js';
-import type { AttemptOutcome, Delivery, DeliveryAttempt } from './model.js';
+import type { AttemptOutcome, Delivery, DeliveryAttempt } from './delivery.js';
 
 /**
  * The API views of deliveries and attempts. Each carries the official SDK's fields (webhooks `Delivery` and

@@ -11,29 +11,20 @@ import { isConditionFailure, isTransactionConflict } from '../../dynamo/errors.j
 import type { TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
+import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../domain/delivery.js';
+import type { DeliveryListFilter } from '../domain/delivery-filter.js';
 import type { PendingDeliveries } from '../domain/lifecycle.js';
 import {
+  type DeliveryFilterKey,
+  deliveryKeys,
   deliverySortKey,
   filterPartition,
   indexPartitions,
   statusPartitions,
-} from './index-keys.js';
-import { type Delivery, type DeliveryAttempt, type DeliveryStatus, deliveryKeys } from './model.js';
+} from './keys.js';
 
 /** What locates a delivery's index items: its id, config and creation time. */
 export type DeliveryRef = Pick<Delivery, 'id' | 'configId' | 'createdAt'>;
-
-/** The list's filters, each served by a key: see `index-keys.ts`. Bounds are sort-key prefixes (`deliverySortKey`). */
-export interface DeliveryListFilter {
-  configId?: string;
-  status?: DeliveryStatus;
-  /** Inclusive lower bound: a sortable instant. */
-  from?: string;
-  /** Exclusive upper bound: a sortable instant. */
-  to?: string;
-  /** The request's filter parameters as given, recorded in the cursors. */
-  recorded: Record<string, string>;
-}
 
 export const DELIVERIES_LIST = 'webhooks.deliveries';
 /** Pending deliveries of a config cancelled at once (each is its own small transaction). */
@@ -42,7 +33,7 @@ const CANCEL_CONCURRENCY = 10;
 const CANCEL_ATTEMPTS = 3;
 
 /**
- * Delivery and attempt items of the webhooks table, with their filter index items (`index-keys.ts`): every write
+ * Delivery and attempt items of the webhooks table, with their filter index items (`keys.ts`): every write
  * that creates a delivery or changes its status moves the index items in the same TransactWriteItems, so the
  * filters never disagree with the records.
  *
@@ -168,14 +159,16 @@ export class DeliveryStore implements PendingDeliveries {
       ':attempt': attempt.attempt,
       ':lastAt': attempt.at,
     };
-    if (pending) set.push('nextAttemptAt = :at'), (values[':at'] = next.nextAttemptAt);
-    else remove.push('nextAttemptAt');
-    if (attempt.statusCode !== undefined)
-      set.push('lastStatusCode = :code'), (values[':code'] = attempt.statusCode);
-    else remove.push('lastStatusCode');
-    if (attempt.error !== undefined)
-      set.push('lastError = :error'), (values[':error'] = attempt.error);
-    else remove.push('lastError');
+    const setOrRemove = (name: string, placeholder: string, value: unknown) => {
+      if (value === undefined) remove.push(name);
+      else {
+        set.push(`${name} = ${placeholder}`);
+        values[placeholder] = value;
+      }
+    };
+    setOrRemove('nextAttemptAt', ':at', pending ? next.nextAttemptAt : undefined);
+    setOrRemove('lastStatusCode', ':code', attempt.statusCode);
+    setOrRemove('lastError', ':error', attempt.error);
     const recorded = await this.conditional([
       {
         Update: {
@@ -417,17 +410,18 @@ export class DeliveryStore implements PendingDeliveries {
   }
 
   /**
-   * Up to `limit` delivery ids of one filter index partition (`index-keys.ts`), oldest first, created in
+   * Up to `limit` ids of the deliveries of a filter (its index partition, `keys.ts`), oldest first, created in
    * [`from`, `to`] (sortable instants, both inclusive), after sort key `after`. `last` is where the read stopped
    * when the partition may hold more.
    */
-  async idsInPartition(
-    partition: string,
+  async idsInFilter(
+    filter: DeliveryFilterKey,
     from: string,
     to: string,
     after: string | undefined,
     limit: number,
   ): Promise<{ ids: string[]; last?: string }> {
+    const partition = filterPartition(filter);
     const { Items, LastEvaluatedKey } = await this.options.doc.send(
       new QueryCommand({
         TableName: this.options.table,

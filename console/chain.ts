@@ -66,11 +66,6 @@ export class DescendingChainCheck {
     return this.seen;
   }
 
-  /** The lowest break found so far (the final answer once `finish` has run). */
-  get firstBreak(): { brokenAt: number; reason: string } | undefined {
-    return this.lowestBreak;
-  }
-
   async add(entry: ChainEntry): Promise<void> {
     if (this.waiting) await this.link(this.waiting, entry);
     this.waiting = entry;
@@ -87,12 +82,13 @@ export class DescendingChainCheck {
 
   /** Checks `entry` against the entry just below it (`undefined`: nothing is below it). */
   private async link(entry: ChainEntry, below: ChainEntry | undefined): Promise<void> {
-    const expectedBelow = entry.id - 1;
-    if ((below?.id ?? 0) !== expectedBelow) {
+    // Oldest first, the check would have reached `below` (or the start) and then wanted the id after it.
+    const wanted = (below?.id ?? 0) + 1;
+    if (wanted !== entry.id) {
       // An entry is missing below this one (or the order is wrong): its own hash cannot be checked.
       this.record(
-        expectedBelow,
-        `expected log ${expectedBelow} here, found log ${entry.id} (missing or out of order)`,
+        wanted,
+        `expected log ${wanted} here, found log ${entry.id} (missing or out of order)`,
       );
       return;
     }

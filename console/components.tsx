@@ -137,7 +137,7 @@ export function Breadcrumbs({ items }: { items: Array<[string, string | undefine
   return (
     <nav class="breadcrumbs">
       {items.map(([label, link], i) => (
-        <span key={label}>
+        <span key={`${i}`}>
           {i > 0 ? ' / ' : null}
           {link ? <a href={link}>{label}</a> : <strong>{label}</strong>}
         </span>

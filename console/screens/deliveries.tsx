@@ -35,6 +35,20 @@ interface Attempt {
 /** How often a delivery being replayed is read again until its new attempt shows. */
 const REPLAY_POLL_MS = 1000;
 
+/** A configuration's name for the breadcrumbs (its id until the name is known, or if it has none). */
+function useConfigLabel(configId: string): string {
+  const [config] = useLoad(
+    (signal) =>
+      apiGet<{ data: { name?: string } }>(
+        `/api/webhooks/configs/${encodeURIComponent(configId)}`,
+        {},
+        signal,
+      ),
+    [configId],
+  );
+  return (config.state === 'ready' && config.value.data.name) || configId;
+}
+
 const statusBadge = (status: string) =>
   status === 'succeeded' ? 'ok' : status === 'pending' ? 'info' : 'warn';
 
@@ -130,6 +144,7 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
     [base],
   );
   const [replay, setReplay] = useState<Replay>({ state: 'idle' });
+  const label = useConfigLabel(configId);
 
   // After a replay, read the delivery again until its new attempt is recorded and it is no longer pending.
   useEffect(() => {
@@ -162,7 +177,7 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
       <Breadcrumbs
         items={[
           ['Webhooks', href(['webhooks'])],
-          [configId, href(['webhooks', configId, 'deliveries'])],
+          [label, href(['webhooks', configId, 'deliveries'])],
           [deliveryId, undefined],
         ]}
       />

@@ -170,8 +170,10 @@ function summary(log: Log): string {
     revertedTransaction?: { id?: unknown };
   };
   switch (log.type) {
-    case 'NEW_TRANSACTION':
-      return `transaction ${String(data.transaction?.id)} (${data.transaction?.postings?.length ?? 0} postings)`;
+    case 'NEW_TRANSACTION': {
+      const postings = data.transaction?.postings?.length ?? 0;
+      return `transaction ${String(data.transaction?.id)} (${postings} ${postings === 1 ? 'posting' : 'postings'})`;
+    }
     case 'REVERTED_TRANSACTION':
       return `transaction ${String(data.revertedTransaction?.id)} reverted by ${String(data.transaction?.id)}`;
     case 'SET_METADATA':

@@ -201,7 +201,7 @@ describe('console: ledger screens', () => {
         'metadata on account users:alice: tier',
         'transaction 2 reverted by 4',
         'transaction 3 (2 postings)',
-        'transaction 2 (1 postings)',
+        'transaction 2 (1 posting)',
         'transaction 1 (2 postings)',
       ]);
 

@@ -154,7 +154,7 @@ describe('console: ledger screens', () => {
   );
 
   it(
-    "pages through transactions with the API's cursors, forward and back",
+    "pages through transactions and accounts with the API's cursors, forward and back",
     async () => {
       const { page, errors } = await openPage(browser);
       await signIn(page, platform.baseUrl);
@@ -174,6 +174,13 @@ describe('console: ledger screens', () => {
       await page.click('.pager a:first-child');
       await waitFor(page, 'tbody tr:first-child[data-transaction="120"]');
       expect(await ids()).toEqual(range(120));
+
+      // Accounts too: the next page's cursor carries `expand=volumes`, so its balances still show.
+      await openScreen(page, platform.baseUrl, `#/ledgers/${busy}/accounts`);
+      await waitFor(page, 'tr[data-account="users:001"]');
+      await page.click('.pager a:last-child');
+      await waitFor(page, 'tbody tr:first-child[data-account="users:016"]');
+      expect(await texts(page, 'tr[data-account="users:016"] td.balance')).toEqual(['1600']);
       expect(errors).toEqual([]);
       await page.close();
     },

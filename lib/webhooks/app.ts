@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
+import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
@@ -10,6 +11,7 @@ import { configSchemas, secretOverlapSecondsFromEnv } from './domain/config.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { configRoutes } from './routes/configs.js';
 import { deliveryRoutes } from './routes/deliveries.js';
+import { webhooksDocument } from './routes/schemas.js';
 import { ConfigStore } from './store/config-store.js';
 
 export interface WebhooksAppOptions {
@@ -29,8 +31,11 @@ export function createWebhooksApp(
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
   const deliveries = new DeliveryStore({ doc: runtime.doc, table: runtime.config.tables.webhooks });
-  const app = createProtectedApp('webhooks', runtime);
-  serverInfoRoute(app);
+  const app = createProtectedApp('webhooks', runtime, {
+    beforeAuth: (a) =>
+      serveDocument(a, { ...webhooksDocument, baseUrl: runtime.config.publicBaseUrl }),
+  });
+  serverInfoRoute(app, 'webhooks');
   configRoutes(app, {
     deliveries,
     store,

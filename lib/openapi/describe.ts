@@ -21,12 +21,15 @@ export interface ResponseSpec {
   headers?: Record<string, { description: string; schema: JsonSchema }>;
 }
 
+/** By status; `default` is every other status (the contract's error body, unless a route says otherwise). */
+export type Responses = { [status: number]: ResponseSpec; default?: ResponseSpec };
+
 /** The HEAD twin of a GET route (Hono answers HEAD with the GET route: counts, existence checks). */
 export interface HeadSpec {
   operationId: string;
   summary: string;
   description?: string;
-  responses: Record<number, ResponseSpec>;
+  responses: Responses;
 }
 
 /** What a route documents about itself; everything else (path parameters, security) follows from the route. */
@@ -42,7 +45,7 @@ export interface OperationSpec {
   /** The body may be omitted (an empty body is accepted). */
   bodyOptional?: boolean;
   bodyMediaType?: string;
-  responses: Record<number, ResponseSpec>;
+  responses: Responses;
   /** Answers without a token (discovery, keys, token endpoint, the documents themselves). */
   public?: boolean;
   head?: HeadSpec;

@@ -80,3 +80,18 @@ export const authDocument = {
     'OAuth 2.0 client credentials: discovery, signing keys, the token endpoint, clients and secrets.',
   schemas: authSchemas,
 } as const;
+
+/**
+ * The token request's form fields (RFC 6749 §4.4). Documentation only: the endpoint parses the form itself
+ * (token-request.ts), with the OAuth errors of RFC 6749 §5.2.
+ */
+export const tokenRequestSchema = v.object({
+  grant_type: v.literal('client_credentials'),
+  client_id: v.optional(v.pipe(v.string(), v.description('With `client_secret_post`.'))),
+  client_secret: v.optional(v.pipe(v.string(), v.description('With `client_secret_post`.'))),
+  scope: v.optional(
+    v.pipe(v.string(), v.description("Space-separated subset of the client's scopes.")),
+  ),
+  resource: v.optional(v.pipe(v.string(), v.description('Audience restriction (RFC 8707).'))),
+  audience: v.optional(v.string()),
+});

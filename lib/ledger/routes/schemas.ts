@@ -190,3 +190,42 @@ export const ledgerDocument = {
     'Double-entry ledgers (v2, and v1 for existing callers): transactions, accounts, volumes, the hash-chained log.',
   schemas: ledgerSchemas,
 } as const;
+
+/** `POST /v2/{ledger}/_bulk`: each element's result; the first error's code and message at the top. */
+export const bulkResponseSchema = v.strictObject({
+  data: v.array(bulkResultSchema),
+  errorCode: v.optional(v.string()),
+  errorMessage: v.optional(v.string()),
+});
+
+export const v1TransactionData = dataOf(v1TransactionSchema);
+export const v1TransactionList = dataOf(v.array(v1TransactionSchema));
+export const v1TransactionPage = cursorOf(v1TransactionSchema);
+export const v1AccountData = dataOf(v1AccountSchema);
+export const v1AccountPage = cursorOf(v1AccountSchema);
+export const v1LogPage = cursorOf(v1LogSchema);
+/** `GET /{ledger}/balances`: a page of `{<address>: {<asset>: balance}}`. */
+export const v1BalancesPage = cursorOf(v.record(v.string(), v.record(v.string(), bigInteger)));
+
+/** `POST /{ledger}/script`: the transaction, or what the script decided against (still 200, as v1 answers). */
+export const v1ScriptResponseSchema = v.strictObject({
+  transaction: v.optional(v1TransactionSchema),
+  errorCode: v.optional(v.string()),
+  errorMessage: v.optional(v.string()),
+});
+
+/** `PUT /{ledger}/mapping`'s body (parsed by domain/mapping.ts, which checks each expression). */
+export const mappingBodySchema = v.strictObject({
+  contracts: v.array(
+    v.strictObject({
+      id: v.optional(v.string()),
+      account: v.pipe(v.string(), v.description('Account pattern; `*` matches any segments.')),
+      expr: v.pipe(
+        v.record(v.string(), v.unknown()),
+        v.description(
+          'Expression over `$balance` and `{"$meta": key}` with `$and`, `$or`, `$eq`, `$gt`, …',
+        ),
+      ),
+    }),
+  ),
+});

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import type { AppEnv } from '../../http/types.js';
+import { describe } from '../../openapi/describe.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { signingSecrets } from '../deliver/deliver-batch.js';
 import { configView, isConfigId } from '../domain/config.js';
 import { deliveryHeaders, unixSeconds } from '../signing/sign.js';
 import { isFailure, postWebhook } from '../ssrf/post-webhook.js';
 import type { ConfigStore } from '../store/config-store.js';
+import { testAttemptData } from './schemas.js';
 
 /** The reference platform's test body, sent as is (it is not an event envelope). */
 export const TEST_PAYLOAD = '{"data":"test"}';
@@ -32,6 +34,16 @@ export function configTestRoutes(
   app: Hono<AppEnv>,
   { store, allowLoopback, now }: ConfigTestDeps,
 ): void {
+  app.get(
+    '/configs/:id/test',
+    describe({
+      operationId: 'testConfig',
+      summary: 'Send a test delivery',
+      description: 'One signed delivery to the endpoint now, without retries.',
+      tags: ['webhooks: configs'],
+      responses: { 200: { description: 'The attempt.', schema: testAttemptData } },
+    }),
+  );
   app.get('/configs/:id/test', async (c) => {
     const raw = c.req.param('id');
     const config = isConfigId(raw) ? await store.get(raw) : undefined;

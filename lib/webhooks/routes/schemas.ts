@@ -94,3 +94,16 @@ export const webhooksDocument = {
     'Webhook configurations and deliveries: signed (Standard Webhooks), retried on a schedule, replayable.',
   schemas: webhooksSchemas,
 } as const;
+
+/** `POST /deliveries/replay`: what the bulk replay did, and where to go on when it stopped at a page. */
+export const replayResultSchema = dataOf(
+  v.strictObject({
+    replayed: v.pipe(v.number(), v.integer()),
+    expedited: v.pipe(v.number(), v.integer()),
+    skipped: v.pipe(v.number(), v.integer()),
+    hasMore: v.boolean(),
+    nextCursor: v.optional(v.string()),
+    createdAtTo: dateTime,
+  }),
+);
+export const testAttemptData = dataOf(testAttemptSchema);

@@ -1,4 +1,5 @@
 import { type Context, Hono } from 'hono';
+import { localDocsSite } from '../../lib/openapi/site.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type FetchHandler = (request: Request, env?: any) => Response | Promise<Response>;
@@ -20,6 +21,8 @@ export function createGateway(
   const gateway = new Hono();
   // `GET /versions`, which the API routes to the auth function in AWS (functions/auth.ts).
   if (versions) gateway.route('/', versions);
+  // `/docs` (the API reference) and `/openapi.json` (every service's document in one): lib/openapi/site.ts.
+  gateway.route('/', localDocsSite(services, versions ? [versions] : []));
   gateway.get('/_health', async (c) => {
     const report = await health();
     return c.json(report, report.status === 'ok' ? 200 : 503);

@@ -257,6 +257,8 @@ export function mergeDocuments(
   const tags = new Map<string, unknown>();
   const scopes: Record<string, string> = {};
   let schemes: OpenApiDocument | undefined;
+  // The services' documents name the same server (the platform's base URL): the first one's is kept.
+  const servers = documents.find((doc) => doc.servers)?.servers;
   for (const doc of documents) {
     for (const [path, item] of Object.entries(doc.paths ?? {})) {
       if (paths[path]) throw new Error(`openapi: ${path} is in two documents`);
@@ -283,6 +285,7 @@ export function mergeDocuments(
   return {
     openapi: '3.1.0',
     info,
+    ...(servers ? { servers } : {}),
     tags: [...tags.values()],
     paths,
     components: { schemas, ...(schemes ? { securitySchemes: schemes } : {}) },

@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { Hono } from 'hono';
 import { createAuthApp } from '../../lib/auth/app.js';
 import { createLedgerApp } from '../../lib/ledger/app.js';
@@ -11,8 +11,8 @@ import { tableEnvironment } from '../../lib/resources/definitions.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as typeof addFormatsModule;
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  addFormatsModule) as FormatsPlugin;
 
 export const TEST_BASE_URL = 'https://platform.example.com';
 

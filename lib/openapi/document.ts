@@ -79,7 +79,10 @@ export async function appDocument(
   return {
     openapi: '3.1.0',
     info: { title: options.title, description: options.description, version: options.version },
-    tags: [...tags].sort().map((name) => ({ name })),
+    // Alphabetical, the v1 routes (kept for existing callers) after the rest.
+    tags: [...tags]
+      .sort((a, b) => Number(a.endsWith(' v1')) - Number(b.endsWith(' v1')) || a.localeCompare(b))
+      .map((name) => ({ name })),
     paths,
     components: {
       schemas: converter.components(),

@@ -11,6 +11,7 @@ export const SCALAR_PATH = '/docs/scalar.js';
  */
 export const SCALAR_CONFIGURATION = {
   url: DOCUMENT_PATH,
+  slug: 'platform',
   withDefaultFonts: false,
   telemetry: false,
   agent: { disabled: true },
@@ -31,7 +32,14 @@ export function referencePage(): string {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>API reference</title>
-    <style>body { margin: 0; font-family: system-ui, sans-serif; }</style>
+    <style>
+      /* The machine's own fonts: Scalar's stylesheets name Inter from its CDN, never used (never fetched) here. */
+      html:root, html:root * {
+        --scalar-font: ui-sans-serif, system-ui, sans-serif !important;
+        --scalar-font-code: ui-monospace, SFMono-Regular, Menlo, monospace !important;
+      }
+      body { margin: 0; }
+    </style>
   </head>
   <body>
     <div id="api-reference"></div>

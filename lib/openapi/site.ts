@@ -79,7 +79,12 @@ export async function platformDocument(
   origin: string,
 ): Promise<OpenApiDocument> {
   const documents: OpenApiDocument[] = [];
-  for (const [name, app] of Object.entries(services)) {
+  // The ledger first: the reference shows operations in the document's order.
+  const order = ['ledger', 'webhooks', 'payments', 'auth'];
+  const ranked = Object.entries(services).sort(
+    ([a], [b]) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99),
+  );
+  for (const [name, app] of ranked) {
     const res = await app.fetch(new Request(`${origin}/api/${name}${DOCUMENT_PATH}`));
     if (res.status !== 200)
       throw new Error(`openapi: ${name} answered ${res.status} for its document`);

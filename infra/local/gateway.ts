@@ -1,5 +1,5 @@
 import { type Context, Hono } from 'hono';
-import { localDocsSite } from '../../lib/openapi/site.js';
+import { localDocsSite } from '../../lib/openapi/local-site.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type FetchHandler = (request: Request, env?: any) => Response | Promise<Response>;

@@ -106,17 +106,3 @@ export async function platformDocument(
     version: PLATFORM_VERSION,
   });
 }
-
-/**
- * The site as the local gateway mounts it: the merged document from the running services (asked once, on the
- * first request for it; the services answer with their configured base URL, so the origin asked here is moot).
- */
-export function localDocsSite(
-  services: Record<string, FetchingApp>,
-  platformApps: readonly { routes: RouterRoute[] }[],
-): Hono {
-  return createDocsSite({
-    document: () => platformDocument(services, platformApps, 'http://127.0.0.1'),
-    scalarScript: async () => (await import('./scalar-asset.js')).readScalarFromPackage(),
-  });
-}

@@ -1,14 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
-import type { Hono } from 'hono';
-import { createAuthApp } from '../../lib/auth/app.js';
-import { createLedgerApp } from '../../lib/ledger/app.js';
+import { appsWithoutIo as appsWithoutIoAt } from '../../infra/openapi-assets.js';
 import type { OpenApiDocument } from '../../lib/openapi/document.js';
-import { createPaymentsApp } from '../../lib/payments/app.js';
-import { createRuntime } from '../../lib/platform/runtime.js';
-import { createVersionsApp } from '../../lib/platform/versions.js';
-import { tableEnvironment } from '../../lib/resources/definitions.js';
-import { createWebhooksApp } from '../../lib/webhooks/app.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
@@ -16,31 +9,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin })
 
 export const TEST_BASE_URL = 'https://platform.example.com';
 
-/**
- * The four service apps and the `/versions` app, built as a function builds them, on a configuration that
- * names tables nobody reads: a document is generated from routes alone, with no I/O.
- */
-export function appsWithoutIo(): { services: Record<string, Hono<any>>; versions: Hono } {
-  const runtime = createRuntime({
-    STAGE: 'dev',
-    PUBLIC_BASE_URL: TEST_BASE_URL,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDTESTONLY',
-    AWS_SECRET_ACCESS_KEY: 'test-only',
-    LOG_LEVEL: 'silent',
-    DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/never-used',
-    ...tableEnvironment('openapi-test-'),
-  });
-  return {
-    services: {
-      auth: createAuthApp({ runtime, authConfig: { clients: [], resources: [] } }),
-      ledger: createLedgerApp(runtime),
-      webhooks: createWebhooksApp(runtime),
-      payments: createPaymentsApp(runtime),
-    },
-    versions: createVersionsApp({ env: 'dev', region: 'us-east-1', probes: [] }),
-  };
-}
+/** The apps as the functions build them, with no I/O (infra/openapi-assets.ts), on TEST_BASE_URL. */
+export const appsWithoutIo = () => appsWithoutIoAt(TEST_BASE_URL);
 
 /** Hono's `/v2/:ledger` → OpenAPI's `/v2/{ledger}`. */
 export const openApiPathOf = (honoPath: string) => honoPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');

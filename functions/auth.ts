@@ -3,6 +3,8 @@ import { handle } from 'hono/aws-lambda';
 import { createAuthApp } from '../lib/auth/app.js';
 import { loadAuthConfig } from '../lib/auth/static-clients.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
+import { createDocsSite } from '../lib/openapi/site.js';
+import { DOCS_ASSETS_DIR, fileDocsSources } from '../lib/openapi/site-files.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 import { tableProbes } from '../lib/platform/table-probes.js';
 import { createVersionsApp } from '../lib/platform/versions.js';
@@ -20,8 +22,13 @@ const versions = createVersionsApp({
   region: runtime.config.region,
   probes: tableProbes(runtime.doc, runtime.config),
 });
+// `/docs` and `/openapi.json` too, from the files bundled beside this function (infra/stacks/docs-site.ts).
+const docs = createDocsSite(
+  fileDocsSources(new URL(`./${DOCS_ASSETS_DIR}/`, import.meta.url), runtime.config.publicBaseUrl),
+);
 const app = new Hono<{ Bindings: Record<string, unknown> }>()
   .route('/', versions)
+  .route('/', docs)
   .all('*', (c) => auth.fetch(c.req.raw, c.env));
 
 export const handler = withObservability(handle(app), process.env);

@@ -2,20 +2,18 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { type DeliverDeps, deliverBatch } from '../lib/webhooks/deliver/deliver-batch.js';
-import { workerDepsFromEnv } from '../lib/webhooks/worker-env.js';
+import { workerClientsFromEnv, workerSettingsFromEnv } from '../lib/webhooks/settings-from-env.js';
+import { createDeliverDeps } from '../lib/webhooks/workers.js';
 
 /**
- * Deps from the environment (see `workerDepsFromEnv`). Loopback targets are allowed only when `STAGE=local`
- * (the local platform's receivers run on 127.0.0.1); private and metadata addresses never are.
+ * Deps from the environment (`settings-from-env.ts`), built at the first message. Loopback targets are allowed
+ * only when `STAGE=local` (the local platform's receivers run on 127.0.0.1); private and metadata addresses never
+ * are.
  */
-export function deliverDepsFromEnv(env: NodeJS.ProcessEnv = process.env): DeliverDeps {
-  return { ...workerDepsFromEnv(env), allowLoopback: env.STAGE === 'local' };
-}
-
 let deps: DeliverDeps | undefined;
 
 export const handler = withObservability(async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  deps ??= deliverDepsFromEnv(process.env);
+  deps ??= createDeliverDeps(workerSettingsFromEnv(process.env), workerClientsFromEnv(process.env));
   return deliverBatch(
     event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
     deps,

@@ -18,8 +18,14 @@ import { createRuntime } from '../../lib/platform/runtime.js';
 import { createVersionsApp } from '../../lib/platform/versions.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
-import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
-import { type DispatchDeps, dispatchBatch } from '../../lib/webhooks/dispatch/dispatch-batch.js';
+import { dispatchBatch } from '../../lib/webhooks/dispatch/dispatch-batch.js';
+import { DeliveryQueue } from '../../lib/webhooks/store/delivery-queue.js';
+import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
+import {
+  createDeliverDeps,
+  createDispatchDeps,
+  type WebhookWorkerSettings,
+} from '../../lib/webhooks/workers.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { durableWrites } from './durability-barrier.js';
 import { type DynamoLocal, startDynamoLocal } from './dynamodb-local.js';
@@ -129,9 +135,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     if (!dynamoEndpoint) {
       dynamo = await startDynamoLocal(options.dataDir ? { dataDir: options.dataDir } : {});
       stops.push(dynamo.stop);
-      dynamo.onUnexpectedExit((code) =>
-        fatalListeners.forEach((l) => l(`DynamoDB Local exited unexpectedly (code ${code})`)),
-      );
+      dynamo.onUnexpectedExit((code) => {
+        for (const l of fatalListeners) l(`DynamoDB Local exited unexpectedly (code ${code})`);
+      });
       dynamoEndpoint = dynamo.endpoint;
     }
     const sqs = await startSqsLocal();
@@ -143,7 +149,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     };
     const dynamoClient = new DynamoDBClient({ ...local, endpoint: dynamoEndpoint });
     const sqsClient = new SQSClient({ ...local, endpoint: sqs.endpoint });
-    stops.push(async () => (dynamoClient.destroy(), sqsClient.destroy()));
+    stops.push(async () => {
+      dynamoClient.destroy();
+      sqsClient.destroy();
+    });
     const prefix = options.resourcePrefix ?? 'platform-';
     const tables = await ensureTables(dynamoClient, prefix);
     const queues = await ensureQueues(sqsClient, prefix);
@@ -209,18 +218,18 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       const streamsClient = new DynamoDBStreamsClient({ ...local, endpoint: dynamoEndpoint });
       stops.push(async () => streamsClient.destroy());
       const logger = createLogger(logLevelFromEnv(env));
-      const deps: DispatchDeps = {
-        doc: runtime.doc,
-        sqs: sqsClient,
+      // The webhook workers as their functions compose them; loopback receivers allowed (local mode).
+      const settings: WebhookWorkerSettings = {
         table: tables.WEBHOOKS_TABLE!,
         queueUrl: queues.DELIVERIES_QUEUE_URL!,
-        logger,
+        allowLoopback: true,
       };
+      const clients = { doc: runtime.doc, sqs: sqsClient, logger };
+      const deps = createDispatchDeps(settings, clients);
       // The queue is in memory: pending deliveries whose messages a restart lost get one again, before anything runs.
       await requeuePendingDeliveries(
-        new DeliveryStore({ doc: runtime.doc, table: tables.WEBHOOKS_TABLE! }),
-        sqsClient,
-        queues.DELIVERIES_QUEUE_URL!,
+        new DeliveryStore({ doc: runtime.doc, table: settings.table }),
+        new DeliveryQueue({ sqs: sqsClient, queueUrl: settings.queueUrl }),
       );
       // The events table's stream and every ledger table's, each as its own event source mapping would.
       const stopDispatch = await startDispatchPollers({
@@ -234,19 +243,12 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         checkpoints: dynamoStreamCheckpoints(runtime.doc, tables.WEBHOOKS_TABLE!),
       });
       stops.push(stopDispatch);
-      // And the deliveries queue to `deliver`, as its SQS event source mapping does (loopback receivers allowed).
+      // And the deliveries queue to `deliver`, as its SQS event source mapping does.
+      const deliverDeps = createDeliverDeps(settings, clients);
       const deliveries = createQueuePoller({
         sqs: sqsClient,
-        queueUrl: queues.DELIVERIES_QUEUE_URL!,
-        handler: (records) =>
-          deliverBatch(records, {
-            doc: runtime.doc,
-            table: tables.WEBHOOKS_TABLE!,
-            sqs: sqsClient,
-            queueUrl: queues.DELIVERIES_QUEUE_URL!,
-            logger,
-            allowLoopback: true,
-          }),
+        queueUrl: settings.queueUrl,
+        handler: (records) => deliverBatch(records, deliverDeps),
         logger,
       });
       deliveries.start();

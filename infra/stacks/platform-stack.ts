@@ -8,6 +8,7 @@ import { PlatformApi } from './api.js';
 import { checkAuthConfig } from './auth-config-check.js';
 import type { StageConfig } from './config.js';
 import { PlatformDashboard } from './dashboard.js';
+import { docsSiteAssets } from './docs-site.js';
 import { type FunctionSpec, PlatformFunction } from './functions.js';
 import { grantTable } from './grants.js';
 import { PlatformMetrics } from './platform-metrics.js';
@@ -21,7 +22,7 @@ export interface PlatformStackProps extends StackProps {
   config: StageConfig;
 }
 
-/** The deliver function's timeout: one POST is at most 15 s (lib/webhooks/ssrf), a batch runs concurrently. */
+/** The deliver function's timeout: one POST is at most 15 s (lib/webhooks/deliver), a batch runs concurrently. */
 export const DELIVER_TIMEOUT = Duration.seconds(30);
 
 /**
@@ -101,6 +102,8 @@ export class PlatformStack extends Stack {
       name: 'auth',
       description: 'Auth service: OAuth 2.0 client credentials, clients, discovery and JWKS',
       timeout: Duration.seconds(10),
+      // The API reference's document and Scalar's bundle, beside index.mjs (served at /docs, /openapi.json).
+      afterBundling: docsSiteAssets,
       environment: {
         ...serviceEnvironment,
         ...signingKeyEnvironment,
@@ -198,6 +201,7 @@ export class PlatformStack extends Stack {
     api.route('webhooks', webhooks.fn);
     api.route('payments', payments.fn);
     api.routeVersions(auth.fn);
+    api.routeDocs(auth.fn);
 
     const alarms = new PlatformAlarms(this, 'alarms', {
       physicalPrefix: prefix,

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { bearerAuth } from '../bearer/middleware.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { AppEnv } from '../http/types.js';
+import { serveDocument } from '../openapi/serve.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
 import { ClientStore } from './client-store.js';
@@ -9,6 +10,7 @@ import { SigningKeys } from './keys/signing-keys.js';
 import { keyStoreFor } from './keys/vault-for-runtime.js';
 import { clientRoutes } from './routes/clients.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import { authDocument } from './routes/schemas.js';
 import { TOKEN_PATH, tokenRoutes } from './routes/token.js';
 import type { AuthFileConfig } from './static-clients.js';
 import { DEFAULT_THROTTLE, type ThrottlePolicy } from './throttle.js';
@@ -38,6 +40,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
     routesWithOwnBodyLimit: [TOKEN_PATH],
     corsOrigins: config.corsOrigins,
   });
+  serveDocument(app, { ...authDocument, baseUrl: config.publicBaseUrl });
   discoveryRoutes(app, config.issuer, keys);
   tokenRoutes(
     app,
@@ -57,7 +60,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
   app.use('/clients', guard);
   app.use('/clients/*', guard);
   app.use('/_info', guard);
-  serverInfoRoute(app);
+  serverInfoRoute(app, 'auth');
   clientRoutes(app, clients, now);
   return app;
 }

@@ -1,16 +1,21 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
+import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
 import { sqsClientFromEnv } from '../sqs/client.js';
-import { ReplayRequests } from './deliveries/replay-requests.js';
-import { DeliveryStore } from './deliveries/store.js';
-import { configSchemas, secretOverlapSecondsFromEnv } from './domain/config.js';
+import { DeliveryReplays } from './commands/replay.js';
+import { configSchemas } from './domain/config.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { configRoutes } from './routes/configs.js';
 import { deliveryRoutes } from './routes/deliveries.js';
+import { webhooksDocument } from './routes/schemas.js';
+import { secretOverlapSecondsFromEnv } from './settings-from-env.js';
 import { ConfigStore } from './store/config-store.js';
+import { DeliveryQueue } from './store/delivery-queue.js';
+import { DeliveryStore } from './store/delivery-store.js';
+import { ReplayRequests } from './store/replay-requests.js';
 
 export interface WebhooksAppOptions {
   now?: () => number;
@@ -22,15 +27,21 @@ export function createWebhooksApp(
   runtime: ServiceRuntime,
   options: WebhooksAppOptions = {},
 ): Hono<AppEnv> {
+  const now = options.now ?? Date.now;
+  const table = runtime.config.tables.webhooks;
   const store = new ConfigStore({
     doc: runtime.doc,
-    table: runtime.config.tables.webhooks,
+    table,
     ...(options.now ? { now: options.now } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
-  const deliveries = new DeliveryStore({ doc: runtime.doc, table: runtime.config.tables.webhooks });
-  const app = createProtectedApp('webhooks', runtime);
-  serverInfoRoute(app);
+  const deliveries = new DeliveryStore({ doc: runtime.doc, table });
+  const queueUrl = runtime.config.queues.deliveries;
+  const app = createProtectedApp('webhooks', runtime, {
+    beforeAuth: (a) =>
+      serveDocument(a, { ...webhooksDocument, baseUrl: runtime.config.publicBaseUrl }),
+  });
+  serverInfoRoute(app, 'webhooks');
   configRoutes(app, {
     deliveries,
     store,
@@ -38,21 +49,21 @@ export function createWebhooksApp(
     secretOverlapSeconds: secretOverlapSecondsFromEnv(runtime.env),
   });
   configTestRoutes(app, {
-    store,
+    configs: store,
     allowLoopback: runtime.config.stage === 'local',
-    now: options.now ?? Date.now,
+    now,
   });
   deliveryRoutes(app, {
     deliveries,
-    configs: store,
-    replays: new ReplayRequests({
-      doc: runtime.doc,
-      table: runtime.config.tables.webhooks,
-      now: options.now ?? Date.now,
+    replays: new DeliveryReplays({
+      deliveries,
+      configs: store,
+      queue: queueUrl
+        ? new DeliveryQueue({ sqs: sqsClientFromEnv(runtime.env), queueUrl })
+        : undefined,
+      requests: new ReplayRequests({ doc: runtime.doc, table, now }),
+      now,
     }),
-    sqs: sqsClientFromEnv(runtime.env),
-    queueUrl: runtime.config.queues.deliveries,
-    now: options.now ?? Date.now,
   });
   return app;
 }

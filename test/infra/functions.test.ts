@@ -6,7 +6,7 @@ import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { writerDepsFromEnv as ledgerWriterDepsFromEnv } from '../../lib/ledger/sequencer/writer-env.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
-import { workerDepsFromEnv } from '../../lib/webhooks/worker-env.js';
+import { workerSettingsFromEnv } from '../../lib/webhooks/settings-from-env.js';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 
@@ -273,11 +273,11 @@ describe('the environment the stack sets is what the code reads (start-up valida
     ).toBe('platform-prod-ledger-heavy');
   });
 
-  it.each(['dispatch', 'deliver'])('%s: workerDepsFromEnv', (name) => {
-    const deps = workerDepsFromEnv(
+  it.each(['dispatch', 'deliver'])('%s: workerSettingsFromEnv', (name) => {
+    const settings = workerSettingsFromEnv(
       resolved(prod.fn(`platform-prod-${name}`).Environment.Variables),
     );
-    expect([deps.table, deps.queueUrl]).toEqual([
+    expect([settings.table, settings.queueUrl]).toEqual([
       'platform-prod-webhooks',
       'https://sqs.eu-west-1.amazonaws.com/123456789012/platform-prod-deliveries',
     ]);

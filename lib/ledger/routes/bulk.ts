@@ -7,6 +7,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
+import { BOOLEAN, describe, query } from '../../openapi/describe.js';
 import { validate } from '../../validation/validate.js';
 import { type BulkElement, bulkElementSchema, MAX_BULK_ELEMENTS, toId } from '../commands/bulk.js';
 import type { MetadataTarget } from '../commands/metadata.js';
@@ -19,6 +20,7 @@ import type { CommandOutcome, LedgerCommands } from '../sequencer/ledger-command
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
+import { bulkResponseSchema } from './schemas.js';
 
 /** Raised inside an atomic bulk so the response can say which element failed. */
 class ElementFailure extends Error {
@@ -65,6 +67,26 @@ export function bulkRoutes(
     scriptState: (ledger: LedgerRecord) => ScriptStateReads;
   },
 ): void {
+  app.post(
+    '/v2/:ledger/_bulk',
+    describe({
+      operationId: 'v2CreateBulk',
+      summary: 'Run a bulk of operations',
+      description:
+        'Up to 100 elements (413 `BULK_SIZE_EXCEEDED` beyond); 400 when an element failed. Also accepts `application/vnd.formance.ledger.api.v2.bulk+json-stream` (one element per line).',
+      tags: ['ledger: transactions'],
+      parameters: [
+        query('atomic', 'All elements in one commit, or none.', BOOLEAN),
+        query('parallel', 'Run elements concurrently (not with atomic).', BOOLEAN),
+        query('continueOnFailure', 'Go on after a failed element.', BOOLEAN),
+      ],
+      body: v.array(bulkElementSchema),
+      responses: {
+        200: { description: 'Every element succeeded.', schema: bulkResponseSchema },
+        400: { description: 'An element failed: its result says why.', schema: bulkResponseSchema },
+      },
+    }),
+  );
   app.post('/v2/:ledger/_bulk', async (c) => {
     const ledger = await deps.lookup.resolve(c.req.param('ledger'));
     const readTransaction = async (id: number) => (await deps.reads.get(ledger, id))?.tx;

@@ -4,11 +4,13 @@ import * as v from 'valibot';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
+import { describe } from '../../openapi/describe.js';
 import { updateMappingWrite } from '../commands/mapping.js';
 import { mappingView, parseMapping } from '../domain/mapping.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { mappingKey, parseStoredMapping } from '../store/mapping-item.js';
 import type { LedgerWriter } from '../store/writer.js';
+import { mappingBodySchema, mappingSchema } from './schemas.js';
 import { resolveV1Ledger } from './v1-ledger.js';
 
 export interface MappingRoutesDeps {
@@ -30,6 +32,18 @@ export function mappingRoutes(
   const answer = (c: Context, data: unknown) =>
     c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
 
+  app.get(
+    '/:ledger/mapping',
+    describe({
+      operationId: 'getMapping',
+      summary: "Get the ledger's mapping (v1)",
+      tags: ['ledger v1'],
+      deprecated: true,
+      responses: {
+        200: { description: 'The contracts (`null` when none).', schema: mappingSchema },
+      },
+    }),
+  );
   app.get('/:ledger/mapping', async (c) => {
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
     const { Item } = await doc.send(
@@ -42,6 +56,19 @@ export function mappingRoutes(
     return answer(c, Item ? mappingView(parseStoredMapping(String(Item.mapping))) : null);
   });
 
+  app.put(
+    '/:ledger/mapping',
+    describe({
+      operationId: 'updateMapping',
+      summary: "Replace the ledger's mapping (v1)",
+      description:
+        'Contracts constrain balances: the first matching contract decides; `world` is exempt.',
+      tags: ['ledger v1'],
+      deprecated: true,
+      body: mappingBodySchema,
+      responses: { 200: { description: 'The mapping saved.', schema: mappingSchema } },
+    }),
+  );
   app.put('/:ledger/mapping', async (c) => {
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
     const mapping = parseMapping(await readJsonBody(c, v.unknown(), { parse: parseJson }));

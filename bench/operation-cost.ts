@@ -11,7 +11,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/clien
 import type { Hono } from 'hono';
 import { DEFAULT_AUTH_CONFIG } from '../infra/local/platform.js';
 import { createAuthApp } from '../lib/auth/app.js';
-import { loadAuthConfig } from '../lib/auth/static-clients.js';
+import { loadAuthConfig } from '../lib/auth/domain/static-clients.js';
 import type { AppEnv } from '../lib/http/types.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
 import { createLogger } from '../lib/observability/logger.js';

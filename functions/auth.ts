@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
 import { createAuthApp } from '../lib/auth/app.js';
-import { loadAuthConfig } from '../lib/auth/static-clients.js';
+import { loadAuthConfig } from '../lib/auth/domain/static-clients.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 import { tableProbes } from '../lib/platform/table-probes.js';
 import { createVersionsApp } from '../lib/platform/versions.js';

@@ -2,7 +2,7 @@
  * `npm start`: the whole platform on this machine, on embedded defaults. See README "Configuration".
  */
 import { resolve } from 'node:path';
-import { TEST_CLIENT } from '../../lib/auth/static-clients.js';
+import { TEST_CLIENT } from '../../lib/auth/domain/static-clients.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
 import { DataDirInUseError } from './data-dir-lock.js';
 import { ledgerWorkersFromEnv } from './lambda/ledger-workers.js';

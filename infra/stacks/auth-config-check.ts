@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import { TEST_CLIENT } from '../../lib/auth/static-clients.js';
+import { TEST_CLIENT } from '../../lib/auth/domain/static-clients.js';
 import type { DeployStage } from './config.js';
 
 /**

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAuthConfig } from '../../lib/auth/static-clients.js';
+import { loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { writerDepsFromEnv as ledgerWriterDepsFromEnv } from '../../lib/ledger/sequencer/writer-env.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';

@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../../lib/auth/keys/generate.js';
-import { KeyStore } from '../../lib/auth/keys/key-store.js';
+import { KeyStore } from '../../lib/auth/store/key-store.js';
 import { rotateSigningKeys, SigningKeys } from '../../lib/auth/keys/signing-keys.js';
 import { ALL_SCOPES } from '../../lib/bearer/scopes.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { digestSecret } from '../../lib/auth/secrets.js';
-import { loadAuthConfig, parseAuthConfig } from '../../lib/auth/static-clients.js';
+import { digestSecret } from '../../lib/auth/domain/secrets.js';
+import { loadAuthConfig, parseAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import { ALL_SCOPES } from '../../lib/bearer/scopes.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
 

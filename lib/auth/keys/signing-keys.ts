@@ -1,7 +1,7 @@
 import { type CryptoKey, importJWK, type JSONWebKeySet } from 'jose';
 import type { JwksItem } from '../../bearer/jwks-item.js';
 import { generateSigningKey } from './generate.js';
-import type { KeyStore } from './key-store.js';
+import type { KeyStore } from '../store/key-store.js';
 import {
   decideRotation,
   type GeneratedKey,

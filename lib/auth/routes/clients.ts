@@ -5,9 +5,9 @@ import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { clientInputSchema, clientView, type StoredClient, secretInputSchema } from '../client.js';
-import type { ClientStore } from '../client-store.js';
-import { digestSecret, generateSecret, lastDigits } from '../secrets.js';
+import { clientInputSchema, clientView, type StoredClient, secretInputSchema } from '../domain/client.js';
+import type { ClientStore } from '../store/client-store.js';
+import { digestSecret, generateSecret, lastDigits } from '../domain/secrets.js';
 
 /** Ids the service assigns are UUIDs; anything else cannot name a stored client. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

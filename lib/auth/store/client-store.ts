@@ -5,17 +5,17 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_CLIENT_SCOPES } from '../bearer/scopes.js';
-import { isConditionFailure } from '../dynamo/errors.js';
-import { queryPage } from '../dynamo/paginate.js';
-import { NotFoundError, ValidationError } from '../errors/index.js';
-import type { ListQuery, Page } from '../pagination/cursor.js';
+import { DEFAULT_CLIENT_SCOPES } from '../../bearer/scopes.js';
+import { isConditionFailure } from '../../dynamo/errors.js';
+import { queryPage } from '../../dynamo/paginate.js';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import type { ListQuery, Page } from '../../pagination/cursor.js';
 import {
   type ClientInput,
   MAX_SECRETS_PER_CLIENT,
   type StoredClient,
   type StoredSecret,
-} from './client.js';
+} from '../domain/client.js';
 
 export const clientKey = (id: string) => ({ pk: `CLIENT#${id}`, sk: 'CLIENT' });
 const LIST_PARTITION = 'CLIENT';

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { DEFAULT_TOKEN_LIFETIME, type StoredClient } from './client.js';
-import type { ClientStore } from './client-store.js';
-import type { SigningKeys } from './keys/signing-keys.js';
-import { invalidClient, OAuthError } from './oauth-error.js';
-import { findMatchingSecret } from './secrets.js';
-import type { StaticClient } from './static-clients.js';
-import { secondsLeftInWindow, type ThrottlePolicy } from './throttle.js';
-import type { ThrottleStore } from './throttle-store.js';
-import type { TokenRequest } from './token-request.js';
+import { DEFAULT_TOKEN_LIFETIME, type StoredClient } from '../domain/client.js';
+import { invalidClient, OAuthError } from '../domain/oauth-error.js';
+import { findMatchingSecret } from '../domain/secrets.js';
+import type { StaticClient } from '../domain/static-clients.js';
+import { secondsLeftInWindow, type ThrottlePolicy } from '../domain/throttle.js';
+import type { TokenRequest } from '../domain/token-request.js';
+import type { SigningKeys } from '../keys/signing-keys.js';
+import type { ClientStore } from '../store/client-store.js';
+import type { ThrottleStore } from '../store/throttle-store.js';
 
 export interface TokenResponse {
   access_token: string;

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../dynamo/errors.js';
-import { hashedClientId } from './client-id-hash.js';
-import { addressGroup, mayEvaluate, type ThrottlePolicy, windowStart } from './throttle.js';
+import { isConditionFailure } from '../../dynamo/errors.js';
+import { hashedClientId } from '../domain/client-id-hash.js';
+import { addressGroup, mayEvaluate, type ThrottlePolicy, windowStart } from '../domain/throttle.js';
 
 type Key = { pk: string; sk: string };
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { ALL_SCOPES } from '../bearer/scopes.js';
-import { boundedText, metadataMap, nonEmptyText } from '../validation/common.js';
+import { ALL_SCOPES } from '../../bearer/scopes.js';
+import { boundedText, metadataMap, nonEmptyText } from '../../validation/common.js';
 
 /** Default token lifetime (API.md §2.1), and the bounds a client may choose within. */
 export const DEFAULT_TOKEN_LIFETIME = 3600;

@@ -6,8 +6,12 @@ import {
 import type { JWK } from 'jose';
 import { JWKS_ITEM_KEY, type JwksItem } from '../../bearer/jwks-item.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
-import type { GeneratedKey } from './lifecycle.js';
-import { CLEAR_KEYS, type PrivateKeyVault, type StoredPrivateKey } from './private-key-vault.js';
+import type { GeneratedKey } from '../keys/lifecycle.js';
+import {
+  CLEAR_KEYS,
+  type PrivateKeyVault,
+  type StoredPrivateKey,
+} from '../keys/private-key-vault.js';
 
 const privateKey = (kid: string) => ({ pk: `SIGNING_KEY#${kid}`, sk: 'PRIVATE' });
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
-import { ALL_SCOPES } from '../bearer/scopes.js';
-import type { Stage } from '../config/env.js';
-import { ConfigurationError } from '../errors/index.js';
+import { ALL_SCOPES } from '../../bearer/scopes.js';
+import type { Stage } from '../../config/env.js';
+import { ConfigurationError } from '../../errors/index.js';
 import { clientIdSchema, lifetimeSchema } from './client.js';
 import { digestSecret } from './secrets.js';
 

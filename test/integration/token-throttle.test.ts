@@ -11,7 +11,7 @@ import { ADMIN, authApp, FORM, form, READER } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
 
 // Every real comparison of a presented secret goes through findMatchingSecret: counting its calls counts them.
-vi.mock('../../lib/auth/secrets.js', async (importOriginal) => {
+vi.mock('../../lib/auth/domain/secrets.js', async (importOriginal) => {
   const original = await importOriginal<typeof secrets>();
   return { ...original, findMatchingSecret: vi.fn(original.findMatchingSecret) };
 });

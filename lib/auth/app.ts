@@ -4,16 +4,16 @@ import { createServiceApp } from '../http/service-app.js';
 import type { AppEnv } from '../http/types.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
-import { ClientStore } from './store/client-store.js';
+import { TokenService } from './commands/token-service.js';
+import type { AuthFileConfig } from './domain/static-clients.js';
+import { DEFAULT_THROTTLE, type ThrottlePolicy } from './domain/throttle.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { keyStoreFor } from './keys/vault-for-runtime.js';
 import { clientRoutes } from './routes/clients.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { TOKEN_PATH, tokenRoutes } from './routes/token.js';
-import type { AuthFileConfig } from './domain/static-clients.js';
-import { DEFAULT_THROTTLE, type ThrottlePolicy } from './domain/throttle.js';
+import { ClientStore } from './store/client-store.js';
 import { ThrottleStore } from './store/throttle-store.js';
-import { TokenService } from './commands/token-service.js';
 
 export interface AuthAppDeps {
   runtime: ServiceRuntime;

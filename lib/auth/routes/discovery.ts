@@ -2,9 +2,9 @@ import type { Context, Hono } from 'hono';
 import { ALL_SCOPES } from '../../bearer/scopes.js';
 import type { AppEnv } from '../../http/types.js';
 import { SIGNING_ALG } from '../keys/generate.js';
-import type { SigningKeys } from '../keys/signing-keys.js';
+import { KEY_SET_CACHE_SECONDS, type SigningKeys } from '../keys/signing-keys.js';
 
-const PUBLIC_CACHE = 'public, max-age=300';
+const PUBLIC_CACHE = `public, max-age=${KEY_SET_CACHE_SECONDS}`;
 
 /** OIDC discovery (both well-known paths) and the JWKS. Unauthenticated, cacheable, never redirecting. */
 export function discoveryRoutes(app: Hono<AppEnv>, issuer: string, keys: SigningKeys): void {

@@ -3,11 +3,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { isThrottling } from '../../dynamo/errors.js';
 import { sourceAddress } from '../../http/runtime-bindings.js';
 import type { AppEnv } from '../../http/types.js';
+import type { TokenService } from '../commands/token-service.js';
 import { hashedClientId } from '../domain/client-id-hash.js';
-import { PrivateKeyUnavailableError } from '../keys/private-key-vault.js';
 import { OAuthError } from '../domain/oauth-error.js';
 import { parseTokenRequest } from '../domain/token-request.js';
-import type { TokenService } from '../commands/token-service.js';
+import { PrivateKeyUnavailableError } from '../keys/private-key-vault.js';
 
 export const TOKEN_PATH = '/oauth/token';
 

@@ -16,9 +16,7 @@ import {
   type StoredClient,
   type StoredSecret,
 } from '../domain/client.js';
-
-export const clientKey = (id: string) => ({ pk: `CLIENT#${id}`, sk: 'CLIENT' });
-const LIST_PARTITION = 'CLIENT';
+import { CLIENT_LIST_PARTITION, clientKey, clientListSort } from './keys.js';
 
 /** Dynamic OAuth clients in the auth table: one item per client, secrets (digests only) inside it. */
 export class ClientStore {
@@ -40,8 +38,8 @@ export class ClientStore {
         TableName: this.table,
         Item: {
           ...clientKey(client.id),
-          gsi1pk: LIST_PARTITION,
-          gsi1sk: `${client.createdAt}#${client.id}`,
+          gsi1pk: CLIENT_LIST_PARTITION,
+          gsi1sk: clientListSort(client.createdAt, client.id),
           ...client,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -57,7 +55,7 @@ export class ClientStore {
           TableName: this.table,
           IndexName: 'gsi1',
           KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': LIST_PARTITION },
+          ExpressionAttributeValues: { ':p': CLIENT_LIST_PARTITION },
         },
         keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
         list: 'auth.clients',

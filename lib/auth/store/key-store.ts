@@ -12,8 +12,7 @@ import {
   type PrivateKeyVault,
   type StoredPrivateKey,
 } from '../keys/private-key-vault.js';
-
-const privateKey = (kid: string) => ({ pk: `SIGNING_KEY#${kid}`, sk: 'PRIVATE' });
+import { privateKeyKey } from './keys.js';
 
 /**
  * Signing keys in the auth table: the published set in one item (read by every service), each private key in
@@ -37,7 +36,7 @@ export class KeyStore {
 
   async readPrivateKey(kid: string): Promise<JWK | undefined> {
     const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.table, Key: privateKey(kid), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table, Key: privateKeyKey(kid), ConsistentRead: true }),
     );
     if (!Item) return undefined;
     return this.vault.open(
@@ -75,7 +74,7 @@ export class KeyStore {
         },
       },
       put,
-      ...retired.map((kid) => ({ Delete: { TableName: this.table, Key: privateKey(kid) } })),
+      ...retired.map((kid) => ({ Delete: { TableName: this.table, Key: privateKeyKey(kid) } })),
     ]);
   }
 
@@ -84,7 +83,7 @@ export class KeyStore {
     return {
       Put: {
         TableName: this.table,
-        Item: { ...privateKey(key.kid), ...stored, alg: key.alg, createdAt: key.createdAt },
+        Item: { ...privateKeyKey(key.kid), ...stored, alg: key.alg, createdAt: key.createdAt },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };

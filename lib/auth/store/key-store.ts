@@ -6,6 +6,7 @@ import {
 import type { JWK } from 'jose';
 import { JWKS_ITEM_KEY, type JwksItem } from '../../bearer/jwks-item.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
+import type { TransactItem } from '../../dynamo/transact-item.js';
 import type { GeneratedKey } from '../keys/lifecycle.js';
 import {
   CLEAR_KEYS,
@@ -50,7 +51,11 @@ export class KeyStore {
     const puts = await Promise.all(keys.map((k) => this.putPrivate(k)));
     return this.transact([
       {
-        Put: { TableName: this.table, Item: set, ConditionExpression: 'attribute_not_exists(pk)' },
+        Put: {
+          TableName: this.table,
+          Item: { ...set },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
       ...puts,
     ]);
@@ -68,7 +73,7 @@ export class KeyStore {
       {
         Put: {
           TableName: this.table,
-          Item: set,
+          Item: { ...set },
           ConditionExpression: 'version = :v',
           ExpressionAttributeValues: { ':v': expectedVersion },
         },
@@ -78,7 +83,7 @@ export class KeyStore {
     ]);
   }
 
-  private async putPrivate(key: GeneratedKey) {
+  private async putPrivate(key: GeneratedKey): Promise<TransactItem> {
     const stored = await this.vault.seal(key.kid, key.privateJwk);
     return {
       Put: {
@@ -89,9 +94,7 @@ export class KeyStore {
     };
   }
 
-  private async transact(
-    items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>,
-  ): Promise<boolean> {
+  private async transact(items: TransactItem[]): Promise<boolean> {
     try {
       await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
       return true;

@@ -123,7 +123,7 @@ export function decideRequests<T>(
     }
     for (const w of own) {
       if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item);
-      if (w.item.Delete) view.delete(keyString(w.item.Delete.Key));
+      if (w.item.Delete) view.delete(keyString(w.item.Delete.Key as ItemKey));
     }
     writes.push(...own);
     head = {

@@ -29,6 +29,7 @@ import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
 import type { Head } from './store/head.js';
 import { LedgerLookup } from './store/ledger-lookup.js';
 import { LogReads } from './store/log-reads.js';
+import { MappingReads } from './store/mapping-reads.js';
 import { LedgerRegistry } from './store/registry.js';
 import { tableScriptState } from './store/script-state.js';
 import { LedgerStats } from './store/stats.js';
@@ -114,6 +115,6 @@ export function createLedgerApp(
   v1AccountRoutes(app, { lookup, accounts, stats, commands });
   v1LogRoutes(app, { lookup, logs });
   v1LedgerRoutes(app, { lookup, stats });
-  mappingRoutes(app, { lookup, writer, doc, tableFor });
+  mappingRoutes(app, { lookup, writer, mappings: new MappingReads(doc, tableFor) });
   return app;
 }

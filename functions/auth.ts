@@ -1,17 +1,14 @@
 import { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
 import { createAuthApp } from '../lib/auth/app.js';
-import { loadAuthConfig } from '../lib/auth/domain/static-clients.js';
+import { platformConfigFromEnv } from '../lib/config/env.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 import { tableProbes } from '../lib/platform/table-probes.js';
 import { createVersionsApp } from '../lib/platform/versions.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
-const runtime = createRuntime(process.env);
-const auth = createAuthApp({
-  runtime,
-  authConfig: loadAuthConfig(process.env, runtime.config.stage),
-});
+const runtime = createRuntime(platformConfigFromEnv());
+const auth = createAuthApp({ runtime });
 // The API routes the public `GET /versions` here too (infra/stacks/platform-stack.ts): the auth function is
 // the one whose routes are public already.
 const versions = createVersionsApp({

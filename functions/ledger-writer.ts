@@ -2,11 +2,12 @@
 // responses), it decides and commits relayed writes of busy ledgers many per TransactWriteItems, then drains the
 // queue itself while messages keep coming.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { writerDepsFromEnv } from '../lib/ledger/sequencer/writer-env.js';
+import { ledgerWriterConfigFromEnv } from '../lib/config/env.js';
+import { writerDeps } from '../lib/ledger/sequencer/writer-env.js';
 import { handleIntents } from '../lib/ledger/sequencer/writer-handler.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
-const deps = writerDepsFromEnv(process.env);
+const deps = writerDeps(ledgerWriterConfigFromEnv());
 
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> =>
   handleIntents(

@@ -1,5 +1,7 @@
 import { handle } from 'hono/aws-lambda';
+import { platformConfigFromEnv } from '../lib/config/env.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 
-export const handler = handle(createLedgerApp(createRuntime(process.env)));
+// Built once per container: configuration is read and validated at start-up and fails loudly.
+export const handler = handle(createLedgerApp(createRuntime(platformConfigFromEnv())));

@@ -3,9 +3,13 @@
  */
 import { resolve } from 'node:path';
 import { TEST_CLIENT } from '../../lib/auth/domain/static-clients.js';
+import {
+  type LocalCommandSettings,
+  localCommandSettingsFromEnv,
+  processEnv,
+} from '../../lib/config/env.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
 import { DataDirInUseError } from './data-dir-lock.js';
-import { ledgerWorkersFromEnv } from './lambda/ledger-workers.js';
 import { PortInUseError, type RunningPlatform, startPlatform } from './platform.js';
 
 function fail(message: string): never {
@@ -13,10 +17,14 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const rawPort = process.env.PORT ?? '8080';
-if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535)
-  fail(`PORT must be a port number (got "${rawPort}")`);
-const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+// Its own settings through the platform's one parser (lib/config/env.ts); the rest goes to the services.
+let settings: LocalCommandSettings;
+try {
+  settings = localCommandSettingsFromEnv();
+} catch (err) {
+  fail((err as Error).message);
+}
+const dataDir = resolve(settings.dataDir);
 
 // A stop asked for while the platform starts is carried out once it has started (its processes must be
 // stopped in order, not left behind); until then Ctrl+C and SIGTERM only mark it.
@@ -46,12 +54,11 @@ setInterval(() => {
 process.stdout.on('error', () => undefined);
 
 try {
-  const ledgerWorkers = ledgerWorkersFromEnv(process.env);
   platform = await startPlatform({
-    port: Number(rawPort),
+    port: settings.port,
     dataDir,
-    env: process.env,
-    ledgerWorkers,
+    env: processEnv(),
+    ledgerWorkers: settings.ledgerWorkers,
   });
 } catch (err) {
   if (stopRequested !== undefined) process.exit(stopRequested);
@@ -69,7 +76,6 @@ platform.onFatal((reason) => {
 });
 if (stopRequested !== undefined) await shutdown(stopRequested);
 
-const usesDefaultConfig = !process.env.AUTH_CONFIG && !process.env.AUTH_CONFIG_INLINE;
 process.stdout.write(
   [
     '',
@@ -77,11 +83,11 @@ process.stdout.write(
     `  health     ${platform.baseUrl}/_health`,
     `  discovery  ${platform.baseUrl}/api/auth/.well-known/openid-configuration`,
     `  data       ${dataDir}`,
-    ...(usesDefaultConfig
+    ...(settings.staticClients === undefined
       ? [
           `  test client (TEST ONLY): client_id=${TEST_CLIENT.id} client_secret=${TEST_CLIENT.secret}`,
         ]
-      : [`  auth config ${process.env.AUTH_CONFIG ?? 'AUTH_CONFIG_INLINE'}`]),
+      : [`  auth config ${settings.staticClients}`]),
     'press Ctrl+C to stop',
     '',
   ].join('\n'),

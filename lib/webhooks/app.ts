@@ -3,10 +3,10 @@ import type { AppEnv } from '../http/types.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
-import { sqsClientFromEnv } from '../sqs/client.js';
+import { createSqsClient } from '../sqs/client.js';
 import { ReplayRequests } from './deliveries/replay-requests.js';
 import { DeliveryStore } from './deliveries/store.js';
-import { configSchemas, secretOverlapSecondsFromEnv } from './domain/config.js';
+import { configSchemas } from './domain/config.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { configRoutes } from './routes/configs.js';
 import { deliveryRoutes } from './routes/deliveries.js';
@@ -35,11 +35,11 @@ export function createWebhooksApp(
     deliveries,
     store,
     schemas: configSchemas(runtime.config.stage),
-    secretOverlapSeconds: secretOverlapSecondsFromEnv(runtime.env),
+    secretOverlapSeconds: runtime.config.webhooks.secretOverlapSeconds,
   });
   configTestRoutes(app, {
     store,
-    allowLoopback: runtime.config.stage === 'local',
+    allowLoopback: runtime.config.webhooks.allowLoopback,
     now: options.now ?? Date.now,
   });
   deliveryRoutes(app, {
@@ -50,7 +50,7 @@ export function createWebhooksApp(
       table: runtime.config.tables.webhooks,
       now: options.now ?? Date.now,
     }),
-    sqs: sqsClientFromEnv(runtime.env),
+    sqs: createSqsClient(runtime.config.sqs),
     queueUrl: runtime.config.queues.deliveries,
     now: options.now ?? Date.now,
   });

@@ -1,9 +1,10 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { connectionFromEnv, createDocumentClient } from '../dynamo/client.js';
-import { ConfigurationError } from '../errors/index.js';
-import { createLogger, type Logger, logLevelFromEnv } from '../observability/logger.js';
-import { sqsClientFromEnv } from '../sqs/client.js';
+import type { WebhookWorkerConfig } from '../config/env.js';
+import { createDocumentClient } from '../dynamo/client.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { createSqsClient } from '../sqs/client.js';
+import type { DeliverDeps } from './deliver/deliver-batch.js';
 
 export interface WorkerDeps {
   doc: DynamoDBDocumentClient;
@@ -16,20 +17,23 @@ export interface WorkerDeps {
 }
 
 /**
- * What both webhook workers (dispatch, deliver) need, from a function's environment: `WEBHOOKS_TABLE` and
- * `DELIVERIES_QUEUE_URL` (required, checked at start-up), `DYNAMODB_ENDPOINT` / `SQS_ENDPOINT` (local emulators),
- * `AWS_REGION`, `LOG_LEVEL`.
+ * What both webhook workers (dispatch, deliver) need, from their configuration (`webhookWorkerConfigFromEnv`):
+ * the webhooks table, the deliveries queue, the clients' endpoints, the log level.
  */
-export function workerDepsFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerDeps {
-  const table = env.WEBHOOKS_TABLE;
-  const queueUrl = env.DELIVERIES_QUEUE_URL;
-  if (!table) throw new ConfigurationError('WEBHOOKS_TABLE is required');
-  if (!queueUrl) throw new ConfigurationError('DELIVERIES_QUEUE_URL is required');
+export function workerDeps(config: WebhookWorkerConfig): WorkerDeps {
   return {
-    doc: createDocumentClient(connectionFromEnv(env)),
-    sqs: sqsClientFromEnv(env),
-    table,
-    queueUrl,
-    logger: createLogger(logLevelFromEnv(env)),
+    doc: createDocumentClient(config.dynamo),
+    sqs: createSqsClient(config.sqs),
+    table: config.tables.webhooks,
+    queueUrl: config.queues.deliveries,
+    logger: createLogger(config.logLevel),
   };
+}
+
+/**
+ * The deliver worker's: loopback targets only when the stage allows them (`STAGE=local`: the local platform's
+ * receivers run on 127.0.0.1); private and metadata addresses never are.
+ */
+export function deliverDeps(config: WebhookWorkerConfig): DeliverDeps {
+  return { ...workerDeps(config), allowLoopback: config.webhooks.allowLoopback };
 }

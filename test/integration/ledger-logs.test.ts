@@ -3,6 +3,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../infra/commands/verify-logs.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
+import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { verifyChain } from '../../lib/ledger/domain/log-chain.js';
 import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
@@ -246,7 +247,7 @@ describe('npm run verify-logs (against the running platform)', () => {
     expect(await verify(ledger)).toEqual({ code: 0, out: ['ok: 5 log entries verified'], err: [] });
 
     // Change one amount inside log 3's stored body, as someone with table access might.
-    const { doc } = createRuntime(platform.env);
+    const { doc } = createRuntime(platformConfigFromEnv(platform.env));
     const table = platform.env.LEDGER_TABLE!;
     const read = async (id: number) => {
       const { Item } = await doc.send(

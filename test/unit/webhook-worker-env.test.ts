@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { deliverDepsFromEnv } from '../../functions/deliver.js';
+import { webhookWorkerConfigFromEnv } from '../../lib/config/env.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
-import { dispatchDepsFromEnv } from '../../lib/webhooks/dispatch/deps.js';
+import { dispatchDeps } from '../../lib/webhooks/dispatch/deps.js';
+import { deliverDeps } from '../../lib/webhooks/worker-env.js';
 
-describe('webhook workers read their environment once, failing loudly', () => {
+describe('webhook workers read their configuration once, failing loudly', () => {
   it('refuses a missing table or queue, for both workers', () => {
-    for (const build of [dispatchDepsFromEnv, deliverDepsFromEnv]) {
-      expect(() => build({ DELIVERIES_QUEUE_URL: 'http://q' })).toThrow(
-        new ConfigurationError('WEBHOOKS_TABLE is required'),
-      );
-      expect(() => build({ WEBHOOKS_TABLE: 't' })).toThrow(
-        new ConfigurationError('DELIVERIES_QUEUE_URL is required'),
-      );
-    }
+    expect(() => webhookWorkerConfigFromEnv({ DELIVERIES_QUEUE_URL: 'http://q' })).toThrow(
+      new ConfigurationError('environment variable WEBHOOKS_TABLE is required'),
+    );
+    expect(() => webhookWorkerConfigFromEnv({ WEBHOOKS_TABLE: 't' })).toThrow(
+      new ConfigurationError('environment variable DELIVERIES_QUEUE_URL is required'),
+    );
   });
 
   it('allows loopback receivers only in the local stage', () => {
@@ -22,8 +21,12 @@ describe('webhook workers read their environment once, failing loudly', () => {
       SQS_ENDPOINT: 'http://127.0.0.1:1',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:2',
     };
-    expect(deliverDepsFromEnv({ ...env, STAGE: 'local' }).allowLoopback).toBe(true);
-    expect(deliverDepsFromEnv({ ...env, STAGE: 'prod' }).allowLoopback).toBe(false);
-    expect(dispatchDepsFromEnv(env)).toMatchObject({ table: 't', queueUrl: 'http://q' });
+    const deliver = (STAGE: string) => deliverDeps(webhookWorkerConfigFromEnv({ ...env, STAGE }));
+    expect(deliver('local').allowLoopback).toBe(true);
+    expect(deliver('prod').allowLoopback).toBe(false);
+    expect(dispatchDeps(webhookWorkerConfigFromEnv(env))).toMatchObject({
+      table: 't',
+      queueUrl: 'http://q',
+    });
   });
 });

@@ -1,6 +1,3 @@
-import { hashedClientId } from '../domain/client-id-hash.js';
-import { addressGroup, type ThrottlePolicy, windowStart } from '../domain/throttle.js';
-
 /**
  * Keys of the auth table (docs/data-model.md). The key set item (`JWKS`) is in lib/bearer/jwks-item.ts: every
  * service's bearer middleware reads it.
@@ -22,19 +19,17 @@ export const privateKeyKey = (kid: string): AuthItemKey => ({
 });
 
 /**
- * The failure counters of one token request's budgets in one window: the client's and the source's. Client ids
- * are hashed into the key so that any presented id, however long or strange, makes a small, valid key.
+ * A failure counter of the token endpoint (lib/auth/store/throttle-store.ts) in the window starting at
+ * `windowStart` (epoch seconds): a client's, over all sources, or one source's (the client from one address
+ * group). `clientHash` is the presented id hashed, so any id, however long or strange, makes a small, valid key.
  */
-export function throttleKeys(
-  clientId: string,
-  address: string,
-  nowMs: number,
-  policy: Pick<ThrottlePolicy, 'windowSeconds'>,
-): { client: AuthItemKey; source: AuthItemKey } {
-  const sk = `W#${windowStart(nowMs, policy.windowSeconds)}`;
-  const client = hashedClientId(clientId);
-  return {
-    client: { pk: `THROTTLE#client#${client}`, sk },
-    source: { pk: `THROTTLE#source#${client}#${addressGroup(address)}`, sk },
-  };
-}
+export const throttleClientKey = (clientHash: string, windowStart: number): AuthItemKey => ({
+  pk: `THROTTLE#client#${clientHash}`,
+  sk: `W#${windowStart}`,
+});
+
+export const throttleSourceKey = (
+  clientHash: string,
+  addressGroup: string,
+  windowStart: number,
+): AuthItemKey => ({ pk: `THROTTLE#source#${clientHash}#${addressGroup}`, sk: `W#${windowStart}` });

@@ -1,7 +1,8 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from '../../dynamo/errors.js';
-import { mayEvaluate, type ThrottlePolicy, windowStart } from '../domain/throttle.js';
-import { type AuthItemKey, throttleKeys } from './keys.js';
+import { hashedClientId } from '../domain/client-id-hash.js';
+import { addressGroup, mayEvaluate, type ThrottlePolicy, windowStart } from '../domain/throttle.js';
+import { type AuthItemKey, throttleClientKey, throttleSourceKey } from './keys.js';
 
 /** A counter outlives its window by this much, so a late release still finds it (TTL deletes it after). */
 const EXPIRY_GRACE_SECONDS = 60;
@@ -94,4 +95,19 @@ export class ThrottleStore {
       if (!isConditionFailure(err)) throw err;
     }
   }
+}
+
+/** The counters one token request reserves in: its client's and its source's, in the current window. */
+export function throttleKeys(
+  clientId: string,
+  address: string,
+  nowMs: number,
+  policy: Pick<ThrottlePolicy, 'windowSeconds'>,
+): { client: AuthItemKey; source: AuthItemKey } {
+  const start = windowStart(nowMs, policy.windowSeconds);
+  const client = hashedClientId(clientId);
+  return {
+    client: throttleClientKey(client, start),
+    source: throttleSourceKey(client, addressGroup(address), start),
+  };
 }

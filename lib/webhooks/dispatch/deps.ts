@@ -1,7 +1,8 @@
-import { workerDepsFromEnv } from '../worker-env.js';
+import type { WebhookWorkerConfig } from '../../config/env.js';
+import { workerDeps } from '../worker-env.js';
 import type { DispatchDeps } from './dispatch-batch.js';
 
-/** The dispatcher's dependencies from a function's environment (see `workerDepsFromEnv`). */
-export function dispatchDepsFromEnv(env: NodeJS.ProcessEnv = process.env): DispatchDeps {
-  return workerDepsFromEnv(env);
+/** The dispatcher's dependencies from its configuration (see `workerDeps`). */
+export function dispatchDeps(config: WebhookWorkerConfig): DispatchDeps {
+  return workerDeps(config);
 }

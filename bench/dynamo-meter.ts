@@ -87,11 +87,15 @@ export class DynamoMeter {
     };
     for (const c of calls) {
       s.requests++;
-      if (c.kind === 'read') s.readRequests++, (s.readUnits += c.units);
-      if (c.kind === 'write')
-        s.writeRequests++,
-          (s.writeUnits += c.units),
-          (s.writeUnitsByRules += c.computedUnits ?? c.units);
+      if (c.kind === 'read') {
+        s.readRequests++;
+        s.readUnits += c.units;
+      }
+      if (c.kind === 'write') {
+        s.writeRequests++;
+        s.writeUnits += c.units;
+        s.writeUnitsByRules += c.computedUnits ?? c.units;
+      }
       s.byOperation[c.operation] = (s.byOperation[c.operation] ?? 0) + 1;
       if (c.error) {
         s.errors[c.error] = (s.errors[c.error] ?? 0) + 1;
@@ -187,7 +191,9 @@ export function countSqsRequests(client: SQSClient): {
   );
   return {
     byOperation,
-    reset: () => Object.keys(byOperation).forEach((k) => delete byOperation[k]),
+    reset: () => {
+      for (const k of Object.keys(byOperation)) delete byOperation[k];
+    },
     total: () => Object.values(byOperation).reduce((a, b) => a + b, 0),
   };
 }

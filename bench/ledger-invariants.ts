@@ -253,9 +253,15 @@ type Volumes = Map<string, Map<string, { input: bigint; output: bigint }>>;
 
 function volumeOf(volumes: Volumes, account: string, asset: string) {
   let assets = volumes.get(account);
-  if (!assets) volumes.set(account, (assets = new Map()));
+  if (!assets) {
+    assets = new Map();
+    volumes.set(account, assets);
+  }
   let v = assets.get(asset);
-  if (!v) assets.set(asset, (v = { input: 0n, output: 0n }));
+  if (!v) {
+    v = { input: 0n, output: 0n };
+    assets.set(asset, v);
+  }
   return v;
 }
 

@@ -4,7 +4,7 @@
  * every log (the API lists them newest first; returned ascending). Amounts go through the exact JSON parser:
  * they may exceed 2^53.
  */
-import { toEntry } from '../infra/commands/verify-logs.js';
+import { logEntryFromApi as toEntry } from '../cli/api/log-pages.js';
 import { parseJson } from '../lib/json/bigint-json.js';
 import { callJson } from './http.js';
 import type {

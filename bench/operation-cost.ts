@@ -119,10 +119,10 @@ export async function measureOperationCosts(
   };
 
   // --- auth: token issue for the static test client and for a stored client (the production case).
-  await measure(
-    'token issue, static client (local-dev)',
-    async () => (await tokenRequest('local-dev', 'local-dev-secret')(), '200'),
-  );
+  await measure('token issue, static client (local-dev)', async () => {
+    await tokenRequest('local-dev', 'local-dev-secret')();
+    return '200';
+  });
   const created = await call(auth, 'POST', '/api/auth/clients', { name: 'bench' });
   const clientId = String(created.body!.data!.id);
   const secret = String(
@@ -130,14 +130,14 @@ export async function measureOperationCosts(
       .data!.clear,
   );
   // The first use of a secret writes its lastUsedAt (then at most once a minute): measured separately.
-  await measure(
-    'token issue, stored client, first use of the secret',
-    async () => (await tokenRequest(clientId, secret)(), '200'),
-  );
-  await measure(
-    'token issue, stored client (steady state)',
-    async () => (await tokenRequest(clientId, secret)(), '200'),
-  );
+  await measure('token issue, stored client, first use of the secret', async () => {
+    await tokenRequest(clientId, secret)();
+    return '200';
+  });
+  await measure('token issue, stored client (steady state)', async () => {
+    await tokenRequest(clientId, secret)();
+    return '200';
+  });
 
   // --- ledger: a ledger with the default features (all on), warmed so the ledger record and JWKS are cached.
   const L = '/api/ledger/v2/bench';

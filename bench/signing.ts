@@ -1,5 +1,5 @@
 /**
- * Webhook signing throughput: the project's signer (lib/webhooks/signing/sign.ts, node:crypto HMAC) against the
+ * Webhook signing throughput: the project's signer (lib/webhooks/domain/signing.ts, node:crypto HMAC) against the
  * `standardwebhooks` library on the same payloads, ids, timestamps and secret, in the same process. Each side
  * signs for a fixed time slice, alternating, three times; the median rate counts. Both must produce the same
  * signature, or the comparison is void.
@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
-import { signatureHeader } from '../lib/webhooks/signing/sign.js';
+import { signatureHeader } from '../lib/webhooks/domain/signing.js';
 import { median, round } from './stats.js';
 
 export const MIN_SIGNING_RATIO = 3;

@@ -29,7 +29,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         headers: req.headers,
       };
       arrivals.push(arrival);
-      listeners.forEach((l) => l(arrival));
+      for (const l of listeners) l(arrival);
       res.writeHead(204).end();
     });
   });

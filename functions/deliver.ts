@@ -2,10 +2,13 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { webhookWorkerConfigFromEnv } from '../lib/config/env.js';
 import { deliverBatch } from '../lib/webhooks/deliver/deliver-batch.js';
-import { deliverDeps } from '../lib/webhooks/worker-env.js';
+import { createDeliverDeps, workerClients, workerSettings } from '../lib/webhooks/workers.js';
 
-// Built once per container: configuration is read and validated at start-up and fails loudly.
-const deps = deliverDeps(webhookWorkerConfigFromEnv());
+// Built once per container: configuration is read and validated at start-up and fails loudly. Loopback targets
+// are allowed only when `STAGE=local` (the local platform's receivers run on 127.0.0.1); private and metadata
+// addresses never are.
+const config = webhookWorkerConfigFromEnv();
+const deps = createDeliverDeps(workerSettings(config), workerClients(config));
 
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> =>
   deliverBatch(

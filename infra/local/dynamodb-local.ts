@@ -52,7 +52,7 @@ export async function startDynamoLocal(
   let stopping = false;
   const listeners: Array<(code: number | null) => void> = [];
   void exited.then((code) => {
-    if (!stopping) listeners.forEach((l) => l(code));
+    if (!stopping) for (const l of listeners) l(code);
   });
   if (options.dataDir && child.pid)
     writeFileSync(join(options.dataDir, PID_FILE), String(child.pid));

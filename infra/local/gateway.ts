@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
+import { localConsoleSite } from '../../lib/console/local.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: each app declares its own bindings type; the gateway passes them on
 export type FetchHandler = (request: Request, env?: any) => Response | Promise<Response>;
 
 export interface HealthReport {
@@ -20,6 +21,7 @@ export function createGateway(
   const gateway = new Hono();
   // `GET /versions`, which the API routes to the auth function in AWS (functions/auth.ts).
   if (versions) gateway.route('/', versions);
+  gateway.route('/', localConsoleSite()); // the console at /console (lib/console)
   gateway.get('/_health', async (c) => {
     const report = await health();
     return c.json(report, report.status === 'ok' ? 200 : 503);

@@ -23,10 +23,14 @@ import { createRuntime } from '../../lib/platform/runtime.js';
 import { createVersionsApp } from '../../lib/platform/versions.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
-import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
-import { dispatchDeps } from '../../lib/webhooks/dispatch/deps.js';
 import { dispatchBatch } from '../../lib/webhooks/dispatch/dispatch-batch.js';
-import { deliverDeps } from '../../lib/webhooks/worker-env.js';
+import { DeliveryQueue } from '../../lib/webhooks/store/delivery-queue.js';
+import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
+import {
+  createDeliverDeps,
+  createDispatchDeps,
+  workerSettings,
+} from '../../lib/webhooks/workers.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { durableWrites } from './durability-barrier.js';
 import { type DynamoLocal, startDynamoLocal } from './dynamodb-local.js';
@@ -153,8 +157,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       dynamo = await startDynamoLocal(options.dataDir ? { dataDir: options.dataDir } : {});
       stops.push(dynamo.stop);
       dynamo.onUnexpectedExit((code) => {
-        for (const listener of fatalListeners)
-          listener(`DynamoDB Local exited unexpectedly (code ${code})`);
+        for (const l of fatalListeners) l(`DynamoDB Local exited unexpectedly (code ${code})`);
       });
       dynamoEndpoint = dynamo.endpoint;
     }
@@ -227,15 +230,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     if (options.dispatch !== false) {
       const streamsClient = new DynamoDBStreamsClient({ ...local, endpoint: dynamoEndpoint });
       stops.push(async () => streamsClient.destroy());
-      // The webhook workers' own composition, from the environment their functions get.
-      const workerConfig = webhookWorkerConfigFromEnv(env);
-      const dispatch = dispatchDeps(workerConfig);
-      const deliver = deliverDeps(workerConfig);
+      // The webhook workers as their functions compose them, from the settings their functions read; the clients
+      // of this process shared.
+      const settings = workerSettings(webhookWorkerConfigFromEnv(env));
+      const clients = { doc: runtime.doc, sqs: sqsClient, logger };
+      const deps = createDispatchDeps(settings, clients);
       // The queue is in memory: pending deliveries whose messages a restart lost get one again, before anything runs.
       await requeuePendingDeliveries(
-        new DeliveryStore({ doc: runtime.doc, table: tables.WEBHOOKS_TABLE! }),
-        sqsClient,
-        queues.DELIVERIES_QUEUE_URL!,
+        new DeliveryStore({ doc: runtime.doc, table: settings.table }),
+        new DeliveryQueue({ sqs: sqsClient, queueUrl: settings.queueUrl }),
       );
       // The events table's stream and every ledger table's, each as its own event source mapping would.
       const stopDispatch = await startDispatchPollers({
@@ -243,17 +246,18 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         streams: streamsClient,
         eventsTable: tables.EVENTS_TABLE!,
         ledgerTables: new BucketTables(config.tables.ledger, config.ledger.bucketTables).all(),
-        handler: (records) => dispatchBatch(records, dispatch),
+        handler: (records) => dispatchBatch(records, deps),
         logger,
         // Checkpoints kept beside the data: after a restart, events committed meanwhile are dispatched too.
         checkpoints: dynamoStreamCheckpoints(runtime.doc, tables.WEBHOOKS_TABLE!),
       });
       stops.push(stopDispatch);
-      // And the deliveries queue to `deliver`, as its SQS event source mapping does (loopback receivers allowed).
+      // And the deliveries queue to `deliver`, as its SQS event source mapping does.
+      const deliverDeps = createDeliverDeps(settings, clients);
       const deliveries = createQueuePoller({
         sqs: sqsClient,
-        queueUrl: queues.DELIVERIES_QUEUE_URL!,
-        handler: (records) => deliverBatch(records, deliver),
+        queueUrl: settings.queueUrl,
+        handler: (records) => deliverBatch(records, deliverDeps),
         logger,
       });
       deliveries.start();

@@ -84,7 +84,10 @@ export function createTableInput(name: string, table: TableDefinition) {
   };
   add(table.partitionKey);
   add(table.sortKey);
-  table.globalIndexes.forEach((i) => (add(i.partitionKey), add(i.sortKey)));
+  for (const index of table.globalIndexes) {
+    add(index.partitionKey);
+    add(index.sortKey);
+  }
   return {
     TableName: name,
     BillingMode: 'PAY_PER_REQUEST' as const,

@@ -17,7 +17,7 @@ export interface PlatformStackProps extends StackProps {
   config: StageConfig;
 }
 
-/** The deliver function's timeout: one POST is at most 15 s (lib/webhooks/ssrf), a batch runs concurrently. */
+/** The deliver function's timeout: one POST is at most 15 s (lib/webhooks/deliver), a batch runs concurrently. */
 export const DELIVER_TIMEOUT = Duration.seconds(30);
 
 /**

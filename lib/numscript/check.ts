@@ -82,7 +82,9 @@ export function checkProgram(tree: ProgramTree): void {
             statement.loc,
           );
         checkArity(statement.name, parameters.length, statement.args.length, statement.loc);
-        statement.args.forEach((arg, i) => expect(arg, parameters[i]!, declared));
+        statement.args.forEach((arg, i) => {
+          expect(arg, parameters[i]!, declared);
+        });
         break;
       }
     }
@@ -104,7 +106,7 @@ function checkSource(source: Source, declared: Map<string, ValueType>): void {
       return;
     case 'inorder':
     case 'oneof':
-      source.sources.forEach((inner) => checkSource(inner, declared));
+      for (const inner of source.sources) checkSource(inner, declared);
       return;
     case 'allotment':
       checkRemainingOnce(source.items, source.loc);
@@ -192,7 +194,9 @@ function checkCall(
   if (!signature)
     throw compilationError('UnboundFunction', `unknown function: ${call.name}`, call.loc);
   checkArity(call.name, signature.args.length, call.args.length, call.loc);
-  call.args.forEach((arg, i) => expect(arg, signature.args[i]!, declared));
+  call.args.forEach((arg, i) => {
+    expect(arg, signature.args[i]!, declared);
+  });
   return signature.result;
 }
 

@@ -13,5 +13,3 @@ export const FEATURE = {
 } as const;
 
 export type FeatureFlag = (typeof FEATURE)[keyof typeof FEATURE];
-
-export const FEATURE_FLAGS: readonly string[] = Object.values(FEATURE);

@@ -6,7 +6,7 @@
 
 export type { NumscriptErrorCode, NumscriptErrorKind } from './errors.js';
 export { NumscriptError } from './errors.js';
-export { FEATURE, FEATURE_FLAGS } from './features.js';
+export { FEATURE } from './features.js';
 export type { ExecuteOptions, ScriptLedger, ScriptPosting, ScriptResult } from './interpreter.js';
 export { execute } from './interpreter.js';
 export { mergeTxMetadata } from './metadata.js';

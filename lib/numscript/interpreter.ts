@@ -169,9 +169,11 @@ class Run {
           return;
         case 'inorder':
         case 'oneof':
-          return source.sources.forEach(walk);
+          for (const inner of source.sources) walk(inner);
+          return;
         case 'allotment':
-          return source.items.forEach((item) => walk(item.from));
+          for (const item of source.items) walk(item.from);
+          return;
         case 'capped':
           return walk(source.from);
       }
@@ -222,8 +224,8 @@ class Run {
       this.txMetadata.set(name as string, value as Value);
     } else if (statement.name === 'set_account_meta') {
       const [account, name, value] = this.values.arguments(statement, ['account', 'string', 'any']);
-      (this.accountMetadata[account as string] ??= Object.create(null))[name as string] =
-        renderValue(value as Value);
+      this.accountMetadata[account as string] ??= Object.create(null);
+      this.accountMetadata[account as string]![name as string] = renderValue(value as Value);
     } else {
       throw compilationError(
         'UnboundFunction',
@@ -313,7 +315,9 @@ class Run {
       }
       case 'allotment': {
         const parts = this.allot(amount, source.items, source.loc);
-        source.items.forEach((item, i) => this.sendExactly(item.from, parts[i]!));
+        source.items.forEach((item, i) => {
+          this.sendExactly(item.from, parts[i]!);
+        });
         return amount;
       }
       case 'capped':
@@ -392,7 +396,9 @@ class Run {
         return this.pushReceiver(this.values.account(destination.address), amount);
       case 'allotment': {
         const parts = this.allot(amount, destination.items, destination.loc);
-        destination.items.forEach((item, i) => this.receiveInto(item.to, parts[i]!));
+        destination.items.forEach((item, i) => {
+          this.receiveInto(item.to, parts[i]!);
+        });
         return;
       }
       case 'inorder': {

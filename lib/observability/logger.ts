@@ -18,7 +18,7 @@ export interface Logger {
 
 export function createLogger(
   level: LogLevel | 'silent' = 'info',
-  write: (line: string) => void = (line) => process.stdout.write(line + '\n'),
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Logger {
   const threshold = ORDER[level];
   return {

@@ -4,13 +4,15 @@ import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
 import { createSqsClient } from '../sqs/client.js';
-import { ReplayRequests } from './deliveries/replay-requests.js';
-import { DeliveryStore } from './deliveries/store.js';
+import { DeliveryReplays } from './commands/replay.js';
 import { configSchemas } from './domain/config.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { configRoutes } from './routes/configs.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { ConfigStore } from './store/config-store.js';
+import { DeliveryQueue } from './store/delivery-queue.js';
+import { DeliveryStore } from './store/delivery-store.js';
+import { ReplayRequests } from './store/replay-requests.js';
 
 export interface WebhooksAppOptions {
   now?: () => number;
@@ -22,13 +24,16 @@ export function createWebhooksApp(
   runtime: ServiceRuntime,
   options: WebhooksAppOptions = {},
 ): Hono<AppEnv> {
+  const now = options.now ?? Date.now;
+  const table = runtime.config.tables.webhooks;
   const store = new ConfigStore({
     doc: runtime.doc,
-    table: runtime.config.tables.webhooks,
+    table,
     ...(options.now ? { now: options.now } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
-  const deliveries = new DeliveryStore({ doc: runtime.doc, table: runtime.config.tables.webhooks });
+  const deliveries = new DeliveryStore({ doc: runtime.doc, table });
+  const queueUrl = runtime.config.queues.deliveries;
   const app = createProtectedApp('webhooks', runtime);
   serverInfoRoute(app);
   configRoutes(app, {
@@ -38,21 +43,21 @@ export function createWebhooksApp(
     secretOverlapSeconds: runtime.config.webhooks.secretOverlapSeconds,
   });
   configTestRoutes(app, {
-    store,
+    configs: store,
     allowLoopback: runtime.config.webhooks.allowLoopback,
-    now: options.now ?? Date.now,
+    now,
   });
   deliveryRoutes(app, {
     deliveries,
-    configs: store,
-    replays: new ReplayRequests({
-      doc: runtime.doc,
-      table: runtime.config.tables.webhooks,
-      now: options.now ?? Date.now,
+    replays: new DeliveryReplays({
+      deliveries,
+      configs: store,
+      queue: queueUrl
+        ? new DeliveryQueue({ sqs: createSqsClient(runtime.config.sqs), queueUrl })
+        : undefined,
+      requests: new ReplayRequests({ doc: runtime.doc, table, now }),
+      now,
     }),
-    sqs: createSqsClient(runtime.config.sqs),
-    queueUrl: runtime.config.queues.deliveries,
-    now: options.now ?? Date.now,
   });
   return app;
 }

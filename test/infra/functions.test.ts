@@ -10,7 +10,7 @@ import {
 import { writerDeps } from '../../lib/ledger/sequencer/writer-env.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
-import { workerDeps } from '../../lib/webhooks/worker-env.js';
+import { workerSettings } from '../../lib/webhooks/workers.js';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 
@@ -272,10 +272,10 @@ describe('the environment the stack sets is what the code reads (start-up valida
   });
 
   it.each(['dispatch', 'deliver'])('%s: webhookWorkerConfigFromEnv', (name) => {
-    const deps = workerDeps(
+    const settings = workerSettings(
       webhookWorkerConfigFromEnv(resolved(prod.fn(`platform-prod-${name}`).Environment.Variables)),
     );
-    expect([deps.table, deps.queueUrl]).toEqual([
+    expect([settings.table, settings.queueUrl]).toEqual([
       'platform-prod-webhooks',
       'https://sqs.eu-west-1.amazonaws.com/123456789012/platform-prod-deliveries',
     ]);

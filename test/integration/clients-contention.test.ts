@@ -64,9 +64,9 @@ describe('one client under contention', () => {
     const replaced = await Promise.all(
       answers.slice(0, 30).map(async (r) => ((await r.json()) as { data: ClientView }).data),
     );
-    replaced.forEach((client, i) =>
-      expect([client.name, client.metadata]).toEqual([`name-${i}`, { writer: String(i) }]),
-    );
+    replaced.forEach((client, i) => {
+      expect([client.name, client.metadata]).toEqual([`name-${i}`, { writer: String(i) }]);
+    });
     const clears = await Promise.all(
       answers
         .slice(30, 45)

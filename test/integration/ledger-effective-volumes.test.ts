@@ -271,7 +271,7 @@ describe('effective volumes (MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES)', () =
           for (const p of tx.postings) {
             for (const account of [p.source, p.destination]) {
               const v = running.get(`${account}|${p.asset}`)!;
-              (view[account] ??= {})[p.asset] = vol(v.input, v.output);
+              view[account] = { ...view[account], [p.asset]: vol(v.input, v.output) };
             }
           }
           expected.set(tx.id, view);

@@ -432,7 +432,10 @@ describe('exactly once', () => {
     const sent: unknown[] = [];
     const recording = {
       ...doc,
-      send: (command: unknown) => (sent.push(command), doc.send(command as never)),
+      send: (command: unknown) => {
+        sent.push(command);
+        return doc.send(command as never);
+      },
     } as DynamoDBDocumentClient;
     // A lease shorter than the margin: the after-commit puts take the careful path.
     const shortLease = new LedgerSequencer({

@@ -91,8 +91,11 @@ type Volumes = Record<string, Record<string, { input: bigint; output: bigint; ba
 /** Volumes per account and asset from the postings of the transactions `by` keeps; pairs never moved absent. */
 function replay(by: (t: Written) => boolean): Volumes {
   const volumes: Volumes = {};
-  const entry = (account: string, asset: string) =>
-    ((volumes[account] ??= {})[asset] ??= { input: 0n, output: 0n, balance: 0n });
+  const entry = (account: string, asset: string) => {
+    volumes[account] ??= {};
+    volumes[account][asset] ??= { input: 0n, output: 0n, balance: 0n };
+    return volumes[account][asset];
+  };
   for (const t of written.filter(by)) {
     for (const p of t.postings) {
       const out = entry(p.source, p.asset);

@@ -198,11 +198,11 @@ describe('payments under injected DynamoDB failures', () => {
     expect(res.body.errorMessage).toMatch(/retry/i);
     expect(seen.write).toBe(MAX_SAVE_ATTEMPTS);
     expect(sleeps).toHaveLength(MAX_SAVE_ATTEMPTS - 1);
-    sleeps.forEach((ms, i) =>
+    sleeps.forEach((ms, i) => {
       expect(ms).toBeLessThanOrEqual(
         Math.min(SAVE_BACKOFF.maxDelayMs, SAVE_BACKOFF.baseDelayMs * 2 ** (i + 1)),
-      ),
-    );
+      );
+    });
     // The window reaches its cap: later waits spread up to it, and none beyond.
     expect(Math.max(...sleeps)).toBeGreaterThan(SAVE_BACKOFF.maxDelayMs / 4);
     mock!.restore();

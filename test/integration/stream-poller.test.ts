@@ -137,7 +137,10 @@ describe('stream poller', () => {
         table: own,
         intervalMs: 50,
         checkpoints,
-        handler: async (records) => (seen.push(...idsOf(records)), { batchItemFailures: [] }),
+        handler: async (records) => {
+          seen.push(...idsOf(records));
+          return { batchItemFailures: [] };
+        },
       });
       await poller.start();
       return poller;

@@ -113,7 +113,7 @@ describe('successful grants', () => {
   });
 
   it('lets the form body win over the query string for the same parameter', async () => {
-    const query = '?' + form({ client_secret: 'wrong-secret-from-query' });
+    const query = `?${form({ client_secret: 'wrong-secret-from-query' })}`;
     const res = await post(
       form({
         grant_type: 'client_credentials',
@@ -191,11 +191,11 @@ describe('errors', () => {
   });
 
   it('refuses a repeated parameter', async () => {
-    const body = form(good) + '&scope=ledger:read&scope=ledger:write';
+    const body = `${form(good)}&scope=ledger:read&scope=ledger:write`;
     const err = await expectOAuthError(await post(body), 400, 'invalid_request');
     expect(err.error_description).toContain('scope');
     await expectOAuthError(
-      await post(form(good) + '&client_id=' + ADMIN.id),
+      await post(`${form(good)}&client_id=${ADMIN.id}`),
       400,
       'invalid_request',
     );
@@ -254,13 +254,13 @@ describe('errors', () => {
     await expectOAuthError(
       await post(g, {
         ...FORM,
-        authorization: 'Basic ' + Buffer.from('no-colon').toString('base64'),
+        authorization: `Basic ${Buffer.from('no-colon').toString('base64')}`,
       }),
       400,
       'invalid_request',
     );
     await expectOAuthError(
-      await post(g, { ...FORM, authorization: 'Basic ' + Buffer.from('%zz:x').toString('base64') }),
+      await post(g, { ...FORM, authorization: `Basic ${Buffer.from('%zz:x').toString('base64')}` }),
       400,
       'invalid_request',
     );

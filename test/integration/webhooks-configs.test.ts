@@ -5,7 +5,7 @@ import { EVENT_KINDS } from '../../events/catalog.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { createWebhooksApp, type WebhooksAppOptions } from '../../lib/webhooks/app.js';
-import { secretKey } from '../../lib/webhooks/signing/secret-key.js';
+import { secretKey } from '../../lib/webhooks/domain/secret-key.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
 import { scanTable } from '../support/payments.js';
 import { testEnvironment } from '../support/tables.js';

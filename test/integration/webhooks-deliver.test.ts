@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,16 +12,13 @@ import type { Logger } from '../../lib/observability/logger.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { formatInstant, instantFromMs } from '../../lib/time/instant.js';
 import { type DeliverDeps, deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
-import {
-  type Delivery,
-  deliveryId,
-  deliveryKeys,
-  encodeDeliveryMessage,
-} from '../../lib/webhooks/deliveries/model.js';
-import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
 import { newConfig, newConfigId, type WebhookConfig } from '../../lib/webhooks/domain/config.js';
+import { type Delivery, deliveryId } from '../../lib/webhooks/domain/delivery.js';
 import { verify } from '../../lib/webhooks/receiver/verify.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
+import { encodeDeliveryMessage } from '../../lib/webhooks/store/delivery-queue.js';
+import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
+import { deliveryKeys } from '../../lib/webhooks/store/keys.js';
 import { testEnvironment } from '../support/tables.js';
 
 interface Received {
@@ -393,7 +390,10 @@ describe('deliver', () => {
     });
     await expect.poll(() => posts).toBe(1);
     const duplicate = await run([message], {
-      post: async () => (posts++, { status: 200, durationMs: 1, bodyPreview: 'ok' }),
+      post: async () => {
+        posts++;
+        return { status: 200, durationMs: 1, bodyPreview: 'ok' };
+      },
     });
     expect(duplicate.batchItemFailures).toEqual([]);
     expect(posts).toBe(1);

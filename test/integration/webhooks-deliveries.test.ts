@@ -10,14 +10,13 @@ import { ensureQueues } from '../../infra/local/provision.js';
 import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
-import { filterPartition } from '../../lib/webhooks/deliveries/index-keys.js';
 import {
   type Delivery,
   type DeliveryStatus,
   deliveryId,
-  deliveryKeys,
-} from '../../lib/webhooks/deliveries/model.js';
-import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
+} from '../../lib/webhooks/domain/delivery.js';
+import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
+import { deliveryKeys, filterPartition } from '../../lib/webhooks/store/keys.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
 

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -11,17 +10,14 @@ import { outboxRow } from '../../lib/events/outbox.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { parseInstant, sortableInstant } from '../../lib/time/instant.js';
 import {
-  decodeDeliveryMessage,
-  deliveryId,
-  deliveryKeys,
-} from '../../lib/webhooks/deliveries/model.js';
-import {
   type DispatchDeps,
   dispatchBatch,
   type StreamRecordLike,
 } from '../../lib/webhooks/dispatch/dispatch-batch.js';
+import { deliveryId } from '../../lib/webhooks/domain/delivery.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
-import { subscriptionKey } from '../../lib/webhooks/store/keys.js';
+import { decodeDeliveryMessage } from '../../lib/webhooks/store/delivery-queue.js';
+import { deliveryKeys, subscriptionKey } from '../../lib/webhooks/store/keys.js';
 import { testEnvironment } from '../support/tables.js';
 
 const KIND = 'ledger.committed_transactions' as const;

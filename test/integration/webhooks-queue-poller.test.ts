@@ -31,14 +31,11 @@ import {
   deliverBatch,
   deliverRecord,
 } from '../../lib/webhooks/deliver/deliver-batch.js';
-import {
-  type Delivery,
-  deliveryId,
-  encodeDeliveryMessage,
-} from '../../lib/webhooks/deliveries/model.js';
-import { DeliveryStore } from '../../lib/webhooks/deliveries/store.js';
 import { newConfig, newConfigId } from '../../lib/webhooks/domain/config.js';
+import { type Delivery, deliveryId } from '../../lib/webhooks/domain/delivery.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
+import { encodeDeliveryMessage } from '../../lib/webhooks/store/delivery-queue.js';
+import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;

@@ -185,7 +185,7 @@ describe('openid-client v6', () => {
     expect(sent).toHaveLength(1);
     // openid-client form-urlencodes id and secret strictly (RFC 6749 §2.3.1: '-' becomes %2D); the server decodes them.
     expect(sent[0]!.authorization).toBe(
-      'Basic ' + Buffer.from('local%2Ddev:local%2Ddev%2Dsecret').toString('base64'),
+      `Basic ${Buffer.from('local%2Ddev:local%2Ddev%2Dsecret').toString('base64')}`,
     );
     expect(sent[0]!.body.has('client_secret')).toBe(false);
     expect(sent[0]!.body.has('client_id')).toBe(false);
@@ -345,8 +345,7 @@ describe('README walkthrough over HTTP', () => {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        authorization:
-          'Basic ' + Buffer.from(`${TEST_CLIENT.id}:${TEST_CLIENT.secret}`).toString('base64'),
+        authorization: `Basic ${Buffer.from(`${TEST_CLIENT.id}:${TEST_CLIENT.secret}`).toString('base64')}`,
       },
       body: 'grant_type=client_credentials',
     });

@@ -1,8 +1,8 @@
 // Our deliveries must verify, unmodified, with the reference Standard Webhooks library.
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { deliveryHeaders, unixSeconds } from '../../lib/webhooks/domain/signing.js';
 import { verify } from '../../lib/webhooks/receiver/verify.js';
-import { deliveryHeaders, unixSeconds } from '../../lib/webhooks/signing/sign.js';
 
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
 const OTHER = `whsec_${Buffer.alloc(32, 0xa5).toString('base64')}`;

@@ -10,7 +10,7 @@ import type { RunningPlatform } from '../../infra/local/platform.js';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
-import { deliveryId } from '../../lib/webhooks/deliveries/model.js';
+import { deliveryId } from '../../lib/webhooks/domain/delivery.js';
 import { startTestPlatform, testClientToken, until } from '../support/platform.js';
 
 let platform: RunningPlatform;

@@ -108,7 +108,9 @@ describe('ledger invariants after a load run', () => {
     });
 
     it('a duplicated log id', () => {
-      const report = broken((s) => void (s.logs[5] = { ...s.logs[5]!, id: 5 }));
+      const report = broken((s) => {
+        s.logs[5] = { ...s.logs[5]!, id: 5 };
+      });
       expect(failed(report)).toEqual(['log ids are 1..M', 'hash chain verifies']);
       expect(detail(report, 'log ids are 1..M')).toBe(
         'position 6: expected log 6, found log 5 (duplicate or out of order)',
@@ -128,7 +130,9 @@ describe('ledger invariants after a load run', () => {
     });
 
     it('a wrong aggregate', () => {
-      const report = broken((s) => void (s.aggregate['USD/2'] = 7n));
+      const report = broken((s) => {
+        s.aggregate['USD/2'] = 7n;
+      });
       expect(failed(report)).toEqual(['aggregate/balances equals the replay']);
       expect(detail(report, 'aggregate/balances equals the replay')).toBe(
         'USD/2: aggregate 7, replay 0',
@@ -136,7 +140,9 @@ describe('ledger invariants after a load run', () => {
     });
 
     it('a broken hash link', () => {
-      const report = broken((s) => void (s.logs[2] = { ...s.logs[2]!, hash: 'AAAA' }));
+      const report = broken((s) => {
+        s.logs[2] = { ...s.logs[2]!, hash: 'AAAA' };
+      });
       expect(failed(report)).toEqual(['hash chain verifies']);
       expect(detail(report, 'hash chain verifies')).toMatch(
         /^log 3: hash mismatch: stored AAAA, recomputed /,
@@ -161,7 +167,9 @@ describe('ledger invariants after a load run', () => {
     });
 
     it('an acknowledged transaction listed with other postings', () => {
-      const report = broken((_s, r) => void (r.acknowledged[3]!.postings[0]!.amount += 1n));
+      const report = broken((_s, r) => {
+        r.acknowledged[3]!.postings[0]!.amount += 1n;
+      });
       expect(failed(report)).toEqual(['every acknowledged transaction present once, as sent']);
     });
 

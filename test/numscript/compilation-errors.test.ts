@@ -94,13 +94,13 @@ describe('hostile input', () => {
 
   it.each([
     ['parentheses', '('.repeat(20_000)],
-    ['sources', 'send [COIN 1] ( source = ' + '{ '.repeat(20_000)],
+    ['sources', `send [COIN 1] ( source = ${'{ '.repeat(20_000)}`],
     [
       'max chains',
-      'send [COIN 1] ( source = ' + 'max [COIN 1] from '.repeat(5_000) + '@a destination = @b )',
+      `send [COIN 1] ( source = ${'max [COIN 1] from '.repeat(5_000)}@a destination = @b )`,
     ],
-    ['operator chains', 'set_tx_meta("a", ' + '1 + '.repeat(5_000) + '1)'],
-    ['prefix minus', 'set_tx_meta("a", ' + '-'.repeat(20_000) + '1)'],
+    ['operator chains', `set_tx_meta("a", ${'1 + '.repeat(5_000)}1)`],
+    ['prefix minus', `set_tx_meta("a", ${'-'.repeat(20_000)}1)`],
     ['comments', '/*'.repeat(20_000)],
   ])('refuses deep nesting of %s with a compilation error, not a crash', (_name, source) => {
     const { thrown, ms } = bounded(source);

@@ -122,7 +122,8 @@ function view(
   const out: VolumesView = {};
   for (const [account, asset] of pairs) {
     const v = read(account, asset);
-    (out[account] ??= {})[asset] = {
+    out[account] ??= {};
+    out[account][asset] = {
       input: v.input,
       output: v.output,
       balance: v.input - v.output,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/errors/index.js';
-import { DEFAULT_FEATURES, resolveFeatures } from '../../lib/ledger/domain/features.js';
+import { resolveFeatures } from '../../lib/ledger/domain/features.js';
 import {
   accountMetadataAt,
   atOrBefore,
@@ -46,6 +46,7 @@ describe('metadata at a point in time', () => {
   const current = { now: 'yes' };
 
   it('is the revision at or before it, else what the oldest later revision replaced, else the current one', () => {
+    // biome-ignore lint/suspicious/noThenProperty: a caller's metadata key named `then` is data like any other
     expect(metadataAt(current, { atOrBefore: { then: 'yes' } })).toEqual({ then: 'yes' });
     expect(metadataAt(current, { earliestAfter: { before: { created: 'yes' } } })).toEqual({
       created: 'yes',
@@ -87,7 +88,7 @@ describe('a transaction at a point in time', () => {
 });
 
 describe('what a point-in-time read refuses', () => {
-  const noHistory = resolveFeatures({
+  const _noHistory = resolveFeatures({
     TRANSACTION_METADATA_HISTORY: 'DISABLED',
     ACCOUNT_METADATA_HISTORY: 'DISABLED',
   });

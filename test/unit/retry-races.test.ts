@@ -24,7 +24,9 @@ describe('retryRaces', () => {
       }),
     ).toBe(8);
     expect(sleeps).toHaveLength(7);
-    sleeps.forEach((ms, i) => expect(ms).toBeLessThanOrEqual(Math.min(500, 10 * 2 ** (i + 1))));
+    sleeps.forEach((ms, i) => {
+      expect(ms).toBeLessThanOrEqual(Math.min(500, 10 * 2 ** (i + 1)));
+    });
   });
 
   it('takes a window and a cap of its own, and gives up after maxAttempts with a 503 error', async () => {
@@ -41,7 +43,9 @@ describe('retryRaces', () => {
     expect((err as Error).message).toBe('try later');
     expect(calls()).toBe(64);
     expect(sleeps).toHaveLength(63);
-    sleeps.forEach((ms, i) => expect(ms).toBeLessThanOrEqual(Math.min(3, 2 ** (i + 1))));
+    sleeps.forEach((ms, i) => {
+      expect(ms).toBeLessThanOrEqual(Math.min(3, 2 ** (i + 1)));
+    });
   });
 
   it('starts no attempt past its time budget', async () => {
@@ -53,7 +57,9 @@ describe('retryRaces', () => {
       maxDelayMs: 100,
       budgetMs: 1000,
       now: () => clock,
-      sleep: async (ms) => void (clock += ms),
+      sleep: async (ms) => {
+        clock += ms;
+      },
       busy: 'busy',
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DependencyThrottledError);

@@ -2,9 +2,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isFailure, postWebhook } from '../../lib/webhooks/deliver/post-webhook.js';
+import { deliveryHeaders, unixSeconds } from '../../lib/webhooks/domain/signing.js';
 import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
-import { deliveryHeaders, unixSeconds } from '../../lib/webhooks/signing/sign.js';
-import { isFailure, postWebhook } from '../../lib/webhooks/ssrf/post-webhook.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;

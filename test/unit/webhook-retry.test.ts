@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { classifyOutcome } from '../../lib/webhooks/retry/outcome.js';
-import { retryAfterMs } from '../../lib/webhooks/retry/retry-after.js';
+import { classifyOutcome } from '../../lib/webhooks/domain/response-outcome.js';
+import { retryAfterMs } from '../../lib/webhooks/domain/retry-after.js';
 import {
   MAX_ATTEMPTS,
   MAX_RETRY_AFTER_MS,
   nextAttempt,
   RETRY_DELAYS_MS,
-} from '../../lib/webhooks/retry/schedule.js';
+} from '../../lib/webhooks/domain/retry-schedule.js';
 import {
   SQS_MAX_DELAY_SECONDS,
   sqsDelaySeconds,
   sqsHop,
-} from '../../lib/webhooks/retry/sqs-delay.js';
+} from '../../lib/webhooks/store/sqs-delay.js';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const S = 1_000;

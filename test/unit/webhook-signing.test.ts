@@ -1,8 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { decodeSecret } from '../../lib/webhooks/domain/secret-key.js';
+import {
+  deliveryHeaders,
+  signatureHeader,
+  unixSeconds,
+} from '../../lib/webhooks/domain/signing.js';
 import { verify, verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
-import { decodeSecret } from '../../lib/webhooks/signing/secret-key.js';
-import { deliveryHeaders, signatureHeader, unixSeconds } from '../../lib/webhooks/signing/sign.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const OTHER = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
@@ -85,7 +89,7 @@ describe('receiver verify', () => {
     expect(verify(header, 'dlv_other', TS, SECRET, BODY)).toBe(false);
     expect(verify(header, ID, TS + 1, SECRET, BODY)).toBe(false);
     expect(verify(header, ID, TS, OTHER, BODY)).toBe(false);
-    expect(verify(header.slice(0, -4) + 'AAA=', ID, TS, SECRET, BODY)).toBe(false);
+    expect(verify(`${header.slice(0, -4)}AAA=`, ID, TS, SECRET, BODY)).toBe(false);
   });
 
   it('accepts a two-secret header with either secret', () => {

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { webhookWorkerConfigFromEnv } from '../../lib/config/env.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
-import { dispatchDeps } from '../../lib/webhooks/dispatch/deps.js';
-import { deliverDeps } from '../../lib/webhooks/worker-env.js';
+import {
+  createDeliverDeps,
+  createDispatchDeps,
+  workerClients,
+  workerSettings,
+} from '../../lib/webhooks/workers.js';
 
 describe('webhook workers read their configuration once, failing loudly', () => {
-  it('refuses a missing table or queue, for both workers', () => {
+  it('refuses a missing table or queue', () => {
     expect(() => webhookWorkerConfigFromEnv({ DELIVERIES_QUEUE_URL: 'http://q' })).toThrow(
       new ConfigurationError('environment variable WEBHOOKS_TABLE is required'),
     );
@@ -14,17 +18,29 @@ describe('webhook workers read their configuration once, failing loudly', () => 
     );
   });
 
-  it('allows loopback receivers only in the local stage', () => {
+  it('allows loopback receivers only in the local stage; both workers are composed from the same settings', () => {
     const env = {
       WEBHOOKS_TABLE: 't',
       DELIVERIES_QUEUE_URL: 'http://q',
       SQS_ENDPOINT: 'http://127.0.0.1:1',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:2',
     };
-    const deliver = (STAGE: string) => deliverDeps(webhookWorkerConfigFromEnv({ ...env, STAGE }));
-    expect(deliver('local').allowLoopback).toBe(true);
-    expect(deliver('prod').allowLoopback).toBe(false);
-    expect(dispatchDeps(webhookWorkerConfigFromEnv(env))).toMatchObject({
+    const config = webhookWorkerConfigFromEnv({ ...env, STAGE: 'local' });
+    const local = workerSettings(config);
+    expect(local).toEqual({ table: 't', queueUrl: 'http://q', allowLoopback: true });
+    expect(
+      workerSettings(webhookWorkerConfigFromEnv({ ...env, STAGE: 'prod' })).allowLoopback,
+    ).toBe(false);
+    const clients = workerClients(config);
+    const { doc, sqs, logger } = clients;
+    expect(createDeliverDeps(local, clients)).toEqual({
+      ...{ doc, sqs, logger },
+      table: 't',
+      queueUrl: 'http://q',
+      allowLoopback: true,
+    });
+    expect(createDispatchDeps(local, clients)).toEqual({
+      ...{ doc, sqs, logger },
       table: 't',
       queueUrl: 'http://q',
     });

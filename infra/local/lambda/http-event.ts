@@ -31,7 +31,9 @@ export async function httpApiEvent(
   const routeKey = proxy === undefined ? `ANY ${facts.prefix}` : `ANY ${facts.prefix}/{proxy+}`;
 
   const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => (headers[name] = value));
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   headers.host ??= url.host; // HTTP/1.1 always has one; a Request made in code may not
   const cookies = headers.cookie
     ?.split(';')

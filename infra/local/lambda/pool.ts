@@ -91,7 +91,10 @@ export async function startFunctionPool(options: FunctionPoolOptions): Promise<F
     const worker = new WorkerProcess(spec);
     slots[index] = worker;
     void worker.ready.then(
-      () => (ready.add(worker), dispatch()),
+      () => {
+        ready.add(worker);
+        dispatch();
+      },
       () => undefined, // reported by whoever awaits `ready`
     );
     void worker.exited.then((exit) => {

@@ -129,7 +129,11 @@ export class WorkerProcess {
         () => reject(new FunctionInitError(functionName, `not ready within ${startTimeoutMs} ms`)),
         startTimeoutMs,
       );
-      const done = (err?: Error) => (clearTimeout(timer), err ? reject(err) : resolve());
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        if (err) reject(err);
+        else resolve();
+      };
       this.child.on('message', (message: FromWorker) => {
         if (message.type === 'ready') done();
         if (message.type === 'init-error')

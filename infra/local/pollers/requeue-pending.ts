@@ -1,6 +1,5 @@
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { encodeDeliveryMessage } from '../../../lib/webhooks/deliveries/model.js';
-import type { DeliveryStore } from '../../../lib/webhooks/deliveries/store.js';
+import type { DeliveryQueue } from '../../../lib/webhooks/store/delivery-queue.js';
+import type { DeliveryStore } from '../../../lib/webhooks/store/delivery-store.js';
 
 /**
  * The local queue (fauxqs) lives in memory, so a restart loses the messages of deliveries still `pending` — a
@@ -11,25 +10,12 @@ import type { DeliveryStore } from '../../../lib/webhooks/deliveries/store.js';
  */
 export async function requeuePendingDeliveries(
   deliveries: DeliveryStore,
-  sqs: SQSClient,
-  queueUrl: string,
+  queue: DeliveryQueue,
 ): Promise<number> {
   let sent = 0;
   for await (const ids of deliveries.pendingIds()) {
-    for (let i = 0; i < ids.length; i += 10) {
-      const batch = ids.slice(i, i + 10);
-      const { Failed = [] } = await sqs.send(
-        new SendMessageBatchCommand({
-          QueueUrl: queueUrl,
-          Entries: batch.map((id) => ({ Id: id, MessageBody: encodeDeliveryMessage(id) })),
-        }),
-      );
-      if (Failed.length > 0)
-        throw new Error(
-          `re-enqueueing pending deliveries failed: ${Failed[0]!.Code ?? ''} ${Failed[0]!.Message ?? ''}`.trim(),
-        );
-      sent += batch.length;
-    }
+    await queue.sendAll(ids);
+    sent += ids.length;
   }
   return sent;
 }

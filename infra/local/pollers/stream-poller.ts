@@ -195,7 +195,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
             (r) => failed.has(r.dynamodb?.SequenceNumber ?? '') || failed.has(r.eventID ?? ''),
           );
           // An identifier that names no record fails the whole batch, as Lambda treats it.
-          failedAt = index < 0 ? 0 : index;
+          failedAt = Math.max(index, 0);
           log('warn', 'batch partially failed; retrying from the first failure', {
             shard: shard.id,
             retry: retry + 1,

@@ -187,8 +187,3 @@ function mergeAccountMetadata(
     merged.set(account, { ...(merged.get(account) ?? {}), ...metadata });
   return Object.fromEntries(merged);
 }
-
-/** Transactions are stored as exact JSON text (amounts as big integers) with their post-commit volumes. */
-export function storeTransaction(tx: Transaction, post: VolumesView): string {
-  return canonicalJson({ ...tx, postCommitVolumes: post });
-}

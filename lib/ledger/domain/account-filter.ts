@@ -1,5 +1,4 @@
 import { ValidationError } from '../../errors/index.js';
-import { ASSET } from '../../money/asset.js';
 import { type FeatureSet, requireFeature } from './features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from './names.js';
 import { isObject, quote, readQueryOperator } from './query-json.js';
@@ -72,8 +71,6 @@ export const isMetadataFilter = (filter: AccountFilter): filter is MetadataFilte
   'metadata' in filter;
 export const isBalanceFilter = (filter: AccountFilter): filter is BalanceFilter =>
   'balance' in filter;
-export const isAddressFilter = (filter: AccountFilter): filter is AddressFilter =>
-  'address' in filter;
 export const isSegmentFilter = (filter: AccountFilter): filter is SegmentFilter =>
   'segments' in filter;
 

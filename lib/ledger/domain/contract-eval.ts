@@ -50,7 +50,7 @@ type Value =
   | { kind: 'string'; value: string }
   | { kind: 'missing' };
 
-function valueOf(
+function operandValue(
   operand: Operand,
   balance: bigint,
   metadata: Readonly<Record<string, string>>,
@@ -83,8 +83,8 @@ export function evaluate(
     return expr.op === '$and'
       ? expr.args.every((e) => evaluate(e, balance, metadata))
       : expr.args.some((e) => evaluate(e, balance, metadata));
-  const left = valueOf(expr.left, balance, metadata);
-  const right = valueOf(expr.right, balance, metadata);
+  const left = operandValue(expr.left, balance, metadata);
+  const right = operandValue(expr.right, balance, metadata);
   if (left.kind === 'missing' || right.kind === 'missing') return false;
   if (expr.op === '$eq' && left.kind === 'string' && right.kind === 'string')
     return left.value === right.value;

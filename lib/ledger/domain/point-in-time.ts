@@ -1,9 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
-import { type AccountFilter, isBalanceFilter, isMetadataFilter } from './account-filter.js';
-import { type FeatureSet, isEnabled, requireEffectiveVolumes, requireFeature } from './features.js';
+import { type FeatureSet, requireEffectiveVolumes, requireFeature } from './features.js';
 import type { Transaction } from './transaction.js';
-import type { TransactionFilter } from './transaction-filter.js';
 
 /**
  * Point-in-time reads (`pit`), as the reference platform serves them (docs/decisions.md, "Point-in-time reads").

@@ -27,7 +27,10 @@ export function volumeOf(map: VolumeMap, account: string, asset: string): Volume
 
 function setVolume(map: VolumeMap, account: string, asset: string, volume: Volume): void {
   let assets = map.get(account);
-  if (!assets) map.set(account, (assets = new Map()));
+  if (!assets) {
+    assets = new Map();
+    map.set(account, assets);
+  }
   assets.set(asset, volume);
 }
 

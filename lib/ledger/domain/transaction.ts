@@ -79,8 +79,3 @@ export function transactionView(
       : {}),
   };
 }
-
-/** The reduced form logged and hashed: no volumes, which are derived state. */
-export function loggedTransaction(tx: Transaction) {
-  return transactionView(tx);
-}

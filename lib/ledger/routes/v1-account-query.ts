@@ -135,7 +135,7 @@ function plan(
   if (pattern?.kind === 'exact')
     return { filter: { address: pattern.address, prefix: false }, matches, filtered, needsVolumes };
   if (pattern?.kind === 'prefix' && isEnabled(features, 'INDEX_ADDRESS_SEGMENTS')) {
-    const startAt = first && after !== undefined && after.startsWith(pattern.prefix);
+    const startAt = first && after?.startsWith(pattern.prefix);
     return {
       filter: { address: pattern.prefix, prefix: true },
       ...(startAt ? { startKey: listKey(ledger, after!) } : {}),

@@ -128,31 +128,49 @@ interface Plan {
   filtered: boolean;
 }
 
-function plan(
-  filters: Record<string, string>,
-  ledger: string,
-  features: FeatureSet,
-  first: boolean,
-): Plan {
-  const checks: Array<(t: StoredTransaction) => boolean> = [];
+/** v1's transaction filters, read and checked. */
+interface V1Filters {
+  after: number | undefined;
+  reference: string | undefined;
+  roles: Array<[name: 'account' | 'source' | 'destination', AddressPattern]>;
+  metadata: Array<[string, string]>;
+  /** v1 semantics: startTime inclusive, endTime exclusive (sortable instants). */
+  from: string | undefined;
+  to: string | undefined;
+}
+
+function readV1Filters(filters: Record<string, string>): V1Filters {
   let after: number | undefined;
   if (filters.after !== undefined) {
     if (!/^\d{1,15}$/.test(filters.after))
       throw new ValidationError('after: must be a transaction id (a non-negative integer)');
-    const bound = Number(filters.after);
-    after = bound;
-    checks.push((t) => t.tx.id < bound);
+    after = Number(filters.after);
   }
   const reference = filters.reference;
-  if (reference !== undefined) {
-    if (reference.length > 256) throw new ValidationError('reference: must be 1-256 characters');
-    checks.push((t) => t.tx.reference === reference);
-  }
-  const roles: Array<[name: 'account' | 'source' | 'destination', AddressPattern]> = [];
+  if (reference !== undefined && reference.length > 256)
+    throw new ValidationError('reference: must be 1-256 characters');
+  const roles: V1Filters['roles'] = [];
   for (const name of ['account', 'source', 'destination'] as const) {
-    if (filters[name] === undefined) continue;
-    const pattern = readAddressPattern(filters[name], name);
-    roles.push([name, pattern]);
+    if (filters[name] !== undefined) roles.push([name, readAddressPattern(filters[name], name)]);
+  }
+  const instant = (name: 'startTime' | 'endTime') =>
+    filters[name] !== undefined ? sortableInstant(parseInstant(filters[name], name)) : undefined;
+  return {
+    after,
+    reference,
+    roles,
+    metadata: [...metadataParams(filters)],
+    from: instant('startTime'),
+    to: instant('endTime'),
+  };
+}
+
+/** Every filter as a check on a transaction read: whichever index serves the list, all of them hold. */
+function checksOf({ after, reference, roles, metadata, from, to }: V1Filters) {
+  const checks: Array<(t: StoredTransaction) => boolean> = [];
+  if (after !== undefined) checks.push((t) => t.tx.id < after);
+  if (reference !== undefined) checks.push((t) => t.tx.reference === reference);
+  for (const [name, pattern] of roles) {
     checks.push((t) =>
       t.tx.postings.some(
         (p) =>
@@ -161,23 +179,25 @@ function plan(
       ),
     );
   }
-  const metadata = metadataParams(filters);
   for (const [key, value] of metadata) checks.push((t) => hasValue(t.tx.metadata, key, value));
-  // v1 semantics: startTime inclusive, endTime exclusive.
-  const from =
-    filters.startTime !== undefined
-      ? sortableInstant(parseInstant(filters.startTime, 'startTime'))
-      : undefined;
-  const to =
-    filters.endTime !== undefined
-      ? sortableInstant(parseInstant(filters.endTime, 'endTime'))
-      : undefined;
   if (from !== undefined || to !== undefined) {
     checks.push((t) => {
       const at = sortableInstant(parseInstant(t.tx.timestamp, 'timestamp'));
       return (from === undefined || at >= from) && (to === undefined || at < to);
     });
   }
+  return checks;
+}
+
+function plan(
+  filters: Record<string, string>,
+  ledger: string,
+  features: FeatureSet,
+  first: boolean,
+): Plan {
+  const read = readV1Filters(filters);
+  const { after, reference, roles, metadata, from, to } = read;
+  const checks = checksOf(read);
   const matches = (t: StoredTransaction) => checks.every((check) => check(t));
   const filtered = checks.length > 0;
 

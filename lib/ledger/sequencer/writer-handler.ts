@@ -136,7 +136,10 @@ async function processRecords(
 
 async function sequencerFor(deps: WriterDeps, name: string): Promise<LedgerSequencer> {
   let byLedger = sequencers.get(deps);
-  if (!byLedger) sequencers.set(deps, (byLedger = new Map()));
+  if (!byLedger) {
+    byLedger = new Map();
+    sequencers.set(deps, byLedger);
+  }
   const existing = byLedger.get(name);
   if (existing) return existing;
   const ledger = await deps.lookup.resolve(name);

@@ -32,36 +32,7 @@ export async function accountTransactionIds(
   },
 ): Promise<Page<number>> {
   const resumed = query.cursor ? readPosition(query.cursor.k) : undefined;
-  const { Item: account } = await doc.send(
-    new GetCommand({
-      TableName: table,
-      Key: ledgerKeys.account(ledger, address),
-      ConsistentRead: true,
-    }),
-  );
-  const assets = [...((account?.assets as Iterable<string> | undefined) ?? [])];
-  if (resumed && Object.keys(resumed.positions).some((asset) => !assets.includes(asset)))
-    throw new ValidationError('cursor: not a cursor of this list');
-  const volumes = await batchGetInOrder(
-    doc,
-    table,
-    assets.map((asset) => ledgerKeys.volume(ledger, address, asset)),
-  );
-  const streams = assets
-    .filter((asset) => !resumed || asset in resumed.positions)
-    .map((asset) => ({
-      asset,
-      moves: PairMoves.forPair(
-        doc,
-        table,
-        ledger,
-        address,
-        asset,
-        volumes[assets.indexOf(asset)],
-        options.ascending,
-        resumed?.positions[asset],
-      ),
-    }));
+  const streams = await pairStreams(doc, table, ledger, address, options.ascending, resumed);
   const bound = resumed?.last ?? options.before;
   const beyond = (id: number) =>
     bound !== undefined && (options.ascending ? id <= bound : id >= bound);
@@ -127,6 +98,47 @@ export async function accountTransactionIds(
         }
       : {}),
   };
+}
+
+/** The account's moves per asset, each resuming where the cursor left it (pairs the cursor dropped are done). */
+async function pairStreams(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: string,
+  address: string,
+  ascending: boolean,
+  resumed: ReturnType<typeof readPosition> | undefined,
+): Promise<Array<{ asset: string; moves: PairMoves }>> {
+  const { Item: account } = await doc.send(
+    new GetCommand({
+      TableName: table,
+      Key: ledgerKeys.account(ledger, address),
+      ConsistentRead: true,
+    }),
+  );
+  const assets = [...((account?.assets as Iterable<string> | undefined) ?? [])];
+  if (resumed && Object.keys(resumed.positions).some((asset) => !assets.includes(asset)))
+    throw new ValidationError('cursor: not a cursor of this list');
+  const volumes = await batchGetInOrder(
+    doc,
+    table,
+    assets.map((asset) => ledgerKeys.volume(ledger, address, asset)),
+  );
+  return assets
+    .filter((asset) => !resumed || asset in resumed.positions)
+    .map((asset) => ({
+      asset,
+      moves: PairMoves.forPair(
+        doc,
+        table,
+        ledger,
+        address,
+        asset,
+        volumes[assets.indexOf(asset)],
+        ascending,
+        resumed?.positions[asset],
+      ),
+    }));
 }
 
 /** Moves one page may pass over: ~125 move pages per asset at most. */

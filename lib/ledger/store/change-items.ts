@@ -48,23 +48,60 @@ export function changeWrites(
   change: LedgerChange,
   logId: number,
 ): Write[] {
-  const put = (
-    Item: Record<string, unknown>,
-    condition?: Partial<NonNullable<Write['item']['Put']>>,
-    onConditionFailure?: () => Error,
-  ): Write => ({
+  const put = putWith(table);
+  return [
+    ...transactionWrites(ledger, table, change, put),
+    ...change.volumes.flatMap(({ account, asset, volume }) =>
+      volumeWrites(
+        ledger,
+        table,
+        view.get(keyString(ledgerKeys.volume(ledger.name, account, asset))),
+        account,
+        asset,
+        volume,
+        change.moves.filter((m) => m.account === account && m.asset === asset),
+      ),
+    ),
+    ...accountWrites(ledger, table, change, put),
+    ...revisionWrites(ledger, change, logId, put),
+    ...change.references.map(({ reference, txId }) =>
+      put(
+        { ...ledgerKeys.reference(ledger.name, reference), txId },
+        { ConditionExpression: 'attribute_not_exists(pk)' },
+        () => new ConflictError(`duplicate reference "${reference}"`),
+      ),
+    ),
+  ];
+}
+
+type Put = (
+  Item: Record<string, unknown>,
+  condition?: Partial<NonNullable<Write['item']['Put']>>,
+  onConditionFailure?: () => Error,
+) => Write;
+
+function putWith(table: string): Put {
+  return (Item, condition, onConditionFailure) => ({
     item: { Put: { TableName: table, Item, ...condition } },
     ...(onConditionFailure ? { onConditionFailure } : {}),
   });
-  const writes: Write[] = [];
-  for (const { record, before } of change.transactions) {
+}
+
+/** Each transaction's item (new ones conditional on being new) and its metadata index. */
+function transactionWrites(
+  ledger: LedgerRecord,
+  table: string,
+  change: LedgerChange,
+  put: Put,
+): Write[] {
+  return change.transactions.flatMap(({ record, before }) => {
     const write = put(
       transactionItem(ledger.name, record),
       before ? undefined : { ConditionExpression: 'attribute_not_exists(pk)' },
     );
-    // A new transaction's item may follow a group commit instead of being in it (docs/data-model.md, "Two write modes").
-    writes.push(before ? write : { ...write, deferrable: true });
-    writes.push(
+    return [
+      // A new transaction's item may follow a group commit instead of being in it (docs/data-model.md, "Two write modes").
+      before ? write : { ...write, deferrable: true },
       ...metadataIndexWrites(
         table,
         before?.tx.metadata ?? {},
@@ -72,92 +109,76 @@ export function changeWrites(
         (k, v) => ledgerKeys.transactionMetadata(ledger.name, k, v, record.tx.id),
         { txId: record.tx.id },
       ),
-    );
-  }
-  for (const { account, asset, volume } of change.volumes) {
-    const moves = change.moves.filter((m) => m.account === account && m.asset === asset);
-    writes.push(
-      ...volumeWrites(
-        ledger,
-        table,
-        view.get(keyString(ledgerKeys.volume(ledger.name, account, asset))),
-        account,
-        asset,
-        volume,
-        moves,
-      ),
-    );
-  }
-  for (const { after, before } of change.accounts) {
-    writes.push(put(accountItem(ledger.name, after)));
-    if (!before) writes.push(...segmentIndexWrites(ledger, table, after.address));
-    writes.push(
-      ...metadataIndexWrites(
-        table,
-        before?.metadata ?? {},
-        after.metadata,
-        (k, v) => ({
-          pk: ledgerKeys.accountMetadataPartition(ledger.name, k, v),
-          sk: after.address,
-        }),
-        { address: after.address },
-      ),
-    );
-  }
+    ];
+  });
+}
+
+/** Each account's item, a new account's segment index, and its metadata index. */
+function accountWrites(
+  ledger: LedgerRecord,
+  table: string,
+  change: LedgerChange,
+  put: Put,
+): Write[] {
+  return change.accounts.flatMap(({ after, before }) => [
+    put(accountItem(ledger.name, after)),
+    ...(before ? [] : segmentIndexWrites(ledger, table, after.address)),
+    ...metadataIndexWrites(
+      table,
+      before?.metadata ?? {},
+      after.metadata,
+      (k, v) => ({
+        pk: ledgerKeys.accountMetadataPartition(ledger.name, k, v),
+        sk: after.address,
+      }),
+      { address: after.address },
+    ),
+  ]);
+}
+
+/** Metadata revisions, kept when the target's METADATA_HISTORY feature is on (docs/data-model.md, "Point-in-time reads"). */
+function revisionWrites(
+  ledger: LedgerRecord,
+  change: LedgerChange,
+  logId: number,
+  put: Put,
+): Write[] {
+  const log = String(logId).padStart(15, '0');
   const revision = change.metadataRevision;
-  if (
-    revision &&
-    isEnabled(
-      ledger.features,
-      revision.target.type === 'ACCOUNT'
-        ? 'ACCOUNT_METADATA_HISTORY'
-        : 'TRANSACTION_METADATA_HISTORY',
-    )
-  ) {
-    const log = String(logId).padStart(15, '0');
+  if (revision) {
+    const { target } = revision;
+    const history =
+      target.type === 'ACCOUNT' ? 'ACCOUNT_METADATA_HISTORY' : 'TRANSACTION_METADATA_HISTORY';
+    if (!isEnabled(ledger.features, history)) return [];
     const key =
-      revision.target.type === 'ACCOUNT'
-        ? { pk: ledgerKeys.accountPartition(ledger.name, revision.target.address), sk: `MH#${log}` }
-        : { pk: `L#${ledger.name}#TXMH#${revision.target.id}`, sk: log };
+      target.type === 'ACCOUNT'
+        ? { pk: ledgerKeys.accountPartition(ledger.name, target.address), sk: `MH#${log}` }
+        : { pk: `L#${ledger.name}#TXMH#${target.id}`, sk: log };
     const date = change.accounts[0]?.after.updatedAt ?? change.transactions[0]?.record.tx.updatedAt;
     // The metadata before the change as well: a read at a point in time before a target's first revision needs
     // what it held then (a transaction's creation metadata is no revision of its own). Revisions written before
     // this have no `before` (docs/data-model.md, "Point-in-time reads").
-    const { target } = revision;
     const before =
       target.type === 'ACCOUNT'
         ? (change.accounts.find((a) => a.after.address === target.address)?.before?.metadata ?? {})
         : (change.transactions.find((t) => t.record.tx.id === target.id)?.before?.tx.metadata ??
           {});
-    writes.push(put({ ...key, metadata: revision.metadata, before, date }));
+    return [put({ ...key, metadata: revision.metadata, before, date })];
   }
   // A transaction's `accountMetadata` (or a script's set_account_meta) changes accounts' metadata too: each such
   // account gets its revision, so reads at a point in time see when it changed.
-  if (!revision && isEnabled(ledger.features, 'ACCOUNT_METADATA_HISTORY')) {
-    for (const { after, before } of change.accounts) {
-      if (sameMetadata(before?.metadata ?? {}, after.metadata)) continue;
-      const log = String(logId).padStart(15, '0');
-      writes.push(
-        put({
-          pk: ledgerKeys.accountPartition(ledger.name, after.address),
-          sk: `MH#${log}`,
-          metadata: after.metadata,
-          before: before?.metadata ?? {},
-          date: after.updatedAt,
-        }),
-      );
-    }
-  }
-  for (const { reference, txId } of change.references) {
-    writes.push(
-      put(
-        { ...ledgerKeys.reference(ledger.name, reference), txId },
-        { ConditionExpression: 'attribute_not_exists(pk)' },
-        () => new ConflictError(`duplicate reference "${reference}"`),
-      ),
+  if (!isEnabled(ledger.features, 'ACCOUNT_METADATA_HISTORY')) return [];
+  return change.accounts
+    .filter(({ after, before }) => !sameMetadata(before?.metadata ?? {}, after.metadata))
+    .map(({ after, before }) =>
+      put({
+        pk: ledgerKeys.accountPartition(ledger.name, after.address),
+        sk: `MH#${log}`,
+        metadata: after.metadata,
+        before: before?.metadata ?? {},
+        date: after.updatedAt,
+      }),
     );
-  }
-  return writes;
 }
 
 function sameMetadata(a: Record<string, string>, b: Record<string, string>): boolean {

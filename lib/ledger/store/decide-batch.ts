@@ -64,14 +64,7 @@ export function decideRequests<T>(
     const idempotencyKey = idempotencyKeyOf(ledger.name, request);
     const stored = idempotencyKey ? view.get(keyString(idempotencyKey)) : undefined;
     if (stored) {
-      if (stored.requestHash !== request.idempotency!.requestHash) {
-        throw new ValidationError('Idempotency-Key was already used with a different request');
-      }
-      outcomes.push({
-        kind: 'replayed',
-        result: parseJson(String(stored.response)),
-        ...(stored.logId !== undefined ? { logId: Number(stored.logId) } : {}),
-      });
+      outcomes.push(replayOf(stored, request));
       continue;
     }
     const logId = head.lastLogId + 1;
@@ -102,29 +95,11 @@ export function decideRequests<T>(
         },
       },
       ...changeWrites(ledger, table, view, change, logId),
+      ...(idempotencyKey
+        ? [idempotencyWrite(table, idempotencyKey, request, decision.result, logId, epoch)]
+        : []),
     ];
-    if (idempotencyKey) {
-      own.push({
-        idempotency: true,
-        item: {
-          Put: {
-            TableName: table,
-            Item: {
-              ...idempotencyKey,
-              requestHash: request.idempotency!.requestHash,
-              response: stringifyJson(decision.result),
-              logId,
-              expiresAt: epoch + IDEMPOTENCY_TTL_SECONDS,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-      });
-    }
-    for (const w of own) {
-      if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item);
-      if (w.item.Delete) view.delete(keyString(w.item.Delete.Key as ItemKey));
-    }
+    overlay(view, own);
     writes.push(...own);
     head = {
       ...head,
@@ -142,6 +117,53 @@ export function decideRequests<T>(
     txIds,
   );
   return { outcomes, writes, head };
+}
+
+/** A request whose idempotency key was already used: the stored answer, if the request is the same one. */
+function replayOf<T>(stored: Record<string, unknown>, request: WriteRequest<T>): WriteOutcome<T> {
+  if (stored.requestHash !== request.idempotency!.requestHash) {
+    throw new ValidationError('Idempotency-Key was already used with a different request');
+  }
+  return {
+    kind: 'replayed',
+    result: parseJson(String(stored.response)),
+    ...(stored.logId !== undefined ? { logId: Number(stored.logId) } : {}),
+  };
+}
+
+/** The idempotency record of a committed request: its hash, its answer and its log id, kept for a while. */
+function idempotencyWrite<T>(
+  table: string,
+  key: ItemKey,
+  request: WriteRequest<T>,
+  result: unknown,
+  logId: number,
+  epochSeconds: number,
+): CommitWrite {
+  return {
+    idempotency: true,
+    item: {
+      Put: {
+        TableName: table,
+        Item: {
+          ...key,
+          requestHash: request.idempotency!.requestHash,
+          response: stringifyJson(result),
+          logId,
+          expiresAt: epochSeconds + IDEMPOTENCY_TTL_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+/** Puts a decision's writes in the view, so the next decision of the batch sees them. */
+function overlay(view: ItemView, writes: readonly CommitWrite[]): void {
+  for (const w of writes) {
+    if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item);
+    if (w.item.Delete) view.delete(keyString(w.item.Delete.Key as ItemKey));
+  }
 }
 
 /**

@@ -57,7 +57,8 @@ export class EffectiveVolumeReads {
     wanted.forEach((w, i) => {
       const volume = volumes[i]!;
       const view = result.get(w.txId) ?? {};
-      (view[w.account] ??= {})[w.asset] = {
+      view[w.account] ??= {};
+      view[w.account]![w.asset] = {
         input: volume.input,
         output: volume.output,
         balance: volume.input - volume.output,
@@ -91,7 +92,9 @@ export class EffectiveVolumeReads {
         if (Number(volumeItems.get(id)?.lateMoves ?? 0) === 0) return;
         const upTo = wanted
           .filter((x) => pairId(x.account, x.asset) === id)
-          .reduce((max, x) => (moveKey(x.at, x.txId) > max ? moveKey(x.at, x.txId) : max), '');
+          .map((x) => moveKey(x.at, x.txId))
+          // biome-ignore lint/complexity/useMathMinMax: these are strings (sort keys), not numbers
+          .reduce((max, key) => (key > max ? key : max), '');
         lateByPair.set(
           id,
           await lateMoves(

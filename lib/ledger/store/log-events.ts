@@ -85,7 +85,7 @@ function logEvent(
     throw new MalformedEventError(
       `log entry of ledger ${ledger} has an unknown type ${String(entry.type)}`,
     );
-  const data = entry.data as Record<string, any>;
+  const data = entry.data as Record<string, unknown>;
   if (!data || typeof data !== 'object')
     throw new MalformedEventError(`log entry ${String(entry.id)} of ledger ${ledger} has no data`);
   return {
@@ -101,14 +101,16 @@ function logEvent(
 function logPayload(
   ledger: string,
   type: LogType,
-  data: Record<string, any>,
+  data: Record<string, unknown>,
   extras: Record<string, unknown>,
 ): Record<string, unknown> {
   switch (type) {
     case 'NEW_TRANSACTION':
       return {
         ledger,
-        transactions: [{ ...data.transaction, postCommitVolumes: volumes(extras.post, 'post') }],
+        transactions: [
+          { ...(data.transaction as object), postCommitVolumes: volumes(extras.post, 'post') },
+        ],
         accountMetadata: data.accountMetadata,
       };
     case 'REVERTED_TRANSACTION':

@@ -126,7 +126,9 @@ export class PointInTimeVolumes {
     });
     if (cut.clock === 'effective') {
       const effective = await this.effective.ofMoves(ledger, moves);
-      moves.forEach((m, j) => (result[m.index] = effective[j]!));
+      moves.forEach((m, j) => {
+        result[m.index] = effective[j]!;
+      });
     }
     return result;
   }

@@ -192,113 +192,137 @@ export class TransactionReads {
   ): Promise<Page<StoredTransaction>> {
     const table = this.tableFor(ledger.bucket);
     await this.settleStopped(table, ledger);
-    const list = `ledger.transactions.${ledger.name}`;
-    const fromBody = (item: Record<string, unknown>) => parseStoredTransaction(String(item.body));
-    const dated = (t: StoredTransaction) =>
-      (pit === undefined || effectiveBy(t.tx, pit)) && (!keep || keep(t.tx));
-    // A condition no index served, evaluated on each item read: a page then reads at most `scanReads` items.
-    const bounded = <T>(paged: PagedQuery, toRecord: (item: Record<string, unknown>) => T) =>
-      keep
-        ? boundedQueryPage(
-            this.doc,
-            { ...paged, readBudget: this.scanReads, keep: (item) => keep(fromBody(item).tx) },
-            query,
-            toRecord,
-          )
-        : queryPage(this.doc, paged, query, toRecord);
-    if (filter?.kind === 'reference') {
-      const { Item } = await this.doc.send(
-        new GetCommand({
+    const page: PageContext = {
+      ledger,
+      table,
+      query,
+      paged: { list: `ledger.transactions.${ledger.name}`, ascending, filters },
+      pit,
+      keep,
+      dated: (t) => (pit === undefined || effectiveBy(t.tx, pit)) && (!keep || keep(t.tx)),
+    };
+    if (filter?.kind === 'reference') return this.byReference(page, filter.reference);
+    if (filter?.kind === 'time' || (order === 'effective' && filter === undefined))
+      return this.byTime(page, filter?.kind === 'time' ? filter : {});
+    if (filter?.kind === 'account') return this.byAccount(page, filter, before);
+    if (filter?.kind === 'metadata') return this.byMetadata(page, filter);
+    return this.byId(page);
+  }
+
+  /** A page of stored transactions, bounded to `scanReads` items read when `keep` is evaluated on each. */
+  private bounded(
+    { query, keep }: PageContext,
+    paged: PagedQuery,
+  ): Promise<Page<StoredTransaction>> {
+    if (!keep) return queryPage(this.doc, paged, query, fromBody);
+    return boundedQueryPage(
+      this.doc,
+      { ...paged, readBudget: this.scanReads, keep: (item) => keep(fromBody(item).tx) },
+      query,
+      fromBody,
+    );
+  }
+
+  private async byReference(
+    page: PageContext,
+    reference: string,
+  ): Promise<Page<StoredTransaction>> {
+    const { Item } = await this.doc.send(
+      new GetCommand({
+        TableName: page.table,
+        Key: ledgerKeys.reference(page.ledger.name, reference),
+        ConsistentRead: true,
+      }),
+    );
+    const found = Item ? await this.get(page.ledger, Number(Item.txId)) : undefined;
+    return {
+      pageSize: page.query.pageSize,
+      hasMore: false,
+      data: found && page.dated(found) ? [found] : [],
+    };
+  }
+
+  private byTime(
+    page: PageContext,
+    window: Extract<TransactionFilter, { kind: 'time' }> | Record<string, never>,
+  ): Promise<Page<StoredTransaction>> | Page<StoredTransaction> {
+    const range = timeCondition(atOrBeforePit(window, page.pit));
+    if (!range) return { pageSize: page.query.pageSize, hasMore: false, data: [] };
+    return this.bounded(page, {
+      input: {
+        TableName: page.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: `gsi1pk = :p${range.condition ? ` AND ${range.condition}` : ''}`,
+        ExpressionAttributeValues: {
+          ':p': ledgerKeys.transactionsByTime(page.ledger.name),
+          ...range.values,
+        },
+      },
+      keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+      ...page.paged,
+    });
+  }
+
+  private async byAccount(
+    { ledger, table, query, paged, pit, keep }: PageContext,
+    filter: Extract<TransactionFilter, { kind: 'account' }>,
+    before: number | undefined,
+  ): Promise<Page<StoredTransaction>> {
+    const ids = await accountTransactionIds(
+      this.doc,
+      table,
+      ledger.name,
+      filter.address,
+      filter.role,
+      query,
+      {
+        ...paged,
+        ...(before !== undefined ? { before } : {}),
+        ...(pit !== undefined ? { effectiveBy: pit } : {}),
+      },
+    );
+    // A page of the account's ids, less those `keep` leaves out: it may be short, its cursor resumes after it.
+    const found = await this.byIds(table, ledger.name, ids.data);
+    return { ...ids, data: keep ? found.filter((t) => keep(t.tx)) : found };
+  }
+
+  private async byMetadata(
+    { ledger, table, query, paged, dated }: PageContext,
+    filter: Extract<TransactionFilter, { kind: 'metadata' }>,
+  ): Promise<Page<StoredTransaction>> {
+    const ids = await queryPage(
+      this.doc,
+      {
+        input: {
           TableName: table,
-          Key: ledgerKeys.reference(ledger.name, filter.reference),
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: {
+            ':p': ledgerKeys.transactionMetadataPartition(ledger.name, filter.key, filter.value),
+          },
           ConsistentRead: true,
-        }),
-      );
-      const found = Item ? await this.get(ledger, Number(Item.txId)) : undefined;
-      return {
-        pageSize: query.pageSize,
-        hasMore: false,
-        data: found && dated(found) ? [found] : [],
-      };
-    }
-    if (filter?.kind === 'time' || (order === 'effective' && filter === undefined)) {
-      const range = timeCondition(atOrBeforePit(filter?.kind === 'time' ? filter : {}, pit));
-      if (!range) return { pageSize: query.pageSize, hasMore: false, data: [] };
-      return bounded(
-        {
-          input: {
-            TableName: table,
-            IndexName: 'gsi1',
-            KeyConditionExpression: `gsi1pk = :p${range.condition ? ` AND ${range.condition}` : ''}`,
-            ExpressionAttributeValues: {
-              ':p': ledgerKeys.transactionsByTime(ledger.name),
-              ...range.values,
-            },
-          },
-          keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
-          list,
-          ascending,
-          filters,
         },
-        fromBody,
-      );
-    }
-    if (filter?.kind === 'account') {
-      const ids = await accountTransactionIds(
-        this.doc,
-        table,
-        ledger.name,
-        filter.address,
-        filter.role,
-        query,
-        {
-          ascending,
-          list,
-          filters,
-          ...(before !== undefined ? { before } : {}),
-          ...(pit !== undefined ? { effectiveBy: pit } : {}),
-        },
-      );
-      // A page of the account's ids, less those `keep` leaves out: it may be short, its cursor resumes after it.
-      const found = await this.byIds(table, ledger.name, ids.data);
-      return { ...ids, data: keep ? found.filter((t) => keep(t.tx)) : found };
-    }
-    if (filter?.kind === 'metadata') {
-      const ids = await queryPage(
-        this.doc,
-        {
-          input: {
-            TableName: table,
-            KeyConditionExpression: 'pk = :p',
-            ExpressionAttributeValues: {
-              ':p': ledgerKeys.transactionMetadataPartition(ledger.name, filter.key, filter.value),
-            },
-            ConsistentRead: true,
-          },
-          keyAttributes: ['pk', 'sk'],
-          list,
-          ascending,
-          filters,
-        },
-        query,
-        (item) => Number(item.txId),
-      );
-      // The index holds no timestamp: transactions dated after the point in time are left out once read.
-      return { ...ids, data: (await this.byIds(table, ledger.name, ids.data)).filter(dated) };
-    }
+        keyAttributes: ['pk', 'sk'],
+        ...paged,
+      },
+      query,
+      (item) => Number(item.txId),
+    );
+    // The index holds no timestamp: transactions dated after the point in time are left out once read.
+    return { ...ids, data: (await this.byIds(table, ledger.name, ids.data)).filter(dated) };
+  }
+
+  private byId(page: PageContext): Promise<Page<StoredTransaction>> {
     const byId = {
       input: {
-        TableName: table,
+        TableName: page.table,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(ledger.name) },
+        ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(page.ledger.name) },
         ConsistentRead: true,
       },
       keyAttributes: ['pk', 'sk'],
-      list,
-      ascending,
-      filters,
+      ...page.paged,
     };
-    if (pit === undefined) return bounded(byId, fromBody);
+    if (page.pit === undefined) return this.bounded(page, byId);
     // The item's `timestamp` is the sortable effective time.
     return boundedQueryPage(
       this.doc,
@@ -308,15 +332,30 @@ export class TransactionReads {
           ...byId.input,
           FilterExpression: '#ts <= :pit',
           ExpressionAttributeNames: { '#ts': 'timestamp' },
-          ExpressionAttributeValues: { ...byId.input.ExpressionAttributeValues, ':pit': pit },
+          ExpressionAttributeValues: { ...byId.input.ExpressionAttributeValues, ':pit': page.pit },
         },
         readBudget: PIT_READS,
       },
-      query,
+      page.query,
       fromBody,
     );
   }
 }
+
+/** What one list page needs, whichever index serves it. */
+interface PageContext {
+  ledger: LedgerRecord;
+  table: string;
+  query: ListQuery;
+  /** The cursor's list name, the order and the filters it carries. */
+  paged: { list: string; ascending: boolean; filters: Record<string, string> };
+  pit: string | undefined;
+  keep: ((tx: Transaction) => boolean) | undefined;
+  /** Whether a transaction read by id belongs on the page (effective by `pit`, kept by `keep`). */
+  dated: (t: StoredTransaction) => boolean;
+}
+
+const fromBody = (item: Record<string, unknown>) => parseStoredTransaction(String(item.body));
 
 /** What a list reads beside its index: a point in time, the order, and a condition evaluated on each transaction. */
 export interface ListView {

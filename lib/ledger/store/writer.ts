@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
-import { isThrottling, isTransactionConflict } from '../../dynamo/errors.js';
+import { isTransactionConflict } from '../../dynamo/errors.js';
 import { retryRaces } from '../../dynamo/optimistic.js';
 import { attemptOf, retryWithBackoff, sleepMs } from '../../dynamo/retry.js';
 import { ValidationError } from '../../errors/index.js';
@@ -142,7 +142,9 @@ export class LedgerWriter {
     }
     // The snapshot, overlaid with each decision's puts so that the next decision sees them.
     const view: ItemView = new Map();
-    Responses.forEach((r, i) => r.Item && view.set(keyString(keys[i]!), r.Item));
+    Responses.forEach((r, i) => {
+      if (r.Item) view.set(keyString(keys[i]!), r.Item);
+    });
     const headItem = view.get(keyString(headKey));
     if (!headItem) throw new Error(`ledger ${ledger.name} has no HEAD item`);
     const head = headFromItem(headItem);

@@ -20,35 +20,26 @@
 // - Deleted or inactive config: the delivery is cancelled without a POST. Deletion and deactivation cancel
 //   pending deliveries eagerly (`domain/lifecycle.ts`); this is the safety net for what they miss.
 // - Retry: the same message body is sent again with DelaySeconds = min(900, ceil(delay)); a longer wait arrives
-//   early and is sent on again with the remaining delay (`nextAttemptAt` on the record is the truth).
+//   early and is sent on again with the remaining delay (`nextAttemptAt` on the record is the truth;
+//   store/delivery-queue.ts).
 // - Undecodable message: logged and reported as a batch item failure, so after maxReceiveCount receives SQS moves
 //   it to the dead-letter queue (alarmed) — never silently dropped. Transient errors (DynamoDB, SQS) are reported
 //   the same way, so SQS retries the message.
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../../observability/logger.js';
-import { formatInstant, instantFromMs, parseInstant } from '../../time/instant.js';
-import {
-  type DeliveryAttempt,
-  decodeDeliveryMessage,
-  encodeDeliveryMessage,
-} from '../deliveries/model.js';
-import { DeliveryStore } from '../deliveries/store.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { WebhookConfig } from '../domain/config.js';
+import type { Delivery, DeliveryAttempt } from '../domain/delivery.js';
 import { onConfigDeactivated } from '../domain/lifecycle.js';
-import { classifyOutcome } from '../retry/outcome.js';
-import { nextAttempt } from '../retry/schedule.js';
-import { sqsHop } from '../retry/sqs-delay.js';
-import { deliveryHeaders, unixSeconds } from '../signing/sign.js';
-import {
-  isFailure,
-  type PostWebhookInput,
-  type PostWebhookResult,
-  postWebhook,
-} from '../ssrf/post-webhook.js';
+import { classifyOutcome } from '../domain/response-outcome.js';
+import { nextAttempt } from '../domain/retry-schedule.js';
 import { ConfigStore } from '../store/config-store.js';
+import { DeliveryQueue, decodeDeliveryMessage } from '../store/delivery-queue.js';
+import { DeliveryStore } from '../store/delivery-store.js';
+import { isFailure, type PostWebhookResult } from './post-webhook.js';
+import { DELIVERY_TIMEOUT_MS, type PostWebhook, sendSignedAttempt } from './send-attempt.js';
 
-export const DELIVERY_TIMEOUT_MS = 15_000;
 /** Beyond the POST's timeout, time for signing, the record and the re-enqueue before a claim's lease passes. */
 const IN_FLIGHT_MARGIN_MS = 15_000;
 
@@ -79,7 +70,7 @@ export interface DeliverDeps {
   /** Defaults to a store over `doc`/`table`. */
   configs?: ConfigStore;
   /** Defaults to `postWebhook` (injectable for tests of failure paths). */
-  post?: (input: PostWebhookInput) => Promise<PostWebhookResult>;
+  post?: PostWebhook;
 }
 
 /** What became of one message, for logs and tests. */
@@ -122,10 +113,20 @@ class UndecodableMessageError extends Error {
   override name = 'UndecodableMessageError';
 }
 
+/** One message's work: the stores, the clock and a log line naming the delivery and the message. */
+interface Receipt {
+  id: string;
+  deps: DeliverDeps;
+  now: () => number;
+  deliveries: DeliveryStore;
+  configs: ConfigStore;
+  queue: DeliveryQueue;
+  log: (level: 'info' | 'warn', text: string, fields?: Record<string, unknown>) => void;
+}
+
 /** Handles one message; throws when the message must come back (undecodable, or a transient failure). */
 export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promise<RecordOutcome> {
   const now = deps.now ?? Date.now;
-  const { logger } = deps;
   const message = decodeDeliveryMessage(record.body);
   if (!message) {
     // Never logs the body itself: it is not ours to trust, and could be large.
@@ -134,14 +135,20 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
     );
   }
   const id = message.deliveryId;
-  const deliveries = new DeliveryStore({ doc: deps.doc, table: deps.table });
-  const configs = deps.configs ?? new ConfigStore({ doc: deps.doc, table: deps.table, now });
-  const log = (level: 'info' | 'warn', text: string, fields: Record<string, unknown> = {}) =>
-    logger.log(level, text, { deliveryId: id, messageId: record.messageId, ...fields });
+  const receipt: Receipt = {
+    id,
+    deps,
+    now,
+    deliveries: new DeliveryStore({ doc: deps.doc, table: deps.table }),
+    configs: deps.configs ?? new ConfigStore({ doc: deps.doc, table: deps.table, now }),
+    queue: new DeliveryQueue({ sqs: deps.sqs, queueUrl: deps.queueUrl }),
+    log: (level, text, fields = {}) =>
+      deps.logger.log(level, text, { deliveryId: id, messageId: record.messageId, ...fields }),
+  };
 
-  const delivery = await deliveries.get(id);
+  const delivery = await receipt.deliveries.get(id);
   if (!delivery) {
-    log('warn', 'webhook delivery not found; message dropped');
+    receipt.log('warn', 'webhook delivery not found; message dropped');
     return 'missing';
   }
   if (delivery.status !== 'pending') return 'already-done';
@@ -149,64 +156,91 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
   // Early arrival (a wait longer than SQS's 900 s, or a duplicate of the message): hop again, send nothing.
   const arrived = now();
   if (delivery.nextAttemptAt !== undefined && delivery.nextAttemptAt > arrived) {
-    await enqueue(deps, id, sqsHop(delivery.nextAttemptAt, arrived).delaySeconds);
+    await receipt.queue.sendDueAt(id, delivery.nextAttemptAt, arrived);
     return 'rescheduled-early';
   }
 
-  const stamp = () => formatInstant(instantFromMs(now()));
-  const config = await configs.get(delivery.configId);
-  if (!config || !config.active) {
-    const cancelled = await deliveries.cancel(delivery, stamp(), delivery.attempts);
-    log('info', 'webhook delivery cancelled: config missing or inactive', {
+  const config = await receipt.configs.get(delivery.configId);
+  if (!config?.active) {
+    const cancelled = await receipt.deliveries.cancel(delivery, stamp(now()), delivery.attempts);
+    receipt.log('info', 'webhook delivery cancelled: config missing or inactive', {
       configId: delivery.configId,
     });
     return cancelled ? 'cancelled' : 'lost-race';
   }
+  return attempt(receipt, delivery, config);
+}
 
-  const attempt = delivery.attempts + 1;
+/** Claims the delivery's next attempt, sends it, and records what it got. */
+async function attempt(
+  receipt: Receipt,
+  delivery: Delivery,
+  config: WebhookConfig,
+): Promise<RecordOutcome> {
+  const { id, deps, now } = receipt;
+  const timeoutMs = deps.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   // The lease outlives the POST's timeout with room for the record; a crash leaves the message to come back
   // after the queue's visibility timeout (180 s), by when the lease has passed.
   if (
-    !(await deliveries.claimAttempt(
+    !(await receipt.deliveries.claimAttempt(
       id,
       delivery.attempts,
-      stamp(),
-      now() + (deps.timeoutMs ?? DELIVERY_TIMEOUT_MS) + IN_FLIGHT_MARGIN_MS,
+      stamp(now()),
+      now() + timeoutMs + IN_FLIGHT_MARGIN_MS,
     ))
   )
     return 'lost-race';
 
   const sentAt = now();
-  const headers = deliveryHeaders({
-    id,
-    timestamp: unixSeconds(sentAt),
+  const result = await sendSignedAttempt({
+    webhookId: id,
     body: delivery.body,
-    secrets: signingSecrets(config, sentAt),
-  });
-  const result = await (deps.post ?? postWebhook)({
-    url: config.endpoint,
-    headers,
-    body: delivery.body,
-    timeoutMs: deps.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    config,
+    sentAtMs: sentAt,
+    timeoutMs,
     allowLoopback: deps.allowLoopback ?? false,
+    ...(deps.post ? { post: deps.post } : {}),
   });
-  const done = now();
-  const attemptItem: DeliveryAttempt = {
-    deliveryId: id,
+  const item = attemptOf(delivery, delivery.attempts + 1, config, sentAt, result);
+  return record(receipt, delivery, config, item, result);
+}
+
+/** The attempt as kept for the attempts API: when, where to, how long, and what came back (or why nothing). */
+function attemptOf(
+  delivery: Delivery,
+  attempt: number,
+  config: WebhookConfig,
+  sentAt: number,
+  result: PostWebhookResult,
+): DeliveryAttempt {
+  const item: DeliveryAttempt = {
+    deliveryId: delivery.id,
     attempt,
-    at: formatInstant(instantFromMs(sentAt)),
+    at: stamp(sentAt),
     durationMs: result.durationMs,
     endpoint: config.endpoint,
     replayGeneration: delivery.replayGeneration,
   };
-  if (isFailure(result)) attemptItem.error = result.error;
+  if (isFailure(result)) item.error = result.error;
   else {
-    attemptItem.statusCode = result.status;
-    attemptItem.responsePreview = result.bodyPreview;
+    item.statusCode = result.status;
+    item.responsePreview = result.bodyPreview;
   }
+  return item;
+}
 
+/** Records the attempt and decides what follows: done, failed, deactivated, or the next try queued. */
+async function record(
+  receipt: Receipt,
+  delivery: Delivery,
+  config: WebhookConfig,
+  attemptItem: DeliveryAttempt,
+  result: PostWebhookResult,
+): Promise<RecordOutcome> {
+  const { deliveries, configs, deps, log } = receipt;
+  const done = receipt.now();
   const outcome = classifyOutcome(isFailure(result) ? undefined : result.status);
-  const updatedAt = formatInstant(instantFromMs(done));
+  const updatedAt = stamp(done);
   switch (outcome.kind) {
     case 'succeeded':
       attemptItem.outcome = 'succeeded';
@@ -234,13 +268,15 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
     case 'retry': {
       const retryAfter = isFailure(result) ? undefined : result.retryAfter;
       const next = nextAttempt({
-        attempt,
+        attempt: attemptItem.attempt,
         now: done,
         retryAfter,
         ...(deps.random ? { random: deps.random } : {}),
       });
       if ('give' in next) {
-        log('warn', 'webhook delivery failed after the last attempt', { attempt });
+        log('warn', 'webhook delivery failed after the last attempt', {
+          attempt: attemptItem.attempt,
+        });
         attemptItem.outcome = 'permanent_failure';
         return (await deliveries.recordAttempt(delivery, attemptItem, {
           status: 'failed',
@@ -260,39 +296,10 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
         return 'lost-race';
       // After the record: if this send fails the message is reported failed and comes back, finds nextAttemptAt
       // in the future and hops; a crash here does the same after the visibility timeout.
-      await enqueue(deps, id, sqsHop(next.at, done).delaySeconds);
+      await receipt.queue.sendDueAt(delivery.id, next.at, done);
       return 'retry-scheduled';
     }
   }
 }
 
-/** The current secret, plus the previous one while its rotation overlap runs (both signatures are sent). */
-export function signingSecrets(config: WebhookConfig, nowMs: number): string[] {
-  const secrets = [config.secret];
-  if (
-    config.previousSecret &&
-    config.previousSecretExpiresAt &&
-    expiresAfter(config.previousSecretExpiresAt, nowMs)
-  ) {
-    secrets.push(config.previousSecret);
-  }
-  return secrets;
-}
-
-function expiresAfter(expiresAt: string, nowMs: number): boolean {
-  try {
-    return parseInstant(expiresAt, 'previousSecretExpiresAt').ms > nowMs;
-  } catch {
-    return false; // unreadable: the old secret is not used
-  }
-}
-
-async function enqueue(deps: DeliverDeps, id: string, delaySeconds: number): Promise<void> {
-  await deps.sqs.send(
-    new SendMessageCommand({
-      QueueUrl: deps.queueUrl,
-      MessageBody: encodeDeliveryMessage(id),
-      DelaySeconds: delaySeconds,
-    }),
-  );
-}
+const stamp = (ms: number): string => formatInstant(instantFromMs(ms));

@@ -1,15 +1,11 @@
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../../observability/logger.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
-import {
-  type Delivery,
-  deliveryId,
-  deliveryKeys,
-  encodeDeliveryMessage,
-} from '../deliveries/model.js';
-import { DeliveryStore } from '../deliveries/store.js';
-import { subscriptionPartition, subscriptionsVersionKey } from '../store/keys.js';
+import { awaitsFirstAttempt, newDelivery } from '../domain/delivery.js';
+import { DeliveryQueue } from '../store/delivery-queue.js';
+import { DeliveryStore } from '../store/delivery-store.js';
+import { Subscriptions } from '../store/subscriptions.js';
 import { type DispatchedEvent, eventsOfRecord, type StreamRecordLike } from './record-events.js';
 
 export { MalformedEventError } from '../../events/malformed-event.js';
@@ -68,20 +64,21 @@ export interface DispatchDeps {
 }
 
 export const DEFAULT_CACHE_TTL_MS = 60_000;
-/** SendMessageBatch takes at most 10 entries. */
-const SQS_BATCH = 10;
-/** Entries a SendMessageBatch reports as failed (not the sender's fault) are sent again this many times. */
-const SEND_ATTEMPTS = 3;
 
 export async function dispatchBatch(
   records: readonly StreamRecordLike[],
   deps: DispatchDeps,
 ): Promise<DispatchResult> {
+  const ports: Ports = {
+    deliveries: new DeliveryStore({ doc: deps.doc, table: deps.table }),
+    queue: new DeliveryQueue({ sqs: deps.sqs, queueUrl: deps.queueUrl }),
+    subscriptions: new Subscriptions({ doc: deps.doc, table: deps.table }),
+  };
   // Read at most once per batch, and only if it holds an event: every record of the batch was committed before it.
   const batch: BatchContext = {};
   for (const record of records) {
     try {
-      await dispatchRecord(record, deps, batch);
+      await dispatchRecord(record, deps, ports, batch);
     } catch (err) {
       const itemIdentifier = record.dynamodb?.SequenceNumber ?? record.eventID ?? '';
       deps.logger?.log('error', 'dispatch: stream record failed', {
@@ -94,31 +91,41 @@ export async function dispatchBatch(
   return { batchItemFailures: [] };
 }
 
+/** The stores dispatch works through, built once per batch from the deps. */
+interface Ports {
+  deliveries: DeliveryStore;
+  queue: DeliveryQueue;
+  subscriptions: Subscriptions;
+}
+
 /** The record's events in order: a failure stops there, and the record is retried whole (ids make that safe). */
 async function dispatchRecord(
   record: StreamRecordLike,
   deps: DispatchDeps,
+  ports: Ports,
   batch: BatchContext,
 ): Promise<void> {
-  for (const event of eventsOfRecord(record)) await dispatchEvent(event, deps, batch);
+  for (const event of eventsOfRecord(record)) await dispatchEvent(event, deps, ports, batch);
 }
 
 async function dispatchEvent(
   event: DispatchedEvent,
   deps: DispatchDeps,
+  ports: Ports,
   batch: BatchContext,
 ): Promise<void> {
-  const configIds = await activeConfigs(event.type, deps, batch);
+  const configIds = await activeConfigs(event.type, deps, ports.subscriptions, batch);
   if (configIds.length === 0) return;
   const nowMs = (deps.now ?? Date.now)();
   const createdAt = formatInstant(instantFromMs(nowMs));
   const toSend = (
     await Promise.all(
-      configIds.map((configId) => createDelivery(event, configId, nowMs, createdAt, deps)),
+      configIds.map((configId) =>
+        createDelivery(event, configId, nowMs, createdAt, ports.deliveries),
+      ),
     )
   ).filter((id): id is string => id !== undefined);
-  for (let i = 0; i < toSend.length; i += SQS_BATCH)
-    await sendBatch(toSend.slice(i, i + SQS_BATCH), deps);
+  await ports.queue.sendAll(toSend);
 }
 
 /** Creates the delivery; returns its id when a message must be sent for it. */
@@ -127,59 +134,15 @@ async function createDelivery(
   configId: string,
   nowMs: number,
   createdAt: string,
-  deps: DispatchDeps,
+  deliveries: DeliveryStore,
 ): Promise<string | undefined> {
-  const id = deliveryId(event.id, configId);
-  const delivery: Delivery = {
-    id,
-    configId,
-    eventId: event.id,
-    eventType: event.type,
-    body: event.body,
-    status: 'pending',
-    attempts: 0,
-    replayGeneration: 0,
-    nextAttemptAt: nowMs,
-    createdAt,
-    updatedAt: createdAt,
-  };
+  const delivery = newDelivery(event, configId, nowMs, createdAt);
   // The delivery and its filter index items in one transaction, conditional on the delivery not existing yet.
-  if (await new DeliveryStore({ doc: deps.doc, table: deps.table }).create(delivery)) return id;
-  const existing = await readDelivery(id, deps);
+  if (await deliveries.create(delivery)) return delivery.id;
+  const existing = await deliveries.get(delivery.id);
   // Gone between the write and the read (deleted): nothing to send for it.
   if (!existing) return undefined;
-  return existing.status === 'pending' && Number(existing.attempts ?? 0) === 0 ? id : undefined;
-}
-
-async function readDelivery(
-  id: string,
-  deps: DispatchDeps,
-): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await deps.doc.send(
-    new GetCommand({ TableName: deps.table, Key: deliveryKeys.delivery(id), ConsistentRead: true }),
-  );
-  return Item;
-}
-
-async function sendBatch(ids: string[], deps: DispatchDeps): Promise<void> {
-  let pending = ids;
-  for (let attempt = 1; pending.length > 0; attempt++) {
-    const { Failed = [] } = await deps.sqs.send(
-      new SendMessageBatchCommand({
-        QueueUrl: deps.queueUrl,
-        Entries: pending.map((id) => ({ Id: id, MessageBody: encodeDeliveryMessage(id) })),
-      }),
-    );
-    if (Failed.length === 0) return;
-    const fatal =
-      Failed.find((f) => f.SenderFault) ?? (attempt >= SEND_ATTEMPTS ? Failed[0] : undefined);
-    if (fatal)
-      throw new Error(
-        `SendMessageBatch failed for delivery ${fatal.Id}: ${fatal.Code ?? ''} ${fatal.Message ?? ''}`.trim(),
-      );
-    const failed = new Set(Failed.map((f) => f.Id));
-    pending = pending.filter((id) => failed.has(id));
-  }
+  return awaitsFirstAttempt(existing) ? delivery.id : undefined;
 }
 
 interface CacheEntry {
@@ -194,31 +157,24 @@ interface BatchContext {
   version?: Promise<number>;
 }
 
-async function subscriptionsVersion(deps: DispatchDeps): Promise<number> {
-  const { Item } = await deps.doc.send(
-    new GetCommand({
-      TableName: deps.table,
-      Key: { ...subscriptionsVersionKey },
-      ConsistentRead: true,
-    }),
-  );
-  return Number(Item?.n ?? 0);
-}
-
 /** One cache per deps object (one per Lambda container, one per local poller). */
 const caches = new WeakMap<DispatchDeps, Map<string, CacheEntry>>();
 
-/** The ids of the active configs subscribed to `kind`: one Query of its subscription partition. */
+/** The ids of the active configs subscribed to `kind`, reused within the cache ttl while the version holds. */
 async function activeConfigs(
   kind: string,
   deps: DispatchDeps,
+  subscriptions: Subscriptions,
   batch: BatchContext,
 ): Promise<string[]> {
   const ttl = deps.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
-  if (ttl <= 0) return queryActiveConfigs(kind, deps);
+  if (ttl <= 0) return subscriptions.activeConfigIds(kind);
   let cache = caches.get(deps);
-  if (!cache) caches.set(deps, (cache = new Map()));
-  batch.version ??= subscriptionsVersion(deps);
+  if (!cache) {
+    cache = new Map();
+    caches.set(deps, cache);
+  }
+  batch.version ??= subscriptions.version();
   const version = await batch.version;
   const nowMs = Date.now();
   const hit = cache.get(kind);
@@ -226,30 +182,10 @@ async function activeConfigs(
   const entry: CacheEntry = {
     expiresAt: nowMs + ttl,
     version,
-    configIds: queryActiveConfigs(kind, deps),
+    configIds: subscriptions.activeConfigIds(kind),
   };
   cache.set(kind, entry);
   // A failed query is not cached.
   entry.configIds.catch(() => cache.get(kind) === entry && cache.delete(kind));
   return entry.configIds;
-}
-
-async function queryActiveConfigs(kind: string, deps: DispatchDeps): Promise<string[]> {
-  const ids: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.doc.send(
-      new QueryCommand({
-        TableName: deps.table,
-        KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': subscriptionPartition(kind) },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of page.Items ?? [])
-      if (item.active === true && typeof item.configId === 'string') ids.push(item.configId);
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return ids;
 }

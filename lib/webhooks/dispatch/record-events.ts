@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { MalformedEventError } from '../../events/malformed-event.js';
 import { EVENT_ATTRIBUTE, ledgerEventsOfImage } from '../../ledger/store/log-events.js';
+import type { DeliveredEvent } from '../domain/delivery.js';
 
 /** The parts of a stream record (Lambda's `DynamoDBRecord`, or the Streams API's `Record`) dispatch reads. */
 export interface StreamRecordLike {
@@ -14,11 +15,7 @@ export interface StreamRecordLike {
 }
 
 /** One event to dispatch: `body` is its envelope, delivered byte for byte. */
-export interface DispatchedEvent {
-  id: string;
-  type: string;
-  body: string;
-}
+export type DispatchedEvent = DeliveredEvent;
 
 /**
  * Reads the events a record carries from one kind of table; undefined when the record is not of its kind.

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { EVENT_KINDS, type EventKind, isEventKind } from '../../../events/catalog.js';
 import type { Stage } from '../../config/env.js';
-import { ConfigurationError } from '../../errors/index.js';
+import { parseInstant } from '../../time/instant.js';
 import { boundedText } from '../../validation/common.js';
 import { literalHostProblem } from '../ssrf/literal-host.js';
 
@@ -39,7 +39,6 @@ export const SECRET_PREFIX = 'whsec_';
 export const MIN_SECRET_BYTES = 24;
 export const MAX_SECRET_BYTES = 64;
 export const GENERATED_SECRET_BYTES = 32;
-export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 3600;
 
 export const newConfigId = (): string => randomUUID();
 
@@ -185,17 +184,6 @@ export type ConfigSchemas = ReturnType<typeof configSchemas>;
 export type CreateConfigBody = v.InferOutput<ConfigSchemas['create']>;
 export type UpdateConfigBody = v.InferOutput<ConfigSchemas['update']>;
 
-/** `WEBHOOK_SECRET_OVERLAP_SECONDS`: how long a replaced secret keeps verifying (default 24 h). */
-export function secretOverlapSecondsFromEnv(env: NodeJS.ProcessEnv): number {
-  const raw = env.WEBHOOK_SECRET_OVERLAP_SECONDS;
-  if (raw === undefined || raw === '') return DEFAULT_SECRET_OVERLAP_SECONDS;
-  if (!/^\d{1,9}$/.test(raw))
-    throw new ConfigurationError(
-      `WEBHOOK_SECRET_OVERLAP_SECONDS must be a whole number of seconds (got "${raw}")`,
-    );
-  return Number(raw);
-}
-
 /** A new config (active, name '' when not given). */
 export function newConfig(body: CreateConfigBody, id: string, now: string): WebhookConfig {
   return {
@@ -230,6 +218,27 @@ export function withSecret(
     next.previousSecretExpiresAt = formatMs(nowMs + overlapSeconds * 1000);
   }
   return next;
+}
+
+/** The current secret, plus the previous one while its rotation overlap runs (both signatures are sent). */
+export function signingSecrets(config: WebhookConfig, nowMs: number): string[] {
+  const secrets = [config.secret];
+  if (
+    config.previousSecret &&
+    config.previousSecretExpiresAt &&
+    expiresAfter(config.previousSecretExpiresAt, nowMs)
+  ) {
+    secrets.push(config.previousSecret);
+  }
+  return secrets;
+}
+
+function expiresAfter(expiresAt: string, nowMs: number): boolean {
+  try {
+    return parseInstant(expiresAt, 'previousSecretExpiresAt').ms > nowMs;
+  } catch {
+    return false; // unreadable: the old secret is not used
+  }
 }
 
 /** Field-by-field equality, updatedAt aside: an unchanged config is not written again. */

@@ -22,7 +22,6 @@ import {
   type PendingDeliveries,
 } from '../domain/lifecycle.js';
 import { CONFIGS_LIST, type ConfigFilter, type ConfigStore } from '../store/config-store.js';
-import { endpointDigest } from '../store/keys.js';
 
 export interface ConfigRoutesDeps {
   store: ConfigStore;
@@ -64,7 +63,7 @@ export function configRoutes(
       );
       filter = {};
       if (params.id !== undefined) filter.id = params.id;
-      if (params.endpoint !== undefined) filter.endpointDigest = endpointDigest(params.endpoint);
+      if (params.endpoint !== undefined) filter.endpoint = params.endpoint;
     }
     // An id that cannot be a config id matches nothing, without a read.
     if (filter.id !== undefined && !isConfigId(filter.id))

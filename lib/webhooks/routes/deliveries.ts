@@ -1,42 +1,32 @@
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, Hono } from 'hono';
-import { ConflictError, DependencyThrottledError, NotFoundError } from '../../errors/index.js';
+import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { formatInstant, instantFromMs } from '../../time/instant.js';
-import { replayDeliveries, replayDeliveriesSchema } from '../deliveries/bulk-replay.js';
-import { DELIVERY_FILTERS, readDeliveryFilter } from '../deliveries/list-filter.js';
-import { type Delivery, encodeDeliveryMessage } from '../deliveries/model.js';
-import type { ReplayRequests } from '../deliveries/replay-requests.js';
-import { DELIVERIES_LIST, type DeliveryStore } from '../deliveries/store.js';
-import { attemptView, deliveryView } from '../deliveries/views.js';
-import type { ConfigStore } from '../store/config-store.js';
-
-const DELIVERY_ID = /^[0-9a-f]{32}$/;
+import { replayDeliveriesSchema } from '../commands/bulk-replay.js';
+import type { DeliveryReplays } from '../commands/replay.js';
+import { type Delivery, isDeliveryId } from '../domain/delivery.js';
+import { DELIVERY_FILTERS, readDeliveryFilter } from '../domain/delivery-filter.js';
+import { attemptView, deliveryView } from '../domain/delivery-views.js';
+import { DELIVERIES_LIST, type DeliveryStore } from '../store/delivery-store.js';
 
 export interface DeliveryRoutesDeps {
   deliveries: DeliveryStore;
-  sqs: SQSClient;
-  /** The deliveries queue; without it (a misconfigured function) replays answer 503. */
-  queueUrl: string | undefined;
-  /** Whether a delivery's config is still there and active (bulk replay skips the others). */
-  configs: Pick<ConfigStore, 'get'>;
-  /** Answers of replays sent with an Idempotency-Key. */
-  replays: ReplayRequests;
-  now: () => number;
+  /** Replays, one or in bulk (`commands/replay.ts`). */
+  replays: DeliveryReplays;
 }
 
 /** Deliveries (API.md §4): list (filters `configId`, `status`, `createdAtFrom`, `createdAtTo`), get, attempts, replay one, replay in bulk. */
 export function deliveryRoutes(
   app: Hono<AppEnv>,
-  { deliveries, sqs, queueUrl, configs, replays, now }: DeliveryRoutesDeps,
+  { deliveries, replays }: DeliveryRoutesDeps,
 ): void {
   const find = async (raw: string): Promise<Delivery> => {
-    const found = DELIVERY_ID.test(raw) ? await deliveries.get(raw) : undefined;
+    const found = isDeliveryId(raw) ? await deliveries.get(raw) : undefined;
     if (!found) throw new NotFoundError(`delivery ${raw.slice(0, 64)} not found`);
     return found;
   };
+  const idempotencyKey = (c: Context<AppEnv>) => c.req.header('idempotency-key');
 
   app.get('/deliveries', async (c) => {
     const query = readListQuery(c.req.query(), DELIVERIES_LIST, DELIVERY_FILTERS);
@@ -59,58 +49,17 @@ export function deliveryRoutes(
     return c.json({ cursor: { ...page, data: page.data.map(attemptView) } });
   });
 
-  const send = async (id: string) => {
-    await sqs.send(
-      new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: encodeDeliveryMessage(id) }),
-    );
-  };
-  const stamp = (ms: number) => formatInstant(instantFromMs(ms));
-  /** Reopens a finished delivery for one more attempt now, and queues it. */
-  const replayOne = async (delivery: Delivery): Promise<boolean> => {
-    const nowMs = now();
-    if (!(await deliveries.reopen(delivery, nowMs, stamp(nowMs)))) return false;
-    await send(delivery.id);
-    return true;
-  };
-  const requireQueue = () => {
-    if (!queueUrl) throw new DependencyThrottledError('deliveries queue not configured');
-  };
-  const idempotencyKey = (c: Context<AppEnv>) => c.req.header('idempotency-key');
-
   // Bulk (the SDK's replayDeliveries): failed deliveries of a window replayed, pending ones expedited, by pages.
   app.post('/deliveries/replay', async (c) => {
-    requireQueue();
+    // Before the body: a function without its queue answers 503 whatever it is sent.
+    replays.requireQueue();
     const body = await readJsonBody(c, replayDeliveriesSchema);
-    const result = await replays.once(idempotencyKey(c), 'deliveries', body, () =>
-      replayDeliveries(body, {
-        deliveries,
-        now,
-        configActive: async (configId) => (await configs.get(configId))?.active === true,
-        replay: replayOne,
-        expedite: async (delivery) => {
-          const nowMs = now();
-          if (!(await deliveries.expedite(delivery, nowMs, stamp(nowMs)))) return false;
-          // The delivery's own (delayed) message stays queued: whichever arrives first claims the attempt, the
-          // other finds it claimed or not due (deliver-batch.ts), so nothing is sent twice.
-          await send(delivery.id);
-          return true;
-        },
-      }),
-    );
-    return c.json({ data: result });
+    return c.json({ data: await replays.replayWindow(body, idempotencyKey(c)) });
   });
 
   // One more attempt now, for a delivery that has finished (typically `failed` after the last retry).
   app.post('/deliveries/:id/replay', async (c) => {
     const delivery = await find(c.req.param('id'));
-    requireQueue();
-    const data = await replays.once(idempotencyKey(c), 'delivery', delivery.id, async () => {
-      if (!(await replayOne(delivery)))
-        throw new ConflictError(
-          `delivery ${delivery.id} is still pending: its next attempt is already scheduled`,
-        );
-      return deliveryView((await deliveries.get(delivery.id))!, { withPayload: true });
-    });
-    return c.json({ data });
+    return c.json({ data: await replays.replayOne(delivery, idempotencyKey(c)) });
   });
 }

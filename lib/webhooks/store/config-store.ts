@@ -43,6 +43,8 @@ export interface ConfigStoreOptions {
 /** The list's filters: `id` (read by key) and `endpoint` (its index partition, by digest). */
 export interface ConfigFilter {
   id?: string;
+  /** The endpoint as asked for; the list reads its index partition, named by its digest. */
+  endpoint?: string;
   /** The endpoint's digest (`endpointDigest`), which is what a cursor carries. */
   endpointDigest?: string;
 }
@@ -135,8 +137,10 @@ export class ConfigStore {
   }
 
   /** Newest first by creation: over gsi1, by key (`id`), or over the endpoint's index partition. */
-  async list(query: ListQuery, filter: ConfigFilter): Promise<Page<WebhookConfig>> {
+  async list(query: ListQuery, asked: ConfigFilter): Promise<Page<WebhookConfig>> {
     const { doc, table } = this.options;
+    const { endpoint, ...filter } = asked;
+    if (endpoint !== undefined) filter.endpointDigest = endpointDigest(endpoint);
     if (filter.id !== undefined) {
       // One key: at most one item, so never a further page.
       const found = await this.get(filter.id);

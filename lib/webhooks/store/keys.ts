@@ -1,20 +1,26 @@
 import { createHash } from 'node:crypto';
+import { parseInstant, sortableInstant } from '../../time/instant.js';
+import type { DeliveryStatus } from '../domain/delivery.js';
 
 /**
- * Keys of the webhooks table's configuration items (docs/data-model.md).
- *
- * - Config: `CONFIG#<id>` / `CONFIG`, on gsi1 `CONFIGS` / `<sortable createdAt>#<id>` (the list, newest first).
- * - Endpoint index item: `CONFIGS#endpoint=<base64url SHA-256 of the endpoint>` / `<sortable createdAt>#<id>`,
- *   holding `configId`: the `endpoint` filter is one key range (endpoints are up to 2048 characters, too long
- *   for a key, hence the digest). It moves with the endpoint, in the config's transaction.
- * - Subscription item: `SUB#<event kind>` / `<config id>` with `{configId, active}`, one per kind the config
- *   subscribes to, written in the config's transaction on every change: the dispatcher finds the configs of a
- *   kind with one Query (and keeps those with `active`).
- * - Subscriptions version: `SUBSCRIPTIONS` / `VERSION` with a counter `n`, added to in the transaction of every
- *   change of subscription items: the dispatcher reads it (strongly consistent) once per batch and queries a
- *   kind's configs again whenever it moved, so a config change that has returned applies to every event
- *   dispatched after it.
+ * Every key of the webhooks table (docs/data-model.md): configurations, their subscriptions, deliveries, their
+ * attempts and filter index items, and the answers of idempotent replays. Only the stores read this file.
  */
+
+// ---- Configurations ---------------------------------------------------------------------------------------
+//
+// - Config: `CONFIG#<id>` / `CONFIG`, on gsi1 `CONFIGS` / `<sortable createdAt>#<id>` (the list, newest first).
+// - Endpoint index item: `CONFIGS#endpoint=<base64url SHA-256 of the endpoint>` / `<sortable createdAt>#<id>`,
+//   holding `configId`: the `endpoint` filter is one key range (endpoints are up to 2048 characters, too long
+//   for a key, hence the digest). It moves with the endpoint, in the config's transaction.
+// - Subscription item: `SUB#<event kind>` / `<config id>` with `{configId, active}`, one per kind the config
+//   subscribes to, written in the config's transaction on every change: the dispatcher finds the configs of a
+//   kind with one Query (and keeps those with `active`).
+// - Subscriptions version: `SUBSCRIPTIONS` / `VERSION` with a counter `n`, added to in the transaction of every
+//   change of subscription items: the dispatcher reads it (strongly consistent) once per batch and queries a
+//   kind's configs again whenever it moved, so a config change that has returned applies to every event
+//   dispatched after it.
+
 export const configKey = (id: string) => ({ pk: `CONFIG#${id}`, sk: 'CONFIG' });
 
 export const CONFIGS_BY_CREATION = 'CONFIGS';
@@ -34,3 +40,70 @@ export const subscriptionKey = (kind: string, configId: string) => ({
 });
 
 export const subscriptionsVersionKey = { pk: 'SUBSCRIPTIONS', sk: 'VERSION' } as const;
+
+// ---- Deliveries and attempts ------------------------------------------------------------------------------
+
+/** The sort key every listing of deliveries uses (gsi1 for the unfiltered list, the index items for the rest). */
+export const deliverySortKey = (createdAt: string, id: string): string =>
+  `${sortableInstant(parseInstant(createdAt, 'createdAt'))}#${id}`;
+
+export const deliveryKeys = {
+  delivery: (id: string) => ({ pk: `DELIVERY#${id}`, sk: 'DELIVERY' }),
+  /** gsi1: all deliveries newest first, `gsi1sk` = `<sortable createdAt>#<id>` (fixed width: text order is time order). */
+  list: 'DELIVERIES',
+  listSort: deliverySortKey,
+  attempt: (id: string, attempt: number) => ({
+    pk: `DELIVERY#${id}`,
+    sk: `ATTEMPT#${String(attempt).padStart(4, '0')}`,
+  }),
+};
+
+// ---- Filter index items of deliveries ---------------------------------------------------------------------
+//
+// The list's `configId` and `status` filters, alone or together, are each one key range, and the time range is
+// a range of the sort key inside it — never a scan.
+//
+// - `DELIVERIES#config=<configId>` / `<sortable createdAt>#<id>`: a config's deliveries (never moves).
+// - `DELIVERIES#status=<status>` / same sort key: deliveries in a status.
+// - `DELIVERIES#config=<configId>#status=<status>` / same sort key: a config's deliveries in a status. Its
+//   `pending` partition is also what cancels a config's pending deliveries when the config is deleted or
+//   deactivated.
+//
+// Each holds only `deliveryId`. They are written with the delivery, and a status change moves the two that name
+// the status, in the same TransactWriteItems as the delivery's own change.
+
+export interface DeliveryFilterKey {
+  configId?: string;
+  status?: DeliveryStatus;
+}
+
+/** The index partition of a filter with at least one of `configId`, `status`. */
+export function filterPartition({ configId, status }: DeliveryFilterKey): string {
+  if (configId === undefined && status === undefined)
+    throw new Error('filterPartition needs configId or status');
+  return [
+    'DELIVERIES',
+    ...(configId !== undefined ? [`config=${configId}`] : []),
+    ...(status !== undefined ? [`status=${status}`] : []),
+  ].join('#');
+}
+
+/** The partitions that name a status: moved when the status changes. */
+export const statusPartitions = (configId: string, status: DeliveryStatus): string[] => [
+  filterPartition({ status }),
+  filterPartition({ configId, status }),
+];
+
+/** Every index partition of a delivery. */
+export const indexPartitions = (configId: string, status: DeliveryStatus): string[] => [
+  filterPartition({ configId }),
+  ...statusPartitions(configId, status),
+];
+
+// ---- Replay requests --------------------------------------------------------------------------------------
+
+/** The answer of a replay sent with an `Idempotency-Key`: `REPLAYREQ#<SHA-256 of the key>` / `REQUEST`. */
+export const replayRequestKey = (idempotencyKey: string) => ({
+  pk: `REPLAYREQ#${createHash('sha256').update(idempotencyKey).digest('base64url')}`,
+  sk: 'REQUEST',
+});

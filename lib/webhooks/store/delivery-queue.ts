@@ -1,0 +1,96 @@
+import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { isDeliveryId } from '../domain/delivery.js';
+import { sqsHop } from './sqs-delay.js';
+
+/** The message body of a delivery: a pointer, never the payload (SQS messages are at most 256 KiB). */
+export interface DeliveryMessage {
+  deliveryId: string;
+}
+
+export const encodeDeliveryMessage = (id: string): string =>
+  JSON.stringify({ deliveryId: id } satisfies DeliveryMessage);
+
+export function decodeDeliveryMessage(body: string): DeliveryMessage | undefined {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    if (
+      parsed &&
+      typeof parsed === 'object' &&
+      typeof (parsed as DeliveryMessage).deliveryId === 'string' &&
+      isDeliveryId((parsed as DeliveryMessage).deliveryId)
+    ) {
+      return { deliveryId: (parsed as DeliveryMessage).deliveryId };
+    }
+  } catch {
+    // fall through: not a delivery message
+  }
+  return undefined;
+}
+
+/** SendMessageBatch takes at most 10 entries. */
+const SQS_BATCH = 10;
+/** Entries a SendMessageBatch reports as failed (not the sender's fault) are sent again this many times. */
+const SEND_ATTEMPTS = 3;
+
+/**
+ * The deliveries queue, and the only code that sends to it: dispatch queues new deliveries (`sendAll`), deliver
+ * queues its retries (`sendDueAt`), replays queue one more attempt (`send`), and the local platform re-queues
+ * what a restart lost (`sendAll`). Each message points at a delivery record; `deliver` consumes them.
+ */
+export class DeliveryQueue {
+  constructor(private readonly options: { sqs: SQSClient; queueUrl: string }) {}
+
+  /** One message for a delivery due now. */
+  async send(id: string): Promise<void> {
+    await this.options.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: this.options.queueUrl,
+        MessageBody: encodeDeliveryMessage(id),
+      }),
+    );
+  }
+
+  /**
+   * One message for an attempt due at `dueAtMs` (epoch ms, seen at `nowMs`): held back until then, or for SQS's
+   * longest delay, after which `deliver` finds it early and sends it on (`sqs-delay.ts`).
+   */
+  async sendDueAt(id: string, dueAtMs: number, nowMs: number): Promise<void> {
+    await this.options.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: this.options.queueUrl,
+        MessageBody: encodeDeliveryMessage(id),
+        DelaySeconds: sqsHop(dueAtMs, nowMs).delaySeconds,
+      }),
+    );
+  }
+
+  /**
+   * One message per delivery, due now, in batches of 10. Entries SQS reports as failed are sent again, up to 3
+   * times in all; throws when they keep failing, or at once when SQS blames the sender.
+   */
+  async sendAll(ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += SQS_BATCH)
+      await this.sendBatch(ids.slice(i, i + SQS_BATCH));
+  }
+
+  private async sendBatch(ids: string[]): Promise<void> {
+    let pending = ids;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const { Failed = [] } = await this.options.sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: this.options.queueUrl,
+          Entries: pending.map((id) => ({ Id: id, MessageBody: encodeDeliveryMessage(id) })),
+        }),
+      );
+      if (Failed.length === 0) return;
+      const fatal =
+        Failed.find((f) => f.SenderFault) ?? (attempt >= SEND_ATTEMPTS ? Failed[0] : undefined);
+      if (fatal)
+        throw new Error(
+          `SendMessageBatch failed for delivery ${fatal.Id}: ${fatal.Code ?? ''} ${fatal.Message ?? ''}`.trim(),
+        );
+      const failed = new Set(Failed.map((f) => f.Id));
+      pending = pending.filter((id) => failed.has(id));
+    }
+  }
+}

@@ -47,9 +47,10 @@ process.on('SIGTERM', () => void shutdown(0));
 // Whatever started us (npm, a shell) may die of a signal without passing it on: `npm start` forwards SIGTERM to
 // its shell, which dies and leaves us re-parented. A new parent means whoever ran us is gone: stop.
 const parent = process.ppid;
+const PARENT_CHECK_MS = 250;
 setInterval(() => {
   if (process.ppid !== parent) void shutdown(0);
-}, 250).unref();
+}, PARENT_CHECK_MS).unref();
 // With the terminal or pipe gone, a last line written is not worth a crash.
 process.stdout.on('error', () => undefined);
 

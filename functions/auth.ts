@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
 import { createAuthApp } from '../lib/auth/app.js';
 import { platformConfigFromEnv } from '../lib/config/env.js';
+import { createDocsSite } from '../lib/openapi/site.js';
+import { DOCS_ASSETS_DIR, fileDocsSources } from '../lib/openapi/site-files.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 import { tableProbes } from '../lib/platform/table-probes.js';
 import { createVersionsApp } from '../lib/platform/versions.js';
@@ -16,8 +18,13 @@ const versions = createVersionsApp({
   region: runtime.config.region,
   probes: tableProbes(runtime.doc, runtime.config),
 });
+// `/docs` and `/openapi.json` too, from the files bundled beside this function (infra/stacks/docs-site.ts).
+const docs = createDocsSite(
+  fileDocsSources(new URL(`./${DOCS_ASSETS_DIR}/`, import.meta.url), runtime.config.publicBaseUrl),
+);
 const app = new Hono<{ Bindings: Record<string, unknown> }>()
   .route('/', versions)
+  .route('/', docs)
   .all('*', (c) => auth.fetch(c.req.raw, c.env));
 
 export const handler = handle(app);

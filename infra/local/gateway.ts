@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { localConsoleSite } from '../../lib/console/local.js';
+import { localDocsSite } from '../../lib/openapi/local-site.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: each app declares its own bindings type; the gateway passes them on
 export type FetchHandler = (request: Request, env?: any) => Response | Promise<Response>;
@@ -22,6 +23,8 @@ export function createGateway(
   // `GET /versions`, which the API routes to the auth function in AWS (functions/auth.ts).
   if (versions) gateway.route('/', versions);
   gateway.route('/', localConsoleSite()); // the console at /console (lib/console)
+  // `/docs` (the API reference) and `/openapi.json` (every service's document in one): lib/openapi/site.ts.
+  gateway.route('/', localDocsSite(services, versions ? [versions] : []));
   gateway.get('/_health', async (c) => {
     const report = await health();
     return c.json(report, report.status === 'ok' ? 200 : 503);

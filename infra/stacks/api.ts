@@ -97,6 +97,26 @@ export class PlatformApi extends Construct {
     }
   }
 
+  /**
+   * The API reference (`GET /docs`, `/docs/{proxy+}`: the page and Scalar's bundle) and the merged OpenAPI
+   * document (`GET /openapi.json`): public like the services' own documents, served by the auth function from
+   * files bundled beside it (infra/stacks/docs-site.ts).
+   */
+  routeDocs(fn: IFunction): void {
+    const integration = new HttpLambdaIntegration('docs-integration', fn, {
+      payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+    });
+    for (const path of ['/docs', '/docs/{proxy+}', '/openapi.json']) {
+      for (const route of this.api.addRoutes({ path, methods: [HttpMethod.GET], integration })) {
+        acknowledge(route, {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            'The API reference and its OpenAPI document are public, as every service serves its own: they describe the API, no data.',
+        });
+      }
+    }
+  }
+
   /** Routes `/api/<service>` and `/api/<service>/{proxy+}` (any method) to the service's function. */
   route(service: HttpService, fn: IFunction): void {
     const integration = new HttpLambdaIntegration(`${service}-integration`, fn, {

@@ -27,6 +27,8 @@ export interface FunctionSpec {
   timeout: Duration;
   memorySize: number;
   environment: Record<string, string>;
+  /** Shell commands that add files beside the bundle (NodejsFunction's `afterBundling` hook). */
+  afterBundling?: (inputDir: string, outputDir: string) => string[];
 }
 
 const projectRoot = join(import.meta.dirname, '..', '..');
@@ -69,7 +71,18 @@ export class PlatformFunction extends Construct {
       timeout: spec.timeout,
       role: this.role,
       logGroup: this.logGroup,
-      bundling: nodejsBundlingOptions({ sourcemap: config.sourcemap }),
+      bundling: {
+        ...nodejsBundlingOptions({ sourcemap: config.sourcemap }),
+        ...(spec.afterBundling
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: spec.afterBundling,
+              },
+            }
+          : {}),
+      },
       environment: {
         STAGE: config.stage,
         LOG_LEVEL: 'info',

@@ -5,6 +5,7 @@ import { LEDGER_INGRESS_AGE_THRESHOLD, PlatformAlarms } from './alarms.js';
 import { PlatformApi } from './api.js';
 import { checkAuthConfig } from './auth-config-check.js';
 import type { StageConfig } from './config.js';
+import { docsSiteAssets } from './docs-site.js';
 import { type FunctionSpec, PlatformFunction } from './functions.js';
 import { grantTable } from './grants.js';
 import { PlatformQueues } from './queues.js';
@@ -86,6 +87,8 @@ export class PlatformStack extends Stack {
       name: 'auth',
       description: 'Auth service: OAuth 2.0 client credentials, clients, discovery and JWKS',
       timeout: Duration.seconds(10),
+      // The API reference's document and Scalar's bundle, beside index.mjs (served at /docs, /openapi.json).
+      afterBundling: docsSiteAssets,
       environment: {
         ...serviceEnvironment,
         ...signingKeyEnvironment,
@@ -183,6 +186,7 @@ export class PlatformStack extends Stack {
     api.route('webhooks', webhooks.fn);
     api.route('payments', payments.fn);
     api.routeVersions(auth.fn);
+    api.routeDocs(auth.fn);
 
     const alarms = new PlatformAlarms(this, 'alarms', {
       physicalPrefix: prefix,

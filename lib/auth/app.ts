@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { bearerAuth } from '../bearer/middleware.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { AppEnv } from '../http/types.js';
+import { serveDocument } from '../openapi/serve.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
 import { TokenService } from './commands/token-service.js';
@@ -11,6 +12,7 @@ import { SigningKeys } from './keys/signing-keys.js';
 import { keyStoreFor } from './keys/vault-for-runtime.js';
 import { clientRoutes } from './routes/clients.js';
 import { discoveryRoutes } from './routes/discovery.js';
+import { authDocument } from './routes/schemas.js';
 import { TOKEN_PATH, tokenRoutes } from './routes/token.js';
 import { ClientStore } from './store/client-store.js';
 import { ThrottleStore } from './store/throttle-store.js';
@@ -43,6 +45,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
     routesWithOwnBodyLimit: [TOKEN_PATH],
     corsOrigins: config.corsOrigins,
   });
+  serveDocument(app, { ...authDocument, baseUrl: config.publicBaseUrl });
   discoveryRoutes(app, config.issuer, keys);
   tokenRoutes(
     app,
@@ -62,7 +65,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
   app.use('/clients', guard);
   app.use('/clients/*', guard);
   app.use('/_info', guard);
-  serverInfoRoute(app);
+  serverInfoRoute(app, 'auth');
   clientRoutes(app, clients, now);
   return app;
 }

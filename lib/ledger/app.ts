@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { createDocumentClient } from '../dynamo/client.js';
 import type { AppEnv } from '../http/types.js';
+import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { createSqsClient } from '../sqs/client.js';
@@ -13,6 +14,7 @@ import { logTransferRoutes } from './routes/log-transfer.js';
 import { logRoutes } from './routes/logs.js';
 import { mappingRoutes } from './routes/mapping.js';
 import { metadataRoutes } from './routes/metadata.js';
+import { ledgerDocument } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { v1AccountRoutes } from './routes/v1-accounts.js';
 import { v1InfoRoutes, v1LedgerRoutes } from './routes/v1-info.js';
@@ -66,7 +68,9 @@ export function createLedgerApp(
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
 
-  const app = createProtectedApp('ledger', runtime);
+  const app = createProtectedApp('ledger', runtime, {
+    beforeAuth: (a) => serveDocument(a, { ...ledgerDocument, baseUrl: config.publicBaseUrl }),
+  });
   // v1's `/_info` (with the ledger names) first: the v2 info routes answer `/v2/_info` and `/_/info`.
   v1InfoRoutes(app, { registry });
   infoRoutes(app);

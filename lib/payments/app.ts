@@ -1,11 +1,13 @@
 import type { Hono } from 'hono';
 import { createDocumentClient } from '../dynamo/client.js';
 import type { AppEnv } from '../http/types.js';
+import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
 import { notImplementedRoutes } from './routes/not-implemented.js';
 import { paymentRoutes } from './routes/payments.js';
+import { paymentsDocument } from './routes/schemas.js';
 import { PaymentStore } from './store/payment-store.js';
 
 export interface PaymentsAppOptions {
@@ -30,8 +32,13 @@ export function createPaymentsApp(
   });
   // The 501s come before the bearer check: they reveal nothing but the API's shape, and SDK 7.0.1 sends no token
   // for some of those operations (it declares no security on them).
-  const app = createProtectedApp('payments', runtime, { beforeAuth: notImplementedRoutes });
-  serverInfoRoute(app);
+  const app = createProtectedApp('payments', runtime, {
+    beforeAuth: (a) => {
+      serveDocument(a, { ...paymentsDocument, baseUrl: runtime.config.publicBaseUrl });
+      notImplementedRoutes(a);
+    },
+  });
+  serverInfoRoute(app, 'payments');
   paymentRoutes(app, { store });
   return app;
 }

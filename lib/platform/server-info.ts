@@ -1,5 +1,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
+import { describe } from '../openapi/describe.js';
+import { serverInfoSchema } from '../openapi/schemas.js';
 import { PLATFORM_VERSION } from './version.js';
 
 /**
@@ -7,6 +9,18 @@ import { PLATFORM_VERSION } from './version.js';
  * and payments (`getServerInfoAuth`, `getServerInfoPayments`). Behind the service's bearer check, like its other
  * routes. The ledger's richer `_info` is its own (lib/ledger/routes/info.ts).
  */
-export function serverInfoRoute(app: Hono<AppEnv>): void {
-  app.get('/_info', (c) => c.json({ version: PLATFORM_VERSION }));
+export function serverInfoRoute(
+  app: Hono<AppEnv>,
+  service: 'auth' | 'webhooks' | 'payments',
+): void {
+  app.get(
+    '/_info',
+    describe({
+      // The SDK's names (`getServerInfo_auth`, `getServerInfo_payments`), and the same pattern for webhooks.
+      operationId: `getServerInfo_${service}`,
+      summary: 'Server info',
+      responses: { 200: { description: "The service's version.", schema: serverInfoSchema } },
+    }),
+    (c) => c.json({ version: PLATFORM_VERSION }),
+  );
 }

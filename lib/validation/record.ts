@@ -1,6 +1,18 @@
 import * as v from 'valibot';
 
 /**
+ * The key and value schemas of each keyedRecord, by its first pipe item: the transform hides them, and the API
+ * documentation (lib/openapi/json-schema.ts) describes the map from them.
+ */
+const KEYED_RECORDS = new WeakMap<object, { key: v.GenericSchema; value: v.GenericSchema }>();
+
+export function keyedRecordParts(
+  schema: unknown,
+): { key: v.GenericSchema; value: v.GenericSchema } | undefined {
+  return typeof schema === 'object' && schema !== null ? KEYED_RECORDS.get(schema) : undefined;
+}
+
+/**
  * A JSON object used as a map whose keys are data (metadata, Numscript vars, account addresses, features).
  *
  * valibot's own `record` skips the keys `__proto__`, `constructor` and `prototype` without an issue (it guards
@@ -17,11 +29,13 @@ export function keyedRecord<
   value: TValue,
   message: string,
 ): v.GenericSchema<unknown, Record<v.InferOutput<TKey>, v.InferOutput<TValue>>> {
+  const shape = v.custom<Record<string, unknown>>(
+    (x) => x !== null && typeof x === 'object' && !Array.isArray(x),
+    message,
+  );
+  KEYED_RECORDS.set(shape, { key, value });
   return v.pipe(
-    v.custom<Record<string, unknown>>(
-      (x) => x !== null && typeof x === 'object' && !Array.isArray(x),
-      message,
-    ),
+    shape,
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       const input = dataset.value;
       const entries: Array<[string, unknown]> = [];

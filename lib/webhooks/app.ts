@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
+import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
@@ -9,6 +10,7 @@ import { configSchemas } from './domain/config.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { configRoutes } from './routes/configs.js';
 import { deliveryRoutes } from './routes/deliveries.js';
+import { webhooksDocument } from './routes/schemas.js';
 import { ConfigStore } from './store/config-store.js';
 import { DeliveryQueue } from './store/delivery-queue.js';
 import { DeliveryStore } from './store/delivery-store.js';
@@ -34,8 +36,11 @@ export function createWebhooksApp(
   });
   const deliveries = new DeliveryStore({ doc: runtime.doc, table });
   const queueUrl = runtime.config.queues.deliveries;
-  const app = createProtectedApp('webhooks', runtime);
-  serverInfoRoute(app);
+  const app = createProtectedApp('webhooks', runtime, {
+    beforeAuth: (a) =>
+      serveDocument(a, { ...webhooksDocument, baseUrl: runtime.config.publicBaseUrl }),
+  });
+  serverInfoRoute(app, 'webhooks');
   configRoutes(app, {
     deliveries,
     store,

@@ -37,6 +37,12 @@ describe('HTTP API', () => {
       ])
       // The public service list (the reference gateway's), answered by the auth function.
       .concat([`GET /versions -> ${dev.fnId('platform-dev-auth')}`])
+      // The API reference and the merged OpenAPI document, public, answered by the auth function too.
+      .concat(
+        ['/docs', '/docs/{proxy+}', '/openapi.json'].map(
+          (p) => `GET ${p} -> ${dev.fnId('platform-dev-auth')}`,
+        ),
+      )
       .sort();
     expect(table).toEqual(expected);
   });
@@ -46,7 +52,7 @@ describe('HTTP API', () => {
       .filter((r) => r.Type === 'AWS::Lambda::Permission')
       .map((r) => r.Properties);
     const gateway = permissions.filter((p) => p.Principal === 'apigateway.amazonaws.com');
-    expect(gateway).toHaveLength(9);
+    expect(gateway).toHaveLength(12);
     // The tenth: EventBridge may invoke rotate-keys (its schedule), nothing else.
     expect(
       permissions
@@ -56,7 +62,7 @@ describe('HTTP API', () => {
     for (const p of gateway) {
       expect(p.Action).toBe('lambda:InvokeFunction');
       expect(JSON.stringify(p.SourceArn)).toMatch(
-        /\/\*\/\*\/(api\/(auth|ledger|webhooks|payments)(\/\{proxy\+\})?|versions)"/,
+        /\/\*\/\*\/(api\/(auth|ledger|webhooks|payments)(\/\{proxy\+\})?|versions|docs(\/\{proxy\+\})?|openapi\.json)"/,
       );
     }
   });

@@ -25,6 +25,10 @@ const ACKNOWLEDGED = [
     `api/http-api/ANY--api--${service}--{proxy+} AwsSolutions-APIG4`,
   ]),
   'api/http-api/GET--versions AwsSolutions-APIG4',
+  // The API reference and the merged OpenAPI document: public, they describe the API.
+  'api/http-api/GET--docs AwsSolutions-APIG4',
+  'api/http-api/GET--docs--{proxy+} AwsSolutions-APIG4',
+  'api/http-api/GET--openapi.json AwsSolutions-APIG4',
   'queues/dispatch-failures AwsSolutions-SQS3',
 ].sort();
 

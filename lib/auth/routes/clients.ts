@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
+import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import {
   clientInputSchema,
@@ -13,6 +14,7 @@ import {
   secretView,
 } from '../domain/client.js';
 import type { ClientStore } from '../store/client-store.js';
+import { clientData, clientPage, createdSecretData } from './schemas.js';
 
 /** Ids the service assigns are UUIDs; anything else cannot name a stored client. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -25,6 +27,18 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return raw;
   };
 
+  app.post(
+    '/clients',
+    describe({
+      operationId: 'createClient',
+      summary: 'Create a client',
+      description:
+        'Without `scopes`, the client gets every read and write scope of ledger, webhooks and payments (not `auth:*`).',
+      tags: ['auth: clients'],
+      body: clientInputSchema,
+      responses: { 201: { description: 'The client.', schema: clientData } },
+    }),
+  );
   app.post('/clients', async (c) => {
     const input = await readJsonBody(c, clientInputSchema);
     const client = newClient(input, randomUUID(), iso());
@@ -32,11 +46,31 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return c.json({ data: clientView(client) }, 201);
   });
 
+  app.get(
+    '/clients',
+    describe({
+      operationId: 'listClients',
+      summary: 'List clients',
+      description: 'Static clients (configuration) are not listed.',
+      tags: ['auth: clients'],
+      parameters: PAGE_PARAMETERS,
+      responses: { 200: { description: 'A page of clients.', schema: clientPage } },
+    }),
+  );
   app.get('/clients', async (c) => {
     const page = await store.list(readListQuery(c.req.query(), 'auth.clients'));
     return c.json({ cursor: { ...page, data: page.data.map(clientView) } });
   });
 
+  app.get(
+    '/clients/:id',
+    describe({
+      operationId: 'readClient',
+      summary: 'Get a client',
+      tags: ['auth: clients'],
+      responses: { 200: { description: 'The client.', schema: clientData } },
+    }),
+  );
   app.get('/clients/:id', async (c) => {
     const id = idParam(c.req.param('id'));
     const client = await store.get(id);
@@ -44,17 +78,51 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return c.json({ data: clientView(client) });
   });
 
+  app.put(
+    '/clients/:id',
+    describe({
+      operationId: 'updateClient',
+      summary: 'Replace a client',
+      description: 'Name, description, scopes and metadata replaced as a whole.',
+      tags: ['auth: clients'],
+      body: clientInputSchema,
+      responses: { 200: { description: 'The client.', schema: clientData } },
+    }),
+  );
   app.put('/clients/:id', async (c) => {
     const id = idParam(c.req.param('id'));
     const input = await readJsonBody(c, clientInputSchema);
     return c.json({ data: clientView(await store.replace(id, input, iso())) });
   });
 
+  app.delete(
+    '/clients/:id',
+    describe({
+      operationId: 'deleteClient',
+      summary: 'Delete a client',
+      description: 'Its secrets too; its tokens stop working at the latest when they expire.',
+      tags: ['auth: clients'],
+      responses: { 204: { description: 'Deleted.' } },
+    }),
+  );
   app.delete('/clients/:id', async (c) => {
     await store.delete(idParam(c.req.param('id')));
     return c.body(null, 204);
   });
 
+  app.post(
+    '/clients/:id/secrets',
+    describe({
+      operationId: 'createSecret',
+      summary: 'Create a secret',
+      description: '`clear` is in this answer only: never shown again, never logged.',
+      tags: ['auth: clients'],
+      body: secretInputSchema,
+      responses: {
+        200: { description: 'The secret, in clear this once.', schema: createdSecretData },
+      },
+    }),
+  );
   app.post('/clients/:id/secrets', async (c) => {
     const id = idParam(c.req.param('id'));
     const input = await readJsonBody(c, secretInputSchema);
@@ -63,6 +131,16 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return c.json({ data: { ...secretView(secret), clear } });
   });
 
+  app.delete(
+    '/clients/:id/secrets/:secretId',
+    describe({
+      operationId: 'deleteSecret',
+      summary: 'Revoke a secret',
+      description: "The client's other secrets keep working.",
+      tags: ['auth: clients'],
+      responses: { 204: { description: 'Revoked.' } },
+    }),
+  );
   app.delete('/clients/:id/secrets/:secretId', async (c) => {
     const id = idParam(c.req.param('id'));
     const secretId = idParam(c.req.param('secretId'), 'secret');

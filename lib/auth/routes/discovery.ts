@@ -1,8 +1,10 @@
 import type { Context, Hono } from 'hono';
 import { ALL_SCOPES } from '../../bearer/scopes.js';
 import type { AppEnv } from '../../http/types.js';
+import { describe } from '../../openapi/describe.js';
 import { SIGNING_ALG } from '../keys/generate.js';
 import { KEY_SET_CACHE_SECONDS, type SigningKeys } from '../keys/signing-keys.js';
+import { discoverySchema, jwksSchema } from './schemas.js';
 
 const PUBLIC_CACHE = `public, max-age=${KEY_SET_CACHE_SECONDS}`;
 
@@ -24,8 +26,39 @@ export function discoveryRoutes(app: Hono<AppEnv>, issuer: string, keys: Signing
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json(metadata);
   };
+  app.get(
+    '/.well-known/openid-configuration',
+    describe({
+      operationId: 'getOIDCWellKnowns',
+      summary: 'OpenID discovery',
+      tags: ['auth: OAuth 2.0'],
+      public: true,
+      responses: { 200: { description: 'The server metadata.', schema: discoverySchema } },
+    }),
+  );
   app.get('/.well-known/openid-configuration', serve);
+  app.get(
+    '/.well-known/oauth-authorization-server',
+    describe({
+      operationId: 'getOAuthServerMetadata',
+      summary: 'OAuth 2.0 server metadata (RFC 8414)',
+      tags: ['auth: OAuth 2.0'],
+      public: true,
+      responses: { 200: { description: 'The server metadata.', schema: discoverySchema } },
+    }),
+  );
   app.get('/.well-known/oauth-authorization-server', serve);
+  app.get(
+    '/keys',
+    describe({
+      operationId: 'getJwks',
+      summary: 'Signing keys (JWKS)',
+      description: 'Public keys only; the next and previous keys too during a rotation.',
+      tags: ['auth: OAuth 2.0'],
+      public: true,
+      responses: { 200: { description: 'The key set.', schema: jwksSchema } },
+    }),
+  );
   app.get('/keys', async (c) => {
     const set = await keys.publicKeySet();
     c.header('Cache-Control', PUBLIC_CACHE);

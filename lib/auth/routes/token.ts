@@ -3,11 +3,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { isThrottling } from '../../dynamo/errors.js';
 import { sourceAddress } from '../../http/runtime-bindings.js';
 import type { AppEnv } from '../../http/types.js';
+import { describe } from '../../openapi/describe.js';
 import type { TokenService } from '../commands/token-service.js';
 import { hashedClientId } from '../domain/client-id-hash.js';
 import { OAuthError } from '../domain/oauth-error.js';
 import { parseTokenRequest } from '../domain/token-request.js';
 import { PrivateKeyUnavailableError } from '../keys/private-key-vault.js';
+import { oauthErrorSchema, tokenRequestSchema, tokenSchema } from './schemas.js';
 
 export const TOKEN_PATH = '/oauth/token';
 
@@ -21,6 +23,33 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
     c.res.headers.set('Cache-Control', 'no-store');
     c.res.headers.set('Pragma', 'no-cache');
   });
+  app.post(
+    TOKEN_PATH,
+    describe({
+      operationId: 'createToken',
+      summary: 'Issue a token (client credentials)',
+      description:
+        'Client authentication by `client_secret_basic` (Authorization: Basic) or `client_secret_post` (form fields). Errors are OAuth errors (RFC 6749 §5.2); repeated failures are throttled (429).',
+      tags: ['auth: OAuth 2.0'],
+      public: true,
+      body: tokenRequestSchema,
+      bodyMediaType: 'application/x-www-form-urlencoded',
+      responses: {
+        200: { description: 'The access token (a JWT).', schema: tokenSchema },
+        400: { description: 'Invalid request, grant type or scope.', schema: oauthErrorSchema },
+        401: {
+          description: 'Unknown client or wrong secret (`invalid_client`).',
+          schema: oauthErrorSchema,
+        },
+        429: {
+          description: 'Too many failures for this client or address.',
+          schema: oauthErrorSchema,
+          headers: { 'Retry-After': { description: 'Seconds.', schema: { type: 'integer' } } },
+        },
+        default: { description: 'OAuth error.', schema: oauthErrorSchema },
+      },
+    }),
+  );
   app.post(
     TOKEN_PATH,
     bodyLimit({

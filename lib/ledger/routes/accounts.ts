@@ -3,6 +3,7 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
+import { BOOLEAN, DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import {
   type AccountExpand,
@@ -19,6 +20,7 @@ import { type AccountRead, type AccountReads, accountListName } from '../store/a
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
 import { recordParams, refuseInsertionDate } from './request.js';
+import { accountData, accountPage, balancesSchema } from './schemas.js';
 
 export interface AccountRoutesDeps {
   lookup: LedgerLookup;
@@ -32,6 +34,32 @@ export function accountRoutes(
   { lookup, accounts, stats }: AccountRoutesDeps,
 ): void {
   // Hono answers HEAD with the GET route (dropping the body), so this one handler serves both.
+  app.get(
+    '/v2/:ledger/accounts',
+    describe({
+      operationId: 'v2ListAccounts',
+      summary: 'List accounts',
+      description: 'Sorted by address.',
+      tags: ['ledger: accounts'],
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
+        query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+      ],
+      responses: { 200: { description: 'A page of accounts.', schema: accountPage } },
+      head: {
+        operationId: 'v2CountAccounts',
+        summary: 'Count accounts',
+        responses: {
+          204: {
+            description: 'The count, in the `Count` header.',
+            headers: { Count: { description: 'Number of accounts.', schema: { type: 'integer' } } },
+          },
+        },
+      },
+    }),
+  );
   app.get('/v2/:ledger/accounts', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     refuseInsertionDate(c);
@@ -85,6 +113,19 @@ export function accountRoutes(
     });
   });
 
+  app.get(
+    '/v2/:ledger/accounts/:address',
+    describe({
+      operationId: 'v2GetAccount',
+      summary: 'Get an account',
+      tags: ['ledger: accounts'],
+      parameters: [
+        query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
+        query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
+      ],
+      responses: { 200: { description: 'The account.', schema: accountData } },
+    }),
+  );
   app.get('/v2/:ledger/accounts/:address', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     refuseInsertionDate(c);
@@ -98,6 +139,21 @@ export function accountRoutes(
     return jsonResponse(c, { data: expandedView(found, view.expand) });
   });
 
+  app.get(
+    '/v2/:ledger/aggregate/balances',
+    describe({
+      operationId: 'v2GetBalancesAggregated',
+      summary: 'Aggregated balances',
+      description: 'Per asset, the sum of the balances of the accounts the filter matches.',
+      tags: ['ledger: accounts'],
+      parameters: [
+        query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
+        query('useInsertionDate', 'Read `pit` by insertion date.', BOOLEAN),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+      ],
+      responses: { 200: { description: 'Balances by asset.', schema: balancesSchema } },
+    }),
+  );
   app.get('/v2/:ledger/aggregate/balances', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     onlyParams(c, ['query', 'pit', 'useInsertionDate', 'use_insertion_date']);

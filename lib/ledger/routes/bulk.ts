@@ -7,11 +7,13 @@ import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
+import { BOOLEAN, describe, query } from '../../openapi/describe.js';
 import { validate } from '../../validation/validate.js';
 import { type BulkElement, bulkElementSchema, MAX_BULK_ELEMENTS } from '../commands/bulk.js';
 import { type BulkDeps, type ElementOutcome, runBulk } from '../commands/run-bulk.js';
 import type { CommandOutcome } from '../sequencer/ledger-commands.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
+import { bulkResponseSchema } from './schemas.js';
 
 type ElementResult = {
   responseType: string;
@@ -32,6 +34,26 @@ const JSON_STREAM = /^application\/vnd\.formance\.ledger\.api\.v2\.bulk\+json-st
  * failed. `atomic` with `parallel` is refused, as the reference does.
  */
 export function bulkRoutes(app: Hono<AppEnv>, deps: BulkDeps & { lookup: LedgerLookup }): void {
+  app.post(
+    '/v2/:ledger/_bulk',
+    describe({
+      operationId: 'v2CreateBulk',
+      summary: 'Run a bulk of operations',
+      description:
+        'Up to 100 elements (413 `BULK_SIZE_EXCEEDED` beyond); 400 when an element failed. Also accepts `application/vnd.formance.ledger.api.v2.bulk+json-stream` (one element per line).',
+      tags: ['ledger: transactions'],
+      parameters: [
+        query('atomic', 'All elements in one commit, or none.', BOOLEAN),
+        query('parallel', 'Run elements concurrently (not with atomic).', BOOLEAN),
+        query('continueOnFailure', 'Go on after a failed element.', BOOLEAN),
+      ],
+      body: v.array(bulkElementSchema),
+      responses: {
+        200: { description: 'Every element succeeded.', schema: bulkResponseSchema },
+        400: { description: 'An element failed: its result says why.', schema: bulkResponseSchema },
+      },
+    }),
+  );
   app.post('/v2/:ledger/_bulk', async (c) => {
     const ledger = await deps.lookup.resolve(c.req.param('ledger'));
     const atomic = booleanFlag(c.req.query('atomic'), 'atomic');

@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../http/types.js';
+import { describe } from '../../openapi/describe.js';
 import { PLATFORM_VERSION } from '../../platform/version.js';
+import { serverInfoSchema, unwrappedServerInfoSchema } from './schemas.js';
 
 /** Server info: `/_info` and `/v2/_info` wrapped in `data`; `/_/info`, which the SDK calls, unwrapped. */
 export function infoRoutes(app: Hono<AppEnv>): void {
@@ -10,6 +12,26 @@ export function infoRoutes(app: Hono<AppEnv>): void {
     config: { storage: { driver: 'dynamodb' } },
   };
   app.get('/_info', (c) => c.json({ data: info }));
+  app.get(
+    '/v2/_info',
+    describe({
+      operationId: 'v2GetServerInfo',
+      summary: 'Server info (v2 path)',
+      tags: ['ledger: ledgers'],
+      responses: { 200: { description: 'The server and its version.', schema: serverInfoSchema } },
+    }),
+  );
   app.get('/v2/_info', (c) => c.json({ data: info }));
+  app.get(
+    '/_/info',
+    describe({
+      operationId: 'v2GetInfo',
+      summary: 'Server info',
+      tags: ['ledger: ledgers'],
+      responses: {
+        200: { description: 'The server and its version.', schema: unwrappedServerInfoSchema },
+      },
+    }),
+  );
   app.get('/_/info', (c) => c.json(info));
 }

@@ -5,6 +5,14 @@ import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
+import {
+  BOOLEAN,
+  DATE_TIME,
+  describe,
+  header,
+  PAGE_PARAMETERS,
+  query,
+} from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { metadataMap } from '../../validation/common.js';
@@ -20,6 +28,7 @@ import {
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRecord, LedgerRegistry } from '../store/registry.js';
 import type { LedgerStats } from '../store/stats.js';
+import { ledgerData, ledgerInfoSchema, ledgerPage, statsSchema } from './schemas.js';
 
 const createLedgerSchema = v.strictObject({
   bucket: v.optional(
@@ -73,9 +82,45 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     lookup.forgetBucket(bucket);
     return c.body(null, 204);
   };
+  app.delete(
+    '/v2/_/buckets/:bucket',
+    describe({
+      operationId: 'v2DeleteBucket',
+      summary: 'Delete a bucket',
+      description:
+        'Marks the ledgers of the bucket deleted (not found, left out of lists) until it is restored; nothing is erased.',
+      tags: ['ledger: ledgers'],
+      responses: { 204: { description: 'Deleted.' } },
+    }),
+  );
   app.delete('/v2/_/buckets/:bucket', markBucket(true));
+  app.post(
+    '/v2/_/buckets/:bucket/restore',
+    describe({
+      operationId: 'v2RestoreBucket',
+      summary: 'Restore a deleted bucket',
+      tags: ['ledger: ledgers'],
+      responses: { 204: { description: 'Restored.' } },
+    }),
+  );
   app.post('/v2/_/buckets/:bucket/restore', markBucket(false));
 
+  app.get(
+    '/v2',
+    describe({
+      operationId: 'v2ListLedgers',
+      summary: 'List ledgers',
+      description: 'Sorted by id, ascending.',
+      tags: ['ledger: ledgers'],
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('bucket', 'Only the ledgers of this bucket.'),
+        query('includeDeleted', 'Include the ledgers of deleted buckets.', BOOLEAN),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+      ],
+      responses: { 200: { description: 'A page of ledgers.', schema: ledgerPage } },
+    }),
+  );
   app.get('/v2', async (c) => {
     // `includeDeleted` (the SDK sends it on every call) lists the ledgers of deleted buckets too.
     const query = readListQuery(c.req.query(), 'ledger.ledgers', [
@@ -101,6 +146,18 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(ledgerView) } });
   });
 
+  app.post(
+    '/v2/:ledger',
+    describe({
+      operationId: 'v2CreateLedger',
+      summary: 'Create a ledger',
+      description: 'Name taken: 400 `LEDGER_ALREADY_EXISTS`. Absent features take their defaults.',
+      tags: ['ledger: ledgers'],
+      body: createLedgerSchema,
+      bodyOptional: true,
+      responses: { 204: { description: 'Created.' } },
+    }),
+  );
   app.post('/v2/:ledger', async (c) => {
     const name = c.req.param('ledger');
     if (!LEDGER_NAME.test(name))
@@ -118,6 +175,15 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     return c.body(null, 204);
   });
 
+  app.get(
+    '/v2/:ledger',
+    describe({
+      operationId: 'v2GetLedger',
+      summary: 'Get a ledger',
+      tags: ['ledger: ledgers'],
+      responses: { 200: { description: 'The ledger.', schema: ledgerData } },
+    }),
+  );
   app.get('/v2/:ledger', async (c) => {
     const name = c.req.param('ledger');
     const record = LEDGER_NAME.test(name) ? await registry.get(name) : undefined;
@@ -126,18 +192,47 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     return jsonResponse(c, { data: ledgerView(record) });
   });
 
+  app.put(
+    '/v2/:ledger/metadata',
+    describe({
+      operationId: 'v2UpdateLedgerMetadata',
+      summary: "Set a ledger's metadata",
+      description: 'Merged into the existing metadata.',
+      tags: ['ledger: ledgers'],
+      body: metadataMap,
+      responses: { 204: { description: 'Saved.' } },
+    }),
+  );
   app.put('/v2/:ledger/metadata', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     await registry.saveMetadata(ledger.name, await readJsonBody(c, metadataMap));
     return c.body(null, 204);
   });
 
+  app.delete(
+    '/v2/:ledger/metadata/:key',
+    describe({
+      operationId: 'v2DeleteLedgerMetadata',
+      summary: "Delete a ledger's metadata key",
+      tags: ['ledger: ledgers'],
+      responses: { 204: { description: 'Deleted.' } },
+    }),
+  );
   app.delete('/v2/:ledger/metadata/:key', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     await registry.deleteMetadata(ledger.name, c.req.param('key'));
     return c.body(null, 204);
   });
 
+  app.get(
+    '/v2/:ledger/_info',
+    describe({
+      operationId: 'v2GetLedgerInfo',
+      summary: 'Ledger info',
+      tags: ['ledger: ledgers'],
+      responses: { 200: { description: 'Name and storage.', schema: ledgerInfoSchema } },
+    }),
+  );
   app.get('/v2/:ledger/_info', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     return jsonResponse(c, {
@@ -148,6 +243,17 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     });
   });
 
+  app.get(
+    '/v2/:ledger/stats',
+    describe({
+      operationId: 'v2ReadStats',
+      summary: 'Ledger statistics',
+      tags: ['ledger: ledgers'],
+      responses: {
+        200: { description: 'Counts of accounts and transactions.', schema: statsSchema },
+      },
+    }),
+  );
   app.get('/v2/:ledger/stats', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     return jsonResponse(c, { data: await deps.stats.read(ledger) });

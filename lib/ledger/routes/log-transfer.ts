@@ -1,7 +1,9 @@
 import type { Hono } from 'hono';
 import { stream } from 'hono/streaming';
+import * as v from 'valibot';
 import type { AppEnv } from '../../http/types.js';
 import { stringifyJson } from '../../json/bigint-json.js';
+import { describe } from '../../openapi/describe.js';
 import { importLogs, type LogImportDeps } from '../commands/import-logs.js';
 import { bodyLines } from '../domain/body-lines.js';
 import { MAX_IMPORT_LINE_BYTES } from '../domain/log-import.js';
@@ -18,6 +20,22 @@ export interface LogTransferDeps extends LogImportDeps {
  * ledger and answers 204 (commands/import-logs.ts).
  */
 export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): void {
+  app.post(
+    '/v2/:ledger/logs/export',
+    describe({
+      operationId: 'v2ExportLogs',
+      summary: "Export a ledger's log",
+      description: 'The whole log, oldest first, one Log (JSON) per line.',
+      tags: ['ledger: logs'],
+      responses: {
+        200: {
+          description: 'The log stream.',
+          mediaType: 'application/octet-stream',
+          schema: v.string(),
+        },
+      },
+    }),
+  );
   app.post('/v2/:ledger/logs/export', async (c) => {
     // Resolved before the stream starts: an unknown ledger is a 404, not an empty 200.
     const ledger = await deps.lookup.resolve(c.req.param('ledger'));
@@ -38,6 +56,19 @@ export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): voi
     );
   });
 
+  app.post(
+    '/v2/:ledger/logs/import',
+    describe({
+      operationId: 'v2ImportLogs',
+      summary: 'Import a log into an empty ledger',
+      description:
+        'The stream an export produced: the chain is verified and every log replayed through the ledger rules.',
+      tags: ['ledger: logs'],
+      body: v.string(),
+      bodyMediaType: 'application/octet-stream',
+      responses: { 204: { description: 'Imported.' } },
+    }),
+  );
   app.post('/v2/:ledger/logs/import', async (c) => {
     const ledger = await deps.lookup.resolve(c.req.param('ledger'));
     const body = c.req.raw.body ?? emptyBody();

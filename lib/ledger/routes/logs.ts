@@ -1,12 +1,14 @@
 import type { Hono } from 'hono';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
+import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import type { LogEntry } from '../domain/logs.js';
 import { planLogQuery } from '../domain/query/log-query.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { type LogReads, logListName } from '../store/log-reads.js';
 import { recordParams } from './request.js';
+import { logPage } from './schemas.js';
 
 export interface LogRoutesDeps {
   lookup: LedgerLookup;
@@ -26,6 +28,30 @@ export const logView = (log: LogEntry) => ({
 /** The ledger's log (API.md §3.3): newest first, with cursors; `npm run verify-logs` walks it. */
 export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): void {
   // Hono answers HEAD with the GET route: HEAD is the count of what the same listing holds (`Count`, 204).
+  app.get(
+    '/v2/:ledger/logs',
+    describe({
+      operationId: 'v2ListLogs',
+      summary: 'List logs',
+      description: 'Newest first; with HASH_LOGS=SYNC each hash chains the previous one.',
+      tags: ['ledger: logs'],
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+      ],
+      responses: { 200: { description: 'A page of logs.', schema: logPage } },
+      head: {
+        operationId: 'v2CountLogs',
+        summary: 'Count logs',
+        responses: {
+          204: {
+            description: 'The count, in the `Count` header.',
+            headers: { Count: { description: 'Number of logs.', schema: { type: 'integer' } } },
+          },
+        },
+      },
+    }),
+  );
   app.get('/v2/:ledger/logs', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const query = readListQuery(c.req.query(), logListName(ledger.name), ['query']);

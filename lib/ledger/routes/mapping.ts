@@ -3,11 +3,13 @@ import * as v from 'valibot';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
+import { describe } from '../../openapi/describe.js';
 import { updateMappingWrite } from '../commands/mapping.js';
 import { mappingView, parseMapping } from '../domain/mapping.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { MappingReads } from '../store/mapping-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
+import { mappingBodySchema, mappingSchema } from './schemas.js';
 import { resolveV1Ledger } from './v1-ledger.js';
 
 export interface MappingRoutesDeps {
@@ -28,12 +30,37 @@ export function mappingRoutes(
   const answer = (c: Context, data: unknown) =>
     c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
 
+  app.get(
+    '/:ledger/mapping',
+    describe({
+      operationId: 'getMapping',
+      summary: "Get the ledger's mapping (v1)",
+      tags: ['ledger v1'],
+      deprecated: true,
+      responses: {
+        200: { description: 'The contracts (`null` when none).', schema: mappingSchema },
+      },
+    }),
+  );
   app.get('/:ledger/mapping', async (c) => {
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
     const mapping = await mappings.get(ledger);
     return answer(c, mapping ? mappingView(mapping) : null);
   });
 
+  app.put(
+    '/:ledger/mapping',
+    describe({
+      operationId: 'updateMapping',
+      summary: "Replace the ledger's mapping (v1)",
+      description:
+        'Contracts constrain balances: the first matching contract decides; `world` is exempt.',
+      tags: ['ledger v1'],
+      deprecated: true,
+      body: mappingBodySchema,
+      responses: { 200: { description: 'The mapping saved.', schema: mappingSchema } },
+    }),
+  );
   app.put('/:ledger/mapping', async (c) => {
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
     const mapping = parseMapping(await readJsonBody(c, v.unknown(), { parse: parseJson }));

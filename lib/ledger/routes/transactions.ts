@@ -6,6 +6,15 @@ import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
+import {
+  BOOLEAN,
+  DATE_TIME,
+  describe,
+  header,
+  PAGE_PARAMETERS,
+  path,
+  query,
+} from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
 import { revertBodySchema } from '../commands/revert-transaction.js';
@@ -25,6 +34,7 @@ import {
   recordParams,
   refuseInsertionDate,
 } from './request.js';
+import { transactionData, transactionPage } from './schemas.js';
 
 export interface TransactionRoutesDeps {
   lookup: LedgerLookup;
@@ -39,6 +49,37 @@ export function transactionRoutes(
   app: Hono<AppEnv>,
   { lookup, commands, reads, stats, effectiveVolumes }: TransactionRoutesDeps,
 ): void {
+  app.post(
+    '/v2/:ledger/transactions',
+    describe({
+      operationId: 'v2CreateTransaction',
+      summary: 'Create a transaction',
+      description:
+        'Postings apply in order; every account but `world` must stay at or above zero (`INSUFFICIENT_FUND`) unless `force`. A second use of a `reference` is 409 `CONFLICT`.',
+      tags: ['ledger: transactions'],
+      parameters: [
+        query('dryRun', 'Compute and answer the transaction without writing anything.', BOOLEAN),
+        query('force', 'Skip the balance checks.', BOOLEAN),
+        header(
+          'Idempotency-Key',
+          'Replays of the same key and body answer the first result (kept at least 24 hours).',
+        ),
+      ],
+      body: createTransactionSchema,
+      responses: {
+        200: {
+          description: 'The committed transaction, with its pre- and post-commit volumes.',
+          schema: transactionData,
+          headers: {
+            'Idempotency-Hit': {
+              description: '`true` when the answer is a replay.',
+              schema: { type: 'string' },
+            },
+          },
+        },
+      },
+    }),
+  );
   app.post('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
@@ -60,6 +101,20 @@ export function transactionRoutes(
     return jsonResponse(c, { data: withEffective });
   });
 
+  app.get(
+    '/v2/:ledger/transactions/:id',
+    describe({
+      operationId: 'v2GetTransaction',
+      summary: 'Get a transaction',
+      tags: ['ledger: transactions'],
+      parameters: [
+        path('id', 'Transaction id.', { type: 'integer', minimum: 1 }),
+        query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
+        query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
+      ],
+      responses: { 200: { description: 'The transaction.', schema: transactionData } },
+    }),
+  );
   app.get('/v2/:ledger/transactions/:id', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const id = readTransactionId(c.req.param('id'));
@@ -77,6 +132,29 @@ export function transactionRoutes(
     return jsonResponse(c, { data: view(found, expand, effective) });
   });
 
+  app.post(
+    '/v2/:ledger/transactions/:id/revert',
+    describe({
+      operationId: 'v2RevertTransaction',
+      summary: 'Revert a transaction',
+      description:
+        'A new transaction with every posting reversed; a second revert is 400 `ALREADY_REVERT`.',
+      tags: ['ledger: transactions'],
+      parameters: [
+        path('id', 'Transaction id.', { type: 'integer', minimum: 1 }),
+        query('force', 'Skip the balance checks.', BOOLEAN),
+        query('atEffectiveDate', "Date the revert at the original's timestamp.", BOOLEAN),
+        query('dryRun', 'Compute without writing.', BOOLEAN),
+        header(
+          'Idempotency-Key',
+          'Replays of the same key and body answer the first result (kept at least 24 hours).',
+        ),
+      ],
+      body: revertBodySchema,
+      bodyOptional: true,
+      responses: { 201: { description: 'The reverting transaction.', schema: transactionData } },
+    }),
+  );
   app.post('/v2/:ledger/transactions/:id/revert', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const id = readTransactionId(c.req.param('id'));
@@ -99,6 +177,37 @@ export function transactionRoutes(
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204): from the sequencer, or, with a
   // filter or a point in time, what the same listing holds.
+  app.get(
+    '/v2/:ledger/transactions',
+    describe({
+      operationId: 'v2ListTransactions',
+      summary: 'List transactions',
+      description: 'Newest first (`reverse=true`: oldest first).',
+      tags: ['ledger: transactions'],
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('reverse', 'Oldest first.', BOOLEAN),
+        query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
+        query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
+        query('order', '`effective` to read `pit` by effective date.'),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+      ],
+      responses: { 200: { description: 'A page of transactions.', schema: transactionPage } },
+      head: {
+        operationId: 'v2CountTransactions',
+        summary: 'Count transactions',
+        description: 'What the same list (filters and `pit`) holds.',
+        responses: {
+          204: {
+            description: 'The count, in the `Count` header.',
+            headers: {
+              Count: { description: 'Number of transactions.', schema: { type: 'integer' } },
+            },
+          },
+        },
+      },
+    }),
+  );
   app.get('/v2/:ledger/transactions', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     refuseInsertionDate(c);

@@ -3,6 +3,7 @@ import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
+import { BOOLEAN, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
 import { type AccountVolumes, accountView, addBalances, balancesView } from '../domain/account.js';
 import type { LedgerRecord } from '../domain/change.js';
@@ -13,6 +14,7 @@ import { type AccountRead, type AccountReads, accountListName } from '../store/a
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
 import { readAddress } from './request.js';
+import { balancesSchema, v1AccountData, v1AccountPage, v1BalancesPage } from './schemas.js';
 import { readV1AccountQuery, type V1AccountQuery } from './v1-account-query.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 import { v1MetadataRoutes } from './v1-metadata.js';
@@ -47,6 +49,33 @@ export function v1AccountRoutes(
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204) of what the same list holds.
   app.get(
     '/:ledger/accounts',
+    describe({
+      operationId: 'listAccounts_ledger',
+      summary: 'List accounts (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('address', 'Address pattern (regular expression of segments).'),
+        query('metadata', 'Metadata filter (`metadata[key]=value`).'),
+        query('balance', 'Balance to compare with.'),
+        query('balanceOperator', '`gte`, `lte`, `gt`, `lt`, `e` or `ne`.'),
+      ],
+      responses: { 200: { description: 'A page of v1 accounts.', schema: v1AccountPage } },
+      head: {
+        operationId: 'countAccounts',
+        summary: 'Count accounts (v1)',
+        responses: {
+          204: {
+            description: 'The count, in the `Count` header.',
+            headers: { Count: { description: 'Number of accounts.', schema: { type: 'integer' } } },
+          },
+        },
+      },
+    }),
+  );
+  app.get(
+    '/:ledger/accounts',
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
       const listing = readV1AccountQuery(c.req.query(), ledger.name, ledger.features, 'accounts');
@@ -64,6 +93,18 @@ export function v1AccountRoutes(
   );
 
   // An account never used is answered empty (200), as the reference's v1 did.
+  app.get(
+    '/:ledger/accounts/:address',
+    describe({
+      operationId: 'getAccount_ledger',
+      summary: 'Get an account (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      responses: {
+        200: { description: 'The account with its volumes and balances.', schema: v1AccountData },
+      },
+    }),
+  );
   app.get(
     '/:ledger/accounts/:address',
     v1Handler(async (c) => {
@@ -96,6 +137,17 @@ export function v1AccountRoutes(
   // Balances by account: `{cursor: {data: [{<address>: {<asset>: balance}}]}}`, an item per account.
   app.get(
     '/:ledger/balances',
+    describe({
+      operationId: 'getBalances',
+      summary: 'Balances by account (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      parameters: [...PAGE_PARAMETERS, query('address', 'Address pattern.')],
+      responses: { 200: { description: 'A page of balances by account.', schema: v1BalancesPage } },
+    }),
+  );
+  app.get(
+    '/:ledger/balances',
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
       const listing = readV1AccountQuery(c.req.query(), ledger.name, ledger.features, 'balances');
@@ -109,6 +161,20 @@ export function v1AccountRoutes(
     }),
   );
 
+  app.get(
+    '/:ledger/aggregate/balances',
+    describe({
+      operationId: 'getBalancesAggregated',
+      summary: 'Aggregated balances (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      parameters: [
+        query('address', 'Address pattern.'),
+        query('useInsertionDate', 'Accepted; v1 has no point in time.', BOOLEAN),
+      ],
+      responses: { 200: { description: 'Balances by asset.', schema: balancesSchema } },
+    }),
+  );
   app.get(
     '/:ledger/aggregate/balances',
     v1Handler(async (c) => {

@@ -1,11 +1,13 @@
 import type { Hono } from 'hono';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
+import { describe } from '../../openapi/describe.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
 import { PLATFORM_VERSION } from '../../platform/version.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRegistry } from '../store/registry.js';
 import type { LedgerStats } from '../store/stats.js';
+import { ledgerInfoSchema, serverInfoSchema, statsSchema } from './schemas.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 
 /** Ledger names `/_info` lists at most: the registry is read a page of MAX_PAGE_SIZE at a time, this many pages. */
@@ -16,6 +18,19 @@ export const V1_INFO_MAX_LEDGERS = 10 * MAX_PAGE_SIZE;
  * ledgers, which the v1 ConfigInfo requires. Registered before the v2 info routes, which answer `/v2/_info`.
  */
 export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: LedgerRegistry }): void {
+  app.get(
+    '/_info',
+    describe({
+      operationId: 'getInfo',
+      summary: 'Server info (v1)',
+      description: 'With the names of the ledgers.',
+      tags: ['ledger v1'],
+      deprecated: true,
+      responses: {
+        200: { description: 'The server, its version and ledgers.', schema: serverInfoSchema },
+      },
+    }),
+  );
   app.get('/_info', async (c) => {
     const ledgers: string[] = [];
     let cursor: Cursor | undefined;
@@ -47,10 +62,32 @@ export function v1LedgerRoutes(
 ): void {
   app.get(
     '/:ledger/_info',
+    describe({
+      operationId: 'getLedgerInfo',
+      summary: 'Ledger info (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      responses: { 200: { description: 'Name and storage.', schema: ledgerInfoSchema } },
+    }),
+  );
+  app.get(
+    '/:ledger/_info',
     v1Handler(async (c) => {
       const ledger = await resolveV1Ledger(lookup, c.req.param('ledger')!);
       // Tables are created by the stack, not migrated: no migrations to report.
       return jsonResponse(c, { data: { name: ledger.name, storage: { migrations: [] } } });
+    }),
+  );
+  app.get(
+    '/:ledger/stats',
+    describe({
+      operationId: 'readStats',
+      summary: 'Ledger statistics (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      responses: {
+        200: { description: 'Counts of accounts and transactions.', schema: statsSchema },
+      },
     }),
   );
   app.get(

@@ -2,12 +2,14 @@ import type { Hono } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
+import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { decodeCursor, encodeCursor, readListQuery } from '../../pagination/cursor.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
 import type { LogEntry, LogType } from '../domain/logs.js';
 import { ledgerKeys } from '../store/keys.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { type LogReads, logListName } from '../store/log-reads.js';
+import { v1LogPage } from './schemas.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 import { canonicalParams } from './v1-query.js';
 
@@ -42,6 +44,22 @@ export function v1LogRoutes(
   app: Hono<AppEnv>,
   { lookup, logs }: { lookup: LedgerLookup; logs: LogReads },
 ): void {
+  app.get(
+    '/:ledger/logs',
+    describe({
+      operationId: 'listLogs',
+      summary: 'List logs (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('after', 'Only logs with a lower id.'),
+        query('startTime', 'From this date (RFC 3339).', DATE_TIME),
+        query('endTime', 'Before this date (RFC 3339).', DATE_TIME),
+      ],
+      responses: { 200: { description: 'A page of v1 logs.', schema: v1LogPage } },
+    }),
+  );
   app.get(
     '/:ledger/logs',
     v1Handler(async (c) => {

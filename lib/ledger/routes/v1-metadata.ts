@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
+import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
@@ -36,6 +37,36 @@ export function v1MetadataRoutes(
       if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
       return c.body(null, 204);
     });
+  const onAccount = path.includes('/accounts/');
+  const parameters = [
+    query('preview', 'Check without writing (a dry run).', BOOLEAN),
+    header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
+  ];
+  const what = onAccount ? 'an account' : 'a transaction';
+  app.post(
+    `${path}/metadata`,
+    describe({
+      // The SDK's names for v1's metadata writes.
+      operationId: onAccount ? 'addMetadataToAccount' : 'addMetadataOnTransaction',
+      summary: `Set the metadata of ${what} (v1)`,
+      tags: ['ledger v1'],
+      deprecated: true,
+      parameters,
+      body: metadataMap,
+      responses: { 204: { description: 'Saved.' } },
+    }),
+  );
+  app.delete(
+    `${path}/metadata/:key`,
+    describe({
+      operationId: onAccount ? 'deleteAccountMetadata' : 'deleteTransactionMetadata',
+      summary: `Delete a metadata key of ${what} (v1)`,
+      tags: ['ledger v1'],
+      deprecated: true,
+      parameters,
+      responses: { 204: { description: 'Deleted.' } },
+    }),
+  );
   app.post(
     `${path}/metadata`,
     write(async (c) => ({ kind: 'save', metadata: await readJsonBody(c, metadataMap) })),

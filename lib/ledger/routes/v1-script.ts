@@ -7,6 +7,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
+import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import { keyedRecord } from '../../validation/record.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
@@ -14,6 +15,7 @@ import type { transactionView } from '../domain/transaction.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { readIdempotencyKey } from './request.js';
+import { v1ScriptResponseSchema } from './schemas.js';
 import { resolveV1Ledger } from './v1-ledger.js';
 import { v1Transaction } from './v1-transactions.js';
 
@@ -45,6 +47,28 @@ export function v1ScriptRoutes(
   app: Hono<AppEnv>,
   { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands },
 ): void {
+  app.post(
+    '/:ledger/script',
+    describe({
+      operationId: 'runScript',
+      summary: 'Run a Numscript (v1)',
+      description:
+        'A script the ledger refuses answers 200 with `errorCode` and `errorMessage`, as v1 does.',
+      tags: ['ledger v1'],
+      deprecated: true,
+      parameters: [
+        query('preview', 'Compute without writing (a dry run).', BOOLEAN),
+        header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
+      ],
+      body: scriptBodySchema,
+      responses: {
+        200: {
+          description: 'The transaction, or why the script was refused.',
+          schema: v1ScriptResponseSchema,
+        },
+      },
+    }),
+  );
   app.post('/:ledger/script', async (c) => {
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
     const body = await readJsonBody(c, scriptBodySchema, { parse: parseJson });

@@ -6,6 +6,14 @@ import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
+import {
+  BOOLEAN,
+  DATE_TIME,
+  describe,
+  header,
+  PAGE_PARAMETERS,
+  query,
+} from '../../openapi/describe.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
 import { MAX_BULK_ELEMENTS } from '../commands/bulk.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
@@ -18,6 +26,7 @@ import type { LedgerStats } from '../store/stats.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import { readIdempotencyKey, readTransactionId } from './request.js';
+import { v1TransactionData, v1TransactionList, v1TransactionPage } from './schemas.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 import { v1MetadataRoutes } from './v1-metadata.js';
 import { readV1ListQuery, type V1ListQuery } from './v1-query.js';
@@ -65,6 +74,39 @@ export function v1TransactionRoutes(
   // the 204 of the v1 account count: the SDK's countTransactions accepts only 200 (its countAccounts only 204).
   app.get(
     '/:ledger/transactions',
+    describe({
+      operationId: 'listTransactions',
+      summary: 'List transactions (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('after', 'Only transactions with a lower id.'),
+        query('reference', 'Only this reference.'),
+        query('account', 'Only transactions touching this account (pattern).'),
+        query('source', 'Only transactions from this account.'),
+        query('destination', 'Only transactions to this account.'),
+        query('startTime', 'From this date (RFC 3339).', DATE_TIME),
+        query('endTime', 'Before this date (RFC 3339).', DATE_TIME),
+        query('metadata', 'Metadata filter (`metadata[key]=value`).'),
+      ],
+      responses: { 200: { description: 'A page of v1 transactions.', schema: v1TransactionPage } },
+      head: {
+        operationId: 'countTransactions',
+        summary: 'Count transactions (v1)',
+        responses: {
+          200: {
+            description: 'The count, in the `Count` header.',
+            headers: {
+              Count: { description: 'Number of transactions.', schema: { type: 'integer' } },
+            },
+          },
+        },
+      },
+    }),
+  );
+  app.get(
+    '/:ledger/transactions',
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
       const listing = readV1ListQuery(c.req.query(), ledger.name, ledger.features);
@@ -91,6 +133,23 @@ export function v1TransactionRoutes(
 
   app.post(
     '/:ledger/transactions',
+    describe({
+      operationId: 'createTransaction',
+      summary: 'Create a transaction (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      parameters: [
+        query('preview', 'Compute without writing (a dry run).', BOOLEAN),
+        header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
+      ],
+      body: createTransactionSchema,
+      responses: {
+        200: { description: 'The transaction, in a list of one.', schema: v1TransactionList },
+      },
+    }),
+  );
+  app.post(
+    '/:ledger/transactions',
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
       const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
@@ -111,6 +170,17 @@ export function v1TransactionRoutes(
   );
 
   // The SDK's createTransactions: all transactions in one commit, or none (the v2 atomic bulk's write).
+  app.post(
+    '/:ledger/transactions/batch',
+    describe({
+      operationId: 'CreateTransactions',
+      summary: 'Create transactions in one commit (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      body: batchSchema,
+      responses: { 200: { description: 'The transactions.', schema: v1TransactionList } },
+    }),
+  );
   app.post(
     '/:ledger/transactions/batch',
     v1Handler(async (c) => {
@@ -136,6 +206,16 @@ export function v1TransactionRoutes(
 
   app.get(
     '/:ledger/transactions/:id',
+    describe({
+      operationId: 'getTransaction',
+      summary: 'Get a transaction (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      responses: { 200: { description: 'The transaction.', schema: v1TransactionData } },
+    }),
+  );
+  app.get(
+    '/:ledger/transactions/:id',
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
       const id = readTransactionId(c.req.param('id')!);
@@ -147,6 +227,21 @@ export function v1TransactionRoutes(
     }),
   );
 
+  app.post(
+    '/:ledger/transactions/:id/revert',
+    describe({
+      operationId: 'revertTransaction',
+      summary: 'Revert a transaction (v1)',
+      tags: ['ledger v1'],
+      deprecated: true,
+      parameters: [
+        query('disableChecks', 'Let the reverse postings overdraw.', BOOLEAN),
+        query('preview', 'Compute without writing (a dry run).', BOOLEAN),
+        header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
+      ],
+      responses: { 201: { description: 'The reverting transaction.', schema: v1TransactionData } },
+    }),
+  );
   app.post(
     '/:ledger/transactions/:id/revert',
     v1Handler(async (c) => {

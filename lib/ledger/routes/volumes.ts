@@ -3,6 +3,7 @@ import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
+import { BOOLEAN, DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
 import { requireFeature } from '../domain/features.js';
@@ -10,6 +11,7 @@ import { planVolumeQuery, readGroupBy } from '../domain/query/volume-query.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { VolumeReads, Window } from '../store/volume-reads.js';
 import { recordParams } from './request.js';
+import { volumePage } from './schemas.js';
 
 /**
  * GET /v2/<ledger>/volumes (API.md §3.3): volumes per account and asset, optionally over a time window on
@@ -20,6 +22,27 @@ export function volumeRoutes(
   app: Hono<AppEnv>,
   { lookup, volumes }: { lookup: LedgerLookup; volumes: VolumeReads },
 ): void {
+  app.get(
+    '/v2/:ledger/volumes',
+    describe({
+      operationId: 'v2GetVolumesWithBalances',
+      summary: 'Volumes and balances',
+      description: 'Per account and asset, over a time window.',
+      tags: ['ledger: accounts'],
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('startTime', 'Window start (RFC 3339).', DATE_TIME),
+        query('endTime', 'Window end (RFC 3339).', DATE_TIME),
+        query('insertionDate', 'Read the window by insertion date.', BOOLEAN),
+        query('groupBy', 'Group accounts by their first N address segments.', {
+          type: 'integer',
+          minimum: 1,
+        }),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+      ],
+      responses: { 200: { description: 'A page of volumes.', schema: volumePage } },
+    }),
+  );
   app.get('/v2/:ledger/volumes', async (c) => {
     const ledger = await lookup.resolve(c.req.param('ledger'));
     const query = readListQuery(c.req.query(), `ledger.volumes.${ledger.name}`, [

@@ -5,7 +5,9 @@ import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
+import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
+import { metadataMap } from '../../validation/common.js';
 import { validate } from '../../validation/validate.js';
 import {
   metadataPatch,
@@ -15,11 +17,24 @@ import {
 } from '../domain/input.js';
 import { isPaymentId, paymentId, recordPayment, withMetadata } from '../domain/payment.js';
 import { PAYMENTS_LIST, type PaymentStore } from '../store/payment-store.js';
+import { paymentData, paymentPage } from './schemas.js';
 
 const FILTERS = ['status', 'type', 'connectorID'] as const;
 
 /** Payments (API.md §6): create or update, get, list, metadata. */
 export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStore }): void {
+  app.post(
+    '/v3/payments',
+    describe({
+      operationId: 'v3CreatePayment',
+      summary: 'Create or update a payment',
+      description:
+        'The same `(connectorID, reference, type)` updates the existing payment. Emits `payments.saved_payment`.',
+      tags: ['payments'],
+      body: paymentInputSchema,
+      responses: { 201: { description: 'The payment.', schema: paymentData } },
+    }),
+  );
   app.post('/v3/payments', async (c) => {
     const input = toPaymentInput(await readJsonBody(c, paymentInputSchema, { parse: parseJson }));
     const id = paymentId(input.connectorID, input.reference, input.type);
@@ -27,6 +42,15 @@ export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStor
     return jsonResponse(c, { data: payment }, 201);
   });
 
+  app.get(
+    '/v3/payments/:id',
+    describe({
+      operationId: 'v3GetPayment',
+      summary: 'Get a payment',
+      tags: ['payments'],
+      responses: { 200: { description: 'The payment.', schema: paymentData } },
+    }),
+  );
   app.get('/v3/payments/:id', async (c) => {
     const id = readPaymentId(c.req.param('id'));
     const payment = await store.get(id);
@@ -34,6 +58,17 @@ export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStor
     return jsonResponse(c, { data: payment });
   });
 
+  app.patch(
+    '/v3/payments/:id/metadata',
+    describe({
+      operationId: 'v3UpdatePaymentMetadata',
+      summary: "Set a payment's metadata",
+      description: 'Merged into the existing metadata.',
+      tags: ['payments'],
+      body: metadataMap,
+      responses: { 204: { description: 'Saved.' } },
+    }),
+  );
   app.patch('/v3/payments/:id/metadata', async (c) => {
     const id = readPaymentId(c.req.param('id'));
     const metadata = metadataPatch(await readJsonBody(c, v.unknown()));
@@ -44,6 +79,21 @@ export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStor
     return c.body(null, 204);
   });
 
+  app.get(
+    '/v3/payments',
+    describe({
+      operationId: 'v3ListPayments',
+      summary: 'List payments',
+      tags: ['payments'],
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('status', 'Only payments in this status.'),
+        query('type', 'Only payments of this type.'),
+        query('connectorID', 'Only payments of this connector.'),
+      ],
+      responses: { 200: { description: 'A page of payments.', schema: paymentPage } },
+    }),
+  );
   app.get('/v3/payments', async (c) => {
     const query = readListQuery(c.req.query(), PAYMENTS_LIST, FILTERS);
     // A cursor carries the listing's filters; without one they come from the query string.

@@ -1,10 +1,12 @@
 import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import type { AppEnv } from '../../http/types.js';
+import { describe } from '../../openapi/describe.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { isFailure } from '../deliver/post-webhook.js';
 import { type ConfigTestDeps, sendConfigTest } from '../deliver/test-attempt.js';
 import { configView, isConfigId } from '../domain/config.js';
+import { testAttemptData } from './schemas.js';
 
 /**
  * GET /configs/<id>/test (API.md §4): one signed POST of the reference platform's test payload to the config's
@@ -15,6 +17,16 @@ import { configView, isConfigId } from '../domain/config.js';
  * `webhookID` are both the `webhook-id` the receiver saw.
  */
 export function configTestRoutes(app: Hono<AppEnv>, deps: ConfigTestDeps): void {
+  app.get(
+    '/configs/:id/test',
+    describe({
+      operationId: 'testConfig',
+      summary: 'Send a test delivery',
+      description: 'One signed delivery to the endpoint now, without retries.',
+      tags: ['webhooks: configs'],
+      responses: { 200: { description: 'The attempt.', schema: testAttemptData } },
+    }),
+  );
   app.get('/configs/:id/test', async (c) => {
     const raw = c.req.param('id');
     const test = isConfigId(raw) ? await sendConfigTest(raw, deps) : undefined;

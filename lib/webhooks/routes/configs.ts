@@ -3,6 +3,7 @@ import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
+import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { validate } from '../../validation/validate.js';
@@ -22,6 +23,7 @@ import {
   type PendingDeliveries,
 } from '../domain/lifecycle.js';
 import { CONFIGS_LIST, type ConfigFilter, type ConfigStore } from '../store/config-store.js';
+import { configData, configPage } from './schemas.js';
 
 export interface ConfigRoutesDeps {
   store: ConfigStore;
@@ -40,12 +42,38 @@ export function configRoutes(
   app: Hono<AppEnv>,
   { store, schemas, secretOverlapSeconds, deliveries }: ConfigRoutesDeps,
 ): void {
+  app.post(
+    '/configs',
+    describe({
+      operationId: 'insertConfig',
+      summary: 'Create a webhook config',
+      description:
+        'The service generates the secret when none is given (`whsec_` + base64 of 32 random bytes).',
+      tags: ['webhooks: configs'],
+      body: schemas.create,
+      responses: { 200: { description: 'The config, secret included.', schema: configData } },
+    }),
+  );
   app.post('/configs', async (c) => {
     const body = await readJsonBody(c, schemas.create);
     const config = await store.create(newConfig(body, newConfigId(), formatMs(store.now())));
     return jsonResponse(c, { data: configView(config) });
   });
 
+  app.get(
+    '/configs',
+    describe({
+      operationId: 'getManyConfigs',
+      summary: 'List webhook configs',
+      tags: ['webhooks: configs'],
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('id', 'Only this config.'),
+        query('endpoint', 'Only configs of this endpoint.'),
+      ],
+      responses: { 200: { description: 'A page of configs.', schema: configPage } },
+    }),
+  );
   app.get('/configs', async (c) => {
     const query = readListQuery(c.req.query(), CONFIGS_LIST, FILTERS);
     let filter: ConfigFilter;
@@ -72,6 +100,15 @@ export function configRoutes(
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(configView) } });
   });
 
+  app.get(
+    '/configs/:id',
+    describe({
+      operationId: 'getConfig',
+      summary: 'Get a webhook config',
+      tags: ['webhooks: configs'],
+      responses: { 200: { description: 'The config.', schema: configData } },
+    }),
+  );
   app.get('/configs/:id', async (c) => {
     const id = readConfigId(c.req.param('id'));
     const config = await store.get(id);
@@ -79,6 +116,17 @@ export function configRoutes(
     return jsonResponse(c, { data: configView(config) });
   });
 
+  app.put(
+    '/configs/:id',
+    describe({
+      operationId: 'updateConfig',
+      summary: 'Change a webhook config',
+      description: 'Endpoint, event types, name.',
+      tags: ['webhooks: configs'],
+      body: schemas.update,
+      responses: { 200: { description: 'The config.', schema: configData } },
+    }),
+  );
   app.put('/configs/:id', async (c) => {
     const id = readConfigId(c.req.param('id'));
     const body = await readJsonBody(c, schemas.update);
@@ -94,6 +142,16 @@ export function configRoutes(
     return jsonResponse(c, { data: configView(config) });
   });
 
+  app.delete(
+    '/configs/:id',
+    describe({
+      operationId: 'deleteConfig',
+      summary: 'Delete a webhook config',
+      description: 'Its pending deliveries are cancelled.',
+      tags: ['webhooks: configs'],
+      responses: { 200: { description: 'Deleted (empty body).' } },
+    }),
+  );
   app.delete('/configs/:id', async (c) => {
     const id = readConfigId(c.req.param('id'));
     const deleted = await store.delete(id);
@@ -120,6 +178,16 @@ export function configRoutes(
     ['activate', true],
     ['deactivate', false],
   ] as const) {
+    app.put(
+      `/configs/:id/${action}`,
+      describe({
+        operationId: `${action}Config`,
+        summary: `${active ? 'Activate' : 'Deactivate'} a webhook config`,
+        description: active ? 'Idempotent.' : 'Idempotent; its pending deliveries are cancelled.',
+        tags: ['webhooks: configs'],
+        responses: { 200: { description: 'The config.', schema: configData } },
+      }),
+    );
     app.put(`/configs/:id/${action}`, async (c) => {
       const id = readConfigId(c.req.param('id'));
       // Idempotent: already in that state → 200, nothing written, updatedAt unchanged.
@@ -130,6 +198,19 @@ export function configRoutes(
     });
   }
 
+  app.put(
+    '/configs/:id/secret/change',
+    describe({
+      operationId: 'changeConfigSecret',
+      summary: "Change a config's secret",
+      description:
+        'The old secret keeps signing beside the new one for the overlap window (24 h by default).',
+      tags: ['webhooks: configs'],
+      body: schemas.changeSecret,
+      bodyOptional: true,
+      responses: { 200: { description: 'The config, new secret included.', schema: configData } },
+    }),
+  );
   app.put('/configs/:id/secret/change', async (c) => {
     const id = readConfigId(c.req.param('id'));
     const body = await readJsonBody(c, schemas.changeSecret, { optional: true });

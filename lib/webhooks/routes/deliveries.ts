@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
+import { DATE_TIME, describe, header, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { replayDeliveriesSchema } from '../commands/bulk-replay.js';
 import type { DeliveryReplays } from '../commands/replay.js';
@@ -9,6 +10,7 @@ import { type Delivery, isDeliveryId } from '../domain/delivery.js';
 import { DELIVERY_FILTERS, readDeliveryFilter } from '../domain/delivery-filter.js';
 import { attemptView, deliveryView } from '../domain/delivery-views.js';
 import { DELIVERIES_LIST, type DeliveryStore } from '../store/delivery-store.js';
+import { attemptPage, deliveryData, deliveryPage, replayResultSchema } from './schemas.js';
 
 export interface DeliveryRoutesDeps {
   deliveries: DeliveryStore;
@@ -28,6 +30,22 @@ export function deliveryRoutes(
   };
   const idempotencyKey = (c: Context<AppEnv>) => c.req.header('idempotency-key');
 
+  app.get(
+    '/deliveries',
+    describe({
+      operationId: 'getDeliveries',
+      summary: 'List deliveries',
+      tags: ['webhooks: deliveries'],
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('configId', 'Only deliveries of this config.'),
+        query('status', '`pending`, `succeeded`, `failed` or `cancelled`.'),
+        query('createdAtFrom', 'Created at or after (RFC 3339).', DATE_TIME),
+        query('createdAtTo', 'Created before (RFC 3339).', DATE_TIME),
+      ],
+      responses: { 200: { description: 'A page of deliveries.', schema: deliveryPage } },
+    }),
+  );
   app.get('/deliveries', async (c) => {
     const query = readListQuery(c.req.query(), DELIVERIES_LIST, DELIVERY_FILTERS);
     // A cursor carries the listing's filters; without one they come from the query string.
@@ -36,10 +54,30 @@ export function deliveryRoutes(
     return c.json({ cursor: { ...page, data: page.data.map((d) => deliveryView(d)) } });
   });
 
+  app.get(
+    '/deliveries/:id',
+    describe({
+      operationId: 'getDelivery',
+      summary: 'Get a delivery',
+      description: 'With the exact body POSTed (`payload`).',
+      tags: ['webhooks: deliveries'],
+      responses: { 200: { description: 'The delivery.', schema: deliveryData } },
+    }),
+  );
   app.get('/deliveries/:id', async (c) =>
     c.json({ data: deliveryView(await find(c.req.param('id')), { withPayload: true }) }),
   );
 
+  app.get(
+    '/deliveries/:id/attempts',
+    describe({
+      operationId: 'getDeliveryAttempts',
+      summary: "List a delivery's attempts",
+      tags: ['webhooks: deliveries'],
+      parameters: PAGE_PARAMETERS,
+      responses: { 200: { description: 'A page of attempts.', schema: attemptPage } },
+    }),
+  );
   app.get('/deliveries/:id/attempts', async (c) => {
     const delivery = await find(c.req.param('id'));
     const page = await deliveries.attempts(
@@ -50,6 +88,21 @@ export function deliveryRoutes(
   });
 
   // Bulk (the SDK's replayDeliveries): failed deliveries of a window replayed, pending ones expedited, by pages.
+  app.post(
+    '/deliveries/replay',
+    describe({
+      operationId: 'replayDeliveries',
+      summary: 'Replay deliveries in bulk',
+      description:
+        'Failed deliveries of a time window are sent again, pending ones brought forward, a page at a time.',
+      tags: ['webhooks: deliveries'],
+      parameters: [
+        header('Idempotency-Key', 'A retry with the same key answers the first result.'),
+      ],
+      body: replayDeliveriesSchema,
+      responses: { 200: { description: 'What was replayed.', schema: replayResultSchema } },
+    }),
+  );
   app.post('/deliveries/replay', async (c) => {
     // Before the body: a function without its queue answers 503 whatever it is sent.
     replays.requireQueue();
@@ -58,6 +111,20 @@ export function deliveryRoutes(
   });
 
   // One more attempt now, for a delivery that has finished (typically `failed` after the last retry).
+  app.post(
+    '/deliveries/:id/replay',
+    describe({
+      operationId: 'replayDelivery',
+      summary: 'Replay a delivery',
+      description:
+        'One more attempt now, for a delivery that has finished; 409 while it is still pending.',
+      tags: ['webhooks: deliveries'],
+      parameters: [
+        header('Idempotency-Key', 'A retry with the same key answers the first result.'),
+      ],
+      responses: { 200: { description: 'The delivery, reopened.', schema: deliveryData } },
+    }),
+  );
   app.post('/deliveries/:id/replay', async (c) => {
     const delivery = await find(c.req.param('id'));
     return c.json({ data: await replays.replayOne(delivery, idempotencyKey(c)) });

@@ -1,0 +1,109 @@
+import * as v from 'valibot';
+import { cursorOf, dataOf, dateTime } from '../../openapi/schemas.js';
+
+/** The webhooks service's response shapes (API.md §4), for its OpenAPI document and the tests against it. */
+
+export const configSchema = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  endpoint: v.string(),
+  eventTypes: v.array(v.string()),
+  secret: v.pipe(v.string(), v.description('`whsec_` + base64 of the key bytes.')),
+  active: v.boolean(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+
+/** Each field twice where the SDK's name differs from this API's (`configID` and `configId`, …). */
+export const deliverySchema = v.strictObject({
+  id: v.string(),
+  configId: v.string(),
+  configID: v.string(),
+  eventId: v.string(),
+  eventID: v.string(),
+  eventType: v.string(),
+  status: v.picklist(['pending', 'succeeded', 'failed', 'cancelled']),
+  attempts: v.pipe(v.number(), v.integer()),
+  attemptCount: v.pipe(v.number(), v.integer()),
+  replayGeneration: v.pipe(v.number(), v.integer()),
+  nextAttemptAt: v.optional(dateTime),
+  lastAttemptAt: v.optional(dateTime),
+  lastStatusCode: v.optional(v.pipe(v.number(), v.integer())),
+  lastError: v.optional(v.string()),
+  payload: v.optional(
+    v.pipe(v.string(), v.description('The exact body POSTed (single delivery only).')),
+  ),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+
+export const attemptSchema = v.strictObject({
+  id: v.string(),
+  deliveryId: v.string(),
+  deliveryID: v.string(),
+  attempt: v.pipe(v.number(), v.integer()),
+  attemptNumber: v.pipe(v.number(), v.integer()),
+  replayGeneration: v.pipe(v.number(), v.integer()),
+  endpoint: v.string(),
+  outcome: v.string(),
+  statusCode: v.pipe(v.number(), v.integer(), v.description('0 when no response came back.')),
+  durationMs: v.number(),
+  durationMillis: v.number(),
+  error: v.optional(v.string()),
+  responsePreview: v.optional(v.string()),
+  responseExcerpt: v.optional(v.string()),
+  at: dateTime,
+  createdAt: dateTime,
+});
+
+/** `GET /configs/{id}/test`: one signed test delivery. */
+export const testAttemptSchema = v.strictObject({
+  id: v.string(),
+  webhookID: v.string(),
+  config: configSchema,
+  configId: v.string(),
+  payload: v.string(),
+  retryAttempt: v.pipe(v.number(), v.integer()),
+  status: v.picklist(['success', 'failed']),
+  statusCode: v.pipe(v.number(), v.integer()),
+  durationMs: v.number(),
+  error: v.optional(v.string()),
+  responsePreview: v.optional(v.string()),
+  date: dateTime,
+  createdAt: dateTime,
+  updatedAt: dateTime,
+});
+
+export const webhooksSchemas = {
+  WebhookConfig: configSchema,
+  WebhookDelivery: deliverySchema,
+  WebhookAttempt: attemptSchema,
+  WebhookTestAttempt: testAttemptSchema,
+};
+
+export const configData = dataOf(configSchema);
+export const configPage = cursorOf(configSchema);
+export const deliveryData = dataOf(deliverySchema);
+export const deliveryPage = cursorOf(deliverySchema);
+export const attemptPage = cursorOf(attemptSchema);
+
+export const webhooksDocument = {
+  service: 'webhooks',
+  title: 'Webhooks',
+  description:
+    'Webhook configurations and deliveries: signed (Standard Webhooks), retried on a schedule, replayable.',
+  schemas: webhooksSchemas,
+} as const;
+
+/** `POST /deliveries/replay`: what the bulk replay did, and where to go on when it stopped at a page. */
+export const replayResultSchema = dataOf(
+  v.strictObject({
+    replayed: v.pipe(v.number(), v.integer()),
+    expedited: v.pipe(v.number(), v.integer()),
+    skipped: v.pipe(v.number(), v.integer()),
+    hasMore: v.boolean(),
+    nextCursor: v.optional(v.string()),
+    createdAtTo: dateTime,
+  }),
+);
+export const testAttemptData = dataOf(testAttemptSchema);

@@ -11,7 +11,8 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/clien
 import type { Hono } from 'hono';
 import { DEFAULT_AUTH_CONFIG } from '../infra/local/platform.js';
 import { createAuthApp } from '../lib/auth/app.js';
-import { loadAuthConfig } from '../lib/auth/static-clients.js';
+import { loadAuthConfig } from '../lib/auth/domain/static-clients.js';
+import { platformConfigFromEnv, staticClientsSource } from '../lib/config/env.js';
 import type { AppEnv } from '../lib/http/types.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
 import { createLogger } from '../lib/observability/logger.js';
@@ -50,12 +51,12 @@ export async function measureOperationCosts(
 ): Promise<OperationCostResult> {
   const meter = installDynamoMeter();
   const env = await benchEnvironment(dynamoEndpoint, sqsEndpoint, 'bench-cost-');
-  const runtime = createRuntime(env);
+  const runtime = createRuntime(platformConfigFromEnv(env));
   const sizer = localDynamoClient(dynamoEndpoint);
   meter.sizer = sizer;
   const auth = createAuthApp({
     runtime,
-    authConfig: loadAuthConfig({ AUTH_CONFIG: DEFAULT_AUTH_CONFIG }, 'local'),
+    authConfig: loadAuthConfig(staticClientsSource({ AUTH_CONFIG: DEFAULT_AUTH_CONFIG }), 'local'),
   });
   const ledger = createLedgerApp(runtime);
   const webhooks = createWebhooksApp(runtime);

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
 import { createAuthApp } from '../lib/auth/app.js';
-import { loadAuthConfig } from '../lib/auth/static-clients.js';
+import { platformConfigFromEnv } from '../lib/config/env.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { createDocsSite } from '../lib/openapi/site.js';
 import { DOCS_ASSETS_DIR, fileDocsSources } from '../lib/openapi/site-files.js';
@@ -10,11 +10,8 @@ import { tableProbes } from '../lib/platform/table-probes.js';
 import { createVersionsApp } from '../lib/platform/versions.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
-const runtime = createRuntime(process.env);
-const auth = createAuthApp({
-  runtime,
-  authConfig: loadAuthConfig(process.env, runtime.config.stage),
-});
+const runtime = createRuntime(platformConfigFromEnv());
+const auth = createAuthApp({ runtime });
 // The API routes the public `GET /versions` here too (infra/stacks/platform-stack.ts): the auth function is
 // the one whose routes are public already.
 const versions = createVersionsApp({
@@ -31,4 +28,4 @@ const app = new Hono<{ Bindings: Record<string, unknown> }>()
   .route('/', docs)
   .all('*', (c) => auth.fetch(c.req.raw, c.env));
 
-export const handler = withObservability(handle(app), process.env);
+export const handler = withObservability(handle(app));

@@ -2,12 +2,13 @@
 // responses), it decides and commits relayed writes of busy ledgers many per TransactWriteItems, then drains the
 // queue itself while messages keep coming.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { writerDepsFromEnv } from '../lib/ledger/sequencer/writer-env.js';
+import { ledgerWriterConfigFromEnv } from '../lib/config/env.js';
+import { writerDeps } from '../lib/ledger/sequencer/writer-env.js';
 import { handleIntents } from '../lib/ledger/sequencer/writer-handler.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
-const deps = writerDepsFromEnv(process.env);
+const deps = writerDeps(ledgerWriterConfigFromEnv());
 
 export const handler = withObservability(
   async (event: SQSEvent): Promise<SQSBatchResponse> =>
@@ -15,5 +16,4 @@ export const handler = withObservability(
       event.Records.map((r) => ({ messageId: r.messageId, body: r.body })),
       deps,
     ),
-  process.env,
 );

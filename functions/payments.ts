@@ -1,9 +1,10 @@
 import { handle } from 'hono/aws-lambda';
+import { platformConfigFromEnv } from '../lib/config/env.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 
+// Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
-  handle(createPaymentsApp(createRuntime(process.env))),
-  process.env,
+  handle(createPaymentsApp(createRuntime(platformConfigFromEnv()))),
 );

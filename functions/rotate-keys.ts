@@ -1,17 +1,18 @@
 import { rotateSigningKeys } from '../lib/auth/keys/signing-keys.js';
 import { keyStoreFor } from '../lib/auth/keys/vault-for-runtime.js';
+import { platformConfigFromEnv } from '../lib/config/env.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 
-const runtime = createRuntime(process.env);
+const runtime = createRuntime(platformConfigFromEnv());
 // Sealed under KMS when SIGNING_KEY_KMS_KEY_ID is set (always, in the stack).
 const store = keyStoreFor(runtime);
-/** A next key signs only after it has been published this long (default 24 h; API Gateway caches up to 2 h). */
-const minNextAgeSeconds = Number(process.env.KEY_MIN_PUBLISH_SECONDS ?? 24 * 3600);
+/** A next key signs only after it has been published this long (KEY_MIN_PUBLISH_SECONDS, default 24 h). */
+const minNextAgeSeconds = runtime.config.auth.keyMinPublishSeconds;
 
 /** Scheduled (EventBridge): one rotation step. Idempotent and safe to run concurrently. */
 export const handler = withObservability(async () => {
   const result = await rotateSigningKeys(store, { nowMs: Date.now(), minNextAgeSeconds });
   runtime.logger.log('info', 'key rotation', { ...result });
   return result;
-}, process.env);
+});

@@ -9,6 +9,7 @@ import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Hono } from 'hono';
 import { createAuthApp } from '../lib/auth/app.js';
+import { platformConfigFromEnv } from '../lib/config/env.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
 import type { OpenApiDocument } from '../lib/openapi/document.js';
 import { scalarPackageFile } from '../lib/openapi/scalar-asset.js';
@@ -31,16 +32,18 @@ export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
   services: Record<string, Hono<any>>;
   versions: Hono;
 } {
-  const runtime = createRuntime({
-    STAGE: 'dev',
-    PUBLIC_BASE_URL: baseUrl,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'AKIDDOCUMENTONLY',
-    AWS_SECRET_ACCESS_KEY: 'document-only',
-    LOG_LEVEL: 'silent',
-    DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/never-used',
-    ...tableEnvironment('openapi-document-'),
-  });
+  const runtime = createRuntime(
+    platformConfigFromEnv({
+      STAGE: 'dev',
+      PUBLIC_BASE_URL: baseUrl,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'AKIDDOCUMENTONLY',
+      AWS_SECRET_ACCESS_KEY: 'document-only',
+      LOG_LEVEL: 'silent',
+      DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/never-used',
+      ...tableEnvironment('openapi-document-'),
+    }),
+  );
   return {
     services: {
       auth: createAuthApp({ runtime, authConfig: { clients: [], resources: [] } }),

@@ -1,5 +1,5 @@
-import type { KeyStore } from '../../lib/auth/keys/key-store.js';
 import { rotateSigningKeys } from '../../lib/auth/keys/signing-keys.js';
+import type { KeyStore } from '../../lib/auth/store/key-store.js';
 import type { Logger } from '../../lib/observability/logger.js';
 
 export interface KeyRotationOptions {

@@ -2,10 +2,14 @@
  * `npm start`: the whole platform on this machine, on embedded defaults. See README "Configuration".
  */
 import { resolve } from 'node:path';
-import { TEST_CLIENT } from '../../lib/auth/static-clients.js';
+import { TEST_CLIENT } from '../../lib/auth/domain/static-clients.js';
+import {
+  type LocalCommandSettings,
+  localCommandSettingsFromEnv,
+  processEnv,
+} from '../../lib/config/env.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
 import { DataDirInUseError } from './data-dir-lock.js';
-import { ledgerWorkersFromEnv } from './lambda/ledger-workers.js';
 import { PortInUseError, type RunningPlatform, startPlatform } from './platform.js';
 
 function fail(message: string): never {
@@ -13,10 +17,14 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const rawPort = process.env.PORT ?? '8080';
-if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535)
-  fail(`PORT must be a port number (got "${rawPort}")`);
-const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+// Its own settings through the platform's one parser (lib/config/env.ts); the rest goes to the services.
+let settings: LocalCommandSettings;
+try {
+  settings = localCommandSettingsFromEnv();
+} catch (err) {
+  fail((err as Error).message);
+}
+const dataDir = resolve(settings.dataDir);
 
 // A stop asked for while the platform starts is carried out once it has started (its processes must be
 // stopped in order, not left behind); until then Ctrl+C and SIGTERM only mark it.
@@ -39,19 +47,19 @@ process.on('SIGTERM', () => void shutdown(0));
 // Whatever started us (npm, a shell) may die of a signal without passing it on: `npm start` forwards SIGTERM to
 // its shell, which dies and leaves us re-parented. A new parent means whoever ran us is gone: stop.
 const parent = process.ppid;
+const PARENT_CHECK_MS = 250;
 setInterval(() => {
   if (process.ppid !== parent) void shutdown(0);
-}, 250).unref();
+}, PARENT_CHECK_MS).unref();
 // With the terminal or pipe gone, a last line written is not worth a crash.
 process.stdout.on('error', () => undefined);
 
 try {
-  const ledgerWorkers = ledgerWorkersFromEnv(process.env);
   platform = await startPlatform({
-    port: Number(rawPort),
+    port: settings.port,
     dataDir,
-    env: process.env,
-    ledgerWorkers,
+    env: processEnv(),
+    ledgerWorkers: settings.ledgerWorkers,
   });
 } catch (err) {
   if (stopRequested !== undefined) process.exit(stopRequested);
@@ -69,7 +77,6 @@ platform.onFatal((reason) => {
 });
 if (stopRequested !== undefined) await shutdown(stopRequested);
 
-const usesDefaultConfig = !process.env.AUTH_CONFIG && !process.env.AUTH_CONFIG_INLINE;
 process.stdout.write(
   [
     '',
@@ -77,11 +84,11 @@ process.stdout.write(
     `  health     ${platform.baseUrl}/_health`,
     `  discovery  ${platform.baseUrl}/api/auth/.well-known/openid-configuration`,
     `  data       ${dataDir}`,
-    ...(usesDefaultConfig
+    ...(settings.staticClients === undefined
       ? [
           `  test client (TEST ONLY): client_id=${TEST_CLIENT.id} client_secret=${TEST_CLIENT.secret}`,
         ]
-      : [`  auth config ${process.env.AUTH_CONFIG ?? 'AUTH_CONFIG_INLINE'}`]),
+      : [`  auth config ${settings.staticClients}`]),
     'press Ctrl+C to stop',
     '',
   ].join('\n'),

@@ -5,12 +5,18 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createAdaptorServer } from '@hono/node-server';
 import { createAuthApp } from '../../lib/auth/app.js';
-import { KeyStore } from '../../lib/auth/keys/key-store.js';
-import { loadAuthConfig } from '../../lib/auth/static-clients.js';
-import type { ThrottlePolicy } from '../../lib/auth/throttle.js';
+import { loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
+import type { ThrottlePolicy } from '../../lib/auth/domain/throttle.js';
+import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
 import { SERVICES } from '../../lib/bearer/scopes.js';
+import {
+  logLevelFromEnv,
+  platformConfigFromEnv,
+  staticClientsSource,
+  webhookWorkerConfigFromEnv,
+} from '../../lib/config/env.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
-import { createLogger, logLevelFromEnv } from '../../lib/observability/logger.js';
+import { createLogger } from '../../lib/observability/logger.js';
 import { installMetricSink } from '../../lib/observability/metrics.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
 import { createProtectedApp } from '../../lib/platform/protected-app.js';
@@ -24,7 +30,7 @@ import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import {
   createDeliverDeps,
   createDispatchDeps,
-  type WebhookWorkerSettings,
+  workerSettings,
 } from '../../lib/webhooks/workers.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { durableWrites } from './durability-barrier.js';
@@ -42,6 +48,21 @@ import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
+/** The stack runs `rotate-keys` hourly; the local timer does the same. */
+const KEY_ROTATION_INTERVAL_MS = 3600_000;
+/** The caller's settings `npm start` passes on to the services (README, "Configuration"). */
+const PASSED_ON = [
+  'LOG_LEVEL',
+  'LEDGER_BUCKET_TABLES',
+  'CORS_ALLOWED_ORIGINS',
+  'KEY_MIN_PUBLISH_SECONDS',
+] as const;
+
+function passedOn(callerEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    PASSED_ON.filter((name) => callerEnv[name]).map((name) => [name, callerEnv[name]]),
+  );
+}
 
 export interface PlatformOptions {
   port: number;
@@ -52,7 +73,7 @@ export interface PlatformOptions {
   dynamoEndpoint?: string;
   /** Prefix of every table and queue name. */
   resourcePrefix?: string;
-  /** The caller's environment: AUTH_CONFIG, AUTH_CONFIG_INLINE, the `$NAME` secrets they name, LOG_LEVEL. */
+  /** The caller's environment: AUTH_CONFIG, AUTH_CONFIG_INLINE, the `$NAME` secrets they name, and PASSED_ON. */
   env?: NodeJS.ProcessEnv;
   throttle?: ThrottlePolicy;
   /** Feed the events table's and the ledger tables' streams to `dispatch` (default true). */
@@ -91,9 +112,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   // secrets resolve against the caller's environment.
   const callerEnv = options.env ?? {};
   const authConfig = loadAuthConfig(
-    callerEnv.AUTH_CONFIG || callerEnv.AUTH_CONFIG_INLINE
-      ? callerEnv
-      : { ...callerEnv, AUTH_CONFIG: DEFAULT_AUTH_CONFIG },
+    staticClientsSource(
+      callerEnv.AUTH_CONFIG || callerEnv.AUTH_CONFIG_INLINE
+        ? callerEnv
+        : { ...callerEnv, AUTH_CONFIG: DEFAULT_AUTH_CONFIG },
+    ),
     'local',
   );
   // Then the data directory, before the port: a second platform on it is refused before it touches anything.
@@ -157,42 +180,37 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const tables = await ensureTables(dynamoClient, prefix);
     const queues = await ensureQueues(sqsClient, prefix);
 
+    // The functions' environment, as the stack sets it, with the caller's settings that `npm start` passes on.
     const env: NodeJS.ProcessEnv = {
-      LOG_LEVEL: callerEnv.LOG_LEVEL ?? 'info',
+      ...passedOn(callerEnv),
       STAGE: 'local',
       PUBLIC_BASE_URL: baseUrl,
       AWS_REGION: 'us-east-1',
       DYNAMODB_ENDPOINT: dynamoEndpoint,
-      ...(callerEnv.LEDGER_BUCKET_TABLES
-        ? { LEDGER_BUCKET_TABLES: callerEnv.LEDGER_BUCKET_TABLES }
-        : {}),
-      ...(callerEnv.CORS_ALLOWED_ORIGINS
-        ? { CORS_ALLOWED_ORIGINS: callerEnv.CORS_ALLOWED_ORIGINS }
-        : {}),
       SQS_ENDPOINT: sqs.endpoint,
       ...tables,
       ...queues,
     };
-    const runtime = createRuntime(env);
     // The services in this process record into the registry `/_metrics` renders; the workers' EMF joins it.
     const uninstallMetrics = installMetricSink(localMetrics);
     stops.push(async () => uninstallMetrics());
-    // The ledger runs as its Lambda does: worker processes from the function's own module, behind API
-    // Gateway's event mapping (design rule 9). The other services stay in this process.
-    const ledger = await startLedgerWorkers({
-      workers: options.ledgerWorkers,
-      env,
-      logger: createLogger(logLevelFromEnv(env)),
-    });
+    const logger = createLogger(logLevelFromEnv(env));
+    // The ledger runs as its Lambda does: worker processes from the function's own module, which read `env` at
+    // load as a container does (a bad value is their init error), behind API Gateway's event mapping (design
+    // rule 9). The other services stay in this process.
+    const ledger = await startLedgerWorkers({ workers: options.ledgerWorkers, env, logger });
     stops.push(ledger.stop);
     // Busy ledgers relay their writes to the sequenced writer (group commit), fed by the ingress queue.
     const writers = await startLedgerWriters({
       ...(options.ledgerWriters ? { writers: options.ledgerWriters } : {}),
       env,
       sqs: sqsClient,
-      logger: createLogger(logLevelFromEnv(env)),
+      logger,
     });
     stops.push(writers.stop);
+    // The services in this process read the same environment, once, as their Lambda entries do.
+    const config = platformConfigFromEnv(env);
+    const runtime = createRuntime(config);
     const apps: Record<string, { fetch: FetchHandler }> = {
       auth: createAuthApp({
         runtime,
@@ -207,23 +225,19 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     // The stack's scheduled `rotate-keys`, locally: the same step on a timer (KEY_MIN_PUBLISH_SECONDS applies).
     stops.push(
       startKeyRotation({
-        store: new KeyStore(runtime.doc, tables.AUTH_TABLE!),
-        intervalMs: options.keyRotationIntervalMs ?? 3600_000,
-        minNextAgeSeconds: Number(callerEnv.KEY_MIN_PUBLISH_SECONDS ?? 24 * 3600),
-        logger: createLogger(logLevelFromEnv(env)),
+        store: keyStoreFor(runtime),
+        intervalMs: options.keyRotationIntervalMs ?? KEY_ROTATION_INTERVAL_MS,
+        minNextAgeSeconds: config.auth.keyMinPublishSeconds,
+        logger,
       }),
     );
 
     if (options.dispatch !== false) {
       const streamsClient = new DynamoDBStreamsClient({ ...local, endpoint: dynamoEndpoint });
       stops.push(async () => streamsClient.destroy());
-      const logger = createLogger(logLevelFromEnv(env));
-      // The webhook workers as their functions compose them; loopback receivers allowed (local mode).
-      const settings: WebhookWorkerSettings = {
-        table: tables.WEBHOOKS_TABLE!,
-        queueUrl: queues.DELIVERIES_QUEUE_URL!,
-        allowLoopback: true,
-      };
+      // The webhook workers as their functions compose them, from the settings their functions read; the clients
+      // of this process shared.
+      const settings = workerSettings(webhookWorkerConfigFromEnv(env));
       const clients = { doc: runtime.doc, sqs: sqsClient, logger };
       const deps = createDispatchDeps(settings, clients);
       // The queue is in memory: pending deliveries whose messages a restart lost get one again, before anything runs.
@@ -236,7 +250,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         dynamo: dynamoClient,
         streams: streamsClient,
         eventsTable: tables.EVENTS_TABLE!,
-        ledgerTables: BucketTables.fromEnv(tables.LEDGER_TABLE!, env.LEDGER_BUCKET_TABLES).all(),
+        ledgerTables: new BucketTables(config.tables.ledger, config.ledger.bucketTables).all(),
         handler: (records) => dispatchBatch(records, deps),
         logger,
         // Checkpoints kept beside the data: after a restart, events committed meanwhile are dispatched too.
@@ -290,7 +304,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     };
     const versions = createVersionsApp({
       env: runtime.config.stage,
-      region: runtime.config.region,
+      region: config.region,
       probes: Object.entries(apps).map(([name, app]) => ({
         name,
         healthy: async () =>

@@ -1,11 +1,11 @@
 import { parse as parseYaml } from 'yaml';
-import { TEST_CLIENT } from '../../lib/auth/static-clients.js';
+import { TEST_CLIENT } from '../../lib/auth/domain/static-clients.js';
 import type { DeployStage } from './config.js';
 
 /**
  * Checks at synth what the auth function would otherwise refuse only at its first cold start, after a
  * deploy: in prod, no test-only client or secret; and every `$NAME` secret reference has a value source.
- * The full validation (scopes, lengths, lifetimes) stays in `lib/auth/static-clients.ts`, run by the function.
+ * The full validation (scopes, lengths, lifetimes) stays in `lib/auth/domain/static-clients.ts`, run by the function.
  */
 export function checkAuthConfig(
   text: string,

@@ -5,29 +5,34 @@ import type { AppEnv } from '../http/types.js';
 import { serveDocument } from '../openapi/serve.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
-import { ClientStore } from './client-store.js';
+import { TokenService } from './commands/token-service.js';
+import { type AuthFileConfig, loadAuthConfig } from './domain/static-clients.js';
+import { DEFAULT_THROTTLE, type ThrottlePolicy } from './domain/throttle.js';
 import { SigningKeys } from './keys/signing-keys.js';
 import { keyStoreFor } from './keys/vault-for-runtime.js';
 import { clientRoutes } from './routes/clients.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { authDocument } from './routes/schemas.js';
 import { TOKEN_PATH, tokenRoutes } from './routes/token.js';
-import type { AuthFileConfig } from './static-clients.js';
-import { DEFAULT_THROTTLE, type ThrottlePolicy } from './throttle.js';
-import { ThrottleStore } from './throttle-store.js';
-import { TokenService } from './token-service.js';
+import { ClientStore } from './store/client-store.js';
+import { ThrottleStore } from './store/throttle-store.js';
 
 export interface AuthAppDeps {
   runtime: ServiceRuntime;
-  authConfig: AuthFileConfig;
+  /** The static clients; by default those of the runtime's configuration (AUTH_CONFIG, AUTH_CONFIG_INLINE). */
+  authConfig?: AuthFileConfig;
   throttle?: ThrottlePolicy;
   signingKeys?: SigningKeys;
   now?: () => number;
 }
 
-/** The auth service: discovery, JWKS and the token endpoint (public), clients and secrets (bearer, `auth:*`). */
+/**
+ * The auth service: discovery, JWKS and the token endpoint (public), clients and secrets (bearer, `auth:*`). Its
+ * one composition, used by its Lambda entry (functions/auth.ts) and the local platform.
+ */
 export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
   const { config, doc, logger, verifier } = deps.runtime;
+  const authConfig = deps.authConfig ?? loadAuthConfig(config.auth.staticClients, config.stage);
   const now = deps.now ?? Date.now;
   const table = config.tables.auth;
   const clients = new ClientStore(doc, table);
@@ -48,10 +53,10 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
       clients,
       budgets: new ThrottleStore(doc, table, throttle),
       keys,
-      staticClients: deps.authConfig.clients,
+      staticClients: authConfig.clients,
       issuer: config.issuer,
       audience: config.audience,
-      resources: deps.authConfig.resources,
+      resources: authConfig.resources,
       throttle,
       now,
     }),

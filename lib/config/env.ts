@@ -1,8 +1,84 @@
+import { readFileSync } from 'node:fs';
 import { ConfigurationError } from '../errors/index.js';
+import { BUCKET_NAME } from '../ledger/domain/names.js';
 import { defaultMetricsNamespace } from '../observability/catalog.js';
-import { QUEUES, TABLES, type TableId } from '../resources/definitions.js';
+import type { LogLevel } from '../observability/logger.js';
+import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definitions.js';
+
+/**
+ * The platform's configuration, read once: the only reader of `process.env` in lib/ and functions/. Every
+ * variable is parsed and checked here at start-up into one typed value; a bad one stops start-up with one line
+ * (a ConfigurationError) naming it. README's "Configuration" tables list exactly the variables read here
+ * (test/unit/config-variables.test.ts).
+ */
 
 export type Stage = 'local' | 'dev' | 'prod';
+export type LogLevelSetting = LogLevel | 'silent';
+/** An environment: the process's, or one that a test, the stack's checks or the local platform builds. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Every variable read here besides the tables' and queues' (lib/resources/definitions.ts). */
+const VARIABLES = [
+  'STAGE',
+  'PUBLIC_BASE_URL',
+  'TOKEN_AUDIENCE',
+  'CORS_ALLOWED_ORIGINS',
+  'LEDGER_SCAN_READS',
+  'LEDGER_BUCKET_TABLES',
+  'AWS_REGION',
+  'DYNAMODB_ENDPOINT',
+  'SQS_ENDPOINT',
+  'LOG_LEVEL',
+  'SIGNING_KEY_KMS_KEY_ID',
+  'KEY_MIN_PUBLISH_SECONDS',
+  'AUTH_CONFIG',
+  'AUTH_CONFIG_INLINE',
+  'WEBHOOK_SECRET_OVERLAP_SECONDS',
+  'PORT',
+  'DATA_DIR',
+  'LEDGER_WORKERS',
+  'METRICS_NAMESPACE',
+  'AWS_LAMBDA_INITIALIZATION_TYPE',
+] as const;
+type Variable = (typeof VARIABLES)[number];
+
+export const CONFIG_VARIABLES: readonly string[] = [
+  ...VARIABLES,
+  ...TABLES.map((t) => t.envVar),
+  ...QUEUES.map((q) => q.envVar),
+];
+
+const HOUR_SECONDS = 3600;
+const DAY_SECONDS = 24 * HOUR_SECONDS;
+/** KEY_MIN_PUBLISH_SECONDS's default: a day, far above API Gateway's JWKS cache (up to 2 h). */
+export const DEFAULT_KEY_MIN_PUBLISH_SECONDS = DAY_SECONDS;
+/** WEBHOOK_SECRET_OVERLAP_SECONDS's default: a replaced secret keeps verifying for a day. */
+export const DEFAULT_SECRET_OVERLAP_SECONDS = DAY_SECONDS;
+/**
+ * How many ledger workers `npm start` runs unless LEDGER_WORKERS says otherwise: several, as a user gets on AWS
+ * (Lambda runs a container per concurrent request). Concurrent writes of one ledger are the protocol's to order
+ * (direct commits conditional on HEAD, group commit when busy), never one process's.
+ */
+export const DEFAULT_LEDGER_WORKERS = 4;
+export const MAX_LEDGER_WORKERS = 64;
+
+/** How an AWS SDK client reaches its service: the region, and for a local emulator its endpoint. */
+export interface ServiceEndpoint {
+  region: string;
+  /** DynamoDB Local or the SQS emulator; absent in AWS, where the SDK resolves the regional endpoint. */
+  endpoint?: string;
+}
+
+/**
+ * The auth configuration's text (static clients): from the file AUTH_CONFIG names (read here, at start-up) or
+ * AUTH_CONFIG_INLINE. Its `$NAME` secrets resolve against `environment`, the environment it was read from.
+ */
+export interface StaticClientsSource {
+  /** The file's path, or `AUTH_CONFIG_INLINE`: what its errors name. */
+  name: string;
+  text: string;
+  environment: Env;
+}
 
 /** Facts every service reads once at start-up. */
 export interface PlatformConfig {
@@ -14,7 +90,8 @@ export interface PlatformConfig {
   /** The platform's resource identifier: every token's default `aud`. */
   audience: string;
   tables: Record<TableId, string>;
-  queues: Record<string, string | undefined>;
+  /** DELIVERIES_QUEUE_URL, LEDGER_INGRESS_QUEUE_URL: set by the stack for the functions that use them. */
+  queues: Record<QueueId, string | undefined>;
   /** Browser origins allowed to call the API (CORS_ALLOWED_ORIGINS, comma-separated); none: CORS is off. */
   corsOrigins: string[];
   /**
@@ -29,30 +106,185 @@ export interface PlatformConfig {
    * stack; absent (`npm start`, tests), private keys are kept in clear in the auth table.
    */
   signingKeyKmsKeyId?: string;
+  /** LOG_LEVEL: `debug`, `info` (default), `warn`, `error` or `silent`. */
+  logLevel: LogLevelSetting;
+  /** The region every AWS SDK client (DynamoDB, SQS, KMS) is built for: AWS_REGION, `us-east-1` when unset. */
+  awsRegion: string;
+  /** DynamoDB: DYNAMODB_ENDPOINT for DynamoDB Local. */
+  dynamo: ServiceEndpoint;
+  /** SQS: SQS_ENDPOINT for the local emulator. */
+  sqs: ServiceEndpoint;
+  ledger: {
+    /** LEDGER_BUCKET_TABLES: buckets with a table of their own (every other bucket is in `tables.ledger`). */
+    bucketTables: ReadonlyMap<string, string>;
+  };
+  webhooks: WebhookSettings;
+  auth: {
+    /** AUTH_CONFIG or AUTH_CONFIG_INLINE; none: no static clients. */
+    staticClients: StaticClientsSource | undefined;
+    /** KEY_MIN_PUBLISH_SECONDS: how long a new signing key is published before it signs. */
+    keyMinPublishSeconds: number;
+  };
 }
 
-export function platformConfigFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
-  const stage = (env.STAGE ?? 'dev') as Stage;
-  if (!['local', 'dev', 'prod'].includes(stage))
-    throw new ConfigurationError(`STAGE must be local, dev or prod (got "${stage}")`);
+export interface WebhookSettings {
+  /** WEBHOOK_SECRET_OVERLAP_SECONDS: how long a replaced config secret keeps verifying. */
+  secretOverlapSeconds: number;
+  /** Loopback receivers (127.0.0.1) are allowed only in the local stage; private and metadata addresses never. */
+  allowLoopback: boolean;
+}
+
+export function platformConfigFromEnv(env: Env = process.env): PlatformConfig {
+  const stage = stageFromEnv(env);
   const publicBaseUrl = normaliseBaseUrl(required(env, 'PUBLIC_BASE_URL'), stage);
   const tables = Object.fromEntries(TABLES.map((t) => [t.id, required(env, t.envVar)])) as Record<
     TableId,
     string
   >;
-  const queues = Object.fromEntries(QUEUES.map((q) => [q.id, env[q.envVar]]));
+  const queues = Object.fromEntries(
+    QUEUES.map((q) => [q.id, env[q.envVar] || undefined]),
+  ) as Record<QueueId, string | undefined>;
+  const signingKeyKmsKeyId = read(env, 'SIGNING_KEY_KMS_KEY_ID');
   return {
     stage,
     publicBaseUrl,
     issuer: `${publicBaseUrl}/api/auth`,
-    audience: env.TOKEN_AUDIENCE ?? publicBaseUrl,
+    audience: read(env, 'TOKEN_AUDIENCE') ?? publicBaseUrl,
     tables,
     queues,
-    corsOrigins: corsOrigins(env.CORS_ALLOWED_ORIGINS),
-    region: stage === 'local' ? 'local' : (env.AWS_REGION ?? 'unknown'),
+    corsOrigins: corsOrigins(read(env, 'CORS_ALLOWED_ORIGINS')),
+    region: stage === 'local' ? 'local' : (read(env, 'AWS_REGION') ?? 'unknown'),
     ledgerScanReads: integerSetting(env, 'LEDGER_SCAN_READS', 1000, 100, 20_000),
-    ...(env.SIGNING_KEY_KMS_KEY_ID ? { signingKeyKmsKeyId: env.SIGNING_KEY_KMS_KEY_ID } : {}),
+    ...(signingKeyKmsKeyId ? { signingKeyKmsKeyId } : {}),
+    logLevel: logLevelFromEnv(env),
+    ...awsClients(env),
+    ledger: { bucketTables: bucketTables(read(env, 'LEDGER_BUCKET_TABLES')) },
+    webhooks: webhookSettings(env, stage),
+    auth: {
+      staticClients: staticClientsSource(env),
+      keyMinPublishSeconds: integerSetting(
+        env,
+        'KEY_MIN_PUBLISH_SECONDS',
+        DEFAULT_KEY_MIN_PUBLISH_SECONDS,
+        0,
+        30 * DAY_SECONDS,
+      ),
+    },
   };
+}
+
+/** The ledger writer (group commit): the services' configuration, and its queue, which it cannot do without. */
+export type LedgerWriterConfig = PlatformConfig & {
+  queues: PlatformConfig['queues'] & { 'ledger-ingress': string };
+};
+
+export function ledgerWriterConfigFromEnv(env: Env = process.env): LedgerWriterConfig {
+  const config = platformConfigFromEnv(env);
+  const ingress = config.queues['ledger-ingress'];
+  if (!ingress) throw missing('LEDGER_INGRESS_QUEUE_URL');
+  return { ...config, queues: { ...config.queues, 'ledger-ingress': ingress } };
+}
+
+/**
+ * The webhook workers (dispatch, deliver): the webhooks table and the deliveries queue (required), the clients'
+ * endpoints, the log level. They serve no HTTP, so they need no base URL and see no other table.
+ */
+export interface WebhookWorkerConfig {
+  stage: Stage;
+  logLevel: LogLevelSetting;
+  awsRegion: string;
+  dynamo: ServiceEndpoint;
+  sqs: ServiceEndpoint;
+  tables: { webhooks: string };
+  queues: { deliveries: string };
+  webhooks: WebhookSettings;
+}
+
+export function webhookWorkerConfigFromEnv(env: Env = process.env): WebhookWorkerConfig {
+  const stage = stageFromEnv(env);
+  return {
+    stage,
+    logLevel: logLevelFromEnv(env),
+    ...awsClients(env),
+    tables: { webhooks: required(env, 'WEBHOOKS_TABLE') },
+    queues: { deliveries: required(env, 'DELIVERIES_QUEUE_URL') },
+    webhooks: webhookSettings(env, stage),
+  };
+}
+
+/** What `npm start` (infra/local/main.ts) reads for itself; the rest it hands to the services. */
+export interface LocalCommandSettings {
+  /** PORT: of the HTTP server, bound on 127.0.0.1 (default 8080). */
+  port: number;
+  /** DATA_DIR: where DynamoDB Local keeps its tables (default `.data`), as given. */
+  dataDir: string;
+  /** LEDGER_WORKERS: processes running the ledger function, 1 to MAX_LEDGER_WORKERS. */
+  ledgerWorkers: number;
+  /** Where the static clients come from (AUTH_CONFIG's path, or AUTH_CONFIG_INLINE); none: the default file. */
+  staticClients: string | undefined;
+}
+
+export function localCommandSettingsFromEnv(env: Env = process.env): LocalCommandSettings {
+  const rawPort = read(env, 'PORT') ?? '8080';
+  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535)
+    throw new ConfigurationError(`PORT must be a port number (got "${rawPort.slice(0, 32)}")`);
+  const authConfig = read(env, 'AUTH_CONFIG');
+  return {
+    port: Number(rawPort),
+    dataDir: read(env, 'DATA_DIR') ?? '.data',
+    ledgerWorkers: ledgerWorkersFromEnv(env),
+    staticClients:
+      authConfig || (read(env, 'AUTH_CONFIG_INLINE') ? 'AUTH_CONFIG_INLINE' : undefined),
+  };
+}
+
+/**
+ * The process's whole environment, for what passes it on as it is: `npm start` hands it to the platform, whose
+ * static clients' `$NAME` secrets may name any variable.
+ */
+export const processEnv = (): Env => process.env;
+
+/** LEDGER_WORKERS, validated: an integer from 1 to 64, or the default when unset. */
+export function ledgerWorkersFromEnv(env: Env = process.env): number {
+  const raw = read(env, 'LEDGER_WORKERS');
+  if (raw === undefined) return DEFAULT_LEDGER_WORKERS;
+  const workers = /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
+  if (!(workers >= 1 && workers <= MAX_LEDGER_WORKERS)) {
+    throw new ConfigurationError(
+      `LEDGER_WORKERS must be an integer from 1 to ${MAX_LEDGER_WORKERS} (got "${raw.slice(0, 32)}")`,
+    );
+  }
+  return workers;
+}
+
+const LOG_LEVELS: readonly LogLevelSetting[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+export function logLevelFromEnv(env: Env = process.env): LogLevelSetting {
+  const raw = read(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw))
+    throw new ConfigurationError(
+      `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw.slice(0, 32)}")`,
+    );
+  return raw as LogLevelSetting;
+}
+
+/**
+ * The auth configuration's source, its file read now: a path that cannot be read stops start-up. AUTH_CONFIG
+ * wins over AUTH_CONFIG_INLINE.
+ */
+export function staticClientsSource(env: Env): StaticClientsSource | undefined {
+  const path = read(env, 'AUTH_CONFIG');
+  if (path) {
+    try {
+      return { name: path, text: readFileSync(path, 'utf8'), environment: env };
+    } catch (err) {
+      throw new ConfigurationError(
+        `auth config ${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`,
+      );
+    }
+  }
+  const inline = read(env, 'AUTH_CONFIG_INLINE');
+  return inline ? { name: 'AUTH_CONFIG_INLINE', text: inline, environment: env } : undefined;
 }
 
 /** Exact origins (`https://console.example.com`): scheme, host, optional port; no path, no wildcard. */
@@ -94,15 +326,74 @@ export function normaliseBaseUrl(raw: string, stage: Stage): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/**
+ * LEDGER_BUCKET_TABLES: a JSON object of bucket name to table name (`{"heavy":"platform-prod-ledger-heavy"}`).
+ */
+export function bucketTables(raw: string | undefined): ReadonlyMap<string, string> {
+  if (!raw) return new Map();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigurationError(
+      'LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name',
+    );
+  }
+  const mapped = new Map<string, string>();
+  for (const [bucket, table] of Object.entries(parsed)) {
+    if (!BUCKET_NAME.test(bucket))
+      throw new ConfigurationError(`LEDGER_BUCKET_TABLES: "${bucket}" is not a valid bucket name`);
+    if (typeof table !== 'string' || !/^[A-Za-z0-9_.-]{3,255}$/.test(table)) {
+      throw new ConfigurationError(
+        `LEDGER_BUCKET_TABLES: bucket "${bucket}" must map to a table name`,
+      );
+    }
+    mapped.set(bucket, table);
+  }
+  return mapped;
+}
+
+function stageFromEnv(env: Env): Stage {
+  const stage = read(env, 'STAGE') ?? 'dev';
+  if (!['local', 'dev', 'prod'].includes(stage))
+    throw new ConfigurationError(`STAGE must be local, dev or prod (got "${stage.slice(0, 32)}")`);
+  return stage as Stage;
+}
+
+/** Endpoints set (the local emulators): the clients use placeholder credentials, never real ones. */
+function awsClients(env: Env): Pick<PlatformConfig, 'awsRegion' | 'dynamo' | 'sqs'> {
+  const awsRegion = read(env, 'AWS_REGION') ?? 'us-east-1';
+  const endpoint = (name: 'DYNAMODB_ENDPOINT' | 'SQS_ENDPOINT'): ServiceEndpoint => {
+    const url = read(env, name);
+    return url ? { region: awsRegion, endpoint: url } : { region: awsRegion };
+  };
+  return { awsRegion, dynamo: endpoint('DYNAMODB_ENDPOINT'), sqs: endpoint('SQS_ENDPOINT') };
+}
+
+function webhookSettings(env: Env, stage: Stage): WebhookSettings {
+  const raw = read(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS');
+  if (raw !== undefined && !/^\d{1,9}$/.test(raw))
+    throw new ConfigurationError(
+      `WEBHOOK_SECRET_OVERLAP_SECONDS must be a whole number of seconds (got "${raw.slice(0, 32)}")`,
+    );
+  return {
+    secretOverlapSeconds: raw === undefined ? DEFAULT_SECRET_OVERLAP_SECONDS : Number(raw),
+    allowLoopback: stage === 'local',
+  };
+}
+
 function integerSetting(
-  env: NodeJS.ProcessEnv,
-  name: string,
+  env: Env,
+  name: Variable,
   fallback: number,
   min: number,
   max: number,
 ): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
   if (!(value >= min && value <= max))
     throw new ConfigurationError(
@@ -111,37 +402,43 @@ function integerSetting(
   return value;
 }
 
-function required(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (value === undefined || value === '')
-    throw new ConfigurationError(`environment variable ${name} is required`);
-  return value;
-}
-
 // ---- Observability (metrics and logs) --------------------------------------------------------------------------
 
-/** How a Lambda function reports its figures (lib/observability). */
+/** How a Lambda function reports its figures (lib/observability/lambda-handler.ts). */
 export interface ObservabilityConfig {
   /** CloudWatch namespace of the EMF metrics: METRICS_NAMESPACE, default `Platform/<STAGE>`. */
   metricsNamespace: string;
-  /** The container was started ahead of traffic (provisioned concurrency): its first invocation is not cold. */
+  /** AWS_LAMBDA_INITIALIZATION_TYPE (set by Lambda): a provisioned container's first invocation is not cold. */
   provisioned: boolean;
 }
 
-/** CloudWatch's namespace alphabet, and at most 255 characters. */
+/** CloudWatch's namespace alphabet, at most 255 characters. */
 const METRICS_NAMESPACE = /^[A-Za-z0-9.\-_/#:]{1,255}$/;
 
-export function observabilityConfigFromEnv(
-  env: NodeJS.ProcessEnv = process.env,
-): ObservabilityConfig {
-  const metricsNamespace = env.METRICS_NAMESPACE || defaultMetricsNamespace(env.STAGE ?? 'dev');
+export function observabilityConfigFromEnv(env: Env = process.env): ObservabilityConfig {
+  const metricsNamespace =
+    read(env, 'METRICS_NAMESPACE') ?? defaultMetricsNamespace(stageFromEnv(env));
   if (!METRICS_NAMESPACE.test(metricsNamespace))
     throw new ConfigurationError(
       `METRICS_NAMESPACE must be 1-255 of A-Z a-z 0-9 . - _ / # : (got "${metricsNamespace.slice(0, 64)}")`,
     );
   return {
     metricsNamespace,
-    // Set by Lambda itself, as Powertools reads it.
-    provisioned: env.AWS_LAMBDA_INITIALIZATION_TYPE === 'provisioned-concurrency',
+    provisioned: read(env, 'AWS_LAMBDA_INITIALIZATION_TYPE') === 'provisioned-concurrency',
   };
 }
+
+/** A variable's value; empty counts as unset. Only the names listed in VARIABLES are read this way. */
+function read(env: Env, name: Variable): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function required(env: Env, name: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') throw missing(name);
+  return value;
+}
+
+const missing = (name: string) =>
+  new ConfigurationError(`environment variable ${name} is required`);

@@ -1,4 +1,6 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { throttlingError } from './errors.js';
+import { retryWithBackoff } from './retry.js';
 
 type Key = Record<string, string>;
 
@@ -6,6 +8,9 @@ type Key = Record<string, string>;
 const KEYS_PER_CALL = 100;
 /** Calls in flight at once for a large read: enough to overlap round trips, few enough not to burst. */
 const CONCURRENT_CALLS = 4;
+/** Calls per chunk while DynamoDB leaves keys unprocessed (throttling); waits of up to 40, 80, 160, 320 ms. */
+const MAX_CALLS = 5;
+const BACKOFF = { baseDelayMs: 20, maxDelayMs: 320 };
 
 /**
  * Reads items of one table by key with BatchGetItem (strongly consistent), 100 keys per call and a few calls at
@@ -40,16 +45,18 @@ async function readChunk(
   found: Map<string, Record<string, unknown>>,
 ): Promise<void> {
   let pending = chunk;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    if (attempt > 4)
-      throw Object.assign(new Error('BatchGetItem left keys unprocessed'), {
-        name: 'ThrottlingException',
-      });
-    if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt * Math.random()));
-    const result = await doc.send(
-      new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
-    );
-    for (const item of result.Responses?.[table] ?? []) found.set(id(item), item);
-    pending = (result.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
-  }
+  await retryWithBackoff(
+    async () => {
+      const result = await doc.send(
+        new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of result.Responses?.[table] ?? []) found.set(id(item), item);
+      pending = (result.UnprocessedKeys?.[table]?.Keys as Key[] | undefined) ?? [];
+      return pending.length === 0 ? { done: true, value: undefined } : { done: false };
+    },
+    { ...BACKOFF, maxAttempts: MAX_CALLS },
+    () => {
+      throw throttlingError('BatchGetItem left keys unprocessed');
+    },
+  );
 }

@@ -1,4 +1,8 @@
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
 import { checkCursorKey, forgedCursor, type PagedQuery } from './paginate.js';
 
@@ -22,7 +26,7 @@ export async function boundedQueryPage<T>(
   let read = 0;
   let limit = pageSize + 1;
   do {
-    let result;
+    let result: QueryCommandOutput;
     try {
       result = await doc.send(
         new QueryCommand({

@@ -2,6 +2,10 @@ import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynam
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { protoSafeKeys } from './proto-keys.js';
 
+/** The SDK's region when a caller names none (the configuration always does: AWS_REGION or this). */
+const DEFAULT_REGION = 'us-east-1';
+
+/** Where a document client connects: PlatformConfig's `dynamo` (lib/config/env.ts). */
 export interface DynamoConnection {
   /** Set for DynamoDB Local; absent in AWS, where the SDK resolves the regional endpoint. */
   endpoint?: string;
@@ -17,7 +21,7 @@ export function createDocumentClient(
   options: { bigintNumbers?: boolean } = {},
 ): DynamoDBDocumentClient {
   const config: DynamoDBClientConfig = {
-    region: connection.region ?? process.env.AWS_REGION ?? 'us-east-1',
+    region: connection.region ?? DEFAULT_REGION,
   };
   if (connection.endpoint) {
     config.endpoint = connection.endpoint;
@@ -33,11 +37,4 @@ export function createDocumentClient(
   // Callers' map keys named `__proto__` would be dropped by the SDK's (un)marshaller: see proto-keys.ts.
   doc.middlewareStack.use(protoSafeKeys);
   return doc;
-}
-
-export function connectionFromEnv(env: NodeJS.ProcessEnv = process.env): DynamoConnection {
-  const connection: DynamoConnection = {};
-  if (env.DYNAMODB_ENDPOINT) connection.endpoint = env.DYNAMODB_ENDPOINT;
-  if (env.AWS_REGION) connection.region = env.AWS_REGION;
-  return connection;
 }

@@ -42,6 +42,13 @@ export function classifyWriteFailure(err: unknown): WriteFailure {
   return { kind: 'other', index };
 }
 
+/**
+ * A failure of ours that is DynamoDB throttling in all but name (a batch call it kept leaving partly unprocessed):
+ * named as its throttling errors are, so this classification and the error mapper treat it alike (503, retry).
+ */
+export const throttlingError = (message: string): Error =>
+  Object.assign(new Error(message), { name: 'ThrottlingException' });
+
 export const isThrottling = (err: unknown): boolean =>
   classifyWriteFailure(err).kind === 'throttled';
 

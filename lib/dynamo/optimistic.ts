@@ -1,10 +1,11 @@
 import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DependencyThrottledError } from '../errors/index.js';
 import { classifyWriteFailure, isThrottling } from './errors.js';
+import { type Attempt, type RetryPolicy, retryWithBackoff } from './retry.js';
+import type { TransactItem } from './transact-item.js';
 
-export type TransactItem = NonNullable<
-  ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']
->[number];
+// Stores that import the item type from here (lib/webhooks) move to ./transact-item.js with their own change.
+export type { TransactItem } from './transact-item.js';
 
 /**
  * Optimistic writes: a record is read with its version, a transaction is written conditionally on that version
@@ -25,38 +26,20 @@ export async function commitUnlessRaced(
   }
 }
 
-export interface RetryOptions {
-  maxAttempts: number;
-  sleep: (ms: number) => Promise<void>;
+export interface RetryOptions extends RetryPolicy {
   /** The 503 message when every attempt lost its race. */
   busy: string;
-  /** First backoff window (ms), doubled after each lost race (default 10). */
-  baseDelayMs?: number;
-  /** Largest backoff window (ms) (default 500). */
-  maxDelayMs?: number;
-  /** Time budget (ms) from the first attempt: no new attempt starts after it (default: none, attempts only). */
-  budgetMs?: number;
-  now?: () => number;
 }
 
 /**
- * Runs `step` until it reports done; after a lost race it waits (full jitter over a window that doubles with each
- * lost race, capped) and runs it again, until `maxAttempts` or the time budget is spent (then 503, retry later).
+ * Runs `step` until it reports done; after a lost race it waits (lib/dynamo/retry.ts: full jitter over a window
+ * that doubles with each lost race, capped) and runs it again, until `maxAttempts` or the time budget is spent
+ * (then 503, retry later).
  */
-export async function retryRaces<T>(
-  step: () => Promise<{ done: true; value: T } | { done: false }>,
-  options: RetryOptions,
-): Promise<T> {
-  const { baseDelayMs = 10, maxDelayMs = 500, budgetMs, now = Date.now } = options;
-  const deadline = budgetMs === undefined ? Infinity : now() + budgetMs;
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await step();
-    if (outcome.done) return outcome.value;
-    if (attempt >= options.maxAttempts) throw new DependencyThrottledError(options.busy);
-    const wait = Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
-    if (now() + wait >= deadline) throw new DependencyThrottledError(options.busy);
-    await options.sleep(wait);
-  }
+export function retryRaces<T>(step: () => Promise<Attempt<T>>, options: RetryOptions): Promise<T> {
+  return retryWithBackoff(step, options, () => {
+    throw new DependencyThrottledError(options.busy);
+  });
 }
 
 /** Another writer got there first: the first item's condition (the version) failed, or DynamoDB saw a conflict. */

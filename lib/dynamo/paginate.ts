@@ -2,6 +2,7 @@ import {
   type DynamoDBDocumentClient,
   QueryCommand,
   type QueryCommandInput,
+  type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { ValidationError } from '../errors/index.js';
 import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
@@ -52,7 +53,7 @@ export async function queryPage<T>(
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined = cursor?.k;
   do {
-    let result;
+    let result: QueryCommandOutput;
     try {
       result = await doc.send(
         new QueryCommand({

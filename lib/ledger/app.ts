@@ -4,7 +4,7 @@ import type { AppEnv } from '../http/types.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
-import { sqsClientFromEnv } from '../sqs/client.js';
+import { createSqsClient } from '../sqs/client.js';
 import type { LedgerRecord } from './domain/change.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bulkRoutes } from './routes/bulk.js';
@@ -31,6 +31,7 @@ import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
 import type { Head } from './store/head.js';
 import { LedgerLookup } from './store/ledger-lookup.js';
 import { LogReads } from './store/log-reads.js';
+import { MappingReads } from './store/mapping-reads.js';
 import { LedgerRegistry } from './store/registry.js';
 import { tableScriptState } from './store/script-state.js';
 import { LedgerStats } from './store/stats.js';
@@ -48,11 +49,11 @@ export function createLedgerApp(
   runtime: ServiceRuntime,
   options: LedgerAppOptions = {},
 ): Hono<AppEnv> {
-  const { config, env } = runtime;
+  const { config } = runtime;
   const now = options.now ?? Date.now;
   // Amounts are read back as bigint (rule 1): this service has its own document client for that.
   const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
-  const buckets = BucketTables.fromEnv(config.tables.ledger, env.LEDGER_BUCKET_TABLES);
+  const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   const registry = new LedgerRegistry(doc, buckets);
   const lookup = new LedgerLookup(registry);
@@ -78,9 +79,9 @@ export function createLedgerApp(
   const reads = new TransactionReads(doc, tableFor, { run: settle, now }, config.ledgerScanReads);
   const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
   // Group commit when the stack gives the ledger an ingress queue: busy ledgers relay to the sequenced writer.
-  const ingress = env.LEDGER_INGRESS_QUEUE_URL;
+  const ingress = config.queues['ledger-ingress'];
   const relay = ingress
-    ? new LedgerRelay({ doc, sqs: sqsClientFromEnv(env), queueUrl: ingress, tableFor, now })
+    ? new LedgerRelay({ doc, sqs: createSqsClient(config.sqs), queueUrl: ingress, tableFor, now })
     : undefined;
   const scriptState = (ledger: LedgerRecord) =>
     tableScriptState(doc, tableFor(ledger.bucket), ledger.name);
@@ -118,6 +119,6 @@ export function createLedgerApp(
   v1AccountRoutes(app, { lookup, accounts, stats, commands });
   v1LogRoutes(app, { lookup, logs });
   v1LedgerRoutes(app, { lookup, stats });
-  mappingRoutes(app, { lookup, writer, doc, tableFor });
+  mappingRoutes(app, { lookup, writer, mappings: new MappingReads(doc, tableFor) });
   return app;
 }

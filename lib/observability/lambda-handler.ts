@@ -3,16 +3,15 @@
  * sink (Powertools Metrics); each invocation names itself to the log lines, and its metrics are written on stdout
  * before it answers — flushed per invocation, as Powertools' `logMetrics` does, errors included.
  */
-import { observabilityConfigFromEnv } from '../config/env.js';
+import { type ObservabilityConfig, observabilityConfigFromEnv } from '../config/env.js';
 import { EmfSink } from './emf-sink.js';
 import { enterLambdaInvocation, type LambdaContextLike } from './logger.js';
 import { installMetricSink } from './metrics.js';
 
 export function withObservability<E, R, C extends LambdaContextLike = LambdaContextLike>(
   handler: (event: E, context?: C) => Promise<R>,
-  env: NodeJS.ProcessEnv,
+  config: ObservabilityConfig = observabilityConfigFromEnv(),
 ): (event: E, context?: C) => Promise<R> {
-  const config = observabilityConfigFromEnv(env);
   const sink = new EmfSink(config.metricsNamespace, (problem) =>
     process.stderr.write(`${problem}\n`),
   );

@@ -109,9 +109,3 @@ export function createLogger(
     },
   };
 }
-
-export function logLevelFromEnv(env: NodeJS.ProcessEnv = process.env): LogLevel | 'silent' {
-  const value = env.LOG_LEVEL ?? 'info';
-  if (value in LEVELS) return value as LogLevel | 'silent';
-  return 'info';
-}

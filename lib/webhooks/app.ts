@@ -4,14 +4,13 @@ import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
-import { sqsClientFromEnv } from '../sqs/client.js';
+import { createSqsClient } from '../sqs/client.js';
 import { DeliveryReplays } from './commands/replay.js';
 import { configSchemas } from './domain/config.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { configRoutes } from './routes/configs.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { webhooksDocument } from './routes/schemas.js';
-import { secretOverlapSecondsFromEnv } from './settings-from-env.js';
 import { ConfigStore } from './store/config-store.js';
 import { DeliveryQueue } from './store/delivery-queue.js';
 import { DeliveryStore } from './store/delivery-store.js';
@@ -46,11 +45,11 @@ export function createWebhooksApp(
     deliveries,
     store,
     schemas: configSchemas(runtime.config.stage),
-    secretOverlapSeconds: secretOverlapSecondsFromEnv(runtime.env),
+    secretOverlapSeconds: runtime.config.webhooks.secretOverlapSeconds,
   });
   configTestRoutes(app, {
     configs: store,
-    allowLoopback: runtime.config.stage === 'local',
+    allowLoopback: runtime.config.webhooks.allowLoopback,
     now,
   });
   deliveryRoutes(app, {
@@ -59,7 +58,7 @@ export function createWebhooksApp(
       deliveries,
       configs: store,
       queue: queueUrl
-        ? new DeliveryQueue({ sqs: sqsClientFromEnv(runtime.env), queueUrl })
+        ? new DeliveryQueue({ sqs: createSqsClient(runtime.config.sqs), queueUrl })
         : undefined,
       requests: new ReplayRequests({ doc: runtime.doc, table, now }),
       now,

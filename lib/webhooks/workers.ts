@@ -1,10 +1,13 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Logger } from '../observability/logger.js';
+import type { WebhookWorkerConfig } from '../config/env.js';
+import { createDocumentClient } from '../dynamo/client.js';
+import { createLogger, type Logger } from '../observability/logger.js';
+import { createSqsClient } from '../sqs/client.js';
 import type { DeliverDeps } from './deliver/deliver-batch.js';
 import type { DispatchDeps } from './dispatch/dispatch-batch.js';
 
-/** What the webhook workers are set with (read once at start-up: `settings-from-env.ts`). */
+/** What the webhook workers are set with (read once at start-up: `webhookWorkerConfigFromEnv`, lib/config/env.ts). */
 export interface WebhookWorkerSettings {
   /** The webhooks table (configs, subscriptions, deliveries, attempts). */
   table: string;
@@ -19,6 +22,28 @@ export interface WebhookWorkerClients {
   doc: DynamoDBDocumentClient;
   sqs: SQSClient;
   logger: Logger;
+}
+
+/** The workers' settings from their configuration. */
+export function workerSettings(
+  config: Pick<WebhookWorkerConfig, 'tables' | 'queues' | 'webhooks'>,
+): WebhookWorkerSettings {
+  return {
+    table: config.tables.webhooks,
+    queueUrl: config.queues.deliveries,
+    allowLoopback: config.webhooks.allowLoopback,
+  };
+}
+
+/** One set of clients per container: the configuration's endpoints (the local emulators) and log level. */
+export function workerClients(
+  config: Pick<WebhookWorkerConfig, 'dynamo' | 'sqs' | 'logLevel'>,
+): WebhookWorkerClients {
+  return {
+    doc: createDocumentClient(config.dynamo),
+    sqs: createSqsClient(config.sqs),
+    logger: createLogger(config.logLevel),
+  };
 }
 
 /**

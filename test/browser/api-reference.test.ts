@@ -1,7 +1,7 @@
 import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { TEST_CLIENT } from '../../lib/auth/static-clients.js';
+import { TEST_CLIENT } from '../../lib/auth/domain/static-clients.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTestPlatform } from '../support/platform.js';
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'puppeteer-core';
 import { startPlatform } from '../../infra/local/platform.js';
+import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { createRuntime } from '../../lib/platform/runtime.js';
 import { launchBrowser } from '../support/browser.js';
@@ -82,7 +83,7 @@ try {
 
 /** Edits one stored log entry's metadata, as someone with table access might. */
 async function tamperWithLog(env: NodeJS.ProcessEnv, ledger: string, id: number) {
-  const { doc } = createRuntime(env);
+  const { doc } = createRuntime(platformConfigFromEnv(env));
   const key = { pk: `L#${ledger}#LOG`, sk: String(id).padStart(15, '0') };
   const { Item } = await doc.send(new GetCommand({ TableName: env.LEDGER_TABLE, Key: key }));
   const entry = parseJson(String(Item!.body)) as {

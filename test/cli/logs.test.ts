@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
+import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
 import { createRuntime } from '../../lib/platform/runtime.js';
@@ -73,7 +74,7 @@ describe('platform logs verify', () => {
         });
 
       // Change one amount inside log 3's stored body, as someone with table access might.
-      const { doc } = createRuntime(platform.env);
+      const { doc } = createRuntime(platformConfigFromEnv(platform.env));
       const table = platform.env.LEDGER_TABLE!;
       const key = (id: number) => ({ pk: `L#${ledger}#LOG`, sk: String(id).padStart(15, '0') });
       const read = async (id: number) => {

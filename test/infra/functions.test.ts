@@ -1,12 +1,16 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAuthConfig } from '../../lib/auth/static-clients.js';
-import { platformConfigFromEnv } from '../../lib/config/env.js';
-import { writerDepsFromEnv as ledgerWriterDepsFromEnv } from '../../lib/ledger/sequencer/writer-env.js';
+import { loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
+import {
+  ledgerWriterConfigFromEnv,
+  platformConfigFromEnv,
+  webhookWorkerConfigFromEnv,
+} from '../../lib/config/env.js';
+import { writerDeps } from '../../lib/ledger/sequencer/writer-env.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
-import { workerSettingsFromEnv } from '../../lib/webhooks/settings-from-env.js';
+import { workerSettings } from '../../lib/webhooks/workers.js';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 
@@ -237,29 +241,35 @@ describe('the environment the stack sets is what the code reads (start-up valida
 
   it('auth: the static clients load, secrets resolved, in prod', () => {
     const env = resolved(prod.fn('platform-prod-auth').Environment.Variables);
-    expect(loadAuthConfig(env, 'prod').clients.map((c) => c.id)).toEqual(['billing']);
+    const config = platformConfigFromEnv(env);
+    expect(loadAuthConfig(config.auth.staticClients, 'prod').clients.map((c) => c.id)).toEqual([
+      'billing',
+    ]);
   });
 
   it.each(['ledger', 'ledger-writer'])(
     '%s: the bucket map names the bucket tables, the ingress queue is set',
     (name) => {
       const env = resolved(prod.fn(`platform-prod-${name}`).Environment.Variables);
-      const buckets = BucketTables.fromEnv(env.LEDGER_TABLE!, env.LEDGER_BUCKET_TABLES);
+      const config = platformConfigFromEnv(env);
+      const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
       expect([buckets.tableFor('heavy'), buckets.tableFor('other')]).toEqual([
         'platform-prod-ledger-heavy',
         'platform-prod-ledger',
       ]);
-      expect(platformConfigFromEnv(env).queues['ledger-ingress']).toBe(INGRESS_URL);
+      expect(config.queues['ledger-ingress']).toBe(INGRESS_URL);
     },
   );
 
-  it("ledger-writer: writerDepsFromEnv (the function's own start-up), in dev and in prod with a bucket table", () => {
+  it("ledger-writer: writerDeps (the function's own start-up), in dev and in prod with a bucket table", () => {
     for (const [reader, stage] of [
       [dev, 'dev'],
       [prod, 'prod'],
     ] as const) {
-      const deps = ledgerWriterDepsFromEnv(
-        resolved(reader.fn(`platform-${stage}-ledger-writer`).Environment.Variables),
+      const deps = writerDeps(
+        ledgerWriterConfigFromEnv(
+          resolved(reader.fn(`platform-${stage}-ledger-writer`).Environment.Variables),
+        ),
       );
       expect([deps.ingress.queueUrl, deps.tableFor('other')]).toEqual([
         INGRESS_URL,
@@ -267,15 +277,17 @@ describe('the environment the stack sets is what the code reads (start-up valida
       ]);
     }
     expect(
-      ledgerWriterDepsFromEnv(
-        resolved(prod.fn('platform-prod-ledger-writer').Environment.Variables),
+      writerDeps(
+        ledgerWriterConfigFromEnv(
+          resolved(prod.fn('platform-prod-ledger-writer').Environment.Variables),
+        ),
       ).tableFor('heavy'),
     ).toBe('platform-prod-ledger-heavy');
   });
 
-  it.each(['dispatch', 'deliver'])('%s: workerSettingsFromEnv', (name) => {
-    const settings = workerSettingsFromEnv(
-      resolved(prod.fn(`platform-prod-${name}`).Environment.Variables),
+  it.each(['dispatch', 'deliver'])('%s: webhookWorkerConfigFromEnv', (name) => {
+    const settings = workerSettings(
+      webhookWorkerConfigFromEnv(resolved(prod.fn(`platform-prod-${name}`).Environment.Variables)),
     );
     expect([settings.table, settings.queueUrl]).toEqual([
       'platform-prod-webhooks',

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { createProtectedApp } from '../../lib/platform/protected-app.js';
 import { createRuntime, type ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ADMIN, authApp, bearer, READER, tokenFor } from '../support/auth.js';
@@ -83,11 +84,13 @@ describe('bearer middleware (another service, keys read from the auth table)', (
 
   it('refuses a token from another issuer (same keys)', async () => {
     const foreign = authApp(
-      createRuntime({
-        ...env,
-        PUBLIC_BASE_URL: 'http://elsewhere.test',
-        TOKEN_AUDIENCE: env.PUBLIC_BASE_URL,
-      }),
+      createRuntime(
+        platformConfigFromEnv({
+          ...env,
+          PUBLIC_BASE_URL: 'http://elsewhere.test',
+          TOKEN_AUDIENCE: env.PUBLIC_BASE_URL,
+        }),
+      ),
     );
     await expect401(
       await ledger.request('/api/ledger/v2/probe', {
@@ -99,7 +102,9 @@ describe('bearer middleware (another service, keys read from the auth table)', (
 
   it('refuses a token for another audience', async () => {
     const other = authApp(
-      createRuntime({ ...env, TOKEN_AUDIENCE: 'https://another-platform.test' }),
+      createRuntime(
+        platformConfigFromEnv({ ...env, TOKEN_AUDIENCE: 'https://another-platform.test' }),
+      ),
     );
     await expect401(
       await ledger.request('/api/ledger/v2/probe', {

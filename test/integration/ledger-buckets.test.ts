@@ -89,7 +89,7 @@ describe('another container', () => {
     let clock = 1_000_000;
     const registry = new LedgerRegistry(
       createDocumentClient(runtime.connection),
-      BucketTables.fromEnv(runtime.config.tables.ledger, undefined),
+      new BucketTables(runtime.config.tables.ledger),
     );
     const other = new LedgerLookup(registry, () => clock);
     expect((await other.resolve('bk-c1')).bucket).toBe('bk-c');

@@ -107,7 +107,7 @@ beforeAll(async () => {
   ({ call } = await ledgerClient(runtime));
   doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
   table = runtime.config.tables.ledger;
-  const buckets = BucketTables.fromEnv(table, undefined);
+  const buckets = new BucketTables(table);
   lookup = new LedgerLookup(new LedgerRegistry(doc, buckets));
   writer = new LedgerWriter({ doc, tableFor: () => table });
 });

@@ -59,7 +59,7 @@ beforeAll(async () => {
     (await call('POST', `/v2/${ledger}/transactions`, { postings: [send('world', 'a', 100n)] }))
       .status,
   ).toBe(200);
-  const buckets = BucketTables.fromEnv(table, undefined);
+  const buckets = new BucketTables(table);
   const record = await new LedgerLookup(new LedgerRegistry(doc, buckets)).resolve(ledger);
   const sequencer = new LedgerSequencer({
     doc,

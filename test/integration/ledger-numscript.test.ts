@@ -281,9 +281,9 @@ describe('Numscript through the sequenced writer (group commit)', () => {
     expect((await script(ledger, PAY, { amount: 'USD/2 10', dest: 'users:1' })).status).toBe(200);
     const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
     const table = runtime.config.tables.ledger;
-    const record = await new LedgerLookup(
-      new LedgerRegistry(doc, BucketTables.fromEnv(table, undefined)),
-    ).resolve(ledger);
+    const record = await new LedgerLookup(new LedgerRegistry(doc, new BucketTables(table))).resolve(
+      ledger,
+    );
     const sequencer = new LedgerSequencer({
       doc,
       writer: new LedgerWriter({ doc, tableFor: () => table }),

@@ -29,7 +29,7 @@ import { LedgerLookup } from '../../lib/ledger/store/ledger-lookup.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
 import { TransactionReads } from '../../lib/ledger/store/transaction-reads.js';
 import { LedgerWriter } from '../../lib/ledger/store/writer.js';
-import { sqsClientFromEnv } from '../../lib/sqs/client.js';
+import { createSqsClient } from '../../lib/sqs/client.js';
 import { testEnvironment } from '../support/tables.js';
 
 let sqsLocal: SqsLocal;
@@ -98,10 +98,10 @@ async function ledger(): Promise<string> {
 beforeAll(async () => {
   const { runtime, prefix } = await testEnvironment();
   sqsLocal = await startSqsLocal();
-  sqs = sqsClientFromEnv({ SQS_ENDPOINT: sqsLocal.endpoint });
+  sqs = createSqsClient({ region: 'us-east-1', endpoint: sqsLocal.endpoint });
   queueUrl = (await ensureQueues(sqs, prefix)).LEDGER_INGRESS_QUEUE_URL!;
   const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
-  const buckets = BucketTables.fromEnv(runtime.config.tables.ledger, undefined);
+  const buckets = new BucketTables(runtime.config.tables.ledger);
   registry = new LedgerRegistry(doc, buckets);
   const tableFor = () => runtime.config.tables.ledger;
   deps = {

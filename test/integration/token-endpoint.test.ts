@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashedClientId } from '../../lib/auth/client-id-hash.js';
+import { hashedClientId } from '../../lib/auth/domain/client-id-hash.js';
 import { ALL_SCOPES } from '../../lib/bearer/scopes.js';
 import { createLogger } from '../../lib/observability/logger.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';

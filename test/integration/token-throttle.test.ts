@@ -2,16 +2,16 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { handle } from 'hono/aws-lambda';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import * as secrets from '../../lib/auth/secrets.js';
-import { DEFAULT_THROTTLE, type ThrottlePolicy } from '../../lib/auth/throttle.js';
-import { throttleKeys } from '../../lib/auth/throttle-store.js';
+import * as secrets from '../../lib/auth/domain/secrets.js';
+import { DEFAULT_THROTTLE, type ThrottlePolicy } from '../../lib/auth/domain/throttle.js';
+import { throttleKeys } from '../../lib/auth/store/throttle-store.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { httpApiEvent } from '../support/api-gateway.js';
 import { ADMIN, authApp, FORM, form, READER } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
 
 // Every real comparison of a presented secret goes through findMatchingSecret: counting its calls counts them.
-vi.mock('../../lib/auth/secrets.js', async (importOriginal) => {
+vi.mock('../../lib/auth/domain/secrets.js', async (importOriginal) => {
   const original = await importOriginal<typeof secrets>();
   return { ...original, findMatchingSecret: vi.fn(original.findMatchingSecret) };
 });

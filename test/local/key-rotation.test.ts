@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startKeyRotation } from '../../infra/local/key-rotation.js';
-import { KeyStore } from '../../lib/auth/keys/key-store.js';
+import { KeyStore } from '../../lib/auth/store/key-store.js';
 import { testEnvironment } from '../support/tables.js';
 
 describe('local key rotation timer', () => {

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port.js';
-import { DEFAULT_LEDGER_WORKERS } from '../../infra/local/lambda/ledger-workers.js';
 import { type RunningPlatform, startPlatform } from '../../infra/local/platform.js';
 import { DEFAULT_CLIENT_SCOPES } from '../../lib/bearer/scopes.js';
+import { DEFAULT_LEDGER_WORKERS } from '../../lib/config/env.js';
 import { startTestPlatform } from '../support/platform.js';
 import { childProcesses, isAlive } from '../support/processes.js';
 

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { type AuthAppDeps, createAuthApp } from '../../lib/auth/app.js';
-import { type AuthFileConfig, parseAuthConfig } from '../../lib/auth/static-clients.js';
+import { type AuthFileConfig, parseAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { ensureTables } from '../../infra/local/provision.js';
+import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { createRuntime, type ServiceRuntime } from '../../lib/platform/runtime.js';
 
 export const TEST_BASE_URL = 'http://platform.test';
@@ -31,5 +32,5 @@ export async function testEnvironment(
     ...tables,
     ...extra,
   };
-  return { env, runtime: createRuntime(env), prefix };
+  return { env, runtime: createRuntime(platformConfigFromEnv(env)), prefix };
 }

@@ -60,3 +60,19 @@ describe('batchPut', () => {
     expect(sent()).toEqual([]);
   });
 });
+
+describe('batchPut under sustained throttling', () => {
+  it('gives up after 8 calls with a throttling error (a 503 to the caller), not an endless loop', async () => {
+    const [a] = items(1);
+    mock
+      .on(BatchWriteCommand)
+      .resolves({ UnprocessedItems: { t: [{ PutRequest: { Item: a! } }] } });
+    const err = await batchPut(doc, 't', [a!]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect([(err as Error).name, (err as Error).message]).toEqual([
+      'ThrottlingException',
+      'BatchWriteItem left items unprocessed',
+    ]);
+    expect(sent()).toHaveLength(8);
+  }, 30_000);
+});

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_LEDGER_WORKERS,
-  ledgerWorkersFromEnv,
-} from '../../infra/local/lambda/ledger-workers.js';
+import { DEFAULT_LEDGER_WORKERS, ledgerWorkersFromEnv } from '../../lib/config/env.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
 
 describe('LEDGER_WORKERS', () => {

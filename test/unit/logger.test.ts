@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createLogger,
-  enterLambdaInvocation,
-  logLevelFromEnv,
-} from '../../lib/observability/logger.js';
+import { createLogger, enterLambdaInvocation } from '../../lib/observability/logger.js';
 
 function captured(level: Parameters<typeof createLogger>[0] = 'info') {
   const lines: Array<Record<string, unknown>> = [];
@@ -78,10 +74,4 @@ describe('createLogger (Powertools Logger behind the Logger type)', () => {
     expect(lines[0]!.function_memory_size).toBe('512');
   });
 
-  it('reads LOG_LEVEL, falling back to info', () => {
-    expect(logLevelFromEnv({ LOG_LEVEL: 'silent' })).toBe('silent');
-    expect(logLevelFromEnv({ LOG_LEVEL: 'debug' })).toBe('debug');
-    expect(logLevelFromEnv({ LOG_LEVEL: 'loud' })).toBe('info');
-    expect(logLevelFromEnv({})).toBe('info');
-  });
 });

@@ -4,7 +4,7 @@ import {
   findMatchingSecret,
   generateSecret,
   lastDigits,
-} from '../../lib/auth/secrets.js';
+} from '../../lib/auth/domain/secrets.js';
 
 describe('client secrets', () => {
   it('generates distinct URL-safe secrets with 256 bits of randomness', () => {

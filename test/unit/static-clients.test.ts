@@ -2,9 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { digestSecret } from '../../lib/auth/secrets.js';
-import { loadAuthConfig, parseAuthConfig } from '../../lib/auth/static-clients.js';
+import { digestSecret } from '../../lib/auth/domain/secrets.js';
+import { loadAuthConfig, parseAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import { ALL_SCOPES } from '../../lib/bearer/scopes.js';
+import { staticClientsSource } from '../../lib/config/env.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
 
 const parse = (
@@ -120,15 +121,19 @@ describe('static client configuration', () => {
     const dir = mkdtempSync(join(tmpdir(), 'authcfg-'));
     const path = join(dir, 'auth.yaml');
     writeFileSync(path, 'clients:\n  - id: file-client\n    secrets: [file-secret-0123456]\n');
-    expect(loadAuthConfig({ AUTH_CONFIG: path }, 'dev').clients[0]!.id).toBe('file-client');
+    expect(loadAuthConfig(staticClientsSource({ AUTH_CONFIG: path }), 'dev').clients[0]!.id).toBe(
+      'file-client',
+    );
     expect(
       loadAuthConfig(
-        { AUTH_CONFIG_INLINE: '{"clients":[{"id":"inline","secrets":["inline-secret-012345"]}]}' },
+        staticClientsSource({
+          AUTH_CONFIG_INLINE: '{"clients":[{"id":"inline","secrets":["inline-secret-012345"]}]}',
+        }),
         'dev',
       ).clients[0]!.id,
     ).toBe('inline');
-    expect(loadAuthConfig({}, 'dev')).toEqual({ clients: [], resources: [] });
-    expect(failure(() => loadAuthConfig({ AUTH_CONFIG: join(dir, 'missing.yaml') }, 'dev'))).toBe(
+    expect(loadAuthConfig(staticClientsSource({}), 'dev')).toEqual({ clients: [], resources: [] });
+    expect(failure(() => staticClientsSource({ AUTH_CONFIG: join(dir, 'missing.yaml') }))).toBe(
       `auth config ${join(dir, 'missing.yaml')}: cannot be read (ENOENT)`,
     );
   });

@@ -4,7 +4,7 @@ import {
   DEFAULT_THROTTLE,
   mayEvaluate,
   secondsLeftInWindow,
-} from '../../lib/auth/throttle.js';
+} from '../../lib/auth/domain/throttle.js';
 
 describe('address groups of the failure budgets', () => {
   it.each([

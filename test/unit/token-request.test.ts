@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OAuthError } from '../../lib/auth/oauth-error.js';
-import { parseTokenRequest } from '../../lib/auth/token-request.js';
+import { OAuthError } from '../../lib/auth/domain/oauth-error.js';
+import { parseTokenRequest } from '../../lib/auth/domain/token-request.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const basicOf = (raw: string) => `Basic ${Buffer.from(raw).toString('base64')}`;

@@ -1,18 +1,20 @@
 import { describe, expect, it } from 'vitest';
+import { webhookWorkerConfigFromEnv } from '../../lib/config/env.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
 import {
-  workerClientsFromEnv,
-  workerSettingsFromEnv,
-} from '../../lib/webhooks/settings-from-env.js';
-import { createDeliverDeps, createDispatchDeps } from '../../lib/webhooks/workers.js';
+  createDeliverDeps,
+  createDispatchDeps,
+  workerClients,
+  workerSettings,
+} from '../../lib/webhooks/workers.js';
 
-describe('webhook workers read their environment once, failing loudly', () => {
+describe('webhook workers read their configuration once, failing loudly', () => {
   it('refuses a missing table or queue', () => {
-    expect(() => workerSettingsFromEnv({ DELIVERIES_QUEUE_URL: 'http://q' })).toThrow(
-      new ConfigurationError('WEBHOOKS_TABLE is required'),
+    expect(() => webhookWorkerConfigFromEnv({ DELIVERIES_QUEUE_URL: 'http://q' })).toThrow(
+      new ConfigurationError('environment variable WEBHOOKS_TABLE is required'),
     );
-    expect(() => workerSettingsFromEnv({ WEBHOOKS_TABLE: 't' })).toThrow(
-      new ConfigurationError('DELIVERIES_QUEUE_URL is required'),
+    expect(() => webhookWorkerConfigFromEnv({ WEBHOOKS_TABLE: 't' })).toThrow(
+      new ConfigurationError('environment variable DELIVERIES_QUEUE_URL is required'),
     );
   });
 
@@ -23,10 +25,13 @@ describe('webhook workers read their environment once, failing loudly', () => {
       SQS_ENDPOINT: 'http://127.0.0.1:1',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:2',
     };
-    const local = workerSettingsFromEnv({ ...env, STAGE: 'local' });
+    const config = webhookWorkerConfigFromEnv({ ...env, STAGE: 'local' });
+    const local = workerSettings(config);
     expect(local).toEqual({ table: 't', queueUrl: 'http://q', allowLoopback: true });
-    expect(workerSettingsFromEnv({ ...env, STAGE: 'prod' }).allowLoopback).toBe(false);
-    const clients = workerClientsFromEnv(env);
+    expect(
+      workerSettings(webhookWorkerConfigFromEnv({ ...env, STAGE: 'prod' })).allowLoopback,
+    ).toBe(false);
+    const clients = workerClients(config);
     const { doc, sqs, logger } = clients;
     expect(createDeliverDeps(local, clients)).toEqual({
       ...{ doc, sqs, logger },

@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import type { JwksItem, PublishedKey } from '../../bearer/jwks-item.js';
+import { JWKS_ITEM_KEY, type JwksItem, type PublishedKey } from '../../bearer/jwks-item.js';
 
 /** A freshly generated signing key pair. */
 export interface GeneratedKey {
@@ -23,8 +23,7 @@ const published = (key: GeneratedKey, status: PublishedKey['status']): Published
  */
 export function initialKeySet(current: GeneratedKey, next: GeneratedKey, now: string): JwksItem {
   return {
-    pk: 'JWKS',
-    sk: 'JWKS',
+    ...JWKS_ITEM_KEY,
     version: 1,
     keys: [published(current, 'current'), published(next, 'next')],
     updatedAt: now,

@@ -1,7 +1,7 @@
 import { type CryptoKey, importJWK, type JSONWebKeySet } from 'jose';
 import type { JwksItem } from '../../bearer/jwks-item.js';
+import type { KeyStore } from '../store/key-store.js';
 import { generateSigningKey } from './generate.js';
-import type { KeyStore } from './key-store.js';
 import {
   decideRotation,
   type GeneratedKey,
@@ -15,6 +15,12 @@ export interface SigningKey {
   alg: string;
   key: CryptoKey | Uint8Array;
 }
+
+/**
+ * How long a view of the key set may be kept: by a container before it re-reads the set, and by HTTP caches of
+ * the public JWKS (lib/auth/routes/discovery.ts). A next key is published far longer than this before it signs.
+ */
+export const KEY_SET_CACHE_SECONDS = 5 * 60;
 
 export interface SigningKeysOptions {
   generate?: (now: string) => Promise<GeneratedKey>;
@@ -43,7 +49,7 @@ export class SigningKeys {
     options: SigningKeysOptions = {},
   ) {
     this.generate = options.generate ?? generateSigningKey;
-    this.cacheTtlMs = options.cacheTtlMs ?? 5 * 60_000;
+    this.cacheTtlMs = options.cacheTtlMs ?? KEY_SET_CACHE_SECONDS * 1000;
     this.now = options.now ?? Date.now;
   }
 

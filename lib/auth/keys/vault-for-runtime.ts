@@ -1,24 +1,17 @@
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { ServiceRuntime } from '../../platform/runtime.js';
-import { KeyStore } from './key-store.js';
+import { KeyStore } from '../store/key-store.js';
 import { KmsEnvelopeVault } from './kms-envelope-vault.js';
 import { CLEAR_KEYS, type PrivateKeyVault } from './private-key-vault.js';
 
 /** KMS envelope encryption when the configuration names a KMS key (the deployed stack), clear keys otherwise. */
-export function privateKeyVault(
-  runtime: Pick<ServiceRuntime, 'config' | 'connection'>,
-): PrivateKeyVault {
+export function privateKeyVault(runtime: Pick<ServiceRuntime, 'config'>): PrivateKeyVault {
   const keyId = runtime.config.signingKeyKmsKeyId;
   if (keyId === undefined) return CLEAR_KEYS;
-  return new KmsEnvelopeVault(
-    new KMSClient({ region: runtime.connection.region ?? process.env.AWS_REGION ?? 'us-east-1' }),
-    keyId,
-  );
+  return new KmsEnvelopeVault(new KMSClient({ region: runtime.config.awsRegion }), keyId);
 }
 
 /** The signing key store of a service runtime: the auth table, sealed as the configuration says. */
-export function keyStoreFor(
-  runtime: Pick<ServiceRuntime, 'config' | 'connection' | 'doc'>,
-): KeyStore {
+export function keyStoreFor(runtime: Pick<ServiceRuntime, 'config' | 'doc'>): KeyStore {
   return new KeyStore(runtime.doc, runtime.config.tables.auth, privateKeyVault(runtime));
 }

@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
-import { DEFAULT_CLIENT_SCOPES } from '../../bearer/scopes.js';
 import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { clientInputSchema, clientView, type StoredClient, secretInputSchema } from '../client.js';
-import type { ClientStore } from '../client-store.js';
-import { digestSecret, generateSecret, lastDigits } from '../secrets.js';
+import {
+  clientInputSchema,
+  clientView,
+  newClient,
+  newSecret,
+  secretInputSchema,
+  secretView,
+} from '../domain/client.js';
+import type { ClientStore } from '../store/client-store.js';
 import { clientData, clientPage, createdSecretData } from './schemas.js';
 
 /** Ids the service assigns are UUIDs; anything else cannot name a stored client. */
@@ -36,19 +41,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
   );
   app.post('/clients', async (c) => {
     const input = await readJsonBody(c, clientInputSchema);
-    const at = iso();
-    const client: StoredClient = {
-      id: randomUUID(),
-      name: input.name,
-      scopes: input.scopes ?? [...DEFAULT_CLIENT_SCOPES],
-      metadata: input.metadata ?? {},
-      createdAt: at,
-      updatedAt: at,
-      secrets: {},
-    };
-    if (input.description !== undefined) client.description = input.description;
-    if (input.accessTokenLifetime !== undefined)
-      client.accessTokenLifetime = input.accessTokenLifetime;
+    const client = newClient(input, randomUUID(), iso());
     await store.create(client);
     return c.json({ data: clientView(client) }, 201);
   });
@@ -133,18 +126,9 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
   app.post('/clients/:id/secrets', async (c) => {
     const id = idParam(c.req.param('id'));
     const input = await readJsonBody(c, secretInputSchema);
-    const clear = generateSecret();
-    const secret = {
-      id: randomUUID(),
-      name: input.name,
-      digest: digestSecret(clear),
-      lastDigits: lastDigits(clear),
-      metadata: input.metadata ?? {},
-      createdAt: iso(),
-    };
+    const { secret, clear } = newSecret(input, randomUUID(), iso());
     await store.addSecret(id, secret);
-    const { digest: _digest, ...shown } = secret;
-    return c.json({ data: { ...shown, clear } });
+    return c.json({ data: { ...secretView(secret), clear } });
   });
 
   app.delete(

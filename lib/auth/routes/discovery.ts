@@ -3,10 +3,10 @@ import { ALL_SCOPES } from '../../bearer/scopes.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { SIGNING_ALG } from '../keys/generate.js';
-import type { SigningKeys } from '../keys/signing-keys.js';
+import { KEY_SET_CACHE_SECONDS, type SigningKeys } from '../keys/signing-keys.js';
 import { discoverySchema, jwksSchema } from './schemas.js';
 
-const PUBLIC_CACHE = 'public, max-age=300';
+const PUBLIC_CACHE = `public, max-age=${KEY_SET_CACHE_SECONDS}`;
 
 /** OIDC discovery (both well-known paths) and the JWKS. Unauthenticated, cacheable, never redirecting. */
 export function discoveryRoutes(app: Hono<AppEnv>, issuer: string, keys: SigningKeys): void {

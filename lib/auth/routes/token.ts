@@ -5,11 +5,11 @@ import { sourceAddress } from '../../http/runtime-bindings.js';
 import type { AppEnv } from '../../http/types.js';
 import { recordMetric } from '../../observability/metrics.js';
 import { describe } from '../../openapi/describe.js';
-import { hashedClientId } from '../client-id-hash.js';
+import type { TokenService } from '../commands/token-service.js';
+import { hashedClientId } from '../domain/client-id-hash.js';
+import { OAuthError } from '../domain/oauth-error.js';
+import { parseTokenRequest } from '../domain/token-request.js';
 import { PrivateKeyUnavailableError } from '../keys/private-key-vault.js';
-import { OAuthError } from '../oauth-error.js';
-import { parseTokenRequest } from '../token-request.js';
-import type { TokenService } from '../token-service.js';
 import { oauthErrorSchema, tokenRequestSchema, tokenSchema } from './schemas.js';
 
 export const TOKEN_PATH = '/oauth/token';

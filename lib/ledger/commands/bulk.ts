@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { metadataMap } from '../../validation/common.js';
 import { addressSchema, createTransactionSchema } from './create-transaction.js';
+import type { MetadataTarget } from './metadata.js';
+import type { LedgerOperation } from './operations.js';
 import { revertBodySchema } from './revert-transaction.js';
 
 /** API.md §3.2: more than this many elements → 413 BULK_SIZE_EXCEEDED. */
@@ -56,3 +58,52 @@ export const bulkElementSchema = v.variant(
 export type BulkElement = v.InferOutput<typeof bulkElementSchema>;
 
 export const toId = (value: bigint | number | string): number => Number(value);
+
+/** A bulk element as the operation a single request would ask for (bulk elements have no dry run). */
+export function operationOf(element: BulkElement): LedgerOperation {
+  const ik = element.ik !== undefined ? { idempotencyKey: element.ik } : {};
+  switch (element.action) {
+    case 'CREATE_TRANSACTION':
+      return {
+        kind: 'create',
+        input: element.data,
+        options: { dryRun: false, force: false, ...ik },
+      };
+    case 'ADD_METADATA':
+      return {
+        kind: 'metadata',
+        target: target(element.data),
+        change: { kind: 'save', metadata: element.data.metadata },
+        options: { dryRun: false, ...ik },
+      };
+    case 'DELETE_METADATA':
+      return {
+        kind: 'metadata',
+        target: target(element.data),
+        change: { kind: 'delete', key: element.data.key },
+        options: { dryRun: false, ...ik },
+      };
+    case 'REVERT_TRANSACTION':
+      return {
+        kind: 'revert',
+        id: toId(element.data.id),
+        body: element.data.metadata ? { metadata: element.data.metadata } : {},
+        options: {
+          force: element.data.force === true,
+          atEffectiveDate: element.data.atEffectiveDate === true,
+          dryRun: false,
+          ...ik,
+        },
+      };
+  }
+}
+
+function target(
+  data:
+    | { targetType: 'ACCOUNT'; targetId: string }
+    | { targetType: 'TRANSACTION'; targetId: bigint | number | string },
+): MetadataTarget {
+  return data.targetType === 'ACCOUNT'
+    ? { type: 'ACCOUNT', address: data.targetId }
+    : { type: 'TRANSACTION', id: toId(data.targetId) };
+}

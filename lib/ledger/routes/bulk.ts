@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import * as v from 'valibot';
-import { BulkSizeExceededError, PlatformError, ValidationError } from '../../errors/index.js';
+import { BulkSizeExceededError, type PlatformError, ValidationError } from '../../errors/index.js';
 import { contractError } from '../../http/error-mapper.js';
 import { readBodyText, readJsonBody, withoutNullFields } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
@@ -9,28 +9,11 @@ import type { AppEnv } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { BOOLEAN, describe, query } from '../../openapi/describe.js';
 import { validate } from '../../validation/validate.js';
-import { type BulkElement, bulkElementSchema, MAX_BULK_ELEMENTS, toId } from '../commands/bulk.js';
-import type { MetadataTarget } from '../commands/metadata.js';
-import { type LedgerOperation, operationRequest } from '../commands/operations.js';
-import { revertIdempotency, revertTransactionWrite } from '../commands/revert-transaction.js';
-import type { ScriptStateReads } from '../commands/script-transaction.js';
-import type { LedgerRecord, WriteRequest } from '../domain/change.js';
-import type { Transaction } from '../domain/transaction.js';
-import type { CommandOutcome, LedgerCommands } from '../sequencer/ledger-commands.js';
+import { type BulkElement, bulkElementSchema, MAX_BULK_ELEMENTS } from '../commands/bulk.js';
+import { type BulkDeps, type ElementOutcome, runBulk } from '../commands/run-bulk.js';
+import type { CommandOutcome } from '../sequencer/ledger-commands.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
-import type { TransactionReads } from '../store/transaction-reads.js';
-import type { LedgerWriter } from '../store/writer.js';
 import { bulkResponseSchema } from './schemas.js';
-
-/** Raised inside an atomic bulk so the response can say which element failed. */
-class ElementFailure extends Error {
-  constructor(
-    readonly index: number,
-    readonly error: PlatformError,
-  ) {
-    super(error.message);
-  }
-}
 
 type ElementResult = {
   responseType: string;
@@ -43,13 +26,6 @@ type ElementResult = {
 /** The reference's streaming bulk: JSON elements one after another in the body (not an array). */
 const JSON_STREAM = /^application\/vnd\.formance\.ledger\.api\.v2\.bulk\+json-stream\s*(;.*)?$/i;
 /**
- * Elements of a `parallel` bulk in flight at once. Every write of a ledger commits through its HEAD, so running
- * them at once only pays when they can be group-committed (a relay is configured, as on AWS and `npm start`);
- * without one they run one at a time, a schedule the reference's parallel mode allows too.
- */
-const PARALLELISM = 10;
-
-/**
  * POST /v2/<ledger>/_bulk (API.md §3.2). Every element is validated before anything runs, and every element gets
  * a result, in order, each with the `logID` the SDK's models require (0 for an error). Non-atomic: elements run
  * one by one — or up to 10 at once with `parallel` —, and after the first failure the rest are not applied
@@ -57,16 +33,7 @@ const PARALLELISM = 10;
  * none; an element may revert or add metadata to a transaction an earlier element creates. 400 when any element
  * failed. `atomic` with `parallel` is refused, as the reference does.
  */
-export function bulkRoutes(
-  app: Hono<AppEnv>,
-  deps: {
-    lookup: LedgerLookup;
-    writer: LedgerWriter;
-    commands: LedgerCommands;
-    reads: TransactionReads;
-    scriptState: (ledger: LedgerRecord) => ScriptStateReads;
-  },
-): void {
+export function bulkRoutes(app: Hono<AppEnv>, deps: BulkDeps & { lookup: LedgerLookup }): void {
   app.post(
     '/v2/:ledger/_bulk',
     describe({
@@ -89,7 +56,6 @@ export function bulkRoutes(
   );
   app.post('/v2/:ledger/_bulk', async (c) => {
     const ledger = await deps.lookup.resolve(c.req.param('ledger'));
-    const readTransaction = async (id: number) => (await deps.reads.get(ledger, id))?.tx;
     const atomic = booleanFlag(c.req.query('atomic'), 'atomic');
     const parallel = booleanFlag(c.req.query('parallel'), 'parallel');
     const continueOnFailure = booleanFlag(c.req.query('continueOnFailure'), 'continueOnFailure');
@@ -108,12 +74,8 @@ export function bulkRoutes(
       validate(bulkElementSchema, withoutNullFields(element), `body.${i}`),
     );
 
-    const results = atomic
-      ? await runAtomic(ledger, elements, deps.writer, readTransaction, deps.scriptState(ledger))
-      : await runEach(elements, (element) => deps.commands.execute(ledger, operationOf(element)), {
-          parallel: parallel && deps.commands.groupCommits,
-          continueOnFailure,
-        });
+    const outcomes = await runBulk(ledger, elements, { atomic, parallel, continueOnFailure }, deps);
+    const results = outcomes.map((outcome, i) => elementResult(elements[i]!, outcome));
     const firstError = results.find((r) => r.responseType === 'ERROR');
     return jsonResponse(
       c,
@@ -126,108 +88,6 @@ export function bulkRoutes(
       firstError ? 400 : 200,
     );
   });
-}
-
-/** All elements in one commit, never relayed (a sequenced writer decides requests one by one): all or none. */
-async function runAtomic(
-  ledger: LedgerRecord,
-  elements: BulkElement[],
-  writer: LedgerWriter,
-  readTransaction: (id: number) => Promise<Transaction | undefined>,
-  scriptState: ScriptStateReads,
-): Promise<ElementResult[]> {
-  try {
-    const requests = await Promise.all(
-      elements.map(async (e, i) => {
-        const operation = operationOf(e);
-        try {
-          // A revert of a transaction an earlier element creates is built when decided, from the bulk's own items.
-          if (
-            operation.kind === 'revert' &&
-            !(await readTransaction(operation.id)) &&
-            createsEarlier(elements, i)
-          )
-            return tagged(i, revertInBulk(ledger, operation));
-          return tagged(i, await operationRequest(ledger, operation, readTransaction, scriptState));
-        } catch (err) {
-          throw err instanceof PlatformError ? new ElementFailure(i, err) : err;
-        }
-      }),
-    );
-    const outcomes = await writer.writeAtomic(ledger, requests);
-    return outcomes.map((o, i) =>
-      success(
-        elements[i]!,
-        o.kind === 'committed' ? { kind: 'committed', result: o.result, logId: o.log.id } : o,
-      ),
-    );
-  } catch (err) {
-    if (!(err instanceof ElementFailure)) throw err;
-    return elements.map((_, i) =>
-      i === err.index
-        ? failed(err.error)
-        : notApplied(`the atomic bulk failed at element ${err.index}`),
-    );
-  }
-}
-
-/**
- * Elements one by one, or `parallel`: up to PARALLELISM at once, results in element order. After a failure,
- * elements not started yet are not applied unless `continueOnFailure`.
- */
-async function runEach(
-  elements: BulkElement[],
-  execute: (element: BulkElement) => Promise<CommandOutcome>,
-  options: { parallel: boolean; continueOnFailure: boolean },
-): Promise<ElementResult[]> {
-  const results: ElementResult[] = new Array(elements.length);
-  let failedAt: number | undefined;
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < elements.length; i = next++) {
-      if (failedAt !== undefined && !options.continueOnFailure) {
-        results[i] = notApplied(`element ${failedAt} failed`);
-        continue;
-      }
-      try {
-        results[i] = success(elements[i]!, await execute(elements[i]!));
-      } catch (err) {
-        if (!(err instanceof PlatformError)) throw err;
-        results[i] = failed(err);
-        failedAt ??= i;
-      }
-    }
-  };
-  await Promise.all(
-    Array.from({ length: options.parallel ? Math.min(PARALLELISM, elements.length) : 1 }, worker),
-  );
-  return results;
-}
-
-/** Whether an element before `index` creates a transaction (so a revert may name one that does not exist yet). */
-const createsEarlier = (elements: BulkElement[], index: number) =>
-  elements.slice(0, index).some((e) => e.action === 'CREATE_TRANSACTION');
-
-/** A revert decided over the bulk's items: the original is the one the snapshot or an earlier element holds. */
-function revertInBulk(
-  ledger: LedgerRecord,
-  operation: Extract<LedgerOperation, { kind: 'revert' }>,
-): WriteRequest<unknown> {
-  return {
-    ledger,
-    reads: { transactions: [operation.id] },
-    dryRun: false,
-    ...revertIdempotency(operation.id, operation.body, operation.options),
-    decide(state, context) {
-      return revertTransactionWrite(
-        ledger,
-        operation.id,
-        state.transaction(operation.id)?.tx,
-        operation.body,
-        operation.options,
-      ).decide(state, context);
-    },
-  };
 }
 
 /**
@@ -269,67 +129,11 @@ function parseElement(text: string, index: number): unknown {
   }
 }
 
-/** A bulk element as the operation a single request would ask for (bulk elements have no dry run). */
-function operationOf(element: BulkElement): LedgerOperation {
-  const ik = element.ik !== undefined ? { idempotencyKey: element.ik } : {};
-  switch (element.action) {
-    case 'CREATE_TRANSACTION':
-      return {
-        kind: 'create',
-        input: element.data,
-        options: { dryRun: false, force: false, ...ik },
-      };
-    case 'ADD_METADATA':
-      return {
-        kind: 'metadata',
-        target: target(element.data),
-        change: { kind: 'save', metadata: element.data.metadata },
-        options: { dryRun: false, ...ik },
-      };
-    case 'DELETE_METADATA':
-      return {
-        kind: 'metadata',
-        target: target(element.data),
-        change: { kind: 'delete', key: element.data.key },
-        options: { dryRun: false, ...ik },
-      };
-    case 'REVERT_TRANSACTION':
-      return {
-        kind: 'revert',
-        id: toId(element.data.id),
-        body: element.data.metadata ? { metadata: element.data.metadata } : {},
-        options: {
-          force: element.data.force === true,
-          atEffectiveDate: element.data.atEffectiveDate === true,
-          dryRun: false,
-          ...ik,
-        },
-      };
-  }
-}
-
-function target(
-  data:
-    | { targetType: 'ACCOUNT'; targetId: string }
-    | { targetType: 'TRANSACTION'; targetId: bigint | number | string },
-): MetadataTarget {
-  return data.targetType === 'ACCOUNT'
-    ? { type: 'ACCOUNT', address: data.targetId }
-    : { type: 'TRANSACTION', id: toId(data.targetId) };
-}
-
-/** Wraps a request so an error in its decision names the element (atomic bulks decide all elements at once). */
-function tagged(index: number, request: WriteRequest<unknown>): WriteRequest<unknown> {
-  return {
-    ...request,
-    decide(state, context) {
-      try {
-        return request.decide(state, context);
-      } catch (err) {
-        throw err instanceof PlatformError ? new ElementFailure(index, err) : err;
-      }
-    },
-  };
+/** An element's result as the contract shows it. */
+function elementResult(element: BulkElement, outcome: ElementOutcome): ElementResult {
+  if (outcome.kind === 'failed') return failed(outcome.error);
+  if (outcome.kind === 'not-applied') return notApplied(outcome.why);
+  return success(element, outcome.outcome);
 }
 
 function success(element: BulkElement, outcome: CommandOutcome): ElementResult {

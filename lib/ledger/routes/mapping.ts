@@ -1,4 +1,3 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { readJsonBody } from '../../http/json-body.js';
@@ -8,7 +7,7 @@ import { describe } from '../../openapi/describe.js';
 import { updateMappingWrite } from '../commands/mapping.js';
 import { mappingView, parseMapping } from '../domain/mapping.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
-import { mappingKey, parseStoredMapping } from '../store/mapping-item.js';
+import type { MappingReads } from '../store/mapping-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import { mappingBodySchema, mappingSchema } from './schemas.js';
 import { resolveV1Ledger } from './v1-ledger.js';
@@ -16,8 +15,7 @@ import { resolveV1Ledger } from './v1-ledger.js';
 export interface MappingRoutesDeps {
   lookup: LedgerLookup;
   writer: LedgerWriter;
-  doc: DynamoDBDocumentClient;
-  tableFor: (bucket: string) => string;
+  mappings: MappingReads;
 }
 
 /**
@@ -27,7 +25,7 @@ export interface MappingRoutesDeps {
  */
 export function mappingRoutes(
   app: Hono<AppEnv>,
-  { lookup, writer, doc, tableFor }: MappingRoutesDeps,
+  { lookup, writer, mappings }: MappingRoutesDeps,
 ): void {
   const answer = (c: Context, data: unknown) =>
     c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
@@ -46,14 +44,8 @@ export function mappingRoutes(
   );
   app.get('/:ledger/mapping', async (c) => {
     const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
-    const { Item } = await doc.send(
-      new GetCommand({
-        TableName: tableFor(ledger.bucket),
-        Key: mappingKey(ledger.name),
-        ConsistentRead: true,
-      }),
-    );
-    return answer(c, Item ? mappingView(parseStoredMapping(String(Item.mapping))) : null);
+    const mapping = await mappings.get(ledger);
+    return answer(c, mapping ? mappingView(mapping) : null);
   });
 
   app.put(

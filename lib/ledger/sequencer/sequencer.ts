@@ -3,6 +3,7 @@ import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamod
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { batchPut } from '../../dynamo/batch-put.js';
 import { isConditionFailure, isThrottling } from '../../dynamo/errors.js';
+import { attemptOf, retryWithBackoff } from '../../dynamo/retry.js';
 import { PlatformError, ValidationError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { recordMetric } from '../../observability/metrics.js';
@@ -29,7 +30,7 @@ import { readKeys } from '../store/ledger-state.js';
 import { OverlayView } from '../store/overlay-view.js';
 import { scriptStateReads } from '../store/script-state.js';
 import { parseStoredTransaction } from '../store/transaction-reads.js';
-import type { LedgerWriter } from '../store/writer.js';
+import { counted, type LedgerWriter } from '../store/writer.js';
 import type { Intent, IntentResult, OperationOutcome } from './intent.js';
 import { putResults, settleBatch } from './settle.js';
 
@@ -122,20 +123,17 @@ export class LedgerSequencer {
       if (known) results.set(intent.reqId, known);
       return !known;
     });
-    for (let attempt = 1; ; attempt++) {
-      const batch = await this.attempt(fresh);
-      if (batch === 'retry') {
-        recordMetric('LedgerRetries', { mode: 'group' });
-        if (attempt >= MAX_COMMIT_ATTEMPTS)
-          throw new Error(
-            `ledger ${this.options.ledger.name}: batch not committed after ${attempt} attempts`,
-          );
-        await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
-        continue;
-      }
-      for (const [reqId, result] of batch.results) results.set(reqId, result);
-      return { results, deferred: batch.deferred };
-    }
+    const batch = await retryWithBackoff(
+      async () => attemptOf(counted(await this.attempt(fresh), 'group')),
+      { maxAttempts: MAX_COMMIT_ATTEMPTS },
+      (attempts) => {
+        throw new Error(
+          `ledger ${this.options.ledger.name}: batch not committed after ${attempts} attempts`,
+        );
+      },
+    );
+    for (const [reqId, result] of batch.results) results.set(reqId, result);
+    return { results, deferred: batch.deferred };
   }
 
   private async attempt(

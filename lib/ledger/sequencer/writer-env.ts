@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { LedgerWriterConfig } from '../../config/env.js';
 import { createDocumentClient } from '../../dynamo/client.js';
-import { ConfigurationError } from '../../errors/index.js';
-import { createRuntime } from '../../platform/runtime.js';
-import { sqsClientFromEnv } from '../../sqs/client.js';
+import { createLogger } from '../../observability/logger.js';
+import { createSqsClient } from '../../sqs/client.js';
 import { BucketTables } from '../store/bucket-tables.js';
 import { LedgerLookup } from '../store/ledger-lookup.js';
 import { LedgerRegistry } from '../store/registry.js';
@@ -14,19 +14,16 @@ import type { WriterDeps } from './writer-handler.js';
 export const DRAIN_MS = 10_000;
 
 /**
- * What the ledger writer Lambda needs, from its environment: the platform's (`createRuntime`: stage, base URL,
- * tables), `LEDGER_BUCKET_TABLES`, and `LEDGER_INGRESS_QUEUE_URL` (required). Here rather than in the function
- * file so the stack's tests can check the environment it sets passes this validation.
+ * What the ledger writer Lambda needs, from its configuration (`ledgerWriterConfigFromEnv`: the services' tables
+ * and buckets, and the ingress queue it cannot do without). Its one composition, used by functions/ledger-writer.ts,
+ * which the local platform runs as its worker processes; the stack's tests check the environment it sets.
  */
-export function writerDepsFromEnv(
-  env: NodeJS.ProcessEnv,
+export function writerDeps(
+  config: LedgerWriterConfig,
 ): WriterDeps & { ingress: NonNullable<WriterDeps['ingress']> } {
-  const runtime = createRuntime(env);
-  const queueUrl = env.LEDGER_INGRESS_QUEUE_URL;
-  if (!queueUrl) throw new ConfigurationError('LEDGER_INGRESS_QUEUE_URL is required');
   // Amounts are read back as bigint (rule 1), as in the ledger service.
-  const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
-  const buckets = BucketTables.fromEnv(runtime.config.tables.ledger, env.LEDGER_BUCKET_TABLES);
+  const doc = createDocumentClient(config.dynamo, { bigintNumbers: true });
+  const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   return {
     doc,
@@ -38,7 +35,11 @@ export function writerDepsFromEnv(
     lookup: new LedgerLookup(new LedgerRegistry(doc, buckets)),
     tableFor,
     owner: randomUUID(),
-    logger: runtime.logger,
-    ingress: { sqs: sqsClientFromEnv(env), queueUrl, drainMs: DRAIN_MS },
+    logger: createLogger(config.logLevel),
+    ingress: {
+      sqs: createSqsClient(config.sqs),
+      queueUrl: config.queues['ledger-ingress'],
+      drainMs: DRAIN_MS,
+    },
   };
 }

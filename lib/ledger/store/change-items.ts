@@ -1,3 +1,4 @@
+import type { TransactItem } from '../../dynamo/transact-item.js';
 import { ConflictError } from '../../errors/index.js';
 import { canonicalJson } from '../../json/canonical.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
@@ -16,22 +17,7 @@ import { encodeMove, moveKey } from './move-codec.js';
 
 /** One action of a TransactWriteItems, with the error to raise if its own condition fails. */
 export interface Write {
-  item: {
-    Put?: {
-      TableName: string;
-      Item: Record<string, unknown>;
-      ConditionExpression?: string;
-      ExpressionAttributeNames?: Record<string, string>;
-      ExpressionAttributeValues?: Record<string, unknown>;
-    };
-    Delete?: {
-      TableName: string;
-      Key: ItemKey;
-      ConditionExpression?: string;
-      ExpressionAttributeNames?: Record<string, string>;
-      ExpressionAttributeValues?: Record<string, unknown>;
-    };
-  };
+  item: TransactItem;
   onConditionFailure?: () => Error;
   /**
    * A new transaction's item: a sequenced writer puts it right after its commit rather than in it (it is rebuilt

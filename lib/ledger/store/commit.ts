@@ -134,7 +134,7 @@ export function collapse<W extends Write>(writes: W[]): W[] {
     const target = put
       ? `${put.TableName}\u0000${keyString(put.Item as ItemKey)}`
       : del
-        ? `${del.TableName}\u0000${keyString(del.Key)}`
+        ? `${del.TableName}\u0000${keyString(del.Key as ItemKey)}`
         : `#${byKey.size}`;
     const earlier = byKey.get(target);
     const condition = earlier?.item.Put ?? earlier?.item.Delete;

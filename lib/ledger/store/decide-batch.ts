@@ -162,7 +162,7 @@ function idempotencyWrite<T>(
 function overlay(view: ItemView, writes: readonly CommitWrite[]): void {
   for (const w of writes) {
     if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item);
-    if (w.item.Delete) view.delete(keyString(w.item.Delete.Key));
+    if (w.item.Delete) view.delete(keyString(w.item.Delete.Key as ItemKey));
   }
 }
 

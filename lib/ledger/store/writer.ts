@@ -1,6 +1,8 @@
 import { type DynamoDBDocumentClient, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { isTransactionConflict } from '../../dynamo/errors.js';
-import { DependencyThrottledError, ValidationError } from '../../errors/index.js';
+import { retryRaces } from '../../dynamo/optimistic.js';
+import { attemptOf, retryWithBackoff, sleepMs } from '../../dynamo/retry.js';
+import { ValidationError } from '../../errors/index.js';
 import { recordMetric } from '../../observability/metrics.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
@@ -21,8 +23,10 @@ export { MAX_TRANSACTION_ITEMS } from './commit.js';
 export type { WriteOutcome } from './decide-batch.js';
 export type { Head } from './head.js';
 
-/** Attempts before answering 503: with the backoff below, a writer waits at most ~4 s in all. */
+/** Attempts before answering 503: with BACKOFF, a writer waits at most ~4 s in all. */
 const MAX_ATTEMPTS = 10;
+/** Full jitter, capped at 1 s: spreads out writers that collided on the sequencer. */
+const BACKOFF = { maxDelayMs: 1000 };
 
 export interface WriterOptions {
   doc: DynamoDBDocumentClient;
@@ -57,7 +61,7 @@ export class LedgerWriter {
 
   constructor(private readonly options: WriterOptions) {
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.sleep = options.sleep ?? sleepMs;
     this.mappings = new MappingCache(options.doc);
   }
 
@@ -86,14 +90,18 @@ export class LedgerWriter {
     request: WriteRequest<T>,
     contention: number,
   ): Promise<WriteOutcome<T> | Relay> {
-    for (let n = 1; ; n++) {
-      const outcome = await this.attempt(request.ledger, [request], { relayWhenLed: true });
-      if (isRelay(outcome)) return outcome;
-      if (outcome !== 'retry') return outcome[0]!;
-      recordMetric('LedgerRetries', { mode: 'direct' });
-      if (n >= contention) return { relay: true };
-      await this.sleep(Math.random() * Math.min(1000, 10 * 2 ** n));
-    }
+    return retryWithBackoff<WriteOutcome<T> | Relay>(
+      async () => {
+        const outcome = counted(
+          await this.attempt(request.ledger, [request], { relayWhenLed: true }),
+          'direct',
+        );
+        if (isRelay(outcome)) return { done: true, value: outcome };
+        return outcome === 'retry' ? { done: false } : { done: true, value: outcome[0]! };
+      },
+      { ...BACKOFF, maxAttempts: contention, sleep: this.sleep },
+      () => ({ relay: true }),
+    );
   }
 
   /** A log-less write of HEAD's own state (see MappingWriteRequest); answers the decision's result. */
@@ -101,18 +109,13 @@ export class LedgerWriter {
     return this.retrying(() => this.attemptHead(request));
   }
 
-  private async retrying<R>(attempt: () => Promise<R | 'retry'>): Promise<R> {
-    for (let n = 1; ; n++) {
-      const outcome = await attempt();
-      if (outcome !== 'retry') return outcome;
-      recordMetric('LedgerRetries', { mode: 'direct' });
-      if (n >= MAX_ATTEMPTS)
-        throw new DependencyThrottledError(
-          'the ledger is busy with concurrent writes; retry shortly',
-        );
-      // Full jitter, capped: spreads out writers that collided on the sequencer.
-      await this.sleep(Math.random() * Math.min(1000, 10 * 2 ** n));
-    }
+  private retrying<R>(attempt: () => Promise<R | 'retry'>): Promise<R> {
+    return retryRaces(async () => attemptOf(counted(await attempt(), 'direct')), {
+      ...BACKOFF,
+      maxAttempts: MAX_ATTEMPTS,
+      sleep: this.sleep,
+      busy: 'the ledger is busy with concurrent writes; retry shortly',
+    });
   }
 
   /** One TransactGetItems of HEAD and `reads`, and the mapping HEAD names; `retry` on a concurrent writer. */
@@ -253,6 +256,12 @@ export class LedgerWriter {
 export interface Relay {
   relay: true;
   until?: number;
+}
+
+/** A write to be decided again (another writer moved HEAD first) is counted, then retried as before. */
+export function counted<T>(outcome: T | 'retry', mode: 'direct' | 'group'): T | 'retry' {
+  if (outcome === 'retry') recordMetric('LedgerRetries', { mode });
+  return outcome;
 }
 
 const isRelay = (value: unknown): value is Relay =>

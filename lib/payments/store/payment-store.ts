@@ -1,7 +1,8 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { commitUnlessRaced, retryRaces, type TransactItem } from '../../dynamo/optimistic.js';
+import { commitUnlessRaced, retryRaces } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
+import type { TransactItem } from '../../dynamo/transact-item.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { type PaymentFilter, sortableCreatedAt } from '../domain/input.js';

@@ -6,10 +6,14 @@ import {
 import type { JWK } from 'jose';
 import { JWKS_ITEM_KEY, type JwksItem } from '../../bearer/jwks-item.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
-import type { GeneratedKey } from './lifecycle.js';
-import { CLEAR_KEYS, type PrivateKeyVault, type StoredPrivateKey } from './private-key-vault.js';
-
-const privateKey = (kid: string) => ({ pk: `SIGNING_KEY#${kid}`, sk: 'PRIVATE' });
+import type { TransactItem } from '../../dynamo/transact-item.js';
+import type { GeneratedKey } from '../keys/lifecycle.js';
+import {
+  CLEAR_KEYS,
+  type PrivateKeyVault,
+  type StoredPrivateKey,
+} from '../keys/private-key-vault.js';
+import { privateKeyKey } from './keys.js';
 
 /**
  * Signing keys in the auth table: the published set in one item (read by every service), each private key in
@@ -33,7 +37,7 @@ export class KeyStore {
 
   async readPrivateKey(kid: string): Promise<JWK | undefined> {
     const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.table, Key: privateKey(kid), ConsistentRead: true }),
+      new GetCommand({ TableName: this.table, Key: privateKeyKey(kid), ConsistentRead: true }),
     );
     if (!Item) return undefined;
     return this.vault.open(
@@ -47,7 +51,11 @@ export class KeyStore {
     const puts = await Promise.all(keys.map((k) => this.putPrivate(k)));
     return this.transact([
       {
-        Put: { TableName: this.table, Item: set, ConditionExpression: 'attribute_not_exists(pk)' },
+        Put: {
+          TableName: this.table,
+          Item: { ...set },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       },
       ...puts,
     ]);
@@ -65,30 +73,28 @@ export class KeyStore {
       {
         Put: {
           TableName: this.table,
-          Item: set,
+          Item: { ...set },
           ConditionExpression: 'version = :v',
           ExpressionAttributeValues: { ':v': expectedVersion },
         },
       },
       put,
-      ...retired.map((kid) => ({ Delete: { TableName: this.table, Key: privateKey(kid) } })),
+      ...retired.map((kid) => ({ Delete: { TableName: this.table, Key: privateKeyKey(kid) } })),
     ]);
   }
 
-  private async putPrivate(key: GeneratedKey) {
+  private async putPrivate(key: GeneratedKey): Promise<TransactItem> {
     const stored = await this.vault.seal(key.kid, key.privateJwk);
     return {
       Put: {
         TableName: this.table,
-        Item: { ...privateKey(key.kid), ...stored, alg: key.alg, createdAt: key.createdAt },
+        Item: { ...privateKeyKey(key.kid), ...stored, alg: key.alg, createdAt: key.createdAt },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
   }
 
-  private async transact(
-    items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>,
-  ): Promise<boolean> {
+  private async transact(items: TransactItem[]): Promise<boolean> {
     try {
       await this.doc.send(new TransactWriteCommand({ TransactItems: items }));
       return true;

@@ -1,9 +1,11 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isConditionFailure } from '../dynamo/errors.js';
-import { hashedClientId } from './client-id-hash.js';
-import { addressGroup, mayEvaluate, type ThrottlePolicy, windowStart } from './throttle.js';
+import { isConditionFailure } from '../../dynamo/errors.js';
+import { hashedClientId } from '../domain/client-id-hash.js';
+import { addressGroup, mayEvaluate, type ThrottlePolicy, windowStart } from '../domain/throttle.js';
+import { type AuthItemKey, throttleClientKey, throttleSourceKey } from './keys.js';
 
-type Key = { pk: string; sk: string };
+/** A counter outlives its window by this much, so a late release still finds it (TTL deletes it after). */
+const EXPIRY_GRACE_SECONDS = 60;
 
 /**
  * Attempts reserved for one token request: given back when it authenticates, kept as failures otherwise.
@@ -14,10 +16,7 @@ export interface Reservation {
   release(): Promise<void>;
 }
 
-/**
- * Failure budgets in the auth table: one counter item per (budget, window), expiring by TTL. Client ids are
- * hashed into the key so that any presented id, however long or strange, makes a small, valid key.
- */
+/** Failure budgets in the auth table: one counter item per (budget, window), expiring by TTL. */
 export class ThrottleStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
@@ -35,18 +34,19 @@ export class ThrottleStore {
     nowMs: number,
   ): Promise<Reservation | undefined> {
     const keys = throttleKeys(clientId, address, nowMs, this.policy);
-    const expiresAt =
-      windowStart(nowMs, this.policy.windowSeconds) + this.policy.windowSeconds + 60;
+    const { windowSeconds } = this.policy;
+    const expiresAtSeconds =
+      windowStart(nowMs, windowSeconds) + windowSeconds + EXPIRY_GRACE_SECONDS;
     const [client, source] = await Promise.all([
-      this.increment(keys.client, this.policy.maxFailuresPerClient, expiresAt),
-      this.increment(keys.source, this.policy.maxFailuresPerSource, expiresAt),
+      this.increment(keys.client, this.policy.maxFailuresPerClient, expiresAtSeconds),
+      this.increment(keys.source, this.policy.maxFailuresPerSource, expiresAtSeconds),
     ]);
     const held = [
       ...(client !== undefined ? [keys.client] : []),
       ...(source !== undefined ? [keys.source] : []),
     ];
     const release = () =>
-      Promise.all(held.map((key) => this.decrement(key, expiresAt))).then(
+      Promise.all(held.map((key) => this.decrement(key, expiresAtSeconds))).then(
         () => undefined,
         () => undefined,
       );
@@ -56,7 +56,11 @@ export class ThrottleStore {
   }
 
   /** Adds one unless the counter has reached `limit`; the new count, or undefined when refused. */
-  private async increment(Key: Key, limit: number, expiresAt: number): Promise<number | undefined> {
+  private async increment(
+    Key: AuthItemKey,
+    limit: number,
+    expiresAtSeconds: number,
+  ): Promise<number | undefined> {
     try {
       const { Attributes } = await this.doc.send(
         new UpdateCommand({
@@ -64,7 +68,7 @@ export class ThrottleStore {
           Key,
           UpdateExpression: 'ADD attempts :one SET expiresAt = :exp',
           ConditionExpression: 'attribute_not_exists(attempts) OR attempts < :limit',
-          ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt, ':limit': limit },
+          ExpressionAttributeValues: { ':one': 1, ':exp': expiresAtSeconds, ':limit': limit },
           ReturnValues: 'UPDATED_NEW',
         }),
       );
@@ -76,7 +80,7 @@ export class ThrottleStore {
   }
 
   /** Gives one back. A counter already expired and deleted is not brought back. */
-  private async decrement(Key: Key, expiresAt: number): Promise<void> {
+  private async decrement(Key: AuthItemKey, expiresAtSeconds: number): Promise<void> {
     try {
       await this.doc.send(
         new UpdateCommand({
@@ -84,7 +88,7 @@ export class ThrottleStore {
           Key,
           UpdateExpression: 'ADD attempts :minus SET expiresAt = :exp',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':minus': -1, ':exp': expiresAt },
+          ExpressionAttributeValues: { ':minus': -1, ':exp': expiresAtSeconds },
         }),
       );
     } catch (err) {
@@ -93,16 +97,17 @@ export class ThrottleStore {
   }
 }
 
+/** The counters one token request reserves in: its client's and its source's, in the current window. */
 export function throttleKeys(
   clientId: string,
   address: string,
   nowMs: number,
-  policy: ThrottlePolicy,
-): { client: Key; source: Key } {
-  const sk = `W#${windowStart(nowMs, policy.windowSeconds)}`;
+  policy: Pick<ThrottlePolicy, 'windowSeconds'>,
+): { client: AuthItemKey; source: AuthItemKey } {
+  const start = windowStart(nowMs, policy.windowSeconds);
   const client = hashedClientId(clientId);
   return {
-    client: { pk: `THROTTLE#client#${client}`, sk },
-    source: { pk: `THROTTLE#source#${client}#${addressGroup(address)}`, sk },
+    client: throttleClientKey(client, start),
+    source: throttleSourceKey(client, addressGroup(address), start),
   };
 }

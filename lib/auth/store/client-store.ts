@@ -5,20 +5,18 @@ import {
   PutCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_CLIENT_SCOPES } from '../bearer/scopes.js';
-import { isConditionFailure } from '../dynamo/errors.js';
-import { queryPage } from '../dynamo/paginate.js';
-import { NotFoundError, ValidationError } from '../errors/index.js';
-import type { ListQuery, Page } from '../pagination/cursor.js';
+import { DEFAULT_CLIENT_SCOPES } from '../../bearer/scopes.js';
+import { isConditionFailure } from '../../dynamo/errors.js';
+import { queryPage } from '../../dynamo/paginate.js';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import type { ListQuery, Page } from '../../pagination/cursor.js';
 import {
   type ClientInput,
   MAX_SECRETS_PER_CLIENT,
   type StoredClient,
   type StoredSecret,
-} from './client.js';
-
-export const clientKey = (id: string) => ({ pk: `CLIENT#${id}`, sk: 'CLIENT' });
-const LIST_PARTITION = 'CLIENT';
+} from '../domain/client.js';
+import { CLIENT_LIST_PARTITION, clientKey, clientListSort } from './keys.js';
 
 /** Dynamic OAuth clients in the auth table: one item per client, secrets (digests only) inside it. */
 export class ClientStore {
@@ -40,8 +38,8 @@ export class ClientStore {
         TableName: this.table,
         Item: {
           ...clientKey(client.id),
-          gsi1pk: LIST_PARTITION,
-          gsi1sk: `${client.createdAt}#${client.id}`,
+          gsi1pk: CLIENT_LIST_PARTITION,
+          gsi1sk: clientListSort(client.createdAt, client.id),
           ...client,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -57,7 +55,7 @@ export class ClientStore {
           TableName: this.table,
           IndexName: 'gsi1',
           KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': LIST_PARTITION },
+          ExpressionAttributeValues: { ':p': CLIENT_LIST_PARTITION },
         },
         keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
         list: 'auth.clients',

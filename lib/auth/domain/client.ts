@@ -1,11 +1,12 @@
 import * as v from 'valibot';
-import { ALL_SCOPES } from '../bearer/scopes.js';
-import { boundedText, metadataMap, nonEmptyText } from '../validation/common.js';
+import { ALL_SCOPES, DEFAULT_CLIENT_SCOPES } from '../../bearer/scopes.js';
+import { boundedText, metadataMap, nonEmptyText } from '../../validation/common.js';
+import { digestSecret, generateSecret, lastDigits } from './secrets.js';
 
-/** Default token lifetime (API.md §2.1), and the bounds a client may choose within. */
-export const DEFAULT_TOKEN_LIFETIME = 3600;
-export const MIN_TOKEN_LIFETIME = 60;
-export const MAX_TOKEN_LIFETIME = 86_400;
+/** Default token lifetime (API.md §2.1): one hour; and the bounds a client may choose within. */
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
+export const MIN_TOKEN_LIFETIME_SECONDS = 60;
+export const MAX_TOKEN_LIFETIME_SECONDS = 24 * DEFAULT_TOKEN_LIFETIME_SECONDS;
 /** Secrets per client: enough for overlap during rotation and one per application, bounded item size. */
 export const MAX_SECRETS_PER_CLIENT = 20;
 
@@ -18,8 +19,8 @@ export const clientIdSchema = v.pipe(
 export const lifetimeSchema = v.pipe(
   v.number('must be a number of seconds'),
   v.integer('must be a whole number of seconds'),
-  v.minValue(MIN_TOKEN_LIFETIME, `must be at least ${MIN_TOKEN_LIFETIME}`),
-  v.maxValue(MAX_TOKEN_LIFETIME, `must be at most ${MAX_TOKEN_LIFETIME}`),
+  v.minValue(MIN_TOKEN_LIFETIME_SECONDS, `must be at least ${MIN_TOKEN_LIFETIME_SECONDS}`),
+  v.maxValue(MAX_TOKEN_LIFETIME_SECONDS, `must be at most ${MAX_TOKEN_LIFETIME_SECONDS}`),
 );
 
 const scopesSchema = v.pipe(
@@ -68,6 +69,43 @@ export interface StoredClient {
   secrets: Record<string, StoredSecret>;
 }
 
+/** A client as POST /clients creates it: absent options take their defaults, and it has no secret yet. */
+export function newClient(input: ClientInput, id: string, now: string): StoredClient {
+  const client: StoredClient = {
+    id,
+    name: input.name,
+    scopes: input.scopes ?? [...DEFAULT_CLIENT_SCOPES],
+    metadata: input.metadata ?? {},
+    createdAt: now,
+    updatedAt: now,
+    secrets: {},
+  };
+  if (input.description !== undefined) client.description = input.description;
+  if (input.accessTokenLifetime !== undefined)
+    client.accessTokenLifetime = input.accessTokenLifetime;
+  return client;
+}
+
+/** A generated secret: what is stored (its digest) and the clear value, shown once to whoever created it. */
+export function newSecret(
+  input: SecretInput,
+  id: string,
+  now: string,
+): { secret: StoredSecret; clear: string } {
+  const clear = generateSecret();
+  return {
+    secret: {
+      id,
+      name: input.name,
+      digest: digestSecret(clear),
+      lastDigits: lastDigits(clear),
+      metadata: input.metadata ?? {},
+      createdAt: now,
+    },
+    clear,
+  };
+}
+
 /** The Client as the API shows it: never a digest. */
 export function clientView(client: StoredClient) {
   return {
@@ -76,7 +114,7 @@ export function clientView(client: StoredClient) {
     ...(client.description !== undefined ? { description: client.description } : {}),
     scopes: client.scopes,
     metadata: client.metadata,
-    accessTokenLifetime: client.accessTokenLifetime ?? DEFAULT_TOKEN_LIFETIME,
+    accessTokenLifetime: client.accessTokenLifetime ?? DEFAULT_TOKEN_LIFETIME_SECONDS,
     createdAt: client.createdAt,
     updatedAt: client.updatedAt,
     secrets: Object.values(client.secrets)

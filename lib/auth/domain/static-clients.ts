@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
-import { ALL_SCOPES } from '../bearer/scopes.js';
-import type { Stage } from '../config/env.js';
-import { ConfigurationError } from '../errors/index.js';
+import { ALL_SCOPES } from '../../bearer/scopes.js';
+import type { Env, Stage, StaticClientsSource } from '../../config/env.js';
+import { ConfigurationError } from '../../errors/index.js';
 import { clientIdSchema, lifetimeSchema } from './client.js';
 import { digestSecret } from './secrets.js';
 
@@ -50,31 +49,22 @@ const fileSchema = v.strictObject({
 const MIN_STATIC_SECRET_LENGTH = 16;
 
 /**
- * Reads the auth configuration (YAML or JSON; JSON is YAML) from `AUTH_CONFIG` (a path) or `AUTH_CONFIG_INLINE`
- * (the text itself). Every problem is a ConfigurationError naming the source and the field, so a bad file stops
- * start-up with one clear line.
+ * The auth configuration (YAML or JSON; JSON is YAML) from its source (lib/config/env.ts: AUTH_CONFIG, a file, or
+ * AUTH_CONFIG_INLINE, the text itself); none, no static clients. Every problem is a ConfigurationError naming the
+ * source and the field, so a bad file stops start-up with one clear line.
  */
-export function loadAuthConfig(env: NodeJS.ProcessEnv, stage: Stage): AuthFileConfig {
-  if (env.AUTH_CONFIG) {
-    let text: string;
-    try {
-      text = readFileSync(env.AUTH_CONFIG, 'utf8');
-    } catch (err) {
-      throw new ConfigurationError(
-        `auth config ${env.AUTH_CONFIG}: cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`,
-      );
-    }
-    return parseAuthConfig(text, env.AUTH_CONFIG, env, stage);
-  }
-  if (env.AUTH_CONFIG_INLINE)
-    return parseAuthConfig(env.AUTH_CONFIG_INLINE, 'AUTH_CONFIG_INLINE', env, stage);
-  return { clients: [], resources: [] };
+export function loadAuthConfig(
+  source: StaticClientsSource | undefined,
+  stage: Stage,
+): AuthFileConfig {
+  if (!source) return { clients: [], resources: [] };
+  return parseAuthConfig(source.text, source.name, source.environment, stage);
 }
 
 export function parseAuthConfig(
   text: string,
   source: string,
-  env: NodeJS.ProcessEnv,
+  env: Env,
   stage: Stage,
 ): AuthFileConfig {
   const fail = (message: string): never => {

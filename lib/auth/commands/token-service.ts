@@ -1,14 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { DEFAULT_TOKEN_LIFETIME, type StoredClient } from './client.js';
-import type { ClientStore } from './client-store.js';
-import type { SigningKeys } from './keys/signing-keys.js';
-import { invalidClient, OAuthError } from './oauth-error.js';
-import { findMatchingSecret } from './secrets.js';
-import type { StaticClient } from './static-clients.js';
-import { secondsLeftInWindow, type ThrottlePolicy } from './throttle.js';
-import type { ThrottleStore } from './throttle-store.js';
-import type { TokenRequest } from './token-request.js';
+import { DEFAULT_TOKEN_LIFETIME_SECONDS, type StoredClient } from '../domain/client.js';
+import { invalidClient, OAuthError } from '../domain/oauth-error.js';
+import { findMatchingSecret } from '../domain/secrets.js';
+import type { StaticClient } from '../domain/static-clients.js';
+import { secondsLeftInWindow, type ThrottlePolicy } from '../domain/throttle.js';
+import {
+  audienceFor,
+  isPlausibleClientId,
+  lastUseWorthRecording,
+  scopeGrant,
+  scopeRefused,
+} from '../domain/token-grant.js';
+import type { TokenRequest } from '../domain/token-request.js';
+import type { SigningKeys } from '../keys/signing-keys.js';
+import type { ClientStore } from '../store/client-store.js';
+import type { ThrottleStore } from '../store/throttle-store.js';
 
 export interface TokenResponse {
   access_token: string;
@@ -32,11 +39,6 @@ export interface TokenServiceOptions {
   now?: () => number;
 }
 
-/** A presented id that could never be a client: no lookup is made with it. */
-const PLAUSIBLE_CLIENT_ID = /^[^\u0000-\u001f\u007f]{1,256}$/u;
-/** `lastUsedAt` is written at most this often per secret, so a busy client does not pay a write per token. */
-const LAST_USED_RESOLUTION_MS = 60_000;
-
 /** The client-credentials grant: throttle check, client authentication, scope and audience, signing. */
 export class TokenService {
   private readonly staticClients: Map<string, StaticClient>;
@@ -50,9 +52,9 @@ export class TokenService {
   }
 
   async issue(request: TokenRequest, sourceAddress: string): Promise<TokenResponse> {
-    const audience = this.audienceFor(request.resource);
+    const audience = audienceFor(request.resource, this.options.audience, this.allowedResources);
     const nowMs = this.now();
-    const plausible = PLAUSIBLE_CLIENT_ID.test(request.clientId);
+    const plausible = isPlausibleClientId(request.clientId);
     const staticClient = this.staticClients.get(request.clientId);
 
     // The attempt is reserved before the secret is compared, so concurrent guesses cannot all be compared; the
@@ -80,54 +82,34 @@ export class TokenService {
     const released = reservation.release();
 
     const clientScopes = staticClient?.scopes ?? stored!.scopes;
-    const granted = request.scopes.length === 0 ? clientScopes : request.scopes;
-    const refused = granted.filter((s) => !clientScopes.includes(s));
+    const { granted, refused } = scopeGrant(request.scopes, clientScopes);
     if (refused.length > 0) {
       await released;
-      throw new OAuthError(
-        'invalid_scope',
-        `scope not allowed for this client: ${refused.join(' ')}`,
-      );
+      throw scopeRefused(refused);
     }
 
-    const lifetime =
-      staticClient?.accessTokenLifetime ?? stored?.accessTokenLifetime ?? DEFAULT_TOKEN_LIFETIME;
+    const lifetimeSeconds =
+      staticClient?.accessTokenLifetime ??
+      stored?.accessTokenLifetime ??
+      DEFAULT_TOKEN_LIFETIME_SECONDS;
     const [accessToken] = await Promise.all([
-      this.sign(request.clientId, granted, audience, lifetime, nowMs),
+      this.sign(request.clientId, granted, audience, lifetimeSeconds, nowMs),
       stored ? this.touch(stored, secrets[matched]!.id, nowMs) : undefined,
       released,
     ]);
     return {
       access_token: accessToken,
       token_type: 'Bearer',
-      expires_in: lifetime,
+      expires_in: lifetimeSeconds,
       scope: granted.join(' '),
     };
-  }
-
-  private audienceFor(resource: string | undefined): string {
-    if (resource === undefined) return this.options.audience;
-    let url: URL | undefined;
-    try {
-      url = new URL(resource);
-    } catch {
-      url = undefined;
-    }
-    // RFC 8707 §2: an absolute URI without fragment, and one this server issues tokens for.
-    if (!url || resource.includes('#') || !this.allowedResources.has(resource)) {
-      throw new OAuthError(
-        'invalid_target',
-        'resource is not a resource this server issues tokens for',
-      );
-    }
-    return resource;
   }
 
   private async sign(
     clientId: string,
     scopes: readonly string[],
     audience: string,
-    lifetime: number,
+    lifetimeSeconds: number,
     nowMs: number,
   ): Promise<string> {
     const { kid, alg, key } = await this.options.keys.signingKey();
@@ -139,14 +121,13 @@ export class TokenService {
       .setAudience(audience)
       .setIssuedAt(iat)
       .setNotBefore(iat)
-      .setExpirationTime(iat + lifetime)
+      .setExpirationTime(iat + lifetimeSeconds)
       .setJti(randomBytes(16).toString('base64url'))
       .sign(key);
   }
 
   private async touch(client: StoredClient, secretId: string, nowMs: number): Promise<void> {
-    const last = client.secrets[secretId]?.lastUsedAt;
-    if (last !== undefined && nowMs - Date.parse(last) < LAST_USED_RESOLUTION_MS) return;
+    if (!lastUseWorthRecording(client.secrets[secretId]?.lastUsedAt, nowMs)) return;
     await this.options.clients.touchSecret(client.id, secretId, new Date(nowMs).toISOString());
   }
 }

@@ -73,5 +73,4 @@ describe('createLogger (Powertools Logger behind the Logger type)', () => {
     ]);
     expect(lines[0]!.function_memory_size).toBe('512');
   });
-
 });

@@ -2,7 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Unit tests sit beside their code; test/ holds the integration, interop, local, browser, CLI and infra suites.
+    include: [
+      'test/**/*.test.ts',
+      'lib/**/*.test.ts',
+      'events/**/*.test.ts',
+      'infra/**/*.test.ts',
+      'console/**/*.test.ts',
+    ],
     // One DynamoDB Local for the whole run; each test file makes its own tables (see test/support/tables.ts).
     globalSetup: ['test/setup/dynamodb-local.ts'],
     env: { LOG_LEVEL: 'silent' },

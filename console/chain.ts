@@ -3,7 +3,7 @@
  * `lib/ledger/domain/logs.ts` says: SHA-256 over the previous entry's hash (base64, "" for log 1), a newline,
  * and the canonical JSON (keys sorted, big integers as bare numbers) of `{data, date, id, idempotencyKey, type}`.
  * The canonical form comes from the platform's own module, so the two cannot drift; only the digest differs
- * (WebCrypto here, node:crypto there), and test/unit/console-chain.test.ts holds them equal.
+ * (WebCrypto here, node:crypto there), and test/property/console-chain.test.ts holds them equal.
  *
  * The API lists the log newest first, so the check walks it that way, one page at a time, in constant memory:
  * entry N is checked once entry N-1 (the next one down) is known. It keeps walking past a break and reports the

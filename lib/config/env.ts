@@ -9,7 +9,7 @@ import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definit
  * The platform's configuration, read once: the only reader of `process.env` in lib/ and functions/. Every
  * variable is parsed and checked here at start-up into one typed value; a bad one stops start-up with one line
  * (a ConfigurationError) naming it. README's "Configuration" tables list exactly the variables read here
- * (test/unit/config-variables.test.ts).
+ * (lib/config/env-variables.test.ts).
  */
 
 export type Stage = 'local' | 'dev' | 'prod';

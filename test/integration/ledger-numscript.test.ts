@@ -1,7 +1,7 @@
 /**
  * Numscript through the ledger (#19): `script` on v2 create, bulk elements, v1 transactions and v1 `/script`,
  * in both write paths (direct and group commit), with the reference's error codes. The language itself is
- * covered in test/numscript; here, what the ledger does with a script's result: exact postings, metadata,
+ * covered in lib/numscript/spec; here, what the ledger does with a script's result: exact postings, metadata,
  * balances read inside the write's snapshot, nothing written on refusal.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,0 +1,36 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { EVENT_APP, EVENT_KINDS, envelopeSchema, isEventKind } from './catalog.js';
+
+describe('event catalog', () => {
+  it('lists the kinds of API.md §5, each with its emitting service', () => {
+    expect([...EVENT_KINDS]).toEqual([
+      'ledger.committed_transactions',
+      'ledger.saved_metadata',
+      'ledger.deleted_metadata',
+      'ledger.updated_mapping',
+      'ledger.reverted_transaction',
+      'payments.saved_payment',
+    ]);
+    for (const kind of EVENT_KINDS) expect(EVENT_APP[kind]).toBe(kind.split('.')[0]);
+    expect(isEventKind('ledger.saved_metadata')).toBe(true);
+    expect(isEventKind('LEDGER.SAVED_METADATA')).toBe(false);
+  });
+
+  it('validates the envelope strictly', () => {
+    const envelope = {
+      id: 'e1',
+      idempotency_key: '',
+      date: '2026-11-22T10:04:05.123Z',
+      app: 'ledger',
+      version: 'v2',
+      type: 'ledger.saved_metadata',
+      payload: { ledger: 'main' },
+    };
+    expect(v.safeParse(envelopeSchema, envelope).success).toBe(true);
+    expect(v.safeParse(envelopeSchema, { ...envelope, type: 'ledger.unknown' }).success).toBe(
+      false,
+    );
+    expect(v.safeParse(envelopeSchema, { ...envelope, extra: 1 }).success).toBe(false);
+  });
+});

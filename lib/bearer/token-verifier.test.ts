@@ -1,0 +1,171 @@
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { InvalidTokenError } from '../errors/index.js';
+import { TokenVerifier } from './token-verifier.js';
+
+const ISSUER = 'https://api.test/api/auth';
+const AUDIENCE = 'https://api.test';
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+
+let keyA: { kid: string; privateKey: CryptoKey; jwk: JWK };
+let keyB: { kid: string; privateKey: CryptoKey; jwk: JWK };
+
+async function makeKey(kid: string) {
+  const { publicKey, privateKey } = await generateKeyPair('ES256');
+  return {
+    kid,
+    privateKey,
+    jwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' },
+  };
+}
+
+beforeAll(async () => {
+  keyA = await makeKey('a');
+  keyB = await makeKey('b');
+});
+
+function token(
+  key: { kid: string; privateKey: CryptoKey },
+  overrides: {
+    iat?: number;
+    exp?: number;
+    typ?: string;
+    iss?: string;
+    aud?: string;
+    scope?: string;
+  } = {},
+) {
+  const iat = overrides.iat ?? Math.floor(NOW / 1000);
+  return new SignJWT({ client_id: 'svc', scope: overrides.scope ?? 'ledger:read' })
+    .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: overrides.typ ?? 'at+jwt' })
+    .setIssuer(overrides.iss ?? ISSUER)
+    .setAudience(overrides.aud ?? AUDIENCE)
+    .setSubject('svc')
+    .setIssuedAt(iat)
+    .setExpirationTime(overrides.exp ?? iat + 3600)
+    .setJti('j1')
+    .sign(key.privateKey);
+}
+
+function verifier(published: () => JWK[], clock = { now: NOW }) {
+  let loads = 0;
+  const v = new TokenVerifier({
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    loadKeys: async () => {
+      loads++;
+      return { keys: published() };
+    },
+    now: () => clock.now,
+  });
+  return { v, loads: () => loads, clock };
+}
+
+async function rejection(p: Promise<unknown>): Promise<string> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(InvalidTokenError);
+  return (err as Error).message;
+}
+
+describe('TokenVerifier', () => {
+  it('returns the principal of a valid token', async () => {
+    const { v } = verifier(() => [keyA.jwk]);
+    const principal = await v.verify(await token(keyA, { scope: 'ledger:read payments:write' }));
+    expect(principal.clientId).toBe('svc');
+    expect([...principal.scopes]).toEqual(['ledger:read', 'payments:write']);
+  });
+
+  it('tolerates 5 s of clock skew on expiry, not more', async () => {
+    const { v } = verifier(() => [keyA.jwk]);
+    const iat = Math.floor(NOW / 1000) - 3600;
+    expect(
+      (await v.verify(await token(keyA, { iat, exp: Math.floor(NOW / 1000) - 3 }))).clientId,
+    ).toBe('svc');
+    expect(
+      await rejection(v.verify(await token(keyA, { iat, exp: Math.floor(NOW / 1000) - 10 }))),
+    ).toBe('token expired');
+  });
+
+  it('refuses wrong issuer, wrong audience, wrong typ', async () => {
+    const { v } = verifier(() => [keyA.jwk]);
+    expect(
+      await rejection(v.verify(await token(keyA, { iss: 'https://evil.test/api/auth' }))),
+    ).toBe('token claim "iss" rejected');
+    expect(await rejection(v.verify(await token(keyA, { aud: 'https://other.test' })))).toBe(
+      'token claim "aud" rejected',
+    );
+    expect(await rejection(v.verify(await token(keyA, { typ: 'JWT' })))).toBe(
+      'token claim "typ" rejected',
+    );
+  });
+
+  it('refuses unsigned and HMAC tokens', async () => {
+    const { v } = verifier(() => [keyA.jwk]);
+    const payload = Buffer.from(
+      JSON.stringify({
+        iss: ISSUER,
+        aud: AUDIENCE,
+        sub: 'svc',
+        client_id: 'svc',
+        exp: NOW / 1000 + 60,
+        iat: NOW / 1000,
+        jti: 'x',
+      }),
+    ).toString('base64url');
+    const none = `${Buffer.from('{"alg":"none","typ":"at+jwt"}').toString('base64url')}.${payload}.`;
+    expect(await rejection(v.verify(none))).toBe('token invalid');
+    const hs = await new SignJWT({ client_id: 'svc' })
+      .setProtectedHeader({ alg: 'HS256', kid: 'a', typ: 'at+jwt' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject('svc')
+      .setIssuedAt(NOW / 1000)
+      .setExpirationTime(NOW / 1000 + 60)
+      .setJti('x')
+      .sign(new TextEncoder().encode('k'.repeat(32)));
+    expect(await rejection(v.verify(hs))).toBe('token invalid');
+  });
+
+  it('refuses a tampered token', async () => {
+    const { v } = verifier(() => [keyA.jwk]);
+    const good = await token(keyA);
+    const [h, p, s] = good.split('.');
+    const claims = JSON.parse(Buffer.from(p!, 'base64url').toString());
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...claims, scope: 'ledger:write' })).toString('base64url')}.${s}`;
+    expect(await rejection(v.verify(forged))).toBe('token invalid');
+  });
+
+  it('reloads the keys once on an unknown kid, then not again within the reload interval', async () => {
+    let published = [keyA.jwk];
+    const { v, loads, clock } = verifier(() => published);
+    await v.verify(await token(keyA));
+    expect(loads()).toBe(1);
+    clock.now += 60_000;
+    published = [keyA.jwk, keyB.jwk];
+    // A new key appeared: one reload finds it.
+    expect((await v.verify(await token(keyB))).clientId).toBe('svc');
+    expect(loads()).toBe(2);
+    // A kid nobody publishes: at most one reload per interval, however many tokens.
+    const stranger = await makeKey('c');
+    clock.now += 60_000;
+    expect(await rejection(v.verify(await token(stranger)))).toBe('token signed by an unknown key');
+    expect(loads()).toBe(3);
+    expect(await rejection(v.verify(await token(stranger)))).toBe('token signed by an unknown key');
+    expect(await rejection(v.verify(await token(stranger)))).toBe('token signed by an unknown key');
+    expect(loads()).toBe(3);
+  });
+
+  it('re-reads the keys when the cache has aged out', async () => {
+    const { v, loads, clock } = verifier(() => [keyA.jwk]);
+    await v.verify(await token(keyA));
+    clock.now += 4 * 60_000;
+    await v.verify(await token(keyA, { iat: Math.floor(clock.now / 1000) }));
+    expect(loads()).toBe(1);
+    clock.now += 2 * 60_000;
+    await v.verify(await token(keyA, { iat: Math.floor(clock.now / 1000) }));
+    expect(loads()).toBe(2);
+  });
+});

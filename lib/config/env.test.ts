@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../errors/index.js';
+import { tableEnvironment } from '../resources/definitions.js';
+import {
+  ledgerWriterConfigFromEnv,
+  localCommandSettingsFromEnv,
+  platformConfigFromEnv,
+} from './env.js';
+
+const tables = tableEnvironment('x-');
+
+describe('platform configuration', () => {
+  it('derives issuer and audience from the public base URL', () => {
+    const config = platformConfigFromEnv({
+      ...tables,
+      STAGE: 'prod',
+      PUBLIC_BASE_URL: 'https://api.example.com/',
+    });
+    expect(config.publicBaseUrl).toBe('https://api.example.com');
+    expect(config.issuer).toBe('https://api.example.com/api/auth');
+    expect(config.audience).toBe('https://api.example.com');
+    expect(config.tables.auth).toBe('x-auth');
+  });
+
+  it('fails loudly on missing or unusable settings', () => {
+    const fails = (env: NodeJS.ProcessEnv) => {
+      expect(() => platformConfigFromEnv(env)).toThrow(ConfigurationError);
+      try {
+        platformConfigFromEnv(env);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(fails({ ...tables })).toBe('environment variable PUBLIC_BASE_URL is required');
+    expect(fails({ ...tables, PUBLIC_BASE_URL: 'http://api.example.com', STAGE: 'prod' })).toBe(
+      'PUBLIC_BASE_URL must use https in prod (got "http://api.example.com")',
+    );
+    expect(fails({ ...tables, PUBLIC_BASE_URL: 'api.example.com' })).toBe(
+      'PUBLIC_BASE_URL is not an absolute URL: "api.example.com"',
+    );
+    expect(fails({ ...tables, PUBLIC_BASE_URL: 'https://a.example', STAGE: 'staging' })).toBe(
+      'STAGE must be local, dev or prod (got "staging")',
+    );
+    const { AUTH_TABLE: _omit, ...noAuth } = tables;
+    expect(fails({ ...noAuth, PUBLIC_BASE_URL: 'https://a.example' })).toBe(
+      'environment variable AUTH_TABLE is required',
+    );
+    for (const raw of ['99', '20001', '1e3', '-5', 'lots']) {
+      expect(
+        fails({ ...tables, PUBLIC_BASE_URL: 'https://a.example', LEDGER_SCAN_READS: raw }),
+        raw,
+      ).toBe(`LEDGER_SCAN_READS must be an integer from 100 to 20000 (got "${raw}")`);
+    }
+  });
+
+  it('reads LEDGER_SCAN_READS within its bounds, 1000 when unset', () => {
+    const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
+    expect(platformConfigFromEnv(base).ledgerScanReads).toBe(1000);
+    expect(platformConfigFromEnv({ ...base, LEDGER_SCAN_READS: '100' }).ledgerScanReads).toBe(100);
+    expect(platformConfigFromEnv({ ...base, LEDGER_SCAN_READS: '20000' }).ledgerScanReads).toBe(
+      20000,
+    );
+  });
+
+  it('parses every service setting once: log level, clients, buckets, webhooks, auth', () => {
+    const config = platformConfigFromEnv({
+      ...tables,
+      STAGE: 'local',
+      PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
+      LOG_LEVEL: 'warn',
+      AWS_REGION: 'eu-west-1',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+      LEDGER_BUCKET_TABLES: '{"heavy":"x-ledger-heavy"}',
+      WEBHOOK_SECRET_OVERLAP_SECONDS: '600',
+      KEY_MIN_PUBLISH_SECONDS: '0',
+      AUTH_CONFIG_INLINE: 'clients: []',
+    });
+    expect(config).toMatchObject({
+      logLevel: 'warn',
+      awsRegion: 'eu-west-1',
+      region: 'local',
+      dynamo: { region: 'eu-west-1', endpoint: 'http://127.0.0.1:8000' },
+      sqs: { region: 'eu-west-1' },
+      webhooks: { secretOverlapSeconds: 600, allowLoopback: true },
+      auth: { keyMinPublishSeconds: 0, staticClients: { name: 'AUTH_CONFIG_INLINE' } },
+      queues: { deliveries: undefined, 'ledger-ingress': undefined },
+    });
+    expect(config.sqs).toEqual({ region: 'eu-west-1' });
+    expect([...config.ledger.bucketTables]).toEqual([['heavy', 'x-ledger-heavy']]);
+    const defaults = platformConfigFromEnv({ ...tables, PUBLIC_BASE_URL: 'https://a.example' });
+    expect(defaults).toMatchObject({
+      stage: 'dev',
+      logLevel: 'info',
+      awsRegion: 'us-east-1',
+      webhooks: { secretOverlapSeconds: 86_400, allowLoopback: false },
+      auth: { keyMinPublishSeconds: 86_400, staticClients: undefined },
+    });
+    expect(defaults.ledger.bucketTables.size).toBe(0);
+  });
+
+  it('stops at the first bad value with one line naming it', () => {
+    const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
+    const fails = (extra: Record<string, string>) => () =>
+      platformConfigFromEnv({ ...base, ...extra });
+    expect(fails({ LOG_LEVEL: 'verbose' })).toThrow(
+      new ConfigurationError(
+        'LOG_LEVEL must be one of debug, info, warn, error, silent (got "verbose")',
+      ),
+    );
+    expect(fails({ KEY_MIN_PUBLISH_SECONDS: '1d' })).toThrow(
+      new ConfigurationError(
+        'KEY_MIN_PUBLISH_SECONDS must be an integer from 0 to 2592000 (got "1d")',
+      ),
+    );
+    expect(fails({ LEDGER_BUCKET_TABLES: '{"a b":"t-ledger"}' })).toThrow(
+      new ConfigurationError('LEDGER_BUCKET_TABLES: "a b" is not a valid bucket name'),
+    );
+    expect(fails({ LEDGER_BUCKET_TABLES: '["heavy"]' })).toThrow(
+      new ConfigurationError(
+        'LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name',
+      ),
+    );
+    expect(fails({ AUTH_CONFIG: '/nonexistent/auth.yaml' })).toThrow(
+      new ConfigurationError('auth config /nonexistent/auth.yaml: cannot be read (ENOENT)'),
+    );
+  });
+
+  it('the ledger writer needs its ingress queue', () => {
+    const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
+    expect(() => ledgerWriterConfigFromEnv(base)).toThrow(
+      new ConfigurationError('environment variable LEDGER_INGRESS_QUEUE_URL is required'),
+    );
+    expect(
+      ledgerWriterConfigFromEnv({ ...base, LEDGER_INGRESS_QUEUE_URL: 'http://q' }).queues[
+        'ledger-ingress'
+      ],
+    ).toBe('http://q');
+  });
+
+  it("npm start's own settings: PORT, DATA_DIR, LEDGER_WORKERS, where the static clients come from", () => {
+    expect(localCommandSettingsFromEnv({})).toEqual({
+      port: 8080,
+      dataDir: '.data',
+      ledgerWorkers: 4,
+      staticClients: undefined,
+    });
+    expect(
+      localCommandSettingsFromEnv({ PORT: '0', DATA_DIR: '/tmp/d', AUTH_CONFIG_INLINE: 'x' }),
+    ).toMatchObject({ port: 0, dataDir: '/tmp/d', staticClients: 'AUTH_CONFIG_INLINE' });
+    expect(localCommandSettingsFromEnv({ AUTH_CONFIG: 'a.yaml' }).staticClients).toBe('a.yaml');
+    for (const bad of ['http', '65536', '-1'])
+      expect(() => localCommandSettingsFromEnv({ PORT: bad })).toThrow(
+        new ConfigurationError(`PORT must be a port number (got "${bad}")`),
+      );
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { webhookWorkerConfigFromEnv } from '../config/env.js';
+import { ConfigurationError } from '../errors/index.js';
+import { createDeliverDeps, createDispatchDeps, workerClients, workerSettings } from './workers.js';
+
+describe('webhook workers read their configuration once, failing loudly', () => {
+  it('refuses a missing table or queue', () => {
+    expect(() => webhookWorkerConfigFromEnv({ DELIVERIES_QUEUE_URL: 'http://q' })).toThrow(
+      new ConfigurationError('environment variable WEBHOOKS_TABLE is required'),
+    );
+    expect(() => webhookWorkerConfigFromEnv({ WEBHOOKS_TABLE: 't' })).toThrow(
+      new ConfigurationError('environment variable DELIVERIES_QUEUE_URL is required'),
+    );
+  });
+
+  it('allows loopback receivers only in the local stage; both workers are composed from the same settings', () => {
+    const env = {
+      WEBHOOKS_TABLE: 't',
+      DELIVERIES_QUEUE_URL: 'http://q',
+      SQS_ENDPOINT: 'http://127.0.0.1:1',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:2',
+    };
+    const config = webhookWorkerConfigFromEnv({ ...env, STAGE: 'local' });
+    const local = workerSettings(config);
+    expect(local).toEqual({ table: 't', queueUrl: 'http://q', allowLoopback: true });
+    expect(
+      workerSettings(webhookWorkerConfigFromEnv({ ...env, STAGE: 'prod' })).allowLoopback,
+    ).toBe(false);
+    const clients = workerClients(config);
+    const { doc, sqs, logger } = clients;
+    expect(createDeliverDeps(local, clients)).toEqual({
+      ...{ doc, sqs, logger },
+      table: 't',
+      queueUrl: 'http://q',
+      allowLoopback: true,
+    });
+    expect(createDispatchDeps(local, clients)).toEqual({
+      ...{ doc, sqs, logger },
+      table: 't',
+      queueUrl: 'http://q',
+    });
+  });
+});

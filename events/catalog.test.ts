@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EVENT_APP, EVENT_KINDS, envelopeSchema, isEventKind } from './catalog.js';
 
 describe('event catalog', () => {
-  it('lists the kinds of API.md §5, each with its emitting service', () => {
+  it('lists the kinds of docs/api.md §5, each with its emitting service', () => {
     expect([...EVENT_KINDS]).toEqual([
       'ledger.committed_transactions',
       'ledger.saved_metadata',

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /**
- * The event catalog (API.md §5). Every state change that others may care about writes one of these to the
+ * The event catalog (docs/api.md §5). Every state change that others may care about writes one of these to the
  * events table in the same DynamoDB transaction as the change; the stream carries it to webhooks.
  * Payload schemas live beside this file, one per kind, with the service that emits it.
  */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /**
- * Payload of `ledger.updated_mapping` (API.md §5): the ledger and its new mapping, exactly as PUT answered it.
+ * Payload of `ledger.updated_mapping` (docs/api.md §5): the ledger and its new mapping, exactly as PUT answered it.
  * An `expr` is a JSON tree whose integer constants are exact JSON integers (`bigint` when read with
  * `lib/json`); its grammar is checked where mappings are written (lib/ledger/domain/mapping.ts), not here.
  */

@@ -8,7 +8,7 @@ import {
 } from '../lib/payments/domain/payment.js';
 
 /**
- * Payload of `payments.saved_payment` (API.md §5): the Payment record of API.md §6, after the change.
+ * Payload of `payments.saved_payment` (docs/api.md §5): the Payment record of docs/api.md §6, after the change.
  * Amounts are JSON integers of up to 38 digits: `bigint` when the body is read with `lib/json` (exact), or a
  * safe JS integer when a consumer used plain `JSON.parse` on a small amount.
  */

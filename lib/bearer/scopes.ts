@@ -1,5 +1,5 @@
 /**
- * The scope rule of API.md §1: `<service>:read` allows GET and HEAD, `<service>:write` allows everything
+ * The scope rule of docs/api.md §1: `<service>:read` allows GET and HEAD, `<service>:write` allows everything
  * (write implies read).
  */
 

@@ -26,7 +26,7 @@ export const eventIdOf = (seed: string): string =>
   createHash('sha256').update(seed).digest('hex').slice(0, 32);
 
 /**
- * The envelope of API.md §5 as exact JSON, the only place it is built: the events-table rows (outbox) and the
+ * The envelope of docs/api.md §5 as exact JSON, the only place it is built: the events-table rows (outbox) and the
  * ledger's log items (read back from the ledger table's stream) both go through here, so a receiver cannot
  * tell which way an event travelled.
  */

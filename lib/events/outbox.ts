@@ -13,7 +13,7 @@ export interface OutboxEvent extends EventSource {
 
 /**
  * The events-table row of one event (the transactional outbox, DESIGN.md): written in the same
- * TransactWriteItems as the change it reports. `body` is the envelope of API.md §5 as exact JSON.
+ * TransactWriteItems as the change it reports. `body` is the envelope of docs/api.md §5 as exact JSON.
  */
 export function outboxRow(event: OutboxEvent): Record<string, unknown> {
   const { id, body } = eventEnvelope(event);

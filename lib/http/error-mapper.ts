@@ -4,7 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type ErrorKind, InsufficientScopeError, PlatformError } from '../errors/index.js';
 import type { AppEnv } from './types.js';
 
-/** The only table from failure kind to the contract's errorCode and status (API.md §1.1). */
+/** The only table from failure kind to the contract's errorCode and status (docs/api.md §1.1). */
 const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: string }> = {
   validation: { status: 400, errorCode: 'VALIDATION' },
   not_found: { status: 404, errorCode: 'NOT_FOUND' },

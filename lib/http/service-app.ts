@@ -8,7 +8,7 @@ import { errorResponse, notFoundResponse } from './error-mapper.js';
 import { requestContext } from './request-context.js';
 import type { AppEnv } from './types.js';
 
-/** API.md §1: request bodies over 1 MiB are refused with 413. */
+/** docs/api.md §1: request bodies over 1 MiB are refused with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ServiceAppOptions {

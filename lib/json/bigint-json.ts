@@ -1,7 +1,7 @@
 import { parse, stringify } from 'lossless-json';
 
 /**
- * JSON with exact big integers (API.md §1): integer literals parse to `bigint`, never through a JS `number`;
+ * JSON with exact big integers (docs/api.md §1): integer literals parse to `bigint`, never through a JS `number`;
  * other numbers (fractions, exponents) parse to `number` so validation can name them. Out, `bigint` values are
  * written as bare JSON numbers, or as strings when the caller asked with `Formance-Bigint-As-String`.
  */

@@ -44,7 +44,7 @@ export interface LedgerAppOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The ledger service (API.md §3). */
+/** The ledger service (docs/api.md §3). */
 export function createLedgerApp(
   runtime: ServiceRuntime,
   options: LedgerAppOptions = {},
@@ -113,7 +113,7 @@ export function createLedgerApp(
       }),
   });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
-  // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (API.md §3.4).
+  // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });
   v1ScriptRoutes(app, { lookup, commands });
   v1AccountRoutes(app, { lookup, accounts, stats, commands });

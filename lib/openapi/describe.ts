@@ -103,7 +103,7 @@ export const STRING: JsonSchema = { type: 'string' };
 export const BOOLEAN: JsonSchema = { type: 'boolean' };
 export const DATE_TIME: JsonSchema = { type: 'string', format: 'date-time' };
 
-/** `pageSize` and `cursor` (API.md §1, "Pagination"). */
+/** `pageSize` and `cursor` (docs/api.md §1, "Pagination"). */
 export const PAGE_PARAMETERS: ParameterSpec[] = [
   query('pageSize', 'Items per page: default 15, values above 1000 are read as 1000.', {
     type: 'integer',

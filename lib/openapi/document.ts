@@ -45,7 +45,7 @@ const PATH_PARAMETERS: Record<string, string> = {
 /**
  * The OpenAPI 3.1 document of a Hono app, generated from its own route table: every route registered with a
  * `describe(...)` middleware becomes an operation (its HEAD twin too when it has one). Path parameters come from
- * the route's path, security from the service's scope rule (API.md §1: `<service>:read` for GET and HEAD,
+ * the route's path, security from the service's scope rule (docs/api.md §1: `<service>:read` for GET and HEAD,
  * `<service>:write` for the rest), request and response schemas from the route's valibot schemas.
  */
 export async function appDocument(
@@ -107,7 +107,7 @@ function operation(
     responses['403'] ??= errorResponse(`The token lacks the \`${scope}\` scope (\`FORBIDDEN\`).`);
   }
   if (method !== 'head')
-    responses.default ??= errorResponse('Error: `{errorCode, errorMessage}` (API.md §1.1).');
+    responses.default ??= errorResponse('Error: `{errorCode, errorMessage}` (docs/api.md §1.1).');
   return {
     operationId: spec.operationId,
     summary: spec.summary,

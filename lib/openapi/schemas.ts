@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /**
- * Response shapes every service shares (API.md §1). Response schemas are for the document and the tests that
+ * Response shapes every service shares (docs/api.md §1). Response schemas are for the document and the tests that
  * hold real answers against it: objects are strict, so a field the document does not know fails them.
  */
 
@@ -9,7 +9,7 @@ import * as v from 'valibot';
 export const errorSchema = v.strictObject({
   errorCode: v.pipe(
     v.string(),
-    v.description('Machine-readable code (API.md §1.1), e.g. `VALIDATION`.'),
+    v.description('Machine-readable code (docs/api.md §1.1), e.g. `VALIDATION`.'),
   ),
   errorMessage: v.pipe(v.string(), v.description('What went wrong, for a person.')),
   details: v.optional(v.string()),
@@ -33,7 +33,7 @@ export function cursorOf<T extends v.GenericSchema>(item: T) {
   });
 }
 
-/** RFC 3339 in UTC (API.md §1, "Dates"). */
+/** RFC 3339 in UTC (docs/api.md §1, "Dates"). */
 export const dateTime = v.pipe(v.string(), v.isoTimestamp());
 
 /** An integer of up to 38 digits, written as a bare JSON number (a string with `Formance-Bigint-As-String`). */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ValidationError } from '../errors/index.js';
 
-/** API.md §1: default page size 15, values above 1000 clamped to 1000. */
+/** docs/api.md §1: default page size 15, values above 1000 clamped to 1000. */
 export const DEFAULT_PAGE_SIZE = 15;
 export const MAX_PAGE_SIZE = 1000;
 

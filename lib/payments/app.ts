@@ -15,7 +15,7 @@ export interface PaymentsAppOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The payments service (API.md §6). */
+/** The payments service (docs/api.md §6). */
 export function createPaymentsApp(
   runtime: ServiceRuntime,
   options: PaymentsAppOptions = {},

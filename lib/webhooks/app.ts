@@ -21,7 +21,7 @@ export interface WebhooksAppOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The webhooks service (API.md §4): configurations and deliveries. */
+/** The webhooks service (docs/api.md §4): configurations and deliveries. */
 export function createWebhooksApp(
   runtime: ServiceRuntime,
   options: WebhooksAppOptions = {},

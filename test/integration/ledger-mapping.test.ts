@@ -1,5 +1,5 @@
 /**
- * The ledger mapping (API.md §3.4) over HTTP and DynamoDB Local: GET/PUT /<ledger>/mapping, contracts enforced
+ * The ledger mapping (docs/api.md §3.4) over HTTP and DynamoDB Local: GET/PUT /<ledger>/mapping, contracts enforced
  * inside every write (create, revert, bulk), the `ledger.updated_mapping` event in the same transaction, and
  * races between spends, and between spends and a mapping change.
  */

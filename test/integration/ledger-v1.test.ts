@@ -1,5 +1,5 @@
 /**
- * The v1 transaction routes (API.md §3.4) over HTTP and DynamoDB Local: v1 shapes (`txid`, pre/post-commit
+ * The v1 transaction routes (docs/api.md §3.4) over HTTP and DynamoDB Local: v1 shapes (`txid`, pre/post-commit
  * volumes always), filters, `after`, cursors, create with `preview` and Idempotency-Key, and that the v1
  * routes never take a v2 or `/_info` request.
  */

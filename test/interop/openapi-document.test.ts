@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 /**
- * Routes that are not operations, each for a reason: the unauthenticated health probe (API.md §1, internal to
+ * Routes that are not operations, each for a reason: the unauthenticated health probe (docs/api.md §1, internal to
  * the gateway's and the stack's checks) and the document itself.
  */
 const NOT_OPERATIONS = new Set(['GET /_health', 'GET /openapi.json']);
@@ -68,7 +68,7 @@ describe('OpenAPI document: completeness', () => {
 
   it('has no operation without a route (nothing documented that is not served)', () => {
     const served = new Set<string>();
-    for (const [name, app] of Object.entries(services))
+    for (const [_name, app] of Object.entries(services))
       for (const r of app.routes) served.add(`${r.method} ${openApiPathOf(r.path)}`);
     for (const r of versions.routes) served.add(`${r.method} ${openApiPathOf(r.path)}`);
     const extra: string[] = [];

@@ -4,10 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { chainEntry, DescendingChainCheck, logHash as webLogHash } from '../../console/chain.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { verifyChain } from '../../lib/ledger/domain/log-chain.js';
 import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
-import { chainEntry, DescendingChainCheck, logHash as webLogHash } from '../../console/chain.js';
 
 /** A correctly chained log, with the amounts, ids and strings that could trip a second implementation. */
 function chain(amounts: bigint[], notes: string[]): LogEntry[] {

@@ -41,7 +41,7 @@ export const NOT_SERVED: Partial<Record<ServiceOperation, string>> = {
 };
 
 /**
- * The payments operations in scope (API.md section 6, and the service info every service answers); the others
+ * The payments operations in scope (docs/api.md section 6, and the service info every service answers); the others
  * (connectors, accounts, bank accounts, pools, initiations, payment service users, orders, conversions, v1) are not.
  */
 const PAYMENTS_SERVED = new Set<ServiceOperation>([

@@ -3,7 +3,7 @@ import { ALL_SCOPES, DEFAULT_CLIENT_SCOPES } from '../../bearer/scopes.js';
 import { boundedText, metadataMap, nonEmptyText } from '../../validation/common.js';
 import { digestSecret, generateSecret, lastDigits } from './secrets.js';
 
-/** Default token lifetime (API.md §2.1): one hour; and the bounds a client may choose within. */
+/** Default token lifetime (docs/api.md §2.1): one hour; and the bounds a client may choose within. */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 3600;
 export const MIN_TOKEN_LIFETIME_SECONDS = 60;
 export const MAX_TOKEN_LIFETIME_SECONDS = 24 * DEFAULT_TOKEN_LIFETIME_SECONDS;

@@ -19,7 +19,7 @@ import { clientData, clientPage, createdSecretData } from './schemas.js';
 /** Ids the service assigns are UUIDs; anything else cannot name a stored client. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Clients and secrets management (API.md §2). The bearer middleware guards these routes. */
+/** Clients and secrets management (docs/api.md §2). The bearer middleware guards these routes. */
 export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => number): void {
   const iso = () => new Date(now()).toISOString();
   const idParam = (raw: string, what = 'client'): string => {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { cursorOf, dataOf, dateTime, metadataView } from '../../openapi/schemas.js';
 
-/** The auth service's response shapes (API.md §2), for its OpenAPI document and the tests against it. */
+/** The auth service's response shapes (docs/api.md §2), for its OpenAPI document and the tests against it. */
 
 export const secretSchema = v.strictObject({
   id: v.string(),
@@ -43,7 +43,7 @@ export const oauthErrorSchema = v.strictObject({
   error_description: v.optional(v.string()),
 });
 
-/** RFC 8414 / OpenID discovery: the fields API.md §2 names, others allowed. */
+/** RFC 8414 / OpenID discovery: the fields docs/api.md §2 names, others allowed. */
 export const discoverySchema = v.looseObject({
   issuer: v.string(),
   token_endpoint: v.string(),

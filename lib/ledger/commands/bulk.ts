@@ -5,7 +5,7 @@ import type { MetadataTarget } from './metadata.js';
 import type { LedgerOperation } from './operations.js';
 import { revertBodySchema } from './revert-transaction.js';
 
-/** API.md §3.2: more than this many elements → 413 BULK_SIZE_EXCEEDED. */
+/** docs/api.md §3.2: more than this many elements → 413 BULK_SIZE_EXCEEDED. */
 export const MAX_BULK_ELEMENTS = 100;
 
 const targetSchema = v.variant('targetType', [

@@ -11,7 +11,7 @@ import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import type { Posting } from '../domain/postings.js';
-import { type Transaction, transactionView, type VolumesView } from '../domain/transaction.js';
+import { type Transaction, transactionView } from '../domain/transaction.js';
 import { runScript, type ScriptPlan } from './script-transaction.js';
 
 export const MAX_POSTINGS = 100;

@@ -39,7 +39,7 @@ export interface BulkDeps {
 const PARALLELISM = 10;
 
 /**
- * The elements of POST /v2/<ledger>/_bulk (API.md §3.2), validated, carried out: one outcome per element, in
+ * The elements of POST /v2/<ledger>/_bulk (docs/api.md §3.2), validated, carried out: one outcome per element, in
  * order. Non-atomic: one by one — or up to PARALLELISM at once with `parallel` —, and after the first failure the
  * rest are not applied unless `continueOnFailure`. Atomic: all elements are one DynamoDB transaction, so either
  * all are written or none; an element may revert or add metadata to a transaction an earlier element creates.

@@ -7,7 +7,7 @@ import { isObject, quote, readQueryOperator } from './query-json.js';
  * The account filters we can serve from keys: an exact address, or an address prefix ending with `:`
  * (`users:` matches `users:1` and `users:1:eur`, not `users`), served by `begins_with` on gsi1's sort key.
  * Anything else (metadata, balances, `$or`, ...) would need a scan or an index we do not keep, so it is
- * refused with 400 (API.md §3.3: never an unbounded scan).
+ * refused with 400 (docs/api.md §3.3: never an unbounded scan).
  */
 export interface AddressFilter {
   /** The address, or the prefix including its trailing `:`. */

@@ -22,7 +22,7 @@ export interface AssetVolume {
 export type AccountVolumes = Record<string, AssetVolume>;
 
 /**
- * The Account of API.md §3.3, fields in the reference platform's order; volumes only when expanded. Without a
+ * The Account of docs/api.md §3.3, fields in the reference platform's order; volumes only when expanded. Without a
  * point in time, an account's effective volumes (every move, by effective time) equal its volumes.
  */
 export function accountView(

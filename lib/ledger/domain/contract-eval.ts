@@ -3,7 +3,7 @@ import type { Contract, Expr, Mapping, Operand } from './mapping.js';
 import { exprView, isCombination } from './mapping.js';
 
 /**
- * Evaluation of mapping contracts (API.md §3.4). Pure: the caller gives the balance after a debit and the
+ * Evaluation of mapping contracts (docs/api.md §3.4). Pure: the caller gives the balance after a debit and the
  * account's metadata as stored before the transaction.
  *
  * Type rules (docs/decisions.md, "Ledger mapping"): `$balance` and integer constants are integers (bigint,

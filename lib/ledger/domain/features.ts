@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 
 /**
- * The ledger's feature switches: one table, so adding or removing a feature is one edit (API.md §3.1).
+ * The ledger's feature switches: one table, so adding or removing a feature is one edit (docs/api.md §3.1).
  * `values[0]` is the enabled value; DEFAULT_OFF lists the features a ledger gets disabled unless asked for.
  */
 export const FEATURES = {

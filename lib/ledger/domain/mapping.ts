@@ -2,7 +2,7 @@ import { ValidationError } from '../../errors/index.js';
 import { stringifyJson } from '../../json/bigint-json.js';
 
 /**
- * The ledger mapping of the v1 API (API.md §3.4): contracts `{name?, account, expr}` constraining the balance an
+ * The ledger mapping of the v1 API (docs/api.md §3.4): contracts `{name?, account, expr}` constraining the balance an
  * account may go down to. `expr` is a JSON tree over `"$balance"`, `{"$meta": key}` and constants, combined with
  * `$and`/`$or` and compared with `$eq`/`$gt`/`$gte`/`$lt`/`$lte`. This file holds the shape and its
  * validation; `contract-eval.ts` evaluates it.

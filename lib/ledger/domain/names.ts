@@ -1,4 +1,4 @@
-/** Formats of API.md §1 "Names". */
+/** Formats of docs/api.md §1 "Names". */
 export const LEDGER_NAME = /^[0-9a-zA-Z_-]{1,63}$/;
 export const BUCKET_NAME = LEDGER_NAME;
 export const RESERVED_LEDGER_NAMES: ReadonlySet<string> = new Set([

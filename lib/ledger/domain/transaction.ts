@@ -42,7 +42,7 @@ export function preCommitVolumes(post: VolumesView, postings: readonly Posting[]
 }
 
 /**
- * The Transaction of API.md §3.2, fields in the reference platform's order; volumes only when given, effective
+ * The Transaction of docs/api.md §3.2, fields in the reference platform's order; volumes only when given, effective
  * ones (by effective time, see effective-volumes.ts) likewise.
  */
 export function transactionView(

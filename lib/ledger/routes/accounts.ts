@@ -28,7 +28,7 @@ export interface AccountRoutesDeps {
   stats: LedgerStats;
 }
 
-/** Accounts and balances (API.md §3.3), read side: get, list, count, aggregated balances; each at a point in time (`pit`). */
+/** Accounts and balances (docs/api.md §3.3), read side: get, list, count, aggregated balances; each at a point in time (`pit`). */
 export function accountRoutes(
   app: Hono<AppEnv>,
   { lookup, accounts, stats }: AccountRoutesDeps,
@@ -45,7 +45,7 @@ export function accountRoutes(
         ...PAGE_PARAMETERS,
         query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
         query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
-        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
       ],
       responses: { 200: { description: 'A page of accounts.', schema: accountPage } },
       head: {
@@ -149,7 +149,7 @@ export function accountRoutes(
       parameters: [
         query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
         query('useInsertionDate', 'Read `pit` by insertion date.', BOOLEAN),
-        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
       ],
       responses: { 200: { description: 'Balances by asset.', schema: balancesSchema } },
     }),

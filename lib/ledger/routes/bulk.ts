@@ -26,7 +26,7 @@ type ElementResult = {
 /** The reference's streaming bulk: JSON elements one after another in the body (not an array). */
 const JSON_STREAM = /^application\/vnd\.formance\.ledger\.api\.v2\.bulk\+json-stream\s*(;.*)?$/i;
 /**
- * POST /v2/<ledger>/_bulk (API.md §3.2). Every element is validated before anything runs, and every element gets
+ * POST /v2/<ledger>/_bulk (docs/api.md §3.2). Every element is validated before anything runs, and every element gets
  * a result, in order, each with the `logID` the SDK's models require (0 for an error). Non-atomic: elements run
  * one by one — or up to 10 at once with `parallel` —, and after the first failure the rest are not applied
  * unless `continueOnFailure`. Atomic: all elements are one DynamoDB transaction, so either all are written or

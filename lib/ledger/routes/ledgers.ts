@@ -5,14 +5,7 @@ import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
-import {
-  BOOLEAN,
-  DATE_TIME,
-  describe,
-  header,
-  PAGE_PARAMETERS,
-  query,
-} from '../../openapi/describe.js';
+import { BOOLEAN, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { metadataMap } from '../../validation/common.js';
@@ -62,7 +55,7 @@ export interface LedgerRoutesDeps {
   now: () => number;
 }
 
-/** Ledgers (API.md §3.1): create, read, list, metadata, `_info`, stats. */
+/** Ledgers (docs/api.md §3.1): create, read, list, metadata, `_info`, stats. */
 export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
   const { registry, lookup } = deps;
 
@@ -116,7 +109,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
         ...PAGE_PARAMETERS,
         query('bucket', 'Only the ledgers of this bucket.'),
         query('includeDeleted', 'Include the ledgers of deleted buckets.', BOOLEAN),
-        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
       ],
       responses: { 200: { description: 'A page of ledgers.', schema: ledgerPage } },
     }),

@@ -15,7 +15,7 @@ export interface LogRoutesDeps {
   logs: LogReads;
 }
 
-/** The Log of API.md §3.3, in the contract's field order. */
+/** The Log of docs/api.md §3.3, in the contract's field order. */
 export const logView = (log: LogEntry) => ({
   id: log.id,
   type: log.type,
@@ -25,7 +25,7 @@ export const logView = (log: LogEntry) => ({
   idempotencyKey: log.idempotencyKey,
 });
 
-/** The ledger's log (API.md §3.3): newest first, with cursors; `npm run verify-logs` walks it. */
+/** The ledger's log (docs/api.md §3.3): newest first, with cursors; `npm run verify-logs` walks it. */
 export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): void {
   // Hono answers HEAD with the GET route: HEAD is the count of what the same listing holds (`Count`, 204).
   app.get(
@@ -37,7 +37,7 @@ export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): v
       tags: ['ledger: logs'],
       parameters: [
         ...PAGE_PARAMETERS,
-        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
       ],
       responses: { 200: { description: 'A page of logs.', schema: logPage } },
       head: {

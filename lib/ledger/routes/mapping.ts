@@ -19,7 +19,7 @@ export interface MappingRoutesDeps {
 }
 
 /**
- * The v1 mapping (API.md §3.4): GET answers `{data: Mapping | null}` (null until one is set, as the reference
+ * The v1 mapping (docs/api.md §3.4): GET answers `{data: Mapping | null}` (null until one is set, as the reference
  * did), PUT replaces it and answers the stored mapping. Integers in expressions are always bare JSON numbers,
  * whatever `Formance-Bigint-As-String` says: in an expression a string is a string constant, not a number.
  */

@@ -9,7 +9,7 @@ import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { readAddress, readIdempotencyKey, readTransactionId } from './request.js';
 
-/** Metadata writes on transactions and accounts (API.md §3.2, §3.3): 204 on success. */
+/** Metadata writes on transactions and accounts (docs/api.md §3.2, §3.3): 204 on success. */
 export function metadataRoutes(
   app: Hono<AppEnv>,
   { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands },

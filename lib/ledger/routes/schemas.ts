@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { bigInteger, cursorOf, dataOf, dateTime, metadataView } from '../../openapi/schemas.js';
 
 /**
- * The ledger's response shapes (API.md §3) as valibot schemas, for the OpenAPI document (components named by
+ * The ledger's response shapes (docs/api.md §3) as valibot schemas, for the OpenAPI document (components named by
  * `ledgerSchemas`) and for the tests that hold real answers against it.
  */
 
@@ -123,7 +123,7 @@ export const bulkResultSchema = v.looseObject({
   errorDescription: v.optional(v.string()),
 });
 
-/** A v1 transaction: `txid` for `id`, volumes always present (API.md §3.4). */
+/** A v1 transaction: `txid` for `id`, volumes always present (docs/api.md §3.4). */
 export const v1TransactionSchema = v.looseObject({
   txid: v.pipe(v.number(), v.integer()),
   postings: v.array(postingView),

@@ -44,7 +44,7 @@ export interface TransactionRoutesDeps {
   effectiveVolumes: EffectiveVolumeReads;
 }
 
-/** Transactions (API.md §3.2): create, get, list, count, revert. */
+/** Transactions (docs/api.md §3.2): create, get, list, count, revert. */
 export function transactionRoutes(
   app: Hono<AppEnv>,
   { lookup, commands, reads, stats, effectiveVolumes }: TransactionRoutesDeps,
@@ -190,7 +190,7 @@ export function transactionRoutes(
         query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
         query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
         query('order', '`effective` to read `pit` by effective date.'),
-        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
       ],
       responses: { 200: { description: 'A page of transactions.', schema: transactionPage } },
       head: {

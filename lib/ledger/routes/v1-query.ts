@@ -8,7 +8,7 @@ import type { StoredTransaction } from '../store/transaction-reads.js';
 import { type AddressPattern, matchesPattern, readAddressPattern } from './v1-pattern.js';
 
 /**
- * The v1 transaction list's query (API.md §3.4) in the v2 reads' terms. Every filter combines with every other,
+ * The v1 transaction list's query (docs/api.md §3.4) in the v2 reads' terms. Every filter combines with every other,
  * as the reference's v1 ANDs them: one of them drives the read — the most selective one an index serves:
  * reference, then an exact account/source/destination (INDEX_TRANSACTION_ACCOUNTS), then the first
  * `metadata[key]`, then a startTime/endTime range, else the listing by id — and all of them are checked on the

@@ -60,7 +60,7 @@ const batchSchema = v.strictObject({
 });
 
 /**
- * The v1 transaction routes kept for existing callers (API.md §3.4): the v2 reads and the v2 commands (the same
+ * The v1 transaction routes kept for existing callers (docs/api.md §3.4): the v2 reads and the v2 commands (the same
  * log entries, idempotency records and events as v2 writes), answered in v1 shapes. Registered after every v2
  * route, so `/v2/...` is never taken for a ledger "v2".
  */

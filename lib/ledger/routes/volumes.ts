@@ -14,7 +14,7 @@ import { recordParams } from './request.js';
 import { volumePage } from './schemas.js';
 
 /**
- * GET /v2/<ledger>/volumes (API.md §3.3): volumes per account and asset, optionally over a time window on
+ * GET /v2/<ledger>/volumes (docs/api.md §3.3): volumes per account and asset, optionally over a time window on
  * effective time, or on insertion time with `insertionDate=true` (without a window the current volumes, as the
  * reference).
  */
@@ -38,7 +38,7 @@ export function volumeRoutes(
           type: 'integer',
           minimum: 1,
         }),
-        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; API.md §3.3).'),
+        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
       ],
       responses: { 200: { description: 'A page of volumes.', schema: volumePage } },
     }),

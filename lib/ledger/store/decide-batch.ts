@@ -24,7 +24,7 @@ export type WriteOutcome<T> =
  */
 export type CommitWrite = Write & { idempotency?: boolean; log?: boolean };
 
-/** Idempotency records are kept at least 24 hours (API.md §3.2); two days, to be safe. */
+/** Idempotency records are kept at least 24 hours (docs/api.md §3.2); two days, to be safe. */
 export const IDEMPOTENCY_TTL_SECONDS = 48 * 3600;
 
 export interface DecideContext {

@@ -29,7 +29,7 @@ export class LogReads {
   ) {}
 
   /**
-   * Newest first (API.md §3.3), entry by entry across log items and pages. A cursor names the log id it stops
+   * Newest first (docs/api.md §3.3), entry by entry across log items and pages. A cursor names the log id it stops
    * at: the next page holds the ids below it, the previous page those above it. A plan (domain/query/log-query.ts)
    * narrows the ids read and filters the entries: a page then reads at most `scanReads` entries and may be short,
    * its cursor resuming where the read stopped. `filters` are recorded in the cursors.

@@ -110,7 +110,7 @@ export class TransactionReads {
   }
 
   /**
-   * Newest first by default (API.md §3.2); `ascending` for `reverse=true`. Each filter is served by its own
+   * Newest first by default (docs/api.md §3.2); `ascending` for `reverse=true`. Each filter is served by its own
    * key range: the transactions partition (by id), gsi1 (by timestamp), the per-account or per-metadata-pair
    * index items (by id), or the reference item. `filters` are recorded in the cursors.
    *

@@ -54,7 +54,7 @@ export const paymentStatusSchema = enumOf(PAYMENT_STATUSES);
 export const connectorIdSchema = nonEmptyText(MAX_CONNECTOR_ID_LENGTH);
 const accountIdSchema = nonEmptyText(MAX_ACCOUNT_ID_LENGTH);
 
-/** POST /v3/payments (API.md §6). Unknown fields are refused; `metadata: null` is read as absent (the SDK may send it). */
+/** POST /v3/payments (docs/api.md §6). Unknown fields are refused; `metadata: null` is read as absent (the SDK may send it). */
 export const paymentInputSchema = v.strictObject({
   reference: nonEmptyText(MAX_REFERENCE_LENGTH),
   connectorID: connectorIdSchema,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ConflictError, ValidationError } from '../../errors/index.js';
 import { MAX_METADATA_KEYS } from '../../validation/common.js';
 
-/** Direction of a payment (API.md §6). */
+/** Direction of a payment (docs/api.md §6). */
 export const PAYMENT_TYPES = ['PAY-IN', 'PAYOUT', 'TRANSFER', 'OTHER'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
@@ -65,7 +65,7 @@ export const PAYMENT_SCHEMES = [
 ] as const;
 export type PaymentScheme = (typeof PAYMENT_SCHEMES)[number];
 
-/** The Payment record of API.md §6: what the API answers and what `payments.saved_payment` carries. */
+/** The Payment record of docs/api.md §6: what the API answers and what `payments.saved_payment` carries. */
 export interface Payment {
   id: string;
   connectorID: string;

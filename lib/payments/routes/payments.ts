@@ -21,7 +21,7 @@ import { paymentData, paymentPage } from './schemas.js';
 
 const FILTERS = ['status', 'type', 'connectorID'] as const;
 
-/** Payments (API.md §6): create or update, get, list, metadata. */
+/** Payments (docs/api.md §6): create or update, get, list, metadata. */
 export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStore }): void {
   app.post(
     '/v3/payments',

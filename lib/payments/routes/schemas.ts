@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { bigInteger, cursorOf, dataOf, dateTime, metadataView } from '../../openapi/schemas.js';
 import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES } from '../domain/payment.js';
 
-/** The payments service's response shapes (API.md §6), for its OpenAPI document and the tests against it. */
+/** The payments service's response shapes (docs/api.md §6), for its OpenAPI document and the tests against it. */
 
 export const paymentSchema = v.strictObject({
   id: v.string(),

@@ -24,7 +24,7 @@ export interface DeliveryReplaysDeps {
 }
 
 /**
- * Replays (API.md §4): one more attempt now for a finished delivery, alone or over a window of them (bulk). A
+ * Replays (docs/api.md §4): one more attempt now for a finished delivery, alone or over a window of them (bulk). A
  * replay is a conditional write of the delivery (its status is the one read) followed by a queue message, so a
  * repeated or concurrent replay never makes two attempts of one; with an `Idempotency-Key` a repeat gets the
  * first answer (`store/replay-requests.ts`).

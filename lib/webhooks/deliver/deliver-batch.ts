@@ -1,4 +1,4 @@
-// The deliver function (API.md §4.1, DESIGN.md rule 5): one SQS message = one pointer to a delivery record; each
+// The deliver function (docs/api.md §4.1, DESIGN.md rule 5): one SQS message = one pointer to a delivery record; each
 // receipt sends at most one signed POST and records it.
 //
 // Semantics, decided here:

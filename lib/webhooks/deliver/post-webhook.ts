@@ -13,7 +13,7 @@ import {
 } from '../ssrf/guarded-lookup.js';
 import { parseIpAddress } from '../ssrf/ip-address.js';
 
-/** API.md §4.1: each attempt records the first 4 KiB of the response body. */
+/** docs/api.md §4.1: each attempt records the first 4 KiB of the response body. */
 export const BODY_PREVIEW_BYTES = 4096;
 export const DEFAULT_TIMEOUT_MS = 15_000;
 

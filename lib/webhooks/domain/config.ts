@@ -7,7 +7,7 @@ import { boundedText } from '../../validation/common.js';
 import { literalHostProblem } from '../ssrf/literal-host.js';
 
 /**
- * A webhook configuration (API.md §4). `previousSecret` / `previousSecretExpiresAt` exist only during a secret
+ * A webhook configuration (docs/api.md §4). `previousSecret` / `previousSecretExpiresAt` exist only during a secret
  * rotation and are internal: the delivery side signs with both until the expiry; the API never returns them.
  */
 export interface WebhookConfig {
@@ -23,7 +23,7 @@ export interface WebhookConfig {
   previousSecretExpiresAt?: string;
 }
 
-/** The record as the API shows it: the contract's eight fields, the secret included (API.md §4). */
+/** The record as the API shows it: the contract's eight fields, the secret included (docs/api.md §4). */
 export type ConfigView = Omit<WebhookConfig, 'previousSecret' | 'previousSecretExpiresAt'>;
 
 export function configView(config: WebhookConfig): ConfigView {

@@ -7,7 +7,7 @@ export interface PendingDeliveries {
 }
 
 /**
- * A deleted config's pending deliveries are cancelled (API.md §4), eagerly, so that the deliveries API shows
+ * A deleted config's pending deliveries are cancelled (docs/api.md §4), eagerly, so that the deliveries API shows
  * them `cancelled` at once and no scheduled retry is sent. The deliverer refusing to send for a missing config
  * stays the safety net for what this misses (a delivery dispatched during the dispatcher's few-second config
  * cache, a crash half-way).

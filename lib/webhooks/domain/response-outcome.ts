@@ -1,4 +1,4 @@
-// What one attempt's response means for the delivery (API.md §4.1); what is recorded of it is
+// What one attempt's response means for the delivery (docs/api.md §4.1); what is recorded of it is
 // `AttemptOutcome` (delivery.ts).
 
 export type ResponseOutcome =

@@ -1,4 +1,4 @@
-// The retry schedule of API.md §4.1 (Svix's hosted schedule): attempt 1 at once, then after each failure
+// The retry schedule of docs/api.md §4.1 (Svix's hosted schedule): attempt 1 at once, then after each failure
 // 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h — eight attempts over about 32.6 h — then the delivery is `failed`
 // and kept for replay.
 import { retryAfterMs } from './retry-after.js';

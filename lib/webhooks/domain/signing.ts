@@ -1,4 +1,4 @@
-// Standard Webhooks v1 signing (API.md §4.1): HMAC-SHA256 over `<id>.<timestamp>.<raw body>`, header value
+// Standard Webhooks v1 signing (docs/api.md §4.1): HMAC-SHA256 over `<id>.<timestamp>.<raw body>`, header value
 // `v1,<base64 digest>`, one entry per secret (space-separated) while a rotation overlap is running.
 import { createHmac } from 'node:crypto';
 import { secretKey } from './secret-key.js';

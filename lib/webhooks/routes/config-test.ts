@@ -9,7 +9,7 @@ import { configView, isConfigId } from '../domain/config.js';
 import { testAttemptData } from './schemas.js';
 
 /**
- * GET /configs/<id>/test (API.md §4): one signed POST of the reference platform's test payload to the config's
+ * GET /configs/<id>/test (docs/api.md §4): one signed POST of the reference platform's test payload to the config's
  * endpoint, now, with the same signing, SSRF guard and timeout as real deliveries, and no retry; nothing is
  * stored (`deliver/test-attempt.ts`). Answers the reference's `Attempt` (what the official SDK parses: `config`,
  * `payload`, `retryAttempt`, `status` `success`/`failed`, `statusCode` 0 when nothing answered, …) with this

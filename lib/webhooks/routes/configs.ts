@@ -37,7 +37,7 @@ export interface ConfigRoutesDeps {
 const FILTERS = ['id', 'endpoint'] as const;
 const formatMs = (ms: number) => formatInstant(instantFromMs(ms));
 
-/** Webhook configurations (API.md §4): create, list, get, change, delete, activate, deactivate, change secret. */
+/** Webhook configurations (docs/api.md §4): create, list, get, change, delete, activate, deactivate, change secret. */
 export function configRoutes(
   app: Hono<AppEnv>,
   { store, schemas, secretOverlapSeconds, deliveries }: ConfigRoutesDeps,

@@ -18,7 +18,7 @@ export interface DeliveryRoutesDeps {
   replays: DeliveryReplays;
 }
 
-/** Deliveries (API.md §4): list (filters `configId`, `status`, `createdAtFrom`, `createdAtTo`), get, attempts, replay one, replay in bulk. */
+/** Deliveries (docs/api.md §4): list (filters `configId`, `status`, `createdAtFrom`, `createdAtTo`), get, attempts, replay one, replay in bulk. */
 export function deliveryRoutes(
   app: Hono<AppEnv>,
   { deliveries, replays }: DeliveryRoutesDeps,

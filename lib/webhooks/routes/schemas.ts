@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { cursorOf, dataOf, dateTime } from '../../openapi/schemas.js';
 
-/** The webhooks service's response shapes (API.md §4), for its OpenAPI document and the tests against it. */
+/** The webhooks service's response shapes (docs/api.md §4), for its OpenAPI document and the tests against it. */
 
 export const configSchema = v.strictObject({
   id: v.string(),

@@ -143,18 +143,54 @@ export class LedgerSequencer {
     const initial = this.head!;
     const nowMs = this.now();
     const results = new Map<string, IntentResult>();
-    const deferred: Intent[] = [];
-    // Requests first (a revert reads its original), then every item they read that the cache lacks, with the
-    // results of earlier writers for these request ids: one consistent BatchGetItem.
     const live = intents.filter((intent) => {
       if (intent.deadline - nowMs >= (this.options.decideMarginMs ?? DEFAULT_DECIDE_MARGIN_MS))
         return true;
       results.set(intent.reqId, { status: 'expired' });
       return false;
     });
-    const requests = new Map<string, WriteRequest<unknown> | IntentResult | 'in-batch'>();
+    const requests = await this.requestsOf(live);
+    await this.answerEarlier(live, requests, results);
+    const view = new OverlayView(this.cache);
+    const batch = await this.decideAll(live, requests, view, initial, nowMs, results);
+    let after: Array<Record<string, unknown>> = [];
+    if (batch.writes.length > 0) {
+      const committed = await this.commit(initial, batch.head, batch.writes, nowMs);
+      if (committed === 'retry') return 'retry';
+      after = committed.after;
+      view.mergeIntoBase();
+      recordMetric('LedgerCommits', { mode: 'group' });
+      recordMetric('LedgerBatchSize', { mode: 'group' }, batch.head.lastLogId - initial.lastLogId);
+    }
+    for (const { reqId, outcome } of batch.decided)
+      results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
+    try {
+      if (batch.writes.length > 0) await this.afterCommit(after, results, this.head!);
+      else
+        await putResults(
+          this.options.doc,
+          this.options.table,
+          this.options.ledger.name,
+          results,
+          this.now(),
+        );
+    } catch (err) {
+      // A batch committed but not all written or answered: the next batch must not commit before it is (it would
+      // replace HEAD's `pendingResults`), so read HEAD again first — which settles this batch from its log page.
+      this.forget();
+      throw err;
+    }
+    for (const [reqId, result] of results) this.remember(reqId, result);
+    return { results, deferred: batch.deferred };
+  }
+
+  /**
+   * Each live intent's request, or its refusal. Requests first (a revert reads its original); a revert of a
+   * transaction this batch creates is built when decided, from the batch's own items ('in-batch').
+   */
+  private async requestsOf(live: readonly Intent[]): Promise<Map<string, PendingRequest>> {
+    const requests = new Map<string, PendingRequest>();
     for (const intent of live) {
-      // A revert of a transaction this batch creates is built when decided, from the batch's own items.
       if (
         intent.operation.kind === 'revert' &&
         !(await this.readTransaction(intent.operation.id))
@@ -176,46 +212,57 @@ export class LedgerSequencer {
         requests.set(intent.reqId, refusal(err));
       }
     }
-    // One consistent BatchGetItem: what the requests read that the cache lacks, and the results earlier writers
-    // may have written for these request ids (a resent or redelivered request is answered, not decided again).
+    return requests;
+  }
+
+  /**
+   * One consistent BatchGetItem: what the requests read that the cache lacks, and the results earlier writers
+   * may have written for these request ids (a resent or redelivered request is answered, not decided again).
+   */
+  private async answerEarlier(
+    live: readonly Intent[],
+    requests: Map<string, PendingRequest>,
+    results: Map<string, IntentResult>,
+  ): Promise<void> {
+    const ledger = this.options.ledger.name;
     const earlier = await this.load(
       [...requests.values()].flatMap((r) =>
         r !== 'in-batch' && 'decide' in r
-          ? [
-              ...readKeys(this.options.ledger.name, r.reads),
-              ...(r.idempotency ? [idempotencyKeyOf(this.options.ledger.name, r)!] : []),
-            ]
+          ? [...readKeys(ledger, r.reads), ...(r.idempotency ? [idempotencyKeyOf(ledger, r)!] : [])]
           : [],
       ),
-      live.map((i) => ledgerKeys.result(this.options.ledger.name, i.reqId)),
+      live.map((i) => ledgerKeys.result(ledger, i.reqId)),
     );
     for (const intent of live) {
-      const stored = earlier.get(
-        keyString(ledgerKeys.result(this.options.ledger.name, intent.reqId)),
-      );
+      const stored = earlier.get(keyString(ledgerKeys.result(ledger, intent.reqId)));
       if (stored) {
         results.set(intent.reqId, parseJson(String(stored.result)) as IntentResult);
         requests.delete(intent.reqId);
       }
     }
-    const view = new OverlayView(this.cache);
+  }
+
+  /**
+   * Decides the requests in order over the view, each on its own overlay merged in only if it fits the
+   * transaction: one that would overflow it waits for the next batch (deferred), with every one after it.
+   */
+  private async decideAll(
+    live: readonly Intent[],
+    requests: Map<string, PendingRequest>,
+    view: OverlayView,
+    initial: Head,
+    nowMs: number,
+    results: Map<string, IntentResult>,
+  ) {
     const context = { ledger: this.options.ledger, table: this.options.table, nowMs };
     let head = initial;
     const writes: CommitWrite[] = [];
     const decided: Array<{ reqId: string; outcome: WriteOutcome<unknown> }> = [];
+    const deferred: Intent[] = [];
     for (const intent of live) {
-      let request = requests.get(intent.reqId);
-      if (!request) continue;
-      if (request === 'in-batch') {
-        try {
-          request = await operationRequest(this.options.ledger, intent.operation, async (id) => {
-            const item = view.get(keyString(ledgerKeys.transaction(this.options.ledger.name, id)));
-            return item ? parseStoredTransaction(String(item.body)).tx : undefined;
-          });
-        } catch (err) {
-          request = refusal(err);
-        }
-      }
+      const pending = requests.get(intent.reqId);
+      if (!pending) continue;
+      const request = pending === 'in-batch' ? await this.inBatchRequest(intent, view) : pending;
       if (!('decide' in request)) {
         results.set(intent.reqId, request);
         continue;
@@ -236,15 +283,7 @@ export class LedgerSequencer {
       }
       const actions = actionCount([...writes, ...outcome.writes], { deferred: true });
       if (actions > MAX_TRANSACTION_ITEMS) {
-        if (writes.length === 0)
-          results.set(
-            intent.reqId,
-            refusal(
-              new ValidationError(
-                `the request touches too many accounts and assets (${actions} items to write, at most ${MAX_TRANSACTION_ITEMS})`,
-              ),
-            ),
-          );
+        if (writes.length === 0) results.set(intent.reqId, tooManyItems(actions));
         else deferred.push(intent);
         continue;
       }
@@ -253,72 +292,71 @@ export class LedgerSequencer {
       writes.push(...outcome.writes);
       decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });
     }
+    return { head, writes, decided, deferred };
+  }
 
-    let after: Array<Record<string, unknown>> = [];
-    if (writes.length > 0) {
-      const firstLogId = initial.lastLogId + 1;
-      const next: Head = {
-        ...head,
-        leaseOwner: this.options.owner,
-        leaseUntil: nowMs + this.leaseMs,
-        pendingResults: { firstLogId, lastLogId: head.lastLogId },
-      };
-      // New transactions' items follow the commit (half the price outside a transaction), before any answer.
-      const split = splitDeferred(writes);
-      after = split.after;
-      let retry;
-      try {
-        retry = await commitWrites(
-          this.options.doc,
-          this.options.table,
-          this.headKey,
-          initial,
-          next,
-          split.atomic,
-          {
-            clientRequestToken: createHash('sha256')
-              .update(`${this.options.owner}/${this.options.ledger.name}/${this.batches++}`)
-              .digest('hex')
-              .slice(0, 32),
-          },
-        );
-      } catch (err) {
-        if (isThrottling(err)) return 'retry';
-        // A refused condition of our own (a reference) means the cache missed a write; any other failure may
-        // have committed or not: either way, read HEAD again — reload() answers a batch that did commit.
-        if (!(err instanceof PlatformError)) this.options.onCommitError?.(err);
-        this.forget();
-        return 'retry';
-      }
-      if (retry) {
-        this.forget();
-        return 'retry';
-      }
-      view.mergeIntoBase();
-      this.head = { ...next, version: (initial.version ?? 0) + 1 };
-      recordMetric('LedgerCommits', { mode: 'group' });
-      recordMetric('LedgerBatchSize', { mode: 'group' }, head.lastLogId - initial.lastLogId);
-    }
-    for (const { reqId, outcome } of decided)
-      results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
+  /** A revert of a transaction created earlier in this batch: built from the batch's own items. */
+  private async inBatchRequest(
+    intent: Intent,
+    view: ItemView,
+  ): Promise<WriteRequest<unknown> | IntentResult> {
     try {
-      if (writes.length > 0) await this.afterCommit(after, results, this.head!);
-      else
-        await putResults(
-          this.options.doc,
-          this.options.table,
-          this.options.ledger.name,
-          results,
-          this.now(),
-        );
+      return await operationRequest(this.options.ledger, intent.operation, async (id) => {
+        const item = view.get(keyString(ledgerKeys.transaction(this.options.ledger.name, id)));
+        return item ? parseStoredTransaction(String(item.body)).tx : undefined;
+      });
     } catch (err) {
-      // A batch committed but not all written or answered: the next batch must not commit before it is (it would
-      // replace HEAD's `pendingResults`), so read HEAD again first — which settles this batch from its log page.
-      this.forget();
-      throw err;
+      return refusal(err);
     }
-    for (const [reqId, result] of results) this.remember(reqId, result);
-    return { results, deferred };
+  }
+
+  /**
+   * Commits the batch's writes with HEAD moved to `head` under our lease. New transactions' items follow the
+   * commit (half the price outside a transaction), before any answer: they are returned as `after`.
+   */
+  private async commit(
+    initial: Head,
+    head: Head,
+    writes: readonly CommitWrite[],
+    nowMs: number,
+  ): Promise<{ after: Array<Record<string, unknown>> } | 'retry'> {
+    const next: Head = {
+      ...head,
+      leaseOwner: this.options.owner,
+      leaseUntil: nowMs + this.leaseMs,
+      pendingResults: { firstLogId: initial.lastLogId + 1, lastLogId: head.lastLogId },
+    };
+    const split = splitDeferred([...writes]);
+    let retry;
+    try {
+      retry = await commitWrites(
+        this.options.doc,
+        this.options.table,
+        this.headKey,
+        initial,
+        next,
+        split.atomic,
+        {
+          clientRequestToken: createHash('sha256')
+            .update(`${this.options.owner}/${this.options.ledger.name}/${this.batches++}`)
+            .digest('hex')
+            .slice(0, 32),
+        },
+      );
+    } catch (err) {
+      if (isThrottling(err)) return 'retry';
+      // A refused condition of our own (a reference) means the cache missed a write; any other failure may
+      // have committed or not: either way, read HEAD again — reload() answers a batch that did commit.
+      if (!(err instanceof PlatformError)) this.options.onCommitError?.(err);
+      this.forget();
+      return 'retry';
+    }
+    if (retry) {
+      this.forget();
+      return 'retry';
+    }
+    this.head = { ...next, version: (initial.version ?? 0) + 1 };
+    return { after: split.after };
   }
 
   /** Drops every cached item: the next batch reads HEAD and what it needs again. */
@@ -470,6 +508,17 @@ function toOutcome(outcome: WriteOutcome<unknown>): OperationOutcome {
 }
 
 /** A request's refusal as its result; anything but a domain error is a fault of the writer, not the request. */
+/** A request, its refusal, or a revert to build from the batch's own items when decided. */
+type PendingRequest = WriteRequest<unknown> | IntentResult | 'in-batch';
+
+function tooManyItems(actions: number): IntentResult {
+  return refusal(
+    new ValidationError(
+      `the request touches too many accounts and assets (${actions} items to write, at most ${MAX_TRANSACTION_ITEMS})`,
+    ),
+  );
+}
+
 function refusal(err: unknown): IntentResult {
   if (err instanceof PlatformError)
     return { status: 'refused', error: { kind: err.kind, message: err.message } };

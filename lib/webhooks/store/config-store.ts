@@ -5,8 +5,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { EventKind } from '../../../events/catalog.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { commitUnlessRaced, retryRaces, type TransactItem } from '../../dynamo/optimistic.js';
+import { commitUnlessRaced, retryRaces } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
+import type { TransactItem } from '../../dynamo/transact-item.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs, parseInstant, sortableInstant } from '../../time/instant.js';
 import { sameConfig, type WebhookConfig } from '../domain/config.js';

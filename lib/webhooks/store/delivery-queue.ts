@@ -1,4 +1,10 @@
-import { SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  type BatchResultErrorEntry,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { type Attempt, retryWithBackoff } from '../../dynamo/retry.js';
 import { isDeliveryId } from '../domain/delivery.js';
 import { sqsHop } from './sqs-delay.js';
 
@@ -73,24 +79,34 @@ export class DeliveryQueue {
       await this.sendBatch(ids.slice(i, i + SQS_BATCH));
   }
 
+  /** Sends a batch, resending the entries SQS failed (with backoff) unless it blames the sender. */
   private async sendBatch(ids: string[]): Promise<void> {
     let pending = ids;
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      const { Failed = [] } = await this.options.sqs.send(
-        new SendMessageBatchCommand({
-          QueueUrl: this.options.queueUrl,
-          Entries: pending.map((id) => ({ Id: id, MessageBody: encodeDeliveryMessage(id) })),
-        }),
+    let lastFailure: BatchResultErrorEntry | undefined;
+    const failedWith = (f: BatchResultErrorEntry) =>
+      new Error(
+        `SendMessageBatch failed for delivery ${f.Id}: ${f.Code ?? ''} ${f.Message ?? ''}`.trim(),
       );
-      if (Failed.length === 0) return;
-      const fatal =
-        Failed.find((f) => f.SenderFault) ?? (attempt >= SEND_ATTEMPTS ? Failed[0] : undefined);
-      if (fatal)
-        throw new Error(
-          `SendMessageBatch failed for delivery ${fatal.Id}: ${fatal.Code ?? ''} ${fatal.Message ?? ''}`.trim(),
+    await retryWithBackoff(
+      async (): Promise<Attempt<undefined>> => {
+        const { Failed = [] } = await this.options.sqs.send(
+          new SendMessageBatchCommand({
+            QueueUrl: this.options.queueUrl,
+            Entries: pending.map((id) => ({ Id: id, MessageBody: encodeDeliveryMessage(id) })),
+          }),
         );
-      const failed = new Set(Failed.map((f) => f.Id));
-      pending = pending.filter((id) => failed.has(id));
-    }
+        if (Failed.length === 0) return { done: true, value: undefined };
+        const senderFault = Failed.find((f) => f.SenderFault);
+        if (senderFault) throw failedWith(senderFault);
+        const failed = new Set(Failed.map((f) => f.Id));
+        pending = pending.filter((id) => failed.has(id));
+        lastFailure = Failed[0];
+        return { done: false };
+      },
+      { maxAttempts: SEND_ATTEMPTS },
+      () => {
+        throw failedWith(lastFailure!);
+      },
+    );
   }
 }

@@ -8,8 +8,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { isConditionFailure, isTransactionConflict } from '../../dynamo/errors.js';
-import type { TransactItem } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
+import { type Attempt, retryWithBackoff } from '../../dynamo/retry.js';
+import type { TransactItem } from '../../dynamo/transact-item.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import type { Delivery, DeliveryAttempt, DeliveryStatus } from '../domain/delivery.js';
 import type { DeliveryListFilter } from '../domain/delivery-filter.js';
@@ -453,18 +454,27 @@ export class DeliveryStore implements PendingDeliveries {
     ref: { id: string; configId: string; sort: string },
     updatedAt: string,
   ): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        // Whatever the attempt count: an attempt in flight is still recorded (`recordAttempt`).
-        return await this.conditional([
-          cancelUpdate(this.options.table, ref.id, updatedAt),
-          ...this.moveIndexBySort(ref.configId, ref.id, ref.sort, 'pending', 'cancelled'),
-        ]);
-      } catch (err) {
-        if (attempt >= CANCEL_ATTEMPTS || !isConflict(err)) throw err;
-        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
-      }
-    }
+    let conflict: unknown;
+    return retryWithBackoff(
+      async (): Promise<Attempt<boolean>> => {
+        try {
+          // Whatever the attempt count: an attempt in flight is still recorded (`recordAttempt`).
+          const value = await this.conditional([
+            cancelUpdate(this.options.table, ref.id, updatedAt),
+            ...this.moveIndexBySort(ref.configId, ref.id, ref.sort, 'pending', 'cancelled'),
+          ]);
+          return { done: true, value };
+        } catch (err) {
+          if (!isConflict(err)) throw err;
+          conflict = err;
+          return { done: false };
+        }
+      },
+      { maxAttempts: CANCEL_ATTEMPTS },
+      () => {
+        throw conflict;
+      },
+    );
   }
 
   private moveIndex(

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from '../../dynamo/errors.js';
 import { ValidationError } from '../../errors/index.js';
 import { replayRequestKey } from './keys.js';
 
@@ -61,7 +62,7 @@ export class ReplayRequests {
         }),
       );
     } catch (err) {
-      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+      if (!isConditionFailure(err)) throw err;
     }
     return answer;
   }

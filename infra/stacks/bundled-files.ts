@@ -23,10 +23,19 @@ export function openApiFiles(options: { services: Service[]; docsSite?: boolean 
   ];
 }
 
+/**
+ * The console's page and content-hashed assets (`npm run console:build`, lib/console/build-command.ts) at the
+ * root of the bundle's directory, beside `index.mjs`, where its function reads them (lib/console/files.ts).
+ */
+export const consoleFiles: AfterBundling = (inputDir, outputDir) => [
+  `cd "${inputDir}" && npx --no-install tsx lib/console/build-command.ts "${outputDir}"`,
+];
+
 /** What each function carries beside its bundle, for the stack and `npm run build` alike. */
 export const BUNDLED_FILES: Partial<Record<FunctionName, AfterBundling>> = {
   auth: openApiFiles({ services: ['auth'], docsSite: true }),
   ledger: openApiFiles({ services: ['ledger'] }),
   payments: openApiFiles({ services: ['payments'] }),
   webhooks: openApiFiles({ services: ['webhooks'] }),
+  console: consoleFiles,
 };

@@ -20,7 +20,8 @@ export type FunctionName =
   | 'webhooks'
   | 'dispatch'
   | 'deliver'
-  | 'rotate-keys';
+  | 'rotate-keys'
+  | 'console';
 
 export interface FunctionSpec {
   name: FunctionName;

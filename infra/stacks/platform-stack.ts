@@ -156,6 +156,16 @@ export class PlatformStack extends Stack {
       memorySize: 512,
       environment: workerEnvironment,
     });
+    // The console's static files (README, "Console"): no environment beyond the defaults, no grant below.
+    const consoleSite = make({
+      name: 'console',
+      description:
+        "Console: the web console's page and assets (static files bundled beside the function)",
+      timeout: Duration.seconds(10),
+      memorySize: 512,
+      afterBundling: BUNDLED_FILES.console,
+      environment: {},
+    });
     const rotateKeys = make({
       name: 'rotate-keys',
       description: 'Scheduled signing key rotation step',
@@ -205,12 +215,23 @@ export class PlatformStack extends Stack {
     api.route('payments', payments.fn);
     api.routeVersions(auth.fn);
     api.routeDocs(auth.fn);
+    api.routeConsole(consoleSite.fn);
 
     const alarms = new PlatformAlarms(this, 'alarms', {
       physicalPrefix: prefix,
       ...(config.alarmEmail ? { email: config.alarmEmail } : {}),
     });
-    for (const f of [auth, ledger, ledgerWriter, payments, webhooks, dispatch, deliver, rotateKeys])
+    for (const f of [
+      auth,
+      ledger,
+      ledgerWriter,
+      payments,
+      webhooks,
+      dispatch,
+      deliver,
+      rotateKeys,
+      consoleSite,
+    ])
       alarms.functionHealth(f.node.id, f.fn);
     alarms.iteratorAge(dispatch.fn);
     alarms.queueAge(

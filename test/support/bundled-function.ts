@@ -29,10 +29,11 @@ export async function bundleFunction(name: FunctionName, dir: string): Promise<M
  * A function as the stack deploys it: its bundle, then the stack's `afterBundling` commands run beside it
  * (infra/stacks/bundled-files.ts), as NodejsFunction runs them.
  */
-export async function deployableFunction(name: FunctionName, dir: string): Promise<void> {
-  await bundleFunction(name, dir);
+export async function deployableFunction(name: FunctionName, dir: string): Promise<Metafile> {
+  const metafile = await bundleFunction(name, dir);
   for (const command of BUNDLED_FILES[name]?.(PROJECT_ROOT, dir) ?? [])
     await run('bash', ['-c', command]);
+  return metafile;
 }
 
 /** The bundle's `handler`, imported as Lambda's runtime imports it (from the environment as it is now). */

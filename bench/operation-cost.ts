@@ -16,6 +16,7 @@ import { platformConfigFromEnv, staticClientsSource } from '../lib/config/env.js
 import type { AppEnv } from '../lib/http/types.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
 import { createLogger } from '../lib/observability/logger.js';
+import { generatedDocuments } from '../lib/openapi/generated-documents.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 import { createWebhooksApp } from '../lib/webhooks/app.js';
 import { deliverBatch } from '../lib/webhooks/deliver/deliver-batch.js';
@@ -56,10 +57,11 @@ export async function measureOperationCosts(
   meter.sizer = sizer;
   const auth = createAuthApp({
     runtime,
+    documents: generatedDocuments,
     authConfig: loadAuthConfig(staticClientsSource({ AUTH_CONFIG: DEFAULT_AUTH_CONFIG }), 'local'),
   });
-  const ledger = createLedgerApp(runtime);
-  const webhooks = createWebhooksApp(runtime);
+  const ledger = createLedgerApp(runtime, { documents: generatedDocuments });
+  const webhooks = createWebhooksApp(runtime, { documents: generatedDocuments });
   const operations: OperationCost[] = [];
 
   /** Runs `action` with the meter cleared, and records what it cost. */

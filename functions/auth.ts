@@ -3,6 +3,7 @@ import { handle } from 'hono/aws-lambda';
 import { createAuthApp } from '../lib/auth/app.js';
 import { platformConfigFromEnv } from '../lib/config/env.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
+import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
 import { createDocsSite } from '../lib/openapi/site.js';
 import { DOCS_ASSETS_DIR, fileDocsSources } from '../lib/openapi/site-files.js';
 import { createRuntime } from '../lib/platform/runtime.js';
@@ -11,7 +12,12 @@ import { createVersionsApp } from '../lib/platform/versions.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 const runtime = createRuntime(platformConfigFromEnv());
-const auth = createAuthApp({ runtime });
+// Its own OpenAPI document, and the merged one of `/docs`, were generated when the function was bundled and are
+// read from beside it (infra/openapi-assets.ts): the generator stays out of the bundle.
+const auth = createAuthApp({
+  runtime,
+  documents: prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, import.meta.url)),
+});
 // The API routes the public `GET /versions` here too (infra/stacks/platform-stack.ts): the auth function is
 // the one whose routes are public already.
 const versions = createVersionsApp({

@@ -1,10 +1,14 @@
 import { handle } from 'hono/aws-lambda';
 import { platformConfigFromEnv } from '../lib/config/env.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
+import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 
+// Its OpenAPI document, generated when the function was bundled, is read from beside it (infra/openapi-assets.ts):
+// the generator and its JSON Schema converter stay out of the bundle.
+const documents = prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, import.meta.url));
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
-  handle(createPaymentsApp(createRuntime(platformConfigFromEnv()))),
+  handle(createPaymentsApp(createRuntime(platformConfigFromEnv()), { documents })),
 );

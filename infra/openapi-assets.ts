@@ -1,27 +1,37 @@
 /**
- * The API reference's files for the auth function (AWS), written beside its bundle when the stack bundles it
- * (infra/stacks/docs-site.ts): `openapi.json`, every service's document merged, generated from the apps' routes
- * as the local platform generates it; and `scalar.js`, Scalar's standalone bundle from node_modules.
+ * The OpenAPI files the Lambda bundles carry beside their `index.mjs`, written when the stack bundles them
+ * (NodejsFunction's `afterBundling` hook, infra/stacks/docs-site.ts), generated from the apps' routes as the local
+ * platform generates them, so no bundle carries the generator (`@valibot/to-json-schema`):
  *
- *   npx tsx infra/openapi-assets.ts <directory>
+ * - `openapi/<service>.json`: a service function's own document (`GET /api/<service>/openapi.json`);
+ * - `docs/openapi.json` and `docs/scalar.js`, for the auth function's `/docs` and `/openapi.json`: every service's
+ *   document merged, and Scalar's standalone bundle from node_modules.
+ *
+ *   npx tsx infra/openapi-assets.ts <bundle directory> [--service <name>]... [--docs-site]
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { Hono } from 'hono';
 import { createAuthApp } from '../lib/auth/app.js';
+import { SERVICES, type Service } from '../lib/bearer/scopes.js';
 import { platformConfigFromEnv } from '../lib/config/env.js';
+import type { AppEnv } from '../lib/http/types.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
 import type { OpenApiDocument } from '../lib/openapi/document.js';
+import { SERVICE_DOCUMENTS_DIR, serviceDocumentFile } from '../lib/openapi/document-source.js';
+import { generatedDocuments } from '../lib/openapi/generated-documents.js';
+import { platformDocument } from '../lib/openapi/platform-document.js';
 import { scalarPackageFile } from '../lib/openapi/scalar-asset.js';
-import { platformDocument } from '../lib/openapi/site.js';
-import { DOCUMENT_FILE, SCALAR_FILE } from '../lib/openapi/site-files.js';
+import { DOCUMENT_PATH } from '../lib/openapi/serve.js';
+import { DOCS_ASSETS_DIR, DOCUMENT_FILE, SCALAR_FILE } from '../lib/openapi/site-files.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
 import { createRuntime } from '../lib/platform/runtime.js';
 import { createVersionsApp } from '../lib/platform/versions.js';
 import { tableEnvironment } from '../lib/resources/definitions.js';
 import { createWebhooksApp } from '../lib/webhooks/app.js';
 
-/** The base URL the generated document names until the site replaces it with the deployment's own. */
+/** The base URL the generated documents name until the function serving them replaces it with its own. */
 export const PLACEHOLDER_BASE_URL = 'https://platform.invalid';
 
 /**
@@ -29,7 +39,7 @@ export const PLACEHOLDER_BASE_URL = 'https://platform.invalid';
  * tables and queues nobody reads: a document comes from the routes alone, with no I/O.
  */
 export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
-  services: Record<string, Hono<any>>;
+  services: Record<Service, Hono<AppEnv>>;
   versions: Hono;
 } {
   const runtime = createRuntime(
@@ -44,12 +54,13 @@ export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
       ...tableEnvironment('openapi-document-'),
     }),
   );
+  const documents = generatedDocuments;
   return {
     services: {
-      auth: createAuthApp({ runtime, authConfig: { clients: [], resources: [] } }),
-      ledger: createLedgerApp(runtime),
-      webhooks: createWebhooksApp(runtime),
-      payments: createPaymentsApp(runtime),
+      auth: createAuthApp({ runtime, documents, authConfig: { clients: [], resources: [] } }),
+      ledger: createLedgerApp(runtime, { documents }),
+      webhooks: createWebhooksApp(runtime, { documents }),
+      payments: createPaymentsApp(runtime, { documents }),
     },
     versions: createVersionsApp({ env: 'dev', region: 'us-east-1', probes: [] }),
   };
@@ -62,17 +73,50 @@ export async function offlinePlatformDocument(
   return platformDocument(services, [versions], baseUrl);
 }
 
-export async function writeDocsAssets(dir: string): Promise<void> {
+/** A service's own document, as its app serves it when it generates it (the function sets its base URL). */
+export async function offlineServiceDocument(
+  service: Service,
+  baseUrl = PLACEHOLDER_BASE_URL,
+): Promise<OpenApiDocument> {
+  const app = appsWithoutIo(baseUrl).services[service];
+  const res = await app.request(`/api/${service}${DOCUMENT_PATH}`);
+  if (res.status !== 200) throw new Error(`openapi: ${service} answered ${res.status}`);
+  return (await res.json()) as OpenApiDocument;
+}
+
+/** `<bundleDir>/openapi/<service>.json`, read by the service's function (lib/openapi/document-source.ts). */
+export async function writeServiceDocument(bundleDir: string, service: Service): Promise<void> {
+  const dir = join(bundleDir, SERVICE_DOCUMENTS_DIR);
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, serviceDocumentFile(service)),
+    JSON.stringify(await offlineServiceDocument(service)),
+  );
+}
+
+/** `<bundleDir>/docs/`: the merged document and Scalar's bundle (lib/openapi/site-files.ts). */
+export async function writeDocsAssets(bundleDir: string): Promise<void> {
+  const dir = join(bundleDir, DOCS_ASSETS_DIR);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, DOCUMENT_FILE), JSON.stringify(await offlinePlatformDocument()));
   await copyFile(scalarPackageFile(), join(dir, SCALAR_FILE));
 }
 
+const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
+
 if (import.meta.url === `file://${resolve(process.argv[1] ?? '')}`) {
-  const dir = process.argv[2];
-  if (!dir) {
-    process.stderr.write('usage: tsx infra/openapi-assets.ts <directory>\n');
+  const usage =
+    'usage: tsx infra/openapi-assets.ts <bundle directory> [--service <name>]... [--docs-site]\n';
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { service: { type: 'string', multiple: true }, 'docs-site': { type: 'boolean' } },
+  });
+  const services = values.service ?? [];
+  const [bundleDir] = positionals;
+  if (!bundleDir || positionals.length > 1 || !services.every(isService)) {
+    process.stderr.write(usage);
     process.exit(2);
   }
-  await writeDocsAssets(dir);
+  for (const service of services) await writeServiceDocument(bundleDir, service);
+  if (values['docs-site']) await writeDocsAssets(bundleDir);
 }

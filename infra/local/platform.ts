@@ -15,9 +15,12 @@ import {
   staticClientsSource,
   webhookWorkerConfigFromEnv,
 } from '../../lib/config/env.js';
+import { createLedgerApp } from '../../lib/ledger/app.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { createLogger } from '../../lib/observability/logger.js';
 import { installMetricSink } from '../../lib/observability/metrics.js';
+import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
+import { DOCUMENT_PATH } from '../../lib/openapi/serve.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
 import { createProtectedApp } from '../../lib/platform/protected-app.js';
 import { createRuntime } from '../../lib/platform/runtime.js';
@@ -211,15 +214,26 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     // The services in this process read the same environment, once, as their Lambda entries do.
     const config = platformConfigFromEnv(env);
     const runtime = createRuntime(config);
+    // Their OpenAPI documents are generated from their routes here (the functions read theirs from the files
+    // bundled beside them). The ledger's workers run its Lambda module, which finds no such file beside its
+    // source: its document is answered here too, from the routes of an in-process ledger app that serves nothing else.
+    const documents = generatedDocuments;
+    const ledgerDocument = createLedgerApp(runtime, { documents });
     const apps: Record<string, { fetch: FetchHandler }> = {
       auth: createAuthApp({
         runtime,
+        documents,
         authConfig,
         ...(options.throttle ? { throttle: options.throttle } : {}),
       }),
-      ledger,
-      payments: createPaymentsApp(runtime),
-      webhooks: createWebhooksApp(runtime),
+      ledger: {
+        fetch: (request, env) =>
+          new URL(request.url).pathname === `/api/ledger${DOCUMENT_PATH}`
+            ? ledgerDocument.fetch(request, env)
+            : ledger.fetch(request, env),
+      },
+      payments: createPaymentsApp(runtime, { documents }),
+      webhooks: createWebhooksApp(runtime, { documents }),
     };
     for (const service of SERVICES) apps[service] ??= createProtectedApp(service, runtime);
     // The stack's scheduled `rotate-keys`, locally: the same step on a timer (KEY_MIN_PUBLISH_SECONDS applies).

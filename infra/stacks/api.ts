@@ -117,6 +117,26 @@ export class PlatformApi extends Construct {
     }
   }
 
+  /**
+   * The web console (`GET /console`, `/console/{proxy+}`: its page and content-hashed assets), served by its own
+   * function from files bundled beside it, on the API's origin: the console calls the token endpoint and the
+   * services on its own origin, under a content security policy that allows nothing else.
+   */
+  routeConsole(fn: IFunction): void {
+    const integration = new HttpLambdaIntegration('console-integration', fn, {
+      payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+    });
+    for (const path of ['/console', '/console/{proxy+}']) {
+      for (const route of this.api.addRoutes({ path, methods: [HttpMethod.GET], integration })) {
+        acknowledge(route, {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            'The console is static files (its page, script and stylesheet), public as any sign-in page is: they hold no data; every call the page makes carries the bearer token the services verify.',
+        });
+      }
+    }
+  }
+
   /** Routes `/api/<service>` and `/api/<service>/{proxy+}` (any method) to the service's function. */
   route(service: HttpService, fn: IFunction): void {
     const integration = new HttpLambdaIntegration(`${service}-integration`, fn, {

@@ -5,6 +5,7 @@ import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import type { AfterBundling } from './bundled-files.js';
 import { LAMBDA_RUNTIME, nodejsBundlingOptions } from './bundling-options.js';
 import type { StageConfig } from './config.js';
 import { acknowledge } from './nag.js';
@@ -19,7 +20,8 @@ export type FunctionName =
   | 'webhooks'
   | 'dispatch'
   | 'deliver'
-  | 'rotate-keys';
+  | 'rotate-keys'
+  | 'console';
 
 export interface FunctionSpec {
   name: FunctionName;
@@ -27,8 +29,8 @@ export interface FunctionSpec {
   timeout: Duration;
   memorySize: number;
   environment: Record<string, string>;
-  /** Shell commands that add files beside the bundle (NodejsFunction's `afterBundling` hook). */
-  afterBundling?: (inputDir: string, outputDir: string) => string[];
+  /** Shell commands that add files beside the bundle (NodejsFunction's `afterBundling` hook): bundled-files.ts. */
+  afterBundling?: AfterBundling | undefined;
 }
 
 const projectRoot = join(import.meta.dirname, '..', '..');

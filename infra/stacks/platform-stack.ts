@@ -6,9 +6,9 @@ import { tableEnvironment } from '../../lib/resources/definitions.js';
 import { LEDGER_INGRESS_AGE_THRESHOLD, PlatformAlarms } from './alarms.js';
 import { PlatformApi } from './api.js';
 import { checkAuthConfig } from './auth-config-check.js';
+import { BUNDLED_FILES } from './bundled-files.js';
 import type { StageConfig } from './config.js';
 import { PlatformDashboard } from './dashboard.js';
-import { docsSiteAssets } from './docs-site.js';
 import { type FunctionSpec, PlatformFunction } from './functions.js';
 import { grantTable } from './grants.js';
 import { PlatformMetrics } from './platform-metrics.js';
@@ -102,8 +102,8 @@ export class PlatformStack extends Stack {
       name: 'auth',
       description: 'Auth service: OAuth 2.0 client credentials, clients, discovery and JWKS',
       timeout: Duration.seconds(10),
-      // The API reference's document and Scalar's bundle, beside index.mjs (served at /docs, /openapi.json).
-      afterBundling: docsSiteAssets,
+      // Its OpenAPI document; the API reference's merged document and Scalar's bundle (/docs, /openapi.json).
+      afterBundling: BUNDLED_FILES.auth,
       environment: {
         ...serviceEnvironment,
         ...signingKeyEnvironment,
@@ -115,6 +115,7 @@ export class PlatformStack extends Stack {
       name: 'ledger',
       description: 'Ledger service: double-entry transactions, accounts, volumes, logs',
       timeout: Duration.seconds(15),
+      afterBundling: BUNDLED_FILES.ledger,
       environment: ledgerEnvironment,
     });
     const ledgerWriter = make({
@@ -127,6 +128,7 @@ export class PlatformStack extends Stack {
       name: 'payments',
       description: 'Payments service: payment records and their events',
       timeout: Duration.seconds(10),
+      afterBundling: BUNDLED_FILES.payments,
       environment: serviceEnvironment,
     });
     const webhooks = make({
@@ -134,6 +136,7 @@ export class PlatformStack extends Stack {
       description: 'Webhooks service: configs, deliveries, replay and test delivery',
       // The test delivery waits for one POST of up to 15 s; API Gateway answers 504 after 30 s anyway.
       timeout: Duration.seconds(25),
+      afterBundling: BUNDLED_FILES.webhooks,
       environment: {
         ...serviceEnvironment,
         DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl,
@@ -152,6 +155,16 @@ export class PlatformStack extends Stack {
       timeout: DELIVER_TIMEOUT,
       memorySize: 512,
       environment: workerEnvironment,
+    });
+    // The console's static files (README, "Console"): no environment beyond the defaults, no grant below.
+    const consoleSite = make({
+      name: 'console',
+      description:
+        "Console: the web console's page and assets (static files bundled beside the function)",
+      timeout: Duration.seconds(10),
+      memorySize: 512,
+      afterBundling: BUNDLED_FILES.console,
+      environment: {},
     });
     const rotateKeys = make({
       name: 'rotate-keys',
@@ -202,12 +215,23 @@ export class PlatformStack extends Stack {
     api.route('payments', payments.fn);
     api.routeVersions(auth.fn);
     api.routeDocs(auth.fn);
+    api.routeConsole(consoleSite.fn);
 
     const alarms = new PlatformAlarms(this, 'alarms', {
       physicalPrefix: prefix,
       ...(config.alarmEmail ? { email: config.alarmEmail } : {}),
     });
-    for (const f of [auth, ledger, ledgerWriter, payments, webhooks, dispatch, deliver, rotateKeys])
+    for (const f of [
+      auth,
+      ledger,
+      ledgerWriter,
+      payments,
+      webhooks,
+      dispatch,
+      deliver,
+      rotateKeys,
+      consoleSite,
+    ])
       alarms.functionHealth(f.node.id, f.fn);
     alarms.iteratorAge(dispatch.fn);
     alarms.queueAge(

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { bearerAuth } from '../bearer/middleware.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { AppEnv } from '../http/types.js';
+import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
 import { serverInfoRoute } from '../platform/server-info.js';
@@ -19,6 +20,8 @@ import { ThrottleStore } from './store/throttle-store.js';
 
 export interface AuthAppDeps {
   runtime: ServiceRuntime;
+  /** Where its OpenAPI document comes from (lib/openapi/document-source.ts). */
+  documents: DocumentSource;
   /** The static clients; by default those of the runtime's configuration (AUTH_CONFIG, AUTH_CONFIG_INLINE). */
   authConfig?: AuthFileConfig;
   throttle?: ThrottlePolicy;
@@ -45,7 +48,7 @@ export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
     routesWithOwnBodyLimit: [TOKEN_PATH],
     corsOrigins: config.corsOrigins,
   });
-  serveDocument(app, { ...authDocument, baseUrl: config.publicBaseUrl });
+  serveDocument(app, authDocument, { source: deps.documents, baseUrl: config.publicBaseUrl });
   discoveryRoutes(app, config.issuer, keys);
   tokenRoutes(
     app,

@@ -1,8 +1,8 @@
 /**
  * The console's site: `/console` (the page) and `/console/assets/<content-hashed file>`. One small Hono app,
- * mounted by the local gateway (infra/local/gateway.ts) and, in AWS, by the function that serves it (README,
- * "Console"). It is given a way to get the built files, so it serves them the same whether they were bundled
- * at start-up or read from a deployment's build output.
+ * mounted by the local gateway (infra/local/gateway.ts) and, in AWS, by the console function
+ * (functions/console.ts). It is given a way to get the built files, so it serves them the same whether they
+ * were bundled at start-up or read from a deployment's build output.
  */
 import { type Context, Hono } from 'hono';
 import { createLogger, type Logger } from '../observability/logger.js';

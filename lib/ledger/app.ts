@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { createDocumentClient } from '../dynamo/client.js';
 import type { AppEnv } from '../http/types.js';
+import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
@@ -40,15 +41,14 @@ import { VolumeReads } from './store/volume-reads.js';
 import { LedgerWriter } from './store/writer.js';
 
 export interface LedgerAppOptions {
+  /** Where its OpenAPI document comes from (lib/openapi/document-source.ts). */
+  documents: DocumentSource;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
 /** The ledger service (docs/api.md §3). */
-export function createLedgerApp(
-  runtime: ServiceRuntime,
-  options: LedgerAppOptions = {},
-): Hono<AppEnv> {
+export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptions): Hono<AppEnv> {
   const { config } = runtime;
   const now = options.now ?? Date.now;
   // Amounts are read back as bigint (rule 1): this service has its own document client for that.
@@ -69,7 +69,11 @@ export function createLedgerApp(
   });
 
   const app = createProtectedApp('ledger', runtime, {
-    beforeAuth: (a) => serveDocument(a, { ...ledgerDocument, baseUrl: config.publicBaseUrl }),
+    beforeAuth: (a) =>
+      serveDocument(a, ledgerDocument, {
+        source: options.documents,
+        baseUrl: config.publicBaseUrl,
+      }),
   });
   // v1's `/_info` (with the ledger names) first: the v2 info routes answer `/v2/_info` and `/_/info`.
   v1InfoRoutes(app, { registry });

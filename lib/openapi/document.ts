@@ -1,6 +1,7 @@
 import type { RouterRoute } from 'hono/types';
 import { findTargetHandler } from 'hono/utils/handler';
 import { SERVICES, type Service } from '../bearer/scopes.js';
+import { OAUTH2, TOKEN_PATH } from './base-url.js';
 import {
   type JsonSchema,
   type OperationSpec,
@@ -24,11 +25,7 @@ export interface DocumentOptions {
   schemas: NamedSchemas;
 }
 
-/** Where the token endpoint is, relative to the platform's base URL (`withBaseUrl` makes it absolute). */
-export const TOKEN_PATH = '/api/auth/oauth/token';
-
-/** Scheme names, the same in every document, so documents merge. */
-const OAUTH2 = 'oauth2';
+/** The bearer scheme's name, the same in every document (as `OAUTH2`), so documents merge. */
 const BEARER = 'bearerAuth';
 
 /** Descriptions of path parameters that many routes share. */
@@ -232,19 +229,6 @@ export function openApiPath(honoPath: string): string {
       return param ? `{${param[1]}}` : segment;
     })
     .join('/');
-}
-
-/**
- * The document as served: the platform's own origin as its server, and the token endpoint there. Documents
- * are generated without it (the merged one is generated when the auth function is bundled, long before the
- * API has a URL).
- */
-export function withBaseUrl(document: OpenApiDocument, baseUrl: string): OpenApiDocument {
-  const copy = structuredClone(document);
-  copy.servers = [{ url: baseUrl, description: 'This platform' }];
-  const flow = copy.components?.securitySchemes?.[OAUTH2]?.flows?.clientCredentials;
-  if (flow) flow.tokenUrl = `${baseUrl}${TOKEN_PATH}`;
-  return copy;
 }
 
 /**

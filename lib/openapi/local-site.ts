@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { RouterRoute } from 'hono/types';
-import { createDocsSite, type FetchingApp, platformDocument } from './site.js';
+import { type FetchingApp, platformDocument } from './platform-document.js';
+import { createDocsSite } from './site.js';
 
 /**
  * The site as the local gateway mounts it: the merged document from the running services (asked once, on the

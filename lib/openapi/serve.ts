@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
-import { PLATFORM_VERSION } from '../platform/version.js';
-import { appDocument, type DocumentOptions, withBaseUrl } from './document.js';
+import { withBaseUrl } from './base-url.js';
+import type { DocumentSource, ServiceDocumentSpec } from './document-source.js';
 
 /** Served with the documents: they change only with a deployment. */
 export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
@@ -10,21 +10,16 @@ export const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
 export const DOCUMENT_PATH = '/openapi.json';
 
 /**
- * `GET /openapi.json` on a service app: the document of that app's routes, generated on the first request
- * (every route is registered by then) and kept. Register it before the bearer check: it is public.
+ * `GET /openapi.json` on a service app: the document of that app's routes from `source`, asked on the first
+ * request (every route is registered by then) and kept. Register it before the bearer check: it is public.
  */
 export function serveDocument(
   app: Hono<AppEnv>,
-  options: Omit<DocumentOptions, 'version'> & { baseUrl: string },
+  spec: ServiceDocumentSpec,
+  options: { source: DocumentSource; baseUrl: string },
 ): void {
-  const { baseUrl, ...documentOptions } = options;
   const render = async () =>
-    JSON.stringify(
-      withBaseUrl(
-        await appDocument(app, { ...documentOptions, version: PLATFORM_VERSION }),
-        baseUrl,
-      ),
-    );
+    JSON.stringify(withBaseUrl(await options.source(spec, app), options.baseUrl));
   app.get(DOCUMENT_PATH, cachedJson(render));
 }
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { withBaseUrl } from './document.js';
+import { withBaseUrl } from './base-url.js';
 import type { DocsSiteSources } from './site.js';
 
 /** The files the auth function's bundle carries beside `index.mjs` (written by `infra/openapi-assets.ts`). */

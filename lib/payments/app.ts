@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import { createDocumentClient } from '../dynamo/client.js';
 import type { AppEnv } from '../http/types.js';
+import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
@@ -11,6 +12,8 @@ import { paymentsDocument } from './routes/schemas.js';
 import { PaymentStore } from './store/payment-store.js';
 
 export interface PaymentsAppOptions {
+  /** Where its OpenAPI document comes from (lib/openapi/document-source.ts). */
+  documents: DocumentSource;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -18,7 +21,7 @@ export interface PaymentsAppOptions {
 /** The payments service (docs/api.md §6). */
 export function createPaymentsApp(
   runtime: ServiceRuntime,
-  options: PaymentsAppOptions = {},
+  options: PaymentsAppOptions,
 ): Hono<AppEnv> {
   const { tables } = runtime.config;
   // Amounts are read back as bigint (rule 1): this service has its own document client for that.
@@ -34,7 +37,10 @@ export function createPaymentsApp(
   // for some of those operations (it declares no security on them).
   const app = createProtectedApp('payments', runtime, {
     beforeAuth: (a) => {
-      serveDocument(a, { ...paymentsDocument, baseUrl: runtime.config.publicBaseUrl });
+      serveDocument(a, paymentsDocument, {
+        source: options.documents,
+        baseUrl: runtime.config.publicBaseUrl,
+      });
       notImplementedRoutes(a);
     },
   });

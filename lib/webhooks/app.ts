@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
+import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../platform/protected-app.js';
 import type { ServiceRuntime } from '../platform/runtime.js';
@@ -17,6 +18,8 @@ import { DeliveryStore } from './store/delivery-store.js';
 import { ReplayRequests } from './store/replay-requests.js';
 
 export interface WebhooksAppOptions {
+  /** Where its OpenAPI document comes from (lib/openapi/document-source.ts). */
+  documents: DocumentSource;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -24,7 +27,7 @@ export interface WebhooksAppOptions {
 /** The webhooks service (docs/api.md §4): configurations and deliveries. */
 export function createWebhooksApp(
   runtime: ServiceRuntime,
-  options: WebhooksAppOptions = {},
+  options: WebhooksAppOptions,
 ): Hono<AppEnv> {
   const now = options.now ?? Date.now;
   const table = runtime.config.tables.webhooks;
@@ -38,7 +41,10 @@ export function createWebhooksApp(
   const queueUrl = runtime.config.queues.deliveries;
   const app = createProtectedApp('webhooks', runtime, {
     beforeAuth: (a) =>
-      serveDocument(a, { ...webhooksDocument, baseUrl: runtime.config.publicBaseUrl }),
+      serveDocument(a, webhooksDocument, {
+        source: options.documents,
+        baseUrl: runtime.config.publicBaseUrl,
+      }),
   });
   serverInfoRoute(app, 'webhooks');
   configRoutes(app, {

@@ -11,6 +11,7 @@ const FUNCTIONS = [
   'dispatch',
   'deliver',
   'rotate-keys',
+  'console',
 ];
 const { template } = synthPlatform({ stage: 'dev', alarmEmail: 'ops@example.com' });
 const dev = templateReader(template);

@@ -43,6 +43,12 @@ describe('HTTP API', () => {
           (p) => `GET ${p} -> ${dev.fnId('platform-dev-auth')}`,
         ),
       )
+      // The console's page and assets, public, answered by the console function only.
+      .concat(
+        ['/console', '/console/{proxy+}'].map(
+          (p) => `GET ${p} -> ${dev.fnId('platform-dev-console')}`,
+        ),
+      )
       .sort();
     expect(table).toEqual(expected);
   });
@@ -52,7 +58,7 @@ describe('HTTP API', () => {
       .filter((r) => r.Type === 'AWS::Lambda::Permission')
       .map((r) => r.Properties);
     const gateway = permissions.filter((p) => p.Principal === 'apigateway.amazonaws.com');
-    expect(gateway).toHaveLength(12);
+    expect(gateway).toHaveLength(14);
     // The tenth: EventBridge may invoke rotate-keys (its schedule), nothing else.
     expect(
       permissions
@@ -62,9 +68,24 @@ describe('HTTP API', () => {
     for (const p of gateway) {
       expect(p.Action).toBe('lambda:InvokeFunction');
       expect(JSON.stringify(p.SourceArn)).toMatch(
-        /\/\*\/\*\/(api\/(auth|ledger|webhooks|payments)(\/\{proxy\+\})?|versions|docs(\/\{proxy\+\})?|openapi\.json)"/,
+        /\/\*\/\*\/(api\/(auth|ledger|webhooks|payments)(\/\{proxy\+\})?|versions|(docs|console)(\/\{proxy\+\})?|openapi\.json)"/,
       );
     }
+    // The console function through its two routes, and nothing else through them.
+    const consoleFn = dev.fnId('platform-dev-console');
+    expect(
+      gateway
+        .filter((p) => JSON.stringify(p.SourceArn).includes('/console'))
+        .map((p) => [
+          p.FunctionName['Fn::GetAtt'][0],
+          JSON.stringify(p.SourceArn).match(/\/console[^"]*/)![0],
+        ])
+        .sort(),
+    ).toEqual([
+      [consoleFn, '/console'],
+      [consoleFn, '/console/{proxy+}'],
+    ]);
+    expect(gateway.filter((p) => p.FunctionName['Fn::GetAtt'][0] === consoleFn).length).toBe(2);
   });
 
   it('has one auto-deployed $default stage with JSON access logs and default throttling (dev)', () => {

@@ -131,6 +131,7 @@ describe('the dashboard', () => {
       'dispatch',
       'deliver',
       'rotate-keys',
+      'console',
     ])
       expect(dev.fn(`platform-dev-${fn}`).Environment.Variables.METRICS_NAMESPACE).toBe(
         'Platform/dev',

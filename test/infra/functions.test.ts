@@ -23,6 +23,7 @@ const FUNCTIONS = [
   'dispatch',
   'deliver',
   'rotate-keys',
+  'console',
 ] as const;
 const dev = templateReader(synthPlatform({ stage: 'dev' }).template);
 const prod = templateReader(
@@ -95,6 +96,7 @@ describe('Lambda functions', () => {
       dispatch: [512, 60],
       deliver: [512, 30],
       'rotate-keys': [512, 30],
+      console: [512, 10],
     });
   });
 
@@ -150,6 +152,12 @@ describe('Lambda functions', () => {
     expect(env('rotate-keys')).toEqual({ ...service, ...signingKey });
     expect(env('dispatch')).toEqual(worker);
     expect(env('deliver')).toEqual(worker);
+    // The console serves files: its log level and metrics namespace, nothing of the platform's.
+    expect(env('console')).toEqual({
+      STAGE: 'dev',
+      LOG_LEVEL: 'info',
+      METRICS_NAMESPACE: 'Platform/dev',
+    });
   });
 
   it('active tracing only on the tracing switch, for every function, with the X-Ray writes it needs', () => {
@@ -379,6 +387,8 @@ describe('least-privilege roles: exactly these permissions, function by function
       ],
     ],
     ['rotate-keys', [logs('rotate-keys'), `${READ_WRITE} on ${t('auth')}`]],
+    // Static files: its own log group and nothing else (no table, queue or key).
+    ['console', [logs('console')]],
   ] as const)('%s', (name, expected) => {
     expect(dev.permissions(`platform-dev-${name}`)).toEqual([...expected].sort());
   });

@@ -18,6 +18,7 @@ const FUNCTIONS = [
   'dispatch',
   'deliver',
   'rotate-keys',
+  'console',
 ];
 const ACKNOWLEDGED = [
   ...FUNCTIONS.map((fn) => `${fn}/function AwsSolutions-L1`),
@@ -30,6 +31,9 @@ const ACKNOWLEDGED = [
   'api/http-api/GET--docs AwsSolutions-APIG4',
   'api/http-api/GET--docs--{proxy+} AwsSolutions-APIG4',
   'api/http-api/GET--openapi.json AwsSolutions-APIG4',
+  // The console's page and assets: public static files, no data.
+  'api/http-api/GET--console AwsSolutions-APIG4',
+  'api/http-api/GET--console--{proxy+} AwsSolutions-APIG4',
   'queues/dispatch-failures AwsSolutions-SQS3',
 ].sort();
 

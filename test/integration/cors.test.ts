@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { corsOrigins } from '../../lib/config/env.js';
 import { createLedgerApp } from '../../lib/ledger/app.js';
+import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
 import { testEnvironment } from '../support/tables.js';
 
@@ -15,7 +16,7 @@ describe('CORS', () => {
     const { runtime } = await testEnvironment({
       CORS_ALLOWED_ORIGINS: `${CONSOLE}, http://localhost:5173`,
     });
-    const app = createLedgerApp(runtime);
+    const app = createLedgerApp(runtime, { documents: generatedDocuments });
     const preflight = await app.request('/api/ledger/v2/shop/transactions', {
       method: 'OPTIONS',
       headers: {
@@ -44,7 +45,7 @@ describe('CORS', () => {
 
   it('is off without CORS_ALLOWED_ORIGINS', async () => {
     const { runtime } = await testEnvironment();
-    const app = createPaymentsApp(runtime);
+    const app = createPaymentsApp(runtime, { documents: generatedDocuments });
     const res = await app.request('/api/payments/v3/payments', { headers: { Origin: CONSOLE } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });

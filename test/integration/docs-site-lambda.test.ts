@@ -1,52 +1,55 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { build } from 'esbuild';
+import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lambdaBuildOptions } from '../../infra/bundling.js';
-import { offlinePlatformDocument } from '../../infra/openapi-assets.js';
-import { docsSiteAssets } from '../../infra/stacks/docs-site.js';
+import { offlinePlatformDocument, offlineServiceDocument } from '../../infra/openapi-assets.js';
 import { scalarPackageFile } from '../../lib/openapi/scalar-asset.js';
 import { httpApiEvent } from '../support/api-gateway.js';
+import {
+  bundledHandler,
+  deployableFunction,
+  type HttpHandler,
+} from '../support/bundled-function.js';
 import { testEnvironment } from '../support/tables.js';
 
 /**
- * `/docs` and `/openapi.json` as AWS serves them: the auth function bundled with the production esbuild
- * settings, the stack's `afterBundling` commands run beside it (infra/stacks/docs-site.ts), and the bundle's
- * handler answering API Gateway events from those files.
+ * `/docs`, `/openapi.json` and the services' own `/api/<service>/openapi.json` as AWS serves them: the functions
+ * bundled with the production esbuild settings, the stack's `afterBundling` commands run beside them
+ * (infra/stacks/bundled-files.ts), and the bundles' handlers answering API Gateway events from those files.
  */
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResult>;
-const run = promisify(execFile);
-const root = new URL('../..', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'auth-bundle-'));
-let handler: Handler;
+const authDir = mkdtempSync(join(tmpdir(), 'auth-bundle-'));
+const ledgerDir = mkdtempSync(join(tmpdir(), 'ledger-bundle-'));
+let auth: HttpHandler;
+let ledger: HttpHandler;
 
 beforeAll(async () => {
-  await build(lambdaBuildOptions(join(root, 'functions/auth.ts'), join(dir, 'index.mjs')));
-  for (const command of docsSiteAssets(root, dir)) await run('bash', ['-c', command]);
+  await Promise.all([deployableFunction('auth', authDir), deployableFunction('ledger', ledgerDir)]);
   const { env } = await testEnvironment({});
   Object.assign(process.env, env);
-  ({ handler } = (await import(pathToFileURL(join(dir, 'index.mjs')).href)) as {
-    handler: Handler;
-  });
-}, 180_000);
+  auth = await bundledHandler(authDir);
+  ledger = await bundledHandler(ledgerDir);
+}, 240_000);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(authDir, { recursive: true, force: true });
+  rmSync(ledgerDir, { recursive: true, force: true });
+});
 
 const get = (path: string, headers: Record<string, string> = {}) =>
-  handler(httpApiEvent('GET', path, { service: 'auth', headers }), {} as Context);
+  auth(httpApiEvent('GET', path, { service: 'auth', headers }), {} as Context);
 
 describe('the API reference served by the bundled auth function', () => {
-  it('keeps the document and Scalar out of index.mjs: files beside it, read on request', () => {
-    expect(statSync(join(dir, 'docs', 'scalar.js')).size).toBe(statSync(scalarPackageFile()).size);
-    expect(statSync(join(dir, 'docs', 'openapi.json')).size).toBeGreaterThan(50_000);
-    const bundle = readFileSync(join(dir, 'index.mjs'), 'utf8');
+  it('keeps the documents and Scalar out of index.mjs: files beside it, read on request', () => {
+    expect(readdirSync(authDir).sort()).toEqual(['docs', 'index.mjs', 'openapi']);
+    expect(readdirSync(join(authDir, 'openapi'))).toEqual(['auth.json']);
+    expect(statSync(join(authDir, 'docs', 'scalar.js')).size).toBe(
+      statSync(scalarPackageFile()).size,
+    );
+    expect(statSync(join(authDir, 'docs', 'openapi.json')).size).toBeGreaterThan(50_000);
+    const bundle = readFileSync(join(authDir, 'index.mjs'), 'utf8');
     expect(bundle).not.toContain('fonts.scalar.com');
     expect(bundle.length).toBeLessThan(600_000);
   });
@@ -76,5 +79,46 @@ describe('the API reference served by the bundled auth function', () => {
     expect(script.body.length).toBeLessThan(6 * 1024 * 1024);
     const bytes = gunzipSync(Buffer.from(script.body, 'base64'));
     expect(bytes.equals(readFileSync(scalarPackageFile()))).toBe(true);
+  });
+});
+
+describe("a service's own document, prebuilt beside its bundle", () => {
+  /** The generated document with the deployment's server and token URL, as the function must serve it. */
+  async function expected(service: 'auth' | 'ledger') {
+    const document = await offlineServiceDocument(service);
+    document.servers = [{ url: process.env.PUBLIC_BASE_URL, description: 'This platform' }];
+    document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl = `${process.env.PUBLIC_BASE_URL}/api/auth/oauth/token`;
+    return document;
+  }
+
+  it.each([
+    ['ledger', () => ledger, () => ledgerDir],
+    ['auth', () => auth, () => authDir],
+  ] as const)(
+    '%s: GET /api/%s/openapi.json answers the file, without a token, as the generator would',
+    async (service, handler, dir) => {
+      const res = await handler()(
+        httpApiEvent('GET', `/api/${service}/openapi.json`, { service }),
+        {} as Context,
+      );
+      expect(res.statusCode).toBe(200);
+      expect(res.headers?.['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers?.['cache-control']).toBe('public, max-age=300');
+      expect(JSON.parse(res.body)).toEqual(await expected(service));
+      // The file is the generator's output before the base URL is set: what was bundled is what is served.
+      const file = JSON.parse(readFileSync(join(dir(), 'openapi', `${service}.json`), 'utf8'));
+      expect(Object.keys(file.paths)).toEqual(Object.keys(JSON.parse(res.body).paths));
+      expect(file.servers).toEqual([
+        { url: 'https://platform.invalid', description: 'This platform' },
+      ]);
+    },
+  );
+
+  it('the ledger bundle carries its document beside index.mjs, not inside it', () => {
+    expect(readdirSync(ledgerDir).sort()).toEqual(['index.mjs', 'openapi']);
+    expect(readdirSync(join(ledgerDir, 'openapi'))).toEqual(['ledger.json']);
+    const bundle = readFileSync(join(ledgerDir, 'index.mjs'), 'utf8');
+    // The generator's JSON Schema target (lib/openapi/json-schema.ts) came with it; the bundle has neither.
+    expect(bundle).not.toContain('draft-2020-12');
   });
 });

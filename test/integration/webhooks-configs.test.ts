@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../events/catalog.js';
 import type { AppEnv } from '../../lib/http/types.js';
+import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { createWebhooksApp, type WebhooksAppOptions } from '../../lib/webhooks/app.js';
 import { secretKey } from '../../lib/webhooks/domain/secret-key.js';
@@ -20,10 +21,13 @@ type Call = (
 /** A webhooks app and a JSON caller; a string body is sent verbatim. */
 async function webhooksClient(
   runtime: ServiceRuntime,
-  options: WebhooksAppOptions & { scope?: string } = {},
+  options: Partial<WebhooksAppOptions> & { scope?: string } = {},
 ) {
   const { scope, ...appOptions } = options;
-  const app: Hono<AppEnv> = createWebhooksApp(runtime, appOptions);
+  const app: Hono<AppEnv> = createWebhooksApp(runtime, {
+    documents: generatedDocuments,
+    ...appOptions,
+  });
   const token = await tokenFor(authApp(runtime), ADMIN, scope);
   const as =
     (bearerToken: string): Call =>

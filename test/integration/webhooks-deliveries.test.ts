@@ -8,6 +8,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../infra/local/provision.js';
 import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
+import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import {
@@ -45,7 +46,7 @@ beforeAll(async () => {
   ({ runtime } = await testEnvironment({ SQS_ENDPOINT: sqsLocal.endpoint, ...queues }));
   table = runtime.config.tables.webhooks;
   store = new DeliveryStore({ doc: runtime.doc, table });
-  const app = createWebhooksApp(runtime);
+  const app = createWebhooksApp(runtime, { documents: generatedDocuments });
   const token = await tokenFor(authApp(runtime), ADMIN);
   call = async (method, path, body, headers = {}) => {
     const res = await app.request(`/api/webhooks${path}`, {

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../../lib/openapi/document.js';
-import { platformDocument } from '../../lib/openapi/site.js';
+import { platformDocument } from '../../lib/openapi/platform-document.js';
 import { appsWithoutIo, openApiPathOf, TEST_BASE_URL } from '../support/openapi.js';
 
 /**

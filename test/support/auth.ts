@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { type AuthAppDeps, createAuthApp } from '../../lib/auth/app.js';
 import { type AuthFileConfig, parseAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import type { AppEnv } from '../../lib/http/types.js';
+import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 
 /** Static clients used across auth tests: an admin with every scope and a ledger reader. */
@@ -30,7 +31,12 @@ export function authApp(
   runtime: ServiceRuntime,
   overrides: Partial<AuthAppDeps> = {},
 ): Hono<AppEnv> {
-  return createAuthApp({ runtime, authConfig: TEST_AUTH_CONFIG, ...overrides });
+  return createAuthApp({
+    runtime,
+    documents: generatedDocuments,
+    authConfig: TEST_AUTH_CONFIG,
+    ...overrides,
+  });
 }
 
 export function form(params: Record<string, string>): string {

@@ -4,12 +4,16 @@ import type { AppEnv } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { createLedgerApp, type LedgerAppOptions } from '../../lib/ledger/app.js';
 import { type LedgerEvent, ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
+import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
 
 /** A ledger app with a write-scoped token, and a JSON caller that keeps big integers exact. */
-export async function ledgerClient(runtime: ServiceRuntime, options: LedgerAppOptions = {}) {
-  const app: Hono<AppEnv> = createLedgerApp(runtime, options);
+export async function ledgerClient(
+  runtime: ServiceRuntime,
+  options: Partial<LedgerAppOptions> = {},
+) {
+  const app: Hono<AppEnv> = createLedgerApp(runtime, { documents: generatedDocuments, ...options });
   const token = await tokenFor(authApp(runtime), ADMIN);
   const call = async (
     method: string,

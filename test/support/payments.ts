@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
+import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp, type PaymentsAppOptions } from '../../lib/payments/app.js';
 import type { ServiceRuntime } from '../../lib/platform/runtime.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
@@ -26,10 +27,13 @@ export type PaymentsCall = (
  */
 export async function paymentsClient(
   runtime: ServiceRuntime,
-  options: PaymentsAppOptions & { scope?: string } = {},
+  options: Partial<PaymentsAppOptions> & { scope?: string } = {},
 ) {
   const { scope, ...appOptions } = options;
-  const app: Hono<AppEnv> = createPaymentsApp(runtime, appOptions);
+  const app: Hono<AppEnv> = createPaymentsApp(runtime, {
+    documents: generatedDocuments,
+    ...appOptions,
+  });
   const token = await tokenFor(authApp(runtime), ADMIN, scope);
   const caller =
     (bearerToken: string): PaymentsCall =>

@@ -1,0 +1,47 @@
+import type { RouterRoute } from 'hono/types';
+import { PLATFORM_VERSION } from '../platform/version.js';
+import { appDocument, mergeDocuments, type OpenApiDocument } from './document.js';
+import { versionsSchemas } from './schemas.js';
+import { DOCUMENT_PATH } from './serve.js';
+
+export interface FetchingApp {
+  fetch: (request: Request) => Response | Promise<Response>;
+}
+
+/**
+ * The merged document from the services' own `/api/<service>/openapi.json` (their fetch handlers, in process)
+ * and the platform's routes outside any service (`GET /versions`).
+ */
+export async function platformDocument(
+  services: Record<string, FetchingApp>,
+  platformApps: readonly { routes: RouterRoute[] }[],
+  origin: string,
+): Promise<OpenApiDocument> {
+  const documents: OpenApiDocument[] = [];
+  // The ledger first: the reference shows operations in the document's order.
+  const order = ['ledger', 'webhooks', 'payments', 'auth'];
+  const ranked = Object.entries(services).sort(
+    ([a], [b]) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99),
+  );
+  for (const [name, app] of ranked) {
+    const res = await app.fetch(new Request(`${origin}/api/${name}${DOCUMENT_PATH}`));
+    if (res.status !== 200)
+      throw new Error(`openapi: ${name} answered ${res.status} for its document`);
+    documents.push((await res.json()) as OpenApiDocument);
+  }
+  for (const app of platformApps)
+    documents.push(
+      await appDocument(app, {
+        title: 'Platform',
+        description: 'Routes outside the services.',
+        version: PLATFORM_VERSION,
+        schemas: versionsSchemas,
+      }),
+    );
+  return mergeDocuments(documents, {
+    title: 'Serverless financial platform',
+    description:
+      'Auth (OAuth 2.0 client credentials), ledger, webhooks and payments: the wire contract of the Formance platform. Every service also serves its own document at `/api/<service>/openapi.json`.',
+    version: PLATFORM_VERSION,
+  });
+}

@@ -1,0 +1,78 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BUNDLE_BYTES } from '../../bench/cold-start.js';
+import type { FunctionName } from '../../infra/stacks/functions.js';
+import { bundleFunction, PROJECT_ROOT } from '../support/bundled-function.js';
+
+/**
+ * What each Lambda bundle holds, bundled as `npm run build` and the stack bundle it (infra/bundling.ts): the
+ * OpenAPI generator and its JSON Schema converter never (the functions serve documents written beside them at
+ * bundling time, lib/openapi/document-source.ts), and every bundle within the bench's size target.
+ */
+
+const FUNCTIONS = readdirSync(join(PROJECT_ROOT, 'functions'))
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => f.replace(/\.ts$/, '') as FunctionName)
+  .sort();
+
+/** Modules that only generate documents: reachable from a function, they would be in its bundle. */
+const GENERATOR_INPUTS = [
+  /node_modules\/@valibot\/to-json-schema\//,
+  /lib\/openapi\/(document|json-schema|generated-documents|platform-document)\.ts$/,
+];
+
+/**
+ * The ledger, the largest bundle, without the generator (−18 kB): 573,195 bytes on 2026-11-26. The routes'
+ * `describe()` lines (about 10 kB of descriptions) stay in it.
+ */
+const MAX_LEDGER_BYTES = 575_000;
+
+const dir = mkdtempSync(join(tmpdir(), 'bundle-contents-'));
+const bundles = new Map<FunctionName, { inputs: string[]; bytes: number }>();
+
+beforeAll(async () => {
+  for (const name of FUNCTIONS) {
+    const metafile: Metafile = await bundleFunction(name, join(dir, name));
+    bundles.set(name, {
+      inputs: Object.keys(metafile.inputs),
+      bytes: statSync(join(dir, name, 'index.mjs')).size,
+    });
+  }
+}, 240_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('Lambda bundles', () => {
+  it('bundles every function in functions/', () => {
+    expect([...bundles.keys()]).toEqual(FUNCTIONS);
+    expect(FUNCTIONS).toEqual(expect.arrayContaining(['auth', 'ledger', 'payments', 'webhooks']));
+  });
+
+  it.each(FUNCTIONS)('%s: nothing of the OpenAPI generator', (name) => {
+    const { inputs } = bundles.get(name)!;
+    expect(inputs.filter((input) => GENERATOR_INPUTS.some((re) => re.test(input)))).toEqual([]);
+  });
+
+  it.each(FUNCTIONS)(
+    `%s: under the bench's ${MAX_BUNDLE_BYTES.toLocaleString('en-US')} bytes`,
+    (name) => {
+      expect(bundles.get(name)!.bytes).toBeLessThan(MAX_BUNDLE_BYTES);
+    },
+  );
+
+  it(`ledger: under ${MAX_LEDGER_BYTES.toLocaleString('en-US')} bytes`, () => {
+    expect(bundles.get('ledger')!.bytes).toBeLessThan(MAX_LEDGER_BYTES);
+  });
+
+  it('the service functions serve documents from files; inputs are named as the checks above expect', () => {
+    for (const name of ['auth', 'ledger', 'payments', 'webhooks'] as const) {
+      const { inputs } = bundles.get(name)!;
+      expect(inputs).toContain('lib/openapi/document-source.ts');
+      expect(inputs).toContain('lib/openapi/describe.ts'); // the routes' descriptions stay
+      expect(inputs.some((input) => /node_modules\/valibot\//.test(input))).toBe(true);
+    }
+  });
+});

@@ -83,6 +83,9 @@ process.stdout.write(
     `platform ready at ${platform.baseUrl}`,
     `  health     ${platform.baseUrl}/_health`,
     `  discovery  ${platform.baseUrl}/api/auth/.well-known/openid-configuration`,
+    `  api docs   ${platform.baseUrl}/docs`,
+    `  console    ${platform.baseUrl}/console`,
+    `  metrics    ${platform.baseUrl}/_metrics`,
     `  data       ${dataDir}`,
     ...(settings.staticClients === undefined
       ? [

@@ -367,10 +367,17 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(lines).toContain(`platform ready at ${baseUrl}`);
       expect(lines).toContain(`  health     ${baseUrl}/_health`);
       expect(lines).toContain(`  discovery  ${baseUrl}/api/auth/.well-known/openid-configuration`);
+      expect(lines).toContain(`  api docs   ${baseUrl}/docs`);
+      expect(lines).toContain(`  console    ${baseUrl}/console`);
+      expect(lines).toContain(`  metrics    ${baseUrl}/_metrics`);
       expect(lines).toContain(`  data       ${dataDir}`);
       expect(lines).toContain(
         '  test client (TEST ONLY): client_id=local-dev client_secret=local-dev-secret',
       );
+      // Every address the banner names answers.
+      for (const path of ['/docs', '/console', '/_metrics']) {
+        expect((await fetch(`${baseUrl}${path}`)).status, path).toBe(200);
+      }
       expect(dynamoProcessesFor(dataDir)).toHaveLength(1);
 
       const health = await fetch(`${baseUrl}/_health`);

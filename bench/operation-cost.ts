@@ -17,7 +17,7 @@ import type { AppEnv } from '../lib/http/types.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
 import { createLogger } from '../lib/observability/logger.js';
 import { generatedDocuments } from '../lib/openapi/generated-documents.js';
-import { createRuntime } from '../lib/platform/runtime.js';
+import { createRuntime } from '../lib/runtime/runtime.js';
 import { createWebhooksApp } from '../lib/webhooks/app.js';
 import { deliverBatch } from '../lib/webhooks/deliver/deliver-batch.js';
 import {

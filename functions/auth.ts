@@ -6,9 +6,9 @@ import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
 import { createDocsSite } from '../lib/openapi/site.js';
 import { DOCS_ASSETS_DIR, fileDocsSources } from '../lib/openapi/site-files.js';
-import { createRuntime } from '../lib/platform/runtime.js';
-import { tableProbes } from '../lib/platform/table-probes.js';
-import { createVersionsApp } from '../lib/platform/versions.js';
+import { createRuntime } from '../lib/runtime/runtime.js';
+import { tableProbes } from '../lib/runtime/table-probes.js';
+import { createVersionsApp } from '../lib/runtime/versions.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 const runtime = createRuntime(platformConfigFromEnv());

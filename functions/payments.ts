@@ -3,7 +3,7 @@ import { platformConfigFromEnv } from '../lib/config/env.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
-import { createRuntime } from '../lib/platform/runtime.js';
+import { createRuntime } from '../lib/runtime/runtime.js';
 
 // Its OpenAPI document, generated when the function was bundled, is read from beside it (infra/openapi-assets.ts):
 // the generator and its JSON Schema converter stay out of the bundle.

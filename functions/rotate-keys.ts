@@ -2,7 +2,7 @@ import { rotateSigningKeys } from '../lib/auth/keys/signing-keys.js';
 import { keyStoreFor } from '../lib/auth/keys/vault-for-runtime.js';
 import { platformConfigFromEnv } from '../lib/config/env.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
-import { createRuntime } from '../lib/platform/runtime.js';
+import { createRuntime } from '../lib/runtime/runtime.js';
 
 const runtime = createRuntime(platformConfigFromEnv());
 // Sealed under KMS when SIGNING_KEY_KMS_KEY_ID is set (always, in the stack).

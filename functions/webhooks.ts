@@ -2,7 +2,7 @@ import { handle } from 'hono/aws-lambda';
 import { platformConfigFromEnv } from '../lib/config/env.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
-import { createRuntime } from '../lib/platform/runtime.js';
+import { createRuntime } from '../lib/runtime/runtime.js';
 import { createWebhooksApp } from '../lib/webhooks/app.js';
 
 // Its OpenAPI document, generated when the function was bundled, is read from beside it (infra/openapi-assets.ts):

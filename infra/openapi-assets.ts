@@ -26,9 +26,9 @@ import { scalarPackageFile } from '../lib/openapi/scalar-asset.js';
 import { DOCUMENT_PATH } from '../lib/openapi/serve.js';
 import { DOCS_ASSETS_DIR, DOCUMENT_FILE, SCALAR_FILE } from '../lib/openapi/site-files.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
-import { createRuntime } from '../lib/platform/runtime.js';
-import { createVersionsApp } from '../lib/platform/versions.js';
 import { tableEnvironment } from '../lib/resources/definitions.js';
+import { createRuntime } from '../lib/runtime/runtime.js';
+import { createVersionsApp } from '../lib/runtime/versions.js';
 import { createWebhooksApp } from '../lib/webhooks/app.js';
 
 /** The base URL the generated documents name until the function serving them replaces it with its own. */

@@ -33,10 +33,17 @@ function token(
     iss?: string;
     aud?: string;
     scope?: string;
+    /** `null` leaves the claim out. */
+    environment?: unknown;
   } = {},
 ) {
   const iat = overrides.iat ?? Math.floor(NOW / 1000);
-  return new SignJWT({ client_id: 'svc', scope: overrides.scope ?? 'ledger:read' })
+  const environment = overrides.environment === undefined ? 'default' : overrides.environment;
+  return new SignJWT({
+    client_id: 'svc',
+    scope: overrides.scope ?? 'ledger:read',
+    ...(environment === null ? {} : { environment }),
+  })
     .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: overrides.typ ?? 'at+jwt' })
     .setIssuer(overrides.iss ?? ISSUER)
     .setAudience(overrides.aud ?? AUDIENCE)
@@ -47,11 +54,16 @@ function token(
     .sign(key.privateKey);
 }
 
-function verifier(published: () => JWK[], clock = { now: NOW }) {
+function verifier(
+  published: () => JWK[],
+  clock = { now: NOW },
+  kind: 'environment' | 'platform' = 'environment',
+) {
   let loads = 0;
   const v = new TokenVerifier({
     issuer: ISSUER,
     audience: AUDIENCE,
+    kind,
     loadKeys: async () => {
       loads++;
       return { keys: published() };
@@ -74,8 +86,37 @@ describe('TokenVerifier', () => {
   it('returns the principal of a valid token', async () => {
     const { v } = verifier(() => [keyA.jwk]);
     const principal = await v.verify(await token(keyA, { scope: 'ledger:read payments:write' }));
-    expect(principal.clientId).toBe('svc');
-    expect([...principal.scopes]).toEqual(['ledger:read', 'payments:write']);
+    expect(principal).toEqual({
+      clientId: 'svc',
+      subject: 'svc',
+      scopes: new Set(['ledger:read', 'payments:write']),
+      environment: 'default',
+    });
+  });
+
+  it('accepts on a service only environment tokens, with a well-formed environment', async () => {
+    const { v } = verifier(() => [keyA.jwk]);
+    expect((await v.verify(await token(keyA, { environment: 'sandbox-1' }))).environment).toBe(
+      'sandbox-1',
+    );
+    for (const environment of [null, '', 'E#x', 'Upper', 42, ['default']]) {
+      expect(await rejection(v.verify(await token(keyA, { environment })))).toBe(
+        'token names no environment: use an environment token',
+      );
+    }
+  });
+
+  it('accepts on the platform service only platform tokens', async () => {
+    const { v } = verifier(() => [keyA.jwk], { now: NOW }, 'platform');
+    const principal = await v.verify(await token(keyA, { environment: null }));
+    expect(principal).toEqual({
+      clientId: 'svc',
+      subject: 'svc',
+      scopes: new Set(['ledger:read']),
+    });
+    expect(await rejection(v.verify(await token(keyA)))).toBe(
+      'an environment token is not accepted here: use a platform token',
+    );
   });
 
   it('tolerates 5 s of clock skew on expiry, not more', async () => {

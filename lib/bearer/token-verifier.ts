@@ -1,13 +1,23 @@
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
+import { isEnvironmentId } from '../environments/environment-id.js';
 import { InvalidTokenError } from '../errors/index.js';
 import type { Principal } from '../http/types.js';
 
 /** Where the verifier gets the public keys (the auth table in practice; anything in tests). */
 export type PublicKeyLoader = () => Promise<JSONWebKeySet>;
 
+/**
+ * Which tokens a service accepts (docs/decisions.md, "Token types"): environment tokens carry an `environment`
+ * claim and the API's audience (ledger, webhooks, payments, auth's client routes); platform tokens carry the
+ * platform's audience and no environment (`/api/platform` only).
+ */
+export type TokenKind = 'environment' | 'platform';
+
 export interface TokenVerifierOptions {
   issuer: string;
   audience: string;
+  /** Default `environment`. */
+  kind?: TokenKind;
   loadKeys: PublicKeyLoader;
   /** How long a loaded key set is trusted before it is read again. */
   cacheTtlMs?: number;
@@ -42,14 +52,14 @@ export class TokenVerifier {
   async verify(token: string): Promise<Principal> {
     if (!this.keys || this.now() - this.keys.loadedAt > this.cacheTtlMs) await this.reload();
     try {
-      return toPrincipal(await this.check(token));
+      return this.toPrincipal(await this.check(token));
     } catch (err) {
       if (!(err instanceof errors.JWKSNoMatchingKey)) throw translate(err);
       if (this.keys && this.now() - this.keys.loadedAt < this.minReloadIntervalMs)
         throw translate(err);
       await this.reload();
       try {
-        return toPrincipal(await this.check(token));
+        return this.toPrincipal(await this.check(token));
       } catch (retryErr) {
         throw translate(retryErr);
       }
@@ -69,6 +79,10 @@ export class TokenVerifier {
     return payload;
   }
 
+  private toPrincipal(payload: JWTPayload): Principal {
+    return principalOf(payload, this.options.kind ?? 'environment');
+  }
+
   /** Concurrent requests share one load. */
   private async reload(): Promise<void> {
     this.loading ??= (async () => {
@@ -83,12 +97,23 @@ export class TokenVerifier {
   }
 }
 
-function toPrincipal(payload: JWTPayload): Principal {
+function principalOf(payload: JWTPayload, kind: TokenKind): Principal {
   const clientId = payload.client_id;
   const scope = payload.scope ?? '';
-  if (typeof clientId !== 'string' || typeof scope !== 'string')
+  const environment = payload.environment;
+  if (typeof clientId !== 'string' || typeof scope !== 'string' || typeof payload.sub !== 'string')
     throw new InvalidTokenError('token claims malformed');
-  return { clientId, scopes: new Set(scope.split(' ').filter(Boolean)) };
+  const scopes = new Set(scope.split(' ').filter(Boolean));
+  if (kind === 'platform') {
+    if (environment !== undefined)
+      throw new InvalidTokenError(
+        'an environment token is not accepted here: use a platform token',
+      );
+    return { clientId, subject: payload.sub, scopes };
+  }
+  if (!isEnvironmentId(environment))
+    throw new InvalidTokenError('token names no environment: use an environment token');
+  return { clientId, subject: payload.sub, scopes, environment };
 }
 
 function translate(err: unknown): Error {

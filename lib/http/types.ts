@@ -3,7 +3,11 @@ import type { Logger } from '../observability/logger.js';
 /** What the bearer middleware learned about the caller. */
 export interface Principal {
   clientId: string;
+  /** `sub`: the client, or the person a platform or personal token was issued to. */
+  subject: string;
   scopes: ReadonlySet<string>;
+  /** The environment an environment token is scoped to; undefined for a platform token. */
+  environment?: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { PLATFORM_VERSION } from '../platform/version.js';
+import { PLATFORM_VERSION } from '../runtime/version.js';
 import { appDocument } from './document.js';
 import type { DocumentSource } from './document-source.js';
 

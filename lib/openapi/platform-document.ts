@@ -1,5 +1,5 @@
 import type { RouterRoute } from 'hono/types';
-import { PLATFORM_VERSION } from '../platform/version.js';
+import { PLATFORM_VERSION } from '../runtime/version.js';
 import { appDocument, mergeDocuments, type OpenApiDocument } from './document.js';
 import { versionsSchemas } from './schemas.js';
 import { DOCUMENT_PATH } from './serve.js';

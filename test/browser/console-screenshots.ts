@@ -9,7 +9,7 @@ import type { Page } from 'puppeteer-core';
 import { startPlatform } from '../../infra/local/platform.js';
 import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
-import { createRuntime } from '../../lib/platform/runtime.js';
+import { createRuntime } from '../../lib/runtime/runtime.js';
 import { launchBrowser } from '../support/browser.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { openScreen, signIn, waitFor } from './console-page.js';

@@ -13,7 +13,7 @@ import type { RunningPlatform } from '../../infra/local/platform.js';
 import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
-import { createRuntime } from '../../lib/platform/runtime.js';
+import { createRuntime } from '../../lib/runtime/runtime.js';
 import { startTestPlatform } from '../support/platform.js';
 import { cliEnv, finished, REPO_ROOT, runCli, tempConfigHome } from './run-cli.js';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { platformConfigFromEnv } from '../../lib/config/env.js';
-import { createProtectedApp } from '../../lib/platform/protected-app.js';
-import { createRuntime, type ServiceRuntime } from '../../lib/platform/runtime.js';
+import { createProtectedApp } from '../../lib/runtime/protected-app.js';
+import { createRuntime, type ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, bearer, READER, tokenFor } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
 

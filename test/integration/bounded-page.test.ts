@@ -2,7 +2,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { boundedQueryPage } from '../../lib/dynamo/bounded-page.js';
 import { decodeCursor, encodeCursor, type ListQuery } from '../../lib/pagination/cursor.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;

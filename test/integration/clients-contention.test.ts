@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, basic, bearer, FORM, form, tokenFor } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
 

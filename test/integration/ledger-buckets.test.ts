@@ -3,7 +3,7 @@ import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { LEDGER_RECHECK_MS, LedgerLookup } from '../../lib/ledger/store/ledger-lookup.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 

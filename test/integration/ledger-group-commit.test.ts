@@ -26,7 +26,7 @@ import { LedgerLookup } from '../../lib/ledger/store/ledger-lookup.js';
 import { parseStoredLog } from '../../lib/ledger/store/log-reads.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
 import { LedgerWriter } from '../../lib/ledger/store/writer.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 

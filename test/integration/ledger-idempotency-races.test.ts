@@ -5,7 +5,7 @@
  * marked `Idempotency-Hit: true`; a request with another body gets 400 VALIDATION; nothing else is written.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient, ledgerEventsOf, stringify } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 

@@ -18,7 +18,7 @@ import { ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { storedEntriesOf } from '../../lib/ledger/store/log-pages.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
 import { LedgerWriter } from '../../lib/ledger/store/writer.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 

@@ -5,7 +5,7 @@ import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { bodyLines } from '../../lib/ledger/domain/body-lines.js';
 import { verifyChain } from '../../lib/ledger/domain/log-chain.js';
 import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
 import { ledgerClient } from '../support/ledger.js';
 import { testClientToken } from '../support/platform.js';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyChain } from '../../lib/ledger/domain/log-chain.js';
 import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
 import { encodeCursor } from '../../lib/pagination/cursor.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient, stringify } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 

@@ -13,7 +13,7 @@ import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { LedgerLookup } from '../../lib/ledger/store/ledger-lookup.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
 import { LedgerWriter } from '../../lib/ledger/store/writer.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 

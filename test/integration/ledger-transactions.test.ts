@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { DEFAULT_FEATURES } from '../../lib/ledger/domain/features.js';
 import { logHash } from '../../lib/ledger/domain/logs.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient, ledgerEventsOf } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 

@@ -3,7 +3,7 @@
  * lists) over HTTP and DynamoDB Local: exact shapes, filters alone and combined, cursors, counts, and bad input.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient, ledgerEventsOf } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../lib/json/bigint-json.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, bearer, tokenFor } from '../support/auth.js';
 import { ledgerClient, ledgerEventsOf } from '../support/ledger.js';
 import {

@@ -3,7 +3,7 @@
  * metadata is unset), through the ledger's HTTP routes as that client sends them.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 

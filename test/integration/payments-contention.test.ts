@@ -4,7 +4,7 @@
  * version and event.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import {
   type PaymentsCall,
   paymentBody,

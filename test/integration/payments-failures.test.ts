@@ -11,7 +11,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { paymentId } from '../../lib/payments/domain/payment.js';
 import { MAX_SAVE_ATTEMPTS, SAVE_BACKOFF } from '../../lib/payments/store/payment-store.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { cancelled, fail, throttled, throughputExceeded } from '../support/dynamo-faults.js';
 import {
   type PaymentsCall,

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { envelopeSchema } from '../../events/catalog.js';
 import { savedPaymentPayloadSchema } from '../../events/payments.js';
 import { paymentId } from '../../lib/payments/domain/payment.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, READER, tokenFor } from '../support/auth.js';
 import {
   type PaymentsCall,

@@ -15,7 +15,7 @@ import { generateSigningKey } from '../../lib/auth/keys/generate.js';
 import { rotateSigningKeys } from '../../lib/auth/keys/signing-keys.js';
 import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
 import { createLogger } from '../../lib/observability/logger.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, FORM, form } from '../support/auth.js';
 import { TEST_BASE_URL, testEnvironment } from '../support/tables.js';
 

@@ -5,7 +5,7 @@ import { generateSigningKey } from '../../lib/auth/keys/generate.js';
 import { rotateSigningKeys, SigningKeys } from '../../lib/auth/keys/signing-keys.js';
 import { KeyStore } from '../../lib/auth/store/key-store.js';
 import { ALL_SCOPES } from '../../lib/bearer/scopes.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, bearer, tokenFor } from '../support/auth.js';
 import { TEST_BASE_URL, testEnvironment } from '../support/tables.js';
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { hashedClientId } from '../../lib/auth/domain/client-id-hash.js';
 import { ALL_SCOPES } from '../../lib/bearer/scopes.js';
 import { createLogger } from '../../lib/observability/logger.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, basic, FORM, form, READER } from '../support/auth.js';
 import { TEST_BASE_URL, testEnvironment } from '../support/tables.js';
 

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import * as secrets from '../../lib/auth/domain/secrets.js';
 import { DEFAULT_THROTTLE, type ThrottlePolicy } from '../../lib/auth/domain/throttle.js';
 import { throttleKeys } from '../../lib/auth/store/throttle-store.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { httpApiEvent } from '../support/api-gateway.js';
 import { ADMIN, authApp, FORM, form, READER } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';

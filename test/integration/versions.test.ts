@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
-import { tableProbes } from '../../lib/platform/table-probes.js';
-import { PLATFORM_VERSION } from '../../lib/platform/version.js';
-import { createVersionsApp } from '../../lib/platform/versions.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
+import { tableProbes } from '../../lib/runtime/table-probes.js';
+import { PLATFORM_VERSION } from '../../lib/runtime/version.js';
+import { createVersionsApp } from '../../lib/runtime/versions.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;

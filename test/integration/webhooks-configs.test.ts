@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../events/catalog.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { createWebhooksApp, type WebhooksAppOptions } from '../../lib/webhooks/app.js';
 import { secretKey } from '../../lib/webhooks/domain/secret-key.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';

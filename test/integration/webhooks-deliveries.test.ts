@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../infra/local/provision.js';
 import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import {
   type Delivery,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../infra/local/provision.js';
 import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
 import { outboxRow } from '../../lib/events/outbox.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { parseInstant, sortableInstant } from '../../lib/time/instant.js';
 import {
   type DispatchDeps,

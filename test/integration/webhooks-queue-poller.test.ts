@@ -24,7 +24,7 @@ import {
 import { ensureQueues } from '../../infra/local/provision.js';
 import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
 import type { Logger } from '../../lib/observability/logger.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { formatInstant, instantFromMs } from '../../lib/time/instant.js';
 import {
   type DeliverDeps,

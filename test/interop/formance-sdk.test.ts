@@ -6,7 +6,7 @@ import type { SDK } from '@formance/formance-sdk';
 import { ErrorsV2ErrorResponse } from '@formance/formance-sdk/sdk/models/ledger/errorsv2errorresponse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { PLATFORM_VERSION } from '../../lib/platform/version.js';
+import { PLATFORM_VERSION } from '../../lib/runtime/version.js';
 import { startSdkPlatform } from '../support/sdk.js';
 
 let platform: RunningPlatform;

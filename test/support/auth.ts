@@ -3,7 +3,7 @@ import { type AuthAppDeps, createAuthApp } from '../../lib/auth/app.js';
 import { type AuthFileConfig, parseAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 
 /** Static clients used across auth tests: an admin with every scope and a ledger reader. */
 export const ADMIN = { id: 'admin', secret: 'admin-secret-0123456789' };

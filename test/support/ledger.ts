@@ -5,7 +5,7 @@ import { parseJson } from '../../lib/json/bigint-json.js';
 import { createLedgerApp, type LedgerAppOptions } from '../../lib/ledger/app.js';
 import { type LedgerEvent, ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
 
 /** A ledger app with a write-scoped token, and a JSON caller that keeps big integers exact. */

@@ -5,7 +5,7 @@ import type { AppEnv } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp, type PaymentsAppOptions } from '../../lib/payments/app.js';
-import type { ServiceRuntime } from '../../lib/platform/runtime.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
 import { stringify } from './ledger.js';
 

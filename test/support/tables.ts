@@ -3,7 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { ensureTables } from '../../infra/local/provision.js';
 import { platformConfigFromEnv } from '../../lib/config/env.js';
-import { createRuntime, type ServiceRuntime } from '../../lib/platform/runtime.js';
+import { createRuntime, type ServiceRuntime } from '../../lib/runtime/runtime.js';
 
 export const TEST_BASE_URL = 'http://platform.test';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
+import { DEFAULT_ENVIRONMENT } from '../../environments/environment-id.js';
 import { DEFAULT_TOKEN_LIFETIME_SECONDS, type StoredClient } from '../domain/client.js';
 import { invalidClient, OAuthError } from '../domain/oauth-error.js';
 import { findMatchingSecret } from '../domain/secrets.js';
@@ -93,7 +94,14 @@ export class TokenService {
       stored?.accessTokenLifetime ??
       DEFAULT_TOKEN_LIFETIME_SECONDS;
     const [accessToken] = await Promise.all([
-      this.sign(request.clientId, granted, audience, lifetimeSeconds, nowMs),
+      this.sign(
+        request.clientId,
+        granted,
+        audience,
+        lifetimeSeconds,
+        nowMs,
+        staticClient?.environment ?? stored?.environment ?? DEFAULT_ENVIRONMENT,
+      ),
       stored ? this.touch(stored, secrets[matched]!.id, nowMs) : undefined,
       released,
     ]);
@@ -111,10 +119,11 @@ export class TokenService {
     audience: string,
     lifetimeSeconds: number,
     nowMs: number,
+    environment: string,
   ): Promise<string> {
     const { kid, alg, key } = await this.options.keys.signingKey();
     const iat = Math.floor(nowMs / 1000);
-    return new SignJWT({ client_id: clientId, scope: scopes.join(' ') })
+    return new SignJWT({ client_id: clientId, scope: scopes.join(' '), environment })
       .setProtectedHeader({ alg, kid, typ: 'at+jwt' })
       .setIssuer(this.options.issuer)
       .setSubject(clientId)

@@ -67,6 +67,8 @@ export interface StoredClient {
   createdAt: string;
   updatedAt: string;
   secrets: Record<string, StoredSecret>;
+  /** The environment it belongs to; clients stored before environments existed belong to `default`. */
+  environment?: string;
 }
 
 /** A client as POST /clients creates it: absent options take their defaults, and it has no secret yet. */

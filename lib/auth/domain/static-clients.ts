@@ -16,6 +16,8 @@ export interface StaticClient {
   accessTokenLifetime: number | undefined;
   /** Digests only, like stored clients: the clear values are dropped once read. */
   secretDigests: string[];
+  /** The environment its tokens are scoped to (default `default`). */
+  environment?: string;
 }
 
 export interface AuthFileConfig {

@@ -1,5 +1,5 @@
 import { KMSClient } from '@aws-sdk/client-kms';
-import type { ServiceRuntime } from '../../platform/runtime.js';
+import type { ServiceRuntime } from '../../runtime/runtime.js';
 import { KeyStore } from '../store/key-store.js';
 import { KmsEnvelopeVault } from './kms-envelope-vault.js';
 import { CLEAR_KEYS, type PrivateKeyVault } from './private-key-vault.js';

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
-import { PLATFORM_VERSION } from '../../platform/version.js';
+import { PLATFORM_VERSION } from '../../runtime/version.js';
 import { serverInfoSchema, unwrappedServerInfoSchema } from './schemas.js';
 
 /** Server info: `/_info` and `/v2/_info` wrapped in `data`; `/_/info`, which the SDK calls, unwrapped. */

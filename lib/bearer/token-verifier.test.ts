@@ -1,10 +1,11 @@
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidTokenError } from '../errors/index.js';
+import { ForbiddenError, InvalidTokenError } from '../errors/index.js';
 import { TokenVerifier } from './token-verifier.js';
 
 const ISSUER = 'https://api.test/api/auth';
 const AUDIENCE = 'https://api.test';
+const PLATFORM_AUDIENCE = 'https://api.test/api/platform';
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 
 let keyA: { kid: string; privateKey: CryptoKey; jwk: JWK };
@@ -35,6 +36,7 @@ function token(
     scope?: string;
     /** `null` leaves the claim out. */
     environment?: unknown;
+    claims?: Record<string, unknown>;
   } = {},
 ) {
   const iat = overrides.iat ?? Math.floor(NOW / 1000);
@@ -43,6 +45,7 @@ function token(
     client_id: 'svc',
     scope: overrides.scope ?? 'ledger:read',
     ...(environment === null ? {} : { environment }),
+    ...overrides.claims,
   })
     .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: overrides.typ ?? 'at+jwt' })
     .setIssuer(overrides.iss ?? ISSUER)
@@ -62,7 +65,9 @@ function verifier(
   let loads = 0;
   const v = new TokenVerifier({
     issuer: ISSUER,
-    audience: AUDIENCE,
+    ...(kind === 'platform'
+      ? { audience: PLATFORM_AUDIENCE, environmentAudience: AUDIENCE }
+      : { audience: AUDIENCE }),
     kind,
     loadKeys: async () => {
       loads++;
@@ -89,6 +94,7 @@ describe('TokenVerifier', () => {
     expect(principal).toEqual({
       clientId: 'svc',
       subject: 'svc',
+      type: 'client',
       scopes: new Set(['ledger:read', 'payments:write']),
       environment: 'default',
     });
@@ -108,15 +114,65 @@ describe('TokenVerifier', () => {
 
   it('accepts on the platform service only platform tokens', async () => {
     const { v } = verifier(() => [keyA.jwk], { now: NOW }, 'platform');
-    const principal = await v.verify(await token(keyA, { environment: null }));
+    const principal = await v.verify(
+      await token(keyA, { environment: null, aud: PLATFORM_AUDIENCE, scope: '' }),
+    );
     expect(principal).toEqual({
       clientId: 'svc',
       subject: 'svc',
-      scopes: new Set(['ledger:read']),
+      type: 'client',
+      scopes: new Set(),
     });
-    expect(await rejection(v.verify(await token(keyA)))).toBe(
+    // A valid environment token is the wrong kind: 403, not 401.
+    const refused = await v.verify(await token(keyA)).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ForbiddenError);
+    expect((refused as Error).message).toBe(
       'an environment token is not accepted here: use a platform token',
     );
+    // So is one for the API's audience that names no environment (tokens from before environments existed).
+    const old = await v.verify(await token(keyA, { environment: null })).catch((e: unknown) => e);
+    expect(old).toBeInstanceOf(ForbiddenError);
+    // Anything else's audience is not authenticated at all.
+    expect(
+      await rejection(v.verify(await token(keyA, { environment: null, aud: 'https://x.test' }))),
+    ).toBe('token claim "aud" rejected');
+  });
+
+  it('reads a person, a personal token and a platform client from the claims', async () => {
+    const platform = verifier(() => [keyA.jwk], { now: NOW }, 'platform').v;
+    expect(
+      await platform.verify(
+        await token(keyA, {
+          environment: null,
+          aud: PLATFORM_AUDIENCE,
+          claims: { principal_type: 'client', organization: 'default', role: 'admin' },
+        }),
+      ),
+    ).toMatchObject({ type: 'client', organization: 'default', role: 'admin' });
+    const service = verifier(() => [keyA.jwk]).v;
+    const person = await service.verify(
+      await token(keyA, {
+        claims: { principal_type: 'person', email: 'ada@example.com', token_use: 'personal' },
+      }),
+    );
+    expect(person).toMatchObject({
+      type: 'person',
+      email: 'ada@example.com',
+      personal: true,
+      environment: 'default',
+    });
+    // A role that is not one is ignored, never trusted.
+    expect(
+      (
+        await platform.verify(
+          await token(keyA, {
+            environment: null,
+            aud: PLATFORM_AUDIENCE,
+            claims: { role: 'root' },
+          }),
+        )
+      ).role,
+    ).toBeUndefined();
   });
 
   it('tolerates 5 s of clock skew on expiry, not more', async () => {

@@ -1,7 +1,8 @@
 import { createLocalJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
 import { isEnvironmentId } from '../environments/environment-id.js';
-import { InvalidTokenError } from '../errors/index.js';
+import { ForbiddenError, InvalidTokenError } from '../errors/index.js';
 import type { Principal } from '../http/types.js';
+import { CLAIMS, ROLES, type Role } from '../tokens/claims.js';
 
 /** Where the verifier gets the public keys (the auth table in practice; anything in tests). */
 export type PublicKeyLoader = () => Promise<JSONWebKeySet>;
@@ -18,6 +19,11 @@ export interface TokenVerifierOptions {
   audience: string;
   /** Default `environment`. */
   kind?: TokenKind;
+  /**
+   * For the platform verifier: the API's audience. A valid environment token (that audience, an environment
+   * claim) is then refused with 403 rather than 401: the caller is authenticated, with the wrong kind of token.
+   */
+  environmentAudience?: string;
   loadKeys: PublicKeyLoader;
   /** How long a loaded key set is trusted before it is read again. */
   cacheTtlMs?: number;
@@ -69,7 +75,9 @@ export class TokenVerifier {
   private async check(token: string): Promise<JWTPayload> {
     const { payload } = await jwtVerify(token, this.keys!.set, {
       issuer: this.options.issuer,
-      audience: this.options.audience,
+      audience: this.options.environmentAudience
+        ? [this.options.audience, this.options.environmentAudience]
+        : this.options.audience,
       typ: 'at+jwt',
       algorithms: ACCEPTED_ALGORITHMS,
       clockTolerance: this.leewaySeconds,
@@ -80,7 +88,12 @@ export class TokenVerifier {
   }
 
   private toPrincipal(payload: JWTPayload): Principal {
-    return principalOf(payload, this.options.kind ?? 'environment');
+    const kind = this.options.kind ?? 'environment';
+    // Accepted only for its audience's sake: a token for the API is refused here, whatever its claims.
+    const audiences = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
+    if (kind === 'platform' && !audiences.includes(this.options.audience))
+      throw new ForbiddenError('an environment token is not accepted here: use a platform token');
+    return principalOf(payload, kind);
   }
 
   /** Concurrent requests share one load. */
@@ -100,20 +113,31 @@ export class TokenVerifier {
 function principalOf(payload: JWTPayload, kind: TokenKind): Principal {
   const clientId = payload.client_id;
   const scope = payload.scope ?? '';
-  const environment = payload.environment;
+  const environment = payload[CLAIMS.environment];
   if (typeof clientId !== 'string' || typeof scope !== 'string' || typeof payload.sub !== 'string')
     throw new InvalidTokenError('token claims malformed');
-  const scopes = new Set(scope.split(' ').filter(Boolean));
+  const principal: Principal = {
+    clientId,
+    subject: payload.sub,
+    type: payload[CLAIMS.principalType] === 'person' ? 'person' : 'client',
+    scopes: new Set(scope.split(' ').filter(Boolean)),
+  };
+  const email = payload[CLAIMS.email];
+  if (typeof email === 'string') principal.email = email;
+  if (payload[CLAIMS.tokenUse] === 'personal') principal.personal = true;
   if (kind === 'platform') {
     if (environment !== undefined)
-      throw new InvalidTokenError(
-        'an environment token is not accepted here: use a platform token',
-      );
-    return { clientId, subject: payload.sub, scopes };
+      throw new ForbiddenError('an environment token is not accepted here: use a platform token');
+    const organization = payload[CLAIMS.organization];
+    const role = payload[CLAIMS.role];
+    if (typeof organization === 'string') principal.organization = organization;
+    if (ROLES.includes(role as Role)) principal.role = role as Role;
+    return principal;
   }
   if (!isEnvironmentId(environment))
     throw new InvalidTokenError('token names no environment: use an environment token');
-  return { clientId, subject: payload.sub, scopes, environment };
+  principal.environment = environment;
+  return principal;
 }
 
 function translate(err: unknown): Error {

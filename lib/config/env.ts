@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { ConfigurationError } from '../errors/index.js';
 import { BUCKET_NAME } from '../ledger/domain/names.js';
+import { normaliseEmail } from '../platform/domain/directory.js';
+import { platformAudience } from '../tokens/claims.js';
 import { defaultMetricsNamespace } from '../observability/catalog.js';
 import type { LogLevel } from '../observability/logger.js';
 import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definitions.js';
@@ -39,6 +41,9 @@ const VARIABLES = [
   'LEDGER_WORKERS',
   'METRICS_NAMESPACE',
   'AWS_LAMBDA_INITIALIZATION_TYPE',
+  'IDENTITY_PROVIDER_ISSUER',
+  'IDENTITY_PROVIDER_CLIENT_ID',
+  'PLATFORM_ADMINS',
 ] as const;
 type Variable = (typeof VARIABLES)[number];
 
@@ -119,12 +124,26 @@ export interface PlatformConfig {
     bucketTables: ReadonlyMap<string, string>;
   };
   webhooks: WebhookSettings;
+  platform: PlatformSettings;
   auth: {
     /** AUTH_CONFIG or AUTH_CONFIG_INLINE; none: no static clients. */
     staticClients: StaticClientsSource | undefined;
     /** KEY_MIN_PUBLISH_SECONDS: how long a new signing key is published before it signs. */
     keyMinPublishSeconds: number;
   };
+}
+
+/** Organizations, environments and persons (docs/decisions.md, "Environments and token types"). */
+export interface PlatformSettings {
+  /** The `aud` of platform tokens: `<PUBLIC_BASE_URL>/api/platform`. */
+  audience: string;
+  /**
+   * The OpenID Connect provider persons log in with: IDENTITY_PROVIDER_ISSUER and IDENTITY_PROVIDER_CLIENT_ID
+   * (the `aud` its ID tokens carry), both or neither. None: no person logs in; clients work as before.
+   */
+  identityProvider?: { issuer: string; clientId: string };
+  /** PLATFORM_ADMINS: emails made admins of the `default` organization when it is first created. */
+  admins: string[];
 }
 
 export interface WebhookSettings {
@@ -160,6 +179,7 @@ export function platformConfigFromEnv(env: Env = process.env): PlatformConfig {
     ...awsClients(env),
     ledger: { bucketTables: bucketTables(read(env, 'LEDGER_BUCKET_TABLES')) },
     webhooks: webhookSettings(env, stage),
+    platform: platformSettings(env, publicBaseUrl, stage),
     auth: {
       staticClients: staticClientsSource(env),
       keyMinPublishSeconds: integerSetting(
@@ -371,6 +391,44 @@ function awsClients(env: Env): Pick<PlatformConfig, 'awsRegion' | 'dynamo' | 'sq
     return url ? { region: awsRegion, endpoint: url } : { region: awsRegion };
   };
   return { awsRegion, dynamo: endpoint('DYNAMODB_ENDPOINT'), sqs: endpoint('SQS_ENDPOINT') };
+}
+
+function platformSettings(env: Env, publicBaseUrl: string, stage: Stage): PlatformSettings {
+  const issuer = read(env, 'IDENTITY_PROVIDER_ISSUER');
+  const clientId = read(env, 'IDENTITY_PROVIDER_CLIENT_ID');
+  if ((issuer === undefined) !== (clientId === undefined))
+    throw new ConfigurationError(
+      'IDENTITY_PROVIDER_ISSUER and IDENTITY_PROVIDER_CLIENT_ID are set together or not at all',
+    );
+  if (issuer !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(issuer);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && stage !== 'prod')))
+      throw new ConfigurationError(
+        `IDENTITY_PROVIDER_ISSUER must be an https URL (got "${issuer.slice(0, 100)}")`,
+      );
+  }
+  const admins = (read(env, 'PLATFORM_ADMINS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((raw) => {
+      const email = normaliseEmail(raw);
+      if (!email)
+        throw new ConfigurationError(`PLATFORM_ADMINS: "${raw.slice(0, 100)}" is not an email`);
+      return email;
+    });
+  return {
+    audience: platformAudience(publicBaseUrl),
+    ...(issuer !== undefined && clientId !== undefined
+      ? { identityProvider: { issuer, clientId } }
+      : {}),
+    admins,
+  };
 }
 
 function webhookSettings(env: Env, stage: Stage): WebhookSettings {

@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'invalid_token'
   | 'insufficient_scope'
+  | 'forbidden'
   | 'dependency_throttled'
   | 'insufficient_fund'
   | 'no_postings'
@@ -66,6 +67,14 @@ export class InsufficientScopeError extends PlatformError {
   ) {
     super(message);
   }
+}
+
+/**
+ * The caller is authenticated but may not do this: a token of the wrong kind (an environment token on the platform
+ * API), or a person whose role in the organization does not allow it.
+ */
+export class ForbiddenError extends PlatformError {
+  readonly kind = 'forbidden';
 }
 
 /** A dependency (DynamoDB) is throttling us; the caller may retry. */

@@ -12,6 +12,7 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
   payload_too_large: { status: 413, errorCode: 'VALIDATION' },
   invalid_token: { status: 401, errorCode: 'UNAUTHORIZED' },
   insufficient_scope: { status: 403, errorCode: 'FORBIDDEN' },
+  forbidden: { status: 403, errorCode: 'FORBIDDEN' },
   dependency_throttled: { status: 503, errorCode: 'INTERNAL' },
   insufficient_fund: { status: 400, errorCode: 'INSUFFICIENT_FUND' },
   no_postings: { status: 400, errorCode: 'NO_POSTINGS' },

@@ -28,7 +28,7 @@ export interface TableDefinition {
   description: string;
 }
 
-export type TableId = 'auth' | 'ledger' | 'events' | 'webhooks' | 'payments';
+export type TableId = 'auth' | 'ledger' | 'events' | 'webhooks' | 'payments' | 'platform';
 
 const pk: KeyAttribute = { name: 'pk', type: 'S' };
 const sk: KeyAttribute = { name: 'sk', type: 'S' };
@@ -89,6 +89,16 @@ export const TABLES: readonly TableDefinition[] = [
     sortKey: sk,
     globalIndexes: [gsi1],
     description: 'Payment records',
+  },
+  {
+    // Organizations, their environments and members, persons' profiles (lib/platform/store/keys.ts). Shared by
+    // every environment: its items are the directory that says which environments exist and who may use them.
+    id: 'platform',
+    envVar: 'PLATFORM_TABLE',
+    partitionKey: pk,
+    sortKey: sk,
+    globalIndexes: [],
+    description: 'Organizations, environments, members and persons (the platform service)',
   },
 ];
 

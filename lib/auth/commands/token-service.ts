@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
 import { DEFAULT_ENVIRONMENT } from '../../environments/environment-id.js';
+import { mintAccessToken } from '../../tokens/mint.js';
 import { DEFAULT_TOKEN_LIFETIME_SECONDS, type StoredClient } from '../domain/client.js';
 import { invalidClient, OAuthError } from '../domain/oauth-error.js';
 import { findMatchingSecret } from '../domain/secrets.js';
@@ -113,7 +112,7 @@ export class TokenService {
     };
   }
 
-  private async sign(
+  private sign(
     clientId: string,
     scopes: readonly string[],
     audience: string,
@@ -121,18 +120,17 @@ export class TokenService {
     nowMs: number,
     environment: string,
   ): Promise<string> {
-    const { kid, alg, key } = await this.options.keys.signingKey();
-    const iat = Math.floor(nowMs / 1000);
-    return new SignJWT({ client_id: clientId, scope: scopes.join(' '), environment })
-      .setProtectedHeader({ alg, kid, typ: 'at+jwt' })
-      .setIssuer(this.options.issuer)
-      .setSubject(clientId)
-      .setAudience(audience)
-      .setIssuedAt(iat)
-      .setNotBefore(iat)
-      .setExpirationTime(iat + lifetimeSeconds)
-      .setJti(randomBytes(16).toString('base64url'))
-      .sign(key);
+    return mintAccessToken(this.options.keys, {
+      issuer: this.options.issuer,
+      audience,
+      subject: clientId,
+      clientId,
+      scopes,
+      principalType: 'client',
+      environment,
+      lifetimeSeconds,
+      nowMs,
+    });
   }
 
   private async touch(client: StoredClient, secretId: string, nowMs: number): Promise<void> {

@@ -1,5 +1,6 @@
-import { type CryptoKey, importJWK, type JSONWebKeySet } from 'jose';
+import { importJWK, type JSONWebKeySet } from 'jose';
 import type { JwksItem } from '../../bearer/jwks-item.js';
+import type { SigningKey } from '../../tokens/mint.js';
 import type { KeyStore } from '../store/key-store.js';
 import { generateSigningKey } from './generate.js';
 import {
@@ -10,11 +11,7 @@ import {
   rotate,
 } from './lifecycle.js';
 
-export interface SigningKey {
-  kid: string;
-  alg: string;
-  key: CryptoKey | Uint8Array;
-}
+export type { SigningKey } from '../../tokens/mint.js';
 
 /**
  * How long a view of the key set may be kept: by a container before it re-reads the set, and by HTTP caches of

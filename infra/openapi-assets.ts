@@ -14,18 +14,23 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Hono } from 'hono';
 import { createAuthApp } from '../lib/auth/app.js';
-import { SERVICES, type Service } from '../lib/bearer/scopes.js';
 import { platformConfigFromEnv } from '../lib/config/env.js';
 import type { AppEnv } from '../lib/http/types.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
 import type { OpenApiDocument } from '../lib/openapi/document.js';
-import { SERVICE_DOCUMENTS_DIR, serviceDocumentFile } from '../lib/openapi/document-source.js';
+import {
+  DOCUMENTED_SERVICES,
+  type DocumentedService,
+  SERVICE_DOCUMENTS_DIR,
+  serviceDocumentFile,
+} from '../lib/openapi/document-source.js';
 import { generatedDocuments } from '../lib/openapi/generated-documents.js';
 import { platformDocument } from '../lib/openapi/platform-document.js';
 import { scalarPackageFile } from '../lib/openapi/scalar-asset.js';
 import { DOCUMENT_PATH } from '../lib/openapi/serve.js';
 import { DOCS_ASSETS_DIR, DOCUMENT_FILE, SCALAR_FILE } from '../lib/openapi/site-files.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
+import { createPlatformApp } from '../lib/platform/app.js';
 import { tableEnvironment } from '../lib/resources/definitions.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
 import { createVersionsApp } from '../lib/runtime/versions.js';
@@ -35,11 +40,11 @@ import { createWebhooksApp } from '../lib/webhooks/app.js';
 export const PLACEHOLDER_BASE_URL = 'https://platform.invalid';
 
 /**
- * The four service apps and the `/versions` app, built as the functions build them, on a configuration whose
+ * The service apps (the four and the platform's) and the `/versions` app, built as the functions build them, on a configuration whose
  * tables and queues nobody reads: a document comes from the routes alone, with no I/O.
  */
 export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
-  services: Record<Service, Hono<AppEnv>>;
+  services: Record<DocumentedService, Hono<AppEnv>>;
   versions: Hono;
 } {
   const runtime = createRuntime(
@@ -61,6 +66,7 @@ export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
       ledger: createLedgerApp(runtime, { documents }),
       webhooks: createWebhooksApp(runtime, { documents }),
       payments: createPaymentsApp(runtime, { documents }),
+      platform: createPlatformApp({ runtime, documents }),
     },
     versions: createVersionsApp({ env: 'dev', region: 'us-east-1', probes: [] }),
   };
@@ -75,7 +81,7 @@ export async function offlinePlatformDocument(
 
 /** A service's own document, as its app serves it when it generates it (the function sets its base URL). */
 export async function offlineServiceDocument(
-  service: Service,
+  service: DocumentedService,
   baseUrl = PLACEHOLDER_BASE_URL,
 ): Promise<OpenApiDocument> {
   const app = appsWithoutIo(baseUrl).services[service];
@@ -85,7 +91,10 @@ export async function offlineServiceDocument(
 }
 
 /** `<bundleDir>/openapi/<service>.json`, read by the service's function (lib/openapi/document-source.ts). */
-export async function writeServiceDocument(bundleDir: string, service: Service): Promise<void> {
+export async function writeServiceDocument(
+  bundleDir: string,
+  service: DocumentedService,
+): Promise<void> {
   const dir = join(bundleDir, SERVICE_DOCUMENTS_DIR);
   await mkdir(dir, { recursive: true });
   await writeFile(
@@ -102,7 +111,8 @@ export async function writeDocsAssets(bundleDir: string): Promise<void> {
   await copyFile(scalarPackageFile(), join(dir, SCALAR_FILE));
 }
 
-const isService = (name: string): name is Service => (SERVICES as readonly string[]).includes(name);
+const isService = (name: string): name is DocumentedService =>
+  (DOCUMENTED_SERVICES as readonly string[]).includes(name);
 
 if (import.meta.url === `file://${resolve(process.argv[1] ?? '')}`) {
   const usage =

@@ -22,6 +22,8 @@ import { installMetricSink } from '../../lib/observability/metrics.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { DOCUMENT_PATH } from '../../lib/openapi/serve.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
+import { createPlatformApp } from '../../lib/platform/app.js';
+import { PlatformDirectory } from '../../lib/platform/store/directory.js';
 import { createProtectedApp } from '../../lib/runtime/protected-app.js';
 import { createRuntime } from '../../lib/runtime/runtime.js';
 import { createVersionsApp } from '../../lib/runtime/versions.js';
@@ -59,6 +61,7 @@ const PASSED_ON = [
   'LEDGER_BUCKET_TABLES',
   'CORS_ALLOWED_ORIGINS',
   'KEY_MIN_PUBLISH_SECONDS',
+  'PLATFORM_ADMINS',
 ] as const;
 
 function passedOn(callerEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -234,7 +237,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       },
       payments: createPaymentsApp(runtime, { documents }),
       webhooks: createWebhooksApp(runtime, { documents }),
+      platform: createPlatformApp({ runtime, documents }),
     };
+    // The default organization and environment, with PLATFORM_ADMINS as its admins, before anything is served.
+    await new PlatformDirectory(runtime.doc, config.tables.platform).ensureDefaults(
+      config.platform.admins,
+      new Date().toISOString(),
+    );
     for (const service of SERVICES) apps[service] ??= createProtectedApp(service, runtime);
     // The stack's scheduled `rotate-keys`, locally: the same step on a timer (KEY_MIN_PUBLISH_SECONDS applies).
     stops.push(
@@ -319,11 +328,14 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const versions = createVersionsApp({
       env: runtime.config.stage,
       region: config.region,
-      probes: Object.entries(apps).map(([name, app]) => ({
-        name,
-        healthy: async () =>
-          (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200,
-      })),
+      // The reference's services, as the SDK's `getVersions` lists them (the platform API is not one of them).
+      probes: Object.entries(apps)
+        .filter(([name]) => (SERVICES as readonly string[]).includes(name))
+        .map(([name, app]) => ({
+          name,
+          healthy: async () =>
+            (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200,
+        })),
     });
     const gateway = createGateway(apps, health, versions).fetch;
     // Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts).

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { ConfigurationError } from '../errors/index.js';
 import { BUCKET_NAME } from '../ledger/domain/names.js';
-import { normaliseEmail } from '../platform/domain/directory.js';
-import { platformAudience } from '../tokens/claims.js';
 import { defaultMetricsNamespace } from '../observability/catalog.js';
 import type { LogLevel } from '../observability/logger.js';
+import { normaliseEmail } from '../platform/domain/directory.js';
 import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definitions.js';
+import { platformAudience } from '../tokens/claims.js';
 
 /**
  * The platform's configuration, read once: the only reader of `process.env` in lib/ and functions/. Every

@@ -24,7 +24,9 @@ export type ErrorKind =
   | 'metadata_override'
   | 'reads_changed'
   | 'import'
-  | 'not_implemented';
+  | 'not_implemented'
+  | 'no_sandbox_environment'
+  | 'environment_not_empty';
 
 export abstract class PlatformError extends Error {
   abstract readonly kind: ErrorKind;
@@ -147,6 +149,16 @@ export class ImportError extends PlatformError {
 /** An operation of the reference platform's API that this platform does not offer (501). */
 export class NotImplementedError extends PlatformError {
   readonly kind = 'not_implemented';
+}
+
+/** A personal token asked for in an organization without a sandbox environment (400 NO_SANDBOX_ENVIRONMENT). */
+export class NoSandboxEnvironmentError extends PlatformError {
+  readonly kind = 'no_sandbox_environment';
+}
+
+/** An environment that still holds data cannot be deleted (409 ENVIRONMENT_NOT_EMPTY, naming what it holds). */
+export class EnvironmentNotEmptyError extends PlatformError {
+  readonly kind = 'environment_not_empty';
 }
 
 const BY_KIND: Partial<Record<ErrorKind, new (message: string) => PlatformError>> = {

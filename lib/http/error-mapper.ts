@@ -27,6 +27,8 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
   reads_changed: { status: 409, errorCode: 'CONFLICT' },
   import: { status: 400, errorCode: 'IMPORT' },
   not_implemented: { status: 501, errorCode: 'NOT_IMPLEMENTED' },
+  no_sandbox_environment: { status: 400, errorCode: 'NO_SANDBOX_ENVIRONMENT' },
+  environment_not_empty: { status: 409, errorCode: 'ENVIRONMENT_NOT_EMPTY' },
 };
 
 /** The contract's code and status for a platform error (bulk results report them per element). */

@@ -1,12 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import type { RouterRoute } from 'hono/types';
-import type { Service } from '../bearer/scopes.js';
+import { SERVICES, type Service } from '../bearer/scopes.js';
 import type { OpenApiDocument } from './document.js';
 import type { NamedSchemas } from './json-schema.js';
 
+/**
+ * The services with an OpenAPI document of their own: the four whose routes require their scopes, and the platform
+ * service (`/api/platform`), whose routes require a platform token and follow roles, not scopes.
+ */
+export type DocumentedService = Service | 'platform';
+export const DOCUMENTED_SERVICES: readonly DocumentedService[] = [...SERVICES, 'platform'];
+
 /** What a service says of its own document (`lib/<service>/routes/schemas.ts`); its routes say the rest. */
 export interface ServiceDocumentSpec {
-  service: Service;
+  service: DocumentedService;
   title: string;
   description: string;
   /** The named response schemas (`components.schemas`). */
@@ -27,7 +34,7 @@ export type DocumentSource = (
 /** The folder of prebuilt documents beside a service function's `index.mjs`: `openapi/<service>.json`. */
 export const SERVICE_DOCUMENTS_DIR = 'openapi';
 
-export const serviceDocumentFile = (service: Service) => `${service}.json`;
+export const serviceDocumentFile = (service: DocumentedService) => `${service}.json`;
 
 /**
  * The documents `infra/openapi-assets.ts` wrote into `dir` when the function was bundled. Read at the first

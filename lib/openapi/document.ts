@@ -9,6 +9,7 @@ import {
   type ParameterSpec,
   type ResponseSpec,
 } from './describe.js';
+import type { DocumentedService } from './document-source.js';
 import { type NamedSchemas, type SchemaConverter, schemaConverter } from './json-schema.js';
 import { errorSchema } from './schemas.js';
 
@@ -16,8 +17,11 @@ import { errorSchema } from './schemas.js';
 export type OpenApiDocument = Record<string, any>;
 
 export interface DocumentOptions {
-  /** The service whose scopes the routes require; absent: every route is public (`/versions`). */
-  service?: Service;
+  /**
+   * The service whose scopes the routes require (the platform service: a platform token, no scope); absent: every
+   * route is public (`/versions`).
+   */
+  service?: DocumentedService;
   title: string;
   description: string;
   version: string;
@@ -83,7 +87,9 @@ export async function appDocument(
     paths,
     components: {
       schemas: converter.components(),
-      securitySchemes: securitySchemes(options.service ? [options.service] : []),
+      securitySchemes: securitySchemes(
+        options.service && options.service !== 'platform' ? [options.service] : [],
+      ),
     },
   };
 }
@@ -92,16 +98,24 @@ function operation(
   spec: OperationSpec,
   method: string,
   path: string,
-  service: Service | undefined,
+  service: DocumentedService | undefined,
   converter: SchemaConverter,
 ): Record<string, unknown> {
-  const scope = service && !spec.public ? scopeFor(service, method) : undefined;
+  const secured = service !== undefined && !spec.public;
+  const scope = secured && service !== 'platform' ? scopeFor(service, method) : undefined;
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(spec.responses))
     responses[status] = responseObject(response, converter);
   if (scope) {
     responses['401'] ??= errorResponse('Missing, malformed or expired token (`UNAUTHORIZED`).');
     responses['403'] ??= errorResponse(`The token lacks the \`${scope}\` scope (\`FORBIDDEN\`).`);
+  } else if (secured) {
+    responses['401'] ??= errorResponse(
+      'Missing, malformed or expired platform token (`UNAUTHORIZED`).',
+    );
+    responses['403'] ??= errorResponse(
+      'An environment token, or a role that does not allow this (`FORBIDDEN`).',
+    );
   }
   if (method !== 'head')
     responses.default ??= errorResponse('Error: `{errorCode, errorMessage}` (docs/api.md §1.1).');
@@ -124,11 +138,15 @@ function operation(
       : {}),
     responses,
     // Scalar and generated clients read `security`: a public route says so with an empty list.
-    security: scope ? [{ [OAUTH2]: [scope] }, { [BEARER]: [scope] }] : [],
+    security: scope
+      ? [{ [OAUTH2]: [scope] }, { [BEARER]: [scope] }]
+      : secured
+        ? [{ [BEARER]: [] }]
+        : [],
   };
 }
 
-function tagsOf(spec: OperationSpec, service: Service | undefined): string[] {
+function tagsOf(spec: OperationSpec, service: DocumentedService | undefined): string[] {
   return spec.tags ?? [service ?? 'platform'];
 }
 

@@ -19,7 +19,7 @@ export async function platformDocument(
 ): Promise<OpenApiDocument> {
   const documents: OpenApiDocument[] = [];
   // The ledger first: the reference shows operations in the document's order.
-  const order = ['ledger', 'webhooks', 'payments', 'auth'];
+  const order = ['ledger', 'webhooks', 'payments', 'auth', 'platform'];
   const ranked = Object.entries(services).sort(
     ([a], [b]) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99),
   );
@@ -41,7 +41,7 @@ export async function platformDocument(
   return mergeDocuments(documents, {
     title: 'Serverless financial platform',
     description:
-      'Auth (OAuth 2.0 client credentials), ledger, webhooks and payments: the wire contract of the Formance platform. Every service also serves its own document at `/api/<service>/openapi.json`.',
+      'Auth (OAuth 2.0 client credentials), ledger, webhooks and payments: the wire contract of the Formance platform; and the platform API (organizations, environments, members, personal tokens). Every service also serves its own document at `/api/<service>/openapi.json`.',
     version: PLATFORM_VERSION,
   });
 }

@@ -83,6 +83,7 @@ const ALL_UP = {
     'ledger-writers': 'up',
     webhooks: 'up',
     payments: 'up',
+    platform: 'up',
     sqs: 'up',
     dynamodb: 'up',
   },
@@ -157,7 +158,7 @@ describe('gateway', () => {
   });
 
   it('serves each service health probe without a token, with the full path forwarded', async () => {
-    for (const service of ['auth', 'ledger', 'webhooks', 'payments']) {
+    for (const service of ['auth', 'ledger', 'webhooks', 'payments', 'platform']) {
       const res = await fetch(`${platform.baseUrl}/api/${service}/_health`);
       expect(res.status, service).toBe(200);
       expect(await res.json()).toEqual({ status: 'ok', service });

@@ -16,7 +16,8 @@ export const V1_INFO_MAX_LEDGERS = 10 * MAX_PAGE_SIZE;
 
 /**
  * `GET /_info` (the SDK's v1 getInfo): the server, its version and `config.storage` with the names of the
- * token's environment's ledgers, which the v1 ConfigInfo requires. Registered before the v2 info routes, which answer `/v2/_info`.
+ * token's environment's ledgers, which the v1 ConfigInfo requires. Registered before the v2 info routes, which
+ * answer `/v2/_info`.
  */
 export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: LedgerRegistry }): void {
   app.get(

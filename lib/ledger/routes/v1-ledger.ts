@@ -11,10 +11,10 @@ import type { LedgerRecord } from '../store/registry.js';
 import { requestLedger } from './request.js';
 
 /**
- * The ledger of a v1 route (`/<ledger>/...`), in the token's environment (as v2's). Everything under `/v2` belongs to the v2 API, as in the
- * reference's router, so a ledger named `v2` has no v1 routes: `/v2/mapping` is an unknown route, not the
- * mapping of ledger "v2". Unknown ledgers are 404 NOT_FOUND (the reference's v1 created them; v1's error enum
- * has no LEDGER_NOT_FOUND, see v1Errors).
+ * The ledger of a v1 route (`/<ledger>/...`), in the token's environment (as v2's). Everything under `/v2` belongs
+ * to the v2 API, as in the reference's router, so a ledger named `v2` has no v1 routes: `/v2/mapping` is an unknown
+ * route, not the mapping of ledger "v2". Unknown ledgers are 404 NOT_FOUND (the reference's v1 created them; v1's
+ * error enum has no LEDGER_NOT_FOUND, see v1Errors).
  */
 export async function resolveV1Ledger(
   c: Context<AppEnv>,

@@ -42,8 +42,8 @@ const sequencers = new WeakMap<WriterDeps, Map<string, LedgerSequencer>>();
 /**
  * The ledger writer's batch (fed by the ingress queue's event source mapping, partial batch responses): intents
  * grouped by ledger (environment and name), each ledger's decided and committed by its sequencer in as few
- * TransactWriteItems as fit, results written. A message that cannot be read, or whose ledger's batch failed, is reported; the queue brings
- * it back, and its request is never decided twice (see LedgerSequencer).
+ * TransactWriteItems as fit, results written. A message that cannot be read, or whose ledger's batch failed, is
+ * reported; the queue brings it back, and its request is never decided twice (see LedgerSequencer).
  */
 export async function handleIntents(
   records: readonly IntentRecord[],

@@ -5,11 +5,11 @@ import { type LedgerRef, ledgerKeys } from './keys.js';
 import { EVENT_ATTRIBUTE } from './log-events.js';
 
 /**
- * The mapping item (docs/data-model.md): `E#<environment>#L#<ledger>` / `MAPPING`, holding the ledger's contracts as exact JSON
- * text and the HEAD version at which they were written. HEAD names that version (`mappingVersion`), and every
- * write is conditional on HEAD's version: so the mapping a write decided under is the mapping in force when it
- * commits, without re-reading the (up to 64 KB) mapping on every write or putting it on HEAD, whose size every
- * write pays for.
+ * The mapping item (docs/data-model.md): `E#<environment>#L#<ledger>` / `MAPPING`, holding the ledger's contracts as
+ * exact JSON text and the HEAD version at which they were written. HEAD names that version (`mappingVersion`), and
+ * every write is conditional on HEAD's version: so the mapping a write decided under is the mapping in force when it
+ * commits, without re-reading the (up to 64 KB) mapping on every write or putting it on HEAD, whose size every write
+ * pays for.
  */
 export const mappingKey = (ledger: LedgerRef) => ledgerKeys.mapping(ledger);
 

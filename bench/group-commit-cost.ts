@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createDocumentClient } from '../lib/dynamo/client.js';
+import { DEFAULT_ENVIRONMENT } from '../lib/environments/environment-id.js';
 import { DEFAULT_FEATURES } from '../lib/ledger/domain/features.js';
 import type { Intent } from '../lib/ledger/sequencer/intent.js';
 import { LedgerSequencer } from '../lib/ledger/sequencer/sequencer.js';
@@ -48,6 +49,7 @@ export async function measureGroupCommitCost(
   const registry = new LedgerRegistry(doc, new BucketTables(table, new Map()));
   const writer = new LedgerWriter({ doc, tableFor: () => table });
   const ledger = await registry.create({
+    environment: DEFAULT_ENVIRONMENT,
     name: `gc-${Date.now()}`,
     bucket: '_default',
     metadata: {},
@@ -59,6 +61,7 @@ export async function measureGroupCommitCost(
   const intents = (k: number): Intent[] =>
     Array.from({ length: k }, () => ({
       reqId: randomUUID(),
+      environment: ledger.environment,
       ledger: ledger.name,
       deadline: Date.now() + 60_000,
       operation: {

@@ -13,8 +13,10 @@ import { DEFAULT_AUTH_CONFIG } from '../infra/local/platform.js';
 import { createAuthApp } from '../lib/auth/app.js';
 import { loadAuthConfig } from '../lib/auth/domain/static-clients.js';
 import { platformConfigFromEnv, staticClientsSource } from '../lib/config/env.js';
+import { DEFAULT_ENVIRONMENT } from '../lib/environments/environment-id.js';
 import type { AppEnv } from '../lib/http/types.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
+import { ledgerKeys } from '../lib/ledger/store/keys.js';
 import { createLogger } from '../lib/observability/logger.js';
 import { generatedDocuments } from '../lib/openapi/generated-documents.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
@@ -233,7 +235,9 @@ export async function measureOperationCosts(
       new QueryCommand({
         TableName: env.LEDGER_TABLE!,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': { S: 'L#bench#LOG' } },
+        ExpressionAttributeValues: {
+          ':p': { S: ledgerKeys.logPartition({ environment: DEFAULT_ENVIRONMENT, name: 'bench' }) },
+        },
         ConsistentRead: true,
       }),
     );

@@ -1,4 +1,5 @@
 /** Renders bench/results.json as bench/report.md: every figure with what produced it, targets met or missed. */
+import { withoutEnvironment } from '../lib/environments/key-scope.js';
 import type { AuthResult } from './auth-load.js';
 import { type ColdStartResult, MAX_BUNDLE_BYTES, MAX_IMPORT_RATIO } from './cold-start.js';
 import type { CostModel } from './cost-model.js';
@@ -39,7 +40,9 @@ export interface BenchResults {
 }
 
 /** What an item is, from its key (docs/data-model.md). */
-export function itemKind(pk: string, sk: string): string {
+export function itemKind(scopedPk: string, sk: string): string {
+  // Environment data's keys start `E#<environment>#`: the kind is in what follows.
+  const pk = withoutEnvironment(scopedPk);
   if (sk === 'HEAD') return 'ledger HEAD (sequencer)';
   if (pk.startsWith('EVENT#')) return 'event (outbox)';
   if (pk.startsWith('DELIVERY#'))

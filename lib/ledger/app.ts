@@ -59,7 +59,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const lookup = new LedgerLookup(registry);
   // A batch a stopped ledger writer left unsettled is settled by the next direct write or list (sequencer/settle.ts).
   const settle = (ledger: LedgerRecord, table: string, head: Head) =>
-    settleBatch(doc, table, ledger.name, head, now());
+    settleBatch(doc, table, ledger, head, now());
   const writer = new LedgerWriter({
     doc,
     tableFor,
@@ -88,7 +88,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
     ? new LedgerRelay({ doc, sqs: createSqsClient(config.sqs), queueUrl: ingress, tableFor, now })
     : undefined;
   const scriptState = (ledger: LedgerRecord) =>
-    tableScriptState(doc, tableFor(ledger.bucket), ledger.name);
+    tableScriptState(doc, tableFor(ledger.bucket), ledger);
   const commands = new LedgerCommands({
     writer,
     reads,

@@ -231,7 +231,10 @@ describe('console: ledger screens', () => {
       // Change the metadata inside log 2's stored body, as someone with table access might.
       const { doc } = createRuntime(platformConfigFromEnv(platform.env));
       const table = platform.env.LEDGER_TABLE!;
-      const key = (id: number) => ({ pk: `L#${tampered}#LOG`, sk: String(id).padStart(15, '0') });
+      const key = (id: number) => ({
+        pk: `E#default#L#${tampered}#LOG`,
+        sk: String(id).padStart(15, '0'),
+      });
       const read = async (id: number) => {
         const { Item } = await doc.send(new GetCommand({ TableName: table, Key: key(id) }));
         return parseJson(String(Item!.body)) as LogEntry & {

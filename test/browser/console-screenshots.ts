@@ -84,7 +84,7 @@ try {
 /** Edits one stored log entry's metadata, as someone with table access might. */
 async function tamperWithLog(env: NodeJS.ProcessEnv, ledger: string, id: number) {
   const { doc } = createRuntime(platformConfigFromEnv(env));
-  const key = { pk: `L#${ledger}#LOG`, sk: String(id).padStart(15, '0') };
+  const key = { pk: `E#default#L#${ledger}#LOG`, sk: String(id).padStart(15, '0') };
   const { Item } = await doc.send(new GetCommand({ TableName: env.LEDGER_TABLE, Key: key }));
   const entry = parseJson(String(Item!.body)) as {
     data: { transaction: { metadata: Record<string, string> } };

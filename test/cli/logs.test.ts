@@ -76,7 +76,10 @@ describe('platform logs verify', () => {
       // Change one amount inside log 3's stored body, as someone with table access might.
       const { doc } = createRuntime(platformConfigFromEnv(platform.env));
       const table = platform.env.LEDGER_TABLE!;
-      const key = (id: number) => ({ pk: `L#${ledger}#LOG`, sk: String(id).padStart(15, '0') });
+      const key = (id: number) => ({
+        pk: `E#default#L#${ledger}#LOG`,
+        sk: String(id).padStart(15, '0'),
+      });
       const read = async (id: number) => {
         const { Item } = await doc.send(new GetCommand({ TableName: table, Key: key(id) }));
         return parseJson(String(Item!.body)) as LogEntry & {

@@ -342,9 +342,9 @@ describe('GET /v2/<ledger>/accounts', () => {
     const forged = (k: Record<string, string>, f?: Record<string, string>) =>
       encodeCursor({ l: `ledger.accounts.${ledger}`, p: 2, d: 'n', k, ...(f ? { f } : {}) });
     const key = (address: string, list = ledger) => ({
-      pk: `L#${list}#A#${address}`,
+      pk: `E#default#L#${list}#A#${address}`,
       sk: 'A',
-      gsi1pk: `L#${list}#ACCOUNTS`,
+      gsi1pk: `E#default#L#${list}#ACCOUNTS`,
       gsi1sk: address,
     });
     for (const cursor of [
@@ -469,7 +469,7 @@ describe('balance filters (INDEX_ACCOUNT_BALANCES)', () => {
     expect(addresses(back)).toEqual(['world', 'users:2']);
     const cursor = JSON.parse(Buffer.from(first.body.cursor.next, 'base64url').toString());
     const forged = Buffer.from(
-      JSON.stringify({ ...cursor, k: { ...cursor.k, gsi1pk: 'L#other#BAL#USD/2' } }),
+      JSON.stringify({ ...cursor, k: { ...cursor.k, gsi1pk: 'E#default#L#other#BAL#USD/2' } }),
     ).toString('base64url');
     expect((await call('GET', `/v2/${ledger}/accounts?cursor=${forged}`)).body).toEqual({
       errorCode: 'VALIDATION',
@@ -612,7 +612,7 @@ describe('segment patterns (INDEX_ADDRESS_SEGMENTS)', () => {
     expect(next.body.cursor.data[0].volumes).toEqual({});
     const cursor = JSON.parse(Buffer.from(first.body.cursor.next, 'base64url').toString());
     const forged = Buffer.from(
-      JSON.stringify({ ...cursor, k: { ...cursor.k, pk: `L#${seg}#SEG#3#0#users` } }),
+      JSON.stringify({ ...cursor, k: { ...cursor.k, pk: `E#default#L#${seg}#SEG#3#0#users` } }),
     ).toString('base64url');
     expect((await call('GET', `/v2/${seg}/accounts?cursor=${forged}`)).body).toEqual({
       errorCode: 'VALIDATION',

@@ -92,13 +92,13 @@ describe('another container', () => {
       new BucketTables(runtime.config.tables.ledger),
     );
     const other = new LedgerLookup(registry, () => clock);
-    expect((await other.resolve('bk-c1')).bucket).toBe('bk-c');
+    expect((await other.resolve('default', 'bk-c1')).bucket).toBe('bk-c');
     expect((await call('DELETE', '/v2/_/buckets/bk-c')).status).toBe(204);
     clock += LEDGER_RECHECK_MS - 1;
-    expect((await other.resolve('bk-c1')).name).toBe('bk-c1');
+    expect((await other.resolve('default', 'bk-c1')).name).toBe('bk-c1');
     clock += 1;
-    await expect(other.resolve('bk-c1')).rejects.toThrow('ledger "bk-c1" not found');
+    await expect(other.resolve('default', 'bk-c1')).rejects.toThrow('ledger "bk-c1" not found');
     expect((await call('POST', '/v2/_/buckets/bk-c/restore')).status).toBe(204);
-    expect((await other.resolve('bk-c1')).name).toBe('bk-c1');
+    expect((await other.resolve('default', 'bk-c1')).name).toBe('bk-c1');
   });
 });

@@ -94,8 +94,8 @@ async function traces(ledger: string) {
   const stats = await call('GET', `/v2/${ledger}/stats`);
   return {
     events: await ledgerEventsOf(runtime, ledger),
-    logs: await partition(`L#${ledger}#LOG`),
-    transactions: await partition(`L#${ledger}#TX`),
+    logs: await partition(`E#default#L#${ledger}#LOG`),
+    transactions: await partition(`E#default#L#${ledger}#TX`),
     stats: stats.body.data as { accounts: bigint; transactions: bigint },
   };
 }

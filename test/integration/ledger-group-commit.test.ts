@@ -27,7 +27,7 @@ import { parseStoredLog } from '../../lib/ledger/store/log-reads.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
 import { LedgerWriter } from '../../lib/ledger/store/writer.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
-import { ledgerClient } from '../support/ledger.js';
+import { inDefault, ledgerClient } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;
@@ -62,7 +62,7 @@ const intent = (
   ledger: string,
   operation: LedgerOperation,
   deadline = Date.now() + 60_000,
-): Intent => ({ reqId: randomUUID(), ledger, operation, deadline });
+): Intent => ({ reqId: randomUUID(), environment: 'default', ledger, operation, deadline });
 
 async function fresh(): Promise<string> {
   const name = `gc${++counter}-${Date.now() % 100000}`;
@@ -79,7 +79,7 @@ async function sequencer(
     doc: client,
     writer,
     table,
-    ledger: await lookup.resolve(ledger),
+    ledger: await lookup.resolve('default', ledger),
     owner,
   });
 }
@@ -290,7 +290,7 @@ describe('exactly once', () => {
         await doc.send(
           new GetCommand({
             TableName: table,
-            Key: { pk: `L#${ledger}#TX`, sk: '000000000000001' },
+            Key: { pk: `E#default#L#${ledger}#TX`, sk: '000000000000001' },
           }),
         )
       ).Item,
@@ -336,7 +336,7 @@ describe('exactly once', () => {
       doc: crashing,
       writer,
       table,
-      ledger: await lookup.resolve(ledger),
+      ledger: await lookup.resolve('default', ledger),
       owner: 'stopped',
       leaseMs: 300,
     });
@@ -354,7 +354,7 @@ describe('exactly once', () => {
     const { Item: head } = await doc.send(
       new GetCommand({
         TableName: table,
-        Key: { pk: `L#${ledger}`, sk: 'HEAD' },
+        Key: { pk: `E#default#L#${ledger}`, sk: 'HEAD' },
         ConsistentRead: true,
       }),
     );
@@ -363,7 +363,7 @@ describe('exactly once', () => {
       const { Item } = await doc.send(
         new GetCommand({
           TableName: table,
-          Key: { pk: `L#${ledger}#RES#${i.reqId}`, sk: 'RES' },
+          Key: { pk: `E#default#L#${ledger}#RES#${i.reqId}`, sk: 'RES' },
           ConsistentRead: true,
         }),
       );
@@ -383,7 +383,7 @@ describe('exactly once', () => {
       doc: crashing,
       writer,
       table,
-      ledger: await lookup.resolve(ledger),
+      ledger: await lookup.resolve('default', ledger),
       owner: 'stopped',
       leaseMs: 300,
     });
@@ -393,7 +393,7 @@ describe('exactly once', () => {
     const { Item: unsettled } = await doc.send(
       new GetCommand({
         TableName: table,
-        Key: { pk: `L#${ledger}`, sk: 'HEAD' },
+        Key: { pk: `E#default#L#${ledger}`, sk: 'HEAD' },
         ConsistentRead: true,
       }),
     );
@@ -413,14 +413,14 @@ describe('exactly once', () => {
     const { Item: head } = await doc.send(
       new GetCommand({
         TableName: table,
-        Key: { pk: `L#${ledger}`, sk: 'HEAD' },
+        Key: { pk: `E#default#L#${ledger}`, sk: 'HEAD' },
         ConsistentRead: true,
       }),
     );
     expect(head!.pendingResults).toBeUndefined();
     expect(Number(head!.lastTxId)).toBe(2);
     // A repair that comes late (a settle that read HEAD before the revert) puts nothing back over it.
-    await settleBatch(doc, table, ledger, headFromItem(unsettled!), Date.now());
+    await settleBatch(doc, table, inDefault(ledger), headFromItem(unsettled!), Date.now());
     expect((await call('GET', `/v2/${ledger}/transactions/1`)).body.data).toMatchObject({
       id: 1n,
       reverted: true,
@@ -442,7 +442,7 @@ describe('exactly once', () => {
       doc: recording,
       writer,
       table,
-      ledger: await lookup.resolve(ledger),
+      ledger: await lookup.resolve('default', ledger),
       owner: 'short',
       leaseMs: 500,
     });

@@ -19,7 +19,7 @@ import { storedEntriesOf } from '../../lib/ledger/store/log-pages.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
 import { LedgerWriter } from '../../lib/ledger/store/writer.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
-import { ledgerClient } from '../support/ledger.js';
+import { inDefault, ledgerClient } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;
@@ -60,7 +60,10 @@ beforeAll(async () => {
       .status,
   ).toBe(200);
   const buckets = new BucketTables(table);
-  const record = await new LedgerLookup(new LedgerRegistry(doc, buckets)).resolve(ledger);
+  const record = await new LedgerLookup(new LedgerRegistry(doc, buckets)).resolve(
+    'default',
+    ledger,
+  );
   const sequencer = new LedgerSequencer({
     doc,
     writer: new LedgerWriter({ doc, tableFor: () => table }),
@@ -71,6 +74,7 @@ beforeAll(async () => {
   });
   const intents = [1, 2, 3, 4, 5].map((n) => ({
     reqId: randomUUID(),
+    environment: 'default',
     ledger,
     deadline: Date.now() + 60_000,
     operation: {
@@ -103,7 +107,7 @@ beforeAll(async () => {
 
 describe('log pages', () => {
   it('store each commit’s entries as one item: single entries alone, several as a page', async () => {
-    const items = await partition(`L#${ledger}#LOG`);
+    const items = await partition(`E#default#L#${ledger}#LOG`);
     expect(
       items.map((i) => [Number(i.id), i.last === undefined ? undefined : Number(i.last)]),
     ).toEqual([
@@ -146,7 +150,7 @@ describe('log pages', () => {
   });
 
   it('carry one event per entry, in log order, with the ids the entries always had', async () => {
-    const page = (await partition(`L#${ledger}#LOG`))[1]!;
+    const page = (await partition(`E#default#L#${ledger}#LOG`))[1]!;
     const events = ledgerEventsOfImage(page);
     const sha = (seed: string) => createHash('sha256').update(seed).digest('hex').slice(0, 32);
     expect(events.map((e) => e.id)).toEqual(
@@ -161,13 +165,13 @@ describe('log pages', () => {
   });
 
   it('rebuild, from a page, exactly the transaction items the writer put after its commit', async () => {
-    const [page] = (await partition(`L#${ledger}#LOG`)).filter((i) => Number(i.id) === 2);
-    const stored = (await partition(`L#${ledger}#TX`)).filter(
+    const [page] = (await partition(`E#default#L#${ledger}#LOG`)).filter((i) => Number(i.id) === 2);
+    const stored = (await partition(`E#default#L#${ledger}#TX`)).filter(
       (i) => Number(i.id) >= 2 && Number(i.id) <= 6,
     );
     expect(stored).toHaveLength(5);
     // The whole items, attribute for attribute (this client reads numbers back as bigint).
-    expect(createdTransactionItems(ledger, storedEntriesOf(page!))).toEqual(
+    expect(createdTransactionItems(inDefault(ledger), storedEntriesOf(page!))).toEqual(
       stored.map((item) => ({ ...item, id: Number(item.id) })),
     );
   });

@@ -137,15 +137,15 @@ describe('GET /v2/<ledger>/logs', () => {
       ['reverse=true', 'reverse: unknown query parameter'],
       ['pageSize=abc', 'pageSize: must be a positive integer'],
       [
-        `cursor=${encodeCursor({ l: 'ledger.logs.other', p: 2, d: 'n', k: { pk: 'L#other#LOG', sk: '000000000000002' } })}`,
+        `cursor=${encodeCursor({ l: 'ledger.logs.other', p: 2, d: 'n', k: { pk: 'E#default#L#other#LOG', sk: '000000000000002' } })}`,
         'cursor: not a cursor of this list',
       ],
       [
-        `cursor=${encodeCursor({ l: `ledger.logs.${ledger}`, p: 2, d: 'n', k: { pk: 'L#other#LOG', sk: '000000000000002' } })}`,
+        `cursor=${encodeCursor({ l: `ledger.logs.${ledger}`, p: 2, d: 'n', k: { pk: 'E#default#L#other#LOG', sk: '000000000000002' } })}`,
         'cursor: not a cursor of this list',
       ],
       [
-        `cursor=${encodeCursor({ l: `ledger.logs.${ledger}`, p: 2, d: 'n', k: { pk: `L#${ledger}#LOG`, sk: 'HEAD' } })}`,
+        `cursor=${encodeCursor({ l: `ledger.logs.${ledger}`, p: 2, d: 'n', k: { pk: `E#default#L#${ledger}#LOG`, sk: 'HEAD' } })}`,
         'cursor: not a cursor of this list',
       ],
       ['cursor=%%%', 'cursor: malformed'],
@@ -159,7 +159,7 @@ describe('GET /v2/<ledger>/logs', () => {
       l: `ledger.logs.${ledger}`,
       p: 5,
       d: 'n',
-      k: { pk: `L#${ledger}#LOG`, sk: '000000000000003' },
+      k: { pk: `E#default#L#${ledger}#LOG`, sk: '000000000000003' },
     });
     expect(
       (await call('GET', `/v2/${ledger}/logs?cursor=${forged}`)).body.cursor.data.map(

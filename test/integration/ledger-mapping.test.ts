@@ -56,7 +56,7 @@ async function head(ledger: string) {
   const { Item } = await runtime.doc.send(
     new GetCommand({
       TableName: runtime.config.tables.ledger,
-      Key: { pk: `L#${ledger}`, sk: 'HEAD' },
+      Key: { pk: `E#default#L#${ledger}`, sk: 'HEAD' },
       ConsistentRead: true,
     }),
   );
@@ -185,7 +185,7 @@ describe('GET and PUT /<ledger>/mapping', () => {
     expect(events).toHaveLength(1);
     const event = events[0]!;
     const h = await head(ledger);
-    expect(event.item).toMatchObject({ pk: `L#${ledger}`, sk: 'MAPPING', ev: '{}' });
+    expect(event.item).toMatchObject({ pk: `E#default#L#${ledger}`, sk: 'MAPPING', ev: '{}' });
     expect(Number(event.item.version)).toBe(Number(h.version));
     expect(Number(h.mappingVersion)).toBe(Number(h.version));
     // The id the ledger always gave this event: derived from (ledger, HEAD version).
@@ -396,7 +396,7 @@ describe('contracts in every write', () => {
       new QueryCommand({
         TableName: runtime.config.tables.ledger,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': `L#${ledger}` },
+        ExpressionAttributeValues: { ':p': `E#default#L#${ledger}` },
         ConsistentRead: true,
       }),
     );

@@ -282,6 +282,7 @@ describe('Numscript through the sequenced writer (group commit)', () => {
     const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
     const table = runtime.config.tables.ledger;
     const record = await new LedgerLookup(new LedgerRegistry(doc, new BucketTables(table))).resolve(
+      'default',
       ledger,
     );
     const sequencer = new LedgerSequencer({
@@ -293,6 +294,7 @@ describe('Numscript through the sequenced writer (group commit)', () => {
     });
     const spend = (n: number): Intent => ({
       reqId: randomUUID(),
+      environment: 'default',
       ledger,
       deadline: Date.now() + 60_000,
       operation: {

@@ -52,7 +52,7 @@ describe('account metadata written by transactions', () => {
       new QueryCommand({
         TableName: runtime.config.tables.ledger,
         KeyConditionExpression: 'pk = :p AND begins_with(sk, :mh)',
-        ExpressionAttributeValues: { ':p': `L#${ledger}#A#bob`, ':mh': 'MH#' },
+        ExpressionAttributeValues: { ':p': `E#default#L#${ledger}#A#bob`, ':mh': 'MH#' },
       }),
     );
     expect(Items.map((r) => [r.before, r.metadata, r.date])).toEqual([

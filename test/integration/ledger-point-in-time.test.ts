@@ -80,12 +80,12 @@ describe('metadata revisions', () => {
           }),
         )
       ).Items ?? [];
-    const tx1 = await query(`L#${ledger}#TXMH#1`);
+    const tx1 = await query(`E#default#L#${ledger}#TXMH#1`);
     expect(tx1.map((r) => [r.before, r.metadata, r.date])).toEqual([
       [{ step: '1' }, { step: '2', extra: 'x' }, '2026-05-01T10:03:00Z'],
       [{ step: '2', extra: 'x' }, { step: '2' }, '2026-05-01T10:08:00Z'],
     ]);
-    const alice = (await query(`L#${ledger}#A#alice`)).filter((i) =>
+    const alice = (await query(`E#default#L#${ledger}#A#alice`)).filter((i) =>
       String(i.sk).startsWith('MH#'),
     );
     expect(alice.map((r) => [r.before, r.metadata, r.date])).toEqual([

@@ -86,6 +86,7 @@ async function runWriter(ms: number): Promise<void> {
 async function ledger(): Promise<string> {
   const name = `relay-${randomUUID().slice(0, 8)}`;
   await registry.create({
+    environment: 'default',
     name,
     bucket: '_default',
     metadata: {},
@@ -123,7 +124,7 @@ describe('a relayed write, as the requester answers it', () => {
     const name = await ledger();
     const commands = relayed(new LedgerRelay({ doc: deps.doc, sqs, queueUrl, tableFor: table }));
     const writing = runWriter(4_000);
-    const lookup = await deps.lookup.resolve(name);
+    const lookup = await deps.lookup.resolve('default', name);
     try {
       const committed = await commands.execute(lookup, create('world', 'a', 7n));
       // The answer as it was written to the result item: exact JSON, integers as the exact parser reads them.
@@ -149,7 +150,7 @@ describe('a relayed write, as the requester answers it', () => {
 
   it('answers 503 "not committed" for a request whose deadline passed before a writer took it, and never commits it', async () => {
     const name = await ledger();
-    const lookup = await deps.lookup.resolve(name);
+    const lookup = await deps.lookup.resolve('default', name);
     // The deadline is over before any writer runs: the writer answers it expired.
     const commands = relayed(
       new LedgerRelay({
@@ -172,7 +173,7 @@ describe('a relayed write, as the requester answers it', () => {
 
   it('answers 504 "outcome unknown" when no writer answers by the deadline and its grace', async () => {
     const name = await ledger();
-    const lookup = await deps.lookup.resolve(name);
+    const lookup = await deps.lookup.resolve('default', name);
     const commands = relayed(
       new LedgerRelay({
         doc: deps.doc,

@@ -31,7 +31,7 @@ async function logsOf(ledger: string) {
     new QueryCommand({
       TableName: runtime.config.tables.ledger,
       KeyConditionExpression: 'pk = :p',
-      ExpressionAttributeValues: { ':p': `L#${ledger}#LOG` },
+      ExpressionAttributeValues: { ':p': `E#default#L#${ledger}#LOG` },
     }),
   );
   return Items.map((i) => parseJson(String(i.body)) as any);
@@ -165,7 +165,7 @@ describe('transaction metadata', () => {
       new QueryCommand({
         TableName: runtime.config.tables.ledger,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': `L#${ledger}#TXMH#1` },
+        ExpressionAttributeValues: { ':p': `E#default#L#${ledger}#TXMH#1` },
       }),
     );
     expect(revisions.Items!.map((r) => r.metadata)).toEqual([{ a: '1', b: '2' }, { b: '2' }]);
@@ -181,7 +181,7 @@ describe('transaction metadata', () => {
       new QueryCommand({
         TableName: runtime.config.tables.ledger,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': `L#${ledger}#TXMH#1` },
+        ExpressionAttributeValues: { ':p': `E#default#L#${ledger}#TXMH#1` },
       }),
     );
     expect(revisions.Items).toEqual([]);
@@ -219,7 +219,7 @@ describe('account metadata', () => {
       new QueryCommand({
         TableName: runtime.config.tables.ledger,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': `L#${ledger}#A#users:42` },
+        ExpressionAttributeValues: { ':p': `E#default#L#${ledger}#A#users:42` },
       }),
     );
     const item = account.Items!.find((i) => i.sk === 'A')!;

@@ -276,8 +276,8 @@ describe('forged cursors', () => {
     const forge = (k: Record<string, string>) =>
       Buffer.from(JSON.stringify({ ...cursor, k })).toString('base64url');
     for (const k of [
-      { pk: 'L#other#TX', sk: '000000000000001' },
-      { pk: `L#${ledger}#TX`, sk: '1', extra: 'x' },
+      { pk: 'E#default#L#other#TX', sk: '000000000000001' },
+      { pk: `E#default#L#${ledger}#TX`, sk: '1', extra: 'x' },
       { nope: 'x' },
     ] as Array<Record<string, string>>) {
       const res = await call('GET', `/v2/${ledger}/transactions?cursor=${forge(k)}`);
@@ -291,7 +291,7 @@ describe('forged cursors', () => {
     const vc = JSON.parse(Buffer.from(volumes.body.cursor.next, 'base64url').toString());
     const res = await call(
       'GET',
-      `/v2/${ledger}/volumes?cursor=${Buffer.from(JSON.stringify({ ...vc, k: { ...vc.k, gsi1pk: 'L#other#ACCOUNTS' } })).toString('base64url')}`,
+      `/v2/${ledger}/volumes?cursor=${Buffer.from(JSON.stringify({ ...vc, k: { ...vc.k, gsi1pk: 'E#default#L#other#ACCOUNTS' } })).toString('base64url')}`,
     );
     expect(res.status).toBe(400);
   });

@@ -329,7 +329,7 @@ describe('transactions', () => {
       new QueryCommand({
         TableName: runtime.config.tables.ledger,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': `L#${ledger}#IK#ik-1` },
+        ExpressionAttributeValues: { ':p': `E#default#L#${ledger}#IK#ik-1` },
       }),
     );
     expect(Number(stored.Items![0]!.expiresAt)).toBeGreaterThan(Date.now() / 1000 + 24 * 3600);
@@ -367,7 +367,10 @@ describe('transactions', () => {
     });
     const events = await ledgerEventsOf(runtime, ledger);
     expect(events).toHaveLength(1);
-    expect(events[0]!.item).toMatchObject({ pk: `L#${ledger}#LOG`, sk: '000000000000001' });
+    expect(events[0]!.item).toMatchObject({
+      pk: `E#default#L#${ledger}#LOG`,
+      sk: '000000000000001',
+    });
     expect(
       (await scanAll(runtime.config.tables.events)).filter((r) =>
         String(r.body).includes(`"ledger":"${ledger}"`),
@@ -398,7 +401,7 @@ describe('transactions', () => {
         new QueryCommand({
           TableName: runtime.config.tables.ledger,
           KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': `L#${ledger}#LOG` },
+          ExpressionAttributeValues: { ':p': `E#default#L#${ledger}#LOG` },
         }),
       )
     ).Items!;
@@ -417,7 +420,7 @@ describe('transactions', () => {
         new QueryCommand({
           TableName: runtime.config.tables.ledger,
           KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': `L#${plain}#LOG` },
+          ExpressionAttributeValues: { ':p': `E#default#L#${plain}#LOG` },
         }),
       )
     ).Items!;

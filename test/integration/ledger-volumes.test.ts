@@ -95,7 +95,7 @@ describe('volumes', () => {
     const { Item: volume } = await runtime.doc.send(
       new GetCommand({
         TableName: runtime.config.tables.ledger,
-        Key: { pk: 'L#vol#A#alice', sk: 'V#USD' },
+        Key: { pk: 'E#default#L#vol#A#alice', sk: 'V#USD' },
       }),
     );
     expect(
@@ -113,7 +113,7 @@ describe('volumes', () => {
       new QueryCommand({
         TableName: runtime.config.tables.ledger,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': 'L#vol#MVL#alice#USD' },
+        ExpressionAttributeValues: { ':p': 'E#default#L#vol#MVL#alice#USD' },
       }),
     );
     expect(
@@ -149,7 +149,7 @@ describe('volumes', () => {
     const { Item: volume } = await runtime.doc.send(
       new GetCommand({
         TableName: runtime.config.tables.ledger,
-        Key: { pk: 'L#nomoves#A#a', sk: 'V#USD' },
+        Key: { pk: 'E#default#L#nomoves#A#a', sk: 'V#USD' },
       }),
     );
     expect(volume!.mv).toBeUndefined();

@@ -98,7 +98,7 @@ describe('local dispatch (stream pollers)', () => {
       const { Item: log } = await doc.send(
         new GetCommand({
           TableName: platform.env.LEDGER_TABLE!,
-          Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' },
+          Key: { pk: `E#default#L#${ledger}#LOG`, sk: '000000000000001' },
         }),
       );
       expect(ledgerEventsOfImage(log!)).toEqual([
@@ -158,7 +158,7 @@ describe('local dispatch (stream pollers)', () => {
       const { Item: page } = await doc.send(
         new GetCommand({
           TableName: platform.env.LEDGER_TABLE!,
-          Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' },
+          Key: { pk: `E#default#L#${ledger}#LOG`, sk: '000000000000001' },
           ConsistentRead: true,
         }),
       );
@@ -295,7 +295,7 @@ describe('local dispatch (stream pollers)', () => {
       const { Item: log } = await doc.send(
         new GetCommand({
           TableName: heavyTable,
-          Key: { pk: `L#${ledger}#LOG`, sk: '000000000000001' },
+          Key: { pk: `E#default#L#${ledger}#LOG`, sk: '000000000000001' },
         }),
       );
       expect(ledgerEventsOfImage(log!)).toEqual([

@@ -66,7 +66,7 @@ describe('one ledger, independent workers and the group-commit writer', () => {
     const { Item } = await doc.send(
       new GetCommand({
         TableName: platform.env.LEDGER_TABLE!,
-        Key: { pk: `L#${ledger}`, sk: 'HEAD' },
+        Key: { pk: `E#default#L#${ledger}`, sk: 'HEAD' },
         ConsistentRead: true,
       }),
     );

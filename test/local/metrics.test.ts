@@ -149,7 +149,7 @@ describe('GET /_metrics on the local platform', () => {
     await doc.send(
       new UpdateCommand({
         TableName: platform.env.LEDGER_TABLE!,
-        Key: { pk: 'L#metered', sk: 'HEAD' },
+        Key: { pk: 'E#default#L#metered', sk: 'HEAD' },
         UpdateExpression: 'SET leaseOwner = :other, leaseUntil = :until',
         ExpressionAttributeValues: { ':other': 'another-writer', ':until': Date.now() + 60_000 },
       }),

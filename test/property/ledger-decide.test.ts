@@ -18,6 +18,7 @@ import { MemoryLedgerState } from '../../lib/ledger/domain/memory-state.js';
 import { instantFromMs } from '../../lib/time/instant.js';
 
 const LEDGER: LedgerRecord = {
+  environment: 'default',
   id: 1,
   name: 'prop',
   bucket: '_default',

@@ -1,20 +1,55 @@
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
+import { SigningKeys } from '../../lib/auth/keys/signing-keys.js';
+import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
+import { DEFAULT_ENVIRONMENT } from '../../lib/environments/environment-id.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { createLedgerApp, type LedgerAppOptions } from '../../lib/ledger/app.js';
+import { ledgerKeys } from '../../lib/ledger/store/keys.js';
 import { type LedgerEvent, ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
+import { mintAccessToken } from '../../lib/tokens/mint.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
 
-/** A ledger app with a write-scoped token, and a JSON caller that keeps big integers exact. */
+/**
+ * An environment token for `environment`, signed with the auth table's current key (the key set the services'
+ * verifier trusts) by the one minting function: what a client of that environment gets from the token endpoint.
+ */
+export async function environmentToken(
+  runtime: ServiceRuntime,
+  environment: string,
+  scopes: readonly string[] = ['ledger:read', 'ledger:write'],
+): Promise<string> {
+  return mintAccessToken(new SigningKeys(keyStoreFor(runtime)), {
+    issuer: runtime.config.issuer,
+    audience: runtime.config.audience,
+    subject: `client-of-${environment}`,
+    clientId: `client-of-${environment}`,
+    scopes,
+    principalType: 'client',
+    environment,
+    lifetimeSeconds: 3600,
+    nowMs: Date.now(),
+  });
+}
+
+/**
+ * A ledger app with a write-scoped token, and a JSON caller that keeps big integers exact. The token is the
+ * static admin client's (environment `default`), or with `environment` one minted for that environment.
+ */
 export async function ledgerClient(
   runtime: ServiceRuntime,
-  options: Partial<LedgerAppOptions> = {},
+  options: Partial<LedgerAppOptions> & { environment?: string; app?: Hono<AppEnv> } = {},
 ) {
-  const app: Hono<AppEnv> = createLedgerApp(runtime, { documents: generatedDocuments, ...options });
-  const token = await tokenFor(authApp(runtime), ADMIN);
+  const { environment, app: shared, ...appOptions } = options;
+  const app: Hono<AppEnv> =
+    shared ?? createLedgerApp(runtime, { documents: generatedDocuments, ...appOptions });
+  const token =
+    environment === undefined
+      ? await tokenFor(authApp(runtime), ADMIN)
+      : await environmentToken(runtime, environment);
   const call = async (
     method: string,
     path: string,
@@ -38,7 +73,7 @@ export async function ledgerClient(
       body: text ? (parseJson(text) as any) : undefined,
     };
   };
-  return { app, call };
+  return { app, call, token };
 }
 
 /** JSON.stringify with bigints written as bare numbers. */
@@ -56,18 +91,20 @@ export function stringify(value: unknown): string {
  */
 export async function ledgerEventsOf(
   runtime: ServiceRuntime,
-  ledger: string,
+  name: string,
   table: string = runtime.config.tables.ledger,
+  environment: string = DEFAULT_ENVIRONMENT,
 ): Promise<
   Array<LedgerEvent & { envelope: Record<string, unknown>; item: Record<string, unknown> }>
 > {
+  const ledger = { environment, name };
   const items: Record<string, unknown>[] = [];
   const pages = paginateQuery(
     { client: runtime.doc },
     {
       TableName: table,
       KeyConditionExpression: 'pk = :p',
-      ExpressionAttributeValues: { ':p': `L#${ledger}#LOG` },
+      ExpressionAttributeValues: { ':p': ledgerKeys.logPartition(ledger) },
       ConsistentRead: true,
     },
   );
@@ -75,7 +112,7 @@ export async function ledgerEventsOf(
   const { Item: mapping } = await runtime.doc.send(
     new GetCommand({
       TableName: table,
-      Key: { pk: `L#${ledger}`, sk: 'MAPPING' },
+      Key: ledgerKeys.mapping(ledger),
       ConsistentRead: true,
     }),
   );
@@ -88,3 +125,6 @@ export async function ledgerEventsOf(
     })),
   );
 }
+
+/** A ledger of the default environment (the static test clients'), as keys name it. */
+export const inDefault = (name: string) => ({ environment: DEFAULT_ENVIRONMENT, name });

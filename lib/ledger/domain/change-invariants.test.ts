@@ -58,6 +58,7 @@ describe('money-path assertions', () => {
 describe('the commit path', () => {
   it('stops a batch whose decision would mint money, before anything is written', () => {
     const ledger = {
+      environment: 'default',
       id: 1,
       name: 'inv',
       bucket: '_default',

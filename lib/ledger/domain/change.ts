@@ -100,6 +100,8 @@ export type { Posting, Transaction, VolumesView };
 
 /** A ledger as registered: its bucket decides its table, its features what the store keeps. */
 export interface LedgerRecord {
+  /** The environment the ledger belongs to (its keys say so); ids and names are per environment. */
+  environment: string;
   id: number;
   name: string;
   bucket: string;

@@ -19,7 +19,7 @@ import { planAccountQuery } from '../domain/query/account-query.js';
 import { type AccountRead, type AccountReads, accountListName } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
-import { recordParams, refuseInsertionDate } from './request.js';
+import { recordParams, refuseInsertionDate, requestLedger } from './request.js';
 import { accountData, accountPage, balancesSchema } from './schemas.js';
 
 export interface AccountRoutesDeps {
@@ -61,7 +61,7 @@ export function accountRoutes(
     }),
   );
   app.get('/v2/:ledger/accounts', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     refuseInsertionDate(c);
     if (c.req.method === 'HEAD') {
       onlyParams(c, ['query', 'pit']);
@@ -127,7 +127,7 @@ export function accountRoutes(
     }),
   );
   app.get('/v2/:ledger/accounts/:address', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     refuseInsertionDate(c);
     onlyParams(c, ['expand', 'pit']);
     const view = readView({ expand: expandParam(c), pit: c.req.query('pit') }, ledger);
@@ -155,7 +155,7 @@ export function accountRoutes(
     }),
   );
   app.get('/v2/:ledger/aggregate/balances', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     onlyParams(c, ['query', 'pit', 'useInsertionDate', 'use_insertion_date']);
     const filter = parseAggregateFilter(c.req.query('query'), ledger.features);
     const pit = readPointInTime(c.req.query('pit'));

@@ -13,6 +13,7 @@ import { type BulkElement, bulkElementSchema, MAX_BULK_ELEMENTS } from '../comma
 import { type BulkDeps, type ElementOutcome, runBulk } from '../commands/run-bulk.js';
 import type { CommandOutcome } from '../sequencer/ledger-commands.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
+import { requestLedger } from './request.js';
 import { bulkResponseSchema } from './schemas.js';
 
 type ElementResult = {
@@ -55,7 +56,7 @@ export function bulkRoutes(app: Hono<AppEnv>, deps: BulkDeps & { lookup: LedgerL
     }),
   );
   app.post('/v2/:ledger/_bulk', async (c) => {
-    const ledger = await deps.lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, deps.lookup);
     const atomic = booleanFlag(c.req.query('atomic'), 'atomic');
     const parallel = booleanFlag(c.req.query('parallel'), 'parallel');
     const continueOnFailure = booleanFlag(c.req.query('continueOnFailure'), 'continueOnFailure');

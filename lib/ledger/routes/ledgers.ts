@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
@@ -21,6 +22,7 @@ import {
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRecord, LedgerRegistry } from '../store/registry.js';
 import type { LedgerStats } from '../store/stats.js';
+import { requestLedger } from './request.js';
 import { ledgerData, ledgerInfoSchema, ledgerPage, statsSchema } from './schemas.js';
 
 const createLedgerSchema = v.strictObject({
@@ -63,8 +65,11 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
   // erased. Registered before the `/v2/:ledger/...` routes: `_` is a reserved ledger name.
   const markBucket = (deleted: boolean) => async (c: Context<AppEnv>) => {
     const bucket = c.req.param('bucket') ?? '';
+    // Only the caller's environment's ledgers of the bucket: a bucket is storage shared by environments.
+    const environment = environmentOf(c);
     const marked = BUCKET_NAME.test(bucket)
       ? await registry.markBucket(
+          environment,
           bucket,
           deleted ? formatInstant(instantFromMs(deps.now())) : undefined,
         )
@@ -72,7 +77,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     if (marked === 0)
       throw new NotFoundError(`bucket "${bucket.slice(0, 63)}" not found (it holds no ledger)`);
     // Other containers see it within LEDGER_RECHECK_MS (ledger-lookup.ts); this one at once.
-    lookup.forgetBucket(bucket);
+    lookup.forgetBucket(environment, bucket);
     return c.body(null, 204);
   };
   app.delete(
@@ -135,7 +140,14 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
       ...(rawFilter !== undefined && filter ? { query: rawFilter } : {}),
       ...(includeDeleted ? { includeDeleted: 'true' } : {}),
     };
-    const page = await registry.list(query, bucket, filter, recorded, includeDeleted);
+    const page = await registry.list(
+      environmentOf(c),
+      query,
+      bucket,
+      filter,
+      recorded,
+      includeDeleted,
+    );
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(ledgerView) } });
   });
 
@@ -159,6 +171,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
       throw new ValidationError(`ledger: "${name}" is a reserved name`);
     const body = (await readJsonBody(c, v.optional(createLedgerSchema), { optional: true })) ?? {};
     await registry.create({
+      environment: environmentOf(c),
       name,
       bucket: body.bucket ?? DEFAULT_BUCKET,
       metadata: body.metadata ?? {},
@@ -179,7 +192,9 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
   );
   app.get('/v2/:ledger', async (c) => {
     const name = c.req.param('ledger');
-    const record = LEDGER_NAME.test(name) ? await registry.get(name) : undefined;
+    const record = LEDGER_NAME.test(name)
+      ? await registry.get({ environment: environmentOf(c), name })
+      : undefined;
     if (!record || record.deletedAt !== undefined)
       throw new NotFoundError(`ledger "${name.slice(0, 63)}" not found`);
     return jsonResponse(c, { data: ledgerView(record) });
@@ -197,8 +212,8 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.put('/v2/:ledger/metadata', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
-    await registry.saveMetadata(ledger.name, await readJsonBody(c, metadataMap));
+    const ledger = await requestLedger(c, lookup);
+    await registry.saveMetadata(ledger, await readJsonBody(c, metadataMap));
     return c.body(null, 204);
   });
 
@@ -212,8 +227,8 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.delete('/v2/:ledger/metadata/:key', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
-    await registry.deleteMetadata(ledger.name, c.req.param('key'));
+    const ledger = await requestLedger(c, lookup);
+    await registry.deleteMetadata(ledger, c.req.param('key'));
     return c.body(null, 204);
   });
 
@@ -227,7 +242,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.get('/v2/:ledger/_info', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     return jsonResponse(c, {
       data: {
         name: ledger.name,
@@ -248,7 +263,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.get('/v2/:ledger/stats', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     return jsonResponse(c, { data: await deps.stats.read(ledger) });
   });
 }

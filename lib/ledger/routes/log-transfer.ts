@@ -9,6 +9,7 @@ import { bodyLines } from '../domain/body-lines.js';
 import { MAX_IMPORT_LINE_BYTES } from '../domain/log-import.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { logView } from './logs.js';
+import { requestLedger } from './request.js';
 
 export interface LogTransferDeps extends LogImportDeps {
   lookup: LedgerLookup;
@@ -38,7 +39,7 @@ export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): voi
   );
   app.post('/v2/:ledger/logs/export', async (c) => {
     // Resolved before the stream starts: an unknown ledger is a 404, not an empty 200.
-    const ledger = await deps.lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, deps.lookup);
     c.header('content-type', 'application/octet-stream');
     return stream(
       c,
@@ -70,7 +71,7 @@ export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): voi
     }),
   );
   app.post('/v2/:ledger/logs/import', async (c) => {
-    const ledger = await deps.lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, deps.lookup);
     const body = c.req.raw.body ?? emptyBody();
     await importLogs(deps, ledger, bodyLines(body, MAX_IMPORT_LINE_BYTES));
     return c.body(null, 204);

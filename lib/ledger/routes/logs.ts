@@ -7,7 +7,7 @@ import type { LogEntry } from '../domain/logs.js';
 import { planLogQuery } from '../domain/query/log-query.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { type LogReads, logListName } from '../store/log-reads.js';
-import { recordParams } from './request.js';
+import { recordParams, requestLedger } from './request.js';
 import { logPage } from './schemas.js';
 
 export interface LogRoutesDeps {
@@ -53,7 +53,7 @@ export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): v
     }),
   );
   app.get('/v2/:ledger/logs', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     const query = readListQuery(c.req.query(), logListName(ledger.name), ['query']);
     // A cursor carries the listing's query: with one, the request's own is not read.
     const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();

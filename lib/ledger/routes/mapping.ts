@@ -43,7 +43,7 @@ export function mappingRoutes(
     }),
   );
   app.get('/:ledger/mapping', async (c) => {
-    const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
+    const ledger = await resolveV1Ledger(c, lookup);
     const mapping = await mappings.get(ledger);
     return answer(c, mapping ? mappingView(mapping) : null);
   });
@@ -62,7 +62,7 @@ export function mappingRoutes(
     }),
   );
   app.put('/:ledger/mapping', async (c) => {
-    const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
+    const ledger = await resolveV1Ledger(c, lookup);
     const mapping = parseMapping(await readJsonBody(c, v.unknown(), { parse: parseJson }));
     return answer(c, await writer.writeHead(updateMappingWrite(ledger, mapping)));
   });

@@ -7,7 +7,7 @@ import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
-import { readAddress, readIdempotencyKey, readTransactionId } from './request.js';
+import { readAddress, readIdempotencyKey, readTransactionId, requestLedger } from './request.js';
 
 /** Metadata writes on transactions and accounts (docs/api.md §3.2, §3.3): 204 on success. */
 export function metadataRoutes(
@@ -15,7 +15,7 @@ export function metadataRoutes(
   { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands },
 ): void {
   const apply = async (c: Context, target: MetadataTarget, change: MetadataChange) => {
-    const ledger = await lookup.resolve(c.req.param('ledger')!);
+    const ledger = await requestLedger(c, lookup);
     const idempotencyKey = readIdempotencyKey(c);
     const outcome = await commands.execute(ledger, {
       kind: 'metadata',

@@ -1,6 +1,18 @@
 import type { Context } from 'hono';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { environmentOf } from '../../http/environment.js';
+import type { AppEnv } from '../../http/types.js';
+import type { LedgerRecord } from '../domain/change.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+
+/**
+ * The ledger a `/v2/<ledger>/...` request names, in the environment of its token, and only there: another
+ * environment's ledger of the same name is not found (docs/decisions.md, "Environments").
+ */
+export function requestLedger(c: Context<AppEnv>, lookup: LedgerLookup): Promise<LedgerRecord> {
+  return lookup.resolve(environmentOf(c), c.req.param('ledger') ?? '');
+}
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,256}$/;
 

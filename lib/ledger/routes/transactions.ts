@@ -33,6 +33,7 @@ import {
   readTransactionId,
   recordParams,
   refuseInsertionDate,
+  requestLedger,
 } from './request.js';
 import { transactionData, transactionPage } from './schemas.js';
 
@@ -81,7 +82,7 @@ export function transactionRoutes(
     }),
   );
   app.post('/v2/:ledger/transactions', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
     const idempotencyKey = readIdempotencyKey(c);
     const outcome = await commands.execute(ledger, {
@@ -116,7 +117,7 @@ export function transactionRoutes(
     }),
   );
   app.get('/v2/:ledger/transactions/:id', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     const id = readTransactionId(c.req.param('id'));
     const expand = readExpand(c.req.query('expand'), ledger);
     const pit = readPointInTime(c.req.query('pit'));
@@ -156,7 +157,7 @@ export function transactionRoutes(
     }),
   );
   app.post('/v2/:ledger/transactions/:id/revert', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     const id = readTransactionId(c.req.param('id'));
     const body = (await readJsonBody(c, v.optional(revertBodySchema), { optional: true })) ?? {};
     const idempotencyKey = readIdempotencyKey(c);
@@ -209,7 +210,7 @@ export function transactionRoutes(
     }),
   );
   app.get('/v2/:ledger/transactions', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     refuseInsertionDate(c);
     const query = readListQuery(
       c.req.query(),

@@ -3,7 +3,7 @@ import { type ListQuery, readListQuery } from '../../pagination/cursor.js';
 import type { AccountFilter } from '../domain/account-filter.js';
 import { type FeatureSet, isEnabled } from '../domain/features.js';
 import { type AccountRead, accountListName } from '../store/account-reads.js';
-import { ledgerKeys } from '../store/keys.js';
+import { type LedgerRef, ledgerKeys } from '../store/keys.js';
 import { matchesPattern, readAddressPattern } from './v1-pattern.js';
 import { canonicalParams, hasValue, METADATA_PARAM, metadataParams } from './v1-query.js';
 
@@ -43,7 +43,7 @@ const OPERATORS: Record<string, (balance: bigint, bound: bigint) => boolean> = {
 
 export function readV1AccountQuery(
   raw: Record<string, string>,
-  ledger: string,
+  ledger: LedgerRef,
   features: FeatureSet,
   kind: 'accounts' | 'balances',
 ): V1AccountQuery {
@@ -59,7 +59,7 @@ export function readV1AccountQuery(
           ...Object.keys(params).filter((n) => METADATA_PARAM.test(n)),
         ]
       : ['address', 'after'];
-  const query = readListQuery(params, accountListName(ledger), names);
+  const query = readListQuery(params, accountListName(ledger.name), names);
   if (query.cursor) {
     const { [mark]: marked, ...filters } = query.cursor.f ?? {};
     if (marked !== '1') throw new ValidationError('cursor: not a cursor of this list');
@@ -80,7 +80,13 @@ export function readV1AccountQuery(
   return {
     query: {
       pageSize: query.pageSize,
-      cursor: { l: accountListName(ledger), p: query.pageSize, k: startKey, d: 'n', f: carried },
+      cursor: {
+        l: accountListName(ledger.name),
+        p: query.pageSize,
+        k: startKey,
+        d: 'n',
+        f: carried,
+      },
     },
     ...planned,
     carried,
@@ -101,7 +107,7 @@ interface Plan {
 
 function plan(
   filters: Record<string, string>,
-  ledger: string,
+  ledger: LedgerRef,
   features: FeatureSet,
   first: boolean,
 ): Plan {
@@ -162,7 +168,7 @@ function plan(
 }
 
 /** The account index key of an address (existing or not): a page starting there holds the addresses after it. */
-function listKey(ledger: string, address: string): Record<string, string> {
+function listKey(ledger: LedgerRef, address: string): Record<string, string> {
   return {
     ...ledgerKeys.account(ledger, address),
     gsi1pk: ledgerKeys.accountList(ledger),

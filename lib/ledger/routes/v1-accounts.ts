@@ -44,7 +44,7 @@ export function v1AccountRoutes(
   app: Hono<AppEnv>,
   { lookup, accounts, stats, commands }: V1AccountRoutesDeps,
 ): void {
-  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(lookup, c.req.param('ledger')!);
+  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, lookup);
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204) of what the same list holds.
   app.get(
@@ -78,7 +78,7 @@ export function v1AccountRoutes(
     '/:ledger/accounts',
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
-      const listing = readV1AccountQuery(c.req.query(), ledger.name, ledger.features, 'accounts');
+      const listing = readV1AccountQuery(c.req.query(), ledger, ledger.features, 'accounts');
       if (c.req.method === 'HEAD') {
         const count = listing.filtered
           ? await countListing(accounts, ledger, listing)
@@ -150,7 +150,7 @@ export function v1AccountRoutes(
     '/:ledger/balances',
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
-      const listing = readV1AccountQuery(c.req.query(), ledger.name, ledger.features, 'balances');
+      const listing = readV1AccountQuery(c.req.query(), ledger, ledger.features, 'balances');
       const page = await readPage(accounts, ledger, { ...listing, needsVolumes: true });
       return jsonResponse(c, {
         cursor: {
@@ -205,7 +205,7 @@ export function v1AccountRoutes(
       // A pattern no index serves: every account is read (page by page, as the unfiltered sum does) and matched.
       const listing = readV1AccountQuery(
         { address: address!, pageSize: String(MAX_PAGE_SIZE) },
-        ledger.name,
+        ledger,
         ledger.features,
         'balances',
       );

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { environmentOf } from '../../http/environment.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
@@ -15,7 +16,8 @@ export const V1_INFO_MAX_LEDGERS = 10 * MAX_PAGE_SIZE;
 
 /**
  * `GET /_info` (the SDK's v1 getInfo): the server, its version and `config.storage` with the names of the
- * ledgers, which the v1 ConfigInfo requires. Registered before the v2 info routes, which answer `/v2/_info`.
+ * token's environment's ledgers, which the v1 ConfigInfo requires. Registered before the v2 info routes, which
+ * answer `/v2/_info`.
  */
 export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: LedgerRegistry }): void {
   app.get(
@@ -36,6 +38,7 @@ export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: Ledger
     let cursor: Cursor | undefined;
     do {
       const page = await registry.list(
+        environmentOf(c),
         { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
         undefined,
       );
@@ -73,7 +76,7 @@ export function v1LedgerRoutes(
   app.get(
     '/:ledger/_info',
     v1Handler(async (c) => {
-      const ledger = await resolveV1Ledger(lookup, c.req.param('ledger')!);
+      const ledger = await resolveV1Ledger(c, lookup);
       // Tables are created by the stack, not migrated: no migrations to report.
       return jsonResponse(c, { data: { name: ledger.name, storage: { migrations: [] } } });
     }),
@@ -93,7 +96,7 @@ export function v1LedgerRoutes(
   app.get(
     '/:ledger/stats',
     v1Handler(async (c) => {
-      const ledger = await resolveV1Ledger(lookup, c.req.param('ledger')!);
+      const ledger = await resolveV1Ledger(c, lookup);
       return jsonResponse(c, { data: await stats.read(ledger) });
     }),
   );

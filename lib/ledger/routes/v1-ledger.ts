@@ -8,17 +8,21 @@ import {
 import type { AppEnv } from '../../http/types.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRecord } from '../store/registry.js';
+import { requestLedger } from './request.js';
 
 /**
- * The ledger of a v1 route (`/<ledger>/...`). Everything under `/v2` belongs to the v2 API, as in the
- * reference's router, so a ledger named `v2` has no v1 routes: `/v2/mapping` is an unknown route, not the
- * mapping of ledger "v2". Unknown ledgers are 404 NOT_FOUND (the reference's v1 created them; v1's error enum
- * has no LEDGER_NOT_FOUND, see v1Errors).
+ * The ledger of a v1 route (`/<ledger>/...`), in the token's environment (as v2's). Everything under `/v2` belongs
+ * to the v2 API, as in the reference's router, so a ledger named `v2` has no v1 routes: `/v2/mapping` is an unknown
+ * route, not the mapping of ledger "v2". Unknown ledgers are 404 NOT_FOUND (the reference's v1 created them; v1's
+ * error enum has no LEDGER_NOT_FOUND, see v1Errors).
  */
-export async function resolveV1Ledger(lookup: LedgerLookup, name: string): Promise<LedgerRecord> {
-  if (name === 'v2') throw new NotFoundError('no such route');
+export async function resolveV1Ledger(
+  c: Context<AppEnv>,
+  lookup: LedgerLookup,
+): Promise<LedgerRecord> {
+  if (c.req.param('ledger') === 'v2') throw new NotFoundError('no such route');
   try {
-    return await lookup.resolve(name);
+    return await requestLedger(c, lookup);
   } catch (err) {
     throw v1Error(err);
   }

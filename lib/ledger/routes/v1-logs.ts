@@ -63,7 +63,7 @@ export function v1LogRoutes(
   app.get(
     '/:ledger/logs',
     v1Handler(async (c) => {
-      const ledger = await resolveV1Ledger(lookup, c.req.param('ledger')!);
+      const ledger = await resolveV1Ledger(c, lookup);
       const list = logListName(ledger.name);
       const params = canonicalParams(c.req.query());
       let query = readListQuery(params, list, FILTERS);
@@ -86,7 +86,7 @@ export function v1LogRoutes(
           cursor: {
             l: list,
             p: query.pageSize,
-            k: ledgerKeys.log(ledger.name, Number(filters.after)),
+            k: ledgerKeys.log(ledger, Number(filters.after)),
             d: 'n',
           },
         };

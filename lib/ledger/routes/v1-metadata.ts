@@ -22,7 +22,7 @@ export function v1MetadataRoutes(
 ): void {
   const write = (changeOf: (c: Context<AppEnv>) => Promise<MetadataChange>) =>
     v1Handler(async (c) => {
-      const ledger = await resolveV1Ledger(lookup, c.req.param('ledger')!);
+      const ledger = await resolveV1Ledger(c, lookup);
       const target = targetOf(c);
       const idempotencyKey = readIdempotencyKey(c);
       const outcome = await commands.execute(ledger, {

@@ -3,7 +3,7 @@ import { type ListQuery, readListQuery } from '../../pagination/cursor.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
 import { type FeatureSet, isEnabled } from '../domain/features.js';
 import type { TransactionFilter } from '../domain/transaction-filter.js';
-import { ledgerKeys } from '../store/keys.js';
+import { type LedgerRef, ledgerKeys } from '../store/keys.js';
 import type { StoredTransaction } from '../store/transaction-reads.js';
 import { type AddressPattern, matchesPattern, readAddressPattern } from './v1-pattern.js';
 
@@ -87,11 +87,11 @@ export function canonicalParams(raw: Record<string, string>): Record<string, str
 
 export function readV1ListQuery(
   raw: Record<string, string>,
-  ledger: string,
+  ledger: LedgerRef,
   features: FeatureSet,
 ): V1ListQuery {
   const params = canonicalParams(raw);
-  const list = `ledger.transactions.${ledger}`;
+  const list = `ledger.transactions.${ledger.name}`;
   const metadataNames = Object.keys(params).filter((n) => METADATA_PARAM.test(n));
   const query = readListQuery(params, list, [...FILTERS, ...metadataNames]);
   if (query.cursor) {
@@ -191,7 +191,7 @@ function checksOf({ after, reference, roles, metadata, from, to }: V1Filters) {
 
 function plan(
   filters: Record<string, string>,
-  ledger: string,
+  ledger: LedgerRef,
   features: FeatureSet,
   first: boolean,
 ): Plan {

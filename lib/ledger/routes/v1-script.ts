@@ -70,7 +70,7 @@ export function v1ScriptRoutes(
     }),
   );
   app.post('/:ledger/script', async (c) => {
-    const ledger = await resolveV1Ledger(lookup, c.req.param('ledger'));
+    const ledger = await resolveV1Ledger(c, lookup);
     const body = await readJsonBody(c, scriptBodySchema, { parse: parseJson });
     const idempotencyKey = readIdempotencyKey(c);
     try {

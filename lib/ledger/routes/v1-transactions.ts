@@ -68,7 +68,7 @@ export function v1TransactionRoutes(
   app: Hono<AppEnv>,
   { lookup, commands, reads, stats, writer }: V1TransactionRoutesDeps,
 ): void {
-  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(lookup, c.req.param('ledger')!);
+  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, lookup);
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header) of what the same list holds. 200, not
   // the 204 of the v1 account count: the SDK's countTransactions accepts only 200 (its countAccounts only 204).
@@ -109,7 +109,7 @@ export function v1TransactionRoutes(
     '/:ledger/transactions',
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
-      const listing = readV1ListQuery(c.req.query(), ledger.name, ledger.features);
+      const listing = readV1ListQuery(c.req.query(), ledger, ledger.features);
       if (c.req.method === 'HEAD') {
         const count = listing.filtered
           ? await countListing(reads, ledger, listing)

@@ -10,7 +10,7 @@ import { requireFeature } from '../domain/features.js';
 import { planVolumeQuery, readGroupBy } from '../domain/query/volume-query.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { VolumeReads, Window } from '../store/volume-reads.js';
-import { recordParams } from './request.js';
+import { recordParams, requestLedger } from './request.js';
 import { volumePage } from './schemas.js';
 
 /**
@@ -44,7 +44,7 @@ export function volumeRoutes(
     }),
   );
   app.get('/v2/:ledger/volumes', async (c) => {
-    const ledger = await lookup.resolve(c.req.param('ledger'));
+    const ledger = await requestLedger(c, lookup);
     const query = readListQuery(c.req.query(), `ledger.volumes.${ledger.name}`, [
       'startTime',
       'endTime',

@@ -1,14 +1,17 @@
+import { isEnvironmentId } from '../../environments/environment-id.js';
 import type { ErrorKind } from '../../errors/index.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import type { LedgerOperation } from '../commands/operations.js';
 
 /**
- * A request relayed to a ledger's sequenced writer (group commit): its operation, a request id that names its
- * result, and the deadline (epoch ms, the requester's clock) after which the writer must not decide it any more —
- * the requester answers "not committed" once told so. (Atomic bulks are not relayed: they commit directly.)
+ * A request relayed to a ledger's sequenced writer (group commit): the ledger (its environment and name), its
+ * operation, a request id that names its result, and the deadline (epoch ms, the requester's clock) after which
+ * the writer must not decide it any more — the requester answers "not committed" once told so. (Atomic bulks
+ * are not relayed: they commit directly.)
  */
 export interface Intent {
   reqId: string;
+  environment: string;
   ledger: string;
   operation: LedgerOperation;
   deadline: number;
@@ -30,8 +33,17 @@ export type IntentResult =
 /** Intents travel as exact JSON (amounts are big integers). */
 export const encodeIntent = (intent: Intent): string => stringifyJson(intent);
 
+/**
+ * An intent read back. One without an environment was queued by a version before environments: its requester
+ * polls a result key this version never writes, and its ledger is in a layout this version does not read, so it
+ * is refused (the message goes back to the queue and on to its dead-letter queue, where the alarm shows it),
+ * never guessed to be the default environment's.
+ */
 export function decodeIntent(text: string): Intent {
   const value = parseJson(text) as Record<string, unknown>;
+  if (value.environment === undefined)
+    throw new Error('intent names no environment (queued by a version before environments)');
+  if (!isEnvironmentId(value.environment)) throw new Error('intent names no valid environment');
   if (
     typeof value.reqId !== 'string' ||
     typeof value.ledger !== 'string' ||
@@ -42,6 +54,7 @@ export function decodeIntent(text: string): Intent {
   }
   return {
     reqId: value.reqId,
+    environment: value.environment,
     ledger: value.ledger,
     operation: value.operation as LedgerOperation,
     deadline: Number(value.deadline),

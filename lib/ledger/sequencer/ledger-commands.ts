@@ -72,7 +72,7 @@ export class LedgerCommands {
     operation: LedgerOperation,
   ): Promise<CommandOutcome> {
     const { relay } = this.options;
-    if (relay && !isDryRun(operation) && (this.relayUntil.get(ledger.name) ?? 0) > this.now())
+    if (relay && !isDryRun(operation) && (this.relayUntil.get(relayKey(ledger)) ?? 0) > this.now())
       return this.relayed(relay, ledger, operation);
     const request = await operationRequest(
       ledger,
@@ -94,13 +94,10 @@ export class LedgerCommands {
     ledUntil?: number,
   ): Promise<CommandOutcome> {
     if (this.relayUntil.size > 10_000) this.relayUntil.clear();
+    const key = relayKey(ledger);
     this.relayUntil.set(
-      ledger.name,
-      Math.max(
-        this.now() + RELAY_STICKINESS_MS,
-        ledUntil ?? 0,
-        this.relayUntil.get(ledger.name) ?? 0,
-      ),
+      key,
+      Math.max(this.now() + RELAY_STICKINESS_MS, ledUntil ?? 0, this.relayUntil.get(key) ?? 0),
     );
     const answer = await relay.submit(ledger, operation);
     switch (answer.status) {
@@ -123,6 +120,9 @@ export class LedgerCommands {
     }
   }
 }
+
+/** Ledgers of two environments may share a name; `\u0000` is in neither an environment id nor a name. */
+const relayKey = (ledger: LedgerRecord) => `${ledger.environment}\u0000${ledger.name}`;
 
 function direct(outcome: Awaited<ReturnType<LedgerWriter['write']>>): CommandOutcome {
   return outcome.kind === 'committed'

@@ -50,7 +50,13 @@ export class LedgerRelay {
     const reqId = randomUUID();
     const started = this.now();
     const deadline = started + (this.options.deadlineMs ?? DEFAULT_DEADLINE_MS);
-    const body = encodeIntent({ reqId, ledger: ledger.name, operation, deadline });
+    const body = encodeIntent({
+      reqId,
+      environment: ledger.environment,
+      ledger: ledger.name,
+      operation,
+      deadline,
+    });
     const send = () =>
       this.options.sqs.send(
         new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: body }),
@@ -58,7 +64,7 @@ export class LedgerRelay {
     await send();
     const sent = this.now();
     let lastSent = sent;
-    const key = ledgerKeys.result(ledger.name, reqId);
+    const key = ledgerKeys.result(ledger, reqId);
     const table = this.options.tableFor(ledger.bucket);
     const giveUp = deadline + (this.options.graceMs ?? DEFAULT_GRACE_MS);
     // First look a little before answers have been coming lately: fewer reads of the result item, each of which

@@ -85,7 +85,7 @@ export class LedgerSequencer {
 
   constructor(private readonly options: SequencerOptions) {
     this.now = options.now ?? Date.now;
-    this.headKey = ledgerKeys.head(options.ledger.name);
+    this.headKey = ledgerKeys.head(options.ledger);
   }
 
   private get leaseMs() {
@@ -170,7 +170,7 @@ export class LedgerSequencer {
         await putResults(
           this.options.doc,
           this.options.table,
-          this.options.ledger.name,
+          this.options.ledger,
           results,
           this.now(),
         );
@@ -224,7 +224,7 @@ export class LedgerSequencer {
     requests: Map<string, PendingRequest>,
     results: Map<string, IntentResult>,
   ): Promise<void> {
-    const ledger = this.options.ledger.name;
+    const ledger = this.options.ledger;
     const earlier = await this.load(
       [...requests.values()].flatMap((r) =>
         r !== 'in-batch' && 'decide' in r
@@ -302,7 +302,7 @@ export class LedgerSequencer {
   ): Promise<WriteRequest<unknown> | IntentResult> {
     try {
       return await operationRequest(this.options.ledger, intent.operation, async (id) => {
-        const item = view.get(keyString(ledgerKeys.transaction(this.options.ledger.name, id)));
+        const item = view.get(keyString(ledgerKeys.transaction(this.options.ledger, id)));
         return item ? parseStoredTransaction(String(item.body)).tx : undefined;
       });
     } catch (err) {
@@ -338,7 +338,9 @@ export class LedgerSequencer {
         split.atomic,
         {
           clientRequestToken: createHash('sha256')
-            .update(`${this.options.owner}/${this.options.ledger.name}/${this.batches++}`)
+            .update(
+              `${this.options.owner}/${this.options.ledger.environment}/${this.options.ledger.name}/${this.batches++}`,
+            )
             .digest('hex')
             .slice(0, 32),
         },
@@ -379,8 +381,8 @@ export class LedgerSequencer {
     const { doc, table, ledger } = this.options;
     if (this.now() + LEAD_MARGIN_MS < (head.leaseUntil ?? 0)) await batchPut(doc, table, items);
     else await putAbsentItems(doc, table, items);
-    await putResults(doc, table, ledger.name, results, this.now());
-    await clearPendingBatch(doc, table, ledger.name, head.version);
+    await putResults(doc, table, ledger, results, this.now());
+    await clearPendingBatch(doc, table, ledger, head.version);
   }
 
   /**
@@ -394,7 +396,7 @@ export class LedgerSequencer {
       await settleBatch(
         this.options.doc,
         this.options.table,
-        this.options.ledger.name,
+        this.options.ledger,
         this.head!,
         this.now(),
       );
@@ -450,14 +452,14 @@ export class LedgerSequencer {
 
   /** A script's plan reads through this writer's cache (what it reads stays cached for the decision). */
   private get scriptState() {
-    return scriptStateReads(this.options.ledger.name, async (keys) => {
+    return scriptStateReads(this.options.ledger, async (keys) => {
       await this.load(keys);
       return keys.map((k) => this.cache.get(keyString(k)));
     });
   }
 
   private async readTransaction(id: number) {
-    const key = ledgerKeys.transaction(this.options.ledger.name, id);
+    const key = ledgerKeys.transaction(this.options.ledger, id);
     await this.load([key]);
     const item = this.cache.get(keyString(key));
     return item ? parseStoredTransaction(String(item.body)).tx : undefined;

@@ -7,7 +7,7 @@ import {
   putAbsentItems,
 } from '../store/batch-settle.js';
 import type { Head } from '../store/head.js';
-import { ledgerKeys } from '../store/keys.js';
+import { type LedgerRef, ledgerKeys } from '../store/keys.js';
 import { readLogRange, type StoredLogEntry } from '../store/log-pages.js';
 import { encodeResult, type IntentResult } from './intent.js';
 
@@ -18,7 +18,7 @@ const RESULT_TTL_SECONDS = 3600;
 export async function putResults(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   results: ReadonlyMap<string, IntentResult>,
   nowMs: number,
 ): Promise<void> {
@@ -59,7 +59,7 @@ export function resultsOfEntries(entries: readonly StoredLogEntry[]): Map<string
 export async function settleBatch(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   head: Head,
   nowMs: number,
 ): Promise<void> {

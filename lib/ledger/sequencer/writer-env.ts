@@ -30,7 +30,7 @@ export function writerDeps(
     writer: new LedgerWriter({
       doc,
       tableFor,
-      settle: (ledger, table, head) => settleBatch(doc, table, ledger.name, head, Date.now()),
+      settle: (ledger, table, head) => settleBatch(doc, table, ledger, head, Date.now()),
     }),
     lookup: new LedgerLookup(new LedgerRegistry(doc, buckets)),
     tableFor,

@@ -33,14 +33,17 @@ export interface IntentRecord {
   body: string;
 }
 
-/** One sequencer per ledger per container: its cache stays warm across invocations while HEAD is unchanged. */
+/**
+ * One sequencer per (environment, ledger) per container: its cache stays warm across invocations while HEAD is
+ * unchanged. Keyed by `ledgerKey`: ledgers of two environments may share a name.
+ */
 const sequencers = new WeakMap<WriterDeps, Map<string, LedgerSequencer>>();
 
 /**
  * The ledger writer's batch (fed by the ingress queue's event source mapping, partial batch responses): intents
- * grouped by ledger, each ledger's decided and committed by its sequencer in as few TransactWriteItems as fit,
- * results written. A message that cannot be read, or whose ledger's batch failed, is reported; the queue brings
- * it back, and its request is never decided twice (see LedgerSequencer).
+ * grouped by ledger (environment and name), each ledger's decided and committed by its sequencer in as few
+ * TransactWriteItems as fit, results written. A message that cannot be read, or whose ledger's batch failed, is
+ * reported; the queue brings it back, and its request is never decided twice (see LedgerSequencer).
  */
 export async function handleIntents(
   records: readonly IntentRecord[],
@@ -104,9 +107,10 @@ async function processRecords(
   for (const record of records) {
     try {
       const intent = decodeIntent(record.body);
-      const group = byLedger.get(intent.ledger) ?? [];
+      const key = ledgerKey(intent.environment, intent.ledger);
+      const group = byLedger.get(key) ?? [];
       group.push({ messageId: record.messageId, intent });
-      byLedger.set(intent.ledger, group);
+      byLedger.set(key, group);
     } catch (err) {
       deps.logger?.log('error', 'ledger writer: unreadable intent', {
         messageId: record.messageId,
@@ -116,13 +120,15 @@ async function processRecords(
     }
   }
   await Promise.all(
-    [...byLedger].map(async ([name, group]) => {
+    [...byLedger].map(async ([key, group]) => {
+      const { environment, ledger: name } = group[0]!.intent;
       try {
-        const sequencer = await sequencerFor(deps, name);
+        const sequencer = await sequencerFor(deps, key, environment, name);
         let pending = group.map((g) => g.intent);
         while (pending.length > 0) pending = (await sequencer.process(pending)).deferred;
       } catch (err) {
         deps.logger?.log('error', 'ledger writer: batch failed', {
+          environment,
           ledger: name,
           intents: group.length,
           error: (err as Error).message,
@@ -134,15 +140,23 @@ async function processRecords(
   return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
 }
 
-async function sequencerFor(deps: WriterDeps, name: string): Promise<LedgerSequencer> {
+/** `\u0000` is in neither an environment id nor a ledger name: no two ledgers share a key. */
+const ledgerKey = (environment: string, name: string) => `${environment}\u0000${name}`;
+
+async function sequencerFor(
+  deps: WriterDeps,
+  key: string,
+  environment: string,
+  name: string,
+): Promise<LedgerSequencer> {
   let byLedger = sequencers.get(deps);
   if (!byLedger) {
     byLedger = new Map();
     sequencers.set(deps, byLedger);
   }
-  const existing = byLedger.get(name);
+  const existing = byLedger.get(key);
   if (existing) return existing;
-  const ledger = await deps.lookup.resolve(name);
+  const ledger = await deps.lookup.resolve(environment, name);
   const sequencer = new LedgerSequencer({
     doc: deps.doc,
     writer: deps.writer,
@@ -153,11 +167,12 @@ async function sequencerFor(deps: WriterDeps, name: string): Promise<LedgerSeque
     ...(deps.leaseMs ? { leaseMs: deps.leaseMs } : {}),
     onCommitError: (err) =>
       deps.logger?.log('warn', 'ledger writer: commit failed, deciding again', {
+        environment,
         ledger: name,
         error: `${(err as Error).name}: ${(err as Error).message}`,
         status: (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode,
       }),
   });
-  byLedger.set(name, sequencer);
+  byLedger.set(key, sequencer);
   return sequencer;
 }

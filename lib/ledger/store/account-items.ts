@@ -6,7 +6,7 @@ import {
   INDEXED_SEGMENTS,
   type SegmentFilter,
 } from '../domain/account-filter.js';
-import { ledgerKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 
 export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
   return {
@@ -33,7 +33,7 @@ export function toAssetVolume(item: Record<string, unknown>) {
  */
 export function accountIndexQuery(
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   filter: AddressFilter | undefined,
 ): QueryCommandInput {
   const values: Record<string, string> = { ':p': ledgerKeys.accountList(ledger) };
@@ -57,7 +57,7 @@ export function accountIndexQuery(
 export async function readVolumes(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   accounts: readonly AccountRecord[],
 ): Promise<Map<string, AccountVolumes>> {
   const keys = accounts.flatMap((a) =>
@@ -79,7 +79,7 @@ export async function readVolumes(
  * The segment index query of a pattern: the partition of its first fixed segment (with the pattern's segment
  * count), the other fixed segments as a filter on the items' `segments` — within that one partition.
  */
-export function segmentIndexQuery(table: string, ledger: string, filter: SegmentFilter) {
+export function segmentIndexQuery(table: string, ledger: LedgerRef, filter: SegmentFilter) {
   const { segments } = filter;
   const first = firstIndexedSegment(filter);
   const others = segments.flatMap((s, i) => (s !== null && i !== first ? [i] : []));
@@ -104,7 +104,7 @@ const firstIndexedSegment = (filter: SegmentFilter) =>
   filter.segments.findIndex((s, i) => s !== null && i < INDEXED_SEGMENTS);
 
 /** The index partition a segment pattern reads: its segment count and first fixed (indexed) segment. */
-export function segmentPartition(ledger: string, filter: SegmentFilter): string {
+export function segmentPartition(ledger: LedgerRef, filter: SegmentFilter): string {
   const first = firstIndexedSegment(filter);
   return ledgerKeys.addressSegmentPartition(
     ledger,

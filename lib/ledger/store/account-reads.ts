@@ -39,7 +39,7 @@ import {
 } from './account-items.js';
 import { aggregateBalances } from './balance-aggregate.js';
 import { insertionCut } from './insertion-cut.js';
-import { ledgerKeys, sortableBalance } from './keys.js';
+import { type LedgerRef, ledgerKeys, sortableBalance } from './keys.js';
 import { accountsAtPointInTime, volumesAt } from './point-in-time-accounts.js';
 import { PointInTimeVolumes, type VolumeCut } from './point-in-time-volumes.js';
 import type { LedgerRecord } from './registry.js';
@@ -102,11 +102,11 @@ export class AccountReads {
       this.doc.send(
         new GetCommand({
           TableName: table,
-          Key: ledgerKeys.account(ledger.name, address),
+          Key: ledgerKeys.account(ledger, address),
           ConsistentRead: true,
         }),
       ),
-      withVolumes ? this.volumesOf(table, ledger.name, address) : undefined,
+      withVolumes ? this.volumesOf(table, ledger, address) : undefined,
     ]);
     if (!found.Item) return undefined;
     const account = toAccountRecord(found.Item);
@@ -128,7 +128,11 @@ export class AccountReads {
     return volumes ? { account, volumes, effectiveVolumes: volumes } : { account };
   }
 
-  private async volumesOf(table: string, ledger: string, address: string): Promise<AccountVolumes> {
+  private async volumesOf(
+    table: string,
+    ledger: LedgerRef,
+    address: string,
+  ): Promise<AccountVolumes> {
     const volumes: AccountVolumes = {};
     let start: Record<string, unknown> | undefined;
     do {
@@ -165,10 +169,10 @@ export class AccountReads {
     filter: AccountFilter | undefined,
     view: AccountView,
   ): Promise<Page<AccountRead>> {
-    if (query.cursor) checkCursorKey(query.cursor, ledger.name, filter);
+    if (query.cursor) checkCursorKey(query.cursor, ledger, filter);
     const { pit } = view;
     const table = this.tableFor(ledger.bucket);
-    const index = accountIndex(table, ledger.name, filter);
+    const index = accountIndex(table, ledger, filter);
     if (!index.input) return { pageSize: query.pageSize, hasMore: false, data: [] };
     const listing = {
       input: index.input,
@@ -189,7 +193,7 @@ export class AccountReads {
       const items = await batchGetInOrder(
         this.doc,
         table,
-        addresses.data.map((a) => ledgerKeys.account(ledger.name, a)),
+        addresses.data.map((a) => ledgerKeys.account(ledger, a)),
       );
       page = {
         ...addresses,
@@ -260,7 +264,7 @@ export class AccountReads {
       );
     if (!view.expand.volumes && !view.expand.effectiveVolumes && !view.needsVolumes)
       return accounts.map((account) => ({ account }));
-    const volumes = await readVolumes(this.doc, table, ledger.name, accounts);
+    const volumes = await readVolumes(this.doc, table, ledger, accounts);
     return accounts.map((account) => ({
       account,
       volumes: volumes.get(account.address)!,
@@ -295,7 +299,7 @@ export class AccountReads {
   /** Accounts matching a filter, counted by the index that serves it (Select COUNT: no items transferred). */
   async count(ledger: LedgerRecord, filter: AccountFilter): Promise<number> {
     const table = this.tableFor(ledger.bucket);
-    const { input } = accountIndex(table, ledger.name, filter);
+    const { input } = accountIndex(table, ledger, filter);
     if (!input) return 0;
     let count = 0;
     let start: Record<string, unknown> | undefined;
@@ -323,7 +327,7 @@ export class AccountReads {
     at?: { pit: string; clock: 'effective' | 'insertion' },
   ): Promise<Map<string, bigint>> {
     const table = this.tableFor(ledger.bucket);
-    if (!at) return aggregateBalances(this.doc, table, ledger.name, filter);
+    if (!at) return aggregateBalances(this.doc, table, ledger, filter);
     // The insertion cut is found once, before the first page.
     const cut: VolumeCut =
       at.clock === 'effective'
@@ -333,7 +337,7 @@ export class AccountReads {
             lastTxId: await insertionCut(this.doc, this.tableFor, ledger, at.pit),
             near: at.pit,
           };
-    return aggregateBalances(this.doc, table, ledger.name, filter, (accounts) =>
+    return aggregateBalances(this.doc, table, ledger, filter, (accounts) =>
       volumesAt(this.pointInTime, ledger, accounts, cut),
     );
   }
@@ -353,7 +357,7 @@ interface AccountIndex {
 
 function accountIndex(
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   filter: AccountFilter | undefined,
 ): AccountIndex {
   const byAddress = (item: Record<string, unknown>) => String(item.address);
@@ -394,7 +398,11 @@ function accountIndex(
  * A cursor is opaque but not signed: its start key must be an account item of this ledger inside the
  * filter's range, or DynamoDB would refuse the query with an internal-looking error.
  */
-function checkCursorKey(cursor: Cursor, ledger: string, filter: AccountFilter | undefined): void {
+function checkCursorKey(
+  cursor: Cursor,
+  ledger: LedgerRef,
+  filter: AccountFilter | undefined,
+): void {
   const { k } = cursor;
   if (filter && isMetadataFilter(filter)) {
     const address = k.sk ?? '';
@@ -443,7 +451,7 @@ function checkCursorKey(cursor: Cursor, ledger: string, filter: AccountFilter | 
   if (!valid) throw new ValidationError('cursor: not a cursor of this list');
 }
 
-function metadataIndexQuery(table: string, ledger: string, filter: MetadataFilter) {
+function metadataIndexQuery(table: string, ledger: LedgerRef, filter: MetadataFilter) {
   return {
     TableName: table,
     KeyConditionExpression: 'pk = :p',
@@ -466,7 +474,7 @@ function balanceRange(filter: BalanceFilter): { lower?: string; upper?: string }
 }
 
 /** The gsi1 query of a balance filter, or undefined when nothing can match. */
-function balanceIndexQuery(table: string, ledger: string, filter: BalanceFilter) {
+function balanceIndexQuery(table: string, ledger: LedgerRef, filter: BalanceFilter) {
   const range = balanceRange(filter);
   if (!range) return undefined;
   const condition =

@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { ValidationError } from '../../errors/index.js';
 import { encodeCursor, type ListQuery, type Page } from '../../pagination/cursor.js';
-import { ledgerKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 import { isMovePosition, PairMoves, type PositionedMove } from './pair-moves.js';
 
 export type Role = 'any' | 'source' | 'destination';
@@ -19,7 +19,7 @@ export type Role = 'any' | 'source' | 'destination';
 export async function accountTransactionIds(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   address: string,
   role: Role,
   query: ListQuery,
@@ -104,7 +104,7 @@ export async function accountTransactionIds(
 async function pairStreams(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   address: string,
   ascending: boolean,
   resumed: ReturnType<typeof readPosition> | undefined,

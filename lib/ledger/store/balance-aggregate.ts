@@ -12,7 +12,7 @@ import {
   segmentIndexQuery,
   toAccountRecord,
 } from './account-items.js';
-import { ledgerKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 
 /**
  * GET /v2/<ledger>/aggregate/balances: the per-asset sum of the balances of every account matching the
@@ -32,7 +32,7 @@ import { ledgerKeys } from './keys.js';
 export async function aggregateBalances(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   filter: AddressFilter | SegmentFilter | undefined,
   volumesOf: (accounts: AccountRecord[]) => Promise<Map<string, AccountVolumes>> = (accounts) =>
     readVolumes(doc, table, ledger, accounts),

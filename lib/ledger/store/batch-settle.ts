@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk
 import { isConditionFailure } from '../../dynamo/errors.js';
 import type { Transaction, VolumesView } from '../domain/transaction.js';
 import { transactionItem } from './change-items.js';
-import { ledgerKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 import type { StoredLogEntry } from './log-pages.js';
 
 /**
@@ -12,7 +12,7 @@ import type { StoredLogEntry } from './log-pages.js';
 
 /** The items of the transactions these log entries created (a new transaction, a revert's reverse transaction). */
 export function createdTransactionItems(
-  ledger: string,
+  ledger: LedgerRef,
   entries: readonly StoredLogEntry[],
 ): Array<Record<string, unknown>> {
   const items: Array<Record<string, unknown>> = [];
@@ -59,7 +59,7 @@ export async function putAbsentItems(
 export async function clearPendingBatch(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   version: number | undefined,
 ): Promise<void> {
   if (version === undefined) return;

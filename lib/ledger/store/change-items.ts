@@ -12,7 +12,7 @@ import type {
 } from '../domain/change.js';
 import { isEnabled } from '../domain/features.js';
 import type { Volume } from '../domain/postings.js';
-import { type ItemKey, keyString, ledgerKeys } from './keys.js';
+import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
 import { encodeMove, moveKey } from './move-codec.js';
 
 /** One action of a TransactWriteItems, with the error to raise if its own condition fails. */
@@ -55,7 +55,7 @@ export function changeWrites(
       volumeWrites(
         ledger,
         table,
-        view.get(keyString(ledgerKeys.volume(ledger.name, account, asset))),
+        view.get(keyString(ledgerKeys.volume(ledger, account, asset))),
         account,
         asset,
         volume,
@@ -66,7 +66,7 @@ export function changeWrites(
     ...revisionWrites(ledger, change, logId, put),
     ...change.references.map(({ reference, txId }) =>
       put(
-        { ...ledgerKeys.reference(ledger.name, reference), txId },
+        { ...ledgerKeys.reference(ledger, reference), txId },
         { ConditionExpression: 'attribute_not_exists(pk)' },
         () => new ConflictError(`duplicate reference "${reference}"`),
       ),
@@ -96,7 +96,7 @@ function transactionWrites(
 ): Write[] {
   return change.transactions.flatMap(({ record, before }) => {
     const write = put(
-      transactionItem(ledger.name, record),
+      transactionItem(ledger, record),
       before ? undefined : { ConditionExpression: 'attribute_not_exists(pk)' },
     );
     return [
@@ -106,7 +106,7 @@ function transactionWrites(
         table,
         before?.tx.metadata ?? {},
         record.tx.metadata,
-        (k, v) => ledgerKeys.transactionMetadata(ledger.name, k, v, record.tx.id),
+        (k, v) => ledgerKeys.transactionMetadata(ledger, k, v, record.tx.id),
         { txId: record.tx.id },
       ),
     ];
@@ -121,14 +121,14 @@ function accountWrites(
   put: Put,
 ): Write[] {
   return change.accounts.flatMap(({ after, before }) => [
-    put(accountItem(ledger.name, after)),
+    put(accountItem(ledger, after)),
     ...(before ? [] : segmentIndexWrites(ledger, table, after.address)),
     ...metadataIndexWrites(
       table,
       before?.metadata ?? {},
       after.metadata,
       (k, v) => ({
-        pk: ledgerKeys.accountMetadataPartition(ledger.name, k, v),
+        pk: ledgerKeys.accountMetadataPartition(ledger, k, v),
         sk: after.address,
       }),
       { address: after.address },
@@ -152,8 +152,8 @@ function revisionWrites(
     if (!isEnabled(ledger.features, history)) return [];
     const key =
       target.type === 'ACCOUNT'
-        ? { pk: ledgerKeys.accountPartition(ledger.name, target.address), sk: `MH#${log}` }
-        : { pk: `L#${ledger.name}#TXMH#${target.id}`, sk: log };
+        ? { pk: ledgerKeys.accountPartition(ledger, target.address), sk: `MH#${log}` }
+        : { pk: ledgerKeys.transactionRevisions(ledger, target.id), sk: log };
     const date = change.accounts[0]?.after.updatedAt ?? change.transactions[0]?.record.tx.updatedAt;
     // The metadata before the change as well: a read at a point in time before a target's first revision needs
     // what it held then (a transaction's creation metadata is no revision of its own). Revisions written before
@@ -172,7 +172,7 @@ function revisionWrites(
     .filter(({ after, before }) => !sameMetadata(before?.metadata ?? {}, after.metadata))
     .map(({ after, before }) =>
       put({
-        pk: ledgerKeys.accountPartition(ledger.name, after.address),
+        pk: ledgerKeys.accountPartition(ledger, after.address),
         sk: `MH#${log}`,
         metadata: after.metadata,
         before: before?.metadata ?? {},
@@ -190,7 +190,7 @@ function sameMetadata(a: Record<string, string>, b: Record<string, string>): boo
 
 /** Transactions are stored as exact JSON text (amounts as big integers) with their post-commit volumes. */
 export function transactionItem(
-  ledger: string,
+  ledger: LedgerRef,
   { tx, post }: TransactionRecord,
 ): Record<string, unknown> {
   const timestamp = sortableInstant(parseInstant(tx.timestamp, 'timestamp'));
@@ -204,7 +204,7 @@ export function transactionItem(
   };
 }
 
-export function accountItem(ledger: string, account: AccountState): Record<string, unknown> {
+export function accountItem(ledger: LedgerRef, account: AccountState): Record<string, unknown> {
   return {
     ...ledgerKeys.account(ledger, account.address),
     gsi1pk: ledgerKeys.accountList(ledger),
@@ -248,7 +248,7 @@ function volumeWrites(
           Put: {
             TableName: table,
             Item: {
-              ...ledgerKeys.lateMove(ledger.name, account, asset, move.at, move.txId),
+              ...ledgerKeys.lateMove(ledger, account, asset, move.at, move.txId),
               txId: move.txId,
               input: move.input,
               output: move.output,
@@ -260,7 +260,7 @@ function volumeWrites(
     }
     if (!late) lastMoveKey = key;
     if (buffer.length === 0)
-      page = ledgerKeys.movePage(ledger.name, account, asset, lastMoveKey, move.txId).sk;
+      page = ledgerKeys.movePage(ledger, account, asset, lastMoveKey, move.txId).sk;
     buffer.push(encodeMove(move, late));
     if (
       buffer.length >= MOVES_PER_PAGE ||
@@ -271,7 +271,7 @@ function volumeWrites(
           Put: {
             TableName: table,
             Item: {
-              pk: ledgerKeys.movePartition(ledger.name, account, asset),
+              pk: ledgerKeys.movePartition(ledger, account, asset),
               sk: page!,
               moves: buffer,
             },
@@ -284,7 +284,7 @@ function volumeWrites(
   }
   const balance = volume.input - volume.output;
   const item: Record<string, unknown> = {
-    ...ledgerKeys.volume(ledger.name, account, asset),
+    ...ledgerKeys.volume(ledger, account, asset),
     account,
     asset,
     input: volume.input,
@@ -295,7 +295,7 @@ function volumeWrites(
     // INDEX_ACCOUNT_BALANCES: listed on gsi1 by (asset, balance) for `balance[ASSET]` filters.
     ...(isEnabled(ledger.features, 'INDEX_ACCOUNT_BALANCES')
       ? {
-          gsi1pk: ledgerKeys.balancesByAsset(ledger.name, asset),
+          gsi1pk: ledgerKeys.balancesByAsset(ledger, asset),
           gsi1sk: ledgerKeys.balanceSort(balance, account),
         }
       : {}),
@@ -316,7 +316,7 @@ function segmentIndexWrites(ledger: LedgerRecord, table: string, address: string
       Put: {
         TableName: table,
         Item: {
-          pk: ledgerKeys.addressSegmentPartition(ledger.name, segments.length, position, segment),
+          pk: ledgerKeys.addressSegmentPartition(ledger, segments.length, position, segment),
           sk: address,
           address,
           segments,

@@ -8,7 +8,7 @@ import { type LogEntry, logHash } from '../domain/logs.js';
 import type { Mapping } from '../domain/mapping.js';
 import { changeWrites, type ItemView, type Write } from './change-items.js';
 import type { Head } from './head.js';
-import { type ItemKey, keyString, ledgerKeys } from './keys.js';
+import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
 import { ledgerState } from './ledger-state.js';
 import { singleLogItem } from './log-pages.js';
 
@@ -36,7 +36,7 @@ export interface DecideContext {
 }
 
 export const idempotencyKeyOf = (
-  ledger: string,
+  ledger: LedgerRef,
   request: WriteRequest<unknown>,
 ): ItemKey | undefined =>
   request.idempotency ? ledgerKeys.idempotency(ledger, request.idempotency.key) : undefined;
@@ -61,14 +61,14 @@ export function decideRequests<T>(
   const writes: CommitWrite[] = [];
   const txIds: number[] = [];
   for (const request of requests) {
-    const idempotencyKey = idempotencyKeyOf(ledger.name, request);
+    const idempotencyKey = idempotencyKeyOf(ledger, request);
     const stored = idempotencyKey ? view.get(keyString(idempotencyKey)) : undefined;
     if (stored) {
       outcomes.push(replayOf(stored, request));
       continue;
     }
     const logId = head.lastLogId + 1;
-    const state = ledgerState(ledger.name, view, head, mapping);
+    const state = ledgerState(ledger, view, head, mapping);
     const decision = request.decide(state, { now });
     if (request.dryRun) {
       outcomes.push({ kind: 'dry-run', result: decision.result });
@@ -91,7 +91,7 @@ export function decideRequests<T>(
       {
         log: true,
         item: {
-          Put: { TableName: table, Item: logItem(ledger.name, log, change, context.requestId) },
+          Put: { TableName: table, Item: logItem(ledger, log, change, context.requestId) },
         },
       },
       ...changeWrites(ledger, table, view, change, logId),
@@ -171,7 +171,7 @@ function overlay(view: ItemView, writes: readonly CommitWrite[]): void {
  * post-commit volumes), so the ledger table's stream carries the event without a row of its own.
  */
 function logItem(
-  ledger: string,
+  ledger: LedgerRef,
   log: LogEntry,
   change: LedgerChange,
   requestId: string | undefined,

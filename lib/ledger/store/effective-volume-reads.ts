@@ -77,10 +77,10 @@ export class EffectiveVolumeReads {
     const table = this.tableFor(ledger.bucket);
     const pairs = new Map(wanted.map((w) => [pairId(w.account, w.asset), w]));
     const lateKeys = wanted.map((w) =>
-      ledgerKeys.lateMove(ledger.name, w.account, w.asset, w.at, w.txId),
+      ledgerKeys.lateMove(ledger, w.account, w.asset, w.at, w.txId),
     );
     const volumeKeys = [...pairs.values()].map((w) =>
-      ledgerKeys.volume(ledger.name, w.account, w.asset),
+      ledgerKeys.volume(ledger, w.account, w.asset),
     );
     const items = await batchGetInOrder(this.doc, table, [...lateKeys, ...volumeKeys]);
     const volumeItems = new Map([...pairs.keys()].map((id, i) => [id, items[wanted.length + i]]));
@@ -100,7 +100,7 @@ export class EffectiveVolumeReads {
           await lateMoves(
             this.doc,
             table,
-            ledgerKeys.lateMovePartition(ledger.name, w.account, w.asset),
+            ledgerKeys.lateMovePartition(ledger, w.account, w.asset),
             { upper: { key: upTo, inclusive: true } },
           ),
         );
@@ -125,7 +125,7 @@ export class EffectiveVolumeReads {
             ? await movesInRange(
                 this.doc,
                 table,
-                ledger.name,
+                ledger,
                 w.account,
                 w.asset,
                 volumeItems.get(pairId(w.account, w.asset)),

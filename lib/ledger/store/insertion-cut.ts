@@ -42,7 +42,7 @@ export async function insertionCut(
     const items = await batchGetInOrder(
       doc,
       table,
-      probes.map((id) => ledgerKeys.transaction(ledger.name, id)),
+      probes.map((id) => ledgerKeys.transaction(ledger, id)),
     );
     const firstAfter = probes.findIndex((_, i) => !inserted(items[i]));
     if (firstAfter === -1) lo = probes[probes.length - 1]!;

@@ -1,55 +1,86 @@
 import { createHash } from 'node:crypto';
+import {
+  environmentOfKey,
+  inEnvironment,
+  withoutEnvironment,
+} from '../../environments/key-scope.js';
 
 /**
- * Keys of every ledger item (docs/data-model.md). Registry items live in the default ledger table; a
- * ledger's own items live in its bucket's table, all under partition keys starting `L#<ledger>`.
+ * Keys of every ledger item (docs/data-model.md). Every partition key, and every gsi1 partition key, starts with
+ * the ledger's environment, `E#<environment>#` (DESIGN.md rule 8): ledger names and ids are per environment, so
+ * two environments may each have a ledger `main` with id 1, and no key of one is a key of the other. Registry
+ * items live in the default ledger table; a ledger's own items live in its bucket's table, all under partition
+ * keys starting `E#<environment>#L#<ledger>`.
  */
 const pad = (n: number) => String(n).padStart(15, '0');
 const moveSort = (sortableTimestamp: string, txId: number) => `${sortableTimestamp}#${pad(txId)}`;
 export const MOVE_PAGE_PREFIX = 'P#';
 
+/** What a ledger's keys are built from: its environment and its name (a LedgerRecord is one). */
+export interface LedgerRef {
+  environment: string;
+  name: string;
+}
+
+/** `E#<environment>#L#<ledger><rest>`: the one place a ledger's partition keys are made. */
+const L = (ledger: LedgerRef, rest = '') =>
+  inEnvironment(ledger.environment, `L#${ledger.name}${rest}`);
+
 export const registryKeys = {
-  sequence: { pk: 'LEDGER_SEQ', sk: 'LEDGER_SEQ' },
-  ledger: (name: string) => ({ pk: `LEDGER#${name}`, sk: 'LEDGER' }),
-  bucketMember: (bucket: string, id: number) => ({ pk: `BUCKET#${bucket}`, sk: pad(id) }),
-  listPartition: 'LEDGERS',
+  /** The environment's ledger id counter: ids start at 1 in each environment. */
+  sequence: (environment: string) => {
+    const pk = inEnvironment(environment, 'LEDGER_SEQ');
+    return { pk, sk: 'LEDGER_SEQ' };
+  },
+  ledger: (ledger: LedgerRef) => ({
+    pk: inEnvironment(ledger.environment, `LEDGER#${ledger.name}`),
+    sk: 'LEDGER',
+  }),
+  bucketPartition: (environment: string, bucket: string) =>
+    inEnvironment(environment, `BUCKET#${bucket}`),
+  bucketMember: (environment: string, bucket: string, id: number) => ({
+    pk: registryKeys.bucketPartition(environment, bucket),
+    sk: pad(id),
+  }),
+  /** gsi1 partition of the environment's ledgers, by id. */
+  listPartition: (environment: string) => inEnvironment(environment, 'LEDGERS'),
   listSort: (id: number) => pad(id),
 };
 
 export const ledgerKeys = {
   /** The sequencer: last transaction id, last log id and hash. Every write of the ledger updates it. */
-  head: (ledger: string) => ({ pk: `L#${ledger}`, sk: 'HEAD' }),
-  transaction: (ledger: string, id: number) => ({ pk: `L#${ledger}#TX`, sk: pad(id) }),
-  transactionPartition: (ledger: string) => `L#${ledger}#TX`,
+  head: (ledger: LedgerRef) => ({ pk: L(ledger), sk: 'HEAD' }),
+  transaction: (ledger: LedgerRef, id: number) => ({ pk: L(ledger, `#TX`), sk: pad(id) }),
+  transactionPartition: (ledger: LedgerRef) => L(ledger, `#TX`),
   /** gsi1 partition of a ledger's transactions by timestamp (sort key `<timestamp>#<id>`). */
-  transactionsByTime: (ledger: string) => `L#${ledger}#TXT`,
+  transactionsByTime: (ledger: LedgerRef) => L(ledger, `#TXT`),
   transactionTimeSort: (sortableTimestamp: string, id: number) => `${sortableTimestamp}#${pad(id)}`,
-  log: (ledger: string, id: number) => ({ pk: `L#${ledger}#LOG`, sk: pad(id) }),
-  logPartition: (ledger: string) => `L#${ledger}#LOG`,
-  account: (ledger: string, address: string) => ({ pk: `L#${ledger}#A#${address}`, sk: 'A' }),
-  volume: (ledger: string, address: string, asset: string) => ({
-    pk: `L#${ledger}#A#${address}`,
+  log: (ledger: LedgerRef, id: number) => ({ pk: L(ledger, `#LOG`), sk: pad(id) }),
+  logPartition: (ledger: LedgerRef) => L(ledger, `#LOG`),
+  account: (ledger: LedgerRef, address: string) => ({ pk: L(ledger, `#A#${address}`), sk: 'A' }),
+  volume: (ledger: LedgerRef, address: string, asset: string) => ({
+    pk: L(ledger, `#A#${address}`),
     sk: `V#${asset}`,
   }),
-  accountPartition: (ledger: string, address: string) => `L#${ledger}#A#${address}`,
-  accountList: (ledger: string) => `L#${ledger}#ACCOUNTS`,
+  accountPartition: (ledger: LedgerRef, address: string) => L(ledger, `#A#${address}`),
+  accountList: (ledger: LedgerRef) => L(ledger, `#ACCOUNTS`),
   /**
    * Move pages of a pair (MOVES_HISTORY or INDEX_TRANSACTION_ACCOUNTS): each holds up to MOVES_PER_PAGE moves in
    * commit order, flushed from the volume item's buffer. Sorted by `<the pair's greatest move key when the page
    * started>#<first tx id>`, which grows in commit order, and in effective time for in-order moves.
    */
   movePage: (
-    ledger: string,
+    ledger: LedgerRef,
     address: string,
     asset: string,
     runningMax: string,
     firstTxId: number,
   ) => ({
-    pk: `L#${ledger}#MV#${address}#${asset}`,
+    pk: L(ledger, `#MV#${address}#${asset}`),
     sk: `${MOVE_PAGE_PREFIX}${runningMax}#${pad(firstTxId)}`,
   }),
-  movePartition: (ledger: string, address: string, asset: string) =>
-    `L#${ledger}#MV#${address}#${asset}`,
+  movePartition: (ledger: LedgerRef, address: string, asset: string) =>
+    L(ledger, `#MV#${address}#${asset}`),
   /** A move's sort key: effective time, then id, so moves at one instant sort in commit order. */
   moveSort: (sortableTimestamp: string, txId: number) => moveSort(sortableTimestamp, txId),
   /**
@@ -58,51 +89,79 @@ export const ledgerKeys = {
    * commit-order volumes corrected by these, so they are exact without rewriting later moves.
    */
   lateMove: (
-    ledger: string,
+    ledger: LedgerRef,
     address: string,
     asset: string,
     sortableTimestamp: string,
     txId: number,
   ) => ({
-    pk: `L#${ledger}#MVL#${address}#${asset}`,
+    pk: L(ledger, `#MVL#${address}#${asset}`),
     sk: moveSort(sortableTimestamp, txId),
   }),
-  lateMovePartition: (ledger: string, address: string, asset: string) =>
-    `L#${ledger}#MVL#${address}#${asset}`,
+  lateMovePartition: (ledger: LedgerRef, address: string, asset: string) =>
+    L(ledger, `#MVL#${address}#${asset}`),
   /**
    * Account metadata index: one item per (key, value, account), so `metadata[key] = value` filters read one
    * partition. Key and value are hashed into the partition key, which keeps it short whatever their length.
    */
-  accountMetadataPartition: (ledger: string, key: string, value: string) =>
-    `L#${ledger}#AMD#${createHash('sha256')
-      .update(JSON.stringify([key, value]))
-      .digest('base64url')}`,
+  accountMetadataPartition: (ledger: LedgerRef, key: string, value: string) =>
+    L(
+      ledger,
+      `#AMD#${createHash('sha256')
+        .update(JSON.stringify([key, value]))
+        .digest('base64url')}`,
+    ),
   /**
    * Address segment index (INDEX_ADDRESS_SEGMENTS): one item per account and indexed segment position, in the
    * partition of (segment count, position, segment), sorted by address — segment patterns read one partition.
    */
-  addressSegmentPartition: (ledger: string, count: number, position: number, segment: string) =>
-    `L#${ledger}#SEG#${count}#${position}#${segment}`,
+  addressSegmentPartition: (ledger: LedgerRef, count: number, position: number, segment: string) =>
+    L(ledger, `#SEG#${count}#${position}#${segment}`),
   /** gsi1 partition of a ledger's volume items of one asset (INDEX_ACCOUNT_BALANCES), sorted by balance. */
-  balancesByAsset: (ledger: string, asset: string) => `L#${ledger}#BAL#${asset}`,
+  balancesByAsset: (ledger: LedgerRef, asset: string) => L(ledger, `#BAL#${asset}`),
   balanceSort: (balance: bigint, address: string) => `${sortableBalance(balance)}#${address}`,
   /** Transaction metadata index: one item per (key, value, transaction), by id; hashed like the account one. */
-  transactionMetadataPartition: (ledger: string, key: string, value: string) =>
-    `L#${ledger}#TMD#${createHash('sha256')
-      .update(JSON.stringify([key, value]))
-      .digest('base64url')}`,
-  transactionMetadata: (ledger: string, key: string, value: string, id: number) => ({
+  transactionMetadataPartition: (ledger: LedgerRef, key: string, value: string) =>
+    L(
+      ledger,
+      `#TMD#${createHash('sha256')
+        .update(JSON.stringify([key, value]))
+        .digest('base64url')}`,
+    ),
+  transactionMetadata: (ledger: LedgerRef, key: string, value: string, id: number) => ({
     pk: ledgerKeys.transactionMetadataPartition(ledger, key, value),
     sk: pad(id),
   }),
-  reference: (ledger: string, reference: string) => ({
-    pk: `L#${ledger}#REF#${reference}`,
+  reference: (ledger: LedgerRef, reference: string) => ({
+    pk: L(ledger, `#REF#${reference}`),
     sk: 'REF',
   }),
-  idempotency: (ledger: string, key: string) => ({ pk: `L#${ledger}#IK#${key}`, sk: 'IK' }),
+  idempotency: (ledger: LedgerRef, key: string) => ({ pk: L(ledger, `#IK#${key}`), sk: 'IK' }),
   /** A relayed request's result (group commit), polled by the request that relayed it. */
-  result: (ledger: string, reqId: string) => ({ pk: `L#${ledger}#RES#${reqId}`, sk: 'RES' }),
+  result: (ledger: LedgerRef, reqId: string) => ({ pk: L(ledger, `#RES#${reqId}`), sk: 'RES' }),
+  /** A transaction's metadata revisions (MH items), one partition per transaction. */
+  transactionRevisions: (ledger: LedgerRef, id: number) => L(ledger, `#TXMH#${id}`),
+  /** The ledger's v1 mapping (mapping-item.ts), beside HEAD in the ledger's own partition. */
+  mapping: (ledger: LedgerRef) => ({ pk: L(ledger), sk: 'MAPPING' }),
 };
+
+/**
+ * The ledger a stream image's partition key names, when it is the ledger's own partition (HEAD, the mapping) or
+ * its log partition; undefined for any other key. The reader of the ledger's events (log-events.ts) needs it.
+ */
+export function ledgerOfPartition(
+  pk: string,
+): { ledger: LedgerRef; partition: 'ledger' | 'log' } | undefined {
+  const environment = environmentOfKey(pk);
+  if (environment === undefined) return undefined;
+  const match = OWN_PARTITION.exec(withoutEnvironment(pk));
+  if (!match) return undefined;
+  return {
+    ledger: { environment, name: match[1]! },
+    partition: match[2] === undefined ? 'ledger' : 'log',
+  };
+}
+const OWN_PARTITION = /^L#([^#]+)(#LOG)?$/;
 
 /**
  * A balance (|b| < 10^38) as text that sorts like the number: `N` + (10^38 − |b|) for negatives, `P` + b for the

@@ -1,11 +1,11 @@
 import type { AccountState, HeadState, LedgerState, Reads } from '../domain/change.js';
 import type { Mapping } from '../domain/mapping.js';
 import type { ItemView } from './change-items.js';
-import { type ItemKey, keyString, ledgerKeys } from './keys.js';
+import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
 import { parseStoredTransaction } from './transaction-reads.js';
 
 /** The item keys a decision's reads name. */
-export function readKeys(ledger: string, reads: Reads): ItemKey[] {
+export function readKeys(ledger: LedgerRef, reads: Reads): ItemKey[] {
   return [
     ...(reads.pairs ?? []).map(([account, asset]) => ledgerKeys.volume(ledger, account, asset)),
     ...(reads.accounts ?? []).map((a) => ledgerKeys.account(ledger, a)),
@@ -16,7 +16,7 @@ export function readKeys(ledger: string, reads: Reads): ItemKey[] {
 
 /** The ledger as a decision sees it, over the writer's item view. */
 export function ledgerState(
-  ledger: string,
+  ledger: LedgerRef,
   view: ItemView,
   head: HeadState,
   mapping: Mapping | undefined,

@@ -25,8 +25,9 @@ const logItem = (
   data: string,
   ev: string,
   idempotencyKey = '',
+  environment = 'default',
 ) => ({
-  pk: `L#${ledger}#LOG`,
+  pk: `E#${environment}#L#${ledger}#LOG`,
   sk: String(id).padStart(15, '0'),
   id,
   type,
@@ -163,7 +164,7 @@ describe('ledgerEventsOfImage', () => {
 
   it('the mapping item: ledger.updated_mapping of its HEAD version, a payload the catalog accepts', () => {
     const mapping = `{"contracts":[{"name":"overdraft","account":"users:*","expr":{"$gte":["$balance",-${BIG}]}},{"account":"*","expr":{"$gte":["$balance",0]}}]}`;
-    const item = { pk: 'L#main', sk: 'MAPPING', version: 5, mapping, date: T2, ev: '{}' };
+    const item = { pk: 'E#default#L#main', sk: 'MAPPING', version: 5, mapping, date: T2, ev: '{}' };
     const id = sha('ledger/main/head/5');
     const events = ledgerEventsOfImage(item);
     expect(events).toEqual([
@@ -180,6 +181,34 @@ describe('ledgerEventsOfImage', () => {
     expect(ledgerEventsOfImage({ ...item, version: 5n })).toEqual(events);
   });
 
+  it("another environment's ledger of the same name: the same payloads, event ids of its own", () => {
+    const data = '{"targetType":"ACCOUNT","targetId":"users:1","metadata":{"a":"1"}}';
+    const inDefault = logItem('main', 3, 'SET_METADATA', data, '{}');
+    const inSandbox = logItem('main', 3, 'SET_METADATA', data, '{}', '', 'sandbox-1');
+    const payload =
+      '{"ledger":"main","targetType":"ACCOUNT","targetId":"users:1","metadata":{"a":"1"}}';
+    expect(ledgerEventsOfImage(inSandbox)).toEqual([
+      {
+        id: sha('ledger@sandbox-1/main/3'),
+        type: 'ledger.saved_metadata',
+        body: envelope(sha('ledger@sandbox-1/main/3'), 'ledger.saved_metadata', payload),
+      },
+    ]);
+    expect(ledgerEventsOfImage(inDefault)[0]!.id).toBe(sha('ledger/main/3'));
+    const mapping = {
+      sk: 'MAPPING',
+      version: 2,
+      mapping: '{"contracts":[]}',
+      date: T2,
+      ev: '{}',
+    };
+    const [fromSandbox] = ledgerEventsOfImage({ ...mapping, pk: 'E#sandbox-1#L#main' });
+    const [fromDefault] = ledgerEventsOfImage({ ...mapping, pk: 'E#default#L#main' });
+    expect(fromSandbox!.id).toBe(sha('ledger@sandbox-1/main/head/2'));
+    expect(fromDefault!.id).toBe(sha('ledger/main/head/2'));
+    expect(parseJson(fromSandbox!.body)).toMatchObject({ payload: { ledger: 'main' } });
+  });
+
   it('every envelope passes the catalog schema', () => {
     const item = logItem(
       'main',
@@ -194,7 +223,7 @@ describe('ledgerEventsOfImage', () => {
   });
 
   it('items without ev carry no event', () => {
-    expect(ledgerEventsOfImage({ pk: 'L#main', sk: 'HEAD', lastLogId: 3 })).toEqual([]);
+    expect(ledgerEventsOfImage({ pk: 'E#default#L#main', sk: 'HEAD', lastLogId: 3 })).toEqual([]);
     const { ev: _ev, ...log } = logItem(
       'main',
       1,
@@ -206,7 +235,18 @@ describe('ledgerEventsOfImage', () => {
   });
 
   it.each([
-    ['ev on an item that carries no event', { pk: 'L#main#TX', sk: '000000000000001', ev: '{}' }],
+    [
+      'ev on an item that carries no event',
+      { pk: 'E#default#L#main#TX', sk: '000000000000001', ev: '{}' },
+    ],
+    [
+      'a log item of the layout before environments (no E# prefix)',
+      { ...logItem('main', 1, 'SET_METADATA', '{}', '{}'), pk: 'L#main#LOG' },
+    ],
+    [
+      'a mapping item of the layout before environments',
+      { pk: 'L#main', sk: 'MAPPING', version: 1, mapping: '{"contracts":[]}', date: T2, ev: '{}' },
+    ],
     [
       'ev not JSON',
       logItem(
@@ -239,11 +279,18 @@ describe('ledgerEventsOfImage', () => {
     ],
     [
       'a mapping item without date',
-      { pk: 'L#main', sk: 'MAPPING', version: 1, mapping: '{"contracts":[]}', ev: '{}' },
+      { pk: 'E#default#L#main', sk: 'MAPPING', version: 1, mapping: '{"contracts":[]}', ev: '{}' },
     ],
     [
       'a mapping item with an invalid mapping',
-      { pk: 'L#main', sk: 'MAPPING', version: 1, mapping: '{"contracts":1}', date: T2, ev: '{}' },
+      {
+        pk: 'E#default#L#main',
+        sk: 'MAPPING',
+        version: 1,
+        mapping: '{"contracts":1}',
+        date: T2,
+        ev: '{}',
+      },
     ],
   ])('throws MalformedEventError for %s', (_what, image) => {
     expect(() => ledgerEventsOfImage(image as Record<string, unknown>)).toThrow(

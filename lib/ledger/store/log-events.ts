@@ -1,10 +1,12 @@
 import type { EventKind } from '../../../events/catalog.js';
+import { DEFAULT_ENVIRONMENT } from '../../environments/environment-id.js';
 import { type EventEnvelopeText, type EventSource, eventEnvelope } from '../../events/envelope.js';
 import { MalformedEventError } from '../../events/malformed-event.js';
 import { parseJson } from '../../json/bigint-json.js';
 import type { LogType } from '../domain/logs.js';
 import { mappingView, parseMapping } from '../domain/mapping.js';
 import { type Transaction, transactionView, type VolumesView } from '../domain/transaction.js';
+import { type LedgerRef, ledgerOfPartition } from './keys.js';
 import { EVENT_ATTRIBUTE, rawEntriesOf } from './log-pages.js';
 
 /**
@@ -31,27 +33,25 @@ const KIND_OF_LOG: Record<LogType, EventKind> = {
   DELETE_METADATA: 'ledger.deleted_metadata',
 };
 
-const LOG_PARTITION = /^L#([^#]+)#LOG$/;
-const LEDGER_PARTITION = /^L#([^#]+)$/;
-
 /**
  * The events a ledger-table item carries (its stream image, unmarshalled), in log order; none when it has no
- * `ev`. A log page (log-pages.ts) carries one event per entry, in log order. Payloads are exactly those the ledger's commands emitted when events
- * were events-table rows, and event ids derive from the same seeds, so a receiver sees no difference.
+ * `ev`. A log page (log-pages.ts) carries one event per entry, in log order. Payloads are exactly those the
+ * ledger's commands emitted when events were events-table rows (the ledger's name, never its environment, which
+ * the item's key names: `environmentOfKey(image.pk)` tells dispatch whose configs to match). Event ids derive
+ * from seeds that name the ledger in its environment, so equal ledger names in two environments never share an
+ * event id; the default environment's seeds are those of before environments.
  */
 export function ledgerEventsOfImage(image: Record<string, unknown>): LedgerEvent[] {
   if (image[EVENT_ATTRIBUTE] === undefined) return [];
   const where = `ledger item ${String(image.pk)}/${String(image.sk)}`;
   if (typeof image[EVENT_ATTRIBUTE] !== 'string')
     throw new MalformedEventError(`${where} has an ev that is not a string`);
-  const pk = String(image.pk ?? '');
+  const own = ledgerOfPartition(String(image.pk ?? ''));
   try {
-    const log = LOG_PARTITION.exec(pk);
-    if (log) return logEvents(log[1]!, image, where);
-    const ledger = LEDGER_PARTITION.exec(pk);
-    if (ledger && image.sk === 'MAPPING') {
+    if (own?.partition === 'log') return logEvents(own.ledger, image, where);
+    if (own?.partition === 'ledger' && image.sk === 'MAPPING') {
       objectOf(image[EVENT_ATTRIBUTE], `${where} ev`);
-      return [eventEnvelope(mappingEvent(ledger[1]!, image))];
+      return [eventEnvelope(mappingEvent(own.ledger, image))];
     }
   } catch (err) {
     if (err instanceof MalformedEventError) throw err;
@@ -62,7 +62,19 @@ export function ledgerEventsOfImage(image: Record<string, unknown>): LedgerEvent
   throw new MalformedEventError(`${where} has an ev but is no item that carries events`);
 }
 
-function logEvents(ledger: string, image: Record<string, unknown>, where: string): LedgerEvent[] {
+/** What makes a ledger's event seeds unique across environments (the default's are as before environments). */
+function seedOf(ledger: LedgerRef): string {
+  return ledger.environment === DEFAULT_ENVIRONMENT
+    ? `ledger/${ledger.name}`
+    : // `@` is in neither an environment id nor a ledger name: no seed of one ledger is another's.
+      `ledger@${ledger.environment}/${ledger.name}`;
+}
+
+function logEvents(
+  ledger: LedgerRef,
+  image: Record<string, unknown>,
+  where: string,
+): LedgerEvent[] {
   return rawEntriesOf(image).map((entry, i) =>
     eventEnvelope(
       logEvent(
@@ -75,7 +87,7 @@ function logEvents(ledger: string, image: Record<string, unknown>, where: string
 }
 
 function logEvent(
-  ledger: string,
+  ledger: LedgerRef,
   entry: Record<string, unknown>,
   extras: Record<string, unknown>,
 ): EventSource {
@@ -83,18 +95,20 @@ function logEvent(
   const kind = KIND_OF_LOG[type];
   if (!kind)
     throw new MalformedEventError(
-      `log entry of ledger ${ledger} has an unknown type ${String(entry.type)}`,
+      `log entry of ledger ${ledger.name} has an unknown type ${String(entry.type)}`,
     );
   const data = entry.data as Record<string, unknown>;
   if (!data || typeof data !== 'object')
-    throw new MalformedEventError(`log entry ${String(entry.id)} of ledger ${ledger} has no data`);
+    throw new MalformedEventError(
+      `log entry ${String(entry.id)} of ledger ${ledger.name} has no data`,
+    );
   return {
     type: kind,
     // One event per log entry of a ledger, whatever the number of attempts or stream deliveries.
-    seed: `ledger/${ledger}/${String(entry.id)}`,
+    seed: `${seedOf(ledger)}/${String(entry.id)}`,
     idempotencyKey: String(entry.idempotencyKey ?? ''),
     date: String(entry.date),
-    payload: logPayload(ledger, type, data, extras),
+    payload: logPayload(ledger.name, type, data, extras),
   };
 }
 
@@ -141,20 +155,21 @@ function logPayload(
   }
 }
 
-function mappingEvent(ledger: string, image: Record<string, unknown>): EventSource {
+function mappingEvent(ledger: LedgerRef, image: Record<string, unknown>): EventSource {
+  const name = ledger.name;
   if (typeof image.mapping !== 'string')
-    throw new MalformedEventError(`mapping item of ledger ${ledger} has no mapping`);
+    throw new MalformedEventError(`mapping item of ledger ${name} has no mapping`);
   if (typeof image.date !== 'string')
-    throw new MalformedEventError(`mapping item of ledger ${ledger} has no date`);
+    throw new MalformedEventError(`mapping item of ledger ${name} has no date`);
   if (image.version === undefined)
-    throw new MalformedEventError(`mapping item of ledger ${ledger} has no version`);
+    throw new MalformedEventError(`mapping item of ledger ${name} has no version`);
   return {
     type: 'ledger.updated_mapping',
     // One event per HEAD version of a ledger: the mapping item is overwritten, the version is not reused.
-    seed: `ledger/${ledger}/head/${String(image.version)}`,
+    seed: `${seedOf(ledger)}/head/${String(image.version)}`,
     idempotencyKey: '',
     date: image.date,
-    payload: { ledger, mapping: mappingView(parseMapping(parseJson(image.mapping))) },
+    payload: { ledger: name, mapping: mappingView(parseMapping(parseJson(image.mapping))) },
   };
 }
 

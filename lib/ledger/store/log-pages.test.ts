@@ -12,7 +12,7 @@ const single = (id: number, bodyBytes = 100, req?: string) => {
     hash: '',
   });
   return {
-    pk: 'L#l#LOG',
+    pk: 'E#default#L#l#LOG',
     sk: String(id).padStart(15, '0'),
     id,
     type: 'SET_METADATA',
@@ -35,7 +35,7 @@ describe('logPages', () => {
     const [page, ...rest] = logPages(entries);
     expect(rest).toEqual([]);
     expect(page).toMatchObject({
-      pk: 'L#l#LOG',
+      pk: 'E#default#L#l#LOG',
       sk: '000000000000003',
       id: 3,
       last: 5,

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { parseJson } from '../../json/bigint-json.js';
 import type { LogEntry } from '../domain/logs.js';
-import { ledgerKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 
 /**
  * Log items (docs/data-model.md, "Log"). A commit's log entries are one item: a commit of one entry writes the
@@ -67,7 +67,7 @@ export interface StoredLogEntry {
 export const MAX_LOG_PAGE_BYTES = 300_000;
 
 export function singleLogItem(
-  ledger: string,
+  ledger: LedgerRef,
   log: LogEntry,
   entry: RawLogEntry,
 ): Record<string, unknown> {
@@ -167,7 +167,7 @@ const MAX_ENTRIES_PER_PAGE = 100;
 export async function readLogRange(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   first: number,
   last: number,
 ): Promise<StoredLogEntry[]> {

@@ -10,7 +10,7 @@ import {
 } from '../../pagination/cursor.js';
 import type { LogEntry } from '../domain/logs.js';
 import type { LogPlan } from '../domain/query/log-query.js';
-import { ledgerKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 import { storedEntriesOf } from './log-pages.js';
 
 export { parseStoredLog } from './log-pages.js';
@@ -40,7 +40,7 @@ export class LogReads {
     plan: LogPlan = {},
     filters?: Record<string, string>,
   ): Promise<Page<LogEntry>> {
-    const partition = ledgerKeys.logPartition(ledger.name);
+    const partition = ledgerKeys.logPartition(ledger);
     const k = query.cursor?.k;
     // The cursor is not signed: its key must be a log key of this ledger.
     if (k && (Object.keys(k).length !== 2 || k.pk !== partition || !/^\d{15}$/.test(k.sk ?? ''))) {
@@ -54,7 +54,7 @@ export class LogReads {
     const scan = backwards
       ? await this.above(
           table,
-          ledger.name,
+          ledger,
           Math.max(cut!, (plan.from ?? 0) - 1),
           pageSize + 1,
           plan,
@@ -62,7 +62,7 @@ export class LogReads {
         )
       : await this.below(
           table,
-          ledger.name,
+          ledger,
           Math.min(cut ?? Number.POSITIVE_INFINITY, plan.below ?? Number.POSITIVE_INFINITY),
           pageSize + 1,
           plan,
@@ -78,7 +78,7 @@ export class LogReads {
       encodeCursor({
         l: logListName(ledger.name),
         p: pageSize,
-        k: ledgerKeys.log(ledger.name, id),
+        k: ledgerKeys.log(ledger, id),
         d,
         ...(filters ? { f: filters } : {}),
       });
@@ -98,7 +98,7 @@ export class LogReads {
   async *oldestFirst(ledger: LedgerRecord, itemsPerPage = 100): AsyncGenerator<LogEntry> {
     for await (const item of this.items(
       this.tableFor(ledger.bucket),
-      ledger.name,
+      ledger,
       'pk = :p',
       undefined,
       true,
@@ -130,7 +130,7 @@ export class LogReads {
    */
   private async below(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     cut: number,
     count: number,
     plan: LogPlan,
@@ -161,7 +161,7 @@ export class LogReads {
   /** Up to `count` entries with ids above `cut` (and below `plan.below`) that `plan.keep` keeps, oldest first. */
   private async above(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     cut: number,
     count: number,
     plan: LogPlan,
@@ -202,7 +202,7 @@ export class LogReads {
 
   private async *items(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     condition: string,
     cut: number | undefined,
     ascending: boolean,

@@ -1,23 +1,24 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { parseJson } from '../../json/bigint-json.js';
 import { type Mapping, parseMapping } from '../domain/mapping.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 import { EVENT_ATTRIBUTE } from './log-events.js';
 
 /**
- * The mapping item (docs/data-model.md): `L#<ledger>` / `MAPPING`, holding the ledger's contracts as exact JSON
- * text and the HEAD version at which they were written. HEAD names that version (`mappingVersion`), and every
- * write is conditional on HEAD's version: so the mapping a write decided under is the mapping in force when it
- * commits, without re-reading the (up to 64 KB) mapping on every write or putting it on HEAD, whose size every
- * write pays for.
+ * The mapping item (docs/data-model.md): `E#<environment>#L#<ledger>` / `MAPPING`, holding the ledger's contracts as
+ * exact JSON text and the HEAD version at which they were written. HEAD names that version (`mappingVersion`), and
+ * every write is conditional on HEAD's version: so the mapping a write decided under is the mapping in force when it
+ * commits, without re-reading the (up to 64 KB) mapping on every write or putting it on HEAD, whose size every write
+ * pays for.
  */
-export const mappingKey = (ledger: string) => ({ pk: `L#${ledger}`, sk: 'MAPPING' });
+export const mappingKey = (ledger: LedgerRef) => ledgerKeys.mapping(ledger);
 
 /**
  * The item also carries the `ledger.updated_mapping` event of its version (lib/ledger/store/log-events.ts):
  * `date` is the event's, and `ev` marks it for the table's stream (the mapping itself is all the event needs).
  */
 export function mappingItem(
-  ledger: string,
+  ledger: LedgerRef,
   version: number,
   json: string,
   date: string,
@@ -40,8 +41,8 @@ export class MappingCache {
   constructor(private readonly doc: DynamoDBDocumentClient) {}
 
   /** The mapping of `version`, or `stale` when the item already holds a newer one (the caller re-reads HEAD). */
-  async load(table: string, ledger: string, version: number): Promise<Mapping | 'stale'> {
-    const cached = this.byLedger.get(`${table}\u0000${ledger}`);
+  async load(table: string, ledger: LedgerRef, version: number): Promise<Mapping | 'stale'> {
+    const cached = this.byLedger.get(cacheKey(table, ledger));
     if (cached?.version === version) return cached.mapping;
     const { Item } = await this.doc.send(
       new GetCommand({ TableName: table, Key: mappingKey(ledger), ConsistentRead: true }),
@@ -52,8 +53,11 @@ export class MappingCache {
     return mapping;
   }
 
-  remember(table: string, ledger: string, version: number, mapping: Mapping): void {
+  remember(table: string, ledger: LedgerRef, version: number, mapping: Mapping): void {
     if (this.byLedger.size > 1000) this.byLedger.clear();
-    this.byLedger.set(`${table}\u0000${ledger}`, { version, mapping });
+    this.byLedger.set(cacheKey(table, ledger), { version, mapping });
   }
 }
+
+const cacheKey = (table: string, ledger: LedgerRef) =>
+  `${table}\u0000${ledger.environment}\u0000${ledger.name}`;

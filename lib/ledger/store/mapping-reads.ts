@@ -15,7 +15,7 @@ export class MappingReads {
     const { Item } = await this.doc.send(
       new GetCommand({
         TableName: this.tableFor(ledger.bucket),
-        Key: mappingKey(ledger.name),
+        Key: mappingKey(ledger),
         ConsistentRead: true,
       }),
     );

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
 import type { MetadataHistoryAt } from '../domain/point-in-time.js';
-import { ledgerKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 
 export type RevisionTarget =
   | { type: 'ACCOUNT'; address: string }
@@ -14,7 +14,6 @@ export type RevisionTarget =
  * descending Query.
  */
 const ACCOUNT_REVISION = 'MH#';
-const transactionRevisionPartition = (ledger: string, id: number) => `L#${ledger}#TXMH#${id}`;
 
 /** Revisions read per Query: a target rarely changes many times after the point in time asked about. */
 const REVISIONS_PER_READ = 8;
@@ -26,14 +25,14 @@ const REVISIONS_PER_READ = 8;
 export async function metadataHistoryAt(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   target: RevisionTarget,
   pit: string,
 ): Promise<MetadataHistoryAt> {
   const account = target.type === 'ACCOUNT';
   const pk = account
     ? ledgerKeys.accountPartition(ledger, target.address)
-    : transactionRevisionPartition(ledger, target.id);
+    : ledgerKeys.transactionRevisions(ledger, target.id);
   let earliest: Record<string, unknown> | undefined;
   let start: Record<string, unknown> | undefined;
   do {

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MoveRecord } from '../domain/effective-volumes.js';
-import { ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
+import { type LedgerRef, ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
 import { decodeMove, moveKey } from './move-codec.js';
 
 /** A bound on move keys (`<sortable time>#<id>`, or a bare sortable time, which sorts before its moves). */
@@ -18,7 +18,7 @@ export interface KeyBound {
 export async function movesInRange(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   account: string,
   asset: string,
   volume: Record<string, unknown> | undefined,

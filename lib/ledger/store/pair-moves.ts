@@ -1,5 +1,5 @@
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
+import { type LedgerRef, ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
 import { decodeMove, type StoredMove } from './move-codec.js';
 
 /** A move with the page (or buffer) it is in: where a listing resumes. */
@@ -46,7 +46,7 @@ export class PairMoves {
   static forPair(
     doc: DynamoDBDocumentClient,
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     account: string,
     asset: string,
     volume: Record<string, unknown> | undefined,

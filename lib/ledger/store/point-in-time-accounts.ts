@@ -41,7 +41,7 @@ export async function accountsAtPointInTime(
                 ? await metadataHistoryAt(
                     doc,
                     table,
-                    ledger.name,
+                    ledger,
                     { type: 'ACCOUNT', address: account.address },
                     pit,
                   )

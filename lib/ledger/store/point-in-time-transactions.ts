@@ -26,13 +26,7 @@ export async function transactionsAtPointInTime(
         history && changedAfter(tx.updatedAt, pit)
           ? metadataAt(
               tx.metadata,
-              await metadataHistoryAt(
-                doc,
-                table,
-                ledger.name,
-                { type: 'TRANSACTION', id: tx.id },
-                pit,
-              ),
+              await metadataHistoryAt(doc, table, ledger, { type: 'TRANSACTION', id: tx.id }, pit),
             )
           : tx.metadata;
       return { ...stored, tx: transactionAt(tx, pit, metadata) };

@@ -3,7 +3,7 @@ import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import type { LedgerRecord } from '../domain/change.js';
 import type { EffectiveVolume } from '../domain/effective-volumes.js';
 import { EffectiveVolumeReads, type MoveWithPost } from './effective-volume-reads.js';
-import { ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
+import { type LedgerRef, ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
 import { decodeMove, moveKey } from './move-codec.js';
 import { PairMoves } from './pair-moves.js';
 import { parseStoredTransaction } from './transaction-reads.js';
@@ -65,34 +65,26 @@ export class PointInTimeVolumes {
     const items = await batchGetInOrder(
       this.doc,
       table,
-      pairs.map(([account, asset]) => ledgerKeys.volume(ledger.name, account, asset)),
+      pairs.map(([account, asset]) => ledgerKeys.volume(ledger, account, asset)),
     );
     const lasts = await Promise.all(
       pairs.map(([account, asset], i) =>
         cut.clock === 'effective'
-          ? this.lastByEffectiveTime(table, ledger.name, account, asset, items[i], cut.at)
-          : this.lastByInsertion(
-              table,
-              ledger.name,
-              account,
-              asset,
-              items[i],
-              cut.lastTxId,
-              cut.near,
-            ),
+          ? this.lastByEffectiveTime(table, ledger, account, asset, items[i], cut.at)
+          : this.lastByInsertion(table, ledger, account, asset, items[i], cut.lastTxId, cut.near),
       ),
     );
     const ids = [...new Set(lasts.flatMap((l) => (l.kind === 'move' ? [l.txId] : [])))];
     const found = await batchGetInOrder(
       this.doc,
       table,
-      ids.map((id) => ledgerKeys.transaction(ledger.name, id)),
+      ids.map((id) => ledgerKeys.transaction(ledger, id)),
     );
     // A transaction of a group commit whose item is not written yet is read from the batch's log page.
     const { items: unsettled } = await unsettledTransactionItems(
       this.doc,
       table,
-      ledger.name,
+      ledger,
       ids.filter((_, i) => !found[i]),
     );
     const posts = new Map(
@@ -141,7 +133,7 @@ export class PointInTimeVolumes {
    */
   private async lastByEffectiveTime(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     account: string,
     asset: string,
     volume: Record<string, unknown> | undefined,
@@ -200,7 +192,7 @@ export class PointInTimeVolumes {
    */
   private async lastByInsertion(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     account: string,
     asset: string,
     volume: Record<string, unknown> | undefined,

@@ -7,14 +7,14 @@ import {
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { boundedQueryPage } from '../../dynamo/bounded-page.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
-import { queryPage } from '../../dynamo/paginate.js';
+import { forgedCursor, queryPage } from '../../dynamo/paginate.js';
 import { LedgerAlreadyExistsError } from '../../errors/index.js';
 import { decodeCursor, type ListQuery, type Page } from '../../pagination/cursor.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { FEATURES, type FeatureSet } from '../domain/features.js';
 import { type LedgerFilter, ledgerMatches } from '../domain/ledger-filter.js';
 import type { BucketTables } from './bucket-tables.js';
-import { ledgerKeys, registryKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys, registryKeys } from './keys.js';
 
 export type { LedgerRecord } from '../domain/change.js';
 
@@ -24,7 +24,8 @@ const LIST_READ_BUDGET = 1000;
 /**
  * Every ledger, whatever its bucket, is registered in the default ledger table: one item per ledger (listed
  * by id through `gsi1`) and one membership item per bucket (listed by the table's key). Creating a ledger also
- * writes its HEAD item in its bucket's table, in the same transaction.
+ * writes its HEAD item in its bucket's table, in the same transaction. All of it is per environment (its keys
+ * start `E#<environment>#`): names, ids (from 1 in each environment), lists and bucket memberships.
  */
 export class LedgerRegistry {
   constructor(
@@ -37,18 +38,19 @@ export class LedgerRegistry {
   }
 
   async create(input: Omit<LedgerRecord, 'id'>): Promise<LedgerRecord> {
-    // Ids come from a counter: increasing, and a lost creation race may leave a gap (ids need not be gapless).
+    // Ids come from the environment's counter: increasing, and a lost creation race may leave a gap (ids need
+    // not be gapless).
     const { Attributes } = await this.doc.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: registryKeys.sequence,
+        Key: registryKeys.sequence(input.environment),
         UpdateExpression: 'ADD #last :one',
         ExpressionAttributeNames: { '#last': 'last' },
         ExpressionAttributeValues: { ':one': 1 },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    const record: LedgerRecord = { id: Number(Attributes!.last), ...input };
+    const record: LedgerRecord = { ...input, id: Number(Attributes!.last) };
     try {
       await this.doc.send(
         new TransactWriteCommand({
@@ -57,8 +59,8 @@ export class LedgerRegistry {
               Put: {
                 TableName: this.table,
                 Item: {
-                  ...registryKeys.ledger(record.name),
-                  gsi1pk: registryKeys.listPartition,
+                  ...registryKeys.ledger(record),
+                  gsi1pk: registryKeys.listPartition(record.environment),
                   gsi1sk: registryKeys.listSort(record.id),
                   ...record,
                 },
@@ -68,14 +70,17 @@ export class LedgerRegistry {
             {
               Put: {
                 TableName: this.table,
-                Item: { ...registryKeys.bucketMember(record.bucket, record.id), name: record.name },
+                Item: {
+                  ...registryKeys.bucketMember(record.environment, record.bucket, record.id),
+                  name: record.name,
+                },
               },
             },
             {
               Put: {
                 TableName: this.tables.tableFor(record.bucket),
                 Item: {
-                  ...ledgerKeys.head(record.name),
+                  ...ledgerKeys.head(record),
                   lastTxId: 0,
                   lastLogId: 0,
                   lastHash: '',
@@ -95,11 +100,11 @@ export class LedgerRegistry {
     return record;
   }
 
-  async get(name: string): Promise<LedgerRecord | undefined> {
+  async get(ledger: LedgerRef): Promise<LedgerRecord | undefined> {
     const { Item } = await this.doc.send(
       new GetCommand({
         TableName: this.table,
-        Key: registryKeys.ledger(name),
+        Key: registryKeys.ledger(ledger),
         ConsistentRead: true,
       }),
     );
@@ -107,23 +112,26 @@ export class LedgerRegistry {
   }
 
   /**
-   * Ledgers by id. A `filter` (the list's `query`) is evaluated on the listing's items, at most LIST_READ_BUDGET
-   * read per page (a page may hold fewer ledgers while `hasMore`); `filters` are recorded in the cursors.
+   * The environment's ledgers by id. A `filter` (the list's `query`) is evaluated on the listing's items, at most
+   * LIST_READ_BUDGET read per page (a page may hold fewer ledgers while `hasMore`); `filters` are recorded in the
+   * cursors.
    */
   async list(
+    environment: string,
     query: ListQuery,
     bucket: string | undefined,
     filter?: LedgerFilter,
     filters: Record<string, string> = {},
     includeDeleted = false,
   ): Promise<Page<LedgerRecord>> {
-    // Every ledger, by id (gsi1).
+    // Every ledger of the environment, by id (gsi1).
+    const partition = registryKeys.listPartition(environment);
     const byId = {
       input: {
         TableName: this.table,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :p',
-        ExpressionAttributeValues: { ':p': registryKeys.listPartition },
+        ExpressionAttributeValues: { ':p': partition },
       },
       keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
       list: 'ledger.ledgers',
@@ -131,6 +139,8 @@ export class LedgerRegistry {
     };
     const shown = (ledger: LedgerRecord) => includeDeleted || ledger.deletedAt === undefined;
     if (filter || bucket === undefined) {
+      // A cursor is not signed: its key must be in this environment's list (another's is a forged cursor).
+      if (query.cursor && query.cursor.k.gsi1pk !== partition) throw forgedCursor();
       return boundedQueryPage(
         this.doc,
         {
@@ -150,11 +160,11 @@ export class LedgerRegistry {
         toRecord,
       );
     }
-    const members = await this.bucketMembers(query, bucket);
+    const members = await this.bucketMembers(environment, query, bucket);
     const items = await batchGetInOrder(
       this.doc,
       this.table,
-      members.data.map((name) => registryKeys.ledger(name)),
+      members.data.map((name) => registryKeys.ledger({ environment, name })),
     );
     // A deleted bucket's page holds none of its ledgers unless asked for (its cursor still moves on).
     return {
@@ -166,14 +176,20 @@ export class LedgerRegistry {
     };
   }
 
-  private bucketMembers(query: ListQuery, bucket: string): Promise<Page<string>> {
+  private bucketMembers(
+    environment: string,
+    query: ListQuery,
+    bucket: string,
+  ): Promise<Page<string>> {
+    const partition = registryKeys.bucketPartition(environment, bucket);
+    if (query.cursor && query.cursor.k.pk !== partition) throw forgedCursor();
     return queryPage(
       this.doc,
       {
         input: {
           TableName: this.table,
           KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': `BUCKET#${bucket}` },
+          ExpressionAttributeValues: { ':p': partition },
         },
         keyAttributes: ['pk', 'sk'],
         list: 'ledger.ledgers',
@@ -186,15 +202,22 @@ export class LedgerRegistry {
   }
 
   /**
-   * Deletes (`deletedAt` an instant) or restores (undefined) every ledger of a bucket, as the reference's bucket
-   * deletion: nothing is erased, the ledgers are not found until restored. Answers how many ledgers it marked;
-   * 0: the bucket holds none. Idempotent, ledger by ledger (a failure midway is finished by a retry).
+   * Deletes (`deletedAt` an instant) or restores (undefined) every ledger of a bucket in one environment, as the
+   * reference's bucket deletion: nothing is erased, the ledgers are not found until restored. A bucket is shared
+   * storage (a table); its membership is per environment, so another environment's ledgers in it are untouched.
+   * Answers how many ledgers it marked; 0: the bucket holds none of the environment's. Idempotent, ledger by
+   * ledger (a failure midway is finished by a retry).
    */
-  async markBucket(bucket: string, deletedAt: string | undefined): Promise<number> {
+  async markBucket(
+    environment: string,
+    bucket: string,
+    deletedAt: string | undefined,
+  ): Promise<number> {
     let marked = 0;
     let cursor: ListQuery['cursor'];
     do {
       const page = await this.bucketMembers(
+        environment,
         { pageSize: 100, ...(cursor ? { cursor } : {}) },
         bucket,
       );
@@ -202,7 +225,7 @@ export class LedgerRegistry {
         await this.doc.send(
           new UpdateCommand({
             TableName: this.table,
-            Key: registryKeys.ledger(name),
+            Key: registryKeys.ledger({ environment, name }),
             ...(deletedAt !== undefined
               ? {
                   UpdateExpression: 'SET deletedAt = if_not_exists(deletedAt, :at)',
@@ -220,13 +243,13 @@ export class LedgerRegistry {
   }
 
   /** Merges keys into the ledger's metadata. */
-  async saveMetadata(name: string, metadata: Record<string, string>): Promise<void> {
+  async saveMetadata(ledger: LedgerRef, metadata: Record<string, string>): Promise<void> {
     const entries = Object.entries(metadata);
     if (entries.length === 0) return;
     await this.doc.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: registryKeys.ledger(name),
+        Key: registryKeys.ledger(ledger),
         UpdateExpression: `SET ${entries.map((_, i) => `metadata.#k${i} = :v${i}`).join(', ')}`,
         ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#k${i}`, k])),
         ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
@@ -235,11 +258,11 @@ export class LedgerRegistry {
     );
   }
 
-  async deleteMetadata(name: string, key: string): Promise<void> {
+  async deleteMetadata(ledger: LedgerRef, key: string): Promise<void> {
     await this.doc.send(
       new UpdateCommand({
         TableName: this.table,
-        Key: registryKeys.ledger(name),
+        Key: registryKeys.ledger(ledger),
         UpdateExpression: 'REMOVE metadata.#k',
         ExpressionAttributeNames: { '#k': key },
         ConditionExpression: 'attribute_exists(pk)',
@@ -250,6 +273,7 @@ export class LedgerRegistry {
 
 function toRecord(item: Record<string, unknown>): LedgerRecord {
   return {
+    environment: String(item.environment),
     id: Number(item.id),
     name: String(item.name),
     bucket: String(item.bucket),

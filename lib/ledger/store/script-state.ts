@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { pairKey, type ScriptStateReads } from '../commands/script-transaction.js';
-import { type ItemKey, ledgerKeys } from './keys.js';
+import { type ItemKey, type LedgerRef, ledgerKeys } from './keys.js';
 import { toAccountState } from './ledger-state.js';
 
 /**
@@ -10,7 +10,7 @@ import { toAccountState } from './ledger-state.js';
  * the sequenced writer's cache for a relayed one.
  */
 export function scriptStateReads(
-  ledger: string,
+  ledger: LedgerRef,
   get: (keys: ItemKey[]) => Promise<Array<Record<string, unknown> | undefined>>,
 ): ScriptStateReads {
   return {
@@ -45,5 +45,5 @@ export function scriptStateReads(
 export const tableScriptState = (
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
 ): ScriptStateReads => scriptStateReads(ledger, (keys) => batchGetInOrder(doc, table, keys));

@@ -13,7 +13,7 @@ export class LedgerStats {
     const { Item } = await this.doc.send(
       new GetCommand({
         TableName: this.tableFor(ledger.bucket),
-        Key: ledgerKeys.head(ledger.name),
+        Key: ledgerKeys.head(ledger),
         ConsistentRead: true,
       }),
     );

@@ -16,7 +16,7 @@ import type { Transaction, VolumesView } from '../domain/transaction.js';
 import type { Bound, TransactionFilter } from '../domain/transaction-filter.js';
 import { accountTransactionIds } from './account-transactions.js';
 import { type Head, headFromItem, isLed } from './head.js';
-import { ledgerKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 import { transactionsAtPointInTime } from './point-in-time-transactions.js';
 import type { LedgerRecord } from './registry.js';
 import { unsettledTransactionItems } from './unsettled-transactions.js';
@@ -54,14 +54,18 @@ export class TransactionReads {
   private async settleStopped(table: string, ledger: LedgerRecord): Promise<void> {
     if (!this.settle) return;
     const { Item } = await this.doc.send(
-      new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger.name) }),
+      new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger) }),
     );
     const head = Item ? headFromItem(Item) : undefined;
     if (head?.pendingResults && !isLed(head, this.settle.now()))
       await this.settle.run(ledger, table, head);
   }
 
-  private async byIds(table: string, ledger: string, ids: number[]): Promise<StoredTransaction[]> {
+  private async byIds(
+    table: string,
+    ledger: LedgerRef,
+    ids: number[],
+  ): Promise<StoredTransaction[]> {
     const items = await batchGetInOrder(
       this.doc,
       table,
@@ -74,12 +78,12 @@ export class TransactionReads {
 
   async get(ledger: LedgerRecord, id: number): Promise<StoredTransaction | undefined> {
     const table = this.tableFor(ledger.bucket);
-    return (await this.item(table, ledger.name, id)) ?? this.unsettled(table, ledger.name, id);
+    return (await this.item(table, ledger, id)) ?? this.unsettled(table, ledger, id);
   }
 
   private async item(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     id: number,
   ): Promise<StoredTransaction | undefined> {
     const { Item } = await this.doc.send(
@@ -99,7 +103,7 @@ export class TransactionReads {
    */
   private async unsettled(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     id: number,
   ): Promise<StoredTransaction | undefined> {
     const { items, lastTxId } = await unsettledTransactionItems(this.doc, table, ledger, [id]);
@@ -230,7 +234,7 @@ export class TransactionReads {
     const { Item } = await this.doc.send(
       new GetCommand({
         TableName: page.table,
-        Key: ledgerKeys.reference(page.ledger.name, reference),
+        Key: ledgerKeys.reference(page.ledger, reference),
         ConsistentRead: true,
       }),
     );
@@ -254,7 +258,7 @@ export class TransactionReads {
         IndexName: 'gsi1',
         KeyConditionExpression: `gsi1pk = :p${range.condition ? ` AND ${range.condition}` : ''}`,
         ExpressionAttributeValues: {
-          ':p': ledgerKeys.transactionsByTime(page.ledger.name),
+          ':p': ledgerKeys.transactionsByTime(page.ledger),
           ...range.values,
         },
       },
@@ -271,7 +275,7 @@ export class TransactionReads {
     const ids = await accountTransactionIds(
       this.doc,
       table,
-      ledger.name,
+      ledger,
       filter.address,
       filter.role,
       query,
@@ -282,7 +286,7 @@ export class TransactionReads {
       },
     );
     // A page of the account's ids, less those `keep` leaves out: it may be short, its cursor resumes after it.
-    const found = await this.byIds(table, ledger.name, ids.data);
+    const found = await this.byIds(table, ledger, ids.data);
     return { ...ids, data: keep ? found.filter((t) => keep(t.tx)) : found };
   }
 
@@ -297,7 +301,7 @@ export class TransactionReads {
           TableName: table,
           KeyConditionExpression: 'pk = :p',
           ExpressionAttributeValues: {
-            ':p': ledgerKeys.transactionMetadataPartition(ledger.name, filter.key, filter.value),
+            ':p': ledgerKeys.transactionMetadataPartition(ledger, filter.key, filter.value),
           },
           ConsistentRead: true,
         },
@@ -308,7 +312,7 @@ export class TransactionReads {
       (item) => Number(item.txId),
     );
     // The index holds no timestamp: transactions dated after the point in time are left out once read.
-    return { ...ids, data: (await this.byIds(table, ledger.name, ids.data)).filter(dated) };
+    return { ...ids, data: (await this.byIds(table, ledger, ids.data)).filter(dated) };
   }
 
   private byId(page: PageContext): Promise<Page<StoredTransaction>> {
@@ -316,7 +320,7 @@ export class TransactionReads {
       input: {
         TableName: page.table,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(page.ledger.name) },
+        ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(page.ledger) },
         ConsistentRead: true,
       },
       keyAttributes: ['pk', 'sk'],

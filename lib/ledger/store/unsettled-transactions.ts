@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createdTransactionItems } from './batch-settle.js';
 import { headFromItem } from './head.js';
-import { ledgerKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 import { readLogRange } from './log-pages.js';
 
 /**
@@ -12,7 +12,7 @@ import { readLogRange } from './log-pages.js';
 export async function unsettledTransactionItems(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: string,
+  ledger: LedgerRef,
   ids: readonly number[],
 ): Promise<{ items: Map<number, Record<string, unknown>>; lastTxId: number }> {
   const items = new Map<number, Record<string, unknown>>();

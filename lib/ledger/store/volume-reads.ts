@@ -7,7 +7,7 @@ import type { AddressFilter } from '../domain/account-filter.js';
 import { groupOf, type VolumeCandidate } from '../domain/query/volume-query.js';
 import { accountIndexQuery, readVolumes, toAccountRecord } from './account-items.js';
 import { insertionCut } from './insertion-cut.js';
-import { ledgerKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 import { movesInRange } from './moves-in-range.js';
 import { PointInTimeVolumes } from './point-in-time-volumes.js';
 import type { LedgerRecord } from './registry.js';
@@ -71,7 +71,7 @@ export class VolumeReads {
     const page = await queryPage(
       this.doc,
       {
-        input: accountIndexQuery(table, ledger.name, filter),
+        input: accountIndexQuery(table, ledger, filter),
         keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
         list: `ledger.volumes.${ledger.name}`,
         ascending: true,
@@ -82,10 +82,10 @@ export class VolumeReads {
     );
     const rowsOf = async (accounts: AccountRecord[]) => {
       const rows = !window
-        ? await this.currentRows(table, ledger.name, accounts)
+        ? await this.currentRows(table, ledger, accounts)
         : window.clock === 'insertion'
           ? await this.insertedRows(ledger, accounts, window)
-          : await this.windowRows(table, ledger.name, accounts, window);
+          : await this.windowRows(table, ledger, accounts, window);
       if (!options.keep) return rows;
       const byAddress = new Map(accounts.map((a) => [a.address, a]));
       // Rows the query leaves out (a page may then hold fewer rows than accounts, as with a window).
@@ -99,7 +99,7 @@ export class VolumeReads {
       ...page,
       data: await this.groupedRows(
         table,
-        ledger.name,
+        ledger,
         page.data,
         previous,
         filter,
@@ -117,7 +117,7 @@ export class VolumeReads {
    */
   private async groupedRows(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     accounts: AccountRecord[],
     previous: string | undefined,
     filter: AddressFilter | undefined,
@@ -158,7 +158,7 @@ export class VolumeReads {
     return rows;
   }
 
-  private async accountExists(table: string, ledger: string, address: string): Promise<boolean> {
+  private async accountExists(table: string, ledger: LedgerRef, address: string): Promise<boolean> {
     const { Item } = await this.doc.send(
       new GetCommand({
         TableName: table,
@@ -173,7 +173,7 @@ export class VolumeReads {
   /** The accounts of group `g` within the listing's address range: `g` (when listed) and every `g:...`. */
   private async groupMembers(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     group: string,
     filter: AddressFilter | undefined,
     listed: AccountRecord,
@@ -249,7 +249,7 @@ export class VolumeReads {
 
   private async currentRows(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     accounts: AccountRecord[],
   ): Promise<VolumeRow[]> {
     const volumes = await readVolumes(this.doc, table, ledger, accounts);
@@ -268,7 +268,7 @@ export class VolumeReads {
 
   private async windowRows(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     accounts: AccountRecord[],
     window: Window,
   ): Promise<VolumeRow[]> {
@@ -290,7 +290,7 @@ export class VolumeReads {
 
   private async movedInWindow(
     table: string,
-    ledger: string,
+    ledger: LedgerRef,
     account: string,
     asset: string,
     volume: Record<string, unknown> | undefined,

@@ -124,7 +124,7 @@ export class LedgerWriter {
     table: string,
     reads: ItemKey[],
   ): Promise<Snapshot | 'retry'> {
-    const headKey = ledgerKeys.head(ledger.name);
+    const headKey = ledgerKeys.head(ledger);
     const keys = dedupe([headKey, ...reads]);
     if (keys.length > MAX_TRANSACTION_ITEMS) {
       throw new ValidationError(
@@ -167,7 +167,7 @@ export class LedgerWriter {
   ): Promise<Mapping | undefined | 'stale'> {
     return head.mappingVersion === undefined
       ? undefined
-      : this.mappings.load(table, ledger.name, head.mappingVersion);
+      : this.mappings.load(table, ledger, head.mappingVersion);
   }
 
   private async attempt<T>(
@@ -180,8 +180,8 @@ export class LedgerWriter {
       ledger,
       table,
       requests.flatMap((r) => [
-        ...(r.idempotency ? [idempotencyKeyOf(ledger.name, r)!] : []),
-        ...readKeys(ledger.name, r.reads),
+        ...(r.idempotency ? [idempotencyKeyOf(ledger, r)!] : []),
+        ...readKeys(ledger, r.reads),
       ]),
     );
     if (snapshot === 'retry') return 'retry';
@@ -204,7 +204,7 @@ export class LedgerWriter {
       await commitWrites(
         this.options.doc,
         table,
-        ledgerKeys.head(ledger.name),
+        ledgerKeys.head(ledger),
         snapshot.head,
         head,
         writes,
@@ -230,24 +230,19 @@ export class LedgerWriter {
       item: {
         Put: {
           TableName: table,
-          Item: mappingItem(
-            ledger.name,
-            version,
-            mappingJson(decision.mapping),
-            formatInstant(now),
-          ),
+          Item: mappingItem(ledger, version, mappingJson(decision.mapping), formatInstant(now)),
         },
       },
     };
     const head: Head = { ...initial, mappingVersion: version };
     if (
-      await commitWrites(this.options.doc, table, ledgerKeys.head(ledger.name), initial, head, [
+      await commitWrites(this.options.doc, table, ledgerKeys.head(ledger), initial, head, [
         mappingWrite,
       ])
     )
       return 'retry';
     // This container's next writes need not read back what it just wrote.
-    this.mappings.remember(table, ledger.name, version, decision.mapping);
+    this.mappings.remember(table, ledger, version, decision.mapping);
     return decision.result;
   }
 }

@@ -1,0 +1,26 @@
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { registryKeys } from './keys.js';
+
+/**
+ * Whether an environment has any ledger, for the platform service's "delete an environment only when empty"
+ * (docs/decisions.md, "Environments"): one read of the environment's ledgers list (gsi1 of the registry, in the
+ * default ledger table `table`), Limit 1. A ledger of a deleted bucket still counts: it is marked, not erased,
+ * and can be restored.
+ */
+export async function ledgersExist(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  environment: string,
+): Promise<boolean> {
+  const { Items = [] } = await doc.send(
+    new QueryCommand({
+      TableName: table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :p',
+      ExpressionAttributeValues: { ':p': registryKeys.listPartition(environment) },
+      ProjectionExpression: 'pk',
+      Limit: 1,
+    }),
+  );
+  return Items.length > 0;
+}

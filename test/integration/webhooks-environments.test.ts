@@ -431,9 +431,8 @@ describe('dispatch by environment', () => {
 describe('the environment probe', () => {
   it('says whether an environment has a webhook config, from its own list only', async () => {
     const env = `probe-${randomBytes(3).toString('hex')}`;
-    const call = (await import('../support/environment-tokens.js')).environmentToken;
     expect(await webhookConfigsExist(runtime.doc, table, env)).toBe(false);
-    const token = await call(runtime, env);
+    const token = await environmentToken(runtime, env);
     const app = createWebhooksApp(runtime, { documents: generatedDocuments });
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const created = await app.request('/api/webhooks/configs', {

@@ -9,8 +9,9 @@ import { environmentOfKey, withoutEnvironment } from '../../environments/key-sco
  * `L#<ledger>#LOG` / `L#<ledger>` on this branch, and log-events.ts parses exactly those. So, for now, an
  * unprefixed item is the default environment's, and a prefixed one is handed on without its prefix. Once the
  * ledger writes `E#<env>#L#...` and log-events.ts reads it, this becomes: no environment → MalformedEventError
- * (as for the events table), and the image passes unchanged (test/integration/webhooks-environments.test.ts
- * and record-events.test.ts say which expectations flip).
+ * (as for the events table), and the image passes unchanged. Expectations that flip then: the unprefixed log
+ * item at the end of test/integration/webhooks-environments.test.ts's dispatch test (→ a batch item failure), and
+ * the unprefixed ledger items of webhooks-dispatch.test.ts (→ prefixed with `E#default#`).
  */
 export function ledgerImageInEnvironment(image: Record<string, unknown>): {
   environment: string;

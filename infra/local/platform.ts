@@ -31,7 +31,7 @@ import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
 import { dispatchBatch } from '../../lib/webhooks/dispatch/dispatch-batch.js';
 import { DeliveryQueue } from '../../lib/webhooks/store/delivery-queue.js';
-import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
+import { pendingDeliveriesOfEveryEnvironment } from '../../lib/webhooks/store/pending-everywhere.js';
 import {
   createDeliverDeps,
   createDispatchDeps,
@@ -265,7 +265,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       const deps = createDispatchDeps(settings, clients);
       // The queue is in memory: pending deliveries whose messages a restart lost get one again, before anything runs.
       await requeuePendingDeliveries(
-        new DeliveryStore({ doc: runtime.doc, table: settings.table }),
+        pendingDeliveriesOfEveryEnvironment(runtime.doc, settings.table),
         new DeliveryQueue({ sqs: sqsClient, queueUrl: settings.queueUrl }),
       );
       // The events table's stream and every ledger table's, each as its own event source mapping would.

@@ -26,13 +26,16 @@ export function createPaymentsApp(
   const { tables } = runtime.config;
   // Amounts are read back as bigint (rule 1): this service has its own document client for that.
   const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
-  const store = new PaymentStore({
-    doc,
-    table: tables.payments,
-    eventsTable: tables.events,
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.sleep ? { sleep: options.sleep } : {}),
-  });
+  // Each request's payments are those of its token's environment (`environmentOf`, routes/payments.ts).
+  const storeOf = (environment: string) =>
+    new PaymentStore({
+      doc,
+      table: tables.payments,
+      eventsTable: tables.events,
+      environment,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    });
   // The 501s come before the bearer check: they reveal nothing but the API's shape, and SDK 7.0.1 sends no token
   // for some of those operations (it declares no security on them).
   const app = createProtectedApp('payments', runtime, {
@@ -45,6 +48,6 @@ export function createPaymentsApp(
     },
   });
   serverInfoRoute(app, 'payments');
-  paymentRoutes(app, { store });
+  paymentRoutes(app, { storeOf });
   return app;
 }

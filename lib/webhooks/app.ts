@@ -6,16 +6,13 @@ import { createProtectedApp } from '../runtime/protected-app.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
 import { serverInfoRoute } from '../runtime/server-info.js';
 import { createSqsClient } from '../sqs/client.js';
-import { DeliveryReplays } from './commands/replay.js';
 import { configSchemas } from './domain/config.js';
+import { webhooksScope } from './environment-stores.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { configRoutes } from './routes/configs.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { webhooksDocument } from './routes/schemas.js';
-import { ConfigStore } from './store/config-store.js';
 import { DeliveryQueue } from './store/delivery-queue.js';
-import { DeliveryStore } from './store/delivery-store.js';
-import { ReplayRequests } from './store/replay-requests.js';
 
 export interface WebhooksAppOptions {
   /** Where its OpenAPI document comes from (lib/openapi/document-source.ts). */
@@ -24,21 +21,25 @@ export interface WebhooksAppOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The webhooks service (docs/api.md §4): configurations and deliveries. */
+/**
+ * The webhooks service (docs/api.md §4): configurations and deliveries, each request in the environment its token
+ * names and no other (`environmentOf`, `webhooksScope`).
+ */
 export function createWebhooksApp(
   runtime: ServiceRuntime,
   options: WebhooksAppOptions,
 ): Hono<AppEnv> {
   const now = options.now ?? Date.now;
-  const table = runtime.config.tables.webhooks;
-  const store = new ConfigStore({
+  const queueUrl = runtime.config.queues.deliveries;
+  const scope = webhooksScope({
     doc: runtime.doc,
-    table,
-    ...(options.now ? { now: options.now } : {}),
+    table: runtime.config.tables.webhooks,
+    queue: queueUrl
+      ? new DeliveryQueue({ sqs: createSqsClient(runtime.config.sqs), queueUrl })
+      : undefined,
+    now,
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
-  const deliveries = new DeliveryStore({ doc: runtime.doc, table });
-  const queueUrl = runtime.config.queues.deliveries;
   const app = createProtectedApp('webhooks', runtime, {
     beforeAuth: (a) =>
       serveDocument(a, webhooksDocument, {
@@ -48,27 +49,11 @@ export function createWebhooksApp(
   });
   serverInfoRoute(app, 'webhooks');
   configRoutes(app, {
-    deliveries,
-    store,
+    scope,
     schemas: configSchemas(runtime.config.stage),
     secretOverlapSeconds: runtime.config.webhooks.secretOverlapSeconds,
   });
-  configTestRoutes(app, {
-    configs: store,
-    allowLoopback: runtime.config.webhooks.allowLoopback,
-    now,
-  });
-  deliveryRoutes(app, {
-    deliveries,
-    replays: new DeliveryReplays({
-      deliveries,
-      configs: store,
-      queue: queueUrl
-        ? new DeliveryQueue({ sqs: createSqsClient(runtime.config.sqs), queueUrl })
-        : undefined,
-      requests: new ReplayRequests({ doc: runtime.doc, table, now }),
-      now,
-    }),
-  });
+  configTestRoutes(app, { scope, allowLoopback: runtime.config.webhooks.allowLoopback, now });
+  deliveryRoutes(app, { scope });
   return app;
 }

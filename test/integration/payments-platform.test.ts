@@ -126,7 +126,7 @@ describe('payments through the local platform', () => {
     for (const [i, envelope] of envelopes.entries()) {
       expect(v.safeParse(envelopeSchema, envelope).success).toBe(true);
       expect(v.safeParse(savedPaymentPayloadSchema, envelope.payload).success).toBe(true);
-      expect(rows[i]!.pk).toBe(`EVENT#${envelope.id}`);
+      expect(rows[i]!.pk).toBe(`E#default#EVENT#${envelope.id}`);
     }
     expect(envelopes[0]!.payload.amount).toBe(BigInt(amount));
     expect(envelopes.map((e) => e.payload.status)).toEqual(['PENDING', 'SUCCEEDED', 'SUCCEEDED']);
@@ -135,7 +135,7 @@ describe('payments through the local platform', () => {
     const { Item } = await doc.send(
       new GetCommand({
         TableName: platform.env.PAYMENTS_TABLE!,
-        Key: { pk: `PAYMENT#${id}`, sk: 'PAYMENT' },
+        Key: { pk: `E#default#PAYMENT#${id}`, sk: 'PAYMENT' },
         ConsistentRead: true,
       }),
     );

@@ -26,7 +26,7 @@ const MAX_38 = 10n ** 38n - 1n;
 /** The stored payment item (with its version), read straight from the table. */
 async function storedItem(id: string) {
   return (await scanTable(runtime, runtime.config.tables.payments)).find(
-    (i) => i.pk === `PAYMENT#${id}`,
+    (i) => i.pk === `E#default#PAYMENT#${id}`,
   );
 }
 
@@ -65,7 +65,7 @@ describe('POST /v3/payments: create', () => {
     const item = await storedItem(id);
     expect(item).toMatchObject({
       sk: 'PAYMENT',
-      gsi1pk: 'PAYMENTS',
+      gsi1pk: 'E#default#PAYMENTS',
       gsi1sk: `2026-11-22T10:04:05.123456Z#${id}`,
       version: 1n,
       amount: 1000n,
@@ -79,7 +79,7 @@ describe('POST /v3/payments: create', () => {
       paymentVersion: 1n,
       date: envelope.date,
     });
-    expect(row.pk).toBe(`EVENT#${envelope.id}`);
+    expect(row.pk).toBe(`E#default#EVENT#${envelope.id}`);
     expect(Number(row.expiresAt)).toBeGreaterThan(Date.now() / 1000 + 6 * 24 * 3600);
     expect(v.safeParse(envelopeSchema, envelope).success).toBe(true);
     expect(v.safeParse(savedPaymentPayloadSchema, envelope.payload).success).toBe(true);
@@ -372,7 +372,9 @@ describe('GET /v3/payments', () => {
     // Index items hold only ids: the old status partitions are gone, nothing else is left behind.
     const items = await scanTable(ownRuntime, ownRuntime.config.tables.payments);
     expect(
-      items.filter((i) => i.id === ids.p4 && String(i.pk).startsWith('PAYMENTS#status=PENDING')),
+      items.filter(
+        (i) => i.id === ids.p4 && String(i.pk).startsWith('E#default#PAYMENTS#status=PENDING'),
+      ),
     ).toEqual([]);
     expect(items.filter((i) => i.id === ids.p4)).toHaveLength(1 + 7);
   });

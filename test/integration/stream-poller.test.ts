@@ -31,11 +31,11 @@ const put = (id: string) =>
   dynamo.send(
     new PutItemCommand({
       TableName: table,
-      Item: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
+      Item: { pk: { S: `E#default#EVENT#${id}` }, sk: { S: 'EVENT' } },
     }),
   );
 const idsOf = (records: _Record[]) =>
-  records.map((r) => r.dynamodb?.NewImage?.pk?.S?.slice('EVENT#'.length));
+  records.map((r) => r.dynamodb?.NewImage?.pk?.S?.slice('E#default#EVENT#'.length));
 
 async function until(check: () => boolean, ms = 10_000) {
   const deadline = Date.now() + ms;
@@ -56,7 +56,7 @@ describe('stream poller', () => {
       backoffMs: 20,
       handler: async (records): Promise<StreamBatchResult> => {
         calls.push(idsOf(records));
-        const second = records.find((r) => r.dynamodb?.NewImage?.pk?.S === 'EVENT#b');
+        const second = records.find((r) => r.dynamodb?.NewImage?.pk?.S === 'E#default#EVENT#b');
         if (second && failOnce) {
           failOnce = false;
           return { batchItemFailures: [{ itemIdentifier: second.dynamodb!.SequenceNumber! }] };
@@ -116,7 +116,7 @@ describe('stream poller', () => {
       dynamo.send(
         new PutItemCommand({
           TableName: own,
-          Item: { pk: { S: `EVENT#${id}` }, sk: { S: 'EVENT' } },
+          Item: { pk: { S: `E#default#EVENT#${id}` }, sk: { S: 'EVENT' } },
         }),
       );
     const saved = new Map<string, string>();

@@ -78,12 +78,16 @@ async function created(overrides: Record<string, unknown> = {}) {
 }
 const items = () => scanTable(runtime, runtime.config.tables.webhooks);
 const storedConfig = async (id: string) =>
-  (await items()).find((i) => i.pk === `CONFIG#${id}` && i.sk === 'CONFIG');
+  (await items()).find((i) => i.pk === `E#default#CONFIG#${id}` && i.sk === 'CONFIG');
 /** The subscription items of one config: kind → active. */
 async function subscriptions(id: string): Promise<Record<string, boolean>> {
-  const subs = (await items()).filter((i) => String(i.pk).startsWith('SUB#') && i.sk === id);
+  const subs = (await items()).filter(
+    (i) => String(i.pk).startsWith('E#default#SUB#') && i.sk === id,
+  );
   for (const s of subs) expect(s.configId).toBe(id);
-  return Object.fromEntries(subs.map((s) => [String(s.pk).slice(4), s.active as boolean]));
+  return Object.fromEntries(
+    subs.map((s) => [String(s.pk).slice('E#default#SUB#'.length), s.active as boolean]),
+  );
 }
 
 beforeAll(async () => {
@@ -128,7 +132,7 @@ describe('POST /configs', () => {
 
     const item = await storedConfig(config.id);
     expect(item).toMatchObject({
-      gsi1pk: 'CONFIGS',
+      gsi1pk: 'E#default#CONFIGS',
       gsi1sk: `2026-11-22T10:00:00.000000Z#${config.id}`,
       version: 1n,
       secret: config.secret,
@@ -140,7 +144,7 @@ describe('POST /configs', () => {
       'payments.saved_payment': true,
     });
     const endpointItems = (await items()).filter(
-      (i) => String(i.pk).startsWith('CONFIGS#endpoint=') && i.configId === config.id,
+      (i) => String(i.pk).startsWith('E#default#CONFIGS#endpoint=') && i.configId === config.id,
     );
     expect(endpointItems).toHaveLength(1);
     expect(endpointItems[0]!.sk).toBe(item!.gsi1sk);
@@ -506,7 +510,7 @@ describe('GET /configs and /configs/<id>', () => {
     );
     expect(byNew.body.cursor.data.map((c: any) => c.id)).toEqual([ids[4]]);
     const endpointItems = (await scanTable(listRuntime, listRuntime.config.tables.webhooks)).filter(
-      (i) => String(i.pk).startsWith('CONFIGS#endpoint='),
+      (i) => String(i.pk).startsWith('E#default#CONFIGS#endpoint='),
     );
     expect(endpointItems).toHaveLength(5);
   });
@@ -768,7 +772,8 @@ describe('DELETE /configs/<id>', () => {
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
     const left = (await items()).filter(
-      (i) => i.pk === `CONFIG#${config.id}` || i.sk === config.id || i.configId === config.id,
+      (i) =>
+        i.pk === `E#default#CONFIG#${config.id}` || i.sk === config.id || i.configId === config.id,
     );
     expect(left).toEqual([]);
     expect((await call('GET', `/configs/${config.id}`)).status).toBe(404);

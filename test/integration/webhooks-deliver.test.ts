@@ -31,6 +31,8 @@ interface Reply {
   headers?: Record<string, string>;
 }
 
+/** These tests deliver in one environment; webhooks-environments.test.ts crosses them. */
+const ENV = 'default';
 const secretOf = () => `whsec_${randomBytes(32).toString('base64')}`;
 // Whole seconds, near real time: the standardwebhooks library checks the timestamp against its own clock.
 const START = Math.floor(Date.now() / 1000) * 1000;
@@ -108,14 +110,20 @@ async function delivery(configId: string, overrides: Partial<Delivery> = {}): Pr
     ...overrides,
   };
   // As the dispatcher creates it: with its filter index items.
-  expect(await new DeliveryStore({ doc: runtime.doc, table }).create(record)).toBe(true);
+  expect(
+    await new DeliveryStore({ doc: runtime.doc, table, environment: ENV }).create(record),
+  ).toBe(true);
   return record;
 }
 
 const stored = async (id: string) =>
   (
     await runtime.doc.send(
-      new GetCommand({ TableName: table, Key: deliveryKeys.delivery(id), ConsistentRead: true }),
+      new GetCommand({
+        TableName: table,
+        Key: deliveryKeys.delivery(ENV, id),
+        ConsistentRead: true,
+      }),
     )
   ).Item as Record<string, any>;
 async function attempts(id: string): Promise<Array<Record<string, any>>> {
@@ -123,7 +131,7 @@ async function attempts(id: string): Promise<Array<Record<string, any>>> {
     new QueryCommand({
       TableName: table,
       KeyConditionExpression: 'pk = :p AND begins_with(sk, :a)',
-      ExpressionAttributeValues: { ':p': `DELIVERY#${id}`, ':a': 'ATTEMPT#' },
+      ExpressionAttributeValues: { ':p': `E#default#DELIVERY#${id}`, ':a': 'ATTEMPT#' },
       ConsistentRead: true,
     }),
   );
@@ -151,7 +159,7 @@ beforeAll(async () => {
   ({ runtime, prefix, env } = await testEnvironment());
   testEnv = env;
   table = env.WEBHOOKS_TABLE!;
-  configs = new ConfigStore({ doc: runtime.doc, table, now: () => clock });
+  configs = new ConfigStore({ doc: runtime.doc, table, environment: ENV, now: () => clock });
   sqsLocal = await startSqsLocal();
   sqs = new SQSClient({
     endpoint: sqsLocal.endpoint,
@@ -193,7 +201,7 @@ describe('deliver', () => {
     const c = await config();
     const d = await delivery(c.id);
     replies.push({ status: 200, body: 'thanks' });
-    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    expect(await run([encodeDeliveryMessage(ENV, d.id)])).toEqual({ batchItemFailures: [] });
 
     expect(received).toHaveLength(1);
     const [{ headers, body }] = received as [Received];
@@ -255,7 +263,7 @@ describe('deliver', () => {
     const c = await config();
     const d = await delivery(c.id);
     replies.push({ status: 500, body: 'x'.repeat(5000) });
-    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    expect(await run([encodeDeliveryMessage(ENV, d.id)])).toEqual({ batchItemFailures: [] });
     expect(await stored(d.id)).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -267,7 +275,7 @@ describe('deliver', () => {
     expect(first[0]!.responsePreview).toHaveLength(4096);
 
     const messages = await queued();
-    expect(messages).toEqual([{ body: encodeDeliveryMessage(d.id), delaySeconds: 5 }]);
+    expect(messages).toEqual([{ body: encodeDeliveryMessage(ENV, d.id), delaySeconds: 5 }]);
 
     clock = START + 5000;
     expect(await run([messages[0]!.body])).toEqual({ batchItemFailures: [] });
@@ -287,14 +295,14 @@ describe('deliver', () => {
     const c = await config();
     const d = await delivery(c.id);
     replies.push({ status: 503, headers: { 'retry-after': '60' } });
-    await run([encodeDeliveryMessage(d.id)]);
+    await run([encodeDeliveryMessage(ENV, d.id)]);
     expect(await stored(d.id)).toMatchObject({ status: 'pending', nextAttemptAt: START + 60_000 });
     expect((await queued()).map((m) => m.delaySeconds)).toEqual([60]);
 
     // Attempt 3 failed: the next wait is 30 min → 900 s now, the rest when the message arrives early.
     const later = await delivery(c.id, { attempts: 2, nextAttemptAt: START });
     replies.push({ status: 500 });
-    await run([encodeDeliveryMessage(later.id)]);
+    await run([encodeDeliveryMessage(ENV, later.id)]);
     expect(await stored(later.id)).toMatchObject({
       attempts: 3,
       nextAttemptAt: START + 30 * 60_000,
@@ -303,12 +311,12 @@ describe('deliver', () => {
     const sent = received.length;
 
     clock = START + 900_000;
-    expect(await run([encodeDeliveryMessage(later.id)])).toEqual({ batchItemFailures: [] });
+    expect(await run([encodeDeliveryMessage(ENV, later.id)])).toEqual({ batchItemFailures: [] });
     expect(received).toHaveLength(sent); // early: nothing sent, nothing recorded
     expect(await attempts(later.id)).toHaveLength(3 - 2);
     expect((await queued()).map((m) => m.delaySeconds)).toEqual([60, 900, 900]);
     clock = START + 1_799_500;
-    await run([encodeDeliveryMessage(later.id)]);
+    await run([encodeDeliveryMessage(ENV, later.id)]);
     expect((await queued()).map((m) => m.delaySeconds)).toEqual([60, 900, 900, 1]); // rounded up, never early
     expect(received).toHaveLength(sent);
   });
@@ -318,7 +326,7 @@ describe('deliver', () => {
     const d = await delivery(c.id);
     const waiting = await delivery(c.id, { attempts: 2, nextAttemptAt: START + 60_000 });
     replies.push({ status: 410, body: 'gone' });
-    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    expect(await run([encodeDeliveryMessage(ENV, d.id)])).toEqual({ batchItemFailures: [] });
     expect((await configs.get(c.id))!.active).toBe(false);
     expect(await stored(d.id)).toMatchObject({ status: 'failed', attempts: 1 });
     // Cancelled at once, before its own message arrives.
@@ -333,7 +341,7 @@ describe('deliver', () => {
 
     // The config's other pending deliveries are cancelled when their messages arrive.
     const other = await delivery(c.id);
-    await run([encodeDeliveryMessage(other.id)]);
+    await run([encodeDeliveryMessage(ENV, other.id)]);
     expect(await stored(other.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
     expect(received).toHaveLength(1);
   });
@@ -342,7 +350,9 @@ describe('deliver', () => {
     const c = await config({ active: false });
     const d = await delivery(c.id);
     const orphan = await delivery(randomUUID());
-    expect(await run([encodeDeliveryMessage(d.id), encodeDeliveryMessage(orphan.id)])).toEqual({
+    expect(
+      await run([encodeDeliveryMessage(ENV, d.id), encodeDeliveryMessage(ENV, orphan.id)]),
+    ).toEqual({
       batchItemFailures: [],
     });
     expect(received).toEqual([]);
@@ -354,11 +364,11 @@ describe('deliver', () => {
   it('a redelivered message for a finished delivery, or for a missing one, sends nothing', async () => {
     const c = await config();
     const d = await delivery(c.id);
-    await run([encodeDeliveryMessage(d.id)]);
+    await run([encodeDeliveryMessage(ENV, d.id)]);
     expect(received).toHaveLength(1);
-    expect(await run([encodeDeliveryMessage(d.id), encodeDeliveryMessage('0'.repeat(32))])).toEqual(
-      { batchItemFailures: [] },
-    );
+    expect(
+      await run([encodeDeliveryMessage(ENV, d.id), encodeDeliveryMessage(ENV, '0'.repeat(32))]),
+    ).toEqual({ batchItemFailures: [] });
     expect(received).toHaveLength(1);
     expect(await attempts(d.id)).toHaveLength(1);
   });
@@ -366,7 +376,7 @@ describe('deliver', () => {
   it('two concurrent receipts of one message send one attempt', async () => {
     const c = await config();
     const d = await delivery(c.id);
-    const message = encodeDeliveryMessage(d.id);
+    const message = encodeDeliveryMessage(ENV, d.id);
     const results = await Promise.all([run([message]), run([message]), run([message])]);
     expect(results.every((r) => r.batchItemFailures.length === 0)).toBe(true);
     expect(received).toHaveLength(1);
@@ -376,7 +386,7 @@ describe('deliver', () => {
   it('a duplicate of the message read while the attempt is in flight hops instead of sending the next attempt early', async () => {
     const c = await config();
     const d = await delivery(c.id);
-    const message = encodeDeliveryMessage(d.id);
+    const message = encodeDeliveryMessage(ENV, d.id);
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     let posts = 0;
@@ -417,17 +427,29 @@ describe('deliver', () => {
     const result = await deliverBatch(
       [
         { messageId: 'bad-json', body: 'not json' },
-        { messageId: 'good', body: encodeDeliveryMessage(d.id) },
+        { messageId: 'good', body: encodeDeliveryMessage(ENV, d.id) },
         { messageId: 'bad-id', body: '{"deliveryId":"../x"}' },
+        { messageId: 'bad-env', body: JSON.stringify({ environment: 'E#x', deliveryId: d.id }) },
+        { messageId: 'null-env', body: JSON.stringify({ environment: null, deliveryId: d.id }) },
       ],
       deps(),
     );
     expect(result.batchItemFailures).toEqual([
       { itemIdentifier: 'bad-json' },
       { itemIdentifier: 'bad-id' },
+      { itemIdentifier: 'bad-env' },
+      { itemIdentifier: 'null-env' },
     ]);
     expect(received).toHaveLength(1);
     expect(logs.some((l) => l.level === 'error' && l.fields?.messageId === 'bad-json')).toBe(true);
+  });
+
+  it('a message queued before environments (no environment) is read as one of the default environment', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    expect(await run([JSON.stringify({ deliveryId: d.id })])).toEqual({ batchItemFailures: [] });
+    expect(received).toHaveLength(1);
+    expect(await stored(d.id)).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 
   it('during a rotation overlap signs with both secrets; either verifies; after the expiry only the new one', async () => {
@@ -437,7 +459,7 @@ describe('deliver', () => {
       previousSecretExpiresAt: formatInstant(instantFromMs(START + 60_000)),
     });
     const d = await delivery(c.id);
-    await run([encodeDeliveryMessage(d.id)]);
+    await run([encodeDeliveryMessage(ENV, d.id)]);
     const { headers, body } = received[0]!;
     const signatures = String(headers['webhook-signature']).split(' ');
     expect(signatures).toHaveLength(2);
@@ -452,7 +474,7 @@ describe('deliver', () => {
 
     clock = START + 60_000;
     const after = await delivery(c.id);
-    await run([encodeDeliveryMessage(after.id)]);
+    await run([encodeDeliveryMessage(ENV, after.id)]);
     const late = received[1]!;
     expect(String(late.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(
@@ -478,7 +500,7 @@ describe('deliver', () => {
   it('SSRF: a private endpoint is refused before connecting, recorded, and retried on schedule', async () => {
     const c = await config({ endpoint: 'http://10.0.0.1:8080/hook' });
     const d = await delivery(c.id);
-    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    expect(await run([encodeDeliveryMessage(ENV, d.id)])).toEqual({ batchItemFailures: [] });
     const [attempt] = await attempts(d.id);
     expect(attempt).toMatchObject({ attempt: 1 });
     expect(attempt!.statusCode).toBeUndefined();
@@ -494,14 +516,14 @@ describe('deliver', () => {
       lastError: attempt!.error,
     });
     expect(await stored(d.id)).not.toHaveProperty('lastStatusCode');
-    expect(await queued()).toEqual([{ body: encodeDeliveryMessage(d.id), delaySeconds: 5 }]);
+    expect(await queued()).toEqual([{ body: encodeDeliveryMessage(ENV, d.id), delaySeconds: 5 }]);
   });
 
   it('the last attempt failing ends the delivery failed, kept, with no further message', async () => {
     const c = await config();
     const d = await delivery(c.id, { attempts: 7, nextAttemptAt: START - 1 });
     replies.push({ status: 502 });
-    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    expect(await run([encodeDeliveryMessage(ENV, d.id)])).toEqual({ batchItemFailures: [] });
     const item = await stored(d.id);
     expect(item).toMatchObject({ status: 'failed', attempts: 8, body: d.body });
     expect(item.nextAttemptAt).toBeUndefined();
@@ -520,7 +542,7 @@ describe('deliver', () => {
       region: 'us-east-1',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
-    const result = await run([encodeDeliveryMessage(d.id)], {
+    const result = await run([encodeDeliveryMessage(ENV, d.id)], {
       sqs: broken,
       queueUrl: `${sqsLocal.endpoint}/000000000000/no-such-queue`,
     });
@@ -533,9 +555,9 @@ describe('deliver', () => {
     });
     // SQS hands the original message back (visibility timeout): it is early, so it is sent on, not delivered.
     clock = START + 1000;
-    expect(await run([encodeDeliveryMessage(d.id)])).toEqual({ batchItemFailures: [] });
+    expect(await run([encodeDeliveryMessage(ENV, d.id)])).toEqual({ batchItemFailures: [] });
     expect(received).toHaveLength(1);
-    expect(await queued()).toEqual([{ body: encodeDeliveryMessage(d.id), delaySeconds: 4 }]);
+    expect(await queued()).toEqual([{ body: encodeDeliveryMessage(ENV, d.id), delaySeconds: 4 }]);
   });
 
   it('the Lambda handler builds its deps from the environment (SQS_ENDPOINT, STAGE=local allows loopback)', async () => {
@@ -552,13 +574,13 @@ describe('deliver', () => {
     const { handler } = await import('../../functions/deliver.js');
     const event = {
       Records: [
-        { messageId: 'a', body: encodeDeliveryMessage(d.id) },
+        { messageId: 'a', body: encodeDeliveryMessage(ENV, d.id) },
         { messageId: 'b', body: 'junk' },
       ],
     } as unknown as SQSEvent;
     expect(await handler(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'b' }] });
     expect(received).toHaveLength(1);
     expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1 });
-    expect((await queued()).map((m) => m.body)).toEqual([encodeDeliveryMessage(d.id)]);
+    expect((await queued()).map((m) => m.body)).toEqual([encodeDeliveryMessage(ENV, d.id)]);
   });
 });

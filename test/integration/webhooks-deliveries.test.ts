@@ -22,6 +22,8 @@ import { ADMIN, authApp, tokenFor } from '../support/auth.js';
 import { testEnvironment } from '../support/tables.js';
 
 type Reply = { status: number; text: string; body: any };
+/** The admin client's environment; webhooks-environments.test.ts crosses environments. */
+const ENV = 'default';
 
 let runtime: ServiceRuntime;
 let store: DeliveryStore;
@@ -45,7 +47,7 @@ beforeAll(async () => {
   const queues = await ensureQueues(sqs, `d${randomUUID().slice(0, 8)}-`);
   ({ runtime } = await testEnvironment({ SQS_ENDPOINT: sqsLocal.endpoint, ...queues }));
   table = runtime.config.tables.webhooks;
-  store = new DeliveryStore({ doc: runtime.doc, table });
+  store = new DeliveryStore({ doc: runtime.doc, table, environment: ENV });
   const app = createWebhooksApp(runtime, { documents: generatedDocuments });
   const token = await tokenFor(authApp(runtime), ADMIN);
   call = async (method, path, body, headers = {}) => {
@@ -247,8 +249,8 @@ describe('GET /deliveries filters', () => {
     expect(replayed.status, replayed.text).toBe(200);
     expect(await list(`configId=${b}&status=pending`)).toEqual([b1.id]);
     expect(await list(`configId=${b}&status=failed`)).toEqual([]);
-    expect(await partition(filterPartition({ status: 'failed' }))).not.toContain(b1.id);
-    expect(await partition(filterPartition({ status: 'pending' }))).toContain(b1.id);
+    expect(await partition(filterPartition(ENV, { status: 'failed' }))).not.toContain(b1.id);
+    expect(await partition(filterPartition(ENV, { status: 'pending' }))).toContain(b1.id);
     // A second replay while pending: 409, nothing moved.
     expect((await call('POST', `/deliveries/${b1.id}/replay`)).status).toBe(409);
     expect(await list(`configId=${b}&status=pending`)).toEqual([b1.id]);
@@ -278,10 +280,12 @@ describe('deleting or deactivating a config cancels its pending deliveries', () 
       expect((await store.get(pending[0]!.id))!.nextAttemptAt).toBeUndefined();
       expect(await store.get(done.id)).toMatchObject({ status: 'succeeded' });
       expect(await store.get(untouched.id)).toMatchObject({ status: 'pending' });
-      expect(await partition(filterPartition({ configId: config, status: 'pending' }))).toEqual([]);
-      expect(await partition(filterPartition({ configId: config, status: 'cancelled' }))).toEqual(
-        pending.map((d) => d.id).sort(),
-      );
+      expect(
+        await partition(filterPartition(ENV, { configId: config, status: 'pending' })),
+      ).toEqual([]);
+      expect(
+        await partition(filterPartition(ENV, { configId: config, status: 'cancelled' })),
+      ).toEqual(pending.map((d) => d.id).sort());
       expect(await list(`configId=${config}&status=cancelled`)).toHaveLength(3);
       expect(await list(`configId=${other}&status=pending`)).toEqual([untouched.id]);
     });
@@ -312,12 +316,14 @@ describe('deleting or deactivating a config cancels its pending deliveries', () 
     expect((await store.attempts(d.id, { pageSize: 10 })).data).toEqual([
       { deliveryId: d.id, attempt: 1, at: now, durationMs: 5, statusCode: 500 },
     ]);
-    expect(await partition(filterPartition({ configId: config, status: 'pending' }))).toEqual([]);
+    expect(await partition(filterPartition(ENV, { configId: config, status: 'pending' }))).toEqual(
+      [],
+    );
     const { Items = [] } = await runtime.doc.send(
       new QueryCommand({
         TableName: table,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': deliveryKeys.delivery(d.id).pk },
+        ExpressionAttributeValues: { ':p': deliveryKeys.delivery(ENV, d.id).pk },
         ConsistentRead: true,
       }),
     );

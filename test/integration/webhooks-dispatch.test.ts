@@ -6,7 +6,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../infra/local/provision.js';
 import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
-import { outboxRow } from '../../lib/events/outbox.js';
+import { eventKey, outboxRow, parseEventKey } from '../../lib/events/outbox.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { parseInstant, sortableInstant } from '../../lib/time/instant.js';
 import {
@@ -21,6 +21,8 @@ import { deliveryKeys, subscriptionKey } from '../../lib/webhooks/store/keys.js'
 import { testEnvironment } from '../support/tables.js';
 
 const KIND = 'ledger.committed_transactions' as const;
+/** These tests dispatch in one environment; webhooks-environments.test.ts crosses them. */
+const ENV = 'default';
 /** The tests share one table: each uses a kind of its own (dispatch does not check kinds), so their subscriptions never mix. */
 let kind: string = KIND;
 const freshKind = () => (kind = `test.kind_${randomBytes(4).toString('hex')}`);
@@ -64,7 +66,7 @@ async function subscribe(configId: string, active: boolean, forKind: string = ki
   await runtime.doc.send(
     new PutCommand({
       TableName: table,
-      Item: { ...subscriptionKey(forKind, configId), configId, active },
+      Item: { ...subscriptionKey(ENV, forKind, configId), configId, active },
     }),
   );
 }
@@ -84,6 +86,7 @@ function eventRecord(
       idempotencyKey: 'ik',
       date: '2026-11-22T10:00:00.000000Z',
       payload: { ledger: 'main', amount: 12345678901234567890123456789n },
+      environment: ENV,
       nowMs: Date.now(),
       attributes: {},
     });
@@ -97,7 +100,7 @@ function eventRecord(
   };
 }
 
-const eventIdOf = (row: Record<string, unknown>) => String(row.pk).slice('EVENT#'.length);
+const eventIdOf = (row: Record<string, unknown>) => parseEventKey(String(row.pk), 'EVENT')!.id;
 
 async function deliveriesOf(eventId: string, configIds: string[]) {
   const out: Record<string, unknown>[] = [];
@@ -106,7 +109,9 @@ async function deliveriesOf(eventId: string, configIds: string[]) {
       new QueryCommand({
         TableName: table,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': deliveryKeys.delivery(deliveryId(eventId, c)).pk },
+        ExpressionAttributeValues: {
+          ':p': deliveryKeys.delivery(ENV, deliveryId(eventId, c)).pk,
+        },
       }),
     );
     out.push(...Items);
@@ -162,7 +167,7 @@ describe('dispatchBatch', () => {
         status: 'pending',
         attempts: 0,
         body: row.body,
-        gsi1pk: 'DELIVERIES',
+        gsi1pk: 'E#default#DELIVERIES',
       });
       expect(d.gsi1sk).toBe(
         `${sortableInstant(parseInstant(String(d.createdAt), 'createdAt'))}#${d.id}`,
@@ -170,9 +175,9 @@ describe('dispatchBatch', () => {
       expect(d.id).toMatch(/^[0-9a-f]{32}$/);
       // Its filter index items, written in the same transaction.
       for (const pk of [
-        `DELIVERIES#config=${d.configId}`,
-        'DELIVERIES#status=pending',
-        `DELIVERIES#config=${d.configId}#status=pending`,
+        `E#default#DELIVERIES#config=${d.configId}`,
+        'E#default#DELIVERIES#status=pending',
+        `E#default#DELIVERIES#config=${d.configId}#status=pending`,
       ]) {
         const { Item } = await runtime.doc.send(
           new GetCommand({ TableName: table, Key: { pk, sk: d.gsi1sk }, ConsistentRead: true }),
@@ -184,6 +189,8 @@ describe('dispatchBatch', () => {
     expect(String(stored[0]!.body)).toContain('12345678901234567890123456789');
 
     const messages = await drain(deps.queueUrl, 2);
+    // Each message names the delivery's environment with its id.
+    expect(messages.map((m) => decodeDeliveryMessage(m)?.environment)).toEqual([ENV, ENV]);
     const ids = messages.map((m) => decodeDeliveryMessage(m)?.deliveryId);
     expect(
       ids.filter((id) => id === deliveryId(eventId, a) || id === deliveryId(eventId, b)).sort(),
@@ -259,8 +266,7 @@ describe('dispatchBatch', () => {
     await subscribe(config, true);
     const good = eventRecord();
     const bad = eventRecord(kind, 'INSERT', {
-      pk: `EVENT#${randomBytes(16).toString('hex')}`,
-      sk: 'EVENT',
+      ...eventKey(ENV, randomBytes(16).toString('hex')),
       type: kind,
       body: '{not json',
     });
@@ -272,6 +278,29 @@ describe('dispatchBatch', () => {
     expect(await deliveriesOf(eventIdOf(good.row), [config])).toHaveLength(1);
     // Records after the failure are left for the retry, which starts at the failed one.
     expect(await deliveriesOf(eventIdOf(after.row), [config])).toEqual([]);
+  });
+
+  it('reports an event row whose key names no environment (malformed), and stops there', async () => {
+    const deps = await freshDeps();
+    const config = `cfg-${randomBytes(4).toString('hex')}`;
+    await subscribe(config, true);
+    const good = eventRecord();
+    const id = randomBytes(16).toString('hex');
+    const unscoped = eventRecord(kind, 'INSERT', {
+      ...good.row,
+      pk: `EVENT#${id}`,
+    });
+    const invalid = eventRecord(kind, 'INSERT', { ...good.row, pk: `E#Not-An-Env#EVENT#${id}` });
+    expect(await dispatchBatch([good.record, unscoped.record], deps)).toEqual({
+      batchItemFailures: [{ itemIdentifier: unscoped.record.dynamodb!.SequenceNumber }],
+    });
+    expect(await dispatchBatch([invalid.record], deps)).toEqual({
+      batchItemFailures: [{ itemIdentifier: invalid.record.dynamodb!.SequenceNumber }],
+    });
+    // Only the well-keyed event was dispatched: one delivery, one message.
+    expect(await deliveriesOf(eventIdOf(good.row), [config])).toHaveLength(1);
+    expect(await deliveriesOf(id, [config])).toEqual([]);
+    expect(await drain(deps.queueUrl, 1)).toHaveLength(1);
   });
 
   it('reports a record whose messages cannot be sent, and its retry loses nothing', async () => {
@@ -380,7 +409,7 @@ describe('dispatchBatch', () => {
 
   it('sees a config created, deactivated or deleted through the store in the very next batch, cache or not', async () => {
     const deps = await freshDeps({ cacheTtlMs: 60_000 });
-    const store = new ConfigStore({ doc: runtime.doc, table });
+    const store = new ConfigStore({ doc: runtime.doc, table, environment: ENV });
     const now = '2026-11-22T10:00:00.000Z';
     const config = {
       id: `cfg-${randomBytes(4).toString('hex')}`,
@@ -409,6 +438,8 @@ describe('dispatchBatch', () => {
     expect(await batch()).toBe(0);
   });
 
+  // Unprefixed ledger items: the ledger's keys on this branch (lib/webhooks/dispatch/ledger-image.ts, TRANSITIONAL),
+  // read as the default environment's. Prefixed ones: webhooks-environments.test.ts.
   it("reads the ledger tables' streams: events of log and mapping items (INSERT or MODIFY), every other item passed over", async () => {
     const deps = await freshDeps();
     const ledger = `l${randomBytes(4).toString('hex')}`;

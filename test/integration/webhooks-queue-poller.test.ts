@@ -38,6 +38,8 @@ import { encodeDeliveryMessage } from '../../lib/webhooks/store/delivery-queue.j
 import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { testEnvironment } from '../support/tables.js';
 
+/** One environment throughout: the queue's behaviour does not depend on it. */
+const ENV = 'default';
 let runtime: ServiceRuntime;
 let table: string;
 let sqsLocal: SqsLocal;
@@ -54,7 +56,7 @@ const logger: Logger = { log: (level, message) => void logs.push({ level, messag
 beforeAll(async () => {
   ({ runtime } = await testEnvironment());
   table = runtime.config.tables.webhooks;
-  store = new DeliveryStore({ doc: runtime.doc, table });
+  store = new DeliveryStore({ doc: runtime.doc, table, environment: ENV });
   sqsLocal = await startSqsLocal();
   sqs = new SQSClient({
     endpoint: sqsLocal.endpoint,
@@ -136,7 +138,7 @@ async function until(
 
 async function pendingDeliveries(n: number): Promise<Delivery[]> {
   const now = formatInstant(instantFromMs(Date.now()));
-  const config = await new ConfigStore({ doc: runtime.doc, table }).create(
+  const config = await new ConfigStore({ doc: runtime.doc, table, environment: ENV }).create(
     newConfig(
       { endpoint: receiverUrl, eventTypes: ['ledger.committed_transactions'] },
       newConfigId(),
@@ -190,7 +192,7 @@ describe('the deliveries queue on the embedded runtime', () => {
     // Sent before the poller starts, so the first receive takes all four as one batch.
     await send(
       queueUrl,
-      deliveries.map((d) => encodeDeliveryMessage(d.id)),
+      deliveries.map((d) => encodeDeliveryMessage(ENV, d.id)),
     );
     const batches: string[][] = [];
     poller = createQueuePoller({
@@ -218,7 +220,7 @@ describe('the deliveries queue on the embedded runtime', () => {
     expect(batches[0]).toHaveLength(4);
     // The whole crashed batch came back after the visibility timeout; the two already delivered were not sent again.
     expect(batches.slice(1).flat().sort()).toEqual(
-      deliveries.map((d) => encodeDeliveryMessage(d.id)).sort(),
+      deliveries.map((d) => encodeDeliveryMessage(ENV, d.id)).sort(),
     );
     expect(received.filter((id) => deliveries.some((d) => d.id === id)).sort()).toEqual(
       deliveries.map((d) => d.id).sort(),
@@ -235,7 +237,7 @@ describe('the deliveries queue on the embedded runtime', () => {
   it('a message that cannot be processed reaches the DLQ after maxReceiveCount receives; the rest is delivered', async () => {
     const { queueUrl, dlqUrl } = await freshQueue();
     const [good] = await pendingDeliveries(1);
-    await send(queueUrl, ['not a delivery message', encodeDeliveryMessage(good!.id)]);
+    await send(queueUrl, ['not a delivery message', encodeDeliveryMessage(ENV, good!.id)]);
     const seen: string[] = [];
     poller = createQueuePoller({
       sqs,

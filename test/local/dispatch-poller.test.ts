@@ -76,7 +76,7 @@ describe('local dispatch (stream pollers)', () => {
             TableName: platform.env.WEBHOOKS_TABLE!,
             IndexName: 'gsi1',
             KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': 'DELIVERIES' },
+            ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
           }),
         );
         delivery = Items.find((d) => d.configId === configId);
@@ -107,7 +107,7 @@ describe('local dispatch (stream pollers)', () => {
       const { Item: row } = await doc.send(
         new GetCommand({
           TableName: platform.env.EVENTS_TABLE!,
-          Key: { pk: `EVENT#${envelope.id}`, sk: 'EVENT' },
+          Key: { pk: `E#default#EVENT#${envelope.id}`, sk: 'EVENT' },
         }),
       );
       expect(row).toBeUndefined();
@@ -173,7 +173,7 @@ describe('local dispatch (stream pollers)', () => {
               TableName: platform.env.WEBHOOKS_TABLE!,
               IndexName: 'gsi1',
               KeyConditionExpression: 'gsi1pk = :p',
-              ExpressionAttributeValues: { ':p': 'DELIVERIES' },
+              ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
             }),
           );
           const mine = Items.filter((d) => d.configId === configId);
@@ -233,7 +233,7 @@ describe('local dispatch (stream pollers)', () => {
               TableName: platform.env.WEBHOOKS_TABLE!,
               IndexName: 'gsi1',
               KeyConditionExpression: 'gsi1pk = :p',
-              ExpressionAttributeValues: { ':p': 'DELIVERIES' },
+              ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
             }),
           );
           return Items.find((d) => d.configId === configId);
@@ -249,7 +249,7 @@ describe('local dispatch (stream pollers)', () => {
       const { Item: row } = await doc.send(
         new GetCommand({
           TableName: platform.env.EVENTS_TABLE!,
-          Key: { pk: `EVENT#${envelope.id}`, sk: 'EVENT' },
+          Key: { pk: `E#default#EVENT#${envelope.id}`, sk: 'EVENT' },
         }),
       );
       expect(delivery.body).toBe(row?.body);
@@ -285,7 +285,7 @@ describe('local dispatch (stream pollers)', () => {
               TableName: platform.env.WEBHOOKS_TABLE!,
               IndexName: 'gsi1',
               KeyConditionExpression: 'gsi1pk = :p',
-              ExpressionAttributeValues: { ':p': 'DELIVERIES' },
+              ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
             }),
           );
           return Items.find((d) => d.configId === configId);

@@ -12,6 +12,7 @@ import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { newConfig, newConfigId } from '../../lib/webhooks/domain/config.js';
 import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
+import { deliveryKeys } from '../../lib/webhooks/store/keys.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
 
 interface Received {
@@ -226,7 +227,12 @@ describe('webhook delivery on the local platform', () => {
     });
     expect(privateConfig.status).toBe(400);
     const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT! });
-    const legacy = await new ConfigStore({ doc, table: platform.env.WEBHOOKS_TABLE! }).create(
+    // The test client's environment: `default`.
+    const legacy = await new ConfigStore({
+      doc,
+      table: platform.env.WEBHOOKS_TABLE!,
+      environment: 'default',
+    }).create(
       newConfig(
         { endpoint: 'http://10.0.0.1/hook', eventTypes: ['payments.saved_payment'] },
         newConfigId(),
@@ -251,8 +257,7 @@ describe('webhook delivery on the local platform', () => {
       new PutCommand({
         TableName: platform.env.WEBHOOKS_TABLE!,
         Item: {
-          pk: `DELIVERY#${id}`,
-          sk: 'DELIVERY',
+          ...deliveryKeys.delivery('default', id),
           id,
           configId: 'c',
           eventId: 'e',

@@ -111,12 +111,18 @@ describe('recordPayment', () => {
 });
 
 describe('index partitions', () => {
-  it('gives each payment seven distinct partitions, one per filter combination', () => {
-    const parts = indexPartitions({ status: 'PENDING', type: 'PAY-IN', connectorID: 'c' });
+  it('gives each payment seven distinct partitions, one per filter combination, in its environment', () => {
+    const parts = indexPartitions('sandbox-1', {
+      status: 'PENDING',
+      type: 'PAY-IN',
+      connectorID: 'c',
+    });
     expect(parts).toHaveLength(7);
     expect(new Set(parts).size).toBe(7);
-    expect(parts).toContain(filterPartition({ connectorID: 'c', status: 'PENDING' }));
-    expect(parts).toContain('PAYMENTS#status=PENDING#type=PAY-IN#connectorID=c');
+    expect(parts).toContain(filterPartition('sandbox-1', { connectorID: 'c', status: 'PENDING' }));
+    expect(parts).toContain('E#sandbox-1#PAYMENTS#status=PENDING#type=PAY-IN#connectorID=c');
+    for (const part of parts) expect(part.startsWith('E#sandbox-1#PAYMENTS#')).toBe(true);
+    expect(filterPartition('default', { type: 'PAY-IN' })).toBe('E#default#PAYMENTS#type=PAY-IN');
   });
 
   it('never maps two different filters to one partition, whatever the connectorID', () => {
@@ -134,7 +140,7 @@ describe('index partitions', () => {
       fc.property(filter, filter, (a, b) => {
         const same =
           JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
-        expect(filterPartition(a) === filterPartition(b)).toBe(same);
+        expect(filterPartition('default', a) === filterPartition('default', b)).toBe(same);
       }),
     );
   });
@@ -159,16 +165,23 @@ describe('createdAt', () => {
 });
 
 describe('payments.saved_payment event row', () => {
-  it('is a valid envelope whose id depends only on (payment id, version)', () => {
+  it('is a valid envelope whose id depends only on (environment, payment id, version)', () => {
     const payment = recordPayment(
       undefined,
       input({ amount: 10n ** 38n - 1n, metadata: { k: 'v' } }),
     );
-    const row = savedPaymentEventRow(payment, 3, '2026-11-22T10:04:05.5Z', 1_000_000);
-    const again = savedPaymentEventRow(payment, 3, '2027-01-01T00:00:00Z', 2_000_000);
+    const row = savedPaymentEventRow('default', payment, 3, '2026-11-22T10:04:05.5Z', 1_000_000);
+    const again = savedPaymentEventRow('default', payment, 3, '2027-01-01T00:00:00Z', 2_000_000);
     expect(row.pk).toBe(again.pk);
+    expect(String(row.pk)).toMatch(/^E#default#EVENT#[0-9a-f]{32}$/);
     expect(row.pk).not.toBe(
-      savedPaymentEventRow(payment, 4, '2026-11-22T10:04:05.5Z', 1_000_000).pk,
+      savedPaymentEventRow('default', payment, 4, '2026-11-22T10:04:05.5Z', 1_000_000).pk,
+    );
+    // The same payment key in another environment: another row, another event id.
+    const elsewhere = savedPaymentEventRow('sandbox-1', payment, 3, '2026-11-22T10:04:05.5Z', 0);
+    expect(String(elsewhere.pk)).toMatch(/^E#sandbox-1#EVENT#[0-9a-f]{32}$/);
+    expect(String(elsewhere.pk).slice('E#sandbox-1#'.length)).not.toBe(
+      String(row.pk).slice('E#default#'.length),
     );
     expect(row).toMatchObject({
       sk: 'EVENT',

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import * as v from 'valibot';
 import { NotFoundError } from '../../errors/index.js';
+import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
@@ -21,8 +22,14 @@ import { paymentData, paymentPage } from './schemas.js';
 
 const FILTERS = ['status', 'type', 'connectorID'] as const;
 
-/** Payments (docs/api.md §6): create or update, get, list, metadata. */
-export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStore }): void {
+/**
+ * Payments (docs/api.md §6): create or update, get, list, metadata; each in the token's environment, where another
+ * environment's payment is as unknown as one never made, even with the same id.
+ */
+export function paymentRoutes(
+  app: Hono<AppEnv>,
+  { storeOf }: { storeOf: (environment: string) => PaymentStore },
+): void {
   app.post(
     '/v3/payments',
     describe({
@@ -38,7 +45,9 @@ export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStor
   app.post('/v3/payments', async (c) => {
     const input = toPaymentInput(await readJsonBody(c, paymentInputSchema, { parse: parseJson }));
     const id = paymentId(input.connectorID, input.reference, input.type);
-    const { payment } = await store.save(id, (current) => recordPayment(current, input));
+    const { payment } = await storeOf(environmentOf(c)).save(id, (current) =>
+      recordPayment(current, input),
+    );
     return jsonResponse(c, { data: payment }, 201);
   });
 
@@ -53,7 +62,7 @@ export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStor
   );
   app.get('/v3/payments/:id', async (c) => {
     const id = readPaymentId(c.req.param('id'));
-    const payment = await store.get(id);
+    const payment = await storeOf(environmentOf(c)).get(id);
     if (!payment) throw notFound(id);
     return jsonResponse(c, { data: payment });
   });
@@ -72,7 +81,7 @@ export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStor
   app.patch('/v3/payments/:id/metadata', async (c) => {
     const id = readPaymentId(c.req.param('id'));
     const metadata = metadataPatch(await readJsonBody(c, v.unknown()));
-    await store.save(id, (current) => {
+    await storeOf(environmentOf(c)).save(id, (current) => {
       if (!current) throw notFound(id);
       return withMetadata(current, metadata);
     });
@@ -103,7 +112,7 @@ export function paymentRoutes(app: Hono<AppEnv>, { store }: { store: PaymentStor
       Object.fromEntries(FILTERS.filter((f) => params[f] !== undefined).map((f) => [f, params[f]])),
       'query',
     );
-    const page = await store.list(query, filter);
+    const page = await storeOf(environmentOf(c)).list(query, filter);
     return jsonResponse(c, { cursor: page });
   });
 }

@@ -2,11 +2,13 @@ import { outboxRow } from '../../events/outbox.js';
 import type { Payment } from '../domain/payment.js';
 
 /**
- * The events-table row of a `payments.saved_payment`, plus the payment's id and version. The event derives
- * from (payment id, version): a retried attempt writes the same row, and one version of a payment can never
- * produce two events.
+ * The events-table row of a `payments.saved_payment`, plus the payment's id and version, in the payment's
+ * environment. The event derives from (environment, payment id, version): a retried attempt writes the same row,
+ * one version of a payment can never produce two events, and the same payment key in two environments (the same
+ * payment id) gives two distinct events.
  */
 export function savedPaymentEventRow(
+  environment: string,
   payment: Payment,
   version: number,
   date: string,
@@ -14,10 +16,11 @@ export function savedPaymentEventRow(
 ): Record<string, unknown> {
   return outboxRow({
     type: 'payments.saved_payment',
-    seed: `payments/${payment.id}/${version}`,
+    seed: `payments/${environment}/${payment.id}/${version}`,
     idempotencyKey: `${payment.id}/${version}`,
     date,
     payload: payment,
+    environment,
     nowMs,
     attributes: { paymentId: payment.id, paymentVersion: version },
   });

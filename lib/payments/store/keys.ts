@@ -1,8 +1,12 @@
+import { inEnvironment } from '../../environments/key-scope.js';
 import type { PaymentFilter } from '../domain/input.js';
 import type { Payment } from '../domain/payment.js';
 
 /**
- * Keys of the payments table (docs/data-model.md).
+ * Keys of the payments table (docs/data-model.md). Every partition key, of the table and of gsi1, starts with
+ * `E#<environment>#` (`inEnvironment`, docs/decisions.md "Environments"): an environment's payments and their
+ * index items are partitions of their own. The same (connectorID, reference, type) in two environments is two
+ * payments with the same id in different partitions. The layouts below are written without that prefix.
  *
  * - Payment: `PAYMENT#<id>` / `PAYMENT`, on gsi1 `PAYMENTS` / `<sortable createdAt>#<id>` (the unfiltered list).
  * - Filter index items: one per non-empty combination of (status, type, connectorID) — seven per payment —
@@ -13,25 +17,31 @@ import type { Payment } from '../domain/payment.js';
  *   Enum values cannot contain `#` or `=`, and connectorID (free text) always comes last, so the encoding is
  *   unambiguous.
  */
-export const paymentKey = (id: string) => ({ pk: `PAYMENT#${id}`, sk: 'PAYMENT' });
+export const paymentKey = (environment: string, id: string) => ({
+  pk: inEnvironment(environment, `PAYMENT#${id}`),
+  sk: 'PAYMENT',
+});
 
-export const PAYMENTS_BY_CREATION = 'PAYMENTS';
+/** gsi1: an environment's payments, newest first. */
+export const paymentsByCreation = (environment: string): string =>
+  inEnvironment(environment, 'PAYMENTS');
 
 export const creationSort = (sortableCreatedAt: string, id: string) => `${sortableCreatedAt}#${id}`;
 
 const FILTER_ORDER = ['status', 'type', 'connectorID'] as const;
 
 /** The index partition of one combination of filter values (at least one set). */
-export function filterPartition(filter: PaymentFilter): string {
+export function filterPartition(environment: string, filter: PaymentFilter): string {
   const parts = FILTER_ORDER.filter((name) => filter[name] !== undefined).map(
     (name) => `${name}=${filter[name]}`,
   );
   if (parts.length === 0) throw new Error('filterPartition needs at least one filter');
-  return `PAYMENTS#${parts.join('#')}`;
+  return inEnvironment(environment, `PAYMENTS#${parts.join('#')}`);
 }
 
 /** Every index partition a payment belongs to: one per non-empty subset of its filter values. */
 export function indexPartitions(
+  environment: string,
   payment: Pick<Payment, 'status' | 'type' | 'connectorID'>,
 ): string[] {
   const partitions: string[] = [];
@@ -40,7 +50,7 @@ export function indexPartitions(
     FILTER_ORDER.forEach((name, bit) => {
       if (mask & (1 << bit)) filter[name] = payment[name] as never;
     });
-    partitions.push(filterPartition(filter));
+    partitions.push(filterPartition(environment, filter));
   }
   return partitions;
 }

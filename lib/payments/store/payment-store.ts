@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { requireCursorPartition } from '../../dynamo/cursor-partition.js';
 import { commitUnlessRaced, retryRaces } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { TransactItem } from '../../dynamo/transact-item.js';
@@ -12,8 +13,8 @@ import {
   creationSort,
   filterPartition,
   indexPartitions,
-  PAYMENTS_BY_CREATION,
   paymentKey,
+  paymentsByCreation,
 } from './keys.js';
 
 /**
@@ -31,6 +32,8 @@ export const PAYMENTS_LIST = 'payments';
 export interface PaymentStoreOptions {
   doc: DynamoDBDocumentClient;
   table: string;
+  /** The environment whose payments this store reads and writes: every key it builds is in it. */
+  environment: string;
   eventsTable: string;
   now?: () => number;
   /** Waits between attempts (tests make it instant). */
@@ -45,7 +48,7 @@ export interface SaveOutcome {
 }
 
 /**
- * The payments table. Every change is one TransactWriteItems: the payment (conditional on the version read, or
+ * One environment's payments in the payments table. Every change is one TransactWriteItems: the payment (conditional on the version read, or
  * on not existing yet), the filter index items that move with it, and its `payments.saved_payment` event row.
  * A lost race (condition failed, transaction conflict) is read and decided again, a bounded number of times.
  */
@@ -96,12 +99,14 @@ export class PaymentStore {
 
   /** Newest first by creation, over gsi1 (no filter) or the index partition of the filters given. */
   async list(query: ListQuery, filter: PaymentFilter): Promise<Page<Payment>> {
-    const { table } = this.options;
+    const { table, environment } = this.options;
     const filters = Object.fromEntries(
       Object.entries(filter).filter(([, v]) => v !== undefined),
     ) as Record<string, string>;
     const paging = { list: PAYMENTS_LIST, ascending: false, filters };
     if (Object.keys(filters).length === 0) {
+      const partition = paymentsByCreation(environment);
+      requireCursorPartition(query, 'gsi1pk', partition);
       return queryPage(
         this.options.doc,
         {
@@ -109,7 +114,7 @@ export class PaymentStore {
             TableName: table,
             IndexName: 'gsi1',
             KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': PAYMENTS_BY_CREATION },
+            ExpressionAttributeValues: { ':p': partition },
           },
           keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
           ...paging,
@@ -118,13 +123,15 @@ export class PaymentStore {
         (item) => fromItem(item).payment,
       );
     }
+    const partition = filterPartition(environment, filter);
+    requireCursorPartition(query, 'pk', partition);
     const ids = await queryPage(
       this.options.doc,
       {
         input: {
           TableName: table,
           KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': filterPartition(filter) },
+          ExpressionAttributeValues: { ':p': partition },
           ConsistentRead: true,
         },
         keyAttributes: ['pk', 'sk'],
@@ -133,7 +140,11 @@ export class PaymentStore {
       query,
       (item) => String(item.id),
     );
-    const items = await batchGetInOrder(this.options.doc, table, ids.data.map(paymentKey));
+    const items = await batchGetInOrder(
+      this.options.doc,
+      table,
+      ids.data.map((id) => paymentKey(environment, id)),
+    );
     return {
       ...ids,
       data: items
@@ -144,7 +155,11 @@ export class PaymentStore {
 
   private async read(id: string): Promise<{ payment: Payment; version: number } | undefined> {
     const { Item } = await this.options.doc.send(
-      new GetCommand({ TableName: this.options.table, Key: paymentKey(id), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.options.table,
+        Key: paymentKey(this.options.environment, id),
+        ConsistentRead: true,
+      }),
     );
     return Item ? fromItem(Item) : undefined;
   }
@@ -154,12 +169,12 @@ export class PaymentStore {
     version: number,
     current: { payment: Payment; version: number } | undefined,
   ): TransactItem[] {
-    const { table, eventsTable } = this.options;
+    const { table, eventsTable, environment } = this.options;
     const nowMs = this.now();
     const sortKey = creationSort(sortableCreatedAt(next.createdAt), next.id);
     const item = {
-      ...paymentKey(next.id),
-      gsi1pk: PAYMENTS_BY_CREATION,
+      ...paymentKey(environment, next.id),
+      gsi1pk: paymentsByCreation(environment),
       gsi1sk: sortKey,
       ...paymentView(next),
       version,
@@ -177,8 +192,8 @@ export class PaymentStore {
         }
       : { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
     // createdAt never changes, so an index item's sort key does not either: only partitions come and go.
-    const before = new Set(current ? indexPartitions(current.payment) : []);
-    const after = new Set(indexPartitions(next));
+    const before = new Set(current ? indexPartitions(environment, current.payment) : []);
+    const after = new Set(indexPartitions(environment, next));
     const index: TransactItem[] = [
       ...[...after]
         .filter((p) => !before.has(p))
@@ -194,7 +209,7 @@ export class PaymentStore {
     const event: TransactItem = {
       Put: {
         TableName: eventsTable,
-        Item: savedPaymentEventRow(next, version, item.updatedAt, nowMs),
+        Item: savedPaymentEventRow(environment, next, version, item.updatedAt, nowMs),
       },
     };
     return [main, ...index, event];

@@ -12,6 +12,7 @@ import {
   replayDeliveries,
 } from './bulk-replay.js';
 
+/** The stores of one environment: a replay reads, writes and queues only there. */
 export interface DeliveryReplaysDeps {
   deliveries: DeliveryStore;
   /** Whether a delivery's config is still there and active (bulk replay skips the others). */
@@ -74,7 +75,7 @@ export class DeliveryReplays {
           if (!(await deliveries.expedite(delivery, nowMs, stamp(nowMs)))) return false;
           // The delivery's own (delayed) message stays queued: whichever arrives first claims the attempt, the
           // other finds it claimed or not due (deliver-batch.ts), so nothing is sent twice.
-          await queue.send(delivery.id);
+          await queue.send(deliveries.environment, delivery.id);
           return true;
         },
       }),
@@ -85,7 +86,7 @@ export class DeliveryReplays {
   private async reopen(delivery: Delivery): Promise<boolean> {
     const nowMs = this.deps.now();
     if (!(await this.deps.deliveries.reopen(delivery, nowMs, stamp(nowMs)))) return false;
-    await this.requireQueue().send(delivery.id);
+    await this.requireQueue().send(this.deps.deliveries.environment, delivery.id);
     return true;
   }
 }

@@ -22,6 +22,9 @@
 // - Retry: the same message body is sent again with DelaySeconds = min(900, ceil(delay)); a longer wait arrives
 //   early and is sent on again with the remaining delay (`nextAttemptAt` on the record is the truth;
 //   store/delivery-queue.ts).
+// - Environments: the message names the delivery's environment (store/delivery-queue.ts); every read and write of
+//   this receipt — the delivery, its config, its attempts, a retry's message — is in that environment alone. A
+//   message without one (queued before environments) is read as one of `default`.
 // - Undecodable message: logged and reported as a batch item failure, so after maxReceiveCount receives SQS moves
 //   it to the dead-letter queue (alarmed) — never silently dropped. Transient errors (DynamoDB, SQS) are reported
 //   the same way, so SQS retries the message.
@@ -68,8 +71,6 @@ export interface DeliverDeps {
   /** Uniform in [0, 1): the retry jitter. */
   random?: () => number;
   timeoutMs?: number;
-  /** Defaults to a store over `doc`/`table`. */
-  configs?: ConfigStore;
   /** Defaults to `postWebhook` (injectable for tests of failure paths). */
   post?: PostWebhook;
 }
@@ -115,9 +116,10 @@ class UndecodableMessageError extends Error {
   override name = 'UndecodableMessageError';
 }
 
-/** One message's work: the stores, the clock and a log line naming the delivery and the message. */
+/** One message's work: the stores of its environment, the clock and a log line naming the delivery and the message. */
 interface Receipt {
   id: string;
+  environment: string;
   deps: DeliverDeps;
   now: () => number;
   deliveries: DeliveryStore;
@@ -136,16 +138,23 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
       `message ${record.messageId} is not a delivery message (${record.body.length} characters)`,
     );
   }
-  const id = message.deliveryId;
+  const { deliveryId: id, environment } = message;
+  const { doc, table } = deps;
   const receipt: Receipt = {
     id,
+    environment,
     deps,
     now,
-    deliveries: new DeliveryStore({ doc: deps.doc, table: deps.table }),
-    configs: deps.configs ?? new ConfigStore({ doc: deps.doc, table: deps.table, now }),
+    deliveries: new DeliveryStore({ doc, table, environment }),
+    configs: new ConfigStore({ doc, table, environment, now }),
     queue: new DeliveryQueue({ sqs: deps.sqs, queueUrl: deps.queueUrl }),
     log: (level, text, fields = {}) =>
-      deps.logger.log(level, text, { deliveryId: id, messageId: record.messageId, ...fields }),
+      deps.logger.log(level, text, {
+        deliveryId: id,
+        environment,
+        messageId: record.messageId,
+        ...fields,
+      }),
   };
 
   const delivery = await receipt.deliveries.get(id);
@@ -158,7 +167,7 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
   // Early arrival (a wait longer than SQS's 900 s, or a duplicate of the message): hop again, send nothing.
   const arrived = now();
   if (delivery.nextAttemptAt !== undefined && delivery.nextAttemptAt > arrived) {
-    await receipt.queue.sendDueAt(id, delivery.nextAttemptAt, arrived);
+    await receipt.queue.sendDueAt(environment, id, delivery.nextAttemptAt, arrived);
     return 'rescheduled-early';
   }
 
@@ -298,7 +307,7 @@ async function record(
         return 'lost-race';
       // After the record: if this send fails the message is reported failed and comes back, finds nextAttemptAt
       // in the future and hops; a crash here does the same after the visibility timeout.
-      await receipt.queue.sendDueAt(delivery.id, next.at, done);
+      await receipt.queue.sendDueAt(receipt.environment, delivery.id, next.at, done);
       return 'retry-scheduled';
     }
   }

@@ -18,6 +18,10 @@ export { eventOfRecord, type StreamRecordLike } from './record-events.js';
  * delivery record per active config subscribed to the event's kind and enqueues a pointer to it on the
  * deliveries queue, where `deliver` takes over. Records that carry no event (most ledger items) are passed over.
  *
+ * Environments: a record's environment is the one its key names (`E#<env>#...`, record-events.ts). Its events are
+ * matched with that environment's subscriptions only, their deliveries are recorded in it, and their messages
+ * name it: a config of another environment with the same kind and endpoint never sees them.
+ *
  * Idempotency (a stream record may be delivered more than once: a retried batch, a crashed invocation):
  * - The delivery id is deterministic per (event, config), and the record is created (with its filter index
  *   items, in one transaction) conditionally on `attribute_not_exists(pk)`: a redelivered stream record never
@@ -69,16 +73,11 @@ export async function dispatchBatch(
   records: readonly StreamRecordLike[],
   deps: DispatchDeps,
 ): Promise<DispatchResult> {
-  const ports: Ports = {
-    deliveries: new DeliveryStore({ doc: deps.doc, table: deps.table }),
-    queue: new DeliveryQueue({ sqs: deps.sqs, queueUrl: deps.queueUrl }),
-    subscriptions: new Subscriptions({ doc: deps.doc, table: deps.table }),
-  };
-  // Read at most once per batch, and only if it holds an event: every record of the batch was committed before it.
-  const batch: BatchContext = {};
+  const queue = new DeliveryQueue({ sqs: deps.sqs, queueUrl: deps.queueUrl });
+  const batch: BatchContext = { queue, environments: new Map() };
   for (const record of records) {
     try {
-      await dispatchRecord(record, deps, ports, batch);
+      await dispatchRecord(record, deps, batch);
     } catch (err) {
       const itemIdentifier = record.dynamodb?.SequenceNumber ?? record.eventID ?? '';
       deps.logger?.log('error', 'dispatch: stream record failed', {
@@ -91,30 +90,52 @@ export async function dispatchBatch(
   return { batchItemFailures: [] };
 }
 
-/** The stores dispatch works through, built once per batch from the deps. */
-interface Ports {
+/** The stores of one environment dispatch works through, built once per batch and environment. */
+interface EnvironmentPorts {
   deliveries: DeliveryStore;
-  queue: DeliveryQueue;
   subscriptions: Subscriptions;
+  /**
+   * The environment's subscriptions version (store/keys.ts), read at most once per batch, and only if the batch
+   * holds one of its events: every record of the batch was committed before it.
+   */
+  version?: Promise<number>;
+}
+
+/** What a batch builds once: the queue, and the stores of each environment its records name. */
+interface BatchContext {
+  queue: DeliveryQueue;
+  environments: Map<string, EnvironmentPorts>;
+}
+
+function portsOf(environment: string, deps: DispatchDeps, batch: BatchContext): EnvironmentPorts {
+  let ports = batch.environments.get(environment);
+  if (!ports) {
+    const { doc, table } = deps;
+    ports = {
+      deliveries: new DeliveryStore({ doc, table, environment }),
+      subscriptions: new Subscriptions({ doc, table, environment }),
+    };
+    batch.environments.set(environment, ports);
+  }
+  return ports;
 }
 
 /** The record's events in order: a failure stops there, and the record is retried whole (ids make that safe). */
 async function dispatchRecord(
   record: StreamRecordLike,
   deps: DispatchDeps,
-  ports: Ports,
   batch: BatchContext,
 ): Promise<void> {
-  for (const event of eventsOfRecord(record)) await dispatchEvent(event, deps, ports, batch);
+  for (const event of eventsOfRecord(record)) await dispatchEvent(event, deps, batch);
 }
 
 async function dispatchEvent(
   event: DispatchedEvent,
   deps: DispatchDeps,
-  ports: Ports,
   batch: BatchContext,
 ): Promise<void> {
-  const configIds = await activeConfigs(event.type, deps, ports.subscriptions, batch);
+  const ports = portsOf(event.environment, deps, batch);
+  const configIds = await activeConfigs(event.environment, event.type, deps, ports);
   if (configIds.length === 0) return;
   const nowMs = (deps.now ?? Date.now)();
   const createdAt = formatInstant(instantFromMs(nowMs));
@@ -125,7 +146,7 @@ async function dispatchEvent(
       ),
     )
   ).filter((id): id is string => id !== undefined);
-  await ports.queue.sendAll(toSend);
+  await batch.queue.sendAll(event.environment, toSend);
 }
 
 /** Creates the delivery; returns its id when a message must be sent for it. */
@@ -152,21 +173,20 @@ interface CacheEntry {
   configIds: Promise<string[]>;
 }
 
-/** What a batch reads once: the subscriptions version (store/keys.ts). */
-interface BatchContext {
-  version?: Promise<number>;
-}
-
-/** One cache per deps object (one per Lambda container, one per local poller). */
+/** One cache per deps object (one per Lambda container, one per local poller), keyed by environment and kind. */
 const caches = new WeakMap<DispatchDeps, Map<string, CacheEntry>>();
 
-/** The ids of the active configs subscribed to `kind`, reused within the cache ttl while the version holds. */
+/**
+ * The ids of the environment's active configs subscribed to `kind`, reused within the cache ttl while the
+ * environment's subscriptions version holds.
+ */
 async function activeConfigs(
+  environment: string,
   kind: string,
   deps: DispatchDeps,
-  subscriptions: Subscriptions,
-  batch: BatchContext,
+  ports: EnvironmentPorts,
 ): Promise<string[]> {
+  const { subscriptions } = ports;
   const ttl = deps.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
   if (ttl <= 0) return subscriptions.activeConfigIds(kind);
   let cache = caches.get(deps);
@@ -174,18 +194,20 @@ async function activeConfigs(
     cache = new Map();
     caches.set(deps, cache);
   }
-  batch.version ??= subscriptions.version();
-  const version = await batch.version;
+  ports.version ??= subscriptions.version();
+  const version = await ports.version;
   const nowMs = Date.now();
-  const hit = cache.get(kind);
+  // `#` cannot occur in an environment id: the key names one environment and one kind.
+  const key = `${environment}#${kind}`;
+  const hit = cache.get(key);
   if (hit && hit.version === version && hit.expiresAt > nowMs) return hit.configIds;
   const entry: CacheEntry = {
     expiresAt: nowMs + ttl,
     version,
     configIds: subscriptions.activeConfigIds(kind),
   };
-  cache.set(kind, entry);
+  cache.set(key, entry);
   // A failed query is not cached.
-  entry.configIds.catch(() => cache.get(kind) === entry && cache.delete(kind));
+  entry.configIds.catch(() => cache.get(key) === entry && cache.delete(key));
   return entry.configIds;
 }

@@ -1,8 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { MalformedEventError } from '../../events/malformed-event.js';
+import { parseEventKey } from '../../events/outbox.js';
 import { EVENT_ATTRIBUTE, ledgerEventsOfImage } from '../../ledger/store/log-events.js';
 import type { DeliveredEvent } from '../domain/delivery.js';
+import { ledgerImageInEnvironment } from './ledger-image.js';
 
 /** The parts of a stream record (Lambda's `DynamoDBRecord`, or the Streams API's `Record`) dispatch reads. */
 export interface StreamRecordLike {
@@ -14,8 +16,11 @@ export interface StreamRecordLike {
   };
 }
 
-/** One event to dispatch: `body` is its envelope, delivered byte for byte. */
-export type DispatchedEvent = DeliveredEvent;
+/**
+ * One event to dispatch: `body` is its envelope, delivered byte for byte; `environment` the one its record's key
+ * names, whose configs alone it is matched with.
+ */
+export type DispatchedEvent = DeliveredEvent & { environment: string };
 
 /**
  * Reads the events a record carries from one kind of table; undefined when the record is not of its kind.
@@ -33,14 +38,20 @@ export function eventsOfRecord(record: StreamRecordLike): DispatchedEvent[] {
   return [];
 }
 
-/** The event of an events-table row (payments), or undefined when the record is not the insertion of one. */
+/**
+ * The event of an events-table row (payments), or undefined when the record is not the insertion of one. A row
+ * whose key names no environment is malformed: there is no environment whose configs it could be matched with.
+ */
 export function eventOfRecord(record: StreamRecordLike): DispatchedEvent | undefined {
   if (record.eventName !== 'INSERT' || !record.dynamodb?.NewImage) return undefined;
   const raw = record.dynamodb.NewImage as Record<string, AttributeValue>;
-  if (!raw.pk?.S?.startsWith('EVENT#') || raw.sk?.S !== 'EVENT') return undefined;
+  const key = parseEventKey(raw.pk?.S ?? '', raw.sk?.S);
+  if (!key) return undefined;
   const image = unmarshall(raw);
-  const id = String(image.pk).slice('EVENT#'.length);
+  const { id, environment } = key;
   if (!id) throw new MalformedEventError(`event row ${image.pk} has no id`);
+  if (environment === undefined)
+    throw new MalformedEventError(`event row ${image.pk} names no environment`);
   if (typeof image.type !== 'string' || !image.type)
     throw new MalformedEventError(`event ${id} has no type`);
   if (typeof image.body !== 'string') throw new MalformedEventError(`event ${id} has no body`);
@@ -52,12 +63,12 @@ export function eventOfRecord(record: StreamRecordLike): DispatchedEvent | undef
   }
   if (!envelope || typeof envelope !== 'object' || Array.isArray(envelope))
     throw new MalformedEventError(`event ${id} has a body that is not an object`);
-  return { id, type: image.type, body: image.body };
+  return { id, type: image.type, body: image.body, environment };
 }
 
 /**
- * The events of a ledger-table item that carries them (`ev`, lib/ledger/store/log-events.ts). The mapping item
- * is overwritten by each mapping change, so a MODIFY counts as much as an INSERT.
+ * The events of a ledger-table item that carries them (`ev`, lib/ledger/store/log-events.ts), in the environment
+ * its key names. The mapping item is overwritten by each mapping change, so a MODIFY counts as much as an INSERT.
  */
 export function ledgerEventsOfRecord(record: StreamRecordLike): DispatchedEvent[] | undefined {
   if (
@@ -67,7 +78,8 @@ export function ledgerEventsOfRecord(record: StreamRecordLike): DispatchedEvent[
     return undefined;
   const raw = record.dynamodb.NewImage as Record<string, AttributeValue>;
   if (raw[EVENT_ATTRIBUTE] === undefined) return undefined;
-  return ledgerEventsOfImage(unmarshall(raw, { wrapNumbers: false }));
+  const { environment, image } = ledgerImageInEnvironment(unmarshall(raw, { wrapNumbers: false }));
+  return ledgerEventsOfImage(image).map((event) => ({ ...event, environment }));
 }
 
 const DECODERS: readonly EventDecoder[] = [

@@ -1,11 +1,13 @@
 import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
+import { environmentOf } from '../../http/environment.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { isFailure } from '../deliver/post-webhook.js';
 import { type ConfigTestDeps, sendConfigTest } from '../deliver/test-attempt.js';
 import { configView, isConfigId } from '../domain/config.js';
+import type { WebhooksScope } from '../environment-stores.js';
 import { testAttemptData } from './schemas.js';
 
 /**
@@ -16,7 +18,10 @@ import { testAttemptData } from './schemas.js';
  * API's earlier fields beside it (`configId`, `date`, `durationMs`, `error`, `responsePreview`). `id` and
  * `webhookID` are both the `webhook-id` the receiver saw.
  */
-export function configTestRoutes(app: Hono<AppEnv>, deps: ConfigTestDeps): void {
+export function configTestRoutes(
+  app: Hono<AppEnv>,
+  { scope, ...deps }: Omit<ConfigTestDeps, 'configs'> & { scope: WebhooksScope },
+): void {
   app.get(
     '/configs/:id/test',
     describe({
@@ -29,7 +34,9 @@ export function configTestRoutes(app: Hono<AppEnv>, deps: ConfigTestDeps): void 
   );
   app.get('/configs/:id/test', async (c) => {
     const raw = c.req.param('id');
-    const test = isConfigId(raw) ? await sendConfigTest(raw, deps) : undefined;
+    // Only a config of the token's environment is ever read, so another's is not found.
+    const configs = scope(environmentOf(c)).configs;
+    const test = isConfigId(raw) ? await sendConfigTest(raw, { ...deps, configs }) : undefined;
     if (!test) throw new NotFoundError(`webhook config ${raw.slice(0, 64)} not found`);
     const { config, webhookId: id, result } = test;
     const succeeded = !isFailure(result) && result.status >= 200 && result.status < 300;

@@ -1,5 +1,6 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
+import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
@@ -17,31 +18,32 @@ import {
   type WebhookConfig,
   withSecret,
 } from '../domain/config.js';
-import {
-  onConfigDeactivated,
-  onConfigDeleted,
-  type PendingDeliveries,
-} from '../domain/lifecycle.js';
-import { CONFIGS_LIST, type ConfigFilter, type ConfigStore } from '../store/config-store.js';
+import { onConfigDeactivated, onConfigDeleted } from '../domain/lifecycle.js';
+import type { WebhooksScope } from '../environment-stores.js';
+import { CONFIGS_LIST, type ConfigFilter } from '../store/config-store.js';
 import { configData, configPage } from './schemas.js';
 
 export interface ConfigRoutesDeps {
-  store: ConfigStore;
+  /** The configs (and, to cancel a config's pending deliveries on delete and deactivate, the deliveries) of an environment. */
+  scope: WebhooksScope;
   schemas: ConfigSchemas;
   /** How long a replaced secret keeps verifying. */
   secretOverlapSeconds: number;
-  /** Cancels a config's pending deliveries on delete and deactivate. */
-  deliveries: PendingDeliveries;
 }
 
 const FILTERS = ['id', 'endpoint'] as const;
 const formatMs = (ms: number) => formatInstant(instantFromMs(ms));
 
-/** Webhook configurations (docs/api.md §4): create, list, get, change, delete, activate, deactivate, change secret. */
+/**
+ * Webhook configurations (docs/api.md §4): create, list, get, change, delete, activate, deactivate, change secret;
+ * each in the token's environment, where another environment's config is as unknown as one never created.
+ */
 export function configRoutes(
   app: Hono<AppEnv>,
-  { store, schemas, secretOverlapSeconds, deliveries }: ConfigRoutesDeps,
+  { scope, schemas, secretOverlapSeconds }: ConfigRoutesDeps,
 ): void {
+  const of = (c: Context<AppEnv>) => scope(environmentOf(c));
+
   app.post(
     '/configs',
     describe({
@@ -56,6 +58,7 @@ export function configRoutes(
   );
   app.post('/configs', async (c) => {
     const body = await readJsonBody(c, schemas.create);
+    const { configs: store } = of(c);
     const config = await store.create(newConfig(body, newConfigId(), formatMs(store.now())));
     return jsonResponse(c, { data: configView(config) });
   });
@@ -96,7 +99,7 @@ export function configRoutes(
     // An id that cannot be a config id matches nothing, without a read.
     if (filter.id !== undefined && !isConfigId(filter.id))
       return jsonResponse(c, { cursor: { pageSize: query.pageSize, hasMore: false, data: [] } });
-    const page = await store.list(query, filter);
+    const page = await of(c).configs.list(query, filter);
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(configView) } });
   });
 
@@ -111,7 +114,7 @@ export function configRoutes(
   );
   app.get('/configs/:id', async (c) => {
     const id = readConfigId(c.req.param('id'));
-    const config = await store.get(id);
+    const config = await of(c).configs.get(id);
     if (!config) throw notFound(id);
     return jsonResponse(c, { data: configView(config) });
   });
@@ -130,7 +133,8 @@ export function configRoutes(
   app.put('/configs/:id', async (c) => {
     const id = readConfigId(c.req.param('id'));
     const body = await readJsonBody(c, schemas.update);
-    const config = await change(id, (current) => {
+    const { configs: store } = of(c);
+    const config = await change(c, id, (current) => {
       let next: WebhookConfig = { ...current };
       if (body.endpoint !== undefined) next.endpoint = body.endpoint;
       if (body.eventTypes !== undefined) next.eventTypes = body.eventTypes;
@@ -154,6 +158,7 @@ export function configRoutes(
   );
   app.delete('/configs/:id', async (c) => {
     const id = readConfigId(c.req.param('id'));
+    const { configs: store, deliveries } = of(c);
     const deleted = await store.delete(id);
     if (!deleted) throw notFound(id);
     try {
@@ -190,8 +195,9 @@ export function configRoutes(
     );
     app.put(`/configs/:id/${action}`, async (c) => {
       const id = readConfigId(c.req.param('id'));
+      const { configs: store, deliveries } = of(c);
       // Idempotent: already in that state → 200, nothing written, updatedAt unchanged.
-      const config = await change(id, (current) => ({ ...current, active }));
+      const config = await change(c, id, (current) => ({ ...current, active }));
       // After the change: a failure here is a 5xx, and the (idempotent) deactivation can simply be sent again.
       if (!active) await onConfigDeactivated(config, deliveries, formatMs(store.now()));
       return jsonResponse(c, { data: configView(config) });
@@ -216,17 +222,19 @@ export function configRoutes(
     const body = await readJsonBody(c, schemas.changeSecret, { optional: true });
     // Generated once, outside `decide`, so that a retried attempt stores the same secret.
     const secret = body?.secret || generateSecret();
-    const config = await change(id, (current) =>
+    const { configs: store } = of(c);
+    const config = await change(c, id, (current) =>
       withSecret(current, secret, store.now(), secretOverlapSeconds, formatMs),
     );
     return jsonResponse(c, { data: configView(config) });
   });
 
   async function change(
+    c: Context<AppEnv>,
     id: string,
     decide: (current: WebhookConfig) => WebhookConfig,
   ): Promise<WebhookConfig> {
-    const config = await store.update(id, decide);
+    const config = await of(c).configs.update(id, decide);
     if (!config) throw notFound(id);
     return config;
   }

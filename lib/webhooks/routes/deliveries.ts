@@ -1,29 +1,31 @@
 import type { Context, Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
+import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { DATE_TIME, describe, header, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { replayDeliveriesSchema } from '../commands/bulk-replay.js';
-import type { DeliveryReplays } from '../commands/replay.js';
 import { type Delivery, isDeliveryId } from '../domain/delivery.js';
 import { DELIVERY_FILTERS, readDeliveryFilter } from '../domain/delivery-filter.js';
 import { attemptView, deliveryView } from '../domain/delivery-views.js';
+import type { WebhooksScope } from '../environment-stores.js';
 import { DELIVERIES_LIST, type DeliveryStore } from '../store/delivery-store.js';
 import { attemptPage, deliveryData, deliveryPage, replayResultSchema } from './schemas.js';
 
 export interface DeliveryRoutesDeps {
-  deliveries: DeliveryStore;
-  /** Replays, one or in bulk (`commands/replay.ts`). */
-  replays: DeliveryReplays;
+  /** An environment's deliveries and replays, one or in bulk (`commands/replay.ts`). */
+  scope: WebhooksScope;
 }
 
-/** Deliveries (docs/api.md §4): list (filters `configId`, `status`, `createdAtFrom`, `createdAtTo`), get, attempts, replay one, replay in bulk. */
-export function deliveryRoutes(
-  app: Hono<AppEnv>,
-  { deliveries, replays }: DeliveryRoutesDeps,
-): void {
-  const find = async (raw: string): Promise<Delivery> => {
+/**
+ * Deliveries (docs/api.md §4): list (filters `configId`, `status`, `createdAtFrom`, `createdAtTo`), get, attempts,
+ * replay one, replay in bulk; each in the token's environment, where another environment's delivery is as unknown
+ * as one never made.
+ */
+export function deliveryRoutes(app: Hono<AppEnv>, { scope }: DeliveryRoutesDeps): void {
+  const of = (c: Context<AppEnv>) => scope(environmentOf(c));
+  const find = async (deliveries: DeliveryStore, raw: string): Promise<Delivery> => {
     const found = isDeliveryId(raw) ? await deliveries.get(raw) : undefined;
     if (!found) throw new NotFoundError(`delivery ${raw.slice(0, 64)} not found`);
     return found;
@@ -50,7 +52,7 @@ export function deliveryRoutes(
     const query = readListQuery(c.req.query(), DELIVERIES_LIST, DELIVERY_FILTERS);
     // A cursor carries the listing's filters; without one they come from the query string.
     const filter = readDeliveryFilter(query.cursor ? (query.cursor.f ?? {}) : c.req.query());
-    const page = await deliveries.list(query, filter);
+    const page = await of(c).deliveries.list(query, filter);
     return c.json({ cursor: { ...page, data: page.data.map((d) => deliveryView(d)) } });
   });
 
@@ -65,7 +67,9 @@ export function deliveryRoutes(
     }),
   );
   app.get('/deliveries/:id', async (c) =>
-    c.json({ data: deliveryView(await find(c.req.param('id')), { withPayload: true }) }),
+    c.json({
+      data: deliveryView(await find(of(c).deliveries, c.req.param('id')), { withPayload: true }),
+    }),
   );
 
   app.get(
@@ -79,7 +83,8 @@ export function deliveryRoutes(
     }),
   );
   app.get('/deliveries/:id/attempts', async (c) => {
-    const delivery = await find(c.req.param('id'));
+    const { deliveries } = of(c);
+    const delivery = await find(deliveries, c.req.param('id'));
     const page = await deliveries.attempts(
       delivery.id,
       readListQuery(c.req.query(), `webhooks.attempts.${delivery.id}`),
@@ -104,6 +109,7 @@ export function deliveryRoutes(
     }),
   );
   app.post('/deliveries/replay', async (c) => {
+    const { replays } = of(c);
     // Before the body: a function without its queue answers 503 whatever it is sent.
     replays.requireQueue();
     const body = await readJsonBody(c, replayDeliveriesSchema);
@@ -126,7 +132,8 @@ export function deliveryRoutes(
     }),
   );
   app.post('/deliveries/:id/replay', async (c) => {
-    const delivery = await find(c.req.param('id'));
+    const { deliveries, replays } = of(c);
+    const delivery = await find(deliveries, c.req.param('id'));
     return c.json({ data: await replays.replayOne(delivery, idempotencyKey(c)) });
   });
 }

@@ -5,6 +5,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { EventKind } from '../../../events/catalog.js';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { requireCursorPartition } from '../../dynamo/cursor-partition.js';
 import { commitUnlessRaced, retryRaces } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { TransactItem } from '../../dynamo/transact-item.js';
@@ -12,8 +13,8 @@ import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs, parseInstant, sortableInstant } from '../../time/instant.js';
 import { sameConfig, type WebhookConfig } from '../domain/config.js';
 import {
-  CONFIGS_BY_CREATION,
   configKey,
+  configsByCreation,
   creationSort,
   endpointDigest,
   endpointPartition,
@@ -36,6 +37,8 @@ export const CONFIGS_LIST = 'webhook-configs';
 export interface ConfigStoreOptions {
   doc: DynamoDBDocumentClient;
   table: string;
+  /** The environment whose configs this store reads and writes: every key it builds is in it. */
+  environment: string;
   now?: () => number;
   /** Waits between attempts (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
@@ -56,7 +59,7 @@ interface Stored {
 }
 
 /**
- * Webhook configurations in the webhooks table. Every change is one TransactWriteItems: the config (conditional
+ * Webhook configurations of one environment in the webhooks table. Every change is one TransactWriteItems: the config (conditional
  * on the version read, or on not existing yet), its endpoint index item and the subscription items that change
  * with it. A lost race (condition failed, transaction conflict) is read and decided again, a bounded number of
  * times, so concurrent changes never overwrite each other.
@@ -111,25 +114,25 @@ export class ConfigStore {
     return this.retrying(async () => {
       const current = await this.read(id);
       if (!current) return { done: true, value: undefined };
-      const { table } = this.options;
+      const { table, environment } = this.options;
       const { config, version } = current;
       const items: TransactItem[] = [
         {
           Delete: {
             TableName: table,
-            Key: configKey(config.id),
+            Key: configKey(environment, config.id),
             ConditionExpression: '#version = :version',
             ExpressionAttributeNames: { '#version': 'version' },
             ExpressionAttributeValues: { ':version': version },
           },
         },
-        { Delete: { TableName: table, Key: endpointIndexKey(config) } },
+        { Delete: { TableName: table, Key: endpointIndexKey(environment, config) } },
         ...config.eventTypes.map(
           (kind): TransactItem => ({
-            Delete: { TableName: table, Key: subscriptionKey(kind, config.id) },
+            Delete: { TableName: table, Key: subscriptionKey(environment, kind, config.id) },
           }),
         ),
-        subscriptionsMoved(table),
+        subscriptionsMoved(table, environment),
       ];
       return (await commitUnlessRaced(this.options.doc, items))
         ? { done: true, value: config }
@@ -139,7 +142,7 @@ export class ConfigStore {
 
   /** Newest first by creation: over gsi1, by key (`id`), or over the endpoint's index partition. */
   async list(query: ListQuery, asked: ConfigFilter): Promise<Page<WebhookConfig>> {
-    const { doc, table } = this.options;
+    const { doc, table, environment } = this.options;
     const { endpoint, ...filter } = asked;
     if (endpoint !== undefined) filter.endpointDigest = endpointDigest(endpoint);
     if (filter.id !== undefined) {
@@ -152,6 +155,8 @@ export class ConfigStore {
       return { pageSize: query.pageSize, hasMore: false, data: matches ? [found] : [] };
     }
     if (filter.endpointDigest === undefined) {
+      const partition = configsByCreation(environment);
+      requireCursorPartition(query, 'gsi1pk', partition);
       return queryPage(
         doc,
         {
@@ -159,7 +164,7 @@ export class ConfigStore {
             TableName: table,
             IndexName: 'gsi1',
             KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': CONFIGS_BY_CREATION },
+            ExpressionAttributeValues: { ':p': partition },
           },
           keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
           list: CONFIGS_LIST,
@@ -170,13 +175,15 @@ export class ConfigStore {
         (item) => fromItem(item).config,
       );
     }
+    const partition = endpointPartition(environment, filter.endpointDigest);
+    requireCursorPartition(query, 'pk', partition);
     const ids = await queryPage(
       doc,
       {
         input: {
           TableName: table,
           KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': endpointPartition(filter.endpointDigest) },
+          ExpressionAttributeValues: { ':p': partition },
           ConsistentRead: true,
         },
         keyAttributes: ['pk', 'sk'],
@@ -187,7 +194,11 @@ export class ConfigStore {
       query,
       (item) => String(item.configId),
     );
-    const items = await batchGetInOrder(doc, table, ids.data.map(configKey));
+    const items = await batchGetInOrder(
+      doc,
+      table,
+      ids.data.map((id) => configKey(environment, id)),
+    );
     return {
       ...ids,
       data: items
@@ -198,7 +209,11 @@ export class ConfigStore {
 
   private async read(id: string): Promise<Stored | undefined> {
     const { Item } = await this.options.doc.send(
-      new GetCommand({ TableName: this.options.table, Key: configKey(id), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.options.table,
+        Key: configKey(this.options.environment, id),
+        ConsistentRead: true,
+      }),
     );
     return Item ? fromItem(Item) : undefined;
   }
@@ -219,10 +234,10 @@ export class ConfigStore {
     version: number,
     current: Stored | undefined,
   ): TransactItem[] {
-    const { table } = this.options;
+    const { table, environment } = this.options;
     const item = {
-      ...configKey(next.id),
-      gsi1pk: CONFIGS_BY_CREATION,
+      ...configKey(environment, next.id),
+      gsi1pk: configsByCreation(environment),
       gsi1sk: sortKey(next),
       ...next,
       eventTypes: [...next.eventTypes],
@@ -244,9 +259,13 @@ export class ConfigStore {
     // createdAt never changes, so the endpoint item's sort key does not either: only its partition moves.
     if (!before || before.endpoint !== next.endpoint) {
       items.push({
-        Put: { TableName: table, Item: { ...endpointIndexKey(next), configId: next.id } },
+        Put: {
+          TableName: table,
+          Item: { ...endpointIndexKey(environment, next), configId: next.id },
+        },
       });
-      if (before) items.push({ Delete: { TableName: table, Key: endpointIndexKey(before) } });
+      if (before)
+        items.push({ Delete: { TableName: table, Key: endpointIndexKey(environment, before) } });
     }
     // Subscription items: exactly one per subscribed kind, carrying the config's `active`.
     const had = new Set<EventKind>(before?.eventTypes ?? []);
@@ -256,26 +275,32 @@ export class ConfigStore {
         subscriptions.push({
           Put: {
             TableName: table,
-            Item: { ...subscriptionKey(kind, next.id), configId: next.id, active: next.active },
+            Item: {
+              ...subscriptionKey(environment, kind, next.id),
+              configId: next.id,
+              active: next.active,
+            },
           },
         });
       }
     }
     for (const kind of had) {
       if (!next.eventTypes.includes(kind))
-        subscriptions.push({ Delete: { TableName: table, Key: subscriptionKey(kind, next.id) } });
+        subscriptions.push({
+          Delete: { TableName: table, Key: subscriptionKey(environment, kind, next.id) },
+        });
     }
     return subscriptions.length > 0
-      ? [...items, ...subscriptions, subscriptionsMoved(table)]
+      ? [...items, ...subscriptions, subscriptionsMoved(table, environment)]
       : items;
   }
 }
 
 /** The subscriptions version moves with every change of subscription items (keys.ts): dispatch reloads on it. */
-const subscriptionsMoved = (table: string): TransactItem => ({
+const subscriptionsMoved = (table: string, environment: string): TransactItem => ({
   Update: {
     TableName: table,
-    Key: { ...subscriptionsVersionKey },
+    Key: subscriptionsVersionKey(environment),
     UpdateExpression: 'ADD #n :one',
     ExpressionAttributeNames: { '#n': 'n' },
     ExpressionAttributeValues: { ':one': 1 },
@@ -285,8 +310,8 @@ const subscriptionsMoved = (table: string): TransactItem => ({
 const sortKey = (config: WebhookConfig) =>
   creationSort(sortableInstant(parseInstant(config.createdAt, 'createdAt')), config.id);
 
-const endpointIndexKey = (config: WebhookConfig) => ({
-  pk: endpointPartition(endpointDigest(config.endpoint)),
+const endpointIndexKey = (environment: string, config: WebhookConfig) => ({
+  pk: endpointPartition(environment, endpointDigest(config.endpoint)),
   sk: sortKey(config),
 });
 

@@ -5,32 +5,40 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { type Attempt, retryWithBackoff } from '../../dynamo/retry.js';
+import { DEFAULT_ENVIRONMENT, isEnvironmentId } from '../../environments/environment-id.js';
 import { isDeliveryId } from '../domain/delivery.js';
 import { sqsHop } from './sqs-delay.js';
 
-/** The message body of a delivery: a pointer, never the payload (SQS messages are at most 256 KiB). */
+/**
+ * The message body of a delivery: a pointer, never the payload (SQS messages are at most 256 KiB). It names the
+ * delivery's environment with its id: `deliver` reads and writes in that environment only.
+ */
 export interface DeliveryMessage {
+  environment: string;
   deliveryId: string;
 }
 
-export const encodeDeliveryMessage = (id: string): string =>
-  JSON.stringify({ deliveryId: id } satisfies DeliveryMessage);
+export const encodeDeliveryMessage = (environment: string, id: string): string =>
+  JSON.stringify({ environment, deliveryId: id } satisfies DeliveryMessage);
 
+/**
+ * The pointer a message holds, or undefined when it is not a delivery message. A message without `environment`
+ * was queued by a version before environments, when every delivery was in what is now the default environment:
+ * it is read as one of `default` (and, its delivery not found there, dropped with a warning as any missing
+ * delivery is). A message naming something that is not an environment id is not a delivery message.
+ */
 export function decodeDeliveryMessage(body: string): DeliveryMessage | undefined {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(body) as unknown;
-    if (
-      parsed &&
-      typeof parsed === 'object' &&
-      typeof (parsed as DeliveryMessage).deliveryId === 'string' &&
-      isDeliveryId((parsed as DeliveryMessage).deliveryId)
-    ) {
-      return { deliveryId: (parsed as DeliveryMessage).deliveryId };
-    }
+    parsed = JSON.parse(body);
   } catch {
-    // fall through: not a delivery message
+    return undefined;
   }
-  return undefined;
+  if (!parsed || typeof parsed !== 'object') return undefined;
+  const { deliveryId, environment = DEFAULT_ENVIRONMENT } = parsed as Record<string, unknown>;
+  if (typeof deliveryId !== 'string' || !isDeliveryId(deliveryId)) return undefined;
+  if (!isEnvironmentId(environment)) return undefined;
+  return { environment, deliveryId };
 }
 
 /** SendMessageBatch takes at most 10 entries. */
@@ -46,12 +54,12 @@ const SEND_ATTEMPTS = 3;
 export class DeliveryQueue {
   constructor(private readonly options: { sqs: SQSClient; queueUrl: string }) {}
 
-  /** One message for a delivery due now. */
-  async send(id: string): Promise<void> {
+  /** One message for a delivery of `environment` due now. */
+  async send(environment: string, id: string): Promise<void> {
     await this.options.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.options.queueUrl,
-        MessageBody: encodeDeliveryMessage(id),
+        MessageBody: encodeDeliveryMessage(environment, id),
       }),
     );
   }
@@ -60,27 +68,27 @@ export class DeliveryQueue {
    * One message for an attempt due at `dueAtMs` (epoch ms, seen at `nowMs`): held back until then, or for SQS's
    * longest delay, after which `deliver` finds it early and sends it on (`sqs-delay.ts`).
    */
-  async sendDueAt(id: string, dueAtMs: number, nowMs: number): Promise<void> {
+  async sendDueAt(environment: string, id: string, dueAtMs: number, nowMs: number): Promise<void> {
     await this.options.sqs.send(
       new SendMessageCommand({
         QueueUrl: this.options.queueUrl,
-        MessageBody: encodeDeliveryMessage(id),
+        MessageBody: encodeDeliveryMessage(environment, id),
         DelaySeconds: sqsHop(dueAtMs, nowMs).delaySeconds,
       }),
     );
   }
 
   /**
-   * One message per delivery, due now, in batches of 10. Entries SQS reports as failed are sent again, up to 3
-   * times in all; throws when they keep failing, or at once when SQS blames the sender.
+   * One message per delivery of `environment`, due now, in batches of 10. Entries SQS reports as failed are sent
+   * again, up to 3 times in all; throws when they keep failing, or at once when SQS blames the sender.
    */
-  async sendAll(ids: readonly string[]): Promise<void> {
+  async sendAll(environment: string, ids: readonly string[]): Promise<void> {
     for (let i = 0; i < ids.length; i += SQS_BATCH)
-      await this.sendBatch(ids.slice(i, i + SQS_BATCH));
+      await this.sendBatch(environment, ids.slice(i, i + SQS_BATCH));
   }
 
   /** Sends a batch, resending the entries SQS failed (with backoff) unless it blames the sender. */
-  private async sendBatch(ids: string[]): Promise<void> {
+  private async sendBatch(environment: string, ids: string[]): Promise<void> {
     let pending = ids;
     let lastFailure: BatchResultErrorEntry | undefined;
     const failedWith = (f: BatchResultErrorEntry) =>
@@ -92,7 +100,10 @@ export class DeliveryQueue {
         const { Failed = [] } = await this.options.sqs.send(
           new SendMessageBatchCommand({
             QueueUrl: this.options.queueUrl,
-            Entries: pending.map((id) => ({ Id: id, MessageBody: encodeDeliveryMessage(id) })),
+            Entries: pending.map((id) => ({
+              Id: id,
+              MessageBody: encodeDeliveryMessage(environment, id),
+            })),
           }),
         );
         if (Failed.length === 0) return { done: true, value: undefined };

@@ -7,6 +7,7 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { requireCursorPartition } from '../../dynamo/cursor-partition.js';
 import { isConditionFailure, isTransactionConflict } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import { type Attempt, retryWithBackoff } from '../../dynamo/retry.js';
@@ -34,7 +35,8 @@ const CANCEL_CONCURRENCY = 10;
 const CANCEL_ATTEMPTS = 3;
 
 /**
- * Delivery and attempt items of the webhooks table, with their filter index items (`keys.ts`): every write
+ * Delivery and attempt items of one environment in the webhooks table, with their filter index items (`keys.ts`):
+ * every key it builds is in that environment, so another environment's deliveries are never read. Every write
  * that creates a delivery or changes its status moves the index items in the same TransactWriteItems, so the
  * filters never disagree with the records.
  *
@@ -44,13 +46,20 @@ const CANCEL_ATTEMPTS = 3;
  * message as done.
  */
 export class DeliveryStore implements PendingDeliveries {
-  constructor(private readonly options: { doc: DynamoDBDocumentClient; table: string }) {}
+  constructor(
+    private readonly options: { doc: DynamoDBDocumentClient; table: string; environment: string },
+  ) {}
+
+  /** The environment this store reads and writes. */
+  get environment(): string {
+    return this.options.environment;
+  }
 
   async get(id: string): Promise<Delivery | undefined> {
     const { Item } = await this.options.doc.send(
       new GetCommand({
         TableName: this.options.table,
-        Key: deliveryKeys.delivery(id),
+        Key: this.key(id),
         ConsistentRead: true,
       }),
     );
@@ -62,22 +71,22 @@ export class DeliveryStore implements PendingDeliveries {
    * is written then, not even index items.
    */
   async create(delivery: Delivery): Promise<boolean> {
-    const { table } = this.options;
+    const { table, environment } = this.options;
     const sort = deliverySortKey(delivery.createdAt, delivery.id);
     return this.conditional([
       {
         Put: {
           TableName: table,
           Item: {
-            ...deliveryKeys.delivery(delivery.id),
-            gsi1pk: deliveryKeys.list,
+            ...this.key(delivery.id),
+            gsi1pk: deliveryKeys.list(environment),
             gsi1sk: sort,
             ...delivery,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      ...indexPartitions(delivery.configId, delivery.status).map(
+      ...indexPartitions(environment, delivery.configId, delivery.status).map(
         (pk): TransactItem => ({
           Put: { TableName: table, Item: { pk, sk: sort, deliveryId: delivery.id } },
         }),
@@ -99,7 +108,7 @@ export class DeliveryStore implements PendingDeliveries {
     return this.conditional(
       new UpdateCommand({
         TableName: this.options.table,
-        Key: deliveryKeys.delivery(id),
+        Key: this.key(id),
         // `nextAttemptAt` moves past the attempt's longest possible flight: a duplicate message read meanwhile
         // finds the delivery not due and hops, instead of claiming the next attempt while this one is in flight.
         UpdateExpression: 'SET attempts = :next, updatedAt = :now, nextAttemptAt = :lease',
@@ -129,7 +138,7 @@ export class DeliveryStore implements PendingDeliveries {
     attempt: DeliveryAttempt,
     next: { status: DeliveryStatus; nextAttemptAt?: number; updatedAt: string },
   ): Promise<boolean> {
-    const { table } = this.options;
+    const { table, environment } = this.options;
     const pending = next.status === 'pending';
     if (pending && next.nextAttemptAt === undefined)
       throw new Error('a pending delivery needs nextAttemptAt');
@@ -137,7 +146,7 @@ export class DeliveryStore implements PendingDeliveries {
       Put: {
         TableName: table,
         Item: {
-          ...deliveryKeys.attempt(delivery.id, attempt.attempt),
+          ...deliveryKeys.attempt(environment, delivery.id, attempt.attempt),
           type: 'attempt',
           ...attempt,
         },
@@ -174,7 +183,7 @@ export class DeliveryStore implements PendingDeliveries {
       {
         Update: {
           TableName: table,
-          Key: deliveryKeys.delivery(delivery.id),
+          Key: this.key(delivery.id),
           UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
           ConditionExpression:
             'attribute_exists(pk) AND #status = :pending AND attempts = :attempt',
@@ -190,7 +199,7 @@ export class DeliveryStore implements PendingDeliveries {
         {
           ConditionCheck: {
             TableName: table,
-            Key: deliveryKeys.delivery(delivery.id),
+            Key: this.key(delivery.id),
             ConditionExpression: '#status = :cancelled AND attempts = :attempt',
             ExpressionAttributeNames: { '#status': 'status' },
             ExpressionAttributeValues: { ':cancelled': 'cancelled', ':attempt': attempt.attempt },
@@ -212,7 +221,7 @@ export class DeliveryStore implements PendingDeliveries {
     expectedAttempts: number,
   ): Promise<boolean> {
     return this.conditional([
-      cancelUpdate(this.options.table, delivery.id, updatedAt, expectedAttempts),
+      cancelUpdate(this.options.table, this.key(delivery.id), updatedAt, expectedAttempts),
       ...this.moveIndex(delivery, 'pending', 'cancelled'),
     ]);
   }
@@ -223,14 +232,16 @@ export class DeliveryStore implements PendingDeliveries {
    * seconds) are cancelled by `deliver` when their messages arrive, as is anything a crash here leaves pending.
    */
   async cancelPendingOf(configId: string, updatedAt: string): Promise<number> {
-    const { doc, table } = this.options;
+    const { doc, table, environment } = this.options;
     let cancelled = 0;
     const pages = paginateQuery(
       { client: doc, pageSize: 100 },
       {
         TableName: table,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': filterPartition({ configId, status: 'pending' }) },
+        ExpressionAttributeValues: {
+          ':p': filterPartition(environment, { configId, status: 'pending' }),
+        },
         ConsistentRead: true,
       },
     );
@@ -252,14 +263,16 @@ export class DeliveryStore implements PendingDeliveries {
     return cancelled;
   }
 
-  /** The ids of every pending delivery, page by page, from the `pending` index partition (never a scan). */
+  /** The ids of the environment's pending deliveries, page by page, from its `pending` index partition (never a scan). */
   async *pendingIds(): AsyncGenerator<string[]> {
     const pages = paginateQuery(
       { client: this.options.doc },
       {
         TableName: this.options.table,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': filterPartition({ status: 'pending' }) },
+        ExpressionAttributeValues: {
+          ':p': filterPartition(this.options.environment, { status: 'pending' }),
+        },
         ConsistentRead: true,
       },
     );
@@ -268,9 +281,11 @@ export class DeliveryStore implements PendingDeliveries {
 
   /** Newest first, over gsi1 (no `configId`/`status`) or the filter's index partition; the time range is a sort-key range. */
   async list(query: ListQuery, filter: DeliveryListFilter): Promise<Page<Delivery>> {
-    const { doc, table } = this.options;
+    const { doc, table, environment } = this.options;
     const range = sortRange(filter.from, filter.to);
     if (filter.configId === undefined && filter.status === undefined) {
+      const list = deliveryKeys.list(environment);
+      requireCursorPartition(query, 'gsi1pk', list);
       return queryPage(
         doc,
         {
@@ -278,7 +293,7 @@ export class DeliveryStore implements PendingDeliveries {
             TableName: table,
             IndexName: 'gsi1',
             KeyConditionExpression: `gsi1pk = :p${range ? ` AND ${range.condition('gsi1sk')}` : ''}`,
-            ExpressionAttributeValues: { ':p': deliveryKeys.list, ...range?.values },
+            ExpressionAttributeValues: { ':p': list, ...range?.values },
           },
           keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
           list: DELIVERIES_LIST,
@@ -289,10 +304,11 @@ export class DeliveryStore implements PendingDeliveries {
         fromItem,
       );
     }
-    const partition = filterPartition({
+    const partition = filterPartition(environment, {
       ...(filter.configId !== undefined ? { configId: filter.configId } : {}),
       ...(filter.status !== undefined ? { status: filter.status } : {}),
     });
+    requireCursorPartition(query, 'pk', partition);
     const ids = await queryPage(
       doc,
       {
@@ -310,7 +326,11 @@ export class DeliveryStore implements PendingDeliveries {
       query,
       (item) => String(item.deliveryId),
     );
-    const items = await batchGetInOrder(doc, table, ids.data.map(deliveryKeys.delivery));
+    const items = await batchGetInOrder(
+      doc,
+      table,
+      ids.data.map((id) => this.key(id)),
+    );
     return {
       ...ids,
       data: items.filter((i): i is Record<string, unknown> => i !== undefined).map(fromItem),
@@ -319,13 +339,15 @@ export class DeliveryStore implements PendingDeliveries {
 
   /** A delivery's attempts in order (its own partition: `ATTEMPT#<nnnn>` items). */
   async attempts(id: string, query: ListQuery): Promise<Page<DeliveryAttempt>> {
+    const partition = this.key(id).pk;
+    requireCursorPartition(query, 'pk', partition);
     return queryPage(
       this.options.doc,
       {
         input: {
           TableName: this.options.table,
           KeyConditionExpression: 'pk = :p AND begins_with(sk, :a)',
-          ExpressionAttributeValues: { ':p': deliveryKeys.delivery(id).pk, ':a': 'ATTEMPT#' },
+          ExpressionAttributeValues: { ':p': partition, ':a': 'ATTEMPT#' },
           ConsistentRead: true,
         },
         keyAttributes: ['pk', 'sk'],
@@ -364,7 +386,7 @@ export class DeliveryStore implements PendingDeliveries {
       {
         Update: {
           TableName: this.options.table,
-          Key: deliveryKeys.delivery(delivery.id),
+          Key: this.key(delivery.id),
           // A new generation: the attempts it makes carry it, so the history shows which replay made which.
           UpdateExpression:
             'SET #status = :pending, nextAttemptAt = :due, updatedAt = :now ADD replayGeneration :one',
@@ -394,7 +416,7 @@ export class DeliveryStore implements PendingDeliveries {
     return this.conditional(
       new UpdateCommand({
         TableName: this.options.table,
-        Key: deliveryKeys.delivery(delivery.id),
+        Key: this.key(delivery.id),
         UpdateExpression: 'SET nextAttemptAt = :due, updatedAt = :now',
         ConditionExpression:
           'attribute_exists(pk) AND #status = :pending AND attempts = :attempts AND nextAttemptAt = :read',
@@ -422,7 +444,7 @@ export class DeliveryStore implements PendingDeliveries {
     after: string | undefined,
     limit: number,
   ): Promise<{ ids: string[]; last?: string }> {
-    const partition = filterPartition(filter);
+    const partition = filterPartition(this.options.environment, filter);
     const { Items, LastEvaluatedKey } = await this.options.doc.send(
       new QueryCommand({
         TableName: this.options.table,
@@ -445,7 +467,7 @@ export class DeliveryStore implements PendingDeliveries {
     const items = await batchGetInOrder(
       this.options.doc,
       this.options.table,
-      ids.map(deliveryKeys.delivery),
+      ids.map((id) => this.key(id)),
     );
     return items.filter((i): i is Record<string, unknown> => i !== undefined).map(fromItem);
   }
@@ -460,7 +482,7 @@ export class DeliveryStore implements PendingDeliveries {
         try {
           // Whatever the attempt count: an attempt in flight is still recorded (`recordAttempt`).
           const value = await this.conditional([
-            cancelUpdate(this.options.table, ref.id, updatedAt),
+            cancelUpdate(this.options.table, this.key(ref.id), updatedAt),
             ...this.moveIndexBySort(ref.configId, ref.id, ref.sort, 'pending', 'cancelled'),
           ]);
           return { done: true, value };
@@ -500,17 +522,21 @@ export class DeliveryStore implements PendingDeliveries {
     to: DeliveryStatus,
   ): TransactItem[] {
     if (from === to) return [];
-    const { table } = this.options;
+    const { table, environment } = this.options;
     return [
-      ...statusPartitions(configId, from).map(
+      ...statusPartitions(environment, configId, from).map(
         (pk): TransactItem => ({ Delete: { TableName: table, Key: { pk, sk: sort } } }),
       ),
-      ...statusPartitions(configId, to).map(
+      ...statusPartitions(environment, configId, to).map(
         (pk): TransactItem => ({
           Put: { TableName: table, Item: { pk, sk: sort, deliveryId: id } },
         }),
       ),
     ];
+  }
+
+  private key(id: string) {
+    return deliveryKeys.delivery(this.options.environment, id);
   }
 
   /** One conditional write: a single Update, or a transaction (a list of items). */
@@ -530,7 +556,7 @@ export class DeliveryStore implements PendingDeliveries {
 /** `pending` → `cancelled`, optionally only at the attempt count the caller read. */
 function cancelUpdate(
   table: string,
-  id: string,
+  key: { pk: string; sk: string },
   updatedAt: string,
   expectedAttempts?: number,
 ): TransactItem {
@@ -538,7 +564,7 @@ function cancelUpdate(
   return {
     Update: {
       TableName: table,
-      Key: deliveryKeys.delivery(id),
+      Key: key,
       UpdateExpression: 'SET #status = :cancelled, updatedAt = :now REMOVE nextAttemptAt',
       ConditionExpression: `attribute_exists(pk) AND #status = :pending${exact ? ' AND attempts = :expected' : ''}`,
       ExpressionAttributeNames: { '#status': 'status' },

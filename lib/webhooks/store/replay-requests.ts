@@ -9,15 +9,21 @@ export const REPLAY_KEY_TTL_SECONDS = 24 * 3600;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /**
- * Answers of replay requests sent with an `Idempotency-Key`, in the webhooks table under
+ * Answers of one environment's replay requests sent with an `Idempotency-Key`, in the webhooks table under
  * `replayRequestKey` (keys.ts) with the request's digest, the answer and `expiresAt` (TTL): the
  * same key with the same request gets the first answer again without replaying twice; with another request it is
  * a 400. Two first uses racing both run (each replay step is itself conditional, so nothing is sent twice for
- * one attempt); the first answer stored is the one remembered.
+ * one attempt); the first answer stored is the one remembered. Keys are per environment: the same key in another
+ * environment is another request.
  */
 export class ReplayRequests {
   constructor(
-    private readonly options: { doc: DynamoDBDocumentClient; table: string; now: () => number },
+    private readonly options: {
+      doc: DynamoDBDocumentClient;
+      table: string;
+      environment: string;
+      now: () => number;
+    },
   ) {}
 
   /** Runs `replay` once per key and request; without a key, every time. */
@@ -32,7 +38,7 @@ export class ReplayRequests {
       throw new ValidationError(
         `Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
       );
-    const itemKey = replayRequestKey(key);
+    const itemKey = replayRequestKey(this.options.environment, key);
     const digest = createHash('sha256')
       .update(JSON.stringify({ route, request }))
       .digest('base64url');

@@ -2,19 +2,21 @@ import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/
 import { subscriptionPartition, subscriptionsVersionKey } from './keys.js';
 
 /**
- * What dispatch reads of the configs: the subscription items and their version (keys.ts), which the config store
- * writes in every change's transaction. Both reads are strongly consistent: a config change that has returned is
- * seen by the next read.
+ * What dispatch reads of one environment's configs: the subscription items and their version (keys.ts), which the
+ * config store writes in every change's transaction. Both reads are strongly consistent: a config change that has
+ * returned is seen by the next read. Another environment's configs are other partitions, never read.
  */
 export class Subscriptions {
-  constructor(private readonly options: { doc: DynamoDBDocumentClient; table: string }) {}
+  constructor(
+    private readonly options: { doc: DynamoDBDocumentClient; table: string; environment: string },
+  ) {}
 
   /** The subscriptions version: it moves with every change of subscription items. */
   async version(): Promise<number> {
     const { Item } = await this.options.doc.send(
       new GetCommand({
         TableName: this.options.table,
-        Key: { ...subscriptionsVersionKey },
+        Key: subscriptionsVersionKey(this.options.environment),
         ConsistentRead: true,
       }),
     );
@@ -30,7 +32,9 @@ export class Subscriptions {
         new QueryCommand({
           TableName: this.options.table,
           KeyConditionExpression: 'pk = :p',
-          ExpressionAttributeValues: { ':p': subscriptionPartition(kind) },
+          ExpressionAttributeValues: {
+            ':p': subscriptionPartition(this.options.environment, kind),
+          },
           ConsistentRead: true,
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),

@@ -1,0 +1,25 @@
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { configsByCreation } from './keys.js';
+
+/**
+ * Whether an environment has any webhook config: one read of its config list (gsi1, `Limit: 1`). The platform
+ * service deletes an environment only when empty (docs/decisions.md, "Environments"); a config created while it
+ * decides is the platform's race to close (the index is eventually consistent), not this probe's.
+ */
+export async function webhookConfigsExist(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  environment: string,
+): Promise<boolean> {
+  const { Items = [] } = await doc.send(
+    new QueryCommand({
+      TableName: table,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :p',
+      ExpressionAttributeValues: { ':p': configsByCreation(environment) },
+      ProjectionExpression: 'pk',
+      Limit: 1,
+    }),
+  );
+  return Items.length > 0;
+}

@@ -438,8 +438,7 @@ describe('dispatchBatch', () => {
     expect(await batch()).toBe(0);
   });
 
-  // Unprefixed ledger items: the ledger's keys on this branch (lib/webhooks/dispatch/ledger-image.ts, TRANSITIONAL),
-  // read as the default environment's. Prefixed ones: webhooks-environments.test.ts.
+  // Ledger items of the default environment (`E#default#L#...`); other environments: webhooks-environments.test.ts.
   it("reads the ledger tables' streams: events of log and mapping items (INSERT or MODIFY), every other item passed over", async () => {
     const deps = await freshDeps();
     const ledger = `l${randomBytes(4).toString('hex')}`;
@@ -456,7 +455,7 @@ describe('dispatchBatch', () => {
     };
     const date = '2026-11-22T10:00:00.000Z';
     const log = {
-      pk: `L#${ledger}#LOG`,
+      pk: `E#default#L#${ledger}#LOG`,
       sk: '000000000000001',
       id: 1,
       type: 'SET_METADATA',
@@ -465,7 +464,7 @@ describe('dispatchBatch', () => {
       ev: '{}',
     };
     const mapping = {
-      pk: `L#${ledger}`,
+      pk: `E#default#L#${ledger}`,
       sk: 'MAPPING',
       version: 2,
       mapping: '{"contracts":[]}',
@@ -475,7 +474,7 @@ describe('dispatchBatch', () => {
     const records = [
       // A volume item: 38-digit numbers, no event; never unmarshalled.
       record('INSERT', {
-        pk: `L#${ledger}#A#users:1`,
+        pk: `E#default#L#${ledger}#A#users:1`,
         sk: 'V#USD',
         input: 10n ** 37n,
         output: 0n,
@@ -483,7 +482,7 @@ describe('dispatchBatch', () => {
       }),
       record('INSERT', log),
       record('MODIFY', {
-        pk: `L#${ledger}`,
+        pk: `E#default#L#${ledger}`,
         sk: 'HEAD',
         lastLogId: 1,
         version: 2,

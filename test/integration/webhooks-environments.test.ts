@@ -375,22 +375,24 @@ describe('dispatch by environment', () => {
     for (const id of inA)
       expect((await as[A]!('GET', `/deliveries/${id}`)).body.data.status).toBe('succeeded');
 
-    // The same log item without any environment in its key is the default environment's (transitional:
-    // lib/webhooks/dispatch/ledger-image.ts); A's config does not get it.
+    // The same log item without any environment in its key is malformed: reported as the batch's failure, and
+    // A's config gets nothing more.
     const unscoped = { ...log, pk: 'L#main#LOG', sk: '000000000000002' };
-    await dispatchBatch(
-      [
-        {
-          eventID: 'x',
-          eventName: 'INSERT',
-          dynamodb: {
-            SequenceNumber: '9',
-            NewImage: marshall(unscoped) as Record<string, unknown>,
+    expect(
+      await dispatchBatch(
+        [
+          {
+            eventID: 'x',
+            eventName: 'INSERT',
+            dynamodb: {
+              SequenceNumber: '9',
+              NewImage: marshall(unscoped) as Record<string, unknown>,
+            },
           },
-        },
-      ],
-      deps,
-    );
+        ],
+        deps,
+      ),
+    ).toEqual({ batchItemFailures: [{ itemIdentifier: '9' }] });
     expect(ids(await as[A]!('GET', `/deliveries?configId=${a}`))).toHaveLength(2);
   });
 

@@ -12,6 +12,7 @@ import type { ServiceRuntime } from '../runtime/runtime.js';
 import { OrganizationAccess } from './commands/access.js';
 import type { EnvironmentProbe, PlatformContext } from './commands/context.js';
 import type { RandomText } from './domain/ids.js';
+import { environmentProbesFor } from './environment-probes.js';
 import { environmentRoutes } from './routes/environments.js';
 import { memberRoutes } from './routes/members.js';
 import { organizationRoutes } from './routes/organizations.js';
@@ -31,7 +32,8 @@ export interface PlatformAppDeps {
   now?: () => number;
   /**
    * What an environment may still hold (ledgers, webhook configs, payments, clients): each service's store answers
-   * for its own kind. An environment is deleted only when every probe finds nothing. None given: nothing is looked for.
+   * for its own kind. An environment is deleted only when every probe finds nothing. By default every service's
+   * (environment-probes.ts); tests may give others.
    */
   environmentProbes?: readonly EnvironmentProbe[];
   /** The random part of new ids (tests make it predictable, to provoke collisions). */
@@ -57,7 +59,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Hono<AppEnv> {
       ...(deps.sleep ? { sleep: deps.sleep } : {}),
     }),
     access: new OrganizationAccess(directory),
-    probes: deps.environmentProbes ?? [],
+    probes: deps.environmentProbes ?? environmentProbesFor(runtime),
     tokens: {
       signer: deps.signingKeys ?? new SigningKeys(keyStoreFor(runtime), { now }),
       issuer: config.issuer,

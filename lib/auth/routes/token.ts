@@ -58,45 +58,7 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
       onError: (c) =>
         oauthError(c, new OAuthError('invalid_request', 'request body too large', { status: 413 })),
     }),
-    async (c) => {
-      try {
-        const request = parseTokenRequest({
-          contentType: c.req.header('content-type'),
-          body: await c.req.text(),
-          query: new URL(c.req.url).search.slice(1),
-          authorization: c.req.header('authorization'),
-        });
-        // A presented id may be anything, a secret sent in the wrong field included: until it authenticates,
-        // only a short hash of it is logged (operators can hash a known id to match).
-        const logFields = c.get('logFields');
-        logFields.oauthClientIdHash = hashedClientId(request.clientId);
-        const issued = await tokens.issue(request, sourceAddress(c.env));
-        logFields.oauthClientId = request.clientId;
-        return c.json(issued);
-      } catch (err) {
-        if (err instanceof OAuthError) return oauthError(c, err);
-        if (isThrottling(err)) {
-          return oauthError(
-            c,
-            new OAuthError('temporarily_unavailable', 'service busy, retry shortly', {
-              retryAfterSeconds: 1,
-            }),
-          );
-        }
-        if (err instanceof PrivateKeyUnavailableError) {
-          // KMS refused or failed (or a key item is damaged): nothing was signed or written. The request line,
-          // logged as an error for its 503, says why.
-          c.get('logFields').signingKeyError = err.message;
-          return oauthError(
-            c,
-            new OAuthError('temporarily_unavailable', 'signing key unavailable, retry later', {
-              retryAfterSeconds: 5,
-            }),
-          );
-        }
-        throw err;
-      }
-    },
+    (c) => answerTokenRequest(c, tokens),
   );
   app.all(TOKEN_PATH, (c) => {
     c.header('Allow', 'POST');
@@ -105,6 +67,50 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
       new OAuthError('invalid_request', 'the token endpoint accepts POST only', { status: 405 }),
     );
   });
+}
+
+async function answerTokenRequest(c: Context<AppEnv>, tokens: TokenService): Promise<Response> {
+  try {
+    const request = parseTokenRequest({
+      contentType: c.req.header('content-type'),
+      body: await c.req.text(),
+      query: new URL(c.req.url).search.slice(1),
+      authorization: c.req.header('authorization'),
+    });
+    const logFields = c.get('logFields');
+    logFields.oauthGrant = request.grant;
+    // A presented id may be anything, a secret sent in the wrong field included: until it authenticates,
+    // only a short hash of it is logged (operators can hash a known id to match). Subject tokens and assertions
+    // are never logged, hashed or not.
+    if (request.grant === 'client_credentials')
+      logFields.oauthClientIdHash = hashedClientId(request.clientId);
+    const issued = await tokens.issue(request, sourceAddress(c.env));
+    if (request.grant === 'client_credentials') logFields.oauthClientId = request.clientId;
+    else logFields.oauthSubject = issued.subject;
+    return c.json(issued.response);
+  } catch (err) {
+    if (err instanceof OAuthError) return oauthError(c, err);
+    if (isThrottling(err)) {
+      return oauthError(
+        c,
+        new OAuthError('temporarily_unavailable', 'service busy, retry shortly', {
+          retryAfterSeconds: 1,
+        }),
+      );
+    }
+    if (err instanceof PrivateKeyUnavailableError) {
+      // KMS refused or failed (or a key item is damaged): nothing was signed or written. The request line,
+      // logged as an error for its 503, says why.
+      c.get('logFields').signingKeyError = err.message;
+      return oauthError(
+        c,
+        new OAuthError('temporarily_unavailable', 'signing key unavailable, retry later', {
+          retryAfterSeconds: 5,
+        }),
+      );
+    }
+    throw err;
+  }
 }
 
 function oauthError(c: Context<AppEnv>, err: OAuthError): Response {

@@ -140,7 +140,11 @@ describe('openid-client v6', () => {
     expect(metadata.issuer).toBe(issuer);
     expect(metadata.token_endpoint).toBe(`${issuer}/oauth/token`);
     expect(metadata.jwks_uri).toBe(`${issuer}/keys`);
-    expect(metadata.grant_types_supported).toEqual(['client_credentials']);
+    expect(metadata.grant_types_supported).toEqual([
+      'client_credentials',
+      'urn:ietf:params:oauth:grant-type:token-exchange',
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
+    ]);
     expect(metadata.token_endpoint_auth_methods_supported).toEqual([
       'client_secret_basic',
       'client_secret_post',

@@ -209,11 +209,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       sqsClient.destroy();
     });
     if (identityConfig) {
-      identity = await startLocalIdentityProvider(baseUrl, identityConfig, (err) =>
-        createLogger(logLevelFromEnv(callerEnv)).log('error', 'identity provider error', {
-          error: err instanceof Error ? err.message : String(err),
-        }),
-      );
+      const idpLogger = createLogger(logLevelFromEnv(callerEnv));
+      identity = await startLocalIdentityProvider(baseUrl, identityConfig, {
+        onError: (err) =>
+          idpLogger.log('error', 'identity provider error', {
+            error: err instanceof Error ? err.message : String(err),
+          }),
+      });
     }
     const prefix = options.resourcePrefix ?? 'platform-';
     const tables = await ensureTables(dynamoClient, prefix);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JWK } from 'jose';
 import { LocalAccounts } from './accounts.js';
 import type { LocalAccount, LocalIdentityConfig } from './config.js';
 import { handleLoginPage } from './login-page.js';
@@ -30,11 +31,12 @@ export function isIdentityPath(url: string | undefined): boolean {
 export async function startLocalIdentityProvider(
   baseUrl: string,
   config: LocalIdentityConfig,
-  onError: (err: unknown) => void = () => undefined,
+  options: { onError?: (err: unknown) => void; signingKey?: JWK } = {},
 ): Promise<LocalIdentityProvider> {
   const issuer = `${baseUrl}${IDENTITY_MOUNT_PATH}`;
   const accounts = new LocalAccounts(config.accounts);
-  const provider = await createLocalProvider(issuer, config, accounts);
+  const provider = await createLocalProvider(issuer, config, accounts, options.signingKey);
+  const onError = options.onError ?? (() => undefined);
   // Koa would print an unexpected error itself; the platform's logger says it instead.
   provider.on('server_error', (_ctx, err) => onError(err));
   const callback = provider.callback();

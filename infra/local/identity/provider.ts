@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { LocalAccounts } from './accounts.js';
 import type { LocalIdentityConfig } from './config.js';
@@ -23,9 +23,10 @@ export async function createLocalProvider(
   issuer: string,
   config: LocalIdentityConfig,
   accounts: LocalAccounts,
+  /** Its ES256 private key (a JWK); by default a new one, so a restart invalidates the ID tokens it gave. */
+  signingKey?: JWK,
 ): Promise<Provider> {
-  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const signingKey = { ...(await exportJWK(privateKey)), alg: 'ES256', use: 'sig' };
+  signingKey ??= await newSigningKey();
   const provider = new Provider(issuer, {
     adapter: memoryStore(),
     clients: [
@@ -70,4 +71,10 @@ export async function createLocalProvider(
     idTokenTtlSeconds: ID_TOKEN_TTL_SECONDS,
   });
   return provider;
+}
+
+/** An ES256 key pair's private JWK, as the provider signs with it. */
+export async function newSigningKey(): Promise<JWK> {
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  return { ...(await exportJWK(privateKey)), alg: 'ES256', use: 'sig' };
 }

@@ -9,6 +9,7 @@ import {
   startLocalIdentityProvider,
 } from '../../infra/local/identity/local-identity-provider.js';
 import { newSigningKey } from '../../infra/local/identity/provider.js';
+import type { RunningPlatform } from '../../infra/local/platform.js';
 
 export const IDP_CLIENT_ID = 'platform-local';
 export const REDIRECT_URI = 'http://127.0.0.1/callback';
@@ -97,11 +98,48 @@ export async function startTestIdentityProvider(
   };
 }
 
-/** A browser's part of the authorization-code flow, with a cookie jar: the login form, then the redirects. */
+/** The authorization-code flow with PKCE, the browser's part driven by `browserLogin`. */
 async function codeFlow(issuer: string, email: string, password: string): Promise<string> {
+  const verifier = randomBytes(32).toString('base64url');
+  const redirectUri = 'http://127.0.0.1:49152/callback';
+  const authorization = new URL(
+    `${issuer}/auth?${new URLSearchParams({
+      client_id: IDP_CLIENT_ID,
+      response_type: 'code',
+      redirect_uri: redirectUri,
+      scope: 'openid email',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      state: 'test-state',
+    })}`,
+  );
+  const callback = await browserLogin(authorization, email, password, redirectUri);
+  const token = await fetch(`${issuer}/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: redirectUri,
+      client_id: IDP_CLIENT_ID,
+      code_verifier: verifier,
+    }),
+  });
+  return ((await token.json()) as { id_token: string }).id_token;
+}
+
+/**
+ * What a browser does between an authorization URL and the redirect back to the client, with a cookie jar: the
+ * provider's login page, its form posted, the redirects followed. Answers the callback URL (with the code).
+ */
+export async function browserLogin(
+  authorization: URL,
+  email: string,
+  password: string,
+  redirectUri: string,
+): Promise<URL> {
   const jar = new Map<string, string>();
   const go = async (url: string, init: RequestInit = {}) => {
-    const res = await fetch(new URL(url, issuer), {
+    const res = await fetch(new URL(url, authorization), {
       ...init,
       redirect: 'manual',
       headers: { ...init.headers, cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
@@ -113,20 +151,7 @@ async function codeFlow(issuer: string, email: string, password: string): Promis
     }
     return res;
   };
-  const verifier = randomBytes(32).toString('base64url');
-  const redirectUri = 'http://127.0.0.1:49152/callback';
-  const start = await go(
-    `${issuer}/auth?${new URLSearchParams({
-      client_id: IDP_CLIENT_ID,
-      response_type: 'code',
-      redirect_uri: redirectUri,
-      scope: 'openid email',
-      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-      code_challenge_method: 'S256',
-      state: 'test-state',
-    })}`,
-  );
-  const interaction = start.headers.get('location')!;
+  const interaction = (await go(authorization.href)).headers.get('location')!;
   const form = await go(interaction);
   if (!(await form.text()).includes('name="password"')) throw new Error('no login form');
   let res = await go(`${interaction}/login`, {
@@ -141,16 +166,38 @@ async function codeFlow(issuer: string, email: string, password: string): Promis
     location = res.headers.get('location') ?? '';
     if (!location) throw new Error(`the flow stopped at ${res.status}`);
   }
-  const code = new URL(location).searchParams.get('code')!;
-  const token = await fetch(`${issuer}/token`, {
+  return new URL(location);
+}
+
+/**
+ * A development person logs in on a running local platform, as the README walkthrough does: an ID token from the
+ * local provider's password grant, exchanged at the token endpoint for a platform token.
+ */
+export async function platformLogin(platform: RunningPlatform, email: string): Promise<string> {
+  const idp = platform.identityProvider;
+  const account = idp?.accounts.find((a) => a.email === email);
+  if (!idp || !account) throw new Error(`no local account ${email}`);
+  const idTokenRes = await fetch(`${idp.issuer}/token`, {
     method: 'POST',
     body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: redirectUri,
-      client_id: IDP_CLIENT_ID,
-      code_verifier: verifier,
+      grant_type: 'password',
+      username: email,
+      password: account.password,
+      client_id: idp.clientId,
+      scope: 'openid email',
     }),
   });
-  return ((await token.json()) as { id_token: string }).id_token;
+  const { id_token } = (await idTokenRes.json()) as { id_token: string };
+  const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+      subject_token: id_token,
+      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+    }),
+  });
+  const body = (await res.json()) as { access_token?: string };
+  if (res.status !== 200 || !body.access_token)
+    throw new Error(`login failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.access_token;
 }

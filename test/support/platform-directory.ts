@@ -1,5 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { RunningPlatform } from '../../infra/local/platform.js';
+import { createDocumentClient } from '../../lib/dynamo/client.js';
 import type { EnvironmentType } from '../../lib/platform/domain/directory.js';
 import { PlatformDirectory } from '../../lib/platform/store/directory.js';
 import {
@@ -26,6 +28,15 @@ export class TestDirectory {
     private readonly table: string,
   ) {
     this.directory = new PlatformDirectory(doc, table);
+  }
+
+  /** The directory of a running local platform (its platform table in its DynamoDB). */
+  static of(platform: RunningPlatform): TestDirectory {
+    const doc = createDocumentClient({
+      region: 'us-east-1',
+      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+    });
+    return new TestDirectory(doc, platform.env.PLATFORM_TABLE!);
   }
 
   /** The `default` organization and environment, with these admins. */

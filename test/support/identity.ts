@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { importJWK, type JWK, SignJWT } from 'jose';
 import type { LocalIdentityConfig } from '../../infra/local/identity/config.js';
+import { developmentLogin } from '../../infra/local/identity/development-login.js';
 import {
   isIdentityPath,
   type LocalIdentityProvider,
@@ -169,35 +170,8 @@ export async function browserLogin(
   return new URL(location);
 }
 
-/**
- * A development person logs in on a running local platform, as the README walkthrough does: an ID token from the
- * local provider's password grant, exchanged at the token endpoint for a platform token.
- */
+/** A development person logs in on a running local platform (password grant, then token exchange). */
 export async function platformLogin(platform: RunningPlatform, email: string): Promise<string> {
-  const idp = platform.identityProvider;
-  const account = idp?.accounts.find((a) => a.email === email);
-  if (!idp || !account) throw new Error(`no local account ${email}`);
-  const idTokenRes = await fetch(`${idp.issuer}/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'password',
-      username: email,
-      password: account.password,
-      client_id: idp.clientId,
-      scope: 'openid email',
-    }),
-  });
-  const { id_token } = (await idTokenRes.json()) as { id_token: string };
-  const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
-      subject_token: id_token,
-      subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
-    }),
-  });
-  const body = (await res.json()) as { access_token?: string };
-  if (res.status !== 200 || !body.access_token)
-    throw new Error(`login failed: ${res.status} ${JSON.stringify(body)}`);
-  return body.access_token;
+  if (!platform.identityProvider) throw new Error('the platform runs no local identity provider');
+  return developmentLogin(platform.baseUrl, platform.identityProvider, email);
 }

@@ -453,6 +453,7 @@ describe('the request log', () => {
       .filter((l) => l.oauthGrant === 'token_exchange' && l.status === 400);
     expect(refused.length).toBeGreaterThan(5);
     expect(refused[0]).toHaveProperty('oauthError', 'invalid_grant');
+    expect(refused.map((l) => l.oauthErrorDescription)).toContain('ID token expired');
     const issued = logLines
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .filter((l) => l.oauthGrant === 'jwt_bearer' && l.status === 200);

@@ -37,7 +37,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
       operationId: 'createClient',
       summary: 'Create a client',
       description:
-        'Without `scopes`, the client gets every read and write scope of ledger, webhooks and payments (not `auth:*`).',
+        "Created in the environment of the request's token; its tokens are for that environment. Without `scopes`, the client gets every read and write scope of ledger, webhooks and payments (not `auth:*`).",
       tags: ['auth: clients'],
       body: clientInputSchema,
       responses: { 201: { description: 'The client.', schema: clientData } },

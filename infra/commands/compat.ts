@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SDK_METADATA } from '@formance/formance-sdk/lib/config.js';
+import { developmentLogin } from '../local/identity/development-login.js';
 import { startPlatform } from '../local/platform.js';
 import { runProbe } from './compat/probe.js';
 import { coverage, renderReport } from './compat/report.js';
@@ -59,6 +60,12 @@ async function platformFor(args: CompatArgs): Promise<{ baseUrl: string; stop():
       env: { LOG_LEVEL: 'silent' },
       ledgerWorkers: 2,
     });
+    // Its development admin logs in, so listUsers and readUser have a person to show (best effort: a platform
+    // without the default organization has none).
+    const idp = platform.identityProvider;
+    const admin = idp?.accounts.find((a) => a.platformAdmin);
+    if (idp && admin)
+      await developmentLogin(platform.baseUrl, idp, admin.email).catch(() => undefined);
     return {
       baseUrl: platform.baseUrl,
       stop: async () => {

@@ -92,7 +92,22 @@ process.stdout.write(
           `  test client (TEST ONLY): client_id=${TEST_CLIENT.id} client_secret=${TEST_CLIENT.secret}`,
         ]
       : [`  auth config ${settings.staticClients}`]),
+    ...identityLines(platform),
     'press Ctrl+C to stop',
     '',
   ].join('\n'),
 );
+
+/** The local identity provider and its development accounts, named as test-only as the test client is. */
+function identityLines(running: RunningPlatform): string[] {
+  const idp = running.identityProvider;
+  if (!idp) return [];
+  return [
+    `  identity   ${idp.issuer} (local OpenID provider, client_id=${idp.clientId})`,
+    '  development accounts (TEST ONLY):',
+    ...idp.accounts.map(
+      (a) =>
+        `    ${a.email} / ${a.password}${a.platformAdmin ? '  (admin of the default organization)' : ''}`,
+    ),
+  ];
+}

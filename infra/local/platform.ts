@@ -1,3 +1,4 @@
+import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -41,6 +42,12 @@ import { lockDataDir } from './data-dir-lock.js';
 import { durableWrites } from './durability-barrier.js';
 import { type DynamoLocal, startDynamoLocal } from './dynamodb-local.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
+import { type LocalIdentityConfig, loadLocalIdentityConfig } from './identity/config.js';
+import {
+  isIdentityPath,
+  type LocalIdentityProvider,
+  startLocalIdentityProvider,
+} from './identity/local-identity-provider.js';
 import { startKeyRotation } from './key-rotation.js';
 import { startLedgerWorkers } from './lambda/ledger-workers.js';
 import { startLedgerWriters } from './lambda/ledger-writers.js';
@@ -61,6 +68,8 @@ const PASSED_ON = [
   'LEDGER_BUCKET_TABLES',
   'CORS_ALLOWED_ORIGINS',
   'KEY_MIN_PUBLISH_SECONDS',
+  'IDENTITY_PROVIDER_ISSUER',
+  'IDENTITY_PROVIDER_CLIENT_ID',
   'PLATFORM_ADMINS',
 ] as const;
 
@@ -90,6 +99,11 @@ export interface PlatformOptions {
   ledgerWorkers?: number;
   /** Concurrent ledger writer invocations (the ingress queue mapping's maximum concurrency; default 1). */
   ledgerWriters?: number;
+  /**
+   * The local identity provider's accounts and client (default: infra/local/identity.local.yaml); false: none.
+   * None either when the caller names another provider (IDENTITY_PROVIDER_ISSUER).
+   */
+  identity?: LocalIdentityConfig | false;
 }
 
 export interface RunningPlatform {
@@ -104,6 +118,8 @@ export interface RunningPlatform {
   ledgerWriters: number;
   /** Pids of every ledger worker and of the writers ready to work (tests and the bench kill them). */
   ledgerPids(): { workers: number[]; writers: number[] };
+  /** The local identity provider at `<baseUrl>/_idp`, with its development accounts (test only). */
+  identityProvider?: Pick<LocalIdentityProvider, 'issuer' | 'clientId' | 'accounts'>;
 }
 
 export class PortInUseError extends Error {}
@@ -125,10 +141,22 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ),
     'local',
   );
+  const identityConfig =
+    options.identity === false || callerEnv.IDENTITY_PROVIDER_ISSUER
+      ? undefined
+      : (options.identity ?? loadLocalIdentityConfig());
   // Then the data directory, before the port: a second platform on it is refused before it touches anything.
   const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
   let handler: FetchHandler = () => Response.json({ status: 'starting' }, { status: 503 });
-  const server = createAdaptorServer({ fetch: (request, env) => handler(request, env) });
+  // The identity provider (a Node handler: oidc-provider is Koa) answers `/_idp` on the same server.
+  let identity: LocalIdentityProvider | undefined;
+  const server = createAdaptorServer({
+    fetch: (request, env) => handler(request, env),
+    createServer: ((serverOptions: object, listener: RequestListener) =>
+      createServer(serverOptions, (req, res) =>
+        identity && isIdentityPath(req.url) ? identity.handle(req, res) : listener(req, res),
+      )) as typeof createServer,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(
@@ -182,6 +210,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       dynamoClient.destroy();
       sqsClient.destroy();
     });
+    if (identityConfig) {
+      const idpLogger = createLogger(logLevelFromEnv(callerEnv));
+      identity = await startLocalIdentityProvider(baseUrl, identityConfig, {
+        onError: (err) =>
+          idpLogger.log('error', 'identity provider error', {
+            error: err instanceof Error ? err.message : String(err),
+          }),
+      });
+    }
     const prefix = options.resourcePrefix ?? 'platform-';
     const tables = await ensureTables(dynamoClient, prefix);
     const queues = await ensureQueues(sqsClient, prefix);
@@ -196,6 +233,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       SQS_ENDPOINT: sqs.endpoint,
       ...tables,
       ...queues,
+      ...(identity ? identityEnv(identity, callerEnv) : {}),
     };
     // The services in this process record into the registry `/_metrics` renders; the workers' EMF joins it.
     const uninstallMetrics = installMetricSink(localMetrics);
@@ -352,9 +390,34 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ledgerWorkers: ledger.pids().length,
       ledgerWriters: writers.pids().length,
       ledgerPids: () => ({ workers: ledger.pids(), writers: writers.readyPids() }),
+      ...(identity
+        ? {
+            identityProvider: {
+              issuer: identity.issuer,
+              clientId: identity.clientId,
+              accounts: identity.accounts,
+            },
+          }
+        : {}),
     };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/**
+ * The services trust the local identity provider; its accounts marked `platformAdmin` become the `default`
+ * organization's admins, unless the caller names them (PLATFORM_ADMINS).
+ */
+function identityEnv(
+  identity: LocalIdentityProvider,
+  callerEnv: NodeJS.ProcessEnv,
+): NodeJS.ProcessEnv {
+  const admins = identity.accounts.filter((a) => a.platformAdmin).map((a) => a.email);
+  return {
+    IDENTITY_PROVIDER_ISSUER: identity.issuer,
+    IDENTITY_PROVIDER_CLIENT_ID: identity.clientId,
+    PLATFORM_ADMINS: callerEnv.PLATFORM_ADMINS || admins.join(','),
+  };
 }

@@ -184,7 +184,11 @@ describe('discovery', () => {
         issuer,
         token_endpoint: `${issuer}/oauth/token`,
         jwks_uri: `${issuer}/keys`,
-        grant_types_supported: ['client_credentials'],
+        grant_types_supported: [
+          'client_credentials',
+          'urn:ietf:params:oauth:grant-type:token-exchange',
+          'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        ],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
         scopes_supported: [...ALL_SCOPES],
         response_types_supported: ['token'],

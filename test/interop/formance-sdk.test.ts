@@ -6,7 +6,10 @@ import type { SDK } from '@formance/formance-sdk';
 import { ErrorsV2ErrorResponse } from '@formance/formance-sdk/sdk/models/ledger/errorsv2errorresponse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
+import { personId } from '../../lib/platform/domain/directory.js';
 import { PLATFORM_VERSION } from '../../lib/runtime/version.js';
+import { platformLogin } from '../support/identity.js';
+import { TestDirectory } from '../support/platform-directory.js';
 import { startSdkPlatform } from '../support/sdk.js';
 
 let platform: RunningPlatform;
@@ -215,6 +218,24 @@ describe('@formance/formance-sdk 7 against the ledger', () => {
     });
     const unauthenticated = await fetch(`${platform.baseUrl}/api/webhooks/_info`);
     expect(unauthenticated.status).toBe(401);
+  });
+
+  it('lists and reads the persons of the default environment (listUsers, readUser)', async () => {
+    // The default organization with its admin, as a deployment's first start writes it; the admin logs in.
+    await TestDirectory.of(platform).defaults(['dev@example.com']);
+    await platformLogin(platform, 'dev@example.com');
+    const listed = await sdk.auth.v1.listUsers();
+    const dev = listed.listUsersResponse?.data?.find((u) => u.email === 'dev@example.com');
+    expect(dev).toEqual({
+      id: personId('dev@example.com'),
+      email: 'dev@example.com',
+      subject: expect.stringMatching(/^local-[0-9a-f]{24}$/),
+    });
+    const read = await sdk.auth.v1.readUser({ userId: dev!.id! });
+    expect(read.readUserResponse?.data).toEqual(dev);
+    await expect(sdk.auth.v1.readUser({ userId: personId('nobody@example.com') })).rejects.toThrow(
+      /404/,
+    );
   });
 
   it('lists every service with its version and health at /versions, without a token', async () => {

@@ -1,7 +1,8 @@
 /**
  * Third-party OAuth libraries against the real local platform over real HTTP: openid-client (token requests with
  * client_secret_post and client_secret_basic), jose (remote JWKS verification) and oauth4webapi (RFC 9068 access
- * token validation at a resource server), plus the README walkthrough with plain fetch.
+ * token validation at a resource server), plus the README walkthrough with plain fetch; and a person's login with
+ * openid-client as the relying party of the local identity provider, then token exchange and jwt-bearer.
  */
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
@@ -9,7 +10,10 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { ALL_SCOPES, DEFAULT_CLIENT_SCOPES } from '../../lib/bearer/scopes.js';
+import { personId } from '../../lib/platform/domain/directory.js';
+import { browserLogin } from '../support/identity.js';
 import { startTestPlatform } from '../support/platform.js';
+import { TestDirectory } from '../support/platform-directory.js';
 
 const TEST_CLIENT = { id: 'local-dev', secret: 'local-dev-secret' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -140,7 +144,11 @@ describe('openid-client v6', () => {
     expect(metadata.issuer).toBe(issuer);
     expect(metadata.token_endpoint).toBe(`${issuer}/oauth/token`);
     expect(metadata.jwks_uri).toBe(`${issuer}/keys`);
-    expect(metadata.grant_types_supported).toEqual(['client_credentials']);
+    expect(metadata.grant_types_supported).toEqual([
+      'client_credentials',
+      'urn:ietf:params:oauth:grant-type:token-exchange',
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
+    ]);
     expect(metadata.token_endpoint_auth_methods_supported).toEqual([
       'client_secret_basic',
       'client_secret_post',
@@ -450,5 +458,93 @@ describe('README walkthrough over HTTP', () => {
     const anonymous = await fetch(`${baseUrl}/api/ledger/v2`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+  });
+});
+
+describe("a person's login with openid-client (local identity provider, token exchange, jwt-bearer)", () => {
+  it('code flow with PKCE at /_idp → ID token → platform token → environment token', async () => {
+    await TestDirectory.of(platform).defaults(['dev@example.com']);
+    const idp = platform.identityProvider!;
+    expect(idp.issuer).toBe(`${baseUrl}/_idp`);
+    // openid-client as the relying party: discovery, PKCE, the code exchange and its ID token checks.
+    const rp = await client.discovery(new URL(idp.issuer), idp.clientId, undefined, client.None(), {
+      execute: [client.allowInsecureRequests],
+    });
+    const verifier = client.randomPKCECodeVerifier();
+    const redirectUri = 'http://127.0.0.1:51234/callback';
+    const authorization = client.buildAuthorizationUrl(rp, {
+      redirect_uri: redirectUri,
+      scope: 'openid email',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const callback = await browserLogin(
+      authorization,
+      'dev@example.com',
+      'dev-password',
+      redirectUri,
+    );
+    const tokens = await client.authorizationCodeGrant(rp, callback, {
+      pkceCodeVerifier: verifier,
+    });
+    expect(tokens.claims()).toMatchObject({ email: 'dev@example.com', email_verified: true });
+
+    // The platform's token endpoint, no client authentication: the subject token is the proof.
+    const platformAuth = await client.discovery(
+      new URL(issuer),
+      'unused',
+      undefined,
+      client.None(),
+      {
+        execute: [client.allowInsecureRequests],
+      },
+    );
+    const exchanged = await client.genericGrantRequest(
+      platformAuth,
+      'urn:ietf:params:oauth:grant-type:token-exchange',
+      {
+        subject_token: tokens.id_token!,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+      },
+    );
+    expect(exchanged.expires_in).toBe(900);
+    expect(decodeJwt(exchanged.access_token)).toMatchObject({
+      aud: `${baseUrl}/api/platform`,
+      sub: personId('dev@example.com'),
+      email: 'dev@example.com',
+    });
+    const environmentToken = await client.genericGrantRequest(
+      platformAuth,
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      { assertion: exchanged.access_token, environment: 'default', scope: 'ledger:read' },
+    );
+    expect(environmentToken.scope).toBe('ledger:read');
+    const ledgers = await api('GET', '/api/ledger/v2', environmentToken.access_token);
+    expect(ledgers.status).toBe(200);
+    // The same platform token a second time: used once already.
+    await expect(
+      client.genericGrantRequest(platformAuth, 'urn:ietf:params:oauth:grant-type:jwt-bearer', {
+        assertion: exchanged.access_token,
+        environment: 'default',
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it("answers a wrong password with the provider's error, and no token", async () => {
+    const idp = platform.identityProvider!;
+    const res = await fetch(`${idp.issuer}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: 'dev@example.com',
+        password: 'not-the-password',
+        client_id: idp.clientId,
+        scope: 'openid email',
+      }),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body.error).toBe('invalid_grant');
+    expect(body).not.toHaveProperty('id_token');
   });
 });

@@ -3,6 +3,7 @@ import type { RunningPlatform } from '../../infra/local/platform.js';
 import type { OpenApiDocument } from '../../lib/openapi/document.js';
 import { ResponseChecker } from '../support/openapi.js';
 import { startTestPlatform, testClientToken, until } from '../support/platform.js';
+import { TestDirectory } from '../support/platform-directory.js';
 
 /**
  * Real answers of the local platform held against the response schemas of the document it serves at
@@ -322,6 +323,46 @@ describe('documented response schemas hold for real answers', () => {
     );
     expectDocumented(await call('GET', '/api/auth/keys'), 'GET', '/api/auth/keys', 200);
     expectDocumented(await call('GET', '/versions'), 'GET', '/versions', 200);
+  });
+
+  it("auth: a person's token exchange, the environment's users", async () => {
+    await TestDirectory.of(platform).defaults(['dev@example.com']);
+    const idp = platform.identityProvider!;
+    const idToken = await fetch(`${idp.issuer}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: 'dev@example.com',
+        password: 'dev-password',
+        client_id: idp.clientId,
+        scope: 'openid email',
+      }),
+    });
+    const exchanged = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token: ((await idToken.json()) as { id_token: string }).id_token,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+      }),
+    });
+    const body = await exchanged.json();
+    expectDocumented(
+      { status: exchanged.status, body, headers: exchanged.headers },
+      'POST',
+      '/api/auth/oauth/token',
+      200,
+    );
+    const users = await call('GET', '/api/auth/users');
+    expectDocumented(users, 'GET', '/api/auth/users', 200);
+    expect(users.body.data.map((u: { email: string }) => u.email)).toEqual(['dev@example.com']);
+    expectDocumented(
+      await call('GET', `/api/auth/users/${users.body.data[0].id}`),
+      'GET',
+      '/api/auth/users/{userId}',
+      200,
+    );
   });
 
   it('fails a drifted shape: a field added, a field dropped, a wrong type', async () => {

@@ -386,6 +386,17 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(await health.json()).toEqual(ALL_UP);
       // The printed test client works.
       await tokenFor(baseUrl, TEST_CLIENT);
+      // The local identity provider, on the same port, with its test-only accounts.
+      expect(lines).toContain(
+        `  identity   ${baseUrl}/_idp (local OpenID provider, client_id=platform-local)`,
+      );
+      expect(lines).toContain('  development accounts (TEST ONLY):');
+      expect(lines).toContain(
+        '    dev@example.com / dev-password  (admin of the default organization)',
+      );
+      expect(lines).toContain('    member@example.com / member-password');
+      const idp = await fetch(`${baseUrl}/_idp/.well-known/openid-configuration`);
+      expect(((await idp.json()) as { issuer: string }).issuer).toBe(`${baseUrl}/_idp`);
       // The ledger's workers (4 by default) and its writer are child processes, and go with their parent.
       const workers = [
         ...childProcesses(main.child.pid!, 'functions/ledger.ts'),

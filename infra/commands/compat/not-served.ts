@@ -11,15 +11,12 @@ const REASON = {
     "not served: the platform's metrics are CloudWatch's (docs/operations.md); there is no metrics endpoint",
   v1Mapping:
     "SDK 7.0.1's Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger-mapping.test.ts)",
-  users: 'not served: users belong to the environments issue (only OAuth clients here)',
   payments:
     'not served: outside the payments scope (the v3 payments resource and the service info only)',
 } as const;
 
 /** The SDK operations the platform deliberately does not serve (or cannot serve through the SDK), with why. */
 export const NOT_SERVED: Partial<Record<ServiceOperation, string>> = {
-  'auth.v1.listUsers': REASON.users,
-  'auth.v1.readUser': REASON.users,
   'ledger.v2.insertSchema': REASON.schemas,
   'ledger.v2.listSchemas': REASON.schemas,
   'ledger.v2.getSchema': REASON.schemas,

@@ -5,6 +5,8 @@ import { type OperationName, type ServiceApis, type ServiceName, serviceApi } fr
 export interface ProbeIds {
   clientId: string;
   secretId: string;
+  /** A person listUsers showed (the embedded platform's development admin logs in before the probe). */
+  userId: string;
   configId: string;
   deliveryId: string;
   txid: bigint;
@@ -65,6 +67,7 @@ export function initialIds(): ProbeIds {
   return {
     clientId: 'missing-client',
     secretId: 'missing-secret',
+    userId: 'missing-user',
     configId: 'missing-config',
     deliveryId: 'missing-delivery',
     txid: 1n,
@@ -140,8 +143,15 @@ export const OPERATIONS: readonly Operation[] = [
   op('auth.v1', 'deleteSecret', (A, c) =>
     A.deleteSecret({ clientId: c.ids.clientId, secretId: c.ids.secretId }),
   ),
-  op('auth.v1', 'listUsers', (A) => A.listUsers()),
-  op('auth.v1', 'readUser', (A) => A.readUser({ userId: 'someone' })),
+  op(
+    'auth.v1',
+    'listUsers',
+    (A) => A.listUsers(),
+    (c) => {
+      c.ids.userId = c.json('/users')?.data?.[0]?.id ?? c.ids.userId;
+    },
+  ),
+  op('auth.v1', 'readUser', (A, c) => A.readUser({ userId: c.ids.userId })),
   op('auth.v1', 'deleteClient', (A, c) => A.deleteClient({ clientId: c.ids.clientId })),
 
   // ---- webhooks v1: the config first, so that ledger and payments writes produce deliveries

@@ -2,6 +2,7 @@
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
+  | 'invalid_grant'
   | 'unauthorized_client'
   | 'unsupported_grant_type'
   | 'invalid_scope'
@@ -11,6 +12,7 @@ export type OAuthErrorCode =
 const STATUS: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
   invalid_client: 401,
+  invalid_grant: 400,
   unauthorized_client: 400,
   unsupported_grant_type: 400,
   invalid_scope: 400,
@@ -35,3 +37,9 @@ export class OAuthError extends Error {
 
 /** One description for every client-authentication failure: no hint whether the id or the secret was wrong. */
 export const invalidClient = () => new OAuthError('invalid_client', 'client authentication failed');
+
+/**
+ * A refused subject token, assertion or person (RFC 6749 §5.2 `invalid_grant`): the description says which check
+ * failed, never what the token held.
+ */
+export const invalidGrant = (description: string) => new OAuthError('invalid_grant', description);

@@ -41,6 +41,7 @@ describe('static client configuration', () => {
           digestSecret('from-the-environment-123'),
           digestSecret('plain-secret-0123456'),
         ],
+        target: { kind: 'environment', environment: 'default' },
       },
       {
         id: 'reader',
@@ -48,6 +49,7 @@ describe('static client configuration', () => {
         scopes: ['ledger:read'],
         accessTokenLifetime: undefined,
         secretDigests: [digestSecret('reader-secret-01234567')],
+        target: { kind: 'environment', environment: 'default' },
       },
     ]);
   });
@@ -94,6 +96,44 @@ describe('static client configuration', () => {
     );
     expect(failure(() => parse('resources: [not-a-url]\n'))).toBe(
       'auth config auth.yaml: resources.0: must be an absolute URI',
+    );
+  });
+
+  it('names an environment (default `default`), or a platform organization and role', () => {
+    const config = parse(
+      [
+        'clients:',
+        '  - id: sandbox-ci',
+        '    secrets: [sandbox-secret-0123456]',
+        '    environment: sandbox-k3j9x2q1',
+        '  - id: ops',
+        '    secrets: [platform-secret-0123456]',
+        '    platform: {organization: acme, role: admin}',
+        '',
+      ].join('\n'),
+    );
+    expect(config.clients.map((c) => c.target)).toEqual([
+      { kind: 'environment', environment: 'sandbox-k3j9x2q1' },
+      { kind: 'platform', organization: 'acme', role: 'admin' },
+    ]);
+    const one = (extra: string) =>
+      parse(`clients:\n  - id: a\n    secrets: [long-enough-secret-1]\n${extra}`);
+    expect(failure(() => one('    environment: Prod#1\n'))).toBe(
+      'auth config auth.yaml: clients.0.environment: must be an environment id (1-40 of a-z 0-9 -)',
+    );
+    expect(
+      failure(() =>
+        one('    environment: default\n    platform: {organization: o, role: member}\n'),
+      ),
+    ).toBe('auth config auth.yaml: clients[0]: environment and platform exclude each other');
+    expect(failure(() => one('    platform: {organization: o, role: owner}\n'))).toBe(
+      'auth config auth.yaml: clients.0.platform.role: must be one of admin, member',
+    );
+    expect(failure(() => one('    platform: {organization: "o#x", role: admin}\n'))).toMatch(
+      /^auth config auth\.yaml: clients\.0\.platform\.organization: must be an organization id/,
+    );
+    expect(failure(() => one('    platform: {role: admin}\n'))).toMatch(
+      /^auth config auth\.yaml: clients\.0\.platform\.organization: /,
     );
   });
 

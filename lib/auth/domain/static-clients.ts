@@ -2,7 +2,9 @@ import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
 import { ALL_SCOPES } from '../../bearer/scopes.js';
 import type { Env, Stage, StaticClientsSource } from '../../config/env.js';
+import { DEFAULT_ENVIRONMENT, isEnvironmentId } from '../../environments/environment-id.js';
 import { ConfigurationError } from '../../errors/index.js';
+import { ROLES, type Role } from '../../tokens/claims.js';
 import { clientIdSchema, lifetimeSchema } from './client.js';
 import { digestSecret } from './secrets.js';
 
@@ -16,9 +18,19 @@ export interface StaticClient {
   accessTokenLifetime: number | undefined;
   /** Digests only, like stored clients: the clear values are dropped once read. */
   secretDigests: string[];
-  /** The environment its tokens are scoped to (default `default`). */
-  environment?: string;
+  /**
+   * Where its tokens go: an environment (environment tokens, the default `default`), or, for a platform-level
+   * client, an organization and a role (platform tokens, for `/api/platform`).
+   */
+  target: StaticClientTarget;
 }
+
+export type StaticClientTarget =
+  | { kind: 'environment'; environment: string }
+  | { kind: 'platform'; organization: string; role: Role };
+
+/** An organization id as a configuration may name it: safe in a key and a claim (no `#`, no spaces). */
+const ORGANIZATION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export interface AuthFileConfig {
   clients: StaticClient[];
@@ -40,6 +52,24 @@ const fileSchema = v.strictObject({
           v.array(v.picklist(ALL_SCOPES as string[], `must be one of ${ALL_SCOPES.join(', ')}`)),
         ),
         accessTokenLifetime: v.optional(lifetimeSchema),
+        environment: v.optional(
+          v.pipe(
+            v.string('must be a string'),
+            v.check(
+              (id: string) => isEnvironmentId(id),
+              'must be an environment id (1-40 of a-z 0-9 -)',
+            ),
+          ),
+        ),
+        platform: v.optional(
+          v.strictObject({
+            organization: v.pipe(
+              v.string('must be a string'),
+              v.regex(ORGANIZATION_ID, 'must be an organization id (1-64 of A-Z a-z 0-9 . _ -)'),
+            ),
+            role: v.picklist(ROLES as Role[], `must be one of ${ROLES.join(', ')}`),
+          }),
+        ),
       }),
     ),
     [],
@@ -101,12 +131,19 @@ export function parseAuthConfig(
     });
     if (stage === 'prod' && entry.id === TEST_CLIENT.id)
       fail(`clients[${i}].id: the test-only client "${TEST_CLIENT.id}" is refused in prod`);
+    // A client's tokens go to one place: naming both would leave it unclear which kind of token it gets.
+    if (entry.platform && entry.environment !== undefined)
+      fail(`clients[${i}]: environment and platform exclude each other`);
+    const target: StaticClientTarget = entry.platform
+      ? { kind: 'platform', ...entry.platform }
+      : { kind: 'environment', environment: entry.environment ?? DEFAULT_ENVIRONMENT };
     return {
       id: entry.id,
       name: entry.name ?? entry.id,
       scopes: [...new Set(entry.scopes ?? ALL_SCOPES)],
       accessTokenLifetime: entry.accessTokenLifetime,
       secretDigests: secrets,
+      target,
     };
   });
   return { clients, resources: parsed.resources };

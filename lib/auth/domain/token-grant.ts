@@ -54,3 +54,17 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 /** Whether a secret last used at `lastUsedAt` (ISO) should have its use recorded again at `nowMs`. */
 export const lastUseWorthRecording = (lastUsedAt: string | undefined, nowMs: number): boolean =>
   lastUsedAt === undefined || nowMs - Date.parse(lastUsedAt) >= LAST_USED_RESOLUTION_MS;
+
+/**
+ * The scopes of a token issued to a person: those of their role, or the ones asked for, each of which the role
+ * must allow (asking for more is `invalid_scope`, never a silent narrowing).
+ */
+export function personScopes(
+  requested: readonly string[],
+  roleScopes: readonly string[],
+): readonly string[] {
+  const { granted, refused } = scopeGrant(requested, roleScopes);
+  if (refused.length > 0)
+    throw new OAuthError('invalid_scope', `scope not allowed for this role: ${refused.join(' ')}`);
+  return granted;
+}

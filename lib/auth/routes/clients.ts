@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
+import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
@@ -19,7 +20,10 @@ import { clientData, clientPage, createdSecretData } from './schemas.js';
 /** Ids the service assigns are UUIDs; anything else cannot name a stored client. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** Clients and secrets management (docs/api.md §2). The bearer middleware guards these routes. */
+/**
+ * Clients and secrets management (docs/api.md §2). The bearer middleware guards these routes; each works within
+ * the environment of the request's token, where another environment's client is unknown (404).
+ */
 export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => number): void {
   const iso = () => new Date(now()).toISOString();
   const idParam = (raw: string, what = 'client'): string => {
@@ -33,7 +37,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
       operationId: 'createClient',
       summary: 'Create a client',
       description:
-        'Without `scopes`, the client gets every read and write scope of ledger, webhooks and payments (not `auth:*`).',
+        "Created in the environment of the request's token; its tokens are for that environment. Without `scopes`, the client gets every read and write scope of ledger, webhooks and payments (not `auth:*`).",
       tags: ['auth: clients'],
       body: clientInputSchema,
       responses: { 201: { description: 'The client.', schema: clientData } },
@@ -42,7 +46,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
   app.post('/clients', async (c) => {
     const input = await readJsonBody(c, clientInputSchema);
     const client = newClient(input, randomUUID(), iso());
-    await store.create(client);
+    await store.create(environmentOf(c), client);
     return c.json({ data: clientView(client) }, 201);
   });
 
@@ -51,14 +55,15 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     describe({
       operationId: 'listClients',
       summary: 'List clients',
-      description: 'Static clients (configuration) are not listed.',
+      description:
+        "The token's environment's clients; static clients (configuration) are not listed.",
       tags: ['auth: clients'],
       parameters: PAGE_PARAMETERS,
       responses: { 200: { description: 'A page of clients.', schema: clientPage } },
     }),
   );
   app.get('/clients', async (c) => {
-    const page = await store.list(readListQuery(c.req.query(), 'auth.clients'));
+    const page = await store.list(environmentOf(c), readListQuery(c.req.query(), 'auth.clients'));
     return c.json({ cursor: { ...page, data: page.data.map(clientView) } });
   });
 
@@ -73,7 +78,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
   );
   app.get('/clients/:id', async (c) => {
     const id = idParam(c.req.param('id'));
-    const client = await store.get(id);
+    const client = await store.get(environmentOf(c), id);
     if (!client) throw new NotFoundError(`client ${id} not found`);
     return c.json({ data: clientView(client) });
   });
@@ -92,7 +97,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
   app.put('/clients/:id', async (c) => {
     const id = idParam(c.req.param('id'));
     const input = await readJsonBody(c, clientInputSchema);
-    return c.json({ data: clientView(await store.replace(id, input, iso())) });
+    return c.json({ data: clientView(await store.replace(environmentOf(c), id, input, iso())) });
   });
 
   app.delete(
@@ -106,7 +111,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     }),
   );
   app.delete('/clients/:id', async (c) => {
-    await store.delete(idParam(c.req.param('id')));
+    await store.delete(environmentOf(c), idParam(c.req.param('id')));
     return c.body(null, 204);
   });
 
@@ -127,7 +132,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     const id = idParam(c.req.param('id'));
     const input = await readJsonBody(c, secretInputSchema);
     const { secret, clear } = newSecret(input, randomUUID(), iso());
-    await store.addSecret(id, secret);
+    await store.addSecret(environmentOf(c), id, secret);
     return c.json({ data: { ...secretView(secret), clear } });
   });
 
@@ -144,7 +149,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
   app.delete('/clients/:id/secrets/:secretId', async (c) => {
     const id = idParam(c.req.param('id'));
     const secretId = idParam(c.req.param('secretId'), 'secret');
-    await store.deleteSecret(id, secretId, iso());
+    await store.deleteSecret(environmentOf(c), id, secretId, iso());
     return c.body(null, 204);
   });
 }

@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import { ALL_SCOPES } from '../../bearer/scopes.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
+import { GRANT_TYPES } from '../domain/token-request.js';
 import { SIGNING_ALG } from '../keys/generate.js';
 import { KEY_SET_CACHE_SECONDS, type SigningKeys } from '../keys/signing-keys.js';
 import { discoverySchema, jwksSchema } from './schemas.js';
@@ -14,7 +15,7 @@ export function discoveryRoutes(app: Hono<AppEnv>, issuer: string, keys: Signing
     issuer,
     token_endpoint: `${issuer}/oauth/token`,
     jwks_uri: `${issuer}/keys`,
-    grant_types_supported: ['client_credentials'],
+    grant_types_supported: Object.values(GRANT_TYPES),
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     scopes_supported: ALL_SCOPES,
     response_types_supported: ['token'],

@@ -34,7 +34,28 @@ export const tokenSchema = v.strictObject({
   access_token: v.string(),
   token_type: v.literal('Bearer'),
   expires_in: v.pipe(v.number(), v.integer()),
-  scope: v.string(),
+  scope: v.pipe(
+    v.string(),
+    v.description('Space-separated; empty for a platform token of a person.'),
+  ),
+  issued_token_type: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        'Token exchange (RFC 8693) only: `urn:ietf:params:oauth:token-type:access_token`.',
+      ),
+    ),
+  ),
+});
+
+/** A person known to an environment (the SDK's `User`). */
+export const userSchema = v.strictObject({
+  id: v.pipe(
+    v.string(),
+    v.description("The platform's id of the person (`usr_…`, from the email)."),
+  ),
+  subject: v.pipe(v.string(), v.description("The identity provider's `sub`.")),
+  email: v.string(),
 });
 
 /** RFC 6749 §5.2. */
@@ -67,31 +88,82 @@ export const authSchemas = {
   OAuthError: oauthErrorSchema,
   ServerMetadata: discoverySchema,
   Jwks: jwksSchema,
+  User: userSchema,
 };
 
 export const clientData = dataOf(clientSchema);
 export const clientPage = cursorOf(clientSchema);
 export const createdSecretData = dataOf(createdSecretSchema);
+export const userData = dataOf(userSchema);
+export const userList = v.strictObject({ data: v.array(userSchema) });
 
 export const authDocument = {
   service: 'auth',
   title: 'Auth',
   description:
-    'OAuth 2.0 client credentials: discovery, signing keys, the token endpoint, clients and secrets.',
+    'OAuth 2.0: discovery, signing keys, the token endpoint (client credentials, token exchange, JWT bearer), clients and secrets, and the persons known to an environment.',
   schemas: authSchemas,
 } as const;
 
 /**
- * The token request's form fields (RFC 6749 §4.4). Documentation only: the endpoint parses the form itself
- * (token-request.ts), with the OAuth errors of RFC 6749 §5.2.
+ * The token request's form fields, for every grant (RFC 6749 §4.4, RFC 8693 §2.1, RFC 7523 §2.1). Documentation
+ * only: the endpoint parses the form itself (token-request.ts), with the OAuth errors of RFC 6749 §5.2.
  */
 export const tokenRequestSchema = v.object({
-  grant_type: v.literal('client_credentials'),
+  grant_type: v.pipe(
+    v.picklist([
+      'client_credentials',
+      'urn:ietf:params:oauth:grant-type:token-exchange',
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
+    ]),
+    v.description(
+      "`client_credentials`: a client and its secret. Token exchange: an ID token of the identity provider for a platform token, or a person's platform token and `environment` for an environment token. JWT bearer: a person's platform token as `assertion` and `environment` for an environment token. Subject tokens and assertions are accepted once each.",
+    ),
+  ),
   client_id: v.optional(v.pipe(v.string(), v.description('With `client_secret_post`.'))),
   client_secret: v.optional(v.pipe(v.string(), v.description('With `client_secret_post`.'))),
   scope: v.optional(
-    v.pipe(v.string(), v.description("Space-separated subset of the client's scopes.")),
+    v.pipe(
+      v.string(),
+      v.description(
+        "Space-separated subset of the client's scopes, or of the person's role's (environment tokens).",
+      ),
+    ),
   ),
   resource: v.optional(v.pipe(v.string(), v.description('Audience restriction (RFC 8707).'))),
   audience: v.optional(v.string()),
+  subject_token: v.optional(
+    v.pipe(
+      v.string(),
+      v.description("Token exchange: the ID token, or a person's platform token."),
+    ),
+  ),
+  subject_token_type: v.optional(
+    v.pipe(
+      v.picklist([
+        'urn:ietf:params:oauth:token-type:id_token',
+        'urn:ietf:params:oauth:token-type:access_token',
+      ]),
+      v.description(
+        'Token exchange: `id_token` for an ID token, `access_token` for a platform token.',
+      ),
+    ),
+  ),
+  requested_token_type: v.optional(
+    v.pipe(
+      v.literal('urn:ietf:params:oauth:token-type:access_token'),
+      v.description('Token exchange: only access tokens are issued.'),
+    ),
+  ),
+  assertion: v.optional(
+    v.pipe(v.string(), v.description("JWT bearer: a person's platform token.")),
+  ),
+  environment: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        "The environment an environment token is for (a person's platform token exchanged, either grant).",
+      ),
+    ),
+  ),
 });

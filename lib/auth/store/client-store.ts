@@ -1,8 +1,7 @@
 import {
-  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_CLIENT_SCOPES } from '../../bearer/scopes.js';
@@ -16,38 +15,69 @@ import {
   type StoredClient,
   type StoredSecret,
 } from '../domain/client.js';
-import { CLIENT_LIST_PARTITION, clientKey, clientListSort } from './keys.js';
+import { clientDirectoryKey, clientKey, clientListPartition, clientListSort } from './keys.js';
 
-/** Dynamic OAuth clients in the auth table: one item per client, secrets (digests only) inside it. */
+/**
+ * Dynamic OAuth clients in the auth table: one item per client in its environment's partition (secrets, digests
+ * only, inside it), and a shared directory item naming that environment, for the token endpoint. Every method
+ * works within one environment: another environment's client is not found.
+ */
 export class ClientStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 
-  async get(id: string): Promise<StoredClient | undefined> {
+  async get(environment: string, id: string): Promise<StoredClient | undefined> {
     const { Item } = await this.doc.send(
-      new GetCommand({ TableName: this.table, Key: clientKey(id), ConsistentRead: true }),
+      new GetCommand({
+        TableName: this.table,
+        Key: clientKey(environment, id),
+        ConsistentRead: true,
+      }),
     );
     return Item ? fromItem(Item) : undefined;
   }
 
-  async create(client: StoredClient): Promise<void> {
+  /** The environment a client id belongs to (one read of the shared directory), for the token endpoint. */
+  async environmentOf(id: string): Promise<string | undefined> {
+    const { Item } = await this.doc.send(
+      new GetCommand({ TableName: this.table, Key: clientDirectoryKey(id), ConsistentRead: true }),
+    );
+    return typeof Item?.environment === 'string' ? Item.environment : undefined;
+  }
+
+  /** The client and its directory item, in one transaction: neither exists without the other. */
+  async create(environment: string, client: StoredClient): Promise<void> {
     await this.doc.send(
-      new PutCommand({
-        TableName: this.table,
-        Item: {
-          ...clientKey(client.id),
-          gsi1pk: CLIENT_LIST_PARTITION,
-          gsi1sk: clientListSort(client.createdAt, client.id),
-          ...client,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.table,
+              Item: {
+                ...clientKey(environment, client.id),
+                gsi1pk: clientListPartition(environment),
+                gsi1sk: clientListSort(client.createdAt, client.id),
+                ...client,
+                environment,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Put: {
+              TableName: this.table,
+              Item: { ...clientDirectoryKey(client.id), environment },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
       }),
     );
   }
 
-  async list(query: ListQuery): Promise<Page<StoredClient>> {
+  async list(environment: string, query: ListQuery): Promise<Page<StoredClient>> {
     return queryPage(
       this.doc,
       {
@@ -55,7 +85,7 @@ export class ClientStore {
           TableName: this.table,
           IndexName: 'gsi1',
           KeyConditionExpression: 'gsi1pk = :p',
-          ExpressionAttributeValues: { ':p': CLIENT_LIST_PARTITION },
+          ExpressionAttributeValues: { ':p': clientListPartition(environment) },
         },
         keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
         list: 'auth.clients',
@@ -67,7 +97,12 @@ export class ClientStore {
   }
 
   /** Full replace of the client's options (absent ones take their defaults); its secrets are kept. */
-  async replace(id: string, input: ClientInput, now: string): Promise<StoredClient> {
+  async replace(
+    environment: string,
+    id: string,
+    input: ClientInput,
+    now: string,
+  ): Promise<StoredClient> {
     const set = ['#name = :name', 'scopes = :scopes', 'metadata = :metadata', 'updatedAt = :now'];
     const remove: string[] = [];
     const values: Record<string, unknown> = {
@@ -84,7 +119,7 @@ export class ClientStore {
       set.push('accessTokenLifetime = :lifetime');
       values[':lifetime'] = input.accessTokenLifetime;
     } else remove.push('accessTokenLifetime');
-    const result = await this.update(id, {
+    const result = await this.update(environment, id, {
       UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
       ExpressionAttributeNames: { '#name': 'name' },
       ExpressionAttributeValues: values,
@@ -94,13 +129,28 @@ export class ClientStore {
     return result;
   }
 
-  async delete(id: string): Promise<void> {
+  /** The client and its directory item, in one transaction. */
+  async delete(environment: string, id: string): Promise<void> {
     try {
       await this.doc.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: clientKey(id),
-          ConditionExpression: 'attribute_exists(pk)',
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.table,
+                Key: clientKey(environment, id),
+                ConditionExpression: 'attribute_exists(pk)',
+              },
+            },
+            {
+              Delete: {
+                TableName: this.table,
+                Key: clientDirectoryKey(id),
+                ConditionExpression: 'environment = :env',
+                ExpressionAttributeValues: { ':env': environment },
+              },
+            },
+          ],
         }),
       );
     } catch (err) {
@@ -109,8 +159,8 @@ export class ClientStore {
     }
   }
 
-  async addSecret(id: string, secret: StoredSecret): Promise<void> {
-    const result = await this.update(id, {
+  async addSecret(environment: string, id: string, secret: StoredSecret): Promise<void> {
+    const result = await this.update(environment, id, {
       UpdateExpression: 'SET secrets.#sid = :secret, updatedAt = :now',
       ExpressionAttributeNames: { '#sid': secret.id },
       ExpressionAttributeValues: {
@@ -122,28 +172,33 @@ export class ClientStore {
     });
     if (result) return;
     // The condition failed: tell a missing client from a full one.
-    await this.mustGet(id);
+    await this.mustGet(environment, id);
     throw new ValidationError(
       `a client has at most ${MAX_SECRETS_PER_CLIENT} secrets; delete one first`,
     );
   }
 
-  async deleteSecret(id: string, secretId: string, now: string): Promise<void> {
-    const result = await this.update(id, {
+  async deleteSecret(
+    environment: string,
+    id: string,
+    secretId: string,
+    now: string,
+  ): Promise<void> {
+    const result = await this.update(environment, id, {
       UpdateExpression: 'REMOVE secrets.#sid SET updatedAt = :now',
       ExpressionAttributeNames: { '#sid': secretId },
       ExpressionAttributeValues: { ':now': now },
       ConditionExpression: 'attribute_exists(secrets.#sid)',
     });
     if (!result) {
-      await this.mustGet(id);
+      await this.mustGet(environment, id);
       throw new NotFoundError(`secret ${secretId} not found`);
     }
   }
 
   /** Records a secret's last use. A secret revoked meanwhile is left alone (the condition fails quietly). */
-  async touchSecret(id: string, secretId: string, now: string): Promise<void> {
-    await this.update(id, {
+  async touchSecret(environment: string, id: string, secretId: string, now: string): Promise<void> {
+    await this.update(environment, id, {
       UpdateExpression: 'SET secrets.#sid.lastUsedAt = :now',
       ExpressionAttributeNames: { '#sid': secretId },
       ExpressionAttributeValues: { ':now': now },
@@ -151,14 +206,15 @@ export class ClientStore {
     });
   }
 
-  private async mustGet(id: string): Promise<StoredClient> {
-    const client = await this.get(id);
+  private async mustGet(environment: string, id: string): Promise<StoredClient> {
+    const client = await this.get(environment, id);
     if (!client) throw clientNotFound(id);
     return client;
   }
 
   /** An update returning the new client, or undefined when its condition failed. */
   private async update(
+    environment: string,
     id: string,
     input: Pick<
       ConstructorParameters<typeof UpdateCommand>[0],
@@ -172,7 +228,7 @@ export class ClientStore {
       const { Attributes } = await this.doc.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: clientKey(id),
+          Key: clientKey(environment, id),
           ReturnValues: 'ALL_NEW',
           ...input,
         }),

@@ -1,14 +1,29 @@
+import { inEnvironment } from '../../environments/key-scope.js';
+
 /**
  * Keys of the auth table (docs/data-model.md). The key set item (`JWKS`) is in lib/bearer/jwks-item.ts: every
  * service's bearer middleware reads it.
  */
 export type AuthItemKey = { pk: string; sk: string };
 
-/** A dynamic client: one item, its secrets (digests) inside it. */
-export const clientKey = (id: string): AuthItemKey => ({ pk: `CLIENT#${id}`, sk: 'CLIENT' });
+/** A dynamic client of an environment: one item, its secrets (digests) inside it. */
+export const clientKey = (environment: string, id: string): AuthItemKey => ({
+  pk: inEnvironment(environment, `CLIENT#${id}`),
+  sk: 'CLIENT',
+});
 
-/** The gsi1 partition that lists clients in creation order. */
-export const CLIENT_LIST_PARTITION = 'CLIENT';
+/**
+ * Which environment a client id belongs to (shared, unprefixed): the token endpoint reads it before it knows the
+ * environment. Written and deleted in the same transaction as the client.
+ */
+export const clientDirectoryKey = (id: string): AuthItemKey => ({
+  pk: `CLIENT#${id}`,
+  sk: 'ENVIRONMENT',
+});
+
+/** The gsi1 partition that lists an environment's clients in creation order. */
+export const clientListPartition = (environment: string): string =>
+  inEnvironment(environment, 'CLIENT');
 
 export const clientListSort = (createdAt: string, id: string) => `${createdAt}#${id}`;
 
@@ -33,3 +48,12 @@ export const throttleSourceKey = (
   addressGroup: string,
   windowStart: number,
 ): AuthItemKey => ({ pk: `THROTTLE#source#${clientHash}#${addressGroup}`, sk: `W#${windowStart}` });
+
+/**
+ * A subject token or assertion the token endpoint has accepted (its SHA-256, base64url): each is single-use, and
+ * the item lives (TTL `expiresAt`) until the token has expired anyway.
+ */
+export const usedTokenKey = (digest: string): AuthItemKey => ({
+  pk: `USED_TOKEN#${digest}`,
+  sk: 'USED_TOKEN',
+});

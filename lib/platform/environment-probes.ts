@@ -1,3 +1,4 @@
+import { clientsExist } from '../auth/store/environment-probe.js';
 import { ledgersExist } from '../ledger/store/environment-probe.js';
 import { paymentsExist } from '../payments/store/environment-probe.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
@@ -15,5 +16,6 @@ export function environmentProbesFor({ doc, config }: ServiceRuntime): Environme
     { holds: 'ledgers', exists: (env) => ledgersExist(doc, tables.ledger, env) },
     { holds: 'webhook configs', exists: (env) => webhookConfigsExist(doc, tables.webhooks, env) },
     { holds: 'payments', exists: (env) => paymentsExist(doc, tables.payments, env) },
+    { holds: 'clients', exists: (env) => clientsExist(doc, tables.auth, env) },
   ];
 }

@@ -1,4 +1,5 @@
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { listPartitionHasItems } from '../../dynamo/list-probe.js';
 import { configsByCreation } from './keys.js';
 
 /**
@@ -11,15 +12,5 @@ export async function webhookConfigsExist(
   table: string,
   environment: string,
 ): Promise<boolean> {
-  const { Items = [] } = await doc.send(
-    new QueryCommand({
-      TableName: table,
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :p',
-      ExpressionAttributeValues: { ':p': configsByCreation(environment) },
-      ProjectionExpression: 'pk',
-      Limit: 1,
-    }),
-  );
-  return Items.length > 0;
+  return listPartitionHasItems(doc, table, configsByCreation(environment));
 }

@@ -1,7 +1,5 @@
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
-import { SigningKeys } from '../../lib/auth/keys/signing-keys.js';
-import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
 import { DEFAULT_ENVIRONMENT } from '../../lib/environments/environment-id.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
@@ -10,30 +8,15 @@ import { ledgerKeys } from '../../lib/ledger/store/keys.js';
 import { type LedgerEvent, ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
-import { mintAccessToken } from '../../lib/tokens/mint.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
+import { environmentToken as mintedEnvironmentToken } from './environment-tokens.js';
 
-/**
- * An environment token for `environment`, signed with the auth table's current key (the key set the services'
- * verifier trusts) by the one minting function: what a client of that environment gets from the token endpoint.
- */
-export async function environmentToken(
+/** An environment token (test/support/environment-tokens.ts), by default with the ledger's scopes. */
+export const environmentToken = (
   runtime: ServiceRuntime,
   environment: string,
   scopes: readonly string[] = ['ledger:read', 'ledger:write'],
-): Promise<string> {
-  return mintAccessToken(new SigningKeys(keyStoreFor(runtime)), {
-    issuer: runtime.config.issuer,
-    audience: runtime.config.audience,
-    subject: `client-of-${environment}`,
-    clientId: `client-of-${environment}`,
-    scopes,
-    principalType: 'client',
-    environment,
-    lifetimeSeconds: 3600,
-    nowMs: Date.now(),
-  });
-}
+): Promise<string> => mintedEnvironmentToken(runtime, environment, scopes);
 
 /**
  * A ledger app with a write-scoped token, and a JSON caller that keeps big integers exact. The token is the

@@ -3,11 +3,12 @@
  * (NodejsFunction's `afterBundling` hook, infra/stacks/docs-site.ts), generated from the apps' routes as the local
  * platform generates them, so no bundle carries the generator (`@valibot/to-json-schema`):
  *
- * - `openapi/<service>.json`: a service function's own document (`GET /api/<service>/openapi.json`);
+ * - `openapi/<service>.json`: a service function's own document (`GET /api/<service>/openapi.json`), the platform
+ *   service's (`openapi/platform.json`) included;
  * - `docs/openapi.json` and `docs/scalar.js`, for the auth function's `/docs` and `/openapi.json`: every service's
  *   document merged, and Scalar's standalone bundle from node_modules.
  *
- *   npx tsx infra/openapi-assets.ts <bundle directory> [--service <name>]... [--docs-site]
+ *   npx tsx infra/openapi-assets.ts <bundle directory> [--service <name>]... [--platform] [--docs-site]
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -26,6 +27,7 @@ import { scalarPackageFile } from '../lib/openapi/scalar-asset.js';
 import { DOCUMENT_PATH } from '../lib/openapi/serve.js';
 import { DOCS_ASSETS_DIR, DOCUMENT_FILE, SCALAR_FILE } from '../lib/openapi/site-files.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
+import { createPlatformApp } from '../lib/platform/app.js';
 import { tableEnvironment } from '../lib/resources/definitions.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
 import { createVersionsApp } from '../lib/runtime/versions.js';
@@ -42,7 +44,21 @@ export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
   services: Record<Service, Hono<AppEnv>>;
   versions: Hono;
 } {
-  const runtime = createRuntime(
+  const runtime = runtimeWithoutIo(baseUrl);
+  const documents = generatedDocuments;
+  return {
+    services: {
+      auth: createAuthApp({ runtime, documents, authConfig: { clients: [], resources: [] } }),
+      ledger: createLedgerApp(runtime, { documents }),
+      webhooks: createWebhooksApp(runtime, { documents }),
+      payments: createPaymentsApp(runtime, { documents }),
+    },
+    versions: createVersionsApp({ env: 'dev', region: 'us-east-1', probes: [] }),
+  };
+}
+
+function runtimeWithoutIo(baseUrl: string) {
+  return createRuntime(
     platformConfigFromEnv({
       STAGE: 'dev',
       PUBLIC_BASE_URL: baseUrl,
@@ -54,16 +70,6 @@ export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
       ...tableEnvironment('openapi-document-'),
     }),
   );
-  const documents = generatedDocuments;
-  return {
-    services: {
-      auth: createAuthApp({ runtime, documents, authConfig: { clients: [], resources: [] } }),
-      ledger: createLedgerApp(runtime, { documents }),
-      webhooks: createWebhooksApp(runtime, { documents }),
-      payments: createPaymentsApp(runtime, { documents }),
-    },
-    versions: createVersionsApp({ env: 'dev', region: 'us-east-1', probes: [] }),
-  };
 }
 
 export async function offlinePlatformDocument(
@@ -94,6 +100,31 @@ export async function writeServiceDocument(bundleDir: string, service: Service):
   );
 }
 
+/**
+ * `<bundleDir>/openapi/platform.json`, the platform service's document (functions/platform.ts reads it). Until
+ * the service is built its stand-in app answers every path 501 and serves no document: then nothing is written
+ * (and its function answers its document's path 501, as every other).
+ */
+export async function writePlatformDocument(bundleDir: string): Promise<void> {
+  const app = createPlatformApp({
+    runtime: runtimeWithoutIo(PLACEHOLDER_BASE_URL),
+    documents: generatedDocuments,
+  });
+  const res = await app.request(`/api/platform${DOCUMENT_PATH}`);
+  if (res.status === 501) {
+    process.stderr.write('openapi: the platform service answers 501 (not built): no document\n');
+    return;
+  }
+  if (res.status !== 200) throw new Error(`openapi: platform answered ${res.status}`);
+  const dir = join(bundleDir, SERVICE_DOCUMENTS_DIR);
+  await mkdir(dir, { recursive: true });
+  // Named as every service's (`<name>.json`); the platform service has no scopes, so it is not a `Service`.
+  await writeFile(
+    join(dir, serviceDocumentFile('platform' as Service)),
+    JSON.stringify(await res.json()),
+  );
+}
+
 /** `<bundleDir>/docs/`: the merged document and Scalar's bundle (lib/openapi/site-files.ts). */
 export async function writeDocsAssets(bundleDir: string): Promise<void> {
   const dir = join(bundleDir, DOCS_ASSETS_DIR);
@@ -106,10 +137,14 @@ const isService = (name: string): name is Service => (SERVICES as readonly strin
 
 if (import.meta.url === `file://${resolve(process.argv[1] ?? '')}`) {
   const usage =
-    'usage: tsx infra/openapi-assets.ts <bundle directory> [--service <name>]... [--docs-site]\n';
+    'usage: tsx infra/openapi-assets.ts <bundle directory> [--service <name>]... [--platform] [--docs-site]\n';
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { service: { type: 'string', multiple: true }, 'docs-site': { type: 'boolean' } },
+    options: {
+      service: { type: 'string', multiple: true },
+      platform: { type: 'boolean' },
+      'docs-site': { type: 'boolean' },
+    },
   });
   const services = values.service ?? [];
   const [bundleDir] = positionals;
@@ -118,5 +153,6 @@ if (import.meta.url === `file://${resolve(process.argv[1] ?? '')}`) {
     process.exit(2);
   }
   for (const service of services) await writeServiceDocument(bundleDir, service);
+  if (values.platform) await writePlatformDocument(bundleDir);
   if (values['docs-site']) await writeDocsAssets(bundleDir);
 }

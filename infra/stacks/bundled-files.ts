@@ -10,12 +10,17 @@ export type AfterBundling = (inputDir: string, outputDir: string) => string[];
 
 /**
  * OpenAPI, generated from the routes (infra/openapi-assets.ts): each of `services`' own document
- * (`openapi/<service>.json`, lib/openapi/document-source.ts), and with `docsSite` the API reference's files
+ * (`openapi/<service>.json`, lib/openapi/document-source.ts), with `platform` the platform service's, and with `docsSite` the API reference's files
  * (`docs/`: the merged document and Scalar's 4.3 MB standalone bundle, lib/openapi/site-files.ts).
  */
-export function openApiFiles(options: { services: Service[]; docsSite?: boolean }): AfterBundling {
+export function openApiFiles(options: {
+  services: Service[];
+  platform?: boolean;
+  docsSite?: boolean;
+}): AfterBundling {
   const args = [
     ...options.services.map((service) => `--service ${service}`),
+    ...(options.platform ? ['--platform'] : []),
     ...(options.docsSite ? ['--docs-site'] : []),
   ].join(' ');
   return (inputDir, outputDir) => [
@@ -37,5 +42,7 @@ export const BUNDLED_FILES: Partial<Record<FunctionName, AfterBundling>> = {
   ledger: openApiFiles({ services: ['ledger'] }),
   payments: openApiFiles({ services: ['payments'] }),
   webhooks: openApiFiles({ services: ['webhooks'] }),
+  // The platform service's own document (it has no scopes, so it is not one of lib/bearer's services).
+  platform: openApiFiles({ services: [], platform: true }),
   console: consoleFiles,
 };

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { testEnvironment } from '../../test/support/tables.js';
 import { createDocumentClient } from './client.js';
 import {
@@ -12,6 +12,7 @@ import {
   parseCredentials,
   REFRESH_MARGIN_MS,
   SESSION_SECONDS,
+  sharedEnvironmentCredentials,
 } from './environment-credentials.js';
 import { currentEnvironment, inEnvironmentScope } from './environment-scope.js';
 
@@ -40,28 +41,29 @@ const answer = (
   <ResponseMetadata><RequestId>r</RequestId></ResponseMetadata>
 </AssumeRoleResponse>`;
 
-/** STS as a fake `fetch`: records each request, answers what `respond` says (by default, fresh credentials). */
+/** STS as a fake transport: records each request, answers what `respond` says (by default, fresh credentials). */
 function fakeSts(
   respond?: (call: number, body: URLSearchParams) => { status: number; text: string },
 ) {
   const calls: Array<{ url: string; headers: Record<string, string>; body: URLSearchParams }> = [];
   let clock = T0;
-  const fetch = async (url: string, init: RequestInit) => {
-    const body = new URLSearchParams(String(init.body));
-    calls.push({ url, headers: init.headers as Record<string, string>, body });
+  const post = async (url: string, headers: Record<string, string>, text: string) => {
+    const body = new URLSearchParams(text);
+    calls.push({ url, headers, body });
     await new Promise((resolve) => setTimeout(resolve, 5)); // concurrent callers overlap with the call
     const environment = body.get('Tags.member.1.Value')!;
-    const { status, text } = respond?.(calls.length, body) ?? {
-      status: 200,
-      text: answer(`${environment}-${calls.length}`, clock + SESSION_SECONDS * 1000),
-    };
-    return new Response(text, { status });
+    return (
+      respond?.(calls.length, body) ?? {
+        status: 200,
+        text: answer(`${environment}-${calls.length}`, clock + SESSION_SECONDS * 1000),
+      }
+    );
   };
   const credentials = new EnvironmentCredentials({
     roleArn: ROLE,
     region: 'eu-west-1',
     baseCredentials: async () => BASE,
-    fetch,
+    post,
     now: () => clock,
   });
   return { calls, credentials, advance: (ms: number) => (clock += ms) };
@@ -97,7 +99,7 @@ describe('EnvironmentCredentials: STS AssumeRole per environment', () => {
     expect(call!.headers['x-amz-content-sha256']).toBe(
       createHash('sha256').update(call!.body.toString()).digest('hex'),
     );
-    expect(call!.headers.host).toBeUndefined(); // fetch sets it (to the signed value)
+    expect(call!.headers.host).toBe('sts.eu-west-1.amazonaws.com');
   });
 
   it('keeps them for the container until five minutes before they expire, then assumes again', async () => {
@@ -255,23 +257,27 @@ describe('environmentScopedClient: the credentials of the request’s environmen
 });
 
 describe('createDocumentClient with ENVIRONMENT_ACCESS_ROLE_ARN (against DynamoDB Local)', () => {
-  afterEach(() => vi.unstubAllGlobals());
-
   it('calls in an environment assume the role once per environment; calls outside use the base client', async () => {
     const { env } = await testEnvironment();
     const table = env.PAYMENTS_TABLE!;
     const assumed: string[] = [];
-    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
-      expect(url).toBe('https://sts.us-east-1.amazonaws.com/');
-      const environment = new URLSearchParams(String(init.body)).get('Tags.member.1.Value')!;
-      assumed.push(environment);
-      return new Response(answer(environment, Date.now() + 3_600_000), { status: 200 });
+    // A role of its own: the container-wide credentials (one per role and region), given a fake STS first.
+    const roleArn = `${ROLE}-${randomUUID()}`;
+    sharedEnvironmentCredentials({
+      roleArn,
+      region: 'us-east-1',
+      baseCredentials: async () => BASE,
+      post: async (url, _headers, text) => {
+        expect(url).toBe('https://sts.us-east-1.amazonaws.com/');
+        const environment = new URLSearchParams(text).get('Tags.member.1.Value')!;
+        assumed.push(environment);
+        return { status: 200, text: answer(environment, Date.now() + 3_600_000) };
+      },
     });
     const doc = createDocumentClient({
       endpoint: inject('dynamoEndpoint'),
       region: 'us-east-1',
-      // A role of its own: the container-wide credentials cache is per role.
-      environmentAccessRoleArn: `${ROLE}-${randomUUID()}`,
+      environmentAccessRoleArn: roleArn,
     });
     const put = (pk: string) =>
       doc.send(new PutCommand({ TableName: table, Item: { pk, sk: 'x' } }));

@@ -1,3 +1,4 @@
+import { request as httpsRequest } from 'node:https';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Sha256 } from '@smithy/core/checksum';
 import { HttpRequest } from '@smithy/core/protocols';
@@ -26,14 +27,20 @@ export interface SessionCredentials {
 
 type Credentials = { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
 export type CredentialsProvider = () => Promise<Credentials>;
-type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+/** One HTTPS POST: its answer's status and text. */
+export type Post = (
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+) => Promise<{ status: number; text: string }>;
 
 export interface EnvironmentCredentialsOptions {
   roleArn: string;
   region: string;
   /** The function's own credentials, which sign the AssumeRole request. */
   baseCredentials: CredentialsProvider;
-  fetch?: Fetch;
+  /** How the request is sent: node:https by default. */
+  post?: Post;
   now?: () => number;
 }
 
@@ -106,7 +113,7 @@ async function assumeRole(
     credentials: options.baseCredentials,
     sha256: Sha256,
   });
-  const fetchFn = options.fetch ?? fetch;
+  const post = options.post ?? httpsPost;
   for (let attempt = 1; ; attempt++) {
     const signed = await signer.sign(
       new HttpRequest({
@@ -118,18 +125,10 @@ async function assumeRole(
         body,
       }),
     );
-    const { host: _host, ...headers } = signed.headers; // fetch sets Host itself, to the same value
     let status: number;
     let text: string;
     try {
-      const res = await fetchFn(`https://${hostname}/`, {
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.timeout(3000),
-      });
-      status = res.status;
-      text = await res.text();
+      ({ status, text } = await post(`https://${hostname}/`, signed.headers, body));
     } catch (err) {
       if (attempt < ATTEMPTS) {
         await pause(attempt);
@@ -148,6 +147,33 @@ async function assumeRole(
     );
   }
 }
+
+/**
+ * node:https, which the SDK's HTTP handler has loaded already: `fetch` would load undici on the first request of
+ * a container (about 50 ms).
+ */
+const httpsPost: Post = (url, headers, body) =>
+  new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        timeout: 3000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
 
 const pause = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt * (0.5 + Math.random())));

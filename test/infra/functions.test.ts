@@ -259,6 +259,10 @@ describe('the environment the stack sets is what the code reads (start-up valida
           resolved(reader.fn(`platform-${stage}-${name}`).Environment.Variables),
         );
         expect(config.stage).toBe(stage);
+        // The data functions' DynamoDB calls go through their isolation guard.
+        expect(config.dynamo.environmentAccessRoleArn !== undefined).toBe(
+          ['ledger', 'ledger-writer', 'payments', 'webhooks'].includes(name),
+        );
         expect(config.tables).toEqual({
           auth: `platform-${stage}-auth`,
           ledger: `platform-${stage}-ledger`,

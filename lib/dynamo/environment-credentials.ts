@@ -226,10 +226,10 @@ export function environmentScopedClient(
   return new Proxy(base, {
     get(target, property, receiver) {
       if (property !== 'send') return Reflect.get(target, property, receiver);
-      return (...args: Parameters<DynamoDBDocumentClient['send']>) => {
+      return (...args: unknown[]) => {
         const environment = currentEnvironment();
         const client = environment === undefined ? target : clientOf(environment);
-        return (client.send as (...a: typeof args) => unknown)(...args);
+        return Reflect.apply(client.send, client, args);
       };
     },
   });

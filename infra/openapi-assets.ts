@@ -3,7 +3,8 @@
  * (NodejsFunction's `afterBundling` hook, infra/stacks/docs-site.ts), generated from the apps' routes as the local
  * platform generates them, so no bundle carries the generator (`@valibot/to-json-schema`):
  *
- * - `openapi/<service>.json`: a service function's own document (`GET /api/<service>/openapi.json`);
+ * - `openapi/<service>.json`: a service function's own document (`GET /api/<service>/openapi.json`), the platform
+ *   service's (`openapi/platform.json`) included;
  * - `docs/openapi.json` and `docs/scalar.js`, for the auth function's `/docs` and `/openapi.json`: every service's
  *   document merged, and Scalar's standalone bundle from node_modules.
  *
@@ -47,18 +48,7 @@ export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
   services: Record<DocumentedService, Hono<AppEnv>>;
   versions: Hono;
 } {
-  const runtime = createRuntime(
-    platformConfigFromEnv({
-      STAGE: 'dev',
-      PUBLIC_BASE_URL: baseUrl,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'AKIDDOCUMENTONLY',
-      AWS_SECRET_ACCESS_KEY: 'document-only',
-      LOG_LEVEL: 'silent',
-      DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/never-used',
-      ...tableEnvironment('openapi-document-'),
-    }),
-  );
+  const runtime = runtimeWithoutIo(baseUrl);
   const documents = generatedDocuments;
   return {
     services: {
@@ -70,6 +60,21 @@ export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
     },
     versions: createVersionsApp({ env: 'dev', region: 'us-east-1', probes: [] }),
   };
+}
+
+function runtimeWithoutIo(baseUrl: string) {
+  return createRuntime(
+    platformConfigFromEnv({
+      STAGE: 'dev',
+      PUBLIC_BASE_URL: baseUrl,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'AKIDDOCUMENTONLY',
+      AWS_SECRET_ACCESS_KEY: 'document-only',
+      LOG_LEVEL: 'silent',
+      DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/never-used',
+      ...tableEnvironment('openapi-document-'),
+    }),
+  );
 }
 
 export async function offlinePlatformDocument(
@@ -119,7 +124,10 @@ if (import.meta.url === `file://${resolve(process.argv[1] ?? '')}`) {
     'usage: tsx infra/openapi-assets.ts <bundle directory> [--service <name>]... [--docs-site]\n';
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { service: { type: 'string', multiple: true }, 'docs-site': { type: 'boolean' } },
+    options: {
+      service: { type: 'string', multiple: true },
+      'docs-site': { type: 'boolean' },
+    },
   });
   const services = values.service ?? [];
   const [bundleDir] = positionals;

@@ -15,8 +15,8 @@ import type { StageConfig } from './config.js';
 import { acknowledge } from './nag.js';
 import { retentionDays } from './retention.js';
 
-/** The HTTP services, each served under `/api/<service>` by its own function. */
-export const HTTP_SERVICES = ['auth', 'ledger', 'webhooks', 'payments'] as const;
+/** The HTTP services, each served under `/api/<service>` by its own function (the platform service's too). */
+export const HTTP_SERVICES = ['auth', 'ledger', 'webhooks', 'payments', 'platform'] as const;
 export type HttpService = (typeof HTTP_SERVICES)[number];
 
 /**
@@ -42,7 +42,7 @@ export const ACCESS_LOG_FIELDS: Record<string, string> = {
 };
 
 /**
- * API Gateway HTTP API in front of the four service functions: `/api/<service>` and `/api/<service>/{proxy+}`,
+ * API Gateway HTTP API in front of the service functions: `/api/<service>` and `/api/<service>/{proxy+}`,
  * any method, payload format 2.0 (what `hono/aws-lambda` reads). No authorizer: each service verifies tokens
  * itself (shared bearer middleware), and the auth service's token and discovery routes must stay public.
  * The `$default` stage carries the access logs and the default throttling.

@@ -1,4 +1,4 @@
-import type { Service } from '../../lib/bearer/scopes.js';
+import type { DocumentedService } from '../../lib/openapi/document-source.js';
 import type { FunctionName } from './functions.js';
 
 /**
@@ -13,7 +13,10 @@ export type AfterBundling = (inputDir: string, outputDir: string) => string[];
  * (`openapi/<service>.json`, lib/openapi/document-source.ts), and with `docsSite` the API reference's files
  * (`docs/`: the merged document and Scalar's 4.3 MB standalone bundle, lib/openapi/site-files.ts).
  */
-export function openApiFiles(options: { services: Service[]; docsSite?: boolean }): AfterBundling {
+export function openApiFiles(options: {
+  services: DocumentedService[];
+  docsSite?: boolean;
+}): AfterBundling {
   const args = [
     ...options.services.map((service) => `--service ${service}`),
     ...(options.docsSite ? ['--docs-site'] : []),
@@ -37,5 +40,6 @@ export const BUNDLED_FILES: Partial<Record<FunctionName, AfterBundling>> = {
   ledger: openApiFiles({ services: ['ledger'] }),
   payments: openApiFiles({ services: ['payments'] }),
   webhooks: openApiFiles({ services: ['webhooks'] }),
+  platform: openApiFiles({ services: ['platform'] }),
   console: consoleFiles,
 };

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { corsOrigins } from '../../lib/config/env.js';
 import { BUCKET_NAME } from '../../lib/ledger/domain/names.js';
+import { normaliseEmail } from '../../lib/platform/domain/directory.js';
 
 export type DeployStage = 'dev' | 'prod';
 
@@ -33,7 +34,27 @@ export interface StageConfig {
   corsOrigins?: string[];
   /** X-Ray active tracing of every function (`-c tracing=true`): Lambda's own segments, no tracer in the bundles. */
   tracing: boolean;
+  /** The OpenID Connect provider persons log in with (`-c identityProvider=...`); see IdentityProviderSetting. */
+  identityProvider: IdentityProviderSetting;
+  /** `-c platformAdmins=a@x,b@y`: PLATFORM_ADMINS, the admins of the `default` organization (lower-cased). */
+  platformAdmins: string[];
 }
+
+/**
+ * `-c identityProvider=`: `cognito` (a user pool made by the stack; prod's default), `none` (no person logs in;
+ * dev's default), or `<issuer>|<clientId>` for an external OpenID Connect provider. With Cognito,
+ * `-c identityCallbackUrls=` lists the app client's redirect URIs (default: the CLI's loopback ones).
+ */
+export type IdentityProviderSetting =
+  | { kind: 'none' }
+  | { kind: 'cognito'; callbackUrls: string[] }
+  | { kind: 'external'; issuer: string; clientId: string };
+
+/**
+ * Loopback redirect URIs of a native app (RFC 8252 §7.3), for the CLI's log-in: Cognito matches redirect URIs
+ * exactly, ports included, so the CLI listens on this port.
+ */
+export const DEFAULT_IDENTITY_CALLBACK_URLS = ['http://localhost:8765/callback'];
 
 export interface ContextReader {
   tryGetContext(key: string): unknown;
@@ -105,7 +126,70 @@ export function stageConfigFromContext(context: ContextReader): StageConfig {
     throttle: defaults.throttle,
     ...(cors.length > 0 ? { corsOrigins: cors } : {}),
     tracing: booleanValue(context, 'tracing'),
+    identityProvider: identityProviderSetting(context, stage),
+    platformAdmins: platformAdmins(context),
   };
+}
+
+function identityProviderSetting(
+  context: ContextReader,
+  stage: DeployStage,
+): IdentityProviderSetting {
+  const raw =
+    optionalString(context, 'identityProvider') ?? (stage === 'prod' ? 'cognito' : 'none');
+  const callbacks = stringList(context, 'identityCallbackUrls');
+  if (raw !== 'cognito' && callbacks.length > 0)
+    throw new Error('context "identityCallbackUrls" is for identityProvider=cognito only');
+  if (raw === 'none') return { kind: 'none' };
+  if (raw === 'cognito') {
+    for (const url of callbacks) checkCallbackUrl(url);
+    return {
+      kind: 'cognito',
+      callbackUrls: callbacks.length > 0 ? callbacks : DEFAULT_IDENTITY_CALLBACK_URLS,
+    };
+  }
+  const [issuer, clientId, ...rest] = raw.split('|');
+  let url: URL | undefined;
+  try {
+    url = new URL(issuer ?? '');
+  } catch {
+    url = undefined;
+  }
+  // The functions refuse a non-https issuer in prod (lib/config/env.ts); a deployed stack never has a reason for one.
+  if (
+    url?.protocol !== 'https:' ||
+    !clientId ||
+    rest.length > 0 ||
+    !/^[\x21-\x7e]{1,256}$/.test(clientId)
+  )
+    throw new Error(
+      `context "identityProvider" must be cognito, none or <https issuer>|<client id> (got "${raw.slice(0, 100)}")`,
+    );
+  return { kind: 'external', issuer: issuer!.replace(/\/+$/, ''), clientId };
+}
+
+function checkCallbackUrl(raw: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  // Cognito takes https redirect URIs, and http only for a loopback host (a native app's, RFC 8252).
+  const loopback = url?.hostname === 'localhost' || url?.hostname === '127.0.0.1';
+  if (!url || !(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) || url.hash)
+    throw new Error(
+      `context "identityCallbackUrls": "${raw.slice(0, 100)}" must be an https URL, or http on localhost`,
+    );
+}
+
+function platformAdmins(context: ContextReader): string[] {
+  return stringList(context, 'platformAdmins').map((raw) => {
+    // The functions' own check (PLATFORM_ADMINS, lib/config/env.ts), at synth.
+    const email = normaliseEmail(raw);
+    if (!email) throw new Error(`context "platformAdmins": "${raw.slice(0, 100)}" is not an email`);
+    return email;
+  });
 }
 
 function booleanValue(context: ContextReader, key: string): boolean {

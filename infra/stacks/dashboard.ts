@@ -1,7 +1,6 @@
 import { Dashboard, GraphWidget, type IMetric, TextWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
-import { SERVICES } from '../../lib/bearer/scopes.js';
-import type { PlatformMetrics } from './platform-metrics.js';
+import { type PlatformMetrics, METRIC_SERVICES as SERVICES } from './platform-metrics.js';
 
 const WIDTH = 8;
 const HEIGHT = 6;

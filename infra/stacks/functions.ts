@@ -17,6 +17,7 @@ export type FunctionName =
   | 'ledger'
   | 'ledger-writer'
   | 'payments'
+  | 'platform'
   | 'webhooks'
   | 'dispatch'
   | 'deliver'

@@ -7,8 +7,10 @@ import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
  * TransactWriteItems is authorised per item (Put/Update/Delete/ConditionCheck), TransactGetItems per Get.
  */
 export const TABLE_ACTIONS = {
-  /** GetItem and BatchGetItem only: the JWKS read every service does to verify tokens. */
+  /** GetItem and BatchGetItem only. */
   getItems: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+  /** GetItem alone: reads of named items (with `leadingKeys`: the JWKS, the signing keys). */
+  getItem: ['dynamodb:GetItem'],
   /**
    * A service's own table: reads, queries on the key, writes and transaction condition checks. BatchWriteItem is
    * an action of its own to IAM (the ledger writes transaction and result items with it after a group commit);
@@ -34,22 +36,61 @@ export const TABLE_ACTIONS = {
 
 export type TableAccess = keyof Omit<typeof TABLE_ACTIONS, 'queryIndex'>;
 
-/** Grants `access` on the table itself and Query on the named indexes only (not `index/*`). */
+/**
+ * Grants `access` on the table itself and Query on the named indexes only (not `index/*`). With `leadingKeys`,
+ * only on items (and index partitions) whose partition key matches one of the patterns (`*` and `?` wildcards,
+ * IAM policy variables allowed): the condition every statement then carries is `leadingKeysCondition`.
+ */
 export function grantTable(
   grantee: IGrantable,
   table: ITableV2,
   access: TableAccess,
   indexes: string[] = [],
+  leadingKeys?: string[],
 ): void {
+  const conditions = leadingKeys ? leadingKeysCondition(leadingKeys) : undefined;
   grantee.grantPrincipal.addToPrincipalPolicy(
-    new PolicyStatement({ actions: [...TABLE_ACTIONS[access]], resources: [table.tableArn] }),
+    new PolicyStatement({
+      actions: [...TABLE_ACTIONS[access]],
+      resources: [table.tableArn],
+      ...(conditions ? { conditions } : {}),
+    }),
   );
   if (indexes.length > 0) {
     grantee.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
         actions: [...TABLE_ACTIONS.queryIndex],
         resources: indexes.map((index) => `${table.tableArn}/index/${index}`),
+        ...(conditions ? { conditions } : {}),
       }),
     );
   }
+}
+
+/** Query on one index of `table` (not the table), for index partitions matching `leadingKeys` only. */
+export function grantIndexQuery(
+  grantee: IGrantable,
+  table: ITableV2,
+  index: string,
+  leadingKeys: string[],
+): void {
+  grantee.grantPrincipal.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: [...TABLE_ACTIONS.queryIndex],
+      resources: [`${table.tableArn}/index/${index}`],
+      conditions: leadingKeysCondition(leadingKeys),
+    }),
+  );
+}
+
+/**
+ * Every partition key the request names (an item's, a batch's or transaction's items', a Query's partition, of
+ * the table or of the index queried) matches one of `patterns`. `ForAllValues` alone holds vacuously when a
+ * request names no key (a Scan): the `Null` test refuses that too, whatever actions a statement lists.
+ */
+export function leadingKeysCondition(patterns: string[]): Record<string, Record<string, unknown>> {
+  return {
+    'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns },
+    Null: { 'dynamodb:LeadingKeys': 'false' },
+  };
 }

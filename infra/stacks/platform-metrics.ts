@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SERVICES } from '../../lib/bearer/scopes.js';
 import {
   METRICS,
   type MetricDimensions,
@@ -7,6 +8,9 @@ import {
 } from '../../lib/observability/catalog.js';
 
 export const METRIC_PERIOD = Duration.minutes(5);
+
+/** The `service` dimension of every HTTP service's requests: the data services and the platform service. */
+export const METRIC_SERVICES = [...SERVICES, 'platform'] as const;
 
 /**
  * The functions' own metrics (lib/observability/catalog.ts) as CloudWatch metrics of the stack's namespace, for

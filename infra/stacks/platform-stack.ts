@@ -1,6 +1,8 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { SERVICES } from '../../lib/bearer/scopes.js';
+import { privateKeyKey } from '../../lib/auth/store/keys.js';
+import { JWKS_ITEM_KEY } from '../../lib/bearer/jwks-item.js';
+import { leadingKeysPattern } from '../../lib/environments/key-scope.js';
 import { defaultMetricsNamespace } from '../../lib/observability/catalog.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
 import { LEDGER_INGRESS_AGE_THRESHOLD, PlatformAlarms } from './alarms.js';
@@ -9,9 +11,11 @@ import { checkAuthConfig } from './auth-config-check.js';
 import { BUNDLED_FILES } from './bundled-files.js';
 import type { StageConfig } from './config.js';
 import { PlatformDashboard } from './dashboard.js';
+import { EnvironmentAccess } from './environment-access.js';
 import { type FunctionSpec, PlatformFunction } from './functions.js';
-import { grantTable } from './grants.js';
-import { PlatformMetrics } from './platform-metrics.js';
+import { grantIndexQuery, grantTable } from './grants.js';
+import { identityEnvironment } from './identity.js';
+import { METRIC_SERVICES, PlatformMetrics } from './platform-metrics.js';
 import { PlatformQueues } from './queues.js';
 import { SigningKeyEncryption } from './signing-key-encryption.js';
 import { staticClientSecretEnvironment } from './static-client-secrets.js';
@@ -56,6 +60,11 @@ export class PlatformStack extends Stack {
       ...tableEnvironment(prefix),
       PUBLIC_BASE_URL: publicBaseUrl,
       ...(config.corsOrigins ? { CORS_ALLOWED_ORIGINS: config.corsOrigins.join(',') } : {}),
+      // Persons log in through this provider (a Cognito user pool made here, an external one, or none).
+      ...identityEnvironment(this, config.identityProvider, prefix),
+      ...(config.platformAdmins.length > 0
+        ? { PLATFORM_ADMINS: config.platformAdmins.join(',') }
+        : {}),
     };
     const workerEnvironment = {
       WEBHOOKS_TABLE: tableEnvironment(prefix).WEBHOOKS_TABLE!,
@@ -142,6 +151,14 @@ export class PlatformStack extends Stack {
         DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl,
       },
     });
+    const platform = make({
+      name: 'platform',
+      description: 'Platform service: organizations, environments, members, personal tokens',
+      timeout: Duration.seconds(10),
+      afterBundling: BUNDLED_FILES.platform,
+      // Personal tokens are signed with the auth service's keys: it opens the current private key.
+      environment: { ...serviceEnvironment, ...signingKeyEnvironment },
+    });
     const dispatch = make({
       name: 'dispatch',
       description: 'Events stream to webhook deliveries (one SQS message per matching config)',
@@ -176,20 +193,40 @@ export class PlatformStack extends Stack {
 
     // Least privilege, function by function (docs/operations.md lists the same).
     grantTable(auth.fn, tables.auth, 'readWrite', ['gsi1']);
+    // Logins recorded, memberships read (token exchange); the single-use assertion records are in its own table.
+    grantTable(auth.fn, tables.platform, 'readWrite');
+    // Tokens are verified with the published keys: the JWKS item, nothing else of the auth table (the platform
+    // service's grant below includes it).
     for (const service of [ledger, payments, webhooks])
-      grantTable(service.fn, tables.auth, 'getItems');
-    grantTable(ledger.fn, tables.ledger, 'readWrite', ['gsi1']);
-    for (const table of bucketTables.values()) grantTable(ledger.fn, table, 'readWrite', ['gsi1']);
+      grantTable(service.fn, tables.auth, 'getItem', [], [JWKS_ITEM_KEY.pk]);
+
+    // The isolation guard (docs/operations.md): the data functions reach their tables only through a role
+    // assumed per request, for the request's environment's items; their own roles get nothing of them.
+    const ledgerAccess = new EnvironmentAccess(ledger, 'environment-access', ledger);
+    for (const table of [tables.ledger, ...bucketTables.values()])
+      ledgerAccess.grantTable(table, 'readWrite', ['gsi1']);
     // Relays the writes of a busy ledger to its writer; the results it reads back are in the ledger's own table.
     queues.ledgerIngress.queue.grant(ledger.fn, 'sqs:SendMessage');
     // The writer decides and commits (the registry is in the default table), reading items by key only: no index.
+    const writerAccess = new EnvironmentAccess(ledgerWriter, 'environment-access', ledgerWriter);
     for (const table of [tables.ledger, ...bucketTables.values()])
-      grantTable(ledgerWriter.fn, table, 'readWrite');
+      writerAccess.grantTable(table, 'readWrite');
     feedLedgerWriter(ledgerWriter.fn, LEDGER_WRITER_TIMEOUT, queues); // grants consuming the queue, which it also drains itself
-    grantTable(payments.fn, tables.payments, 'readWrite', ['gsi1']);
-    grantTable(payments.fn, tables.events, 'putItems');
-    grantTable(webhooks.fn, tables.webhooks, 'readWrite', ['gsi1']);
+    const paymentsAccess = new EnvironmentAccess(payments, 'environment-access', payments);
+    paymentsAccess.grantTable(tables.payments, 'readWrite', ['gsi1']);
+    paymentsAccess.grantTable(tables.events, 'putItems'); // its outbox rows are the environment's too
+    const webhooksAccess = new EnvironmentAccess(webhooks, 'environment-access', webhooks);
+    webhooksAccess.grantTable(tables.webhooks, 'readWrite', ['gsi1']);
     queues.deliveries.queue.grantSendMessages(webhooks.fn); // replay enqueues one more attempt
+
+    // The directory; the signing keys (the set and the private keys' items, opened with KMS) for personal tokens;
+    // and one Limit-1 Query of an environment's list partition per service table before deleting it (empty?).
+    grantTable(platform.fn, tables.platform, 'readWrite');
+    grantTable(platform.fn, tables.auth, 'getItem', [], [JWKS_ITEM_KEY.pk, privateKeyKey('*').pk]);
+    for (const table of [tables.ledger, tables.webhooks, tables.payments, tables.auth])
+      grantIndexQuery(platform.fn, table, 'gsi1', [leadingKeysPattern('*')]);
+
+    // The workers take each record's environment from its key; they keep their direct grants (no guard yet).
     grantTable(dispatch.fn, tables.webhooks, 'readWrite');
     queues.deliveries.queue.grantSendMessages(dispatch.fn);
     // The events table's stream and every ledger table's; grants each stream's read and the failure queue send.
@@ -201,18 +238,21 @@ export class PlatformStack extends Stack {
     // `/versions` reports each service healthy when its table is ACTIVE: the auth function may describe them.
     for (const table of [tables.auth, tables.ledger, tables.webhooks, tables.payments])
       grantTable(auth.fn, table, 'describe');
-    // The auth service seals its first keys and opens the current one; rotation only seals new keys.
+    // The auth service seals its first keys and opens the current one; rotation only seals new keys; the platform
+    // service only opens the current one.
     signingKeyEncryption.allow('AuthFunctionSealsAndOpens', auth.role, [
       'kms:GenerateDataKey',
       'kms:Decrypt',
     ]);
     signingKeyEncryption.allow('RotateKeysFunctionSeals', rotateKeys.role, ['kms:GenerateDataKey']);
+    signingKeyEncryption.allow('PlatformFunctionOpens', platform.role, ['kms:Decrypt']);
     scheduleKeyRotation(this, rotateKeys.fn);
 
     api.route('auth', auth.fn);
     api.route('ledger', ledger.fn);
     api.route('webhooks', webhooks.fn);
     api.route('payments', payments.fn);
+    api.route('platform', platform.fn);
     api.routeVersions(auth.fn);
     api.routeDocs(auth.fn);
     api.routeConsole(consoleSite.fn);
@@ -227,6 +267,7 @@ export class PlatformStack extends Stack {
       ledgerWriter,
       payments,
       webhooks,
+      platform,
       dispatch,
       deliver,
       rotateKeys,
@@ -256,7 +297,7 @@ export class PlatformStack extends Stack {
       'dispatch gave up on a batch of the events or a ledger stream (its description is in the queue)',
     );
     alarms.apiServerErrors(api.api);
-    alarms.platformMetrics(metrics, SERVICES);
+    alarms.platformMetrics(metrics, METRIC_SERVICES);
     new PlatformDashboard(this, 'dashboard', { physicalPrefix: prefix, metrics });
 
     new CfnOutput(this, 'ApiUrl', {

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { inEnvironmentScope } from '../dynamo/environment-scope.js';
 import { InsufficientScopeError, InvalidTokenError } from '../errors/index.js';
 import type { AppEnv, Principal } from '../http/types.js';
 import { grants, requiredScope, type Service } from './scopes.js';
@@ -6,14 +7,19 @@ import type { TokenVerifier } from './token-verifier.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
-/** RFC 6750 bearer check plus the scope rule; sets `principal` for the handlers. */
+/**
+ * RFC 6750 bearer check plus the scope rule; sets `principal` for the handlers, and runs them in the token's
+ * environment (lib/dynamo/environment-scope.ts).
+ */
 export function bearerAuth(service: Service, verifier: TokenVerifier): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = await authenticate(c, verifier);
     const needed = requiredScope(service, c.req.method);
     if (!grants(principal.scopes, needed))
       throw new InsufficientScopeError(`scope "${needed}" required`, needed);
-    await next();
+    // The request's DynamoDB calls run with its environment's credentials where the isolation guard is on.
+    if (principal.environment === undefined) await next();
+    else await inEnvironmentScope(principal.environment, next);
   };
 }
 

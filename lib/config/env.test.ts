@@ -125,6 +125,33 @@ describe('platform configuration', () => {
     );
   });
 
+  it('ENVIRONMENT_ACCESS_ROLE_ARN: the isolation guard of DynamoDB (and only of DynamoDB); unset, none', () => {
+    const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example', AWS_REGION: 'eu-west-1' };
+    const role = 'arn:aws:iam::123456789012:role/platform-prod-ledgerenvironmentaccessrole-AbC1';
+    expect(platformConfigFromEnv(base).dynamo).toEqual({ region: 'eu-west-1' });
+    const guarded = platformConfigFromEnv({ ...base, ENVIRONMENT_ACCESS_ROLE_ARN: role });
+    expect(guarded.dynamo).toEqual({ region: 'eu-west-1', environmentAccessRoleArn: role });
+    expect(guarded.sqs).toEqual({ region: 'eu-west-1' });
+    expect(() =>
+      platformConfigFromEnv({ ...base, ENVIRONMENT_ACCESS_ROLE_ARN: 'arn:aws:iam::1:user/x' }),
+    ).toThrow(
+      new ConfigurationError(
+        'ENVIRONMENT_ACCESS_ROLE_ARN must be an IAM role ARN (got "arn:aws:iam::1:user/x")',
+      ),
+    );
+    expect(() =>
+      platformConfigFromEnv({
+        ...base,
+        ENVIRONMENT_ACCESS_ROLE_ARN: role,
+        DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+      }),
+    ).toThrow(
+      new ConfigurationError(
+        'ENVIRONMENT_ACCESS_ROLE_ARN cannot be used with DYNAMODB_ENDPOINT (the guard is IAM)',
+      ),
+    );
+  });
+
   it('the ledger writer needs its ingress queue', () => {
     const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
     expect(() => ledgerWriterConfigFromEnv(base)).toThrow(

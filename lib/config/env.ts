@@ -44,6 +44,7 @@ const VARIABLES = [
   'IDENTITY_PROVIDER_ISSUER',
   'IDENTITY_PROVIDER_CLIENT_ID',
   'PLATFORM_ADMINS',
+  'ENVIRONMENT_ACCESS_ROLE_ARN',
 ] as const;
 type Variable = (typeof VARIABLES)[number];
 
@@ -72,6 +73,15 @@ export interface ServiceEndpoint {
   region: string;
   /** DynamoDB Local or the SQS emulator; absent in AWS, where the SDK resolves the regional endpoint. */
   endpoint?: string;
+}
+
+/**
+ * DynamoDB's endpoint, and the isolation guard's role (ENVIRONMENT_ACCESS_ROLE_ARN, set by the stack for the data
+ * functions): with it, calls made in a request's environment use that role's credentials for the environment
+ * (lib/dynamo/environment-credentials.ts). Unset (`npm start`, tests, the other functions): no guard.
+ */
+export interface DynamoSettings extends ServiceEndpoint {
+  environmentAccessRoleArn?: string;
 }
 
 /**
@@ -115,8 +125,8 @@ export interface PlatformConfig {
   logLevel: LogLevelSetting;
   /** The region every AWS SDK client (DynamoDB, SQS, KMS) is built for: AWS_REGION, `us-east-1` when unset. */
   awsRegion: string;
-  /** DynamoDB: DYNAMODB_ENDPOINT for DynamoDB Local. */
-  dynamo: ServiceEndpoint;
+  /** DynamoDB: DYNAMODB_ENDPOINT for DynamoDB Local; ENVIRONMENT_ACCESS_ROLE_ARN for the isolation guard. */
+  dynamo: DynamoSettings;
   /** SQS: SQS_ENDPOINT for the local emulator. */
   sqs: ServiceEndpoint;
   ledger: {
@@ -213,7 +223,7 @@ export interface WebhookWorkerConfig {
   stage: Stage;
   logLevel: LogLevelSetting;
   awsRegion: string;
-  dynamo: ServiceEndpoint;
+  dynamo: DynamoSettings;
   sqs: ServiceEndpoint;
   tables: { webhooks: string };
   queues: { deliveries: string };
@@ -390,8 +400,27 @@ function awsClients(env: Env): Pick<PlatformConfig, 'awsRegion' | 'dynamo' | 'sq
     const url = read(env, name);
     return url ? { region: awsRegion, endpoint: url } : { region: awsRegion };
   };
-  return { awsRegion, dynamo: endpoint('DYNAMODB_ENDPOINT'), sqs: endpoint('SQS_ENDPOINT') };
+  const roleArn = read(env, 'ENVIRONMENT_ACCESS_ROLE_ARN');
+  if (roleArn !== undefined) {
+    if (!IAM_ROLE_ARN.test(roleArn))
+      throw new ConfigurationError(
+        `ENVIRONMENT_ACCESS_ROLE_ARN must be an IAM role ARN (got "${roleArn.slice(0, 100)}")`,
+      );
+    // The guard needs AWS's STS and IAM: DynamoDB Local accepts any credentials, so it would guard nothing.
+    if (read(env, 'DYNAMODB_ENDPOINT') !== undefined)
+      throw new ConfigurationError(
+        'ENVIRONMENT_ACCESS_ROLE_ARN cannot be used with DYNAMODB_ENDPOINT (the guard is IAM)',
+      );
+  }
+  const dynamo = endpoint('DYNAMODB_ENDPOINT');
+  return {
+    awsRegion,
+    dynamo: roleArn === undefined ? dynamo : { ...dynamo, environmentAccessRoleArn: roleArn },
+    sqs: endpoint('SQS_ENDPOINT'),
+  };
 }
+
+const IAM_ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 
 function platformSettings(env: Env, publicBaseUrl: string, stage: Stage): PlatformSettings {
   const issuer = read(env, 'IDENTITY_PROVIDER_ISSUER');

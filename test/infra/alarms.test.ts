@@ -7,6 +7,7 @@ const FUNCTIONS = [
   'ledger',
   'ledger-writer',
   'payments',
+  'platform',
   'webhooks',
   'dispatch',
   'deliver',
@@ -52,7 +53,7 @@ describe('alarms', () => {
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-deliveries-dlq')} Maximum >= 1`,
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-dispatch-failures')} Maximum >= 1`,
         `AWS/ApiGateway 5xx ${dev.logicalId('AWS::ApiGatewayV2::Api', () => true)} Sum >= 10`,
-        ...['ledger', 'webhooks', 'payments', 'auth'].flatMap((service) => [
+        ...['ledger', 'webhooks', 'payments', 'auth', 'platform'].flatMap((service) => [
           `Platform/dev Requests service=${service},status_class=5xx Sum >= 10`,
           `Platform/dev Latency service=${service} p99 >= 2000`,
         ]),

@@ -30,7 +30,7 @@ describe('HTTP API', () => {
         return `${r.Properties.RouteKey} -> ${integration!.IntegrationUri['Fn::GetAtt'][0]}`;
       })
       .sort();
-    const expected = ['auth', 'ledger', 'webhooks', 'payments']
+    const expected = ['auth', 'ledger', 'webhooks', 'payments', 'platform']
       .flatMap((s) => [
         `ANY /api/${s} -> ${dev.fnId(`platform-dev-${s}`)}`,
         `ANY /api/${s}/{proxy+} -> ${dev.fnId(`platform-dev-${s}`)}`,
@@ -58,7 +58,7 @@ describe('HTTP API', () => {
       .filter((r) => r.Type === 'AWS::Lambda::Permission')
       .map((r) => r.Properties);
     const gateway = permissions.filter((p) => p.Principal === 'apigateway.amazonaws.com');
-    expect(gateway).toHaveLength(14);
+    expect(gateway).toHaveLength(16);
     // The tenth: EventBridge may invoke rotate-keys (its schedule), nothing else.
     expect(
       permissions
@@ -68,7 +68,7 @@ describe('HTTP API', () => {
     for (const p of gateway) {
       expect(p.Action).toBe('lambda:InvokeFunction');
       expect(JSON.stringify(p.SourceArn)).toMatch(
-        /\/\*\/\*\/(api\/(auth|ledger|webhooks|payments)(\/\{proxy\+\})?|versions|(docs|console)(\/\{proxy\+\})?|openapi\.json)"/,
+        /\/\*\/\*\/(api\/(auth|ledger|webhooks|payments|platform)(\/\{proxy\+\})?|versions|(docs|console)(\/\{proxy\+\})?|openapi\.json)"/,
       );
     }
     // The console function through its two routes, and nothing else through them.

@@ -16,6 +16,8 @@ describe('stage configuration from context', () => {
       logRetentionDays: 30,
       throttle: { rateLimit: 50, burstLimit: 100 },
       tracing: false,
+      identityProvider: { kind: 'none' },
+      platformAdmins: [],
     });
   });
 
@@ -40,6 +42,9 @@ describe('stage configuration from context', () => {
       logRetentionDays: 365,
       throttle: { rateLimit: 500, burstLimit: 1000 },
       tracing: true,
+      // A hosted stage: persons log in through a Cognito user pool, the CLI's loopback redirect by default.
+      identityProvider: { kind: 'cognito', callbackUrls: ['http://localhost:8765/callback'] },
+      platformAdmins: [],
     });
     expect(read({ ledgerBuckets: ['a'] }).ledgerBuckets).toEqual(['a']);
     expect(
@@ -77,11 +82,77 @@ describe('stage configuration from context', () => {
       { corsOrigins: 'https://console.example.com/app' },
       'context "corsOrigins": "https://console.example.com/app" is not an origin such as https://console.example.com',
     ],
+    [
+      { identityProvider: 'okta' },
+      'context "identityProvider" must be cognito, none or <https issuer>|<client id> (got "okta")',
+    ],
+    [
+      { identityProvider: 'http://idp.example.com|abc' },
+      'context "identityProvider" must be cognito, none or <https issuer>|<client id> (got "http://idp.example.com|abc")',
+    ],
+    [
+      { identityProvider: 'https://idp.example.com|' },
+      'context "identityProvider" must be cognito, none or <https issuer>|<client id> (got "https://idp.example.com|")',
+    ],
+    [
+      { identityProvider: 'https://idp.example.com|a|b' },
+      'context "identityProvider" must be cognito, none or <https issuer>|<client id> (got "https://idp.example.com|a|b")',
+    ],
+    [
+      { identityProvider: 'cognito', identityCallbackUrls: 'http://app.example.com/cb' },
+      'context "identityCallbackUrls": "http://app.example.com/cb" must be an https URL, or http on localhost',
+    ],
+    [
+      { identityCallbackUrls: 'https://app.example.com/cb' },
+      'context "identityCallbackUrls" is for identityProvider=cognito only',
+    ],
+    [
+      { platformAdmins: 'ops@example.com, nobody' },
+      'context "platformAdmins": "nobody" is not an email',
+    ],
   ])('refuses %j', (context: Record<string, unknown>, message) => {
     // Retention is checked where log groups are made, so that case needs a synth.
     expect(() => ('logRetentionDays' in context ? synthPlatform(context) : read(context))).toThrow(
       message,
     );
+  });
+});
+
+describe('identity provider and platform admins from context', () => {
+  it('cognito by default for prod, none for dev; either stage may say otherwise', () => {
+    expect(read({ stage: 'prod' }).identityProvider.kind).toBe('cognito');
+    expect(read({ stage: 'dev' }).identityProvider).toEqual({ kind: 'none' });
+    expect(read({ stage: 'prod', identityProvider: 'none' }).identityProvider).toEqual({
+      kind: 'none',
+    });
+    expect(
+      read({
+        identityProvider: 'cognito',
+        identityCallbackUrls:
+          'https://console.example.com/callback, http://127.0.0.1:8765/callback',
+      }).identityProvider,
+    ).toEqual({
+      kind: 'cognito',
+      callbackUrls: ['https://console.example.com/callback', 'http://127.0.0.1:8765/callback'],
+    });
+  });
+
+  it('an external provider as <issuer>|<client id> (a trailing slash of the issuer dropped)', () => {
+    expect(
+      read({ stage: 'prod', identityProvider: 'https://login.example.com/tenant/|platform-cli' })
+        .identityProvider,
+    ).toEqual({
+      kind: 'external',
+      issuer: 'https://login.example.com/tenant',
+      clientId: 'platform-cli',
+    });
+  });
+
+  it('admins as the functions read them: trimmed, lower-cased', () => {
+    expect(read({ platformAdmins: ' Ops@Example.com,b@example.org ' }).platformAdmins).toEqual([
+      'ops@example.com',
+      'b@example.org',
+    ]);
   });
 });
 

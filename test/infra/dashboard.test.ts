@@ -55,7 +55,7 @@ describe('the dashboard', () => {
     expect(found).toHaveLength(1);
     return series(found[0]!);
   };
-  const SERVICES = ['ledger', 'webhooks', 'payments', 'auth'];
+  const SERVICES = ['ledger', 'webhooks', 'payments', 'auth', 'platform'];
 
   it('is named for the stack and shows, in order, traffic, errors and latency, the ledger, webhooks and tokens', () => {
     expect(name).toBe('platform-dev-overview');
@@ -127,6 +127,7 @@ describe('the dashboard', () => {
       'ledger',
       'ledger-writer',
       'payments',
+      'platform',
       'webhooks',
       'dispatch',
       'deliver',

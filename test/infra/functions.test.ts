@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TAGGED_ENVIRONMENT_KEYS } from '../../infra/stacks/environment-access.js';
 import { loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import {
   ledgerWriterConfigFromEnv,
@@ -19,6 +20,7 @@ const FUNCTIONS = [
   'ledger',
   'ledger-writer',
   'payments',
+  'platform',
   'webhooks',
   'dispatch',
   'deliver',
@@ -39,7 +41,6 @@ const prod = templateReader(
 
 const READ_WRITE =
   'dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem';
-const GET = 'dynamodb:BatchGetItem,dynamodb:GetItem';
 const LOGS = 'logs:CreateLogStream,logs:PutLogEvents';
 const SEND = 'sqs:GetQueueAttributes,sqs:GetQueueUrl,sqs:SendMessage';
 const CONSUME =
@@ -92,6 +93,7 @@ describe('Lambda functions', () => {
       ledger: [1024, 15],
       'ledger-writer': [1024, 30],
       payments: [1024, 10],
+      platform: [1024, 10],
       webhooks: [1024, 25],
       dispatch: [512, 60],
       deliver: [512, 30],
@@ -144,11 +146,28 @@ describe('Lambda functions', () => {
         ],
       },
     };
+    // The data functions' isolation guard: the role they assume per environment (environment-access.test.ts).
+    const guard = (name: string) => ({
+      ENVIRONMENT_ACCESS_ROLE_ARN: { 'Fn::GetAtt': [dev.guardRoleId(name), 'Arn'] },
+    });
     expect(env('auth')).toEqual({ ...service, ...signingKey });
-    expect(env('ledger')).toEqual({ ...service, LEDGER_INGRESS_QUEUE_URL: ingress });
-    expect(env('ledger-writer')).toEqual({ ...service, LEDGER_INGRESS_QUEUE_URL: ingress });
-    expect(env('payments')).toEqual(service);
-    expect(env('webhooks')).toEqual({ ...service, DELIVERIES_QUEUE_URL: queue });
+    expect(env('ledger')).toEqual({
+      ...service,
+      LEDGER_INGRESS_QUEUE_URL: ingress,
+      ...guard('ledger'),
+    });
+    expect(env('ledger-writer')).toEqual({
+      ...service,
+      LEDGER_INGRESS_QUEUE_URL: ingress,
+      ...guard('ledger-writer'),
+    });
+    expect(env('payments')).toEqual({ ...service, ...guard('payments') });
+    expect(env('webhooks')).toEqual({
+      ...service,
+      DELIVERIES_QUEUE_URL: queue,
+      ...guard('webhooks'),
+    });
+    expect(env('platform')).toEqual({ ...service, ...signingKey });
     expect(env('rotate-keys')).toEqual({ ...service, ...signingKey });
     expect(env('dispatch')).toEqual(worker);
     expect(env('deliver')).toEqual(worker);
@@ -176,7 +195,7 @@ describe('Lambda functions', () => {
     const cors = templateReader(
       synthPlatform({ stage: 'dev', corsOrigins: 'https://console.example.com' }).template,
     );
-    for (const name of ['auth', 'ledger', 'payments', 'webhooks'])
+    for (const name of ['auth', 'ledger', 'payments', 'webhooks', 'platform'])
       expect(cors.fn(`platform-dev-${name}`).Environment.Variables.CORS_ALLOWED_ORIGINS).toBe(
         'https://console.example.com',
       );
@@ -221,11 +240,15 @@ describe('the environment the stack sets is what the code reads (start-up valida
               ? 'https://sqs.eu-west-1.amazonaws.com/123456789012/platform-prod-deliveries'
               : k === 'LEDGER_INGRESS_QUEUE_URL'
                 ? INGRESS_URL
-                : 'a-secret-from-secrets-manager',
+                : k === 'ENVIRONMENT_ACCESS_ROLE_ARN'
+                  ? 'arn:aws:iam::123456789012:role/platform-ledger-environment-access'
+                  : k.startsWith('IDENTITY_PROVIDER_')
+                    ? 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbC'
+                    : 'a-secret-from-secrets-manager',
       ]),
     );
 
-  it.each(['auth', 'ledger', 'ledger-writer', 'payments', 'webhooks', 'rotate-keys'])(
+  it.each(['auth', 'ledger', 'ledger-writer', 'payments', 'platform', 'webhooks', 'rotate-keys'])(
     '%s: platformConfigFromEnv',
     (name) => {
       for (const [reader, stage] of [
@@ -236,12 +259,17 @@ describe('the environment the stack sets is what the code reads (start-up valida
           resolved(reader.fn(`platform-${stage}-${name}`).Environment.Variables),
         );
         expect(config.stage).toBe(stage);
+        // The data functions' DynamoDB calls go through their isolation guard.
+        expect(config.dynamo.environmentAccessRoleArn !== undefined).toBe(
+          ['ledger', 'ledger-writer', 'payments', 'webhooks'].includes(name),
+        );
         expect(config.tables).toEqual({
           auth: `platform-${stage}-auth`,
           ledger: `platform-${stage}-ledger`,
           events: `platform-${stage}-events`,
           webhooks: `platform-${stage}-webhooks`,
           payments: `platform-${stage}-payments`,
+          platform: `platform-${stage}-platform`,
         });
       }
     },
@@ -313,55 +341,42 @@ describe('least-privilege roles: exactly these permissions, function by function
   const ingress = `${dev.queueId('platform-dev-ledger-ingress')}.Arn`;
   const stream = `${dev.tableId('platform-dev-events')}.StreamArn`;
   const ledgerStream = `${dev.tableId('platform-dev-ledger')}.StreamArn`;
+  // Every service reads the published keys, and nothing else of the auth table.
+  const jwks = `dynamodb:GetItem on ${t('auth')} if LeadingKeys JWKS`;
+  const assume = (name: string) => `sts:AssumeRole,sts:TagSession on ${dev.guardRoleId(name)}.Arn`;
+  const own = `LeadingKeys ${TAGGED_ENVIRONMENT_KEYS}`;
 
   it.each([
-    // DescribeTable on every service table, for `/versions` (a table's status, none of its items).
+    // DescribeTable on every service table, for `/versions` (a table's status, none of its items). The platform
+    // table: logins recorded, memberships read by the token exchange.
     [
       'auth',
       [
         logs('auth'),
         `${READ_WRITE} on ${t('auth')}`,
         gsi1('auth'),
+        `${READ_WRITE} on ${t('platform')}`,
         ...['auth', 'ledger', 'webhooks', 'payments'].map(
           (id) => `dynamodb:DescribeTable on ${t(id)}`,
         ),
       ],
     ],
-    // No events-table access: the ledger's events travel in its own log and mapping items.
-    // Relays busy ledgers' writes: SendMessage on the ingress queue, and nothing else of it.
+    // Its tables only through its isolation guard. Relays busy ledgers' writes: SendMessage on the ingress queue.
+    ['ledger', [logs('ledger'), jwks, `sqs:SendMessage on ${ingress}`, assume('ledger')]],
+    // Verifies no token (no auth table); consumes the queue, and drains it itself; its tables through its guard.
+    ['ledger-writer', [logs('ledger-writer'), `${CONSUME} on ${ingress}`, assume('ledger-writer')]],
+    ['payments', [logs('payments'), jwks, assume('payments')]],
+    ['webhooks', [logs('webhooks'), jwks, `${SEND} on ${deliveries}`, assume('webhooks')]],
+    // The directory; the signing keys (personal tokens); one Query of an environment's list partition per table.
     [
-      'ledger',
+      'platform',
       [
-        logs('ledger'),
-        `${GET} on ${t('auth')}`,
-        `${READ_WRITE} on ${t('ledger')}`,
-        gsi1('ledger'),
-        `sqs:SendMessage on ${ingress}`,
-      ],
-    ],
-    // Reads items by key only (no index), verifies no token (no auth table); consumes the queue, and drains it itself.
-    [
-      'ledger-writer',
-      [logs('ledger-writer'), `${READ_WRITE} on ${t('ledger')}`, `${CONSUME} on ${ingress}`],
-    ],
-    [
-      'payments',
-      [
-        logs('payments'),
-        `${GET} on ${t('auth')}`,
-        `${READ_WRITE} on ${t('payments')}`,
-        gsi1('payments'),
-        `dynamodb:PutItem on ${t('events')}`,
-      ],
-    ],
-    [
-      'webhooks',
-      [
-        logs('webhooks'),
-        `${GET} on ${t('auth')}`,
-        `${READ_WRITE} on ${t('webhooks')}`,
-        gsi1('webhooks'),
-        `${SEND} on ${deliveries}`,
+        logs('platform'),
+        `dynamodb:GetItem on ${t('auth')} if LeadingKeys JWKS|SIGNING_KEY#*`,
+        `${READ_WRITE} on ${t('platform')}`,
+        ...['ledger', 'webhooks', 'payments', 'auth'].map(
+          (id) => `${gsi1(id)} if LeadingKeys E#*#*`,
+        ),
       ],
     ],
     [
@@ -393,21 +408,43 @@ describe('least-privilege roles: exactly these permissions, function by function
     expect(dev.permissions(`platform-dev-${name}`)).toEqual([...expected].sort());
   });
 
-  it('ledger also reads and writes each bucket table of its own (and its gsi1)', () => {
-    const heavy = `${prod.tableId('platform-prod-ledger-heavy')}.Arn`;
-    const permissions = prod.permissions('platform-prod-ledger');
-    expect(permissions).toContain(`${READ_WRITE} on ${heavy}`);
-    expect(permissions).toContain(`dynamodb:Query on ${heavy}/index/gsi1`);
-    expect(permissions).toHaveLength(7);
-  });
+  it.each([
+    // The ledger's tables and their gsi1; the writer reads items by key only (no index).
+    ['ledger', [`${READ_WRITE} on ${t('ledger')} if ${own}`, `${gsi1('ledger')} if ${own}`]],
+    ['ledger-writer', [`${READ_WRITE} on ${t('ledger')} if ${own}`]],
+    // Payments' outbox rows in the events table are the environment's too.
+    [
+      'payments',
+      [
+        `${READ_WRITE} on ${t('payments')} if ${own}`,
+        `${gsi1('payments')} if ${own}`,
+        `dynamodb:PutItem on ${t('events')} if ${own}`,
+      ],
+    ],
+    ['webhooks', [`${READ_WRITE} on ${t('webhooks')} if ${own}`, `${gsi1('webhooks')} if ${own}`]],
+  ] as const)(
+    "%s's isolation guard: its tables, for the tagged environment's items only",
+    (name, expected) => {
+      expect(dev.rolePermissions(dev.guardRoleId(name))).toEqual([...expected].sort());
+    },
+  );
 
-  it('ledger-writer also reads and writes each bucket table (by key: no index)', () => {
+  it("ledger's guard also reads and writes each bucket table (and its gsi1), the writer's by key", () => {
     const heavy = `${prod.tableId('platform-prod-ledger-heavy')}.Arn`;
-    const permissions = prod.permissions('platform-prod-ledger-writer');
-    expect(
-      permissions.filter((line) => line.includes(prod.tableId('platform-prod-ledger-heavy'))),
-    ).toEqual([`${READ_WRITE} on ${heavy}`]);
-    expect(permissions).toHaveLength(4);
+    const ledger = prod.rolePermissions(prod.guardRoleId('ledger'));
+    expect(ledger).toContain(`${READ_WRITE} on ${heavy} if ${own}`);
+    expect(ledger).toContain(`dynamodb:Query on ${heavy}/index/gsi1 if ${own}`);
+    expect(ledger).toHaveLength(4);
+    const writer = prod.rolePermissions(prod.guardRoleId('ledger-writer'));
+    expect(writer.filter((line) => line.includes('heavy'))).toEqual([
+      `${READ_WRITE} on ${heavy} if ${own}`,
+    ]);
+    expect(writer).toHaveLength(2);
+    // Neither function's own role touches a bucket table.
+    for (const name of ['ledger', 'ledger-writer'])
+      expect(
+        prod.permissions(`platform-prod-${name}`).filter((line) => line.includes('heavy')),
+      ).toEqual([]);
   });
 
   it('dispatch also reads the stream of each bucket table (and nothing else of it)', () => {
@@ -423,13 +460,17 @@ describe('least-privilege roles: exactly these permissions, function by function
   });
 
   it('no role can Scan, use a wildcard action, or touch a wildcard resource', () => {
-    for (const name of FUNCTIONS) {
-      for (const line of [
-        ...dev.permissions(`platform-dev-${name}`),
-        ...prod.permissions(`platform-prod-${name}`),
-      ]) {
-        expect(line).not.toMatch(/Scan|\*/);
-      }
+    const guards = ['ledger', 'ledger-writer', 'payments', 'webhooks'];
+    for (const [reader, stage] of [
+      [dev, 'dev'],
+      [prod, 'prod'],
+    ] as const) {
+      const lines = [
+        ...FUNCTIONS.flatMap((name) => reader.permissions(`platform-${stage}-${name}`)),
+        ...guards.flatMap((name) => reader.rolePermissions(reader.guardRoleId(name))),
+      ];
+      // Wildcards are only in leading-key patterns (the items a statement allows), never an action or resource.
+      for (const line of lines) expect(line.split(' if ')[0]).not.toMatch(/Scan|\*/);
     }
   });
 });

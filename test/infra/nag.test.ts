@@ -14,6 +14,7 @@ const FUNCTIONS = [
   'ledger',
   'ledger-writer',
   'payments',
+  'platform',
   'webhooks',
   'dispatch',
   'deliver',
@@ -22,7 +23,7 @@ const FUNCTIONS = [
 ];
 const ACKNOWLEDGED = [
   ...FUNCTIONS.map((fn) => `${fn}/function AwsSolutions-L1`),
-  ...['auth', 'ledger', 'webhooks', 'payments'].flatMap((service) => [
+  ...['auth', 'ledger', 'webhooks', 'payments', 'platform'].flatMap((service) => [
     `api/http-api/ANY--api--${service} AwsSolutions-APIG4`,
     `api/http-api/ANY--api--${service}--{proxy+} AwsSolutions-APIG4`,
   ]),

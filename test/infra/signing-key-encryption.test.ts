@@ -8,6 +8,7 @@ const FUNCTIONS = [
   'ledger',
   'ledger-writer',
   'payments',
+  'platform',
   'webhooks',
   'dispatch',
   'deliver',
@@ -33,7 +34,7 @@ describe('the KMS key sealing the private signing keys', () => {
     expect(key.KeyUsage ?? 'ENCRYPT_DECRYPT').toBe('ENCRYPT_DECRYPT');
   });
 
-  it('has a key policy letting only the auth and rotate-keys roles use it, for signing keys only; the account only administers it', () => {
+  it('has a key policy letting only the auth, rotate-keys and platform roles use it, for signing keys only; the account only administers it', () => {
     const statements = dev.resources[signingKeyId(dev)]!.Properties.KeyPolicy.Statement as Array<
       Record<string, any>
     >;
@@ -62,6 +63,15 @@ describe('the KMS key sealing the private signing keys', () => {
         Resource: '*',
         Condition: purpose,
       },
+      // Personal tokens are signed with the current key: the platform service opens it, never seals one.
+      {
+        Sid: 'PlatformFunctionOpens',
+        Effect: 'Allow',
+        Principal: { AWS: { 'Fn::GetAtt': [roleOf(dev, 'platform'), 'Arn'] } },
+        Action: 'kms:Decrypt',
+        Resource: '*',
+        Condition: purpose,
+      },
     ]);
     expect(render(statements[0]!.Principal.AWS)).toBe(
       'arn:AWS::Partition:iam::AWS::AccountId:root',
@@ -71,7 +81,7 @@ describe('the KMS key sealing the private signing keys', () => {
       expect(action).not.toMatch(/^kms:(\*|Decrypt|Encrypt|GenerateDataKey|ReEncrypt|Sign|Verify)/);
   });
 
-  it('is granted to no role through IAM, and only the two functions are told its id', () => {
+  it('is granted to no role through IAM, and only the three functions are told its id', () => {
     const kmsStatements = Object.values(dev.resources)
       .filter((r) => r.Type === 'AWS::IAM::Policy')
       .flatMap((r) => r.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>)
@@ -79,7 +89,7 @@ describe('the KMS key sealing the private signing keys', () => {
     expect(kmsStatements).toEqual([]);
     const arn = { 'Fn::GetAtt': [signingKeyId(dev), 'Arn'] };
     for (const name of FUNCTIONS) {
-      const expected = name === 'auth' || name === 'rotate-keys' ? arn : undefined;
+      const expected = ['auth', 'rotate-keys', 'platform'].includes(name) ? arn : undefined;
       expect(
         dev.fn(`platform-dev-${name}`).Environment.Variables.SIGNING_KEY_KMS_KEY_ID,
         name,

@@ -8,6 +8,7 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
+import { currentEnvironment } from '../../lib/dynamo/environment-scope.js';
 import { environmentOfKey } from '../../lib/environments/key-scope.js';
 import { stringifyJson } from '../../lib/json/bigint-json.js';
 import { handleIntents } from '../../lib/ledger/sequencer/writer-handler.js';
@@ -339,6 +340,19 @@ describe('ledgers are per environment', () => {
 
   it('group commit keeps environments apart: one batch, both environments, even equal request ids', async () => {
     const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
+    // What the isolation guard checks in AWS (dynamodb:LeadingKeys under the scope's credentials), checked here on
+    // every call: the writer runs each ledger's work in its environment, and touches only that environment's keys.
+    const calls: Array<{ environment: string | undefined; input: string }> = [];
+    doc.middlewareStack.add(
+      (next) => async (args) => {
+        calls.push({
+          environment: currentEnvironment(),
+          input: JSON.stringify(args.input, (_k, v) => (typeof v === 'bigint' ? String(v) : v)),
+        });
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
     const table = runtime.config.tables.ledger;
     const buckets = new BucketTables(table);
     const deps = {
@@ -371,6 +385,13 @@ describe('ledgers are per environment', () => {
       deps,
     );
     expect(batchItemFailures).toEqual([{ itemIdentifier: 'm-old' }]);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) {
+      expect([A, B]).toContain(call.environment);
+      const named = [...call.input.matchAll(/"E#([a-z0-9-]+)#/g)].map((m) => m[1]);
+      expect(named.length).toBeGreaterThan(0);
+      expect(new Set(named)).toEqual(new Set([call.environment]));
+    }
     const after = { a: (await headOf(A, 'main'))!, b: (await headOf(B, 'main'))! };
     expect(Number(after.a.lastTxId)).toBe(Number(before.a.lastTxId) + 1);
     expect(Number(after.b.lastTxId)).toBe(Number(before.b.lastTxId) + 1);

@@ -4,6 +4,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { inEnvironmentScope } from '../../dynamo/environment-scope.js';
 import type { Logger } from '../../observability/logger.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerWriter } from '../store/writer.js';
@@ -120,21 +121,25 @@ async function processRecords(
     }
   }
   await Promise.all(
-    [...byLedger].map(async ([key, group]) => {
+    [...byLedger].map(([key, group]) => {
       const { environment, ledger: name } = group[0]!.intent;
-      try {
-        const sequencer = await sequencerFor(deps, key, environment, name);
-        let pending = group.map((g) => g.intent);
-        while (pending.length > 0) pending = (await sequencer.process(pending)).deferred;
-      } catch (err) {
-        deps.logger?.log('error', 'ledger writer: batch failed', {
-          environment,
-          ledger: name,
-          intents: group.length,
-          error: (err as Error).message,
-        });
-        failures.push(...group.map((g) => g.messageId));
-      }
+      // Each ledger's work runs in its environment: with the isolation guard on (AWS), its DynamoDB calls use
+      // credentials that reach that environment's items only (lib/dynamo/environment-scope.ts).
+      return inEnvironmentScope(environment, async () => {
+        try {
+          const sequencer = await sequencerFor(deps, key, environment, name);
+          let pending = group.map((g) => g.intent);
+          while (pending.length > 0) pending = (await sequencer.process(pending)).deferred;
+        } catch (err) {
+          deps.logger?.log('error', 'ledger writer: batch failed', {
+            environment,
+            ledger: name,
+            intents: group.length,
+            error: (err as Error).message,
+          });
+          failures.push(...group.map((g) => g.messageId));
+        }
+      });
     }),
   );
   return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };

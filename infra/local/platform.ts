@@ -1,7 +1,7 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createAdaptorServer } from '@hono/node-server';
@@ -339,9 +339,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         );
       };
       await Promise.all([
+        // Each of its own tables described: ListTables pages at 100 names, and a DynamoDB Local shared by many
+        // platforms (the tests') holds more than that.
         check('dynamodb', async () => {
-          const { TableNames = [] } = await dynamoClient.send(new ListTablesCommand({}));
-          return Object.values(tables).every((t) => TableNames.includes(t));
+          const described = await Promise.all(
+            Object.values(tables).map((TableName) =>
+              dynamoClient.send(new DescribeTableCommand({ TableName })),
+            ),
+          );
+          return described.every((d) => d.Table?.TableStatus === 'ACTIVE');
         }),
         check('ledger-workers', async () => ledger.healthy()),
         check('ledger-writers', async () => writers.healthy()),

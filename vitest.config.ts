@@ -13,8 +13,10 @@ export default defineConfig({
     // One DynamoDB Local for the whole run; each test file makes its own tables (see test/support/tables.ts).
     globalSetup: ['test/setup/dynamodb-local.ts'],
     env: { LOG_LEVEL: 'silent' },
-    testTimeout: 30_000,
-    hookTimeout: 90_000,
+    // Limits against hangs, not measures of speed (the bench measures that): the ledger suites take several times
+    // longer beside each other on one shared DynamoDB Local than alone, so the limits leave room for it.
+    testTimeout: 90_000,
+    hookTimeout: 180_000,
     // DynamoDB Local is one JVM on a 2-core machine: a few files at a time keep it responsive.
     maxWorkers: 3,
   },

@@ -17,7 +17,8 @@ export default defineConfig({
     // longer beside each other on one shared DynamoDB Local than alone, so the limits leave room for it.
     testTimeout: 90_000,
     hookTimeout: 180_000,
-    // DynamoDB Local is one JVM on a 2-core machine: a few files at a time keep it responsive.
-    maxWorkers: 3,
+    // DynamoDB Local is one JVM on a 2-core machine, beside the local platforms' worker processes: two files at a
+    // time (with three, the ledger suites ran 10-20x slower than alone).
+    maxWorkers: 2,
   },
 });

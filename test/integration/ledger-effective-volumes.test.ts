@@ -188,7 +188,7 @@ describe('effective volumes (MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES)', () =
 
   // A fixed amount of work (its 30 s default timeout was reached beside the full suite's local platforms).
   it('match a brute-force sum over moves ordered by (timestamp, id), whatever the commit order', {
-    timeout: 90_000,
+    timeout: 240_000,
   }, async () => {
     const ACCOUNTS = ['a', 'b', 'c'];
     const DAYS = [

@@ -226,7 +226,7 @@ describe('ledger balance model (property-based)', () => {
   // The work is bounded by numRuns; the time limits only keep a hung run from holding the suite. They are wide
   // because the full suite runs this beside local platforms on 2 cores, where 18 sequences took over 45 s.
   it('agrees with the in-memory model on every decision and volume, and keeps double entry', {
-    timeout: 150_000,
+    timeout: 300_000,
   }, async () => {
     let completedRuns = 0;
     await fc.assert(
@@ -316,7 +316,7 @@ describe('ledger balance model (property-based)', () => {
       ),
       // Bounded: the examples (they count in numRuns) plus 15 random sequences of at most 12 operations; the time
       // limit only cuts shrinking short on a failure.
-      { numRuns: 15 + EXAMPLES.length, examples: EXAMPLES, interruptAfterTimeLimit: 120_000 },
+      { numRuns: 15 + EXAMPLES.length, examples: EXAMPLES, interruptAfterTimeLimit: 240_000 },
     );
     expect(completedRuns, 'every sequence ran (none was cut by the time limit)').toBe(
       15 + EXAMPLES.length,

@@ -49,6 +49,7 @@ import {
   startLocalIdentityProvider,
 } from './identity/local-identity-provider.js';
 import { startKeyRotation } from './key-rotation.js';
+import { type FunctionBundles, temporaryFunctionBundles } from './lambda/function-bundles.js';
 import { startLedgerWorkers } from './lambda/ledger-workers.js';
 import { startLedgerWriters } from './lambda/ledger-writers.js';
 import { localMetrics } from './metrics/registry.js';
@@ -97,6 +98,11 @@ export interface PlatformOptions {
   keyRotationIntervalMs?: number;
   /** How many processes run `functions/ledger.ts`, each one request at a time (default `DEFAULT_LEDGER_WORKERS`). */
   ledgerWorkers?: number;
+  /**
+   * The ledger's function bundles, already built (the tests build them once for the whole run); absent: built
+   * at start into a temporary directory, removed at stop.
+   */
+  functionBundles?: FunctionBundles;
   /** Concurrent ledger writer invocations (the ingress queue mapping's maximum concurrency; default 1). */
   ledgerWriters?: number;
   /**
@@ -242,11 +248,18 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     // The ledger runs as its Lambda does: worker processes from the function's own module, which read `env` at
     // load as a container does (a bad value is their init error), behind API Gateway's event mapping (design
     // rule 9). The other services stay in this process.
-    const ledger = await startLedgerWorkers({ workers: options.ledgerWorkers, env, logger });
+    const bundles = await ledgerBundles(options.functionBundles, stops);
+    const ledger = await startLedgerWorkers({
+      workers: options.ledgerWorkers,
+      bundles,
+      env,
+      logger,
+    });
     stops.push(ledger.stop);
     // Busy ledgers relay their writes to the sequenced writer (group commit), fed by the ingress queue.
     const writers = await startLedgerWriters({
       ...(options.ledgerWriters ? { writers: options.ledgerWriters } : {}),
+      bundles,
       env,
       sqs: sqsClient,
       logger,
@@ -426,4 +439,15 @@ function identityEnv(
     IDENTITY_PROVIDER_CLIENT_ID: identity.clientId,
     PLATFORM_ADMINS: callerEnv.PLATFORM_ADMINS || admins.join(','),
   };
+}
+
+/** The given bundles, or fresh ones whose removal joins the platform's stops. */
+async function ledgerBundles(
+  given: FunctionBundles | undefined,
+  stops: Array<() => Promise<void>>,
+): Promise<FunctionBundles> {
+  if (given) return given;
+  const built = await temporaryFunctionBundles();
+  stops.push(async () => built.remove());
+  return built.bundles;
 }

@@ -1,12 +1,13 @@
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { type _Record, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DynamoLocal, startDynamoLocal } from '../../infra/local/dynamodb-local.js';
 import {
   createStreamPoller,
   type StreamBatchResult,
   type StreamCheckpoints,
 } from '../../infra/local/pollers/stream-poller.js';
-import { testEnvironment } from '../support/tables.js';
+import { ensureTables } from '../../infra/local/provision.js';
 
 const local = {
   region: 'us-east-1',
@@ -15,16 +16,22 @@ const local = {
 let dynamo: DynamoDBClient;
 let streams: DynamoDBStreamsClient;
 let table: string;
+/**
+ * A DynamoDB Local of this file's own: GetRecords there costs time in proportion to every stream record the
+ * database holds (test/support/platform.ts), and the run's shared one holds the whole run's writes.
+ */
+let dynamoLocal: DynamoLocal;
 
 beforeAll(async () => {
-  const { runtime } = await testEnvironment();
-  table = runtime.config.tables.events;
-  dynamo = new DynamoDBClient({ ...local, endpoint: inject('dynamoEndpoint') });
-  streams = new DynamoDBStreamsClient({ ...local, endpoint: inject('dynamoEndpoint') });
+  dynamoLocal = await startDynamoLocal();
+  dynamo = new DynamoDBClient({ ...local, endpoint: dynamoLocal.endpoint });
+  streams = new DynamoDBStreamsClient({ ...local, endpoint: dynamoLocal.endpoint });
+  table = (await ensureTables(dynamo, 'poller-')).EVENTS_TABLE!;
 });
-afterAll(() => {
+afterAll(async () => {
   dynamo?.destroy();
   streams?.destroy();
+  await dynamoLocal?.stop();
 });
 
 const put = (id: string) =>
@@ -110,8 +117,7 @@ describe('stream poller', () => {
   });
 
   it('with checkpoints: resumes after the saved one on restart, and reads a shard it has none for from its beginning', async () => {
-    const { runtime } = await testEnvironment();
-    const own = runtime.config.tables.events;
+    const own = (await ensureTables(dynamo, 'poller-own-')).EVENTS_TABLE!;
     const putOwn = (id: string) =>
       dynamo.send(
         new PutItemCommand({

@@ -45,8 +45,8 @@ const posting = (source: string, destination: string, amount: bigint) =>
   `{"postings":[{"source":"${source}","destination":"${destination}","amount":${amount},"asset":"COIN"}]}`;
 
 describe('the ledger served by 3 worker processes', () => {
-  it('runs 3 processes of functions/ledger.ts, reported by /_health', async () => {
-    expect(childProcesses(process.pid, 'functions/ledger.ts')).toHaveLength(3);
+  it('runs 3 processes of the bundled functions/ledger.ts, reported by /_health', async () => {
+    expect(childProcesses(process.pid, 'functions/ledger.mjs')).toHaveLength(3);
     const health = await platform.health();
     expect(health.components['ledger-workers']).toBe('up');
     expect(health.status).toBe('ok');
@@ -93,7 +93,7 @@ describe('the ledger served by 3 worker processes', () => {
   });
 
   it('leaves no worker process behind once stopped', async () => {
-    const workers = childProcesses(process.pid, 'functions/ledger.ts');
+    const workers = childProcesses(process.pid, 'functions/ledger.mjs');
     expect(workers).toHaveLength(3);
     await platform.stop();
     expect(workers.filter(isAlive)).toEqual([]);
@@ -111,6 +111,6 @@ describe('a ledger worker that cannot start', () => {
         'ConfigurationError: LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name',
       ),
     );
-    expect(childProcesses(process.pid, 'functions/ledger.ts')).toEqual([]);
+    expect(childProcesses(process.pid, 'functions/ledger.mjs')).toEqual([]);
   });
 });

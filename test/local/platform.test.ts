@@ -215,7 +215,12 @@ describe('restart on the same data directory', () => {
     // The second start takes the first one's port, as `npm start` would: tokens name the base URL as audience.
     let port = 0;
     const start = async () => {
-      const p = await startPlatform({ port, dataDir, env: { LOG_LEVEL: 'silent' } });
+      const p = await startPlatform({
+        port,
+        dataDir,
+        functionBundles: inject('functionBundles'),
+        env: { LOG_LEVEL: 'silent' },
+      });
       port = Number(new URL(p.baseUrl).port);
       running.push(p);
       return p;
@@ -399,8 +404,8 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(((await idp.json()) as { issuer: string }).issuer).toBe(`${baseUrl}/_idp`);
       // The ledger's workers (4 by default) and its writer are child processes, and go with their parent.
       const workers = [
-        ...childProcesses(main.child.pid!, 'functions/ledger.ts'),
-        ...childProcesses(main.child.pid!, 'functions/ledger-writer.ts'),
+        ...childProcesses(main.child.pid!, 'functions/ledger.mjs'),
+        ...childProcesses(main.child.pid!, 'functions/ledger-writer.mjs'),
       ];
       expect(workers).toHaveLength(DEFAULT_LEDGER_WORKERS + 1);
 

@@ -7,15 +7,21 @@ import {
 } from '../../infra/local/platform.js';
 
 /**
- * The local platform on a free loopback port, on the run's shared DynamoDB Local, with its own tables and
- * queues (a random name prefix) and silent logs.
+ * The local platform on a free loopback port, with the run's function bundles, its own in-memory DynamoDB Local
+ * (as `npm start` runs one) and silent logs.
+ *
+ * Not on the run's shared DynamoDB Local: a platform's stream pollers call GetRecords on every shard five times a
+ * second, and DynamoDB Local's GetRecords costs time in proportion to every stream record its database holds, of
+ * every table (measured: 2 ms on a fresh one, 90 ms after 20,000 writes elsewhere). On the shared one, which
+ * collects the whole run's writes, the pollers of two platforms kept its single SQLite thread busy and every other
+ * test file waited behind them (ledger suites 5-10x slower than alone). A JVM of its own costs about 1.3 s.
  */
 export function startTestPlatform(
   options: Partial<PlatformOptions> = {},
 ): Promise<RunningPlatform> {
   return startPlatform({
     port: 0,
-    dynamoEndpoint: inject('dynamoEndpoint'),
+    functionBundles: inject('functionBundles'),
     resourcePrefix: `p${randomBytes(5).toString('hex')}-`,
     ...options,
     env: { LOG_LEVEL: 'silent', ...options.env },

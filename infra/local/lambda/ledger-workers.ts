@@ -1,14 +1,13 @@
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_LEDGER_WORKERS, MAX_LEDGER_WORKERS } from '../../../lib/config/env.js';
 import { ConfigurationError } from '../../../lib/errors/index.js';
 import type { Logger } from '../../../lib/observability/logger.js';
 import type { FetchHandler } from '../gateway.js';
+import type { FunctionBundles } from './function-bundles.js';
 import { httpFunction } from './http-function.js';
 import { startFunctionPool } from './pool.js';
 
 /** The ledger function's timeout in the stack (`infra/stacks/platform-stack.ts`). */
 const LEDGER_TIMEOUT_MS = 15_000;
-const LEDGER_MODULE = fileURLToPath(new URL('../../../functions/ledger.ts', import.meta.url));
 
 export interface LedgerWorkers {
   /** `/api/ledger/*` through API Gateway semantics to the workers. */
@@ -19,9 +18,13 @@ export interface LedgerWorkers {
   stop(): Promise<void>;
 }
 
-/** `functions/ledger.ts` in `workers` processes, each one request at a time as a Lambda container serves. */
+/**
+ * `functions/ledger.ts`, bundled as the stack bundles it, in `workers` processes, each one request at a time as
+ * a Lambda container serves.
+ */
 export async function startLedgerWorkers(options: {
   workers?: number;
+  bundles: FunctionBundles;
   env: NodeJS.ProcessEnv;
   logger: Logger;
 }): Promise<LedgerWorkers> {
@@ -33,7 +36,8 @@ export async function startLedgerWorkers(options: {
   }
   const pool = await startFunctionPool({
     functionName: 'ledger',
-    modulePath: LEDGER_MODULE,
+    modulePath: options.bundles.ledger,
+    workerMain: options.bundles.workerMain,
     workers,
     env: options.env,
     timeoutMs: LEDGER_TIMEOUT_MS,

@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '../../../lib/observability/logger.js';
 import { createQueuePoller } from '../pollers/queue-poller.js';
+import type { FunctionBundles } from './function-bundles.js';
 import { startFunctionPool } from './pool.js';
 
 /**
@@ -13,9 +13,6 @@ import { startFunctionPool } from './pool.js';
 export const DEFAULT_LEDGER_WRITERS = 1;
 /** The writer function's timeout in the stack. */
 const WRITER_TIMEOUT_MS = 30_000;
-const WRITER_MODULE = fileURLToPath(
-  new URL('../../../functions/ledger-writer.ts', import.meta.url),
-);
 
 export interface LedgerWriters {
   healthy(): boolean;
@@ -27,6 +24,7 @@ export interface LedgerWriters {
 
 export async function startLedgerWriters(options: {
   writers?: number;
+  bundles: FunctionBundles;
   env: NodeJS.ProcessEnv;
   sqs: SQSClient;
   logger: Logger;
@@ -36,7 +34,8 @@ export async function startLedgerWriters(options: {
   if (!queueUrl) throw new Error('the ledger ingress queue is not provisioned');
   const pool = await startFunctionPool({
     functionName: 'ledger-writer',
-    modulePath: WRITER_MODULE,
+    modulePath: options.bundles.ledgerWriter,
+    workerMain: options.bundles.workerMain,
     workers: writers,
     env: options.env,
     timeoutMs: WRITER_TIMEOUT_MS,

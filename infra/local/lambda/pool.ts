@@ -7,6 +7,8 @@ export interface FunctionPoolOptions {
   functionName: string;
   /** Absolute path of the function's module; it exports the handler as Lambda's `handler` setting names it. */
   modulePath: string;
+  /** The bundled worker entry that runs a bundled module (see `WorkerSpec`); absent: tsx. */
+  workerMain?: string;
   /** Default `handler`. */
   handlerExport?: string;
   /** How many worker processes (Lambda containers): the most invocations that run at once. */
@@ -57,6 +59,7 @@ export async function startFunctionPool(options: FunctionPoolOptions): Promise<F
   const spec: WorkerSpec = {
     functionName,
     modulePath: options.modulePath,
+    ...(options.workerMain ? { workerMain: options.workerMain } : {}),
     handlerExport: options.handlerExport ?? 'handler',
     env: options.env,
     startTimeoutMs: options.startTimeoutMs ?? 60_000,

@@ -21,8 +21,13 @@ const STDERR_TAIL = 4096;
 
 export interface WorkerSpec {
   functionName: string;
-  /** Absolute path of the function's module (`functions/ledger.ts`). */
+  /** Absolute path of the function's module (`functions/ledger.ts`, or its bundle). */
   modulePath: string;
+  /**
+   * The bundled worker entry (function-bundles.ts): the process runs it on plain Node, with source maps. Absent:
+   * `worker-main.ts` through tsx, which can load TypeScript modules (test fixtures).
+   */
+  workerMain?: string;
   handlerExport: string;
   /** The function's environment: all the worker's process sees, as in a Lambda container. */
   env: NodeJS.ProcessEnv;
@@ -49,8 +54,8 @@ export class WorkerProcess {
   private stderrTail = '';
 
   constructor(private readonly spec: WorkerSpec) {
-    this.child = fork(WORKER_MAIN, [spec.modulePath, spec.handlerExport], {
-      execArgv: ['--import', TSX_LOADER],
+    this.child = fork(spec.workerMain ?? WORKER_MAIN, [spec.modulePath, spec.handlerExport], {
+      execArgv: spec.workerMain ? ['--enable-source-maps'] : ['--import', TSX_LOADER],
       env: lambdaEnvironment(spec),
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       serialization: 'json',

@@ -10,15 +10,15 @@ export default defineConfig({
       'infra/**/*.test.ts',
       'console/**/*.test.ts',
     ],
-    // One DynamoDB Local for the whole run; each test file makes its own tables (see test/support/tables.ts).
+    // One DynamoDB Local for the in-process suites, each file with its own tables (test/support/tables.ts); every
+    // local platform runs on one of its own (test/support/platform.ts says why). The ledger's function bundles are
+    // built once here for every local platform of the run.
     globalSetup: ['test/setup/dynamodb-local.ts'],
     env: { LOG_LEVEL: 'silent' },
-    // Limits against hangs, not measures of speed (the bench measures that): the ledger suites take several times
-    // longer beside each other on one shared DynamoDB Local than alone, so the limits leave room for it.
+    // Limits against hangs, not measures of speed (the bench measures that): wide, for a busy shared machine.
     testTimeout: 90_000,
     hookTimeout: 180_000,
-    // DynamoDB Local is one JVM on a 2-core machine, beside the local platforms' worker processes: two files at a
-    // time (with three, the ledger suites ran 10-20x slower than alone).
+    // Two files at a time on the machines' two cores (each file may run a DynamoDB Local and worker processes).
     maxWorkers: 2,
   },
 });

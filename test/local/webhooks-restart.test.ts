@@ -3,9 +3,11 @@
  * dispatched after the restart (the stream poller resumes after its saved checkpoint), and a retry whose queue
  * message died with the in-memory queue is sent all the same (pending deliveries are re-enqueued at start).
  */
-import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { platformCall, startTestPlatform, until } from '../support/platform.js';
@@ -19,15 +21,16 @@ let receiver: Server;
 let receiverUrl: string;
 const received: Received[] = [];
 let platform: RunningPlatform | undefined;
-/** The same tables (and so the same stream) on every start: what a data directory gives `npm start`. */
-const resourcePrefix = `r${randomBytes(5).toString('hex')}-`;
+/** The same tables (and so the same stream) on every start: a data directory, as `npm start` keeps one. */
+const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-restart-'));
+const resourcePrefix = 'restart-';
 
 const api = (method: string, path: string, body?: unknown) =>
   platformCall(platform!, method, path, body);
 
 const restart = async (options: { dispatch: boolean }) => {
   await platform?.stop();
-  platform = await startTestPlatform({ resourcePrefix, dispatch: options.dispatch });
+  platform = await startTestPlatform({ dataDir, resourcePrefix, dispatch: options.dispatch });
 };
 
 const amountOf = (r: Received) =>
@@ -57,6 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await platform?.stop();
   await new Promise((r) => receiver?.close(r));
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('restarting the local platform', () => {

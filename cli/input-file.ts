@@ -1,5 +1,5 @@
-import type { Readable } from 'node:stream';
 import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { CliError } from './errors.js';
 
 /** A regular file to read as a stream, with its size; a missing or unreadable one is a one-line CliError. */

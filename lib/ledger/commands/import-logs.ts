@@ -5,12 +5,13 @@ import { metadataMap } from '../../validation/common.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import { ImportChain, parseLogLine, sameLog } from '../domain/log-import.js';
 import type { LogEntry } from '../domain/logs.js';
+import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
+import { REVERTS_KEY } from '../domain/transaction.js';
 import type { LogReads } from '../store/log-reads.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import { createTransactionSchema } from './create-transaction.js';
 import { type LedgerOperation, operationRequest } from './operations.js';
-import { REVERTS_KEY } from '../domain/transaction.js';
 
 export interface LogImportDeps {
   /** A direct writer on the given clock: each replayed entry is committed at its own date. */
@@ -138,7 +139,15 @@ const revertedSchema = v.object({
 });
 const target = v.variant('targetType', [
   v.object({ targetType: v.literal('TRANSACTION'), targetId: v.bigint() }),
-  v.object({ targetType: v.literal('ACCOUNT'), targetId: v.string() }),
+  v.object({
+    targetType: v.literal('ACCOUNT'),
+    // The routes check a path's address; an imported one is checked here, as the same rule.
+    targetId: v.pipe(
+      v.string(),
+      v.maxLength(MAX_ADDRESS_LENGTH, 'must be an account address'),
+      v.regex(ACCOUNT_ADDRESS, 'must be an account address'),
+    ),
+  }),
 ]);
 const setMetadataSchema = v.intersect([target, v.object({ metadata: metadataMap })]);
 const deleteMetadataSchema = v.intersect([target, v.object({ key: v.string() })]);

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
-import { ValidationError } from '../../errors/index.js';
 import { stream } from 'hono/streaming';
 import * as v from 'valibot';
+import { ValidationError } from '../../errors/index.js';
 import type { AppEnv } from '../../http/types.js';
 import { stringifyJson } from '../../json/bigint-json.js';
 import { describe, query } from '../../openapi/describe.js';

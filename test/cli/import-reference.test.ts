@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformClient } from '../../cli/api/client.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
+import { canonicalJson } from '../../lib/json/canonical.js';
 import { startTestPlatform } from '../support/platform.js';
 import { cliEnv, REPO_ROOT, runCli, tempConfigHome } from './run-cli.js';
 
@@ -33,6 +34,22 @@ const all = async (path: string) => {
   const page = await api.json<Page>('GET', path, { query: { pageSize: '100' } });
   expect(page.cursor.hasMore).toBe(false);
   return page.cursor.data;
+};
+
+const fixtureLines = async () =>
+  (await readFile(FIXTURE, 'utf8')).split('\n').filter((l) => l !== '');
+/** The fixture with its lines changed, imported into a new ledger; the run, the ledger and its newest log id. */
+const importChanged = async (
+  name: string,
+  change: (lines: string[]) => string[],
+  ...flags: string[]
+) => {
+  const file = join(home, `${name}.ndjson`);
+  await writeFile(file, `${change(await fixtureLines()).join('\n')}\n`);
+  const ledger = await newLedger();
+  const run = await cli('import', '--from-reference', file, '--ledger', ledger, ...flags);
+  const newest = (await all(`/api/ledger/v2/${ledger}/logs`)).map((l) => l.id)[0];
+  return { run, ledger, newest };
 };
 
 beforeAll(async () => {
@@ -84,85 +101,41 @@ describe('platform import --from-reference', () => {
 
       const txs = (await all(`/api/ledger/v2/${ledger}/transactions`)).reverse();
       expect(txs).toHaveLength(30);
-      const summary = (tx: Record<string, any>) => ({
-        id: tx.id,
-        postings: tx.postings.map((p: any) => [p.source, p.destination, p.amount, p.asset]),
-        metadata: tx.metadata,
-        timestamp: tx.timestamp,
-        reference: tx.reference,
-        reverted: tx.reverted,
-      });
+      // Each transaction on one line: id, postings, metadata, timestamp, reference, reverted.
+      const summary = (tx: Record<string, any>) =>
+        [
+          tx.id,
+          tx.postings
+            .map((p: any) => `${p.source}>${p.destination} ${p.amount} ${p.asset}`)
+            .join(', '),
+          canonicalJson(tx.metadata),
+          tx.timestamp,
+          tx.reference ?? '-',
+          tx.reverted ? 'reverted' : '',
+        ].join(' | ');
+      const big = '1180591620717411303424 USD/2';
+      const eur = '100000000000000000000 EUR/2';
       expect(txs.slice(0, 6).map(summary)).toEqual([
-        {
-          id: 1n,
-          postings: [
-            ['world', 'users:alice', 1180591620717411303424n, 'USD/2'],
-            ['world', 'users:alice', 100000000000000000000n, 'EUR/2'],
-          ],
-          metadata: { note: '<fish & chips>', a: 'b', line: 'one\ntwo' },
-          timestamp: '2026-02-01T09:30:00.654321Z',
-          reference: 'ref-1',
-          reverted: true,
-        },
-        {
-          id: 2n,
-          postings: [['users:alice', 'users:bob', X, 'USD/2']],
-          metadata: {},
-          timestamp: '2025-06-01T00:00:00Z',
-          reference: undefined,
-          reverted: true,
-        },
-        {
-          id: 3n,
-          postings: [['users:bob', 'users:alice', X, 'USD/2']],
-          metadata: { [REVERTS]: '2' },
-          timestamp: '2026-03-01T10:00:06.129Z',
-          reference: undefined,
-          reverted: true,
-        },
-        {
-          id: 4n,
-          postings: [['users:bob', 'users:carol', 5n, 'USD/2']],
-          metadata: {},
-          timestamp: '2026-03-01T10:00:07.130463Z',
-          reference: undefined,
-          reverted: false,
-        },
-        {
-          id: 5n,
-          postings: [['users:alice', 'users:bob', X, 'USD/2']],
-          metadata: { [REVERTS]: '3' },
-          timestamp: '2026-03-01T10:00:06.129Z',
-          reference: undefined,
-          reverted: false,
-        },
-        {
-          id: 6n,
-          postings: [
-            ['users:alice', 'world', 100000000000000000000n, 'EUR/2'],
-            ['users:alice', 'world', 1180591620717411303424n, 'USD/2'],
-          ],
-          metadata: { [REVERTS]: '1' },
-          timestamp: '2026-02-01T09:30:00.654321Z',
-          reference: undefined,
-          reverted: false,
-        },
+        `1 | world>users:alice ${big}, world>users:alice ${eur} | {"a":"b","line":"one\\ntwo","note":"<fish & chips>"} | 2026-02-01T09:30:00.654321Z | ref-1 | reverted`,
+        `2 | users:alice>users:bob ${X} USD/2 | {} | 2025-06-01T00:00:00Z | - | reverted`,
+        // Reverted at its log's date: milliseconds.
+        `3 | users:bob>users:alice ${X} USD/2 | {"${REVERTS}":"2"} | 2026-03-01T10:00:06.129Z | - | reverted`,
+        '4 | users:bob>users:carol 5 USD/2 | {} | 2026-03-01T10:00:07.130463Z | - | ',
+        // Reverted at the effective date of 3: the timestamp 3 has here.
+        `5 | users:alice>users:bob ${X} USD/2 | {"${REVERTS}":"3"} | 2026-03-01T10:00:06.129Z | - | `,
+        `6 | users:alice>world ${eur}, users:alice>world ${big} | {"${REVERTS}":"1"} | 2026-02-01T09:30:00.654321Z | - | `,
       ]);
       // The batch: transaction 6 + i sends 2^53 + i to users:i, at its log's date to the microsecond.
-      const exported = (await readFile(FIXTURE, 'utf8')).split('\n').filter((l) => l !== '');
-      const batchTimestamps = exported
+      const batchTimestamps = (await fixtureLines())
         .map((l) => parseJson(l) as { type: string; data: any })
         .filter((l) => l.type === 'NEW_TRANSACTION' && l.data.transaction.id >= 5n)
         .map((l) => l.data.transaction.timestamp as string);
       expect(txs.slice(6).map(summary)).toEqual(
-        Array.from({ length: 24 }, (_, k) => ({
-          id: BigInt(k + 7),
-          postings: [['world', `users:${k + 1}`, TWO_53 + BigInt(k + 1), 'USD/2']],
-          metadata: { n: String(k + 1) },
-          timestamp: batchTimestamps[k],
-          reference: `batch-${k + 1}`,
-          reverted: false,
-        })),
+        Array.from(
+          { length: 24 },
+          (_, k) =>
+            `${k + 7} | world>users:${k + 1} ${TWO_53 + BigInt(k + 1)} USD/2 | {"n":"${k + 1}"} | ${batchTimestamps[k]} | batch-${k + 1} | `,
+        ),
       );
       expect(batchTimestamps[0]).toBe('2026-03-01T10:00:10.133466Z');
 
@@ -210,21 +183,15 @@ describe('platform import --from-reference', () => {
   it(
     'stops at a tampered log with one line naming it: the parts before it imported, nothing of its own part',
     async () => {
-      const lines = (await readFile(FIXTURE, 'utf8')).split('\n').filter((l) => l !== '');
-      const log = parseJson(lines[19]!) as {
-        data: { transaction: { postings: Array<{ amount: bigint }> } };
-      };
-      log.data.transaction.postings[0]!.amount += 1n;
-      lines[19] = stringifyJson(log);
-      const file = join(home, 'tampered.ndjson');
-      await writeFile(file, `${lines.join('\n')}\n`);
-      const ledger = await newLedger();
-      const run = await cli(
-        'import',
-        '--from-reference',
-        file,
-        '--ledger',
-        ledger,
+      const { run, newest } = await importChanged(
+        'tampered',
+        (lines) => {
+          const log = parseJson(lines[19]!) as {
+            data: { transaction: { postings: Array<{ amount: bigint }> } };
+          };
+          log.data.transaction.postings[0]!.amount += 1n;
+          return lines.with(19, stringifyJson(log));
+        },
         '--part-logs',
         '8',
       );
@@ -234,7 +201,7 @@ describe('platform import --from-reference', () => {
         /^error: import refused: reference log 20 \(line 20\): hash mismatch: the export says \S+, its content gives \S+ \(the log or one before it was changed\)\n$/,
       );
       // Parts of 8: logs 1-16 were sent; the part of logs 17-24 was refused while it was converted.
-      expect((await all(`/api/ledger/v2/${ledger}/logs`)).map((l) => l.id)[0]).toBe(16n);
+      expect(newest).toBe(16n);
     },
     SLOW,
   );
@@ -242,20 +209,13 @@ describe('platform import --from-reference', () => {
   it(
     'names the reference log the platform refuses, and refuses a ledger that is not new or bad arguments',
     async () => {
-      const lines = (await readFile(FIXTURE, 'utf8')).split('\n').filter((l) => l !== '');
       // An account address this platform refuses, in reference log 5 (hashes not checked: the content changed).
-      const file = join(home, 'refused.ndjson');
-      await writeFile(
-        file,
-        `${lines.map((l) => l.replace('"targetId":"users:bob","metadata"', '"targetId":"users bob","metadata"')).join('\n')}\n`,
-      );
-      const ledger = await newLedger();
-      const run = await cli(
-        'import',
-        '--from-reference',
-        file,
-        '--ledger',
-        ledger,
+      const { run, ledger, newest } = await importChanged(
+        'refused',
+        (lines) =>
+          lines.map((l) =>
+            l.replace('"targetId":"users:bob","metadata"', '"targetId":"users bob","metadata"'),
+          ),
         '--part-logs',
         '3',
         '--no-verify-hashes',
@@ -265,7 +225,7 @@ describe('platform import --from-reference', () => {
         /^error: import stopped in part 2 \(reference logs 4 to 6; the 3 logs before it are imported\): IMPORT: reference log 5: data.targetId: must be an account address \(HTTP 400\)\n$/,
       );
       // The platform's refusal comes as the part is replayed: its logs before the refused one stay.
-      expect((await all(`/api/ledger/v2/${ledger}/logs`)).map((l) => l.id)[0]).toBe(4n);
+      expect(newest).toBe(4n);
 
       expect(await cli('import', '--from-reference', FIXTURE, '--ledger', ledger)).toEqual({
         code: 1,

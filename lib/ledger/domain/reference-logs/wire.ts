@@ -14,7 +14,7 @@ const posting = v.object({
   amount: v.pipe(v.bigint('must be an integer'), v.minValue(0n, 'must not be negative')),
   asset: v.string(),
 });
-export const referenceTransaction = v.object({
+const referenceTransaction = v.object({
   postings: v.array(posting),
   metadata,
   timestamp: v.string('must be a date-time string'),

@@ -188,6 +188,9 @@ describe('ReferenceLogConverter', () => {
     expect(refusal([EXPORT[0]!, edit(EXPORT[1]!, (l) => (l.type = 'INSERTED_SCHEMA'))])).toBe(
       'reference log 2 (line 2): log type INSERTED_SCHEMA cannot be imported (only NEW_TRANSACTION, REVERTED_TRANSACTION, SET_METADATA, DELETE_METADATA)',
     );
+    expect(refusal([edit(EXPORT[0]!, (l) => (l.type = 'toString'))])).toMatch(
+      /^reference log 1 \(line 1\): log type toString cannot be imported/,
+    );
     expect(
       refusal(
         [

@@ -61,7 +61,7 @@ export class ReferenceLogConverter {
     };
     this.checkOrder(log, fail);
     const type = log.type;
-    if (!(type in referencePayloads))
+    if (!Object.hasOwn(referencePayloads, type))
       fail(
         `log type ${type} cannot be imported (only ${Object.keys(referencePayloads).join(', ')})`,
       );

@@ -65,6 +65,22 @@ export class PlatformClient {
     return res;
   }
 
+  /** A request whose body is text of another type than JSON (a part of an import): the answer's text. */
+  async text(
+    method: string,
+    path: string,
+    body: { text: string; contentType: string },
+    query: Query = {},
+  ): Promise<string> {
+    // Not time-bounded: the platform replays the part's logs one by one before it answers.
+    const res = await this.send(method, path, {
+      body: body.text,
+      contentType: body.contentType,
+      query,
+    });
+    return this.read(res, method, path);
+  }
+
   /**
    * The items of a cursor-paged list, following `next` until `limit` items (all with `limit` Infinity). Holds
    * one page at a time.

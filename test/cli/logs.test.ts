@@ -196,7 +196,7 @@ describe('platform export / import', () => {
       const again = await cli('--json', 'import', target, file);
       expect(again.code).toBe(1);
       expect(again.stderr).toBe(
-        `error: IMPORT: ledger "${target}" is not empty: logs are imported into a new ledger only (HTTP 400)\n`,
+        `error: IMPORT: ledger "${target}" is not empty: logs are imported into a new ledger only (or continue one with after=<its last log id>) (HTTP 400)\n`,
       );
       expect(await cli('import', target, join(home, 'missing.ndjson'))).toEqual({
         code: 1,

@@ -35,7 +35,7 @@ describe('platform usage', () => {
       for (const command of ['login', 'ledgers', 'accounts', 'balances', 'tx', 'logs', 'webhooks'])
         expect(help.stdout).toMatch(new RegExp(`\\n {2}${command}\\b`));
       expect(help.stdout).toMatch(/\n {2}export \[options\] <ledger>/);
-      expect(help.stdout).toMatch(/\n {2}import <ledger> <file>/);
+      expect(help.stdout).toMatch(/\n {2}import \[options\] \[ledger\] \[file\]/);
     },
     SLOW,
   );

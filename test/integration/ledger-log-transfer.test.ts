@@ -185,12 +185,12 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       errorCode: 'IMPORT',
-      errorMessage: `ledger "${source}" is not empty: logs are imported into a new ledger only`,
+      errorMessage: `ledger "${source}" is not empty: logs are imported into a new ledger only (or continue one with after=<its last log id>)`,
     });
     expect(await all(`/v2/${source}/logs`)).toHaveLength(9);
   });
 
-  it('refuses a tampered entry (changed amount, original hash) naming it; the entries before it stay', async () => {
+  it('refuses a tampered entry (changed amount, original hash) naming it; the request writes nothing', async () => {
     const entries = lines(exported);
     const tampered = structuredClone(entries);
     const tx = tampered[1]!.data.transaction as { postings: Array<{ amount: bigint }> };
@@ -202,9 +202,58 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
       errorCode: 'IMPORT',
       errorMessage: 'log 2: hash mismatch (the entry or one before it was changed)',
     });
-    const kept = await all(`/v2/${target}/logs`);
-    expect(kept.map((l) => l.id)).toEqual([1n]);
-    expect(await all(`/v2/${target}/transactions`)).toHaveLength(1);
+    // The whole request is checked before the first write.
+    expect(await all(`/v2/${target}/logs`)).toEqual([]);
+    expect(await all(`/v2/${target}/transactions`)).toEqual([]);
+  });
+
+  it('continues a ledger in parts with after=<its last log id>: the same log as one import', async () => {
+    const entries = lines(exported);
+    const target = await fresh();
+    const parts: Array<[string, unknown[]]> = [
+      ['', entries.slice(0, 4)],
+      ['?after=4', entries.slice(4, 7)],
+      ['?after=7', entries.slice(7)],
+    ];
+    for (const [query, part] of parts) {
+      const res = await call('POST', `/v2/${target}/logs/import${query}`, toText(part), OCTETS);
+      expect(res.status, res.text).toBe(204);
+    }
+    const imported = await all(`/v2/${target}/logs`);
+    expect(imported.map((l) => [l.id, l.hash])).toEqual(
+      entries.map((e) => [BigInt(e.id), e.hash]).reverse(),
+    );
+  });
+
+  it("refuses a continuation whose after is not the ledger's last log, or whose first log does not follow it", async () => {
+    const entries = lines(exported);
+    const target = await fresh();
+    expect(
+      (await call('POST', `/v2/${target}/logs/import`, toText(entries.slice(0, 3)), OCTETS)).status,
+    ).toBe(204);
+    const cases: Array<[string, unknown[], string]> = [
+      [
+        '?after=2',
+        entries.slice(2),
+        `ledger "${target}": its last log is 3, not 2: a part of the import is missing or something else wrote to the ledger`,
+      ],
+      [
+        '?after=4',
+        entries.slice(4),
+        `ledger "${target}": its last log is 3, not 4: a part of the import is missing or something else wrote to the ledger`,
+      ],
+      [
+        '?after=3',
+        entries.slice(4),
+        "log 5: expected log 4 here (ids start at the ledger's last + 1 and follow without gaps)",
+      ],
+      ['?after=x', entries.slice(3), 'after: must be a log id (an integer of at most 15 digits)'],
+    ];
+    for (const [query, part, message] of cases) {
+      const res = await call('POST', `/v2/${target}/logs/import${query}`, toText(part), OCTETS);
+      expect([res.status, res.body.errorMessage]).toEqual([400, message]);
+    }
+    expect((await all(`/v2/${target}/logs`)).map((l) => l.id)).toEqual([3n, 2n, 1n]);
   });
 
   it('refuses an entry whose chain is recomputed but which the ledger would not log so (replay check)', async () => {

@@ -5,12 +5,13 @@ import { metadataMap } from '../../validation/common.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import { ImportChain, parseLogLine, sameLog } from '../domain/log-import.js';
 import type { LogEntry } from '../domain/logs.js';
+import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
+import { REVERTS_KEY } from '../domain/transaction.js';
 import type { LogReads } from '../store/log-reads.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import { createTransactionSchema } from './create-transaction.js';
 import { type LedgerOperation, operationRequest } from './operations.js';
-import { REVERTS_KEY } from './revert-transaction.js';
 
 export interface LogImportDeps {
   /** A direct writer on the given clock: each replayed entry is committed at its own date. */
@@ -20,30 +21,35 @@ export interface LogImportDeps {
 }
 
 /**
- * POST /v2/<ledger>/logs/import: replays an export into an EMPTY ledger, entry by entry, through the ledger's own
- * writes (create, revert, metadata), each committed at the entry's date so that the transactions, volumes,
- * metadata and log — hashes included, with the same features — come out identical. Each line is checked before
- * it is written: its shape, its place in the id sequence and hash chain, and that the ledger's decision logs
- * exactly the imported data. The first bad entry stops the import (400 IMPORT naming it); the entries before it
- * stay committed (an import is not one transaction: a log can be far larger than one DynamoDB transaction).
+ * POST /v2/<ledger>/logs/import: replays an export into a ledger, entry by entry, through the ledger's own writes
+ * (create, revert, metadata), each committed at the entry's date so that the transactions, volumes, metadata and
+ * log — hashes included, with the same features — come out identical. The whole request (at most 1 MiB) is read
+ * and checked first — each line's shape, its place in the id sequence and hash chain — so a malformed, misplaced or
+ * tampered line writes nothing; then each entry is replayed and the ledger's decision must log exactly the imported
+ * data. A refusal there stops the import (400 IMPORT naming the entry) with the entries before it committed (an
+ * import is not one transaction: a log can be far larger than one DynamoDB transaction).
+ *
+ * Without `after`, the ledger must be empty. With `after` (a continuation: the next part of a log too large for one
+ * request), the ledger's last log must be log `after` exactly — else something else wrote to it, or a part is
+ * missing — and the imported ids and chain continue from it.
  */
 export async function importLogs(
   deps: LogImportDeps,
   ledger: LedgerRecord,
   lines: AsyncIterable<{ text: string; line: number }>,
+  after?: number,
 ): Promise<number> {
-  const first = await deps.logs.list(ledger, { pageSize: 1 });
-  if (first.data.length > 0)
-    throw new ImportError(
-      `ledger "${ledger.name}" is not empty: logs are imported into a new ledger only`,
-    );
-  let clock = 0;
-  const writer = deps.writerAt(() => clock);
-  const chain = new ImportChain();
-  let imported = 0;
+  const chain = await chainFrom(deps, ledger, after);
+  const entries: LogEntry[] = [];
   for await (const { text, line } of lines) {
     const entry = parseLogLine(text, line);
     chain.check(entry);
+    replayableDate(entry);
+    entries.push(entry);
+  }
+  let clock = 0;
+  const writer = deps.writerAt(() => clock);
+  for (const entry of entries) {
     clock = replayableDate(entry);
     const request = await guarded(entry, () =>
       operationRequest(
@@ -64,9 +70,30 @@ export async function importLogs(
       );
     if (entry.hash !== '' && outcome.log.hash !== '' && outcome.log.hash !== entry.hash)
       throw new ImportError(`log ${entry.id}: replayed with a different hash`);
-    imported++;
   }
-  return imported;
+  return entries.length;
+}
+
+/** Where the imported log must start: an empty ledger's log 1, or right after log `after`, its last. */
+async function chainFrom(
+  deps: LogImportDeps,
+  ledger: LedgerRecord,
+  after: number | undefined,
+): Promise<ImportChain> {
+  const newest = (await deps.logs.list(ledger, { pageSize: 1 })).data[0];
+  if (after === undefined) {
+    if (newest)
+      throw new ImportError(
+        `ledger "${ledger.name}" is not empty: logs are imported into a new ledger only (or continue one with after=<its last log id>)`,
+      );
+    return new ImportChain();
+  }
+  const last = newest?.id ?? 0;
+  if (last !== after)
+    throw new ImportError(
+      `ledger "${ledger.name}": its last log is ${last}, not ${after}: a part of the import is missing or something else wrote to the ledger`,
+    );
+  return new ImportChain(newest);
 }
 
 /** The entry's date as a clock reading; a date the clock cannot give back exactly (sub-millisecond) cannot be replayed. */
@@ -112,7 +139,15 @@ const revertedSchema = v.object({
 });
 const target = v.variant('targetType', [
   v.object({ targetType: v.literal('TRANSACTION'), targetId: v.bigint() }),
-  v.object({ targetType: v.literal('ACCOUNT'), targetId: v.string() }),
+  v.object({
+    targetType: v.literal('ACCOUNT'),
+    // The routes check a path's address; an imported one is checked here, as the same rule.
+    targetId: v.pipe(
+      v.string(),
+      v.maxLength(MAX_ADDRESS_LENGTH, 'must be an account address'),
+      v.regex(ACCOUNT_ADDRESS, 'must be an account address'),
+    ),
+  }),
 ]);
 const setMetadataSchema = v.intersect([target, v.object({ metadata: metadataMap })]);
 const deleteMetadataSchema = v.intersect([target, v.object({ key: v.string() })]);

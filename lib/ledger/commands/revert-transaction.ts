@@ -5,11 +5,8 @@ import { metadataMap } from '../../validation/common.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import { reversePostings } from '../domain/postings.js';
-import { type Transaction, transactionView } from '../domain/transaction.js';
+import { REVERTS_KEY, type Transaction, transactionView } from '../domain/transaction.js';
 import { requestHash, type TransactionResult } from './create-transaction.js';
-
-/** Metadata key marking a reverting transaction (the reference platform's spec key). */
-export const REVERTS_KEY = 'com.formance.spec/state/reverts';
 
 export const revertBodySchema = v.strictObject({ metadata: v.optional(metadataMap) });
 

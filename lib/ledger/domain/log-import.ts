@@ -43,14 +43,22 @@ export function parseLogLine(text: string, line: number): LogEntry {
  * do not change): an entry without a hash after hashed ones, or with one after unhashed ones, breaks it too.
  */
 export class ImportChain {
-  private previousHash = '';
-  private expectedId = 1;
+  private previousHash: string;
+  private expectedId: number;
+  private readonly continues: boolean;
   private hashed: boolean | undefined;
+
+  /** `last`: the ledger's last log, when the import continues it (its ids and chain go on from there). */
+  constructor(last?: Pick<LogEntry, 'id' | 'hash'>) {
+    this.previousHash = last?.hash ?? '';
+    this.expectedId = (last?.id ?? 0) + 1;
+    this.continues = last !== undefined;
+  }
 
   check(entry: LogEntry): void {
     if (entry.id !== this.expectedId)
       throw new ImportError(
-        `log ${entry.id}: expected log ${this.expectedId} here (ids start at 1 and follow without gaps)`,
+        `log ${entry.id}: expected log ${this.expectedId} here (ids start at ${this.continues ? "the ledger's last + 1" : '1'} and follow without gaps)`,
       );
     const hashed = entry.hash !== '';
     if (this.hashed !== undefined && hashed !== this.hashed)
@@ -71,14 +79,32 @@ export class ImportChain {
   }
 }
 
-/** Whether the ledger's own entry for a replayed log is the imported one: same type, data and date. */
+/**
+ * Whether the ledger's own entry for a replayed log is the imported one: same type, data and date. A revert may name
+ * the reverted transaction by its id alone (`{"revertedTransaction":{"id":N}}`, as a converted reference export
+ * does): its other fields are the ledger's record of that transaction, not part of the decision, and are then not
+ * compared.
+ */
 export function sameLog(
   replayed: Pick<LogEntry, 'type' | 'data' | 'date'>,
   imported: LogEntry,
 ): boolean {
+  const reverted = imported.data.revertedTransaction;
+  const byIdOnly =
+    imported.type === 'REVERTED_TRANSACTION' &&
+    typeof reverted === 'object' &&
+    reverted !== null &&
+    Object.keys(reverted).length === 1 &&
+    'id' in reverted;
+  const data = byIdOnly
+    ? {
+        ...replayed.data,
+        revertedTransaction: { id: (replayed.data.revertedTransaction as { id: unknown }).id },
+      }
+    : replayed.data;
   return (
     replayed.type === imported.type &&
     replayed.date === imported.date &&
-    canonicalJson(replayed.data) === canonicalJson(imported.data)
+    canonicalJson(data) === canonicalJson(imported.data)
   );
 }

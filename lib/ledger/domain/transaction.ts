@@ -1,5 +1,8 @@
 import { balanceOf, type Posting, type VolumeMap } from './postings.js';
 
+/** Metadata key marking a reverting transaction (the reference platform's spec key). */
+export const REVERTS_KEY = 'com.formance.spec/state/reverts';
+
 export interface Transaction {
   id: number;
   postings: Posting[];

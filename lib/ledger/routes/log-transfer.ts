@@ -1,9 +1,10 @@
 import type { Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import * as v from 'valibot';
+import { ValidationError } from '../../errors/index.js';
 import type { AppEnv } from '../../http/types.js';
 import { stringifyJson } from '../../json/bigint-json.js';
-import { describe } from '../../openapi/describe.js';
+import { describe, query } from '../../openapi/describe.js';
 import { importLogs, type LogImportDeps } from '../commands/import-logs.js';
 import { bodyLines } from '../domain/body-lines.js';
 import { MAX_IMPORT_LINE_BYTES } from '../domain/log-import.js';
@@ -65,6 +66,13 @@ export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): voi
       description:
         'The stream an export produced: the chain is verified and every log replayed through the ledger rules.',
       tags: ['ledger: logs'],
+      parameters: [
+        query(
+          'after',
+          "Continue a ledger an earlier import filled: its last log id, which must be the ledger's last (docs/api.md).",
+          { type: 'integer', minimum: 0 },
+        ),
+      ],
       body: v.string(),
       bodyMediaType: 'application/octet-stream',
       responses: { 204: { description: 'Imported.' } },
@@ -72,10 +80,19 @@ export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): voi
   );
   app.post('/v2/:ledger/logs/import', async (c) => {
     const ledger = await requestLedger(c, deps.lookup);
+    const after = afterParam(c.req.query('after'));
     const body = c.req.raw.body ?? emptyBody();
-    await importLogs(deps, ledger, bodyLines(body, MAX_IMPORT_LINE_BYTES));
+    await importLogs(deps, ledger, bodyLines(body, MAX_IMPORT_LINE_BYTES), after);
     return c.body(null, 204);
   });
+}
+
+/** `after`: the ledger's last log id, when the import continues a ledger an earlier part filled. */
+function afterParam(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(value))
+    throw new ValidationError('after: must be a log id (an integer of at most 15 digits)');
+  return Number(value);
 }
 
 async function* emptyBody(): AsyncGenerator<Uint8Array> {}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ImportChain, sameLog } from './log-import.js';
+import type { LogEntry } from './logs.js';
+
+const revert = (revertedTransaction: Record<string, unknown>): LogEntry => ({
+  id: 3,
+  type: 'REVERTED_TRANSACTION',
+  data: { revertedTransaction, transaction: { id: 4, metadata: { k: 'v' } } },
+  date: '2026-03-01T10:00:00Z',
+  idempotencyKey: '',
+  hash: '',
+});
+
+describe('sameLog', () => {
+  const replayed = revert({ id: 2, metadata: { a: 'b' }, reverted: true });
+
+  it('compares a revert naming the reverted transaction by id alone on that id', () => {
+    expect(sameLog(replayed, revert({ id: 2 }))).toBe(true);
+    expect(sameLog(replayed, revert({ id: 1 }))).toBe(false);
+    // The rest of the entry is still compared.
+    const other = revert({ id: 2 });
+    other.data.transaction = { id: 4, metadata: { k: 'w' } };
+    expect(sameLog(replayed, other)).toBe(false);
+  });
+
+  it('compares every field of a revert that states more than the id', () => {
+    expect(sameLog(replayed, revert({ id: 2, metadata: { a: 'b' }, reverted: true }))).toBe(true);
+    expect(sameLog(replayed, revert({ id: 2, metadata: {} }))).toBe(false);
+  });
+});
+
+describe('ImportChain', () => {
+  const entry = (id: number): LogEntry => ({ ...revert({ id: 1 }), id });
+
+  it('starts at 1, or right after the last log of the ledger it continues', () => {
+    expect(() => new ImportChain().check(entry(1))).not.toThrow();
+    const continued = new ImportChain({ id: 7, hash: '' });
+    expect(() => continued.check(entry(7))).toThrow(
+      "log 7: expected log 8 here (ids start at the ledger's last + 1 and follow without gaps)",
+    );
+    expect(() => continued.check(entry(8))).not.toThrow();
+  });
+});

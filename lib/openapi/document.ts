@@ -296,5 +296,3 @@ export function mergeDocuments(
     components: { schemas, ...(schemes ? { securitySchemes: schemes } : {}) },
   };
 }
-
-export type { JsonSchema };

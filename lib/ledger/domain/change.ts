@@ -96,7 +96,7 @@ export interface Decision<T> {
   change: LedgerChange;
 }
 
-export type { Posting, Transaction, VolumesView };
+export type { Transaction, VolumesView };
 
 /** A ledger as registered: its bucket decides its table, its features what the store keeps. */
 export interface LedgerRecord {

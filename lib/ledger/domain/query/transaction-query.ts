@@ -153,5 +153,3 @@ function tighter(current: Bound | undefined, next: Bound, side: 'lower' | 'upper
   if (current.at === next.at) return current.inclusive ? next : current;
   return (side === 'lower' ? next.at > current.at : next.at < current.at) ? next : current;
 }
-
-export type { Query };

@@ -2,7 +2,7 @@ import type { Instant } from '../../time/instant.js';
 import type { FeatureSet } from './features.js';
 import type { LogType } from './logs.js';
 import type { Mapping } from './mapping.js';
-import type { Posting, Volume } from './postings.js';
+import type { Volume } from './postings.js';
 import type { Transaction, VolumesView } from './transaction.js';
 
 /**

@@ -2,7 +2,7 @@ import { type FeatureSet, isEnabled } from '../features.js';
 import type { TransactionOrder } from '../point-in-time.js';
 import type { Transaction } from '../transaction.js';
 import type { Bound, TransactionFilter } from '../transaction-filter.js';
-import { type Condition, conjuncts, evaluate, parseQuery, type Query, type Schema } from './ast.js';
+import { type Condition, conjuncts, evaluate, parseQuery, type Schema } from './ast.js';
 import {
   type AddressPattern,
   addressField,

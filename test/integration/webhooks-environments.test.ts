@@ -30,17 +30,9 @@ import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { webhookConfigsExist } from '../../lib/webhooks/store/environment-probe.js';
 import { pendingDeliveriesOfEveryEnvironment } from '../../lib/webhooks/store/pending-everywhere.js';
 import { environmentToken } from '../support/environment-tokens.js';
-import { stringify } from '../support/ledger.js';
+import { type JsonCall, type JsonReply, jsonCaller } from '../support/json-call.js';
 import { paymentBody, scanTable } from '../support/payments.js';
 import { testEnvironment } from '../support/tables.js';
-
-type Reply = { status: number; text: string; body: any };
-type Call = (
-  method: string,
-  path: string,
-  body?: unknown,
-  headers?: Record<string, string>,
-) => Promise<Reply>;
 
 const A = 'env-a';
 const B = 'env-b';
@@ -49,8 +41,8 @@ let table: string;
 let sqsLocal: SqsLocal;
 let sqs: SQSClient;
 let queueUrl: string;
-let as: Record<string, Call>;
-let payments: Record<string, Call>;
+let as: Record<string, JsonCall>;
+let payments: Record<string, JsonCall>;
 let receiver: http.Server;
 let receiverUrl: string;
 const received: string[] = [];
@@ -68,27 +60,13 @@ beforeAll(async () => {
   table = runtime.config.tables.webhooks;
   const app = createWebhooksApp(runtime, { documents: generatedDocuments });
   const paymentsApp = createPaymentsApp(runtime, { documents: generatedDocuments });
-  const caller =
-    (fetcher: typeof app, base: string, token: string): Call =>
-    async (method, path, body, headers = {}) => {
-      const res = await fetcher.request(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        ...(body !== undefined ? { body: typeof body === 'string' ? body : stringify(body) } : {}),
-      });
-      const text = await res.text();
-      return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
-    };
   as = {};
   payments = {};
   for (const env of [A, B, 'prop-a', 'prop-b']) {
     const token = await environmentToken(runtime, env);
-    as[env] = caller(app, '/api/webhooks', token);
-    payments[env] = caller(paymentsApp, '/api/payments', token);
+    // Webhooks' tests read plain numbers (attempt counts, sizes).
+    as[env] = jsonCaller(app, '/api/webhooks', token, JSON.parse);
+    payments[env] = jsonCaller(paymentsApp, '/api/payments', token, JSON.parse);
   }
   receiver = http.createServer((req, res) => {
     req.resume();
@@ -143,7 +121,7 @@ async function failedDelivery(env: string, configId: string, createdAt: string):
   return d;
 }
 
-const ids = (res: Reply): string[] => {
+const ids = (res: JsonReply): string[] => {
   expect(res.status, res.text).toBe(200);
   return res.body.cursor.data.map((x: { id: string }) => x.id);
 };

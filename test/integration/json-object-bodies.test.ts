@@ -12,6 +12,7 @@ import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { authApp } from '../support/auth.js';
 import { environmentToken } from '../support/environment-tokens.js';
 import { type JsonCall, jsonCaller } from '../support/json-call.js';
+import { paymentBody } from '../support/payments.js';
 import { testEnvironment } from '../support/tables.js';
 
 type Service = 'auth' | 'ledger' | 'webhooks' | 'payments';
@@ -57,15 +58,7 @@ beforeAll(async () => {
   });
   expect(config.status, config.text).toBe(200);
   configId = config.body.data.id;
-  const payment = await call.payments('POST', '/v3/payments', {
-    reference: 'p-1',
-    connectorID: 'bank',
-    type: 'PAYOUT',
-    amount: 10,
-    asset: 'EUR/2',
-    scheme: 'OTHER',
-    createdAt: '2026-11-26T10:00:00Z',
-  });
+  const payment = await call.payments('POST', '/v3/payments', paymentBody());
   expect(payment.status, payment.text).toBe(201);
   paymentId = payment.body.data.id;
   const client = await call.auth('POST', '/clients', { name: 'svc' });

@@ -11,14 +11,11 @@ import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
-import {
-  type Delivery,
-  type DeliveryStatus,
-  deliveryId,
-} from '../../lib/webhooks/domain/delivery.js';
+import type { Delivery, DeliveryStatus } from '../../lib/webhooks/domain/delivery.js';
 import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { deliveryKeys, filterPartition } from '../../lib/webhooks/store/keys.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
+import { pendingDelivery } from '../support/deliveries.js';
 import { testEnvironment } from '../support/tables.js';
 
 type Reply = { status: number; text: string; body: any };
@@ -81,20 +78,7 @@ async function newConfig(): Promise<string> {
 
 /** A pending delivery created as the dispatcher creates it (with its index items), at `createdAt`. */
 async function seed(configId: string, createdAt: string): Promise<Delivery> {
-  const eventId = randomUUID();
-  const delivery: Delivery = {
-    id: deliveryId(eventId, configId),
-    configId,
-    eventId,
-    eventType: 'ledger.committed_transactions',
-    body: '{}',
-    status: 'pending',
-    attempts: 0,
-    replayGeneration: 0,
-    nextAttemptAt: 0,
-    createdAt,
-    updatedAt: createdAt,
-  };
+  const delivery = pendingDelivery(configId, createdAt);
   expect(await store.create(delivery)).toBe(true);
   return delivery;
 }

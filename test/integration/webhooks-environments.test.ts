@@ -24,11 +24,12 @@ import {
   dispatchBatch,
   type StreamRecordLike,
 } from '../../lib/webhooks/dispatch/dispatch-batch.js';
-import { type Delivery, deliveryId } from '../../lib/webhooks/domain/delivery.js';
+import type { Delivery } from '../../lib/webhooks/domain/delivery.js';
 import { decodeDeliveryMessage } from '../../lib/webhooks/store/delivery-queue.js';
 import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { webhookConfigsExist } from '../../lib/webhooks/store/environment-probe.js';
 import { pendingDeliveriesOfEveryEnvironment } from '../../lib/webhooks/store/pending-everywhere.js';
+import { pendingDelivery } from '../support/deliveries.js';
 import { environmentToken } from '../support/environment-tokens.js';
 import { type JsonCall, type JsonReply, jsonCaller } from '../support/json-call.js';
 import { paymentBody, scanTable } from '../support/payments.js';
@@ -98,20 +99,7 @@ async function createConfig(env: string, body: Record<string, unknown> = {}): Pr
 /** A delivery of `env` that ended `failed` after one attempt, as dispatch and deliver write it. */
 async function failedDelivery(env: string, configId: string, createdAt: string): Promise<Delivery> {
   const store = new DeliveryStore({ doc: runtime.doc, table, environment: env });
-  const eventId = randomUUID();
-  const d: Delivery = {
-    id: deliveryId(eventId, configId),
-    configId,
-    eventId,
-    eventType: 'ledger.committed_transactions',
-    body: '{}',
-    status: 'pending',
-    attempts: 0,
-    replayGeneration: 0,
-    nextAttemptAt: 0,
-    createdAt,
-    updatedAt: createdAt,
-  };
+  const d = pendingDelivery(configId, createdAt);
   expect(await store.create(d)).toBe(true);
   expect(await store.claimAttempt(d.id, 0, createdAt, 0)).toBe(true);
   const attempt = { deliveryId: d.id, attempt: 1, at: createdAt, durationMs: 1, statusCode: 500 };
@@ -379,20 +367,7 @@ describe('dispatch by environment', () => {
     const b = await createConfig(B);
     const pending = async (env: string, configId: string) => {
       const store = new DeliveryStore({ doc: runtime.doc, table, environment: env });
-      const eventId = randomUUID();
-      const d: Delivery = {
-        id: deliveryId(eventId, configId),
-        configId,
-        eventId,
-        eventType: 'ledger.committed_transactions',
-        body: '{}',
-        status: 'pending',
-        attempts: 0,
-        replayGeneration: 0,
-        nextAttemptAt: 0,
-        createdAt: '2015-01-01T00:00:00Z',
-        updatedAt: '2015-01-01T00:00:00Z',
-      };
+      const d = pendingDelivery(configId, '2015-01-01T00:00:00Z');
       expect(await store.create(d)).toBe(true);
       return d.id;
     };

@@ -255,12 +255,10 @@ async function record(
   switch (outcome.kind) {
     case 'succeeded':
       attemptItem.outcome = 'succeeded';
-      return (await deliveries.recordAttempt(delivery, attemptItem, {
-        status: 'succeeded',
-        updatedAt,
-      }))
-        ? 'succeeded'
-        : 'lost-race';
+      return orLostRace(
+        deliveries.recordAttempt(delivery, attemptItem, { status: 'succeeded', updatedAt }),
+        'succeeded',
+      );
     case 'deactivate': {
       // First the config, then the record: if deactivating throws, the message comes back and (the config still
       // active) tries again; once deactivated, a crash before the record only leaves the delivery to be cancelled.
@@ -303,12 +301,10 @@ async function recordRetry(
       attempt: attemptItem.attempt,
     });
     attemptItem.outcome = 'permanent_failure';
-    return (await deliveries.recordAttempt(delivery, attemptItem, {
-      status: 'failed',
-      updatedAt,
-    }))
-      ? 'failed'
-      : 'lost-race';
+    return orLostRace(
+      deliveries.recordAttempt(delivery, attemptItem, { status: 'failed', updatedAt }),
+      'failed',
+    );
   }
   attemptItem.outcome = 'retryable_failure';
   if (
@@ -323,6 +319,14 @@ async function recordRetry(
   // in the future and hops; a crash here does the same after the visibility timeout.
   await receipt.queue.sendDueAt(receipt.environment, delivery.id, next.at, done);
   return 'retry-scheduled';
+}
+
+/** The outcome when the conditional record went through; `lost-race` when another receipt got there first. */
+async function orLostRace(
+  recorded: Promise<boolean>,
+  outcome: RecordOutcome,
+): Promise<RecordOutcome> {
+  return (await recorded) ? outcome : 'lost-race';
 }
 
 const stamp = (ms: number): string => formatInstant(instantFromMs(ms));

@@ -21,6 +21,9 @@ interface Requestable {
   request(input: string, init: RequestInit): Response | Promise<Response>;
 }
 
+/** A running platform reached over HTTP (`base` is then its URL and the path): `fetch` as a Requestable. */
+export const overHttp: Requestable = { request: (url, init) => fetch(url, init) };
+
 /**
  * Calls `app` under `base` (`/api/<service>`) with `token` as the bearer. Answers parse with exact big integers, as
  * the services write them, unless the test reads plain numbers (`parse: JSON.parse`).

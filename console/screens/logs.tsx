@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { apiList } from '../api.js';
 import { type ChainVerdict, chainEntry, DescendingChainCheck } from '../chain.js';
-import { Breadcrumbs, ErrorBox, LedgerTabs, Pager, Show, Time, useLoad } from '../components.js';
-import { href, type Route } from '../router.js';
-import { PAGE_SIZE } from './ledgers.js';
+import { ErrorBox, Time } from '../components.js';
+import type { Route } from '../router.js';
+import { LedgerList } from './ledger-list.js';
 
 interface Log {
   id: bigint;
@@ -24,71 +24,55 @@ type Verification =
 
 /** The ledger's log, a page at a time, and its whole hash chain recomputed here in the browser. */
 export function Logs({ ledger, route }: { ledger: string; route: Route }) {
-  const cursor = route.query.get('cursor') ?? undefined;
   const path = `/api/ledger/v2/${encodeURIComponent(ledger)}/logs`;
-  const [logs] = useLoad(
-    (signal) => apiList<Log>(path, { pageSize: PAGE_SIZE }, cursor, signal),
-    [path, cursor],
-  );
   const verification = useChainVerification(path);
   const brokenAt =
     verification.state === 'done' && !verification.verdict.ok
       ? verification.verdict.brokenAt
       : undefined;
   return (
-    <section>
-      <Breadcrumbs
-        items={[
-          ['Ledgers', href(['ledgers'])],
-          [ledger, undefined],
-        ]}
-      />
-      <LedgerTabs ledger={ledger} current="logs" />
-      <ChainStatus verification={verification} />
-      <Show loaded={logs}>
-        {(page) =>
-          page.data.length === 0 ? (
-            <p class="muted">No log entries in this ledger yet.</p>
-          ) : (
-            <>
-              <table>
-                <thead>
-                  <tr>
-                    <th class="number">Id</th>
-                    <th>Type</th>
-                    <th>What</th>
-                    <th>Date</th>
-                    <th>Hash</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.data.map((log) => (
-                    <tr
-                      key={String(log.id)}
-                      data-log={String(log.id)}
-                      class={Number(log.id) === brokenAt ? 'broken' : undefined}
-                    >
-                      <td class="number">{String(log.id)}</td>
-                      <td>
-                        <code>{log.type}</code>
-                      </td>
-                      <td>{summary(log)}</td>
-                      <td>
-                        <Time value={log.date} />
-                      </td>
-                      <td class="hash" title={log.hash}>
-                        {log.hash ? `${log.hash.slice(0, 12)}…` : <span class="muted">none</span>}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager page={page} segments={['ledgers', ledger, 'logs']} />
-            </>
-          )
-        }
-      </Show>
-    </section>
+    <LedgerList<Log>
+      ledger={ledger}
+      route={route}
+      tab="logs"
+      empty="No log entries in this ledger yet."
+      above={<ChainStatus verification={verification} />}
+    >
+      {(rows) => (
+        <table>
+          <thead>
+            <tr>
+              <th class="number">Id</th>
+              <th>Type</th>
+              <th>What</th>
+              <th>Date</th>
+              <th>Hash</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((log) => (
+              <tr
+                key={String(log.id)}
+                data-log={String(log.id)}
+                class={Number(log.id) === brokenAt ? 'broken' : undefined}
+              >
+                <td class="number">{String(log.id)}</td>
+                <td>
+                  <code>{log.type}</code>
+                </td>
+                <td>{summary(log)}</td>
+                <td>
+                  <Time value={log.date} />
+                </td>
+                <td class="hash" title={log.hash}>
+                  {log.hash ? `${log.hash.slice(0, 12)}…` : <span class="muted">none</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </LedgerList>
   );
 }
 

@@ -1,16 +1,6 @@
-import { apiList } from '../api.js';
-import {
-  Amount,
-  Breadcrumbs,
-  LedgerTabs,
-  Metadata,
-  Pager,
-  Show,
-  Time,
-  useLoad,
-} from '../components.js';
-import { href, type Route } from '../router.js';
-import { PAGE_SIZE } from './ledgers.js';
+import { Amount, Metadata, Time } from '../components.js';
+import type { Route } from '../router.js';
+import { LedgerList } from './ledger-list.js';
 
 interface Posting {
   source: string;
@@ -30,77 +20,55 @@ interface Transaction {
 
 /** A ledger's transactions, newest first, with their postings and metadata. */
 export function Transactions({ ledger, route }: { ledger: string; route: Route }) {
-  const cursor = route.query.get('cursor') ?? undefined;
-  const [transactions] = useLoad(
-    (signal) =>
-      apiList<Transaction>(
-        `/api/ledger/v2/${encodeURIComponent(ledger)}/transactions`,
-        { pageSize: PAGE_SIZE },
-        cursor,
-        signal,
-      ),
-    [ledger, cursor],
-  );
   return (
-    <section>
-      <Breadcrumbs
-        items={[
-          ['Ledgers', href(['ledgers'])],
-          [ledger, undefined],
-        ]}
-      />
-      <LedgerTabs ledger={ledger} current="transactions" />
-      <Show loaded={transactions}>
-        {(page) =>
-          page.data.length === 0 ? (
-            <p class="muted">No transactions in this ledger yet.</p>
-          ) : (
-            <>
-              <table>
-                <thead>
-                  <tr>
-                    <th class="number">Id</th>
-                    <th>Postings</th>
-                    <th>Metadata</th>
-                    <th>Reference</th>
-                    <th>Timestamp</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.data.map((tx) => (
-                    <tr key={String(tx.id)} data-transaction={String(tx.id)}>
-                      <td class="number">
-                        {String(tx.id)}
-                        {tx.reverted ? <span class="badge warn">reverted</span> : null}
-                      </td>
-                      <td>
-                        <ul class="postings">
-                          {tx.postings.map((p, i) => (
-                            <li key={i} class="posting">
-                              <span class="address">{p.source}</span>
-                              <span class="arrow"> → </span>
-                              <span class="address">{p.destination}</span>{' '}
-                              <Amount value={p.amount} asset={p.asset} />
-                            </li>
-                          ))}
-                        </ul>
-                      </td>
-                      <td>
-                        <Metadata metadata={tx.metadata} />
-                      </td>
-                      <td>{tx.reference ?? <span class="muted">—</span>}</td>
-                      <td>
-                        <Time value={tx.timestamp} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager page={page} segments={['ledgers', ledger, 'transactions']} />
-            </>
-          )
-        }
-      </Show>
-    </section>
+    <LedgerList<Transaction>
+      ledger={ledger}
+      route={route}
+      tab="transactions"
+      empty="No transactions in this ledger yet."
+    >
+      {(rows) => (
+        <table>
+          <thead>
+            <tr>
+              <th class="number">Id</th>
+              <th>Postings</th>
+              <th>Metadata</th>
+              <th>Reference</th>
+              <th>Timestamp</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((tx) => (
+              <tr key={String(tx.id)} data-transaction={String(tx.id)}>
+                <td class="number">
+                  {String(tx.id)}
+                  {tx.reverted ? <span class="badge warn">reverted</span> : null}
+                </td>
+                <td>
+                  <ul class="postings">
+                    {tx.postings.map((p, i) => (
+                      <li key={i} class="posting">
+                        <span class="address">{p.source}</span>
+                        <span class="arrow"> → </span>
+                        <span class="address">{p.destination}</span>{' '}
+                        <Amount value={p.amount} asset={p.asset} />
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td>
+                  <Metadata metadata={tx.metadata} />
+                </td>
+                <td>{tx.reference ?? <span class="muted">—</span>}</td>
+                <td>
+                  <Time value={tx.timestamp} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </LedgerList>
   );
 }

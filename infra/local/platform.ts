@@ -1,24 +1,22 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { createAdaptorServer } from '@hono/node-server';
 import { createAuthApp } from '../../lib/auth/app.js';
-import { loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
+import { type AuthFileConfig, loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import type { ThrottlePolicy } from '../../lib/auth/domain/throttle.js';
 import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
 import { SERVICES } from '../../lib/bearer/scopes.js';
 import {
   logLevelFromEnv,
+  type PlatformConfig,
   platformConfigFromEnv,
   staticClientsSource,
-  webhookWorkerConfigFromEnv,
 } from '../../lib/config/env.js';
 import { createLedgerApp } from '../../lib/ledger/app.js';
-import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
-import { createLogger } from '../../lib/observability/logger.js';
+import { createLogger, type Logger } from '../../lib/observability/logger.js';
 import { installMetricSink } from '../../lib/observability/metrics.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { DOCUMENT_PATH } from '../../lib/openapi/serve.js';
@@ -26,19 +24,9 @@ import { createPaymentsApp } from '../../lib/payments/app.js';
 import { createPlatformApp } from '../../lib/platform/app.js';
 import { PlatformDirectory } from '../../lib/platform/store/directory.js';
 import { createProtectedApp } from '../../lib/runtime/protected-app.js';
-import { createRuntime } from '../../lib/runtime/runtime.js';
-import { createVersionsApp } from '../../lib/runtime/versions.js';
+import { createRuntime, type ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
-import { deliverBatch } from '../../lib/webhooks/deliver/deliver-batch.js';
-import { dispatchBatch } from '../../lib/webhooks/dispatch/dispatch-batch.js';
-import { DeliveryQueue } from '../../lib/webhooks/store/delivery-queue.js';
-import { pendingDeliveriesOfEveryEnvironment } from '../../lib/webhooks/store/pending-everywhere.js';
-import {
-  createDeliverDeps,
-  createDispatchDeps,
-  workerSettings,
-} from '../../lib/webhooks/workers.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { durableWrites } from './durability-barrier.js';
 import { type DynamoLocal, startDynamoLocal } from './dynamodb-local.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
@@ -50,13 +38,11 @@ import {
 } from './identity/local-identity-provider.js';
 import { startKeyRotation } from './key-rotation.js';
 import { type FunctionBundles, temporaryFunctionBundles } from './lambda/function-bundles.js';
-import { startLedgerWorkers } from './lambda/ledger-workers.js';
-import { startLedgerWriters } from './lambda/ledger-writers.js';
+import { type LedgerWorkers, startLedgerWorkers } from './lambda/ledger-workers.js';
+import { type LedgerWriters, startLedgerWriters } from './lambda/ledger-writers.js';
 import { localMetrics } from './metrics/registry.js';
-import { startDispatchPollers } from './pollers/dispatch-pollers.js';
-import { createQueuePoller } from './pollers/queue-poller.js';
-import { requeuePendingDeliveries } from './pollers/requeue-pending.js';
-import { dynamoStreamCheckpoints } from './pollers/stream-checkpoints.js';
+import { platformHealth, platformVersions } from './platform-health.js';
+import { startWebhookWorkers } from './pollers/webhook-workers.js';
 import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
 
@@ -130,15 +116,166 @@ export interface RunningPlatform {
 
 export class PortInUseError extends Error {}
 
+/** What the one HTTP server answers with: the gateway once started, the local identity provider at `/_idp`. */
+interface Front {
+  handler: FetchHandler;
+  identity?: LocalIdentityProvider;
+}
+
+/** What is stopped, last started first, when the platform stops or fails to start. */
+type Stops = Array<() => Promise<void>>;
+
+/** The local DynamoDB and SQS and this process's clients of them. */
+interface Backends {
+  /** Our own DynamoDB Local, when no endpoint was given. */
+  dynamo: DynamoLocal | undefined;
+  dynamoEndpoint: string;
+  sqsEndpoint: string;
+  dynamoClient: DynamoDBClient;
+  sqsClient: SQSClient;
+}
+
+const LOCAL_CONNECTION = {
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+};
+
 /**
  * The whole platform on one machine: DynamoDB Local, the in-process SQS emulator, tables and queues from the
  * shared definitions, and every service app behind one HTTP server that routes like API Gateway.
  * The port is bound first, so a port in use fails fast, before Java starts.
  */
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
-  // The auth configuration first: a bad file fails at once, before any port or process is taken. `$NAME`
-  // secrets resolve against the caller's environment.
   const callerEnv = options.env ?? {};
+  const { authConfig, identityConfig } = startupConfig(options, callerEnv);
+  // Then the data directory, before the port: a second platform on it is refused before it touches anything.
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
+  const front: Front = { handler: () => Response.json({ status: 'starting' }, { status: 503 }) };
+  const server = await listen(options, front, lock);
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
+
+  const { stops, stop } = stopsOf(lock, server);
+  const fatalListeners: Array<(reason: string) => void> = [];
+
+  try {
+    const backends = await startBackends(options, stops, fatalListeners);
+    if (identityConfig) front.identity = await startIdentity(baseUrl, identityConfig, callerEnv);
+    const prefix = options.resourcePrefix ?? 'platform-';
+    const tables = await ensureTables(backends.dynamoClient, prefix);
+    const queues = await ensureQueues(backends.sqsClient, prefix);
+    const env = functionEnv(callerEnv, baseUrl, backends, tables, queues, front.identity);
+    // The services in this process record into the registry `/_metrics` renders; the workers' EMF joins it.
+    const uninstallMetrics = installMetricSink(localMetrics);
+    stops.push(async () => uninstallMetrics());
+    const logger = createLogger(logLevelFromEnv(env));
+    const { ledger, writers } = await startLedgerProcesses(options, env, backends, logger, stops);
+    // The services in this process read the same environment, once, as their Lambda entries do.
+    const config = platformConfigFromEnv(env);
+    const runtime = createRuntime(config);
+    const apps = await startServices(options, runtime, config, authConfig, ledger, logger, stops);
+
+    if (options.dispatch !== false) {
+      await startWebhookWorkers({
+        env,
+        config,
+        doc: runtime.doc,
+        dynamo: backends.dynamoClient,
+        sqs: backends.sqsClient,
+        streamsConnection: { ...LOCAL_CONNECTION, endpoint: backends.dynamoEndpoint },
+        tables,
+        logger,
+        onStop: (s) => stops.push(s),
+      });
+    }
+
+    const health = openGateway(front, options, baseUrl, backends, {
+      tables,
+      queues,
+      apps,
+      ledger,
+      writers,
+      stage: runtime.config.stage,
+      region: config.region,
+    });
+    return {
+      baseUrl,
+      env,
+      health,
+      stop,
+      onFatal: (l) => fatalListeners.push(l),
+      ledgerWorkers: ledger.pids().length,
+      ledgerWriters: writers.pids().length,
+      ledgerPids: () => ({ workers: ledger.pids(), writers: writers.readyPids() }),
+      ...(front.identity ? { identityProvider: identityProviderOf(front.identity) } : {}),
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** The platform's stops, the data directory's lock and the server first, and the function that runs them. */
+function stopsOf(
+  lock: DataDirLock | undefined,
+  server: { close(callback: () => void): unknown },
+): { stops: Stops; stop: () => Promise<void> } {
+  const stops: Stops = [
+    async () => lock?.release(),
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
+  ];
+  const stop = async () => {
+    for (const s of stops.splice(0).reverse()) await s().catch(() => undefined);
+  };
+  return { stops, stop };
+}
+
+/** Puts the gateway (with `/_health` and `/versions`) behind the server; answers the health check it serves. */
+function openGateway(
+  front: Front,
+  options: PlatformOptions,
+  baseUrl: string,
+  backends: Backends,
+  parts: {
+    tables: Record<string, string>;
+    queues: Record<string, string>;
+    apps: Record<string, { fetch: FetchHandler }>;
+    ledger: LedgerWorkers;
+    writers: LedgerWriters;
+    stage: string;
+    region: string;
+  },
+): () => Promise<HealthReport> {
+  const { tables, apps } = parts;
+  const health = platformHealth({
+    dynamo: backends.dynamoClient,
+    sqs: backends.sqsClient,
+    tables,
+    queues: parts.queues,
+    ledgerWorkers: parts.ledger,
+    ledgerWriters: parts.writers,
+    apps,
+    baseUrl,
+  });
+  const versions = platformVersions(apps, baseUrl, parts.stage, parts.region);
+  const gateway = createGateway(apps, health, versions).fetch;
+  // Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts).
+  front.handler =
+    backends.dynamo && options.dataDir
+      ? durableWrites(gateway, backends.dynamoClient, tables.WEBHOOKS_TABLE!)
+      : gateway;
+  return health;
+}
+
+/**
+ * The auth configuration first: a bad file fails at once, before any port or process is taken. `$NAME` secrets
+ * resolve against the caller's environment.
+ */
+function startupConfig(options: PlatformOptions, callerEnv: NodeJS.ProcessEnv) {
   const authConfig = loadAuthConfig(
     staticClientsSource(
       callerEnv.AUTH_CONFIG || callerEnv.AUTH_CONFIG_INLINE
@@ -151,16 +288,21 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     options.identity === false || callerEnv.IDENTITY_PROVIDER_ISSUER
       ? undefined
       : (options.identity ?? loadLocalIdentityConfig());
-  // Then the data directory, before the port: a second platform on it is refused before it touches anything.
-  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
-  let handler: FetchHandler = () => Response.json({ status: 'starting' }, { status: 503 });
-  // The identity provider (a Node handler: oidc-provider is Koa) answers `/_idp` on the same server.
-  let identity: LocalIdentityProvider | undefined;
+  return { authConfig, identityConfig };
+}
+
+/**
+ * Binds the port: one server for the gateway and (a Node handler: oidc-provider is Koa) the provider's `/_idp`.
+ * A port it cannot bind releases the data directory.
+ */
+async function listen(options: PlatformOptions, front: Front, lock: DataDirLock | undefined) {
   const server = createAdaptorServer({
-    fetch: (request, env) => handler(request, env),
+    fetch: (request, env) => front.handler(request, env),
     createServer: ((serverOptions: object, listener: RequestListener) =>
       createServer(serverOptions, (req, res) =>
-        identity && isIdentityPath(req.url) ? identity.handle(req, res) : listener(req, res),
+        front.identity && isIdentityPath(req.url)
+          ? front.identity.handle(req, res)
+          : listener(req, res),
       )) as typeof createServer,
   });
   await new Promise<void>((resolve, reject) => {
@@ -176,253 +318,172 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     lock?.release();
     throw err;
   });
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  return server;
+}
 
-  const stops: Array<() => Promise<void>> = [
-    async () => lock?.release(),
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      }),
-  ];
-  const stop = async () => {
-    for (const s of stops.splice(0).reverse()) await s().catch(() => undefined);
-  };
-  const fatalListeners: Array<(reason: string) => void> = [];
-
-  try {
-    let dynamo: DynamoLocal | undefined;
-    let dynamoEndpoint = options.dynamoEndpoint;
-    if (!dynamoEndpoint) {
-      dynamo = await startDynamoLocal(options.dataDir ? { dataDir: options.dataDir } : {});
-      stops.push(dynamo.stop);
-      dynamo.onUnexpectedExit((code) => {
-        for (const l of fatalListeners) l(`DynamoDB Local exited unexpectedly (code ${code})`);
-      });
-      dynamoEndpoint = dynamo.endpoint;
-    }
-    const sqs = await startSqsLocal();
-    stops.push(sqs.stop);
-
-    const local = {
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    };
-    const dynamoClient = new DynamoDBClient({ ...local, endpoint: dynamoEndpoint });
-    const sqsClient = new SQSClient({ ...local, endpoint: sqs.endpoint });
-    stops.push(async () => {
-      dynamoClient.destroy();
-      sqsClient.destroy();
+/** DynamoDB Local (unless one is given), the SQS emulator, and the clients of both. */
+async function startBackends(
+  options: PlatformOptions,
+  stops: Stops,
+  fatalListeners: Array<(reason: string) => void>,
+): Promise<Backends> {
+  let dynamo: DynamoLocal | undefined;
+  let dynamoEndpoint = options.dynamoEndpoint;
+  if (!dynamoEndpoint) {
+    dynamo = await startDynamoLocal(options.dataDir ? { dataDir: options.dataDir } : {});
+    stops.push(dynamo.stop);
+    dynamo.onUnexpectedExit((code) => {
+      for (const l of fatalListeners) l(`DynamoDB Local exited unexpectedly (code ${code})`);
     });
-    if (identityConfig) {
-      const idpLogger = createLogger(logLevelFromEnv(callerEnv));
-      identity = await startLocalIdentityProvider(baseUrl, identityConfig, {
-        onError: (err) =>
-          idpLogger.log('error', 'identity provider error', {
-            error: err instanceof Error ? err.message : String(err),
-          }),
-      });
-    }
-    const prefix = options.resourcePrefix ?? 'platform-';
-    const tables = await ensureTables(dynamoClient, prefix);
-    const queues = await ensureQueues(sqsClient, prefix);
-
-    // The functions' environment, as the stack sets it, with the caller's settings that `npm start` passes on.
-    const env: NodeJS.ProcessEnv = {
-      ...passedOn(callerEnv),
-      STAGE: 'local',
-      PUBLIC_BASE_URL: baseUrl,
-      AWS_REGION: 'us-east-1',
-      DYNAMODB_ENDPOINT: dynamoEndpoint,
-      SQS_ENDPOINT: sqs.endpoint,
-      ...tables,
-      ...queues,
-      ...(identity ? identityEnv(identity, callerEnv) : {}),
-    };
-    // The services in this process record into the registry `/_metrics` renders; the workers' EMF joins it.
-    const uninstallMetrics = installMetricSink(localMetrics);
-    stops.push(async () => uninstallMetrics());
-    const logger = createLogger(logLevelFromEnv(env));
-    // The ledger runs as its Lambda does: worker processes from the function's own module, which read `env` at
-    // load as a container does (a bad value is their init error), behind API Gateway's event mapping (design
-    // rule 9). The other services stay in this process.
-    const bundles = await ledgerBundles(options.functionBundles, stops);
-    const ledger = await startLedgerWorkers({
-      workers: options.ledgerWorkers,
-      bundles,
-      env,
-      logger,
-    });
-    stops.push(ledger.stop);
-    // Busy ledgers relay their writes to the sequenced writer (group commit), fed by the ingress queue.
-    const writers = await startLedgerWriters({
-      ...(options.ledgerWriters ? { writers: options.ledgerWriters } : {}),
-      bundles,
-      env,
-      sqs: sqsClient,
-      logger,
-    });
-    stops.push(writers.stop);
-    // The services in this process read the same environment, once, as their Lambda entries do.
-    const config = platformConfigFromEnv(env);
-    const runtime = createRuntime(config);
-    // Their OpenAPI documents are generated from their routes here (the functions read theirs from the files
-    // bundled beside them). The ledger's workers run its Lambda module, which finds no such file beside its
-    // source: its document is answered here too, from the routes of an in-process ledger app that serves nothing else.
-    const documents = generatedDocuments;
-    const ledgerDocument = createLedgerApp(runtime, { documents });
-    const apps: Record<string, { fetch: FetchHandler }> = {
-      auth: createAuthApp({
-        runtime,
-        documents,
-        authConfig,
-        ...(options.throttle ? { throttle: options.throttle } : {}),
-      }),
-      ledger: {
-        fetch: (request, env) =>
-          new URL(request.url).pathname === `/api/ledger${DOCUMENT_PATH}`
-            ? ledgerDocument.fetch(request, env)
-            : ledger.fetch(request, env),
-      },
-      payments: createPaymentsApp(runtime, { documents }),
-      webhooks: createWebhooksApp(runtime, { documents }),
-      platform: createPlatformApp({ runtime, documents }),
-    };
-    // The default organization and environment, with PLATFORM_ADMINS as its admins, before anything is served.
-    await new PlatformDirectory(runtime.doc, config.tables.platform).ensureDefaults(
-      config.platform.admins,
-      new Date().toISOString(),
-    );
-    for (const service of SERVICES) apps[service] ??= createProtectedApp(service, runtime);
-    // The stack's scheduled `rotate-keys`, locally: the same step on a timer (KEY_MIN_PUBLISH_SECONDS applies).
-    stops.push(
-      startKeyRotation({
-        store: keyStoreFor(runtime),
-        intervalMs: options.keyRotationIntervalMs ?? KEY_ROTATION_INTERVAL_MS,
-        minNextAgeSeconds: config.auth.keyMinPublishSeconds,
-        logger,
-      }),
-    );
-
-    if (options.dispatch !== false) {
-      const streamsClient = new DynamoDBStreamsClient({ ...local, endpoint: dynamoEndpoint });
-      stops.push(async () => streamsClient.destroy());
-      // The webhook workers as their functions compose them, from the settings their functions read; the clients
-      // of this process shared.
-      const settings = workerSettings(webhookWorkerConfigFromEnv(env));
-      const clients = { doc: runtime.doc, sqs: sqsClient, logger };
-      const deps = createDispatchDeps(settings, clients);
-      // The queue is in memory: pending deliveries whose messages a restart lost get one again, before anything runs.
-      await requeuePendingDeliveries(
-        pendingDeliveriesOfEveryEnvironment(runtime.doc, settings.table),
-        new DeliveryQueue({ sqs: sqsClient, queueUrl: settings.queueUrl }),
-      );
-      // The events table's stream and every ledger table's, each as its own event source mapping would.
-      const stopDispatch = await startDispatchPollers({
-        dynamo: dynamoClient,
-        streams: streamsClient,
-        eventsTable: tables.EVENTS_TABLE!,
-        ledgerTables: new BucketTables(config.tables.ledger, config.ledger.bucketTables).all(),
-        handler: (records) => dispatchBatch(records, deps),
-        logger,
-        // Checkpoints kept beside the data: after a restart, events committed meanwhile are dispatched too.
-        checkpoints: dynamoStreamCheckpoints(runtime.doc, tables.WEBHOOKS_TABLE!),
-      });
-      stops.push(stopDispatch);
-      // And the deliveries queue to `deliver`, as its SQS event source mapping does.
-      const deliverDeps = createDeliverDeps(settings, clients);
-      const deliveries = createQueuePoller({
-        sqs: sqsClient,
-        queueUrl: settings.queueUrl,
-        handler: (records) => deliverBatch(records, deliverDeps),
-        logger,
-      });
-      deliveries.start();
-      stops.push(() => deliveries.stop());
-    }
-
-    const health = async (): Promise<HealthReport> => {
-      const components: Record<string, 'up' | 'down'> = {};
-      const check = async (name: string, probe: () => Promise<boolean>) => {
-        components[name] = await probe().then(
-          (ok) => (ok ? 'up' : 'down'),
-          () => 'down' as const,
-        );
-      };
-      await Promise.all([
-        // Each of its own tables described: ListTables pages at 100 names, and a DynamoDB Local shared by many
-        // platforms (the tests') holds more than that.
-        check('dynamodb', async () => {
-          const described = await Promise.all(
-            Object.values(tables).map((TableName) =>
-              dynamoClient.send(new DescribeTableCommand({ TableName })),
-            ),
-          );
-          return described.every((d) => d.Table?.TableStatus === 'ACTIVE');
-        }),
-        check('ledger-workers', async () => ledger.healthy()),
-        check('ledger-writers', async () => writers.healthy()),
-        check('sqs', async () => {
-          for (const url of Object.values(queues))
-            await sqsClient.send(new GetQueueAttributesCommand({ QueueUrl: url }));
-          return true;
-        }),
-        ...Object.entries(apps).map(([name, app]) =>
-          check(
-            name,
-            async () =>
-              (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200,
-          ),
-        ),
-      ]);
-      return {
-        status: Object.values(components).every((s) => s === 'up') ? 'ok' : 'unavailable',
-        components,
-      };
-    };
-    const versions = createVersionsApp({
-      env: runtime.config.stage,
-      region: config.region,
-      // The reference's services, as the SDK's `getVersions` lists them (the platform API is not one of them).
-      probes: Object.entries(apps)
-        .filter(([name]) => (SERVICES as readonly string[]).includes(name))
-        .map(([name, app]) => ({
-          name,
-          healthy: async () =>
-            (await app.fetch(new Request(`${baseUrl}/api/${name}/_health`))).status === 200,
-        })),
-    });
-    const gateway = createGateway(apps, health, versions).fetch;
-    // Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts).
-    handler =
-      dynamo && options.dataDir
-        ? durableWrites(gateway, dynamoClient, tables.WEBHOOKS_TABLE!)
-        : gateway;
-    return {
-      baseUrl,
-      env,
-      health,
-      stop,
-      onFatal: (l) => fatalListeners.push(l),
-      ledgerWorkers: ledger.pids().length,
-      ledgerWriters: writers.pids().length,
-      ledgerPids: () => ({ workers: ledger.pids(), writers: writers.readyPids() }),
-      ...(identity
-        ? {
-            identityProvider: {
-              issuer: identity.issuer,
-              clientId: identity.clientId,
-              accounts: identity.accounts,
-            },
-          }
-        : {}),
-    };
-  } catch (err) {
-    await stop();
-    throw err;
+    dynamoEndpoint = dynamo.endpoint;
   }
+  const sqs = await startSqsLocal();
+  stops.push(sqs.stop);
+  const dynamoClient = new DynamoDBClient({ ...LOCAL_CONNECTION, endpoint: dynamoEndpoint });
+  const sqsClient = new SQSClient({ ...LOCAL_CONNECTION, endpoint: sqs.endpoint });
+  stops.push(async () => {
+    dynamoClient.destroy();
+    sqsClient.destroy();
+  });
+  return { dynamo, dynamoEndpoint, sqsEndpoint: sqs.endpoint, dynamoClient, sqsClient };
+}
+
+function startIdentity(
+  baseUrl: string,
+  identityConfig: LocalIdentityConfig,
+  callerEnv: NodeJS.ProcessEnv,
+): Promise<LocalIdentityProvider> {
+  const idpLogger = createLogger(logLevelFromEnv(callerEnv));
+  return startLocalIdentityProvider(baseUrl, identityConfig, {
+    onError: (err) =>
+      idpLogger.log('error', 'identity provider error', {
+        error: err instanceof Error ? err.message : String(err),
+      }),
+  });
+}
+
+/** The functions' environment, as the stack sets it, with the caller's settings that `npm start` passes on. */
+function functionEnv(
+  callerEnv: NodeJS.ProcessEnv,
+  baseUrl: string,
+  backends: Backends,
+  tables: Record<string, string>,
+  queues: Record<string, string>,
+  identity: LocalIdentityProvider | undefined,
+): NodeJS.ProcessEnv {
+  return {
+    ...passedOn(callerEnv),
+    STAGE: 'local',
+    PUBLIC_BASE_URL: baseUrl,
+    AWS_REGION: 'us-east-1',
+    DYNAMODB_ENDPOINT: backends.dynamoEndpoint,
+    SQS_ENDPOINT: backends.sqsEndpoint,
+    ...tables,
+    ...queues,
+    ...(identity ? identityEnv(identity, callerEnv) : {}),
+  };
+}
+
+/**
+ * The ledger runs as its Lambda does: worker processes from the function's own module, bundled as the stack
+ * bundles it (function-bundles.ts), which read `env` at load as a container does (a bad value is their init
+ * error), behind API Gateway's event mapping (design rule 9). The other services stay in this process.
+ */
+async function startLedgerProcesses(
+  options: PlatformOptions,
+  env: NodeJS.ProcessEnv,
+  backends: Backends,
+  logger: Logger,
+  stops: Stops,
+): Promise<{ ledger: LedgerWorkers; writers: LedgerWriters }> {
+  const bundles = await ledgerBundles(options.functionBundles, stops);
+  const ledger = await startLedgerWorkers({
+    workers: options.ledgerWorkers,
+    bundles,
+    env,
+    logger,
+  });
+  stops.push(ledger.stop);
+  // Busy ledgers relay their writes to the sequenced writer (group commit), fed by the ingress queue.
+  const writers = await startLedgerWriters({
+    ...(options.ledgerWriters ? { writers: options.ledgerWriters } : {}),
+    bundles,
+    env,
+    sqs: backends.sqsClient,
+    logger,
+  });
+  stops.push(writers.stop);
+  return { ledger, writers };
+}
+
+/** The given bundles, or fresh ones whose removal joins the platform's stops. */
+async function ledgerBundles(
+  given: FunctionBundles | undefined,
+  stops: Stops,
+): Promise<FunctionBundles> {
+  if (given) return given;
+  const built = await temporaryFunctionBundles();
+  stops.push(async () => built.remove());
+  return built.bundles;
+}
+
+/**
+ * Every service's app (the ledger's behind its worker processes), the default organization and environment, and
+ * the signing-key rotation timer.
+ */
+async function startServices(
+  options: PlatformOptions,
+  runtime: ServiceRuntime,
+  config: PlatformConfig,
+  authConfig: AuthFileConfig,
+  ledger: LedgerWorkers,
+  logger: Logger,
+  stops: Stops,
+): Promise<Record<string, { fetch: FetchHandler }>> {
+  // Their OpenAPI documents are generated from their routes here (the functions read theirs from the files
+  // bundled beside them). The ledger's workers run its Lambda module, which finds no such file beside its
+  // source: its document is answered here too, from the routes of an in-process ledger app that serves nothing else.
+  const documents = generatedDocuments;
+  const ledgerDocument = createLedgerApp(runtime, { documents });
+  const apps: Record<string, { fetch: FetchHandler }> = {
+    auth: createAuthApp({
+      runtime,
+      documents,
+      authConfig,
+      ...(options.throttle ? { throttle: options.throttle } : {}),
+    }),
+    ledger: {
+      fetch: (request, env) =>
+        new URL(request.url).pathname === `/api/ledger${DOCUMENT_PATH}`
+          ? ledgerDocument.fetch(request, env)
+          : ledger.fetch(request, env),
+    },
+    payments: createPaymentsApp(runtime, { documents }),
+    webhooks: createWebhooksApp(runtime, { documents }),
+    platform: createPlatformApp({ runtime, documents }),
+  };
+  // The default organization and environment, with PLATFORM_ADMINS as its admins, before anything is served.
+  await new PlatformDirectory(runtime.doc, config.tables.platform).ensureDefaults(
+    config.platform.admins,
+    new Date().toISOString(),
+  );
+  for (const service of SERVICES) apps[service] ??= createProtectedApp(service, runtime);
+  // The stack's scheduled `rotate-keys`, locally: the same step on a timer (KEY_MIN_PUBLISH_SECONDS applies).
+  stops.push(
+    startKeyRotation({
+      store: keyStoreFor(runtime),
+      intervalMs: options.keyRotationIntervalMs ?? KEY_ROTATION_INTERVAL_MS,
+      minNextAgeSeconds: config.auth.keyMinPublishSeconds,
+      logger,
+    }),
+  );
+  return apps;
+}
+
+function identityProviderOf(
+  identity: LocalIdentityProvider,
+): NonNullable<RunningPlatform['identityProvider']> {
+  return { issuer: identity.issuer, clientId: identity.clientId, accounts: identity.accounts };
 }
 
 /**
@@ -439,15 +500,4 @@ function identityEnv(
     IDENTITY_PROVIDER_CLIENT_ID: identity.clientId,
     PLATFORM_ADMINS: callerEnv.PLATFORM_ADMINS || admins.join(','),
   };
-}
-
-/** The given bundles, or fresh ones whose removal joins the platform's stops. */
-async function ledgerBundles(
-  given: FunctionBundles | undefined,
-  stops: Array<() => Promise<void>>,
-): Promise<FunctionBundles> {
-  if (given) return given;
-  const built = await temporaryFunctionBundles();
-  stops.push(async () => built.remove());
-  return built.bundles;
 }

@@ -59,6 +59,3 @@ export const isConditionFailure = (err: unknown): boolean =>
 /** True when another transaction held an item the write needed. */
 export const isTransactionConflict = (err: unknown): boolean =>
   classifyWriteFailure(err).kind === 'conflict';
-
-/** Index of the first transaction item whose condition failed, or -1. */
-export const failedConditionIndex = (err: unknown): number => classifyWriteFailure(err).index;

@@ -7,13 +7,15 @@ const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
 /**
  * Reads a JSON request body and validates it. Wrong content type, malformed JSON and schema failures all
- * become 400 VALIDATION naming what was wrong. `optional` accepts an empty body as `undefined`; fields sent as
- * `null` are absent.
+ * become 400 VALIDATION naming what was wrong. The body is a JSON object — valibot's objects and records take an
+ * array for one (`[]` would pass as `{}`), so any other JSON value is refused first — unless `array` says it is a
+ * JSON array (the schema then checks it). `optional` accepts an empty body as `undefined`; fields sent as `null`
+ * are absent.
  */
 export async function readJsonBody<TSchema extends v.GenericSchema>(
   c: Context,
   schema: TSchema,
-  options: { optional?: boolean; parse?: (text: string) => unknown } = {},
+  options: { optional?: boolean; array?: boolean; parse?: (text: string) => unknown } = {},
 ): Promise<v.InferOutput<TSchema>> {
   const text = await readBodyText(c);
   if (text.trim() === '' && options.optional) return validate(schema, undefined, 'body');
@@ -27,8 +29,13 @@ export async function readJsonBody<TSchema extends v.GenericSchema>(
   } catch {
     throw new ValidationError('body is not valid JSON');
   }
+  if (!options.array && !isJsonObject(parsed))
+    throw new ValidationError('body: must be a JSON object');
   return validate(schema, withoutNullFields(parsed), 'body');
 }
+
+const isJsonObject = (value: unknown): boolean =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Strict: a body that is not valid UTF-8 is refused, never stored with U+FFFD in place of the bad bytes. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

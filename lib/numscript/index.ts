@@ -4,10 +4,8 @@
  * transaction. See docs/numscript.md.
  */
 
-export type { NumscriptErrorCode, NumscriptErrorKind } from './errors.js';
 export { NumscriptError } from './errors.js';
-export { FEATURE } from './features.js';
-export type { ExecuteOptions, ScriptLedger, ScriptPosting, ScriptResult } from './interpreter.js';
+export type { ScriptLedger, ScriptResult } from './interpreter.js';
 export { execute } from './interpreter.js';
 export { mergeTxMetadata } from './metadata.js';
 export type { Program } from './program.js';

@@ -3,7 +3,6 @@ import { findTargetHandler } from 'hono/utils/handler';
 import { SERVICES, type Service } from '../bearer/scopes.js';
 import { OAUTH2, TOKEN_PATH } from './base-url.js';
 import {
-  type JsonSchema,
   type OperationSpec,
   operationOf,
   type ParameterSpec,
@@ -296,5 +295,3 @@ export function mergeDocuments(
     components: { schemas, ...(schemes ? { securitySchemes: schemes } : {}) },
   };
 }
-
-export type { JsonSchema };

@@ -6,6 +6,7 @@ import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { authApp } from '../support/auth.js';
+import { jsonCaller } from '../support/json-call.js';
 import { type PlatformTestbed, platformTestbed, ROOT } from '../support/platform-api.js';
 
 /**
@@ -47,16 +48,7 @@ async function call(
   path: string,
   body?: unknown,
 ) {
-  const res = await apps[service].request(`/api/${service}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
+  return jsonCaller(apps[service], `/api/${service}`, token, JSON.parse)(method, path, body);
 }
 
 const remove = async (id: string) =>

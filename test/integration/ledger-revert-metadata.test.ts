@@ -137,7 +137,7 @@ describe('transaction metadata', () => {
     );
     const array = await call('POST', `/v2/${ledger}/transactions/1/metadata`, ['a']);
     expect(array.status).toBe(400);
-    expect(array.body.errorMessage).toBe('body: must be an object of string values');
+    expect(array.body.errorMessage).toBe('body: must be a JSON object');
 
     const logs = await logsOf(ledger);
     expect(logs.map((l) => l.type)).toEqual(['NEW_TRANSACTION', 'SET_METADATA', 'DELETE_METADATA']);

@@ -9,13 +9,13 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { environmentOfKey } from '../../lib/environments/key-scope.js';
 import { parseEventKey } from '../../lib/events/outbox.js';
-import { parseJson } from '../../lib/json/bigint-json.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
 import { paymentId } from '../../lib/payments/domain/payment.js';
 import { paymentsExist } from '../../lib/payments/store/environment-probe.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { environmentToken } from '../support/environment-tokens.js';
+import { jsonCaller } from '../support/json-call.js';
 import { stringify } from '../support/ledger.js';
 import { type PaymentsCall, paymentBody, scanTable } from '../support/payments.js';
 import { testEnvironment } from '../support/tables.js';
@@ -30,24 +30,7 @@ beforeAll(async () => {
   const app = createPaymentsApp(runtime, { documents: generatedDocuments });
   for (const env of [A, B, 'prop-a', 'prop-b']) {
     const token = await environmentToken(runtime, env);
-    as[env] = async (method, path, body, headers = {}) => {
-      const res = await app.request(`/api/payments${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        ...(body !== undefined ? { body: typeof body === 'string' ? body : stringify(body) } : {}),
-      });
-      const text = await res.text();
-      return {
-        status: res.status,
-        headers: res.headers,
-        text,
-        body: text ? (parseJson(text) as any) : undefined,
-      };
-    };
+    as[env] = jsonCaller(app, '/api/payments', token);
   }
 });
 

@@ -6,6 +6,7 @@ import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { personId } from '../../lib/platform/domain/directory.js';
 import { createRuntime } from '../../lib/runtime/runtime.js';
 import { mintAccessToken } from '../../lib/tokens/mint.js';
+import { jsonCaller, overHttp } from '../support/json-call.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
 
 /**
@@ -43,18 +44,8 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-const call = async (token: string, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${platform.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-};
+const call = (token: string, method: string, path: string, body?: unknown) =>
+  jsonCaller(overHttp, platform.baseUrl, token, JSON.parse)(method, path, body);
 
 describe('the platform service in the local platform', () => {
   it('serves /api/platform with the default organization, PLATFORM_ADMINS its admins', async () => {

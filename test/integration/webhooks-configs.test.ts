@@ -8,15 +8,9 @@ import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { createWebhooksApp, type WebhooksAppOptions } from '../../lib/webhooks/app.js';
 import { secretKey } from '../../lib/webhooks/domain/secret-key.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
+import { type JsonCall, jsonCaller } from '../support/json-call.js';
 import { scanTable } from '../support/payments.js';
 import { testEnvironment } from '../support/tables.js';
-
-type Call = (
-  method: string,
-  path: string,
-  body?: unknown,
-  headers?: Record<string, string>,
-) => Promise<{ status: number; headers: Headers; text: string; body: any }>;
 
 /** A webhooks app and a JSON caller; a string body is sent verbatim. */
 async function webhooksClient(
@@ -29,28 +23,8 @@ async function webhooksClient(
     ...appOptions,
   });
   const token = await tokenFor(authApp(runtime), ADMIN, scope);
-  const as =
-    (bearerToken: string): Call =>
-    async (method, path, body, headers = {}) => {
-      const res = await app.request(`/api/webhooks${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${bearerToken}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        ...(body !== undefined
-          ? { body: typeof body === 'string' ? body : JSON.stringify(body) }
-          : {}),
-      });
-      const text = await res.text();
-      return {
-        status: res.status,
-        headers: res.headers,
-        text,
-        body: text ? JSON.parse(text) : undefined,
-      };
-    };
+  const as = (bearerToken: string): JsonCall =>
+    jsonCaller(app, '/api/webhooks', bearerToken, JSON.parse);
   return { app, call: as(token), as };
 }
 
@@ -60,7 +34,7 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 const HOUR = 3600_000;
 
 let runtime: ServiceRuntime;
-let call: Call;
+let call: JsonCall;
 let clock = Date.parse('2026-11-22T10:00:00Z');
 let sequence = 0;
 
@@ -395,7 +369,7 @@ describe('endpoints on non-public IP literals', () => {
 
 describe('GET /configs and /configs/<id>', () => {
   let listRuntime: ServiceRuntime;
-  let listCall: Call;
+  let listCall: JsonCall;
   const ids: string[] = [];
   const shared = 'https://shared.example.com/hook';
 
@@ -818,7 +792,7 @@ describe('contended changes of one config', () => {
     });
     const secrets = Array.from({ length: 20 }, () => secretOf(32));
     const names = Array.from({ length: 20 }, (_, i) => `writer-${i}`);
-    type Job = { run: () => ReturnType<Call>; check: (data: Record<string, any>) => void };
+    type Job = { run: () => ReturnType<JsonCall>; check: (data: Record<string, any>) => void };
     const jobs: Job[] = [
       ...secrets.map(
         (secret): Job => ({

@@ -11,17 +11,14 @@ import { type SqsLocal, startSqsLocal } from '../../infra/local/sqs-local.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
-import {
-  type Delivery,
-  type DeliveryStatus,
-  deliveryId,
-} from '../../lib/webhooks/domain/delivery.js';
+import type { Delivery, DeliveryStatus } from '../../lib/webhooks/domain/delivery.js';
 import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { deliveryKeys, filterPartition } from '../../lib/webhooks/store/keys.js';
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
+import { pendingDelivery } from '../support/deliveries.js';
+import { type JsonCall, type JsonReply, jsonCaller } from '../support/json-call.js';
 import { testEnvironment } from '../support/tables.js';
 
-type Reply = { status: number; text: string; body: any };
 /** The admin client's environment; webhooks-environments.test.ts crosses environments. */
 const ENV = 'default';
 
@@ -29,12 +26,7 @@ let runtime: ServiceRuntime;
 let store: DeliveryStore;
 let sqsLocal: SqsLocal;
 let sqs: SQSClient;
-let call: (
-  method: string,
-  path: string,
-  body?: unknown,
-  headers?: Record<string, string>,
-) => Promise<Reply>;
+let call: JsonCall;
 let table: string;
 
 beforeAll(async () => {
@@ -50,19 +42,7 @@ beforeAll(async () => {
   store = new DeliveryStore({ doc: runtime.doc, table, environment: ENV });
   const app = createWebhooksApp(runtime, { documents: generatedDocuments });
   const token = await tokenFor(authApp(runtime), ADMIN);
-  call = async (method, path, body, headers = {}) => {
-    const res = await app.request(`/api/webhooks${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
-  };
+  call = jsonCaller(app, '/api/webhooks', token, JSON.parse);
 });
 
 afterAll(async () => {
@@ -81,20 +61,7 @@ async function newConfig(): Promise<string> {
 
 /** A pending delivery created as the dispatcher creates it (with its index items), at `createdAt`. */
 async function seed(configId: string, createdAt: string): Promise<Delivery> {
-  const eventId = randomUUID();
-  const delivery: Delivery = {
-    id: deliveryId(eventId, configId),
-    configId,
-    eventId,
-    eventType: 'ledger.committed_transactions',
-    body: '{}',
-    status: 'pending',
-    attempts: 0,
-    replayGeneration: 0,
-    nextAttemptAt: 0,
-    createdAt,
-    updatedAt: createdAt,
-  };
+  const delivery = pendingDelivery(configId, createdAt);
   expect(await store.create(delivery)).toBe(true);
   return delivery;
 }
@@ -113,7 +80,7 @@ async function finish(d: Delivery, status: DeliveryStatus): Promise<void> {
   ).toBe(true);
 }
 
-const ids = (res: Reply) => {
+const ids = (res: JsonReply) => {
   expect(res.status, res.text).toBe(200);
   return (res.body.cursor.data as Array<{ id: string }>).map((d) => d.id);
 };

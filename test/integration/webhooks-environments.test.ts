@@ -24,23 +24,16 @@ import {
   dispatchBatch,
   type StreamRecordLike,
 } from '../../lib/webhooks/dispatch/dispatch-batch.js';
-import { type Delivery, deliveryId } from '../../lib/webhooks/domain/delivery.js';
+import type { Delivery } from '../../lib/webhooks/domain/delivery.js';
 import { decodeDeliveryMessage } from '../../lib/webhooks/store/delivery-queue.js';
 import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { webhookConfigsExist } from '../../lib/webhooks/store/environment-probe.js';
 import { pendingDeliveriesOfEveryEnvironment } from '../../lib/webhooks/store/pending-everywhere.js';
+import { pendingDelivery } from '../support/deliveries.js';
 import { environmentToken } from '../support/environment-tokens.js';
-import { stringify } from '../support/ledger.js';
+import { type JsonCall, type JsonReply, jsonCaller } from '../support/json-call.js';
 import { paymentBody, scanTable } from '../support/payments.js';
 import { testEnvironment } from '../support/tables.js';
-
-type Reply = { status: number; text: string; body: any };
-type Call = (
-  method: string,
-  path: string,
-  body?: unknown,
-  headers?: Record<string, string>,
-) => Promise<Reply>;
 
 const A = 'env-a';
 const B = 'env-b';
@@ -49,8 +42,8 @@ let table: string;
 let sqsLocal: SqsLocal;
 let sqs: SQSClient;
 let queueUrl: string;
-let as: Record<string, Call>;
-let payments: Record<string, Call>;
+let as: Record<string, JsonCall>;
+let payments: Record<string, JsonCall>;
 let receiver: http.Server;
 let receiverUrl: string;
 const received: string[] = [];
@@ -68,27 +61,13 @@ beforeAll(async () => {
   table = runtime.config.tables.webhooks;
   const app = createWebhooksApp(runtime, { documents: generatedDocuments });
   const paymentsApp = createPaymentsApp(runtime, { documents: generatedDocuments });
-  const caller =
-    (fetcher: typeof app, base: string, token: string): Call =>
-    async (method, path, body, headers = {}) => {
-      const res = await fetcher.request(`${base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        ...(body !== undefined ? { body: typeof body === 'string' ? body : stringify(body) } : {}),
-      });
-      const text = await res.text();
-      return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
-    };
   as = {};
   payments = {};
   for (const env of [A, B, 'prop-a', 'prop-b']) {
     const token = await environmentToken(runtime, env);
-    as[env] = caller(app, '/api/webhooks', token);
-    payments[env] = caller(paymentsApp, '/api/payments', token);
+    // Webhooks' tests read plain numbers (attempt counts, sizes).
+    as[env] = jsonCaller(app, '/api/webhooks', token, JSON.parse);
+    payments[env] = jsonCaller(paymentsApp, '/api/payments', token, JSON.parse);
   }
   receiver = http.createServer((req, res) => {
     req.resume();
@@ -120,20 +99,7 @@ async function createConfig(env: string, body: Record<string, unknown> = {}): Pr
 /** A delivery of `env` that ended `failed` after one attempt, as dispatch and deliver write it. */
 async function failedDelivery(env: string, configId: string, createdAt: string): Promise<Delivery> {
   const store = new DeliveryStore({ doc: runtime.doc, table, environment: env });
-  const eventId = randomUUID();
-  const d: Delivery = {
-    id: deliveryId(eventId, configId),
-    configId,
-    eventId,
-    eventType: 'ledger.committed_transactions',
-    body: '{}',
-    status: 'pending',
-    attempts: 0,
-    replayGeneration: 0,
-    nextAttemptAt: 0,
-    createdAt,
-    updatedAt: createdAt,
-  };
+  const d = pendingDelivery(configId, createdAt);
   expect(await store.create(d)).toBe(true);
   expect(await store.claimAttempt(d.id, 0, createdAt, 0)).toBe(true);
   const attempt = { deliveryId: d.id, attempt: 1, at: createdAt, durationMs: 1, statusCode: 500 };
@@ -143,7 +109,7 @@ async function failedDelivery(env: string, configId: string, createdAt: string):
   return d;
 }
 
-const ids = (res: Reply): string[] => {
+const ids = (res: JsonReply): string[] => {
   expect(res.status, res.text).toBe(200);
   return res.body.cursor.data.map((x: { id: string }) => x.id);
 };
@@ -401,20 +367,7 @@ describe('dispatch by environment', () => {
     const b = await createConfig(B);
     const pending = async (env: string, configId: string) => {
       const store = new DeliveryStore({ doc: runtime.doc, table, environment: env });
-      const eventId = randomUUID();
-      const d: Delivery = {
-        id: deliveryId(eventId, configId),
-        configId,
-        eventId,
-        eventType: 'ledger.committed_transactions',
-        body: '{}',
-        status: 'pending',
-        attempts: 0,
-        replayGeneration: 0,
-        nextAttemptAt: 0,
-        createdAt: '2015-01-01T00:00:00Z',
-        updatedAt: '2015-01-01T00:00:00Z',
-      };
+      const d = pendingDelivery(configId, '2015-01-01T00:00:00Z');
       expect(await store.create(d)).toBe(true);
       return d.id;
     };

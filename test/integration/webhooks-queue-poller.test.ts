@@ -4,7 +4,7 @@
  * cannot be processed reaches the dead-letter queue after maxReceiveCount receives; a batch response naming a
  * message that is not in the batch fails the whole batch, as Lambda does.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -32,10 +32,11 @@ import {
   deliverRecord,
 } from '../../lib/webhooks/deliver/deliver-batch.js';
 import { newConfig, newConfigId } from '../../lib/webhooks/domain/config.js';
-import { type Delivery, deliveryId } from '../../lib/webhooks/domain/delivery.js';
+import type { Delivery } from '../../lib/webhooks/domain/delivery.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
 import { encodeDeliveryMessage } from '../../lib/webhooks/store/delivery-queue.js';
 import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
+import { pendingDelivery } from '../support/deliveries.js';
 import { testEnvironment } from '../support/tables.js';
 
 /** One environment throughout: the queue's behaviour does not depend on it. */
@@ -147,20 +148,7 @@ async function pendingDeliveries(n: number): Promise<Delivery[]> {
   );
   const out: Delivery[] = [];
   for (let i = 0; i < n; i++) {
-    const eventId = randomUUID();
-    const d: Delivery = {
-      id: deliveryId(eventId, config.id),
-      configId: config.id,
-      eventId,
-      eventType: 'ledger.committed_transactions',
-      body: '{}',
-      status: 'pending',
-      attempts: 0,
-      replayGeneration: 0,
-      nextAttemptAt: 0,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const d = pendingDelivery(config.id, now);
     expect(await store.create(d)).toBe(true);
     out.push(d);
   }

@@ -11,6 +11,7 @@ import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { deliveryId } from '../../lib/webhooks/domain/delivery.js';
+import { jsonCaller, overHttp } from '../support/json-call.js';
 import { startTestPlatform, testClientToken, until } from '../support/platform.js';
 
 let platform: RunningPlatform;
@@ -29,22 +30,8 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function call(
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; text: string; body: any }> {
-  const res = await fetch(`${platform.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, text, body: text ? JSON.parse(text) : undefined };
-}
+const call = (method: string, path: string, body?: unknown) =>
+  jsonCaller(overHttp, platform.baseUrl, token, JSON.parse)(method, path, body);
 
 describe('local dispatch (stream pollers)', () => {
   it('turns a committed transaction into a delivery for the subscribed config', async () => {

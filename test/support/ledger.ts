@@ -10,6 +10,7 @@ import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
 import { environmentToken as mintedEnvironmentToken } from './environment-tokens.js';
+import { jsonCaller } from './json-call.js';
 
 /** An environment token (test/support/environment-tokens.ts), by default with the ledger's scopes. */
 export const environmentToken = (
@@ -33,39 +34,10 @@ export async function ledgerClient(
     environment === undefined
       ? await tokenFor(authApp(runtime), ADMIN)
       : await environmentToken(runtime, environment);
-  const call = async (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) => {
-    const res = await app.request(`/api/ledger${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      ...(body !== undefined ? { body: typeof body === 'string' ? body : stringify(body) } : {}),
-    });
-    const text = await res.text();
-    return {
-      status: res.status,
-      headers: res.headers,
-      text,
-      body: text ? (parseJson(text) as any) : undefined,
-    };
-  };
-  return { app, call, token };
+  return { app, call: jsonCaller(app, '/api/ledger', token), token };
 }
 
-/** JSON.stringify with bigints written as bare numbers. */
-export function stringify(value: unknown): string {
-  return JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? `__big__${v}` : v)).replace(
-    /"__big__(-?\d+)"/g,
-    '$1',
-  );
-}
+export { stringify } from './json-call.js';
 
 /**
  * The events a ledger's items carry, as its table's stream hands them to dispatch: those of its log items in log

@@ -7,19 +7,9 @@ import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp, type PaymentsAppOptions } from '../../lib/payments/app.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
-import { stringify } from './ledger.js';
+import { type JsonCall, jsonCaller } from './json-call.js';
 
-export type PaymentsCall = (
-  method: string,
-  path: string,
-  body?: unknown,
-  headers?: Record<string, string>,
-) => Promise<{
-  status: number;
-  headers: Headers;
-  text: string;
-  body: any;
-}>;
+export type PaymentsCall = JsonCall;
 
 /**
  * A payments app and a JSON caller that keeps big integers exact. `scope` narrows the token (default: every
@@ -35,26 +25,8 @@ export async function paymentsClient(
     ...appOptions,
   });
   const token = await tokenFor(authApp(runtime), ADMIN, scope);
-  const caller =
-    (bearerToken: string): PaymentsCall =>
-    async (method, path, body, headers = {}) => {
-      const res = await app.request(`/api/payments${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${bearerToken}`,
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-        ...(body !== undefined ? { body: typeof body === 'string' ? body : stringify(body) } : {}),
-      });
-      const text = await res.text();
-      return {
-        status: res.status,
-        headers: res.headers,
-        text,
-        body: text ? (parseJson(text) as any) : undefined,
-      };
-    };
+  const caller = (bearerToken: string): PaymentsCall =>
+    jsonCaller(app, '/api/payments', bearerToken);
   return { app, call: caller(token), as: caller };
 }
 

@@ -55,100 +55,135 @@ interface Queued {
  * Resolves once every worker has loaded the module; the first start-up failure rejects (and stops the rest).
  */
 export async function startFunctionPool(options: FunctionPoolOptions): Promise<FunctionPool> {
-  const { functionName, logger } = options;
-  const spec: WorkerSpec = {
-    functionName,
-    modulePath: options.modulePath,
-    ...(options.workerMain ? { workerMain: options.workerMain } : {}),
-    handlerExport: options.handlerExport ?? 'handler',
-    env: options.env,
-    startTimeoutMs: options.startTimeoutMs ?? 60_000,
+  const pool = new WorkerPool(options);
+  await pool.start();
+  // Plain functions: callers pass them on unbound (`healthy: pool.healthy`).
+  return {
+    invoke: (event, invokeOptions = {}) => pool.invoke(event, invokeOptions),
+    pids: () => pool.pids(),
+    readyPids: () => pool.readyPids(),
+    healthy: () => pool.healthy(),
+    stop: () => pool.stop(),
   };
-  const graceMs = options.stopGraceMs ?? 2000;
-  /** One slot per container; `undefined` while a replacement could not start. */
-  const slots: Array<WorkerProcess | undefined> = [];
-  const ready = new Set<WorkerProcess>();
-  const queue: Queued[] = [];
-  let stopped = false;
-  let lastInitError: FunctionInitError | undefined;
+}
 
-  const dispatch = () => {
+/** The pool's slots, its ready workers and the invocations waiting for one. */
+class WorkerPool {
+  private readonly spec: WorkerSpec;
+  private readonly graceMs: number;
+  /** One slot per container; `undefined` while a replacement could not start. */
+  private readonly slots: Array<WorkerProcess | undefined> = [];
+  private readonly ready = new Set<WorkerProcess>();
+  private readonly queue: Queued[] = [];
+  private stopped = false;
+  private lastInitError: FunctionInitError | undefined;
+
+  constructor(private readonly options: FunctionPoolOptions) {
+    this.spec = {
+      functionName: options.functionName,
+      modulePath: options.modulePath,
+      ...(options.workerMain ? { workerMain: options.workerMain } : {}),
+      handlerExport: options.handlerExport ?? 'handler',
+      env: options.env,
+      startTimeoutMs: options.startTimeoutMs ?? 60_000,
+    };
+    this.graceMs = options.stopGraceMs ?? 2000;
+  }
+
+  /** Every worker placed and loaded; the first start-up failure stops the rest and rejects. */
+  async start(): Promise<void> {
+    for (let i = 0; i < this.options.workers; i++) this.place(i);
+    try {
+      await Promise.all(this.slots.map((w) => w!.ready));
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+  }
+
+  invoke(event: unknown, invokeOptions: InvokeOptions): Promise<unknown> {
+    if (this.stopped) return Promise.reject(new PoolStoppedError(this.options.functionName));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ event, options: invokeOptions, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  pids(): number[] {
+    return this.slots.flatMap((w) => (w?.alive ? [w.pid] : []));
+  }
+
+  readyPids(): number[] {
+    return this.slots.flatMap((w) => (w?.alive && this.ready.has(w) ? [w.pid] : []));
+  }
+
+  healthy(): boolean {
+    return !this.stopped && this.slots.every((w) => w !== undefined && this.ready.has(w));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const waiting of this.queue.splice(0))
+      waiting.reject(new PoolStoppedError(this.options.functionName));
+    await Promise.all(this.slots.map((w) => w?.stop(this.graceMs)));
+  }
+
+  /** Hands waiting invocations to free ready workers, in FIFO order. */
+  private dispatch(): void {
+    const { options, queue, slots } = this;
     while (queue.length > 0) {
-      const worker = slots.find((w) => w && ready.has(w) && w.alive && !w.busy);
+      const worker = slots.find((w) => w && this.ready.has(w) && w.alive && !w.busy);
       if (!worker) break;
       const { event, options: invokeOptions, resolve, reject } = queue.shift()!;
       const timeoutMs = Math.min(invokeOptions.timeoutMs ?? options.timeoutMs, options.timeoutMs);
       worker
         .invoke(event, invokeOptions.awsRequestId ?? randomUUID(), timeoutMs)
         .then(resolve, reject)
-        .finally(dispatch);
+        .finally(() => this.dispatch());
     }
     // With no worker left to serve them, waiting invocations would wait forever.
     if (queue.length > 0 && slots.every((w) => w === undefined)) {
       for (const waiting of queue.splice(0))
-        waiting.reject(lastInitError ?? new PoolStoppedError(functionName));
+        waiting.reject(this.lastInitError ?? new PoolStoppedError(options.functionName));
     }
-  };
+  }
 
-  const place = (index: number): WorkerProcess => {
-    const worker = new WorkerProcess(spec);
-    slots[index] = worker;
+  /** Starts a worker in slot `index`, replaced by a fresh one when it dies after serving. */
+  private place(index: number): WorkerProcess {
+    const worker = new WorkerProcess(this.spec);
+    this.slots[index] = worker;
     void worker.ready.then(
       () => {
-        ready.add(worker);
-        dispatch();
+        this.ready.add(worker);
+        this.dispatch();
       },
       () => undefined, // reported by whoever awaits `ready`
     );
-    void worker.exited.then((exit) => {
-      // One that never got ready is a start-up failure, reported through `ready`, not replaced in a loop — unless
-      // it was killed (a signal from outside, as when a test or the bench kills a container while it starts).
-      const served = ready.delete(worker);
-      if (stopped || slots[index] !== worker || (!served && !exit.startsWith('signal'))) return;
-      logger.log('warn', 'lambda worker exited; starting a fresh one', {
-        function: functionName,
-        pid: worker.pid,
-        exit,
-      });
-      place(index).ready.catch((err: FunctionInitError) => {
-        if (stopped) return; // stopped while it started: not a failure
-        lastInitError = err;
-        slots[index] = undefined;
-        logger.log('error', 'lambda worker could not be replaced', {
-          function: functionName,
-          error: err.message,
-        });
-        dispatch();
-      });
-    });
+    void worker.exited.then((exit) => this.replace(index, worker, exit));
     return worker;
-  };
-
-  const stop = async () => {
-    stopped = true;
-    for (const waiting of queue.splice(0)) waiting.reject(new PoolStoppedError(functionName));
-    await Promise.all(slots.map((w) => w?.stop(graceMs)));
-  };
-
-  for (let i = 0; i < options.workers; i++) place(i);
-  try {
-    await Promise.all(slots.map((w) => w!.ready));
-  } catch (err) {
-    await stop();
-    throw err;
   }
 
-  return {
-    invoke(event, invokeOptions = {}) {
-      if (stopped) return Promise.reject(new PoolStoppedError(functionName));
-      return new Promise((resolve, reject) => {
-        queue.push({ event, options: invokeOptions, resolve, reject });
-        dispatch();
+  private replace(index: number, worker: WorkerProcess, exit: string): void {
+    const { functionName, logger } = this.options;
+    // One that never got ready is a start-up failure, reported through `ready`, not replaced in a loop — unless
+    // it was killed (a signal from outside, as when a test or the bench kills a container while it starts).
+    const served = this.ready.delete(worker);
+    if (this.stopped || this.slots[index] !== worker || (!served && !exit.startsWith('signal')))
+      return;
+    logger.log('warn', 'lambda worker exited; starting a fresh one', {
+      function: functionName,
+      pid: worker.pid,
+      exit,
+    });
+    this.place(index).ready.catch((err: FunctionInitError) => {
+      if (this.stopped) return; // stopped while it started: not a failure
+      this.lastInitError = err;
+      this.slots[index] = undefined;
+      logger.log('error', 'lambda worker could not be replaced', {
+        function: functionName,
+        error: err.message,
       });
-    },
-    pids: () => slots.flatMap((w) => (w?.alive ? [w.pid] : [])),
-    readyPids: () => slots.flatMap((w) => (w?.alive && ready.has(w) ? [w.pid] : [])),
-    healthy: () => !stopped && slots.every((w) => w !== undefined && ready.has(w)),
-    stop,
-  };
+      this.dispatch();
+    });
+  }
 }

@@ -55,7 +55,7 @@ interface ShardState {
   iterator?: string;
   /** Last sequence number handed over successfully (the checkpoint). */
   checkpoint?: string;
-  /** Consecutive TrimmedDataAccessException answers (see pollOnce). */
+  /** Consecutive TrimmedDataAccessException answers (see reposition). */
   trimmedInARow?: number;
   /** Where to read from without a checkpoint: the shard's beginning. */
   start: 'TRIM_HORIZON';
@@ -78,55 +78,100 @@ const TRIMMED_BEFORE_FALLBACK = 5;
  * Without `checkpoints`: the end of the shards open at that moment (as LATEST would be).
  */
 export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
-  const intervalMs = options.intervalMs ?? 200;
-  const batchSize = options.batchSize ?? 100;
-  const backoffMs = options.backoffMs ?? 200;
-  const maxBackoffMs = options.maxBackoffMs ?? 5_000;
-  const shards = new Map<string, ShardState>();
-  let streamArn: string | undefined;
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  /** Set when a shard closed: its children are looked for at once. */
-  let rediscover = false;
+  const poller = new DynamoStreamPoller(options);
+  return { start: () => poller.start(), stop: () => poller.stop() };
+}
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      wake = () => {
-        if (timer) clearTimeout(timer);
-        timer = undefined;
-        wake = undefined;
+/** One consumer of one table's stream: its shards, their checkpoints, and the polling loop. */
+class DynamoStreamPoller {
+  private readonly intervalMs: number;
+  private readonly batchSize: number;
+  private readonly backoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly shards = new Map<string, ShardState>();
+  private streamArn: string | undefined;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  /** Set when a shard closed: its children are looked for at once. */
+  private rediscover = false;
+
+  constructor(private readonly options: StreamPollerOptions) {
+    this.intervalMs = options.intervalMs ?? 200;
+    this.batchSize = options.batchSize ?? 100;
+    this.backoffMs = options.backoffMs ?? 200;
+    this.maxBackoffMs = options.maxBackoffMs ?? 5_000;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    const { Table } = await this.options.dynamo.send(
+      new DescribeTableCommand({ TableName: this.options.table }),
+    );
+    this.streamArn = Table?.LatestStreamArn;
+    if (!this.streamArn) throw new Error(`table ${this.options.table} has no stream`);
+    if (this.options.checkpoints) {
+      // Resume: every shard still in the stream, closed ones included, from its checkpoint or its beginning.
+      await this.discover(false);
+      const saved = await this.options.checkpoints.load(this.streamArn);
+      for (const shard of this.shards.values()) {
+        const sequenceNumber = saved.get(shard.id);
+        if (sequenceNumber) shard.checkpoint = sequenceNumber;
+      }
+      this.running = true;
+      this.loop = this.run();
+      return;
+    }
+    await this.discover(true);
+    // Position at the end of each open shard now, so that whatever is written after start() resolves is
+    // seen. Not with a LATEST iterator: DynamoDB Local answers the first GetRecords after new writes on one
+    // with TrimmedDataAccessException, and a LATEST taken again then skips those writes. Reading the shard
+    // through instead gives a real checkpoint (its last sequence number) to resume after.
+    for (const shard of this.shards.values()) if (!shard.done) await this.skipToEnd(shard);
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wake = () => {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = undefined;
+        this.wake = undefined;
         resolve();
       };
-      timer = setTimeout(() => wake?.(), ms);
+      this.timer = setTimeout(() => this.wake?.(), ms);
     });
+  }
 
-  const log = (
+  private log(
     level: 'warn' | 'error' | 'debug',
     message: string,
     fields: Record<string, unknown> = {},
-  ) => options.logger?.log(level, `stream-poller: ${message}`, { table: options.table, ...fields });
+  ): void {
+    this.options.logger?.log(level, `stream-poller: ${message}`, {
+      table: this.options.table,
+      ...fields,
+    });
+  }
 
   /** Adds the shards not known yet: at start closed ones are history; a shard found later is read from its beginning. */
-  async function discover(atStart: boolean): Promise<void> {
-    if (!streamArn) return;
-    const found: Shard[] = [];
-    let exclusiveStart: string | undefined;
-    do {
-      const { StreamDescription } = await options.streams.send(
-        new DescribeStreamCommand({
-          StreamArn: streamArn,
-          ...(exclusiveStart ? { ExclusiveStartShardId: exclusiveStart } : {}),
-        }),
-      );
-      found.push(...(StreamDescription?.Shards ?? []));
-      exclusiveStart = StreamDescription?.LastEvaluatedShardId;
-    } while (exclusiveStart);
-    for (const shard of found) {
-      if (!shard.ShardId || shards.has(shard.ShardId)) continue;
+  private async discover(atStart: boolean): Promise<void> {
+    if (!this.streamArn) return;
+    for (const shard of await this.describeShards(this.streamArn)) {
+      if (!shard.ShardId || this.shards.has(shard.ShardId)) continue;
       const closed = shard.SequenceNumberRange?.EndingSequenceNumber !== undefined;
-      shards.set(shard.ShardId, {
+      this.shards.set(shard.ShardId, {
         id: shard.ShardId,
         ...(shard.ParentShardId ? { parentId: shard.ParentShardId } : {}),
         start: 'TRIM_HORIZON',
@@ -135,11 +180,28 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
     }
   }
 
+  /** Every shard of the stream, page by page. */
+  private async describeShards(streamArn: string): Promise<Shard[]> {
+    const found: Shard[] = [];
+    let exclusiveStart: string | undefined;
+    do {
+      const { StreamDescription } = await this.options.streams.send(
+        new DescribeStreamCommand({
+          StreamArn: streamArn,
+          ...(exclusiveStart ? { ExclusiveStartShardId: exclusiveStart } : {}),
+        }),
+      );
+      found.push(...(StreamDescription?.Shards ?? []));
+      exclusiveStart = StreamDescription?.LastEvaluatedShardId;
+    } while (exclusiveStart);
+    return found;
+  }
+
   /** Reads `shard` from its beginning to its end without handing anything over: checkpoint and iterator at the end. */
-  async function skipToEnd(shard: ShardState): Promise<void> {
-    let iterator = await iteratorFor(shard);
+  private async skipToEnd(shard: ShardState): Promise<void> {
+    let iterator = await this.iteratorFor(shard);
     while (iterator) {
-      const { Records = [], NextShardIterator } = await options.streams.send(
+      const { Records = [], NextShardIterator } = await this.options.streams.send(
         new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }),
       );
       const last = Records.at(-1)?.dynamodb?.SequenceNumber;
@@ -152,13 +214,13 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
   }
 
   /** Moves the checkpoint, and persists it when checkpoints are kept: a failed save only means a replay after a restart. */
-  async function checkpoint(shard: ShardState, sequenceNumber: string): Promise<void> {
+  private async checkpoint(shard: ShardState, sequenceNumber: string): Promise<void> {
     shard.checkpoint = sequenceNumber;
-    if (!options.checkpoints || !streamArn) return;
+    if (!this.options.checkpoints || !this.streamArn) return;
     try {
-      await options.checkpoints.save(streamArn, shard.id, sequenceNumber);
+      await this.options.checkpoints.save(this.streamArn, shard.id, sequenceNumber);
     } catch (err) {
-      log(
+      this.log(
         'warn',
         'saving the checkpoint failed; its records may be handed over again after a restart',
         { shard: shard.id, error: String(err) },
@@ -166,10 +228,10 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
     }
   }
 
-  async function iteratorFor(shard: ShardState): Promise<string | undefined> {
-    const { ShardIterator } = await options.streams.send(
+  private async iteratorFor(shard: ShardState): Promise<string | undefined> {
+    const { ShardIterator } = await this.options.streams.send(
       new GetShardIteratorCommand({
-        StreamArn: streamArn,
+        StreamArn: this.streamArn,
         ShardId: shard.id,
         ...(shard.checkpoint
           ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: shard.checkpoint }
@@ -180,154 +242,137 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
   }
 
   /** Hands `records` over until every one is accepted (or the poller stops): retries from the first failure. */
-  async function deliver(shard: ShardState, records: _Record[]): Promise<void> {
+  private async deliver(shard: ShardState, records: _Record[]): Promise<void> {
     let remaining = records;
-    for (let retry = 0; remaining.length > 0 && running; retry++) {
-      if (retry > 0) await sleep(Math.min(maxBackoffMs, backoffMs * 2 ** (retry - 1)));
-      if (!running) return;
-      let failedAt = 0;
-      try {
-        const { batchItemFailures } = await options.handler(remaining);
-        if (batchItemFailures.length === 0) failedAt = remaining.length;
-        else {
-          const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-          const index = remaining.findIndex(
-            (r) => failed.has(r.dynamodb?.SequenceNumber ?? '') || failed.has(r.eventID ?? ''),
-          );
-          // An identifier that names no record fails the whole batch, as Lambda treats it.
-          failedAt = Math.max(index, 0);
-          log('warn', 'batch partially failed; retrying from the first failure', {
-            shard: shard.id,
-            retry: retry + 1,
-          });
-        }
-      } catch (err) {
-        log('error', 'handler failed; retrying the batch', {
-          shard: shard.id,
-          retry: retry + 1,
-          error: String(err),
-        });
-      }
+    for (let retry = 0; remaining.length > 0 && this.running; retry++) {
+      if (retry > 0)
+        await this.sleep(Math.min(this.maxBackoffMs, this.backoffMs * 2 ** (retry - 1)));
+      if (!this.running) return;
+      const failedAt = await this.handOver(shard, remaining, retry);
       const accepted = remaining.slice(0, failedAt);
       const last = accepted.at(-1)?.dynamodb?.SequenceNumber;
-      if (last) await checkpoint(shard, last);
+      if (last) await this.checkpoint(shard, last);
       remaining = remaining.slice(failedAt);
     }
   }
 
+  /** One invocation of the handler: the index of the first record it did not accept (the length when all were). */
+  private async handOver(shard: ShardState, records: _Record[], retry: number): Promise<number> {
+    try {
+      const { batchItemFailures } = await this.options.handler(records);
+      if (batchItemFailures.length === 0) return records.length;
+      const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+      const index = records.findIndex(
+        (r) => failed.has(r.dynamodb?.SequenceNumber ?? '') || failed.has(r.eventID ?? ''),
+      );
+      this.log('warn', 'batch partially failed; retrying from the first failure', {
+        shard: shard.id,
+        retry: retry + 1,
+      });
+      // An identifier that names no record fails the whole batch, as Lambda treats it.
+      return Math.max(index, 0);
+    } catch (err) {
+      this.log('error', 'handler failed; retrying the batch', {
+        shard: shard.id,
+        retry: retry + 1,
+        error: String(err),
+      });
+      return 0;
+    }
+  }
+
   /** One pass over the readable shards; true when any records were read. */
-  async function pollOnce(): Promise<boolean> {
+  private async pollOnce(): Promise<boolean> {
     let read = false;
     let closedOne = false;
-    for (const shard of shards.values()) {
-      if (!running) break;
+    for (const shard of this.shards.values()) {
+      if (!this.running) break;
       if (shard.done) continue;
-      if (shard.parentId && shards.get(shard.parentId)?.done === false) continue;
+      if (shard.parentId && this.shards.get(shard.parentId)?.done === false) continue;
       try {
-        shard.iterator ??= await iteratorFor(shard);
-        if (!shard.iterator) {
-          shard.done = true;
-          closedOne = true;
-          continue;
-        }
-        const { Records = [], NextShardIterator } = await options.streams.send(
-          new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: batchSize }),
-        );
-        shard.trimmedInARow = 0;
-        if (Records.length > 0) {
-          read = true;
-          await deliver(shard, Records);
-          if (!running) return read;
-        }
-        if (NextShardIterator) shard.iterator = NextShardIterator;
-        else {
-          delete shard.iterator;
-          shard.done = true;
-          closedOne = true;
-          rediscover = true;
-        }
+        const pass = await this.readShard(shard);
+        if (pass.read) read = true;
+        if (pass.closed) closedOne = true;
+        if (pass.stopped) return read;
       } catch (err) {
-        // Expired or trimmed iterator, or DynamoDB Local hiccup: start again from the checkpoint. DynamoDB Local
-        // answers TrimmedDataAccessException to an iterator taken on a shard that was empty then: expected.
-        delete shard.iterator;
-        const trimmed = (err as Error).name === 'TrimmedDataAccessException';
-        const expected = trimmed || (err as Error).name === 'ExpiredIteratorException';
-        log(expected ? 'debug' : 'warn', 'reading the shard failed; repositioning', {
-          shard: shard.id,
-          error: String(err),
-        });
-        // A checkpoint the stream no longer holds (its records aged out while the poller was stopped) can never be
-        // resumed after: fall back to the oldest record still there rather than retrying forever.
-        shard.trimmedInARow = trimmed ? (shard.trimmedInARow ?? 0) + 1 : 0;
-        if (shard.checkpoint && shard.trimmedInARow >= TRIMMED_BEFORE_FALLBACK) {
-          log(
-            'warn',
-            'checkpoint trimmed from the stream; reading the shard from its oldest record',
-            { shard: shard.id, checkpoint: shard.checkpoint },
-          );
-          delete shard.checkpoint;
-          shard.trimmedInARow = 0;
-        }
+        this.reposition(shard, err as Error);
       }
     }
     return read || closedOne;
   }
 
-  async function run(): Promise<void> {
-    let sinceDiscovery = 0;
-    while (running) {
-      let busy = false;
-      try {
-        // New shards appear when one closes (DynamoDB rolls shards over): look for them every few seconds.
-        if (rediscover || sinceDiscovery++ >= 10) {
-          sinceDiscovery = 0;
-          rediscover = false;
-          await discover(false);
-        }
-        busy = await pollOnce();
-      } catch (err) {
-        log('error', 'poll failed', { error: String(err) });
-      }
-      if (running && !busy) await sleep(intervalMs);
+  /** One GetRecords on `shard`, handed over; whether it read records, closed the shard, or saw the poller stop. */
+  private async readShard(
+    shard: ShardState,
+  ): Promise<{ read: boolean; closed: boolean; stopped: boolean }> {
+    shard.iterator ??= await this.iteratorFor(shard);
+    if (!shard.iterator) {
+      shard.done = true;
+      return { read: false, closed: true, stopped: false };
+    }
+    const { Records = [], NextShardIterator } = await this.options.streams.send(
+      new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: this.batchSize }),
+    );
+    shard.trimmedInARow = 0;
+    const read = Records.length > 0;
+    if (read) {
+      await this.deliver(shard, Records);
+      if (!this.running) return { read, closed: false, stopped: true };
+    }
+    if (NextShardIterator) {
+      shard.iterator = NextShardIterator;
+      return { read, closed: false, stopped: false };
+    }
+    delete shard.iterator;
+    shard.done = true;
+    this.rediscover = true;
+    return { read, closed: true, stopped: false };
+  }
+
+  /** After a failed read: the next pass starts again from the checkpoint (or, once trimmed, the oldest record). */
+  private reposition(shard: ShardState, err: Error): void {
+    // Expired or trimmed iterator, or DynamoDB Local hiccup: start again from the checkpoint. DynamoDB Local
+    // answers TrimmedDataAccessException to an iterator taken on a shard that was empty then: expected.
+    delete shard.iterator;
+    const trimmed = err.name === 'TrimmedDataAccessException';
+    const expected = trimmed || err.name === 'ExpiredIteratorException';
+    this.log(expected ? 'debug' : 'warn', 'reading the shard failed; repositioning', {
+      shard: shard.id,
+      error: String(err),
+    });
+    // A checkpoint the stream no longer holds (its records aged out while the poller was stopped) can never be
+    // resumed after: fall back to the oldest record still there rather than retrying forever.
+    shard.trimmedInARow = trimmed ? (shard.trimmedInARow ?? 0) + 1 : 0;
+    if (shard.checkpoint && shard.trimmedInARow >= TRIMMED_BEFORE_FALLBACK) {
+      this.log(
+        'warn',
+        'checkpoint trimmed from the stream; reading the shard from its oldest record',
+        {
+          shard: shard.id,
+          checkpoint: shard.checkpoint,
+        },
+      );
+      delete shard.checkpoint;
+      shard.trimmedInARow = 0;
     }
   }
 
-  return {
-    async start() {
-      if (running) return;
-      const { Table } = await options.dynamo.send(
-        new DescribeTableCommand({ TableName: options.table }),
-      );
-      streamArn = Table?.LatestStreamArn;
-      if (!streamArn) throw new Error(`table ${options.table} has no stream`);
-      if (options.checkpoints) {
-        // Resume: every shard still in the stream, closed ones included, from its checkpoint or its beginning.
-        await discover(false);
-        const saved = await options.checkpoints.load(streamArn);
-        for (const shard of shards.values()) {
-          const sequenceNumber = saved.get(shard.id);
-          if (sequenceNumber) shard.checkpoint = sequenceNumber;
+  private async run(): Promise<void> {
+    let sinceDiscovery = 0;
+    while (this.running) {
+      let busy = false;
+      try {
+        // New shards appear when one closes (DynamoDB rolls shards over): look for them every few seconds.
+        if (this.rediscover || sinceDiscovery++ >= 10) {
+          sinceDiscovery = 0;
+          this.rediscover = false;
+          await this.discover(false);
         }
-        running = true;
-        loop = run();
-        return;
+        busy = await this.pollOnce();
+      } catch (err) {
+        this.log('error', 'poll failed', { error: String(err) });
       }
-      await discover(true);
-      // Position at the end of each open shard now, so that whatever is written after start() resolves is
-      // seen. Not with a LATEST iterator: DynamoDB Local answers the first GetRecords after new writes on one
-      // with TrimmedDataAccessException, and a LATEST taken again then skips those writes. Reading the shard
-      // through instead gives a real checkpoint (its last sequence number) to resume after.
-      for (const shard of shards.values()) if (!shard.done) await skipToEnd(shard);
-      running = true;
-      loop = run();
-    },
-    async stop() {
-      running = false;
-      wake?.();
-      await loop;
-      loop = undefined;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-    },
-  };
+      if (this.running && !busy) await this.sleep(this.intervalMs);
+    }
+  }
 }

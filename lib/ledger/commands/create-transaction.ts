@@ -4,10 +4,10 @@ import { ConflictError, NoPostingsError } from '../../errors/index.js';
 import { canonicalJson } from '../../json/canonical.js';
 import { amountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
-import { formatInstant, parseInstant } from '../../time/instant.js';
+import { formatInstant, type Instant, parseInstant } from '../../time/instant.js';
 import { metadataMap } from '../../validation/common.js';
 import { keyedRecord } from '../../validation/record.js';
-import type { LedgerRecord, WriteRequest } from '../domain/change.js';
+import type { Decision, LedgerRecord, LedgerState, WriteRequest } from '../domain/change.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import type { Posting } from '../domain/postings.js';
@@ -129,49 +129,77 @@ export function createTransactionWrite(
           },
         }
       : {}),
-    decide(state, { now }) {
-      if (input.reference !== undefined && state.referenceTaken(input.reference))
-        throw new ConflictError(`duplicate reference "${input.reference}"`);
-      const id = state.head.lastTxId + 1;
-      const at = timestamp ?? now;
-      const nowText = formatInstant(now);
-      const script = plan ? runScript(plan, state, input.metadata ?? {}) : undefined;
-      const postings: Posting[] = script ? script.postings : given;
-      const accountMetadata = script
-        ? mergeAccountMetadata(requestAccountMetadata, script.accountMetadata)
-        : requestAccountMetadata;
-      const tx: Transaction = {
-        id,
-        postings,
-        metadata: script ? script.metadata : (input.metadata ?? {}),
-        timestamp: formatInstant(at),
-        insertedAt: nowText,
-        updatedAt: nowText,
-        ...(input.reference !== undefined ? { reference: input.reference } : {}),
-        reverted: false,
-      };
-      const effects = postingEffects(state, postings, {
+    decide: (state, { now }) =>
+      decideTransaction(state, now, {
+        input,
+        given,
+        plan,
         force,
-        at,
-        now,
-        txId: id,
-        accountMetadata,
-      });
-      const logged = transactionView(tx);
-      return {
-        result: transactionView(tx, { post: effects.post }),
-        change: {
-          log: { type: 'NEW_TRANSACTION', data: { transaction: logged, accountMetadata } },
-          transactions: [{ record: { tx, post: effects.post } }],
-          volumes: effects.volumes,
-          moves: effects.moves,
-          accounts: effects.accounts,
-          references:
-            input.reference !== undefined ? [{ reference: input.reference, txId: id }] : [],
-          lastTxId: id,
-          accountsAdded: effects.accountsAdded,
-        },
-      };
+        timestamp,
+        requestAccountMetadata,
+      }),
+  };
+}
+
+/** What createTransactionWrite decides from: the request, its postings or plan, and its balance rule. */
+interface TransactionDecision {
+  input: CreateTransactionInput;
+  given: Posting[];
+  plan: ScriptPlan | undefined;
+  force: boolean;
+  timestamp: Instant | undefined;
+  requestAccountMetadata: Record<string, Record<string, string>>;
+}
+
+/**
+ * The transaction decided on the state read: the next id, the postings (given, or the script's run on the state),
+ * their effects on volumes and accounts, and the log entry. A reference already taken is a conflict.
+ */
+function decideTransaction(
+  state: LedgerState,
+  now: Instant,
+  decision: TransactionDecision,
+): Decision<TransactionResult> {
+  const { input, given, plan, force, timestamp, requestAccountMetadata } = decision;
+  if (input.reference !== undefined && state.referenceTaken(input.reference))
+    throw new ConflictError(`duplicate reference "${input.reference}"`);
+  const id = state.head.lastTxId + 1;
+  const at = timestamp ?? now;
+  const nowText = formatInstant(now);
+  const script = plan ? runScript(plan, state, input.metadata ?? {}) : undefined;
+  const postings: Posting[] = script ? script.postings : given;
+  const accountMetadata = script
+    ? mergeAccountMetadata(requestAccountMetadata, script.accountMetadata)
+    : requestAccountMetadata;
+  const tx: Transaction = {
+    id,
+    postings,
+    metadata: script ? script.metadata : (input.metadata ?? {}),
+    timestamp: formatInstant(at),
+    insertedAt: nowText,
+    updatedAt: nowText,
+    ...(input.reference !== undefined ? { reference: input.reference } : {}),
+    reverted: false,
+  };
+  const effects = postingEffects(state, postings, {
+    force,
+    at,
+    now,
+    txId: id,
+    accountMetadata,
+  });
+  const logged = transactionView(tx);
+  return {
+    result: transactionView(tx, { post: effects.post }),
+    change: {
+      log: { type: 'NEW_TRANSACTION', data: { transaction: logged, accountMetadata } },
+      transactions: [{ record: { tx, post: effects.post } }],
+      volumes: effects.volumes,
+      moves: effects.moves,
+      accounts: effects.accounts,
+      references: input.reference !== undefined ? [{ reference: input.reference, txId: id }] : [],
+      lastTxId: id,
+      accountsAdded: effects.accountsAdded,
     },
   };
 }

@@ -24,7 +24,6 @@ export function metadataWrite(
   change: MetadataChange,
   options: { dryRun: boolean; idempotencyKey?: string },
 ): WriteRequest<null> {
-  const targetId = target.type === 'ACCOUNT' ? target.address : target.id;
   const describe =
     target.type === 'ACCOUNT' ? `account "${target.address}"` : `transaction ${target.id}`;
   return {
@@ -57,16 +56,7 @@ export function metadataWrite(
       const nowText = formatInstant(now);
 
       const ledgerChange: LedgerChange = {
-        log:
-          change.kind === 'save'
-            ? {
-                type: 'SET_METADATA',
-                data: { targetType: target.type, targetId, metadata: change.metadata },
-              }
-            : {
-                type: 'DELETE_METADATA',
-                data: { targetType: target.type, targetId, key: change.key },
-              },
+        log: metadataLog(target, change),
         transactions: transaction
           ? [
               {
@@ -95,6 +85,17 @@ export function metadataWrite(
       return { result: null, change: ledgerChange };
     },
   };
+}
+
+/** The log entry of a metadata change: SET_METADATA with the metadata set, DELETE_METADATA with the key. */
+function metadataLog(target: MetadataTarget, change: MetadataChange): LedgerChange['log'] {
+  const targetId = target.type === 'ACCOUNT' ? target.address : target.id;
+  return change.kind === 'save'
+    ? {
+        type: 'SET_METADATA',
+        data: { targetType: target.type, targetId, metadata: change.metadata },
+      }
+    : { type: 'DELETE_METADATA', data: { targetType: target.type, targetId, key: change.key } };
 }
 
 function withoutKey(metadata: Record<string, string>, key: string): Record<string, string> {

@@ -2,7 +2,7 @@ import type { Instant } from '../../time/instant.js';
 import type { FeatureSet } from './features.js';
 import type { LogType } from './logs.js';
 import type { Mapping } from './mapping.js';
-import type { Posting, Volume } from './postings.js';
+import type { Volume } from './postings.js';
 import type { Transaction, VolumesView } from './transaction.js';
 
 /**
@@ -96,7 +96,7 @@ export interface Decision<T> {
   change: LedgerChange;
 }
 
-export type { Posting, Transaction, VolumesView };
+export type { Transaction, VolumesView };
 
 /** A ledger as registered: its bucket decides its table, its features what the store keeps. */
 export interface LedgerRecord {

@@ -38,14 +38,7 @@ export function postingEffects(
   },
 ): PostingEffects {
   const pairs = touchedPairs(postings);
-  const accountMetadata = options.accountMetadata ?? {};
-  const before: VolumeMap = new Map();
-  for (const [account, asset] of pairs) {
-    const volume = state.volume(account, asset);
-    if (!volume) continue;
-    if (!before.has(account)) before.set(account, new Map());
-    before.get(account)!.set(asset, volume);
-  }
+  const before = volumesBefore(state, pairs);
   // Contracts read the account's metadata as stored before this transaction (docs/decisions.md, "Ledger mapping").
   const metadataOf = (account: string) => state.account(account)?.metadata;
   const after = applyPostings(postings, before, {
@@ -53,22 +46,12 @@ export function postingEffects(
     ...(state.mapping ? { mapping: state.mapping, metadataOf } : {}),
   });
   const atKey = sortableInstant(options.at);
-  const roles = new Map<string, { source: boolean; destination: boolean }>();
-  for (const p of postings) {
-    roles.set(`${p.source}\u0000${p.asset}`, {
-      source: true,
-      destination: roles.get(`${p.source}\u0000${p.asset}`)?.destination ?? false,
-    });
-    roles.set(`${p.destination}\u0000${p.asset}`, {
-      source: roles.get(`${p.destination}\u0000${p.asset}`)?.source ?? false,
-      destination: true,
-    });
-  }
   const volumes = pairs.map(([account, asset]) => ({
     account,
     asset,
     volume: after.get(account)!.get(asset)!,
   }));
+  const roles = rolesOf(postings);
   const moves: Move[] = pairs.map(([account, asset]) => {
     const pre = before.get(account)?.get(asset) ?? { input: 0n, output: 0n };
     const post = after.get(account)!.get(asset)!;
@@ -82,7 +65,60 @@ export function postingEffects(
       ...roles.get(`${account}\u0000${asset}`)!,
     };
   });
+  const { accounts, accountsAdded } = accountChanges(state, pairs, {
+    accountMetadata: options.accountMetadata ?? {},
+    at: options.at,
+    atKey,
+    now: options.now,
+  });
+  return { post: volumesView(after), volumes, moves, accounts, accountsAdded };
+}
 
+/** The stored volumes of the touched pairs (a pair never touched before has none). */
+function volumesBefore(state: LedgerState, pairs: ReadonlyArray<[string, string]>): VolumeMap {
+  const before: VolumeMap = new Map();
+  for (const [account, asset] of pairs) {
+    const volume = state.volume(account, asset);
+    if (!volume) continue;
+    if (!before.has(account)) before.set(account, new Map());
+    before.get(account)!.set(asset, volume);
+  }
+  return before;
+}
+
+/** Whether each (account, asset) pair is a source, a destination or both of the postings, by `account\0asset`. */
+function rolesOf(
+  postings: readonly Posting[],
+): Map<string, { source: boolean; destination: boolean }> {
+  const roles = new Map<string, { source: boolean; destination: boolean }>();
+  for (const p of postings) {
+    roles.set(`${p.source}\u0000${p.asset}`, {
+      source: true,
+      destination: roles.get(`${p.source}\u0000${p.asset}`)?.destination ?? false,
+    });
+    roles.set(`${p.destination}\u0000${p.asset}`, {
+      source: roles.get(`${p.destination}\u0000${p.asset}`)?.source ?? false,
+      destination: true,
+    });
+  }
+  return roles;
+}
+
+/**
+ * Each account that is new, gained an asset or metadata, or was used earlier than its recorded first usage (a
+ * back-dated transaction), with how many are new.
+ */
+function accountChanges(
+  state: LedgerState,
+  pairs: ReadonlyArray<[string, string]>,
+  options: {
+    accountMetadata: Record<string, Record<string, string>>;
+    at: Instant;
+    atKey: string;
+    now: Instant;
+  },
+): { accounts: LedgerChange['accounts']; accountsAdded: number } {
+  const { accountMetadata, atKey } = options;
   const nowText = formatInstant(options.now);
   const accounts: LedgerChange['accounts'] = [];
   let accountsAdded = 0;
@@ -107,7 +143,7 @@ export function postingEffects(
     };
     accounts.push(existing ? { after: next, before: existing } : { after: next });
   }
-  return { post: volumesView(after), volumes, moves, accounts, accountsAdded };
+  return { accounts, accountsAdded };
 }
 
 /** An account touched for the first time by a metadata write (no volumes yet). */

@@ -65,6 +65,7 @@ export function bulkRoutes(app: Hono<AppEnv>, deps: BulkDeps & { lookup: LedgerL
     const raw = JSON_STREAM.test(c.req.header('content-type') ?? '')
       ? parseJsonStream(await readBodyText(c))
       : await readJsonBody(c, v.array(v.unknown(), 'must be an array of bulk elements'), {
+          array: true,
           parse: parseJson,
         });
     if (raw.length > MAX_BULK_ELEMENTS)

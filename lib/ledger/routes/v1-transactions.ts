@@ -1,5 +1,4 @@
 import type { Context, Hono } from 'hono';
-import * as v from 'valibot';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody, withoutNullFields } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
@@ -15,9 +14,8 @@ import {
   query,
 } from '../../openapi/describe.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
-import { MAX_BULK_ELEMENTS } from '../commands/bulk.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
-import { operationRequest } from '../commands/operations.js';
+import { createTransactionsAtomically, v1BatchSchema } from '../commands/v1-batch.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { transactionView } from '../domain/transaction.js';
 import type { LedgerCommands } from '../sequencer/ledger-commands.js';
@@ -38,26 +36,6 @@ export interface V1TransactionRoutesDeps {
   stats: LedgerStats;
   writer: LedgerWriter;
 }
-
-/** A v1 batch element (the SDK's TransactionData): postings, with an optional reference, metadata and timestamp. */
-const batchSchema = v.strictObject({
-  transactions: v.pipe(
-    v.array(
-      v.strictObject({
-        postings: v.pipe(
-          createTransactionSchema.entries.postings.wrapped,
-          v.minLength(1, 'must hold at least one posting'),
-        ),
-        reference: createTransactionSchema.entries.reference,
-        metadata: createTransactionSchema.entries.metadata,
-        timestamp: createTransactionSchema.entries.timestamp,
-      }),
-      'must be an array of transactions',
-    ),
-    v.minLength(1, 'must hold at least one transaction'),
-    v.maxLength(MAX_BULK_ELEMENTS, `must hold at most ${MAX_BULK_ELEMENTS} transactions`),
-  ),
-});
 
 /**
  * The v1 transaction routes kept for existing callers (docs/api.md §3.4): the v2 reads and the v2 commands (the same
@@ -177,7 +155,7 @@ export function v1TransactionRoutes(
       summary: 'Create transactions in one commit (v1)',
       tags: ['ledger v1'],
       deprecated: true,
-      body: batchSchema,
+      body: v1BatchSchema,
       responses: { 200: { description: 'The transactions.', schema: v1TransactionList } },
     }),
   );
@@ -189,18 +167,9 @@ export function v1TransactionRoutes(
         throw new ValidationError(
           'Idempotency-Key: not supported on the v1 batch (send the transactions one by one, or use the v2 bulk with an ik per element)',
         );
-      const { transactions } = await readJsonBody(c, batchSchema, { parse: parseBatch });
-      const requests = await Promise.all(
-        transactions.map((input) =>
-          operationRequest(
-            ledger,
-            { kind: 'create', input, options: { dryRun: false, force: false } },
-            async () => undefined,
-          ),
-        ),
-      );
-      const outcomes = await writer.writeAtomic(ledger, requests);
-      return jsonResponse(c, { data: outcomes.map((o) => v1Transaction(o.result as V2View)) });
+      const { transactions } = await readJsonBody(c, v1BatchSchema, { parse: parseBatch });
+      const results = await createTransactionsAtomically(ledger, transactions, writer);
+      return jsonResponse(c, { data: results.map((r) => v1Transaction(r as V2View)) });
     }),
   );
 

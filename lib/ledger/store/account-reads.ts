@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { boundedQueryPage } from '../../dynamo/bounded-page.js';
-import { queryPage } from '../../dynamo/paginate.js';
+import { type PagedQuery, queryPage } from '../../dynamo/paginate.js';
 import { ValidationError } from '../../errors/index.js';
 import {
   type Cursor,
@@ -181,30 +181,60 @@ export class AccountReads {
       ascending: true,
       filters: { ...index.recorded, ...view.carried },
     };
-    const usedBy = (account: AccountRecord) =>
-      pit === undefined || atOrBefore(account.firstUsage, pit);
     const { keep } = view;
     // Judged on the item alone while listing by address: a page reads at most `scanReads` items, may be short.
     const keepWhileReading = keep && !view.needsVolumes && pit === undefined && !index.addressOf;
-    let page: Page<AccountRecord>;
+    const page = await this.accountPage(ledger, table, index, listing, query, {
+      pit,
+      keepWhileReading: keepWhileReading ? keep : undefined,
+    });
+    const reads = await this.expanded(ledger, table, page.data, view);
+    // Otherwise judged once read (at a point in time, as the accounts stood then): the page may be short.
+    return {
+      ...page,
+      data:
+        keep && !keepWhileReading
+          ? reads.filter((r) =>
+              keep({ account: r.account, ...(r.volumes ? { volumes: r.volumes } : {}) }),
+            )
+          : reads,
+    };
+  }
+
+  /**
+   * The page of account items, read the listing's way: through an index of addresses (then by key), on gsi1 with
+   * the point in time as a filter, on gsi1 keeping what `keepWhileReading` keeps, or a plain page.
+   */
+  private async accountPage(
+    ledger: LedgerRecord,
+    table: string,
+    index: ReturnType<typeof accountIndex>,
+    listing: PagedQuery,
+    query: ListQuery,
+    reading: { pit: string | undefined; keepWhileReading: AccountView['keep'] },
+  ): Promise<Page<AccountRecord>> {
+    const { pit, keepWhileReading } = reading;
     if (index.addressOf) {
       // An index of addresses (metadata, segments, balances): the page's accounts are then read by key.
+      const usedBy = (account: AccountRecord) =>
+        pit === undefined || atOrBefore(account.firstUsage, pit);
       const addresses = await queryPage(this.doc, listing, query, index.addressOf);
       const items = await batchGetInOrder(
         this.doc,
         table,
         addresses.data.map((a) => ledgerKeys.account(ledger, a)),
       );
-      page = {
+      return {
         ...addresses,
         data: items
           .filter((i): i is Record<string, unknown> => i !== undefined)
           .map(toAccountRecord)
           .filter(usedBy),
       };
-    } else if (pit !== undefined) {
-      const input = index.input;
-      page = await boundedQueryPage(
+    }
+    if (pit !== undefined) {
+      const input = listing.input;
+      return boundedQueryPage(
         this.doc,
         {
           ...listing,
@@ -218,31 +248,20 @@ export class AccountReads {
         query,
         toAccountRecord,
       );
-    } else if (keepWhileReading) {
-      page = await boundedQueryPage(
+    }
+    if (keepWhileReading) {
+      return boundedQueryPage(
         this.doc,
         {
           ...listing,
           readBudget: this.scanReads,
-          keep: (item) => keep({ account: toAccountRecord(item) }),
+          keep: (item) => keepWhileReading({ account: toAccountRecord(item) }),
         },
         query,
         toAccountRecord,
       );
-    } else {
-      page = await queryPage(this.doc, listing, query, toAccountRecord);
     }
-    const reads = await this.expanded(ledger, table, page.data, view);
-    // Otherwise judged once read (at a point in time, as the accounts stood then): the page may be short.
-    return {
-      ...page,
-      data:
-        keep && !keepWhileReading
-          ? reads.filter((r) =>
-              keep({ account: r.account, ...(r.volumes ? { volumes: r.volumes } : {}) }),
-            )
-          : reads,
-    };
+    return queryPage(this.doc, listing, query, toAccountRecord);
   }
 
   /** The page's accounts with what the view asks for: at a point in time, or with their current volumes. */

@@ -42,32 +42,21 @@ export async function accountTransactionIds(
   const ids: number[] = [];
   // Where the next page resumes: the last id handed out (or passed over), and each pair's next move (a pair
   // with none left is dropped).
-  const resumeAt = (last: number) => {
+  const resumeAt = (last: number): ResumePosition => {
     const positions: Record<string, string> = {};
     for (const [asset, head] of heads) if (head) positions[asset] = head.position;
     return { last, positions };
   };
-  let cursorAt: { last: number; positions: Record<string, string> } | undefined;
+  let cursorAt: ResumePosition | undefined;
   let consumed = 0;
   let stopped = false;
+  const step = { ascending: options.ascending, beyond, role, effectiveBy: options.effectiveBy };
   while (ids.length <= query.pageSize) {
-    const live = [...heads.values()].filter((m): m is PositionedMove => m !== undefined);
-    if (live.length === 0) break;
-    const id = live.reduce(
-      (best, m) => (options.ascending ? Math.min(best, m.txId) : Math.max(best, m.txId)),
-      live[0]!.txId,
-    );
-    let matches = false;
-    for (const s of streams) {
-      const head = heads.get(s.asset);
-      if (head?.txId !== id) continue;
-      consumed++;
-      matches ||=
-        (role === 'any' || (role === 'source' ? head.source : head.destination)) &&
-        (options.effectiveBy === undefined || head.at <= options.effectiveBy);
-      heads.set(s.asset, await nextWithin(s.moves, beyond));
-    }
-    if (matches) {
+    const next = await takeNext(streams, heads, step);
+    if (!next) break;
+    const { id } = next;
+    consumed += next.consumed;
+    if (next.matches) {
       ids.push(id);
       if (ids.length === query.pageSize) cursorAt = resumeAt(id);
     }
@@ -81,7 +70,57 @@ export async function accountTransactionIds(
       break;
     }
   }
-  const hasMore = ids.length > query.pageSize || stopped;
+  return pageOf(ids, query, ids.length > query.pageSize || stopped, cursorAt, options);
+}
+
+/** Where a page resumes: the last id handed out (or passed over), and each pair's next move. */
+interface ResumePosition {
+  last: number;
+  positions: Record<string, string>;
+}
+
+/**
+ * The next id across the pairs' heads (the least ascending, the greatest descending), every head at it moved on:
+ * whether one of its moves matches the role and the point in time, and how many moves it consumed. None when
+ * every pair is done.
+ */
+async function takeNext(
+  streams: Array<{ asset: string; moves: PairMoves }>,
+  heads: Map<string, PositionedMove | undefined>,
+  step: {
+    ascending: boolean;
+    beyond: (id: number) => boolean;
+    role: Role;
+    effectiveBy: string | undefined;
+  },
+): Promise<{ id: number; matches: boolean; consumed: number } | undefined> {
+  const live = [...heads.values()].filter((m): m is PositionedMove => m !== undefined);
+  if (live.length === 0) return undefined;
+  const id = live.reduce(
+    (best, m) => (step.ascending ? Math.min(best, m.txId) : Math.max(best, m.txId)),
+    live[0]!.txId,
+  );
+  let matches = false;
+  let consumed = 0;
+  for (const s of streams) {
+    const head = heads.get(s.asset);
+    if (head?.txId !== id) continue;
+    consumed++;
+    matches ||=
+      (step.role === 'any' || (step.role === 'source' ? head.source : head.destination)) &&
+      (step.effectiveBy === undefined || head.at <= step.effectiveBy);
+    heads.set(s.asset, await nextWithin(s.moves, step.beyond));
+  }
+  return { id, matches, consumed };
+}
+
+function pageOf(
+  ids: number[],
+  query: ListQuery,
+  hasMore: boolean,
+  cursorAt: ResumePosition | undefined,
+  options: { list: string; filters: Record<string, string> },
+): Page<number> {
   return {
     pageSize: query.pageSize,
     hasMore,

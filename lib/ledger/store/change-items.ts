@@ -232,56 +232,9 @@ function volumeWrites(
   const keepMoves =
     isEnabled(ledger.features, 'MOVES_HISTORY') ||
     isEnabled(ledger.features, 'INDEX_TRANSACTION_ACCOUNTS');
-  const trackLate = isEnabled(ledger.features, 'MOVES_HISTORY');
-  const writes: Write[] = [];
-  let lastMoveKey = typeof existing?.lastMoveKey === 'string' ? existing.lastMoveKey : '';
-  let lateMoves = Number(existing?.lateMoves ?? 0);
-  let buffer = keepMoves ? [...((existing?.mv as string[] | undefined) ?? [])] : [];
-  let page = typeof existing?.mvPage === 'string' ? existing.mvPage : undefined;
-  for (const move of keepMoves ? moves : []) {
-    const key = moveKey(move.at, move.txId);
-    const late = key < lastMoveKey;
-    if (late && trackLate) {
-      lateMoves++;
-      writes.push({
-        item: {
-          Put: {
-            TableName: table,
-            Item: {
-              ...ledgerKeys.lateMove(ledger, account, asset, move.at, move.txId),
-              txId: move.txId,
-              input: move.input,
-              output: move.output,
-              lateOf: lastMoveKey,
-            },
-          },
-        },
-      });
-    }
-    if (!late) lastMoveKey = key;
-    if (buffer.length === 0)
-      page = ledgerKeys.movePage(ledger, account, asset, lastMoveKey, move.txId).sk;
-    buffer.push(encodeMove(move, late));
-    if (
-      buffer.length >= MOVES_PER_PAGE ||
-      buffer.reduce((n, m) => n + m.length, 0) > MOVE_BUFFER_BYTES
-    ) {
-      writes.push({
-        item: {
-          Put: {
-            TableName: table,
-            Item: {
-              pk: ledgerKeys.movePartition(ledger, account, asset),
-              sk: page!,
-              moves: buffer,
-            },
-          },
-        },
-      });
-      buffer = [];
-      page = undefined;
-    }
-  }
+  const pair = { ledger, table, account, asset };
+  const buffered = appendMoves(pair, existing, keepMoves ? moves : [], keepMoves);
+  const { lastMoveKey, lateMoves, buffer, page } = buffered;
   const balance = volume.input - volume.output;
   const item: Record<string, unknown> = {
     ...ledgerKeys.volume(ledger, account, asset),
@@ -300,7 +253,88 @@ function volumeWrites(
         }
       : {}),
   };
-  return [{ item: { Put: { TableName: table, Item: item } } }, ...writes];
+  return [{ item: { Put: { TableName: table, Item: item } } }, ...buffered.writes];
+}
+
+/** One (account, asset) pair of a ledger, and the table its items go to. */
+interface PairOfTable {
+  ledger: LedgerRecord;
+  table: string;
+  account: string;
+  asset: string;
+}
+
+/**
+ * The pair's move buffer after `moves`: each appended (a late one also copied to the late-move partition with
+ * MOVES_HISTORY), and the buffer flushed into a page item whenever full. Answers those writes and what the volume
+ * item keeps: the greatest move key, the late-move count, the buffer and the page it will become.
+ */
+function appendMoves(
+  pair: PairOfTable,
+  existing: Record<string, unknown> | undefined,
+  moves: readonly Move[],
+  keepMoves: boolean,
+): { writes: Write[]; lastMoveKey: string; lateMoves: number; buffer: string[]; page?: string } {
+  const { ledger, account, asset } = pair;
+  const trackLate = isEnabled(ledger.features, 'MOVES_HISTORY');
+  const writes: Write[] = [];
+  let lastMoveKey = typeof existing?.lastMoveKey === 'string' ? existing.lastMoveKey : '';
+  let lateMoves = Number(existing?.lateMoves ?? 0);
+  let buffer = keepMoves ? [...((existing?.mv as string[] | undefined) ?? [])] : [];
+  let page = typeof existing?.mvPage === 'string' ? existing.mvPage : undefined;
+  for (const move of moves) {
+    const key = moveKey(move.at, move.txId);
+    const late = key < lastMoveKey;
+    if (late && trackLate) {
+      lateMoves++;
+      writes.push(lateMovePut(pair, move, lastMoveKey));
+    }
+    if (!late) lastMoveKey = key;
+    if (buffer.length === 0)
+      page = ledgerKeys.movePage(ledger, account, asset, lastMoveKey, move.txId).sk;
+    buffer.push(encodeMove(move, late));
+    if (
+      buffer.length >= MOVES_PER_PAGE ||
+      buffer.reduce((n, m) => n + m.length, 0) > MOVE_BUFFER_BYTES
+    ) {
+      writes.push(movePagePut(pair, page!, buffer));
+      buffer = [];
+      page = undefined;
+    }
+  }
+  return { writes, lastMoveKey, lateMoves, buffer, ...(page !== undefined ? { page } : {}) };
+}
+
+/** A late move's copy in the pair's late-move partition, naming the key it came in below. */
+function lateMovePut(pair: PairOfTable, move: Move, lateOf: string): Write {
+  const { ledger, table, account, asset } = pair;
+  return {
+    item: {
+      Put: {
+        TableName: table,
+        Item: {
+          ...ledgerKeys.lateMove(ledger, account, asset, move.at, move.txId),
+          txId: move.txId,
+          input: move.input,
+          output: move.output,
+          lateOf,
+        },
+      },
+    },
+  };
+}
+
+/** A full move buffer as its page item. */
+function movePagePut(pair: PairOfTable, page: string, moves: string[]): Write {
+  const { ledger, table, account, asset } = pair;
+  return {
+    item: {
+      Put: {
+        TableName: table,
+        Item: { pk: ledgerKeys.movePartition(ledger, account, asset), sk: page, moves },
+      },
+    },
+  };
 }
 
 /**

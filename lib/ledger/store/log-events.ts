@@ -20,12 +20,6 @@ export { EVENT_ATTRIBUTE } from './log-pages.js';
 
 export type LedgerEvent = EventEnvelopeText;
 
-/** The extras a log item's `ev` holds, by log type (the log entry itself holds the rest). */
-export type LogEventExtras =
-  | { type: 'NEW_TRANSACTION'; ev: { post: VolumesView } }
-  | { type: 'REVERTED_TRANSACTION'; ev: { post: VolumesView; revertedPost: VolumesView } }
-  | { type: 'SET_METADATA' | 'DELETE_METADATA'; ev: Record<string, never> };
-
 const KIND_OF_LOG: Record<LogType, EventKind> = {
   NEW_TRANSACTION: 'ledger.committed_transactions',
   REVERTED_TRANSACTION: 'ledger.reverted_transaction',

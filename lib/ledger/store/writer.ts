@@ -12,14 +12,10 @@ import { commitWrites, MAX_TRANSACTION_ITEMS } from './commit.js';
 import { decideRequests, idempotencyKeyOf, type WriteOutcome } from './decide-batch.js';
 import { type Head, headFromItem, isLed } from './head.js';
 
-export { isLed } from './head.js';
-
 import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import { readKeys } from './ledger-state.js';
 import { MappingCache, mappingItem } from './mapping-item.js';
 
-export type { Write } from './change-items.js';
-export { MAX_TRANSACTION_ITEMS } from './commit.js';
 export type { WriteOutcome } from './decide-batch.js';
 export type { Head } from './head.js';
 

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
+import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, path } from '../../openapi/describe.js';
 import type { PlatformContext } from '../commands/context.js';
 import { createEnvironment, deleteEnvironment, readEnvironment } from '../commands/environments.js';
-import { readObjectBody } from './body.js';
 import { callerIn } from './caller.js';
 import { ORGANIZATION_PARAMETER } from './organizations.js';
 import { environmentData, environmentInput, environmentList } from './schemas.js';
@@ -41,7 +41,7 @@ export function environmentRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void
       responses: { 201: { description: 'The environment.', schema: environmentData } },
     }),
     async (c) => {
-      const input = await readObjectBody(c, environmentInput);
+      const input = await readJsonBody(c, environmentInput);
       const environment = await createEnvironment(ctx, callerIn(c), c.req.param('org'), input);
       return c.json({ data: environment }, 201);
     },

@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
+import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, path } from '../../openapi/describe.js';
 import type { PlatformContext } from '../commands/context.js';
 import { putMember, removeMember } from '../commands/members.js';
 import { type Membership, personId } from '../domain/directory.js';
-import { readObjectBody } from './body.js';
 import { callerIn, emailParam } from './caller.js';
 import { ORGANIZATION_PARAMETER } from './organizations.js';
 import { memberData, memberInput, memberList } from './schemas.js';
@@ -50,7 +50,7 @@ export function memberRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
     }),
     async (c) => {
       const email = emailParam(c);
-      const { role } = await readObjectBody(c, memberInput);
+      const { role } = await readJsonBody(c, memberInput);
       const membership = await putMember(ctx, callerIn(c), c.req.param('org'), { email, role });
       return c.json({ data: memberView(membership) });
     },

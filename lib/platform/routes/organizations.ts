@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
+import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, path } from '../../openapi/describe.js';
 import type { PlatformContext } from '../commands/context.js';
 import { createOrganization } from '../commands/organizations.js';
 import { organizationNotFound } from '../domain/access.js';
-import { readObjectBody } from './body.js';
 import { callerIn } from './caller.js';
 import { meData, organizationData, organizationInput, organizationList } from './schemas.js';
 
@@ -64,7 +64,7 @@ export function organizationRoutes(app: Hono<AppEnv>, ctx: PlatformContext): voi
       responses: { 201: { description: 'The organization.', schema: organizationData } },
     }),
     async (c) => {
-      const { name } = await readObjectBody(c, organizationInput);
+      const { name } = await readJsonBody(c, organizationInput);
       return c.json({ data: await createOrganization(ctx, callerIn(c), name) }, 201);
     },
   );

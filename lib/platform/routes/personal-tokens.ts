@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import * as v from 'valibot';
+import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import type { PlatformContext } from '../commands/context.js';
 import { issuePersonalToken } from '../commands/personal-token.js';
-import { readObjectBody } from './body.js';
 import { callerIn } from './caller.js';
 import { personalTokenData, personalTokenInput } from './schemas.js';
 
@@ -24,7 +24,7 @@ export function personalTokenRoutes(app: Hono<AppEnv>, ctx: PlatformContext): vo
     }),
     async (c) => {
       const body = v.optional(personalTokenInput);
-      const request = (await readObjectBody(c, body, { optional: true })) ?? {};
+      const request = (await readJsonBody(c, body, { optional: true })) ?? {};
       return c.json({ data: await issuePersonalToken(ctx, callerIn(c), request) }, 201);
     },
   );

@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import { ValidationError } from '../../errors/index.js';
 import { decodeCursor, encodeCursor } from '../../pagination/cursor.js';
-import { formatInstant, instantFromMs, parseInstant, sortableInstant } from '../../time/instant.js';
+import {
+  formatInstant,
+  type Instant,
+  instantFromMs,
+  parseInstant,
+  sortableInstant,
+} from '../../time/instant.js';
 import { isConfigId } from '../domain/config.js';
 import type { Delivery, DeliveryStatus } from '../domain/delivery.js';
 import type { DeliveryStore } from '../store/delivery-store.js';
@@ -88,109 +94,149 @@ export async function replayDeliveries(
   body: ReplayDeliveriesBody,
   deps: BulkReplayDeps,
 ): Promise<ReplayDeliveriesResult> {
-  const from = parseInstant(body.createdAtFrom, 'createdAtFrom');
-  const statuses = STATUS_ORDER.filter((s) =>
-    body.statuses?.length ? body.statuses.includes(s) : true,
-  );
-  const configIds = [...new Set(body.configIds ?? [])].sort();
-  // The request as a cursor remembers it: a cursor only continues the request it came from.
-  const filters = {
-    createdAtFrom: body.createdAtFrom,
-    statuses: statuses.join(','),
-    configIds: configIds.join(','),
-  };
-  let to: string;
-  let partitionIndex = 0;
-  let after: string | undefined;
-  if (body.cursor !== undefined) {
-    const cursor = decodeCursor(body.cursor, LIST);
-    const f = cursor.f ?? {};
-    if (
-      f.createdAtFrom !== filters.createdAtFrom ||
-      f.statuses !== filters.statuses ||
-      f.configIds !== filters.configIds ||
-      (body.createdAtTo !== undefined && body.createdAtTo !== f.createdAtTo)
-    ) {
-      throw new ValidationError(
-        'cursor: does not match the request (createdAtFrom, createdAtTo, statuses, configIds)',
-      );
-    }
-    to = f.createdAtTo!;
-    partitionIndex = Number(cursor.k.i);
-    after = cursor.k.s || undefined;
-  } else {
-    // Without an end, the window ends now, fixed for every page of this replay (new deliveries are not chased).
-    to = body.createdAtTo ?? formatInstant(instantFromMs(deps.now()));
-  }
-  const toInstant = parseInstant(to, 'createdAtTo');
-  if (toInstant.ms < from.ms || toInstant.ms - from.ms > MAX_REPLAY_WINDOW_MS) {
-    throw new ValidationError(
-      'createdAtFrom: the window up to createdAtTo must be positive and at most 90 days',
-    );
-  }
-  // The walk: one filter index partition per status, or per status and config.
-  const partitions = statuses.flatMap((status) =>
-    configIds.length ? configIds.map((configId) => ({ configId, status })) : [{ status }],
-  );
-  if (!Number.isInteger(partitionIndex) || partitionIndex < 0 || partitionIndex > partitions.length)
-    throw new ValidationError('cursor: not a cursor of this list');
-
+  const walk = walkOf(body, deps.now);
   const pageSize = Math.min(body.pageSize ?? MAX_REPLAY_PAGE, MAX_REPLAY_PAGE);
   const result: ReplayDeliveriesResult = {
     replayed: 0,
     expedited: 0,
     skipped: 0,
     hasMore: false,
-    createdAtTo: to,
+    createdAtTo: walk.to,
   };
-  const active = new Map<string, Promise<boolean>>();
-  const isActive = (configId: string): Promise<boolean> => {
-    let known = active.get(configId);
-    if (!known) {
-      known = deps.configActive(configId);
-      active.set(configId, known);
-    }
-    return known;
-  };
+  const isActive = onceEach(deps.configActive);
+  let { partitionIndex, after } = walk;
   let decided = 0;
-  while (partitionIndex < partitions.length && decided < pageSize) {
+  while (partitionIndex < walk.partitions.length && decided < pageSize) {
     const page = await deps.deliveries.idsInFilter(
-      partitions[partitionIndex]!,
-      sortableInstant(from),
-      sortableInstant(toInstant),
+      walk.partitions[partitionIndex]!,
+      sortableInstant(walk.from),
+      sortableInstant(walk.toInstant),
       after,
       pageSize - decided,
     );
     const found = await deps.deliveries.getMany(page.ids);
     decided += page.ids.length;
     result.skipped += page.ids.length - found.length;
-    for (let i = 0; i < found.length; i += CONCURRENCY) {
-      await Promise.all(
-        found.slice(i, i + CONCURRENCY).map(async (delivery) => {
-          if (!(await isActive(delivery.configId))) result.skipped++;
-          else if (delivery.status === 'failed')
-            (await deps.replay(delivery)) ? result.replayed++ : result.skipped++;
-          else if (delivery.status === 'pending')
-            (await deps.expedite(delivery)) ? result.expedited++ : result.skipped++;
-          else result.skipped++;
-        }),
-      );
-    }
+    await decideEach(found, isActive, deps, result);
     if (page.last !== undefined) after = page.last;
     else {
       partitionIndex++;
       after = undefined;
     }
   }
-  if (partitionIndex < partitions.length) {
+  if (partitionIndex < walk.partitions.length) {
     result.hasMore = true;
     result.nextCursor = encodeCursor({
       l: LIST,
       p: pageSize,
       d: 'n',
       k: { i: String(partitionIndex), s: after ?? '' },
-      f: { ...filters, createdAtTo: to },
+      f: { ...walk.filters, createdAtTo: walk.to },
     });
   }
   return result;
+}
+
+/** Where a replay walks: its window, its filter index partitions, and where in them this request starts. */
+interface ReplayWalk {
+  from: Instant;
+  to: string;
+  toInstant: Instant;
+  /** The request as a cursor remembers it: a cursor only continues the request it came from. */
+  filters: { createdAtFrom: string; statuses: string; configIds: string };
+  /** One filter index partition per status, or per status and config. */
+  partitions: Array<{ status: ReplayableStatus; configId?: string }>;
+  partitionIndex: number;
+  after: string | undefined;
+}
+
+/** The request's walk, from its cursor when it has one; refuses a cursor of another request and a bad window. */
+function walkOf(body: ReplayDeliveriesBody, now: () => number): ReplayWalk {
+  const from = parseInstant(body.createdAtFrom, 'createdAtFrom');
+  const statuses = STATUS_ORDER.filter((s) =>
+    body.statuses?.length ? body.statuses.includes(s) : true,
+  );
+  const configIds = [...new Set(body.configIds ?? [])].sort();
+  const filters = {
+    createdAtFrom: body.createdAtFrom,
+    statuses: statuses.join(','),
+    configIds: configIds.join(','),
+  };
+  const position = positionOf(body, filters, now);
+  const toInstant = parseInstant(position.to, 'createdAtTo');
+  if (toInstant.ms < from.ms || toInstant.ms - from.ms > MAX_REPLAY_WINDOW_MS) {
+    throw new ValidationError(
+      'createdAtFrom: the window up to createdAtTo must be positive and at most 90 days',
+    );
+  }
+  const partitions = statuses.flatMap((status) =>
+    configIds.length ? configIds.map((configId) => ({ configId, status })) : [{ status }],
+  );
+  const { partitionIndex } = position;
+  if (!Number.isInteger(partitionIndex) || partitionIndex < 0 || partitionIndex > partitions.length)
+    throw new ValidationError('cursor: not a cursor of this list');
+  return { from, toInstant, filters, partitions, ...position };
+}
+
+/** The window's end and the walk's position: the cursor's, or the start of a new walk. */
+function positionOf(
+  body: ReplayDeliveriesBody,
+  filters: ReplayWalk['filters'],
+  now: () => number,
+): Pick<ReplayWalk, 'to' | 'partitionIndex' | 'after'> {
+  if (body.cursor === undefined) {
+    // Without an end, the window ends now, fixed for every page of this replay (new deliveries are not chased).
+    return {
+      to: body.createdAtTo ?? formatInstant(instantFromMs(now())),
+      partitionIndex: 0,
+      after: undefined,
+    };
+  }
+  const cursor = decodeCursor(body.cursor, LIST);
+  const f = cursor.f ?? {};
+  if (
+    f.createdAtFrom !== filters.createdAtFrom ||
+    f.statuses !== filters.statuses ||
+    f.configIds !== filters.configIds ||
+    (body.createdAtTo !== undefined && body.createdAtTo !== f.createdAtTo)
+  ) {
+    throw new ValidationError(
+      'cursor: does not match the request (createdAtFrom, createdAtTo, statuses, configIds)',
+    );
+  }
+  return { to: f.createdAtTo!, partitionIndex: Number(cursor.k.i), after: cursor.k.s || undefined };
+}
+
+/** Asks once per config whether it is active, however many of its deliveries a page holds. */
+function onceEach(configActive: (configId: string) => Promise<boolean>) {
+  const active = new Map<string, Promise<boolean>>();
+  return (configId: string): Promise<boolean> => {
+    let known = active.get(configId);
+    if (!known) {
+      known = configActive(configId);
+      active.set(configId, known);
+    }
+    return known;
+  };
+}
+
+/** Replays the failed deliveries and expedites the pending ones, CONCURRENCY at a time, counting each in `result`. */
+async function decideEach(
+  found: readonly Delivery[],
+  isActive: (configId: string) => Promise<boolean>,
+  deps: BulkReplayDeps,
+  result: ReplayDeliveriesResult,
+): Promise<void> {
+  for (let i = 0; i < found.length; i += CONCURRENCY) {
+    await Promise.all(
+      found.slice(i, i + CONCURRENCY).map(async (delivery) => {
+        if (!(await isActive(delivery.configId))) result.skipped++;
+        else if (delivery.status === 'failed')
+          (await deps.replay(delivery)) ? result.replayed++ : result.skipped++;
+        else if (delivery.status === 'pending')
+          (await deps.expedite(delivery)) ? result.expedited++ : result.skipped++;
+        else result.skipped++;
+      }),
+    );
+  }
 }

@@ -248,19 +248,17 @@ async function record(
   attemptItem: DeliveryAttempt,
   result: PostWebhookResult,
 ): Promise<RecordOutcome> {
-  const { deliveries, configs, deps, log } = receipt;
+  const { deliveries, configs, log } = receipt;
   const done = receipt.now();
   const outcome = classifyOutcome(isFailure(result) ? undefined : result.status);
   const updatedAt = stamp(done);
   switch (outcome.kind) {
     case 'succeeded':
       attemptItem.outcome = 'succeeded';
-      return (await deliveries.recordAttempt(delivery, attemptItem, {
-        status: 'succeeded',
-        updatedAt,
-      }))
-        ? 'succeeded'
-        : 'lost-race';
+      return orLostRace(
+        deliveries.recordAttempt(delivery, attemptItem, { status: 'succeeded', updatedAt }),
+        'succeeded',
+      );
     case 'deactivate': {
       // First the config, then the record: if deactivating throws, the message comes back and (the config still
       // active) tries again; once deactivated, a crash before the record only leaves the delivery to be cancelled.
@@ -276,41 +274,59 @@ async function record(
       await onConfigDeactivated(config, deliveries, updatedAt);
       return 'deactivated';
     }
-    case 'retry': {
-      const retryAfter = isFailure(result) ? undefined : result.retryAfter;
-      const next = nextAttempt({
-        attempt: attemptItem.attempt,
-        now: done,
-        retryAfter,
-        ...(deps.random ? { random: deps.random } : {}),
-      });
-      if ('give' in next) {
-        log('warn', 'webhook delivery failed after the last attempt', {
-          attempt: attemptItem.attempt,
-        });
-        attemptItem.outcome = 'permanent_failure';
-        return (await deliveries.recordAttempt(delivery, attemptItem, {
-          status: 'failed',
-          updatedAt,
-        }))
-          ? 'failed'
-          : 'lost-race';
-      }
-      attemptItem.outcome = 'retryable_failure';
-      if (
-        !(await deliveries.recordAttempt(delivery, attemptItem, {
-          status: 'pending',
-          nextAttemptAt: next.at,
-          updatedAt,
-        }))
-      )
-        return 'lost-race';
-      // After the record: if this send fails the message is reported failed and comes back, finds nextAttemptAt
-      // in the future and hops; a crash here does the same after the visibility timeout.
-      await receipt.queue.sendDueAt(receipt.environment, delivery.id, next.at, done);
-      return 'retry-scheduled';
-    }
+    case 'retry':
+      return recordRetry(receipt, delivery, attemptItem, result, done);
   }
+}
+
+/** A retryable answer: the next try recorded and queued, or, after the last attempt, the delivery failed. */
+async function recordRetry(
+  receipt: Receipt,
+  delivery: Delivery,
+  attemptItem: DeliveryAttempt,
+  result: PostWebhookResult,
+  done: number,
+): Promise<RecordOutcome> {
+  const { deliveries, deps, log } = receipt;
+  const updatedAt = stamp(done);
+  const retryAfter = isFailure(result) ? undefined : result.retryAfter;
+  const next = nextAttempt({
+    attempt: attemptItem.attempt,
+    now: done,
+    retryAfter,
+    ...(deps.random ? { random: deps.random } : {}),
+  });
+  if ('give' in next) {
+    log('warn', 'webhook delivery failed after the last attempt', {
+      attempt: attemptItem.attempt,
+    });
+    attemptItem.outcome = 'permanent_failure';
+    return orLostRace(
+      deliveries.recordAttempt(delivery, attemptItem, { status: 'failed', updatedAt }),
+      'failed',
+    );
+  }
+  attemptItem.outcome = 'retryable_failure';
+  if (
+    !(await deliveries.recordAttempt(delivery, attemptItem, {
+      status: 'pending',
+      nextAttemptAt: next.at,
+      updatedAt,
+    }))
+  )
+    return 'lost-race';
+  // After the record: if this send fails the message is reported failed and comes back, finds nextAttemptAt
+  // in the future and hops; a crash here does the same after the visibility timeout.
+  await receipt.queue.sendDueAt(receipt.environment, delivery.id, next.at, done);
+  return 'retry-scheduled';
+}
+
+/** The outcome when the conditional record went through; `lost-race` when another receipt got there first. */
+async function orLostRace(
+  recorded: Promise<boolean>,
+  outcome: RecordOutcome,
+): Promise<RecordOutcome> {
+  return (await recorded) ? outcome : 'lost-race';
 }
 
 const stamp = (ms: number): string => formatInstant(instantFromMs(ms));

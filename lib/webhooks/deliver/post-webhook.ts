@@ -48,23 +48,9 @@ export function isFailure(result: PostWebhookResult): result is PostWebhookFailu
 }
 
 export async function postWebhook(input: PostWebhookInput): Promise<PostWebhookResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const fail = (errorKind: PostWebhookErrorKind, error: string): PostWebhookFailure => ({
-    error,
-    errorKind,
-    durationMs: elapsed(),
-  });
-
-  let url: URL;
-  try {
-    url = new URL(input.url);
-  } catch {
-    return fail('invalid-url', 'webhook endpoint is not a valid URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return fail('invalid-url', `webhook endpoint must be http(s), not ${url.protocol}`);
-  }
+  const clock = stopwatch();
+  const url = endpointOf(input.url);
+  if (typeof url === 'string') return clock.fail('invalid-url', url);
 
   // Node skips `lookup` when the host is already an IP literal, so literals are checked here, before dialling.
   // (WHATWG URL has already turned `2130706433`, `0x7f000001`, `127.1` … into 127.0.0.1.)
@@ -76,19 +62,55 @@ export async function postWebhook(input: PostWebhookInput): Promise<PostWebhookR
     try {
       await resolveDeliverable(url.hostname, guard);
     } catch (err) {
-      return fail('refused', (err as Error).message);
+      return clock.fail('refused', (err as Error).message);
     }
   }
 
   const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const body = typeof input.body === 'string' ? Buffer.from(input.body) : input.body;
+  return send({ url, headers: input.headers, body, guard, timeoutMs }, clock);
+}
 
+/** Time since the attempt began, and a failure stamped with it. */
+interface Stopwatch {
+  elapsed(): number;
+  fail(errorKind: PostWebhookErrorKind, error: string): PostWebhookFailure;
+}
+
+function stopwatch(): Stopwatch {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return { elapsed, fail: (errorKind, error) => ({ error, errorKind, durationMs: elapsed() }) };
+}
+
+/** The endpoint as a URL, or why it cannot be one: only http(s). */
+function endpointOf(endpoint: string): URL | string {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return 'webhook endpoint is not a valid URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return `webhook endpoint must be http(s), not ${url.protocol}`;
+  }
+  return url;
+}
+
+interface Post {
+  url: URL;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  guard: GuardOptions;
+  timeoutMs: number;
+}
+
+/** The POST itself: settles once, with the answer (status and preview) or why there was none. */
+function send(post: Post, clock: Stopwatch): Promise<PostWebhookResult> {
+  const { url, guard, timeoutMs } = post;
   return new Promise<PostWebhookResult>((settle) => {
     let settled = false;
-    let response: { status: number; retryAfter?: string } | undefined;
-    const chunks: Buffer[] = [];
-    let previewBytes = 0;
-
+    const reader = new ResponseReader();
     const finish = (result: PostWebhookResult) => {
       if (settled) return;
       settled = true;
@@ -96,68 +118,88 @@ export async function postWebhook(input: PostWebhookInput): Promise<PostWebhookR
       req.destroy(); // never keep reading: a hostile receiver could stream forever
       settle(result);
     };
-    const answered = () => {
-      const preview = Buffer.concat(chunks).subarray(0, BODY_PREVIEW_BYTES).toString('utf8');
-      const result: PostWebhookResponse = {
-        status: response!.status,
-        durationMs: elapsed(),
-        bodyPreview: preview,
-      };
-      if (response!.retryAfter !== undefined) result.retryAfter = response!.retryAfter;
-      finish(result);
-    };
+    const answered = () => finish(reader.result(clock.elapsed()));
 
     const transport = url.protocol === 'https:' ? https : http;
     const req = transport.request(
       url,
       {
         method: 'POST',
-        headers: { ...input.headers, 'content-length': String(body.byteLength) },
+        headers: { ...post.headers, 'content-length': String(post.body.byteLength) },
         agent: false, // a fresh connection per attempt: no pooled socket that skipped our checks
         lookup: guardedLookup(guard),
       },
-      (res) => {
-        const retryAfter = res.headers['retry-after'];
-        response = {
-          status: res.statusCode ?? 0,
-          ...(retryAfter === undefined ? {} : { retryAfter }),
-        };
-        res.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          previewBytes += chunk.length;
-          if (previewBytes >= BODY_PREVIEW_BYTES) answered();
-        });
-        res.on('end', answered);
-        // The status line already arrived: a reset while reading the body still leaves a real answer.
-        res.on('error', answered);
-        res.on('close', answered);
-      },
+      (res) => reader.read(res, answered),
     );
-
-    // Belt and braces: whatever path produced the socket, the address it actually connected to is checked.
-    req.on('socket', (socket: Socket) => {
-      socket.once('connect', () => {
-        try {
-          checkAddress(url.hostname, socket.remoteAddress ?? '', guard);
-        } catch (err) {
-          req.destroy(err as Error);
-        }
-      });
-    });
+    checkConnectedAddress(req, url.hostname, guard);
 
     req.on('error', (err: NodeJS.ErrnoException) => {
-      if (response) return answered();
-      if (err instanceof RefusedAddressError) return finish(fail('refused', err.message));
-      finish(fail('network', err.code ? `${err.code}: ${err.message}` : err.message));
+      if (reader.answered) return answered();
+      if (err instanceof RefusedAddressError) return finish(clock.fail('refused', err.message));
+      finish(clock.fail('network', err.code ? `${err.code}: ${err.message}` : err.message));
     });
 
     // One deadline for connect, send and the status line. Once the receiver has answered, the status is the
     // outcome and the preview is whatever arrived in time.
     const deadline = setTimeout(() => {
-      if (response) answered();
-      else finish(fail('timeout', `no response within ${timeoutMs} ms`));
+      if (reader.answered) answered();
+      else finish(clock.fail('timeout', `no response within ${timeoutMs} ms`));
     }, timeoutMs);
 
-    req.end(body);
+    req.end(post.body);
   });
+}
+
+/** Belt and braces: whatever path produced the socket, the address it actually connected to is checked. */
+function checkConnectedAddress(req: http.ClientRequest, hostname: string, guard: GuardOptions) {
+  req.on('socket', (socket: Socket) => {
+    socket.once('connect', () => {
+      try {
+        checkAddress(hostname, socket.remoteAddress ?? '', guard);
+      } catch (err) {
+        req.destroy(err as Error);
+      }
+    });
+  });
+}
+
+/** The receiver's answer: its status line, `Retry-After`, and the first BODY_PREVIEW_BYTES of its body. */
+class ResponseReader {
+  private response: { status: number; retryAfter?: string } | undefined;
+  private readonly chunks: Buffer[] = [];
+  private previewBytes = 0;
+
+  /** Whether the status line has arrived. */
+  get answered(): boolean {
+    return this.response !== undefined;
+  }
+
+  /** Reads `res` until the preview is full or the body ends (or breaks off), then calls `done`. */
+  read(res: http.IncomingMessage, done: () => void): void {
+    const retryAfter = res.headers['retry-after'];
+    this.response = {
+      status: res.statusCode ?? 0,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    };
+    res.on('data', (chunk: Buffer) => {
+      this.chunks.push(chunk);
+      this.previewBytes += chunk.length;
+      if (this.previewBytes >= BODY_PREVIEW_BYTES) done();
+    });
+    res.on('end', done);
+    // The status line already arrived: a reset while reading the body still leaves a real answer.
+    res.on('error', done);
+    res.on('close', done);
+  }
+
+  result(durationMs: number): PostWebhookResponse {
+    const preview = Buffer.concat(this.chunks).subarray(0, BODY_PREVIEW_BYTES).toString('utf8');
+    const result: PostWebhookResponse = {
+      status: this.response!.status,
+      durationMs,
+      bodyPreview: preview,
+    };
+    if (this.response!.retryAfter !== undefined) result.retryAfter = this.response!.retryAfter;
+    return result;
+  }
 }

@@ -8,8 +8,7 @@ import { DeliveryStore } from '../store/delivery-store.js';
 import { Subscriptions } from '../store/subscriptions.js';
 import { type DispatchedEvent, eventsOfRecord, type StreamRecordLike } from './record-events.js';
 
-export { MalformedEventError } from '../../events/malformed-event.js';
-export { eventOfRecord, type StreamRecordLike } from './record-events.js';
+export type { StreamRecordLike } from './record-events.js';
 
 /**
  * `dispatch`: the consumer of the event streams: the events table's (the transactional outbox: payments' rows)

@@ -182,7 +182,6 @@ export function configSchemas(stage: Stage) {
 
 export type ConfigSchemas = ReturnType<typeof configSchemas>;
 export type CreateConfigBody = v.InferOutput<ConfigSchemas['create']>;
-export type UpdateConfigBody = v.InferOutput<ConfigSchemas['update']>;
 
 /** A new config (active, name '' when not given). */
 export function newConfig(body: CreateConfigBody, id: string, now: string): WebhookConfig {

@@ -13,8 +13,6 @@ const SIGNATURE_VERSION = 'v1';
 const DIGEST_BYTES = 32; // SHA-256
 const DEFAULT_TOLERANCE_SECONDS = 300; // the value both Standard Webhooks reference libraries and Stripe use
 
-export type RawBody = string | Buffer | Uint8Array;
-
 function readTimestamp(timestamp: unknown): number {
   if (typeof timestamp === 'string' && /^\d{1,15}$/.test(timestamp)) return Number(timestamp);
   if (typeof timestamp === 'number' && Number.isSafeInteger(timestamp) && timestamp >= 0)

@@ -153,42 +153,17 @@ export class DeliveryStore implements PendingDeliveries {
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     };
-    // The delivery keeps a summary of its latest attempt (`last*`); what the attempt did not have is removed.
-    // `lastAttempt` (its number) tells a recorded attempt from one in flight (claimed, `attempts` ahead of it).
-    const set = [
-      '#status = :status',
-      'updatedAt = :now',
-      'lastAttemptAt = :lastAt',
-      'lastAttempt = :attempt',
-    ];
-    const remove: string[] = [];
-    const values: Record<string, unknown> = {
-      ':status': next.status,
-      ':now': next.updatedAt,
-      ':pending': 'pending',
-      ':attempt': attempt.attempt,
-      ':lastAt': attempt.at,
-    };
-    const setOrRemove = (name: string, placeholder: string, value: unknown) => {
-      if (value === undefined) remove.push(name);
-      else {
-        set.push(`${name} = ${placeholder}`);
-        values[placeholder] = value;
-      }
-    };
-    setOrRemove('nextAttemptAt', ':at', pending ? next.nextAttemptAt : undefined);
-    setOrRemove('lastStatusCode', ':code', attempt.statusCode);
-    setOrRemove('lastError', ':error', attempt.error);
+    const summary = attemptSummary(attempt, next, pending);
     const recorded = await this.conditional([
       {
         Update: {
           TableName: table,
           Key: this.key(delivery.id),
-          UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
+          UpdateExpression: summary.expression,
           ConditionExpression:
             'attribute_exists(pk) AND #status = :pending AND attempts = :attempt',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: values,
+          ExpressionAttributeValues: summary.values,
         },
       },
       attemptPut,
@@ -619,4 +594,42 @@ function fromItem(item: Record<string, unknown>): Delivery {
   if (item.lastStatusCode !== undefined) delivery.lastStatusCode = Number(item.lastStatusCode);
   if (item.lastError !== undefined) delivery.lastError = String(item.lastError);
   return delivery;
+}
+
+/**
+ * The delivery's update after an attempt: it keeps a summary of its latest attempt (`last*`), and what the attempt
+ * did not have is removed. `lastAttempt` (its number) tells a recorded attempt from one in flight (claimed,
+ * `attempts` ahead of it).
+ */
+function attemptSummary(
+  attempt: DeliveryAttempt,
+  next: { status: DeliveryStatus; nextAttemptAt?: number; updatedAt: string },
+  pending: boolean,
+): { expression: string; values: Record<string, unknown> } {
+  const set = [
+    '#status = :status',
+    'updatedAt = :now',
+    'lastAttemptAt = :lastAt',
+    'lastAttempt = :attempt',
+  ];
+  const remove: string[] = [];
+  const values: Record<string, unknown> = {
+    ':status': next.status,
+    ':now': next.updatedAt,
+    ':pending': 'pending',
+    ':attempt': attempt.attempt,
+    ':lastAt': attempt.at,
+  };
+  const setOrRemove = (name: string, placeholder: string, value: unknown) => {
+    if (value === undefined) remove.push(name);
+    else {
+      set.push(`${name} = ${placeholder}`);
+      values[placeholder] = value;
+    }
+  };
+  setOrRemove('nextAttemptAt', ':at', pending ? next.nextAttemptAt : undefined);
+  setOrRemove('lastStatusCode', ':code', attempt.statusCode);
+  setOrRemove('lastError', ':error', attempt.error);
+  const removed = remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : '';
+  return { expression: `SET ${set.join(', ')}${removed}`, values };
 }

@@ -2,7 +2,7 @@ import { type FeatureSet, isEnabled } from '../features.js';
 import type { TransactionOrder } from '../point-in-time.js';
 import type { Transaction } from '../transaction.js';
 import type { Bound, TransactionFilter } from '../transaction-filter.js';
-import { type Condition, conjuncts, evaluate, parseQuery, type Query, type Schema } from './ast.js';
+import { type Condition, conjuncts, evaluate, parseQuery, type Schema } from './ast.js';
 import {
   type AddressPattern,
   addressField,
@@ -153,5 +153,3 @@ function tighter(current: Bound | undefined, next: Bound, side: 'lower' | 'upper
   if (current.at === next.at) return current.inclusive ? next : current;
   return (side === 'lower' ? next.at > current.at : next.at < current.at) ? next : current;
 }
-
-export type { Query };

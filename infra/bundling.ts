@@ -15,6 +15,9 @@ export const LAMBDA_CREDENTIALS = join(
   'lambda-credentials.ts',
 );
 
+/** `node:http` as CommonJS, not as an ESM namespace (lambda-node-http.cjs says why). */
+export const LAMBDA_NODE_HTTP = join(dirname(fileURLToPath(import.meta.url)), 'lambda-node-http.cjs');
+
 export const REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
@@ -36,7 +39,11 @@ export function lambdaBuildOptions(
     banner: { js: REQUIRE_BANNER },
     mainFields: ['module', 'main'],
     logLevel: 'warning',
-    // Lambda's credentials are environment variables only: the SDK's default chain is replaced (lambda-credentials.ts).
-    alias: { '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS },
+    // Lambda's credentials are environment variables only: the SDK's default chain is replaced (lambda-credentials.ts);
+    // node:http is required, not imported (lambda-node-http.cjs).
+    alias: {
+      '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS,
+      'node:http': LAMBDA_NODE_HTTP,
+    },
   };
 }

@@ -72,7 +72,7 @@ export function v1TransactionRoutes(
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header) of what the same list holds. 200, not
   // the 204 of the v1 account count: the SDK's countTransactions accepts only 200 (its countAccounts only 204).
-  app.get(
+  openapi: app.get(
     '/:ledger/transactions',
     describe({
       operationId: 'listTransactions',
@@ -131,7 +131,7 @@ export function v1TransactionRoutes(
     }),
   );
 
-  app.post(
+  openapi: app.post(
     '/:ledger/transactions',
     describe({
       operationId: 'createTransaction',
@@ -170,7 +170,7 @@ export function v1TransactionRoutes(
   );
 
   // The SDK's createTransactions: all transactions in one commit, or none (the v2 atomic bulk's write).
-  app.post(
+  openapi: app.post(
     '/:ledger/transactions/batch',
     describe({
       operationId: 'CreateTransactions',
@@ -204,7 +204,7 @@ export function v1TransactionRoutes(
     }),
   );
 
-  app.get(
+  openapi: app.get(
     '/:ledger/transactions/:id',
     describe({
       operationId: 'getTransaction',
@@ -227,7 +227,7 @@ export function v1TransactionRoutes(
     }),
   );
 
-  app.post(
+  openapi: app.post(
     '/:ledger/transactions/:id/revert',
     describe({
       operationId: 'revertTransaction',

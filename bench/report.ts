@@ -93,6 +93,37 @@ const table = (head: string[], rows: Array<Array<string | number>>) =>
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ].join('\n');
 
+/** Section 1 on its own: also what `BENCH_ONLY=cold-start` prints. */
+export function renderColdStart(cs: ColdStartResult): string {
+  const coldRows = cs.bundles.map((b) => [
+    b.name,
+    kb(b.bytes),
+    b.importMedianMs,
+    `${b.importMinMs}–${b.importMaxMs}`,
+    `${b.ratioToReference}×`,
+    mark(b.sizeOk),
+    mark(b.importOk),
+    b.exportsHandler ? 'yes' : '**no**',
+  ]);
+  coldRows.unshift([
+    'reference (Hono + DynamoDB document client)',
+    kb(cs.reference.bytes),
+    cs.reference.importMedianMs,
+    `${cs.reference.importMinMs}–${cs.reference.importMaxMs}`,
+    '1×',
+    '',
+    '',
+    'yes',
+  ]);
+
+  return `## 1. Cold start
+
+${cs.source}. Import time is the \`import()\` of the bundle alone (module evaluation included: the
+functions build their clients and apps at import), with a function-like environment and fake credentials.
+
+${table(['Bundle', 'Size', 'Import median (ms)', 'min–max (ms)', 'vs reference', 'Size target', 'Import target', 'Exports handler'], coldRows)}`;
+}
+
 export function renderReport(r: BenchResults): string {
   const m = r.machine;
   const cs = r.coldStart;
@@ -211,27 +242,6 @@ export function renderReport(r: BenchResults): string {
     ],
   );
 
-  const coldRows = cs.bundles.map((b) => [
-    b.name,
-    kb(b.bytes),
-    b.importMedianMs,
-    `${b.importMinMs}–${b.importMaxMs}`,
-    `${b.ratioToReference}×`,
-    mark(b.sizeOk),
-    mark(b.importOk),
-    b.exportsHandler ? 'yes' : '**no**',
-  ]);
-  coldRows.unshift([
-    'reference (Hono + DynamoDB document client)',
-    kb(cs.reference.bytes),
-    cs.reference.importMedianMs,
-    `${cs.reference.importMinMs}–${cs.reference.importMaxMs}`,
-    '1×',
-    '',
-    '',
-    'yes',
-  ]);
-
   const opRows = ops.map((o) => [
     o.operation,
     o.outcome,
@@ -267,12 +277,7 @@ is shared, so absolute timings carry that noise; ratios measured side by side in
 
 ${targets}
 
-## 1. Cold start
-
-${r.coldStart.source}. Import time is the \`import()\` of the bundle alone (module evaluation included: the
-functions build their clients and apps at import), with a function-like environment and fake credentials.
-
-${table(['Bundle', 'Size', 'Import median (ms)', 'min–max (ms)', 'vs reference', 'Size target', 'Import target', 'Exports handler'], coldRows)}
+${renderColdStart(cs)}
 
 ## 2. Cost per operation
 

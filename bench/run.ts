@@ -8,12 +8,15 @@
  * The ledger write-path matrix (ledger-matrix.ts) runs last, on platforms of its own; BENCH_LEDGER_MATRIX=quick|full
  * sizes it. BENCH_ONLY=ledger runs that matrix alone and writes its section and figures to the temporary
  * directory, leaving bench/report.md and bench/results.json as they are (a partial run must not replace them).
+ * BENCH_ONLY=cold-start (or `npm run bench -- --only cold-start`) does the same with the cold-start section: a
+ * minute, no DynamoDB Local, for checking bundle import times while changing them.
  * Any failed ledger invariant makes the run exit non-zero.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { startPlatform } from '../infra/local/platform.js';
 import { startSqsLocal } from '../infra/local/sqs-local.js';
@@ -31,14 +34,24 @@ import {
 } from './ledger-matrix.js';
 import { measureNumscript } from './numscript.js';
 import { measureOperationCosts } from './operation-cost.js';
-import { type BenchResults, cellName, renderLedgerScenarios, renderReport } from './report.js';
+import {
+  type BenchResults,
+  cellName,
+  renderColdStart,
+  renderLedgerScenarios,
+  renderReport,
+} from './report.js';
 import { measureSigning } from './signing.js';
 import { measureWebhooks } from './webhook-latency.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
-const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== 'ledger')
-  throw new Error(`BENCH_ONLY: "${only}" is not a part that runs alone (ledger)`);
+const PARTS_ALONE = ['ledger', 'cold-start'];
+const only =
+  parseArgs({ options: { only: { type: 'string' } } }).values.only ?? process.env.BENCH_ONLY;
+if (only !== undefined && !PARTS_ALONE.includes(only))
+  throw new Error(
+    `BENCH_ONLY: "${only}" is not a part that runs alone (${PARTS_ALONE.join(', ')})`,
+  );
 const ledgerMatrix = ledgerMatrixFromEnv(process.env);
 const out = new URL('.', import.meta.url);
 const started = Date.now();
@@ -87,6 +100,7 @@ log(
   `bench on ${machine.cpus} cores, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}`,
 );
 if (only === 'ledger') await runLedgerOnly();
+else if (only === 'cold-start') await runColdStartOnly();
 else await runAll();
 
 /** Prints every failed ledger invariant and marks the run failed: a broken money rule must not pass as a figure. */
@@ -106,21 +120,31 @@ async function measureLedgerMatrix(): Promise<LedgerScenariosResult> {
   return measureLedgerScenarios(ledgerMatrix, log);
 }
 
-async function runLedgerOnly(): Promise<void> {
-  const ledgerScenarios = await measureLedgerMatrix();
-  const dir = path.join(os.tmpdir(), `bench-ledger-${Date.now()}`);
+/** A part run alone: its results and section go to a temporary directory, never over bench/report.md. */
+function writePartAlone(part: string, results: Record<string, unknown>, section: string): void {
+  const dir = path.join(os.tmpdir(), `bench-${part}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, 'results.json'),
-    `${JSON.stringify({ machine: machineAtEnd(), ledgerScenarios }, null, 2)}\n`,
+    `${JSON.stringify({ machine: machineAtEnd(), ...results }, null, 2)}\n`,
   );
-  const section = renderLedgerScenarios(ledgerScenarios);
   writeFileSync(path.join(dir, 'report.md'), section);
   process.stdout.write(`\n${section}\n`);
   log(
     `wrote ${dir}/report.md and results.json (bench/report.md and bench/results.json left as they are)`,
   );
+}
+
+async function runLedgerOnly(): Promise<void> {
+  const ledgerScenarios = await measureLedgerMatrix();
+  writePartAlone('ledger', { ledgerScenarios }, renderLedgerScenarios(ledgerScenarios));
   failLoudly(ledgerScenarios);
+}
+
+async function runColdStartOnly(): Promise<void> {
+  log('cold start: building and importing bundles');
+  const coldStart = await measureColdStart(log);
+  writePartAlone('cold-start', { coldStart }, renderColdStart(coldStart));
 }
 
 async function runAll(): Promise<void> {

@@ -15,6 +15,18 @@ export const LAMBDA_CREDENTIALS = join(
   'lambda-credentials.ts',
 );
 
+/** `node:http` as CommonJS, not as an ESM namespace (lambda-node-http.cjs says why). */
+export const LAMBDA_NODE_HTTP = join(
+  dirname(fileURLToPath(import.meta.url)),
+  'lambda-node-http.cjs',
+);
+
+/** The auth configuration's parser: JSON only, as the stack writes it (lambda-yaml.ts). */
+export const LAMBDA_YAML = join(dirname(fileURLToPath(import.meta.url)), 'lambda-yaml.ts');
+
+/** The label of the routes' describe() registrations (lib/openapi/describe.ts), dropped from the bundles. */
+export const OPENAPI_LABEL = 'openapi';
+
 export const REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
@@ -36,7 +48,15 @@ export function lambdaBuildOptions(
     banner: { js: REQUIRE_BANNER },
     mainFields: ['module', 'main'],
     logLevel: 'warning',
-    // Lambda's credentials are environment variables only: the SDK's default chain is replaced (lambda-credentials.ts).
-    alias: { '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS },
+    // Lambda's credentials are environment variables only: the SDK's default chain is replaced (lambda-credentials.ts);
+    // node:http is required, not imported (lambda-node-http.cjs); the auth configuration arrives as JSON (lambda-yaml.ts).
+    alias: {
+      '@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS,
+      'node:http': LAMBDA_NODE_HTTP,
+      yaml: LAMBDA_YAML,
+    },
+    // The routes' `openapi:` statements (their describe() specs): a function serves the documents written beside it
+    // at bundling time (infra/openapi-assets.ts), so the specs would be text it parses on every cold start for nothing.
+    dropLabels: [OPENAPI_LABEL],
   };
 }

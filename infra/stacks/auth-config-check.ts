@@ -50,3 +50,11 @@ export function checkAuthConfig(
     });
   });
 }
+
+/**
+ * The auth configuration as the auth function receives it (`AUTH_CONFIG_INLINE`): the operator's YAML as JSON, the
+ * one form the bundled function parses (infra/lambda-yaml.ts). Called after `checkAuthConfig`, so the text parses.
+ */
+export function authConfigForFunction(text: string): string {
+  return JSON.stringify(parseYaml(text) ?? {});
+}

@@ -73,6 +73,9 @@ export function nodejsBundlingOptions(options: { sourcemap: boolean }): Bundling
       case 'legalComments':
         esbuildArgs['--legal-comments'] = value as string;
         break;
+      case 'dropLabels':
+        esbuildArgs['--drop-labels'] = (value as string[]).join(',');
+        break;
       case 'alias':
         for (const [from, to] of Object.entries(value as Record<string, string>))
           esbuildArgs[`--alias:${from}`] = to;

@@ -7,7 +7,7 @@ import { defaultMetricsNamespace } from '../../lib/observability/catalog.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
 import { LEDGER_INGRESS_AGE_THRESHOLD, PlatformAlarms } from './alarms.js';
 import { PlatformApi } from './api.js';
-import { checkAuthConfig } from './auth-config-check.js';
+import { authConfigForFunction, checkAuthConfig } from './auth-config-check.js';
 import { BUNDLED_FILES } from './bundled-files.js';
 import type { StageConfig } from './config.js';
 import { PlatformDashboard } from './dashboard.js';
@@ -116,7 +116,9 @@ export class PlatformStack extends Stack {
       environment: {
         ...serviceEnvironment,
         ...signingKeyEnvironment,
-        ...(config.authConfig !== undefined ? { AUTH_CONFIG_INLINE: config.authConfig } : {}),
+        ...(config.authConfig !== undefined
+          ? { AUTH_CONFIG_INLINE: authConfigForFunction(config.authConfig) }
+          : {}),
         ...staticClientSecretEnvironment(config.staticClientSecrets),
       },
     });

@@ -5,7 +5,7 @@ import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
-import { createSqsClient } from '../sqs/client.js';
+import { lazySqsClient } from '../sqs/client.js';
 import type { LedgerRecord } from './domain/change.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bulkRoutes } from './routes/bulk.js';
@@ -85,7 +85,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   // Group commit when the stack gives the ledger an ingress queue: busy ledgers relay to the sequenced writer.
   const ingress = config.queues['ledger-ingress'];
   const relay = ingress
-    ? new LedgerRelay({ doc, sqs: createSqsClient(config.sqs), queueUrl: ingress, tableFor, now })
+    ? new LedgerRelay({ doc, sqs: lazySqsClient(config.sqs), queueUrl: ingress, tableFor, now })
     : undefined;
   const scriptState = (ledger: LedgerRecord) =>
     tableScriptState(doc, tableFor(ledger.bucket), ledger);

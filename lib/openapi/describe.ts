@@ -59,9 +59,16 @@ export const OPERATION = Symbol('openapi.operation');
 export type DescribedHandler = MiddlewareHandler & { [OPERATION]: OperationSpec };
 
 /**
- * A pass-through middleware carrying the route's OpenAPI operation: `app.get(path, describe({...}), handler)`.
+ * A pass-through middleware carrying the route's OpenAPI operation, registered in a statement of its own under the
+ * `openapi:` label, just before the route's handler:
+ *
+ *     openapi: app.get(path, describe({...}));
+ *     app.get(path, handler);
+ *
  * The description sits beside the route it describes, and the document is generated from the app's own route
- * table, so a route without one is caught by the completeness test.
+ * table, so a route without one is caught by the completeness test. The Lambda bundles drop the labelled
+ * statements (esbuild's `dropLabels`, infra/bundling.ts): a function serves the documents written beside it at
+ * bundling time, so the specs would only be text to compile on every cold start (test/infra/bundle-contents.test.ts).
  */
 export function describe(spec: OperationSpec): DescribedHandler {
   const middleware: MiddlewareHandler = (_c, next) => next();

@@ -13,7 +13,7 @@ export function serverInfoRoute(
   app: Hono<AppEnv>,
   service: 'auth' | 'webhooks' | 'payments',
 ): void {
-  app.get(
+  openapi: app.get(
     '/_info',
     describe({
       // The SDK's names (`getServerInfo_auth`, `getServerInfo_payments`), and the same pattern for webhooks.
@@ -21,6 +21,6 @@ export function serverInfoRoute(
       summary: 'Server info',
       responses: { 200: { description: "The service's version.", schema: serverInfoSchema } },
     }),
-    (c) => c.json({ version: PLATFORM_VERSION }),
   );
+  app.get('/_info', (c) => c.json({ version: PLATFORM_VERSION }));
 }

@@ -23,7 +23,7 @@ export interface VersionsInfo {
  */
 export function createVersionsApp(info: VersionsInfo): Hono {
   const app = new Hono();
-  app.get(
+  openapi: app.get(
     '/versions',
     describe({
       operationId: 'getVersions',
@@ -33,16 +33,16 @@ export function createVersionsApp(info: VersionsInfo): Hono {
       public: true,
       responses: { 200: { description: 'The services.', schema: versionsSchema } },
     }),
-    async (c) => {
-      const versions = await Promise.all(
-        info.probes.map(async (probe) => ({
-          name: probe.name,
-          version: PLATFORM_VERSION,
-          health: await probe.healthy().catch(() => false),
-        })),
-      );
-      return c.json({ env: info.env, region: info.region, versions });
-    },
   );
+  app.get('/versions', async (c) => {
+    const versions = await Promise.all(
+      info.probes.map(async (probe) => ({
+        name: probe.name,
+        version: PLATFORM_VERSION,
+        health: await probe.healthy().catch(() => false),
+      })),
+    );
+    return c.json({ env: info.env, region: info.region, versions });
+  });
   return app;
 }

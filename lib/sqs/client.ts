@@ -14,3 +14,16 @@ export function createSqsClient(connection: ServiceEndpoint): SQSClient {
   }
   return new SQSClient(config);
 }
+
+/**
+ * The client built at its first use, then kept: for a function that may never send. The ledger function relays
+ * only busy ledgers' writes, the webhooks API enqueues only on a replay; building the client at start-up cost every
+ * cold start about 1 ms of CPU.
+ */
+export function lazySqsClient(connection: ServiceEndpoint): () => SQSClient {
+  let client: SQSClient | undefined;
+  return () => {
+    client ??= createSqsClient(connection);
+    return client;
+  };
+}

@@ -5,7 +5,7 @@ import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
 import { serverInfoRoute } from '../runtime/server-info.js';
-import { createSqsClient } from '../sqs/client.js';
+import { lazySqsClient } from '../sqs/client.js';
 import { configSchemas } from './domain/config.js';
 import { webhooksScope } from './environment-stores.js';
 import { configTestRoutes } from './routes/config-test.js';
@@ -35,7 +35,7 @@ export function createWebhooksApp(
     doc: runtime.doc,
     table: runtime.config.tables.webhooks,
     queue: queueUrl
-      ? new DeliveryQueue({ sqs: createSqsClient(runtime.config.sqs), queueUrl })
+      ? new DeliveryQueue({ sqs: lazySqsClient(runtime.config.sqs), queueUrl })
       : undefined,
     now,
     ...(options.sleep ? { sleep: options.sleep } : {}),

@@ -9,7 +9,9 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import {
   LAMBDA_CREDENTIALS,
+  LAMBDA_NODE_HTTP,
   LAMBDA_NODE_TARGET,
+  LAMBDA_YAML,
   lambdaBuildOptions,
   REQUIRE_BANNER,
 } from '../../infra/bundling.js';
@@ -33,6 +35,9 @@ describe('bundling settings shared by npm run build and the stack', () => {
       esbuildArgs: {
         '--legal-comments': 'none',
         '--alias:@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS,
+        '--alias:node:http': LAMBDA_NODE_HTTP,
+        '--alias:yaml': LAMBDA_YAML,
+        '--drop-labels': 'openapi',
       },
     });
     expect(nodejsBundlingOptions({ sourcemap: true }).sourceMap).toBe(true);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkAuthConfig } from '../../infra/stacks/auth-config-check.js';
+import { parse as parseInLambda } from '../../infra/lambda-yaml.js';
+import { authConfigForFunction, checkAuthConfig } from '../../infra/stacks/auth-config-check.js';
 import { stageConfigFromContext } from '../../infra/stacks/config.js';
+import { parseAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import { synthPlatform } from './synth.js';
 
 const read = (context: Record<string, unknown>) =>
@@ -187,6 +189,21 @@ describe('auth configuration checked at synth', () => {
     expect(() => checkAuthConfig('clients: [', 'dev', [])).toThrow(
       /^auth config: not valid YAML or JSON/,
     );
+  });
+
+  it('hands the function the YAML as JSON, which the bundles read without a YAML parser, to the same clients', () => {
+    const text =
+      '# billing\nclients:\n  - id: billing\n    scopes: [ledger:read]\n    secrets: [$BILLING_SECRET]\nresources:\n  - https://api.example.com/reports\n';
+    const json = authConfigForFunction(text);
+    expect(json).toBe(
+      '{"clients":[{"id":"billing","scopes":["ledger:read"],"secrets":["$BILLING_SECRET"]}],"resources":["https://api.example.com/reports"]}',
+    );
+    expect(parseInLambda(json)).toEqual(JSON.parse(json));
+    const env = { BILLING_SECRET: 'a-long-enough-billing-secret' };
+    expect(parseAuthConfig(json, 'AUTH_CONFIG_INLINE', env, 'prod')).toEqual(
+      parseAuthConfig(text, 'AUTH_CONFIG_INLINE', env, 'prod'),
+    );
+    expect(authConfigForFunction('')).toBe('{}');
   });
 
   it('accepts the test client in dev when its secret comes from Secrets Manager, and a config without clients', () => {

@@ -209,8 +209,9 @@ describe('Lambda functions', () => {
     const auth = prod.fn('platform-prod-auth').Environment.Variables;
     expect(auth.STAGE).toBe('prod');
     expect(auth.PUBLIC_BASE_URL).toBe('https://api.example.com');
+    // The operator's YAML, as JSON: the one form the bundled function parses (infra/lambda-yaml.ts).
     expect(auth.AUTH_CONFIG_INLINE).toBe(
-      'clients:\n  - id: billing\n    secrets: [$BILLING_SECRET]\n',
+      '{"clients":[{"id":"billing","secrets":["$BILLING_SECRET"]}]}',
     );
     expect(auth.BILLING_SECRET).toBe(
       '{{resolve:secretsmanager:platform/billing:SecretString:secret::}}',

@@ -31,7 +31,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return raw;
   };
 
-  app.post(
+  openapi: app.post(
     '/clients',
     describe({
       operationId: 'createClient',
@@ -50,7 +50,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return c.json({ data: clientView(client) }, 201);
   });
 
-  app.get(
+  openapi: app.get(
     '/clients',
     describe({
       operationId: 'listClients',
@@ -67,7 +67,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return c.json({ cursor: { ...page, data: page.data.map(clientView) } });
   });
 
-  app.get(
+  openapi: app.get(
     '/clients/:id',
     describe({
       operationId: 'readClient',
@@ -83,7 +83,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return c.json({ data: clientView(client) });
   });
 
-  app.put(
+  openapi: app.put(
     '/clients/:id',
     describe({
       operationId: 'updateClient',
@@ -100,7 +100,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return c.json({ data: clientView(await store.replace(environmentOf(c), id, input, iso())) });
   });
 
-  app.delete(
+  openapi: app.delete(
     '/clients/:id',
     describe({
       operationId: 'deleteClient',
@@ -115,7 +115,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return c.body(null, 204);
   });
 
-  app.post(
+  openapi: app.post(
     '/clients/:id/secrets',
     describe({
       operationId: 'createSecret',
@@ -136,7 +136,7 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     return c.json({ data: { ...secretView(secret), clear } });
   });
 
-  app.delete(
+  openapi: app.delete(
     '/clients/:id/secrets/:secretId',
     describe({
       operationId: 'deleteSecret',

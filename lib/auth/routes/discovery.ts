@@ -27,7 +27,7 @@ export function discoveryRoutes(app: Hono<AppEnv>, issuer: string, keys: Signing
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json(metadata);
   };
-  app.get(
+  openapi: app.get(
     '/.well-known/openid-configuration',
     describe({
       operationId: 'getOIDCWellKnowns',
@@ -38,7 +38,7 @@ export function discoveryRoutes(app: Hono<AppEnv>, issuer: string, keys: Signing
     }),
   );
   app.get('/.well-known/openid-configuration', serve);
-  app.get(
+  openapi: app.get(
     '/.well-known/oauth-authorization-server',
     describe({
       operationId: 'getOAuthServerMetadata',
@@ -49,7 +49,7 @@ export function discoveryRoutes(app: Hono<AppEnv>, issuer: string, keys: Signing
     }),
   );
   app.get('/.well-known/oauth-authorization-server', serve);
-  app.get(
+  openapi: app.get(
     '/keys',
     describe({
       operationId: 'getJwks',

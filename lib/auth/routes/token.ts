@@ -27,7 +27,7 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
     c.res.headers.set('Cache-Control', 'no-store');
     c.res.headers.set('Pragma', 'no-cache');
   });
-  app.post(
+  openapi: app.post(
     TOKEN_PATH,
     describe({
       operationId: 'createToken',

@@ -12,7 +12,7 @@ import { userData, userList } from './schemas.js';
  * have logged in. The bearer middleware guards these routes (`auth:read`).
  */
 export function userRoutes(app: Hono<AppEnv>, persons: EnvironmentPersons): void {
-  app.get(
+  openapi: app.get(
     '/users',
     describe({
       operationId: 'listUsers',
@@ -28,7 +28,7 @@ export function userRoutes(app: Hono<AppEnv>, persons: EnvironmentPersons): void
     return c.json({ data: profiles.map(userView) });
   });
 
-  app.get(
+  openapi: app.get(
     '/users/:userId',
     describe({
       operationId: 'readUser',

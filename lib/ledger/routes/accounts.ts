@@ -34,7 +34,7 @@ export function accountRoutes(
   { lookup, accounts, stats }: AccountRoutesDeps,
 ): void {
   // Hono answers HEAD with the GET route (dropping the body), so this one handler serves both.
-  app.get(
+  openapi: app.get(
     '/v2/:ledger/accounts',
     describe({
       operationId: 'v2ListAccounts',
@@ -113,7 +113,7 @@ export function accountRoutes(
     });
   });
 
-  app.get(
+  openapi: app.get(
     '/v2/:ledger/accounts/:address',
     describe({
       operationId: 'v2GetAccount',
@@ -139,7 +139,7 @@ export function accountRoutes(
     return jsonResponse(c, { data: expandedView(found, view.expand) });
   });
 
-  app.get(
+  openapi: app.get(
     '/v2/:ledger/aggregate/balances',
     describe({
       operationId: 'v2GetBalancesAggregated',

@@ -35,7 +35,7 @@ const JSON_STREAM = /^application\/vnd\.formance\.ledger\.api\.v2\.bulk\+json-st
  * failed. `atomic` with `parallel` is refused, as the reference does.
  */
 export function bulkRoutes(app: Hono<AppEnv>, deps: BulkDeps & { lookup: LedgerLookup }): void {
-  app.post(
+  openapi: app.post(
     '/v2/:ledger/_bulk',
     describe({
       operationId: 'v2CreateBulk',

@@ -12,7 +12,7 @@ export function infoRoutes(app: Hono<AppEnv>): void {
     config: { storage: { driver: 'dynamodb' } },
   };
   app.get('/_info', (c) => c.json({ data: info }));
-  app.get(
+  openapi: app.get(
     '/v2/_info',
     describe({
       operationId: 'v2GetServerInfo',
@@ -22,7 +22,7 @@ export function infoRoutes(app: Hono<AppEnv>): void {
     }),
   );
   app.get('/v2/_info', (c) => c.json({ data: info }));
-  app.get(
+  openapi: app.get(
     '/_/info',
     describe({
       operationId: 'v2GetInfo',

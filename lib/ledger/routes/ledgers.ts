@@ -80,7 +80,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     lookup.forgetBucket(environment, bucket);
     return c.body(null, 204);
   };
-  app.delete(
+  openapi: app.delete(
     '/v2/_/buckets/:bucket',
     describe({
       operationId: 'v2DeleteBucket',
@@ -92,7 +92,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.delete('/v2/_/buckets/:bucket', markBucket(true));
-  app.post(
+  openapi: app.post(
     '/v2/_/buckets/:bucket/restore',
     describe({
       operationId: 'v2RestoreBucket',
@@ -103,7 +103,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
   );
   app.post('/v2/_/buckets/:bucket/restore', markBucket(false));
 
-  app.get(
+  openapi: app.get(
     '/v2',
     describe({
       operationId: 'v2ListLedgers',
@@ -151,7 +151,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(ledgerView) } });
   });
 
-  app.post(
+  openapi: app.post(
     '/v2/:ledger',
     describe({
       operationId: 'v2CreateLedger',
@@ -181,7 +181,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     return c.body(null, 204);
   });
 
-  app.get(
+  openapi: app.get(
     '/v2/:ledger',
     describe({
       operationId: 'v2GetLedger',
@@ -200,7 +200,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     return jsonResponse(c, { data: ledgerView(record) });
   });
 
-  app.put(
+  openapi: app.put(
     '/v2/:ledger/metadata',
     describe({
       operationId: 'v2UpdateLedgerMetadata',
@@ -217,7 +217,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     return c.body(null, 204);
   });
 
-  app.delete(
+  openapi: app.delete(
     '/v2/:ledger/metadata/:key',
     describe({
       operationId: 'v2DeleteLedgerMetadata',
@@ -232,7 +232,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     return c.body(null, 204);
   });
 
-  app.get(
+  openapi: app.get(
     '/v2/:ledger/_info',
     describe({
       operationId: 'v2GetLedgerInfo',
@@ -251,7 +251,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     });
   });
 
-  app.get(
+  openapi: app.get(
     '/v2/:ledger/stats',
     describe({
       operationId: 'v2ReadStats',

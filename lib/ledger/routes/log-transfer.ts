@@ -22,7 +22,7 @@ export interface LogTransferDeps extends LogImportDeps {
  * ledger and answers 204 (commands/import-logs.ts).
  */
 export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): void {
-  app.post(
+  openapi: app.post(
     '/v2/:ledger/logs/export',
     describe({
       operationId: 'v2ExportLogs',
@@ -58,7 +58,7 @@ export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): voi
     );
   });
 
-  app.post(
+  openapi: app.post(
     '/v2/:ledger/logs/import',
     describe({
       operationId: 'v2ImportLogs',

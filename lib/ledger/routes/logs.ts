@@ -28,7 +28,7 @@ export const logView = (log: LogEntry) => ({
 /** The ledger's log (docs/api.md §3.3): newest first, with cursors; `npm run verify-logs` walks it. */
 export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): void {
   // Hono answers HEAD with the GET route: HEAD is the count of what the same listing holds (`Count`, 204).
-  app.get(
+  openapi: app.get(
     '/v2/:ledger/logs',
     describe({
       operationId: 'v2ListLogs',

@@ -30,7 +30,7 @@ export function mappingRoutes(
   const answer = (c: Context, data: unknown) =>
     c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
 
-  app.get(
+  openapi: app.get(
     '/:ledger/mapping',
     describe({
       operationId: 'getMapping',
@@ -48,7 +48,7 @@ export function mappingRoutes(
     return answer(c, mapping ? mappingView(mapping) : null);
   });
 
-  app.put(
+  openapi: app.put(
     '/:ledger/mapping',
     describe({
       operationId: 'updateMapping',

@@ -31,7 +31,7 @@ export function metadataRoutes(
     return c.body(null, 204);
   };
 
-  app.post(
+  openapi: app.post(
     '/v2/:ledger/transactions/:id/metadata',
     describe({
       operationId: 'v2AddMetadataOnTransaction',
@@ -56,7 +56,7 @@ export function metadataRoutes(
       { kind: 'save', metadata: await readJsonBody(c, metadataMap) },
     ),
   );
-  app.delete(
+  openapi: app.delete(
     '/v2/:ledger/transactions/:id/metadata/:key',
     describe({
       operationId: 'v2DeleteTransactionMetadata',
@@ -79,7 +79,7 @@ export function metadataRoutes(
       { kind: 'delete', key: c.req.param('key') },
     ),
   );
-  app.post(
+  openapi: app.post(
     '/v2/:ledger/accounts/:address/metadata',
     describe({
       operationId: 'v2AddMetadataToAccount',
@@ -104,7 +104,7 @@ export function metadataRoutes(
       { kind: 'save', metadata: await readJsonBody(c, metadataMap) },
     ),
   );
-  app.delete(
+  openapi: app.delete(
     '/v2/:ledger/accounts/:address/metadata/:key',
     describe({
       operationId: 'v2DeleteAccountMetadata',

@@ -50,7 +50,7 @@ export function transactionRoutes(
   app: Hono<AppEnv>,
   { lookup, commands, reads, stats, effectiveVolumes }: TransactionRoutesDeps,
 ): void {
-  app.post(
+  openapi: app.post(
     '/v2/:ledger/transactions',
     describe({
       operationId: 'v2CreateTransaction',
@@ -102,7 +102,7 @@ export function transactionRoutes(
     return jsonResponse(c, { data: withEffective });
   });
 
-  app.get(
+  openapi: app.get(
     '/v2/:ledger/transactions/:id',
     describe({
       operationId: 'v2GetTransaction',
@@ -133,7 +133,7 @@ export function transactionRoutes(
     return jsonResponse(c, { data: view(found, expand, effective) });
   });
 
-  app.post(
+  openapi: app.post(
     '/v2/:ledger/transactions/:id/revert',
     describe({
       operationId: 'v2RevertTransaction',
@@ -178,7 +178,7 @@ export function transactionRoutes(
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204): from the sequencer, or, with a
   // filter or a point in time, what the same listing holds.
-  app.get(
+  openapi: app.get(
     '/v2/:ledger/transactions',
     describe({
       operationId: 'v2ListTransactions',

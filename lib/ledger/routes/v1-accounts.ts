@@ -47,7 +47,7 @@ export function v1AccountRoutes(
   const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, lookup);
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204) of what the same list holds.
-  app.get(
+  openapi: app.get(
     '/:ledger/accounts',
     describe({
       operationId: 'listAccounts_ledger',
@@ -93,7 +93,7 @@ export function v1AccountRoutes(
   );
 
   // An account never used is answered empty (200), as the reference's v1 did.
-  app.get(
+  openapi: app.get(
     '/:ledger/accounts/:address',
     describe({
       operationId: 'getAccount_ledger',
@@ -135,7 +135,7 @@ export function v1AccountRoutes(
   }));
 
   // Balances by account: `{cursor: {data: [{<address>: {<asset>: balance}}]}}`, an item per account.
-  app.get(
+  openapi: app.get(
     '/:ledger/balances',
     describe({
       operationId: 'getBalances',
@@ -161,7 +161,7 @@ export function v1AccountRoutes(
     }),
   );
 
-  app.get(
+  openapi: app.get(
     '/:ledger/aggregate/balances',
     describe({
       operationId: 'getBalancesAggregated',

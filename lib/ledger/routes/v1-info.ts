@@ -20,7 +20,7 @@ export const V1_INFO_MAX_LEDGERS = 10 * MAX_PAGE_SIZE;
  * answer `/v2/_info`.
  */
 export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: LedgerRegistry }): void {
-  app.get(
+  openapi: app.get(
     '/_info',
     describe({
       operationId: 'getInfo',
@@ -63,7 +63,7 @@ export function v1LedgerRoutes(
   app: Hono<AppEnv>,
   { lookup, stats }: { lookup: LedgerLookup; stats: LedgerStats },
 ): void {
-  app.get(
+  openapi: app.get(
     '/:ledger/_info',
     describe({
       operationId: 'getLedgerInfo',
@@ -81,7 +81,7 @@ export function v1LedgerRoutes(
       return jsonResponse(c, { data: { name: ledger.name, storage: { migrations: [] } } });
     }),
   );
-  app.get(
+  openapi: app.get(
     '/:ledger/stats',
     describe({
       operationId: 'readStats',

@@ -44,7 +44,7 @@ export function v1LogRoutes(
   app: Hono<AppEnv>,
   { lookup, logs }: { lookup: LedgerLookup; logs: LogReads },
 ): void {
-  app.get(
+  openapi: app.get(
     '/:ledger/logs',
     describe({
       operationId: 'listLogs',

@@ -43,7 +43,7 @@ export function v1MetadataRoutes(
     header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
   ];
   const what = onAccount ? 'an account' : 'a transaction';
-  app.post(
+  openapi: app.post(
     `${path}/metadata`,
     describe({
       // The SDK's names for v1's metadata writes.
@@ -56,7 +56,7 @@ export function v1MetadataRoutes(
       responses: { 204: { description: 'Saved.' } },
     }),
   );
-  app.delete(
+  openapi: app.delete(
     `${path}/metadata/:key`,
     describe({
       operationId: onAccount ? 'deleteAccountMetadata' : 'deleteTransactionMetadata',

@@ -47,7 +47,7 @@ export function v1ScriptRoutes(
   app: Hono<AppEnv>,
   { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands },
 ): void {
-  app.post(
+  openapi: app.post(
     '/:ledger/script',
     describe({
       operationId: 'runScript',

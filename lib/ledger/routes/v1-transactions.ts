@@ -50,7 +50,7 @@ export function v1TransactionRoutes(
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header) of what the same list holds. 200, not
   // the 204 of the v1 account count: the SDK's countTransactions accepts only 200 (its countAccounts only 204).
-  app.get(
+  openapi: app.get(
     '/:ledger/transactions',
     describe({
       operationId: 'listTransactions',
@@ -109,7 +109,7 @@ export function v1TransactionRoutes(
     }),
   );
 
-  app.post(
+  openapi: app.post(
     '/:ledger/transactions',
     describe({
       operationId: 'createTransaction',
@@ -148,7 +148,7 @@ export function v1TransactionRoutes(
   );
 
   // The SDK's createTransactions: all transactions in one commit, or none (the v2 atomic bulk's write).
-  app.post(
+  openapi: app.post(
     '/:ledger/transactions/batch',
     describe({
       operationId: 'CreateTransactions',
@@ -173,7 +173,7 @@ export function v1TransactionRoutes(
     }),
   );
 
-  app.get(
+  openapi: app.get(
     '/:ledger/transactions/:id',
     describe({
       operationId: 'getTransaction',
@@ -196,7 +196,7 @@ export function v1TransactionRoutes(
     }),
   );
 
-  app.post(
+  openapi: app.post(
     '/:ledger/transactions/:id/revert',
     describe({
       operationId: 'revertTransaction',

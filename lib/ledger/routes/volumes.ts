@@ -22,7 +22,7 @@ export function volumeRoutes(
   app: Hono<AppEnv>,
   { lookup, volumes }: { lookup: LedgerLookup; volumes: VolumeReads },
 ): void {
-  app.get(
+  openapi: app.get(
     '/v2/:ledger/volumes',
     describe({
       operationId: 'v2GetVolumesWithBalances',

@@ -8,7 +8,8 @@ import { decodeResult, encodeIntent, type IntentResult } from './intent.js';
 
 export interface RelayOptions {
   doc: DynamoDBDocumentClient;
-  sqs: SQSClient;
+  /** Asked at each send: the function builds its client at the first relay (lib/sqs/client.ts, `lazySqsClient`). */
+  sqs: () => SQSClient;
   /** The ledger ingress queue the sequenced writer is fed from. */
   queueUrl: string;
   tableFor: (bucket: string) => string;
@@ -58,9 +59,9 @@ export class LedgerRelay {
       deadline,
     });
     const send = () =>
-      this.options.sqs.send(
-        new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: body }),
-      );
+      this.options
+        .sqs()
+        .send(new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: body }));
     await send();
     const sent = this.now();
     let lastSent = sent;

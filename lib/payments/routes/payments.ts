@@ -30,7 +30,7 @@ export function paymentRoutes(
   app: Hono<AppEnv>,
   { storeOf }: { storeOf: (environment: string) => PaymentStore },
 ): void {
-  app.post(
+  openapi: app.post(
     '/v3/payments',
     describe({
       operationId: 'v3CreatePayment',
@@ -51,7 +51,7 @@ export function paymentRoutes(
     return jsonResponse(c, { data: payment }, 201);
   });
 
-  app.get(
+  openapi: app.get(
     '/v3/payments/:id',
     describe({
       operationId: 'v3GetPayment',
@@ -67,7 +67,7 @@ export function paymentRoutes(
     return jsonResponse(c, { data: payment });
   });
 
-  app.patch(
+  openapi: app.patch(
     '/v3/payments/:id/metadata',
     describe({
       operationId: 'v3UpdatePaymentMetadata',
@@ -88,7 +88,7 @@ export function paymentRoutes(
     return c.body(null, 204);
   });
 
-  app.get(
+  openapi: app.get(
     '/v3/payments',
     describe({
       operationId: 'v3ListPayments',

@@ -12,7 +12,7 @@ const ENVIRONMENT_PARAMETER = path('env', 'Id of the environment.');
 
 /** An organization's environments: members list and read them, admins create and delete them. */
 export function environmentRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
-  app.get(
+  openapi: app.get(
     '/organizations/:org/environments',
     describe({
       operationId: 'listEnvironments',
@@ -21,14 +21,14 @@ export function environmentRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void
       parameters: [ORGANIZATION_PARAMETER],
       responses: { 200: { description: 'Oldest first (at most 100).', schema: environmentList } },
     }),
-    async (c) => {
-      const org = c.req.param('org');
-      await ctx.access.require(callerIn(c), org, 'member');
-      return c.json({ data: await ctx.directory.environmentsOf(org) });
-    },
   );
+  app.get('/organizations/:org/environments', async (c) => {
+    const org = c.req.param('org');
+    await ctx.access.require(callerIn(c), org, 'member');
+    return c.json({ data: await ctx.directory.environmentsOf(org) });
+  });
 
-  app.post(
+  openapi: app.post(
     '/organizations/:org/environments',
     describe({
       operationId: 'createEnvironment',
@@ -40,14 +40,14 @@ export function environmentRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void
       body: environmentInput,
       responses: { 201: { description: 'The environment.', schema: environmentData } },
     }),
-    async (c) => {
-      const input = await readJsonBody(c, environmentInput);
-      const environment = await createEnvironment(ctx, callerIn(c), c.req.param('org'), input);
-      return c.json({ data: environment }, 201);
-    },
   );
+  app.post('/organizations/:org/environments', async (c) => {
+    const input = await readJsonBody(c, environmentInput);
+    const environment = await createEnvironment(ctx, callerIn(c), c.req.param('org'), input);
+    return c.json({ data: environment }, 201);
+  });
 
-  app.get(
+  openapi: app.get(
     '/organizations/:org/environments/:env',
     describe({
       operationId: 'getEnvironment',
@@ -56,13 +56,13 @@ export function environmentRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void
       parameters: [ORGANIZATION_PARAMETER, ENVIRONMENT_PARAMETER],
       responses: { 200: { description: 'The environment.', schema: environmentData } },
     }),
-    async (c) => {
-      const { org, env } = c.req.param();
-      return c.json({ data: await readEnvironment(ctx, callerIn(c), org, env) });
-    },
   );
+  app.get('/organizations/:org/environments/:env', async (c) => {
+    const { org, env } = c.req.param();
+    return c.json({ data: await readEnvironment(ctx, callerIn(c), org, env) });
+  });
 
-  app.delete(
+  openapi: app.delete(
     '/organizations/:org/environments/:env',
     describe({
       operationId: 'deleteEnvironment',
@@ -73,10 +73,10 @@ export function environmentRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void
       parameters: [ORGANIZATION_PARAMETER, ENVIRONMENT_PARAMETER],
       responses: { 204: { description: 'Deleted.' } },
     }),
-    async (c) => {
-      const { org, env } = c.req.param();
-      await deleteEnvironment(ctx, callerIn(c), org, env);
-      return c.body(null, 204);
-    },
   );
+  app.delete('/organizations/:org/environments/:env', async (c) => {
+    const { org, env } = c.req.param();
+    await deleteEnvironment(ctx, callerIn(c), org, env);
+    return c.body(null, 204);
+  });
 }

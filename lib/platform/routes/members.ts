@@ -20,7 +20,7 @@ const memberView = ({ email, role, addedAt }: Membership) => ({
 
 /** An organization's members: members list them, admins add, change and remove them. */
 export function memberRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
-  app.get(
+  openapi: app.get(
     '/organizations/:org/members',
     describe({
       operationId: 'listMembers',
@@ -29,14 +29,14 @@ export function memberRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
       parameters: [ORGANIZATION_PARAMETER],
       responses: { 200: { description: 'By email (at most 1000).', schema: memberList } },
     }),
-    async (c) => {
-      const org = c.req.param('org');
-      await ctx.access.require(callerIn(c), org, 'member');
-      return c.json({ data: (await ctx.directory.members(org)).map(memberView) });
-    },
   );
+  app.get('/organizations/:org/members', async (c) => {
+    const org = c.req.param('org');
+    await ctx.access.require(callerIn(c), org, 'member');
+    return c.json({ data: (await ctx.directory.members(org)).map(memberView) });
+  });
 
-  app.put(
+  openapi: app.put(
     '/organizations/:org/members/:email',
     describe({
       operationId: 'putMember',
@@ -48,15 +48,15 @@ export function memberRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
       body: memberInput,
       responses: { 200: { description: 'The membership.', schema: memberData } },
     }),
-    async (c) => {
-      const email = emailParam(c);
-      const { role } = await readJsonBody(c, memberInput);
-      const membership = await putMember(ctx, callerIn(c), c.req.param('org'), { email, role });
-      return c.json({ data: memberView(membership) });
-    },
   );
+  app.put('/organizations/:org/members/:email', async (c) => {
+    const email = emailParam(c);
+    const { role } = await readJsonBody(c, memberInput);
+    const membership = await putMember(ctx, callerIn(c), c.req.param('org'), { email, role });
+    return c.json({ data: memberView(membership) });
+  });
 
-  app.delete(
+  openapi: app.delete(
     '/organizations/:org/members/:email',
     describe({
       operationId: 'deleteMember',
@@ -67,9 +67,9 @@ export function memberRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
       parameters: [ORGANIZATION_PARAMETER, EMAIL_PARAMETER],
       responses: { 204: { description: 'Removed.' } },
     }),
-    async (c) => {
-      await removeMember(ctx, callerIn(c), c.req.param('org'), emailParam(c));
-      return c.body(null, 204);
-    },
   );
+  app.delete('/organizations/:org/members/:email', async (c) => {
+    await removeMember(ctx, callerIn(c), c.req.param('org'), emailParam(c));
+    return c.body(null, 204);
+  });
 }

@@ -15,7 +15,7 @@ export const ORGANIZATION_PARAMETER = path(
 
 /** Who the caller is, and their organizations: `/me`, `/organizations`, `/organizations/{org}`. */
 export function organizationRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
-  app.get(
+  openapi: app.get(
     '/me',
     describe({
       operationId: 'getMe',
@@ -25,21 +25,21 @@ export function organizationRoutes(app: Hono<AppEnv>, ctx: PlatformContext): voi
       tags: ['organizations'],
       responses: { 200: { description: 'The caller.', schema: meData } },
     }),
-    async (c) => {
-      const caller = callerIn(c);
-      const organizations = await ctx.access.organizationsOf(caller);
-      return c.json({
-        data: {
-          id: caller.id,
-          type: caller.type,
-          ...(caller.type === 'person' ? { email: caller.email } : {}),
-          organizations: organizations.map(({ id, name, role }) => ({ id, name, role })),
-        },
-      });
-    },
   );
+  app.get('/me', async (c) => {
+    const caller = callerIn(c);
+    const organizations = await ctx.access.organizationsOf(caller);
+    return c.json({
+      data: {
+        id: caller.id,
+        type: caller.type,
+        ...(caller.type === 'person' ? { email: caller.email } : {}),
+        organizations: organizations.map(({ id, name, role }) => ({ id, name, role })),
+      },
+    });
+  });
 
-  app.get(
+  openapi: app.get(
     '/organizations',
     describe({
       operationId: 'listOrganizations',
@@ -49,10 +49,12 @@ export function organizationRoutes(app: Hono<AppEnv>, ctx: PlatformContext): voi
         200: { description: 'Each with the caller’s role, by id.', schema: organizationList },
       },
     }),
-    async (c) => c.json({ data: await ctx.access.organizationsOf(callerIn(c)) }),
+  );
+  app.get('/organizations', async (c) =>
+    c.json({ data: await ctx.access.organizationsOf(callerIn(c)) }),
   );
 
-  app.post(
+  openapi: app.post(
     '/organizations',
     describe({
       operationId: 'createOrganization',
@@ -63,13 +65,13 @@ export function organizationRoutes(app: Hono<AppEnv>, ctx: PlatformContext): voi
       body: organizationInput,
       responses: { 201: { description: 'The organization.', schema: organizationData } },
     }),
-    async (c) => {
-      const { name } = await readJsonBody(c, organizationInput);
-      return c.json({ data: await createOrganization(ctx, callerIn(c), name) }, 201);
-    },
   );
+  app.post('/organizations', async (c) => {
+    const { name } = await readJsonBody(c, organizationInput);
+    return c.json({ data: await createOrganization(ctx, callerIn(c), name) }, 201);
+  });
 
-  app.get(
+  openapi: app.get(
     '/organizations/:org',
     describe({
       operationId: 'getOrganization',
@@ -79,12 +81,12 @@ export function organizationRoutes(app: Hono<AppEnv>, ctx: PlatformContext): voi
       parameters: [ORGANIZATION_PARAMETER],
       responses: { 200: { description: 'The organization.', schema: organizationData } },
     }),
-    async (c) => {
-      const org = c.req.param('org');
-      const role = await ctx.access.require(callerIn(c), org, 'member');
-      const organization = await ctx.directory.organization(org);
-      if (!organization) throw organizationNotFound(org);
-      return c.json({ data: { ...organization, role } });
-    },
   );
+  app.get('/organizations/:org', async (c) => {
+    const org = c.req.param('org');
+    const role = await ctx.access.require(callerIn(c), org, 'member');
+    const organization = await ctx.directory.organization(org);
+    if (!organization) throw organizationNotFound(org);
+    return c.json({ data: { ...organization, role } });
+  });
 }

@@ -10,7 +10,7 @@ import { personalTokenData, personalTokenInput } from './schemas.js';
 
 /** `POST /personal-tokens`: a five-minute environment token for the person, for command-line use. */
 export function personalTokenRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
-  app.post(
+  openapi: app.post(
     '/personal-tokens',
     describe({
       operationId: 'createPersonalToken',
@@ -22,10 +22,10 @@ export function personalTokenRoutes(app: Hono<AppEnv>, ctx: PlatformContext): vo
       bodyOptional: true,
       responses: { 201: { description: 'The token.', schema: personalTokenData } },
     }),
-    async (c) => {
-      const body = v.optional(personalTokenInput);
-      const request = (await readJsonBody(c, body, { optional: true })) ?? {};
-      return c.json({ data: await issuePersonalToken(ctx, callerIn(c), request) }, 201);
-    },
   );
+  app.post('/personal-tokens', async (c) => {
+    const body = v.optional(personalTokenInput);
+    const request = (await readJsonBody(c, body, { optional: true })) ?? {};
+    return c.json({ data: await issuePersonalToken(ctx, callerIn(c), request) }, 201);
+  });
 }

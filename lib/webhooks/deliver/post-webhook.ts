@@ -3,7 +3,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Socket } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import {
   checkAddress,
   type GuardOptions,

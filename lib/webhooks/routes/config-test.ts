@@ -22,7 +22,7 @@ export function configTestRoutes(
   app: Hono<AppEnv>,
   { scope, ...deps }: Omit<ConfigTestDeps, 'configs'> & { scope: WebhooksScope },
 ): void {
-  app.get(
+  openapi: app.get(
     '/configs/:id/test',
     describe({
       operationId: 'testConfig',

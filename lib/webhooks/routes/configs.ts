@@ -44,7 +44,7 @@ export function configRoutes(
 ): void {
   const of = (c: Context<AppEnv>) => scope(environmentOf(c));
 
-  app.post(
+  openapi: app.post(
     '/configs',
     describe({
       operationId: 'insertConfig',
@@ -63,7 +63,7 @@ export function configRoutes(
     return jsonResponse(c, { data: configView(config) });
   });
 
-  app.get(
+  openapi: app.get(
     '/configs',
     describe({
       operationId: 'getManyConfigs',
@@ -103,7 +103,7 @@ export function configRoutes(
     return jsonResponse(c, { cursor: { ...page, data: page.data.map(configView) } });
   });
 
-  app.get(
+  openapi: app.get(
     '/configs/:id',
     describe({
       operationId: 'getConfig',
@@ -119,7 +119,7 @@ export function configRoutes(
     return jsonResponse(c, { data: configView(config) });
   });
 
-  app.put(
+  openapi: app.put(
     '/configs/:id',
     describe({
       operationId: 'updateConfig',
@@ -146,7 +146,7 @@ export function configRoutes(
     return jsonResponse(c, { data: configView(config) });
   });
 
-  app.delete(
+  openapi: app.delete(
     '/configs/:id',
     describe({
       operationId: 'deleteConfig',
@@ -183,7 +183,7 @@ export function configRoutes(
     ['activate', true],
     ['deactivate', false],
   ] as const) {
-    app.put(
+    openapi: app.put(
       `/configs/:id/${action}`,
       describe({
         operationId: `${action}Config`,
@@ -204,7 +204,7 @@ export function configRoutes(
     });
   }
 
-  app.put(
+  openapi: app.put(
     '/configs/:id/secret/change',
     describe({
       operationId: 'changeConfigSecret',

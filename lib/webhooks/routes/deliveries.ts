@@ -32,7 +32,7 @@ export function deliveryRoutes(app: Hono<AppEnv>, { scope }: DeliveryRoutesDeps)
   };
   const idempotencyKey = (c: Context<AppEnv>) => c.req.header('idempotency-key');
 
-  app.get(
+  openapi: app.get(
     '/deliveries',
     describe({
       operationId: 'getDeliveries',
@@ -56,7 +56,7 @@ export function deliveryRoutes(app: Hono<AppEnv>, { scope }: DeliveryRoutesDeps)
     return c.json({ cursor: { ...page, data: page.data.map((d) => deliveryView(d)) } });
   });
 
-  app.get(
+  openapi: app.get(
     '/deliveries/:id',
     describe({
       operationId: 'getDelivery',
@@ -72,7 +72,7 @@ export function deliveryRoutes(app: Hono<AppEnv>, { scope }: DeliveryRoutesDeps)
     }),
   );
 
-  app.get(
+  openapi: app.get(
     '/deliveries/:id/attempts',
     describe({
       operationId: 'getDeliveryAttempts',
@@ -93,7 +93,7 @@ export function deliveryRoutes(app: Hono<AppEnv>, { scope }: DeliveryRoutesDeps)
   });
 
   // Bulk (the SDK's replayDeliveries): failed deliveries of a window replayed, pending ones expedited, by pages.
-  app.post(
+  openapi: app.post(
     '/deliveries/replay',
     describe({
       operationId: 'replayDeliveries',
@@ -117,7 +117,7 @@ export function deliveryRoutes(app: Hono<AppEnv>, { scope }: DeliveryRoutesDeps)
   });
 
   // One more attempt now, for a delivery that has finished (typically `failed` after the last retry).
-  app.post(
+  openapi: app.post(
     '/deliveries/:id/replay',
     describe({
       operationId: 'replayDelivery',

@@ -52,11 +52,17 @@ const SEND_ATTEMPTS = 3;
  * what a restart lost (`sendAll`). Each message points at a delivery record; `deliver` consumes them.
  */
 export class DeliveryQueue {
-  constructor(private readonly options: { sqs: SQSClient; queueUrl: string }) {}
+  /** `sqs` may be built at the first send (`lazySqsClient`): the webhooks API enqueues only on a replay. */
+  constructor(private readonly options: { sqs: SQSClient | (() => SQSClient); queueUrl: string }) {}
+
+  private client(): SQSClient {
+    const { sqs } = this.options;
+    return typeof sqs === 'function' ? sqs() : sqs;
+  }
 
   /** One message for a delivery of `environment` due now. */
   async send(environment: string, id: string): Promise<void> {
-    await this.options.sqs.send(
+    await this.client().send(
       new SendMessageCommand({
         QueueUrl: this.options.queueUrl,
         MessageBody: encodeDeliveryMessage(environment, id),
@@ -69,7 +75,7 @@ export class DeliveryQueue {
    * longest delay, after which `deliver` finds it early and sends it on (`sqs-delay.ts`).
    */
   async sendDueAt(environment: string, id: string, dueAtMs: number, nowMs: number): Promise<void> {
-    await this.options.sqs.send(
+    await this.client().send(
       new SendMessageCommand({
         QueueUrl: this.options.queueUrl,
         MessageBody: encodeDeliveryMessage(environment, id),
@@ -97,7 +103,7 @@ export class DeliveryQueue {
       );
     await retryWithBackoff(
       async (): Promise<Attempt<undefined>> => {
-        const { Failed = [] } = await this.options.sqs.send(
+        const { Failed = [] } = await this.client().send(
           new SendMessageBatchCommand({
             QueueUrl: this.options.queueUrl,
             Entries: pending.map((id) => ({

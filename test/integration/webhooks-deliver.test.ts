@@ -19,6 +19,7 @@ import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
 import { encodeDeliveryMessage } from '../../lib/webhooks/store/delivery-queue.js';
 import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { deliveryKeys } from '../../lib/webhooks/store/keys.js';
+import { localSqsClient } from '../support/sqs.js';
 import { testEnvironment } from '../support/tables.js';
 
 interface Received {
@@ -161,11 +162,7 @@ beforeAll(async () => {
   table = env.WEBHOOKS_TABLE!;
   configs = new ConfigStore({ doc: runtime.doc, table, environment: ENV, now: () => clock });
   sqsLocal = await startSqsLocal();
-  sqs = new SQSClient({
-    endpoint: sqsLocal.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  sqs = localSqsClient(sqsLocal.endpoint);
   server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -3,7 +3,7 @@
  * their cursors, and the eager cancellation of a config's pending deliveries on delete and deactivate.
  */
 import { randomUUID } from 'node:crypto';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../infra/local/provision.js';
@@ -17,6 +17,7 @@ import { deliveryKeys, filterPartition } from '../../lib/webhooks/store/keys.js'
 import { ADMIN, authApp, tokenFor } from '../support/auth.js';
 import { pendingDelivery } from '../support/deliveries.js';
 import { type JsonCall, type JsonReply, jsonCaller } from '../support/json-call.js';
+import { localSqsClient } from '../support/sqs.js';
 import { testEnvironment } from '../support/tables.js';
 
 /** The admin client's environment; webhooks-environments.test.ts crosses environments. */
@@ -31,11 +32,7 @@ let table: string;
 
 beforeAll(async () => {
   sqsLocal = await startSqsLocal();
-  sqs = new SQSClient({
-    endpoint: sqsLocal.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  sqs = localSqsClient(sqsLocal.endpoint);
   const queues = await ensureQueues(sqs, `d${randomUUID().slice(0, 8)}-`);
   ({ runtime } = await testEnvironment({ SQS_ENDPOINT: sqsLocal.endpoint, ...queues }));
   table = runtime.config.tables.webhooks;

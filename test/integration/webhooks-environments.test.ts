@@ -8,7 +8,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,7 @@ import { pendingDelivery } from '../support/deliveries.js';
 import { environmentToken } from '../support/environment-tokens.js';
 import { type JsonCall, type JsonReply, jsonCaller } from '../support/json-call.js';
 import { paymentBody, scanTable } from '../support/payments.js';
+import { localSqsClient } from '../support/sqs.js';
 import { testEnvironment } from '../support/tables.js';
 
 const A = 'env-a';
@@ -50,11 +51,7 @@ const received: string[] = [];
 
 beforeAll(async () => {
   sqsLocal = await startSqsLocal();
-  sqs = new SQSClient({
-    endpoint: sqsLocal.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  sqs = localSqsClient(sqsLocal.endpoint);
   const queues = await ensureQueues(sqs, `e${randomBytes(4).toString('hex')}-`);
   queueUrl = queues.DELIVERIES_QUEUE_URL!;
   ({ runtime } = await testEnvironment({ SQS_ENDPOINT: sqsLocal.endpoint, ...queues }));

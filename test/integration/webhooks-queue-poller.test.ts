@@ -13,7 +13,7 @@ import {
   ReceiveMessageCommand,
   SendMessageBatchCommand,
   SetQueueAttributesCommand,
-  SQSClient,
+  type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -37,6 +37,7 @@ import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
 import { encodeDeliveryMessage } from '../../lib/webhooks/store/delivery-queue.js';
 import { DeliveryStore } from '../../lib/webhooks/store/delivery-store.js';
 import { pendingDelivery } from '../support/deliveries.js';
+import { localSqsClient } from '../support/sqs.js';
 import { testEnvironment } from '../support/tables.js';
 
 /** One environment throughout: the queue's behaviour does not depend on it. */
@@ -59,11 +60,7 @@ beforeAll(async () => {
   table = runtime.config.tables.webhooks;
   store = new DeliveryStore({ doc: runtime.doc, table, environment: ENV });
   sqsLocal = await startSqsLocal();
-  sqs = new SQSClient({
-    endpoint: sqsLocal.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  sqs = localSqsClient(sqsLocal.endpoint);
   server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {

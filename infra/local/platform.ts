@@ -1,5 +1,6 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -37,7 +38,11 @@ import {
   startLocalIdentityProvider,
 } from './identity/local-identity-provider.js';
 import { startKeyRotation } from './key-rotation.js';
-import { type FunctionBundles, temporaryFunctionBundles } from './lambda/function-bundles.js';
+import {
+  buildFunctionBundles,
+  type FunctionBundles,
+  temporaryFunctionBundles,
+} from './lambda/function-bundles.js';
 import { type LedgerWorkers, startLedgerWorkers } from './lambda/ledger-workers.js';
 import { type LedgerWriters, startLedgerWriters } from './lambda/ledger-writers.js';
 import { localMetrics } from './metrics/registry.js';
@@ -86,7 +91,7 @@ export interface PlatformOptions {
   ledgerWorkers?: number;
   /**
    * The ledger's function bundles, already built (the tests build them once for the whole run); absent: built
-   * at start into a temporary directory, removed at stop.
+   * at start, into `dataDir/bundles` or a temporary directory (see `ledgerBundles`).
    */
   functionBundles?: FunctionBundles;
   /** Concurrent ledger writer invocations (the ingress queue mapping's maximum concurrency; default 1). */
@@ -396,7 +401,7 @@ async function startLedgerProcesses(
   logger: Logger,
   stops: Stops,
 ): Promise<{ ledger: LedgerWorkers; writers: LedgerWriters }> {
-  const bundles = await ledgerBundles(options.functionBundles, stops);
+  const bundles = await ledgerBundles(options, stops);
   const ledger = await startLedgerWorkers({
     workers: options.ledgerWorkers,
     bundles,
@@ -416,12 +421,14 @@ async function startLedgerProcesses(
   return { ledger, writers };
 }
 
-/** The given bundles, or fresh ones whose removal joins the platform's stops. */
-async function ledgerBundles(
-  given: FunctionBundles | undefined,
-  stops: Stops,
-): Promise<FunctionBundles> {
-  if (given) return given;
+/**
+ * The given bundles; or fresh ones in the data directory (`DATA_DIR/bundles`, rebuilt at every start, so a
+ * platform killed outright leaves nothing behind elsewhere); or, without one, in a temporary directory removed at
+ * stop.
+ */
+async function ledgerBundles(options: PlatformOptions, stops: Stops): Promise<FunctionBundles> {
+  if (options.functionBundles) return options.functionBundles;
+  if (options.dataDir) return buildFunctionBundles(join(options.dataDir, 'bundles'));
   const built = await temporaryFunctionBundles();
   stops.push(async () => built.remove());
   return built.bundles;

@@ -402,10 +402,11 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(lines).toContain('    member@example.com / member-password');
       const idp = await fetch(`${baseUrl}/_idp/.well-known/openid-configuration`);
       expect(((await idp.json()) as { issuer: string }).issuer).toBe(`${baseUrl}/_idp`);
-      // The ledger's workers (4 by default) and its writer are child processes, and go with their parent.
+      // The ledger's workers (4 by default) and its writer are child processes, and go with their parent. They
+      // run the functions' bundles, built at start into the data directory.
       const workers = [
-        ...childProcesses(main.child.pid!, 'functions/ledger.mjs'),
-        ...childProcesses(main.child.pid!, 'functions/ledger-writer.mjs'),
+        ...childProcesses(main.child.pid!, `${dataDir}/bundles/functions/ledger.mjs`),
+        ...childProcesses(main.child.pid!, `${dataDir}/bundles/functions/ledger-writer.mjs`),
       ];
       expect(workers).toHaveLength(DEFAULT_LEDGER_WORKERS + 1);
 

@@ -20,17 +20,17 @@ export interface FunctionBundles {
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-const ENTRIES = {
-  workerMain: source('./worker-main.ts'),
-  ledger: source('../../../functions/ledger.ts'),
-  ledgerWriter: source('../../../functions/ledger-writer.ts'),
-} as const;
-
-/** Bundle file names keep the function's name, so a process list shows which function a worker runs. */
-const FILE_NAMES: Record<keyof FunctionBundles, string> = {
-  workerMain: 'worker-main.mjs',
-  ledger: 'functions/ledger.mjs',
-  ledgerWriter: 'functions/ledger-writer.mjs',
+/**
+ * Each bundle's source and its file in the output directory. File names keep the function's name, so a process
+ * list shows which function a worker runs.
+ */
+const BUNDLES: Record<keyof FunctionBundles, { entry: string; file: string }> = {
+  workerMain: { entry: source('./worker-main.ts'), file: 'worker-main.mjs' },
+  ledger: { entry: source('../../../functions/ledger.ts'), file: 'functions/ledger.mjs' },
+  ledgerWriter: {
+    entry: source('../../../functions/ledger-writer.ts'),
+    file: 'functions/ledger-writer.mjs',
+  },
 };
 
 /**
@@ -38,19 +38,14 @@ const FILE_NAMES: Record<keyof FunctionBundles, string> = {
  * stack trace names the TypeScript source (workers run with `--enable-source-maps`).
  */
 export async function buildFunctionBundles(outDir: string): Promise<FunctionBundles> {
-  const keys = Object.keys(ENTRIES) as Array<keyof FunctionBundles>;
-  const bundles = Object.fromEntries(
-    keys.map((key) => [key, join(outDir, FILE_NAMES[key])]),
-  ) as unknown as FunctionBundles;
-  await Promise.all(
-    keys.map((key) =>
-      build({
-        ...lambdaBuildOptions(ENTRIES[key], bundles[key], { sourcemap: true }),
-        minify: false,
-      }),
-    ),
+  const built = await Promise.all(
+    Object.entries(BUNDLES).map(async ([key, { entry, file }]) => {
+      const outfile = join(outDir, file);
+      await build({ ...lambdaBuildOptions(entry, outfile, { sourcemap: true }), minify: false });
+      return [key, outfile] as const;
+    }),
   );
-  return bundles;
+  return Object.fromEntries(built) as Record<keyof FunctionBundles, string>;
 }
 
 /** Bundles in a fresh temporary directory, and how to remove it. */

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI files the Lambda bundles carry beside their `index.mjs`, written when the stack bundles them
- * (NodejsFunction's `afterBundling` hook, infra/stacks/docs-site.ts), generated from the apps' routes as the local
+ * (run after esbuild by the stack's bundling, infra/stacks/function-code.ts), generated from the apps' routes as the local
  * platform generates them, so no bundle carries the generator (`@valibot/to-json-schema`):
  *
  * - `openapi/<service>.json`: a service function's own document (`GET /api/<service>/openapi.json`), the platform

@@ -2,7 +2,7 @@ import type { DocumentedService } from '../../lib/openapi/document-source.js';
 import type { FunctionName } from './functions.js';
 
 /**
- * The commands that put files beside a function's bundle (NodejsFunction's `afterBundling` hook, run where the
+ * The commands that put files beside a function's bundle (run after esbuild by infra/stacks/function-code.ts, where the
  * stack is synthesized, from the project's root). The functions read them from disk at their first request
  * for them, so their `index.mjs` and its cold start carry none of it.
  */

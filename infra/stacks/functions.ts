@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { LAMBDA_ENTRY_FILE } from '../bundling.js';
 import type { AfterBundling } from './bundled-files.js';
-import { LAMBDA_RUNTIME, nodejsBundlingOptions } from './bundling-options.js';
 import type { StageConfig } from './config.js';
+import { functionCode, LAMBDA_RUNTIME } from './function-code.js';
 import { acknowledge } from './nag.js';
 import { retentionDays } from './retention.js';
 
@@ -30,7 +30,7 @@ export interface FunctionSpec {
   timeout: Duration;
   memorySize: number;
   environment: Record<string, string>;
-  /** Shell commands that add files beside the bundle (NodejsFunction's `afterBundling` hook): bundled-files.ts. */
+  /** Shell commands that add files beside the bundle, run after esbuild (bundled-files.ts). */
   afterBundling?: AfterBundling | undefined;
 }
 
@@ -43,7 +43,7 @@ const projectRoot = join(import.meta.dirname, '..', '..');
  * stack, resource by resource.
  */
 export class PlatformFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
@@ -61,31 +61,22 @@ export class PlatformFunction extends Construct {
       description: `${functionName}: least-privilege role of the ${spec.name} function`,
     });
     this.logGroup.grantWrite(this.role);
-    this.fn = new NodejsFunction(this, 'function', {
+    this.fn = new LambdaFunction(this, 'function', {
       functionName,
       description: spec.description,
-      entry: join(projectRoot, 'functions', `${spec.name}.ts`),
-      handler: 'handler',
-      projectRoot,
-      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      code: functionCode({
+        projectRoot,
+        entry: join(projectRoot, 'functions', `${spec.name}.ts`),
+        sourcemap: config.sourcemap,
+        afterBundling: spec.afterBundling,
+      }),
+      handler: `${LAMBDA_ENTRY_FILE.replace(/\.mjs$/, '')}.handler`,
       runtime: LAMBDA_RUNTIME,
       architecture: Architecture.ARM_64,
       memorySize: spec.memorySize,
       timeout: spec.timeout,
       role: this.role,
       logGroup: this.logGroup,
-      bundling: {
-        ...nodejsBundlingOptions({ sourcemap: config.sourcemap }),
-        ...(spec.afterBundling
-          ? {
-              commandHooks: {
-                beforeBundling: () => [],
-                beforeInstall: () => [],
-                afterBundling: spec.afterBundling,
-              },
-            }
-          : {}),
-      },
       ...(config.tracing ? { tracing: Tracing.ACTIVE } : {}),
       environment: {
         STAGE: config.stage,

@@ -5,7 +5,7 @@ import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
-import { lazySqsClient } from '../sqs/client.js';
+import { lazySqsClient } from '../sqs/lazy-client.js';
 import type { LedgerRecord } from './domain/change.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bulkRoutes } from './routes/bulk.js';

@@ -5,7 +5,7 @@ import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
 import { serverInfoRoute } from '../runtime/server-info.js';
-import { lazySqsClient } from '../sqs/client.js';
+import { lazySqsClient } from '../sqs/lazy-client.js';
 import { configSchemas } from './domain/config.js';
 import { webhooksScope } from './environment-stores.js';
 import { configTestRoutes } from './routes/config-test.js';

@@ -5,7 +5,7 @@ import { PlatformStack } from '../../infra/stacks/platform-stack.js';
 
 /**
  * The platform stack as `infra/app.ts` builds it, from the given context. Bundling is skipped
- * (`aws:cdk:bundling-stacks` empty: NodejsFunction then stages a placeholder asset) so a synth takes a
+ * (`aws:cdk:bundling-stacks` empty: each function's code is then a placeholder asset) so a synth takes a
  * second, not a minute; the bundle settings are tested on their own (bundling-options.test.ts) and
  * `npx cdk synth` bundles for real.
  */

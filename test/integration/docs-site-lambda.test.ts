@@ -43,7 +43,7 @@ const get = (path: string, headers: Record<string, string> = {}) =>
 
 describe('the API reference served by the bundled auth function', () => {
   it('keeps the documents and Scalar out of index.mjs: files beside it, read on request', () => {
-    expect(readdirSync(authDir).sort()).toEqual(['docs', 'index.mjs', 'openapi']);
+    expect(readdirSync(authDir).sort()).toEqual(['chunks', 'docs', 'index.mjs', 'openapi']);
     expect(readdirSync(join(authDir, 'openapi'))).toEqual(['auth.json']);
     expect(statSync(join(authDir, 'docs', 'scalar.js')).size).toBe(
       statSync(scalarPackageFile()).size,
@@ -115,7 +115,7 @@ describe("a service's own document, prebuilt beside its bundle", () => {
   );
 
   it('the ledger bundle carries its document beside index.mjs, not inside it', () => {
-    expect(readdirSync(ledgerDir).sort()).toEqual(['index.mjs', 'openapi']);
+    expect(readdirSync(ledgerDir).sort()).toEqual(['chunks', 'index.mjs', 'openapi']);
     expect(readdirSync(join(ledgerDir, 'openapi'))).toEqual(['ledger.json']);
     const bundle = readFileSync(join(ledgerDir, 'index.mjs'), 'utf8');
     // The generator's JSON Schema target (lib/openapi/json-schema.ts) came with it; the bundle has neither.

@@ -123,7 +123,7 @@ describe('a relayed write, as the requester answers it', () => {
   it('answers the committed transaction, and a refusal as its own error', async () => {
     const name = await ledger();
     const commands = relayed(
-      new LedgerRelay({ doc: deps.doc, sqs: () => sqs, queueUrl, tableFor: table }),
+      new LedgerRelay({ doc: deps.doc, sqs: async () => sqs, queueUrl, tableFor: table }),
     );
     const writing = runWriter(4_000);
     const lookup = await deps.lookup.resolve('default', name);
@@ -157,7 +157,7 @@ describe('a relayed write, as the requester answers it', () => {
     const commands = relayed(
       new LedgerRelay({
         doc: deps.doc,
-        sqs: () => sqs,
+        sqs: async () => sqs,
         queueUrl,
         tableFor: table,
         deadlineMs: 1_000,
@@ -179,7 +179,7 @@ describe('a relayed write, as the requester answers it', () => {
     const commands = relayed(
       new LedgerRelay({
         doc: deps.doc,
-        sqs: () => sqs,
+        sqs: async () => sqs,
         queueUrl,
         tableFor: table,
         deadlineMs: 300,

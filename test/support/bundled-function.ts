@@ -16,10 +16,10 @@ export type HttpHandler = (
 const run = promisify(execFile);
 export const PROJECT_ROOT = new URL('../..', import.meta.url).pathname;
 
-/** `functions/<name>.ts` bundled into `dir/index.mjs` with the production esbuild settings; its metafile. */
+/** `functions/<name>.ts` bundled into `dir` (`index.mjs`, `chunks/`) with the production esbuild settings; its metafile. */
 export async function bundleFunction(name: FunctionName, dir: string): Promise<Metafile> {
   const result = await build({
-    ...lambdaBuildOptions(join(PROJECT_ROOT, 'functions', `${name}.ts`), join(dir, 'index.mjs')),
+    ...lambdaBuildOptions(join(PROJECT_ROOT, 'functions', `${name}.ts`), dir),
     metafile: true,
   });
   return result.metafile;
@@ -27,7 +27,7 @@ export async function bundleFunction(name: FunctionName, dir: string): Promise<M
 
 /**
  * A function as the stack deploys it: its bundle, then the stack's `afterBundling` commands run beside it
- * (infra/stacks/bundled-files.ts), as NodejsFunction runs them.
+ * (infra/stacks/bundled-files.ts), as the stack's bundling runs them (infra/stacks/function-code.ts).
  */
 export async function deployableFunction(name: FunctionName, dir: string): Promise<Metafile> {
   const metafile = await bundleFunction(name, dir);

@@ -21,15 +21,16 @@ export interface FunctionBundles {
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * Each bundle's source and its file in the output directory. File names keep the function's name, so a process
- * list shows which function a worker runs.
+ * Each bundle's source, and its directory and entry name in the output directory (chunks go in `<dir>/chunks/`).
+ * File names keep the function's name, so a process list shows which function a worker runs.
  */
-const BUNDLES: Record<keyof FunctionBundles, { entry: string; file: string }> = {
-  workerMain: { entry: source('./worker-main.ts'), file: 'worker-main.mjs' },
-  ledger: { entry: source('../../../functions/ledger.ts'), file: 'functions/ledger.mjs' },
+const BUNDLES: Record<keyof FunctionBundles, { entry: string; dir: string; name: string }> = {
+  workerMain: { entry: source('./worker-main.ts'), dir: '.', name: 'worker-main' },
+  ledger: { entry: source('../../../functions/ledger.ts'), dir: 'functions', name: 'ledger' },
   ledgerWriter: {
     entry: source('../../../functions/ledger-writer.ts'),
-    file: 'functions/ledger-writer.mjs',
+    dir: 'functions',
+    name: 'ledger-writer',
   },
 };
 
@@ -39,10 +40,13 @@ const BUNDLES: Record<keyof FunctionBundles, { entry: string; file: string }> = 
  */
 export async function buildFunctionBundles(outDir: string): Promise<FunctionBundles> {
   const built = await Promise.all(
-    Object.entries(BUNDLES).map(async ([key, { entry, file }]) => {
-      const outfile = join(outDir, file);
-      await build({ ...lambdaBuildOptions(entry, outfile, { sourcemap: true }), minify: false });
-      return [key, outfile] as const;
+    Object.entries(BUNDLES).map(async ([key, { entry, dir, name }]) => {
+      const options = lambdaBuildOptions(entry, join(outDir, dir), {
+        sourcemap: true,
+        entryName: name,
+      });
+      await build({ ...options, minify: false });
+      return [key, join(outDir, dir, `${name}.mjs`)] as const;
     }),
   );
   return Object.fromEntries(built) as Record<keyof FunctionBundles, string>;

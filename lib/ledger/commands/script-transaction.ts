@@ -6,16 +6,7 @@ import {
   ScriptReadsChangedError,
   ValidationError,
 } from '../../errors/index.js';
-import {
-  compile,
-  execute,
-  mergeTxMetadata,
-  NumscriptError,
-  type Program,
-  type ScriptLedger,
-  type ScriptResult,
-  varsFromRequest,
-} from '../../numscript/index.js';
+import type { Program, ScriptLedger, ScriptResult } from '../../numscript/index.js';
 import type { LedgerState, Reads } from '../domain/change.js';
 import { postingReads } from '../domain/posting-effects.js';
 
@@ -42,7 +33,25 @@ export interface ScriptInput {
   vars?: Record<string, unknown>;
 }
 
+/** The Numscript module (parser, checker, interpreter), loaded by the first script (`loadNumscript`). */
+type Numscript = typeof import('../../numscript/index.js');
+
+let numscript: Promise<Numscript> | undefined;
+
+/**
+ * Numscript is imported at the first script a container plans, not at start-up: a bundle split into chunks
+ * (infra/bundling.ts) keeps its 48 KB out of the cold start of every request that sends no script (about 2 ms of
+ * the ledger function's import, measured by `npm run bench -- --only cold-start`). No static import of
+ * lib/numscript may stay in this file, or the bundle would load it at start-up again.
+ */
+function loadNumscript(): Promise<Numscript> {
+  numscript ??= import('../../numscript/index.js');
+  return numscript;
+}
+
 export interface ScriptPlan {
+  /** The loaded Numscript module the program was compiled by: the decision runs it synchronously. */
+  engine: Numscript;
   program: Program;
   vars: Record<string, string>;
   /** Everything the write reads: what the script asked for, and what its postings and metadata touch. */
@@ -60,8 +69,9 @@ export async function planScript(
   reads: ScriptStateReads,
   extraAccounts: readonly string[],
 ): Promise<ScriptPlan> {
-  const program = compileScript(script.plain);
-  const vars = scriptError(() => varsFromRequest(script.vars));
+  const engine = await loadNumscript();
+  const program = scriptError(engine, () => engine.compile(script.plain));
+  const vars = scriptError(engine, () => engine.varsFromRequest(script.vars));
   const balances = new Map<string, bigint>();
   const metadata = new Map<string, Record<string, string> | undefined>();
   let optimistic = false;
@@ -87,7 +97,9 @@ export async function planScript(
     };
     let result: ScriptResult;
     try {
-      result = scriptError(() => execute(program, vars, optimistic ? ample(ledger) : ledger));
+      result = scriptError(engine, () =>
+        engine.execute(program, vars, optimistic ? ample(ledger) : ledger),
+      );
     } catch (err) {
       // Funds short *now* need not be short when decided: an earlier element of an atomic bulk, or an earlier
       // request of a writer's batch, may pay in first. Plan as if funds sufficed, to learn what the script
@@ -116,6 +128,7 @@ export async function planScript(
     for (const [account, asset] of touched.pairs ?? [])
       pairs.set(pairKey(account, asset), [account, asset]);
     return {
+      engine,
       program,
       vars,
       reads: {
@@ -140,8 +153,9 @@ export function runScript(
   const accounts = new Set(plan.reads.accounts ?? []);
   const changed = () =>
     new ScriptReadsChangedError('the ledger changed while the script was planned; retry');
-  const result = scriptError(() =>
-    execute(plan.program, plan.vars, {
+  const { engine } = plan;
+  const result = scriptError(engine, () =>
+    engine.execute(plan.program, plan.vars, {
       balance(account, asset) {
         if (!pairs.has(pairKey(account, asset))) throw changed();
         const volume = state.volume(account, asset);
@@ -163,7 +177,7 @@ export function runScript(
   if (result.postings.length === 0) throw new NoPostingsError('the script moves nothing');
   return {
     ...result,
-    metadata: scriptError(() => mergeTxMetadata(requestMetadata, result.txMetadata)),
+    metadata: scriptError(engine, () => engine.mergeTxMetadata(requestMetadata, result.txMetadata)),
   };
 }
 
@@ -179,17 +193,12 @@ function ample(ledger: ScriptLedger): ScriptLedger {
   };
 }
 
-/** Scripts are compiled once per text (the interpreter's cache). */
-function compileScript(plain: string): Program {
-  return scriptError(() => compile(plain));
-}
-
 /** A script's errors as the contract's: COMPILATION_FAILED (with line and column), INSUFFICIENT_FUND, ... */
-function scriptError<T>(run: () => T): T {
+function scriptError<T>(engine: Numscript, run: () => T): T {
   try {
     return run();
   } catch (err) {
-    if (!(err instanceof NumscriptError)) throw err;
+    if (!(err instanceof engine.NumscriptError)) throw err;
     const where = err.line !== undefined ? ` (line ${err.line}, column ${err.column ?? 0})` : '';
     switch (err.code) {
       case 'INSUFFICIENT_FUND':

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
@@ -8,8 +8,11 @@ import { decodeResult, encodeIntent, type IntentResult } from './intent.js';
 
 export interface RelayOptions {
   doc: DynamoDBDocumentClient;
-  /** Asked at each send: the function builds its client at the first relay (lib/sqs/client.ts, `lazySqsClient`). */
-  sqs: () => SQSClient;
+  /**
+   * Asked at each send: the function loads the SQS module and builds its client at the first relay
+   * (lib/sqs/client.ts, `lazySqsClient`).
+   */
+  sqs: () => Promise<SQSClient>;
   /** The ledger ingress queue the sequenced writer is fed from. */
   queueUrl: string;
   tableFor: (bucket: string) => string;
@@ -58,10 +61,16 @@ export class LedgerRelay {
       operation,
       deadline,
     });
-    const send = () =>
-      this.options
-        .sqs()
-        .send(new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: body }));
+    const send = async () => {
+      // Loaded here, not at start-up: most ledger functions never relay (lazySqsClient says what it saves).
+      const [client, { SendMessageCommand }] = await Promise.all([
+        this.options.sqs(),
+        import('@aws-sdk/client-sqs'),
+      ]);
+      await client.send(
+        new SendMessageCommand({ QueueUrl: this.options.queueUrl, MessageBody: body }),
+      );
+    };
     await send();
     const sent = this.now();
     let lastSent = sent;

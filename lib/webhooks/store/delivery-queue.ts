@@ -1,9 +1,4 @@
-import {
-  type BatchResultErrorEntry,
-  SendMessageBatchCommand,
-  SendMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import type { BatchResultErrorEntry, SQSClient } from '@aws-sdk/client-sqs';
 import { type Attempt, retryWithBackoff } from '../../dynamo/retry.js';
 import { DEFAULT_ENVIRONMENT, isEnvironmentId } from '../../environments/environment-id.js';
 import { isDeliveryId } from '../domain/delivery.js';
@@ -53,16 +48,27 @@ const SEND_ATTEMPTS = 3;
  */
 export class DeliveryQueue {
   /** `sqs` may be built at the first send (`lazySqsClient`): the webhooks API enqueues only on a replay. */
-  constructor(private readonly options: { sqs: SQSClient | (() => SQSClient); queueUrl: string }) {}
+  constructor(
+    private readonly options: { sqs: SQSClient | (() => Promise<SQSClient>); queueUrl: string },
+  ) {}
 
-  private client(): SQSClient {
+  /**
+   * The client and the SDK's SQS module. Imported, not loaded with this file: the webhooks API, which sends only
+   * on a replay, then loads it at its first replay (lib/sqs/lazy-client.ts says why). In dispatch and deliver,
+   * whose clients are built at start-up, the module is already loaded.
+   */
+  private async sqs(): Promise<[SQSClient, typeof import('@aws-sdk/client-sqs')]> {
     const { sqs } = this.options;
-    return typeof sqs === 'function' ? sqs() : sqs;
+    return await Promise.all([
+      typeof sqs === 'function' ? sqs() : sqs,
+      import('@aws-sdk/client-sqs'),
+    ]);
   }
 
   /** One message for a delivery of `environment` due now. */
   async send(environment: string, id: string): Promise<void> {
-    await this.client().send(
+    const [client, { SendMessageCommand }] = await this.sqs();
+    await client.send(
       new SendMessageCommand({
         QueueUrl: this.options.queueUrl,
         MessageBody: encodeDeliveryMessage(environment, id),
@@ -75,7 +81,8 @@ export class DeliveryQueue {
    * longest delay, after which `deliver` finds it early and sends it on (`sqs-delay.ts`).
    */
   async sendDueAt(environment: string, id: string, dueAtMs: number, nowMs: number): Promise<void> {
-    await this.client().send(
+    const [client, { SendMessageCommand }] = await this.sqs();
+    await client.send(
       new SendMessageCommand({
         QueueUrl: this.options.queueUrl,
         MessageBody: encodeDeliveryMessage(environment, id),
@@ -101,9 +108,10 @@ export class DeliveryQueue {
       new Error(
         `SendMessageBatch failed for delivery ${f.Id}: ${f.Code ?? ''} ${f.Message ?? ''}`.trim(),
       );
+    const [client, { SendMessageBatchCommand }] = await this.sqs();
     await retryWithBackoff(
       async (): Promise<Attempt<undefined>> => {
-        const { Failed = [] } = await this.client().send(
+        const { Failed = [] } = await client.send(
           new SendMessageBatchCommand({
             QueueUrl: this.options.queueUrl,
             Entries: pending.map((id) => ({

@@ -4,52 +4,30 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Duration, Stack } from 'aws-cdk-lib';
-import { LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import {
-  LAMBDA_CREDENTIALS,
-  LAMBDA_NODE_HTTP,
-  LAMBDA_NODE_TARGET,
-  LAMBDA_YAML,
-  lambdaBuildOptions,
-  REQUIRE_BANNER,
-} from '../../infra/bundling.js';
-import { LAMBDA_RUNTIME, nodejsBundlingOptions } from '../../infra/stacks/bundling-options.js';
+import { LAMBDA_NODE_TARGET, lambdaBuildOptions, REQUIRE_BANNER } from '../../infra/bundling.js';
+import { BUNDLED_FILES } from '../../infra/stacks/bundled-files.js';
 import { stageConfigFromContext } from '../../infra/stacks/config.js';
+import { LAMBDA_RUNTIME } from '../../infra/stacks/function-code.js';
 import { PlatformFunction } from '../../infra/stacks/functions.js';
+import { deployableFunction } from '../support/bundled-function.js';
+
+/** Every file under `dir`, relative to it, sorted. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
 
 describe('bundling settings shared by npm run build and the stack', () => {
-  it('translates lambdaBuildOptions to NodejsFunction options: ESM, node22, minified, banner, SDK bundled, local esbuild', () => {
-    expect(nodejsBundlingOptions({ sourcemap: false })).toEqual({
-      forceDockerBundling: false,
-      externalModules: [],
-      bundleAwsSDK: true,
-      format: OutputFormat.ESM,
-      target: LAMBDA_NODE_TARGET,
-      minify: true,
-      sourceMap: false,
-      banner: REQUIRE_BANNER,
-      mainFields: ['module', 'main'],
-      logLevel: LogLevel.WARNING,
-      esbuildArgs: {
-        '--legal-comments': 'none',
-        '--alias:@aws-sdk/credential-provider-node': LAMBDA_CREDENTIALS,
-        '--alias:node:http': LAMBDA_NODE_HTTP,
-        '--alias:yaml': LAMBDA_YAML,
-        '--drop-labels': 'openapi',
-      },
-    });
-    expect(nodejsBundlingOptions({ sourcemap: true }).sourceMap).toBe(true);
-  });
-
   it("runs the functions on the runtime of the bundles' target", () => {
     expect(LAMBDA_NODE_TARGET).toBe('node22');
     expect(LAMBDA_RUNTIME.name).toBe('nodejs22.x');
   });
 
-  // rotate-keys is the smallest; ledger-writer is the one queue consumer that also drains its queue itself.
-  it.each(['rotate-keys', 'ledger-writer'] as const)(
+  // rotate-keys is the smallest; the ledger has chunks loaded at first use and OpenAPI files beside its bundle.
+  it.each(['rotate-keys', 'ledger'] as const)(
     'bundles %s offline with local esbuild, byte for byte what npm run build writes',
     async (name) => {
       const outdir = mkdtempSync(join(tmpdir(), 'cdk-bundling-'));
@@ -66,27 +44,28 @@ describe('bundling settings shared by npm run build and the stack', () => {
           timeout: Duration.seconds(30),
           memorySize: 512,
           environment: {},
+          afterBundling: BUNDLED_FILES[name],
         },
         config,
         'bundling-',
       );
       const assembly = app.synth();
       const assetDir = readdirSync(assembly.directory).find((d) => d.startsWith('asset.'))!;
-      expect(readdirSync(join(assembly.directory, assetDir))).toEqual(['index.mjs']);
-      const code = readFileSync(join(assembly.directory, assetDir, 'index.mjs'), 'utf8');
+      const deployed = join(assembly.directory, assetDir);
+      const code = readFileSync(join(deployed, 'index.mjs'), 'utf8');
       expect(code.startsWith(`${REQUIRE_BANNER}\n`)).toBe(true);
       expect(code).not.toMatch(/from\s*["']@aws-sdk\//); // bundled, not imported from the runtime
-      expect(code).toContain('dynamodb'); // the DynamoDB client is in the bundle
-      await build(
-        lambdaBuildOptions(
-          join(import.meta.dirname, '..', '..', 'functions', `${name}.ts`),
-          join(outdir, 'build', 'index.mjs'),
-        ),
+      expect(filesUnder(deployed).some((f) => f.startsWith('chunks/'))).toBe(true);
+      const built = join(outdir, 'build');
+      await deployableFunction(name, built);
+      expect(filesUnder(deployed)).toEqual(filesUnder(built));
+      const differing = filesUnder(built).filter(
+        (f) => !readFileSync(join(deployed, f)).equals(readFileSync(join(built, f))),
       );
-      expect(code === readFileSync(join(outdir, 'build', 'index.mjs'), 'utf8')).toBe(true);
+      expect(differing).toEqual([]);
       rmSync(outdir, { recursive: true, force: true });
     },
-    60_000,
+    120_000,
   );
 
   it('bundles sign with the credentials Lambda puts in the environment (the default chain is replaced)', async () => {
@@ -101,7 +80,7 @@ describe('bundling settings shared by npm run build and the stack', () => {
       ].join('\n'),
     );
     await build({
-      ...lambdaBuildOptions(entry, join(dir, 'index.mjs')),
+      ...lambdaBuildOptions(entry, dir),
       nodePaths: [join(import.meta.dirname, '..', '..', 'node_modules')],
     });
     const bundle = readFileSync(join(dir, 'index.mjs'), 'utf8');

@@ -10,5 +10,7 @@ import { createRuntime } from '../lib/runtime/runtime.js';
 const documents = prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, import.meta.url));
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
-  handle(createLedgerApp(createRuntime(platformConfigFromEnv()), { documents })),
+  handle(
+    createLedgerApp(createRuntime(platformConfigFromEnv(), { bigintNumbers: true }), { documents }),
+  ),
 );

@@ -10,5 +10,9 @@ import { createRuntime } from '../lib/runtime/runtime.js';
 const documents = prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, import.meta.url));
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
-  handle(createPaymentsApp(createRuntime(platformConfigFromEnv()), { documents })),
+  handle(
+    createPaymentsApp(createRuntime(platformConfigFromEnv(), { bigintNumbers: true }), {
+      documents,
+    }),
+  ),
 );

@@ -1,10 +1,9 @@
 import type { Hono } from 'hono';
-import { createDocumentClient } from '../dynamo/client.js';
 import type { AppEnv } from '../http/types.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
-import type { ServiceRuntime } from '../runtime/runtime.js';
+import { bigintDocumentClient, type ServiceRuntime } from '../runtime/runtime.js';
 import { lazySqsClient } from '../sqs/lazy-client.js';
 import type { LedgerRecord } from './domain/change.js';
 import { accountRoutes } from './routes/accounts.js';
@@ -51,8 +50,8 @@ export interface LedgerAppOptions {
 export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptions): Hono<AppEnv> {
   const { config } = runtime;
   const now = options.now ?? Date.now;
-  // Amounts are read back as bigint (rule 1): this service has its own document client for that.
-  const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
+  // Amounts are read back as bigint (rule 1).
+  const doc = bigintDocumentClient(runtime);
   const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   const registry = new LedgerRegistry(doc, buckets);

@@ -1,10 +1,9 @@
 import type { Hono } from 'hono';
-import { createDocumentClient } from '../dynamo/client.js';
 import type { AppEnv } from '../http/types.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
-import type { ServiceRuntime } from '../runtime/runtime.js';
+import { bigintDocumentClient, type ServiceRuntime } from '../runtime/runtime.js';
 import { serverInfoRoute } from '../runtime/server-info.js';
 import { notImplementedRoutes } from './routes/not-implemented.js';
 import { paymentRoutes } from './routes/payments.js';
@@ -24,8 +23,8 @@ export function createPaymentsApp(
   options: PaymentsAppOptions,
 ): Hono<AppEnv> {
   const { tables } = runtime.config;
-  // Amounts are read back as bigint (rule 1): this service has its own document client for that.
-  const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
+  // Amounts are read back as bigint (rule 1).
+  const doc = bigintDocumentClient(runtime);
   // Each request's payments are those of its token's environment (`environmentOf`, routes/payments.ts).
   const storeOf = (environment: string) =>
     new PaymentStore({

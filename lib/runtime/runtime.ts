@@ -11,18 +11,29 @@ export interface ServiceRuntime {
   /** `config.dynamo`: where `doc`, and any other document client of the service, connects. */
   connection: DynamoConnection;
   doc: DynamoDBDocumentClient;
+  /** `doc` reads numbers as bigint (`createRuntime`'s option): `bigintDocumentClient` can then reuse it. */
+  bigintNumbers: boolean;
   logger: Logger;
   verifier: TokenVerifier;
 }
 
-/** The runtime of a configuration read once (`platformConfigFromEnv`, lib/config/env.ts). */
-export function createRuntime(config: PlatformConfig): ServiceRuntime {
+/**
+ * The runtime of a configuration read once (`platformConfigFromEnv`, lib/config/env.ts). `bigintNumbers` for a
+ * function whose service reads amounts (the ledger, payments): its one document client then reads numbers as
+ * bigint, and the token verifier's key reads go through it too (they read strings only).
+ */
+export function createRuntime(
+  config: PlatformConfig,
+  options: { bigintNumbers?: boolean } = {},
+): ServiceRuntime {
   const connection = config.dynamo;
-  const doc = createDocumentClient(connection);
+  const bigintNumbers = options.bigintNumbers ?? false;
+  const doc = createDocumentClient(connection, { bigintNumbers });
   return {
     config,
     connection,
     doc,
+    bigintNumbers,
     logger: createLogger(config.logLevel),
     verifier: new TokenVerifier({
       issuer: config.issuer,
@@ -30,4 +41,15 @@ export function createRuntime(config: PlatformConfig): ServiceRuntime {
       loadKeys: jwksTableLoader(doc, config.tables.auth),
     }),
   };
+}
+
+/**
+ * A document client reading numbers as bigint (rule 1: amounts stay exact): the runtime's own when it reads them so
+ * — one client and one connection pool per container, as in the ledger and payments functions — or a client of
+ * its own for a service sharing a plain runtime (the local platform, tests).
+ */
+export function bigintDocumentClient(runtime: ServiceRuntime): DynamoDBDocumentClient {
+  return runtime.bigintNumbers
+    ? runtime.doc
+    : createDocumentClient(runtime.connection, { bigintNumbers: true });
 }

@@ -102,6 +102,12 @@ describe('Lambda bundles', () => {
     }
   });
 
+  it('auth: the KMS client in a chunk loaded at the first signing key it opens or seals', () => {
+    const kms = (input: string) => input.includes('node_modules/@aws-sdk/client-kms/');
+    expect([...bundles.get('auth')!.startupInputs].some(kms)).toBe(false);
+    expect([...bundles.get('auth')!.laterInputs].some(kms)).toBe(true);
+  });
+
   it('the webhooks API loads the SQS client at its first replay; dispatch and deliver, which always send, at start-up', () => {
     const sqs = (input: string) => input.includes('node_modules/@aws-sdk/client-sqs/');
     expect([...bundles.get('webhooks')!.startupInputs].some(sqs)).toBe(false);

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { DecryptCommand, GenerateDataKeyCommand, type KMSClient } from '@aws-sdk/client-kms';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import type { JWK } from 'jose';
 import {
   PrivateKeyUnavailableError,
@@ -17,22 +17,31 @@ const CIPHER = 'aes-256-gcm';
  * The key id is both KMS encryption context and GCM additional data, so an item copied under another key id
  * does not open. Legacy clear items (written before KMS was configured) still open, so switching KMS on needs no
  * migration: rotation retires them within two rotations.
+ *
+ * The SDK's KMS module is imported at the first seal or open, not with this file: a container opens a key once,
+ * at its first token, right before a KMS round trip, and most auth requests sign nothing (the module cost the auth
+ * function's cold start about 2 ms, `npm run bench -- --only cold-start`). `kms` builds the client then.
  */
 export class KmsEnvelopeVault implements PrivateKeyVault {
   constructor(
-    private readonly kms: KMSClient,
+    private readonly kms: () => Promise<KMSClient>,
     private readonly kmsKeyId: string,
   ) {}
 
   async seal(kid: string, jwk: JWK): Promise<StoredPrivateKey> {
-    const { Plaintext, CiphertextBlob, KeyId } = await this.call('GenerateDataKey', kid, () =>
-      this.kms.send(
-        new GenerateDataKeyCommand({
-          KeyId: this.kmsKeyId,
-          KeySpec: 'AES_256',
-          EncryptionContext: context(kid),
-        }),
-      ),
+    const { Plaintext, CiphertextBlob, KeyId } = await this.call(
+      'GenerateDataKey',
+      kid,
+      async () => {
+        const [kms, { GenerateDataKeyCommand }] = await this.sdk();
+        return await kms.send(
+          new GenerateDataKeyCommand({
+            KeyId: this.kmsKeyId,
+            KeySpec: 'AES_256',
+            EncryptionContext: context(kid),
+          }),
+        );
+      },
     );
     if (!Plaintext || !CiphertextBlob)
       throw new PrivateKeyUnavailableError(
@@ -67,15 +76,16 @@ export class KmsEnvelopeVault implements PrivateKeyVault {
       throw new PrivateKeyUnavailableError(
         `private key ${kid}: unknown scheme ${String(sealed.scheme)}`,
       );
-    const { Plaintext } = await this.call('Decrypt', kid, () =>
-      this.kms.send(
+    const { Plaintext } = await this.call('Decrypt', kid, async () => {
+      const [kms, { DecryptCommand }] = await this.sdk();
+      return await kms.send(
         new DecryptCommand({
           KeyId: this.kmsKeyId,
           CiphertextBlob: Buffer.from(sealed.dataKey, 'base64'),
           EncryptionContext: context(kid),
         }),
-      ),
-    );
+      );
+    });
     if (!Plaintext)
       throw new PrivateKeyUnavailableError(
         `KMS Decrypt for signing key ${kid} returned no data key`,
@@ -97,6 +107,10 @@ export class KmsEnvelopeVault implements PrivateKeyVault {
     } finally {
       Plaintext.fill(0);
     }
+  }
+
+  private async sdk(): Promise<[KMSClient, typeof import('@aws-sdk/client-kms')]> {
+    return await Promise.all([this.kms(), import('@aws-sdk/client-kms')]);
   }
 
   /** KMS failures (access denied, key disabled, throttling, network) become one error kind the service answers 503 to. */

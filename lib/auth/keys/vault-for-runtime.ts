@@ -1,4 +1,4 @@
-import { KMSClient } from '@aws-sdk/client-kms';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import type { ServiceRuntime } from '../../runtime/runtime.js';
 import { KeyStore } from '../store/key-store.js';
 import { KmsEnvelopeVault } from './kms-envelope-vault.js';
@@ -8,7 +8,16 @@ import { CLEAR_KEYS, type PrivateKeyVault } from './private-key-vault.js';
 export function privateKeyVault(runtime: Pick<ServiceRuntime, 'config'>): PrivateKeyVault {
   const keyId = runtime.config.signingKeyKmsKeyId;
   if (keyId === undefined) return CLEAR_KEYS;
-  return new KmsEnvelopeVault(new KMSClient({ region: runtime.config.awsRegion }), keyId);
+  return new KmsEnvelopeVault(lazyKmsClient(runtime.config.awsRegion), keyId);
+}
+
+/** The KMS client, module loaded and client built at the first call (kms-envelope-vault.ts says why), then kept. */
+function lazyKmsClient(region: string): () => Promise<KMSClient> {
+  let client: Promise<KMSClient> | undefined;
+  return () => {
+    client ??= import('@aws-sdk/client-kms').then(({ KMSClient }) => new KMSClient({ region }));
+    return client;
+  };
 }
 
 /** The signing key store of a service runtime: the auth table, sealed as the configuration says. */

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -422,13 +423,18 @@ async function startLedgerProcesses(
 }
 
 /**
- * The given bundles; or fresh ones in the data directory (`DATA_DIR/bundles`, rebuilt at every start, so a
- * platform killed outright leaves nothing behind elsewhere); or, without one, in a temporary directory removed at
- * stop.
+ * The given bundles; or fresh ones in the data directory (`DATA_DIR/bundles`, emptied and rebuilt at every start —
+ * chunk names carry a hash of their content, so an earlier build's would otherwise pile up — and a platform killed
+ * outright leaves nothing behind elsewhere; the directory's lock is held already); or, without one, in a temporary
+ * directory removed at stop.
  */
 async function ledgerBundles(options: PlatformOptions, stops: Stops): Promise<FunctionBundles> {
   if (options.functionBundles) return options.functionBundles;
-  if (options.dataDir) return buildFunctionBundles(join(options.dataDir, 'bundles'));
+  if (options.dataDir) {
+    const dir = join(options.dataDir, 'bundles');
+    rmSync(dir, { recursive: true, force: true });
+    return buildFunctionBundles(dir);
+  }
   const built = await temporaryFunctionBundles();
   stops.push(async () => built.remove());
   return built.bundles;

@@ -5,10 +5,18 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port.js';
@@ -365,8 +373,13 @@ describe('npm start (infra/local/main.ts) as a process', () => {
     async () => {
       const port = await freePort();
       const dataDir = tempDir('start');
+      // A chunk an earlier version's build left (chunk names carry a content hash): emptied at start, not kept.
+      const stale = join(dataDir, 'bundles', 'functions', 'chunks', 'stale-0000.mjs');
+      mkdirSync(dirname(stale), { recursive: true });
+      writeFileSync(stale, 'export {};\n');
       const main = startMain({ PORT: String(port), DATA_DIR: dataDir });
       await waitForStdout(main, 'platform ready at');
+      expect(existsSync(stale)).toBe(false);
 
       const baseUrl = `http://127.0.0.1:${port}`;
       const lines = main.stdout().split('\n');

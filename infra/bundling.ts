@@ -28,8 +28,9 @@ export const LAMBDA_YAML = join(dirname(fileURLToPath(import.meta.url)), 'lambda
 /** The label of the routes' describe() registrations (lib/openapi/describe.ts), dropped from the bundles. */
 export const OPENAPI_LABEL = 'openapi';
 
-/** The bundle's entry file in its directory: Lambda's handler is `index.handler`. */
-export const LAMBDA_ENTRY_FILE = 'index.mjs';
+/** The bundle's entry in its directory: `index.mjs`, whose `handler` export Lambda calls (`index.handler`). */
+export const LAMBDA_ENTRY_NAME = 'index';
+export const LAMBDA_ENTRY_FILE = `${LAMBDA_ENTRY_NAME}.mjs`;
 
 export const REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
@@ -49,7 +50,7 @@ export function lambdaBuildOptions(
   return {
     entryPoints: [entry],
     outdir,
-    entryNames: options.entryName ?? LAMBDA_ENTRY_FILE.replace(/\.mjs$/, ''),
+    entryNames: options.entryName ?? LAMBDA_ENTRY_NAME,
     chunkNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' },
     splitting: true,

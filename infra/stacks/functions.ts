@@ -4,7 +4,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Function as LambdaFunction, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { LAMBDA_ENTRY_FILE } from '../bundling.js';
+import { LAMBDA_ENTRY_NAME } from '../bundling.js';
 import type { AfterBundling } from './bundled-files.js';
 import type { StageConfig } from './config.js';
 import { functionCode, LAMBDA_RUNTIME } from './function-code.js';
@@ -70,7 +70,7 @@ export class PlatformFunction extends Construct {
         sourcemap: config.sourcemap,
         afterBundling: spec.afterBundling,
       }),
-      handler: `${LAMBDA_ENTRY_FILE.replace(/\.mjs$/, '')}.handler`,
+      handler: `${LAMBDA_ENTRY_NAME}.handler`,
       runtime: LAMBDA_RUNTIME,
       architecture: Architecture.ARM_64,
       memorySize: spec.memorySize,

@@ -1,4 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { lazyLoad } from '../async/lazy-load.js';
 import type { ServiceEndpoint } from '../config/env.js';
 import { sqsClientConfig } from './client-config.js';
 
@@ -10,11 +11,9 @@ import { sqsClientConfig } from './client-config.js';
  * file, or the bundle would load it at start-up again.
  */
 export function lazySqsClient(connection: ServiceEndpoint): () => Promise<SQSClient> {
-  let client: Promise<SQSClient> | undefined;
-  return () => {
-    client ??= import('@aws-sdk/client-sqs').then(
+  return lazyLoad(() =>
+    import('@aws-sdk/client-sqs').then(
       ({ SQSClient }) => new SQSClient(sqsClientConfig(connection)),
-    );
-    return client;
-  };
+    ),
+  );
 }

@@ -1,4 +1,5 @@
 import type { KMSClient } from '@aws-sdk/client-kms';
+import { lazyLoad } from '../../async/lazy-load.js';
 import type { ServiceRuntime } from '../../runtime/runtime.js';
 import { KeyStore } from '../store/key-store.js';
 import { KmsEnvelopeVault } from './kms-envelope-vault.js';
@@ -13,11 +14,9 @@ export function privateKeyVault(runtime: Pick<ServiceRuntime, 'config'>): Privat
 
 /** The KMS client, module loaded and client built at the first call (kms-envelope-vault.ts says why), then kept. */
 function lazyKmsClient(region: string): () => Promise<KMSClient> {
-  let client: Promise<KMSClient> | undefined;
-  return () => {
-    client ??= import('@aws-sdk/client-kms').then(({ KMSClient }) => new KMSClient({ region }));
-    return client;
-  };
+  return lazyLoad(() =>
+    import('@aws-sdk/client-kms').then(({ KMSClient }) => new KMSClient({ region })),
+  );
 }
 
 /** The signing key store of a service runtime: the auth table, sealed as the configuration says. */

@@ -1,3 +1,4 @@
+import { lazyLoad } from '../../async/lazy-load.js';
 import {
   CompilationFailedError,
   InsufficientFundError,
@@ -36,18 +37,13 @@ export interface ScriptInput {
 /** The Numscript module (parser, checker, interpreter), loaded by the first script (`loadNumscript`). */
 type Numscript = typeof import('../../numscript/index.js');
 
-let numscript: Promise<Numscript> | undefined;
-
 /**
  * Numscript is imported at the first script a container plans, not at start-up: a bundle split into chunks
  * (infra/bundling.ts) keeps its 48 KB out of the cold start of every request that sends no script (about 2 ms of
  * the ledger function's import, measured by `npm run bench -- --only cold-start`). No static import of
  * lib/numscript may stay in this file, or the bundle would load it at start-up again.
  */
-function loadNumscript(): Promise<Numscript> {
-  numscript ??= import('../../numscript/index.js');
-  return numscript;
-}
+const loadNumscript = lazyLoad((): Promise<Numscript> => import('../../numscript/index.js'));
 
 export interface ScriptPlan {
   /** The loaded Numscript module the program was compiled by: the decision runs it synchronously. */

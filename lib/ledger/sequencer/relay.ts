@@ -10,7 +10,7 @@ export interface RelayOptions {
   doc: DynamoDBDocumentClient;
   /**
    * Asked at each send: the function loads the SQS module and builds its client at the first relay
-   * (lib/sqs/client.ts, `lazySqsClient`).
+   * (lib/sqs/lazy-client.ts, `lazySqsClient`).
    */
   sqs: () => Promise<SQSClient>;
   /** The ledger ingress queue the sequenced writer is fed from. */

@@ -9,11 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { createDocumentClient } from '../lib/dynamo/client.js';
 import { DEFAULT_ENVIRONMENT } from '../lib/environments/environment-id.js';
 import { DEFAULT_FEATURES } from '../lib/ledger/domain/features.js';
-import type { Intent } from '../lib/ledger/sequencer/intent.js';
-import { LedgerSequencer } from '../lib/ledger/sequencer/sequencer.js';
 import { BucketTables } from '../lib/ledger/store/bucket-tables.js';
 import { LedgerRegistry } from '../lib/ledger/store/registry.js';
 import { LedgerWriter } from '../lib/ledger/store/writer.js';
+import type { Intent } from '../lib/ledger/write/intent.js';
+import { LedgerSequencer } from '../lib/ledger/write/sequencer.js';
 import type { DynamoMeter } from './dynamo-meter.js';
 import { benchEnvironment, localDynamoClient } from './environment.js';
 

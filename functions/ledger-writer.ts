@@ -3,8 +3,8 @@
 // queue itself while messages keep coming.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ledgerWriterConfigFromEnv } from '../lib/config/env.js';
-import { writerDeps } from '../lib/ledger/sequencer/writer-env.js';
-import { handleIntents } from '../lib/ledger/sequencer/writer-handler.js';
+import { writerDeps } from '../lib/ledger/write/writer-env.js';
+import { handleIntents } from '../lib/ledger/write/writer-handler.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.

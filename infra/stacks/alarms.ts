@@ -27,7 +27,7 @@ export const ITERATOR_AGE_THRESHOLD = Duration.hours(1);
 
 /**
  * Age of the oldest relayed ledger write waiting in the ingress queue. A relayed request carries an 8 s deadline
- * (lib/ledger/sequencer/relay.ts): an intent older than about 5 s has little time left to be decided, and past
+ * (lib/ledger/write/relay.ts): an intent older than about 5 s has little time left to be decided, and past
  * its deadline its requester is answered 503 "not committed". A backlog this old means the writer is behind.
  */
 export const LEDGER_INGRESS_AGE_THRESHOLD = Duration.seconds(5);

@@ -31,7 +31,7 @@ export const DELIVER_TIMEOUT = Duration.seconds(30);
 
 /**
  * The ledger writer's timeout: its own batch, then up to 10 s draining the queue (`DRAIN_MS`,
- * lib/ledger/sequencer/writer-env.ts), with room for a slow last commit. The ingress queue's visibility timeout
+ * lib/ledger/write/writer-env.ts), with room for a slow last commit. The ingress queue's visibility timeout
  * is six times this (lib/resources/definitions.ts; synth refuses less).
  */
 export const LEDGER_WRITER_TIMEOUT = Duration.seconds(30);

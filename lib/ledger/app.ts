@@ -22,9 +22,6 @@ import { v1LogRoutes } from './routes/v1-logs.js';
 import { v1ScriptRoutes } from './routes/v1-script.js';
 import { v1TransactionRoutes } from './routes/v1-transactions.js';
 import { volumeRoutes } from './routes/volumes.js';
-import { LedgerCommands } from './sequencer/ledger-commands.js';
-import { LedgerRelay } from './sequencer/relay.js';
-import { settleBatch } from './sequencer/settle.js';
 import { AccountReads } from './store/account-reads.js';
 import { BucketTables } from './store/bucket-tables.js';
 import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
@@ -38,6 +35,9 @@ import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
 import { VolumeReads } from './store/volume-reads.js';
 import { LedgerWriter } from './store/writer.js';
+import { LedgerCommands } from './write/ledger-commands.js';
+import { LedgerRelay } from './write/relay.js';
+import { settleBatch } from './write/settle.js';
 
 export interface LedgerAppOptions {
   /** Where its OpenAPI document comes from (lib/openapi/document-source.ts). */
@@ -56,7 +56,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   const registry = new LedgerRegistry(doc, buckets);
   const lookup = new LedgerLookup(registry);
-  // A batch a stopped ledger writer left unsettled is settled by the next direct write or list (sequencer/settle.ts).
+  // A batch a stopped ledger writer left unsettled is settled by the next direct write or list (write/settle.ts).
   const settle = (ledger: LedgerRecord, table: string, head: Head) =>
     settleBatch(doc, table, ledger, head, now());
   const writer = new LedgerWriter({

@@ -8,8 +8,8 @@ import {
   platformConfigFromEnv,
   webhookWorkerConfigFromEnv,
 } from '../../lib/config/env.js';
-import { writerDeps } from '../../lib/ledger/sequencer/writer-env.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
+import { writerDeps } from '../../lib/ledger/write/writer-env.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
 import { workerSettings } from '../../lib/webhooks/workers.js';
 import { synthPlatform } from './synth.js';

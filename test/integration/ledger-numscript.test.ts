@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
-import type { Intent, IntentResult } from '../../lib/ledger/sequencer/intent.js';
-import { LedgerSequencer } from '../../lib/ledger/sequencer/sequencer.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { LedgerLookup } from '../../lib/ledger/store/ledger-lookup.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
 import { LedgerWriter } from '../../lib/ledger/store/writer.js';
+import type { Intent, IntentResult } from '../../lib/ledger/write/intent.js';
+import { LedgerSequencer } from '../../lib/ledger/write/sequencer.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';

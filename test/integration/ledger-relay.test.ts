@@ -21,14 +21,14 @@ import {
 } from '../../lib/errors/index.js';
 import type { LedgerOperation } from '../../lib/ledger/commands/operations.js';
 import { DEFAULT_FEATURES } from '../../lib/ledger/domain/features.js';
-import { LedgerCommands } from '../../lib/ledger/sequencer/ledger-commands.js';
-import { LedgerRelay } from '../../lib/ledger/sequencer/relay.js';
-import { handleIntents, type WriterDeps } from '../../lib/ledger/sequencer/writer-handler.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { LedgerLookup } from '../../lib/ledger/store/ledger-lookup.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
 import { TransactionReads } from '../../lib/ledger/store/transaction-reads.js';
 import { LedgerWriter } from '../../lib/ledger/store/writer.js';
+import { LedgerCommands } from '../../lib/ledger/write/ledger-commands.js';
+import { LedgerRelay } from '../../lib/ledger/write/relay.js';
+import { handleIntents, type WriterDeps } from '../../lib/ledger/write/writer-handler.js';
 import { createSqsClient } from '../../lib/sqs/client.js';
 import { testEnvironment } from '../support/tables.js';
 

@@ -1,9 +1,9 @@
 import { PlatformError } from '../../errors/index.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { Transaction } from '../domain/transaction.js';
-import type { CommandOutcome, LedgerCommands } from '../sequencer/ledger-commands.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
+import type { CommandOutcome, LedgerCommands } from '../write/ledger-commands.js';
 import { type BulkElement, operationOf } from './bulk.js';
 import { type LedgerOperation, operationRequest } from './operations.js';
 import { revertIdempotency, revertTransactionWrite } from './revert-transaction.js';

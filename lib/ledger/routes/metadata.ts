@@ -5,8 +5,8 @@ import type { AppEnv } from '../../http/types.js';
 import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
-import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { LedgerCommands } from '../write/ledger-commands.js';
 import { readAddress, readIdempotencyKey, readTransactionId, requestLedger } from './request.js';
 
 /** Metadata writes on transactions and accounts (docs/api.md §3.2, §3.3): 204 on success. */

@@ -22,12 +22,12 @@ import { keepsEffectiveVolumes, requireEffectiveVolumes } from '../domain/featur
 import { effectiveBy, readPointInTime, readTransactionOrder } from '../domain/point-in-time.js';
 import { planTransactionQuery } from '../domain/query/transaction-query.js';
 import { preCommitVolumes, transactionView, type VolumesView } from '../domain/transaction.js';
-import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import type { EffectiveVolumeReads } from '../store/effective-volume-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRecord } from '../store/registry.js';
 import type { LedgerStats } from '../store/stats.js';
 import type { StoredTransaction, TransactionReads } from '../store/transaction-reads.js';
+import type { LedgerCommands } from '../write/ledger-commands.js';
 import {
   readIdempotencyKey,
   readTransactionId,

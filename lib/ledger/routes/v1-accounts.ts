@@ -9,10 +9,10 @@ import { type AccountVolumes, accountView, addBalances, balancesView } from '../
 import type { LedgerRecord } from '../domain/change.js';
 import { isEnabled } from '../domain/features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
-import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import { type AccountRead, type AccountReads, accountListName } from '../store/account-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerStats } from '../store/stats.js';
+import type { LedgerCommands } from '../write/ledger-commands.js';
 import { readAddress } from './request.js';
 import { balancesSchema, v1AccountData, v1AccountPage, v1BalancesPage } from './schemas.js';
 import { readV1AccountQuery, type V1AccountQuery } from './v1-account-query.js';

@@ -5,8 +5,8 @@ import type { AppEnv } from '../../http/types.js';
 import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
-import type { LedgerCommands } from '../sequencer/ledger-commands.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { LedgerCommands } from '../write/ledger-commands.js';
 import { readIdempotencyKey } from './request.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 

@@ -2,7 +2,7 @@ import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { FetchHandler } from './gateway.js';
 
 /** Methods that only read: their answers acknowledge nothing. */
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * DynamoDB Local answers `TransactWriteItems` before the transaction is committed: it queues SQLite's COMMIT
@@ -18,17 +18,18 @@ export function durableWrites(
   dynamo: DynamoDBClient,
   table: string,
 ): FetchHandler {
-  const barrier = () =>
+  const barrier = sharedBarrier(() =>
     dynamo.send(
       new GetItemCommand({
         TableName: table,
         Key: { pk: { S: 'LOCAL#durability-barrier' }, sk: { S: '-' } },
         ConsistentRead: true,
       }),
-    );
+    ),
+  );
   return async (request, env) => {
     const response = await handler(request, env);
-    if (READS.has(request.method)) return response;
+    if (READ_METHODS.has(request.method)) return response;
     try {
       await barrier();
     } catch {
@@ -36,5 +37,38 @@ export function durableWrites(
       return Response.json({ message: 'Service Unavailable' }, { status: 503 });
     }
     return response;
+  };
+}
+
+/**
+ * One barrier read for many answers: a caller needs a read *issued after* its answer came back. While one read is
+ * in flight, callers arriving then wait for the next one, which starts when it returns and serves all of them —
+ * so concurrent writes share one read in flight instead of one each, and none trusts a read issued before it.
+ */
+export function sharedBarrier(read: () => Promise<unknown>): () => Promise<void> {
+  let inFlight: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const start = (): Promise<void> => {
+    const current = read().then(() => undefined);
+    inFlight = current;
+    const settle = () => {
+      if (inFlight === current) inFlight = undefined;
+    };
+    current.then(settle, settle);
+    return current;
+  };
+  return () => {
+    if (!inFlight) return start();
+    // Joins the read that starts once the one in flight is done (it started before this caller's answer).
+    next ??= inFlight
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        next = undefined;
+        return start();
+      });
+    return next;
   };
 }

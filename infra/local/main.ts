@@ -87,6 +87,11 @@ process.stdout.write(
     `  console    ${platform.baseUrl}/console`,
     `  metrics    ${platform.baseUrl}/_metrics`,
     `  data       ${dataDir}`,
+    `  ledger     ${
+      platform.ledgerWorkers === 0
+        ? 'embedded: group commit in this process (LEDGER_WORKERS=N for Lambda-like workers)'
+        : `${platform.ledgerWorkers} worker processes and a writer (LEDGER_WORKERS)`
+    }`,
     ...(settings.staticClients === undefined
       ? [
           `  test client (TEST ONLY): client_id=${TEST_CLIENT.id} client_secret=${TEST_CLIENT.secret}`,

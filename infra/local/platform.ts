@@ -29,7 +29,7 @@ import { createProtectedApp } from '../../lib/runtime/protected-app.js';
 import { createRuntime, type ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
-import { durableWrites } from './durability-barrier.js';
+import { durableWrites, READ_METHODS } from './durability-barrier.js';
 import { type DynamoLocal, startDynamoLocal } from './dynamodb-local.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
 import { type LocalIdentityConfig, loadLocalIdentityConfig } from './identity/config.js';
@@ -51,6 +51,7 @@ import { platformHealth, platformVersions } from './platform-health.js';
 import { startWebhookWorkers } from './pollers/webhook-workers.js';
 import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
+import { WriteSignal } from './write-signal.js';
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 /** The stack runs `rotate-keys` hourly; the local timer does the same. */
@@ -88,7 +89,11 @@ export interface PlatformOptions {
   dispatch?: boolean;
   /** How often the signing-key rotation step runs, as the stack's hourly schedule does (default 1 hour). */
   keyRotationIntervalMs?: number;
-  /** How many processes run `functions/ledger.ts`, each one request at a time (default `DEFAULT_LEDGER_WORKERS`). */
+  /**
+   * How many processes run `functions/ledger.ts`, each one request at a time, with the ledger writer fed by the
+   * ingress queue (the Lambda-faithful mode). Absent: the ledger runs embedded in this process, every write through
+   * its own group commit (lib/ledger/write/embedded.ts).
+   */
   ledgerWorkers?: number;
   /**
    * The ledger's function bundles, already built (the tests build them once for the whole run); absent: built
@@ -175,14 +180,19 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const uninstallMetrics = installMetricSink(localMetrics);
     stops.push(async () => uninstallMetrics());
     const logger = createLogger(logLevelFromEnv(env));
-    const { ledger, writers } = await startLedgerProcesses(options, env, backends, logger, stops);
     // The services in this process read the same environment, once, as their Lambda entries do.
     const config = platformConfigFromEnv(env);
     const runtime = createRuntime(config);
+    const { ledger, writers } =
+      options.ledgerWorkers === undefined
+        ? embeddedLedger(runtime, logger, options.dataDir)
+        : await startLedgerProcesses(options, env, backends, logger, stops);
     const apps = await startServices(options, runtime, config, authConfig, ledger, logger, stops);
 
+    const writes = new WriteSignal();
     if (options.dispatch !== false) {
       await startWebhookWorkers({
+        writes,
         env,
         config,
         doc: runtime.doc,
@@ -195,7 +205,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       });
     }
 
-    const health = openGateway(front, options, baseUrl, backends, {
+    const health = openGateway(front, options, baseUrl, backends, writes, {
       tables,
       queues,
       apps,
@@ -246,6 +256,7 @@ function openGateway(
   options: PlatformOptions,
   baseUrl: string,
   backends: Backends,
+  writes: WriteSignal,
   parts: {
     tables: Record<string, string>;
     queues: Record<string, string>;
@@ -270,10 +281,16 @@ function openGateway(
   const versions = platformVersions(apps, baseUrl, parts.stage, parts.region);
   const gateway = createGateway(apps, health, versions).fetch;
   // Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts).
-  front.handler =
+  const durable =
     backends.dynamo && options.dataDir
       ? durableWrites(gateway, backends.dynamoClient, tables.WEBHOOKS_TABLE!)
       : gateway;
+  // Every answered write wakes the idle stream pollers (write-signal.ts).
+  front.handler = async (request, env) => {
+    const response = await durable(request, env);
+    if (!READ_METHODS.has(request.method)) writes.notify();
+    return response;
+  };
   return health;
 }
 
@@ -391,7 +408,27 @@ function functionEnv(
 }
 
 /**
- * The ledger runs as its Lambda does: worker processes from the function's own module, bundled as the stack
+ * The embedded ledger: its app in this process, every write of a ledger committed by this process's group
+ * commit — concurrent requests still go through the same protocol and HEAD conditions, batched in memory rather
+ * than through the ingress queue. No worker or writer process.
+ */
+function embeddedLedger(
+  runtime: ServiceRuntime,
+  logger: Logger,
+  dataDir: string | undefined,
+): { ledger: LedgerWorkers; writers: LedgerWriters } {
+  // Function bundles an earlier start in worker mode built there are of no use now (ledgerBundles says why).
+  if (dataDir) rmSync(join(dataDir, 'bundles'), { recursive: true, force: true });
+  const app = createLedgerApp(runtime, { documents: generatedDocuments, embedded: { logger } });
+  const none = { healthy: () => true, pids: () => [], stop: async () => undefined };
+  return {
+    ledger: { ...none, fetch: (request, env) => app.fetch(request, env) },
+    writers: { ...none, readyPids: () => [] },
+  };
+}
+
+/**
+ * The Lambda-faithful ledger (`LEDGER_WORKERS`): runs as its Lambda does: worker processes from the function's own module, bundled as the stack
  * bundles it (function-bundles.ts), which read `env` at load as a container does (a bad value is their init
  * error), behind API Gateway's event mapping (design rule 9). The other services stay in this process.
  */

@@ -168,7 +168,7 @@ describe('platform configuration', () => {
     expect(localCommandSettingsFromEnv({})).toEqual({
       port: 8080,
       dataDir: '.data',
-      ledgerWorkers: 4,
+      ledgerWorkers: undefined,
       staticClients: undefined,
     });
     expect(

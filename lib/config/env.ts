@@ -61,9 +61,9 @@ export const DEFAULT_KEY_MIN_PUBLISH_SECONDS = DAY_SECONDS;
 /** WEBHOOK_SECRET_OVERLAP_SECONDS's default: a replaced secret keeps verifying for a day. */
 export const DEFAULT_SECRET_OVERLAP_SECONDS = DAY_SECONDS;
 /**
- * How many ledger workers `npm start` runs unless LEDGER_WORKERS says otherwise: several, as a user gets on AWS
- * (Lambda runs a container per concurrent request). Concurrent writes of one ledger are the protocol's to order
- * (direct commits conditional on HEAD, group commit when busy), never one process's.
+ * How many ledger workers a platform runs when asked for worker processes without a number: several, as a user
+ * gets on AWS (Lambda runs a container per concurrent request). Concurrent writes of one ledger are the
+ * protocol's to order (direct commits conditional on HEAD, group commit when busy), never one process's.
  */
 export const DEFAULT_LEDGER_WORKERS = 4;
 export const MAX_LEDGER_WORKERS = 64;
@@ -248,8 +248,11 @@ export interface LocalCommandSettings {
   port: number;
   /** DATA_DIR: where DynamoDB Local keeps its tables (default `.data`), as given. */
   dataDir: string;
-  /** LEDGER_WORKERS: processes running the ledger function, 1 to MAX_LEDGER_WORKERS. */
-  ledgerWorkers: number;
+  /**
+   * LEDGER_WORKERS: processes running the ledger function, 1 to MAX_LEDGER_WORKERS (the Lambda-faithful mode);
+   * unset: the ledger runs embedded in the platform's process, with its own group commit.
+   */
+  ledgerWorkers: number | undefined;
   /** Where the static clients come from (AUTH_CONFIG's path, or AUTH_CONFIG_INLINE); none: the default file. */
   staticClients: string | undefined;
 }
@@ -274,10 +277,10 @@ export function localCommandSettingsFromEnv(env: Env = process.env): LocalComman
  */
 export const processEnv = (): Env => process.env;
 
-/** LEDGER_WORKERS, validated: an integer from 1 to 64, or the default when unset. */
-export function ledgerWorkersFromEnv(env: Env = process.env): number {
+/** LEDGER_WORKERS, validated: an integer from 1 to 64, or undefined when unset (the embedded ledger). */
+export function ledgerWorkersFromEnv(env: Env = process.env): number | undefined {
   const raw = read(env, 'LEDGER_WORKERS');
-  if (raw === undefined) return DEFAULT_LEDGER_WORKERS;
+  if (raw === undefined) return undefined;
   const workers = /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
   if (!(workers >= 1 && workers <= MAX_LEDGER_WORKERS)) {
     throw new ConfigurationError(

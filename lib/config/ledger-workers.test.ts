@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../errors/index.js';
-import { DEFAULT_LEDGER_WORKERS, ledgerWorkersFromEnv } from './env.js';
+import { ledgerWorkersFromEnv } from './env.js';
 
 describe('LEDGER_WORKERS', () => {
-  it('defaults when unset or empty, and takes an integer from 1 to 64', () => {
+  it('is unset (the embedded ledger) when unset or empty, and takes an integer from 1 to 64', () => {
     expect([ledgerWorkersFromEnv({}), ledgerWorkersFromEnv({ LEDGER_WORKERS: '' })]).toEqual([
-      DEFAULT_LEDGER_WORKERS,
-      DEFAULT_LEDGER_WORKERS,
+      undefined,
+      undefined,
     ]);
     expect(
       ['1', '3', '64'].map((LEDGER_WORKERS) => ledgerWorkersFromEnv({ LEDGER_WORKERS })),

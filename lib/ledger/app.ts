@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
+import type { Logger } from '../observability/logger.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
@@ -35,6 +36,7 @@ import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
 import { VolumeReads } from './store/volume-reads.js';
 import { LedgerWriter } from './store/writer.js';
+import { EmbeddedGroupCommit } from './write/embedded.js';
 import { LedgerCommands } from './write/ledger-commands.js';
 import { LedgerRelay } from './write/relay.js';
 import { settleBatch } from './write/settle.js';
@@ -44,6 +46,11 @@ export interface LedgerAppOptions {
   documents: DocumentSource;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * The embedded engine (`npm start` by default): this process commits every write of a ledger through its own
+   * group commit (write/embedded.ts) instead of committing directly and relaying busy writes through the queue.
+   */
+  embedded?: { logger?: Logger };
 }
 
 /** The ledger service (docs/api.md §3). */
@@ -81,11 +88,6 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   ledgerRoutes(app, { registry, lookup, stats, tableFor, now });
   const reads = new TransactionReads(doc, tableFor, { run: settle, now }, config.ledgerScanReads);
   const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
-  // Group commit when the stack gives the ledger an ingress queue: busy ledgers relay to the sequenced writer.
-  const ingress = config.queues['ledger-ingress'];
-  const relay = ingress
-    ? new LedgerRelay({ doc, sqs: lazySqsClient(config.sqs), queueUrl: ingress, tableFor, now })
-    : undefined;
   const scriptState = (ledger: LedgerRecord) =>
     tableScriptState(doc, tableFor(ledger.bucket), ledger);
   const commands = new LedgerCommands({
@@ -93,7 +95,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
     reads,
     now,
     scriptState,
-    ...(relay ? { relay } : {}),
+    ...groupCommit(runtime, options, { doc, writer, tableFor, now }),
   });
   transactionRoutes(app, { lookup, commands, reads, stats, effectiveVolumes });
   metadataRoutes(app, { lookup, commands });
@@ -124,4 +126,29 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   v1LedgerRoutes(app, { lookup, stats });
   mappingRoutes(app, { lookup, writer, mappings: new MappingReads(doc, tableFor) });
   return app;
+}
+
+/**
+ * How busy writes are grouped: the embedded engine commits every write in this process; otherwise, when the stack
+ * gives the ledger an ingress queue, busy ledgers relay to the sequenced writer; neither: every write is direct.
+ */
+function groupCommit(
+  runtime: ServiceRuntime,
+  options: LedgerAppOptions,
+  parts: {
+    doc: ReturnType<typeof bigintDocumentClient>;
+    writer: LedgerWriter;
+    tableFor: (bucket: string) => string;
+    now: () => number;
+  },
+): { relay?: LedgerRelay; embedded?: EmbeddedGroupCommit } {
+  if (options.embedded) {
+    const { logger } = options.embedded;
+    return { embedded: new EmbeddedGroupCommit({ ...parts, ...(logger ? { logger } : {}) }) };
+  }
+  const { config } = runtime;
+  const ingress = config.queues['ledger-ingress'];
+  if (!ingress) return {};
+  const sqs = lazySqsClient(config.sqs);
+  return { relay: new LedgerRelay({ ...parts, sqs, queueUrl: ingress }) };
 }

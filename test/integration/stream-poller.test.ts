@@ -8,6 +8,7 @@ import {
   type StreamCheckpoints,
 } from '../../infra/local/pollers/stream-poller.js';
 import { ensureTables } from '../../infra/local/provision.js';
+import { WriteSignal } from '../../infra/local/write-signal.js';
 
 const local = {
   region: 'us-east-1',
@@ -51,6 +52,43 @@ async function until(check: () => boolean, ms = 10_000) {
 }
 
 describe('stream poller', () => {
+  it('backs off while idle, and a write told of wakes it at once', async () => {
+    const seen: Array<string | undefined> = [];
+    const writes = new WriteSignal();
+    let getRecords = 0;
+    const counted = new DynamoDBStreamsClient({ ...local, endpoint: dynamoLocal.endpoint });
+    counted.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'GetRecordsCommand') getRecords++;
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
+    const poller = createStreamPoller({
+      dynamo,
+      streams: counted,
+      table,
+      intervalMs: 20,
+      // An idle pause longer than the whole test: only the signal can end it.
+      idleMaxMs: 600_000,
+      wakeOn: writes,
+      handler: async (records) => {
+        seen.push(...idsOf(records));
+        return { batchItemFailures: [] };
+      },
+    });
+    await poller.start();
+    // Idle for a second: 20, 40, 80, 160, 320, 640 ms pauses — about 6 polls per shard, not 50.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const idlePolls = getRecords;
+    expect(idlePolls).toBeLessThan(20);
+    await put('woken');
+    writes.notify();
+    await until(() => seen.includes('woken'));
+    await poller.stop();
+    counted.destroy();
+  });
+
   it('starts after what is already in the stream, retries from the first failed record, and stops cleanly', async () => {
     await put('before-start');
     const calls: Array<Array<string | undefined>> = [];

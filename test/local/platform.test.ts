@@ -22,7 +22,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { freePort } from '../../infra/local/free-port.js';
 import { type RunningPlatform, startPlatform } from '../../infra/local/platform.js';
 import { DEFAULT_CLIENT_SCOPES } from '../../lib/bearer/scopes.js';
-import { DEFAULT_LEDGER_WORKERS } from '../../lib/config/env.js';
 import { startTestPlatform } from '../support/platform.js';
 import { childProcesses, isAlive } from '../support/processes.js';
 
@@ -373,7 +372,7 @@ describe('npm start (infra/local/main.ts) as a process', () => {
     async () => {
       const port = await freePort();
       const dataDir = tempDir('start');
-      // A chunk an earlier version's build left (chunk names carry a content hash): emptied at start, not kept.
+      // A chunk an earlier build left (chunk names carry a content hash): removed at start, not kept.
       const stale = join(dataDir, 'bundles', 'functions', 'chunks', 'stale-0000.mjs');
       mkdirSync(dirname(stale), { recursive: true });
       writeFileSync(stale, 'export {};\n');
@@ -415,13 +414,16 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(lines).toContain('    member@example.com / member-password');
       const idp = await fetch(`${baseUrl}/_idp/.well-known/openid-configuration`);
       expect(((await idp.json()) as { issuer: string }).issuer).toBe(`${baseUrl}/_idp`);
-      // The ledger's workers (4 by default) and its writer are child processes, and go with their parent. They
-      // run the functions' bundles, built at start into the data directory.
+      // The ledger runs embedded by default: no worker or writer process, no function bundles built.
+      expect(lines).toContain(
+        '  ledger     embedded: group commit in this process (LEDGER_WORKERS=N for Lambda-like workers)',
+      );
       const workers = [
-        ...childProcesses(main.child.pid!, `${dataDir}/bundles/functions/ledger.mjs`),
-        ...childProcesses(main.child.pid!, `${dataDir}/bundles/functions/ledger-writer.mjs`),
+        ...childProcesses(main.child.pid!, 'ledger.mjs'),
+        ...childProcesses(main.child.pid!, 'ledger-writer.mjs'),
       ];
-      expect(workers).toHaveLength(DEFAULT_LEDGER_WORKERS + 1);
+      expect(workers).toEqual([]);
+      expect(existsSync(join(dataDir, 'bundles'))).toBe(false);
 
       main.child.kill('SIGTERM');
       expect(await main.exit).toEqual({ code: 0, signal: null });

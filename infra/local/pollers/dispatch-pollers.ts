@@ -2,6 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { _Record, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { Logger } from '../../../lib/observability/logger.js';
 import { ensureLedgerBucketTables } from '../provision.js';
+import type { WriteSignal } from '../write-signal.js';
 import {
   createStreamPoller,
   type StreamBatchResult,
@@ -19,7 +20,12 @@ export interface DispatchPollersOptions {
   /** Kept per stream ARN, so one store serves every poller and each resumes its own stream after a restart. */
   checkpoints: StreamCheckpoints;
   logger?: Logger;
+  /** The gateway's writes: with it, idle pollers back off (to IDLE_MAX_MS) and are woken by a write. */
+  wakeOn?: WriteSignal;
 }
+
+/** How long an idle poller may pause when writes wake it. */
+const IDLE_MAX_MS = 2_000;
 
 /**
  * What the stack's `dispatch` event source mappings do (one per table whose stream carries events), locally:
@@ -44,6 +50,7 @@ export async function startDispatchPollers(
         handler: options.handler,
         checkpoints: options.checkpoints,
         ...(options.logger ? { logger: options.logger } : {}),
+        ...(options.wakeOn ? { wakeOn: options.wakeOn, idleMaxMs: IDLE_MAX_MS } : {}),
       });
       await poller.start();
       started.push(poller);

@@ -8,6 +8,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Logger } from '../../../lib/observability/logger.js';
+import type { WriteSignal } from '../write-signal.js';
 
 /** What a stream consumer answers for a batch, as a Lambda with `ReportBatchItemFailures` does. */
 export interface StreamBatchResult {
@@ -22,6 +23,14 @@ export interface StreamPollerOptions {
   handler: (records: _Record[]) => Promise<StreamBatchResult>;
   /** Pause between polls when there was nothing to read. Default 200 ms. */
   intervalMs?: number;
+  /**
+   * Idle back-off: each poll in a row that read nothing doubles the pause, up to this (default: `intervalMs`, no
+   * back-off), and a pause is never shorter than IDLE_DURATION_FACTOR times the last poll took — DynamoDB Local's
+   * GetRecords grows slower with every stream record it keeps, and an idle poller must not grow costlier with it.
+   */
+  idleMaxMs?: number;
+  /** Wakes the poller from an idle pause at once (the gateway's writes): idle back-off then costs no latency. */
+  wakeOn?: WriteSignal;
   /** Records per GetRecords (a batch). Default 100, Lambda's default batch size for streams. */
   batchSize?: number;
   /** First wait after a failed batch; doubled on each retry up to `maxBackoffMs`. Default 200 ms. */
@@ -82,9 +91,14 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
   return { start: () => poller.start(), stop: () => poller.stop() };
 }
 
+/** An idle pause is at least this many times as long as the last poll took. */
+const IDLE_DURATION_FACTOR = 4;
+
 /** One consumer of one table's stream: its shards, their checkpoints, and the polling loop. */
 class DynamoStreamPoller {
   private readonly intervalMs: number;
+  private readonly idleMaxMs: number;
+  private unsubscribe: (() => void) | undefined;
   private readonly batchSize: number;
   private readonly backoffMs: number;
   private readonly maxBackoffMs: number;
@@ -99,6 +113,7 @@ class DynamoStreamPoller {
 
   constructor(private readonly options: StreamPollerOptions) {
     this.intervalMs = options.intervalMs ?? 200;
+    this.idleMaxMs = Math.max(this.intervalMs, options.idleMaxMs ?? this.intervalMs);
     this.batchSize = options.batchSize ?? 100;
     this.backoffMs = options.backoffMs ?? 200;
     this.maxBackoffMs = options.maxBackoffMs ?? 5_000;
@@ -135,6 +150,8 @@ class DynamoStreamPoller {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     this.wake?.();
     await this.loop;
     this.loop = undefined;
@@ -359,8 +376,18 @@ class DynamoStreamPoller {
 
   private async run(): Promise<void> {
     let sinceDiscovery = 0;
+    let idleRounds = 0;
+    // A write told of ends an idle pause; one told of during a poll (which may have missed it) skips the next.
+    let written = false;
+    this.unsubscribe = this.options.wakeOn?.on(() => {
+      written = true;
+      idleRounds = 0;
+      this.wake?.();
+    });
     while (this.running) {
       let busy = false;
+      written = false;
+      const started = Date.now();
       try {
         // New shards appear when one closes (DynamoDB rolls shards over): look for them every few seconds.
         if (this.rediscover || sinceDiscovery++ >= 10) {
@@ -372,7 +399,18 @@ class DynamoStreamPoller {
       } catch (err) {
         this.log('error', 'poll failed', { error: String(err) });
       }
-      if (this.running && !busy) await this.sleep(this.intervalMs);
+      idleRounds = busy ? 0 : idleRounds + 1;
+      if (this.running && !busy && !written)
+        await this.sleep(this.idlePause(idleRounds, Date.now() - started));
     }
+  }
+
+  /** The pause after `idleRounds` idle polls in a row, the last of which took `lastPollMs`. */
+  private idlePause(idleRounds: number, lastPollMs: number): number {
+    const backedOff = Math.min(this.idleMaxMs, this.intervalMs * 2 ** Math.min(idleRounds - 1, 16));
+    return Math.max(
+      backedOff,
+      this.idleMaxMs > this.intervalMs ? IDLE_DURATION_FACTOR * lastPollMs : 0,
+    );
   }
 }

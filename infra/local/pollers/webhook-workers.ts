@@ -18,6 +18,7 @@ import {
   createDispatchDeps,
   workerSettings,
 } from '../../../lib/webhooks/workers.js';
+import type { WriteSignal } from '../write-signal.js';
 import { startDispatchPollers } from './dispatch-pollers.js';
 import { createQueuePoller } from './queue-poller.js';
 import { requeuePendingDeliveries } from './requeue-pending.js';
@@ -37,6 +38,8 @@ export interface WebhookWorkersOptions {
   logger: Logger;
   /** Each stop registered as it is started, so a failure later stops what was started. */
   onStop: (stop: () => Promise<void>) => void;
+  /** The gateway's writes, which wake the idle stream pollers. */
+  writes?: WriteSignal;
 }
 
 /**
@@ -67,6 +70,7 @@ export async function startWebhookWorkers(options: WebhookWorkersOptions): Promi
     logger,
     // Checkpoints kept beside the data: after a restart, events committed meanwhile are dispatched too.
     checkpoints: dynamoStreamCheckpoints(options.doc, tables.WEBHOOKS_TABLE!),
+    ...(options.writes ? { wakeOn: options.writes } : {}),
   });
   onStop(stopDispatch);
   // And the deliveries queue to `deliver`, as its SQS event source mapping does.

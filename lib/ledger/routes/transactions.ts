@@ -98,7 +98,12 @@ export function transactionRoutes(
     const withEffective =
       outcome.kind === 'dry-run'
         ? outcome.result
-        : await withEffectiveVolumes(ledger, outcome.result as CreatedView, effectiveVolumes);
+        : await withEffectiveVolumes(
+            ledger,
+            outcome.result as CreatedView,
+            effectiveVolumes,
+            outcome.kind === 'committed' && outcome.inOrder === true,
+          );
     return jsonResponse(c, { data: withEffective });
   });
 
@@ -275,20 +280,25 @@ type CreatedView = ReturnType<typeof transactionView> & { postCommitVolumes: Vol
 
 /**
  * A created (or replayed) transaction answers its effective volumes too when the ledger keeps them, as the
- * reference does: read back like `GET ?expand=effectiveVolumes` (the moves are written before the answer). A
- * dry run writes no moves, so it answers commit-order volumes only (docs/decisions.md).
+ * reference does. A transaction committed now with no back-dated move (`inOrder`) has effective volumes equal to
+ * its commit-order ones at that moment: they come from the decision. Otherwise (a back-dated one, a replay) they
+ * are read back like `GET ?expand=effectiveVolumes` (the moves are written before the answer). A dry run writes
+ * no moves, so it answers commit-order volumes only (docs/decisions.md).
  */
 async function withEffectiveVolumes(
   ledger: LedgerRecord,
   created: CreatedView,
   reads: EffectiveVolumeReads,
+  inOrder: boolean,
 ) {
   if (!keepsEffectiveVolumes(ledger.features)) return created;
   const stored: StoredTransaction = {
     tx: { ...created, metadata: created.metadata ?? {} } as StoredTransaction['tx'],
     post: created.postCommitVolumes,
   };
-  const post = (await reads.ofTransactions(ledger, [stored])).get(created.id);
+  const post = inOrder
+    ? created.postCommitVolumes
+    : (await reads.ofTransactions(ledger, [stored])).get(created.id);
   return post
     ? {
         ...created,

@@ -25,6 +25,8 @@ export interface Write {
    * metadata of a transaction created in the same batch): `collapse` drops the mark.
    */
   deferrable?: boolean;
+  /** A late move's copy (a back-dated move): the transaction's effective volumes differ from its commit-order ones. */
+  late?: boolean;
 }
 
 /** Items as the writer sees them: the snapshot, overlaid with each earlier decision's puts. */
@@ -309,6 +311,7 @@ function appendMoves(
 function lateMovePut(pair: PairOfTable, move: Move, lateOf: string): Write {
   const { ledger, table, account, asset } = pair;
   return {
+    late: true,
     item: {
       Put: {
         TableName: table,

@@ -13,7 +13,11 @@ import { ledgerState } from './ledger-state.js';
 import { singleLogItem } from './log-pages.js';
 
 export type WriteOutcome<T> =
-  | { kind: 'committed'; result: T; log: LogEntry }
+  /**
+   * `inOrder`: none of its moves came in below a pair's greatest key (none is back-dated), so its effective
+   * volumes are its commit-order ones as committed: the answer needs no read of them.
+   */
+  | { kind: 'committed'; result: T; log: LogEntry; inOrder: boolean }
   | { kind: 'dry-run'; result: T }
   /** An idempotent replay: the original response, exactly as first sent, and the log entry the original wrote. */
   | { kind: 'replayed'; result: unknown; logId?: number };
@@ -108,7 +112,12 @@ export function decideRequests<T>(
       lastHash: hash || head.lastHash,
       accounts: head.accounts + change.accountsAdded,
     };
-    outcomes.push({ kind: 'committed', result: decision.result, log });
+    outcomes.push({
+      kind: 'committed',
+      result: decision.result,
+      log,
+      inOrder: !own.some((w) => w.late),
+    });
   }
   assertFollows(
     initial,

@@ -19,7 +19,8 @@ export interface Intent {
 
 /** One operation's outcome, as the requester answers it. */
 export type OperationOutcome =
-  | { kind: 'committed'; result: unknown; logId: number }
+  /** `inOrder`: its effective volumes are its commit-order ones (store/decide-batch.ts). */
+  | { kind: 'committed'; result: unknown; logId: number; inOrder?: boolean }
   | { kind: 'replayed'; result: unknown; logId?: number };
 
 /** What the writer answers for an intent. */

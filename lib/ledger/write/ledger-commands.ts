@@ -9,11 +9,12 @@ import type { ScriptStateReads } from '../commands/script-transaction.js';
 import type { LedgerRecord } from '../domain/change.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
-import type { LedgerRelay } from './relay.js';
+import type { IntentSink, LedgerRelay, RelayAnswer } from './relay.js';
 
 /** What a write answers, however it was committed. */
 export type CommandOutcome =
-  | { kind: 'committed'; result: unknown; logId: number }
+  /** `inOrder`: nothing it moved was back-dated, so its effective volumes are its commit-order ones. */
+  | { kind: 'committed'; result: unknown; logId: number; inOrder?: boolean }
   | { kind: 'replayed'; result: unknown; logId?: number }
   | { kind: 'dry-run'; result: unknown };
 
@@ -22,6 +23,11 @@ export interface LedgerCommandsOptions {
   reads: TransactionReads;
   /** Group commit: without a relay every write commits directly (and retries on contention). */
   relay?: LedgerRelay;
+  /**
+   * The embedded engine (write/embedded.ts): every write but a dry run is committed by this process's group
+   * commit, alone or with whatever else is waiting; the relay is then unused.
+   */
+  embedded?: IntentSink;
   /** What a script's plan reads (current state); without it, scripts are refused. */
   scriptState?: (ledger: LedgerRecord) => ScriptStateReads;
   now?: () => number;
@@ -50,7 +56,7 @@ export class LedgerCommands {
 
   /** Whether busy writes can be relayed to a sequenced writer (group commit): only then do concurrent writes of one ledger gain anything. */
   get groupCommits(): boolean {
-    return this.options.relay !== undefined;
+    return this.options.relay !== undefined || this.options.embedded !== undefined;
   }
 
   /**
@@ -71,7 +77,8 @@ export class LedgerCommands {
     ledger: LedgerRecord,
     operation: LedgerOperation,
   ): Promise<CommandOutcome> {
-    const { relay } = this.options;
+    const { relay, embedded } = this.options;
+    if (embedded && !isDryRun(operation)) return answerOf(await embedded.submit(ledger, operation));
     if (relay && !isDryRun(operation) && (this.relayUntil.get(relayKey(ledger)) ?? 0) > this.now())
       return this.relayed(relay, ledger, operation);
     const request = await operationRequest(
@@ -99,25 +106,25 @@ export class LedgerCommands {
       key,
       Math.max(this.now() + RELAY_STICKINESS_MS, ledUntil ?? 0, this.relayUntil.get(key) ?? 0),
     );
-    const answer = await relay.submit(ledger, operation);
-    switch (answer.status) {
-      case 'committed': {
-        const [outcome] = answer.outcomes;
-        return outcome!.kind === 'committed'
-          ? { kind: 'committed', result: outcome!.result, logId: outcome!.logId }
-          : { ...outcome! };
-      }
-      case 'refused':
-        throw errorOfKind(answer.error.kind, answer.error.message);
-      case 'expired':
-        throw new NotCommittedError(
-          'the ledger is too busy: the request was not committed (retry shortly)',
-        );
-      case 'unknown':
-        throw new OutcomeUnknownError(
-          'no answer from the ledger writer in time: the request may or may not be committed (retry with the same Idempotency-Key)',
-        );
-    }
+    return answerOf(await relay.submit(ledger, operation));
+  }
+}
+
+/** A sequenced writer's answer as the request's outcome, or its error. */
+function answerOf(answer: RelayAnswer): CommandOutcome {
+  switch (answer.status) {
+    case 'committed':
+      return { ...answer.outcomes[0]! };
+    case 'refused':
+      throw errorOfKind(answer.error.kind, answer.error.message);
+    case 'expired':
+      throw new NotCommittedError(
+        'the ledger is too busy: the request was not committed (retry shortly)',
+      );
+    case 'unknown':
+      throw new OutcomeUnknownError(
+        'no answer from the ledger writer in time: the request may or may not be committed (retry with the same Idempotency-Key)',
+      );
   }
 }
 
@@ -126,6 +133,6 @@ const relayKey = (ledger: LedgerRecord) => `${ledger.environment}\u0000${ledger.
 
 function direct(outcome: Awaited<ReturnType<LedgerWriter['write']>>): CommandOutcome {
   return outcome.kind === 'committed'
-    ? { kind: 'committed', result: outcome.result, logId: outcome.log.id }
+    ? { kind: 'committed', result: outcome.result, logId: outcome.log.id, inOrder: outcome.inOrder }
     : outcome;
 }

@@ -35,11 +35,16 @@ const RESEND_MS = 2_000;
 /** What a relayed request became; `unknown` when no answer came in time (the writer stopped or is far behind). */
 export type RelayAnswer = IntentResult | { status: 'unknown' };
 
+/** Where a write is handed to be committed by a ledger's sequenced writer, and answered. */
+export interface IntentSink {
+  submit(ledger: LedgerRecord, operation: LedgerOperation): Promise<RelayAnswer>;
+}
+
 /**
  * The requester's side of group commit: a write handed to the ledger's sequenced writer through the ingress
  * queue, then its result read back (one GetItem at a time) until the writer answers.
  */
-export class LedgerRelay {
+export class LedgerRelay implements IntentSink {
   /** Moving average of how long answers took after the request was sent. */
   private typicalWaitMs = 0;
   private readonly now: () => number;

@@ -14,6 +14,7 @@ import { clearPendingBatch, putAbsentItems } from '../store/batch-settle.js';
 import type { ItemView } from '../store/change-items.js';
 import {
   actionCount,
+  commitItems,
   commitWrites,
   MAX_TRANSACTION_ITEMS,
   splitDeferred,
@@ -49,6 +50,12 @@ export interface SequencerOptions {
   decideMarginMs?: number;
   /** Told of a commit that failed for an unexpected reason (logged by the caller); the batch is decided again. */
   onCommitError?: (err: unknown) => void;
+  /**
+   * The requesters wait in this process (the embedded engine, write/embedded.ts): answers go back in memory, so
+   * no result item is read or written, and a batch's new transactions are put in its commit, which then leaves
+   * nothing to settle after it — one TransactWriteItems per batch, and nothing else.
+   */
+  inProcess?: boolean;
 }
 
 export const DEFAULT_LEASE_MS = 5_000;
@@ -165,7 +172,9 @@ export class LedgerSequencer {
     for (const { reqId, outcome } of batch.decided)
       results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
     try {
-      if (batch.writes.length > 0) await this.afterCommit(after, results, this.head!);
+      if (this.options.inProcess) {
+        // Answered in memory, with nothing written after the commit.
+      } else if (batch.writes.length > 0) await this.afterCommit(after, results, this.head!);
       else
         await putResults(
           this.options.doc,
@@ -231,7 +240,7 @@ export class LedgerSequencer {
           ? [...readKeys(ledger, r.reads), ...(r.idempotency ? [idempotencyKeyOf(ledger, r)!] : [])]
           : [],
       ),
-      live.map((i) => ledgerKeys.result(ledger, i.reqId)),
+      this.options.inProcess ? [] : live.map((i) => ledgerKeys.result(ledger, i.reqId)),
     );
     for (const intent of live) {
       const stored = earlier.get(keyString(ledgerKeys.result(ledger, intent.reqId)));
@@ -281,7 +290,9 @@ export class LedgerSequencer {
         results.set(intent.reqId, refusal(err));
         continue;
       }
-      const actions = actionCount([...writes, ...outcome.writes], { deferred: true });
+      const actions = actionCount([...writes, ...outcome.writes], {
+        deferred: !this.options.inProcess,
+      });
       if (actions > MAX_TRANSACTION_ITEMS) {
         if (writes.length === 0) results.set(intent.reqId, tooManyItems(actions));
         else deferred.push(intent);
@@ -320,13 +331,19 @@ export class LedgerSequencer {
     writes: readonly CommitWrite[],
     nowMs: number,
   ): Promise<{ after: Array<Record<string, unknown>> } | 'retry'> {
+    const { pendingResults: _settled, ...rest } = head;
     const next: Head = {
-      ...head,
+      ...rest,
       leaseOwner: this.options.owner,
       leaseUntil: nowMs + this.leaseMs,
-      pendingResults: { firstLogId: initial.lastLogId + 1, lastLogId: head.lastLogId },
+      // In one process nothing is left to settle after the commit: no batch is named.
+      ...(this.options.inProcess
+        ? {}
+        : { pendingResults: { firstLogId: initial.lastLogId + 1, lastLogId: head.lastLogId } }),
     };
-    const split = splitDeferred([...writes]);
+    const split = this.options.inProcess
+      ? { atomic: commitItems([...writes]), after: [] }
+      : splitDeferred([...writes]);
     let retry;
     try {
       retry = await commitWrites(
@@ -500,7 +517,12 @@ export class LedgerSequencer {
 
 function toOutcome(outcome: WriteOutcome<unknown>): OperationOutcome {
   if (outcome.kind === 'committed')
-    return { kind: 'committed', result: outcome.result, logId: outcome.log.id };
+    return {
+      kind: 'committed',
+      result: outcome.result,
+      logId: outcome.log.id,
+      inOrder: outcome.inOrder,
+    };
   // Dry runs are never relayed: what is left is a replay.
   return {
     kind: 'replayed',

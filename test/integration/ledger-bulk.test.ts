@@ -4,7 +4,10 @@ import { ledgerClient, stringify } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
 
 let runtime: ServiceRuntime;
-let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
+type Call = Awaited<ReturnType<typeof ledgerClient>>['call'];
+/** The ledger app as a Lambda container runs it (direct commits), and with the embedded engine (`npm start`). */
+const callers: Record<string, Call> = {};
+let call: Call;
 let n = 0;
 const fresh = async () => {
   const name = `bulk${++n}`;
@@ -23,10 +26,15 @@ const create = (
 
 beforeAll(async () => {
   ({ runtime } = await testEnvironment());
-  ({ call } = await ledgerClient(runtime));
+  callers.direct = (await ledgerClient(runtime)).call;
+  callers.embedded = (await ledgerClient(runtime, { embedded: {} })).call;
 });
 
-describe('bulk', () => {
+describe.each(['direct', 'embedded'])('bulk (%s writes)', (mode) => {
+  beforeAll(() => {
+    call = callers[mode]!;
+  });
+
   it('runs every action in order and reports each result with its log id', async () => {
     const ledger = await fresh();
     const res = await call('POST', `/v2/${ledger}/_bulk`, [

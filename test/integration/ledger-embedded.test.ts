@@ -144,4 +144,41 @@ describe('embedded group commit', () => {
     expect(earlier.body.data.postCommitVolumes.dave['USD/2'].balance).toBe(12n);
     expect(earlier.body.data.postCommitEffectiveVolumes.dave['USD/2'].balance).toBe(7n);
   });
+
+  it('a 100-element bulk is decided in order in a few commits; stopping at a failure skips exactly the rest', async () => {
+    const name = await fresh();
+    const element = (source: string, destination: string, amount: number) => ({
+      action: 'CREATE_TRANSACTION',
+      data: transfer(source, destination, amount),
+    });
+    // 100 elements to 100 distinct accounts: more than one TransactWriteItems holds.
+    const all = Array.from({ length: 100 }, (_, i) => element('world', `user:${i}`, i + 1));
+    const res = await call('POST', `/v2/${name}/_bulk`, all);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((r: { logID: bigint }) => Number(r.logID))).toEqual(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
+    const pages = await itemsOf(ledgerKeys.logPartition({ environment: 'default', name }));
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.length).toBeLessThan(10);
+    expect(
+      (await call('GET', `/v2/${name}/accounts/user:99?expand=volumes`)).body.data.volumes['USD/2']
+        .balance,
+    ).toBe(100n);
+
+    // Element 50 overdraws: 0-49 applied, 50 refused, 51-99 not applied and nothing of them written.
+    const stop = all.map((e, i) => (i === 50 ? element('user:0', 'user:1', 1_000) : e));
+    const stopped = await call('POST', `/v2/${name}/_bulk`, stop);
+    expect(stopped.status).toBe(400);
+    const kinds = stopped.body.data.map(
+      (r: { responseType: string; errorCode?: string }) => r.errorCode ?? r.responseType,
+    );
+    expect(kinds).toEqual([
+      ...Array(50).fill('CREATE_TRANSACTION'),
+      'INSUFFICIENT_FUND',
+      ...Array(49).fill('VALIDATION'),
+    ]);
+    expect(stopped.body.data[51].errorDescription).toBe('not applied: element 50 failed');
+    expect((await call('GET', `/v2/${name}/stats`)).body.data.transactions).toBe(150n);
+  });
 });

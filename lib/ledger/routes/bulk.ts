@@ -10,9 +10,9 @@ import { parseJson } from '../../json/bigint-json.js';
 import { BOOLEAN, describe, query } from '../../openapi/describe.js';
 import { validate } from '../../validation/validate.js';
 import { type BulkElement, bulkElementSchema, MAX_BULK_ELEMENTS } from '../commands/bulk.js';
-import { type BulkDeps, type ElementOutcome, runBulk } from '../commands/run-bulk.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { CommandOutcome } from '../write/ledger-commands.js';
+import { type BulkDeps, type ElementOutcome, runBulk } from '../write/run-bulk.js';
 import { requestLedger } from './request.js';
 import { bulkResponseSchema } from './schemas.js';
 

@@ -57,22 +57,47 @@ export class EmbeddedGroupCommit implements IntentSink {
   }
 
   submit(ledger: LedgerRecord, operation: LedgerOperation): Promise<RelayAnswer> {
-    const line = this.lineOf(ledger);
-    const intent: Intent = {
+    return this.enqueue(ledger, [this.intentOf(ledger, operation)])[0]!;
+  }
+
+  /** Queued together and in order, so they are decided one after another in as few batches as fit. */
+  submitGroup(
+    ledger: LedgerRecord,
+    operations: readonly LedgerOperation[],
+    options: { stopOnFailure: boolean },
+  ): { reqIds: string[]; answers: Promise<RelayAnswer[]> } {
+    const group = options.stopOnFailure ? randomUUID() : undefined;
+    const intents = operations.map((operation) => ({
+      ...this.intentOf(ledger, operation),
+      ...(group ? { group } : {}),
+    }));
+    return {
+      reqIds: intents.map((i) => i.reqId),
+      answers: Promise.all(this.enqueue(ledger, intents)),
+    };
+  }
+
+  private intentOf(ledger: LedgerRecord, operation: LedgerOperation): Intent {
+    return {
       reqId: randomUUID(),
       environment: ledger.environment,
       ledger: ledger.name,
       operation,
       deadline: this.now() + (this.options.deadlineMs ?? DEFAULT_DEADLINE_MS),
     };
-    return new Promise<RelayAnswer>((answer) => {
-      line.waiting.push({ intent, answer });
-      if (!line.running) {
-        line.running = true;
-        // Its environment's scope, whichever request started the loop (lib/dynamo/environment-scope.ts).
-        void inEnvironmentScope(ledger.environment, () => this.drain(ledger, line));
-      }
-    });
+  }
+
+  private enqueue(ledger: LedgerRecord, intents: readonly Intent[]): Array<Promise<RelayAnswer>> {
+    const line = this.lineOf(ledger);
+    const answers = intents.map(
+      (intent) => new Promise<RelayAnswer>((answer) => line.waiting.push({ intent, answer })),
+    );
+    if (!line.running) {
+      line.running = true;
+      // Its environment's scope, whichever request started the loop (lib/dynamo/environment-scope.ts).
+      void inEnvironmentScope(ledger.environment, () => this.drain(ledger, line));
+    }
+    return answers;
   }
 
   private lineOf(ledger: LedgerRecord): LedgerLine {

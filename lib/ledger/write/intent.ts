@@ -15,6 +15,11 @@ export interface Intent {
   ledger: string;
   operation: LedgerOperation;
   deadline: number;
+  /**
+   * An ordered group (a non-atomic bulk that stops at its first failure): once a member is refused or expires,
+   * the members after it are skipped, never decided. Members are handed over together, in order.
+   */
+  group?: string;
 }
 
 /** One operation's outcome, as the requester answers it. */
@@ -29,7 +34,9 @@ export type IntentResult =
   /** Refused by its decision (insufficient funds, a duplicate reference...): nothing of it was written. */
   | { status: 'refused'; error: { kind: ErrorKind; message: string } }
   /** Its deadline passed before it could be decided: it was not, and never will be, committed. */
-  | { status: 'expired' };
+  | { status: 'expired' }
+  /** A member of a group after one that failed: not decided, nothing written. */
+  | { status: 'skipped'; after: string };
 
 /** Intents travel as exact JSON (amounts are big integers). */
 export const encodeIntent = (intent: Intent): string => stringifyJson(intent);

@@ -2,6 +2,7 @@ import {
   errorOfKind,
   NotCommittedError,
   OutcomeUnknownError,
+  PlatformError,
   ScriptReadsChangedError,
 } from '../../errors/index.js';
 import { isDryRun, type LedgerOperation, operationRequest } from '../commands/operations.js';
@@ -52,6 +53,22 @@ export class LedgerCommands {
 
   constructor(private readonly options: LedgerCommandsOptions) {
     this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Operations handed to the embedded engine together, in order, decided in as few batches as fit (a non-atomic
+   * bulk): with `stopOnFailure`, those after the first refused one are skipped. Undefined without the engine.
+   */
+  async executeInOrder(
+    ledger: LedgerRecord,
+    operations: readonly LedgerOperation[],
+    options: { stopOnFailure: boolean },
+  ): Promise<GroupOutcome[] | undefined> {
+    const { embedded } = this.options;
+    if (!embedded?.submitGroup || operations.some(isDryRun)) return undefined;
+    const { reqIds, answers } = embedded.submitGroup(ledger, operations, options);
+    const settled = await answers;
+    return settled.map((answer) => groupOutcomeOf(answer, (reqId) => reqIds.indexOf(reqId)));
   }
 
   /** Whether busy writes can be relayed to a sequenced writer (group commit): only then do concurrent writes of one ledger gain anything. */
@@ -125,6 +142,25 @@ function answerOf(answer: RelayAnswer): CommandOutcome {
       throw new OutcomeUnknownError(
         'no answer from the ledger writer in time: the request may or may not be committed (retry with the same Idempotency-Key)',
       );
+    case 'skipped':
+      throw new Error('a write outside any group was skipped');
+  }
+}
+
+/** What became of one operation of an ordered group: its outcome, its error, or skipped after a failed one. */
+export type GroupOutcome =
+  | { kind: 'done'; outcome: CommandOutcome }
+  | { kind: 'failed'; error: PlatformError }
+  | { kind: 'skipped'; afterIndex: number };
+
+function groupOutcomeOf(answer: RelayAnswer, failedIndex: (reqId: string) => number): GroupOutcome {
+  if (answer.status === 'skipped')
+    return { kind: 'skipped', afterIndex: failedIndex(answer.after) };
+  try {
+    return { kind: 'done', outcome: answerOf(answer) };
+  } catch (err) {
+    if (err instanceof PlatformError) return { kind: 'failed', error: err };
+    throw err;
   }
 }
 

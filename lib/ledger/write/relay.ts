@@ -38,6 +38,15 @@ export type RelayAnswer = IntentResult | { status: 'unknown' };
 /** Where a write is handed to be committed by a ledger's sequenced writer, and answered. */
 export interface IntentSink {
   submit(ledger: LedgerRecord, operation: LedgerOperation): Promise<RelayAnswer>;
+  /**
+   * Operations handed over together, in order (Intent.group when `stopOnFailure`): their request ids, in order,
+   * and their answers. Only where the sink can keep them together (the embedded engine).
+   */
+  submitGroup?(
+    ledger: LedgerRecord,
+    operations: readonly LedgerOperation[],
+    options: { stopOnFailure: boolean },
+  ): { reqIds: string[]; answers: Promise<RelayAnswer[]> };
 }
 
 /**

@@ -84,6 +84,8 @@ export class LedgerSequencer {
   private readonly absent = new Set<string>();
   private head: Head | undefined;
   private mapping: Mapping | undefined;
+  /** Groups (Intent.group) a member of which failed: the members after it are skipped. */
+  private failedGroups = new Map<string, string>();
   /** Request ids this writer has answered: a duplicate message is answered from `answered` again. */
   private readonly answered = new Map<string, IntentResult>();
   private readonly now: () => number;
@@ -143,7 +145,22 @@ export class LedgerSequencer {
     return { results, deferred: batch.deferred };
   }
 
+  /** One attempt at a batch; one that did not commit leaves no group marked failed (it is decided again). */
   private async attempt(
+    intents: readonly Intent[],
+  ): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] } | 'retry'> {
+    const groupsBefore = new Map(this.failedGroups);
+    try {
+      const outcome = await this.attemptOnce(intents);
+      if (outcome === 'retry') this.failedGroups = groupsBefore;
+      return outcome;
+    } catch (err) {
+      this.failedGroups = groupsBefore;
+      throw err;
+    }
+  }
+
+  private async attemptOnce(
     intents: readonly Intent[],
   ): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] } | 'retry'> {
     if (!this.head) await this.reload();
@@ -153,7 +170,7 @@ export class LedgerSequencer {
     const live = intents.filter((intent) => {
       if (intent.deadline - nowMs >= (this.options.decideMarginMs ?? DEFAULT_DECIDE_MARGIN_MS))
         return true;
-      results.set(intent.reqId, { status: 'expired' });
+      this.answer(results, intent, { status: 'expired' });
       return false;
     });
     const requests = await this.requestsOf(live);
@@ -271,13 +288,19 @@ export class LedgerSequencer {
     for (const intent of live) {
       const pending = requests.get(intent.reqId);
       if (!pending) continue;
-      const request = pending === 'in-batch' ? await this.inBatchRequest(intent, view) : pending;
-      if (!('decide' in request)) {
-        results.set(intent.reqId, request);
-        continue;
-      }
+      // Once one waits for the next batch, every one after it does: order is kept, refusals included.
       if (deferred.length > 0) {
         deferred.push(intent);
+        continue;
+      }
+      const failed = intent.group === undefined ? undefined : this.failedGroups.get(intent.group);
+      if (failed !== undefined) {
+        results.set(intent.reqId, { status: 'skipped', after: failed });
+        continue;
+      }
+      const request = pending === 'in-batch' ? await this.inBatchRequest(intent, view) : pending;
+      if (!('decide' in request)) {
+        this.answer(results, intent, request);
         continue;
       }
       const own = new OverlayView(view);
@@ -287,14 +310,14 @@ export class LedgerSequencer {
           request,
         ]);
       } catch (err) {
-        results.set(intent.reqId, refusal(err));
+        this.answer(results, intent, refusal(err));
         continue;
       }
       const actions = actionCount([...writes, ...outcome.writes], {
         deferred: !this.options.inProcess,
       });
       if (actions > MAX_TRANSACTION_ITEMS) {
-        if (writes.length === 0) results.set(intent.reqId, tooManyItems(actions));
+        if (writes.length === 0) this.answer(results, intent, tooManyItems(actions));
         else deferred.push(intent);
         continue;
       }
@@ -304,6 +327,14 @@ export class LedgerSequencer {
       decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });
     }
     return { head, writes, decided, deferred };
+  }
+
+  /** An intent's answer without a commit (refused, expired): a group it belongs to skips its later members. */
+  private answer(results: Map<string, IntentResult>, intent: Intent, result: IntentResult): void {
+    results.set(intent.reqId, result);
+    if (intent.group === undefined || result.status === 'committed') return;
+    if (this.failedGroups.size > 10_000) this.failedGroups.clear();
+    this.failedGroups.set(intent.group, intent.reqId);
   }
 
   /** A revert of a transaction created earlier in this batch: built from the batch's own items. */

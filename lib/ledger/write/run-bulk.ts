@@ -1,13 +1,13 @@
 import { PlatformError } from '../../errors/index.js';
+import { type BulkElement, operationOf } from '../commands/bulk.js';
+import { type LedgerOperation, operationRequest } from '../commands/operations.js';
+import { revertIdempotency, revertTransactionWrite } from '../commands/revert-transaction.js';
+import type { ScriptStateReads } from '../commands/script-transaction.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { Transaction } from '../domain/transaction.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
-import type { CommandOutcome, LedgerCommands } from '../write/ledger-commands.js';
-import { type BulkElement, operationOf } from './bulk.js';
-import { type LedgerOperation, operationRequest } from './operations.js';
-import { revertIdempotency, revertTransactionWrite } from './revert-transaction.js';
-import type { ScriptStateReads } from './script-transaction.js';
+import type { CommandOutcome, GroupOutcome, LedgerCommands } from './ledger-commands.js';
 
 /** What became of one element of a bulk: applied (how), failed (why), or not applied (after another failed). */
 export type ElementOutcome =
@@ -54,10 +54,26 @@ export async function runBulk(
     const readTransaction = async (id: number) => (await deps.reads.get(ledger, id))?.tx;
     return runAtomic(ledger, elements, deps.writer, readTransaction, deps.scriptState(ledger));
   }
+  // With the embedded engine, all elements are handed over at once and decided in order in as few commits as fit.
+  const inOrder = await deps.commands.executeInOrder(ledger, elements.map(operationOf), {
+    stopOnFailure: !options.continueOnFailure,
+  });
+  if (inOrder) return inOrder.map(elementOutcome);
   return runEach(elements, (element) => deps.commands.execute(ledger, operationOf(element)), {
     parallel: options.parallel && deps.commands.groupCommits,
     continueOnFailure: options.continueOnFailure,
   });
+}
+
+function elementOutcome(outcome: GroupOutcome): ElementOutcome {
+  switch (outcome.kind) {
+    case 'done':
+      return { kind: 'applied', outcome: outcome.outcome };
+    case 'failed':
+      return { kind: 'failed', error: outcome.error };
+    case 'skipped':
+      return { kind: 'not-applied', why: `element ${outcome.afterIndex} failed` };
+  }
 }
 
 /** Raised inside an atomic bulk so the response can say which element failed. */

@@ -3,17 +3,19 @@
  * followed by the invariant check of that ledger through the public API. BENCH_LEDGER_MATRIX picks the size:
  * `quick` (default; a few seconds per cell, fewer cells) while developing, `full` for the issue's matrix.
  *
- * Worker processes: the platform gets `ledgerWorkers: N`. A platform that runs them reports the number it runs
- * as `ledgerWorkers` on the running platform; one that does not (today's in-process ledger) ignores the option,
- * and the matrix then runs once, recorded as in-process, since every N would measure the same thing.
+ * Rows: `embedded` is `npm start`'s default (the ledger's group commit in the platform's process); a number N is
+ * the Lambda-faithful mode, `ledgerWorkers: N` worker processes with the ledger writer fed by the ingress queue.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import {
   type PlatformOptions,
   type RunningPlatform,
   startPlatform,
 } from '../infra/local/platform.js';
+import { type CallSummary, installDynamoMeter } from './dynamo-meter.js';
 import { fetchToken } from './http.js';
 import {
   checkInvariants,
@@ -34,7 +36,8 @@ export interface LedgerMatrix {
   name: 'quick' | 'full';
   scenarios: readonly ScenarioName[];
   clients: number[];
-  workers: number[];
+  /** `embedded`: the platform's default (`npm start`), the ledger in its process, on disk with the barrier. */
+  workers: Array<number | 'embedded'>;
   stop: StopRule;
   hotSpendBudget: bigint;
   /** The worker count and clients of the cell that kills the ledger writer during its load. */
@@ -49,7 +52,7 @@ export function ledgerMatrixFromEnv(env: NodeJS.ProcessEnv): LedgerMatrix {
       name,
       scenarios: SCENARIO_NAMES,
       clients: [1, 8],
-      workers: [1, 8],
+      workers: ['embedded', 1, 8],
       stop: { seconds: 3 },
       hotSpendBudget: 300n,
       crashWorkers: 8,
@@ -60,7 +63,7 @@ export function ledgerMatrixFromEnv(env: NodeJS.ProcessEnv): LedgerMatrix {
       name,
       scenarios: SCENARIO_NAMES,
       clients: [1, 8, 32, 64],
-      workers: [1, 8, 32],
+      workers: ['embedded', 1, 8, 32],
       stop: { seconds: Number(env.BENCH_SECONDS ?? 8) },
       hotSpendBudget: 3000n,
       crashWorkers: 8,
@@ -78,8 +81,15 @@ export interface LedgerCell extends Omit<ScenarioRun, 'record'> {
   committedPerCpuSecond: number;
   /** The ledger writer processes killed (SIGKILL) during the load, in the crash cell. */
   writerKills?: number;
-  /** Ledger worker processes, or `in-process` when the platform runs the ledger in its own process. */
-  workers: number | 'in-process';
+  /** Ledger worker processes, or `embedded` when the platform runs the ledger in its own process. */
+  workers: number | 'embedded';
+  /** CPU milliseconds of the whole machine per committed transaction (cpuSeconds / committed). */
+  cpuMsPerTx: number;
+  /**
+   * DynamoDB requests per committed transaction made in this process, by operation (embedded cells: every request
+   * of the ledger; with worker processes only the gateway's own).
+   */
+  dynamoRequestsPerTx?: { total: number; byOperation: Record<string, number> };
   acknowledged: number;
   uncertain: number;
   /** Every request left without a definite answer, by the key it was sent with: a client could retry these. */
@@ -102,11 +112,7 @@ function reportedWorkers(platform: RunningPlatform): number | undefined {
   return typeof n === 'number' ? n : undefined;
 }
 
-/**
- * Each worker count runs on a DynamoDB Local of its own, started fresh: one JVM that has absorbed the earlier
- * phases' tables and streams answers several times slower, and the cells must compare the protocol, not the
- * history of the emulator.
- */
+/** Every row of the matrix (startMatrixPlatform says on which platform), each cell on a fresh ledger. */
 export async function measureLedgerScenarios(
   matrix: LedgerMatrix,
   log: (line: string) => void,
@@ -115,30 +121,21 @@ export async function measureLedgerScenarios(
   const runTag = Date.now().toString(36);
   let workerProcesses = false;
   for (const requested of matrix.workers) {
-    // The option is passed whether or not this platform knows it yet (see above): hence the widened type.
-    const dynamo = await startDynamoLocal();
-    const options: PlatformOptions & { ledgerWorkers: number } = {
-      port: 0,
-      dynamoEndpoint: dynamo.endpoint,
-      resourcePrefix: `bench-lw${requested}-${runTag}-`,
-      env: { LOG_LEVEL: 'silent' },
-      ledgerWorkers: requested,
-    };
-    const platform = await startPlatform(options).catch(async (err) => {
-      await dynamo.stop();
-      throw err;
-    });
-    const reported = reportedWorkers(platform);
-    workerProcesses ||= reported !== undefined;
-    const workers = reported ?? 'in-process';
+    const platform = await startMatrixPlatform(requested, runTag);
+    const reported = requested === 'embedded' ? 'embedded' : reportedWorkers(platform.running);
+    workerProcesses ||= typeof reported === 'number';
+    const workers = reported ?? 'embedded';
     try {
-      const target = { baseUrl: platform.baseUrl, token: await fetchToken(platform.baseUrl) };
+      const target = {
+        baseUrl: platform.running.baseUrl,
+        token: await fetchToken(platform.running.baseUrl),
+      };
       for (const scenario of matrix.scenarios) {
         for (const clients of matrix.clients) {
           cells.push(
             await measureCell(
               target,
-              platform,
+              platform.running,
               { scenario, clients, workers, requested, runTag, matrix },
               log,
             ),
@@ -150,7 +147,7 @@ export async function measureLedgerScenarios(
         cells.push(
           await measureCell(
             target,
-            platform,
+            platform.running,
             {
               scenario: 'world-to-any',
               clients: matrix.crashClients,
@@ -165,9 +162,7 @@ export async function measureLedgerScenarios(
         );
     } finally {
       await platform.stop();
-      await dynamo.stop();
     }
-    if (reported === undefined) break;
   }
   const stop =
     'seconds' in matrix.stop
@@ -183,11 +178,52 @@ export async function measureLedgerScenarios(
   };
 }
 
+/**
+ * The platform of one row: `embedded` as `npm start` runs it (its own DynamoDB Local on disk, the durability
+ * barrier, the ledger in its process); a worker count on a DynamoDB Local of its own, started fresh, in memory —
+ * one JVM that has absorbed the earlier rows' tables and streams answers several times slower.
+ */
+async function startMatrixPlatform(
+  requested: number | 'embedded',
+  runTag: string,
+): Promise<{ running: RunningPlatform; stop(): Promise<void> }> {
+  const base = { port: 0, env: { LOG_LEVEL: 'silent' } };
+  if (requested === 'embedded') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bench-embedded-'));
+    const running = await startPlatform({ ...base, dataDir });
+    return {
+      running,
+      stop: async () => {
+        await running.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const dynamo = await startDynamoLocal();
+  const options: PlatformOptions = {
+    ...base,
+    dynamoEndpoint: dynamo.endpoint,
+    resourcePrefix: `bench-lw${requested}-${runTag}-`,
+    ledgerWorkers: requested,
+  };
+  const running = await startPlatform(options).catch(async (err) => {
+    await dynamo.stop();
+    throw err;
+  });
+  return {
+    running,
+    stop: async () => {
+      await running.stop();
+      await dynamo.stop();
+    },
+  };
+}
+
 interface CellSpec {
   scenario: ScenarioName;
   clients: number;
-  workers: number | 'in-process';
-  requested: number;
+  workers: number | 'embedded';
+  requested: number | 'embedded';
   runTag: string;
   matrix: LedgerMatrix;
   killWriter?: boolean;
@@ -202,6 +238,8 @@ async function measureCell(
   const { scenario, clients, workers, requested, runTag, matrix } = spec;
   const ledger = `${scenario}-w${requested}-c${clients}${spec.killWriter ? '-killed' : ''}-${runTag}`;
   const cpuBefore = machineBusySeconds();
+  const meter = installDynamoMeter();
+  meter.reset();
   let running = true;
   let writerKills = 0;
   const killed = new Set<number>();
@@ -230,6 +268,8 @@ async function measureCell(
   });
   await killing;
   const cpuSeconds = Math.round((machineBusySeconds() - cpuBefore) * 100) / 100;
+  const calls = meter.summary();
+  meter.reset();
   const invariants = checkInvariants(await readLedgerSnapshot(target, ledger), record);
   const unanswered = record.uncertain.map(({ postings: _, ...request }) => request);
   const committed = record.acknowledged.length;
@@ -242,6 +282,8 @@ async function measureCell(
     invariants,
     cpuSeconds,
     committedPerCpuSecond: cpuSeconds > 0 ? Math.round((committed / cpuSeconds) * 10) / 10 : 0,
+    cpuMsPerTx: committed > 0 ? Math.round((cpuSeconds * 1000 * 10) / committed) / 10 : 0,
+    ...(committed > 0 ? { dynamoRequestsPerTx: perTransaction(calls, committed) } : {}),
     ...(spec.killWriter ? { writerKills } : {}),
   };
   const failed = invariants.invariants.filter((i) => !i.ok);
@@ -250,6 +292,20 @@ async function measureCell(
       `${JSON.stringify(run.statuses)}, invariants ${failed.length ? `FAILED: ${failed.map((f) => `${f.name}: ${f.detail}`).join('; ')}` : 'ok'}`,
   );
   return cell;
+}
+
+/** Requests per committed transaction, in total and by operation (two decimals). */
+function perTransaction(
+  calls: CallSummary,
+  committed: number,
+): { total: number; byOperation: Record<string, number> } {
+  const per = (n: number) => Math.round((n / committed) * 100) / 100;
+  return {
+    total: per(calls.requests),
+    byOperation: Object.fromEntries(
+      Object.entries(calls.byOperation).map(([operation, n]) => [operation, per(n)]),
+    ),
+  };
 }
 
 /** Busy CPU time of the whole machine so far, in seconds (every core; /proc/stat counts in 1/100 s). */

@@ -7,6 +7,7 @@
  * - world-to-any: `world → users:<one of 1000>`, small amounts.
  * - any-to-any: 200 funded accounts, then random transfers between them; one in ten asks for more than all the
  *   users hold together, so it must be refused with 400 INSUFFICIENT_FUND whatever the order of commits.
+ * - hot-pair: `world → bank` on every transaction, the reference's worst case (one pair of volumes, every write).
  * - hot-spend: one account funded with exactly the budget, every client spending small amounts from it until
  *   a refusal at amount 1 shows it is empty.
  */
@@ -16,7 +17,7 @@ import type { LoadRecord, SentPosting, UncertainRequest } from './ledger-invaria
 import type { LedgerTarget } from './ledger-snapshot.js';
 import { type LatencySummary, round, summarise } from './stats.js';
 
-export const SCENARIO_NAMES = ['world-to-any', 'any-to-any', 'hot-spend'] as const;
+export const SCENARIO_NAMES = ['world-to-any', 'any-to-any', 'hot-pair', 'hot-spend'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export const ASSET = 'USD/2';
@@ -210,6 +211,10 @@ export async function runScenario(
   if (scenario === 'world-to-any') {
     elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () =>
       transfer('world', `users:${randomInt(WORLD_TO_ANY_ACCOUNTS)}`, BigInt(1 + randomInt(100))),
+    );
+  } else if (scenario === 'hot-pair') {
+    elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () =>
+      transfer('world', 'bank', BigInt(1 + randomInt(100))),
     );
   } else if (scenario === 'any-to-any') {
     const account = (i: number) => `users:${i}`;

@@ -11,7 +11,6 @@ import { DEFAULT_ENVIRONMENT } from '../lib/environments/environment-id.js';
 import { DEFAULT_FEATURES } from '../lib/ledger/domain/features.js';
 import { BucketTables } from '../lib/ledger/store/bucket-tables.js';
 import { LedgerRegistry } from '../lib/ledger/store/registry.js';
-import { LedgerWriter } from '../lib/ledger/store/writer.js';
 import type { Intent } from '../lib/ledger/write/intent.js';
 import { LedgerSequencer } from '../lib/ledger/write/sequencer.js';
 import type { DynamoMeter } from './dynamo-meter.js';
@@ -47,7 +46,6 @@ export async function measureGroupCommitCost(
   const doc = createDocumentClient({ endpoint: dynamoEndpoint }, { bigintNumbers: true });
   const table = env.LEDGER_TABLE!;
   const registry = new LedgerRegistry(doc, new BucketTables(table, new Map()));
-  const writer = new LedgerWriter({ doc, tableFor: () => table });
   const ledger = await registry.create({
     environment: DEFAULT_ENVIRONMENT,
     name: `gc-${Date.now()}`,
@@ -56,7 +54,7 @@ export async function measureGroupCommitCost(
     features: { ...DEFAULT_FEATURES },
     addedAt: new Date().toISOString(),
   });
-  const sequencer = new LedgerSequencer({ doc, writer, table, ledger, owner: randomUUID() });
+  const sequencer = new LedgerSequencer({ doc, table, ledger, owner: randomUUID() });
   let user = 0;
   const intents = (k: number): Intent[] =>
     Array.from({ length: k }, () => ({

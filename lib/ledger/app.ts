@@ -25,6 +25,7 @@ import { v1TransactionRoutes } from './routes/v1-transactions.js';
 import { volumeRoutes } from './routes/volumes.js';
 import { AccountReads } from './store/account-reads.js';
 import { BucketTables } from './store/bucket-tables.js';
+import { dynamoLedgerTable } from './store/dynamo-ledger-table.js';
 import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
 import type { Head } from './store/head.js';
 import { LedgerLookup } from './store/ledger-lookup.js';
@@ -65,7 +66,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const lookup = new LedgerLookup(registry);
   // A batch a stopped ledger writer left unsettled is settled by the next direct write or list (write/settle.ts).
   const settle = (ledger: LedgerRecord, table: string, head: Head) =>
-    settleBatch(doc, table, ledger, head, now());
+    settleBatch(dynamoLedgerTable(doc, table, ledger), ledger, head, now());
   const writer = new LedgerWriter({
     doc,
     tableFor,

@@ -16,6 +16,7 @@ import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import type { LedgerOperation } from '../../lib/ledger/commands/operations.js';
 import { verifyChain } from '../../lib/ledger/domain/log-chain.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
+import { dynamoLedgerTable } from '../../lib/ledger/store/dynamo-ledger-table.js';
 import { headFromItem } from '../../lib/ledger/store/head.js';
 import { LedgerLookup } from '../../lib/ledger/store/ledger-lookup.js';
 import { parseStoredLog } from '../../lib/ledger/store/log-reads.js';
@@ -77,7 +78,6 @@ async function sequencer(
 ): Promise<LedgerSequencer> {
   return new LedgerSequencer({
     doc: client,
-    writer,
     table,
     ledger: await lookup.resolve('default', ledger),
     owner,
@@ -334,7 +334,6 @@ describe('exactly once', () => {
     } as DynamoDBDocumentClient;
     const stopped = new LedgerSequencer({
       doc: crashing,
-      writer,
       table,
       ledger: await lookup.resolve('default', ledger),
       owner: 'stopped',
@@ -381,7 +380,6 @@ describe('exactly once', () => {
     } as DynamoDBDocumentClient;
     const stopped = new LedgerSequencer({
       doc: crashing,
-      writer,
       table,
       ledger: await lookup.resolve('default', ledger),
       owner: 'stopped',
@@ -420,7 +418,12 @@ describe('exactly once', () => {
     expect(head!.pendingResults).toBeUndefined();
     expect(Number(head!.lastTxId)).toBe(2);
     // A repair that comes late (a settle that read HEAD before the revert) puts nothing back over it.
-    await settleBatch(doc, table, inDefault(ledger), headFromItem(unsettled!), Date.now());
+    await settleBatch(
+      dynamoLedgerTable(doc, table, inDefault(ledger)),
+      inDefault(ledger),
+      headFromItem(unsettled!),
+      Date.now(),
+    );
     expect((await call('GET', `/v2/${ledger}/transactions/1`)).body.data).toMatchObject({
       id: 1n,
       reverted: true,
@@ -440,7 +443,6 @@ describe('exactly once', () => {
     // A lease shorter than the margin: the after-commit puts take the careful path.
     const shortLease = new LedgerSequencer({
       doc: recording,
-      writer,
       table,
       ledger: await lookup.resolve('default', ledger),
       owner: 'short',

@@ -16,7 +16,6 @@ import { LedgerLookup } from '../../lib/ledger/store/ledger-lookup.js';
 import { ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { storedEntriesOf } from '../../lib/ledger/store/log-pages.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
-import { LedgerWriter } from '../../lib/ledger/store/writer.js';
 import { LedgerSequencer } from '../../lib/ledger/write/sequencer.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { inDefault, ledgerClient } from '../support/ledger.js';
@@ -66,7 +65,6 @@ beforeAll(async () => {
   );
   const sequencer = new LedgerSequencer({
     doc,
-    writer: new LedgerWriter({ doc, tableFor: () => table }),
     table,
     ledger: record,
     owner: randomUUID(),

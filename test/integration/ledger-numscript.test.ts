@@ -10,7 +10,6 @@ import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { LedgerLookup } from '../../lib/ledger/store/ledger-lookup.js';
 import { LedgerRegistry } from '../../lib/ledger/store/registry.js';
-import { LedgerWriter } from '../../lib/ledger/store/writer.js';
 import type { Intent, IntentResult } from '../../lib/ledger/write/intent.js';
 import { LedgerSequencer } from '../../lib/ledger/write/sequencer.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
@@ -287,7 +286,6 @@ describe('Numscript through the sequenced writer (group commit)', () => {
     );
     const sequencer = new LedgerSequencer({
       doc,
-      writer: new LedgerWriter({ doc, tableFor: () => table }),
       table,
       ledger: record,
       owner: randomUUID(),

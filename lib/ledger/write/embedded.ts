@@ -4,15 +4,12 @@ import { inEnvironmentScope } from '../../dynamo/environment-scope.js';
 import type { Logger } from '../../observability/logger.js';
 import type { LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
-import type { LedgerWriter } from '../store/writer.js';
 import type { Intent } from './intent.js';
 import type { IntentSink, RelayAnswer } from './relay.js';
 import { LedgerSequencer } from './sequencer.js';
 
 export interface EmbeddedOptions {
   doc: DynamoDBDocumentClient;
-  /** The direct writer: the sequencers share its mapping cache. */
-  writer: LedgerWriter;
   tableFor: (bucket: string) => string;
   logger?: Logger;
   now?: () => number;
@@ -23,6 +20,11 @@ export interface EmbeddedOptions {
 /** Intents handed to one batch at most: the sequencer defers what does not fit one TransactWriteItems. */
 const MAX_BATCH_INTENTS = 128;
 const DEFAULT_DEADLINE_MS = 8_000;
+/**
+ * A group (a bulk of up to 100 writes) may need several commits: its members get longer, within the 29 s API
+ * Gateway gives a request, so a bulk is not cut short by its own size.
+ */
+const GROUP_DEADLINE_MS = 20_000;
 
 interface Waiting {
   intent: Intent;
@@ -68,7 +70,7 @@ export class EmbeddedGroupCommit implements IntentSink {
   ): { reqIds: string[]; answers: Promise<RelayAnswer[]> } {
     const group = options.stopOnFailure ? randomUUID() : undefined;
     const intents = operations.map((operation) => ({
-      ...this.intentOf(ledger, operation),
+      ...this.intentOf(ledger, operation, GROUP_DEADLINE_MS),
       ...(group ? { group } : {}),
     }));
     return {
@@ -77,13 +79,17 @@ export class EmbeddedGroupCommit implements IntentSink {
     };
   }
 
-  private intentOf(ledger: LedgerRecord, operation: LedgerOperation): Intent {
+  private intentOf(
+    ledger: LedgerRecord,
+    operation: LedgerOperation,
+    deadlineMs = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+  ): Intent {
     return {
       reqId: randomUUID(),
       environment: ledger.environment,
       ledger: ledger.name,
       operation,
-      deadline: this.now() + (this.options.deadlineMs ?? DEFAULT_DEADLINE_MS),
+      deadline: this.now() + deadlineMs,
     };
   }
 
@@ -107,7 +113,6 @@ export class EmbeddedGroupCommit implements IntentSink {
       line = {
         sequencer: new LedgerSequencer({
           doc: this.options.doc,
-          writer: this.options.writer,
           table: this.options.tableFor(ledger.bucket),
           ledger,
           owner: this.owner,

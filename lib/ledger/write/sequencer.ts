@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { batchPut } from '../../dynamo/batch-put.js';
-import { isConditionFailure, isThrottling } from '../../dynamo/errors.js';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isThrottling } from '../../dynamo/errors.js';
 import { attemptOf, retryWithBackoff } from '../../dynamo/retry.js';
 import { PlatformError, ValidationError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
@@ -10,35 +8,35 @@ import { recordMetric } from '../../observability/metrics.js';
 import { operationRequest } from '../commands/operations.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { Mapping } from '../domain/mapping.js';
-import { clearPendingBatch, putAbsentItems } from '../store/batch-settle.js';
 import type { ItemView } from '../store/change-items.js';
-import {
-  actionCount,
-  commitItems,
-  commitWrites,
-  MAX_TRANSACTION_ITEMS,
-  splitDeferred,
-} from '../store/commit.js';
+import { actionCount, commitItems, MAX_TRANSACTION_ITEMS, splitDeferred } from '../store/commit.js';
 import {
   type CommitWrite,
   decideRequests,
   idempotencyKeyOf,
   type WriteOutcome,
 } from '../store/decide-batch.js';
-import { type Head, headFromItem } from '../store/head.js';
+import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
+import type { Head } from '../store/head.js';
 import { type ItemKey, keyString, ledgerKeys } from '../store/keys.js';
 import { readKeys } from '../store/ledger-state.js';
+import type { LedgerTable } from '../store/ledger-table.js';
+import { mappingKey, parseStoredMapping } from '../store/mapping-item.js';
 import { OverlayView } from '../store/overlay-view.js';
 import { scriptStateReads } from '../store/script-state.js';
 import { parseStoredTransaction } from '../store/transaction-reads.js';
-import { counted, type LedgerWriter } from '../store/writer.js';
+import { counted } from '../store/writer.js';
 import type { Intent, IntentResult, OperationOutcome } from './intent.js';
 import { putResults, settleBatch } from './settle.js';
 
 export interface SequencerOptions {
-  doc: DynamoDBDocumentClient;
-  /** The direct writer: its mapping cache is shared. */
-  writer: LedgerWriter;
+  /**
+   * The ledger's table: every read and write of the sequencer goes through this port. Or `doc`, for the table on
+   * DynamoDB (dynamo-ledger-table.ts).
+   */
+  items?: LedgerTable;
+  doc?: DynamoDBDocumentClient;
+  /** The table's name, which the items a decision builds carry. */
   table: string;
   ledger: LedgerRecord;
   /** This writer's identity on the lease it sets on HEAD. */
@@ -89,12 +87,16 @@ export class LedgerSequencer {
   /** Request ids this writer has answered: a duplicate message is answered from `answered` again. */
   private readonly answered = new Map<string, IntentResult>();
   private readonly now: () => number;
-  private readonly headKey: ItemKey;
   private batches = 0;
+
+  private readonly items: LedgerTable;
 
   constructor(private readonly options: SequencerOptions) {
     this.now = options.now ?? Date.now;
-    this.headKey = ledgerKeys.head(options.ledger);
+    if (options.items) this.items = options.items;
+    else if (options.doc)
+      this.items = dynamoLedgerTable(options.doc, options.table, options.ledger);
+    else throw new Error('a sequencer needs its table: items or doc');
   }
 
   private get leaseMs() {
@@ -192,14 +194,7 @@ export class LedgerSequencer {
       if (this.options.inProcess) {
         // Answered in memory, with nothing written after the commit.
       } else if (batch.writes.length > 0) await this.afterCommit(after, results, this.head!);
-      else
-        await putResults(
-          this.options.doc,
-          this.options.table,
-          this.options.ledger,
-          results,
-          this.now(),
-        );
+      else await putResults(this.items, this.options.ledger, results, this.now());
     } catch (err) {
       // A batch committed but not all written or answered: the next batch must not commit before it is (it would
       // replace HEAD's `pendingResults`), so read HEAD again first — which settles this batch from its log page.
@@ -377,22 +372,14 @@ export class LedgerSequencer {
       : splitDeferred([...writes]);
     let retry;
     try {
-      retry = await commitWrites(
-        this.options.doc,
-        this.options.table,
-        this.headKey,
-        initial,
-        next,
-        split.atomic,
-        {
-          clientRequestToken: createHash('sha256')
-            .update(
-              `${this.options.owner}/${this.options.ledger.environment}/${this.options.ledger.name}/${this.batches++}`,
-            )
-            .digest('hex')
-            .slice(0, 32),
-        },
-      );
+      retry = await this.items.commit(initial, next, split.atomic, {
+        clientRequestToken: createHash('sha256')
+          .update(
+            `${this.options.owner}/${this.options.ledger.environment}/${this.options.ledger.name}/${this.batches++}`,
+          )
+          .digest('hex')
+          .slice(0, 32),
+      });
     } catch (err) {
       if (isThrottling(err)) return 'retry';
       // A refused condition of our own (a reference) means the cache missed a write; any other failure may
@@ -426,11 +413,13 @@ export class LedgerSequencer {
     results: ReadonlyMap<string, IntentResult>,
     head: Head,
   ): Promise<void> {
-    const { doc, table, ledger } = this.options;
-    if (this.now() + LEAD_MARGIN_MS < (head.leaseUntil ?? 0)) await batchPut(doc, table, items);
-    else await putAbsentItems(doc, table, items);
-    await putResults(doc, table, ledger, results, this.now());
-    await clearPendingBatch(doc, table, ledger, head.version);
+    const table = this.items;
+    const { ledger } = this.options;
+    await table.putItems(items, {
+      ifAbsent: this.now() + LEAD_MARGIN_MS >= (head.leaseUntil ?? 0),
+    });
+    await putResults(table, ledger, results, this.now());
+    await table.clearPending(head.version);
   }
 
   /**
@@ -441,13 +430,7 @@ export class LedgerSequencer {
   private async reload(): Promise<void> {
     await this.readHead();
     if (this.head!.pendingResults)
-      await settleBatch(
-        this.options.doc,
-        this.options.table,
-        this.options.ledger,
-        this.head!,
-        this.now(),
-      );
+      await settleBatch(this.items, this.options.ledger, this.head!, this.now());
   }
 
   /**
@@ -456,42 +439,21 @@ export class LedgerSequencer {
    * direct writes, is not starved by them.
    */
   private async readHead(): Promise<void> {
-    try {
-      const { Attributes } = await this.options.doc.send(
-        new UpdateCommand({
-          TableName: this.options.table,
-          Key: this.headKey,
-          UpdateExpression:
-            'SET leaseOwner = :me, leaseUntil = :until, #v = if_not_exists(#v, :zero) + :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#v': 'version' },
-          ExpressionAttributeValues: {
-            ':me': this.options.owner,
-            ':until': this.now() + this.leaseMs,
-            ':zero': 0,
-            ':one': 1,
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      this.head = headFromItem(Attributes!);
-    } catch (err) {
-      if (isConditionFailure(err))
-        throw new Error(`ledger ${this.options.ledger.name} has no HEAD item`);
-      throw err;
-    }
+    this.head = await this.items.takeHead(this.options.owner, this.now() + this.leaseMs);
     await this.loadMapping();
   }
 
+  /** The mapping HEAD names (a version's never changes); HEAD read again if a newer one replaced it meanwhile. */
   private async loadMapping(): Promise<void> {
     for (;;) {
-      const mapping = await this.options.writer.mappingOf(
-        this.options.ledger,
-        this.options.table,
-        this.head!,
-      );
-      if (mapping !== 'stale') {
-        this.mapping = mapping;
+      const version = this.head!.mappingVersion;
+      if (version === undefined) {
+        this.mapping = undefined;
+        return;
+      }
+      const [item] = await this.items.getItems([mappingKey(this.options.ledger)]);
+      if (item && Number(item.version) === version) {
+        this.mapping = parseStoredMapping(String(item.mapping));
         return;
       }
       await this.readHead();
@@ -526,7 +488,7 @@ export class LedgerSequencer {
       (k) => !this.cache.has(keyString(k)) && !this.absent.has(keyString(k)),
     );
     const keys = [...misses, ...fresh];
-    const items = await batchGetInOrder(this.options.doc, this.options.table, keys);
+    const items = keys.length > 0 ? await this.items.getItems(keys) : [];
     const found = new Map<string, Record<string, unknown>>();
     keys.forEach((key, i) => {
       const item = items[i];

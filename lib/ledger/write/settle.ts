@@ -1,14 +1,9 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { batchPut } from '../../dynamo/batch-put.js';
 import { type Transaction, transactionView, type VolumesView } from '../domain/transaction.js';
-import {
-  clearPendingBatch,
-  createdTransactionItems,
-  putAbsentItems,
-} from '../store/batch-settle.js';
+import { createdTransactionItems } from '../store/batch-settle.js';
 import type { Head } from '../store/head.js';
 import { type LedgerRef, ledgerKeys } from '../store/keys.js';
-import { readLogRange, type StoredLogEntry } from '../store/log-pages.js';
+import type { LedgerTable } from '../store/ledger-table.js';
+import type { StoredLogEntry } from '../store/log-pages.js';
 import { encodeResult, type IntentResult } from './intent.js';
 
 /** Results are kept long enough for any requester still waiting, and for a late duplicate message. */
@@ -16,21 +11,19 @@ const RESULT_TTL_SECONDS = 3600;
 
 /** Result items (1 write unit each), polled by the requests that relayed them. */
 export async function putResults(
-  doc: DynamoDBDocumentClient,
-  table: string,
+  table: LedgerTable,
   ledger: LedgerRef,
   results: ReadonlyMap<string, IntentResult>,
   nowMs: number,
 ): Promise<void> {
   const expiresAt = Math.floor(nowMs / 1000) + RESULT_TTL_SECONDS;
-  await batchPut(
-    doc,
-    table,
+  await table.putItems(
     [...results].map(([reqId, result]) => ({
       ...ledgerKeys.result(ledger, reqId),
       result: encodeResult(result),
       expiresAt,
     })),
+    { ifAbsent: false },
   );
 }
 
@@ -57,16 +50,15 @@ export function resultsOfEntries(entries: readonly StoredLogEntry[]): Map<string
  * then HEAD told. Idempotent; safe beside the writer itself.
  */
 export async function settleBatch(
-  doc: DynamoDBDocumentClient,
-  table: string,
+  table: LedgerTable,
   ledger: LedgerRef,
   head: Head,
   nowMs: number,
 ): Promise<void> {
   const pending = head.pendingResults;
   if (!pending) return;
-  const entries = await readLogRange(doc, table, ledger, pending.firstLogId, pending.lastLogId);
-  await putAbsentItems(doc, table, createdTransactionItems(ledger, entries));
-  await putResults(doc, table, ledger, resultsOfEntries(entries), nowMs);
-  await clearPendingBatch(doc, table, ledger, head.version);
+  const entries = await table.readLogRange(pending.firstLogId, pending.lastLogId);
+  await table.putItems(createdTransactionItems(ledger, entries), { ifAbsent: true });
+  await putResults(table, ledger, resultsOfEntries(entries), nowMs);
+  await table.clearPending(head.version);
 }

@@ -4,6 +4,7 @@ import { createDocumentClient } from '../../dynamo/client.js';
 import { createLogger } from '../../observability/logger.js';
 import { createSqsClient } from '../../sqs/client.js';
 import { BucketTables } from '../store/bucket-tables.js';
+import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
 import { LedgerLookup } from '../store/ledger-lookup.js';
 import { LedgerRegistry } from '../store/registry.js';
 import { LedgerWriter } from '../store/writer.js';
@@ -30,7 +31,8 @@ export function writerDeps(
     writer: new LedgerWriter({
       doc,
       tableFor,
-      settle: (ledger, table, head) => settleBatch(doc, table, ledger, head, Date.now()),
+      settle: (ledger, table, head) =>
+        settleBatch(dynamoLedgerTable(doc, table, ledger), ledger, head, Date.now()),
     }),
     lookup: new LedgerLookup(new LedgerRegistry(doc, buckets)),
     tableFor,

@@ -164,7 +164,6 @@ async function sequencerFor(
   const ledger = await deps.lookup.resolve(environment, name);
   const sequencer = new LedgerSequencer({
     doc: deps.doc,
-    writer: deps.writer,
     table: deps.tableFor(ledger.bucket),
     ledger,
     owner: deps.owner,

@@ -1,0 +1,53 @@
+import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGetInOrder } from '../../dynamo/batch-get.js';
+import { batchPut } from '../../dynamo/batch-put.js';
+import { isConditionFailure } from '../../dynamo/errors.js';
+import { clearPendingBatch, putAbsentItems } from './batch-settle.js';
+import { commitWrites } from './commit.js';
+import { headFromItem } from './head.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
+import type { LedgerTable } from './ledger-table.js';
+import { readLogRange } from './log-pages.js';
+
+/** The write engine's port on DynamoDB: one ledger's items in `table`. */
+export function dynamoLedgerTable(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  ledger: LedgerRef,
+): LedgerTable {
+  const headKey = ledgerKeys.head(ledger);
+  return {
+    getItems: (keys) => batchGetInOrder(doc, table, keys),
+    async takeHead(owner, leaseUntilMs) {
+      try {
+        const { Attributes } = await doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: headKey,
+            UpdateExpression:
+              'SET leaseOwner = :me, leaseUntil = :until, #v = if_not_exists(#v, :zero) + :one',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#v': 'version' },
+            ExpressionAttributeValues: {
+              ':me': owner,
+              ':until': leaseUntilMs,
+              ':zero': 0,
+              ':one': 1,
+            },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return headFromItem(Attributes!);
+      } catch (err) {
+        if (isConditionFailure(err)) throw new Error(`ledger ${ledger.name} has no HEAD item`);
+        throw err;
+      }
+    },
+    commit: (initial, next, writes, options) =>
+      commitWrites(doc, table, headKey, initial, next, [...writes], options),
+    putItems: (items, { ifAbsent }) =>
+      ifAbsent ? putAbsentItems(doc, table, items) : batchPut(doc, table, items),
+    clearPending: (version) => clearPendingBatch(doc, table, ledger, version),
+    readLogRange: (first, last) => readLogRange(doc, table, ledger, first, last),
+  };
+}

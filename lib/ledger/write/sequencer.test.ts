@@ -1,0 +1,193 @@
+/**
+ * The group-commit protocol on the in-memory port (store/memory-ledger-table.ts): the same sequencer, decisions,
+ * items and conditions as on DynamoDB, without a database — gapless ids, refusals that leave nothing, a writer that
+ * lost its HEAD deciding again, deferral past one transaction's 100 actions, ordered groups, expiry, and what each
+ * transport writes after its commit.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parseJson } from '../../json/bigint-json.js';
+import type { LedgerOperation } from '../commands/operations.js';
+import type { LedgerRecord } from '../domain/change.js';
+import { DEFAULT_FEATURES } from '../domain/features.js';
+import { verifyChain } from '../domain/log-chain.js';
+import { headFromItem } from '../store/head.js';
+import { ledgerKeys } from '../store/keys.js';
+import { MemoryLedgerTable } from '../store/memory-ledger-table.js';
+import type { Intent, IntentResult } from './intent.js';
+import { LedgerSequencer } from './sequencer.js';
+
+const ledger: LedgerRecord = {
+  environment: 'default',
+  id: 1,
+  name: 'mem',
+  bucket: '_default',
+  metadata: {},
+  features: { ...DEFAULT_FEATURES },
+  addedAt: '2026-01-01T00:00:00Z',
+};
+
+const create = (source: string, destination: string, amount: bigint): LedgerOperation => ({
+  kind: 'create',
+  input: { postings: [{ source, destination, amount, asset: 'USD' }] },
+  options: { dryRun: false, force: false },
+});
+
+const intent = (operation: LedgerOperation, extra: Partial<Intent> = {}): Intent => ({
+  reqId: randomUUID(),
+  environment: ledger.environment,
+  ledger: ledger.name,
+  operation,
+  deadline: Date.now() + 60_000,
+  ...extra,
+});
+
+function sequencer(
+  table: MemoryLedgerTable,
+  options: { inProcess?: boolean; owner?: string } = {},
+) {
+  return new LedgerSequencer({
+    items: table,
+    table: 'memory',
+    ledger,
+    owner: options.owner ?? randomUUID(),
+    ...(options.inProcess ? { inProcess: true } : {}),
+  });
+}
+
+const head = (table: MemoryLedgerTable) => headFromItem(table.get(ledgerKeys.head(ledger))!);
+const committedId = (result: IntentResult | undefined) =>
+  result?.status === 'committed'
+    ? Number((result.outcomes[0]!.result as { id: bigint }).id)
+    : result?.status;
+
+describe('group commit on the in-memory port', () => {
+  it('commits a batch in one TransactWriteItems: gapless ids in order, one log page, the hash chain', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const batch = [1, 2, 3, 4, 5].map((n) => intent(create('world', `u:${n}`, BigInt(n))));
+    const { results, deferred } = await sequencer(table, { inProcess: true }).process(batch);
+    expect(deferred).toEqual([]);
+    expect(batch.map((i) => committedId(results.get(i.reqId)))).toEqual([1, 2, 3, 4, 5]);
+    expect(table.requests.TransactWriteItems).toBe(1);
+    const entries = await table.readLogRange(1, 5);
+    expect(entries.map((e) => e.log.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(verifyChain(entries.map((e) => e.log)).ok).toBe(true);
+    expect([head(table).lastTxId, head(table).lastLogId, head(table).accounts]).toEqual([5, 5, 6]);
+  });
+
+  it('answers a refused request with its error and writes nothing of it; the others commit', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const batch = [
+      intent(create('world', 'a', 10n)),
+      intent(create('a', 'b', 11n)),
+      intent(create('a', 'b', 10n)),
+    ];
+    const { results } = await sequencer(table, { inProcess: true }).process(batch);
+    expect(batch.map((i) => committedId(results.get(i.reqId)))).toEqual([1, 'refused', 2]);
+    expect(results.get(batch[1]!.reqId)).toMatchObject({
+      status: 'refused',
+      error: { kind: 'insufficient_fund' },
+    });
+    expect(Number(table.get(ledgerKeys.volume(ledger, 'b', 'USD'))!.input)).toBe(10);
+  });
+
+  it('a writer whose HEAD another writer moved reads it again and decides again: ids stay gapless', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const a = sequencer(table, { owner: 'a', inProcess: true });
+    const b = sequencer(table, { owner: 'b', inProcess: true });
+    const first = intent(create('world', 'x', 1n));
+    const second = intent(create('world', 'x', 2n));
+    const third = intent(create('world', 'x', 3n));
+    expect(committedId((await a.process([first])).results.get(first.reqId))).toBe(1);
+    expect(committedId((await b.process([second])).results.get(second.reqId))).toBe(2);
+    // a's cached HEAD is stale: its commit fails on the version, it reloads and decides over b's commit.
+    expect(committedId((await a.process([third])).results.get(third.reqId))).toBe(3);
+    expect(Number(table.get(ledgerKeys.volume(ledger, 'x', 'USD'))!.input)).toBe(6);
+    expect(table.requests.TransactWriteItems).toBe(4);
+  });
+
+  it('defers what does not fit one transaction, in order, to the next batch', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const writer = sequencer(table, { inProcess: true });
+    const batch = Array.from({ length: 60 }, (_, n) => intent(create('world', `new:${n}`, 1n)));
+    const first = await writer.process(batch);
+    expect(first.deferred.length).toBeGreaterThan(0);
+    const decided = batch.length - first.deferred.length;
+    expect(first.deferred).toEqual(batch.slice(decided));
+    const results = new Map(first.results);
+    let pending = first.deferred;
+    let batches = 1;
+    while (pending.length > 0) {
+      const next = await writer.process(pending);
+      // Each later batch also decides a prefix of what waits, and defers the rest in order.
+      expect(next.deferred).toEqual(pending.slice(pending.length - next.deferred.length));
+      for (const [reqId, result] of next.results) results.set(reqId, result);
+      pending = next.deferred;
+      batches++;
+    }
+    expect(batches).toBe(table.requests.TransactWriteItems);
+    const ids = batch.map((i) => committedId(results.get(i.reqId)));
+    expect(ids).toEqual(Array.from({ length: 60 }, (_, n) => n + 1));
+  });
+
+  it('skips the members of a group after a failed one, even across a retry, and never the failed one itself', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const writer = sequencer(table, { owner: 'w', inProcess: true });
+    // Another writer commits first, so w's first attempt at the batch fails on HEAD and is decided again.
+    await sequencer(table, { owner: 'other', inProcess: true }).process([
+      intent(create('world', 'g', 5n)),
+    ]);
+    await writer.process([intent(create('world', 'g', 0n))]);
+    await sequencer(table, { owner: 'other', inProcess: true }).process([
+      intent(create('world', 'g', 0n)),
+    ]);
+    const group = 'bulk-1';
+    const members = [
+      intent(create('g', 'h', 2n), { group }),
+      intent(create('g', 'h', 9n), { group }),
+      intent(create('g', 'h', 1n), { group }),
+      intent(create('world', 'h', 1n), { group }),
+    ];
+    const outsider = intent(create('g', 'h', 1n));
+    const { results } = await writer.process([...members, outsider]);
+    expect(members.map((m) => results.get(m.reqId)?.status)).toEqual([
+      'committed',
+      'refused',
+      'skipped',
+      'skipped',
+    ]);
+    expect(results.get(members[2]!.reqId)).toEqual({ status: 'skipped', after: members[1]!.reqId });
+    expect(results.get(outsider.reqId)?.status).toBe('committed');
+    expect(Number(table.get(ledgerKeys.volume(ledger, 'g', 'USD'))!.output)).toBe(3);
+  });
+
+  it('answers an intent past its deadline expired, never deciding it', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const late = intent(create('world', 'z', 1n), { deadline: Date.now() + 100 });
+    const { results } = await sequencer(table, { inProcess: true }).process([late]);
+    expect(results.get(late.reqId)).toEqual({ status: 'expired' });
+    expect(head(table).lastTxId).toBe(0);
+    expect(table.requests.TransactWriteItems ?? 0).toBe(0);
+  });
+
+  it('in one process writes nothing after its commit; through the queue it writes the results and settles HEAD', async () => {
+    const embedded = MemoryLedgerTable.withHead(ledger);
+    const one = intent(create('world', 'p', 1n));
+    await sequencer(embedded, { inProcess: true }).process([one]);
+    expect(embedded.get(ledgerKeys.result(ledger, one.reqId))).toBeUndefined();
+    expect(head(embedded).pendingResults).toBeUndefined();
+    expect(Object.keys(embedded.requests).sort()).toEqual([
+      'BatchGetItem',
+      'TransactWriteItems',
+      'UpdateItem',
+    ]);
+
+    const relayed = MemoryLedgerTable.withHead(ledger);
+    const two = intent(create('world', 'p', 1n));
+    await sequencer(relayed).process([two]);
+    const stored = relayed.get(ledgerKeys.result(ledger, two.reqId));
+    expect(parseJson(String(stored!.result))).toMatchObject({ status: 'committed' });
+    expect(relayed.get(ledgerKeys.transaction(ledger, 1))).toBeDefined();
+    expect(head(relayed).pendingResults).toBeUndefined();
+  });
+});

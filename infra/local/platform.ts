@@ -48,6 +48,7 @@ import { type LedgerWorkers, startLedgerWorkers } from './lambda/ledger-workers.
 import { type LedgerWriters, startLedgerWriters } from './lambda/ledger-writers.js';
 import { localMetrics } from './metrics/registry.js';
 import { platformHealth, platformVersions } from './platform-health.js';
+import { startLocalPipelineWorkers } from './pollers/pipeline-workers.js';
 import { startWebhookWorkers } from './pollers/webhook-workers.js';
 import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
@@ -86,6 +87,8 @@ export interface PlatformOptions {
   throttle?: ThrottlePolicy;
   /** Feed the events table's and the ledger tables' streams to `dispatch` (default true). */
   dispatch?: boolean;
+  /** Feed the ledger tables' streams to the pipeline worker (exporters; default true). */
+  pipelines?: boolean;
   /** How often the signing-key rotation step runs, as the stack's hourly schedule does (default 1 hour). */
   keyRotationIntervalMs?: number;
   /** How many processes run `functions/ledger.ts`, each one request at a time (default `DEFAULT_LEDGER_WORKERS`). */
@@ -190,6 +193,17 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         sqs: backends.sqsClient,
         streamsConnection: { ...LOCAL_CONNECTION, endpoint: backends.dynamoEndpoint },
         tables,
+        logger,
+        onStop: (s) => stops.push(s),
+      });
+    }
+
+    if (options.pipelines !== false) {
+      await startLocalPipelineWorkers({
+        runtime,
+        dynamo: backends.dynamoClient,
+        streamsConnection: { ...LOCAL_CONNECTION, endpoint: backends.dynamoEndpoint },
+        checkpointsTable: tables.WEBHOOKS_TABLE!,
         logger,
         onStop: (s) => stops.push(s),
       });

@@ -17,7 +17,7 @@ export interface Exporter {
   config: ExporterConfig;
 }
 
-export const DRIVERS = ['http', 'stdout'] as const;
+export const DRIVERS = ['http', 's3', 'stdout'] as const;
 export type DriverName = (typeof DRIVERS)[number];
 
 /** Logs one batch holds at most, unless the exporter's `batching.maxItems` asks for fewer. */
@@ -72,9 +72,43 @@ const httpConfig = v.strictObject({
 });
 const stdoutConfig = v.strictObject({ batching });
 
+/**
+ * The `s3` driver: the bucket (S3's naming rules), an optional key prefix, the object format. `endpoint` (an
+ * S3-compatible store, path-style) is for the local stage only: in AWS the worker writes to S3 itself, with its
+ * role's grant, and never dials an address a caller chose.
+ */
+const s3Config = v.strictObject({
+  bucket: v.pipe(
+    v.string('must be a string'),
+    v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name'),
+  ),
+  prefix: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.maxLength(512, 'must be at most 512 characters'),
+      v.regex(
+        /^(?!\/)[\x21-\x7e]*$/,
+        'must be printable ASCII without spaces, not starting with /',
+      ),
+      // Always a folder: `exports` and `exports/` name the same objects.
+      v.transform((p) => (p === '' || p.endsWith('/') ? p : `${p}/`)),
+    ),
+  ),
+  format: v.optional(v.picklist(['parquet', 'ndjson'], 'must be parquet or ndjson')),
+  region: v.optional(
+    v.pipe(
+      v.string('must be a string'),
+      v.regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region'),
+    ),
+  ),
+  endpoint: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'))),
+  batching,
+});
+
 export type HttpConfig = v.InferOutput<typeof httpConfig>;
 export type StdoutConfig = v.InferOutput<typeof stdoutConfig>;
-export type ExporterConfig = HttpConfig | StdoutConfig;
+export type S3Config = v.InferOutput<typeof s3Config>;
+export type ExporterConfig = HttpConfig | S3Config | StdoutConfig;
 
 /** What createExporter and updateExporter take: the reference's `V2ExporterConfiguration`. */
 export const exporterConfigurationSchema = v.strictObject({
@@ -99,6 +133,14 @@ export function checkedConfiguration(
   }
   if (driver === 'stdout')
     return { driver, config: validate(stdoutConfig, input.config, 'config') };
+  if (driver === 's3') {
+    const config = validate(s3Config, input.config, 'config');
+    if (config.endpoint !== undefined && stage !== 'local')
+      throw new ValidationError(
+        'config.endpoint: only in the local stage (in AWS the worker writes to S3 itself)',
+      );
+    return { driver, config };
+  }
   const config = validate(httpConfig, input.config, 'config');
   const problem = endpointProblem(config.url, stage);
   if (problem) throw new ValidationError(`config.url: ${problem}`);

@@ -21,7 +21,11 @@ export function createPipelineWorker(
     table: config.tables.ledger,
     lookup: new LedgerLookup(new LedgerRegistry(doc, buckets), now),
     logs: new LogReads(doc, (bucket) => buckets.tableFor(bucket), config.ledgerScanReads),
-    drivers: { allowLoopback: config.webhooks.allowLoopback, ...options.drivers },
+    drivers: {
+      allowLoopback: config.webhooks.allowLoopback,
+      awsRegion: config.awsRegion,
+      ...options.drivers,
+    },
     now,
   });
 }

@@ -33,7 +33,7 @@ beforeAll(async () => {
   ({ runtime } = await testEnvironment());
   const client = await ledgerClient(runtime, { now: () => T0 });
   call = client.call;
-  sdk = inProcessSdk(client.app, client.token);
+  sdk = inProcessSdk(runtime, client.app);
   expect((await call('POST', '/v2/main')).status).toBe(204);
   expect((await call('POST', '/v2/other')).status).toBe(204);
 });
@@ -150,6 +150,22 @@ describe('exporters', () => {
   });
 });
 
+describe('SDK 7.0.1 and these operations', () => {
+  it('sends them without a token (its document declares none): refused, until the hook adds the bearer', async () => {
+    const bare = inProcessSdk(runtime, (await ledgerClient(runtime)).app, {
+      withExporterHook: false,
+    });
+    const err = await bare.ledger.v2.listExporters().then(
+      () => undefined,
+      (e: unknown) => e as { rawResponse?: Response; statusCode?: number },
+    );
+    expect(err?.rawResponse?.status).toBe(401);
+    // The same SDK sends the bearer on the ledger's other operations.
+    expect((await bare.ledger.v2.listLedgers({})).statusCode).toBe(200);
+    expect((await L().listExporters()).statusCode).toBe(200);
+  });
+});
+
 describe('pipelines', () => {
   it('creates a running pipeline, refuses a second for the same ledger and exporter, and walks start/stop/reset', async () => {
     const exporterID = (await L().createExporter({ driver: 'stdout', config: {} }))
@@ -208,13 +224,13 @@ describe('pipelines', () => {
 
     expect((await L().deletePipeline(ref)).statusCode).toBe(204);
     for (const op of [
-      L().getPipelineState(ref),
-      L().startPipeline(ref),
-      L().stopPipeline(ref),
-      L().resetPipeline(ref),
-      L().deletePipeline(ref),
+      () => L().getPipelineState(ref),
+      () => L().startPipeline(ref),
+      () => L().stopPipeline(ref),
+      () => L().resetPipeline(ref),
+      () => L().deletePipeline(ref),
     ]) {
-      expect(await refusal(op)).toEqual({
+      expect(await refusal(op())).toEqual({
         status: 404,
         code: 'NOT_FOUND',
         message: `pipeline '${pipeline.id}' not found`,
@@ -271,7 +287,9 @@ describe('pipelines', () => {
       await L().createPipeline({ ledger: 'main', v2CreatePipelineRequest: { exporterID } })
     ).v2CreatePipelineResponse!.data;
     const elsewhere = await ledgerClient(runtime, { environment: 'acme' });
-    const theirs = inProcessSdk(elsewhere.app, elsewhere.token).ledger.v2;
+    const theirs = inProcessSdk(runtime, elsewhere.app, {
+      token: async () => elsewhere.token,
+    }).ledger.v2;
     expect((await theirs.listExporters()).v2ExportersCursorResponse!.cursor.data).toEqual([]);
     expect((await refusal(theirs.getExporterState({ exporterID }))).status).toBe(404);
     expect((await elsewhere.call('POST', '/v2/main')).status).toBe(204);

@@ -4,13 +4,16 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DynamoLocal, startDynamoLocal } from '../../infra/local/dynamodb-local.js';
 import { startPipelineWorkers } from '../../infra/local/pollers/pipeline-workers.js';
 import type { StreamCheckpoints } from '../../infra/local/pollers/stream-poller.js';
-import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
+import { ensureTables } from '../../infra/local/provision.js';
+import { platformConfigFromEnv } from '../../lib/config/env.js';
+import { createRuntime, type ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { startExportReceiver } from '../support/export-receiver.js';
 import { ledgerClient } from '../support/ledger.js';
-import { testEnvironment } from '../support/tables.js';
+import { TEST_BASE_URL } from '../support/tables.js';
 
 const local = {
   region: 'us-east-1',
@@ -20,17 +23,34 @@ let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 let dynamo: DynamoDBClient;
 let streams: DynamoDBStreamsClient;
+/**
+ * A DynamoDB Local of this file's own, as the stream poller's test has: streams are polled here, and on the run's
+ * shared instance GetRecords slows with every record the whole run wrote (docs/decisions.md).
+ */
+let dynamoLocal: DynamoLocal;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  dynamoLocal = await startDynamoLocal();
+  const { endpoint } = dynamoLocal;
+  dynamo = new DynamoDBClient({ ...local, endpoint });
+  streams = new DynamoDBStreamsClient({ ...local, endpoint });
+  const tables = await ensureTables(dynamo, 'pipelines-');
+  const env = {
+    STAGE: 'local',
+    PUBLIC_BASE_URL: TEST_BASE_URL,
+    DYNAMODB_ENDPOINT: endpoint,
+    AWS_REGION: 'us-east-1',
+    LOG_LEVEL: 'silent',
+    ...tables,
+  };
+  runtime = createRuntime(platformConfigFromEnv(env));
   ({ call } = await ledgerClient(runtime));
-  dynamo = new DynamoDBClient({ ...local, endpoint: inject('dynamoEndpoint') });
-  streams = new DynamoDBStreamsClient({ ...local, endpoint: inject('dynamoEndpoint') });
 });
 
-afterAll(() => {
+afterAll(async () => {
   dynamo?.destroy();
   streams?.destroy();
+  await dynamoLocal?.stop();
 });
 
 function memoryCheckpoints(): StreamCheckpoints {

@@ -24,6 +24,8 @@ export interface PipelineWorkersOptions {
   logger?: Logger;
   /** The pipeline worker's clock (tests). */
   now?: () => number;
+  /** Pause between empty stream reads (default 1 s: DynamoDB Local's GetRecords is dear, docs/decisions.md). */
+  pollIntervalMs?: number;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function startPipelineWorkers(
         streams: options.streams,
         table,
         checkpoints: options.checkpoints,
+        intervalMs: options.pollIntervalMs ?? 1000,
         ...(logger ? { logger } : {}),
         handler: async (records) => {
           for (const wake of wakesOf(records))

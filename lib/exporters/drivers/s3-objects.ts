@@ -60,7 +60,7 @@ function rowsOf(log: LogEntry): Row[] {
 }
 
 /**
- * The batch as Parquet (docs/api.md §3.8, "The exported log"): one row per posting, the log's columns repeated,
+ * The batch as Parquet (docs/api.md §3.5, "The exported log"): one row per posting, the log's columns repeated,
  * and one row for a log that moves nothing (metadata). Amounts are decimal text, exact at any size (cast to
  * DECIMAL(38,0) or HUGEINT to add them up); `data` is the log's data as JSON text, exact.
  */

@@ -29,7 +29,7 @@ const TAGS = ['ledger: exporters'];
 export const exporterNotFound = (id: string) =>
   new NotFoundError(`exporter '${id.slice(0, 64)}' not found`);
 
-/** Exporters of the token's environment (docs/api.md §3.8): the reference's five operations. */
+/** Exporters of the token's environment (docs/api.md §3.5): the reference's five operations. */
 export function exporterRoutes(
   app: Hono<AppEnv>,
   { stores, stage, now }: ExporterRoutesDeps,

@@ -32,7 +32,7 @@ const TAGS = ['ledger: pipelines'];
 const notFound = (id: string) => new NotFoundError(`pipeline '${id.slice(0, 64)}' not found`);
 const ITEM = '/v2/:ledger/pipelines/:pipelineID';
 
-/** A ledger's pipelines (docs/api.md §3.8): the reference's seven operations. */
+/** A ledger's pipelines (docs/api.md §3.5): the reference's seven operations. */
 export function pipelineRoutes(
   app: Hono<AppEnv>,
   { stores, lookup, now }: PipelineRoutesDeps,

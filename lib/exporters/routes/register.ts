@@ -16,7 +16,7 @@ export interface ExportRoutesDeps {
   now: () => number;
 }
 
-/** The exporter and pipeline routes of the ledger service (docs/api.md §3.8). */
+/** The exporter and pipeline routes of the ledger service (docs/api.md §3.5). */
 export function exportRoutes(app: Hono<AppEnv>, deps: ExportRoutesDeps): void {
   const stores = exportStores(deps.doc, deps.table);
   exporterRoutes(app, { stores, stage: deps.stage, now: deps.now });

@@ -1,5 +1,5 @@
 /**
- * Exporters and pipelines (docs/api.md §3.8) through the official SDK, in-process: the reference's twelve
+ * Exporters and pipelines (docs/api.md §3.5) through the official SDK, in-process: the reference's twelve
  * operations with its shapes, states and errors, in one environment and not another.
  */
 import type { SDK } from '@formance/formance-sdk';

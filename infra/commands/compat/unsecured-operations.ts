@@ -4,7 +4,7 @@ import type { HTTPClient } from '@formance/formance-sdk/lib/http.js';
  * SDK 7.0.1 declares no security on the twelve exporter and pipeline operations (the reference's OpenAPI gives
  * them none) and so sends them without a token, which the platform refuses (401): every request works in its
  * token's environment. A `beforeRequest` hook on the SDK's HTTP client adds the bearer to exactly those requests
- * (docs/api.md §3.8) — an SDK feature, the SDK otherwise unchanged.
+ * (docs/api.md §3.5) — an SDK feature, the SDK otherwise unchanged.
  */
 const SENT_WITHOUT_TOKEN = [
   /^\/api\/ledger\/v2\/_\/exporters(\/[^/]+)?$/,

@@ -3,7 +3,8 @@ import * as v from 'valibot';
 import type { Stage } from '../../config/env.js';
 import { ValidationError } from '../../errors/index.js';
 import { validate } from '../../validation/validate.js';
-import { endpointProblem } from '../../webhooks/domain/config.js';
+import { endpointProblem } from '../../webhooks/ssrf/endpoint-url.js';
+import type { ExporterConfiguration } from '../routes/bodies.js';
 
 /**
  * An exporter: a driver and its configuration (the reference's `V2Exporter`). Pipelines send a ledger's log
@@ -109,13 +110,6 @@ export type HttpConfig = v.InferOutput<typeof httpConfig>;
 export type StdoutConfig = v.InferOutput<typeof stdoutConfig>;
 export type S3Config = v.InferOutput<typeof s3Config>;
 export type ExporterConfig = HttpConfig | S3Config | StdoutConfig;
-
-/** What createExporter and updateExporter take: the reference's `V2ExporterConfiguration`. */
-export const exporterConfigurationSchema = v.strictObject({
-  driver: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')),
-  config: v.record(v.string(), v.unknown(), 'must be an object'),
-});
-export type ExporterConfiguration = v.InferOutput<typeof exporterConfigurationSchema>;
 
 /**
  * The driver and its configuration, checked: an unknown driver, an unknown or malformed field, a URL the SSRF

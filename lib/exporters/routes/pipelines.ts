@@ -1,53 +1,15 @@
-import type { Context, Hono } from 'hono';
-import { NotFoundError, ValidationError } from '../../errors/index.js';
-import { environmentOf } from '../../http/environment.js';
-import { readJsonBody } from '../../http/json-body.js';
-import { jsonResponse } from '../../http/json-response.js';
+import type { Hono } from 'hono';
 import type { AppEnv } from '../../http/types.js';
-import { requestLedger } from '../../ledger/routes/request.js';
-import type { LedgerLookup } from '../../ledger/store/ledger-lookup.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
-import { readListQuery } from '../../pagination/cursor.js';
-import { formatInstant, instantFromMs } from '../../time/instant.js';
-import {
-  isPipelineId,
-  newPipeline,
-  type Pipeline,
-  pipelineView,
-  reset,
-  started,
-  stopped,
-} from '../domain/pipeline.js';
-import { pipelinesList } from '../store/keys.js';
-import type { ExportStores } from '../stores.js';
-import { createPipelineSchema, pipelineData, pipelinePage } from './schemas.js';
-
-export interface PipelineRoutesDeps {
-  stores: ExportStores;
-  lookup: LedgerLookup;
-  now: () => number;
-}
+import { createPipelineSchema } from './bodies.js';
+import type { ExportHandlers } from './export-handlers.js';
+import { pipelineData, pipelinePage } from './schemas.js';
 
 const TAGS = ['ledger: pipelines'];
-const notFound = (id: string) => new NotFoundError(`pipeline '${id.slice(0, 64)}' not found`);
 const ITEM = '/v2/:ledger/pipelines/:pipelineID';
 
 /** A ledger's pipelines (docs/api.md §3.5): the reference's seven operations. */
-export function pipelineRoutes(
-  app: Hono<AppEnv>,
-  { stores, lookup, now }: PipelineRoutesDeps,
-): void {
-  /** The ledger (it must exist in the token's environment) and the environment's stores. */
-  const scope = async (c: Context<AppEnv>) => {
-    const ledger = await requestLedger(c, lookup);
-    return { ledger: ledger.name, ...stores(environmentOf(c)) };
-  };
-  const pipelineId = (c: Context<AppEnv>) => {
-    const id = c.req.param('pipelineID') ?? '';
-    if (!isPipelineId(id)) throw notFound(id);
-    return id;
-  };
-
+export function pipelineRoutes(app: Hono<AppEnv>, handlers: () => Promise<ExportHandlers>): void {
   openapi: app.post(
     '/v2/:ledger/pipelines',
     describe({
@@ -57,21 +19,11 @@ export function pipelineRoutes(
         'Sends the ledger’s log through the exporter from its first log, and then each new one; started at once. ' +
         'One pipeline per ledger and exporter.',
       tags: TAGS,
-      body: createPipelineSchema,
-      responses: { 201: { description: 'The pipeline.', schema: pipelineData } },
+      body: createPipelineSchema(),
+      responses: { 201: { description: 'The pipeline.', schema: pipelineData() } },
     }),
   );
-  app.post('/v2/:ledger/pipelines', async (c) => {
-    const { ledger, pipelines } = await scope(c);
-    const { exporterID } = await readJsonBody(c, createPipelineSchema);
-    const pipeline = newPipeline(ledger, exporterID, formatInstant(instantFromMs(now())));
-    const outcome = await pipelines.create(pipeline);
-    if (outcome === 'no-exporter')
-      throw new ValidationError(`exporter '${exporterID.slice(0, 64)}' not found`);
-    if (outcome === 'exists')
-      throw new ValidationError(`pipeline '${ledger}/${exporterID.slice(0, 64)}' already exists`);
-    return jsonResponse(c, { data: pipelineView(pipeline) }, 201);
-  });
+  app.post('/v2/:ledger/pipelines', async (c) => (await handlers()).createPipeline(c));
 
   openapi: app.get(
     '/v2/:ledger/pipelines',
@@ -80,14 +32,10 @@ export function pipelineRoutes(
       summary: 'List a ledger’s pipelines',
       tags: TAGS,
       parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of pipelines.', schema: pipelinePage } },
+      responses: { 200: { description: 'A page of pipelines.', schema: pipelinePage() } },
     }),
   );
-  app.get('/v2/:ledger/pipelines', async (c) => {
-    const { ledger, pipelines } = await scope(c);
-    const page = await pipelines.list(ledger, readListQuery(c.req.query(), pipelinesList(ledger)));
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(pipelineView) } });
-  });
+  app.get('/v2/:ledger/pipelines', async (c) => (await handlers()).listPipelines(c));
 
   openapi: app.get(
     ITEM,
@@ -97,62 +45,47 @@ export function pipelineRoutes(
       description:
         '`lastLogID` is the last log the exporter accepted; `error` the last failure, until a batch succeeds.',
       tags: TAGS,
-      responses: { 200: { description: 'The pipeline.', schema: pipelineData } },
+      responses: { 200: { description: 'The pipeline.', schema: pipelineData() } },
     }),
   );
-  app.get(ITEM, async (c) => {
-    const { ledger, pipelines } = await scope(c);
-    const id = pipelineId(c);
-    const stored = await pipelines.get(ledger, id);
-    if (!stored) throw notFound(id);
-    return jsonResponse(c, { data: pipelineView(stored.pipeline) });
-  });
+  app.get(ITEM, async (c) => (await handlers()).getPipeline(c));
 
-  const transition = (
-    operationId: string,
-    verb: string,
-    summary: string,
-    description: string,
-    decide: (p: Pipeline) => Pipeline,
-  ) => {
-    openapi: app.post(
-      `${ITEM}/${verb}`,
-      describe({
-        operationId,
-        summary,
-        description,
-        tags: TAGS,
-        responses: { 202: { description: 'Accepted.' } },
-      }),
-    );
-    app.post(`${ITEM}/${verb}`, async (c) => {
-      const { ledger, pipelines } = await scope(c);
-      const id = pipelineId(c);
-      if (!(await pipelines.change(ledger, id, decide))) throw notFound(id);
-      return c.body(null, 202);
-    });
-  };
-  transition(
-    'v2StartPipeline',
-    'start',
-    'Start a pipeline',
-    'From its cursor. A running pipeline is a 400 (already started).',
-    started,
+  openapi: app.post(
+    `${ITEM}/start`,
+    describe({
+      operationId: 'v2StartPipeline',
+      summary: 'Start a pipeline',
+      description: 'From its cursor. A running pipeline is a 400 (already started).',
+      tags: TAGS,
+      responses: { 202: { description: 'Accepted.' } },
+    }),
   );
-  transition(
-    'v2StopPipeline',
-    'stop',
-    'Stop a pipeline',
-    'The batch in flight completes; no further batch is sent. Stopping a stopped pipeline changes nothing.',
-    stopped,
+  app.post(`${ITEM}/start`, async (c) => (await handlers()).start(c));
+
+  openapi: app.post(
+    `${ITEM}/stop`,
+    describe({
+      operationId: 'v2StopPipeline',
+      summary: 'Stop a pipeline',
+      description:
+        'The batch in flight completes; no further batch is sent. Stopping a stopped pipeline changes nothing.',
+      tags: TAGS,
+      responses: { 202: { description: 'Accepted.' } },
+    }),
   );
-  transition(
-    'v2ResetPipeline',
-    'reset',
-    'Reset a pipeline',
-    'Sends the whole log again from the first log, and starts the pipeline.',
-    reset,
+  app.post(`${ITEM}/stop`, async (c) => (await handlers()).stop(c));
+
+  openapi: app.post(
+    `${ITEM}/reset`,
+    describe({
+      operationId: 'v2ResetPipeline',
+      summary: 'Reset a pipeline',
+      description: 'Sends the whole log again from the first log, and starts the pipeline.',
+      tags: TAGS,
+      responses: { 202: { description: 'Accepted.' } },
+    }),
   );
+  app.post(`${ITEM}/reset`, async (c) => (await handlers()).reset(c));
 
   openapi: app.delete(
     ITEM,
@@ -163,10 +96,5 @@ export function pipelineRoutes(
       responses: { 204: { description: 'Deleted.' } },
     }),
   );
-  app.delete(ITEM, async (c) => {
-    const { ledger, pipelines } = await scope(c);
-    const id = pipelineId(c);
-    if (!(await pipelines.delete(ledger, id))) throw notFound(id);
-    return c.body(null, 204);
-  });
+  app.delete(ITEM, async (c) => (await handlers()).deletePipeline(c));
 }

@@ -1,9 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
+import { lazyLoad } from '../../async/lazy-load.js';
 import type { Stage } from '../../config/env.js';
 import type { AppEnv } from '../../http/types.js';
 import type { LedgerLookup } from '../../ledger/store/ledger-lookup.js';
-import { exportStores } from '../stores.js';
 import { exporterRoutes } from './exporters.js';
 import { pipelineRoutes } from './pipelines.js';
 
@@ -16,9 +16,15 @@ export interface ExportRoutesDeps {
   now: () => number;
 }
 
-/** The exporter and pipeline routes of the ledger service (docs/api.md §3.5). */
+/**
+ * The exporter and pipeline routes of the ledger service (docs/api.md §3.5). Their rules and stores load at the
+ * first such request (a chunk of the split bundle): most containers never serve one, and every cold start would
+ * otherwise carry them.
+ */
 export function exportRoutes(app: Hono<AppEnv>, deps: ExportRoutesDeps): void {
-  const stores = exportStores(deps.doc, deps.table);
-  exporterRoutes(app, { stores, stage: deps.stage, now: deps.now });
-  pipelineRoutes(app, { stores, lookup: deps.lookup, now: deps.now });
+  const handlers = lazyLoad(() =>
+    import('./export-handlers.js').then((m) => m.exportHandlersFor(deps)),
+  );
+  exporterRoutes(app, handlers);
+  pipelineRoutes(app, handlers);
 }

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { exportSchemas } from '../../exporters/routes/schemas.js';
 import { bigInteger, cursorOf, dataOf, dateTime, metadataView } from '../../openapi/schemas.js';
 
 /**
@@ -173,7 +172,6 @@ export const ledgerSchemas = {
   V1Transaction: v1TransactionSchema,
   V1Account: v1AccountSchema,
   V1Log: v1LogSchema,
-  ...exportSchemas,
 };
 
 export const transactionData = dataOf(transactionSchema);

@@ -48,6 +48,7 @@ import { type LedgerWorkers, startLedgerWorkers } from './lambda/ledger-workers.
 import { type LedgerWriters, startLedgerWriters } from './lambda/ledger-writers.js';
 import { localMetrics } from './metrics/registry.js';
 import { platformHealth, platformVersions } from './platform-health.js';
+import { startLocalPipelineWorkers } from './pollers/pipeline-workers.js';
 import { startWebhookWorkers } from './pollers/webhook-workers.js';
 import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
@@ -87,6 +88,8 @@ export interface PlatformOptions {
   throttle?: ThrottlePolicy;
   /** Feed the events table's and the ledger tables' streams to `dispatch` (default true). */
   dispatch?: boolean;
+  /** Feed the ledger tables' streams to the pipeline worker (exporters; default true). */
+  pipelines?: boolean;
   /** How often the signing-key rotation step runs, as the stack's hourly schedule does (default 1 hour). */
   keyRotationIntervalMs?: number;
   /**
@@ -189,21 +192,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         : await startLedgerProcesses(options, env, backends, logger, stops);
     const apps = await startServices(options, runtime, config, authConfig, ledger, logger, stops);
 
-    const writes = new WriteSignal();
-    if (options.dispatch !== false) {
-      await startWebhookWorkers({
-        writes,
-        env,
-        config,
-        doc: runtime.doc,
-        dynamo: backends.dynamoClient,
-        sqs: backends.sqsClient,
-        streamsConnection: { ...LOCAL_CONNECTION, endpoint: backends.dynamoEndpoint },
-        tables,
-        logger,
-        onStop: (s) => stops.push(s),
-      });
-    }
+    const writes = await startWorkers(options, { env, config, runtime, backends, tables, logger, stops });
 
     const health = openGateway(front, options, baseUrl, backends, writes, {
       tables,
@@ -229,6 +218,52 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     await stop();
     throw err;
   }
+}
+
+/**
+ * The workers the stack's event sources feed: webhook dispatch and delivery, the exporters' pipelines. Answers the
+ * signal of the gateway's writes that wakes their idle stream pollers.
+ */
+async function startWorkers(
+  options: PlatformOptions,
+  parts: {
+    env: NodeJS.ProcessEnv;
+    config: PlatformConfig;
+    runtime: ServiceRuntime;
+    backends: Backends;
+    tables: Record<string, string>;
+    logger: Logger;
+    stops: Stops;
+  },
+): Promise<WriteSignal> {
+  const { env, config, runtime, backends, tables, logger, stops } = parts;
+  const writes = new WriteSignal();
+  const streamsConnection = { ...LOCAL_CONNECTION, endpoint: backends.dynamoEndpoint };
+  if (options.dispatch !== false) {
+    await startWebhookWorkers({
+      writes,
+      env,
+      config,
+      doc: runtime.doc,
+      dynamo: backends.dynamoClient,
+      sqs: backends.sqsClient,
+      streamsConnection,
+      tables,
+      logger,
+      onStop: (s) => stops.push(s),
+    });
+  }
+  if (options.pipelines !== false) {
+    await startLocalPipelineWorkers({
+      runtime,
+      dynamo: backends.dynamoClient,
+      streamsConnection,
+      checkpointsTable: tables.WEBHOOKS_TABLE!,
+      logger,
+      onStop: (s) => stops.push(s),
+    });
+  }
+  return writes;
 }
 
 /** The platform's stops, the data directory's lock and the server first, and the function that runs them. */

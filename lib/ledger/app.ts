@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { exportRoutes } from '../exporters/routes/register.js';
 import type { AppEnv } from '../http/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { DocumentSource } from '../openapi/document-source.js';
@@ -119,6 +120,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
       }),
   });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
+  exportRoutes(app, { doc, table: config.tables.ledger, stage: config.stage, lookup, now });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });
   v1ScriptRoutes(app, { lookup, commands });

@@ -86,12 +86,24 @@ describe('compat probe', () => {
       status: 404,
       note: `${schemas} — no route`,
     });
-    // Sent without a token by the SDK (it declares no security): refused before routing, then recognised as unrouted.
-    expect(row('ledger.v2', 'createExporter')).toMatchObject({
-      outcome: 'NOT-IMPLEMENTED',
-      status: 401,
-      note: `${notServedReason('ledger.v2', 'createExporter')} — no route`,
-    });
+    // Sent without a token by the SDK (it declares no security): the probe's hook adds it (unsecured-operations.ts).
+    for (const op of [
+      'createExporter',
+      'listExporters',
+      'getExporterState',
+      'updateExporter',
+      'deleteExporter',
+      'createPipeline',
+      'listPipelines',
+      'getPipelineState',
+      'startPipeline',
+      'stopPipeline',
+      'resetPipeline',
+      'deletePipeline',
+    ])
+      expect(row('ledger.v2', op), op).toMatchObject({ outcome: 'OK', note: '' });
+    expect(row('ledger.v2', 'createExporter')).toMatchObject({ status: 201 });
+    expect(row('ledger.v2', 'stopPipeline')).toMatchObject({ status: 202 });
     expect(row('ledger.v2', 'deleteBucket')).toMatchObject({ outcome: 'OK', status: 204 });
     expect(row('ledger.v2', 'restoreBucket')).toMatchObject({ outcome: 'OK', status: 204 });
     expect(row('ledger.v1', 'updateMapping')).toMatchObject({ outcome: 'ERROR', status: 400 });

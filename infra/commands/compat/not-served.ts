@@ -3,8 +3,6 @@ import type { ServiceOperation } from './services.js';
 /** Why the platform deliberately does not serve an SDK operation (the report's note column). */
 const REASON = {
   schemas: 'not served: ledger schemas (chart of accounts) are out of scope',
-  exporters:
-    "not served: exporters and pipelines (the reference stack's replication to external stores) are out of scope; events reach consumers through webhooks",
   runQuery:
     "not served: runQuery needs the reference stack's query templates over schemas, which are out of scope",
   metrics:
@@ -21,18 +19,6 @@ export const NOT_SERVED: Partial<Record<ServiceOperation, string>> = {
   'ledger.v2.listSchemas': REASON.schemas,
   'ledger.v2.getSchema': REASON.schemas,
   'ledger.v2.runQuery': REASON.runQuery,
-  'ledger.v2.createExporter': REASON.exporters,
-  'ledger.v2.listExporters': REASON.exporters,
-  'ledger.v2.getExporterState': REASON.exporters,
-  'ledger.v2.updateExporter': REASON.exporters,
-  'ledger.v2.deleteExporter': REASON.exporters,
-  'ledger.v2.createPipeline': REASON.exporters,
-  'ledger.v2.listPipelines': REASON.exporters,
-  'ledger.v2.getPipelineState': REASON.exporters,
-  'ledger.v2.startPipeline': REASON.exporters,
-  'ledger.v2.stopPipeline': REASON.exporters,
-  'ledger.v2.resetPipeline': REASON.exporters,
-  'ledger.v2.deletePipeline': REASON.exporters,
   'ledger.v2.getMetrics': REASON.metrics,
   'ledger.v1.updateMapping': REASON.v1Mapping,
 };

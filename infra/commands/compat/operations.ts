@@ -366,11 +366,12 @@ export const OPERATIONS: readonly Operation[] = [
   op('ledger.v2', 'getPipelineState', (L, c) =>
     L.getPipelineState({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId }),
   ),
-  op('ledger.v2', 'startPipeline', (L, c) =>
-    L.startPipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId }),
-  ),
+  // A pipeline starts when it is created: stopped first, so that starting it is a valid call.
   op('ledger.v2', 'stopPipeline', (L, c) =>
     L.stopPipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId }),
+  ),
+  op('ledger.v2', 'startPipeline', (L, c) =>
+    L.startPipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId }),
   ),
   op('ledger.v2', 'resetPipeline', (L, c) =>
     L.resetPipeline({ ledger: c.names.ledger, pipelineID: c.ids.pipelineId }),

@@ -12,6 +12,7 @@ import { notServedReason } from './not-served.js';
 import { initialIds, OPERATIONS, type Operation, type ProbeContext } from './operations.js';
 import { type HookReceiver, startHookReceiver } from './receiver.js';
 import { SERVICES, type ServiceName, sdkOperations, serviceApi } from './services.js';
+import { bearerForUnsecuredOperations } from './unsecured-operations.js';
 
 export interface ProbeOptions {
   baseUrl: string;
@@ -51,9 +52,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeRow[]> {
   };
   const tokenUrl = `${baseUrl}/api/auth/oauth/token`;
   const recorder = new ExchangeRecorder();
+  const clientToken = memoToken(tokenUrl, credentials);
+  const httpClient = new HTTPClient({ fetcher: recorder.fetcher });
+  // The exporter and pipeline operations: SDK 7.0.1 sends them without a token (unsecured-operations.ts).
+  bearerForUnsecuredOperations(httpClient, clientToken);
   const sdk = new SDK({
     serverURL: baseUrl,
-    httpClient: new HTTPClient({ fetcher: recorder.fetcher }),
+    httpClient,
     security: { clientID: credentials.id, clientSecret: credentials.secret, tokenURL: tokenUrl },
     // One exchange per call: a retried call would be judged on its last attempt only.
     retryConfig: { strategy: 'none' },
@@ -61,7 +66,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeRow[]> {
   const receiver = await startHookReceiver();
   const tag = options.tag ?? Date.now().toString(36);
   const ctx = probeContext(tag, receiver, recorder, options.deliveryWaitMs ?? 20_000);
-  const routeExists = routeCheck(tokenUrl, credentials);
+  const routeExists = routeCheck(clientToken);
   const scrub = scrubber([
     [tag, '<run>'],
     [receiver.url, '<hook>'],
@@ -140,9 +145,13 @@ function probeContext(
  * Asks the platform again, with a token and the same method, whether it routes a URL: a HEAD answer has no body
  * to say "no route", and a request the SDK sends without a token is refused before routing.
  */
-function routeCheck(tokenUrl: string, credentials: { id: string; secret: string }): RouteCheck {
+/** A token of the probe's client (client credentials), asked for once. */
+function memoToken(
+  tokenUrl: string,
+  credentials: { id: string; secret: string },
+): () => Promise<string> {
   let token: Promise<string> | undefined;
-  const getToken = async () => {
+  const ask = async () => {
     const res = await fetch(tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -154,14 +163,20 @@ function routeCheck(tokenUrl: string, credentials: { id: string; secret: string 
     });
     return ((await res.json()) as { access_token: string }).access_token;
   };
+  return () => {
+    token ??= ask();
+    return token;
+  };
+}
+
+function routeCheck(token: () => Promise<string>): RouteCheck {
   return async (method, url) => {
-    token ??= getToken();
     const m = method === 'HEAD' ? 'GET' : method;
     const withBody = m !== 'GET' && m !== 'DELETE';
     const res = await fetch(url, {
       method: m,
       headers: {
-        authorization: `Bearer ${await token}`,
+        authorization: `Bearer ${await token()}`,
         ...(withBody ? { 'content-type': 'application/json' } : {}),
       },
       ...(withBody ? { body: '{}' } : {}),

@@ -11,8 +11,11 @@ import type { StreamCheckpoints } from './stream-poller.js';
 export function dynamoStreamCheckpoints(
   doc: DynamoDBDocumentClient,
   table: string,
+  /** Another consumer of the same streams keeps checkpoints of its own (the pipeline worker). */
+  consumer?: string,
 ): StreamCheckpoints {
-  const partition = (streamArn: string) => `LOCAL#stream=${streamArn}`;
+  const partition = (streamArn: string) =>
+    consumer === undefined ? `LOCAL#stream=${streamArn}` : `LOCAL#stream=${streamArn}#${consumer}`;
   return {
     async load(streamArn) {
       const saved = new Map<string, string>();

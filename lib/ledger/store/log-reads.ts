@@ -108,6 +108,15 @@ export class LogReads {
     }
   }
 
+  /**
+   * Up to `count` entries with ids above `afterId`, oldest first (a pipeline's next batch from its cursor): log ids
+   * have no gaps, so these are exactly the entries `afterId + 1 … afterId + n` committed so far.
+   */
+  async after(ledger: LedgerRecord, afterId: number, count: number): Promise<LogEntry[]> {
+    const table = this.tableFor(ledger.bucket);
+    return (await this.above(table, ledger, afterId, count, {}, Number.POSITIVE_INFINITY)).entries;
+  }
+
   /** How many entries the same listing holds (HEAD): its pages, counted. */
   async count(ledger: LedgerRecord, plan: LogPlan): Promise<number> {
     let total = 0;

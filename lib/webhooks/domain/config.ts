@@ -4,7 +4,7 @@ import { EVENT_KINDS, type EventKind, isEventKind } from '../../../events/catalo
 import type { Stage } from '../../config/env.js';
 import { parseInstant } from '../../time/instant.js';
 import { boundedText } from '../../validation/common.js';
-import { literalHostProblem } from '../ssrf/literal-host.js';
+import { endpointProblem, MAX_ENDPOINT_LENGTH } from '../ssrf/endpoint-url.js';
 
 /**
  * A webhook configuration (docs/api.md §4). `previousSecret` / `previousSecretExpiresAt` exist only during a secret
@@ -31,7 +31,6 @@ export function configView(config: WebhookConfig): ConfigView {
   return { id, name, endpoint, eventTypes: [...eventTypes], secret, active, createdAt, updatedAt };
 }
 
-export const MAX_ENDPOINT_LENGTH = 2048;
 export const MAX_NAME_LENGTH = 256;
 /** More entries than kinds exist only make sense as duplicates; the bound keeps bodies small. */
 export const MAX_EVENT_TYPES = 64;
@@ -66,32 +65,6 @@ export function secretProblem(value: string): string | undefined {
     return `must encode between ${MIN_SECRET_BYTES} and ${MAX_SECRET_BYTES} bytes (got ${bytes.length})`;
   }
   return undefined;
-}
-
-/**
- * Why `raw` is not an acceptable endpoint, or undefined: an absolute http(s) URL with a host, no userinfo, no
- * fragment, at most 2048 characters; https unless the stage is `local`; a host that is not an IP literal the
- * SSRF guard would refuse (loopback only in the `local` stage, as the deliverer allows it there). The endpoint is
- * stored as given. Host names are judged at connect time, on what they resolve to then (`ssrf/guarded-lookup.ts`).
- */
-export function endpointProblem(raw: string, stage: Stage): string | undefined {
-  if (raw.length > MAX_ENDPOINT_LENGTH) return `must be at most ${MAX_ENDPOINT_LENGTH} characters`;
-  if (/[\u0000-\u0020\u007f]/.test(raw)) return 'must not contain spaces or control characters';
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'must be an absolute URL';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
-  // `https:///x` parses with host `x`, `http:host` as `http://host/`: require `//` and a host right after it.
-  if (!/^https?:\/\/[^/?#\\]/i.test(raw) || url.hostname === '') return 'must name a host';
-  // `new URL` drops an empty userinfo (`https://@host`) and an empty fragment (`https://host/#`): look at the text too.
-  if (url.username !== '' || url.password !== '' || /^https?:\/\/[^/?#]*@/i.test(raw))
-    return 'must not contain credentials (user:password@)';
-  if (raw.includes('#')) return 'must not contain a fragment';
-  if (url.protocol === 'http:' && stage !== 'local') return 'must use https';
-  return literalHostProblem(url.hostname, { allowLoopback: stage === 'local' });
 }
 
 const eventTypesSchema = v.pipe(

@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { endpointProblem } from '../domain/config.js';
 import { classifyAddress } from './classify.js';
+import { endpointProblem } from './endpoint-url.js';
 import {
   guardedLookup,
   RefusedAddressError,

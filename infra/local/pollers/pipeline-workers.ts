@@ -1,0 +1,106 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DynamoDBStreamsClient,
+  type DynamoDBStreamsClientConfig,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { runningPipelinesEverywhere } from '../../../lib/exporters/store/pipelines-everywhere.js';
+import { exportStores } from '../../../lib/exporters/stores.js';
+import { createPipelineWorker } from '../../../lib/exporters/worker/create-worker.js';
+import { pipelinesOfWake, wakesOf } from '../../../lib/exporters/worker/stream-wakes.js';
+import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
+import type { Logger } from '../../../lib/observability/logger.js';
+import { bigintDocumentClient, type ServiceRuntime } from '../../../lib/runtime/runtime.js';
+import { PipelineScheduler } from './pipeline-scheduler.js';
+import { dynamoStreamCheckpoints } from './stream-checkpoints.js';
+import { createStreamPoller, type StreamCheckpoints } from './stream-poller.js';
+
+export interface PipelineWorkersOptions {
+  runtime: ServiceRuntime;
+  dynamo: DynamoDBClient;
+  streams: DynamoDBStreamsClient;
+  /** This consumer's own checkpoints (dispatch keeps its own). */
+  checkpoints: StreamCheckpoints;
+  logger?: Logger;
+  /** The pipeline worker's clock (tests). */
+  now?: () => number;
+  /** Pause between empty stream reads (default 1 s: DynamoDB Local's GetRecords is dear, docs/decisions.md). */
+  pollIntervalMs?: number;
+}
+
+/**
+ * The pipeline worker as the stack's ledger-stream event source mapping would run it, locally: every ledger
+ * table's stream wakes the pipelines of a ledger that logged, and a pipeline that was created, started or reset;
+ * the scheduler drains them and retries a failed one after its back-off. At start, every running pipeline is woken
+ * once (those that were behind or backing off when the platform stopped). Resolves with the function that stops
+ * it all, once every poller is positioned.
+ */
+export async function startPipelineWorkers(
+  options: PipelineWorkersOptions,
+): Promise<() => Promise<void>> {
+  const { runtime, logger } = options;
+  const { config } = runtime;
+  const now = options.now ?? Date.now;
+  const worker = createPipelineWorker(runtime, { now });
+  const doc: DynamoDBDocumentClient = bigintDocumentClient(runtime);
+  const stores = exportStores(doc, config.tables.ledger);
+  const scheduler = new PipelineScheduler((ref) => worker.drain(ref), now, logger);
+  const pollers: Array<{ stop(): Promise<void> }> = [];
+  const stop = async () => {
+    await Promise.all(pollers.splice(0).map((p) => p.stop()));
+    await scheduler.stop();
+  };
+  try {
+    for (const table of new BucketTables(config.tables.ledger, config.ledger.bucketTables).all()) {
+      const poller = createStreamPoller({
+        dynamo: options.dynamo,
+        streams: options.streams,
+        table,
+        checkpoints: options.checkpoints,
+        intervalMs: options.pollIntervalMs ?? 1000,
+        ...(logger ? { logger } : {}),
+        handler: async (records) => {
+          for (const wake of wakesOf(records))
+            for (const ref of await pipelinesOfWake(wake, stores)) scheduler.wake(ref);
+          return { batchItemFailures: [] };
+        },
+      });
+      await poller.start();
+      pollers.push(poller);
+    }
+    for await (const ref of runningPipelinesEverywhere(doc, config.tables.ledger))
+      scheduler.wake(ref);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return stop;
+}
+
+/**
+ * The pipeline worker in the local platform: its own streams client, and checkpoints of its own beside the
+ * dispatcher's (in the webhooks table), so a restart resumes where it stopped. Registers its stops with `onStop`.
+ */
+export async function startLocalPipelineWorkers(options: {
+  runtime: ServiceRuntime;
+  dynamo: DynamoDBClient;
+  streamsConnection: DynamoDBStreamsClientConfig;
+  checkpointsTable: string;
+  logger: Logger;
+  onStop: (stop: () => Promise<void>) => void;
+}): Promise<void> {
+  const streams = new DynamoDBStreamsClient(options.streamsConnection);
+  options.onStop(async () => streams.destroy());
+  const stop = await startPipelineWorkers({
+    runtime: options.runtime,
+    dynamo: options.dynamo,
+    streams,
+    checkpoints: dynamoStreamCheckpoints(
+      options.runtime.doc,
+      options.checkpointsTable,
+      'pipelines',
+    ),
+    logger: options.logger,
+  });
+  options.onStop(stop);
+}

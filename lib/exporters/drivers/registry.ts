@@ -1,0 +1,64 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import type { Exporter, HttpConfig, S3Config } from '../domain/exporter.js';
+import type { Driver } from './driver.js';
+import { httpDriver } from './http.js';
+import { s3Driver } from './s3.js';
+import { stdoutDriver } from './stdout.js';
+
+export interface DriverSettings {
+  allowLoopback: boolean;
+  /** The region S3 clients use when an exporter names none (the worker's). */
+  awsRegion?: string;
+  /** Where the stdout driver writes (the process's standard output unless a test listens). */
+  writeLine?: (line: string) => void;
+  httpTimeoutMs?: number;
+  /**
+   * Credentials for an exporter's local S3-compatible `endpoint` (tests give the emulator's); none: the AWS SDK's
+   * default chain (AWS_ACCESS_KEY_ID …), as for S3 itself.
+   */
+  s3Credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+/** S3 clients by region and endpoint, made at first use and kept for the container's life. */
+const s3Clients = new Map<string, S3Client>();
+
+function s3ClientFor(config: S3Config, settings: DriverSettings): S3Client {
+  const region = config.region ?? settings.awsRegion ?? 'us-east-1';
+  const key = `${region} ${config.endpoint ?? ''} ${settings.s3Credentials?.accessKeyId ?? ''}`;
+  let client = s3Clients.get(key);
+  if (!client) {
+    client = new S3Client({
+      region,
+      ...(config.endpoint
+        ? {
+            // A local S3-compatible store (the local stage only): path-style, and checksums only where S3 requires
+            // them (emulators do not all take the SDK's default trailers).
+            endpoint: config.endpoint,
+            forcePathStyle: true,
+            requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+            ...(settings.s3Credentials ? { credentials: settings.s3Credentials } : {}),
+          }
+        : {}),
+    });
+    s3Clients.set(key, client);
+  }
+  return client;
+}
+
+/** The driver an exporter names, built from its (already checked) configuration. */
+export function driverFor(exporter: Exporter, settings: DriverSettings): Driver {
+  switch (exporter.driver) {
+    case 'http':
+      return httpDriver(exporter.config as HttpConfig, {
+        allowLoopback: settings.allowLoopback,
+        ...(settings.httpTimeoutMs ? { timeoutMs: settings.httpTimeoutMs } : {}),
+      });
+    case 's3':
+      return s3Driver(
+        exporter.config as S3Config,
+        s3ClientFor(exporter.config as S3Config, settings),
+      );
+    case 'stdout':
+      return stdoutDriver(settings.writeLine ?? ((line) => process.stdout.write(`${line}\n`)));
+  }
+}

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port.js';
 import { until } from '../support/platform.js';
+import { isRunning } from '../support/processes.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START_TIMEOUT = 120_000;
@@ -205,6 +206,42 @@ describe('npm start as a process group', () => {
         { code: 0, signal: null },
         { code: null, signal: 'SIGINT' },
       ]).toContainEqual(await again.exit);
+      await until(
+        'every process of the second start gone',
+        () => (groupMembers(again.child.pid!).length === 0 ? true : undefined),
+        30_000,
+      );
+      expect(errorLines(again.stdout() + again.stderr())).toEqual([]);
+    },
+    3 * START_TIMEOUT,
+  );
+
+  it(
+    'leaves no DynamoDB Local behind when its node process is killed outright (kill -9), and starts again on the same DATA_DIR',
+    async () => {
+      const dataDir = tempDir();
+      const run = await npmStart(dataDir);
+      await ready(run);
+      const [jvm] = dynamoLocalOf(run);
+      expect(jvm).toBeDefined();
+      const node = groupMembers(run.child.pid!).filter((pid) =>
+        commandLine(pid).includes('infra/local/main.ts'),
+      );
+      expect(node).toHaveLength(1);
+
+      process.kill(node[0]!, 'SIGKILL');
+      await until(
+        'every process of the killed start gone, the JVM first among them',
+        () => (groupMembers(run.child.pid!).length === 0 ? true : undefined),
+        30_000,
+      );
+      expect(isRunning(jvm!)).toBe(false);
+
+      const again = await npmStart(dataDir);
+      await ready(again);
+      expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
+      process.kill(-again.child.pid!, 'SIGINT');
+      await again.exit;
       await until(
         'every process of the second start gone',
         () => (groupMembers(again.child.pid!).length === 0 ? true : undefined),

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { handle } from 'hono/aws-lambda';
 import { createAuthApp } from '../lib/auth/app.js';
 import { platformConfigFromEnv } from '../lib/config/env.js';
+import { handleHttpApi } from '../lib/http/lambda-handle.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
 import { createDocsSite } from '../lib/openapi/site.js';
@@ -34,4 +34,4 @@ const app = new Hono<{ Bindings: Record<string, unknown> }>()
   .route('/', docs)
   .all('*', (c) => auth.fetch(c.req.raw, c.env));
 
-export const handler = withObservability(handle(app));
+export const handler = withObservability(handleHttpApi(app));

@@ -1,10 +1,11 @@
 // The console (README, "Console"): its page and content-hashed assets, built by `npm run console:build` when the
 // function is bundled and shipped beside index.mjs (infra/stacks/bundled-files.ts), read at the first request and
 // kept. Static files only: it calls nothing, and its role may write its logs and nothing else.
-import { handle } from 'hono/aws-lambda';
+
 import { logLevelFromEnv } from '../lib/config/env.js';
 import { consoleFilesLoader } from '../lib/console/files.js';
 import { createConsoleSite } from '../lib/console/site.js';
+import { handleHttpApi } from '../lib/http/lambda-handle.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { createLogger } from '../lib/observability/logger.js';
 
@@ -14,4 +15,4 @@ const site = createConsoleSite(
   createLogger(logLevelFromEnv()),
 );
 
-export const handler = withObservability(handle(site));
+export const handler = withObservability(handleHttpApi(site));

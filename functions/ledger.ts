@@ -1,5 +1,5 @@
-import { handle } from 'hono/aws-lambda';
 import { platformConfigFromEnv } from '../lib/config/env.js';
+import { handleHttpApi } from '../lib/http/lambda-handle.js';
 import { createLedgerApp } from '../lib/ledger/app.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
@@ -10,7 +10,7 @@ import { createRuntime } from '../lib/runtime/runtime.js';
 const documents = prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, import.meta.url));
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
-  handle(
+  handleHttpApi(
     createLedgerApp(createRuntime(platformConfigFromEnv(), { bigintNumbers: true }), { documents }),
   ),
 );

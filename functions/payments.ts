@@ -1,5 +1,5 @@
-import { handle } from 'hono/aws-lambda';
 import { platformConfigFromEnv } from '../lib/config/env.js';
+import { handleHttpApi } from '../lib/http/lambda-handle.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
@@ -10,7 +10,7 @@ import { createRuntime } from '../lib/runtime/runtime.js';
 const documents = prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, import.meta.url));
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
-  handle(
+  handleHttpApi(
     createPaymentsApp(createRuntime(platformConfigFromEnv(), { bigintNumbers: true }), {
       documents,
     }),

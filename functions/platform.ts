@@ -1,5 +1,5 @@
-import { handle } from 'hono/aws-lambda';
 import { platformConfigFromEnv } from '../lib/config/env.js';
+import { handleHttpApi } from '../lib/http/lambda-handle.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
 import { createPlatformApp } from '../lib/platform/app.js';
@@ -9,5 +9,5 @@ import { createRuntime } from '../lib/runtime/runtime.js';
 const documents = prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, import.meta.url));
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
-  handle(createPlatformApp({ runtime: createRuntime(platformConfigFromEnv()), documents })),
+  handleHttpApi(createPlatformApp({ runtime: createRuntime(platformConfigFromEnv()), documents })),
 );

@@ -17,7 +17,7 @@ const NEWLINE = 0x0a;
  * `platform export <ledger> [--out FILE]` and `platform import <ledger> <FILE>`: the ledger's whole log as NDJSON,
  * oldest first (POST /v2/<ledger>/logs/export and /logs/import, streamed both ways: nothing is held in memory).
  * The import goes into an existing, empty ledger created with the same features (`ledgers create`); the platform
- * checks the chain and replays each entry (README, "Ledger log export and import"). `import --from-reference` takes
+ * checks the chain and replays each entry (docs/guides/cli.md). `import --from-reference` takes
  * a reference ledger's export instead (import-reference.ts).
  */
 export function registerTransfer(program: Command, cli: Cli): void {

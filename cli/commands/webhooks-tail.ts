@@ -17,7 +17,7 @@ interface AttemptView {
   deliveryId: string;
   attempt: number;
   at: string;
-  statusCode: number;
+  statusCode: number | bigint;
   outcome: string;
   durationMs: number;
   endpoint: string;
@@ -148,7 +148,8 @@ class DeliveryTail {
       return;
     }
     const a = item as AttemptView;
-    const answer = a.statusCode === 0 ? 'no answer' : `HTTP ${a.statusCode}`;
+    // The client reads integers exactly (as bigints): 0n is no answer, as 0 is.
+    const answer = Number(a.statusCode) === 0 ? 'no answer' : `HTTP ${a.statusCode}`;
     this.run.line(
       `${a.at}  attempt  ${a.deliveryId} #${a.attempt}  ${answer} ${a.outcome}  ${a.durationMs} ms  ${a.endpoint}${a.error ? `  ${a.error}` : ''}`,
     );

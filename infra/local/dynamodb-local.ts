@@ -66,6 +66,8 @@ export async function startDynamoLocal(
     stopping = true;
     process.removeListener('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
+      // Its watcher sends SIGTERM too, and is done before the JVM's pid can be reused.
+      child.stdin?.destroy();
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
@@ -131,8 +133,20 @@ function spawnJar(port: number, dbPath: string | undefined): ChildProcess {
   };
   return process.platform === 'win32'
     ? spawn('java', java, options)
-    : spawn('/bin/sh', ['-c', 'trap "" INT; exec java "$@"', 'dynamodb-local', ...java], options);
+    : spawn('/bin/sh', ['-c', OUTLIVE_NO_PARENT, 'dynamodb-local', ...java], options);
 }
+
+/**
+ * The JVM must not outlive this process, however it ends: on `kill -9` no exit handler runs, and a JVM left
+ * behind holds the data directory's files. A watcher beside it reads the pipe on its stdin, whose other end only
+ * this process holds; the kernel closes that end when this process dies, whatever the signal, and the watcher then
+ * stops the JVM (`$$`: the shell's pid, which `exec` hands to java). The pipe is passed on as fd 3 (sh gives a
+ * background job /dev/null for stdin before its own redirections); the JVM's own stdin is /dev/null.
+ */
+const OUTLIVE_NO_PARENT =
+  'trap "" INT; exec 3<&0; ' +
+  `sh -c 'cat >/dev/null; kill -TERM "$1" 2>/dev/null' dynamodb-local-watcher $$ <&3 >/dev/null 2>&1 & ` +
+  'exec java "$@" </dev/null 3<&-';
 
 async function waitUntilReady(endpoint: string, timeoutMs: number): Promise<void> {
   const client = new DynamoDBClient({

@@ -54,12 +54,19 @@ setInterval(() => {
 // With the terminal or pipe gone, a last line written is not worth a crash.
 process.stdout.on('error', () => undefined);
 
+// Each step as it begins, with the seconds since the start: a first start takes a while (Java, bundling).
+const startedAt = Date.now();
+process.stdout.write(`starting the platform (data in ${dataDir})\n`);
 try {
   platform = await startPlatform({
     port: settings.port,
     dataDir,
     env: processEnv(),
     ledgerWorkers: settings.ledgerWorkers,
+    onProgress: (step) =>
+      process.stdout.write(
+        `  ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s  ${step}\n`,
+      ),
   });
 } catch (err) {
   if (stopRequested !== undefined) process.exit(stopRequested);

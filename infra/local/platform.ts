@@ -12,6 +12,8 @@ import type { ThrottlePolicy } from '../../lib/auth/domain/throttle.js';
 import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
 import { SERVICES } from '../../lib/bearer/scopes.js';
 import {
+  DEFAULT_LEDGER_WORKERS,
+  logFormatFromEnv,
   logLevelFromEnv,
   type PlatformConfig,
   platformConfigFromEnv,
@@ -60,6 +62,7 @@ const KEY_ROTATION_INTERVAL_MS = 3600_000;
 /** The caller's settings `npm start` passes on to the services (README, "Configuration"). */
 const PASSED_ON = [
   'LOG_LEVEL',
+  'LOG_FORMAT',
   'LEDGER_BUCKET_TABLES',
   'CORS_ALLOWED_ORIGINS',
   'KEY_MIN_PUBLISH_SECONDS',
@@ -105,6 +108,8 @@ export interface PlatformOptions {
   functionBundles?: FunctionBundles;
   /** Concurrent ledger writer invocations (the ingress queue mapping's maximum concurrency; default 1). */
   ledgerWriters?: number;
+  /** Told each step of the start as it begins (`npm start` prints them: a start takes seconds, not nothing). */
+  onProgress?: (step: string) => void;
   /**
    * The local identity provider's accounts and client (default: infra/local/identity.local.yaml); false: none.
    * None either when the caller names another provider (IDENTITY_PROVIDER_ISSUER).
@@ -172,17 +177,19 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const { stops, stop } = stopsOf(lock, server);
   const fatalListeners: Array<(reason: string) => void> = [];
 
+  const progress = options.onProgress ?? (() => undefined);
   try {
     const backends = await startBackends(options, stops, fatalListeners);
     if (identityConfig) front.identity = await startIdentity(baseUrl, identityConfig, callerEnv);
     const prefix = options.resourcePrefix ?? 'platform-';
+    progress('creating tables and queues');
     const tables = await ensureTables(backends.dynamoClient, prefix);
     const queues = await ensureQueues(backends.sqsClient, prefix);
     const env = functionEnv(callerEnv, baseUrl, backends, tables, queues, front.identity);
     // The services in this process record into the registry `/_metrics` renders; the workers' EMF joins it.
     const uninstallMetrics = installMetricSink(localMetrics);
     stops.push(async () => uninstallMetrics());
-    const logger = createLogger(logLevelFromEnv(env));
+    const logger = createLogger(logLevelFromEnv(env), undefined, logFormatFromEnv(env));
     // The services in this process read the same environment, once, as their Lambda entries do.
     const config = platformConfigFromEnv(env);
     const runtime = createRuntime(config);
@@ -190,9 +197,18 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       options.ledgerWorkers === undefined
         ? embeddedLedger(runtime, logger, options.dataDir)
         : await startLedgerProcesses(options, env, backends, logger, stops);
+    progress('starting the services');
     const apps = await startServices(options, runtime, config, authConfig, ledger, logger, stops);
-
-    const writes = await startWorkers(options, { env, config, runtime, backends, tables, logger, stops });
+    progress('starting the workers');
+    const writes = await startWorkers(options, {
+      env,
+      config,
+      runtime,
+      backends,
+      tables,
+      logger,
+      stops,
+    });
 
     const health = openGateway(front, options, baseUrl, backends, writes, {
       tables,
@@ -388,6 +404,7 @@ async function startBackends(
   let dynamo: DynamoLocal | undefined;
   let dynamoEndpoint = options.dynamoEndpoint;
   if (!dynamoEndpoint) {
+    options.onProgress?.('starting DynamoDB Local (Java)');
     dynamo = await startDynamoLocal(options.dataDir ? { dataDir: options.dataDir } : {});
     stops.push(dynamo.stop);
     dynamo.onUnexpectedExit((code) => {
@@ -395,6 +412,7 @@ async function startBackends(
     });
     dynamoEndpoint = dynamo.endpoint;
   }
+  options.onProgress?.('starting the SQS emulator');
   const sqs = await startSqsLocal();
   stops.push(sqs.stop);
   const dynamoClient = new DynamoDBClient({ ...LOCAL_CONNECTION, endpoint: dynamoEndpoint });
@@ -411,7 +429,11 @@ function startIdentity(
   identityConfig: LocalIdentityConfig,
   callerEnv: NodeJS.ProcessEnv,
 ): Promise<LocalIdentityProvider> {
-  const idpLogger = createLogger(logLevelFromEnv(callerEnv));
+  const idpLogger = createLogger(
+    logLevelFromEnv(callerEnv),
+    undefined,
+    logFormatFromEnv(callerEnv),
+  );
   return startLocalIdentityProvider(baseUrl, identityConfig, {
     onError: (err) =>
       idpLogger.log('error', 'identity provider error', {
@@ -475,6 +497,9 @@ async function startLedgerProcesses(
   stops: Stops,
 ): Promise<{ ledger: LedgerWorkers; writers: LedgerWriters }> {
   const bundles = await ledgerBundles(options, stops);
+  options.onProgress?.(
+    `starting ${options.ledgerWorkers ?? DEFAULT_LEDGER_WORKERS} ledger workers and the ledger writer`,
+  );
   const ledger = await startLedgerWorkers({
     workers: options.ledgerWorkers,
     bundles,
@@ -502,6 +527,7 @@ async function startLedgerProcesses(
  */
 async function ledgerBundles(options: PlatformOptions, stops: Stops): Promise<FunctionBundles> {
   if (options.functionBundles) return options.functionBundles;
+  options.onProgress?.('bundling the ledger function (as the stack does)');
   if (options.dataDir) {
     const dir = join(options.dataDir, 'bundles');
     rmSync(dir, { recursive: true, force: true });

@@ -175,7 +175,7 @@ export class PlatformStack extends Stack {
       memorySize: 512,
       environment: workerEnvironment,
     });
-    // The console's static files (README, "Console"): no environment beyond the defaults, no grant below.
+    // The console's static files (docs/guides/console.md): no environment beyond the defaults, no grant below.
     const consoleSite = make({
       name: 'console',
       description:

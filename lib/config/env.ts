@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigurationError } from '../errors/index.js';
 import { BUCKET_NAME } from '../ledger/domain/names.js';
 import { defaultMetricsNamespace } from '../observability/catalog.js';
-import type { LogLevel } from '../observability/logger.js';
+import type { LogFormat, LogLevel } from '../observability/logger.js';
 import { normaliseEmail } from '../platform/domain/directory.js';
 import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definitions.js';
 import { platformAudience } from '../tokens/claims.js';
@@ -31,6 +31,7 @@ const VARIABLES = [
   'DYNAMODB_ENDPOINT',
   'SQS_ENDPOINT',
   'LOG_LEVEL',
+  'LOG_FORMAT',
   'SIGNING_KEY_KMS_KEY_ID',
   'KEY_MIN_PUBLISH_SECONDS',
   'AUTH_CONFIG',
@@ -123,6 +124,8 @@ export interface PlatformConfig {
   signingKeyKmsKeyId?: string;
   /** LOG_LEVEL: `debug`, `info` (default), `warn`, `error` or `silent`. */
   logLevel: LogLevelSetting;
+  /** LOG_FORMAT: `json` (default: one object per line, for CloudWatch) or `pretty` (one readable line, for people). */
+  logFormat: LogFormat;
   /** The region every AWS SDK client (DynamoDB, SQS, KMS) is built for: AWS_REGION, `us-east-1` when unset. */
   awsRegion: string;
   /** DynamoDB: DYNAMODB_ENDPOINT for DynamoDB Local; ENVIRONMENT_ACCESS_ROLE_ARN for the isolation guard. */
@@ -186,6 +189,7 @@ export function platformConfigFromEnv(env: Env = process.env): PlatformConfig {
     ledgerScanReads: integerSetting(env, 'LEDGER_SCAN_READS', 1000, 100, 20_000),
     ...(signingKeyKmsKeyId ? { signingKeyKmsKeyId } : {}),
     logLevel: logLevelFromEnv(env),
+    logFormat: logFormatFromEnv(env),
     ...awsClients(env),
     ledger: { bucketTables: bucketTables(read(env, 'LEDGER_BUCKET_TABLES')) },
     webhooks: webhookSettings(env, stage),
@@ -222,6 +226,7 @@ export function ledgerWriterConfigFromEnv(env: Env = process.env): LedgerWriterC
 export interface WebhookWorkerConfig {
   stage: Stage;
   logLevel: LogLevelSetting;
+  logFormat: LogFormat;
   awsRegion: string;
   dynamo: DynamoSettings;
   sqs: ServiceEndpoint;
@@ -235,6 +240,7 @@ export function webhookWorkerConfigFromEnv(env: Env = process.env): WebhookWorke
   return {
     stage,
     logLevel: logLevelFromEnv(env),
+    logFormat: logFormatFromEnv(env),
     ...awsClients(env),
     tables: { webhooks: required(env, 'WEBHOOKS_TABLE') },
     queues: { deliveries: required(env, 'DELIVERIES_QUEUE_URL') },
@@ -291,6 +297,16 @@ export function ledgerWorkersFromEnv(env: Env = process.env): number | undefined
 }
 
 const LOG_LEVELS: readonly LogLevelSetting[] = ['debug', 'info', 'warn', 'error', 'silent'];
+const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
+
+export function logFormatFromEnv(env: Env = process.env): LogFormat {
+  const raw = read(env, 'LOG_FORMAT') ?? 'json';
+  if (!(LOG_FORMATS as readonly string[]).includes(raw))
+    throw new ConfigurationError(
+      `LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (got "${raw.slice(0, 32)}")`,
+    );
+  return raw as LogFormat;
+}
 
 export function logLevelFromEnv(env: Env = process.env): LogLevelSetting {
   const raw = read(env, 'LOG_LEVEL') ?? 'info';

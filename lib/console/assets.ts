@@ -35,7 +35,7 @@ export function consoleAsset(name: string, body: Uint8Array | string): ConsoleAs
   };
 }
 
-/** Sizes as the README states them: every file, raw and gzip, and the gzip total a first visit downloads. */
+/** Sizes as docs/guides/console.md states them: every file, raw and gzip, and the gzip total a first visit downloads. */
 export function consoleSizes(assets: ConsoleAssets): {
   files: Array<{ name: string; bytes: number; gzipBytes: number }>;
   totalGzipBytes: number;

@@ -1,6 +1,6 @@
 /**
  * `npm run console:build [-- <dir>]`: the console's production files (default dist/console) and their sizes,
- * raw and gzip — the figures README "Console" states.
+ * raw and gzip — the figures docs/guides/console.md states.
  */
 import { join, relative } from 'node:path';
 import { consoleSizes } from './assets.js';

@@ -1,7 +1,7 @@
 /**
  * The console's built files on disk, for a deployment: `npm run console:build` writes them (dist/console), and a
  * function that serves the console reads them back once, at its first /console request, so serving the console
- * costs nothing at cold start (README, "Console": how it is served in AWS).
+ * costs nothing at cold start (docs/guides/console.md: how it is served in AWS).
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

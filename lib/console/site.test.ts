@@ -1,7 +1,7 @@
 /**
  * The console's build and its site without a server (`app.request`): the files it serves, their headers, the
  * deployment's files on disk served the same, a failed build answered in the contract's shape, and the size
- * budget the README states.
+ * budget docs/guides/console.md states.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type * as v from 'valibot';
 import { ValidationError } from '../errors/index.js';
 import { validate } from '../validation/validate.js';
+import { assertJsonText } from './json-limits.js';
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
@@ -40,14 +41,21 @@ const isJsonObject = (value: unknown): boolean =>
 /** Strict: a body that is not valid UTF-8 is refused, never stored with U+FFFD in place of the bad bytes. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The request body as text; invalid UTF-8 is a 400 (RFC 8259 §8.1: JSON text is UTF-8). A BOM is dropped. */
+/**
+ * A JSON request body as text: invalid UTF-8 is a 400 (RFC 8259 §8.1: JSON text is UTF-8), and so is nesting
+ * deeper than every route's one limit, and a lone surrogate escape (lib/http/json-limits.ts), before any parser
+ * sees it. A BOM is dropped.
+ */
 export async function readBodyText(c: Context): Promise<string> {
   const bytes = await c.req.arrayBuffer();
+  let text: string;
   try {
-    return UTF8.decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new ValidationError('body is not valid UTF-8');
   }
+  assertJsonText(text);
+  return text;
 }
 
 /**

@@ -6,8 +6,11 @@
  */
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
+import { prettyLogLine } from './pretty-log.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** `json`: one object per line (CloudWatch, log tools); `pretty`: one readable line per entry (a person at `npm start`). */
+export type LogFormat = 'json' | 'pretty';
 const LEVELS = {
   debug: 'DEBUG',
   info: 'INFO',
@@ -46,6 +49,7 @@ class PlatformLogger extends PowertoolsLogger {
   constructor(
     options: ConstructorOptions,
     private readonly write?: (line: string) => void,
+    private readonly format: LogFormat = 'json',
   ) {
     super(options);
   }
@@ -65,17 +69,22 @@ class PlatformLogger extends PowertoolsLogger {
   }
 
   protected override printLog(...args: Parameters<PowertoolsLogger['printLog']>): void {
-    if (!this.write) {
+    if (!this.write && this.format === 'json') {
       super.printLog(...args);
       return;
     }
     const [, item] = args;
     item.prepareForPrint();
-    this.write(JSON.stringify(item.getAttributes(), this.getJsonReplacer()));
+    const line =
+      this.format === 'pretty'
+        ? prettyLogLine(item.getAttributes())
+        : JSON.stringify(item.getAttributes(), this.getJsonReplacer());
+    if (this.write) this.write(line);
+    else process.stdout.write(`${line}\n`);
   }
 
   protected override createLogger(options?: ConstructorOptions): PowertoolsLogger {
-    return new PlatformLogger(options ?? {}, this.write);
+    return new PlatformLogger(options ?? {}, this.write, this.format);
   }
 }
 
@@ -90,8 +99,13 @@ const MAX_SERVICES = 16;
 export function createLogger(
   level: LogLevel | 'silent' = 'info',
   write?: (line: string) => void,
+  format: LogFormat = 'json',
 ): Logger {
-  const root = new PlatformLogger({ logLevel: LEVELS[level], serviceName: 'platform' }, write);
+  const root = new PlatformLogger(
+    { logLevel: LEVELS[level], serviceName: 'platform' },
+    write,
+    format,
+  );
   const services = new Map<string, PowertoolsLogger>();
   const forService = (service: unknown): PowertoolsLogger => {
     if (typeof service !== 'string' || service === '') return root;

@@ -34,7 +34,7 @@ export function createRuntime(
     connection,
     doc,
     bigintNumbers,
-    logger: createLogger(config.logLevel),
+    logger: createLogger(config.logLevel, undefined, config.logFormat),
     verifier: new TokenVerifier({
       issuer: config.issuer,
       audience: config.audience,

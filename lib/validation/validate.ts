@@ -13,20 +13,24 @@ export function validate<TSchema extends v.GenericSchema>(
   const result = v.safeParse(schema, input, { abortEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];
-  const path = fieldPath(issue);
+  const segments = pathSegments(issue);
+  // A strict object's unknown key: valibot says 'Invalid key: Expected never but received "x"'; a caller reads
+  // which field is not one, on the object that holds it.
+  const unknownKey = issue.type === 'strict_object' && issue.expected === 'never';
+  const path = (unknownKey ? segments.slice(0, -1) : segments).join('.');
   const field = path ? `${what}.${path}` : what;
-  throw new ValidationError(`${field}: ${issue.message}`);
+  throw new ValidationError(
+    `${field}: ${unknownKey ? `unknown field "${segments.at(-1)}"` : issue.message}`,
+  );
 }
 
 /**
- * The issue's path, dot-separated. Keys can be a caller's data (metadata keys up to a megabyte long): each
+ * The issue's path, one segment per key. Keys can be a caller's data (metadata keys up to a megabyte long): each
  * segment is cut to MAX_PATH_SEGMENT characters, so an error names the key without echoing all of it.
  */
-function fieldPath(issue: v.BaseIssue<unknown>): string {
-  return (issue.path ?? [])
-    .map((item) => {
-      const key = String(item.key);
-      return key.length > MAX_PATH_SEGMENT ? `${key.slice(0, MAX_PATH_SEGMENT)}…` : key;
-    })
-    .join('.');
+function pathSegments(issue: v.BaseIssue<unknown>): string[] {
+  return (issue.path ?? []).map((item) => {
+    const key = String(item.key);
+    return key.length > MAX_PATH_SEGMENT ? `${key.slice(0, MAX_PATH_SEGMENT)}…` : key;
+  });
 }

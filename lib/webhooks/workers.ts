@@ -37,12 +37,12 @@ export function workerSettings(
 
 /** One set of clients per container: the configuration's endpoints (the local emulators) and log level. */
 export function workerClients(
-  config: Pick<WebhookWorkerConfig, 'dynamo' | 'sqs' | 'logLevel'>,
+  config: Pick<WebhookWorkerConfig, 'dynamo' | 'sqs' | 'logLevel' | 'logFormat'>,
 ): WebhookWorkerClients {
   return {
     doc: createDocumentClient(config.dynamo),
     sqs: createSqsClient(config.sqs),
-    logger: createLogger(config.logLevel),
+    logger: createLogger(config.logLevel, undefined, config.logFormat),
   };
 }
 

@@ -314,4 +314,52 @@ describe('platform CLI against the local platform', () => {
     },
     SLOW,
   );
+
+  it(
+    'tx show prints one transaction (--json: with its volumes), tx revert writes and prints the reversal',
+    async () => {
+      const own = `r${randomBytes(4).toString('hex')}`;
+      expect((await cli('ledgers', 'create', own)).code).toBe(0);
+      const sent = await cli(
+        'tx',
+        'send',
+        own,
+        '--posting',
+        'world:shop:700:USD/2',
+        '--reference',
+        'sale-1',
+      );
+      expect(sent.code, sent.stderr).toBe(0);
+
+      const shown = await cli('tx', 'show', own, '1');
+      expect(shown.code, shown.stderr).toBe(0);
+      const [header, row, ...rest] = lines(shown.stdout);
+      expect(header).toMatch(/^ID +TIMESTAMP +POSTING +REFERENCE +METADATA$/);
+      expect(row).toMatch(
+        /^ *1 {2}\d{4}-\d\d-\d\dT\S+Z {2}world -> shop {2}700 USD\/2 {2}sale-1 *$/,
+      );
+      expect(rest).toEqual([]);
+      const json = parseJson((await cli('--json', 'tx', 'show', own, '1')).stdout) as Record<
+        string,
+        any
+      >;
+      expect(json.postCommitVolumes).toEqual({
+        world: { 'USD/2': { input: 0n, output: 700n, balance: -700n } },
+        shop: { 'USD/2': { input: 700n, output: 0n, balance: 700n } },
+      });
+
+      const reverted = await cli('--json', 'tx', 'revert', own, '1');
+      expect(reverted.code, reverted.stderr).toBe(0);
+      expect((parseJson(reverted.stdout) as Record<string, any>).postings).toEqual([
+        { source: 'shop', destination: 'world', amount: 700n, asset: 'USD/2' },
+      ]);
+      expect((parseJson(reverted.stdout) as Record<string, any>).id).toBe(2n);
+      const again = await cli('tx', 'revert', own, '1');
+      expect([again.code, again.stdout]).toEqual([1, '']);
+      expect(again.stderr).toMatch(/^error: ALREADY_REVERT: .* \(HTTP 400\)\n$/);
+      expect(await cli('tx', 'show', own, '9')).toMatchObject({ code: 1, stdout: '' });
+      expect(await cli('tx', 'show', own, 'x')).toMatchObject({ code: 2, stdout: '' });
+    },
+    SLOW,
+  );
 });

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/free-port.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { platformCall, startTestPlatform, until } from '../support/platform.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
@@ -147,5 +148,42 @@ describe('platform webhooks tail', () => {
     expect(printed[1]!.split(/ +/)[2]).toBe(deliveryId);
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.headers['webhook-id']).toBe(deliveryId);
+  }, 180_000);
+
+  // Before: the CLI reads integers as bigints, and `0n === 0` is false, so this printed `HTTP 0`.
+  it('prints an attempt that got no answer (a refused connection) as "no answer"', async () => {
+    const closedPort = await freePort();
+    const config = await platformCall(platform, 'POST', '/api/webhooks/configs', {
+      endpoint: `http://127.0.0.1:${closedPort}/hook`,
+      eventTypes: ['ledger.committed_transactions'],
+    });
+    expect(config.status).toBe(200);
+    const configId = config.body.data.id as string;
+    const since = new Date(Date.now() - 1000).toISOString();
+    const tail = spawnCli(
+      ['webhooks', 'tail', '--since', since, '--config', configId, '--interval', '200'],
+      cliEnv(home),
+    );
+    const done = finished(tail);
+    let stdout = '';
+    tail.stdout!.on('data', (s: string) => {
+      stdout += s;
+    });
+    const ledger = `w${randomBytes(4).toString('hex')}`;
+    expect((await platformCall(platform, 'POST', `/api/ledger/v2/${ledger}`)).status).toBe(204);
+    const tx = await platformCall(platform, 'POST', `/api/ledger/v2/${ledger}/transactions`, {
+      postings: [{ source: 'world', destination: 'users:3', amount: 1, asset: 'USD' }],
+    });
+    expect(tx.status).toBe(200);
+    await until('the attempt line', () => (/ attempt /.test(stdout) ? true : undefined), 60_000);
+    tail.kill('SIGINT');
+    const result = await done;
+    const attempt = result.stdout.split('\n').find((line) => / attempt /.test(line));
+    expect(attempt).toMatch(
+      new RegExp(
+        `^\\S+Z {2}attempt {2}[0-9a-f]{32} #1 {2}no answer retryable_failure {2}\\d+ ms {2}http://127\\.0\\.0\\.1:${closedPort}/hook {2}\\S.*$`,
+      ),
+    );
+    await platformCall(platform, 'DELETE', `/api/webhooks/configs/${configId}`);
   }, 180_000);
 });

@@ -13,6 +13,7 @@ import { authApp } from '../support/auth.js';
 import { environmentToken } from '../support/environment-tokens.js';
 import { type JsonCall, jsonCaller } from '../support/json-call.js';
 import { paymentBody } from '../support/payments.js';
+import { platformTestbed, ROOT } from '../support/platform-api.js';
 import { testEnvironment } from '../support/tables.js';
 
 type Service = 'auth' | 'ledger' | 'webhooks' | 'payments';
@@ -136,5 +137,84 @@ describe('a body that is not a JSON object', () => {
       status: 400,
       body: { errorCode: 'VALIDATION', errorMessage: 'body: must be an array of bulk elements' },
     });
+  });
+});
+
+// docs/api.md §1: one limit on how deep a body nests, and no lone surrogate escape, for every JSON body of every
+// service (lib/http/json-limits.ts, applied where every body is read). Before it, a body nested 100,000 deep
+// was a 500 INTERNAL (auth clients, webhook configs, ledger metadata: recursive parsing and walking ran out of
+// stack), and `"\ud800"` in a transaction's metadata was stored.
+describe('a body nested too deep, or holding a lone surrogate escape', () => {
+  const DEEP = `{"name":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+  const TOO_DEEP = {
+    errorCode: 'VALIDATION',
+    errorMessage: 'body: JSON nested deeper than 64 levels',
+  };
+  const LONE = {
+    errorCode: 'VALIDATION',
+    errorMessage:
+      'body: a string holds a lone surrogate escape (\\uD800-\\uDFFF), not valid Unicode',
+  };
+  const streamed = (body: string) =>
+    call.ledger('POST', `/v2/${ledger}/_bulk`, body, {
+      'content-type': 'application/vnd.formance.ledger.api.v2.bulk+json-stream',
+    });
+
+  it.each([
+    ['nested 100,000 deep', DEEP, TOO_DEEP],
+    ['nested 65 deep', `{"metadata":{"a":${'['.repeat(63)}${']'.repeat(63)}}}`, TOO_DEEP],
+    ['holding "\\ud800" in a value', '{"metadata":{"k":"a\\ud800b"},"name":"x"}', LONE],
+  ])(
+    'is refused when %s by every route that reads a body, the bulk and its stream included',
+    async (_what, body, error) => {
+      for (const [service, method, path] of [
+        ...routes(),
+        ['ledger', 'POST', `/v2/${ledger}/_bulk`] as const,
+      ]) {
+        const res = await call[service as Service](method, path, body);
+        expect({
+          route: `${service} ${method} ${path}`,
+          status: res.status,
+          body: res.body,
+        }).toEqual({
+          route: `${service} ${method} ${path}`,
+          status: 400,
+          body: error,
+        });
+      }
+      const stream = await streamed(body);
+      expect({ status: stream.status, body: stream.body }).toEqual({ status: 400, body: error });
+    },
+  );
+
+  it('stores nothing: the transaction with a lone surrogate in its metadata is not written', async () => {
+    const before = await call.ledger('GET', `/v2/${ledger}/transactions`);
+    const res = await call.ledger(
+      'POST',
+      `/v2/${ledger}/transactions`,
+      '{"postings":[{"source":"world","destination":"users:2","amount":1,"asset":"EUR/2"}],"metadata":{"k":"\\udc00"}}',
+    );
+    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: LONE });
+    const after = await call.ledger('GET', `/v2/${ledger}/transactions`);
+    expect(after.body.cursor.data).toEqual(before.body.cursor.data);
+  });
+
+  it('keeps a surrogate pair: an emoji sent escaped is stored and read back', async () => {
+    const res = await call.ledger(
+      'POST',
+      `/v2/${ledger}/transactions`,
+      '{"postings":[{"source":"world","destination":"users:3","amount":1,"asset":"EUR/2"}],"metadata":{"k":"\\ud83d\\ude00"}}',
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.metadata).toEqual({ k: '😀' });
+  });
+
+  it('is refused by the platform service too', async () => {
+    const bed = await platformTestbed();
+    const root = bed.as(ROOT);
+    const deep = await (await root)('POST', '/organizations', DEEP);
+    expect({ status: deep.status, body: deep.body }).toEqual({ status: 400, body: TOO_DEEP });
+    const lone = await (await root)('POST', '/organizations', '{"name":"\\ud800"}');
+    expect({ status: lone.status, body: lone.body }).toEqual({ status: 400, body: LONE });
   });
 });

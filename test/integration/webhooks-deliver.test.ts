@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -529,6 +529,52 @@ describe('deliver', () => {
     ]);
     expect(await queued()).toEqual([]);
   });
+
+  // Before: attempt numbers carried on into the schedule, so a replay of a delivery that had made 3 attempts
+  // failed once and waited 2 h (the wait after a 4th attempt); after 8, a failing replay was not retried at all.
+  it.each([
+    [3, 'cancelled'],
+    [8, 'failed'],
+  ] as const)(
+    'a replay after %i attempts (%s) runs the retry schedule from its start: 5 s, then 5 min',
+    async (made, status) => {
+      const c = await config();
+      const d = await delivery(c.id, { attempts: made, nextAttemptAt: START - 1 });
+      const store = new DeliveryStore({ doc: runtime.doc, table, environment: ENV });
+      expect(await store.cancel(d, d.createdAt, made)).toBe(true);
+      if (status === 'failed')
+        await runtime.doc.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: deliveryKeys.delivery(ENV, d.id),
+            UpdateExpression: 'SET #s = :failed',
+            ExpressionAttributeNames: { '#s': 'status' },
+            ExpressionAttributeValues: { ':failed': 'failed' },
+          }),
+        );
+      expect(await store.reopen({ ...d, status }, clock, d.createdAt)).toBe(true);
+      replies.push({ status: 500 }, { status: 503 });
+      expect(await run([encodeDeliveryMessage(ENV, d.id)])).toEqual({ batchItemFailures: [] });
+      expect(await stored(d.id)).toMatchObject({
+        status: 'pending',
+        attempts: made + 1,
+        replayGeneration: 1,
+        replayedAfterAttempts: made,
+        nextAttemptAt: START + 5_000,
+      });
+      clock = START + 5_000;
+      expect(await run([encodeDeliveryMessage(ENV, d.id)])).toEqual({ batchItemFailures: [] });
+      expect(await stored(d.id)).toMatchObject({
+        status: 'pending',
+        attempts: made + 2,
+        nextAttemptAt: START + 5_000 + 5 * 60_000,
+      });
+      expect((await attempts(d.id)).map((a) => [a.attempt, a.outcome])).toEqual([
+        [made + 1, 'retryable_failure'],
+        [made + 2, 'retryable_failure'],
+      ]);
+    },
+  );
 
   it('a failing SQS send reports the message so it comes back, and then only hops', async () => {
     const c = await config();

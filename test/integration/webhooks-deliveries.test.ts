@@ -555,3 +555,41 @@ describe('POST /deliveries/replay (bulk)', () => {
     expect(mismatch.body.errorMessage).toContain('cursor: does not match the request');
   });
 });
+
+describe('replaying a delivery whose config is deleted or inactive', () => {
+  // Before: 200 `pending`, then the deliverer cancelled it unsent.
+  it('is a 409 naming why, and leaves the delivery as it was; once re-activated the replay goes through', async () => {
+    const now = '2026-11-23T10:00:00Z';
+    const deleted = await newConfig();
+    const gone = await seed(deleted, now);
+    await finish(gone, 'failed');
+    expect((await call('DELETE', `/configs/${deleted}`)).status).toBe(200);
+    const refused = await call('POST', `/deliveries/${gone.id}/replay`);
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 409,
+      body: {
+        errorCode: 'CONFLICT',
+        errorMessage: `delivery ${gone.id} cannot be replayed: its config ${deleted} was deleted`,
+      },
+    });
+    expect(await store.get(gone.id)).toMatchObject({ status: 'failed', replayGeneration: 0 });
+
+    const paused = await newConfig();
+    const waiting = await seed(paused, now);
+    await finish(waiting, 'failed');
+    expect((await call('PUT', `/configs/${paused}/deactivate`)).status).toBe(200);
+    const inactive = await call('POST', `/deliveries/${waiting.id}/replay`);
+    expect({ status: inactive.status, body: inactive.body }).toEqual({
+      status: 409,
+      body: {
+        errorCode: 'CONFLICT',
+        errorMessage: `delivery ${waiting.id} cannot be replayed: its config ${paused} is inactive (activate it first)`,
+      },
+    });
+    expect(await store.get(waiting.id)).toMatchObject({ status: 'failed', replayGeneration: 0 });
+    expect((await call('PUT', `/configs/${paused}/activate`)).status).toBe(200);
+    const replayed = await call('POST', `/deliveries/${waiting.id}/replay`);
+    expect(replayed.status, replayed.text).toBe(200);
+    expect(replayed.body.data).toMatchObject({ status: 'pending', replayGeneration: 1 });
+  });
+});

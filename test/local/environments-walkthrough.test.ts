@@ -4,7 +4,7 @@ import { startTestPlatform } from '../support/platform.js';
 import { readmeBlock, runBash } from '../support/readme.js';
 
 /**
- * README's "Environments, persons and personal tokens" walkthrough, run verbatim with bash, curl and jq against
+ * The environments guide (docs/guides/environments.md), run verbatim with bash, curl and jq against
  * the local platform (its one line `BASE=...` pointed at this platform's port), twice: the first run on a fresh
  * platform, the second on what the first left.
  */

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port.js';
 import { until } from '../support/platform.js';
+import { isRunning } from '../support/processes.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START_TIMEOUT = 120_000;
@@ -117,6 +118,22 @@ describe('npm start as a process group', () => {
       const first = await npmStart(dataDir);
       await ready(first);
 
+      // What it does while it starts, step by step, each with the seconds since the start.
+      const head = first.stdout().slice(0, first.stdout().indexOf('platform ready at'));
+      expect(head).toContain(`starting the platform (data in ${dataDir})\n`);
+      expect(
+        head
+          .split('\n')
+          .filter((line) => /^ +\d+\.\d s {2}/.test(line))
+          .map((line) => line.replace(/^ +\d+\.\d s {2}/, '')),
+      ).toEqual([
+        'starting DynamoDB Local (Java)',
+        'starting the SQS emulator',
+        'creating tables and queues',
+        'starting the services',
+        'starting the workers',
+      ]);
+
       // DynamoDB Local: telemetry off, by flag and by environment.
       const [jvm] = dynamoLocalOf(first);
       expect(jvm).toBeDefined();
@@ -205,6 +222,73 @@ describe('npm start as a process group', () => {
         { code: 0, signal: null },
         { code: null, signal: 'SIGINT' },
       ]).toContainEqual(await again.exit);
+      await until(
+        'every process of the second start gone',
+        () => (groupMembers(again.child.pid!).length === 0 ? true : undefined),
+        30_000,
+      );
+      expect(errorLines(again.stdout() + again.stderr())).toEqual([]);
+    },
+    3 * START_TIMEOUT,
+  );
+
+  it(
+    'leaves no DynamoDB Local behind when its node process is killed outright (kill -9), and starts again on the same DATA_DIR',
+    async () => {
+      const dataDir = tempDir();
+      const run = await npmStart(dataDir);
+      await ready(run);
+      const [jvm] = dynamoLocalOf(run);
+      expect(jvm).toBeDefined();
+      const node = groupMembers(run.child.pid!).filter((pid) =>
+        commandLine(pid).includes('infra/local/main.ts'),
+      );
+      expect(node).toHaveLength(1);
+
+      process.kill(node[0]!, 'SIGKILL');
+      await until(
+        'every process of the killed start gone, the JVM first among them',
+        () => (groupMembers(run.child.pid!).length === 0 ? true : undefined),
+        30_000,
+      );
+      expect(isRunning(jvm!)).toBe(false);
+
+      // Started again, with logs for people (LOG_FORMAT=pretty): the services in its process and the ledger's
+      // worker processes alike.
+      const again = await npmStart(dataDir, { LOG_FORMAT: 'pretty' });
+      await ready(again);
+      expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
+      const token = await fetch(`${again.baseUrl}/api/auth/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'local-dev',
+          client_secret: 'local-dev-secret',
+        }),
+      });
+      const { access_token } = (await token.json()) as { access_token: string };
+      const ledgers = await fetch(`${again.baseUrl}/api/ledger/v2`, {
+        headers: { authorization: `Bearer ${access_token}` },
+      });
+      expect(ledgers.status).toBe(200);
+      await until('both request lines', () =>
+        / ledger {2}.*\/api\/ledger\/v2/.test(again.stdout()) ? true : undefined,
+      );
+      const requestLines = again
+        .stdout()
+        .split('\n')
+        .filter((line) => /\/api\/(auth\/oauth\/token|ledger\/v2)/.test(line));
+      expect(requestLines).toEqual([
+        expect.stringMatching(
+          /^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}auth {2}request {2}requestId=\S+ method=POST route=\/api\/auth\/oauth\/token path=\/api\/auth\/oauth\/token status=200 /,
+        ),
+        expect.stringMatching(
+          /^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}ledger {2}request {2}.*function_name=ledger .* method=GET route=\/api\/ledger\/v2 path=\/api\/ledger\/v2 status=200 /,
+        ),
+      ]);
+      process.kill(-again.child.pid!, 'SIGINT');
+      await again.exit;
       await until(
         'every process of the second start gone',
         () => (groupMembers(again.child.pid!).length === 0 ? true : undefined),

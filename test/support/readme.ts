@@ -1,21 +1,36 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const README = join(import.meta.dirname, '..', '..', 'README.md');
+const ROOT = join(import.meta.dirname, '..', '..');
+const GUIDES = join(ROOT, 'docs', 'guides');
+
+/** README.md and every guide of docs/guides: where the walkthroughs a reader runs are. */
+export function documentFiles(): string[] {
+  return [
+    join(ROOT, 'README.md'),
+    ...readdirSync(GUIDES)
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => join(GUIDES, f)),
+  ];
+}
 
 /**
- * The fenced code block that follows `<!-- walkthrough: <name> -->` in README.md, exactly as a reader copies it:
- * tests run README walkthroughs verbatim, so the README cannot drift from what works.
+ * The fenced code block that follows `<!-- walkthrough: <name> -->` in README.md or a guide (docs/guides), exactly
+ * as a reader copies it: tests run the walkthroughs verbatim, so the documents cannot drift from what works.
  */
 export function readmeBlock(name: string): string {
-  const text = readFileSync(README, 'utf8');
   const marker = `<!-- walkthrough: ${name} -->`;
-  const at = text.indexOf(marker);
-  if (at < 0) throw new Error(`README has no walkthrough "${name}"`);
-  const fence = /```[a-z]*\n([\s\S]*?)\n```/.exec(text.slice(at + marker.length));
-  if (!fence) throw new Error(`README walkthrough "${name}" has no code block`);
-  return fence[1]!;
+  for (const file of documentFiles()) {
+    const text = readFileSync(file, 'utf8');
+    const at = text.indexOf(marker);
+    if (at < 0) continue;
+    const fence = /```[a-z]*\n([\s\S]*?)\n```/.exec(text.slice(at + marker.length));
+    if (!fence) throw new Error(`walkthrough "${name}" has no code block`);
+    return fence[1]!;
+  }
+  throw new Error(`no walkthrough "${name}" in README.md or docs/guides`);
 }
 
 /**

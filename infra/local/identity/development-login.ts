@@ -1,7 +1,7 @@
 import type { LocalIdentityProvider } from './local-identity-provider.js';
 
 /**
- * A development account logs in on a running local platform, as the README walkthrough does with curl: an ID token
+ * A development account logs in on a running local platform, as the environments guide (docs/guides/environments.md) does with curl: an ID token
  * from the local provider's password grant, exchanged at the platform's token endpoint (RFC 8693) for a platform
  * token. Throws with the endpoint's answer when either step refuses.
  */

@@ -8,7 +8,7 @@ const DEFAULT_SCOPE = 'openid email';
 
 /**
  * DEVELOPMENT ONLY: a development account's email and password for an ID token, in one request, so scripts and the
- * README walkthrough can log in with curl:
+ * environments guide (docs/guides/environments.md) can log in with curl:
  *
  *   curl -s -d grant_type=password -d username=dev@example.com -d password=dev-password \
  *     -d client_id=platform-local -d scope='openid email' $BASE/_idp/token   →  {"id_token": ...}

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
 export interface EventFacts {
@@ -87,7 +88,9 @@ async function bodyOf(
 ): Promise<{ text: string; isBase64Encoded: boolean } | undefined> {
   const bytes = Buffer.from(await request.arrayBuffer());
   if (bytes.length === 0) return undefined;
-  const textual = TEXT_MEDIA_TYPE.test(request.headers.get('content-type') ?? '');
+  // A text body that is not valid UTF-8 has no faithful string form: it goes base64-encoded, as a binary body
+  // does, so the function sees the bytes as sent and refuses them, instead of U+FFFD where they were.
+  const textual = TEXT_MEDIA_TYPE.test(request.headers.get('content-type') ?? '') && isUtf8(bytes);
   return textual
     ? { text: bytes.toString('utf8'), isBase64Encoded: false }
     : { text: bytes.toString('base64'), isBase64Encoded: true };

@@ -150,6 +150,27 @@ describe('a request as an API Gateway HTTP API (payload 2.0) event', () => {
     const empty = await httpApiEvent(new Request(BASE, { method: 'POST', body: '' }), FACTS);
     expect(['body' in empty, empty.isBase64Encoded]).toEqual([false, false]);
   });
+
+  it('passes a JSON body that is not valid UTF-8 base64-encoded, byte for byte, never with U+FFFD', async () => {
+    const bytes = Buffer.from([...Buffer.from('{"k":"a'), 0xff, 0xfe, ...Buffer.from('b"}')]);
+    const event = await httpApiEvent(
+      new Request(BASE, {
+        method: 'POST',
+        body: bytes,
+        headers: { 'content-type': 'application/json' },
+      }),
+      FACTS,
+    );
+    expect([event.body, event.isBase64Encoded]).toEqual([bytes.toString('base64'), true]);
+    const res = await roundTrip(
+      new Request(`${BASE}/binary`, {
+        method: 'PUT',
+        body: bytes,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([...bytes].reverse());
+  });
 });
 
 describe('round trip through hono/aws-lambda', () => {

@@ -189,13 +189,12 @@ function ample(ledger: ScriptLedger): ScriptLedger {
   };
 }
 
-/** A script's errors as the contract's: COMPILATION_FAILED (with line and column), INSUFFICIENT_FUND, ... */
+/** A script's errors as the contract's: COMPILATION_FAILED (its message ends with line and column), INSUFFICIENT_FUND, ... */
 function scriptError<T>(engine: Numscript, run: () => T): T {
   try {
     return run();
   } catch (err) {
     if (!(err instanceof engine.NumscriptError)) throw err;
-    const where = err.line !== undefined ? ` (line ${err.line}, column ${err.column ?? 0})` : '';
     switch (err.code) {
       case 'INSUFFICIENT_FUND':
         throw new InsufficientFundError(err.message);
@@ -204,7 +203,7 @@ function scriptError<T>(engine: Numscript, run: () => T): T {
       case 'METADATA_OVERRIDE':
         throw new MetadataOverrideError(err.message);
       default:
-        throw new CompilationFailedError(`${err.message}${where}`);
+        throw new CompilationFailedError(err.message); // its position is in the message already
     }
   }
 }

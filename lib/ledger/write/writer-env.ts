@@ -37,7 +37,7 @@ export function writerDeps(
     lookup: new LedgerLookup(new LedgerRegistry(doc, buckets)),
     tableFor,
     owner: randomUUID(),
-    logger: createLogger(config.logLevel),
+    logger: createLogger(config.logLevel, undefined, config.logFormat),
     ingress: {
       sqs: createSqsClient(config.sqs),
       queueUrl: config.queues['ledger-ingress'],

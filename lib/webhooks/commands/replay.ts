@@ -46,6 +46,7 @@ export class DeliveryReplays {
   async replayOne(delivery: Delivery, idempotencyKey: string | undefined) {
     this.requireQueue();
     return this.deps.requests.once(idempotencyKey, 'delivery', delivery.id, async () => {
+      await this.requireActiveConfig(delivery);
       if (!(await this.reopen(delivery)))
         throw new ConflictError(
           `delivery ${delivery.id} is still pending: its next attempt is already scheduled`,
@@ -80,6 +81,22 @@ export class DeliveryReplays {
         },
       }),
     );
+  }
+
+  /**
+   * 409 when the delivery's config is gone or inactive: the attempt would be cancelled unsent (deliver-batch.ts),
+   * so the replay is refused at once, the delivery left as it was, rather than answered `pending` and dropped.
+   */
+  private async requireActiveConfig(delivery: Delivery): Promise<void> {
+    const config = await this.deps.configs.get(delivery.configId);
+    if (!config)
+      throw new ConflictError(
+        `delivery ${delivery.id} cannot be replayed: its config ${delivery.configId} was deleted`,
+      );
+    if (!config.active)
+      throw new ConflictError(
+        `delivery ${delivery.id} cannot be replayed: its config ${delivery.configId} is inactive (activate it first)`,
+      );
   }
 
   /** Reopens a finished delivery for one more attempt now, and queues it; false when it changed meanwhile. */

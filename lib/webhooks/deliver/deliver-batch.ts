@@ -291,7 +291,8 @@ async function recordRetry(
   const updatedAt = stamp(done);
   const retryAfter = isFailure(result) ? undefined : result.retryAfter;
   const next = nextAttempt({
-    attempt: attemptItem.attempt,
+    // Counted from the latest replay: each replay runs the schedule from its start.
+    attempt: attemptItem.attempt - (delivery.replayedAfterAttempts ?? 0),
     now: done,
     retryAfter,
     ...(deps.random ? { random: deps.random } : {}),

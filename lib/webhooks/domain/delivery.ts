@@ -23,6 +23,11 @@ export interface Delivery {
   nextAttemptAt?: number;
   /** How many times the delivery was replayed (0 until the first replay). */
   replayGeneration: number;
+  /**
+   * Attempts made before the latest replay (absent until one): a replay starts the retry schedule afresh, so its
+   * first failure is retried after 5 s, not after the wait that followed the delivery's own attempt of that number.
+   */
+  replayedAfterAttempts?: number;
   /** The latest recorded attempt: its number, when it was sent, what it got back (status code, or why nothing). */
   lastAttempt?: number;
   lastAttemptAt?: string;

@@ -347,8 +347,9 @@ export class DeliveryStore implements PendingDeliveries {
 
   /**
    * Reopens a finished delivery for one more attempt now (a replay): `pending`, due at `nowMs`, its index items
-   * moved back. Attempt numbers carry on, so the history is never overwritten; past the schedule's last attempt a
-   * failure ends it `failed` again. Conditional on the status the caller read: false when it changed (it can only
+   * moved back. Attempt numbers carry on, so the history is never overwritten; the retry schedule starts afresh
+   * from here (`replayedAfterAttempts` keeps where), so a failing replay is retried after 5 s, then 5 min, … and
+   * ends `failed` again after the schedule's eight attempts. Conditional on the status the caller read: false when it changed (it can only
    * have become `pending`, by a concurrent replay — which would race the attempt it scheduled).
    */
   async reopen(
@@ -364,7 +365,7 @@ export class DeliveryStore implements PendingDeliveries {
           Key: this.key(delivery.id),
           // A new generation: the attempts it makes carry it, so the history shows which replay made which.
           UpdateExpression:
-            'SET #status = :pending, nextAttemptAt = :due, updatedAt = :now ADD replayGeneration :one',
+            'SET #status = :pending, nextAttemptAt = :due, updatedAt = :now, replayedAfterAttempts = attempts ADD replayGeneration :one',
           ConditionExpression: 'attribute_exists(pk) AND #status = :from',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -589,6 +590,8 @@ function fromItem(item: Record<string, unknown>): Delivery {
   };
   if (item.nextAttemptAt !== undefined && item.nextAttemptAt !== null)
     delivery.nextAttemptAt = Number(item.nextAttemptAt);
+  if (item.replayedAfterAttempts !== undefined)
+    delivery.replayedAfterAttempts = Number(item.replayedAfterAttempts);
   if (item.lastAttempt !== undefined) delivery.lastAttempt = Number(item.lastAttempt);
   if (item.lastAttemptAt !== undefined) delivery.lastAttemptAt = String(item.lastAttemptAt);
   if (item.lastStatusCode !== undefined) delivery.lastStatusCode = Number(item.lastStatusCode);

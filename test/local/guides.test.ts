@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPlatform } from '../../infra/local/platform.js';
+import { startTestPlatform } from '../support/platform.js';
+import { readmeBlock, runBash } from '../support/readme.js';
+
+/**
+ * The guides' walkthroughs (docs/guides), run verbatim with bash, curl and jq against one local platform, in the
+ * order a reader meets them: the one line `BASE=http://127.0.0.1:8080` (or the URL of `_metrics`) pointed at this
+ * platform, and the variables a guide says it continues with (`$BASE`, `$TOKEN`) as the guide before it leaves
+ * them. Each story is one bash run, as one terminal is.
+ */
+let platform: RunningPlatform;
+const LOCAL = 'http://127.0.0.1:8080';
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+/**
+ * What a run printed, with what differs from run to run named instead: this platform's URL, times, generated ids
+ * and secrets, and the response headers that carry a date or a request id.
+ */
+function stable(out: string): string {
+  return out
+    .split('\n')
+    .filter((line) => !/^(date|apigw-requestid|x-request-id|connection|keep-alive):/i.test(line))
+    .join('\n')
+    .replaceAll(platform.baseUrl, '$BASE')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+    .replace(/whsec_[A-Za-z0-9+/=]+/g, 'whsec_<secret>');
+}
+
+/** The blocks joined into one script, with the local URL replaced by this platform's (it must be there once). */
+function story(names: string[]): string {
+  const script = names.map(readmeBlock).join('\n');
+  expect(script.split(LOCAL)).toHaveLength(2);
+  return script.replace(LOCAL, platform.baseUrl);
+}
+
+describe('guides, run as written', () => {
+  it('clients and tokens, then the ledger: transfers, balances, reverts, point in time, contracts, Numscript', async () => {
+    const out = await runBash(
+      story(['auth', 'ledger', 'ledger-pit', 'ledger-mapping', 'numscript']),
+      {},
+    );
+    expect(stable(out)).toMatchInlineSnapshot(`
+      "$BASE/api/auth/oauth/token
+      HTTP/1.1 204 No Content
+
+      [
+        {
+          "id": 1,
+          "name": "main",
+          "bucket": "_default",
+          "metadata": {},
+          "features": {
+            "ACCOUNT_METADATA_HISTORY": "SYNC",
+            "TRANSACTION_METADATA_HISTORY": "SYNC",
+            "HASH_LOGS": "SYNC",
+            "INDEX_ADDRESS_SEGMENTS": "ON",
+            "INDEX_TRANSACTION_ACCOUNTS": "ON",
+            "MOVES_HISTORY": "ON",
+            "MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES": "SYNC",
+            "INDEX_ACCOUNT_BALANCES": "OFF"
+          },
+          "addedAt": "<time>"
+        }
+      ]
+      HTTP/1.1 401 Unauthorized
+      content-type: application/json
+      www-authenticate: Bearer error="invalid_token", error_description="missing bearer token"
+      Content-Length: 66
+
+      {"errorCode":"UNAUTHORIZED","errorMessage":"missing bearer token"}2
+      {"errorCode":"INSUFFICIENT_FUND","errorMessage":"account \\"users:alice\\" has insufficient funds for posting 0 (999999 USD/2): balance would be -992499"} 400
+      {"USD/2":{"input":10000,"output":2500,"balance":7500}}
+      {"USD/2":0}
+      [{"source":"merchants:acme","destination":"users:alice","amount":2500,"asset":"USD/2"}]
+      [3,2,1]
+      ok: 3 log entries verified
+      {"USD/2":{"input":10000,"output":0,"balance":10000}}
+      [1]
+      "users:*"
+      [3,2,1]
+      [
+        {
+          "source": "users:alice",
+          "destination": "platform:fees",
+          "amount": 50,
+          "asset": "USD/2"
+        },
+        {
+          "source": "users:alice",
+          "destination": "merchants:acme",
+          "amount": 1949,
+          "asset": "USD/2"
+        }
+      ]
+      "
+    `);
+  });
+
+  it('payments', async () => {
+    const out = await runBash(readmeBlock('payments'), { BASE: platform.baseUrl });
+    expect(stable(out)).toMatchInlineSnapshot(`
+      "{
+        "id": "2lx2PkvIdmxonpCUl3MO2U40od787tbm-V0t3xV_Y6M",
+        "connectorID": "bank-1",
+        "provider": "bank-1",
+        "reference": "po-0001",
+        "createdAt": "<time>",
+        "type": "PAYOUT",
+        "status": "PENDING",
+        "scheme": "SEPA_CREDIT",
+        "asset": "EUR/2",
+        "amount": 250000,
+        "initialAmount": 250000,
+        "metadata": {
+          "invoice": "INV-1"
+        }
+      }
+      "SUCCEEDED"
+      "2lx2PkvIdmxonpCUl3MO2U40od787tbm-V0t3xV_Y6M"
+      "
+    `);
+  });
+
+  it('webhook configurations', async () => {
+    const out = await runBash(readmeBlock('webhook-configs'), { BASE: platform.baseUrl });
+    expect(stable(out)).toMatchInlineSnapshot(`
+      "{
+        "id": "<uuid>",
+        "active": true
+      }
+      {
+        "id": "<uuid>",
+        "name": "ledger feed",
+        "endpoint": "https://hooks.example.com/ledger",
+        "eventTypes": [
+          "ledger.committed_transactions",
+          "payments.saved_payment"
+        ],
+        "secret": "whsec_<secret>",
+        "active": true,
+        "createdAt": "<time>",
+        "updatedAt": "<time>"
+      }
+      false
+      true
+      whsec_<secret>
+      "
+    `);
+  });
+
+  it('metrics', async () => {
+    const out = await runBash(story(['metrics']), {});
+    // What the stories before this one did, counted: the guide's example lines are of this form.
+    expect(out.split('\n')).toEqual(
+      expect.arrayContaining([
+        'platform_http_requests_total{service="auth",route="POST /api/auth/oauth/token",status_class="2xx"} 4',
+        'platform_http_requests_total{service="ledger",route="POST /api/ledger/v2/:ledger/transactions",status_class="4xx"} 1',
+        'platform_http_requests_total{service="payments",route="POST /api/payments/v3/payments",status_class="2xx"} 2',
+        'platform_http_requests_total{service="webhooks",route="PUT /api/webhooks/configs/:id/secret/change",status_class="2xx"} 1',
+        'platform_ledger_commits_total{service="ledger",mode="direct"} 4',
+      ]),
+    );
+  });
+});

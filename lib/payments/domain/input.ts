@@ -25,7 +25,7 @@ export function parseCreatedAt(value: string, field = 'createdAt'): Instant {
 export const sortableCreatedAt = (createdAt: string): string =>
   sortableInstant(parseCreatedAt(createdAt));
 
-const createdAtSchema = v.pipe(
+export const createdAtSchema = v.pipe(
   v.string('must be a string'),
   v.maxLength(64, 'must be an RFC 3339 date-time'),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {

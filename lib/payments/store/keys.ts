@@ -54,3 +54,43 @@ export function indexPartitions(
   }
   return partitions;
 }
+
+/**
+ * The records kept beside payments (accounts, bank accounts, payment service users, pools), one layout for all:
+ * `<KIND>#<id>` / `<KIND>`, listed on gsi1 under `<KIND>S` / `<sortable createdAt>#<id>`. The kind names never
+ * contain `#`, so no two kinds' keys can meet.
+ */
+export const RECORD_KINDS = ['ACCOUNT', 'BANKACCOUNT', 'PSU', 'POOL'] as const;
+export type RecordKindName = (typeof RECORD_KINDS)[number];
+
+export const recordKey = (environment: string, kind: RecordKindName, id: string) => ({
+  pk: inEnvironment(environment, `${kind}#${id}`),
+  sk: kind,
+});
+
+/** gsi1: an environment's records of one kind, by creation. */
+export const recordsByCreation = (environment: string, kind: RecordKindName): string =>
+  inEnvironment(environment, `${kind}S`);
+
+/**
+ * An account's balance history lives in the account's partition: one row per period of constant balance,
+ * `BALANCE#<asset>#<sortable createdAt>`, and one `LATEST#<asset>` row naming the current period (what a new
+ * reading is compared with, under a version condition).
+ */
+export const balanceRowKey = (
+  environment: string,
+  accountId: string,
+  asset: string,
+  sortableStart: string,
+) => ({
+  pk: recordKey(environment, 'ACCOUNT', accountId).pk,
+  sk: `BALANCE#${asset}#${sortableStart}`,
+});
+
+export const latestBalanceKey = (environment: string, accountId: string, asset: string) => ({
+  pk: recordKey(environment, 'ACCOUNT', accountId).pk,
+  sk: `LATEST#${asset}`,
+});
+
+export const BALANCE_ROW_PREFIX = 'BALANCE#';
+export const LATEST_BALANCE_PREFIX = 'LATEST#';

@@ -442,3 +442,83 @@ describe('pools', () => {
     });
   });
 });
+
+describe('payment adjustments', () => {
+  it('records the history newest first, takes the newest status, and keeps each adjustment once', async () => {
+    const reference = `adj-${Date.now().toString(36)}`;
+    const body = {
+      reference,
+      connectorID: 'bank-1',
+      type: 'PAYOUT',
+      amount: 500n,
+      asset: 'EUR/2',
+      scheme: 'SEPA_CREDIT',
+      createdAt: '2026-11-20T08:00:00Z',
+      adjustments: [
+        {
+          reference: 'a1',
+          createdAt: '2026-11-20T08:00:00Z',
+          status: 'PENDING',
+          amount: 500n,
+          asset: 'EUR/2',
+        },
+        {
+          reference: 'a2',
+          createdAt: '2026-11-20T09:00:00Z',
+          status: 'SUCCEEDED',
+          amount: 500n,
+          asset: 'EUR/2',
+        },
+      ],
+    };
+    const res = await call('POST', '/v3/payments', body);
+    expect(res.status, res.text).toBe(201);
+    const payment = res.body.data;
+    expect(payment.status).toBe('SUCCEEDED');
+    expect(payment.adjustments.map((a: { reference: string }) => a.reference)).toEqual([
+      'a2',
+      'a1',
+    ]);
+    expect(payment.adjustments[0]).toEqual({
+      id: payment.adjustments[0].id,
+      reference: 'a2',
+      createdAt: '2026-11-20T09:00:00Z',
+      status: 'SUCCEEDED',
+      amount: 500n,
+      asset: 'EUR/2',
+      metadata: {},
+      raw: body.adjustments[1],
+    });
+
+    // Reported again with one more (older) adjustment: the newest still decides the status.
+    const again = await call('POST', '/v3/payments', {
+      ...body,
+      adjustments: [
+        ...body.adjustments,
+        {
+          reference: 'a0',
+          createdAt: '2026-11-20T07:00:00Z',
+          status: 'AUTHORISATION',
+          amount: 500n,
+        },
+      ],
+    });
+    expect(again.body.data.status).toBe('SUCCEEDED');
+    expect(again.body.data.adjustments.map((a: { reference: string }) => a.reference)).toEqual([
+      'a2',
+      'a1',
+      'a0',
+    ]);
+    const got = await call('GET', `/v3/payments/${payment.id}`);
+    expect(got.body.data).toEqual(again.body.data);
+    // The same history once more changes nothing: no new version.
+    const before = (await scanTable(runtime, runtime.config.tables.events)).filter(
+      (r) => r.paymentId === payment.id,
+    ).length;
+    await call('POST', '/v3/payments', again.body.data.adjustments ? { ...body } : body);
+    const after = (await scanTable(runtime, runtime.config.tables.events)).filter(
+      (r) => r.paymentId === payment.id,
+    ).length;
+    expect([before, after]).toEqual([2, 2]);
+  });
+});

@@ -7,6 +7,7 @@ import { bigintDocumentClient, type ServiceRuntime } from '../runtime/runtime.js
 import { serverInfoRoute } from '../runtime/server-info.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bankAccountRoutes } from './routes/bank-accounts.js';
+import { connectorRoutes } from './routes/connectors.js';
 import { notImplementedRoutes, partlyImplementedRoutes } from './routes/not-implemented.js';
 import { paymentServiceUserRoutes } from './routes/payment-service-users.js';
 import { paymentRoutes } from './routes/payments.js';
@@ -61,6 +62,7 @@ export function createPaymentsApp(
   bankAccountRoutes(app, stores);
   paymentServiceUserRoutes(app, stores);
   poolRoutes(app, stores);
+  connectorRoutes(app, stores);
   partlyImplementedRoutes(app);
   return app;
 }

@@ -5,6 +5,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
+import { nowText } from '../commands/clock.js';
 import {
   bankAccountListView,
   bankAccountView,
@@ -16,7 +17,6 @@ import { bankAccountInputSchema, bankAccountMetadataSchema } from '../domain/rec
 import { BANK_ACCOUNT_KIND } from '../store/kinds.js';
 import { bankAccountData, bankAccountPage, createdId } from './schemas.js';
 import type { StoresOf } from './stores-of.js';
-import { nowText } from './time.js';
 
 /** Bank accounts (docs/api.md §6): numbers are shown whole only by a read of one bank account. */
 export function bankAccountRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {

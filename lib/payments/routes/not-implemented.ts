@@ -3,18 +3,25 @@ import { NotImplementedError } from '../../errors/index.js';
 import type { AppEnv } from '../../http/types.js';
 
 /**
- * The reference payments API's resources that this platform does not serve (connectors and what hangs off
- * them). Their paths answer 501 NOT_IMPLEMENTED in the contract's error shape, with or without a token (they
+ * The reference payments API's resources that this platform does not serve (orders, conversions, payment
+ * initiations, v1). Their paths answer 501 NOT_IMPLEMENTED in the contract's error shape, with or without a token (they
  * serve no data), so a client of the reference platform learns that the operation is missing rather than that
  * it mistyped a path (404). Payments themselves are served on v3 only; the v1 payment routes are listed here.
  */
-const V3_RESOURCES = ['connectors', 'conversions', 'orders', 'payment-initiations', 'tasks'];
+const V3_RESOURCES = ['conversions', 'orders', 'payment-initiations'];
 
 /**
  * Resources served in part: their other paths (forwarding to a connector, open-banking links, deletion of a user)
  * answer 501 too, registered after the served routes so that those match first.
  */
-const V3_PARTIAL_RESOURCES = ['accounts', 'bank-accounts', 'payment-service-users', 'pools'];
+const V3_PARTIAL_RESOURCES = [
+  'accounts',
+  'bank-accounts',
+  'connectors',
+  'payment-service-users',
+  'pools',
+  'tasks',
+];
 const V1_RESOURCES = [
   'accounts',
   'bank-accounts',

@@ -5,6 +5,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
+import { nowText } from '../commands/clock.js';
 import {
   addBankAccountToUser,
   createPaymentServiceUser,
@@ -14,7 +15,6 @@ import { paymentServiceUserInputSchema } from '../domain/records-input.js';
 import { PSU_KIND } from '../store/kinds.js';
 import { createdId, paymentServiceUserData, paymentServiceUserPage } from './schemas.js';
 import type { StoresOf } from './stores-of.js';
-import { nowText } from './time.js';
 
 /** Payment service users (docs/api.md §6): the platform user's customers and their bank accounts. */
 export function paymentServiceUserRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {

@@ -6,6 +6,7 @@ import type { AppEnv } from '../../http/types.js';
 import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant } from '../../time/instant.js';
+import { nowText } from '../commands/clock.js';
 import {
   addAccountToPool,
   createPool,
@@ -20,7 +21,6 @@ import { poolInputSchema, poolQueryInputSchema } from '../domain/records-input.j
 import { POOL_KIND } from '../store/kinds.js';
 import { createdId, poolBalances as poolBalancesSchema, poolData, poolPage } from './schemas.js';
 import type { StoresOf } from './stores-of.js';
-import { nowText } from './time.js';
 
 const poolIdOf = (raw: string) => requireUuid(raw, 'poolID');
 

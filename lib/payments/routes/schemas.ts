@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { bigInteger, cursorOf, dataOf, dateTime, metadataView } from '../../openapi/schemas.js';
 import { ACCOUNT_TYPES } from '../domain/account.js';
+import { TASK_STATUSES } from '../domain/connectors/tasks.js';
 import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES } from '../domain/payment.js';
 import { POOL_TYPES } from '../domain/pool.js';
 
@@ -89,6 +90,47 @@ export const poolBalanceSchema = v.strictObject({
   relatedAccounts: v.array(v.string()),
 });
 
+const capability = v.string();
+
+export const connectorSchema = v.strictObject({
+  id: v.string(),
+  reference: v.string(),
+  name: v.string(),
+  createdAt: dateTime,
+  provider: v.string(),
+  scheduledForDeletion: v.boolean(),
+  capabilities: v.array(capability),
+  config: v.record(v.string(), v.unknown()),
+  updatedAt: v.optional(dateTime),
+});
+
+export const scheduleSchema = v.strictObject({
+  id: v.string(),
+  connectorID: v.string(),
+  createdAt: dateTime,
+  pausedAt: v.optional(dateTime),
+});
+
+export const instanceSchema = v.strictObject({
+  id: v.string(),
+  scheduleID: v.string(),
+  connectorID: v.string(),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+  terminated: v.boolean(),
+  terminatedAt: v.optional(dateTime),
+  error: v.optional(v.string()),
+});
+
+export const taskSchema = v.strictObject({
+  id: v.string(),
+  connectorID: v.string(),
+  status: v.picklist(TASK_STATUSES),
+  createdAt: dateTime,
+  updatedAt: dateTime,
+  error: v.optional(v.string()),
+});
+
 export const paymentsSchemas = {
   Payment: paymentSchema,
   PaymentsAccount: accountSchema,
@@ -97,6 +139,10 @@ export const paymentsSchemas = {
   PaymentServiceUser: paymentServiceUserSchema,
   Pool: poolSchema,
   PoolBalance: poolBalanceSchema,
+  Connector: connectorSchema,
+  ConnectorSchedule: scheduleSchema,
+  ConnectorScheduleInstance: instanceSchema,
+  ConnectorTask: taskSchema,
 };
 
 /** `{data: "<id>"}`: what the reference answers to the creation of a record it identifies by a UUID. */
@@ -114,6 +160,30 @@ export const paymentServiceUserPage = cursorOf(paymentServiceUserSchema);
 export const poolData = dataOf(poolSchema);
 export const poolPage = cursorOf(poolSchema);
 export const poolBalances = v.strictObject({ data: v.array(poolBalanceSchema) });
+export const connectorPage = cursorOf(connectorSchema);
+export const configData = v.strictObject({ data: v.record(v.string(), v.unknown()) });
+export const configsData = v.strictObject({
+  data: v.record(
+    v.string(),
+    v.record(
+      v.string(),
+      v.strictObject({
+        dataType: v.string(),
+        required: v.boolean(),
+        defaultValue: v.optional(v.string()),
+      }),
+    ),
+  ),
+});
+export const capabilitiesByProvider = v.strictObject({
+  data: v.record(v.string(), v.array(capability)),
+});
+export const capabilityList = v.strictObject({ data: v.array(capability) });
+export const schedulePage = cursorOf(scheduleSchema);
+export const scheduleData = dataOf(scheduleSchema);
+export const instancePage = cursorOf(instanceSchema);
+export const taskData = dataOf(taskSchema);
+export const taskIdData = v.strictObject({ data: v.strictObject({ taskID: v.string() }) });
 
 export const paymentsDocument = {
   service: 'payments',

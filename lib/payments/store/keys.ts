@@ -60,7 +60,7 @@ export function indexPartitions(
  * `<KIND>#<id>` / `<KIND>`, listed on gsi1 under `<KIND>S` / `<sortable createdAt>#<id>`. The kind names never
  * contain `#`, so no two kinds' keys can meet.
  */
-export const RECORD_KINDS = ['ACCOUNT', 'BANKACCOUNT', 'PSU', 'POOL'] as const;
+export const RECORD_KINDS = ['ACCOUNT', 'BANKACCOUNT', 'PSU', 'POOL', 'CONNECTOR', 'TASK'] as const;
 export type RecordKindName = (typeof RECORD_KINDS)[number];
 
 export const recordKey = (environment: string, kind: RecordKindName, id: string) => ({
@@ -94,3 +94,32 @@ export const latestBalanceKey = (environment: string, accountId: string, asset: 
 
 export const BALANCE_ROW_PREFIX = 'BALANCE#';
 export const LATEST_BALANCE_PREFIX = 'LATEST#';
+
+/** A connector's schedules and their runs live in the connector's partition. */
+export const scheduleKey = (environment: string, connectorId: string, scheduleId: string) => ({
+  pk: recordKey(environment, 'CONNECTOR', connectorId).pk,
+  sk: `SCHEDULE#${scheduleId}`,
+});
+export const SCHEDULE_PREFIX = 'SCHEDULE#';
+
+export const instanceKey = (
+  environment: string,
+  connectorId: string,
+  scheduleId: string,
+  sortableStart: string,
+  instanceId: string,
+) => ({
+  pk: recordKey(environment, 'CONNECTOR', connectorId).pk,
+  sk: `INSTANCE#${scheduleId}#${sortableStart}#${instanceId}`,
+});
+export const instancePrefix = (scheduleId: string) => `INSTANCE#${scheduleId}#`;
+
+/**
+ * Index items of what a connector wrote, so that uninstalling it finds all of it: `<KIND>S#connectorID=<C>` /
+ * `<id>`, holding the id (payments have theirs already: `PAYMENTS#connectorID=<C>`).
+ */
+export const connectorIndexPartition = (
+  environment: string,
+  kind: RecordKindName,
+  connectorId: string,
+) => inEnvironment(environment, `${kind}S#connectorID=${connectorId}`);

@@ -1,9 +1,13 @@
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import { type Account, accountView, sameAccount } from '../domain/account.js';
 import { type BankAccount, bankAccountEventView } from '../domain/bank-account.js';
+import type { Connector } from '../domain/connectors/connector.js';
+import type { ConnectorConfig } from '../domain/connectors/providers.js';
+import { type Task, taskView } from '../domain/connectors/tasks.js';
 import type { PaymentServiceUser } from '../domain/payment-service-user.js';
 import { paymentServiceUserView } from '../domain/payment-service-user.js';
 import { type Pool, poolView } from '../domain/pool.js';
+import { connectorIndexPartition } from './keys.js';
 import type { RecordKind } from './record-store.js';
 
 /**
@@ -35,6 +39,10 @@ export const ACCOUNT_KIND: RecordKind<Account> = {
     } as Account),
   same: sameAccount,
   savedEvent: { type: 'payments.saved_account', payload: accountView },
+  // Found again when its connector is uninstalled.
+  createdIndexItems: (a, environment) => [
+    { pk: connectorIndexPartition(environment, 'ACCOUNT', a.connectorID), sk: a.id, id: a.id },
+  ],
 };
 
 export const BANK_ACCOUNT_KIND: RecordKind<BankAccount> = {
@@ -114,4 +122,55 @@ export const POOL_KIND: RecordKind<Pool> = {
     type: 'payments.deleted_pool',
     payload: (p, date) => ({ id: p.id, createdAt: date }),
   },
+};
+
+export const CONNECTOR_KIND: RecordKind<Connector> = {
+  name: 'CONNECTOR',
+  list: 'connectors',
+  toItem: (c) => ({
+    id: c.id,
+    reference: c.reference,
+    provider: c.provider,
+    name: c.name,
+    createdAt: c.createdAt,
+    ...(c.updatedAt !== undefined ? { updatedAt: c.updatedAt } : {}),
+    scheduledForDeletion: c.scheduledForDeletion,
+    // The config holds secrets: stored (the table is encrypted at rest), never answered (configView masks them).
+    config: stringifyJson(c.config),
+  }),
+  fromItem: (item) => ({
+    id: String(item.id),
+    reference: String(item.reference),
+    provider: String(item.provider),
+    name: String(item.name),
+    createdAt: String(item.createdAt),
+    ...(item.updatedAt !== undefined ? { updatedAt: String(item.updatedAt) } : {}),
+    scheduledForDeletion: Boolean(item.scheduledForDeletion),
+    config: normaliseConfig(parseJson(String(item.config)) as ConnectorConfig),
+  }),
+  same: sameJson,
+};
+
+/** Numbers in a stored config come back as bigint (the exact reader): the config's own are plain numbers. */
+function normaliseConfig(config: ConnectorConfig): ConnectorConfig {
+  return {
+    ...config,
+    pollingPeriodMs: Number(config.pollingPeriodMs),
+    pageSize: Number(config.pageSize),
+  };
+}
+
+export const TASK_KIND: RecordKind<Task> = {
+  name: 'TASK',
+  list: 'tasks',
+  toItem: (t) => ({ ...taskView(t) }),
+  fromItem: (item) => ({
+    id: String(item.id),
+    connectorID: String(item.connectorID),
+    status: item.status as Task['status'],
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+    ...(item.error !== undefined ? { error: String(item.error) } : {}),
+  }),
+  same: sameJson,
 };

@@ -24,6 +24,8 @@ export interface RecordKind<T extends { id: string; createdAt: string }> {
   same(a: T, b: T): boolean;
   /** The event of a saved version (undefined: the kind emits none). */
   savedEvent?: { type: EventKind; payload(record: T): unknown };
+  /** Items written with the record when it is created (index items of values that never change). */
+  createdIndexItems?(record: T, environment: string): Record<string, unknown>[];
   /** The event of a deletion. */
   deletedEvent?: { type: EventKind; payload(record: T, date: string): unknown };
 }
@@ -176,8 +178,13 @@ export class RecordStore<T extends { id: string; createdAt: string }> {
           },
         }
       : { Put: { TableName: table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+    const index: TransactItem[] = current
+      ? []
+      : (this.kind.createdIndexItems?.(next, environment) ?? []).map((Item) => ({
+          Put: { TableName: table, Item },
+        }));
     const saved = this.kind.savedEvent;
-    if (!saved) return [put];
+    if (!saved) return [put, ...index];
     const event = this.eventItem(saved.type, saved.payload(next), {
       seed: String(version),
       id: next.id,
@@ -185,7 +192,7 @@ export class RecordStore<T extends { id: string; createdAt: string }> {
       date: updatedAt,
       nowMs,
     });
-    return [put, event];
+    return [put, ...index, event];
   }
 
   /**

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { runSchedule } from '../../lib/payments/connectors/runner.js';
+import { runDueSchedules } from '../../lib/payments/connectors/tick.js';
 import { accountId } from '../../lib/payments/domain/account.js';
 import { paymentId } from '../../lib/payments/domain/payment.js';
 import { paymentsStores } from '../../lib/payments/store/stores.js';
@@ -189,9 +190,7 @@ describe('installing a connector', () => {
         apiKey: '********',
       },
     });
-    expect((await call('GET', '/v3/connectors?pageSize=1000')).text).not.toContain(
-      API_KEY,
-    );
+    expect((await call('GET', '/v3/connectors?pageSize=1000')).text).not.toContain(API_KEY);
     const listed = (await call('GET', '/v3/connectors?pageSize=1000')).body.cursor.data.find(
       (c: { id: string }) => c.id === id,
     );
@@ -433,5 +432,28 @@ describe('reset and uninstall', () => {
         `E#default#TASK#${uninstall.body.data.taskID} TASK`,
       ].sort(),
     );
+  });
+});
+
+describe('the local timer', () => {
+  it('runs every due schedule once per tick, and none that is not due', async () => {
+    provider.accounts = [{ id: 't-1', accountName: 'T', createdAt: '2026-11-01T00:00:00Z' }];
+    provider.beneficiaries = [];
+    provider.transactions = [];
+    provider.balances = {};
+    const id = await install();
+    const config = {
+      doc: createDocumentClient(runtime.connection, { bigintNumbers: true }),
+      table: runtime.config.tables.payments,
+      eventsTable: runtime.config.tables.events,
+      now: () => clock,
+    };
+    const first = await runDueSchedules(config, deps);
+    // This connector's three schedules ran (others of this file may be due too).
+    expect(first.done).toBeGreaterThanOrEqual(3);
+    expect(first.failed).toBe(0);
+    expect((await call('GET', `/v3/accounts/${accountId(id, 't-1')}`)).status).toBe(200);
+    const again = await runDueSchedules(config, deps);
+    expect(again).toEqual({ skipped: 0, done: 0, more: 0, failed: 0 });
   });
 });

@@ -329,6 +329,20 @@ describe('payment service users', () => {
     expect(names).toContain('Alice');
     expect(names).toContain('Bob');
     expect(names).not.toContain('Carol');
+
+    // Deleting Alice: a task that succeeds, Alice gone, her bank accounts kept and free for Bob.
+    const deleted = await call('DELETE', `/v3/payment-service-users/${userId}`);
+    expect(deleted.status, deleted.text).toBe(202);
+    const task = await call('GET', `/v3/tasks/${deleted.body.data.taskID}`);
+    expect(task.body.data).toMatchObject({ id: deleted.body.data.taskID, status: 'SUCCEEDED' });
+    expect(task.body.data.connectorID).toBeUndefined();
+    expect((await call('GET', `/v3/payment-service-users/${userId}`)).status).toBe(404);
+    expect((await call('GET', `/v3/bank-accounts/${first}`)).status).toBe(200);
+    expect(
+      (await call('POST', `/v3/payment-service-users/${other.body.data}/bank-accounts/${first}`))
+        .status,
+    ).toBe(204);
+    expect((await call('DELETE', `/v3/payment-service-users/${userId}`)).status).toBe(404);
   });
 });
 

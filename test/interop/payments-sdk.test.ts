@@ -185,6 +185,14 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
       metadata: {},
     });
     const users = await P.listPaymentServiceUsers({ pageSize: 1000 });
+    const otherUser = (await P.createPaymentServiceUser({ name: 'Bob' }))
+      .v3CreatePaymentServiceUserResponse!.data;
+    const deletion = await P.deletePaymentServiceUser({ paymentServiceUserID: otherUser });
+    const taskID = deletion.v3PaymentServiceUserDeleteResponse!.data.taskID;
+    expect((await P.getTask({ taskID })).v3GetTaskResponse!.data).toMatchObject({
+      id: taskID,
+      status: 'SUCCEEDED',
+    });
     expect(users.v3PaymentServiceUsersCursorResponse!.cursor.data.map((u) => u.id)).toContain(
       userID,
     );
@@ -217,14 +225,13 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
 
   it('answers 501 NOT_IMPLEMENTED for the reference operations it does not serve (v3 and v1)', async () => {
     const calls: Array<[string, () => Promise<unknown>, string]> = [
-      ['listConnectors', () => sdk.payments.v3.listConnectors({}), 'v3 connectors'],
+      ['listConversions', () => sdk.payments.v3.listConversions({}), 'v3 conversions'],
       ['listOrders', () => sdk.payments.v3.listOrders({}), 'v3 orders'],
       [
         'listPaymentInitiations',
         () => sdk.payments.v3.listPaymentInitiations({}),
         'v3 payment-initiations',
       ],
-      ['getTask', () => sdk.payments.v3.getTask({ taskID: 't' }), 'v3 tasks'],
       ['v1 listPayments', () => sdk.payments.v1.listPayments({}), 'v1 payments'],
       ['v1 listAllConnectors', () => sdk.payments.v1.listAllConnectors(), 'v1 connectors'],
     ];

@@ -57,7 +57,6 @@ const PAYMENTS_REASONS: Partial<Record<ServiceOperation, string>> = {
   'payments.v3.updateLinkForPaymentServiceUserOnConnector': REASON.forwarding,
   'payments.v3.deletePaymentServiceUserConnectionFromConnectorID': REASON.forwarding,
   'payments.v3.deletePaymentServiceUserConnector': REASON.forwarding,
-  'payments.v3.deletePaymentServiceUser': REASON.forwarding,
   'payments.v3.getBankAccount': REASON.noToken,
   'payments.v3.updateBankAccountMetadata': REASON.noToken,
   'payments.v3.updatePoolQuery': REASON.staticPool,
@@ -100,6 +99,7 @@ const PAYMENTS_SERVED = new Set<string>([
   'getPaymentServiceUser',
   'listPaymentServiceUsers',
   'addBankAccountToPaymentServiceUser',
+  'deletePaymentServiceUser',
 ]);
 
 /** The note for an operation the platform deliberately does not serve, if it is one. */

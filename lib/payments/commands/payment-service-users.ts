@@ -2,6 +2,8 @@ import { commitUnlessRaced } from '../../dynamo/optimistic.js';
 import type { TransactItem } from '../../dynamo/transact-item.js';
 import { NotFoundError } from '../../errors/index.js';
 import type { BankAccount } from '../domain/bank-account.js';
+import type { Task } from '../domain/connectors/tasks.js';
+import { newRecordId } from '../domain/ids.js';
 import {
   newPaymentServiceUser,
   type PaymentServiceUser,
@@ -10,6 +12,7 @@ import {
 } from '../domain/payment-service-user.js';
 import type { Versioned } from '../store/record-store.js';
 import type { PaymentsStores } from '../store/stores.js';
+import { nowText } from './clock.js';
 
 /**
  * A payment service user and the bank accounts it holds are written together: the user's list and each bank
@@ -72,4 +75,44 @@ async function readBankAccounts(
       return found;
     }),
   );
+}
+
+/**
+ * Deletes a user as a task (the reference's shape): the user goes and its bank accounts are unlinked (kept: a
+ * bank account may still be paid to), in one transaction.
+ */
+export async function deletePaymentServiceUser(
+  stores: PaymentsStores,
+  userId: string,
+): Promise<Task> {
+  if (!(await stores.users.get(userId)))
+    throw new NotFoundError(`payment service user ${userId} not found`);
+  const now = nowText(stores);
+  const task: Task = {
+    id: newRecordId(),
+    connectorID: '',
+    status: 'PROCESSING',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await stores.tasks.save(task.id, () => task);
+  await stores.users.retry<undefined>(async () => {
+    const user = await stores.users.read(userId);
+    if (!user) return { done: true, value: undefined };
+    const linked = (
+      await Promise.all(user.record.bankAccountIDs.map((id) => stores.bankAccounts.read(id)))
+    ).filter((b): b is Versioned<BankAccount> => b !== undefined && b.record.psuID === userId);
+    const items = [
+      ...stores.users.deleteItems(user),
+      ...linked.flatMap((b) => {
+        const { psuID: _gone, ...rest } = b.record;
+        return stores.bankAccounts.putItems(rest, b);
+      }),
+    ];
+    return (await commitUnlessRaced(stores.doc, items))
+      ? { done: true, value: undefined }
+      : { done: false };
+  });
+  const done: Task = { ...task, status: 'SUCCEEDED', updatedAt: nowText(stores) };
+  return stores.tasks.save(task.id, () => done);
 }

@@ -1,4 +1,4 @@
-import { ConflictError } from '../../errors/index.js';
+import { ConflictError, ValidationError } from '../../errors/index.js';
 
 export interface ContactDetails {
   email?: string;
@@ -50,6 +50,9 @@ export function newPaymentServiceUser(
   };
 }
 
+/** A user holds at most this many bank accounts: deleting the user unlinks them all in one transaction. */
+export const MAX_USER_BANK_ACCOUNTS = 50;
+
 /** Links a bank account; a bank account belongs to one user at most (409 when it is another's). */
 export function withBankAccount(
   user: PaymentServiceUser,
@@ -61,6 +64,10 @@ export function withBankAccount(
       `bank account ${bankAccountId} belongs to another payment service user`,
     );
   if (user.bankAccountIDs.includes(bankAccountId)) return user;
+  if (user.bankAccountIDs.length >= MAX_USER_BANK_ACCOUNTS)
+    throw new ValidationError(
+      `payment service user ${user.id} already holds ${MAX_USER_BANK_ACCOUNTS} bank accounts`,
+    );
   return { ...user, bankAccountIDs: [...user.bankAccountIDs, bankAccountId] };
 }
 

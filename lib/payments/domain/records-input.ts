@@ -8,6 +8,7 @@ import {
   MAX_ACCOUNT_ID_LENGTH,
   MAX_REFERENCE_LENGTH,
 } from './input.js';
+import { MAX_USER_BANK_ACCOUNTS } from './payment-service-user.js';
 
 /** Request bodies of accounts, bank accounts, payment service users and pools (docs/api.md §6). */
 
@@ -84,7 +85,12 @@ export const paymentServiceUserInputSchema = v.strictObject({
       country: v.optional(countryCode),
     }),
   ),
-  bankAccountIDs: v.optional(v.pipe(v.array(v.string()), v.maxLength(100))),
+  bankAccountIDs: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.maxLength(MAX_USER_BANK_ACCOUNTS, `must have at most ${MAX_USER_BANK_ACCOUNTS} entries`),
+    ),
+  ),
   metadata: v.optional(metadataMap),
 });
 

@@ -9,11 +9,17 @@ import { nowText } from '../commands/clock.js';
 import {
   addBankAccountToUser,
   createPaymentServiceUser,
+  deletePaymentServiceUser,
 } from '../commands/payment-service-users.js';
 import { newRecordId, requireUuid } from '../domain/ids.js';
 import { paymentServiceUserInputSchema } from '../domain/records-input.js';
 import { PSU_KIND } from '../store/kinds.js';
-import { createdId, paymentServiceUserData, paymentServiceUserPage } from './schemas.js';
+import {
+  createdId,
+  paymentServiceUserData,
+  paymentServiceUserPage,
+  taskIdData,
+} from './schemas.js';
 import type { StoresOf } from './stores-of.js';
 
 /** Payment service users (docs/api.md §6): the platform user's customers and their bank accounts. */
@@ -70,6 +76,22 @@ export function paymentServiceUserRoutes(app: Hono<AppEnv>, storesOf: StoresOf):
     const user = await storesOf(c).users.get(id);
     if (!user) throw new NotFoundError(`payment service user ${id} not found`);
     return jsonResponse(c, { data: user });
+  });
+
+  openapi: app.delete(
+    '/v3/payment-service-users/:paymentServiceUserID',
+    describe({
+      operationId: 'v3DeletePaymentServiceUser',
+      summary: 'Delete a payment service user',
+      description: 'Its bank accounts are kept, no longer linked to it.',
+      tags: ['payment service users'],
+      responses: { 202: { description: 'The deletion task.', schema: taskIdData } },
+    }),
+  );
+  app.delete('/v3/payment-service-users/:paymentServiceUserID', async (c) => {
+    const id = requireUuid(c.req.param('paymentServiceUserID'), 'paymentServiceUserID');
+    const task = await deletePaymentServiceUser(storesOf(c), id);
+    return jsonResponse(c, { data: { taskID: task.id } }, 202);
   });
 
   openapi: app.post(

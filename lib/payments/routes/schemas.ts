@@ -124,7 +124,7 @@ export const instanceSchema = v.strictObject({
 
 export const taskSchema = v.strictObject({
   id: v.string(),
-  connectorID: v.string(),
+  connectorID: v.optional(v.string()),
   status: v.picklist(TASK_STATUSES),
   createdAt: dateTime,
   updatedAt: dateTime,

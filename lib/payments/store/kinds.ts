@@ -166,7 +166,7 @@ export const TASK_KIND: RecordKind<Task> = {
   toItem: (t) => ({ ...taskView(t) }),
   fromItem: (item) => ({
     id: String(item.id),
-    connectorID: String(item.connectorID),
+    connectorID: item.connectorID === undefined ? '' : String(item.connectorID),
     status: item.status as Task['status'],
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),

@@ -110,6 +110,21 @@ export class RecordStore<T extends { id: string; createdAt: string }> {
     });
   }
 
+  /** The item that deletes `current` (conditional on its version), for changes spanning records. */
+  deleteItems(current: Versioned<T>): TransactItem[] {
+    return [
+      {
+        Delete: {
+          TableName: this.options.table,
+          Key: recordKey(this.options.environment, this.kind.name, current.record.id),
+          ConditionExpression: '#version = :version',
+          ExpressionAttributeNames: { '#version': 'version' },
+          ExpressionAttributeValues: { ':version': current.version },
+        },
+      },
+    ];
+  }
+
   /** Oldest first by creation (the reference lists these records in creation order). */
   async list(query: ListQuery): Promise<Page<T>> {
     const partition = recordsByCreation(this.options.environment, this.kind.name);

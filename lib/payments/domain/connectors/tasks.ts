@@ -31,6 +31,7 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 /** A one-off job the API started (uninstall, reset) and its outcome. */
 export interface Task {
   id: string;
+  /** Empty for a task of no connector (a user's deletion). */
   connectorID: string;
   status: TaskStatus;
   createdAt: string;
@@ -78,7 +79,7 @@ export const instanceView = (i: Instance) => ({
 
 export const taskView = (t: Task) => ({
   id: t.id,
-  connectorID: t.connectorID,
+  ...(t.connectorID !== '' ? { connectorID: t.connectorID } : {}),
   status: t.status,
   createdAt: t.createdAt,
   updatedAt: t.updatedAt,

@@ -429,7 +429,7 @@ describe('pools', () => {
     const a = await createAccount({ metadata: { team: tag } });
     const created = await call('POST', '/v3/pools', {
       name: 'dynamic',
-      query: { $and: [{ $match: { [`metadata[team]`]: tag } }, { $match: { type: 'INTERNAL' } }] },
+      query: { $and: [{ $match: { 'metadata[team]': tag } }, { $match: { type: 'INTERNAL' } }] },
     });
     expect(created.status, created.text).toBe(201);
     const poolId = created.body.data as string;

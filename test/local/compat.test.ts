@@ -104,7 +104,11 @@ describe('compat probe', () => {
       status: 501,
       note: notServedReason('payments.v3', 'listOrders'),
     });
-    expect(row('payments.v3', 'createPool')).toMatchObject({ outcome: 'OK', status: 201, note: '' });
+    expect(row('payments.v3', 'createPool')).toMatchObject({
+      outcome: 'OK',
+      status: 201,
+      note: '',
+    });
     expect(row('payments.v3', 'installConnector')).toMatchObject({ outcome: 'OK', status: 202 });
     expect(row('payments.v3', 'getTask')).toMatchObject({ outcome: 'OK', status: 200 });
     expect(notServedReason('payments.v3', 'getPayment')).toBeUndefined();

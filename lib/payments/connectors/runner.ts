@@ -135,7 +135,7 @@ async function refreshBalances(
   const ids = await connectorAccountIds(stores.options, connector.id, MAX_BALANCE_ACCOUNTS_PER_RUN);
   for (const id of ids) {
     const account = await stores.accounts.get(id);
-    if (!account || account.type !== 'INTERNAL') continue;
+    if (account?.type !== 'INTERNAL') continue;
     for (const b of await client.fetchBalances(account.reference)) {
       await stores.balances.record(
         { accountID: id, asset: b.asset, balance: b.balance, at: b.at },

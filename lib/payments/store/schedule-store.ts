@@ -1,10 +1,4 @@
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { requireCursorPartition } from '../../dynamo/cursor-partition.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';

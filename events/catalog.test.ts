@@ -11,6 +11,11 @@ describe('event catalog', () => {
       'ledger.updated_mapping',
       'ledger.reverted_transaction',
       'payments.saved_payment',
+      'payments.saved_account',
+      'payments.saved_balance',
+      'payments.saved_bank_account',
+      'payments.saved_pool',
+      'payments.deleted_pool',
     ]);
     for (const kind of EVENT_KINDS) expect(EVENT_APP[kind]).toBe(kind.split('.')[0]);
     expect(isEventKind('ledger.saved_metadata')).toBe(true);

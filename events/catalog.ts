@@ -12,6 +12,11 @@ export const EVENT_KINDS = [
   'ledger.updated_mapping',
   'ledger.reverted_transaction',
   'payments.saved_payment',
+  'payments.saved_account',
+  'payments.saved_balance',
+  'payments.saved_bank_account',
+  'payments.saved_pool',
+  'payments.deleted_pool',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -27,6 +32,11 @@ export const EVENT_APP: Record<EventKind, 'ledger' | 'payments'> = {
   'ledger.updated_mapping': 'ledger',
   'ledger.reverted_transaction': 'ledger',
   'payments.saved_payment': 'payments',
+  'payments.saved_account': 'payments',
+  'payments.saved_balance': 'payments',
+  'payments.saved_bank_account': 'payments',
+  'payments.saved_pool': 'payments',
+  'payments.deleted_pool': 'payments',
 };
 
 /** Version of the envelope and payload shapes; bumped on any incompatible change. */

@@ -35,6 +35,21 @@ export const savedPaymentPayloadSchema = v.strictObject({
   sourceAccountID: v.optional(v.pipe(v.string(), v.minLength(1))),
   destinationAccountID: v.optional(v.pipe(v.string(), v.minLength(1))),
   metadata: v.record(v.string(), v.string()),
+  /** The payment's history, newest first; absent when the provider reported none. */
+  adjustments: v.optional(
+    v.array(
+      v.strictObject({
+        id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/)),
+        reference: v.pipe(v.string(), v.minLength(1)),
+        createdAt: v.pipe(v.string(), v.isoTimestamp()),
+        status: v.picklist(PAYMENT_STATUSES),
+        amount: v.optional(amount),
+        asset: v.optional(v.pipe(v.string(), v.regex(ASSET))),
+        metadata: v.record(v.string(), v.string()),
+        raw: v.record(v.string(), v.unknown()),
+      }),
+    ),
+  ),
 });
 
 export type SavedPaymentPayload = v.InferOutput<typeof savedPaymentPayloadSchema>;

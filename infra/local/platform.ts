@@ -28,8 +28,13 @@ import { createPaymentsApp } from '../../lib/payments/app.js';
 import { createPlatformApp } from '../../lib/platform/app.js';
 import { PlatformDirectory } from '../../lib/platform/store/directory.js';
 import { createProtectedApp } from '../../lib/runtime/protected-app.js';
-import { createRuntime, type ServiceRuntime } from '../../lib/runtime/runtime.js';
+import {
+  bigintDocumentClient,
+  createRuntime,
+  type ServiceRuntime,
+} from '../../lib/runtime/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
+import { startConnectorTimer } from './connector-timer.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { durableWrites, READ_METHODS } from './durability-barrier.js';
 import { type DynamoLocal, startDynamoLocal } from './dynamodb-local.js';
@@ -55,6 +60,9 @@ import { startWebhookWorkers } from './pollers/webhook-workers.js';
 import { ensureQueues, ensureTables } from './provision.js';
 import { startSqsLocal } from './sqs-local.js';
 import { WriteSignal } from './write-signal.js';
+
+/** The local scheduler's tick: a due connector task starts within this. */
+const CONNECTOR_TIMER_INTERVAL_MS = 10_000;
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 /** The stack runs `rotate-keys` hourly; the local timer does the same. */
@@ -95,6 +103,8 @@ export interface PlatformOptions {
   pipelines?: boolean;
   /** How often the signing-key rotation step runs, as the stack's hourly schedule does (default 1 hour). */
   keyRotationIntervalMs?: number;
+  /** How often the payments connectors' due schedules are looked for (default 10 s). */
+  connectorTimerIntervalMs?: number;
   /**
    * How many processes run `functions/ledger.ts`, each one request at a time, with the ledger writer fed by the
    * ingress queue (the Lambda-faithful mode). Absent: the ledger runs embedded in this process, every write through
@@ -585,6 +595,17 @@ async function startServices(
       store: keyStoreFor(runtime),
       intervalMs: options.keyRotationIntervalMs ?? KEY_ROTATION_INTERVAL_MS,
       minNextAgeSeconds: config.auth.keyMinPublishSeconds,
+      logger,
+    }),
+  );
+  stops.push(
+    startConnectorTimer({
+      stores: {
+        doc: bigintDocumentClient(runtime),
+        table: config.tables.payments,
+        eventsTable: config.tables.events,
+      },
+      intervalMs: options.connectorTimerIntervalMs ?? CONNECTOR_TIMER_INTERVAL_MS,
       logger,
     }),
   );

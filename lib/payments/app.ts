@@ -5,10 +5,16 @@ import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
 import { bigintDocumentClient, type ServiceRuntime } from '../runtime/runtime.js';
 import { serverInfoRoute } from '../runtime/server-info.js';
-import { notImplementedRoutes } from './routes/not-implemented.js';
+import { accountRoutes } from './routes/accounts.js';
+import { bankAccountRoutes } from './routes/bank-accounts.js';
+import { connectorRoutes } from './routes/connectors.js';
+import { notImplementedRoutes, partlyImplementedRoutes } from './routes/not-implemented.js';
+import { paymentServiceUserRoutes } from './routes/payment-service-users.js';
 import { paymentRoutes } from './routes/payments.js';
+import { poolRoutes } from './routes/pools.js';
 import { paymentsDocument } from './routes/schemas.js';
-import { PaymentStore } from './store/payment-store.js';
+import { storesOfRequest } from './routes/stores-of.js';
+import { paymentsStores } from './store/stores.js';
 
 export interface PaymentsAppOptions {
   /** Where its OpenAPI document comes from (lib/openapi/document-source.ts). */
@@ -26,15 +32,18 @@ export function createPaymentsApp(
   // Amounts are read back as bigint (rule 1).
   const doc = bigintDocumentClient(runtime);
   // Each request's payments are those of its token's environment (`environmentOf`, routes/payments.ts).
-  const storeOf = (environment: string) =>
-    new PaymentStore({
-      doc,
-      table: tables.payments,
-      eventsTable: tables.events,
+  const storesOf = (environment: string) =>
+    paymentsStores(
+      {
+        doc,
+        table: tables.payments,
+        eventsTable: tables.events,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.sleep ? { sleep: options.sleep } : {}),
+      },
       environment,
-      ...(options.now ? { now: options.now } : {}),
-      ...(options.sleep ? { sleep: options.sleep } : {}),
-    });
+    );
+  const storeOf = (environment: string) => storesOf(environment).payments;
   // The 501s come before the bearer check: they reveal nothing but the API's shape, and SDK 7.0.1 sends no token
   // for some of those operations (it declares no security on them).
   const app = createProtectedApp('payments', runtime, {
@@ -48,5 +57,12 @@ export function createPaymentsApp(
   });
   serverInfoRoute(app, 'payments');
   paymentRoutes(app, { storeOf });
+  const stores = storesOfRequest(storesOf);
+  accountRoutes(app, stores);
+  bankAccountRoutes(app, stores);
+  paymentServiceUserRoutes(app, stores);
+  poolRoutes(app, stores);
+  connectorRoutes(app, stores);
+  partlyImplementedRoutes(app);
   return app;
 }

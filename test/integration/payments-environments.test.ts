@@ -127,6 +127,76 @@ describe("environment B and A's payments", () => {
   });
 });
 
+describe("environment B and A's accounts, bank accounts, users and pools", () => {
+  it('answers 404 to B for every A record, lists none of them, refuses their cursors, and keeps every key in its environment', async () => {
+    const tag = randomBytes(3).toString('hex');
+    const account = await as[A]!('POST', '/v3/accounts', {
+      reference: `env-acc-${tag}`,
+      connectorID: 'bank-1',
+      createdAt: '2026-11-20T08:00:00Z',
+      accountName: 'Main',
+      type: 'INTERNAL',
+    });
+    const bank = await as[A]!('POST', '/v3/bank-accounts', { name: 'b', accountNumber: '1234567' });
+    const user = await as[A]!('POST', '/v3/payment-service-users', { name: 'u' });
+    const pool = await as[A]!('POST', '/v3/pools', {
+      name: 'p',
+      accountIDs: [account.body.data.id],
+    });
+    expect([account.status, bank.status, user.status, pool.status]).toEqual([201, 201, 201, 201]);
+    const paths = [
+      `/v3/accounts/${account.body.data.id}`,
+      `/v3/accounts/${account.body.data.id}/balances`,
+      `/v3/bank-accounts/${bank.body.data}`,
+      `/v3/payment-service-users/${user.body.data}`,
+      `/v3/pools/${pool.body.data}`,
+      `/v3/pools/${pool.body.data}/balances/latest`,
+    ];
+    for (const path of paths) {
+      expect((await as[A]!('GET', path)).status, path).toBe(200);
+      expect((await as[B]!('GET', path)).status, path).toBe(404);
+    }
+    // B cannot pool A's account, link A's bank account, or delete A's pool.
+    const foreignPool = await as[B]!('POST', '/v3/pools', {
+      name: 'p',
+      accountIDs: [account.body.data.id],
+    });
+    expect(foreignPool.status).toBe(400);
+    const bUser = await as[B]!('POST', '/v3/payment-service-users', { name: 'u' });
+    expect(
+      (
+        await as[B]!(
+          'POST',
+          `/v3/payment-service-users/${bUser.body.data}/bank-accounts/${bank.body.data}`,
+        )
+      ).status,
+    ).toBe(404);
+    expect((await as[B]!('DELETE', `/v3/pools/${pool.body.data}`)).status).toBe(404);
+    expect((await as[A]!('GET', `/v3/pools/${pool.body.data}`)).status).toBe(200);
+
+    for (const list of ['accounts', 'bank-accounts', 'payment-service-users', 'pools']) {
+      const mine = await as[A]!('GET', `/v3/${list}?pageSize=1`);
+      const theirs = await as[B]!('GET', `/v3/${list}?pageSize=1000`);
+      const ids = theirs.body.cursor.data.map((r: { id: string }) => r.id);
+      for (const id of [account.body.data.id, bank.body.data, user.body.data, pool.body.data])
+        expect(ids, list).not.toContain(id);
+      if (mine.body.cursor.hasMore) {
+        const foreign = await as[B]!('GET', `/v3/${list}?cursor=${mine.body.cursor.next}`);
+        expect(foreign.status, list).toBe(400);
+      }
+    }
+    for (const item of await scanTable(runtime, runtime.config.tables.payments)) {
+      expect(environmentOfKey(String(item.pk)), String(item.pk)).toBeDefined();
+      if (item.gsi1pk !== undefined)
+        expect(environmentOfKey(String(item.gsi1pk))).toBe(environmentOfKey(String(item.pk)));
+    }
+    const rows = (await scanTable(runtime, runtime.config.tables.events)).filter(
+      (r) => r.recordId === pool.body.data,
+    );
+    expect(rows.map((r) => parseEventKey(String(r.pk), String(r.sk))?.environment)).toEqual([A]);
+  });
+});
+
 describe('the environment probe', () => {
   it('says whether an environment has a payment, from its own list only', async () => {
     const env = `probe-${randomBytes(3).toString('hex')}`;

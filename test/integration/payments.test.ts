@@ -502,19 +502,19 @@ describe('POST /v3/payments: validation (400 VALIDATION naming the field, nothin
     ['an unknown field', paymentBody({ extra: 1 }), 'body.extra'],
     ['provider (not accepted)', paymentBody({ provider: 'stripe' }), 'body.provider'],
     [
-      'adjustments (not supported)',
+      'an adjustment with an unknown status',
       paymentBody({
         adjustments: [
           {
             reference: 'adj-1',
-            status: 'SUCCEEDED',
+            status: 'DONE',
             amount: 1000n,
             asset: 'EUR/2',
             createdAt: '2026-11-22T10:04:05Z',
           },
         ],
       }),
-      'body.adjustments: adjustments are not supported',
+      'body.adjustments.0.status',
     ],
     [
       'adjustments that are not a list',

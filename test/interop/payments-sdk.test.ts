@@ -117,33 +117,120 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
     expect((err as V3ErrorResponse).errorMessage).toBe(`payment ${missing} not found`);
   });
 
+  it('creates and reads accounts, bank accounts, payment service users and pools, each answer parsed by the SDK', async () => {
+    const P = sdk.payments.v3;
+    const tag = Date.now().toString(36);
+    const account = await P.createAccount({
+      reference: `sdk-acc-${tag}`,
+      connectorID: 'bank-1',
+      createdAt,
+      accountName: 'Main',
+      type: 'INTERNAL',
+      defaultAsset: 'EUR/2',
+    });
+    expect(account.statusCode).toBe(201);
+    const created = account.v3CreateAccountResponse!.data;
+    expect(created).toMatchObject({
+      connectorID: 'bank-1',
+      provider: 'bank-1',
+      reference: `sdk-acc-${tag}`,
+      createdAt,
+      type: 'INTERNAL',
+      name: 'Main',
+      defaultAsset: 'EUR/2',
+      metadata: {},
+    });
+    expect(created.raw).toMatchObject({ accountName: 'Main', reference: `sdk-acc-${tag}` });
+    const got = await P.getAccount({ accountID: created.id });
+    expect(got.v3GetAccountResponse!.data).toEqual(created);
+    const listed = await P.listAccounts({ pageSize: 1000 });
+    expect(listed.v3AccountsCursorResponse!.cursor.data.map((a) => a.id)).toContain(created.id);
+    const balances = await P.getAccountBalances({ accountID: created.id, asset: 'EUR/2' });
+    expect(balances.v3BalancesCursorResponse!.cursor.data).toEqual([]);
+
+    const bank = await P.createBankAccount({
+      name: 'Alice FR',
+      iban: 'FR7630006000011234567890189',
+    });
+    expect(bank.statusCode).toBe(201);
+    const bankAccountID = bank.v3CreateBankAccountResponse!.data;
+    const banks = await P.listBankAccounts({ pageSize: 1000 });
+    expect(
+      banks.v3BankAccountsCursorResponse!.cursor.data.find((b) => b.id === bankAccountID),
+    ).toEqual({
+      id: bankAccountID,
+      createdAt: expect.any(Date),
+      name: 'Alice FR',
+      metadata: {},
+      relatedAccounts: [],
+    });
+
+    const user = await P.createPaymentServiceUser({
+      name: 'Alice',
+      contactDetails: { email: 'a@example.com' },
+    });
+    const userID = user.v3CreatePaymentServiceUserResponse!.data;
+    const linked = await P.addBankAccountToPaymentServiceUser({
+      paymentServiceUserID: userID,
+      bankAccountID,
+    });
+    expect(linked.statusCode).toBe(204);
+    const psu = await P.getPaymentServiceUser({ paymentServiceUserID: userID });
+    expect(psu.v3GetPaymentServiceUserResponse!.data).toEqual({
+      id: userID,
+      createdAt: expect.any(Date),
+      name: 'Alice',
+      contactDetails: { email: 'a@example.com' },
+      bankAccountIDs: [bankAccountID],
+      metadata: {},
+    });
+    const users = await P.listPaymentServiceUsers({ pageSize: 1000 });
+    const otherUser = (await P.createPaymentServiceUser({ name: 'Bob' }))
+      .v3CreatePaymentServiceUserResponse!.data;
+    const deletion = await P.deletePaymentServiceUser({ paymentServiceUserID: otherUser });
+    const taskID = deletion.v3PaymentServiceUserDeleteResponse!.data.taskID;
+    expect((await P.getTask({ taskID })).v3GetTaskResponse!.data).toMatchObject({
+      id: taskID,
+      status: 'SUCCEEDED',
+    });
+    expect(users.v3PaymentServiceUsersCursorResponse!.cursor.data.map((u) => u.id)).toContain(
+      userID,
+    );
+
+    const pool = await P.createPool({ name: `pool-${tag}`, accountIDs: [] });
+    const poolID = pool.v3CreatePoolResponse!.data;
+    expect((await P.addAccountToPool({ poolID, accountID: created.id })).statusCode).toBe(204);
+    const read = await P.getPool({ poolID });
+    expect(read.v3GetPoolResponse!.data).toEqual({
+      id: poolID,
+      name: `pool-${tag}`,
+      createdAt: expect.any(Date),
+      type: 'STATIC',
+      poolAccounts: [created.id],
+    });
+    expect(
+      (await P.listPools({ pageSize: 1000 })).v3PoolsCursorResponse!.cursor.data.map((p) => p.id),
+    ).toContain(poolID);
+    expect(
+      (await P.getPoolBalances({ poolID, at: createdAt })).v3PoolBalancesResponse!.data,
+    ).toEqual([]);
+    expect((await P.getPoolBalancesLatest({ poolID })).v3PoolBalancesResponse!.data).toEqual([]);
+    expect((await P.removeAccountFromPool({ poolID, accountID: created.id })).statusCode).toBe(204);
+    expect((await P.deletePool({ poolID })).statusCode).toBe(204);
+
+    // SDK 7.0.1 declares no security on getBankAccount and sends no token: the platform still requires one.
+    const anonymous = await P.getBankAccount({ bankAccountID }).catch((e: unknown) => e);
+    expect((anonymous as { statusCode?: number }).statusCode).toBe(401);
+  });
+
   it('answers 501 NOT_IMPLEMENTED for the reference operations it does not serve (v3 and v1)', async () => {
     const calls: Array<[string, () => Promise<unknown>, string]> = [
-      ['listConnectors', () => sdk.payments.v3.listConnectors({}), 'v3 connectors'],
-      [
-        'createAccount',
-        () =>
-          sdk.payments.v3.createAccount({
-            reference: 'a',
-            connectorID: 'bank-1',
-            createdAt,
-            accountName: 'Main',
-            type: 'INTERNAL',
-          }),
-        'v3 accounts',
-      ],
-      ['listPools', () => sdk.payments.v3.listPools({}), 'v3 pools'],
+      ['listConversions', () => sdk.payments.v3.listConversions({}), 'v3 conversions'],
+      ['listOrders', () => sdk.payments.v3.listOrders({}), 'v3 orders'],
       [
         'listPaymentInitiations',
         () => sdk.payments.v3.listPaymentInitiations({}),
         'v3 payment-initiations',
-      ],
-      ['getTask', () => sdk.payments.v3.getTask({ taskID: 't' }), 'v3 tasks'],
-      // The SDK declares no security here and sends no token: still a 501, not a 401.
-      [
-        'getBankAccount',
-        () => sdk.payments.v3.getBankAccount({ bankAccountID: 'b' }),
-        'v3 bank-accounts',
       ],
       ['v1 listPayments', () => sdk.payments.v1.listPayments({}), 'v1 payments'],
       ['v1 listAllConnectors', () => sdk.payments.v1.listAllConnectors(), 'v1 connectors'],
@@ -155,19 +242,19 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
       expect(err, name).toBeInstanceOf(SDKValidationError);
       expect((err as SDKValidationError).rawValue, name).toMatchObject({
         errorCode: 'NOT_IMPLEMENTED',
-        errorMessage: `${what} are not implemented by this platform (payments are served under /v3/payments)`,
+        errorMessage: `${what} are not implemented by this platform`,
       });
     }
   });
 
   it('answers the 501s without a token, while served routes still need one', async () => {
-    const pools = await fetch(`${platform.baseUrl}/api/payments/v3/pools`);
-    expect(pools.status).toBe(501);
-    expect(await pools.json()).toEqual({
+    const orders = await fetch(`${platform.baseUrl}/api/payments/v3/orders`);
+    expect(orders.status).toBe(501);
+    expect(await orders.json()).toEqual({
       errorCode: 'NOT_IMPLEMENTED',
-      errorMessage:
-        'v3 pools are not implemented by this platform (payments are served under /v3/payments)',
+      errorMessage: 'v3 orders are not implemented by this platform',
     });
+    expect((await fetch(`${platform.baseUrl}/api/payments/v3/pools`)).status).toBe(401);
     expect((await fetch(`${platform.baseUrl}/api/payments/v3/payments`)).status).toBe(401);
     expect((await fetch(`${platform.baseUrl}/api/payments/v3/unknown`)).status).toBe(401);
   });

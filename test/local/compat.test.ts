@@ -111,11 +111,18 @@ describe('compat probe', () => {
       /^SDK 7\.0\.1's Expr model is z\.object\(\{\}\)/,
     );
     // Answered 501 in the contract's shape: the reason alone.
-    expect(row('payments.v3', 'createPool')).toMatchObject({
+    expect(row('payments.v3', 'listOrders')).toMatchObject({
       outcome: 'NOT-IMPLEMENTED',
       status: 501,
-      note: notServedReason('payments.v3', 'createPool'),
+      note: notServedReason('payments.v3', 'listOrders'),
     });
+    expect(row('payments.v3', 'createPool')).toMatchObject({
+      outcome: 'OK',
+      status: 201,
+      note: '',
+    });
+    expect(row('payments.v3', 'installConnector')).toMatchObject({ outcome: 'OK', status: 202 });
+    expect(row('payments.v3', 'getTask')).toMatchObject({ outcome: 'OK', status: 200 });
     expect(notServedReason('payments.v3', 'getPayment')).toBeUndefined();
   });
 

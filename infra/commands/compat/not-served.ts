@@ -9,8 +9,14 @@ const REASON = {
     "not served: the platform's metrics are CloudWatch's (docs/operations.md); there is no metrics endpoint",
   v1Mapping:
     "SDK 7.0.1's Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger-mapping.test.ts)",
-  payments:
-    'not served: outside the payments scope (the v3 payments resource and the service info only)',
+  payments: 'not served yet: payment initiations and the v1 payments API come next (issue 32)',
+  exchanges: 'not served: orders and conversions (exchange connectors) are out of scope',
+  forwarding:
+    'not served yet: forwarding bank accounts and users to a provider, and open-banking links, need a connector that creates them there (the generic and dummypay connectors cannot)',
+  noToken:
+    'SDK 7.0.1 declares no security on this operation and sends no token; the platform requires one for every payments record (tested over HTTP with a token)',
+  staticPool:
+    "the probe's pool is static: as in the reference, only a dynamic pool's query can change (400; tested in test/integration/payments-records.test.ts)",
 } as const;
 
 /** The SDK operations the platform deliberately does not serve (or cannot serve through the SDK), with why. */
@@ -23,22 +29,71 @@ export const NOT_SERVED: Partial<Record<ServiceOperation, string>> = {
   'ledger.v1.updateMapping': REASON.v1Mapping,
 };
 
-/**
- * The payments operations in scope (docs/api.md section 6, and the service info every service answers); the others
- * (connectors, accounts, bank accounts, pools, initiations, payment service users, orders, conversions, v1) are not.
- */
-const PAYMENTS_SERVED = new Set<ServiceOperation>([
-  'payments.v3.createPayment',
-  'payments.v3.getPayment',
-  'payments.v3.listPayments',
-  'payments.v3.updatePaymentMetadata',
-  'payments.v1.getServerInfoPayments',
+/** Why a payments operation is not served (or not through the SDK), by operation. */
+const PAYMENTS_REASONS: Partial<Record<ServiceOperation, string>> = {
+  'payments.v3.listOrders': REASON.exchanges,
+  'payments.v3.getOrder': REASON.exchanges,
+  'payments.v3.listConversions': REASON.exchanges,
+  'payments.v3.getConversion': REASON.exchanges,
+  'payments.v3.forwardBankAccount': REASON.forwarding,
+  'payments.v3.forwardPaymentServiceUserBankAccount': REASON.forwarding,
+  'payments.v3.forwardPaymentServiceUserToProvider': REASON.forwarding,
+  'payments.v3.createLinkForPaymentServiceUser': REASON.forwarding,
+  'payments.v3.getPaymentServiceUserLinkAttemptFromConnectorID': REASON.forwarding,
+  'payments.v3.updateLinkForPaymentServiceUserOnConnector': REASON.forwarding,
+  'payments.v3.deletePaymentServiceUserConnectionFromConnectorID': REASON.forwarding,
+  'payments.v3.deletePaymentServiceUserConnector': REASON.forwarding,
+  'payments.v3.getBankAccount': REASON.noToken,
+  'payments.v3.updateBankAccountMetadata': REASON.noToken,
+  'payments.v3.updatePoolQuery': REASON.staticPool,
+};
+
+/** The payments operations served (docs/api.md section 6, and the service info every service answers). */
+const PAYMENTS_SERVED = new Set<string>([
+  'createPayment',
+  'getPayment',
+  'listPayments',
+  'updatePaymentMetadata',
+  'installConnector',
+  'listConnectors',
+  'listConnectorConfigs',
+  'listConnectorCapabilities',
+  'getConnectorCapabilities',
+  'getConnectorConfig',
+  'v3UpdateConnectorConfig',
+  'listConnectorSchedules',
+  'getConnectorSchedule',
+  'listConnectorScheduleInstances',
+  'resetConnector',
+  'getTask',
+  'uninstallConnector',
+  'createAccount',
+  'getAccount',
+  'listAccounts',
+  'getAccountBalances',
+  'createBankAccount',
+  'listBankAccounts',
+  'createPool',
+  'getPool',
+  'listPools',
+  'addAccountToPool',
+  'removeAccountFromPool',
+  'getPoolBalances',
+  'getPoolBalancesLatest',
+  'deletePool',
+  'createPaymentServiceUser',
+  'getPaymentServiceUser',
+  'listPaymentServiceUsers',
+  'addBankAccountToPaymentServiceUser',
+  'deletePaymentServiceUser',
 ]);
 
 /** The note for an operation the platform deliberately does not serve, if it is one. */
 export function notServedReason(service: string, op: string): string | undefined {
   const key = `${service}.${op}`;
-  if (service.startsWith('payments.') && !PAYMENTS_SERVED.has(key as ServiceOperation))
-    return REASON.payments;
+  if (service === 'payments.v1' && op === 'getServerInfoPayments') return undefined;
+  if (service === 'payments.v3' && PAYMENTS_SERVED.has(op)) return undefined;
+  if (service.startsWith('payments.'))
+    return PAYMENTS_REASONS[key as ServiceOperation] ?? REASON.payments;
   return NOT_SERVED[key as ServiceOperation];
 }

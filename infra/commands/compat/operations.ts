@@ -17,6 +17,9 @@ export interface ProbeIds {
   bankAccountId: string;
   poolId: string;
   connectorId: string;
+  /** A schedule of the probe's connector, and the task its reset started. */
+  scheduleId: string;
+  taskId: string;
   paymentInitiationId: string;
   paymentServiceUserId: string;
   exporterId: string;
@@ -78,6 +81,8 @@ export function initialIds(): ProbeIds {
     bankAccountId: 'missing-bank-account',
     poolId: 'missing-pool',
     connectorId: 'missing-connector',
+    scheduleId: 'missing-schedule',
+    taskId: 'missing-task',
     paymentInitiationId: 'missing-payment-initiation',
     paymentServiceUserId: 'missing-psu',
     exporterId: 'missing-exporter',
@@ -524,22 +529,32 @@ export const OPERATIONS: readonly Operation[] = [
       v3ConnectorConfig: DUMMY_CONFIG(`dummy-${c.names.tag}`),
     }),
   ),
-  op('payments.v3', 'listConnectorSchedules', (P, c) =>
-    P.listConnectorSchedules({ connectorID: c.ids.connectorId }),
+  op(
+    'payments.v3',
+    'listConnectorSchedules',
+    (P, c) => P.listConnectorSchedules({ connectorID: c.ids.connectorId }),
+    (c) => {
+      c.ids.scheduleId = c.json('/schedules')?.cursor?.data?.[0]?.id ?? c.ids.scheduleId;
+    },
   ),
   op('payments.v3', 'getConnectorSchedule', (P, c) =>
-    P.getConnectorSchedule({ connectorID: c.ids.connectorId, scheduleID: 'missing-schedule' }),
+    P.getConnectorSchedule({ connectorID: c.ids.connectorId, scheduleID: c.ids.scheduleId }),
   ),
   op('payments.v3', 'listConnectorScheduleInstances', (P, c) =>
     P.listConnectorScheduleInstances({
       connectorID: c.ids.connectorId,
-      scheduleID: 'missing-schedule',
+      scheduleID: c.ids.scheduleId,
     }),
   ),
-  op('payments.v3', 'resetConnector', (P, c) =>
-    P.resetConnector({ connectorID: c.ids.connectorId }),
+  op(
+    'payments.v3',
+    'resetConnector',
+    (P, c) => P.resetConnector({ connectorID: c.ids.connectorId }),
+    (c) => {
+      c.ids.taskId = c.json('/reset')?.data ?? c.ids.taskId;
+    },
   ),
-  op('payments.v3', 'getTask', (P) => P.getTask({ taskID: 'missing-task' })),
+  op('payments.v3', 'getTask', (P, c) => P.getTask({ taskID: c.ids.taskId })),
   op(
     'payments.v3',
     'createAccount',

@@ -5,6 +5,7 @@ import { ASSET } from '../../money/asset.js';
 import { formatInstant, type Instant, parseInstant, sortableInstant } from '../../time/instant.js';
 import { metadataMap, nonEmptyText } from '../../validation/common.js';
 import { validate } from '../../validation/validate.js';
+import { MAX_ADJUSTMENTS } from './adjustment.js';
 import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES, type PaymentInput } from './payment.js';
 
 /** Bounds that keep every key built from these values far below DynamoDB's key limits (2048 / 1024 bytes). */
@@ -25,7 +26,7 @@ export function parseCreatedAt(value: string, field = 'createdAt'): Instant {
 export const sortableCreatedAt = (createdAt: string): string =>
   sortableInstant(parseCreatedAt(createdAt));
 
-const createdAtSchema = v.pipe(
+export const createdAtSchema = v.pipe(
   v.string('must be a string'),
   v.maxLength(64, 'must be an RFC 3339 date-time'),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
@@ -54,6 +55,18 @@ export const paymentStatusSchema = enumOf(PAYMENT_STATUSES);
 export const connectorIdSchema = nonEmptyText(MAX_CONNECTOR_ID_LENGTH);
 const accountIdSchema = nonEmptyText(MAX_ACCOUNT_ID_LENGTH);
 
+/** One adjustment of a payment's create request. */
+const adjustmentInputSchema = v.strictObject({
+  reference: nonEmptyText(MAX_REFERENCE_LENGTH),
+  createdAt: createdAtSchema,
+  status: paymentStatusSchema,
+  amount: v.optional(amountSchema),
+  asset: v.optional(
+    v.pipe(v.string('must be a string'), v.regex(ASSET, 'must be an asset such as USD or USD/2')),
+  ),
+  metadata: v.optional(stringMap),
+});
+
 /** POST /v3/payments (docs/api.md §6). Unknown fields are refused; `metadata: null` is read as absent (the SDK may send it). */
 export const paymentInputSchema = v.strictObject({
   reference: nonEmptyText(MAX_REFERENCE_LENGTH),
@@ -72,24 +85,32 @@ export const paymentInputSchema = v.strictObject({
   destinationAccountID: v.optional(accountIdSchema),
   metadata: v.nullish(stringMap),
   /**
-   * The official SDK's create request may carry the reference's adjustment history. This platform records a
-   * payment's current state instead (a later POST with the same key changes status and amount), so only an
-   * empty list is accepted; anything else is refused rather than silently dropped.
+   * The payment's history as the provider reported it (the reference's adjustments). Without `status`, the
+   * payment takes the status of the newest adjustment.
    */
   adjustments: v.optional(
     v.pipe(
-      v.array(v.unknown(), 'must be an array'),
-      v.maxLength(
-        0,
-        'adjustments are not supported: send the current status and amount, and POST again when they change',
-      ),
+      v.array(adjustmentInputSchema, 'must be an array'),
+      v.maxLength(MAX_ADJUSTMENTS, `must have at most ${MAX_ADJUSTMENTS} entries`),
     ),
   ),
 });
 
 export function toPaymentInput(body: v.InferOutput<typeof paymentInputSchema>): PaymentInput {
-  const { metadata, adjustments: _none, ...rest } = body;
-  return { ...rest, ...(metadata != null ? { metadata } : {}) };
+  const { metadata, adjustments, ...rest } = body;
+  return {
+    ...rest,
+    ...(metadata != null ? { metadata } : {}),
+    ...(adjustments && adjustments.length > 0
+      ? {
+          adjustments: adjustments.map((a) => ({
+            ...a,
+            ...(a.metadata ? { metadata: a.metadata } : {}),
+            raw: { ...a } as Record<string, unknown>,
+          })),
+        }
+      : {}),
+  };
 }
 
 /**

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { ConflictError, ValidationError } from '../../errors/index.js';
 import { MAX_METADATA_KEYS } from '../../validation/common.js';
+import {
+  type AdjustmentInput,
+  adjustmentView,
+  mergeAdjustments,
+  type PaymentAdjustment,
+} from './adjustment.js';
 
 /** Direction of a payment (docs/api.md §6). */
 export const PAYMENT_TYPES = ['PAY-IN', 'PAYOUT', 'TRANSFER', 'OTHER'] as const;
@@ -83,6 +89,8 @@ export interface Payment {
   sourceAccountID?: string;
   destinationAccountID?: string;
   metadata: Record<string, string>;
+  /** Its history, newest first (absent when the provider reported none). */
+  adjustments?: PaymentAdjustment[];
 }
 
 /** A validated POST body, `createdAt` already normalised. */
@@ -99,6 +107,7 @@ export interface PaymentInput {
   sourceAccountID?: string;
   destinationAccountID?: string;
   metadata?: Record<string, string>;
+  adjustments?: AdjustmentInput[];
 }
 
 /**
@@ -165,7 +174,7 @@ export function recordPayment(current: Payment | undefined, input: PaymentInput)
     if (input.sourceAccountID !== undefined) created.sourceAccountID = input.sourceAccountID;
     if (input.destinationAccountID !== undefined)
       created.destinationAccountID = input.destinationAccountID;
-    return created;
+    return withAdjustments(created, input);
   }
   const immutable: Array<[keyof Payment, unknown]> = [
     ['createdAt', input.createdAt],
@@ -191,7 +200,18 @@ export function recordPayment(current: Payment | undefined, input: PaymentInput)
   if (input.sourceAccountID !== undefined) updated.sourceAccountID = input.sourceAccountID;
   if (input.destinationAccountID !== undefined)
     updated.destinationAccountID = input.destinationAccountID;
-  return updated;
+  return withAdjustments(updated, input);
+}
+
+/**
+ * The payment after the request's adjustments: merged into its history, and, unless the request gives a status,
+ * in the status of its newest adjustment.
+ */
+function withAdjustments(payment: Payment, input: PaymentInput): Payment {
+  const added = input.adjustments;
+  if (!added || added.length === 0) return payment;
+  const adjustments = mergeAdjustments(payment.id, payment.adjustments ?? [], added);
+  return { ...payment, adjustments, status: input.status ?? adjustments[0]!.status };
 }
 
 /** PATCH metadata: the given keys are set, the others kept. */
@@ -229,6 +249,8 @@ export function samePayment(a: Payment, b: Payment): boolean {
     'destinationAccountID',
   ];
   if (fields.some((f) => a[f] !== b[f])) return false;
+  const ids = (p: Payment) => (p.adjustments ?? []).map((x) => x.id).join(',');
+  if (ids(a) !== ids(b)) return false;
   const keys = Object.keys(a.metadata);
   return (
     keys.length === Object.keys(b.metadata).length &&
@@ -255,5 +277,8 @@ export function paymentView(p: Payment): Payment {
       ? { destinationAccountID: p.destinationAccountID }
       : {}),
     metadata: p.metadata,
+    ...(p.adjustments && p.adjustments.length > 0
+      ? { adjustments: p.adjustments.map(adjustmentView) }
+      : {}),
   };
 }

@@ -54,3 +54,72 @@ export function indexPartitions(
   }
   return partitions;
 }
+
+/**
+ * The records kept beside payments (accounts, bank accounts, payment service users, pools), one layout for all:
+ * `<KIND>#<id>` / `<KIND>`, listed on gsi1 under `<KIND>S` / `<sortable createdAt>#<id>`. The kind names never
+ * contain `#`, so no two kinds' keys can meet.
+ */
+export const RECORD_KINDS = ['ACCOUNT', 'BANKACCOUNT', 'PSU', 'POOL', 'CONNECTOR', 'TASK'] as const;
+export type RecordKindName = (typeof RECORD_KINDS)[number];
+
+export const recordKey = (environment: string, kind: RecordKindName, id: string) => ({
+  pk: inEnvironment(environment, `${kind}#${id}`),
+  sk: kind,
+});
+
+/** gsi1: an environment's records of one kind, by creation. */
+export const recordsByCreation = (environment: string, kind: RecordKindName): string =>
+  inEnvironment(environment, `${kind}S`);
+
+/**
+ * An account's balance history lives in the account's partition: one row per period of constant balance,
+ * `BALANCE#<asset>#<sortable createdAt>`, and one `LATEST#<asset>` row naming the current period (what a new
+ * reading is compared with, under a version condition).
+ */
+export const balanceRowKey = (
+  environment: string,
+  accountId: string,
+  asset: string,
+  sortableStart: string,
+) => ({
+  pk: recordKey(environment, 'ACCOUNT', accountId).pk,
+  sk: `BALANCE#${asset}#${sortableStart}`,
+});
+
+export const latestBalanceKey = (environment: string, accountId: string, asset: string) => ({
+  pk: recordKey(environment, 'ACCOUNT', accountId).pk,
+  sk: `LATEST#${asset}`,
+});
+
+export const BALANCE_ROW_PREFIX = 'BALANCE#';
+export const LATEST_BALANCE_PREFIX = 'LATEST#';
+
+/** A connector's schedules and their runs live in the connector's partition. */
+export const scheduleKey = (environment: string, connectorId: string, scheduleId: string) => ({
+  pk: recordKey(environment, 'CONNECTOR', connectorId).pk,
+  sk: `SCHEDULE#${scheduleId}`,
+});
+export const SCHEDULE_PREFIX = 'SCHEDULE#';
+
+export const instanceKey = (
+  environment: string,
+  connectorId: string,
+  scheduleId: string,
+  sortableStart: string,
+  instanceId: string,
+) => ({
+  pk: recordKey(environment, 'CONNECTOR', connectorId).pk,
+  sk: `INSTANCE#${scheduleId}#${sortableStart}#${instanceId}`,
+});
+export const instancePrefix = (scheduleId: string) => `INSTANCE#${scheduleId}#`;
+
+/**
+ * Index items of what a connector wrote, so that uninstalling it finds all of it: `<KIND>S#connectorID=<C>` /
+ * `<id>`, holding the id (payments have theirs already: `PAYMENTS#connectorID=<C>`).
+ */
+export const connectorIndexPartition = (
+  environment: string,
+  kind: RecordKindName,
+  connectorId: string,
+) => inEnvironment(environment, `${kind}S#connectorID=${connectorId}`);

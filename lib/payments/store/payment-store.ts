@@ -4,8 +4,10 @@ import { requireCursorPartition } from '../../dynamo/cursor-partition.js';
 import { commitUnlessRaced, retryRaces } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { TransactItem } from '../../dynamo/transact-item.js';
+import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
+import { adjustmentView, type PaymentAdjustment } from '../domain/adjustment.js';
 import { type PaymentFilter, sortableCreatedAt } from '../domain/input.js';
 import { type Payment, paymentView, providerOf, samePayment } from '../domain/payment.js';
 import { savedPaymentEventRow } from './event-row.js';
@@ -177,6 +179,7 @@ export class PaymentStore {
       gsi1pk: paymentsByCreation(environment),
       gsi1sk: sortKey,
       ...paymentView(next),
+      ...(next.adjustments ? { adjustments: next.adjustments.map(storedAdjustment) } : {}),
       version,
       updatedAt: formatInstant(instantFromMs(nowMs)),
     };
@@ -235,5 +238,25 @@ function fromItem(item: Record<string, unknown>): { payment: Payment; version: n
   if (item.sourceAccountID !== undefined) payment.sourceAccountID = String(item.sourceAccountID);
   if (item.destinationAccountID !== undefined)
     payment.destinationAccountID = String(item.destinationAccountID);
+  if (Array.isArray(item.adjustments))
+    payment.adjustments = (item.adjustments as Record<string, unknown>[]).map(adjustmentOf);
   return { payment: paymentView(payment), version: Number(item.version) };
+}
+
+/** An adjustment as stored: its raw payload as JSON text, so any JSON round-trips exactly. */
+function storedAdjustment(a: PaymentAdjustment): Record<string, unknown> {
+  return { ...adjustmentView(a), raw: stringifyJson(a.raw) };
+}
+
+function adjustmentOf(item: Record<string, unknown>): PaymentAdjustment {
+  return adjustmentView({
+    id: String(item.id),
+    reference: String(item.reference),
+    createdAt: String(item.createdAt),
+    status: item.status as PaymentAdjustment['status'],
+    ...(item.amount !== undefined ? { amount: BigInt(String(item.amount)) } : {}),
+    ...(item.asset !== undefined ? { asset: String(item.asset) } : {}),
+    metadata: { ...(item.metadata as Record<string, string> | undefined) },
+    raw: parseJson(String(item.raw)) as Record<string, unknown>,
+  });
 }

@@ -1,0 +1,280 @@
+import type { Hono } from 'hono';
+import * as v from 'valibot';
+import { NotFoundError } from '../../errors/index.js';
+import { readJsonBody } from '../../http/json-body.js';
+import { jsonResponse } from '../../http/json-response.js';
+import type { AppEnv } from '../../http/types.js';
+import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
+import { readListQuery } from '../../pagination/cursor.js';
+import {
+  installConnector,
+  requireConnector,
+  resetConnector,
+  uninstallConnector,
+  updateConnectorConfig,
+} from '../commands/connectors.js';
+import { connectorView } from '../domain/connectors/connector.js';
+import {
+  configView,
+  PROVIDERS,
+  parseConnectorConfig,
+  providerConfigs,
+  providerSpec,
+} from '../domain/connectors/providers.js';
+import { instanceView, scheduleView, taskView } from '../domain/connectors/tasks.js';
+import { CONNECTOR_KIND } from '../store/kinds.js';
+import { INSTANCES_LIST, SCHEDULES_LIST } from '../store/schedule-store.js';
+import {
+  capabilitiesByProvider,
+  capabilityList,
+  configData,
+  configsData,
+  connectorPage,
+  createdId,
+  instancePage,
+  scheduleData,
+  schedulePage,
+  taskData,
+  taskIdData,
+} from './schemas.js';
+import type { StoresOf } from './stores-of.js';
+
+/** A config body: its provider's fields, checked against the provider the path names. */
+const configBody = v.record(v.string(), v.unknown());
+
+/** Connectors (docs/api.md §6): install, configure, reset, uninstall; their schedules, runs and tasks. */
+export function connectorRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+  openapi: app.post(
+    '/v3/connectors/install/:connector',
+    describe({
+      operationId: 'v3InstallConnector',
+      summary: 'Install a connector',
+      description:
+        'The config is checked against the provider (`generic`, `dummypay`); secrets are stored and never answered. Its tasks start at once.',
+      tags: ['connectors'],
+      body: configBody,
+      responses: { 202: { description: 'The id of the new connector.', schema: createdId } },
+    }),
+  );
+  app.post('/v3/connectors/install/:connector', async (c) => {
+    const spec = providerSpec(c.req.param('connector'));
+    const config = parseConnectorConfig(spec, await readJsonBody(c, configBody));
+    const connector = await installConnector(storesOf(c), spec.name, config);
+    return jsonResponse(c, { data: connector.id }, 202);
+  });
+
+  openapi: app.get(
+    '/v3/connectors',
+    describe({
+      operationId: 'v3ListConnectors',
+      summary: 'List connectors',
+      tags: ['connectors'],
+      parameters: PAGE_PARAMETERS,
+      responses: {
+        200: { description: 'A page of connectors, oldest first.', schema: connectorPage },
+      },
+    }),
+  );
+  app.get('/v3/connectors', async (c) => {
+    const page = await storesOf(c).connectors.list(
+      readListQuery(c.req.query(), CONNECTOR_KIND.list),
+    );
+    return jsonResponse(c, { cursor: { ...page, data: page.data.map(connectorView) } });
+  });
+
+  openapi: app.get(
+    '/v3/connectors/configs',
+    describe({
+      operationId: 'v3ListConnectorConfigs',
+      summary: "Each provider's config fields",
+      tags: ['connectors'],
+      responses: { 200: { description: 'Fields by provider.', schema: configsData } },
+    }),
+  );
+  app.get('/v3/connectors/configs', (c) => jsonResponse(c, { data: providerConfigs() }));
+
+  openapi: app.get(
+    '/v3/connectors/capabilities',
+    describe({
+      operationId: 'v3ListConnectorCapabilities',
+      summary: "Each provider's capabilities",
+      tags: ['connectors'],
+      responses: {
+        200: { description: 'Capabilities by provider.', schema: capabilitiesByProvider },
+      },
+    }),
+  );
+  app.get('/v3/connectors/capabilities', (c) =>
+    jsonResponse(c, {
+      data: Object.fromEntries(Object.values(PROVIDERS).map((p) => [p.name, p.capabilities])),
+    }),
+  );
+
+  connectorRecordRoutes(app, storesOf);
+  scheduleRoutes(app, storesOf);
+}
+
+function connectorRecordRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+  openapi: app.get(
+    '/v3/connectors/:connectorID/capabilities',
+    describe({
+      operationId: 'v3GetConnectorCapabilities',
+      summary: "A connector's capabilities",
+      tags: ['connectors'],
+      responses: { 200: { description: 'Its capabilities.', schema: capabilityList } },
+    }),
+  );
+  app.get('/v3/connectors/:connectorID/capabilities', async (c) => {
+    const connector = await requireConnector(storesOf(c), c.req.param('connectorID'));
+    return jsonResponse(c, { data: providerSpec(connector.provider).capabilities });
+  });
+
+  openapi: app.get(
+    '/v3/connectors/:connectorID/config',
+    describe({
+      operationId: 'v3GetConnectorConfig',
+      summary: "A connector's config",
+      description: 'Secrets are masked.',
+      tags: ['connectors'],
+      responses: { 200: { description: 'Its config.', schema: configData } },
+    }),
+  );
+  app.get('/v3/connectors/:connectorID/config', async (c) => {
+    const connector = await requireConnector(storesOf(c), c.req.param('connectorID'));
+    return jsonResponse(c, {
+      data: configView(providerSpec(connector.provider), connector.config),
+    });
+  });
+
+  openapi: app.patch(
+    '/v3/connectors/:connectorID/config',
+    describe({
+      operationId: 'v3UpdateConnectorConfig',
+      summary: "Replace a connector's config",
+      description: 'A secret sent back masked (as read) keeps its stored value.',
+      tags: ['connectors'],
+      body: configBody,
+      responses: { 204: { description: 'Saved.' } },
+    }),
+  );
+  app.patch('/v3/connectors/:connectorID/config', async (c) => {
+    const stores = storesOf(c);
+    const connector = await requireConnector(stores, c.req.param('connectorID'));
+    const spec = providerSpec(connector.provider);
+    const config = parseConnectorConfig(spec, await readJsonBody(c, configBody));
+    await updateConnectorConfig(stores, connector.id, config);
+    return c.body(null, 204);
+  });
+
+  openapi: app.delete(
+    '/v3/connectors/:connectorID',
+    describe({
+      operationId: 'v3UninstallConnector',
+      summary: 'Uninstall a connector',
+      description:
+        'Its accounts, balances, payments and schedules are removed. The task tells how it went.',
+      tags: ['connectors'],
+      responses: { 202: { description: 'The uninstall task.', schema: taskIdData } },
+    }),
+  );
+  app.delete('/v3/connectors/:connectorID', async (c) => {
+    const task = await uninstallConnector(storesOf(c), c.req.param('connectorID'));
+    return jsonResponse(c, { data: { taskID: task.id } }, 202);
+  });
+
+  openapi: app.post(
+    '/v3/connectors/:connectorID/reset',
+    describe({
+      operationId: 'v3ResetConnector',
+      summary: 'Reset a connector',
+      description:
+        'Its data is removed and fetched again from the start. The task tells how it went.',
+      tags: ['connectors'],
+      responses: { 202: { description: 'The id of the reset task.', schema: createdId } },
+    }),
+  );
+  app.post('/v3/connectors/:connectorID/reset', async (c) => {
+    const task = await resetConnector(storesOf(c), c.req.param('connectorID'));
+    return jsonResponse(c, { data: task.id }, 202);
+  });
+
+  openapi: app.get(
+    '/v3/tasks/:taskID',
+    describe({
+      operationId: 'v3GetTask',
+      summary: 'Get a task',
+      tags: ['connectors'],
+      responses: { 200: { description: 'The task.', schema: taskData } },
+    }),
+  );
+  app.get('/v3/tasks/:taskID', async (c) => {
+    const id = c.req.param('taskID');
+    const task = /^[0-9a-f-]{36}$/.test(id) ? await storesOf(c).tasks.get(id) : undefined;
+    if (!task) throw new NotFoundError(`task ${id.slice(0, 64)} not found`);
+    return jsonResponse(c, { data: taskView(task) });
+  });
+}
+
+function scheduleRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+  openapi: app.get(
+    '/v3/connectors/:connectorID/schedules',
+    describe({
+      operationId: 'v3ListConnectorSchedules',
+      summary: "A connector's schedules",
+      tags: ['connectors'],
+      parameters: PAGE_PARAMETERS,
+      responses: { 200: { description: 'A page of schedules.', schema: schedulePage } },
+    }),
+  );
+  app.get('/v3/connectors/:connectorID/schedules', async (c) => {
+    const stores = storesOf(c);
+    const connector = await requireConnector(stores, c.req.param('connectorID'));
+    const page = await stores.schedules.list(
+      connector.id,
+      readListQuery(c.req.query(), SCHEDULES_LIST),
+    );
+    return jsonResponse(c, { cursor: { ...page, data: page.data.map(scheduleView) } });
+  });
+
+  openapi: app.get(
+    '/v3/connectors/:connectorID/schedules/:scheduleID',
+    describe({
+      operationId: 'v3GetConnectorSchedule',
+      summary: 'Get a schedule',
+      tags: ['connectors'],
+      responses: { 200: { description: 'The schedule.', schema: scheduleData } },
+    }),
+  );
+  app.get('/v3/connectors/:connectorID/schedules/:scheduleID', async (c) => {
+    const stores = storesOf(c);
+    const connector = await requireConnector(stores, c.req.param('connectorID'));
+    const schedule = await stores.schedules.get(connector.id, c.req.param('scheduleID'));
+    if (!schedule)
+      throw new NotFoundError(`schedule ${c.req.param('scheduleID').slice(0, 128)} not found`);
+    return jsonResponse(c, { data: scheduleView(schedule) });
+  });
+
+  openapi: app.get(
+    '/v3/connectors/:connectorID/schedules/:scheduleID/instances',
+    describe({
+      operationId: 'v3ListConnectorScheduleInstances',
+      summary: "A schedule's runs, newest first",
+      tags: ['connectors'],
+      parameters: PAGE_PARAMETERS,
+      responses: { 200: { description: 'A page of runs.', schema: instancePage } },
+    }),
+  );
+  app.get('/v3/connectors/:connectorID/schedules/:scheduleID/instances', async (c) => {
+    const stores = storesOf(c);
+    const connector = await requireConnector(stores, c.req.param('connectorID'));
+    const scheduleID = c.req.param('scheduleID');
+    if (!(await stores.schedules.get(connector.id, scheduleID)))
+      throw new NotFoundError(`schedule ${scheduleID.slice(0, 128)} not found`);
+    const page = await stores.schedules.instances(
+      connector.id,
+      scheduleID,
+      readListQuery(c.req.query(), INSTANCES_LIST),
+    );
+    return jsonResponse(c, { cursor: { ...page, data: page.data.map(instanceView) } });
+  });
+}

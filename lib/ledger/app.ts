@@ -78,7 +78,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   v1InfoRoutes(app, { registry });
   infoRoutes(app);
   const stats = new LedgerStats(doc, tableFor);
-  ledgerRoutes(app, { registry, lookup, stats, tableFor, now });
+  ledgerRoutes(app, { registry, lookup, stats, now });
   const reads = new TransactionReads(doc, tableFor, { run: settle, now }, config.ledgerScanReads);
   const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
   // Group commit when the stack gives the ledger an ingress queue: busy ledgers relay to the sequenced writer.

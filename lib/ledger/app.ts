@@ -14,6 +14,7 @@ import { logTransferRoutes } from './routes/log-transfer.js';
 import { logRoutes } from './routes/logs.js';
 import { mappingRoutes } from './routes/mapping.js';
 import { metadataRoutes } from './routes/metadata.js';
+import { ledgerNotImplementedRoutes } from './routes/not-implemented.js';
 import { ledgerDocument } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { v1AccountRoutes } from './routes/v1-accounts.js';
@@ -68,11 +69,13 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   });
 
   const app = createProtectedApp('ledger', runtime, {
-    beforeAuth: (a) =>
+    beforeAuth: (a) => {
       serveDocument(a, ledgerDocument, {
         source: options.documents,
         baseUrl: config.publicBaseUrl,
-      }),
+      });
+      ledgerNotImplementedRoutes(a);
+    },
   });
   // v1's `/_info` (with the ledger names) first: the v2 info routes answer `/v2/_info` and `/_/info`.
   v1InfoRoutes(app, { registry });

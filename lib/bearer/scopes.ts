@@ -13,6 +13,9 @@ export const DEFAULT_CLIENT_SCOPES: readonly string[] = ALL_SCOPES.filter(
   (s) => !s.startsWith('auth:'),
 );
 
+/** An OAuth scope-token (RFC 6749 §3.3): printable ASCII without space, `"` or `\`. */
+export const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
 export function requiredScope(service: Service, method: string): string {

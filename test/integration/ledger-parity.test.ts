@@ -61,3 +61,75 @@ describe('server info', () => {
     expect(wrapped.body.data.experimentalFeatures).toEqual([]);
   });
 });
+
+const send = (source: string, destination: string, amount: bigint, asset = 'USD') => ({
+  source,
+  destination,
+  amount,
+  asset,
+});
+const q = (query: unknown) => `query=${encodeURIComponent(JSON.stringify(query))}`;
+const post = async (ledger: string, body: unknown) => {
+  const res = await call('POST', `/v2/${ledger}/transactions`, body);
+  expect(res.status, res.text).toBe(200);
+  return res.body.data;
+};
+
+describe('aggregated balances take the query language of the lists', () => {
+  it('$in, $or, $and, $not, metadata, partial addresses and balances, also at a point in time', async () => {
+    const ledger = await fresh();
+    await post(ledger, {
+      postings: [
+        send('world', 'users:1', 10n),
+        send('world', 'users:2', 20n),
+        send('world', 'shop:1', 5n),
+        send('world', 'shop:1', 3n, 'EUR'),
+      ],
+      timestamp: '2026-01-01T00:00:00Z',
+    });
+    for (const [address, tier] of [
+      ['users:1', 'gold'],
+      ['users:2', 'silver'],
+      ['shop:1', 'gold'],
+    ] as const) {
+      const res = await call('POST', `/v2/${ledger}/accounts/${address}/metadata`, { tier });
+      expect(res.status).toBe(204);
+    }
+    await post(ledger, {
+      postings: [send('world', 'users:1', 100n)],
+      timestamp: '2026-02-01T00:00:00Z',
+    });
+    const aggregate = async (query: unknown, extra = '') => {
+      const res = await call('GET', `/v2/${ledger}/aggregate/balances?${q(query)}${extra}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body.data;
+    };
+    expect(await aggregate({ $in: { address: ['users:1', 'shop:1'] } })).toEqual({
+      USD: 115n,
+      EUR: 3n,
+    });
+    expect(await aggregate({ $match: { 'metadata[tier]': 'gold' } })).toEqual({
+      USD: 115n,
+      EUR: 3n,
+    });
+    expect(
+      await aggregate({
+        $or: [{ $match: { address: 'users:2' } }, { $match: { 'metadata[tier]': 'gold' } }],
+      }),
+    ).toEqual({ USD: 135n, EUR: 3n });
+    expect(
+      await aggregate({
+        $and: [{ $match: { address: 'users:' } }, { $not: { $match: { address: 'users:1' } } }],
+      }),
+    ).toEqual({ USD: 20n });
+    expect(await aggregate({ $match: { address: ':1' } })).toEqual({ USD: 115n, EUR: 3n });
+    expect(await aggregate({ $gt: { 'balance[USD]': 15 } })).toEqual({ USD: 130n });
+    // Before the second transaction (effective time), and with the metadata as it was then (none).
+    expect(await aggregate({ $match: { address: 'users:' } }, '&pit=2026-01-15T00:00:00Z')).toEqual(
+      { USD: 30n },
+    );
+    expect(
+      await aggregate({ $in: { address: ['users:1', 'users:2'] } }, '&pit=2026-01-15T00:00:00Z'),
+    ).toEqual({ USD: 30n });
+  });
+});

@@ -11,7 +11,6 @@ import {
   balancesView,
   readAccountExpand,
 } from '../domain/account.js';
-import { parseAggregateFilter } from '../domain/account-filter.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { readPointInTime, requireVolumesAt } from '../domain/point-in-time.js';
@@ -157,8 +156,9 @@ export function accountRoutes(
   app.get('/v2/:ledger/aggregate/balances', async (c) => {
     const ledger = await requestLedger(c, lookup);
     onlyParams(c, ['query', 'pit', 'useInsertionDate', 'use_insertion_date']);
-    const filter = parseAggregateFilter(c.req.query('query'), ledger.features);
     const pit = readPointInTime(c.req.query('pit'));
+    // The list's query language, planned as the list plans it (an index, then a condition judged per account).
+    const plan = planAccountQuery(c.req.query('query'), ledger.features, pit);
     // The reference reads both spellings; without `pit` the current balances, whatever the clock.
     const insertion =
       booleanFlag(c.req.query('useInsertionDate'), 'useInsertionDate') ||
@@ -167,7 +167,7 @@ export function accountRoutes(
     if (pit !== undefined) requireVolumesAt(clock, ledger.features);
     return jsonResponse(c, {
       data: balancesView(
-        await accounts.balances(ledger, filter, pit !== undefined ? { pit, clock } : undefined),
+        await accounts.balances(ledger, plan, pit !== undefined ? { pit, clock } : undefined),
       ),
     });
   });

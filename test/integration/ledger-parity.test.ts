@@ -133,3 +133,78 @@ describe('aggregated balances take the query language of the lists', () => {
     ).toEqual({ USD: 30n });
   });
 });
+
+describe('previous cursors keep the page size and walk back exactly', () => {
+  it('on transactions filtered by account (v2, both orders) and v1 account lists', async () => {
+    const ledger = await fresh();
+    for (let i = 1; i <= 7; i++)
+      await post(ledger, {
+        postings: [
+          send('world', `u:${i}`, BigInt(i)),
+          send('world', 'bank', 1n, 'EUR'),
+          send('bank', 'x', 1n, 'EUR'),
+        ],
+      });
+    // `world` is a source of every transaction, in two asset streams (USD, EUR); `bank` too, in one.
+    const ids = (res: { body: any }) =>
+      res.body.cursor.data.map((t: { id?: bigint; txid?: bigint }) => Number(t.id ?? t.txid));
+    const walk = async (first: string, base: string) => {
+      const p1 = await call('GET', first);
+      const p2 = await call('GET', `${base}?cursor=${p1.body.cursor.next}`);
+      const p3 = await call('GET', `${base}?cursor=${p2.body.cursor.next}`);
+      const back2 = await call('GET', `${base}?cursor=${p3.body.cursor.previous}`);
+      const back1 = await call('GET', `${base}?cursor=${back2.body.cursor.previous}`);
+      const again3 = await call('GET', `${base}?cursor=${back2.body.cursor.next}`);
+      for (const r of [p1, p2, p3, back2, back1, again3]) expect(r.status, r.text).toBe(200);
+      expect(Number(back2.body.cursor.pageSize)).toBe(2);
+      return {
+        pages: [p1, p2, p3].map(ids),
+        back: [back2, back1].map(ids),
+        again: ids(again3),
+        firstHasPrevious: p1.body.cursor.previous !== undefined,
+      };
+    };
+    const account = encodeURIComponent(JSON.stringify({ $match: { account: 'world' } }));
+    const base = `/v2/${ledger}/transactions`;
+    expect(await walk(`${base}?pageSize=2&query=${account}`, base)).toEqual({
+      pages: [
+        [7, 6],
+        [5, 4],
+        [3, 2],
+      ],
+      back: [
+        [5, 4],
+        [7, 6],
+      ],
+      again: [3, 2],
+      firstHasPrevious: false,
+    });
+    const source = encodeURIComponent(JSON.stringify({ $match: { source: 'bank' } }));
+    expect(await walk(`${base}?pageSize=2&reverse=true&query=${source}`, base)).toEqual({
+      pages: [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+      back: [
+        [3, 4],
+        [1, 2],
+      ],
+      again: [5, 6],
+      firstHasPrevious: false,
+    });
+    const v1 = `/${ledger}/transactions`;
+    expect(await walk(`${v1}?pageSize=2&account=world`, v1)).toMatchObject({
+      pages: [
+        [7, 6],
+        [5, 4],
+        [3, 2],
+      ],
+      back: [
+        [5, 4],
+        [7, 6],
+      ],
+      again: [3, 2],
+    });
+  });
+});

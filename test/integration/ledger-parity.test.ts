@@ -208,3 +208,42 @@ describe('previous cursors keep the page size and walk back exactly', () => {
     });
   });
 });
+
+describe('sort=<field>:<asc|desc> on the lists', () => {
+  it('pages transactions by timestamp, inserted_at and id, and refuses what no index serves', async () => {
+    const ledger = await fresh();
+    for (const timestamp of [
+      '2026-03-01T00:00:00Z',
+      '2026-01-01T00:00:00Z',
+      '2026-02-01T00:00:00Z',
+    ])
+      await post(ledger, { postings: [send('world', 'a', 1n)], timestamp });
+    const list = async (sort: string) => {
+      const first = await call('GET', `/v2/${ledger}/transactions?pageSize=2&sort=${sort}`);
+      expect(first.status, first.text).toBe(200);
+      const second = await call(
+        'GET',
+        `/v2/${ledger}/transactions?cursor=${first.body.cursor.next}`,
+      );
+      return [...first.body.cursor.data, ...second.body.cursor.data].map((t: { id: bigint }) =>
+        Number(t.id),
+      );
+    };
+    expect(await list('timestamp:asc')).toEqual([2, 3, 1]);
+    expect(await list('timestamp:desc')).toEqual([1, 3, 2]);
+    expect(await list('inserted_at:asc')).toEqual([1, 2, 3]);
+    expect(await list('id:desc')).toEqual([3, 2, 1]);
+    const refused = await call('GET', `/v2/${ledger}/transactions?sort=updated_at:desc`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errorMessage).toMatch(/^sort: transactions are sorted by id, inserted_at/);
+    const both = await call('GET', `/v2/${ledger}/transactions?sort=id:asc&reverse=true`);
+    expect(both.body.errorMessage).toBe('sort: give sort, or order and reverse, not both');
+    // Logs page newest first, accounts by address: `sort` may name that order, not another.
+    expect((await call('GET', `/v2/${ledger}/logs?sort=date:desc`)).status).toBe(200);
+    expect((await call('GET', `/v2/${ledger}/logs?sort=date:asc`)).body.errorMessage).toBe(
+      'sort: logs are listed by date desc only',
+    );
+    expect((await call('GET', `/v2/${ledger}/accounts?sort=address:asc`)).status).toBe(200);
+    expect((await call('GET', `/v2/${ledger}/accounts?sort=first_usage:asc`)).status).toBe(400);
+  });
+});

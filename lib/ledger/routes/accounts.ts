@@ -12,6 +12,7 @@ import {
   readAccountExpand,
 } from '../domain/account.js';
 import type { LedgerRecord } from '../domain/change.js';
+import { readListSort } from '../domain/list-sort.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { readPointInTime, requireVolumesAt } from '../domain/point-in-time.js';
 import { planAccountQuery } from '../domain/query/account-query.js';
@@ -45,6 +46,7 @@ export function accountRoutes(
         query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
         query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
         query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
+        query('sort', '`address:asc` (the one order accounts page in).'),
       ],
       responses: { 200: { description: 'A page of accounts.', schema: accountPage } },
       head: {
@@ -88,7 +90,10 @@ export function accountRoutes(
       'query',
       'expand',
       'pit',
+      'sort',
     ]);
+    // By address ascending is the one order accounts page in: `sort` may ask for it, and is refused otherwise.
+    readListSort(query.cursor ? undefined : c.req.query('sort'), 'accounts');
     // A cursor carries the listing's parameters (the query as given): with one, the request's own are not read.
     const carried = query.cursor?.f;
     const params = query.cursor

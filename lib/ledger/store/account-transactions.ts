@@ -73,7 +73,13 @@ export async function accountTransactionIds(
     }
   }
   const more = ids.length > query.pageSize || stopped;
-  return pageOf(ids, query, { more, backwards, bound, ascending: options.ascending }, cursorAt, options);
+  return pageOf(
+    ids,
+    query,
+    { more, backwards, bound, ascending: options.ascending },
+    cursorAt,
+    options,
+  );
 }
 
 /** Where a page resumes: the last id handed out (or passed over), and each pair's next move. */
@@ -138,8 +144,7 @@ function pageOf(
   const resume = cursorAt && { [LAST]: String(cursorAt.last), ...cursorAt.positions };
   if (how.backwards) {
     // Forwards again from the page's last id (from just past the cursor's own when the page is empty).
-    const last =
-      data[data.length - 1] ?? (how.ascending ? how.bound! - 1 : how.bound! + 1);
+    const last = data[data.length - 1] ?? (how.ascending ? how.bound! - 1 : how.bound! + 1);
     return {
       pageSize: query.pageSize,
       hasMore: true,

@@ -9,12 +9,14 @@ import type { LedgerRecord } from './domain/change.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { infoRoutes } from './routes/info.js';
+import { schemaRoutes } from './routes/ledger-schemas.js';
 import { ledgerRoutes } from './routes/ledgers.js';
 import { logTransferRoutes } from './routes/log-transfer.js';
 import { logRoutes } from './routes/logs.js';
 import { mappingRoutes } from './routes/mapping.js';
 import { metadataRoutes } from './routes/metadata.js';
 import { ledgerNotImplementedRoutes } from './routes/not-implemented.js';
+import { queryRoutes } from './routes/queries.js';
 import { ledgerDocument } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { v1AccountRoutes } from './routes/v1-accounts.js';
@@ -34,6 +36,7 @@ import { LedgerLookup } from './store/ledger-lookup.js';
 import { LogReads } from './store/log-reads.js';
 import { MappingReads } from './store/mapping-reads.js';
 import { LedgerRegistry } from './store/registry.js';
+import { SchemaStore } from './store/schema-store.js';
 import { tableScriptState } from './store/script-state.js';
 import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
@@ -119,6 +122,9 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
       }),
   });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
+  const schemas = new SchemaStore(doc, tableFor);
+  schemaRoutes(app, { lookup, schemas, now });
+  queryRoutes(app, { lookup, schemas, dispatch: async (request) => app.request(request) });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });
   v1ScriptRoutes(app, { lookup, commands });

@@ -4,6 +4,7 @@
  * size. (The same through the official SDK: test/interop/sdk-parity.test.ts.)
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../lib/json/bigint-json.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ledgerClient } from '../support/ledger.js';
 import { testEnvironment } from '../support/tables.js';
@@ -245,5 +246,123 @@ describe('sort=<field>:<asc|desc> on the lists', () => {
     );
     expect((await call('GET', `/v2/${ledger}/accounts?sort=address:asc`)).status).toBe(200);
     expect((await call('GET', `/v2/${ledger}/accounts?sort=first_usage:asc`)).status).toBe(400);
+  });
+});
+
+describe('schemas (v2.4)', () => {
+  const schema = {
+    chart: {
+      world: {},
+      users: { $id: { '.pattern': '^[0-9]+$', '.metadata': { tier: { default: 'basic' } } } },
+    },
+    queries: {
+      rich: {
+        resource: 'accounts',
+        params: { pageSize: 1 },
+        vars: { min: { type: 'int', default: '10' }, prefix: 'string' },
+        body: {
+          $and: [{ $match: { address: '${prefix}' } }, { $gte: { 'balance[USD]': '${min}' } }],
+        },
+      },
+      big: { resource: 'transactions', vars: { min: 'int' }, body: { $gte: { id: '${min}' } } },
+      recent: { resource: 'logs', body: { $match: { type: 'NEW_TRANSACTION' } } },
+      moves: { resource: 'volumes', params: { groupBy: 1 } },
+    },
+    transactions: {
+      pay: { script: 'send [USD 1] (\n  source = @world\n  destination = @users:1\n)' },
+    },
+  };
+
+  it('inserts versions once, reads and lists them by creation', async () => {
+    const ledger = await fresh();
+    expect((await call('POST', `/v2/${ledger}/schemas/v1`, schema)).status).toBe(204);
+    const again = await call('POST', `/v2/${ledger}/schemas/v1`, { chart: {} });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({
+      errorCode: 'SCHEMA_ALREADY_EXISTS',
+      errorMessage: 'schema version "v1" already exists',
+    });
+    // The same insert retried with its Idempotency-Key is the insert that happened.
+    const retried = await call('POST', `/v2/${ledger}/schemas/v1`, schema, {
+      'idempotency-key': 'k',
+    });
+    expect(retried.status).toBe(204);
+    const bad = await call('POST', `/v2/${ledger}/schemas/v2`, { chart: { $root: {} } });
+    expect(bad.body).toEqual({
+      errorCode: 'VALIDATION',
+      errorMessage: 'chart.$root: the root cannot have a variable segment',
+    });
+    expect((await call('POST', `/v2/${ledger}/schemas/v2`, { chart: { world: {} } })).status).toBe(
+      204,
+    );
+    const got = await call('GET', `/v2/${ledger}/schemas/v1`);
+    // As inserted (the test's reader gives integers as bigints).
+    expect(got.body.data).toEqual({
+      ...(parseJson(JSON.stringify(schema)) as object),
+      version: 'v1',
+      createdAt: expect.any(String),
+    });
+    expect((await call('GET', `/v2/${ledger}/schemas/v9`)).body.errorCode).toBe('NOT_FOUND');
+    const listed = await call('GET', `/v2/${ledger}/schemas?pageSize=1`);
+    expect(listed.body.cursor.data.map((s: { version: string }) => s.version)).toEqual(['v2']);
+    const next = await call('GET', `/v2/${ledger}/schemas?cursor=${listed.body.cursor.next}`);
+    expect(next.body.cursor.data.map((s: { version: string }) => s.version)).toEqual(['v1']);
+    const oldest = await call('GET', `/v2/${ledger}/schemas?order=asc`);
+    expect(oldest.body.cursor.data.map((s: { version: string }) => s.version)).toEqual([
+      'v1',
+      'v2',
+    ]);
+    expect((await call('GET', `/v2/${ledger}/schemas?sort=version`)).status).toBe(400);
+  });
+
+  it('runs query templates through the lists, with variables, defaults and cursors', async () => {
+    const ledger = await fresh();
+    expect((await call('POST', `/v2/${ledger}/schemas/v1`, schema)).status).toBe(204);
+    await post(ledger, {
+      postings: [
+        send('world', 'users:1', 5n),
+        send('world', 'users:2', 50n),
+        send('world', 'users:3', 500n),
+      ],
+    });
+    await post(ledger, { postings: [send('world', 'users:4', 1n)] });
+    const run = (id: string, body: unknown, extra = '') =>
+      call('POST', `/v2/${ledger}/queries/${id}/run?schemaVersion=v1${extra}`, body);
+    // The template's page size (1) and default (min 10); a page may be short while more follow (bounded reads).
+    const found: string[] = [];
+    let page = await run('rich', { vars: { prefix: 'users:' } });
+    for (let i = 0; i < 10; i++) {
+      expect(page.status, page.text).toBe(200);
+      expect(page.body.cursor.pageSize).toBe(1n);
+      found.push(...page.body.cursor.data.map((a: { address: string }) => a.address));
+      if (!page.body.cursor.next) break;
+      page = await run('rich', {}, `&cursor=${page.body.cursor.next}`);
+    }
+    expect(found).toEqual(['users:2', 'users:3']);
+    const lowered = await run('rich', { vars: { prefix: 'users:', min: '1' } }, '&pageSize=10');
+    expect(lowered.body.cursor.data.map((a: { address: string }) => a.address)).toEqual([
+      'users:1',
+      'users:2',
+      'users:3',
+      'users:4',
+    ]);
+    const txs = await run('big', { vars: { min: '2' } });
+    expect(txs.body.cursor.data.map((t: { id: bigint }) => Number(t.id))).toEqual([2]);
+    const logs = await run('recent', {});
+    expect(logs.body.cursor.data).toHaveLength(2);
+    const volumes = await run('moves', {});
+    expect(volumes.status, volumes.text).toBe(200);
+    expect(volumes.body.cursor.data.map((v: { account: string }) => v.account).sort()).toEqual([
+      'users',
+      'world',
+    ]);
+    expect((await run('big', {})).body).toEqual({
+      errorCode: 'VALIDATION',
+      errorMessage: 'vars.min: missing (the query template has no default for it)',
+    });
+    expect((await run('nope', {})).body.errorCode).toBe('NOT_FOUND');
+    expect(
+      (await call('POST', `/v2/${ledger}/queries/rich/run?schemaVersion=v9`, {})).body.errorCode,
+    ).toBe('NOT_FOUND');
   });
 });

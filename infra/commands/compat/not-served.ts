@@ -2,11 +2,8 @@ import type { ServiceOperation } from './services.js';
 
 /** Why the platform deliberately does not serve an SDK operation (the report's note column). */
 const REASON = {
-  schemas: 'not served: ledger schemas (chart of accounts) are out of scope',
   exporters:
     "not served: exporters and pipelines (the reference stack's replication to external stores) are out of scope; events reach consumers through webhooks",
-  runQuery:
-    "not served: runQuery needs the reference stack's query templates over schemas, which are out of scope",
   metrics:
     "not served: the platform's metrics are CloudWatch's (docs/operations.md); there is no metrics endpoint",
   v1Mapping:
@@ -17,10 +14,6 @@ const REASON = {
 
 /** The SDK operations the platform deliberately does not serve (or cannot serve through the SDK), with why. */
 export const NOT_SERVED: Partial<Record<ServiceOperation, string>> = {
-  'ledger.v2.insertSchema': REASON.schemas,
-  'ledger.v2.listSchemas': REASON.schemas,
-  'ledger.v2.getSchema': REASON.schemas,
-  'ledger.v2.runQuery': REASON.runQuery,
   'ledger.v2.createExporter': REASON.exporters,
   'ledger.v2.listExporters': REASON.exporters,
   'ledger.v2.getExporterState': REASON.exporters,

@@ -122,9 +122,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
       }),
   });
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
-  const schemas = new SchemaStore(doc, tableFor);
-  schemaRoutes(app, { lookup, schemas, now });
-  queryRoutes(app, { lookup, schemas, dispatch: async (request) => app.request(request) });
+  schemaAndQueryRoutes(app, { lookup, schemas: new SchemaStore(doc, tableFor), now });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });
   v1ScriptRoutes(app, { lookup, commands });
@@ -133,4 +131,13 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   v1LedgerRoutes(app, { lookup, stats });
   mappingRoutes(app, { lookup, writer, mappings: new MappingReads(doc, tableFor) });
   return app;
+}
+
+/** Schemas and their query templates (v2.4); a run is answered by the app's own list routes. */
+function schemaAndQueryRoutes(
+  app: Hono<AppEnv>,
+  deps: { lookup: LedgerLookup; schemas: SchemaStore; now: () => number },
+): void {
+  schemaRoutes(app, deps);
+  queryRoutes(app, { ...deps, dispatch: async (request) => app.request(request) });
 }

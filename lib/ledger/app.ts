@@ -1,3 +1,4 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
 import type { DocumentSource } from '../openapi/document-source.js';
@@ -121,8 +122,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
         ...(options.sleep ? { sleep: options.sleep } : {}),
       }),
   });
-  volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
-  schemaAndQueryRoutes(app, { lookup, schemas: new SchemaStore(doc, tableFor), now });
+  volumeAndSchemaRoutes(app, { doc, tableFor, lookup, now });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });
   v1ScriptRoutes(app, { lookup, commands });
@@ -133,11 +133,19 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   return app;
 }
 
-/** Schemas and their query templates (v2.4); a run is answered by the app's own list routes. */
-function schemaAndQueryRoutes(
+/** Volumes, schemas and their query templates (v2.4); a query run is answered by the app's own list routes. */
+function volumeAndSchemaRoutes(
   app: Hono<AppEnv>,
-  deps: { lookup: LedgerLookup; schemas: SchemaStore; now: () => number },
+  deps: {
+    doc: DynamoDBDocumentClient;
+    tableFor: (bucket: string) => string;
+    lookup: LedgerLookup;
+    now: () => number;
+  },
 ): void {
-  schemaRoutes(app, deps);
-  queryRoutes(app, { ...deps, dispatch: async (request) => app.request(request) });
+  const { doc, tableFor, lookup, now } = deps;
+  volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
+  const schemas = new SchemaStore(doc, tableFor);
+  schemaRoutes(app, { lookup, schemas, now });
+  queryRoutes(app, { lookup, schemas, dispatch: async (request) => app.request(request) });
 }

@@ -14,7 +14,7 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 export function bearerAuth(service: Service, verifier: TokenVerifier): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = await authenticate(c, verifier);
-    const needed = requiredScope(service, c.req.method);
+    const needed = requiredScope(service, c.req.method, c.req.path);
     if (!grants(principal.scopes, needed))
       throw new InsufficientScopeError(`scope "${needed}" required`, needed);
     // The request's DynamoDB calls run with its environment's credentials where the isolation guard is on.

@@ -13,10 +13,24 @@ export const DEFAULT_CLIENT_SCOPES: readonly string[] = ALL_SCOPES.filter(
   (s) => !s.startsWith('auth:'),
 );
 
+/** An OAuth scope-token (RFC 6749 §3.3): printable ASCII without space, `"` or `\`. */
+export const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
-export function requiredScope(service: Service, method: string): string {
-  return `${service}:${READ_METHODS.has(method.toUpperCase()) ? 'read' : 'write'}`;
+/**
+ * POSTs that only read, as the reference scopes them (its SDK asks a `read` token for them): running a ledger
+ * query template.
+ */
+const READING_POSTS: Partial<Record<Service, RegExp>> = {
+  ledger: /\/v2\/[^/]+\/queries\/[^/]+\/run$/,
+};
+
+export function requiredScope(service: Service, method: string, path = ''): string {
+  const m = method.toUpperCase();
+  const reads =
+    READ_METHODS.has(m) || (m === 'POST' && READING_POSTS[service]?.test(path) === true);
+  return `${service}:${reads ? 'read' : 'write'}`;
 }
 
 export function grants(held: ReadonlySet<string>, required: string): boolean {

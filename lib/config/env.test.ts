@@ -72,6 +72,7 @@ describe('platform configuration', () => {
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
       LEDGER_BUCKET_TABLES: '{"heavy":"x-ledger-heavy"}',
       WEBHOOK_SECRET_OVERLAP_SECONDS: '600',
+      WEBHOOK_HEADER_NAMES: 'service, standard,formance',
       KEY_MIN_PUBLISH_SECONDS: '0',
       AUTH_CONFIG_INLINE: 'clients: []',
     });
@@ -81,7 +82,11 @@ describe('platform configuration', () => {
       region: 'local',
       dynamo: { region: 'eu-west-1', endpoint: 'http://127.0.0.1:8000' },
       sqs: { region: 'eu-west-1' },
-      webhooks: { secretOverlapSeconds: 600, allowLoopback: true },
+      webhooks: {
+        secretOverlapSeconds: 600,
+        allowLoopback: true,
+        headerSets: ['service', 'standard', 'formance'],
+      },
       auth: { keyMinPublishSeconds: 0, staticClients: { name: 'AUTH_CONFIG_INLINE' } },
       queues: { deliveries: undefined, 'ledger-ingress': undefined },
     });
@@ -92,7 +97,11 @@ describe('platform configuration', () => {
       stage: 'dev',
       logLevel: 'info',
       awsRegion: 'us-east-1',
-      webhooks: { secretOverlapSeconds: 86_400, allowLoopback: false },
+      webhooks: {
+        secretOverlapSeconds: 86_400,
+        allowLoopback: false,
+        headerSets: ['service', 'standard'],
+      },
       auth: { keyMinPublishSeconds: 86_400, staticClients: undefined },
     });
     expect(defaults.ledger.bucketTables.size).toBe(0);
@@ -118,6 +127,11 @@ describe('platform configuration', () => {
     expect(fails({ LEDGER_BUCKET_TABLES: '["heavy"]' })).toThrow(
       new ConfigurationError(
         'LEDGER_BUCKET_TABLES must be a JSON object of bucket name to table name',
+      ),
+    );
+    expect(fails({ WEBHOOK_HEADER_NAMES: 'service,svix' })).toThrow(
+      new ConfigurationError(
+        'WEBHOOK_HEADER_NAMES must be a comma-separated list of service, standard, formance (got "service,svix")',
       ),
     );
     expect(fails({ AUTH_CONFIG: '/nonexistent/auth.yaml' })).toThrow(

@@ -6,6 +6,11 @@ import type { LogFormat, LogLevel } from '../observability/logger.js';
 import { normaliseEmail } from '../platform/domain/directory.js';
 import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definitions.js';
 import { platformAudience } from '../tokens/claims.js';
+import {
+  DEFAULT_WEBHOOK_HEADER_SETS,
+  WEBHOOK_HEADER_SETS,
+  type WebhookHeaderSet,
+} from '../webhooks/domain/signing.js';
 
 /**
  * The platform's configuration, read once: the only reader of `process.env` in lib/ and functions/. Every
@@ -37,6 +42,7 @@ const VARIABLES = [
   'AUTH_CONFIG',
   'AUTH_CONFIG_INLINE',
   'WEBHOOK_SECRET_OVERLAP_SECONDS',
+  'WEBHOOK_HEADER_NAMES',
   'PORT',
   'DATA_DIR',
   'LEDGER_WORKERS',
@@ -164,6 +170,11 @@ export interface WebhookSettings {
   secretOverlapSeconds: number;
   /** Loopback receivers (127.0.0.1) are allowed only in the local stage; private and metadata addresses never. */
   allowLoopback: boolean;
+  /**
+   * WEBHOOK_HEADER_NAMES: comma-separated sets of header names a delivery's id, timestamp and signature are sent
+   * under (`service`, `standard`, `formance`; default `service,standard`).
+   */
+  headerSets: readonly WebhookHeaderSet[];
 }
 
 export function platformConfigFromEnv(env: Env = process.env): PlatformConfig {
@@ -488,7 +499,21 @@ function webhookSettings(env: Env, stage: Stage): WebhookSettings {
   return {
     secretOverlapSeconds: raw === undefined ? DEFAULT_SECRET_OVERLAP_SECONDS : Number(raw),
     allowLoopback: stage === 'local',
+    headerSets: webhookHeaderSets(env),
   };
+}
+
+function webhookHeaderSets(env: Env): readonly WebhookHeaderSet[] {
+  const raw = read(env, 'WEBHOOK_HEADER_NAMES');
+  if (raw === undefined) return DEFAULT_WEBHOOK_HEADER_SETS;
+  const names = raw.split(',').map((s) => s.trim());
+  const known = Object.keys(WEBHOOK_HEADER_SETS);
+  const bad = names.find((n) => !known.includes(n));
+  if (bad !== undefined || names.length === 0)
+    throw new ConfigurationError(
+      `WEBHOOK_HEADER_NAMES must be a comma-separated list of ${known.join(', ')} (got "${raw.slice(0, 64)}")`,
+    );
+  return [...new Set(names)] as WebhookHeaderSet[];
 }
 
 function integerSetting(

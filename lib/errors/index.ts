@@ -16,6 +16,7 @@ export type ErrorKind =
   | 'no_postings'
   | 'already_reverted'
   | 'ledger_already_exists'
+  | 'schema_already_exists'
   | 'ledger_not_found'
   | 'bulk_size_exceeded'
   | 'not_committed'
@@ -99,6 +100,11 @@ export class AlreadyRevertedError extends PlatformError {
 
 export class LedgerAlreadyExistsError extends PlatformError {
   readonly kind = 'ledger_already_exists';
+}
+
+/** A ledger schema version that exists already: versions are immutable. */
+export class SchemaAlreadyExistsError extends PlatformError {
+  readonly kind = 'schema_already_exists';
 }
 
 /** Any route under `/v2/<ledger>/...` on a ledger that does not exist. */

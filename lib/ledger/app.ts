@@ -1,3 +1,4 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import { exportRoutes } from '../exporters/routes/register.js';
 import type { AppEnv } from '../http/types.js';
@@ -11,11 +12,14 @@ import type { LedgerRecord } from './domain/change.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { infoRoutes } from './routes/info.js';
+import { schemaRoutes } from './routes/ledger-schemas.js';
 import { ledgerRoutes } from './routes/ledgers.js';
 import { logTransferRoutes } from './routes/log-transfer.js';
 import { logRoutes } from './routes/logs.js';
 import { mappingRoutes } from './routes/mapping.js';
 import { metadataRoutes } from './routes/metadata.js';
+import { ledgerNotImplementedRoutes } from './routes/not-implemented.js';
+import { queryRoutes } from './routes/queries.js';
 import { ledgerDocument } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { v1AccountRoutes } from './routes/v1-accounts.js';
@@ -33,6 +37,7 @@ import { LedgerLookup } from './store/ledger-lookup.js';
 import { LogReads } from './store/log-reads.js';
 import { MappingReads } from './store/mapping-reads.js';
 import { LedgerRegistry } from './store/registry.js';
+import { SchemaStore } from './store/schema-store.js';
 import { tableScriptState } from './store/script-state.js';
 import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
@@ -77,17 +82,19 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   });
 
   const app = createProtectedApp('ledger', runtime, {
-    beforeAuth: (a) =>
+    beforeAuth: (a) => {
       serveDocument(a, ledgerDocument, {
         source: options.documents,
         baseUrl: config.publicBaseUrl,
-      }),
+      });
+      ledgerNotImplementedRoutes(a);
+    },
   });
   // v1's `/_info` (with the ledger names) first: the v2 info routes answer `/v2/_info` and `/_/info`.
   v1InfoRoutes(app, { registry });
   infoRoutes(app);
   const stats = new LedgerStats(doc, tableFor);
-  ledgerRoutes(app, { registry, lookup, stats, tableFor, now });
+  ledgerRoutes(app, { registry, lookup, stats, now });
   const reads = new TransactionReads(doc, tableFor, { run: settle, now }, config.ledgerScanReads);
   const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
   const scriptState = (ledger: LedgerRecord) =>
@@ -119,7 +126,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
         ...(options.sleep ? { sleep: options.sleep } : {}),
       }),
   });
-  volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
+  volumeAndSchemaRoutes(app, { doc, tableFor, lookup, now });
   exportRoutes(app, { doc, table: config.tables.ledger, stage: config.stage, lookup, now });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });
@@ -154,4 +161,21 @@ function groupCommit(
   if (!ingress) return {};
   const sqs = lazySqsClient(config.sqs);
   return { relay: new LedgerRelay({ ...parts, sqs, queueUrl: ingress }) };
+}
+
+/** Volumes, schemas and their query templates (v2.4); a query run is answered by the app's own list routes. */
+function volumeAndSchemaRoutes(
+  app: Hono<AppEnv>,
+  deps: {
+    doc: DynamoDBDocumentClient;
+    tableFor: (bucket: string) => string;
+    lookup: LedgerLookup;
+    now: () => number;
+  },
+): void {
+  const { doc, tableFor, lookup, now } = deps;
+  volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
+  const schemas = new SchemaStore(doc, tableFor);
+  schemaRoutes(app, { lookup, schemas, now });
+  queryRoutes(app, { lookup, schemas, dispatch: async (request) => app.request(request) });
 }

@@ -53,7 +53,12 @@ export function createWebhooksApp(
     schemas: configSchemas(runtime.config.stage),
     secretOverlapSeconds: runtime.config.webhooks.secretOverlapSeconds,
   });
-  configTestRoutes(app, { scope, allowLoopback: runtime.config.webhooks.allowLoopback, now });
+  configTestRoutes(app, {
+    scope,
+    allowLoopback: runtime.config.webhooks.allowLoopback,
+    headerSets: runtime.config.webhooks.headerSets,
+    now,
+  });
   deliveryRoutes(app, { scope });
   return app;
 }

@@ -6,6 +6,7 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { createSqsClient } from '../sqs/client.js';
 import type { DeliverDeps } from './deliver/deliver-batch.js';
 import type { DispatchDeps } from './dispatch/dispatch-batch.js';
+import type { WebhookHeaderSet } from './domain/signing.js';
 
 /** What the webhook workers are set with (read once at start-up: `webhookWorkerConfigFromEnv`, lib/config/env.ts). */
 export interface WebhookWorkerSettings {
@@ -15,6 +16,8 @@ export interface WebhookWorkerSettings {
   queueUrl: string;
   /** Local mode only: deliveries may reach 127.0.0.1 / ::1 (never private or metadata addresses). */
   allowLoopback: boolean;
+  /** WEBHOOK_HEADER_NAMES: the header names deliveries are signed under. */
+  headerSets: readonly WebhookHeaderSet[];
 }
 
 /** The clients the workers talk through: one set per container (Lambda) or per process (local platform). */
@@ -32,6 +35,7 @@ export function workerSettings(
     table: config.tables.webhooks,
     queueUrl: config.queues.deliveries,
     allowLoopback: config.webhooks.allowLoopback,
+    headerSets: config.webhooks.headerSets,
   };
 }
 
@@ -58,8 +62,8 @@ export function createDispatchDeps(
 }
 
 export function createDeliverDeps(
-  { table, queueUrl, allowLoopback }: WebhookWorkerSettings,
+  { table, queueUrl, allowLoopback, headerSets }: WebhookWorkerSettings,
   { doc, sqs, logger }: WebhookWorkerClients,
 ): DeliverDeps {
-  return { doc, sqs, table, queueUrl, logger, allowLoopback };
+  return { doc, sqs, table, queueUrl, logger, allowLoopback, headerSets };
 }

@@ -139,9 +139,15 @@ describe('clients', () => {
     expect(third.next).toBeUndefined();
     const back = await page(`?cursor=${third.previous}`);
     expect(back.data.map((c) => c.id)).toEqual(ids.slice(2, 4));
-    const all = await page('');
-    expect(all.pageSize).toBe(15);
-    expect(all.data).toHaveLength(5);
+    // Paged, `data` holds the same page as the cursor (the reference's SDK reads `data`).
+    const paged = await listApp.request('/api/auth/clients?pageSize=2', { headers: token });
+    const pagedBody = (await paged.json()) as { data: Array<{ id: string }>; cursor: unknown };
+    expect(pagedBody.data.map((c) => c.id)).toEqual(ids.slice(0, 2));
+    // Unpaged, as the reference's SDK asks: every client in `data` and nothing the SDK does not read.
+    const unpaged = await listApp.request('/api/auth/clients', { headers: token });
+    const unpagedBody = (await unpaged.json()) as Record<string, Array<{ id: string }>>;
+    expect(Object.keys(unpagedBody)).toEqual(['data']);
+    expect(unpagedBody.data!.map((c) => c.id)).toEqual(ids);
     expect((await page('?pageSize=5000')).pageSize).toBe(1000);
 
     for (const bad of [
@@ -190,7 +196,11 @@ describe('clients', () => {
       [{ name: 42 }, 'body.name'],
       [{ name: 'x'.repeat(256) }, 'body.name'],
       [{ name: 'bell\u0007' }, 'body.name'],
-      [{ name: 'x', scopes: ['ledger:admin'] }, 'body.scopes'],
+      [{ name: 'x', scopes: ['has space'] }, 'body.scopes'],
+      [{ name: 'x', scopes: [''] }, 'body.scopes'],
+      [{ name: 'x', scopes: ['quote"d'] }, 'body.scopes'],
+      [{ name: 'x', scopes: [7] }, 'body.scopes'],
+      [{ name: 'x', scopes: ['s'.repeat(129)] }, 'body.scopes'],
       [{ name: 'x', scopes: ['ledger:read', 'ledger:read'] }, 'body.scopes'],
       [{ name: 'x', metadata: { k: 1 } }, 'body.metadata'],
       [{ name: 'x', accessTokenLifetime: 10 }, 'body.accessTokenLifetime'],
@@ -264,6 +274,34 @@ describe('secrets', () => {
       data: { secrets: Array<{ lastUsedAt?: string }> };
     };
     expect(Date.parse(read.data.secrets[0]!.lastUsedAt!)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('accepts any OAuth scope on a client and issues tokens with it; the services honour only their own', async () => {
+    const client = await createClient({
+      name: 'custom-scopes',
+      scopes: ['openid', 'ledger:admin', 'billing:invoices.read', 'auth:read'],
+    });
+    expect(client.scopes).toEqual(['openid', 'ledger:admin', 'billing:invoices.read', 'auth:read']);
+    const secret = await createSecret(client.id);
+    const res = await app.request('/api/auth/oauth/token', {
+      method: 'POST',
+      headers: { ...FORM, authorization: basic(client.id, secret.clear) },
+      body: form({ grant_type: 'client_credentials', scope: 'ledger:admin billing:invoices.read' }),
+    });
+    expect(res.status).toBe(200);
+    const token = (await res.json()) as { access_token: string; scope: string };
+    expect(token.scope).toBe('ledger:admin billing:invoices.read');
+    // Neither scope is one of auth's: its routes refuse the token.
+    const refused = await call('GET', '/clients', undefined, bearer(token.access_token));
+    expect(refused.status).toBe(403);
+    // A scope the client lacks is still refused at the token endpoint.
+    const more = await app.request('/api/auth/oauth/token', {
+      method: 'POST',
+      headers: { ...FORM, authorization: basic(client.id, secret.clear) },
+      body: form({ grant_type: 'client_credentials', scope: 'ledger:write' }),
+    });
+    expect(more.status).toBe(400);
+    expect(((await more.json()) as { error: string }).error).toBe('invalid_scope');
   });
 
   it('revoking one secret leaves the others working', async () => {

@@ -522,16 +522,13 @@ describe('GET /v2/<ledger>/aggregate/balances', () => {
     ).toEqual({ data: {} });
   });
 
-  it('refuses unsupported filters and parameters, and answers LEDGER_NOT_FOUND', async () => {
+  it('refuses bad filters and parameters, and answers LEDGER_NOT_FOUND', async () => {
     const refused = await call(
       'GET',
-      `/v2/${ledger}/aggregate/balances?${q({ $match: { 'balance[USD/2]': 1 } })}`,
+      `/v2/${ledger}/aggregate/balances?${q({ $match: { 'balance[USD/2]': 'one' } })}`,
     );
-    expect(refused.body).toEqual({
-      errorCode: 'VALIDATION',
-      errorMessage:
-        'query.$match: filtering accounts on "balance[USD/2]" is not supported (only address)',
-    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errorCode).toBe('VALIDATION');
     const pit = await call('GET', `/v2/${ledger}/aggregate/balances?useInsertionDate=maybe`);
     expect(pit.body).toEqual({
       errorCode: 'VALIDATION',
@@ -629,7 +626,7 @@ describe('segment patterns (INDEX_ADDRESS_SEGMENTS)', () => {
 });
 
 describe('INDEX_ADDRESS_SEGMENTS OFF', () => {
-  it('serves prefix filters on list and count by a scan, refuses them on aggregates, and serves exact addresses', async () => {
+  it('serves prefix filters on list, count and aggregates by a scan, and exact addresses', async () => {
     const off = await fresh({ features: { INDEX_ADDRESS_SEGMENTS: 'OFF' } });
     await tx(off, { postings: [send('world', 'users:1', 5n)] });
     expect(addresses(await call('GET', `/v2/${off}/accounts?${match('users:')}`))).toEqual([
@@ -639,12 +636,9 @@ describe('INDEX_ADDRESS_SEGMENTS OFF', () => {
     expect(
       (await call('HEAD', `/v2/${off}/accounts?${match('users:')}`)).headers.get('count'),
     ).toBe('1');
+    // Aggregates take the list's query language, so its plan: without the index, accounts are read and matched.
     const aggregate = await call('GET', `/v2/${off}/aggregate/balances?${match('users:')}`);
-    expect(aggregate.status).toBe(400);
-    expect(aggregate.body).toEqual({
-      errorCode: 'VALIDATION',
-      errorMessage: 'missing feature "INDEX_ADDRESS_SEGMENTS"',
-    });
+    expect(aggregate.body).toEqual({ data: { 'USD/2': 5n } });
     expect(addresses(await call('GET', `/v2/${off}/accounts?${match('users:1')}`))).toEqual([
       'users:1',
     ]);

@@ -256,6 +256,30 @@ describe('deliver', () => {
     expect(await queued()).toEqual([]);
   });
 
+  it('with the deployment setting, also sends the reference names formance-webhook-*, which verify alike', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    replies.push({ status: 200, body: 'thanks' });
+    const headerSets = ['service', 'standard', 'formance'] as const;
+    expect(await run([encodeDeliveryMessage(ENV, d.id)], { headerSets })).toEqual({
+      batchItemFailures: [],
+    });
+    const [{ headers, body }] = received as [Received];
+    expect(headers['formance-webhook-id']).toBe(d.id);
+    expect(headers['formance-webhook-timestamp']).toBe(String(START / 1000));
+    expect(headers['formance-webhook-signature']).toBe(headers['webhook-signature']);
+    expect(headers['service-webhook-id']).toBe(d.id);
+    expect(
+      verify(
+        headers['formance-webhook-signature'],
+        headers['formance-webhook-id'],
+        headers['formance-webhook-timestamp'],
+        c.secret,
+        body,
+      ),
+    ).toBe(true);
+  });
+
   it('500 then 200: the same message is re-enqueued with the schedule delay and the retry keeps the delivery id', async () => {
     const c = await config();
     const d = await delivery(c.id);

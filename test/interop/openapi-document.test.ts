@@ -22,8 +22,12 @@ beforeAll(async () => {
  */
 const NOT_OPERATIONS = new Set(['GET /_health', 'GET /openapi.json']);
 
-/** `app.all(...)` handlers that are not middleware: the payments resources answered with 501 (not-implemented.ts). */
-const NOT_IMPLEMENTED = /^\/api\/payments\/(v3\/)?[a-z-]+(\/\*)?$/;
+/**
+ * `app.all(...)` handlers that are not middleware: the payments resources and the ledger's exporters, pipelines and
+ * metrics, answered with 501 (their not-implemented.ts).
+ */
+const NOT_IMPLEMENTED =
+  /^\/api\/payments\/(v3\/)?[a-z-]+(\/\*)?$|^\/api\/ledger\/(v2\/_\/exporters|v2\/:ledger\/pipelines|_\/metrics)(\/\*)?$/;
 
 function routesOf(app: { routes: { method: string; path: string }[] }, base = '') {
   const seen = new Map<string, { method: string; path: string }>();

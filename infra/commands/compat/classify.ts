@@ -3,10 +3,13 @@ import {
   SDKValidationError,
 } from '@formance/formance-sdk/sdk/models/errors/index.js';
 import type { Exchange } from './exchanges.js';
+import { splitExtensions } from './extensions.js';
+import { sdkBodySchema, unknownFields } from './shape.js';
 
 /**
- * OK: 2xx and the SDK accepted the body. NOT-IMPLEMENTED: the platform has no route for it. SHAPE: 2xx, but the
- * SDK rejected the body (its schema wants something else). ERROR: anything else (an error status on a route that
+ * OK: 2xx and the body is the SDK's response schema. NOT-IMPLEMENTED: the platform has no route for it. SHAPE: 2xx,
+ * but the SDK rejected the body (its schema wants other types) or the body carries fields the schema does not
+ * declare (the SDK drops them: a caller would read `undefined`). ERROR: anything else (an error status on a route that
  * exists, input the SDK refused to send, a network failure).
  */
 export type Outcome = 'OK' | 'NOT-IMPLEMENTED' | 'SHAPE' | 'ERROR';
@@ -30,6 +33,7 @@ const DETAIL_LENGTH = 200;
  * with whatever status came: those are judged like a failure.
  */
 export async function judgeSuccess(
+  service: string,
   op: string,
   x: Exchange | undefined,
   routeExists: RouteCheck,
@@ -42,9 +46,34 @@ export async function judgeSuccess(
     };
   if (x.status < 200 || x.status >= 300)
     return judgeFailure(new Error(`the SDK resolved with HTTP ${x.status}`), x, routeExists);
+  const { extensions, unknown } = splitExtensions(service, undeclaredFields(service, op, x));
+  if (unknown.length)
+    return {
+      outcome: 'SHAPE',
+      status: x.status,
+      detail: oneLine(`field(s) the SDK's schema does not declare: ${unknown.join(', ')}`),
+    };
   // Count operations exist for their Count header, which the SDK does not check.
-  const detail = /^count/.test(op) && x.count === null ? `${x.status} without a Count header` : '';
-  return { outcome: 'OK', status: x.status, detail };
+  const detail = [
+    /^count/.test(op) && x.count === null ? `${x.status} without a Count header` : '',
+    extensions.length ? `adds ${extensions.join(', ')} (extensions.ts)` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return { outcome: 'OK', status: x.status, detail: oneLine(detail) };
+}
+
+/** The fields of a JSON answer that the SDK's schema for that operation and status does not declare. */
+function undeclaredFields(service: string, op: string, x: Exchange): string[] {
+  const schema = sdkBodySchema(service, op, x.status);
+  if (!schema || !x.body.trim()) return [];
+  let body: unknown;
+  try {
+    body = JSON.parse(x.body);
+  } catch {
+    return [];
+  }
+  return unknownFields(schema, body);
 }
 
 /** The verdict on an operation the SDK threw on: what the platform answered, and what the SDK made of it. */

@@ -2,9 +2,6 @@ import type { ServiceOperation } from './services.js';
 
 /** Why the platform deliberately does not serve an SDK operation (the report's note column). */
 const REASON = {
-  schemas: 'not served: ledger schemas (chart of accounts) are out of scope',
-  runQuery:
-    "not served: runQuery needs the reference stack's query templates over schemas, which are out of scope",
   metrics:
     "not served: the platform's metrics are CloudWatch's (docs/operations.md); there is no metrics endpoint",
   v1Mapping:
@@ -21,10 +18,6 @@ const REASON = {
 
 /** The SDK operations the platform deliberately does not serve (or cannot serve through the SDK), with why. */
 export const NOT_SERVED: Partial<Record<ServiceOperation, string>> = {
-  'ledger.v2.insertSchema': REASON.schemas,
-  'ledger.v2.listSchemas': REASON.schemas,
-  'ledger.v2.getSchema': REASON.schemas,
-  'ledger.v2.runQuery': REASON.runQuery,
   'ledger.v2.getMetrics': REASON.metrics,
   'ledger.v1.updateMapping': REASON.v1Mapping,
 };

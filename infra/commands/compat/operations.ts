@@ -327,6 +327,9 @@ export const OPERATIONS: readonly Operation[] = [
           users: { additionalProperties: { $userID: { dotPattern: '^[0-9a-z]+$' } } },
           world: {},
         },
+        queries: {
+          q1: { resource: 'accounts', body: { $match: { address: 'users:' } } },
+        },
       },
     }),
   ),

@@ -106,7 +106,12 @@ async function judge(
   recorder.reset();
   try {
     await operation.call(sdk, ctx);
-    return await judgeSuccess(operation.op, recorder.lastApiExchange(), routeExists);
+    return await judgeSuccess(
+      operation.service,
+      operation.op,
+      recorder.lastApiExchange(),
+      routeExists,
+    );
   } catch (err) {
     return await judgeFailure(err, recorder.lastApiExchange(), routeExists);
   } finally {

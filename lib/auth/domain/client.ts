@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ALL_SCOPES, DEFAULT_CLIENT_SCOPES } from '../../bearer/scopes.js';
+import { DEFAULT_CLIENT_SCOPES, SCOPE_TOKEN } from '../../bearer/scopes.js';
 import { boundedText, metadataMap, nonEmptyText } from '../../validation/common.js';
 import { digestSecret, generateSecret, lastDigits } from './secrets.js';
 
@@ -23,11 +23,21 @@ export const lifetimeSchema = v.pipe(
   v.maxValue(MAX_TOKEN_LIFETIME_SECONDS, `must be at most ${MAX_TOKEN_LIFETIME_SECONDS}`),
 );
 
+/**
+ * Any OAuth scope, as the reference accepts (a client may carry scopes for its own resource servers); the services
+ * keep checking their own (`<service>:read|write`, lib/bearer/scopes.ts), which are the only ones they honour.
+ */
+const MAX_SCOPES = 100;
 const scopesSchema = v.pipe(
   v.array(
-    v.picklist(ALL_SCOPES as string[], `must be one of ${ALL_SCOPES.join(', ')}`),
+    v.pipe(
+      v.string('must be an array of scopes'),
+      v.regex(SCOPE_TOKEN, 'must be OAuth scope tokens (printable ASCII without space, " or \\)'),
+      v.maxLength(128, 'must be scopes of at most 128 characters'),
+    ),
     'must be an array of scopes',
   ),
+  v.maxLength(MAX_SCOPES, `must hold at most ${MAX_SCOPES} scopes`),
   v.check((s) => new Set(s).size === s.length, 'must not repeat a scope'),
 );
 

@@ -1,3 +1,4 @@
+import { SCOPE_TOKEN } from '../../bearer/scopes.js';
 import { isEnvironmentId } from '../../environments/environment-id.js';
 import { OAuthError } from './oauth-error.js';
 
@@ -66,7 +67,6 @@ type Own<T> = Omit<T, keyof CommonRequest>;
 
 const FORM_MEDIA_TYPE = /^application\/x-www-form-urlencoded\s*(;.*)?$/i;
 /** RFC 6749 §3.3 scope-token characters. */
-const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /**

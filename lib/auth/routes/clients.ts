@@ -5,7 +5,7 @@ import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
-import { readListQuery } from '../../pagination/cursor.js';
+import { MAX_PAGE_SIZE, readListQuery } from '../../pagination/cursor.js';
 import {
   clientInputSchema,
   clientView,
@@ -55,16 +55,29 @@ export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => n
     describe({
       operationId: 'listClients',
       summary: 'List clients',
-      description:
-        "The token's environment's clients; static clients (configuration) are not listed.",
       tags: ['auth: clients'],
+      description:
+        "The token's environment's clients; static clients (configuration) are not listed. Without `pageSize` and `cursor` (as the reference's SDK calls it), `{data}` with up to the maximum page size of clients, as the reference answers; with either, `{data, cursor}` pages through them.",
       parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of clients.', schema: clientPage } },
+      responses: {
+        200: {
+          description: 'A page of clients, in `data` and in `cursor.data`.',
+          schema: clientPage,
+        },
+      },
     }),
   );
   app.get('/clients', async (c) => {
-    const page = await store.list(environmentOf(c), readListQuery(c.req.query(), 'auth.clients'));
-    return c.json({ cursor: { ...page, data: page.data.map(clientView) } });
+    const raw = c.req.query();
+    // The reference answers every client in `data` and the SDK sends no paging: unpaged, one maximal page.
+    const unpaged = raw.pageSize === undefined && raw.cursor === undefined;
+    const query = readListQuery(
+      unpaged ? { ...raw, pageSize: String(MAX_PAGE_SIZE) } : raw,
+      'auth.clients',
+    );
+    const page = await store.list(environmentOf(c), query);
+    const data = page.data.map(clientView);
+    return c.json(unpaged ? { data } : { data, cursor: { ...page, data } });
   });
 
   openapi: app.get(

@@ -92,7 +92,11 @@ export const authSchemas = {
 };
 
 export const clientData = dataOf(clientSchema);
-export const clientPage = cursorOf(clientSchema);
+/** The reference's `{data}` (what the SDK reads) and, when the caller pages, the cursor over the same page. */
+export const clientPage = v.strictObject({
+  data: v.array(clientSchema),
+  cursor: v.optional(cursorOf(clientSchema).entries.cursor),
+});
 export const createdSecretData = dataOf(createdSecretSchema);
 export const userData = dataOf(userSchema);
 export const userList = v.strictObject({ data: v.array(userSchema) });

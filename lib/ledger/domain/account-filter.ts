@@ -1,7 +1,6 @@
 import { ValidationError } from '../../errors/index.js';
 import { type FeatureSet, requireFeature } from './features.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from './names.js';
-import { isObject, quote, readQueryOperator } from './query-json.js';
 
 /**
  * The account filters we can serve from keys: an exact address, or an address prefix ending with `:`
@@ -15,31 +14,7 @@ export interface AddressFilter {
   prefix: boolean;
 }
 
-/** Operators of the contract's filter language: known, but not served on accounts. */
-const KNOWN_OPERATORS = new Set([
-  '$match',
-  '$lt',
-  '$lte',
-  '$gt',
-  '$gte',
-  '$exists',
-  '$and',
-  '$or',
-  '$not',
-  '$in',
-]);
-/** Account fields of the contract that a filter could name but that have no index here. */
-const UNINDEXED_FIELD =
-  /^(metadata(\[.*\])?|balance(\[.*\])?|first_usage|firstUsage|insertion_date|insertionDate|updated_at|updatedAt)$/;
 const SEGMENT = /^[a-zA-Z0-9_-]+$/;
-
-/** Aggregated balances: an address, a prefix or a segment pattern. */
-export function parseAggregateFilter(
-  raw: string | undefined,
-  features: FeatureSet,
-): AddressFilter | SegmentFilter | undefined {
-  return parse(raw, features) as AddressFilter | SegmentFilter | undefined;
-}
 
 /** `metadata[key] = value`, served by the account metadata index (exact value match). */
 export interface MetadataFilter {
@@ -71,43 +46,10 @@ export const isMetadataFilter = (filter: AccountFilter): filter is MetadataFilte
   'metadata' in filter;
 export const isBalanceFilter = (filter: AccountFilter): filter is BalanceFilter =>
   'balance' in filter;
+export const isAddressFilter = (filter: AccountFilter): filter is AddressFilter =>
+  'address' in filter && 'prefix' in filter;
 export const isSegmentFilter = (filter: AccountFilter): filter is SegmentFilter =>
   'segments' in filter;
-
-function parse(raw: string | undefined, features: FeatureSet): AccountFilter | undefined {
-  const supported = 'address';
-  const query = readQueryOperator(raw, '{"$match": {"address": "users:"}}');
-  if (!query) return undefined;
-  const { operator } = query;
-  if (operator !== '$match') {
-    if (KNOWN_OPERATORS.has(operator))
-      throw new ValidationError(
-        `query: operator ${quote(operator)} is not supported on accounts (only $match on ${supported})`,
-      );
-    throw new ValidationError(`query: unknown operator ${quote(operator)}`);
-  }
-  const match = query.operand;
-  if (!isObject(match))
-    throw new ValidationError('query.$match: must be an object such as {"address": "users:"}');
-  const fields = Object.keys(match);
-  if (fields.length !== 1)
-    throw new ValidationError(`query.$match: must name exactly one field, found ${fields.length}`);
-  const field = fields[0]!;
-  // `account` is the reference's alias of `address`.
-  if (field !== 'address' && field !== 'account') {
-    if (UNINDEXED_FIELD.test(field))
-      throw new ValidationError(
-        `query.$match: filtering accounts on ${quote(field)} is not supported (only ${supported})`,
-      );
-    throw new ValidationError(`query.$match: unknown field ${quote(field)}`);
-  }
-  const address = match[field];
-  if (typeof address !== 'string')
-    throw new ValidationError(`query.$match.${field}: must be a string`);
-  return (
-    segmentFilter(address, features) ?? addressFilter(address, features, `query.$match.${field}`)
-  );
-}
 
 /**
  * A segment pattern — segments of a-z A-Z 0-9 _ - or empty, at least one empty before the last — or undefined

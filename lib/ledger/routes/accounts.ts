@@ -11,8 +11,8 @@ import {
   balancesView,
   readAccountExpand,
 } from '../domain/account.js';
-import { parseAggregateFilter } from '../domain/account-filter.js';
 import type { LedgerRecord } from '../domain/change.js';
+import { readListSort } from '../domain/list-sort.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { readPointInTime, requireVolumesAt } from '../domain/point-in-time.js';
 import { planAccountQuery } from '../domain/query/account-query.js';
@@ -46,6 +46,7 @@ export function accountRoutes(
         query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
         query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
         query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
+        query('sort', '`address:asc` (the one order accounts page in).'),
       ],
       responses: { 200: { description: 'A page of accounts.', schema: accountPage } },
       head: {
@@ -89,7 +90,10 @@ export function accountRoutes(
       'query',
       'expand',
       'pit',
+      'sort',
     ]);
+    // By address ascending is the one order accounts page in: `sort` may ask for it, and is refused otherwise.
+    readListSort(query.cursor ? undefined : c.req.query('sort'), 'accounts');
     // A cursor carries the listing's parameters (the query as given): with one, the request's own are not read.
     const carried = query.cursor?.f;
     const params = query.cursor
@@ -157,8 +161,9 @@ export function accountRoutes(
   app.get('/v2/:ledger/aggregate/balances', async (c) => {
     const ledger = await requestLedger(c, lookup);
     onlyParams(c, ['query', 'pit', 'useInsertionDate', 'use_insertion_date']);
-    const filter = parseAggregateFilter(c.req.query('query'), ledger.features);
     const pit = readPointInTime(c.req.query('pit'));
+    // The list's query language, planned as the list plans it (an index, then a condition judged per account).
+    const plan = planAccountQuery(c.req.query('query'), ledger.features, pit);
     // The reference reads both spellings; without `pit` the current balances, whatever the clock.
     const insertion =
       booleanFlag(c.req.query('useInsertionDate'), 'useInsertionDate') ||
@@ -167,7 +172,7 @@ export function accountRoutes(
     if (pit !== undefined) requireVolumesAt(clock, ledger.features);
     return jsonResponse(c, {
       data: balancesView(
-        await accounts.balances(ledger, filter, pit !== undefined ? { pit, clock } : undefined),
+        await accounts.balances(ledger, plan, pit !== undefined ? { pit, clock } : undefined),
       ),
     });
   });

@@ -4,14 +4,14 @@ import { describe } from '../../openapi/describe.js';
 import { PLATFORM_VERSION } from '../../runtime/version.js';
 import { serverInfoSchema, unwrappedServerInfoSchema } from './schemas.js';
 
-/** Server info: `/_info` and `/v2/_info` wrapped in `data`; `/_/info`, which the SDK calls, unwrapped. */
+/**
+ * Server info: `/v2/_info` wrapped in `data` (with the storage driver); `/_/info`, which the SDK calls, unwrapped
+ * and exactly the reference's V2ConfigInfo. `experimentalFeatures` lists the server-wide experimental switches
+ * that are on: this server has none (Numscript's experimental features are switched per script, by its pragma).
+ */
 export function infoRoutes(app: Hono<AppEnv>): void {
-  const info = {
-    server: 'ledger',
-    version: PLATFORM_VERSION,
-    config: { storage: { driver: 'dynamodb' } },
-  };
-  app.get('/_info', (c) => c.json({ data: info }));
+  const serverInfo = { server: 'ledger', version: PLATFORM_VERSION, experimentalFeatures: [] };
+  const info = { ...serverInfo, config: { storage: { driver: 'dynamodb' } } };
   openapi: app.get(
     '/v2/_info',
     describe({
@@ -33,5 +33,5 @@ export function infoRoutes(app: Hono<AppEnv>): void {
       },
     }),
   );
-  app.get('/_/info', (c) => c.json(info));
+  app.get('/_/info', (c) => c.json(serverInfo));
 }

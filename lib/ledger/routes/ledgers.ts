@@ -53,7 +53,6 @@ export interface LedgerRoutesDeps {
   registry: LedgerRegistry;
   lookup: LedgerLookup;
   stats: LedgerStats;
-  tableFor: (bucket: string) => string;
   now: () => number;
 }
 
@@ -246,7 +245,9 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     return jsonResponse(c, {
       data: {
         name: ledger.name,
-        storage: { bucket: ledger.bucket, table: deps.tableFor(ledger.bucket) },
+        // The reference's storage answers its schema migrations; this storage has none to report (and its table
+        // names are the deployment's business, not the caller's).
+        storage: { migrations: [] },
       },
     });
   });

@@ -3,6 +3,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
+import { readListSort } from '../domain/list-sort.js';
 import type { LogEntry } from '../domain/logs.js';
 import { planLogQuery } from '../domain/query/log-query.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -38,6 +39,7 @@ export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): v
       parameters: [
         ...PAGE_PARAMETERS,
         query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
+        query('sort', '`id:desc` or `date:desc` (the one order logs page in).'),
       ],
       responses: { 200: { description: 'A page of logs.', schema: logPage } },
       head: {
@@ -54,9 +56,11 @@ export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): v
   );
   app.get('/v2/:ledger/logs', async (c) => {
     const ledger = await requestLedger(c, lookup);
-    const query = readListQuery(c.req.query(), logListName(ledger.name), ['query']);
+    const query = readListQuery(c.req.query(), logListName(ledger.name), ['query', 'sort']);
     // A cursor carries the listing's query: with one, the request's own is not read.
     const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
+    // Newest first is the one order logs page in: `sort` may ask for it, and is refused otherwise.
+    readListSort(params.sort, 'logs');
     const plan = planLogQuery(params.query);
     if (c.req.method === 'HEAD') {
       c.header('Count', String(await logs.count(ledger, plan)));

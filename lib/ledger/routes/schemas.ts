@@ -94,13 +94,19 @@ export const balancesSchema = dataOf(v.record(v.string(), bigInteger));
 const ledgerServerInfo = v.strictObject({
   server: v.literal('ledger'),
   version: v.string(),
+  experimentalFeatures: v.array(v.string()),
   config: v.strictObject({
     storage: v.strictObject({ driver: v.string(), ledgers: v.optional(v.array(v.string())) }),
   }),
 });
 
 export const serverInfoSchema = dataOf(ledgerServerInfo);
-export const unwrappedServerInfoSchema = ledgerServerInfo;
+/** `/_/info`, the SDK's v2 getInfo: the reference's V2ConfigInfo, nothing more. */
+export const unwrappedServerInfoSchema = v.strictObject({
+  server: v.literal('ledger'),
+  version: v.string(),
+  experimentalFeatures: v.array(v.string()),
+});
 
 export const ledgerInfoSchema = dataOf(
   v.strictObject({

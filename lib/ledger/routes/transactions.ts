@@ -19,7 +19,13 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
 import { revertBodySchema } from '../commands/revert-transaction.js';
 import { keepsEffectiveVolumes, requireEffectiveVolumes } from '../domain/features.js';
-import { effectiveBy, readPointInTime, readTransactionOrder } from '../domain/point-in-time.js';
+import { readListSort } from '../domain/list-sort.js';
+import {
+  effectiveBy,
+  readPointInTime,
+  readTransactionOrder,
+  type TransactionOrder,
+} from '../domain/point-in-time.js';
 import { planTransactionQuery } from '../domain/query/transaction-query.js';
 import { preCommitVolumes, transactionView, type VolumesView } from '../domain/transaction.js';
 import type { EffectiveVolumeReads } from '../store/effective-volume-reads.js';
@@ -196,6 +202,10 @@ export function transactionRoutes(
         query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
         query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
         query('order', '`effective` to read `pit` by effective date.'),
+        query(
+          'sort',
+          '`<field>:<asc|desc>`: `id`, `inserted_at` (the same order), `timestamp` (effective time).',
+        ),
         query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
       ],
       responses: { 200: { description: 'A page of transactions.', schema: transactionPage } },
@@ -225,7 +235,7 @@ export function transactionRoutes(
     // A cursor carries the listing's parameters: with one, the request's own are not read (only pageSize).
     const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
     const pit = readPointInTime(params.pit);
-    const order = readTransactionOrder(params.order);
+    const { order, ascending } = listOrder(params);
     const { access, keep } = planTransactionQuery(params.query, ledger.features, {
       order,
       ...(pit !== undefined ? { pit } : {}),
@@ -238,7 +248,6 @@ export function transactionRoutes(
       c.header('Count', String(count));
       return c.body(null, 204);
     }
-    const ascending = booleanFlag(params.reverse, 'reverse');
     const expand = readExpand(params.expand, ledger);
     const listing = { ...(pit !== undefined ? { pit } : {}), order, ...(keep ? { keep } : {}) };
     const page = await reads.list(
@@ -260,7 +269,26 @@ export function transactionRoutes(
 }
 
 /** The list's own parameters, all recorded in its cursors. */
-const LISTING_PARAMS = ['reverse', 'expand', 'query', 'pit', 'order'];
+const LISTING_PARAMS = ['reverse', 'expand', 'query', 'pit', 'order', 'sort'];
+
+/**
+ * The list's order: the reference's `sort=<field>:<asc|desc>` (id, inserted_at, timestamp), or its older
+ * `order=effective` and `reverse`; both at once could disagree, so that is refused.
+ */
+function listOrder(params: Record<string, string | undefined>): {
+  order: TransactionOrder;
+  ascending: boolean;
+} {
+  const sort = readListSort(params.sort, 'transactions');
+  if (!sort)
+    return {
+      order: readTransactionOrder(params.order),
+      ascending: booleanFlag(params.reverse, 'reverse'),
+    };
+  if (params.order !== undefined || params.reverse !== undefined)
+    throw new ValidationError('sort: give sort, or order and reverse, not both');
+  return { order: sort.key === 'effective' ? 'effective' : 'id', ascending: sort.ascending };
+}
 
 function view(
   stored: StoredTransaction,

@@ -188,17 +188,21 @@ export function v1AccountRoutes(
       booleanFlag(snake, 'use_insertion_date');
       const pattern = address ? readAddressPattern(address, 'address') : undefined;
       if (!pattern)
-        return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, undefined)) });
+        return jsonResponse(c, { data: balancesView(await accounts.balances(ledger, {})) });
       if (pattern.kind === 'exact')
         return jsonResponse(c, {
           data: balancesView(
-            await accounts.balances(ledger, { address: pattern.address, prefix: false }),
+            await accounts.balances(ledger, {
+              access: { address: pattern.address, prefix: false },
+            }),
           ),
         });
       if (pattern.kind === 'prefix' && isEnabled(ledger.features, 'INDEX_ADDRESS_SEGMENTS')) {
         return jsonResponse(c, {
           data: balancesView(
-            await accounts.balances(ledger, { address: pattern.prefix, prefix: true }),
+            await accounts.balances(ledger, {
+              access: { address: pattern.prefix, prefix: true },
+            }),
           ),
         });
       }

@@ -52,6 +52,7 @@ export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: Ledger
       data: {
         server: 'ledger',
         version: PLATFORM_VERSION,
+        experimentalFeatures: [],
         config: { storage: { driver: 'dynamodb', ledgers } },
       },
     });

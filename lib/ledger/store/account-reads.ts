@@ -15,11 +15,16 @@ import {
   MAX_PAGE_SIZE,
   type Page,
 } from '../../pagination/cursor.js';
-import type { AccountExpand, AccountRecord, AccountVolumes } from '../domain/account.js';
+import {
+  type AccountExpand,
+  type AccountRecord,
+  type AccountVolumes,
+  addBalances,
+} from '../domain/account.js';
 import {
   type AccountFilter,
-  type AddressFilter,
   type BalanceFilter,
+  isAddressFilter,
   isBalanceFilter,
   isMetadataFilter,
   isSegmentFilter,
@@ -28,7 +33,7 @@ import {
 } from '../domain/account-filter.js';
 import { ACCOUNT_ADDRESS } from '../domain/names.js';
 import { atOrBefore } from '../domain/point-in-time.js';
-import type { AccountCandidate } from '../domain/query/account-query.js';
+import type { AccountCandidate, AccountPlan } from '../domain/query/account-query.js';
 import {
   accountIndexQuery,
   readVolumes,
@@ -342,23 +347,53 @@ export class AccountReads {
    */
   async balances(
     ledger: LedgerRecord,
-    filter: AddressFilter | SegmentFilter | undefined,
+    plan: AccountPlan,
     at?: { pit: string; clock: 'effective' | 'insertion' },
   ): Promise<Map<string, bigint>> {
     const table = this.tableFor(ledger.bucket);
-    if (!at) return aggregateBalances(this.doc, table, ledger, filter);
     // The insertion cut is found once, before the first page.
-    const cut: VolumeCut =
-      at.clock === 'effective'
-        ? { clock: 'effective', at: at.pit }
-        : {
-            clock: 'insertion',
-            lastTxId: await insertionCut(this.doc, this.tableFor, ledger, at.pit),
-            near: at.pit,
-          };
-    return aggregateBalances(this.doc, table, ledger, filter, (accounts) =>
-      volumesAt(this.pointInTime, ledger, accounts, cut),
-    );
+    const cut: VolumeCut | undefined =
+      at === undefined
+        ? undefined
+        : at.clock === 'effective'
+          ? { clock: 'effective', at: at.pit }
+          : {
+              clock: 'insertion',
+              lastTxId: await insertionCut(this.doc, this.tableFor, ledger, at.pit),
+              near: at.pit,
+            };
+    const volumesOf = (accounts: AccountRecord[]) =>
+      cut
+        ? volumesAt(this.pointInTime, ledger, accounts, cut)
+        : readVolumes(this.doc, table, ledger, accounts);
+    const { access, keep } = plan;
+    // An address, a prefix or a segment pattern alone: straight off its index.
+    if (!keep && (access === undefined || isAddressFilter(access) || isSegmentFilter(access)))
+      return aggregateBalances(this.doc, table, ledger, access, volumesOf);
+    // Any other query: the accounts the same listing holds (its index, then its condition), page by page.
+    const sums = new Map<string, bigint>();
+    let cursor: Cursor | undefined;
+    do {
+      const page = await this.list(
+        ledger,
+        { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+        access,
+        {
+          expand: { volumes: false, effectiveVolumes: false },
+          ...(at ? { pit: at.pit } : {}),
+          ...(keep ? { keep } : {}),
+          ...(plan.needsVolumes ? { needsVolumes: true } : {}),
+        },
+      );
+      const volumes = await volumesOf(page.data.map((r) => r.account));
+      for (const byAsset of volumes.values())
+        addBalances(
+          sums,
+          Object.entries(byAsset).map(([asset, v]) => ({ asset, balance: v.balance })),
+        );
+      cursor = page.next ? decodeCursor(page.next, accountListName(ledger.name)) : undefined;
+    } while (cursor);
+    return sums;
   }
 }
 

@@ -32,10 +32,12 @@ export async function accountTransactionIds(
   },
 ): Promise<Page<number>> {
   const resumed = query.cursor ? readPosition(query.cursor.k) : undefined;
-  const streams = await pairStreams(doc, table, ledger, address, options.ascending, resumed);
+  // A `previous` cursor reads the other way from the page it came from, then hands its ids back in list order.
+  const backwards = query.cursor?.d === 'p';
+  const ascending = backwards ? !options.ascending : options.ascending;
+  const streams = await pairStreams(doc, table, ledger, address, ascending, resumed);
   const bound = resumed?.last ?? options.before;
-  const beyond = (id: number) =>
-    bound !== undefined && (options.ascending ? id <= bound : id >= bound);
+  const beyond = (id: number) => bound !== undefined && (ascending ? id <= bound : id >= bound);
 
   const heads = new Map<string, PositionedMove | undefined>();
   for (const s of streams) heads.set(s.asset, await nextWithin(s.moves, beyond));
@@ -50,7 +52,7 @@ export async function accountTransactionIds(
   let cursorAt: ResumePosition | undefined;
   let consumed = 0;
   let stopped = false;
-  const step = { ascending: options.ascending, beyond, role, effectiveBy: options.effectiveBy };
+  const step = { ascending, beyond, role, effectiveBy: options.effectiveBy };
   while (ids.length <= query.pageSize) {
     const next = await takeNext(streams, heads, step);
     if (!next) break;
@@ -70,7 +72,14 @@ export async function accountTransactionIds(
       break;
     }
   }
-  return pageOf(ids, query, ids.length > query.pageSize || stopped, cursorAt, options);
+  const more = ids.length > query.pageSize || stopped;
+  return pageOf(
+    ids,
+    query,
+    { more, backwards, bound, ascending: options.ascending },
+    cursorAt,
+    options,
+  );
 }
 
 /** Where a page resumes: the last id handed out (or passed over), and each pair's next move. */
@@ -114,28 +123,42 @@ async function takeNext(
   return { id, matches, consumed };
 }
 
+/**
+ * The page in list order and its cursors. Going forwards, `next` resumes at the recorded positions and `previous`
+ * (any page but the first) reads back from the page's first id. Going backwards (from a `previous` cursor), the
+ * ids read are the list's in reverse: `previous` resumes that reading, `next` goes forwards from the page's last id.
+ * A cursor without positions starts every pair afresh and passes over what is beyond its id.
+ */
 function pageOf(
-  ids: number[],
+  read: number[],
   query: ListQuery,
-  hasMore: boolean,
+  how: { more: boolean; backwards: boolean; bound: number | undefined; ascending: boolean },
   cursorAt: ResumePosition | undefined,
   options: { list: string; filters: Record<string, string> },
 ): Page<number> {
+  const data = read.slice(0, query.pageSize);
+  if (how.backwards) data.reverse();
+  const make = (d: 'n' | 'p', k: Record<string, string>) =>
+    encodeCursor({ l: options.list, p: query.pageSize, k, d, f: options.filters });
+  const at = (id: number) => ({ [LAST]: String(id) });
+  const resume = cursorAt && { [LAST]: String(cursorAt.last), ...cursorAt.positions };
+  if (how.backwards) {
+    // Forwards again from the page's last id (from just past the cursor's own when the page is empty).
+    const last = data[data.length - 1] ?? (how.ascending ? how.bound! - 1 : how.bound! + 1);
+    return {
+      pageSize: query.pageSize,
+      hasMore: true,
+      data,
+      next: make('n', at(last)),
+      ...(how.more && resume ? { previous: make('p', resume) } : {}),
+    };
+  }
   return {
     pageSize: query.pageSize,
-    hasMore,
-    data: ids.slice(0, query.pageSize),
-    ...(hasMore && cursorAt
-      ? {
-          next: encodeCursor({
-            l: options.list,
-            p: query.pageSize,
-            k: { [LAST]: String(cursorAt.last), ...cursorAt.positions },
-            d: 'n',
-            f: options.filters,
-          }),
-        }
-      : {}),
+    hasMore: how.more,
+    data,
+    ...(how.more && resume ? { next: make('n', resume) } : {}),
+    ...(query.cursor && data.length > 0 ? { previous: make('p', at(data[0]!)) } : {}),
   };
 }
 
@@ -163,8 +186,10 @@ async function pairStreams(
     table,
     assets.map((asset) => ledgerKeys.volume(ledger, address, asset)),
   );
+  // A cursor with positions resumes the pairs it names (the others are done); one without starts them all.
+  const fresh = !resumed || Object.keys(resumed.positions).length === 0;
   return assets
-    .filter((asset) => !resumed || asset in resumed.positions)
+    .filter((asset) => fresh || asset in resumed.positions)
     .map((asset) => ({
       asset,
       moves: PairMoves.forPair(

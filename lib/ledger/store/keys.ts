@@ -143,6 +143,13 @@ export const ledgerKeys = {
   transactionRevisions: (ledger: LedgerRef, id: number) => L(ledger, `#TXMH#${id}`),
   /** The ledger's v1 mapping (mapping-item.ts), beside HEAD in the ledger's own partition. */
   mapping: (ledger: LedgerRef) => ({ pk: L(ledger), sk: 'MAPPING' }),
+  /** A schema version (schema-store.ts), one item per version in the ledger's schema partition. */
+  schema: (ledger: LedgerRef, version: string) => ({
+    pk: L(ledger, '#SCHEMA'),
+    sk: `V#${version}`,
+  }),
+  /** gsi1 partition of the ledger's schema versions, by creation (sort key `<createdAt>#<version>`). */
+  schemasByCreation: (ledger: LedgerRef) => L(ledger, '#SCHEMAS'),
 };
 
 /**

@@ -38,6 +38,7 @@ import type { Delivery, DeliveryAttempt } from '../domain/delivery.js';
 import { onConfigDeactivated } from '../domain/lifecycle.js';
 import { classifyOutcome } from '../domain/response-outcome.js';
 import { nextAttempt } from '../domain/retry-schedule.js';
+import type { WebhookHeaderSet } from '../domain/signing.js';
 import { ConfigStore } from '../store/config-store.js';
 import { DeliveryQueue, decodeDeliveryMessage } from '../store/delivery-queue.js';
 import { DeliveryStore } from '../store/delivery-store.js';
@@ -66,6 +67,8 @@ export interface DeliverDeps {
   logger: Logger;
   /** Local mode only: lets deliveries reach 127.0.0.1 / ::1 (never private or metadata addresses). */
   allowLoopback?: boolean;
+  /** The header names deliveries are signed under (WEBHOOK_HEADER_NAMES). */
+  headerSets?: readonly WebhookHeaderSet[];
   /** Epoch ms. */
   now?: () => number;
   /** Uniform in [0, 1): the retry jitter. */
@@ -210,6 +213,7 @@ async function attempt(
     sentAtMs: sentAt,
     timeoutMs,
     allowLoopback: deps.allowLoopback ?? false,
+    ...(deps.headerSets ? { headerSets: deps.headerSets } : {}),
     ...(deps.post ? { post: deps.post } : {}),
   });
   const item = attemptOf(delivery, delivery.attempts + 1, config, sentAt, result);

@@ -1,5 +1,5 @@
 import { signingSecrets, type WebhookConfig } from '../domain/config.js';
-import { deliveryHeaders, unixSeconds } from '../domain/signing.js';
+import { deliveryHeaders, unixSeconds, type WebhookHeaderSet } from '../domain/signing.js';
 import { type PostWebhookInput, type PostWebhookResult, postWebhook } from './post-webhook.js';
 
 /** How long one attempt waits for the receiver (connect, send, status line), deliveries and tests alike. */
@@ -18,6 +18,8 @@ export interface SignedAttempt {
   sentAtMs: number;
   /** Local mode only: lets attempts reach 127.0.0.1 / ::1 (never private or metadata addresses). */
   allowLoopback: boolean;
+  /** The header names the signature is sent under (WEBHOOK_HEADER_NAMES; default the service's and Standard's). */
+  headerSets?: readonly WebhookHeaderSet[];
   timeoutMs?: number;
   /** Defaults to `postWebhook` (injectable for tests of failure paths). */
   post?: PostWebhook;
@@ -31,12 +33,15 @@ export interface SignedAttempt {
  */
 export async function sendSignedAttempt(attempt: SignedAttempt): Promise<PostWebhookResult> {
   const { webhookId, body, config, sentAtMs } = attempt;
-  const headers = deliveryHeaders({
-    id: webhookId,
-    timestamp: unixSeconds(sentAtMs),
-    body,
-    secrets: signingSecrets(config, sentAtMs),
-  });
+  const headers = deliveryHeaders(
+    {
+      id: webhookId,
+      timestamp: unixSeconds(sentAtMs),
+      body,
+      secrets: signingSecrets(config, sentAtMs),
+    },
+    attempt.headerSets,
+  );
   return (attempt.post ?? postWebhook)({
     url: config.endpoint,
     headers,

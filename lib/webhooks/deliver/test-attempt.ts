@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { WebhookConfig } from '../domain/config.js';
+import type { WebhookHeaderSet } from '../domain/signing.js';
 import type { ConfigStore } from '../store/config-store.js';
 import type { PostWebhookResult } from './post-webhook.js';
 import { sendSignedAttempt } from './send-attempt.js';
@@ -11,6 +12,8 @@ export interface ConfigTestDeps {
   configs: Pick<ConfigStore, 'get'>;
   /** The local platform delivers to receivers on this machine; nothing else reaches loopback. */
   allowLoopback: boolean;
+  /** The header names the test is signed under, as deliveries are (WEBHOOK_HEADER_NAMES). */
+  headerSets?: readonly WebhookHeaderSet[];
   now: () => number;
 }
 
@@ -32,7 +35,7 @@ export interface ConfigTest {
  */
 export async function sendConfigTest(
   configId: string,
-  { configs, allowLoopback, now }: ConfigTestDeps,
+  { configs, allowLoopback, headerSets, now }: ConfigTestDeps,
 ): Promise<ConfigTest | undefined> {
   const config = await configs.get(configId);
   if (!config) return undefined;
@@ -44,6 +47,7 @@ export async function sendConfigTest(
     config,
     sentAtMs,
     allowLoopback,
+    ...(headerSets ? { headerSets } : {}),
   });
   return { config, webhookId, payload: TEST_PAYLOAD, sentAtMs, doneAtMs: now(), result };
 }

@@ -54,6 +54,24 @@ describe('signing', () => {
     expect(headers['webhook-signature']).toBe(headers['service-webhook-signature']);
   });
 
+  it('adds the reference names (formance-webhook-*) when the deployment asks, with the same values', () => {
+    const input = { id: ID, timestamp: TS, body: BODY, secrets: [SECRET] };
+    const headers = deliveryHeaders(input, ['service', 'standard', 'formance']);
+    const defaults = deliveryHeaders(input);
+    expect(headers).toEqual({
+      ...defaults,
+      'formance-webhook-id': ID,
+      'formance-webhook-timestamp': '1763856000',
+      'formance-webhook-signature': defaults['webhook-signature'],
+    });
+    expect(Object.keys(deliveryHeaders(input, ['formance'])).sort()).toEqual([
+      'content-type',
+      'formance-webhook-id',
+      'formance-webhook-signature',
+      'formance-webhook-timestamp',
+    ]);
+  });
+
   it('refuses ids with a "." or whitespace, bad timestamps, no secrets and malformed secrets', () => {
     const ok = { id: ID, timestamp: TS, body: BODY, secrets: [SECRET] };
     expect(() => signatureHeader({ ...ok, id: 'a.b' })).toThrow(/no "\."/);

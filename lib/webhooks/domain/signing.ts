@@ -61,19 +61,32 @@ export function signatureHeader({ id, timestamp, body, secrets }: SignatureInput
 }
 
 /**
- * The full header set of one delivery attempt. The `webhook-*` copies are what every Standard Webhooks / Svix
- * library reads (their names are hard-coded), so receivers can verify without renaming anything.
+ * The names a delivery's id, timestamp and signature are sent under, each set the three `<prefix>-id`,
+ * `-timestamp`, `-signature` headers with the same values: `service` (`service-webhook-*`, this platform's),
+ * `standard` (`webhook-*`, what every Standard Webhooks / Svix library reads: their names are hard-coded) and
+ * `formance` (`formance-webhook-*`, what receivers written for the reference platform verify).
  */
-export function deliveryHeaders(input: SignatureInput): Record<string, string> {
+export const WEBHOOK_HEADER_SETS = {
+  service: 'service-webhook',
+  standard: 'webhook',
+  formance: 'formance-webhook',
+} as const;
+export type WebhookHeaderSet = keyof typeof WEBHOOK_HEADER_SETS;
+export const DEFAULT_WEBHOOK_HEADER_SETS: readonly WebhookHeaderSet[] = ['service', 'standard'];
+
+/** The full header set of one delivery attempt, under each of `sets`' names. */
+export function deliveryHeaders(
+  input: SignatureInput,
+  sets: readonly WebhookHeaderSet[] = DEFAULT_WEBHOOK_HEADER_SETS,
+): Record<string, string> {
   const signature = signatureHeader(input);
   const timestamp = String(input.timestamp);
-  return {
-    'content-type': 'application/json',
-    'service-webhook-id': input.id,
-    'service-webhook-timestamp': timestamp,
-    'service-webhook-signature': signature,
-    'webhook-id': input.id,
-    'webhook-timestamp': timestamp,
-    'webhook-signature': signature,
-  };
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  for (const set of sets) {
+    const prefix = WEBHOOK_HEADER_SETS[set];
+    headers[`${prefix}-id`] = input.id;
+    headers[`${prefix}-timestamp`] = timestamp;
+    headers[`${prefix}-signature`] = signature;
+  }
+  return headers;
 }

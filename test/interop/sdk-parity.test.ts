@@ -1,0 +1,113 @@
+/**
+ * Reference ledger v2.4 parity through the official SDK, unmodified, over real HTTP: what an SDK caller of the
+ * reference platform does and must get back (field names included: the SDK drops fields it does not know).
+ */
+import type { SDK } from '@formance/formance-sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPlatform } from '../../infra/local/platform.js';
+import { startSdkPlatform } from '../support/sdk.js';
+
+let platform: RunningPlatform;
+let sdk: SDK;
+const ledger = 'sdk-parity';
+
+beforeAll(async () => {
+  ({ platform, sdk } = await startSdkPlatform());
+  await sdk.ledger.v2.createLedger({ ledger, v2CreateLedgerRequest: {} });
+});
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+describe('auth and info', () => {
+  it('listClients reads the clients in data (it read {} when the answer was {cursor})', async () => {
+    const created = await sdk.auth.v1.createClient({ name: 'parity', scopes: ['custom:scope'] });
+    const id = created.createClientResponse!.data!.id;
+    const listed = await sdk.auth.v1.listClients();
+    const mine = listed.listClientsResponse?.data?.find((c) => c.id === id);
+    expect(mine).toMatchObject({ id, name: 'parity', scopes: ['custom:scope'] });
+  });
+
+  it('getInfo answers experimentalFeatures', async () => {
+    const info = await sdk.ledger.v2.getInfo();
+    expect(info.v2ConfigInfo).toEqual({
+      server: 'ledger',
+      version: expect.any(String),
+      experimentalFeatures: [],
+    });
+  });
+});
+
+describe('ledger reads', () => {
+  it('aggregates balances over the query language, and lists with sort', async () => {
+    const send = (destination: string, amount: bigint) => ({
+      source: 'world',
+      destination,
+      amount,
+      asset: 'USD',
+    });
+    await sdk.ledger.v2.createTransaction({
+      ledger,
+      v2PostTransaction: {
+        postings: [send('users:1', 10n), send('users:2', 20n), send('shop:1', 5n)],
+        timestamp: new Date('2026-02-01T00:00:00Z'),
+        metadata: {},
+      },
+    });
+    await sdk.ledger.v2.createTransaction({
+      ledger,
+      v2PostTransaction: {
+        postings: [send('users:1', 1n)],
+        timestamp: new Date('2026-01-01T00:00:00Z'),
+        metadata: {},
+      },
+    });
+    const aggregated = await sdk.ledger.v2.getBalancesAggregated({
+      ledger,
+      query: { $in: { address: ['users:2', 'shop:1'] } },
+    });
+    expect(aggregated.v2AggregateBalancesResponse?.data).toEqual({ USD: 25n });
+    const byTime = await sdk.ledger.v2.listTransactions({ ledger, sort: 'timestamp:asc' });
+    expect(byTime.v2TransactionsCursorResponse?.cursor.data.map((t) => t.id)).toEqual([2n, 1n]);
+  });
+});
+
+describe('schemas and query templates', () => {
+  it('inserts, reads, lists a version and runs its query template', async () => {
+    await sdk.ledger.v2.insertSchema({
+      ledger,
+      version: 'v1',
+      v2SchemaData: {
+        chart: { world: {}, users: { additionalProperties: { $id: { dotPattern: '^[0-9]+$' } } } },
+        queries: {
+          richUsers: {
+            resource: 'accounts',
+            vars: { min: { type: 'int' } },
+            body: {
+              $and: [{ $match: { address: 'users:' } }, { $gte: { 'balance[USD]': '${min}' } }],
+            },
+          },
+        },
+      },
+    });
+    const got = await sdk.ledger.v2.getSchema({ ledger, version: 'v1' });
+    expect(got.v2SchemaResponse?.data.version).toBe('v1');
+    expect(got.v2SchemaResponse?.data.chart.users?.additionalProperties?.$id?.dotPattern).toBe(
+      '^[0-9]+$',
+    );
+    const listed = await sdk.ledger.v2.listSchemas({ ledger });
+    expect(listed.v2SchemasCursorResponse?.cursor.data.map((s) => s.version)).toEqual(['v1']);
+    const run = await sdk.ledger.v2.runQuery({
+      ledger,
+      id: 'richUsers',
+      schemaVersion: 'v1',
+      requestBody: { vars: { min: '15' } },
+    });
+    const page = run.oneOf as { cursor: { data: Array<{ address: string }> } };
+    expect(page.cursor.data.map((a) => a.address)).toEqual(['users:2']);
+    await expect(
+      sdk.ledger.v2.insertSchema({ ledger, version: 'v1', v2SchemaData: { chart: {} } }),
+    ).rejects.toThrow(/SCHEMA_ALREADY_EXISTS/);
+  });
+});

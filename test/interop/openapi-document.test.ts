@@ -23,11 +23,10 @@ beforeAll(async () => {
 const NOT_OPERATIONS = new Set(['GET /_health', 'GET /openapi.json']);
 
 /**
- * `app.all(...)` handlers that are not middleware: the payments resources and the ledger's exporters, pipelines and
+ * `app.all(...)` handlers that are not middleware: the payments resources and the ledger's
  * metrics, answered with 501 (their not-implemented.ts).
  */
-const NOT_IMPLEMENTED =
-  /^\/api\/payments\/(v3\/)?[a-z-]+(\/\*)?$|^\/api\/ledger\/(v2\/_\/exporters|v2\/:ledger\/pipelines|_\/metrics)(\/\*)?$/;
+const NOT_IMPLEMENTED = /^\/api\/payments\/(v3\/)?[a-z-]+(\/\*)?$|^\/api\/ledger\/_\/metrics$/;
 
 function routesOf(app: { routes: { method: string; path: string }[] }, base = '') {
   const seen = new Map<string, { method: string; path: string }>();

@@ -19,16 +19,16 @@ const messageOf = (input: unknown): string => {
 };
 
 describe('an unknown field of a strict object', () => {
-  it('is named as one, on the object that holds it, at any depth', () => {
-    expect(messageOf({ endpoint: 'x', endpont: 'y' })).toBe('body: unknown field "endpont"');
+  it('is named as one, by its path, at any depth (never "Expected never")', () => {
+    expect(messageOf({ endpoint: 'x', endpont: 'y' })).toBe('body.endpont: unknown field');
     expect(messageOf({ endpoint: 'x', retry: { attempts: 1, backoff: 2 } })).toBe(
-      'body.retry: unknown field "backoff"',
+      'body.retry.backoff: unknown field',
     );
   });
 
   it('is cut like any path segment when the key is long', () => {
     const key = 'k'.repeat(100);
-    expect(messageOf({ endpoint: 'x', [key]: 1 })).toBe(`body: unknown field "${'k'.repeat(64)}…"`);
+    expect(messageOf({ endpoint: 'x', [key]: 1 })).toBe(`body.${'k'.repeat(64)}…: unknown field`);
   });
 
   it('leaves other issues as valibot words them, with their full path', () => {

@@ -14,14 +14,12 @@ export function validate<TSchema extends v.GenericSchema>(
   if (result.success) return result.output;
   const issue = result.issues[0];
   const segments = pathSegments(issue);
-  // A strict object's unknown key: valibot says 'Invalid key: Expected never but received "x"'; a caller reads
-  // which field is not one, on the object that holds it.
+  // A strict object's unknown key: valibot says 'Invalid key: Expected never but received "x"'; the path names the
+  // field, as every other message of the contract does (`body.x: unknown field`).
   const unknownKey = issue.type === 'strict_object' && issue.expected === 'never';
-  const path = (unknownKey ? segments.slice(0, -1) : segments).join('.');
+  const path = segments.join('.');
   const field = path ? `${what}.${path}` : what;
-  throw new ValidationError(
-    `${field}: ${unknownKey ? `unknown field "${segments.at(-1)}"` : issue.message}`,
-  );
+  throw new ValidationError(`${field}: ${unknownKey ? 'unknown field' : issue.message}`);
 }
 
 /**

@@ -63,9 +63,7 @@ async function createIn(token: Record<string, string>, name: string) {
 const listIds = async (token: Record<string, string>) => {
   const res = await call('GET', '/clients', token);
   expect(res.status).toBe(200);
-  return ((await res.json()) as { cursor: { data: Array<{ id: string }> } }).cursor.data.map(
-    (c) => c.id,
-  );
+  return ((await res.json()) as { data: Array<{ id: string }> }).data.map((c) => c.id);
 };
 
 const clientToken = (id: string, secret: string) =>

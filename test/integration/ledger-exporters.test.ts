@@ -105,10 +105,7 @@ describe('exporters', () => {
           /^config\.url: must not target a non-public address/,
         ) as unknown as string,
       ],
-      [
-        { driver: 'stdout', config: { colour: true } },
-        'config: unknown field "colour"',
-      ],
+      [{ driver: 'stdout', config: { colour: true } }, 'config.colour: unknown field'],
       [
         { driver: 'http', config: { url: 'http://127.0.0.1:9/', batching: { maxItems: 5000 } } },
         'config.batching.maxItems: must be at most 1000',

@@ -106,6 +106,19 @@ describe('group commit on the in-memory port', () => {
     expect(table.requests.TransactWriteItems).toBe(4);
   });
 
+  it('never refuses over stale memory: a batch of refusals reads HEAD, and decides again after another commit', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const a = sequencer(table, { owner: 'a', inProcess: true });
+    const early = intent(create('a', 'b', 5n));
+    expect((await a.process([early])).results.get(early.reqId)?.status).toBe('refused');
+    // Another writer funds `a`; this writer's memory still says `a` holds nothing.
+    await sequencer(table, { owner: 'b', inProcess: true }).process([
+      intent(create('world', 'a', 10n)),
+    ]);
+    const spend = intent(create('a', 'b', 5n));
+    expect(committedId((await a.process([spend])).results.get(spend.reqId))).toBe(2);
+  });
+
   it('defers what does not fit one transaction, in order, to the next batch', async () => {
     const table = MemoryLedgerTable.withHead(ledger);
     const writer = sequencer(table, { inProcess: true });

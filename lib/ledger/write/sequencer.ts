@@ -187,6 +187,11 @@ export class LedgerSequencer {
       view.mergeIntoBase();
       recordMetric('LedgerCommits', { mode: 'group' });
       recordMetric('LedgerBatchSize', { mode: 'group' }, batch.head.lastLogId - initial.lastLogId);
+    } else if (results.size > 0 && !(await this.headUnchanged(initial))) {
+      // Refusals decided over memory that something else's commit (a direct write, a mapping change) made stale:
+      // a commit would have caught it on HEAD's version; with nothing to commit, HEAD is read to be sure.
+      this.forget();
+      return 'retry';
     }
     for (const { reqId, outcome } of batch.decided)
       results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
@@ -394,6 +399,12 @@ export class LedgerSequencer {
     }
     this.head = { ...next, version: (initial.version ?? 0) + 1 };
     return { after: split.after };
+  }
+
+  /** Whether HEAD still has the version this writer decided over (one consistent read). */
+  private async headUnchanged(initial: Head): Promise<boolean> {
+    const [item] = await this.items.getItems([ledgerKeys.head(this.options.ledger)]);
+    return item !== undefined && Number(item.version) === initial.version;
   }
 
   /** Drops every cached item: the next batch reads HEAD and what it needs again. */

@@ -33,7 +33,8 @@ describe('console: ledger screens', () => {
     const api = await platformApi(platform.baseUrl);
     await seedShopLedger(api, shop);
     await seedBusyLedger(api, busy, BUSY_TRANSACTIONS);
-    await seedBusyLedger(api, tampered, 3);
+    // One request per transaction: each log entry is an item of its own, which the test edits.
+    await seedBusyLedger(api, tampered, 3, 1);
   }, 180_000);
 
   afterAll(async () => {

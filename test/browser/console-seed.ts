@@ -102,9 +102,14 @@ export async function seedShopLedger(api: Api, ledger: string): Promise<void> {
  * A ledger of `count` one-posting transactions (through `_bulk`, 25 a request: each request well within the ledger
  * function's 15 s even beside the full suite): many pages of everything.
  */
-export async function seedBusyLedger(api: Api, ledger: string, count: number): Promise<void> {
+export async function seedBusyLedger(
+  api: Api,
+  ledger: string,
+  count: number,
+  /** Transactions per request: a bulk's share one commit, and so one log page. */
+  perRequest = 25,
+): Promise<void> {
   await expectStatus(api, 204, 'POST', `/api/ledger/v2/${ledger}`);
-  const perRequest = 25;
   for (let first = 1; first <= count; first += perRequest) {
     const elements = [];
     for (let n = first; n < Math.min(first + perRequest, count + 1); n++)

@@ -99,6 +99,6 @@ describe('an environment across the services', () => {
     const id = made.body.data.id as string;
     expect((await call('auth', a.token, 'GET', `/clients/${id}`)).status).toBe(200);
     expect((await call('auth', b.token, 'GET', `/clients/${id}`)).status).toBe(404);
-    expect((await call('auth', b.token, 'GET', '/clients')).body.cursor.data).toEqual([]);
+    expect((await call('auth', b.token, 'GET', '/clients')).body.data).toEqual([]);
   });
 });

@@ -120,7 +120,7 @@ describe('a body that is not a JSON object', () => {
     for (const [service, method, path] of routes()) await call[service](method, path, '[]');
     expect((await call.ledger('GET', '/v2/other-ledger')).status).toBe(404);
     const clients = await call.auth('GET', '/clients');
-    expect(clients.body.cursor.data.map((c: { id: string }) => c.id)).toEqual([clientId]);
+    expect(clients.body.data.map((c: { id: string }) => c.id)).toEqual([clientId]);
     const client = await call.auth('GET', `/clients/${clientId}`);
     expect(client.body.data.secrets).toEqual([]);
     expect(await configOf()).toEqual(configBefore);

@@ -16,7 +16,8 @@ let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  platform = await startTestPlatform();
+  // With worker processes: their EMF lines join the registry the platform's own services record into.
+  platform = await startTestPlatform({ ledgerWorkers: 1 });
 }, 120_000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { webhookWorkerConfigFromEnv } from '../config/env.js';
 import { ConfigurationError } from '../errors/index.js';
+import { DEFAULT_WEBHOOK_HEADER_SETS } from './domain/signing.js';
 import { createDeliverDeps, createDispatchDeps, workerClients, workerSettings } from './workers.js';
 
 describe('webhook workers read their configuration once, failing loudly', () => {
@@ -22,7 +23,12 @@ describe('webhook workers read their configuration once, failing loudly', () => 
     };
     const config = webhookWorkerConfigFromEnv({ ...env, STAGE: 'local' });
     const local = workerSettings(config);
-    expect(local).toEqual({ table: 't', queueUrl: 'http://q', allowLoopback: true });
+    expect(local).toEqual({
+      table: 't',
+      queueUrl: 'http://q',
+      allowLoopback: true,
+      headerSets: DEFAULT_WEBHOOK_HEADER_SETS,
+    });
     expect(
       workerSettings(webhookWorkerConfigFromEnv({ ...env, STAGE: 'prod' })).allowLoopback,
     ).toBe(false);
@@ -33,6 +39,7 @@ describe('webhook workers read their configuration once, failing loudly', () => 
       table: 't',
       queueUrl: 'http://q',
       allowLoopback: true,
+      headerSets: DEFAULT_WEBHOOK_HEADER_SETS,
     });
     expect(createDispatchDeps(local, clients)).toEqual({
       ...{ doc, sqs, logger },

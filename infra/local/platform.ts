@@ -200,13 +200,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const uninstallMetrics = installMetricSink(localMetrics);
     stops.push(async () => uninstallMetrics());
     const logger = createLogger(logLevelFromEnv(env), undefined, logFormatFromEnv(env));
+    // Worker processes first: a bad setting is then their init error, as a Lambda container reports it.
+    const processes =
+      options.ledgerWorkers === undefined
+        ? undefined
+        : await startLedgerProcesses(options, env, backends, logger, stops);
     // The services in this process read the same environment, once, as their Lambda entries do.
     const config = platformConfigFromEnv(env);
     const runtime = createRuntime(config);
-    const { ledger, writers } =
-      options.ledgerWorkers === undefined
-        ? embeddedLedger(runtime, logger, options.dataDir)
-        : await startLedgerProcesses(options, env, backends, logger, stops);
+    const { ledger, writers } = processes ?? embeddedLedger(runtime, logger, options.dataDir);
     progress('starting the services');
     const apps = await startServices(options, runtime, config, authConfig, ledger, logger, stops);
     progress('starting the workers');

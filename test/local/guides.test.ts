@@ -166,7 +166,7 @@ describe('guides, run as written', () => {
         'platform_http_requests_total{service="ledger",route="POST /api/ledger/v2/:ledger/transactions",status_class="4xx"} 1',
         'platform_http_requests_total{service="payments",route="POST /api/payments/v3/payments",status_class="2xx"} 2',
         'platform_http_requests_total{service="webhooks",route="PUT /api/webhooks/configs/:id/secret/change",status_class="2xx"} 1',
-        'platform_ledger_commits_total{service="ledger",mode="direct"} 4',
+        'platform_ledger_commits_total{service="ledger",mode="group"} 4',
       ]),
     );
   });

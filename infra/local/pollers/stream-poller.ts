@@ -108,6 +108,8 @@ class DynamoStreamPoller {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** When the current pause began (undefined while polling). */
+  private sleepStartedAt: number | undefined;
   /** Set when a shard closed: its children are looked for at once. */
   private rediscover = false;
 
@@ -160,15 +162,33 @@ class DynamoStreamPoller {
   }
 
   private sleep(ms: number): Promise<void> {
+    this.sleepStartedAt = Date.now();
     return new Promise<void>((resolve) => {
       this.wake = () => {
         if (this.timer) clearTimeout(this.timer);
         this.timer = undefined;
         this.wake = undefined;
+        this.sleepStartedAt = undefined;
         resolve();
       };
       this.timer = setTimeout(() => this.wake?.(), ms);
     });
+  }
+
+  /**
+   * A write was told of: an idle pause ends `intervalMs` after it began (at once if that is past), so writes still
+   * reach the poller as fast as without the back-off, but a stream of writes costs one poll per interval, not one
+   * GetRecords (and one checkpoint) per write.
+   */
+  private shortenPause(): void {
+    if (this.sleepStartedAt === undefined || !this.wake) return;
+    const left = this.sleepStartedAt + this.intervalMs - Date.now();
+    if (left <= 0) {
+      this.wake();
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.wake?.(), left);
   }
 
   private log(
@@ -377,12 +397,12 @@ class DynamoStreamPoller {
   private async run(): Promise<void> {
     let sinceDiscovery = 0;
     let idleRounds = 0;
-    // A write told of ends an idle pause; one told of during a poll (which may have missed it) skips the next.
+    // A write told of shortens an idle pause to one interval (shortenPause).
     let written = false;
     this.unsubscribe = this.options.wakeOn?.on(() => {
       written = true;
       idleRounds = 0;
-      this.wake?.();
+      this.shortenPause();
     });
     while (this.running) {
       let busy = false;
@@ -400,8 +420,11 @@ class DynamoStreamPoller {
         this.log('error', 'poll failed', { error: String(err) });
       }
       idleRounds = busy ? 0 : idleRounds + 1;
-      if (this.running && !busy && !written)
-        await this.sleep(this.idlePause(idleRounds, Date.now() - started));
+      // A write told of during this poll (which may have missed it) gets the next poll after one interval.
+      if (this.running && !busy)
+        await this.sleep(
+          written ? this.intervalMs : this.idlePause(idleRounds, Date.now() - started),
+        );
     }
   }
 

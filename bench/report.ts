@@ -2,6 +2,11 @@
 
 import { withoutEnvironment } from '../lib/environments/key-scope.js';
 import type { AuthResult } from './auth-load.js';
+import {
+  type AwsSimulationResult,
+  awsSimulationTargetRow,
+  renderAwsSimulation,
+} from './aws-sim/measure.js';
 import { type ColdStartResult, MAX_BUNDLE_BYTES, MAX_IMPORT_RATIO } from './cold-start.js';
 import type { CostModel } from './cost-model.js';
 import type { GroupCommitCostResult } from './group-commit-cost.js';
@@ -39,6 +44,8 @@ export interface BenchResults {
   numscript?: NumscriptBenchResult;
   ledgerScenarios: LedgerScenariosResult;
   groupCommitCost: GroupCommitCostResult;
+  /** Absent in results written before the AWS simulation existed. */
+  awsSimulation?: AwsSimulationResult;
 }
 
 /** What an item is, from its key (docs/data-model.md). */
@@ -209,6 +216,7 @@ export function renderReport(r: BenchResults): string {
         mark((gcFull?.wruPerTransaction ?? Infinity) <= MAX_BATCH_WRITE_UNITS),
       ],
       ...engineTargetRows(r.ledgerScenarios.cells),
+      awsSimulationTargetRow(r.awsSimulation),
       [
         'Ledger money invariants hold after every load run',
         `${r.ledgerScenarios.cells.filter((c) => c.invariants.ok).length}/${r.ledgerScenarios.cells.length} runs (${r.ledgerScenarios.matrix} matrix)`,
@@ -434,6 +442,7 @@ ${table(
 ${r.numscript ? renderNumscript(r.numscript) : ''}
 
 ${renderLedgerScenarios(r.ledgerScenarios)}
+${r.awsSimulation ? renderAwsSimulation(r.awsSimulation) : ''}
 
 ## 7. Reading
 

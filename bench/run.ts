@@ -21,6 +21,7 @@ import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { startPlatform } from '../infra/local/platform.js';
 import { startSqsLocal } from '../infra/local/sqs-local.js';
 import { measureAuth } from './auth-load.js';
+import { measureAwsSimulation, renderAwsSimulation } from './aws-sim/measure.js';
 import { measureColdStart } from './cold-start.js';
 import { modelCost } from './cost-model.js';
 import { installDynamoMeter } from './dynamo-meter.js';
@@ -45,7 +46,7 @@ import { measureSigning } from './signing.js';
 import { measureWebhooks } from './webhook-latency.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
-const PARTS_ALONE = ['ledger', 'cold-start'];
+const PARTS_ALONE = ['ledger', 'cold-start', 'aws-sim'];
 const only =
   parseArgs({ options: { only: { type: 'string' } } }).values.only ?? process.env.BENCH_ONLY;
 if (only !== undefined && !PARTS_ALONE.includes(only))
@@ -101,6 +102,7 @@ log(
 );
 if (only === 'ledger') await runLedgerOnly();
 else if (only === 'cold-start') await runColdStartOnly();
+else if (only === 'aws-sim') await runAwsSimulationOnly();
 else await runAll();
 
 /** Prints every failed ledger invariant and marks the run failed: a broken money rule must not pass as a figure. */
@@ -145,6 +147,14 @@ async function runColdStartOnly(): Promise<void> {
   log('cold start: building and importing bundles');
   const coldStart = await measureColdStart(log);
   writePartAlone('cold-start', { coldStart }, renderColdStart(coldStart));
+}
+
+/** Seconds per cell of the AWS simulation (BENCH_AWS_SIM_SECONDS). */
+const awsSimSeconds = Number(process.env.BENCH_AWS_SIM_SECONDS ?? 8);
+
+async function runAwsSimulationOnly(): Promise<void> {
+  const awsSimulation = await measureAwsSimulation(awsSimSeconds, log);
+  writePartAlone('aws-sim', { awsSimulation }, renderAwsSimulation(awsSimulation));
 }
 
 async function runAll(): Promise<void> {
@@ -217,7 +227,14 @@ async function runAll(): Promise<void> {
   }
   // On platforms and DynamoDB Locals of its own, after the shared ones are gone: nothing else competes with it.
   const ledgerScenarios = await measureLedgerMatrix();
-  const all: BenchResults = { ...results, machine: machineAtEnd(), ledgerScenarios };
+  // In this process alone (no platform, no DynamoDB Local): the engine's CPU is all that runs.
+  const awsSimulation = await measureAwsSimulation(awsSimSeconds, log);
+  const all: BenchResults = {
+    ...results,
+    machine: machineAtEnd(),
+    ledgerScenarios,
+    awsSimulation,
+  };
 
   writeFileSync(new URL('results.json', out), `${JSON.stringify(all, null, 2)}\n`);
   writeFileSync(new URL('report.md', out), renderReport(all));

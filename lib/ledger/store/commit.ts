@@ -5,7 +5,7 @@ import type { Write } from './change-items.js';
 import type { CommitWrite } from './decide-batch.js';
 import type { Head } from './head.js';
 import { type ItemKey, keyString } from './keys.js';
-import { logPages } from './log-pages.js';
+import { logEntryBytes, logPages, MAX_LOG_PAGE_BYTES } from './log-pages.js';
 
 /** DynamoDB's limit on items in one TransactWriteItems / TransactGetItems. */
 export const MAX_TRANSACTION_ITEMS = 100;
@@ -96,7 +96,69 @@ export function commitActions(
  * new transactions' items are put after the commit (a sequenced writer), so they do not count.
  */
 export function actionCount(writes: CommitWrite[], options: { deferred?: boolean } = {}): number {
-  return commitItems(writes).filter((w) => !(options.deferred && w.deferrable)).length + 1;
+  return new ActionTally(options.deferred ?? false).actionsWith(writes);
+}
+
+/**
+ * The actions of a commit being built, counted as writes are added — what `commitItems` would make of them (one
+ * action per item, the last write of an item deciding whether it is deferred, log entries gathered into pages
+ * as logPages gathers them) without building a page or an item. A group commit asks before each request it adds,
+ * so the count costs the request's writes, not the whole batch's.
+ */
+export class ActionTally {
+  /** Each item written so far, by table and key: whether its last write is deferred after the commit. */
+  private readonly items = new Map<string, boolean>();
+  private counted = 0;
+  private pages = 0;
+  private pageBytes = 0;
+
+  constructor(private readonly deferred: boolean) {}
+
+  /** The actions, HEAD's included, with these writes added (nothing is added). */
+  actionsWith(writes: readonly CommitWrite[]): number {
+    return this.tally(writes, new Map());
+  }
+
+  add(writes: readonly CommitWrite[]): void {
+    this.tally(writes, this.items);
+  }
+
+  private tally(writes: readonly CommitWrite[], items: Map<string, boolean>): number {
+    const keep = items === this.items;
+    let { counted, pages, pageBytes } = this;
+    const counts = (deferrable: boolean) => !(this.deferred && deferrable);
+    for (const w of writes) {
+      if (w.log) {
+        const size = logEntryBytes(w.item.Put!.Item);
+        if (pages === 0 || pageBytes + size > MAX_LOG_PAGE_BYTES) {
+          pages++;
+          pageBytes = 0;
+        }
+        pageBytes += size;
+        continue;
+      }
+      const target = targetOf(w);
+      if (target === undefined) {
+        counted++;
+        continue;
+      }
+      const before = items.has(target) ? items.get(target) : this.items.get(target);
+      if (before !== undefined && counts(before)) counted--;
+      const deferrable = w.deferrable === true;
+      items.set(target, deferrable);
+      if (counts(deferrable)) counted++;
+    }
+    if (keep) Object.assign(this, { counted, pages, pageBytes });
+    return counted + pages + 1;
+  }
+}
+
+/** The item a write puts or deletes (collapse's key); undefined for an action that is always its own. */
+function targetOf(w: Write): string | undefined {
+  const put = w.item.Put;
+  if (put) return `${put.TableName}\u0000${keyString(put.Item as ItemKey)}`;
+  const del = w.item.Delete;
+  return del ? `${del.TableName}\u0000${keyString(del.Key as ItemKey)}` : undefined;
 }
 
 /** A commit's writes as items: its log entries gathered into pages (log-pages.ts), then one action per item. */
@@ -130,12 +192,7 @@ export function collapse<W extends Write>(writes: W[]): W[] {
   const byKey = new Map<string, W>();
   for (const w of writes) {
     const put = w.item.Put;
-    const del = w.item.Delete;
-    const target = put
-      ? `${put.TableName}\u0000${keyString(put.Item as ItemKey)}`
-      : del
-        ? `${del.TableName}\u0000${keyString(del.Key as ItemKey)}`
-        : `#${byKey.size}`;
+    const target = targetOf(w) ?? `#${byKey.size}`;
     const earlier = byKey.get(target);
     const condition = earlier?.item.Put ?? earlier?.item.Delete;
     if (earlier && condition?.ConditionExpression && put) {

@@ -114,6 +114,15 @@ export function storedEntriesOf(item: Record<string, unknown>): StoredLogEntry[]
   }));
 }
 
+/** What an entry adds to its page's size, as pages are cut (by characters of its texts). */
+export function logEntryBytes(single: Record<string, unknown>): number {
+  return (
+    String(single.body).length +
+    String(single[EVENT_ATTRIBUTE]).length +
+    String(single.req ?? '').length
+  );
+}
+
 /**
  * The log items of one commit's entries (given as their single-entry items, in log order): consecutive entries
  * gathered into pages of at most MAX_LOG_PAGE_BYTES. One entry stays a single-entry item.
@@ -126,10 +135,7 @@ export function logPages(
   let current: Array<Record<string, unknown>> = [];
   let bytes = 0;
   for (const single of singles) {
-    const size =
-      String(single.body).length +
-      String(single[EVENT_ATTRIBUTE]).length +
-      String(single.req ?? '').length;
+    const size = logEntryBytes(single);
     if (current.length > 0 && bytes + size > MAX_LOG_PAGE_BYTES) {
       pages.push(current);
       current = [];

@@ -8,8 +8,16 @@ import type { ItemView } from './change-items.js';
 export class OverlayView extends Map<string, Record<string, unknown>> {
   private readonly removed = new Set<string>();
 
-  constructor(private readonly base: ItemView) {
+  constructor(private base: ItemView) {
     super();
+  }
+
+  /**
+   * Sees through another base from now on: one holding everything the old one showed (a pipelined batch's
+   * view, once the batch under it is committed into the writer's cache).
+   */
+  rebase(base: ItemView): void {
+    this.base = base;
   }
 
   override get(key: string): Record<string, unknown> | undefined {

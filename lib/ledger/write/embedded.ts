@@ -4,13 +4,16 @@ import { inEnvironmentScope } from '../../dynamo/environment-scope.js';
 import type { Logger } from '../../observability/logger.js';
 import type { LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
-import type { Intent } from './intent.js';
+import type { LedgerTable } from '../store/ledger-table.js';
+import type { Intent, IntentResult } from './intent.js';
 import type { IntentSink, RelayAnswer } from './relay.js';
-import { LedgerSequencer } from './sequencer.js';
+import { LedgerSequencer, type PreparedBatch } from './sequencer.js';
 
 export interface EmbeddedOptions {
-  doc: DynamoDBDocumentClient;
+  doc?: DynamoDBDocumentClient;
   tableFor: (bucket: string) => string;
+  /** Each ledger's table as the engine's port; absent: the ledger's table on DynamoDB through `doc`. */
+  tableOf?: (ledger: LedgerRecord) => LedgerTable;
   logger?: Logger;
   now?: () => number;
   /** How long a write may wait for its batch before it is answered "not committed" (as a relayed one). */
@@ -25,6 +28,9 @@ const DEFAULT_DEADLINE_MS = 8_000;
  * Gateway gives a request, so a bulk is not cut short by its own size.
  */
 const GROUP_DEADLINE_MS = 20_000;
+
+/** How a committing batch landed: answered, requests to go first in the next batch, or to be done again. */
+type Landed = 'ok' | 'redo' | Waiting[];
 
 interface Waiting {
   intent: Intent;
@@ -112,7 +118,11 @@ export class EmbeddedGroupCommit implements IntentSink {
     if (!line) {
       line = {
         sequencer: new LedgerSequencer({
-          doc: this.options.doc,
+          ...(this.options.tableOf
+            ? { items: this.options.tableOf(ledger) }
+            : this.options.doc
+              ? { doc: this.options.doc }
+              : {}),
           table: this.options.tableFor(ledger.bucket),
           ledger,
           owner: this.owner,
@@ -133,16 +143,94 @@ export class EmbeddedGroupCommit implements IntentSink {
     return line;
   }
 
-  /** Batches until the line is empty: what arrived while a batch committed is the next batch. */
+  /**
+   * Batches until the line is empty, two at a time: while one commits, the next — what arrived meanwhile — is
+   * decided over it (LedgerSequencer.prepare), then committed once the first has landed. A batch that went wrong
+   * is done again alone through the sequencer's retries, and what came after it is decided again after it.
+   */
   private async drain(ledger: LedgerRecord, line: LedgerLine): Promise<void> {
     try {
-      while (line.waiting.length > 0) {
+      let flight: { batch: Waiting[]; landed: Promise<Landed> } | undefined;
+      while (line.waiting.length > 0 || flight) {
         const batch = line.waiting.splice(0, MAX_BATCH_INTENTS);
-        line.waiting.unshift(...(await this.commitBatch(ledger, line, batch)));
+        const prepared = batch.length > 0 ? await this.prepare(ledger, line, batch) : undefined;
+        if (flight) {
+          const landed = await flight.landed;
+          const before = flight.batch;
+          flight = undefined;
+          if (landed !== 'ok') {
+            if (prepared) line.sequencer.discard(prepared);
+            const again = landed === 'redo' ? await this.commitBatch(ledger, line, before) : landed;
+            line.waiting.unshift(...again, ...batch);
+            continue;
+          }
+        }
+        if (batch.length === 0) continue;
+        if (prepared)
+          flight = { batch, landed: this.commitPrepared(ledger, line, batch, prepared) };
+        // Deciding failed: this batch goes through the sequencer's retries before anything else.
+        else line.waiting.unshift(...(await this.commitBatch(ledger, line, batch)));
       }
     } finally {
       line.running = false;
     }
+  }
+
+  private async prepare(
+    ledger: LedgerRecord,
+    line: LedgerLine,
+    batch: Waiting[],
+  ): Promise<PreparedBatch | undefined> {
+    try {
+      return await line.sequencer.prepare(batch.map((w) => w.intent));
+    } catch (err) {
+      this.options.logger?.log('warn', 'ledger engine: deciding a batch failed, retrying it', {
+        environment: ledger.environment,
+        ledger: ledger.name,
+        error: (err as Error).message,
+      });
+      return undefined;
+    }
+  }
+
+  /**
+   * Commits a prepared batch and answers its requesters: 'ok', or the requests that must go first in the next
+   * batch (deferred ones), or 'redo' when the decision no longer held and nothing was written.
+   */
+  private async commitPrepared(
+    ledger: LedgerRecord,
+    line: LedgerLine,
+    batch: Waiting[],
+    prepared: PreparedBatch,
+  ): Promise<Landed> {
+    let outcome;
+    try {
+      outcome = await line.sequencer.commitPrepared(prepared);
+    } catch (err) {
+      this.options.logger?.log('warn', 'ledger engine: a pipelined commit failed, retrying it', {
+        environment: ledger.environment,
+        ledger: ledger.name,
+        error: (err as Error).message,
+      });
+      return 'redo';
+    }
+    if (outcome === 'redo') return 'redo';
+    const later = this.answerBatch(batch, outcome);
+    return later.length > 0 ? later : 'ok';
+  }
+
+  /** Answers what was decided; the requests that did not fit, to go first in the next batch. */
+  private answerBatch(
+    batch: Waiting[],
+    { results, deferred }: { results: Map<string, IntentResult>; deferred: Intent[] },
+  ): Waiting[] {
+    const later = new Set(deferred.map((i) => i.reqId));
+    for (const w of batch) {
+      const result = results.get(w.intent.reqId);
+      if (result) w.answer(result);
+      else if (!later.has(w.intent.reqId)) w.answer({ status: 'unknown' });
+    }
+    return batch.filter((w) => later.has(w.intent.reqId));
   }
 
   /** Commits one batch and answers its requesters; answers what did not fit, to go first in the next one. */
@@ -152,14 +240,7 @@ export class EmbeddedGroupCommit implements IntentSink {
     batch: Waiting[],
   ): Promise<Waiting[]> {
     try {
-      const { results, deferred } = await line.sequencer.process(batch.map((w) => w.intent));
-      const later = new Set(deferred.map((i) => i.reqId));
-      for (const w of batch) {
-        const result = results.get(w.intent.reqId);
-        if (result) w.answer(result);
-        else if (!later.has(w.intent.reqId)) w.answer({ status: 'unknown' });
-      }
-      return batch.filter((w) => later.has(w.intent.reqId));
+      return this.answerBatch(batch, await line.sequencer.process(batch.map((w) => w.intent)));
     } catch (err) {
       // The sequencer gave up on the batch (its commits kept failing): whether the last one landed is unknown.
       this.options.logger?.log('error', 'ledger engine: batch failed', {

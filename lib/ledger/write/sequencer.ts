@@ -9,7 +9,7 @@ import { operationRequest } from '../commands/operations.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { Mapping } from '../domain/mapping.js';
 import type { ItemView } from '../store/change-items.js';
-import { actionCount, commitItems, MAX_TRANSACTION_ITEMS, splitDeferred } from '../store/commit.js';
+import { ActionTally, commitItems, MAX_TRANSACTION_ITEMS, splitDeferred } from '../store/commit.js';
 import {
   type CommitWrite,
   decideRequests,
@@ -88,6 +88,13 @@ export class LedgerSequencer {
   private readonly answered = new Map<string, IntentResult>();
   private readonly now: () => number;
   private batches = 0;
+  /**
+   * Pipelined mode (prepare / commitPrepared): the last batch decided whose commit is not yet known — the next
+   * batch is decided over it — and a count of the times memory was dropped, which tells a prepared batch whether
+   * what it was decided over still holds.
+   */
+  private tip: { head: Head; view: OverlayView } | undefined;
+  private epoch = 0;
 
   private readonly items: LedgerTable;
 
@@ -128,12 +135,7 @@ export class LedgerSequencer {
   ): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] }> {
     const results = new Map<string, IntentResult>();
     // A request sent twice (a requester's resend, an SQS duplicate) is decided once: by id, first copy only.
-    const unique = [...new Map(intents.map((i) => [i.reqId, i])).values()];
-    const fresh = unique.filter((intent) => {
-      const known = this.answered.get(intent.reqId);
-      if (known) results.set(intent.reqId, known);
-      return !known;
-    });
+    const fresh = this.unanswered(intents, results);
     const batch = await retryWithBackoff(
       async () => attemptOf(counted(await this.attempt(fresh), 'group')),
       { maxAttempts: MAX_COMMIT_ATTEMPTS },
@@ -145,6 +147,124 @@ export class LedgerSequencer {
     );
     for (const [reqId, result] of batch.results) results.set(reqId, result);
     return { results, deferred: batch.deferred };
+  }
+
+  /**
+   * Pipelined group commit (one process, `inProcess`): decides a batch now, over the items and HEAD of every
+   * batch decided before it — committed, or still committing — so deciding batch N+1 overlaps batch N's commit.
+   * `commitPrepared` commits it once N's commit is known, in order; if anything dropped this writer's memory
+   * meanwhile (N failed), the decision no longer holds and the caller hands the batch to `process` instead.
+   * Only one caller may prepare and commit at a time, and never beside `process`.
+   */
+  async prepare(intents: readonly Intent[]): Promise<PreparedBatch> {
+    const results = new Map<string, IntentResult>();
+    const fresh = this.unanswered(intents, results);
+    if (!this.head && !this.tip) await this.reload();
+    const epoch = this.epoch;
+    const groupsBefore = new Map(this.failedGroups);
+    const base = this.tip ?? { head: this.head!, view: this.cache };
+    const nowMs = this.now();
+    const live = this.live(fresh, nowMs, results);
+    const requests = await this.requestsOf(live);
+    await this.answerEarlier(live, requests, results);
+    const view = new OverlayView(base.view);
+    let batch;
+    try {
+      batch = await this.decideAll(live, requests, view, base.head, nowMs, results);
+    } catch (err) {
+      this.failedGroups = groupsBefore;
+      throw err;
+    }
+    if (batch.writes.length > 0 && epoch === this.epoch)
+      this.tip = {
+        head: {
+          ...this.nextHead(base.head, batch.head, nowMs),
+          version: (base.head.version ?? 0) + 1,
+        },
+        view,
+      };
+    return { epoch, groupsBefore, initial: base.head, view, batch, results, nowMs };
+  }
+
+  /**
+   * Commits a prepared batch after every batch prepared before it was committed. 'redo': its decision no longer
+   * holds (a batch before it failed, or this commit did) — nothing of it was written, its groups are as before.
+   */
+  async commitPrepared(
+    prepared: PreparedBatch,
+  ): Promise<{ results: Map<string, IntentResult>; deferred: Intent[] } | 'redo'> {
+    const { batch, results } = prepared;
+    if (prepared.epoch !== this.epoch) return this.dropPrepared(prepared);
+    if (batch.writes.length > 0) {
+      const committed = await this.commit(
+        prepared.initial,
+        batch.head,
+        batch.writes,
+        prepared.nowMs,
+      );
+      if (committed === 'retry') return this.forgetPrepared(prepared);
+      prepared.view.rebase(this.cache);
+      prepared.view.mergeIntoBase();
+      if (this.tip?.view === prepared.view) this.tip = undefined;
+      recordMetric('LedgerCommits', { mode: 'group' });
+      recordMetric(
+        'LedgerBatchSize',
+        { mode: 'group' },
+        batch.head.lastLogId - prepared.initial.lastLogId,
+      );
+    } else if (results.size > 0 && !(await this.headUnchanged(prepared.initial)))
+      return this.forgetPrepared(prepared);
+    for (const { reqId, outcome } of batch.decided)
+      results.set(reqId, { status: 'committed', outcomes: [toOutcome(outcome)] });
+    for (const [reqId, result] of results) this.remember(reqId, result);
+    return { results, deferred: batch.deferred };
+  }
+
+  /**
+   * A prepared batch that will not be committed (the one before it deferred requests, which go first): the next
+   * batch is decided over what is committed. Nothing of it was written.
+   */
+  discard(prepared: PreparedBatch): void {
+    this.dropPrepared(prepared);
+  }
+
+  /** Its own decision undone first (while memory still holds), then memory dropped: every batch after it is void. */
+  private forgetPrepared(prepared: PreparedBatch): 'redo' {
+    this.dropPrepared(prepared);
+    this.forget();
+    return 'redo';
+  }
+
+  private dropPrepared(prepared: PreparedBatch): 'redo' {
+    // Group failures it decided are undone — unless memory was dropped since: then an earlier batch restored
+    // them to before itself, which is before this one too.
+    if (prepared.epoch === this.epoch) this.failedGroups = prepared.groupsBefore;
+    if (this.tip?.view === prepared.view) this.tip = undefined;
+    return 'redo';
+  }
+
+  /** Intents not answered before (a request sent twice is decided once); the others' answers go in `results`. */
+  private unanswered(intents: readonly Intent[], results: Map<string, IntentResult>): Intent[] {
+    const unique = [...new Map(intents.map((i) => [i.reqId, i])).values()];
+    return unique.filter((intent) => {
+      const known = this.answered.get(intent.reqId);
+      if (known) results.set(intent.reqId, known);
+      return !known;
+    });
+  }
+
+  /** Intents with time left to be decided; the others are answered expired. */
+  private live(
+    intents: readonly Intent[],
+    nowMs: number,
+    results: Map<string, IntentResult>,
+  ): Intent[] {
+    return intents.filter((intent) => {
+      if (intent.deadline - nowMs >= (this.options.decideMarginMs ?? DEFAULT_DECIDE_MARGIN_MS))
+        return true;
+      this.answer(results, intent, { status: 'expired' });
+      return false;
+    });
   }
 
   /** One attempt at a batch; one that did not commit leaves no group marked failed (it is decided again). */
@@ -169,12 +289,7 @@ export class LedgerSequencer {
     const initial = this.head!;
     const nowMs = this.now();
     const results = new Map<string, IntentResult>();
-    const live = intents.filter((intent) => {
-      if (intent.deadline - nowMs >= (this.options.decideMarginMs ?? DEFAULT_DECIDE_MARGIN_MS))
-        return true;
-      this.answer(results, intent, { status: 'expired' });
-      return false;
-    });
+    const live = this.live(intents, nowMs, results);
     const requests = await this.requestsOf(live);
     await this.answerEarlier(live, requests, results);
     const view = new OverlayView(this.cache);
@@ -285,6 +400,7 @@ export class LedgerSequencer {
     const writes: CommitWrite[] = [];
     const decided: Array<{ reqId: string; outcome: WriteOutcome<unknown> }> = [];
     const deferred: Intent[] = [];
+    const tally = new ActionTally(!this.options.inProcess);
     for (const intent of live) {
       const pending = requests.get(intent.reqId);
       if (!pending) continue;
@@ -313,9 +429,7 @@ export class LedgerSequencer {
         this.answer(results, intent, refusal(err));
         continue;
       }
-      const actions = actionCount([...writes, ...outcome.writes], {
-        deferred: !this.options.inProcess,
-      });
+      const actions = tally.actionsWith(outcome.writes);
       if (actions > MAX_TRANSACTION_ITEMS) {
         if (writes.length === 0) this.answer(results, intent, tooManyItems(actions));
         else deferred.push(intent);
@@ -324,6 +438,7 @@ export class LedgerSequencer {
       own.mergeIntoBase();
       head = outcome.head;
       writes.push(...outcome.writes);
+      tally.add(outcome.writes);
       decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });
     }
     return { head, writes, decided, deferred };
@@ -362,16 +477,7 @@ export class LedgerSequencer {
     writes: readonly CommitWrite[],
     nowMs: number,
   ): Promise<{ after: Array<Record<string, unknown>> } | 'retry'> {
-    const { pendingResults: _settled, ...rest } = head;
-    const next: Head = {
-      ...rest,
-      leaseOwner: this.options.owner,
-      leaseUntil: nowMs + this.leaseMs,
-      // In one process nothing is left to settle after the commit: no batch is named.
-      ...(this.options.inProcess
-        ? {}
-        : { pendingResults: { firstLogId: initial.lastLogId + 1, lastLogId: head.lastLogId } }),
-    };
+    const next = this.nextHead(initial, head, nowMs);
     const split = this.options.inProcess
       ? { atomic: commitItems([...writes]), after: [] }
       : splitDeferred([...writes]);
@@ -401,6 +507,20 @@ export class LedgerSequencer {
     return { after: split.after };
   }
 
+  /** HEAD as a commit of this batch writes it (its version aside: the commit sets the one read plus one). */
+  private nextHead(initial: Head, head: Head, nowMs: number): Head {
+    const { pendingResults: _settled, ...rest } = head;
+    return {
+      ...rest,
+      leaseOwner: this.options.owner,
+      leaseUntil: nowMs + this.leaseMs,
+      // In one process nothing is left to settle after the commit: no batch is named.
+      ...(this.options.inProcess
+        ? {}
+        : { pendingResults: { firstLogId: initial.lastLogId + 1, lastLogId: head.lastLogId } }),
+    };
+  }
+
   /** Whether HEAD still has the version this writer decided over (one consistent read). */
   private async headUnchanged(initial: Head): Promise<boolean> {
     const [item] = await this.items.getItems([ledgerKeys.head(this.options.ledger)]);
@@ -412,6 +532,13 @@ export class LedgerSequencer {
     this.cache.clear();
     this.absent.clear();
     this.head = undefined;
+    this.tip = undefined;
+    this.epoch++;
+  }
+
+  /** What reads see: the committed items under the writes of a batch decided and still committing. */
+  private readView(): ItemView {
+    return this.tip?.view ?? this.cache;
   }
 
   /**
@@ -475,14 +602,14 @@ export class LedgerSequencer {
   private get scriptState() {
     return scriptStateReads(this.options.ledger, async (keys) => {
       await this.load(keys);
-      return keys.map((k) => this.cache.get(keyString(k)));
+      return keys.map((k) => this.readView().get(keyString(k)));
     });
   }
 
   private async readTransaction(id: number) {
     const key = ledgerKeys.transaction(this.options.ledger, id);
     await this.load([key]);
-    const item = this.cache.get(keyString(key));
+    const item = this.readView().get(keyString(key));
     return item ? parseStoredTransaction(String(item.body)).tx : undefined;
   }
 
@@ -495,16 +622,21 @@ export class LedgerSequencer {
     cached: ItemKey[],
     fresh: ItemKey[] = [],
   ): Promise<Map<string, Record<string, unknown>>> {
+    // What a batch decided before this one and not yet committed wrote is known: never read it from the table.
+    const view = this.readView();
     const misses = [...new Map(cached.map((k) => [keyString(k), k])).values()].filter(
-      (k) => !this.cache.has(keyString(k)) && !this.absent.has(keyString(k)),
+      (k) => !view.has(keyString(k)) && !this.absent.has(keyString(k)),
     );
     const keys = [...misses, ...fresh];
+    const epoch = this.epoch;
     const items = keys.length > 0 ? await this.items.getItems(keys) : [];
     const found = new Map<string, Record<string, unknown>>();
     keys.forEach((key, i) => {
       const item = items[i];
       if (item) found.set(keyString(key), item);
     });
+    // Memory dropped while reading (a commit failed, perhaps after landing): what was read may be older than it.
+    if (epoch !== this.epoch) return found;
     for (const key of misses) {
       const item = found.get(keyString(key));
       if (item) this.cache.set(keyString(key), item);
@@ -517,6 +649,22 @@ export class LedgerSequencer {
     if (this.answered.size > 50_000) this.answered.clear();
     this.answered.set(reqId, result);
   }
+}
+
+/** A batch decided by `prepare`, to be committed by `commitPrepared` (or dropped). */
+export interface PreparedBatch {
+  readonly epoch: number;
+  readonly groupsBefore: Map<string, string>;
+  readonly initial: Head;
+  readonly view: OverlayView;
+  readonly batch: {
+    head: Head;
+    writes: CommitWrite[];
+    decided: Array<{ reqId: string; outcome: WriteOutcome<unknown> }>;
+    deferred: Intent[];
+  };
+  readonly results: Map<string, IntentResult>;
+  readonly nowMs: number;
 }
 
 function toOutcome(outcome: WriteOutcome<unknown>): OperationOutcome {

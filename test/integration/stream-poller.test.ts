@@ -89,6 +89,33 @@ describe('stream poller', () => {
     counted.destroy();
   });
 
+  it('after a poll that read records, pauses busyPauseMs: a burst written meanwhile comes in one batch', async () => {
+    const batches: Array<Array<string | undefined>> = [];
+    const poller = createStreamPoller({
+      dynamo,
+      streams,
+      table,
+      intervalMs: 20,
+      // Long enough for the burst below to be written whatever the machine's load.
+      busyPauseMs: 5_000,
+      handler: async (records) => {
+        batches.push(idsOf(records));
+        return { batchItemFailures: [] };
+      },
+    });
+    await poller.start();
+    await put('burst-0');
+    await until(() => batches.some((b) => b.includes('burst-0')));
+    for (const n of [1, 2, 3, 4]) await put(`burst-${n}`);
+    await until(() => batches.some((b) => b.includes('burst-4')));
+    await poller.stop();
+    const first = batches.findIndex((b) => b.includes('burst-0'));
+    expect(batches.slice(first)).toEqual([
+      ['burst-0'],
+      ['burst-1', 'burst-2', 'burst-3', 'burst-4'],
+    ]);
+  });
+
   it('starts after what is already in the stream, retries from the first failed record, and stops cleanly', async () => {
     await put('before-start');
     const calls: Array<Array<string | undefined>> = [];

@@ -26,6 +26,11 @@ export interface DispatchPollersOptions {
 
 /** How long an idle poller may pause when writes wake it. */
 const IDLE_MAX_MS = 2_000;
+/**
+ * Under load, a poll that read records waits this long before the next: a webhook after the first of a burst is
+ * dispatched up to this much later, and the emulator serves a few full GetRecords instead of many small ones.
+ */
+const BUSY_PAUSE_MS = 50;
 
 /**
  * What the stack's `dispatch` event source mappings do (one per table whose stream carries events), locally:
@@ -50,7 +55,9 @@ export async function startDispatchPollers(
         handler: options.handler,
         checkpoints: options.checkpoints,
         ...(options.logger ? { logger: options.logger } : {}),
-        ...(options.wakeOn ? { wakeOn: options.wakeOn, idleMaxMs: IDLE_MAX_MS } : {}),
+        ...(options.wakeOn
+          ? { wakeOn: options.wakeOn, idleMaxMs: IDLE_MAX_MS, busyPauseMs: BUSY_PAUSE_MS }
+          : {}),
       });
       await poller.start();
       started.push(poller);

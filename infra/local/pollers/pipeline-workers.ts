@@ -58,6 +58,9 @@ export async function startPipelineWorkers(
         table,
         checkpoints: options.checkpoints,
         intervalMs: options.pollIntervalMs ?? 1000,
+        // Records only wake pipelines (which read the log themselves): no need to read them as they come.
+        busyPauseMs: options.pollIntervalMs ?? 1000,
+        batchSize: 1000,
         ...(logger ? { logger } : {}),
         handler: async (records) => {
           for (const wake of wakesOf(records))

@@ -31,6 +31,12 @@ export interface StreamPollerOptions {
   idleMaxMs?: number;
   /** Wakes the poller from an idle pause at once (the gateway's writes): idle back-off then costs no latency. */
   wakeOn?: WriteSignal;
+  /**
+   * Pause after a poll that read records (default 0: the next poll at once). Under load, records then gather into
+   * fewer, fuller GetRecords — each of which DynamoDB Local makes costlier as history grows — at the price of this
+   * much latency for records after the first.
+   */
+  busyPauseMs?: number;
   /** Records per GetRecords (a batch). Default 100, Lambda's default batch size for streams. */
   batchSize?: number;
   /** First wait after a failed batch; doubled on each retry up to `maxBackoffMs`. Default 200 ms. */
@@ -110,6 +116,7 @@ class DynamoStreamPoller {
   private timer: NodeJS.Timeout | undefined;
   /** When the current pause began (undefined while polling). */
   private sleepStartedAt: number | undefined;
+  private sleepEndsAt = 0;
   /** Set when a shard closed: its children are looked for at once. */
   private rediscover = false;
 
@@ -163,6 +170,7 @@ class DynamoStreamPoller {
 
   private sleep(ms: number): Promise<void> {
     this.sleepStartedAt = Date.now();
+    this.sleepEndsAt = this.sleepStartedAt + ms;
     return new Promise<void>((resolve) => {
       this.wake = () => {
         if (this.timer) clearTimeout(this.timer);
@@ -182,7 +190,8 @@ class DynamoStreamPoller {
    */
   private shortenPause(): void {
     if (this.sleepStartedAt === undefined || !this.wake) return;
-    const left = this.sleepStartedAt + this.intervalMs - Date.now();
+    // Never later than the pause would have ended anyway (a busy pause is shorter than an interval).
+    const left = Math.min(this.sleepEndsAt, this.sleepStartedAt + this.intervalMs) - Date.now();
     if (left <= 0) {
       this.wake();
       return;
@@ -420,6 +429,8 @@ class DynamoStreamPoller {
         this.log('error', 'poll failed', { error: String(err) });
       }
       idleRounds = busy ? 0 : idleRounds + 1;
+      if (this.running && busy && (this.options.busyPauseMs ?? 0) > 0)
+        await this.sleep(this.options.busyPauseMs!);
       // A write told of during this poll (which may have missed it) gets the next poll after one interval.
       if (this.running && !busy)
         await this.sleep(

@@ -6,8 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { LedgerOperation } from '../commands/operations.js';
-import type { LedgerRecord } from '../domain/change.js';
-import { DEFAULT_FEATURES } from '../domain/features.js';
 import { headFromItem } from '../store/head.js';
 import { ledgerKeys } from '../store/keys.js';
 import type { LedgerTable } from '../store/ledger-table.js';
@@ -15,22 +13,10 @@ import { MemoryLedgerTable } from '../store/memory-ledger-table.js';
 import { EmbeddedGroupCommit } from './embedded.js';
 import type { Intent, IntentResult } from './intent.js';
 import { LedgerSequencer } from './sequencer.js';
+import { createOne, testLedger } from './test-support.js';
 
-const ledger: LedgerRecord = {
-  environment: 'default',
-  id: 1,
-  name: 'pipe',
-  bucket: '_default',
-  metadata: {},
-  features: { ...DEFAULT_FEATURES },
-  addedAt: '2026-01-01T00:00:00Z',
-};
-
-const create = (source: string, destination: string, amount: bigint): LedgerOperation => ({
-  kind: 'create',
-  input: { postings: [{ source, destination, amount, asset: 'USD' }] },
-  options: { dryRun: false, force: false },
-});
+const ledger = testLedger('pipe');
+const create = createOne;
 
 const intent = (operation: LedgerOperation): Intent => ({
   reqId: randomUUID(),

@@ -46,6 +46,8 @@ import { measureSigning } from './signing.js';
 import { measureWebhooks } from './webhook-latency.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+/** Seconds per cell of the AWS simulation (BENCH_AWS_SIM_SECONDS). */
+const awsSimSeconds = Number(process.env.BENCH_AWS_SIM_SECONDS ?? 8);
 const PARTS_ALONE = ['ledger', 'cold-start', 'aws-sim'];
 const only =
   parseArgs({ options: { only: { type: 'string' } } }).values.only ?? process.env.BENCH_ONLY;
@@ -148,9 +150,6 @@ async function runColdStartOnly(): Promise<void> {
   const coldStart = await measureColdStart(log);
   writePartAlone('cold-start', { coldStart }, renderColdStart(coldStart));
 }
-
-/** Seconds per cell of the AWS simulation (BENCH_AWS_SIM_SECONDS). */
-const awsSimSeconds = Number(process.env.BENCH_AWS_SIM_SECONDS ?? 8);
 
 async function runAwsSimulationOnly(): Promise<void> {
   const awsSimulation = await measureAwsSimulation(awsSimSeconds, log);

@@ -27,7 +27,7 @@ export type SimulatedScenario = (typeof SIMULATED_SCENARIOS)[number];
 const ASSET = 'USD/2';
 /** Accounts any→any moves money between, funded before the load with this much each. */
 const ANY_ACCOUNTS = 1_000;
-const FUNDING = 1_000n;
+const FUNDING = 100n;
 
 export interface SimulationCell {
   scenario: SimulatedScenario;

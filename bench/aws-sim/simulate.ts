@@ -31,6 +31,7 @@ const FUNDING = 100n;
 
 export interface SimulationCell {
   scenario: SimulatedScenario;
+  engine: SimulatedEngine;
   callers: number;
   seconds: number;
   committed: number;
@@ -85,10 +86,18 @@ function nextOperation(scenario: SimulatedScenario, random: () => number): Ledge
   return create(`users:${from}`, `users:${to}`, BigInt(1 + Math.floor(random() * 40)));
 }
 
+/**
+ * `pipelined`: the embedded engine as it runs in one process (new transactions' items in the commit, the next
+ * batch decided while one commits). `writer`: the AWS writer's protocol (those items and the results put after
+ * each commit, HEAD told the batch is settled, one batch at a time).
+ */
+export type SimulatedEngine = 'pipelined' | 'writer';
+
 export async function simulateCell(
   scenario: SimulatedScenario,
   callers: number,
   seconds: number,
+  engineKind: SimulatedEngine = 'pipelined',
   seed = 1,
 ): Promise<SimulationCell> {
   const random = seededRandom(seed);
@@ -97,7 +106,11 @@ export async function simulateCell(
   const latency = new LatencyModel(random);
   const capacity = new CapacityModel(() => performance.now());
   const table = new ModeledLedgerTable(memory, ledger, latency, capacity, random, sleep);
-  const engine = new EmbeddedGroupCommit({ tableFor: () => 'modeled', tableOf: () => table });
+  const engine = new EmbeddedGroupCommit({
+    tableFor: () => 'modeled',
+    tableOf: () => table,
+    writerProtocol: engineKind === 'writer',
+  });
   if (scenario === 'any-to-any') await fund(engine, ledger);
   const before = { ...table.counters.requests };
   const consumedBefore = new Map(capacity.consumed);
@@ -128,6 +141,7 @@ export async function simulateCell(
 
   return {
     scenario,
+    engine: engineKind,
     callers,
     seconds: round(elapsedSec),
     ...statuses,

@@ -16,6 +16,11 @@ export interface EmbeddedOptions {
   tableOf?: (ledger: LedgerRecord) => LedgerTable;
   logger?: Logger;
   now?: () => number;
+  /**
+   * Commit as the AWS writer does — new transactions' items and the results written after each commit, HEAD told
+   * the batch is settled, one batch at a time — while answering in memory: what the AWS simulation runs.
+   */
+  writerProtocol?: boolean;
   /** How long a write may wait for its batch before it is answered "not committed" (as a relayed one). */
   deadlineMs?: number;
 }
@@ -126,7 +131,7 @@ export class EmbeddedGroupCommit implements IntentSink {
           table: this.options.tableFor(ledger.bucket),
           ledger,
           owner: this.owner,
-          inProcess: true,
+          inProcess: !this.options.writerProtocol,
           ...(this.options.now ? { now: this.options.now } : {}),
           onCommitError: (err) =>
             this.options.logger?.log('warn', 'ledger engine: commit failed, deciding again', {
@@ -153,7 +158,10 @@ export class EmbeddedGroupCommit implements IntentSink {
       let flight: { batch: Waiting[]; landed: Promise<Landed> } | undefined;
       while (line.waiting.length > 0 || flight) {
         const batch = line.waiting.splice(0, MAX_BATCH_INTENTS);
-        const prepared = batch.length > 0 ? await this.prepare(ledger, line, batch) : undefined;
+        const prepared =
+          batch.length > 0 && !this.options.writerProtocol
+            ? await this.prepare(ledger, line, batch)
+            : undefined;
         if (flight) {
           const landed = await flight.landed;
           const before = flight.batch;

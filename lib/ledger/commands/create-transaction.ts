@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { ConflictError, NoPostingsError } from '../../errors/index.js';
 import { canonicalJson } from '../../json/canonical.js';
-import { amountSchema } from '../../money/amounts.js';
+import { ledgerAmountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
 import { formatInstant, type Instant, parseInstant } from '../../time/instant.js';
 import { metadataMap } from '../../validation/common.js';
@@ -34,7 +34,7 @@ export const assetSchema = v.pipe(
 const postingSchema = v.strictObject({
   source: addressSchema,
   destination: addressSchema,
-  amount: amountSchema,
+  amount: ledgerAmountSchema,
   asset: assetSchema,
 });
 

@@ -17,7 +17,7 @@ export const LEDGER_MAX_AMOUNT = 10n ** BigInt(LEDGER_MAX_DIGITS) - 1n;
  * An amount as the API accepts it: a JSON integer (parsed to bigint by `lib/json`), a safe JS integer, or a
  * decimal string. Never negative, never fractional, at most `maxDigits` digits.
  */
-export function amountOfDigits(maxDigits: number) {
+function amountOfDigits(maxDigits: number) {
   const max = 10n ** BigInt(maxDigits) - 1n;
   return v.pipe(
     v.union(

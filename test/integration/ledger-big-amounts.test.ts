@@ -246,7 +246,7 @@ send $m ( source = @b destination = { 1/3 to @x remaining to @y } )`;
   it('are reverted exactly', async () => {
     const ledger = await fresh({ INDEX_ACCOUNT_BALANCES: 'ON' });
     await seed(ledger);
-    const res = await call('POST', `/v2/${ledger}/transactions/4/revert`);
+    const res = await call('POST', `/v2/${ledger}/transactions/5/revert`);
     expect(res.status, res.text).toBe(201);
     const a200 = await call('GET', `/v2/${ledger}/accounts/a200?expand=volumes`);
     expect(a200.body.data.volumes.USD).toEqual({ input: A200 + B, output: B, balance: A200 });

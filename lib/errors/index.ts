@@ -17,6 +17,7 @@ export type ErrorKind =
   | 'already_reverted'
   | 'ledger_already_exists'
   | 'schema_already_exists'
+  | 'schema_not_specified'
   | 'ledger_not_found'
   | 'bulk_size_exceeded'
   | 'not_committed'
@@ -107,6 +108,11 @@ export class SchemaAlreadyExistsError extends PlatformError {
   readonly kind = 'schema_already_exists';
 }
 
+/** A write on a ledger that has schemas, naming none (`schemaVersion`). */
+export class SchemaNotSpecifiedError extends PlatformError {
+  readonly kind = 'schema_not_specified';
+}
+
 /** Any route under `/v2/<ledger>/...` on a ledger that does not exist. */
 export class LedgerNotFoundError extends PlatformError {
   readonly kind = 'ledger_not_found';
@@ -177,6 +183,7 @@ const BY_KIND: Partial<Record<ErrorKind, new (message: string) => PlatformError>
   no_postings: NoPostingsError,
   already_reverted: AlreadyRevertedError,
   ledger_already_exists: LedgerAlreadyExistsError,
+  schema_not_specified: SchemaNotSpecifiedError,
   ledger_not_found: LedgerNotFoundError,
   bulk_size_exceeded: BulkSizeExceededError,
   not_committed: NotCommittedError,

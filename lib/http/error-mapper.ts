@@ -19,6 +19,7 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
   already_reverted: { status: 400, errorCode: 'ALREADY_REVERT' },
   ledger_already_exists: { status: 400, errorCode: 'LEDGER_ALREADY_EXISTS' },
   schema_already_exists: { status: 400, errorCode: 'SCHEMA_ALREADY_EXISTS' },
+  schema_not_specified: { status: 400, errorCode: 'SCHEMA_NOT_SPECIFIED' },
   ledger_not_found: { status: 404, errorCode: 'LEDGER_NOT_FOUND' },
   bulk_size_exceeded: { status: 413, errorCode: 'BULK_SIZE_EXCEEDED' },
   not_committed: { status: 503, errorCode: 'INTERNAL' },

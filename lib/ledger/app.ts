@@ -70,6 +70,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   const registry = new LedgerRegistry(doc, buckets);
   const lookup = new LedgerLookup(registry);
+  const schemas = new SchemaStore(doc, tableFor, now);
   // A batch a stopped ledger writer left unsettled is settled by the next direct write or list (write/settle.ts).
   const settle = (ledger: LedgerRecord, table: string, head: Head) =>
     settleBatch(dynamoLedgerTable(doc, table, ledger), ledger, head, now());
@@ -106,9 +107,9 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
     scriptState,
     ...groupCommit(runtime, options, { doc, writer, tableFor, now }),
   });
-  transactionRoutes(app, { lookup, commands, reads, stats, effectiveVolumes });
-  metadataRoutes(app, { lookup, commands });
-  bulkRoutes(app, { lookup, writer, commands, reads, scriptState });
+  transactionRoutes(app, { lookup, schemas, commands, reads, stats, effectiveVolumes });
+  metadataRoutes(app, { lookup, commands, schemas });
+  bulkRoutes(app, { lookup, schemas, writer, commands, reads, scriptState });
   const accounts = new AccountReads(doc, tableFor, config.ledgerScanReads);
   const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
   accountRoutes(app, { lookup, accounts, stats });
@@ -126,7 +127,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
         ...(options.sleep ? { sleep: options.sleep } : {}),
       }),
   });
-  volumeAndSchemaRoutes(app, { doc, tableFor, lookup, now });
+  volumeAndSchemaRoutes(app, { doc, tableFor, lookup, schemas, now });
   exportRoutes(app, { doc, table: config.tables.ledger, stage: config.stage, lookup, now });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });
@@ -170,12 +171,12 @@ function volumeAndSchemaRoutes(
     doc: DynamoDBDocumentClient;
     tableFor: (bucket: string) => string;
     lookup: LedgerLookup;
+    schemas: SchemaStore;
     now: () => number;
   },
 ): void {
-  const { doc, tableFor, lookup, now } = deps;
+  const { doc, tableFor, lookup, schemas, now } = deps;
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
-  const schemas = new SchemaStore(doc, tableFor);
   schemaRoutes(app, { lookup, schemas, now });
   queryRoutes(app, { lookup, schemas, dispatch: async (request) => app.request(request) });
 }

@@ -36,12 +36,12 @@ export function cursorOf<T extends v.GenericSchema>(item: T) {
 /** RFC 3339 in UTC (docs/api.md §1, "Dates"). */
 export const dateTime = v.pipe(v.string(), v.isoTimestamp());
 
-/** An integer of up to 38 digits, written as a bare JSON number (a string with `Formance-Bigint-As-String`). */
+/** An exact integer, written as a bare JSON number (a string with `Formance-Bigint-As-String`). */
 export const bigInteger = v.pipe(
   v.number(),
   v.integer(),
   v.description(
-    'Exact integer of up to 38 digits: a JSON number, or a decimal string when the request has `Formance-Bigint-As-String: true`.',
+    'Exact integer (ledger amounts up to 300 digits, payments up to 38): a JSON number, or a decimal string when the request has `Formance-Bigint-As-String: true`.',
   ),
 );
 

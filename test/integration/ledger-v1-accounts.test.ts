@@ -168,7 +168,7 @@ describe('v1 accounts', () => {
   it('refuses bad input with 400 VALIDATION', async () => {
     const ledger = await seeded();
     for (const [path, message] of [
-      ['/accounts?balance=abc', 'balance: must be an integer of at most 38 digits'],
+      ['/accounts?balance=abc', 'balance: must be an integer of at most 1000 digits'],
       [
         '/accounts?balance=1&balanceOperator=between',
         'balanceOperator: must be one of e, eq, ne, lt, lte, gt, gte',

@@ -64,4 +64,75 @@ describe('amounts beyond 2^53 with the TypeScript SDK', () => {
     });
     expect(read.v2AccountResponse!.data.volumes!.COIN!.balance).toBe(BigInt(Number(BIG)));
   });
+
+  it('carries 39-, 87- and 200-digit amounts exactly where the SDK can say them: in Numscript and in filters (answers read as the nearest double)', async () => {
+    const A39 = 123456789012345678901234567890123456789n;
+    const A87 = BigInt(`9${'87654321'.repeat(11).slice(0, 86)}`);
+    const A200 = 7n * 10n ** 199n + 1n;
+    await sdk.ledger.v2.createLedger({ ledger: 'huge', v2CreateLedgerRequest: {} });
+    // Postings would go through a double; a script's amounts are text, exact.
+    for (const [account, amount] of [
+      ['h39', A39],
+      ['h87', A87],
+      ['h200', A200],
+    ] as const) {
+      const created = await sdk.ledger.v2.createTransaction({
+        ledger: 'huge',
+        v2PostTransaction: {
+          script: {
+            plain: `send [USD ${amount}] ( source = @world allowing unbounded overdraft destination = @${account} )`,
+            vars: {},
+          },
+          metadata: {},
+        },
+      });
+      expect(created.v2CreateTransactionResponse!.data.postings[0]!.amount).toBe(
+        BigInt(Number(amount)),
+      );
+    }
+    // A filter operand as a decimal string is exact: only h87 and h200 hold more than A87 - 1.
+    const above = await sdk.ledger.v2.listAccounts({
+      ledger: 'huge',
+      query: { $gt: { 'balance[USD]': String(A87 - 1n) } },
+    });
+    expect(above.v2AccountsCursorResponse!.cursor.data.map((a) => a.address).sort()).toEqual([
+      'h200',
+      'h87',
+    ]);
+    const exactly = await sdk.ledger.v2.listAccounts({
+      ledger: 'huge',
+      query: { $match: { 'balance[USD]': String(A39) } },
+    });
+    expect(exactly.v2AccountsCursorResponse!.cursor.data.map((a) => a.address)).toEqual(['h39']);
+    const aggregated = await sdk.ledger.v2.getBalancesAggregated({
+      ledger: 'huge',
+      query: { $match: { address: 'h87' } },
+    });
+    expect(aggregated.v2AggregateBalancesResponse!.data.USD).toBe(BigInt(Number(A87)));
+    // The platform's own answer is exact: the sum of the three, byte for byte.
+    const token = await testClientToken(platform);
+    const raw = await (
+      await fetch(`${platform.baseUrl}/api/ledger/v2/huge/accounts/world?expand=volumes`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).text();
+    expect(raw).toContain(`"balance":-${A39 + A87 + A200}`);
+    // A negative one: 301 digits are refused, whatever the SDK sends.
+    const refused = await sdk.ledger.v2
+      .createTransaction({
+        ledger: 'huge',
+        v2PostTransaction: {
+          script: {
+            plain: `send [USD ${10n ** 300n}] ( source = @world allowing unbounded overdraft destination = @nope )`,
+            vars: {},
+          },
+          metadata: {},
+        },
+      })
+      .then(
+        () => undefined,
+        (err: Error) => err,
+      );
+    expect(refused?.message).toMatch(/volumes of USD would exceed the 300-digit limit/);
+  });
 });

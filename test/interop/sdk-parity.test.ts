@@ -110,4 +110,55 @@ describe('schemas and query templates', () => {
       sdk.ledger.v2.insertSchema({ ledger, version: 'v1', v2SchemaData: { chart: {} } }),
     ).rejects.toThrow(/SCHEMA_ALREADY_EXISTS/);
   });
+
+  it('binds writes to the chart of the version they name, and runs transaction templates', async () => {
+    const send = (destination: string, amount: bigint) => ({
+      source: 'world',
+      destination,
+      amount,
+      asset: 'USD',
+    });
+    // The ledger has a schema now (above): a write names its version, and its postings meet the chart.
+    await expect(
+      sdk.ledger.v2.createTransaction({
+        ledger,
+        v2PostTransaction: { postings: [send('users:3', 1n)], metadata: {} },
+      }),
+    ).rejects.toThrow(/SCHEMA_NOT_SPECIFIED/);
+    const created = await sdk.ledger.v2.createTransaction({
+      ledger,
+      schemaVersion: 'v1',
+      v2PostTransaction: { postings: [send('users:3', 1n)], metadata: {} },
+    });
+    expect(created.v2CreateTransactionResponse?.data.postings[0]?.destination).toBe('users:3');
+    await expect(
+      sdk.ledger.v2.createTransaction({
+        ledger,
+        schemaVersion: 'v1',
+        v2PostTransaction: { postings: [send('shop:1', 1n)], metadata: {} },
+      }),
+    ).rejects.toThrow(/not in the chart of accounts/);
+    await sdk.ledger.v2.insertSchema({
+      ledger,
+      version: 'v2',
+      v2SchemaData: {
+        chart: { world: {}, users: { additionalProperties: { $id: { dotPattern: '^[0-9]+$' } } } },
+        transactions: {
+          topUp: {
+            script:
+              'vars { account $user }\nsend [USD 5] (\n  source = @world\n  destination = $user\n)',
+          },
+        },
+      },
+    });
+    const templated = await sdk.ledger.v2.createTransaction({
+      ledger,
+      schemaVersion: 'v2',
+      v2PostTransaction: { script: { template: 'topUp', vars: { user: 'users:4' } }, metadata: {} },
+    });
+    expect(templated.v2CreateTransactionResponse?.data).toMatchObject({
+      template: 'topUp',
+      postings: [{ source: 'world', destination: 'users:4', amount: 5n, asset: 'USD' }],
+    });
+  });
 });

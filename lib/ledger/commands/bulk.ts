@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { metadataMap } from '../../validation/common.js';
+import type { WriteSchema } from '../domain/schema/transaction-schema.js';
 import { addressSchema, createTransactionSchema } from './create-transaction.js';
 import type { MetadataTarget } from './metadata.js';
 import type { LedgerOperation } from './operations.js';
@@ -55,7 +56,8 @@ export const bulkElementSchema = v.variant(
   'action must be one of CREATE_TRANSACTION, ADD_METADATA, DELETE_METADATA, REVERT_TRANSACTION',
 );
 
-export type BulkElement = v.InferOutput<typeof bulkElementSchema>;
+/** An element as validated; a CREATE_TRANSACTION under a schema version carries it (its template resolved). */
+export type BulkElement = v.InferOutput<typeof bulkElementSchema> & { schema?: WriteSchema };
 
 export const toId = (value: bigint | number | string): number => Number(value);
 
@@ -67,7 +69,12 @@ export function operationOf(element: BulkElement): LedgerOperation {
       return {
         kind: 'create',
         input: element.data,
-        options: { dryRun: false, force: false, ...ik },
+        options: {
+          dryRun: false,
+          force: false,
+          ...ik,
+          ...(element.schema ? { schema: element.schema } : {}),
+        },
       };
     case 'ADD_METADATA':
       return {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { ConflictError, NoPostingsError } from '../../errors/index.js';
 import { canonicalJson } from '../../json/canonical.js';
-import { amountSchema } from '../../money/amounts.js';
+import { ledgerAmountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
 import { formatInstant, type Instant, parseInstant } from '../../time/instant.js';
 import { metadataMap } from '../../validation/common.js';
@@ -11,6 +11,10 @@ import type { Decision, LedgerRecord, LedgerState, WriteRequest } from '../domai
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import type { Posting } from '../domain/postings.js';
+import {
+  accountMetadataUnderSchema,
+  type WriteSchema,
+} from '../domain/schema/transaction-schema.js';
 import { type Transaction, transactionView } from '../domain/transaction.js';
 import { runScript, type ScriptPlan } from './script-transaction.js';
 
@@ -34,7 +38,7 @@ export const assetSchema = v.pipe(
 const postingSchema = v.strictObject({
   source: addressSchema,
   destination: addressSchema,
-  amount: amountSchema,
+  amount: ledgerAmountSchema,
   asset: assetSchema,
 });
 
@@ -47,9 +51,18 @@ export const createTransactionSchema = v.strictObject({
   ),
   script: v.optional(
     v.strictObject({
-      plain: v.pipe(
-        v.string('must be a string'),
-        v.maxLength(SCRIPT_MAX_BYTES, `must be at most ${SCRIPT_MAX_BYTES} characters`),
+      plain: v.optional(
+        v.pipe(
+          v.string('must be a string'),
+          v.maxLength(SCRIPT_MAX_BYTES, `must be at most ${SCRIPT_MAX_BYTES} characters`),
+        ),
+      ),
+      /** A transaction template of the schema version the write names (`schemaVersion`): its Numscript runs. */
+      template: v.optional(
+        v.pipe(
+          v.string('must be a string'),
+          v.regex(/^[0-9A-Za-z_-]{1,128}$/, 'must be a template id'),
+        ),
       ),
       vars: v.optional(keyedRecord(v.string(), v.unknown(), 'must map variable names to values')),
     }),
@@ -81,6 +94,8 @@ export interface CreateTransactionOptions {
   dryRun: boolean;
   force: boolean;
   idempotencyKey?: string;
+  /** The schema version the write names: its chart rules on the postings decided (domain/schema). */
+  schema?: WriteSchema;
 }
 
 export type TransactionResult = ReturnType<typeof transactionView>;
@@ -137,6 +152,7 @@ export function createTransactionWrite(
         force,
         timestamp,
         requestAccountMetadata,
+        schema: options.schema,
       }),
   };
 }
@@ -149,6 +165,7 @@ interface TransactionDecision {
   force: boolean;
   timestamp: Instant | undefined;
   requestAccountMetadata: Record<string, Record<string, string>>;
+  schema: WriteSchema | undefined;
 }
 
 /**
@@ -168,9 +185,12 @@ function decideTransaction(
   const nowText = formatInstant(now);
   const script = plan ? runScript(plan, state, input.metadata ?? {}) : undefined;
   const postings: Posting[] = script ? script.postings : given;
-  const accountMetadata = script
+  const written = script
     ? mergeAccountMetadata(requestAccountMetadata, script.accountMetadata)
     : requestAccountMetadata;
+  const accountMetadata = decision.schema
+    ? accountMetadataUnderSchema(decision.schema, postings, written, (a) => !state.account(a))
+    : written;
   const tx: Transaction = {
     id,
     postings,
@@ -179,6 +199,7 @@ function decideTransaction(
     insertedAt: nowText,
     updatedAt: nowText,
     ...(input.reference !== undefined ? { reference: input.reference } : {}),
+    ...(input.script?.template !== undefined ? { template: input.script.template } : {}),
     reverted: false,
   };
   const effects = postingEffects(state, postings, {

@@ -45,8 +45,11 @@ export async function operationRequest(
         throw new ValidationError('body: send postings or a script, not both');
       if (!scriptState)
         throw new ValidationError('body.script: scripts are not served on this path');
+      const { plain } = input.script;
+      // A template is resolved into its Numscript by the route, under the schema version the write names.
+      if (plain === undefined) throw new ValidationError('body.script.plain: required');
       const plan = await planScript(
-        input.script,
+        { ...input.script, plain },
         scriptState,
         Object.keys(input.accountMetadata ?? {}),
       );

@@ -177,8 +177,11 @@ export function runScript(
   };
 }
 
-/** Every balance as large as a balance can be (38 digits): the script's reads are still made, through `ledger`. */
-const AMPLE = 10n ** 38n;
+/**
+ * Every balance larger than any amount a script can write (a Numscript number has at most 1000 digits): the
+ * script's reads are still made, through `ledger`.
+ */
+const AMPLE = 10n ** 1001n;
 function ample(ledger: ScriptLedger): ScriptLedger {
   return {
     balance: (account, asset) => {

@@ -1,4 +1,5 @@
 import { stringifyJson } from '../../json/bigint-json.js';
+import { LEDGER_OPERAND_MAX_DIGITS } from '../../money/amounts.js';
 import type { Contract, Expr, Mapping, Operand } from './mapping.js';
 import { exprView, isCombination } from './mapping.js';
 
@@ -8,7 +9,7 @@ import { exprView, isCombination } from './mapping.js';
  *
  * Type rules (docs/decisions.md, "Ledger mapping"): `$balance` and integer constants are integers (bigint,
  * exact); a `$meta` value is a string. Compared with an integer, a metadata value counts only when it is a
- * decimal integer (`-?\d{1,38}`); a missing or non-integer value makes that comparison false, so a floor such
+ * decimal integer (of up to LEDGER_OPERAND_MAX_DIGITS digits); a missing or non-integer value makes that comparison false, so a floor such
  * as `{"$gte": ["$balance", {"$meta": "floor"}]}` fails closed. Compared with a string or another `$meta`,
  * `$eq` is string equality (missing never equals anything).
  */
@@ -19,7 +20,7 @@ export const DEFAULT_CONTRACT: Contract = {
   expr: { op: '$gte', left: { kind: 'balance' }, right: { kind: 'integer', value: 0n } },
 };
 
-const INTEGER = /^-?\d{1,38}$/;
+const INTEGER = new RegExp(`^-?\\d{1,${LEDGER_OPERAND_MAX_DIGITS}}$`);
 const patterns = new Map<string, RegExp>();
 
 /** `*` matches any run of characters (`:` included); everything else literally; the whole address. */

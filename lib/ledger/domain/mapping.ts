@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors/index.js';
 import { stringifyJson } from '../../json/bigint-json.js';
+import { LEDGER_MAX_AMOUNT, LEDGER_MAX_DIGITS } from '../../money/amounts.js';
 
 /**
  * The ledger mapping of the v1 API (docs/api.md §3.4): contracts `{name?, account, expr}` constraining the balance an
@@ -45,8 +46,8 @@ const MAX_PATTERN_LENGTH = 256;
 const MAX_NAME_LENGTH = 128;
 const MAX_META_KEY_LENGTH = 256;
 const MAX_STRING_CONSTANT = 1024;
-/** A constant is an integer of at most 38 digits, like every amount (DESIGN.md rule 1). */
-const MAX_INTEGER = 10n ** 38n - 1n;
+/** A constant is an integer no longer than an amount may be (DESIGN.md rule 1). */
+const MAX_INTEGER = LEDGER_MAX_AMOUNT;
 
 const PATTERN = /^[a-zA-Z0-9_*-]+(:[a-zA-Z0-9_*-]+)*$/;
 const COMPARATORS = new Set<string>(['$eq', '$gt', '$gte', '$lt', '$lte']);
@@ -181,7 +182,7 @@ function parseOperand(raw: unknown, path: string): Operand {
   }
   if (typeof raw === 'bigint') {
     if (raw > MAX_INTEGER || raw < -MAX_INTEGER)
-      return fail(path, 'integer constants have at most 38 digits');
+      return fail(path, `integer constants have at most ${LEDGER_MAX_DIGITS} digits`);
     return { kind: 'integer', value: raw };
   }
   if (typeof raw === 'number') {

@@ -1,5 +1,5 @@
 import { InsufficientFundError, ValidationError } from '../../errors/index.js';
-import { MAX_AMOUNT } from '../../money/amounts.js';
+import { LEDGER_MAX_AMOUNT, LEDGER_MAX_DIGITS } from '../../money/amounts.js';
 import { contractFor, describeContract, evaluate } from './contract-eval.js';
 import type { Mapping } from './mapping.js';
 import { WORLD } from './names.js';
@@ -86,8 +86,10 @@ export function applyPostings(
   });
   for (const assets of after.values()) {
     for (const [asset, v] of assets) {
-      if (v.input > MAX_AMOUNT || v.output > MAX_AMOUNT) {
-        throw new ValidationError(`volumes of ${asset} would exceed the 38-digit limit`);
+      if (v.input > LEDGER_MAX_AMOUNT || v.output > LEDGER_MAX_AMOUNT) {
+        throw new ValidationError(
+          `volumes of ${asset} would exceed the ${LEDGER_MAX_DIGITS}-digit limit`,
+        );
       }
     }
   }

@@ -11,6 +11,8 @@ export interface Transaction {
   insertedAt: string;
   updatedAt: string;
   reference?: string;
+  /** The schema's transaction template the transaction was created from (v2.4). */
+  template?: string;
   reverted: boolean;
   revertedAt?: string;
 }
@@ -66,6 +68,7 @@ export function transactionView(
     insertedAt: tx.insertedAt,
     updatedAt: tx.updatedAt,
     ...(tx.reference !== undefined ? { reference: tx.reference } : {}),
+    ...(tx.template !== undefined ? { template: tx.template } : {}),
     reverted: tx.reverted,
     ...(tx.revertedAt !== undefined ? { revertedAt: tx.revertedAt } : {}),
     ...(volumes

@@ -10,10 +10,14 @@ import { parseJson } from '../../json/bigint-json.js';
 import { BOOLEAN, describe, query } from '../../openapi/describe.js';
 import { validate } from '../../validation/validate.js';
 import { type BulkElement, bulkElementSchema, MAX_BULK_ELEMENTS } from '../commands/bulk.js';
+import type { SchemaReads } from '../commands/schema-write.js';
+import type { StoredSchema } from '../domain/schema/schema-data.js';
+import { applyTransactionSchema } from '../domain/schema/transaction-schema.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { CommandOutcome } from '../write/ledger-commands.js';
 import { type BulkDeps, type ElementOutcome, runBulk } from '../write/run-bulk.js';
 import { requestLedger } from './request.js';
+import { requestSchema, SCHEMA_VERSION_PARAMETER } from './schema-version.js';
 import { bulkResponseSchema } from './schemas.js';
 
 type ElementResult = {
@@ -34,7 +38,10 @@ const JSON_STREAM = /^application\/vnd\.formance\.ledger\.api\.v2\.bulk\+json-st
  * none; an element may revert or add metadata to a transaction an earlier element creates. 400 when any element
  * failed. `atomic` with `parallel` is refused, as the reference does.
  */
-export function bulkRoutes(app: Hono<AppEnv>, deps: BulkDeps & { lookup: LedgerLookup }): void {
+export function bulkRoutes(
+  app: Hono<AppEnv>,
+  deps: BulkDeps & { lookup: LedgerLookup; schemas: SchemaReads },
+): void {
   openapi: app.post(
     '/v2/:ledger/_bulk',
     describe({
@@ -47,6 +54,7 @@ export function bulkRoutes(app: Hono<AppEnv>, deps: BulkDeps & { lookup: LedgerL
         query('atomic', 'All elements in one commit, or none.', BOOLEAN),
         query('parallel', 'Run elements concurrently (not with atomic).', BOOLEAN),
         query('continueOnFailure', 'Go on after a failed element.', BOOLEAN),
+        SCHEMA_VERSION_PARAMETER,
       ],
       body: v.array(bulkElementSchema),
       responses: {
@@ -72,8 +80,9 @@ export function bulkRoutes(app: Hono<AppEnv>, deps: BulkDeps & { lookup: LedgerL
       throw new BulkSizeExceededError(
         `a bulk holds at most ${MAX_BULK_ELEMENTS} elements (got ${raw.length})`,
       );
+    const schema = await requestSchema(c, deps.schemas, ledger);
     const elements = raw.map((element, i) =>
-      validate(bulkElementSchema, withoutNullFields(element), `body.${i}`),
+      underSchema(validate(bulkElementSchema, withoutNullFields(element), `body.${i}`), schema),
     );
 
     const outcomes = await runBulk(ledger, elements, { atomic, parallel, continueOnFailure }, deps);
@@ -90,6 +99,13 @@ export function bulkRoutes(app: Hono<AppEnv>, deps: BulkDeps & { lookup: LedgerL
       firstError ? 400 : 200,
     );
   });
+}
+
+/** A create element under the bulk's schema version: its template resolved, the chart its postings must fit. */
+function underSchema(element: BulkElement, schema: StoredSchema | undefined): BulkElement {
+  if (element.action !== 'CREATE_TRANSACTION') return element;
+  const applied = applyTransactionSchema(element.data, schema);
+  return { ...element, data: applied.input, ...(applied.schema ? { schema: applied.schema } : {}) };
 }
 
 /**

@@ -5,17 +5,24 @@ import type { AppEnv } from '../../http/types.js';
 import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
+import type { SchemaReads } from '../commands/schema-write.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerCommands } from '../write/ledger-commands.js';
 import { readAddress, readIdempotencyKey, readTransactionId, requestLedger } from './request.js';
+import { requestSchema, SCHEMA_VERSION_PARAMETER } from './schema-version.js';
 
 /** Metadata writes on transactions and accounts (docs/api.md §3.2, §3.3): 204 on success. */
 export function metadataRoutes(
   app: Hono<AppEnv>,
-  { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands },
+  {
+    lookup,
+    commands,
+    schemas,
+  }: { lookup: LedgerLookup; commands: LedgerCommands; schemas: SchemaReads },
 ): void {
   const apply = async (c: Context, target: MetadataTarget, change: MetadataChange) => {
     const ledger = await requestLedger(c, lookup);
+    await requestSchema(c, schemas, ledger);
     const idempotencyKey = readIdempotencyKey(c);
     const outcome = await commands.execute(ledger, {
       kind: 'metadata',
@@ -40,6 +47,7 @@ export function metadataRoutes(
       tags: ['ledger: transactions'],
       parameters: [
         query('dryRun', 'Check without writing.', BOOLEAN),
+        SCHEMA_VERSION_PARAMETER,
         header(
           'Idempotency-Key',
           'Replays of the same key and body answer the first result (kept at least 24 hours).',
@@ -64,6 +72,7 @@ export function metadataRoutes(
       tags: ['ledger: transactions'],
       parameters: [
         query('dryRun', 'Check without writing.', BOOLEAN),
+        SCHEMA_VERSION_PARAMETER,
         header(
           'Idempotency-Key',
           'Replays of the same key and body answer the first result (kept at least 24 hours).',
@@ -88,6 +97,7 @@ export function metadataRoutes(
       tags: ['ledger: accounts'],
       parameters: [
         query('dryRun', 'Check without writing.', BOOLEAN),
+        SCHEMA_VERSION_PARAMETER,
         header(
           'Idempotency-Key',
           'Replays of the same key and body answer the first result (kept at least 24 hours).',
@@ -112,6 +122,7 @@ export function metadataRoutes(
       tags: ['ledger: accounts'],
       parameters: [
         query('dryRun', 'Check without writing.', BOOLEAN),
+        SCHEMA_VERSION_PARAMETER,
         header(
           'Idempotency-Key',
           'Replays of the same key and body answer the first result (kept at least 24 hours).',

@@ -30,6 +30,7 @@ export const transactionSchema = v.strictObject({
   insertedAt: dateTime,
   updatedAt: dateTime,
   reference: v.optional(v.string()),
+  template: v.optional(v.string()),
   reverted: v.boolean(),
   revertedAt: v.optional(dateTime),
   postCommitVolumes: v.optional(volumesByAccount),

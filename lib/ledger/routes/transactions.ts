@@ -18,6 +18,7 @@ import {
 import { readListQuery } from '../../pagination/cursor.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
 import { revertBodySchema } from '../commands/revert-transaction.js';
+import type { SchemaReads } from '../commands/schema-write.js';
 import { keepsEffectiveVolumes, requireEffectiveVolumes } from '../domain/features.js';
 import { readListSort } from '../domain/list-sort.js';
 import {
@@ -41,10 +42,12 @@ import {
   refuseInsertionDate,
   requestLedger,
 } from './request.js';
+import { createUnderSchema, requestSchema, SCHEMA_VERSION_PARAMETER } from './schema-version.js';
 import { transactionData, transactionPage } from './schemas.js';
 
 export interface TransactionRoutesDeps {
   lookup: LedgerLookup;
+  schemas: SchemaReads;
   commands: LedgerCommands;
   reads: TransactionReads;
   stats: LedgerStats;
@@ -54,7 +57,7 @@ export interface TransactionRoutesDeps {
 /** Transactions (docs/api.md §3.2): create, get, list, count, revert. */
 export function transactionRoutes(
   app: Hono<AppEnv>,
-  { lookup, commands, reads, stats, effectiveVolumes }: TransactionRoutesDeps,
+  { lookup, schemas, commands, reads, stats, effectiveVolumes }: TransactionRoutesDeps,
 ): void {
   openapi: app.post(
     '/v2/:ledger/transactions',
@@ -67,6 +70,7 @@ export function transactionRoutes(
       parameters: [
         query('dryRun', 'Compute and answer the transaction without writing anything.', BOOLEAN),
         query('force', 'Skip the balance checks.', BOOLEAN),
+        SCHEMA_VERSION_PARAMETER,
         header(
           'Idempotency-Key',
           'Replays of the same key and body answer the first result (kept at least 24 hours).',
@@ -89,7 +93,8 @@ export function transactionRoutes(
   );
   app.post('/v2/:ledger/transactions', async (c) => {
     const ledger = await requestLedger(c, lookup);
-    const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
+    const body = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
+    const { input, schema } = await createUnderSchema(c, schemas, ledger, body);
     const idempotencyKey = readIdempotencyKey(c);
     const outcome = await commands.execute(ledger, {
       kind: 'create',
@@ -97,6 +102,7 @@ export function transactionRoutes(
       options: {
         dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
         force: booleanFlag(c.req.query('force'), 'force'),
+        ...(schema ? { schema } : {}),
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
       },
     });
@@ -156,6 +162,7 @@ export function transactionRoutes(
         path('id', 'Transaction id.', { type: 'integer', minimum: 1 }),
         query('force', 'Skip the balance checks.', BOOLEAN),
         query('atEffectiveDate', "Date the revert at the original's timestamp.", BOOLEAN),
+        SCHEMA_VERSION_PARAMETER,
         query('dryRun', 'Compute without writing.', BOOLEAN),
         header(
           'Idempotency-Key',
@@ -171,6 +178,7 @@ export function transactionRoutes(
     const ledger = await requestLedger(c, lookup);
     const id = readTransactionId(c.req.param('id'));
     const body = (await readJsonBody(c, v.optional(revertBodySchema), { optional: true })) ?? {};
+    await requestSchema(c, schemas, ledger);
     const idempotencyKey = readIdempotencyKey(c);
     const outcome = await commands.execute(ledger, {
       kind: 'revert',

@@ -2,6 +2,7 @@ import { ValidationError } from '../../errors/index.js';
 import { type ListQuery, readListQuery } from '../../pagination/cursor.js';
 import type { AccountFilter } from '../domain/account-filter.js';
 import { type FeatureSet, isEnabled } from '../domain/features.js';
+import { integerOperand } from '../domain/query/values.js';
 import { type AccountRead, accountListName } from '../store/account-reads.js';
 import { type LedgerRef, ledgerKeys } from '../store/keys.js';
 import { matchesPattern, readAddressPattern } from './v1-pattern.js';
@@ -121,9 +122,7 @@ function plan(
   for (const [key, value] of metadata) checks.push((r) => hasValue(r.account.metadata, key, value));
   let needsVolumes = false;
   if (filters.balance !== undefined) {
-    if (!/^-?\d{1,38}$/.test(filters.balance))
-      throw new ValidationError('balance: must be an integer of at most 38 digits');
-    const bound = BigInt(filters.balance);
+    const bound = integerOperand(filters.balance, 'balance');
     const operator = filters.balanceOperator ?? 'gte';
     const compare = OPERATORS[operator];
     if (!compare)

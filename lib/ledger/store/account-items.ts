@@ -6,6 +6,7 @@ import {
   INDEXED_SEGMENTS,
   type SegmentFilter,
 } from '../domain/account-filter.js';
+import { amountOfAttribute } from './amount-encoding.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
 
 export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
@@ -21,8 +22,8 @@ export function toAccountRecord(item: Record<string, unknown>): AccountRecord {
 
 /** A volume item's asset and volumes; the balance is derived, so it cannot disagree with input and output. */
 export function toAssetVolume(item: Record<string, unknown>) {
-  const input = BigInt(item.input as bigint);
-  const output = BigInt(item.output as bigint);
+  const input = amountOfAttribute(item.input);
+  const output = amountOfAttribute(item.output);
   return { asset: String(item.asset), volume: { input, output, balance: input - output } };
 }
 

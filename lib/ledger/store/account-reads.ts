@@ -8,6 +8,7 @@ import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { boundedQueryPage } from '../../dynamo/bounded-page.js';
 import { type PagedQuery, queryPage } from '../../dynamo/paginate.js';
 import { ValidationError } from '../../errors/index.js';
+import { LEDGER_MAX_AMOUNT } from '../../money/amounts.js';
 import {
   type Cursor,
   decodeCursor,
@@ -42,9 +43,10 @@ import {
   toAccountRecord,
   toAssetVolume,
 } from './account-items.js';
+import { balanceOfSortable, sortableBalance } from './amount-encoding.js';
 import { aggregateBalances } from './balance-aggregate.js';
 import { insertionCut } from './insertion-cut.js';
-import { type LedgerRef, ledgerKeys, sortableBalance } from './keys.js';
+import { type LedgerRef, ledgerKeys } from './keys.js';
 import { accountsAtPointInTime, volumesAt } from './point-in-time-accounts.js';
 import { PointInTimeVolumes, type VolumeCut } from './point-in-time-volumes.js';
 import type { LedgerRecord } from './registry.js';
@@ -487,7 +489,7 @@ function checkCursorKey(
       k.gsi1pk === ledgerKeys.balancesByAsset(ledger, filter.balance.asset) &&
       k.pk === ledgerKeys.accountPartition(ledger, address) &&
       k.sk === `V#${filter.balance.asset}` &&
-      sort === ledgerKeys.balanceSort(BigInt(balanceOfSort(sort)), address) &&
+      sort === ledgerKeys.balanceSort(balanceOfSortable(sort.split('#')[0]!) ?? 0n, address) &&
       (range.lower === undefined || sort >= range.lower) &&
       (range.upper === undefined || sort <= range.upper);
     if (!valid) throw new ValidationError('cursor: not a cursor of this list');
@@ -520,12 +522,15 @@ function metadataIndexQuery(table: string, ledger: LedgerRef, filter: MetadataFi
 function balanceRange(filter: BalanceFilter): { lower?: string; upper?: string } | undefined {
   const { min, max } = filter.balance;
   if (min !== undefined && max !== undefined && min > max) return undefined;
+  // An operand beyond every balance a volume can hold bounds as the first value past them (its key stays short).
+  const clamp = (b: bigint) => (b > BEYOND ? BEYOND : b < -BEYOND ? -BEYOND : b);
   // `~` sorts after every address character, so `<balance>#~` is above every key of that balance.
   return {
-    ...(min !== undefined ? { lower: sortableBalance(min) } : {}),
-    ...(max !== undefined ? { upper: `${sortableBalance(max)}#~` } : {}),
+    ...(min !== undefined ? { lower: sortableBalance(clamp(min)) } : {}),
+    ...(max !== undefined ? { upper: `${sortableBalance(clamp(max))}#~` } : {}),
   };
 }
+const BEYOND = LEDGER_MAX_AMOUNT + 1n;
 
 /** The gsi1 query of a balance filter, or undefined when nothing can match. */
 function balanceIndexQuery(table: string, ledger: LedgerRef, filter: BalanceFilter) {
@@ -559,13 +564,6 @@ export function balanceFilterText(filter: BalanceFilter): string {
     ...(min !== undefined ? { min: String(min) } : {}),
     ...(max !== undefined ? { max: String(max) } : {}),
   });
-}
-
-/** The balance a sort key encodes (the inverse of sortableBalance), for checking a cursor's key. */
-function balanceOfSort(sort: string): string {
-  const digits = sort.slice(1, 39);
-  if (!/^\d{38}$/.test(digits)) return '0';
-  return sort[0] === 'N' ? String(BigInt(digits) - 10n ** 38n) : String(BigInt(digits));
 }
 
 /** A segment filter as the pattern text it came from (`users::eur`), for cursors. */

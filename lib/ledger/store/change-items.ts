@@ -12,6 +12,7 @@ import type {
 } from '../domain/change.js';
 import { isEnabled } from '../domain/features.js';
 import type { Volume } from '../domain/postings.js';
+import { amountAttribute } from './amount-encoding.js';
 import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
 import { encodeMove, moveKey } from './move-codec.js';
 
@@ -34,7 +35,7 @@ export type ItemView = Map<string, Record<string, unknown>>;
 
 /** A pair's buffer is flushed into a page once it holds this many moves (or MOVE_BUFFER_BYTES). */
 export const MOVES_PER_PAGE = 8;
-/** Keeps a volume item, buffer included, within one 1 KB write unit even with 38-digit amounts. */
+/** Keeps a volume item, buffer included, within one 1 KB write unit even with 38-digit amounts (larger ones cost more). */
 const MOVE_BUFFER_BYTES = 560;
 
 /**
@@ -242,8 +243,8 @@ function volumeWrites(
     ...ledgerKeys.volume(ledger, account, asset),
     account,
     asset,
-    input: volume.input,
-    output: volume.output,
+    input: amountAttribute(volume.input),
+    output: amountAttribute(volume.output),
     ...(keepMoves && lastMoveKey ? { lastMoveKey } : {}),
     ...(lateMoves > 0 ? { lateMoves } : {}),
     ...(buffer.length > 0 ? { mv: buffer, mvPage: page } : {}),
@@ -318,8 +319,8 @@ function lateMovePut(pair: PairOfTable, move: Move, lateOf: string): Write {
         Item: {
           ...ledgerKeys.lateMove(ledger, account, asset, move.at, move.txId),
           txId: move.txId,
-          input: move.input,
-          output: move.output,
+          input: amountAttribute(move.input),
+          output: amountAttribute(move.output),
           lateOf,
         },
       },

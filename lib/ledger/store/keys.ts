@@ -4,6 +4,7 @@ import {
   inEnvironment,
   withoutEnvironment,
 } from '../../environments/key-scope.js';
+import { sortableBalance } from './amount-encoding.js';
 
 /**
  * Keys of every ledger item (docs/data-model.md). Every partition key, and every gsi1 partition key, starts with
@@ -169,17 +170,6 @@ export function ledgerOfPartition(
   };
 }
 const OWN_PARTITION = /^L#([^#]+)(#LOG)?$/;
-
-/**
- * A balance (|b| < 10^38) as text that sorts like the number: `N` + (10^38 − |b|) for negatives, `P` + b for the
- * rest, both 38 digits. `N` < `P`, and a more negative balance gives a smaller complement.
- */
-export function sortableBalance(balance: bigint): string {
-  return balance < 0n
-    ? `N${(BALANCE_SPAN + balance).toString().padStart(38, '0')}`
-    : `P${balance.toString().padStart(38, '0')}`;
-}
-const BALANCE_SPAN = 10n ** 38n;
 
 export type ItemKey = { pk: string; sk: string };
 export const keyString = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;

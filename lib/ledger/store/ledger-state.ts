@@ -1,5 +1,6 @@
 import type { AccountState, HeadState, LedgerState, Reads } from '../domain/change.js';
 import type { Mapping } from '../domain/mapping.js';
+import { amountOfAttribute } from './amount-encoding.js';
 import type { ItemView } from './change-items.js';
 import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
 import { parseStoredTransaction } from './transaction-reads.js';
@@ -28,7 +29,7 @@ export function ledgerState(
     volume(account, asset) {
       const item = get(ledgerKeys.volume(ledger, account, asset));
       return item
-        ? { input: BigInt(item.input as bigint), output: BigInt(item.output as bigint) }
+        ? { input: amountOfAttribute(item.input), output: amountOfAttribute(item.output) }
         : undefined;
     },
     account(address) {

@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, paginateQuery, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MoveRecord } from '../domain/effective-volumes.js';
+import { amountOfAttribute } from './amount-encoding.js';
 import { type LedgerRef, ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
 import { decodeMove, moveKey } from './move-codec.js';
 
@@ -99,8 +100,8 @@ export async function lateMoves(
   return items.map((item) => ({
     key: String(item.sk),
     txId: Number(item.txId),
-    input: BigInt(item.input as bigint),
-    output: BigInt(item.output as bigint),
+    input: amountOfAttribute(item.input),
+    output: amountOfAttribute(item.output),
   }));
 }
 

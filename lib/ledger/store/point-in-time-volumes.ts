@@ -2,6 +2,7 @@ import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import type { LedgerRecord } from '../domain/change.js';
 import type { EffectiveVolume } from '../domain/effective-volumes.js';
+import { amountOfAttribute } from './amount-encoding.js';
 import { EffectiveVolumeReads, type MoveWithPost } from './effective-volume-reads.js';
 import { type LedgerRef, ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
 import { decodeMove, moveKey } from './move-codec.js';
@@ -100,8 +101,8 @@ export class PointInTimeVolumes {
       const [account, asset] = pairs[i]!;
       if (last.kind === 'all')
         return {
-          input: BigInt(items[i]!.input as bigint),
-          output: BigInt(items[i]!.output as bigint),
+          input: amountOfAttribute(items[i]!.input),
+          output: amountOfAttribute(items[i]!.output),
           ...(last.txId !== undefined ? { txId: last.txId } : {}),
         };
       if (last.kind === 'none') return undefined;

@@ -1,4 +1,9 @@
-import { type DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import type { LedgerRecord } from '../domain/change.js';
@@ -13,9 +18,16 @@ export const schemaListName = (ledger: string) => `ledger.schemas.${ledger}`;
  * schema's JSON is kept as a string: chart keys (`$id`, `.metadata`) and template bodies stay exactly as given.
  */
 export class SchemaStore {
+  /** Versions read in this container: a version never changes, so it is read once (bounded). */
+  private readonly versions = new Map<string, StoredSchema>();
+  /** Ledgers known to have schemas (they never lose them), and when a "none" answer was read. */
+  private readonly withSchemas = new Set<string>();
+  private readonly noneAt = new Map<string, number>();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableFor: (bucket: string) => string,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Stores a new version; false when the version exists already (nothing is written then). */
@@ -40,6 +52,7 @@ export class SchemaStore {
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
+      this.withSchemas.add(ledgerKey(ledger));
       return true;
     } catch (err) {
       if ((err as Error).name === 'ConditionalCheckFailedException') return false;
@@ -48,6 +61,9 @@ export class SchemaStore {
   }
 
   async get(ledger: LedgerRecord, version: string): Promise<StoredSchema | undefined> {
+    const key = `${ledgerKey(ledger)}\u0000${version}`;
+    const cached = this.versions.get(key);
+    if (cached) return cached;
     const { Item } = await this.doc.send(
       new GetCommand({
         TableName: this.tableFor(ledger.bucket),
@@ -55,7 +71,48 @@ export class SchemaStore {
         ConsistentRead: true,
       }),
     );
-    return Item ? toStoredSchema(Item) : undefined;
+    if (!Item) return undefined;
+    const schema = toStoredSchema(Item);
+    if (this.versions.size >= MAX_CACHED_VERSIONS) this.versions.clear();
+    this.versions.set(key, schema);
+    return schema;
+  }
+
+  /**
+   * Whether the ledger has a schema version: a write that names none is refused then. A "yes" holds for good (no
+   * version is ever removed); a "no" is read again after NO_SCHEMA_TTL_MS, so a ledger's first schema binds the
+   * writes of every container within that time (at once in the container that inserted it).
+   */
+  async hasSchemas(ledger: LedgerRecord): Promise<boolean> {
+    const key = ledgerKey(ledger);
+    if (this.withSchemas.has(key)) return true;
+    const readAt = this.noneAt.get(key);
+    if (readAt !== undefined && this.now() - readAt < NO_SCHEMA_TTL_MS) return false;
+    const found = (await this.latestVersion(ledger)) !== undefined;
+    if (found) {
+      this.withSchemas.add(key);
+      this.noneAt.delete(key);
+    } else {
+      if (this.noneAt.size >= MAX_CACHED_VERSIONS) this.noneAt.clear();
+      this.noneAt.set(key, this.now());
+    }
+    return found;
+  }
+
+  /** The ledger's newest version (one item of gsi1, newest first). */
+  async latestVersion(ledger: LedgerRecord): Promise<string | undefined> {
+    const { Items = [] } = await this.doc.send(
+      new QueryCommand({
+        TableName: this.tableFor(ledger.bucket),
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p',
+        ExpressionAttributeValues: { ':p': ledgerKeys.schemasByCreation(ledger) },
+        ScanIndexForward: false,
+        Limit: 1,
+        ProjectionExpression: 'version',
+      }),
+    );
+    return Items[0] ? String(Items[0].version) : undefined;
   }
 
   /** A page of versions by creation, newest first unless `ascending`. */
@@ -79,6 +136,12 @@ export class SchemaStore {
     );
   }
 }
+
+const MAX_CACHED_VERSIONS = 1000;
+/** How long a container trusts that a ledger has no schema before it reads again. */
+const NO_SCHEMA_TTL_MS = 5000;
+const ledgerKey = (ledger: LedgerRecord) =>
+  `${ledger.environment}\u0000${ledger.name}\u0000${ledger.id}`;
 
 function toStoredSchema(item: Record<string, unknown>): StoredSchema {
   return {

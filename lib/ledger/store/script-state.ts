@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { pairKey, type ScriptStateReads } from '../commands/script-transaction.js';
+import { amountOfAttribute } from './amount-encoding.js';
 import { type ItemKey, type LedgerRef, ledgerKeys } from './keys.js';
 import { toAccountState } from './ledger-state.js';
 
@@ -24,7 +25,7 @@ export function scriptStateReads(
         if (item)
           out.set(
             pairKey(account, asset),
-            BigInt(item.input as bigint) - BigInt(item.output as bigint),
+            amountOfAttribute(item.input) - amountOfAttribute(item.output),
           );
       });
       return out;

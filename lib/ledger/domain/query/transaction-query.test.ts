@@ -136,7 +136,7 @@ describe('transaction query plans: the most selective index, the rest in memory'
       'query.$gt.timestamp: must be an RFC 3339 date-time string',
     );
     expect(refused({ $match: { id: 'x' } })).toBe(
-      'query.$match.id: must be an integer of at most 38 digits',
+      'query.$match.id: must be an integer of at most 1000 digits',
     );
     expect(refused({ $match: { reverted: 'yes' } })).toBe(
       'query.$match.reverted: must be true or false',

@@ -1,4 +1,5 @@
 import { ValidationError } from '../../../errors/index.js';
+import { LEDGER_OPERAND_MAX_DIGITS } from '../../../money/amounts.js';
 import { parseInstant, sortableInstant } from '../../../time/instant.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../names.js';
 import type { FieldRule, Operator } from './ast.js';
@@ -109,7 +110,7 @@ export function instantOperand(raw: unknown, at: string): string {
   return sortableInstant(parseInstant(raw, at));
 }
 
-/** An integer operand: a JSON number (exact, parsed losslessly) or a decimal string, at most 38 digits. */
+/** An integer operand: a JSON number (exact, parsed losslessly) or a decimal string, of any size up to a bound. */
 export function integerOperand(raw: unknown, at: string): bigint {
   const text =
     typeof raw === 'bigint' || typeof raw === 'number'
@@ -117,8 +118,10 @@ export function integerOperand(raw: unknown, at: string): bigint {
       : typeof raw === 'string'
         ? raw
         : '';
-  if (!/^-?\d{1,38}$/.test(text))
-    throw new ValidationError(`${at}: must be an integer of at most 38 digits`);
+  if (!/^-?\d+$/.test(text) || text.replace(/^-?0*/, '').length > LEDGER_OPERAND_MAX_DIGITS)
+    throw new ValidationError(
+      `${at}: must be an integer of at most ${LEDGER_OPERAND_MAX_DIGITS} digits`,
+    );
   return BigInt(text);
 }
 

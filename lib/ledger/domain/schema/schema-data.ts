@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../errors/index.js';
-import { type Chart, parseChart } from './chart.js';
+import { parseChart } from './chart.js';
 import { parseQueryTemplate, type QueryTemplate } from './query-template.js';
 
 /**
@@ -84,28 +84,8 @@ export function parseTransactionTemplate(raw: unknown, path: string): Transactio
   };
 }
 
-/** The chart of a stored schema. */
-export const schemaChart = (schema: SchemaInput): Chart => parseChart(schema.chart);
-
 /** A stored schema's query template, or a 404 naming it. */
 export function schemaQuery(schema: StoredSchema, id: string): QueryTemplate | undefined {
   const raw = schema.queries && Object.hasOwn(schema.queries, id) ? schema.queries[id] : undefined;
   return raw === undefined ? undefined : parseQueryTemplate(raw, `queries.${id}`);
-}
-
-/**
- * A write's `script.template`: the stored Numscript of that id in the schema version the write names, to run with
- * the write's `vars` as any script. To be called by the write path (v2 create and bulk elements) before the
- * script is compiled; an unknown id is a 400 naming it, as the reference refuses it.
- */
-export function transactionTemplate(schema: StoredSchema, id: string): TransactionTemplate {
-  const raw =
-    schema.transactions && Object.hasOwn(schema.transactions, id)
-      ? schema.transactions[id]
-      : undefined;
-  if (raw === undefined)
-    throw new ValidationError(
-      `script.template: schema version "${schema.version}" has no transaction template "${id}"`,
-    );
-  return parseTransactionTemplate(raw, `transactions.${id}`);
 }

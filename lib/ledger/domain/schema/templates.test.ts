@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseQueryTemplate, resolveQueryTemplate } from './query-template.js';
-import { parseSchemaInput, readSchemaVersion, transactionTemplate } from './schema-data.js';
+import { parseSchemaInput, readSchemaVersion } from './schema-data.js';
+import { accountMetadataUnderSchema, applyTransactionSchema } from './transaction-schema.js';
 
 const refusal = (fn: () => unknown): string => {
   try {
@@ -93,19 +94,66 @@ describe('schema input', () => {
     );
   });
 
-  it('finds a transaction template of a version, or says which is missing', () => {
+  it("runs a version's template in place of the write's script, with its runtime unless the write names one", () => {
     const stored = {
       version: 'v1',
       createdAt: '2026-01-01T00:00:00Z',
-      chart: {},
+      chart: { world: {} },
       transactions: { pay: { script: 'vars { account $a }', runtime: 'machine' } },
     };
-    expect(transactionTemplate(stored, 'pay')).toEqual({
-      script: 'vars { account $a }',
-      runtime: 'machine',
+    const input = { script: { template: 'pay', vars: { a: 'world' } } };
+    expect(applyTransactionSchema(input, stored)).toEqual({
+      input: {
+        script: { template: 'pay', vars: { a: 'world' }, plain: 'vars { account $a }' },
+        runtime: 'machine',
+      },
+      schema: { version: 'v1', chart: { world: {} } },
     });
-    expect(refusal(() => transactionTemplate(stored, 'refund'))).toBe(
-      'script.template: schema version "v1" has no transaction template "refund"',
+    expect(
+      applyTransactionSchema({ ...input, runtime: 'experimental-interpreter' as const }, stored)
+        .input.runtime,
+    ).toBe('experimental-interpreter');
+    expect(refusal(() => applyTransactionSchema({ script: { template: 'refund' } }, stored))).toBe(
+      'schema version [v1]: failed to find transaction template `refund`',
     );
+    expect(refusal(() => applyTransactionSchema({ postings: [{}] }, stored))).toBe(
+      'schema version [v1]: transactions on this ledger must use a template',
+    );
+    expect(
+      refusal(() =>
+        applyTransactionSchema({ postings: [{}], script: { template: 'pay' } }, stored),
+      ),
+    ).toBe('body: cannot pass postings and template in the same request');
+    // Without templates: the write as it came, with the chart to check.
+    const plain = { postings: [{}] };
+    expect(applyTransactionSchema(plain, { ...stored, transactions: {} })).toEqual({
+      input: plain,
+      schema: { version: 'v1', chart: { world: {} } },
+    });
+    expect(applyTransactionSchema(plain, undefined)).toEqual({ input: plain });
+  });
+
+  it('checks postings on the chart and gives new accounts their defaults, the write winning', () => {
+    const schema = {
+      version: 'v2',
+      chart: { world: {}, users: { $id: { '.metadata': { tier: { default: 'basic' } } } } },
+    };
+    const isNew = (a: string) => a !== 'users:old';
+    expect(
+      accountMetadataUnderSchema(
+        schema,
+        [
+          { source: 'world', destination: 'users:1' },
+          { source: 'world', destination: 'users:old' },
+        ],
+        { 'users:2': { tier: 'gold' }, elsewhere: { x: 'y' } },
+        isNew,
+      ),
+    ).toEqual({ 'users:1': { tier: 'basic' }, 'users:2': { tier: 'gold' }, elsewhere: { x: 'y' } });
+    expect(
+      refusal(() =>
+        accountMetadataUnderSchema(schema, [{ source: 'world', destination: 'shop' }], {}, isNew),
+      ),
+    ).toMatch(/^schema version \[v2\]: account "shop" is not in the chart of accounts/);
   });
 });

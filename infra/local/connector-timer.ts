@@ -1,5 +1,6 @@
 import type { Logger } from '../../lib/observability/logger.js';
 import { runDueSchedules } from '../../lib/payments/connectors/tick.js';
+import type { DummypaySettings } from '../../lib/payments/domain/connectors/dummypay-directory.js';
 import type { StoresConfig } from '../../lib/payments/store/stores.js';
 
 export interface ConnectorTimerOptions {
@@ -7,6 +8,8 @@ export interface ConnectorTimerOptions {
   /** How often due schedules are looked for. */
   intervalMs: number;
   logger: Logger;
+  /** Where dummypay connectors may read. */
+  dummypay: DummypaySettings;
 }
 
 /**
@@ -21,6 +24,7 @@ export function startConnectorTimer(options: ConnectorTimerOptions): () => Promi
       fetch: globalThis.fetch,
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       now: Date.now,
+      dummypay: options.dummypay,
     })
       .then(
         (counts) => {

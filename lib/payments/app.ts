@@ -5,6 +5,7 @@ import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
 import { bigintDocumentClient, type ServiceRuntime } from '../runtime/runtime.js';
 import { serverInfoRoute } from '../runtime/server-info.js';
+import { dummypaySettings } from './domain/connectors/dummypay-directory.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bankAccountRoutes } from './routes/bank-accounts.js';
 import { connectorRoutes } from './routes/connectors.js';
@@ -62,7 +63,7 @@ export function createPaymentsApp(
   bankAccountRoutes(app, stores);
   paymentServiceUserRoutes(app, stores);
   poolRoutes(app, stores);
-  connectorRoutes(app, stores);
+  connectorRoutes(app, stores, dummypaySettings(runtime.config));
   partlyImplementedRoutes(app);
   return app;
 }

@@ -1,7 +1,6 @@
 import { scanSchedules } from '../store/schedule-store.js';
 import { paymentsStores, type StoresConfig } from '../store/stores.js';
-import type { HttpDeps } from './http.js';
-import { type RunOutcome, runSchedule } from './runner.js';
+import { type RunnerDeps, type RunOutcome, runSchedule } from './runner.js';
 
 /** Connectors whose schedules run at once: one slow provider holds one of these, never the others. */
 const CONCURRENT_CONNECTORS = 8;
@@ -13,7 +12,7 @@ const CONCURRENT_CONNECTORS = 8;
  */
 export async function runDueSchedules(
   config: StoresConfig,
-  deps: HttpDeps,
+  deps: RunnerDeps,
 ): Promise<Record<RunOutcome, number>> {
   const now = (config.now ?? Date.now)();
   const due = (await scanSchedules({ doc: config.doc, table: config.table })).filter(

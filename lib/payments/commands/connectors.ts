@@ -73,7 +73,7 @@ export async function updateConnectorConfig(
   });
 }
 
-async function startTask(stores: PaymentsStores, connectorID: string): Promise<Task> {
+export async function startTask(stores: PaymentsStores, connectorID: string): Promise<Task> {
   const now = nowText(stores);
   const task: Task = {
     id: newRecordId(),
@@ -85,7 +85,11 @@ async function startTask(stores: PaymentsStores, connectorID: string): Promise<T
   return stores.tasks.save(task.id, () => task);
 }
 
-async function finishTask(stores: PaymentsStores, task: Task, error?: unknown): Promise<Task> {
+export async function finishTask(
+  stores: PaymentsStores,
+  task: Task,
+  error?: unknown,
+): Promise<Task> {
   const done: Task = {
     ...task,
     status: error === undefined ? 'SUCCEEDED' : 'FAILED',

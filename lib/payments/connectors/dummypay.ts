@@ -5,7 +5,13 @@ import {
 import { readConfinedFile } from './confined-files.js';
 import { genericClient } from './generic.js';
 import type { HttpDeps } from './http.js';
-import { type ProviderClient, ProviderError } from './provider.js';
+import {
+  type InitiationRequest,
+  type ProviderClient,
+  ProviderError,
+  type ProviderPayment,
+  type ReversalRequest,
+} from './provider.js';
 
 /** The file a generic API path is served from: the three lists and one balances file per account. */
 function fileOf(path: string): string | undefined {
@@ -57,8 +63,49 @@ export function dummypayClient(
     const size = Number(url.searchParams.get('pageSize') ?? 100);
     return new Response(JSON.stringify(all.slice((page - 1) * size, page * size)));
   };
-  return genericClient(
+  const reader = genericClient(
     { endpoint: 'http://dummypay.invalid/', apiKey: 'none' },
     { ...deps, fetch: files },
   );
+  return {
+    ...reader,
+    // A simulated provider: every transfer and payout succeeds at once, every reversal too. Nothing is written to
+    // its directory (a caller's connector never makes the platform write files).
+    initiate: async (request) => {
+      dummypayDirectory(settings, directory);
+      return simulated(request.reference, request, 'SUCCEEDED', request.type);
+    },
+    reverse: async (request) => {
+      dummypayDirectory(settings, directory);
+      return simulated(
+        request.reference,
+        request.initiation,
+        'REFUNDED',
+        request.initiation.type,
+        request,
+      );
+    },
+  };
+}
+
+function simulated(
+  reference: string,
+  initiation: InitiationRequest,
+  status: 'SUCCEEDED' | 'REFUNDED',
+  type: 'TRANSFER' | 'PAYOUT',
+  reversal?: ReversalRequest,
+): ProviderPayment {
+  const { sourceAccountReference: source, destinationAccountReference: destination } = initiation;
+  return {
+    reference,
+    type,
+    status,
+    amount: reversal?.amount ?? initiation.amount,
+    asset: reversal?.asset ?? initiation.asset,
+    scheme: 'OTHER',
+    createdAt: reversal?.createdAt ?? initiation.createdAt,
+    metadata: reversal?.metadata ?? initiation.metadata,
+    ...(source !== undefined ? { sourceAccountReference: source } : {}),
+    ...(destination !== undefined ? { destinationAccountReference: destination } : {}),
+  };
 }

@@ -152,7 +152,7 @@ async function refreshBalances(
   }
 }
 
-async function savePayment(
+export async function savePayment(
   stores: PaymentsStores,
   connectorID: string,
   p: ProviderPayment,

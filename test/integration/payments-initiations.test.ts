@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
+import { runDueInitiations } from '../../lib/payments/connectors/tick.js';
 import { accountId } from '../../lib/payments/domain/account.js';
 import { paymentId } from '../../lib/payments/domain/payment.js';
 import { paymentInitiationId } from '../../lib/payments/domain/payment-initiation.js';
@@ -276,6 +278,24 @@ describe('a transfer through dummypay', () => {
       'WAITING_FOR_VALIDATION',
     ]);
     expect((await call('GET', `/v3/tasks/${task}`)).body.data.status).toBe('PROCESSING');
+
+    // The timer sends it once its time has come, under the same task, and only once.
+    const timer = (at: string) =>
+      runDueInitiations(
+        {
+          doc: createDocumentClient(runtime.connection, { bigintNumbers: true }),
+          table: runtime.config.tables.payments,
+          eventsTable: runtime.config.tables.events,
+          now: () => Date.parse(at),
+        },
+        { fetch, sleep: async () => undefined, now: Date.now, dummypay: { stage: 'local', root } },
+      );
+    expect(await timer('2098-12-31T23:59:59Z')).toBe(0);
+    expect(await statusOf(id)).toBe('SCHEDULED_FOR_PROCESSING');
+    expect(await timer('2099-01-01T00:00:00Z')).toBe(1);
+    expect(await statusOf(id)).toBe('PROCESSED');
+    expect((await call('GET', `/v3/tasks/${task}`)).body.data.status).toBe('SUCCEEDED');
+    expect(await timer('2099-01-02T00:00:00Z')).toBe(0);
   });
 
   it('refuses bad requests, leaving nothing written', async () => {

@@ -8,6 +8,7 @@ import {
   type InitiationInput,
   type InitiationReversal,
   type InitiationStatus,
+  initiationStatus,
   isPaymentInitiationId,
   isScheduledAfter,
   newInitiation,
@@ -166,7 +167,7 @@ export async function sendInitiation(
   const at = nowText(stores);
   if (isScheduledAfter(pi, at)) {
     await step(stores, id, (current) => ({
-      ...withAdjustment(current, {
+      ...withAdjustment(requireSendable(current, SENDABLE), {
         createdAt: at,
         status: 'SCHEDULED_FOR_PROCESSING',
         amount: current.amount,
@@ -177,7 +178,21 @@ export async function sendInitiation(
     }));
     return task;
   }
-  return processInitiation(stores, id, task, deps);
+  return processInitiation(stores, id, task, deps, SENDABLE);
+}
+
+/** What an approve or retry finds (checked again at the write: two at once send it once). */
+const SENDABLE: readonly InitiationStatus[] = ['WAITING_FOR_VALIDATION', 'FAILED'];
+/** What the timer finds when a scheduled initiation is due. */
+export const DUE: readonly InitiationStatus[] = ['SCHEDULED_FOR_PROCESSING'];
+
+function requireSendable(
+  pi: PaymentInitiation,
+  from: readonly InitiationStatus[],
+): PaymentInitiation {
+  if (!from.includes(initiationStatus(pi)))
+    throw new ConflictError(`payment initiation ${pi.id} is already being sent`);
+  return pi;
 }
 
 /** Sends a due initiation now (also a scheduled one whose time has come: the timer calls this). */
@@ -186,9 +201,10 @@ export async function processInitiation(
   id: string,
   task: Task,
   deps: RunnerDeps,
+  from: readonly InitiationStatus[],
 ): Promise<Task> {
   const processing = await step(stores, id, (current) => ({
-    ...withAdjustment(current, {
+    ...withAdjustment(requireSendable(current, from), {
       createdAt: nowText(stores),
       status: 'PROCESSING',
       amount: current.amount,

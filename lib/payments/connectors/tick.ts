@@ -1,3 +1,9 @@
+import { ConflictError } from '../../errors/index.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
+import { startTask } from '../commands/connectors.js';
+import { DUE, processInitiation } from '../commands/payment-initiations.js';
+import { sortableCreatedAt } from '../domain/input.js';
+import { scanScheduledInitiations } from '../store/initiation-scan.js';
 import { scanSchedules } from '../store/schedule-store.js';
 import { paymentsStores, type StoresConfig } from '../store/stores.js';
 import { type RunnerDeps, type RunOutcome, runSchedule } from './runner.js';
@@ -37,4 +43,32 @@ export async function runDueSchedules(
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENT_CONNECTORS, groups.length) }, worker));
   return counts;
+}
+
+/**
+ * The timer's second walk: every initiation scheduled for a time now past is sent, each once (the write that
+ * moves it to PROCESSING is conditional on it still being scheduled). Answers how many were sent.
+ */
+export async function runDueInitiations(config: StoresConfig, deps: RunnerDeps): Promise<number> {
+  const now = formatInstant(instantFromMs((config.now ?? Date.now)()));
+  const due = (await scanScheduledInitiations({ doc: config.doc, table: config.table })).filter(
+    (i) => sortableCreatedAt(i.dueAt) <= sortableCreatedAt(now),
+  );
+  let sent = 0;
+  for (const { environment, id } of due) {
+    const stores = paymentsStores(config, environment);
+    const pi = await stores.initiations.get(id);
+    if (!pi) continue;
+    const task =
+      (pi.taskID ? await stores.tasks.get(pi.taskID) : undefined) ??
+      (await startTask(stores, pi.connectorID));
+    try {
+      await processInitiation(stores, id, task, deps, DUE);
+      sent++;
+    } catch (err) {
+      // Sent meanwhile by another tick: nothing to do.
+      if (!(err instanceof ConflictError)) throw err;
+    }
+  }
+  return sent;
 }

@@ -193,6 +193,8 @@ export const PAYMENT_INITIATION_KIND: RecordKind<PaymentInitiation> = {
   toItem: ({ adjustments, relatedPayments, reversals, ...pi }) => ({
     ...pi,
     history: stringifyJson({ adjustments, relatedPayments, reversals }),
+    // Found by the timer when it is due.
+    ...(adjustments[0]?.status === 'SCHEDULED_FOR_PROCESSING' ? { dueAt: pi.scheduledAt } : {}),
   }),
   fromItem: (item) => {
     const history = parseJson(String(item.history)) as Pick<

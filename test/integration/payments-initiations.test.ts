@@ -335,6 +335,14 @@ describe('a transfer through dummypay', () => {
 describe('through the generic connector', () => {
   it('sends the transfer to the provider, fails with its error, and is retried', async () => {
     const s = await setUp('generic');
+    expect((await call('GET', `/v3/connectors/${s.connectorID}/capabilities`)).body.data).toEqual([
+      'FETCH_ACCOUNTS',
+      'FETCH_BALANCES',
+      'FETCH_EXTERNAL_ACCOUNTS',
+      'FETCH_PAYMENTS',
+      'CREATE_TRANSFER',
+      'CREATE_PAYOUT',
+    ]);
     provider.failWith = 503;
     const id = (await initiate(s, { metadata: { memo: 'm' } })).body.data.paymentInitiationID;
     const task = (await call('POST', `/v3/payment-initiations/${id}/approve`)).body.data.taskID;

@@ -298,6 +298,18 @@ describe('a transfer through dummypay', () => {
     expect(await timer('2099-01-02T00:00:00Z')).toBe(0);
   });
 
+  it('outlives an uninstalled connector, which then refuses to send it (404) and leaves it waiting', async () => {
+    const s = await setUp('dummypay');
+    const id = (await initiate(s)).body.data.paymentInitiationID as string;
+    expect((await call('DELETE', `/v3/connectors/${s.connectorID}`)).status).toBe(202);
+    const approve = await call('POST', `/v3/payment-initiations/${id}/approve`);
+    expect(approve.body).toEqual({
+      errorCode: 'NOT_FOUND',
+      errorMessage: `connector ${s.connectorID} not found`,
+    });
+    expect(await adjustmentStatuses(id)).toEqual(['WAITING_FOR_VALIDATION']);
+  });
+
   it('refuses bad requests, leaving nothing written', async () => {
     const s = await setUp('dummypay');
     const other = await setUp('dummypay');

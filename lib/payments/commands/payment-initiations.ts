@@ -163,6 +163,7 @@ export async function sendInitiation(
   deps: RunnerDeps,
 ): Promise<Task> {
   const pi = await requireInitiation(stores, id);
+  await requireConnector(stores, pi.connectorID);
   const task = await startTask(stores, pi.connectorID);
   const at = nowText(stores);
   if (isScheduledAfter(pi, at)) {
@@ -203,6 +204,11 @@ export async function processInitiation(
   deps: RunnerDeps,
   from: readonly InitiationStatus[],
 ): Promise<Task> {
+  // Its connector first: an uninstalled one leaves the initiation as it was (a 404), never PROCESSING.
+  const connector = await requireConnector(
+    stores,
+    (await requireInitiation(stores, id)).connectorID,
+  );
   const processing = await step(stores, id, (current) => ({
     ...withAdjustment(requireSendable(current, from), {
       createdAt: nowText(stores),
@@ -212,7 +218,6 @@ export async function processInitiation(
     }),
     taskID: task.id,
   }));
-  const connector = await requireConnector(stores, processing.connectorID);
   let payment: ProviderPayment;
   try {
     payment = await clientOf(connector, deps).initiate(await requestOf(stores, processing));
@@ -285,6 +290,7 @@ export async function reverseInitiation(
   deps: RunnerDeps,
 ): Promise<{ reversal: InitiationReversal; task: Task }> {
   const pi = await requireInitiation(stores, id);
+  const connector = await requireConnector(stores, pi.connectorID);
   const at = nowText(stores);
   const reversal: InitiationReversal = {
     ...input,
@@ -305,7 +311,6 @@ export async function reverseInitiation(
     };
   });
   const task = await startTask(stores, pi.connectorID);
-  const connector = await requireConnector(stores, pi.connectorID);
   let payment: ProviderPayment;
   try {
     const initiation = await requestOf(stores, pi);

@@ -16,6 +16,9 @@ describe('event catalog', () => {
       'payments.saved_bank_account',
       'payments.saved_pool',
       'payments.deleted_pool',
+      'payments.saved_payment_initiation',
+      'payments.saved_payment_initiation_adjustment',
+      'payments.saved_payment_initiation_related_payment',
     ]);
     for (const kind of EVENT_KINDS) expect(EVENT_APP[kind]).toBe(kind.split('.')[0]);
     expect(isEventKind('ledger.saved_metadata')).toBe(true);

@@ -17,6 +17,9 @@ export const EVENT_KINDS = [
   'payments.saved_bank_account',
   'payments.saved_pool',
   'payments.deleted_pool',
+  'payments.saved_payment_initiation',
+  'payments.saved_payment_initiation_adjustment',
+  'payments.saved_payment_initiation_related_payment',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -37,6 +40,9 @@ export const EVENT_APP: Record<EventKind, 'ledger' | 'payments'> = {
   'payments.saved_bank_account': 'payments',
   'payments.saved_pool': 'payments',
   'payments.deleted_pool': 'payments',
+  'payments.saved_payment_initiation': 'payments',
+  'payments.saved_payment_initiation_adjustment': 'payments',
+  'payments.saved_payment_initiation_related_payment': 'payments',
 };
 
 /** Version of the envelope and payload shapes; bumped on any incompatible change. */

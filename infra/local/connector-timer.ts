@@ -1,5 +1,6 @@
 import type { Logger } from '../../lib/observability/logger.js';
-import { runDueSchedules } from '../../lib/payments/connectors/tick.js';
+import { runDueInitiations, runDueSchedules } from '../../lib/payments/connectors/tick.js';
+import type { DummypaySettings } from '../../lib/payments/domain/connectors/dummypay-directory.js';
 import type { StoresConfig } from '../../lib/payments/store/stores.js';
 
 export interface ConnectorTimerOptions {
@@ -7,6 +8,8 @@ export interface ConnectorTimerOptions {
   /** How often due schedules are looked for. */
   intervalMs: number;
   logger: Logger;
+  /** Where dummypay connectors may read. */
+  dummypay: DummypaySettings;
 }
 
 /**
@@ -17,15 +20,23 @@ export function startConnectorTimer(options: ConnectorTimerOptions): () => Promi
   let running: Promise<void> | undefined;
   const tick = () => {
     if (running) return;
-    running = runDueSchedules(options.stores, {
+    const deps = {
       fetch: globalThis.fetch,
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
       now: Date.now,
-    })
+      dummypay: options.dummypay,
+    };
+    running = runDueSchedules(options.stores, deps)
+      .then(async (counts) => ({
+        counts,
+        initiations: await runDueInitiations(options.stores, deps),
+      }))
       .then(
-        (counts) => {
+        ({ counts, initiations }) => {
           if (counts.done + counts.more + counts.failed > 0)
             options.logger.log('info', 'connector schedules ran', { ...counts });
+          if (initiations > 0)
+            options.logger.log('info', 'scheduled payment initiations sent', { initiations });
         },
         (err: unknown) =>
           options.logger.log('error', 'connector schedules failed', {

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -25,6 +25,7 @@ import { installMetricSink } from '../../lib/observability/metrics.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { DOCUMENT_PATH } from '../../lib/openapi/serve.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
+import { dummypaySettings } from '../../lib/payments/domain/connectors/dummypay-directory.js';
 import { createPlatformApp } from '../../lib/platform/app.js';
 import { PlatformDirectory } from '../../lib/platform/store/directory.js';
 import { createProtectedApp } from '../../lib/runtime/protected-app.js';
@@ -77,6 +78,7 @@ const PASSED_ON = [
   'IDENTITY_PROVIDER_ISSUER',
   'IDENTITY_PROVIDER_CLIENT_ID',
   'PLATFORM_ADMINS',
+  'PAYMENTS_DUMMYPAY_ROOT',
 ] as const;
 
 function passedOn(callerEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -195,7 +197,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     progress('creating tables and queues');
     const tables = await ensureTables(backends.dynamoClient, prefix);
     const queues = await ensureQueues(backends.sqsClient, prefix);
-    const env = functionEnv(callerEnv, baseUrl, backends, tables, queues, front.identity);
+    const env = {
+      ...functionEnv(callerEnv, baseUrl, backends, tables, queues, front.identity),
+      ...dummypayRoot(callerEnv, options.dataDir),
+    };
     // The services in this process record into the registry `/_metrics` renders; the workers' EMF joins it.
     const uninstallMetrics = installMetricSink(localMetrics);
     stops.push(async () => uninstallMetrics());
@@ -454,6 +459,12 @@ function startIdentity(
   });
 }
 
+/** dummypay's files: the caller's root, else `<dataDir>/dummypay` (a platform without a data dir has none). */
+function dummypayRoot(callerEnv: NodeJS.ProcessEnv, dataDir: string | undefined) {
+  if (callerEnv.PAYMENTS_DUMMYPAY_ROOT || !dataDir) return {};
+  return { PAYMENTS_DUMMYPAY_ROOT: resolve(dataDir, 'dummypay') };
+}
+
 /** The functions' environment, as the stack sets it, with the caller's settings that `npm start` passes on. */
 function functionEnv(
   callerEnv: NodeJS.ProcessEnv,
@@ -609,6 +620,7 @@ async function startServices(
       },
       intervalMs: options.connectorTimerIntervalMs ?? CONNECTOR_TIMER_INTERVAL_MS,
       logger,
+      dummypay: dummypaySettings(config),
     }),
   );
   return apps;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { ConfigurationError } from '../errors/index.js';
 import { BUCKET_NAME } from '../ledger/domain/names.js';
 import { defaultMetricsNamespace } from '../observability/catalog.js';
@@ -52,6 +53,7 @@ const VARIABLES = [
   'IDENTITY_PROVIDER_CLIENT_ID',
   'PLATFORM_ADMINS',
   'ENVIRONMENT_ACCESS_ROLE_ARN',
+  'PAYMENTS_DUMMYPAY_ROOT',
 ] as const;
 type Variable = (typeof VARIABLES)[number];
 
@@ -144,6 +146,7 @@ export interface PlatformConfig {
   };
   webhooks: WebhookSettings;
   platform: PlatformSettings;
+  payments: PaymentsSettings;
   auth: {
     /** AUTH_CONFIG or AUTH_CONFIG_INLINE; none: no static clients. */
     staticClients: StaticClientsSource | undefined;
@@ -163,6 +166,15 @@ export interface PlatformSettings {
   identityProvider?: { issuer: string; clientId: string };
   /** PLATFORM_ADMINS: emails made admins of the `default` organization when it is first created. */
   admins: string[];
+}
+
+/** Payments connectors (docs/decisions.md, "Payments v3, second part (#32)"). */
+export interface PaymentsSettings {
+  /**
+   * PAYMENTS_DUMMYPAY_ROOT: the directory the `dummypay` connector may read, as an absolute path. Read in the
+   * local stage only (a function in AWS must never read its own files for a caller); unset, dummypay is refused.
+   */
+  dummypayRoot?: string;
 }
 
 export interface WebhookSettings {
@@ -205,6 +217,7 @@ export function platformConfigFromEnv(env: Env = process.env): PlatformConfig {
     ledger: { bucketTables: bucketTables(read(env, 'LEDGER_BUCKET_TABLES')) },
     webhooks: webhookSettings(env, stage),
     platform: platformSettings(env, publicBaseUrl, stage),
+    payments: paymentsSettings(env, stage),
     auth: {
       staticClients: staticClientsSource(env),
       keyMinPublishSeconds: integerSetting(
@@ -488,6 +501,20 @@ function platformSettings(env: Env, publicBaseUrl: string, stage: Stage): Platfo
       : {}),
     admins,
   };
+}
+
+function paymentsSettings(env: Env, stage: Stage): PaymentsSettings {
+  const root = read(env, 'PAYMENTS_DUMMYPAY_ROOT');
+  if (root === undefined) return {};
+  if (stage !== 'local')
+    throw new ConfigurationError(
+      `PAYMENTS_DUMMYPAY_ROOT is for the local stage only (STAGE is ${stage}): dummypay reads this machine's files`,
+    );
+  if (!isAbsolute(root) || root.includes('\0'))
+    throw new ConfigurationError(
+      `PAYMENTS_DUMMYPAY_ROOT must be an absolute path (got "${root.slice(0, 64)}")`,
+    );
+  return { dummypayRoot: resolve(root) };
 }
 
 function webhookSettings(env: Env, stage: Stage): WebhookSettings {

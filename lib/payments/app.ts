@@ -5,10 +5,12 @@ import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
 import { bigintDocumentClient, type ServiceRuntime } from '../runtime/runtime.js';
 import { serverInfoRoute } from '../runtime/server-info.js';
+import { dummypaySettings } from './domain/connectors/dummypay-directory.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bankAccountRoutes } from './routes/bank-accounts.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { notImplementedRoutes, partlyImplementedRoutes } from './routes/not-implemented.js';
+import { paymentInitiationRoutes } from './routes/payment-initiations.js';
 import { paymentServiceUserRoutes } from './routes/payment-service-users.js';
 import { paymentRoutes } from './routes/payments.js';
 import { poolRoutes } from './routes/pools.js';
@@ -62,7 +64,14 @@ export function createPaymentsApp(
   bankAccountRoutes(app, stores);
   paymentServiceUserRoutes(app, stores);
   poolRoutes(app, stores);
-  connectorRoutes(app, stores);
+  const dummypay = dummypaySettings(runtime.config);
+  connectorRoutes(app, stores, dummypay);
+  paymentInitiationRoutes(app, stores, {
+    fetch: globalThis.fetch,
+    now: options.now ?? Date.now,
+    sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    dummypay,
+  });
   partlyImplementedRoutes(app);
   return app;
 }

@@ -119,6 +119,7 @@ const stores = () =>
 
 const deps = {
   fetch: globalThis.fetch,
+  dummypay: { stage: 'local' },
   now: () => clock,
   sleep: async (ms: number) => {
     waits.push(ms);

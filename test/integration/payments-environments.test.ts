@@ -197,6 +197,63 @@ describe("environment B and A's accounts, bank accounts, users and pools", () =>
   });
 });
 
+describe("environment B and A's payment initiations", () => {
+  it('answers 404 to B for every read and decision on an A initiation, lists none, and keeps its rows in A', async () => {
+    const tag = randomBytes(3).toString('hex');
+    // A generic connector on a closed loopback port: nothing here sends anything.
+    const installed = await as[A]!('POST', '/v3/connectors/install/generic', {
+      name: `env-gen-${tag}`,
+      endpoint: 'http://127.0.0.1:9',
+      apiKey: 'k',
+    });
+    const connectorID = installed.body.data as string;
+    const account = await as[A]!('POST', '/v3/accounts', {
+      reference: `env-pi-acc-${tag}`,
+      connectorID,
+      createdAt: '2026-11-20T08:00:00Z',
+      accountName: 'Main',
+      type: 'INTERNAL',
+    });
+    const body = {
+      reference: `env-pi-${tag}`,
+      connectorID,
+      type: 'PAYOUT',
+      amount: 10,
+      asset: 'EUR/2',
+      destinationAccountID: account.body.data.id,
+    };
+    const created = await as[A]!('POST', '/v3/payment-initiations', body);
+    expect(created.status, created.text).toBe(202);
+    const id = created.body.data.paymentInitiationID as string;
+    for (const path of ['', '/adjustments', '/payments']) {
+      expect((await as[A]!('GET', `/v3/payment-initiations/${id}${path}`)).status).toBe(200);
+      expect((await as[B]!('GET', `/v3/payment-initiations/${id}${path}`)).status).toBe(404);
+    }
+    for (const action of ['approve', 'reject', 'retry'])
+      expect((await as[B]!('POST', `/v3/payment-initiations/${id}/${action}`)).status).toBe(404);
+    const reverse = { reference: 'rev', amount: 1, asset: 'EUR/2' };
+    expect((await as[B]!('POST', `/v3/payment-initiations/${id}/reverse`, reverse)).status).toBe(
+      404,
+    );
+    expect((await as[B]!('DELETE', `/v3/payment-initiations/${id}`)).status).toBe(404);
+    // B cannot initiate on A's connector either.
+    expect((await as[B]!('POST', '/v3/payment-initiations', body)).status).toBe(404);
+    const listed = await as[B]!('GET', '/v3/payment-initiations?pageSize=1000');
+    expect(listed.body.cursor.data.map((p: { id: string }) => p.id)).not.toContain(id);
+    expect((await as[A]!('GET', `/v3/payment-initiations/${id}`)).body.data.status).toBe(
+      'WAITING_FOR_VALIDATION',
+    );
+    const rows = (await scanTable(runtime, runtime.config.tables.events)).filter(
+      (r) => r.recordId === id,
+    );
+    expect(rows.map((r) => parseEventKey(String(r.pk), String(r.sk))?.environment)).toEqual([A, A]);
+    const items = (await scanTable(runtime, runtime.config.tables.payments)).filter(
+      (i) => i.id === id,
+    );
+    expect(items.map((i) => environmentOfKey(String(i.pk)))).toEqual([A]);
+  });
+});
+
 describe('the environment probe', () => {
   it('says whether an environment has a payment, from its own list only', async () => {
     const env = `probe-${randomBytes(3).toString('hex')}`;

@@ -3,6 +3,9 @@
  * payments v3 operation the platform serves parses in the SDK's strict (zod) models, and the ones it does not
  * serve answer 501 NOT_IMPLEMENTED.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SDK } from '@formance/formance-sdk';
 import { SDKValidationError } from '@formance/formance-sdk/sdk/models/errors/sdkvalidationerror.js';
 import { V3ErrorResponse } from '@formance/formance-sdk/sdk/models/payments/v3errorresponse.js';
@@ -14,12 +17,16 @@ import { startSdkPlatform } from '../support/sdk.js';
 let platform: RunningPlatform;
 let sdk: SDK;
 
+// dummypay's root: the platform may read files there only.
+const dummypayRoot = mkdtempSync(join(tmpdir(), 'sdk-dummypay-'));
+
 beforeAll(async () => {
-  ({ platform, sdk } = await startSdkPlatform());
+  ({ platform, sdk } = await startSdkPlatform({ env: { PAYMENTS_DUMMYPAY_ROOT: dummypayRoot } }));
 });
 
 afterAll(async () => {
   await platform?.stop();
+  rmSync(dummypayRoot, { recursive: true, force: true });
 });
 
 const createdAt = new Date('2026-11-22T10:04:05.123Z');
@@ -223,15 +230,123 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
     expect((anonymous as { statusCode?: number }).statusCode).toBe(401);
   });
 
+  it('initiates, approves, reverses, rejects and deletes payment initiations through dummypay, each answer parsed', async () => {
+    const P = sdk.payments.v3;
+    const tag = Date.now().toString(36);
+    const installed = await P.installConnector({
+      connector: 'dummypay',
+      v3ConnectorConfig: { provider: 'Dummypay', name: `sdk-${tag}`, directory: 'sdk' },
+    });
+    const connectorID = installed.v3InstallConnectorResponse!.data;
+    const accountOf = async (reference: string) =>
+      (
+        await P.createAccount({
+          reference,
+          connectorID,
+          createdAt,
+          accountName: reference,
+          type: 'INTERNAL',
+        })
+      ).v3CreateAccountResponse!.data.id;
+    const [source, destination] = [await accountOf('src'), await accountOf('dst')];
+    const initiate = async (reference: string) =>
+      (
+        await P.initiatePayment({
+          v3InitiatePaymentRequest: {
+            reference,
+            connectorID,
+            description: 'rent',
+            type: 'TRANSFER',
+            amount: 500n,
+            asset: 'EUR/2',
+            scheduledAt: new Date('2020-01-01T00:00:00Z'),
+            sourceAccountID: source,
+            destinationAccountID: destination,
+            metadata: { lease: 'L-1' },
+          },
+        })
+      ).v3InitiatePaymentResponse!.data.paymentInitiationID!;
+
+    const id = await initiate(`sdk-pi-${tag}`);
+    const waiting = (await P.getPaymentInitiation({ paymentInitiationID: id }))
+      .v3GetPaymentInitiationResponse!.data;
+    expect(waiting).toEqual({
+      id,
+      connectorID,
+      provider: 'dummypay',
+      reference: `sdk-pi-${tag}`,
+      createdAt: expect.any(Date),
+      scheduledAt: new Date('2020-01-01T00:00:00Z'),
+      description: 'rent',
+      type: 'TRANSFER',
+      sourceAccountID: source,
+      destinationAccountID: destination,
+      amount: 500n,
+      asset: 'EUR/2',
+      metadata: { lease: 'L-1' },
+      status: 'WAITING_FOR_VALIDATION',
+    });
+    const approved = await P.approvePaymentInitiation({ paymentInitiationID: id });
+    const taskID = approved.v3ApprovePaymentInitiationResponse!.data.taskID;
+    expect((await P.getTask({ taskID })).v3GetTaskResponse!.data.status).toBe('SUCCEEDED');
+    const reversed = await P.reversePaymentInitiation({
+      paymentInitiationID: id,
+      v3ReversePaymentInitiationRequest: {
+        reference: `sdk-rev-${tag}`,
+        description: 'refund',
+        amount: 200n,
+        asset: 'EUR/2',
+      },
+    });
+    expect(reversed.v3ReversePaymentInitiationResponse!.data.taskID).toEqual(expect.any(String));
+    const adjustments = await P.listPaymentInitiationAdjustments({ paymentInitiationID: id });
+    expect(
+      adjustments.v3PaymentInitiationAdjustmentsCursorResponse!.cursor.data.map((a) => [
+        a.status,
+        a.amount,
+      ]),
+    ).toEqual([
+      ['REVERSED', 200n],
+      ['REVERSE_PROCESSING', 200n],
+      ['PROCESSED', 500n],
+      ['PROCESSING', 500n],
+      ['WAITING_FOR_VALIDATION', 500n],
+    ]);
+    const related = await P.listPaymentInitiationRelatedPayments({ paymentInitiationID: id });
+    expect(
+      related.v3PaymentInitiationRelatedPaymentsCursorResponse!.cursor.data.map((p) => [
+        p.reference,
+        p.status,
+      ]),
+    ).toEqual([
+      [`sdk-pi-${tag}`, 'SUCCEEDED'],
+      [`sdk-rev-${tag}`, 'REFUNDED'],
+    ]);
+    const retry = await P.retryPaymentInitiation({ paymentInitiationID: id }).catch((e) => e);
+    expect(retry).toBeInstanceOf(V3ErrorResponse);
+    expect((retry as V3ErrorResponse).errorCode).toBe('VALIDATION');
+
+    const rejected = await initiate(`sdk-pi-rej-${tag}`);
+    expect((await P.rejectPaymentInitiation({ paymentInitiationID: rejected })).statusCode).toBe(
+      204,
+    );
+    const deleted = await initiate(`sdk-pi-del-${tag}`);
+    expect((await P.deletePaymentInitiation({ paymentInitiationID: deleted })).statusCode).toBe(
+      204,
+    );
+    const listed = await P.listPaymentInitiations({ pageSize: 100 });
+    expect(
+      listed.v3PaymentInitiationsCursorResponse!.cursor.data.map((p) => [p.id, p.status]),
+    ).toEqual([
+      [id, 'REVERSED'],
+      [rejected, 'REJECTED'],
+    ]);
+  });
+
   it('answers 501 NOT_IMPLEMENTED for the reference operations it does not serve (v3 and v1)', async () => {
     const calls: Array<[string, () => Promise<unknown>, string]> = [
       ['listConversions', () => sdk.payments.v3.listConversions({}), 'v3 conversions'],
       ['listOrders', () => sdk.payments.v3.listOrders({}), 'v3 orders'],
-      [
-        'listPaymentInitiations',
-        () => sdk.payments.v3.listPaymentInitiations({}),
-        'v3 payment-initiations',
-      ],
       ['v1 listPayments', () => sdk.payments.v1.listPayments({}), 'v1 payments'],
       ['v1 listAllConnectors', () => sdk.payments.v1.listAllConnectors(), 'v1 connectors'],
     ];

@@ -6,7 +6,8 @@ const REASON = {
     "not served: the platform's metrics are CloudWatch's (docs/operations.md); there is no metrics endpoint",
   v1Mapping:
     "SDK 7.0.1's Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger-mapping.test.ts)",
-  payments: 'not served yet: payment initiations and the v1 payments API come next (issue 32)',
+  payments:
+    'not served yet: the v1 payments API comes next, on the v3 records (issue 32; docs/decisions.md, "Payments v3, second part")',
   exchanges: 'not served: orders and conversions (exchange connectors) are out of scope',
   forwarding:
     'not served yet: forwarding bank accounts and users to a provider, and open-banking links, need a connector that creates them there (the generic and dummypay connectors cannot)',
@@ -79,6 +80,16 @@ const PAYMENTS_SERVED = new Set<string>([
   'listPaymentServiceUsers',
   'addBankAccountToPaymentServiceUser',
   'deletePaymentServiceUser',
+  'initiatePayment',
+  'listPaymentInitiations',
+  'getPaymentInitiation',
+  'approvePaymentInitiation',
+  'rejectPaymentInitiation',
+  'retryPaymentInitiation',
+  'reversePaymentInitiation',
+  'listPaymentInitiationAdjustments',
+  'listPaymentInitiationRelatedPayments',
+  'deletePaymentInitiation',
 ]);
 
 /** The note for an operation the platform deliberately does not serve, if it is one. */

@@ -100,6 +100,64 @@ const DUMMY_CONFIG = (name: string) => ({
   directory: 'dummypay',
 });
 
+/** A payout of 100 EUR/2 between the probe's account and itself, on its connector. */
+function initiation(
+  c: ProbeContext,
+  reference: string,
+  connectorID = c.ids.connectorId,
+  account = c.ids.accountId,
+) {
+  return {
+    reference,
+    connectorID,
+    description: 'compat',
+    type: 'PAYOUT' as const,
+    amount: 100n,
+    asset: 'EUR/2',
+    scheduledAt: c.now,
+    sourceAccountID: account,
+    destinationAccountID: account,
+  };
+}
+
+type PaymentsV3 = ServiceApis['payments.v3'];
+
+async function waitingInitiation(
+  P: PaymentsV3,
+  c: ProbeContext,
+  reference: string,
+): Promise<string> {
+  const res = await P.initiatePayment({ v3InitiatePaymentRequest: initiation(c, reference) });
+  return res.v3InitiatePaymentResponse?.data.paymentInitiationID ?? 'missing-initiation';
+}
+
+/** An initiation whose sending failed: through a generic connector on a loopback port nothing listens on. */
+async function failedInitiation(P: PaymentsV3, c: ProbeContext): Promise<string> {
+  const installed = await P.installConnector({
+    connector: 'generic',
+    v3ConnectorConfig: {
+      provider: 'Generic',
+      name: `unreachable-${c.names.tag}`,
+      endpoint: 'http://127.0.0.1:9',
+      apiKey: 'none',
+    },
+  });
+  const connectorID = installed.v3InstallConnectorResponse?.data ?? 'missing-connector';
+  const account = await P.createAccount({
+    reference: `acc-unreachable-${c.names.tag}`,
+    connectorID,
+    createdAt: c.now,
+    accountName: 'Unreachable',
+    type: 'INTERNAL',
+  });
+  const accountID = account.v3CreateAccountResponse?.data.id ?? 'missing-account';
+  const created = await P.initiatePayment({
+    noValidation: true,
+    v3InitiatePaymentRequest: initiation(c, `pi-fail-${c.names.tag}`, connectorID, accountID),
+  });
+  return created.v3InitiatePaymentResponse?.data.paymentInitiationID ?? 'missing-initiation';
+}
+
 /**
  * Every operation, in the order the probe runs them: auth and the webhook config first (so later writes produce
  * deliveries), then the ledger v2 and v1 on one ledger, payments, and the deliveries once events have flowed.
@@ -564,7 +622,8 @@ export const OPERATIONS: readonly Operation[] = [
     (P, c) =>
       P.createAccount({
         reference: `acc-${c.names.tag}`,
-        connectorID: 'bank-1',
+        // The probe's dummypay connector: its payment initiations move money between its accounts.
+        connectorID: c.ids.connectorId,
         createdAt: c.now,
         accountName: 'Main',
         type: 'INTERNAL',
@@ -639,21 +698,7 @@ export const OPERATIONS: readonly Operation[] = [
   op(
     'payments.v3',
     'initiatePayment',
-    (P, c) =>
-      P.initiatePayment({
-        noValidation: true,
-        v3InitiatePaymentRequest: {
-          reference: `pi-${c.names.tag}`,
-          connectorID: c.ids.connectorId,
-          description: 'compat',
-          type: 'PAYOUT',
-          amount: 100n,
-          asset: 'EUR/2',
-          scheduledAt: c.now,
-          sourceAccountID: c.ids.accountId,
-          destinationAccountID: c.ids.accountId,
-        },
-      }),
+    (P, c) => P.initiatePayment({ v3InitiatePaymentRequest: initiation(c, `pi-${c.names.tag}`) }),
     (c) => {
       c.ids.paymentInitiationId =
         c.json('/payment-initiations')?.data?.paymentInitiationID ?? c.ids.paymentInitiationId;
@@ -666,11 +711,15 @@ export const OPERATIONS: readonly Operation[] = [
   op('payments.v3', 'approvePaymentInitiation', (P, c) =>
     P.approvePaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId }),
   ),
-  op('payments.v3', 'rejectPaymentInitiation', (P, c) =>
-    P.rejectPaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId }),
+  // Reject and delete need an initiation waiting for validation: one of their own.
+  op('payments.v3', 'rejectPaymentInitiation', async (P, c) =>
+    P.rejectPaymentInitiation({
+      paymentInitiationID: await waitingInitiation(P, c, `pi-rej-${c.names.tag}`),
+    }),
   ),
-  op('payments.v3', 'retryPaymentInitiation', (P, c) =>
-    P.retryPaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId }),
+  // Retry needs a failed one: a generic connector whose provider does not answer (a closed loopback port).
+  op('payments.v3', 'retryPaymentInitiation', async (P, c) =>
+    P.retryPaymentInitiation({ paymentInitiationID: await failedInitiation(P, c) }),
   ),
   op('payments.v3', 'reversePaymentInitiation', (P, c) =>
     P.reversePaymentInitiation({
@@ -689,8 +738,10 @@ export const OPERATIONS: readonly Operation[] = [
   op('payments.v3', 'listPaymentInitiationRelatedPayments', (P, c) =>
     P.listPaymentInitiationRelatedPayments({ paymentInitiationID: c.ids.paymentInitiationId }),
   ),
-  op('payments.v3', 'deletePaymentInitiation', (P, c) =>
-    P.deletePaymentInitiation({ paymentInitiationID: c.ids.paymentInitiationId }),
+  op('payments.v3', 'deletePaymentInitiation', async (P, c) =>
+    P.deletePaymentInitiation({
+      paymentInitiationID: await waitingInitiation(P, c, `pi-del-${c.names.tag}`),
+    }),
   ),
   op(
     'payments.v3',

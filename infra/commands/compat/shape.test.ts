@@ -48,6 +48,24 @@ describe('sdkBodySchema and unknownFields', () => {
     ]);
     expect(unknownFields(accounts, { cursor: { ...body.cursor, data: [] } })).toEqual([]);
   });
+  it('takes an object the SDK declares without fields as free-form (a connector config), nothing else', () => {
+    const connectors = sdkBodySchema('payments.v3', 'listConnectors', 200)!;
+    const connector = {
+      id: 'c',
+      reference: 'r',
+      name: 'n',
+      provider: 'dummypay',
+      createdAt: '2026-11-25T10:00:00Z',
+      scheduledForDeletion: false,
+      capabilities: ['FETCH_ACCOUNTS'],
+      config: { provider: 'Dummypay', name: 'n', pollingPeriod: '30m', directory: 'd' },
+    };
+    const page = (data: unknown[]) => ({ cursor: { pageSize: 15, hasMore: false, data } });
+    expect(unknownFields(connectors, page([connector]))).toEqual([]);
+    expect(unknownFields(connectors, page([{ ...connector, stray: 1 }]))).toEqual([
+      'cursor.data[].stray',
+    ]);
+  });
 });
 
 describe('judgeSuccess', () => {

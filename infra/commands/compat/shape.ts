@@ -139,7 +139,10 @@ export function unknownFields(schema: ZodLike, value: unknown, path = ''): strin
 function objectFields(s: ZodLike, value: unknown, path: string): string[] {
   if (!isPlainObject(value)) return [];
   const shape = s._def.shape?.() ?? {};
+  // An object the SDK declares without a single field is an OpenAPI `type: object` with no properties: free-form
+  // (a connector's config, "whose shape depends on the provider"), so any field in it is declared.
   const open =
+    Object.keys(shape).length === 0 ||
     s._def.unknownKeys === 'passthrough' ||
     (s._def.catchall !== undefined && s._def.catchall._def.typeName !== 'ZodNever');
   const out: string[] = [];

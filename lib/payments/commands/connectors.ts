@@ -1,11 +1,13 @@
 import { commitUnlessRaced } from '../../dynamo/optimistic.js';
 import { ConflictError, NotFoundError } from '../../errors/index.js';
+import { checkDummypayConfig } from '../connectors/confined-files.js';
 import {
   type Connector,
   newConnector,
   parseConnectorId,
   withConfig,
 } from '../domain/connectors/connector.js';
+import type { DummypaySettings } from '../domain/connectors/dummypay-directory.js';
 import { type ConnectorConfig, providerSpec } from '../domain/connectors/providers.js';
 import { newSchedules, type Task } from '../domain/connectors/tasks.js';
 import { newRecordId } from '../domain/ids.js';
@@ -23,6 +25,15 @@ export async function requireConnector(stores: PaymentsStores, id: string): Prom
   return connector;
 }
 
+/** What a provider's config may name on this platform: dummypay's directory (local stage, within its root). */
+async function checkProviderConfig(
+  provider: string,
+  config: ConnectorConfig,
+  dummypay: DummypaySettings,
+): Promise<void> {
+  if (provider === 'dummypay') await checkDummypayConfig(dummypay, config.fields);
+}
+
 /**
  * Installs a connector: the record and one schedule per task of its provider, due now, in one transaction (a
  * connector never exists without its schedules).
@@ -31,8 +42,10 @@ export async function installConnector(
   stores: PaymentsStores,
   provider: string,
   config: ConnectorConfig,
+  dummypay: DummypaySettings,
 ): Promise<Connector> {
   const spec = providerSpec(provider);
+  await checkProviderConfig(spec.name, config, dummypay);
   const createdAt = nowText(stores);
   const connector = newConnector(spec, newRecordId(), createdAt, config);
   const schedules = newSchedules(connector.id, spec.tasks, createdAt, stores.now());
@@ -49,8 +62,10 @@ export async function updateConnectorConfig(
   stores: PaymentsStores,
   id: string,
   config: ConnectorConfig,
+  dummypay: DummypaySettings,
 ): Promise<Connector> {
-  await requireConnector(stores, id);
+  const connector = await requireConnector(stores, id);
+  await checkProviderConfig(connector.provider, config, dummypay);
   const updatedAt = nowText(stores);
   return stores.connectors.save(id, (current) => {
     if (!current) throw connectorNotFound(id);
@@ -58,7 +73,7 @@ export async function updateConnectorConfig(
   });
 }
 
-async function startTask(stores: PaymentsStores, connectorID: string): Promise<Task> {
+export async function startTask(stores: PaymentsStores, connectorID: string): Promise<Task> {
   const now = nowText(stores);
   const task: Task = {
     id: newRecordId(),
@@ -70,7 +85,11 @@ async function startTask(stores: PaymentsStores, connectorID: string): Promise<T
   return stores.tasks.save(task.id, () => task);
 }
 
-async function finishTask(stores: PaymentsStores, task: Task, error?: unknown): Promise<Task> {
+export async function finishTask(
+  stores: PaymentsStores,
+  task: Task,
+  error?: unknown,
+): Promise<Task> {
   const done: Task = {
     ...task,
     status: error === undefined ? 'SUCCEEDED' : 'FAILED',

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { stringifyJson } from '../../json/bigint-json.js';
 import { ASSET } from '../../money/asset.js';
 import { formatInstant } from '../../time/instant.js';
 import { parseCreatedAt, sortableCreatedAt } from '../domain/input.js';
@@ -9,9 +10,10 @@ import {
   type PaymentStatus,
   type PaymentType,
 } from '../domain/payment.js';
-import { getJson, type HttpDeps } from './http.js';
+import { getJson, type HttpDeps, postJson } from './http.js';
 import {
   type FetchPage,
+  type InitiationRequest,
   type ProviderAccount,
   type ProviderBalance,
   type ProviderClient,
@@ -203,6 +205,67 @@ export function genericClient(config: GenericConfig, deps: HttpDeps): ProviderCl
         state,
         pageSize,
       ),
+    initiate: (request) => createAtProvider(deps, url, config.apiKey, request),
+    reverse: () => Promise.reject(new ProviderError('the generic connector API has no reversals')),
+  };
+}
+
+/** `POST /transfers` or `/payouts`, the initiation's reference as the idempotency key: the payment it made. */
+async function createAtProvider(
+  deps: HttpDeps,
+  url: (path: string, query: Record<string, string>) => URL,
+  apiKey: string,
+  request: InitiationRequest,
+): Promise<ProviderPayment> {
+  if (!request.sourceAccountReference || !request.destinationAccountReference)
+    throw new ProviderError('the generic connector needs a source and a destination account');
+  const path = request.type === 'TRANSFER' ? '/transfers' : '/payouts';
+  const body = stringifyJson({
+    idempotencyKey: request.reference,
+    amount: String(request.amount),
+    currency: request.asset,
+    sourceAccountId: request.sourceAccountReference,
+    destinationAccountId: request.destinationAccountReference,
+    description: request.description,
+    metadata: request.metadata,
+  });
+  const answer = v.safeParse(createdSchema, await postJson(deps, url(path, {}), apiKey, body));
+  if (!answer.success)
+    throw new ProviderError(`provider: the created ${path.slice(1, -1)} is malformed`);
+  return createdToPayment(request.type, answer.output);
+}
+
+/** What `POST /transfers` and `/payouts` answer. */
+const createdSchema = v.object({
+  id: v.string(),
+  amount: v.pipe(
+    v.string(),
+    v.regex(/^\d{1,38}$/),
+    v.transform((s: string) => BigInt(s)),
+  ),
+  currency: asset,
+  sourceAccountId: v.optional(v.nullable(v.string())),
+  destinationAccountId: v.optional(v.nullable(v.string())),
+  status: v.string(),
+  createdAt: time,
+  metadata,
+});
+
+function createdToPayment(
+  type: 'TRANSFER' | 'PAYOUT',
+  t: v.InferOutput<typeof createdSchema>,
+): ProviderPayment {
+  return {
+    reference: t.id,
+    type,
+    status: statusOf(t.status),
+    amount: t.amount,
+    asset: t.currency,
+    scheme: 'OTHER',
+    createdAt: t.createdAt,
+    metadata: t.metadata ?? {},
+    ...(t.sourceAccountId ? { sourceAccountReference: t.sourceAccountId } : {}),
+    ...(t.destinationAccountId ? { destinationAccountReference: t.destinationAccountId } : {}),
   };
 }
 

@@ -26,12 +26,35 @@ export function retryAfterMs(header: string | null, nowMs: number): number {
  * GETs a provider's JSON with its bearer key. A 429 is retried after its `Retry-After`, a few times; any other
  * error status is a `ProviderError` carrying the provider's own explanation (`Detail`, `Title`) when it gave one.
  */
-export async function getJson(deps: HttpDeps, url: URL, apiKey: string): Promise<unknown> {
+export function getJson(deps: HttpDeps, url: URL, apiKey: string): Promise<unknown> {
+  return requestJson(deps, url, apiKey);
+}
+
+/**
+ * POSTs JSON to a provider, as `getJson` reads (429s waited out, errors explained). The body carries the
+ * provider's idempotency key, so a request repeated after a 429 or a crash creates nothing twice.
+ */
+export function postJson(deps: HttpDeps, url: URL, apiKey: string, body: string): Promise<unknown> {
+  return requestJson(deps, url, apiKey, body);
+}
+
+async function requestJson(
+  deps: HttpDeps,
+  url: URL,
+  apiKey: string,
+  body?: string,
+): Promise<unknown> {
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {
       res = await deps.fetch(url, {
-        headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+        method: body === undefined ? 'GET' : 'POST',
+        headers: {
+          authorization: `Bearer ${apiKey}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body }),
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (err) {

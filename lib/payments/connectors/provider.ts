@@ -22,6 +22,31 @@ export type ProviderPayment = Omit<PaymentInput, 'connectorID'> & {
   destinationAccountReference?: string;
 };
 
+/** A payment initiation as a provider is asked to carry it out (accounts by their provider references). */
+export interface InitiationRequest {
+  type: 'TRANSFER' | 'PAYOUT';
+  /** The initiation's reference: the provider's idempotency key. */
+  reference: string;
+  createdAt: string;
+  description: string;
+  amount: bigint;
+  asset: string;
+  sourceAccountReference?: string;
+  destinationAccountReference?: string;
+  metadata: Record<string, string>;
+}
+
+/** A reversal of (part of) a processed initiation. */
+export interface ReversalRequest {
+  reference: string;
+  createdAt: string;
+  description: string;
+  amount: bigint;
+  asset: string;
+  metadata: Record<string, string>;
+  initiation: InitiationRequest;
+}
+
 /** One page of a fetch: what it brought, the cursor to resume from, whether more is waiting. */
 export interface FetchPage<T> {
   items: T[];
@@ -44,6 +69,10 @@ export interface ProviderClient {
     state: Record<string, unknown>,
     pageSize: number,
   ): Promise<FetchPage<ProviderPayment>>;
+  /** Creates a transfer or payout: the payment the provider made for it. */
+  initiate(request: InitiationRequest): Promise<ProviderPayment>;
+  /** Reverses (part of) one: the reversing payment. */
+  reverse(request: ReversalRequest): Promise<ProviderPayment>;
 }
 
 /** A provider answered with an error (or not at all): the run fails and the next one retries from its cursor. */

@@ -1,6 +1,7 @@
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { accountId, recordAccount } from '../domain/account.js';
 import type { Connector } from '../domain/connectors/connector.js';
+import type { DummypaySettings } from '../domain/connectors/dummypay-directory.js';
 import type { Instance, Schedule } from '../domain/connectors/tasks.js';
 import { newRecordId } from '../domain/ids.js';
 import { paymentId, recordPayment } from '../domain/payment.js';
@@ -22,10 +23,16 @@ export const RETRY_AFTER_FAILURE_MS = 60_000;
 
 export type RunOutcome = 'skipped' | 'done' | 'more' | 'failed';
 
+/** What a run needs: the provider's HTTP, and where dummypay may read (docs/decisions.md). */
+export interface RunnerDeps extends HttpDeps {
+  dummypay: DummypaySettings;
+}
+
 /** The provider client of a connector. */
-export function clientOf(connector: Connector, deps: HttpDeps): ProviderClient {
+export function clientOf(connector: Connector, deps: RunnerDeps): ProviderClient {
   const fields = connector.config.fields;
-  if (connector.provider === 'dummypay') return dummypayClient(String(fields.directory), deps);
+  if (connector.provider === 'dummypay')
+    return dummypayClient(deps.dummypay, String(fields.directory), deps);
   return genericClient({ endpoint: String(fields.endpoint), apiKey: String(fields.apiKey) }, deps);
 }
 
@@ -38,7 +45,7 @@ export function clientOf(connector: Connector, deps: HttpDeps): ProviderClient {
 export async function runSchedule(
   stores: PaymentsStores,
   schedule: Schedule,
-  deps: HttpDeps,
+  deps: RunnerDeps,
 ): Promise<RunOutcome> {
   const connector = await stores.connectors.get(schedule.connectorID);
   if (!connector || connector.scheduledForDeletion) return 'skipped';
@@ -145,7 +152,7 @@ async function refreshBalances(
   }
 }
 
-async function savePayment(
+export async function savePayment(
   stores: PaymentsStores,
   connectorID: string,
   p: ProviderPayment,

@@ -1,7 +1,12 @@
+import { ConflictError } from '../../errors/index.js';
+import { formatInstant, instantFromMs } from '../../time/instant.js';
+import { startTask } from '../commands/connectors.js';
+import { DUE, processInitiation } from '../commands/payment-initiations.js';
+import { sortableCreatedAt } from '../domain/input.js';
+import { scanScheduledInitiations } from '../store/initiation-scan.js';
 import { scanSchedules } from '../store/schedule-store.js';
 import { paymentsStores, type StoresConfig } from '../store/stores.js';
-import type { HttpDeps } from './http.js';
-import { type RunOutcome, runSchedule } from './runner.js';
+import { type RunnerDeps, type RunOutcome, runSchedule } from './runner.js';
 
 /** Connectors whose schedules run at once: one slow provider holds one of these, never the others. */
 const CONCURRENT_CONNECTORS = 8;
@@ -13,7 +18,7 @@ const CONCURRENT_CONNECTORS = 8;
  */
 export async function runDueSchedules(
   config: StoresConfig,
-  deps: HttpDeps,
+  deps: RunnerDeps,
 ): Promise<Record<RunOutcome, number>> {
   const now = (config.now ?? Date.now)();
   const due = (await scanSchedules({ doc: config.doc, table: config.table })).filter(
@@ -38,4 +43,32 @@ export async function runDueSchedules(
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENT_CONNECTORS, groups.length) }, worker));
   return counts;
+}
+
+/**
+ * The timer's second walk: every initiation scheduled for a time now past is sent, each once (the write that
+ * moves it to PROCESSING is conditional on it still being scheduled). Answers how many were sent.
+ */
+export async function runDueInitiations(config: StoresConfig, deps: RunnerDeps): Promise<number> {
+  const now = formatInstant(instantFromMs((config.now ?? Date.now)()));
+  const due = (await scanScheduledInitiations({ doc: config.doc, table: config.table })).filter(
+    (i) => sortableCreatedAt(i.dueAt) <= sortableCreatedAt(now),
+  );
+  let sent = 0;
+  for (const { environment, id } of due) {
+    const stores = paymentsStores(config, environment);
+    const pi = await stores.initiations.get(id);
+    if (!pi) continue;
+    const task =
+      (pi.taskID ? await stores.tasks.get(pi.taskID) : undefined) ??
+      (await startTask(stores, pi.connectorID));
+    try {
+      await processInitiation(stores, id, task, deps, DUE);
+      sent++;
+    } catch (err) {
+      // Sent meanwhile by another tick: nothing to do.
+      if (!(err instanceof ConflictError)) throw err;
+    }
+  }
+  return sent;
 }

@@ -14,6 +14,7 @@ import {
   updateConnectorConfig,
 } from '../commands/connectors.js';
 import { connectorView } from '../domain/connectors/connector.js';
+import type { DummypaySettings } from '../domain/connectors/dummypay-directory.js';
 import {
   configView,
   PROVIDERS,
@@ -43,7 +44,11 @@ import type { StoresOf } from './stores-of.js';
 const configBody = v.record(v.string(), v.unknown());
 
 /** Connectors (docs/api.md §6): install, configure, reset, uninstall; their schedules, runs and tasks. */
-export function connectorRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+export function connectorRoutes(
+  app: Hono<AppEnv>,
+  storesOf: StoresOf,
+  dummypay: DummypaySettings,
+): void {
   openapi: app.post(
     '/v3/connectors/install/:connector',
     describe({
@@ -59,7 +64,7 @@ export function connectorRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
   app.post('/v3/connectors/install/:connector', async (c) => {
     const spec = providerSpec(c.req.param('connector'));
     const config = parseConnectorConfig(spec, await readJsonBody(c, configBody));
-    const connector = await installConnector(storesOf(c), spec.name, config);
+    const connector = await installConnector(storesOf(c), spec.name, config, dummypay);
     return jsonResponse(c, { data: connector.id }, 202);
   });
 
@@ -110,11 +115,15 @@ export function connectorRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
     }),
   );
 
-  connectorRecordRoutes(app, storesOf);
+  connectorRecordRoutes(app, storesOf, dummypay);
   scheduleRoutes(app, storesOf);
 }
 
-function connectorRecordRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+function connectorRecordRoutes(
+  app: Hono<AppEnv>,
+  storesOf: StoresOf,
+  dummypay: DummypaySettings,
+): void {
   openapi: app.get(
     '/v3/connectors/:connectorID/capabilities',
     describe({
@@ -162,7 +171,7 @@ function connectorRecordRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
     const connector = await requireConnector(stores, c.req.param('connectorID'));
     const spec = providerSpec(connector.provider);
     const config = parseConnectorConfig(spec, await readJsonBody(c, configBody));
-    await updateConnectorConfig(stores, connector.id, config);
+    await updateConnectorConfig(stores, connector.id, config, dummypay);
     return c.body(null, 204);
   });
 

@@ -8,7 +8,7 @@ import type { AppEnv } from '../../http/types.js';
  * serve no data), so a client of the reference platform learns that the operation is missing rather than that
  * it mistyped a path (404). Payments themselves are served on v3 only; the v1 payment routes are listed here.
  */
-const V3_RESOURCES = ['conversions', 'orders', 'payment-initiations'];
+const V3_RESOURCES = ['conversions', 'orders'];
 
 /**
  * Resources served in part: their other paths (forwarding to a connector, open-banking links, deletion of a user)
@@ -18,6 +18,7 @@ const V3_PARTIAL_RESOURCES = [
   'accounts',
   'bank-accounts',
   'connectors',
+  'payment-initiations',
   'payment-service-users',
   'pools',
   'tasks',

@@ -3,6 +3,7 @@ import { bigInteger, cursorOf, dataOf, dateTime, metadataView } from '../../open
 import { ACCOUNT_TYPES } from '../domain/account.js';
 import { TASK_STATUSES } from '../domain/connectors/tasks.js';
 import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES } from '../domain/payment.js';
+import { INITIATION_STATUSES, INITIATION_TYPES } from '../domain/payment-initiation.js';
 import { POOL_TYPES } from '../domain/pool.js';
 
 /** The payments service's response shapes (docs/api.md §6), for its OpenAPI document and the tests against it. */
@@ -131,6 +132,34 @@ export const taskSchema = v.strictObject({
   error: v.optional(v.string()),
 });
 
+export const initiationSchema = v.strictObject({
+  id: v.string(),
+  connectorID: v.string(),
+  provider: v.string(),
+  reference: v.string(),
+  createdAt: dateTime,
+  scheduledAt: v.string(),
+  description: v.string(),
+  type: v.picklist(INITIATION_TYPES),
+  sourceAccountID: v.optional(v.string()),
+  destinationAccountID: v.optional(v.string()),
+  amount: bigInteger,
+  asset: v.string(),
+  metadata: metadataView,
+  status: v.picklist(INITIATION_STATUSES),
+  error: v.optional(v.string()),
+});
+
+export const initiationAdjustmentSchema = v.strictObject({
+  id: v.string(),
+  createdAt: dateTime,
+  status: v.picklist(INITIATION_STATUSES),
+  amount: v.optional(bigInteger),
+  asset: v.optional(v.string()),
+  error: v.optional(v.string()),
+  metadata: metadataView,
+});
+
 export const paymentsSchemas = {
   Payment: paymentSchema,
   PaymentsAccount: accountSchema,
@@ -143,6 +172,8 @@ export const paymentsSchemas = {
   ConnectorSchedule: scheduleSchema,
   ConnectorScheduleInstance: instanceSchema,
   ConnectorTask: taskSchema,
+  PaymentInitiation: initiationSchema,
+  PaymentInitiationAdjustment: initiationAdjustmentSchema,
 };
 
 /** `{data: "<id>"}`: what the reference answers to the creation of a record it identifies by a UUID. */
@@ -184,6 +215,15 @@ export const scheduleData = dataOf(scheduleSchema);
 export const instancePage = cursorOf(instanceSchema);
 export const taskData = dataOf(taskSchema);
 export const taskIdData = v.strictObject({ data: v.strictObject({ taskID: v.string() }) });
+export const initiationData = dataOf(initiationSchema);
+export const initiationPage = cursorOf(initiationSchema);
+export const initiationAdjustmentPage = cursorOf(initiationAdjustmentSchema);
+export const initiationCreated = v.strictObject({
+  data: v.strictObject({ paymentInitiationID: v.string(), taskID: v.optional(v.string()) }),
+});
+export const reversalCreated = v.strictObject({
+  data: v.strictObject({ paymentInitiationReversalID: v.string(), taskID: v.string() }),
+});
 
 export const paymentsDocument = {
   service: 'payments',

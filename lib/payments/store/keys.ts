@@ -60,7 +60,15 @@ export function indexPartitions(
  * `<KIND>#<id>` / `<KIND>`, listed on gsi1 under `<KIND>S` / `<sortable createdAt>#<id>`. The kind names never
  * contain `#`, so no two kinds' keys can meet.
  */
-export const RECORD_KINDS = ['ACCOUNT', 'BANKACCOUNT', 'PSU', 'POOL', 'CONNECTOR', 'TASK'] as const;
+export const RECORD_KINDS = [
+  'ACCOUNT',
+  'BANKACCOUNT',
+  'PSU',
+  'POOL',
+  'CONNECTOR',
+  'TASK',
+  'INITIATION',
+] as const;
 export type RecordKindName = (typeof RECORD_KINDS)[number];
 
 export const recordKey = (environment: string, kind: RecordKindName, id: string) => ({

@@ -4,6 +4,11 @@ import { type BankAccount, bankAccountEventView } from '../domain/bank-account.j
 import type { Connector } from '../domain/connectors/connector.js';
 import type { ConnectorConfig } from '../domain/connectors/providers.js';
 import { type Task, taskView } from '../domain/connectors/tasks.js';
+import {
+  adjustmentView,
+  initiationView,
+  type PaymentInitiation,
+} from '../domain/payment-initiation.js';
 import type { PaymentServiceUser } from '../domain/payment-service-user.js';
 import { paymentServiceUserView } from '../domain/payment-service-user.js';
 import { type Pool, poolView } from '../domain/pool.js';
@@ -173,4 +178,83 @@ export const TASK_KIND: RecordKind<Task> = {
     ...(item.error !== undefined ? { error: String(item.error) } : {}),
   }),
   same: sameJson,
+};
+
+/** The reference's event payloads of an initiation, its adjustments and its related payments. */
+const initiationEventPayload = (pi: PaymentInitiation) => {
+  const { status: _s, error: _e, ...rest } = initiationView(pi);
+  return rest;
+};
+
+export const PAYMENT_INITIATION_KIND: RecordKind<PaymentInitiation> = {
+  name: 'INITIATION',
+  list: 'payment-initiations',
+  // The history lives in the item as JSON text: amounts of any size round-trip exactly.
+  toItem: ({ adjustments, relatedPayments, reversals, ...pi }) => ({
+    ...pi,
+    history: stringifyJson({ adjustments, relatedPayments, reversals }),
+    // Found by the timer when it is due.
+    ...(adjustments[0]?.status === 'SCHEDULED_FOR_PROCESSING' ? { dueAt: pi.scheduledAt } : {}),
+  }),
+  fromItem: (item) => {
+    const history = parseJson(String(item.history)) as Pick<
+      PaymentInitiation,
+      'adjustments' | 'relatedPayments' | 'reversals'
+    >;
+    return {
+      id: String(item.id),
+      connectorID: String(item.connectorID),
+      reference: String(item.reference),
+      createdAt: String(item.createdAt),
+      scheduledAt: String(item.scheduledAt),
+      description: String(item.description),
+      type: item.type as PaymentInitiation['type'],
+      ...(item.sourceAccountID !== undefined
+        ? { sourceAccountID: String(item.sourceAccountID) }
+        : {}),
+      ...(item.destinationAccountID !== undefined
+        ? { destinationAccountID: String(item.destinationAccountID) }
+        : {}),
+      amount: BigInt(String(item.amount)),
+      asset: String(item.asset),
+      metadata: map(item.metadata),
+      adjustments: history.adjustments.map((a) => ({
+        ...a,
+        ...(a.amount !== undefined ? { amount: BigInt(a.amount) } : {}),
+      })),
+      relatedPayments: history.relatedPayments,
+      reversals: history.reversals.map((r) => ({ ...r, amount: BigInt(r.amount) })),
+      ...(item.taskID !== undefined ? { taskID: String(item.taskID) } : {}),
+    };
+  },
+  same: sameJson,
+  changeEvents: (next, previous) => {
+    const known = new Set(previous?.adjustments.map((a) => a.id));
+    const related = new Set(previous?.relatedPayments.map((r) => r.paymentID));
+    return [
+      ...(previous
+        ? []
+        : [
+            {
+              type: 'payments.saved_payment_initiation' as const,
+              payload: initiationEventPayload(next),
+              key: 'initiation',
+            },
+          ]),
+      ...next.adjustments
+        .filter((a) => !known.has(a.id))
+        .map((a) => ({
+          type: 'payments.saved_payment_initiation_adjustment' as const,
+          payload: { ...adjustmentView(a), paymentInitiationID: next.id },
+          key: `adjustment/${a.id}`,
+        })),
+      ...next.relatedPayments
+        .filter((r) => !related.has(r.paymentID))
+        .map((r) => ({
+          type: 'payments.saved_payment_initiation_related_payment' as const,
+          payload: { paymentInitiationID: next.id, paymentID: r.paymentID },
+          key: `related/${r.paymentID}`,
+        })),
+    ];
+  },
 };

@@ -26,8 +26,19 @@ export interface RecordKind<T extends { id: string; createdAt: string }> {
   savedEvent?: { type: EventKind; payload(record: T): unknown };
   /** Items written with the record when it is created (index items of values that never change). */
   createdIndexItems?(record: T, environment: string): Record<string, unknown>[];
+  /**
+   * Events a change emits besides `savedEvent`, from the record before and after it (an initiation's new
+   * adjustments and related payments). `key` tells two events of one version apart.
+   */
+  changeEvents?(next: T, previous: T | undefined): ChangeEvent[];
   /** The event of a deletion. */
   deletedEvent?: { type: EventKind; payload(record: T, date: string): unknown };
+}
+
+export interface ChangeEvent {
+  type: EventKind;
+  payload: unknown;
+  key: string;
 }
 
 export interface RecordStoreOptions {
@@ -198,16 +209,14 @@ export class RecordStore<T extends { id: string; createdAt: string }> {
       : (this.kind.createdIndexItems?.(next, environment) ?? []).map((Item) => ({
           Put: { TableName: table, Item },
         }));
+    const at = { id: next.id, version, date: updatedAt, nowMs };
     const saved = this.kind.savedEvent;
-    if (!saved) return [put, ...index];
-    const event = this.eventItem(saved.type, saved.payload(next), {
-      seed: String(version),
-      id: next.id,
-      version,
-      date: updatedAt,
-      nowMs,
-    });
-    return [put, ...index, event];
+    const events = saved
+      ? [this.eventItem(saved.type, saved.payload(next), { ...at, seed: String(version) })]
+      : [];
+    for (const e of this.kind.changeEvents?.(next, current?.record) ?? [])
+      events.push(this.eventItem(e.type, e.payload, { ...at, seed: `${version}/${e.key}` }));
+    return [put, ...index, ...events];
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Account } from '../domain/account.js';
 import type { BankAccount } from '../domain/bank-account.js';
 import type { Connector } from '../domain/connectors/connector.js';
 import type { Task } from '../domain/connectors/tasks.js';
+import type { PaymentInitiation } from '../domain/payment-initiation.js';
 import type { PaymentServiceUser } from '../domain/payment-service-user.js';
 import type { Pool } from '../domain/pool.js';
 import { BalanceStore } from './balance-store.js';
@@ -10,6 +11,7 @@ import {
   ACCOUNT_KIND,
   BANK_ACCOUNT_KIND,
   CONNECTOR_KIND,
+  PAYMENT_INITIATION_KIND,
   POOL_KIND,
   PSU_KIND,
   TASK_KIND,
@@ -32,6 +34,7 @@ export interface PaymentsStores {
   connectors: RecordStore<Connector>;
   schedules: ScheduleStore;
   tasks: RecordStore<Task>;
+  initiations: RecordStore<PaymentInitiation>;
   /** The raw options, for commands that write across stores. */
   options: RecordStoreOptions;
 }
@@ -66,6 +69,7 @@ export function paymentsStores(config: StoresConfig, environment: string): Payme
     connectors: new RecordStore(CONNECTOR_KIND, options),
     schedules: new ScheduleStore(options),
     tasks: new RecordStore(TASK_KIND, options),
+    initiations: new RecordStore(PAYMENT_INITIATION_KIND, options),
     options,
   };
 }

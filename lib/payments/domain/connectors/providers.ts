@@ -79,7 +79,14 @@ export const PROVIDERS: Record<string, ProviderSpec> = {
   generic: {
     name: 'generic',
     configProvider: 'Generic',
-    capabilities: ['FETCH_ACCOUNTS', 'FETCH_BALANCES', 'FETCH_EXTERNAL_ACCOUNTS', 'FETCH_PAYMENTS'],
+    capabilities: [
+      'FETCH_ACCOUNTS',
+      'FETCH_BALANCES',
+      'FETCH_EXTERNAL_ACCOUNTS',
+      'FETCH_PAYMENTS',
+      'CREATE_TRANSFER',
+      'CREATE_PAYOUT',
+    ],
     tasks: ['FETCH_ACCOUNTS', 'FETCH_EXTERNAL_ACCOUNTS', 'FETCH_PAYMENTS'],
     fields: {
       ...COMMON,
@@ -99,7 +106,14 @@ export const PROVIDERS: Record<string, ProviderSpec> = {
   dummypay: {
     name: 'dummypay',
     configProvider: 'Dummypay',
-    capabilities: ['FETCH_ACCOUNTS', 'FETCH_BALANCES', 'FETCH_EXTERNAL_ACCOUNTS', 'FETCH_PAYMENTS'],
+    capabilities: [
+      'FETCH_ACCOUNTS',
+      'FETCH_BALANCES',
+      'FETCH_EXTERNAL_ACCOUNTS',
+      'FETCH_PAYMENTS',
+      'CREATE_TRANSFER',
+      'CREATE_PAYOUT',
+    ],
     tasks: ['FETCH_ACCOUNTS', 'FETCH_EXTERNAL_ACCOUNTS', 'FETCH_PAYMENTS'],
     fields: {
       ...COMMON,

@@ -6,11 +6,11 @@
  * - `openapi/<service>.json`: a service function's own document (`GET /api/<service>/openapi.json`), the platform
  *   service's (`openapi/platform.json`) included;
  * - `docs/openapi.json` and `docs/scalar.js`, for the auth function's `/docs` and `/openapi.json`: every service's
- *   document merged, and Scalar's standalone bundle from node_modules.
+ *   document merged, and Scalar's standalone bundle (vendor/scalar/).
  *
  *   npx tsx infra/openapi-assets.ts <bundle directory> [--service <name>]... [--docs-site]
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Hono } from 'hono';
@@ -27,7 +27,7 @@ import {
 } from '../lib/openapi/document-source.js';
 import { generatedDocuments } from '../lib/openapi/generated-documents.js';
 import { platformDocument } from '../lib/openapi/platform-document.js';
-import { scalarPackageFile } from '../lib/openapi/scalar-asset.js';
+import { readVendoredScalar } from '../lib/openapi/scalar-asset.js';
 import { DOCUMENT_PATH } from '../lib/openapi/serve.js';
 import { DOCS_ASSETS_DIR, DOCUMENT_FILE, SCALAR_FILE } from '../lib/openapi/site-files.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
@@ -113,7 +113,7 @@ export async function writeDocsAssets(bundleDir: string): Promise<void> {
   const dir = join(bundleDir, DOCS_ASSETS_DIR);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, DOCUMENT_FILE), JSON.stringify(await offlinePlatformDocument()));
-  await copyFile(scalarPackageFile(), join(dir, SCALAR_FILE));
+  await writeFile(join(dir, SCALAR_FILE), await readVendoredScalar());
 }
 
 const isService = (name: string): name is DocumentedService =>

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import type { PlatformClient } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import { action, type Cli, type Run } from '../kit.js';
+import { registerWebhookConfigs } from './webhook-configs.js';
+import { registerWebhookDeliveries } from './webhook-deliveries.js';
 
 interface DeliveryView {
   id: string;
@@ -46,7 +48,9 @@ const DEFAULT_INTERVAL_MS = 1000;
  * more than the deliveries still moving plus a minute. A replay of a delivery that left the window is not seen.
  */
 export function registerWebhooks(program: Command, cli: Cli): void {
-  const webhooks = program.command('webhooks').description('webhook deliveries');
+  const webhooks = program.command('webhooks').description('webhook configs and deliveries');
+  registerWebhookConfigs(webhooks, cli);
+  registerWebhookDeliveries(webhooks, cli);
   webhooks
     .command('tail')
     .description('print webhook deliveries and their attempts as they happen, until Ctrl+C')

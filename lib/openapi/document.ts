@@ -1,7 +1,9 @@
 import type { RouterRoute } from 'hono/types';
 import { findTargetHandler } from 'hono/utils/handler';
+import type { GenericSchema } from 'valibot';
 import { SERVICES, type Service } from '../bearer/scopes.js';
 import { OAUTH2, TOKEN_PATH } from './base-url.js';
+import { withAlternatives } from './body-alternatives.js';
 import {
   type OperationSpec,
   operationOf,
@@ -9,6 +11,7 @@ import {
   type ResponseSpec,
 } from './describe.js';
 import type { DocumentedService } from './document-source.js';
+import { exampleBody, exampleParameter } from './examples/index.js';
 import { type NamedSchemas, type SchemaConverter, schemaConverter } from './json-schema.js';
 import { errorSchema } from './schemas.js';
 
@@ -124,17 +127,11 @@ function operation(
     ...(spec.description ? { description: spec.description } : {}),
     tags: tagsOf(spec, service),
     ...(spec.deprecated ? { deprecated: true } : {}),
-    parameters: parameters(spec.parameters ?? [], path),
-    ...(spec.body
-      ? {
-          requestBody: {
-            required: !spec.bodyOptional,
-            content: {
-              [spec.bodyMediaType ?? 'application/json']: { schema: converter.convert(spec.body) },
-            },
-          },
-        }
-      : {}),
+    parameters: parameters(spec.parameters ?? [], path).map((p) => {
+      const example = exampleParameter(service, spec.operationId, p.name, p.in === 'path');
+      return example === undefined ? p : { ...p, example };
+    }),
+    ...(spec.body ? { requestBody: requestBody(spec, spec.body, service, converter) } : {}),
     responses,
     // Scalar and generated clients read `security`: a public route says so with an empty list.
     security: scope
@@ -142,6 +139,24 @@ function operation(
       : secured
         ? [{ [BEARER]: [] }]
         : [],
+  };
+}
+
+function requestBody(
+  spec: OperationSpec,
+  body: GenericSchema,
+  service: DocumentedService | undefined,
+  converter: SchemaConverter,
+): Record<string, unknown> {
+  const example = exampleBody(service, spec.operationId);
+  return {
+    required: !spec.bodyOptional,
+    content: {
+      [spec.bodyMediaType ?? 'application/json']: {
+        schema: withAlternatives(converter.convert(body)),
+        ...(example !== undefined ? { example } : {}),
+      },
+    },
   };
 }
 
@@ -154,7 +169,10 @@ function scopeFor(service: Service, method: string): string {
 }
 
 /** The route's path parameters (described from the spec or the shared table), then its other parameters. */
-function parameters(declared: readonly ParameterSpec[], path: string): unknown[] {
+function parameters(
+  declared: readonly ParameterSpec[],
+  path: string,
+): { name: string; in: string }[] {
   const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const own = new Map(declared.filter((p) => p.in === 'path').map((p) => [p.name, p]));
   for (const name of own.keys())

@@ -13,6 +13,6 @@ export function localDocsSite(
 ): Hono {
   return createDocsSite({
     document: () => platformDocument(services, platformApps, 'http://127.0.0.1'),
-    scalarScript: async () => (await import('./scalar-asset.js')).readScalarFromPackage(),
+    scalarScript: async () => (await import('./scalar-asset.js')).readVendoredScalar(),
   });
 }

@@ -1,7 +1,8 @@
 import { DOCUMENT_PATH } from './serve.js';
 
-/** Where the site serves Scalar's bundle. */
+/** Where the site serves Scalar's bundle, and the script that starts it with the configuration below. */
 export const SCALAR_PATH = '/docs/scalar.js';
+export const START_PATH = '/docs/start.js';
 
 /**
  * Scalar's options for this platform (https://github.com/scalar/scalar, `ApiReferenceConfiguration`): the
@@ -24,7 +25,34 @@ export const SCALAR_CONFIGURATION = {
   authentication: { preferredSecurityScheme: 'oauth2' },
 } as const;
 
-/** The `/docs` page: Scalar's bundle from the platform, started with the configuration above. */
+/** The script that starts Scalar: a file of its own, so the page's policy allows no inline script. */
+export function startScript(): string {
+  return `Scalar.createApiReference('#api-reference', ${JSON.stringify(SCALAR_CONFIGURATION)});\n`;
+}
+
+/**
+ * The page's content security policy: scripts, fonts and images from the platform only; calls to the platform
+ * and to the document's servers (where "Test Request" sends). Scalar 1.72 shows its "Ask AI" and MCP buttons on
+ * localhost whatever its configuration says, and "Ask AI" then calls Scalar's hosted service: the browser refuses
+ * any such call, and the page hides the buttons. Styles may be inline: Scalar's components set them. The
+ * browser reports two refusals on every load, neither a request: Scalar's theme declares its CDN fonts (never
+ * used here: the page sets the machine's fonts), and a library inside it probes whether `Function` may run.
+ */
+export function referencePolicy(serverOrigins: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self'`,
+    `style-src 'self' 'unsafe-inline'`,
+    `img-src 'self' data:`,
+    `font-src 'self' data:`,
+    `connect-src ${["'self'", ...serverOrigins].join(' ')}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The `/docs` page: Scalar's bundle from the platform, started by `START_PATH`. */
 export function referencePage(): string {
   return `<!doctype html>
 <html lang="en">
@@ -38,15 +66,15 @@ export function referencePage(): string {
         --scalar-font: ui-sans-serif, system-ui, sans-serif !important;
         --scalar-font-code: ui-monospace, SFMono-Regular, Menlo, monospace !important;
       }
+      /* Scalar's hosted services: its AI agent ("Ask AI") and MCP generator, refused by the policy anyway. */
+      .scalar-mcp-layer, button.bg-sidebar-b-search.whitespace-nowrap { display: none !important; }
       body { margin: 0; }
     </style>
   </head>
   <body>
     <div id="api-reference"></div>
     <script src="${SCALAR_PATH}"></script>
-    <script>
-      Scalar.createApiReference('#api-reference', ${JSON.stringify(SCALAR_CONFIGURATION)});
-    </script>
+    <script src="${START_PATH}"></script>
   </body>
 </html>
 `;

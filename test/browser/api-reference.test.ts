@@ -7,9 +7,10 @@ import { startTestPlatform } from '../support/platform.js';
 
 /**
  * The API reference at `/docs` in a real headless Chromium: it loads from the platform alone (every request
- * is checked, and anything leaving 127.0.0.1 is refused and recorded), shows the operations, and "Test
- * Request" works: sign in with client credentials in the page's Authentication section, open an operation's
- * client, send, and the platform answers 200.
+ * is checked, and anything leaving 127.0.0.1 is refused and recorded; every refusal of the page's content
+ * security policy is recorded too), shows the operations grouped by service, and "Test Request" works with the
+ * document's examples as they are: sign in with client credentials in the page's Authentication section, open
+ * an operation's client, send, and the platform answers.
  */
 
 // What the page functions below touch in the browser (the project compiles for Node, without the DOM library).
@@ -17,7 +18,23 @@ declare const document: {
   body: { innerText: string };
   querySelectorAll(selector: string): Iterable<{ textContent: string | null }>;
 };
-declare const window: { location: { hash: string } };
+declare const window: { location: { hash: string }; policyRefusals: string[] };
+declare const HTMLElement: { prototype: { offsetParent: unknown } };
+/** A content security policy refusal (`securitypolicyviolation`), as far as the test reads it. */
+interface EventSource {
+  addEventListener(
+    type: 'securitypolicyviolation',
+    listener: (e: { violatedDirective: string; blockedURI: string }) => void,
+  ): void;
+}
+
+/**
+ * What the policy refuses on every load, neither one a request: the `@font-face` rules of Scalar's theme name its
+ * CDN (the fonts are never used: the page sets the machine's), and a library in Scalar probes `Function`.
+ */
+const EXPECTED_REFUSAL = /^(font-src https:\/\/fonts\.scalar\.com\/[\w-]+\.woff2|script-src eval)$/;
+const EXPECTED_ERROR =
+  /^Loading the font 'https:\/\/fonts\.scalar\.com\/[\w-]+\.woff2' violates the following Content Security Policy directive/;
 
 let platform: RunningPlatform;
 let browser: Browser;
@@ -30,6 +47,13 @@ beforeAll(async () => {
   platform = await startTestPlatform();
   browser = await launchBrowser();
   ({ page, errors } = await openPage(browser));
+  await page.evaluateOnNewDocument(() => {
+    window.policyRefusals = [];
+    (globalThis as unknown as { document: EventSource }).document.addEventListener(
+      'securitypolicyviolation',
+      (e) => window.policyRefusals.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
   await page.setRequestInterception(true);
   page.on('request', (request) => {
     requests.push(request);
@@ -45,6 +69,12 @@ afterAll(async () => {
   await browser?.close();
   await platform?.stop();
 });
+
+/** The policy's refusals on this page other than the two expected on every load. */
+async function unexpectedRefusals(): Promise<string[]> {
+  const refusals = await page.evaluate(() => window.policyRefusals);
+  return refusals.filter((r) => !EXPECTED_REFUSAL.test(r));
+}
 
 /** The first button whose text contains `text`, once the page has rendered it. */
 async function button(text: string) {
@@ -68,9 +98,12 @@ describe('API reference page (/docs)', () => {
       },
     );
     expect(outside).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(errors.filter((e) => !EXPECTED_ERROR.test(e))).toEqual([]);
+    expect(await unexpectedRefusals()).toEqual([]);
     const paths = requests.map((r) => new URL(r.url()).pathname);
-    expect(paths).toEqual(expect.arrayContaining(['/docs', '/docs/scalar.js', '/openapi.json']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/docs', '/docs/scalar.js', '/docs/start.js', '/openapi.json']),
+    );
   });
 
   it("shows every service's operations, with the SDK's operation ids", async () => {
@@ -100,6 +133,19 @@ describe('API reference page (/docs)', () => {
       expect(await page.evaluate(() => document.body.innerText)).toContain(summary);
   }, 90_000);
 
+  it('groups the tags by service, and shows a body that is one of two shapes as such', async () => {
+    const sidebar = await page.evaluate(() =>
+      [...document.querySelectorAll('nav, aside')].map((n) => n.textContent ?? '').join('\n'),
+    );
+    for (const group of ['Ledger', 'Webhooks', 'Payments', 'Auth', 'Platform'])
+      expect(sidebar).toContain(group);
+    // The create-transaction body (the page is on it): postings or a Numscript script (`oneOf`), the first shown.
+    const text = await page.evaluate(() => document.body.innerText);
+    expect(text).toMatch(
+      /Body\s+required\s+application\/json\s+One of\s+·\s+Postings\s+postings\s/,
+    );
+  }, 60_000);
+
   it('"Test Request" with a client-credentials token answers 200', async () => {
     // Sign in: the Authentication section offers the OAuth 2.0 client credentials flow of the document.
     await page.click('.code-input-lite__editor[data-placeholder="12345"]');
@@ -128,6 +174,69 @@ describe('API reference page (/docs)', () => {
       timeout: 60_000,
     });
     expect(outside).toEqual([]);
-    expect(errors).toEqual([]);
+    expect(errors.filter((e) => !EXPECTED_ERROR.test(e))).toEqual([]);
+    await page.keyboard.press('Escape');
   }, 120_000);
+
+  it('"Test Request" sends the examples unchanged, and the platform takes them', async () => {
+    const sent = async (method: string, path: string) => {
+      await page.evaluate(
+        (p) => {
+          window.location.hash = p;
+        },
+        `#tag/${method === 'post' && path.endsWith('transactions') ? 'ledger-transactions' : 'ledger-ledgers'}/${method.toUpperCase()}${path}`,
+      );
+      await (await button(`(${method} ${path})`)).click();
+      const answer = page.waitForResponse((r) => r.request().method() === method.toUpperCase(), {
+        timeout: 60_000,
+      });
+      await (await button(`Send ${method} request to`)).click();
+      const response = await answer;
+      await page.keyboard.press('Escape');
+      return response;
+    };
+    // The ledger `main` (the path's example), then a transaction with the example's postings.
+    const ledger = await sent('post', '/api/ledger/v2/{ledger}');
+    expect(new URL(ledger.url()).pathname).toBe('/api/ledger/v2/main');
+    expect(JSON.parse(ledger.request().postData() ?? '')).toEqual({
+      metadata: { team: 'payments' },
+    });
+    expect(ledger.status()).toBe(204);
+    const transaction = await sent('post', '/api/ledger/v2/{ledger}/transactions');
+    expect(transaction.status()).toBe(200);
+    const body = await transaction.json();
+    expect(body.data.postings).toEqual([
+      { source: 'world', destination: 'users:001', amount: 100, asset: 'USD/2' },
+    ]);
+    expect(body.data.metadata).toEqual({ order: 'order-42' });
+    expect(outside).toEqual([]);
+  }, 180_000);
+
+  it("hides Scalar's hosted-service buttons, and the page could not reach that service anyway", async () => {
+    const visible = await page.evaluate(() =>
+      [...document.querySelectorAll('button')]
+        .filter((b) => /Ask AI|MCP|VS Code|Cursor/.test(b.textContent ?? ''))
+        .filter((b) => (b as unknown as typeof HTMLElement.prototype).offsetParent !== null)
+        .map((b) => b.textContent),
+    );
+    expect(visible).toEqual([]);
+    // Click the hidden "Ask AI" as a script could: Scalar calls its service, the policy refuses the call. Last:
+    // the agent's panel stays open.
+    await page.evaluate(() => {
+      const ask = [...document.querySelectorAll('button')].find(
+        (b) => (b.textContent ?? '').trim() === 'Ask AI',
+      ) as unknown as { click(): void };
+      ask.click();
+    });
+    await page.waitForFunction(
+      () => window.policyRefusals.some((r) => r.startsWith('connect-src https://api.scalar.com/')),
+      { timeout: 30_000 },
+    );
+    expect(outside).toEqual([]);
+    expect(
+      (await unexpectedRefusals()).every((r) =>
+        r.startsWith('connect-src https://api.scalar.com/'),
+      ),
+    ).toBe(true);
+  }, 60_000);
 });

@@ -59,7 +59,7 @@ describe('platform usage', () => {
       const missing = await cli('accounts');
       expect(missing.code).toBe(2);
       expect(missing.stderr).toMatch(
-        /^error: missing required argument 'ledger'\n\nUsage: platform accounts \[options\] <ledger>\n/,
+        /^error: missing required argument 'ledger'\n\nUsage: platform accounts list \[options\] <ledger>\n/,
       );
     },
     SLOW,

@@ -177,10 +177,11 @@ describe('OpenAPI document: validity and content', () => {
   });
 
   it("documents a request body with the handler's own valibot schema", () => {
+    // The first of its two shapes (postings, or a script: test/interop/openapi-examples.test.ts).
     const body =
       document.paths['/api/ledger/v2/{ledger}/transactions'].post.requestBody.content[
         'application/json'
-      ].schema;
+      ].schema.oneOf[0];
     expect(body.additionalProperties).toBe(false);
     expect(body.properties.postings.maxItems).toBe(100);
     expect(body.properties.postings.items.required).toEqual([

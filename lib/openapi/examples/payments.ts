@@ -1,0 +1,75 @@
+import type { OperationExamples } from './types.js';
+
+export const PAYMENTS_PATH_EXAMPLES: Record<string, string | number> = {
+  id: 'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJwYXktMDAxIn0',
+  accountID: 'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJhY2MtMDAxIn0',
+  bankAccountID: '5e4d3c2b-1a0f-4e9d-8c7b-6a5f4e3d2c1b',
+  paymentServiceUserID: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+  poolID: '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a',
+  connector: 'generic',
+  connectorID: 'eyJQcm92aWRlciI6ImdlbmVyaWMiLCJSZWZlcmVuY2UiOiJleGFtcGxlIn0',
+  taskID: 'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJ0YXNrIn0',
+  scheduleID: 'FETCH_ACCOUNTS',
+};
+
+const CONNECTOR = 'eyJQcm92aWRlciI6ImdlbmVyaWMiLCJSZWZlcmVuY2UiOiJleGFtcGxlIn0';
+
+export const PAYMENTS_EXAMPLES: OperationExamples = {
+  v3CreatePayment: {
+    body: {
+      reference: 'pay-001',
+      connectorID: CONNECTOR,
+      type: 'PAY-IN',
+      status: 'SUCCEEDED',
+      amount: 1000,
+      asset: 'EUR/2',
+      scheme: 'SEPA',
+      createdAt: '2026-01-15T10:00:00Z',
+      destinationAccountID: 'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJhY2MtMDAxIn0',
+      metadata: { order: 'order-42' },
+    },
+  },
+  v3UpdatePaymentMetadata: { body: { order: 'order-42' } },
+  v3CreateAccount: {
+    body: {
+      reference: 'acc-001',
+      connectorID: CONNECTOR,
+      createdAt: '2026-01-15T10:00:00Z',
+      accountName: 'Main account',
+      type: 'INTERNAL',
+      defaultAsset: 'EUR/2',
+    },
+  },
+  v3CreateBankAccount: {
+    body: { name: 'Acme payroll', iban: 'FR1420041010050500013M02606', country: 'FR' },
+  },
+  v3UpdateBankAccountMetadata: { body: { metadata: { team: 'payroll' } } },
+  v3CreatePaymentServiceUser: {
+    body: { name: 'Jane Doe', contactDetails: { email: 'jane@example.com', locale: 'fr-FR' } },
+  },
+  v3CreatePool: {
+    body: {
+      name: 'treasury',
+      accountIDs: ['eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJhY2MtMDAxIn0'],
+    },
+  },
+  v3UpdatePoolQuery: { body: { query: { $match: { 'metadata[team]': 'treasury' } } } },
+  v3InstallConnector: {
+    body: {
+      provider: 'Generic',
+      name: 'generic-example',
+      endpoint: 'https://provider.example.com',
+      apiKey: 'sk_test_example',
+      pollingPeriod: '5m',
+    },
+  },
+  v3UpdateConnectorConfig: {
+    body: {
+      provider: 'Generic',
+      name: 'generic-example',
+      endpoint: 'https://provider.example.com',
+      apiKey: 'sk_test_example',
+      pollingPeriod: '10m',
+    },
+  },
+};

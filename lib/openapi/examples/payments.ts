@@ -10,11 +10,33 @@ export const PAYMENTS_PATH_EXAMPLES: Record<string, string | number> = {
   connectorID: 'eyJQcm92aWRlciI6ImdlbmVyaWMiLCJSZWZlcmVuY2UiOiJleGFtcGxlIn0',
   taskID: 'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJ0YXNrIn0',
   scheduleID: 'FETCH_ACCOUNTS',
+  paymentInitiationID: 'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJ0ci0wMDEiLCJUeXBlIjoiVFJBTlNGRVIifQ',
 };
 
 const CONNECTOR = 'eyJQcm92aWRlciI6ImdlbmVyaWMiLCJSZWZlcmVuY2UiOiJleGFtcGxlIn0';
 
 export const PAYMENTS_EXAMPLES: OperationExamples = {
+  v3InitiatePayment: {
+    body: {
+      reference: 'tr-001',
+      connectorID: CONNECTOR,
+      description: 'Supplier payout',
+      type: 'TRANSFER',
+      amount: 2500,
+      asset: 'EUR/2',
+      sourceAccountID: 'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJhY2MtMDAxIn0',
+      destinationAccountID: 'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJhY2MtMDAyIn0',
+      metadata: { invoice: 'inv-7' },
+    },
+  },
+  v3ReversePaymentInitiation: {
+    body: {
+      reference: 'tr-001-reversal',
+      description: 'Refund of the payout',
+      amount: 500,
+      asset: 'EUR/2',
+    },
+  },
   v3CreatePayment: {
     body: {
       reference: 'pay-001',

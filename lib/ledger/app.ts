@@ -10,6 +10,7 @@ import { bigintDocumentClient, type ServiceRuntime } from '../runtime/runtime.js
 import { lazySqsClient } from '../sqs/lazy-client.js';
 import type { LedgerRecord } from './domain/change.js';
 import { accountRoutes } from './routes/accounts.js';
+import { balanceHistoryRoutes } from './routes/balance-history.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { infoRoutes } from './routes/info.js';
 import { schemaRoutes } from './routes/ledger-schemas.js';
@@ -29,6 +30,7 @@ import { v1ScriptRoutes } from './routes/v1-script.js';
 import { v1TransactionRoutes } from './routes/v1-transactions.js';
 import { volumeRoutes } from './routes/volumes.js';
 import { AccountReads } from './store/account-reads.js';
+import { BalanceHistoryReads } from './store/balance-history.js';
 import { BucketTables } from './store/bucket-tables.js';
 import { dynamoLedgerTable } from './store/dynamo-ledger-table.js';
 import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
@@ -112,6 +114,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const accounts = new AccountReads(doc, tableFor, config.ledgerScanReads);
   const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
   accountRoutes(app, { lookup, accounts, stats });
+  balanceHistoryRoutes(app, { lookup, history: new BalanceHistoryReads(doc, tableFor), now });
   logRoutes(app, { lookup, logs });
   logTransferRoutes(app, {
     lookup,

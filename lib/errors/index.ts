@@ -24,6 +24,7 @@ export type ErrorKind =
   | 'compilation_failed'
   | 'metadata_override'
   | 'reads_changed'
+  | 'precondition_failed'
   | 'import'
   | 'not_implemented'
   | 'no_sandbox_environment'
@@ -147,6 +148,11 @@ export class ScriptReadsChangedError extends PlatformError {
   readonly kind = 'reads_changed';
 }
 
+/** A write whose balance expectations (`expect`) did not hold at commit: nothing was written (409 PRECONDITION_FAILED). */
+export class PreconditionFailedError extends PlatformError {
+  readonly kind = 'precondition_failed';
+}
+
 /** A log import refused: the ledger is not empty, or a line is malformed, breaks the chain or does not replay (400 IMPORT). */
 export class ImportError extends PlatformError {
   readonly kind = 'import';
@@ -184,6 +190,7 @@ const BY_KIND: Partial<Record<ErrorKind, new (message: string) => PlatformError>
   compilation_failed: CompilationFailedError,
   metadata_override: MetadataOverrideError,
   reads_changed: ScriptReadsChangedError,
+  precondition_failed: PreconditionFailedError,
 };
 
 /** The error of a kind, as one process raises what another decided (a relayed write's refusal). */

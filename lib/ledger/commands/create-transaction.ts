@@ -8,10 +8,12 @@ import { formatInstant, type Instant, parseInstant } from '../../time/instant.js
 import { metadataMap } from '../../validation/common.js';
 import { keyedRecord } from '../../validation/record.js';
 import type { Decision, LedgerRecord, LedgerState, WriteRequest } from '../domain/change.js';
+import { checkExpectations } from '../domain/expectations.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import type { Posting } from '../domain/postings.js';
 import { type Transaction, transactionView } from '../domain/transaction.js';
+import { expectationsSchema, withExpectationReads } from './expectations.js';
 import { runScript, type ScriptPlan } from './script-transaction.js';
 
 export const MAX_POSTINGS = 100;
@@ -74,6 +76,8 @@ export const createTransactionSchema = v.strictObject({
     keyedRecord(addressSchema, metadataMap, 'must map account addresses to metadata'),
   ),
   force: v.optional(v.boolean('must be a boolean')),
+  /** Balance preconditions (docs/api.md §3.6): an extension the reference's SDK never sends. */
+  expect: v.optional(expectationsSchema),
 });
 export type CreateTransactionInput = v.InferOutput<typeof createTransactionSchema>;
 
@@ -112,7 +116,10 @@ export function createTransactionWrite(
   // A script's own clauses (`allowing overdraft ...`) are its balance rule: its postings are applied as decided.
   const force = options.force || input.force === true || plan !== undefined;
   const requestAccountMetadata = input.accountMetadata ?? {};
-  const reads = plan ? plan.reads : postingReads(given, Object.keys(requestAccountMetadata));
+  const reads = withExpectationReads(
+    plan ? plan.reads : postingReads(given, Object.keys(requestAccountMetadata)),
+    input.expect,
+  );
 
   return {
     ledger,
@@ -187,6 +194,10 @@ function decideTransaction(
     now,
     txId: id,
     accountMetadata,
+  });
+  checkExpectations(input.expect, {
+    before: (account, asset) => state.volume(account, asset),
+    after: (account, asset) => effects.post[account]?.[asset] ?? state.volume(account, asset),
   });
   const logged = transactionView(tx);
   return {

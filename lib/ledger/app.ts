@@ -15,6 +15,7 @@ import { bulkRoutes } from './routes/bulk.js';
 import { infoRoutes } from './routes/info.js';
 import { schemaRoutes } from './routes/ledger-schemas.js';
 import { ledgerRoutes } from './routes/ledgers.js';
+import { limitsRoutes } from './routes/limits.js';
 import { logTransferRoutes } from './routes/log-transfer.js';
 import { logRoutes } from './routes/logs.js';
 import { mappingRoutes } from './routes/mapping.js';
@@ -115,6 +116,8 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
   accountRoutes(app, { lookup, accounts, stats });
   balanceHistoryRoutes(app, { lookup, history: new BalanceHistoryReads(doc, tableFor), now });
+  const mappings = new MappingReads(doc, tableFor);
+  limitsRoutes(app, { lookup, writer, mappings });
   logRoutes(app, { lookup, logs });
   logTransferRoutes(app, {
     lookup,
@@ -137,7 +140,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   v1AccountRoutes(app, { lookup, accounts, stats, commands });
   v1LogRoutes(app, { lookup, logs });
   v1LedgerRoutes(app, { lookup, stats });
-  mappingRoutes(app, { lookup, writer, mappings: new MappingReads(doc, tableFor) });
+  mappingRoutes(app, { lookup, writer, mappings });
   return app;
 }
 

@@ -144,6 +144,7 @@ export function createTransactionWrite(
         force,
         timestamp,
         requestAccountMetadata,
+        limitsForce: options.force || input.force === true,
       }),
   };
 }
@@ -156,6 +157,8 @@ interface TransactionDecision {
   force: boolean;
   timestamp: Instant | undefined;
   requestAccountMetadata: Record<string, Record<string, string>>;
+  /** `force` as the caller asked it (a script's own force never lifts a limit). */
+  limitsForce: boolean;
 }
 
 /**
@@ -190,6 +193,7 @@ function decideTransaction(
   };
   const effects = postingEffects(state, postings, {
     force,
+    limitsForce: decision.limitsForce,
     at,
     now,
     txId: id,

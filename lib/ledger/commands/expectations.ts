@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { amountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
+import { signedAmountSchema } from '../../money/signed-amount.js';
 import type { Reads } from '../domain/change.js';
 import { type Expectation, expectationPairs } from '../domain/expectations.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
@@ -8,33 +8,7 @@ import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 /** Expectations one write may carry: each is a pair read, and a short list keeps a write's reads small. */
 export const MAX_EXPECTATIONS = 20;
 
-/** A signed integer: a balance may be negative; the magnitude follows the amounts' own rules. */
-const signedAmount = v.pipe(
-  v.union(
-    [v.bigint(), v.number(), v.string()],
-    'must be an integer (JSON number or decimal string)',
-  ),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const value = dataset.value;
-    const negative =
-      (typeof value === 'bigint' && value < 0n) ||
-      (typeof value === 'number' && value < 0) ||
-      (typeof value === 'string' && value.startsWith('-'));
-    const magnitude = !negative
-      ? value
-      : typeof value === 'string'
-        ? value.slice(1)
-        : typeof value === 'bigint'
-          ? -value
-          : Math.abs(value);
-    const parsed = v.safeParse(amountSchema, magnitude);
-    if (!parsed.success) {
-      addIssue({ message: parsed.issues[0].message });
-      return NEVER;
-    }
-    return negative ? -parsed.output : parsed.output;
-  }),
-);
+const signedAmount = signedAmountSchema;
 
 const comparisons = v.pipe(
   v.strictObject({

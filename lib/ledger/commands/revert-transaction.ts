@@ -90,6 +90,7 @@ export function revertTransactionWrite(
       };
       const effects = postingEffects(state, postings, {
         force: options.force,
+        limitsForce: options.force,
         at,
         now,
         txId: revert.id,

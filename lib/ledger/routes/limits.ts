@@ -1,5 +1,4 @@
 import type { Hono } from 'hono';
-import * as v from 'valibot';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';

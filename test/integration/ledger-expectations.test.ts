@@ -120,6 +120,22 @@ describe.each([
     ]);
     expect(bulk.body.data[1].errorCode).toBe('PRECONDITION_FAILED');
     expect(await balanceOf(call, name, 'bob')).toBe(10n);
+    // An idempotent replay answers the original even though its expectation no longer holds.
+    const once = {
+      ...spend('alice', 'bob', 5),
+      expect: [{ account: 'alice', asset: 'USD/2', balance: { $eq: 90 } }],
+    };
+    const first = await call('POST', `/v2/${name}/transactions`, once, { 'Idempotency-Key': 'k1' });
+    const replay = await call('POST', `/v2/${name}/transactions`, once, {
+      'Idempotency-Key': 'k1',
+    });
+    expect([first.status, replay.status, replay.headers.get('idempotency-hit')]).toEqual([
+      200,
+      200,
+      'true',
+    ]);
+    expect(replay.body.data.id).toBe(first.body.data.id);
+    expect(await balanceOf(call, name, 'alice')).toBe(85n);
   });
 });
 

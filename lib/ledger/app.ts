@@ -31,7 +31,6 @@ import { v1ScriptRoutes } from './routes/v1-script.js';
 import { v1TransactionRoutes } from './routes/v1-transactions.js';
 import { volumeRoutes } from './routes/volumes.js';
 import { AccountReads } from './store/account-reads.js';
-import { BalanceHistoryReads } from './store/balance-history.js';
 import { BucketTables } from './store/bucket-tables.js';
 import { dynamoLedgerTable } from './store/dynamo-ledger-table.js';
 import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
@@ -115,7 +114,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const accounts = new AccountReads(doc, tableFor, config.ledgerScanReads);
   const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
   accountRoutes(app, { lookup, accounts, stats });
-  balanceHistoryRoutes(app, { lookup, history: new BalanceHistoryReads(doc, tableFor), now });
+  balanceHistoryRoutes(app, { lookup, doc, tableFor, now });
   const mappings = new MappingReads(doc, tableFor);
   limitsRoutes(app, { lookup, writer, mappings });
   logRoutes(app, { lookup, logs });

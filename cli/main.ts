@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { registerAccounts } from './commands/accounts.js';
+import { registerBalanceHistory } from './commands/balance-history.js';
 import { registerBalances } from './commands/balances.js';
 import { registerLedgers } from './commands/ledgers.js';
 import { registerLogin } from './commands/login.js';
@@ -71,6 +72,7 @@ function buildProgram(cli: Cli): Command {
   registerLedgers(program, cli);
   registerAccounts(program, cli);
   registerBalances(program, cli);
+  registerBalanceHistory(program, cli);
   const tx = program.command('tx').description('send, list, show and revert transactions');
   registerTxSend(tx, cli);
   registerTxList(tx, cli);

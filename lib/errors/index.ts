@@ -25,6 +25,8 @@ export type ErrorKind =
   | 'compilation_failed'
   | 'metadata_override'
   | 'reads_changed'
+  | 'precondition_failed'
+  | 'limit_exceeded'
   | 'import'
   | 'not_implemented'
   | 'no_sandbox_environment'
@@ -153,6 +155,16 @@ export class ScriptReadsChangedError extends PlatformError {
   readonly kind = 'reads_changed';
 }
 
+/** A write whose balance expectations (`expect`) did not hold at commit: nothing was written (409 PRECONDITION_FAILED). */
+export class PreconditionFailedError extends PlatformError {
+  readonly kind = 'precondition_failed';
+}
+
+/** A write that would take a balance above a limit of the ledger (400 LIMIT_EXCEEDED; falling below one is INSUFFICIENT_FUND). */
+export class LimitExceededError extends PlatformError {
+  readonly kind = 'limit_exceeded';
+}
+
 /** A log import refused: the ledger is not empty, or a line is malformed, breaks the chain or does not replay (400 IMPORT). */
 export class ImportError extends PlatformError {
   readonly kind = 'import';
@@ -191,6 +203,8 @@ const BY_KIND: Partial<Record<ErrorKind, new (message: string) => PlatformError>
   compilation_failed: CompilationFailedError,
   metadata_override: MetadataOverrideError,
   reads_changed: ScriptReadsChangedError,
+  precondition_failed: PreconditionFailedError,
+  limit_exceeded: LimitExceededError,
 };
 
 /** The error of a kind, as one process raises what another decided (a relayed write's refusal). */

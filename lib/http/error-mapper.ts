@@ -27,6 +27,8 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
   compilation_failed: { status: 400, errorCode: 'COMPILATION_FAILED' },
   metadata_override: { status: 400, errorCode: 'METADATA_OVERRIDE' },
   reads_changed: { status: 409, errorCode: 'CONFLICT' },
+  precondition_failed: { status: 409, errorCode: 'PRECONDITION_FAILED' },
+  limit_exceeded: { status: 400, errorCode: 'LIMIT_EXCEEDED' },
   import: { status: 400, errorCode: 'IMPORT' },
   not_implemented: { status: 501, errorCode: 'NOT_IMPLEMENTED' },
   no_sandbox_environment: { status: 400, errorCode: 'NO_SANDBOX_ENVIRONMENT' },

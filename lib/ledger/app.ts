@@ -10,10 +10,12 @@ import { bigintDocumentClient, type ServiceRuntime } from '../runtime/runtime.js
 import { lazySqsClient } from '../sqs/lazy-client.js';
 import type { LedgerRecord } from './domain/change.js';
 import { accountRoutes } from './routes/accounts.js';
+import { balanceHistoryRoutes } from './routes/balance-history.js';
 import { bulkRoutes } from './routes/bulk.js';
 import { infoRoutes } from './routes/info.js';
 import { schemaRoutes } from './routes/ledger-schemas.js';
 import { ledgerRoutes } from './routes/ledgers.js';
+import { limitsRoutes } from './routes/limits.js';
 import { logTransferRoutes } from './routes/log-transfer.js';
 import { logRoutes } from './routes/logs.js';
 import { mappingRoutes } from './routes/mapping.js';
@@ -113,6 +115,9 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const accounts = new AccountReads(doc, tableFor, config.ledgerScanReads);
   const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
   accountRoutes(app, { lookup, accounts, stats });
+  balanceHistoryRoutes(app, { lookup, doc, tableFor, now });
+  const mappings = new MappingReads(doc, tableFor);
+  limitsRoutes(app, { lookup, writer, mappings });
   logRoutes(app, { lookup, logs });
   logTransferRoutes(app, {
     lookup,
@@ -135,7 +140,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   v1AccountRoutes(app, { lookup, accounts, stats, commands });
   v1LogRoutes(app, { lookup, logs });
   v1LedgerRoutes(app, { lookup, stats });
-  mappingRoutes(app, { lookup, writer, mappings: new MappingReads(doc, tableFor) });
+  mappingRoutes(app, { lookup, writer, mappings });
   return app;
 }
 

@@ -8,6 +8,7 @@ import { formatInstant, type Instant, parseInstant } from '../../time/instant.js
 import { metadataMap } from '../../validation/common.js';
 import { keyedRecord } from '../../validation/record.js';
 import type { Decision, LedgerRecord, LedgerState, WriteRequest } from '../domain/change.js';
+import { checkExpectations } from '../domain/expectations.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import type { Posting } from '../domain/postings.js';
@@ -16,6 +17,7 @@ import {
   type WriteSchema,
 } from '../domain/schema/transaction-schema.js';
 import { type Transaction, transactionView } from '../domain/transaction.js';
+import { expectationsSchema, withExpectationReads } from './expectations.js';
 import { runScript, type ScriptPlan } from './script-transaction.js';
 
 export const MAX_POSTINGS = 100;
@@ -87,6 +89,8 @@ export const createTransactionSchema = v.strictObject({
     keyedRecord(addressSchema, metadataMap, 'must map account addresses to metadata'),
   ),
   force: v.optional(v.boolean('must be a boolean')),
+  /** Balance preconditions (docs/api.md §3.6): an extension the reference's SDK never sends. */
+  expect: v.optional(expectationsSchema),
 });
 export type CreateTransactionInput = v.InferOutput<typeof createTransactionSchema>;
 
@@ -127,7 +131,10 @@ export function createTransactionWrite(
   // A script's own clauses (`allowing overdraft ...`) are its balance rule: its postings are applied as decided.
   const force = options.force || input.force === true || plan !== undefined;
   const requestAccountMetadata = input.accountMetadata ?? {};
-  const reads = plan ? plan.reads : postingReads(given, Object.keys(requestAccountMetadata));
+  const reads = withExpectationReads(
+    plan ? plan.reads : postingReads(given, Object.keys(requestAccountMetadata)),
+    input.expect,
+  );
 
   return {
     ledger,
@@ -153,6 +160,7 @@ export function createTransactionWrite(
         timestamp,
         requestAccountMetadata,
         schema: options.schema,
+        limitsForce: options.force || input.force === true,
       }),
   };
 }
@@ -166,6 +174,8 @@ interface TransactionDecision {
   timestamp: Instant | undefined;
   requestAccountMetadata: Record<string, Record<string, string>>;
   schema: WriteSchema | undefined;
+  /** `force` as the caller asked it (a script's own force never lifts a limit). */
+  limitsForce: boolean;
 }
 
 /**
@@ -204,10 +214,15 @@ function decideTransaction(
   };
   const effects = postingEffects(state, postings, {
     force,
+    limitsForce: decision.limitsForce,
     at,
     now,
     txId: id,
     accountMetadata,
+  });
+  checkExpectations(input.expect, {
+    before: (account, asset) => state.volume(account, asset),
+    after: (account, asset) => effects.post[account]?.[asset] ?? state.volume(account, asset),
   });
   const logged = transactionView(tx);
   return {

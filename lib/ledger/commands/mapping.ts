@@ -15,6 +15,10 @@ export function updateMappingWrite(
   const view = mappingView(mapping);
   return {
     ledger,
-    decide: () => ({ result: view, mapping }),
+    // The limits live in the same item: replacing the contracts keeps them.
+    decide: ({ current }) => ({
+      result: view,
+      mapping: current?.limits ? { ...mapping, limits: current.limits } : mapping,
+    }),
   };
 }

@@ -7,7 +7,11 @@ import {
   createTransactionWrite,
 } from './create-transaction.js';
 import { type MetadataChange, type MetadataTarget, metadataWrite } from './metadata.js';
-import { type RevertOptions, revertTransactionWrite } from './revert-transaction.js';
+import {
+  type RevertBody,
+  type RevertOptions,
+  revertTransactionWrite,
+} from './revert-transaction.js';
 import { planScript, type ScriptStateReads } from './script-transaction.js';
 
 /**
@@ -19,7 +23,7 @@ export type LedgerOperation =
   | {
       kind: 'revert';
       id: number;
-      body: { metadata?: Record<string, string> };
+      body: RevertBody;
       options: RevertOptions;
     }
   | {

@@ -3,12 +3,20 @@ import { AlreadyRevertedError, NotFoundError } from '../../errors/index.js';
 import { formatInstant, parseInstant } from '../../time/instant.js';
 import { metadataMap } from '../../validation/common.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
+import { checkExpectations } from '../domain/expectations.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import { reversePostings } from '../domain/postings.js';
 import { REVERTS_KEY, type Transaction, transactionView } from '../domain/transaction.js';
 import { requestHash, type TransactionResult } from './create-transaction.js';
+import { expectationsSchema, withExpectationReads } from './expectations.js';
 
-export const revertBodySchema = v.strictObject({ metadata: v.optional(metadataMap) });
+export const revertBodySchema = v.strictObject({
+  metadata: v.optional(metadataMap),
+  /** Balance preconditions (docs/api.md §3.6): an extension the reference's SDK never sends. */
+  expect: v.optional(expectationsSchema),
+});
+
+export type RevertBody = v.InferOutput<typeof revertBodySchema>;
 
 export interface RevertOptions {
   force: boolean;
@@ -50,7 +58,7 @@ export function revertTransactionWrite(
 ): WriteRequest<TransactionResult> {
   if (!original) throw new NotFoundError(`transaction ${id} not found`);
   const postings = reversePostings(original.postings);
-  const reads = postingReads(postings);
+  const reads = withExpectationReads(postingReads(postings), body.expect);
   return {
     ledger,
     // The original is read again inside the snapshot: its `reverted` flag decides under the sequencer.
@@ -82,9 +90,14 @@ export function revertTransactionWrite(
       };
       const effects = postingEffects(state, postings, {
         force: options.force,
+        limitsForce: options.force,
         at,
         now,
         txId: revert.id,
+      });
+      checkExpectations(body.expect, {
+        before: (account, asset) => state.volume(account, asset),
+        after: (account, asset) => effects.post[account]?.[asset] ?? state.volume(account, asset),
       });
       return {
         result: transactionView(revert, { post: effects.post }),

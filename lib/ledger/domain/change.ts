@@ -127,5 +127,6 @@ export interface WriteRequest<T> {
  */
 export interface MappingWriteRequest<T> {
   ledger: LedgerRecord;
-  decide(context: { now: Instant }): { result: T; mapping: Mapping };
+  /** `current`: the mapping in force when it decides (a limits change keeps the contracts, and the converse). */
+  decide(context: { now: Instant; current?: Mapping }): { result: T; mapping: Mapping };
 }

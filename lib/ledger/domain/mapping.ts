@@ -1,6 +1,8 @@
 import { ValidationError } from '../../errors/index.js';
 import { stringifyJson } from '../../json/bigint-json.js';
 import { LEDGER_MAX_AMOUNT, LEDGER_MAX_DIGITS } from '../../money/amounts.js';
+import type { LimitRule } from './limits.js';
+import { limitsView } from './limits-schema.js';
 
 /**
  * The ledger mapping of the v1 API (docs/api.md §3.4): contracts `{name?, account, expr}` constraining the balance an
@@ -10,6 +12,8 @@ import { LEDGER_MAX_AMOUNT, LEDGER_MAX_DIGITS } from '../../money/amounts.js';
  */
 export interface Mapping {
   contracts: Contract[];
+  /** The ledger's limits (docs/api.md §3.6): kept in the same item and version as the contracts. */
+  limits?: LimitRule[];
 }
 
 export interface Contract {
@@ -235,6 +239,8 @@ function operandView(operand: Operand): unknown {
 }
 
 /** Exact JSON text of a mapping (integers as bare big integers): how it is stored and measured. */
+/** The stored form: the contracts as the v1 API shows them, and the limits when there are any. */
 export function mappingJson(mapping: Mapping): string {
-  return stringifyJson(mappingView(mapping));
+  const limits = mapping.limits?.length ? { limits: limitsView(mapping.limits).rules } : {};
+  return stringifyJson({ ...mappingView(mapping), ...limits });
 }

@@ -1,5 +1,6 @@
 import { formatInstant, type Instant, sortableInstant } from '../../time/instant.js';
 import type { AccountState, LedgerChange, LedgerState, Move, Reads } from './change.js';
+import { checkLimits } from './limits.js';
 import { applyPostings, type Posting, touchedPairs, type VolumeMap } from './postings.js';
 import { type VolumesView, volumesView } from './transaction.js';
 
@@ -35,6 +36,8 @@ export function postingEffects(
     now: Instant;
     txId: number;
     accountMetadata?: Record<string, Record<string, string>>;
+    /** Whether the caller asked `force` itself: it lifts only the limits that allow it (a script's clauses never). */
+    limitsForce?: boolean;
   },
 ): PostingEffects {
   const pairs = touchedPairs(postings);
@@ -45,6 +48,16 @@ export function postingEffects(
     force: options.force,
     ...(state.mapping ? { mapping: state.mapping, metadataOf } : {}),
   });
+  checkLimits(
+    state.mapping?.limits,
+    pairs.map(([account, asset]) => ({
+      account,
+      asset,
+      before: before.get(account)?.get(asset) ?? { input: 0n, output: 0n },
+      after: after.get(account)!.get(asset)!,
+    })),
+    options.limitsForce ?? false,
+  );
   const atKey = sortableInstant(options.at);
   const volumes = pairs.map(([account, asset]) => ({
     account,

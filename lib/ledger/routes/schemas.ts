@@ -165,6 +165,15 @@ export const mappingSchema = dataOf(
   ),
 );
 
+/** A point of an account's balance history (docs/api.md §3.6). */
+export const balancePointSchema = v.strictObject({
+  timestamp: dateTime,
+  txId: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  input: bigInteger,
+  output: bigInteger,
+  balance: bigInteger,
+});
+
 /** The ledger's named schemas: `#/components/schemas/<name>` in its document. */
 export const ledgerSchemas = {
   Transaction: transactionSchema,
@@ -175,6 +184,7 @@ export const ledgerSchemas = {
   Log: logSchema,
   Ledger: ledgerSchema,
   VolumeWithBalance: volumeWithBalanceSchema,
+  BalancePoint: balancePointSchema,
   BulkElementResult: bulkResultSchema,
   V1Transaction: v1TransactionSchema,
   V1Account: v1AccountSchema,
@@ -189,6 +199,7 @@ export const logPage = cursorOf(logSchema);
 export const ledgerData = dataOf(ledgerSchema);
 export const ledgerPage = cursorOf(ledgerSchema);
 export const volumePage = cursorOf(volumeWithBalanceSchema);
+export const balanceHistoryPage = cursorOf(balancePointSchema);
 
 export const ledgerDocument = {
   service: 'ledger',

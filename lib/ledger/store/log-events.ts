@@ -4,10 +4,11 @@ import { type EventEnvelopeText, type EventSource, eventEnvelope } from '../../e
 import { MalformedEventError } from '../../events/malformed-event.js';
 import { parseJson } from '../../json/bigint-json.js';
 import type { LogType } from '../domain/logs.js';
-import { mappingView, parseMapping } from '../domain/mapping.js';
+import { mappingView } from '../domain/mapping.js';
 import { type Transaction, transactionView, type VolumesView } from '../domain/transaction.js';
 import { type LedgerRef, ledgerOfPartition } from './keys.js';
 import { EVENT_ATTRIBUTE, rawEntriesOf } from './log-pages.js';
+import { parseStoredMapping } from './mapping-item.js';
 
 /**
  * The ledger's events travel in the ledger table itself (docs/data-model.md, "Events"): an item that carries
@@ -163,7 +164,7 @@ function mappingEvent(ledger: LedgerRef, image: Record<string, unknown>): EventS
     seed: `${seedOf(ledger)}/head/${String(image.version)}`,
     idempotencyKey: '',
     date: image.date,
-    payload: { ledger: name, mapping: mappingView(parseMapping(parseJson(image.mapping))) },
+    payload: { ledger: name, mapping: mappingView(parseStoredMapping(image.mapping)) },
   };
 }
 

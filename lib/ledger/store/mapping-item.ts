@@ -1,5 +1,8 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { parseJson } from '../../json/bigint-json.js';
+import type { LimitRule } from '../domain/limits.js';
+import { limitsBodySchema } from '../domain/limits-schema.js';
 import { type Mapping, parseMapping } from '../domain/mapping.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
 import { EVENT_ATTRIBUTE } from './log-events.js';
@@ -28,7 +31,13 @@ export function mappingItem(
 
 /** A stored mapping's text, parsed back (it was validated when written). */
 export function parseStoredMapping(json: string): Mapping {
-  return parseMapping(parseJson(json));
+  const { limits, ...contracts } = parseJson(json) as Record<string, unknown>;
+  const mapping = parseMapping(contracts);
+  return limits === undefined ? mapping : { ...mapping, limits: parseStoredLimits(limits) };
+}
+
+function parseStoredLimits(rules: unknown): LimitRule[] {
+  return v.parse(limitsBodySchema, { rules }).rules;
 }
 
 /**

@@ -28,7 +28,7 @@ type LastMove =
   | { kind: 'none' }
   | { kind: 'move'; txId: number; at: string };
 
-/** Volumes at a cut; by insertion time, with the id of the pair's last move by then. */
+/** Volumes at a cut, with the id of the pair's last move by then (on the cut's clock). */
 export interface VolumeAt extends EffectiveVolume {
   txId?: number;
 }
@@ -120,7 +120,7 @@ export class PointInTimeVolumes {
     if (cut.clock === 'effective') {
       const effective = await this.effective.ofMoves(ledger, moves);
       moves.forEach((m, j) => {
-        result[m.index] = effective[j]!;
+        result[m.index] = { ...effective[j]!, txId: m.txId };
       });
     }
     return result;
@@ -144,7 +144,9 @@ export class PointInTimeVolumes {
     if (typeof lastKey !== 'string') return { kind: 'none' };
     // `<at>#~` sorts after every key `<at>#<id>`: the inclusive bound.
     const bound = `${at}#~`;
-    if (lastKey <= bound) return { kind: 'all' };
+    // Every move is by the cut: the last by effective time is the greatest key's (history reads its id).
+    if (lastKey <= bound)
+      return { kind: 'all', txId: Number(lastKey.slice(lastKey.lastIndexOf('#') + 1)) };
     const pageBound = `${MOVE_PAGE_PREFIX}${bound}`;
     const [pages, lates] = await Promise.all([
       this.lastItem(table, ledgerKeys.movePartition(ledger, account, asset), pageBound),

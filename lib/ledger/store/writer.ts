@@ -221,7 +221,10 @@ export class LedgerWriter {
     const version = (initial.version ?? 0) + 1;
     const nowMs = this.now();
     const now = instantFromMs(nowMs);
-    const decision = request.decide({ now });
+    const decision = request.decide({
+      now,
+      ...(snapshot.mapping ? { current: snapshot.mapping } : {}),
+    });
     const mappingWrite: Write = {
       item: {
         Put: {

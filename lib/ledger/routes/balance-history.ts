@@ -1,0 +1,36 @@
+import type { Hono } from 'hono';
+import { lazyLoad } from '../../async/lazy-load.js';
+import type { AppEnv } from '../../http/types.js';
+import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
+import type { BalanceHistoryDeps } from './balance-history-handler.js';
+import { balanceHistoryPage } from './schemas.js';
+
+/**
+ * GET /v2/<ledger>/accounts/<address>/balances/history (docs/api.md §3.6): a pair's balance over effective time.
+ * Its reads and the walk load at the first such request (a chunk of the split bundle): most containers never serve
+ * one, and every cold start would otherwise carry them.
+ */
+export function balanceHistoryRoutes(app: Hono<AppEnv>, deps: BalanceHistoryDeps): void {
+  const handler = lazyLoad(() =>
+    import('./balance-history-handler.js').then((m) => m.balanceHistoryHandler(deps)),
+  );
+  openapi: app.get(
+    '/v2/:ledger/accounts/:address/balances/history',
+    describe({
+      operationId: 'v2GetBalanceHistory',
+      summary: 'Balance history of an account and asset',
+      description:
+        'By effective time, oldest first: a point per transaction, or sampled per `interval` (an extension of the reference API).',
+      tags: ['ledger: accounts'],
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('asset', 'The asset (required).'),
+        query('from', 'First instant (RFC 3339, inclusive); required with `interval`.', DATE_TIME),
+        query('to', 'Last instant (RFC 3339, inclusive); default now.', DATE_TIME),
+        query('interval', 'Sampling step: a whole number and a unit s, m, h or d (`15m`, `1d`).'),
+      ],
+      responses: { 200: { description: 'A page of points.', schema: balanceHistoryPage } },
+    }),
+  );
+  app.get('/v2/:ledger/accounts/:address/balances/history', async (c) => (await handler())(c));
+}

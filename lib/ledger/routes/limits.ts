@@ -1,0 +1,60 @@
+import type { Hono } from 'hono';
+import { readJsonBody } from '../../http/json-body.js';
+import { jsonResponse } from '../../http/json-response.js';
+import type { AppEnv } from '../../http/types.js';
+import { parseJson } from '../../json/bigint-json.js';
+import { describe } from '../../openapi/describe.js';
+import { dataOf } from '../../openapi/schemas.js';
+import { updateLimitsWrite } from '../commands/limits.js';
+import { limitsBodySchema, limitsView } from '../domain/limits-schema.js';
+import type { LedgerLookup } from '../store/ledger-lookup.js';
+import type { MappingReads } from '../store/mapping-reads.js';
+import type { LedgerWriter } from '../store/writer.js';
+import { requestLedger } from './request.js';
+
+const limitsData = dataOf(limitsBodySchema);
+
+/** The ledger's persistent balance limits (docs/api.md §3.6): read and replace. */
+export function limitsRoutes(
+  app: Hono<AppEnv>,
+  {
+    lookup,
+    writer,
+    mappings,
+  }: { lookup: LedgerLookup; writer: LedgerWriter; mappings: MappingReads },
+): void {
+  openapi: app.get(
+    '/v2/:ledger/limits',
+    describe({
+      operationId: 'v2GetLimits',
+      summary: "The ledger's balance limits",
+      description:
+        'Rules per account pattern and asset that no write may break (an extension of the reference API).',
+      tags: ['ledger: accounts'],
+      responses: { 200: { description: 'The rules (none: `[]`).', schema: limitsData } },
+    }),
+  );
+  app.get('/v2/:ledger/limits', async (c) => {
+    const ledger = await requestLedger(c, lookup);
+    const mapping = await mappings.get(ledger);
+    return jsonResponse(c, { data: limitsView(mapping?.limits ?? []) });
+  });
+
+  openapi: app.put(
+    '/v2/:ledger/limits',
+    describe({
+      operationId: 'v2UpdateLimits',
+      summary: "Replace the ledger's balance limits",
+      description:
+        'In force for every write committed after it: min, max, debitsMustNotExceedCredits, creditsMustNotExceedDebits; `force` lifts a rule only with `forceAllowed`.',
+      tags: ['ledger: accounts'],
+      body: limitsBodySchema,
+      responses: { 200: { description: 'The rules saved.', schema: limitsData } },
+    }),
+  );
+  app.put('/v2/:ledger/limits', async (c) => {
+    const ledger = await requestLedger(c, lookup);
+    const body = await readJsonBody(c, limitsBodySchema, { parse: parseJson });
+    return jsonResponse(c, { data: await writer.writeHead(updateLimitsWrite(ledger, body.rules)) });
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * `platform balance-history` (cli/commands/balance-history.ts) run as a subprocess against the local platform:
+ * an account's balance per transaction and sampled per interval, as a table and as JSON, exact integers.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningPlatform } from '../../infra/local/platform.js';
+import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { cliEnv, lines, runCli, tempConfigHome } from './run-cli.js';
+
+const SLOW = 180_000;
+let platform: RunningPlatform;
+let home: string;
+const cli = (...args: string[]) => runCli(args, cliEnv(home));
+const ledger = `h${randomBytes(4).toString('hex')}`;
+
+beforeAll(async () => {
+  platform = await startTestPlatform();
+  home = await tempConfigHome();
+  const token = await testClientToken(platform);
+  const post = (path: string, body?: unknown) =>
+    fetch(`${platform.baseUrl}/api/ledger/v2/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  expect((await post(ledger)).status).toBe(204);
+  for (const [source, destination, amount, timestamp] of [
+    ['world', 'users:ann', 700, '2026-03-01T09:00:00Z'],
+    ['users:ann', 'shop', 200, '2026-03-01T15:00:00Z'],
+    ['world', 'users:ann', 50, '2026-03-02T08:00:00Z'],
+  ] as const) {
+    const res = await post(`${ledger}/transactions`, {
+      postings: [{ source, destination, amount, asset: 'EUR/2' }],
+      timestamp,
+    });
+    expect(res.status, await res.text()).toBe(200);
+  }
+  const login = await cli(
+    'login',
+    '--url',
+    platform.baseUrl,
+    '--client-id',
+    'local-dev',
+    '--client-secret',
+    'local-dev-secret',
+  );
+  expect(login.code, login.stderr).toBe(0);
+}, SLOW);
+
+afterAll(async () => {
+  await platform?.stop();
+});
+
+describe('platform balance-history', () => {
+  it(
+    'prints a row per transaction, and samples per interval',
+    async () => {
+      const every = await cli('balance-history', ledger, 'users:ann', '--asset', 'EUR/2');
+      expect(every.code, every.stderr).toBe(0);
+      expect(lines(every.stdout).map((l) => l.trim().split(/ +/))).toEqual([
+        ['TIME', 'TX', 'INPUT', 'OUTPUT', 'BALANCE'],
+        ['2026-03-01T09:00:00Z', '1', '700', '0', '700'],
+        ['2026-03-01T15:00:00Z', '2', '700', '200', '500'],
+        ['2026-03-02T08:00:00Z', '3', '750', '200', '550'],
+      ]);
+      const daily = await cli(
+        '--json',
+        'balance-history',
+        ledger,
+        'users:ann',
+        '--asset',
+        'EUR/2',
+        '--from',
+        '2026-03-01T00:00:00Z',
+        '--to',
+        '2026-03-03T00:00:00Z',
+        '--interval',
+        '1d',
+      );
+      expect(daily).toEqual({
+        code: 0,
+        stdout:
+          '[{"timestamp":"2026-03-01T00:00:00Z","input":0,"output":0,"balance":0},\n' +
+          '{"timestamp":"2026-03-02T00:00:00Z","txId":2,"input":700,"output":200,"balance":500},\n' +
+          '{"timestamp":"2026-03-03T00:00:00Z","txId":3,"input":750,"output":200,"balance":550}]\n',
+        stderr: '',
+      });
+    },
+    SLOW,
+  );
+
+  it(
+    'refuses a bad address or asset before any request, exit 2',
+    async () => {
+      const bad = await cli('balance-history', ledger, 'users ann', '--asset', 'EUR/2');
+      expect([bad.code, bad.stderr.split('\n')[0]]).toEqual([
+        2,
+        'error: "users ann" is not an account address',
+      ]);
+      const asset = await cli('balance-history', ledger, 'users:ann', '--asset', 'eur');
+      expect([asset.code, asset.stderr.split('\n')[0]]).toEqual([
+        2,
+        'error: --asset "eur" is not an asset',
+      ]);
+    },
+    SLOW,
+  );
+});

@@ -20,6 +20,14 @@ export const LEDGER_PATH_EXAMPLES: Record<string, string | number> = {
 
 export const LEDGER_EXAMPLES: OperationExamples = {
   v2CreateLedger: { body: { metadata: { team: 'payments' } } },
+  v2UpdateLimits: {
+    body: {
+      rules: [
+        { account: 'users:*', asset: 'USD/2', min: 0 },
+        { account: 'merchants:*', max: 10_000_000, forceAllowed: true },
+      ],
+    },
+  },
   v2UpdateLedgerMetadata: { body: { team: 'payments' } },
   v2CreateTransaction: { body: { postings: POSTINGS, metadata: { order: 'order-42' } } },
   v2RevertTransaction: { body: { metadata: { reason: 'refund' } } },

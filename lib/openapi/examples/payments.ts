@@ -10,7 +10,8 @@ export const PAYMENTS_PATH_EXAMPLES: Record<string, string | number> = {
   connectorID: 'eyJQcm92aWRlciI6ImdlbmVyaWMiLCJSZWZlcmVuY2UiOiJleGFtcGxlIn0',
   taskID: 'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJ0YXNrIn0',
   scheduleID: 'FETCH_ACCOUNTS',
-  paymentInitiationID: 'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJ0ci0wMDEiLCJUeXBlIjoiVFJBTlNGRVIifQ',
+  paymentInitiationID:
+    'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJ0ci0wMDEiLCJUeXBlIjoiVFJBTlNGRVIifQ',
 };
 
 const CONNECTOR = 'eyJQcm92aWRlciI6ImdlbmVyaWMiLCJSZWZlcmVuY2UiOiJleGFtcGxlIn0';

@@ -64,7 +64,7 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
     expect(listed.v3PaymentsCursorResponse!.cursor.data.find((p) => p.id === id)).toEqual(expected);
 
     // The SDK sends {"metadata": {...}}: merged into the payment's metadata. (Its zod records drop a
-    // `__proto__` key on both sides, so that key is tested over plain HTTP in test/integration/map-keys.test.ts.)
+    // `__proto__` key on both sides, so that key is tested over plain HTTP in test/integration/http/map-keys.test.ts.)
     const patched = await sdk.payments.v3.updatePaymentMetadata({
       paymentID: id,
       v3UpdatePaymentMetadataRequest: { metadata: { checked: 'yes', invoice: 'INV-2' } },

@@ -14,7 +14,9 @@ beforeAll(async () => {
   token = await tokenFor(authApp(runtime), ADMIN, 'payments:write');
   Object.assign(process.env, env);
   // The module builds its runtime from process.env at import, as it does in a Lambda container.
-  ({ handler } = (await import('../../../functions/payments.js')) as unknown as { handler: Handler });
+  ({ handler } = (await import('../../../functions/payments.js')) as unknown as {
+    handler: Handler;
+  });
 });
 
 function event(method: string, path: string, body?: string): APIGatewayProxyEventV2 {

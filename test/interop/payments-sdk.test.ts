@@ -1,5 +1,5 @@
 /**
- * The official TypeScript SDK 7.0.1, unmodified, against the local platform's payments over real HTTP: every
+ * The official TypeScript SDK 7.0.1, unmodified, against the local platform's payments service (in-process) over real HTTP: every
  * payments v3 operation the platform serves parses in the SDK's strict (zod) models, and the ones it does not
  * serve answer 501 NOT_IMPLEMENTED.
  */
@@ -7,15 +7,17 @@ import type { SDK } from '@formance/formance-sdk';
 import { SDKValidationError } from '@formance/formance-sdk/sdk/models/errors/sdkvalidationerror.js';
 import { V3ErrorResponse } from '@formance/formance-sdk/sdk/models/payments/v3errorresponse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
 import { paymentId } from '../../lib/payments/domain/payment.js';
-import { startSdkPlatform } from '../support/sdk.js';
+import {
+  type InProcessPlatform,
+  startInProcessSdkPlatform,
+} from '../support/in-process-platform.js';
 
-let platform: RunningPlatform;
+let platform: InProcessPlatform;
 let sdk: SDK;
 
 beforeAll(async () => {
-  ({ platform, sdk } = await startSdkPlatform());
+  ({ platform, sdk } = await startInProcessSdkPlatform());
 });
 
 afterAll(async () => {

@@ -29,7 +29,7 @@ export function startTestPlatform(
 }
 
 /** A token for the local test client (every scope) from a running platform's token endpoint. */
-export async function testClientToken(platform: RunningPlatform): Promise<string> {
+export async function testClientToken(platform: Pick<RunningPlatform, 'baseUrl'>): Promise<string> {
   const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -3,8 +3,8 @@ import { Readable } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
-import { testEnvironment } from '../../test/support/tables.js';
-import { createDocumentClient } from './client.js';
+import { testEnvironment } from '../../support/tables.js';
+import { createDocumentClient } from '../../../lib/dynamo/client.js';
 import {
   type CredentialsProvider,
   EnvironmentCredentials,
@@ -13,8 +13,8 @@ import {
   REFRESH_MARGIN_MS,
   SESSION_SECONDS,
   sharedEnvironmentCredentials,
-} from './environment-credentials.js';
-import { currentEnvironment, inEnvironmentScope } from './environment-scope.js';
+} from '../../../lib/dynamo/environment-credentials.js';
+import { currentEnvironment, inEnvironmentScope } from '../../../lib/dynamo/environment-scope.js';
 
 const ROLE = 'arn:aws:iam::123456789012:role/platform-prod-ledger-guard';
 const BASE = {

@@ -16,9 +16,9 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
-import { ledgerClient } from '../support/ledger.js';
-import { testEnvironment } from '../support/tables.js';
+import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
+import { ledgerClient } from '../../support/ledger.js';
+import { testEnvironment } from '../../support/tables.js';
 
 const WORLD = 'world';
 const ACCOUNTS = [WORLD, 'a', 'b', 'c', 'users:1'] as const;

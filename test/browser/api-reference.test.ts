@@ -4,6 +4,7 @@ import type { RunningPlatform } from '../../infra/local/platform.js';
 import { TEST_CLIENT } from '../../lib/auth/domain/static-clients.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTestPlatform } from '../support/platform.js';
+import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 /**
  * The API reference at `/docs` in a real headless Chromium: it loads from the platform alone (every request
@@ -38,8 +39,11 @@ beforeAll(async () => {
       void request.abort();
     } else void request.continue();
   });
-  await page.goto(`${platform.baseUrl}/docs`, { waitUntil: 'networkidle0', timeout: 120_000 });
-}, 240_000);
+  await page.goto(`${platform.baseUrl}/docs`, {
+    waitUntil: 'networkidle0',
+    timeout: WAIT_LIMIT_MS,
+  });
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -51,7 +55,7 @@ async function button(text: string) {
   const handle = await page.waitForFunction(
     (wanted) =>
       [...document.querySelectorAll('button')].find((b) => (b.textContent ?? '').includes(wanted)),
-    { timeout: 60_000 },
+    { timeout: WAIT_LIMIT_MS },
     text,
   );
   return handle.asElement() as NonNullable<ReturnType<typeof handle.asElement>> & {
@@ -64,7 +68,7 @@ describe('API reference page (/docs)', () => {
     await page.waitForFunction(
       () => document.body.innerText.includes('Serverless financial platform'),
       {
-        timeout: 60_000,
+        timeout: WAIT_LIMIT_MS,
       },
     );
     expect(outside).toEqual([]);
@@ -94,11 +98,11 @@ describe('API reference page (/docs)', () => {
       () =>
         document.body.innerText.includes('Create a transaction') &&
         document.body.innerText.includes('v2CreateTransaction'),
-      { timeout: 60_000 },
+      { timeout: WAIT_LIMIT_MS },
     );
     for (const summary of ['List transactions', 'Get a transaction', 'Revert a transaction'])
       expect(await page.evaluate(() => document.body.innerText)).toContain(summary);
-  }, 90_000);
+  });
 
   it('"Test Request" with a client-credentials token answers 200', async () => {
     // Sign in: the Authentication section offers the OAuth 2.0 client credentials flow of the document.
@@ -106,7 +110,7 @@ describe('API reference page (/docs)', () => {
     await page.keyboard.type(TEST_CLIENT.id);
     await page.type('input[placeholder="XYZ123"]', TEST_CLIENT.secret);
     const token = page.waitForResponse((r) => r.url().endsWith('/api/auth/oauth/token'), {
-      timeout: 60_000,
+      timeout: WAIT_LIMIT_MS,
     });
     await (await button('Authorize')).click();
     expect((await token).status()).toBe(200);
@@ -117,7 +121,7 @@ describe('API reference page (/docs)', () => {
     await (await button('(get /api/ledger/v2)')).click();
     const answer = page.waitForResponse(
       (r) => new URL(r.url()).pathname === '/api/ledger/v2' && r.request().method() === 'GET',
-      { timeout: 60_000 },
+      { timeout: WAIT_LIMIT_MS },
     );
     await (await button('Send get request to')).click();
     const response = await answer;
@@ -125,9 +129,9 @@ describe('API reference page (/docs)', () => {
     expect(response.request().headers().authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
     expect(await response.json()).toMatchObject({ cursor: { pageSize: 15, hasMore: false } });
     await page.waitForFunction(() => document.body.innerText.includes('200 OK'), {
-      timeout: 60_000,
+      timeout: WAIT_LIMIT_MS,
     });
     expect(outside).toEqual([]);
     expect(errors).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -3,7 +3,6 @@ import { Readable } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
-import { testEnvironment } from '../../support/tables.js';
 import { createDocumentClient } from '../../../lib/dynamo/client.js';
 import {
   type CredentialsProvider,
@@ -15,6 +14,7 @@ import {
   sharedEnvironmentCredentials,
 } from '../../../lib/dynamo/environment-credentials.js';
 import { currentEnvironment, inEnvironmentScope } from '../../../lib/dynamo/environment-scope.js';
+import { testEnvironment } from '../../support/tables.js';
 
 const ROLE = 'arn:aws:iam::123456789012:role/platform-prod-ledger-guard';
 const BASE = {

@@ -14,6 +14,7 @@ import { createRuntime, type ServiceRuntime } from '../../../lib/runtime/runtime
 import { startExportReceiver } from '../../support/export-receiver.js';
 import { ledgerClient } from '../../support/ledger.js';
 import { TEST_BASE_URL } from '../../support/tables.js';
+import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 const local = {
   region: 'us-east-1',
@@ -65,7 +66,7 @@ function memoryCheckpoints(): StreamCheckpoints {
 
 /** Waits until `check` holds (the worker runs on its own); fails with what was last seen after 30 s. */
 async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + WAIT_LIMIT_MS;
   for (;;) {
     const value = await read();
     if (check(value)) return value;

@@ -32,7 +32,7 @@ beforeAll(async () => {
     METRICS_NAMESPACE: 'Platform/dev',
   });
   handler = await bundledHandler(dir);
-}, 180_000);
+});
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
   Object.assign(process.env, env);
   auth = await bundledHandler(authDir);
   ledger = await bundledHandler(ledgerDir);
-}, 240_000);
+});
 
 afterAll(() => {
   rmSync(authDir, { recursive: true, force: true });

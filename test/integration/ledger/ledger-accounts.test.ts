@@ -731,5 +731,5 @@ describe('a filter judged in memory reads a bounded number of accounts per page'
     expect((await smallCall('HEAD', `/v2/acc-scan/accounts?${query}`)).headers.get('count')).toBe(
       '15',
     );
-  }, 180_000);
+  });
 });

@@ -21,6 +21,7 @@ import { handleIntents } from '../../../lib/ledger/write/writer-handler.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
 import { testEnvironment } from '../../support/tables.js';
+import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 type Client = Awaited<ReturnType<typeof ledgerClient>>;
 const A = 'env-a';
@@ -368,7 +369,7 @@ describe('ledgers are per environment', () => {
         reqId: 'same-request-id',
         ...(environment ? { environment } : {}),
         ledger: 'main',
-        deadline: Date.now() + 60_000,
+        deadline: Date.now() + WAIT_LIMIT_MS,
         operation: {
           kind: 'create',
           input: send('world', destination, 9n, asset),

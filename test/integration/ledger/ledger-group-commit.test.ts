@@ -30,6 +30,7 @@ import { handleIntents, type WriterDeps } from '../../../lib/ledger/write/writer
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { inDefault, ledgerClient } from '../../support/ledger.js';
 import { testEnvironment } from '../../support/tables.js';
+import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 let runtime: ServiceRuntime;
 let doc: DynamoDBDocumentClient;
@@ -62,7 +63,7 @@ const asRead = (value: unknown) => parseJson(stringifyJson(value));
 const intent = (
   ledger: string,
   operation: LedgerOperation,
-  deadline = Date.now() + 60_000,
+  deadline = Date.now() + WAIT_LIMIT_MS,
 ): Intent => ({ reqId: randomUUID(), environment: 'default', ledger, operation, deadline });
 
 async function fresh(): Promise<string> {
@@ -476,7 +477,11 @@ describe('concurrent writers', () => {
     // Deadlines far off: this checks correctness under contention, not overload (a loaded machine could expire some).
     const batches = Array.from({ length: 6 }, (_, b) =>
       Array.from({ length: 5 }, (_, i) =>
-        intent(ledger, create([posting('world', `u${(b * 5 + i) % 7}`, 10n)]), Date.now() + 60_000),
+        intent(
+          ledger,
+          create([posting('world', `u${(b * 5 + i) % 7}`, 10n)]),
+          Date.now() + WAIT_LIMIT_MS,
+        ),
       ),
     );
     const directs = Array.from({ length: 6 }, (_, i) =>

@@ -20,6 +20,7 @@ import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { inDefault, ledgerClient } from '../../support/ledger.js';
 import { testEnvironment } from '../../support/tables.js';
+import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 let runtime: ServiceRuntime;
 let doc: DynamoDBDocumentClient;
@@ -74,7 +75,7 @@ beforeAll(async () => {
     reqId: randomUUID(),
     environment: 'default',
     ledger,
-    deadline: Date.now() + 60_000,
+    deadline: Date.now() + WAIT_LIMIT_MS,
     operation: {
       kind: 'create' as const,
       input: { postings: [send('world', `u${n}`, BigInt(n))], metadata: { n: String(n) } },

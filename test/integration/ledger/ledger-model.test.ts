@@ -19,6 +19,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
 import { testEnvironment } from '../../support/tables.js';
+import { TEST_LIMIT_MS, WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 const WORLD = 'world';
 const ACCOUNTS = [WORLD, 'a', 'b', 'c', 'users:1'] as const;
@@ -223,11 +224,8 @@ beforeAll(async () => {
 });
 
 describe('ledger balance model (property-based)', () => {
-  // The work is bounded by numRuns; the time limits only keep a hung run from holding the suite. They are wide
-  // because the full suite runs this beside local platforms on 2 cores, where 18 sequences took over 45 s.
-  it('agrees with the in-memory model on every decision and volume, and keeps double entry', {
-    timeout: 300_000,
-  }, async () => {
+  // The work is bounded by numRuns; the suite's limit (test/support/time-scale.ts) only stops a hung run.
+  it('agrees with the in-memory model on every decision and volume, and keeps double entry', async () => {
     let completedRuns = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -315,8 +313,12 @@ describe('ledger balance model (property-based)', () => {
         },
       ),
       // Bounded: the examples (they count in numRuns) plus 15 random sequences of at most 12 operations; the time
-      // limit only cuts shrinking short on a failure.
-      { numRuns: 15 + EXAMPLES.length, examples: EXAMPLES, interruptAfterTimeLimit: 240_000 },
+      // limit (the test's, less a wait) only cuts shrinking short on a failure.
+      {
+        numRuns: 15 + EXAMPLES.length,
+        examples: EXAMPLES,
+        interruptAfterTimeLimit: TEST_LIMIT_MS - WAIT_LIMIT_MS,
+      },
     );
     expect(completedRuns, 'every sequence ran (none was cut by the time limit)').toBe(
       15 + EXAMPLES.length,

@@ -61,7 +61,7 @@ beforeAll(async () => {
   expect((await call('POST', `/v2/${LEDGER}`)).status).toBe(204);
   for (const [i, step] of plan.entries())
     await send(step.postings, at(100 + i * 2 - step.backdate));
-}, 120_000);
+});
 
 /** Ids of the transactions touching `account` in the given role, ascending. */
 function modelIds(account: string, role: 'account' | 'source' | 'destination'): number[] {
@@ -105,7 +105,7 @@ describe('moves in buffers and pages', () => {
     }
     // Pages were really flushed: the busiest pair has more moves than one buffer holds.
     expect(Math.max(...ACCOUNTS.map((a) => modelIds(a, 'account').length))).toBeGreaterThan(16);
-  }, 120_000); // ~120 list calls: seconds alone, much longer while CI runs the crash and lifecycle suites beside it
+  });
 
   it('resumes a cursor after later writes flushed the buffer it stopped in, without a gap or a repeat', async () => {
     const query = encodeURIComponent(JSON.stringify({ $match: { account: 'a' } }));

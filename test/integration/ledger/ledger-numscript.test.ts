@@ -15,6 +15,7 @@ import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
 import { testEnvironment } from '../../support/tables.js';
+import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -297,7 +298,7 @@ describe('Numscript through the sequenced writer (group commit)', () => {
       reqId: randomUUID(),
       environment: 'default',
       ledger,
-      deadline: Date.now() + 60_000,
+      deadline: Date.now() + WAIT_LIMIT_MS,
       operation: {
         kind: 'create',
         input: {

@@ -113,7 +113,7 @@ beforeAll(async () => {
     owner: randomUUID(),
   };
   reads = new TransactionReads(doc, tableFor);
-}, 60_000);
+});
 afterAll(async () => {
   sqs?.destroy();
   await sqsLocal?.stop();

@@ -266,7 +266,7 @@ describe('a scan reads a bounded number of items per page', () => {
     expect(pageSizes.slice(0, -1).some((n) => n < 3)).toBe(true);
     const head = await smallCall('HEAD', `/v2/scan/transactions?query=${query}`);
     expect(head.headers.get('count')).toBe('4');
-  }, 180_000);
+  });
 });
 
 describe('forged cursors', () => {

@@ -9,6 +9,7 @@ import {
 } from '../../../infra/local/pollers/stream-poller.js';
 import { ensureTables } from '../../../infra/local/provision.js';
 import { WriteSignal } from '../../../infra/local/write-signal.js';
+import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 const local = {
   region: 'us-east-1',
@@ -45,7 +46,7 @@ const put = (id: string) =>
 const idsOf = (records: _Record[]) =>
   records.map((r) => r.dynamodb?.NewImage?.pk?.S?.slice('E#default#EVENT#'.length));
 
-async function until(check: () => boolean, ms = 10_000) {
+async function until(check: () => boolean, ms = WAIT_LIMIT_MS) {
   const deadline = Date.now() + ms;
   while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
   expect(check()).toBe(true);

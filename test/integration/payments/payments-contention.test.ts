@@ -46,7 +46,7 @@ describe(`${WRITERS} concurrent writers of one payment`, () => {
       Array.from({ length: WRITERS + 1 }, (_, i) => i),
     );
     expect(events[WRITERS]!.envelope.payload).toEqual(final.body.data);
-  }, 180_000);
+  });
 
   it('applies every create-or-update through the same key: all 201, every status change and key kept', async () => {
     const base = paymentBody();
@@ -69,5 +69,5 @@ describe(`${WRITERS} concurrent writers of one payment`, () => {
     const events = await paymentEvents(runtime, id);
     expect(events).toHaveLength(WRITERS);
     expect(events[WRITERS - 1]!.envelope.payload).toEqual(final.body.data);
-  }, 180_000);
+  });
 });

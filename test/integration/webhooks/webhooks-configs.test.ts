@@ -842,7 +842,7 @@ describe('contended changes of one config', () => {
       'ledger.committed_transactions': final.active,
       'payments.saved_payment': final.active,
     });
-  }, 120_000);
+  });
 });
 
 describe('scopes', () => {

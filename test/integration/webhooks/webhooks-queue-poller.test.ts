@@ -39,6 +39,7 @@ import { DeliveryStore } from '../../../lib/webhooks/store/delivery-store.js';
 import { pendingDelivery } from '../../support/deliveries.js';
 import { localSqsClient } from '../../support/sqs.js';
 import { testEnvironment } from '../../support/tables.js';
+import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 /** One environment throughout: the queue's behaviour does not depend on it. */
 const ENV = 'default';
@@ -125,7 +126,7 @@ async function count(queueUrl: string): Promise<number> {
 async function until(
   what: string,
   check: () => Promise<boolean> | boolean,
-  timeoutMs = 20_000,
+  timeoutMs = WAIT_LIMIT_MS,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { ConfigurationError } from '../errors/index.js';
-import { BUCKET_NAME } from '../ledger/domain/names.js';
-import { defaultMetricsNamespace } from '../observability/catalog.js';
-import type { LogFormat, LogLevel } from '../observability/logger.js';
-import { normaliseEmail } from '../platform/domain/directory.js';
-import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definitions.js';
-import { platformAudience } from '../tokens/claims.js';
 import {
   DEFAULT_WEBHOOK_HEADER_SETS,
   WEBHOOK_HEADER_SETS,
   type WebhookHeaderSet,
-} from '../webhooks/domain/signing.js';
+} from '../events/delivery-headers.js';
+import { defaultMetricsNamespace } from '../observability/catalog.js';
+import type { LogFormat, LogLevel } from '../observability/logger.js';
+import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definitions.js';
+import { platformAudience } from '../tokens/claims.js';
+import { normaliseEmail } from '../validation/email.js';
+import { BUCKET_NAME } from '../validation/names.js';
 
 /**
  * The platform's configuration, read once: the only reader of `process.env` in lib/ and functions/. Every

@@ -1,6 +1,6 @@
 import type { RouterRoute } from 'hono/types';
 import { findTargetHandler } from 'hono/utils/handler';
-import { SERVICES, type Service } from '../bearer/scopes.js';
+import { SERVICES, type Service } from '../tokens/scopes.js';
 import { OAUTH2, TOKEN_PATH } from './base-url.js';
 import {
   type OperationSpec,

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port.js';
 import { type RunningPlatform, startPlatform } from '../../infra/local/platform.js';
-import { DEFAULT_CLIENT_SCOPES } from '../../lib/bearer/scopes.js';
+import { DEFAULT_CLIENT_SCOPES } from '../../lib/tokens/scopes.js';
 import { startTestPlatform } from '../support/platform.js';
 import { childProcesses, isAlive } from '../support/processes.js';
 import { WAIT_LIMIT_MS } from '../support/time-scale.js';

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
-import { ALL_SCOPES } from '../../bearer/scopes.js';
 import type { Env, Stage, StaticClientsSource } from '../../config/env.js';
 import { DEFAULT_ENVIRONMENT, isEnvironmentId } from '../../environments/environment-id.js';
 import { ConfigurationError } from '../../errors/index.js';
 import { ROLES, type Role } from '../../tokens/claims.js';
+import { ALL_SCOPES } from '../../tokens/scopes.js';
 import { clientIdSchema, lifetimeSchema } from './client.js';
 import { digestSecret } from './secrets.js';
 

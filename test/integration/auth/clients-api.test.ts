@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CLIENT_SCOPES } from '../../../lib/bearer/scopes.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
+import { DEFAULT_CLIENT_SCOPES } from '../../../lib/tokens/scopes.js';
 import { ADMIN, authApp, basic, bearer, FORM, form, READER, tokenFor } from '../../support/auth.js';
 import { testEnvironment } from '../../support/tables.js';
 

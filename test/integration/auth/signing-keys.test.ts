@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { generateSigningKey } from '../../../lib/auth/keys/generate.js';
 import { rotateSigningKeys, SigningKeys } from '../../../lib/auth/keys/signing-keys.js';
 import { KeyStore } from '../../../lib/auth/store/key-store.js';
-import { ALL_SCOPES } from '../../../lib/bearer/scopes.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
+import { ALL_SCOPES } from '../../../lib/tokens/scopes.js';
 import { ADMIN, authApp, bearer, tokenFor } from '../../support/auth.js';
 import { TEST_BASE_URL, testEnvironment } from '../../support/tables.js';
 

@@ -2,9 +2,9 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashedClientId } from '../../../lib/auth/domain/client-id-hash.js';
-import { ALL_SCOPES } from '../../../lib/bearer/scopes.js';
 import { createLogger } from '../../../lib/observability/logger.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
+import { ALL_SCOPES } from '../../../lib/tokens/scopes.js';
 import { ADMIN, authApp, basic, FORM, form, READER } from '../../support/auth.js';
 import { TEST_BASE_URL, testEnvironment } from '../../support/tables.js';
 

@@ -6,10 +6,10 @@
  */
 import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SCOPES } from '../../../lib/bearer/scopes.js';
 import { createLogger } from '../../../lib/observability/logger.js';
 import { personId, roleScopes } from '../../../lib/platform/domain/directory.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
+import { ALL_SCOPES } from '../../../lib/tokens/scopes.js';
 import { ADMIN, authApp, bearer, FORM, form, tokenFor } from '../../support/auth.js';
 import {
   account,

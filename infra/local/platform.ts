@@ -10,7 +10,7 @@ import { createAuthApp } from '../../lib/auth/app.js';
 import { type AuthFileConfig, loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import type { ThrottlePolicy } from '../../lib/auth/domain/throttle.js';
 import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
-import { SERVICES } from '../../lib/bearer/scopes.js';
+import { SERVICES } from '../../lib/tokens/scopes.js';
 import {
   DEFAULT_LEDGER_WORKERS,
   logFormatFromEnv,

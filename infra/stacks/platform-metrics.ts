@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { SERVICES } from '../../lib/bearer/scopes.js';
+import { SERVICES } from '../../lib/tokens/scopes.js';
 import {
   METRICS,
   type MetricDimensions,

@@ -1,7 +1,7 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { privateKeyKey } from '../../lib/auth/store/keys.js';
-import { JWKS_ITEM_KEY } from '../../lib/bearer/jwks-item.js';
+import { JWKS_ITEM_KEY } from '../../lib/tokens/jwks-item.js';
 import { leadingKeysPattern } from '../../lib/environments/key-scope.js';
 import { defaultMetricsNamespace } from '../../lib/observability/catalog.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { platformCall, startTestPlatform, until } from '../support/platform.js';
-import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { cliEnv, finished, runCli, spawnCli, tempConfigHome } from './run-cli.js';
 

@@ -11,6 +11,7 @@ import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definit
 import { platformAudience } from '../tokens/claims.js';
 import { normaliseEmail } from '../validation/email.js';
 import { BUCKET_NAME } from '../validation/names.js';
+import type { Env, Stage } from './stage.js';
 
 /**
  * The platform's configuration, read once: the only reader of `process.env` in lib/ and functions/. Every
@@ -19,10 +20,8 @@ import { BUCKET_NAME } from '../validation/names.js';
  * (lib/config/env-variables.test.ts).
  */
 
-export type Stage = 'local' | 'dev' | 'prod';
+export type { Env, Stage } from './stage.js';
 export type LogLevelSetting = LogLevel | 'silent';
-/** An environment: the process's, or one that a test, the stack's checks or the local platform builds. */
-export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Every variable read here besides the tables' and queues' (lib/resources/definitions.ts). */
 const VARIABLES = [

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import type { Stage } from '../../config/env.js';
+import type { Stage } from '../../config/stage.js';
 import { ValidationError } from '../../errors/index.js';
 import { validate } from '../../validation/validate.js';
 import { endpointProblem } from '../../webhooks/ssrf/endpoint-url.js';

@@ -5,13 +5,17 @@ import {
   WEBHOOK_HEADER_SETS,
   type WebhookHeaderSet,
 } from '../events/delivery-headers.js';
-import { defaultMetricsNamespace } from '../observability/catalog.js';
-import type { LogFormat, LogLevel } from '../observability/logger.js';
 import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definitions.js';
 import { platformAudience } from '../tokens/claims.js';
 import { normaliseEmail } from '../validation/email.js';
 import { BUCKET_NAME } from '../validation/names.js';
-import type { Env, Stage } from './stage.js';
+import {
+  defaultMetricsNamespace,
+  type Env,
+  type LogFormat,
+  type LogLevel,
+  type Stage,
+} from './stage.js';
 
 /**
  * The platform's configuration, read once: the only reader of `process.env` in lib/ and functions/. Every

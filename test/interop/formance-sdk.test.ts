@@ -7,7 +7,7 @@ import { ErrorsV2ErrorResponse } from '@formance/formance-sdk/sdk/models/ledger/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { personId } from '../../lib/platform/domain/directory.js';
-import { PLATFORM_VERSION } from '../../lib/runtime/version.js';
+import { PLATFORM_VERSION } from '../../lib/openapi/version.js';
 import { platformLogin } from '../support/identity.js';
 import { TestDirectory } from '../support/platform-directory.js';
 import { startSdkPlatform } from '../support/sdk.js';

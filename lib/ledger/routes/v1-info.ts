@@ -4,7 +4,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
-import { PLATFORM_VERSION } from '../../runtime/version.js';
+import { PLATFORM_VERSION } from '../../openapi/version.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRegistry } from '../store/registry.js';
 import type { LedgerStats } from '../store/stats.js';

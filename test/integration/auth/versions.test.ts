@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PLATFORM_VERSION } from '../../../lib/openapi/version.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { tableProbes } from '../../../lib/runtime/table-probes.js';
-import { PLATFORM_VERSION } from '../../../lib/openapi/version.js';
 import { createVersionsApp } from '../../../lib/runtime/versions.js';
 import { testEnvironment } from '../../support/tables.js';
 

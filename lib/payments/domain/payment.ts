@@ -1,12 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  PAYMENT_SCHEMES,
-  PAYMENT_STATUSES,
-  PAYMENT_TYPES,
-  type PaymentScheme,
-  type PaymentStatus,
-  type PaymentType,
-} from '../../../events/payments.js';
+import type { PaymentScheme, PaymentStatus, PaymentType } from '../../../events/payments.js';
 import { ConflictError, ValidationError } from '../../errors/index.js';
 import { MAX_METADATA_KEYS } from '../../validation/common.js';
 import {

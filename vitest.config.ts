@@ -1,24 +1,48 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { HOOK_LIMIT_MS, TEST_LIMIT_MS, UNIT_TEST_LIMIT_MS } from './test/support/time-scale.js';
+
+/**
+ * The unit tests: no DynamoDB, no platform, no process of their own to wait for (`npm run test:unit`). They sit
+ * beside their code; under test/, the architecture check, the property tests of pure code and the docs' shell
+ * blocks. Their project has no global setup, so a unit test that reached for the run's DynamoDB Local would find
+ * none and fail.
+ */
+const UNIT = [
+  'lib/**/*.test.ts',
+  'events/**/*.test.ts',
+  'infra/**/*.test.ts',
+  'console/**/*.test.ts',
+  'test/architecture/**/*.test.ts',
+  'test/property/**/*.test.ts',
+  'test/docs/**/*.test.ts',
+];
 
 export default defineConfig({
   test: {
-    // Unit tests sit beside their code; test/ holds the integration, interop, local, browser, CLI and infra suites.
-    include: [
-      'test/**/*.test.ts',
-      'lib/**/*.test.ts',
-      'events/**/*.test.ts',
-      'infra/**/*.test.ts',
-      'console/**/*.test.ts',
-    ],
-    // One DynamoDB Local for the in-process suites, each file with its own tables (test/support/tables.ts); every
-    // local platform runs on one of its own (test/support/platform.ts says why). The ledger's function bundles are
-    // built once here for every local platform of the run.
-    globalSetup: ['test/setup/dynamodb-local.ts'],
     env: { LOG_LEVEL: 'silent' },
-    // Limits against hangs, not measures of speed (the bench measures that): wide, for a busy shared machine.
-    testTimeout: 90_000,
-    hookTimeout: 180_000,
+    // Limits against hangs, not measures of speed (the bench measures that): every one from TEST_TIME_SCALE.
+    testTimeout: TEST_LIMIT_MS,
+    hookTimeout: HOOK_LIMIT_MS,
     // Two files at a time on the machines' two cores (each file may run a DynamoDB Local and worker processes).
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: UNIT, testTimeout: UNIT_TEST_LIMIT_MS },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          // The integration, interop, local, browser, CLI and infrastructure suites.
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...UNIT],
+          // One DynamoDB Local for the in-process suites, each file with its own tables (test/support/tables.ts);
+          // every local platform runs on one of its own (test/support/platform.ts says why). The ledger's function
+          // bundles are built once here for every local platform of the run.
+          globalSetup: ['test/setup/dynamodb-local.ts'],
+        },
+      },
+    ],
   },
 });

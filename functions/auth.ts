@@ -25,7 +25,7 @@ const versions = createVersionsApp({
   region: runtime.config.region,
   probes: tableProbes(runtime.doc, runtime.config),
 });
-// `/docs` and `/openapi.json` too, from the files bundled beside this function (infra/stacks/docs-site.ts).
+// `/docs` and `/openapi.json` too, from the files bundled beside this function (infra/stacks/bundled-files.ts, `docsSite`).
 const docs = createDocsSite(
   fileDocsSources(new URL(`./${DOCS_ASSETS_DIR}/`, import.meta.url), runtime.config.publicBaseUrl),
 );

@@ -1,8 +1,8 @@
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Hono } from 'hono';
-import { SERVICES } from '../../lib/bearer/scopes.js';
 import { createVersionsApp } from '../../lib/runtime/versions.js';
+import { SERVICES } from '../../lib/tokens/scopes.js';
 import type { FetchHandler, HealthReport } from './gateway.js';
 
 type Apps = Record<string, { fetch: FetchHandler }>;

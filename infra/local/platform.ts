@@ -10,7 +10,6 @@ import { createAuthApp } from '../../lib/auth/app.js';
 import { type AuthFileConfig, loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import type { ThrottlePolicy } from '../../lib/auth/domain/throttle.js';
 import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
-import { SERVICES } from '../../lib/bearer/scopes.js';
 import {
   DEFAULT_LEDGER_WORKERS,
   logFormatFromEnv,
@@ -34,6 +33,7 @@ import {
   createRuntime,
   type ServiceRuntime,
 } from '../../lib/runtime/runtime.js';
+import { SERVICES } from '../../lib/tokens/scopes.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { startConnectorTimer } from './connector-timer.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';

@@ -45,7 +45,7 @@ export const WEBHOOK_FAILED_THRESHOLD = 10;
 export const WEBHOOK_ERROR_THRESHOLD = 5;
 /** Token requests with unknown credentials per five minutes: guessing, or a client left with a revoked secret. */
 export const TOKEN_INVALID_CLIENT_THRESHOLD = 50;
-/** Token requests refused because a client id's failure budget from one address is spent (lib/auth/throttle.ts). */
+/** Token requests refused because a client id's failure budget from one address is spent (lib/auth/domain/throttle.ts). */
 export const TOKEN_THROTTLED_THRESHOLD = 10;
 
 /**

@@ -100,7 +100,7 @@ export class PlatformApi extends Construct {
   /**
    * The API reference (`GET /docs`, `/docs/{proxy+}`: the page and Scalar's bundle) and the merged OpenAPI
    * document (`GET /openapi.json`): public like the services' own documents, served by the auth function from
-   * files bundled beside it (infra/stacks/docs-site.ts).
+   * files bundled beside it (infra/stacks/bundled-files.ts, `docsSite`).
    */
   routeDocs(fn: IFunction): void {
     const integration = new HttpLambdaIntegration('docs-integration', fn, {

@@ -1,11 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { SERVICES } from '../../lib/bearer/scopes.js';
 import {
   METRICS,
   type MetricDimensions,
   type MetricName,
 } from '../../lib/observability/catalog.js';
+import { SERVICES } from '../../lib/tokens/scopes.js';
 
 export const METRIC_PERIOD = Duration.minutes(5);
 

@@ -1,10 +1,10 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { privateKeyKey } from '../../lib/auth/store/keys.js';
-import { JWKS_ITEM_KEY } from '../../lib/bearer/jwks-item.js';
 import { leadingKeysPattern } from '../../lib/environments/key-scope.js';
 import { defaultMetricsNamespace } from '../../lib/observability/catalog.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
+import { JWKS_ITEM_KEY } from '../../lib/tokens/jwks-item.js';
 import { LEDGER_INGRESS_AGE_THRESHOLD, PlatformAlarms } from './alarms.js';
 import { PlatformApi } from './api.js';
 import { authConfigForFunction, checkAuthConfig } from './auth-config-check.js';

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { JSONWebKeySet } from 'jose';
-import { JWKS_ITEM_KEY, type JwksItem } from './jwks-item.js';
+import { JWKS_ITEM_KEY, type JwksItem } from '../tokens/jwks-item.js';
 import type { PublicKeyLoader } from './token-verifier.js';
 
 /** Reads the published public keys from the auth table (one GetItem). No keys yet → an empty set. */

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { inEnvironmentScope } from '../dynamo/environment-scope.js';
 import { InsufficientScopeError, InvalidTokenError } from '../errors/index.js';
 import type { AppEnv, Principal } from '../http/types.js';
-import { grants, requiredScope, type Service } from './scopes.js';
+import { grants, requiredScope, type Service } from '../tokens/scopes.js';
 import type { TokenVerifier } from './token-verifier.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;

@@ -1,17 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigurationError } from '../errors/index.js';
-import { BUCKET_NAME } from '../ledger/domain/names.js';
-import { defaultMetricsNamespace } from '../observability/catalog.js';
-import type { LogFormat, LogLevel } from '../observability/logger.js';
-import { normaliseEmail } from '../platform/domain/directory.js';
-import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definitions.js';
-import { platformAudience } from '../tokens/claims.js';
 import {
   DEFAULT_WEBHOOK_HEADER_SETS,
   WEBHOOK_HEADER_SETS,
   type WebhookHeaderSet,
-} from '../webhooks/domain/signing.js';
+} from '../events/delivery-headers.js';
+import { QUEUES, type QueueId, TABLES, type TableId } from '../resources/definitions.js';
+import { platformAudience } from '../tokens/claims.js';
+import { normaliseEmail } from '../validation/email.js';
+import { BUCKET_NAME } from '../validation/names.js';
+import {
+  defaultMetricsNamespace,
+  type Env,
+  type LogFormat,
+  type LogLevel,
+  type Stage,
+} from './stage.js';
 
 /**
  * The platform's configuration, read once: the only reader of `process.env` in lib/ and functions/. Every
@@ -20,10 +25,8 @@ import {
  * (lib/config/env-variables.test.ts).
  */
 
-export type Stage = 'local' | 'dev' | 'prod';
+export type { Env, Stage } from './stage.js';
 export type LogLevelSetting = LogLevel | 'silent';
-/** An environment: the process's, or one that a test, the stack's checks or the local platform builds. */
-export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Every variable read here besides the tables' and queues' (lib/resources/definitions.ts). */
 const VARIABLES = [

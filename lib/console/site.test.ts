@@ -24,7 +24,7 @@ describe('console site', () => {
   beforeAll(async () => {
     assets = await buildConsole();
     dir = mkdtempSync(join(tmpdir(), 'console-files-'));
-  }, 60_000);
+  });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

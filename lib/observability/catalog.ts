@@ -123,7 +123,4 @@ export function isMetricName(name: string): name is MetricName {
   return Object.hasOwn(METRICS, name);
 }
 
-/** The default namespace of a stage's metrics (METRICS_NAMESPACE overrides it). */
-export function defaultMetricsNamespace(stage: string): string {
-  return `Platform/${stage}`;
-}
+export { defaultMetricsNamespace } from '../config/stage.js';

@@ -6,11 +6,11 @@
  */
 import { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
+import type { LogFormat, LogLevel } from '../config/stage.js';
 import { prettyLogLine } from './pretty-log.js';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-/** `json`: one object per line (CloudWatch, log tools); `pretty`: one readable line per entry (a person at `npm start`). */
-export type LogFormat = 'json' | 'pretty';
+export type { LogFormat, LogLevel } from '../config/stage.js';
+
 const LEVELS = {
   debug: 'DEBUG',
   info: 'INFO',

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { RouterRoute } from 'hono/types';
-import { SERVICES, type Service } from '../bearer/scopes.js';
+import { SERVICES, type Service } from '../tokens/scopes.js';
 import type { OpenApiDocument } from './document.js';
 import type { NamedSchemas } from './json-schema.js';
 

@@ -1,7 +1,7 @@
 import type { RouterRoute } from 'hono/types';
 import { findTargetHandler } from 'hono/utils/handler';
 import type { GenericSchema } from 'valibot';
-import { SERVICES, type Service } from '../bearer/scopes.js';
+import { SERVICES, type Service } from '../tokens/scopes.js';
 import { OAUTH2, TOKEN_PATH } from './base-url.js';
 import { withAlternatives } from './body-alternatives.js';
 import {

@@ -1,6 +1,6 @@
-import { PLATFORM_VERSION } from '../runtime/version.js';
 import { appDocument } from './document.js';
 import type { DocumentSource } from './document-source.js';
+import { PLATFORM_VERSION } from './version.js';
 
 /**
  * A service's document generated from its app's routes and valibot schemas, in process: the local platform,

@@ -1,8 +1,8 @@
 import type { RouterRoute } from 'hono/types';
-import { PLATFORM_VERSION } from '../runtime/version.js';
 import { appDocument, mergeDocuments, type OpenApiDocument } from './document.js';
 import { versionsSchemas } from './schemas.js';
 import { DOCUMENT_PATH } from './serve.js';
+import { PLATFORM_VERSION } from './version.js';
 
 export interface FetchingApp {
   fetch: (request: Request) => Response | Promise<Response>;

@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { bearerAuth } from '../bearer/middleware.js';
-import type { Service } from '../bearer/scopes.js';
 import { createServiceApp } from '../http/service-app.js';
 import type { AppEnv } from '../http/types.js';
+import type { Service } from '../tokens/scopes.js';
 import type { ServiceRuntime } from './runtime.js';
 
 /**

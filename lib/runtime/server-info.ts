@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import type { AppEnv } from '../http/types.js';
 import { describe } from '../openapi/describe.js';
 import { serverInfoSchema } from '../openapi/schemas.js';
-import { PLATFORM_VERSION } from './version.js';
+import { PLATFORM_VERSION } from '../openapi/version.js';
 
 /**
  * `GET /api/<service>/_info`: the reference's ServerInfo (`{version}`), which the official SDK reads for auth

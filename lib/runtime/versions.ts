@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe } from '../openapi/describe.js';
 import { versionsSchema } from '../openapi/schemas.js';
-import { PLATFORM_VERSION } from './version.js';
+import { PLATFORM_VERSION } from '../openapi/version.js';
 
 /** One service's health, as `/versions` reports it. A probe that throws counts as unhealthy. */
 export interface ServiceProbe {

@@ -4,6 +4,7 @@ import type { RunningPlatform } from '../../infra/local/platform.js';
 import { TEST_CLIENT } from '../../lib/auth/domain/static-clients.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTestPlatform } from '../support/platform.js';
+import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 /**
  * The API reference at `/docs` in a real headless Chromium: it loads from the platform alone (every request
@@ -62,8 +63,11 @@ beforeAll(async () => {
       void request.abort();
     } else void request.continue();
   });
-  await page.goto(`${platform.baseUrl}/docs`, { waitUntil: 'networkidle0', timeout: 120_000 });
-}, 240_000);
+  await page.goto(`${platform.baseUrl}/docs`, {
+    waitUntil: 'networkidle0',
+    timeout: WAIT_LIMIT_MS,
+  });
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -81,7 +85,7 @@ async function button(text: string) {
   const handle = await page.waitForFunction(
     (wanted) =>
       [...document.querySelectorAll('button')].find((b) => (b.textContent ?? '').includes(wanted)),
-    { timeout: 60_000 },
+    { timeout: WAIT_LIMIT_MS },
     text,
   );
   return handle.asElement() as NonNullable<ReturnType<typeof handle.asElement>> & {
@@ -94,7 +98,7 @@ describe('API reference page (/docs)', () => {
     await page.waitForFunction(
       () => document.body.innerText.includes('Serverless financial platform'),
       {
-        timeout: 60_000,
+        timeout: WAIT_LIMIT_MS,
       },
     );
     expect(outside).toEqual([]);
@@ -127,11 +131,11 @@ describe('API reference page (/docs)', () => {
       () =>
         document.body.innerText.includes('Create a transaction') &&
         document.body.innerText.includes('v2CreateTransaction'),
-      { timeout: 60_000 },
+      { timeout: WAIT_LIMIT_MS },
     );
     for (const summary of ['List transactions', 'Get a transaction', 'Revert a transaction'])
       expect(await page.evaluate(() => document.body.innerText)).toContain(summary);
-  }, 90_000);
+  });
 
   it('groups the tags by service, and shows a body that is one of two shapes as such', async () => {
     const sidebar = await page.evaluate(() =>
@@ -144,7 +148,7 @@ describe('API reference page (/docs)', () => {
     expect(text).toMatch(
       /Body\s+required\s+application\/json\s+One of\s+·\s+Postings\s+postings\s/,
     );
-  }, 60_000);
+  });
 
   it('"Test Request" with a client-credentials token answers 200', async () => {
     // Sign in: the Authentication section offers the OAuth 2.0 client credentials flow of the document.
@@ -152,7 +156,7 @@ describe('API reference page (/docs)', () => {
     await page.keyboard.type(TEST_CLIENT.id);
     await page.type('input[placeholder="XYZ123"]', TEST_CLIENT.secret);
     const token = page.waitForResponse((r) => r.url().endsWith('/api/auth/oauth/token'), {
-      timeout: 60_000,
+      timeout: WAIT_LIMIT_MS,
     });
     await (await button('Authorize')).click();
     expect((await token).status()).toBe(200);
@@ -163,7 +167,7 @@ describe('API reference page (/docs)', () => {
     await (await button('(get /api/ledger/v2)')).click();
     const answer = page.waitForResponse(
       (r) => new URL(r.url()).pathname === '/api/ledger/v2' && r.request().method() === 'GET',
-      { timeout: 60_000 },
+      { timeout: WAIT_LIMIT_MS },
     );
     await (await button('Send get request to')).click();
     const response = await answer;
@@ -171,12 +175,12 @@ describe('API reference page (/docs)', () => {
     expect(response.request().headers().authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
     expect(await response.json()).toMatchObject({ cursor: { pageSize: 15, hasMore: false } });
     await page.waitForFunction(() => document.body.innerText.includes('200 OK'), {
-      timeout: 60_000,
+      timeout: WAIT_LIMIT_MS,
     });
     expect(outside).toEqual([]);
     expect(errors.filter((e) => !EXPECTED_ERROR.test(e))).toEqual([]);
     await page.keyboard.press('Escape');
-  }, 120_000);
+  });
 
   it('"Test Request" sends the examples unchanged, and the platform takes them', async () => {
     const sent = async (method: string, path: string) => {
@@ -188,7 +192,7 @@ describe('API reference page (/docs)', () => {
       );
       await (await button(`(${method} ${path})`)).click();
       const answer = page.waitForResponse((r) => r.request().method() === method.toUpperCase(), {
-        timeout: 60_000,
+        timeout: WAIT_LIMIT_MS,
       });
       await (await button(`Send ${method} request to`)).click();
       const response = await answer;
@@ -230,7 +234,7 @@ describe('API reference page (/docs)', () => {
     });
     await page.waitForFunction(
       () => window.policyRefusals.some((r) => r.startsWith('connect-src https://api.scalar.com/')),
-      { timeout: 30_000 },
+      { timeout: WAIT_LIMIT_MS },
     );
     expect(outside).toEqual([]);
     expect(
@@ -238,5 +242,5 @@ describe('API reference page (/docs)', () => {
         r.startsWith('connect-src https://api.scalar.com/'),
       ),
     ).toBe(true);
-  }, 60_000);
+  });
 });

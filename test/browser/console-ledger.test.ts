@@ -35,7 +35,7 @@ describe('console: ledger screens', () => {
     await seedBusyLedger(api, busy, BUSY_TRANSACTIONS);
     // One request per transaction: each log entry is an item of its own, which the test edits.
     await seedBusyLedger(api, tampered, 3, 1);
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

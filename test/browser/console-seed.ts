@@ -3,6 +3,7 @@
  * the public API as a user would: ledgers with exact big amounts, postings, metadata, a revert, and webhooks.
  */
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
+import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 /** 2^53 + 1: the first integer a JS number cannot hold (it would print ...992). */
 export const BEYOND_2_53 = 9_007_199_254_740_993n;
@@ -141,7 +142,7 @@ export async function finishedDeliveries(
   api: Api,
   configId: string,
   count: number,
-  timeoutMs = 30_000,
+  timeoutMs = WAIT_LIMIT_MS,
 ): Promise<any[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

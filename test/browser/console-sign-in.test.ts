@@ -37,7 +37,7 @@ describe('console: sign-in', () => {
     [platform, browser] = await Promise.all([startTestPlatform(), launchBrowser()]);
     const api = await platformApi(platform.baseUrl);
     expect((await api('POST', `/api/ledger/v2/${ledger}`)).status).toBe(204);
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

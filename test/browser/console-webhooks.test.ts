@@ -42,7 +42,7 @@ describe('console: webhook screens', () => {
     const [delivery] = await finishedDeliveries(api, configId, 1);
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1n });
     deliveryId = delivery.id;
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

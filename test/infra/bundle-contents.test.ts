@@ -71,7 +71,7 @@ beforeAll(async () => {
       laterInputs: inputsOf(js.filter((file) => !atStart.has(file))),
     });
   }
-}, 240_000);
+});
 
 const bytesOf = (name: FunctionName) => Buffer.byteLength(bundles.get(name)!.text);
 

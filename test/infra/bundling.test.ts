@@ -110,5 +110,5 @@ describe('bundling settings shared by npm run build and the stack', () => {
     expect(seen[0]).toMatch(
       /^AWS4-HMAC-SHA256 Credential=AKIDLAMBDAENV\/\d{8}\/eu-west-1\/dynamodb\/aws4_request/,
     );
-  }, 60_000);
+  });
 });

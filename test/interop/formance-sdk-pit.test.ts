@@ -6,10 +6,12 @@ import type { SDK } from '@formance/formance-sdk';
 import { ErrorsV2ErrorResponse } from '@formance/formance-sdk/sdk/models/ledger/errorsv2errorresponse.js';
 import { V2ListTransactionsOrder } from '@formance/formance-sdk/sdk/models/operations/v2listtransactions.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
-import { startSdkPlatform } from '../support/sdk.js';
+import {
+  type InProcessPlatform,
+  startInProcessSdkPlatform,
+} from '../support/in-process-platform.js';
 
-let platform: RunningPlatform;
+let platform: InProcessPlatform;
 let sdk: SDK;
 const ledger = 'sdk-pit';
 const day = 86_400_000;
@@ -18,7 +20,7 @@ const now = Date.now();
 const dated = (daysAgo: number) => new Date(now - daysAgo * day);
 
 beforeAll(async () => {
-  ({ platform, sdk } = await startSdkPlatform());
+  ({ platform, sdk } = await startInProcessSdkPlatform());
   await sdk.ledger.v2.createLedger({ ledger, v2CreateLedgerRequest: {} });
   const post = (
     source: string,

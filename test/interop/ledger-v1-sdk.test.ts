@@ -1,6 +1,6 @@
 /**
- * The official SDK's v1 ledger calls (`sdk.ledger.v1`: every operation), unmodified, against the local platform
- * over real HTTP.
+ * The official SDK's v1 ledger calls (`sdk.ledger.v1`: every operation), unmodified, against the local
+ * platform's services (in-process) over real HTTP.
  *
  * Known SDK limitation (7.0.1): its `Expr` model is `z.object({})`, which strips every key, so `updateMapping`
  * sends `"expr": {}` whatever the caller wrote (refused by us: an expression needs one operator) and
@@ -11,16 +11,18 @@
 import type { SDK } from '@formance/formance-sdk';
 import { ErrorsErrorResponse } from '@formance/formance-sdk/sdk/models/ledger/errorserrorresponse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
+import {
+  type InProcessPlatform,
+  startInProcessSdkPlatform,
+} from '../support/in-process-platform.js';
 import { testClientToken } from '../support/platform.js';
-import { startSdkPlatform } from '../support/sdk.js';
 
-let platform: RunningPlatform;
+let platform: InProcessPlatform;
 let sdk: SDK;
 const ledger = 'sdk-v1';
 
 beforeAll(async () => {
-  ({ platform, sdk } = await startSdkPlatform());
+  ({ platform, sdk } = await startInProcessSdkPlatform());
   await sdk.ledger.v2.createLedger({ ledger, v2CreateLedgerRequest: {} });
 });
 

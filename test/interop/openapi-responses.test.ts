@@ -22,7 +22,7 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   document = (await res.json()) as OpenApiDocument;
   checker = new ResponseChecker(document);
-}, 120_000);
+});
 
 afterAll(async () => {
   await platform?.stop();
@@ -245,7 +245,7 @@ describe('documented response schemas hold for real answers', () => {
       '/api/webhooks/deliveries/{id}/attempts',
       200,
     );
-  }, 60_000);
+  });
 
   it('payments', async () => {
     const created = await call('POST', '/api/payments/v3/payments', {

@@ -1,5 +1,5 @@
 /**
- * The official TypeScript SDK 7.0.1, unmodified, against the local platform's payments over real HTTP: every
+ * The official TypeScript SDK 7.0.1, unmodified, against the local platform's payments service (in-process) over real HTTP: every
  * payments v3 operation the platform serves parses in the SDK's strict (zod) models, and the ones it does not
  * serve answer 501 NOT_IMPLEMENTED.
  */
@@ -14,6 +14,7 @@ import type { RunningPlatform } from '../../infra/local/platform.js';
 import { paymentId } from '../../lib/payments/domain/payment.js';
 import { startSdkPlatform } from '../support/sdk.js';
 
+// A whole platform: dummypay reads its files under the root the platform is started with.
 let platform: RunningPlatform;
 let sdk: SDK;
 
@@ -71,7 +72,7 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
     expect(listed.v3PaymentsCursorResponse!.cursor.data.find((p) => p.id === id)).toEqual(expected);
 
     // The SDK sends {"metadata": {...}}: merged into the payment's metadata. (Its zod records drop a
-    // `__proto__` key on both sides, so that key is tested over plain HTTP in test/integration/map-keys.test.ts.)
+    // `__proto__` key on both sides, so that key is tested over plain HTTP in test/integration/http/map-keys.test.ts.)
     const patched = await sdk.payments.v3.updatePaymentMetadata({
       paymentID: id,
       v3UpdatePaymentMetadataRequest: { metadata: { checked: 'yes', invoice: 'INV-2' } },

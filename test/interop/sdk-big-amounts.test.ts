@@ -4,16 +4,18 @@
  */
 import type { SDK } from '@formance/formance-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
+import {
+  type InProcessPlatform,
+  startInProcessSdkPlatform,
+} from '../support/in-process-platform.js';
 import { testClientToken } from '../support/platform.js';
-import { startSdkPlatform } from '../support/sdk.js';
 
-let platform: RunningPlatform;
+let platform: InProcessPlatform;
 let sdk: SDK;
 const BIG = 2n ** 60n + 1n; // 1152921504606846977: not a double
 
 beforeAll(async () => {
-  ({ platform, sdk } = await startSdkPlatform());
+  ({ platform, sdk } = await startInProcessSdkPlatform());
   await sdk.ledger.v2.createLedger({ ledger: 'big', v2CreateLedgerRequest: {} });
 });
 

@@ -4,15 +4,17 @@
  */
 import type { SDK } from '@formance/formance-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
-import { startSdkPlatform } from '../support/sdk.js';
+import {
+  type InProcessPlatform,
+  startInProcessSdkPlatform,
+} from '../support/in-process-platform.js';
 
-let platform: RunningPlatform;
+let platform: InProcessPlatform;
 let sdk: SDK;
 const ledger = 'sdk-parity';
 
 beforeAll(async () => {
-  ({ platform, sdk } = await startSdkPlatform());
+  ({ platform, sdk } = await startInProcessSdkPlatform());
   await sdk.ledger.v2.createLedger({ ledger, v2CreateLedgerRequest: {} });
 });
 

@@ -18,7 +18,7 @@ let rows: ProbeRow[];
 beforeAll(async () => {
   platform = await startTestPlatform();
   rows = await runProbe({ baseUrl: platform.baseUrl, tag: TAG });
-}, 90_000);
+});
 afterAll(async () => platform?.stop());
 
 /** An SDK object's operations, straight from its class prototype. */

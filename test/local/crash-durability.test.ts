@@ -32,5 +32,5 @@ describe('npm start killed mid-burst (SIGKILL to its process group)', () => {
       expect(round.missingPayments).toEqual([]);
       expect(round.nextId).toBeGreaterThan(round.maxAcknowledgedId);
     }
-  }, 300_000); // busy one. // Three starts of the whole platform (JVM, worker processes): seconds each on an idle machine, far more on a
+  });
 });

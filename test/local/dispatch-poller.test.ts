@@ -13,6 +13,7 @@ import { ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { deliveryId } from '../../lib/webhooks/domain/delivery.js';
 import { jsonCaller, overHttp } from '../support/json-call.js';
 import { startTestPlatform, testClientToken, until } from '../support/platform.js';
+import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 let platform: RunningPlatform;
 let token: string;
@@ -56,7 +57,7 @@ describe('local dispatch (stream pollers)', () => {
     });
     try {
       let delivery: Record<string, any> | undefined;
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + WAIT_LIMIT_MS;
       while (!delivery && Date.now() < deadline) {
         const { Items = [] } = await doc.send(
           new QueryCommand({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { startKeyRotation } from '../../infra/local/key-rotation.js';
 import { KeyStore } from '../../lib/auth/store/key-store.js';
 import { testEnvironment } from '../support/tables.js';
+import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 describe('local key rotation timer', () => {
   it('runs the rotation step on its interval, logs each result, and stops cleanly', async () => {
@@ -24,7 +25,7 @@ describe('local key rotation timer', () => {
           lines.filter(
             (l) => (l.fields?.decision as { action?: string } | undefined)?.action === 'promote',
           ).length,
-        { timeout: 20_000 },
+        { timeout: WAIT_LIMIT_MS },
       )
       .toBeGreaterThan(0);
     await stop();

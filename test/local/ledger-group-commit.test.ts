@@ -21,7 +21,7 @@ let target: LedgerTarget;
 beforeAll(async () => {
   platform = await startTestPlatform({ ledgerWorkers: 6 });
   target = { baseUrl: platform.baseUrl, token: await testClientToken(platform) };
-}, 120_000);
+});
 afterAll(async () => {
   await platform?.stop();
 });
@@ -73,7 +73,7 @@ describe('one ledger, independent workers and the group-commit writer', () => {
     expect(typeof Item?.leaseOwner).toBe('string');
     // A fixed amount of work (240 requests), not a timed claim: 50–90 s in CI, more when the contention and crash
     // suites run beside it.
-  }, 300_000);
+  });
 
   it('never spends more than a hot account holds, whatever the interleaving', async () => {
     const { run, report } = await loadAndCheck('hot-spend', {
@@ -89,7 +89,7 @@ describe('one ledger, independent workers and the group-commit writer', () => {
       ),
     ).toEqual([]);
     expect(report.committedAfterUncertain['503']).toBe(0);
-  }, 120_000);
+  });
 
   it('loses nothing acknowledged and commits nothing twice when the writer is killed mid-load, again and again', async () => {
     let kills = 0;
@@ -122,5 +122,5 @@ describe('one ledger, independent workers and the group-commit writer', () => {
     );
     expect(answered).toEqual([]);
     expect(report.committedAfterUncertain['503']).toBe(0);
-  }, 180_000);
+  });
 });

@@ -53,7 +53,7 @@ describe('ledger invariants after a load run', () => {
 
   beforeAll(async () => {
     worldToAny = await load('world-to-any');
-  }, 120_000);
+  });
 
   it('world-to-any: every acknowledged transaction is there and every invariant holds', () => {
     const { run, snapshot } = worldToAny;
@@ -83,7 +83,7 @@ describe('ledger invariants after a load run', () => {
     expect(spent).toBeLessThanOrEqual(BUDGET);
     // Every client stops only after a refusal at amount 1, so every one of the 8 saw the account empty.
     expect(run.statuses['400 INSUFFICIENT_FUND']).toBeGreaterThanOrEqual(8);
-  }, 120_000);
+  });
 
   describe('the checker catches a broken invariant', () => {
     const broken = (edit: (s: LedgerSnapshot, r: LoadRecord) => void) => {

@@ -72,5 +72,5 @@ describe('ledger mapping on the local platform', () => {
       idempotency_key: '',
       payload: { ledger: 'overdrafts', mapping },
     });
-  }, 60_000);
+  });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   // With worker processes: their EMF lines join the registry the platform's own services record into.
   platform = await startTestPlatform({ ledgerWorkers: 1 });
-}, 120_000);
+});
 
 afterAll(async () => {
   await platform?.stop();
@@ -188,5 +188,5 @@ describe('GET /_metrics on the local platform', () => {
     const writes =
       'platform_http_requests_total{service="ledger",route="POST /api/ledger/v2/:ledger/transactions"';
     expect(samples(grouped, writes)).toEqual([`${writes},status_class="2xx"} 2`]);
-  }, 240_000);
+  });
 });

@@ -21,9 +21,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../infra/local/free-port.js';
 import { type RunningPlatform, startPlatform } from '../../infra/local/platform.js';
-import { DEFAULT_CLIENT_SCOPES } from '../../lib/bearer/scopes.js';
+import { DEFAULT_CLIENT_SCOPES } from '../../lib/tokens/scopes.js';
 import { startTestPlatform } from '../support/platform.js';
 import { childProcesses, isAlive } from '../support/processes.js';
+import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TEST_CLIENT = { id: 'local-dev', secret: 'local-dev-secret' };
@@ -56,8 +57,8 @@ function dynamoProcessesFor(dir: string): number[] {
   return pids;
 }
 
-/** Polls a few seconds for the JVMs of `dir` to be gone, then returns whatever is left. */
-async function remainingDynamoProcesses(dir: string, withinMs = 5000): Promise<number[]> {
+/** Polls for the JVMs of `dir` to be gone, then returns whatever is left. */
+async function remainingDynamoProcesses(dir: string, withinMs = WAIT_LIMIT_MS): Promise<number[]> {
   const deadline = Date.now() + withinMs;
   let pids = dynamoProcessesFor(dir);
   while (pids.length > 0 && Date.now() < deadline) {
@@ -288,7 +289,7 @@ describe('restart on the same data directory', () => {
     await stop(second);
     expect(await remainingDynamoProcesses(dataDir)).toEqual([]);
     expect(existsSync(join(dataDir, 'dynamodb-local.pid'))).toBe(false);
-  }, 120_000);
+  });
 });
 
 describe('npm start (infra/local/main.ts) as a process', () => {

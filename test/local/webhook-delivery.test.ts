@@ -14,6 +14,7 @@ import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
 import { deliveryKeys } from '../../lib/webhooks/store/keys.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 interface Received {
   headers: Record<string, string>;
@@ -38,7 +39,7 @@ async function api(method: string, path: string, body?: unknown): Promise<Respon
   });
 }
 
-async function waitFor(count: number, timeoutMs: number): Promise<void> {
+async function waitFor(count: number, timeoutMs = WAIT_LIMIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (received.length < count && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 50));
@@ -85,7 +86,7 @@ describe('webhook delivery on the local platform', () => {
     expect(tx.status).toBe(200);
 
     // First attempt answered 500; the retry comes 5 s (±20 %) later with the same delivery id.
-    await waitFor(2, 20_000);
+    await waitFor(2);
     const [first, second] = received as [Received, Received];
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(second.body).toBe(first.body);
@@ -134,7 +135,7 @@ describe('webhook delivery on the local platform', () => {
 
     // The attempt history is visible through the deliveries API.
     const deliveryId = first.headers['webhook-id']!;
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + WAIT_LIMIT_MS;
     let delivery:
       | { status: string; attempts: number; configId: string; eventType: string }
       | undefined;
@@ -169,7 +170,7 @@ describe('webhook delivery on the local platform', () => {
     const replay = await api('POST', `/api/webhooks/deliveries/${deliveryId}/replay`);
     expect(replay.status).toBe(200);
     expect(((await replay.json()) as { data: { status: string } }).data.status).toBe('pending');
-    await waitFor(3, 10_000);
+    await waitFor(3);
     expect(received[2]!.headers['webhook-id']).toBe(deliveryId);
     expect(received[2]!.body).toBe(first.body);
 
@@ -181,7 +182,7 @@ describe('webhook delivery on the local platform', () => {
       (await api('POST', '/api/webhooks/deliveries/0123456789abcdef0123456789abcdef/replay'))
         .status,
     ).toBe(404);
-  }, 60_000);
+  });
 
   it('sends one signed test delivery on GET /configs/{id}/test and answers the attempt', async () => {
     const created = await api('POST', '/api/webhooks/configs', {

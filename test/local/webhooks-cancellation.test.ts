@@ -112,6 +112,6 @@ describe('cancelling pending deliveries on the local platform', () => {
           a.statusCode,
         ]),
       ).toEqual([[1, 500]]);
-    }, 60_000);
+    });
   }
 });

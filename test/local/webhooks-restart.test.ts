@@ -128,5 +128,5 @@ describe('restarting the local platform', () => {
             ['first', 1],
           ]),
     ]);
-  }, 120_000);
+  });
 });

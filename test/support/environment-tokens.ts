@@ -1,8 +1,8 @@
 import { SigningKeys } from '../../lib/auth/keys/signing-keys.js';
 import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
-import { ALL_SCOPES } from '../../lib/bearer/scopes.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { mintAccessToken } from '../../lib/tokens/mint.js';
+import { ALL_SCOPES } from '../../lib/tokens/scopes.js';
 
 const keys = new WeakMap<ServiceRuntime, SigningKeys>();
 

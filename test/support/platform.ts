@@ -5,6 +5,7 @@ import {
   type RunningPlatform,
   startPlatform,
 } from '../../infra/local/platform.js';
+import { WAIT_LIMIT_MS } from './time-scale.js';
 
 /**
  * The local platform on a free loopback port, with the run's function bundles, its own in-memory DynamoDB Local
@@ -29,7 +30,7 @@ export function startTestPlatform(
 }
 
 /** A token for the local test client (every scope) from a running platform's token endpoint. */
-export async function testClientToken(platform: RunningPlatform): Promise<string> {
+export async function testClientToken(platform: Pick<RunningPlatform, 'baseUrl'>): Promise<string> {
   const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -67,7 +68,7 @@ export async function platformCall(
 export async function until<T>(
   what: string,
   probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 20_000,
+  timeoutMs = WAIT_LIMIT_MS,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TEST_LIMIT_MS, WAIT_LIMIT_MS } from './time-scale.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const GUIDES = join(ROOT, 'docs', 'guides');
@@ -40,7 +41,7 @@ export function readmeBlock(name: string): string {
 export function runBash(
   script: string,
   env: Record<string, string>,
-  timeoutMs = 120_000,
+  timeoutMs = TEST_LIMIT_MS - WAIT_LIMIT_MS,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(

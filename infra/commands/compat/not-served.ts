@@ -5,7 +5,7 @@ const REASON = {
   metrics:
     "not served: the platform's metrics are CloudWatch's (docs/operations.md); there is no metrics endpoint",
   v1Mapping:
-    "SDK 7.0.1's Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger-mapping.test.ts)",
+    "SDK 7.0.1's Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger/ledger-mapping.test.ts)",
   payments:
     'not served yet: the v1 payments API comes next, on the v3 records (issue 32; docs/decisions.md, "Payments v3, second part")',
   exchanges: 'not served: orders and conversions (exchange connectors) are out of scope',
@@ -14,7 +14,7 @@ const REASON = {
   noToken:
     'SDK 7.0.1 declares no security on this operation and sends no token; the platform requires one for every payments record (tested over HTTP with a token)',
   staticPool:
-    "the probe's pool is static: as in the reference, only a dynamic pool's query can change (400; tested in test/integration/payments-records.test.ts)",
+    "the probe's pool is static: as in the reference, only a dynamic pool's query can change (400; tested in test/integration/payments/payments-records.test.ts)",
 } as const;
 
 /** The SDK operations the platform deliberately does not serve (or cannot serve through the SDK), with why. */

@@ -1,6 +1,9 @@
 import ts from 'typescript';
 
-/** docs/architecture.md, "House rules": functions stay under about 70 lines; past this many, the lint fails. */
+/**
+ * Functions stay short, named steps: past this many lines `npm run lint` fails (docs/architecture.md, "Commands
+ * that show it").
+ */
 export const MAX_FUNCTION_LINES = 80;
 
 export interface LongFunction {

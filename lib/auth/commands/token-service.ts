@@ -1,3 +1,5 @@
+import { isThrottling } from '../../dynamo/errors.js';
+import { DependencyThrottledError } from '../../errors/index.js';
 import type { TokenRequest } from '../domain/token-request.js';
 import type { ClientCredentialsGrant } from './client-credentials-grant.js';
 import type { EnvironmentTokenGrant } from './environment-token-grant.js';
@@ -14,7 +16,16 @@ export class TokenService {
     },
   ) {}
 
+  /** DynamoDB's throttling comes out as a DependencyThrottledError, which the route answers in OAuth's shape. */
   async issue(request: TokenRequest, sourceAddress: string): Promise<IssuedToken> {
+    try {
+      return await this.grant(request, sourceAddress);
+    } catch (err) {
+      throw isThrottling(err) ? new DependencyThrottledError('service busy, retry shortly') : err;
+    }
+  }
+
+  private async grant(request: TokenRequest, sourceAddress: string): Promise<IssuedToken> {
     switch (request.grant) {
       case 'client_credentials':
         return {

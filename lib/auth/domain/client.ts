@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { DEFAULT_CLIENT_SCOPES, SCOPE_TOKEN } from '../../bearer/scopes.js';
+import { DEFAULT_CLIENT_SCOPES, SCOPE_TOKEN } from '../../tokens/scopes.js';
 import { boundedText, metadataMap, nonEmptyText } from '../../validation/common.js';
 import { digestSecret, generateSecret, lastDigits } from './secrets.js';
 
@@ -25,7 +25,7 @@ export const lifetimeSchema = v.pipe(
 
 /**
  * Any OAuth scope, as the reference accepts (a client may carry scopes for its own resource servers); the services
- * keep checking their own (`<service>:read|write`, lib/bearer/scopes.ts), which are the only ones they honour.
+ * keep checking their own (`<service>:read|write`, lib/tokens/scopes.ts), which are the only ones they honour.
  */
 const MAX_SCOPES = 100;
 const scopesSchema = v.pipe(

@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALL_SCOPES } from '../../bearer/scopes.js';
 import { staticClientsSource } from '../../config/env.js';
 import { ConfigurationError } from '../../errors/index.js';
+import { ALL_SCOPES } from '../../tokens/scopes.js';
 import { digestSecret } from './secrets.js';
 import { loadAuthConfig, parseAuthConfig } from './static-clients.js';
 

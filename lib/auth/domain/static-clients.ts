@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
-import { ALL_SCOPES } from '../../bearer/scopes.js';
-import type { Env, Stage, StaticClientsSource } from '../../config/env.js';
+import type { Env, Stage } from '../../config/stage.js';
 import { DEFAULT_ENVIRONMENT, isEnvironmentId } from '../../environments/environment-id.js';
 import { ConfigurationError } from '../../errors/index.js';
 import { ROLES, type Role } from '../../tokens/claims.js';
+import { ALL_SCOPES } from '../../tokens/scopes.js';
 import { clientIdSchema, lifetimeSchema } from './client.js';
 import { digestSecret } from './secrets.js';
 
@@ -86,7 +86,7 @@ const MIN_STATIC_SECRET_LENGTH = 16;
  * source and the field, so a bad file stops start-up with one clear line.
  */
 export function loadAuthConfig(
-  source: StaticClientsSource | undefined,
+  source: { text: string; name: string; environment: Env } | undefined,
   stage: Stage,
 ): AuthFileConfig {
   if (!source) return { clients: [], resources: [] };

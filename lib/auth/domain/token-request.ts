@@ -1,5 +1,5 @@
-import { SCOPE_TOKEN } from '../../bearer/scopes.js';
 import { isEnvironmentId } from '../../environments/environment-id.js';
+import { SCOPE_TOKEN } from '../../tokens/scopes.js';
 import { OAuthError } from './oauth-error.js';
 
 /** The grants of the token endpoint (docs/decisions.md, "Grants at /api/auth/oauth/token"). */

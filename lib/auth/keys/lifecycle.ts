@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import { JWKS_ITEM_KEY, type JwksItem, type PublishedKey } from '../../bearer/jwks-item.js';
+import { JWKS_ITEM_KEY, type JwksItem, type PublishedKey } from '../../tokens/jwks-item.js';
 
 /** A freshly generated signing key pair. */
 export interface GeneratedKey {

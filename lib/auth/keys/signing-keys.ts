@@ -1,5 +1,5 @@
 import { importJWK, type JSONWebKeySet } from 'jose';
-import type { JwksItem } from '../../bearer/jwks-item.js';
+import type { JwksItem } from '../../tokens/jwks-item.js';
 import type { SigningKey } from '../../tokens/mint.js';
 import type { KeyStore } from '../store/key-store.js';
 import { generateSigningKey } from './generate.js';

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
-import { ALL_SCOPES } from '../../bearer/scopes.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
+import { ALL_SCOPES } from '../../tokens/scopes.js';
 import { GRANT_TYPES } from '../domain/token-request.js';
 import { SIGNING_ALG } from '../keys/generate.js';
 import { KEY_SET_CACHE_SECONDS, type SigningKeys } from '../keys/signing-keys.js';

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { isThrottling } from '../../dynamo/errors.js';
+import { DependencyThrottledError } from '../../errors/index.js';
 import { sourceAddress } from '../../http/runtime-bindings.js';
 import type { AppEnv } from '../../http/types.js';
 import { recordMetric } from '../../observability/metrics.js';
@@ -96,7 +96,7 @@ async function answerTokenRequest(c: Context<AppEnv>, tokens: TokenService): Pro
     return c.json(issued.response);
   } catch (err) {
     if (err instanceof OAuthError) return oauthError(c, err);
-    if (isThrottling(err)) {
+    if (err instanceof DependencyThrottledError) {
       return oauthError(
         c,
         new OAuthError('temporarily_unavailable', 'service busy, retry shortly', {

@@ -4,11 +4,11 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_CLIENT_SCOPES } from '../../bearer/scopes.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
+import { DEFAULT_CLIENT_SCOPES } from '../../tokens/scopes.js';
 import {
   type ClientInput,
   MAX_SECRETS_PER_CLIENT,

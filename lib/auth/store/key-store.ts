@@ -4,9 +4,9 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { JWK } from 'jose';
-import { JWKS_ITEM_KEY, type JwksItem } from '../../bearer/jwks-item.js';
 import { isConditionFailure } from '../../dynamo/errors.js';
 import type { TransactItem } from '../../dynamo/transact-item.js';
+import { JWKS_ITEM_KEY, type JwksItem } from '../../tokens/jwks-item.js';
 import type { GeneratedKey } from '../keys/lifecycle.js';
 import {
   CLEAR_KEYS,

@@ -1,7 +1,7 @@
 import { inEnvironment } from '../../environments/key-scope.js';
 
 /**
- * Keys of the auth table (docs/data-model.md). The key set item (`JWKS`) is in lib/bearer/jwks-item.ts: every
+ * Keys of the auth table (docs/data-model.md). The key set item (`JWKS`) is in lib/tokens/jwks-item.ts: every
  * service's bearer middleware reads it.
  */
 export type AuthItemKey = { pk: string; sk: string };

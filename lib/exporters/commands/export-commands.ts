@@ -2,6 +2,7 @@ import type { Stage } from '../../config/env.js';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
+import type { ExporterConfiguration } from '../domain/exporter.js';
 import {
   checkedConfiguration,
   exporterView,
@@ -17,7 +18,6 @@ import {
   started,
   stopped,
 } from '../domain/pipeline.js';
-import type { ExporterConfiguration } from '../routes/bodies.js';
 import type { ExportStores } from '../stores.js';
 
 export type PipelineTransition = 'start' | 'stop' | 'reset';

@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import type { Stage } from '../../config/env.js';
+import type { Stage } from '../../config/stage.js';
 import { ValidationError } from '../../errors/index.js';
 import { validate } from '../../validation/validate.js';
 import { endpointProblem } from '../../webhooks/ssrf/endpoint-url.js';
-import type { ExporterConfiguration } from '../routes/bodies.js';
 
 /**
  * An exporter: a driver and its configuration (the reference's `V2Exporter`). Pipelines send a ledger's log
  * through it. The configuration is checked when the exporter is created or replaced, never at export time.
  */
+/** What createExporter and updateExporter take: the reference's `V2ExporterConfiguration`. */
+export interface ExporterConfiguration {
+  driver: string;
+  config: Record<string, unknown>;
+}
+
 export interface Exporter {
   id: string;
   /** ISO 8601, when it was created. */

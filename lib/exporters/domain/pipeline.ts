@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../../errors/index.js';
 
+/** A pipeline by name: the environment and ledger it belongs to, and its id. */
+export interface PipelineRef {
+  environment: string;
+  ledger: string;
+  id: string;
+}
+
 /**
  * A pipeline: one ledger's log sent through one exporter, from a cursor (the reference's `V2Pipeline`). At most one
  * pipeline per ledger and exporter. `lastLogId` is the last log id the exporter has accepted; the next batch starts

@@ -11,7 +11,6 @@ export const exporterConfigurationSchema = () =>
     driver: v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty')),
     config: v.record(v.string(), v.unknown(), 'must be an object'),
   });
-export type ExporterConfiguration = v.InferOutput<ReturnType<typeof exporterConfigurationSchema>>;
 
 export const createPipelineSchema = () =>
   v.strictObject({

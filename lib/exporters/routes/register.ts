@@ -1,14 +1,14 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import { lazyLoad } from '../../async/lazy-load.js';
 import type { Stage } from '../../config/env.js';
 import type { AppEnv } from '../../http/types.js';
 import type { LedgerLookup } from '../../ledger/store/ledger-lookup.js';
+import type { ServiceRuntime } from '../../runtime/runtime.js';
 import { exporterRoutes } from './exporters.js';
 import { pipelineRoutes } from './pipelines.js';
 
 export interface ExportRoutesDeps {
-  doc: DynamoDBDocumentClient;
+  doc: ServiceRuntime['doc'];
   /** The default ledger table: exporters and pipelines are environment records beside the ledgers' registry. */
   table: string;
   stage: Stage;

@@ -1,6 +1,6 @@
 import { type DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { environmentOfKey } from '../../environments/key-scope.js';
-import type { PipelineRef } from '../worker/drain-pipeline.js';
+import type { PipelineRef } from '../domain/pipeline.js';
 import { PIPELINE_PREFIX } from './keys.js';
 
 /**

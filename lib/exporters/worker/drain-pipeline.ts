@@ -3,16 +3,13 @@ import type { LogEntry } from '../../ledger/domain/logs.js';
 import type { LedgerLookup } from '../../ledger/store/ledger-lookup.js';
 import type { LogReads } from '../../ledger/store/log-reads.js';
 import { batchSizeOf, type Exporter } from '../domain/exporter.js';
+import type { PipelineRef } from '../domain/pipeline.js';
 import { type Pipeline, retryDelayMs } from '../domain/pipeline.js';
 import { type DriverSettings, driverFor } from '../drivers/registry.js';
 import { ExporterStore } from '../store/exporter-store.js';
 import { PipelineStore } from '../store/pipeline-store.js';
 
-export interface PipelineRef {
-  environment: string;
-  ledger: string;
-  id: string;
-}
+export type { PipelineRef } from '../domain/pipeline.js';
 
 /** Where a drain left the pipeline. */
 export type DrainOutcome =

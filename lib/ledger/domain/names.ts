@@ -1,6 +1,6 @@
-/** Formats of docs/api.md §1 "Names". */
-export const LEDGER_NAME = /^[0-9a-zA-Z_-]{1,63}$/;
-export const BUCKET_NAME = LEDGER_NAME;
+/** Formats of docs/api.md §1 "Names" (the two the configuration checks too live in lib/validation/names.ts). */
+export { BUCKET_NAME, LEDGER_NAME } from '../../validation/names.js';
+
 export const RESERVED_LEDGER_NAMES: ReadonlySet<string> = new Set([
   '_',
   '_info',

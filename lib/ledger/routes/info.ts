@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
-import { PLATFORM_VERSION } from '../../runtime/version.js';
+import { PLATFORM_VERSION } from '../../openapi/version.js';
 import { serverInfoSchema, unwrappedServerInfoSchema } from './schemas.js';
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PaymentScheme, PaymentStatus, PaymentType } from '../../../events/payments.js';
 import { ConflictError, ValidationError } from '../../errors/index.js';
 import { MAX_METADATA_KEYS } from '../../validation/common.js';
 import {
@@ -8,68 +9,18 @@ import {
   type PaymentAdjustment,
 } from './adjustment.js';
 
-/** Direction of a payment (docs/api.md §6). */
-export const PAYMENT_TYPES = ['PAY-IN', 'PAYOUT', 'TRANSFER', 'OTHER'] as const;
-export type PaymentType = (typeof PAYMENT_TYPES)[number];
+// The vocabularies a Payment shares with its event's payload, defined by the event catalog (events/payments.ts),
+// which no service may import back.
+export {
+  PAYMENT_SCHEMES,
+  PAYMENT_STATUSES,
+  PAYMENT_TYPES,
+  type PaymentScheme,
+  type PaymentStatus,
+  type PaymentType,
+} from '../../../events/payments.js';
 
-/**
- * Where a payment stands: the reference platform's v3 statuses, verbatim (AMOUNT_ADJUSTEMENT keeps its
- * upstream spelling, it is the wire value), so records from its connectors round-trip and the official SDK's
- * closed enum parses every value we emit. No transition rules: connectors report states out of order.
- */
-export const PAYMENT_STATUSES = [
-  'UNKNOWN',
-  'PENDING',
-  'SUCCEEDED',
-  'CANCELLED',
-  'FAILED',
-  'EXPIRED',
-  'REFUNDED',
-  'REFUNDED_FAILURE',
-  'REFUND_REVERSED',
-  'DISPUTE',
-  'DISPUTE_WON',
-  'DISPUTE_LOST',
-  'AMOUNT_ADJUSTEMENT',
-  'AUTHORISATION',
-  'CAPTURE',
-  'CAPTURE_FAILED',
-  'OTHER',
-] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const DEFAULT_STATUS: PaymentStatus = 'PENDING';
-
-/**
- * The rail a payment travelled over: the reference platform's v3 scheme enum. An enum rather than free text so
- * that reports and filters group reliably (no `visa` / `Visa` / `VISA`); unlisted rails use OTHER.
- */
-export const PAYMENT_SCHEMES = [
-  'UNKNOWN',
-  'CARD_VISA',
-  'CARD_MASTERCARD',
-  'CARD_AMEX',
-  'CARD_DINERS',
-  'CARD_DISCOVER',
-  'CARD_JCB',
-  'CARD_UNION_PAY',
-  'CARD_ALIPAY',
-  'CARD_CUP',
-  'SEPA_DEBIT',
-  'SEPA_CREDIT',
-  'SEPA',
-  'GOOGLE_PAY',
-  'APPLE_PAY',
-  'DOKU',
-  'DRAGON_PAY',
-  'MAESTRO',
-  'MOL_PAY',
-  'A2A',
-  'ACH_DEBIT',
-  'ACH',
-  'RTP',
-  'OTHER',
-] as const;
-export type PaymentScheme = (typeof PAYMENT_SCHEMES)[number];
 
 /** The Payment record of docs/api.md §6: what the API answers and what `payments.saved_payment` carries. */
 export interface Payment {

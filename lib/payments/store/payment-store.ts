@@ -22,7 +22,7 @@ import {
 /**
  * Lost races on one payment are read and decided again. A lost race on the version condition means another
  * writer committed, so each round lets one writer through and N concurrent writers need at most N attempts: the
- * bound is a count sized to that (64 > the 50 concurrent writers of test/integration/payments-contention.test.ts),
+ * bound is a count sized to that (64 > the 50 concurrent writers of test/integration/payments/payments-contention.test.ts),
  * not a clock, which would refuse writes on a slow host while others still make progress. The function's timeout
  * bounds the time. Full-jitter backoff, its window doubling with each loss from 10 ms up to 200 ms, spreads the
  * writers so each round is short; only when every attempt is spent is the answer 503.

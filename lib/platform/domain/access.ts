@@ -1,6 +1,6 @@
 import { ForbiddenError, InvalidTokenError, NotFoundError } from '../../errors/index.js';
-import type { Principal } from '../../http/types.js';
 import type { Role } from '../../tokens/claims.js';
+import type { Principal } from '../../tokens/principal.js';
 import { type Membership, normaliseEmail } from './directory.js';
 
 /**

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ALL_SCOPES } from '../../bearer/scopes.js';
 import type { Role } from '../../tokens/claims.js';
+import { ALL_SCOPES } from '../../tokens/scopes.js';
+
+export { normaliseEmail } from '../../validation/email.js';
 
 /**
  * The platform's directory as plain values (docs/decisions.md, "Environments and token types"): organizations,
@@ -56,16 +58,6 @@ export const DEFAULT_ORGANIZATION = 'default';
  */
 export function roleScopes(role: Role): readonly string[] {
   return role === 'admin' ? ALL_SCOPES : ALL_SCOPES.filter((s) => s !== 'auth:write');
-}
-
-const EMAIL =
-  /^[^\s@<>()",;:\\[\]\u0000-\u001f\u007f]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
-
-/** An email as the directory keys it: trimmed, lower-cased, and plausible; undefined when it is not one. */
-export function normaliseEmail(raw: unknown): string | undefined {
-  if (typeof raw !== 'string') return undefined;
-  const email = raw.trim().toLowerCase();
-  return email.length <= 254 && EMAIL.test(email) ? email : undefined;
 }
 
 /**

@@ -14,7 +14,8 @@ import { parseIpAddress } from '../ssrf/ip-address.js';
 
 /** docs/api.md §4.1: each attempt records the first 4 KiB of the response body. */
 export const BODY_PREVIEW_BYTES = 4096;
-export const DEFAULT_TIMEOUT_MS = 15_000;
+/** How long one attempt waits for the receiver (connect, send, status line), deliveries and tests alike. */
+export const DELIVERY_TIMEOUT_MS = 15_000;
 
 export interface PostWebhookInput extends GuardOptions {
   url: string;
@@ -65,7 +66,7 @@ export async function postWebhook(input: PostWebhookInput): Promise<PostWebhookR
     }
   }
 
-  const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = input.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const body = typeof input.body === 'string' ? Buffer.from(input.body) : input.body;
   return send({ url, headers: input.headers, body, guard, timeoutMs }, clock);
 }

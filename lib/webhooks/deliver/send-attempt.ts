@@ -1,9 +1,13 @@
 import { signingSecrets, type WebhookConfig } from '../domain/config.js';
 import { deliveryHeaders, unixSeconds, type WebhookHeaderSet } from '../domain/signing.js';
-import { type PostWebhookInput, type PostWebhookResult, postWebhook } from './post-webhook.js';
+import {
+  DELIVERY_TIMEOUT_MS,
+  type PostWebhookInput,
+  type PostWebhookResult,
+  postWebhook,
+} from './post-webhook.js';
 
-/** How long one attempt waits for the receiver (connect, send, status line), deliveries and tests alike. */
-export const DELIVERY_TIMEOUT_MS = 15_000;
+export { DELIVERY_TIMEOUT_MS } from './post-webhook.js';
 
 export type PostWebhook = (input: PostWebhookInput) => Promise<PostWebhookResult>;
 

@@ -2,9 +2,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { MalformedEventError } from '../../events/malformed-event.js';
 import { parseEventKey } from '../../events/outbox.js';
-import { EVENT_ATTRIBUTE, ledgerEventsOfImage } from '../../ledger/store/log-events.js';
+import { ledgerEventsOfNewImage } from '../../ledger/events.js';
 import type { DeliveredEvent } from '../domain/delivery.js';
-import { ledgerImageInEnvironment } from './ledger-image.js';
 
 /** The parts of a stream record (Lambda's `DynamoDBRecord`, or the Streams API's `Record`) dispatch reads. */
 export interface StreamRecordLike {
@@ -67,8 +66,9 @@ export function eventOfRecord(record: StreamRecordLike): DispatchedEvent | undef
 }
 
 /**
- * The events of a ledger-table item that carries them (`ev`, lib/ledger/store/log-events.ts), in the environment
- * its key names. The mapping item is overwritten by each mapping change, so a MODIFY counts as much as an INSERT.
+ * The events of a ledger-table item that carries them, in the environment its key names, as the ledger decodes
+ * them (lib/ledger/events.ts). The mapping item is overwritten by each mapping change, so a MODIFY counts as much
+ * as an INSERT.
  */
 export function ledgerEventsOfRecord(record: StreamRecordLike): DispatchedEvent[] | undefined {
   if (
@@ -76,10 +76,7 @@ export function ledgerEventsOfRecord(record: StreamRecordLike): DispatchedEvent[
     !record.dynamodb?.NewImage
   )
     return undefined;
-  const raw = record.dynamodb.NewImage as Record<string, AttributeValue>;
-  if (raw[EVENT_ATTRIBUTE] === undefined) return undefined;
-  const { environment, image } = ledgerImageInEnvironment(unmarshall(raw, { wrapNumbers: false }));
-  return ledgerEventsOfImage(image).map((event) => ({ ...event, environment }));
+  return ledgerEventsOfNewImage(record.dynamodb.NewImage as Record<string, AttributeValue>);
 }
 
 const DECODERS: readonly EventDecoder[] = [

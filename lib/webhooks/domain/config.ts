@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { EVENT_KINDS, type EventKind, isEventKind } from '../../../events/catalog.js';
-import type { Stage } from '../../config/env.js';
+import type { Stage } from '../../config/stage.js';
 import { parseInstant } from '../../time/instant.js';
 import { boundedText } from '../../validation/common.js';
 import { endpointProblem, MAX_ENDPOINT_LENGTH } from '../ssrf/endpoint-url.js';

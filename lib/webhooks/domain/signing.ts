@@ -1,7 +1,18 @@
 // Standard Webhooks v1 signing (docs/api.md §4.1): HMAC-SHA256 over `<id>.<timestamp>.<raw body>`, header value
 // `v1,<base64 digest>`, one entry per secret (space-separated) while a rotation overlap is running.
 import { createHmac } from 'node:crypto';
+import {
+  DEFAULT_WEBHOOK_HEADER_SETS,
+  WEBHOOK_HEADER_SETS,
+  type WebhookHeaderSet,
+} from '../../events/delivery-headers.js';
 import { secretKey } from './secret-key.js';
+
+export {
+  DEFAULT_WEBHOOK_HEADER_SETS,
+  WEBHOOK_HEADER_SETS,
+  type WebhookHeaderSet,
+} from '../../events/delivery-headers.js';
 
 export type WebhookBody = string | Uint8Array;
 
@@ -59,20 +70,6 @@ export function signatureHeader({ id, timestamp, body, secrets }: SignatureInput
   if (secrets.length === 0) throw new Error('webhook signing needs at least one secret');
   return secrets.map((secret) => signOne(id, timestamp, body, secret)).join(' ');
 }
-
-/**
- * The names a delivery's id, timestamp and signature are sent under, each set the three `<prefix>-id`,
- * `-timestamp`, `-signature` headers with the same values: `service` (`service-webhook-*`, this platform's),
- * `standard` (`webhook-*`, what every Standard Webhooks / Svix library reads: their names are hard-coded) and
- * `formance` (`formance-webhook-*`, what receivers written for the reference platform verify).
- */
-export const WEBHOOK_HEADER_SETS = {
-  service: 'service-webhook',
-  standard: 'webhook',
-  formance: 'formance-webhook',
-} as const;
-export type WebhookHeaderSet = keyof typeof WEBHOOK_HEADER_SETS;
-export const DEFAULT_WEBHOOK_HEADER_SETS: readonly WebhookHeaderSet[] = ['service', 'standard'];
 
 /** The full header set of one delivery attempt, under each of `sets`' names. */
 export function deliveryHeaders(

@@ -1,0 +1,294 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, inject, it } from 'vitest';
+import { createDocumentClient } from '../../../lib/dynamo/client.js';
+import {
+  type CredentialsProvider,
+  EnvironmentCredentials,
+  environmentScopedClient,
+  parseCredentials,
+  REFRESH_MARGIN_MS,
+  SESSION_SECONDS,
+  sharedEnvironmentCredentials,
+} from '../../../lib/dynamo/environment-credentials.js';
+import { currentEnvironment, inEnvironmentScope } from '../../../lib/dynamo/environment-scope.js';
+import { testEnvironment } from '../../support/tables.js';
+
+const ROLE = 'arn:aws:iam::123456789012:role/platform-prod-ledger-guard';
+const BASE = {
+  accessKeyId: 'AKIDFUNCTIONROLE',
+  secretAccessKey: 'base-secret',
+  sessionToken: 'base-token',
+};
+const T0 = Date.parse('2026-11-26T12:00:00Z');
+
+const answer = (
+  id: string,
+  expiresAt: number,
+) => `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <AssumeRoleResult>
+    <AssumedRoleUser><Arn>arn:aws:sts::123456789012:assumed-role/x/environment-${id}</Arn><AssumedRoleId>AROA:x</AssumedRoleId></AssumedRoleUser>
+    <Credentials>
+      <AccessKeyId>ASIA${id.toUpperCase().replace(/[^A-Z0-9]/g, '')}</AccessKeyId>
+      <SecretAccessKey>secret-${id}</SecretAccessKey>
+      <SessionToken>token-${id}+/=</SessionToken>
+      <Expiration>${new Date(expiresAt).toISOString()}</Expiration>
+    </Credentials>
+    <PackedPolicySize>6</PackedPolicySize>
+  </AssumeRoleResult>
+  <ResponseMetadata><RequestId>r</RequestId></ResponseMetadata>
+</AssumeRoleResponse>`;
+
+/** STS as a fake transport: records each request, answers what `respond` says (by default, fresh credentials). */
+function fakeSts(
+  respond?: (call: number, body: URLSearchParams) => { status: number; text: string },
+) {
+  const calls: Array<{ url: string; headers: Record<string, string>; body: URLSearchParams }> = [];
+  let clock = T0;
+  const post = async (url: string, headers: Record<string, string>, text: string) => {
+    const body = new URLSearchParams(text);
+    calls.push({ url, headers, body });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // concurrent callers overlap with the call
+    const environment = body.get('Tags.member.1.Value')!;
+    return (
+      respond?.(calls.length, body) ?? {
+        status: 200,
+        text: answer(`${environment}-${calls.length}`, clock + SESSION_SECONDS * 1000),
+      }
+    );
+  };
+  const credentials = new EnvironmentCredentials({
+    roleArn: ROLE,
+    region: 'eu-west-1',
+    baseCredentials: async () => BASE,
+    post,
+    now: () => clock,
+  });
+  return { calls, credentials, advance: (ms: number) => (clock += ms) };
+}
+
+describe('EnvironmentCredentials: STS AssumeRole per environment', () => {
+  it('assumes the role with the environment as session tag, signed with the function role credentials', async () => {
+    const { calls, credentials } = fakeSts();
+    const got = await credentials.forEnvironment('sandbox-k3j9x2q1');
+    expect(got).toEqual({
+      accessKeyId: 'ASIASANDBOXK3J9X2Q11', // DynamoDB Local, below, accepts only letters and digits
+      secretAccessKey: 'secret-sandbox-k3j9x2q1-1',
+      sessionToken: 'token-sandbox-k3j9x2q1-1+/=',
+      expiration: new Date(T0 + SESSION_SECONDS * 1000),
+    });
+    expect(calls).toHaveLength(1);
+    const [call] = calls;
+    expect(call!.url).toBe('https://sts.eu-west-1.amazonaws.com/');
+    expect(Object.fromEntries(call!.body)).toEqual({
+      Action: 'AssumeRole',
+      Version: '2011-06-15',
+      RoleArn: ROLE,
+      RoleSessionName: 'environment-sandbox-k3j9x2q1',
+      DurationSeconds: '3600',
+      'Tags.member.1.Key': 'environment',
+      'Tags.member.1.Value': 'sandbox-k3j9x2q1',
+    });
+    expect(call!.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDFUNCTIONROLE\/\d{8}\/eu-west-1\/sts\/aws4_request, SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token, Signature=[0-9a-f]{64}$/,
+    );
+    expect(call!.headers['x-amz-security-token']).toBe('base-token');
+    // The body signed is the body sent.
+    expect(call!.headers['x-amz-content-sha256']).toBe(
+      createHash('sha256').update(call!.body.toString()).digest('hex'),
+    );
+    expect(call!.headers.host).toBe('sts.eu-west-1.amazonaws.com');
+  });
+
+  it('keeps them for the container until five minutes before they expire, then assumes again', async () => {
+    const { calls, credentials, advance } = fakeSts();
+    const first = await credentials.forEnvironment('default');
+    advance(SESSION_SECONDS * 1000 - REFRESH_MARGIN_MS - 1);
+    expect(await credentials.forEnvironment('default')).toBe(first);
+    expect(calls).toHaveLength(1);
+    advance(1);
+    const second = await credentials.forEnvironment('default');
+    expect(second.accessKeyId).toBe('ASIADEFAULT2');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('concurrent requests of one environment share one call; each environment has its own', async () => {
+    const { calls, credentials } = fakeSts();
+    const got = await Promise.all([
+      ...Array.from({ length: 5 }, () => credentials.forEnvironment('prod-a1')),
+      credentials.forEnvironment('sandbox-b2'),
+    ]);
+    expect(calls.map((c) => c.body.get('Tags.member.1.Value')).sort()).toEqual([
+      'prod-a1',
+      'sandbox-b2',
+    ]);
+    expect(new Set(got.slice(0, 5).map((c) => c.accessKeyId)).size).toBe(1);
+    expect(got[5]!.accessKeyId).not.toBe(got[0]!.accessKeyId);
+  });
+
+  it('a refusal fails the request, is not cached, and names STS code (never a secret)', async () => {
+    const refusal = `<ErrorResponse><Error><Type>Sender</Type><Code>AccessDenied</Code><Message>User: x is not authorized to perform: sts:TagSession &amp; more</Message></Error></ErrorResponse>`;
+    const { calls, credentials } = fakeSts((call) =>
+      call === 1
+        ? { status: 403, text: refusal }
+        : { status: 200, text: answer('ok', T0 + 3_600_000) },
+    );
+    await expect(credentials.forEnvironment('default')).rejects.toThrow(
+      'environment credentials: AssumeRole refused: AccessDenied: User: x is not authorized to perform: sts:TagSession & more',
+    );
+    expect((await credentials.forEnvironment('default')).accessKeyId).toBe('ASIAOK');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('retries throttling and server errors, up to three attempts', async () => {
+    const throttled = {
+      status: 400,
+      text: '<ErrorResponse><Error><Code>Throttling</Code></Error></ErrorResponse>',
+    };
+    const flaky = fakeSts((call) =>
+      call < 3
+        ? call === 1
+          ? throttled
+          : { status: 503, text: '' }
+        : { status: 200, text: answer('x', T0 + 3_600_000) },
+    );
+    expect((await flaky.credentials.forEnvironment('default')).accessKeyId).toBe('ASIAX');
+    expect(flaky.calls).toHaveLength(3);
+    const down = fakeSts(() => ({ status: 500, text: '' }));
+    await expect(down.credentials.forEnvironment('default')).rejects.toThrow(
+      'environment credentials: AssumeRole refused: HTTP 500',
+    );
+    expect(down.calls).toHaveLength(3);
+  });
+
+  it('refuses what is not an environment id before calling STS (it becomes a tag and a key pattern)', async () => {
+    const { calls, credentials } = fakeSts();
+    for (const bad of ['*', 'a*', 'E#x', '', 'UPPER', 'x'.repeat(41)])
+      await expect(credentials.forEnvironment(bad)).rejects.toThrow('not an environment id');
+    expect(calls).toEqual([]);
+  });
+
+  it('an answer without credentials is an error', () => {
+    expect(() => parseCredentials('<AssumeRoleResponse/>')).toThrow(
+      'AssumeRole answered without credentials',
+    );
+  });
+});
+
+describe('environmentScopedClient: the credentials of the request’s environment', () => {
+  /** A document client whose requests are answered here, recording the access key each was signed with. */
+  function recordingClient(signedWith: string[], credentials: CredentialsProvider) {
+    return DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        region: 'eu-west-1',
+        credentials,
+        requestHandler: {
+          handle: async (request: { headers: Record<string, string> }) => {
+            signedWith.push(/Credential=([^/]+)\//.exec(request.headers.authorization!)![1]!);
+            return {
+              response: {
+                statusCode: 200,
+                headers: { 'content-type': 'application/x-amz-json-1.0' },
+                body: Readable.from([Buffer.from('{}')]),
+              },
+            };
+          },
+        },
+      }),
+    );
+  }
+
+  function scoped() {
+    const signedWith: string[] = [];
+    const assumed: string[] = [];
+    const base = recordingClient(signedWith, async () => BASE);
+    const client = environmentScopedClient(
+      base,
+      {
+        forEnvironment: async (environment) => {
+          assumed.push(environment);
+          return {
+            accessKeyId: `ASIA-${environment}`,
+            secretAccessKey: 's',
+            sessionToken: 't',
+            expiration: new Date(Date.now() + 3_600_000),
+          };
+        },
+      },
+      (credentials) => recordingClient(signedWith, credentials),
+    );
+    return { client, signedWith, assumed };
+  }
+
+  const get = new GetCommand({ TableName: 't', Key: { pk: 'E#a#x', sk: 'x' } });
+
+  it('signs with the environment in scope, and with the function role outside any', async () => {
+    const { client, signedWith } = scoped();
+    await inEnvironmentScope('env-a', () => client.send(get));
+    await client.send(get); // the JWKS read happens here, before the token names an environment
+    await inEnvironmentScope('env-b', () => client.send(get));
+    expect(signedWith).toEqual(['ASIA-env-a', 'AKIDFUNCTIONROLE', 'ASIA-env-b']);
+  });
+
+  it('interleaved requests of different environments each keep their own', async () => {
+    const { client, signedWith } = scoped();
+    const request = (environment: string) =>
+      inEnvironmentScope(environment, async () => {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10));
+        await client.send(get);
+        expect(currentEnvironment()).toBe(environment);
+        return signedWith.at(-1);
+      });
+    const environments = ['e1', 'e2', 'e3', 'e1', 'e2', 'e3'];
+    const signers = await Promise.all(environments.map(request));
+    expect(signers).toEqual(environments.map((e) => `ASIA-${e}`));
+  });
+
+  it('one client per environment; the wrapper is the base client for everything but send', async () => {
+    const { client, assumed } = scoped();
+    for (let i = 0; i < 3; i++) await inEnvironmentScope('env-a', () => client.send(get));
+    // The SDK memoizes a provider's credentials until near their expiry: asked once here.
+    expect(assumed).toEqual(['env-a']);
+    expect(client.config.region).toBeTypeOf('function');
+    expect(client).toBeInstanceOf(DynamoDBDocumentClient);
+  });
+});
+
+describe('createDocumentClient with ENVIRONMENT_ACCESS_ROLE_ARN (against DynamoDB Local)', () => {
+  it('calls in an environment assume the role once per environment; calls outside use the base client', async () => {
+    const { env } = await testEnvironment();
+    const table = env.PAYMENTS_TABLE!;
+    const assumed: string[] = [];
+    // A role of its own: the container-wide credentials (one per role and region), given a fake STS first.
+    const roleArn = `${ROLE}-${randomUUID()}`;
+    sharedEnvironmentCredentials({
+      roleArn,
+      region: 'us-east-1',
+      baseCredentials: async () => BASE,
+      post: async (url, _headers, text) => {
+        expect(url).toBe('https://sts.us-east-1.amazonaws.com/');
+        const environment = new URLSearchParams(text).get('Tags.member.1.Value')!;
+        assumed.push(environment);
+        return { status: 200, text: answer(environment, Date.now() + 3_600_000) };
+      },
+    });
+    const doc = createDocumentClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      environmentAccessRoleArn: roleArn,
+    });
+    const put = (pk: string) =>
+      doc.send(new PutCommand({ TableName: table, Item: { pk, sk: 'x' } }));
+    await inEnvironmentScope('env-a', () => put('E#env-a#1'));
+    await inEnvironmentScope('env-a', () => put('E#env-a#2'));
+    await inEnvironmentScope('env-b', () => put('E#env-b#1'));
+    await put('SHARED');
+    expect(assumed).toEqual(['env-a', 'env-b']);
+    const { Item } = await doc.send(
+      new GetCommand({ TableName: table, Key: { pk: 'E#env-a#2', sk: 'x' } }),
+    );
+    expect(Item).toEqual({ pk: 'E#env-a#2', sk: 'x' });
+  });
+});

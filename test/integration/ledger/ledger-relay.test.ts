@@ -1,0 +1,196 @@
+/**
+ * A relayed write's answer as the requester gives it (LedgerCommands over a real relay: fauxqs, DynamoDB Local
+ * and the writer handler fed from the queue): the transaction as a direct write answers it; a refusal as its own
+ * error; a request whose deadline passed before a writer got to it → 503 "not committed" (and it never is); no
+ * writer at all → 504 "outcome unknown" once the deadline and grace are over.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureQueues } from '../../../infra/local/provision.js';
+import { type SqsLocal, startSqsLocal } from '../../../infra/local/sqs-local.js';
+import { createDocumentClient } from '../../../lib/dynamo/client.js';
+import {
+  InsufficientFundError,
+  NotCommittedError,
+  OutcomeUnknownError,
+} from '../../../lib/errors/index.js';
+import type { LedgerOperation } from '../../../lib/ledger/commands/operations.js';
+import { DEFAULT_FEATURES } from '../../../lib/ledger/domain/features.js';
+import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
+import { LedgerLookup } from '../../../lib/ledger/store/ledger-lookup.js';
+import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
+import { TransactionReads } from '../../../lib/ledger/store/transaction-reads.js';
+import { LedgerWriter } from '../../../lib/ledger/store/writer.js';
+import { LedgerCommands } from '../../../lib/ledger/write/ledger-commands.js';
+import { LedgerRelay } from '../../../lib/ledger/write/relay.js';
+import { handleIntents, type WriterDeps } from '../../../lib/ledger/write/writer-handler.js';
+import { createSqsClient } from '../../../lib/sqs/client.js';
+import { testEnvironment } from '../../support/tables.js';
+
+let sqsLocal: SqsLocal;
+let sqs: SQSClient;
+let queueUrl: string;
+let registry: LedgerRegistry;
+let deps: WriterDeps;
+let reads: TransactionReads;
+const table = () => deps.tableFor('_default');
+
+const create = (source: string, destination: string, amount: bigint): LedgerOperation => ({
+  kind: 'create',
+  input: { postings: [{ source, destination, amount, asset: 'USD' }] },
+  options: { dryRun: false, force: false },
+});
+
+/** A relay that always relays (as on a ledger whose writer's lease is live), with its own deadline and grace. */
+function relayed(relay: LedgerRelay): LedgerCommands {
+  const writer = deps.writer;
+  const alwaysRelay = Object.assign(Object.create(writer) as LedgerWriter, {
+    writeOrRelay: async () => ({ relay: true as const }),
+  });
+  return new LedgerCommands({ writer: alwaysRelay, reads, relay });
+}
+
+/** The writer's event source mapping, for a while: receive, hand to the writer, delete what it answered. */
+async function runWriter(ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+      }),
+    );
+    if (Messages.length === 0) continue;
+    const { batchItemFailures } = await handleIntents(
+      Messages.map((m) => ({ messageId: m.MessageId!, body: m.Body! })),
+      deps,
+    );
+    const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+    const done = Messages.filter((m) => !failed.has(m.MessageId!));
+    if (done.length)
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
+  }
+}
+
+async function ledger(): Promise<string> {
+  const name = `relay-${randomUUID().slice(0, 8)}`;
+  await registry.create({
+    environment: 'default',
+    name,
+    bucket: '_default',
+    metadata: {},
+    features: { ...DEFAULT_FEATURES },
+    addedAt: new Date().toISOString(),
+  });
+  return name;
+}
+
+beforeAll(async () => {
+  const { runtime, prefix } = await testEnvironment();
+  sqsLocal = await startSqsLocal();
+  sqs = createSqsClient({ region: 'us-east-1', endpoint: sqsLocal.endpoint });
+  queueUrl = (await ensureQueues(sqs, prefix)).LEDGER_INGRESS_QUEUE_URL!;
+  const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
+  const buckets = new BucketTables(runtime.config.tables.ledger);
+  registry = new LedgerRegistry(doc, buckets);
+  const tableFor = () => runtime.config.tables.ledger;
+  deps = {
+    doc,
+    writer: new LedgerWriter({ doc, tableFor }),
+    lookup: new LedgerLookup(registry),
+    tableFor,
+    owner: randomUUID(),
+  };
+  reads = new TransactionReads(doc, tableFor);
+});
+afterAll(async () => {
+  sqs?.destroy();
+  await sqsLocal?.stop();
+});
+
+describe('a relayed write, as the requester answers it', () => {
+  it('answers the committed transaction, and a refusal as its own error', async () => {
+    const name = await ledger();
+    const commands = relayed(
+      new LedgerRelay({ doc: deps.doc, sqs: async () => sqs, queueUrl, tableFor: table }),
+    );
+    const writing = runWriter(4_000);
+    const lookup = await deps.lookup.resolve('default', name);
+    try {
+      const committed = await commands.execute(lookup, create('world', 'a', 7n));
+      // The answer as it was written to the result item: exact JSON, integers as the exact parser reads them.
+      expect(committed).toMatchObject({
+        kind: 'committed',
+        logId: 1n,
+        result: {
+          id: 1n,
+          postCommitVolumes: { a: { USD: { input: 7n, output: 0n, balance: 7n } } },
+        },
+      });
+      await expect(commands.execute(lookup, create('a', 'b', 8n))).rejects.toThrow(
+        InsufficientFundError,
+      );
+    } finally {
+      await writing;
+    }
+    expect((await reads.get(lookup, 1))?.tx.postings).toEqual([
+      { source: 'world', destination: 'a', amount: 7n, asset: 'USD' },
+    ]);
+    expect(await reads.get(lookup, 2)).toBeUndefined();
+  });
+
+  it('answers 503 "not committed" for a request whose deadline passed before a writer took it, and never commits it', async () => {
+    const name = await ledger();
+    const lookup = await deps.lookup.resolve('default', name);
+    // The deadline is over before any writer runs: the writer answers it expired.
+    const commands = relayed(
+      new LedgerRelay({
+        doc: deps.doc,
+        sqs: async () => sqs,
+        queueUrl,
+        tableFor: table,
+        deadlineMs: 1_000,
+        graceMs: 5_000,
+      }),
+    );
+    const answer = commands.execute(lookup, create('world', 'a', 1n));
+    answer.catch(() => undefined); // asserted below, once a writer has run
+    await new Promise((r) => setTimeout(r, 1_200));
+    const writing = runWriter(3_000);
+    await expect(answer).rejects.toThrow(NotCommittedError);
+    await writing;
+    expect(await reads.get(lookup, 1)).toBeUndefined();
+  });
+
+  it('answers 504 "outcome unknown" when no writer answers by the deadline and its grace', async () => {
+    const name = await ledger();
+    const lookup = await deps.lookup.resolve('default', name);
+    const commands = relayed(
+      new LedgerRelay({
+        doc: deps.doc,
+        sqs: async () => sqs,
+        queueUrl,
+        tableFor: table,
+        deadlineMs: 300,
+        graceMs: 300,
+      }),
+    );
+    await expect(commands.execute(lookup, create('world', 'a', 1n))).rejects.toThrow(
+      OutcomeUnknownError,
+    );
+    // Its message is left behind, past its deadline: a writer that takes it now answers it expired, never commits it.
+    await runWriter(2_000);
+    expect(await reads.get(lookup, 1)).toBeUndefined();
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * Local provisioning of the ledger tables' streams: a bucket table named by the configuration is created like the
+ * stack creates it, and a table from a data directory made before ledger tables carried events gets its stream.
+ */
+import { randomBytes } from 'node:crypto';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { createTableInput, ensureLedgerBucketTables } from '../../../infra/local/provision.js';
+import { TABLES } from '../../../lib/resources/definitions.js';
+
+const client = new DynamoDBClient({
+  endpoint: inject('dynamoEndpoint'),
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+});
+afterAll(() => client.destroy());
+const ledger = TABLES.find((t) => t.id === 'ledger')!;
+const streamOf = async (name: string) =>
+  (await client.send(new DescribeTableCommand({ TableName: name }))).Table!.StreamSpecification;
+
+describe('ensureLedgerBucketTables', () => {
+  it('creates a missing bucket table from the ledger definition, streaming new images', async () => {
+    const name = `v${randomBytes(5).toString('hex')}-ledger-heavy`;
+    await ensureLedgerBucketTables(client, [name]);
+    expect(await streamOf(name)).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    expect(Table!.GlobalSecondaryIndexes!.map((i) => i.IndexName)).toEqual(['gsi1']);
+  });
+
+  it('gives an existing ledger table without a stream its stream, and leaves one that has it alone', async () => {
+    const name = `v${randomBytes(5).toString('hex')}-ledger`;
+    const { StreamSpecification: _stream, ...withoutStream } = createTableInput(name, ledger);
+    await client.send(new CreateTableCommand(withoutStream));
+    expect(await streamOf(name)).toBeUndefined();
+    await ensureLedgerBucketTables(client, [name]);
+    expect(await streamOf(name)).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
+    const arn = (await client.send(new DescribeTableCommand({ TableName: name }))).Table!
+      .LatestStreamArn;
+    await ensureLedgerBucketTables(client, [name]);
+    expect(
+      (await client.send(new DescribeTableCommand({ TableName: name }))).Table!.LatestStreamArn,
+    ).toBe(arn);
+  });
+});

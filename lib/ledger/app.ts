@@ -115,7 +115,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const accounts = new AccountReads(doc, tableFor, config.ledgerScanReads);
   const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
   accountRoutes(app, { lookup, accounts, stats });
-  balanceHistoryRoutes(app, { lookup, doc, tableFor, now });
+  balanceHistoryRoutes(app, { lookup, openReads: historyReads(doc, tableFor), now });
   const mappings = new MappingReads(doc, tableFor);
   limitsRoutes(app, { lookup, writer, mappings });
   logRoutes(app, { lookup, logs });
@@ -184,4 +184,10 @@ function volumeAndSchemaRoutes(
   volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
   schemaRoutes(app, { lookup, schemas, now });
   queryRoutes(app, { lookup, schemas, dispatch: async (request) => app.request(request) });
+}
+
+/** The balance history's store, imported at its first request (most containers never serve one). */
+function historyReads(doc: DynamoDBDocumentClient, tableFor: (bucket: string) => string) {
+  return () =>
+    import('./store/balance-history.js').then((m) => new m.BalanceHistoryReads(doc, tableFor));
 }

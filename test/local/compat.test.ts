@@ -3,6 +3,9 @@
  * exactly once (a new SDK operation fails here until the probe has an entry for it), a few outcomes are what the
  * platform is known to do, and the report carries nothing run-specific.
  */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SDK } from '@formance/formance-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notServedReason } from '../../infra/commands/compat/not-served.js';
@@ -16,7 +19,10 @@ let platform: RunningPlatform;
 let rows: ProbeRow[];
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  // dummypay (the probe's connector) reads under a root the platform names; `npm run compat` has a data directory.
+  const dummypayRoot = mkdtempSync(join(tmpdir(), 'compat-dummypay-'));
+  mkdirSync(join(dummypayRoot, 'dummypay'));
+  platform = await startTestPlatform({ env: { PAYMENTS_DUMMYPAY_ROOT: dummypayRoot } });
   rows = await runProbe({ baseUrl: platform.baseUrl, tag: TAG });
 });
 afterAll(async () => platform?.stop());

@@ -1,4 +1,3 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
@@ -8,7 +7,7 @@ import { type Cursor, encodeCursor, readListQuery } from '../../pagination/curso
 import { formatInstant, parseInstant, sortableInstant } from '../../time/instant.js';
 import { type HistoryPoint, parseInterval } from '../domain/balance-history.js';
 import { requireFeature } from '../domain/features.js';
-import { BalanceHistoryReads, type HistoryResume } from '../store/balance-history.js';
+import type { BalanceHistoryReads, HistoryResume } from '../store/balance-history.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { readAddress, requestLedger } from './request.js';
 
@@ -16,14 +15,14 @@ const PARAMS = ['asset', 'from', 'to', 'interval'] as const;
 
 export interface BalanceHistoryDeps {
   lookup: LedgerLookup;
-  doc: DynamoDBDocumentClient;
-  tableFor: (bucket: string) => string;
+  /** The store's reads, loaded with this handler (the app passes the import, so it stays out of start-up). */
+  openReads: () => Promise<Pick<BalanceHistoryReads, 'page'>>;
   now: () => number;
 }
 
 /** GET /v2/<ledger>/accounts/<address>/balances/history, loaded at its first request (balance-history.ts). */
-export function balanceHistoryHandler(deps: BalanceHistoryDeps) {
-  const history = new BalanceHistoryReads(deps.doc, deps.tableFor);
+export async function balanceHistoryHandler(deps: BalanceHistoryDeps) {
+  const history = await deps.openReads();
   return async (c: Context<AppEnv>): Promise<Response> => {
     const ledger = await requestLedger(c, deps.lookup);
     const address = readAddress(c.req.param('address') ?? '');

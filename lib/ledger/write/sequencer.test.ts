@@ -160,6 +160,33 @@ describe('group commit on the in-memory port', () => {
     expect(Number(table.get(ledgerKeys.volume(ledger, 'g', 'USD'))!.output)).toBe(3);
   });
 
+  it('reads no idempotency record up front; a key used before fails one commit, then is answered as its replay', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const keyed = (amount: bigint, key: string): LedgerOperation => ({
+      kind: 'create',
+      input: { postings: [{ source: 'world', destination: 'k', amount, asset: 'USD' }] },
+      options: { dryRun: false, force: false, idempotencyKey: key },
+    });
+    await sequencer(table, { owner: 'a', inProcess: true }).process([intent(keyed(5n, 'ik-1'))]);
+    const b = sequencer(table, { owner: 'b', inProcess: true });
+    // A fresh key and the used one in one batch: the first commit fails on the used key's record.
+    const fresh = intent(keyed(2n, 'ik-2'));
+    const again = intent(keyed(5n, 'ik-1'));
+    const before = table.requests.TransactWriteItems;
+    const { results } = await b.process([fresh, again]);
+    expect(table.requests.TransactWriteItems! - before!).toBe(2);
+    expect(results.get(again.reqId)).toMatchObject({
+      status: 'committed',
+      outcomes: [{ kind: 'replayed', logId: 1 }],
+    });
+    expect(committedId(results.get(fresh.reqId))).toBe(2);
+    expect(Number(table.get(ledgerKeys.volume(ledger, 'k', 'USD'))!.input)).toBe(7);
+    // Committed, the writer goes back to reading none: a batch of fresh keys is one commit and no read of them.
+    const reads = table.requests.BatchGetItem ?? 0;
+    await b.process([intent(keyed(1n, 'ik-3'))]);
+    expect([table.requests.BatchGetItem ?? 0, head(table).lastTxId]).toEqual([reads, 3]);
+  });
+
   it('answers an intent past its deadline expired, never deciding it', async () => {
     const table = MemoryLedgerTable.withHead(ledger);
     const late = intent(create('world', 'z', 1n), { deadline: Date.now() + 100 });

@@ -95,6 +95,13 @@ export class LedgerSequencer {
    */
   private tip: { head: Head; view: OverlayView } | undefined;
   private epoch = 0;
+  /**
+   * Whether a batch reads its requests' idempotency records before deciding. Not at first: a key used before is
+   * rare, and the record's put is conditional on its absence, so such a request fails its batch's commit — after
+   * which the batch is decided again with the records read, and the request answered as the replay it is. A
+   * batch of fresh keys then costs no read at all.
+   */
+  private readIdempotencyKeys = false;
 
   private readonly items: LedgerTable;
 
@@ -369,7 +376,10 @@ export class LedgerSequencer {
     const earlier = await this.load(
       [...requests.values()].flatMap((r) =>
         r !== 'in-batch' && 'decide' in r
-          ? [...readKeys(ledger, r.reads), ...(r.idempotency ? [idempotencyKeyOf(ledger, r)!] : [])]
+          ? [
+              ...readKeys(ledger, r.reads),
+              ...(r.idempotency && this.readIdempotencyKeys ? [idempotencyKeyOf(ledger, r)!] : []),
+            ]
           : [],
       ),
       this.options.inProcess ? [] : live.map((i) => ledgerKeys.result(ledger, i.reqId)),
@@ -500,9 +510,11 @@ export class LedgerSequencer {
       return 'retry';
     }
     if (retry) {
+      if (retry === 'idempotency') this.readIdempotencyKeys = true;
       this.forget();
       return 'retry';
     }
+    this.readIdempotencyKeys = false;
     this.head = { ...next, version: (initial.version ?? 0) + 1 };
     return { after: split.after };
   }

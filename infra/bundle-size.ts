@@ -6,9 +6,12 @@ import type { Metafile } from 'esbuild';
  * `import()`: loaded at a first use, or never.
  */
 export function startupFiles(metafile: Metafile): Set<string> {
-  // A chunk reached through `import()` is an entry point of the build too: the function's own is under functions/.
+  // A chunk reached through `import()` is an entry point of the build too: the function's own is under functions/
+  // (the bench's reference handler, under bench/).
   const entry = Object.entries(metafile.outputs).find(
-    ([file, output]) => file.endsWith('.mjs') && output.entryPoint?.startsWith('functions/'),
+    ([file, output]) =>
+      file.endsWith('.mjs') &&
+      (output.entryPoint?.startsWith('functions/') || output.entryPoint?.startsWith('bench/')),
   );
   if (!entry) throw new Error('the metafile names no entry point');
   const files = new Set<string>();

@@ -99,6 +99,15 @@ describe('pipelined group commit', () => {
     expect([balance(table, 'a'), balance(table, 'b'), balance(table, 'c')]).toEqual([0n, 6n, 2n]);
   });
 
+  it('refuses to pipeline a writer that puts items and results after its commit', async () => {
+    const table = HeldCommits.fresh();
+    const deferring = new LedgerSequencer({ items: table, table: 'memory', ledger, owner: 'q' });
+    await expect(deferring.prepare([intent(create('world', 'a', 1n))])).rejects.toThrow(
+      'a pipelined batch needs an in-process writer',
+    );
+    expect(head(table).lastTxId).toBe(0);
+  });
+
   it('the embedded loop under 200 concurrent writers: every write answered, ids gapless, no overdraft, money kept', async () => {
     const table = new (class extends MemoryLedgerTable {
       override async commit(...args: Parameters<MemoryLedgerTable['commit']>) {

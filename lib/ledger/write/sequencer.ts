@@ -164,6 +164,8 @@ export class LedgerSequencer {
    * Only one caller may prepare and commit at a time, and never beside `process`.
    */
   async prepare(intents: readonly Intent[]): Promise<PreparedBatch> {
+    // commitPrepared writes nothing after its commit: a writer that defers items and results there must not use it.
+    if (!this.options.inProcess) throw new Error('a pipelined batch needs an in-process writer');
     const results = new Map<string, IntentResult>();
     const fresh = this.unanswered(intents, results);
     if (!this.head && !this.tip) await this.reload();

@@ -93,8 +93,9 @@ closed-loop Lambda-like callers, ${result.secondsPerCell} s per cell. A caller's
 receive, the writer's batch, the answer on a reply channel. **Modelled, not measured on AWS.** Latencies
 (log-normal, p50/p99): ${latency}. Limits: ${result.limits.writeUnitsPerSecond.toLocaleString('en-US')} WCU/s and
 ${result.limits.readUnitsPerSecond.toLocaleString('en-US')} RCU/s per partition key (one second of burst, then
-throttled; the SDK's retries for single requests, the engine's own for a cancelled transaction); 100 actions and
-4 MB per TransactWriteItems. The reply channel is the design the engine needs on AWS; the deployed relay still
+throttled; the SDK's retries for single requests, the engine's own for a cancelled transaction), the index's
+partition keys included (\`gsi1 …\`: an item put with a gsi1 key writes the index too, one unit per started KB, and
+a full index partition throttles the table's write); 100 actions and 4 MB per TransactWriteItems. The reply channel is the design the engine needs on AWS; the deployed relay still
 polls result items. Engines: \`pipelined\` is the embedded engine (new transactions' items in the commit, the next
 batch decided while one commits); \`writer\` is the AWS writer's protocol (those items, at 1 WCU instead of 2, and
 the results put after each commit, HEAD told the batch is settled, one batch at a time).

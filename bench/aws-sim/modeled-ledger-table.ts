@@ -79,7 +79,7 @@ export class ModeledLedgerTable implements LedgerTable {
     const sized = actions.map(({ item }) => {
       const put = item.Put?.Item as Item | undefined;
       const key = (put ?? item.Delete?.Key ?? item.ConditionCheck?.Key) as ItemKey;
-      return { key, bytes: put ? itemBytes(put) : itemBytes(key as unknown as Item) };
+      return { key, put, bytes: put ? itemBytes(put) : itemBytes(key as unknown as Item) };
     });
     if (sized.reduce((n, s) => n + s.bytes, 0) > MAX_TRANSACTION_BYTES)
       throw Object.assign(new Error('Transaction request cannot be larger than 4 MB'), {
@@ -89,7 +89,10 @@ export class ModeledLedgerTable implements LedgerTable {
     await this.sleep(this.latency.sampleMs('TransactWriteItems', actions.length));
     const throttled = this.capacity.take(
       'write',
-      unitsByKey(sized.map((s) => [s.key, writeUnits(s.bytes, true)])),
+      withIndexUnits(
+        unitsByKey(sized.map((s) => [s.key, writeUnits(s.bytes, true)])),
+        sized.flatMap((s) => (s.put ? [{ item: s.put, before: this.inner.get(s.key) }] : [])),
+      ),
     );
     if (throttled) {
       this.counters.throttledRequests++;
@@ -110,7 +113,12 @@ export class ModeledLedgerTable implements LedgerTable {
     await Promise.all(
       requests.map((request) =>
         this.request(options.ifAbsent ? 'PutItem' : 'BatchWriteItem', request.length, 'write', () =>
-          unitsByKey(request.map((item) => [item as ItemKey, writeUnits(itemBytes(item), false)])),
+          withIndexUnits(
+            unitsByKey(
+              request.map((item) => [item as ItemKey, writeUnits(itemBytes(item), false)]),
+            ),
+            request.map((item) => ({ item, before: this.inner.get(item as ItemKey) })),
+          ),
         ),
       ),
     );
@@ -168,6 +176,25 @@ export class ModeledLedgerTable implements LedgerTable {
   private count(operation: string): void {
     this.counters.requests[operation] = (this.counters.requests[operation] ?? 0) + 1;
   }
+}
+
+/**
+ * The index's share of a write: an item put with a gsi1 key writes gsi1 too — one unit per started KB on the
+ * index's partition key, transaction or not — and replacing an item whose gsi1 key differs also removes the
+ * old index entry (one unit on that key). An index partition throttles the table's writes like its own.
+ */
+function withIndexUnits(
+  units: Map<string, number>,
+  puts: ReadonlyArray<{ item: Item; before: Item | undefined }>,
+): Map<string, number> {
+  const add = (key: string, n: number) => units.set(key, (units.get(key) ?? 0) + n);
+  for (const { item, before } of puts) {
+    const key = item.gsi1pk === undefined ? undefined : `gsi1 ${String(item.gsi1pk)}`;
+    if (key) add(key, writeUnits(itemBytes(item), false));
+    const old = before?.gsi1pk === undefined ? undefined : `gsi1 ${String(before.gsi1pk)}`;
+    if (old && (old !== key || before?.gsi1sk !== item.gsi1sk)) add(old, 1);
+  }
+  return units;
 }
 
 /** Units per partition key (the capacity model's unit of account). */

@@ -10,6 +10,7 @@ import {
 import type { Program, ScriptLedger, ScriptResult } from '../../numscript/index.js';
 import type { LedgerState, Reads } from '../domain/change.js';
 import { postingReads } from '../domain/posting-effects.js';
+import { pairKey, type ScriptStateReads } from '../domain/script-state.js';
 
 /**
  * Numscript in the write path (docs/numscript.md). A script reads balances and metadata, and which ones can depend
@@ -19,15 +20,7 @@ import { postingReads } from '../domain/posting-effects.js';
  * in between), the decision refuses with ScriptReadsChangedError and the write is planned again.
  */
 
-/** Current state, read asynchronously for a plan (strongly consistent). */
-export interface ScriptStateReads {
-  /** Balances (input − output) of these pairs; a pair never written is absent. */
-  balances(pairs: ReadonlyArray<[account: string, asset: string]>): Promise<Map<string, bigint>>;
-  /** Metadata of these accounts; an account that does not exist is absent. */
-  metadata(accounts: readonly string[]): Promise<Map<string, Record<string, string>>>;
-}
-
-export const pairKey = (account: string, asset: string) => `${account}\u0000${asset}`;
+export { pairKey, type ScriptStateReads };
 
 export interface ScriptInput {
   plain: string;

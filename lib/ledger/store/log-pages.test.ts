@@ -39,8 +39,10 @@ describe('logPages', () => {
       sk: '000000000000003',
       id: 3,
       last: 5,
-      reqs: ['r-3', '', 'r-5'],
+      ev: '',
     });
+    expect(page).not.toHaveProperty('bodies');
+    expect(page!.z).toBeInstanceOf(Uint8Array);
     expect(rawEntriesOf(page!)).toEqual([
       { body: entries[0]!.body, ev: '{}', req: 'r-3' },
       { body: entries[1]!.body, ev: '{}' },
@@ -50,7 +52,35 @@ describe('logPages', () => {
   });
 
   it('names no requests on a page that has none (an atomic bulk)', () => {
-    expect(logPages([single(1), single(2)])[0]).not.toHaveProperty('reqs');
+    expect(rawEntriesOf(logPages([single(1), single(2)])[0]!).map((e) => e.req)).toEqual([
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('stores a page deflated: a batch of similar entries takes a fraction of its text', () => {
+    const entries = Array.from({ length: 80 }, (_, i) => single(i + 1, 300, `req-${i + 1}`));
+    const [page] = logPages(entries);
+    const text = entries.reduce((n, e) => n + e.body.length + e.ev.length + e.req!.length, 0);
+    expect((page!.z as Uint8Array).byteLength).toBeLessThan(text / 4);
+    expect(rawEntriesOf(page!).map((e) => e.body)).toEqual(entries.map((e) => e.body));
+  });
+
+  it('reads a page written before pages were deflated (plain bodies, ev and reqs)', () => {
+    const entries = [single(3, 10, 'r-3'), single(4, 10)];
+    const plain = {
+      pk: 'E#default#L#l#LOG',
+      sk: '000000000000003',
+      id: 3,
+      last: 4,
+      bodies: entries.map((e) => e.body),
+      ev: JSON.stringify(['{"a":1}', '{}']),
+      reqs: ['r-3', ''],
+    };
+    expect(rawEntriesOf(plain)).toEqual([
+      { body: entries[0]!.body, ev: '{"a":1}', req: 'r-3' },
+      { body: entries[1]!.body, ev: '{}' },
+    ]);
   });
 
   it('splits entries past the page size into consecutive pages, none over it', () => {

@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { parseJson } from '../../json/bigint-json.js';
 import type { LogEntry } from '../domain/logs.js';
@@ -8,7 +9,9 @@ import { type LedgerRef, ledgerKeys } from './keys.js';
  * single-entry item (`body`, `ev`, `req`), a commit of several — a group commit, an atomic bulk — one *page*
  * (`bodies`, `ev` as a JSON array, `reqs`), keyed like an entry by its first log id, with `last` its last.
  * Pages cost write units by their total size, not per entry: 26 entries of 700 bytes are 36 units as one page and
- * 52 as 26 items. Readers see entries either way.
+ * 52 as 26 items. A page's texts are stored deflated (`z`): entries of one batch repeat their keys and accounts,
+ * so a page shrinks several times, and with it the write units on the log's one partition key, which bounds a
+ * busy ledger on DynamoDB. Readers see entries either way (pages written before `z` keep their plain texts).
  */
 
 /** The attribute of a ledger-table item that carries events (see log-events.ts). */
@@ -82,20 +85,19 @@ export function singleLogItem(
   };
 }
 
-/** The entries of a log item, single or page, in log order. */
+/** The entries of a log item, single or page (deflated or plain), in log order. */
 export function rawEntriesOf(item: Record<string, unknown>): RawLogEntry[] {
+  if (item[PAGE_TEXTS] instanceof Uint8Array) return pageEntries(inflatedTexts(item[PAGE_TEXTS]));
   if (Array.isArray(item.bodies)) {
-    const bodies = item.bodies.map(String);
     const evs =
       typeof item[EVENT_ATTRIBUTE] === 'string'
         ? (JSON.parse(item[EVENT_ATTRIBUTE]) as unknown[])
         : [];
-    const reqs = Array.isArray(item.reqs) ? item.reqs.map(String) : [];
-    return bodies.map((body, i) => ({
-      body,
-      ev: typeof evs[i] === 'string' ? (evs[i] as string) : '{}',
-      ...(reqs[i] ? { req: reqs[i] } : {}),
-    }));
+    return pageEntries({
+      bodies: item.bodies.map(String),
+      evs,
+      reqs: Array.isArray(item.reqs) ? item.reqs.map(String) : [],
+    });
   }
   return [
     {
@@ -104,6 +106,33 @@ export function rawEntriesOf(item: Record<string, unknown>): RawLogEntry[] {
       ...(typeof item.req === 'string' ? { req: item.req } : {}),
     },
   ];
+}
+
+/** The attribute of a page holding its entries' texts, deflated (`PageTexts` as JSON). */
+const PAGE_TEXTS = 'z';
+
+/** A page's texts: each entry's body, its extras (`ev`) and the request that wrote it ('' for none). */
+interface PageTexts {
+  bodies: string[];
+  evs: unknown[];
+  reqs: string[];
+}
+
+function pageEntries({ bodies, evs, reqs }: PageTexts): RawLogEntry[] {
+  return bodies.map((body, i) => ({
+    body,
+    ev: typeof evs[i] === 'string' ? (evs[i] as string) : '{}',
+    ...(reqs[i] ? { req: reqs[i] } : {}),
+  }));
+}
+
+function inflatedTexts(bytes: Uint8Array): PageTexts {
+  const texts = JSON.parse(inflateRawSync(bytes).toString('utf8')) as Partial<PageTexts>;
+  return {
+    bodies: (texts.bodies ?? []).map(String),
+    evs: texts.evs ?? [],
+    reqs: (texts.reqs ?? []).map(String),
+  };
 }
 
 export function storedEntriesOf(item: Record<string, unknown>): StoredLogEntry[] {
@@ -150,16 +179,19 @@ export function logPages(
 
 function pageItem(entries: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
   const first = entries[0]!;
-  const reqs = entries.map((e) => (typeof e.req === 'string' ? e.req : ''));
+  const texts: PageTexts = {
+    bodies: entries.map((e) => String(e.body)),
+    evs: entries.map((e) => String(e[EVENT_ATTRIBUTE])),
+    reqs: entries.map((e) => (typeof e.req === 'string' ? e.req : '')),
+  };
   return {
     pk: first.pk,
     sk: first.sk,
     id: first.id,
     last: entries[entries.length - 1]!.id,
-    bodies: entries.map((e) => String(e.body)),
-    // A JSON array of each entry's extras text: `ev` stays one string attribute, which the stream filter selects.
-    [EVENT_ATTRIBUTE]: JSON.stringify(entries.map((e) => String(e[EVENT_ATTRIBUTE]))),
-    ...(reqs.some(Boolean) ? { reqs } : {}),
+    [PAGE_TEXTS]: new Uint8Array(deflateRawSync(JSON.stringify(texts))),
+    // Present on every item that carries events (the stream's filter selects on it); this page's are in `z`.
+    [EVENT_ATTRIBUTE]: '',
   };
 }
 

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { pairKey, type ScriptStateReads } from '../commands/script-transaction.js';
+import { pairKey, type ScriptStateReads } from '../domain/script-state.js';
 import { amountOfAttribute } from './amount-encoding.js';
 import { type ItemKey, type LedgerRef, ledgerKeys } from './keys.js';
 import { toAccountState } from './ledger-state.js';

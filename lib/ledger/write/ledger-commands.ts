@@ -6,8 +6,8 @@ import {
   ScriptReadsChangedError,
 } from '../../errors/index.js';
 import { isDryRun, type LedgerOperation, operationRequest } from '../commands/operations.js';
-import type { ScriptStateReads } from '../commands/script-transaction.js';
 import type { LedgerRecord } from '../domain/change.js';
+import type { ScriptStateReads } from '../domain/script-state.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import type { IntentSink, LedgerRelay, RelayAnswer } from './relay.js';

@@ -5,11 +5,13 @@
  * 1-posting `world → users:i` between existing accounts, on a warm writer (its cache holds what it read before),
  * which is the steady state of a busy ledger.
  */
+
 import { randomUUID } from 'node:crypto';
 import { createDocumentClient } from '../lib/dynamo/client.js';
 import { DEFAULT_ENVIRONMENT } from '../lib/environments/environment-id.js';
 import { DEFAULT_FEATURES } from '../lib/ledger/domain/features.js';
 import { BucketTables } from '../lib/ledger/store/bucket-tables.js';
+import { dynamoLedgerTable } from '../lib/ledger/store/dynamo-ledger-table.js';
 import { LedgerRegistry } from '../lib/ledger/store/registry.js';
 import type { Intent } from '../lib/ledger/write/intent.js';
 import { LedgerSequencer } from '../lib/ledger/write/sequencer.js';
@@ -54,7 +56,12 @@ export async function measureGroupCommitCost(
     features: { ...DEFAULT_FEATURES },
     addedAt: new Date().toISOString(),
   });
-  const sequencer = new LedgerSequencer({ doc, table, ledger, owner: randomUUID() });
+  const sequencer = new LedgerSequencer({
+    items: dynamoLedgerTable(doc, table, ledger),
+    table,
+    ledger,
+    owner: randomUUID(),
+  });
   let user = 0;
   const intents = (k: number): Intent[] =>
     Array.from({ length: k }, () => ({

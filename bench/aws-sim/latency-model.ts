@@ -16,6 +16,7 @@ export interface LatencySpec {
 export type ModeledOperation =
   | 'GetItem'
   | 'BatchGetItem'
+  | 'TransactGetItems'
   | 'Query'
   | 'PutItem'
   | 'UpdateItem'
@@ -28,6 +29,8 @@ export type ModeledOperation =
 export const AWS_LATENCY: Readonly<Record<ModeledOperation, LatencySpec>> = {
   GetItem: { p50Ms: 3, p99Ms: 9 },
   BatchGetItem: { p50Ms: 4, p99Ms: 14, perItemMs: 0.05 },
+  // Like a BatchGetItem, with the transaction's coordination on top.
+  TransactGetItems: { p50Ms: 6, p99Ms: 20, perItemMs: 0.1 },
   Query: { p50Ms: 5, p99Ms: 16 },
   PutItem: { p50Ms: 5, p99Ms: 14 },
   UpdateItem: { p50Ms: 5, p99Ms: 14 },

@@ -60,6 +60,14 @@ export class ModeledLedgerTable implements LedgerTable {
     return this.inner.getItems(keys);
   }
 
+  async readSnapshot(keys: readonly ItemKey[]): Promise<Array<Item | undefined> | 'conflict'> {
+    // A transactional read costs twice the units of a consistent one.
+    await this.request('TransactGetItems', keys.length, 'read', () =>
+      unitsByKey(keys.map((key) => [key, 2 * readUnits(this.bytesOf(key))])),
+    );
+    return this.inner.readSnapshot(keys);
+  }
+
   async takeHead(owner: string, leaseUntilMs: number): Promise<Head> {
     const key = ledgerKeys.head(this.ledger);
     await this.request('UpdateItem', 1, 'write', () =>

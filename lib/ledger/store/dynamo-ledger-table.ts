@@ -1,7 +1,11 @@
-import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  TransactGetCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { batchPut } from '../../dynamo/batch-put.js';
-import { isConditionFailure } from '../../dynamo/errors.js';
+import { isConditionFailure, isTransactionConflict } from '../../dynamo/errors.js';
 import { clearPendingBatch, putAbsentItems } from './batch-settle.js';
 import { commitWrites } from './commit.js';
 import { headFromItem } from './head.js';
@@ -18,6 +22,20 @@ export function dynamoLedgerTable(
   const headKey = ledgerKeys.head(ledger);
   return {
     getItems: (keys) => batchGetInOrder(doc, table, keys),
+    async readSnapshot(keys) {
+      try {
+        const { Responses = [] } = await doc.send(
+          new TransactGetCommand({
+            TransactItems: keys.map((Key) => ({ Get: { TableName: table, Key } })),
+          }),
+        );
+        return keys.map((_, i) => Responses[i]?.Item);
+      } catch (err) {
+        // DynamoDB cancels a TransactGetItems that meets a transaction writing one of its items.
+        if (isTransactionConflict(err)) return 'conflict';
+        throw err;
+      }
+    },
     async takeHead(owner, leaseUntilMs) {
       try {
         const { Attributes } = await doc.send(

@@ -16,6 +16,11 @@ export interface LedgerTable {
   /** Consistent reads of items by key, in the keys' order (undefined: absent). */
   getItems(keys: readonly ItemKey[]): Promise<Array<Item | undefined>>;
   /**
+   * One snapshot of up to 100 items, all as of one instant (a direct write decides over it), in the keys' order;
+   * `conflict` when a transaction was writing one of them (read again after a pause).
+   */
+  readSnapshot(keys: readonly ItemKey[]): Promise<Array<Item | undefined> | 'conflict'>;
+  /**
    * HEAD read by taking the writer's lease on it and moving its version (so a decision made before fails its
    * commit); throws when the ledger has no HEAD.
    */

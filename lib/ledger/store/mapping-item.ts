@@ -1,10 +1,10 @@
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { parseJson } from '../../json/bigint-json.js';
 import type { LimitRule } from '../domain/limits.js';
 import { limitsBodySchema } from '../domain/limits-schema.js';
 import { type Mapping, parseMapping } from '../domain/mapping.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
+import type { LedgerTable } from './ledger-table.js';
 import { EVENT_ATTRIBUTE } from './log-events.js';
 
 /**
@@ -47,15 +47,19 @@ function parseStoredLimits(rules: unknown): LimitRule[] {
 export class MappingCache {
   private readonly byLedger = new Map<string, { version: number; mapping: Mapping }>();
 
-  constructor(private readonly doc: DynamoDBDocumentClient) {}
-
-  /** The mapping of `version`, or `stale` when the item already holds a newer one (the caller re-reads HEAD). */
-  async load(table: string, ledger: LedgerRef, version: number): Promise<Mapping | 'stale'> {
+  /**
+   * The mapping of `version`, read through the ledger's port when not cached, or `stale` when the item already
+   * holds a newer one (the caller re-reads HEAD).
+   */
+  async load(
+    port: LedgerTable,
+    table: string,
+    ledger: LedgerRef,
+    version: number,
+  ): Promise<Mapping | 'stale'> {
     const cached = this.byLedger.get(cacheKey(table, ledger));
     if (cached?.version === version) return cached.mapping;
-    const { Item } = await this.doc.send(
-      new GetCommand({ TableName: table, Key: mappingKey(ledger), ConsistentRead: true }),
-    );
+    const [Item] = await port.getItems([mappingKey(ledger)]);
     if (!Item || Number(Item.version) !== version) return 'stale';
     const mapping = parseStoredMapping(String(Item.mapping));
     this.remember(table, ledger, version, mapping);

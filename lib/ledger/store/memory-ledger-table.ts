@@ -47,6 +47,11 @@ export class MemoryLedgerTable implements LedgerTable {
     return keys.map((key) => this.get(key));
   }
 
+  async readSnapshot(keys: readonly ItemKey[]): Promise<Array<Item | undefined> | 'conflict'> {
+    this.count('TransactGetItems');
+    return keys.map((key) => this.get(key));
+  }
+
   async takeHead(owner: string, leaseUntilMs: number): Promise<Head> {
     this.count('UpdateItem');
     const head = this.get(this.headKey);

@@ -1,5 +1,4 @@
-import { type DynamoDBDocumentClient, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
-import { isTransactionConflict } from '../../dynamo/errors.js';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { retryRaces } from '../../dynamo/optimistic.js';
 import { attemptOf, retryWithBackoff, sleepMs } from '../../dynamo/retry.js';
 import { ValidationError } from '../../errors/index.js';
@@ -8,12 +7,14 @@ import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
 import { type Mapping, mappingJson } from '../domain/mapping.js';
 import type { ItemView, Write } from './change-items.js';
-import { commitWrites, MAX_TRANSACTION_ITEMS } from './commit.js';
+import { MAX_TRANSACTION_ITEMS } from './commit.js';
 import { decideRequests, idempotencyKeyOf, type WriteOutcome } from './decide-batch.js';
+import { dynamoLedgerTable } from './dynamo-ledger-table.js';
 import { type Head, headFromItem, isLed } from './head.js';
 
 import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import { readKeys } from './ledger-state.js';
+import type { LedgerTable } from './ledger-table.js';
 import { MappingCache, mappingItem } from './mapping-item.js';
 
 export type { WriteOutcome } from './decide-batch.js';
@@ -25,8 +26,11 @@ const MAX_ATTEMPTS = 10;
 const BACKOFF = { maxDelayMs: 1000 };
 
 export interface WriterOptions {
-  doc: DynamoDBDocumentClient;
+  /** The ledgers' tables on DynamoDB, unless `tableOf` gives each ledger's port. */
+  doc?: DynamoDBDocumentClient;
   tableFor: (bucket: string) => string;
+  /** Each ledger's table as the write engine's port (store/ledger-table.ts); absent: its table through `doc`. */
+  tableOf?: (ledger: LedgerRecord) => LedgerTable;
   now?: () => number;
   /** Waits between attempts (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
@@ -48,7 +52,8 @@ export interface Snapshot {
  * Direct writes (rule 3): read a consistent snapshot (TransactGetItems), let the domain decide, then write the
  * decision, the log entry (hash-chained), the sequencer, the idempotency record and the outgoing event in ONE
  * TransactWriteItems, conditional on the sequencer being unchanged. Two round trips when uncontended; on a
- * concurrent write the whole thing is retried with jittered backoff.
+ * concurrent write the whole thing is retried with jittered backoff. Every read and write goes through the
+ * ledger's port (LedgerTable), as the group commit's do.
  */
 export class LedgerWriter {
   private readonly now: () => number;
@@ -58,7 +63,14 @@ export class LedgerWriter {
   constructor(private readonly options: WriterOptions) {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? sleepMs;
-    this.mappings = new MappingCache(options.doc);
+    this.mappings = new MappingCache();
+  }
+
+  /** The ledger's table as the port every read and write of this writer goes through. */
+  private portOf(ledger: LedgerRecord): LedgerTable {
+    if (this.options.tableOf) return this.options.tableOf(ledger);
+    if (!this.options.doc) throw new Error('a ledger writer needs its tables: tableOf or doc');
+    return dynamoLedgerTable(this.options.doc, this.options.tableFor(ledger.bucket), ledger);
   }
 
   async write<T>(request: WriteRequest<T>): Promise<WriteOutcome<T>> {
@@ -116,6 +128,7 @@ export class LedgerWriter {
 
   /** One TransactGetItems of HEAD and `reads`, and the mapping HEAD names; `retry` on a concurrent writer. */
   private async readSnapshot(
+    port: LedgerTable,
     ledger: LedgerRecord,
     table: string,
     reads: ItemKey[],
@@ -127,28 +140,19 @@ export class LedgerWriter {
         `the request touches too many accounts and assets (${keys.length} items, at most ${MAX_TRANSACTION_ITEMS})`,
       );
     }
-    let Responses: Array<{ Item?: Record<string, unknown> }>;
-    try {
-      ({ Responses = [] } = await this.options.doc.send(
-        new TransactGetCommand({
-          TransactItems: keys.map((Key) => ({ Get: { TableName: table, Key } })),
-        }),
-      ));
-    } catch (err) {
-      // DynamoDB cancels a TransactGetItems that meets a transaction writing one of its items: that is a
-      // concurrent writer, the same as a conflict on the write, so read again after the backoff.
-      if (isTransactionConflict(err)) return 'retry';
-      throw err;
-    }
+    // A transaction writing one of the items is a concurrent writer, the same as a conflict on the write: read
+    // again after the backoff.
+    const items = await port.readSnapshot(keys);
+    if (items === 'conflict') return 'retry';
     // The snapshot, overlaid with each decision's puts so that the next decision sees them.
     const view: ItemView = new Map();
-    Responses.forEach((r, i) => {
-      if (r.Item) view.set(keyString(keys[i]!), r.Item);
+    items.forEach((item, i) => {
+      if (item) view.set(keyString(keys[i]!), item);
     });
     const headItem = view.get(keyString(headKey));
     if (!headItem) throw new Error(`ledger ${ledger.name} has no HEAD item`);
     const head = headFromItem(headItem);
-    const mapping = await this.mappingOf(ledger, table, head);
+    const mapping = await this.mappingOf(port, ledger, table, head);
     return mapping === 'stale' ? 'retry' : { view, head, mapping };
   }
 
@@ -156,14 +160,15 @@ export class LedgerWriter {
    * The mapping HEAD names. Read outside the snapshot but safe: a version's mapping never changes, and the commit
    * is conditional on HEAD's version, so a write commits only under the mapping it decided with.
    */
-  async mappingOf(
+  private async mappingOf(
+    port: LedgerTable,
     ledger: LedgerRecord,
     table: string,
     head: Head,
   ): Promise<Mapping | undefined | 'stale'> {
     return head.mappingVersion === undefined
       ? undefined
-      : this.mappings.load(table, ledger, head.mappingVersion);
+      : this.mappings.load(port, table, ledger, head.mappingVersion);
   }
 
   private async attempt<T>(
@@ -172,7 +177,9 @@ export class LedgerWriter {
     options: { relayWhenLed?: boolean } = {},
   ): Promise<Array<WriteOutcome<T>> | 'retry' | Relay> {
     const table = this.options.tableFor(ledger.bucket);
+    const port = this.portOf(ledger);
     const snapshot = await this.readSnapshot(
+      port,
       ledger,
       table,
       requests.flatMap((r) => [
@@ -196,17 +203,7 @@ export class LedgerWriter {
       requests,
     );
     if (writes.length === 0) return outcomes;
-    if (
-      await commitWrites(
-        this.options.doc,
-        table,
-        ledgerKeys.head(ledger),
-        snapshot.head,
-        head,
-        writes,
-      )
-    )
-      return 'retry';
+    if (await port.commit(snapshot.head, head, writes)) return 'retry';
     recordMetric('LedgerCommits', { mode: 'direct' });
     recordMetric('LedgerBatchSize', { mode: 'direct' }, head.lastLogId - snapshot.head.lastLogId);
     return outcomes;
@@ -215,7 +212,8 @@ export class LedgerWriter {
   private async attemptHead<T>(request: MappingWriteRequest<T>): Promise<T | 'retry'> {
     const { ledger } = request;
     const table = this.options.tableFor(ledger.bucket);
-    const snapshot = await this.readSnapshot(ledger, table, []);
+    const port = this.portOf(ledger);
+    const snapshot = await this.readSnapshot(port, ledger, table, []);
     if (snapshot === 'retry') return 'retry';
     const { head: initial } = snapshot;
     const version = (initial.version ?? 0) + 1;
@@ -234,12 +232,7 @@ export class LedgerWriter {
       },
     };
     const head: Head = { ...initial, mappingVersion: version };
-    if (
-      await commitWrites(this.options.doc, table, ledgerKeys.head(ledger), initial, head, [
-        mappingWrite,
-      ])
-    )
-      return 'retry';
+    if (await port.commit(initial, head, [mappingWrite])) return 'retry';
     // This container's next writes need not read back what it just wrote.
     this.mappings.remember(table, ledger, version, decision.mapping);
     return decision.result;

@@ -4,6 +4,7 @@ import { inEnvironmentScope } from '../../dynamo/environment-scope.js';
 import type { Logger } from '../../observability/logger.js';
 import type { LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
+import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
 import type { LedgerTable } from '../store/ledger-table.js';
 import type { Intent, IntentResult } from './intent.js';
 import type { IntentSink, RelayAnswer } from './relay.js';
@@ -117,17 +118,20 @@ export class EmbeddedGroupCommit implements IntentSink {
     return answers;
   }
 
+  /** The ledger's table as the engine's port. */
+  private tableOf(ledger: LedgerRecord): LedgerTable {
+    if (this.options.tableOf) return this.options.tableOf(ledger);
+    if (!this.options.doc) throw new Error('the ledger engine needs its tables: tableOf or doc');
+    return dynamoLedgerTable(this.options.doc, this.options.tableFor(ledger.bucket), ledger);
+  }
+
   private lineOf(ledger: LedgerRecord): LedgerLine {
     const key = `${ledger.environment}\u0000${ledger.name}`;
     let line = this.lines.get(key);
     if (!line) {
       line = {
         sequencer: new LedgerSequencer({
-          ...(this.options.tableOf
-            ? { items: this.options.tableOf(ledger) }
-            : this.options.doc
-              ? { doc: this.options.doc }
-              : {}),
+          items: this.tableOf(ledger),
           table: this.options.tableFor(ledger.bucket),
           ledger,
           owner: this.owner,

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isThrottling } from '../../dynamo/errors.js';
 import { attemptOf, retryWithBackoff } from '../../dynamo/retry.js';
 import { PlatformError, ValidationError } from '../../errors/index.js';
@@ -16,7 +15,6 @@ import {
   idempotencyKeyOf,
   type WriteOutcome,
 } from '../store/decide-batch.js';
-import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
 import type { Head } from '../store/head.js';
 import { type ItemKey, keyString, ledgerKeys } from '../store/keys.js';
 import { readKeys } from '../store/ledger-state.js';
@@ -30,12 +28,8 @@ import type { Intent, IntentResult, OperationOutcome } from './intent.js';
 import { putResults, settleBatch } from './settle.js';
 
 export interface SequencerOptions {
-  /**
-   * The ledger's table: every read and write of the sequencer goes through this port. Or `doc`, for the table on
-   * DynamoDB (dynamo-ledger-table.ts).
-   */
-  items?: LedgerTable;
-  doc?: DynamoDBDocumentClient;
+  /** The ledger's table: every read and write of the sequencer goes through this port. */
+  items: LedgerTable;
   /** The table's name, which the items a decision builds carry. */
   table: string;
   ledger: LedgerRecord;
@@ -107,10 +101,7 @@ export class LedgerSequencer {
 
   constructor(private readonly options: SequencerOptions) {
     this.now = options.now ?? Date.now;
-    if (options.items) this.items = options.items;
-    else if (options.doc)
-      this.items = dynamoLedgerTable(options.doc, options.table, options.ledger);
-    else throw new Error('a sequencer needs its table: items or doc');
+    this.items = options.items;
   }
 
   private get leaseMs() {

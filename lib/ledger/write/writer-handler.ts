@@ -6,6 +6,7 @@ import {
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inEnvironmentScope } from '../../dynamo/environment-scope.js';
 import type { Logger } from '../../observability/logger.js';
+import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerWriter } from '../store/writer.js';
 import { decodeIntent, type Intent } from './intent.js';
@@ -163,7 +164,7 @@ async function sequencerFor(
   if (existing) return existing;
   const ledger = await deps.lookup.resolve(environment, name);
   const sequencer = new LedgerSequencer({
-    doc: deps.doc,
+    items: dynamoLedgerTable(deps.doc, deps.tableFor(ledger.bucket), ledger),
     table: deps.tableFor(ledger.bucket),
     ledger,
     owner: deps.owner,

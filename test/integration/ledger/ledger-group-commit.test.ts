@@ -77,10 +77,11 @@ async function sequencer(
   owner: string = randomUUID(),
   client = doc,
 ): Promise<LedgerSequencer> {
+  const record = await lookup.resolve('default', ledger);
   return new LedgerSequencer({
-    doc: client,
+    items: dynamoLedgerTable(client, table, record),
     table,
-    ledger: await lookup.resolve('default', ledger),
+    ledger: record,
     owner,
   });
 }
@@ -334,7 +335,7 @@ describe('exactly once', () => {
           : doc.send(command as never),
     } as DynamoDBDocumentClient;
     const stopped = new LedgerSequencer({
-      doc: crashing,
+      items: dynamoLedgerTable(crashing, table, await lookup.resolve('default', ledger)),
       table,
       ledger: await lookup.resolve('default', ledger),
       owner: 'stopped',
@@ -380,7 +381,7 @@ describe('exactly once', () => {
           : doc.send(command as never),
     } as DynamoDBDocumentClient;
     const stopped = new LedgerSequencer({
-      doc: crashing,
+      items: dynamoLedgerTable(crashing, table, await lookup.resolve('default', ledger)),
       table,
       ledger: await lookup.resolve('default', ledger),
       owner: 'stopped',
@@ -443,7 +444,7 @@ describe('exactly once', () => {
     } as DynamoDBDocumentClient;
     // A lease shorter than the margin: the after-commit puts take the careful path.
     const shortLease = new LedgerSequencer({
-      doc: recording,
+      items: dynamoLedgerTable(recording, table, await lookup.resolve('default', ledger)),
       table,
       ledger: await lookup.resolve('default', ledger),
       owner: 'short',

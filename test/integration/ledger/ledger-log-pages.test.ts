@@ -4,6 +4,7 @@
  * the chain, the events the table's stream carries, and the transactions rebuilt from a page when a writer
  * stopped before writing their items.
  */
+
 import { createHash, randomUUID } from 'node:crypto';
 import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { verifyChain } from '../../../lib/ledger/domain/log-chain.js';
 import type { LogEntry } from '../../../lib/ledger/domain/logs.js';
 import { createdTransactionItems } from '../../../lib/ledger/store/batch-settle.js';
 import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
+import { dynamoLedgerTable } from '../../../lib/ledger/store/dynamo-ledger-table.js';
 import { LedgerLookup } from '../../../lib/ledger/store/ledger-lookup.js';
 import { ledgerEventsOfImage } from '../../../lib/ledger/store/log-events.js';
 import { storedEntriesOf } from '../../../lib/ledger/store/log-pages.js';
@@ -65,7 +67,7 @@ beforeAll(async () => {
     ledger,
   );
   const sequencer = new LedgerSequencer({
-    doc,
+    items: dynamoLedgerTable(doc, table, record),
     table,
     ledger: record,
     owner: randomUUID(),

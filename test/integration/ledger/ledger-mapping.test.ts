@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  BatchGetCommand,
   DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
@@ -70,7 +71,7 @@ async function head(ledger: string) {
  * through untouched.
  */
 function beforeFirst(
-  kind: typeof TransactWriteCommand | typeof GetCommand,
+  kind: typeof TransactWriteCommand | typeof GetCommand | typeof BatchGetCommand,
   before: () => Promise<void>,
   which: (command: { input: unknown }) => boolean = () => true,
 ): () => number {
@@ -409,10 +410,14 @@ describe('contracts in every write', () => {
     // A fresh app has no cached mapping: its first write reads the item named by HEAD, and just before that
     // read, another writer (the test's app) replaces the mapping.
     const { call: other } = await ledgerClient(runtime);
+    // The writer reads the mapping item by its port's consistent BatchGetItem.
     const isMappingRead = (command: { input: unknown }) =>
-      (command.input as { Key?: { sk?: string } }).Key?.sk === 'MAPPING';
+      Object.values(
+        (command.input as { RequestItems?: Record<string, { Keys: Array<{ sk?: string }> }> })
+          .RequestItems ?? {},
+      ).some(({ Keys }) => Keys.some((key) => key.sk === 'MAPPING'));
     const reads = beforeFirst(
-      GetCommand,
+      BatchGetCommand,
       async () => {
         expect((await putMapping(ledger, { contracts: [overdraft('users:*', -10)] })).status).toBe(
           200,

@@ -4,10 +4,12 @@
  * covered in lib/numscript/spec; here, what the ledger does with a script's result: exact postings, metadata,
  * balances read inside the write's snapshot, nothing written on refusal.
  */
+
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../lib/dynamo/client.js';
 import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
+import { dynamoLedgerTable } from '../../../lib/ledger/store/dynamo-ledger-table.js';
 import { LedgerLookup } from '../../../lib/ledger/store/ledger-lookup.js';
 import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import type { Intent, IntentResult } from '../../../lib/ledger/write/intent.js';
@@ -289,7 +291,7 @@ describe('Numscript through the sequenced writer (group commit)', () => {
       ledger,
     );
     const sequencer = new LedgerSequencer({
-      doc,
+      items: dynamoLedgerTable(doc, table, record),
       table,
       ledger: record,
       owner: randomUUID(),

@@ -1,0 +1,78 @@
+/**
+ * The direct writer over the in-memory port (the same port the group commit uses): concurrent writes that race
+ * on HEAD are decided again until they commit — ids gapless, the overdraft rule in commit order, money kept —
+ * and a transactional read that meets a writer is read again.
+ */
+import { describe, expect, it } from 'vitest';
+import { InsufficientFundError } from '../../errors/index.js';
+import { operationRequest } from '../commands/operations.js';
+import { createOne, testLedger } from '../write/test-support.js';
+import { headFromItem } from './head.js';
+import { type ItemKey, ledgerKeys } from './keys.js';
+import { MemoryLedgerTable } from './memory-ledger-table.js';
+import { LedgerWriter } from './writer.js';
+
+const ledger = testLedger('direct');
+
+const writerOver = (table: MemoryLedgerTable) =>
+  new LedgerWriter({ tableFor: () => 'memory', tableOf: () => table, sleep: async () => {} });
+
+const request = (source: string, destination: string, amount: bigint) =>
+  operationRequest(ledger, createOne(source, destination, amount), async () => undefined);
+
+const balance = (table: MemoryLedgerTable, address: string) => {
+  const item = table.get(ledgerKeys.volume(ledger, address, 'USD'));
+  return item ? BigInt(item.input as bigint) - BigInt(item.output as bigint) : 0n;
+};
+
+describe('the direct writer on the memory port', () => {
+  it('commits 8 racing writes with ids 1..8, each deciding again after losing HEAD (8 rounds at worst, within its 10 attempts)', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const writer = writerOver(table);
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) =>
+        writer.write(await request('world', `users:${i}`, BigInt(i + 1))),
+      ),
+    );
+    const ids = outcomes.map((o) => (o.kind === 'committed' ? o.log.id : -1));
+    expect([...ids].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(headFromItem(table.get(ledgerKeys.head(ledger))!)).toMatchObject({
+      lastTxId: 8,
+      lastLogId: 8,
+    });
+    expect(balance(table, 'world')).toBe(-36n);
+    // More commits were tried than landed: the race was real.
+    expect(table.requests.TransactWriteItems).toBeGreaterThan(8);
+    expect(table.requests.TransactGetItems).toBeGreaterThan(8);
+  });
+
+  it('keeps the overdraft rule in commit order: 5 of 9 racing spends of 1 from 5 commit', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const writer = writerOver(table);
+    await writer.write(await request('world', 'alice', 5n));
+    const settled = await Promise.allSettled(
+      Array.from({ length: 9 }, async () => writer.write(await request('alice', 'bob', 1n))),
+    );
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(5);
+    const refused = settled.filter((s) => s.status === 'rejected');
+    expect(refused).toHaveLength(4);
+    for (const r of refused) expect(r.reason).toBeInstanceOf(InsufficientFundError);
+    expect([balance(table, 'alice'), balance(table, 'bob')]).toEqual([0n, 5n]);
+  });
+
+  it('reads its snapshot again when a transaction was writing one of its items', async () => {
+    class Conflicting extends MemoryLedgerTable {
+      conflicts = 2;
+      override async readSnapshot(keys: readonly ItemKey[]) {
+        if (this.conflicts-- > 0) return 'conflict' as const;
+        return super.readSnapshot(keys);
+      }
+    }
+    const table = new Conflicting(ledger);
+    table.put({ ...ledgerKeys.head(ledger), lastTxId: 0, lastLogId: 0, lastHash: '', accounts: 0 });
+    const outcome = await writerOver(table).write(await request('world', 'a', 7n));
+    expect(outcome.kind === 'committed' && outcome.log.id).toBe(1);
+    expect(table.conflicts).toBe(-1);
+    expect(balance(table, 'a')).toBe(7n);
+  });
+});

@@ -10,6 +10,11 @@ import {
 import { type ColdStartResult, MAX_BUNDLE_BYTES, MAX_IMPORT_RATIO } from './cold-start.js';
 import type { CostModel } from './cost-model.js';
 import type { GroupCommitCostResult } from './group-commit-cost.js';
+import {
+  type HistoryResult,
+  ledgerHistoryTargetRow,
+  renderLedgerHistory,
+} from './ledger-history.js';
 import type { LedgerLoadResult } from './ledger-load.js';
 import type { LedgerCell, LedgerScenariosResult } from './ledger-matrix.js';
 import { engineTargetRows } from './ledger-targets.js';
@@ -46,6 +51,8 @@ export interface BenchResults {
   groupCommitCost: GroupCommitCostResult;
   /** Absent in results written before the AWS simulation existed. */
   awsSimulation?: AwsSimulationResult;
+  /** Absent in results written before the history part existed. */
+  ledgerHistory?: HistoryResult;
 }
 
 /** What an item is, from its key (docs/data-model.md). */
@@ -217,6 +224,7 @@ export function renderReport(r: BenchResults): string {
       ],
       ...engineTargetRows(r.ledgerScenarios.cells),
       awsSimulationTargetRow(r.awsSimulation),
+      ledgerHistoryTargetRow(r.ledgerHistory),
       [
         'Ledger money invariants hold after every load run',
         `${r.ledgerScenarios.cells.filter((c) => c.invariants.ok).length}/${r.ledgerScenarios.cells.length} runs (${r.ledgerScenarios.matrix} matrix)`,
@@ -443,6 +451,7 @@ ${r.numscript ? renderNumscript(r.numscript) : ''}
 
 ${renderLedgerScenarios(r.ledgerScenarios)}
 ${r.awsSimulation ? renderAwsSimulation(r.awsSimulation) : ''}
+${r.ledgerHistory ? renderLedgerHistory(r.ledgerHistory) : ''}
 
 ## 7. Reading
 

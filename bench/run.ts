@@ -27,6 +27,7 @@ import { modelCost } from './cost-model.js';
 import { installDynamoMeter } from './dynamo-meter.js';
 import { type GroupCommitCostResult, measureGroupCommitCost } from './group-commit-cost.js';
 import { fetchToken } from './http.js';
+import { measureLedgerHistory, renderLedgerHistory } from './ledger-history.js';
 import { measureLedgerLoad } from './ledger-load.js';
 import {
   type LedgerScenariosResult,
@@ -48,7 +49,9 @@ import { measureWebhooks } from './webhook-latency.js';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 /** Seconds per cell of the AWS simulation (BENCH_AWS_SIM_SECONDS). */
 const awsSimSeconds = Number(process.env.BENCH_AWS_SIM_SECONDS ?? 8);
-const PARTS_ALONE = ['ledger', 'cold-start', 'aws-sim'];
+/** Transactions the history part commits before measuring again (BENCH_HISTORY_TRANSACTIONS). */
+const historyTransactions = Number(process.env.BENCH_HISTORY_TRANSACTIONS ?? 100_000);
+const PARTS_ALONE = ['ledger', 'cold-start', 'aws-sim', 'history'];
 const only =
   parseArgs({ options: { only: { type: 'string' } } }).values.only ?? process.env.BENCH_ONLY;
 if (only !== undefined && !PARTS_ALONE.includes(only))
@@ -105,6 +108,7 @@ log(
 if (only === 'ledger') await runLedgerOnly();
 else if (only === 'cold-start') await runColdStartOnly();
 else if (only === 'aws-sim') await runAwsSimulationOnly();
+else if (only === 'history') await runHistoryOnly();
 else await runAll();
 
 /** Prints every failed ledger invariant and marks the run failed: a broken money rule must not pass as a figure. */
@@ -154,6 +158,18 @@ async function runColdStartOnly(): Promise<void> {
 async function runAwsSimulationOnly(): Promise<void> {
   const awsSimulation = await measureAwsSimulation(awsSimSeconds, log);
   writePartAlone('aws-sim', { awsSimulation }, renderAwsSimulation(awsSimulation));
+}
+
+async function measureHistory() {
+  log(
+    `the local platform as it is used: ${historyTransactions} transactions, 1 client before and after`,
+  );
+  return measureLedgerHistory({ transactions: historyTransactions, seconds, log });
+}
+
+async function runHistoryOnly(): Promise<void> {
+  const ledgerHistory = await measureHistory();
+  writePartAlone('history', { ledgerHistory }, renderLedgerHistory(ledgerHistory));
 }
 
 async function runAll(): Promise<void> {
@@ -228,11 +244,14 @@ async function runAll(): Promise<void> {
   const ledgerScenarios = await measureLedgerMatrix();
   // In this process alone (no platform, no DynamoDB Local): the engine's CPU is all that runs.
   const awsSimulation = await measureAwsSimulation(awsSimSeconds, log);
+  // Last: its platform on disk commits the most and would slow whatever ran beside it.
+  const ledgerHistory = await measureHistory();
   const all: BenchResults = {
     ...results,
     machine: machineAtEnd(),
     ledgerScenarios,
     awsSimulation,
+    ledgerHistory,
   };
 
   writeFileSync(new URL('results.json', out), `${JSON.stringify(all, null, 2)}\n`);

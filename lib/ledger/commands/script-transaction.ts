@@ -23,8 +23,14 @@ import { postingReads } from '../domain/posting-effects.js';
 export interface ScriptStateReads {
   /** Balances (input − output) of these pairs; a pair never written is absent. */
   balances(pairs: ReadonlyArray<[account: string, asset: string]>): Promise<Map<string, bigint>>;
-  /** Metadata of these accounts; an account that does not exist is absent. */
-  metadata(accounts: readonly string[]): Promise<Map<string, Record<string, string>>>;
+  /** Metadata and held assets of these accounts; an account that does not exist is absent. */
+  accounts(accounts: readonly string[]): Promise<Map<string, ScriptAccount>>;
+}
+
+export interface ScriptAccount {
+  metadata: Record<string, string>;
+  /** The assets the account has a volume in (asset scaling converts between them). */
+  assets: string[];
 }
 
 export const pairKey = (account: string, asset: string) => `${account}\u0000${asset}`;
@@ -69,7 +75,7 @@ export async function planScript(
   const program = scriptError(engine, () => engine.compile(script.plain));
   const vars = scriptError(engine, () => engine.varsFromRequest(script.vars));
   const balances = new Map<string, bigint>();
-  const metadata = new Map<string, Record<string, string> | undefined>();
+  const metadata = new Map<string, ScriptAccount | undefined>();
   let optimistic = false;
   for (let round = 0; round < MAX_PLAN_ROUNDS; round++) {
     const missingPairs = new Map<string, [string, string]>();
@@ -88,7 +94,14 @@ export async function planScript(
           missingAccounts.add(account);
           throw NEEDS_READ;
         }
-        return metadata.get(account)?.[key];
+        return metadata.get(account)?.metadata[key];
+      },
+      assets(account) {
+        if (!metadata.has(account)) {
+          missingAccounts.add(account);
+          throw NEEDS_READ;
+        }
+        return metadata.get(account)?.assets ?? [];
       },
     };
     let result: ScriptResult;
@@ -108,32 +121,44 @@ export async function planScript(
       if (err !== NEEDS_READ) throw err;
       const [readBalances, readMetadata] = await Promise.all([
         reads.balances([...missingPairs.values()]),
-        reads.metadata([...missingAccounts]),
+        reads.accounts([...missingAccounts]),
       ]);
       for (const [key] of missingPairs) balances.set(key, readBalances.get(key) ?? 0n);
       for (const account of missingAccounts) metadata.set(account, readMetadata.get(account));
       continue;
     }
-    const touched = postingReads(result.postings, [
-      ...extraAccounts,
-      ...Object.keys(result.accountMetadata),
-    ]);
-    const pairs = new Map<string, [string, string]>(
-      [...balances.keys()].map((k) => [k, k.split('\u0000') as [string, string]]),
-    );
-    for (const [account, asset] of touched.pairs ?? [])
-      pairs.set(pairKey(account, asset), [account, asset]);
-    return {
-      engine,
-      program,
-      vars,
-      reads: {
-        pairs: [...pairs.values()],
-        accounts: [...new Set([...(touched.accounts ?? []), ...metadata.keys()])],
-      },
-    };
+    return { engine, program, vars, reads: planReads(result, balances, metadata, extraAccounts) };
   }
   throw new ValidationError('script: reads too many accounts through metadata, one after another');
+}
+
+/** A plan's reads: what the script read, and what its postings, metadata and scaling conversions touch. */
+function planReads(
+  result: ScriptResult,
+  balances: ReadonlyMap<string, bigint>,
+  accounts: ReadonlyMap<string, unknown>,
+  extraAccounts: readonly string[],
+): Reads {
+  const touched = postingReads(result.postings, [
+    ...extraAccounts,
+    ...Object.keys(result.accountMetadata),
+  ]);
+  const pairs = new Map<string, [string, string]>(
+    [...balances.keys()].map((k) => [k, k.split('\u0000') as [string, string]]),
+  );
+  for (const [account, asset] of touched.pairs ?? [])
+    pairs.set(pairKey(account, asset), [account, asset]);
+  // A conversion the decision makes over other balances than the plan saw posts between these.
+  for (const { account, swap, assets } of result.scalings) {
+    for (const asset of assets) {
+      pairs.set(pairKey(account, asset), [account, asset]);
+      pairs.set(pairKey(swap, asset), [swap, asset]);
+    }
+  }
+  return {
+    pairs: [...pairs.values()],
+    accounts: [...new Set([...(touched.accounts ?? []), ...accounts.keys()])],
+  };
 }
 
 /**
@@ -160,6 +185,10 @@ export function runScript(
       metadata(account, key) {
         if (!accounts.has(account)) throw changed();
         return state.account(account)?.metadata[key];
+      },
+      assets(account) {
+        if (!accounts.has(account)) throw changed();
+        return state.account(account)?.assets ?? [];
       },
     }),
   );
@@ -189,6 +218,7 @@ function ample(ledger: ScriptLedger): ScriptLedger {
       return AMPLE;
     },
     metadata: (account, key) => ledger.metadata(account, key),
+    assets: (account) => ledger.assets(account),
   };
 }
 

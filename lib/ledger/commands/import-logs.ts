@@ -154,7 +154,11 @@ const deleteMetadataSchema = v.intersect([target, v.object({ key: v.string() })]
 
 /** The write that logs the entry: its data read back into the command it came from. */
 export function operationOf(entry: LogEntry): LedgerOperation {
-  const idempotency = entry.idempotencyKey !== '' ? { idempotencyKey: entry.idempotencyKey } : {};
+  const idempotency = {
+    ...(entry.idempotencyKey !== '' ? { idempotencyKey: entry.idempotencyKey } : {}),
+    // The version the entry was checked against is recorded again; its rules were applied when it was written.
+    ...(entry.schemaVersion !== undefined ? { schemaVersion: entry.schemaVersion } : {}),
+  };
   switch (entry.type) {
     case 'NEW_TRANSACTION': {
       const { transaction: tx, accountMetadata } = parseData(entry, newTransactionSchema);

@@ -4,6 +4,7 @@ import { formatInstant, parseInstant } from '../../time/instant.js';
 import { metadataMap } from '../../validation/common.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import { ImportChain, parseLogLine, sameLog } from '../domain/log-import.js';
+
 import type { LogEntry } from '../domain/logs.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { REVERTS_KEY } from '../domain/transaction.js';
@@ -12,6 +13,9 @@ import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import { createTransactionSchema } from './create-transaction.js';
 import { type LedgerOperation, operationRequest } from './operations.js';
+
+/** Read by the import route, which loads this module at the first import (routes/log-transfer.ts). */
+export { MAX_IMPORT_LINE_BYTES } from '../domain/log-import.js';
 
 export interface LogImportDeps {
   /** A direct writer on the given clock: each replayed entry is committed at its own date. */

@@ -25,7 +25,11 @@ set_tx_meta("kind", "checkout")`;
 
 const SCRIPT = NUMSCRIPT_BENCH_SCRIPT;
 const VARS = { amount: 'USD/2 12345', customer: 'users:001', fee: '2.5%' };
-const LEDGER: ScriptLedger = { balance: () => 10_000n, metadata: () => undefined };
+const LEDGER: ScriptLedger = {
+  balance: () => 10_000n,
+  metadata: () => undefined,
+  assets: () => [],
+};
 
 export interface NumscriptTiming {
   samples: number;

@@ -135,9 +135,9 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   volumeAndSchemaRoutes(app, { doc, tableFor, lookup, schemas, now });
   exportRoutes(app, { doc, table: config.tables.ledger, stage: config.stage, lookup, now });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
-  v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });
-  v1ScriptRoutes(app, { lookup, commands });
-  v1AccountRoutes(app, { lookup, accounts, stats, commands });
+  v1TransactionRoutes(app, { lookup, commands, reads, stats, writer, schemas });
+  v1ScriptRoutes(app, { lookup, commands, schemas });
+  v1AccountRoutes(app, { lookup, accounts, stats, commands, schemas });
   v1LogRoutes(app, { lookup, logs });
   v1LedgerRoutes(app, { lookup, stats });
   mappingRoutes(app, { lookup, writer, mappings });

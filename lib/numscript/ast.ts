@@ -25,6 +25,8 @@ export type Source =
       overdraft: 'unbounded' | Expression | null;
       loc: Position;
     }
+  /** `@acc with scaling through @swap` (experimental-asset-scaling). */
+  | { type: 'scaling'; address: Expression; through: Expression; loc: Position }
   | { type: 'inorder'; sources: Source[]; loc: Position }
   | { type: 'oneof'; sources: Source[]; loc: Position }
   | {

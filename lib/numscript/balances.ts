@@ -3,6 +3,8 @@ export interface ScriptLedger {
   /** Current balance (input - output) of the account in the asset. */
   balance(account: string, asset: string): bigint;
   metadata(account: string, key: string): string | undefined;
+  /** Every asset the account holds a volume in (asked for by asset scaling only). */
+  assets(account: string): Iterable<string>;
 }
 
 export const WORLD = 'world';
@@ -59,6 +61,23 @@ export class BalanceBook {
   adjust(account: string, asset: string, delta: bigint): void {
     const k = key(account, asset);
     this.balances.set(k, (this.balances.get(k) ?? this.read.get(k) ?? 0n) + delta);
+  }
+
+  /**
+   * The account's balances, as moved so far, in the assets `scaleOf` maps to a scale (of one base asset): what
+   * was read or moved of them. The caller reads every asset the ledger knows the account holds first.
+   */
+  scales(account: string, scaleOf: (asset: string) => number | undefined): Map<number, bigint> {
+    const out = new Map<number, bigint>();
+    const prefix = `${account}\u0000`;
+    for (const source of [this.read, this.balances]) {
+      for (const [k, value] of source) {
+        if (!k.startsWith(prefix)) continue;
+        const scale = scaleOf(k.slice(prefix.length));
+        if (scale !== undefined) out.set(scale, value);
+      }
+    }
+    return out;
   }
 
   snapshot(): Map<string, bigint> {

@@ -104,6 +104,10 @@ function checkSource(source: Source, declared: Map<string, ValueType>): void {
       if (source.overdraft && source.overdraft !== 'unbounded')
         expect(source.overdraft, 'monetary', declared);
       return;
+    case 'scaling':
+      expect(source.address, 'account', declared);
+      expect(source.through, 'account', declared);
+      return;
     case 'inorder':
     case 'oneof':
       for (const inner of source.sources) checkSource(inner, declared);

@@ -34,6 +34,7 @@ export type NumscriptErrorKind =
   | 'InvalidAllotmentSum'
   | 'InvalidAllotmentInSendAll'
   | 'InvalidUnboundedInSendAll'
+  | 'InvalidUnboundedAddressInScalingAddress'
   | 'DivideByZero'
   | 'ExperimentalFeature'
   | 'InvalidPosting'

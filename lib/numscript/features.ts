@@ -10,6 +10,7 @@ export const FEATURE = {
   accountInterpolation: 'experimental-account-interpolation',
   midScriptFunctionCall: 'experimental-mid-script-function-call',
   assetColors: 'experimental-asset-colors',
+  assetScaling: 'experimental-asset-scaling',
 } as const;
 
 export type FeatureFlag = (typeof FEATURE)[keyof typeof FEATURE];

@@ -15,6 +15,7 @@ import { FEATURE } from './features.js';
 import { FundsQueue } from './funds-queue.js';
 import type { Program } from './program.js';
 import { renderRational } from './rational.js';
+import { findConversions, heldScale, scaledAsset, scaleOf } from './scaling.js';
 import { ACCOUNT_NAME, ASSET_NAME, parseVariable, renderValue, type Value } from './values.js';
 
 export type { ScriptLedger } from './balances.js';
@@ -32,6 +33,11 @@ export interface ScriptResult {
   txMetadata: Record<string, string>;
   /** set_account_meta, by account (without `@`), then key. */
   accountMetadata: Record<string, Record<string, string>>;
+  /**
+   * Each scaling source the run evaluated: the account, its swap account and the assets a conversion between
+   * them may post (a caller that declares its writes before running declares these pairs).
+   */
+  scalings: Array<{ account: string; swap: string; assets: string[] }>;
 }
 
 export interface ExecuteOptions {
@@ -74,6 +80,7 @@ class Run {
   private readonly values: Evaluator;
   private queue = FundsQueue.empty();
   private readonly postings: ScriptPosting[] = [];
+  private readonly scalings: ScriptResult['scalings'] = [];
   private readonly txMetadata = new Map<string, Value>();
   // Keyed by caller data (`@__proto__` is a valid account): null-prototype, so no key reaches Object.prototype.
   private readonly accountMetadata: Record<string, Record<string, string>> = Object.create(null);
@@ -103,7 +110,7 @@ class Run {
     const accountMetadata = Object.fromEntries(
       Object.entries(this.accountMetadata).map(([account, m]) => [account, { ...m }]),
     );
-    return { postings: this.postings, txMetadata, accountMetadata };
+    return { postings: this.postings, txMetadata, accountMetadata, scalings: this.scalings };
   }
 
   // ------------------------------------------------------------ variables
@@ -157,6 +164,7 @@ class Run {
     const want = (account: string, asset: string) => {
       if (account !== WORLD) wanted.set(`${account}\u0000${asset}`, [account, asset]);
     };
+    const scaled: Array<[account: string, base: string]> = [];
     const walk = (source: Source): void => {
       switch (source.type) {
         case 'account':
@@ -167,6 +175,13 @@ class Run {
             );
           }
           return;
+        case 'scaling': {
+          // As the reference's query for `ASSET/*`: every scale of the asset the account holds.
+          const account = this.values.account(source.address);
+          want(account, this.asset);
+          if (account !== WORLD) scaled.push([account, scaleOf(this.asset).base]);
+          return;
+        }
         case 'inorder':
         case 'oneof':
           for (const inner of source.sources) walk(inner);
@@ -186,7 +201,22 @@ class Run {
         want(this.values.account(statement.account), this.sentAsset(statement.sent));
       }
     }
-    this.balances.readAll(wanted.values());
+    // Like readAll: every read is tried before the first failure is rethrown, so one re-run learns them all.
+    let failure: { error: unknown } | undefined;
+    for (const [account, base] of scaled) {
+      try {
+        for (const asset of this.ledger.assets(account))
+          if (heldScale(asset, base) !== undefined) want(account, asset);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    try {
+      this.balances.readAll(wanted.values());
+    } catch (error) {
+      failure ??= { error };
+    }
+    if (failure) throw failure.error;
   }
 
   // ------------------------------------------------------------ statements
@@ -297,6 +327,12 @@ class Run {
         this.pushSender(account, taken, color);
         return taken;
       }
+      case 'scaling': {
+        const account = this.convertScales(source, amount);
+        const taken = min(nonNegative(this.balances.current(account, this.asset)), amount);
+        this.pushSender(account, taken, '');
+        return taken;
+      }
       case 'inorder': {
         let left = amount;
         for (const inner of source.sources) left -= this.sendUpTo(inner, left);
@@ -307,9 +343,12 @@ class Run {
         for (const inner of source.sources.slice(0, -1)) {
           const queue = this.queue.snapshot();
           const balances = this.balances.snapshot();
+          const posted = this.postings.length;
           if (this.sendUpTo(inner, amount) === amount) return amount;
           this.queue = queue;
           this.balances.restore(balances);
+          // A scaling conversion of the abandoned branch goes with it (the reference keeps its postings).
+          this.postings.length = posted;
         }
         return this.sendUpTo(source.sources[source.sources.length - 1]!, amount);
       }
@@ -345,6 +384,12 @@ class Run {
         this.pushSender(account, taken, color);
         return taken;
       }
+      case 'scaling': {
+        const account = this.convertScales(source, null);
+        const taken = nonNegative(this.balances.current(account, this.asset));
+        this.pushSender(account, taken, '');
+        return taken;
+      }
       case 'inorder': {
         let total = 0n;
         for (const inner of source.sources) total += this.sendAll(inner);
@@ -362,6 +407,47 @@ class Run {
           source.loc,
         );
     }
+  }
+
+  /**
+   * `@acc with scaling through @swap`: converts what the account holds of the sent asset at other scales into
+   * it, through the swap account (its balance is not checked, as in the reference), so that the account can
+   * then give `needed` (`null`: all it can). Answers the account.
+   */
+  private convertScales(
+    source: Extract<Source, { type: 'scaling' }>,
+    needed: bigint | null,
+  ): string {
+    this.values.requireFlag(FEATURE.assetScaling, source.loc);
+    const account = this.values.account(source.address);
+    const swap = this.values.account(source.through);
+    if (account === WORLD) {
+      throw compilationError(
+        'InvalidUnboundedAddressInScalingAddress',
+        'Invalid usage of @world account in scaling context',
+        source.loc,
+      );
+    }
+    const { base, scale } = scaleOf(this.asset);
+    const held = this.balances.scales(account, (asset) => heldScale(asset, base));
+    this.scalings.push({
+      account,
+      swap,
+      assets: [this.asset, ...[...held.keys()].map((s) => scaledAsset(base, s))],
+    });
+    const { conversions, obtained } = findConversions(needed, scale, held);
+    for (const conversion of conversions)
+      this.forcePosting(account, swap, conversion.amount, scaledAsset(base, conversion.scale));
+    this.forcePosting(swap, account, obtained, this.asset);
+    return account;
+  }
+
+  /** A posting made outright (a scaling conversion): both balances move, neither is checked. */
+  private forcePosting(source: string, destination: string, amount: bigint, asset: string): void {
+    if (amount === 0n) return;
+    this.balances.adjust(source, asset, -amount);
+    this.balances.adjust(destination, asset, amount);
+    this.postings.push({ source, destination, amount, asset });
   }
 
   /** How far below zero a source may go: null when unbounded, 0 for a plain account. */

@@ -312,48 +312,54 @@ function peg$parse(input, options) {
   }
   function peg$f8(asset) {    return { kind: 'all', asset, loc: here() };  }
   function peg$f9(value) {    return { kind: 'amount', value, loc: here() };  }
-  function peg$f10(address, suffix) {    return { type: 'account', address, ...suffix, loc: here() };  }
-  function peg$f11(cap, from) {    return { type: 'capped', cap, from, loc: here() };  }
-  function peg$f12(sources) {    return { type: 'oneof', sources, loc: here() };  }
-  function peg$f13(items) {    return classifySourceBlock(items, here());  }
-  function peg$f14(from) {    return { type: 'allotmentClause', portion: 'remaining', from };  }
-  function peg$f15(head, from) {    return { from };  }
-  function peg$f16(head, tail) {
+  function peg$f10(address, through) {    return { through };  }
+  function peg$f11(address, tail) {
+    if ('through' in tail) return { type: 'scaling', address, through: tail.through, loc: here() };
+    return { type: 'account', address, ...tail, loc: here() };
+  }
+  function peg$f12(cap, from) {    return { type: 'capped', cap, from, loc: here() };  }
+  function peg$f13(sources) {    return { type: 'oneof', sources, loc: here() };  }
+  function peg$f14(items) {    return classifySourceBlock(items, here());  }
+  function peg$f15(from) {    return { type: 'allotmentClause', portion: 'remaining', from };  }
+  function peg$f16(head, from) {    return { from };  }
+  function peg$f17(head, through) {    return { through };  }
+  function peg$f18(head, tail) {
     if ('from' in tail) return { type: 'allotmentClause', portion: head, from: tail.from };
+    if ('through' in tail) return { type: 'scaling', address: head, through: tail.through, loc: here() };
     return { type: 'account', address: head, ...tail, loc: here() };
   }
-  function peg$f17(color, overdraft) {
+  function peg$f19(color, overdraft) {
     return { color: color ?? null, overdraft: overdraft ?? null };
   }
-  function peg$f18() {    return 'unbounded';  }
-  function peg$f19(clauses) {    return classifyDestinationBlock('oneof', clauses, here());  }
-  function peg$f20(clauses) {    return classifyDestinationBlock('inorder', clauses, here());  }
-  function peg$f21(address) {    return { type: 'account', address, loc: here() };  }
-  function peg$f22(cap, to) {    return { kind: 'max', cap, to };  }
-  function peg$f23(to) {    return { kind: 'remaining', to };  }
-  function peg$f24(portion, to) {    return { kind: 'portion', portion, to };  }
-  function peg$f25(destination) {    return { type: 'to', destination };  }
-  function peg$f26() {    return { type: 'kept' };  }
-  function peg$f27(head, op, right) {    return [op, right, here()];  }
-  function peg$f28(head, tail) {
-    return binary(head, tail);
-  }
-  function peg$f29(head, right) {    return ['/', right, here()];  }
+  function peg$f20() {    return 'unbounded';  }
+  function peg$f21(clauses) {    return classifyDestinationBlock('oneof', clauses, here());  }
+  function peg$f22(clauses) {    return classifyDestinationBlock('inorder', clauses, here());  }
+  function peg$f23(address) {    return { type: 'account', address, loc: here() };  }
+  function peg$f24(cap, to) {    return { kind: 'max', cap, to };  }
+  function peg$f25(to) {    return { kind: 'remaining', to };  }
+  function peg$f26(portion, to) {    return { kind: 'portion', portion, to };  }
+  function peg$f27(destination) {    return { type: 'to', destination };  }
+  function peg$f28() {    return { type: 'kept' };  }
+  function peg$f29(head, op, right) {    return [op, right, here()];  }
   function peg$f30(head, tail) {
     return binary(head, tail);
   }
-  function peg$f31(minuses, operand) {
+  function peg$f31(head, right) {    return ['/', right, here()];  }
+  function peg$f32(head, tail) {
+    return binary(head, tail);
+  }
+  function peg$f33(minuses, operand) {
     if (minuses.length === 0) return operand;
     if (minuses.length > MAX_EXPRESSION_DEPTH) error('too many prefix operators');
     let node = operand;
     for (let i = 0; i < minuses.length; i++) node = { type: 'negate', operand: node, depth: depthOf(node) + 1, loc: here() };
     return node;
   }
-  function peg$f32(asset, amount) {    return { type: 'monetary', asset, amount, loc: here() };  }
-  function peg$f33(name, args) {    return { type: 'call', name, args: args ?? [], loc: here() };  }
-  function peg$f34() {    return 'overdraft';  }
-  function peg$f35(head, tail) {    return [head, ...tail];  }
-  function peg$f36(integral, fractional) {
+  function peg$f34(asset, amount) {    return { type: 'monetary', asset, amount, loc: here() };  }
+  function peg$f35(name, args) {    return { type: 'call', name, args: args ?? [], loc: here() };  }
+  function peg$f36() {    return 'overdraft';  }
+  function peg$f37(head, tail) {    return [head, ...tail];  }
+  function peg$f38(integral, fractional) {
     if (integral.length + (fractional ?? '').length > MAX_NUMBER_DIGITS) error('percentage has too many digits');
     const digits = fractional ?? '';
     return {
@@ -363,16 +369,16 @@ function peg$parse(input, options) {
       loc: here(),
     };
   }
-  function peg$f37(digits) {
+  function peg$f39(digits) {
     const plain = digits.replace(/_/g, '');
     if (plain.length > MAX_NUMBER_DIGITS) error('number has more than ' + MAX_NUMBER_DIGITS + ' digits');
     return { type: 'number', value: BigInt(plain), loc: here() };
   }
-  function peg$f38(value) {    return { type: 'asset', value, loc: here() };  }
-  function peg$f39(value) {    return { type: 'string', value, loc: here() };  }
-  function peg$f40(head, tail) {    return { type: 'account', parts: [head, ...tail], loc: here() };  }
-  function peg$f41(name) {    return { variable: name };  }
-  function peg$f42(name) {    return { type: 'variable', name, loc: here() };  }
+  function peg$f40(value) {    return { type: 'asset', value, loc: here() };  }
+  function peg$f41(value) {    return { type: 'string', value, loc: here() };  }
+  function peg$f42(head, tail) {    return { type: 'account', parts: [head, ...tail], loc: here() };  }
+  function peg$f43(name) {    return { variable: name };  }
+  function peg$f44(name) {    return { type: 'variable', name, loc: here() };  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -1087,16 +1093,30 @@ function peg$parse(input, options) {
   }
 
   function peg$parseSource() {
-    let s0, s1, s2;
+    let s0, s1, s2, s3;
 
     s0 = peg$parseCompositeSource();
     if (s0 === peg$FAILED) {
       s0 = peg$currPos;
       s1 = peg$parseExpression();
       if (s1 !== peg$FAILED) {
-        s2 = peg$parseAccountSourceSuffix();
-        peg$savedPos = s0;
-        s0 = peg$f10(s1, s2);
+        s2 = peg$currPos;
+        s3 = peg$parseScalingSuffix();
+        if (s3 !== peg$FAILED) {
+          peg$savedPos = s2;
+          s3 = peg$f10(s1, s3);
+        }
+        s2 = s3;
+        if (s2 === peg$FAILED) {
+          s2 = peg$parseAccountSourceSuffix();
+        }
+        if (s2 !== peg$FAILED) {
+          peg$savedPos = s0;
+          s0 = peg$f11(s1, s2);
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1122,7 +1142,7 @@ function peg$parse(input, options) {
           s7 = peg$parseSource();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f11(s3, s7);
+            s0 = peg$f12(s3, s7);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1189,7 +1209,7 @@ function peg$parse(input, options) {
             }
             if (s6 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f12(s5);
+              s0 = peg$f13(s5);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -1248,7 +1268,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f13(s3);
+            s0 = peg$f14(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1278,7 +1298,7 @@ function peg$parse(input, options) {
           s5 = peg$parseSource();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f14(s5);
+            s0 = peg$f15(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1303,7 +1323,7 @@ function peg$parse(input, options) {
             s6 = peg$parseSource();
             if (s6 !== peg$FAILED) {
               peg$savedPos = s2;
-              s2 = peg$f15(s1, s6);
+              s2 = peg$f16(s1, s6);
             } else {
               peg$currPos = s2;
               s2 = peg$FAILED;
@@ -1313,11 +1333,20 @@ function peg$parse(input, options) {
             s2 = peg$FAILED;
           }
           if (s2 === peg$FAILED) {
-            s2 = peg$parseAccountSourceSuffix();
+            s2 = peg$currPos;
+            s3 = peg$parseScalingSuffix();
+            if (s3 !== peg$FAILED) {
+              peg$savedPos = s2;
+              s3 = peg$f17(s1, s3);
+            }
+            s2 = s3;
+            if (s2 === peg$FAILED) {
+              s2 = peg$parseAccountSourceSuffix();
+            }
           }
           if (s2 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f16(s1, s2);
+            s0 = peg$f18(s1, s2);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1327,6 +1356,43 @@ function peg$parse(input, options) {
           s0 = peg$FAILED;
         }
       }
+    }
+
+    return s0;
+  }
+
+  function peg$parseScalingSuffix() {
+    let s0, s1, s2, s3, s4, s5, s6, s7, s8;
+
+    s0 = peg$currPos;
+    s1 = peg$parse_();
+    s2 = peg$parseKwWith();
+    if (s2 !== peg$FAILED) {
+      s3 = peg$parse_();
+      s4 = peg$parseKwScaling();
+      if (s4 !== peg$FAILED) {
+        s5 = peg$parse_();
+        s6 = peg$parseKwThrough();
+        if (s6 !== peg$FAILED) {
+          s7 = peg$parse_();
+          s8 = peg$parseExpression();
+          if (s8 !== peg$FAILED) {
+            s0 = s8;
+          } else {
+            peg$currPos = s0;
+            s0 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s0;
+          s0 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
     }
 
     return s0;
@@ -1381,7 +1447,7 @@ function peg$parse(input, options) {
       s2 = null;
     }
     peg$savedPos = s0;
-    s0 = peg$f17(s1, s2);
+    s0 = peg$f19(s1, s2);
 
     return s0;
   }
@@ -1396,7 +1462,7 @@ function peg$parse(input, options) {
       s3 = peg$parseKwOverdraft();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f18();
+        s0 = peg$f20();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1492,7 +1558,7 @@ function peg$parse(input, options) {
           }
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f19(s5);
+            s0 = peg$f21(s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1556,7 +1622,7 @@ function peg$parse(input, options) {
           }
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f20(s3);
+            s0 = peg$f22(s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1574,7 +1640,7 @@ function peg$parse(input, options) {
         s1 = peg$parseExpression();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f21(s1);
+          s1 = peg$f23(s1);
         }
         s0 = s1;
       }
@@ -1596,7 +1662,7 @@ function peg$parse(input, options) {
         s5 = peg$parseKeptOrDestination();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f22(s3, s5);
+          s0 = peg$f24(s3, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1617,7 +1683,7 @@ function peg$parse(input, options) {
         s3 = peg$parseKeptOrDestination();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f23(s3);
+          s0 = peg$f25(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1634,7 +1700,7 @@ function peg$parse(input, options) {
           s3 = peg$parseKeptOrDestination();
           if (s3 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f24(s1, s3);
+            s0 = peg$f26(s1, s3);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1659,7 +1725,7 @@ function peg$parse(input, options) {
       s3 = peg$parseDestination();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f25(s3);
+        s0 = peg$f27(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1673,7 +1739,7 @@ function peg$parse(input, options) {
       s1 = peg$parseKwKept();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f26();
+        s1 = peg$f28();
       }
       s0 = s1;
     }
@@ -1702,7 +1768,7 @@ function peg$parse(input, options) {
         s7 = peg$parseDivisionExpression();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f27(s1, s5, s7);
+          s3 = peg$f29(s1, s5, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -1727,7 +1793,7 @@ function peg$parse(input, options) {
           s7 = peg$parseDivisionExpression();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f27(s1, s5, s7);
+            s3 = peg$f29(s1, s5, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -1738,7 +1804,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f28(s1, s2);
+      s0 = peg$f30(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1768,7 +1834,7 @@ function peg$parse(input, options) {
         s7 = peg$parsePrefixExpression();
         if (s7 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f29(s1, s7);
+          s3 = peg$f31(s1, s7);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -1793,7 +1859,7 @@ function peg$parse(input, options) {
           s7 = peg$parsePrefixExpression();
           if (s7 !== peg$FAILED) {
             peg$savedPos = s3;
-            s3 = peg$f29(s1, s7);
+            s3 = peg$f31(s1, s7);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -1804,7 +1870,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f30(s1, s2);
+      s0 = peg$f32(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1856,7 +1922,7 @@ function peg$parse(input, options) {
     s2 = peg$parsePrimary();
     if (s2 !== peg$FAILED) {
       peg$savedPos = s0;
-      s0 = peg$f31(s1, s2);
+      s0 = peg$f33(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1958,7 +2024,7 @@ function peg$parse(input, options) {
           }
           if (s7 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f32(s3, s5);
+            s0 = peg$f34(s3, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2009,7 +2075,7 @@ function peg$parse(input, options) {
         }
         if (s7 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f33(s1, s5);
+          s0 = peg$f35(s1, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2034,7 +2100,7 @@ function peg$parse(input, options) {
     s1 = peg$parseKwOverdraft();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f34();
+      s1 = peg$f36();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -2104,7 +2170,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f35(s1, s2);
+      s0 = peg$f37(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2206,7 +2272,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f36(s1, s2);
+        s0 = peg$f38(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2355,7 +2421,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f37(s1);
+      s1 = peg$f39(s1);
     }
     s0 = s1;
     peg$silentFails--;
@@ -2458,7 +2524,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f38(s1);
+      s1 = peg$f40(s1);
     }
     s0 = s1;
     peg$silentFails--;
@@ -2530,7 +2596,7 @@ function peg$parse(input, options) {
       }
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f39(s2);
+        s0 = peg$f41(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2608,7 +2674,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s0;
-        s0 = peg$f40(s2, s3);
+        s0 = peg$f42(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2662,7 +2728,7 @@ function peg$parse(input, options) {
       s1 = peg$parseVariableName();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f41(s1);
+        s1 = peg$f43(s1);
       }
       s0 = s1;
     }
@@ -2678,7 +2744,7 @@ function peg$parse(input, options) {
     s1 = peg$parseVariableName();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f42(s1);
+      s1 = peg$f44(s1);
     }
     s0 = s1;
     peg$silentFails--;
@@ -3719,6 +3785,135 @@ function peg$parse(input, options) {
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e57); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = input.charAt(peg$currPos);
+      if (peg$r6.test(s3)) {
+        peg$currPos++;
+      } else {
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e35); }
+      }
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseKwWith() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    if (input.substr(peg$currPos, 4) === peg$c36) {
+      s1 = peg$c36;
+      peg$currPos += 4;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e54); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = input.charAt(peg$currPos);
+      if (peg$r6.test(s3)) {
+        peg$currPos++;
+      } else {
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e35); }
+      }
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseKwScaling() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    if (input.substr(peg$currPos, 7) === peg$c37) {
+      s1 = peg$c37;
+      peg$currPos += 7;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e55); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$currPos;
+      peg$silentFails++;
+      s3 = input.charAt(peg$currPos);
+      if (peg$r6.test(s3)) {
+        peg$currPos++;
+      } else {
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e35); }
+      }
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
+      } else {
+        peg$currPos = s2;
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s1 = [s1, s2];
+        s0 = s1;
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseKwThrough() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    if (input.substr(peg$currPos, 7) === peg$c38) {
+      s1 = peg$c38;
+      peg$currPos += 7;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e56); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;

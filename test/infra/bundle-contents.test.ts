@@ -40,7 +40,9 @@ const GENERATOR_INPUTS = [
  * 2026-11-28: 510,628 with amounts of any size (their encoding, the longer balance keys) and writes bound to a schema
  * (schemaVersion, the chart on postings, templates), 512,255 on its own with balance preconditions (`expect`) and
  * limits (#31), which every write checks; 522,014 together: the guard moves to 523,000 until the schema code leaves
- * the start-up path (a chunk loaded by the first write that names a version).
+ * the start-up path (a chunk loaded by the first write that names a version). Then 525,629 with asset scaling's
+ * plan reads, v1 and metadata writes under a schema and per-element bulk refusals (#29, third part); the log import
+ * (its command and chain check, 5 kB) loads at the first import: 521,866.
  */
 const MAX_LEDGER_BYTES = 523_000;
 

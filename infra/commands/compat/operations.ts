@@ -376,9 +376,11 @@ export const OPERATIONS: readonly Operation[] = [
       v2ImportLogsRequest: new TextEncoder().encode(c.ids.exportedLogs),
     });
   }),
+  // A schema binds every later write of its ledger, v1's too (which SDK 7.0.1 cannot make name a version, as
+  // against the reference): schemas go on the imported copy, which no later probe writes to.
   op('ledger.v2', 'insertSchema', (L, c) =>
     L.insertSchema({
-      ledger: c.names.ledger,
+      ledger: c.names.importLedger,
       version: 'v1.0.0',
       v2SchemaData: {
         chart: {
@@ -391,12 +393,17 @@ export const OPERATIONS: readonly Operation[] = [
       },
     }),
   ),
-  op('ledger.v2', 'listSchemas', (L, c) => L.listSchemas({ ledger: c.names.ledger })),
+  op('ledger.v2', 'listSchemas', (L, c) => L.listSchemas({ ledger: c.names.importLedger })),
   op('ledger.v2', 'getSchema', (L, c) =>
-    L.getSchema({ ledger: c.names.ledger, version: 'v1.0.0' }),
+    L.getSchema({ ledger: c.names.importLedger, version: 'v1.0.0' }),
   ),
   op('ledger.v2', 'runQuery', (L, c) =>
-    L.runQuery({ ledger: c.names.ledger, id: 'q1', schemaVersion: 'v1.0.0', requestBody: {} }),
+    L.runQuery({
+      ledger: c.names.importLedger,
+      id: 'q1',
+      schemaVersion: 'v1.0.0',
+      requestBody: {},
+    }),
   ),
   op(
     'ledger.v2',

@@ -56,7 +56,7 @@ export const bulkElementSchema = v.variant(
   'action must be one of CREATE_TRANSACTION, ADD_METADATA, DELETE_METADATA, REVERT_TRANSACTION',
 );
 
-/** An element as validated; a CREATE_TRANSACTION under a schema version carries it (its template resolved). */
+/** An element as validated, with the schema version it is written under (a create's template resolved). */
 export type BulkElement = v.InferOutput<typeof bulkElementSchema> & { schema?: WriteSchema };
 
 export const toId = (value: bigint | number | string): number => Number(value);
@@ -81,14 +81,14 @@ export function operationOf(element: BulkElement): LedgerOperation {
         kind: 'metadata',
         target: target(element.data),
         change: { kind: 'save', metadata: element.data.metadata },
-        options: { dryRun: false, ...ik },
+        options: { dryRun: false, ...ik, ...(element.schema ? { schema: element.schema } : {}) },
       };
     case 'DELETE_METADATA':
       return {
         kind: 'metadata',
         target: target(element.data),
         change: { kind: 'delete', key: element.data.key },
-        options: { dryRun: false, ...ik },
+        options: { dryRun: false, ...ik, ...(element.schema ? { schema: element.schema } : {}) },
       };
     case 'REVERT_TRANSACTION':
       return {
@@ -100,6 +100,7 @@ export function operationOf(element: BulkElement): LedgerOperation {
           atEffectiveDate: element.data.atEffectiveDate === true,
           dryRun: false,
           ...ik,
+          ...(element.schema ? { schemaVersion: element.schema.version } : {}),
         },
       };
   }

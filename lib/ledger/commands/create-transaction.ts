@@ -100,6 +100,8 @@ export interface CreateTransactionOptions {
   idempotencyKey?: string;
   /** The schema version the write names: its chart rules on the postings decided (domain/schema). */
   schema?: WriteSchema;
+  /** The version to record in the log without its chart's rules (an imported entry's). */
+  schemaVersion?: string;
 }
 
 export type TransactionResult = ReturnType<typeof transactionView>;
@@ -160,6 +162,7 @@ export function createTransactionWrite(
         timestamp,
         requestAccountMetadata,
         schema: options.schema,
+        schemaVersion: options.schema?.version ?? options.schemaVersion,
         limitsForce: options.force || input.force === true,
       }),
   };
@@ -174,6 +177,7 @@ interface TransactionDecision {
   timestamp: Instant | undefined;
   requestAccountMetadata: Record<string, Record<string, string>>;
   schema: WriteSchema | undefined;
+  schemaVersion: string | undefined;
   /** `force` as the caller asked it (a script's own force never lifts a limit). */
   limitsForce: boolean;
 }
@@ -228,7 +232,11 @@ function decideTransaction(
   return {
     result: transactionView(tx, { post: effects.post }),
     change: {
-      log: { type: 'NEW_TRANSACTION', data: { transaction: logged, accountMetadata } },
+      log: {
+        type: 'NEW_TRANSACTION',
+        data: { transaction: logged, accountMetadata },
+        ...(decision.schemaVersion !== undefined ? { schemaVersion: decision.schemaVersion } : {}),
+      },
       transactions: [{ record: { tx, post: effects.post } }],
       volumes: effects.volumes,
       moves: effects.moves,

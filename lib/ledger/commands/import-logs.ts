@@ -4,6 +4,7 @@ import { formatInstant, parseInstant } from '../../time/instant.js';
 import { metadataMap } from '../../validation/common.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import { ImportChain, parseLogLine, sameLog } from '../domain/log-import.js';
+
 import type { LogEntry } from '../domain/logs.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import { REVERTS_KEY } from '../domain/transaction.js';
@@ -12,6 +13,9 @@ import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import { createTransactionSchema } from './create-transaction.js';
 import { type LedgerOperation, operationRequest } from './operations.js';
+
+/** Read by the import route, which loads this module at the first import (routes/log-transfer.ts). */
+export { MAX_IMPORT_LINE_BYTES } from '../domain/log-import.js';
 
 export interface LogImportDeps {
   /** A direct writer on the given clock: each replayed entry is committed at its own date. */
@@ -154,7 +158,11 @@ const deleteMetadataSchema = v.intersect([target, v.object({ key: v.string() })]
 
 /** The write that logs the entry: its data read back into the command it came from. */
 export function operationOf(entry: LogEntry): LedgerOperation {
-  const idempotency = entry.idempotencyKey !== '' ? { idempotencyKey: entry.idempotencyKey } : {};
+  const idempotency = {
+    ...(entry.idempotencyKey !== '' ? { idempotencyKey: entry.idempotencyKey } : {}),
+    // The version the entry was checked against is recorded again; its rules were applied when it was written.
+    ...(entry.schemaVersion !== undefined ? { schemaVersion: entry.schemaVersion } : {}),
+  };
   switch (entry.type) {
     case 'NEW_TRANSACTION': {
       const { transaction: tx, accountMetadata } = parseData(entry, newTransactionSchema);

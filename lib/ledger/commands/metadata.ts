@@ -2,6 +2,10 @@ import { NotFoundError } from '../../errors/index.js';
 import { formatInstant } from '../../time/instant.js';
 import type { LedgerChange, LedgerRecord, WriteRequest } from '../domain/change.js';
 import { newAccount } from '../domain/posting-effects.js';
+import {
+  accountDefaultsUnderSchema,
+  type WriteSchema,
+} from '../domain/schema/transaction-schema.js';
 import { requestHash } from './create-transaction.js';
 
 /** Who metadata is set on: a transaction (by id) or an account (by address). */
@@ -13,6 +17,15 @@ export type MetadataChange =
   | { kind: 'save'; metadata: Record<string, string> }
   | { kind: 'delete'; key: string };
 
+export interface MetadataOptions {
+  dryRun: boolean;
+  idempotencyKey?: string;
+  /** The schema version the write names: recorded in the log; its chart's defaults go to an account it creates. */
+  schema?: WriteSchema;
+  /** The version to record without its chart (an imported entry's). */
+  schemaVersion?: string;
+}
+
 /**
  * Sets or deletes metadata on a transaction or an account, as one ledger write: the target rewritten, a
  * revision when history is on, a SET_METADATA or DELETE_METADATA log entry and its event. Setting metadata
@@ -22,8 +35,9 @@ export function metadataWrite(
   ledger: LedgerRecord,
   target: MetadataTarget,
   change: MetadataChange,
-  options: { dryRun: boolean; idempotencyKey?: string },
+  options: MetadataOptions,
 ): WriteRequest<null> {
+  const schemaVersion = options.schema?.version ?? options.schemaVersion;
   const describe =
     target.type === 'ACCOUNT' ? `account "${target.address}"` : `transaction ${target.id}`;
   return {
@@ -49,14 +63,23 @@ export function metadataWrite(
         throw new NotFoundError(
           `metadata key "${change.key.slice(0, 256)}" not found on ${describe}`,
         );
+      // An account this write creates gets the chart's defaults under what it sets; the log records them, so
+      // an import gives the same account without the schema.
+      const saved =
+        change.kind === 'save' && target.type === 'ACCOUNT' && !account && options.schema
+          ? { ...accountDefaultsUnderSchema(options.schema, target.address), ...change.metadata }
+          : undefined;
       const next =
         change.kind === 'save'
-          ? { ...current, ...change.metadata }
+          ? { ...current, ...(saved ?? change.metadata) }
           : withoutKey(current, change.key);
       const nowText = formatInstant(now);
 
       const ledgerChange: LedgerChange = {
-        log: metadataLog(target, change),
+        log: {
+          ...metadataLog(target, saved ? { kind: 'save', metadata: saved } : change),
+          ...(schemaVersion !== undefined ? { schemaVersion } : {}),
+        },
         transactions: transaction
           ? [
               {

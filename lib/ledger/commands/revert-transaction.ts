@@ -23,6 +23,8 @@ export interface RevertOptions {
   atEffectiveDate: boolean;
   dryRun: boolean;
   idempotencyKey?: string;
+  /** The schema version the write names, recorded in the log (a revert has nothing a chart rules on). */
+  schemaVersion?: string;
 }
 
 /** A revert's idempotency record: the key and what makes two reverts the same request (not the original's content). */
@@ -108,6 +110,9 @@ export function revertTransactionWrite(
               revertedTransaction: transactionView(reverted),
               transaction: transactionView(revert),
             },
+            ...(options.schemaVersion !== undefined
+              ? { schemaVersion: options.schemaVersion }
+              : {}),
           },
           transactions: [
             { record: { tx: revert, post: effects.post } },

@@ -10,7 +10,7 @@ import {
 import type { Program, ScriptLedger, ScriptResult } from '../../numscript/index.js';
 import type { LedgerState, Reads } from '../domain/change.js';
 import { postingReads } from '../domain/posting-effects.js';
-import { pairKey, type ScriptStateReads } from '../domain/script-state.js';
+import { pairKey, type ScriptAccount, type ScriptStateReads } from '../domain/script-state.js';
 
 /**
  * Numscript in the write path (docs/numscript.md). A script reads balances and metadata, and which ones can depend
@@ -20,7 +20,7 @@ import { pairKey, type ScriptStateReads } from '../domain/script-state.js';
  * in between), the decision refuses with ScriptReadsChangedError and the write is planned again.
  */
 
-export { pairKey, type ScriptStateReads };
+export { pairKey, type ScriptAccount, type ScriptStateReads };
 
 export interface ScriptInput {
   plain: string;
@@ -62,7 +62,7 @@ export async function planScript(
   const program = scriptError(engine, () => engine.compile(script.plain));
   const vars = scriptError(engine, () => engine.varsFromRequest(script.vars));
   const balances = new Map<string, bigint>();
-  const metadata = new Map<string, Record<string, string> | undefined>();
+  const metadata = new Map<string, ScriptAccount | undefined>();
   let optimistic = false;
   for (let round = 0; round < MAX_PLAN_ROUNDS; round++) {
     const missingPairs = new Map<string, [string, string]>();
@@ -81,7 +81,14 @@ export async function planScript(
           missingAccounts.add(account);
           throw NEEDS_READ;
         }
-        return metadata.get(account)?.[key];
+        return metadata.get(account)?.metadata[key];
+      },
+      assets(account) {
+        if (!metadata.has(account)) {
+          missingAccounts.add(account);
+          throw NEEDS_READ;
+        }
+        return metadata.get(account)?.assets ?? [];
       },
     };
     let result: ScriptResult;
@@ -101,32 +108,44 @@ export async function planScript(
       if (err !== NEEDS_READ) throw err;
       const [readBalances, readMetadata] = await Promise.all([
         reads.balances([...missingPairs.values()]),
-        reads.metadata([...missingAccounts]),
+        reads.accounts([...missingAccounts]),
       ]);
       for (const [key] of missingPairs) balances.set(key, readBalances.get(key) ?? 0n);
       for (const account of missingAccounts) metadata.set(account, readMetadata.get(account));
       continue;
     }
-    const touched = postingReads(result.postings, [
-      ...extraAccounts,
-      ...Object.keys(result.accountMetadata),
-    ]);
-    const pairs = new Map<string, [string, string]>(
-      [...balances.keys()].map((k) => [k, k.split('\u0000') as [string, string]]),
-    );
-    for (const [account, asset] of touched.pairs ?? [])
-      pairs.set(pairKey(account, asset), [account, asset]);
-    return {
-      engine,
-      program,
-      vars,
-      reads: {
-        pairs: [...pairs.values()],
-        accounts: [...new Set([...(touched.accounts ?? []), ...metadata.keys()])],
-      },
-    };
+    return { engine, program, vars, reads: planReads(result, balances, metadata, extraAccounts) };
   }
   throw new ValidationError('script: reads too many accounts through metadata, one after another');
+}
+
+/** A plan's reads: what the script read, and what its postings, metadata and scaling conversions touch. */
+function planReads(
+  result: ScriptResult,
+  balances: ReadonlyMap<string, bigint>,
+  accounts: ReadonlyMap<string, unknown>,
+  extraAccounts: readonly string[],
+): Reads {
+  const touched = postingReads(result.postings, [
+    ...extraAccounts,
+    ...Object.keys(result.accountMetadata),
+  ]);
+  const pairs = new Map<string, [string, string]>(
+    [...balances.keys()].map((k) => [k, k.split('\u0000') as [string, string]]),
+  );
+  for (const [account, asset] of touched.pairs ?? [])
+    pairs.set(pairKey(account, asset), [account, asset]);
+  // A conversion the decision makes over other balances than the plan saw posts between these.
+  for (const { account, swap, assets } of result.scalings) {
+    for (const asset of assets) {
+      pairs.set(pairKey(account, asset), [account, asset]);
+      pairs.set(pairKey(swap, asset), [swap, asset]);
+    }
+  }
+  return {
+    pairs: [...pairs.values()],
+    accounts: [...new Set([...(touched.accounts ?? []), ...accounts.keys()])],
+  };
 }
 
 /**
@@ -153,6 +172,10 @@ export function runScript(
       metadata(account, key) {
         if (!accounts.has(account)) throw changed();
         return state.account(account)?.metadata[key];
+      },
+      assets(account) {
+        if (!accounts.has(account)) throw changed();
+        return state.account(account)?.assets ?? [];
       },
     }),
   );
@@ -182,6 +205,7 @@ function ample(ledger: ScriptLedger): ScriptLedger {
       return AMPLE;
     },
     metadata: (account, key) => ledger.metadata(account, key),
+    assets: (account) => ledger.assets(account),
   };
 }
 

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import type { LedgerRecord } from '../domain/change.js';
+import type { StoredSchema } from '../domain/schema/schema-data.js';
+import { applyTransactionSchema } from '../domain/schema/transaction-schema.js';
 import type { LedgerWriter } from '../store/writer.js';
 import { MAX_BULK_ELEMENTS } from './bulk.js';
 import { createTransactionSchema } from './create-transaction.js';
@@ -35,15 +37,21 @@ export async function createTransactionsAtomically(
   ledger: LedgerRecord,
   transactions: readonly V1BatchTransaction[],
   writer: Pick<LedgerWriter, 'writeAtomic'>,
+  schema?: StoredSchema,
 ): Promise<unknown[]> {
   const requests = await Promise.all(
-    transactions.map((input) =>
-      operationRequest(
+    transactions.map((body) => {
+      const { input, schema: applied } = applyTransactionSchema(body, schema);
+      return operationRequest(
         ledger,
-        { kind: 'create', input, options: { dryRun: false, force: false } },
+        {
+          kind: 'create',
+          input,
+          options: { dryRun: false, force: false, ...(applied ? { schema: applied } : {}) },
+        },
         async () => undefined,
-      ),
-    ),
+      );
+    }),
   );
   const outcomes = await writer.writeAtomic(ledger, requests);
   return outcomes.map((o) => o.result);

@@ -71,7 +71,8 @@ export interface Move {
 }
 
 export interface LedgerChange {
-  log: { type: LogType; data: Record<string, unknown> };
+  /** `schemaVersion`: the schema version the write was checked against (v2.4), recorded with the entry. */
+  log: { type: LogType; data: Record<string, unknown>; schemaVersion?: string };
   /** Transactions created or rewritten (a revert marks its original; metadata changes), with their state before. */
   transactions: Array<{ record: TransactionRecord; before?: TransactionRecord }>;
   /** Volumes after the change of every pair it touched. */

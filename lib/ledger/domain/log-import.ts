@@ -17,6 +17,7 @@ const logLineSchema = v.object({
   date: v.string('must be a date-time string'),
   hash: v.optional(v.string('must be a string'), ''),
   idempotencyKey: v.optional(v.string('must be a string'), ''),
+  schemaVersion: v.optional(v.string('must be a string')),
 });
 
 /** One line of an export (the Log of the v2 log list, one per line), checked for shape; `line` counts from 1. */

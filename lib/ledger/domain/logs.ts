@@ -13,6 +13,8 @@ export interface LogEntry {
   data: Record<string, unknown>;
   date: string;
   idempotencyKey: string;
+  /** The schema version the write was checked against (v2.4), when it named one. */
+  schemaVersion?: string;
   /** base64 SHA-256; "" when HASH_LOGS is DISABLED. */
   hash: string;
 }
@@ -20,7 +22,8 @@ export interface LogEntry {
 /**
  * The hash chain of HASH_LOGS=SYNC (rule 4): entry N's hash is SHA-256 over the previous entry's hash
  * (base64, "" for the first entry), a newline, and the canonical JSON (keys sorted) of
- * `{data, date, id, idempotencyKey, type}` of entry N. `npm run verify-logs` recomputes it.
+ * `{data, date, id, idempotencyKey, type}` of entry N, with `schemaVersion` when the entry has one (so entries
+ * written before schemas keep their hashes). `npm run verify-logs` recomputes it.
  */
 export function logHash(previousHash: string, entry: Omit<LogEntry, 'hash'>): string {
   const body = canonicalJson({
@@ -28,6 +31,7 @@ export function logHash(previousHash: string, entry: Omit<LogEntry, 'hash'>): st
     date: entry.date,
     id: entry.id,
     idempotencyKey: entry.idempotencyKey,
+    ...(entry.schemaVersion !== undefined ? { schemaVersion: entry.schemaVersion } : {}),
     type: entry.type,
   });
   return createHash('sha256').update(`${previousHash}\n${body}`).digest('base64');

@@ -5,8 +5,14 @@
 export interface ScriptStateReads {
   /** Balances (input − output) of these pairs; a pair never written is absent. */
   balances(pairs: ReadonlyArray<[account: string, asset: string]>): Promise<Map<string, bigint>>;
-  /** Metadata of these accounts; an account that does not exist is absent. */
-  metadata(accounts: readonly string[]): Promise<Map<string, Record<string, string>>>;
+  /** Metadata and held assets of these accounts; an account that does not exist is absent. */
+  accounts(accounts: readonly string[]): Promise<Map<string, ScriptAccount>>;
+}
+
+export interface ScriptAccount {
+  metadata: Record<string, string>;
+  /** The assets the account has a volume in (asset scaling converts between them). */
+  assets: string[];
 }
 
 /** The key of an (account, asset) pair in the maps of ScriptStateReads. */

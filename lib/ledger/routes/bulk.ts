@@ -16,6 +16,7 @@ import { applyTransactionSchema } from '../domain/schema/transaction-schema.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { CommandOutcome } from '../write/ledger-commands.js';
 import { type BulkDeps, type ElementOutcome, runBulk } from '../write/run-bulk.js';
+import { prepareEach, runWithRefusals } from './bulk-refusals.js';
 import { requestLedger } from './request.js';
 import { requestSchema, SCHEMA_VERSION_PARAMETER } from './schema-version.js';
 import { bulkResponseSchema } from './schemas.js';
@@ -80,12 +81,31 @@ export function bulkRoutes(
       throw new BulkSizeExceededError(
         `a bulk holds at most ${MAX_BULK_ELEMENTS} elements (got ${raw.length})`,
       );
-    const schema = await requestSchema(c, deps.schemas, ledger);
-    const elements = raw.map((element, i) =>
-      underSchema(validate(bulkElementSchema, withoutNullFields(element), `body.${i}`), schema),
+    const validated = raw.map((element, i) =>
+      validate(bulkElementSchema, withoutNullFields(element), `body.${i}`),
     );
-
-    const outcomes = await runBulk(ledger, elements, { atomic, parallel, continueOnFailure }, deps);
+    const options = { atomic, parallel, continueOnFailure };
+    let outcomes: ElementOutcome[];
+    let elements: BulkElement[];
+    if (atomic) {
+      // All or nothing: a schema error refuses the whole bulk before anything runs.
+      const schema = await requestSchema(c, deps.schemas, ledger);
+      elements = validated.map((element) => underSchema(element, schema));
+      outcomes = await runBulk(ledger, elements, options, deps);
+    } else {
+      // Each element answers its own schema error, as the reference's; the others run as usual.
+      const schema = requestSchema(c, deps.schemas, ledger);
+      const found = await schema.then(
+        (s) => ({ schema: s }),
+        (err: unknown) => ({ err }),
+      );
+      const prepared = prepareEach(validated, (element) => {
+        if ('err' in found) throw found.err;
+        return underSchema(element, found.schema);
+      });
+      elements = prepared.map((p) => p.element);
+      outcomes = await runWithRefusals(ledger, prepared, options, deps);
+    }
     const results = outcomes.map((outcome, i) => elementResult(elements[i]!, outcome));
     const firstError = results.find((r) => r.responseType === 'ERROR');
     return jsonResponse(
@@ -103,7 +123,10 @@ export function bulkRoutes(
 
 /** A create element under the bulk's schema version: its template resolved, the chart its postings must fit. */
 function underSchema(element: BulkElement, schema: StoredSchema | undefined): BulkElement {
-  if (element.action !== 'CREATE_TRANSACTION') return element;
+  if (element.action !== 'CREATE_TRANSACTION')
+    return schema
+      ? { ...element, schema: { version: schema.version, chart: schema.chart } }
+      : element;
   const applied = applyTransactionSchema(element.data, schema);
   return { ...element, data: applied.input, ...(applied.schema ? { schema: applied.schema } : {}) };
 }

@@ -1,13 +1,13 @@
 import type { Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import * as v from 'valibot';
+import { lazyLoad } from '../../async/lazy-load.js';
 import { ValidationError } from '../../errors/index.js';
 import type { AppEnv } from '../../http/types.js';
 import { stringifyJson } from '../../json/bigint-json.js';
 import { describe, query } from '../../openapi/describe.js';
-import { importLogs, type LogImportDeps } from '../commands/import-logs.js';
+import type { LogImportDeps } from '../commands/import-logs.js';
 import { bodyLines } from '../domain/body-lines.js';
-import { MAX_IMPORT_LINE_BYTES } from '../domain/log-import.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import { logView } from './logs.js';
 import { requestLedger } from './request.js';
@@ -82,10 +82,18 @@ export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): voi
     const ledger = await requestLedger(c, deps.lookup);
     const after = afterParam(c.req.query('after'));
     const body = c.req.raw.body ?? emptyBody();
+    const { importLogs, MAX_IMPORT_LINE_BYTES } = await loadImport();
     await importLogs(deps, ledger, bodyLines(body, MAX_IMPORT_LINE_BYTES), after);
     return c.body(null, 204);
   });
 }
+
+/**
+ * The import (its command, the chain check, the replay) loads at the first import a container serves (a chunk of
+ * the split bundle): a rare operation, and 5 kB every cold start would otherwise carry. No static import of
+ * commands/import-logs.ts or domain/log-import.ts may stay in this file.
+ */
+const loadImport = lazyLoad(() => import('../commands/import-logs.js'));
 
 /** `after`: the ledger's last log id, when the import continues a ledger an earlier part filled. */
 function afterParam(value: string | undefined): number | undefined {

@@ -24,6 +24,7 @@ export const logView = (log: LogEntry) => ({
   date: log.date,
   hash: log.hash,
   idempotencyKey: log.idempotencyKey,
+  ...(log.schemaVersion !== undefined ? { schemaVersion: log.schemaVersion } : {}),
 });
 
 /** The ledger's log (docs/api.md §3.3): newest first, with cursors; `npm run verify-logs` walks it. */

@@ -9,7 +9,7 @@ import type { SchemaReads } from '../commands/schema-write.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerCommands } from '../write/ledger-commands.js';
 import { readAddress, readIdempotencyKey, readTransactionId, requestLedger } from './request.js';
-import { requestSchema, SCHEMA_VERSION_PARAMETER } from './schema-version.js';
+import { requestSchema, SCHEMA_VERSION_PARAMETER, writeSchemaOption } from './schema-version.js';
 
 /** Metadata writes on transactions and accounts (docs/api.md §3.2, §3.3): 204 on success. */
 export function metadataRoutes(
@@ -22,7 +22,7 @@ export function metadataRoutes(
 ): void {
   const apply = async (c: Context, target: MetadataTarget, change: MetadataChange) => {
     const ledger = await requestLedger(c, lookup);
-    await requestSchema(c, schemas, ledger);
+    const schema = await requestSchema(c, schemas, ledger);
     const idempotencyKey = readIdempotencyKey(c);
     const outcome = await commands.execute(ledger, {
       kind: 'metadata',
@@ -30,6 +30,7 @@ export function metadataRoutes(
       change,
       options: {
         dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
+        ...writeSchemaOption(schema),
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
       },
     });

@@ -42,7 +42,12 @@ import {
   refuseInsertionDate,
   requestLedger,
 } from './request.js';
-import { createUnderSchema, requestSchema, SCHEMA_VERSION_PARAMETER } from './schema-version.js';
+import {
+  createUnderSchema,
+  requestSchema,
+  SCHEMA_VERSION_PARAMETER,
+  schemaVersionOption,
+} from './schema-version.js';
 import { transactionData, transactionPage } from './schemas.js';
 
 export interface TransactionRoutesDeps {
@@ -178,7 +183,7 @@ export function transactionRoutes(
     const ledger = await requestLedger(c, lookup);
     const id = readTransactionId(c.req.param('id'));
     const body = (await readJsonBody(c, v.optional(revertBodySchema), { optional: true })) ?? {};
-    await requestSchema(c, schemas, ledger);
+    const schema = await requestSchema(c, schemas, ledger);
     const idempotencyKey = readIdempotencyKey(c);
     const outcome = await commands.execute(ledger, {
       kind: 'revert',
@@ -188,6 +193,7 @@ export function transactionRoutes(
         force: booleanFlag(c.req.query('force'), 'force'),
         atEffectiveDate: booleanFlag(c.req.query('atEffectiveDate'), 'atEffectiveDate'),
         dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
+        ...schemaVersionOption(schema),
         ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
       },
     });

@@ -5,6 +5,7 @@ import { booleanFlag } from '../../http/query-flags.js';
 import type { AppEnv } from '../../http/types.js';
 import { BOOLEAN, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
+import type { SchemaReads } from '../commands/schema-write.js';
 import { type AccountVolumes, accountView, addBalances, balancesView } from '../domain/account.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { isEnabled } from '../domain/features.js';
@@ -25,6 +26,7 @@ export interface V1AccountRoutesDeps {
   accounts: AccountReads;
   stats: LedgerStats;
   commands: LedgerCommands;
+  schemas: SchemaReads;
 }
 
 /** Per-asset balances of an account, assets sorted. */
@@ -42,7 +44,7 @@ const balancesOf = (volumes: AccountVolumes | undefined) =>
  */
 export function v1AccountRoutes(
   app: Hono<AppEnv>,
-  { lookup, accounts, stats, commands }: V1AccountRoutesDeps,
+  { lookup, accounts, stats, commands, schemas }: V1AccountRoutesDeps,
 ): void {
   const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, lookup);
 
@@ -129,7 +131,7 @@ export function v1AccountRoutes(
     }),
   );
 
-  v1MetadataRoutes(app, { lookup, commands }, '/:ledger/accounts/:address', (c) => ({
+  v1MetadataRoutes(app, { lookup, commands, schemas }, '/:ledger/accounts/:address', (c) => ({
     type: 'ACCOUNT',
     address: readAddress(c.req.param('address')!),
   }));

@@ -5,9 +5,11 @@ import type { AppEnv } from '../../http/types.js';
 import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
+import type { SchemaReads } from '../commands/schema-write.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerCommands } from '../write/ledger-commands.js';
 import { readIdempotencyKey } from './request.js';
+import { requestSchema, V1_SCHEMA_VERSION_PARAMETER, writeSchemaOption } from './schema-version.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 
 /**
@@ -16,7 +18,11 @@ import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
  */
 export function v1MetadataRoutes(
   app: Hono<AppEnv>,
-  { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands },
+  {
+    lookup,
+    commands,
+    schemas,
+  }: { lookup: LedgerLookup; commands: LedgerCommands; schemas: SchemaReads },
   path: string,
   targetOf: (c: Context<AppEnv>) => MetadataTarget,
 ): void {
@@ -24,6 +30,7 @@ export function v1MetadataRoutes(
     v1Handler(async (c) => {
       const ledger = await resolveV1Ledger(c, lookup);
       const target = targetOf(c);
+      const schema = await requestSchema(c, schemas, ledger);
       const idempotencyKey = readIdempotencyKey(c);
       const outcome = await commands.execute(ledger, {
         kind: 'metadata',
@@ -31,6 +38,7 @@ export function v1MetadataRoutes(
         change: await changeOf(c),
         options: {
           dryRun: booleanFlag(c.req.query('preview'), 'preview'),
+          ...writeSchemaOption(schema),
           ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
         },
       });
@@ -40,6 +48,7 @@ export function v1MetadataRoutes(
   const onAccount = path.includes('/accounts/');
   const parameters = [
     query('preview', 'Check without writing (a dry run).', BOOLEAN),
+    V1_SCHEMA_VERSION_PARAMETER,
     header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
   ];
   const what = onAccount ? 'an account' : 'a transaction';

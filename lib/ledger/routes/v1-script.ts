@@ -11,10 +11,12 @@ import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import { keyedRecord } from '../../validation/record.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
+import type { SchemaReads } from '../commands/schema-write.js';
 import type { transactionView } from '../domain/transaction.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerCommands } from '../write/ledger-commands.js';
 import { readIdempotencyKey } from './request.js';
+import { createUnderSchema, V1_SCHEMA_VERSION_PARAMETER } from './schema-version.js';
 import { v1ScriptResponseSchema } from './schemas.js';
 import { resolveV1Ledger } from './v1-ledger.js';
 import { v1Transaction } from './v1-transactions.js';
@@ -45,7 +47,11 @@ const V1_SCRIPT_CODES = new Set([
  */
 export function v1ScriptRoutes(
   app: Hono<AppEnv>,
-  { lookup, commands }: { lookup: LedgerLookup; commands: LedgerCommands },
+  {
+    lookup,
+    commands,
+    schemas,
+  }: { lookup: LedgerLookup; commands: LedgerCommands; schemas: SchemaReads },
 ): void {
   openapi: app.post(
     '/:ledger/script',
@@ -58,6 +64,7 @@ export function v1ScriptRoutes(
       deprecated: true,
       parameters: [
         query('preview', 'Compute without writing (a dry run).', BOOLEAN),
+        V1_SCHEMA_VERSION_PARAMETER,
         header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
       ],
       body: scriptBodySchema,
@@ -73,17 +80,19 @@ export function v1ScriptRoutes(
     const ledger = await resolveV1Ledger(c, lookup);
     const body = await readJsonBody(c, scriptBodySchema, { parse: parseJson });
     const idempotencyKey = readIdempotencyKey(c);
+    const { input, schema } = await createUnderSchema(c, schemas, ledger, {
+      script: { plain: body.plain, ...(body.vars ? { vars: body.vars } : {}) },
+      ...(body.reference !== undefined ? { reference: body.reference } : {}),
+      ...(body.metadata ? { metadata: body.metadata } : {}),
+    });
     try {
       const outcome = await commands.execute(ledger, {
         kind: 'create',
-        input: {
-          script: { plain: body.plain, ...(body.vars ? { vars: body.vars } : {}) },
-          ...(body.reference !== undefined ? { reference: body.reference } : {}),
-          ...(body.metadata ? { metadata: body.metadata } : {}),
-        },
+        input,
         options: {
           dryRun: booleanFlag(c.req.query('preview'), 'preview'),
           force: false,
+          ...(schema ? { schema } : {}),
           ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
         },
       });

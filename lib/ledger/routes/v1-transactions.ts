@@ -15,6 +15,7 @@ import {
 } from '../../openapi/describe.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
+import type { SchemaReads } from '../commands/schema-write.js';
 import { createTransactionsAtomically, v1BatchSchema } from '../commands/v1-batch.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { transactionView } from '../domain/transaction.js';
@@ -24,6 +25,12 @@ import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import type { LedgerCommands } from '../write/ledger-commands.js';
 import { readIdempotencyKey, readTransactionId } from './request.js';
+import {
+  createUnderSchema,
+  requestSchema,
+  schemaVersionOption,
+  V1_SCHEMA_VERSION_PARAMETER,
+} from './schema-version.js';
 import { v1TransactionData, v1TransactionList, v1TransactionPage } from './schemas.js';
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 import { v1MetadataRoutes } from './v1-metadata.js';
@@ -35,6 +42,7 @@ export interface V1TransactionRoutesDeps {
   reads: TransactionReads;
   stats: LedgerStats;
   writer: LedgerWriter;
+  schemas: SchemaReads;
 }
 
 /**
@@ -44,7 +52,7 @@ export interface V1TransactionRoutesDeps {
  */
 export function v1TransactionRoutes(
   app: Hono<AppEnv>,
-  { lookup, commands, reads, stats, writer }: V1TransactionRoutesDeps,
+  { lookup, commands, reads, stats, writer, schemas }: V1TransactionRoutesDeps,
 ): void {
   const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, lookup);
 
@@ -118,6 +126,7 @@ export function v1TransactionRoutes(
       deprecated: true,
       parameters: [
         query('preview', 'Compute without writing (a dry run).', BOOLEAN),
+        V1_SCHEMA_VERSION_PARAMETER,
         header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
       ],
       body: createTransactionSchema,
@@ -130,7 +139,8 @@ export function v1TransactionRoutes(
     '/:ledger/transactions',
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
-      const input = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
+      const body = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
+      const { input, schema } = await createUnderSchema(c, schemas, ledger, body);
       const idempotencyKey = readIdempotencyKey(c);
       const outcome = await commands.execute(ledger, {
         kind: 'create',
@@ -139,6 +149,7 @@ export function v1TransactionRoutes(
         options: {
           dryRun: booleanFlag(c.req.query('preview'), 'preview'),
           force: false,
+          ...(schema ? { schema } : {}),
           ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
         },
       });
@@ -155,6 +166,7 @@ export function v1TransactionRoutes(
       summary: 'Create transactions in one commit (v1)',
       tags: ['ledger v1'],
       deprecated: true,
+      parameters: [V1_SCHEMA_VERSION_PARAMETER],
       body: v1BatchSchema,
       responses: { 200: { description: 'The transactions.', schema: v1TransactionList } },
     }),
@@ -168,7 +180,8 @@ export function v1TransactionRoutes(
           'Idempotency-Key: not supported on the v1 batch (send the transactions one by one, or use the v2 bulk with an ik per element)',
         );
       const { transactions } = await readJsonBody(c, v1BatchSchema, { parse: parseBatch });
-      const results = await createTransactionsAtomically(ledger, transactions, writer);
+      const schema = await requestSchema(c, schemas, ledger);
+      const results = await createTransactionsAtomically(ledger, transactions, writer, schema);
       return jsonResponse(c, { data: results.map((r) => v1Transaction(r as V2View)) });
     }),
   );
@@ -206,6 +219,7 @@ export function v1TransactionRoutes(
       parameters: [
         query('disableChecks', 'Let the reverse postings overdraw.', BOOLEAN),
         query('preview', 'Compute without writing (a dry run).', BOOLEAN),
+        V1_SCHEMA_VERSION_PARAMETER,
         header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
       ],
       responses: { 201: { description: 'The reverting transaction.', schema: v1TransactionData } },
@@ -216,6 +230,7 @@ export function v1TransactionRoutes(
     v1Handler(async (c) => {
       const ledger = await ledgerOf(c);
       const id = readTransactionId(c.req.param('id')!);
+      const schema = await requestSchema(c, schemas, ledger);
       const idempotencyKey = readIdempotencyKey(c);
       const outcome = await commands.execute(ledger, {
         kind: 'revert',
@@ -226,6 +241,7 @@ export function v1TransactionRoutes(
           force: booleanFlag(c.req.query('disableChecks'), 'disableChecks'),
           atEffectiveDate: false,
           dryRun: booleanFlag(c.req.query('preview'), 'preview'),
+          ...schemaVersionOption(schema),
           ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
         },
       });
@@ -234,7 +250,7 @@ export function v1TransactionRoutes(
     }),
   );
 
-  v1MetadataRoutes(app, { lookup, commands }, '/:ledger/transactions/:id', (c) => ({
+  v1MetadataRoutes(app, { lookup, commands, schemas }, '/:ledger/transactions/:id', (c) => ({
     type: 'TRANSACTION',
     id: readTransactionId(c.req.param('id')!),
   }));

@@ -88,6 +88,9 @@ export function decideRequests<T>(
       data: change.log.data,
       date: formatInstant(now),
       idempotencyKey: request.idempotency?.key ?? '',
+      ...(change.log.schemaVersion !== undefined
+        ? { schemaVersion: change.log.schemaVersion }
+        : {}),
     };
     const hash = isEnabled(ledger.features, 'HASH_LOGS') ? logHash(head.lastHash, entry) : '';
     const log: LogEntry = { ...entry, hash };

@@ -19,13 +19,17 @@ export const EVENT_ATTRIBUTE = 'ev';
 
 /** A stored log entry: its body is the exact JSON the writer hashed, amounts as big integers. */
 export function parseStoredLog(body: string): LogEntry {
-  const { id, type, data, date, idempotencyKey, hash } = parseJson(body) as Record<string, unknown>;
+  const { id, type, data, date, idempotencyKey, schemaVersion, hash } = parseJson(body) as Record<
+    string,
+    unknown
+  >;
   return {
     id: Number(id),
     type: type as LogEntry['type'],
     data: idsAsNumbers(data) as Record<string, unknown>,
     date: String(date),
     idempotencyKey: String(idempotencyKey ?? ''),
+    ...(typeof schemaVersion === 'string' ? { schemaVersion } : {}),
     hash: String(hash ?? ''),
   };
 }

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
-import { pairKey, type ScriptStateReads } from '../domain/script-state.js';
+import { pairKey, type ScriptAccount, type ScriptStateReads } from '../domain/script-state.js';
 import { amountOfAttribute } from './amount-encoding.js';
 import { type ItemKey, type LedgerRef, ledgerKeys } from './keys.js';
 import { toAccountState } from './ledger-state.js';
@@ -30,12 +30,15 @@ export function scriptStateReads(
       });
       return out;
     },
-    async metadata(accounts) {
+    async accounts(accounts) {
       const items = await get(accounts.map((address) => ledgerKeys.account(ledger, address)));
-      const out = new Map<string, Record<string, string>>();
+      const out = new Map<string, ScriptAccount>();
       accounts.forEach((address, i) => {
         const item = items[i];
-        if (item) out.set(address, toAccountState(item).metadata);
+        if (item) {
+          const { metadata, assets } = toAccountState(item);
+          out.set(address, { metadata, assets });
+        }
       });
       return out;
     },

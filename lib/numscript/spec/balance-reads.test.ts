@@ -42,6 +42,7 @@ describe('how a script reads the ledger', () => {
         return value;
       },
       metadata: () => undefined,
+      assets: () => [],
     };
     const program = compile('send [COIN 30] ( source = { @a @b @c } destination = @d )');
     expect(() => execute(program, {}, ledger)).toThrow(NeedsRead);

@@ -74,7 +74,7 @@ describe('properties', () => {
             result = execute(
               compile(script),
               {},
-              { balance: (a) => start[a] ?? 0n, metadata: () => undefined },
+              { balance: (a) => start[a] ?? 0n, metadata: () => undefined, assets: () => [] },
             );
           } catch (error) {
             // Only a shortfall may stop a well-formed script.

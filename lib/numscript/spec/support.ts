@@ -21,6 +21,13 @@ export function recordingLedger(world: World): ScriptLedger & { reads: string[] 
       reads.push(`meta ${account} ${key}`);
       return world.meta?.[account]?.[key];
     },
+    assets(account) {
+      reads.push(`assets ${account}`);
+      // Keys are `account/ASSET` and account names hold no slash: the asset is all after the first one.
+      return Object.keys(world.balances ?? {})
+        .filter((k) => k.startsWith(`${account}/`))
+        .map((k) => k.slice(account.length + 1));
+    },
   };
 }
 

@@ -248,6 +248,53 @@ set_account_meta(@users:1, "paid", "yes")`,
   });
 });
 
+const SCALED_SPEND = (amount: string, to: string) => `#![feature("experimental-asset-scaling")]
+send [EUR/2 ${amount}] (
+  source = @src with scaling through @fx:eur
+  destination = @${to}
+)`;
+
+describe('Numscript asset scaling in the write path', () => {
+  it('reads every scale the account holds inside the write and posts the conversions', async () => {
+    const ledger = await fresh();
+    const fund = await call('POST', `/v2/${ledger}/transactions`, {
+      postings: [
+        { source: 'world', destination: 'src', amount: 3, asset: 'EUR' },
+        { source: 'world', destination: 'src', amount: 500, asset: 'EUR/3' },
+      ],
+    });
+    expect(fund.status, fund.text).toBe(200);
+    const res = await script(ledger, SCALED_SPEND('250', 'shop'));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.postings).toEqual([
+      { source: 'src', destination: 'fx:eur', amount: 500n, asset: 'EUR/3' },
+      { source: 'src', destination: 'fx:eur', amount: 2n, asset: 'EUR' },
+      { source: 'fx:eur', destination: 'src', amount: 250n, asset: 'EUR/2' },
+      { source: 'src', destination: 'shop', amount: 250n, asset: 'EUR/2' },
+    ]);
+    expect([
+      await balance(ledger, 'src', 'EUR'),
+      await balance(ledger, 'src', 'EUR/2'),
+      await balance(ledger, 'src', 'EUR/3'),
+      await balance(ledger, 'fx:eur', 'EUR'),
+      await balance(ledger, 'fx:eur', 'EUR/2'),
+      await balance(ledger, 'fx:eur', 'EUR/3'),
+      await balance(ledger, 'shop', 'EUR/2'),
+    ]).toEqual([1n, 0n, 0n, 2n, -250n, 500n, 250n]);
+    // What is left (EUR 1) converts to at most EUR/2 100: refused, nothing written.
+    const short = await script(ledger, SCALED_SPEND('101', 'shop'));
+    expect(short.status).toBe(400);
+    expect(short.body.errorCode).toBe('INSUFFICIENT_FUND');
+    const unflagged = await script(
+      ledger,
+      SCALED_SPEND('1', 'shop').replace(/^#!\[feature\("experimental-asset-scaling"\)\]\n/, ''),
+    );
+    expect(unflagged.status).toBe(400);
+    expect(unflagged.body.errorCode).toBe('COMPILATION_FAILED');
+    expect((await call('GET', `/v2/${ledger}/stats`)).body.data.transactions).toBe(2n);
+  });
+});
+
 describe('Numscript on the v1 routes', () => {
   it('POST /<ledger>/transactions with a script, and /<ledger>/script (errors in a 200 ScriptResponse)', async () => {
     const ledger = await fresh();
@@ -322,5 +369,51 @@ describe('Numscript through the sequenced writer (group commit)', () => {
       await balance(ledger, 'shop:1'),
       await balance(ledger, 'shop:2'),
     ]).toEqual([2n, 8n, 0n]);
+  });
+
+  it('a scaling source plans through the writer’s cache: the second conversion sees the first', async () => {
+    const ledger = await fresh();
+    const fund = await call('POST', `/v2/${ledger}/transactions`, {
+      postings: [{ source: 'world', destination: 'src', amount: 3, asset: 'EUR' }],
+    });
+    expect(fund.status, fund.text).toBe(200);
+    const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
+    const table = runtime.config.tables.ledger;
+    const record = await new LedgerLookup(new LedgerRegistry(doc, new BucketTables(table))).resolve(
+      'default',
+      ledger,
+    );
+    const sequencer = new LedgerSequencer({
+      items: dynamoLedgerTable(doc, table, record),
+      table,
+      ledger: record,
+      owner: randomUUID(),
+    });
+    const spend = (amount: string, to: string): Intent => ({
+      reqId: randomUUID(),
+      environment: 'default',
+      ledger,
+      deadline: Date.now() + WAIT_LIMIT_MS,
+      operation: {
+        kind: 'create',
+        input: { script: { plain: SCALED_SPEND(amount, to) } },
+        options: { dryRun: false, force: false },
+      },
+    });
+    const intents = [spend('150', 'a'), spend('150', 'b'), spend('1', 'c')];
+    const { results } = await sequencer.process(intents);
+    expect(intents.map((i) => results.get(i.reqId)!.status)).toEqual([
+      'committed',
+      'committed',
+      'refused',
+    ]);
+    // The first took 2 EUR for 150 (50 spare stay on src as EUR/2); the second needs that spare and 1 EUR.
+    expect([
+      await balance(ledger, 'src', 'EUR'),
+      await balance(ledger, 'src', 'EUR/2'),
+      await balance(ledger, 'a', 'EUR/2'),
+      await balance(ledger, 'b', 'EUR/2'),
+      await balance(ledger, 'fx:eur', 'EUR'),
+    ]).toEqual([0n, 0n, 150n, 150n, 3n]);
   });
 });

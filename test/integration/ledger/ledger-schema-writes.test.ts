@@ -167,6 +167,114 @@ describe('a ledger with a chart of accounts', () => {
     const log = (await call('GET', `/v2/${ledger}/logs?pageSize=1`)).body.cursor.data[0];
     expect(log.data.accountMetadata).toEqual({ 'users:9': { tier: 'basic' } });
   });
+
+  it('records in each log entry the version its write was checked against', async () => {
+    const created = await tx(ledger, { postings: [send('world', 'users:20', 5n)] }, 'v1');
+    expect(created.status, created.text).toBe(200);
+    const id = created.body.data.id;
+    const writes: Array<[string, string, unknown]> = [
+      ['POST', `/v2/${ledger}/transactions/${id}/metadata?schemaVersion=v1`, { k: 'v' }],
+      ['DELETE', `/v2/${ledger}/transactions/${id}/metadata/k?schemaVersion=v1`, undefined],
+      ['POST', `/v2/${ledger}/transactions/${id}/revert?schemaVersion=v1`, undefined],
+    ];
+    for (const [method, path, body] of writes)
+      expect((await call(method, path, body)).status, path).toBeLessThan(300);
+    const logs = (await call('GET', `/v2/${ledger}/logs?pageSize=4`)).body.cursor.data;
+    expect(
+      logs.map((l: { type: string; schemaVersion?: string }) => [l.type, l.schemaVersion]),
+    ).toEqual([
+      ['REVERTED_TRANSACTION', 'v1'],
+      ['DELETE_METADATA', 'v1'],
+      ['SET_METADATA', 'v1'],
+      ['NEW_TRANSACTION', 'v1'],
+    ]);
+    // The entry written before the ledger had a schema names none.
+    const oldest = (
+      await call('GET', `/v2/${ledger}/logs?query=${encodeURIComponent('{"$match":{"id":1}}')}`)
+    ).body.cursor.data[0];
+    expect(oldest.id).toBe(1n);
+    expect('schemaVersion' in oldest).toBe(false);
+  });
+
+  it("gives an account a metadata write creates the chart's defaults, as the reference does", async () => {
+    const save = (address: string, metadata: Record<string, string>) =>
+      call('POST', `/v2/${ledger}/accounts/${address}/metadata?schemaVersion=v1`, metadata);
+    expect((await save('users:30', { note: 'vip' })).status).toBe(204);
+    expect((await call('GET', `/v2/${ledger}/accounts/users:30`)).body.data.metadata).toEqual({
+      tier: 'basic',
+      note: 'vip',
+    });
+    // The log holds what the account got, so an import without the schema gives the same account.
+    const log = (await call('GET', `/v2/${ledger}/logs?pageSize=1`)).body.cursor.data[0];
+    expect(log.data).toEqual({
+      targetType: 'ACCOUNT',
+      targetId: 'users:30',
+      metadata: { tier: 'basic', note: 'vip' },
+    });
+    // An account in use keeps what it has; an address the chart does not know is not refused, and gets none.
+    expect((await save('users:30', { other: '1' })).status).toBe(204);
+    expect((await call('GET', `/v2/${ledger}/accounts/users:30`)).body.data.metadata).toEqual({
+      tier: 'basic',
+      note: 'vip',
+      other: '1',
+    });
+    expect((await save('shop:1', { a: 'b' })).status).toBe(204);
+    expect((await call('GET', `/v2/${ledger}/accounts/shop:1`)).body.data.metadata).toEqual({
+      a: 'b',
+    });
+  });
+
+  it('binds v1 writes like v2 ones: a version is required (v1 names it in the same query parameter)', async () => {
+    const refusals: Array<[string, string, unknown]> = [
+      ['POST', `/${ledger}/transactions`, { postings: [send('world', 'users:40', 1n)] }],
+      [
+        'POST',
+        `/${ledger}/transactions/batch`,
+        { transactions: [{ postings: [send('world', 'users:40', 1n)] }] },
+      ],
+      [
+        'POST',
+        `/${ledger}/script`,
+        { plain: 'send [USD 1] ( source = @world destination = @users:40 )' },
+      ],
+      ['POST', `/${ledger}/transactions/1/revert`, undefined],
+      ['POST', `/${ledger}/transactions/1/metadata`, { a: 'b' }],
+      ['POST', `/${ledger}/accounts/users:40/metadata`, { a: 'b' }],
+    ];
+    for (const [method, path, body] of refusals) {
+      const res = await call(method, path, body);
+      expect([res.status, res.body.errorCode], path).toEqual([400, 'SCHEMA_NOT_SPECIFIED']);
+    }
+    const outside = await call('POST', `/${ledger}/transactions?schemaVersion=v1`, {
+      postings: [send('world', 'shop', 1n)],
+    });
+    expect([outside.status, outside.body.errorCode]).toEqual([400, 'VALIDATION']);
+    const created = await call('POST', `/${ledger}/transactions?schemaVersion=v1`, {
+      postings: [send('world', 'users:40', 1n)],
+    });
+    expect(created.status, created.text).toBe(200);
+    const batch = await call('POST', `/${ledger}/transactions/batch?schemaVersion=v1`, {
+      transactions: [{ postings: [send('world', 'users:41', 2n)] }],
+    });
+    expect(batch.status, batch.text).toBe(200);
+    const meta = await call('POST', `/${ledger}/accounts/users:42/metadata?schemaVersion=v1`, {
+      a: 'b',
+    });
+    expect(meta.status).toBe(204);
+    const metadata = async (address: string) =>
+      (await call('GET', `/v2/${ledger}/accounts/${address}`)).body.data.metadata;
+    expect([
+      await metadata('users:40'),
+      await metadata('users:41'),
+      await metadata('users:42'),
+    ]).toEqual([{ tier: 'basic' }, { tier: 'basic' }, { tier: 'basic', a: 'b' }]);
+    const logs = (await call('GET', `/v2/${ledger}/logs?pageSize=3`)).body.cursor.data;
+    expect(logs.map((l: { schemaVersion?: string }) => l.schemaVersion)).toEqual([
+      'v1',
+      'v1',
+      'v1',
+    ]);
+  });
 });
 
 describe('a version with transaction templates', () => {
@@ -254,8 +362,75 @@ describe('a version with transaction templates', () => {
     expect(
       (await call('GET', `/v2/${ledger}/accounts/users:12?expand=volumes`)).body.data,
     ).toMatchObject({ metadata: { tier: 'basic' }, volumes: { USD: { balance: 4n } } });
-    expect((await call('POST', `/v2/${ledger}/_bulk`, elements)).body.errorCode).toBe(
+    expect((await call('POST', `/v2/${ledger}/_bulk?atomic=true`, elements)).body.errorCode).toBe(
       'SCHEMA_NOT_SPECIFIED',
     );
+  });
+
+  it('a non-atomic bulk answers a schema error on the element it concerns, the others as usual', async () => {
+    const pay = (user: string, amount: string) => ({
+      action: 'CREATE_TRANSACTION',
+      data: { script: { template: 'pay', vars: { user, amount } } },
+    });
+    const elements = [
+      pay('users:21', 'USD 5'),
+      { action: 'CREATE_TRANSACTION', data: { postings: [send('world', 'users:22', 1n)] } },
+      { action: 'CREATE_TRANSACTION', data: { script: { template: 'refund', vars: {} } } },
+      pay('users:23', 'USD 6'),
+    ];
+    const all = await call(
+      'POST',
+      `/v2/${ledger}/_bulk?continueOnFailure=true&schemaVersion=v1`,
+      elements,
+    );
+    expect(all.status).toBe(400);
+    expect(all.body.errorCode).toBe('VALIDATION');
+    expect(
+      all.body.data.map((r: { responseType: string; errorDescription?: string }) => [
+        r.responseType,
+        r.errorDescription,
+      ]),
+    ).toEqual([
+      ['CREATE_TRANSACTION', undefined],
+      ['ERROR', 'schema version [v1]: transactions on this ledger must use a template'],
+      ['ERROR', 'schema version [v1]: failed to find transaction template `refund`'],
+      ['CREATE_TRANSACTION', undefined],
+    ]);
+    const balance = async (address: string) =>
+      (await call('GET', `/v2/${ledger}/accounts/${address}?expand=volumes`)).body.data?.volumes
+        ?.USD?.balance ?? 0n;
+    expect([
+      await balance('users:21'),
+      await balance('users:22'),
+      await balance('users:23'),
+    ]).toEqual([5n, 0n, 6n]);
+    // Without continueOnFailure: what comes before runs, the refused element fails, the rest is not applied.
+    const stop = await call('POST', `/v2/${ledger}/_bulk?schemaVersion=v1`, [
+      pay('users:24', 'USD 1'),
+      elements[1],
+      pay('users:25', 'USD 1'),
+    ]);
+    expect(
+      stop.body.data.map((r: { responseType: string; errorDescription?: string }) => [
+        r.responseType,
+        r.errorDescription,
+      ]),
+    ).toEqual([
+      ['CREATE_TRANSACTION', undefined],
+      ['ERROR', 'schema version [v1]: transactions on this ledger must use a template'],
+      ['ERROR', 'not applied: element 1 failed'],
+    ]);
+    expect([await balance('users:24'), await balance('users:25')]).toEqual([1n, 0n]);
+    // No version: every element answers it.
+    const unnamed = await call('POST', `/v2/${ledger}/_bulk?continueOnFailure=true`, [
+      pay('users:26', 'USD 1'),
+      pay('users:27', 'USD 1'),
+    ]);
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.data.map((r: { errorCode: string }) => r.errorCode)).toEqual([
+      'SCHEMA_NOT_SPECIFIED',
+      'SCHEMA_NOT_SPECIFIED',
+    ]);
+    expect(await balance('users:26')).toBe(0n);
   });
 });

@@ -109,3 +109,19 @@ export function accountMetadataUnderSchema(
       merged[address] = firstUseMetadata(values, accountMetadata[address]);
   return merged;
 }
+
+/**
+ * The chart's default metadata for an account a metadata write creates, as the reference applies them (an address
+ * the chart does not know gets none, and is not refused: the chart rules on postings only).
+ */
+export function accountDefaultsUnderSchema(
+  schema: WriteSchema,
+  address: string,
+): Record<string, string> {
+  try {
+    return chartAccount(chartOf(schema), address).defaults;
+  } catch (err) {
+    if (err instanceof ValidationError) return {};
+    throw err;
+  }
+}

@@ -47,7 +47,7 @@ const TAG = ['payments v1'];
 const connectorOf = (c: Context<AppEnv>, storesOf: StoresOf) =>
   connectorOfV1Path(storesOf(c), c.req.param('connector')!, c.req.param('connectorId'));
 
-/** v1 connectors (docs/api.md §6.2): named by provider, or by provider and id. */
+/** v1 connectors (docs/api.md §6.1): named by provider, or by provider and id. */
 export function connectorV1Routes(
   app: Hono<AppEnv>,
   storesOf: StoresOf,

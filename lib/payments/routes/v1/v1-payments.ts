@@ -31,7 +31,7 @@ import {
 
 const paymentNotFound = (id: string) => new NotFoundError(`payment ${id.slice(0, 64)} not found`);
 
-/** v1 payments (docs/api.md §6.2): the v3 payments in v1's shape. */
+/** v1 payments (docs/api.md §6.1): the v3 payments in v1's shape. */
 export function paymentV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
   openapi: app.post(
     '/payments',
@@ -115,7 +115,7 @@ const balanceFilterSchema = v.strictObject({
   to: v.optional(createdAtSchema),
 });
 
-/** v1 accounts and their balances (docs/api.md §6.2). */
+/** v1 accounts and their balances (docs/api.md §6.1). */
 export function accountV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
   openapi: app.post(
     '/accounts',

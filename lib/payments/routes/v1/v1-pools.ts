@@ -26,7 +26,7 @@ import { poolBalancesAtV1, poolBalancesLatestV1, poolV1Data, poolV1Page } from '
 
 const poolIdOf = (raw: string) => requireUuid(raw, 'poolId');
 
-/** v1 pools (docs/api.md §6.2): the v3 pools, their accounts under `accounts`. */
+/** v1 pools (docs/api.md §6.1): the v3 pools, their accounts under `accounts`. */
 export function poolV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
   openapi: app.post(
     '/pools',

@@ -18,7 +18,7 @@ import { bankAccountV1Data, bankAccountV1Page } from './v1-schemas.js';
 
 const bankAccountIdOf = (raw: string) => requireUuid(raw, 'bankAccountId');
 
-/** v1 bank accounts (docs/api.md §6.2): numbers shown whole only to their creator and a read by id. */
+/** v1 bank accounts (docs/api.md §6.1): numbers shown whole only to their creator and a read by id. */
 export function bankAccountV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
   openapi: app.post(
     '/bank-accounts',

@@ -46,7 +46,7 @@ async function detail(stores: PaymentsStores, pi: PaymentInitiation) {
   return transferInitiationV1Detail(pi, byId);
 }
 
-/** v1 transfer initiations (docs/api.md §6.2): v3's payment initiations in v1's shape and statuses. */
+/** v1 transfer initiations (docs/api.md §6.1): v3's payment initiations in v1's shape and statuses. */
 export function transferInitiationV1Routes(
   app: Hono<AppEnv>,
   storesOf: StoresOf,

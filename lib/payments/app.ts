@@ -16,6 +16,11 @@ import { paymentRoutes } from './routes/payments.js';
 import { poolRoutes } from './routes/pools.js';
 import { paymentsDocument } from './routes/schemas.js';
 import { storesOfRequest } from './routes/stores-of.js';
+import { connectorV1Routes } from './routes/v1/v1-connectors.js';
+import { accountV1Routes, paymentV1Routes } from './routes/v1/v1-payments.js';
+import { poolV1Routes } from './routes/v1/v1-pools.js';
+import { bankAccountV1Routes } from './routes/v1/v1-records.js';
+import { transferInitiationV1Routes } from './routes/v1/v1-transfers.js';
 import { paymentsStores } from './store/stores.js';
 
 export interface PaymentsAppOptions {
@@ -66,12 +71,20 @@ export function createPaymentsApp(
   poolRoutes(app, stores);
   const dummypay = dummypaySettings(runtime.config);
   connectorRoutes(app, stores, dummypay);
-  paymentInitiationRoutes(app, stores, {
+  const deps = {
     fetch: globalThis.fetch,
     now: options.now ?? Date.now,
-    sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    sleep: options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
     dummypay,
-  });
+  };
+  paymentInitiationRoutes(app, stores, deps);
+  // v1: the same records and commands in the v1 shapes (routes/v1, domain/v1).
+  paymentV1Routes(app, stores);
+  accountV1Routes(app, stores);
+  bankAccountV1Routes(app, stores);
+  poolV1Routes(app, stores);
+  connectorV1Routes(app, stores, dummypay, deps);
+  transferInitiationV1Routes(app, stores, deps);
   partlyImplementedRoutes(app);
   return app;
 }

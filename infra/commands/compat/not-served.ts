@@ -6,15 +6,10 @@ const REASON = {
     "not served: the platform's metrics are CloudWatch's (docs/operations.md); there is no metrics endpoint",
   v1Mapping:
     "SDK 7.0.1's Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger/ledger-mapping.test.ts)",
-  payments:
-    'not served yet: the v1 payments API comes next, on the v3 records (issue 32; docs/decisions.md, "Payments v3, second part")',
+  payments: 'not served yet (docs/decisions.md, "Payments, third part")',
   exchanges: 'not served: orders and conversions (exchange connectors) are out of scope',
   forwarding:
     'not served yet: forwarding bank accounts and users to a provider, and open-banking links, need a connector that creates them there (the generic and dummypay connectors cannot)',
-  noToken:
-    'SDK 7.0.1 declares no security on this operation and sends no token; the platform requires one for every payments record (tested over HTTP with a token)',
-  staticPool:
-    "the probe's pool is static: as in the reference, only a dynamic pool's query can change (400; tested in test/integration/payments/payments-records.test.ts)",
 } as const;
 
 /** The SDK operations the platform deliberately does not serve (or cannot serve through the SDK), with why. */
@@ -37,9 +32,7 @@ const PAYMENTS_REASONS: Partial<Record<ServiceOperation, string>> = {
   'payments.v3.updateLinkForPaymentServiceUserOnConnector': REASON.forwarding,
   'payments.v3.deletePaymentServiceUserConnectionFromConnectorID': REASON.forwarding,
   'payments.v3.deletePaymentServiceUserConnector': REASON.forwarding,
-  'payments.v3.getBankAccount': REASON.noToken,
-  'payments.v3.updateBankAccountMetadata': REASON.noToken,
-  'payments.v3.updatePoolQuery': REASON.staticPool,
+  'payments.v1.forwardBankAccount': REASON.forwarding,
 };
 
 /** The payments operations served (docs/api.md section 6, and the service info every service answers). */
@@ -66,12 +59,15 @@ const PAYMENTS_SERVED = new Set<string>([
   'listAccounts',
   'getAccountBalances',
   'createBankAccount',
+  'getBankAccount',
   'listBankAccounts',
+  'updateBankAccountMetadata',
   'createPool',
   'getPool',
   'listPools',
   'addAccountToPool',
   'removeAccountFromPool',
+  'updatePoolQuery',
   'getPoolBalances',
   'getPoolBalancesLatest',
   'deletePool',
@@ -95,7 +91,7 @@ const PAYMENTS_SERVED = new Set<string>([
 /** The note for an operation the platform deliberately does not serve, if it is one. */
 export function notServedReason(service: string, op: string): string | undefined {
   const key = `${service}.${op}`;
-  if (service === 'payments.v1' && op === 'getServerInfoPayments') return undefined;
+  if (service === 'payments.v1' && op !== 'forwardBankAccount') return undefined;
   if (service === 'payments.v3' && PAYMENTS_SERVED.has(op)) return undefined;
   if (service.startsWith('payments.'))
     return PAYMENTS_REASONS[key as ServiceOperation] ?? REASON.payments;

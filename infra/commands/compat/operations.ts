@@ -22,6 +22,16 @@ export interface ProbeIds {
   taskId: string;
   paymentInitiationId: string;
   paymentServiceUserId: string;
+  /** The v1 section's own dummypay connector, account, bank account, pool, task and transfer initiation. */
+  v1: {
+    connectorId: string;
+    accountId: string;
+    accountReference: string;
+    bankAccountId: string;
+    poolId: string;
+    taskId: string;
+    transferId: string;
+  };
   exporterId: string;
   pipelineId: string;
   /** What exportLogs answered, for importLogs. */
@@ -85,6 +95,15 @@ export function initialIds(): ProbeIds {
     taskId: 'missing-task',
     paymentInitiationId: 'missing-payment-initiation',
     paymentServiceUserId: 'missing-psu',
+    v1: {
+      connectorId: 'missing-connector',
+      accountId: 'missing-account',
+      accountReference: 'missing-account',
+      bankAccountId: 'missing-bank-account',
+      poolId: 'missing-pool',
+      taskId: 'missing-task',
+      transferId: 'missing-transfer',
+    },
     exporterId: 'missing-exporter',
     pipelineId: 'missing-pipeline',
     exportedLogs: '',
@@ -122,6 +141,22 @@ function initiation(
 
 type PaymentsV3 = ServiceApis['payments.v3'];
 
+/** A v1 transfer initiation between the v1 section's account and itself, waiting for validation. */
+function transferV1(c: ProbeContext, reference: string) {
+  return {
+    reference,
+    connectorID: c.ids.v1.connectorId,
+    description: 'compat',
+    type: 'PAYOUT' as const,
+    amount: 100n,
+    asset: 'EUR/2',
+    scheduledAt: c.now,
+    sourceAccountID: c.ids.v1.accountId,
+    destinationAccountID: c.ids.v1.accountId,
+    validated: false,
+  };
+}
+
 async function waitingInitiation(
   P: PaymentsV3,
   c: ProbeContext,
@@ -132,19 +167,19 @@ async function waitingInitiation(
 }
 
 /** An initiation whose sending failed: through a generic connector on a loopback port nothing listens on. */
-async function failedInitiation(P: PaymentsV3, c: ProbeContext): Promise<string> {
+async function failedInitiation(P: PaymentsV3, c: ProbeContext, prefix = ''): Promise<string> {
   const installed = await P.installConnector({
     connector: 'generic',
     v3ConnectorConfig: {
       provider: 'Generic',
-      name: `unreachable-${c.names.tag}`,
+      name: `${prefix}unreachable-${c.names.tag}`,
       endpoint: 'http://127.0.0.1:9',
       apiKey: 'none',
     },
   });
   const connectorID = installed.v3InstallConnectorResponse?.data ?? 'missing-connector';
   const account = await P.createAccount({
-    reference: `acc-unreachable-${c.names.tag}`,
+    reference: `${prefix}acc-unreachable-${c.names.tag}`,
     connectorID,
     createdAt: c.now,
     accountName: 'Unreachable',
@@ -153,7 +188,12 @@ async function failedInitiation(P: PaymentsV3, c: ProbeContext): Promise<string>
   const accountID = account.v3CreateAccountResponse?.data.id ?? 'missing-account';
   const created = await P.initiatePayment({
     noValidation: true,
-    v3InitiatePaymentRequest: initiation(c, `pi-fail-${c.names.tag}`, connectorID, accountID),
+    v3InitiatePaymentRequest: initiation(
+      c,
+      `${prefix}pi-fail-${c.names.tag}`,
+      connectorID,
+      accountID,
+    ),
   });
   return created.v3InitiatePaymentResponse?.data.paymentInitiationID ?? 'missing-initiation';
 }
@@ -692,12 +732,17 @@ export const OPERATIONS: readonly Operation[] = [
   op('payments.v3', 'getPoolBalancesLatest', (P, c) =>
     P.getPoolBalancesLatest({ poolID: c.ids.poolId }),
   ),
-  op('payments.v3', 'updatePoolQuery', (P, c) =>
-    P.updatePoolQuery({
-      poolID: c.ids.poolId,
-      v3UpdatePoolQueryRequest: { query: { $match: { name: 'x' } } },
-    }),
-  ),
+  // Only a dynamic pool's query changes (the reference's rule): the probe's own dynamic pool.
+  op('payments.v3', 'updatePoolQuery', async (P, c) => {
+    const pool = await P.createPool({
+      name: `dyn-${c.names.tag}`,
+      query: { $match: { name: 'x' } },
+    });
+    return P.updatePoolQuery({
+      poolID: pool.v3CreatePoolResponse?.data ?? 'missing-pool',
+      v3UpdatePoolQueryRequest: { query: { $match: { name: 'y' } } },
+    });
+  }),
   op('payments.v3', 'removeAccountFromPool', (P, c) =>
     P.removeAccountFromPool({ poolID: c.ids.poolId, accountID: c.ids.accountId }),
   ),
@@ -830,7 +875,7 @@ export const OPERATIONS: readonly Operation[] = [
     P.uninstallConnector({ connectorID: c.ids.connectorId }),
   ),
 
-  // ---- payments v1
+  // ---- payments v1: its own dummypay connector (v3's was uninstalled above), its accounts and records
   op('payments.v1', 'getServerInfoPayments', (P) => P.getServerInfoPayments()),
   op(
     'payments.v1',
@@ -855,138 +900,174 @@ export const OPERATIONS: readonly Operation[] = [
   op('payments.v1', 'updateMetadata', (P, c) =>
     P.updateMetadata({ paymentId: c.ids.v1PaymentId, requestBody: { k: 'v' } }),
   ),
-  op('payments.v1', 'installConnector', (P, c) =>
-    P.installConnector({
-      connector: V1_CONNECTOR,
-      connectorConfig: DUMMY_CONFIG(`v1dummy-${c.names.tag}`),
-    }),
+  op(
+    'payments.v1',
+    'installConnector',
+    (P, c) =>
+      P.installConnector({
+        connector: V1_CONNECTOR,
+        connectorConfig: DUMMY_CONFIG(`v1dummy-${c.names.tag}`),
+      }),
+    (c) => {
+      c.ids.v1.connectorId =
+        c.json(`/connectors/${V1_CONNECTOR}`)?.data?.connectorID ?? c.ids.v1.connectorId;
+    },
   ),
   op('payments.v1', 'listAllConnectors', (P) => P.listAllConnectors()),
   op('payments.v1', 'listConfigsAvailableConnectors', (P) => P.listConfigsAvailableConnectors()),
   op('payments.v1', 'readConnectorConfig', (P) =>
     P.readConnectorConfig({ connector: V1_CONNECTOR }),
   ),
-  op('payments.v1', 'readConnectorConfigV1', (P) =>
-    P.readConnectorConfigV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' }),
+  op('payments.v1', 'readConnectorConfigV1', (P, c) =>
+    P.readConnectorConfigV1({ connector: V1_CONNECTOR, connectorId: c.ids.v1.connectorId }),
   ),
   op('payments.v1', 'updateConnectorConfigV1', (P, c) =>
     P.updateConnectorConfigV1({
       connector: V1_CONNECTOR,
-      connectorId: 'missing-connector',
+      connectorId: c.ids.v1.connectorId,
       connectorConfig: DUMMY_CONFIG(`v1dummy-${c.names.tag}`),
     }),
   ),
-  op('payments.v1', 'listConnectorTasks', (P) => P.listConnectorTasks({ connector: V1_CONNECTOR })),
-  op('payments.v1', 'listConnectorTasksV1', (P) =>
-    P.listConnectorTasksV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' }),
+  op(
+    'payments.v1',
+    'listConnectorTasks',
+    (P) => P.listConnectorTasks({ connector: V1_CONNECTOR }),
+    (c) => {
+      c.ids.v1.taskId = c.json('/tasks')?.cursor?.data?.[0]?.id ?? c.ids.v1.taskId;
+    },
   ),
-  op('payments.v1', 'getConnectorTask', (P) =>
-    P.getConnectorTask({ connector: V1_CONNECTOR, taskId: 'missing-task' }),
+  op('payments.v1', 'listConnectorTasksV1', (P, c) =>
+    P.listConnectorTasksV1({ connector: V1_CONNECTOR, connectorId: c.ids.v1.connectorId }),
   ),
-  op('payments.v1', 'getConnectorTaskV1', (P) =>
+  op('payments.v1', 'getConnectorTask', (P, c) =>
+    P.getConnectorTask({ connector: V1_CONNECTOR, taskId: c.ids.v1.taskId }),
+  ),
+  op('payments.v1', 'getConnectorTaskV1', (P, c) =>
     P.getConnectorTaskV1({
       connector: V1_CONNECTOR,
-      connectorId: 'missing-connector',
-      taskId: 'missing-task',
-    }),
-  ),
-  op('payments.v1', 'connectorsTransfer', (P) =>
-    P.connectorsTransfer({
-      connector: V1_CONNECTOR,
-      transferRequest: { amount: 100n, asset: 'EUR/2', destination: 'acc-1' },
+      connectorId: c.ids.v1.connectorId,
+      taskId: c.ids.v1.taskId,
     }),
   ),
   op('payments.v1', 'resetConnector', (P) => P.resetConnector({ connector: V1_CONNECTOR })),
-  op('payments.v1', 'resetConnectorV1', (P) =>
-    P.resetConnectorV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' }),
+  op('payments.v1', 'resetConnectorV1', (P, c) =>
+    P.resetConnectorV1({ connector: V1_CONNECTOR, connectorId: c.ids.v1.connectorId }),
   ),
-  op('payments.v1', 'createAccount', (P, c) =>
-    P.createAccount({
-      reference: `v1acc-${c.names.tag}`,
-      connectorID: 'bank-1',
-      createdAt: c.now,
-      type: 'INTERNAL',
-    }),
+  op(
+    'payments.v1',
+    'createAccount',
+    (P, c) => {
+      c.ids.v1.accountReference = `v1acc-${c.names.tag}`;
+      return P.createAccount({
+        reference: c.ids.v1.accountReference,
+        connectorID: c.ids.v1.connectorId,
+        createdAt: c.now,
+        type: 'INTERNAL',
+      });
+    },
+    (c) => {
+      c.ids.v1.accountId = c.json('/accounts')?.data?.id ?? c.ids.v1.accountId;
+    },
   ),
   op('payments.v1', 'listAccountsPayments', (P) => P.listAccountsPayments({})),
   op('payments.v1', 'getAccountPayments', (P, c) =>
-    P.getAccountPayments({ accountId: c.ids.accountId }),
+    P.getAccountPayments({ accountId: c.ids.v1.accountId }),
   ),
   op('payments.v1', 'getAccountBalances', (P, c) =>
-    P.getAccountBalances({ accountId: c.ids.accountId }),
+    P.getAccountBalances({ accountId: c.ids.v1.accountId }),
   ),
-  op('payments.v1', 'createBankAccount', (P) =>
-    P.createBankAccount({ name: 'Alice FR', country: 'FR', iban: 'FR7630006000011234567890189' }),
+  op(
+    'payments.v1',
+    'createBankAccount',
+    (P) =>
+      P.createBankAccount({ name: 'Alice FR', country: 'FR', iban: 'FR7630006000011234567890189' }),
+    (c) => {
+      c.ids.v1.bankAccountId = c.json('/bank-accounts')?.data?.id ?? c.ids.v1.bankAccountId;
+    },
   ),
   op('payments.v1', 'listBankAccounts', (P) => P.listBankAccounts({})),
   op('payments.v1', 'getBankAccount', (P, c) =>
-    P.getBankAccount({ bankAccountId: c.ids.bankAccountId }),
+    P.getBankAccount({ bankAccountId: c.ids.v1.bankAccountId }),
   ),
   op('payments.v1', 'updateBankAccountMetadata', (P, c) =>
     P.updateBankAccountMetadata({
-      bankAccountId: c.ids.bankAccountId,
+      bankAccountId: c.ids.v1.bankAccountId,
       updateBankAccountMetadataRequest: { metadata: { k: 'v' } },
     }),
   ),
   op('payments.v1', 'forwardBankAccount', (P, c) =>
     P.forwardBankAccount({
-      bankAccountId: c.ids.bankAccountId,
-      forwardBankAccountRequest: { connectorID: c.ids.connectorId },
+      bankAccountId: c.ids.v1.bankAccountId,
+      forwardBankAccountRequest: { connectorID: c.ids.v1.connectorId },
     }),
   ),
-  op('payments.v1', 'createPool', (P, c) =>
-    P.createPool({ name: `v1pool-${c.names.tag}`, accountIDs: [] }),
+  op(
+    'payments.v1',
+    'createPool',
+    (P, c) => P.createPool({ name: `v1pool-${c.names.tag}`, accountIDs: [c.ids.v1.accountId] }),
+    (c) => {
+      c.ids.v1.poolId = c.json('/pools')?.data?.id ?? c.ids.v1.poolId;
+    },
   ),
   op('payments.v1', 'listPools', (P) => P.listPools({})),
-  op('payments.v1', 'getPool', (P, c) => P.getPool({ poolId: c.ids.poolId })),
+  op('payments.v1', 'getPool', (P, c) => P.getPool({ poolId: c.ids.v1.poolId })),
   op('payments.v1', 'addAccountToPool', (P, c) =>
     P.addAccountToPool({
-      poolId: c.ids.poolId,
-      addAccountToPoolRequest: { accountID: c.ids.accountId },
+      poolId: c.ids.v1.poolId,
+      addAccountToPoolRequest: { accountID: c.ids.v1.accountId },
     }),
   ),
   op('payments.v1', 'getPoolBalances', (P, c) =>
-    P.getPoolBalances({ poolId: c.ids.poolId, at: c.now }),
+    P.getPoolBalances({ poolId: c.ids.v1.poolId, at: c.now }),
   ),
   op('payments.v1', 'getPoolBalancesLatest', (P, c) =>
-    P.getPoolBalancesLatest({ poolId: c.ids.poolId }),
+    P.getPoolBalancesLatest({ poolId: c.ids.v1.poolId }),
   ),
-  op('payments.v1', 'updatePoolQuery', (P, c) =>
-    P.updatePoolQuery({ poolId: c.ids.poolId, updatePoolQueryRequest: { query: {} } }),
-  ),
+  // Only a dynamic pool's query changes (as in v3): the probe's own dynamic pool.
+  op('payments.v1', 'updatePoolQuery', async (P, c) => {
+    const pool = await P.createPool({
+      name: `v1dyn-${c.names.tag}`,
+      query: { $match: { name: 'x' } },
+    });
+    return P.updatePoolQuery({
+      poolId: pool.poolResponse?.data.id ?? 'missing-pool',
+      updatePoolQueryRequest: { query: { $match: { name: 'y' } } },
+    });
+  }),
   op('payments.v1', 'removeAccountFromPool', (P, c) =>
-    P.removeAccountFromPool({ poolId: c.ids.poolId, accountId: c.ids.accountId }),
+    P.removeAccountFromPool({ poolId: c.ids.v1.poolId, accountId: c.ids.v1.accountId }),
   ),
-  op('payments.v1', 'deletePool', (P, c) => P.deletePool({ poolId: c.ids.poolId })),
-  op('payments.v1', 'createTransferInitiation', (P, c) =>
-    P.createTransferInitiation({
-      reference: `ti-${c.names.tag}`,
-      description: 'compat',
-      type: 'PAYOUT',
-      amount: 100n,
-      asset: 'EUR/2',
-      scheduledAt: c.now,
-      sourceAccountID: 'a',
-      destinationAccountID: 'b',
-      validated: false,
-    }),
+  op('payments.v1', 'deletePool', (P, c) => P.deletePool({ poolId: c.ids.v1.poolId })),
+  op(
+    'payments.v1',
+    'createTransferInitiation',
+    (P, c) => P.createTransferInitiation(transferV1(c, `ti-${c.names.tag}`)),
+    (c) => {
+      c.ids.v1.transferId = c.json('/transfer-initiations')?.data?.id ?? c.ids.v1.transferId;
+    },
   ),
   op('payments.v1', 'listTransferInitiations', (P) => P.listTransferInitiations({})),
-  op('payments.v1', 'getTransferInitiation', (P) =>
-    P.getTransferInitiation({ transferId: 'missing-transfer' }),
+  op('payments.v1', 'getTransferInitiation', (P, c) =>
+    P.getTransferInitiation({ transferId: c.ids.v1.transferId }),
   ),
-  op('payments.v1', 'updateTransferInitiationStatus', (P) =>
+  op('payments.v1', 'updateTransferInitiationStatus', (P, c) =>
     P.updateTransferInitiationStatus({
-      transferId: 'missing-transfer',
+      transferId: c.ids.v1.transferId,
       updateTransferInitiationStatusRequest: { status: 'VALIDATED' },
     }),
   ),
-  op('payments.v1', 'retryTransferInitiation', (P) =>
-    P.retryTransferInitiation({ transferId: 'missing-transfer' }),
-  ),
+  // Retry needs a failed initiation: v3's way to make one (a provider that does not answer).
+  {
+    service: 'payments.v1',
+    op: 'retryTransferInitiation',
+    call: async (sdk, c) =>
+      serviceApi(sdk, 'payments.v1').retryTransferInitiation({
+        transferId: await failedInitiation(serviceApi(sdk, 'payments.v3'), c, 'v1-'),
+      }),
+  },
   op('payments.v1', 'reverseTransferInitiation', (P, c) =>
     P.reverseTransferInitiation({
-      transferId: 'missing-transfer',
+      transferId: c.ids.v1.transferId,
       reverseTransferInitiationRequest: {
         reference: `rev-${c.names.tag}`,
         description: 'compat',
@@ -996,13 +1077,34 @@ export const OPERATIONS: readonly Operation[] = [
       },
     }),
   ),
-  op('payments.v1', 'deleteTransferInitiation', (P) =>
-    P.deleteTransferInitiation({ transferId: 'missing-transfer' }),
+  op('payments.v1', 'deleteTransferInitiation', async (P, c) => {
+    const waiting = await P.createTransferInitiation(transferV1(c, `ti-del-${c.names.tag}`));
+    return P.deleteTransferInitiation({
+      transferId: waiting.transferInitiationResponse?.data.id ?? 'missing-transfer',
+    });
+  }),
+  op('payments.v1', 'connectorsTransfer', (P, c) =>
+    P.connectorsTransfer({
+      connector: V1_CONNECTOR,
+      transferRequest: {
+        amount: 100n,
+        asset: 'EUR/2',
+        source: c.ids.v1.accountReference,
+        destination: c.ids.v1.accountReference,
+      },
+    }),
   ),
-  op('payments.v1', 'uninstallConnector', (P) => P.uninstallConnector({ connector: V1_CONNECTOR })),
-  op('payments.v1', 'uninstallConnectorV1', (P) =>
-    P.uninstallConnectorV1({ connector: V1_CONNECTOR, connectorId: 'missing-connector' }),
+  op('payments.v1', 'uninstallConnectorV1', (P, c) =>
+    P.uninstallConnectorV1({ connector: V1_CONNECTOR, connectorId: c.ids.v1.connectorId }),
   ),
+  // By provider alone: a connector of its own, the only dummypay one left.
+  op('payments.v1', 'uninstallConnector', async (P, c) => {
+    await P.installConnector({
+      connector: V1_CONNECTOR,
+      connectorConfig: DUMMY_CONFIG(`v1dummy-last-${c.names.tag}`),
+    });
+    return P.uninstallConnector({ connector: V1_CONNECTOR });
+  }),
 
   // ---- webhook deliveries, once the writes above produced events; the config goes last
   op(

@@ -4,6 +4,7 @@ import { clientOf, type RunnerDeps, savePayment } from '../connectors/runner.js'
 import type { Task } from '../domain/connectors/tasks.js';
 import { paymentId } from '../domain/payment.js';
 import {
+  answered,
   checkReversal,
   type InitiationInput,
   type InitiationReversal,
@@ -116,7 +117,7 @@ export async function deleteInitiation(stores: PaymentsStores, id: string): Prom
 }
 
 /** Records one step of an initiation (a conditional write; a concurrent change is read and decided again). */
-function step(
+export function step(
   stores: PaymentsStores,
   id: string,
   change: (pi: PaymentInitiation) => PaymentInitiation,
@@ -128,7 +129,7 @@ function step(
 }
 
 /** What the provider is asked for: the initiation with its accounts' provider references. */
-async function requestOf(
+export async function requestOf(
   stores: PaymentsStores,
   pi: PaymentInitiation,
 ): Promise<InitiationRequest> {
@@ -209,14 +210,16 @@ export async function processInitiation(
     stores,
     (await requireInitiation(stores, id)).connectorID,
   );
+  const at = nowText(stores);
   const processing = await step(stores, id, (current) => ({
     ...withAdjustment(requireSendable(current, from), {
-      createdAt: nowText(stores),
+      createdAt: at,
       status: 'PROCESSING',
       amount: current.amount,
       asset: current.asset,
     }),
     taskID: task.id,
+    sendingSince: at,
   }));
   let payment: ProviderPayment;
   try {
@@ -229,7 +232,7 @@ export async function processInitiation(
   return finishTask(stores, task);
 }
 
-async function failed(
+export async function failed(
   stores: PaymentsStores,
   id: string,
   status: InitiationStatus,
@@ -237,7 +240,7 @@ async function failed(
 ): Promise<void> {
   const error = err instanceof Error ? err.message : String(err);
   await step(stores, id, (current) =>
-    withAdjustment(current, {
+    withAdjustment(answered(current), {
       createdAt: nowText(stores),
       status,
       amount: current.amount,
@@ -248,7 +251,7 @@ async function failed(
 }
 
 /** Saves the provider's payment, relates it to the initiation and records the status it gives. */
-async function relate(
+export async function relate(
   stores: PaymentsStores,
   pi: PaymentInitiation,
   payment: ProviderPayment,
@@ -257,7 +260,7 @@ async function relate(
   await savePayment(stores, pi.connectorID, payment);
   const related = paymentId(pi.connectorID, payment.reference, payment.type);
   await step(stores, pi.id, (current) => ({
-    ...withAdjustment(current, {
+    ...withAdjustment(answered(current), {
       createdAt: nowText(stores),
       status,
       amount: payment.amount,
@@ -308,6 +311,7 @@ export async function reverseInitiation(
         metadata: reversal.metadata,
       }),
       reversals: [...current.reversals, reversal],
+      sendingSince: at,
     };
   });
   const task = await startTask(stores, pi.connectorID);

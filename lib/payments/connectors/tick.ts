@@ -1,6 +1,7 @@
 import { ConflictError } from '../../errors/index.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { startTask } from '../commands/connectors.js';
+import { redriveInitiation } from '../commands/initiation-recovery.js';
 import { DUE, processInitiation } from '../commands/payment-initiations.js';
 import { sortableCreatedAt } from '../domain/input.js';
 import { scanScheduledInitiations } from '../store/initiation-scan.js';
@@ -47,7 +48,8 @@ export async function runDueSchedules(
 
 /**
  * The timer's second walk: every initiation scheduled for a time now past is sent, each once (the write that
- * moves it to PROCESSING is conditional on it still being scheduled). Answers how many were sent.
+ * moves it to PROCESSING is conditional on it still being scheduled); every sending whose sender died (past its
+ * lease, `redriveInitiation`) is sent again. Answers how many were sent.
  */
 export async function runDueInitiations(config: StoresConfig, deps: RunnerDeps): Promise<number> {
   const now = formatInstant(instantFromMs((config.now ?? Date.now)()));
@@ -59,6 +61,10 @@ export async function runDueInitiations(config: StoresConfig, deps: RunnerDeps):
     const stores = paymentsStores(config, environment);
     const pi = await stores.initiations.get(id);
     if (!pi) continue;
+    if (pi.sendingSince !== undefined) {
+      if (await redriveInitiation(stores, id, deps)) sent++;
+      continue;
+    }
     const task =
       (pi.taskID ? await stores.tasks.get(pi.taskID) : undefined) ??
       (await startTask(stores, pi.connectorID));

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors/index.js';
-import { parseInstant, sortableInstant } from '../../time/instant.js';
+import { formatInstant, instantFromMs, parseInstant, sortableInstant } from '../../time/instant.js';
 import { parseConnectorId } from './connectors/connector.js';
 import { hashedId } from './ids.js';
 import { type PaymentStatus, providerOf } from './payment.js';
@@ -76,6 +76,37 @@ export interface PaymentInitiation {
   reversals: InitiationReversal[];
   /** The task of its latest sending (approve, retry, reverse), finished when the provider has answered. */
   taskID?: string;
+  /**
+   * Set while a sending (PROCESSING) or a reversal (REVERSE_PROCESSING) waits for the provider's answer: when it
+   * began. A sender that died meanwhile leaves it set; once `SEND_LEASE_MS` has passed the timer sends again
+   * (`redriveAt`), with the same idempotency key.
+   */
+  sendingSince?: string;
+}
+
+/**
+ * How long a sending may wait for its provider before another may take it over: a request's longest life (a Lambda
+ * runs 15 minutes at most; the provider client's own timeouts and retries end well before).
+ */
+export const SEND_LEASE_MS = 15 * 60_000;
+
+/** When a sending still waiting for its provider may be sent again, if one is waiting. */
+export function redriveAt(pi: Pick<PaymentInitiation, 'sendingSince'>): string | undefined {
+  if (pi.sendingSince === undefined) return undefined;
+  const since = parseInstant(pi.sendingSince, 'sendingSince');
+  return formatInstant(instantFromMs(since.ms + SEND_LEASE_MS));
+}
+
+/** Whether a sending waiting for its provider is past its lease at `nowText`: its sender is presumed dead. */
+export function isSendAbandoned(pi: PaymentInitiation, nowText: string): boolean {
+  const at = redriveAt(pi);
+  return at !== undefined && sortable(at) <= sortable(nowText);
+}
+
+/** The initiation once its provider answered (or its sending failed): no sending waits any more. */
+export function answered(pi: PaymentInitiation): PaymentInitiation {
+  const { sendingSince: _since, ...rest } = pi;
+  return rest;
 }
 
 /** A validated create body. */

@@ -5,6 +5,7 @@ import { TASK_STATUSES } from '../domain/connectors/tasks.js';
 import { PAYMENT_SCHEMES, PAYMENT_STATUSES, PAYMENT_TYPES } from '../domain/payment.js';
 import { INITIATION_STATUSES, INITIATION_TYPES } from '../domain/payment-initiation.js';
 import { POOL_TYPES } from '../domain/pool.js';
+import { paymentsV1Schemas } from './v1/v1-schemas.js';
 
 /** The payments service's response shapes (docs/api.md §6), for its OpenAPI document and the tests against it. */
 
@@ -174,6 +175,7 @@ export const paymentsSchemas = {
   ConnectorTask: taskSchema,
   PaymentInitiation: initiationSchema,
   PaymentInitiationAdjustment: initiationAdjustmentSchema,
+  ...paymentsV1Schemas,
 };
 
 /** `{data: "<id>"}`: what the reference answers to the creation of a record it identifies by a UUID. */

@@ -3,8 +3,9 @@ import { environmentOfKey } from '../../environments/key-scope.js';
 import type { RecordStoreOptions } from './record-store.js';
 
 /**
- * Every initiation scheduled for later (its newest adjustment SCHEDULED_FOR_PROCESSING), with its environment and
- * time: the local timer's walk (a Scan), for one machine's data only.
+ * Every initiation the timer may have to send, with its environment and the time it is due: scheduled for later
+ * (SCHEDULED_FOR_PROCESSING), or sending (its sender's lease ends then). The local timer's walk (a Scan), for one
+ * machine's data only.
  */
 export async function scanScheduledInitiations(
   options: Pick<RecordStoreOptions, 'doc' | 'table'>,

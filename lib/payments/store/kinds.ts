@@ -8,6 +8,7 @@ import {
   adjustmentView,
   initiationView,
   type PaymentInitiation,
+  redriveAt,
 } from '../domain/payment-initiation.js';
 import type { PaymentServiceUser } from '../domain/payment-service-user.js';
 import { paymentServiceUserView } from '../domain/payment-service-user.js';
@@ -193,8 +194,9 @@ export const PAYMENT_INITIATION_KIND: RecordKind<PaymentInitiation> = {
   toItem: ({ adjustments, relatedPayments, reversals, ...pi }) => ({
     ...pi,
     history: stringifyJson({ adjustments, relatedPayments, reversals }),
-    // Found by the timer when it is due.
+    // Found by the timer when it is due: a scheduled sending, or one whose sender died (its lease ends).
     ...(adjustments[0]?.status === 'SCHEDULED_FOR_PROCESSING' ? { dueAt: pi.scheduledAt } : {}),
+    ...(pi.sendingSince !== undefined ? { dueAt: redriveAt(pi) } : {}),
   }),
   fromItem: (item) => {
     const history = parseJson(String(item.history)) as Pick<
@@ -225,6 +227,7 @@ export const PAYMENT_INITIATION_KIND: RecordKind<PaymentInitiation> = {
       relatedPayments: history.relatedPayments,
       reversals: history.reversals.map((r) => ({ ...r, amount: BigInt(r.amount) })),
       ...(item.taskID !== undefined ? { taskID: String(item.taskID) } : {}),
+      ...(item.sendingSince !== undefined ? { sendingSince: String(item.sendingSince) } : {}),
     };
   },
   same: sameJson,

@@ -1,0 +1,103 @@
+import type { Hono } from 'hono';
+import { ValidationError } from '../../../errors/index.js';
+import { readJsonBody } from '../../../http/json-body.js';
+import { jsonResponse } from '../../../http/json-response.js';
+import type { AppEnv } from '../../../http/types.js';
+import { describe, PAGE_PARAMETERS } from '../../../openapi/describe.js';
+import { readListQuery } from '../../../pagination/cursor.js';
+import { nowText } from '../../commands/clock.js';
+import { newBankAccount, withBankAccountMetadata } from '../../domain/bank-account.js';
+import { newRecordId, requireUuid } from '../../domain/ids.js';
+import { bankAccountMetadataSchema } from '../../domain/records-input.js';
+import { bankAccountV1InputSchema } from '../../domain/v1/v1-input.js';
+import { bankAccountV1View } from '../../domain/v1/v1-records.js';
+import { BANK_ACCOUNT_KIND } from '../../store/kinds.js';
+import { bankAccountNotFound } from '../bank-accounts.js';
+import type { StoresOf } from '../stores-of.js';
+import { bankAccountV1Data, bankAccountV1Page } from './v1-schemas.js';
+
+const bankAccountIdOf = (raw: string) => requireUuid(raw, 'bankAccountId');
+
+/** v1 bank accounts (docs/api.md §6.1): numbers shown whole only to their creator and a read by id. */
+export function bankAccountV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+  openapi: app.post(
+    '/bank-accounts',
+    describe({
+      operationId: 'v1CreateBankAccount',
+      summary: 'Create a bank account (v1)',
+      description:
+        'An account number or an IBAN is required. `connectorID` (forward it on creation) is refused: no connector here creates bank accounts at its provider. Emits `payments.saved_bank_account`.',
+      tags: ['payments v1'],
+      body: bankAccountV1InputSchema,
+      responses: { 200: { description: 'The bank account.', schema: bankAccountV1Data } },
+    }),
+  );
+  app.post('/bank-accounts', async (c) => {
+    const { connectorID, metadata, ...input } = await readJsonBody(c, bankAccountV1InputSchema);
+    if (connectorID !== undefined)
+      throw new ValidationError(
+        'connectorID: forwarding a bank account to a connector is not offered (no connector here creates bank accounts at its provider)',
+      );
+    const stores = storesOf(c);
+    const id = newRecordId();
+    const record = newBankAccount(id, nowText(stores), { ...input, metadata: metadata ?? {} });
+    await stores.bankAccounts.save(id, () => record);
+    return jsonResponse(c, { data: bankAccountV1View(record, true) });
+  });
+
+  openapi: app.get(
+    '/bank-accounts',
+    describe({
+      operationId: 'v1ListBankAccounts',
+      summary: 'List bank accounts (v1)',
+      description: 'Oldest first; account numbers, IBANs and BICs are left out.',
+      tags: ['payments v1'],
+      parameters: PAGE_PARAMETERS,
+      responses: { 200: { description: 'A page of bank accounts.', schema: bankAccountV1Page } },
+    }),
+  );
+  app.get('/bank-accounts', async (c) => {
+    const page = await storesOf(c).bankAccounts.list(
+      readListQuery(c.req.query(), BANK_ACCOUNT_KIND.list),
+    );
+    const data = page.data.map((b) => bankAccountV1View(b, false));
+    return jsonResponse(c, { cursor: { ...page, data } });
+  });
+
+  openapi: app.get(
+    '/bank-accounts/:bankAccountId',
+    describe({
+      operationId: 'v1GetBankAccount',
+      summary: 'Get a bank account (v1)',
+      tags: ['payments v1'],
+      responses: { 200: { description: 'The bank account.', schema: bankAccountV1Data } },
+    }),
+  );
+  app.get('/bank-accounts/:bankAccountId', async (c) => {
+    const id = bankAccountIdOf(c.req.param('bankAccountId'));
+    const record = await storesOf(c).bankAccounts.get(id);
+    if (!record) throw bankAccountNotFound(id);
+    return jsonResponse(c, { data: bankAccountV1View(record, true) });
+  });
+
+  openapi: app.patch(
+    '/bank-accounts/:bankAccountId/metadata',
+    describe({
+      operationId: 'v1UpdateBankAccountMetadata',
+      summary: "Set a bank account's metadata (v1)",
+      description: 'Merged into the existing metadata.',
+      tags: ['payments v1'],
+      body: bankAccountMetadataSchema,
+      responses: { 204: { description: 'Saved.' } },
+    }),
+  );
+  app.patch('/bank-accounts/:bankAccountId/metadata', async (c) => {
+    const id = bankAccountIdOf(c.req.param('bankAccountId'));
+    const { metadata } = await readJsonBody(c, bankAccountMetadataSchema);
+    await storesOf(c).bankAccounts.save(id, (current) => {
+      if (!current) throw bankAccountNotFound(id);
+      return withBankAccountMetadata(current, metadata ?? {});
+    });
+    return c.body(null, 204);
+  });
+}

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { EVENT_KINDS, type EventKind, isEventKind } from '../../../events/catalog.js';
+import type { DisabledReason } from '../../../events/webhooks.js';
 import type { Stage } from '../../config/stage.js';
 import { parseInstant } from '../../time/instant.js';
 import { boundedText } from '../../validation/common.js';
@@ -21,14 +22,34 @@ export interface WebhookConfig {
   updatedAt: string;
   previousSecret?: string;
   previousSecretExpiresAt?: string;
+  /** The endpoint's health (`endpoint-health.ts`): absent while it delivers. */
+  failingSince?: string;
+  disabledAt?: string;
+  disabledReason?: DisabledReason;
 }
 
-/** The record as the API shows it: the contract's eight fields, the secret included (docs/api.md §4). */
+/**
+ * The record as the API shows it: the contract's eight fields, the secret included (docs/api.md §4), and the
+ * endpoint's health while there is something to say (failing since, switched off when and why).
+ */
 export type ConfigView = Omit<WebhookConfig, 'previousSecret' | 'previousSecretExpiresAt'>;
 
 export function configView(config: WebhookConfig): ConfigView {
   const { id, name, endpoint, eventTypes, secret, active, createdAt, updatedAt } = config;
-  return { id, name, endpoint, eventTypes: [...eventTypes], secret, active, createdAt, updatedAt };
+  const { failingSince, disabledAt, disabledReason } = config;
+  return {
+    id,
+    name,
+    endpoint,
+    eventTypes: [...eventTypes],
+    secret,
+    active,
+    createdAt,
+    updatedAt,
+    ...(failingSince !== undefined ? { failingSince } : {}),
+    ...(disabledAt !== undefined ? { disabledAt } : {}),
+    ...(disabledReason !== undefined ? { disabledReason } : {}),
+  };
 }
 
 export const MAX_NAME_LENGTH = 256;
@@ -222,6 +243,9 @@ export function sameConfig(a: WebhookConfig, b: WebhookConfig): boolean {
     a.active === b.active &&
     a.previousSecret === b.previousSecret &&
     a.previousSecretExpiresAt === b.previousSecretExpiresAt &&
+    a.failingSince === b.failingSince &&
+    a.disabledAt === b.disabledAt &&
+    a.disabledReason === b.disabledReason &&
     a.eventTypes.length === b.eventTypes.length &&
     a.eventTypes.every((t, i) => b.eventTypes[i] === t)
   );

@@ -18,6 +18,7 @@ import {
   type WebhookConfig,
   withSecret,
 } from '../domain/config.js';
+import { activated } from '../domain/endpoint-health.js';
 import { onConfigDeactivated, onConfigDeleted } from '../domain/lifecycle.js';
 import type { WebhooksScope } from '../environment-stores.js';
 import { CONFIGS_LIST, type ConfigFilter } from '../store/config-store.js';
@@ -197,7 +198,10 @@ export function configRoutes(
       const id = readConfigId(c.req.param('id'));
       const { configs: store, deliveries } = of(c);
       // Idempotent: already in that state → 200, nothing written, updatedAt unchanged.
-      const config = await change(c, id, (current) => ({ ...current, active }));
+      // Activating gives a switched-off endpoint a fresh failing period (domain/endpoint-health.ts).
+      const config = await change(c, id, (current) =>
+        active ? activated(current) : { ...current, active },
+      );
       // After the change: a failure here is a 5xx, and the (idempotent) deactivation can simply be sent again.
       if (!active) await onConfigDeactivated(config, deliveries, formatMs(store.now()));
       return jsonResponse(c, { data: configView(config) });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { DISABLED_REASONS } from '../../../events/webhooks.js';
 import { cursorOf, dataOf, dateTime } from '../../openapi/schemas.js';
 
 /** The webhooks service's response shapes (docs/api.md §4), for its OpenAPI document and the tests against it. */
@@ -12,6 +13,24 @@ export const configSchema = v.strictObject({
   active: v.boolean(),
   createdAt: dateTime,
   updatedAt: dateTime,
+  failingSince: v.optional(
+    v.pipe(
+      dateTime,
+      v.description("The first failed attempt of the endpoint's current run of failures."),
+    ),
+  ),
+  disabledAt: v.optional(
+    v.pipe(
+      dateTime,
+      v.description('When the deliverer switched the config off; cleared by its next delivery.'),
+    ),
+  ),
+  disabledReason: v.optional(
+    v.pipe(
+      v.picklist(DISABLED_REASONS),
+      v.description('`failing` for the configured period, or `gone` (410).'),
+    ),
+  ),
 });
 
 /** Each field twice where the SDK's name differs from this API's (`configID` and `configId`, …). */

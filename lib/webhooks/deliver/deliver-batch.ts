@@ -36,12 +36,14 @@ import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { WebhookConfig } from '../domain/config.js';
 import type { Delivery, DeliveryAttempt } from '../domain/delivery.js';
 import { onConfigDeactivated } from '../domain/lifecycle.js';
+import { rateLimitWaitSeconds } from '../domain/rate-limit.js';
 import { classifyOutcome } from '../domain/response-outcome.js';
 import { nextAttempt } from '../domain/retry-schedule.js';
 import type { WebhookHeaderSet } from '../domain/signing.js';
 import { ConfigStore } from '../store/config-store.js';
 import { DeliveryQueue, decodeDeliveryMessage } from '../store/delivery-queue.js';
 import { DeliveryStore } from '../store/delivery-store.js';
+import { RateWindows } from '../store/rate-windows.js';
 import { isFailure, type PostWebhookResult } from './post-webhook.js';
 import { recordDelivered, recordFailing, recordGone } from './record-health.js';
 import { DELIVERY_TIMEOUT_MS, type PostWebhook, sendSignedAttempt } from './send-attempt.js';
@@ -94,6 +96,7 @@ export type RecordOutcome =
   | 'cancelled'
   | 'retry-scheduled'
   | 'rescheduled-early'
+  | 'rate-limited'
   | 'already-done'
   | 'missing'
   | 'lost-race';
@@ -196,7 +199,26 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
     });
     return cancelled ? 'cancelled' : 'lost-race';
   }
+  if (await heldBack(receipt, config, arrived)) return 'rate-limited';
   return attempt(receipt, delivery, config);
+}
+
+/**
+ * Under a rate limit, takes a number in this second's window; past the limit the message is sent again to come
+ * back later (domain/rate-limit.ts), the delivery left as it is.
+ */
+async function heldBack(receipt: Receipt, config: WebhookConfig, nowMs: number): Promise<boolean> {
+  const limit = config.rateLimitPerSecond;
+  if (limit === undefined) return false;
+  const { doc, table } = receipt.deps;
+  const windows = new RateWindows({ doc, table, environment: receipt.environment });
+  const waitSeconds = rateLimitWaitSeconds(
+    await windows.take(config.id, Math.floor(nowMs / 1000)),
+    limit,
+  );
+  if (waitSeconds === 0) return false;
+  await receipt.queue.sendDueAt(receipt.environment, receipt.id, nowMs + waitSeconds * 1000, nowMs);
+  return true;
 }
 
 /** Claims the delivery's next attempt, sends it, and records what it got. */

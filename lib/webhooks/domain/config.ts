@@ -6,6 +6,7 @@ import type { Stage } from '../../config/stage.js';
 import { parseInstant } from '../../time/instant.js';
 import { boundedText } from '../../validation/common.js';
 import { endpointProblem, MAX_ENDPOINT_LENGTH } from '../ssrf/endpoint-url.js';
+import { MAX_RATE_LIMIT_PER_SECOND } from './rate-limit.js';
 
 /**
  * A webhook configuration (docs/api.md §4). `previousSecret` / `previousSecretExpiresAt` exist only during a secret
@@ -22,6 +23,8 @@ export interface WebhookConfig {
   updatedAt: string;
   previousSecret?: string;
   previousSecretExpiresAt?: string;
+  /** At most this many attempts start per second (`rate-limit.ts`); absent: no limit. */
+  rateLimitPerSecond?: number;
   /** The endpoint's health (`endpoint-health.ts`): absent while it delivers. */
   failingSince?: string;
   disabledAt?: string;
@@ -36,7 +39,7 @@ export type ConfigView = Omit<WebhookConfig, 'previousSecret' | 'previousSecretE
 
 export function configView(config: WebhookConfig): ConfigView {
   const { id, name, endpoint, eventTypes, secret, active, createdAt, updatedAt } = config;
-  const { failingSince, disabledAt, disabledReason } = config;
+  const { failingSince, disabledAt, disabledReason, rateLimitPerSecond } = config;
   return {
     id,
     name,
@@ -46,6 +49,7 @@ export function configView(config: WebhookConfig): ConfigView {
     active,
     createdAt,
     updatedAt,
+    ...(rateLimitPerSecond !== undefined ? { rateLimitPerSecond } : {}),
     ...(failingSince !== undefined ? { failingSince } : {}),
     ...(disabledAt !== undefined ? { disabledAt } : {}),
     ...(disabledReason !== undefined ? { disabledReason } : {}),
@@ -123,6 +127,14 @@ const secretSchema = v.pipe(
 
 const nameSchema = boundedText(MAX_NAME_LENGTH);
 
+/** 0 is no limit (a field sent as `null` is absent, as everywhere: it cannot clear one). */
+const rateLimitSchema = v.pipe(
+  v.number('must be a whole number of attempts per second'),
+  v.integer('must be a whole number of attempts per second'),
+  v.minValue(0, 'must be 0 (no limit) or more'),
+  v.maxValue(MAX_RATE_LIMIT_PER_SECOND, `must be at most ${MAX_RATE_LIMIT_PER_SECOND}`),
+);
+
 /** The endpoint schema depends on the stage (http only locally). */
 function endpointSchema(stage: Stage) {
   return v.pipe(
@@ -145,6 +157,7 @@ export function configSchemas(stage: Stage) {
       eventTypes: eventTypesSchema,
       secret: v.optional(secretSchema),
       name: v.optional(nameSchema),
+      rateLimitPerSecond: v.optional(rateLimitSchema),
     }),
     /**
      * PUT /configs/<id>: fields left out keep their value. `secret` is accepted because the official SDK's
@@ -155,6 +168,8 @@ export function configSchemas(stage: Stage) {
       eventTypes: v.optional(eventTypesSchema),
       name: v.optional(nameSchema),
       secret: v.optional(secretSchema),
+      /** 0 removes the limit. */
+      rateLimitPerSecond: v.optional(rateLimitSchema),
     }),
     /** PUT /configs/<id>/secret/change; an empty body (undefined) generates a secret. */
     // `""` asks for a generated secret, as absent or null does (the reference's console sends it).
@@ -188,6 +203,7 @@ export function newConfig(body: CreateConfigBody, id: string, now: string): Webh
     active: true,
     createdAt: now,
     updatedAt: now,
+    ...(body.rateLimitPerSecond ? { rateLimitPerSecond: body.rateLimitPerSecond } : {}),
   };
 }
 
@@ -243,6 +259,7 @@ export function sameConfig(a: WebhookConfig, b: WebhookConfig): boolean {
     a.active === b.active &&
     a.previousSecret === b.previousSecret &&
     a.previousSecretExpiresAt === b.previousSecretExpiresAt &&
+    a.rateLimitPerSecond === b.rateLimitPerSecond &&
     a.failingSince === b.failingSince &&
     a.disabledAt === b.disabledAt &&
     a.disabledReason === b.disabledReason &&

@@ -125,7 +125,7 @@ export function configRoutes(
     describe({
       operationId: 'updateConfig',
       summary: 'Change a webhook config',
-      description: 'Endpoint, event types, name.',
+      description: 'Endpoint, event types, name, rate limit (0 removes it).',
       tags: ['webhooks: configs'],
       body: schemas.update,
       responses: { 200: { description: 'The config.', schema: configData } },
@@ -140,6 +140,9 @@ export function configRoutes(
       if (body.endpoint !== undefined) next.endpoint = body.endpoint;
       if (body.eventTypes !== undefined) next.eventTypes = body.eventTypes;
       if (body.name !== undefined) next.name = body.name;
+      if (body.rateLimitPerSecond === 0) delete next.rateLimitPerSecond;
+      else if (body.rateLimitPerSecond !== undefined)
+        next.rateLimitPerSecond = body.rateLimitPerSecond;
       if (body.secret !== undefined)
         next = withSecret(next, body.secret, store.now(), secretOverlapSeconds, formatMs);
       return next;

@@ -13,6 +13,9 @@ export const configSchema = v.strictObject({
   active: v.boolean(),
   createdAt: dateTime,
   updatedAt: dateTime,
+  rateLimitPerSecond: v.optional(
+    v.pipe(v.number(), v.integer(), v.description('At most this many attempts start per second.')),
+  ),
   failingSince: v.optional(
     v.pipe(
       dateTime,

@@ -358,6 +358,8 @@ function fromItem(item: Record<string, unknown>): Stored {
   if (item.previousSecret !== undefined) config.previousSecret = String(item.previousSecret);
   if (item.previousSecretExpiresAt !== undefined)
     config.previousSecretExpiresAt = String(item.previousSecretExpiresAt);
+  if (item.rateLimitPerSecond !== undefined)
+    config.rateLimitPerSecond = Number(item.rateLimitPerSecond);
   if (item.failingSince !== undefined) config.failingSince = String(item.failingSince);
   if (item.disabledAt !== undefined) config.disabledAt = String(item.disabledAt);
   if (item.disabledReason === 'failing' || item.disabledReason === 'gone')

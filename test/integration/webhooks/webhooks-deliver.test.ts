@@ -800,3 +800,32 @@ describe('endpoint health', () => {
     expect(JSON.parse(row!.body).payload).toMatchObject({ reason: 'gone', lastStatusCode: 410 });
   });
 });
+
+describe('rate limit', () => {
+  it('starts at most rateLimitPerSecond attempts a second; the rest come back spread over the next seconds, untouched', async () => {
+    const c = await config({ rateLimitPerSecond: 2 });
+    const ds = await Promise.all([1, 2, 3, 4, 5].map(() => delivery(c.id)));
+    expect(await run(ds.map((d) => encodeDeliveryMessage(ENV, d.id)))).toEqual({
+      batchItemFailures: [],
+    });
+    expect(received).toHaveLength(2);
+    const held = await queued();
+    expect(held.map((m) => m.delaySeconds).sort()).toEqual([1, 1, 2]);
+    for (const m of held) {
+      const id = ds.find((d) => encodeDeliveryMessage(ENV, d.id) === m.body)!.id;
+      expect(await stored(id)).toMatchObject({ status: 'pending', attempts: 0 });
+    }
+
+    // A second later the window is a new one: two more go.
+    clock = START + 1000;
+    received = [];
+    await run(held.map((m) => m.body));
+    expect(received).toHaveLength(2);
+    // Another config, without a limit, is not held back by this one's window.
+    const free = await config();
+    const fd = await Promise.all([1, 2, 3].map(() => delivery(free.id)));
+    received = [];
+    await run(fd.map((d) => encodeDeliveryMessage(ENV, d.id)));
+    expect(received).toHaveLength(3);
+  });
+});

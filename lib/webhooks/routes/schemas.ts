@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { EVENT_KINDS } from '../../../events/catalog.js';
+import { EVENT_PAYLOADS } from '../../../events/payload-schemas.js';
 import { DISABLED_REASONS } from '../../../events/webhooks.js';
 import { cursorOf, dataOf, dateTime } from '../../openapi/schemas.js';
 
@@ -101,7 +103,27 @@ export const webhooksSchemas = {
   WebhookDelivery: deliverySchema,
   WebhookAttempt: attemptSchema,
   WebhookTestAttempt: testAttemptSchema,
+  // Each event kind's payload (events/payload-schemas.ts): GET /event-types answers them from the document.
+  ...Object.fromEntries(
+    EVENT_KINDS.map((kind) => [`EventPayload.${kind}`, EVENT_PAYLOADS[kind].payload]),
+  ),
 };
+
+/** `GET /event-types`: the catalogue. */
+export const eventTypeList = dataOf(
+  v.array(
+    v.strictObject({
+      name: v.string(),
+      app: v.string(),
+      version: v.string(),
+      description: v.string(),
+      schema: v.pipe(
+        v.record(v.string(), v.unknown()),
+        v.description('JSON Schema (2020-12) of the body a delivery of this kind POSTs.'),
+      ),
+    }),
+  ),
+);
 
 export const configData = dataOf(configSchema);
 export const configPage = cursorOf(configSchema);

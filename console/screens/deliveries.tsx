@@ -6,11 +6,11 @@ import { PAGE_SIZE } from './ledgers.js';
 
 interface Delivery {
   id: string;
-  configId: string;
-  eventId: string;
+  configID: string;
+  eventID: string;
   eventType: string;
   status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
-  attempts: bigint;
+  attemptCount: bigint;
   replayGeneration?: bigint;
   nextAttemptAt?: string;
   lastStatusCode?: bigint;
@@ -22,14 +22,14 @@ interface Delivery {
 
 interface Attempt {
   id: string;
-  attempt: bigint;
+  attemptNumber: bigint;
   replayGeneration: bigint;
   outcome: string;
   statusCode: bigint;
-  durationMs?: bigint;
+  durationMillis?: bigint;
   error?: string;
-  responsePreview?: string;
-  at: string;
+  responseExcerpt?: string;
+  createdAt: string;
 }
 
 /** How often a delivery being replayed is read again until its new attempt shows. */
@@ -105,7 +105,7 @@ export function Deliveries({ configId, route }: { configId: string; route: Route
                       <td>
                         <span class={`badge ${statusBadge(d.status)}`}>{d.status}</span>
                       </td>
-                      <td class="number">{String(d.attempts)}</td>
+                      <td class="number">{String(d.attemptCount)}</td>
                       <td class="number">
                         {d.lastStatusCode !== undefined ? String(d.lastStatusCode) : '—'}
                       </td>
@@ -150,7 +150,7 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
   useEffect(() => {
     if (replay.state !== 'waiting' || detail.state !== 'ready') return;
     const { delivery } = detail.value;
-    if (delivery.attempts > replay.attemptsBefore && delivery.status !== 'pending') {
+    if (delivery.attemptCount > replay.attemptsBefore && delivery.status !== 'pending') {
       setReplay({ state: 'idle' });
       return;
     }
@@ -202,7 +202,7 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
                     ? 'its next attempt is already scheduled'
                     : 'send it again now, as a new attempt'
                 }
-                onClick={() => sendReplay(delivery.attempts)}
+                onClick={() => sendReplay(delivery.attemptCount)}
               >
                 {replay.state === 'sending' ? 'Replaying…' : 'Replay'}
               </button>
@@ -226,12 +226,12 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
               <div>
                 <dt>Event</dt>
                 <dd>
-                  <code>{delivery.eventType}</code> <code class="muted">{delivery.eventId}</code>
+                  <code>{delivery.eventType}</code> <code class="muted">{delivery.eventID}</code>
                 </dd>
               </div>
               <div>
                 <dt>Attempts</dt>
-                <dd>{String(delivery.attempts)}</dd>
+                <dd>{String(delivery.attemptCount)}</dd>
               </div>
               {delivery.nextAttemptAt ? (
                 <div>
@@ -260,11 +260,11 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
                 </thead>
                 <tbody>
                   {attempts.map((a) => (
-                    <tr key={a.id} data-attempt={String(a.attempt)}>
-                      <td class="number">{String(a.attempt)}</td>
+                    <tr key={a.id} data-attempt={String(a.attemptNumber)}>
+                      <td class="number">{String(a.attemptNumber)}</td>
                       <td class="number">{String(a.replayGeneration)}</td>
                       <td>
-                        <Time value={a.at} />
+                        <Time value={a.createdAt} />
                       </td>
                       <td>
                         <span class={`badge ${a.outcome === 'succeeded' ? 'ok' : 'warn'}`}>
@@ -273,9 +273,9 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
                       </td>
                       <td class="number">{a.statusCode ? String(a.statusCode) : '—'}</td>
                       <td class="number">
-                        {a.durationMs !== undefined ? `${a.durationMs} ms` : '—'}
+                        {a.durationMillis !== undefined ? `${a.durationMillis} ms` : '—'}
                       </td>
-                      <td class="preview">{a.error ?? a.responsePreview ?? ''}</td>
+                      <td class="preview">{a.error ?? a.responseExcerpt ?? ''}</td>
                     </tr>
                   ))}
                 </tbody>

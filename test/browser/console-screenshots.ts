@@ -36,7 +36,7 @@ try {
   await seedBusyLedger(api, 'tampered', 3);
   await tamperWithLog(platform.env, 'tampered', 2);
   const deliveries = await finishedDeliveries(api, configId, 3 + 40 + 3, 60_000);
-  const retried = deliveries.find((d) => d.attempts > 1n) ?? deliveries[0];
+  const retried = deliveries.find((d) => d.attemptCount > 1n) ?? deliveries[0];
 
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 760 });
@@ -67,7 +67,7 @@ try {
   await shot('deliveries');
   await show(page, `#/webhooks/${configId}/deliveries/${retried.id}`, 'tr[data-attempt]');
   await page.click('button[data-action=replay]');
-  await waitFor(page, `tr[data-attempt="${retried.attempts + 1n}"]`);
+  await waitFor(page, `tr[data-attempt="${retried.attemptCount + 1n}"]`);
   await waitFor(page, 'button[data-action=replay]:not([disabled])');
   await shot('delivery');
 

@@ -38,16 +38,13 @@ export const configSchema = v.strictObject({
   ),
 });
 
-/** Each field twice where the SDK's name differs from this API's (`configID` and `configId`, …). */
+/** The reference platform's names (the SDK's `Delivery`). */
 export const deliverySchema = v.strictObject({
   id: v.string(),
-  configId: v.string(),
   configID: v.string(),
-  eventId: v.string(),
   eventID: v.string(),
   eventType: v.string(),
   status: v.picklist(['pending', 'succeeded', 'failed', 'cancelled']),
-  attempts: v.pipe(v.number(), v.integer()),
   attemptCount: v.pipe(v.number(), v.integer()),
   replayGeneration: v.pipe(v.number(), v.integer()),
   nextAttemptAt: v.optional(dateTime),
@@ -63,20 +60,17 @@ export const deliverySchema = v.strictObject({
 
 export const attemptSchema = v.strictObject({
   id: v.string(),
-  deliveryId: v.string(),
   deliveryID: v.string(),
-  attempt: v.pipe(v.number(), v.integer()),
   attemptNumber: v.pipe(v.number(), v.integer()),
   replayGeneration: v.pipe(v.number(), v.integer()),
   endpoint: v.string(),
   outcome: v.string(),
   statusCode: v.pipe(v.number(), v.integer(), v.description('0 when no response came back.')),
-  durationMs: v.number(),
   durationMillis: v.number(),
   error: v.optional(v.string()),
-  responsePreview: v.optional(v.string()),
-  responseExcerpt: v.optional(v.string()),
-  at: dateTime,
+  responseExcerpt: v.optional(
+    v.pipe(v.string(), v.description("The first 4 KiB of the receiver's answer.")),
+  ),
   createdAt: dateTime,
 });
 

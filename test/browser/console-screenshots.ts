@@ -70,6 +70,21 @@ try {
   await waitFor(page, `tr[data-attempt="${retried.attemptCount + 1n}"]`);
   await waitFor(page, 'button[data-action=replay]:not([disabled])');
   await shot('delivery');
+  await show(page, '#/ledgers/shop/transactions/3', '[data-screen=transaction] tr[data-volume]');
+  await shot('transaction');
+  await show(page, '#/ledgers/shop/accounts/users:alice', '[data-screen=account] tr[data-asset]');
+  await shot('account');
+  await show(page, '#/ledgers/shop/transactions?account=users%3Aalice', 'tr[data-transaction]');
+  await shot('transactions-filtered');
+
+  // The same screens on a phone (390 px wide).
+  await page.setViewport({ width: 390, height: 844 });
+  await show(page, '#/ledgers/shop/transactions/3', '[data-screen=transaction] tr[data-volume]');
+  await shot('phone-transaction');
+  await show(page, '#/ledgers/shop/accounts', 'tr[data-account]');
+  await shot('phone-accounts');
+  await show(page, `#/webhooks/${configId}/deliveries/${retried.id}`, 'tr[data-attempt]');
+  await shot('phone-delivery');
 
   async function show(p: Page, route: string, ready: string) {
     await openScreen(p, platform.baseUrl, route);

@@ -33,7 +33,7 @@ try {
   const configId = await seedWebhook(api, receiver.url, 'orders');
   await seedShopLedger(api, 'shop');
   await seedBusyLedger(api, 'payouts', 40);
-  await seedBusyLedger(api, 'tampered', 3);
+  await seedBusyLedger(api, 'tampered', 3, 1);
   await tamperWithLog(platform.env, 'tampered', 2);
   const deliveries = await finishedDeliveries(api, configId, 3 + 40 + 3, 60_000);
   const retried = deliveries.find((d) => d.attemptCount > 1n) ?? deliveries[0];

@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { action, type Cli, type Run } from '../kit.js';
 import { registerWebhookConfigs } from './webhook-configs.js';
 import { registerWebhookDeliveries } from './webhook-deliveries.js';
+import { registerWebhookEventTypes } from './webhook-event-types.js';
 
 interface DeliveryView {
   id: string;
@@ -51,6 +52,7 @@ export function registerWebhooks(program: Command, cli: Cli): void {
   const webhooks = program.command('webhooks').description('webhook configs and deliveries');
   registerWebhookConfigs(webhooks, cli);
   registerWebhookDeliveries(webhooks, cli);
+  registerWebhookEventTypes(webhooks, cli);
   webhooks
     .command('tail')
     .description('print webhook deliveries and their attempts as they happen, until Ctrl+C')

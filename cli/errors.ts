@@ -11,8 +11,20 @@ export class ApiError extends CliError {
   constructor(
     readonly status: number,
     readonly errorCode: string,
-    errorMessage: string,
+    readonly errorMessage: string,
   ) {
     super(`${errorCode}: ${errorMessage} (HTTP ${status})`);
   }
+}
+
+/**
+ * A failure as `--json` prints it on stderr: one line, `{"error": {"exitCode", "message"}}`, and for the API's
+ * refusals its own fields beside (`status`, `errorCode`, `errorMessage`), so a script need not parse the text.
+ */
+export function jsonError(message: string, exitCode: number, cause?: unknown): string {
+  const api =
+    cause instanceof ApiError
+      ? { status: cause.status, errorCode: cause.errorCode, errorMessage: cause.errorMessage }
+      : {};
+  return JSON.stringify({ error: { exitCode, message, ...api } });
 }

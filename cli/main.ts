@@ -12,13 +12,14 @@ import { registerTxSend } from './commands/tx-send.js';
 import { registerTxShow } from './commands/tx-show.js';
 import { registerWebhooks } from './commands/webhooks-tail.js';
 import { readCliEnv } from './env.js';
-import { CliError } from './errors.js';
+import { CliError, jsonError } from './errors.js';
 import { type Cli, type CliIo, DEFAULT_URL } from './kit.js';
 
 /**
  * `platform ...` (`bin/platform.mjs`): the command line of the platform's public API. Exit codes: 0 done, 1 the
  * command failed (the platform refused, could not be reached, or a log chain is broken), 2 bad usage. Every
- * failure is one line on stderr; usage errors are followed by the command's usage.
+ * failure is one line on stderr; usage errors are followed by the command's usage. With `--json` that line is
+ * a JSON object instead (`{"error": {...}}`, errors.ts), and no usage follows.
  */
 export async function main(
   argv: readonly string[],
@@ -26,27 +27,36 @@ export async function main(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   const cli: Cli = { io, env: readCliEnv(env), exitCode: 0 };
-  const program = buildProgram(cli);
+  // Read before parsing: a usage error may stop the parse before the option is.
+  const json = argv.includes('--json');
+  const program = buildProgram(cli, json);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return cli.exitCode;
   } catch (e) {
-    // Commander has printed its message (and the usage) already; --help and --version end here too.
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof CommanderError) {
+      // --help and --version end here too. Commander has printed the message and the usage, unless --json.
+      if (e.exitCode === 0) return 0;
+      if (json) io.stderr.write(`${jsonError(usageMessage(e.message), 2)}\n`);
+      return 2;
+    }
     const message =
       e instanceof CliError
         ? e.message
         : e instanceof Error
           ? `${e.name}: ${e.message}`
           : String(e);
-    io.stderr.write(`error: ${message}\n`);
+    io.stderr.write(json ? `${jsonError(message, 1, e)}\n` : `error: ${message}\n`);
     return 1;
   }
 }
 
+/** Commander's message without its `error: ` prefix (a UsageError's message carries one too). */
+const usageMessage = (message: string) => message.replace(/^(error: )+/, '');
+
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-function buildProgram(cli: Cli): Command {
+function buildProgram(cli: Cli, json: boolean): Command {
   const program = new Command('platform')
     .description("the platform's ledger, webhooks and logs from the command line")
     .version(version, '--version')
@@ -66,7 +76,8 @@ function buildProgram(cli: Cli): Command {
     .showHelpAfterError()
     .configureOutput({
       writeOut: (s) => cli.io.stdout.write(s),
-      writeErr: (s) => cli.io.stderr.write(s),
+      // With --json, main writes the error as JSON: no text message and no usage after it.
+      writeErr: (s) => (json ? true : cli.io.stderr.write(s)),
     });
   registerLogin(program, cli);
   registerLedgers(program, cli);

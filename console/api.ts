@@ -46,8 +46,9 @@ export async function apiGet<T>(path: string, query: Query = {}, signal?: AbortS
   return call<T>('GET', apiUrl(path, query), signal);
 }
 
-export async function apiPost<T>(path: string, signal?: AbortSignal): Promise<T> {
-  return call<T>('POST', path, signal);
+/** A POST; `body` is sent as JSON (plain values: nothing here sends a big integer). */
+export async function apiPost<T>(path: string, signal?: AbortSignal, body?: unknown): Promise<T> {
+  return call<T>('POST', path, signal, body);
 }
 
 /**
@@ -63,12 +64,21 @@ export async function apiList<T>(
   return (await apiGet<{ cursor: Page<T> }>(path, sent, signal)).cursor;
 }
 
-async function call<T>(method: string, url: string, signal?: AbortSignal): Promise<T> {
+async function call<T>(
+  method: string,
+  url: string,
+  signal?: AbortSignal,
+  body?: unknown,
+): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, {
       method,
-      headers: currentToken ? { authorization: `Bearer ${currentToken}` } : {},
+      headers: {
+        ...(currentToken ? { authorization: `Bearer ${currentToken}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       ...(signal ? { signal } : {}),
     });
   } catch (err) {
@@ -76,9 +86,9 @@ async function call<T>(method: string, url: string, signal?: AbortSignal): Promi
     throw new ApiError(0, 'the platform cannot be reached');
   }
   const text = await res.text();
-  let body: unknown;
+  let answer: unknown;
   try {
-    body = text ? parseJson(text) : undefined;
+    answer = text ? parseJson(text) : undefined;
   } catch {
     throw new ApiError(
       res.status,
@@ -87,11 +97,11 @@ async function call<T>(method: string, url: string, signal?: AbortSignal): Promi
   }
   if (res.status === 401) onUnauthorized?.();
   if (res.status >= 400) {
-    const error = body as { errorCode?: string; errorMessage?: string } | undefined;
+    const error = answer as { errorCode?: string; errorMessage?: string } | undefined;
     throw new ApiError(
       res.status,
       `${res.status} ${error?.errorCode ?? 'ERROR'}: ${error?.errorMessage ?? res.statusText}`,
     );
   }
-  return body as T;
+  return answer as T;
 }

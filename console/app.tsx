@@ -4,6 +4,7 @@ import { ErrorBox } from './components.js';
 import { href, type Route, useRoute } from './router.js';
 import { Accounts } from './screens/accounts.js';
 import { Deliveries, DeliveryDetail } from './screens/deliveries.js';
+import { AccountDetail, TransactionDetail } from './screens/ledger-details.js';
 import { Ledgers } from './screens/ledgers.js';
 import { Logs } from './screens/logs.js';
 import { SignIn } from './screens/sign-in.js';
@@ -84,7 +85,11 @@ function Screen({ route }: { route: Route }) {
   if (area === undefined || (area === 'ledgers' && id === undefined))
     return <Ledgers route={route} />;
   if (area === 'ledgers' && id !== undefined) {
+    if (sub === 'accounts' && subId !== undefined)
+      return <AccountDetail ledger={id} address={subId} />;
     if (sub === 'accounts' || sub === undefined) return <Accounts ledger={id} route={route} />;
+    if (sub === 'transactions' && subId !== undefined)
+      return <TransactionDetail ledger={id} id={subId} />;
     if (sub === 'transactions') return <Transactions ledger={id} route={route} />;
     if (sub === 'logs') return <Logs ledger={id} route={route} />;
   }

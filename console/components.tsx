@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Page } from './api.js';
+import { assetCode, decimalAmount } from './format.js';
 import { href } from './router.js';
 
 export type Loaded<T> =
@@ -94,13 +95,28 @@ export function Metadata({ metadata }: { metadata: Record<string, unknown> | und
 
 /**
  * An exact amount: the integer as the API sent it (parsed as bigint), every digit, in the asset's smallest
- * unit (`USD/2` counts cents). No conversion to a decimal number, so nothing is rounded.
+ * unit (`USD/2` counts cents), and beside it, when the asset names its precision, the same amount as a decimal
+ * (`25.00 USD`, the point moved in the digits: nothing is rounded). `showAsset` false when a column says it.
  */
-export function Amount({ value, asset }: { value: unknown; asset?: string }) {
+export function Amount({
+  value,
+  asset,
+  showAsset = true,
+}: {
+  value: unknown;
+  asset?: string | undefined;
+  showAsset?: boolean;
+}) {
+  const decimal = decimalAmount(value, asset);
   return (
     <span class="amount">
+      {decimal !== undefined && asset ? (
+        <span class="formatted">
+          {decimal} {assetCode(asset)}{' '}
+        </span>
+      ) : null}
       <span class="digits">{String(value)}</span>
-      {asset ? <span class="asset"> {asset}</span> : null}
+      {asset && showAsset ? <span class="asset"> {asset}</span> : null}
     </span>
   );
 }

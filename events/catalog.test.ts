@@ -19,6 +19,8 @@ describe('event catalog', () => {
       'payments.saved_payment_initiation',
       'payments.saved_payment_initiation_adjustment',
       'payments.saved_payment_initiation_related_payment',
+      'webhooks.endpoint_disabled',
+      'webhooks.endpoint_recovered',
     ]);
     for (const kind of EVENT_KINDS) expect(EVENT_APP[kind]).toBe(kind.split('.')[0]);
     expect(isEventKind('ledger.saved_metadata')).toBe(true);

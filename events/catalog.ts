@@ -20,6 +20,8 @@ export const EVENT_KINDS = [
   'payments.saved_payment_initiation',
   'payments.saved_payment_initiation_adjustment',
   'payments.saved_payment_initiation_related_payment',
+  'webhooks.endpoint_disabled',
+  'webhooks.endpoint_recovered',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -27,8 +29,12 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 export const isEventKind = (value: string): value is EventKind =>
   (EVENT_KINDS as readonly string[]).includes(value);
 
+/** The services that emit events: the envelope's `app`. */
+export const EVENT_APPS = ['ledger', 'payments', 'webhooks'] as const;
+export type EventApp = (typeof EVENT_APPS)[number];
+
 /** Which service emits each kind: the envelope's `app`. */
-export const EVENT_APP: Record<EventKind, 'ledger' | 'payments'> = {
+export const EVENT_APP: Record<EventKind, EventApp> = {
   'ledger.committed_transactions': 'ledger',
   'ledger.saved_metadata': 'ledger',
   'ledger.deleted_metadata': 'ledger',
@@ -43,6 +49,9 @@ export const EVENT_APP: Record<EventKind, 'ledger' | 'payments'> = {
   'payments.saved_payment_initiation': 'payments',
   'payments.saved_payment_initiation_adjustment': 'payments',
   'payments.saved_payment_initiation_related_payment': 'payments',
+  // Operator events: the webhooks service reports on its own endpoints, through the same pipeline.
+  'webhooks.endpoint_disabled': 'webhooks',
+  'webhooks.endpoint_recovered': 'webhooks',
 };
 
 /** Version of the envelope and payload shapes; bumped on any incompatible change. */
@@ -52,7 +61,7 @@ export const envelopeSchema = v.strictObject({
   id: v.pipe(v.string(), v.minLength(1)),
   idempotency_key: v.string(),
   date: v.pipe(v.string(), v.isoTimestamp()),
-  app: v.picklist(['ledger', 'payments']),
+  app: v.picklist(EVENT_APPS),
   version: v.literal(EVENT_VERSION),
   type: v.picklist(EVENT_KINDS),
   payload: v.record(v.string(), v.unknown()),

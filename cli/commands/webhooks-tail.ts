@@ -5,23 +5,24 @@ import { UsageError } from '../errors.js';
 import { action, type Cli, type Run } from '../kit.js';
 import { registerWebhookConfigs } from './webhook-configs.js';
 import { registerWebhookDeliveries } from './webhook-deliveries.js';
+import { registerWebhookEventTypes } from './webhook-event-types.js';
 
 interface DeliveryView {
   id: string;
-  configId: string;
+  configID: string;
   eventType: string;
   status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
-  attempts: number;
+  attemptCount: number;
   createdAt: string;
 }
 
 interface AttemptView {
-  deliveryId: string;
-  attempt: number;
-  at: string;
+  deliveryID: string;
+  attemptNumber: number;
+  createdAt: string;
   statusCode: number | bigint;
   outcome: string;
-  durationMs: number;
+  durationMillis: number;
   endpoint: string;
   error?: string;
 }
@@ -51,6 +52,7 @@ export function registerWebhooks(program: Command, cli: Cli): void {
   const webhooks = program.command('webhooks').description('webhook configs and deliveries');
   registerWebhookConfigs(webhooks, cli);
   registerWebhookDeliveries(webhooks, cli);
+  registerWebhookEventTypes(webhooks, cli);
   webhooks
     .command('tail')
     .description('print webhook deliveries and their attempts as they happen, until Ctrl+C')
@@ -108,19 +110,19 @@ class DeliveryTail {
   private async follow(d: DeliveryView, baseline: boolean): Promise<void> {
     let seen = this.followed.get(d.id);
     if (!seen) {
-      seen = { lastAttempt: baseline ? d.attempts : 0, status: d.status, createdAtMs: 0 };
+      seen = { lastAttempt: baseline ? d.attemptCount : 0, status: d.status, createdAtMs: 0 };
       this.followed.set(d.id, seen);
       if (!baseline) this.print('delivery', d);
     }
     seen.status = d.status;
     seen.createdAtMs = Date.parse(d.createdAt);
-    if (d.attempts <= seen.lastAttempt) return;
+    if (d.attemptCount <= seen.lastAttempt) return;
     for await (const a of this.client.list<AttemptView>(
       `/api/webhooks/deliveries/${d.id}/attempts`,
     )) {
-      if (a.attempt <= seen.lastAttempt) continue;
+      if (a.attemptNumber <= seen.lastAttempt) continue;
       this.print('attempt', a);
-      seen.lastAttempt = a.attempt;
+      seen.lastAttempt = a.attemptNumber;
     }
   }
 
@@ -148,14 +150,14 @@ class DeliveryTail {
     }
     if (kind === 'delivery') {
       const d = item as DeliveryView;
-      this.run.line(`${d.createdAt}  delivery ${d.id}  ${d.eventType}  config ${d.configId}`);
+      this.run.line(`${d.createdAt}  delivery ${d.id}  ${d.eventType}  config ${d.configID}`);
       return;
     }
     const a = item as AttemptView;
     // The client reads integers exactly (as bigints): 0n is no answer, as 0 is.
     const answer = Number(a.statusCode) === 0 ? 'no answer' : `HTTP ${a.statusCode}`;
     this.run.line(
-      `${a.at}  attempt  ${a.deliveryId} #${a.attempt}  ${answer} ${a.outcome}  ${a.durationMs} ms  ${a.endpoint}${a.error ? `  ${a.error}` : ''}`,
+      `${a.createdAt}  attempt  ${a.deliveryID} #${a.attemptNumber}  ${answer} ${a.outcome}  ${a.durationMillis} ms  ${a.endpoint}${a.error ? `  ${a.error}` : ''}`,
     );
   }
 }

@@ -1,5 +1,5 @@
 import { Amount, Metadata, Time } from '../components.js';
-import type { Route } from '../router.js';
+import { href, type Route } from '../router.js';
 import { LedgerList } from './ledger-list.js';
 
 interface Volume {
@@ -52,15 +52,27 @@ export function Accounts({ ledger, route }: { ledger: string; route: Route }) {
                 >
                   {i === 0 ? (
                     <td rowSpan={rows.length} class="address">
-                      {account.address}
+                      <a href={href(['ledgers', ledger, 'accounts', account.address])}>
+                        {account.address}
+                      </a>
                     </td>
                   ) : null}
                   <td>{asset ?? <span class="muted">no volumes</span>}</td>
                   <td class="number balance">
-                    {volume ? <Amount value={volume.balance} /> : null}
+                    {volume ? (
+                      <Amount value={volume.balance} asset={asset} showAsset={false} />
+                    ) : null}
                   </td>
-                  <td class="number">{volume ? <Amount value={volume.input} /> : null}</td>
-                  <td class="number">{volume ? <Amount value={volume.output} /> : null}</td>
+                  <td class="number">
+                    {volume ? (
+                      <Amount value={volume.input} asset={asset} showAsset={false} />
+                    ) : null}
+                  </td>
+                  <td class="number">
+                    {volume ? (
+                      <Amount value={volume.output} asset={asset} showAsset={false} />
+                    ) : null}
+                  </td>
                   {i === 0 ? (
                     <>
                       <td rowSpan={rows.length}>

@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, apiGet, apiList, apiPost } from '../api.js';
 import { Breadcrumbs, ErrorBox, Pager, Show, Time, useLoad } from '../components.js';
+import { prettyJson } from '../format.js';
 import { href, type Route } from '../router.js';
 import { PAGE_SIZE } from './ledgers.js';
 
 interface Delivery {
   id: string;
-  configId: string;
-  eventId: string;
+  configID: string;
+  eventID: string;
   eventType: string;
   status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
-  attempts: bigint;
+  attemptCount: bigint;
   replayGeneration?: bigint;
   nextAttemptAt?: string;
   lastStatusCode?: bigint;
@@ -22,15 +23,17 @@ interface Delivery {
 
 interface Attempt {
   id: string;
-  attempt: bigint;
+  attemptNumber: bigint;
   replayGeneration: bigint;
   outcome: string;
   statusCode: bigint;
-  durationMs?: bigint;
+  durationMillis?: bigint;
   error?: string;
-  responsePreview?: string;
-  at: string;
+  responseExcerpt?: string;
+  createdAt: string;
 }
+
+const STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 
 /** How often a delivery being replayed is read again until its new attempt shows. */
 const REPLAY_POLL_MS = 1000;
@@ -55,15 +58,16 @@ const statusBadge = (status: string) =>
 /** One configuration's deliveries, newest first. */
 export function Deliveries({ configId, route }: { configId: string; route: Route }) {
   const cursor = route.query.get('cursor') ?? undefined;
+  const status = route.query.get('status') ?? undefined;
   const [deliveries] = useLoad(
     (signal) =>
       apiList<Delivery>(
         '/api/webhooks/deliveries',
-        { pageSize: PAGE_SIZE, configId },
+        { pageSize: PAGE_SIZE, configId, ...(status ? { status } : {}) },
         cursor,
         signal,
       ),
-    [configId, cursor],
+    [configId, cursor, status],
   );
   return (
     <section>
@@ -74,10 +78,24 @@ export function Deliveries({ configId, route }: { configId: string; route: Route
         ]}
       />
       <h2>Deliveries</h2>
+      <nav class="filters" data-filter="status">
+        {[undefined, ...STATUSES].map((s) => (
+          <a
+            key={s ?? 'all'}
+            class={`button${s === status ? ' active' : ''}`}
+            href={href(['webhooks', configId, 'deliveries'], { status: s })}
+            aria-current={s === status ? 'page' : undefined}
+          >
+            {s ?? 'all'}
+          </a>
+        ))}
+      </nav>
       <Show loaded={deliveries}>
         {(page) =>
           page.data.length === 0 ? (
-            <p class="muted">No deliveries for this configuration yet.</p>
+            <p class="muted">
+              {status ? `No ${status} deliveries.` : 'No deliveries for this configuration yet.'}
+            </p>
           ) : (
             <>
               <table>
@@ -105,7 +123,7 @@ export function Deliveries({ configId, route }: { configId: string; route: Route
                       <td>
                         <span class={`badge ${statusBadge(d.status)}`}>{d.status}</span>
                       </td>
-                      <td class="number">{String(d.attempts)}</td>
+                      <td class="number">{String(d.attemptCount)}</td>
                       <td class="number">
                         {d.lastStatusCode !== undefined ? String(d.lastStatusCode) : '—'}
                       </td>
@@ -130,6 +148,24 @@ type Replay =
   | { state: 'waiting'; attemptsBefore: bigint }
   | { state: 'error'; message: string };
 
+/** Why the button does what it does now: what a user wonders when a delivery is still pending. */
+function replayReason(delivery: Delivery): string {
+  switch (delivery.status) {
+    case 'pending':
+      return delivery.attemptCount === 0n
+        ? 'Pending: its first attempt is queued. Retry now sends it at once.'
+        : `Pending: attempt ${delivery.attemptCount} failed and the next is scheduled${
+            delivery.nextAttemptAt ? ` for ${delivery.nextAttemptAt.replace('T', ' ')}` : ''
+          }. Retry now sends it at once; Replay is for a finished delivery.`;
+    case 'failed':
+      return 'Failed: every attempt of the schedule failed (or the endpoint answered 410). Replay sends it again and runs the schedule from its start.';
+    case 'cancelled':
+      return 'Cancelled: its config was deactivated or deleted. Activate the config, then Replay.';
+    default:
+      return 'Delivered. Replay sends it again, under the same id.';
+  }
+}
+
 /** One delivery: its attempts, its payload, and a replay button for a finished one. */
 export function DeliveryDetail({ configId, deliveryId }: { configId: string; deliveryId: string }) {
   const base = `/api/webhooks/deliveries/${encodeURIComponent(deliveryId)}`;
@@ -150,7 +186,7 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
   useEffect(() => {
     if (replay.state !== 'waiting' || detail.state !== 'ready') return;
     const { delivery } = detail.value;
-    if (delivery.attempts > replay.attemptsBefore && delivery.status !== 'pending') {
+    if (delivery.attemptCount > replay.attemptsBefore && delivery.status !== 'pending') {
       setReplay({ state: 'idle' });
       return;
     }
@@ -158,10 +194,22 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
     return () => clearTimeout(timer);
   });
 
-  const sendReplay = async (attemptsBefore: bigint) => {
+  /**
+   * A finished delivery is replayed (one more attempt); a pending one is brought forward by the bulk replay over
+   * the one instant it was created at, its config and `pending`: its next attempt is sent now.
+   */
+  const sendReplay = async (delivery: Delivery) => {
+    const attemptsBefore = delivery.attemptCount;
     setReplay({ state: 'sending' });
     try {
-      await apiPost(`${base}/replay`);
+      if (delivery.status === 'pending')
+        await apiPost('/api/webhooks/deliveries/replay', undefined, {
+          createdAtFrom: delivery.createdAt,
+          createdAtTo: new Date(Date.parse(delivery.createdAt) + 1).toISOString(),
+          configIds: [delivery.configID],
+          statuses: ['pending'],
+        });
+      else await apiPost(`${base}/replay`);
       setReplay({ state: 'waiting', attemptsBefore });
       reload();
     } catch (err) {
@@ -192,21 +240,25 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
                 type="button"
                 class="primary"
                 data-action="replay"
-                disabled={
-                  delivery.status === 'pending' ||
-                  replay.state === 'sending' ||
-                  replay.state === 'waiting'
-                }
+                data-kind={delivery.status === 'pending' ? 'retry-now' : 'replay'}
+                disabled={replay.state === 'sending' || replay.state === 'waiting'}
                 title={
                   delivery.status === 'pending'
-                    ? 'its next attempt is already scheduled'
+                    ? 'send its next attempt now instead of at its scheduled time'
                     : 'send it again now, as a new attempt'
                 }
-                onClick={() => sendReplay(delivery.attempts)}
+                onClick={() => sendReplay(delivery)}
               >
-                {replay.state === 'sending' ? 'Replaying…' : 'Replay'}
+                {replay.state === 'sending'
+                  ? 'Sending…'
+                  : delivery.status === 'pending'
+                    ? 'Retry now'
+                    : 'Replay'}
               </button>
             </div>
+            <p class="muted" data-reason>
+              {replayReason(delivery)}
+            </p>
             {replay.state === 'error' ? <ErrorBox message={replay.message} /> : null}
             {replay.state === 'waiting' ? (
               <p class="notice">Replay queued: waiting for the new attempt…</p>
@@ -226,12 +278,12 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
               <div>
                 <dt>Event</dt>
                 <dd>
-                  <code>{delivery.eventType}</code> <code class="muted">{delivery.eventId}</code>
+                  <code>{delivery.eventType}</code> <code class="muted">{delivery.eventID}</code>
                 </dd>
               </div>
               <div>
                 <dt>Attempts</dt>
-                <dd>{String(delivery.attempts)}</dd>
+                <dd>{String(delivery.attemptCount)}</dd>
               </div>
               {delivery.nextAttemptAt ? (
                 <div>
@@ -260,11 +312,11 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
                 </thead>
                 <tbody>
                   {attempts.map((a) => (
-                    <tr key={a.id} data-attempt={String(a.attempt)}>
-                      <td class="number">{String(a.attempt)}</td>
+                    <tr key={a.id} data-attempt={String(a.attemptNumber)}>
+                      <td class="number">{String(a.attemptNumber)}</td>
                       <td class="number">{String(a.replayGeneration)}</td>
                       <td>
-                        <Time value={a.at} />
+                        <Time value={a.createdAt} />
                       </td>
                       <td>
                         <span class={`badge ${a.outcome === 'succeeded' ? 'ok' : 'warn'}`}>
@@ -273,9 +325,9 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
                       </td>
                       <td class="number">{a.statusCode ? String(a.statusCode) : '—'}</td>
                       <td class="number">
-                        {a.durationMs !== undefined ? `${a.durationMs} ms` : '—'}
+                        {a.durationMillis !== undefined ? `${a.durationMillis} ms` : '—'}
                       </td>
-                      <td class="preview">{a.error ?? a.responsePreview ?? ''}</td>
+                      <td class="preview">{a.error ?? a.responseExcerpt ?? ''}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -284,7 +336,7 @@ export function DeliveryDetail({ configId, deliveryId }: { configId: string; del
             {delivery.payload ? (
               <details>
                 <summary>Payload</summary>
-                <pre>{delivery.payload}</pre>
+                <pre data-payload>{prettyJson(delivery.payload)}</pre>
               </details>
             ) : null}
           </>

@@ -28,9 +28,10 @@ export function LedgerList<T>({
 }) {
   const cursor = route.query.get('cursor') ?? undefined;
   const path = `/api/ledger/v2/${encodeURIComponent(ledger)}/${tab}`;
+  const filters = JSON.stringify(query);
   const [loaded] = useLoad(
     (signal) => apiList<T>(path, { pageSize: PAGE_SIZE, ...query }, cursor, signal),
-    [path, cursor],
+    [path, cursor, filters],
   );
   return (
     <section>

@@ -1,6 +1,7 @@
 import { Amount, Metadata, Time } from '../components.js';
-import type { Route } from '../router.js';
+import { href, type Route } from '../router.js';
 import { LedgerList } from './ledger-list.js';
+import { TransactionFilter, transactionQuery } from './transaction-filter.js';
 
 interface Posting {
   source: string;
@@ -25,7 +26,13 @@ export function Transactions({ ledger, route }: { ledger: string; route: Route }
       ledger={ledger}
       route={route}
       tab="transactions"
-      empty="No transactions in this ledger yet."
+      query={transactionQuery(route)}
+      above={<TransactionFilter ledger={ledger} route={route} />}
+      empty={
+        route.query.has('account') || route.query.has('reference')
+          ? 'No transactions match this filter.'
+          : 'No transactions in this ledger yet.'
+      }
     >
       {(rows) => (
         <table>
@@ -42,7 +49,9 @@ export function Transactions({ ledger, route }: { ledger: string; route: Route }
             {rows.map((tx) => (
               <tr key={String(tx.id)} data-transaction={String(tx.id)}>
                 <td class="number">
-                  {String(tx.id)}
+                  <a href={href(['ledgers', ledger, 'transactions', String(tx.id)])}>
+                    {String(tx.id)}
+                  </a>
                   {tx.reverted ? <span class="badge warn">reverted</span> : null}
                 </td>
                 <td>

@@ -68,6 +68,8 @@ export class PlatformStack extends Stack {
     };
     const workerEnvironment = {
       WEBHOOKS_TABLE: tableEnvironment(prefix).WEBHOOKS_TABLE!,
+      // The deliverer's operator events (an endpoint switched off, recovered) go through the outbox.
+      EVENTS_TABLE: tableEnvironment(prefix).EVENTS_TABLE!,
       DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl,
     };
     // The ledger service and its writer see the same ledger tables and the same ingress queue.
@@ -234,6 +236,7 @@ export class PlatformStack extends Stack {
     // The events table's stream and every ledger table's; grants each stream's read and the failure queue send.
     feedDispatch(dispatch.fn, tables.events, [tables.ledger, ...bucketTables.values()], queues);
     grantTable(deliver.fn, tables.webhooks, 'readWrite');
+    grantTable(deliver.fn, tables.events, 'putItems'); // operator events (endpoint health), in its transactions
     queues.deliveries.queue.grantSendMessages(deliver.fn); // retries go back on the queue with a delay
     feedDeliver(deliver.fn, DELIVER_TIMEOUT, queues); // grants consuming the queue
     grantTable(rotateKeys.fn, tables.auth, 'readWrite');

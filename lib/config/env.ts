@@ -47,6 +47,7 @@ const VARIABLES = [
   'AUTH_CONFIG_INLINE',
   'WEBHOOK_SECRET_OVERLAP_SECONDS',
   'WEBHOOK_HEADER_NAMES',
+  'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS',
   'PORT',
   'DATA_DIR',
   'LEDGER_WORKERS',
@@ -72,6 +73,11 @@ const DAY_SECONDS = 24 * HOUR_SECONDS;
 export const DEFAULT_KEY_MIN_PUBLISH_SECONDS = DAY_SECONDS;
 /** WEBHOOK_SECRET_OVERLAP_SECONDS's default: a replaced secret keeps verifying for a day. */
 export const DEFAULT_SECRET_OVERLAP_SECONDS = DAY_SECONDS;
+/**
+ * WEBHOOK_DISABLE_AFTER_FAILING_SECONDS's default: five days of nothing but failures, long enough for a weekend's
+ * outage and its fix, short enough that a dead endpoint stops collecting retries (Svix-class services: 5 days).
+ */
+export const DEFAULT_DISABLE_AFTER_FAILING_SECONDS = 5 * DAY_SECONDS;
 /**
  * How many ledger workers a platform runs when asked for worker processes without a number: several, as a user
  * gets on AWS (Lambda runs a container per concurrent request). Concurrent writes of one ledger are the
@@ -172,6 +178,15 @@ export interface PlatformSettings {
 }
 
 /** Payments connectors (docs/decisions.md, "Payments v3, second part (#32)"). */
+function wholeSeconds(env: Env, name: Variable, fallback: number): number {
+  const raw = read(env, name);
+  if (raw !== undefined && !/^\d{1,9}$/.test(raw))
+    throw new ConfigurationError(
+      `${name} must be a whole number of seconds (got "${raw.slice(0, 32)}")`,
+    );
+  return raw === undefined ? fallback : Number(raw);
+}
+
 export interface PaymentsSettings {
   /**
    * PAYMENTS_DUMMYPAY_ROOT: the directory the `dummypay` connector may read, as an absolute path. Read in the
@@ -183,6 +198,8 @@ export interface PaymentsSettings {
 export interface WebhookSettings {
   /** WEBHOOK_SECRET_OVERLAP_SECONDS: how long a replaced config secret keeps verifying. */
   secretOverlapSeconds: number;
+  /** WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: a config whose endpoint fails this long is switched off (0: never). */
+  disableAfterFailingSeconds: number;
   /** Loopback receivers (127.0.0.1) are allowed only in the local stage; private and metadata addresses never. */
   allowLoopback: boolean;
   /**
@@ -257,7 +274,8 @@ export interface WebhookWorkerConfig {
   awsRegion: string;
   dynamo: DynamoSettings;
   sqs: ServiceEndpoint;
-  tables: { webhooks: string };
+  /** The events table: the deliverer writes its operator events there (endpoint switched off, recovered). */
+  tables: { webhooks: string; events: string };
   queues: { deliveries: string };
   webhooks: WebhookSettings;
 }
@@ -269,7 +287,7 @@ export function webhookWorkerConfigFromEnv(env: Env = process.env): WebhookWorke
     logLevel: logLevelFromEnv(env),
     logFormat: logFormatFromEnv(env),
     ...awsClients(env),
-    tables: { webhooks: required(env, 'WEBHOOKS_TABLE') },
+    tables: { webhooks: required(env, 'WEBHOOKS_TABLE'), events: required(env, 'EVENTS_TABLE') },
     queues: { deliveries: required(env, 'DELIVERIES_QUEUE_URL') },
     webhooks: webhookSettings(env, stage),
   };
@@ -521,13 +539,17 @@ function paymentsSettings(env: Env, stage: Stage): PaymentsSettings {
 }
 
 function webhookSettings(env: Env, stage: Stage): WebhookSettings {
-  const raw = read(env, 'WEBHOOK_SECRET_OVERLAP_SECONDS');
-  if (raw !== undefined && !/^\d{1,9}$/.test(raw))
-    throw new ConfigurationError(
-      `WEBHOOK_SECRET_OVERLAP_SECONDS must be a whole number of seconds (got "${raw.slice(0, 32)}")`,
-    );
   return {
-    secretOverlapSeconds: raw === undefined ? DEFAULT_SECRET_OVERLAP_SECONDS : Number(raw),
+    secretOverlapSeconds: wholeSeconds(
+      env,
+      'WEBHOOK_SECRET_OVERLAP_SECONDS',
+      DEFAULT_SECRET_OVERLAP_SECONDS,
+    ),
+    disableAfterFailingSeconds: wholeSeconds(
+      env,
+      'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS',
+      DEFAULT_DISABLE_AFTER_FAILING_SECONDS,
+    ),
     allowLoopback: stage === 'local',
     headerSets: webhookHeaderSets(env),
   };

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type * as v from 'valibot';
 import { ValidationError } from '../errors/index.js';
+import { assertJsonText } from '../json/json-limits.js';
 import { validate } from '../validation/validate.js';
-import { assertJsonText } from './json-limits.js';
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;.*)?$/i;
 
@@ -43,7 +43,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * A JSON request body as text: invalid UTF-8 is a 400 (RFC 8259 §8.1: JSON text is UTF-8), and so is nesting
- * deeper than every route's one limit, and a lone surrogate escape (lib/http/json-limits.ts), before any parser
+ * deeper than every route's one limit, and a lone surrogate escape (lib/json/json-limits.ts), before any parser
  * sees it. A BOM is dropped.
  */
 export async function readBodyText(c: Context): Promise<string> {

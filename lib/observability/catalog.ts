@@ -90,7 +90,7 @@ export const METRICS = {
     service: 'webhooks',
     dimensions: ['outcome'],
     description:
-      'Delivery messages handled, by outcome: succeeded, retry-scheduled, failed (after the last attempt), deactivated (410), cancelled, rescheduled-early, already-done, missing, lost-race, or error (the message returns to the queue)',
+      'Delivery messages handled, by outcome: succeeded, retry-scheduled, failed (after the last attempt), deactivated (410, or failing for the configured period), cancelled, rescheduled-early, rate-limited (held back by the config rate limit), already-done, missing, lost-race, or error (the message returns to the queue)',
     prometheus: { name: 'platform_webhook_deliveries_total', type: 'counter' },
   },
   TokenFailures: {

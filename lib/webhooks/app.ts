@@ -11,6 +11,7 @@ import { webhooksScope } from './environment-stores.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { configRoutes } from './routes/configs.js';
 import { deliveryRoutes } from './routes/deliveries.js';
+import { eventTypeRoutes } from './routes/event-types.js';
 import { webhooksDocument } from './routes/schemas.js';
 import { DeliveryQueue } from './store/delivery-queue.js';
 
@@ -60,5 +61,6 @@ export function createWebhooksApp(
     now,
   });
   deliveryRoutes(app, { scope });
+  eventTypeRoutes(app, { document: () => options.documents(webhooksDocument, app) });
   return app;
 }

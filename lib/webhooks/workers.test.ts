@@ -10,13 +10,29 @@ describe('webhook workers read their configuration once, failing loudly', () => 
       new ConfigurationError('environment variable WEBHOOKS_TABLE is required'),
     );
     expect(() => webhookWorkerConfigFromEnv({ WEBHOOKS_TABLE: 't' })).toThrow(
+      new ConfigurationError('environment variable EVENTS_TABLE is required'),
+    );
+    expect(() => webhookWorkerConfigFromEnv({ WEBHOOKS_TABLE: 't', EVENTS_TABLE: 'e' })).toThrow(
       new ConfigurationError('environment variable DELIVERIES_QUEUE_URL is required'),
+    );
+    expect(() =>
+      webhookWorkerConfigFromEnv({
+        WEBHOOKS_TABLE: 't',
+        EVENTS_TABLE: 'e',
+        DELIVERIES_QUEUE_URL: 'http://q',
+        WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: '5d',
+      }),
+    ).toThrow(
+      new ConfigurationError(
+        'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS must be a whole number of seconds (got "5d")',
+      ),
     );
   });
 
   it('allows loopback receivers only in the local stage; both workers are composed from the same settings', () => {
     const env = {
       WEBHOOKS_TABLE: 't',
+      EVENTS_TABLE: 'e',
       DELIVERIES_QUEUE_URL: 'http://q',
       SQS_ENDPOINT: 'http://127.0.0.1:1',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:2',
@@ -28,10 +44,17 @@ describe('webhook workers read their configuration once, failing loudly', () => 
       queueUrl: 'http://q',
       allowLoopback: true,
       headerSets: DEFAULT_WEBHOOK_HEADER_SETS,
+      eventsTable: 'e',
+      disableAfterFailingMs: 432_000_000,
     });
     expect(
       workerSettings(webhookWorkerConfigFromEnv({ ...env, STAGE: 'prod' })).allowLoopback,
     ).toBe(false);
+    expect(
+      workerSettings(
+        webhookWorkerConfigFromEnv({ ...env, WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: '0' }),
+      ).disableAfterFailingMs,
+    ).toBe(0);
     const clients = workerClients(config);
     const { doc, sqs, logger } = clients;
     expect(createDeliverDeps(local, clients)).toEqual({
@@ -40,6 +63,8 @@ describe('webhook workers read their configuration once, failing loudly', () => 
       queueUrl: 'http://q',
       allowLoopback: true,
       headerSets: DEFAULT_WEBHOOK_HEADER_SETS,
+      eventsTable: 'e',
+      disableAfterFailingMs: 432_000_000,
     });
     expect(createDispatchDeps(local, clients)).toEqual({
       ...{ doc, sqs, logger },

@@ -18,6 +18,10 @@ export interface WebhookWorkerSettings {
   allowLoopback: boolean;
   /** WEBHOOK_HEADER_NAMES: the header names deliveries are signed under. */
   headerSets: readonly WebhookHeaderSet[];
+  /** The events table: the deliverer's operator events. */
+  eventsTable: string;
+  /** WEBHOOK_DISABLE_AFTER_FAILING_SECONDS, in ms. */
+  disableAfterFailingMs: number;
 }
 
 /** The clients the workers talk through: one set per container (Lambda) or per process (local platform). */
@@ -36,6 +40,8 @@ export function workerSettings(
     queueUrl: config.queues.deliveries,
     allowLoopback: config.webhooks.allowLoopback,
     headerSets: config.webhooks.headerSets,
+    eventsTable: config.tables.events,
+    disableAfterFailingMs: config.webhooks.disableAfterFailingSeconds * 1000,
   };
 }
 
@@ -62,8 +68,13 @@ export function createDispatchDeps(
 }
 
 export function createDeliverDeps(
-  { table, queueUrl, allowLoopback, headerSets }: WebhookWorkerSettings,
+  settings: WebhookWorkerSettings,
   { doc, sqs, logger }: WebhookWorkerClients,
 ): DeliverDeps {
-  return { doc, sqs, table, queueUrl, logger, allowLoopback, headerSets };
+  const { table, queueUrl, allowLoopback, headerSets, eventsTable, disableAfterFailingMs } =
+    settings;
+  return {
+    ...{ doc, sqs, table, queueUrl, logger, allowLoopback, headerSets },
+    ...{ eventsTable, disableAfterFailingMs },
+  };
 }

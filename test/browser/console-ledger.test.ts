@@ -122,15 +122,16 @@ describe('console: ledger screens', () => {
         '1',
       ]);
       expect(await texts(page, 'tr[data-transaction="1"] li.posting')).toEqual([
-        `world → users:alice ${BEYOND_2_53} USD/2`,
-        `world → treasury ${HUGE} BTC/8`,
+        // The decimal of the asset's precision, then the exact minor units.
+        `world → users:alice 90071992547409.93 USD ${BEYOND_2_53} USD/2`,
+        `world → treasury 1234567890123456789012.34567890 BTC ${HUGE} BTC/8`,
       ]);
       expect(await texts(page, 'tr[data-transaction="3"] li.posting')).toEqual([
-        'users:alice → merchants:acme 1999 USD/2',
-        'users:alice → platform:fees 1 USD/2',
+        'users:alice → merchants:acme 19.99 USD 1999 USD/2',
+        'users:alice → platform:fees 0.01 USD 1 USD/2',
       ]);
       expect(await texts(page, 'tr[data-transaction="4"] li.posting')).toEqual([
-        'users:bob → world 25000 EUR/2',
+        'users:bob → world 250.00 EUR 25000 EUR/2',
       ]);
       expect(await metadataIn(page, 'tr[data-transaction="1"] dl.metadata')).toEqual({
         kind: 'funding',
@@ -182,7 +183,9 @@ describe('console: ledger screens', () => {
       await waitFor(page, 'tr[data-account="users:001"]');
       await page.click('.pager a:last-child');
       await waitFor(page, 'tbody tr:first-child[data-account="users:016"]');
-      expect(await texts(page, 'tr[data-account="users:016"] td.balance')).toEqual(['1600']);
+      expect(await texts(page, 'tr[data-account="users:016"] td.balance')).toEqual([
+        '16.00 USD 1600',
+      ]);
       expect(errors).toEqual([]);
       await page.close();
     },

@@ -33,10 +33,10 @@ try {
   const configId = await seedWebhook(api, receiver.url, 'orders');
   await seedShopLedger(api, 'shop');
   await seedBusyLedger(api, 'payouts', 40);
-  await seedBusyLedger(api, 'tampered', 3);
+  await seedBusyLedger(api, 'tampered', 3, 1);
   await tamperWithLog(platform.env, 'tampered', 2);
   const deliveries = await finishedDeliveries(api, configId, 3 + 40 + 3, 60_000);
-  const retried = deliveries.find((d) => d.attempts > 1n) ?? deliveries[0];
+  const retried = deliveries.find((d) => d.attemptCount > 1n) ?? deliveries[0];
 
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 760 });
@@ -67,9 +67,24 @@ try {
   await shot('deliveries');
   await show(page, `#/webhooks/${configId}/deliveries/${retried.id}`, 'tr[data-attempt]');
   await page.click('button[data-action=replay]');
-  await waitFor(page, `tr[data-attempt="${retried.attempts + 1n}"]`);
+  await waitFor(page, `tr[data-attempt="${retried.attemptCount + 1n}"]`);
   await waitFor(page, 'button[data-action=replay]:not([disabled])');
   await shot('delivery');
+  await show(page, '#/ledgers/shop/transactions/3', '[data-screen=transaction] tr[data-volume]');
+  await shot('transaction');
+  await show(page, '#/ledgers/shop/accounts/users:alice', '[data-screen=account] tr[data-asset]');
+  await shot('account');
+  await show(page, '#/ledgers/shop/transactions?account=users%3Aalice', 'tr[data-transaction]');
+  await shot('transactions-filtered');
+
+  // The same screens on a phone (390 px wide).
+  await page.setViewport({ width: 390, height: 844 });
+  await show(page, '#/ledgers/shop/transactions/3', '[data-screen=transaction] tr[data-volume]');
+  await shot('phone-transaction');
+  await show(page, '#/ledgers/shop/accounts', 'tr[data-account]');
+  await shot('phone-accounts');
+  await show(page, `#/webhooks/${configId}/deliveries/${retried.id}`, 'tr[data-attempt]');
+  await shot('phone-delivery');
 
   async function show(p: Page, route: string, ready: string) {
     await openScreen(p, platform.baseUrl, route);

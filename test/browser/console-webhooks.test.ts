@@ -40,7 +40,7 @@ describe('console: webhook screens', () => {
     });
     expect(tx.status).toBe(200);
     const [delivery] = await finishedDeliveries(api, configId, 1);
-    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1n });
+    expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 1n });
     deliveryId = delivery.id;
   });
 
@@ -135,7 +135,11 @@ describe('console: webhook screens', () => {
       expect(receiver.received.length).toBe(before + 1);
       expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(deliveryId);
       const { body } = await api('GET', `/api/webhooks/deliveries/${deliveryId}`);
-      expect(body.data).toMatchObject({ status: 'succeeded', attempts: 2n, replayGeneration: 1n });
+      expect(body.data).toMatchObject({
+        status: 'succeeded',
+        attemptCount: 2n,
+        replayGeneration: 1n,
+      });
       expect(await texts(page, 'button[data-action=replay]')).toEqual(['Replay']);
       expect(errors).toEqual([]);
       await page.close();

@@ -4,6 +4,7 @@
  * `webhooks deliveries list|show|replay` (one, or by filter).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_KINDS } from '../../events/catalog.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { platformCall, startTestPlatform, until } from '../support/platform.js';
 import { cliEnv, runCli, tempConfigHome } from './run-cli.js';
@@ -72,6 +73,19 @@ describe('platform accounts show', () => {
 });
 
 describe('platform webhooks configs', () => {
+  it("lists the event catalogue; --json with each kind's JSON Schema", async () => {
+    const table = await cli('webhooks', 'event-types');
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^EVENT +FROM +WHEN$/);
+    expect(lines.map((l) => l.split(/ +/)[0])).toEqual(['EVENT', ...EVENT_KINDS]);
+    const json = await cli('--json', 'webhooks', 'event-types');
+    const kinds = JSON.parse(json.stdout) as Array<{ name: string; schema: Record<string, any> }>;
+    expect(
+      kinds.find((k) => k.name === 'webhooks.endpoint_recovered')!.schema.properties.type,
+    ).toEqual({ const: 'webhooks.endpoint_recovered' });
+  });
+
   it('creates, lists, deactivates, activates and rotates a config', async () => {
     const created = await cli(
       '--json',

@@ -249,6 +249,20 @@ describe('platform CLI against the local platform', () => {
         stdout: '',
         stderr: 'error: LEDGER_NOT_FOUND: ledger "no-such-ledger" not found (HTTP 404)\n',
       });
+      // --json: the API's fields apart, for scripts.
+      expect(await cli('--json', 'tx', 'list', 'no-such-ledger')).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `${JSON.stringify({
+          error: {
+            exitCode: 1,
+            message: 'LEDGER_NOT_FOUND: ledger "no-such-ledger" not found (HTTP 404)',
+            status: 404,
+            errorCode: 'LEDGER_NOT_FOUND',
+            errorMessage: 'ledger "no-such-ledger" not found',
+          },
+        })}\n`,
+      });
     },
     SLOW,
   );

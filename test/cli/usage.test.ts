@@ -123,6 +123,31 @@ describe('platform usage', () => {
   );
 
   it(
+    'with --json a failure is one JSON line on stderr, with its exit code, and no usage',
+    async () => {
+      const unknown = await cli('--json', 'frobnicate');
+      expect(unknown).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `${JSON.stringify({ error: { exitCode: 2, message: "unknown command 'frobnicate'" } })}\n`,
+      });
+      const badArgument = await cli('tx', 'send', 'main', '--json');
+      expect(badArgument.code).toBe(2);
+      expect(JSON.parse(badArgument.stderr)).toEqual({
+        error: { exitCode: 2, message: 'give --posting (one or more) or --numscript, not both' },
+      });
+      const url = `http://127.0.0.1:${closedPort}`;
+      const unreachable = await cli('--json', '--url', url, '--token', 'any', 'ledgers');
+      expect(unreachable).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `${JSON.stringify({ error: { exitCode: 1, message: `cannot reach the platform at ${url}: connection refused` } })}\n`,
+      });
+    },
+    SLOW,
+  );
+
+  it(
     'a platform that is not running is named in one line, exit 1',
     async () => {
       const url = `http://127.0.0.1:${closedPort}`;

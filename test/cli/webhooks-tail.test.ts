@@ -85,14 +85,14 @@ describe('platform webhooks tail', () => {
     const [delivery, attempt] = printed;
     expect(delivery).toMatchObject({
       kind: 'delivery',
-      configId,
+      configID: configId,
       eventType: 'ledger.committed_transactions',
     });
     expect(delivery.id).toMatch(/^[0-9a-f]{32}$/);
     expect(attempt).toMatchObject({
       kind: 'attempt',
-      deliveryId: delivery.id,
-      attempt: 1,
+      deliveryID: delivery.id,
+      attemptNumber: 1,
       statusCode: 200,
       outcome: 'succeeded',
       endpoint: receiver.url,

@@ -135,6 +135,7 @@ describe('Lambda functions', () => {
       LOG_LEVEL: 'info',
       METRICS_NAMESPACE: 'Platform/dev',
       WEBHOOKS_TABLE: 'platform-dev-webhooks',
+      EVENTS_TABLE: 'platform-dev-events',
       DELIVERIES_QUEUE_URL: queue,
     };
     const env = (name: string) => dev.fn(`platform-dev-${name}`).Environment.Variables;
@@ -398,6 +399,7 @@ describe('least-privilege roles: exactly these permissions, function by function
       [
         logs('deliver'),
         `${READ_WRITE} on ${t('webhooks')}`,
+        `dynamodb:PutItem on ${t('events')}`,
         `${SEND} on ${deliveries}`,
         `${CONSUME} on ${deliveries}`,
       ],

@@ -231,7 +231,7 @@ describe('documented response schemas hold for real answers', () => {
     const delivery = await until('a delivery with an attempt', async () => {
       const page = await call('GET', `/api/webhooks/deliveries?configId=${configId}`);
       const found = page.body.cursor.data[0];
-      return found && found.attempts > 0 ? found : undefined;
+      return found && found.attemptCount > 0 ? found : undefined;
     });
     expectDocumented(
       await call('GET', `/api/webhooks/deliveries/${delivery.id}`),

@@ -137,7 +137,7 @@ describe('webhook delivery on the local platform', () => {
     const deliveryId = first.headers['webhook-id']!;
     const deadline = Date.now() + WAIT_LIMIT_MS;
     let delivery:
-      | { status: string; attempts: number; configId: string; eventType: string }
+      | { status: string; attemptCount: number; configID: string; eventType: string }
       | undefined;
     while (Date.now() < deadline) {
       delivery = (
@@ -150,8 +150,8 @@ describe('webhook delivery on the local platform', () => {
     }
     expect(delivery).toMatchObject({
       status: 'succeeded',
-      attempts: 2,
-      configId,
+      attemptCount: 2,
+      configID: configId,
       eventType: 'ledger.committed_transactions',
     });
     const listed = (await (await api('GET', '/api/webhooks/deliveries')).json()) as {
@@ -160,8 +160,8 @@ describe('webhook delivery on the local platform', () => {
     expect(listed.cursor.data.map((d) => d.id)).toContain(deliveryId);
     const attempts = (await (
       await api('GET', `/api/webhooks/deliveries/${deliveryId}/attempts`)
-    ).json()) as { cursor: { data: Array<{ attempt: number; statusCode: number }> } };
-    expect(attempts.cursor.data.map((a) => [a.attempt, a.statusCode])).toEqual([
+    ).json()) as { cursor: { data: Array<{ attemptNumber: number; statusCode: number }> } };
+    expect(attempts.cursor.data.map((a) => [a.attemptNumber, a.statusCode])).toEqual([
       [1, 500],
       [2, 200],
     ]);

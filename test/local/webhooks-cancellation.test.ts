@@ -81,7 +81,7 @@ describe('cancelling pending deliveries on the local platform', () => {
       const id = await until('the first attempt', async () => received.get(path)?.[0]);
       await until('the attempt to be recorded', async () => {
         const { body } = await api('GET', `/api/webhooks/deliveries/${id}`);
-        return body?.data?.attempts === 1 && body.data.status === 'pending' ? true : undefined;
+        return body?.data?.attemptCount === 1 && body.data.status === 'pending' ? true : undefined;
       });
 
       const res =
@@ -90,7 +90,12 @@ describe('cancelling pending deliveries on the local platform', () => {
           : await api('PUT', `/api/webhooks/configs/${configId}/deactivate`);
       expect(res.status).toBe(200);
       const { body } = await api('GET', `/api/webhooks/deliveries/${id}`);
-      expect(body.data).toMatchObject({ id, configId, status: 'cancelled', attempts: 1 });
+      expect(body.data).toMatchObject({
+        id,
+        configID: configId,
+        status: 'cancelled',
+        attemptCount: 1,
+      });
       expect(body.data.nextAttemptAt).toBeUndefined();
       const listed = await api(
         'GET',
@@ -103,12 +108,12 @@ describe('cancelling pending deliveries on the local platform', () => {
       expect(received.get(path)).toEqual([id]);
       expect((await api('GET', `/api/webhooks/deliveries/${id}`)).body.data).toMatchObject({
         status: 'cancelled',
-        attempts: 1,
+        attemptCount: 1,
       });
       const attempts = await api('GET', `/api/webhooks/deliveries/${id}/attempts`);
       expect(
-        attempts.body.cursor.data.map((a: { attempt: number; statusCode: number }) => [
-          a.attempt,
+        attempts.body.cursor.data.map((a: { attemptNumber: number; statusCode: number }) => [
+          a.attemptNumber,
           a.statusCode,
         ]),
       ).toEqual([[1, 500]]);

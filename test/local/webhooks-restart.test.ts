@@ -83,7 +83,7 @@ describe('restarting the local platform', () => {
     expect(amountOf(first)).toBe(1);
     await until('the attempt to be recorded', async () => {
       const { body } = await api('GET', `/api/webhooks/deliveries/${first.id}`);
-      return body?.data?.attempts === 1 && body.data.status === 'pending' ? true : undefined;
+      return body?.data?.attemptCount === 1 && body.data.status === 'pending' ? true : undefined;
     });
 
     // 2. Committed while the platform runs without dispatch: nothing is delivered.
@@ -112,7 +112,7 @@ describe('restarting the local platform', () => {
         const { body } = await api('GET', `/api/webhooks/deliveries/${id}`);
         return body?.data?.status === 'succeeded' ? body.data : undefined;
       });
-      expect(delivery).toMatchObject({ id, status: 'succeeded', attempts });
+      expect(delivery).toMatchObject({ id, status: 'succeeded', attemptCount: attempts });
     }
     // Each event delivered once more than it failed: the resumed stream did not hand the first event over again
     // as a new delivery, and the re-enqueued retry went out once.

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ImportChain, sameLog } from './log-import.js';
+import { ImportError, ValidationError } from '../../errors/index.js';
+import { ImportChain, parseLogLine, sameLog } from './log-import.js';
 import type { LogEntry } from './logs.js';
+import { readQueryOperator } from './query-json.js';
 
 const revert = (revertedTransaction: Record<string, unknown>): LogEntry => ({
   id: 3,
@@ -39,5 +41,24 @@ describe('ImportChain', () => {
       "log 7: expected log 8 here (ids start at the ledger's last + 1 and follow without gaps)",
     );
     expect(() => continued.check(entry(8))).not.toThrow();
+  });
+});
+
+describe('the JSON limit on what is not a request body', () => {
+  it('an import line nested too deep is named by its line, not taken for something that is not JSON', () => {
+    expect(() => parseLogLine('['.repeat(100_000), 3)).toThrow(
+      new ImportError('line 3: JSON nested deeper than 64 levels'),
+    );
+    expect(() => parseLogLine('{"data":{"x":"\\ud800"}}', 4)).toThrow(
+      new ImportError(
+        'line 4: a string holds a lone surrogate escape (\\uD800-\\uDFFF), not valid Unicode',
+      ),
+    );
+  });
+
+  it('a list query nested too deep is a 400 naming the query', () => {
+    expect(() => readQueryOperator(`{"$and":${'['.repeat(8000)}`, '{"$match":{}}')).toThrow(
+      new ValidationError('query: JSON nested deeper than 64 levels'),
+    );
   });
 });

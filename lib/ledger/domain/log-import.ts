@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { ImportError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { canonicalJson } from '../../json/canonical.js';
+import { assertJsonText } from '../../json/json-limits.js';
 import { type LogEntry, logHash } from './logs.js';
 
 /** A line of an export, at most: a log entry holds at most 100 postings and bounded metadata, far below this. */
@@ -23,6 +24,12 @@ const logLineSchema = v.object({
 /** One line of an export (the Log of the v2 log list, one per line), checked for shape; `line` counts from 1. */
 export function parseLogLine(text: string, line: number): LogEntry {
   let json: unknown;
+  try {
+    // The request bodies' one limit (depth, lone surrogates), before the recursive parser sees the line.
+    assertJsonText(text, `line ${line}`);
+  } catch (err) {
+    throw new ImportError((err as Error).message);
+  }
   try {
     json = parseJson(text);
   } catch {

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
+import { assertJsonText } from '../../json/json-limits.js';
 
 /** The raw filter is small; a bound keeps parsing and error messages cheap. */
 export const MAX_QUERY_LENGTH = 8192;
@@ -19,6 +20,8 @@ export function readQueryOperator(
   if (raw === undefined || raw.trim() === '') return undefined;
   if (raw.length > MAX_QUERY_LENGTH)
     throw new ValidationError(`query: must be at most ${MAX_QUERY_LENGTH} characters`);
+  // The request bodies' one limit (depth, lone surrogates), before the recursive parser sees it.
+  assertJsonText(raw, 'query');
   let parsed: unknown;
   try {
     // Exact: a balance bound beyond 2^53 must not be rounded.

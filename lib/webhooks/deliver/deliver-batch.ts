@@ -36,13 +36,16 @@ import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { WebhookConfig } from '../domain/config.js';
 import type { Delivery, DeliveryAttempt } from '../domain/delivery.js';
 import { onConfigDeactivated } from '../domain/lifecycle.js';
+import { rateLimitWaitSeconds } from '../domain/rate-limit.js';
 import { classifyOutcome } from '../domain/response-outcome.js';
 import { nextAttempt } from '../domain/retry-schedule.js';
 import type { WebhookHeaderSet } from '../domain/signing.js';
 import { ConfigStore } from '../store/config-store.js';
 import { DeliveryQueue, decodeDeliveryMessage } from '../store/delivery-queue.js';
 import { DeliveryStore } from '../store/delivery-store.js';
+import { RateWindows } from '../store/rate-windows.js';
 import { isFailure, type PostWebhookResult } from './post-webhook.js';
+import { recordDelivered, recordFailing, recordGone } from './record-health.js';
 import { DELIVERY_TIMEOUT_MS, type PostWebhook, sendSignedAttempt } from './send-attempt.js';
 
 /** Beyond the POST's timeout, time for signing, the record and the re-enqueue before a claim's lease passes. */
@@ -76,6 +79,13 @@ export interface DeliverDeps {
   timeoutMs?: number;
   /** Defaults to `postWebhook` (injectable for tests of failure paths). */
   post?: PostWebhook;
+  /** The events table, where the operator events of an endpoint's health are written (the outbox). */
+  eventsTable?: string;
+  /**
+   * WEBHOOK_DISABLE_AFTER_FAILING_SECONDS in ms: a config whose endpoint has failed every attempt for this long
+   * is switched off (0: never). Without the events table, endpoints are never switched off for failing.
+   */
+  disableAfterFailingMs?: number;
 }
 
 /** What became of one message, for logs and tests. */
@@ -86,6 +96,7 @@ export type RecordOutcome =
   | 'cancelled'
   | 'retry-scheduled'
   | 'rescheduled-early'
+  | 'rate-limited'
   | 'already-done'
   | 'missing'
   | 'lost-race';
@@ -120,7 +131,7 @@ class UndecodableMessageError extends Error {
 }
 
 /** One message's work: the stores of its environment, the clock and a log line naming the delivery and the message. */
-interface Receipt {
+export interface Receipt {
   id: string;
   environment: string;
   deps: DeliverDeps;
@@ -149,7 +160,13 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
     deps,
     now,
     deliveries: new DeliveryStore({ doc, table, environment }),
-    configs: new ConfigStore({ doc, table, environment, now }),
+    configs: new ConfigStore({
+      doc,
+      table,
+      environment,
+      now,
+      ...(deps.eventsTable ? { eventsTable: deps.eventsTable } : {}),
+    }),
     queue: new DeliveryQueue({ sqs: deps.sqs, queueUrl: deps.queueUrl }),
     log: (level, text, fields = {}) =>
       deps.logger.log(level, text, {
@@ -182,7 +199,26 @@ export async function deliverRecord(record: SqsRecord, deps: DeliverDeps): Promi
     });
     return cancelled ? 'cancelled' : 'lost-race';
   }
+  if (await heldBack(receipt, config, arrived)) return 'rate-limited';
   return attempt(receipt, delivery, config);
+}
+
+/**
+ * Under a rate limit, takes a number in this second's window; past the limit the message is sent again to come
+ * back later (domain/rate-limit.ts), the delivery left as it is.
+ */
+async function heldBack(receipt: Receipt, config: WebhookConfig, nowMs: number): Promise<boolean> {
+  const limit = config.rateLimitPerSecond;
+  if (limit === undefined) return false;
+  const { doc, table } = receipt.deps;
+  const windows = new RateWindows({ doc, table, environment: receipt.environment });
+  const waitSeconds = rateLimitWaitSeconds(
+    await windows.take(config.id, Math.floor(nowMs / 1000)),
+    limit,
+  );
+  if (waitSeconds === 0) return false;
+  await receipt.queue.sendDueAt(receipt.environment, receipt.id, nowMs + waitSeconds * 1000, nowMs);
+  return true;
 }
 
 /** Claims the delivery's next attempt, sends it, and records what it got. */
@@ -252,21 +288,25 @@ async function record(
   attemptItem: DeliveryAttempt,
   result: PostWebhookResult,
 ): Promise<RecordOutcome> {
-  const { deliveries, configs, log } = receipt;
+  const { deliveries, log } = receipt;
   const done = receipt.now();
   const outcome = classifyOutcome(isFailure(result) ? undefined : result.status);
   const updatedAt = stamp(done);
   switch (outcome.kind) {
-    case 'succeeded':
+    case 'succeeded': {
       attemptItem.outcome = 'succeeded';
-      return orLostRace(
+      const recorded = await orLostRace(
         deliveries.recordAttempt(delivery, attemptItem, { status: 'succeeded', updatedAt }),
         'succeeded',
       );
+      // After the record: a crash between the two leaves the run of failures open until the next success.
+      if (recorded === 'succeeded') await recordDelivered(receipt, config, attemptItem);
+      return recorded;
+    }
     case 'deactivate': {
       // First the config, then the record: if deactivating throws, the message comes back and (the config still
       // active) tries again; once deactivated, a crash before the record only leaves the delivery to be cancelled.
-      await configs.update(config.id, (current) => ({ ...current, active: false }));
+      await recordGone(receipt, config, attemptItem);
       log('warn', 'webhook endpoint answered 410 Gone: config deactivated', {
         configId: config.id,
       });
@@ -279,6 +319,18 @@ async function record(
       return 'deactivated';
     }
     case 'retry':
+      if (await recordFailing(receipt, config, attemptItem, done)) {
+        log('warn', 'webhook endpoint failing for too long: config deactivated', {
+          configId: config.id,
+        });
+        attemptItem.outcome = 'permanent_failure';
+        if (
+          !(await deliveries.recordAttempt(delivery, attemptItem, { status: 'failed', updatedAt }))
+        )
+          return 'lost-race';
+        await onConfigDeactivated(config, deliveries, updatedAt);
+        return 'deactivated';
+      }
       return recordRetry(receipt, delivery, attemptItem, result, done);
   }
 }

@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { EVENT_KINDS, type EventKind, isEventKind } from '../../../events/catalog.js';
+import type { DisabledReason } from '../../../events/webhooks.js';
 import type { Stage } from '../../config/stage.js';
 import { parseInstant } from '../../time/instant.js';
 import { boundedText } from '../../validation/common.js';
 import { endpointProblem, MAX_ENDPOINT_LENGTH } from '../ssrf/endpoint-url.js';
+import { MAX_RATE_LIMIT_PER_SECOND } from './rate-limit.js';
 
 /**
  * A webhook configuration (docs/api.md §4). `previousSecret` / `previousSecretExpiresAt` exist only during a secret
@@ -21,14 +23,37 @@ export interface WebhookConfig {
   updatedAt: string;
   previousSecret?: string;
   previousSecretExpiresAt?: string;
+  /** At most this many attempts start per second (`rate-limit.ts`); absent: no limit. */
+  rateLimitPerSecond?: number;
+  /** The endpoint's health (`endpoint-health.ts`): absent while it delivers. */
+  failingSince?: string;
+  disabledAt?: string;
+  disabledReason?: DisabledReason;
 }
 
-/** The record as the API shows it: the contract's eight fields, the secret included (docs/api.md §4). */
+/**
+ * The record as the API shows it: the contract's eight fields, the secret included (docs/api.md §4), and the
+ * endpoint's health while there is something to say (failing since, switched off when and why).
+ */
 export type ConfigView = Omit<WebhookConfig, 'previousSecret' | 'previousSecretExpiresAt'>;
 
 export function configView(config: WebhookConfig): ConfigView {
   const { id, name, endpoint, eventTypes, secret, active, createdAt, updatedAt } = config;
-  return { id, name, endpoint, eventTypes: [...eventTypes], secret, active, createdAt, updatedAt };
+  const { failingSince, disabledAt, disabledReason, rateLimitPerSecond } = config;
+  return {
+    id,
+    name,
+    endpoint,
+    eventTypes: [...eventTypes],
+    secret,
+    active,
+    createdAt,
+    updatedAt,
+    ...(rateLimitPerSecond !== undefined ? { rateLimitPerSecond } : {}),
+    ...(failingSince !== undefined ? { failingSince } : {}),
+    ...(disabledAt !== undefined ? { disabledAt } : {}),
+    ...(disabledReason !== undefined ? { disabledReason } : {}),
+  };
 }
 
 export const MAX_NAME_LENGTH = 256;
@@ -102,6 +127,14 @@ const secretSchema = v.pipe(
 
 const nameSchema = boundedText(MAX_NAME_LENGTH);
 
+/** 0 is no limit (a field sent as `null` is absent, as everywhere: it cannot clear one). */
+const rateLimitSchema = v.pipe(
+  v.number('must be a whole number of attempts per second'),
+  v.integer('must be a whole number of attempts per second'),
+  v.minValue(0, 'must be 0 (no limit) or more'),
+  v.maxValue(MAX_RATE_LIMIT_PER_SECOND, `must be at most ${MAX_RATE_LIMIT_PER_SECOND}`),
+);
+
 /** The endpoint schema depends on the stage (http only locally). */
 function endpointSchema(stage: Stage) {
   return v.pipe(
@@ -124,6 +157,7 @@ export function configSchemas(stage: Stage) {
       eventTypes: eventTypesSchema,
       secret: v.optional(secretSchema),
       name: v.optional(nameSchema),
+      rateLimitPerSecond: v.optional(rateLimitSchema),
     }),
     /**
      * PUT /configs/<id>: fields left out keep their value. `secret` is accepted because the official SDK's
@@ -134,6 +168,8 @@ export function configSchemas(stage: Stage) {
       eventTypes: v.optional(eventTypesSchema),
       name: v.optional(nameSchema),
       secret: v.optional(secretSchema),
+      /** 0 removes the limit. */
+      rateLimitPerSecond: v.optional(rateLimitSchema),
     }),
     /** PUT /configs/<id>/secret/change; an empty body (undefined) generates a secret. */
     // `""` asks for a generated secret, as absent or null does (the reference's console sends it).
@@ -167,6 +203,7 @@ export function newConfig(body: CreateConfigBody, id: string, now: string): Webh
     active: true,
     createdAt: now,
     updatedAt: now,
+    ...(body.rateLimitPerSecond ? { rateLimitPerSecond: body.rateLimitPerSecond } : {}),
   };
 }
 
@@ -222,6 +259,10 @@ export function sameConfig(a: WebhookConfig, b: WebhookConfig): boolean {
     a.active === b.active &&
     a.previousSecret === b.previousSecret &&
     a.previousSecretExpiresAt === b.previousSecretExpiresAt &&
+    a.rateLimitPerSecond === b.rateLimitPerSecond &&
+    a.failingSince === b.failingSince &&
+    a.disabledAt === b.disabledAt &&
+    a.disabledReason === b.disabledReason &&
     a.eventTypes.length === b.eventTypes.length &&
     a.eventTypes.every((t, i) => b.eventTypes[i] === t)
   );

@@ -15,8 +15,17 @@ export interface DeliveryListFilter {
   recorded: Record<string, string>;
 }
 
-/** The query parameters of GET /deliveries, named as the reference platform names them. */
-export const DELIVERY_FILTERS = ['configId', 'status', 'createdAtFrom', 'createdAtTo'] as const;
+/**
+ * The query parameters of GET /deliveries, named as the reference platform names them; `configID` (the name the
+ * answers use) is taken for `configId`.
+ */
+export const DELIVERY_FILTERS = [
+  'configId',
+  'configID',
+  'status',
+  'createdAtFrom',
+  'createdAtTo',
+] as const;
 
 const STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'cancelled'];
 
@@ -29,6 +38,12 @@ export function readDeliveryFilter(params: Record<string, string | undefined>): 
   const recorded: Record<string, string> = {};
   for (const name of DELIVERY_FILTERS)
     if (params[name] !== undefined) recorded[name] = params[name]!;
+  if (recorded.configID !== undefined) {
+    if (recorded.configId !== undefined && recorded.configId !== recorded.configID)
+      throw new ValidationError('configID: names another config than configId; send one of them');
+    recorded.configId = recorded.configID;
+    delete recorded.configID;
+  }
   const filter: DeliveryListFilter = { recorded };
   if (recorded.configId !== undefined) {
     if (!isConfigId(recorded.configId))

@@ -2,9 +2,10 @@ import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { AttemptOutcome, Delivery, DeliveryAttempt } from './delivery.js';
 
 /**
- * The API views of deliveries and attempts. Each carries the official SDK's fields (webhooks `Delivery` and
- * `DeliveryAttempt`, SDK 7: `configID`, `eventID`, `attemptCount`, `replayGeneration`, …) beside the names this
- * API has always used (`configId`, `eventId`, `attempts`, `attempt`, `at`, …), so clients of either keep working.
+ * The API views of deliveries and attempts, under the reference platform's names only (the official SDK's webhooks
+ * `Delivery` and `DeliveryAttempt`, SDK 7: `configID`, `eventID`, `attemptCount`, `attemptNumber`,
+ * `durationMillis`, `responseExcerpt`, `createdAt`). This API's earlier names (`configId`, `attempts`, `at`, …)
+ * are answered no more; where one was a request parameter it is still accepted (docs/api.md §4.1).
  */
 
 /**
@@ -15,13 +16,10 @@ import type { AttemptOutcome, Delivery, DeliveryAttempt } from './delivery.js';
 export function deliveryView(d: Delivery, { withPayload = false }: { withPayload?: boolean } = {}) {
   return {
     id: d.id,
-    configId: d.configId,
     configID: d.configId,
-    eventId: d.eventId,
     eventID: d.eventId,
     eventType: d.eventType,
     status: d.status,
-    attempts: d.attempts,
     attemptCount: d.attempts,
     replayGeneration: d.replayGeneration,
     ...(d.status === 'pending' && d.nextAttemptAt !== undefined
@@ -54,21 +52,15 @@ const outcomeOf = (a: DeliveryAttempt): AttemptOutcome =>
 export function attemptView(a: DeliveryAttempt) {
   return {
     id: attemptId(a.deliveryId, a.attempt),
-    deliveryId: a.deliveryId,
     deliveryID: a.deliveryId,
-    attempt: a.attempt,
     attemptNumber: a.attempt,
     replayGeneration: a.replayGeneration ?? 0,
     endpoint: a.endpoint ?? '',
     outcome: outcomeOf(a),
     statusCode: a.statusCode ?? 0,
-    durationMs: a.durationMs,
     durationMillis: a.durationMs,
     ...(a.error !== undefined ? { error: a.error } : {}),
-    ...(a.responsePreview !== undefined
-      ? { responsePreview: a.responsePreview, responseExcerpt: a.responsePreview }
-      : {}),
-    at: a.at,
+    ...(a.responsePreview !== undefined ? { responseExcerpt: a.responsePreview } : {}),
     createdAt: a.at,
   };
 }

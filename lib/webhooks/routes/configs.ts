@@ -18,6 +18,7 @@ import {
   type WebhookConfig,
   withSecret,
 } from '../domain/config.js';
+import { activated } from '../domain/endpoint-health.js';
 import { onConfigDeactivated, onConfigDeleted } from '../domain/lifecycle.js';
 import type { WebhooksScope } from '../environment-stores.js';
 import { CONFIGS_LIST, type ConfigFilter } from '../store/config-store.js';
@@ -124,7 +125,7 @@ export function configRoutes(
     describe({
       operationId: 'updateConfig',
       summary: 'Change a webhook config',
-      description: 'Endpoint, event types, name.',
+      description: 'Endpoint, event types, name, rate limit (0 removes it).',
       tags: ['webhooks: configs'],
       body: schemas.update,
       responses: { 200: { description: 'The config.', schema: configData } },
@@ -139,6 +140,9 @@ export function configRoutes(
       if (body.endpoint !== undefined) next.endpoint = body.endpoint;
       if (body.eventTypes !== undefined) next.eventTypes = body.eventTypes;
       if (body.name !== undefined) next.name = body.name;
+      if (body.rateLimitPerSecond === 0) delete next.rateLimitPerSecond;
+      else if (body.rateLimitPerSecond !== undefined)
+        next.rateLimitPerSecond = body.rateLimitPerSecond;
       if (body.secret !== undefined)
         next = withSecret(next, body.secret, store.now(), secretOverlapSeconds, formatMs);
       return next;
@@ -197,7 +201,10 @@ export function configRoutes(
       const id = readConfigId(c.req.param('id'));
       const { configs: store, deliveries } = of(c);
       // Idempotent: already in that state → 200, nothing written, updatedAt unchanged.
-      const config = await change(c, id, (current) => ({ ...current, active }));
+      // Activating gives a switched-off endpoint a fresh failing period (domain/endpoint-health.ts).
+      const config = await change(c, id, (current) =>
+        active ? activated(current) : { ...current, active },
+      );
       // After the change: a failure here is a 5xx, and the (idempotent) deactivation can simply be sent again.
       if (!active) await onConfigDeactivated(config, deliveries, formatMs(store.now()));
       return jsonResponse(c, { data: configView(config) });

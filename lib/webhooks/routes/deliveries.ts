@@ -19,7 +19,7 @@ export interface DeliveryRoutesDeps {
 }
 
 /**
- * Deliveries (docs/api.md §4): list (filters `configId`, `status`, `createdAtFrom`, `createdAtTo`), get, attempts,
+ * Deliveries (docs/api.md §4): list (filters `configId` or `configID`, `status`, `createdAtFrom`, `createdAtTo`), get, attempts,
  * replay one, replay in bulk; each in the token's environment, where another environment's delivery is as unknown
  * as one never made.
  */
@@ -41,6 +41,7 @@ export function deliveryRoutes(app: Hono<AppEnv>, { scope }: DeliveryRoutesDeps)
       parameters: [
         ...PAGE_PARAMETERS,
         query('configId', 'Only deliveries of this config.'),
+        query('configID', 'The same as `configId` (the name the answers use); send one of them.'),
         query('status', '`pending`, `succeeded`, `failed` or `cancelled`.'),
         query('createdAtFrom', 'Created at or after (RFC 3339).', DATE_TIME),
         query('createdAtTo', 'Created before (RFC 3339).', DATE_TIME),

@@ -1,4 +1,7 @@
 import * as v from 'valibot';
+import { EVENT_KINDS } from '../../../events/catalog.js';
+import { EVENT_PAYLOADS } from '../../../events/payload-schemas.js';
+import { DISABLED_REASONS } from '../../../events/webhooks.js';
 import { cursorOf, dataOf, dateTime } from '../../openapi/schemas.js';
 
 /** The webhooks service's response shapes (docs/api.md §4), for its OpenAPI document and the tests against it. */
@@ -12,18 +15,36 @@ export const configSchema = v.strictObject({
   active: v.boolean(),
   createdAt: dateTime,
   updatedAt: dateTime,
+  rateLimitPerSecond: v.optional(
+    v.pipe(v.number(), v.integer(), v.description('At most this many attempts start per second.')),
+  ),
+  failingSince: v.optional(
+    v.pipe(
+      dateTime,
+      v.description("The first failed attempt of the endpoint's current run of failures."),
+    ),
+  ),
+  disabledAt: v.optional(
+    v.pipe(
+      dateTime,
+      v.description('When the deliverer switched the config off; cleared by its next delivery.'),
+    ),
+  ),
+  disabledReason: v.optional(
+    v.pipe(
+      v.picklist(DISABLED_REASONS),
+      v.description('`failing` for the configured period, or `gone` (410).'),
+    ),
+  ),
 });
 
-/** Each field twice where the SDK's name differs from this API's (`configID` and `configId`, …). */
+/** The reference platform's names (the SDK's `Delivery`). */
 export const deliverySchema = v.strictObject({
   id: v.string(),
-  configId: v.string(),
   configID: v.string(),
-  eventId: v.string(),
   eventID: v.string(),
   eventType: v.string(),
   status: v.picklist(['pending', 'succeeded', 'failed', 'cancelled']),
-  attempts: v.pipe(v.number(), v.integer()),
   attemptCount: v.pipe(v.number(), v.integer()),
   replayGeneration: v.pipe(v.number(), v.integer()),
   nextAttemptAt: v.optional(dateTime),
@@ -39,20 +60,17 @@ export const deliverySchema = v.strictObject({
 
 export const attemptSchema = v.strictObject({
   id: v.string(),
-  deliveryId: v.string(),
   deliveryID: v.string(),
-  attempt: v.pipe(v.number(), v.integer()),
   attemptNumber: v.pipe(v.number(), v.integer()),
   replayGeneration: v.pipe(v.number(), v.integer()),
   endpoint: v.string(),
   outcome: v.string(),
   statusCode: v.pipe(v.number(), v.integer(), v.description('0 when no response came back.')),
-  durationMs: v.number(),
   durationMillis: v.number(),
   error: v.optional(v.string()),
-  responsePreview: v.optional(v.string()),
-  responseExcerpt: v.optional(v.string()),
-  at: dateTime,
+  responseExcerpt: v.optional(
+    v.pipe(v.string(), v.description("The first 4 KiB of the receiver's answer.")),
+  ),
   createdAt: dateTime,
 });
 
@@ -79,7 +97,27 @@ export const webhooksSchemas = {
   WebhookDelivery: deliverySchema,
   WebhookAttempt: attemptSchema,
   WebhookTestAttempt: testAttemptSchema,
+  // Each event kind's payload (events/payload-schemas.ts): GET /event-types answers them from the document.
+  ...Object.fromEntries(
+    EVENT_KINDS.map((kind) => [`EventPayload.${kind}`, EVENT_PAYLOADS[kind].payload]),
+  ),
 };
+
+/** `GET /event-types`: the catalogue. */
+export const eventTypeList = dataOf(
+  v.array(
+    v.strictObject({
+      name: v.string(),
+      app: v.string(),
+      version: v.string(),
+      description: v.string(),
+      schema: v.pipe(
+        v.record(v.string(), v.unknown()),
+        v.description('JSON Schema (2020-12) of the body a delivery of this kind POSTs.'),
+      ),
+    }),
+  ),
+);
 
 export const configData = dataOf(configSchema);
 export const configPage = cursorOf(configSchema);

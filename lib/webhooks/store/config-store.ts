@@ -9,6 +9,8 @@ import { requireCursorPartition } from '../../dynamo/cursor-partition.js';
 import { commitUnlessRaced, retryRaces } from '../../dynamo/optimistic.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { TransactItem } from '../../dynamo/transact-item.js';
+import type { EventSource } from '../../events/envelope.js';
+import { outboxRow } from '../../events/outbox.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs, parseInstant, sortableInstant } from '../../time/instant.js';
 import { sameConfig, type WebhookConfig } from '../domain/config.js';
@@ -42,7 +44,15 @@ export interface ConfigStoreOptions {
   now?: () => number;
   /** Waits between attempts (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
+  /** The events table: where a change's operator events are written (the outbox), with the change. */
+  eventsTable?: string;
 }
+
+/** Events a change emits, written in its transaction: an event without its change, or the reverse, never exists. */
+export type ChangeEvents = (
+  before: WebhookConfig,
+  next: WebhookConfig,
+) => Array<Pick<EventSource, 'type' | 'seed' | 'date' | 'payload'>>;
 
 /** The list's filters: `id` (read by key) and `endpoint` (its index partition, by digest). */
 export interface ConfigFilter {
@@ -93,17 +103,20 @@ export class ConfigStore {
   async update(
     id: string,
     decide: (current: WebhookConfig) => WebhookConfig,
+    events?: ChangeEvents,
   ): Promise<WebhookConfig | undefined> {
     return this.retrying(async () => {
       const current = await this.read(id);
       if (!current) return { done: true, value: undefined };
       const decided = decide(current.config);
       if (sameConfig(current.config, decided)) return { done: true, value: current.config };
-      const next = { ...decided, updatedAt: formatInstant(instantFromMs(this.now())) };
-      return (await commitUnlessRaced(
-        this.options.doc,
-        this.transaction(next, current.version + 1, current),
-      ))
+      const nowMs = this.now();
+      const next = { ...decided, updatedAt: formatInstant(instantFromMs(nowMs)) };
+      const outbox = (events?.(current.config, next) ?? []).map((e) => this.outboxPut(e, nowMs));
+      return (await commitUnlessRaced(this.options.doc, [
+        ...this.transaction(next, current.version + 1, current),
+        ...outbox,
+      ]))
         ? { done: true, value: next }
         : { done: false };
     });
@@ -204,6 +217,22 @@ export class ConfigStore {
       data: items
         .filter((i): i is Record<string, unknown> => i !== undefined)
         .map((i) => fromItem(i).config),
+    };
+  }
+
+  /** An operator event's outbox row, in this store's environment; written once (its id comes from its seed). */
+  private outboxPut(
+    event: Pick<EventSource, 'type' | 'seed' | 'date' | 'payload'>,
+    nowMs: number,
+  ): TransactItem {
+    const { eventsTable, environment } = this.options;
+    if (!eventsTable) throw new Error(`ConfigStore: ${event.type} needs the events table`);
+    return {
+      Put: {
+        TableName: eventsTable,
+        Item: outboxRow({ ...event, idempotencyKey: '', environment, nowMs, attributes: {} }),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
     };
   }
 
@@ -329,5 +358,11 @@ function fromItem(item: Record<string, unknown>): Stored {
   if (item.previousSecret !== undefined) config.previousSecret = String(item.previousSecret);
   if (item.previousSecretExpiresAt !== undefined)
     config.previousSecretExpiresAt = String(item.previousSecretExpiresAt);
+  if (item.rateLimitPerSecond !== undefined)
+    config.rateLimitPerSecond = Number(item.rateLimitPerSecond);
+  if (item.failingSince !== undefined) config.failingSince = String(item.failingSince);
+  if (item.disabledAt !== undefined) config.disabledAt = String(item.disabledAt);
+  if (item.disabledReason === 'failing' || item.disabledReason === 'gone')
+    config.disabledReason = item.disabledReason;
   return { config, version: Number(item.version) };
 }

@@ -52,6 +52,15 @@ export const subscriptionKey = (environment: string, kind: string, configId: str
   sk: configId,
 });
 
+/**
+ * A rate limit's window: `CONFIG#<id>` / `RATE#<epoch second>` with a counter `n` (store/rate-windows.ts), beside
+ * its config, removed by TTL two minutes after its second.
+ */
+export const rateWindowKey = (environment: string, configId: string, second: number) => ({
+  pk: inEnvironment(environment, `CONFIG#${configId}`),
+  sk: `RATE#${second}`,
+});
+
 export const subscriptionsVersionKey = (environment: string) => ({
   pk: inEnvironment(environment, 'SUBSCRIPTIONS'),
   sk: 'VERSION',

@@ -141,7 +141,7 @@ describe('a body that is not a JSON object', () => {
 });
 
 // docs/api.md §1: one limit on how deep a body nests, and no lone surrogate escape, for every JSON body of every
-// service (lib/http/json-limits.ts, applied where every body is read). Before it, a body nested 100,000 deep
+// service (lib/json/json-limits.ts, applied where every body is read). Before it, a body nested 100,000 deep
 // was a 500 INTERNAL (auth clients, webhook configs, ledger metadata: recursive parsing and walking ran out of
 // stack), and `"\ud800"` in a transaction's metadata was stored.
 describe('a body nested too deep, or holding a lone surrogate escape', () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../../events/catalog.js';
@@ -632,6 +633,70 @@ describe('activate and deactivate', () => {
       'ledger.committed_transactions': true,
       'payments.saved_payment': true,
     });
+  });
+});
+
+describe('endpoint health and rate limit on a config', () => {
+  it('activating a switched-off config opens a fresh failing period and keeps when and why it was switched off', async () => {
+    const config = await created();
+    // As the deliverer leaves it after five days of failures (lib/webhooks/deliver/record-health.ts).
+    await runtime.doc.send(
+      new UpdateCommand({
+        TableName: runtime.config.tables.webhooks,
+        Key: { pk: `E#default#CONFIG#${config.id}`, sk: 'CONFIG' },
+        UpdateExpression:
+          'SET active = :f, failingSince = :s, disabledAt = :d, disabledReason = :r',
+        ExpressionAttributeValues: {
+          ':f': false,
+          ':s': '2026-11-17T10:00:00Z',
+          ':d': '2026-11-22T10:00:00Z',
+          ':r': 'failing',
+        },
+      }),
+    );
+    const off = await call('GET', `/configs/${config.id}`);
+    expect(off.body.data).toEqual({
+      ...config,
+      active: false,
+      failingSince: '2026-11-17T10:00:00Z',
+      disabledAt: '2026-11-22T10:00:00Z',
+      disabledReason: 'failing',
+    });
+    const on = await call('PUT', `/configs/${config.id}/activate`);
+    expect(on.body.data).toEqual({
+      ...config,
+      updatedAt: on.body.data.updatedAt,
+      disabledAt: '2026-11-22T10:00:00Z',
+      disabledReason: 'failing',
+    });
+  });
+
+  it('takes rateLimitPerSecond on create and update, 0 removes it, and refuses what is not 0 to 10000', async () => {
+    const limited = await created({ rateLimitPerSecond: 20 });
+    expect(limited.rateLimitPerSecond).toBe(20);
+    expect((await storedConfig(limited.id))!.rateLimitPerSecond).toBe(20n);
+    const changed = await call('PUT', `/configs/${limited.id}`, { rateLimitPerSecond: 5 });
+    expect(changed.body.data.rateLimitPerSecond).toBe(5);
+    const kept = await call('PUT', `/configs/${limited.id}`, { name: 'n' });
+    expect(kept.body.data.rateLimitPerSecond).toBe(5);
+    const removed = await call('PUT', `/configs/${limited.id}`, { rateLimitPerSecond: 0 });
+    expect(removed.status).toBe(200);
+    expect('rateLimitPerSecond' in removed.body.data).toBe(false);
+    expect((await storedConfig(limited.id))!.rateLimitPerSecond).toBeUndefined();
+    expect('rateLimitPerSecond' in (await created({ rateLimitPerSecond: 0 }))).toBe(false);
+    for (const [bad, message] of [
+      [-1, 'must be 0 (no limit) or more'],
+      [10_001, 'must be at most 10000'],
+      [1.5, 'must be a whole number of attempts per second'],
+      ['5', 'must be a whole number of attempts per second'],
+    ] as const) {
+      const res = await create(validBody({ rateLimitPerSecond: bad }));
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        errorCode: 'VALIDATION',
+        errorMessage: `body.rateLimitPerSecond: ${message}`,
+      });
+    }
   });
 });
 

@@ -3,17 +3,22 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../../infra/local/provision.js';
 import { type SqsLocal, startSqsLocal } from '../../../infra/local/sqs-local.js';
+import { eventIdOf } from '../../../lib/events/envelope.js';
+import { eventKey } from '../../../lib/events/outbox.js';
 import type { Logger } from '../../../lib/observability/logger.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { formatInstant, instantFromMs } from '../../../lib/time/instant.js';
 import { type DeliverDeps, deliverBatch } from '../../../lib/webhooks/deliver/deliver-batch.js';
+import { dispatchBatch } from '../../../lib/webhooks/dispatch/dispatch-batch.js';
 import { newConfig, newConfigId, type WebhookConfig } from '../../../lib/webhooks/domain/config.js';
 import { type Delivery, deliveryId } from '../../../lib/webhooks/domain/delivery.js';
+import { activated } from '../../../lib/webhooks/domain/endpoint-health.js';
 import { verify } from '../../../lib/webhooks/receiver/verify.js';
 import { ConfigStore } from '../../../lib/webhooks/store/config-store.js';
 import { encodeDeliveryMessage } from '../../../lib/webhooks/store/delivery-queue.js';
@@ -69,6 +74,7 @@ const deps = (overrides: Partial<DeliverDeps> = {}): DeliverDeps => ({
   now: () => clock,
   random: () => 0.5,
   timeoutMs: 5_000,
+  eventsTable: testEnv.EVENTS_TABLE!,
   ...overrides,
 });
 const run = (bodies: string[], overrides: Partial<DeliverDeps> = {}) =>
@@ -649,5 +655,177 @@ describe('deliver', () => {
     expect(received).toHaveLength(1);
     expect(await stored(d.id)).toMatchObject({ status: 'pending', attempts: 1 });
     expect((await queued()).map((m) => m.body)).toEqual([encodeDeliveryMessage(ENV, d.id)]);
+  });
+});
+
+describe('endpoint health', () => {
+  const HOUR_MS = 3_600_000;
+  const health = { disableAfterFailingMs: 5 * HOUR_MS };
+  const eventRow = async (seed: string) =>
+    (
+      await runtime.doc.send(
+        new GetCommand({
+          TableName: testEnv.EVENTS_TABLE!,
+          Key: eventKey(ENV, eventIdOf(seed)),
+          ConsistentRead: true,
+        }),
+      )
+    ).Item as Record<string, any> | undefined;
+  const at = (ms: number) => formatInstant(instantFromMs(ms));
+
+  it('failing for the configured period switches the config off with one operator event; reactivated, its next delivery is the recovery', async () => {
+    const c = await config();
+    const first = await delivery(c.id);
+    replies.push({ status: 500, body: 'down' });
+    await run([encodeDeliveryMessage(ENV, first.id)], health);
+    expect(await configs.get(c.id)).toMatchObject({ active: true, failingSince: at(START) });
+    expect(await stored(first.id)).toMatchObject({ status: 'pending', attempts: 1 });
+
+    // Still failing five hours later: this attempt switches the config off.
+    clock = START + 5 * HOUR_MS;
+    const last = await delivery(c.id);
+    const waiting = await delivery(c.id, { nextAttemptAt: clock + 60_000 });
+    replies.push({ status: 503, body: 'still down' });
+    await run([encodeDeliveryMessage(ENV, last.id)], health);
+    const off = (await configs.get(c.id))!;
+    expect(off).toMatchObject({
+      active: false,
+      failingSince: at(START),
+      disabledAt: at(clock),
+      disabledReason: 'failing',
+    });
+    expect(await stored(last.id)).toMatchObject({ status: 'failed', attempts: 1 });
+    expect((await attempts(last.id))[0]).toMatchObject({ outcome: 'permanent_failure' });
+    expect(await stored(waiting.id)).toMatchObject({ status: 'cancelled', attempts: 0 });
+    expect(await stored(first.id)).toMatchObject({ status: 'cancelled', attempts: 1 });
+
+    const disabled = await eventRow(`webhooks/${ENV}/${c.id}/disabled/${at(clock)}`);
+    expect(disabled).toMatchObject({ type: 'webhooks.endpoint_disabled', date: at(clock) });
+    expect(JSON.parse(disabled!.body)).toEqual({
+      id: eventIdOf(`webhooks/${ENV}/${c.id}/disabled/${at(clock)}`),
+      idempotency_key: '',
+      date: at(clock),
+      app: 'webhooks',
+      version: 'v2',
+      type: 'webhooks.endpoint_disabled',
+      payload: {
+        configID: c.id,
+        name: '',
+        endpoint: c.endpoint,
+        reason: 'failing',
+        failingSince: at(START),
+        disabledAt: at(clock),
+        lastStatusCode: 503,
+      },
+    });
+
+    // The operator's own endpoint, subscribed to operator events, gets it through dispatch like any event.
+    const operator = await config({ eventTypes: ['webhooks.endpoint_disabled'] });
+    await dispatchBatch(
+      [
+        {
+          eventName: 'INSERT',
+          dynamodb: {
+            SequenceNumber: '1',
+            NewImage: marshall(disabled!) as Record<string, unknown>,
+          },
+        },
+      ],
+      { doc: runtime.doc, sqs, table, queueUrl, now: () => clock },
+    );
+    const told = await stored(deliveryId(JSON.parse(disabled!.body).id, operator.id));
+    expect(told).toMatchObject({ eventType: 'webhooks.endpoint_disabled', body: disabled!.body });
+
+    // Activated: a fresh period (no run of failures yet), and the switch-off remembered until it delivers.
+    clock += HOUR_MS;
+    const back = await configs.update(c.id, activated);
+    expect(back).toMatchObject({ active: true, disabledAt: at(START + 5 * HOUR_MS) });
+    expect(back!.failingSince).toBeUndefined();
+    const next = await delivery(c.id);
+    replies.push({ status: 200 });
+    await run([encodeDeliveryMessage(ENV, next.id)], health);
+    const healthy = (await configs.get(c.id))!;
+    expect([
+      healthy.active,
+      healthy.failingSince,
+      healthy.disabledAt,
+      healthy.disabledReason,
+    ]).toEqual([true, undefined, undefined, undefined]);
+    const recovered = await eventRow(
+      `webhooks/${ENV}/${c.id}/recovered/${at(START + 5 * HOUR_MS)}`,
+    );
+    expect(JSON.parse(recovered!.body).payload).toEqual({
+      configID: c.id,
+      name: '',
+      endpoint: c.endpoint,
+      disabledAt: at(START + 5 * HOUR_MS),
+      recoveredAt: at(clock),
+    });
+  });
+
+  it('a success inside the period ends the run with no event; a period of 0 never switches off', async () => {
+    const c = await config();
+    const d1 = await delivery(c.id);
+    replies.push({ status: 500 });
+    await run([encodeDeliveryMessage(ENV, d1.id)], health);
+    expect((await configs.get(c.id))!.failingSince).toBe(at(START));
+    clock = START + HOUR_MS;
+    const d2 = await delivery(c.id);
+    replies.push({ status: 200 });
+    await run([encodeDeliveryMessage(ENV, d2.id)], health);
+    expect((await configs.get(c.id))!.failingSince).toBeUndefined();
+
+    const never = await config();
+    const n1 = await delivery(never.id);
+    replies.push({ status: 500 });
+    await run([encodeDeliveryMessage(ENV, n1.id)], { disableAfterFailingMs: 0 });
+    clock = START + 1000 * HOUR_MS;
+    const n2 = await delivery(never.id);
+    replies.push({ status: 500 });
+    await run([encodeDeliveryMessage(ENV, n2.id)], { disableAfterFailingMs: 0 });
+    expect(await configs.get(never.id)).toMatchObject({
+      active: true,
+      failingSince: at(START + HOUR_MS),
+    });
+    expect(await stored(n2.id)).toMatchObject({ status: 'pending' });
+  });
+
+  it('410 Gone says why it switched the config off', async () => {
+    const c = await config();
+    const d = await delivery(c.id);
+    replies.push({ status: 410, body: 'gone' });
+    await run([encodeDeliveryMessage(ENV, d.id)]);
+    expect(await configs.get(c.id)).toMatchObject({ active: false, disabledReason: 'gone' });
+    const row = await eventRow(`webhooks/${ENV}/${c.id}/disabled/${at(START)}`);
+    expect(JSON.parse(row!.body).payload).toMatchObject({ reason: 'gone', lastStatusCode: 410 });
+  });
+});
+
+describe('rate limit', () => {
+  it('starts at most rateLimitPerSecond attempts a second; the rest come back spread over the next seconds, untouched', async () => {
+    const c = await config({ rateLimitPerSecond: 2 });
+    const ds = await Promise.all([1, 2, 3, 4, 5].map(() => delivery(c.id)));
+    expect(await run(ds.map((d) => encodeDeliveryMessage(ENV, d.id)))).toEqual({
+      batchItemFailures: [],
+    });
+    expect(received).toHaveLength(2);
+    const held = await queued();
+    expect(held.map((m) => m.delaySeconds).sort()).toEqual([1, 1, 2]);
+    for (const m of held) {
+      const id = ds.find((d) => encodeDeliveryMessage(ENV, d.id) === m.body)!.id;
+      expect(await stored(id)).toMatchObject({ status: 'pending', attempts: 0 });
+    }
+
+    // A second later the window is a new one: two more go.
+    clock = START + 1000;
+    received = [];
+    await run(held.map((m) => m.body));
+    expect(received).toHaveLength(2);
+    // Another config, without a limit, is not held back by this one's window.
+    const free = await config();
+    const fd = await Promise.all([1, 2, 3].map(() => delivery(free.id)));
+    received = [];
+    await run(fd.map((d) => encodeDeliveryMessage(ENV, d.id)));
+    expect(received).toHaveLength(3);
   });
 });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { ImportError } from '../../../errors/index.js';
 import { parseJson } from '../../../json/bigint-json.js';
+import { assertJsonText } from '../../../json/json-limits.js';
 import { formatInstant, parseInstant } from '../../../time/instant.js';
 import type { LogEntry } from '../logs.js';
 import { REVERTS_KEY } from '../transaction.js';
@@ -200,6 +201,11 @@ function view(
 
 function parseLine(text: string, line: number): ReferenceLogLine {
   let json: unknown;
+  try {
+    assertJsonText(text, `line ${line}`);
+  } catch (err) {
+    throw new ImportError((err as Error).message);
+  }
   try {
     json = parseJson(text);
   } catch {

@@ -15,7 +15,7 @@ export const MAX_JSON_DEPTH = 64;
  *   down the line, as invalid UTF-8 bytes would (those are refused when the body is decoded).
  * Malformed text is left for the parser to name.
  */
-export function assertJsonText(text: string): void {
+export function assertJsonText(text: string, where = 'body'): void {
   let depth = 0;
   let inString = false;
   let awaitingLowHalf = false; // an escaped high surrogate was just read: the next character must be its low half
@@ -26,24 +26,24 @@ export function assertJsonText(text: string): void {
         const unit =
           text[i + 1] === 'u' ? Number.parseInt(text.slice(i + 2, i + 6), 16) : Number.NaN;
         const low = unit >= 0xdc00 && unit <= 0xdfff;
-        if (low !== awaitingLowHalf) throw loneSurrogate();
+        if (low !== awaitingLowHalf) throw loneSurrogate(where);
         awaitingLowHalf = unit >= 0xd800 && unit <= 0xdbff;
         i += Number.isNaN(unit) ? 1 : 5;
         continue;
       }
-      if (awaitingLowHalf) throw loneSurrogate();
+      if (awaitingLowHalf) throw loneSurrogate(where);
       if (ch === QUOTE) inString = false;
     } else if (ch === QUOTE) inString = true;
     else if (ch === OPEN_BRACE || ch === OPEN_BRACKET) {
       if (++depth > MAX_JSON_DEPTH)
-        throw new ValidationError(`body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+        throw new ValidationError(`${where}: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
     } else if (ch === CLOSE_BRACE || ch === CLOSE_BRACKET) depth--;
   }
 }
 
-const loneSurrogate = () =>
+const loneSurrogate = (where: string) =>
   new ValidationError(
-    'body: a string holds a lone surrogate escape (\\uD800-\\uDFFF), not valid Unicode',
+    `${where}: a string holds a lone surrogate escape (\\uD800-\\uDFFF), not valid Unicode`,
   );
 
 const BACKSLASH = 0x5c;

@@ -1,4 +1,4 @@
-/** The one pass over a JSON body's text before it is parsed (lib/http/json-limits.ts). */
+/** The one pass over a JSON body's text before it is parsed (lib/json/json-limits.ts). */
 import { describe, expect, it } from 'vitest';
 import { assertJsonText, MAX_JSON_DEPTH } from './json-limits.js';
 

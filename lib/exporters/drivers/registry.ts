@@ -1,7 +1,10 @@
+import { KinesisClient } from '@aws-sdk/client-kinesis';
 import { S3Client } from '@aws-sdk/client-s3';
-import type { Exporter, HttpConfig, S3Config } from '../domain/exporter.js';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { Exporter, HttpConfig, KinesisConfig, S3Config } from '../domain/exporter.js';
 import type { Driver } from './driver.js';
 import { httpDriver } from './http.js';
+import { kinesisDriver } from './kinesis.js';
 import { s3Driver } from './s3.js';
 import { stdoutDriver } from './stdout.js';
 
@@ -17,6 +20,8 @@ export interface DriverSettings {
    * default chain (AWS_ACCESS_KEY_ID …), as for S3 itself.
    */
   s3Credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** The same, for an exporter's local Kinesis `endpoint` (an emulator). */
+  kinesisCredentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** S3 clients by region and endpoint, made at first use and kept for the container's life. */
@@ -45,6 +50,37 @@ function s3ClientFor(config: S3Config, settings: DriverSettings): S3Client {
   return client;
 }
 
+/** Kinesis clients by region and endpoint, made at first use and kept for the container's life. */
+const kinesisClients = new Map<string, KinesisClient>();
+
+/** The region of a stream ARN (`arn:aws:kinesis:<region>:…`), else the configured or the worker's region. */
+function kinesisRegion(config: KinesisConfig, settings: DriverSettings): string {
+  if (config.stream.startsWith('arn:')) return config.stream.split(':')[3]!;
+  return config.region ?? settings.awsRegion ?? 'us-east-1';
+}
+
+function kinesisClientFor(config: KinesisConfig, settings: DriverSettings): KinesisClient {
+  const region = kinesisRegion(config, settings);
+  const key = `${region} ${config.endpoint ?? ''} ${settings.kinesisCredentials?.accessKeyId ?? ''}`;
+  let client = kinesisClients.get(key);
+  if (!client) {
+    client = new KinesisClient({
+      region,
+      // HTTP/1.1 with keep-alive: PutRecord needs no HTTP/2 (the client's default, for SubscribeToShard), and
+      // the emulators speak HTTP/1.1 only.
+      requestHandler: new NodeHttpHandler({ connectionTimeout: 5000, requestTimeout: 15_000 }),
+      ...(config.endpoint
+        ? {
+            endpoint: config.endpoint,
+            ...(settings.kinesisCredentials ? { credentials: settings.kinesisCredentials } : {}),
+          }
+        : {}),
+    });
+    kinesisClients.set(key, client);
+  }
+  return client;
+}
+
 /** The driver an exporter names, built from its (already checked) configuration. */
 export function driverFor(exporter: Exporter, settings: DriverSettings): Driver {
   switch (exporter.driver) {
@@ -57,6 +93,11 @@ export function driverFor(exporter: Exporter, settings: DriverSettings): Driver 
       return s3Driver(
         exporter.config as S3Config,
         s3ClientFor(exporter.config as S3Config, settings),
+      );
+    case 'kinesis':
+      return kinesisDriver(
+        exporter.config as KinesisConfig,
+        kinesisClientFor(exporter.config as KinesisConfig, settings),
       );
     case 'stdout':
       return stdoutDriver(settings.writeLine ?? ((line) => process.stdout.write(`${line}\n`)));

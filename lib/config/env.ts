@@ -246,18 +246,6 @@ export function ledgerWriterConfigFromEnv(env: Env = process.env): LedgerWriterC
   return { ...config, queues: { ...config.queues, 'ledger-ingress': ingress } };
 }
 
-/** The pipelines function (exporters): the services' configuration, and the wake queue it cannot do without. */
-export type PipelineWorkerConfig = PlatformConfig & {
-  queues: PlatformConfig['queues'] & { 'pipeline-wakes': string };
-};
-
-export function pipelineWorkerConfigFromEnv(env: Env = process.env): PipelineWorkerConfig {
-  const config = platformConfigFromEnv(env);
-  const wakes = config.queues['pipeline-wakes'];
-  if (!wakes) throw missing('PIPELINE_WAKES_QUEUE_URL');
-  return { ...config, queues: { ...config.queues, 'pipeline-wakes': wakes } };
-}
-
 /**
  * The webhook workers (dispatch, deliver): the webhooks table and the deliveries queue (required), the clients'
  * endpoints, the log level. They serve no HTTP, so they need no base URL and see no other table.

@@ -106,15 +106,14 @@ export const METRICS = {
     service: 'ledger',
     dimensions: ['outcome'],
     description:
-      'Pipeline drains (exporters), by outcome: caught-up, more (a backfill goes on), stopped, gone, failed (a batch the destination refused: back-off), waiting (in its back-off) or error (the worker failed: DynamoDB, the queue)',
+      'Pipeline drains, by outcome: caught-up, more, stopped, gone, failed (refused by the destination), waiting (back-off), error',
     prometheus: { name: 'platform_pipeline_drains_total', type: 'counter' },
   },
   PipelineLag: {
     unit: 'Milliseconds',
     service: 'ledger',
     dimensions: [],
-    description:
-      'Pipeline lag: from a log’s commit to its batch being accepted by the exporter, for the last log of each exported batch',
+    description: 'From a log’s commit to its export, for the last log of each exported batch',
     prometheus: {
       name: 'platform_pipeline_lag_seconds',
       type: 'histogram',

@@ -83,6 +83,12 @@ const stdoutConfig = v.strictObject({ batching });
  * S3-compatible store, path-style) is for the local stage only: in AWS the worker writes to S3 itself, with its
  * role's grant, and never dials an address a caller chose.
  */
+/** An AWS region, and (the local stage only) an endpoint of an emulator, for the s3 and kinesis drivers. */
+const region = v.optional(
+  v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region')),
+);
+const endpoint = v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL')));
+
 const s3Config = v.strictObject({
   bucket: v.pipe(
     v.string('must be a string'),
@@ -101,13 +107,8 @@ const s3Config = v.strictObject({
     ),
   ),
   format: v.optional(v.picklist(['parquet', 'ndjson'], 'must be parquet or ndjson')),
-  region: v.optional(
-    v.pipe(
-      v.string('must be a string'),
-      v.regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region'),
-    ),
-  ),
-  endpoint: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'))),
+  region,
+  endpoint,
   batching,
 });
 
@@ -120,16 +121,11 @@ const kinesisConfig = v.strictObject({
     v.string('must be a string'),
     v.regex(
       /^([a-zA-Z0-9_.-]{1,128}|arn:aws[a-z-]*:kinesis:[a-z]{2}(-[a-z]+)+-\d:\d{12}:stream\/[a-zA-Z0-9_.-]{1,128})$/,
-      'must be a Kinesis stream name (1-128 of a-z, A-Z, 0-9, _ . -) or a stream ARN',
+      'must be a Kinesis stream name or ARN',
     ),
   ),
-  region: v.optional(
-    v.pipe(
-      v.string('must be a string'),
-      v.regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region'),
-    ),
-  ),
-  endpoint: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'))),
+  region,
+  endpoint,
   batching,
 });
 

@@ -1,11 +1,8 @@
-import { KinesisClient } from '@aws-sdk/client-kinesis';
-import { S3Client } from '@aws-sdk/client-s3';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { KinesisClient } from '@aws-sdk/client-kinesis';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Exporter, HttpConfig, KinesisConfig, S3Config } from '../domain/exporter.js';
 import type { Driver } from './driver.js';
 import { httpDriver } from './http.js';
-import { kinesisDriver } from './kinesis.js';
-import { s3Driver } from './s3.js';
 import { stdoutDriver } from './stdout.js';
 
 export interface DriverSettings {
@@ -27,11 +24,12 @@ export interface DriverSettings {
 /** S3 clients by region and endpoint, made at first use and kept for the container's life. */
 const s3Clients = new Map<string, S3Client>();
 
-function s3ClientFor(config: S3Config, settings: DriverSettings): S3Client {
+async function s3ClientFor(config: S3Config, settings: DriverSettings): Promise<S3Client> {
   const region = config.region ?? settings.awsRegion ?? 'us-east-1';
   const key = `${region} ${config.endpoint ?? ''} ${settings.s3Credentials?.accessKeyId ?? ''}`;
   let client = s3Clients.get(key);
   if (!client) {
+    const { S3Client } = await import('@aws-sdk/client-s3');
     client = new S3Client({
       region,
       ...(config.endpoint
@@ -59,11 +57,18 @@ function kinesisRegion(config: KinesisConfig, settings: DriverSettings): string 
   return config.region ?? settings.awsRegion ?? 'us-east-1';
 }
 
-function kinesisClientFor(config: KinesisConfig, settings: DriverSettings): KinesisClient {
+async function kinesisClientFor(
+  config: KinesisConfig,
+  settings: DriverSettings,
+): Promise<KinesisClient> {
   const region = kinesisRegion(config, settings);
   const key = `${region} ${config.endpoint ?? ''} ${settings.kinesisCredentials?.accessKeyId ?? ''}`;
   let client = kinesisClients.get(key);
   if (!client) {
+    const [{ KinesisClient }, { NodeHttpHandler }] = await Promise.all([
+      import('@aws-sdk/client-kinesis'),
+      import('@smithy/node-http-handler'),
+    ]);
     client = new KinesisClient({
       region,
       // HTTP/1.1 with keep-alive: PutRecord needs no HTTP/2 (the client's default, for SubscribeToShard), and
@@ -81,24 +86,27 @@ function kinesisClientFor(config: KinesisConfig, settings: DriverSettings): Kine
   return client;
 }
 
-/** The driver an exporter names, built from its (already checked) configuration. */
-export function driverFor(exporter: Exporter, settings: DriverSettings): Driver {
+/**
+ * The driver an exporter names, built from its (already checked) configuration. The AWS SDK's S3 and Kinesis
+ * clients and the Parquet writer load at the first exporter that needs them, so the function starts without them.
+ */
+export async function driverFor(exporter: Exporter, settings: DriverSettings): Promise<Driver> {
   switch (exporter.driver) {
     case 'http':
       return httpDriver(exporter.config as HttpConfig, {
         allowLoopback: settings.allowLoopback,
         ...(settings.httpTimeoutMs ? { timeoutMs: settings.httpTimeoutMs } : {}),
       });
-    case 's3':
-      return s3Driver(
-        exporter.config as S3Config,
-        s3ClientFor(exporter.config as S3Config, settings),
-      );
-    case 'kinesis':
-      return kinesisDriver(
-        exporter.config as KinesisConfig,
-        kinesisClientFor(exporter.config as KinesisConfig, settings),
-      );
+    case 's3': {
+      const { s3Driver } = await import('./s3.js');
+      const config = exporter.config as S3Config;
+      return s3Driver(config, await s3ClientFor(config, settings));
+    }
+    case 'kinesis': {
+      const { kinesisDriver } = await import('./kinesis.js');
+      const config = exporter.config as KinesisConfig;
+      return kinesisDriver(config, await kinesisClientFor(config, settings));
+    }
     case 'stdout':
       return stdoutDriver(settings.writeLine ?? ((line) => process.stdout.write(`${line}\n`)));
   }

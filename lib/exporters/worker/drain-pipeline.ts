@@ -97,7 +97,7 @@ export class PipelineWorker {
           ? { state: 'caught-up' }
           : { state: 'caught-up', lastLogId: pipeline.lastLogId };
       try {
-        await driverFor(next.exporter, this.deps.drivers).send({
+        await (await driverFor(next.exporter, this.deps.drivers)).send({
           environment: ref.environment,
           ledger: pipeline.ledger,
           logs: next.logs,

@@ -15,6 +15,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { PlatformMetrics } from './platform-metrics.js';
+import type { PlatformQueues } from './queues.js';
 
 const FIVE_MINUTES = Duration.minutes(5);
 
@@ -31,6 +32,14 @@ export const ITERATOR_AGE_THRESHOLD = Duration.hours(1);
  * its deadline its requester is answered 503 "not committed". A backlog this old means the writer is behind.
  */
 export const LEDGER_INGRESS_AGE_THRESHOLD = Duration.seconds(5);
+
+/**
+ * A log exported this long after its commit: a pipeline behind (a long backfill, or one catching up after its
+ * destination came back). New commits are exported within seconds when a pipeline keeps up.
+ */
+export const PIPELINE_LAG_THRESHOLD = Duration.minutes(15);
+/** Batches refused by destinations per five minutes (each failing pipeline retries with a back-off of 1 s doubling to 5 min). */
+export const PIPELINE_FAILED_THRESHOLD = 5;
 
 /** API 5xx answers per five minutes above which someone should look (a few are normal: 503 on throttling). */
 export const API_5XX_THRESHOLD = 10;
@@ -167,6 +176,47 @@ export class PlatformAlarms extends Construct {
       `auth: ${TOKEN_THROTTLED_THRESHOLD} or more token requests refused by the failure budget (429) in five minutes`,
       metrics.of('TokenFailures', { reason: 'throttled' }, 'Sum'),
       TOKEN_THROTTLED_THRESHOLD,
+    );
+  }
+
+  /**
+   * The exporters' pipelines: the function behind its ledger streams, their failure queue, the wakes queue's
+   * dead letters (a drain that kept failing: DynamoDB or SQS), exports lagging, batches refused by destinations.
+   */
+  pipelines(fn: IFunction, queues: PlatformQueues, metrics: PlatformMetrics): void {
+    this.add(
+      'pipelines-iterator-age',
+      `pipelines: oldest unprocessed record of a ledger table's stream older than ${ITERATOR_AGE_THRESHOLD.toHumanString()}`,
+      fn.metric('IteratorAge', { period: FIVE_MINUTES, statistic: 'Maximum' }),
+      ITERATOR_AGE_THRESHOLD.toMilliseconds(),
+    );
+    this.queueNotEmpty(
+      'pipeline-stream-failures-depth',
+      queues.pipelineStreamFailures,
+      'pipelines gave up on a batch of a ledger stream (its description is in the queue): some pipelines were not woken',
+    );
+    this.queueNotEmpty(
+      'pipeline-wakes-dlq-depth',
+      queues.pipelineWakes.deadLetters,
+      'Pipeline wakes in the dead-letter queue (their drain failed 5 times: DynamoDB or SQS); those pipelines wait for their next commit',
+    );
+    this.add(
+      'pipeline-lag',
+      `pipelines: a log reached its exporter ${PIPELINE_LAG_THRESHOLD.toHumanString()} or more after its commit (PipelineLag, maximum over five minutes)`,
+      metrics.of('PipelineLag', {}, 'Maximum'),
+      PIPELINE_LAG_THRESHOLD.toMilliseconds(),
+    );
+    this.add(
+      'pipeline-batches-refused',
+      `pipelines: ${PIPELINE_FAILED_THRESHOLD} or more batches refused by exporters' destinations in five minutes (PipelineDrains, outcome failed; each pipeline's error says why)`,
+      metrics.of('PipelineDrains', { outcome: 'failed' }, 'Sum'),
+      PIPELINE_FAILED_THRESHOLD,
+    );
+    this.add(
+      'pipeline-drain-errors',
+      'pipelines: drains failed in the worker itself (PipelineDrains, outcome error: DynamoDB or SQS)',
+      metrics.of('PipelineDrains', { outcome: 'error' }, 'Sum'),
+      1,
     );
   }
 

@@ -38,6 +38,37 @@ export interface StageConfig {
   identityProvider: IdentityProviderSetting;
   /** `-c platformAdmins=a@x,b@y`: PLATFORM_ADMINS, the admins of the `default` organization (lower-cased). */
   platformAdmins: string[];
+  /** Where the pipelines function may write exports (exporters' `s3` and `kinesis` drivers); see ExportTargets. */
+  exportTargets: ExportTargets;
+}
+
+/**
+ * `-c exportBuckets=bucket/prefix/,other`: S3 locations the `s3` driver may put objects under (a bucket, or a
+ * bucket and a key prefix); `-c exportStreams=name,arn:aws:kinesis:…`: Kinesis streams the `kinesis` driver may
+ * put records to (a name is a stream of the stack's account and region). None: those drivers cannot deliver
+ * (their pipelines show AccessDenied in `error`).
+ */
+export interface ExportTargets {
+  buckets: Array<{ bucket: string; prefix: string }>;
+  streams: string[];
+}
+
+const EXPORT_BUCKET = /^([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([\x21-\x7e]*))?$/;
+const EXPORT_STREAM =
+  /^([a-zA-Z0-9_.-]{1,128}|arn:aws[a-z-]*:kinesis:[a-z]{2}(-[a-z]+)+-\d:\d{12}:stream\/[a-zA-Z0-9_.-]{1,128})$/;
+
+function exportTargets(context: ContextReader): ExportTargets {
+  const buckets = stringList(context, 'exportBuckets').map((raw) => {
+    const match = EXPORT_BUCKET.exec(raw);
+    if (!match || raw.includes('*'))
+      throw new Error(`context "exportBuckets": "${raw}" is not a bucket or bucket/prefix`);
+    return { bucket: match[1]!, prefix: match[2] ?? '' };
+  });
+  const streams = stringList(context, 'exportStreams');
+  for (const stream of streams)
+    if (!EXPORT_STREAM.test(stream))
+      throw new Error(`context "exportStreams": "${stream}" is not a stream name or ARN`);
+  return { buckets, streams };
 }
 
 /**
@@ -128,6 +159,7 @@ export function stageConfigFromContext(context: ContextReader): StageConfig {
     tracing: booleanValue(context, 'tracing'),
     identityProvider: identityProviderSetting(context, stage),
     platformAdmins: platformAdmins(context),
+    exportTargets: exportTargets(context),
   };
 }
 

@@ -22,7 +22,8 @@ export type FunctionName =
   | 'dispatch'
   | 'deliver'
   | 'rotate-keys'
-  | 'console';
+  | 'console'
+  | 'pipelines';
 
 export interface FunctionSpec {
   name: FunctionName;

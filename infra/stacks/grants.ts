@@ -26,6 +26,13 @@ export const TABLE_ACTIONS = {
     'dynamodb:DeleteItem',
     'dynamodb:ConditionCheckItem',
   ],
+  /** The pipeline worker: reads the log and its pipelines, and moves a pipeline's cursor (UpdateItem) only. */
+  readAndUpdate: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:UpdateItem',
+  ],
   /** The outbox: services only append event rows (inside their state-change transaction). */
   putItems: ['dynamodb:PutItem'],
   /** DescribeTable only: a table's status, never its items (the auth function's `/versions` health probes). */

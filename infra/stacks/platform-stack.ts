@@ -15,6 +15,7 @@ import { EnvironmentAccess } from './environment-access.js';
 import { type FunctionSpec, PlatformFunction } from './functions.js';
 import { grantIndexQuery, grantTable } from './grants.js';
 import { identityEnvironment } from './identity.js';
+import { feedPipelines, grantExportTargets, PIPELINES_TIMEOUT } from './pipelines.js';
 import { METRIC_SERVICES, PlatformMetrics } from './platform-metrics.js';
 import { PlatformQueues } from './queues.js';
 import { SigningKeyEncryption } from './signing-key-encryption.js';
@@ -187,6 +188,22 @@ export class PlatformStack extends Stack {
       afterBundling: BUNDLED_FILES.console,
       environment: {},
     });
+    // Exporters: the ledger streams and the wakes queue drive pipelines; only the default table is written to.
+    const pipelines = make({
+      name: 'pipelines',
+      description:
+        'Exporters: ledger streams to pipeline wakes, each wake a drain of a pipeline to its exporter',
+      timeout: PIPELINES_TIMEOUT,
+      memorySize: 1024,
+      environment: {
+        ...tableEnvironment(prefix),
+        PUBLIC_BASE_URL: publicBaseUrl,
+        ...(ledgerEnvironment.LEDGER_BUCKET_TABLES
+          ? { LEDGER_BUCKET_TABLES: ledgerEnvironment.LEDGER_BUCKET_TABLES }
+          : {}),
+        PIPELINE_WAKES_QUEUE_URL: queues.pipelineWakes.queue.queueUrl,
+      },
+    });
     const rotateKeys = make({
       name: 'rotate-keys',
       description: 'Scheduled signing key rotation step',
@@ -239,6 +256,11 @@ export class PlatformStack extends Stack {
     grantTable(deliver.fn, tables.events, 'putItems'); // operator events (endpoint health), in its transactions
     queues.deliveries.queue.grantSendMessages(deliver.fn); // retries go back on the queue with a delay
     feedDeliver(deliver.fn, DELIVER_TIMEOUT, queues); // grants consuming the queue
+    // Pipelines read logs and pipelines and move cursors; they reach destinations the stage names, and no other.
+    for (const table of [tables.ledger, ...bucketTables.values()])
+      grantTable(pipelines.fn, table, 'readAndUpdate');
+    feedPipelines(pipelines.fn, [tables.ledger, ...bucketTables.values()], queues);
+    grantExportTargets(pipelines, config.exportTargets);
     grantTable(rotateKeys.fn, tables.auth, 'readWrite');
     // `/versions` reports each service healthy when its table is ACTIVE: the auth function may describe them.
     for (const table of [tables.auth, tables.ledger, tables.webhooks, tables.payments])
@@ -277,9 +299,11 @@ export class PlatformStack extends Stack {
       deliver,
       rotateKeys,
       consoleSite,
+      pipelines,
     ])
       alarms.functionHealth(f.node.id, f.fn);
     alarms.iteratorAge(dispatch.fn);
+    alarms.pipelines(pipelines.fn, queues, metrics);
     alarms.queueAge(
       'ledger-ingress-age',
       queues.ledgerIngress.queue,

@@ -36,6 +36,10 @@ export class PlatformQueues extends Construct {
   readonly ledgerIngress: DefinedQueue;
   /** Where Lambda sends the description of a stream batch `dispatch` could not process (not the records). */
   readonly dispatchFailures: Queue;
+  /** Pipelines to drain: the pipelines function sends (stream wakes, follow-ups) and consumes. */
+  readonly pipelineWakes: DefinedQueue;
+  /** The same as dispatchFailures, for the pipelines function's ledger stream mappings. */
+  readonly pipelineStreamFailures: Queue;
 
   constructor(
     scope: Construct,
@@ -50,12 +54,19 @@ export class PlatformQueues extends Construct {
       queueName: `${physicalPrefix}dispatch-failures`,
       retentionPeriod: DEAD_LETTER_RETENTION,
     });
-    acknowledge(this.dispatchFailures, {
-      id: 'AwsSolutions-SQS3',
-      reason:
-        "This queue is itself a dead-letter destination (the events stream mapping's on-failure destination); nothing consumes it, " +
-        'an alarm fires on its first message, and a dead-letter queue of a dead-letter queue would only move the same messages again.',
+    this.pipelineWakes = this.defined('pipeline-wakes');
+    this.pipelineStreamFailures = new Queue(this, 'pipeline-stream-failures', {
+      ...COMMON,
+      queueName: `${physicalPrefix}pipeline-stream-failures`,
+      retentionPeriod: DEAD_LETTER_RETENTION,
     });
+    for (const failures of [this.dispatchFailures, this.pipelineStreamFailures])
+      acknowledge(failures, {
+        id: 'AwsSolutions-SQS3',
+        reason:
+          "This queue is itself a dead-letter destination (a stream mapping's on-failure destination); nothing consumes it, " +
+          'an alarm fires on its first message, and a dead-letter queue of a dead-letter queue would only move the same messages again.',
+      });
   }
 
   private defined(id: QueueId): DefinedQueue {

@@ -110,7 +110,7 @@ export function feedLedgerWriter(
  * timeout must cover six function timeouts (AWS's guidance for SQS mappings), or a message could come back
  * while its first receipt is still being processed. Grants consuming the queue.
  */
-function feedFromQueue(
+export function feedFromQueue(
   fn: IFunction,
   timeout: Duration,
   source: DefinedQueue,

@@ -101,6 +101,26 @@ export const METRICS = {
       'Token requests refused, by reason: the OAuth error (invalid_client, invalid_scope, ...) or throttled',
     prometheus: { name: 'platform_token_failures_total', type: 'counter' },
   },
+  PipelineDrains: {
+    unit: 'Count',
+    service: 'ledger',
+    dimensions: ['outcome'],
+    description:
+      'Pipeline drains, by outcome: caught-up, more, stopped, gone, failed (refused by the destination), waiting (back-off), error',
+    prometheus: { name: 'platform_pipeline_drains_total', type: 'counter' },
+  },
+  PipelineLag: {
+    unit: 'Milliseconds',
+    service: 'ledger',
+    dimensions: [],
+    description: 'From a log’s commit to its export, for the last log of each exported batch',
+    prometheus: {
+      name: 'platform_pipeline_lag_seconds',
+      type: 'histogram',
+      scale: 1 / 1000,
+      buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900],
+    },
+  },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricName = keyof typeof METRICS;

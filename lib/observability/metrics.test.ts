@@ -285,6 +285,12 @@ describe('LocalMetrics (Prometheus text format)', () => {
         '# TYPE platform_token_failures_total counter',
         'platform_token_failures_total{service="auth",reason="a \\"quoted\\"\\\\ reason\\n"} 1',
         '',
+        `# HELP platform_pipeline_drains_total ${METRICS.PipelineDrains.description}`,
+        '# TYPE platform_pipeline_drains_total counter',
+        '',
+        `# HELP platform_pipeline_lag_seconds ${METRICS.PipelineLag.description}`,
+        '# TYPE platform_pipeline_lag_seconds histogram',
+        '',
       ].join('\n'),
     );
     expect(metrics.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');

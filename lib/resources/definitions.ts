@@ -102,7 +102,7 @@ export const TABLES: readonly TableDefinition[] = [
   },
 ];
 
-export type QueueId = 'deliveries' | 'ledger-ingress';
+export type QueueId = 'deliveries' | 'ledger-ingress' | 'pipeline-wakes';
 
 export interface QueueDefinition {
   id: QueueId;
@@ -132,6 +132,15 @@ export const QUEUES: readonly QueueDefinition[] = [
     id: 'deliveries',
     envVar: 'DELIVERIES_QUEUE_URL',
     visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+  },
+  {
+    // Pipelines to drain (lib/exporters/worker/pipeline-lambda.ts): woken by the ledger streams, sent again with a
+    // delay for a failed pipeline's back-off or a long backfill's next round. 6 x the pipelines function's 120 s.
+    id: 'pipeline-wakes',
+    envVar: 'PIPELINE_WAKES_QUEUE_URL',
+    visibilityTimeoutSeconds: 720,
     maxReceiveCount: 5,
     retentionSeconds: 4 * 24 * 3600,
   },

@@ -13,6 +13,7 @@ const FUNCTIONS = [
   'deliver',
   'rotate-keys',
   'console',
+  'pipelines',
 ];
 const { template } = synthPlatform({ stage: 'dev', alarmEmail: 'ops@example.com' });
 const dev = templateReader(template);
@@ -48,6 +49,12 @@ describe('alarms', () => {
           `AWS/Lambda Throttles ${fn(n)} Sum >= 1`,
         ]),
         `AWS/Lambda IteratorAge ${fn('dispatch')} Maximum >= 3600000`,
+        `AWS/Lambda IteratorAge ${fn('pipelines')} Maximum >= 3600000`,
+        `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-pipeline-stream-failures')} Maximum >= 1`,
+        `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-pipeline-wakes-dlq')} Maximum >= 1`,
+        'Platform/dev PipelineLag service=ledger Maximum >= 900000',
+        'Platform/dev PipelineDrains outcome=failed,service=ledger Sum >= 5',
+        'Platform/dev PipelineDrains outcome=error,service=ledger Sum >= 1',
         `AWS/SQS ApproximateAgeOfOldestMessage ${dev.queueId('platform-dev-ledger-ingress')} Maximum >= 5`,
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-ledger-ingress-dlq')} Maximum >= 1`,
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-deliveries-dlq')} Maximum >= 1`,

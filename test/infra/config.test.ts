@@ -20,6 +20,7 @@ describe('stage configuration from context', () => {
       tracing: false,
       identityProvider: { kind: 'none' },
       platformAdmins: [],
+      exportTargets: { buckets: [], streams: [] },
     });
   });
 
@@ -33,6 +34,8 @@ describe('stage configuration from context', () => {
         sourcemap: 'true',
         alarmEmail: 'ops@example.com',
         tracing: 'true',
+        exportBuckets: 'acme-lake/ledger/,acme-archive',
+        exportStreams: 'ledger-logs,arn:aws:kinesis:eu-west-3:123456789012:stream/audit',
       }),
     ).toEqual({
       stage: 'prod',
@@ -47,6 +50,13 @@ describe('stage configuration from context', () => {
       // A hosted stage: persons log in through a Cognito user pool, the CLI's loopback redirect by default.
       identityProvider: { kind: 'cognito', callbackUrls: ['http://localhost:8765/callback'] },
       platformAdmins: [],
+      exportTargets: {
+        buckets: [
+          { bucket: 'acme-lake', prefix: 'ledger/' },
+          { bucket: 'acme-archive', prefix: '' },
+        ],
+        streams: ['ledger-logs', 'arn:aws:kinesis:eu-west-3:123456789012:stream/audit'],
+      },
     });
     expect(read({ ledgerBuckets: ['a'] }).ledgerBuckets).toEqual(['a']);
     expect(
@@ -55,6 +65,18 @@ describe('stage configuration from context', () => {
   });
 
   it.each([
+    [
+      { exportBuckets: 'Bad_Bucket' },
+      'context "exportBuckets": "Bad_Bucket" is not a bucket or bucket/prefix',
+    ],
+    [
+      { exportBuckets: 'b-1/*' },
+      'context "exportBuckets": "b-1/*" is not a bucket or bucket/prefix',
+    ],
+    [
+      { exportStreams: 'has space' },
+      'context "exportStreams": "has space" is not a stream name or ARN',
+    ],
     [{ stage: 'staging' }, 'context "stage" must be dev or prod (got "staging")'],
     [
       { publicBaseUrl: 'http://api.example.com' },

@@ -26,6 +26,7 @@ const FUNCTIONS = [
   'deliver',
   'rotate-keys',
   'console',
+  'pipelines',
 ] as const;
 const dev = templateReader(synthPlatform({ stage: 'dev' }).template);
 const prod = templateReader(
@@ -99,6 +100,8 @@ describe('Lambda functions', () => {
       deliver: [512, 30],
       'rotate-keys': [512, 30],
       console: [512, 10],
+      // A drain starts batches for 30 s, its last may take an http send more; the wakes queue's 720 s covers 6x.
+      pipelines: [1024, 60],
     });
   });
 

@@ -20,6 +20,7 @@ const FUNCTIONS = [
   'deliver',
   'rotate-keys',
   'console',
+  'pipelines',
 ];
 const ACKNOWLEDGED = [
   ...FUNCTIONS.map((fn) => `${fn}/function AwsSolutions-L1`),
@@ -36,6 +37,7 @@ const ACKNOWLEDGED = [
   'api/http-api/GET--console AwsSolutions-APIG4',
   'api/http-api/GET--console--{proxy+} AwsSolutions-APIG4',
   'queues/dispatch-failures AwsSolutions-SQS3',
+  'queues/pipeline-stream-failures AwsSolutions-SQS3',
 ].sort();
 
 function acknowledgements(stack: IConstruct): Array<{ where: string; id: string; reason: string }> {

@@ -102,7 +102,8 @@ describe("dispatch: the ledger tables' streams", () => {
       Object.values(reader.resources).filter(
         (r) => r.Type === 'AWS::Lambda::EventSourceMapping' && r.Properties.StartingPosition,
       ).length;
-    expect([streams(dev), streams(prod)]).toEqual([2, 4]);
+    // dispatch's (the events table and each ledger table), then the pipelines function's (each ledger table).
+    expect([streams(dev), streams(prod)]).toEqual([3, 7]);
   });
 });
 
@@ -117,7 +118,7 @@ describe('deliver: the deliveries queue', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 20 },
     });
-    expect(mappings).toHaveLength(4);
+    expect(mappings).toHaveLength(6);
   });
 });
 
@@ -199,7 +200,7 @@ describe('queues of the shared definitions', () => {
     const queueIds = Object.entries(dev.resources)
       .filter(([, r]) => r.Type === 'AWS::SQS::Queue')
       .map(([id]) => id);
-    expect(queueIds).toHaveLength(5);
+    expect(queueIds).toHaveLength(8);
     const policies = Object.values(dev.resources)
       .filter((r) => r.Type === 'AWS::SQS::QueuePolicy')
       .map((r) => r.Properties);

@@ -71,6 +71,33 @@ describe('exporter configurations', () => {
       expect(refusal(() => checkedConfiguration({ driver: 's3', config }, 'local'))).toBe(message);
   });
 
+  it('takes a kinesis stream by name or ARN; its endpoint only in the local stage', () => {
+    expect(
+      checkedConfiguration({ driver: 'kinesis', config: { stream: 'ledger-logs' } }, 'prod'),
+    ).toEqual({ driver: 'kinesis', config: { stream: 'ledger-logs' } });
+    const arn = 'arn:aws:kinesis:eu-west-3:123456789012:stream/ledger-logs';
+    expect(checkedConfiguration({ driver: 'kinesis', config: { stream: arn } }, 'prod')).toEqual({
+      driver: 'kinesis',
+      config: { stream: arn },
+    });
+    expect(
+      refusal(() =>
+        checkedConfiguration(
+          { driver: 'kinesis', config: { stream: 's', endpoint: 'http://127.0.0.1:4567' } },
+          'prod',
+        ),
+      ),
+    ).toBe('config.endpoint: only in the local stage (in AWS the worker writes to Kinesis itself)');
+    expect(
+      refusal(() =>
+        checkedConfiguration(
+          { driver: 'kinesis', config: { stream: 'arn:aws:kinesis:eu-west-3:1:stream/x' } },
+          'local',
+        ),
+      ),
+    ).toBe('config.stream: must be a Kinesis stream name or ARN');
+  });
+
   it('never shows header values', () => {
     const exporter = newExporter(
       checkedConfiguration(

@@ -23,7 +23,7 @@ export interface Exporter {
   config: ExporterConfig;
 }
 
-export const DRIVERS = ['http', 's3', 'stdout'] as const;
+export const DRIVERS = ['http', 's3', 'kinesis', 'stdout'] as const;
 export type DriverName = (typeof DRIVERS)[number];
 
 /** Logs one batch holds at most, unless the exporter's `batching.maxItems` asks for fewer. */
@@ -83,6 +83,12 @@ const stdoutConfig = v.strictObject({ batching });
  * S3-compatible store, path-style) is for the local stage only: in AWS the worker writes to S3 itself, with its
  * role's grant, and never dials an address a caller chose.
  */
+/** An AWS region, and (the local stage only) an endpoint of an emulator, for the s3 and kinesis drivers. */
+const region = v.optional(
+  v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region')),
+);
+const endpoint = v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL')));
+
 const s3Config = v.strictObject({
   bucket: v.pipe(
     v.string('must be a string'),
@@ -101,20 +107,33 @@ const s3Config = v.strictObject({
     ),
   ),
   format: v.optional(v.picklist(['parquet', 'ndjson'], 'must be parquet or ndjson')),
-  region: v.optional(
-    v.pipe(
-      v.string('must be a string'),
-      v.regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'must be an AWS region'),
+  region,
+  endpoint,
+  batching,
+});
+
+/**
+ * The `kinesis` driver: a data stream by name (or ARN, whose region then wins), its region, and, in the local
+ * stage only, an `endpoint` (a Kinesis emulator). No credentials: the worker puts records with its own role.
+ */
+const kinesisConfig = v.strictObject({
+  stream: v.pipe(
+    v.string('must be a string'),
+    v.regex(
+      /^([a-zA-Z0-9_.-]{1,128}|arn:aws[a-z-]*:kinesis:[a-z]{2}(-[a-z]+)+-\d:\d{12}:stream\/[a-zA-Z0-9_.-]{1,128})$/,
+      'must be a Kinesis stream name or ARN',
     ),
   ),
-  endpoint: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'))),
+  region,
+  endpoint,
   batching,
 });
 
 export type HttpConfig = v.InferOutput<typeof httpConfig>;
+export type KinesisConfig = v.InferOutput<typeof kinesisConfig>;
 export type StdoutConfig = v.InferOutput<typeof stdoutConfig>;
 export type S3Config = v.InferOutput<typeof s3Config>;
-export type ExporterConfig = HttpConfig | S3Config | StdoutConfig;
+export type ExporterConfig = HttpConfig | S3Config | KinesisConfig | StdoutConfig;
 
 /**
  * The driver and its configuration, checked: an unknown driver, an unknown or malformed field, a URL the SSRF
@@ -132,11 +151,14 @@ export function checkedConfiguration(
   }
   if (driver === 'stdout')
     return { driver, config: validate(stdoutConfig, input.config, 'config') };
-  if (driver === 's3') {
-    const config = validate(s3Config, input.config, 'config');
+  if (driver === 's3' || driver === 'kinesis') {
+    const config =
+      driver === 's3'
+        ? validate(s3Config, input.config, 'config')
+        : validate(kinesisConfig, input.config, 'config');
     if (config.endpoint !== undefined && stage !== 'local')
       throw new ValidationError(
-        'config.endpoint: only in the local stage (in AWS the worker writes to S3 itself)',
+        `config.endpoint: only in the local stage (in AWS the worker writes to ${driver === 's3' ? 'S3' : 'Kinesis'} itself)`,
       );
     return { driver, config };
   }

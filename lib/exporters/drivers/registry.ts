@@ -1,8 +1,8 @@
-import { S3Client } from '@aws-sdk/client-s3';
-import type { Exporter, HttpConfig, S3Config } from '../domain/exporter.js';
+import type { KinesisClient } from '@aws-sdk/client-kinesis';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { Exporter, HttpConfig, KinesisConfig, S3Config } from '../domain/exporter.js';
 import type { Driver } from './driver.js';
 import { httpDriver } from './http.js';
-import { s3Driver } from './s3.js';
 import { stdoutDriver } from './stdout.js';
 
 export interface DriverSettings {
@@ -17,16 +17,19 @@ export interface DriverSettings {
    * default chain (AWS_ACCESS_KEY_ID …), as for S3 itself.
    */
   s3Credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** The same, for an exporter's local Kinesis `endpoint` (an emulator). */
+  kinesisCredentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** S3 clients by region and endpoint, made at first use and kept for the container's life. */
 const s3Clients = new Map<string, S3Client>();
 
-function s3ClientFor(config: S3Config, settings: DriverSettings): S3Client {
+async function s3ClientFor(config: S3Config, settings: DriverSettings): Promise<S3Client> {
   const region = config.region ?? settings.awsRegion ?? 'us-east-1';
   const key = `${region} ${config.endpoint ?? ''} ${settings.s3Credentials?.accessKeyId ?? ''}`;
   let client = s3Clients.get(key);
   if (!client) {
+    const { S3Client } = await import('@aws-sdk/client-s3');
     client = new S3Client({
       region,
       ...(config.endpoint
@@ -45,19 +48,65 @@ function s3ClientFor(config: S3Config, settings: DriverSettings): S3Client {
   return client;
 }
 
-/** The driver an exporter names, built from its (already checked) configuration. */
-export function driverFor(exporter: Exporter, settings: DriverSettings): Driver {
+/** Kinesis clients by region and endpoint, made at first use and kept for the container's life. */
+const kinesisClients = new Map<string, KinesisClient>();
+
+/** The region of a stream ARN (`arn:aws:kinesis:<region>:…`), else the configured or the worker's region. */
+function kinesisRegion(config: KinesisConfig, settings: DriverSettings): string {
+  if (config.stream.startsWith('arn:')) return config.stream.split(':')[3]!;
+  return config.region ?? settings.awsRegion ?? 'us-east-1';
+}
+
+async function kinesisClientFor(
+  config: KinesisConfig,
+  settings: DriverSettings,
+): Promise<KinesisClient> {
+  const region = kinesisRegion(config, settings);
+  const key = `${region} ${config.endpoint ?? ''} ${settings.kinesisCredentials?.accessKeyId ?? ''}`;
+  let client = kinesisClients.get(key);
+  if (!client) {
+    const [{ KinesisClient }, { NodeHttpHandler }] = await Promise.all([
+      import('@aws-sdk/client-kinesis'),
+      import('@smithy/node-http-handler'),
+    ]);
+    client = new KinesisClient({
+      region,
+      // HTTP/1.1 with keep-alive: PutRecord needs no HTTP/2 (the client's default, for SubscribeToShard), and
+      // the emulators speak HTTP/1.1 only.
+      requestHandler: new NodeHttpHandler({ connectionTimeout: 5000, requestTimeout: 15_000 }),
+      ...(config.endpoint
+        ? {
+            endpoint: config.endpoint,
+            ...(settings.kinesisCredentials ? { credentials: settings.kinesisCredentials } : {}),
+          }
+        : {}),
+    });
+    kinesisClients.set(key, client);
+  }
+  return client;
+}
+
+/**
+ * The driver an exporter names, built from its (already checked) configuration. The AWS SDK's S3 and Kinesis
+ * clients and the Parquet writer load at the first exporter that needs them, so the function starts without them.
+ */
+export async function driverFor(exporter: Exporter, settings: DriverSettings): Promise<Driver> {
   switch (exporter.driver) {
     case 'http':
       return httpDriver(exporter.config as HttpConfig, {
         allowLoopback: settings.allowLoopback,
         ...(settings.httpTimeoutMs ? { timeoutMs: settings.httpTimeoutMs } : {}),
       });
-    case 's3':
-      return s3Driver(
-        exporter.config as S3Config,
-        s3ClientFor(exporter.config as S3Config, settings),
-      );
+    case 's3': {
+      const { s3Driver } = await import('./s3.js');
+      const config = exporter.config as S3Config;
+      return s3Driver(config, await s3ClientFor(config, settings));
+    }
+    case 'kinesis': {
+      const { kinesisDriver } = await import('./kinesis.js');
+      const config = exporter.config as KinesisConfig;
+      return kinesisDriver(config, await kinesisClientFor(config, settings));
+    }
     case 'stdout':
       return stdoutDriver(settings.writeLine ?? ((line) => process.stdout.write(`${line}\n`)));
   }

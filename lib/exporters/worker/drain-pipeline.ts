@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LogEntry } from '../../ledger/domain/logs.js';
 import type { LedgerLookup } from '../../ledger/store/ledger-lookup.js';
 import type { LogReads } from '../../ledger/store/log-reads.js';
+import { recordMetric } from '../../observability/metrics.js';
 import { batchSizeOf, type Exporter } from '../domain/exporter.js';
 import type { PipelineRef } from '../domain/pipeline.js';
 import { type Pipeline, retryDelayMs } from '../domain/pipeline.js';
@@ -24,6 +25,15 @@ export type DrainOutcome =
   | { state: 'failed'; error: string; retryAtMs: number }
   /** A failure's back-off is not over yet. */
   | { state: 'waiting'; retryAtMs: number };
+
+export interface DrainOptions {
+  /** Batches one drain sends at most (default 50): one long backfill never holds a worker. */
+  maxBatches?: number;
+  /** Drain even within a failure's back-off. */
+  ignoreBackoff?: boolean;
+  /** Epoch ms on the worker's clock after which no further batch starts (the first always may). */
+  deadlineMs?: number;
+}
 
 export interface PipelineWorkerDeps {
   doc: DynamoDBDocumentClient;
@@ -48,13 +58,25 @@ export class PipelineWorker {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Exports batches of `ref` until it is caught up, fails, stops, or `maxBatches` batches were sent. */
-  async drain(
+  /**
+   * Exports batches of `ref` until it is caught up, fails, stops, `maxBatches` batches were sent, or (epoch ms,
+   * on the worker's clock) `deadlineMs` has passed: no batch starts after it.
+   */
+  async drain(ref: PipelineRef, options: DrainOptions = {}): Promise<DrainOutcome> {
+    let outcome: DrainOutcome;
+    try {
+      outcome = await this.drainBatches(ref, options);
+    } catch (err) {
+      recordMetric('PipelineDrains', { outcome: 'error' });
+      throw err;
+    }
+    recordMetric('PipelineDrains', { outcome: outcome.state });
+    return outcome;
+  }
+
+  private async drainBatches(
     ref: PipelineRef,
-    {
-      maxBatches = 50,
-      ignoreBackoff = false,
-    }: { maxBatches?: number; ignoreBackoff?: boolean } = {},
+    { maxBatches = 50, ignoreBackoff = false, deadlineMs = Number.POSITIVE_INFINITY }: DrainOptions,
   ): Promise<DrainOutcome> {
     const pipelines = new PipelineStore(this.deps.doc, this.deps.table, ref.environment);
     const exporters = new ExporterStore(this.deps.doc, this.deps.table, ref.environment);
@@ -66,7 +88,8 @@ export class PipelineWorker {
       if (!pipeline.enabled) return { state: 'stopped' };
       if (!ignoreBackoff && pipeline.retryAtMs !== undefined && pipeline.retryAtMs > this.now())
         return { state: 'waiting', retryAtMs: pipeline.retryAtMs };
-      if (sent >= maxBatches) return { state: 'more', lastLogId: pipeline.lastLogId ?? 0 };
+      if (sent >= maxBatches || (sent > 0 && this.now() >= deadlineMs))
+        return { state: 'more', lastLogId: pipeline.lastLogId ?? 0 };
       const next = await this.nextBatch(ref.environment, pipeline, exporters);
       if ('error' in next) return this.failed(pipelines, pipeline, next.error);
       if (next.logs.length === 0)
@@ -74,7 +97,7 @@ export class PipelineWorker {
           ? { state: 'caught-up' }
           : { state: 'caught-up', lastLogId: pipeline.lastLogId };
       try {
-        await driverFor(next.exporter, this.deps.drivers).send({
+        await (await driverFor(next.exporter, this.deps.drivers)).send({
           environment: ref.environment,
           ledger: pipeline.ledger,
           logs: next.logs,
@@ -83,8 +106,10 @@ export class PipelineWorker {
         return this.failed(pipelines, pipeline, (err as Error).message);
       }
       sent += 1;
+      const last = next.logs[next.logs.length - 1]!;
       // Lost: another worker moved the cursor or a reset came; the next round reads where it is now.
-      await pipelines.advance(pipeline, next.logs[next.logs.length - 1]!.id);
+      if (await pipelines.advance(pipeline, last.id))
+        recordMetric('PipelineLag', {}, this.now() - Date.parse(last.date));
     }
   }
 

@@ -89,7 +89,7 @@ describe('exporters', () => {
     const cases: Array<[unknown, string]> = [
       [
         { driver: 'clickhouse', config: {} },
-        'driver: unknown driver "clickhouse" (known: http, s3, stdout)',
+        'driver: unknown driver "clickhouse" (known: http, s3, kinesis, stdout)',
       ],
       [
         { driver: 'http', config: {} },

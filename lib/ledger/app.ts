@@ -1,6 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
-import { exportRoutes } from '../exporters/routes/register.js';
 import type { AppEnv } from '../http/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { DocumentSource } from '../openapi/document-source.js';
@@ -60,6 +59,19 @@ export interface LedgerAppOptions {
    * group commit (write/embedded.ts) instead of committing directly and relaying busy writes through the queue.
    */
   embedded?: { logger?: Logger };
+  /**
+   * Routes of the ledger's API whose code lives in another folder (the exporters' and pipelines', mounted by
+   * lib/assembly/ledger-app.ts): registered after the v2 routes, before the v1 routes.
+   */
+  mount?: (app: Hono<AppEnv>, parts: LedgerMountParts) => void;
+}
+
+/** What a mounted part of the ledger's API may use: the ledger's client, default table and ledger lookup. */
+export interface LedgerMountParts {
+  doc: DynamoDBDocumentClient;
+  table: string;
+  lookup: LedgerLookup;
+  now: () => number;
 }
 
 /** The ledger service (docs/api.md §3). */
@@ -133,7 +145,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
       }),
   });
   volumeAndSchemaRoutes(app, { doc, tableFor, lookup, schemas, now });
-  exportRoutes(app, { doc, table: config.tables.ledger, stage: config.stage, lookup, now });
+  options.mount?.(app, { doc, table: config.tables.ledger, lookup, now });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer });
   v1ScriptRoutes(app, { lookup, commands });

@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
+import { inTokenEnvironment } from '../http/environment.js';
 import type { AppEnv } from '../http/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { DocumentSource } from '../openapi/document-source.js';
@@ -96,15 +97,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
 
-  const app = createProtectedApp('ledger', runtime, {
-    beforeAuth: (a) => {
-      serveDocument(a, ledgerDocument, {
-        source: options.documents,
-        baseUrl: config.publicBaseUrl,
-      });
-      ledgerNotImplementedRoutes(a);
-    },
-  });
+  const app = ledgerFrame(runtime, options);
   // v1's `/_info` (with the ledger names) first: the v2 info routes answer `/v2/_info` and `/_/info`.
   v1InfoRoutes(app, { registry });
   infoRoutes(app);
@@ -153,6 +146,22 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   v1LogRoutes(app, { lookup, logs });
   v1LedgerRoutes(app, { lookup, stats });
   mappingRoutes(app, { lookup, writer, mappings });
+  return app;
+}
+
+/** The protected app, its document and 501s before the bearer check, and the request's environment scope. */
+function ledgerFrame(runtime: ServiceRuntime, options: LedgerAppOptions): Hono<AppEnv> {
+  const app = createProtectedApp('ledger', runtime, {
+    beforeAuth: (a) => {
+      serveDocument(a, ledgerDocument, {
+        source: options.documents,
+        baseUrl: runtime.config.publicBaseUrl,
+      });
+      ledgerNotImplementedRoutes(a);
+    },
+  });
+  // The ledger's stores are built once and take their environment's credentials from the request's async scope.
+  app.use('*', inTokenEnvironment);
   return app;
 }
 

@@ -1,15 +1,4 @@
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactGetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { leadingKeysPattern } from '../environments/key-scope.js';
 
 /**
@@ -23,7 +12,7 @@ import { leadingKeysPattern } from '../environments/key-scope.js';
 /** The partition key attribute of every table (lib/resources/definitions.ts); an index's is `<index>pk`. */
 const PARTITION = 'pk';
 
-/** A document client command as the guard reads it: its class (lib-dynamodb's) and input. */
+/** A document client command as the guard reads it: its input. */
 export interface GuardedCommand {
   input: unknown;
 }
@@ -38,7 +27,7 @@ export class EnvironmentKeyError extends Error {
  */
 export function keysOutside(environment: string, command: GuardedCommand): string[] {
   const prefix = leadingKeysPattern(environment).slice(0, -1);
-  const keys = partitionKeys(command, (command.input ?? {}) as Input);
+  const keys = partitionKeys((command.input ?? {}) as Input);
   if (keys.length === 0) return ['(no key)'];
   return keys.filter((key) => typeof key !== 'string' || !key.startsWith(prefix)).map(String);
 }
@@ -55,30 +44,26 @@ interface Input {
   TransactItems?: Array<Record<string, { Key?: Item; Item?: Item }>>;
 }
 
-/** Each partition key value a command names, by the command's class (names do not survive minifying). */
-function partitionKeys(command: GuardedCommand, input: Input): unknown[] {
-  if (
-    command instanceof GetCommand ||
-    command instanceof DeleteCommand ||
-    command instanceof UpdateCommand
-  )
-    return [input.Key?.[PARTITION]];
-  if (command instanceof PutCommand) return [input.Item?.[PARTITION]];
-  if (command instanceof QueryCommand) return [queriedPartition(input)];
-  if (command instanceof BatchGetCommand)
-    return Object.values(input.RequestItems ?? {}).flatMap((request) =>
-      ((request as { Keys?: Item[] }).Keys ?? []).map((key) => key?.[PARTITION]),
-    );
-  if (command instanceof BatchWriteCommand)
-    return Object.values(input.RequestItems ?? {}).flatMap((writes) =>
-      (writes as Array<{ PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }>).map(
-        (w) => (w.PutRequest?.Item ?? w.DeleteRequest?.Key)?.[PARTITION],
-      ),
-    );
-  if (command instanceof TransactWriteCommand || command instanceof TransactGetCommand)
-    return (input.TransactItems ?? []).flatMap((entry) =>
+/**
+ * Each partition key value a command names, read from its input's shape (one shape per kind of call: a class name
+ * would not survive minifying, and importing every command class would grow every bundle).
+ */
+function partitionKeys(input: Input): unknown[] {
+  if (input.TransactItems)
+    return input.TransactItems.flatMap((entry) =>
       Object.values(entry).map((op) => (op.Key ?? op.Item)?.[PARTITION]),
     );
+  if (input.RequestItems)
+    return Object.values(input.RequestItems).flatMap((request) =>
+      Array.isArray(request)
+        ? (request as Array<{ PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }>).map(
+            (w) => (w.PutRequest?.Item ?? w.DeleteRequest?.Key)?.[PARTITION],
+          )
+        : ((request as { Keys?: Item[] }).Keys ?? []).map((key) => key?.[PARTITION]),
+    );
+  if (input.KeyConditionExpression !== undefined) return [queriedPartition(input)];
+  if (input.Key) return [input.Key[PARTITION]];
+  if (input.Item) return [input.Item[PARTITION]];
   return [];
 }
 

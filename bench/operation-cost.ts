@@ -10,12 +10,12 @@ import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Hono } from 'hono';
 import { DEFAULT_AUTH_CONFIG } from '../infra/local/platform.js';
+import { assembleLedgerApp } from '../lib/assembly/ledger-app.js';
 import { createAuthApp } from '../lib/auth/app.js';
 import { loadAuthConfig } from '../lib/auth/domain/static-clients.js';
 import { platformConfigFromEnv, staticClientsSource } from '../lib/config/env.js';
 import { DEFAULT_ENVIRONMENT } from '../lib/environments/environment-id.js';
 import type { AppEnv } from '../lib/http/types.js';
-import { createLedgerApp } from '../lib/ledger/app.js';
 import { ledgerKeys } from '../lib/ledger/store/keys.js';
 import { createLogger } from '../lib/observability/logger.js';
 import { generatedDocuments } from '../lib/openapi/generated-documents.js';
@@ -62,7 +62,7 @@ export async function measureOperationCosts(
     documents: generatedDocuments,
     authConfig: loadAuthConfig(staticClientsSource({ AUTH_CONFIG: DEFAULT_AUTH_CONFIG }), 'local'),
   });
-  const ledger = createLedgerApp(runtime, { documents: generatedDocuments });
+  const ledger = assembleLedgerApp(runtime, { documents: generatedDocuments });
   const webhooks = createWebhooksApp(runtime, { documents: generatedDocuments });
   const operations: OperationCost[] = [];
 

@@ -1,6 +1,6 @@
+import { assembleLedgerApp } from '../lib/assembly/ledger-app.js';
 import { platformConfigFromEnv } from '../lib/config/env.js';
 import { handleHttpApi } from '../lib/http/lambda-handle.js';
-import { createLedgerApp } from '../lib/ledger/app.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
@@ -11,6 +11,8 @@ const documents = prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, impor
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
   handleHttpApi(
-    createLedgerApp(createRuntime(platformConfigFromEnv(), { bigintNumbers: true }), { documents }),
+    assembleLedgerApp(createRuntime(platformConfigFromEnv(), { bigintNumbers: true }), {
+      documents,
+    }),
   ),
 );

@@ -14,10 +14,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Hono } from 'hono';
+import { assembleLedgerApp } from '../lib/assembly/ledger-app.js';
+import { assemblePlatformApp } from '../lib/assembly/platform-app.js';
 import { createAuthApp } from '../lib/auth/app.js';
 import { platformConfigFromEnv } from '../lib/config/env.js';
 import type { AppEnv } from '../lib/http/types.js';
-import { createLedgerApp } from '../lib/ledger/app.js';
 import type { OpenApiDocument } from '../lib/openapi/document.js';
 import {
   DOCUMENTED_SERVICES,
@@ -31,7 +32,6 @@ import { readVendoredScalar } from '../lib/openapi/scalar-asset.js';
 import { DOCUMENT_PATH } from '../lib/openapi/serve.js';
 import { DOCS_ASSETS_DIR, DOCUMENT_FILE, SCALAR_FILE } from '../lib/openapi/site-files.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
-import { createPlatformApp } from '../lib/platform/app.js';
 import { tableEnvironment } from '../lib/resources/definitions.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
 import { createVersionsApp } from '../lib/runtime/versions.js';
@@ -53,10 +53,10 @@ export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
   return {
     services: {
       auth: createAuthApp({ runtime, documents, authConfig: { clients: [], resources: [] } }),
-      ledger: createLedgerApp(runtime, { documents }),
+      ledger: assembleLedgerApp(runtime, { documents }),
       webhooks: createWebhooksApp(runtime, { documents }),
       payments: createPaymentsApp(runtime, { documents }),
-      platform: createPlatformApp({ runtime, documents }),
+      platform: assemblePlatformApp({ runtime, documents }),
     },
     versions: createVersionsApp({ env: 'dev', region: 'us-east-1', probes: [] }),
   };

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createAdaptorServer } from '@hono/node-server';
+import { assembleLedgerApp } from '../../lib/assembly/ledger-app.js';
+import { assemblePlatformApp } from '../../lib/assembly/platform-app.js';
 import { createAuthApp } from '../../lib/auth/app.js';
 import { type AuthFileConfig, loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import type { ThrottlePolicy } from '../../lib/auth/domain/throttle.js';
@@ -18,14 +20,12 @@ import {
   platformConfigFromEnv,
   staticClientsSource,
 } from '../../lib/config/env.js';
-import { createLedgerApp } from '../../lib/ledger/app.js';
 import { createLogger, type Logger } from '../../lib/observability/logger.js';
 import { installMetricSink } from '../../lib/observability/metrics.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { DOCUMENT_PATH } from '../../lib/openapi/serve.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
 import { dummypaySettings } from '../../lib/payments/domain/connectors/dummypay-directory.js';
-import { createPlatformApp } from '../../lib/platform/app.js';
 import { PlatformDirectory } from '../../lib/platform/store/directory.js';
 import { createProtectedApp } from '../../lib/runtime/protected-app.js';
 import {
@@ -499,7 +499,7 @@ function embeddedLedger(
 ): { ledger: LedgerWorkers; writers: LedgerWriters } {
   // Function bundles an earlier start in worker mode built there are of no use now (ledgerBundles says why).
   if (dataDir) rmSync(join(dataDir, 'bundles'), { recursive: true, force: true });
-  const app = createLedgerApp(runtime, { documents: generatedDocuments, embedded: { logger } });
+  const app = assembleLedgerApp(runtime, { documents: generatedDocuments, embedded: { logger } });
   const none = { healthy: () => true, pids: () => [], stop: async () => undefined };
   return {
     ledger: { ...none, fetch: (request, env) => app.fetch(request, env) },
@@ -578,7 +578,7 @@ async function startServices(
   // bundled beside them). The ledger's workers run its Lambda module, which finds no such file beside its
   // source: its document is answered here too, from the routes of an in-process ledger app that serves nothing else.
   const documents = generatedDocuments;
-  const ledgerDocument = createLedgerApp(runtime, { documents });
+  const ledgerDocument = assembleLedgerApp(runtime, { documents });
   const apps: Record<string, { fetch: FetchHandler }> = {
     auth: createAuthApp({
       runtime,
@@ -594,7 +594,7 @@ async function startServices(
     },
     payments: createPaymentsApp(runtime, { documents }),
     webhooks: createWebhooksApp(runtime, { documents }),
-    platform: createPlatformApp({ runtime, documents }),
+    platform: assemblePlatformApp({ runtime, documents }),
   };
   // The default organization and environment, with PLATFORM_ADMINS as its admins, before anything is served.
   await new PlatformDirectory(runtime.doc, config.tables.platform).ensureDefaults(

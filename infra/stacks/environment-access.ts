@@ -5,7 +5,7 @@ import { leadingKeysPattern } from '../../lib/environments/key-scope.js';
 import type { PlatformFunction } from './functions.js';
 import { grantTable, type TableAccess } from './grants.js';
 
-/** The session tag naming the environment a request's credentials are for (lib/dynamo/environment-credentials.ts). */
+/** The session tag naming the environment a request's credentials are for (lib/dynamo/sts-credentials.ts). */
 export const ENVIRONMENT_TAG = 'environment';
 
 /** Partition keys of the environment the session is tagged with: `E#<environment>#*` (lib/environments). */

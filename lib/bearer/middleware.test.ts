@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { currentEnvironment } from '../dynamo/environment-scope.js';
+import { inTokenEnvironment } from '../http/environment.js';
 import type { AppEnv, Principal } from '../http/types.js';
 import { bearerAuth } from './middleware.js';
 import type { TokenVerifier } from './token-verifier.js';
@@ -14,11 +15,12 @@ const verifierOf = (principal: Principal) =>
     },
   }) as unknown as TokenVerifier;
 
-function app(principal: Principal) {
+function app(principal: Principal, options: { scoped: boolean } = { scoped: true }) {
   const seen: Array<string | undefined> = [];
   const hono = new Hono<AppEnv>();
   hono.get('/public', (c) => c.json({ environment: currentEnvironment() ?? null }));
   hono.use('/api/*', bearerAuth('ledger', verifierOf(principal)));
+  if (options.scoped) hono.use('/api/*', inTokenEnvironment);
   hono.get('/api/x', async (c) => {
     seen.push(currentEnvironment());
     await new Promise((resolve) => setTimeout(resolve, 1));
@@ -36,7 +38,14 @@ const client = (environment?: string): Principal => ({
   ...(environment ? { environment } : {}),
 });
 
-describe('bearerAuth: the request runs in its token’s environment', () => {
+describe('inTokenEnvironment (the ledger’s): the request runs in its token’s environment', () => {
+  it('is no part of the bearer check: without it a verified request has no scope', async () => {
+    const { hono, seen } = app(client('sandbox-1'), { scoped: false });
+    const res = await hono.request('/api/x', { headers: { authorization: 'Bearer good' } });
+    expect(await res.json()).toEqual({ environment: null });
+    expect(seen).toEqual([undefined, undefined]);
+  });
+
   it("sets the environment scope once the token is verified, for the handler's whole run", async () => {
     const { hono, seen } = app(client('sandbox-1'));
     const res = await hono.request('/api/x', { headers: { authorization: 'Bearer good' } });

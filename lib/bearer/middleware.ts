@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { inEnvironmentScope } from '../dynamo/environment-scope.js';
 import { InsufficientScopeError, InvalidTokenError } from '../errors/index.js';
 import type { AppEnv, Principal } from '../http/types.js';
 import { grants, requiredScope, type Service } from '../tokens/scopes.js';
@@ -8,8 +7,8 @@ import type { TokenVerifier } from './token-verifier.js';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /**
- * RFC 6750 bearer check plus the scope rule; sets `principal` for the handlers, and runs them in the token's
- * environment (lib/dynamo/environment-scope.ts).
+ * RFC 6750 bearer check plus the scope rule; sets `principal` for the handlers. A route reaches its token's
+ * environment through its service's stores of that environment (`environmentOf(c)`, lib/http/environment.ts).
  */
 export function bearerAuth(service: Service, verifier: TokenVerifier): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -17,9 +16,7 @@ export function bearerAuth(service: Service, verifier: TokenVerifier): Middlewar
     const needed = requiredScope(service, c.req.method, c.req.path);
     if (!grants(principal.scopes, needed))
       throw new InsufficientScopeError(`scope "${needed}" required`, needed);
-    // The request's DynamoDB calls run with its environment's credentials where the isolation guard is on.
-    if (principal.environment === undefined) await next();
-    else await inEnvironmentScope(principal.environment, next);
+    await next();
   };
 }
 

@@ -96,7 +96,7 @@ export interface ServiceEndpoint {
 /**
  * DynamoDB's endpoint, and the isolation guard's role (ENVIRONMENT_ACCESS_ROLE_ARN, set by the stack for the data
  * functions): with it, calls made in a request's environment use that role's credentials for the environment
- * (lib/dynamo/environment-credentials.ts). Unset (`npm start`, tests, the other functions): no guard.
+ * (lib/dynamo/sts-credentials.ts). Unset (`npm start`, tests, the other functions): no guard.
  */
 export interface DynamoSettings extends ServiceEndpoint {
   environmentAccessRoleArn?: string;

@@ -1,10 +1,13 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
-  environmentScopedClient,
-  sharedEnvironmentCredentials,
-} from './environment-credentials.js';
+  type EnvironmentClients,
+  environmentClients,
+  perEnvironment,
+} from './environment-clients.js';
+import { environmentScopedClient } from './environment-scoped-client.js';
 import { protoSafeKeys } from './proto-keys.js';
+import { sharedEnvironmentCredentials } from './sts-credentials.js';
 
 /** The SDK's region when a caller names none (the configuration always does: AWS_REGION or this). */
 const DEFAULT_REGION = 'us-east-1';
@@ -16,19 +19,31 @@ export interface DynamoConnection {
   region?: string;
   /**
    * ENVIRONMENT_ACCESS_ROLE_ARN (set by the stack for the functions with an isolation guard): every call made in an
-   * environment's scope uses that role's credentials for the environment (environment-credentials.ts).
+   * environment's scope uses that role's credentials for the environment (sts-credentials.ts, environment-clients.ts).
    */
   environmentAccessRoleArn?: string;
 }
 
+/** A container's document clients: the function's own, and the one channel to each environment's items. */
+export interface DocumentClients {
+  /**
+   * The function's own client (shared items: the published keys, the platform's directory). Where the guard is on,
+   * a call made in an environment's async scope uses that environment's credentials (environment-scoped-client.ts):
+   * the ledger's stores, built once, still rely on it.
+   */
+  doc: DynamoDBDocumentClient;
+  /** Each environment's client (environment-clients.ts): its credentials where the guard is on, its keys checked. */
+  clients: EnvironmentClients;
+}
+
 /**
- * One document client per container. Against DynamoDB Local the credentials are placeholders (it accepts any),
- * so `npm start` and the tests never look for, or use, real AWS credentials.
+ * One set of document clients per container. Against DynamoDB Local the credentials are placeholders (it accepts
+ * any), so `npm start` and the tests never look for, or use, real AWS credentials.
  */
-export function createDocumentClient(
+export function createDocumentClients(
   connection: DynamoConnection = {},
   options: { bigintNumbers?: boolean } = {},
-): DynamoDBDocumentClient {
+): DocumentClients {
   const config: DynamoDBClientConfig = {
     region: connection.region ?? DEFAULT_REGION,
   };
@@ -38,19 +53,35 @@ export function createDocumentClient(
   }
   const base = documentClient(config, options);
   const roleArn = connection.environmentAccessRoleArn;
-  if (roleArn === undefined) return base;
+  if (roleArn === undefined) return { doc: base, clients: environmentClients(() => base) };
   const credentials = sharedEnvironmentCredentials({
     roleArn,
     region: config.region as string,
     baseCredentials: base.config.credentials,
   });
   // Each environment's client shares the base client's connections (one pool per container, not per environment).
-  return environmentScopedClient(base, credentials, (provider) =>
+  const credentialed = perEnvironment((environment) =>
     documentClient(
-      { ...config, credentials: provider, requestHandler: base.config.requestHandler },
+      {
+        ...config,
+        credentials: () => credentials.forEnvironment(environment),
+        requestHandler: base.config.requestHandler,
+      },
       options,
     ),
   );
+  return {
+    doc: environmentScopedClient(base, credentialed),
+    clients: environmentClients(credentialed),
+  };
+}
+
+/** The function's own client of `createDocumentClients`, for code that needs no environment's client. */
+export function createDocumentClient(
+  connection: DynamoConnection = {},
+  options: { bigintNumbers?: boolean } = {},
+): DynamoDBDocumentClient {
+  return createDocumentClients(connection, options).doc;
 }
 
 function documentClient(

@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * The environment the current request (or the ledger writer's current ledger) works in: set by the bearer
  * middleware once the token is verified, read by the DynamoDB clients of a function with an isolation guard
- * (environment-credentials.ts) to pick that environment's credentials. Everything awaited inside `run` sees it;
+ * (environment-scoped-client.ts, the ledger only) to pick that environment's credentials. Everything awaited inside `run` sees it;
  * nothing outside does.
  */
 const scope = new AsyncLocalStorage<string>();

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
-import { exportRoutes } from '../exporters/routes/register.js';
+import { inTokenEnvironment } from '../http/environment.js';
 import type { AppEnv } from '../http/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { DocumentSource } from '../openapi/document-source.js';
@@ -60,6 +60,19 @@ export interface LedgerAppOptions {
    * group commit (write/embedded.ts) instead of committing directly and relaying busy writes through the queue.
    */
   embedded?: { logger?: Logger };
+  /**
+   * Routes of the ledger's API whose code lives in another folder (the exporters' and pipelines', mounted by
+   * lib/assembly/ledger-app.ts): registered after the v2 routes, before the v1 routes.
+   */
+  mount?: (app: Hono<AppEnv>, parts: LedgerMountParts) => void;
+}
+
+/** What a mounted part of the ledger's API may use: the ledger's client, default table and ledger lookup. */
+export interface LedgerMountParts {
+  doc: DynamoDBDocumentClient;
+  table: string;
+  lookup: LedgerLookup;
+  now: () => number;
 }
 
 /** The ledger service (docs/api.md §3). */
@@ -84,15 +97,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
 
-  const app = createProtectedApp('ledger', runtime, {
-    beforeAuth: (a) => {
-      serveDocument(a, ledgerDocument, {
-        source: options.documents,
-        baseUrl: config.publicBaseUrl,
-      });
-      ledgerNotImplementedRoutes(a);
-    },
-  });
+  const app = ledgerFrame(runtime, options);
   // v1's `/_info` (with the ledger names) first: the v2 info routes answer `/v2/_info` and `/_/info`.
   v1InfoRoutes(app, { registry });
   infoRoutes(app);
@@ -133,7 +138,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
       }),
   });
   volumeAndSchemaRoutes(app, { doc, tableFor, lookup, schemas, now });
-  exportRoutes(app, { doc, table: config.tables.ledger, stage: config.stage, lookup, now });
+  options.mount?.(app, { doc, table: config.tables.ledger, lookup, now });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer, schemas });
   v1ScriptRoutes(app, { lookup, commands, schemas });
@@ -141,6 +146,22 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   v1LogRoutes(app, { lookup, logs });
   v1LedgerRoutes(app, { lookup, stats });
   mappingRoutes(app, { lookup, writer, mappings });
+  return app;
+}
+
+/** The protected app, its document and 501s before the bearer check, and the request's environment scope. */
+function ledgerFrame(runtime: ServiceRuntime, options: LedgerAppOptions): Hono<AppEnv> {
+  const app = createProtectedApp('ledger', runtime, {
+    beforeAuth: (a) => {
+      serveDocument(a, ledgerDocument, {
+        source: options.documents,
+        baseUrl: runtime.config.publicBaseUrl,
+      });
+      ledgerNotImplementedRoutes(a);
+    },
+  });
+  // The ledger's stores are built once and take their environment's credentials from the request's async scope.
+  app.use('*', inTokenEnvironment);
   return app;
 }
 

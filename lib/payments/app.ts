@@ -3,7 +3,7 @@ import type { AppEnv } from '../http/types.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
-import { bigintDocumentClient, type ServiceRuntime } from '../runtime/runtime.js';
+import { bigintDocumentClients, type ServiceRuntime } from '../runtime/runtime.js';
 import { serverInfoRoute } from '../runtime/server-info.js';
 import { dummypaySettings } from './domain/connectors/dummypay-directory.js';
 import { accountRoutes } from './routes/accounts.js';
@@ -37,12 +37,13 @@ export function createPaymentsApp(
 ): Hono<AppEnv> {
   const { tables } = runtime.config;
   // Amounts are read back as bigint (rule 1).
-  const doc = bigintDocumentClient(runtime);
-  // Each request's payments are those of its token's environment (`environmentOf`, routes/payments.ts).
+  const { clients } = bigintDocumentClients(runtime);
+  // The one way to an environment's payments: its stores, over its client. Each request's are those of its token's
+  // environment (`environmentOf`, routes/stores-of.ts).
   const storesOf = (environment: string) =>
     paymentsStores(
       {
-        doc,
+        doc: clients.forEnvironment(environment),
         table: tables.payments,
         eventsTable: tables.events,
         ...(options.now ? { now: options.now } : {}),

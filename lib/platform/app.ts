@@ -1,6 +1,4 @@
 import type { Hono } from 'hono';
-import { SigningKeys } from '../auth/keys/signing-keys.js';
-import { keyStoreFor } from '../auth/keys/vault-for-runtime.js';
 import { jwksTableLoader } from '../bearer/jwks-table-loader.js';
 import { authenticate } from '../bearer/middleware.js';
 import { TokenVerifier } from '../bearer/token-verifier.js';
@@ -9,10 +7,10 @@ import type { AppEnv } from '../http/types.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
+import type { TokenSigner } from '../tokens/mint.js';
 import { OrganizationAccess } from './commands/access.js';
 import type { EnvironmentProbe, PlatformContext } from './commands/context.js';
 import type { RandomText } from './domain/ids.js';
-import { environmentProbesFor } from './environment-probes.js';
 import { environmentRoutes } from './routes/environments.js';
 import { memberRoutes } from './routes/members.js';
 import { organizationRoutes } from './routes/organizations.js';
@@ -27,15 +25,15 @@ export interface PlatformAppDeps {
   runtime: ServiceRuntime;
   /** Where its OpenAPI document comes from (lib/openapi/document-source.ts). */
   documents: DocumentSource;
-  /** The auth service's signing keys (personal tokens are signed with them); by default from the auth table. */
-  signingKeys?: SigningKeys;
+  /** The auth service's signing keys (personal tokens are signed with them): given by the assembly. */
+  signingKeys: TokenSigner;
   now?: () => number;
   /**
    * What an environment may still hold (ledgers, webhook configs, payments, clients): each service's store answers
-   * for its own kind. An environment is deleted only when every probe finds nothing. By default every service's
-   * (environment-probes.ts); tests may give others.
+   * for its own kind. An environment is deleted only when every probe finds nothing. Every service's, given by the
+   * assembly (lib/assembly/environment-probes.ts); tests may give others.
    */
-  environmentProbes?: readonly EnvironmentProbe[];
+  environmentProbes: readonly EnvironmentProbe[];
   /** The random part of new ids (tests make it predictable, to provoke collisions). */
   random?: RandomText;
   /** Waits between attempts after lost races (tests make them instant). */
@@ -43,8 +41,9 @@ export interface PlatformAppDeps {
 }
 
 /**
- * The platform service (`/api/platform`): organizations, environments, members, personal tokens. Its one
- * composition, used by its Lambda entry (functions/platform.ts) and the local platform. Platform tokens only:
+ * The platform service (`/api/platform`): organizations, environments, members, personal tokens. The parts it
+ * takes from the other services come from the assembly (lib/assembly/platform-app.ts), which its Lambda entry
+ * (functions/platform.ts) and the local platform use. Platform tokens only:
  * an environment token is refused with 403, no token or a bad one with 401. Access follows the caller's role,
  * read live on every request.
  */
@@ -59,9 +58,9 @@ export function createPlatformApp(deps: PlatformAppDeps): Hono<AppEnv> {
       ...(deps.sleep ? { sleep: deps.sleep } : {}),
     }),
     access: new OrganizationAccess(directory),
-    probes: deps.environmentProbes ?? environmentProbesFor(runtime),
+    probes: deps.environmentProbes,
     tokens: {
-      signer: deps.signingKeys ?? new SigningKeys(keyStoreFor(runtime), { now }),
+      signer: deps.signingKeys,
       issuer: config.issuer,
       audience: config.audience,
     },

@@ -2,7 +2,12 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { jwksTableLoader } from '../bearer/jwks-table-loader.js';
 import { TokenVerifier } from '../bearer/token-verifier.js';
 import type { PlatformConfig } from '../config/env.js';
-import { createDocumentClient, type DynamoConnection } from '../dynamo/client.js';
+import {
+  createDocumentClients,
+  type DocumentClients,
+  type DynamoConnection,
+} from '../dynamo/client.js';
+import type { EnvironmentClients } from '../dynamo/environment-clients.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 
 /** What every service needs, built once per container (Lambda) or once per process (local). */
@@ -11,6 +16,8 @@ export interface ServiceRuntime {
   /** `config.dynamo`: where `doc`, and any other document client of the service, connects. */
   connection: DynamoConnection;
   doc: DynamoDBDocumentClient;
+  /** Each environment's client, numbers read as `doc` reads them: what a service builds its stores over. */
+  clients: EnvironmentClients;
   /** `doc` reads numbers as bigint (`createRuntime`'s option): `bigintDocumentClient` can then reuse it. */
   bigintNumbers: boolean;
   logger: Logger;
@@ -28,11 +35,12 @@ export function createRuntime(
 ): ServiceRuntime {
   const connection = config.dynamo;
   const bigintNumbers = options.bigintNumbers ?? false;
-  const doc = createDocumentClient(connection, { bigintNumbers });
+  const { doc, clients } = createDocumentClients(connection, { bigintNumbers });
   return {
     config,
     connection,
     doc,
+    clients,
     bigintNumbers,
     logger: createLogger(config.logLevel, undefined, config.logFormat),
     verifier: new TokenVerifier({
@@ -49,7 +57,12 @@ export function createRuntime(
  * its own for a service sharing a plain runtime (the local platform, tests).
  */
 export function bigintDocumentClient(runtime: ServiceRuntime): DynamoDBDocumentClient {
+  return bigintDocumentClients(runtime).doc;
+}
+
+/** The function's own client and the environments' clients, reading numbers as bigint (as above). */
+export function bigintDocumentClients(runtime: ServiceRuntime): DocumentClients {
   return runtime.bigintNumbers
-    ? runtime.doc
-    : createDocumentClient(runtime.connection, { bigintNumbers: true });
+    ? runtime
+    : createDocumentClients(runtime.connection, { bigintNumbers: true });
 }

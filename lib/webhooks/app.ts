@@ -33,7 +33,7 @@ export function createWebhooksApp(
   const now = options.now ?? Date.now;
   const queueUrl = runtime.config.queues.deliveries;
   const scope = webhooksScope({
-    doc: runtime.doc,
+    clients: runtime.clients,
     table: runtime.config.tables.webhooks,
     queue: queueUrl
       ? new DeliveryQueue({ sqs: lazySqsClient(runtime.config.sqs), queueUrl })

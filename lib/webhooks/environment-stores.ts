@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { EnvironmentClients } from '../dynamo/environment-clients.js';
 import { DeliveryReplays } from './commands/replay.js';
 import { ConfigStore } from './store/config-store.js';
 import type { DeliveryQueue } from './store/delivery-queue.js';
@@ -16,7 +16,8 @@ export interface WebhooksOfEnvironment {
 export type WebhooksScope = (environment: string) => WebhooksOfEnvironment;
 
 export interface WebhooksScopeOptions {
-  doc: DynamoDBDocumentClient;
+  /** Each environment's client (lib/dynamo/environment-clients.ts): the stores of one are built over its own. */
+  clients: EnvironmentClients;
   table: string;
   /** The deliveries queue; without it (a misconfigured function) replays answer 503. */
   queue: DeliveryQueue | undefined;
@@ -25,8 +26,9 @@ export interface WebhooksScopeOptions {
 }
 
 export function webhooksScope(options: WebhooksScopeOptions): WebhooksScope {
-  const { doc, table, queue, now, sleep } = options;
+  const { clients, table, queue, now, sleep } = options;
   return (environment) => {
+    const doc = clients.forEnvironment(environment);
     const configs = new ConfigStore({ doc, table, environment, now, ...(sleep ? { sleep } : {}) });
     const deliveries = new DeliveryStore({ doc, table, environment });
     const replays = new DeliveryReplays({

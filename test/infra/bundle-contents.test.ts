@@ -49,8 +49,11 @@ const GENERATOR_INPUTS = [
  * Then the exporters' pipelines function, of which the ledger carries only the shared tables: the
  * pipeline-wakes queue's definition (lib/resources/definitions.ts) and the two pipeline metrics of the catalog
  * (no exporter driver, SDK client or Parquet writer): about 0.5 KB more; the guard moves to 525,000.
+ * Then each environment's checked client (#34: lib/dynamo/environment-clients.ts, prefix-guard.ts, +2.3 kB,
+ * built by every runtime though the ledger's stores still use the async scope). All of session 37 together:
+ * 525,221; the guard moves to 526,000 (the import stays near 1.4x the reference, under the accepted 1.6x).
  */
-const MAX_LEDGER_BYTES = 525_000;
+const MAX_LEDGER_BYTES = 526_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'bundle-contents-'));
 /** A bundle: every input, the code a cold start loads (its text, its inputs), and the inputs of later chunks. */

@@ -170,4 +170,21 @@ describe('guides, run as written', () => {
       ]),
     );
   });
+
+  it('the ledger beyond the reference: limits, preconditions and balance history (after the metrics, which count the stories before them)', async () => {
+    const out = await runBash(story(['auth', 'ledger-beyond']), {});
+    // The auth walkthrough's own lines come first; this one's follow its last line.
+    expect(out.slice(out.indexOf('[{"account"'))).toBe(
+      [
+        '[{"account":"wallet:*","asset":"USD/2","min":0,"max":50000}]',
+        '1',
+        '{"errorCode":"LIMIT_EXCEEDED","errorMessage":"account \\"wallet:bob\\" USD/2: balance would be 60000, above the maximum 50000, which breaks limits rule 0 (wallet:*)"} 400',
+        '2',
+        '{"errorCode":"PRECONDITION_FAILED","errorMessage":"expect[0]: wallet:bob USD/2 balance is 18000 before the write, expected $eq 30000; expect[1]: wallet:bob USD/2 balance is 6000 after the write, expected $gte 10000"} 409',
+        '[["2026-01-01T10:00:00Z",1,30000],["2026-01-01T12:00:00Z",2,18000]]',
+        '[["2026-01-01T06:00:00Z",0],["2026-01-01T12:00:00Z",18000],["2026-01-01T18:00:00Z",18000]]',
+        '',
+      ].join('\n'),
+    );
+  });
 });

@@ -13,8 +13,9 @@ import { newConfig, newConfigId } from '../../lib/webhooks/domain/config.js';
 import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
 import { deliveryKeys } from '../../lib/webhooks/store/keys.js';
-import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { platformCall, startTestPlatform, testClientToken } from '../support/platform.js';
 import { WAIT_LIMIT_MS } from '../support/time-scale.js';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 interface Received {
   headers: Record<string, string>;
@@ -276,5 +277,71 @@ describe('webhook delivery on the local platform', () => {
     expect(res.status).toBe(409);
     expect(((await res.json()) as { errorCode: string }).errorCode).toBe('CONFLICT');
     doc.destroy();
+  });
+});
+
+/**
+ * Issue #8's "done when" on the same platform: a mapping that allows `users:*` an overdraft of 1000 accepts a
+ * spend to -1000 and refuses -1001, and replacing it emits `ledger.updated_mapping`, which reaches a receiver of
+ * its own signed (mapping item → ledger table stream poller → dispatch → queue → deliver). Last in the file: its
+ * commits also reach the configs above, whose tests are done by then.
+ */
+describe('ledger mapping on the local platform', () => {
+  let mappingReceiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  const call = (method: string, path: string, body?: unknown) =>
+    platformCall(platform, method, path, body);
+  beforeAll(async () => {
+    mappingReceiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await mappingReceiver?.close();
+  });
+
+  it('enforces a users:* overdraft of 1000 and delivers ledger.updated_mapping to a webhook receiver', async () => {
+    const config = await call('POST', '/api/webhooks/configs', {
+      endpoint: mappingReceiver.url,
+      eventTypes: ['ledger.updated_mapping'],
+    });
+    expect(config.status).toBe(200);
+    const secret = config.body.data.secret as string;
+    expect((await call('POST', '/api/ledger/v2/overdrafts')).status).toBe(204);
+    const mapping = { contracts: [{ account: 'users:*', expr: { $gte: ['$balance', -1000] } }] };
+    expect(await call('PUT', '/api/ledger/overdrafts/mapping', mapping)).toEqual({
+      status: 200,
+      body: { data: mapping },
+    });
+
+    const spend = (amount: number) =>
+      call('POST', '/api/ledger/overdrafts/transactions', {
+        postings: [{ source: 'users:1', destination: 'shop', amount, asset: 'USD' }],
+      });
+    const ok = await spend(1000);
+    expect(ok.status).toBe(200);
+    expect(ok.body.data[0].postCommitVolumes['users:1'].USD.balance).toBe(-1000);
+    const refused = await spend(1);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errorCode).toBe('INSUFFICIENT_FUND');
+
+    // Polls until the delivery arrives (the pollers run on their own schedule); the assertion is on content.
+    const { received } = mappingReceiver;
+    for (let i = 0; i < 300 && received.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(received).toHaveLength(1);
+    const { headers, body } = received[0]!;
+    expect(() =>
+      new Webhook(secret).verify(body, {
+        'webhook-id': headers['webhook-id']!,
+        'webhook-timestamp': headers['webhook-timestamp']!,
+        'webhook-signature': headers['webhook-signature']!,
+      }),
+    ).not.toThrow();
+    const envelope = JSON.parse(body);
+    expect(envelope).toMatchObject({
+      app: 'ledger',
+      version: 'v2',
+      type: 'ledger.updated_mapping',
+      idempotency_key: '',
+      payload: { ledger: 'overdrafts', mapping },
+    });
   });
 });

@@ -3,13 +3,13 @@ import { SDK } from '@formance/formance-sdk';
 import { serve } from '@hono/node-server';
 import { createGateway, type FetchHandler } from '../../infra/local/gateway.js';
 import { DEFAULT_AUTH_CONFIG } from '../../infra/local/platform.js';
+import { assembleLedgerApp } from '../../lib/assembly/ledger-app.js';
+import { assemblePlatformApp } from '../../lib/assembly/platform-app.js';
 import { createAuthApp } from '../../lib/auth/app.js';
 import { loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import { staticClientsSource } from '../../lib/config/env.js';
-import { createLedgerApp } from '../../lib/ledger/app.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
-import { createPlatformApp } from '../../lib/platform/app.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { testEnvironment } from './tables.js';
 
@@ -35,14 +35,14 @@ export async function startInProcessPlatform(): Promise<InProcessPlatform> {
     staticClientsSource({ AUTH_CONFIG: DEFAULT_AUTH_CONFIG }),
     'local',
   );
-  const ledger = createLedgerApp(runtime, { documents, embedded: { logger: runtime.logger } });
+  const ledger = assembleLedgerApp(runtime, { documents, embedded: { logger: runtime.logger } });
   const gateway = createGateway(
     {
       auth: createAuthApp({ runtime, documents, authConfig }),
       ledger,
       payments: createPaymentsApp(runtime, { documents }),
       webhooks: createWebhooksApp(runtime, { documents }),
-      platform: createPlatformApp({ runtime, documents }),
+      platform: assemblePlatformApp({ runtime, documents }),
     },
     async () => ({ status: 'ok', components: {} }),
   );

@@ -1,9 +1,10 @@
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
+import { assembleLedgerApp } from '../../lib/assembly/ledger-app.js';
 import { DEFAULT_ENVIRONMENT } from '../../lib/environments/environment-id.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
-import { createLedgerApp, type LedgerAppOptions } from '../../lib/ledger/app.js';
+import type { LedgerAppOptions } from '../../lib/ledger/app.js';
 import { ledgerKeys } from '../../lib/ledger/store/keys.js';
 import { type LedgerEvent, ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
@@ -29,7 +30,7 @@ export async function ledgerClient(
 ) {
   const { environment, app: shared, ...appOptions } = options;
   const app: Hono<AppEnv> =
-    shared ?? createLedgerApp(runtime, { documents: generatedDocuments, ...appOptions });
+    shared ?? assembleLedgerApp(runtime, { documents: generatedDocuments, ...appOptions });
   const token =
     environment === undefined
       ? await tokenFor(authApp(runtime), ADMIN)

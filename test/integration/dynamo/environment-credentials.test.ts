@@ -3,17 +3,19 @@ import { Readable } from 'node:stream';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
-import { createDocumentClient } from '../../../lib/dynamo/client.js';
+import { createDocumentClient, createDocumentClients } from '../../../lib/dynamo/client.js';
+import { perEnvironment } from '../../../lib/dynamo/environment-clients.js';
+import { currentEnvironment, inEnvironmentScope } from '../../../lib/dynamo/environment-scope.js';
+import { environmentScopedClient } from '../../../lib/dynamo/environment-scoped-client.js';
+import { EnvironmentKeyError } from '../../../lib/dynamo/prefix-guard.js';
 import {
   type CredentialsProvider,
   EnvironmentCredentials,
-  environmentScopedClient,
   parseCredentials,
   REFRESH_MARGIN_MS,
   SESSION_SECONDS,
   sharedEnvironmentCredentials,
-} from '../../../lib/dynamo/environment-credentials.js';
-import { currentEnvironment, inEnvironmentScope } from '../../../lib/dynamo/environment-scope.js';
+} from '../../../lib/dynamo/sts-credentials.js';
 import { testEnvironment } from '../../support/tables.js';
 
 const ROLE = 'arn:aws:iam::123456789012:role/platform-prod-ledger-guard';
@@ -204,20 +206,20 @@ describe('environmentScopedClient: the credentials of the request’s environmen
     const signedWith: string[] = [];
     const assumed: string[] = [];
     const base = recordingClient(signedWith, async () => BASE);
+    const credentialsOf = async (environment: string) => {
+      assumed.push(environment);
+      return {
+        accessKeyId: `ASIA-${environment}`,
+        secretAccessKey: 's',
+        sessionToken: 't',
+        expiration: new Date(Date.now() + 3_600_000),
+      };
+    };
     const client = environmentScopedClient(
       base,
-      {
-        forEnvironment: async (environment) => {
-          assumed.push(environment);
-          return {
-            accessKeyId: `ASIA-${environment}`,
-            secretAccessKey: 's',
-            sessionToken: 't',
-            expiration: new Date(Date.now() + 3_600_000),
-          };
-        },
-      },
-      (credentials) => recordingClient(signedWith, credentials),
+      perEnvironment((environment) =>
+        recordingClient(signedWith, () => credentialsOf(environment)),
+      ),
     );
     return { client, signedWith, assumed };
   }
@@ -290,5 +292,62 @@ describe('createDocumentClient with ENVIRONMENT_ACCESS_ROLE_ARN (against DynamoD
       new GetCommand({ TableName: table, Key: { pk: 'E#env-a#2', sk: 'x' } }),
     );
     expect(Item).toEqual({ pk: 'E#env-a#2', sk: 'x' });
+  });
+});
+
+describe('createDocumentClients: each environment’s client, its keys checked (against DynamoDB Local)', () => {
+  it('with the guard role: its environment’s credentials; a key of another environment fails before it is sent', async () => {
+    const { env } = await testEnvironment();
+    const table = env.PAYMENTS_TABLE!;
+    const assumed: string[] = [];
+    const roleArn = `${ROLE}-${randomUUID()}`;
+    sharedEnvironmentCredentials({
+      roleArn,
+      region: 'us-east-1',
+      baseCredentials: async () => BASE,
+      post: async (_url, _headers, text) => {
+        const environment = new URLSearchParams(text).get('Tags.member.1.Value')!;
+        assumed.push(environment);
+        return { status: 200, text: answer(environment, Date.now() + 3_600_000) };
+      },
+    });
+    const { doc, clients } = createDocumentClients({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      environmentAccessRoleArn: roleArn,
+    });
+    const a = clients.forEnvironment('env-a');
+    expect(clients.forEnvironment('env-a')).toBe(a);
+    await a.send(new PutCommand({ TableName: table, Item: { pk: 'E#env-a#1', sk: 'x' } }));
+    await expect(
+      a.send(new PutCommand({ TableName: table, Item: { pk: 'E#env-b#1', sk: 'x' } })),
+    ).rejects.toThrow(
+      new EnvironmentKeyError('a call in environment env-a names E#env-b#1, outside E#env-a#*'),
+    );
+    expect(assumed).toEqual(['env-a']);
+    const read = (pk: string) =>
+      doc.send(new GetCommand({ TableName: table, Key: { pk, sk: 'x' } })).then((r) => r.Item);
+    expect(await read('E#env-a#1')).toEqual({ pk: 'E#env-a#1', sk: 'x' });
+    expect(await read('E#env-b#1')).toBeUndefined();
+  });
+
+  it('without IAM (npm start, the tests): the same key rule, on the one base client', async () => {
+    const { env } = await testEnvironment();
+    const table = env.WEBHOOKS_TABLE!;
+    const { doc, clients } = createDocumentClients({ endpoint: inject('dynamoEndpoint') });
+    const sandbox = clients.forEnvironment('sandbox-1');
+    await sandbox.send(
+      new PutCommand({ TableName: table, Item: { pk: 'E#sandbox-1#c', sk: 'x' } }),
+    );
+    await expect(
+      sandbox.send(new PutCommand({ TableName: table, Item: { pk: 'E#sandbox-2#c', sk: 'x' } })),
+    ).rejects.toThrow(EnvironmentKeyError);
+    await expect(
+      sandbox.send(new GetCommand({ TableName: table, Key: { pk: 'SHARED', sk: 'x' } })),
+    ).rejects.toThrow('names SHARED, outside E#sandbox-1#*');
+    expect(
+      (await doc.send(new GetCommand({ TableName: table, Key: { pk: 'E#sandbox-2#c', sk: 'x' } })))
+        .Item,
+    ).toBeUndefined();
   });
 });

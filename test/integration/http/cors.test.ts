@@ -3,8 +3,8 @@
  * authentication, and answers carry the allow headers for listed origins only. Unset, nothing changes.
  */
 import { describe, expect, it } from 'vitest';
+import { assembleLedgerApp } from '../../../lib/assembly/ledger-app.js';
 import { corsOrigins } from '../../../lib/config/env.js';
-import { createLedgerApp } from '../../../lib/ledger/app.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../../lib/payments/app.js';
 import { testEnvironment } from '../../support/tables.js';
@@ -16,7 +16,7 @@ describe('CORS', () => {
     const { runtime } = await testEnvironment({
       CORS_ALLOWED_ORIGINS: `${CONSOLE}, http://localhost:5173`,
     });
-    const app = createLedgerApp(runtime, { documents: generatedDocuments });
+    const app = assembleLedgerApp(runtime, { documents: generatedDocuments });
     const preflight = await app.request('/api/ledger/v2/shop/transactions', {
       method: 'OPTIONS',
       headers: {

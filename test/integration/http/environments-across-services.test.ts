@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { assembleLedgerApp } from '../../../lib/assembly/ledger-app.js';
 import type { AppEnv } from '../../../lib/http/types.js';
-import { createLedgerApp } from '../../../lib/ledger/app.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../../lib/payments/app.js';
 import { createWebhooksApp } from '../../../lib/webhooks/app.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   const { runtime } = bed;
   apps = {
     auth: authApp(runtime),
-    ledger: createLedgerApp(runtime, { documents: generatedDocuments }),
+    ledger: assembleLedgerApp(runtime, { documents: generatedDocuments }),
     webhooks: createWebhooksApp(runtime, { documents: generatedDocuments }),
     payments: createPaymentsApp(runtime, { documents: generatedDocuments }),
   };

@@ -4,8 +4,8 @@
 // wherever every field is optional: it created a ledger, updated a webhook config and rotated its secret.
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { assembleLedgerApp } from '../../../lib/assembly/ledger-app.js';
 import type { AppEnv } from '../../../lib/http/types.js';
-import { createLedgerApp } from '../../../lib/ledger/app.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../../lib/payments/app.js';
 import { createWebhooksApp } from '../../../lib/webhooks/app.js';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   const documents = generatedDocuments;
   apps = {
     auth: authApp(runtime),
-    ledger: createLedgerApp(runtime, { documents }),
+    ledger: assembleLedgerApp(runtime, { documents }),
     webhooks: createWebhooksApp(runtime, { documents }),
     payments: createPaymentsApp(runtime, { documents }),
   };

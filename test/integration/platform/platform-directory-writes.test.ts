@@ -1,8 +1,8 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { assemblePlatformApp } from '../../../lib/assembly/platform-app.js';
 import { throttlingError } from '../../../lib/dynamo/errors.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
-import { createPlatformApp } from '../../../lib/platform/app.js';
 import type { Membership } from '../../../lib/platform/domain/directory.js';
 import { setRole } from '../../../lib/platform/domain/roster.js';
 import { PlatformDirectory } from '../../../lib/platform/store/directory.js';
@@ -104,7 +104,7 @@ describe('the default organization, once per container', () => {
         },
       },
     });
-    const app = createPlatformApp({
+    const app = assemblePlatformApp({
       runtime: { ...rt, doc },
       documents: generatedDocuments,
       signingKeys: bed.signingKeys,

@@ -1,8 +1,8 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { assembleLedgerApp } from '../../../lib/assembly/ledger-app.js';
 import { jwksTableLoader } from '../../../lib/bearer/jwks-table-loader.js';
 import { TokenVerifier } from '../../../lib/bearer/token-verifier.js';
-import { createLedgerApp } from '../../../lib/ledger/app.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { personId, roleScopes } from '../../../lib/platform/domain/directory.js';
 import { type PlatformTestbed, platformTestbed, ROOT } from '../../support/platform-api.js';
@@ -33,7 +33,7 @@ function ledgerAt(nowMs?: number) {
           loadKeys: jwksTableLoader(runtime.doc, runtime.config.tables.auth),
           now: () => nowMs,
         });
-  const app = createLedgerApp({ ...runtime, verifier }, { documents: generatedDocuments });
+  const app = assembleLedgerApp({ ...runtime, verifier }, { documents: generatedDocuments });
   return (token: string) =>
     app.request('/api/ledger/v2', { headers: { authorization: `Bearer ${token}` } });
 }

@@ -1,17 +1,15 @@
 import { request as httpsRequest } from 'node:https';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Sha256 } from '@smithy/core/checksum';
 import { HttpRequest } from '@smithy/core/protocols';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { isEnvironmentId } from '../environments/environment-id.js';
-import { currentEnvironment } from './environment-scope.js';
 
 /**
- * The isolation guard's run-time half (docs/operations.md, "Isolation guard"). A function given
+ * The per-environment credentials of the isolation guard (docs/operations.md, "Isolation guard"). A function given
  * ENVIRONMENT_ACCESS_ROLE_ARN by the stack reaches its tables only through that role, assumed per environment
  * with the session tag `environment=<id>`; the role's policy allows partition keys `E#<id>#*` only, so a request
  * cannot touch another environment's items whatever the code asks, and a call made outside any environment
- * (with the function's own role) is refused by IAM.
+ * (with the function's own role) is refused by IAM. The clients built over them: environment-clients.ts.
  *
  * STS is called with a signed Query request (the SDK's own SigV4 signer, already in every bundle) rather than
  * @aws-sdk/client-sts, which would add ~38 KB to bundles that are near their 600 KB budget.
@@ -200,39 +198,6 @@ const ENTITIES: Record<string, string> = {
 function xmlText(xml: string, tag: string): string | undefined {
   const match = new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml);
   return match?.[1]?.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ENTITIES[name]!);
-}
-
-/**
- * A document client whose `send` runs with the credentials of the current environment (environment-scope.ts):
- * one client per environment, made by `build` with that environment's credentials, and `base` (the function's
- * own credentials) when no environment is set. Everything else is `base`'s.
- */
-export function environmentScopedClient(
-  base: DynamoDBDocumentClient,
-  credentials: Pick<EnvironmentCredentials, 'forEnvironment'>,
-  build: (credentials: CredentialsProvider) => DynamoDBDocumentClient,
-): DynamoDBDocumentClient {
-  const clients = new Map<string, DynamoDBDocumentClient>();
-  const clientOf = (environment: string) => {
-    let client = clients.get(environment);
-    if (!client) {
-      client = build(() => credentials.forEnvironment(environment));
-      clients.set(environment, client);
-      // Dropped, not destroyed: the clients share `base`'s connections.
-      if (clients.size > MAX_ENVIRONMENTS) clients.delete(clients.keys().next().value!);
-    }
-    return client;
-  };
-  return new Proxy(base, {
-    get(target, property, receiver) {
-      if (property !== 'send') return Reflect.get(target, property, receiver);
-      return (...args: unknown[]) => {
-        const environment = currentEnvironment();
-        const client = environment === undefined ? target : clientOf(environment);
-        return Reflect.apply(client.send, client, args);
-      };
-    },
-  });
 }
 
 /** One EnvironmentCredentials per role and region in a container, whichever client asks. */

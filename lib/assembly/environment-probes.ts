@@ -1,9 +1,9 @@
 import { clientsExist } from '../auth/store/environment-probe.js';
 import { ledgersExist } from '../ledger/store/environment-probe.js';
 import { paymentsExist } from '../payments/store/environment-probe.js';
+import type { EnvironmentProbe } from '../platform/commands/context.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
 import { webhookConfigsExist } from '../webhooks/store/environment-probe.js';
-import type { EnvironmentProbe } from './commands/context.js';
 
 /**
  * What an environment may hold, one probe per service, each asking its own store (one Limit-1 read of the

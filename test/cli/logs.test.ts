@@ -193,11 +193,19 @@ describe('platform export / import', () => {
       expect(await cli('export', target)).toEqual({ code: 0, stdout: exported, stderr: '' });
       expect((await cli('logs', 'verify', target)).stdout).toBe('ok: 3 log entries verified\n');
 
+      // With --json, the refusal is one JSON line on stderr, the API's own fields beside the message.
       const again = await cli('--json', 'import', target, file);
       expect(again.code).toBe(1);
-      expect(again.stderr).toBe(
-        `error: IMPORT: ledger "${target}" is not empty: logs are imported into a new ledger only (or continue one with after=<its last log id>) (HTTP 400)\n`,
-      );
+      const refusal = `ledger "${target}" is not empty: logs are imported into a new ledger only (or continue one with after=<its last log id>)`;
+      expect(JSON.parse(again.stderr)).toEqual({
+        error: {
+          exitCode: 1,
+          message: `IMPORT: ${refusal} (HTTP 400)`,
+          status: 400,
+          errorCode: 'IMPORT',
+          errorMessage: refusal,
+        },
+      });
       expect(await cli('import', target, join(home, 'missing.ndjson'))).toEqual({
         code: 1,
         stdout: '',

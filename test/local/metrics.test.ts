@@ -66,6 +66,8 @@ describe('GET /_metrics on the local platform', () => {
       '# TYPE platform_ledger_retries_total counter',
       '# TYPE platform_webhook_deliveries_total counter',
       '# TYPE platform_token_failures_total counter',
+      '# TYPE platform_pipeline_drains_total counter',
+      '# TYPE platform_pipeline_lag_seconds histogram',
     ]);
     expect(before.lines.filter((l) => l !== '' && !l.startsWith('#'))).toEqual([]);
 

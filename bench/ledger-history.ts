@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startPlatform } from '../infra/local/platform.js';
 import { callJson, expectOk, fetchToken } from './http.js';
+import { processCpuSeconds } from './ledger-matrix.js';
 import { runScenario } from './ledger-scenarios.js';
 
 export interface HistoryPhase {
@@ -133,15 +134,9 @@ async function fill(target: { baseUrl: string; token: string }, transactions: nu
 
 /** A process's CPU (user + system, every thread) over `windowMs`, in % of one core. */
 async function cpuPercent(pid: number, windowMs: number): Promise<number> {
-  const ticks = () => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  };
-  const before = ticks();
+  const before = processCpuSeconds(pid);
   await sleepMs(windowMs);
-  // Linux counts in USER_HZ, 100 a second.
-  return round(((ticks() - before) / 100 / (windowMs / 1000)) * 100);
+  return round(((processCpuSeconds(pid) - before) / (windowMs / 1000)) * 100);
 }
 
 const sleepMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -308,6 +308,12 @@ function perTransaction(
   };
 }
 
+/** CPU time of one process so far (user + system, every thread), in seconds (/proc counts in 1/100 s). */
+export function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Busy CPU time of the whole machine so far, in seconds (every core; /proc/stat counts in 1/100 s). */
 export function machineBusySeconds(): number {
   const fields = readFileSync('/proc/stat', 'utf8')

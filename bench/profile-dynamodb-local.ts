@@ -6,19 +6,14 @@
  * bench report's "bound by the emulator" reading. Not part of `npm run bench`: it needs a JDK's tools on PATH.
  */
 import { execFileSync, execSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { startPlatform } from '../infra/local/platform.js';
 import { fetchToken } from './http.js';
-import { machineBusySeconds } from './ledger-matrix.js';
+import { machineBusySeconds, processCpuSeconds } from './ledger-matrix.js';
 import { runScenario } from './ledger-scenarios.js';
-
-const processCpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ddb-profile-'));
 const recording = path.join(dir, 'dynamodb-local.jfr');

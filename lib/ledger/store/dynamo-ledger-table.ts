@@ -6,6 +6,7 @@ import {
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { batchPut } from '../../dynamo/batch-put.js';
 import { isConditionFailure, isTransactionConflict } from '../../dynamo/errors.js';
+import type { LedgerRecord } from '../domain/change.js';
 import { clearPendingBatch, putAbsentItems } from './batch-settle.js';
 import { commitWrites } from './commit.js';
 import { headFromItem } from './head.js';
@@ -68,4 +69,19 @@ export function dynamoLedgerTable(
     clearPending: (version) => clearPendingBatch(doc, table, ledger, version),
     readLogRange: (first, last) => readLogRange(doc, table, ledger, first, last),
   };
+}
+
+/**
+ * Each ledger's port, as a writer is configured: the one it was given (`tableOf`: memory, the AWS model), or the
+ * ledger's bucket table on DynamoDB through `doc`.
+ */
+export function ledgerTables(options: {
+  doc?: DynamoDBDocumentClient;
+  tableFor: (bucket: string) => string;
+  tableOf?: (ledger: LedgerRecord) => LedgerTable;
+}): (ledger: LedgerRecord) => LedgerTable {
+  const { doc, tableFor, tableOf } = options;
+  if (tableOf) return tableOf;
+  if (!doc) throw new Error('a ledger writer needs its tables: tableOf or doc');
+  return (ledger) => dynamoLedgerTable(doc, tableFor(ledger.bucket), ledger);
 }

@@ -7,7 +7,8 @@ import { type LedgerRef, ledgerKeys } from './keys.js';
 /**
  * Log items (docs/data-model.md, "Log"). A commit's log entries are one item: a commit of one entry writes the
  * single-entry item (`body`, `ev`, `req`), a commit of several — a group commit, an atomic bulk — one *page*
- * (`bodies`, `ev` as a JSON array, `reqs`), keyed like an entry by its first log id, with `last` its last.
+ * (`z`: every entry's body, extras and request, deflated; `ev` empty), keyed like an entry by its first log id, with
+ * `last` its last.
  * Pages cost write units by their total size, not per entry: 26 entries of 700 bytes are 36 units as one page and
  * 52 as 26 items. A page's texts are stored deflated (`z`): entries of one batch repeat their keys and accounts,
  * so a page shrinks several times, and with it the write units on the log's one partition key, which bounds a

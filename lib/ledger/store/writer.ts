@@ -9,7 +9,7 @@ import { type Mapping, mappingJson } from '../domain/mapping.js';
 import type { ItemView, Write } from './change-items.js';
 import { MAX_TRANSACTION_ITEMS } from './commit.js';
 import { decideRequests, idempotencyKeyOf, type WriteOutcome } from './decide-batch.js';
-import { dynamoLedgerTable } from './dynamo-ledger-table.js';
+import { ledgerTables } from './dynamo-ledger-table.js';
 import { type Head, headFromItem, isLed } from './head.js';
 
 import { type ItemKey, keyString, ledgerKeys } from './keys.js';
@@ -59,18 +59,14 @@ export class LedgerWriter {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly mappings: MappingCache;
+  /** The ledger's table as the port every read and write of this writer goes through. */
+  private readonly portOf: (ledger: LedgerRecord) => LedgerTable;
 
   constructor(private readonly options: WriterOptions) {
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? sleepMs;
     this.mappings = new MappingCache();
-  }
-
-  /** The ledger's table as the port every read and write of this writer goes through. */
-  private portOf(ledger: LedgerRecord): LedgerTable {
-    if (this.options.tableOf) return this.options.tableOf(ledger);
-    if (!this.options.doc) throw new Error('a ledger writer needs its tables: tableOf or doc');
-    return dynamoLedgerTable(this.options.doc, this.options.tableFor(ledger.bucket), ledger);
+    this.portOf = ledgerTables(options);
   }
 
   async write<T>(request: WriteRequest<T>): Promise<WriteOutcome<T>> {

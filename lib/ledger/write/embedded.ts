@@ -4,7 +4,7 @@ import { inEnvironmentScope } from '../../dynamo/environment-scope.js';
 import type { Logger } from '../../observability/logger.js';
 import type { LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
-import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
+import { ledgerTables } from '../store/dynamo-ledger-table.js';
 import type { LedgerTable } from '../store/ledger-table.js';
 import type { Intent, IntentResult } from './intent.js';
 import type { IntentSink, RelayAnswer } from './relay.js';
@@ -66,8 +66,12 @@ export class EmbeddedGroupCommit implements IntentSink {
   private readonly now: () => number;
   private readonly owner = `embedded-${randomUUID()}`;
 
+  /** The ledger's table as the engine's port. */
+  private readonly tableOf: (ledger: LedgerRecord) => LedgerTable;
+
   constructor(private readonly options: EmbeddedOptions) {
     this.now = options.now ?? Date.now;
+    this.tableOf = ledgerTables(options);
   }
 
   submit(ledger: LedgerRecord, operation: LedgerOperation): Promise<RelayAnswer> {
@@ -116,13 +120,6 @@ export class EmbeddedGroupCommit implements IntentSink {
       void inEnvironmentScope(ledger.environment, () => this.drain(ledger, line));
     }
     return answers;
-  }
-
-  /** The ledger's table as the engine's port. */
-  private tableOf(ledger: LedgerRecord): LedgerTable {
-    if (this.options.tableOf) return this.options.tableOf(ledger);
-    if (!this.options.doc) throw new Error('the ledger engine needs its tables: tableOf or doc');
-    return dynamoLedgerTable(this.options.doc, this.options.tableFor(ledger.bucket), ledger);
   }
 
   private lineOf(ledger: LedgerRecord): LedgerLine {

@@ -334,10 +334,11 @@ describe('exactly once', () => {
           ? Promise.reject(new Error('stopped'))
           : doc.send(command as never),
     } as DynamoDBDocumentClient;
+    const record = await lookup.resolve('default', ledger);
     const stopped = new LedgerSequencer({
-      items: dynamoLedgerTable(crashing, table, await lookup.resolve('default', ledger)),
+      items: dynamoLedgerTable(crashing, table, record),
       table,
-      ledger: await lookup.resolve('default', ledger),
+      ledger: record,
       owner: 'stopped',
       leaseMs: 300,
     });
@@ -380,10 +381,11 @@ describe('exactly once', () => {
           ? Promise.reject(new Error('stopped'))
           : doc.send(command as never),
     } as DynamoDBDocumentClient;
+    const record = await lookup.resolve('default', ledger);
     const stopped = new LedgerSequencer({
-      items: dynamoLedgerTable(crashing, table, await lookup.resolve('default', ledger)),
+      items: dynamoLedgerTable(crashing, table, record),
       table,
-      ledger: await lookup.resolve('default', ledger),
+      ledger: record,
       owner: 'stopped',
       leaseMs: 300,
     });
@@ -443,10 +445,11 @@ describe('exactly once', () => {
       },
     } as DynamoDBDocumentClient;
     // A lease shorter than the margin: the after-commit puts take the careful path.
+    const record = await lookup.resolve('default', ledger);
     const shortLease = new LedgerSequencer({
-      items: dynamoLedgerTable(recording, table, await lookup.resolve('default', ledger)),
+      items: dynamoLedgerTable(recording, table, record),
       table,
-      ledger: await lookup.resolve('default', ledger),
+      ledger: record,
       owner: 'short',
       leaseMs: 500,
     });

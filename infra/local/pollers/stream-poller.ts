@@ -1,4 +1,8 @@
-import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeTableCommand,
+  type DynamoDBClient,
+  PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import {
   type _Record,
   DescribeStreamCommand,
@@ -37,6 +41,11 @@ export interface StreamPollerOptions {
    * much latency for records after the first.
    */
   busyPauseMs?: number;
+  /**
+   * An empty read at least this slow writes a position marker (see markPosition). Default STALE_READ_MS; tests set
+   * 0 to see the marker written whatever the machine's speed.
+   */
+  staleReadMs?: number;
   /** Records per GetRecords (a batch). Default 100, Lambda's default batch size for streams. */
   batchSize?: number;
   /** First wait after a failed batch; doubled on each retry up to `maxBackoffMs`. Default 200 ms. */
@@ -76,6 +85,18 @@ interface ShardState {
   start: 'TRIM_HORIZON';
   done: boolean;
 }
+
+/**
+ * The one item a poller writes to its own table to move its stream position forward (see markPosition). Its
+ * records are never handed over. Real DynamoDB keeps each shard apart, so nothing like it exists on AWS.
+ */
+export const POSITION_MARKER_PK = '#LOCAL#STREAM-POSITION';
+
+/**
+ * An empty GetRecords slower than this scanned other streams' records: the poller then writes a marker, and its
+ * next reads start after it. A fresh emulator answers an empty read in 1–5 ms.
+ */
+const STALE_READ_MS = 10;
 
 /** Trimmed answers in a row, on a shard with a checkpoint, before it is read from TRIM_HORIZON instead. */
 const TRIMMED_BEFORE_FALLBACK = 5;
@@ -119,6 +140,8 @@ class DynamoStreamPoller {
   private sleepEndsAt = 0;
   /** Set when a shard closed: its children are looked for at once. */
   private rediscover = false;
+  /** When the last position marker was written (markPosition writes at most one per interval). */
+  private markedAt = 0;
 
   constructor(private readonly options: StreamPollerOptions) {
     this.intervalMs = options.intervalMs ?? 200;
@@ -356,15 +379,22 @@ class DynamoStreamPoller {
       shard.done = true;
       return { read: false, closed: true, stopped: false };
     }
+    const started = Date.now();
     const { Records = [], NextShardIterator } = await this.options.streams.send(
       new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: this.batchSize }),
     );
     shard.trimmedInARow = 0;
-    const read = Records.length > 0;
+    const records = Records.filter((r) => r.dynamodb?.Keys?.pk?.S !== POSITION_MARKER_PK);
+    const read = records.length > 0;
     if (read) {
-      await this.deliver(shard, Records);
+      await this.deliver(shard, records);
       if (!this.running) return { read, closed: false, stopped: true };
     }
+    const lastMarker = Records.length > 0 ? Records.at(-1)?.dynamodb?.SequenceNumber : undefined;
+    if (lastMarker && !read) await this.checkpoint(shard, lastMarker);
+    const staleReadMs = this.options.staleReadMs ?? STALE_READ_MS;
+    if (Records.length === 0 && NextShardIterator && Date.now() - started >= staleReadMs)
+      await this.markPosition();
     if (NextShardIterator) {
       shard.iterator = NextShardIterator;
       return { read, closed: false, stopped: false };
@@ -373,6 +403,33 @@ class DynamoStreamPoller {
     shard.done = true;
     this.rediscover = true;
     return { read, closed: true, stopped: false };
+  }
+
+  /**
+   * Moves this table's stream position past what other tables wrote since. DynamoDB Local keeps the records of
+   * every stream in one SQLite table ordered by a global sequence number, and reads a shard by scanning forward
+   * from its position over all of them: a stream idle while another is busy (the payments outbox while a ledger
+   * takes writes) would rescan everything written since its own last record at every poll, ever longer, on the
+   * emulator's one SQLite thread that every other request waits for. A record of its own ends that scan.
+   */
+  private async markPosition(): Promise<void> {
+    const now = Date.now();
+    if (now - this.markedAt < this.intervalMs) return;
+    this.markedAt = now;
+    try {
+      await this.options.dynamo.send(
+        new PutItemCommand({
+          TableName: this.options.table,
+          Item: {
+            pk: { S: POSITION_MARKER_PK },
+            sk: { S: POSITION_MARKER_PK },
+            at: { N: String(now) },
+          },
+        }),
+      );
+    } catch (err) {
+      this.log('debug', 'writing the position marker failed', { error: String(err) });
+    }
   }
 
   /** After a failed read: the next pass starts again from the checkpoint (or, once trimmed, the oldest record). */

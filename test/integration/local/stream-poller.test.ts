@@ -1,9 +1,10 @@
-import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { type _Record, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DynamoLocal, startDynamoLocal } from '../../../infra/local/dynamodb-local.js';
 import {
   createStreamPoller,
+  POSITION_MARKER_PK,
   type StreamBatchResult,
   type StreamCheckpoints,
 } from '../../../infra/local/pollers/stream-poller.js';
@@ -36,10 +37,10 @@ afterAll(async () => {
   await dynamoLocal?.stop();
 });
 
-const put = (id: string) =>
+const put = (id: string, into = table) =>
   dynamo.send(
     new PutItemCommand({
-      TableName: table,
+      TableName: into,
       Item: { pk: { S: `E#default#EVENT#${id}` }, sk: { S: 'EVENT' } },
     }),
   );
@@ -234,5 +235,54 @@ describe('stream poller', () => {
     await until(() => seen.includes('two'));
     await poller.stop();
     expect(seen).toEqual(['before-first-start', 'one', 'while-stopped', 'two']);
+  });
+
+  it('after a slow empty read writes a position marker to its table, reads on after it, and never hands it over', async () => {
+    // A table of its own, read from its beginning: every record it holds is this test's.
+    const own = (await ensureTables(dynamo, 'poller-marker-')).EVENTS_TABLE!;
+    const seen: Array<string | undefined> = [];
+    const saved: string[] = [];
+    const checkpoints: StreamCheckpoints = {
+      load: async () => new Map(),
+      save: async (_arn, _shard, sequenceNumber) => {
+        saved.push(sequenceNumber);
+      },
+    };
+    const poller = createStreamPoller({
+      dynamo,
+      streams,
+      table: own,
+      intervalMs: 20,
+      // Every empty read counts as slow: markers are written at most once per interval.
+      staleReadMs: 0,
+      checkpoints,
+      handler: async (records) => {
+        seen.push(...idsOf(records));
+        return { batchItemFailures: [] };
+      },
+    });
+    await poller.start();
+    try {
+      // The poller read its own markers back: each moved its checkpoint without a hand-over.
+      await until(() => saved.length >= 2);
+      expect(seen).toEqual([]);
+      await put('after-markers', own);
+      await until(() => seen.length === 1);
+      const afterRecord = saved.length;
+      await until(() => saved.length >= afterRecord + 2);
+    } finally {
+      await poller.stop();
+    }
+    expect(seen).toEqual(['after-markers']);
+    // Every checkpoint is later than the one before: markers and the record, in stream order.
+    const numbers = saved.map((n) => BigInt(n));
+    expect(numbers.every((n, i) => i === 0 || n > numbers[i - 1]!)).toBe(true);
+    const { Item } = await dynamo.send(
+      new GetItemCommand({
+        TableName: own,
+        Key: { pk: { S: POSITION_MARKER_PK }, sk: { S: POSITION_MARKER_PK } },
+      }),
+    );
+    expect(Item?.pk?.S).toBe(POSITION_MARKER_PK);
   });
 });

@@ -24,6 +24,8 @@ export interface DispatchPollersOptions {
   wakeOn?: WriteSignal;
 }
 
+/** Records per GetRecords on a ledger table's stream (most carry no event: HEAD, volumes, indexes). */
+const LEDGER_READ_RECORDS = 1000;
 /** How long an idle poller may pause when writes wake it. */
 const IDLE_MAX_MS = 2_000;
 /**
@@ -53,6 +55,9 @@ export async function startDispatchPollers(
         streams: options.streams,
         table,
         handler: options.handler,
+        // On AWS the mapping's filter drops a ledger table's records without events before they are batched;
+        // here the handler drops them, so a read takes more at once — a burst's backlog then drains in seconds.
+        ...(table === options.eventsTable ? {} : { batchSize: LEDGER_READ_RECORDS }),
         checkpoints: options.checkpoints,
         ...(options.logger ? { logger: options.logger } : {}),
         ...(options.wakeOn

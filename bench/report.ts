@@ -1,3 +1,4 @@
+import { type DynamoFloorResult, renderDynamoFloor } from './dynamo-floor.js';
 /** Renders bench/results.json as bench/report.md: every figure with what produced it, targets met or missed. */
 
 import { withoutEnvironment } from '../lib/environments/key-scope.js';
@@ -53,6 +54,8 @@ export interface BenchResults {
   awsSimulation?: AwsSimulationResult;
   /** Absent in results written before the history part existed. */
   ledgerHistory?: HistoryResult;
+  /** Absent in results written before the floor part existed. */
+  dynamoFloor?: DynamoFloorResult;
 }
 
 /** What an item is, from its key (docs/data-model.md). */
@@ -450,6 +453,7 @@ ${table(
 ${r.numscript ? renderNumscript(r.numscript) : ''}
 
 ${renderLedgerScenarios(r.ledgerScenarios)}
+${r.dynamoFloor ? renderDynamoFloor(r.dynamoFloor) : ''}
 ${r.awsSimulation ? renderAwsSimulation(r.awsSimulation) : ''}
 ${r.ledgerHistory ? renderLedgerHistory(r.ledgerHistory) : ''}
 

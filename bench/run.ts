@@ -24,6 +24,7 @@ import { measureAuth } from './auth-load.js';
 import { measureAwsSimulation, renderAwsSimulation } from './aws-sim/measure.js';
 import { measureColdStart } from './cold-start.js';
 import { modelCost } from './cost-model.js';
+import { measureDynamoFloor, renderDynamoFloor } from './dynamo-floor.js';
 import { installDynamoMeter } from './dynamo-meter.js';
 import { type GroupCommitCostResult, measureGroupCommitCost } from './group-commit-cost.js';
 import { fetchToken } from './http.js';
@@ -51,7 +52,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const awsSimSeconds = Number(process.env.BENCH_AWS_SIM_SECONDS ?? 8);
 /** Transactions the history part commits before measuring again (BENCH_HISTORY_TRANSACTIONS). */
 const historyTransactions = Number(process.env.BENCH_HISTORY_TRANSACTIONS ?? 100_000);
-const PARTS_ALONE = ['ledger', 'cold-start', 'aws-sim', 'history'];
+const PARTS_ALONE = ['ledger', 'cold-start', 'aws-sim', 'history', 'floor'];
 const only =
   parseArgs({ options: { only: { type: 'string' } } }).values.only ?? process.env.BENCH_ONLY;
 if (only !== undefined && !PARTS_ALONE.includes(only))
@@ -109,6 +110,7 @@ if (only === 'ledger') await runLedgerOnly();
 else if (only === 'cold-start') await runColdStartOnly();
 else if (only === 'aws-sim') await runAwsSimulationOnly();
 else if (only === 'history') await runHistoryOnly();
+else if (only === 'floor') await runFloorOnly();
 else await runAll();
 
 /** Prints every failed ledger invariant and marks the run failed: a broken money rule must not pass as a figure. */
@@ -170,6 +172,18 @@ async function measureHistory() {
 async function runHistoryOnly(): Promise<void> {
   const ledgerHistory = await measureHistory();
   writePartAlone('history', { ledgerHistory }, renderLedgerHistory(ledgerHistory));
+}
+
+async function measureFloor() {
+  log(
+    "one client's floor on DynamoDB Local: a TransactWriteItems and the durability read, in sequence",
+  );
+  return measureDynamoFloor(log);
+}
+
+async function runFloorOnly(): Promise<void> {
+  const dynamoFloor = await measureFloor();
+  writePartAlone('floor', { dynamoFloor }, renderDynamoFloor(dynamoFloor));
 }
 
 async function runAll(): Promise<void> {
@@ -241,6 +255,7 @@ async function runAll(): Promise<void> {
     await dynamo.stop();
   }
   // On platforms and DynamoDB Locals of its own, after the shared ones are gone: nothing else competes with it.
+  const dynamoFloor = await measureFloor();
   const ledgerScenarios = await measureLedgerMatrix();
   // In this process alone (no platform, no DynamoDB Local): the engine's CPU is all that runs.
   const awsSimulation = await measureAwsSimulation(awsSimSeconds, log);
@@ -250,6 +265,7 @@ async function runAll(): Promise<void> {
     ...results,
     machine: machineAtEnd(),
     ledgerScenarios,
+    dynamoFloor,
     awsSimulation,
     ledgerHistory,
   };

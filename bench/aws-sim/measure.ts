@@ -19,7 +19,11 @@ export interface AwsSimulationResult {
   cells: SimulationCell[];
 }
 
-export const SIMULATED_CALLERS = [64, 256, 1024];
+/**
+ * Closed-loop callers: a caller's latency is callers / throughput, so 1,000 tx/s within a p99 of 250 ms needs
+ * fewer than about 200 callers — 192 is the largest count that can meet both, the others show the curve.
+ */
+export const SIMULATED_CALLERS = [64, 192, 256, 1024];
 const HOT_PAIR_TX_PER_SEC = 1_000;
 const HOT_PAIR_P99_MS = 250;
 
@@ -45,13 +49,12 @@ export function awsSimulationTargetRow(result: AwsSimulationResult | undefined):
   const hot = result?.cells.filter((c) => c.scenario === 'hot-pair') ?? [];
   const named = (c: SimulationCell) => `${c.engine} engine, ${c.callers} callers`;
   if (hot.length === 0) return [label, 'not measured', 'not measured'];
-  const best = [...hot].sort((a, b) => b.txPerSec - a.txPerSec)[0]!;
-  const met = hot.some(
-    (c) =>
-      c.txPerSec >= HOT_PAIR_TX_PER_SEC &&
-      c.p99Ms <= HOT_PAIR_P99_MS &&
-      c.unknown + c.expired === 0,
-  );
+  const meets = (c: SimulationCell) =>
+    c.txPerSec >= HOT_PAIR_TX_PER_SEC && c.p99Ms <= HOT_PAIR_P99_MS && c.unknown + c.expired === 0;
+  const byThroughput = [...hot].sort((a, b) => b.txPerSec - a.txPerSec);
+  // The cell that meets the target if one does, else the fastest.
+  const best = byThroughput.find(meets) ?? byThroughput[0]!;
+  const met = meets(best);
   return [
     label,
     `best ${best.txPerSec} tx/s (${named(best)}), p99 ${best.p99Ms} ms; hottest key ${best.hottestWriteKeys[0]?.key} at ${best.hottestWriteKeys[0]?.unitsPerSec} WCU/s`,

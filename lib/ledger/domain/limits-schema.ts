@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import { ASSET } from '../../money/asset.js';
 import { signedAmountSchema } from '../../money/signed-amount.js';
-import { type LimitRule, MAX_LIMIT_RULES } from './limits.js';
+import type { LimitRule } from './limits.js';
+
+/**
+ * Rules per ledger. Here, not in limits.ts: limits.ts reaches this file back through the mapping, and a constant
+ * read while that loop is still loading would not be initialised yet.
+ */
+export const MAX_LIMIT_RULES = 100;
 
 /** An address pattern as v1 contracts take it: address segments, `*` any run of characters. */
 const PATTERN = /^[a-zA-Z0-9_*-]+(:[a-zA-Z0-9_*-]+)*$/;

@@ -25,8 +25,6 @@ export interface LimitRule {
   forceAllowed?: boolean;
 }
 
-export const MAX_LIMIT_RULES = 100;
-
 /** A pair a write changed: its volumes before and after the write. */
 export interface PairChange {
   account: string;

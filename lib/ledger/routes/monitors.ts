@@ -67,7 +67,7 @@ export function monitorsRoutes(
   });
 
   openapi: app.get(
-    '/v2/:ledger/monitors/:id',
+    '/v2/:ledger/monitors/:monitorID',
     describe({
       operationId: 'v2GetMonitor',
       summary: 'A balance monitor',
@@ -75,15 +75,15 @@ export function monitorsRoutes(
       responses: { 200: { description: 'The monitor.', schema: monitorData } },
     }),
   );
-  app.get('/v2/:ledger/monitors/:id', async (c) => {
-    const id = c.req.param('id');
+  app.get('/v2/:ledger/monitors/:monitorID', async (c) => {
+    const id = c.req.param('monitorID');
     const monitor = (await monitorsOf(c)).find((m) => m.id === id);
     if (!monitor) throw new NotFoundError(`monitor ${id.slice(0, 64)} not found`);
     return jsonResponse(c, { data: monitorView(monitor) });
   });
 
   openapi: app.delete(
-    '/v2/:ledger/monitors/:id',
+    '/v2/:ledger/monitors/:monitorID',
     describe({
       operationId: 'v2DeleteMonitor',
       summary: 'Delete a balance monitor',
@@ -92,9 +92,9 @@ export function monitorsRoutes(
       responses: { 204: { description: 'Deleted.' } },
     }),
   );
-  app.delete('/v2/:ledger/monitors/:id', async (c) => {
+  app.delete('/v2/:ledger/monitors/:monitorID', async (c) => {
     const ledger = await requestLedger(c, lookup);
-    const id = c.req.param('id');
+    const id = c.req.param('monitorID');
     await writer.writeHead(deleteMonitorWrite(ledger, id));
     return c.body(null, 204);
   });

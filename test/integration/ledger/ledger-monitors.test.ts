@@ -1,0 +1,111 @@
+/**
+ * Balance monitors (docs/api.md §3.6) through HTTP on DynamoDB Local, with the embedded group commit: created,
+ * listed, read and deleted; kept apart from the limits and the v1 mapping in the item they share; bad input
+ * refused in the contract's shape. The events they trigger: lib/ledger/store/monitor-events.test.ts (the engine)
+ * and test/local/webhook-delivery.test.ts (a receiver).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ledgerClient } from '../../support/ledger.js';
+import { testEnvironment } from '../../support/tables.js';
+
+let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
+let counter = 0;
+
+beforeAll(async () => {
+  const { runtime } = await testEnvironment();
+  ({ call } = await ledgerClient(runtime, { embedded: {} }));
+});
+
+async function fresh(): Promise<string> {
+  const name = `monitors${++counter}-${Date.now() % 100000}`;
+  expect((await call('POST', `/v2/${name}`)).status).toBe(204);
+  return name;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('balance monitors', () => {
+  it('are created, listed oldest first, read and deleted', async () => {
+    const name = await fresh();
+    const low = await call('POST', `/v2/${name}/monitors`, {
+      account: 'users:*',
+      asset: 'USD/2',
+      condition: { type: 'below', amount: '-100' },
+      metadata: { team: 'risk' },
+    });
+    expect(low.status, low.text).toBe(201);
+    expect(low.body.data).toEqual({
+      id: expect.stringMatching(UUID),
+      account: 'users:*',
+      asset: 'USD/2',
+      condition: { type: 'below', amount: -100n },
+      metadata: { team: 'risk' },
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const any = await call('POST', `/v2/${name}/monitors`, {
+      account: 'merchants:1',
+      asset: 'EUR',
+      condition: { type: 'changes' },
+    });
+    expect(any.status).toBe(201);
+    const list = await call('GET', `/v2/${name}/monitors`);
+    expect(list.body).toEqual({
+      cursor: { pageSize: 100n, hasMore: false, data: [low.body.data, any.body.data] },
+    });
+    expect((await call('GET', `/v2/${name}/monitors/${any.body.data.id}`)).body).toEqual({
+      data: any.body.data,
+    });
+    expect((await call('DELETE', `/v2/${name}/monitors/${low.body.data.id}`)).status).toBe(204);
+    expect((await call('GET', `/v2/${name}/monitors`)).body.cursor.data).toEqual([any.body.data]);
+    const gone = await call('GET', `/v2/${name}/monitors/${low.body.data.id}`);
+    expect([gone.status, gone.body.errorCode]).toEqual([404, 'NOT_FOUND']);
+    const again = await call('DELETE', `/v2/${name}/monitors/${low.body.data.id}`);
+    expect([again.status, again.body.errorCode]).toEqual([404, 'NOT_FOUND']);
+  });
+
+  it('share their item with the limits and the contracts: replacing either keeps the others', async () => {
+    const name = await fresh();
+    const created = await call('POST', `/v2/${name}/monitors`, {
+      account: 'users:1',
+      asset: 'USD',
+      condition: { type: 'negative' },
+    });
+    const limits = await call('PUT', `/v2/${name}/limits`, {
+      rules: [{ account: 'users:*', min: 0 }],
+    });
+    expect(limits.status).toBe(200);
+    const mapping = await call('PUT', `/${name}/mapping`, {
+      contracts: [{ account: 'shop', expr: { $gte: ['$balance', 0] } }],
+    });
+    expect(mapping.status, mapping.text).toBe(200);
+    expect((await call('GET', `/v2/${name}/monitors`)).body.cursor.data).toEqual([
+      created.body.data,
+    ]);
+    expect((await call('GET', `/v2/${name}/limits`)).body.data.rules).toEqual([
+      { account: 'users:*', min: 0n },
+    ]);
+    expect((await call('DELETE', `/v2/${name}/monitors/${created.body.data.id}`)).status).toBe(204);
+    expect((await call('GET', `/v2/${name}/limits`)).body.data.rules).toHaveLength(1);
+    expect((await call('GET', `/${name}/mapping`)).body.data.contracts).toHaveLength(1);
+  });
+
+  it('refuse bad input with VALIDATION and save nothing', async () => {
+    const name = await fresh();
+    const bad = [
+      [{ account: 'users:*', asset: 'USD', condition: { type: 'below' } }, 'condition'],
+      [{ account: 'users:*', asset: 'USD', condition: { type: 'soon' } }, 'condition'],
+      [{ account: 'users:*', asset: 'usd', condition: { type: 'changes' } }, 'asset'],
+      [{ account: 'users 1', asset: 'USD', condition: { type: 'changes' } }, 'account'],
+      [{ account: 'a', asset: 'USD', condition: { type: 'negative', amount: 1 } }, 'condition'],
+      [{ account: 'a', asset: 'USD', condition: { type: 'changes' }, x: 1 }, 'x'],
+    ] as const;
+    for (const [body, field] of bad) {
+      const res = await call('POST', `/v2/${name}/monitors`, body);
+      expect([res.status, res.body.errorCode], JSON.stringify(body)).toEqual([400, 'VALIDATION']);
+      expect(res.body.errorMessage).toContain(field);
+    }
+    expect((await call('GET', `/v2/${name}/monitors`)).body.cursor.data).toEqual([]);
+    const unknown = await call('GET', `/v2/nosuchledger${counter}/monitors`);
+    expect([unknown.status, unknown.body.errorCode]).toEqual([404, 'LEDGER_NOT_FOUND']);
+  });
+});

@@ -1,19 +1,23 @@
 /**
  * Balance monitors (docs/api.md §3.6) through HTTP on DynamoDB Local, with the embedded group commit: created,
  * listed, read and deleted; kept apart from the limits and the v1 mapping in the item they share; bad input
- * refused in the contract's shape. The events they trigger: lib/ledger/store/monitor-events.test.ts (the engine)
+ * refused in the contract's shape; an export replayed into a ledger with other monitors keeps every hash (crossings
+ * are the importing ledger's own, outside the hashed entries). The events they trigger: lib/ledger/store/monitor-events.test.ts (the engine)
  * and test/local/webhook-delivery.test.ts (a receiver).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ledgerClient } from '../../support/ledger.js';
+import { ledgerClient, ledgerEventsOf } from '../../support/ledger.js';
 import { testEnvironment } from '../../support/tables.js';
 
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
+let app: Awaited<ReturnType<typeof ledgerClient>>['app'];
+let token: string;
+let runtime: Awaited<ReturnType<typeof testEnvironment>>['runtime'];
 let counter = 0;
 
 beforeAll(async () => {
-  const { runtime } = await testEnvironment();
-  ({ call } = await ledgerClient(runtime, { embedded: {} }));
+  ({ runtime } = await testEnvironment());
+  ({ call, app, token } = await ledgerClient(runtime, { embedded: {} }));
 });
 
 async function fresh(): Promise<string> {
@@ -107,5 +111,51 @@ describe('balance monitors', () => {
     expect((await call('GET', `/v2/${name}/monitors`)).body.cursor.data).toEqual([]);
     const unknown = await call('GET', `/v2/nosuchledger${counter}/monitors`);
     expect([unknown.status, unknown.body.errorCode]).toEqual([404, 'LEDGER_NOT_FOUND']);
+  });
+
+  it("an export replayed into a ledger with other monitors: the same log and hashes, that ledger's own crossings", async () => {
+    const source = await fresh();
+    const target = await fresh();
+    const watch = async (ledger: string, condition: unknown) =>
+      (
+        await call('POST', `/v2/${ledger}/monitors`, {
+          account: 'users:*',
+          asset: 'USD',
+          condition,
+        })
+      ).body.data.id as string;
+    const changes = await watch(source, { type: 'changes' });
+    const above = await watch(target, { type: 'above', amount: 100 });
+    for (const amount of [60n, 50n, 40n]) {
+      const res = await call('POST', `/v2/${source}/transactions`, {
+        postings: [{ source: 'world', destination: 'users:1', amount, asset: 'USD' }],
+      });
+      expect(res.status).toBe(200);
+    }
+    const exported = await app.request(`/api/ledger/v2/${source}/logs/export`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(exported.status).toBe(200);
+    const imported = await call('POST', `/v2/${target}/logs/import`, await exported.text(), {
+      'content-type': 'application/octet-stream',
+    });
+    expect([imported.status, imported.text]).toEqual([204, '']);
+    const logs = async (ledger: string) =>
+      (await call('GET', `/v2/${ledger}/logs?pageSize=10`)).body.cursor.data;
+    expect(await logs(target)).toEqual(await logs(source));
+    const crossings = async (ledger: string) =>
+      (await ledgerEventsOf(runtime, ledger))
+        .filter((e) => e.type === 'ledger.balance_monitor_triggered')
+        .map((e) => {
+          const p = (e.envelope as { payload: Record<string, unknown> }).payload;
+          return [p.monitor, p.logId, p.before, p.after];
+        });
+    expect(await crossings(source)).toEqual([
+      [changes, 1n, 0n, 60n],
+      [changes, 2n, 60n, 110n],
+      [changes, 3n, 110n, 150n],
+    ]);
+    expect(await crossings(target)).toEqual([[above, 2n, 60n, 110n]]);
   });
 });

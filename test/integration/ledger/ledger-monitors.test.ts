@@ -158,4 +158,41 @@ describe('balance monitors', () => {
     ]);
     expect(await crossings(target)).toEqual([[above, 2n, 60n, 110n]]);
   });
+
+  it('under 20 concurrent spends in group commit: one crossing below, and a chain of changes in commit order', async () => {
+    const name = await fresh();
+    const watch = async (condition: unknown) =>
+      (await call('POST', `/v2/${name}/monitors`, { account: 'users:1', asset: 'USD', condition }))
+        .body.data.id as string;
+    expect(
+      (
+        await call('POST', `/v2/${name}/transactions`, {
+          postings: [{ source: 'world', destination: 'users:1', amount: 100, asset: 'USD' }],
+        })
+      ).status,
+    ).toBe(200);
+    const below = await watch({ type: 'below', amount: 50 });
+    const changes = await watch({ type: 'changes' });
+    const spends = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call('POST', `/v2/${name}/transactions`, {
+          postings: [{ source: 'users:1', destination: 'shop', amount: 5, asset: 'USD' }],
+        }),
+      ),
+    );
+    expect(spends.map((s) => s.status)).toEqual(Array(20).fill(200));
+    const events = (await ledgerEventsOf(runtime, name))
+      .filter((e) => e.type === 'ledger.balance_monitor_triggered')
+      .map((e) => (e.envelope as { payload: Record<string, bigint | string> }).payload);
+    const crossedBelow = events.filter((p) => p.monitor === below);
+    expect(crossedBelow.map((p) => [p.before, p.after])).toEqual([[50n, 45n]]);
+    const chain = events.filter((p) => p.monitor === changes);
+    // In log order, each change starts where the one before it ended: 100, 95, ..., 0.
+    expect(chain.map((p) => [p.before, p.after])).toEqual(
+      Array.from({ length: 20 }, (_, i) => [BigInt(100 - 5 * i), BigInt(95 - 5 * i)]),
+    );
+    expect(chain.map((p) => p.logId)).toEqual(
+      [...chain.map((p) => p.logId)].sort((a, b) => Number(a) - Number(b)),
+    );
+  });
 });

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { EVENT_PAYLOADS } from '../../../events/payload-schemas.js';
+import { MalformedEventError } from '../../events/malformed-event.js';
 import { createMonitorWrite, deleteMonitorWrite } from '../commands/monitors.js';
 import { operationRequest } from '../commands/operations.js';
 import { verifyChain } from '../domain/log-chain.js';
@@ -178,5 +179,16 @@ describe('balance monitors on the write engine', () => {
     });
     const schema = EVENT_PAYLOADS['ledger.balance_monitor_triggered'].payload;
     expect(v.safeParse(schema, envelope.payload).success).toBe(true);
+  });
+
+  it('a log item whose monitors are not a list is malformed, not silently dropped', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    await writerOver(table).write(await send('world', 'users:1', 5n));
+    const item = table.get(ledgerKeys.log(ledger, 1))!;
+    const ev = JSON.parse(String(item.ev)) as Record<string, unknown>;
+    expect(ledgerEventsOfImage(item)).toHaveLength(1);
+    expect(() =>
+      ledgerEventsOfImage({ ...item, ev: JSON.stringify({ ...ev, monitors: { id: 'x' } }) }),
+    ).toThrow(MalformedEventError);
   });
 });

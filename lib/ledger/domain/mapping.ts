@@ -3,8 +3,7 @@ import { stringifyJson } from '../../json/bigint-json.js';
 import { LEDGER_MAX_AMOUNT, LEDGER_MAX_DIGITS } from '../../money/amounts.js';
 import type { LimitRule } from './limits.js';
 import { limitsView } from './limits-schema.js';
-import type { BalanceMonitor } from './monitors.js';
-import { monitorView } from './monitors-schema.js';
+import { type BalanceMonitor, monitorView } from './monitors.js';
 
 /**
  * The ledger mapping of the v1 API (docs/api.md §3.4): contracts `{name?, account, expr}` constraining the balance an

@@ -2,50 +2,45 @@ import * as v from 'valibot';
 import { ASSET } from '../../money/asset.js';
 import { signedAmountSchema } from '../../money/signed-amount.js';
 import { metadataMap } from '../../validation/common.js';
-import type { BalanceMonitor } from './monitors.js';
+
+/**
+ * The monitors' request and answer shapes (docs/api.md §3.6), as functions: the routes' `describe()` lines (dropped
+ * from Lambda bundles) and the handlers, loaded at the first monitors request, make them; no cold start builds
+ * them. Stored monitors are read back without them (domain/monitors.ts, `monitorsFromStored`).
+ */
 
 /** An address or pattern as limits take it: address segments, `*` any run of characters. */
 const PATTERN = /^[a-zA-Z0-9_*-]+(:[a-zA-Z0-9_*-]+)*$/;
 
-const conditionSchema = v.variant(
-  'type',
-  [
-    v.strictObject({ type: v.literal('below'), amount: signedAmountSchema }),
-    v.strictObject({ type: v.literal('above'), amount: signedAmountSchema }),
-    v.strictObject({ type: v.literal('negative') }),
-    v.strictObject({ type: v.literal('changes') }),
-  ],
-  'must be {type: below|above, amount} or {type: negative|changes}',
-);
-
-const monitorFields = {
+const monitorFields = () => ({
   account: v.pipe(
     v.string('must be a string'),
     v.maxLength(256, 'must be at most 256 characters'),
     v.regex(PATTERN, 'must be an address or pattern (segments of a-z A-Z 0-9 _ - and *)'),
   ),
   asset: v.pipe(v.string('must be a string'), v.regex(ASSET, 'must be an asset such as USD/2')),
-  condition: conditionSchema,
-};
-
-/** The body of POST /v2/<ledger>/monitors (docs/api.md §3.6). */
-export const createMonitorSchema = v.strictObject({
-  ...monitorFields,
-  metadata: v.optional(metadataMap),
-});
-export type CreateMonitorInput = v.InferOutput<typeof createMonitorSchema>;
-
-/** A monitor as stored with the limits, and as the API shows it. */
-export const monitorSchema = v.strictObject({
-  id: v.pipe(v.string(), v.uuid('must be a UUID')),
-  ...monitorFields,
-  metadata: metadataMap,
-  createdAt: v.pipe(v.string(), v.isoTimestamp('must be an RFC 3339 date-time')),
+  condition: v.variant(
+    'type',
+    [
+      v.strictObject({ type: v.literal('below'), amount: signedAmountSchema }),
+      v.strictObject({ type: v.literal('above'), amount: signedAmountSchema }),
+      v.strictObject({ type: v.literal('negative') }),
+      v.strictObject({ type: v.literal('changes') }),
+    ],
+    'must be {type: below|above, amount} or {type: negative|changes}',
+  ),
 });
 
-export const storedMonitorsSchema = v.array(monitorSchema);
+/** The body of POST /v2/<ledger>/monitors. */
+export const createMonitorSchema = () =>
+  v.strictObject({ ...monitorFields(), metadata: v.optional(metadataMap) });
+export type CreateMonitorInput = v.InferOutput<ReturnType<typeof createMonitorSchema>>;
 
-/** A monitor as the API shows it (amounts exact). */
-export function monitorView(monitor: BalanceMonitor): BalanceMonitor {
-  return { ...monitor, condition: { ...monitor.condition }, metadata: { ...monitor.metadata } };
-}
+/** A monitor as the API shows it. */
+export const monitorSchema = () =>
+  v.strictObject({
+    id: v.pipe(v.string(), v.uuid('must be a UUID')),
+    ...monitorFields(),
+    metadata: metadataMap,
+    createdAt: v.pipe(v.string(), v.isoTimestamp('must be an RFC 3339 date-time')),
+  });

@@ -101,3 +101,27 @@ export function changeCrossings(
     })),
   );
 }
+
+/** A monitor as the API shows it and the mapping item stores it (amounts exact). */
+export function monitorView(monitor: BalanceMonitor): BalanceMonitor {
+  return { ...monitor, condition: { ...monitor.condition }, metadata: { ...monitor.metadata } };
+}
+
+/**
+ * Monitors as the mapping item stores them (validated when written; integers exact from lib/json), read back on
+ * every write's path without the request schemas.
+ */
+export function monitorsFromStored(value: unknown): BalanceMonitor[] {
+  if (!Array.isArray(value)) throw new Error('stored monitors are not a list');
+  return value.map((raw: BalanceMonitor) => ({
+    id: String(raw.id),
+    account: String(raw.account),
+    asset: String(raw.asset),
+    condition:
+      raw.condition.type === 'below' || raw.condition.type === 'above'
+        ? { type: raw.condition.type, amount: BigInt(raw.condition.amount) }
+        : { type: raw.condition.type },
+    metadata: { ...raw.metadata },
+    createdAt: String(raw.createdAt),
+  }));
+}

@@ -3,7 +3,7 @@ import { parseJson } from '../../json/bigint-json.js';
 import type { LimitRule } from '../domain/limits.js';
 import { limitsBodySchema } from '../domain/limits-schema.js';
 import { type Mapping, parseMapping } from '../domain/mapping.js';
-import { storedMonitorsSchema } from '../domain/monitors-schema.js';
+import { monitorsFromStored } from '../domain/monitors.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
 import type { LedgerTable } from './ledger-table.js';
 import { EVENT_ATTRIBUTE } from './log-events.js';
@@ -36,7 +36,7 @@ export function parseStoredMapping(json: string): Mapping {
   return {
     ...parseMapping(contracts),
     ...(limits === undefined ? {} : { limits: parseStoredLimits(limits) }),
-    ...(monitors === undefined ? {} : { monitors: v.parse(storedMonitorsSchema, monitors) }),
+    ...(monitors === undefined ? {} : { monitors: monitorsFromStored(monitors) }),
   };
 }
 

@@ -53,8 +53,8 @@ const GENERATOR_INPUTS = [
  * built by every runtime though the ledger's stores still use the async scope). All of session 37 together:
  * 525,221; the guard moves to 526,000 (the import stays near 1.4x the reference, under the accepted 1.6x).
  * Then balance monitors (#31, helper h4-pending): every write decides its crossings and every log item may carry
- * them (domain/monitors.ts, the log item's events, the mapping item's monitors), while the monitors' handlers,
- * command and request schema load at the first monitors request: 528,562; the guard moves to 529,000.
+ * them (domain/monitors.ts, the log item's events, the mapping item's monitors), while the monitors' handlers
+ * and command load at the first monitors request: 528,562; the guard moves to 529,000.
  */
 const MAX_LEDGER_BYTES = 529_000;
 

@@ -9,7 +9,8 @@
  * sizes it. BENCH_ONLY=ledger runs that matrix alone and writes its section and figures to the temporary
  * directory, leaving bench/report.md and bench/results.json as they are (a partial run must not replace them).
  * BENCH_ONLY=cold-start (or `npm run bench -- --only cold-start`) does the same with the cold-start section: a
- * minute, no DynamoDB Local, for checking bundle import times while changing them.
+ * minute, no DynamoDB Local, for checking bundle import times while changing them. BENCH_ONLY=beyond: issue #31's
+ * cells (a write with a precondition, one that triggers a balance monitor, beside a plain one).
  * Any failed ledger invariant makes the run exit non-zero.
  */
 import { execFileSync } from 'node:child_process';
@@ -28,6 +29,7 @@ import { measureDynamoFloor, renderDynamoFloor } from './dynamo-floor.js';
 import { installDynamoMeter } from './dynamo-meter.js';
 import { type GroupCommitCostResult, measureGroupCommitCost } from './group-commit-cost.js';
 import { fetchToken } from './http.js';
+import { measureBeyondCosts, renderBeyondCosts } from './ledger-beyond-cost.js';
 import { measureLedgerHistory, renderLedgerHistory } from './ledger-history.js';
 import { measureLedgerLoad } from './ledger-load.js';
 import {
@@ -52,7 +54,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const awsSimSeconds = Number(process.env.BENCH_AWS_SIM_SECONDS ?? 8);
 /** Transactions the history part commits before measuring again (BENCH_HISTORY_TRANSACTIONS). */
 const historyTransactions = Number(process.env.BENCH_HISTORY_TRANSACTIONS ?? 100_000);
-const PARTS_ALONE = ['ledger', 'cold-start', 'aws-sim', 'history', 'floor'];
+const PARTS_ALONE = ['ledger', 'cold-start', 'aws-sim', 'history', 'floor', 'beyond'];
 const only =
   parseArgs({ options: { only: { type: 'string' } } }).values.only ?? process.env.BENCH_ONLY;
 if (only !== undefined && !PARTS_ALONE.includes(only))
@@ -111,6 +113,7 @@ else if (only === 'cold-start') await runColdStartOnly();
 else if (only === 'aws-sim') await runAwsSimulationOnly();
 else if (only === 'history') await runHistoryOnly();
 else if (only === 'floor') await runFloorOnly();
+else if (only === 'beyond') await runBeyondOnly();
 else await runAll();
 
 /** Prints every failed ledger invariant and marks the run failed: a broken money rule must not pass as a figure. */
@@ -184,6 +187,24 @@ async function measureFloor() {
 async function runFloorOnly(): Promise<void> {
   const dynamoFloor = await measureFloor();
   writePartAlone('floor', { dynamoFloor }, renderDynamoFloor(dynamoFloor));
+}
+
+/** Issue #31's cells (preconditions, monitors) on a DynamoDB Local of their own; not yet part of the full run. */
+async function runBeyondOnly(): Promise<void> {
+  const dynamo = await startDynamoLocal();
+  try {
+    const sqs = await startSqsLocal();
+    try {
+      log('preconditions and monitors beside a plain transaction (in-process, direct writes)');
+      const repetitions = Number(process.env.BENCH_BEYOND_REPETITIONS ?? 30);
+      const beyond = await measureBeyondCosts(dynamo.endpoint, sqs.endpoint, repetitions);
+      writePartAlone('beyond', { beyond }, renderBeyondCosts(beyond));
+    } finally {
+      await sqs.stop();
+    }
+  } finally {
+    await dynamo.stop();
+  }
 }
 
 async function runAll(): Promise<void> {

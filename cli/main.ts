@@ -6,6 +6,7 @@ import { registerBalances } from './commands/balances.js';
 import { registerLedgers } from './commands/ledgers.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogs } from './commands/logs-verify.js';
+import { registerMonitors } from './commands/monitors.js';
 import { registerTransfer } from './commands/transfer.js';
 import { registerTxList } from './commands/tx-list.js';
 import { registerTxSend } from './commands/tx-send.js';
@@ -84,6 +85,7 @@ function buildProgram(cli: Cli, json: boolean): Command {
   registerAccounts(program, cli);
   registerBalances(program, cli);
   registerBalanceHistory(program, cli);
+  registerMonitors(program, cli);
   const tx = program.command('tx').description('send, list, show and revert transactions');
   registerTxSend(tx, cli);
   registerTxList(tx, cli);

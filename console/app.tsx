@@ -7,6 +7,7 @@ import { Deliveries, DeliveryDetail } from './screens/deliveries.js';
 import { AccountDetail, TransactionDetail } from './screens/ledger-details.js';
 import { Ledgers } from './screens/ledgers.js';
 import { Logs } from './screens/logs.js';
+import { Monitors } from './screens/monitors.js';
 import { SignIn } from './screens/sign-in.js';
 import { Transactions } from './screens/transactions.js';
 import { WebhookConfigs } from './screens/webhooks.js';
@@ -92,6 +93,7 @@ function Screen({ route }: { route: Route }) {
       return <TransactionDetail ledger={id} id={subId} />;
     if (sub === 'transactions') return <Transactions ledger={id} route={route} />;
     if (sub === 'logs') return <Logs ledger={id} route={route} />;
+    if (sub === 'monitors') return <Monitors ledger={id} route={route} />;
   }
   if (area === 'webhooks') {
     if (id === undefined) return <WebhookConfigs route={route} />;

@@ -132,6 +132,7 @@ export function LedgerTabs({ ledger, current }: { ledger: string; current: strin
     ['accounts', 'Accounts'],
     ['transactions', 'Transactions'],
     ['logs', 'Logs'],
+    ['monitors', 'Monitors'],
   ] as const;
   return (
     <nav class="tabs">

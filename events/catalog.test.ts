@@ -10,6 +10,7 @@ describe('event catalog', () => {
       'ledger.deleted_metadata',
       'ledger.updated_mapping',
       'ledger.reverted_transaction',
+      'ledger.balance_monitor_triggered',
       'payments.saved_payment',
       'payments.saved_account',
       'payments.saved_balance',

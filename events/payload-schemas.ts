@@ -110,6 +110,24 @@ export const EVENT_PAYLOADS: Record<EventKind, EventKindDescription> = {
       revertTransaction: transaction,
     }),
   },
+  'ledger.balance_monitor_triggered': {
+    description:
+      "A write made a balance monitor's condition start to hold (once per crossing, after the write's own event).",
+    payload: v.strictObject({
+      ledger: text,
+      monitor: text,
+      condition: v.variant('type', [
+        v.strictObject({ type: v.picklist(['below', 'above']), amount: integer }),
+        v.strictObject({ type: v.picklist(['negative', 'changes']) }),
+      ]),
+      account: text,
+      asset: text,
+      before: integer,
+      after: integer,
+      logId: integer,
+      transaction: v.optional(transaction),
+    }),
+  },
   'payments.saved_payment': {
     description: 'A payment was created or updated.',
     payload: savedPaymentPayloadSchema,

@@ -20,7 +20,7 @@ export function LedgerList<T>({
 }: {
   ledger: string;
   route: Route;
-  tab: 'accounts' | 'transactions' | 'logs';
+  tab: 'accounts' | 'transactions' | 'logs' | 'monitors';
   query?: Record<string, string>;
   empty: string;
   above?: ComponentChildren;

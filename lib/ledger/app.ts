@@ -20,6 +20,7 @@ import { logTransferRoutes } from './routes/log-transfer.js';
 import { logRoutes } from './routes/logs.js';
 import { mappingRoutes } from './routes/mapping.js';
 import { metadataRoutes } from './routes/metadata.js';
+import { monitorsRoutes } from './routes/monitors.js';
 import { ledgerNotImplementedRoutes } from './routes/not-implemented.js';
 import { queryRoutes } from './routes/queries.js';
 import { ledgerDocument } from './routes/schemas.js';
@@ -123,6 +124,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   balanceHistoryRoutes(app, { lookup, openReads: historyReads(doc, tableFor), now });
   const mappings = new MappingReads(doc, tableFor);
   limitsRoutes(app, { lookup, writer, mappings });
+  monitorsRoutes(app, { lookup, writer, mappings });
   logRoutes(app, { lookup, logs });
   logTransferRoutes(app, {
     lookup,

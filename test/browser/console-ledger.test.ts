@@ -1,7 +1,7 @@
 /**
  * The console's ledger screens in a real headless Chromium against the local platform: ledgers, accounts with
  * exact balances, transactions with postings and metadata (paged), and the log's hash chain verified in the
- * browser — intact, and broken by an edit made directly in DynamoDB.
+ * browser — intact, and broken by an edit made directly in DynamoDB; the ledger's balance monitors.
  */
 import { randomBytes } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -267,6 +267,45 @@ describe('console: ledger screens', () => {
         `✗ Chain broken at log 2: hash mismatch: stored ${stored}, recomputed ${recomputed}`,
       ]);
       expect(await texts(page, 'tr.broken td:first-child')).toEqual(['2']);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    SCREEN_TEST_MS,
+  );
+
+  it(
+    "shows a ledger's balance monitors: the condition in words, its exact amount, metadata",
+    async () => {
+      const api = await platformApi(platform.baseUrl);
+      const create = (body: unknown) => api('POST', `/api/ledger/v2/${shop}/monitors`, body);
+      const low = await create({
+        account: 'users:*',
+        asset: 'USD/2',
+        condition: { type: 'below', amount: BEYOND_2_53 },
+        metadata: { team: 'risk' },
+      });
+      expect(low.status).toBe(201);
+      const neg = await create({
+        account: 'treasury',
+        asset: 'BTC/8',
+        condition: { type: 'negative' },
+      });
+      expect(neg.status).toBe(201);
+
+      const { page, errors } = await openPage(browser);
+      await signIn(page, platform.baseUrl);
+      await openScreen(page, platform.baseUrl, `#/ledgers/${shop}/monitors`);
+      await waitFor(page, 'tr[data-monitor]');
+      expect(await texts(page, 'tr[data-monitor] td.address')).toEqual(['users:*', 'treasury']);
+      expect(await texts(page, 'tr[data-monitor] td.condition')).toEqual([
+        // BEYOND_2_53 exact: through a JS number it would show ...992.
+        `falls below 90071992547409.93 USD ${BEYOND_2_53} USD/2`,
+        'becomes negative',
+      ]);
+      expect(await metadataIn(page, `tr[data-monitor="${low.body.data.id}"] dl.metadata`)).toEqual({
+        team: 'risk',
+      });
+      expect(await texts(page, 'nav.tabs a[aria-current="page"]')).toEqual(['Monitors']);
       expect(errors).toEqual([]);
       await page.close();
     },

@@ -1,6 +1,7 @@
 /**
  * `platform balance-history` (cli/commands/balance-history.ts) run as a subprocess against the local platform:
- * an account's balance per transaction and sampled per interval, as a table and as JSON, exact integers.
+ * an account's balance per transaction and sampled per interval, as a table and as JSON, exact integers; and
+ * `platform monitors` (cli/commands/monitors.ts) on the same platform.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +104,76 @@ describe('platform balance-history', () => {
         2,
         'error: --asset "eur" is not an asset',
       ]);
+    },
+    SLOW,
+  );
+});
+
+// On this suite's platform (one platform per CLI file is what the suites can afford): the monitors command.
+describe('platform monitors', () => {
+  it(
+    'creates, lists (table and JSON) and deletes balance monitors',
+    async () => {
+      const created = await cli(
+        '--json',
+        'monitors',
+        'create',
+        ledger,
+        '--account',
+        'users:*',
+        '--asset',
+        'EUR/2',
+        '--below',
+        '-100',
+        '--meta',
+        'team=risk',
+      );
+      expect(created.code, created.stderr).toBe(0);
+      const monitor = JSON.parse(created.stdout) as { id: string; createdAt: string };
+      expect(JSON.parse(created.stdout)).toEqual({
+        id: monitor.id,
+        account: 'users:*',
+        asset: 'EUR/2',
+        condition: { type: 'below', amount: -100 },
+        metadata: { team: 'risk' },
+        createdAt: monitor.createdAt,
+      });
+      const changes = await cli(
+        'monitors',
+        'create',
+        ledger,
+        '--account',
+        'users:ann',
+        '--asset',
+        'EUR/2',
+        '--changes',
+      );
+      expect(changes.code, changes.stderr).toBe(0);
+      const table = await cli('monitors', 'list', ledger);
+      const rows = lines(table.stdout).map((l) => l.trim().split(/ +/));
+      expect(rows.map((r) => r.slice(1, -1))).toEqual([
+        ['ACCOUNT', 'ASSET', 'CONDITION'],
+        ['users:*', 'EUR/2', 'below', '-100'],
+        ['users:ann', 'EUR/2', 'changes'],
+      ]);
+      expect(rows[1]![0]).toBe(monitor.id);
+      expect(await cli('monitors', 'delete', ledger, monitor.id)).toEqual({
+        code: 0,
+        stdout: `deleted monitor ${monitor.id}\n`,
+        stderr: '',
+      });
+      const left = await cli('--json', 'monitors', 'list', ledger);
+      expect((JSON.parse(left.stdout) as Array<{ account: string }>).map((m) => m.account)).toEqual(
+        ['users:ann'],
+      );
+      const two = await cli('monitors', 'create', ledger, '--account', 'a', '--asset', 'EUR/2');
+      expect([two.code, two.stderr.split('\n')[0]]).toEqual([
+        2,
+        'error: give exactly one of --below <n>, --above <n>, --negative, --changes',
+      ]);
+      const gone = await cli('monitors', 'delete', ledger, monitor.id);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toContain('NOT_FOUND');
     },
     SLOW,
   );

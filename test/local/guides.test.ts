@@ -171,8 +171,8 @@ describe('guides, run as written', () => {
     );
   });
 
-  it('the ledger beyond the reference: limits, preconditions and balance history (after the metrics, which count the stories before them)', async () => {
-    const out = await runBash(story(['auth', 'ledger-beyond']), {});
+  it('the ledger beyond the reference: limits, preconditions, balance history and monitors (after the metrics, which count the stories before them)', async () => {
+    const out = await runBash(story(['auth', 'ledger-beyond', 'ledger-monitors']), {});
     // The auth walkthrough's own lines come first; this one's follow its last line.
     expect(out.slice(out.indexOf('[{"account"'))).toBe(
       [
@@ -183,6 +183,11 @@ describe('guides, run as written', () => {
         '{"errorCode":"PRECONDITION_FAILED","errorMessage":"expect[0]: wallet:bob USD/2 balance is 18000 before the write, expected $eq 30000; expect[1]: wallet:bob USD/2 balance is 6000 after the write, expected $gte 10000"} 409',
         '[["2026-01-01T10:00:00Z",1,30000],["2026-01-01T12:00:00Z",2,18000]]',
         '[["2026-01-01T06:00:00Z",0],["2026-01-01T12:00:00Z",18000],["2026-01-01T18:00:00Z",18000]]',
+        '[{"type":"below","amount":10000}]',
+        '3',
+        '4',
+        '["ledger.balance_monitor_triggered","wallet:bob",18000,9000,3]',
+        '204',
         '',
       ].join('\n'),
     );

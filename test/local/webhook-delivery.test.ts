@@ -345,3 +345,103 @@ describe('ledger mapping on the local platform', () => {
     });
   });
 });
+
+/**
+ * Balance monitors on the local platform: a monitor's crossings, decided with each commit (group commit on, as
+ * `npm start` runs it), reach a receiver subscribed to `ledger.balance_monitor_triggered` — exactly one signed
+ * event per crossing, none for a write that stays on the same side, each with the transaction that caused it, and
+ * numbered in commit order. Last in the file, as the mapping's: its commits also reach the configs above.
+ */
+describe('balance monitors on the local platform', () => {
+  let monitorReceiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  const call = (method: string, path: string, body?: unknown) =>
+    platformCall(platform, method, path, body);
+  beforeAll(async () => {
+    monitorReceiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await monitorReceiver?.close();
+  });
+
+  it('delivers one ledger.balance_monitor_triggered per crossing, with its transaction, in commit order', async () => {
+    const config = await call('POST', '/api/webhooks/configs', {
+      endpoint: monitorReceiver.url,
+      eventTypes: ['ledger.balance_monitor_triggered'],
+    });
+    const { secret, id: configId } = config.body.data as { secret: string; id: string };
+    expect((await call('POST', '/api/ledger/v2/monitored')).status).toBe(204);
+    const monitor = await call('POST', '/api/ledger/v2/monitored/monitors', {
+      account: 'users:*',
+      asset: 'USD',
+      condition: { type: 'below', amount: 100 },
+    });
+    expect(monitor.status).toBe(201);
+    const send = async (source: string, destination: string, amount: number) => {
+      const res = await call('POST', '/api/ledger/v2/monitored/transactions', {
+        postings: [{ source, destination, amount, asset: 'USD' }],
+      });
+      expect(res.status).toBe(200);
+      return Number(res.body.data.id);
+    };
+    await send('world', 'users:1', 150); // 0 -> 150: no crossing
+    const first = await send('users:1', 'shop', 60); // 150 -> 90: crossing
+    await send('users:1', 'shop', 10); // 90 -> 80: still below
+    await send('world', 'users:1', 50); // 80 -> 130: back above
+    await send('world', 'users:2', 100); // 0 -> 100: at the amount is not below it
+    // Two crossings in one atomic bulk: one commit, two log entries, two events.
+    const bulk = await call('POST', '/api/ledger/v2/monitored/_bulk?atomic=true', [
+      {
+        action: 'CREATE_TRANSACTION',
+        data: { postings: [{ source: 'users:1', destination: 'shop', amount: 40, asset: 'USD' }] },
+      },
+      {
+        action: 'CREATE_TRANSACTION',
+        data: { postings: [{ source: 'users:2', destination: 'shop', amount: 1, asset: 'USD' }] },
+      },
+    ]);
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
+    const [second, third] = (bulk.body.data as Array<{ data: { id: number } }>).map((e) =>
+      Number(e.data.id),
+    );
+
+    // Polls until the deliveries arrive (the pollers run on their own schedule); the assertions are on content.
+    const { received } = monitorReceiver;
+    for (let i = 0; i < 300 && received.length < 3; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const deliveries = await call('GET', `/api/webhooks/deliveries?configId=${configId}`);
+    expect(deliveries.body.cursor.data).toHaveLength(3);
+    expect(received).toHaveLength(3);
+    expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(3);
+    const events = received.map(({ headers, body }) => {
+      new Webhook(secret).verify(body, {
+        'webhook-id': headers['webhook-id']!,
+        'webhook-timestamp': headers['webhook-timestamp']!,
+        'webhook-signature': headers['webhook-signature']!,
+      });
+      return JSON.parse(body) as {
+        type: string;
+        payload: Record<string, unknown> & { logId: number; transaction: { id: number } };
+      };
+    });
+    const inLogOrder = events
+      .map((e) => e.payload)
+      .sort((a, b) => a.logId - b.logId)
+      .map((p) => [p.transaction.id, p.account, p.before, p.after]);
+    expect(inLogOrder).toEqual([
+      [first, 'users:1', 150, 90],
+      [second, 'users:1', 130, 90],
+      [third, 'users:2', 100, 99],
+    ]);
+    expect(first! < second! && second! < third!).toBe(true);
+    for (const e of events)
+      expect(e).toMatchObject({
+        type: 'ledger.balance_monitor_triggered',
+        payload: {
+          ledger: 'monitored',
+          monitor: monitor.body.data.id,
+          condition: { type: 'below', amount: 100 },
+          asset: 'USD',
+        },
+      });
+  });
+});

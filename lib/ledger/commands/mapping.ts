@@ -15,10 +15,14 @@ export function updateMappingWrite(
   const view = mappingView(mapping);
   return {
     ledger,
-    // The limits live in the same item: replacing the contracts keeps them.
+    // The limits and monitors live in the same item: replacing the contracts keeps them.
     decide: ({ current }) => ({
       result: view,
-      mapping: current?.limits ? { ...mapping, limits: current.limits } : mapping,
+      mapping: {
+        ...mapping,
+        ...(current?.limits ? { limits: current.limits } : {}),
+        ...(current?.monitors ? { monitors: current.monitors } : {}),
+      },
     }),
   };
 }

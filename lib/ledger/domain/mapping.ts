@@ -3,6 +3,7 @@ import { stringifyJson } from '../../json/bigint-json.js';
 import { LEDGER_MAX_AMOUNT, LEDGER_MAX_DIGITS } from '../../money/amounts.js';
 import type { LimitRule } from './limits.js';
 import { limitsView } from './limits-schema.js';
+import { type BalanceMonitor, monitorView } from './monitors.js';
 
 /**
  * The ledger mapping of the v1 API (docs/api.md §3.4): contracts `{name?, account, expr}` constraining the balance an
@@ -14,6 +15,8 @@ export interface Mapping {
   contracts: Contract[];
   /** The ledger's limits (docs/api.md §3.6): kept in the same item and version as the contracts. */
   limits?: LimitRule[];
+  /** The ledger's balance monitors (docs/api.md §3.6): decided with the limits, so in the same item and version. */
+  monitors?: BalanceMonitor[];
 }
 
 export interface Contract {
@@ -239,8 +242,9 @@ function operandView(operand: Operand): unknown {
 }
 
 /** Exact JSON text of a mapping (integers as bare big integers): how it is stored and measured. */
-/** The stored form: the contracts as the v1 API shows them, and the limits when there are any. */
+/** The stored form: the contracts as the v1 API shows them, and the limits and monitors when there are any. */
 export function mappingJson(mapping: Mapping): string {
   const limits = mapping.limits?.length ? { limits: limitsView(mapping.limits).rules } : {};
-  return stringifyJson({ ...mappingView(mapping), ...limits });
+  const monitors = mapping.monitors?.length ? { monitors: mapping.monitors.map(monitorView) } : {};
+  return stringifyJson({ ...mappingView(mapping), ...limits, ...monitors });
 }

@@ -1,11 +1,12 @@
 import { ValidationError } from '../../errors/index.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
-import type { LedgerChange, LedgerRecord, WriteRequest } from '../domain/change.js';
+import type { LedgerChange, LedgerRecord, LedgerState, WriteRequest } from '../domain/change.js';
 import { assertBalanced, assertFollows } from '../domain/change-invariants.js';
 import { isEnabled } from '../domain/features.js';
 import { type LogEntry, logHash } from '../domain/logs.js';
 import type { Mapping } from '../domain/mapping.js';
+import { changeCrossings } from '../domain/monitors.js';
 import { changeWrites, type ItemView, type Write } from './change-items.js';
 import type { Head } from './head.js';
 import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
@@ -98,7 +99,7 @@ export function decideRequests<T>(
       {
         log: true,
         item: {
-          Put: { TableName: table, Item: logItem(ledger, log, change, context.requestId) },
+          Put: { TableName: table, Item: logItem(context, log, change, state) },
         },
       },
       ...changeWrites(ledger, table, view, change, logId),
@@ -179,15 +180,18 @@ function overlay(view: ItemView, writes: readonly CommitWrite[]): void {
 }
 
 /**
- * The log entry's item: the exact entry as hashed (`body`), and `ev`, what its event needs beyond the entry (the
- * post-commit volumes), so the ledger table's stream carries the event without a row of its own.
+ * The log entry's item: the exact entry as hashed (`body`), and `ev`, what its events need beyond the entry (the
+ * post-commit volumes, the balance monitors it triggered), so the ledger table's stream carries the events without
+ * a row of their own.
  */
 function logItem(
-  ledger: LedgerRef,
+  { ledger, requestId }: DecideContext,
   log: LogEntry,
   change: LedgerChange,
-  requestId: string | undefined,
+  // Read before the change's items are put in the view: the volumes before it.
+  state: LedgerState,
 ): Record<string, unknown> {
+  const crossings = changeCrossings(state.mapping?.monitors, change, (a, s) => state.volume(a, s));
   const created = change.transactions.find((t) => !t.before);
   const reverted =
     change.log.type === 'REVERTED_TRANSACTION'
@@ -196,6 +200,8 @@ function logItem(
   const extras = {
     ...(created ? { post: created.record.post } : {}),
     ...(reverted ? { revertedPost: reverted.record.post } : {}),
+    // Monitors are settings, not ledger state: their crossings travel with the event, outside the hashed entry.
+    ...(crossings.length > 0 ? { monitors: crossings } : {}),
   };
   return singleLogItem(ledger, log, {
     body: stringifyJson(log),

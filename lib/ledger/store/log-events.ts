@@ -70,15 +70,45 @@ function logEvents(
   image: Record<string, unknown>,
   where: string,
 ): LedgerEvent[] {
-  return rawEntriesOf(image).map((entry, i) =>
-    eventEnvelope(
-      logEvent(
-        ledger,
-        objectOf(entry.body, `${where} body ${i}`),
-        objectOf(entry.ev, `${where} ev ${i}`),
-      ),
-    ),
-  );
+  return rawEntriesOf(image).flatMap((raw, i) => {
+    const entry = objectOf(raw.body, `${where} body ${i}`);
+    const extras = objectOf(raw.ev, `${where} ev ${i}`);
+    return [logEvent(ledger, entry, extras), ...monitorEvents(ledger, entry, extras)].map(
+      eventEnvelope,
+    );
+  });
+}
+
+/**
+ * The `ledger.balance_monitor_triggered` events of an entry, after its own event: one per crossing its write
+ * decided (`monitors` of its extras, decide-batch.ts), with the transaction that caused it.
+ */
+function monitorEvents(
+  ledger: LedgerRef,
+  entry: Record<string, unknown>,
+  extras: Record<string, unknown>,
+): EventSource[] {
+  if (extras.monitors === undefined) return [];
+  if (!Array.isArray(extras.monitors))
+    throw new MalformedEventError(`log entry ${String(entry.id)} has monitors that are no list`);
+  const transaction = (entry.data as Record<string, unknown>).transaction;
+  return extras.monitors.map((crossing: Record<string, unknown>, i) => ({
+    type: 'ledger.balance_monitor_triggered',
+    seed: `${seedOf(ledger)}/${String(entry.id)}/monitors/${i}`,
+    idempotencyKey: String(entry.idempotencyKey ?? ''),
+    date: String(entry.date),
+    payload: {
+      ledger: ledger.name,
+      monitor: crossing.monitor,
+      condition: crossing.condition,
+      account: crossing.account,
+      asset: crossing.asset,
+      before: crossing.before,
+      after: crossing.after,
+      logId: entry.id,
+      ...(transaction ? { transaction } : {}),
+    },
+  }));
 }
 
 function logEvent(

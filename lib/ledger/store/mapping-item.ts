@@ -3,6 +3,7 @@ import { parseJson } from '../../json/bigint-json.js';
 import type { LimitRule } from '../domain/limits.js';
 import { limitsBodySchema } from '../domain/limits-schema.js';
 import { type Mapping, parseMapping } from '../domain/mapping.js';
+import { monitorsFromStored } from '../domain/monitors.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
 import type { LedgerTable } from './ledger-table.js';
 import { EVENT_ATTRIBUTE } from './log-events.js';
@@ -31,9 +32,12 @@ export function mappingItem(
 
 /** A stored mapping's text, parsed back (it was validated when written). */
 export function parseStoredMapping(json: string): Mapping {
-  const { limits, ...contracts } = parseJson(json) as Record<string, unknown>;
-  const mapping = parseMapping(contracts);
-  return limits === undefined ? mapping : { ...mapping, limits: parseStoredLimits(limits) };
+  const { limits, monitors, ...contracts } = parseJson(json) as Record<string, unknown>;
+  return {
+    ...parseMapping(contracts),
+    ...(limits === undefined ? {} : { limits: parseStoredLimits(limits) }),
+    ...(monitors === undefined ? {} : { monitors: monitorsFromStored(monitors) }),
+  };
 }
 
 function parseStoredLimits(rules: unknown): LimitRule[] {

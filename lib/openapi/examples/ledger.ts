@@ -16,6 +16,7 @@ export const LEDGER_PATH_EXAMPLES: Record<string, string | number> = {
   version: 'v1',
   exporterID: '0b0c1d5e-6f1a-4c3b-9d2e-5a4b3c2d1e0f',
   pipelineID: '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d',
+  monitorID: '3f2e1d0c-9b8a-4c7d-8e6f-5a4b3c2d1e0f',
 };
 
 export const LEDGER_EXAMPLES: OperationExamples = {
@@ -26,6 +27,14 @@ export const LEDGER_EXAMPLES: OperationExamples = {
         { account: 'users:*', asset: 'USD/2', min: 0 },
         { account: 'merchants:*', max: 10_000_000, forceAllowed: true },
       ],
+    },
+  },
+  v2CreateMonitor: {
+    body: {
+      account: 'users:*',
+      asset: 'USD/2',
+      condition: { type: 'below', amount: 1000 },
+      metadata: { team: 'risk' },
     },
   },
   v2UpdateLedgerMetadata: { body: { team: 'payments' } },

@@ -61,9 +61,20 @@ describe('GET /event-types', () => {
     addFormats(ajv);
     const validators = new Map(catalogue.map((t) => [t.name, ajv.compile(t.schema)]));
 
-    // Ledger: a transaction, metadata set and deleted, a revert.
+    // Ledger: a transaction, metadata set and deleted, a revert, balance monitors (created: ledger.updated_mapping) they trigger.
     const { call: ledger } = await ledgerClient(runtime);
     expect((await ledger('POST', '/v2/evt')).status).toBe(204);
+    // Balance monitors: one on every change, one with an amount (the revert crosses it).
+    for (const condition of [{ type: 'changes' }, { type: 'below', amount: 50 }])
+      expect(
+        (
+          await ledger('POST', '/v2/evt/monitors', {
+            account: 'users:*',
+            asset: 'USD/2',
+            condition,
+          })
+        ).status,
+      ).toBe(201);
     const tx = await ledger('POST', '/v2/evt/transactions', {
       postings: [{ source: 'world', destination: 'users:1', amount: 100n, asset: 'USD/2' }],
       metadata: { order: '42' },
@@ -105,10 +116,12 @@ describe('GET /event-types', () => {
     ].map((body) => JSON.parse(body) as { type: string; payload: Record<string, unknown> });
     const kinds = [...new Set(emitted.map((e) => e.type))].sort();
     expect(kinds).toEqual([
+      'ledger.balance_monitor_triggered',
       'ledger.committed_transactions',
       'ledger.deleted_metadata',
       'ledger.reverted_transaction',
       'ledger.saved_metadata',
+      'ledger.updated_mapping',
       'payments.deleted_pool',
       'payments.saved_account',
       'payments.saved_bank_account',

@@ -1,0 +1,46 @@
+import * as v from 'valibot';
+import { ASSET } from '../../money/asset.js';
+import { signedAmountSchema } from '../../money/signed-amount.js';
+import { metadataMap } from '../../validation/common.js';
+
+/**
+ * The monitors' request and answer shapes (docs/api.md §3.6), as functions: the routes' `describe()` lines (dropped
+ * from Lambda bundles) and the handlers, loaded at the first monitors request, make them; no cold start builds
+ * them. Stored monitors are read back without them (domain/monitors.ts, `monitorsFromStored`).
+ */
+
+/** An address or pattern as limits take it: address segments, `*` any run of characters. */
+const PATTERN = /^[a-zA-Z0-9_*-]+(:[a-zA-Z0-9_*-]+)*$/;
+
+const monitorFields = () => ({
+  account: v.pipe(
+    v.string('must be a string'),
+    v.maxLength(256, 'must be at most 256 characters'),
+    v.regex(PATTERN, 'must be an address or pattern (segments of a-z A-Z 0-9 _ - and *)'),
+  ),
+  asset: v.pipe(v.string('must be a string'), v.regex(ASSET, 'must be an asset such as USD/2')),
+  condition: v.variant(
+    'type',
+    [
+      v.strictObject({ type: v.literal('below'), amount: signedAmountSchema }),
+      v.strictObject({ type: v.literal('above'), amount: signedAmountSchema }),
+      v.strictObject({ type: v.literal('negative') }),
+      v.strictObject({ type: v.literal('changes') }),
+    ],
+    'must be {type: below|above, amount} or {type: negative|changes}',
+  ),
+});
+
+/** The body of POST /v2/<ledger>/monitors. */
+export const createMonitorSchema = () =>
+  v.strictObject({ ...monitorFields(), metadata: v.optional(metadataMap) });
+export type CreateMonitorInput = v.InferOutput<ReturnType<typeof createMonitorSchema>>;
+
+/** A monitor as the API shows it. */
+export const monitorSchema = () =>
+  v.strictObject({
+    id: v.pipe(v.string(), v.uuid('must be a UUID')),
+    ...monitorFields(),
+    metadata: metadataMap,
+    createdAt: v.pipe(v.string(), v.isoTimestamp('must be an RFC 3339 date-time')),
+  });

@@ -1,0 +1,73 @@
+import type { Hono } from 'hono';
+import { lazyLoad } from '../../async/lazy-load.js';
+import type { AppEnv } from '../../http/types.js';
+import { describe } from '../../openapi/describe.js';
+import { cursorOf, dataOf } from '../../openapi/schemas.js';
+import { createMonitorSchema, monitorSchema } from '../domain/monitors-schema.js';
+import type { MonitorDeps, MonitorHandlers } from './monitor-handlers.js';
+
+const TAGS = ['ledger: accounts'];
+const ITEM = '/v2/:ledger/monitors/:monitorID';
+
+/**
+ * The ledger's balance monitors (docs/api.md §3.6): create, list, read, delete. The handlers load at the first
+ * monitors request (a chunk of the split bundle); no static import of monitor-handlers.ts or commands/monitors.ts
+ * may stay in this file.
+ */
+export function monitorsRoutes(app: Hono<AppEnv>, deps: MonitorDeps): void {
+  const handlers = lazyLoad(
+    async (): Promise<MonitorHandlers> =>
+      (await import('./monitor-handlers.js')).monitorHandlers(deps),
+  );
+
+  openapi: app.post(
+    '/v2/:ledger/monitors',
+    describe({
+      operationId: 'v2CreateMonitor',
+      summary: 'Create a balance monitor',
+      description:
+        'Triggers `ledger.balance_monitor_triggered` once per crossing of its condition, in commit order (an extension of the reference API).',
+      tags: TAGS,
+      body: createMonitorSchema(),
+      responses: {
+        201: { description: 'The monitor, in force from now.', schema: dataOf(monitorSchema()) },
+      },
+    }),
+  );
+  app.post('/v2/:ledger/monitors', async (c) => (await handlers()).create(c));
+
+  openapi: app.get(
+    '/v2/:ledger/monitors',
+    describe({
+      operationId: 'v2ListMonitors',
+      summary: "The ledger's balance monitors",
+      description: 'Every monitor (at most 100), oldest first, in one page.',
+      tags: TAGS,
+      responses: { 200: { description: 'The monitors.', schema: cursorOf(monitorSchema()) } },
+    }),
+  );
+  app.get('/v2/:ledger/monitors', async (c) => (await handlers()).list(c));
+
+  openapi: app.get(
+    ITEM,
+    describe({
+      operationId: 'v2GetMonitor',
+      summary: 'A balance monitor',
+      tags: TAGS,
+      responses: { 200: { description: 'The monitor.', schema: dataOf(monitorSchema()) } },
+    }),
+  );
+  app.get(ITEM, async (c) => (await handlers()).get(c));
+
+  openapi: app.delete(
+    ITEM,
+    describe({
+      operationId: 'v2DeleteMonitor',
+      summary: 'Delete a balance monitor',
+      description: 'Writes committed after it trigger it no more.',
+      tags: TAGS,
+      responses: { 204: { description: 'Deleted.' } },
+    }),
+  );
+  app.delete(ITEM, async (c) => (await handlers()).delete(c));
+}

@@ -1,4 +1,5 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { privateKeyKey } from '../../lib/auth/store/keys.js';
 import { leadingKeysPattern } from '../../lib/environments/key-scope.js';
@@ -15,6 +16,7 @@ import { EnvironmentAccess } from './environment-access.js';
 import { type FunctionSpec, PlatformFunction } from './functions.js';
 import { grantIndexQuery, grantTable } from './grants.js';
 import { identityEnvironment } from './identity.js';
+import { acknowledge } from './nag.js';
 import { feedPipelines, grantExportTargets, PIPELINES_TIMEOUT } from './pipelines.js';
 import { METRIC_SERVICES, PlatformMetrics } from './platform-metrics.js';
 import { PlatformQueues } from './queues.js';
@@ -228,6 +230,7 @@ export class PlatformStack extends Stack {
       ledgerAccess.grantTable(table, 'readWrite', ['gsi1']);
     // Relays the writes of a busy ledger to its writer; the results it reads back are in the ledger's own table.
     queues.ledgerIngress.queue.grant(ledger.fn, 'sqs:SendMessage');
+    grantReplyQueues(this, queues, ledger, ledgerWriter);
     // The writer decides and commits (the registry is in the default table), reading items by key only: no index.
     const writerAccess = new EnvironmentAccess(ledgerWriter, 'environment-access', ledgerWriter);
     for (const table of [tables.ledger, ...bucketTables.values()])
@@ -339,4 +342,38 @@ export class PlatformStack extends Stack {
     });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topic.topicArn });
   }
+}
+
+/**
+ * The reply channel of group commit (lib/ledger/write/replies.ts): each ledger container creates its own reply
+ * queue, named after the ingress queue with `-r-` and a random suffix, and long-polls it; the writer sends results
+ * there. Queues are created at run time, so the grant names their prefix — no queue of any other name.
+ */
+/** The finding's id names the ingress queue by its logical id, which the queue's construct path fixes. */
+const REPLY_QUEUES_FINDING =
+  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:<queuesledgeringressACA55C30.QueueName>-r-*]';
+
+function grantReplyQueues(
+  stack: Stack,
+  queues: PlatformQueues,
+  requester: PlatformFunction,
+  writer: PlatformFunction,
+): void {
+  const replyQueues = stack.formatArn({
+    service: 'sqs',
+    resource: `${queues.ledgerIngress.queue.queueName}-r-*`,
+  });
+  requester.fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['sqs:CreateQueue', 'sqs:ReceiveMessage'],
+      resources: [replyQueues],
+    }),
+  );
+  writer.fn.addToRolePolicy(
+    new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [replyQueues] }),
+  );
+  const reason =
+    'Reply queues are created at run time, one per ledger container (lib/ledger/write/replies.ts): the grant ' +
+    "names the ingress queue's name and the `-r-` prefix, so it reaches those queues and no other.";
+  for (const fn of [requester, writer]) acknowledge(fn.role, { id: REPLY_QUEUES_FINDING, reason });
 }

@@ -49,6 +49,7 @@ import { LedgerWriter } from './store/writer.js';
 import { EmbeddedGroupCommit } from './write/embedded.js';
 import { LedgerCommands } from './write/ledger-commands.js';
 import { LedgerRelay } from './write/relay.js';
+import type { ReplyInbox } from './write/replies.js';
 import { settleBatch } from './write/settle.js';
 
 export interface LedgerAppOptions {
@@ -189,7 +190,14 @@ function groupCommit(
   const ingress = config.queues['ledger-ingress'];
   if (!ingress) return {};
   const sqs = lazySqsClient(config.sqs);
-  return { relay: new LedgerRelay({ ...parts, sqs, queueUrl: ingress }) };
+  let inbox: Promise<ReplyInbox> | undefined;
+  const replies = () => {
+    inbox ??= import('./write/replies.js').then(
+      ({ ReplyInbox }) => new ReplyInbox({ sqs, ingressQueueUrl: ingress }),
+    );
+    return inbox;
+  };
+  return { relay: new LedgerRelay({ ...parts, sqs, queueUrl: ingress, inbox: replies }) };
 }
 
 /** Volumes, schemas and their query templates (v2.4); a query run is answered by the app's own list routes. */

@@ -344,6 +344,8 @@ describe('least-privilege roles: exactly these permissions, function by function
     `${LOGS} on ${dev.logGroupId(`/aws/lambda/platform-dev-${name}`)}.Arn`;
   const deliveries = `${dev.queueId('platform-dev-deliveries')}.Arn`;
   const ingress = `${dev.queueId('platform-dev-ledger-ingress')}.Arn`;
+  // The reply channel's queues, created at run time under the ingress queue's name (lib/ledger/write/replies.ts).
+  const replyQueues = `arn:AWS::Partition:sqs:AWS::Region:AWS::AccountId:${dev.queueId('platform-dev-ledger-ingress')}.QueueName-r-*`;
   const stream = `${dev.tableId('platform-dev-events')}.StreamArn`;
   const ledgerStream = `${dev.tableId('platform-dev-ledger')}.StreamArn`;
   // Every service reads the published keys, and nothing else of the auth table.
@@ -367,9 +369,28 @@ describe('least-privilege roles: exactly these permissions, function by function
       ],
     ],
     // Its tables only through its isolation guard. Relays busy ledgers' writes: SendMessage on the ingress queue.
-    ['ledger', [logs('ledger'), jwks, `sqs:SendMessage on ${ingress}`, assume('ledger')]],
-    // Verifies no token (no auth table); consumes the queue, and drains it itself; its tables through its guard.
-    ['ledger-writer', [logs('ledger-writer'), `${CONSUME} on ${ingress}`, assume('ledger-writer')]],
+    // Creates its own reply queue and reads its replies there.
+    [
+      'ledger',
+      [
+        logs('ledger'),
+        jwks,
+        `sqs:CreateQueue,sqs:ReceiveMessage on ${replyQueues}`,
+        `sqs:SendMessage on ${ingress}`,
+        assume('ledger'),
+      ],
+    ],
+    // Verifies no token (no auth table); consumes the queue, and drains it itself; its tables through its guard;
+    // sends results to the requesters' reply queues.
+    [
+      'ledger-writer',
+      [
+        logs('ledger-writer'),
+        `sqs:SendMessage on ${replyQueues}`,
+        `${CONSUME} on ${ingress}`,
+        assume('ledger-writer'),
+      ],
+    ],
     ['payments', [logs('payments'), jwks, assume('payments')]],
     ['webhooks', [logs('webhooks'), jwks, `${SEND} on ${deliveries}`, assume('webhooks')]],
     // The directory; the signing keys (personal tokens); one Query of an environment's list partition per table.
@@ -475,8 +496,13 @@ describe('least-privilege roles: exactly these permissions, function by function
         ...FUNCTIONS.flatMap((name) => reader.permissions(`platform-${stage}-${name}`)),
         ...guards.flatMap((name) => reader.rolePermissions(reader.guardRoleId(name))),
       ];
-      // Wildcards are only in leading-key patterns (the items a statement allows), never an action or resource.
-      for (const line of lines) expect(line.split(' if ')[0]).not.toMatch(/Scan|\*/);
+      // Wildcards are only in leading-key patterns (the items a statement allows), never an action or resource —
+      // but for the reply queues, which exist only at run time: their name's prefix, on SQS, for these two roles.
+      const replyQueues =
+        /^sqs:(CreateQueue,sqs:ReceiveMessage|SendMessage) on arn:AWS::Partition:sqs:AWS::Region:AWS::AccountId:\w+\.QueueName-r-\*$/;
+      for (const line of lines.filter((l) => !replyQueues.test(l)))
+        expect(line.split(' if ')[0]).not.toMatch(/Scan|\*/);
+      expect(lines.filter((l) => replyQueues.test(l))).toHaveLength(2);
     }
   });
 });

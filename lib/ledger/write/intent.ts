@@ -20,6 +20,8 @@ export interface Intent {
    * the members after it are skipped, never decided. Members are handed over together, in order.
    */
   group?: string;
+  /** The requester's reply queue (replies.ts): the writer sends the result there too. */
+  replyTo?: string;
 }
 
 /** One operation's outcome, as the requester answers it. */
@@ -66,6 +68,9 @@ export function decodeIntent(text: string): Intent {
     ledger: value.ledger,
     operation: value.operation as LedgerOperation,
     deadline: Number(value.deadline),
+    ...(typeof value.replyTo === 'string' && /^https?:\/\//.test(value.replyTo)
+      ? { replyTo: value.replyTo }
+      : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import type { LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { ledgerKeys } from '../store/keys.js';
 import { decodeResult, encodeIntent, type IntentResult } from './intent.js';
+import type { ReplyInbox } from './replies.js';
 
 export interface RelayOptions {
   doc: DynamoDBDocumentClient;
@@ -22,6 +23,13 @@ export interface RelayOptions {
   deadlineMs?: number;
   /** Beyond the deadline: the writer's commit time and clock skew, after which no answer will come. */
   graceMs?: number;
+  /**
+   * The reply channel: answers come there; the result item is read only when one is late (`replyLateMs`). Asked
+   * at the first relay, so its module loads then, not at start-up.
+   */
+  inbox?: () => Promise<ReplyInbox>;
+  /** With a reply channel: no reply this long after sending, and the result item is read. Default REPLY_LATE_MS. */
+  replyLateMs?: number;
 }
 
 export const DEFAULT_DEADLINE_MS = 8_000;
@@ -29,6 +37,8 @@ export const DEFAULT_GRACE_MS = 3_000;
 /** Before the first read of the result item (a batch commit takes about that), then between two reads. */
 const FIRST_POLL_MS = 15;
 const POLL_MS = 20;
+/** With a reply channel: no reply this long after sending, and the result item is read as without one. */
+const REPLY_LATE_MS = 1_000;
 /** Without an answer this long, the request is sent again (same id). */
 const RESEND_MS = 2_000;
 
@@ -51,11 +61,13 @@ export interface IntentSink {
 
 /**
  * The requester's side of group commit: a write handed to the ledger's sequenced writer through the ingress
- * queue, then its result read back (one GetItem at a time) until the writer answers.
+ * queue, then answered on the reply channel (replies.ts) — or, without one or when a reply is late, its result
+ * read back (one GetItem at a time) until the writer answers.
  */
 export class LedgerRelay implements IntentSink {
   /** Moving average of how long answers took after the request was sent. */
   private typicalWaitMs = 0;
+  private inbox: ReplyInbox | undefined;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -68,13 +80,41 @@ export class LedgerRelay implements IntentSink {
     const reqId = randomUUID();
     const started = this.now();
     const deadline = started + (this.options.deadlineMs ?? DEFAULT_DEADLINE_MS);
-    const body = encodeIntent({
-      reqId,
-      environment: ledger.environment,
-      ledger: ledger.name,
-      operation,
-      deadline,
-    });
+    const replyTo = await this.replyAddress();
+    const wait = replyTo ? this.inbox?.wait(reqId) : undefined;
+    try {
+      const body = encodeIntent({
+        reqId,
+        environment: ledger.environment,
+        ledger: ledger.name,
+        operation,
+        deadline,
+        ...(replyTo ? { replyTo } : {}),
+      });
+      return await this.answerOf(ledger, reqId, body, deadline, wait?.reply);
+    } finally {
+      wait?.cancel();
+    }
+  }
+
+  /** The reply queue, or none (no channel, or it could not be created: the result item is read instead). */
+  private async replyAddress(): Promise<string | undefined> {
+    try {
+      this.inbox ??= await this.options.inbox?.();
+      return await this.inbox?.address();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Sends the request, then waits for its reply or reads its result item, sending it again while unanswered. */
+  private async answerOf(
+    ledger: LedgerRecord,
+    reqId: string,
+    body: string,
+    deadline: number,
+    reply: Promise<IntentResult> | undefined,
+  ): Promise<RelayAnswer> {
     const send = async () => {
       // Loaded here, not at start-up: most ledger functions never relay (lazySqsClient says what it saves).
       const [client, { SendMessageCommand }] = await Promise.all([
@@ -91,9 +131,17 @@ export class LedgerRelay implements IntentSink {
     const key = ledgerKeys.result(ledger, reqId);
     const table = this.options.tableFor(ledger.bucket);
     const giveUp = deadline + (this.options.graceMs ?? DEFAULT_GRACE_MS);
+    // A pause that ends early with the reply when one comes.
+    const pause = async (ms: number): Promise<IntentResult | undefined> =>
+      Promise.race([...(reply ? [reply] : []), this.sleep(ms).then(() => undefined)]);
     // First look a little before answers have been coming lately: fewer reads of the result item, each of which
     // a busy DynamoDB pays for; the 3/4 factor keeps the estimate from feeding on its own delay.
-    await this.sleep(Math.max(FIRST_POLL_MS, this.typicalWaitMs * 0.75));
+    const replied = await pause(
+      reply
+        ? (this.options.replyLateMs ?? REPLY_LATE_MS)
+        : Math.max(FIRST_POLL_MS, this.typicalWaitMs * 0.75),
+    );
+    if (replied) return replied;
     for (;;) {
       const { Item } = await this.options.doc.send(
         new GetCommand({ TableName: table, Key: key, ConsistentRead: true }),
@@ -110,7 +158,8 @@ export class LedgerRelay implements IntentSink {
         await send();
         lastSent = now;
       }
-      await this.sleep(POLL_MS);
+      const late = await pause(POLL_MS);
+      if (late) return late;
     }
   }
 }

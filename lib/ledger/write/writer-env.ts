@@ -26,6 +26,7 @@ export function writerDeps(
   const doc = createDocumentClient(config.dynamo, { bigintNumbers: true });
   const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
+  const sqs = createSqsClient(config.sqs);
   return {
     doc,
     writer: new LedgerWriter({
@@ -38,10 +39,7 @@ export function writerDeps(
     tableFor,
     owner: randomUUID(),
     logger: createLogger(config.logLevel, undefined, config.logFormat),
-    ingress: {
-      sqs: createSqsClient(config.sqs),
-      queueUrl: config.queues['ledger-ingress'],
-      drainMs: DRAIN_MS,
-    },
+    ingress: { sqs, queueUrl: config.queues['ledger-ingress'], drainMs: DRAIN_MS },
+    replies: sqs,
   };
 }

@@ -9,7 +9,8 @@ import type { Logger } from '../../observability/logger.js';
 import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerWriter } from '../store/writer.js';
-import { decodeIntent, type Intent } from './intent.js';
+import { decodeIntent, type Intent, type IntentResult } from './intent.js';
+import { sendReplies } from './replies.js';
 import { LedgerSequencer } from './sequencer.js';
 
 export interface WriterDeps {
@@ -28,6 +29,8 @@ export interface WriterDeps {
    * keep coming (up to `drainMs`).
    */
   ingress?: { sqs: SQSClient; queueUrl: string; drainMs: number };
+  /** Sends results to the requesters' reply queues (intents that name one); without it, only result items answer. */
+  replies?: SQSClient;
 }
 
 export interface IntentRecord {
@@ -130,7 +133,11 @@ async function processRecords(
         try {
           const sequencer = await sequencerFor(deps, key, environment, name);
           let pending = group.map((g) => g.intent);
-          while (pending.length > 0) pending = (await sequencer.process(pending)).deferred;
+          while (pending.length > 0) {
+            const { results, deferred } = await sequencer.process(pending);
+            await reply(deps, pending, results);
+            pending = deferred;
+          }
         } catch (err) {
           deps.logger?.log('error', 'ledger writer: batch failed', {
             environment,
@@ -144,6 +151,33 @@ async function processRecords(
     }),
   );
   return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
+}
+
+/**
+ * Results to the reply queues their intents name, after the result items are written (the record stays the item).
+ * A reply that cannot be sent is only a slower answer: its requester reads the item.
+ */
+async function reply(
+  deps: WriterDeps,
+  intents: readonly Intent[],
+  results: ReadonlyMap<string, IntentResult>,
+): Promise<void> {
+  if (!deps.replies) return;
+  const replies = intents.flatMap((intent) => {
+    const result = results.get(intent.reqId);
+    return intent.replyTo && result
+      ? [{ replyTo: intent.replyTo, reqId: intent.reqId, result }]
+      : [];
+  });
+  if (replies.length === 0) return;
+  try {
+    await sendReplies(deps.replies, replies);
+  } catch (err) {
+    deps.logger?.log('warn', 'ledger writer: replies not sent; requesters read their results', {
+      replies: replies.length,
+      error: `${(err as Error).name}: ${(err as Error).message}`,
+    });
+  }
 }
 
 /** `\u0000` is in neither an environment id nor a ledger name: no two ledgers share a key. */

@@ -7,9 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   DeleteMessageBatchCommand,
+  ListQueuesCommand,
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../../infra/local/provision.js';
 import { type SqsLocal, startSqsLocal } from '../../../infra/local/sqs-local.js';
@@ -28,6 +30,7 @@ import { TransactionReads } from '../../../lib/ledger/store/transaction-reads.js
 import { LedgerWriter } from '../../../lib/ledger/store/writer.js';
 import { LedgerCommands } from '../../../lib/ledger/write/ledger-commands.js';
 import { LedgerRelay } from '../../../lib/ledger/write/relay.js';
+import { ReplyInbox } from '../../../lib/ledger/write/replies.js';
 import { handleIntents, type WriterDeps } from '../../../lib/ledger/write/writer-handler.js';
 import { createSqsClient } from '../../../lib/sqs/client.js';
 import { testEnvironment } from '../../support/tables.js';
@@ -56,7 +59,7 @@ function relayed(relay: LedgerRelay): LedgerCommands {
 }
 
 /** The writer's event source mapping, for a while: receive, hand to the writer, delete what it answered. */
-async function runWriter(ms: number): Promise<void> {
+async function runWriter(ms: number, writerDeps: WriterDeps = deps): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     const { Messages = [] } = await sqs.send(
@@ -69,7 +72,7 @@ async function runWriter(ms: number): Promise<void> {
     if (Messages.length === 0) continue;
     const { batchItemFailures } = await handleIntents(
       Messages.map((m) => ({ messageId: m.MessageId!, body: m.Body! })),
-      deps,
+      writerDeps,
     );
     const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
     const done = Messages.filter((m) => !failed.has(m.MessageId!));
@@ -192,5 +195,77 @@ describe('a relayed write, as the requester answers it', () => {
     // Its message is left behind, past its deadline: a writer that takes it now answers it expired, never commits it.
     await runWriter(2_000);
     expect(await reads.get(lookup, 1)).toBeUndefined();
+  });
+
+  it('answers on the reply channel, without reading its result item, and falls back to the item when no reply comes', async () => {
+    const name = await ledger();
+    const lookup = await deps.lookup.resolve('default', name);
+    // The relay's own document client, counting its reads of result items.
+    let resultReads = 0;
+    const counted = Object.assign(Object.create(deps.doc) as typeof deps.doc, {
+      send: (command: unknown) => {
+        if (command instanceof GetCommand) resultReads++;
+        return deps.doc.send(command as GetCommand);
+      },
+    });
+    const inbox = new ReplyInbox({
+      sqs: async () => sqs,
+      ingressQueueUrl: queueUrl,
+      waitSeconds: 1,
+    });
+    const withChannel = relayed(
+      new LedgerRelay({
+        doc: counted,
+        sqs: async () => sqs,
+        queueUrl,
+        tableFor: table,
+        inbox: async () => inbox,
+        // Far beyond the test's run: only a reply can answer in time.
+        replyLateMs: 60_000,
+      }),
+    );
+    const replying: WriterDeps = { ...deps, replies: sqs };
+    const writing = runWriter(3_000, replying);
+    try {
+      const answers = await Promise.all([
+        withChannel.execute(lookup, create('world', 'a', 5n)),
+        withChannel.execute(lookup, create('world', 'b', 6n)),
+      ]);
+      expect(answers.map((a) => (a as { result: { id: bigint } }).result.id).sort()).toEqual([
+        1n,
+        2n,
+      ]);
+      await expect(withChannel.execute(lookup, create('a', 'c', 9n))).rejects.toThrow(
+        InsufficientFundError,
+      );
+    } finally {
+      await writing;
+    }
+    expect(resultReads).toBe(0);
+    const { QueueUrls = [] } = await sqs.send(new ListQueuesCommand({}));
+    const ingressName = queueUrl.slice(queueUrl.lastIndexOf('/') + 1);
+    expect(QueueUrls.some((url) => new RegExp(`/${ingressName}-r-[0-9a-f]{12}$`).test(url))).toBe(
+      true,
+    );
+
+    // A writer that sends no replies: the requester reads its result item once the reply is late.
+    const fallback = relayed(
+      new LedgerRelay({
+        doc: counted,
+        sqs: async () => sqs,
+        queueUrl,
+        tableFor: table,
+        inbox: async () => inbox,
+        replyLateMs: 200,
+      }),
+    );
+    const silent = runWriter(3_000, deps);
+    try {
+      const answer = await fallback.execute(lookup, create('world', 'd', 1n));
+      expect((answer as { result: { id: bigint } }).result.id).toBe(3n);
+    } finally {
+      await silent;
+    }
+    expect(resultReads).toBeGreaterThanOrEqual(1);
   });
 });

@@ -1,6 +1,7 @@
 import { apiGet } from '../api.js';
 import { Amount, Breadcrumbs, LedgerTabs, Metadata, Show, Time, useLoad } from '../components.js';
 import { href } from '../router.js';
+import { TransactionLogEntry } from './transaction-log-entry.js';
 
 interface Volume {
   input: bigint;
@@ -38,7 +39,7 @@ const accountLink = (ledger: string, address: string) => (
   </a>
 );
 
-/** One transaction: its postings, metadata, and every account's volumes before and after it. */
+/** One transaction: its postings, metadata, every account's volumes before and after it, and its log entry. */
 export function TransactionDetail({ ledger, id }: { ledger: string; id: string }) {
   const [loaded] = useLoad(
     (signal) =>
@@ -113,6 +114,8 @@ export function TransactionDetail({ ledger, id }: { ledger: string; id: string }
               before={tx.preCommitVolumes}
               after={tx.postCommitVolumes}
             />
+            <h2>Log entry</h2>
+            <TransactionLogEntry ledger={ledger} id={tx.id} />
           </>
         )}
       </Show>

@@ -93,6 +93,8 @@ process.stdout.write(
     `  api docs   ${platform.baseUrl}/docs`,
     `  console    ${platform.baseUrl}/console`,
     `  metrics    ${platform.baseUrl}/_metrics`,
+    // Since the process began (Node and tsx loading this file included): the wait a user actually had.
+    `  start-up   ${process.uptime().toFixed(1)} s`,
     `  data       ${dataDir}`,
     `  ledger     ${
       platform.ledgerWorkers === 0

@@ -1,6 +1,6 @@
 /**
  * The console on a phone (390 px wide) in a real headless Chromium against the local platform: a transaction's and
- * an account's detail pages (postings, volumes before and after, decimal amounts beside the exact minor units),
+ * an account's detail pages (postings, volumes before and after, the log entry, decimal amounts beside the exact minor units),
  * the transactions filter, and a pending delivery's reason and "Retry now" — each page without sideways scroll of
  * the page itself.
  */
@@ -84,6 +84,14 @@ describe('console: detail pages, filters and retry, at 390 px', () => {
           '90071992547389.93 USD 9007199254738993',
         ],
       ]);
+      // The entry that created it: the shop's third (two transactions before it, nothing else).
+      await waitFor(page, '[data-screen=transaction] dl[data-log-entry]');
+      expect(
+        await page.$eval('dl[data-log-entry]', (dl) => [
+          dl.getAttribute('data-log-entry'),
+          ...[...dl.querySelectorAll('dd')].slice(0, 1).map((dd) => dd.textContent),
+        ]),
+      ).toEqual(['3', '#3 NEW_TRANSACTION']);
       expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
       expect(errors).toEqual([]);
       await page.close();

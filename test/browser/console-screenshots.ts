@@ -70,7 +70,7 @@ try {
   await waitFor(page, `tr[data-attempt="${retried.attemptCount + 1n}"]`);
   await waitFor(page, 'button[data-action=replay]:not([disabled])');
   await shot('delivery');
-  await show(page, '#/ledgers/shop/transactions/3', '[data-screen=transaction] tr[data-volume]');
+  await show(page, '#/ledgers/shop/transactions/3', '[data-screen=transaction] dl[data-log-entry]');
   await shot('transaction');
   await show(page, '#/ledgers/shop/accounts/users:alice', '[data-screen=account] tr[data-asset]');
   await shot('account');
@@ -79,7 +79,7 @@ try {
 
   // The same screens on a phone (390 px wide).
   await page.setViewport({ width: 390, height: 844 });
-  await show(page, '#/ledgers/shop/transactions/3', '[data-screen=transaction] tr[data-volume]');
+  await show(page, '#/ledgers/shop/transactions/3', '[data-screen=transaction] dl[data-log-entry]');
   await shot('phone-transaction');
   await show(page, '#/ledgers/shop/accounts', 'tr[data-account]');
   await shot('phone-accounts');

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { startTestPlatform } from '../support/platform.js';
@@ -192,4 +194,47 @@ describe('guides, run as written', () => {
       ].join('\n'),
     );
   });
+
+  it('webhook deliveries to a receiver in a second terminal, then listed, replayed and stopped (last: the metrics count the stories before it)', async () => {
+    // Terminal 2, as the guide has it: the receiver runs beside the calls until it is stopped.
+    const receiver = spawn('bash', ['-c', readmeBlock('webhook-receiver')], { stdio: 'pipe' });
+    let received = '';
+    receiver.stdout.on('data', (chunk: Buffer) => {
+      received += chunk.toString();
+    });
+    try {
+      await listening(9000);
+      const out = await runBash(
+        ['webhook-configs', 'webhook-deliveries', 'webhook-deliveries-list']
+          .map(readmeBlock)
+          .join('\n'),
+        { BASE: platform.baseUrl },
+      );
+      const lines = out.split('\n');
+      // The payment (201) and the ledger transaction (200), both delivered, the replay of a finished delivery
+      // (pending again), and the config's deletion (200).
+      expect(lines.filter((l) => /^\d{3}$/.test(l))).toEqual(['201', '200', '200']);
+      expect(lines.filter((l) => l === '{"status":"succeeded"}')).toHaveLength(2);
+      expect(lines).toContain('pending');
+      // What terminal 2 printed: one line per delivery, its webhook-id then the body.
+      expect(received.split('\n').filter((l) => /^\S+ \{"/.test(l)).length).toBeGreaterThanOrEqual(
+        2,
+      );
+    } finally {
+      receiver.kill();
+    }
+  });
 });
+
+/** Resolves once something accepts connections on the loopback port (the receiver the guide starts). */
+async function listening(port: number): Promise<void> {
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => resolve(socket.end() !== undefined));
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -389,6 +389,7 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(lines).toContain(`  api docs   ${baseUrl}/docs`);
       expect(lines).toContain(`  console    ${baseUrl}/console`);
       expect(lines).toContain(`  metrics    ${baseUrl}/_metrics`);
+      expect(lines.filter((line) => /^ {2}start-up {3}\d+\.\d s$/.test(line))).toHaveLength(1);
       expect(lines).toContain(`  data       ${dataDir}`);
       expect(lines).toContain(
         '  test client (TEST ONLY): client_id=local-dev client_secret=local-dev-secret',

@@ -64,6 +64,7 @@ const FUNCTION_ENV: NodeJS.ProcessEnv = {
   AWS_SECRET_ACCESS_KEY: 'bench-fake-secret',
   DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench-deliveries',
   LEDGER_INGRESS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench-ledger-ingress',
+  PIPELINE_WAKES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench-pipeline-wakes',
   LOG_LEVEL: 'silent',
   ...tableEnvironment('bench-'),
 };

@@ -62,9 +62,10 @@ export async function measureDynamoFloor(log: (line: string) => void): Promise<D
       }),
     );
     const rows: FloorRow[] = [];
+    // First, uncounted rounds of every size: the JVM compiles as it serves, and a size measured first would
+    // otherwise pay for it (one run measured 5 items slower than 8 that way).
+    for (const items of ITEM_COUNTS) await commitLoop(client, items, COMMITS, `warm-${items}`);
     for (const items of ITEM_COUNTS) {
-      // A first, uncounted round: the JVM compiles as it serves.
-      await commitLoop(client, items, COMMITS / 4, `warm-${items}`);
       const times = await commitLoop(client, items, COMMITS, `n${items}`);
       const p50Ms = percentile(times, 0.5);
       const row = {

@@ -7,6 +7,7 @@ import { registerLedgers } from './commands/ledgers.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogs } from './commands/logs-verify.js';
 import { registerMonitors } from './commands/monitors.js';
+import { registerPipelines } from './commands/pipelines.js';
 import { registerTransfer } from './commands/transfer.js';
 import { registerTxList } from './commands/tx-list.js';
 import { registerTxSend } from './commands/tx-send.js';
@@ -86,6 +87,7 @@ function buildProgram(cli: Cli, json: boolean): Command {
   registerBalances(program, cli);
   registerBalanceHistory(program, cli);
   registerMonitors(program, cli);
+  registerPipelines(program, cli);
   const tx = program.command('tx').description('send, list, show and revert transactions');
   registerTxSend(tx, cli);
   registerTxList(tx, cli);

@@ -8,6 +8,7 @@ import { AccountDetail, TransactionDetail } from './screens/ledger-details.js';
 import { Ledgers } from './screens/ledgers.js';
 import { Logs } from './screens/logs.js';
 import { Monitors } from './screens/monitors.js';
+import { Pipelines } from './screens/pipelines.js';
 import { SignIn } from './screens/sign-in.js';
 import { Transactions } from './screens/transactions.js';
 import { WebhookConfigs } from './screens/webhooks.js';
@@ -94,6 +95,7 @@ function Screen({ route }: { route: Route }) {
     if (sub === 'transactions') return <Transactions ledger={id} route={route} />;
     if (sub === 'logs') return <Logs ledger={id} route={route} />;
     if (sub === 'monitors') return <Monitors ledger={id} route={route} />;
+    if (sub === 'pipelines') return <Pipelines ledger={id} route={route} />;
   }
   if (area === 'webhooks') {
     if (id === undefined) return <WebhookConfigs route={route} />;

@@ -133,6 +133,7 @@ export function LedgerTabs({ ledger, current }: { ledger: string; current: strin
     ['transactions', 'Transactions'],
     ['logs', 'Logs'],
     ['monitors', 'Monitors'],
+    ['pipelines', 'Pipelines'],
   ] as const;
   return (
     <nav class="tabs">

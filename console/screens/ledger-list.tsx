@@ -20,7 +20,7 @@ export function LedgerList<T>({
 }: {
   ledger: string;
   route: Route;
-  tab: 'accounts' | 'transactions' | 'logs' | 'monitors';
+  tab: 'accounts' | 'transactions' | 'logs' | 'monitors' | 'pipelines';
   query?: Record<string, string>;
   empty: string;
   above?: ComponentChildren;

@@ -311,4 +311,39 @@ describe('console: ledger screens', () => {
     },
     SCREEN_TEST_MS,
   );
+
+  it(
+    "shows a ledger's pipelines: state, what each exported and how far behind the log it is",
+    async () => {
+      const api = await platformApi(platform.baseUrl);
+      // A receiver that refuses every connection: nothing is exported, so the lag is the whole log.
+      const exporter = await api('POST', '/api/ledger/v2/_/exporters', {
+        driver: 'http',
+        config: { url: 'http://127.0.0.1:9/refused' },
+      });
+      expect(exporter.status).toBe(201);
+      const pipeline = await api('POST', `/api/ledger/v2/${shop}/pipelines`, {
+        exporterID: exporter.body.data.id,
+      });
+      expect(pipeline.status).toBe(201);
+      const id = pipeline.body.data.id;
+      expect((await api('POST', `/api/ledger/v2/${shop}/pipelines/${id}/stop`)).status).toBe(202);
+      const logs = await api('GET', `/api/ledger/v2/${shop}/logs?pageSize=1`);
+      const newest = Number(logs.body.cursor.data[0].id);
+      expect(newest).toBeGreaterThan(0);
+
+      const { page, errors } = await openPage(browser);
+      await signIn(page, platform.baseUrl);
+      await openScreen(page, platform.baseUrl, `#/ledgers/${shop}/pipelines`);
+      await waitFor(page, `tr[data-pipeline="${id}"]`);
+      const row = `tr[data-pipeline="${id}"]`;
+      expect(await texts(page, `${row} td.state`)).toEqual(['stopped']);
+      expect(await texts(page, `${row} td.exported`)).toEqual(['—']);
+      expect(await texts(page, `${row} td.lag`)).toEqual([String(newest)]);
+      expect(await texts(page, 'nav.tabs a[aria-current="page"]')).toEqual(['Pipelines']);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    SCREEN_TEST_MS,
+  );
 });

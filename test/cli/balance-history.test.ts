@@ -1,7 +1,8 @@
 /**
  * `platform balance-history` (cli/commands/balance-history.ts) run as a subprocess against the local platform:
  * an account's balance per transaction and sampled per interval, as a table and as JSON, exact integers; and
- * `platform monitors` (cli/commands/monitors.ts) on the same platform.
+ * `platform monitors` (cli/commands/monitors.ts) and `platform pipelines` / `exporters` (cli/commands/pipelines.ts)
+ * on the same platform.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +175,55 @@ describe('platform monitors', () => {
       const gone = await cli('monitors', 'delete', ledger, monitor.id);
       expect(gone.code).toBe(1);
       expect(gone.stderr).toContain('NOT_FOUND');
+    },
+    SLOW,
+  );
+});
+
+describe('platform pipelines and exporters', () => {
+  it(
+    "lists a ledger's pipelines (table and JSON), stops, starts and resets one, lists exporters",
+    async () => {
+      const token = await testClientToken(platform);
+      const post = async (path: string, body: unknown) => {
+        const res = await fetch(`${platform.baseUrl}/api/ledger/v2/${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(res.status).toBe(201);
+        return ((await res.json()) as { data: { id: string } }).data.id;
+      };
+      // A receiver that refuses every connection: the pipeline never exports, so nothing races the assertions.
+      const exporter = await post('_/exporters', {
+        driver: 'http',
+        config: { url: 'http://127.0.0.1:9/refused' },
+      });
+      const id = await post(`${ledger}/pipelines`, { exporterID: exporter });
+
+      const stopped = await cli('pipelines', 'stop', ledger, id);
+      expect(stopped).toEqual({ code: 0, stdout: `stopped pipeline ${id}\n`, stderr: '' });
+      const table = await cli('pipelines', 'list', ledger);
+      const rows = lines(table.stdout).map((l) => l.trim().split(/ +/));
+      expect(rows.map((r) => r.slice(0, 4))).toEqual([
+        ['ID', 'STATE', 'EXPORTED', 'EXPORTER'],
+        [id, 'stopped', '-', exporter],
+      ]);
+      const started = await cli('--json', 'pipelines', 'start', ledger, id);
+      expect(started.code, started.stderr).toBe(0);
+      expect(JSON.parse(started.stdout)).toMatchObject({ id, exporterID: exporter, enabled: true });
+      expect(await cli('pipelines', 'reset', ledger, id)).toEqual({
+        code: 0,
+        stdout: `reset pipeline ${id}\n`,
+        stderr: '',
+      });
+      const again = await cli('pipelines', 'start', ledger, id);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('already started');
+
+      const exporters = await cli('--json', 'exporters', 'list');
+      const listed = JSON.parse(exporters.stdout) as Array<{ id: string; driver: string }>;
+      expect(listed.find((e) => e.id === exporter)?.driver).toBe('http');
     },
     SLOW,
   );

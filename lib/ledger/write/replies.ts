@@ -44,6 +44,9 @@ export function decodeReplies(text: string): Reply[] {
   );
 }
 
+/** How SQS names a queue that does not exist: the JSON protocol's name, and the query protocol's. */
+const QUEUE_GONE = /QueueDoesNotExist|NonExistentQueue/;
+
 /** Bytes of replies per message: well under SQS's 256 KiB. */
 const MESSAGE_BYTES = 200_000;
 /** A reply queue's messages: kept SQS's least, hidden longer once received (never seen twice, never deleted). */
@@ -182,7 +185,7 @@ export class ReplyInbox {
     } catch (err) {
       // The waiters fall back to their result items; the next request starts the loop (and, if the queue is gone,
       // creates it) again.
-      if ((err as Error).name?.includes('NonExistentQueue')) this.queueUrl = undefined;
+      if (QUEUE_GONE.test((err as Error).name ?? '')) this.queueUrl = undefined;
       this.options.logger?.log(
         'warn',
         'ledger relay: reply channel failed; reading results instead',

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DeleteMessageBatchCommand,
+  DeleteQueueCommand,
   ListQueuesCommand,
   ReceiveMessageCommand,
   type SQSClient,
@@ -267,5 +268,42 @@ describe('a relayed write, as the requester answers it', () => {
       await silent;
     }
     expect(resultReads).toBeGreaterThanOrEqual(1);
+  });
+
+  it('creates its reply queue again when it was deleted, answering meanwhile from the result item', async () => {
+    const name = await ledger();
+    const lookup = await deps.lookup.resolve('default', name);
+    const inbox = new ReplyInbox({
+      sqs: async () => sqs,
+      ingressQueueUrl: queueUrl,
+      waitSeconds: 1,
+    });
+    const relay = (replyLateMs: number) =>
+      relayed(
+        new LedgerRelay({
+          doc: deps.doc,
+          sqs: async () => sqs,
+          queueUrl,
+          tableFor: table,
+          inbox: async () => inbox,
+          replyLateMs,
+        }),
+      );
+    const replying: WriterDeps = { ...deps, replies: sqs };
+    const first = await inbox.address();
+    await sqs.send(new DeleteQueueCommand({ QueueUrl: first }));
+    const writing = runWriter(4_000, replying);
+    try {
+      // The reply goes to a queue that is gone: the requester reads its result item.
+      const late = await relay(200).execute(lookup, create('world', 'a', 1n));
+      expect((late as { result: { id: bigint } }).result.id).toBe(1n);
+      // The failed receive dropped the queue: the next write creates another and is answered on it.
+      const answered = await relay(60_000).execute(lookup, create('world', 'b', 2n));
+      expect((answered as { result: { id: bigint } }).result.id).toBe(2n);
+    } finally {
+      await writing;
+    }
+    const second = await inbox.address();
+    expect(second).not.toBe(first);
   });
 });

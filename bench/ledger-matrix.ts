@@ -51,8 +51,9 @@ export function ledgerMatrixFromEnv(env: NodeJS.ProcessEnv): LedgerMatrix {
     return {
       name,
       scenarios: SCENARIO_NAMES,
-      clients: [1, 8],
-      workers: ['embedded', 1, 8],
+      // Every client count the targets name (1, 8, 32) on the default and on the Lambda-faithful mode.
+      clients: [1, 8, 32],
+      workers: ['embedded', 8],
       stop: { seconds: 3 },
       hotSpendBudget: 300n,
       crashWorkers: 8,

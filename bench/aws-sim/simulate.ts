@@ -13,7 +13,7 @@ import type { LedgerOperation } from '../../lib/ledger/commands/operations.js';
 import type { LedgerRecord } from '../../lib/ledger/domain/change.js';
 import { DEFAULT_FEATURES } from '../../lib/ledger/domain/features.js';
 import { headFromItem } from '../../lib/ledger/store/head.js';
-import { ledgerKeys } from '../../lib/ledger/store/keys.js';
+import { DEFAULT_TRANSACTION_KEYS, ledgerKeys } from '../../lib/ledger/store/keys.js';
 import { MemoryLedgerTable } from '../../lib/ledger/store/memory-ledger-table.js';
 import { EmbeddedGroupCommit } from '../../lib/ledger/write/embedded.js';
 import { percentile } from '../stats.js';
@@ -67,6 +67,8 @@ function ledgerRecord(name: string): LedgerRecord {
     metadata: {},
     features: { ...DEFAULT_FEATURES },
     addedAt: new Date().toISOString(),
+    // A ledger as created now: transactions in blocks of ids, the time index in shards.
+    transactionKeys: DEFAULT_TRANSACTION_KEYS,
   };
 }
 

@@ -62,6 +62,24 @@ describe('platform configuration', () => {
     );
   });
 
+  it('reads how new ledgers key their transactions: 256 ids a block and 8 time shards unless set', () => {
+    const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
+    expect(platformConfigFromEnv(base).ledger.transactionKeys).toEqual({
+      blockIds: 256,
+      timeShards: 8,
+    });
+    expect(
+      platformConfigFromEnv({ ...base, LEDGER_TX_BLOCK_IDS: '4', LEDGER_TX_TIME_SHARDS: '1' })
+        .ledger.transactionKeys,
+    ).toEqual({ blockIds: 4, timeShards: 1 });
+    expect(() => platformConfigFromEnv({ ...base, LEDGER_TX_BLOCK_IDS: '1' })).toThrow(
+      'LEDGER_TX_BLOCK_IDS must be an integer from 2 to 65536 (got "1")',
+    );
+    expect(() => platformConfigFromEnv({ ...base, LEDGER_TX_TIME_SHARDS: '65' })).toThrow(
+      'LEDGER_TX_TIME_SHARDS must be an integer from 1 to 64 (got "65")',
+    );
+  });
+
   it('parses every service setting once: log level, clients, buckets, webhooks, auth', () => {
     const config = platformConfigFromEnv({
       ...tables,

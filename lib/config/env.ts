@@ -36,6 +36,8 @@ const VARIABLES = [
   'CORS_ALLOWED_ORIGINS',
   'LEDGER_SCAN_READS',
   'LEDGER_BUCKET_TABLES',
+  'LEDGER_TX_BLOCK_IDS',
+  'LEDGER_TX_TIME_SHARDS',
   'AWS_REGION',
   'DYNAMODB_ENDPOINT',
   'SQS_ENDPOINT',
@@ -152,6 +154,12 @@ export interface PlatformConfig {
   ledger: {
     /** LEDGER_BUCKET_TABLES: buckets with a table of their own (every other bucket is in `tables.ledger`). */
     bucketTables: ReadonlyMap<string, string>;
+    /**
+     * How ledgers created from now on key their transactions (docs/data-model.md, "Transactions"):
+     * LEDGER_TX_BLOCK_IDS ids per partition key (2–65536, default 256) and LEDGER_TX_TIME_SHARDS partitions of
+     * the by-time index (1–64, default 8). Each ledger keeps the layout it was created with.
+     */
+    transactionKeys: { blockIds: number; timeShards: number };
   };
   webhooks: WebhookSettings;
   platform: PlatformSettings;
@@ -234,7 +242,13 @@ export function platformConfigFromEnv(env: Env = process.env): PlatformConfig {
     logLevel: logLevelFromEnv(env),
     logFormat: logFormatFromEnv(env),
     ...awsClients(env),
-    ledger: { bucketTables: bucketTables(read(env, 'LEDGER_BUCKET_TABLES')) },
+    ledger: {
+      bucketTables: bucketTables(read(env, 'LEDGER_BUCKET_TABLES')),
+      transactionKeys: {
+        blockIds: integerSetting(env, 'LEDGER_TX_BLOCK_IDS', 256, 2, 65_536),
+        timeShards: integerSetting(env, 'LEDGER_TX_TIME_SHARDS', 8, 1, 64),
+      },
+    },
     webhooks: webhookSettings(env, stage),
     platform: platformSettings(env, publicBaseUrl, stage),
     payments: paymentsSettings(env, stage),

@@ -4,7 +4,13 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
-import { checkCursorKey, forgedCursor, type PagedQuery } from './paginate.js';
+import {
+  checkCursorKey,
+  forgedCursor,
+  inPartition,
+  type PagedQuery,
+  startPartition,
+} from './paginate.js';
 
 /**
  * One page of a query whose FilterExpression may leave out most of its key range (a point in time far back):
@@ -21,8 +27,12 @@ export async function boundedQueryPage<T>(
   const { pageSize, cursor } = list;
   const backwards = cursor?.d === 'p';
   if (cursor) checkCursorKey(cursor.k, query.keyAttributes);
+  const forward = backwards ? !query.ascending : query.ascending;
+  let partition = startPartition(query, forward, cursor?.k);
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined = cursor?.k;
+  // Where the read resumes when it stopped at the end of a partition with the walk going on.
+  let between: Record<string, string> | undefined;
   let read = 0;
   let limit = pageSize + 1;
   do {
@@ -30,9 +40,9 @@ export async function boundedQueryPage<T>(
     try {
       result = await doc.send(
         new QueryCommand({
-          ...query.input,
+          ...inPartition(query, partition),
           Limit: Math.min(limit, query.readBudget - read),
-          ScanIndexForward: backwards ? !query.ascending : query.ascending,
+          ScanIndexForward: forward,
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );
@@ -49,16 +59,20 @@ export async function boundedQueryPage<T>(
     );
     start = result.LastEvaluatedKey;
     limit *= 2;
-  } while (start && items.length <= pageSize && read < query.readBudget);
+    const next =
+      !start && partition !== undefined ? query.partitions?.next(partition, forward) : undefined;
+    between = next !== undefined ? query.partitions!.end(partition!, forward) : undefined;
+    if (next !== undefined) partition = next;
+  } while ((start || between) && items.length <= pageSize && read < query.readBudget);
 
   const keyOf = (item: Record<string, unknown>): PageKey =>
     Object.fromEntries(query.keyAttributes.map((name) => [name, String(item[name])]));
   const full = items.length > pageSize;
-  const more = full || start !== undefined;
+  const more = full || start !== undefined || between !== undefined;
   const pageItems = items.slice(0, pageSize);
   // Where a read in this direction resumes (after the page's last item, or where the budget stopped it), and
   // where one in the other direction does (before the page's first item, or where this read started).
-  const far = full ? keyOf(pageItems[pageSize - 1]!) : start ? keyOf(start) : undefined;
+  const far = full ? keyOf(pageItems[pageSize - 1]!) : start ? keyOf(start) : between;
   const near = pageItems[0] ? keyOf(pageItems[0]) : cursor?.k;
   if (backwards) pageItems.reverse();
   const make = (d: 'n' | 'p', k: PageKey) =>

@@ -31,6 +31,52 @@ export interface PagedQuery {
   ascending: boolean;
   /** Filters the query applied, recorded in its cursors. */
   filters?: Record<string, string>;
+  /** Items in several partitions read one after another (a ledger's blocks of transactions). */
+  partitions?: PartitionWalk;
+}
+
+/**
+ * A query over partitions visited in order: the key condition names the partition by `value` (`:p`), and when
+ * one partition's range ends the read goes on in the next one in the scan's direction.
+ */
+export interface PartitionWalk {
+  /** The expression value naming the partition in the key condition, and the key attribute holding it. */
+  value: string;
+  attribute: string;
+  /** The partition a first page starts in, reading forward (ScanIndexForward) or not. */
+  first(forward: boolean): string;
+  /** The partition after `pk` in that direction, or undefined at the end. */
+  next(pk: string, forward: boolean): string | undefined;
+  /** Whether a cursor's partition is one of the walk's (a forged cursor otherwise). */
+  owns(pk: string): boolean;
+  /** A position after every item of `pk` in that direction: where a read that stopped at its end resumes. */
+  end(pk: string, forward: boolean): Record<string, string>;
+}
+
+/** Where a read starts: the cursor's partition (checked) or the walk's first, or the query's own. */
+export function startPartition(
+  query: PagedQuery,
+  forward: boolean,
+  cursorKey: Record<string, string> | undefined,
+): string | undefined {
+  const walk = query.partitions;
+  if (!walk) return undefined;
+  if (!cursorKey) return walk.first(forward);
+  const pk = cursorKey[walk.attribute];
+  if (pk === undefined || !walk.owns(pk)) throw forgedCursor();
+  return pk;
+}
+
+/** The query's input in one partition of its walk (unchanged without a walk). */
+export function inPartition(query: PagedQuery, partition: string | undefined): PagedQuery['input'] {
+  if (!query.partitions || partition === undefined) return query.input;
+  return {
+    ...query.input,
+    ExpressionAttributeValues: {
+      ...query.input.ExpressionAttributeValues,
+      [query.partitions.value]: partition,
+    },
+  };
 }
 
 /**
@@ -50,16 +96,19 @@ export async function queryPage<T>(
   // Cursors are opaque, not signed: a start key of the wrong shape, or outside this query's partition, is a
   // forged cursor — a 400, never passed on to fail as a DynamoDB error.
   if (cursor) checkCursorKey(cursor.k, query.keyAttributes);
+  const forward = backwards ? !query.ascending : query.ascending;
+  let partition = startPartition(query, forward, cursor?.k);
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined = cursor?.k;
+  let moved = false;
   do {
     let result: QueryCommandOutput;
     try {
       result = await doc.send(
         new QueryCommand({
-          ...query.input,
+          ...inPartition(query, partition),
           Limit: pageSize + 1 - items.length,
-          ScanIndexForward: backwards ? !query.ascending : query.ascending,
+          ScanIndexForward: forward,
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );
@@ -70,7 +119,12 @@ export async function queryPage<T>(
     }
     items.push(...((result.Items ?? []) as Record<string, unknown>[]));
     start = result.LastEvaluatedKey;
-  } while (start && items.length < pageSize + 1);
+    // The partition's range ended: the walk goes on in the next one, from its first item.
+    const next =
+      !start && partition !== undefined ? query.partitions?.next(partition, forward) : undefined;
+    moved = next !== undefined;
+    if (next !== undefined) partition = next;
+  } while ((start || moved) && items.length < pageSize + 1);
   const more = items.length > pageSize;
   const pageItems = items.slice(0, pageSize);
   if (backwards) pageItems.reverse();

@@ -85,7 +85,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const doc = bigintDocumentClient(runtime);
   const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
-  const registry = new LedgerRegistry(doc, buckets);
+  const registry = new LedgerRegistry(doc, buckets, config.ledger.transactionKeys);
   const lookup = new LedgerLookup(registry);
   const schemas = new SchemaStore(doc, tableFor, now);
   // A batch a stopped ledger writer left unsettled is settled by the next direct write or list (write/settle.ts).

@@ -5,7 +5,7 @@ import { DEFAULT_ENVIRONMENT } from '../../lib/environments/environment-id.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import type { LedgerAppOptions } from '../../lib/ledger/app.js';
-import { ledgerKeys } from '../../lib/ledger/store/keys.js';
+import { ledgerKeys, registryKeys } from '../../lib/ledger/store/keys.js';
 import { type LedgerEvent, ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
@@ -84,3 +84,51 @@ export async function ledgerEventsOf(
 
 /** A ledger of the default environment (the static test clients'), as keys name it. */
 export const inDefault = (name: string) => ({ environment: DEFAULT_ENVIRONMENT, name });
+
+/**
+ * Every transaction item of a ledger as stored, in id order, whatever its layout: its registry record says how
+ * its transactions are keyed, and blocks are read from 0 until one is empty (ids are gapless).
+ */
+export async function storedTransactionItems(
+  runtime: ServiceRuntime,
+  name: string,
+  table: string = runtime.config.tables.ledger,
+  environment: string = DEFAULT_ENVIRONMENT,
+): Promise<Array<Record<string, unknown>>> {
+  const { Item } = await runtime.doc.send(
+    new GetCommand({
+      TableName: runtime.config.tables.ledger,
+      Key: registryKeys.ledger({ environment, name }),
+      ConsistentRead: true,
+    }),
+  );
+  const layout = Item?.transactionKeys as { blockIds: unknown; timeShards: unknown } | undefined;
+  const ledger = {
+    environment,
+    name,
+    ...(layout
+      ? {
+          transactionKeys: {
+            blockIds: Number(layout.blockIds),
+            timeShards: Number(layout.timeShards),
+          },
+        }
+      : {}),
+  };
+  const items: Record<string, unknown>[] = [];
+  for (let block = 0; ; block++) {
+    const before = items.length;
+    const pages = paginateQuery(
+      { client: runtime.doc },
+      {
+        TableName: table,
+        KeyConditionExpression: 'pk = :p',
+        ExpressionAttributeValues: { ':p': ledgerKeys.transactionBlock(ledger, block) },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) items.push(...(page.Items ?? []));
+    // Block 0 may hold nothing yet, and a ledger without blocks has one partition.
+    if ((items.length === before && block > 0) || !ledger.transactionKeys) return items;
+  }
+}

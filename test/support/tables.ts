@@ -29,6 +29,9 @@ export async function testEnvironment(
     DYNAMODB_ENDPOINT: endpoint,
     AWS_REGION: 'us-east-1',
     LOG_LEVEL: 'silent',
+    // Small transaction blocks and time shards, so every listing test crosses blocks and merges shards.
+    LEDGER_TX_BLOCK_IDS: '4',
+    LEDGER_TX_TIME_SHARDS: '3',
     ...tables,
     ...extra,
   };

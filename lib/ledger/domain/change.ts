@@ -111,6 +111,8 @@ export interface LedgerRecord {
   addedAt: string;
   /** Set while the ledger's bucket is deleted (restorable): the ledger is then not found. */
   deletedAt?: string;
+  /** How the store spreads its transactions over partition keys, fixed at creation (absent: before blocks). */
+  transactionKeys?: { blockIds: number; timeShards: number };
 }
 
 /** One write a command asks of the ledger: what it reads, and the decision over what it read. */

@@ -199,7 +199,7 @@ export function transactionItem(
   const timestamp = sortableInstant(parseInstant(tx.timestamp, 'timestamp'));
   return {
     ...ledgerKeys.transaction(ledger, tx.id),
-    gsi1pk: ledgerKeys.transactionsByTime(ledger),
+    gsi1pk: ledgerKeys.transactionsByTime(ledger, tx.id),
     gsi1sk: ledgerKeys.transactionTimeSort(timestamp, tx.id),
     id: tx.id,
     timestamp,

@@ -1,16 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerKeys, ledgerOfPartition, registryKeys } from './keys.js';
+import { type LedgerRef, ledgerKeys, ledgerOfPartition, registryKeys } from './keys.js';
 
 describe('ledger keys are scoped to an environment', () => {
   const ledger = { environment: 'sandbox-1', name: 'main' };
   const other = { environment: 'prod', name: 'main' };
+  const blocks = { blockIds: 4, timeShards: 3 };
   /** Every partition key a ledger key function makes, with plausible arguments. */
-  const partitionsOf = (l: typeof ledger): string[] =>
+  const partitionsOf = (l: LedgerRef): string[] =>
     [
       ledgerKeys.head(l).pk,
       ledgerKeys.transaction(l, 1).pk,
-      ledgerKeys.transactionPartition(l),
-      ledgerKeys.transactionsByTime(l),
+      ledgerKeys.transaction({ ...l, transactionKeys: blocks }, 9).pk,
+      ledgerKeys.transactionBlock(l, 0),
+      ledgerKeys.transactionsByTime(l, 1),
+      ...ledgerKeys.transactionTimeShards({ ...l, transactionKeys: blocks }),
       ledgerKeys.log(l, 1).pk,
       ledgerKeys.logPartition(l),
       ledgerKeys.account(l, 'users:1').pk,
@@ -47,6 +50,34 @@ describe('ledger keys are scoped to an environment', () => {
     });
   });
 
+  it('transactions: one partition each without a layout; blocks of ids and time shards by id with one', () => {
+    expect(ledgerKeys.transaction(ledger, 9)).toEqual({
+      pk: 'E#sandbox-1#L#main#TX',
+      sk: '000000000000009',
+    });
+    expect(ledgerKeys.transactionsByTime(ledger, 9)).toBe('E#sandbox-1#L#main#TXT');
+    expect(ledgerKeys.transactionTimeShards(ledger)).toEqual(['E#sandbox-1#L#main#TXT']);
+    const spread = { ...ledger, transactionKeys: blocks };
+    expect([1, 3, 4, 7, 8].map((id) => ledgerKeys.transaction(spread, id).pk)).toEqual([
+      'E#sandbox-1#L#main#TX#0',
+      'E#sandbox-1#L#main#TX#0',
+      'E#sandbox-1#L#main#TX#1',
+      'E#sandbox-1#L#main#TX#1',
+      'E#sandbox-1#L#main#TX#2',
+    ]);
+    expect([1, 3, 4, 5].map((id) => ledgerKeys.transactionsByTime(spread, id))).toEqual([
+      'E#sandbox-1#L#main#TXT#1',
+      'E#sandbox-1#L#main#TXT#0',
+      'E#sandbox-1#L#main#TXT#1',
+      'E#sandbox-1#L#main#TXT#2',
+    ]);
+    expect(ledgerKeys.transactionTimeShards(spread)).toEqual([
+      'E#sandbox-1#L#main#TXT#0',
+      'E#sandbox-1#L#main#TXT#1',
+      'E#sandbox-1#L#main#TXT#2',
+    ]);
+  });
+
   it('registry keys: ledger items, the id sequence, bucket members and the list, per environment', () => {
     expect(registryKeys.ledger(ledger)).toEqual({ pk: 'E#sandbox-1#LEDGER#main', sk: 'LEDGER' });
     expect(registryKeys.sequence('sandbox-1')).toEqual({
@@ -74,6 +105,7 @@ describe('ledger keys are scoped to an environment', () => {
       'L#main',
       'L#main#LOG',
       'E#sandbox-1#L#main#TX',
+      'E#sandbox-1#L#main#TX#0',
       'E#sandbox-1#LEDGER#main',
       'E#Bad#L#main',
       'E#sandbox-1#L#',

@@ -21,7 +21,22 @@ export const MOVE_PAGE_PREFIX = 'P#';
 export interface LedgerRef {
   environment: string;
   name: string;
+  /** How its transactions are keyed, set when it was created; absent for ledgers created before blocks. */
+  transactionKeys?: TransactionKeyLayout;
 }
+
+/**
+ * Transactions spread over partition keys, so one busy ledger never fills one key's write throughput
+ * (1,000 WCU/s on DynamoDB): items in blocks of `blockIds` consecutive ids (`#TX#<block>`), the time index in
+ * `timeShards` shards by id (`#TXT#<id mod shards>`). Without it, one `#TX` and one `#TXT` partition hold all.
+ */
+export interface TransactionKeyLayout {
+  blockIds: number;
+  timeShards: number;
+}
+
+/** What new ledgers get (docs/data-model.md): at 1,000 tx/s about four blocks a second, 125 WCU/s per shard. */
+export const DEFAULT_TRANSACTION_KEYS: TransactionKeyLayout = { blockIds: 256, timeShards: 8 };
 
 /** `E#<environment>#L#<ledger><rest>`: the one place a ledger's partition keys are made. */
 const L = (ledger: LedgerRef, rest = '') =>
@@ -51,10 +66,26 @@ export const registryKeys = {
 export const ledgerKeys = {
   /** The sequencer: last transaction id, last log id and hash. Every write of the ledger updates it. */
   head: (ledger: LedgerRef) => ({ pk: L(ledger), sk: 'HEAD' }),
-  transaction: (ledger: LedgerRef, id: number) => ({ pk: L(ledger, `#TX`), sk: pad(id) }),
-  transactionPartition: (ledger: LedgerRef) => L(ledger, `#TX`),
-  /** gsi1 partition of a ledger's transactions by timestamp (sort key `<timestamp>#<id>`). */
-  transactionsByTime: (ledger: LedgerRef) => L(ledger, `#TXT`),
+  transaction: (ledger: LedgerRef, id: number) => ({
+    pk: ledgerKeys.transactionBlock(ledger, ledgerKeys.transactionBlockOf(ledger, id)),
+    sk: pad(id),
+  }),
+  /** The block an id's item is in (0 for every id without blocks). */
+  transactionBlockOf: (ledger: LedgerRef, id: number) =>
+    ledger.transactionKeys ? Math.floor(id / ledger.transactionKeys.blockIds) : 0,
+  /** The partition of one block of transaction items, by id. */
+  transactionBlock: (ledger: LedgerRef, block: number) =>
+    ledger.transactionKeys ? L(ledger, `#TX#${block}`) : L(ledger, `#TX`),
+  /** gsi1 partition of a transaction in the ledger's by-timestamp index (sort key `<timestamp>#<id>`). */
+  transactionsByTime: (ledger: LedgerRef, id: number) =>
+    ledger.transactionKeys
+      ? L(ledger, `#TXT#${id % ledger.transactionKeys.timeShards}`)
+      : L(ledger, `#TXT`),
+  /** Every gsi1 partition of the by-timestamp index: a listing by time merges them. */
+  transactionTimeShards: (ledger: LedgerRef) =>
+    ledger.transactionKeys
+      ? Array.from({ length: ledger.transactionKeys.timeShards }, (_, i) => L(ledger, `#TXT#${i}`))
+      : [L(ledger, `#TXT`)],
   transactionTimeSort: (sortableTimestamp: string, id: number) => `${sortableTimestamp}#${pad(id)}`,
   log: (ledger: LedgerRef, id: number) => ({ pk: L(ledger, `#LOG`), sk: pad(id) }),
   logPartition: (ledger: LedgerRef) => L(ledger, `#LOG`),

@@ -14,7 +14,13 @@ import type { LedgerRecord } from '../domain/change.js';
 import { FEATURES, type FeatureSet } from '../domain/features.js';
 import { type LedgerFilter, ledgerMatches } from '../domain/ledger-filter.js';
 import type { BucketTables } from './bucket-tables.js';
-import { type LedgerRef, ledgerKeys, registryKeys } from './keys.js';
+import {
+  DEFAULT_TRANSACTION_KEYS,
+  type LedgerRef,
+  ledgerKeys,
+  registryKeys,
+  type TransactionKeyLayout,
+} from './keys.js';
 
 export type { LedgerRecord } from '../domain/change.js';
 
@@ -31,6 +37,8 @@ export class LedgerRegistry {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tables: BucketTables,
+    /** How ledgers created here key their transactions (recorded on each, so changing it moves none). */
+    private readonly transactionKeys: TransactionKeyLayout = DEFAULT_TRANSACTION_KEYS,
   ) {}
 
   private get table() {
@@ -50,7 +58,11 @@ export class LedgerRegistry {
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    const record: LedgerRecord = { ...input, id: Number(Attributes!.last) };
+    const record: LedgerRecord = {
+      ...input,
+      id: Number(Attributes!.last),
+      transactionKeys: input.transactionKeys ?? this.transactionKeys,
+    };
     try {
       await this.doc.send(
         new TransactWriteCommand({
@@ -287,5 +299,13 @@ function toRecord(item: Record<string, unknown>): LedgerRecord {
     ) as FeatureSet,
     addedAt: String(item.addedAt),
     ...(typeof item.deletedAt === 'string' ? { deletedAt: item.deletedAt } : {}),
+    ...layoutOf(item.transactionKeys),
   };
+}
+
+/** The recorded layout, its numbers read back as numbers whatever the client made of them (bigint here). */
+function layoutOf(value: unknown): { transactionKeys?: TransactionKeyLayout } {
+  if (typeof value !== 'object' || value === null) return {};
+  const { blockIds, timeShards } = value as Record<string, unknown>;
+  return { transactionKeys: { blockIds: Number(blockIds), timeShards: Number(timeShards) } };
 }

@@ -1,7 +1,8 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { boundedQueryPage } from '../../dynamo/bounded-page.js';
-import { type PagedQuery, queryPage } from '../../dynamo/paginate.js';
+import { shardedQueryPage } from '../../dynamo/merged-page.js';
+import { type PagedQuery, type PartitionWalk, queryPage } from '../../dynamo/paginate.js';
 import { parseJson } from '../../json/bigint-json.js';
 import {
   type Cursor,
@@ -51,14 +52,15 @@ export class TransactionReads {
    * lease) is settled first, so lists show every committed transaction. While a writer leads, its items are at
    * most one BatchWriteItem behind its commit, and always written before its requests are answered.
    */
-  private async settleStopped(table: string, ledger: LedgerRecord): Promise<void> {
-    if (!this.settle) return;
+  private async settleStopped(table: string, ledger: LedgerRecord): Promise<Head | undefined> {
+    if (!this.settle && !ledger.transactionKeys) return undefined;
     const { Item } = await this.doc.send(
-      new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger) }),
+      new GetCommand({ TableName: table, Key: ledgerKeys.head(ledger), ConsistentRead: true }),
     );
     const head = Item ? headFromItem(Item) : undefined;
-    if (head?.pendingResults && !isLed(head, this.settle.now()))
+    if (this.settle && head?.pendingResults && !isLed(head, this.settle.now()))
       await this.settle.run(ledger, table, head);
+    return head;
   }
 
   private async byIds(
@@ -195,10 +197,11 @@ export class TransactionReads {
     { pit, order = 'id', keep }: ListView,
   ): Promise<Page<StoredTransaction>> {
     const table = this.tableFor(ledger.bucket);
-    await this.settleStopped(table, ledger);
+    const head = await this.settleStopped(table, ledger);
     const page: PageContext = {
       ledger,
       table,
+      lastTxId: head?.lastTxId ?? 0,
       query,
       paged: { list: `ledger.transactions.${ledger.name}`, ascending, filters },
       pit,
@@ -250,7 +253,9 @@ export class TransactionReads {
     page: PageContext,
     window: Extract<TransactionFilter, { kind: 'time' }> | Record<string, never>,
   ): Promise<Page<StoredTransaction>> | Page<StoredTransaction> {
-    const range = timeCondition(atOrBeforePit(window, page.pit));
+    const bounds = timeBounds(atOrBeforePit(window, page.pit));
+    if (page.ledger.transactionKeys) return this.byTimeShards(page, bounds);
+    const range = timeCondition(bounds);
     if (!range) return { pageSize: page.query.pageSize, hasMore: false, data: [] };
     return this.bounded(page, {
       input: {
@@ -258,13 +263,36 @@ export class TransactionReads {
         IndexName: 'gsi1',
         KeyConditionExpression: `gsi1pk = :p${range.condition ? ` AND ${range.condition}` : ''}`,
         ExpressionAttributeValues: {
-          ':p': ledgerKeys.transactionsByTime(page.ledger),
+          ':p': ledgerKeys.transactionsByTime(page.ledger, 0),
           ...range.values,
         },
       },
       keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
       ...page.paged,
     });
+  }
+
+  /** By time in a ledger whose index is sharded: the shards merged (a page queries each of them). */
+  private byTimeShards(
+    { ledger, table, query, paged, keep }: PageContext,
+    range: { lower?: string; upper?: string },
+  ): Promise<Page<StoredTransaction>> {
+    return shardedQueryPage(
+      this.doc,
+      {
+        table,
+        index: 'gsi1',
+        shards: ledgerKeys.transactionTimeShards(ledger),
+        partitionAttribute: 'gsi1pk',
+        sortAttribute: 'gsi1sk',
+        range,
+        keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+        ...paged,
+        ...(keep ? { keep: (item) => keep(fromBody(item).tx), readBudget: this.scanReads } : {}),
+      },
+      query,
+      fromBody,
+    );
   }
 
   private async byAccount(
@@ -320,11 +348,14 @@ export class TransactionReads {
       input: {
         TableName: page.table,
         KeyConditionExpression: 'pk = :p',
-        ExpressionAttributeValues: { ':p': ledgerKeys.transactionPartition(page.ledger) },
+        ExpressionAttributeValues: { ':p': ledgerKeys.transactionBlock(page.ledger, 0) },
         ConsistentRead: true,
       },
       keyAttributes: ['pk', 'sk'],
       ...page.paged,
+      ...(page.ledger.transactionKeys
+        ? { partitions: transactionBlocks(page.ledger, page.lastTxId) }
+        : {}),
     };
     if (page.pit === undefined) return this.bounded(page, byId);
     // The item's `timestamp` is the sortable effective time.
@@ -350,6 +381,8 @@ export class TransactionReads {
 interface PageContext {
   ledger: LedgerRecord;
   table: string;
+  /** HEAD's last transaction id when the page began (0 when the list did not need it). */
+  lastTxId: number;
   query: ListQuery;
   /** The cursor's list name, the order and the filters it carries. */
   paged: { list: string; ascending: boolean; filters: Record<string, string> };
@@ -385,15 +418,22 @@ function atOrBeforePit(
 
 /**
  * gsi1 sort keys are `<sortable timestamp>#<id>`: `<t>` sorts before every key of instant t and `<t>#~` after
- * them, which turns inclusive and exclusive bounds into one BETWEEN (or one comparison). Undefined when the
- * range is empty (DynamoDB refuses a BETWEEN whose bounds are reversed).
+ * them, which turns inclusive and exclusive bounds into inclusive bounds on the sort key.
  */
-function timeCondition(filter: {
-  from?: Bound;
-  to?: Bound;
-}): { condition?: string; values: Record<string, string> } | undefined {
+function timeBounds(filter: { from?: Bound; to?: Bound }): { lower?: string; upper?: string } {
   const lower = filter.from && (filter.from.inclusive ? filter.from.at : `${filter.from.at}#~`);
   const upper = filter.to && (filter.to.inclusive ? `${filter.to.at}#~` : filter.to.at);
+  return { ...(lower !== undefined ? { lower } : {}), ...(upper !== undefined ? { upper } : {}) };
+}
+
+/** The bounds as one key condition: BETWEEN or one comparison; undefined when the range is empty. */
+function timeCondition({
+  lower,
+  upper,
+}: {
+  lower?: string;
+  upper?: string;
+}): { condition?: string; values: Record<string, string> } | undefined {
   if (lower !== undefined && upper !== undefined)
     return lower > upper
       ? undefined
@@ -401,4 +441,31 @@ function timeCondition(filter: {
   if (lower !== undefined) return { condition: 'gsi1sk >= :lo', values: { ':lo': lower } };
   if (upper !== undefined) return { condition: 'gsi1sk <= :hi', values: { ':hi': upper } };
   return { values: {} };
+}
+
+/**
+ * A ledger's blocks of transaction items as one list by id: blocks 0 up to the block of HEAD's last id. Ids are
+ * gapless, so no block up to it is empty; a cursor past it (v1's `after` beyond the last id) reads down from it.
+ */
+function transactionBlocks(ledger: LedgerRecord, lastTxId: number): PartitionWalk {
+  const last = ledgerKeys.transactionBlockOf(ledger, lastTxId);
+  const prefix = ledgerKeys.transactionBlock(ledger, 0).slice(0, -1);
+  const blockOf = (pk: string) =>
+    pk.startsWith(prefix) && /^(0|[1-9][0-9]{0,9})$/.test(pk.slice(prefix.length))
+      ? Number(pk.slice(prefix.length))
+      : undefined;
+  const at = (block: number) => ledgerKeys.transactionBlock(ledger, block);
+  return {
+    value: ':p',
+    attribute: 'pk',
+    first: (forward) => at(forward ? 0 : last),
+    next: (pk, forward) => {
+      const block = blockOf(pk)!;
+      if (forward) return block < last ? at(block + 1) : undefined;
+      return block > 0 ? at(Math.min(block - 1, last)) : undefined;
+    },
+    owns: (pk) => blockOf(pk) !== undefined,
+    // Sort keys are 15 digits: `~` sorts after all of them, `!` before.
+    end: (pk, forward) => ({ pk, sk: forward ? '~' : '!' }),
+  };
 }

@@ -19,7 +19,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { cancelled, fail, throttled, throughputExceeded } from '../../support/dynamo-faults.js';
-import { ledgerClient, ledgerEventsOf } from '../../support/ledger.js';
+import { ledgerClient, ledgerEventsOf, storedTransactionItems } from '../../support/ledger.js';
 import { testEnvironment } from '../../support/tables.js';
 
 type Send = (
@@ -95,7 +95,7 @@ async function traces(ledger: string) {
   return {
     events: await ledgerEventsOf(runtime, ledger),
     logs: await partition(`E#default#L#${ledger}#LOG`),
-    transactions: await partition(`E#default#L#${ledger}#TX`),
+    transactions: await storedTransactionItems(runtime, ledger),
     stats: stats.body.data as { accounts: bigint; transactions: bigint },
   };
 }

@@ -20,7 +20,7 @@ import { storedEntriesOf } from '../../../lib/ledger/store/log-pages.js';
 import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
-import { inDefault, ledgerClient } from '../../support/ledger.js';
+import { ledgerClient, storedTransactionItems } from '../../support/ledger.js';
 import { testEnvironment } from '../../support/tables.js';
 import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
@@ -167,12 +167,17 @@ describe('log pages', () => {
 
   it('rebuild, from a page, exactly the transaction items the writer put after its commit', async () => {
     const [page] = (await partition(`E#default#L#${ledger}#LOG`)).filter((i) => Number(i.id) === 2);
-    const stored = (await partition(`E#default#L#${ledger}#TX`)).filter(
+    const stored = (await storedTransactionItems(runtime, ledger)).filter(
       (i) => Number(i.id) >= 2 && Number(i.id) <= 6,
     );
     expect(stored).toHaveLength(5);
     // The whole items, attribute for attribute (this client reads numbers back as bigint).
-    expect(createdTransactionItems(inDefault(ledger), storedEntriesOf(page!))).toEqual(
+    // Keyed as the ledger's record says (blocks of ids, time shards).
+    const record = await new LedgerLookup(new LedgerRegistry(doc, new BucketTables(table))).resolve(
+      'default',
+      ledger,
+    );
+    expect(createdTransactionItems(record, storedEntriesOf(page!))).toEqual(
       stored.map((item) => ({ ...item, id: Number(item.id) })),
     );
   });

@@ -277,6 +277,10 @@ describe('forged cursors', () => {
       Buffer.from(JSON.stringify({ ...cursor, k })).toString('base64url');
     for (const k of [
       { pk: 'E#default#L#other#TX', sk: '000000000000001' },
+      { pk: 'E#default#L#other#TX#0', sk: '000000000000001' },
+      // This ledger's partition in the layout before blocks, and a block that is not a number.
+      { pk: `E#default#L#${ledger}#TX`, sk: '000000000000001' },
+      { pk: `E#default#L#${ledger}#TX#x`, sk: '000000000000001' },
       { pk: `E#default#L#${ledger}#TX`, sk: '1', extra: 'x' },
       { nope: 'x' },
     ] as Array<Record<string, string>>) {

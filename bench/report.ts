@@ -69,7 +69,7 @@ export function itemKind(scopedPk: string, sk: string): string {
   if (pk.startsWith('DELIVERIES#')) return 'delivery list index';
   const rules: Array<[RegExp, string]> = [
     [/#LOG$/, 'log entry'],
-    [/#TX$/, 'transaction'],
+    [/#TX(#[0-9]+)?$/, 'transaction'],
     [/#MV#/, 'move page (8 moves of a pair)'],
     [/#MVL#/, 'late move (back-dated)'],
     [/#TMD#/, 'transaction metadata index'],

@@ -54,7 +54,13 @@ async function startPlatform(dataDir: string): Promise<Platform> {
   const child = spawn('npm', ['start', '--silent'], {
     cwd: REPO_ROOT,
     detached: true,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      S3_PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((r) => child.once('close', () => r()));

@@ -10,7 +10,8 @@
  * directory, leaving bench/report.md and bench/results.json as they are (a partial run must not replace them).
  * BENCH_ONLY=cold-start (or `npm run bench -- --only cold-start`) does the same with the cold-start section: a
  * minute, no DynamoDB Local, for checking bundle import times while changing them. BENCH_ONLY=beyond: issue #31's
- * cells (a write with a precondition, one that triggers a balance monitor, beside a plain one).
+ * cells (a write with a precondition, one that triggers a balance monitor, beside a plain one). BENCH_ONLY=export:
+ * issue 30's pipeline to the local S3 emulator (throughput, commit → object lag, requests and cost per exported log).
  * Any failed ledger invariant makes the run exit non-zero.
  */
 import { execFileSync } from 'node:child_process';
@@ -27,6 +28,7 @@ import { measureColdStart } from './cold-start.js';
 import { modelCost } from './cost-model.js';
 import { measureDynamoFloor, renderDynamoFloor } from './dynamo-floor.js';
 import { installDynamoMeter } from './dynamo-meter.js';
+import { measureExport, renderExport } from './export-pipeline.js';
 import { type GroupCommitCostResult, measureGroupCommitCost } from './group-commit-cost.js';
 import { fetchToken } from './http.js';
 import { measureBeyondCosts, renderBeyondCosts } from './ledger-beyond-cost.js';
@@ -54,7 +56,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const awsSimSeconds = Number(process.env.BENCH_AWS_SIM_SECONDS ?? 8);
 /** Transactions the history part commits before measuring again (BENCH_HISTORY_TRANSACTIONS). */
 const historyTransactions = Number(process.env.BENCH_HISTORY_TRANSACTIONS ?? 100_000);
-const PARTS_ALONE = ['ledger', 'cold-start', 'aws-sim', 'history', 'floor', 'beyond'];
+const PARTS_ALONE = ['ledger', 'cold-start', 'aws-sim', 'history', 'floor', 'beyond', 'export'];
 const only =
   parseArgs({ options: { only: { type: 'string' } } }).values.only ?? process.env.BENCH_ONLY;
 if (only !== undefined && !PARTS_ALONE.includes(only))
@@ -114,6 +116,7 @@ else if (only === 'aws-sim') await runAwsSimulationOnly();
 else if (only === 'history') await runHistoryOnly();
 else if (only === 'floor') await runFloorOnly();
 else if (only === 'beyond') await runBeyondOnly();
+else if (only === 'export') await runExportOnly();
 else await runAll();
 
 /** Prints every failed ledger invariant and marks the run failed: a broken money rule must not pass as a figure. */
@@ -205,6 +208,16 @@ async function runBeyondOnly(): Promise<void> {
   } finally {
     await dynamo.stop();
   }
+}
+
+/** Issue 30's export part (a pipeline to the S3 emulator) on a platform of its own; not yet part of the full run. */
+async function runExportOnly(): Promise<void> {
+  const exported = await measureExport({
+    logs: Number(process.env.BENCH_EXPORT_LOGS ?? 3000),
+    followCommits: Number(process.env.BENCH_EXPORT_FOLLOW ?? 40),
+    log,
+  });
+  writePartAlone('export', { export: exported }, renderExport(exported));
 }
 
 async function runAll(): Promise<void> {

@@ -12,13 +12,6 @@ interface Pipeline {
   error?: string;
 }
 
-/** An exporter as GET /v2/_/exporters answers it (its config's secrets are never in the answer). */
-interface Exporter {
-  id: string;
-  driver: string;
-  createdAt: string;
-}
-
 const PIPELINE_COLUMNS = [
   { header: 'id', value: (p: Pipeline) => p.id },
   {
@@ -34,12 +27,6 @@ const PIPELINE_COLUMNS = [
   { header: 'created', value: (p: Pipeline) => p.createdAt },
 ];
 
-const EXPORTER_COLUMNS = [
-  { header: 'id', value: (e: Exporter) => e.id },
-  { header: 'driver', value: (e: Exporter) => e.driver },
-  { header: 'created', value: (e: Exporter) => e.createdAt },
-];
-
 /** What each pipeline verb asks of the API, and what it says when done. */
 const ACTIONS = [
   [
@@ -52,9 +39,8 @@ const ACTIONS = [
 ] as const;
 
 /**
- * `platform pipelines list|start|stop|reset <ledger> [id]` and `platform exporters list`: a ledger's log streamed
- * to where its users analyse it (docs/api.md, exporters and pipelines). Exporters are created with the API, their
- * configuration holding the target's credentials.
+ * `platform pipelines list|create|start|stop|reset|delete <ledger> …`: a ledger's log streamed to where its users
+ * analyse it, through an exporter (`platform exporters`, exporters.ts; docs/api.md, exporters and pipelines).
  */
 export function registerPipelines(program: Command, cli: Cli): void {
   const pipelines = program
@@ -89,19 +75,39 @@ export function registerPipelines(program: Command, cli: Cli): void {
         }),
       );
   }
-  program
-    .command('exporters')
-    .description('exporters: where pipelines send logs')
-    .command('list', { isDefault: true })
-    .description('list the exporters (drivers; configurations stay in the API)')
+  pipelines
+    .command('create')
+    .description(
+      "create a pipeline: the ledger's log sent through an exporter, from its first entry",
+    )
+    .argument('<ledger>', 'ledger name')
+    .argument('<exporter>', 'exporter id (platform exporters list)')
     .action(
-      action(cli, async (run) => {
+      action(cli, async (run, rawLedger, exporterID) => {
         const client = await run.client();
-        await run.printList(
-          client.list<Exporter>('/api/ledger/v2/_/exporters'),
-          EXPORTER_COLUMNS,
-          'no exporters',
+        const { data } = await client.json<{ data: Pipeline }>(
+          'POST',
+          `/api/ledger/v2/${ledgerName(rawLedger!)}/pipelines`,
+          { body: { exporterID } },
         );
+        if (run.json) run.printJson(data);
+        else run.line(`created pipeline ${data.id} (running)`);
+        return 0;
+      }),
+    );
+  pipelines
+    .command('delete')
+    .description('delete a pipeline (what it exported stays where it is)')
+    .argument('<ledger>', 'ledger name')
+    .argument('<id>', 'pipeline id')
+    .action(
+      action(cli, async (run, rawLedger, id) => {
+        const client = await run.client();
+        await client.json(
+          'DELETE',
+          `/api/ledger/v2/${ledgerName(rawLedger!)}/pipelines/${encodeURIComponent(id!)}`,
+        );
+        if (!run.json) run.line(`deleted pipeline ${id}`);
         return 0;
       }),
     );

@@ -11,6 +11,7 @@ import {
 import { ConfigurationError } from '../../lib/errors/index.js';
 import { DataDirInUseError } from './data-dir-lock.js';
 import { PortInUseError, type RunningPlatform, startPlatform } from './platform.js';
+import { LOCAL_EXPORT_BUCKET, S3PortInUseError } from './s3-local.js';
 
 function fail(message: string): never {
   process.stderr.write(`error: ${message}\n`);
@@ -61,6 +62,7 @@ try {
   platform = await startPlatform({
     port: settings.port,
     dataDir,
+    s3Port: settings.s3Port,
     env: processEnv(),
     ledgerWorkers: settings.ledgerWorkers,
     onProgress: (step) =>
@@ -72,6 +74,7 @@ try {
   if (stopRequested !== undefined) process.exit(stopRequested);
   if (
     err instanceof PortInUseError ||
+    err instanceof S3PortInUseError ||
     err instanceof DataDirInUseError ||
     err instanceof ConfigurationError
   )
@@ -93,6 +96,7 @@ process.stdout.write(
     `  api docs   ${platform.baseUrl}/docs`,
     `  console    ${platform.baseUrl}/console`,
     `  metrics    ${platform.baseUrl}/_metrics`,
+    `  s3         ${platform.s3.endpoint} (emulator: bucket ${LOCAL_EXPORT_BUCKET}, objects in ${platform.s3.directory})`,
     // Since the process began (Node and tsx loading this file included): the wait a user actually had.
     `  start-up   ${process.uptime().toFixed(1)} s`,
     `  data       ${dataDir}`,

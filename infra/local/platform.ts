@@ -59,6 +59,7 @@ import { platformHealth, platformVersions } from './platform-health.js';
 import { startLocalPipelineWorkers } from './pollers/pipeline-workers.js';
 import { startWebhookWorkers } from './pollers/webhook-workers.js';
 import { ensureQueues, ensureTables } from './provision.js';
+import { type S3Local, startS3Local } from './s3-local.js';
 import { startSqsLocal } from './sqs-local.js';
 import { WriteSignal } from './write-signal.js';
 
@@ -90,8 +91,10 @@ function passedOn(callerEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export interface PlatformOptions {
   port: number;
   host?: string;
-  /** Where DynamoDB Local keeps its tables; absent → in memory. */
+  /** Where DynamoDB Local keeps its tables (and the S3 emulator its objects, `s3/`); absent → in memory. */
   dataDir?: string;
+  /** The local S3 emulator's loopback port (`npm start`: S3_PORT, 4568); absent or 0: a free one. */
+  s3Port?: number;
   /** Use an already running DynamoDB (the tests' shared DynamoDB Local) instead of starting one. */
   dynamoEndpoint?: string;
   /** Prefix of every table and queue name. */
@@ -141,6 +144,8 @@ export interface RunningPlatform {
   ledgerWriters: number;
   /** Pids of every ledger worker and of the writers ready to work (tests and the bench kill them). */
   ledgerPids(): { workers: number[]; writers: number[] };
+  /** The local S3 emulator the s3 exporters write to (S3_ENDPOINT), and the folder of its buckets. */
+  s3: Pick<S3Local, 'endpoint' | 'directory'>;
   /** The local identity provider at `<baseUrl>/_idp`, with its development accounts (test only). */
   identityProvider?: Pick<LocalIdentityProvider, 'issuer' | 'clientId' | 'accounts'>;
 }
@@ -162,6 +167,7 @@ interface Backends {
   dynamo: DynamoLocal | undefined;
   dynamoEndpoint: string;
   sqsEndpoint: string;
+  s3: S3Local;
   dynamoClient: DynamoDBClient;
   sqsClient: SQSClient;
 }
@@ -245,6 +251,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ledgerWorkers: ledger.pids().length,
       ledgerWriters: writers.pids().length,
       ledgerPids: () => ({ workers: ledger.pids(), writers: writers.readyPids() }),
+      s3: { endpoint: backends.s3.endpoint, directory: backends.s3.directory },
       ...(front.identity ? { identityProvider: identityProviderOf(front.identity) } : {}),
     };
   } catch (err) {
@@ -432,13 +439,19 @@ async function startBackends(
   options.onProgress?.('starting the SQS emulator');
   const sqs = await startSqsLocal();
   stops.push(sqs.stop);
+  options.onProgress?.('starting the S3 emulator');
+  const s3 = await startS3Local({
+    port: options.s3Port ?? 0,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+  });
+  stops.push(s3.stop);
   const dynamoClient = new DynamoDBClient({ ...LOCAL_CONNECTION, endpoint: dynamoEndpoint });
   const sqsClient = new SQSClient({ ...LOCAL_CONNECTION, endpoint: sqs.endpoint });
   stops.push(async () => {
     dynamoClient.destroy();
     sqsClient.destroy();
   });
-  return { dynamo, dynamoEndpoint, sqsEndpoint: sqs.endpoint, dynamoClient, sqsClient };
+  return { dynamo, dynamoEndpoint, sqsEndpoint: sqs.endpoint, s3, dynamoClient, sqsClient };
 }
 
 function startIdentity(
@@ -481,6 +494,7 @@ function functionEnv(
     AWS_REGION: 'us-east-1',
     DYNAMODB_ENDPOINT: backends.dynamoEndpoint,
     SQS_ENDPOINT: backends.sqsEndpoint,
+    S3_ENDPOINT: backends.s3.endpoint,
     ...tables,
     ...queues,
     ...(identity ? identityEnv(identity, callerEnv) : {}),

@@ -184,6 +184,34 @@ describe('platform configuration', () => {
     );
   });
 
+  it('S3_ENDPOINT: the local stage only, an origin; the s3 exporters write there with the emulator key pair', () => {
+    const base = { ...tables, PUBLIC_BASE_URL: 'http://127.0.0.1:8080' };
+    expect(platformConfigFromEnv({ ...base, STAGE: 'local' }).exports).toEqual({});
+    expect(
+      platformConfigFromEnv({ ...base, STAGE: 'local', S3_ENDPOINT: 'http://127.0.0.1:4568' })
+        .exports,
+    ).toEqual({
+      localS3: {
+        endpoint: 'http://127.0.0.1:4568',
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      },
+    });
+    expect(() =>
+      platformConfigFromEnv({ ...base, STAGE: 'dev', S3_ENDPOINT: 'http://127.0.0.1:4568' }),
+    ).toThrow(
+      new ConfigurationError(
+        'S3_ENDPOINT is for the local stage only (STAGE is dev): in AWS the s3 driver writes to S3 itself',
+      ),
+    );
+    expect(() =>
+      platformConfigFromEnv({ ...base, STAGE: 'local', S3_ENDPOINT: 'http://127.0.0.1:4568/b' }),
+    ).toThrow(
+      new ConfigurationError(
+        'S3_ENDPOINT must be an http(s) URL with no path, such as http://127.0.0.1:4568 (got "http://127.0.0.1:4568/b")',
+      ),
+    );
+  });
+
   it('the ledger writer needs its ingress queue', () => {
     const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
     expect(() => ledgerWriterConfigFromEnv(base)).toThrow(
@@ -200,6 +228,7 @@ describe('platform configuration', () => {
     expect(localCommandSettingsFromEnv({})).toEqual({
       port: 8080,
       dataDir: '.data',
+      s3Port: 4568,
       ledgerWorkers: undefined,
       staticClients: undefined,
     });
@@ -211,5 +240,9 @@ describe('platform configuration', () => {
       expect(() => localCommandSettingsFromEnv({ PORT: bad })).toThrow(
         new ConfigurationError(`PORT must be a port number (got "${bad}")`),
       );
+    expect(localCommandSettingsFromEnv({ S3_PORT: '9000' }).s3Port).toBe(9000);
+    expect(() => localCommandSettingsFromEnv({ S3_PORT: 's3' })).toThrow(
+      new ConfigurationError('S3_PORT must be a port number (got "s3")'),
+    );
   });
 });

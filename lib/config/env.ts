@@ -41,6 +41,7 @@ const VARIABLES = [
   'AWS_REGION',
   'DYNAMODB_ENDPOINT',
   'SQS_ENDPOINT',
+  'S3_ENDPOINT',
   'LOG_LEVEL',
   'LOG_FORMAT',
   'SIGNING_KEY_KMS_KEY_ID',
@@ -52,6 +53,7 @@ const VARIABLES = [
   'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS',
   'PORT',
   'DATA_DIR',
+  'S3_PORT',
   'LEDGER_WORKERS',
   'METRICS_NAMESPACE',
   'AWS_LAMBDA_INITIALIZATION_TYPE',
@@ -164,6 +166,7 @@ export interface PlatformConfig {
   webhooks: WebhookSettings;
   platform: PlatformSettings;
   payments: PaymentsSettings;
+  exports: ExportSettings;
   auth: {
     /** AUTH_CONFIG or AUTH_CONFIG_INLINE; none: no static clients. */
     staticClients: StaticClientsSource | undefined;
@@ -202,6 +205,24 @@ export interface PaymentsSettings {
    */
   dummypayRoot?: string;
 }
+
+/** The exporters' drivers (docs/decisions.md, "Exporters and pipelines"). */
+export interface ExportSettings {
+  /**
+   * S3_ENDPOINT, the local stage only: the S3-compatible store the `s3` driver writes to when an exporter names no
+   * `endpoint` (`npm start` sets its emulator's), with the local emulator's well-known key pair. Absent: S3 itself,
+   * with the function's role.
+   */
+  localS3?: LocalS3;
+}
+
+export interface LocalS3 {
+  endpoint: string;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+}
+
+/** The local S3 emulator's (s3rver's) one account: it refuses any other key id. Not a secret. */
+export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 export interface WebhookSettings {
   /** WEBHOOK_SECRET_OVERLAP_SECONDS: how long a replaced config secret keeps verifying. */
@@ -252,6 +273,7 @@ export function platformConfigFromEnv(env: Env = process.env): PlatformConfig {
     webhooks: webhookSettings(env, stage),
     platform: platformSettings(env, publicBaseUrl, stage),
     payments: paymentsSettings(env, stage),
+    exports: exportSettings(env, stage),
     auth: {
       staticClients: staticClientsSource(env),
       keyMinPublishSeconds: integerSetting(
@@ -313,6 +335,8 @@ export interface LocalCommandSettings {
   port: number;
   /** DATA_DIR: where DynamoDB Local keeps its tables (default `.data`), as given. */
   dataDir: string;
+  /** S3_PORT: of the local S3 emulator, bound on 127.0.0.1 (default 4568, the emulator's own). */
+  s3Port: number;
   /**
    * LEDGER_WORKERS: processes running the ledger function, 1 to MAX_LEDGER_WORKERS (the Lambda-faithful mode);
    * unset: the ledger runs embedded in the platform's process, with its own group commit.
@@ -323,17 +347,25 @@ export interface LocalCommandSettings {
 }
 
 export function localCommandSettingsFromEnv(env: Env = process.env): LocalCommandSettings {
-  const rawPort = read(env, 'PORT') ?? '8080';
-  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535)
-    throw new ConfigurationError(`PORT must be a port number (got "${rawPort.slice(0, 32)}")`);
   const authConfig = read(env, 'AUTH_CONFIG');
   return {
-    port: Number(rawPort),
+    port: portSetting(env, 'PORT', 8080),
     dataDir: read(env, 'DATA_DIR') ?? '.data',
+    s3Port: portSetting(env, 'S3_PORT', DEFAULT_S3_PORT),
     ledgerWorkers: ledgerWorkersFromEnv(env),
     staticClients:
       authConfig || (read(env, 'AUTH_CONFIG_INLINE') ? 'AUTH_CONFIG_INLINE' : undefined),
   };
+}
+
+/** S3_PORT's default: s3rver's own, which users of the emulator know. */
+export const DEFAULT_S3_PORT = 4568;
+
+function portSetting(env: Env, name: 'PORT' | 'S3_PORT', fallback: number): number {
+  const raw = read(env, name) ?? String(fallback);
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535)
+    throw new ConfigurationError(`${name} must be a port number (got "${raw.slice(0, 32)}")`);
+  return Number(raw);
 }
 
 /**
@@ -550,6 +582,26 @@ function paymentsSettings(env: Env, stage: Stage): PaymentsSettings {
       `PAYMENTS_DUMMYPAY_ROOT must be an absolute path (got "${root.slice(0, 64)}")`,
     );
   return { dummypayRoot: resolve(root) };
+}
+
+function exportSettings(env: Env, stage: Stage): ExportSettings {
+  const raw = read(env, 'S3_ENDPOINT');
+  if (raw === undefined) return {};
+  if (stage !== 'local')
+    throw new ConfigurationError(
+      `S3_ENDPOINT is for the local stage only (STAGE is ${stage}): in AWS the s3 driver writes to S3 itself`,
+    );
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.pathname !== '/')
+    throw new ConfigurationError(
+      `S3_ENDPOINT must be an http(s) URL with no path, such as http://127.0.0.1:4568 (got "${raw.slice(0, 64)}")`,
+    );
+  return { localS3: { endpoint: url.origin, credentials: LOCAL_S3_CREDENTIALS } };
 }
 
 function webhookSettings(env: Env, stage: Stage): WebhookSettings {

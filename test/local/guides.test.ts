@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { startTestPlatform } from '../support/platform.js';
@@ -223,6 +226,59 @@ describe('guides, run as written', () => {
     } finally {
       receiver.kill();
     }
+  });
+});
+
+describe('export a ledger to S3 and query it', () => {
+  it('exports the log as Parquet to the S3 emulator; DuckDB sums the postings to the ledger balances', async () => {
+    // The CLI with the guide's credentials and no profile of the machine running the tests.
+    const home = mkdtempSync(join(tmpdir(), 'guide-exports-'));
+    const env = { HOME: home, XDG_CONFIG_HOME: home };
+    const out = await runBash(story(['exports']), env);
+    // Columns are as wide as their longest value (a time's digits vary): compared with single spaces.
+    expect(stable(out).replace(/ +/g, ' ').split('\n')).toEqual([
+      'created ledger sales',
+      'transaction 1 committed',
+      'ID TIMESTAMP POSTING REFERENCE METADATA',
+      ' 1 <time> world -> users:ann 10000 EUR/2',
+      'transaction 2 committed',
+      'ID TIMESTAMP POSTING REFERENCE METADATA',
+      ' 2 <time> users:ann -> shop:sales 2500 EUR/2 order=7',
+      'transaction 3 committed',
+      'ID TIMESTAMP POSTING REFERENCE METADATA',
+      ' 3 <time> world -> users:bob 700 USD/2',
+      'ID TIMESTAMP POSTING REFERENCE METADATA',
+      ' 4 <time> users:bob -> world 700 USD/2 com.formance.spec/state/reverts=3',
+      'created pipeline <uuid> (running)',
+      'ID STATE EXPORTED EXPORTER CREATED',
+      '<uuid> running #4 <uuid> <time>',
+      '',
+    ]);
+
+    // The emulator's folder: the guide names `npm start`'s, this platform keeps its own (it must be there once).
+    const query = readmeBlock('exports-query');
+    expect(query.split('.data/s3/')).toHaveLength(2);
+    const exported = await runBash(query.replace('.data/s3/', `${platform.s3.directory}/`), env);
+    const balances = await runBash(readmeBlock('exports-balances'), {
+      ...env,
+      PLATFORM_URL: platform.baseUrl,
+      PLATFORM_CLIENT_ID: 'local-dev',
+      PLATFORM_CLIENT_SECRET: 'local-dev-secret',
+    });
+    const expected = [
+      '["shop:sales","EUR/2",2500]',
+      '["users:ann","EUR/2",7500]',
+      '["users:bob","USD/2",0]',
+      '["world","EUR/2",-10000]',
+      '["world","USD/2",0]',
+      '',
+    ].join('\n');
+    expect(exported).toBe(expected);
+    expect(balances).toBe(expected);
+    // And the guide shows what it prints.
+    expect(
+      readFileSync(join(import.meta.dirname, '../../docs/guides/exports.md'), 'utf8'),
+    ).toContain(`\`\`\`text\n${expected}\`\`\``);
   });
 });
 

@@ -47,7 +47,15 @@ async function npmStart(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<N
   const child = spawn('npm', ['start'], {
     cwd: REPO_ROOT,
     detached: true,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    // S3_PORT 0: a free port for the S3 emulator, so runs side by side never meet on 4568.
+    env: {
+      ...process.env,
+      PORT: String(port),
+      S3_PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -129,6 +137,7 @@ describe('npm start as a process group', () => {
       ).toEqual([
         'starting DynamoDB Local (Java)',
         'starting the SQS emulator',
+        'starting the S3 emulator',
         'creating tables and queues',
         'starting the services',
         'starting the workers',

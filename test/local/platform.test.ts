@@ -321,7 +321,13 @@ describe('npm start (infra/local/main.ts) as a process', () => {
     AUTH_CONFIG?: string;
     LEDGER_WORKERS?: string;
   }): MainProcess {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
+    // S3_PORT 0: the S3 emulator on a free port, so platforms side by side never meet on 4568.
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      S3_PORT: '0',
+      ...env,
+    };
     for (const name of ['AUTH_CONFIG', 'AUTH_CONFIG_INLINE', 'MISSING_VAR_XYZ', 'LEDGER_WORKERS'])
       if (!(name in env)) delete childEnv[name];
     const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
@@ -389,6 +395,14 @@ describe('npm start (infra/local/main.ts) as a process', () => {
       expect(lines).toContain(`  api docs   ${baseUrl}/docs`);
       expect(lines).toContain(`  console    ${baseUrl}/console`);
       expect(lines).toContain(`  metrics    ${baseUrl}/_metrics`);
+      // The S3 emulator (S3_PORT 0 here: a free port), its bucket `exports` kept under the data directory.
+      const s3Line = lines.find((line) => line.startsWith('  s3 '));
+      expect(s3Line).toMatch(
+        new RegExp(
+          `^ {2}s3 {9}http://127\\.0\\.0\\.1:\\d+ \\(emulator: bucket exports, objects in ${dataDir}/s3\\)$`,
+        ),
+      );
+      expect(existsSync(join(dataDir, 's3', 'exports'))).toBe(true);
       expect(lines.filter((line) => /^ {2}start-up {3}\d+\.\d s$/.test(line))).toHaveLength(1);
       expect(lines).toContain(`  data       ${dataDir}`);
       expect(lines).toContain(

@@ -17,6 +17,11 @@ export interface DriverSettings {
    * default chain (AWS_ACCESS_KEY_ID …), as for S3 itself.
    */
   s3Credentials?: { accessKeyId: string; secretAccessKey: string };
+  /**
+   * The S3-compatible store an exporter that names no `endpoint` writes to (the local platform's emulator,
+   * S3_ENDPOINT); none: S3 itself.
+   */
+  s3Endpoint?: string;
   /** The same, for an exporter's local Kinesis `endpoint` (an emulator). */
   kinesisCredentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -26,17 +31,18 @@ const s3Clients = new Map<string, S3Client>();
 
 async function s3ClientFor(config: S3Config, settings: DriverSettings): Promise<S3Client> {
   const region = config.region ?? settings.awsRegion ?? 'us-east-1';
-  const key = `${region} ${config.endpoint ?? ''} ${settings.s3Credentials?.accessKeyId ?? ''}`;
+  const endpoint = config.endpoint ?? settings.s3Endpoint;
+  const key = `${region} ${endpoint ?? ''} ${settings.s3Credentials?.accessKeyId ?? ''}`;
   let client = s3Clients.get(key);
   if (!client) {
     const { S3Client } = await import('@aws-sdk/client-s3');
     client = new S3Client({
       region,
-      ...(config.endpoint
+      ...(endpoint
         ? {
             // A local S3-compatible store (the local stage only): path-style, and checksums only where S3 requires
             // them (emulators do not all take the SDK's default trailers).
-            endpoint: config.endpoint,
+            endpoint,
             forcePathStyle: true,
             requestChecksumCalculation: 'WHEN_REQUIRED' as const,
             ...(settings.s3Credentials ? { credentials: settings.s3Credentials } : {}),

@@ -24,6 +24,13 @@ export function createPipelineWorker(
     drivers: {
       allowLoopback: config.webhooks.allowLoopback,
       awsRegion: config.awsRegion,
+      // The local platform's S3 emulator: where an s3 exporter writes unless it names another endpoint.
+      ...(config.exports.localS3
+        ? {
+            s3Endpoint: config.exports.localS3.endpoint,
+            s3Credentials: config.exports.localS3.credentials,
+          }
+        : {}),
       ...options.drivers,
     },
     now,

@@ -68,7 +68,8 @@ describe('guides, run as written', () => {
             "INDEX_TRANSACTION_ACCOUNTS": "ON",
             "MOVES_HISTORY": "ON",
             "MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES": "SYNC",
-            "INDEX_ACCOUNT_BALANCES": "OFF"
+            "INDEX_ACCOUNT_BALANCES": "OFF",
+            "PENDING_TRANSFERS": "OFF"
           },
           "addedAt": "<time>"
         }

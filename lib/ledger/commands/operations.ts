@@ -8,6 +8,15 @@ import {
 } from './create-transaction.js';
 import { type MetadataChange, type MetadataTarget, metadataWrite } from './metadata.js';
 import {
+  type CreatePendingInput,
+  createPendingWrite,
+  type HoldTarget,
+  type PendingWriteOptions,
+  type PostPendingInput,
+  postPendingWrite,
+  voidPendingWrite,
+} from './pending.js';
+import {
   type RevertBody,
   type RevertOptions,
   revertTransactionWrite,
@@ -31,6 +40,20 @@ export type LedgerOperation =
       target: MetadataTarget;
       change: MetadataChange;
       options: { dryRun: boolean; idempotencyKey?: string };
+    }
+  /** Pending transfers (PENDING_TRANSFERS): a post or void carries the hold's postings, which plan its reads. */
+  | { kind: 'create-pending'; input: CreatePendingInput; options: PendingWriteOptions }
+  | {
+      kind: 'post-pending';
+      hold: HoldTarget;
+      input: PostPendingInput;
+      options: PendingWriteOptions;
+    }
+  | {
+      kind: 'void-pending';
+      hold: HoldTarget;
+      reason: 'VOID' | 'EXPIRED';
+      options: PendingWriteOptions;
     };
 
 /** The write request of an operation; a revert reads its original first (the reversed postings are its reads). */
@@ -69,6 +92,12 @@ export async function operationRequest(
       );
     case 'metadata':
       return metadataWrite(ledger, operation.target, operation.change, operation.options);
+    case 'create-pending':
+      return createPendingWrite(ledger, operation.input, operation.options);
+    case 'post-pending':
+      return postPendingWrite(ledger, operation.hold, operation.input, operation.options);
+    case 'void-pending':
+      return voidPendingWrite(ledger, operation.hold, operation.reason, operation.options);
   }
 }
 

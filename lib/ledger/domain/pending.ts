@@ -1,4 +1,10 @@
-import { ConflictError, InsufficientFundError, ValidationError } from '../../errors/index.js';
+import {
+  InsufficientFundError,
+  NotFoundError,
+  PendingExpiredError,
+  PendingResolvedError,
+  ValidationError,
+} from '../../errors/index.js';
 import { formatInstant, type Instant, sortableInstant } from '../../time/instant.js';
 import { contractFor, describeContract, evaluate } from './contract-eval.js';
 import type { Mapping } from './mapping.js';
@@ -8,19 +14,12 @@ import type { Posting, Volume } from './postings.js';
 /**
  * Pending (two-phase) transfers as pure decisions (docs/decisions.md, "Beyond the reference ledger" and "Balance
  * monitors built; pending transfers"): a hold reserves money — the source's available balance falls, its posted
- * balance does not — then is posted (in part, several times, up to each posting's amount), voided, or expires. The
- * write engine is not wired to these yet: they decide over a `PendingState` and answer what changes, as the
- * ledger's other decisions do, so the store can turn them into items later without a rule moving.
+ * balance does not — then is posted (in part, several times, up to each posting's amount), voided, or expires.
+ * They decide over a `PendingState` and answer what changes, as the ledger's other decisions do; the commands
+ * (commands/pending.ts) wrap them into ledger changes.
  */
 
-/**
- * A hold already posted in full, voided or expired. A conflict (409) until the routes are served, when it gets its
- * own code as designed (PENDING_RESOLVED).
- */
-export class PendingResolvedError extends ConflictError {}
-
-/** A post at or after the hold's expiry (designed code: PENDING_EXPIRED). */
-export class PendingExpiredError extends ConflictError {}
+export { PendingExpiredError, PendingResolvedError };
 
 /** Money held on a pair by unresolved holds: what will come in, what will go out. */
 export interface HeldVolume {
@@ -201,7 +200,7 @@ function openHold(
   posting: boolean,
 ): PendingTransfer {
   const pending = state.pending(id);
-  if (!pending) throw new ValidationError(`pending transfer ${id} not found`);
+  if (!pending) throw new NotFoundError(`pending transfer ${id} not found`);
   if (pending.status !== 'PENDING')
     throw new PendingResolvedError(`pending transfer ${id} is already ${pending.status}`);
   if (posting && isExpired(pending, now))
@@ -300,7 +299,7 @@ export function decideReleasePending(
  * the write leaves.
  */
 export function checkAvailableAfter(
-  state: PendingState,
+  state: Pick<PendingState, 'held' | 'mapping' | 'metadataOf'>,
   postings: readonly Posting[],
   after: (account: string, asset: string) => Volume,
   force: boolean,
@@ -322,3 +321,26 @@ export function checkAvailableAfter(
     );
   }
 }
+
+/** A hold as the API answers it: each posting with what was posted, released and what remains. */
+export function pendingView(pending: PendingTransfer) {
+  return {
+    id: pending.id,
+    postings: pending.postings.map((p) => ({
+      source: p.source,
+      destination: p.destination,
+      amount: p.amount,
+      asset: p.asset,
+      posted: p.posted,
+      voided: p.voided,
+      remaining: remainingOf(p),
+    })),
+    metadata: pending.metadata,
+    insertedAt: pending.insertedAt,
+    ...(pending.expiresAt !== undefined ? { expiresAt: pending.expiresAt } : {}),
+    status: pending.status,
+    transactions: pending.transactions,
+  };
+}
+
+export type PendingView = ReturnType<typeof pendingView>;

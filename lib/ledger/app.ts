@@ -22,6 +22,7 @@ import { mappingRoutes } from './routes/mapping.js';
 import { metadataRoutes } from './routes/metadata.js';
 import { monitorsRoutes } from './routes/monitors.js';
 import { ledgerNotImplementedRoutes } from './routes/not-implemented.js';
+import { pendingRoutes } from './routes/pending.js';
 import { queryRoutes } from './routes/queries.js';
 import { ledgerDocument } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
@@ -39,6 +40,7 @@ import type { Head } from './store/head.js';
 import { LedgerLookup } from './store/ledger-lookup.js';
 import { LogReads } from './store/log-reads.js';
 import { MappingReads } from './store/mapping-reads.js';
+import { PendingReads } from './store/pending-reads.js';
 import { LedgerRegistry } from './store/registry.js';
 import { SchemaStore } from './store/schema-store.js';
 import { tableScriptState } from './store/script-state.js';
@@ -126,6 +128,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const mappings = new MappingReads(doc, tableFor);
   limitsRoutes(app, { lookup, writer, mappings });
   monitorsRoutes(app, { lookup, writer, mappings });
+  pendingRoutes(app, { lookup, commands, pending: new PendingReads(doc, tableFor) });
   logRoutes(app, { lookup, logs });
   logTransferRoutes(app, {
     lookup,

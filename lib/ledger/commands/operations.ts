@@ -7,14 +7,11 @@ import {
   createTransactionWrite,
 } from './create-transaction.js';
 import { type MetadataChange, type MetadataTarget, metadataWrite } from './metadata.js';
-import {
-  type CreatePendingInput,
-  createPendingWrite,
-  type HoldTarget,
-  type PendingWriteOptions,
-  type PostPendingInput,
-  postPendingWrite,
-  voidPendingWrite,
+import type {
+  CreatePendingInput,
+  HoldTarget,
+  PendingWriteOptions,
+  PostPendingInput,
 } from './pending.js';
 import {
   type RevertBody,
@@ -92,12 +89,27 @@ export async function operationRequest(
       );
     case 'metadata':
       return metadataWrite(ledger, operation.target, operation.change, operation.options);
+    // Loaded at a ledger's first pending write: no cold start of a ledger without holds carries them.
     case 'create-pending':
-      return createPendingWrite(ledger, operation.input, operation.options);
+      return (await import('./pending.js')).createPendingWrite(
+        ledger,
+        operation.input,
+        operation.options,
+      );
     case 'post-pending':
-      return postPendingWrite(ledger, operation.hold, operation.input, operation.options);
+      return (await import('./pending.js')).postPendingWrite(
+        ledger,
+        operation.hold,
+        operation.input,
+        operation.options,
+      );
     case 'void-pending':
-      return voidPendingWrite(ledger, operation.hold, operation.reason, operation.options);
+      return (await import('./pending.js')).voidPendingWrite(
+        ledger,
+        operation.hold,
+        operation.reason,
+        operation.options,
+      );
   }
 }
 

@@ -42,7 +42,9 @@ export const createPendingSchema = v.strictObject({
   expiresAt: v.optional(v.string('must be an RFC 3339 date-time string')),
   timeout: v.optional(
     v.pipe(
-      v.number('must be a number of seconds'),
+      // Integers arrive as bigint (exact JSON): seconds are small, a number holds them.
+      v.union([v.bigint(), v.number()], 'must be a number of seconds'),
+      v.transform(Number),
       v.integer('must be a whole number of seconds'),
       v.minValue(1, 'must be at least 1 second'),
       v.maxValue(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} seconds`),

@@ -51,7 +51,15 @@ export const accountSchema = v.strictObject({
 
 export const logSchema = v.strictObject({
   id: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  type: v.picklist(['NEW_TRANSACTION', 'SET_METADATA', 'DELETE_METADATA', 'REVERTED_TRANSACTION']),
+  type: v.picklist([
+    'NEW_TRANSACTION',
+    'SET_METADATA',
+    'DELETE_METADATA',
+    'REVERTED_TRANSACTION',
+    // Only in ledgers with PENDING_TRANSFERS (docs/api.md §3.6).
+    'CREATED_PENDING',
+    'VOIDED_PENDING',
+  ]),
   data: v.record(v.string(), v.unknown()),
   date: dateTime,
   hash: v.pipe(
@@ -174,6 +182,38 @@ export const balancePointSchema = v.strictObject({
   balance: bigInteger,
 });
 
+/** A pending transfer (hold), docs/api.md §3.6: each posting with what was posted, released and what remains. */
+export const pendingSchema = v.strictObject({
+  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  postings: v.array(
+    v.strictObject({
+      source: v.string(),
+      destination: v.string(),
+      amount: bigInteger,
+      asset: v.string(),
+      posted: bigInteger,
+      voided: bigInteger,
+      remaining: bigInteger,
+    }),
+  ),
+  metadata: metadataView,
+  insertedAt: dateTime,
+  expiresAt: v.optional(dateTime),
+  status: v.picklist(['PENDING', 'POSTED', 'VOIDED', 'EXPIRED']),
+  transactions: v.array(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+
+/** `{<asset>: {posted, pendingIn, pendingOut, available}}`: an account's balances with its holds. */
+export const accountBalancesSchema = v.record(
+  v.string(),
+  v.strictObject({
+    posted: bigInteger,
+    pendingIn: bigInteger,
+    pendingOut: bigInteger,
+    available: bigInteger,
+  }),
+);
+
 /** The ledger's named schemas: `#/components/schemas/<name>` in its document. */
 export const ledgerSchemas = {
   Transaction: transactionSchema,
@@ -189,9 +229,12 @@ export const ledgerSchemas = {
   V1Transaction: v1TransactionSchema,
   V1Account: v1AccountSchema,
   V1Log: v1LogSchema,
+  PendingTransfer: pendingSchema,
+  AccountBalances: accountBalancesSchema,
 };
 
 export const transactionData = dataOf(transactionSchema);
+
 export const transactionPage = cursorOf(transactionSchema);
 export const accountData = dataOf(accountSchema);
 export const accountPage = cursorOf(accountSchema);
@@ -200,6 +243,8 @@ export const ledgerData = dataOf(ledgerSchema);
 export const ledgerPage = cursorOf(ledgerSchema);
 export const volumePage = cursorOf(volumeWithBalanceSchema);
 export const balanceHistoryPage = cursorOf(balancePointSchema);
+export const pendingData = dataOf(pendingSchema);
+export const pendingPage = cursorOf(pendingSchema);
 
 export const ledgerDocument = {
   service: 'ledger',

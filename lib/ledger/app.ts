@@ -40,7 +40,6 @@ import type { Head } from './store/head.js';
 import { LedgerLookup } from './store/ledger-lookup.js';
 import { LogReads } from './store/log-reads.js';
 import { MappingReads } from './store/mapping-reads.js';
-import { PendingReads } from './store/pending-reads.js';
 import { LedgerRegistry } from './store/registry.js';
 import { SchemaStore } from './store/schema-store.js';
 import { tableScriptState } from './store/script-state.js';
@@ -128,7 +127,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const mappings = new MappingReads(doc, tableFor);
   limitsRoutes(app, { lookup, writer, mappings });
   monitorsRoutes(app, { lookup, writer, mappings });
-  pendingRoutes(app, { lookup, commands, pending: new PendingReads(doc, tableFor) });
+  pendingRoutes(app, { lookup, commands, doc, tableFor });
   logRoutes(app, { lookup, logs });
   logTransferRoutes(app, {
     lookup,

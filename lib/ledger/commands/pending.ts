@@ -1,8 +1,6 @@
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { ValidationError } from '../../errors/index.js';
-import { ledgerAmountSchema } from '../../money/amounts.js';
 import { formatInstant, type Instant, instantFromMs, parseInstant } from '../../time/instant.js';
-import { metadataMap } from '../../validation/common.js';
 import type { LedgerChange, LedgerRecord, LedgerState, WriteRequest } from '../domain/change.js';
 import { requireFeature } from '../domain/features.js';
 import {
@@ -15,58 +13,15 @@ import {
   type PendingTransfer,
   pendingView,
 } from '../domain/pending.js';
+import { createPendingBody, postPendingBody } from '../domain/pending-schema.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import type { Posting } from '../domain/postings.js';
 import { type Transaction, transactionView } from '../domain/transaction.js';
-import { addressSchema, assetSchema, MAX_POSTINGS, requestHash } from './create-transaction.js';
+import { requestHash } from './create-transaction.js';
 
-/** The longest a hold may wait for its post: 366 days, as a card authorisation never outlives a year. */
-export const MAX_TIMEOUT_SECONDS = 366 * 24 * 3600;
-
-export const createPendingSchema = v.strictObject({
-  postings: v.pipe(
-    v.array(
-      v.strictObject({
-        source: addressSchema,
-        destination: addressSchema,
-        amount: ledgerAmountSchema,
-        asset: assetSchema,
-      }),
-      'must be an array of postings',
-    ),
-    v.minLength(1, 'must have at least one posting'),
-    v.maxLength(MAX_POSTINGS, `must have at most ${MAX_POSTINGS} postings`),
-  ),
-  metadata: v.optional(metadataMap),
-  /** When the rest releases by itself (RFC 3339); or `timeout`, seconds from the decision. */
-  expiresAt: v.optional(v.string('must be an RFC 3339 date-time string')),
-  timeout: v.optional(
-    v.pipe(
-      // Integers arrive as bigint (exact JSON): seconds are small, a number holds them.
-      v.union([v.bigint(), v.number()], 'must be a number of seconds'),
-      v.transform(Number),
-      v.integer('must be a whole number of seconds'),
-      v.minValue(1, 'must be at least 1 second'),
-      v.maxValue(MAX_TIMEOUT_SECONDS, `must be at most ${MAX_TIMEOUT_SECONDS} seconds`),
-    ),
-  ),
-  force: v.optional(v.boolean('must be a boolean')),
-});
+export const createPendingSchema = createPendingBody();
 export type CreatePendingInput = v.InferOutput<typeof createPendingSchema>;
-
-export const postPendingSchema = v.strictObject({
-  /** Per posting of the hold, what to post now (default: all that remains of each). */
-  amounts: v.optional(
-    v.pipe(
-      v.array(ledgerAmountSchema, 'must be an array of amounts'),
-      v.maxLength(MAX_POSTINGS, `must have at most ${MAX_POSTINGS} amounts`),
-    ),
-  ),
-  /** Release what remains after this post. */
-  final: v.optional(v.boolean('must be a boolean')),
-  /** The metadata of the transaction the post creates. */
-  metadata: v.optional(metadataMap),
-});
+export const postPendingSchema = postPendingBody();
 export type PostPendingInput = v.InferOutput<typeof postPendingSchema>;
 
 export interface PendingWriteOptions {

@@ -6,6 +6,7 @@ import {
   ValidationError,
 } from '../../errors/index.js';
 import { formatInstant, type Instant, sortableInstant } from '../../time/instant.js';
+import { availableOf, type HeldVolume, NO_HOLD } from './available.js';
 import { contractFor, describeContract, evaluate } from './contract-eval.js';
 import type { Mapping } from './mapping.js';
 import { WORLD } from './names.js';
@@ -19,15 +20,8 @@ import type { Posting, Volume } from './postings.js';
  * (commands/pending.ts) wrap them into ledger changes.
  */
 
+export { availableOf, checkAvailableAfter, type HeldVolume, NO_HOLD } from './available.js';
 export { PendingExpiredError, PendingResolvedError };
-
-/** Money held on a pair by unresolved holds: what will come in, what will go out. */
-export interface HeldVolume {
-  pendingInput: bigint;
-  pendingOutput: bigint;
-}
-
-export const NO_HOLD: HeldVolume = { pendingInput: 0n, pendingOutput: 0n };
 
 /** A posting of a hold, with what was posted from it and what was released unposted. */
 export interface PendingPosting extends Posting {
@@ -85,12 +79,6 @@ export interface PostDecision extends PendingDecision {
 export interface ReleaseDecision extends PendingDecision {
   released: bigint[];
   reason: ReleaseReason;
-}
-
-/** The balance a payment may spend: posted, less what unresolved holds will take out. */
-export function availableOf(volume: Volume | undefined, held: HeldVolume | undefined): bigint {
-  const v = volume ?? { input: 0n, output: 0n };
-  return v.input - v.output - (held ?? NO_HOLD).pendingOutput;
 }
 
 /** Held volumes as a decision changes them, pair by pair in first-touch order. */
@@ -291,35 +279,6 @@ export function decideReleasePending(
     released,
     reason: request.reason,
   };
-}
-
-/**
- * The rule every other write of a ledger with holds obeys: after its postings, each source it debited (not
- * `world`, not forced) still has its held money — available ≥ its contract's floor. `after` is the posted volume
- * the write leaves.
- */
-export function checkAvailableAfter(
-  state: Pick<PendingState, 'held' | 'mapping' | 'metadataOf'>,
-  postings: readonly Posting[],
-  after: (account: string, asset: string) => Volume,
-  force: boolean,
-): void {
-  if (force) return;
-  const debited = new Map<string, Posting & { index: number }>();
-  postings.forEach((p, index) => {
-    if (p.amount > 0n && p.source !== WORLD)
-      debited.set(`${p.source}\u0000${p.asset}`, { ...p, index });
-  });
-  for (const p of debited.values()) {
-    const held = state.held(p.source, p.asset) ?? NO_HOLD;
-    if (held.pendingOutput === 0n) continue;
-    const available = availableOf(after(p.source, p.asset), held);
-    const { contract } = contractFor(state.mapping, p.source);
-    if (evaluate(contract.expr, available, state.metadataOf?.(p.source) ?? {})) continue;
-    throw new InsufficientFundError(
-      `account "${p.source}" has insufficient available funds for posting ${p.index} (${p.amount} ${p.asset}): available would be ${available}, ${held.pendingOutput} being held`,
-    );
-  }
 }
 
 /** A hold as the API answers it: each posting with what was posted, released and what remains. */

@@ -1,7 +1,7 @@
 import { formatInstant, type Instant, sortableInstant } from '../../time/instant.js';
+import { checkAvailableAfter } from './available.js';
 import type { AccountState, LedgerChange, LedgerState, Move, Reads } from './change.js';
 import { checkLimits } from './limits.js';
-import { checkAvailableAfter } from './pending.js';
 import { applyPostings, type Posting, touchedPairs, type VolumeMap } from './postings.js';
 import { type VolumesView, volumesView } from './transaction.js';
 

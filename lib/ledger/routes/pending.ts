@@ -3,16 +3,15 @@ import * as v from 'valibot';
 import { lazyLoad } from '../../async/lazy-load.js';
 import type { AppEnv } from '../../http/types.js';
 import { BOOLEAN, describe, header, PAGE_PARAMETERS, path, query } from '../../openapi/describe.js';
-import { dataOf } from '../../openapi/schemas.js';
-import { createPendingSchema, postPendingSchema } from '../commands/pending.js';
-import type { PendingDeps, PendingHandlers } from './pending-handlers.js';
+import { cursorOf, dataOf } from '../../openapi/schemas.js';
 import {
-  accountBalancesSchema,
-  pendingData,
-  pendingPage,
-  pendingSchema,
-  transactionSchema,
-} from './schemas.js';
+  accountBalancesAnswer,
+  createPendingBody,
+  pendingAnswer,
+  postPendingBody,
+} from '../domain/pending-schema.js';
+import type { PendingDeps, PendingHandlers } from './pending-handlers.js';
+import { transactionSchema } from './schemas.js';
 
 const TAGS = ['ledger: pending transfers'];
 const ITEM = '/v2/:ledger/pending/:id';
@@ -42,8 +41,8 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
         "Its postings reserve money: each source's available balance (posted − held out) falls, its posted balance does not, and must stay at or above its floor (`INSUFFICIENT_FUND`) unless `force`. Expires at `expiresAt` or after `timeout` seconds, if given.",
       tags: TAGS,
       parameters: [DRY_RUN, IDEMPOTENCY],
-      body: createPendingSchema,
-      responses: { 201: { description: 'The hold.', schema: pendingData } },
+      body: createPendingBody(),
+      responses: { 201: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
     }),
   );
   app.post('/v2/:ledger/pending', async (c) => (await handlers()).create(c));
@@ -62,7 +61,7 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
           enum: ['PENDING', 'POSTED', 'VOIDED', 'EXPIRED'],
         }),
       ],
-      responses: { 200: { description: 'A page of holds.', schema: pendingPage } },
+      responses: { 200: { description: 'A page of holds.', schema: cursorOf(pendingAnswer()) } },
     }),
   );
   app.get('/v2/:ledger/pending', async (c) => (await handlers()).list(c));
@@ -74,7 +73,7 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       summary: 'A pending transfer',
       tags: TAGS,
       parameters: [ID],
-      responses: { 200: { description: 'The hold.', schema: pendingData } },
+      responses: { 200: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
     }),
   );
   app.get(ITEM, async (c) => (await handlers()).get(c));
@@ -88,12 +87,12 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
         'Moves held money as a transaction: per posting `amounts` (default all that remains); `final` releases the rest. A resolved hold: 409 `PENDING_RESOLVED`; at or after its expiry: 409 `PENDING_EXPIRED`; more than remains: 400 `VALIDATION`.',
       tags: TAGS,
       parameters: [ID, DRY_RUN, IDEMPOTENCY],
-      body: postPendingSchema,
+      body: postPendingBody(),
       responses: {
         200: {
           description: 'The hold after the post, and the transaction it created.',
           schema: dataOf(
-            v.strictObject({ pending: pendingSchema, transaction: transactionSchema }),
+            v.strictObject({ pending: pendingAnswer(), transaction: transactionSchema }),
           ),
         },
       },
@@ -109,7 +108,7 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       description: 'Releases all that remains of it. A resolved hold: 409 `PENDING_RESOLVED`.',
       tags: TAGS,
       parameters: [ID, DRY_RUN, IDEMPOTENCY],
-      responses: { 200: { description: 'The hold, voided.', schema: pendingData } },
+      responses: { 200: { description: 'The hold, voided.', schema: dataOf(pendingAnswer()) } },
     }),
   );
   app.post(`${ITEM}/void`, async (c) => (await handlers()).void(c));
@@ -124,7 +123,7 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       tags: ['ledger: accounts'],
       parameters: [path('address', 'The account address.')],
       responses: {
-        200: { description: 'Balances per asset.', schema: dataOf(accountBalancesSchema) },
+        200: { description: 'Balances per asset.', schema: dataOf(accountBalancesAnswer()) },
       },
     }),
   );

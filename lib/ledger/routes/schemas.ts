@@ -182,38 +182,6 @@ export const balancePointSchema = v.strictObject({
   balance: bigInteger,
 });
 
-/** A pending transfer (hold), docs/api.md §3.6: each posting with what was posted, released and what remains. */
-export const pendingSchema = v.strictObject({
-  id: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  postings: v.array(
-    v.strictObject({
-      source: v.string(),
-      destination: v.string(),
-      amount: bigInteger,
-      asset: v.string(),
-      posted: bigInteger,
-      voided: bigInteger,
-      remaining: bigInteger,
-    }),
-  ),
-  metadata: metadataView,
-  insertedAt: dateTime,
-  expiresAt: v.optional(dateTime),
-  status: v.picklist(['PENDING', 'POSTED', 'VOIDED', 'EXPIRED']),
-  transactions: v.array(v.pipe(v.number(), v.integer(), v.minValue(1))),
-});
-
-/** `{<asset>: {posted, pendingIn, pendingOut, available}}`: an account's balances with its holds. */
-export const accountBalancesSchema = v.record(
-  v.string(),
-  v.strictObject({
-    posted: bigInteger,
-    pendingIn: bigInteger,
-    pendingOut: bigInteger,
-    available: bigInteger,
-  }),
-);
-
 /** The ledger's named schemas: `#/components/schemas/<name>` in its document. */
 export const ledgerSchemas = {
   Transaction: transactionSchema,
@@ -229,8 +197,6 @@ export const ledgerSchemas = {
   V1Transaction: v1TransactionSchema,
   V1Account: v1AccountSchema,
   V1Log: v1LogSchema,
-  PendingTransfer: pendingSchema,
-  AccountBalances: accountBalancesSchema,
 };
 
 export const transactionData = dataOf(transactionSchema);
@@ -243,8 +209,6 @@ export const ledgerData = dataOf(ledgerSchema);
 export const ledgerPage = cursorOf(ledgerSchema);
 export const volumePage = cursorOf(volumeWithBalanceSchema);
 export const balanceHistoryPage = cursorOf(balancePointSchema);
-export const pendingData = dataOf(pendingSchema);
-export const pendingPage = cursorOf(pendingSchema);
 
 export const ledgerDocument = {
   service: 'ledger',

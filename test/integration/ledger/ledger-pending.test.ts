@@ -6,6 +6,12 @@
  * exactly its amount.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { operationRequest } from '../../../lib/ledger/commands/operations.js';
+import type { LedgerRecord } from '../../../lib/ledger/domain/change.js';
+import { resolveFeatures } from '../../../lib/ledger/domain/features.js';
+import { PendingReads } from '../../../lib/ledger/store/pending-reads.js';
+import { LedgerWriter } from '../../../lib/ledger/store/writer.js';
+import { sweepExpiredHolds } from '../../../lib/ledger/write/sweep-holds.js';
 import { ledgerClient, ledgerEventsOf } from '../../support/ledger.js';
 import { testEnvironment } from '../../support/tables.js';
 
@@ -250,5 +256,64 @@ describe('pending transfers over HTTP', () => {
     });
     const after = (await call('GET', `/v2/${name}/pending/${id}`)).body.data;
     expect([after.status, after.transactions.length]).toEqual(['POSTED', 20]);
+  });
+
+  it('the sweeper releases due holds only, as EXPIRED entries; a resolved one is skipped, never raced', async () => {
+    const name = await fresh();
+    await fund(name, 'card', 100);
+    const due = await call('POST', `/v2/${name}/pending`, {
+      postings: [usd('card', 'shop', 30)],
+      timeout: 60,
+    });
+    const later = await call('POST', `/v2/${name}/pending`, {
+      postings: [usd('card', 'shop', 20)],
+      timeout: 3600,
+    });
+    const posted = await call('POST', `/v2/${name}/pending`, {
+      postings: [usd('card', 'shop', 10)],
+      timeout: 60,
+    });
+    expect((await call('POST', `/v2/${name}/pending/${posted.body.data.id}/post`, {})).status).toBe(
+      200,
+    );
+    const ledger: LedgerRecord = {
+      environment: 'default',
+      id: 0,
+      name,
+      bucket: '_default',
+      metadata: {},
+      features: resolveFeatures({ PENDING_TRANSFERS: 'ON' }),
+      addedAt: '',
+    };
+    const table = runtime.config.tables.ledger;
+    // The sweeper's clock a minute and a second on: the first hold is due, the second is not.
+    const now = () => Date.now() + 61_000;
+    const writer = new LedgerWriter({ doc: runtime.doc, tableFor: () => table, now });
+    const reads = new PendingReads(runtime.doc, () => table);
+    const parts = {
+      now,
+      due: reads.due.bind(reads),
+      commands: {
+        execute: async (l: LedgerRecord, op: Parameters<typeof operationRequest>[1]) => {
+          const outcome = await writer.write(await operationRequest(l, op, async () => undefined));
+          return outcome.kind === 'committed'
+            ? { kind: 'committed' as const, result: outcome.result, logId: outcome.log.id }
+            : outcome;
+        },
+      },
+    };
+    expect(await sweepExpiredHolds(parts, ledger)).toEqual([Number(due.body.data.id)]);
+    expect(await sweepExpiredHolds(parts, ledger)).toEqual([]);
+    const statuses = await Promise.all(
+      [due, later, posted].map(
+        async (h) => (await call('GET', `/v2/${name}/pending/${h.body.data.id}`)).body.data.status,
+      ),
+    );
+    expect(statuses).toEqual(['EXPIRED', 'PENDING', 'POSTED']);
+    expect(await balances(name, 'card')).toEqual({
+      USD: { posted: 90n, pendingIn: 0n, pendingOut: 20n, available: 70n },
+    });
+    const newest = (await call('GET', `/v2/${name}/logs?pageSize=1`)).body.cursor.data[0];
+    expect([newest.type, newest.data.reason]).toEqual(['VOIDED_PENDING', 'EXPIRED']);
   });
 });

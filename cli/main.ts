@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerAccounts } from './commands/accounts.js';
 import { registerBalanceHistory } from './commands/balance-history.js';
 import { registerBalances } from './commands/balances.js';
+import { registerHolds } from './commands/holds.js';
 import { registerLedgers } from './commands/ledgers.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogs } from './commands/logs-verify.js';
@@ -87,6 +88,7 @@ function buildProgram(cli: Cli, json: boolean): Command {
   registerBalances(program, cli);
   registerBalanceHistory(program, cli);
   registerMonitors(program, cli);
+  registerHolds(program, cli);
   registerPipelines(program, cli);
   const tx = program.command('tx').description('send, list, show and revert transactions');
   registerTxSend(tx, cli);

@@ -196,6 +196,22 @@ describe('guides, run as written', () => {
     );
   });
 
+  it('pending transfers: a hold, the available balance, two captures, a refused void', async () => {
+    const out = await runBash(story(['auth', 'ledger-pending']), {});
+    expect(out.slice(out.indexOf('{"EUR/2"') - 2)).toBe(
+      [
+        '1',
+        '{"EUR/2":{"posted":10000,"pendingIn":0,"pendingOut":6000,"available":4000}}',
+        'INSUFFICIENT_FUND',
+        '["PENDING",2]',
+        '["POSTED",4500,1500]',
+        '{"EUR/2":{"posted":5500,"pendingIn":0,"pendingOut":0,"available":5500}}',
+        'PENDING_RESOLVED',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('webhook deliveries to a receiver in a second terminal, then listed, replayed and stopped (last: the metrics count the stories before it)', async () => {
     // Terminal 2, as the guide has it: the receiver runs beside the calls until it is stopped.
     const receiver = spawn('bash', ['-c', readmeBlock('webhook-receiver')], { stdio: 'pipe' });

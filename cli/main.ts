@@ -4,6 +4,7 @@ import { registerAccounts } from './commands/accounts.js';
 import { registerBalanceHistory } from './commands/balance-history.js';
 import { registerBalances } from './commands/balances.js';
 import { registerExporters } from './commands/exporters.js';
+import { registerHolds } from './commands/holds.js';
 import { registerLedgers } from './commands/ledgers.js';
 import { registerLogin } from './commands/login.js';
 import { registerLogs } from './commands/logs-verify.js';
@@ -88,6 +89,7 @@ function buildProgram(cli: Cli, json: boolean): Command {
   registerBalances(program, cli);
   registerBalanceHistory(program, cli);
   registerMonitors(program, cli);
+  registerHolds(program, cli);
   registerPipelines(program, cli);
   registerExporters(program, cli);
   const tx = program.command('tx').description('send, list, show and revert transactions');

@@ -39,6 +39,26 @@ const transaction = v.looseObject({
   preCommitVolumes: v.optional(volumes),
 });
 const targetType = v.picklist(['ACCOUNT', 'TRANSACTION']);
+/** A pending transfer (hold) as the ledger answers it (docs/api.md §3.6). */
+const pending = v.looseObject({
+  id: integer,
+  postings: v.array(
+    v.looseObject({
+      source: text,
+      destination: text,
+      amount: integer,
+      asset: text,
+      posted: integer,
+      voided: integer,
+      remaining: integer,
+    }),
+  ),
+  metadata,
+  insertedAt: instant,
+  expiresAt: v.optional(instant),
+  status: v.picklist(['PENDING', 'POSTED', 'VOIDED', 'EXPIRED']),
+  transactions: v.array(integer),
+});
 
 const account = v.looseObject({
   id: text,
@@ -126,6 +146,26 @@ export const EVENT_PAYLOADS: Record<EventKind, EventKindDescription> = {
       after: integer,
       logId: integer,
       transaction: v.optional(transaction),
+    }),
+  },
+  'ledger.created_pending': {
+    description:
+      'A pending transfer (hold) was created: its postings reserve money (ledgers with PENDING_TRANSFERS).',
+    payload: v.strictObject({ ledger: text, pending }),
+  },
+  'ledger.posted_pending': {
+    description:
+      "Money of a hold was posted, in full or in part, as a transaction (after that transaction's ledger.committed_transactions).",
+    payload: v.strictObject({ ledger: text, pending, transaction }),
+  },
+  'ledger.voided_pending': {
+    description:
+      'What remained of a hold was released: voided (VOID), expired (EXPIRED) or released by a final post (FINAL).',
+    payload: v.strictObject({
+      ledger: text,
+      pending,
+      reason: v.picklist(['VOID', 'EXPIRED', 'FINAL']),
+      released: v.array(integer),
     }),
   },
   'payments.saved_payment': {

@@ -27,6 +27,8 @@ export type ErrorKind =
   | 'reads_changed'
   | 'precondition_failed'
   | 'limit_exceeded'
+  | 'pending_resolved'
+  | 'pending_expired'
   | 'import'
   | 'not_implemented'
   | 'no_sandbox_environment'
@@ -165,6 +167,16 @@ export class LimitExceededError extends PlatformError {
   readonly kind = 'limit_exceeded';
 }
 
+/** A post or void of a hold already posted in full, voided or expired (409 PENDING_RESOLVED). */
+export class PendingResolvedError extends PlatformError {
+  readonly kind = 'pending_resolved';
+}
+
+/** A post of a hold at or after its expiry, whatever the sweeper did (409 PENDING_EXPIRED). */
+export class PendingExpiredError extends PlatformError {
+  readonly kind = 'pending_expired';
+}
+
 /** A log import refused: the ledger is not empty, or a line is malformed, breaks the chain or does not replay (400 IMPORT). */
 export class ImportError extends PlatformError {
   readonly kind = 'import';
@@ -205,6 +217,8 @@ const BY_KIND: Partial<Record<ErrorKind, new (message: string) => PlatformError>
   reads_changed: ScriptReadsChangedError,
   precondition_failed: PreconditionFailedError,
   limit_exceeded: LimitExceededError,
+  pending_resolved: PendingResolvedError,
+  pending_expired: PendingExpiredError,
 };
 
 /** The error of a kind, as one process raises what another decided (a relayed write's refusal). */

@@ -29,6 +29,8 @@ const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: str
   reads_changed: { status: 409, errorCode: 'CONFLICT' },
   precondition_failed: { status: 409, errorCode: 'PRECONDITION_FAILED' },
   limit_exceeded: { status: 400, errorCode: 'LIMIT_EXCEEDED' },
+  pending_resolved: { status: 409, errorCode: 'PENDING_RESOLVED' },
+  pending_expired: { status: 409, errorCode: 'PENDING_EXPIRED' },
   import: { status: 400, errorCode: 'IMPORT' },
   not_implemented: { status: 501, errorCode: 'NOT_IMPLEMENTED' },
   no_sandbox_environment: { status: 400, errorCode: 'NO_SANDBOX_ENVIRONMENT' },

@@ -22,6 +22,7 @@ import { mappingRoutes } from './routes/mapping.js';
 import { metadataRoutes } from './routes/metadata.js';
 import { monitorsRoutes } from './routes/monitors.js';
 import { ledgerNotImplementedRoutes } from './routes/not-implemented.js';
+import { pendingRoutes } from './routes/pending.js';
 import { queryRoutes } from './routes/queries.js';
 import { ledgerDocument } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
@@ -126,6 +127,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const mappings = new MappingReads(doc, tableFor);
   limitsRoutes(app, { lookup, writer, mappings });
   monitorsRoutes(app, { lookup, writer, mappings });
+  pendingRoutes(app, { lookup, commands, doc, tableFor });
   logRoutes(app, { lookup, logs });
   logTransferRoutes(app, {
     lookup,

@@ -2,7 +2,7 @@
  * `platform balance-history` (cli/commands/balance-history.ts) run as a subprocess against the local platform:
  * an account's balance per transaction and sampled per interval, as a table and as JSON, exact integers; and
  * `platform monitors` (cli/commands/monitors.ts) and `platform pipelines` / `exporters` (cli/commands/pipelines.ts)
- * on the same platform.
+ * on the same platform; `platform holds` (cli/commands/holds.ts) too.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,6 +224,64 @@ describe('platform pipelines and exporters', () => {
       const exporters = await cli('--json', 'exporters', 'list');
       const listed = JSON.parse(exporters.stdout) as Array<{ id: string; driver: string }>;
       expect(listed.find((e) => e.id === exporter)?.driver).toBe('http');
+    },
+    SLOW,
+  );
+});
+
+describe('platform holds', () => {
+  it(
+    'creates a hold, posts part of it, lists by status (table and JSON), voids the rest',
+    async () => {
+      const token = await testClientToken(platform);
+      const holdsLedger = `${ledger}p`;
+      const res = await fetch(`${platform.baseUrl}/api/ledger/v2/${holdsLedger}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ features: { PENDING_TRANSFERS: 'ON' } }),
+      });
+      expect(res.status).toBe(204);
+      const funded = await cli('tx', 'send', holdsLedger, '--posting', 'world card:1 100 EUR/2');
+      expect(funded.code, funded.stderr).toBe(0);
+      const created = await cli(
+        '--json',
+        'holds',
+        'create',
+        holdsLedger,
+        'card:1',
+        'shop',
+        '80',
+        'EUR/2',
+        '--timeout',
+        '3600',
+        '--meta',
+        'auth=A1',
+      );
+      expect(created.code, created.stderr).toBe(0);
+      const hold = JSON.parse(created.stdout) as { id: number; status: string; metadata: object };
+      expect([hold.id, hold.status, hold.metadata]).toEqual([2, 'PENDING', { auth: 'A1' }]);
+      const posted = await cli('holds', 'post', holdsLedger, '2', '--amount', '30');
+      expect(posted.code, posted.stderr).toBe(0);
+      expect(lines(posted.stdout).at(-1)).toBe('transaction 2');
+      const table = await cli('holds', 'list', holdsLedger, '--status', 'PENDING');
+      expect(lines(table.stdout).map((l) => l.trim().split(/ +/))).toEqual([
+        ['ID', 'STATUS', 'POSTINGS', '(POSTED/AMOUNT)', 'EXPIRES'],
+        ['2', 'PENDING', 'card:1->shop', '30/80', 'EUR/2', expect.stringMatching(/^\d{4}-/)],
+      ]);
+      const voided = await cli('--json', 'holds', 'void', holdsLedger, '2');
+      expect(JSON.parse(voided.stdout)).toMatchObject({
+        status: 'VOIDED',
+        postings: [{ posted: 30, voided: 50, remaining: 0 }],
+      });
+      const none = await cli('holds', 'list', holdsLedger, '--status', 'PENDING');
+      expect(none.stdout).toBe('no holds\n');
+      const again = await cli('holds', 'void', holdsLedger, '2');
+      expect([again.code, again.stderr]).toEqual([1, expect.stringContaining('PENDING_RESOLVED')]);
+      const bad = await cli('holds', 'create', holdsLedger, 'a', 'b', '1.5', 'EUR/2');
+      expect([bad.code, bad.stderr.split('\n')[0]]).toEqual([
+        2,
+        'error: amount "1.5" is not a whole amount',
+      ]);
     },
     SLOW,
   );

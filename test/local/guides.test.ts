@@ -71,7 +71,8 @@ describe('guides, run as written', () => {
             "INDEX_TRANSACTION_ACCOUNTS": "ON",
             "MOVES_HISTORY": "ON",
             "MOVES_HISTORY_POST_COMMIT_EFFECTIVE_VOLUMES": "SYNC",
-            "INDEX_ACCOUNT_BALANCES": "OFF"
+            "INDEX_ACCOUNT_BALANCES": "OFF",
+            "PENDING_TRANSFERS": "OFF"
           },
           "addedAt": "<time>"
         }
@@ -193,6 +194,22 @@ describe('guides, run as written', () => {
         '4',
         '["ledger.balance_monitor_triggered","wallet:bob",18000,9000,3]',
         '204',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('pending transfers: a hold, the available balance, two captures, a refused void', async () => {
+    const out = await runBash(story(['auth', 'ledger-pending']), {});
+    expect(out.slice(out.indexOf('{"EUR/2"') - 2)).toBe(
+      [
+        '1',
+        '{"EUR/2":{"posted":10000,"pendingIn":0,"pendingOut":6000,"available":4000}}',
+        'INSUFFICIENT_FUND',
+        '["PENDING",2]',
+        '["POSTED",4500,1500]',
+        '{"EUR/2":{"posted":5500,"pendingIn":0,"pendingOut":0,"available":5500}}',
+        'PENDING_RESOLVED',
         '',
       ].join('\n'),
     );

@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InsufficientFundError, ValidationError } from '../../lib/errors/index.js';
+import { InsufficientFundError, NotFoundError, ValidationError } from '../../lib/errors/index.js';
 import {
   checkAvailableAfter,
   decideCreatePending,
@@ -128,6 +128,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 const REFUSALS = [
   InsufficientFundError,
   ValidationError,
+  NotFoundError,
   PendingResolvedError,
   PendingExpiredError,
 ];

@@ -13,6 +13,7 @@ import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import { createTransactionSchema } from './create-transaction.js';
 import { type LedgerOperation, operationRequest } from './operations.js';
+import { pendingOperationOf } from './pending-import.js';
 
 /** Read by the import route, which loads this module at the first import (routes/log-transfer.ts). */
 export { MAX_IMPORT_LINE_BYTES } from '../domain/log-import.js';
@@ -163,7 +164,14 @@ export function operationOf(entry: LogEntry): LedgerOperation {
     // The version the entry was checked against is recorded again; its rules were applied when it was written.
     ...(entry.schemaVersion !== undefined ? { schemaVersion: entry.schemaVersion } : {}),
   };
+  const pending = pendingOperationOf(entry, idempotency, (schema, value) =>
+    parseData(entry, schema, value),
+  );
+  if (pending) return pending;
   switch (entry.type) {
+    case 'CREATED_PENDING':
+    case 'VOIDED_PENDING':
+      throw new ImportError(`log ${entry.id}: ${entry.type} is not replayable here`);
     case 'NEW_TRANSACTION': {
       const { transaction: tx, accountMetadata } = parseData(entry, newTransactionSchema);
       const input = parseData(entry, createTransactionSchema, {

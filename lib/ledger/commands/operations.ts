@@ -7,6 +7,12 @@ import {
   createTransactionWrite,
 } from './create-transaction.js';
 import { type MetadataChange, type MetadataTarget, metadataWrite } from './metadata.js';
+import type {
+  CreatePendingInput,
+  HoldTarget,
+  PendingWriteOptions,
+  PostPendingInput,
+} from './pending.js';
 import {
   type RevertBody,
   type RevertOptions,
@@ -31,6 +37,20 @@ export type LedgerOperation =
       target: MetadataTarget;
       change: MetadataChange;
       options: { dryRun: boolean; idempotencyKey?: string };
+    }
+  /** Pending transfers (PENDING_TRANSFERS): a post or void carries the hold's postings, which plan its reads. */
+  | { kind: 'create-pending'; input: CreatePendingInput; options: PendingWriteOptions }
+  | {
+      kind: 'post-pending';
+      hold: HoldTarget;
+      input: PostPendingInput;
+      options: PendingWriteOptions;
+    }
+  | {
+      kind: 'void-pending';
+      hold: HoldTarget;
+      reason: 'VOID' | 'EXPIRED';
+      options: PendingWriteOptions;
     };
 
 /** The write request of an operation; a revert reads its original first (the reversed postings are its reads). */
@@ -69,6 +89,27 @@ export async function operationRequest(
       );
     case 'metadata':
       return metadataWrite(ledger, operation.target, operation.change, operation.options);
+    // Loaded at a ledger's first pending write: no cold start of a ledger without holds carries them.
+    case 'create-pending':
+      return (await import('./pending.js')).createPendingWrite(
+        ledger,
+        operation.input,
+        operation.options,
+      );
+    case 'post-pending':
+      return (await import('./pending.js')).postPendingWrite(
+        ledger,
+        operation.hold,
+        operation.input,
+        operation.options,
+      );
+    case 'void-pending':
+      return (await import('./pending.js')).voidPendingWrite(
+        ledger,
+        operation.hold,
+        operation.reason,
+        operation.options,
+      );
   }
 }
 

@@ -2,6 +2,7 @@ import type { Instant } from '../../time/instant.js';
 import type { FeatureSet } from './features.js';
 import type { LogType } from './logs.js';
 import type { Mapping } from './mapping.js';
+import type { HeldChange, HeldVolume, PendingTransfer } from './pending.js';
 import type { Volume } from './postings.js';
 import type { Transaction, VolumesView } from './transaction.js';
 
@@ -44,6 +45,8 @@ export interface Reads {
   accounts?: string[];
   transactions?: number[];
   references?: string[];
+  /** Pending transfers (holds) by id (PENDING_TRANSFERS). */
+  pending?: number[];
 }
 
 /** The ledger as one decision sees it: a consistent snapshot, overlaid with earlier decisions of its batch. */
@@ -55,6 +58,13 @@ export interface LedgerState {
   account(address: string): AccountState | undefined;
   transaction(id: number): TransactionRecord | undefined;
   referenceTaken(reference: string): boolean;
+  /**
+   * Money held on a pair by unresolved holds; only a ledger with PENDING_TRANSFERS keeps any (undefined: none),
+   * and its reads of every pair include it, so a decision over any pair sees the holds on it.
+   */
+  held?(account: string, asset: string): HeldVolume | undefined;
+  /** A pending transfer (hold) the decision read. */
+  pending?(id: number): PendingTransfer | undefined;
 }
 
 /** One (transaction, account, asset) movement: what moved in and out, at which effective time. */
@@ -89,6 +99,10 @@ export interface LedgerChange {
   /** A new transaction id taken by the change. */
   lastTxId?: number;
   accountsAdded: number;
+  /** Held volumes after the change of each pair whose holds it changed (PENDING_TRANSFERS). */
+  held?: HeldChange[];
+  /** Pending transfers created or changed, as they are after it. */
+  pendings?: PendingTransfer[];
 }
 
 export interface Decision<T> {

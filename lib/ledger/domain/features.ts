@@ -18,9 +18,14 @@ export const FEATURES = {
    * (docs/decisions.md, "Write cost").
    */
   INDEX_ACCOUNT_BALANCES: ['ON', 'OFF'],
+  /**
+   * Ours: pending (two-phase) transfers. Off by default: its log types are not in the official SDK's closed enum
+   * of log types, so only a ledger that opted in ever holds one (docs/decisions.md, "Beyond the reference ledger").
+   */
+  PENDING_TRANSFERS: ['ON', 'OFF'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;
 
-const DEFAULT_OFF: ReadonlySet<string> = new Set(['INDEX_ACCOUNT_BALANCES']);
+const DEFAULT_OFF: ReadonlySet<string> = new Set(['INDEX_ACCOUNT_BALANCES', 'PENDING_TRANSFERS']);
 
 export type FeatureName = keyof typeof FEATURES;
 export type FeatureSet = Record<FeatureName, string>;

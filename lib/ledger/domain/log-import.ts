@@ -11,7 +11,15 @@ export const MAX_IMPORT_LINE_BYTES = 1024 * 1024;
 const logLineSchema = v.object({
   id: v.pipe(v.bigint('must be an integer'), v.minValue(1n, 'must be at least 1')),
   type: v.picklist(
-    ['NEW_TRANSACTION', 'SET_METADATA', 'DELETE_METADATA', 'REVERTED_TRANSACTION'],
+    [
+      'NEW_TRANSACTION',
+      'SET_METADATA',
+      'DELETE_METADATA',
+      'REVERTED_TRANSACTION',
+      // A hold's entries replay only into a ledger with PENDING_TRANSFERS (their commands require it).
+      'CREATED_PENDING',
+      'VOIDED_PENDING',
+    ],
     'must be a log type',
   ),
   data: v.record(v.string(), v.unknown(), 'must be an object'),

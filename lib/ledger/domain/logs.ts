@@ -5,7 +5,10 @@ export type LogType =
   | 'NEW_TRANSACTION'
   | 'SET_METADATA'
   | 'DELETE_METADATA'
-  | 'REVERTED_TRANSACTION';
+  | 'REVERTED_TRANSACTION'
+  /** Ours, only in ledgers with PENDING_TRANSFERS: a hold was created; a hold's rest was released. */
+  | 'CREATED_PENDING'
+  | 'VOIDED_PENDING';
 
 export interface LogEntry {
   id: number;

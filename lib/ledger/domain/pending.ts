@@ -1,5 +1,12 @@
-import { ConflictError, InsufficientFundError, ValidationError } from '../../errors/index.js';
+import {
+  InsufficientFundError,
+  NotFoundError,
+  PendingExpiredError,
+  PendingResolvedError,
+  ValidationError,
+} from '../../errors/index.js';
 import { formatInstant, type Instant, sortableInstant } from '../../time/instant.js';
+import { availableOf, type HeldVolume, NO_HOLD } from './available.js';
 import { contractFor, describeContract, evaluate } from './contract-eval.js';
 import type { Mapping } from './mapping.js';
 import { WORLD } from './names.js';
@@ -8,27 +15,13 @@ import type { Posting, Volume } from './postings.js';
 /**
  * Pending (two-phase) transfers as pure decisions (docs/decisions.md, "Beyond the reference ledger" and "Balance
  * monitors built; pending transfers"): a hold reserves money — the source's available balance falls, its posted
- * balance does not — then is posted (in part, several times, up to each posting's amount), voided, or expires. The
- * write engine is not wired to these yet: they decide over a `PendingState` and answer what changes, as the
- * ledger's other decisions do, so the store can turn them into items later without a rule moving.
+ * balance does not — then is posted (in part, several times, up to each posting's amount), voided, or expires.
+ * They decide over a `PendingState` and answer what changes, as the ledger's other decisions do; the commands
+ * (commands/pending.ts) wrap them into ledger changes.
  */
 
-/**
- * A hold already posted in full, voided or expired. A conflict (409) until the routes are served, when it gets its
- * own code as designed (PENDING_RESOLVED).
- */
-export class PendingResolvedError extends ConflictError {}
-
-/** A post at or after the hold's expiry (designed code: PENDING_EXPIRED). */
-export class PendingExpiredError extends ConflictError {}
-
-/** Money held on a pair by unresolved holds: what will come in, what will go out. */
-export interface HeldVolume {
-  pendingInput: bigint;
-  pendingOutput: bigint;
-}
-
-export const NO_HOLD: HeldVolume = { pendingInput: 0n, pendingOutput: 0n };
+export { availableOf, checkAvailableAfter, type HeldVolume, NO_HOLD } from './available.js';
+export { PendingExpiredError, PendingResolvedError };
 
 /** A posting of a hold, with what was posted from it and what was released unposted. */
 export interface PendingPosting extends Posting {
@@ -86,12 +79,6 @@ export interface PostDecision extends PendingDecision {
 export interface ReleaseDecision extends PendingDecision {
   released: bigint[];
   reason: ReleaseReason;
-}
-
-/** The balance a payment may spend: posted, less what unresolved holds will take out. */
-export function availableOf(volume: Volume | undefined, held: HeldVolume | undefined): bigint {
-  const v = volume ?? { input: 0n, output: 0n };
-  return v.input - v.output - (held ?? NO_HOLD).pendingOutput;
 }
 
 /** Held volumes as a decision changes them, pair by pair in first-touch order. */
@@ -201,7 +188,7 @@ function openHold(
   posting: boolean,
 ): PendingTransfer {
   const pending = state.pending(id);
-  if (!pending) throw new ValidationError(`pending transfer ${id} not found`);
+  if (!pending) throw new NotFoundError(`pending transfer ${id} not found`);
   if (pending.status !== 'PENDING')
     throw new PendingResolvedError(`pending transfer ${id} is already ${pending.status}`);
   if (posting && isExpired(pending, now))
@@ -294,31 +281,25 @@ export function decideReleasePending(
   };
 }
 
-/**
- * The rule every other write of a ledger with holds obeys: after its postings, each source it debited (not
- * `world`, not forced) still has its held money — available ≥ its contract's floor. `after` is the posted volume
- * the write leaves.
- */
-export function checkAvailableAfter(
-  state: PendingState,
-  postings: readonly Posting[],
-  after: (account: string, asset: string) => Volume,
-  force: boolean,
-): void {
-  if (force) return;
-  const debited = new Map<string, Posting & { index: number }>();
-  postings.forEach((p, index) => {
-    if (p.amount > 0n && p.source !== WORLD)
-      debited.set(`${p.source}\u0000${p.asset}`, { ...p, index });
-  });
-  for (const p of debited.values()) {
-    const held = state.held(p.source, p.asset) ?? NO_HOLD;
-    if (held.pendingOutput === 0n) continue;
-    const available = availableOf(after(p.source, p.asset), held);
-    const { contract } = contractFor(state.mapping, p.source);
-    if (evaluate(contract.expr, available, state.metadataOf?.(p.source) ?? {})) continue;
-    throw new InsufficientFundError(
-      `account "${p.source}" has insufficient available funds for posting ${p.index} (${p.amount} ${p.asset}): available would be ${available}, ${held.pendingOutput} being held`,
-    );
-  }
+/** A hold as the API answers it: each posting with what was posted, released and what remains. */
+export function pendingView(pending: PendingTransfer) {
+  return {
+    id: pending.id,
+    postings: pending.postings.map((p) => ({
+      source: p.source,
+      destination: p.destination,
+      amount: p.amount,
+      asset: p.asset,
+      posted: p.posted,
+      voided: p.voided,
+      remaining: remainingOf(p),
+    })),
+    metadata: pending.metadata,
+    insertedAt: pending.insertedAt,
+    ...(pending.expiresAt !== undefined ? { expiresAt: pending.expiresAt } : {}),
+    status: pending.status,
+    transactions: pending.transactions,
+  };
 }
+
+export type PendingView = ReturnType<typeof pendingView>;

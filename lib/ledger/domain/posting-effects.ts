@@ -1,4 +1,5 @@
 import { formatInstant, type Instant, sortableInstant } from '../../time/instant.js';
+import { checkAvailableAfter } from './available.js';
 import type { AccountState, LedgerChange, LedgerState, Move, Reads } from './change.js';
 import { checkLimits } from './limits.js';
 import { applyPostings, type Posting, touchedPairs, type VolumeMap } from './postings.js';
@@ -57,6 +58,17 @@ export function postingEffects(
       after: after.get(account)!.get(asset)!,
     })),
     options.limitsForce ?? false,
+  );
+  // Held money is not spendable (PENDING_TRANSFERS): the overdraft rule applies to the available balance.
+  checkAvailableAfter(
+    {
+      held: (account, asset) => state.held?.(account, asset),
+      ...(state.mapping ? { mapping: state.mapping } : {}),
+      metadataOf,
+    },
+    postings,
+    (account, asset) => after.get(account)!.get(asset)!,
+    options.force,
   );
   const atKey = sortableInstant(options.at);
   const volumes = pairs.map(([account, asset]) => ({

@@ -51,7 +51,15 @@ export const accountSchema = v.strictObject({
 
 export const logSchema = v.strictObject({
   id: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  type: v.picklist(['NEW_TRANSACTION', 'SET_METADATA', 'DELETE_METADATA', 'REVERTED_TRANSACTION']),
+  type: v.picklist([
+    'NEW_TRANSACTION',
+    'SET_METADATA',
+    'DELETE_METADATA',
+    'REVERTED_TRANSACTION',
+    // Only in ledgers with PENDING_TRANSFERS (docs/api.md §3.6).
+    'CREATED_PENDING',
+    'VOIDED_PENDING',
+  ]),
   data: v.record(v.string(), v.unknown()),
   date: dateTime,
   hash: v.pipe(
@@ -192,6 +200,7 @@ export const ledgerSchemas = {
 };
 
 export const transactionData = dataOf(transactionSchema);
+
 export const transactionPage = cursorOf(transactionSchema);
 export const accountData = dataOf(accountSchema);
 export const accountPage = cursorOf(accountSchema);

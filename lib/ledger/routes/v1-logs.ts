@@ -23,6 +23,10 @@ const V1_TYPE: Record<LogType, 'NEW_TRANSACTION' | 'SET_METADATA'> = {
   REVERTED_TRANSACTION: 'NEW_TRANSACTION',
   SET_METADATA: 'SET_METADATA',
   DELETE_METADATA: 'SET_METADATA',
+  // Pending transfers exist only in ledgers that opted in (PENDING_TRANSFERS), never created through v1: a hold's
+  // own entries read as the metadata-like records they are (no money moves), and a post is a new transaction.
+  CREATED_PENDING: 'SET_METADATA',
+  VOIDED_PENDING: 'SET_METADATA',
 };
 
 export const v1LogView = (log: LogEntry) => ({

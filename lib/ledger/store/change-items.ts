@@ -15,6 +15,7 @@ import type { Volume } from '../domain/postings.js';
 import { amountAttribute } from './amount-encoding.js';
 import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
 import { encodeMove, moveKey } from './move-codec.js';
+import { pendingWrites } from './pending-items.js';
 
 /** One action of a TransactWriteItems, with the error to raise if its own condition fails. */
 export interface Write {
@@ -74,6 +75,7 @@ export function changeWrites(
         () => new ConflictError(`duplicate reference "${reference}"`),
       ),
     ),
+    ...pendingWrites(ledger, table, change),
   ];
 }
 

@@ -180,6 +180,24 @@ export const ledgerKeys = {
     pk: L(ledger, '#SCHEMA'),
     sk: `V#${version}`,
   }),
+  /**
+   * Money held on a pair by unresolved holds (PENDING_TRANSFERS): one item per pair, `pendingInput` and
+   * `pendingOutput`, in the account's own held partition (an account's holds are one Query).
+   */
+  held: (ledger: LedgerRef, address: string, asset: string) => ({
+    pk: L(ledger, `#HELD#${address}`),
+    sk: asset,
+  }),
+  heldPartition: (ledger: LedgerRef, address: string) => L(ledger, `#HELD#${address}`),
+  /** A pending transfer (hold), by id: the log id of the CREATED_PENDING entry that made it. */
+  pending: (ledger: LedgerRef, id: number) => ({ pk: L(ledger, '#PEND'), sk: pad(id) }),
+  pendingPartition: (ledger: LedgerRef) => L(ledger, '#PEND'),
+  /**
+   * gsi1 partition of the ledger's unresolved holds with an expiry (sparse: a hold leaves it when it resolves),
+   * sorted by `<sortable expiresAt>#<id>`: the sweeper reads the due ones from its start.
+   */
+  pendingDue: (ledger: LedgerRef) => L(ledger, '#PEXP'),
+  pendingDueSort: (sortableExpiry: string, id: number) => `${sortableExpiry}#${pad(id)}`,
   /** gsi1 partition of the ledger's schema versions, by creation (sort key `<createdAt>#<version>`). */
   schemasByCreation: (ledger: LedgerRef) => L(ledger, '#SCHEMAS'),
 };

@@ -1,14 +1,24 @@
 import type { AccountState, HeadState, LedgerState, Reads } from '../domain/change.js';
+import { type FeatureSet, isEnabled } from '../domain/features.js';
 import type { Mapping } from '../domain/mapping.js';
 import { amountOfAttribute } from './amount-encoding.js';
 import type { ItemView } from './change-items.js';
 import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
+import { heldOfItem, parseStoredPending } from './pending-items.js';
 import { parseStoredTransaction } from './transaction-reads.js';
 
-/** The item keys a decision's reads name. */
-export function readKeys(ledger: LedgerRef, reads: Reads): ItemKey[] {
+/**
+ * The item keys a decision's reads name. A ledger with PENDING_TRANSFERS reads each pair's held volume too, so
+ * every decision over a pair sees its holds (the available check) without any command asking.
+ */
+export function readKeys(ledger: LedgerRef & { features?: FeatureSet }, reads: Reads): ItemKey[] {
+  const holds = ledger.features !== undefined && isEnabled(ledger.features, 'PENDING_TRANSFERS');
   return [
     ...(reads.pairs ?? []).map(([account, asset]) => ledgerKeys.volume(ledger, account, asset)),
+    ...(holds
+      ? (reads.pairs ?? []).map(([account, asset]) => ledgerKeys.held(ledger, account, asset))
+      : []),
+    ...(reads.pending ?? []).map((id) => ledgerKeys.pending(ledger, id)),
     ...(reads.accounts ?? []).map((a) => ledgerKeys.account(ledger, a)),
     ...(reads.transactions ?? []).map((id) => ledgerKeys.transaction(ledger, id)),
     ...(reads.references ?? []).map((r) => ledgerKeys.reference(ledger, r)),
@@ -42,6 +52,14 @@ export function ledgerState(
     },
     referenceTaken(reference) {
       return get(ledgerKeys.reference(ledger, reference)) !== undefined;
+    },
+    held(account, asset) {
+      const item = get(ledgerKeys.held(ledger, account, asset));
+      return item ? heldOfItem(item) : undefined;
+    },
+    pending(id) {
+      const item = get(ledgerKeys.pending(ledger, id));
+      return item ? parseStoredPending(String(item.body)) : undefined;
     },
   };
 }

@@ -26,6 +26,8 @@ const KIND_OF_LOG: Record<LogType, EventKind> = {
   REVERTED_TRANSACTION: 'ledger.reverted_transaction',
   SET_METADATA: 'ledger.saved_metadata',
   DELETE_METADATA: 'ledger.deleted_metadata',
+  CREATED_PENDING: 'ledger.created_pending',
+  VOIDED_PENDING: 'ledger.voided_pending',
 };
 
 /**
@@ -73,9 +75,11 @@ function logEvents(
   return rawEntriesOf(image).flatMap((raw, i) => {
     const entry = objectOf(raw.body, `${where} body ${i}`);
     const extras = objectOf(raw.ev, `${where} ev ${i}`);
-    return [logEvent(ledger, entry, extras), ...monitorEvents(ledger, entry, extras)].map(
-      eventEnvelope,
-    );
+    return [
+      logEvent(ledger, entry, extras),
+      ...postEvents(ledger, entry, extras),
+      ...monitorEvents(ledger, entry, extras),
+    ].map(eventEnvelope);
   });
 }
 
@@ -109,6 +113,50 @@ function monitorEvents(
       ...(transaction ? { transaction } : {}),
     },
   }));
+}
+
+/**
+ * A post of a hold (a NEW_TRANSACTION whose data has `pending`): `ledger.posted_pending` after the transaction's own
+ * event, and, when a final post released the rest, `ledger.voided_pending` with reason FINAL.
+ */
+function postEvents(
+  ledger: LedgerRef,
+  entry: Record<string, unknown>,
+  extras: Record<string, unknown>,
+): EventSource[] {
+  const data = entry.data as Record<string, unknown>;
+  if (entry.type !== 'NEW_TRANSACTION' || data.pending === undefined) return [];
+  const post = data.post as { released?: unknown[] } | undefined;
+  const released = (post?.released ?? []) as bigint[];
+  const common = {
+    idempotencyKey: String(entry.idempotencyKey ?? ''),
+    date: String(entry.date),
+  };
+  return [
+    {
+      type: 'ledger.posted_pending',
+      seed: `${seedOf(ledger)}/${String(entry.id)}/posted`,
+      ...common,
+      payload: {
+        ledger: ledger.name,
+        pending: data.pending,
+        transaction: {
+          ...(data.transaction as object),
+          postCommitVolumes: volumes(extras.post, 'post'),
+        },
+      },
+    },
+    ...(released.some((r) => BigInt(r as bigint) > 0n)
+      ? [
+          {
+            type: 'ledger.voided_pending' as const,
+            seed: `${seedOf(ledger)}/${String(entry.id)}/released`,
+            ...common,
+            payload: { ledger: ledger.name, pending: data.pending, reason: 'FINAL', released },
+          },
+        ]
+      : []),
+  ];
 }
 
 function logEvent(
@@ -177,6 +225,10 @@ function logPayload(
         targetId: String(data.targetId),
         key: data.key,
       };
+    case 'CREATED_PENDING':
+      return { ledger, pending: data.pending };
+    case 'VOIDED_PENDING':
+      return { ledger, pending: data.pending, reason: data.reason, released: data.released };
   }
 }
 

@@ -1,0 +1,131 @@
+import type { Hono } from 'hono';
+import * as v from 'valibot';
+import { lazyLoad } from '../../async/lazy-load.js';
+import type { AppEnv } from '../../http/types.js';
+import { BOOLEAN, describe, header, PAGE_PARAMETERS, path, query } from '../../openapi/describe.js';
+import { cursorOf, dataOf } from '../../openapi/schemas.js';
+import {
+  accountBalancesAnswer,
+  createPendingBody,
+  pendingAnswer,
+  postPendingBody,
+} from '../domain/pending-schema.js';
+import type { PendingDeps, PendingHandlers } from './pending-handlers.js';
+import { transactionSchema } from './schemas.js';
+
+const TAGS = ['ledger: pending transfers'];
+const ITEM = '/v2/:ledger/pending/:id';
+const IDEMPOTENCY = header(
+  'Idempotency-Key',
+  'Replays of the same key and body answer the first result (kept at least 24 hours).',
+);
+const DRY_RUN = query('dryRun', 'Decide and answer without writing anything.', BOOLEAN);
+const ID = path('id', 'The hold: the log id of the entry that created it.');
+
+/**
+ * Pending (two-phase) transfers and an account's balances with its holds (docs/api.md §3.6): an extension of the
+ * reference API, served on ledgers with PENDING_TRANSFERS. The handlers load at the first such request.
+ */
+export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
+  const handlers = lazyLoad(
+    async (): Promise<PendingHandlers> =>
+      (await import('./pending-handlers.js')).pendingHandlers(deps),
+  );
+
+  openapi: app.post(
+    '/v2/:ledger/pending',
+    describe({
+      operationId: 'v2CreatePending',
+      summary: 'Create a pending transfer (hold)',
+      description:
+        "Its postings reserve money: each source's available balance (posted − held out) falls, its posted balance does not, and must stay at or above its floor (`INSUFFICIENT_FUND`) unless `force`. Expires at `expiresAt` or after `timeout` seconds, if given.",
+      tags: TAGS,
+      parameters: [DRY_RUN, IDEMPOTENCY],
+      body: createPendingBody(),
+      responses: { 201: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
+    }),
+  );
+  app.post('/v2/:ledger/pending', async (c) => (await handlers()).create(c));
+
+  openapi: app.get(
+    '/v2/:ledger/pending',
+    describe({
+      operationId: 'v2ListPending',
+      summary: 'List pending transfers',
+      description: 'Newest first; `status` keeps one status.',
+      tags: TAGS,
+      parameters: [
+        ...PAGE_PARAMETERS,
+        query('status', 'PENDING, POSTED, VOIDED or EXPIRED.', {
+          type: 'string',
+          enum: ['PENDING', 'POSTED', 'VOIDED', 'EXPIRED'],
+        }),
+      ],
+      responses: { 200: { description: 'A page of holds.', schema: cursorOf(pendingAnswer()) } },
+    }),
+  );
+  app.get('/v2/:ledger/pending', async (c) => (await handlers()).list(c));
+
+  openapi: app.get(
+    ITEM,
+    describe({
+      operationId: 'v2GetPending',
+      summary: 'A pending transfer',
+      tags: TAGS,
+      parameters: [ID],
+      responses: { 200: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
+    }),
+  );
+  app.get(ITEM, async (c) => (await handlers()).get(c));
+
+  openapi: app.post(
+    `${ITEM}/post`,
+    describe({
+      operationId: 'v2PostPending',
+      summary: 'Post a pending transfer, in full or in part',
+      description:
+        'Moves held money as a transaction: per posting `amounts` (default all that remains); `final` releases the rest. A resolved hold: 409 `PENDING_RESOLVED`; at or after its expiry: 409 `PENDING_EXPIRED`; more than remains: 400 `VALIDATION`.',
+      tags: TAGS,
+      parameters: [ID, DRY_RUN, IDEMPOTENCY],
+      body: postPendingBody(),
+      responses: {
+        200: {
+          description: 'The hold after the post, and the transaction it created.',
+          schema: dataOf(
+            v.strictObject({ pending: pendingAnswer(), transaction: transactionSchema }),
+          ),
+        },
+      },
+    }),
+  );
+  app.post(`${ITEM}/post`, async (c) => (await handlers()).post(c));
+
+  openapi: app.post(
+    `${ITEM}/void`,
+    describe({
+      operationId: 'v2VoidPending',
+      summary: 'Void a pending transfer',
+      description: 'Releases all that remains of it. A resolved hold: 409 `PENDING_RESOLVED`.',
+      tags: TAGS,
+      parameters: [ID, DRY_RUN, IDEMPOTENCY],
+      responses: { 200: { description: 'The hold, voided.', schema: dataOf(pendingAnswer()) } },
+    }),
+  );
+  app.post(`${ITEM}/void`, async (c) => (await handlers()).void(c));
+
+  openapi: app.get(
+    '/v2/:ledger/accounts/:address/balances',
+    describe({
+      operationId: 'v2GetAccountBalances',
+      summary: "An account's balances with its holds",
+      description:
+        'Per asset: `posted` (the balance), `pendingIn` and `pendingOut` (held by unresolved holds), `available` (posted − pendingOut).',
+      tags: ['ledger: accounts'],
+      parameters: [path('address', 'The account address.')],
+      responses: {
+        200: { description: 'Balances per asset.', schema: dataOf(accountBalancesAnswer()) },
+      },
+    }),
+  );
+  app.get('/v2/:ledger/accounts/:address/balances', async (c) => (await handlers()).balances(c));
+}

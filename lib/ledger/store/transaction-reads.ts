@@ -1,7 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { boundedQueryPage } from '../../dynamo/bounded-page.js';
-import { shardedQueryPage } from '../../dynamo/merged-page.js';
 import { type PagedQuery, type PartitionWalk, queryPage } from '../../dynamo/paginate.js';
 import { parseJson } from '../../json/bigint-json.js';
 import {
@@ -272,11 +271,15 @@ export class TransactionReads {
     });
   }
 
-  /** By time in a ledger whose index is sharded: the shards merged (a page queries each of them). */
-  private byTimeShards(
+  /**
+   * By time in a ledger whose index is sharded: the shards merged (a page queries each of them). The merge loads
+   * at the first such list: most requests never list by time.
+   */
+  private async byTimeShards(
     { ledger, table, query, paged, keep }: PageContext,
     range: { lower?: string; upper?: string },
   ): Promise<Page<StoredTransaction>> {
+    const { shardedQueryPage } = await import('../../dynamo/merged-page.js');
     return shardedQueryPage(
       this.doc,
       {

@@ -436,15 +436,19 @@ async function startBackends(
     });
     dynamoEndpoint = dynamo.endpoint;
   }
-  options.onProgress?.('starting the SQS emulator');
-  const sqs = await startSqsLocal();
-  stops.push(sqs.stop);
-  options.onProgress?.('starting the S3 emulator');
-  const s3 = await startS3Local({
-    port: options.s3Port ?? 0,
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-  });
-  stops.push(s3.stop);
+  // The two emulators start side by side: neither needs the other, and loading s3rver takes a while.
+  options.onProgress?.('starting the SQS and S3 emulators');
+  const stopLater = <T extends { stop: () => Promise<void> }>(started: T): T => {
+    stops.push(started.stop);
+    return started;
+  };
+  const [sqs, s3] = await Promise.all([
+    startSqsLocal().then(stopLater),
+    startS3Local({
+      port: options.s3Port ?? 0,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    }).then(stopLater),
+  ]);
   const dynamoClient = new DynamoDBClient({ ...LOCAL_CONNECTION, endpoint: dynamoEndpoint });
   const sqsClient = new SQSClient({ ...LOCAL_CONNECTION, endpoint: sqs.endpoint });
   stops.push(async () => {

@@ -136,8 +136,7 @@ describe('npm start as a process group', () => {
           .map((line) => line.replace(/^ +\d+\.\d s {2}/, '')),
       ).toEqual([
         'starting DynamoDB Local (Java)',
-        'starting the SQS emulator',
-        'starting the S3 emulator',
+        'starting the SQS and S3 emulators',
         'creating tables and queues',
         'starting the services',
         'starting the workers',

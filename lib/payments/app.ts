@@ -9,6 +9,7 @@ import { dummypaySettings } from './domain/connectors/dummypay-directory.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bankAccountRoutes } from './routes/bank-accounts.js';
 import { connectorRoutes } from './routes/connectors.js';
+import { forwardingRoutes } from './routes/forwarding.js';
 import { notImplementedRoutes, partlyImplementedRoutes } from './routes/not-implemented.js';
 import { paymentInitiationRoutes } from './routes/payment-initiations.js';
 import { paymentServiceUserRoutes } from './routes/payment-service-users.js';
@@ -79,10 +80,11 @@ export function createPaymentsApp(
     dummypay,
   };
   paymentInitiationRoutes(app, stores, deps);
+  forwardingRoutes(app, stores, deps);
   // v1: the same records and commands in the v1 shapes (routes/v1, domain/v1).
   paymentV1Routes(app, stores);
   accountV1Routes(app, stores);
-  bankAccountV1Routes(app, stores);
+  bankAccountV1Routes(app, stores, deps);
   poolV1Routes(app, stores);
   connectorV1Routes(app, stores, dummypay, deps);
   transferInitiationV1Routes(app, stores, deps);

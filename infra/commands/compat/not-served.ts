@@ -24,15 +24,12 @@ const PAYMENTS_REASONS: Partial<Record<ServiceOperation, string>> = {
   'payments.v3.getOrder': REASON.exchanges,
   'payments.v3.listConversions': REASON.exchanges,
   'payments.v3.getConversion': REASON.exchanges,
-  'payments.v3.forwardBankAccount': REASON.forwarding,
-  'payments.v3.forwardPaymentServiceUserBankAccount': REASON.forwarding,
   'payments.v3.forwardPaymentServiceUserToProvider': REASON.forwarding,
   'payments.v3.createLinkForPaymentServiceUser': REASON.forwarding,
   'payments.v3.getPaymentServiceUserLinkAttemptFromConnectorID': REASON.forwarding,
   'payments.v3.updateLinkForPaymentServiceUserOnConnector': REASON.forwarding,
   'payments.v3.deletePaymentServiceUserConnectionFromConnectorID': REASON.forwarding,
   'payments.v3.deletePaymentServiceUserConnector': REASON.forwarding,
-  'payments.v1.forwardBankAccount': REASON.forwarding,
 };
 
 /** The payments operations served (docs/api.md section 6, and the service info every service answers). */
@@ -62,6 +59,8 @@ const PAYMENTS_SERVED = new Set<string>([
   'getBankAccount',
   'listBankAccounts',
   'updateBankAccountMetadata',
+  'forwardBankAccount',
+  'forwardPaymentServiceUserBankAccount',
   'createPool',
   'getPool',
   'listPools',
@@ -91,7 +90,7 @@ const PAYMENTS_SERVED = new Set<string>([
 /** The note for an operation the platform deliberately does not serve, if it is one. */
 export function notServedReason(service: string, op: string): string | undefined {
   const key = `${service}.${op}`;
-  if (service === 'payments.v1' && op !== 'forwardBankAccount') return undefined;
+  if (service === 'payments.v1') return undefined;
   if (service === 'payments.v3' && PAYMENTS_SERVED.has(op)) return undefined;
   if (service.startsWith('payments.'))
     return PAYMENTS_REASONS[key as ServiceOperation] ?? REASON.payments;

@@ -814,13 +814,20 @@ export const OPERATIONS: readonly Operation[] = [
       bankAccountID: c.ids.bankAccountId,
     }),
   ),
-  op('payments.v3', 'forwardPaymentServiceUserBankAccount', (P, c) =>
-    P.forwardPaymentServiceUserBankAccount({
+  // A bank account is forwarded to a connector once: the user's own, not the one forwardBankAccount sent.
+  op('payments.v3', 'forwardPaymentServiceUserBankAccount', async (P, c) => {
+    const created = await P.createBankAccount({ name: 'Alice DE', iban: 'DE89370400440532013000' });
+    const bankAccountID = created.v3CreateBankAccountResponse?.data ?? 'missing-bank-account';
+    await P.addBankAccountToPaymentServiceUser({
       paymentServiceUserID: c.ids.paymentServiceUserId,
-      bankAccountID: c.ids.bankAccountId,
+      bankAccountID,
+    });
+    return P.forwardPaymentServiceUserBankAccount({
+      paymentServiceUserID: c.ids.paymentServiceUserId,
+      bankAccountID,
       v3ForwardPaymentServiceUserBankAccountRequest: { connectorID: c.ids.connectorId },
-    }),
-  ),
+    });
+  }),
   op('payments.v3', 'forwardPaymentServiceUserToProvider', (P, c) =>
     P.forwardPaymentServiceUserToProvider({
       paymentServiceUserID: c.ids.paymentServiceUserId,

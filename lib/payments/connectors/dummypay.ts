@@ -85,6 +85,17 @@ export function dummypayClient(
         request,
       );
     },
+    // As the reference's dummypay: the provider's account for a bank account is named after it.
+    createBankAccount: async (request) => {
+      dummypayDirectory(settings, directory);
+      return {
+        reference: `dummypay-${request.id}`,
+        createdAt: request.createdAt,
+        name: request.name,
+        metadata: {},
+        raw: { id: `dummypay-${request.id}`, name: request.name },
+      };
+    },
   };
 }
 

@@ -47,6 +47,19 @@ export interface ReversalRequest {
   initiation: InitiationRequest;
 }
 
+/** A bank account as a provider is asked to create it (to pay out to it later). */
+export interface BankAccountRequest {
+  /** The platform's bank account id. */
+  id: string;
+  createdAt: string;
+  name: string;
+  accountNumber?: string;
+  iban?: string;
+  swiftBicCode?: string;
+  country?: string;
+  metadata: Record<string, string>;
+}
+
 /** One page of a fetch: what it brought, the cursor to resume from, whether more is waiting. */
 export interface FetchPage<T> {
   items: T[];
@@ -73,6 +86,8 @@ export interface ProviderClient {
   initiate(request: InitiationRequest): Promise<ProviderPayment>;
   /** Reverses (part of) one: the reversing payment. */
   reverse(request: ReversalRequest): Promise<ProviderPayment>;
+  /** Creates a bank account at the provider: the provider's (external) account for it. */
+  createBankAccount(request: BankAccountRequest): Promise<ProviderAccount>;
 }
 
 /** A provider answered with an error (or not at all): the run fails and the next one retries from its cursor. */

@@ -3,6 +3,7 @@ import {
   dummypayDirectory,
 } from '../domain/connectors/dummypay-directory.js';
 import { readConfinedFile } from './confined-files.js';
+import { dummypayOpenBanking } from './dummypay-open-banking.js';
 import { genericClient } from './generic.js';
 import type { HttpDeps } from './http.js';
 import {
@@ -85,6 +86,7 @@ export function dummypayClient(
         request,
       );
     },
+    openBanking: dummypayOpenBanking(() => dummypayDirectory(settings, directory)),
     // As the reference's dummypay: the provider's account for a bank account is named after it.
     createBankAccount: async (request) => {
       dummypayDirectory(settings, directory);

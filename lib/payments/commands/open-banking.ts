@@ -166,7 +166,7 @@ function endAttempt(
   end: { status: 'completed' | 'exited'; error?: string },
 ): Promise<LinkAttempt> {
   return stores.linkAttempts.save(id, (current) => {
-    if (!current || current.status !== 'pending')
+    if (current?.status !== 'pending')
       throw new ValidationError(`link attempt ${id} already ended`);
     return { ...current, ...end };
   });

@@ -38,6 +38,10 @@ export const LEDGER_INGRESS_AGE_THRESHOLD = Duration.seconds(5);
  * destination came back). New commits are exported within seconds when a pipeline keeps up.
  */
 export const PIPELINE_LAG_THRESHOLD = Duration.minutes(15);
+/** A connector schedule or a scheduled initiation found this late means the worker is behind or not running. */
+export const CONNECTOR_LAG_THRESHOLD = Duration.minutes(15);
+/** Failed connector runs in five minutes: one provider down for a while fails a run a minute per task. */
+export const CONNECTOR_FAILED_THRESHOLD = 5;
 /** Batches refused by destinations per five minutes (each failing pipeline retries with a back-off of 1 s doubling to 5 min). */
 export const PIPELINE_FAILED_THRESHOLD = 5;
 
@@ -217,6 +221,25 @@ export class PlatformAlarms extends Construct {
       'pipelines: drains failed in the worker itself (PipelineDrains, outcome error: DynamoDB or SQS)',
       metrics.of('PipelineDrains', { outcome: 'error' }, 'Sum'),
       1,
+    );
+  }
+
+  /**
+   * The payments connectors' worker: runs failing (a provider down, or the store; each schedule's instances say
+   * which and why) and work found late (the worker behind, or its schedule not starting it).
+   */
+  connectors(metrics: PlatformMetrics): void {
+    this.add(
+      'connector-runs-failed',
+      `payments connectors: ${CONNECTOR_FAILED_THRESHOLD} or more schedule runs failed in five minutes (ConnectorRuns, outcome failed; the schedules' instances say why)`,
+      metrics.of('ConnectorRuns', { outcome: 'failed' }, 'Sum'),
+      CONNECTOR_FAILED_THRESHOLD,
+    );
+    this.add(
+      'connector-lag',
+      `payments connectors: work found ${CONNECTOR_LAG_THRESHOLD.toHumanString()} or more past due (ConnectorLag, maximum over five minutes)`,
+      metrics.of('ConnectorLag', {}, 'Maximum'),
+      CONNECTOR_LAG_THRESHOLD.toMilliseconds(),
     );
   }
 

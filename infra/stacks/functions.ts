@@ -23,7 +23,8 @@ export type FunctionName =
   | 'deliver'
   | 'rotate-keys'
   | 'console'
-  | 'pipelines';
+  | 'pipelines'
+  | 'payments-connectors';
 
 export interface FunctionSpec {
   name: FunctionName;

@@ -23,7 +23,14 @@ import { PlatformQueues } from './queues.js';
 import { SigningKeyEncryption } from './signing-key-encryption.js';
 import { staticClientSecretEnvironment } from './static-client-secrets.js';
 import { bucketTableName, createBucketTables, createTables } from './tables.js';
-import { feedDeliver, feedDispatch, feedLedgerWriter, scheduleKeyRotation } from './workers.js';
+import {
+  CONNECTORS_WORKER_TIMEOUT,
+  feedDeliver,
+  feedDispatch,
+  feedLedgerWriter,
+  scheduleConnectorsTick,
+  scheduleKeyRotation,
+} from './workers.js';
 
 export interface PlatformStackProps extends StackProps {
   config: StageConfig;
@@ -206,6 +213,15 @@ export class PlatformStack extends Stack {
         PIPELINE_WAKES_QUEUE_URL: queues.pipelineWakes.queue.queueUrl,
       },
     });
+    // Payments connectors: a tick a minute runs the due fetches and initiations (found on the `due` index).
+    const paymentsConnectors = make({
+      name: 'payments-connectors',
+      description:
+        "Payments connectors' worker: scheduled fetches from providers, due payment initiations",
+      timeout: CONNECTORS_WORKER_TIMEOUT,
+      memorySize: 512,
+      environment: { ...tableEnvironment(prefix), PUBLIC_BASE_URL: publicBaseUrl },
+    });
     const rotateKeys = make({
       name: 'rotate-keys',
       description: 'Scheduled signing key rotation step',
@@ -264,6 +280,10 @@ export class PlatformStack extends Stack {
       grantTable(pipelines.fn, table, 'readAndUpdate');
     feedPipelines(pipelines.fn, [tables.ledger, ...bucketTables.values()], queues);
     grantExportTargets(pipelines, config.exportTargets);
+    // The connectors' worker writes what providers report, with its outbox rows; it finds work on `due`.
+    grantTable(paymentsConnectors.fn, tables.payments, 'readWrite', ['gsi1', 'due']);
+    grantTable(paymentsConnectors.fn, tables.events, 'putItems');
+    scheduleConnectorsTick(this, paymentsConnectors.fn);
     grantTable(rotateKeys.fn, tables.auth, 'readWrite');
     // `/versions` reports each service healthy when its table is ACTIVE: the auth function may describe them.
     for (const table of [tables.auth, tables.ledger, tables.webhooks, tables.payments])
@@ -303,8 +323,10 @@ export class PlatformStack extends Stack {
       rotateKeys,
       consoleSite,
       pipelines,
+      paymentsConnectors,
     ])
       alarms.functionHealth(f.node.id, f.fn);
+    alarms.connectors(metrics);
     alarms.iteratorAge(dispatch.fn);
     alarms.pipelines(pipelines.fn, queues, metrics);
     alarms.queueAge(

@@ -135,3 +135,20 @@ export function scheduleKeyRotation(scope: Construct, rotate: IFunction): Rule {
     targets: [new LambdaFunction(rotate, { retryAttempts: 2, maxEventAge: Duration.hours(1) })],
   });
 }
+
+/** How often the payments connectors' worker looks for due schedules and initiations. */
+export const CONNECTORS_TICK_SCHEDULE = Schedule.rate(Duration.minutes(1));
+/** A tick runs schedules of at most 20 pages each, 8 connectors at a time: well within this. */
+export const CONNECTORS_WORKER_TIMEOUT = Duration.minutes(10);
+
+/**
+ * payments-connectors: one tick a minute. A tick repeated or overlapping another is harmless: each schedule run
+ * holds a lease, each initiation's sending is a conditional step, so nothing runs twice.
+ */
+export function scheduleConnectorsTick(scope: Construct, worker: IFunction): Rule {
+  return new Rule(scope, 'connectors-tick-schedule', {
+    description: "Payments connectors' worker: due schedules (fetches) and initiations",
+    schedule: CONNECTORS_TICK_SCHEDULE,
+    targets: [new LambdaFunction(worker, { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
+  });
+}

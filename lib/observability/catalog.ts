@@ -121,6 +121,27 @@ export const METRICS = {
       buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900],
     },
   },
+  ConnectorRuns: {
+    unit: 'Count',
+    service: 'payments',
+    dimensions: ['outcome'],
+    description:
+      "Payments connectors' schedule runs in the worker, by outcome: done, more (pages left for the next run), skipped (another run held it), failed (the provider or the store)",
+    prometheus: { name: 'platform_connector_runs_total', type: 'counter' },
+  },
+  ConnectorLag: {
+    unit: 'Milliseconds',
+    service: 'payments',
+    dimensions: [],
+    description:
+      "How overdue the most overdue connector schedule or scheduled initiation was when the worker's tick found it",
+    prometheus: {
+      name: 'platform_connector_lag_seconds',
+      type: 'histogram',
+      scale: 1 / 1000,
+      buckets: [1, 10, 60, 120, 300, 900, 3600],
+    },
+  },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricName = keyof typeof METRICS;

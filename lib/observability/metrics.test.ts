@@ -291,6 +291,12 @@ describe('LocalMetrics (Prometheus text format)', () => {
         `# HELP platform_pipeline_lag_seconds ${METRICS.PipelineLag.description}`,
         '# TYPE platform_pipeline_lag_seconds histogram',
         '',
+        `# HELP platform_connector_runs_total ${METRICS.ConnectorRuns.description}`,
+        '# TYPE platform_connector_runs_total counter',
+        '',
+        `# HELP platform_connector_lag_seconds ${METRICS.ConnectorLag.description}`,
+        '# TYPE platform_connector_lag_seconds histogram',
+        '',
       ].join('\n'),
     );
     expect(metrics.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');

@@ -9,7 +9,9 @@ import { dummypaySettings } from './domain/connectors/dummypay-directory.js';
 import { accountRoutes } from './routes/accounts.js';
 import { bankAccountRoutes } from './routes/bank-accounts.js';
 import { connectorRoutes } from './routes/connectors.js';
+import { forwardingRoutes } from './routes/forwarding.js';
 import { notImplementedRoutes, partlyImplementedRoutes } from './routes/not-implemented.js';
+import { openBankingCallbackRoute, openBankingRoutes } from './routes/open-banking.js';
 import { paymentInitiationRoutes } from './routes/payment-initiations.js';
 import { paymentServiceUserRoutes } from './routes/payment-service-users.js';
 import { paymentRoutes } from './routes/payments.js';
@@ -52,6 +54,13 @@ export function createPaymentsApp(
       environment,
     );
   const storeOf = (environment: string) => storesOf(environment).payments;
+  const dummypay = dummypaySettings(runtime.config);
+  const deps = {
+    fetch: globalThis.fetch,
+    now: options.now ?? Date.now,
+    sleep: options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
+    dummypay,
+  };
   // The 501s come before the bearer check: they reveal nothing but the API's shape, and SDK 7.0.1 sends no token
   // for some of those operations (it declares no security on them).
   const app = createProtectedApp('payments', runtime, {
@@ -61,6 +70,7 @@ export function createPaymentsApp(
         baseUrl: runtime.config.publicBaseUrl,
       });
       notImplementedRoutes(a);
+      openBankingCallbackRoute(a, storesOf, deps);
     },
   });
   serverInfoRoute(app, 'payments');
@@ -70,19 +80,14 @@ export function createPaymentsApp(
   bankAccountRoutes(app, stores);
   paymentServiceUserRoutes(app, stores);
   poolRoutes(app, stores);
-  const dummypay = dummypaySettings(runtime.config);
   connectorRoutes(app, stores, dummypay);
-  const deps = {
-    fetch: globalThis.fetch,
-    now: options.now ?? Date.now,
-    sleep: options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
-    dummypay,
-  };
   paymentInitiationRoutes(app, stores, deps);
+  forwardingRoutes(app, stores, deps);
+  openBankingRoutes(app, stores, deps, { publicBaseUrl: runtime.config.publicBaseUrl });
   // v1: the same records and commands in the v1 shapes (routes/v1, domain/v1).
   paymentV1Routes(app, stores);
   accountV1Routes(app, stores);
-  bankAccountV1Routes(app, stores);
+  bankAccountV1Routes(app, stores, deps);
   poolV1Routes(app, stores);
   connectorV1Routes(app, stores, dummypay, deps);
   transferInitiationV1Routes(app, stores, deps);

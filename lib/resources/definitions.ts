@@ -87,7 +87,15 @@ export const TABLES: readonly TableDefinition[] = [
     envVar: 'PAYMENTS_TABLE',
     partitionKey: pk,
     sortKey: sk,
-    globalIndexes: [gsi1],
+    // `due`: the connectors' schedules and the initiations waiting for a time, by when (lib/payments/store/due-index.ts).
+    globalIndexes: [
+      gsi1,
+      {
+        name: 'due',
+        partitionKey: { name: 'dueKey', type: 'S' },
+        sortKey: { name: 'nextRunAtMs', type: 'N' },
+      },
+    ],
     description: 'Payment records',
   },
   {

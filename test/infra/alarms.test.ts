@@ -14,6 +14,7 @@ const FUNCTIONS = [
   'rotate-keys',
   'console',
   'pipelines',
+  'payments-connectors',
 ];
 const { template } = synthPlatform({ stage: 'dev', alarmEmail: 'ops@example.com' });
 const dev = templateReader(template);
@@ -53,6 +54,8 @@ describe('alarms', () => {
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-pipeline-stream-failures')} Maximum >= 1`,
         `AWS/SQS ApproximateNumberOfMessagesVisible ${dev.queueId('platform-dev-pipeline-wakes-dlq')} Maximum >= 1`,
         'Platform/dev PipelineLag service=ledger Maximum >= 900000',
+        'Platform/dev ConnectorRuns outcome=failed,service=payments Sum >= 5',
+        'Platform/dev ConnectorLag service=payments Maximum >= 900000',
         'Platform/dev PipelineDrains outcome=failed,service=ledger Sum >= 5',
         'Platform/dev PipelineDrains outcome=error,service=ledger Sum >= 1',
         `AWS/SQS ApproximateAgeOfOldestMessage ${dev.queueId('platform-dev-ledger-ingress')} Maximum >= 5`,

@@ -83,13 +83,18 @@ describe.each(GUARDED)('%s: isolation guard', (name) => {
 });
 
 describe('functions without a guard', () => {
-  it.each(['auth', 'platform', 'dispatch', 'deliver', 'rotate-keys', 'console'])(
-    '%s: no guard role, no ENVIRONMENT_ACCESS_ROLE_ARN',
-    (name) => {
-      expect(() => prod.guardRoleId(name)).toThrow('expected one AWS::IAM::Role, found 0');
-      expect(
-        prod.fn(`platform-prod-${name}`).Environment.Variables.ENVIRONMENT_ACCESS_ROLE_ARN,
-      ).toBeUndefined();
-    },
-  );
+  it.each([
+    'auth',
+    'platform',
+    'dispatch',
+    'deliver',
+    'rotate-keys',
+    'console',
+    'payments-connectors',
+  ])('%s: no guard role, no ENVIRONMENT_ACCESS_ROLE_ARN', (name) => {
+    expect(() => prod.guardRoleId(name)).toThrow('expected one AWS::IAM::Role, found 0');
+    expect(
+      prod.fn(`platform-prod-${name}`).Environment.Variables.ENVIRONMENT_ACCESS_ROLE_ARN,
+    ).toBeUndefined();
+  });
 });

@@ -27,6 +27,7 @@ const FUNCTIONS = [
   'rotate-keys',
   'console',
   'pipelines',
+  'payments-connectors',
 ] as const;
 const dev = templateReader(synthPlatform({ stage: 'dev' }).template);
 const prod = templateReader(
@@ -102,6 +103,8 @@ describe('Lambda functions', () => {
       console: [512, 10],
       // A drain starts batches for 30 s, its last may take an http send more; the wakes queue's 720 s covers 6x.
       pipelines: [1024, 60],
+      // A tick a minute; runs are bounded (20 pages each) and hold 15-minute leases.
+      'payments-connectors': [512, 600],
     });
   });
 

@@ -21,6 +21,7 @@ const FUNCTIONS = [
   'rotate-keys',
   'console',
   'pipelines',
+  'payments-connectors',
 ];
 const ACKNOWLEDGED = [
   ...FUNCTIONS.map((fn) => `${fn}/function AwsSolutions-L1`),

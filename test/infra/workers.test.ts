@@ -222,7 +222,7 @@ describe('queues of the shared definitions', () => {
 
 describe('rotate-keys', () => {
   it('runs hourly from EventBridge, with bounded retries', () => {
-    template.resourceCountIs('AWS::Events::Rule', 1);
+    template.resourceCountIs('AWS::Events::Rule', 2);
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 hour)',
       State: 'ENABLED',
@@ -234,5 +234,35 @@ describe('rotate-keys', () => {
         },
       ],
     });
+  });
+});
+
+describe('payments-connectors', () => {
+  it('runs every minute from EventBridge, never retried (the next tick is a minute away)', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [
+        {
+          Arn: { 'Fn::GetAtt': [dev.fnId('platform-dev-payments-connectors'), 'Arn'] },
+          Id: 'Target0',
+          RetryPolicy: { MaximumEventAgeInSeconds: 60, MaximumRetryAttempts: 0 },
+        },
+      ],
+    });
+  });
+
+  it('reads and writes the payments table and queries its gsi1 and due indexes, appends events, nothing else', () => {
+    const lines = dev.permissions('platform-dev-payments-connectors');
+    expect(lines.join('\n')).not.toContain('dynamodb:Scan');
+    expect(lines.filter((l) => l.includes('dynamodb:'))).toMatchInlineSnapshot(`
+      [
+        "dynamodb:BatchGetItem,dynamodb:BatchWriteItem,dynamodb:ConditionCheckItem,dynamodb:DeleteItem,dynamodb:GetItem,dynamodb:PutItem,dynamodb:Query,dynamodb:UpdateItem on paymentstable3808D7D7.Arn",
+        "dynamodb:PutItem on eventstable4F1BCE5F.Arn",
+        "dynamodb:Query on paymentstable3808D7D7.Arn/index/due",
+        "dynamodb:Query on paymentstable3808D7D7.Arn/index/gsi1",
+      ]
+    `);
+    expect(dev.fn('platform-dev-payments-connectors').Timeout).toBe(600);
   });
 });

@@ -344,7 +344,7 @@ describe('@formance/formance-sdk 7 against payments v3', () => {
     ]);
   });
 
-  // v1 is served (test/integration/payments/payments-v1-sdk.test.ts), but for forwarding a bank account.
+  // v1 is served whole (test/integration/payments/payments-v1-sdk.test.ts).
   it('answers 501 NOT_IMPLEMENTED for the reference operations it does not serve', async () => {
     const calls: Array<[string, () => Promise<unknown>, string]> = [
       ['listConversions', () => sdk.payments.v3.listConversions({}), 'v3 conversions'],

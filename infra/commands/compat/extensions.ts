@@ -22,6 +22,9 @@ const EXTENSIONS: Record<string, Record<string, string>> = {
     responsePreview: "the first 4 KiB of the receiver's answer to a test (docs/api.md §4.1)",
     date: 'when a test attempt was sent (docs/api.md §4.1)',
   },
+  'payments.v3': {
+    data: 'a link attempt is answered both wrapped in `data` (the reference server) and unwrapped (what SDK 7.0.1 reads) (docs/api.md §6)',
+  },
   'ledger.v2': {
     idempotencyKey: 'a log names the idempotency key of its write (docs/api.md §3.3)',
   },

@@ -8,8 +8,6 @@ const REASON = {
     "SDK 7.0.1's Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger/ledger-mapping.test.ts)",
   payments: 'not served yet (docs/decisions.md, "Payments, third part")',
   exchanges: 'not served: orders and conversions (exchange connectors) are out of scope',
-  forwarding:
-    'not served yet: forwarding bank accounts and users to a provider, and open-banking links, need a connector that creates them there (the generic and dummypay connectors cannot)',
 } as const;
 
 /** The SDK operations the platform deliberately does not serve (or cannot serve through the SDK), with why. */
@@ -24,15 +22,6 @@ const PAYMENTS_REASONS: Partial<Record<ServiceOperation, string>> = {
   'payments.v3.getOrder': REASON.exchanges,
   'payments.v3.listConversions': REASON.exchanges,
   'payments.v3.getConversion': REASON.exchanges,
-  'payments.v3.forwardBankAccount': REASON.forwarding,
-  'payments.v3.forwardPaymentServiceUserBankAccount': REASON.forwarding,
-  'payments.v3.forwardPaymentServiceUserToProvider': REASON.forwarding,
-  'payments.v3.createLinkForPaymentServiceUser': REASON.forwarding,
-  'payments.v3.getPaymentServiceUserLinkAttemptFromConnectorID': REASON.forwarding,
-  'payments.v3.updateLinkForPaymentServiceUserOnConnector': REASON.forwarding,
-  'payments.v3.deletePaymentServiceUserConnectionFromConnectorID': REASON.forwarding,
-  'payments.v3.deletePaymentServiceUserConnector': REASON.forwarding,
-  'payments.v1.forwardBankAccount': REASON.forwarding,
 };
 
 /** The payments operations served (docs/api.md section 6, and the service info every service answers). */
@@ -62,6 +51,14 @@ const PAYMENTS_SERVED = new Set<string>([
   'getBankAccount',
   'listBankAccounts',
   'updateBankAccountMetadata',
+  'forwardBankAccount',
+  'forwardPaymentServiceUserBankAccount',
+  'forwardPaymentServiceUserToProvider',
+  'createLinkForPaymentServiceUser',
+  'getPaymentServiceUserLinkAttemptFromConnectorID',
+  'updateLinkForPaymentServiceUserOnConnector',
+  'deletePaymentServiceUserConnectionFromConnectorID',
+  'deletePaymentServiceUserConnector',
   'createPool',
   'getPool',
   'listPools',
@@ -91,7 +88,7 @@ const PAYMENTS_SERVED = new Set<string>([
 /** The note for an operation the platform deliberately does not serve, if it is one. */
 export function notServedReason(service: string, op: string): string | undefined {
   const key = `${service}.${op}`;
-  if (service === 'payments.v1' && op !== 'forwardBankAccount') return undefined;
+  if (service === 'payments.v1') return undefined;
   if (service === 'payments.v3' && PAYMENTS_SERVED.has(op)) return undefined;
   if (service.startsWith('payments.'))
     return PAYMENTS_REASONS[key as ServiceOperation] ?? REASON.payments;

@@ -22,6 +22,9 @@ export interface ProbeIds {
   taskId: string;
   paymentInitiationId: string;
   paymentServiceUserId: string;
+  /** The user's link attempt at the probe's connector, and the connection its callback made. */
+  linkAttemptId: string;
+  connectionId: string;
   /** The v1 section's own dummypay connector, account, bank account, pool, task and transfer initiation. */
   v1: {
     connectorId: string;
@@ -95,6 +98,8 @@ export function initialIds(): ProbeIds {
     taskId: 'missing-task',
     paymentInitiationId: 'missing-payment-initiation',
     paymentServiceUserId: 'missing-psu',
+    linkAttemptId: 'missing-attempt',
+    connectionId: 'missing-connection',
     v1: {
       connectorId: 'missing-connector',
       accountId: 'missing-account',
@@ -814,38 +819,54 @@ export const OPERATIONS: readonly Operation[] = [
       bankAccountID: c.ids.bankAccountId,
     }),
   ),
-  op('payments.v3', 'forwardPaymentServiceUserBankAccount', (P, c) =>
-    P.forwardPaymentServiceUserBankAccount({
+  // A bank account is forwarded to a connector once: the user's own, not the one forwardBankAccount sent.
+  op('payments.v3', 'forwardPaymentServiceUserBankAccount', async (P, c) => {
+    const created = await P.createBankAccount({ name: 'Alice DE', iban: 'DE89370400440532013000' });
+    const bankAccountID = created.v3CreateBankAccountResponse?.data ?? 'missing-bank-account';
+    await P.addBankAccountToPaymentServiceUser({
       paymentServiceUserID: c.ids.paymentServiceUserId,
-      bankAccountID: c.ids.bankAccountId,
+      bankAccountID,
+    });
+    return P.forwardPaymentServiceUserBankAccount({
+      paymentServiceUserID: c.ids.paymentServiceUserId,
+      bankAccountID,
       v3ForwardPaymentServiceUserBankAccountRequest: { connectorID: c.ids.connectorId },
-    }),
-  ),
+    });
+  }),
   op('payments.v3', 'forwardPaymentServiceUserToProvider', (P, c) =>
     P.forwardPaymentServiceUserToProvider({
       paymentServiceUserID: c.ids.paymentServiceUserId,
       connectorID: c.ids.connectorId,
     }),
   ),
-  op('payments.v3', 'createLinkForPaymentServiceUser', (P, c) =>
-    P.createLinkForPaymentServiceUser({
+  // The link is followed as the user's browser would (no token): the callback's redirect names the connection.
+  op('payments.v3', 'createLinkForPaymentServiceUser', async (P, c) => {
+    const res = await P.createLinkForPaymentServiceUser({
       paymentServiceUserID: c.ids.paymentServiceUserId,
       connectorID: c.ids.connectorId,
       v3PaymentServiceUserCreateLinkRequest: { clientRedirectURL: 'https://example.com/back' },
-    }),
-  ),
+    });
+    const created = res.v3PaymentServiceUserCreateLinkResponse;
+    if (!created) return res;
+    c.ids.linkAttemptId = created.attemptID;
+    const back = await fetch(created.link, { redirect: 'manual' });
+    const location = back.headers.get('location');
+    const connection = location ? new URL(location).searchParams.get('connectionID') : null;
+    if (connection) c.ids.connectionId = connection;
+    return res;
+  }),
   op('payments.v3', 'getPaymentServiceUserLinkAttemptFromConnectorID', (P, c) =>
     P.getPaymentServiceUserLinkAttemptFromConnectorID({
       paymentServiceUserID: c.ids.paymentServiceUserId,
       connectorID: c.ids.connectorId,
-      attemptID: 'missing-attempt',
+      attemptID: c.ids.linkAttemptId,
     }),
   ),
   op('payments.v3', 'updateLinkForPaymentServiceUserOnConnector', (P, c) =>
     P.updateLinkForPaymentServiceUserOnConnector({
       paymentServiceUserID: c.ids.paymentServiceUserId,
       connectorID: c.ids.connectorId,
-      connectionID: 'missing-connection',
+      connectionID: c.ids.connectionId,
       v3PaymentServiceUserUpdateLinkRequest: { clientRedirectURL: 'https://example.com/back' },
     }),
   ),
@@ -853,7 +874,7 @@ export const OPERATIONS: readonly Operation[] = [
     P.deletePaymentServiceUserConnectionFromConnectorID({
       paymentServiceUserID: c.ids.paymentServiceUserId,
       connectorID: c.ids.connectorId,
-      connectionID: 'missing-connection',
+      connectionID: c.ids.connectionId,
     }),
   ),
   op('payments.v3', 'deletePaymentServiceUserConnector', (P, c) =>

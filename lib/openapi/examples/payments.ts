@@ -21,6 +21,9 @@ export const PAYMENTS_PATH_EXAMPLES: Record<string, string | number> = {
   taskId: 'fetch-accounts.eyJQcm92aWRlciI6ImdlbmVyaWMiLCJSZWZlcmVuY2UiOiJleGFtcGxlIn0',
   transferId:
     'eyJDb25uZWN0b3JJRCI6ImV4YW1wbGUiLCJSZWZlcmVuY2UiOiJ0ci0wMDEiLCJUeXBlIjoiVFJBTlNGRVIifQ',
+  attemptID: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d',
+  connectionID: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+  environment: 'default',
 };
 
 const CONNECTOR = 'eyJQcm92aWRlciI6ImdlbmVyaWMiLCJSZWZlcmVuY2UiOiJleGFtcGxlIn0';
@@ -182,5 +185,14 @@ export const PAYMENTS_EXAMPLES: OperationExamples = {
       asset: 'EUR/2',
       metadata: {},
     },
+  },
+  v3ForwardBankAccount: { body: { connectorID: CONNECTOR } },
+  v3ForwardPaymentServiceUserBankAccount: { body: { connectorID: CONNECTOR } },
+  v1ForwardBankAccount: { body: { connectorID: CONNECTOR } },
+  v3CreateLinkForPaymentServiceUser: {
+    body: { applicationName: 'Acme', clientRedirectURL: 'https://app.example.com/banks/linked' },
+  },
+  v3UpdateLinkForPaymentServiceUserOnConnector: {
+    body: { clientRedirectURL: 'https://app.example.com/banks/linked' },
   },
 };

@@ -3,6 +3,7 @@ import {
   dummypayDirectory,
 } from '../domain/connectors/dummypay-directory.js';
 import { readConfinedFile } from './confined-files.js';
+import { dummypayOpenBanking } from './dummypay-open-banking.js';
 import { genericClient } from './generic.js';
 import type { HttpDeps } from './http.js';
 import {
@@ -84,6 +85,18 @@ export function dummypayClient(
         request.initiation.type,
         request,
       );
+    },
+    openBanking: dummypayOpenBanking(() => dummypayDirectory(settings, directory)),
+    // As the reference's dummypay: the provider's account for a bank account is named after it.
+    createBankAccount: async (request) => {
+      dummypayDirectory(settings, directory);
+      return {
+        reference: `dummypay-${request.id}`,
+        createdAt: request.createdAt,
+        name: request.name,
+        metadata: {},
+        raw: { id: `dummypay-${request.id}`, name: request.name },
+      };
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   type PaymentStatus,
   type PaymentType,
 } from '../domain/payment.js';
+import { createGenericBankAccount } from './generic-bank-accounts.js';
 import { getJson, type HttpDeps, postJson } from './http.js';
 import {
   type FetchPage,
@@ -207,6 +208,8 @@ export function genericClient(config: GenericConfig, deps: HttpDeps): ProviderCl
       ),
     initiate: (request) => createAtProvider(deps, url, config.apiKey, request),
     reverse: () => Promise.reject(new ProviderError('the generic connector API has no reversals')),
+    createBankAccount: (request) =>
+      createGenericBankAccount(deps, url('/bank-accounts', {}), config.apiKey, request),
   };
 }
 

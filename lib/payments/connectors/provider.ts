@@ -47,6 +47,19 @@ export interface ReversalRequest {
   initiation: InitiationRequest;
 }
 
+/** A bank account as a provider is asked to create it (to pay out to it later). */
+export interface BankAccountRequest {
+  /** The platform's bank account id. */
+  id: string;
+  createdAt: string;
+  name: string;
+  accountNumber?: string;
+  iban?: string;
+  swiftBicCode?: string;
+  country?: string;
+  metadata: Record<string, string>;
+}
+
 /** One page of a fetch: what it brought, the cursor to resume from, whether more is waiting. */
 export interface FetchPage<T> {
   items: T[];
@@ -73,6 +86,33 @@ export interface ProviderClient {
   initiate(request: InitiationRequest): Promise<ProviderPayment>;
   /** Reverses (part of) one: the reversing payment. */
   reverse(request: ReversalRequest): Promise<ProviderPayment>;
+  /** Creates a bank account at the provider: the provider's (external) account for it. */
+  createBankAccount(request: BankAccountRequest): Promise<ProviderAccount>;
+  /** Users and bank links at the provider (open banking): absent when its API has none. */
+  openBanking?: OpenBankingProvider;
+}
+
+/** What the callback of a link attempt concluded: a connection, or why the user has none. */
+export type LinkOutcome = { connectionID: string } | { error: string };
+
+/** A provider's open-banking API: it knows payment service users, and links them to their banks. */
+export interface OpenBankingProvider {
+  /** Registers a payment service user: the provider's id for them. */
+  createUser(user: { id: string; name: string }): Promise<{ pspUserID: string }>;
+  /**
+   * The link a user follows to grant access to their bank. It ends at `callbackURL` (which the provider may extend
+   * with its own query); `connectionID` renews an existing connection.
+   */
+  createLink(request: {
+    attemptID: string;
+    pspUserID: string;
+    callbackURL: string;
+    connectionID?: string;
+  }): Promise<{ link: string }>;
+  /** Reads the query the provider brought back to the callback. */
+  completeLink(query: Record<string, string>): Promise<LinkOutcome>;
+  deleteConnection(pspUserID: string, connectionID: string): Promise<void>;
+  deleteUser(pspUserID: string): Promise<void>;
 }
 
 /** A provider answered with an error (or not at all): the run fails and the next one retries from its cursor. */

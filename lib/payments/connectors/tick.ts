@@ -3,6 +3,7 @@ import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { startTask } from '../commands/connectors.js';
 import { redriveInitiation } from '../commands/initiation-recovery.js';
 import { DUE, processInitiation } from '../commands/payment-initiations.js';
+import type { Schedule } from '../domain/connectors/tasks.js';
 import { sortableCreatedAt } from '../domain/input.js';
 import { scanScheduledInitiations } from '../store/initiation-scan.js';
 import { scanSchedules } from '../store/schedule-store.js';
@@ -25,7 +26,19 @@ export async function runDueSchedules(
   const due = (await scanSchedules({ doc: config.doc, table: config.table })).filter(
     ({ schedule }) => schedule.nextRunAtMs <= now && schedule.pausedAt === undefined,
   );
-  const byConnector = new Map<string, typeof due>();
+  return runGrouped(config, deps, due);
+}
+
+/**
+ * Runs due schedules, connectors side by side (at most CONCURRENT_CONNECTORS at once) and each connector's
+ * schedules one after another: the local timer's walk and the worker's index both end here.
+ */
+export async function runGrouped(
+  config: StoresConfig,
+  deps: RunnerDeps,
+  due: ReadonlyArray<{ environment: string; schedule: Schedule }>,
+): Promise<Record<RunOutcome, number>> {
+  const byConnector = new Map<string, Array<{ environment: string; schedule: Schedule }>>();
   for (const entry of due) {
     const key = `${entry.environment}/${entry.schedule.connectorID}`;
     byConnector.set(key, [...(byConnector.get(key) ?? []), entry]);
@@ -57,24 +70,31 @@ export async function runDueInitiations(config: StoresConfig, deps: RunnerDeps):
     (i) => sortableCreatedAt(i.dueAt) <= sortableCreatedAt(now),
   );
   let sent = 0;
-  for (const { environment, id } of due) {
-    const stores = paymentsStores(config, environment);
-    const pi = await stores.initiations.get(id);
-    if (!pi) continue;
-    if (pi.sendingSince !== undefined) {
-      if (await redriveInitiation(stores, id, deps)) sent++;
-      continue;
-    }
-    const task =
-      (pi.taskID ? await stores.tasks.get(pi.taskID) : undefined) ??
-      (await startTask(stores, pi.connectorID));
-    try {
-      await processInitiation(stores, id, task, deps, DUE);
-      sent++;
-    } catch (err) {
-      // Sent meanwhile by another tick: nothing to do.
-      if (!(err instanceof ConflictError)) throw err;
-    }
-  }
+  for (const { environment, id } of due)
+    if (await sendDueInitiation(config, deps, environment, id)) sent++;
   return sent;
+}
+
+/** Sends one initiation found due (scheduled, or abandoned by its sender): whether it was sent now. */
+export async function sendDueInitiation(
+  config: StoresConfig,
+  deps: RunnerDeps,
+  environment: string,
+  id: string,
+): Promise<boolean> {
+  const stores = paymentsStores(config, environment);
+  const pi = await stores.initiations.get(id);
+  if (!pi) return false;
+  if (pi.sendingSince !== undefined) return redriveInitiation(stores, id, deps);
+  const task =
+    (pi.taskID ? await stores.tasks.get(pi.taskID) : undefined) ??
+    (await startTask(stores, pi.connectorID));
+  try {
+    await processInitiation(stores, id, task, deps, DUE);
+    return true;
+  } catch (err) {
+    // Sent meanwhile by another tick: nothing to do.
+    if (!(err instanceof ConflictError)) throw err;
+    return false;
+  }
 }

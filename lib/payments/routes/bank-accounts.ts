@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
-import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
+import { bankAccountNotFound } from '../commands/bank-account-forwarding.js';
 import { nowText } from '../commands/clock.js';
 import {
   bankAccountListView,
@@ -97,5 +97,4 @@ export function bankAccountRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
   });
 }
 
-export const bankAccountNotFound = (id: string) =>
-  new NotFoundError(`bank account ${id} not found`);
+export { bankAccountNotFound };

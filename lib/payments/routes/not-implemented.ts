@@ -22,8 +22,8 @@ const V3_PARTIAL_RESOURCES = [
   'pools',
   'tasks',
 ];
-/** v1 resources served in part: forwarding a bank account to a connector (as in v3). */
-const V1_PARTIAL_RESOURCES = ['bank-accounts'];
+/** v1 resources served in part (none left: kept so that a new partial resource has its place). */
+const V1_PARTIAL_RESOURCES: string[] = [];
 
 const refuse = (version: string, resource: string) => () => {
   throw new NotImplementedError(`${version} ${resource} are not implemented by this platform`);

@@ -68,6 +68,8 @@ export const RECORD_KINDS = [
   'CONNECTOR',
   'TASK',
   'INITIATION',
+  'PSUCONNECTOR',
+  'LINKATTEMPT',
 ] as const;
 export type RecordKindName = (typeof RECORD_KINDS)[number];
 

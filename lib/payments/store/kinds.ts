@@ -13,6 +13,7 @@ import {
 import type { PaymentServiceUser } from '../domain/payment-service-user.js';
 import { paymentServiceUserView } from '../domain/payment-service-user.js';
 import { type Pool, poolView } from '../domain/pool.js';
+import { dueKeyOf } from './due-index.js';
 import { connectorIndexPartition } from './keys.js';
 import type { RecordKind } from './record-store.js';
 
@@ -187,17 +188,31 @@ const initiationEventPayload = (pi: PaymentInitiation) => {
   return rest;
 };
 
+/** When the timer or the worker must act on an initiation: its scheduled time, or its sender's lease end. */
+function dueAtOf(pi: PaymentInitiation, status: string | undefined): string | undefined {
+  if (pi.sendingSince !== undefined) return redriveAt(pi);
+  return status === 'SCHEDULED_FOR_PROCESSING' ? pi.scheduledAt : undefined;
+}
+
+/** `dueAt` for the local timer's walk, `dueKey`/`nextRunAtMs` for the worker's due index. */
+function dueAttributes(connectorID: string, dueAt: string | undefined): Record<string, unknown> {
+  if (dueAt === undefined) return {};
+  return { dueAt, dueKey: dueKeyOf(connectorID), nextRunAtMs: Date.parse(dueAt) };
+}
+
 export const PAYMENT_INITIATION_KIND: RecordKind<PaymentInitiation> = {
   name: 'INITIATION',
   list: 'payment-initiations',
   // The history lives in the item as JSON text: amounts of any size round-trip exactly.
-  toItem: ({ adjustments, relatedPayments, reversals, ...pi }) => ({
-    ...pi,
-    history: stringifyJson({ adjustments, relatedPayments, reversals }),
-    // Found by the timer when it is due: a scheduled sending, or one whose sender died (its lease ends).
-    ...(adjustments[0]?.status === 'SCHEDULED_FOR_PROCESSING' ? { dueAt: pi.scheduledAt } : {}),
-    ...(pi.sendingSince !== undefined ? { dueAt: redriveAt(pi) } : {}),
-  }),
+  toItem: (record) => {
+    const { adjustments, relatedPayments, reversals, ...pi } = record;
+    return {
+      ...pi,
+      history: stringifyJson({ adjustments, relatedPayments, reversals }),
+      // Found by the timer when it is due: a scheduled sending, or one whose sender died (its lease ends).
+      ...dueAttributes(pi.connectorID, dueAtOf(record, adjustments[0]?.status)),
+    };
+  },
   fromItem: (item) => {
     const history = parseJson(String(item.history)) as Pick<
       PaymentInitiation,

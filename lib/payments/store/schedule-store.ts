@@ -9,6 +9,7 @@ import type { ListQuery, Page } from '../../pagination/cursor.js';
 import type { TaskType } from '../domain/connectors/providers.js';
 import { type Instance, instanceView, type Schedule } from '../domain/connectors/tasks.js';
 import { sortableCreatedAt } from '../domain/input.js';
+import { dueKeyOf } from './due-index.js';
 import { instanceKey, instancePrefix, recordKey, SCHEDULE_PREFIX, scheduleKey } from './keys.js';
 import type { RecordStoreOptions } from './record-store.js';
 
@@ -29,7 +30,12 @@ export class ScheduleStore {
     return schedules.map((s) => ({
       Put: {
         TableName: this.options.table,
-        Item: { ...scheduleKey(this.options.environment, s.connectorID, s.id), ...toItem(s) },
+        Item: {
+          ...scheduleKey(this.options.environment, s.connectorID, s.id),
+          ...toItem(s),
+          // Found by the worker on the due index when `nextRunAtMs` is past.
+          dueKey: dueKeyOf(s.connectorID),
+        },
       },
     }));
   }

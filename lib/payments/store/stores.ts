@@ -3,6 +3,7 @@ import type { Account } from '../domain/account.js';
 import type { BankAccount } from '../domain/bank-account.js';
 import type { Connector } from '../domain/connectors/connector.js';
 import type { Task } from '../domain/connectors/tasks.js';
+import type { ForwardedUser, LinkAttempt } from '../domain/open-banking.js';
 import type { PaymentInitiation } from '../domain/payment-initiation.js';
 import type { PaymentServiceUser } from '../domain/payment-service-user.js';
 import type { Pool } from '../domain/pool.js';
@@ -16,6 +17,7 @@ import {
   PSU_KIND,
   TASK_KIND,
 } from './kinds.js';
+import { FORWARDED_USER_KIND, LINK_ATTEMPT_KIND } from './open-banking-kinds.js';
 import { PaymentStore } from './payment-store.js';
 import { RecordStore, type RecordStoreOptions } from './record-store.js';
 import { ScheduleStore } from './schedule-store.js';
@@ -35,6 +37,8 @@ export interface PaymentsStores {
   schedules: ScheduleStore;
   tasks: RecordStore<Task>;
   initiations: RecordStore<PaymentInitiation>;
+  forwardedUsers: RecordStore<ForwardedUser>;
+  linkAttempts: RecordStore<LinkAttempt>;
   /** The raw options, for commands that write across stores. */
   options: RecordStoreOptions;
 }
@@ -70,6 +74,8 @@ export function paymentsStores(config: StoresConfig, environment: string): Payme
     schedules: new ScheduleStore(options),
     tasks: new RecordStore(TASK_KIND, options),
     initiations: new RecordStore(PAYMENT_INITIATION_KIND, options),
+    forwardedUsers: new RecordStore(FORWARDED_USER_KIND, options),
+    linkAttempts: new RecordStore(LINK_ATTEMPT_KIND, options),
     options,
   };
 }

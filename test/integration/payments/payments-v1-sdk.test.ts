@@ -249,15 +249,23 @@ describe('@formance/formance-sdk 7 against payments v1', () => {
     expect((await P.listBankAccounts({})).bankAccountsCursor!.cursor.data).toEqual([
       { ...listedBank, metadata: { team: 'payroll' } },
     ]);
-    expect(
-      await failure(
-        P.forwardBankAccount({ bankAccountId: bankID, forwardBankAccountRequest: { connectorID } }),
-      ),
-    ).toMatchObject({
-      raw: {
-        errorCode: 'NOT_IMPLEMENTED',
-        errorMessage: 'this v1 bank-accounts operation is not implemented by this platform',
-      },
+    // Forwarded to the dummypay connector: its account for the bank account is named after it.
+    const forwarded = await P.forwardBankAccount({
+      bankAccountId: bankID,
+      forwardBankAccountRequest: { connectorID },
+    });
+    const [related] = forwarded.bankAccountResponse!.data.relatedAccounts!;
+    expect(related).toEqual({
+      id: related!.id,
+      createdAt: related!.createdAt,
+      accountID: accountId(connectorID, `dummypay-${bankID}`),
+      connectorID,
+      provider: 'DUMMY-PAY',
+    });
+    expect(forwarded.bankAccountResponse!.data).toEqual({
+      ...bankAccount,
+      metadata: { team: 'payroll' },
+      relatedAccounts: [related],
     });
 
     const pool = await P.createPool({ name: 'treasury', accountIDs: [source] });

@@ -1,11 +1,13 @@
 import type { Hono } from 'hono';
-import { ValidationError } from '../../../errors/index.js';
 import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
 import type { AppEnv } from '../../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
+import { forwardBankAccount } from '../../commands/bank-account-forwarding.js';
 import { nowText } from '../../commands/clock.js';
+import { requireConnector } from '../../commands/connectors.js';
+import type { RunnerDeps } from '../../connectors/runner.js';
 import { newBankAccount, withBankAccountMetadata } from '../../domain/bank-account.js';
 import { newRecordId, requireUuid } from '../../domain/ids.js';
 import { bankAccountMetadataSchema } from '../../domain/records-input.js';
@@ -19,14 +21,14 @@ import { bankAccountV1Data, bankAccountV1Page } from './v1-schemas.js';
 const bankAccountIdOf = (raw: string) => requireUuid(raw, 'bankAccountId');
 
 /** v1 bank accounts (docs/api.md §6.1): numbers shown whole only to their creator and a read by id. */
-export function bankAccountV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+export function bankAccountV1Routes(app: Hono<AppEnv>, storesOf: StoresOf, deps: RunnerDeps): void {
   openapi: app.post(
     '/bank-accounts',
     describe({
       operationId: 'v1CreateBankAccount',
       summary: 'Create a bank account (v1)',
       description:
-        'An account number or an IBAN is required. `connectorID` (forward it on creation) is refused: no connector here creates bank accounts at its provider. Emits `payments.saved_bank_account`.',
+        'An account number or an IBAN is required. With `connectorID` it is forwarded to that connector on creation (as `POST /bank-accounts/<id>/forward`; the connector must exist, 404). Emits `payments.saved_bank_account`.',
       tags: ['payments v1'],
       body: bankAccountV1InputSchema,
       responses: { 200: { description: 'The bank account.', schema: bankAccountV1Data } },
@@ -34,14 +36,16 @@ export function bankAccountV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void
   );
   app.post('/bank-accounts', async (c) => {
     const { connectorID, metadata, ...input } = await readJsonBody(c, bankAccountV1InputSchema);
-    if (connectorID !== undefined)
-      throw new ValidationError(
-        'connectorID: forwarding a bank account to a connector is not offered (no connector here creates bank accounts at its provider)',
-      );
     const stores = storesOf(c);
+    // Checked before anything is written: a typo in the connector leaves no bank account behind.
+    if (connectorID !== undefined) await requireConnector(stores, connectorID);
     const id = newRecordId();
-    const record = newBankAccount(id, nowText(stores), { ...input, metadata: metadata ?? {} });
+    let record = newBankAccount(id, nowText(stores), { ...input, metadata: metadata ?? {} });
     await stores.bankAccounts.save(id, () => record);
+    if (connectorID !== undefined) {
+      await forwardBankAccount(stores, id, connectorID, deps);
+      record = (await stores.bankAccounts.get(id)) ?? record;
+    }
     return jsonResponse(c, { data: bankAccountV1View(record, true) });
   });
 

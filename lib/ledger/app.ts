@@ -127,7 +127,12 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const mappings = new MappingReads(doc, tableFor);
   limitsRoutes(app, { lookup, writer, mappings });
   monitorsRoutes(app, { lookup, writer, mappings });
-  pendingRoutes(app, { lookup, commands, doc, tableFor });
+  pendingRoutes(app, {
+    lookup,
+    commands,
+    pendingReads: async () =>
+      new (await import('./store/pending-reads.js')).PendingReads(doc, tableFor),
+  });
   logRoutes(app, { lookup, logs });
   logTransferRoutes(app, {
     lookup,

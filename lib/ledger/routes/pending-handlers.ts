@@ -1,4 +1,3 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'hono';
 import * as v from 'valibot';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
@@ -13,15 +12,19 @@ import type { LedgerRecord } from '../domain/change.js';
 import { requireFeature } from '../domain/features.js';
 import { type PendingStatus, type PendingTransfer, pendingView } from '../domain/pending.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
-import { type AccountBalances, PendingReads, pendingListName } from '../store/pending-reads.js';
+import {
+  type AccountBalances,
+  type PendingReads,
+  pendingListName,
+} from '../store/pending-reads.js';
 import type { LedgerCommands } from '../write/ledger-commands.js';
 import { readAddress, readIdempotencyKey, requestLedger } from './request.js';
 
 export interface PendingDeps {
   lookup: LedgerLookup;
   commands: LedgerCommands;
-  doc: DynamoDBDocumentClient;
-  tableFor: (bucket: string) => string;
+  /** The holds' reads, built by the assembly at the first pending request (they load with it). */
+  pendingReads: () => Promise<PendingReads>;
 }
 
 export type PendingHandlers = ReturnType<typeof pendingHandlers>;
@@ -98,8 +101,10 @@ function balancesView(balances: AccountBalances[]) {
 }
 
 /** The pending transfers' handlers (docs/api.md §3.6), loaded by routes/pending.ts at the first such request. */
-export function pendingHandlers({ lookup, commands, doc, tableFor }: PendingDeps) {
-  const pending = new PendingReads(doc, tableFor);
+export function pendingHandlers(
+  { lookup, commands }: Omit<PendingDeps, 'pendingReads'>,
+  pending: PendingReads,
+) {
   return {
     async create(c: Context<AppEnv>): Promise<Response> {
       const ledger = await holdsLedger(c, lookup);

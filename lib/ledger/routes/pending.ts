@@ -29,7 +29,7 @@ const ID = path('id', 'The hold: the log id of the entry that created it.');
 export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
   const handlers = lazyLoad(
     async (): Promise<PendingHandlers> =>
-      (await import('./pending-handlers.js')).pendingHandlers(deps),
+      (await import('./pending-handlers.js')).pendingHandlers(deps, await deps.pendingReads()),
   );
 
   openapi: app.post(

@@ -28,7 +28,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: UNIT, testTimeout: UNIT_TEST_LIMIT_MS },
+        test: {
+          name: 'unit',
+          include: UNIT,
+          testTimeout: UNIT_TEST_LIMIT_MS,
+          // Pure code: the files of a worker share its loaded modules instead of importing them again each.
+          isolate: false,
+        },
       },
       {
         extends: true,

@@ -8,7 +8,7 @@ import { exprView, isCombination } from './mapping.js';
  * Evaluation of mapping contracts (docs/api.md §3.4). Pure: the caller gives the balance after a debit and the
  * account's metadata as stored before the transaction.
  *
- * Type rules (docs/decisions.md, "Ledger mapping"): `$balance` and integer constants are integers (bigint,
+ * Type rules (docs/decisions/ledger.md, "Ledger mapping"): `$balance` and integer constants are integers (bigint,
  * exact); a `$meta` value is a string. Compared with an integer, a metadata value counts only when it is a
  * decimal integer (of up to LEDGER_OPERAND_MAX_DIGITS digits); a missing or non-integer value makes that comparison false, so a floor such
  * as `{"$gte": ["$balance", {"$meta": "floor"}]}` fails closed. Compared with a string or another `$meta`,

@@ -17,6 +17,26 @@ const UNIT = [
   'test/docs/**/*.test.ts',
 ];
 
+/**
+ * The suites that run a whole local platform (its processes, pollers and timers, its metrics registry counting
+ * what the file did) or replace a module (`vi.mock`): each file in a fresh module registry of its own.
+ */
+const ISOLATED = [
+  'test/local/**/*.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/browser/**/*.test.ts',
+  'test/integration/platform/platform-local.test.ts',
+  'test/integration/payments/payments-platform.test.ts',
+  'test/interop/oauth-clients.test.ts',
+  'test/interop/openapi-responses.test.ts',
+  'test/integration/auth/token-throttle.test.ts',
+];
+
+// One DynamoDB Local for the in-process suites, each file with its own tables (test/support/tables.ts); every
+// local platform runs on one of its own (test/support/platform.ts says why). The ledger's function bundles are
+// built once for every local platform of the run. Both projects below share the one set-up (its module says how).
+const GLOBAL_SETUP = ['test/setup/dynamodb-local.ts'];
+
 export default defineConfig({
   test: {
     env: { LOG_LEVEL: 'silent' },
@@ -28,19 +48,34 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: UNIT, testTimeout: UNIT_TEST_LIMIT_MS },
+        test: {
+          name: 'unit',
+          include: UNIT,
+          testTimeout: UNIT_TEST_LIMIT_MS,
+          // Pure code: the files of a worker share its loaded modules instead of importing them again each.
+          isolate: false,
+        },
       },
       {
         extends: true,
         test: {
           name: 'integration',
-          // The integration, interop, local, browser, CLI and infrastructure suites.
+          // The in-process integration, interop and infrastructure suites: each file has tables (or a stack) of its
+          // own, so the files of a worker share its loaded modules instead of importing the services again each.
           include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...UNIT, ...ISOLATED],
+          isolate: false,
+          globalSetup: GLOBAL_SETUP,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'platform',
+          // The local, CLI and browser suites and the few others of ISOLATED.
+          include: ISOLATED,
           exclude: [...configDefaults.exclude, ...UNIT],
-          // One DynamoDB Local for the in-process suites, each file with its own tables (test/support/tables.ts);
-          // every local platform runs on one of its own (test/support/platform.ts says why). The ledger's function
-          // bundles are built once here for every local platform of the run.
-          globalSetup: ['test/setup/dynamodb-local.ts'],
+          globalSetup: GLOBAL_SETUP,
         },
       },
     ],

@@ -10,8 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { startPlatform } from '../infra/local/platform.js';
 import { callJson, expectOk, fetchToken } from './http.js';
-import { processCpuSeconds } from './ledger-matrix.js';
 import { runScenario } from './ledger-scenarios.js';
+import { processCpuSeconds } from './process-cpu.js';
 
 export interface HistoryPhase {
   /** One client, world→any, a fresh ledger. */

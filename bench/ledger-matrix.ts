@@ -6,7 +6,7 @@
  * Rows: `embedded` is `npm start`'s default (the ledger's group commit in the platform's process); a number N is
  * the Lambda-faithful mode, `ledgerWorkers: N` worker processes with the ledger writer fed by the ingress queue.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
@@ -30,6 +30,7 @@ import {
   type StopRule,
 } from './ledger-scenarios.js';
 import { readLedgerSnapshot } from './ledger-snapshot.js';
+import { machineBusySeconds } from './process-cpu.js';
 import { cellName } from './report.js';
 
 export interface LedgerMatrix {
@@ -307,23 +308,4 @@ function perTransaction(
       Object.entries(calls.byOperation).map(([operation, n]) => [operation, per(n)]),
     ),
   };
-}
-
-/** CPU time of one process so far (user + system, every thread), in seconds (/proc counts in 1/100 s). */
-export function processCpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Busy CPU time of the whole machine so far, in seconds (every core; /proc/stat counts in 1/100 s). */
-export function machineBusySeconds(): number {
-  const fields = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]!
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  // Every field but idle (4th) and iowait (5th) is busy time.
-  const busy = fields.slice(0, 8).reduce((sum, n, i) => (i === 3 || i === 4 ? sum : sum + n), 0);
-  return busy / 100;
 }

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
 import { startPlatform } from '../infra/local/platform.js';
 import { fetchToken } from './http.js';
-import { machineBusySeconds, processCpuSeconds } from './ledger-matrix.js';
 import { runScenario } from './ledger-scenarios.js';
+import { machineBusySeconds, processCpuSeconds } from './process-cpu.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'ddb-profile-'));
 const recording = path.join(dir, 'dynamodb-local.jfr');

@@ -2,7 +2,7 @@
  * Who is signed in: a bearer token and what its claims say about it (for display only — the services verify
  * the token; the console never trusts the claims for anything but showing them and noticing expiry).
  *
- * Kept in sessionStorage, never in a URL (docs/decisions.md, "Console sign-in"): a reload or a new page of the
+ * Kept in sessionStorage, never in a URL (docs/decisions/console-cli-docs.md, "Console sign-in"): a reload or a new page of the
  * same tab stays signed in, a new tab or a closed one is signed out, and the client secret itself is never kept
  * anywhere — it is exchanged for a token and dropped.
  */

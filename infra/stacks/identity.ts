@@ -15,7 +15,7 @@ import type { IdentityProviderSetting } from './config.js';
 export type IdentityEnvironment = Record<string, string>;
 
 /**
- * The OpenID Connect provider persons log in with (docs/decisions.md, "Persons and the identity provider"):
+ * The OpenID Connect provider persons log in with (docs/decisions/tenancy.md, "Persons and the identity provider"):
  * none, an external one named in context, or an Amazon Cognito user pool made here. Returns the functions'
  * environment for it.
  */

@@ -8,7 +8,7 @@ import { CLAIMS, ROLES, type Role } from '../tokens/claims.js';
 export type PublicKeyLoader = () => Promise<JSONWebKeySet>;
 
 /**
- * Which tokens a service accepts (docs/decisions.md, "Token types"): environment tokens carry an `environment`
+ * Which tokens a service accepts (docs/decisions/tenancy.md, "Token types"): environment tokens carry an `environment`
  * claim and the API's audience (ledger, webhooks, payments, auth's client routes); platform tokens carry the
  * platform's audience and no environment (`/api/platform` only).
  */

@@ -175,7 +175,7 @@ export interface PlatformConfig {
   };
 }
 
-/** Organizations, environments and persons (docs/decisions.md, "Environments and token types"). */
+/** Organizations, environments and persons (docs/decisions/tenancy.md, "Environments and token types"). */
 export interface PlatformSettings {
   /** The `aud` of platform tokens: `<PUBLIC_BASE_URL>/api/platform`. */
   audience: string;
@@ -188,7 +188,7 @@ export interface PlatformSettings {
   admins: string[];
 }
 
-/** Payments connectors (docs/decisions.md, "Payments v3, second part (#32)"). */
+/** Payments connectors (docs/decisions/payments.md, "Payments v3, second part (#32)"). */
 function wholeSeconds(env: Env, name: Variable, fallback: number): number {
   const raw = read(env, name);
   if (raw !== undefined && !/^\d{1,9}$/.test(raw))

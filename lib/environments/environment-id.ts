@@ -1,5 +1,5 @@
 /**
- * An environment's id: the name its keys, tokens and URLs carry (docs/decisions.md, "Environments"). Lower-case
+ * An environment's id: the name its keys, tokens and URLs carry (docs/decisions/tenancy.md, "Environments"). Lower-case
  * letters, digits and inner hyphens, 1–40 characters: safe inside a DynamoDB key (no `#`), a JWT claim, a
  * path segment and an IAM `dynamodb:LeadingKeys` pattern (no `*` or `?`).
  */

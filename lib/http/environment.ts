@@ -5,7 +5,7 @@ import type { AppEnv } from './types.js';
 
 /**
  * The environment of the request's token: the only environment a route of the ledger, webhooks, payments or
- * auth's client routes may touch (docs/decisions.md, "Environments"). The bearer middleware has already
+ * auth's client routes may touch (docs/decisions/tenancy.md, "Environments"). The bearer middleware has already
  * refused tokens without one; this holds that for any route mounted some other way.
  */
 export function environmentOf(c: Context<AppEnv>): string {

@@ -94,7 +94,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Hono<AppEnv> {
 }
 
 /**
- * The default organization and environment (docs/decisions.md), written before the container's first request is
+ * The default organization and environment (docs/decisions/tenancy.md), written before the container's first request is
  * served, once: the promise is kept, and dropped after a failure so the next request tries again.
  */
 function ensureDefaultsOnce(

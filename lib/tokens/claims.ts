@@ -1,5 +1,5 @@
 /**
- * The claims of the platform's access tokens (docs/decisions.md, "Environments and token types"). Two kinds:
+ * The claims of the platform's access tokens (docs/decisions/tenancy.md, "Environments and token types"). Two kinds:
  *
  * - environment tokens: `aud` the API's audience (TOKEN_AUDIENCE) and an `environment` claim; accepted by the
  *   ledger, webhooks, payments and auth's client and user routes, for that environment's data only;

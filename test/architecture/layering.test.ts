@@ -1,7 +1,7 @@
 import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { folderLoops, importsOf, importViolations, rulesOf } from './layering.js';
+import { fileCycles, folderLoops, importsOf, importViolations, rulesOf } from './layering.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RULES = rulesOf(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'));
@@ -29,6 +29,15 @@ const LOOP_RULE = RULES.loops[0]!.rule;
  */
 const KNOWN: string[] = [];
 
+/**
+ * Import cycles between files not removed yet, each with why; the same bargain as KNOWN. The store's cycle: the
+ * mapping's item reads `EVENT_ATTRIBUTE` through log-events.ts, which re-exports it from log-pages.ts (the one-line
+ * fix, importing it from log-pages.ts, waits for the write-engine work that owns lib/ledger/store this session).
+ */
+const KNOWN_CYCLES: string[] = [
+  'lib/ledger/store/log-events.ts -> lib/ledger/store/mapping-item.ts -> lib/ledger/store/log-events.ts',
+];
+
 describe('the layering rules of docs/architecture.md', () => {
   const edges = importsOf(repositorySources());
 
@@ -38,6 +47,10 @@ describe('the layering rules of docs/architecture.md', () => {
 
   it('leave no loop between folders', () => {
     expect(folderLoops(RULES, edges)).toEqual([]);
+  });
+
+  it('leave no import cycle between files (type-only imports aside)', () => {
+    expect(fileCycles(edges)).toEqual(KNOWN_CYCLES);
   });
 });
 
@@ -69,6 +82,29 @@ describe('the check itself, on a planted violation', () => {
       `${DOMAIN_RULE}: lib/shop/domain/price.ts -> lib/shop/store/rows.ts`,
       `${DOMAIN_RULE}: lib/shop/domain/tax.ts -> node:fs`,
       `${STORE_RULE}: lib/shop/store/rows.ts -> hono`,
+    ]);
+  });
+
+  it('names an import cycle between files once, and not one closed only by a type-only import', () => {
+    const files = importsOf(
+      new Map([
+        ['lib/a/one.ts', "import { two } from './two.js';\n"],
+        ['lib/a/two.ts', "export { three } from './three.js';\n"],
+        [
+          'lib/a/three.ts',
+          "import { one } from './one.js';\nimport type { Four } from './four.js';\n",
+        ],
+        [
+          'lib/a/four.ts',
+          "import type { One } from './one.js';\nexport type { Two } from './two.js';\n",
+        ],
+        ['lib/a/five.ts', "import { type Six } from './six.js';\n"],
+        ['lib/a/six.ts', "const five = await import('./five.js');\n"],
+      ]),
+    );
+    expect(fileCycles(files)).toEqual([
+      'lib/a/five.ts -> lib/a/six.ts -> lib/a/five.ts',
+      'lib/a/one.ts -> lib/a/two.ts -> lib/a/three.ts -> lib/a/one.ts',
     ]);
   });
 

@@ -29,6 +29,8 @@ export interface Rules {
 export interface Edge {
   from: string;
   to: string;
+  /** An `import type` or `export type … from`: erased from the JavaScript, so it loads nothing at run time. */
+  typeOnly?: boolean;
 }
 
 /** What the loop row says instead of a list of imports. */
@@ -95,12 +97,32 @@ const matchesAny = (path: string, patterns: readonly string[]) =>
 export function importsOf(sources: ReadonlyMap<string, string>): Edge[] {
   const edges: Edge[] = [];
   for (const [from, text] of sources) {
-    for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
-      edges.push({ from, to: target(from, fileName, sources) });
+    const erased = typeOnlyDeclarations(from, text);
+    for (const { fileName, pos } of ts.preProcessFile(text, true, true).importedFiles) {
+      const edge: Edge = { from, to: target(from, fileName, sources) };
+      if (erased.some(([start, end]) => pos >= start && pos < end)) edge.typeOnly = true;
+      edges.push(edge);
     }
   }
   return edges;
 }
+
+/**
+ * Where a file's `import type` and `export type … from` declarations lie, as [start, end) offsets. An import whose
+ * every name is marked `type` inline still loads its module (verbatimModuleSyntax keeps it as `import {}`): not one.
+ */
+function typeOnlyDeclarations(file: string, text: string): Array<[number, number]> {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKind(file));
+  return source.statements
+    .filter((statement) =>
+      ts.isImportDeclaration(statement)
+        ? statement.importClause?.isTypeOnly === true
+        : ts.isExportDeclaration(statement) && statement.isTypeOnly,
+    )
+    .map((statement) => [statement.pos, statement.end]);
+}
+
+const scriptKind = (file: string) => (file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
 
 function target(from: string, specifier: string, sources: ReadonlyMap<string, string>): string {
   if (!specifier.startsWith('.')) {
@@ -160,6 +182,20 @@ export function folderLoops(rules: Rules, edges: readonly Edge[]): string[] {
         found.push(`${rule}: ${shortestCycle(graph, component, start).join(' -> ')}`);
   }
   return found;
+}
+
+/**
+ * The import cycles between files, type-only imports aside: one per group of files that reach each other, as the
+ * shortest cycle through its first file (`a -> b -> … -> a`). A cycle makes a module run before the one it imports
+ * has finished loading, so what it reads at load time may not exist yet, depending on which file was loaded first.
+ */
+export function fileCycles(edges: readonly Edge[]): string[] {
+  const graph = new Map<string, Set<string>>();
+  for (const { from, to, typeOnly } of edges)
+    if (!typeOnly && from !== to) graph.set(from, (graph.get(from) ?? new Set()).add(to));
+  return cyclicComponents(graph).map((component) =>
+    shortestCycle(graph, component, component[0]!).join(' -> '),
+  );
 }
 
 /** The folder a path belongs to: the longest prefix a folder glob matches. */

@@ -2,7 +2,7 @@
  * The local platform's figures in Prometheus form, for `GET /_metrics`: the samples of the services running in
  * the platform's own process (recorded through `recordMetric`, this being the process's sink) and those the
  * Lambda worker processes write as EMF (`ingestEmf`), in one registry. prom-client renders the text format
- * (escaping, histogram buckets, `_sum`/`_count`) — see docs/decisions.md.
+ * (escaping, histogram buckets, `_sum`/`_count`) — see docs/decisions/infrastructure.md.
  */
 import { Counter, Histogram, Registry } from 'prom-client';
 import {

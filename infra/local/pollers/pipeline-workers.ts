@@ -24,7 +24,7 @@ export interface PipelineWorkersOptions {
   logger?: Logger;
   /** The pipeline worker's clock (tests). */
   now?: () => number;
-  /** Pause between empty stream reads (default 1 s: DynamoDB Local's GetRecords is dear, docs/decisions.md). */
+  /** Pause between empty stream reads (default 1 s: DynamoDB Local's GetRecords is dear, docs/decisions/testing.md). */
   pollIntervalMs?: number;
 }
 

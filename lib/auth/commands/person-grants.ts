@@ -4,7 +4,7 @@ import type { SigningKeys } from '../keys/signing-keys.js';
 import type { UsedTokenStore } from '../store/used-token-store.js';
 import type { TokenResponse } from './token-response.js';
 
-/** How long a person's tokens from the token endpoint live (docs/decisions.md, "Token types"): 15 minutes. */
+/** How long a person's tokens from the token endpoint live (docs/decisions/tenancy.md, "Token types"): 15 minutes. */
 export const PERSON_PLATFORM_TOKEN_LIFETIME_SECONDS = 900;
 export const EXCHANGED_ENVIRONMENT_TOKEN_LIFETIME_SECONDS = 900;
 

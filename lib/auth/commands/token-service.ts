@@ -6,7 +6,7 @@ import type { EnvironmentTokenGrant } from './environment-token-grant.js';
 import type { IdTokenExchange } from './id-token-exchange.js';
 import type { IssuedToken } from './person-grants.js';
 
-/** The token endpoint's grants, one command each (docs/decisions.md, "Grants at /api/auth/oauth/token"). */
+/** The token endpoint's grants, one command each (docs/decisions/tenancy.md, "Grants at /api/auth/oauth/token"). */
 export class TokenService {
   constructor(
     private readonly grants: {

@@ -2,7 +2,7 @@ import ipaddr from 'ipaddr.js';
 
 /**
  * Failure budgets of the token endpoint (RFC 6749 §2.3.1 asks for brute-force protection), counted in fixed
- * windows. The model and its numbers are in docs/decisions.md ("Token endpoint failure budgets").
+ * windows. The model and its numbers are in docs/decisions/auth.md ("Token endpoint failure budgets").
  *
  * - A **source** is one client id presented from one address group (an IPv4 address, or an IPv6 /64, which one
  *   subscriber usually holds whole). Each source has its own budget, so failures from address X never spend the

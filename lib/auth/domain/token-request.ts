@@ -2,7 +2,7 @@ import { isEnvironmentId } from '../../environments/environment-id.js';
 import { SCOPE_TOKEN } from '../../tokens/scopes.js';
 import { OAuthError } from './oauth-error.js';
 
-/** The grants of the token endpoint (docs/decisions.md, "Grants at /api/auth/oauth/token"). */
+/** The grants of the token endpoint (docs/decisions/tenancy.md, "Grants at /api/auth/oauth/token"). */
 export const GRANT_TYPES = {
   clientCredentials: 'client_credentials',
   tokenExchange: 'urn:ietf:params:oauth:grant-type:token-exchange',

@@ -2,7 +2,7 @@ import { type PersonProfile, personId } from '../../platform/domain/directory.js
 import type { PlatformDirectory } from '../../platform/store/directory.js';
 
 /**
- * The persons known to an environment (docs/decisions.md, "Persons and the identity provider"): the members of its
+ * The persons known to an environment (docs/decisions/tenancy.md, "Persons and the identity provider"): the members of its
  * organization who have logged in. Read from the platform directory: the environment (one read), its
  * organization's members (at most MAX_MEMBERS) and their profiles (one batch read per 100).
  */

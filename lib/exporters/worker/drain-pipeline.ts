@@ -46,7 +46,7 @@ export interface PipelineWorkerDeps {
 }
 
 /**
- * The pipeline worker (docs/decisions.md, "Exporters and pipelines"): the same code behind the Lambda and the
+ * The pipeline worker (docs/decisions/exporters.md, "Exporters and pipelines"): the same code behind the Lambda and the
  * local poller. Each batch is read from the log at the pipeline's cursor (never from what woke the worker), sent
  * through the driver, and only then is the cursor moved, conditionally on it being unchanged: at least once, in
  * log order, never a gap. A stop or reset is seen before the next batch, since the pipeline is read again for each.

@@ -25,7 +25,7 @@ export interface BatchResponse {
 }
 
 /**
- * The pipelines function (docs/decisions.md, "Exporters and pipelines"). A ledger table's stream batch only says
+ * The pipelines function (docs/decisions/exporters.md, "Exporters and pipelines"). A ledger table's stream batch only says
  * which pipelines to wake: they are queued, so no pipeline's destination ever holds a stream (and with it other
  * ledgers' pipelines). A batch of the wakes queue drains its pipelines, in parallel, and queues what each outcome
  * asks for next: the rest of a backfill at once, a failed batch after its back-off.

@@ -6,7 +6,7 @@ export type LimitsResult = ReturnType<typeof limitsView>;
 
 /**
  * PUT /v2/<ledger>/limits: the rules in force from the HEAD version this write commits. They share the v1 mapping's
- * item and version (docs/decisions.md, "Limits"), so every write decides under exactly the rules in force when it
+ * item and version (docs/decisions/ledger.md, "Limits"), so every write decides under exactly the rules in force when it
  * commits: writes committed after it under these, before it under the old ones. The contracts and monitors are kept.
  */
 export function updateLimitsWrite(

@@ -7,7 +7,7 @@ import type { CreateMonitorInput } from '../domain/monitors-schema.js';
 
 /**
  * POST /v2/<ledger>/monitors: the monitor is in force from the HEAD version this write commits. Monitors share the
- * item and version of the limits and the v1 mapping (docs/decisions.md, "Balance monitors"), so every write decides
+ * item and version of the limits and the v1 mapping (docs/decisions/ledger.md, "Balance monitors"), so every write decides
  * its crossings under exactly the monitors in force when it commits. The contracts and limits are kept.
  */
 export function createMonitorWrite(

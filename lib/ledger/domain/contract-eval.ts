@@ -1,5 +1,6 @@
 import { stringifyJson } from '../../json/bigint-json.js';
 import { LEDGER_OPERAND_MAX_DIGITS } from '../../money/amounts.js';
+import { matchesPattern } from './account-pattern.js';
 import type { Contract, Expr, Mapping, Operand } from './mapping.js';
 import { exprView, isCombination } from './mapping.js';
 
@@ -7,7 +8,7 @@ import { exprView, isCombination } from './mapping.js';
  * Evaluation of mapping contracts (docs/api.md §3.4). Pure: the caller gives the balance after a debit and the
  * account's metadata as stored before the transaction.
  *
- * Type rules (docs/decisions.md, "Ledger mapping"): `$balance` and integer constants are integers (bigint,
+ * Type rules (docs/decisions/ledger.md, "Ledger mapping"): `$balance` and integer constants are integers (bigint,
  * exact); a `$meta` value is a string. Compared with an integer, a metadata value counts only when it is a
  * decimal integer (of up to LEDGER_OPERAND_MAX_DIGITS digits); a missing or non-integer value makes that comparison false, so a floor such
  * as `{"$gte": ["$balance", {"$meta": "floor"}]}` fails closed. Compared with a string or another `$meta`,
@@ -21,20 +22,6 @@ export const DEFAULT_CONTRACT: Contract = {
 };
 
 const INTEGER = new RegExp(`^-?\\d{1,${LEDGER_OPERAND_MAX_DIGITS}}$`);
-const patterns = new Map<string, RegExp>();
-
-/** `*` matches any run of characters (`:` included); everything else literally; the whole address. */
-export function matchesPattern(pattern: string, address: string): boolean {
-  let regex = patterns.get(pattern);
-  if (!regex) {
-    // Patterns hold only [a-zA-Z0-9_:*-] (validated), so no other character needs escaping.
-    regex = new RegExp(`^${pattern.replace(/-/g, '\\-').replace(/\*/g, '.*')}$`);
-    if (patterns.size > 10_000) patterns.clear();
-    patterns.set(pattern, regex);
-  }
-  return regex.test(address);
-}
-
 /** The contract that decides for an account: the mapping's first match, else the built-in default. */
 export function contractFor(
   mapping: Mapping | undefined,

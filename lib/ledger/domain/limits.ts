@@ -1,5 +1,5 @@
 import { InsufficientFundError, LimitExceededError } from '../../errors/index.js';
-import { matchesPattern } from './contract-eval.js';
+import { matchesPattern } from './account-pattern.js';
 import { WORLD } from './names.js';
 import type { Volume } from './postings.js';
 

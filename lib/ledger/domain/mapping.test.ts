@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { updatedMappingPayloadSchema } from '../../../events/ledger-mapping.js';
 import { ValidationError } from '../../errors/index.js';
 import { parseJson } from '../../json/bigint-json.js';
-import { contractFor, evaluate, matchesPattern } from './contract-eval.js';
+import { matchesPattern } from './account-pattern.js';
+import { contractFor, evaluate } from './contract-eval.js';
 import { type Expr, MAX_CONTRACTS, mappingJson, mappingView, parseMapping } from './mapping.js';
 import { applyPostings, type Posting, type VolumeMap } from './postings.js';
 

@@ -45,7 +45,7 @@ export type Expr = Combination | Comparison;
 export const isCombination = (expr: Expr): expr is Combination =>
   expr.op === '$and' || expr.op === '$or';
 
-/** Bounds that keep the mapping item small and evaluation cheap (docs/decisions.md, "Ledger mapping"). */
+/** Bounds that keep the mapping item small and evaluation cheap (docs/decisions/ledger.md, "Ledger mapping"). */
 export const MAX_CONTRACTS = 100;
 export const MAX_MAPPING_BYTES = 64 * 1024;
 export const MAX_EXPR_DEPTH = 16;

@@ -1,5 +1,5 @@
+import { matchesPattern } from './account-pattern.js';
 import type { LedgerChange } from './change.js';
-import { matchesPattern } from './contract-eval.js';
 import type { PairChange } from './limits.js';
 import type { Volume } from './postings.js';
 

@@ -4,7 +4,7 @@ import { type FeatureSet, requireEffectiveVolumes, requireFeature } from './feat
 import type { Transaction } from './transaction.js';
 
 /**
- * Point-in-time reads (`pit`), as the reference platform serves them (docs/decisions.md, "Point-in-time reads").
+ * Point-in-time reads (`pit`), as the reference platform serves them (docs/decisions/ledger.md, "Point-in-time reads").
  * It reads two clocks at once: which transactions and accounts exist, and effective volumes, by effective time
  * (`timestamp`, `firstUsage`); metadata, `reverted` and an account's `volumes` by when things were written
  * (revision dates, `revertedAt`, `insertedAt`). A point in time is kept as a sortable instant, so comparing two

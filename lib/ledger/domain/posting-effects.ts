@@ -43,7 +43,7 @@ export function postingEffects(
 ): PostingEffects {
   const pairs = touchedPairs(postings);
   const before = volumesBefore(state, pairs);
-  // Contracts read the account's metadata as stored before this transaction (docs/decisions.md, "Ledger mapping").
+  // Contracts read the account's metadata as stored before this transaction (docs/decisions/ledger.md, "Ledger mapping").
   const metadataOf = (account: string) => state.account(account)?.metadata;
   const after = applyPostings(postings, before, {
     force: options.force,

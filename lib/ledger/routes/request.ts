@@ -8,7 +8,7 @@ import type { LedgerLookup } from '../store/ledger-lookup.js';
 
 /**
  * The ledger a `/v2/<ledger>/...` request names, in the environment of its token, and only there: another
- * environment's ledger of the same name is not found (docs/decisions.md, "Environments").
+ * environment's ledger of the same name is not found (docs/decisions/tenancy.md, "Environments").
  */
 export function requestLedger(c: Context<AppEnv>, lookup: LedgerLookup): Promise<LedgerRecord> {
   return lookup.resolve(environmentOf(c), c.req.param('ledger') ?? '');
@@ -47,7 +47,7 @@ export function readAddress(address: string): string {
 
 /**
  * `useInsertionDate` is the reference's parameter of aggregated balances only (`insertionDate` on volumes):
- * elsewhere it reads `pit` on its own clocks (docs/decisions.md, "Point-in-time reads"), so the parameter gets
+ * elsewhere it reads `pit` on its own clocks (docs/decisions/ledger.md, "Point-in-time reads"), so the parameter gets
  * a message of its own rather than "unknown".
  */
 export function refuseInsertionDate(c: Context): void {

@@ -325,7 +325,7 @@ type CreatedView = ReturnType<typeof transactionView> & { postCommitVolumes: Vol
  * reference does. A transaction committed now with no back-dated move (`inOrder`) has effective volumes equal to
  * its commit-order ones at that moment: they come from the decision. Otherwise (a back-dated one, a replay) they
  * are read back like `GET ?expand=effectiveVolumes` (the moves are written before the answer). A dry run writes
- * no moves, so it answers commit-order volumes only (docs/decisions.md).
+ * no moves, so it answers commit-order volumes only (docs/decisions/ledger.md).
  */
 async function withEffectiveVolumes(
   ledger: LedgerRecord,

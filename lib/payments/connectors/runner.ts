@@ -23,7 +23,7 @@ export const RETRY_AFTER_FAILURE_MS = 60_000;
 
 export type RunOutcome = 'skipped' | 'done' | 'more' | 'failed';
 
-/** What a run needs: the provider's HTTP, and where dummypay may read (docs/decisions.md). */
+/** What a run needs: the provider's HTTP, and where dummypay may read (docs/decisions/payments.md). */
 export interface RunnerDeps extends HttpDeps {
   dummypay: DummypaySettings;
 }

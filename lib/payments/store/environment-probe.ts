@@ -8,7 +8,7 @@ const HOLDING: RecordKindName[] = ['ACCOUNT', 'BANKACCOUNT', 'PSU', 'POOL', 'CON
 /**
  * Whether an environment holds any payments data: one read of each list (gsi1, `Limit: 1`): payments, accounts,
  * bank accounts, payment service users, pools, connectors. The platform service deletes an environment only when empty
- * (docs/decisions.md, "Environments").
+ * (docs/decisions/tenancy.md, "Environments").
  */
 export async function paymentsExist(
   doc: DynamoDBDocumentClient,

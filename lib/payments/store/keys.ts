@@ -4,7 +4,7 @@ import type { Payment } from '../domain/payment.js';
 
 /**
  * Keys of the payments table (docs/data-model.md). Every partition key, of the table and of gsi1, starts with
- * `E#<environment>#` (`inEnvironment`, docs/decisions.md "Environments"): an environment's payments and their
+ * `E#<environment>#` (`inEnvironment`, docs/decisions/tenancy.md "Environments"): an environment's payments and their
  * index items are partitions of their own. The same (connectorID, reference, type) in two environments is two
  * payments with the same id in different partitions. The layouts below are written without that prefix.
  *

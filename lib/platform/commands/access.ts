@@ -7,7 +7,7 @@ import type { PlatformDirectory } from '../store/directory.js';
 export type OrganizationWithRole = Organization & { role: Role };
 
 /**
- * The caller's place in organizations, read live on every request (docs/decisions.md: a removed member loses
+ * The caller's place in organizations, read live on every request (docs/decisions/tenancy.md: a removed member loses
  * access at once, whatever token they still hold). Strongly consistent reads.
  */
 export class OrganizationAccess {

@@ -19,7 +19,7 @@ export interface PersonalToken {
 }
 
 /**
- * A personal token (docs/decisions.md, "Personal tokens"): an environment token for the person, valid exactly
+ * A personal token (docs/decisions/tenancy.md, "Personal tokens"): an environment token for the person, valid exactly
  * PERSONAL_TOKEN_LIFETIME_SECONDS, with their role's scopes, not refreshable. Membership and environments are read
  * (strongly consistent) at issue: a removed member gets none.
  */

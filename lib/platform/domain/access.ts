@@ -4,7 +4,7 @@ import type { Principal } from '../../tokens/principal.js';
 import { type Membership, normaliseEmail } from './directory.js';
 
 /**
- * Who may do what on the platform API (docs/decisions.md, "The platform service"). A person acts in the
+ * Who may do what on the platform API (docs/decisions/tenancy.md, "The platform service"). A person acts in the
  * organizations they are a member of, with their role there, read live from the directory on every request; a
  * platform-level client acts in the one organization its token names, with the role its token names.
  */

@@ -5,7 +5,7 @@ import { ALL_SCOPES } from '../../tokens/scopes.js';
 export { normaliseEmail } from '../../validation/email.js';
 
 /**
- * The platform's directory as plain values (docs/decisions.md, "Environments and token types"): organizations,
+ * The platform's directory as plain values (docs/decisions/tenancy.md, "Environments and token types"): organizations,
  * their environments, their members (persons, by email) and persons' profiles. No I/O here.
  */
 

@@ -8,7 +8,7 @@ import { organizationNotFound } from './access.js';
 import type { Environment, Membership } from './directory.js';
 
 /**
- * Which environment a personal token is for (docs/decisions.md, "Personal tokens"): the one the person names
+ * Which environment a personal token is for (docs/decisions/tenancy.md, "Personal tokens"): the one the person names
  * (any type, in an organization they belong to); otherwise the oldest sandbox environment of the organization
  * they name, or of their only organization. In every case the organization must have a sandbox environment
  * (the base document's rule), or nothing is issued.

@@ -10,7 +10,7 @@ import type { AttemptOutcome, Delivery, DeliveryAttempt } from './delivery.js';
 
 /**
  * A delivery. `attemptCount` counts every attempt made, across replays (attempt numbers carry on after a replay,
- * see docs/decisions.md); `payload` — the exact body POSTed — only on single-delivery answers, as the reference
+ * see docs/decisions/webhooks.md); `payload` — the exact body POSTed — only on single-delivery answers, as the reference
  * platform does, since it can be large.
  */
 export function deliveryView(d: Delivery, { withPayload = false }: { withPayload?: boolean } = {}) {

@@ -4,7 +4,7 @@ import { configsByCreation } from './keys.js';
 
 /**
  * Whether an environment has any webhook config: one read of its config list (gsi1, `Limit: 1`). The platform
- * service deletes an environment only when empty (docs/decisions.md, "Environments"); a config created while it
+ * service deletes an environment only when empty (docs/decisions/tenancy.md, "Environments"); a config created while it
  * decides is the platform's race to close (the index is eventually consistent), not this probe's.
  */
 export async function webhookConfigsExist(

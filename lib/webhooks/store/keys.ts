@@ -8,7 +8,7 @@ import type { DeliveryStatus } from '../domain/delivery.js';
  * attempts and filter index items, and the answers of idempotent replays. Only the stores read this file.
  *
  * Every partition key, of the table and of gsi1, starts with `E#<environment>#` (`inEnvironment`,
- * docs/decisions.md "Environments"): an environment's configs, subscriptions, deliveries and replay answers
+ * docs/decisions/tenancy.md "Environments"): an environment's configs, subscriptions, deliveries and replay answers
  * are partitions of their own, so no key another environment can build ever reads them. The layouts below are
  * written without that prefix.
  */

@@ -1,5 +1,5 @@
 /**
- * Persons' grants at the token endpoint (docs/decisions.md, "Grants at /api/auth/oauth/token"), end to end with
+ * Persons' grants at the token endpoint (docs/decisions/tenancy.md, "Grants at /api/auth/oauth/token"), end to end with
  * real ID tokens from the local identity provider (the one `npm start` runs) on its own HTTP server: an ID token
  * for a platform token (RFC 8693), a platform token for an environment token (RFC 8693 and RFC 7523), and every
  * refusal as `invalid_grant` naming the check that failed.

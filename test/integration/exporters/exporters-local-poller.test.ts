@@ -26,7 +26,7 @@ let dynamo: DynamoDBClient;
 let streams: DynamoDBStreamsClient;
 /**
  * A DynamoDB Local of this file's own, as the stream poller's test has: streams are polled here, and on the run's
- * shared instance GetRecords slows with every record the whole run wrote (docs/decisions.md).
+ * shared instance GetRecords slows with every record the whole run wrote (docs/decisions/testing.md).
  */
 let dynamoLocal: DynamoLocal;
 

@@ -1,5 +1,5 @@
 /**
- * dummypay reads files for whoever installs it, so it is confined (docs/decisions.md, "Payments v3, second part
+ * dummypay reads files for whoever installs it, so it is confined (docs/decisions/payments.md, "Payments v3, second part
  * (#32)"): a local platform only, a configured root, no `..` or absolute path out of it, no symbolic
  * link out of it — at install, at a config update and at every read of a run.
  */

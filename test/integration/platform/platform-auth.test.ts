@@ -4,7 +4,7 @@ import { personId } from '../../../lib/platform/domain/directory.js';
 import { mintAccessToken } from '../../../lib/tokens/mint.js';
 import { type PlatformTestbed, platformTestbed, ROOT } from '../../support/platform-api.js';
 
-/** `/api/platform` accepts platform tokens only (docs/decisions.md, "Token types"). */
+/** `/api/platform` accepts platform tokens only (docs/decisions/tenancy.md, "Token types"). */
 
 let bed: PlatformTestbed;
 

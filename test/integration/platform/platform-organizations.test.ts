@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { personId } from '../../../lib/platform/domain/directory.js';
 import { type PlatformTestbed, platformTestbed, ROOT } from '../../support/platform-api.js';
 
-/** `/me`, organizations and members (docs/decisions.md, "The platform service"). */
+/** `/me`, organizations and members (docs/decisions/tenancy.md, "The platform service"). */
 
 let bed: PlatformTestbed;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

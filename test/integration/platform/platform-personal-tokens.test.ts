@@ -8,7 +8,7 @@ import { personId, roleScopes } from '../../../lib/platform/domain/directory.js'
 import { type PlatformTestbed, platformTestbed, ROOT } from '../../support/platform-api.js';
 
 /**
- * Personal tokens (docs/decisions.md, "Personal tokens"): environment tokens for a person, exactly 5 minutes,
+ * Personal tokens (docs/decisions/tenancy.md, "Personal tokens"): environment tokens for a person, exactly 5 minutes,
  * accepted by the services like any other, only where a sandbox environment exists.
  */
 

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 /**
  * One line of the reference platform's v2 log export (`POST /v2/{ledger}/logs/export`): Go's json.Encoder writes
  * each Log as one JSON object and a newline. Fields it writes that the migration does not need (idempotencyHash,
- * the transactions' volumes, insertedAt...) are ignored, not refused. docs/decisions.md, "Migrating from the
+ * the transactions' volumes, insertedAt...) are ignored, not refused. docs/decisions/ledger.md, "Migrating from the
  * reference ledger", has the whole form.
  */
 const metadata = v.nullish(v.record(v.string(), v.string('metadata values must be strings')));

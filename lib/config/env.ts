@@ -206,7 +206,7 @@ export interface PaymentsSettings {
   dummypayRoot?: string;
 }
 
-/** The exporters' drivers (docs/decisions.md, "Exporters and pipelines"). */
+/** The exporters' drivers (docs/decisions/exporters.md). */
 export interface ExportSettings {
   /**
    * S3_ENDPOINT, the local stage only: the S3-compatible store the `s3` driver writes to when an exporter names no

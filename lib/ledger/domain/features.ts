@@ -15,12 +15,12 @@ export const FEATURES = {
   /**
    * Ours, not the reference platform's: keeps volumes listable by balance, for `balance[ASSET]` filters. Off by
    * default: its index entry moves with every balance change, ~4 write units per 1-posting transaction
-   * (docs/decisions.md, "Write cost").
+   * (docs/decisions/ledger-write-path.md).
    */
   INDEX_ACCOUNT_BALANCES: ['ON', 'OFF'],
   /**
    * Ours: pending (two-phase) transfers. Off by default: its log types are not in the official SDK's closed enum
-   * of log types, so only a ledger that opted in ever holds one (docs/decisions.md, "Beyond the reference ledger").
+   * of log types, so only a ledger that opted in ever holds one (docs/decisions/ledger.md, "Beyond the reference ledger").
    */
   PENDING_TRANSFERS: ['ON', 'OFF'],
 } as const satisfies Record<string, readonly [string, ...string[]]>;

@@ -35,7 +35,7 @@ export interface HistoryRequest {
 }
 
 /**
- * A pair's balance history (docs/decisions.md, "Balance history"): the opening volumes are the point-in-time read
+ * A pair's balance history (docs/decisions/ledger.md, "Balance history"): the opening volumes are the point-in-time read
  * just before `from`, then its moves in effective order — in-order moves from its move pages and buffer (commit
  * order is key order for them) merged with its late-move partition — walked by the pure HistoryWalk. Reads per
  * page: the volume item, at most `pageSize` + HISTORY_GAP_MOVES moves, and on a first page the opening read.

@@ -14,7 +14,7 @@ const PROBES = 15;
  * the ledger held then, by insertion time. Ids are given in commit order and `insertedAt` grows with them (both
  * come from the writer that commits through HEAD), so the ids inserted by then are exactly 1..cut, and the cut
  * is found by searching ids: each round reads 15 evenly spaced transactions (one BatchGetItem), about
- * log16(transactions) rounds — 5 for a million. Writers' clocks agree to milliseconds (docs/decisions.md,
+ * log16(transactions) rounds — 5 for a million. Writers' clocks agree to milliseconds (docs/decisions/ledger-write-path.md,
  * "Clock skew"); a cut within that of a write may fall on either side of it.
  */
 export async function insertionCut(

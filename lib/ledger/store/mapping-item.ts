@@ -6,7 +6,7 @@ import { type Mapping, parseMapping } from '../domain/mapping.js';
 import { monitorsFromStored } from '../domain/monitors.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
 import type { LedgerTable } from './ledger-table.js';
-import { EVENT_ATTRIBUTE } from './log-events.js';
+import { EVENT_ATTRIBUTE } from './log-pages.js';
 
 /**
  * The mapping item (docs/data-model.md): `E#<environment>#L#<ledger>` / `MAPPING`, holding the ledger's contracts as

@@ -1,4 +1,6 @@
 import { type DynamoFloorResult, renderDynamoFloor } from './dynamo-floor.js';
+import { type ExportBenchResult, renderExport } from './export-pipeline.js';
+import { type BeyondCostResult, renderBeyondCosts } from './ledger-beyond-cost.js';
 /** Renders bench/results.json as bench/report.md: every figure with what produced it, targets met or missed. */
 
 import { withoutEnvironment } from '../lib/environments/key-scope.js';
@@ -56,6 +58,10 @@ export interface BenchResults {
   ledgerHistory?: HistoryResult;
   /** Absent in results written before the floor part existed. */
   dynamoFloor?: DynamoFloorResult;
+  /** Absent in results written before the export part was in the full run. */
+  export?: ExportBenchResult;
+  /** Absent in results written before the beyond-the-reference part was in the full run. */
+  beyond?: BeyondCostResult;
 }
 
 /** What an item is, from its key (docs/data-model.md). */
@@ -455,6 +461,8 @@ ${r.numscript ? renderNumscript(r.numscript) : ''}
 ${renderLedgerScenarios(r.ledgerScenarios)}
 ${r.dynamoFloor ? renderDynamoFloor(r.dynamoFloor) : ''}
 ${r.awsSimulation ? renderAwsSimulation(r.awsSimulation) : ''}
+${r.beyond ? renderBeyondCosts(r.beyond) : ''}
+${r.export ? renderExport(r.export) : ''}
 ${r.ledgerHistory ? renderLedgerHistory(r.ledgerHistory) : ''}
 
 ## 7. Reading

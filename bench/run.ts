@@ -31,7 +31,11 @@ import { installDynamoMeter } from './dynamo-meter.js';
 import { measureExport, renderExport } from './export-pipeline.js';
 import { type GroupCommitCostResult, measureGroupCommitCost } from './group-commit-cost.js';
 import { fetchToken } from './http.js';
-import { measureBeyondCosts, renderBeyondCosts } from './ledger-beyond-cost.js';
+import {
+  type BeyondCostResult,
+  measureBeyondCosts,
+  renderBeyondCosts,
+} from './ledger-beyond-cost.js';
 import { measureLedgerHistory, renderLedgerHistory } from './ledger-history.js';
 import { measureLedgerLoad } from './ledger-load.js';
 import {
@@ -210,13 +214,18 @@ async function runBeyondOnly(): Promise<void> {
   }
 }
 
-/** Issue 30's export part (a pipeline to the S3 emulator) on a platform of its own; not yet part of the full run. */
-async function runExportOnly(): Promise<void> {
-  const exported = await measureExport({
+/** Issue 30's export part: a pipeline to the S3 emulator, on a platform of its own. */
+function measureExportPart() {
+  log('exports: a pipeline to the local S3 emulator (backfill, then following commits)');
+  return measureExport({
     logs: Number(process.env.BENCH_EXPORT_LOGS ?? 3000),
     followCommits: Number(process.env.BENCH_EXPORT_FOLLOW ?? 40),
     log,
   });
+}
+
+async function runExportOnly(): Promise<void> {
+  const exported = await measureExportPart();
   writePartAlone('export', { export: exported }, renderExport(exported));
 }
 
@@ -235,6 +244,7 @@ async function runAll(): Promise<void> {
     const sqs = await startSqsLocal();
     let operationCosts;
     let groupCommitCost: GroupCommitCostResult;
+    let beyond: BeyondCostResult;
     try {
       log('cost per operation (in-process apps and workers)');
       operationCosts = await measureOperationCosts(dynamo.endpoint, sqs.endpoint);
@@ -243,6 +253,12 @@ async function runAll(): Promise<void> {
         dynamo.endpoint,
         sqs.endpoint,
         installDynamoMeter(),
+      );
+      log('preconditions and monitors beside a plain transaction (in-process, direct writes)');
+      beyond = await measureBeyondCosts(
+        dynamo.endpoint,
+        sqs.endpoint,
+        Number(process.env.BENCH_BEYOND_REPETITIONS ?? 30),
       );
     } finally {
       await sqs.stop();
@@ -284,7 +300,7 @@ async function runAll(): Promise<void> {
     } finally {
       await platform.stop();
     }
-    results = { ...measured, groupCommitCost: groupCommitCost! };
+    results = { ...measured, groupCommitCost: groupCommitCost!, beyond: beyond! };
   } finally {
     await dynamo.stop();
   }
@@ -293,6 +309,7 @@ async function runAll(): Promise<void> {
   const ledgerScenarios = await measureLedgerMatrix();
   // In this process alone (no platform, no DynamoDB Local): the engine's CPU is all that runs.
   const awsSimulation = await measureAwsSimulation(awsSimSeconds, log);
+  const exported = await measureExportPart();
   // Last: its platform on disk commits the most and would slow whatever ran beside it.
   const ledgerHistory = await measureHistory();
   const all: BenchResults = {
@@ -301,6 +318,7 @@ async function runAll(): Promise<void> {
     ledgerScenarios,
     dynamoFloor,
     awsSimulation,
+    export: exported,
     ledgerHistory,
   };
 

@@ -65,14 +65,39 @@ export async function boundedQueryPage<T>(
     if (next !== undefined) partition = next;
   } while ((start || between) && items.length <= pageSize && read < query.readBudget);
 
-  const keyOf = (item: Record<string, unknown>): PageKey =>
-    Object.fromEntries(query.keyAttributes.map((name) => [name, String(item[name])]));
+  const keyOf = keyOfItem(query.keyAttributes);
   const full = items.length > pageSize;
-  const more = full || start !== undefined || between !== undefined;
+  // Where a read in this direction resumes when the page is not full: where the budget stopped it.
+  const stoppedAt = start ? keyOf(start) : between;
+  return stoppedPage(query, list, items, full || stoppedAt !== undefined, stoppedAt, toRecord);
+}
+
+/** An item's position in a query: its key attributes, as a cursor records them. */
+export const keyOfItem =
+  (keyAttributes: readonly string[]) =>
+  (item: Record<string, unknown>): PageKey =>
+    Object.fromEntries(keyAttributes.map((name) => [name, String(item[name])]));
+
+/**
+ * A page of the items a read kept (up to pageSize + 1: one more means another page follows) in the read's direction,
+ * with cursors: `more` when another page follows in that direction, `stoppedAt` where a read that stopped short
+ * (a read budget spent) resumes.
+ */
+export function stoppedPage<T>(
+  query: { keyAttributes: readonly string[]; list: string; filters?: Record<string, string> },
+  { pageSize, cursor }: ListQuery,
+  items: Record<string, unknown>[],
+  more: boolean,
+  stoppedAt: PageKey | undefined,
+  toRecord: (item: Record<string, unknown>) => T,
+): Page<T> {
+  const backwards = cursor?.d === 'p';
+  const keyOf = keyOfItem(query.keyAttributes);
+  const full = items.length > pageSize;
   const pageItems = items.slice(0, pageSize);
   // Where a read in this direction resumes (after the page's last item, or where the budget stopped it), and
   // where one in the other direction does (before the page's first item, or where this read started).
-  const far = full ? keyOf(pageItems[pageSize - 1]!) : start ? keyOf(start) : between;
+  const far = full ? keyOf(pageItems[pageSize - 1]!) : stoppedAt;
   const near = pageItems[0] ? keyOf(pageItems[0]) : cursor?.k;
   if (backwards) pageItems.reverse();
   const make = (d: 'n' | 'p', k: PageKey) =>

@@ -3,7 +3,8 @@ import {
   QueryCommand,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
+import type { ListQuery, Page } from '../pagination/cursor.js';
+import { keyOfItem, stoppedPage } from './bounded-page.js';
 import { checkCursorKey, forgedCursor } from './paginate.js';
 
 /**
@@ -58,36 +59,10 @@ export async function shardedQueryPage<T>(
     last = item;
     if (!query.keep || query.keep(item)) items.push(item);
   }
-  const keyOf = (item: Record<string, unknown>): PageKey =>
-    Object.fromEntries(query.keyAttributes.map((name) => [name, String(item[name])]));
   const full = items.length > pageSize;
   const stopped = !full && read >= budget && shards.some((s) => !s.exhausted);
-  const more = full || stopped;
-  const pageItems = items.slice(0, pageSize);
-  const far = full ? keyOf(pageItems[pageSize - 1]!) : stopped && last ? keyOf(last) : undefined;
-  const near = pageItems[0] ? keyOf(pageItems[0]) : cursor?.k;
-  if (backwards) pageItems.reverse();
-  const make = (d: 'n' | 'p', k: PageKey) =>
-    encodeCursor({
-      l: query.list,
-      p: pageSize,
-      k,
-      d,
-      ...(query.filters ? { f: query.filters } : {}),
-    });
-  const page: Page<T> = {
-    pageSize,
-    hasMore: backwards ? true : more,
-    data: pageItems.map(toRecord),
-  };
-  if (backwards) {
-    if (near) page.next = make('n', near);
-    if (more && far) page.previous = make('p', far);
-  } else {
-    if (more && far) page.next = make('n', far);
-    if (cursor && near) page.previous = make('p', near);
-  }
-  return page;
+  const stoppedAt = stopped && last ? keyOfItem(query.keyAttributes)(last) : undefined;
+  return stoppedPage(query, list, items, full || stopped, stoppedAt, toRecord);
 }
 
 /** A cursor's sort key: a string of the index's shape, or a forged cursor. */

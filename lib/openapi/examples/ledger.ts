@@ -39,6 +39,14 @@ export const LEDGER_EXAMPLES: OperationExamples = {
   },
   v2UpdateLedgerMetadata: { body: { team: 'payments' } },
   v2CreateTransaction: { body: { postings: POSTINGS, metadata: { order: 'order-42' } } },
+  v2CreatePending: {
+    body: {
+      postings: [{ source: 'users:1', destination: 'merchants:7', amount: 2500, asset: 'USD/2' }],
+      expiresAt: '2026-12-01T00:00:00Z',
+      metadata: { authorization: 'auth-42' },
+    },
+  },
+  v2PostPending: { body: { amounts: [2000], final: true, metadata: { capture: 'cap-1' } } },
   v2RevertTransaction: { body: { metadata: { reason: 'refund' } } },
   v2AddMetadataOnTransaction: { body: { order: 'order-42' } },
   v2AddMetadataToAccount: { body: { tier: 'gold' } },

@@ -68,6 +68,8 @@ describe('GET /_metrics on the local platform', () => {
       '# TYPE platform_token_failures_total counter',
       '# TYPE platform_pipeline_drains_total counter',
       '# TYPE platform_pipeline_lag_seconds histogram',
+      '# TYPE platform_connector_runs_total counter',
+      '# TYPE platform_connector_lag_seconds histogram',
     ]);
     expect(before.lines.filter((l) => l !== '' && !l.startsWith('#'))).toEqual([]);
 

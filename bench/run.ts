@@ -31,11 +31,7 @@ import { installDynamoMeter } from './dynamo-meter.js';
 import { measureExport, renderExport } from './export-pipeline.js';
 import { type GroupCommitCostResult, measureGroupCommitCost } from './group-commit-cost.js';
 import { fetchToken } from './http.js';
-import {
-  type BeyondCostResult,
-  measureBeyondCosts,
-  renderBeyondCosts,
-} from './ledger-beyond-cost.js';
+import { measureBeyondCosts, renderBeyondCosts } from './ledger-beyond-cost.js';
 import { measureLedgerHistory, renderLedgerHistory } from './ledger-history.js';
 import { measureLedgerLoad } from './ledger-load.js';
 import {
@@ -244,7 +240,6 @@ async function runAll(): Promise<void> {
     const sqs = await startSqsLocal();
     let operationCosts;
     let groupCommitCost: GroupCommitCostResult;
-    let beyond: BeyondCostResult;
     try {
       log('cost per operation (in-process apps and workers)');
       operationCosts = await measureOperationCosts(dynamo.endpoint, sqs.endpoint);
@@ -253,12 +248,6 @@ async function runAll(): Promise<void> {
         dynamo.endpoint,
         sqs.endpoint,
         installDynamoMeter(),
-      );
-      log('preconditions and monitors beside a plain transaction (in-process, direct writes)');
-      beyond = await measureBeyondCosts(
-        dynamo.endpoint,
-        sqs.endpoint,
-        Number(process.env.BENCH_BEYOND_REPETITIONS ?? 30),
       );
     } finally {
       await sqs.stop();
@@ -300,7 +289,7 @@ async function runAll(): Promise<void> {
     } finally {
       await platform.stop();
     }
-    results = { ...measured, groupCommitCost: groupCommitCost!, beyond: beyond! };
+    results = { ...measured, groupCommitCost: groupCommitCost! };
   } finally {
     await dynamo.stop();
   }

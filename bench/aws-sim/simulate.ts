@@ -204,7 +204,12 @@ function checkInvariants(
   ledger: LedgerRecord,
 ): SimulationCell['invariants'] {
   const head = headFromItem(memory.get(ledgerKeys.head(ledger))!);
-  const txItems = [...memory.items.values()].filter((i) => String(i.pk).endsWith('#TX'));
+  // Transaction items, in whichever partitions the ledger's layout puts them (`#TX`, or blocks `#TX#<n>`).
+  const txItems = [...memory.items.values()].filter(
+    (i) =>
+      /#TX(#[0-9]+)?$/.test(String(i.pk)) &&
+      ledgerKeys.transaction(ledger, Number(String(i.sk))).pk === i.pk,
+  );
   const ids = txItems.map((i) => Number(String(i.sk))).sort((a, b) => a - b);
   const gaplessIds = ids.length === head.lastTxId && ids.every((id, n) => id === n + 1);
   const sums = new Map<string, bigint>();

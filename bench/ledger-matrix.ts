@@ -23,7 +23,6 @@ import {
   type UncertainRequest,
 } from './ledger-invariants.js';
 import {
-  runScenario,
   SCENARIO_NAMES,
   type ScenarioName,
   type ScenarioRun,
@@ -32,6 +31,7 @@ import {
 import { readLedgerSnapshot } from './ledger-snapshot.js';
 import { machineBusySeconds } from './process-cpu.js';
 import { cellName } from './report.js';
+import { runScenarioInThread } from './scenario-thread.js';
 
 export interface LedgerMatrix {
   name: 'quick' | 'full';
@@ -132,6 +132,7 @@ export async function measureLedgerScenarios(
         baseUrl: platform.running.baseUrl,
         token: await fetchToken(platform.running.baseUrl),
       };
+      await warmUp(target, runTag);
       for (const scenario of matrix.scenarios) {
         for (const clients of matrix.clients) {
           cells.push(
@@ -172,13 +173,29 @@ export async function measureLedgerScenarios(
       : `${matrix.stop.requests} requests per cell`;
   return {
     matrix: matrix.name,
-    source: `HTTP (Node fetch) to the local platform on DynamoDB Local, closed-loop clients in the bench process, a fresh ledger per cell, ${stop} (hot-spend: until the account is empty); invariants read back through the v2 list routes`,
+    source: `HTTP (Node fetch) to the local platform on DynamoDB Local, closed-loop clients in a thread of their own in the bench process, after an uncounted warm-up per platform (world→any then hot pair, 8 clients, ${WARM_UP_SECONDS} s each), a fresh ledger per cell, ${stop} (hot-spend: until the account is empty); invariants read back through the v2 list routes`,
     workerProcesses,
     hotSpendBudget: String(matrix.hotSpendBudget),
     cells,
     ok: cells.every((c) => c.invariants.ok),
   };
 }
+
+/**
+ * A fresh platform's first seconds are not its steady state: DynamoDB Local's JVM compiles its hot code as it
+ * serves (its compiler threads took half a core for the first ~10 s of a run), and Node's does too. Each row's
+ * cells follow an uncounted load on ledgers of their own, as the issue's measurement ran "after a warm-up".
+ */
+async function warmUp(target: { baseUrl: string; token: string }, runTag: string): Promise<void> {
+  for (const scenario of ['world-to-any', 'hot-pair'] as const)
+    await runScenarioInThread(target, scenario, `warm-up-${scenario}-${runTag}`, {
+      clients: 8,
+      stop: { seconds: WARM_UP_SECONDS },
+      hotSpendBudget: 1n,
+    });
+}
+
+const WARM_UP_SECONDS = 5;
 
 /**
  * The platform of one row: `embedded` as `npm start` runs it (its own DynamoDB Local on disk, the durability
@@ -261,7 +278,7 @@ async function measureCell(
     }
   };
   const killing = spec.killWriter ? killer() : Promise.resolve();
-  const { record, ...run } = await runScenario(target, scenario, ledger, {
+  const { record, ...run } = await runScenarioInThread(target, scenario, ledger, {
     clients,
     stop: matrix.stop,
     hotSpendBudget: matrix.hotSpendBudget,

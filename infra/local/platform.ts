@@ -301,6 +301,7 @@ async function startWorkers(
       checkpointsTable: tables.WEBHOOKS_TABLE!,
       logger,
       onStop: (s) => stops.push(s),
+      wakeOn: writes,
     });
   }
   return writes;

@@ -11,6 +11,7 @@ import { pipelinesOfWake, wakesOf } from '../../../lib/exporters/worker/stream-w
 import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
 import type { Logger } from '../../../lib/observability/logger.js';
 import { bigintDocumentClient, type ServiceRuntime } from '../../../lib/runtime/runtime.js';
+import type { WriteSignal } from '../write-signal.js';
 import { PipelineScheduler } from './pipeline-scheduler.js';
 import { dynamoStreamCheckpoints } from './stream-checkpoints.js';
 import { createStreamPoller, type StreamCheckpoints } from './stream-poller.js';
@@ -26,7 +27,12 @@ export interface PipelineWorkersOptions {
   now?: () => number;
   /** Pause between empty stream reads (default 1 s: DynamoDB Local's GetRecords is dear, docs/decisions/testing.md). */
   pollIntervalMs?: number;
+  /** The gateway's writes: with it, an idle poller backs off to IDLE_MAX_MS and a write wakes it within an interval. */
+  wakeOn?: WriteSignal;
 }
+
+/** An idle platform's pollers cost DynamoDB Local's one database thread a GetRecords each per pause. */
+const IDLE_MAX_MS = 8_000;
 
 /**
  * The pipeline worker as the stack's ledger-stream event source mapping would run it, locally: every ledger
@@ -61,6 +67,7 @@ export async function startPipelineWorkers(
         // Records only wake pipelines (which read the log themselves): no need to read them as they come.
         busyPauseMs: options.pollIntervalMs ?? 1000,
         batchSize: 1000,
+        ...(options.wakeOn ? { wakeOn: options.wakeOn, idleMaxMs: IDLE_MAX_MS } : {}),
         ...(logger ? { logger } : {}),
         handler: async (records) => {
           for (const wake of wakesOf(records))
@@ -91,6 +98,7 @@ export async function startLocalPipelineWorkers(options: {
   checkpointsTable: string;
   logger: Logger;
   onStop: (stop: () => Promise<void>) => void;
+  wakeOn: WriteSignal;
 }): Promise<void> {
   const streams = new DynamoDBStreamsClient(options.streamsConnection);
   options.onStop(async () => streams.destroy());
@@ -104,6 +112,7 @@ export async function startLocalPipelineWorkers(options: {
       'pipelines',
     ),
     logger: options.logger,
+    wakeOn: options.wakeOn,
   });
   options.onStop(stop);
 }

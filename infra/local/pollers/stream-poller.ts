@@ -58,6 +58,13 @@ export interface StreamPollerOptions {
    * written while the poller was stopped are handed over; without it, start() positions at the stream's end.
    */
   checkpoints?: StreamCheckpoints;
+  /**
+   * While records flow, a shard's checkpoint is saved at most this often (default CHECKPOINT_EVERY_MS); the latest
+   * is saved once a read finds nothing new, and at stop. Each save is a write with its own commit on DynamoDB
+   * Local's one database thread, which every ledger commit waits for; a crash replays at most this long of
+   * records, which the handlers take at least once anyway (as from a Lambda event source).
+   */
+  checkpointEveryMs?: number;
 }
 
 /** Persistent per-shard checkpoints of one consumer, keyed by stream ARN and shard id. */
@@ -79,6 +86,8 @@ interface ShardState {
   iterator?: string;
   /** Last sequence number handed over successfully (the checkpoint). */
   checkpoint?: string;
+  /** The checkpoint last saved, and when (ms). */
+  saved?: { sequenceNumber: string; atMs: number };
   /** Consecutive TrimmedDataAccessException answers (see reposition). */
   trimmedInARow?: number;
   /** Where to read from without a checkpoint: the shard's beginning. */
@@ -120,6 +129,7 @@ export function createStreamPoller(options: StreamPollerOptions): StreamPoller {
 
 /** An idle pause is at least this many times as long as the last poll took. */
 const IDLE_DURATION_FACTOR = 4;
+const CHECKPOINT_EVERY_MS = 1_000;
 
 /** One consumer of one table's stream: its shards, their checkpoints, and the polling loop. */
 class DynamoStreamPoller {
@@ -164,7 +174,10 @@ class DynamoStreamPoller {
       const saved = await this.options.checkpoints.load(this.streamArn);
       for (const shard of this.shards.values()) {
         const sequenceNumber = saved.get(shard.id);
-        if (sequenceNumber) shard.checkpoint = sequenceNumber;
+        if (sequenceNumber) {
+          shard.checkpoint = sequenceNumber;
+          shard.saved = { sequenceNumber, atMs: 0 };
+        }
       }
       this.running = true;
       this.loop = this.run();
@@ -187,6 +200,7 @@ class DynamoStreamPoller {
     this.wake?.();
     await this.loop;
     this.loop = undefined;
+    for (const shard of this.shards.values()) await this.saveCheckpoint(shard);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -282,13 +296,24 @@ class DynamoStreamPoller {
     else shard.done = true;
   }
 
-  /** Moves the checkpoint, and persists it when checkpoints are kept: a failed save only means a replay after a restart. */
+  /** Moves the checkpoint, and saves it unless one was saved within `checkpointEveryMs`. */
   private async checkpoint(shard: ShardState, sequenceNumber: string): Promise<void> {
     shard.checkpoint = sequenceNumber;
-    if (!this.options.checkpoints || !this.streamArn) return;
+    const everyMs = this.options.checkpointEveryMs ?? CHECKPOINT_EVERY_MS;
+    if (shard.saved && Date.now() - shard.saved.atMs < everyMs) return;
+    await this.saveCheckpoint(shard);
+  }
+
+  /** Persists the shard's checkpoint if it moved since saved: a failed save only means a replay after a restart. */
+  private async saveCheckpoint(shard: ShardState): Promise<void> {
+    const sequenceNumber = shard.checkpoint;
+    if (!this.options.checkpoints || !this.streamArn || !sequenceNumber) return;
+    if (shard.saved?.sequenceNumber === sequenceNumber) return;
+    shard.saved = { sequenceNumber, atMs: Date.now() };
     try {
       await this.options.checkpoints.save(this.streamArn, shard.id, sequenceNumber);
     } catch (err) {
+      shard.saved = undefined;
       this.log(
         'warn',
         'saving the checkpoint failed; its records may be handed over again after a restart',
@@ -392,6 +417,8 @@ class DynamoStreamPoller {
     }
     const lastMarker = Records.length > 0 ? Records.at(-1)?.dynamodb?.SequenceNumber : undefined;
     if (lastMarker && !read) await this.checkpoint(shard, lastMarker);
+    // Caught up: what was held back from saving is saved now.
+    if (Records.length === 0) await this.saveCheckpoint(shard);
     const staleReadMs = this.options.staleReadMs ?? STALE_READ_MS;
     if (Records.length === 0 && NextShardIterator && Date.now() - started >= staleReadMs)
       await this.markPosition();

@@ -139,4 +139,59 @@ describe('pipelined group commit', () => {
     expect(refused === 0 || balance(table, 'pool') < 3n).toBe(true);
     expect(table.requests.TransactWriteItems).toBeLessThan(100);
   });
+
+  it('a group that comes back after its batch landed is committed together, not its first writer alone', async () => {
+    const table = slowCommits(40);
+    // Commits of 40 ms teach the loop how long commits take: it waits up to twice that (the cap is raised so a
+    // loaded machine's late timers do not end the wait first).
+    const engine = new EmbeddedGroupCommit({
+      tableFor: () => 'memory',
+      tableOf: () => table,
+      gatherMaxMs: 1_000,
+    });
+    await Promise.all(group(engine, 10));
+    const before = table.requests.TransactWriteItems ?? 0;
+    // The group's writers come back one after another: the first at once, the others a few ms later.
+    const first = engine.submit(ledger, create('world', 'a', 1n));
+    await new Promise((r) => setTimeout(r, 4));
+    const answers = await Promise.all([first, ...group(engine, 9)]);
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill('committed'));
+    expect((table.requests.TransactWriteItems ?? 0) - before).toBe(1);
+    expect(head(table).lastTxId).toBe(20);
+  });
+
+  it('never waits when the last batch was a lone write, nor with gathering turned off', async () => {
+    for (const gatherMaxMs of [undefined, 0]) {
+      const table = slowCommits(40);
+      const engine = new EmbeddedGroupCommit({
+        tableFor: () => 'memory',
+        tableOf: () => table,
+        ...(gatherMaxMs === undefined ? {} : { gatherMaxMs }),
+      });
+      if (gatherMaxMs === 0) await Promise.all(group(engine, 10));
+      else await engine.submit(ledger, create('world', 'pool', 1n));
+      const before = table.requests.TransactWriteItems ?? 0;
+      // A lone writer after a lone batch, or any writer with gathering off: committed alone, then the rest.
+      const first = engine.submit(ledger, create('world', 'a', 1n));
+      await new Promise((r) => setTimeout(r, 4));
+      await Promise.all([first, ...group(engine, 3)]);
+      expect((table.requests.TransactWriteItems ?? 0) - before).toBe(2);
+    }
+  });
 });
+
+/** A memory table whose commits take `ms`. */
+function slowCommits(ms: number): MemoryLedgerTable {
+  const table = new (class extends MemoryLedgerTable {
+    override async commit(...args: Parameters<MemoryLedgerTable['commit']>) {
+      await new Promise((r) => setTimeout(r, ms));
+      return super.commit(...args);
+    }
+  })(ledger);
+  table.put({ ...ledgerKeys.head(ledger), lastTxId: 0, lastLogId: 0, lastHash: '', accounts: 0 });
+  return table;
+}
+
+/** `n` writes from world, submitted at once. */
+const group = (engine: EmbeddedGroupCommit, n: number) =>
+  Array.from({ length: n }, (_, k) => engine.submit(ledger, create('world', `g:${k}`, 1n)));

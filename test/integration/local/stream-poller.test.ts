@@ -237,6 +237,42 @@ describe('stream poller', () => {
     expect(seen).toEqual(['before-first-start', 'one', 'while-stopped', 'two']);
   });
 
+  it('while records flow saves a checkpoint at most every checkpointEveryMs, and the latest once caught up', async () => {
+    const own = (await ensureTables(dynamo, 'poller-throttled-')).EVENTS_TABLE!;
+    for (const id of ['r1', 'r2', 'r3', 'r4', 'r5'])
+      await dynamo.send(
+        new PutItemCommand({
+          TableName: own,
+          Item: { pk: { S: `E#default#EVENT#${id}` }, sk: { S: 'EVENT' } },
+        }),
+      );
+    const saves: string[] = [];
+    const sequenceOf = new Map<string, string>();
+    const poller = createStreamPoller({
+      dynamo,
+      streams,
+      table: own,
+      intervalMs: 50,
+      // One record a batch: five batches, all within one save interval.
+      batchSize: 1,
+      checkpointEveryMs: 60_000,
+      checkpoints: {
+        load: async () => new Map(),
+        save: async (_arn, _shard, sequenceNumber) => void saves.push(sequenceNumber),
+      },
+      handler: async (records) => {
+        for (const r of records) sequenceOf.set(idsOf([r])[0]!, r.dynamodb?.SequenceNumber ?? '');
+        return { batchItemFailures: [] };
+      },
+    });
+    await poller.start();
+    await until(() => saves.length === 2);
+    // The first batch's checkpoint, then — once a read found nothing new — the last one; none between.
+    expect(saves).toEqual([sequenceOf.get('r1'), sequenceOf.get('r5')]);
+    await poller.stop();
+    expect(saves.length).toBe(2);
+  });
+
   it('after a slow empty read writes a position marker to its table, reads on after it, and never hands it over', async () => {
     // A table of its own, read from its beginning: every record it holds is this test's.
     const own = (await ensureTables(dynamo, 'poller-marker-')).EVENTS_TABLE!;

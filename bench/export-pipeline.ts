@@ -180,7 +180,7 @@ export async function measureExport(options: {
     region: 'us-east-1',
     endpoint: platform.s3.endpoint,
     forcePathStyle: true,
-    credentials: LOCAL_S3_CREDENTIALS,
+    credentials: { ...LOCAL_S3_CREDENTIALS },
   });
   const watcher = new BucketWatcher(s3);
   try {

@@ -14,7 +14,7 @@ const clientOf = (endpoint: string) =>
     region: 'us-east-1',
     endpoint,
     forcePathStyle: true,
-    credentials: LOCAL_S3_CREDENTIALS,
+    credentials: { ...LOCAL_S3_CREDENTIALS },
     requestChecksumCalculation: 'WHEN_REQUIRED',
   });
 

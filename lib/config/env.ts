@@ -601,7 +601,8 @@ function exportSettings(env: Env, stage: Stage): ExportSettings {
     throw new ConfigurationError(
       `S3_ENDPOINT must be an http(s) URL with no path, such as http://127.0.0.1:4568 (got "${raw.slice(0, 64)}")`,
     );
-  return { localS3: { endpoint: url.origin, credentials: LOCAL_S3_CREDENTIALS } };
+  // A copy: the AWS SDK marks the credentials object it is given (`$source`), which would change the constant.
+  return { localS3: { endpoint: url.origin, credentials: { ...LOCAL_S3_CREDENTIALS } } };
 }
 
 function webhookSettings(env: Env, stage: Stage): WebhookSettings {

@@ -20,6 +20,7 @@ import {
   platformConfigFromEnv,
   staticClientsSource,
 } from '../../lib/config/env.js';
+import { EmbeddedGroupCommit } from '../../lib/ledger/write/embedded.js';
 import { createLogger, type Logger } from '../../lib/observability/logger.js';
 import { installMetricSink } from '../../lib/observability/metrics.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
@@ -518,7 +519,10 @@ function embeddedLedger(
 ): { ledger: LedgerWorkers; writers: LedgerWriters } {
   // Function bundles an earlier start in worker mode built there are of no use now (ledgerBundles says why).
   if (dataDir) rmSync(join(dataDir, 'bundles'), { recursive: true, force: true });
-  const app = assembleLedgerApp(runtime, { documents: generatedDocuments, embedded: { logger } });
+  const app = assembleLedgerApp(runtime, {
+    documents: generatedDocuments,
+    embedded: { engine: EmbeddedGroupCommit, logger },
+  });
   const none = { healthy: () => true, pids: () => [], stop: async () => undefined };
   return {
     ledger: { ...none, fetch: (request, env) => app.fetch(request, env) },

@@ -47,11 +47,17 @@ import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
 import { VolumeReads } from './store/volume-reads.js';
 import { LedgerWriter } from './store/writer.js';
-import { EmbeddedGroupCommit } from './write/embedded.js';
+import type { EmbeddedGroupCommit, EmbeddedOptions } from './write/embedded.js';
 import { LedgerCommands } from './write/ledger-commands.js';
 import { LedgerRelay } from './write/relay.js';
 import type { ReplyInbox } from './write/replies.js';
 import { settleBatch } from './write/settle.js';
+
+/** The embedded engine: the class (write/embedded.ts, `EmbeddedGroupCommit`) and its logger. */
+export interface EmbeddedChoice {
+  engine: new (options: EmbeddedOptions) => EmbeddedGroupCommit;
+  logger?: Logger;
+}
 
 export interface LedgerAppOptions {
   /** Where its OpenAPI document comes from (lib/openapi/document-source.ts). */
@@ -61,8 +67,9 @@ export interface LedgerAppOptions {
   /**
    * The embedded engine (`npm start` by default): this process commits every write of a ledger through its own
    * group commit (write/embedded.ts) instead of committing directly and relaying busy writes through the queue.
+   * Its class comes from the caller, so the Lambda bundles never carry it.
    */
-  embedded?: { logger?: Logger };
+  embedded?: EmbeddedChoice;
   /**
    * Routes of the ledger's API whose code lives in another folder (the exporters' and pipelines', mounted by
    * lib/assembly/ledger-app.ts): registered after the v2 routes, before the v1 routes.
@@ -190,8 +197,8 @@ function groupCommit(
   },
 ): { relay?: LedgerRelay; embedded?: EmbeddedGroupCommit } {
   if (options.embedded) {
-    const { logger } = options.embedded;
-    return { embedded: new EmbeddedGroupCommit({ ...parts, ...(logger ? { logger } : {}) }) };
+    const { engine: Engine, logger } = options.embedded;
+    return { embedded: new Engine({ ...parts, ...(logger ? { logger } : {}) }) };
   }
   const { config } = runtime;
   const ingress = config.queues['ledger-ingress'];

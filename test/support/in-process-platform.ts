@@ -8,6 +8,7 @@ import { assemblePlatformApp } from '../../lib/assembly/platform-app.js';
 import { createAuthApp } from '../../lib/auth/app.js';
 import { loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import { staticClientsSource } from '../../lib/config/env.js';
+import { EmbeddedGroupCommit } from '../../lib/ledger/write/embedded.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
@@ -35,7 +36,10 @@ export async function startInProcessPlatform(): Promise<InProcessPlatform> {
     staticClientsSource({ AUTH_CONFIG: DEFAULT_AUTH_CONFIG }),
     'local',
   );
-  const ledger = assembleLedgerApp(runtime, { documents, embedded: { logger: runtime.logger } });
+  const ledger = assembleLedgerApp(runtime, {
+    documents,
+    embedded: { engine: EmbeddedGroupCommit, logger: runtime.logger },
+  });
   const gateway = createGateway(
     {
       auth: createAuthApp({ runtime, documents, authConfig }),

@@ -4,9 +4,10 @@ import { assembleLedgerApp } from '../../lib/assembly/ledger-app.js';
 import { DEFAULT_ENVIRONMENT } from '../../lib/environments/environment-id.js';
 import type { AppEnv } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
-import type { LedgerAppOptions } from '../../lib/ledger/app.js';
+import type { EmbeddedChoice, LedgerAppOptions } from '../../lib/ledger/app.js';
 import { ledgerKeys, registryKeys } from '../../lib/ledger/store/keys.js';
 import { type LedgerEvent, ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
+import { EmbeddedGroupCommit } from '../../lib/ledger/write/embedded.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
@@ -26,11 +27,21 @@ export const environmentToken = (
  */
 export async function ledgerClient(
   runtime: ServiceRuntime,
-  options: Partial<LedgerAppOptions> & { environment?: string; app?: Hono<AppEnv> } = {},
+  options: Omit<Partial<LedgerAppOptions>, 'embedded'> & {
+    environment?: string;
+    app?: Hono<AppEnv>;
+    /** The embedded engine (its class is filled in). */
+    embedded?: Partial<EmbeddedChoice>;
+  } = {},
 ) {
-  const { environment, app: shared, ...appOptions } = options;
+  const { environment, app: shared, embedded, ...appOptions } = options;
   const app: Hono<AppEnv> =
-    shared ?? assembleLedgerApp(runtime, { documents: generatedDocuments, ...appOptions });
+    shared ??
+    assembleLedgerApp(runtime, {
+      documents: generatedDocuments,
+      ...appOptions,
+      ...(embedded ? { embedded: { engine: EmbeddedGroupCommit, ...embedded } } : {}),
+    });
   const token =
     environment === undefined
       ? await tokenFor(authApp(runtime), ADMIN)

@@ -1,4 +1,4 @@
-import { ConflictError } from '../../../errors/index.js';
+import { ConflictError, ValidationError } from '../../../errors/index.js';
 import {
   type ConnectorConfig,
   configView,
@@ -83,7 +83,17 @@ export function withConfig(
       spec.fields[k]?.secret && value === MASK ? current.config.fields[k] : value,
     ]),
   );
-  return { ...current, name: next.name, config: { ...next, fields }, updatedAt };
+  const link = next.ledgerLink;
+  const ledgerLink =
+    link?.clientSecret === MASK && current.config.ledgerLink?.clientID === link.clientID
+      ? { ...link, clientSecret: current.config.ledgerLink.clientSecret }
+      : link;
+  if (ledgerLink?.clientSecret === MASK)
+    throw new ValidationError('body.ledgerLink.clientSecret: give the secret of this new client');
+  const config: ConnectorConfig = { ...next, fields };
+  if (ledgerLink) config.ledgerLink = ledgerLink;
+  else delete config.ledgerLink;
+  return { ...current, name: next.name, config, updatedAt };
 }
 
 /** The connector as lists answer it (the reference's V3Connector), its config with secrets masked. */

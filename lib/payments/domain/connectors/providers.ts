@@ -3,6 +3,7 @@ import { ValidationError } from '../../../errors/index.js';
 import { boundedText } from '../../../validation/common.js';
 import { validate } from '../../../validation/validate.js';
 import { formatDuration, parseDuration } from './duration.js';
+import { type LedgerLink, ledgerLinkOf, ledgerLinkSchema } from './ledger-link.js';
 
 /** What a connector can do (the reference's capability names). */
 export type Capability =
@@ -29,6 +30,8 @@ export interface ConnectorConfig {
   pageSize: number;
   /** The provider's fields, as given (secrets included: only `configView` is ever answered). */
   fields: Record<string, unknown>;
+  /** Beyond the reference: the ledger its payments are recorded in (ledger-link.ts). */
+  ledgerLink?: LedgerLink;
 }
 
 interface FieldSpec {
@@ -73,6 +76,7 @@ const COMMON_ENTRIES = {
     v.pipe(v.number('must be a number'), v.integer(), v.minValue(1), v.maxValue(1000)),
   ),
   provider: v.optional(v.string()),
+  ledgerLink: v.optional(ledgerLinkSchema),
 };
 
 export const PROVIDERS: Record<string, ProviderSpec> = {
@@ -143,7 +147,7 @@ export function providerSpec(raw: string): ProviderSpec {
 /** A config body checked against its provider: common fields parsed, the provider's own kept as given. */
 export function parseConnectorConfig(spec: ProviderSpec, body: unknown): ConnectorConfig {
   const parsed = validate(spec.schema, body, 'body');
-  const { name, pollingPeriod, pageSize, provider, ...fields } = parsed as Record<
+  const { name, pollingPeriod, pageSize, provider, ledgerLink, ...fields } = parsed as Record<
     string,
     unknown
   > & {
@@ -151,6 +155,7 @@ export function parseConnectorConfig(spec: ProviderSpec, body: unknown): Connect
     pollingPeriod?: string;
     pageSize?: number;
     provider?: string;
+    ledgerLink?: v.InferOutput<typeof ledgerLinkSchema>;
   };
   if (provider !== undefined && provider.toLowerCase() !== spec.name)
     throw new ValidationError(`body.provider: must be ${spec.configProvider}`);
@@ -162,7 +167,13 @@ export function parseConnectorConfig(spec: ProviderSpec, body: unknown): Connect
     throw new ValidationError(
       `body.pollingPeriod: must be at least ${formatDuration(MIN_POLLING_PERIOD_MS)}`,
     );
-  return { name, pollingPeriodMs, pageSize: pageSize ?? DEFAULT_PAGE_SIZE, fields };
+  return {
+    name,
+    pollingPeriodMs,
+    pageSize: pageSize ?? DEFAULT_PAGE_SIZE,
+    fields,
+    ...(ledgerLink ? { ledgerLink: ledgerLinkOf(ledgerLink) } : {}),
+  };
 }
 
 /** What a secret reads as. */
@@ -179,6 +190,7 @@ export function configView(spec: ProviderSpec, config: ConnectorConfig): Record<
     pollingPeriod: formatDuration(config.pollingPeriodMs),
     pageSize: config.pageSize,
     ...fields,
+    ...(config.ledgerLink ? { ledgerLink: { ...config.ledgerLink, clientSecret: MASK } } : {}),
   };
 }
 

@@ -213,6 +213,45 @@ describe('a connector with a ledger link', () => {
     ]);
   });
 
+  it('keeps the stored secret when the config read is sent back, and refuses the mask for a new client', async () => {
+    const read = await call.default!.payments('GET', `/v3/connectors/${connector}/config`);
+    const sentBack = await call.default!.payments(
+      'PATCH',
+      `/v3/connectors/${connector}/config`,
+      read.body.data,
+    );
+    expect(sentBack.status, sentBack.text).toBe(204);
+    const other = await call.default!.payments('PATCH', `/v3/connectors/${connector}/config`, {
+      ...read.body.data,
+      ledgerLink: { ...read.body.data.ledgerLink, clientID: 'someone-else' },
+    });
+    expect(other.body).toEqual({
+      errorCode: 'VALIDATION',
+      errorMessage: 'body.ledgerLink.clientSecret: give the secret of this new client',
+    });
+    // The link still authenticates (with the stored secret, not the mask): a run posts a new payment (updated
+    // after the payout's refund, which the cursor has passed).
+    const at = new Date(Date.now() + 60_000).toISOString();
+    provider.book.transactions.push({
+      id: 'tx-after-patch',
+      createdAt: at,
+      updatedAt: at,
+      currency: 'EUR/2',
+      type: 'PAYIN',
+      status: 'SUCCEEDED',
+      amount: '700',
+      destinationAccountID: 'acc-savings',
+      metadata: {},
+    });
+    expect((await tick()).failed).toBe(0);
+    const posted = (await ledgerTransactions('default')).filter(
+      (t) => t.metadata.payments_reference === 'tx-after-patch',
+    );
+    expect(posted.map((t) => t.postings[0].destination)).toEqual([
+      `payments:${reference(connector)}:acc-savings`,
+    ]);
+  });
+
   it("fails only its own runs when the ledger is another environment's or absent, saying why", async () => {
     const before = (await ledgerTransactions('default')).length;
     // B's connector names the default environment's client: its token is not of B.
@@ -246,7 +285,10 @@ describe('a connector with a ledger link', () => {
     expect((await tick()).failed).toBe(1); // B's, still
     // The payout was first seen already refunded by this connector: settled and refunded, it moved nothing.
     const txs = await ledgerTransactions('default', 'no-such-ledger');
-    expect(txs.map((t) => t.metadata.payments_reference)).toEqual(['tx-0001']);
+    expect(txs.map((t) => t.metadata.payments_reference).sort()).toEqual([
+      'tx-0001',
+      'tx-after-patch',
+    ]);
     expect(await lastError('default', absent)).toBeUndefined();
   });
 });

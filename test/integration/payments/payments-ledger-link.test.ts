@@ -229,6 +229,23 @@ describe('a connector with a ledger link', () => {
       errorCode: 'VALIDATION',
       errorMessage: 'body.ledgerLink.clientSecret: give the secret of this new client',
     });
+    // A config without the field (a client that does not know it) keeps the link; `false` removes it.
+    const { ledgerLink: _kept, ...withoutLink } = read.body.data;
+    expect(
+      (await call.default!.payments('PATCH', `/v3/connectors/${connector}/config`, withoutLink))
+        .status,
+    ).toBe(204);
+    const kept = await call.default!.payments('GET', `/v3/connectors/${connector}/config`);
+    expect(kept.body.data.ledgerLink).toEqual(read.body.data.ledgerLink);
+    const other2 = await install('default', LINK);
+    const removed = await call.default!.payments('PATCH', `/v3/connectors/${other2}/config`, {
+      ...(await call.default!.payments('GET', `/v3/connectors/${other2}/config`)).body.data,
+      ledgerLink: false,
+    });
+    expect(removed.status, removed.text).toBe(204);
+    const unlinked = await call.default!.payments('GET', `/v3/connectors/${other2}/config`);
+    expect(unlinked.body.data.ledgerLink).toBeUndefined();
+    expect(unlinked.body.data.apiKey).toBe('********');
     // The link still authenticates (with the stored secret, not the mask): a run posts a new payment (updated
     // after the payout's refund, which the cursor has passed).
     const at = new Date(Date.now() + 60_000).toISOString();

@@ -30,8 +30,12 @@ export interface ConnectorConfig {
   pageSize: number;
   /** The provider's fields, as given (secrets included: only `configView` is ever answered). */
   fields: Record<string, unknown>;
-  /** Beyond the reference: the ledger its payments are recorded in (ledger-link.ts). */
-  ledgerLink?: LedgerLink;
+  /**
+   * Beyond the reference: the ledger its payments are recorded in (ledger-link.ts). `false` only in a parsed update
+   * body: remove the link (absent there: keep it, since clients that do not know the field send it back without;
+   * `null` cannot say it, the platform reads a null field as absent).
+   */
+  ledgerLink?: LedgerLink | false;
 }
 
 interface FieldSpec {
@@ -76,7 +80,8 @@ const COMMON_ENTRIES = {
     v.pipe(v.number('must be a number'), v.integer(), v.minValue(1), v.maxValue(1000)),
   ),
   provider: v.optional(v.string()),
-  ledgerLink: v.optional(ledgerLinkSchema),
+  // Checked on its own (parseConnectorConfig), so that its errors name its fields.
+  ledgerLink: v.optional(v.unknown()),
 };
 
 export const PROVIDERS: Record<string, ProviderSpec> = {
@@ -155,7 +160,7 @@ export function parseConnectorConfig(spec: ProviderSpec, body: unknown): Connect
     pollingPeriod?: string;
     pageSize?: number;
     provider?: string;
-    ledgerLink?: v.InferOutput<typeof ledgerLinkSchema>;
+    ledgerLink?: unknown;
   };
   if (provider !== undefined && provider.toLowerCase() !== spec.name)
     throw new ValidationError(`body.provider: must be ${spec.configProvider}`);
@@ -172,7 +177,14 @@ export function parseConnectorConfig(spec: ProviderSpec, body: unknown): Connect
     pollingPeriodMs,
     pageSize: pageSize ?? DEFAULT_PAGE_SIZE,
     fields,
-    ...(ledgerLink ? { ledgerLink: ledgerLinkOf(ledgerLink) } : {}),
+    ...(ledgerLink !== undefined
+      ? {
+          ledgerLink:
+            ledgerLink === false
+              ? false
+              : ledgerLinkOf(validate(ledgerLinkSchema, ledgerLink, 'body.ledgerLink')),
+        }
+      : {}),
   };
 }
 

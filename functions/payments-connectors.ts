@@ -20,6 +20,7 @@ const deps = {
   sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
   now: Date.now,
   dummypay: dummypaySettings(runtime.config),
+  publicBaseUrl: runtime.config.publicBaseUrl,
 };
 
 /** Scheduled (EventBridge): one tick. Runs hold leases, so two ticks at once run each schedule once. */

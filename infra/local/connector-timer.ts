@@ -10,6 +10,8 @@ export interface ConnectorTimerOptions {
   logger: Logger;
   /** Where dummypay connectors may read. */
   dummypay: DummypaySettings;
+  /** The platform's own URL: connectors' ledger links reach auth and the ledger there. */
+  publicBaseUrl: string;
 }
 
 /**
@@ -25,6 +27,7 @@ export function startConnectorTimer(options: ConnectorTimerOptions): () => Promi
       sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
       now: Date.now,
       dummypay: options.dummypay,
+      publicBaseUrl: options.publicBaseUrl,
     };
     running = runDueSchedules(options.stores, deps)
       .then(async (counts) => ({

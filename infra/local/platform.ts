@@ -644,6 +644,7 @@ async function startServices(
       intervalMs: options.connectorTimerIntervalMs ?? CONNECTOR_TIMER_INTERVAL_MS,
       logger,
       dummypay: dummypaySettings(config),
+      publicBaseUrl: config.publicBaseUrl,
     }),
   );
   return apps;

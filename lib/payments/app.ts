@@ -16,6 +16,7 @@ import { paymentInitiationRoutes } from './routes/payment-initiations.js';
 import { paymentServiceUserRoutes } from './routes/payment-service-users.js';
 import { paymentRoutes } from './routes/payments.js';
 import { poolRoutes } from './routes/pools.js';
+import { providerWebhookRoutes } from './routes/provider-webhooks.js';
 import { paymentsDocument } from './routes/schemas.js';
 import { storesOfRequest } from './routes/stores-of.js';
 import { connectorV1Routes } from './routes/v1/v1-connectors.js';
@@ -71,6 +72,7 @@ export function createPaymentsApp(
       });
       notImplementedRoutes(a);
       openBankingCallbackRoute(a, storesOf, deps);
+      providerWebhookRoutes(a);
     },
   });
   serverInfoRoute(app, 'payments');

@@ -7,8 +7,9 @@ import { readmeBlock, runBash } from '../support/readme.js';
 
 /**
  * The payments guide's connector walkthrough (docs/guides/payments.md), run as written: terminal 2 starts the fake
- * provider (`npm run fake-provider`), terminal 1 installs the generic connector against it, waits for its tasks to
- * bring accounts, balances and payments, pools two accounts, and approves a transfer initiation. The guide's port
+ * provider (`npm run fake-provider`), terminal 1 installs the generic connector against it with a ledger link, waits
+ * for its tasks to bring accounts, balances and payments (and the payments into the linked ledger), pools two
+ * accounts, and approves a transfer initiation (which reaches the ledger too). The guide's port
  * 8090 is replaced by a free one (the machine may be running other things), nothing else.
  */
 let platform: RunningPlatform;
@@ -59,6 +60,7 @@ describe('payments guide: a provider connected end to end', () => {
       });
       expect(out.replaceAll(port, '<port>')).toMatchInlineSnapshot(`
         "{"name":"demo-bank","endpoint":"http://127.0.0.1:<port>","apiKey":"********","pollingPeriod":"30s"}
+        {"ledger":"bank-mirror","clientID":"local-dev","clientSecret":"********","accounts":{"internal":"bank:{account}","world":"world"},"statuses":["SUCCEEDED"]}
         fetch-accounts
         fetch-external-accounts
         fetch-payments
@@ -67,6 +69,7 @@ describe('payments guide: a provider connected end to end', () => {
         {"reference":"ben-supplier","type":"EXTERNAL","name":"Acme Supplies"}
         {"asset":"EUR/2","balance":1000000}
         {"reference":"tx-0001","type":"PAY-IN","status":"SUCCEEDED","amount":250000,"asset":"EUR/2"}
+        {"postings":[{"source":"world","destination":"bank:acc-main","amount":250000,"asset":"EUR/2"}],"link":"settlement"}
         {"asset":"EUR/2","amount":1500000}
         WAITING_FOR_VALIDATION
         SUCCEEDED
@@ -75,6 +78,8 @@ describe('payments guide: a provider connected end to end', () => {
         {"type":"TRANSFER","status":"SUCCEEDED","amount":100000}
         {"asset":"EUR/2","balance":600000}
         {"asset":"EUR/2","amount":1500000}
+        {"source":"bank:acc-main","destination":"bank:acc-savings","amount":100000,"asset":"EUR/2"}
+        {"EUR/2":{"input":250000,"output":100000,"balance":150000}}
         "
       `);
     } finally {

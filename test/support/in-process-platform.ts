@@ -11,11 +11,14 @@ import { staticClientsSource } from '../../lib/config/env.js';
 import { EmbeddedGroupCommit } from '../../lib/ledger/write/embedded.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
+import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { testEnvironment } from './tables.js';
 
 export interface InProcessPlatform {
   baseUrl: string;
+  /** Its runtime (tables, clients): for suites that also run a worker's function over the same tables. */
+  runtime: ServiceRuntime;
   stop(): Promise<void>;
 }
 
@@ -53,6 +56,7 @@ export async function startInProcessPlatform(): Promise<InProcessPlatform> {
   handler = (request) => gateway.fetch(request);
   return {
     baseUrl,
+    runtime,
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -13,7 +13,8 @@ export const TEST_BASE_URL = 'https://platform.example.com';
 export const appsWithoutIo = () => appsWithoutIoAt(TEST_BASE_URL);
 
 /** Hono's `/v2/:ledger` → OpenAPI's `/v2/{ledger}`. */
-export const openApiPathOf = (honoPath: string) => honoPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+export const openApiPathOf = (honoPath: string) =>
+  honoPath.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}');
 
 /**
  * Checks real answers against the document's response schemas with a JSON Schema 2020-12 validator (ajv):

@@ -4,12 +4,13 @@ import type { Connector } from '../domain/connectors/connector.js';
 import type { DummypaySettings } from '../domain/connectors/dummypay-directory.js';
 import type { Instance, Schedule } from '../domain/connectors/tasks.js';
 import { newRecordId } from '../domain/ids.js';
-import { paymentId, recordPayment } from '../domain/payment.js';
+import { type Payment, paymentId, recordPayment } from '../domain/payment.js';
 import { connectorAccountIds } from '../store/connector-data.js';
 import type { PaymentsStores } from '../store/stores.js';
 import { dummypayClient } from './dummypay.js';
 import { genericClient } from './generic.js';
 import type { HttpDeps } from './http.js';
+import { mirrorPayment } from './ledger-link.js';
 import { ACCOUNT_TYPE_OF_TASK, type ProviderClient, type ProviderPayment } from './provider.js';
 
 /** Pages one run reads at most: a run stays short (a Lambda's timeout); the next run, due at once, goes on. */
@@ -26,6 +27,8 @@ export type RunOutcome = 'skipped' | 'done' | 'more' | 'failed';
 /** What a run needs: the provider's HTTP, and where dummypay may read (docs/decisions/payments.md). */
 export interface RunnerDeps extends HttpDeps {
   dummypay: DummypaySettings;
+  /** The platform's public URL, where a connector's ledger link reaches auth and the ledger (PUBLIC_BASE_URL). */
+  publicBaseUrl?: string;
 }
 
 /** The provider client of a connector. */
@@ -64,7 +67,7 @@ export async function runSchedule(
   await stores.schedules.saveInstance(instance);
   const period = connector.config.pollingPeriodMs;
   try {
-    const more = await readPages(stores, connector, schedule, runId, clientOf(connector, deps));
+    const more = await readPages(stores, connector, schedule, runId, deps);
     const endMs = stores.now();
     await stores.schedules.release(schedule, runId, more ? endMs : endMs + period);
     await stores.schedules.saveInstance(ended(instance, endMs));
@@ -98,15 +101,23 @@ async function readPages(
   connector: Connector,
   schedule: Schedule,
   runId: string,
-  client: ProviderClient,
+  deps: RunnerDeps,
 ): Promise<boolean> {
+  const client = clientOf(connector, deps);
   let state = schedule.state;
   const size = connector.config.pageSize;
   for (let page = 0; page < MAX_PAGES_PER_RUN; page++) {
     let hasMore: boolean;
     if (schedule.taskType === 'FETCH_PAYMENTS') {
       const fetched = await client.fetchPayments(state, size);
-      for (const p of fetched.items) await savePayment(stores, connector.id, p);
+      for (const p of fetched.items) {
+        const saved = await savePayment(stores, connector.id, p);
+        // Before the cursor moves: a posting that fails is asked again when the run is retried from it.
+        await mirrorPayment(deps, stores.environment, connector, saved, {
+          source: p.sourceAccountReference,
+          destination: p.destinationAccountReference,
+        });
+      }
       ({ state, hasMore } = fetched);
     } else {
       const fetch =
@@ -156,7 +167,7 @@ export async function savePayment(
   stores: PaymentsStores,
   connectorID: string,
   p: ProviderPayment,
-): Promise<void> {
+): Promise<Payment> {
   const { sourceAccountReference: source, destinationAccountReference: destination, ...rest } = p;
   const input = {
     ...rest,
@@ -166,7 +177,8 @@ export async function savePayment(
       ? { destinationAccountID: accountId(connectorID, destination) }
       : {}),
   };
-  await stores.payments.save(paymentId(connectorID, p.reference, p.type), (current) =>
+  const saved = await stores.payments.save(paymentId(connectorID, p.reference, p.type), (current) =>
     recordPayment(current, input),
   );
+  return saved.payment;
 }

@@ -1,4 +1,5 @@
-import { ConflictError } from '../../../errors/index.js';
+import { ConflictError, ValidationError } from '../../../errors/index.js';
+import type { LedgerLink } from './ledger-link.js';
 import {
   type ConnectorConfig,
   configView,
@@ -54,13 +55,15 @@ export function newConnector(
   createdAt: string,
   config: ConnectorConfig,
 ): Connector {
+  const { ledgerLink, ...rest } = config;
   return {
     id: connectorId(spec.name, reference),
     reference,
     provider: spec.name,
     name: config.name,
     createdAt,
-    config,
+    // `false` (no link) is an update's word; a new connector simply has none.
+    config: ledgerLink ? { ...rest, ledgerLink } : rest,
     scheduledForDeletion: false,
   };
 }
@@ -83,7 +86,27 @@ export function withConfig(
       spec.fields[k]?.secret && value === MASK ? current.config.fields[k] : value,
     ]),
   );
-  return { ...current, name: next.name, config: { ...next, fields }, updatedAt };
+  const config: ConnectorConfig = { ...next, fields };
+  const ledgerLink = nextLedgerLink(current.config.ledgerLink || undefined, next.ledgerLink);
+  if (ledgerLink) config.ledgerLink = ledgerLink;
+  else delete config.ledgerLink;
+  return { ...current, name: next.name, config, updatedAt };
+}
+
+/**
+ * The link after an update: absent keeps it (a client unaware of the field sends the config back without it),
+ * `false` removes it, a link sent back with its secret masked keeps the stored secret (same client only).
+ */
+function nextLedgerLink(
+  current: LedgerLink | undefined,
+  next: LedgerLink | false | undefined,
+): LedgerLink | undefined {
+  if (next === undefined) return current;
+  if (next === false) return undefined;
+  if (next.clientSecret !== MASK) return next;
+  if (current?.clientID !== next.clientID)
+    throw new ValidationError('body.ledgerLink.clientSecret: give the secret of this new client');
+  return { ...next, clientSecret: current.clientSecret };
 }
 
 /** The connector as lists answer it (the reference's V3Connector), its config with secrets masked. */

@@ -3,6 +3,7 @@ import { ValidationError } from '../../../errors/index.js';
 import { boundedText } from '../../../validation/common.js';
 import { validate } from '../../../validation/validate.js';
 import { formatDuration, parseDuration } from './duration.js';
+import { type LedgerLink, ledgerLinkOf, ledgerLinkSchema } from './ledger-link.js';
 
 /** What a connector can do (the reference's capability names). */
 export type Capability =
@@ -29,6 +30,12 @@ export interface ConnectorConfig {
   pageSize: number;
   /** The provider's fields, as given (secrets included: only `configView` is ever answered). */
   fields: Record<string, unknown>;
+  /**
+   * Beyond the reference: the ledger its payments are recorded in (ledger-link.ts). `false` only in a parsed update
+   * body: remove the link (absent there: keep it, since clients that do not know the field send it back without;
+   * `null` cannot say it, the platform reads a null field as absent).
+   */
+  ledgerLink?: LedgerLink | false;
 }
 
 interface FieldSpec {
@@ -73,6 +80,8 @@ const COMMON_ENTRIES = {
     v.pipe(v.number('must be a number'), v.integer(), v.minValue(1), v.maxValue(1000)),
   ),
   provider: v.optional(v.string()),
+  // Checked on its own (parseConnectorConfig), so that its errors name its fields.
+  ledgerLink: v.optional(v.unknown()),
 };
 
 export const PROVIDERS: Record<string, ProviderSpec> = {
@@ -143,7 +152,7 @@ export function providerSpec(raw: string): ProviderSpec {
 /** A config body checked against its provider: common fields parsed, the provider's own kept as given. */
 export function parseConnectorConfig(spec: ProviderSpec, body: unknown): ConnectorConfig {
   const parsed = validate(spec.schema, body, 'body');
-  const { name, pollingPeriod, pageSize, provider, ...fields } = parsed as Record<
+  const { name, pollingPeriod, pageSize, provider, ledgerLink, ...fields } = parsed as Record<
     string,
     unknown
   > & {
@@ -151,6 +160,7 @@ export function parseConnectorConfig(spec: ProviderSpec, body: unknown): Connect
     pollingPeriod?: string;
     pageSize?: number;
     provider?: string;
+    ledgerLink?: unknown;
   };
   if (provider !== undefined && provider.toLowerCase() !== spec.name)
     throw new ValidationError(`body.provider: must be ${spec.configProvider}`);
@@ -162,7 +172,20 @@ export function parseConnectorConfig(spec: ProviderSpec, body: unknown): Connect
     throw new ValidationError(
       `body.pollingPeriod: must be at least ${formatDuration(MIN_POLLING_PERIOD_MS)}`,
     );
-  return { name, pollingPeriodMs, pageSize: pageSize ?? DEFAULT_PAGE_SIZE, fields };
+  return {
+    name,
+    pollingPeriodMs,
+    pageSize: pageSize ?? DEFAULT_PAGE_SIZE,
+    fields,
+    ...(ledgerLink !== undefined
+      ? {
+          ledgerLink:
+            ledgerLink === false
+              ? false
+              : ledgerLinkOf(validate(ledgerLinkSchema, ledgerLink, 'body.ledgerLink')),
+        }
+      : {}),
+  };
 }
 
 /** What a secret reads as. */
@@ -179,6 +202,7 @@ export function configView(spec: ProviderSpec, config: ConnectorConfig): Record<
     pollingPeriod: formatDuration(config.pollingPeriodMs),
     pageSize: config.pageSize,
     ...fields,
+    ...(config.ledgerLink ? { ledgerLink: { ...config.ledgerLink, clientSecret: MASK } } : {}),
   };
 }
 

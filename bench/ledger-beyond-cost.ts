@@ -1,9 +1,9 @@
 /**
- * Issue #31 item 7, the cells that exist: what a write with a balance precondition and a write that triggers a
- * balance monitor cost beside a plain transaction — DynamoDB requests, read units, write units by DynamoDB's rules,
- * and in-process latency (the ledger app on DynamoDB Local, direct writes, warm container) — measured the same way
- * as the cost-per-operation section. Pending transfers are not served yet: no cells for them.
- * Run alone with BENCH_ONLY=beyond (BENCH_BEYOND_REPETITIONS per cell, default 30).
+ * Issue #31 item 7: what a write with a balance precondition, a write that triggers a balance monitor, and a hold's
+ * create, post and void cost beside a plain transaction — DynamoDB requests, read units, write units by DynamoDB's
+ * rules, and in-process latency (the ledger app on DynamoDB Local, direct writes, warm container) — measured the
+ * same way as the cost-per-operation section. Part of the full run; alone with BENCH_ONLY=beyond
+ * (BENCH_BEYOND_REPETITIONS per cell, default 30).
  */
 import type { Hono } from 'hono';
 import { DEFAULT_AUTH_CONFIG } from '../infra/local/platform.js';
@@ -14,7 +14,7 @@ import { platformConfigFromEnv, staticClientsSource } from '../lib/config/env.js
 import type { AppEnv } from '../lib/http/types.js';
 import { generatedDocuments } from '../lib/openapi/generated-documents.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
-import { installDynamoMeter } from './dynamo-meter.js';
+import { type DynamoMeter, installDynamoMeter } from './dynamo-meter.js';
 import { benchEnvironment, localDynamoClient } from './environment.js';
 import { type LatencySummary, round, summarise } from './stats.js';
 
@@ -41,8 +41,27 @@ const posting = (destination: string, amount = 1) => ({
 
 const TX = 'beyond/transactions';
 
-/** The cells, in the order of the report: plain, preconditions, monitors. */
-const CELLS: Array<{ operation: string; path: string; body: () => unknown }> = [
+const HOLD = (timeout?: number) => ({
+  postings: [{ source: 'card', destination: 'shop', amount: 1, asset: 'USD/2' }],
+  ...(timeout !== undefined ? { timeout } : {}),
+});
+
+/** A write measured: its path and body, made by `setup` (not measured) when it needs something first. */
+interface Measured {
+  path: string;
+  body?: unknown;
+}
+
+type Call = (path: string, body?: unknown) => Promise<string>;
+
+/** A hold made (not measured) for a post or a void to resolve: its path. */
+const heldPath = async (call: Call) => {
+  const created = JSON.parse(await call('holds/pending', HOLD(3600))) as { data: { id: number } };
+  return `holds/pending/${created.data.id}`;
+};
+
+/** Plain writes, with preconditions, with monitors. */
+const PLAIN_CELLS: Array<{ operation: string; path: string; body: () => unknown }> = [
   {
     operation: 'plain transaction, 1 posting, existing accounts',
     path: TX,
@@ -76,10 +95,42 @@ const CELLS: Array<{ operation: string; path: string; body: () => unknown }> = [
   },
 ];
 
-/** The two ledgers: `beyond` without a mapping item, `monitored` with two monitors. */
-async function prepare(call: (path: string, body?: unknown) => Promise<string>): Promise<void> {
+/** The cells, in the order of the report: plain, preconditions, monitors, holds. */
+const CELLS: Array<{ operation: string; setup: (call: Call) => Promise<Measured> }> = [
+  ...PLAIN_CELLS.map((c) => ({
+    operation: c.operation,
+    setup: async () => ({ path: c.path, body: c.body() }),
+  })),
+  {
+    operation: 'plain transaction, ledger with PENDING_TRANSFERS (held items read too)',
+    setup: async () => ({ path: 'holds/transactions', body: posting('users:a') }),
+  },
+  {
+    operation: 'hold created, 1 posting, no expiry',
+    setup: async () => ({ path: 'holds/pending', body: HOLD() }),
+  },
+  {
+    operation: 'hold created with an expiry (on the due indexes)',
+    setup: async () => ({ path: 'holds/pending', body: HOLD(3600) }),
+  },
+  {
+    operation: 'hold (with an expiry) posted in full: a transaction, the hold resolved',
+    setup: async (call) => ({ path: `${await heldPath(call)}/post`, body: {} }),
+  },
+  {
+    operation: 'hold (with an expiry) voided',
+    setup: async (call) => ({ path: `${await heldPath(call)}/void` }),
+  },
+];
+
+/** The ledgers: `beyond` without a mapping item, `monitored` with two monitors, `holds` with pending transfers. */
+async function prepare(call: Call): Promise<void> {
   await call('beyond');
   await call('beyond/transactions', posting('users:b'));
+  await call('holds', { features: { PENDING_TRANSFERS: 'ON' } });
+  await call('holds/transactions', {
+    postings: [{ source: 'world', destination: 'card', amount: 1_000_000, asset: 'USD/2' }],
+  });
   // Monitors: a ledger of their own, so the first cells run without a mapping item.
   await call('monitored');
   await call('monitored/monitors', {
@@ -94,13 +145,34 @@ async function prepare(call: (path: string, body?: unknown) => Promise<string>):
   });
 }
 
+/**
+ * The meter is the process's one (installDynamoMeter): its sizer — this part's client of this DynamoDB Local — is
+ * taken back and closed however the part ends. Left set, every later metered TransactWriteItems of the run (the
+ * ledger matrix's, on DynamoDB Locals of their own) would size its items through it, against this DynamoDB Local
+ * long stopped: the full run's ECONNREFUSED at the start of the next part.
+ */
 export async function measureBeyondCosts(
   dynamoEndpoint: string,
   sqsEndpoint: string,
   repetitions: number,
 ): Promise<BeyondCostResult> {
   const meter = installDynamoMeter();
-  meter.sizer = localDynamoClient(dynamoEndpoint);
+  const sizer = localDynamoClient(dynamoEndpoint);
+  meter.sizer = sizer;
+  try {
+    return await measureCells(dynamoEndpoint, sqsEndpoint, repetitions, meter);
+  } finally {
+    meter.sizer = undefined;
+    sizer.destroy();
+  }
+}
+
+async function measureCells(
+  dynamoEndpoint: string,
+  sqsEndpoint: string,
+  repetitions: number,
+  meter: DynamoMeter,
+): Promise<BeyondCostResult> {
   const env = await benchEnvironment(dynamoEndpoint, sqsEndpoint, 'bench-beyond-');
   const runtime = createRuntime(platformConfigFromEnv(env));
   const auth = createAuthApp({
@@ -110,7 +182,7 @@ export async function measureBeyondCosts(
   });
   const ledger = assembleLedgerApp(runtime, { documents: generatedDocuments });
   const token = await adminToken(auth);
-  const call = async (path: string, body?: unknown) => {
+  const call: Call = async (path, body) => {
     const res = await ledger.request(`/api/ledger/v2/${path}`, {
       method: 'POST',
       headers: {
@@ -126,7 +198,11 @@ export async function measureBeyondCosts(
   await prepare(call);
   const cells = CELLS;
   // Warm: the pairs exist, the mapping is cached, the code paths are compiled.
-  for (const cell of cells) for (let i = 0; i < 5; i++) await call(cell.path, cell.body());
+  for (const cell of cells)
+    for (let i = 0; i < 5; i++) {
+      const { path, body } = await cell.setup(call);
+      await call(path, body);
+    }
   const totals = cells.map(() => ({
     samples: [] as number[],
     requests: 0,
@@ -137,9 +213,10 @@ export async function measureBeyondCosts(
   // Round robin, one write per cell in turn: a machine's load drifts over the run, not into one cell.
   for (let i = 0; i < repetitions; i++)
     for (const [n, cell] of cells.entries()) {
+      const { path, body } = await cell.setup(call);
       meter.reset();
       const started = performance.now();
-      await call(cell.path, cell.body());
+      await call(path, body);
       const total = totals[n]!;
       total.samples.push(performance.now() - started);
       const s = meter.summary();
@@ -191,7 +268,7 @@ export function renderBeyondCosts(r: BeyondCostResult): string {
         .join(', ')}) | ${c.latency.p50Ms} | ${c.latency.p99Ms} |`,
   );
   return [
-    '## Beyond the reference ledger: preconditions and monitors (#31 item 7)',
+    '## Beyond the reference ledger: preconditions, monitors and holds (#31 item 7)',
     '',
     `${r.source}; ${r.cells[0]?.repetitions ?? 0} writes per cell, means per write.`,
     '',

@@ -10,7 +10,8 @@
  * directory, leaving bench/report.md and bench/results.json as they are (a partial run must not replace them).
  * BENCH_ONLY=cold-start (or `npm run bench -- --only cold-start`) does the same with the cold-start section: a
  * minute, no DynamoDB Local, for checking bundle import times while changing them. BENCH_ONLY=beyond: issue #31's
- * cells (a write with a precondition, one that triggers a balance monitor, beside a plain one). BENCH_ONLY=export:
+ * cells alone (a write with a precondition, one that triggers a balance monitor, a hold's create, post and void,
+ * beside a plain one; also in the full run). BENCH_ONLY=export:
  * issue 30's pipeline to the local S3 emulator (throughput, commit → object lag, requests and cost per exported log).
  * Any failed ledger invariant makes the run exit non-zero.
  */
@@ -31,7 +32,11 @@ import { installDynamoMeter } from './dynamo-meter.js';
 import { measureExport, renderExport } from './export-pipeline.js';
 import { type GroupCommitCostResult, measureGroupCommitCost } from './group-commit-cost.js';
 import { fetchToken } from './http.js';
-import { measureBeyondCosts, renderBeyondCosts } from './ledger-beyond-cost.js';
+import {
+  type BeyondCostResult,
+  measureBeyondCosts,
+  renderBeyondCosts,
+} from './ledger-beyond-cost.js';
 import { measureLedgerHistory, renderLedgerHistory } from './ledger-history.js';
 import { measureLedgerLoad } from './ledger-load.js';
 import {
@@ -192,15 +197,33 @@ async function runFloorOnly(): Promise<void> {
   writePartAlone('floor', { dynamoFloor }, renderDynamoFloor(dynamoFloor));
 }
 
-/** Issue #31's cells (preconditions, monitors) on a DynamoDB Local of their own; not yet part of the full run. */
+function beyondRepetitions(): number {
+  return Number(process.env.BENCH_BEYOND_REPETITIONS ?? 30);
+}
+
+/**
+ * An in-process part measured against the run's first DynamoDB Local leaves the process's one meter without its
+ * sizer: a sizer left behind reads item sizes from that DynamoDB Local for every later metered TransactWriteItems,
+ * long after it stopped (the ECONNREFUSED that once crashed the ledger matrix). Fails the run at the part that left it.
+ */
+function meterLeftClean(part: string): void {
+  if (installDynamoMeter().sizer !== undefined)
+    throw new Error(
+      `bench part "${part}" left the DynamoDB meter's sizer set (its DynamoDB client outlives it)`,
+    );
+}
+
+/** Issue #31's cells (preconditions, monitors, holds) on a DynamoDB Local of their own. */
 async function runBeyondOnly(): Promise<void> {
   const dynamo = await startDynamoLocal();
   try {
     const sqs = await startSqsLocal();
     try {
-      log('preconditions and monitors beside a plain transaction (in-process, direct writes)');
-      const repetitions = Number(process.env.BENCH_BEYOND_REPETITIONS ?? 30);
-      const beyond = await measureBeyondCosts(dynamo.endpoint, sqs.endpoint, repetitions);
+      log(
+        'preconditions, monitors and holds beside a plain transaction (in-process, direct writes)',
+      );
+      const beyond = await measureBeyondCosts(dynamo.endpoint, sqs.endpoint, beyondRepetitions());
+      meterLeftClean('beyond the reference');
       writePartAlone('beyond', { beyond }, renderBeyondCosts(beyond));
     } finally {
       await sqs.stop();
@@ -240,15 +263,23 @@ async function runAll(): Promise<void> {
     const sqs = await startSqsLocal();
     let operationCosts;
     let groupCommitCost: GroupCommitCostResult;
+    let beyond: BeyondCostResult;
     try {
       log('cost per operation (in-process apps and workers)');
       operationCosts = await measureOperationCosts(dynamo.endpoint, sqs.endpoint);
+      meterLeftClean('cost per operation');
       log('group commit: write units per transaction by batch size');
       groupCommitCost = await measureGroupCommitCost(
         dynamo.endpoint,
         sqs.endpoint,
         installDynamoMeter(),
       );
+      meterLeftClean('group commit');
+      log(
+        'preconditions, monitors and holds beside a plain transaction (in-process, direct writes)',
+      );
+      beyond = await measureBeyondCosts(dynamo.endpoint, sqs.endpoint, beyondRepetitions());
+      meterLeftClean('beyond the reference');
     } finally {
       await sqs.stop();
     }
@@ -289,7 +320,7 @@ async function runAll(): Promise<void> {
     } finally {
       await platform.stop();
     }
-    results = { ...measured, groupCommitCost: groupCommitCost! };
+    results = { ...measured, groupCommitCost: groupCommitCost!, beyond: beyond! };
   } finally {
     await dynamo.stop();
   }

@@ -4,6 +4,7 @@ import { ErrorBox } from './components.js';
 import { href, type Route, useRoute } from './router.js';
 import { Accounts } from './screens/accounts.js';
 import { Deliveries, DeliveryDetail } from './screens/deliveries.js';
+import { Holds } from './screens/holds.js';
 import { AccountDetail, TransactionDetail } from './screens/ledger-details.js';
 import { Ledgers } from './screens/ledgers.js';
 import { Logs } from './screens/logs.js';
@@ -94,6 +95,7 @@ function Screen({ route }: { route: Route }) {
       return <TransactionDetail ledger={id} id={subId} />;
     if (sub === 'transactions') return <Transactions ledger={id} route={route} />;
     if (sub === 'logs') return <Logs ledger={id} route={route} />;
+    if (sub === 'pending') return <Holds ledger={id} route={route} />;
     if (sub === 'monitors') return <Monitors ledger={id} route={route} />;
     if (sub === 'pipelines') return <Pipelines ledger={id} route={route} />;
   }

@@ -132,6 +132,7 @@ export function LedgerTabs({ ledger, current }: { ledger: string; current: strin
     ['accounts', 'Accounts'],
     ['transactions', 'Transactions'],
     ['logs', 'Logs'],
+    ['pending', 'Holds'],
     ['monitors', 'Monitors'],
     ['pipelines', 'Pipelines'],
   ] as const;

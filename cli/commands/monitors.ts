@@ -9,7 +9,7 @@ interface Monitor {
   id: string;
   account: string;
   asset: string;
-  condition: { type: string; amount?: bigint };
+  condition: { type: string; amount?: bigint; field?: string };
   metadata: Record<string, string>;
   createdAt: string;
 }
@@ -21,9 +21,11 @@ const COLUMNS = [
   {
     header: 'condition',
     value: (m: Monitor) =>
-      m.condition.amount === undefined
-        ? m.condition.type
-        : `${m.condition.type} ${m.condition.amount}`,
+      `${m.condition.field === 'available' ? 'available ' : ''}${
+        m.condition.amount === undefined
+          ? m.condition.type
+          : `${m.condition.type} ${m.condition.amount}`
+      }`,
   },
   { header: 'created', value: (m: Monitor) => m.createdAt },
 ];
@@ -35,13 +37,14 @@ interface CreateOptions {
   above?: string;
   negative?: boolean;
   changes?: boolean;
+  available?: boolean;
   meta?: string[];
 }
 
 const INTEGER = /^-?\d{1,39}$/;
 
 /** The one condition the flags name: exactly one of --below, --above, --negative, --changes. */
-function conditionOf(o: CreateOptions): { type: string; amount?: string } {
+function conditionOf(o: CreateOptions): { type: string; amount?: string; field?: string } {
   const given = [
     o.below !== undefined ? { type: 'below', amount: o.below } : undefined,
     o.above !== undefined ? { type: 'above', amount: o.above } : undefined,
@@ -53,7 +56,7 @@ function conditionOf(o: CreateOptions): { type: string; amount?: string } {
   const [condition] = given as [{ type: string; amount?: string }];
   if (condition.amount !== undefined && !INTEGER.test(condition.amount))
     throw new UsageError(`--${condition.type} "${condition.amount}" is not an integer`);
-  return condition;
+  return o.available ? { ...condition, field: 'available' } : condition;
 }
 
 /** `key=value` pairs of --meta. */
@@ -102,6 +105,7 @@ export function registerMonitors(program: Command, cli: Cli): void {
     .option('--above <n>', 'when the balance goes above n')
     .option('--negative', 'when the balance becomes negative')
     .option('--changes', 'on every change of the balance')
+    .option('--available', 'watch the available balance (posted − held by open holds) instead')
     .option('--meta <key=value...>', 'metadata')
     .action(
       action<CreateOptions>(cli, async (run, rawLedger) => {

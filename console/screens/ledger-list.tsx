@@ -20,7 +20,7 @@ export function LedgerList<T>({
 }: {
   ledger: string;
   route: Route;
-  tab: 'accounts' | 'transactions' | 'logs' | 'monitors' | 'pipelines';
+  tab: 'accounts' | 'transactions' | 'logs' | 'pending' | 'monitors' | 'pipelines';
   query?: Record<string, string>;
   empty: string;
   above?: ComponentChildren;

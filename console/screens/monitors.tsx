@@ -6,7 +6,11 @@ interface Monitor {
   id: string;
   account: string;
   asset: string;
-  condition: { type: 'below' | 'above' | 'negative' | 'changes'; amount?: bigint };
+  condition: {
+    type: 'below' | 'above' | 'negative' | 'changes';
+    amount?: bigint;
+    field?: 'balance' | 'available';
+  };
   metadata: Record<string, string>;
   createdAt: string;
 }
@@ -36,7 +40,7 @@ export function Monitors({ ledger, route }: { ledger: string; route: Route }) {
             <tr>
               <th>Account</th>
               <th>Asset</th>
-              <th>When the balance</th>
+              <th>When the (available) balance</th>
               <th>Metadata</th>
               <th>Created</th>
               <th>Id</th>
@@ -48,6 +52,7 @@ export function Monitors({ ledger, route }: { ledger: string; route: Route }) {
                 <td class="address">{m.account}</td>
                 <td>{m.asset}</td>
                 <td class="condition">
+                  {m.condition.field === 'available' ? 'available ' : ''}
                   {CONDITION[m.condition.type]}
                   {m.condition.amount !== undefined ? (
                     <>

@@ -41,6 +41,7 @@ import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { durableWrites, READ_METHODS } from './durability-barrier.js';
 import { type DynamoLocal, startDynamoLocal } from './dynamodb-local.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
+import { startHoldSweepTimer } from './hold-sweep-timer.js';
 import { type LocalIdentityConfig, loadLocalIdentityConfig } from './identity/config.js';
 import {
   isIdentityPath,
@@ -66,6 +67,8 @@ import { WriteSignal } from './write-signal.js';
 
 /** The local scheduler's tick: a due connector task starts within this. */
 const CONNECTOR_TIMER_INTERVAL_MS = 10_000;
+/** The local hold sweeper's tick: an expired hold is released within this (the stack's schedule: a minute). */
+const HOLD_SWEEP_INTERVAL_MS = 1_000;
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 /** The stack runs `rotate-keys` hourly; the local timer does the same. */
@@ -111,6 +114,8 @@ export interface PlatformOptions {
   keyRotationIntervalMs?: number;
   /** How often the payments connectors' due schedules are looked for (default 10 s). */
   connectorTimerIntervalMs?: number;
+  /** How often expired holds (pending transfers) are looked for and released (default 1 s). */
+  holdSweepIntervalMs?: number;
   /**
    * How many processes run `functions/ledger.ts`, each one request at a time, with the ledger writer fed by the
    * ingress queue (the Lambda-faithful mode). Absent: the ledger runs embedded in this process, every write through
@@ -586,7 +591,7 @@ async function ledgerBundles(options: PlatformOptions, stops: Stops): Promise<Fu
 
 /**
  * Every service's app (the ledger's behind its worker processes), the default organization and environment, and
- * the signing-key rotation timer.
+ * the timers of the stack's schedules: signing-key rotation, payments connectors, the hold sweeper.
  */
 async function startServices(
   options: PlatformOptions,
@@ -645,6 +650,14 @@ async function startServices(
       logger,
       dummypay: dummypaySettings(config),
       publicBaseUrl: config.publicBaseUrl,
+    }),
+  );
+  // The stack's scheduled hold sweeper, locally: the same sweep on a timer.
+  stops.push(
+    startHoldSweepTimer({
+      config,
+      intervalMs: options.holdSweepIntervalMs ?? HOLD_SWEEP_INTERVAL_MS,
+      logger,
     }),
   );
   return apps;

@@ -9,6 +9,7 @@ import {
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import {
   deadLetterQueueName,
+  type IndexDefinition,
   QUEUES,
   TABLES,
   type TableDefinition,
@@ -46,8 +47,9 @@ export async function ensureLedgerBucketTables(
 }
 
 /**
- * Creates the table, or gives an existing one the stream its definition now asks for (a data directory from
- * before the ledger tables carried events); nothing else of an existing table is changed.
+ * Creates the table, or gives an existing one the stream and the indexes its definition now asks for (a data
+ * directory from before the ledger tables carried events, or before the holds' `due` index); nothing else of an
+ * existing table is changed.
  */
 async function ensureTable(
   client: DynamoDBClient,
@@ -64,6 +66,7 @@ async function ensureTable(
         }),
       );
     }
+    await addMissingIndexes(client, name, table, existing.GlobalSecondaryIndexes ?? []);
     return;
   }
   await client.send(new CreateTableCommand(createTableInput(name, table)));
@@ -77,7 +80,27 @@ async function ensureTable(
   }
 }
 
-export function createTableInput(name: string, table: TableDefinition) {
+/** One UpdateTable per index the definition has and the table lacks (DynamoDB adds one index per update). */
+async function addMissingIndexes(
+  client: DynamoDBClient,
+  name: string,
+  table: TableDefinition,
+  present: ReadonlyArray<{ IndexName?: string }>,
+): Promise<void> {
+  const names = new Set(present.map((i) => i.IndexName));
+  for (const index of table.globalIndexes) {
+    if (names.has(index.name)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: name,
+        AttributeDefinitions: attributeDefinitions(table),
+        GlobalSecondaryIndexUpdates: [{ Create: indexInput(index) }],
+      }),
+    );
+  }
+}
+
+function attributeDefinitions(table: TableDefinition): AttributeDefinition[] {
   const attributes = new Map<string, AttributeDefinition>();
   const add = (k: { name: string; type: 'S' | 'N' } | undefined) => {
     if (k) attributes.set(k.name, { AttributeName: k.name, AttributeType: k.type });
@@ -88,25 +111,31 @@ export function createTableInput(name: string, table: TableDefinition) {
     add(index.partitionKey);
     add(index.sortKey);
   }
+  return [...attributes.values()];
+}
+
+function indexInput(i: IndexDefinition) {
+  return {
+    IndexName: i.name,
+    KeySchema: [
+      { AttributeName: i.partitionKey.name, KeyType: 'HASH' as const },
+      ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' as const }] : []),
+    ],
+    Projection: { ProjectionType: 'ALL' as const },
+  };
+}
+
+export function createTableInput(name: string, table: TableDefinition) {
   return {
     TableName: name,
     BillingMode: 'PAY_PER_REQUEST' as const,
-    AttributeDefinitions: [...attributes.values()],
+    AttributeDefinitions: attributeDefinitions(table),
     KeySchema: [
       { AttributeName: table.partitionKey.name, KeyType: 'HASH' as const },
       { AttributeName: table.sortKey.name, KeyType: 'RANGE' as const },
     ],
     ...(table.globalIndexes.length > 0
-      ? {
-          GlobalSecondaryIndexes: table.globalIndexes.map((i) => ({
-            IndexName: i.name,
-            KeySchema: [
-              { AttributeName: i.partitionKey.name, KeyType: 'HASH' as const },
-              ...(i.sortKey ? [{ AttributeName: i.sortKey.name, KeyType: 'RANGE' as const }] : []),
-            ],
-            Projection: { ProjectionType: 'ALL' as const },
-          })),
-        }
+      ? { GlobalSecondaryIndexes: table.globalIndexes.map(indexInput) }
       : {}),
     ...(table.stream
       ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } }

@@ -24,7 +24,8 @@ export type FunctionName =
   | 'rotate-keys'
   | 'console'
   | 'pipelines'
-  | 'payments-connectors';
+  | 'payments-connectors'
+  | 'ledger-holds';
 
 export interface FunctionSpec {
   name: FunctionName;

@@ -3,6 +3,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { privateKeyKey } from '../../lib/auth/store/keys.js';
 import { leadingKeysPattern } from '../../lib/environments/key-scope.js';
+import { DUE_HOLD_SHARD_PREFIX } from '../../lib/ledger/store/keys.js';
 import { defaultMetricsNamespace } from '../../lib/observability/catalog.js';
 import { tableEnvironment } from '../../lib/resources/definitions.js';
 import { JWKS_ITEM_KEY } from '../../lib/tokens/jwks-item.js';
@@ -28,7 +29,9 @@ import {
   feedDeliver,
   feedDispatch,
   feedLedgerWriter,
+  HOLD_SWEEPER_TIMEOUT,
   scheduleConnectorsTick,
+  scheduleHoldSweep,
   scheduleKeyRotation,
 } from './workers.js';
 
@@ -222,6 +225,20 @@ export class PlatformStack extends Stack {
       memorySize: 512,
       environment: { ...tableEnvironment(prefix), PUBLIC_BASE_URL: publicBaseUrl },
     });
+    // The hold sweeper: a sweep a minute releases the expired holds of every ledger (found on the `due` index).
+    const ledgerHolds = make({
+      name: 'ledger-holds',
+      description: 'Ledger hold sweeper: releases holds (pending transfers) past their expiry',
+      timeout: HOLD_SWEEPER_TIMEOUT,
+      memorySize: 512,
+      environment: {
+        ...tableEnvironment(prefix),
+        PUBLIC_BASE_URL: publicBaseUrl,
+        ...(ledgerEnvironment.LEDGER_BUCKET_TABLES
+          ? { LEDGER_BUCKET_TABLES: ledgerEnvironment.LEDGER_BUCKET_TABLES }
+          : {}),
+      },
+    });
     const rotateKeys = make({
       name: 'rotate-keys',
       description: 'Scheduled signing key rotation step',
@@ -284,6 +301,14 @@ export class PlatformStack extends Stack {
     grantTable(paymentsConnectors.fn, tables.payments, 'readWrite', ['gsi1', 'due']);
     grantTable(paymentsConnectors.fn, tables.events, 'putItems');
     scheduleConnectorsTick(this, paymentsConnectors.fn);
+    // The hold sweeper finds due holds of every environment on `due` (its own role: that index's shards only), then
+    // releases each ledger's through the isolation guard, as the writer commits: that environment's items only.
+    for (const table of [tables.ledger, ...bucketTables.values()])
+      grantIndexQuery(ledgerHolds.fn, table, 'due', [`${DUE_HOLD_SHARD_PREFIX}*`]);
+    const holdsAccess = new EnvironmentAccess(ledgerHolds, 'environment-access', ledgerHolds);
+    for (const table of [tables.ledger, ...bucketTables.values()])
+      holdsAccess.grantTable(table, 'readWrite', ['gsi1']);
+    scheduleHoldSweep(this, ledgerHolds.fn);
     grantTable(rotateKeys.fn, tables.auth, 'readWrite');
     // `/versions` reports each service healthy when its table is ACTIVE: the auth function may describe them.
     for (const table of [tables.auth, tables.ledger, tables.webhooks, tables.payments])
@@ -324,6 +349,7 @@ export class PlatformStack extends Stack {
       consoleSite,
       pipelines,
       paymentsConnectors,
+      ledgerHolds,
     ])
       alarms.functionHealth(f.node.id, f.fn);
     alarms.connectors(metrics);

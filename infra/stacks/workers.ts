@@ -152,3 +152,20 @@ export function scheduleConnectorsTick(scope: Construct, worker: IFunction): Rul
     targets: [new LambdaFunction(worker, { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
   });
 }
+
+/** How often the hold sweeper releases expired holds: a hold past its expiry cannot be posted meanwhile anyway. */
+export const HOLD_SWEEP_SCHEDULE = Schedule.rate(Duration.minutes(1));
+/** A sweep releases at most 200 due holds per shard and table, each one direct write: well within this. */
+export const HOLD_SWEEPER_TIMEOUT = Duration.minutes(5);
+
+/**
+ * ledger-holds: one sweep a minute. A sweep repeated or overlapping another is harmless: each release is decided by
+ * the ledger's writer, and a hold already resolved is skipped.
+ */
+export function scheduleHoldSweep(scope: Construct, sweeper: IFunction): Rule {
+  return new Rule(scope, 'hold-sweep-schedule', {
+    description: 'Ledger hold sweeper: holds (pending transfers) past their expiry',
+    schedule: HOLD_SWEEP_SCHEDULE,
+    targets: [new LambdaFunction(sweeper, { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
+  });
+}

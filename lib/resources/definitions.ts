@@ -55,7 +55,16 @@ export const TABLES: readonly TableDefinition[] = [
     envVar: 'LEDGER_TABLE',
     partitionKey: pk,
     sortKey: sk,
-    globalIndexes: [gsi1],
+    // `due`: holds (pending transfers) due to expire, of every environment and ledger, by when: what the hold
+    // sweeper reads (lib/ledger/store/due-holds.ts). Sparse: only an unresolved hold with an expiry carries `dueKey`.
+    globalIndexes: [
+      gsi1,
+      {
+        name: 'due',
+        partitionKey: { name: 'dueKey', type: 'S' },
+        sortKey: { name: 'dueAt', type: 'S' },
+      },
+    ],
     ttlAttribute: 'expiresAt',
     // Log items and the mapping item carry the ledger's events (`ev`): the stream takes them to dispatch.
     stream: 'NEW_IMAGE',

@@ -1,8 +1,8 @@
 /**
  * The console on a phone (390 px wide) in a real headless Chromium against the local platform: a transaction's and
  * an account's detail pages (postings, volumes before and after, the log entry, decimal amounts beside the exact minor units),
- * the transactions filter, and a pending delivery's reason and "Retry now" — each page without sideways scroll of
- * the page itself.
+ * the transactions filter, a ledger's holds, and a pending delivery's reason and "Retry now" — each page without
+ * sideways scroll of the page itself.
  */
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'puppeteer-core';
@@ -11,7 +11,7 @@ import type { RunningPlatform } from '../../infra/local/platform.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTestPlatform } from '../support/platform.js';
 import { metadataIn, openScreen, signIn, texts, waitFor } from './console-page.js';
-import { type Api, platformApi, seedShopLedger } from './console-seed.js';
+import { type Api, platformApi, seedHoldsLedger, seedShopLedger } from './console-seed.js';
 
 const SCREEN_TEST_MS = 120_000;
 const PHONE = { width: 390, height: 844 };
@@ -181,6 +181,25 @@ describe('console: detail pages, filters and retry, at 390 px', () => {
       const before = await page.$$eval('tr[data-attempt]', (trs) => trs.length);
       await page.click('button[data-kind=retry-now]');
       await rowsBeyond(page, 'tr[data-attempt]', before);
+      expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    SCREEN_TEST_MS,
+  );
+
+  it(
+    "a ledger's holds: state, amounts held, posted and remaining, at the phone's width",
+    async () => {
+      const cards = `cards-${randomBytes(3).toString('hex')}`;
+      const [partial, , expired] = await seedHoldsLedger(api, cards);
+      const { page, errors } = await phonePage();
+      await openScreen(page, platform.baseUrl, `#/ledgers/${cards}/pending`);
+      await waitFor(page, 'tr[data-hold]');
+      expect(await texts(page, `tr[data-hold="${expired}"] td.state`)).toEqual(['EXPIRED']);
+      expect(await texts(page, `tr[data-hold="${partial}"] li.posting`)).toEqual([
+        'cards:1 → merchants:cafe 25.00 USD 2500 USD/2 posted 10.00 USD 1000 remaining 15.00 USD 1500',
+      ]);
       expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
       expect(errors).toEqual([]);
       await page.close();

@@ -1,7 +1,7 @@
 /**
  * The console's ledger screens in a real headless Chromium against the local platform: ledgers, accounts with
  * exact balances, transactions with postings and metadata (paged), and the log's hash chain verified in the
- * browser — intact, and broken by an edit made directly in DynamoDB; the ledger's balance monitors.
+ * browser — intact, and broken by an edit made directly in DynamoDB; the ledger's balance monitors and holds.
  */
 import { randomBytes } from 'node:crypto';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -15,7 +15,14 @@ import { createRuntime } from '../../lib/runtime/runtime.js';
 import { launchBrowser, openPage } from '../support/browser.js';
 import { startTestPlatform } from '../support/platform.js';
 import { metadataIn, openScreen, signIn, texts, waitFor } from './console-page.js';
-import { BEYOND_2_53, HUGE, platformApi, seedBusyLedger, seedShopLedger } from './console-seed.js';
+import {
+  BEYOND_2_53,
+  HUGE,
+  platformApi,
+  seedBusyLedger,
+  seedHoldsLedger,
+  seedShopLedger,
+} from './console-seed.js';
 
 const SCREEN_TEST_MS = 90_000;
 
@@ -306,6 +313,59 @@ describe('console: ledger screens', () => {
         team: 'risk',
       });
       expect(await texts(page, 'nav.tabs a[aria-current="page"]')).toEqual(['Monitors']);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    SCREEN_TEST_MS,
+  );
+
+  it(
+    "shows a ledger's holds: state, each posting's amount, posted and remaining, expiry, the posts' transactions",
+    async () => {
+      const api = await platformApi(platform.baseUrl);
+      const cards = `cards-${suffix}`;
+      const [partial, voided, expired, open] = await seedHoldsLedger(api, cards);
+      const post = (await api('GET', `/api/ledger/v2/${cards}/pending/${partial}`)).body.data
+        .transactions[0] as bigint;
+
+      const { page, errors } = await openPage(browser);
+      await signIn(page, platform.baseUrl);
+      await openScreen(page, platform.baseUrl, `#/ledgers/${cards}/pending`);
+      await waitFor(page, 'tr[data-hold]');
+      // Newest first.
+      const ids = [open, expired, voided, partial].map(String);
+      expect(await page.$$eval('tr[data-hold]', (trs) => trs.map((tr) => tr.dataset.hold))).toEqual(
+        ids,
+      );
+      expect(await texts(page, 'tr[data-hold] td.state')).toEqual([
+        'PENDING',
+        'EXPIRED',
+        'VOIDED',
+        // Posted in part: still open for the rest.
+        'PENDING',
+      ]);
+      expect(await texts(page, 'tr[data-hold] li.posting')).toEqual([
+        `cards:1 → merchants:cafe 90071992547409.93 USD ${BEYOND_2_53} USD/2 posted 0.00 USD 0 remaining 90071992547409.93 USD ${BEYOND_2_53}`,
+        'cards:1 → merchants:cafe 3.00 USD 300 USD/2 posted 0.00 USD 0 remaining 0.00 USD 0',
+        'cards:1 → merchants:cafe 7.00 USD 700 USD/2 posted 0.00 USD 0 remaining 0.00 USD 0',
+        'cards:1 → merchants:cafe 25.00 USD 2500 USD/2 posted 10.00 USD 1000 remaining 15.00 USD 1500',
+      ]);
+      const expiries = await texts(page, 'tr[data-hold] td.expires');
+      expect(expiries.slice(2)).toEqual(['never', 'never']);
+      expect(expiries.slice(0, 2).every((e) => / UTC$/.test(e))).toBe(true);
+      expect(await texts(page, 'tr[data-hold] td.transactions')).toEqual([
+        '—',
+        '—',
+        '—',
+        String(post),
+      ]);
+      expect(await metadataIn(page, `tr[data-hold="${partial}"] dl.metadata`)).toEqual({
+        order: 'A-1',
+      });
+      expect(await texts(page, 'nav.tabs a[aria-current="page"]')).toEqual(['Holds']);
+      await page.click(`tr[data-hold="${partial}"] td.transactions a`);
+      await waitFor(page, '[data-screen=transaction] li[data-posting]');
+      expect(new URL(page.url()).hash).toBe(`#/ledgers/${cards}/transactions/${post}`);
       expect(errors).toEqual([]);
       await page.close();
     },

@@ -154,3 +154,40 @@ export async function finishedDeliveries(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * A card issuer's ledger with holds (PENDING_TRANSFERS) in every state, made in this order: one posted in part
+ * (1,000 of 2,500 posted by a transaction, 1,500 remaining and held), one voided, one that expired by itself (the
+ * platform's hold sweeper released it), and an open hold of BEYOND_2_53 minor units expiring in a day. Answers the
+ * holds' ids in that order (each the log id of the entry that created it).
+ */
+export async function seedHoldsLedger(api: Api, ledger: string): Promise<bigint[]> {
+  await expectStatus(api, 204, 'POST', `/api/ledger/v2/${ledger}`, {
+    features: { PENDING_TRANSFERS: 'ON' },
+  });
+  const base = `/api/ledger/v2/${ledger}`;
+  await expectStatus(api, 200, 'POST', `${base}/transactions`, {
+    postings: [send('world', 'cards:1', HUGE, 'USD/2')],
+  });
+  const hold = async (amount: bigint, extra: Record<string, unknown>) =>
+    (
+      await expectStatus(api, 201, 'POST', `${base}/pending`, {
+        postings: [send('cards:1', 'merchants:cafe', amount, 'USD/2')],
+        ...extra,
+      })
+    ).data.id as bigint;
+  const partial = await hold(2_500n, { metadata: { order: 'A-1' } });
+  await expectStatus(api, 200, 'POST', `${base}/pending/${partial}/post`, { amounts: [1_000n] });
+  const voided = await hold(700n, {});
+  await expectStatus(api, 200, 'POST', `${base}/pending/${voided}/void`);
+  const expired = await hold(300n, { timeout: 1 });
+  const open = await hold(BEYOND_2_53, { timeout: 86_400 });
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  while (
+    (await expectStatus(api, 200, 'GET', `${base}/pending/${expired}`)).data.status !== 'EXPIRED'
+  ) {
+    if (Date.now() > deadline) throw new Error(`hold ${expired} of ${ledger} did not expire`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return [partial, voided, expired, open];
+}

@@ -148,6 +148,7 @@ describe('platform monitors', () => {
         '--asset',
         'EUR/2',
         '--changes',
+        '--available',
       );
       expect(changes.code, changes.stderr).toBe(0);
       const table = await cli('monitors', 'list', ledger);
@@ -155,7 +156,7 @@ describe('platform monitors', () => {
       expect(rows.map((r) => r.slice(1, -1))).toEqual([
         ['ACCOUNT', 'ASSET', 'CONDITION'],
         ['users:*', 'EUR/2', 'below', '-100'],
-        ['users:ann', 'EUR/2', 'changes'],
+        ['users:ann', 'EUR/2', 'available', 'changes'],
       ]);
       expect(rows[1]![0]).toBe(monitor.id);
       expect(await cli('monitors', 'delete', ledger, monitor.id)).toEqual({

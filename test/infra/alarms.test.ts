@@ -15,6 +15,7 @@ const FUNCTIONS = [
   'console',
   'pipelines',
   'payments-connectors',
+  'ledger-holds',
 ];
 const { template } = synthPlatform({ stage: 'dev', alarmEmail: 'ops@example.com' });
 const dev = templateReader(template);

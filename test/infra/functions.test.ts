@@ -28,6 +28,7 @@ const FUNCTIONS = [
   'console',
   'pipelines',
   'payments-connectors',
+  'ledger-holds',
 ] as const;
 const dev = templateReader(synthPlatform({ stage: 'dev' }).template);
 const prod = templateReader(
@@ -93,6 +94,7 @@ describe('Lambda functions', () => {
     expect(sizes).toEqual({
       auth: [1024, 10],
       ledger: [1024, 15],
+      'ledger-holds': [512, 300],
       'ledger-writer': [1024, 30],
       payments: [1024, 10],
       platform: [1024, 10],

@@ -22,6 +22,7 @@ const FUNCTIONS = [
   'console',
   'pipelines',
   'payments-connectors',
+  'ledger-holds',
 ];
 const ACKNOWLEDGED = [
   ...FUNCTIONS.map((fn) => `${fn}/function AwsSolutions-L1`),

@@ -87,7 +87,7 @@ describe('tables in the CDK stack', () => {
       expect(resource.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
       expect(
         resource.Properties.GlobalSecondaryIndexes.map((i: { IndexName: string }) => i.IndexName),
-      ).toEqual(['gsi1']);
+      ).toEqual(['gsi1', 'due']);
       expect(resource.DeletionPolicy).toBe('Retain');
     }
   });

@@ -222,7 +222,7 @@ describe('queues of the shared definitions', () => {
 
 describe('rotate-keys', () => {
   it('runs hourly from EventBridge, with bounded retries', () => {
-    template.resourceCountIs('AWS::Events::Rule', 2);
+    template.resourceCountIs('AWS::Events::Rule', 3);
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 hour)',
       State: 'ENABLED',
@@ -264,5 +264,32 @@ describe('payments-connectors', () => {
       ]
     `);
     expect(dev.fn('platform-dev-payments-connectors').Timeout).toBe(600);
+  });
+});
+
+describe('ledger-holds', () => {
+  it('runs every minute from EventBridge, never retried (the next sweep is a minute away)', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [
+        {
+          Arn: { 'Fn::GetAtt': [dev.fnId('platform-dev-ledger-holds'), 'Arn'] },
+          Id: 'Target0',
+          RetryPolicy: { MaximumEventAgeInSeconds: 60, MaximumRetryAttempts: 0 },
+        },
+      ],
+    });
+  });
+
+  it("its own role queries the ledger table's due shards only; the rest goes through its isolation guard", () => {
+    const lines = dev.permissions('platform-dev-ledger-holds');
+    expect(lines.join('\n')).not.toContain('dynamodb:Scan');
+    expect(lines.filter((l) => l.includes('dynamodb:'))).toMatchInlineSnapshot(`
+      [
+        "dynamodb:Query on ledgertable16CC0D5A.Arn/index/due if LeadingKeys HOLDS#*",
+      ]
+    `);
+    expect(dev.fn('platform-dev-ledger-holds').Timeout).toBe(300);
   });
 });

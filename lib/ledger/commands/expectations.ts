@@ -53,6 +53,13 @@ export const expectationsSchema = v.pipe(
   v.maxLength(MAX_EXPECTATIONS, `must have at most ${MAX_EXPECTATIONS} expectations`),
 );
 
+/** A write's body schema with `expect` beside its own fields (holds: domain/pending-schema.ts has no commands). */
+export function withExpect<TEntries extends v.ObjectEntries>(
+  body: v.StrictObjectSchema<TEntries, undefined>,
+) {
+  return v.strictObject({ ...body.entries, expect: v.optional(expectationsSchema) });
+}
+
 /** A write's reads with the pairs its expectations name (and their accounts). */
 export function withExpectationReads(
   reads: Reads,

@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import { ValidationError } from '../../errors/index.js';
 import { formatInstant, type Instant, instantFromMs, parseInstant } from '../../time/instant.js';
 import type { LedgerChange, LedgerRecord, LedgerState, WriteRequest } from '../domain/change.js';
+import { checkExpectations } from '../domain/expectations.js';
 import { requireFeature } from '../domain/features.js';
 import {
   decideCreatePending,
@@ -18,10 +19,11 @@ import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import type { Posting } from '../domain/postings.js';
 import { type Transaction, transactionView } from '../domain/transaction.js';
 import { requestHash } from './create-transaction.js';
+import { withExpect, withExpectationReads } from './expectations.js';
 
-export const createPendingSchema = createPendingBody();
+export const createPendingSchema = withExpect(createPendingBody());
 export type CreatePendingInput = v.InferOutput<typeof createPendingSchema>;
-export const postPendingSchema = postPendingBody();
+export const postPendingSchema = withExpect(postPendingBody());
 export type PostPendingInput = v.InferOutput<typeof postPendingSchema>;
 
 export interface PendingWriteOptions {
@@ -127,7 +129,7 @@ export function createPendingWrite(
   requireFeature(ledger.features, 'PENDING_TRANSFERS');
   return {
     ledger,
-    reads: postingReads(input.postings),
+    reads: withExpectationReads(postingReads(input.postings), input.expect),
     dryRun: options.dryRun,
     ...idempotencyOf(options, { pending: input }),
     decide(state, { now }) {
@@ -140,6 +142,9 @@ export function createPendingWrite(
         ...(expiresAt ? { expiresAt } : {}),
         force: input.force === true,
       });
+      // A hold moves no posted volume: before and after it, the pairs' volumes are the same.
+      const volume = (account: string, asset: string) => state.volume(account, asset);
+      checkExpectations(input.expect, { before: volume, after: volume });
       const view = pendingView(decision.pending);
       return {
         result: view,
@@ -167,7 +172,10 @@ export function postPendingWrite(
   requireFeature(ledger.features, 'PENDING_TRANSFERS');
   return {
     ledger,
-    reads: { ...postingReads(hold.postings), pending: [hold.id] },
+    reads: {
+      ...withExpectationReads(postingReads(hold.postings), input.expect),
+      pending: [hold.id],
+    },
     dryRun: options.dryRun,
     ...idempotencyOf(options, { post: hold.id, body: input }),
     decide(state, { now }) {
@@ -184,6 +192,10 @@ export function postPendingWrite(
         at: now,
         now,
         txId,
+      });
+      checkExpectations(input.expect, {
+        before: (account, asset) => state.volume(account, asset),
+        after: (account, asset) => effects.post[account]?.[asset] ?? state.volume(account, asset),
       });
       const nowText = formatInstant(now);
       const tx: Transaction = {

@@ -12,6 +12,10 @@ import { metadataMap } from '../../validation/common.js';
 /** An address or pattern as limits take it: address segments, `*` any run of characters. */
 const PATTERN = /^[a-zA-Z0-9_*-]+(:[a-zA-Z0-9_*-]+)*$/;
 
+/** Which balance a monitor watches: posted (`balance`, the default) or `available` (posted − held out). */
+const field = () =>
+  v.optional(v.picklist(['balance', 'available'], 'must be balance or available'));
+
 const monitorFields = () => ({
   account: v.pipe(
     v.string('must be a string'),
@@ -22,12 +26,12 @@ const monitorFields = () => ({
   condition: v.variant(
     'type',
     [
-      v.strictObject({ type: v.literal('below'), amount: signedAmountSchema }),
-      v.strictObject({ type: v.literal('above'), amount: signedAmountSchema }),
-      v.strictObject({ type: v.literal('negative') }),
-      v.strictObject({ type: v.literal('changes') }),
+      v.strictObject({ type: v.literal('below'), amount: signedAmountSchema, field: field() }),
+      v.strictObject({ type: v.literal('above'), amount: signedAmountSchema, field: field() }),
+      v.strictObject({ type: v.literal('negative'), field: field() }),
+      v.strictObject({ type: v.literal('changes'), field: field() }),
     ],
-    'must be {type: below|above, amount} or {type: negative|changes}',
+    'must be {type: below|above, amount, field?} or {type: negative|changes, field?}',
   ),
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type BalanceMonitor, type MonitorCondition, monitorCrossings } from './monitors.js';
+import {
+  type BalanceMonitor,
+  changeCrossings,
+  type MonitorCondition,
+  monitorCrossings,
+  monitorsFromStored,
+} from './monitors.js';
 
 const monitor = (id: string, condition: MonitorCondition, account = 'users:*'): BalanceMonitor => ({
   id,
@@ -96,5 +102,82 @@ describe('balance monitor crossings', () => {
         after: -5n,
       },
     ]);
+  });
+});
+
+describe('monitors on the available balance', () => {
+  const held = (pendingOutput: bigint) => ({ pendingInput: 0n, pendingOutput });
+  const volume = { input: 500n, output: 100n };
+
+  it('a hold crosses available below its amount while the posted balance does not move', () => {
+    const change = {
+      log: { type: 'CREATED_PENDING', data: {} },
+      transactions: [],
+      volumes: [],
+      moves: [],
+      accounts: [],
+      references: [],
+      accountsAdded: 0,
+      held: [{ account: 'users:1', asset: 'USD/2', held: held(350n) }],
+    } as unknown as Parameters<typeof changeCrossings>[1];
+    const monitors = [
+      monitor('avail', { type: 'below', amount: 100n, field: 'available' }),
+      monitor('posted', { type: 'below', amount: 100n }),
+      monitor('changes', { type: 'changes', field: 'available' }),
+    ];
+    expect(
+      changeCrossings(
+        monitors,
+        change,
+        () => volume,
+        () => held(50n),
+      ),
+    ).toEqual([
+      {
+        monitor: 'avail',
+        condition: { type: 'below', amount: 100n, field: 'available' },
+        account: 'users:1',
+        asset: 'USD/2',
+        before: 350n,
+        after: 50n,
+      },
+      {
+        monitor: 'changes',
+        condition: { type: 'changes', field: 'available' },
+        account: 'users:1',
+        asset: 'USD/2',
+        before: 350n,
+        after: 50n,
+      },
+    ]);
+  });
+
+  it('a post moves posted and held alike: available unchanged, no available crossing; balance crosses', () => {
+    const crossings = monitorCrossings(
+      [
+        monitor('avail', { type: 'changes', field: 'available' }),
+        monitor('posted', { type: 'below', amount: 350n }),
+      ],
+      [
+        {
+          account: 'users:1',
+          asset: 'USD/2',
+          before: volume,
+          after: { input: 500n, output: 200n },
+          heldBefore: held(100n),
+          heldAfter: held(0n),
+        },
+      ],
+    );
+    expect(crossings.map((c) => [c.monitor, c.before, c.after])).toEqual([['posted', 400n, 300n]]);
+  });
+
+  it('stored monitors keep their field; those stored before it watch the posted balance', () => {
+    expect(
+      monitorsFromStored([
+        { ...monitor('a', { type: 'negative', field: 'available' }) },
+        { ...monitor('b', { type: 'negative' }) },
+      ]).map((m) => m.condition),
+    ).toEqual([{ type: 'negative', field: 'available' }, { type: 'negative' }]);
   });
 });

@@ -1,6 +1,6 @@
 import { matchesPattern } from './account-pattern.js';
+import { availableOf, type HeldVolume, NO_HOLD } from './available.js';
 import type { LedgerChange } from './change.js';
-import type { PairChange } from './limits.js';
 import type { Volume } from './postings.js';
 
 /**
@@ -9,11 +9,30 @@ import type { Volume } from './postings.js';
  * balance negative, or changes it — triggers the monitor once, with the write's log entry; the event
  * `ledger.balance_monitor_triggered` is derived from that entry, so it follows commit order and the commit itself.
  */
-export type MonitorCondition =
+export type MonitorCondition = (
   | { type: 'below'; amount: bigint }
   | { type: 'above'; amount: bigint }
   | { type: 'negative' }
-  | { type: 'changes' };
+  | { type: 'changes' }
+) & {
+  /**
+   * Which balance is watched: `balance` (posted, the default) or `available` (posted − held out by open holds,
+   * PENDING_TRANSFERS), which a hold, a post or a release moves too.
+   */
+  field?: MonitorField;
+};
+
+export type MonitorField = 'balance' | 'available';
+
+/** A pair a write touched: its posted and held volumes just before the write and right after it. */
+export interface MonitoredPair {
+  account: string;
+  asset: string;
+  before: Volume;
+  after: Volume;
+  heldBefore?: HeldVolume;
+  heldAfter?: HeldVolume;
+}
 
 export interface BalanceMonitor {
   id: string;
@@ -47,22 +66,27 @@ export interface MonitorCrossing {
  */
 export function monitorCrossings(
   monitors: readonly BalanceMonitor[] | undefined,
-  changes: readonly PairChange[],
+  changes: readonly MonitoredPair[],
 ): MonitorCrossing[] {
   if (!monitors || monitors.length === 0) return [];
   const crossings: MonitorCrossing[] = [];
-  for (const { account, asset, before, after } of changes) {
-    const from = before.input - before.output;
-    const to = after.input - after.output;
-    if (from === to) continue;
+  for (const pair of changes) {
+    const values = {
+      balance: [pair.before.input - pair.before.output, pair.after.input - pair.after.output],
+      available: [
+        availableOf(pair.before, pair.heldBefore ?? NO_HOLD),
+        availableOf(pair.after, pair.heldAfter ?? pair.heldBefore ?? NO_HOLD),
+      ],
+    } as const;
     for (const monitor of monitors) {
-      if (monitor.asset !== asset || !matchesPattern(monitor.account, account)) continue;
-      if (!crosses(monitor.condition, from, to)) continue;
+      if (monitor.asset !== pair.asset || !matchesPattern(monitor.account, pair.account)) continue;
+      const [from, to] = values[monitor.condition.field ?? 'balance'];
+      if (from === to || !crosses(monitor.condition, from, to)) continue;
       crossings.push({
         monitor: monitor.id,
         condition: monitor.condition,
-        account,
-        asset,
+        account: pair.account,
+        asset: pair.asset,
         before: from,
         after: to,
       });
@@ -84,22 +108,32 @@ function crosses(condition: MonitorCondition, from: bigint, to: bigint): boolean
   }
 }
 
-/** The crossings of a decided change: each volume it writes against the volume `before` reads (none: zero). */
+/**
+ * The crossings of a decided change: each pair whose volume or held volume it writes, against what `before` and
+ * `heldBefore` read (none: zero). Pairs in the change's order, those only held (a hold, a release) after the rest.
+ */
 export function changeCrossings(
   monitors: readonly BalanceMonitor[] | undefined,
   change: LedgerChange,
   before: (account: string, asset: string) => Volume | undefined,
+  heldBefore: (account: string, asset: string) => HeldVolume | undefined = () => undefined,
 ): MonitorCrossing[] {
   if (!monitors || monitors.length === 0) return [];
-  return monitorCrossings(
-    monitors,
-    change.volumes.map(({ account, asset, volume }) => ({
-      account,
-      asset,
-      before: before(account, asset) ?? { input: 0n, output: 0n },
-      after: volume,
-    })),
-  );
+  const pairs = new Map<string, MonitoredPair>();
+  const pair = (account: string, asset: string) => {
+    const key = `${account}\u0000${asset}`;
+    let found = pairs.get(key);
+    if (!found) {
+      const volume = before(account, asset) ?? { input: 0n, output: 0n };
+      const held = heldBefore(account, asset) ?? NO_HOLD;
+      found = { account, asset, before: volume, after: volume, heldBefore: held, heldAfter: held };
+      pairs.set(key, found);
+    }
+    return found;
+  };
+  for (const { account, asset, volume } of change.volumes) pair(account, asset).after = volume;
+  for (const { account, asset, held } of change.held ?? []) pair(account, asset).heldAfter = held;
+  return monitorCrossings(monitors, [...pairs.values()]);
 }
 
 /** A monitor as the API shows it and the mapping item stores it (amounts exact). */
@@ -117,10 +151,12 @@ export function monitorsFromStored(value: unknown): BalanceMonitor[] {
     id: String(raw.id),
     account: String(raw.account),
     asset: String(raw.asset),
-    condition:
-      raw.condition.type === 'below' || raw.condition.type === 'above'
+    condition: {
+      ...(raw.condition.type === 'below' || raw.condition.type === 'above'
         ? { type: raw.condition.type, amount: BigInt(raw.condition.amount) }
-        : { type: raw.condition.type },
+        : { type: raw.condition.type }),
+      ...(raw.condition.field === 'available' ? { field: 'available' as const } : {}),
+    },
     metadata: { ...raw.metadata },
     createdAt: String(raw.createdAt),
   }));

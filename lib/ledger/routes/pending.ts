@@ -4,6 +4,7 @@ import { lazyLoad } from '../../async/lazy-load.js';
 import type { AppEnv } from '../../http/types.js';
 import { BOOLEAN, describe, header, PAGE_PARAMETERS, path, query } from '../../openapi/describe.js';
 import { cursorOf, dataOf } from '../../openapi/schemas.js';
+import { withExpect } from '../commands/expectations.js';
 import {
   accountBalancesAnswer,
   createPendingBody,
@@ -38,10 +39,10 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       operationId: 'v2CreatePending',
       summary: 'Create a pending transfer (hold)',
       description:
-        "Its postings reserve money: each source's available balance (posted − held out) falls, its posted balance does not, and must stay at or above its floor (`INSUFFICIENT_FUND`) unless `force`. Expires at `expiresAt` or after `timeout` seconds, if given.",
+        "Its postings reserve money: each source's available balance (posted − held out) falls, its posted balance does not, and must stay at or above its floor (`INSUFFICIENT_FUND`) unless `force`. Expires at `expiresAt` or after `timeout` seconds, if given. `expect`: balance preconditions as on a transaction (409 `PRECONDITION_FAILED`).",
       tags: TAGS,
       parameters: [DRY_RUN, IDEMPOTENCY],
-      body: createPendingBody(),
+      body: withExpect(createPendingBody()),
       responses: { 201: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
     }),
   );
@@ -84,10 +85,10 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       operationId: 'v2PostPending',
       summary: 'Post a pending transfer, in full or in part',
       description:
-        'Moves held money as a transaction: per posting `amounts` (default all that remains); `final` releases the rest. A resolved hold: 409 `PENDING_RESOLVED`; at or after its expiry: 409 `PENDING_EXPIRED`; more than remains: 400 `VALIDATION`.',
+        'Moves held money as a transaction: per posting `amounts` (default all that remains); `final` releases the rest. A resolved hold: 409 `PENDING_RESOLVED`; at or after its expiry: 409 `PENDING_EXPIRED`; more than remains: 400 `VALIDATION`. `expect`: balance preconditions as on a transaction, `after` meaning after the post (409 `PRECONDITION_FAILED`).',
       tags: TAGS,
       parameters: [ID, DRY_RUN, IDEMPOTENCY],
-      body: postPendingBody(),
+      body: withExpect(postPendingBody()),
       responses: {
         200: {
           description: 'The hold after the post, and the transaction it created.',

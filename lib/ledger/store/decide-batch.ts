@@ -191,7 +191,12 @@ function logItem(
   // Read before the change's items are put in the view: the volumes before it.
   state: LedgerState,
 ): Record<string, unknown> {
-  const crossings = changeCrossings(state.mapping?.monitors, change, (a, s) => state.volume(a, s));
+  const crossings = changeCrossings(
+    state.mapping?.monitors,
+    change,
+    (a, s) => state.volume(a, s),
+    (a, s) => state.held?.(a, s),
+  );
   const created = change.transactions.find((t) => !t.before);
   const reverted =
     change.log.type === 'REVERTED_TRANSACTION'

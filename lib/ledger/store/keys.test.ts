@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type LedgerRef, ledgerKeys, ledgerOfPartition, registryKeys } from './keys.js';
+import {
+  holdDueKeys,
+  type LedgerRef,
+  ledgerKeys,
+  ledgerOfHold,
+  ledgerOfPartition,
+  registryKeys,
+} from './keys.js';
 
 describe('ledger keys are scoped to an environment', () => {
   const ledger = { environment: 'sandbox-1', name: 'main' };
@@ -111,5 +118,25 @@ describe('ledger keys are scoped to an environment', () => {
       'E#sandbox-1#L#',
     ])
       expect(ledgerOfPartition(pk)).toBeUndefined();
+  });
+});
+
+describe("holds' due index", () => {
+  it('a hold names its ledger back from its own key; any other key names none', () => {
+    const ledger = { environment: 'env1', name: 'cards' };
+    expect(ledgerOfHold(ledgerKeys.pending(ledger, 7).pk)).toEqual(ledger);
+    expect(ledgerOfHold(ledgerKeys.pendingDue(ledger))).toBeUndefined();
+    expect(ledgerOfHold(ledgerKeys.head(ledger).pk)).toBeUndefined();
+  });
+
+  it("spreads one ledger's holds over the shards, each entry sorted by expiry then id", () => {
+    const ledger = { environment: 'env1', name: 'cards' };
+    const entries = Array.from({ length: 64 }, (_, id) =>
+      holdDueKeys.entry(ledger, id, '2026-01-02T03:04:05.000000Z'),
+    );
+    expect(new Set(entries.map((e) => e.dueKey))).toEqual(new Set(holdDueKeys.shards()));
+    expect(entries[5]!.dueAt).toBe('2026-01-02T03:04:05.000000Z#000000000000005');
+    expect(entries[5]!.dueAt <= holdDueKeys.dueBy('2026-01-02T03:04:05.000000Z')).toBe(true);
+    expect(entries[5]!.dueAt <= holdDueKeys.dueBy('2026-01-02T03:04:04.999999Z')).toBe(false);
   });
 });

@@ -220,5 +220,38 @@ export function ledgerOfPartition(
 }
 const OWN_PARTITION = /^L#([^#]+)(#LOG)?$/;
 
+/**
+ * The holds' `due` index (every ledger table): an unresolved hold with an expiry carries `dueKey`, one of
+ * `DUE_HOLD_SHARDS` partitions shared by every environment and ledger (by a hash of the hold, so one busy ledger's
+ * holds spread over all of them), and `dueAt`, `<sortable expiresAt>#<id>`. The sweeper queries each shard for what
+ * is due by now; a hold leaves the index when it resolves. Not an environment's key: only the sweeper's own role may
+ * query it, and it reads the environment and ledger back from each hold's own key (`ledgerOfHold`).
+ */
+export const DUE_HOLD_SHARDS = 8;
+/** What every shard's `dueKey` starts with (the sweeper's grant names the shards by it). */
+export const DUE_HOLD_SHARD_PREFIX = 'HOLDS#';
+export const holdDueKeys = {
+  shards: (): string[] =>
+    Array.from({ length: DUE_HOLD_SHARDS }, (_, i) => `${DUE_HOLD_SHARD_PREFIX}${i}`),
+  entry: (ledger: LedgerRef, id: number, sortableExpiry: string) => {
+    const hash = createHash('sha256').update(`${ledger.environment}/${ledger.name}/${id}`).digest();
+    return {
+      dueKey: `${DUE_HOLD_SHARD_PREFIX}${hash.readUInt8(0) % DUE_HOLD_SHARDS}`,
+      dueAt: `${sortableExpiry}#${pad(id)}`,
+    };
+  },
+  /** The bound of a due query: every hold of this instant (the id part sorts after the time part). */
+  dueBy: (sortableNow: string) => `${sortableNow}#~`,
+};
+
+/** The ledger whose hold partition `pk` is (`ledgerKeys.pendingPartition`); undefined for any other key. */
+export function ledgerOfHold(pk: string): LedgerRef | undefined {
+  const environment = environmentOfKey(pk);
+  if (environment === undefined) return undefined;
+  const match = HOLD_PARTITION.exec(withoutEnvironment(pk));
+  return match ? { environment, name: match[1]! } : undefined;
+}
+const HOLD_PARTITION = /^L#([^#]+)#PEND$/;
+
 export type ItemKey = { pk: string; sk: string };
 export const keyString = (key: ItemKey) => `${key.pk}\u0000${key.sk}`;

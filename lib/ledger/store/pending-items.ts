@@ -3,13 +3,13 @@ import type { LedgerChange } from '../domain/change.js';
 import type { HeldVolume, PendingPosting, PendingTransfer } from '../domain/pending.js';
 import { amountAttribute, amountOfAttribute } from './amount-encoding.js';
 import type { Write } from './change-items.js';
-import { type LedgerRef, ledgerKeys } from './keys.js';
+import { holdDueKeys, type LedgerRef, ledgerKeys } from './keys.js';
 
 /**
  * How pending transfers (holds) and held volumes are laid out (PENDING_TRANSFERS, docs/data-model.md): a hold is one
  * item of exact JSON text, listed by id in its ledger's hold partition and, while it is unresolved with an expiry,
- * on the sparse due index the sweeper reads; a pair's held volume is one item beside nothing else, read only by
- * ledgers with the feature.
+ * on the sparse due indexes the sweeper reads (the ledger's, and every ledger's `due`); a pair's held volume is one
+ * item beside nothing else, read only by ledgers with the feature.
  */
 
 /** A hold's item: its JSON body, its status (for list filters) and, while due to expire, its index entry. */
@@ -24,6 +24,7 @@ export function pendingItem(ledger: LedgerRef, pending: PendingTransfer): Record
       ? {
           gsi1pk: ledgerKeys.pendingDue(ledger),
           gsi1sk: ledgerKeys.pendingDueSort(pending.expiresAtKey!, pending.id),
+          ...holdDueKeys.entry(ledger, pending.id, pending.expiresAtKey!),
         }
       : {}),
   };

@@ -316,4 +316,102 @@ describe('pending transfers over HTTP', () => {
     const newest = (await call('GET', `/v2/${name}/logs?pageSize=1`)).body.cursor.data[0];
     expect([newest.type, newest.data.reason]).toEqual(['VOIDED_PENDING', 'EXPIRED']);
   });
+  it('expect on a hold: checked before it is created and after a post; a failure writes nothing', async () => {
+    const name = await fresh();
+    await fund(name, 'card:2', 100);
+    const logCount = async () =>
+      (await call('GET', `/v2/${name}/logs?pageSize=100`)).body.cursor.data.length;
+    const before = await logCount();
+    const refused = await call('POST', `/v2/${name}/pending`, {
+      postings: [usd('card:2', 'shop', 30)],
+      expect: [
+        { account: 'card:2', asset: 'USD', balance: { $eq: 100 } },
+        { account: 'other', asset: 'USD', balance: { $gt: 0 } },
+      ],
+    });
+    expect([refused.status, refused.body.errorCode]).toEqual([409, 'PRECONDITION_FAILED']);
+    expect(refused.body.errorMessage).toBe(
+      'expect[1]: other USD balance is 0 before the write, expected $gt 0',
+    );
+    expect(await logCount()).toBe(before);
+    expect(await balances(name, 'card:2')).toEqual({
+      USD: { posted: 100n, pendingIn: 0n, pendingOut: 0n, available: 100n },
+    });
+
+    const held = await call('POST', `/v2/${name}/pending`, {
+      postings: [usd('card:2', 'shop', 30)],
+      expect: [{ account: 'card:2', asset: 'USD', balance: { $eq: 100 }, at: 'after' }],
+    });
+    expect(held.status, held.text).toBe(201);
+    const id = held.body.data.id;
+
+    const late = await call('POST', `/v2/${name}/pending/${id}/post`, {
+      amounts: [10],
+      expect: [{ account: 'shop', asset: 'USD', at: 'after', balance: { $gte: 20 } }],
+    });
+    expect([late.status, late.body.errorCode]).toEqual([409, 'PRECONDITION_FAILED']);
+    expect(late.body.errorMessage).toBe(
+      'expect[0]: shop USD balance is 10 after the write, expected $gte 20',
+    );
+    expect((await call('GET', `/v2/${name}/pending/${id}`)).body.data.postings[0]).toMatchObject({
+      posted: 0n,
+      remaining: 30n,
+    });
+    const posted = await call('POST', `/v2/${name}/pending/${id}/post`, {
+      amounts: [20],
+      expect: [
+        { account: 'shop', asset: 'USD', at: 'after', balance: { $eq: 20 } },
+        { account: 'card:2', asset: 'USD', balance: { $eq: 100 } },
+      ],
+    });
+    expect(posted.status, posted.text).toBe(200);
+    expect(await balances(name, 'card:2')).toEqual({
+      USD: { posted: 80n, pendingIn: 0n, pendingOut: 10n, available: 70n },
+    });
+  });
+  it('a monitor on the available balance: a hold crosses it, its release crosses back; posted monitors stay quiet', async () => {
+    const name = await fresh();
+    await fund(name, 'card:3', 100);
+    const watch = async (condition: Record<string, unknown>) => {
+      const res = await call('POST', `/v2/${name}/monitors`, {
+        account: 'card:*',
+        asset: 'USD',
+        condition,
+      });
+      expect(res.status, res.text).toBe(201);
+      // Amounts are answered exact (bigint here).
+      expect(res.body.data.condition).toEqual(
+        'amount' in condition
+          ? { ...condition, amount: BigInt(condition.amount as number) }
+          : condition,
+      );
+      return res.body.data.id as string;
+    };
+    const low = await watch({ type: 'below', amount: 50, field: 'available' });
+    const back = await watch({ type: 'above', amount: 60, field: 'available' });
+    const posted = await watch({ type: 'below', amount: 50 });
+    const bad = await call('POST', `/v2/${name}/monitors`, {
+      account: 'card:*',
+      asset: 'USD',
+      condition: { type: 'negative', field: 'pending' },
+    });
+    expect([bad.status, bad.body.errorCode]).toEqual([400, 'VALIDATION']);
+
+    const hold = await call('POST', `/v2/${name}/pending`, {
+      postings: [usd('card:3', 'shop', 70)],
+    });
+    expect(hold.status).toBe(201);
+    expect((await call('POST', `/v2/${name}/pending/${hold.body.data.id}/void`)).status).toBe(200);
+    const crossings = (await ledgerEventsOf(runtime, name))
+      .filter((e) => e.type === 'ledger.balance_monitor_triggered')
+      .map((e) => {
+        const p = (e.envelope as { payload: Record<string, unknown> }).payload;
+        return [p.monitor, p.account, p.before, p.after];
+      });
+    expect(crossings).toEqual([
+      [low, 'card:3', 100n, 30n],
+      [back, 'card:3', 30n, 100n],
+    ]);
+    expect(crossings.some(([m]) => m === posted)).toBe(false);
+  });
 });

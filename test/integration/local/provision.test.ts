@@ -1,6 +1,7 @@
 /**
  * Local provisioning of the ledger tables' streams: a bucket table named by the configuration is created like the
- * stack creates it, and a table from a data directory made before ledger tables carried events gets its stream.
+ * stack creates it, and a table from a data directory made before ledger tables carried events gets its stream (and
+ * one from before the holds' due index gets that index).
  */
 import { randomBytes } from 'node:crypto';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -24,7 +25,28 @@ describe('ensureLedgerBucketTables', () => {
     await ensureLedgerBucketTables(client, [name]);
     expect(await streamOf(name)).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
     const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
-    expect(Table!.GlobalSecondaryIndexes!.map((i) => i.IndexName)).toEqual(['gsi1']);
+    expect(Table!.GlobalSecondaryIndexes!.map((i) => i.IndexName).sort()).toEqual(['due', 'gsi1']);
+  });
+
+  it("gives an existing ledger table without the holds' due index that index", async () => {
+    const name = `v${randomBytes(5).toString('hex')}-ledger`;
+    const input = createTableInput(name, ledger);
+    await client.send(
+      new CreateTableCommand({
+        ...input,
+        GlobalSecondaryIndexes: input.GlobalSecondaryIndexes!.filter((i) => i.IndexName === 'gsi1'),
+        AttributeDefinitions: input.AttributeDefinitions.filter(
+          (a) => !['dueKey', 'dueAt'].includes(a.AttributeName!),
+        ),
+      }),
+    );
+    await ensureLedgerBucketTables(client, [name]);
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    expect(Table!.GlobalSecondaryIndexes!.map((i) => i.IndexName).sort()).toEqual(['due', 'gsi1']);
+    expect(Table!.GlobalSecondaryIndexes!.find((i) => i.IndexName === 'due')!.KeySchema).toEqual([
+      { AttributeName: 'dueKey', KeyType: 'HASH' },
+      { AttributeName: 'dueAt', KeyType: 'RANGE' },
+    ]);
   });
 
   it('gives an existing ledger table without a stream its stream, and leaves one that has it alone', async () => {

@@ -1,0 +1,48 @@
+import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { holdDueKeys, type LedgerRef, ledgerOfHold } from './keys.js';
+
+/** A ledger with holds due by now, found on a ledger table's `due` index, and its most overdue one's expiry. */
+export interface DueLedger {
+  ledger: LedgerRef;
+  /** When its oldest due hold found expired (what the sweep's lag is measured from). */
+  oldestDueMs: number;
+}
+
+/**
+ * The ledgers of `table` (every environment) with holds due by `sortableNow`: one Query per shard of the `due`
+ * index (keys.ts `holdDueKeys`), at most `limit` entries each, oldest first. The index is eventually consistent and
+ * only says where to look: the sweep reads each ledger's due holds again, strongly (PendingReads.due), and the
+ * release is decided by the ledger's writer, so an entry seen late or twice releases nothing twice.
+ */
+export async function dueHoldLedgers(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  sortableNow: string,
+  limit: number,
+): Promise<DueLedger[]> {
+  const byLedger = new Map<string, DueLedger>();
+  const pages = await Promise.all(
+    holdDueKeys.shards().map((shard) =>
+      doc.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: 'due',
+          KeyConditionExpression: 'dueKey = :k AND dueAt <= :now',
+          ExpressionAttributeValues: { ':k': shard, ':now': holdDueKeys.dueBy(sortableNow) },
+          ProjectionExpression: 'pk, dueAt',
+          Limit: limit,
+        }),
+      ),
+    ),
+  );
+  for (const item of pages.flatMap((p) => p.Items ?? [])) {
+    const ledger = ledgerOfHold(String(item.pk));
+    if (!ledger) continue;
+    const key = `${ledger.environment}\u0000${ledger.name}`;
+    // `dueAt` starts with the sortable instant (lib/time/instant.ts): its milliseconds are its first 23 characters.
+    const dueMs = Date.parse(`${String(item.dueAt).slice(0, 23)}Z`);
+    const seen = byLedger.get(key);
+    if (!seen || dueMs < seen.oldestDueMs) byLedger.set(key, { ledger, oldestDueMs: dueMs });
+  }
+  return [...byLedger.values()];
+}

@@ -75,7 +75,8 @@ export default defineConfig({
           // The local, CLI and browser suites and the few others of ISOLATED.
           include: ISOLATED,
           exclude: [...configDefaults.exclude, ...UNIT],
-          globalSetup: GLOBAL_SETUP,
+          // And one default platform shared by the files that need nothing else of one (the CLI suites).
+          globalSetup: [...GLOBAL_SETUP, 'test/setup/shared-platform.ts'],
         },
       },
     ],

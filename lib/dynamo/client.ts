@@ -5,7 +5,6 @@ import {
   environmentClients,
   perEnvironment,
 } from './environment-clients.js';
-import { environmentScopedClient } from './environment-scoped-client.js';
 import { protoSafeKeys } from './proto-keys.js';
 import { sharedEnvironmentCredentials } from './sts-credentials.js';
 
@@ -18,8 +17,8 @@ export interface DynamoConnection {
   endpoint?: string;
   region?: string;
   /**
-   * ENVIRONMENT_ACCESS_ROLE_ARN (set by the stack for the functions with an isolation guard): every call made in an
-   * environment's scope uses that role's credentials for the environment (sts-credentials.ts, environment-clients.ts).
+   * ENVIRONMENT_ACCESS_ROLE_ARN (set by the stack for the functions with an isolation guard): each environment's
+   * client uses that role's credentials for the environment (sts-credentials.ts, environment-clients.ts).
    */
   environmentAccessRoleArn?: string;
 }
@@ -28,8 +27,7 @@ export interface DynamoConnection {
 export interface DocumentClients {
   /**
    * The function's own client (shared items: the published keys, the platform's directory). Where the guard is on,
-   * a call made in an environment's async scope uses that environment's credentials (environment-scoped-client.ts):
-   * the ledger's stores, built once, still rely on it.
+   * it reaches no environment's items: those go through `clients`.
    */
   doc: DynamoDBDocumentClient;
   /** Each environment's client (environment-clients.ts): its credentials where the guard is on, its keys checked. */
@@ -70,10 +68,7 @@ export function createDocumentClients(
       options,
     ),
   );
-  return {
-    doc: environmentScopedClient(base, credentialed),
-    clients: environmentClients(credentialed),
-  };
+  return { doc: base, clients: environmentClients(credentialed) };
 }
 
 /** The function's own client of `createDocumentClients`, for code that needs no environment's client. */

@@ -1,14 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
-import { inTokenEnvironment } from '../http/environment.js';
 import type { AppEnv } from '../http/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
-import { bigintDocumentClient, type ServiceRuntime } from '../runtime/runtime.js';
+import { bigintDocumentClients, type ServiceRuntime } from '../runtime/runtime.js';
 import { lazySqsClient } from '../sqs/lazy-client.js';
-import type { LedgerRecord } from './domain/change.js';
 import { accountRoutes } from './routes/accounts.js';
 import { balanceHistoryRoutes } from './routes/balance-history.js';
 import { bulkRoutes } from './routes/bulk.js';
@@ -32,26 +30,16 @@ import { v1LogRoutes } from './routes/v1-logs.js';
 import { v1ScriptRoutes } from './routes/v1-script.js';
 import { v1TransactionRoutes } from './routes/v1-transactions.js';
 import { volumeRoutes } from './routes/volumes.js';
-import { AccountReads } from './store/account-reads.js';
+import {
+  type LedgerScope,
+  type LedgerScopeParts,
+  type LedgerScopes,
+  ledgerScopes,
+} from './scope.js';
 import { BucketTables } from './store/bucket-tables.js';
-import { dynamoLedgerTable } from './store/dynamo-ledger-table.js';
-import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
-import type { Head } from './store/head.js';
-import { LedgerLookup } from './store/ledger-lookup.js';
-import { LogReads } from './store/log-reads.js';
-import { MappingReads } from './store/mapping-reads.js';
-import { LedgerRegistry } from './store/registry.js';
-import { SchemaStore } from './store/schema-store.js';
-import { tableScriptState } from './store/script-state.js';
-import { LedgerStats } from './store/stats.js';
-import { TransactionReads } from './store/transaction-reads.js';
-import { VolumeReads } from './store/volume-reads.js';
-import { LedgerWriter } from './store/writer.js';
 import type { EmbeddedGroupCommit, EmbeddedOptions } from './write/embedded.js';
-import { LedgerCommands } from './write/ledger-commands.js';
 import { LedgerRelay } from './write/relay.js';
 import type { ReplyInbox } from './write/replies.js';
-import { settleBatch } from './write/settle.js';
 
 /** The embedded engine: the class (write/embedded.ts, `EmbeddedGroupCommit`) and its logger. */
 export interface EmbeddedChoice {
@@ -77,11 +65,11 @@ export interface LedgerAppOptions {
   mount?: (app: Hono<AppEnv>, parts: LedgerMountParts) => void;
 }
 
-/** What a mounted part of the ledger's API may use: the ledger's client, default table and ledger lookup. */
+/** What a mounted part of the ledger's API may use: an environment's client and ledger lookup (scope.ts). */
 export interface LedgerMountParts {
-  doc: DynamoDBDocumentClient;
+  scopeFor: (environment: string) => Pick<LedgerScope, 'doc' | 'lookup'>;
+  /** The default ledger table. */
   table: string;
-  lookup: LedgerLookup;
   now: () => number;
 }
 
@@ -90,83 +78,52 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   const { config } = runtime;
   const now = options.now ?? Date.now;
   // Amounts are read back as bigint (rule 1).
-  const doc = bigintDocumentClient(runtime);
+  const { clients } = bigintDocumentClients(runtime);
   const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
-  const tableFor = (bucket: string) => buckets.tableFor(bucket);
-  const registry = new LedgerRegistry(doc, buckets, config.ledger.transactionKeys);
-  const lookup = new LedgerLookup(registry);
-  const schemas = new SchemaStore(doc, tableFor, now);
-  // A batch a stopped ledger writer left unsettled is settled by the next direct write or list (write/settle.ts).
-  const settle = (ledger: LedgerRecord, table: string, head: Head) =>
-    settleBatch(dynamoLedgerTable(doc, table, ledger), ledger, head, now());
-  const writer = new LedgerWriter({
-    doc,
-    tableFor,
+  // The embedded engine's lines commit through their environment's scope too (read when a line starts, after this).
+  const clientFor = (environment: string) => scopes.forEnvironment(environment).doc;
+  const scopes: LedgerScopes = ledgerScopes({
+    clients,
+    buckets,
+    transactionKeys: config.ledger.transactionKeys,
+    scanReads: config.ledgerScanReads,
     now,
-    settle,
     ...(options.sleep ? { sleep: options.sleep } : {}),
+    ...groupCommit(runtime, options, { clientFor, tableFor: (b) => buckets.tableFor(b), now }),
   });
+  // Every route takes its stores from the request: its token's environment's (scope.ts).
+  const scopeOf = scopes.of;
 
   const app = ledgerFrame(runtime, options);
   // v1's `/_info` (with the ledger names) first: the v2 info routes answer `/v2/_info` and `/_/info`.
-  v1InfoRoutes(app, { registry });
+  v1InfoRoutes(app, scopeOf);
   infoRoutes(app);
-  const stats = new LedgerStats(doc, tableFor);
-  ledgerRoutes(app, { registry, lookup, stats, now });
-  const reads = new TransactionReads(doc, tableFor, { run: settle, now }, config.ledgerScanReads);
-  const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
-  const scriptState = (ledger: LedgerRecord) =>
-    tableScriptState(doc, tableFor(ledger.bucket), ledger);
-  const commands = new LedgerCommands({
-    writer,
-    reads,
-    now,
-    scriptState,
-    ...groupCommit(runtime, options, { doc, writer, tableFor, now }),
-  });
-  transactionRoutes(app, { lookup, schemas, commands, reads, stats, effectiveVolumes });
-  metadataRoutes(app, { lookup, commands, schemas });
-  bulkRoutes(app, { lookup, schemas, writer, commands, reads, scriptState });
-  const accounts = new AccountReads(doc, tableFor, config.ledgerScanReads);
-  const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
-  accountRoutes(app, { lookup, accounts, stats });
-  balanceHistoryRoutes(app, { lookup, openReads: historyReads(doc, tableFor), now });
-  const mappings = new MappingReads(doc, tableFor);
-  limitsRoutes(app, { lookup, writer, mappings });
-  monitorsRoutes(app, { lookup, writer, mappings });
-  pendingRoutes(app, {
-    lookup,
-    commands,
-    pendingReads: async () =>
-      new (await import('./store/pending-reads.js')).PendingReads(doc, tableFor),
-  });
-  logRoutes(app, { lookup, logs });
-  logTransferRoutes(app, {
-    lookup,
-    logs,
-    reads,
-    writerAt: (clock) =>
-      new LedgerWriter({
-        doc,
-        tableFor,
-        now: clock,
-        settle,
-        ...(options.sleep ? { sleep: options.sleep } : {}),
-      }),
-  });
-  volumeAndSchemaRoutes(app, { doc, tableFor, lookup, schemas, now });
-  options.mount?.(app, { doc, table: config.tables.ledger, lookup, now });
+  ledgerRoutes(app, scopeOf);
+  transactionRoutes(app, scopeOf);
+  metadataRoutes(app, scopeOf);
+  bulkRoutes(app, scopeOf);
+  accountRoutes(app, scopeOf);
+  balanceHistoryRoutes(app, scopeOf);
+  limitsRoutes(app, scopeOf);
+  monitorsRoutes(app, scopeOf);
+  pendingRoutes(app, scopeOf);
+  logRoutes(app, scopeOf);
+  logTransferRoutes(app, scopeOf);
+  volumeRoutes(app, scopeOf);
+  schemaRoutes(app, scopeOf);
+  queryRoutes(app, (c) => ({ ...scopeOf(c), dispatch: async (request) => app.request(request) }));
+  options.mount?.(app, { scopeFor: scopes.forEnvironment, table: config.tables.ledger, now });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
-  v1TransactionRoutes(app, { lookup, commands, reads, stats, writer, schemas });
-  v1ScriptRoutes(app, { lookup, commands, schemas });
-  v1AccountRoutes(app, { lookup, accounts, stats, commands, schemas });
-  v1LogRoutes(app, { lookup, logs });
-  v1LedgerRoutes(app, { lookup, stats });
-  mappingRoutes(app, { lookup, writer, mappings });
+  v1TransactionRoutes(app, scopeOf);
+  v1ScriptRoutes(app, scopeOf);
+  v1AccountRoutes(app, scopeOf);
+  v1LogRoutes(app, scopeOf);
+  v1LedgerRoutes(app, scopeOf);
+  mappingRoutes(app, scopeOf);
   return app;
 }
 
-/** The protected app, its document and 501s before the bearer check, and the request's environment scope. */
+/** The protected app, with its document and 501s before the bearer check. */
 function ledgerFrame(runtime: ServiceRuntime, options: LedgerAppOptions): Hono<AppEnv> {
   const app = createProtectedApp('ledger', runtime, {
     beforeAuth: (a) => {
@@ -177,8 +134,6 @@ function ledgerFrame(runtime: ServiceRuntime, options: LedgerAppOptions): Hono<A
       ledgerNotImplementedRoutes(a);
     },
   });
-  // The ledger's stores are built once and take their environment's credentials from the request's async scope.
-  app.use('*', inTokenEnvironment);
   return app;
 }
 
@@ -190,15 +145,23 @@ function groupCommit(
   runtime: ServiceRuntime,
   options: LedgerAppOptions,
   parts: {
-    doc: ReturnType<typeof bigintDocumentClient>;
-    writer: LedgerWriter;
+    clientFor: (environment: string) => DynamoDBDocumentClient;
     tableFor: (bucket: string) => string;
     now: () => number;
   },
-): { relay?: LedgerRelay; embedded?: EmbeddedGroupCommit } {
+): Pick<LedgerScopeParts, 'embedded' | 'relayFor'> {
+  const { clientFor, tableFor, now } = parts;
   if (options.embedded) {
     const { engine: Engine, logger } = options.embedded;
-    return { embedded: new Engine({ ...parts, ...(logger ? { logger } : {}) }) };
+    // Each ledger's line commits through its environment's client (write/embedded.ts).
+    return {
+      embedded: new Engine({
+        clientFor,
+        tableFor,
+        now,
+        ...(logger ? { logger } : {}),
+      }),
+    };
   }
   const { config } = runtime;
   const ingress = config.queues['ledger-ingress'];
@@ -211,28 +174,8 @@ function groupCommit(
     );
     return inbox;
   };
-  return { relay: new LedgerRelay({ ...parts, sqs, queueUrl: ingress, inbox: replies }) };
-}
-
-/** Volumes, schemas and their query templates (v2.4); a query run is answered by the app's own list routes. */
-function volumeAndSchemaRoutes(
-  app: Hono<AppEnv>,
-  deps: {
-    doc: DynamoDBDocumentClient;
-    tableFor: (bucket: string) => string;
-    lookup: LedgerLookup;
-    schemas: SchemaStore;
-    now: () => number;
-  },
-): void {
-  const { doc, tableFor, lookup, schemas, now } = deps;
-  volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
-  schemaRoutes(app, { lookup, schemas, now });
-  queryRoutes(app, { lookup, schemas, dispatch: async (request) => app.request(request) });
-}
-
-/** The balance history's store, imported at its first request (most containers never serve one). */
-function historyReads(doc: DynamoDBDocumentClient, tableFor: (bucket: string) => string) {
-  return () =>
-    import('./store/balance-history.js').then((m) => new m.BalanceHistoryReads(doc, tableFor));
+  return {
+    relayFor: (doc) =>
+      new LedgerRelay({ doc, tableFor, now, sqs, queueUrl: ingress, inbox: replies }),
+  };
 }

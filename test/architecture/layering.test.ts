@@ -1,7 +1,14 @@
 import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileCycles, folderLoops, importsOf, importViolations, rulesOf } from './layering.js';
+import {
+  fileCycles,
+  folderLoops,
+  importsOf,
+  importViolations,
+  rulesOf,
+  tenancyBreaches,
+} from './layering.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const RULES = rulesOf(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'));
@@ -45,6 +52,42 @@ describe('the layering rules of docs/architecture.md', () => {
 
   it('leave no import cycle between files (type-only imports aside)', () => {
     expect(fileCycles(edges)).toEqual(KNOWN_CYCLES);
+  });
+});
+
+/**
+ * Each service's one function from an environment to its stores (docs/decisions/tenancy.md): the ledger's scope, the
+ * ledger writer's (no token: an intent's environment) and the hold sweeper's (a due hold's environment), payments' and
+ * webhooks'. A walk from a token to an item key
+ * passes through it (test/integration/ledger/ledger-tenancy-channel.test.ts walks the ledger's at run time).
+ */
+const TENANCY_CHANNELS = new Set([
+  'lib/ledger/scope.ts',
+  'lib/ledger/write/writer-env.ts',
+  'lib/ledger/worker/hold-sweep-deps.ts',
+  'lib/payments/app.ts',
+  'lib/webhooks/environment-stores.ts',
+]);
+
+describe('the tenancy channel', () => {
+  it('each service opens its environments’ clients in one place, and nothing reads the async context', () => {
+    const sources = repositorySources();
+    expect(tenancyBreaches(sources, TENANCY_CHANNELS)).toEqual([]);
+    for (const channel of TENANCY_CHANNELS)
+      expect(sources.get(channel)).toContain('forEnvironment(');
+  });
+
+  it('names a planted breach of each kind', () => {
+    const planted = new Map([
+      ['lib/shop/app.ts', 'const doc = runtime.clients.forEnvironment(environment);\n'],
+      ['lib/shop/scope.ts', 'const doc = clients.forEnvironment(environment);\n'],
+      ['lib/cart/context.ts', "import { AsyncLocalStorage } from 'node:async_hooks';\n"],
+      ['lib/dynamo/clients.ts', 'return clients.forEnvironment(environment);\n'],
+    ]);
+    expect(tenancyBreaches(planted, new Set(['lib/shop/scope.ts']))).toEqual([
+      "lib/shop/app.ts: opens an environment's client outside its service's channel",
+      'lib/cart/context.ts: imports async_hooks',
+    ]);
   });
 });
 

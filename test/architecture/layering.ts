@@ -264,3 +264,24 @@ function shortestCycle(
   }
   return component;
 }
+
+/**
+ * The tenancy channel's breaches: files outside `lib/dynamo` that open an environment's client
+ * (`clients.forEnvironment(`) but are not their service's one function (`channels`), and files that import
+ * `node:async_hooks` (an environment read from the async context instead of passed). Empty when each service
+ * reaches its environment's items one way.
+ */
+export function tenancyBreaches(
+  sources: ReadonlyMap<string, string>,
+  channels: ReadonlySet<string>,
+): string[] {
+  const breaches: string[] = [];
+  for (const [file, text] of sources) {
+    if (/from ['"](node:)?async_hooks['"]/.test(text))
+      breaches.push(`${file}: imports async_hooks`);
+    if (file.startsWith('lib/dynamo/') || channels.has(file)) continue;
+    if (/\bclients\.forEnvironment\(/.test(text))
+      breaches.push(`${file}: opens an environment's client outside its service's channel`);
+  }
+  return breaches;
+}

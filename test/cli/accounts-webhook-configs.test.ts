@@ -5,16 +5,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../events/catalog.js';
-import type { RunningPlatform } from '../../infra/local/platform.js';
-import { platformCall, startTestPlatform, until } from '../support/platform.js';
+import {
+  platformCall,
+  type SharedPlatform,
+  sharedTestPlatform,
+  until,
+} from '../support/platform.js';
 import { cliEnv, runCli, tempConfigHome } from './run-cli.js';
 
-let platform: RunningPlatform;
+let platform: SharedPlatform;
 let home: string;
 const cli = (...args: string[]) => runCli(args, cliEnv(home));
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedTestPlatform();
   home = await tempConfigHome();
   const login = await cli(
     'login',

@@ -6,18 +6,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
-import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { type SharedPlatform, sharedTestPlatform, testClientToken } from '../support/platform.js';
 import { cliEnv, lines, runCli, tempConfigHome } from './run-cli.js';
 
 const SLOW = 180_000;
-let platform: RunningPlatform;
+let platform: SharedPlatform;
 let home: string;
 const cli = (...args: string[]) => runCli(args, cliEnv(home));
 const ledger = `h${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedTestPlatform();
   home = await tempConfigHome();
   const token = await testClientToken(platform);
   const post = (path: string, body?: unknown) =>

@@ -8,20 +8,24 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
-import { platformCall, startTestPlatform, until } from '../support/platform.js';
+import {
+  platformCall,
+  type SharedPlatform,
+  sharedTestPlatform,
+  until,
+} from '../support/platform.js';
 import { cliEnv, lines, runCli, tempConfigHome } from './run-cli.js';
 
 const SLOW = 180_000;
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-let platform: RunningPlatform;
+let platform: SharedPlatform;
 let home: string;
 const cli = (args: string[], input?: string) =>
   runCli(args, cliEnv(home), input === undefined ? {} : { input });
 const ledger = `x${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedTestPlatform();
   home = await tempConfigHome();
   const login = await cli([
     'login',

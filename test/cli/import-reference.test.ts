@@ -7,10 +7,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformClient } from '../../cli/api/client.js';
-import type { RunningPlatform } from '../../infra/local/platform.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { canonicalJson } from '../../lib/json/canonical.js';
-import { startTestPlatform } from '../support/platform.js';
+import { type SharedPlatform, sharedTestPlatform } from '../support/platform.js';
 import { cliEnv, REPO_ROOT, runCli, tempConfigHome } from './run-cli.js';
 
 const SLOW = 180_000;
@@ -19,7 +18,7 @@ const REVERTS = 'com.formance.spec/state/reverts';
 const TWO_53 = 2n ** 53n;
 const X = 9007199254740993n;
 
-let platform: RunningPlatform;
+let platform: SharedPlatform;
 let home: string;
 let api: PlatformClient;
 const cli = (...args: string[]) => runCli(args, cliEnv(home));
@@ -53,7 +52,7 @@ const importChanged = async (
 };
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedTestPlatform();
   home = await tempConfigHome();
   const credentials = { clientId: 'local-dev', clientSecret: 'local-dev-secret' };
   const login = await cli(

@@ -6,23 +6,22 @@ import { randomBytes } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
-import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { type SharedPlatform, sharedTestPlatform, testClientToken } from '../support/platform.js';
 import { cliEnv, lines, runCli, tempConfigHome } from './run-cli.js';
 
 const SLOW = 180_000;
 /** Beyond 2^53 (9007199254740992): a float would round it. */
 const HUGE = 9007199254740993123n;
 
-let platform: RunningPlatform;
+let platform: SharedPlatform;
 let home: string;
 const cli = (...args: string[]) => runCli(args, cliEnv(home));
 const profile = () => join(home, 'platform', 'config.json');
 const ledger = `c${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedTestPlatform();
   home = await tempConfigHome();
 });
 

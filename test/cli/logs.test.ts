@@ -9,17 +9,16 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningPlatform } from '../../infra/local/platform.js';
 import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
 import { createRuntime } from '../../lib/runtime/runtime.js';
-import { startTestPlatform } from '../support/platform.js';
+import { type SharedPlatform, sharedTestPlatform } from '../support/platform.js';
 import { cliEnv, finished, REPO_ROOT, runCli, tempConfigHome } from './run-cli.js';
 
 const SLOW = 180_000;
 
-let platform: RunningPlatform;
+let platform: SharedPlatform;
 let home: string;
 const cli = (...args: string[]) => runCli(args, cliEnv(home));
 
@@ -43,7 +42,7 @@ async function ledgerWith(transactions: number, ...createFlags: string[]): Promi
 }
 
 beforeAll(async () => {
-  platform = await startTestPlatform();
+  platform = await sharedTestPlatform();
   home = await tempConfigHome();
   const login = await cli(
     'login',

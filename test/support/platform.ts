@@ -29,6 +29,17 @@ export function startTestPlatform(
   });
 }
 
+export type SharedPlatform = Pick<RunningPlatform, 'baseUrl' | 'env' | 's3' | 'stop'>;
+
+/**
+ * The run's shared default platform (test/setup/shared-platform.ts), for a file that needs nothing but a running
+ * default platform: its URL, environment and S3 emulator. `stop` leaves it running (the run stops it). A file that
+ * restarts, kills, reconfigures or counts a platform's metrics starts its own (`startTestPlatform`).
+ */
+export async function sharedTestPlatform(): Promise<SharedPlatform> {
+  return { ...inject('sharedPlatform'), stop: async () => {} };
+}
+
 /** A token for the local test client (every scope) from a running platform's token endpoint. */
 export async function testClientToken(platform: Pick<RunningPlatform, 'baseUrl'>): Promise<string> {
   const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
@@ -47,7 +58,7 @@ export async function testClientToken(platform: Pick<RunningPlatform, 'baseUrl'>
 
 /** A JSON call to a running platform with the test client's token: status and parsed body. */
 export async function platformCall(
-  platform: RunningPlatform,
+  platform: Pick<RunningPlatform, 'baseUrl'>,
   method: string,
   path: string,
   body?: unknown,

@@ -19,8 +19,12 @@ type Handler = (c: Context<AppEnv>) => Promise<Response>;
 
 /** The handlers over the operations of `deps`' table, as the routes load them at their first request. */
 export function exportHandlersFor(deps: ExportRoutesDeps) {
-  const commands = new ExportCommands(exportStores(deps.doc, deps.table), deps.stage, deps.now);
-  return exportHandlers(commands, deps.lookup);
+  const { scopeFor, table } = deps;
+  // Each environment's exporters and pipelines through its own client.
+  const stores = (environment: string) =>
+    exportStores(scopeFor(environment).doc, table)(environment);
+  const commands = new ExportCommands(stores, deps.stage, deps.now);
+  return exportHandlers(commands, (environment) => scopeFor(environment).lookup);
 }
 
 export type ExportHandlers = ReturnType<typeof exportHandlers>;
@@ -29,11 +33,15 @@ export type ExportHandlers = ReturnType<typeof exportHandlers>;
  * What each exporter and pipeline route does (registered in exporters.ts and pipelines.ts): parse the request,
  * run one operation in the token's environment, answer. Loaded at the first such request.
  */
-export function exportHandlers(run: ExportCommands, lookup: LedgerLookup) {
+export function exportHandlers(
+  run: ExportCommands,
+  lookupFor: (environment: string) => LedgerLookup,
+) {
   const exporterId = (c: Context<AppEnv>) => c.req.param('exporterID') ?? '';
   const pipelineId = (c: Context<AppEnv>) => c.req.param('pipelineID') ?? '';
   /** The ledger must exist in the token's environment, before anything else is read. */
-  const ledgerOf = async (c: Context<AppEnv>) => (await requestLedger(c, lookup)).name;
+  const ledgerOf = async (c: Context<AppEnv>) =>
+    (await requestLedger(c, lookupFor(environmentOf(c)))).name;
   const transition =
     (to: PipelineTransition): Handler =>
     async (c) => {

@@ -8,11 +8,11 @@ import { exporterRoutes } from './exporters.js';
 import { pipelineRoutes } from './pipelines.js';
 
 export interface ExportRoutesDeps {
-  doc: ServiceRuntime['doc'];
+  /** An environment's document client and ledger lookup: the ledger's scope (lib/ledger/scope.ts). */
+  scopeFor: (environment: string) => { doc: ServiceRuntime['doc']; lookup: LedgerLookup };
   /** The default ledger table: exporters and pipelines are environment records beside the ledgers' registry. */
   table: string;
   stage: Stage;
-  lookup: LedgerLookup;
   now: () => number;
 }
 

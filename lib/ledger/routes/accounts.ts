@@ -31,7 +31,7 @@ export interface AccountRoutesDeps {
 /** Accounts and balances (docs/api.md §3.3), read side: get, list, count, aggregated balances; each at a point in time (`pit`). */
 export function accountRoutes(
   app: Hono<AppEnv>,
-  { lookup, accounts, stats }: AccountRoutesDeps,
+  depsOf: (c: Context<AppEnv>) => AccountRoutesDeps,
 ): void {
   // Hono answers HEAD with the GET route (dropping the body), so this one handler serves both.
   openapi: app.get(
@@ -62,6 +62,7 @@ export function accountRoutes(
     }),
   );
   app.get('/v2/:ledger/accounts', async (c) => {
+    const { lookup, accounts, stats } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     refuseInsertionDate(c);
     if (c.req.method === 'HEAD') {
@@ -131,6 +132,7 @@ export function accountRoutes(
     }),
   );
   app.get('/v2/:ledger/accounts/:address', async (c) => {
+    const { lookup, accounts } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     refuseInsertionDate(c);
     onlyParams(c, ['expand', 'pit']);
@@ -159,6 +161,7 @@ export function accountRoutes(
     }),
   );
   app.get('/v2/:ledger/aggregate/balances', async (c) => {
+    const { lookup, accounts } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     onlyParams(c, ['query', 'pit', 'useInsertionDate', 'use_insertion_date']);
     const pit = readPointInTime(c.req.query('pit'));

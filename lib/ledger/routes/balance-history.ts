@@ -1,8 +1,8 @@
-import type { Hono } from 'hono';
-import { lazyLoad } from '../../async/lazy-load.js';
+import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../../http/types.js';
 import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import type { BalanceHistoryDeps } from './balance-history-handler.js';
+import { handlersPerScope } from './handlers-per-scope.js';
 import { balanceHistoryPage } from './schemas.js';
 
 /**
@@ -10,8 +10,11 @@ import { balanceHistoryPage } from './schemas.js';
  * Its reads and the walk load at the first such request (a chunk of the split bundle): most containers never serve
  * one, and every cold start would otherwise carry them.
  */
-export function balanceHistoryRoutes(app: Hono<AppEnv>, deps: BalanceHistoryDeps): void {
-  const handler = lazyLoad(() =>
+export function balanceHistoryRoutes(
+  app: Hono<AppEnv>,
+  depsOf: (c: Context<AppEnv>) => BalanceHistoryDeps,
+): void {
+  const handler = handlersPerScope(depsOf, (deps) =>
     import('./balance-history-handler.js').then((m) => m.balanceHistoryHandler(deps)),
   );
   openapi: app.get(
@@ -32,5 +35,5 @@ export function balanceHistoryRoutes(app: Hono<AppEnv>, deps: BalanceHistoryDeps
       responses: { 200: { description: 'A page of points.', schema: balanceHistoryPage } },
     }),
   );
-  app.get('/v2/:ledger/accounts/:address/balances/history', async (c) => (await handler())(c));
+  app.get('/v2/:ledger/accounts/:address/balances/history', async (c) => (await handler(c))(c));
 }

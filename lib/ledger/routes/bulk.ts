@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { BulkSizeExceededError, type PlatformError, ValidationError } from '../../errors/index.js';
 import { contractError } from '../../http/error-mapper.js';
@@ -41,7 +41,7 @@ const JSON_STREAM = /^application\/vnd\.formance\.ledger\.api\.v2\.bulk\+json-st
  */
 export function bulkRoutes(
   app: Hono<AppEnv>,
-  deps: BulkDeps & { lookup: LedgerLookup; schemas: SchemaReads },
+  depsOf: (c: Context<AppEnv>) => BulkDeps & { lookup: LedgerLookup; schemas: SchemaReads },
 ): void {
   openapi: app.post(
     '/v2/:ledger/_bulk',
@@ -65,6 +65,7 @@ export function bulkRoutes(
     }),
   );
   app.post('/v2/:ledger/_bulk', async (c) => {
+    const deps = depsOf(c);
     const ledger = await requestLedger(c, deps.lookup);
     const atomic = booleanFlag(c.req.query('atomic'), 'atomic');
     const parallel = booleanFlag(c.req.query('parallel'), 'parallel');

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { NotFoundError, SchemaAlreadyExistsError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
@@ -47,7 +47,10 @@ export const ledgerSchemaSchemas = { Schema: schemaView, SchemaData: schemaBody 
  * Ledger schemas (v2.4, docs/api.md §3.5): versions inserted once and never changed, read one at a time or listed
  * by creation. Their query templates run through `queries/{id}/run`.
  */
-export function schemaRoutes(app: Hono<AppEnv>, { lookup, schemas, now }: SchemaRoutesDeps): void {
+export function schemaRoutes(
+  app: Hono<AppEnv>,
+  depsOf: (c: Context<AppEnv>) => SchemaRoutesDeps,
+): void {
   openapi: app.post(
     '/v2/:ledger/schemas/:version',
     describe({
@@ -61,6 +64,7 @@ export function schemaRoutes(app: Hono<AppEnv>, { lookup, schemas, now }: Schema
     }),
   );
   app.post('/v2/:ledger/schemas/:version', async (c) => {
+    const { lookup, schemas, now } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const version = readSchemaVersion(c.req.param('version'));
     const input = parseSchemaInput(await readJsonBody(c, schemaBody));
@@ -83,6 +87,7 @@ export function schemaRoutes(app: Hono<AppEnv>, { lookup, schemas, now }: Schema
     }),
   );
   app.get('/v2/:ledger/schemas/:version', async (c) => {
+    const { lookup, schemas } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const version = c.req.param('version');
     const found = /^[0-9A-Za-z._-]{1,64}$/.test(version)
@@ -108,6 +113,7 @@ export function schemaRoutes(app: Hono<AppEnv>, { lookup, schemas, now }: Schema
     }),
   );
   app.get('/v2/:ledger/schemas', async (c) => {
+    const { lookup, schemas } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const list = readListQuery(c.req.query(), schemaListName(ledger.name), ['sort', 'order']);
     const params = list.cursor ? (list.cursor.f ?? {}) : c.req.query();

@@ -57,20 +57,22 @@ export interface LedgerRoutesDeps {
 }
 
 /** Ledgers (docs/api.md §3.1): create, read, list, metadata, `_info`, stats. */
-export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
-  const { registry, lookup } = deps;
-
+export function ledgerRoutes(
+  app: Hono<AppEnv>,
+  depsOf: (c: Context<AppEnv>) => LedgerRoutesDeps,
+): void {
   // A bucket's deletion marks its ledgers deleted (not found, left out of lists) until it is restored; nothing is
   // erased. Registered before the `/v2/:ledger/...` routes: `_` is a reserved ledger name.
   const markBucket = (deleted: boolean) => async (c: Context<AppEnv>) => {
     const bucket = c.req.param('bucket') ?? '';
     // Only the caller's environment's ledgers of the bucket: a bucket is storage shared by environments.
     const environment = environmentOf(c);
+    const { registry, lookup, now } = depsOf(c);
     const marked = BUCKET_NAME.test(bucket)
       ? await registry.markBucket(
           environment,
           bucket,
-          deleted ? formatInstant(instantFromMs(deps.now())) : undefined,
+          deleted ? formatInstant(instantFromMs(now())) : undefined,
         )
       : 0;
     if (marked === 0)
@@ -119,6 +121,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.get('/v2', async (c) => {
+    const { registry } = depsOf(c);
     // `includeDeleted` (the SDK sends it on every call) lists the ledgers of deleted buckets too.
     const query = readListQuery(c.req.query(), 'ledger.ledgers', [
       'bucket',
@@ -163,6 +166,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.post('/v2/:ledger', async (c) => {
+    const { registry, now } = depsOf(c);
     const name = c.req.param('ledger');
     if (!LEDGER_NAME.test(name))
       throw new ValidationError('ledger: name must match ^[0-9a-zA-Z_-]{1,63}$');
@@ -175,7 +179,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
       bucket: body.bucket ?? DEFAULT_BUCKET,
       metadata: body.metadata ?? {},
       features: resolveFeatures(body.features),
-      addedAt: formatInstant(instantFromMs(deps.now())),
+      addedAt: formatInstant(instantFromMs(now())),
     });
     return c.body(null, 204);
   });
@@ -190,6 +194,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.get('/v2/:ledger', async (c) => {
+    const { registry } = depsOf(c);
     const name = c.req.param('ledger');
     const record = LEDGER_NAME.test(name)
       ? await registry.get({ environment: environmentOf(c), name })
@@ -211,6 +216,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.put('/v2/:ledger/metadata', async (c) => {
+    const { registry, lookup } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     await registry.saveMetadata(ledger, await readJsonBody(c, metadataMap));
     return c.body(null, 204);
@@ -226,6 +232,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.delete('/v2/:ledger/metadata/:key', async (c) => {
+    const { registry, lookup } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     await registry.deleteMetadata(ledger, c.req.param('key'));
     return c.body(null, 204);
@@ -241,6 +248,7 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.get('/v2/:ledger/_info', async (c) => {
+    const { lookup } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     return jsonResponse(c, {
       data: {
@@ -264,7 +272,8 @@ export function ledgerRoutes(app: Hono<AppEnv>, deps: LedgerRoutesDeps): void {
     }),
   );
   app.get('/v2/:ledger/stats', async (c) => {
+    const { lookup, stats } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
-    return jsonResponse(c, { data: await deps.stats.read(ledger) });
+    return jsonResponse(c, { data: await stats.read(ledger) });
   });
 }

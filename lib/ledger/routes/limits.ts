@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
@@ -17,11 +17,11 @@ const limitsData = dataOf(limitsBodySchema);
 /** The ledger's persistent balance limits (docs/api.md §3.6): read and replace. */
 export function limitsRoutes(
   app: Hono<AppEnv>,
-  {
-    lookup,
-    writer,
-    mappings,
-  }: { lookup: LedgerLookup; writer: LedgerWriter; mappings: MappingReads },
+  depsOf: (c: Context<AppEnv>) => {
+    lookup: LedgerLookup;
+    writer: LedgerWriter;
+    mappings: MappingReads;
+  },
 ): void {
   openapi: app.get(
     '/v2/:ledger/limits',
@@ -35,6 +35,7 @@ export function limitsRoutes(
     }),
   );
   app.get('/v2/:ledger/limits', async (c) => {
+    const { lookup, mappings } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const mapping = await mappings.get(ledger);
     return jsonResponse(c, { data: limitsView(mapping?.limits ?? []) });
@@ -53,6 +54,7 @@ export function limitsRoutes(
     }),
   );
   app.put('/v2/:ledger/limits', async (c) => {
+    const { lookup, writer } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const body = await readJsonBody(c, limitsBodySchema, { parse: parseJson });
     return jsonResponse(c, { data: await writer.writeHead(updateLimitsWrite(ledger, body.rules)) });

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import * as v from 'valibot';
 import { lazyLoad } from '../../async/lazy-load.js';
@@ -21,7 +21,10 @@ export interface LogTransferDeps extends LogImportDeps {
  * (as the v2 log list serves it) per line, `application/octet-stream`; the import takes that stream into an empty
  * ledger and answers 204 (commands/import-logs.ts).
  */
-export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): void {
+export function logTransferRoutes(
+  app: Hono<AppEnv>,
+  depsOf: (c: Context<AppEnv>) => LogTransferDeps,
+): void {
   openapi: app.post(
     '/v2/:ledger/logs/export',
     describe({
@@ -39,6 +42,7 @@ export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): voi
     }),
   );
   app.post('/v2/:ledger/logs/export', async (c) => {
+    const deps = depsOf(c);
     // Resolved before the stream starts: an unknown ledger is a 404, not an empty 200.
     const ledger = await requestLedger(c, deps.lookup);
     c.header('content-type', 'application/octet-stream');
@@ -79,6 +83,7 @@ export function logTransferRoutes(app: Hono<AppEnv>, deps: LogTransferDeps): voi
     }),
   );
   app.post('/v2/:ledger/logs/import', async (c) => {
+    const deps = depsOf(c);
     const ledger = await requestLedger(c, deps.lookup);
     const after = afterParam(c.req.query('after'));
     const body = c.req.raw.body ?? emptyBody();

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
@@ -28,7 +28,7 @@ export const logView = (log: LogEntry) => ({
 });
 
 /** The ledger's log (docs/api.md §3.3): newest first, with cursors; `npm run verify-logs` walks it. */
-export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): void {
+export function logRoutes(app: Hono<AppEnv>, depsOf: (c: Context<AppEnv>) => LogRoutesDeps): void {
   // Hono answers HEAD with the GET route: HEAD is the count of what the same listing holds (`Count`, 204).
   openapi: app.get(
     '/v2/:ledger/logs',
@@ -56,6 +56,7 @@ export function logRoutes(app: Hono<AppEnv>, { lookup, logs }: LogRoutesDeps): v
     }),
   );
   app.get('/v2/:ledger/logs', async (c) => {
+    const { lookup, logs } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const query = readListQuery(c.req.query(), logListName(ledger.name), ['query', 'sort']);
     // A cursor carries the listing's query: with one, the request's own is not read.

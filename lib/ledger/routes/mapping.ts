@@ -25,7 +25,7 @@ export interface MappingRoutesDeps {
  */
 export function mappingRoutes(
   app: Hono<AppEnv>,
-  { lookup, writer, mappings }: MappingRoutesDeps,
+  depsOf: (c: Context<AppEnv>) => MappingRoutesDeps,
 ): void {
   const answer = (c: Context, data: unknown) =>
     c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
@@ -43,6 +43,7 @@ export function mappingRoutes(
     }),
   );
   app.get('/:ledger/mapping', async (c) => {
+    const { lookup, mappings } = depsOf(c);
     const ledger = await resolveV1Ledger(c, lookup);
     const mapping = await mappings.get(ledger);
     return answer(c, mapping ? mappingView(mapping) : null);
@@ -62,6 +63,7 @@ export function mappingRoutes(
     }),
   );
   app.put('/:ledger/mapping', async (c) => {
+    const { lookup, writer } = depsOf(c);
     const ledger = await resolveV1Ledger(c, lookup);
     const mapping = parseMapping(await readJsonBody(c, v.unknown(), { parse: parseJson }));
     return answer(c, await writer.writeHead(updateMappingWrite(ledger, mapping)));

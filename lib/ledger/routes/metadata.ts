@@ -14,13 +14,14 @@ import { requestSchema, SCHEMA_VERSION_PARAMETER, writeSchemaOption } from './sc
 /** Metadata writes on transactions and accounts (docs/api.md §3.2, §3.3): 204 on success. */
 export function metadataRoutes(
   app: Hono<AppEnv>,
-  {
-    lookup,
-    commands,
-    schemas,
-  }: { lookup: LedgerLookup; commands: LedgerCommands; schemas: SchemaReads },
+  depsOf: (c: Context<AppEnv>) => {
+    lookup: LedgerLookup;
+    commands: LedgerCommands;
+    schemas: SchemaReads;
+  },
 ): void {
-  const apply = async (c: Context, target: MetadataTarget, change: MetadataChange) => {
+  const apply = async (c: Context<AppEnv>, target: MetadataTarget, change: MetadataChange) => {
+    const { lookup, commands, schemas } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const schema = await requestSchema(c, schemas, ledger);
     const idempotencyKey = readIdempotencyKey(c);

@@ -1,9 +1,9 @@
-import type { Hono } from 'hono';
-import { lazyLoad } from '../../async/lazy-load.js';
+import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { cursorOf, dataOf } from '../../openapi/schemas.js';
 import { createMonitorSchema, monitorSchema } from '../domain/monitors-schema.js';
+import { handlersPerScope } from './handlers-per-scope.js';
 import type { MonitorDeps, MonitorHandlers } from './monitor-handlers.js';
 
 const TAGS = ['ledger: accounts'];
@@ -14,9 +14,13 @@ const ITEM = '/v2/:ledger/monitors/:monitorID';
  * monitors request (a chunk of the split bundle); no static import of monitor-handlers.ts or commands/monitors.ts
  * may stay in this file.
  */
-export function monitorsRoutes(app: Hono<AppEnv>, deps: MonitorDeps): void {
-  const handlers = lazyLoad(
-    async (): Promise<MonitorHandlers> =>
+export function monitorsRoutes(
+  app: Hono<AppEnv>,
+  depsOf: (c: Context<AppEnv>) => MonitorDeps,
+): void {
+  const handlers = handlersPerScope(
+    depsOf,
+    async (deps): Promise<MonitorHandlers> =>
       (await import('./monitor-handlers.js')).monitorHandlers(deps),
   );
 
@@ -34,7 +38,7 @@ export function monitorsRoutes(app: Hono<AppEnv>, deps: MonitorDeps): void {
       },
     }),
   );
-  app.post('/v2/:ledger/monitors', async (c) => (await handlers()).create(c));
+  app.post('/v2/:ledger/monitors', async (c) => (await handlers(c)).create(c));
 
   openapi: app.get(
     '/v2/:ledger/monitors',
@@ -46,7 +50,7 @@ export function monitorsRoutes(app: Hono<AppEnv>, deps: MonitorDeps): void {
       responses: { 200: { description: 'The monitors.', schema: cursorOf(monitorSchema()) } },
     }),
   );
-  app.get('/v2/:ledger/monitors', async (c) => (await handlers()).list(c));
+  app.get('/v2/:ledger/monitors', async (c) => (await handlers(c)).list(c));
 
   openapi: app.get(
     ITEM,
@@ -57,7 +61,7 @@ export function monitorsRoutes(app: Hono<AppEnv>, deps: MonitorDeps): void {
       responses: { 200: { description: 'The monitor.', schema: dataOf(monitorSchema()) } },
     }),
   );
-  app.get(ITEM, async (c) => (await handlers()).get(c));
+  app.get(ITEM, async (c) => (await handlers(c)).get(c));
 
   openapi: app.delete(
     ITEM,
@@ -69,5 +73,5 @@ export function monitorsRoutes(app: Hono<AppEnv>, deps: MonitorDeps): void {
       responses: { 204: { description: 'Deleted.' } },
     }),
   );
-  app.delete(ITEM, async (c) => (await handlers()).delete(c));
+  app.delete(ITEM, async (c) => (await handlers(c)).delete(c));
 }

@@ -1,6 +1,5 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
-import { lazyLoad } from '../../async/lazy-load.js';
 import type { AppEnv } from '../../http/types.js';
 import { BOOLEAN, describe, header, PAGE_PARAMETERS, path, query } from '../../openapi/describe.js';
 import { cursorOf, dataOf } from '../../openapi/schemas.js';
@@ -11,6 +10,7 @@ import {
   pendingAnswer,
   postPendingBody,
 } from '../domain/pending-schema.js';
+import { handlersPerScope } from './handlers-per-scope.js';
 import type { PendingDeps, PendingHandlers } from './pending-handlers.js';
 import { transactionSchema } from './schemas.js';
 
@@ -27,9 +27,13 @@ const ID = path('id', 'The hold: the log id of the entry that created it.');
  * Pending (two-phase) transfers and an account's balances with its holds (docs/api.md §3.6): an extension of the
  * reference API, served on ledgers with PENDING_TRANSFERS. The handlers load at the first such request.
  */
-export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
-  const handlers = lazyLoad(
-    async (): Promise<PendingHandlers> =>
+export function pendingRoutes(
+  app: Hono<AppEnv>,
+  depsOf: (c: Context<AppEnv>) => PendingDeps,
+): void {
+  const handlers = handlersPerScope(
+    depsOf,
+    async (deps): Promise<PendingHandlers> =>
       (await import('./pending-handlers.js')).pendingHandlers(deps, await deps.pendingReads()),
   );
 
@@ -46,7 +50,7 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       responses: { 201: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
     }),
   );
-  app.post('/v2/:ledger/pending', async (c) => (await handlers()).create(c));
+  app.post('/v2/:ledger/pending', async (c) => (await handlers(c)).create(c));
 
   openapi: app.get(
     '/v2/:ledger/pending',
@@ -65,7 +69,7 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       responses: { 200: { description: 'A page of holds.', schema: cursorOf(pendingAnswer()) } },
     }),
   );
-  app.get('/v2/:ledger/pending', async (c) => (await handlers()).list(c));
+  app.get('/v2/:ledger/pending', async (c) => (await handlers(c)).list(c));
 
   openapi: app.get(
     ITEM,
@@ -77,7 +81,7 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       responses: { 200: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
     }),
   );
-  app.get(ITEM, async (c) => (await handlers()).get(c));
+  app.get(ITEM, async (c) => (await handlers(c)).get(c));
 
   openapi: app.post(
     `${ITEM}/post`,
@@ -99,7 +103,7 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       },
     }),
   );
-  app.post(`${ITEM}/post`, async (c) => (await handlers()).post(c));
+  app.post(`${ITEM}/post`, async (c) => (await handlers(c)).post(c));
 
   openapi: app.post(
     `${ITEM}/void`,
@@ -112,7 +116,7 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       responses: { 200: { description: 'The hold, voided.', schema: dataOf(pendingAnswer()) } },
     }),
   );
-  app.post(`${ITEM}/void`, async (c) => (await handlers()).void(c));
+  app.post(`${ITEM}/void`, async (c) => (await handlers(c)).void(c));
 
   openapi: app.get(
     '/v2/:ledger/accounts/:address/balances',
@@ -128,5 +132,5 @@ export function pendingRoutes(app: Hono<AppEnv>, deps: PendingDeps): void {
       },
     }),
   );
-  app.get('/v2/:ledger/accounts/:address/balances', async (c) => (await handlers()).balances(c));
+  app.get('/v2/:ledger/accounts/:address/balances', async (c) => (await handlers(c)).balances(c));
 }

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
@@ -47,7 +47,7 @@ const LIST_PARAMS = [
  */
 export function queryRoutes(
   app: Hono<AppEnv>,
-  { lookup, schemas, dispatch }: QueryRoutesDeps,
+  depsOf: (c: Context<AppEnv>) => QueryRoutesDeps,
 ): void {
   openapi: app.post(
     '/v2/:ledger/queries/:id/run',
@@ -69,6 +69,7 @@ export function queryRoutes(
     }),
   );
   app.post('/v2/:ledger/queries/:id/run', async (c) => {
+    const { lookup, schemas, dispatch } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const version = c.req.query('schemaVersion');
     if (!version) throw new ValidationError('schemaVersion: required');

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
@@ -62,7 +62,7 @@ export interface TransactionRoutesDeps {
 /** Transactions (docs/api.md §3.2): create, get, list, count, revert. */
 export function transactionRoutes(
   app: Hono<AppEnv>,
-  { lookup, schemas, commands, reads, stats, effectiveVolumes }: TransactionRoutesDeps,
+  depsOf: (c: Context<AppEnv>) => TransactionRoutesDeps,
 ): void {
   openapi: app.post(
     '/v2/:ledger/transactions',
@@ -97,6 +97,7 @@ export function transactionRoutes(
     }),
   );
   app.post('/v2/:ledger/transactions', async (c) => {
+    const { lookup, schemas, commands, effectiveVolumes } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const body = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
     const { input, schema } = await createUnderSchema(c, schemas, ledger, body);
@@ -139,6 +140,7 @@ export function transactionRoutes(
     }),
   );
   app.get('/v2/:ledger/transactions/:id', async (c) => {
+    const { lookup, reads, effectiveVolumes } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const id = readTransactionId(c.req.param('id'));
     const expand = readExpand(c.req.query('expand'), ledger);
@@ -180,6 +182,7 @@ export function transactionRoutes(
     }),
   );
   app.post('/v2/:ledger/transactions/:id/revert', async (c) => {
+    const { lookup, schemas, commands } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const id = readTransactionId(c.req.param('id'));
     const body = (await readJsonBody(c, v.optional(revertBodySchema), { optional: true })) ?? {};
@@ -239,6 +242,7 @@ export function transactionRoutes(
     }),
   );
   app.get('/v2/:ledger/transactions', async (c) => {
+    const { lookup, reads, stats, effectiveVolumes } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     refuseInsertionDate(c);
     const query = readListQuery(

@@ -44,9 +44,9 @@ const balancesOf = (volumes: AccountVolumes | undefined) =>
  */
 export function v1AccountRoutes(
   app: Hono<AppEnv>,
-  { lookup, accounts, stats, commands, schemas }: V1AccountRoutesDeps,
+  depsOf: (c: Context<AppEnv>) => V1AccountRoutesDeps,
 ): void {
-  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, lookup);
+  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, depsOf(c).lookup);
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204) of what the same list holds.
   openapi: app.get(
@@ -79,6 +79,7 @@ export function v1AccountRoutes(
   app.get(
     '/:ledger/accounts',
     v1Handler(async (c) => {
+      const { accounts, stats } = depsOf(c);
       const ledger = await ledgerOf(c);
       const listing = readV1AccountQuery(c.req.query(), ledger, ledger.features, 'accounts');
       if (c.req.method === 'HEAD') {
@@ -110,6 +111,7 @@ export function v1AccountRoutes(
   app.get(
     '/:ledger/accounts/:address',
     v1Handler(async (c) => {
+      const { accounts } = depsOf(c);
       const ledger = await ledgerOf(c);
       const address = c.req.param('address')!;
       const valid = address.length <= MAX_ADDRESS_LENGTH && ACCOUNT_ADDRESS.test(address);
@@ -131,7 +133,7 @@ export function v1AccountRoutes(
     }),
   );
 
-  v1MetadataRoutes(app, { lookup, commands, schemas }, '/:ledger/accounts/:address', (c) => ({
+  v1MetadataRoutes(app, depsOf, '/:ledger/accounts/:address', (c) => ({
     type: 'ACCOUNT',
     address: readAddress(c.req.param('address')!),
   }));
@@ -151,6 +153,7 @@ export function v1AccountRoutes(
   app.get(
     '/:ledger/balances',
     v1Handler(async (c) => {
+      const { accounts } = depsOf(c);
       const ledger = await ledgerOf(c);
       const listing = readV1AccountQuery(c.req.query(), ledger, ledger.features, 'balances');
       const page = await readPage(accounts, ledger, { ...listing, needsVolumes: true });
@@ -180,6 +183,7 @@ export function v1AccountRoutes(
   app.get(
     '/:ledger/aggregate/balances',
     v1Handler(async (c) => {
+      const { accounts } = depsOf(c);
       const ledger = await ledgerOf(c);
       const { address, useInsertionDate, use_insertion_date: snake, ...rest } = c.req.query();
       const [unknown] = Object.keys(rest);

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { environmentOf } from '../../http/environment.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
@@ -19,7 +19,10 @@ export const V1_INFO_MAX_LEDGERS = 10 * MAX_PAGE_SIZE;
  * token's environment's ledgers, which the v1 ConfigInfo requires. Registered before the v2 info routes, which
  * answer `/v2/_info`.
  */
-export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: LedgerRegistry }): void {
+export function v1InfoRoutes(
+  app: Hono<AppEnv>,
+  depsOf: (c: Context<AppEnv>) => { registry: LedgerRegistry },
+): void {
   openapi: app.get(
     '/_info',
     describe({
@@ -34,6 +37,7 @@ export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: Ledger
     }),
   );
   app.get('/_info', async (c) => {
+    const { registry } = depsOf(c);
     const ledgers: string[] = [];
     let cursor: Cursor | undefined;
     do {
@@ -62,7 +66,7 @@ export function v1InfoRoutes(app: Hono<AppEnv>, { registry }: { registry: Ledger
 /** `GET /<ledger>/_info` and `GET /<ledger>/stats` (the SDK's getLedgerInfo, readStats). */
 export function v1LedgerRoutes(
   app: Hono<AppEnv>,
-  { lookup, stats }: { lookup: LedgerLookup; stats: LedgerStats },
+  depsOf: (c: Context<AppEnv>) => { lookup: LedgerLookup; stats: LedgerStats },
 ): void {
   openapi: app.get(
     '/:ledger/_info',
@@ -77,6 +81,7 @@ export function v1LedgerRoutes(
   app.get(
     '/:ledger/_info',
     v1Handler(async (c) => {
+      const { lookup } = depsOf(c);
       const ledger = await resolveV1Ledger(c, lookup);
       // Tables are created by the stack, not migrated: no migrations to report.
       return jsonResponse(c, { data: { name: ledger.name, storage: { migrations: [] } } });
@@ -97,6 +102,7 @@ export function v1LedgerRoutes(
   app.get(
     '/:ledger/stats',
     v1Handler(async (c) => {
+      const { lookup, stats } = depsOf(c);
       const ledger = await resolveV1Ledger(c, lookup);
       return jsonResponse(c, { data: await stats.read(ledger) });
     }),

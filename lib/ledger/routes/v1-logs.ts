@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { AppEnv } from '../../http/types.js';
@@ -46,7 +46,7 @@ const FILTERS = ['after', 'startTime', 'endTime'];
  */
 export function v1LogRoutes(
   app: Hono<AppEnv>,
-  { lookup, logs }: { lookup: LedgerLookup; logs: LogReads },
+  depsOf: (c: Context<AppEnv>) => { lookup: LedgerLookup; logs: LogReads },
 ): void {
   openapi: app.get(
     '/:ledger/logs',
@@ -67,6 +67,7 @@ export function v1LogRoutes(
   app.get(
     '/:ledger/logs',
     v1Handler(async (c) => {
+      const { lookup, logs } = depsOf(c);
       const ledger = await resolveV1Ledger(c, lookup);
       const list = logListName(ledger.name);
       const params = canonicalParams(c.req.query());

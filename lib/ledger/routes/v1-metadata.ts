@@ -18,16 +18,17 @@ import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
  */
 export function v1MetadataRoutes(
   app: Hono<AppEnv>,
-  {
-    lookup,
-    commands,
-    schemas,
-  }: { lookup: LedgerLookup; commands: LedgerCommands; schemas: SchemaReads },
+  depsOf: (c: Context<AppEnv>) => {
+    lookup: LedgerLookup;
+    commands: LedgerCommands;
+    schemas: SchemaReads;
+  },
   path: string,
   targetOf: (c: Context<AppEnv>) => MetadataTarget,
 ): void {
   const write = (changeOf: (c: Context<AppEnv>) => Promise<MetadataChange>) =>
     v1Handler(async (c) => {
+      const { lookup, commands, schemas } = depsOf(c);
       const ledger = await resolveV1Ledger(c, lookup);
       const target = targetOf(c);
       const schema = await requestSchema(c, schemas, ledger);

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { PlatformError } from '../../errors/index.js';
 import { contractError } from '../../http/error-mapper.js';
@@ -47,11 +47,11 @@ const V1_SCRIPT_CODES = new Set([
  */
 export function v1ScriptRoutes(
   app: Hono<AppEnv>,
-  {
-    lookup,
-    commands,
-    schemas,
-  }: { lookup: LedgerLookup; commands: LedgerCommands; schemas: SchemaReads },
+  depsOf: (c: Context<AppEnv>) => {
+    lookup: LedgerLookup;
+    commands: LedgerCommands;
+    schemas: SchemaReads;
+  },
 ): void {
   openapi: app.post(
     '/:ledger/script',
@@ -77,6 +77,7 @@ export function v1ScriptRoutes(
     }),
   );
   app.post('/:ledger/script', async (c) => {
+    const { lookup, commands, schemas } = depsOf(c);
     const ledger = await resolveV1Ledger(c, lookup);
     const body = await readJsonBody(c, scriptBodySchema, { parse: parseJson });
     const idempotencyKey = readIdempotencyKey(c);

@@ -52,9 +52,9 @@ export interface V1TransactionRoutesDeps {
  */
 export function v1TransactionRoutes(
   app: Hono<AppEnv>,
-  { lookup, commands, reads, stats, writer, schemas }: V1TransactionRoutesDeps,
+  depsOf: (c: Context<AppEnv>) => V1TransactionRoutesDeps,
 ): void {
-  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, lookup);
+  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, depsOf(c).lookup);
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header) of what the same list holds. 200, not
   // the 204 of the v1 account count: the SDK's countTransactions accepts only 200 (its countAccounts only 204).
@@ -94,6 +94,7 @@ export function v1TransactionRoutes(
   app.get(
     '/:ledger/transactions',
     v1Handler(async (c) => {
+      const { reads, stats } = depsOf(c);
       const ledger = await ledgerOf(c);
       const listing = readV1ListQuery(c.req.query(), ledger, ledger.features);
       if (c.req.method === 'HEAD') {
@@ -138,6 +139,7 @@ export function v1TransactionRoutes(
   app.post(
     '/:ledger/transactions',
     v1Handler(async (c) => {
+      const { commands, schemas } = depsOf(c);
       const ledger = await ledgerOf(c);
       const body = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
       const { input, schema } = await createUnderSchema(c, schemas, ledger, body);
@@ -174,6 +176,7 @@ export function v1TransactionRoutes(
   app.post(
     '/:ledger/transactions/batch',
     v1Handler(async (c) => {
+      const { writer, schemas } = depsOf(c);
       const ledger = await ledgerOf(c);
       if (c.req.header('idempotency-key') !== undefined)
         throw new ValidationError(
@@ -199,6 +202,7 @@ export function v1TransactionRoutes(
   app.get(
     '/:ledger/transactions/:id',
     v1Handler(async (c) => {
+      const { reads } = depsOf(c);
       const ledger = await ledgerOf(c);
       const id = readTransactionId(c.req.param('id')!);
       const stored = await reads.get(ledger, id);
@@ -228,6 +232,7 @@ export function v1TransactionRoutes(
   app.post(
     '/:ledger/transactions/:id/revert',
     v1Handler(async (c) => {
+      const { commands, schemas } = depsOf(c);
       const ledger = await ledgerOf(c);
       const id = readTransactionId(c.req.param('id')!);
       const schema = await requestSchema(c, schemas, ledger);
@@ -250,7 +255,7 @@ export function v1TransactionRoutes(
     }),
   );
 
-  v1MetadataRoutes(app, { lookup, commands, schemas }, '/:ledger/transactions/:id', (c) => ({
+  v1MetadataRoutes(app, depsOf, '/:ledger/transactions/:id', (c) => ({
     type: 'TRANSACTION',
     id: readTransactionId(c.req.param('id')!),
   }));

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
@@ -20,7 +20,7 @@ import { volumePage } from './schemas.js';
  */
 export function volumeRoutes(
   app: Hono<AppEnv>,
-  { lookup, volumes }: { lookup: LedgerLookup; volumes: VolumeReads },
+  depsOf: (c: Context<AppEnv>) => { lookup: LedgerLookup; volumes: VolumeReads },
 ): void {
   openapi: app.get(
     '/v2/:ledger/volumes',
@@ -44,6 +44,7 @@ export function volumeRoutes(
     }),
   );
   app.get('/v2/:ledger/volumes', async (c) => {
+    const { lookup, volumes } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const query = readListQuery(c.req.query(), `ledger.volumes.${ledger.name}`, [
       'startTime',

@@ -1,5 +1,6 @@
 import type { PlatformConfig } from '../../config/env.js';
-import { createDocumentClient } from '../../dynamo/client.js';
+import { createDocumentClients } from '../../dynamo/client.js';
+import { perEnvironment } from '../../dynamo/environment-clients.js';
 import type { Logger } from '../../observability/logger.js';
 import { BucketTables } from '../store/bucket-tables.js';
 import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
@@ -10,6 +11,7 @@ import { TransactionReads } from '../store/transaction-reads.js';
 import { LedgerWriter } from '../store/writer.js';
 import { LedgerCommands } from '../write/ledger-commands.js';
 import { settleBatch } from '../write/settle.js';
+import type { SweepParts } from '../write/sweep-holds.js';
 import type { HoldSweepDeps } from './hold-sweep.js';
 
 /**
@@ -25,25 +27,40 @@ export function holdSweepDeps(
   now: () => number = Date.now,
 ): HoldSweepDeps & { destroy(): void } {
   // Amounts are read back as bigint (rule 1), as in the ledger service.
-  const doc = createDocumentClient(config.dynamo, { bigintNumbers: true });
+  const { doc, clients } = createDocumentClients(config.dynamo, { bigintNumbers: true });
   const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
-  const writer = new LedgerWriter({
-    doc,
-    tableFor,
-    now,
-    // A batch a stopped ledger writer left unsettled is settled by the next direct write (write/settle.ts).
-    settle: (ledger, table, head) =>
-      settleBatch(dynamoLedgerTable(doc, table, ledger), ledger, head, now()),
-  });
-  const commands = new LedgerCommands({ writer, reads: new TransactionReads(doc, tableFor), now });
-  const holds = new PendingReads(doc, tableFor);
-  const lookup = new LedgerLookup(new LedgerRegistry(doc, buckets));
   return {
     doc,
     tables: buckets.all(),
-    resolve: (environment, name) => lookup.resolve(environment, name),
-    sweep: { commands, due: (ledger, at, limit) => holds.due(ledger, at, limit), now },
+    // Each environment's stores over its own client (its credentials where the guard is on, its keys checked).
+    scopeFor: perEnvironment((environment) => {
+      const envDoc = clients.forEnvironment(environment);
+      const writer = new LedgerWriter({
+        doc: envDoc,
+        tableFor,
+        now,
+        // A batch a stopped ledger writer left unsettled is settled by the next direct write (write/settle.ts).
+        settle: (ledger, table, head) =>
+          settleBatch(dynamoLedgerTable(envDoc, table, ledger), ledger, head, now()),
+      });
+      const commands = new LedgerCommands({
+        writer,
+        reads: new TransactionReads(envDoc, tableFor),
+        now,
+      });
+      const holds = new PendingReads(envDoc, tableFor);
+      const lookup = new LedgerLookup(new LedgerRegistry(envDoc, buckets));
+      return {
+        resolve: (name: string) => lookup.resolve(environment, name),
+        sweep: {
+          commands,
+          due: (ledger, at, limit) => holds.due(ledger, at, limit),
+          now,
+        } satisfies SweepParts,
+      };
+    }),
+    now,
     ...(logger ? { logger } : {}),
     destroy: () => doc.destroy(),
   };

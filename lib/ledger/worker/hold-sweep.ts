@@ -1,5 +1,4 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { inEnvironmentScope } from '../../dynamo/environment-scope.js';
 import type { Logger } from '../../observability/logger.js';
 import { instantFromMs, sortableInstant } from '../../time/instant.js';
 import type { LedgerRecord } from '../domain/change.js';
@@ -10,15 +9,22 @@ import { type SweepParts, sweepExpiredHolds } from '../write/sweep-holds.js';
 export const MAX_DUE_PER_SHARD = 200;
 
 export interface HoldSweepDeps {
-  /** The function's own client (outside any environment's scope): the `due` index of every environment. */
+  /** The function's own client (no environment's): the `due` index of every environment. */
   doc: DynamoDBDocumentClient;
   /** Every ledger table (the default one and the buckets' own). */
   tables: readonly string[];
-  /** A ledger's record, read in its environment's scope. */
-  resolve(environment: string, name: string): Promise<LedgerRecord>;
+  /** One environment's stores, over that environment's client (its credentials where the guard is on). */
+  scopeFor(environment: string): HoldSweepScope;
+  now: () => number;
+  logger?: Logger;
+}
+
+/** What one environment's sweep reads and writes through. */
+export interface HoldSweepScope {
+  /** A ledger's record. */
+  resolve(name: string): Promise<LedgerRecord>;
   /** How one ledger's due holds are read and released (write/sweep-holds.ts). */
   sweep: SweepParts;
-  logger?: Logger;
 }
 
 export interface HoldSweepTick {
@@ -35,12 +41,12 @@ export interface HoldSweepTick {
 /**
  * One sweep of every ledger's expired holds: the hold sweeper Lambda's run (functions/ledger-holds.ts, started every
  * minute by an EventBridge schedule) and the local platform's timer alike. The `due` index says which ledgers have
- * holds due; each such ledger is swept in its environment's scope (its credentials where the isolation guard is on),
+ * holds due; each such ledger is swept through its environment's stores (its credentials where the isolation guard is on),
  * every release a write decided by the ledger's writer like any other, so a hold posted or voided meanwhile is
  * skipped, never raced. A ledger that fails is logged and counted, and the others are still swept.
  */
 export async function runHoldSweep(deps: HoldSweepDeps): Promise<HoldSweepTick> {
-  const nowMs = deps.sweep.now();
+  const nowMs = deps.now();
   const sortableNow = sortableInstant(instantFromMs(nowMs));
   const due = (
     await Promise.all(
@@ -51,9 +57,8 @@ export async function runHoldSweep(deps: HoldSweepDeps): Promise<HoldSweepTick> 
   for (const { ledger, oldestDueMs } of due) {
     tick.lagMs = Math.max(tick.lagMs, nowMs - oldestDueMs);
     try {
-      const released = await inEnvironmentScope(ledger.environment, async () =>
-        sweepExpiredHolds(deps.sweep, await deps.resolve(ledger.environment, ledger.name)),
-      );
+      const scope = deps.scopeFor(ledger.environment);
+      const released = await sweepExpiredHolds(scope.sweep, await scope.resolve(ledger.name));
       tick.released += released.length;
     } catch (err) {
       tick.failed++;

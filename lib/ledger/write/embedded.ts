@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { inEnvironmentScope } from '../../dynamo/environment-scope.js';
 import type { Logger } from '../../observability/logger.js';
 import type { LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
-import { ledgerTables } from '../store/dynamo-ledger-table.js';
+import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
 import type { LedgerTable } from '../store/ledger-table.js';
 import type { Intent, IntentResult } from './intent.js';
 import type { IntentSink, RelayAnswer } from './relay.js';
 import { LedgerSequencer, type PreparedBatch } from './sequencer.js';
 
 export interface EmbeddedOptions {
-  doc?: DynamoDBDocumentClient;
+  /** Each environment's document client (the ledger's scope's): a ledger's line commits through its own. */
+  clientFor?: (environment: string) => DynamoDBDocumentClient;
   tableFor: (bucket: string) => string;
-  /** Each ledger's table as the engine's port; absent: the ledger's table on DynamoDB through `doc`. */
+  /** Each ledger's table as the engine's port; absent: the ledger's table on DynamoDB through `clientFor`. */
   tableOf?: (ledger: LedgerRecord) => LedgerTable;
   logger?: Logger;
   now?: () => number;
@@ -87,7 +87,12 @@ export class EmbeddedGroupCommit implements IntentSink {
 
   constructor(private readonly options: EmbeddedOptions) {
     this.now = options.now ?? Date.now;
-    this.tableOf = ledgerTables(options);
+    const { clientFor, tableFor, tableOf } = options;
+    if (tableOf) this.tableOf = tableOf;
+    else if (clientFor)
+      this.tableOf = (ledger) =>
+        dynamoLedgerTable(clientFor(ledger.environment), tableFor(ledger.bucket), ledger);
+    else throw new Error('the embedded engine needs its tables: tableOf or clientFor');
   }
 
   submit(ledger: LedgerRecord, operation: LedgerOperation): Promise<RelayAnswer> {
@@ -133,8 +138,7 @@ export class EmbeddedGroupCommit implements IntentSink {
     line.arrived?.();
     if (!line.running) {
       line.running = true;
-      // Its environment's scope, whichever request started the loop (lib/dynamo/environment-scope.ts).
-      void inEnvironmentScope(ledger.environment, () => this.drain(ledger, line));
+      void this.drain(ledger, line);
     }
     return answers;
   }

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerWriterConfig } from '../../config/env.js';
-import { createDocumentClient } from '../../dynamo/client.js';
+import { createDocumentClients } from '../../dynamo/client.js';
+import { perEnvironment } from '../../dynamo/environment-clients.js';
 import { createLogger } from '../../observability/logger.js';
 import { createSqsClient } from '../../sqs/client.js';
 import { BucketTables } from '../store/bucket-tables.js';
-import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
 import { LedgerLookup } from '../store/ledger-lookup.js';
 import { LedgerRegistry } from '../store/registry.js';
-import { LedgerWriter } from '../store/writer.js';
-import { settleBatch } from './settle.js';
 import type { WriterDeps } from './writer-handler.js';
 
 /** How long one invocation keeps draining the queue: well inside the function's timeout (30 s in the stack). */
@@ -23,19 +21,16 @@ export function writerDeps(
   config: LedgerWriterConfig,
 ): WriterDeps & { ingress: NonNullable<WriterDeps['ingress']> } {
   // Amounts are read back as bigint (rule 1), as in the ledger service.
-  const doc = createDocumentClient(config.dynamo, { bigintNumbers: true });
+  const { clients } = createDocumentClients(config.dynamo, { bigintNumbers: true });
   const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
   const tableFor = (bucket: string) => buckets.tableFor(bucket);
   const sqs = createSqsClient(config.sqs);
   return {
-    doc,
-    writer: new LedgerWriter({
-      doc,
-      tableFor,
-      settle: (ledger, table, head) =>
-        settleBatch(dynamoLedgerTable(doc, table, ledger), ledger, head, Date.now()),
+    // Each environment's client (its credentials where the isolation guard is on, its keys checked everywhere).
+    scopeFor: perEnvironment((environment) => {
+      const doc = clients.forEnvironment(environment);
+      return { doc, lookup: new LedgerLookup(new LedgerRegistry(doc, buckets)) };
     }),
-    lookup: new LedgerLookup(new LedgerRegistry(doc, buckets)),
     tableFor,
     owner: randomUUID(),
     logger: createLogger(config.logLevel, undefined, config.logFormat),

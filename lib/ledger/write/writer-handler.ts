@@ -4,19 +4,22 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { inEnvironmentScope } from '../../dynamo/environment-scope.js';
 import type { Logger } from '../../observability/logger.js';
 import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
-import type { LedgerWriter } from '../store/writer.js';
 import { decodeIntent, type Intent, type IntentResult } from './intent.js';
 import { sendReplies } from './replies.js';
 import { LedgerSequencer } from './sequencer.js';
 
-export interface WriterDeps {
+/** What the writer reads and writes in one environment: its client, and its ledgers found over it. */
+export interface WriterScope {
   doc: DynamoDBDocumentClient;
-  writer: LedgerWriter;
   lookup: LedgerLookup;
+}
+
+export interface WriterDeps {
+  /** The one way to an environment's items: an intent's ledger is found and committed through its scope. */
+  scopeFor: (environment: string) => WriterScope;
   tableFor: (bucket: string) => string;
   /** This container's identity on the leases it takes. */
   owner: string;
@@ -127,9 +130,9 @@ async function processRecords(
   await Promise.all(
     [...byLedger].map(([key, group]) => {
       const { environment, ledger: name } = group[0]!.intent;
-      // Each ledger's work runs in its environment: with the isolation guard on (AWS), its DynamoDB calls use
-      // credentials that reach that environment's items only (lib/dynamo/environment-scope.ts).
-      return inEnvironmentScope(environment, async () => {
+      // Each ledger's work goes through its environment's client: with the isolation guard on (AWS), credentials
+      // that reach that environment's items only (writer-env.ts).
+      return (async () => {
         try {
           const sequencer = await sequencerFor(deps, key, environment, name);
           let pending = group.map((g) => g.intent);
@@ -147,7 +150,7 @@ async function processRecords(
           });
           failures.push(...group.map((g) => g.messageId));
         }
-      });
+      })();
     }),
   );
   return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
@@ -196,9 +199,10 @@ async function sequencerFor(
   }
   const existing = byLedger.get(key);
   if (existing) return existing;
-  const ledger = await deps.lookup.resolve(environment, name);
+  const { doc, lookup } = deps.scopeFor(environment);
+  const ledger = await lookup.resolve(environment, name);
   const sequencer = new LedgerSequencer({
-    items: dynamoLedgerTable(deps.doc, deps.tableFor(ledger.bucket), ledger),
+    items: dynamoLedgerTable(doc, deps.tableFor(ledger.bucket), ledger),
     table: deps.tableFor(ledger.bucket),
     ledger,
     owner: deps.owner,

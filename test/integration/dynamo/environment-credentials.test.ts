@@ -5,8 +5,6 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import { describe, expect, inject, it } from 'vitest';
 import { createDocumentClient, createDocumentClients } from '../../../lib/dynamo/client.js';
 import { perEnvironment } from '../../../lib/dynamo/environment-clients.js';
-import { currentEnvironment, inEnvironmentScope } from '../../../lib/dynamo/environment-scope.js';
-import { environmentScopedClient } from '../../../lib/dynamo/environment-scoped-client.js';
 import { EnvironmentKeyError } from '../../../lib/dynamo/prefix-guard.js';
 import {
   type CredentialsProvider,
@@ -179,87 +177,8 @@ describe('EnvironmentCredentials: STS AssumeRole per environment', () => {
   });
 });
 
-describe('environmentScopedClient: the credentials of the request’s environment', () => {
-  /** A document client whose requests are answered here, recording the access key each was signed with. */
-  function recordingClient(signedWith: string[], credentials: CredentialsProvider) {
-    return DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        region: 'eu-west-1',
-        credentials,
-        requestHandler: {
-          handle: async (request: { headers: Record<string, string> }) => {
-            signedWith.push(/Credential=([^/]+)\//.exec(request.headers.authorization!)![1]!);
-            return {
-              response: {
-                statusCode: 200,
-                headers: { 'content-type': 'application/x-amz-json-1.0' },
-                body: Readable.from([Buffer.from('{}')]),
-              },
-            };
-          },
-        },
-      }),
-    );
-  }
-
-  function scoped() {
-    const signedWith: string[] = [];
-    const assumed: string[] = [];
-    const base = recordingClient(signedWith, async () => BASE);
-    const credentialsOf = async (environment: string) => {
-      assumed.push(environment);
-      return {
-        accessKeyId: `ASIA-${environment}`,
-        secretAccessKey: 's',
-        sessionToken: 't',
-        expiration: new Date(Date.now() + 3_600_000),
-      };
-    };
-    const client = environmentScopedClient(
-      base,
-      perEnvironment((environment) =>
-        recordingClient(signedWith, () => credentialsOf(environment)),
-      ),
-    );
-    return { client, signedWith, assumed };
-  }
-
-  const get = new GetCommand({ TableName: 't', Key: { pk: 'E#a#x', sk: 'x' } });
-
-  it('signs with the environment in scope, and with the function role outside any', async () => {
-    const { client, signedWith } = scoped();
-    await inEnvironmentScope('env-a', () => client.send(get));
-    await client.send(get); // the JWKS read happens here, before the token names an environment
-    await inEnvironmentScope('env-b', () => client.send(get));
-    expect(signedWith).toEqual(['ASIA-env-a', 'AKIDFUNCTIONROLE', 'ASIA-env-b']);
-  });
-
-  it('interleaved requests of different environments each keep their own', async () => {
-    const { client, signedWith } = scoped();
-    const request = (environment: string) =>
-      inEnvironmentScope(environment, async () => {
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10));
-        await client.send(get);
-        expect(currentEnvironment()).toBe(environment);
-        return signedWith.at(-1);
-      });
-    const environments = ['e1', 'e2', 'e3', 'e1', 'e2', 'e3'];
-    const signers = await Promise.all(environments.map(request));
-    expect(signers).toEqual(environments.map((e) => `ASIA-${e}`));
-  });
-
-  it('one client per environment; the wrapper is the base client for everything but send', async () => {
-    const { client, assumed } = scoped();
-    for (let i = 0; i < 3; i++) await inEnvironmentScope('env-a', () => client.send(get));
-    // The SDK memoizes a provider's credentials until near their expiry: asked once here.
-    expect(assumed).toEqual(['env-a']);
-    expect(client.config.region).toBeTypeOf('function');
-    expect(client).toBeInstanceOf(DynamoDBDocumentClient);
-  });
-});
-
 describe('createDocumentClient with ENVIRONMENT_ACCESS_ROLE_ARN (against DynamoDB Local)', () => {
-  it('calls in an environment assume the role once per environment; calls outside use the base client', async () => {
+  it('each environment’s client assumes the role once per environment; the function’s own client never does', async () => {
     const { env } = await testEnvironment();
     const table = env.PAYMENTS_TABLE!;
     const assumed: string[] = [];
@@ -276,17 +195,17 @@ describe('createDocumentClient with ENVIRONMENT_ACCESS_ROLE_ARN (against DynamoD
         return { status: 200, text: answer(environment, Date.now() + 3_600_000) };
       },
     });
-    const doc = createDocumentClient({
+    const { doc, clients } = createDocumentClients({
       endpoint: inject('dynamoEndpoint'),
       region: 'us-east-1',
       environmentAccessRoleArn: roleArn,
     });
-    const put = (pk: string) =>
-      doc.send(new PutCommand({ TableName: table, Item: { pk, sk: 'x' } }));
-    await inEnvironmentScope('env-a', () => put('E#env-a#1'));
-    await inEnvironmentScope('env-a', () => put('E#env-a#2'));
-    await inEnvironmentScope('env-b', () => put('E#env-b#1'));
-    await put('SHARED');
+    const put = (client: typeof doc, pk: string) =>
+      client.send(new PutCommand({ TableName: table, Item: { pk, sk: 'x' } }));
+    await put(clients.forEnvironment('env-a'), 'E#env-a#1');
+    await put(clients.forEnvironment('env-a'), 'E#env-a#2');
+    await put(clients.forEnvironment('env-b'), 'E#env-b#1');
+    await put(doc, 'SHARED');
     expect(assumed).toEqual(['env-a', 'env-b']);
     const { Item } = await doc.send(
       new GetCommand({ TableName: table, Key: { pk: 'E#env-a#2', sk: 'x' } }),

@@ -8,7 +8,6 @@
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../../lib/dynamo/client.js';
-import { currentEnvironment } from '../../../lib/dynamo/environment-scope.js';
 import { environmentOfKey } from '../../../lib/environments/key-scope.js';
 import { stringifyJson } from '../../../lib/json/bigint-json.js';
 import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
@@ -17,7 +16,11 @@ import { ledgerKeys, registryKeys } from '../../../lib/ledger/store/keys.js';
 import { LedgerLookup } from '../../../lib/ledger/store/ledger-lookup.js';
 import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import { LedgerWriter } from '../../../lib/ledger/store/writer.js';
-import { handleIntents } from '../../../lib/ledger/write/writer-handler.js';
+import {
+  handleIntents,
+  type WriterDeps,
+  type WriterScope,
+} from '../../../lib/ledger/write/writer-handler.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
 import { testEnvironment } from '../../support/tables.js';
@@ -340,26 +343,37 @@ describe('ledgers are per environment', () => {
   });
 
   it('group commit keeps environments apart: one batch, both environments, even equal request ids', async () => {
-    const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
-    // What the isolation guard checks in AWS (dynamodb:LeadingKeys under the scope's credentials), checked here on
-    // every call: the writer runs each ledger's work in its environment, and touches only that environment's keys.
-    const calls: Array<{ environment: string | undefined; input: string }> = [];
-    doc.middlewareStack.add(
-      (next) => async (args) => {
-        calls.push({
-          environment: currentEnvironment(),
-          input: JSON.stringify(args.input, (_k, v) => (typeof v === 'bigint' ? String(v) : v)),
-        });
-        return next(args);
-      },
-      { step: 'initialize' },
-    );
+    // What the isolation guard checks in AWS (dynamodb:LeadingKeys under the environment's credentials), checked here
+    // on every call: the writer works on each ledger through its environment's client (`scopeFor`), and that client
+    // carries only that environment's keys.
+    const calls: Array<{ environment: string; input: string }> = [];
     const table = runtime.config.tables.ledger;
     const buckets = new BucketTables(table);
-    const deps = {
-      doc,
-      writer: new LedgerWriter({ doc, tableFor: () => table }),
-      lookup: new LedgerLookup(new LedgerRegistry(doc, buckets)),
+    const clientOf = (environment: string) => {
+      const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
+      doc.middlewareStack.add(
+        (next) => async (args) => {
+          calls.push({
+            environment,
+            input: JSON.stringify(args.input, (_k, v) => (typeof v === 'bigint' ? String(v) : v)),
+          });
+          return next(args);
+        },
+        { step: 'initialize' },
+      );
+      return doc;
+    };
+    const scopes = new Map<string, WriterScope>();
+    const deps: WriterDeps = {
+      scopeFor: (environment) => {
+        let scope = scopes.get(environment);
+        if (!scope) {
+          const doc = clientOf(environment);
+          scope = { doc, lookup: new LedgerLookup(new LedgerRegistry(doc, buckets)) };
+          scopes.set(environment, scope);
+        }
+        return scope;
+      },
       tableFor: () => table,
       owner: 'test-writer',
     };
@@ -386,6 +400,7 @@ describe('ledgers are per environment', () => {
       deps,
     );
     expect(batchItemFailures).toEqual([{ itemIdentifier: 'm-old' }]);
+    expect([...scopes.keys()].sort()).toEqual([A, B].sort());
     expect(calls.length).toBeGreaterThan(0);
     for (const call of calls) {
       expect([A, B]).toContain(call.environment);

@@ -526,5 +526,5 @@ describe('concurrent writers', () => {
 });
 
 function handlerDeps(): WriterDeps {
-  return { doc, writer, lookup, tableFor: () => table, owner: randomUUID() };
+  return { scopeFor: () => ({ doc, lookup }), tableFor: () => table, owner: randomUUID() };
 }

@@ -12,7 +12,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../../infra/local/provision.js';
 import { type SqsLocal, startSqsLocal } from '../../../infra/local/sqs-local.js';
@@ -41,6 +41,9 @@ let sqs: SQSClient;
 let queueUrl: string;
 let registry: LedgerRegistry;
 let deps: WriterDeps;
+let doc: DynamoDBDocumentClient;
+let writer: LedgerWriter;
+let ledgers: LedgerLookup;
 let reads: TransactionReads;
 const table = () => deps.tableFor('_default');
 
@@ -52,7 +55,6 @@ const create = (source: string, destination: string, amount: bigint): LedgerOper
 
 /** A relay that always relays (as on a ledger whose writer's lease is live), with its own deadline and grace. */
 function relayed(relay: LedgerRelay): LedgerCommands {
-  const writer = deps.writer;
   const alwaysRelay = Object.assign(Object.create(writer) as LedgerWriter, {
     writeOrRelay: async () => ({ relay: true as const }),
   });
@@ -105,14 +107,15 @@ beforeAll(async () => {
   sqsLocal = await startSqsLocal();
   sqs = createSqsClient({ region: 'us-east-1', endpoint: sqsLocal.endpoint });
   queueUrl = (await ensureQueues(sqs, prefix)).LEDGER_INGRESS_QUEUE_URL!;
-  const doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
+  doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
   const buckets = new BucketTables(runtime.config.tables.ledger);
   registry = new LedgerRegistry(doc, buckets);
   const tableFor = () => runtime.config.tables.ledger;
+  writer = new LedgerWriter({ doc, tableFor });
+  ledgers = new LedgerLookup(registry);
   deps = {
-    doc,
-    writer: new LedgerWriter({ doc, tableFor }),
-    lookup: new LedgerLookup(registry),
+    // One environment here (`default`): the writer's scope of every intent.
+    scopeFor: () => ({ doc, lookup: ledgers }),
     tableFor,
     owner: randomUUID(),
   };
@@ -127,10 +130,10 @@ describe('a relayed write, as the requester answers it', () => {
   it('answers the committed transaction, and a refusal as its own error', async () => {
     const name = await ledger();
     const commands = relayed(
-      new LedgerRelay({ doc: deps.doc, sqs: async () => sqs, queueUrl, tableFor: table }),
+      new LedgerRelay({ doc: doc, sqs: async () => sqs, queueUrl, tableFor: table }),
     );
     const writing = runWriter(4_000);
-    const lookup = await deps.lookup.resolve('default', name);
+    const lookup = await ledgers.resolve('default', name);
     try {
       const committed = await commands.execute(lookup, create('world', 'a', 7n));
       // The answer as it was written to the result item: exact JSON, integers as the exact parser reads them.
@@ -156,11 +159,11 @@ describe('a relayed write, as the requester answers it', () => {
 
   it('answers 503 "not committed" for a request whose deadline passed before a writer took it, and never commits it', async () => {
     const name = await ledger();
-    const lookup = await deps.lookup.resolve('default', name);
+    const lookup = await ledgers.resolve('default', name);
     // The deadline is over before any writer runs: the writer answers it expired.
     const commands = relayed(
       new LedgerRelay({
-        doc: deps.doc,
+        doc: doc,
         sqs: async () => sqs,
         queueUrl,
         tableFor: table,
@@ -179,10 +182,10 @@ describe('a relayed write, as the requester answers it', () => {
 
   it('answers 504 "outcome unknown" when no writer answers by the deadline and its grace', async () => {
     const name = await ledger();
-    const lookup = await deps.lookup.resolve('default', name);
+    const lookup = await ledgers.resolve('default', name);
     const commands = relayed(
       new LedgerRelay({
-        doc: deps.doc,
+        doc: doc,
         sqs: async () => sqs,
         queueUrl,
         tableFor: table,
@@ -200,13 +203,13 @@ describe('a relayed write, as the requester answers it', () => {
 
   it('answers on the reply channel, without reading its result item, and falls back to the item when no reply comes', async () => {
     const name = await ledger();
-    const lookup = await deps.lookup.resolve('default', name);
+    const lookup = await ledgers.resolve('default', name);
     // The relay's own document client, counting its reads of result items.
     let resultReads = 0;
-    const counted = Object.assign(Object.create(deps.doc) as typeof deps.doc, {
+    const counted = Object.assign(Object.create(doc) as typeof doc, {
       send: (command: unknown) => {
         if (command instanceof GetCommand) resultReads++;
-        return deps.doc.send(command as GetCommand);
+        return doc.send(command as GetCommand);
       },
     });
     const inbox = new ReplyInbox({
@@ -272,7 +275,7 @@ describe('a relayed write, as the requester answers it', () => {
 
   it('creates its reply queue again when it was deleted, answering meanwhile from the result item', async () => {
     const name = await ledger();
-    const lookup = await deps.lookup.resolve('default', name);
+    const lookup = await ledgers.resolve('default', name);
     const inbox = new ReplyInbox({
       sqs: async () => sqs,
       ingressQueueUrl: queueUrl,
@@ -281,7 +284,7 @@ describe('a relayed write, as the requester answers it', () => {
     const relay = (replyLateMs: number) =>
       relayed(
         new LedgerRelay({
-          doc: deps.doc,
+          doc: doc,
           sqs: async () => sqs,
           queueUrl,
           tableFor: table,

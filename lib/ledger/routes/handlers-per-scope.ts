@@ -1,0 +1,27 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../http/types.js';
+
+/**
+ * Handlers built once per environment's stores (`depsOf(c)`: the request's scope, the same object for every
+ * request of an environment while the scope is kept), from a module loaded at the first such request. A build that
+ * fails is forgotten, so the next request tries again (as `lazyLoad`).
+ */
+export function handlersPerScope<D extends object, H>(
+  depsOf: (c: Context<AppEnv>) => D,
+  build: (deps: D) => Promise<H>,
+): (c: Context<AppEnv>) => Promise<H> {
+  const built = new WeakMap<D, Promise<H>>();
+  return (c) => {
+    const deps = depsOf(c);
+    let handlers = built.get(deps);
+    if (!handlers) {
+      const attempt = build(deps);
+      handlers = attempt;
+      built.set(deps, attempt);
+      attempt.catch(() => {
+        if (built.get(deps) === attempt) built.delete(deps);
+      });
+    }
+    return handlers;
+  };
+}

@@ -38,11 +38,13 @@ import { dynamoLedgerTable } from './store/dynamo-ledger-table.js';
 import { EffectiveVolumeReads } from './store/effective-volume-reads.js';
 import type { Head } from './store/head.js';
 import { LedgerLookup } from './store/ledger-lookup.js';
+import type { LedgerTable } from './store/ledger-table.js';
 import { LogReads } from './store/log-reads.js';
 import { MappingReads } from './store/mapping-reads.js';
 import { LedgerRegistry } from './store/registry.js';
 import { SchemaStore } from './store/schema-store.js';
 import { tableScriptState } from './store/script-state.js';
+import { settledReads } from './store/staged-reads.js';
 import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
 import { VolumeReads } from './store/volume-reads.js';
@@ -106,8 +108,18 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   infoRoutes(app);
   const stats = new LedgerStats(doc, tableFor);
   ledgerRoutes(app, { registry, lookup, stats, now });
-  const reads = new TransactionReads(doc, tableFor, { run: settle, now }, config.ledgerScanReads);
-  const effectiveVolumes = new EffectiveVolumeReads(doc, tableFor);
+  // Reads that serve ledger state never show part of an atomic bulk applied in parts (store/staged-reads.ts).
+  const portOf = (ledger: LedgerRecord) => dynamoLedgerTable(doc, tableFor(ledger.bucket), ledger);
+  const reads = settledReads(
+    new TransactionReads(doc, tableFor, { run: settle, now }, config.ledgerScanReads),
+    ['get', 'list', 'count', 'atPointInTime'],
+    portOf,
+  );
+  const effectiveVolumes = settledReads(
+    new EffectiveVolumeReads(doc, tableFor),
+    ['ofTransactions', 'ofMoves'],
+    portOf,
+  );
   const scriptState = (ledger: LedgerRecord) =>
     tableScriptState(doc, tableFor(ledger.bucket), ledger);
   const commands = new LedgerCommands({
@@ -120,10 +132,18 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   transactionRoutes(app, { lookup, schemas, commands, reads, stats, effectiveVolumes });
   metadataRoutes(app, { lookup, commands, schemas });
   bulkRoutes(app, { lookup, schemas, writer, commands, reads, scriptState });
-  const accounts = new AccountReads(doc, tableFor, config.ledgerScanReads);
-  const logs = new LogReads(doc, tableFor, config.ledgerScanReads);
+  const accounts = settledReads(
+    new AccountReads(doc, tableFor, config.ledgerScanReads),
+    ['get', 'list', 'countListed', 'count', 'balances'],
+    portOf,
+  );
+  const logs = settledReads(
+    new LogReads(doc, tableFor, config.ledgerScanReads),
+    ['list', 'after', 'count'],
+    portOf,
+  );
   accountRoutes(app, { lookup, accounts, stats });
-  balanceHistoryRoutes(app, { lookup, openReads: historyReads(doc, tableFor), now });
+  balanceHistoryRoutes(app, { lookup, openReads: historyReads(doc, tableFor, portOf), now });
   const mappings = new MappingReads(doc, tableFor);
   limitsRoutes(app, { lookup, writer, mappings });
   monitorsRoutes(app, { lookup, writer, mappings });
@@ -131,7 +151,11 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
     lookup,
     commands,
     pendingReads: async () =>
-      new (await import('./store/pending-reads.js')).PendingReads(doc, tableFor),
+      settledReads(
+        new (await import('./store/pending-reads.js')).PendingReads(doc, tableFor),
+        ['get', 'list', 'balances'],
+        portOf,
+      ),
   });
   logRoutes(app, { lookup, logs });
   logTransferRoutes(app, {
@@ -147,7 +171,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
         ...(options.sleep ? { sleep: options.sleep } : {}),
       }),
   });
-  volumeAndSchemaRoutes(app, { doc, tableFor, lookup, schemas, now });
+  volumeAndSchemaRoutes(app, { doc, tableFor, lookup, schemas, now, portOf });
   options.mount?.(app, { doc, table: config.tables.ledger, lookup, now });
   // v1 routes last: `/:ledger/...` must never take a `/v2/...` or `/_info` request (docs/api.md §3.4).
   v1TransactionRoutes(app, { lookup, commands, reads, stats, writer, schemas });
@@ -216,16 +240,26 @@ function volumeAndSchemaRoutes(
     lookup: LedgerLookup;
     schemas: SchemaStore;
     now: () => number;
+    portOf: (ledger: LedgerRecord) => LedgerTable;
   },
 ): void {
-  const { doc, tableFor, lookup, schemas, now } = deps;
-  volumeRoutes(app, { lookup, volumes: new VolumeReads(doc, tableFor) });
+  const { doc, tableFor, lookup, schemas, now, portOf } = deps;
+  volumeRoutes(app, {
+    lookup,
+    volumes: settledReads(new VolumeReads(doc, tableFor), ['list'], portOf),
+  });
   schemaRoutes(app, { lookup, schemas, now });
   queryRoutes(app, { lookup, schemas, dispatch: async (request) => app.request(request) });
 }
 
 /** The balance history's store, imported at its first request (most containers never serve one). */
-function historyReads(doc: DynamoDBDocumentClient, tableFor: (bucket: string) => string) {
+function historyReads(
+  doc: DynamoDBDocumentClient,
+  tableFor: (bucket: string) => string,
+  portOf: (ledger: LedgerRecord) => LedgerTable,
+) {
   return () =>
-    import('./store/balance-history.js').then((m) => new m.BalanceHistoryReads(doc, tableFor));
+    import('./store/balance-history.js').then((m) =>
+      settledReads(new m.BalanceHistoryReads(doc, tableFor), ['page'], portOf),
+    );
 }

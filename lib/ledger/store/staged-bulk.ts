@@ -99,6 +99,11 @@ export async function finishStaged(
     const part =
       (planned ? known.plan!.get(staged.next) : undefined) ??
       (await readPart(port, ledger, staged));
+    if (!part) {
+      // Another process applied it (and deleted it) since HEAD was read: go on from what HEAD names now.
+      head = await readHead(port, ledger);
+      continue;
+    }
     const { staged: _applied, ...rest } = head;
     const nextHead: Head =
       staged.next + 1 < staged.parts
@@ -125,12 +130,12 @@ async function readPart(
   port: LedgerTable,
   ledger: LedgerRef,
   staged: StagedBulk,
-): Promise<PlanPart> {
+): Promise<PlanPart | undefined> {
   const [item] = await port.getItems([
     ledgerKeys.stagedPart(ledger, staged.firstLogId, staged.next),
   ]);
-  // HEAD names the part only until the transaction that deletes it: it exists while HEAD names it.
-  if (!item) throw new Error(`staged bulk ${staged.firstLogId}: part ${staged.next} is missing`);
+  // HEAD names the part until the transaction that applies it deletes it.
+  if (!item) return undefined;
   return { table: String(item.table), ops: item.ops as PlanOp[] };
 }
 

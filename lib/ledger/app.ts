@@ -108,18 +108,10 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   infoRoutes(app);
   const stats = new LedgerStats(doc, tableFor);
   ledgerRoutes(app, { registry, lookup, stats, now });
-  // Reads that serve ledger state never show part of an atomic bulk applied in parts (store/staged-reads.ts).
-  const portOf = (ledger: LedgerRecord) => dynamoLedgerTable(doc, tableFor(ledger.bucket), ledger);
-  const reads = settledReads(
-    new TransactionReads(doc, tableFor, { run: settle, now }, config.ledgerScanReads),
-    ['get', 'list', 'count', 'atPointInTime'],
-    portOf,
-  );
-  const effectiveVolumes = settledReads(
-    new EffectiveVolumeReads(doc, tableFor),
-    ['ofTransactions', 'ofMoves'],
-    portOf,
-  );
+  const { portOf, reads, effectiveVolumes, accounts, logs } = stateReads(doc, tableFor, config, {
+    run: settle,
+    now,
+  });
   const scriptState = (ledger: LedgerRecord) =>
     tableScriptState(doc, tableFor(ledger.bucket), ledger);
   const commands = new LedgerCommands({
@@ -132,16 +124,6 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   transactionRoutes(app, { lookup, schemas, commands, reads, stats, effectiveVolumes });
   metadataRoutes(app, { lookup, commands, schemas });
   bulkRoutes(app, { lookup, schemas, writer, commands, reads, scriptState });
-  const accounts = settledReads(
-    new AccountReads(doc, tableFor, config.ledgerScanReads),
-    ['get', 'list', 'countListed', 'count', 'balances'],
-    portOf,
-  );
-  const logs = settledReads(
-    new LogReads(doc, tableFor, config.ledgerScanReads),
-    ['list', 'after', 'count'],
-    portOf,
-  );
   accountRoutes(app, { lookup, accounts, stats });
   balanceHistoryRoutes(app, { lookup, openReads: historyReads(doc, tableFor, portOf), now });
   const mappings = new MappingReads(doc, tableFor);
@@ -150,12 +132,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   pendingRoutes(app, {
     lookup,
     commands,
-    pendingReads: async () =>
-      settledReads(
-        new (await import('./store/pending-reads.js')).PendingReads(doc, tableFor),
-        ['get', 'list', 'balances'],
-        portOf,
-      ),
+    pendingReads: pendingReadsOf(doc, tableFor, portOf),
   });
   logRoutes(app, { lookup, logs });
   logTransferRoutes(app, {
@@ -181,6 +158,40 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   v1LedgerRoutes(app, { lookup, stats });
   mappingRoutes(app, { lookup, writer, mappings });
   return app;
+}
+
+/**
+ * The reads that serve ledger state, each a settled read: none shows part of an atomic bulk applied in parts
+ * (store/staged-reads.ts). `portOf`: a ledger's table as the write engine's port.
+ */
+function stateReads(
+  doc: DynamoDBDocumentClient,
+  tableFor: (bucket: string) => string,
+  config: ServiceRuntime['config'],
+  settle: ConstructorParameters<typeof TransactionReads>[2],
+) {
+  const portOf = (ledger: LedgerRecord) => dynamoLedgerTable(doc, tableFor(ledger.bucket), ledger);
+  const reads = settledReads(
+    new TransactionReads(doc, tableFor, settle, config.ledgerScanReads),
+    ['get', 'list', 'count', 'atPointInTime'],
+    portOf,
+  );
+  const effectiveVolumes = settledReads(
+    new EffectiveVolumeReads(doc, tableFor),
+    ['ofTransactions', 'ofMoves'],
+    portOf,
+  );
+  const accounts = settledReads(
+    new AccountReads(doc, tableFor, config.ledgerScanReads),
+    ['get', 'list', 'countListed', 'count', 'balances'],
+    portOf,
+  );
+  const logs = settledReads(
+    new LogReads(doc, tableFor, config.ledgerScanReads),
+    ['list', 'after', 'count'],
+    portOf,
+  );
+  return { portOf, reads, effectiveVolumes, accounts, logs };
 }
 
 /** The protected app, its document and 501s before the bearer check, and the request's environment scope. */
@@ -250,6 +261,20 @@ function volumeAndSchemaRoutes(
   });
   schemaRoutes(app, { lookup, schemas, now });
   queryRoutes(app, { lookup, schemas, dispatch: async (request) => app.request(request) });
+}
+
+/** The pending transfers' store, imported at its first request, its reads settled as the others. */
+function pendingReadsOf(
+  doc: DynamoDBDocumentClient,
+  tableFor: (bucket: string) => string,
+  portOf: (ledger: LedgerRecord) => LedgerTable,
+) {
+  return async () =>
+    settledReads(
+      new (await import('./store/pending-reads.js')).PendingReads(doc, tableFor),
+      ['get', 'list', 'balances'],
+      portOf,
+    );
 }
 
 /** The balance history's store, imported at its first request (most containers never serve one). */

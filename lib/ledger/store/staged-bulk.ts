@@ -74,6 +74,15 @@ export async function commitStaged(
   return undefined;
 }
 
+/** How long a finisher waits for a bulk's own writer to make progress before applying a part itself. */
+export interface Patience {
+  ms: number;
+  sleep: (ms: number) => Promise<void>;
+}
+const NO_PATIENCE: Patience = { ms: 0, sleep: async () => {} };
+/** What writers and readers give another process's bulk: about two parts' commit time on DynamoDB. */
+export const FINISH_PATIENCE_MS = 50;
+
 /** A plan part as stored: the table its writes go to, and the writes. */
 interface PlanPart {
   table: string;
@@ -89,6 +98,7 @@ export async function finishStaged(
   port: LedgerTable,
   ledger: LedgerRef,
   known?: { head: Head; plan?: ReadonlyMap<number, PlanPart> },
+  patience: Patience = NO_PATIENCE,
 ): Promise<Head | undefined> {
   let head = known?.head ?? (await readHead(port, ledger));
   for (let round = 0; head?.staged; round++) {
@@ -96,6 +106,15 @@ export async function finishStaged(
       throw new DependencyThrottledError('the ledger is busy finishing a bulk; retry shortly');
     const { staged } = head;
     const planned = known?.plan && known.head.staged?.firstLogId === staged.firstLogId;
+    if (!planned && patience.ms > 0) {
+      // Another process's bulk: its own writer is likely applying it; step in only once it makes no progress.
+      await patience.sleep(patience.ms);
+      const now = await readHead(port, ledger);
+      if (now?.version !== head.version) {
+        head = now;
+        continue;
+      }
+    }
     const part =
       (planned ? known.plan!.get(staged.next) : undefined) ??
       (await readPart(port, ledger, staged));

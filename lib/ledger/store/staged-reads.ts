@@ -1,8 +1,9 @@
+import { sleepMs } from '../../dynamo/retry.js';
 import { DependencyThrottledError } from '../../errors/index.js';
 import type { LedgerRecord } from '../domain/change.js';
 import type { LedgerRef } from './keys.js';
 import type { LedgerTable } from './ledger-table.js';
-import { finishStaged, readHead } from './staged-bulk.js';
+import { FINISH_PATIENCE_MS, finishStaged, type Patience, readHead } from './staged-bulk.js';
 
 /** Reads tried again before giving up, each after a staged bulk ran beside it (then finished by the reader). */
 const MAX_READ_ROUNDS = 8;
@@ -17,9 +18,10 @@ export async function readSettled<T>(
   port: LedgerTable,
   ledger: LedgerRef,
   read: () => Promise<T>,
+  patience: Patience = { ms: FINISH_PATIENCE_MS, sleep: sleepMs },
 ): Promise<T> {
   for (let round = 0; round < MAX_READ_ROUNDS; round++) {
-    const before = await finishStaged(port, ledger);
+    const before = await finishStaged(port, ledger, undefined, patience);
     const value = await read();
     const after = await readHead(port, ledger);
     if (!after?.staged && (after?.stagedBulks ?? 0) === (before?.stagedBulks ?? 0)) return value;

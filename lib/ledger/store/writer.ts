@@ -15,7 +15,7 @@ import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import { readKeys } from './ledger-state.js';
 import type { LedgerTable } from './ledger-table.js';
 import { MappingCache, mappingItem } from './mapping-item.js';
-import { commitStaged, finishStaged } from './staged-bulk.js';
+import { commitStaged, FINISH_PATIENCE_MS, finishStaged } from './staged-bulk.js';
 
 export type { WriteOutcome } from './decide-batch.js';
 export type { Head } from './head.js';
@@ -145,7 +145,7 @@ export class LedgerWriter {
     const head = headFromItem(headItem);
     if (head.staged) {
       // A bulk committed in parts and not yet fully applied: nothing is decided over part of it.
-      await finishStaged(port, ledger, { head });
+      await finishStaged(port, ledger, { head }, { ms: FINISH_PATIENCE_MS, sleep: this.sleep });
       return this.readSnapshot(port, ledger, table, reads);
     }
     const mapping = await this.mappingOf(port, ledger, table, head);

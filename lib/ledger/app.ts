@@ -53,6 +53,7 @@ import { EmbeddedGroupCommit } from './write/embedded.js';
 import { LedgerCommands } from './write/ledger-commands.js';
 import { LedgerRelay } from './write/relay.js';
 import type { ReplyInbox } from './write/replies.js';
+import { BULK_TIME_BUDGET_MS } from './write/run-bulk.js';
 import { settleBatch } from './write/settle.js';
 
 export interface LedgerAppOptions {
@@ -94,13 +95,15 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   // A batch a stopped ledger writer left unsettled is settled by the next direct write or list (write/settle.ts).
   const settle = (ledger: LedgerRecord, table: string, head: Head) =>
     settleBatch(dynamoLedgerTable(doc, table, ledger), ledger, head, now());
-  const writer = new LedgerWriter({
-    doc,
-    tableFor,
-    now,
-    settle,
-    ...(options.sleep ? { sleep: options.sleep } : {}),
-  });
+  const writerAt = (clock: () => number) =>
+    new LedgerWriter({
+      doc,
+      tableFor,
+      now: clock,
+      settle,
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    });
+  const writer = writerAt(now);
 
   const app = ledgerFrame(runtime, options);
   // v1's `/_info` (with the ledger names) first: the v2 info routes answer `/v2/_info` and `/_/info`.
@@ -123,7 +126,8 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
   });
   transactionRoutes(app, { lookup, schemas, commands, reads, stats, effectiveVolumes });
   metadataRoutes(app, { lookup, commands, schemas });
-  bulkRoutes(app, { lookup, schemas, writer, commands, reads, scriptState });
+  const bulkDeps = { lookup, schemas, writer, commands, reads, scriptState };
+  bulkRoutes(app, { ...bulkDeps, ...bulkBudget(runtime) });
   accountRoutes(app, { lookup, accounts, stats });
   balanceHistoryRoutes(app, { lookup, openReads: historyReads(doc, tableFor, portOf), now });
   const mappings = new MappingReads(doc, tableFor);
@@ -139,14 +143,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
     lookup,
     logs,
     reads,
-    writerAt: (clock) =>
-      new LedgerWriter({
-        doc,
-        tableFor,
-        now: clock,
-        settle,
-        ...(options.sleep ? { sleep: options.sleep } : {}),
-      }),
+    writerAt,
   });
   volumeAndSchemaRoutes(app, { doc, tableFor, lookup, schemas, now, portOf });
   options.mount?.(app, { doc, table: config.tables.ledger, lookup, now });
@@ -262,6 +259,10 @@ function volumeAndSchemaRoutes(
   schemaRoutes(app, { lookup, schemas, now });
   queryRoutes(app, { lookup, schemas, dispatch: async (request) => app.request(request) });
 }
+
+/** A bulk's time budget where the ledger sits behind a gateway that times out: when it relays (AWS, workers). */
+const bulkBudget = (runtime: ServiceRuntime) =>
+  runtime.config.queues['ledger-ingress'] ? { timeBudgetMs: BULK_TIME_BUDGET_MS } : {};
 
 /** The pending transfers' store, imported at its first request, its reads settled as the others. */
 function pendingReadsOf(

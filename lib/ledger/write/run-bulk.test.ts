@@ -43,7 +43,14 @@ describe('a non-atomic bulk past its time budget', () => {
       ledger,
       elements,
       { atomic: false, parallel: false, continueOnFailure: false },
-      { commands, writer, reads, scriptState: () => ({}) as never, now },
+      {
+        commands,
+        writer,
+        reads,
+        scriptState: () => ({}) as never,
+        now,
+        timeBudgetMs: BULK_TIME_BUDGET_MS,
+      },
     );
     const applied = BULK_TIME_BUDGET_MS / COMMIT_MS;
     expect(outcomes.filter((o) => o.kind === 'applied')).toHaveLength(applied);

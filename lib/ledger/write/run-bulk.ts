@@ -30,6 +30,11 @@ export interface BulkDeps {
   reads: TransactionReads;
   scriptState: (ledger: LedgerRecord) => ScriptStateReads;
   now?: () => number;
+  /**
+   * Where an API gateway times a request out (the ledger behind one, relaying busy writes): how long a bulk
+   * committed element by element starts new elements (BULK_TIME_BUDGET_MS); absent, no limit.
+   */
+  timeBudgetMs?: number;
 }
 
 /**
@@ -71,7 +76,7 @@ export async function runBulk(
   });
   if (inOrder) return inOrder.map(elementOutcome);
   const now = deps.now ?? Date.now;
-  const deadlineMs = now() + BULK_TIME_BUDGET_MS;
+  const deadlineMs = now() + (deps.timeBudgetMs ?? Number.POSITIVE_INFINITY);
   return runEach(elements, (element) => deps.commands.execute(ledger, operationOf(element)), {
     parallel: options.parallel && deps.commands.groupCommits,
     continueOnFailure: options.continueOnFailure,

@@ -23,6 +23,8 @@ import {
   type UncertainRequest,
 } from './ledger-invariants.js';
 import {
+  BULK_CLIENTS,
+  BULK_SCENARIO,
   SCENARIO_NAMES,
   type ScenarioName,
   type ScenarioRun,
@@ -145,6 +147,16 @@ export async function measureLedgerScenarios(
           );
         }
       }
+      // Atomic bulks of 50 any→any from 32 clients: the embedded default's bulk target (issue #28 item 5).
+      if (requested === 'embedded')
+        cells.push(
+          await measureCell(
+            target,
+            platform.running,
+            { scenario: BULK_SCENARIO, clients: BULK_CLIENTS, workers, requested, runTag, matrix },
+            log,
+          ),
+        );
       // The same load with the writer killed again and again mid-batch: nothing acknowledged lost, nothing doubled.
       if (requested === matrix.crashWorkers)
         cells.push(

@@ -10,6 +10,8 @@
  * - hot-pair: `world → bank` on every transaction, the reference's worst case (one pair of volumes, every write).
  * - hot-spend: one account funded with exactly the budget, every client spending small amounts from it until
  *   a refusal at amount 1 shows it is empty.
+ * - bulk-any-to-any: the any-to-any accounts, each request an atomic bulk of BULK_SIZE transfers between them
+ *   (the reference v3 benchmark's shape), each element with its own Idempotency-Key; tx/s counts elements.
  */
 import { parseJson } from '../lib/json/bigint-json.js';
 import { callJson, expectOk } from './http.js';
@@ -18,7 +20,11 @@ import type { LedgerTarget } from './ledger-snapshot.js';
 import { type LatencySummary, round, summarise } from './stats.js';
 
 export const SCENARIO_NAMES = ['world-to-any', 'any-to-any', 'hot-pair', 'hot-spend'] as const;
-export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+/** Run beside the matrix's scenarios, at BULK_CLIENTS only, on the embedded default (its target is there). */
+export const BULK_SCENARIO = 'bulk-any-to-any';
+export const BULK_CLIENTS = 32;
+const BULK_SIZE = 50;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number] | typeof BULK_SCENARIO;
 
 export const ASSET = 'USD/2';
 const WORLD_TO_ANY_ACCOUNTS = 1000;
@@ -145,14 +151,16 @@ async function send(
  * `clients` closed loops: each asks `next` for its next postings (undefined: this client is done) and sends them
  * as soon as the previous answer is in, until the stop rule says the phase is over.
  */
-async function closedLoop(
+async function closedLoop<R = SentPosting[]>(
   target: LedgerTarget,
   ledger: string,
   phase: string,
   clients: number,
   stop: StopRule,
   tally: Tally,
-  next: (client: number, last: Answer | undefined) => SentPosting[] | undefined,
+  next: (client: number, last: Answer | undefined) => R | undefined,
+  sender: (key: string, request: R) => Promise<Answer> = (key, postings) =>
+    send(target, ledger, key, postings as SentPosting[], tally),
 ): Promise<number> {
   const start = performance.now();
   const end = 'seconds' in stop ? start + stop.seconds * 1000 : Infinity;
@@ -165,11 +173,94 @@ async function closedLoop(
         const postings = next(client, last);
         if (!postings) return;
         issued++;
-        last = await send(target, ledger, `${ledger}-${phase}-c${client}-${n}`, postings, tally);
+        last = await sender(`${ledger}-${phase}-c${client}-${n}`, postings);
       }
     }),
   );
   return (performance.now() - start) / 1000;
+}
+
+/** any-to-any's funding: every account of the scenario from world. */
+const anyToAnyFundings = () =>
+  Array.from({ length: ANY_TO_ANY_ACCOUNTS }, (_, i) =>
+    transfer('world', `users:${i}`, ANY_TO_ANY_FUNDING),
+  );
+
+/** A transfer between two distinct any-to-any accounts; `overdraw`: more than all of them hold together. */
+function anyToAnyTransfer(overdraw: boolean): SentPosting[] {
+  const source = randomInt(ANY_TO_ANY_ACCOUNTS);
+  const destination = (source + 1 + randomInt(ANY_TO_ANY_ACCOUNTS - 1)) % ANY_TO_ANY_ACCOUNTS;
+  const unpayable = ANY_TO_ANY_FUNDING * BigInt(ANY_TO_ANY_ACCOUNTS) + 1n;
+  return transfer(
+    `users:${source}`,
+    `users:${destination}`,
+    overdraw ? unpayable : BigInt(1 + randomInt(100)),
+  );
+}
+
+/**
+ * One atomic bulk of transfers, each element with its own Idempotency-Key (`<key>-<index>`): committed, every
+ * element is acknowledged with the bulk's latency; without a definite answer, every element is uncertain.
+ */
+async function sendBulk(
+  target: LedgerTarget,
+  ledger: string,
+  key: string,
+  elements: SentPosting[][],
+  tally: Tally,
+): Promise<Answer> {
+  tally.requests++;
+  const ik = (i: number) => `${key}-${i}`;
+  const body = elements.map((postings, i) => ({
+    action: 'CREATE_TRANSACTION',
+    ik: ik(i),
+    data: { postings: postings.map((p) => ({ ...p, amount: Number(p.amount) })) },
+  }));
+  type Result = { data?: { id: bigint }; errorCode?: string };
+  let res;
+  try {
+    res = await callJson<{ data?: Result[]; errorMessage?: string }>(
+      target.baseUrl,
+      target.token,
+      'POST',
+      `/api/ledger/v2/${ledger}/_bulk?atomic=true`,
+      body,
+      { parse: parseJson },
+    );
+  } catch {
+    res = undefined;
+  }
+  if (res && res.status >= 200 && res.status < 300) {
+    tally.count(String(res.status));
+    res.body.data!.forEach((r, i) => {
+      tally.latencies.push(res.ms);
+      tally.acknowledged.push({
+        id: Number(r.data!.id),
+        idempotencyKey: ik(i),
+        postings: elements[i]!,
+      });
+    });
+    return { kind: 'committed' };
+  }
+  const failed = res?.body.data?.find((r) => r.errorCode)?.errorCode;
+  const answer = res
+    ? failed
+      ? `400 ${failed}`
+      : statusKey(res.status, res.body)
+    : 'network error';
+  tally.count(answer);
+  if (res && res.status !== 503 && res.status !== 504)
+    return res.status >= 400 && res.status < 500
+      ? { kind: 'refused', key: answer }
+      : { kind: 'other' };
+  for (const [i, postings] of elements.entries())
+    tally.uncertain.push({
+      idempotencyKey: ik(i),
+      outcome: !res ? 'network error' : res.status === 503 ? '503' : '504',
+      declaredNotCommitted: res?.status === 503 && NOT_COMMITTED.test(res.body?.errorMessage ?? ''),
+      postings,
+    });
+  return { kind: 'uncertain' };
 }
 
 /** Set-up writes (funding) must all be acknowledged: the timed phase depends on them. */
@@ -216,28 +307,25 @@ export async function runScenario(
     elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () =>
       transfer('world', 'bank', BigInt(1 + randomInt(100))),
     );
-  } else if (scenario === 'any-to-any') {
-    const account = (i: number) => `users:${i}`;
-    await fund(
+  } else if (scenario === BULK_SCENARIO) {
+    await fund(target, ledger, params.clients, anyToAnyFundings(), setup);
+    expectedRefusals = ['400 INSUFFICIENT_FUND'];
+    elapsed = await closedLoop(
       target,
       ledger,
+      'load',
       params.clients,
-      Array.from({ length: ANY_TO_ANY_ACCOUNTS }, (_, i) =>
-        transfer('world', account(i), ANY_TO_ANY_FUNDING),
-      ),
-      setup,
+      params.stop,
+      timed,
+      () => Array.from({ length: BULK_SIZE }, () => anyToAnyTransfer(false)),
+      (key, elements) => sendBulk(target, ledger, key, elements, timed),
     );
-    const unpayable = ANY_TO_ANY_FUNDING * BigInt(ANY_TO_ANY_ACCOUNTS) + 1n;
+  } else if (scenario === 'any-to-any') {
+    await fund(target, ledger, params.clients, anyToAnyFundings(), setup);
     expectedRefusals = ['400 INSUFFICIENT_FUND'];
-    elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () => {
-      const source = randomInt(ANY_TO_ANY_ACCOUNTS);
-      const destination = (source + 1 + randomInt(ANY_TO_ANY_ACCOUNTS - 1)) % ANY_TO_ANY_ACCOUNTS;
-      return transfer(
-        account(source),
-        account(destination),
-        Math.random() < OVERDRAW_SHARE ? unpayable : BigInt(1 + randomInt(100)),
-      );
-    });
+    elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () =>
+      anyToAnyTransfer(Math.random() < OVERDRAW_SHARE),
+    );
   } else {
     const budget = params.hotSpendBudget;
     await fund(target, ledger, 1, [transfer('world', HOT_ACCOUNT, budget)], setup);

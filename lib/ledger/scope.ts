@@ -19,12 +19,14 @@ import type { PendingReads } from './store/pending-reads.js';
 import { LedgerRegistry } from './store/registry.js';
 import { SchemaStore } from './store/schema-store.js';
 import { tableScriptState } from './store/script-state.js';
+import { settledReads } from './store/staged-reads.js';
 import { LedgerStats } from './store/stats.js';
 import { TransactionReads } from './store/transaction-reads.js';
 import { VolumeReads } from './store/volume-reads.js';
 import { LedgerWriter } from './store/writer.js';
 import { LedgerCommands } from './write/ledger-commands.js';
 import type { IntentSink, LedgerRelay } from './write/relay.js';
+import { BULK_TIME_BUDGET_MS } from './write/run-bulk.js';
 import { settleBatch } from './write/settle.js';
 
 /**
@@ -55,6 +57,8 @@ export interface LedgerScope {
   pendingReads: () => Promise<PendingReads>;
   openReads: () => Promise<BalanceHistoryReads>;
   now: () => number;
+  /** Where the ledger relays behind a gateway that times out (AWS, workers): a bulk's budget (write/run-bulk.ts). */
+  timeBudgetMs?: number;
 }
 
 /** What every environment's scope shares: the container's clients, tables and write sinks. */
@@ -100,7 +104,13 @@ function ledgerScope(parts: LedgerScopeParts, environment: string): LedgerScope 
       ...(parts.sleep ? { sleep: parts.sleep } : {}),
     });
   const writer = writerAt(now);
-  const reads = new TransactionReads(doc, tableFor, { run: settle, now }, scanReads);
+  // Every read that serves state is settled: none shows part of an atomic bulk applied in parts (staged-reads.ts).
+  const portOf = (ledger: LedgerRecord) => dynamoLedgerTable(doc, tableFor(ledger.bucket), ledger);
+  const reads = settledReads(
+    new TransactionReads(doc, tableFor, { run: settle, now }, scanReads),
+    ['get', 'list', 'count', 'atPointInTime'],
+    portOf,
+  );
   const scriptState = (ledger: LedgerRecord) =>
     tableScriptState(doc, tableFor(ledger.bucket), ledger);
   const commands = new LedgerCommands({
@@ -121,20 +131,36 @@ function ledgerScope(parts: LedgerScopeParts, environment: string): LedgerScope 
     writerAt,
     stats: new LedgerStats(doc, tableFor),
     reads,
-    effectiveVolumes: new EffectiveVolumeReads(doc, tableFor),
+    effectiveVolumes: settledReads(
+      new EffectiveVolumeReads(doc, tableFor),
+      ['ofTransactions', 'ofMoves'],
+      portOf,
+    ),
     scriptState,
     commands,
-    accounts: new AccountReads(doc, tableFor, scanReads),
-    logs: new LogReads(doc, tableFor, scanReads),
-    mappings: new MappingReads(doc, tableFor),
-    volumes: new VolumeReads(doc, tableFor),
-    pendingReads: lazyLoad(
-      async () => new (await import('./store/pending-reads.js')).PendingReads(doc, tableFor),
+    accounts: settledReads(
+      new AccountReads(doc, tableFor, scanReads),
+      ['get', 'list', 'countListed', 'count', 'balances'],
+      portOf,
     ),
-    openReads: lazyLoad(
-      async () =>
+    logs: settledReads(new LogReads(doc, tableFor, scanReads), ['list', 'after', 'count'], portOf),
+    mappings: new MappingReads(doc, tableFor),
+    volumes: settledReads(new VolumeReads(doc, tableFor), ['list'], portOf),
+    pendingReads: lazyLoad(async () =>
+      settledReads(
+        new (await import('./store/pending-reads.js')).PendingReads(doc, tableFor),
+        ['get', 'list', 'balances'],
+        portOf,
+      ),
+    ),
+    openReads: lazyLoad(async () =>
+      settledReads(
         new (await import('./store/balance-history.js')).BalanceHistoryReads(doc, tableFor),
+        ['page'],
+        portOf,
+      ),
     ),
     now,
+    ...(parts.relayFor ? { timeBudgetMs: BULK_TIME_BUDGET_MS } : {}),
   };
 }

@@ -22,6 +22,20 @@ export interface Head extends HeadState {
    * from the log items before deciding anything, so no request of that batch is ever decided twice.
    */
   pendingResults?: { firstLogId: number; lastLogId: number };
+  /**
+   * An atomic bulk too large for one DynamoDB transaction, committed and not yet fully applied (staged-bulk.ts):
+   * its log is written, its other items are applied part by part. Nothing decides or reads state while it is set.
+   */
+  staged?: StagedBulk;
+  /** How many staged bulks this ledger ever started: a reader that sees it change knows one ran beside it. */
+  stagedBulks?: number;
+}
+
+/** A staged bulk as HEAD names it: its first log id (its plan's key), its parts, and the next part to apply. */
+export interface StagedBulk {
+  firstLogId: number;
+  parts: number;
+  next: number;
 }
 
 export function headFromItem(item: Record<string, unknown>): Head {
@@ -43,8 +57,16 @@ export function headFromItem(item: Record<string, unknown>): Head {
           },
         }
       : {}),
+    ...(item.staged ? { staged: stagedOf(item.staged as Record<string, unknown>) } : {}),
+    ...(item.stagedBulks !== undefined ? { stagedBulks: Number(item.stagedBulks) } : {}),
   };
 }
+
+const stagedOf = (item: Record<string, unknown>): StagedBulk => ({
+  firstLogId: Number(item.firstLogId),
+  parts: Number(item.parts),
+  next: Number(item.next),
+});
 
 /** Whether a sequenced writer leads the ledger: its lease is live. */
 export function isLed(head: Head, nowMs: number): boolean {

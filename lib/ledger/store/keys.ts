@@ -164,6 +164,11 @@ export const ledgerKeys = {
     pk: ledgerKeys.transactionMetadataPartition(ledger, key, value),
     sk: pad(id),
   }),
+  /** One part of a staged atomic bulk's plan (staged-bulk.ts), deleted when the part is applied. */
+  stagedPart: (ledger: LedgerRef, firstLogId: number, part: number) => ({
+    pk: L(ledger, '#STAGED'),
+    sk: `${pad(firstLogId)}#${pad(part)}`,
+  }),
   reference: (ledger: LedgerRef, reference: string) => ({
     pk: L(ledger, `#REF#${reference}`),
     sk: 'REF',

@@ -1,13 +1,12 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { retryRaces } from '../../dynamo/optimistic.js';
 import { attemptOf, retryWithBackoff, sleepMs } from '../../dynamo/retry.js';
-import { ValidationError } from '../../errors/index.js';
 import { recordMetric } from '../../observability/metrics.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import type { LedgerRecord, MappingWriteRequest, WriteRequest } from '../domain/change.js';
 import { type Mapping, mappingJson } from '../domain/mapping.js';
 import type { ItemView, Write } from './change-items.js';
-import { MAX_TRANSACTION_ITEMS } from './commit.js';
+import { actionCount, MAX_TRANSACTION_ITEMS } from './commit.js';
 import { decideRequests, idempotencyKeyOf, type WriteOutcome } from './decide-batch.js';
 import { ledgerTables } from './dynamo-ledger-table.js';
 import { type Head, headFromItem, isLed } from './head.js';
@@ -16,6 +15,7 @@ import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import { readKeys } from './ledger-state.js';
 import type { LedgerTable } from './ledger-table.js';
 import { MappingCache, mappingItem } from './mapping-item.js';
+import { commitStaged, FINISH_PATIENCE_MS, finishStaged } from './staged-bulk.js';
 
 export type { WriteOutcome } from './decide-batch.js';
 export type { Head } from './head.js';
@@ -131,14 +131,9 @@ export class LedgerWriter {
   ): Promise<Snapshot | 'retry'> {
     const headKey = ledgerKeys.head(ledger);
     const keys = dedupe([headKey, ...reads]);
-    if (keys.length > MAX_TRANSACTION_ITEMS) {
-      throw new ValidationError(
-        `the request touches too many accounts and assets (${keys.length} items, at most ${MAX_TRANSACTION_ITEMS})`,
-      );
-    }
     // A transaction writing one of the items is a concurrent writer, the same as a conflict on the write: read
     // again after the backoff.
-    const items = await port.readSnapshot(keys);
+    const items = await readWide(port, keys);
     if (items === 'conflict') return 'retry';
     // The snapshot, overlaid with each decision's puts so that the next decision sees them.
     const view: ItemView = new Map();
@@ -148,6 +143,11 @@ export class LedgerWriter {
     const headItem = view.get(keyString(headKey));
     if (!headItem) throw new Error(`ledger ${ledger.name} has no HEAD item`);
     const head = headFromItem(headItem);
+    if (head.staged) {
+      // A bulk committed in parts and not yet fully applied: nothing is decided over part of it.
+      await finishStaged(port, ledger, { head }, { ms: FINISH_PATIENCE_MS, sleep: this.sleep });
+      return this.readSnapshot(port, ledger, table, reads);
+    }
     const mapping = await this.mappingOf(port, ledger, table, head);
     return mapping === 'stale' ? 'retry' : { view, head, mapping };
   }
@@ -199,7 +199,12 @@ export class LedgerWriter {
       requests,
     );
     if (writes.length === 0) return outcomes;
-    if (await port.commit(snapshot.head, head, writes)) return 'retry';
+    // Beyond one DynamoDB transaction: committed staged, then applied in parts (staged-bulk.ts).
+    const commit =
+      actionCount(writes) > MAX_TRANSACTION_ITEMS
+        ? commitStaged(port, ledger, snapshot.head, head, writes)
+        : port.commit(snapshot.head, head, writes);
+    if (await commit) return 'retry';
     recordMetric('LedgerCommits', { mode: 'direct' });
     recordMetric('LedgerBatchSize', { mode: 'direct' }, head.lastLogId - snapshot.head.lastLogId);
     return outcomes;
@@ -249,6 +254,20 @@ export function counted<T>(outcome: T | 'retry', mode: 'direct' | 'group'): T | 
 
 const isRelay = (value: unknown): value is Relay =>
   typeof value === 'object' && value !== null && 'relay' in value;
+
+/**
+ * HEAD and the items in one TransactGetItems when they fit; beyond, the first 100 so and the rest by consistent
+ * reads after it. Still one snapshot for a decision: every change of these items moves HEAD's version, and the
+ * commit is conditional on the version read here, so a change between the reads fails the commit.
+ */
+async function readWide(
+  port: LedgerTable,
+  keys: readonly ItemKey[],
+): Promise<Array<Record<string, unknown> | undefined> | 'conflict'> {
+  const first = await port.readSnapshot(keys.slice(0, MAX_TRANSACTION_ITEMS));
+  if (first === 'conflict' || keys.length <= MAX_TRANSACTION_ITEMS) return first;
+  return [...first, ...(await port.getItems(keys.slice(MAX_TRANSACTION_ITEMS)))];
+}
 
 function dedupe(keys: ItemKey[]): ItemKey[] {
   return [...new Map(keys.map((k) => [keyString(k), k])).values()];

@@ -29,7 +29,21 @@ export interface BulkDeps {
   writer: LedgerWriter;
   reads: TransactionReads;
   scriptState: (ledger: LedgerRecord) => ScriptStateReads;
+  now?: () => number;
+  /**
+   * Where an API gateway times a request out (the ledger behind one, relaying busy writes): how long a bulk
+   * committed element by element starts new elements (BULK_TIME_BUDGET_MS); absent, no limit.
+   */
+  timeBudgetMs?: number;
 }
+
+/**
+ * How long a non-atomic bulk committed element by element starts new elements: the rest are answered not
+ * applied. An element started just before may take the relay's whole wait (8 s and 3 s of grace), and the API
+ * gateway answers 504 at 29 s: so the bulk always answers, with each element's true outcome, and never times out
+ * after committing part of itself.
+ */
+export const BULK_TIME_BUDGET_MS = 15_000;
 
 /**
  * Elements of a `parallel` bulk in flight at once. Every write of a ledger commits through its HEAD, so running
@@ -52,16 +66,21 @@ export async function runBulk(
 ): Promise<ElementOutcome[]> {
   if (options.atomic) {
     const readTransaction = async (id: number) => (await deps.reads.get(ledger, id))?.tx;
-    return runAtomic(ledger, elements, deps.writer, readTransaction, deps.scriptState(ledger));
+    return oneAtATime(ledger, () =>
+      runAtomic(ledger, elements, deps.writer, readTransaction, deps.scriptState(ledger)),
+    );
   }
   // With the embedded engine, all elements are handed over at once and decided in order in as few commits as fit.
   const inOrder = await deps.commands.executeInOrder(ledger, elements.map(operationOf), {
     stopOnFailure: !options.continueOnFailure,
   });
   if (inOrder) return inOrder.map(elementOutcome);
+  const now = deps.now ?? Date.now;
+  const deadlineMs = now() + (deps.timeBudgetMs ?? Number.POSITIVE_INFINITY);
   return runEach(elements, (element) => deps.commands.execute(ledger, operationOf(element)), {
     parallel: options.parallel && deps.commands.groupCommits,
     continueOnFailure: options.continueOnFailure,
+    outOfTime: () => now() >= deadlineMs,
   });
 }
 
@@ -73,6 +92,27 @@ function elementOutcome(outcome: GroupOutcome): ElementOutcome {
       return { kind: 'failed', error: outcome.error };
     case 'skipped':
       return { kind: 'not-applied', why: `element ${outcome.afterIndex} failed` };
+  }
+}
+
+/** The atomic bulks of each ledger running in this process, as a chain: the last one's end. */
+const atomicLines = new Map<string, Promise<unknown>>();
+
+/**
+ * Atomic bulks of one ledger run one at a time in this process. Each commits directly over HEAD's version, so
+ * many at once (one process serving many clients, as `npm start` does) mostly lose their commits to one another
+ * and retry until they give up; in line, each commits at its first attempt.
+ */
+async function oneAtATime<T>(ledger: LedgerRecord, run: () => Promise<T>): Promise<T> {
+  const key = `${ledger.environment}\u0000${ledger.name}`;
+  const before = atomicLines.get(key) ?? Promise.resolve();
+  const mine = before.then(run, run);
+  const settled = mine.catch(() => undefined);
+  atomicLines.set(key, settled);
+  try {
+    return await mine;
+  } finally {
+    if (atomicLines.get(key) === settled) atomicLines.delete(key);
   }
 }
 
@@ -133,12 +173,12 @@ async function runAtomic(
 
 /**
  * Elements one by one, or `parallel`: up to PARALLELISM at once, results in element order. After a failure,
- * elements not started yet are not applied unless `continueOnFailure`.
+ * elements not started yet are not applied unless `continueOnFailure`; once `outOfTime`, none is started.
  */
 async function runEach(
   elements: BulkElement[],
   execute: (element: BulkElement) => Promise<CommandOutcome>,
-  options: { parallel: boolean; continueOnFailure: boolean },
+  options: { parallel: boolean; continueOnFailure: boolean; outOfTime: () => boolean },
 ): Promise<ElementOutcome[]> {
   const results: ElementOutcome[] = new Array(elements.length);
   let failedAt: number | undefined;
@@ -147,6 +187,13 @@ async function runEach(
     for (let i = next++; i < elements.length; i = next++) {
       if (failedAt !== undefined && !options.continueOnFailure) {
         results[i] = { kind: 'not-applied', why: `element ${failedAt} failed` };
+        continue;
+      }
+      if (options.outOfTime()) {
+        results[i] = {
+          kind: 'not-applied',
+          why: 'the bulk ran out of time; send this element again',
+        };
         continue;
       }
       try {

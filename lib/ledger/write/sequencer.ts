@@ -22,6 +22,7 @@ import type { LedgerTable } from '../store/ledger-table.js';
 import { mappingKey, parseStoredMapping } from '../store/mapping-item.js';
 import { OverlayView } from '../store/overlay-view.js';
 import { scriptStateReads } from '../store/script-state.js';
+import { finishStaged } from '../store/staged-bulk.js';
 import { parseStoredTransaction } from '../store/transaction-reads.js';
 import { counted } from '../store/writer.js';
 import type { Intent, IntentResult, OperationOutcome } from './intent.js';
@@ -572,6 +573,11 @@ export class LedgerSequencer {
    */
   private async reload(): Promise<void> {
     await this.readHead();
+    // An atomic bulk committed in parts and not yet fully applied (store/staged-bulk.ts): finished first.
+    if (this.head!.staged) {
+      await finishStaged(this.items, this.options.ledger, { head: this.head! });
+      await this.readHead();
+    }
     if (this.head!.pendingResults)
       await settleBatch(this.items, this.options.ledger, this.head!, this.now());
   }

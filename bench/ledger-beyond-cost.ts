@@ -16,6 +16,7 @@ import { generatedDocuments } from '../lib/openapi/generated-documents.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
 import { type DynamoMeter, installDynamoMeter } from './dynamo-meter.js';
 import { benchEnvironment, localDynamoClient } from './environment.js';
+import { checkPendingMoney, type PendingMoneyReport } from './pending-money.js';
 import { type LatencySummary, round, summarise } from './stats.js';
 
 export interface BeyondCell {
@@ -33,6 +34,8 @@ export interface BeyondCell {
 export interface BeyondCostResult {
   source: string;
   cells: BeyondCell[];
+  /** The money invariants over held money, on the holds ledger after its cells (absent in older results). */
+  pendingMoney?: PendingMoneyReport;
 }
 
 const posting = (destination: string, amount = 1) => ({
@@ -225,7 +228,17 @@ async function measureCells(
       total.writeUnits += s.writeUnitsByRules;
       total.seen[s.writeUnitsByRules] = (total.seen[s.writeUnitsByRules] ?? 0) + 1;
     }
+  const get = async (path: string) => {
+    const res = await ledger.request(`/api/ledger/v2/${path}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (res.status !== 200)
+      throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
+    return res.json();
+  };
+  const pendingMoney = await checkPendingMoney(get, 'holds', ['world', 'card', 'shop', 'users:a']);
   return {
+    pendingMoney,
     source:
       'In-process ledger app on DynamoDB Local (direct writes, warm container); units by DynamoDB rules as in section 2',
     cells: cells.map((cell, n) => {
@@ -276,5 +289,11 @@ export function renderBeyondCosts(r: BeyondCostResult): string {
     '|---|---|---|---|---|---|',
     ...rows,
     '',
+    ...(r.pendingMoney ? [renderPendingMoney(r.pendingMoney), ''] : []),
   ].join('\n');
+}
+
+function renderPendingMoney(p: PendingMoneyReport): string {
+  const verdict = p.ok ? 'held' : `**FAILED**: ${p.failures.join('; ')}`;
+  return `Money invariants over held money, read back through the API on the holds ledger after its cells (posted balances sum to 0, pendingIn/pendingOut equal the open holds' remaining amounts, available = posted − pendingOut ≥ 0): ${verdict}; ${p.openHolds} holds open, ${p.heldTotal} held.`;
 }

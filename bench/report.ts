@@ -239,6 +239,15 @@ export function renderReport(r: BenchResults): string {
         `${r.ledgerScenarios.cells.filter((c) => c.invariants.ok).length}/${r.ledgerScenarios.cells.length} runs (${r.ledgerScenarios.matrix} matrix)`,
         r.ledgerScenarios.ok ? 'met' : '**FAILED** (see section 6)',
       ],
+      ...(r.beyond?.pendingMoney
+        ? [
+            [
+              'Money invariants over held money (pending transfers), after the holds cells',
+              `${r.beyond.pendingMoney.openHolds} holds open, ${r.beyond.pendingMoney.heldTotal} held${r.beyond.pendingMoney.ok ? '' : `: ${r.beyond.pendingMoney.failures.join('; ')}`}`,
+              r.beyond.pendingMoney.ok ? 'met' : '**FAILED**',
+            ],
+          ]
+        : []),
       [
         `Signing ≥ ${MIN_SIGNING_RATIO}× standardwebhooks`,
         sig.map((s) => `${s.ratio}× at ${s.payloadBytes} B`).join(', '),

@@ -24,6 +24,8 @@ export const PAYMENTS_PATH_EXAMPLES: Record<string, string | number> = {
   attemptID: '7a6b5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2d',
   connectionID: '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
   environment: 'default',
+  // The provider-webhook route's own path after the connector id.
+  path: 'events',
 };
 
 const CONNECTOR = 'eyJQcm92aWRlciI6ImdlbmVyaWMiLCJSZWZlcmVuY2UiOiJleGFtcGxlIn0';

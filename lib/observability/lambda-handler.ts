@@ -5,7 +5,7 @@
  */
 import { type ObservabilityConfig, observabilityConfigFromEnv } from '../config/env.js';
 import { EmfSink } from './emf-sink.js';
-import { enterLambdaInvocation, type LambdaContextLike } from './logger.js';
+import { enterLambdaInvocation, type LambdaContextLike, leaveLambdaInvocation } from './logger.js';
 import { installMetricSink } from './metrics.js';
 
 export function withObservability<E, R, C extends LambdaContextLike = LambdaContextLike>(
@@ -23,6 +23,7 @@ export function withObservability<E, R, C extends LambdaContextLike = LambdaCont
       return await handler(event, context);
     } finally {
       sink.flush();
+      leaveLambdaInvocation();
     }
   };
 }

@@ -39,6 +39,11 @@ export function enterLambdaInvocation(context: LambdaContextLike, coldStart: boo
   invocation = { context, coldStart };
 }
 
+/** Called when the invocation ends: a logger made afterwards (another handler in the same process) names none. */
+export function leaveLambdaInvocation(): void {
+  invocation = undefined;
+}
+
 /**
  * Powertools' Logger, printing through `write` when given (tests read the lines), and taking the current
  * invocation's context before each line (one process, one invocation at a time: a Lambda container).

@@ -1,5 +1,6 @@
 import { InsufficientFundError } from '../../errors/index.js';
 import { contractFor, evaluate } from './contract-eval.js';
+import { availableOf, type HeldVolume, NO_HOLD } from './held-volume.js';
 import type { Mapping } from './mapping.js';
 import { WORLD } from './names.js';
 import type { Posting, Volume } from './postings.js';
@@ -9,19 +10,7 @@ import type { Posting, Volume } from './postings.js';
  * Apart from the holds' decisions because every write checks it: a cold start loads this, not them.
  */
 
-/** Money held on a pair by unresolved holds: what will come in, what will go out. */
-export interface HeldVolume {
-  pendingInput: bigint;
-  pendingOutput: bigint;
-}
-
-export const NO_HOLD: HeldVolume = { pendingInput: 0n, pendingOutput: 0n };
-
-/** The balance a payment may spend: posted, less what unresolved holds will take out. */
-export function availableOf(volume: Volume | undefined, held: HeldVolume | undefined): bigint {
-  const v = volume ?? { input: 0n, output: 0n };
-  return v.input - v.output - (held ?? NO_HOLD).pendingOutput;
-}
+export { availableOf, type HeldVolume, NO_HOLD } from './held-volume.js';
 
 /** What the available check reads besides the volumes: held money, the contracts, accounts' metadata. */
 export interface HeldState {

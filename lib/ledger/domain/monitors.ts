@@ -1,6 +1,6 @@
 import { matchesPattern } from './account-pattern.js';
-import { availableOf, type HeldVolume, NO_HOLD } from './available.js';
 import type { LedgerChange } from './change.js';
+import { availableOf, type HeldVolume, NO_HOLD } from './held-volume.js';
 import type { Volume } from './postings.js';
 
 /**

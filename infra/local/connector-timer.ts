@@ -2,6 +2,7 @@ import type { Logger } from '../../lib/observability/logger.js';
 import { runDueInitiations, runDueSchedules } from '../../lib/payments/connectors/tick.js';
 import type { DummypaySettings } from '../../lib/payments/domain/connectors/dummypay-directory.js';
 import type { StoresConfig } from '../../lib/payments/store/stores.js';
+import { startScheduleTimer } from './schedule-timer.js';
 
 export interface ConnectorTimerOptions {
   stores: StoresConfig;
@@ -19,41 +20,24 @@ export interface ConnectorTimerOptions {
  * timer that does not keep the process alive. Returns a stop function that waits for a tick in progress.
  */
 export function startConnectorTimer(options: ConnectorTimerOptions): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running) return;
-    const deps = {
-      fetch: globalThis.fetch,
-      sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
-      now: Date.now,
-      dummypay: options.dummypay,
-      publicBaseUrl: options.publicBaseUrl,
-    };
-    running = runDueSchedules(options.stores, deps)
-      .then(async (counts) => ({
-        counts,
-        initiations: await runDueInitiations(options.stores, deps),
-      }))
-      .then(
-        ({ counts, initiations }) => {
-          if (counts.done + counts.more + counts.failed > 0)
-            options.logger.log('info', 'connector schedules ran', { ...counts });
-          if (initiations > 0)
-            options.logger.log('info', 'scheduled payment initiations sent', { initiations });
-        },
-        (err: unknown) =>
-          options.logger.log('error', 'connector schedules failed', {
-            error: err instanceof Error ? err.message : String(err),
-          }),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startScheduleTimer({
+    intervalMs: options.intervalMs,
+    logger: options.logger,
+    failure: 'connector schedules failed',
+    run: async () => {
+      const deps = {
+        fetch: globalThis.fetch,
+        sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
+        now: Date.now,
+        dummypay: options.dummypay,
+        publicBaseUrl: options.publicBaseUrl,
+      };
+      const counts = await runDueSchedules(options.stores, deps);
+      const initiations = await runDueInitiations(options.stores, deps);
+      if (counts.done + counts.more + counts.failed > 0)
+        options.logger.log('info', 'connector schedules ran', { ...counts });
+      if (initiations > 0)
+        options.logger.log('info', 'scheduled payment initiations sent', { initiations });
+    },
+  });
 }

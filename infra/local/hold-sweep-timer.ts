@@ -2,6 +2,7 @@ import type { PlatformConfig } from '../../lib/config/env.js';
 import { runHoldSweep } from '../../lib/ledger/worker/hold-sweep.js';
 import { holdSweepDeps } from '../../lib/ledger/worker/hold-sweep-deps.js';
 import type { Logger } from '../../lib/observability/logger.js';
+import { startScheduleTimer } from './schedule-timer.js';
 
 export interface HoldSweepTimerOptions {
   config: PlatformConfig;
@@ -17,29 +18,18 @@ export interface HoldSweepTimerOptions {
  */
 export function startHoldSweepTimer(options: HoldSweepTimerOptions): () => Promise<void> {
   const deps = holdSweepDeps(options.config, options.logger);
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = runHoldSweep(deps)
-      .then(
-        (swept) => {
-          if (swept.released > 0 || swept.failed > 0)
-            options.logger.log('info', 'expired holds released', { ...swept });
-        },
-        (err: unknown) =>
-          options.logger.log('error', 'hold sweep failed', {
-            error: err instanceof Error ? err.message : String(err),
-          }),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
+  const stop = startScheduleTimer({
+    intervalMs: options.intervalMs,
+    logger: options.logger,
+    failure: 'hold sweep failed',
+    run: async () => {
+      const swept = await runHoldSweep(deps);
+      if (swept.released > 0 || swept.failed > 0)
+        options.logger.log('info', 'expired holds released', { ...swept });
+    },
+  });
   return async () => {
-    clearInterval(timer);
-    await running;
+    await stop();
     deps.destroy();
   };
 }

@@ -1,6 +1,7 @@
 import { rotateSigningKeys } from '../../lib/auth/keys/signing-keys.js';
 import type { KeyStore } from '../../lib/auth/store/key-store.js';
 import type { Logger } from '../../lib/observability/logger.js';
+import { startScheduleTimer } from './schedule-timer.js';
 
 export interface KeyRotationOptions {
   store: KeyStore;
@@ -18,29 +19,16 @@ export interface KeyRotationOptions {
  */
 export function startKeyRotation(options: KeyRotationOptions): () => Promise<void> {
   const now = options.now ?? Date.now;
-  let running: Promise<void> | undefined;
-  const step = () => {
-    // One step at a time: a tick that finds the previous step still running is skipped.
-    if (running) return;
-    running = rotateSigningKeys(options.store, {
-      nowMs: now(),
-      minNextAgeSeconds: options.minNextAgeSeconds,
-    })
-      .then(
-        (result) => options.logger.log('info', 'key rotation', { ...result }),
-        (err: unknown) =>
-          options.logger.log('error', 'key rotation failed', {
-            error: err instanceof Error ? err.message : String(err),
-          }),
-      )
-      .finally(() => {
-        running = undefined;
+  return startScheduleTimer({
+    intervalMs: options.intervalMs,
+    logger: options.logger,
+    failure: 'key rotation failed',
+    run: async () => {
+      const result = await rotateSigningKeys(options.store, {
+        nowMs: now(),
+        minNextAgeSeconds: options.minNextAgeSeconds,
       });
-  };
-  const timer = setInterval(step, options.intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+      options.logger.log('info', 'key rotation', { ...result });
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, enterLambdaInvocation } from './logger.js';
+import { createLogger, enterLambdaInvocation, leaveLambdaInvocation } from './logger.js';
 
 function captured(level: Parameters<typeof createLogger>[0] = 'info') {
   const lines: Array<Record<string, unknown>> = [];
@@ -72,5 +72,12 @@ describe('createLogger (Powertools Logger behind the Logger type)', () => {
       ['third', 'req-2', false, 'platform-dev-deliver'],
     ]);
     expect(lines[0]!.function_memory_size).toBe('512');
+    // Once the invocation has ended, a logger made afterwards names none.
+    leaveLambdaInvocation();
+    const after = captured();
+    after.logger.log('info', 'later');
+    expect(after.lines.map((l) => [l.message, l.function_request_id, l.function_name])).toEqual([
+      ['later', undefined, undefined],
+    ]);
   });
 });

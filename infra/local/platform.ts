@@ -69,6 +69,8 @@ import { WriteSignal } from './write-signal.js';
 const CONNECTOR_TIMER_INTERVAL_MS = 10_000;
 /** The local hold sweeper's tick: an expired hold is released within this (the stack's schedule: a minute). */
 const HOLD_SWEEP_INTERVAL_MS = 1_000;
+/** The stack's schedule of the hold sweeper: the local timer looks at least this often while no hold waits. */
+const HOLD_SWEEP_IDLE_MAX_MS = 60_000;
 
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 /** The stack runs `rotate-keys` hourly; the local timer does the same. */
@@ -238,6 +240,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       logger,
       stops,
     });
+    stops.push(holdSweeper(options, config, writes, logger));
 
     const health = openGateway(front, options, baseUrl, backends, writes, {
       tables,
@@ -311,6 +314,22 @@ async function startWorkers(
     });
   }
   return writes;
+}
+
+/** The stack's scheduled hold sweeper, locally: the same sweep, when the due index says a hold is due. */
+function holdSweeper(
+  options: PlatformOptions,
+  config: PlatformConfig,
+  writes: WriteSignal,
+  logger: Logger,
+): () => Promise<void> {
+  return startHoldSweepTimer({
+    config,
+    intervalMs: options.holdSweepIntervalMs ?? HOLD_SWEEP_INTERVAL_MS,
+    idleMaxMs: HOLD_SWEEP_IDLE_MAX_MS,
+    wakeOn: writes,
+    logger,
+  });
 }
 
 /** The platform's stops, the data directory's lock and the server first, and the function that runs them. */
@@ -591,7 +610,8 @@ async function ledgerBundles(options: PlatformOptions, stops: Stops): Promise<Fu
 
 /**
  * Every service's app (the ledger's behind its worker processes), the default organization and environment, and
- * the timers of the stack's schedules: signing-key rotation, payments connectors, the hold sweeper.
+ * the timers of the stack's schedules: signing-key rotation, payments connectors (the hold sweeper's starts with
+ * the workers, woken by their write signal).
  */
 async function startServices(
   options: PlatformOptions,
@@ -650,14 +670,6 @@ async function startServices(
       logger,
       dummypay: dummypaySettings(config),
       publicBaseUrl: config.publicBaseUrl,
-    }),
-  );
-  // The stack's scheduled hold sweeper, locally: the same sweep on a timer.
-  stops.push(
-    startHoldSweepTimer({
-      config,
-      intervalMs: options.holdSweepIntervalMs ?? HOLD_SWEEP_INTERVAL_MS,
-      logger,
     }),
   );
   return apps;

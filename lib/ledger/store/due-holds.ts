@@ -39,10 +39,39 @@ export async function dueHoldLedgers(
     const ledger = ledgerOfHold(String(item.pk));
     if (!ledger) continue;
     const key = `${ledger.environment}\u0000${ledger.name}`;
-    // `dueAt` starts with the sortable instant (lib/time/instant.ts): its milliseconds are its first 23 characters.
-    const dueMs = Date.parse(`${String(item.dueAt).slice(0, 23)}Z`);
+    const dueMs = dueAtMs(String(item.dueAt));
     const seen = byLedger.get(key);
     if (!seen || dueMs < seen.oldestDueMs) byLedger.set(key, { ledger, oldestDueMs: dueMs });
   }
   return [...byLedger.values()];
 }
+
+/**
+ * When the next hold of `table` (any environment) falls due: the smallest expiry on the `due` index, one
+ * single-entry Query per shard; undefined when no hold is waiting. An entry already due counts (its time is in the
+ * past), so a caller waiting for this instant sweeps at once.
+ */
+export async function earliestHoldDueMs(
+  doc: DynamoDBDocumentClient,
+  table: string,
+): Promise<number | undefined> {
+  const pages = await Promise.all(
+    holdDueKeys.shards().map((shard) =>
+      doc.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: 'due',
+          KeyConditionExpression: 'dueKey = :k',
+          ExpressionAttributeValues: { ':k': shard },
+          ProjectionExpression: 'dueAt',
+          Limit: 1,
+        }),
+      ),
+    ),
+  );
+  const dues = pages.flatMap((p) => p.Items ?? []).map((item) => dueAtMs(String(item.dueAt)));
+  return dues.length > 0 ? Math.min(...dues) : undefined;
+}
+
+// `dueAt` starts with the sortable instant (lib/time/instant.ts): its milliseconds are its first 23 characters.
+const dueAtMs = (dueAt: string) => Date.parse(`${dueAt.slice(0, 23)}Z`);

@@ -2,7 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Logger } from '../../observability/logger.js';
 import { instantFromMs, sortableInstant } from '../../time/instant.js';
 import type { LedgerRecord } from '../domain/change.js';
-import { dueHoldLedgers } from '../store/due-holds.js';
+import { dueHoldLedgers, earliestHoldDueMs } from '../store/due-holds.js';
 import { type SweepParts, sweepExpiredHolds } from '../write/sweep-holds.js';
 
 /** Due-index entries one sweep reads per shard of each table at most: the next sweep finds the rest. */
@@ -70,4 +70,17 @@ export async function runHoldSweep(deps: HoldSweepDeps): Promise<HoldSweepTick> 
     }
   }
   return tick;
+}
+
+/**
+ * When the next hold of any ledger falls due (undefined: none is waiting): lets a caller that sweeps on its own
+ * clock (the local platform's timer) sleep until then instead of polling the index.
+ */
+export async function nextHoldDueMs(
+  deps: Pick<HoldSweepDeps, 'doc' | 'tables'>,
+): Promise<number | undefined> {
+  const dues = (
+    await Promise.all(deps.tables.map((table) => earliestHoldDueMs(deps.doc, table)))
+  ).filter((due): due is number => due !== undefined);
+  return dues.length > 0 ? Math.min(...dues) : undefined;
 }

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { operationRequest } from '../../../lib/ledger/commands/operations.js';
 import type { LedgerRecord } from '../../../lib/ledger/domain/change.js';
 import { resolveFeatures } from '../../../lib/ledger/domain/features.js';
+import { earliestHoldDueMs } from '../../../lib/ledger/store/due-holds.js';
 import { PendingReads } from '../../../lib/ledger/store/pending-reads.js';
 import { LedgerWriter } from '../../../lib/ledger/store/writer.js';
 import { sweepExpiredHolds } from '../../../lib/ledger/write/sweep-holds.js';
@@ -302,8 +303,12 @@ describe('pending transfers over HTTP', () => {
         },
       },
     };
+    // The local timer sleeps until the index's earliest expiry: the due hold's, then a later one's.
+    const dueAtMs = Date.parse(due.body.data.expiresAt);
+    expect(await earliestHoldDueMs(runtime.doc, table)).toBe(dueAtMs);
     expect(await sweepExpiredHolds(parts, ledger)).toEqual([Number(due.body.data.id)]);
     expect(await sweepExpiredHolds(parts, ledger)).toEqual([]);
+    expect(await earliestHoldDueMs(runtime.doc, table)).toBeGreaterThan(dueAtMs);
     const statuses = await Promise.all(
       [due, later, posted].map(
         async (h) => (await call('GET', `/v2/${name}/pending/${h.body.data.id}`)).body.data.status,

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { freePort } from './free-port.js';
+import { useWriteAheadLog } from './sqlite-wal.js';
 
 export interface DynamoLocal {
   endpoint: string;
@@ -29,6 +30,7 @@ export async function startDynamoLocal(
     dbPath = join(options.dataDir, 'dynamodb');
     mkdirSync(dbPath, { recursive: true });
     await stopOrphan(join(options.dataDir, PID_FILE));
+    await useWriteAheadLog(dbPath);
   }
   const child = spawnJar(port, dbPath);
   let output = '';

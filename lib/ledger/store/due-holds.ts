@@ -1,4 +1,8 @@
-import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { holdDueKeys, type LedgerRef, ledgerOfHold } from './keys.js';
 
 /** A ledger with holds due by now, found on a ledger table's `due` index, and its most overdue one's expiry. */
@@ -21,21 +25,13 @@ export async function dueHoldLedgers(
   limit: number,
 ): Promise<DueLedger[]> {
   const byLedger = new Map<string, DueLedger>();
-  const pages = await Promise.all(
-    holdDueKeys.shards().map((shard) =>
-      doc.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: 'due',
-          KeyConditionExpression: 'dueKey = :k AND dueAt <= :now',
-          ExpressionAttributeValues: { ':k': shard, ':now': holdDueKeys.dueBy(sortableNow) },
-          ProjectionExpression: 'pk, dueAt',
-          Limit: limit,
-        }),
-      ),
-    ),
-  );
-  for (const item of pages.flatMap((p) => p.Items ?? [])) {
+  const items = await everyShard(doc, table, {
+    KeyConditionExpression: 'dueKey = :k AND dueAt <= :now',
+    ExpressionAttributeValues: { ':now': holdDueKeys.dueBy(sortableNow) },
+    ProjectionExpression: 'pk, dueAt',
+    Limit: limit,
+  });
+  for (const item of items) {
     const ledger = ledgerOfHold(String(item.pk));
     if (!ledger) continue;
     const key = `${ledger.environment}\u0000${ledger.name}`;
@@ -55,23 +51,38 @@ export async function earliestHoldDueMs(
   doc: DynamoDBDocumentClient,
   table: string,
 ): Promise<number | undefined> {
+  const items = await everyShard(doc, table, {
+    KeyConditionExpression: 'dueKey = :k',
+    ProjectionExpression: 'dueAt',
+    Limit: 1,
+  });
+  const dues = items.map((item) => dueAtMs(String(item.dueAt)));
+  return dues.length > 0 ? Math.min(...dues) : undefined;
+}
+
+// `dueAt` starts with the sortable instant (lib/time/instant.ts): its milliseconds are its first 23 characters.
+const dueAtMs = (dueAt: string) => Date.parse(`${dueAt.slice(0, 23)}Z`);
+
+/** One Query of the `due` index per shard (`:k`, the shard, is added to the values), every page's items. */
+async function everyShard(
+  doc: DynamoDBDocumentClient,
+  table: string,
+  query: Pick<
+    QueryCommandInput,
+    'KeyConditionExpression' | 'ExpressionAttributeValues' | 'ProjectionExpression' | 'Limit'
+  >,
+): Promise<Array<Record<string, unknown>>> {
   const pages = await Promise.all(
     holdDueKeys.shards().map((shard) =>
       doc.send(
         new QueryCommand({
           TableName: table,
           IndexName: 'due',
-          KeyConditionExpression: 'dueKey = :k',
-          ExpressionAttributeValues: { ':k': shard },
-          ProjectionExpression: 'dueAt',
-          Limit: 1,
+          ...query,
+          ExpressionAttributeValues: { ...query.ExpressionAttributeValues, ':k': shard },
         }),
       ),
     ),
   );
-  const dues = pages.flatMap((p) => p.Items ?? []).map((item) => dueAtMs(String(item.dueAt)));
-  return dues.length > 0 ? Math.min(...dues) : undefined;
+  return pages.flatMap((p) => p.Items ?? []);
 }
-
-// `dueAt` starts with the sortable instant (lib/time/instant.ts): its milliseconds are its first 23 characters.
-const dueAtMs = (dueAt: string) => Date.parse(`${dueAt.slice(0, 23)}Z`);

@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
-import { ensureTables } from '../../infra/local/provision.js';
+import { createTableInput } from '../../infra/local/provision.js';
 import { platformConfigFromEnv } from '../../lib/config/env.js';
+import { TABLES, tableEnvironment, tableName } from '../../lib/resources/definitions.js';
 import { createRuntime, type ServiceRuntime } from '../../lib/runtime/runtime.js';
 
 export const TEST_BASE_URL = 'http://platform.test';
@@ -21,8 +26,9 @@ export async function testEnvironment(
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  const tables = await ensureTables(client, prefix);
+  await createTablesWithoutStreams(client, prefix);
   client.destroy();
+  const tables = tableEnvironment(prefix);
   const env: NodeJS.ProcessEnv = {
     STAGE: 'local',
     PUBLIC_BASE_URL: TEST_BASE_URL,
@@ -36,4 +42,30 @@ export async function testEnvironment(
     ...extra,
   };
   return { env, runtime: createRuntime(platformConfigFromEnv(env)), prefix };
+}
+
+/**
+ * Every table of `lib/resources/definitions.ts` under `prefix`, as the stack defines it but without its stream:
+ * nothing in-process reads a DynamoDB stream (the pollers run in a whole local platform, on a DynamoDB Local of
+ * its own), and DynamoDB Local spends most of its CPU keeping streams. Measured: a write to a table with a stream
+ * costs its JVM 5-9x the CPU of one without (more as the instance's stream records grow), and the in-process
+ * suites' DynamoDB Local used three times the CPU of the test files themselves.
+ */
+async function createTablesWithoutStreams(client: DynamoDBClient, prefix: string): Promise<void> {
+  await Promise.all(
+    TABLES.map(async (table) => {
+      const { StreamSpecification: _stream, ...input } = createTableInput(
+        tableName(prefix, table.id),
+        table,
+      );
+      await client.send(new CreateTableCommand(input));
+      if (!table.ttlAttribute) return;
+      await client.send(
+        new UpdateTimeToLiveCommand({
+          TableName: input.TableName,
+          TimeToLiveSpecification: { Enabled: true, AttributeName: table.ttlAttribute },
+        }),
+      );
+    }),
+  );
 }

@@ -103,8 +103,13 @@ class Background {
   }
 }
 
-/** Receives per drain round, in parallel (10 messages each: SQS's maximum). */
+/** Receives per drain round, in parallel (10 messages each: SQS's maximum): at most, and at least. */
 const DRAIN_RECEIVES = 6;
+const DRAIN_RECEIVES_MIN = 2;
+
+/** As many receives as the last round's messages needed, and room to grow: a quiet queue costs two a round. */
+export const receivesAfter = (messages: number) =>
+  Math.min(DRAIN_RECEIVES, Math.floor(messages / 10) + DRAIN_RECEIVES_MIN);
 
 /**
  * Takes the queue's messages directly until a round finds none or `drainMs` has passed: each round is one batch
@@ -118,9 +123,11 @@ async function drain(
 ): Promise<void> {
   const now = deps.now ?? Date.now;
   const until = now() + ingress.drainMs;
+  let receives = DRAIN_RECEIVES_MIN;
   while (now() < until) {
-    const messages = await receiveRound(ingress);
+    const messages = await receiveRound(ingress, receives);
     if (messages.length === 0) return;
+    receives = receivesAfter(messages.length);
     const { batchItemFailures } = await processRecords(
       messages.map((m) => ({ messageId: m.MessageId!, body: m.Body ?? '' })),
       deps,
@@ -138,8 +145,11 @@ async function drain(
 
 type QueueMessage = NonNullable<ReceiveMessageCommandOutput['Messages']>[number];
 
-/** What is waiting now (a few receives at once); when nothing is, one long poll for stragglers. */
-async function receiveRound(ingress: NonNullable<WriterDeps['ingress']>): Promise<QueueMessage[]> {
+/** What is waiting now (`receives` at once); when nothing is, one long poll for stragglers. */
+async function receiveRound(
+  ingress: NonNullable<WriterDeps['ingress']>,
+  receives: number,
+): Promise<QueueMessage[]> {
   const receive = (waitSeconds: number) =>
     ingress.sqs.send(
       new ReceiveMessageCommand({
@@ -148,9 +158,9 @@ async function receiveRound(ingress: NonNullable<WriterDeps['ingress']>): Promis
         WaitTimeSeconds: waitSeconds,
       }),
     );
-  const messages = (
-    await Promise.all(Array.from({ length: DRAIN_RECEIVES }, () => receive(0)))
-  ).flatMap((r) => r.Messages ?? []);
+  const messages = (await Promise.all(Array.from({ length: receives }, () => receive(0)))).flatMap(
+    (r) => r.Messages ?? [],
+  );
   return messages.length > 0 ? messages : ((await receive(1)).Messages ?? []);
 }
 

@@ -49,6 +49,11 @@ export interface SequencerOptions {
    * nothing to settle after it — one TransactWriteItems per batch, and nothing else.
    */
   inProcess?: boolean;
+  /**
+   * Told of a batch's committed answers as soon as its transactions can be read, before the result items are
+   * written (the AWS writer replies then; the items stay the record, written before the messages are deleted).
+   */
+  onReadable?: (results: ReadonlyMap<string, IntentResult>) => void;
 }
 
 export const DEFAULT_LEASE_MS = 5_000;
@@ -562,6 +567,7 @@ export class LedgerSequencer {
     await table.putItems(items, {
       ifAbsent: this.now() + LEAD_MARGIN_MS >= (head.leaseUntil ?? 0),
     });
+    this.options.onReadable?.(results);
     await putResults(table, ledger, results, this.now());
     await table.clearPending(head.version);
   }

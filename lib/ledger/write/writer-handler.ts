@@ -1,6 +1,7 @@
 import {
   DeleteMessageBatchCommand,
   ReceiveMessageCommand,
+  type ReceiveMessageCommandOutput,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -42,10 +43,26 @@ export interface IntentRecord {
 }
 
 /**
- * One sequencer per (environment, ledger) per container: its cache stays warm across invocations while HEAD is
- * unchanged. Keyed by `ledgerKey`: ledgers of two environments may share a name.
+ * What a container keeps across invocations: one sequencer per (environment, ledger), whose cache stays warm
+ * while HEAD is unchanged (keyed by `ledgerKey`: ledgers of two environments may share a name); the intents
+ * being decided that wait for a reply; and the requests still travelling.
  */
-const sequencers = new WeakMap<WriterDeps, Map<string, LedgerSequencer>>();
+interface Container {
+  sequencers: Map<string, LedgerSequencer>;
+  awaitingReply: Map<string, Intent>;
+  background: Background;
+}
+
+const containers = new WeakMap<WriterDeps, Container>();
+
+function containerOf(deps: WriterDeps): Container {
+  let container = containers.get(deps);
+  if (!container) {
+    container = { sequencers: new Map(), awaitingReply: new Map(), background: new Background() };
+    containers.set(deps, container);
+  }
+  return container;
+}
 
 /**
  * The ledger writer's batch (fed by the ingress queue's event source mapping, partial batch responses): intents
@@ -57,21 +74,82 @@ export async function handleIntents(
   records: readonly IntentRecord[],
   deps: WriterDeps,
 ): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> }> {
-  const result = await processRecords(records, deps);
-  if (deps.ingress) await drain(deps, deps.ingress);
-  return result;
+  const { background } = containerOf(deps);
+  try {
+    const result = await processRecords(records, deps);
+    if (deps.ingress) await drain(deps, deps.ingress, background);
+    return result;
+  } finally {
+    // A Lambda is frozen once its handler returns: replies and deletes still in flight are finished first.
+    await background.settled();
+  }
 }
 
-/** Receives per drain round, in parallel (10 messages each: SQS's maximum). */
+/**
+ * Requests the writer starts and does not wait for before its next round (replies, deletes): their outcome
+ * changes no decision, so the next batch is received and decided while they travel. Each one handles its own
+ * failure; the invocation waits for all of them before it ends.
+ */
+class Background {
+  private readonly running = new Set<Promise<void>>();
+
+  add(work: Promise<void>): void {
+    const tracked = work.finally(() => this.running.delete(tracked));
+    this.running.add(tracked);
+  }
+
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.all(this.running);
+  }
+}
+
+/** Receives per drain round, in parallel (10 messages each: SQS's maximum): at most, and at least. */
 const DRAIN_RECEIVES = 6;
+const DRAIN_RECEIVES_MIN = 2;
+
+/** As many receives as the last round's messages needed, and room to grow: a quiet queue costs two a round. */
+export const receivesAfter = (messages: number) =>
+  Math.min(DRAIN_RECEIVES, Math.floor(messages / 10) + DRAIN_RECEIVES_MIN);
 
 /**
  * Takes the queue's messages directly until a round finds none or `drainMs` has passed: each round is one batch
- * per ledger. Messages whose ledger failed stay on the queue (visible again after its timeout).
+ * per ledger. A round's messages are deleted in the background once decided, while the next round is received;
+ * messages whose ledger failed stay on the queue (visible again after its timeout).
  */
-async function drain(deps: WriterDeps, ingress: NonNullable<WriterDeps['ingress']>): Promise<void> {
+async function drain(
+  deps: WriterDeps,
+  ingress: NonNullable<WriterDeps['ingress']>,
+  background: Background,
+): Promise<void> {
   const now = deps.now ?? Date.now;
   const until = now() + ingress.drainMs;
+  let receives = DRAIN_RECEIVES_MIN;
+  while (now() < until) {
+    const messages = await receiveRound(ingress, receives);
+    if (messages.length === 0) return;
+    receives = receivesAfter(messages.length);
+    const { batchItemFailures } = await processRecords(
+      messages.map((m) => ({ messageId: m.MessageId!, body: m.Body ?? '' })),
+      deps,
+    );
+    const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+    background.add(
+      deleteMessages(
+        ingress,
+        messages.filter((m) => !failed.has(m.MessageId!)),
+        deps.logger,
+      ),
+    );
+  }
+}
+
+type QueueMessage = NonNullable<ReceiveMessageCommandOutput['Messages']>[number];
+
+/** What is waiting now (`receives` at once); when nothing is, one long poll for stragglers. */
+async function receiveRound(
+  ingress: NonNullable<WriterDeps['ingress']>,
+  receives: number,
+): Promise<QueueMessage[]> {
   const receive = (waitSeconds: number) =>
     ingress.sqs.send(
       new ReceiveMessageCommand({
@@ -80,30 +158,42 @@ async function drain(deps: WriterDeps, ingress: NonNullable<WriterDeps['ingress'
         WaitTimeSeconds: waitSeconds,
       }),
     );
-  while (now() < until) {
-    let messages = (
-      await Promise.all(Array.from({ length: DRAIN_RECEIVES }, () => receive(0)))
-    ).flatMap((r) => r.Messages ?? []);
-    // Nothing waiting right now: one long poll for stragglers before the invocation ends.
-    if (messages.length === 0) messages = (await receive(1)).Messages ?? [];
-    if (messages.length === 0) return;
-    const { batchItemFailures } = await processRecords(
-      messages.map((m) => ({ messageId: m.MessageId!, body: m.Body ?? '' })),
-      deps,
-    );
-    const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-    const done = messages.filter((m) => !failed.has(m.MessageId!));
-    for (let i = 0; i < done.length; i += 10) {
-      await ingress.sqs.send(
+  const messages = (await Promise.all(Array.from({ length: receives }, () => receive(0)))).flatMap(
+    (r) => r.Messages ?? [],
+  );
+  return messages.length > 0 ? messages : ((await receive(1)).Messages ?? []);
+}
+
+/**
+ * Decided messages off the queue, 10 per request, all at once. A delete that fails only brings its message back
+ * after the visibility timeout, and its request is answered from what was decided (never decided twice).
+ */
+async function deleteMessages(
+  ingress: NonNullable<WriterDeps['ingress']>,
+  done: readonly QueueMessage[],
+  logger: Logger | undefined,
+): Promise<void> {
+  const batches = [];
+  for (let i = 0; i < done.length; i += 10) batches.push(done.slice(i, i + 10));
+  const sent = await Promise.allSettled(
+    batches.map((batch) =>
+      ingress.sqs.send(
         new DeleteMessageBatchCommand({
           QueueUrl: ingress.queueUrl,
-          Entries: done
-            .slice(i, i + 10)
-            .map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })),
+          Entries: batch.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })),
         }),
+      ),
+    ),
+  );
+  for (const outcome of sent)
+    if (outcome.status === 'rejected')
+      logger?.log(
+        'warn',
+        'ledger writer: decided messages not deleted; they come back and are answered again',
+        {
+          error: (outcome.reason as Error).message,
+        },
       );
-    }
-  }
 }
 
 async function processRecords(
@@ -137,8 +227,12 @@ async function processRecords(
           const sequencer = await sequencerFor(deps, key, environment, name);
           let pending = group.map((g) => g.intent);
           while (pending.length > 0) {
-            const { results, deferred } = await sequencer.process(pending);
-            await reply(deps, pending, results);
+            const { results, deferred, unreplied } = await processAwaitingReplies(
+              deps,
+              sequencer,
+              pending,
+            );
+            replyLater(deps, unreplied, results);
             pending = deferred;
           }
         } catch (err) {
@@ -183,6 +277,50 @@ async function reply(
   }
 }
 
+/**
+ * One sequencer round, its intents that name a reply queue registered first: committed ones are replied to as
+ * soon as their transactions can be read (`onReadable`), the others once the round's result items are written.
+ */
+async function processAwaitingReplies(
+  deps: WriterDeps,
+  sequencer: LedgerSequencer,
+  intents: readonly Intent[],
+): Promise<{ results: Map<string, IntentResult>; deferred: Intent[]; unreplied: Intent[] }> {
+  const { awaitingReply } = containerOf(deps);
+  for (const intent of intents) if (intent.replyTo) awaitingReply.set(intent.reqId, intent);
+  try {
+    const processed = await sequencer.process(intents);
+    return { ...processed, unreplied: intents.filter((i) => awaitingReply.has(i.reqId)) };
+  } finally {
+    // What was not replied to early is replied to by the caller, or not at all (a failed round comes back).
+    for (const intent of intents) awaitingReply.delete(intent.reqId);
+  }
+}
+
+/** Replies to those of `intents` still waiting for one, in the background (the next round does not wait). */
+function replyLater(
+  deps: WriterDeps,
+  intents: readonly Intent[],
+  results: ReadonlyMap<string, IntentResult>,
+): void {
+  containerOf(deps).background.add(reply(deps, intents, results));
+}
+
+/** A sequencer's committed answers, readable now: replied to at once; later replies skip them. */
+function replyReadable(deps: WriterDeps, results: ReadonlyMap<string, IntentResult>): void {
+  const { awaitingReply } = containerOf(deps);
+  const intents: Intent[] = [];
+  for (const [reqId, result] of results) {
+    const intent = awaitingReply.get(reqId);
+    // Only commits: they are in the log, so a copy of the request that comes back is answered from it. A
+    // refusal is replied to after its result item is written, which is what answers a copy of it.
+    if (!intent || result.status !== 'committed') continue;
+    awaitingReply.delete(reqId);
+    intents.push(intent);
+  }
+  if (intents.length > 0) replyLater(deps, intents, results);
+}
+
 /** `\u0000` is in neither an environment id nor a ledger name: no two ledgers share a key. */
 const ledgerKey = (environment: string, name: string) => `${environment}\u0000${name}`;
 
@@ -192,11 +330,7 @@ async function sequencerFor(
   environment: string,
   name: string,
 ): Promise<LedgerSequencer> {
-  let byLedger = sequencers.get(deps);
-  if (!byLedger) {
-    byLedger = new Map();
-    sequencers.set(deps, byLedger);
-  }
+  const byLedger = containerOf(deps).sequencers;
   const existing = byLedger.get(key);
   if (existing) return existing;
   const { doc, lookup } = deps.scopeFor(environment);
@@ -208,6 +342,7 @@ async function sequencerFor(
     owner: deps.owner,
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.leaseMs ? { leaseMs: deps.leaseMs } : {}),
+    ...(deps.replies ? { onReadable: (results) => replyReadable(deps, results) } : {}),
     onCommitError: (err) =>
       deps.logger?.log('warn', 'ledger writer: commit failed, deciding again', {
         environment,

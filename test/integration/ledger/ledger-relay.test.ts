@@ -12,7 +12,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureQueues } from '../../../infra/local/provision.js';
 import { type SqsLocal, startSqsLocal } from '../../../infra/local/sqs-local.js';
@@ -308,5 +308,71 @@ describe('a relayed write, as the requester answers it', () => {
     }
     const second = await inbox.address();
     expect(second).not.toBe(first);
+  });
+  it('answers a commit as soon as its transaction can be read, before its result item; a refusal only after its item', async () => {
+    const name = await ledger();
+    const lookup = await ledgers.resolve('default', name);
+    // The writer's document client, holding every write of result items until the gate opens.
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let heldResultWrites = 0;
+    const writesResults = (command: unknown) =>
+      command instanceof BatchWriteCommand &&
+      Object.values(command.input.RequestItems ?? {}).some((requests) =>
+        requests.some((r) => r.PutRequest?.Item && 'result' in r.PutRequest.Item),
+      );
+    const gated = Object.assign(Object.create(doc) as typeof doc, {
+      send: async (command: unknown) => {
+        if (writesResults(command)) {
+          heldResultWrites++;
+          await gate;
+        }
+        return doc.send(command as GetCommand);
+      },
+    });
+    const inbox = new ReplyInbox({
+      sqs: async () => sqs,
+      ingressQueueUrl: queueUrl,
+      waitSeconds: 1,
+    });
+    const requester = relayed(
+      new LedgerRelay({
+        doc,
+        sqs: async () => sqs,
+        queueUrl,
+        tableFor: table,
+        inbox: async () => inbox,
+        replyLateMs: 60_000,
+      }),
+    );
+    const early: WriterDeps = {
+      ...deps,
+      scopeFor: () => ({ doc: gated, lookup: ledgers }),
+      replies: sqs,
+    };
+    // Both requests wait on the queue before the writer starts: one batch decides them.
+    const committed = requester.execute(lookup, create('world', 'a', 5n));
+    const refused = requester.execute(lookup, create('a', 'c', 9n));
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => 'answered',
+        () => 'answered',
+      );
+    await new Promise((r) => setTimeout(r, 300));
+    const writing = runWriter(4_000, early);
+    try {
+      expect(((await committed) as { result: { id: bigint } }).result.id).toBe(1n);
+      // Answered while its result item is still held.
+      expect(heldResultWrites).toBe(1);
+      const waiting = new Promise((r) => setTimeout(() => r('waiting'), 800));
+      expect(await Promise.race([outcome(refused), waiting])).toBe('waiting');
+      open();
+      await expect(refused).rejects.toThrow(InsufficientFundError);
+    } finally {
+      open();
+      await writing;
+    }
   });
 });

@@ -65,6 +65,9 @@ export async function runBulk(
   deps: BulkDeps,
 ): Promise<ElementOutcome[]> {
   if (options.atomic) {
+    // With the embedded engine, a bulk that fits one TransactWriteItems is decided and committed in a batch.
+    const grouped = await deps.commands.executeAtomic(ledger, elements.map(operationOf));
+    if (grouped) return atomicOutcomes(grouped);
     const readTransaction = async (id: number) => (await deps.reads.get(ledger, id))?.tx;
     return oneAtATime(ledger, () =>
       runAtomic(ledger, elements, deps.writer, readTransaction, deps.scriptState(ledger)),
@@ -93,6 +96,18 @@ function elementOutcome(outcome: GroupOutcome): ElementOutcome {
     case 'skipped':
       return { kind: 'not-applied', why: `element ${outcome.afterIndex} failed` };
   }
+}
+
+/** An atomic group's answers: all applied, or the failed element's error and every other not applied. */
+function atomicOutcomes(outcomes: GroupOutcome[]): ElementOutcome[] {
+  const failed = outcomes.findIndex((o) => o.kind === 'failed');
+  if (failed < 0) return outcomes.map(elementOutcome);
+  return outcomes.map(
+    (o, i): ElementOutcome =>
+      i === failed && o.kind === 'failed'
+        ? { kind: 'failed', error: o.error }
+        : { kind: 'not-applied', why: `the atomic bulk failed at element ${failed}` },
+  );
 }
 
 /** The atomic bulks of each ledger running in this process, as a chain: the last one's end. */

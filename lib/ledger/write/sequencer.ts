@@ -490,9 +490,13 @@ export class LedgerSequencer {
         pending === 'in-batch' ? await this.inBatchRequest(intent, own) : (pending ?? undefined);
       if (request && 'decide' in request) {
         try {
-          const outcome = decideRequests({ ...context, requestId: intent.reqId }, own, head, this.mapping, [
-            request,
-          ]);
+          const outcome = decideRequests(
+            { ...context, requestId: intent.reqId },
+            own,
+            head,
+            this.mapping,
+            [request],
+          );
           head = outcome.head;
           writes.push(...outcome.writes);
           decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });

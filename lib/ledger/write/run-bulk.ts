@@ -5,6 +5,7 @@ import { revertIdempotency, revertTransactionWrite } from '../commands/revert-tr
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { ScriptStateReads } from '../domain/script-state.js';
 import type { Transaction } from '../domain/transaction.js';
+import { MAX_TRANSACTION_ITEMS } from '../store/commit.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import type { CommandOutcome, GroupOutcome, LedgerCommands } from './ledger-commands.js';
@@ -66,7 +67,10 @@ export async function runBulk(
 ): Promise<ElementOutcome[]> {
   if (options.atomic) {
     // With the embedded engine, a bulk that fits one TransactWriteItems is decided and committed in a batch.
-    const grouped = await deps.commands.executeAtomic(ledger, elements.map(operationOf));
+    const operations = elements.map(operationOf);
+    const grouped = surelyTooLarge(operations)
+      ? undefined
+      : await deps.commands.executeAtomic(ledger, operations);
     if (grouped) return atomicOutcomes(grouped);
     const readTransaction = async (id: number) => (await deps.reads.get(ledger, id))?.tx;
     return oneAtATime(ledger, () =>
@@ -96,6 +100,19 @@ function elementOutcome(outcome: GroupOutcome): ElementOutcome {
     case 'skipped':
       return { kind: 'not-applied', why: `element ${outcome.afterIndex} failed` };
   }
+}
+
+/**
+ * Whether an atomic bulk cannot fit one TransactWriteItems whatever it decides: each new transaction writes its
+ * item and each idempotency key its record, beside HEAD. Such a bulk goes straight to the direct path (staged)
+ * instead of being decided by the engine first only to be answered too large.
+ */
+function surelyTooLarge(operations: readonly LedgerOperation[]): boolean {
+  const atLeast = operations.reduce(
+    (n, o) => n + (o.kind === 'create' ? 1 : 0) + (o.options.idempotencyKey ? 1 : 0),
+    1,
+  );
+  return atLeast > MAX_TRANSACTION_ITEMS;
 }
 
 /** An atomic group's answers: all applied, or the failed element's error and every other not applied. */

@@ -7,7 +7,7 @@ import type { LedgerOperation } from '../commands/operations.js';
  * A request relayed to a ledger's sequenced writer (group commit): the ledger (its environment and name), its
  * operation, a request id that names its result, and the deadline (epoch ms, the requester's clock) after which
  * the writer must not decide it any more — the requester answers "not committed" once told so. (Atomic bulks
- * are not relayed: they commit directly.)
+ * are not relayed: they commit directly, or as an atomic group of the embedded engine.)
  */
 export interface Intent {
   reqId: string;

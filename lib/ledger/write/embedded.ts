@@ -116,6 +116,23 @@ export class EmbeddedGroupCommit implements IntentSink {
     };
   }
 
+  /** One atomic group (an atomic bulk): decided all-or-nothing in one batch, or answered `too-large`. */
+  submitAtomic(
+    ledger: LedgerRecord,
+    operations: readonly LedgerOperation[],
+  ): { reqIds: string[]; answers: Promise<RelayAnswer[]> } {
+    const group = randomUUID();
+    const intents = operations.map((operation) => ({
+      ...this.intentOf(ledger, operation, GROUP_DEADLINE_MS),
+      group,
+      atomic: true,
+    }));
+    return {
+      reqIds: intents.map((i) => i.reqId),
+      answers: Promise.all(this.enqueue(ledger, intents)),
+    };
+  }
+
   private intentOf(
     ledger: LedgerRecord,
     operation: LedgerOperation,
@@ -181,7 +198,7 @@ export class EmbeddedGroupCommit implements IntentSink {
       let flight: { batch: Waiting[]; landed: Promise<Landed> } | undefined;
       while (line.waiting.length > 0 || flight) {
         if (!flight) await this.gather(line, 0);
-        const batch = line.waiting.splice(0, MAX_BATCH_INTENTS);
+        const batch = take(line.waiting, MAX_BATCH_INTENTS);
         let prepared =
           batch.length > 0 && !this.options.writerProtocol
             ? await this.prepare(ledger, line, batch)
@@ -200,7 +217,7 @@ export class EmbeddedGroupCommit implements IntentSink {
           if (prepared && (await this.gather(line, batch.length))) {
             // Decided again with the rest of the group: one commit for all of them.
             line.sequencer.discard(prepared);
-            batch.push(...line.waiting.splice(0, MAX_BATCH_INTENTS - batch.length));
+            batch.push(...take(line.waiting, MAX_BATCH_INTENTS - batch.length));
             prepared = await this.prepare(ledger, line, batch);
           }
         }
@@ -332,4 +349,13 @@ export class EmbeddedGroupCommit implements IntentSink {
       return [];
     }
   }
+}
+
+/** Up to `max` waiting requests, and the rest of an atomic group the cut would split (a group is one decision). */
+function take(waiting: Waiting[], max: number): Waiting[] {
+  let end = Math.min(max, waiting.length);
+  const group = end > 0 ? waiting[end - 1]!.intent : undefined;
+  if (group?.atomic)
+    while (end < waiting.length && waiting[end]!.intent.group === group.group) end++;
+  return waiting.splice(0, end);
 }

@@ -7,7 +7,7 @@ import type { LedgerOperation } from '../commands/operations.js';
  * A request relayed to a ledger's sequenced writer (group commit): the ledger (its environment and name), its
  * operation, a request id that names its result, and the deadline (epoch ms, the requester's clock) after which
  * the writer must not decide it any more — the requester answers "not committed" once told so. (Atomic bulks
- * are not relayed: they commit directly.)
+ * are not relayed: they commit directly, or as an atomic group of the embedded engine.)
  */
 export interface Intent {
   reqId: string;
@@ -20,6 +20,11 @@ export interface Intent {
    * the members after it are skipped, never decided. Members are handed over together, in order.
    */
   group?: string;
+  /**
+   * With `group`: the group is atomic (an atomic bulk handed to the embedded engine) — decided all-or-nothing in
+   * one batch and committed in its one TransactWriteItems, or answered `too-large` when it cannot fit one.
+   */
+  atomic?: boolean;
   /** The requester's reply queue (replies.ts): the writer sends the result there too. */
   replyTo?: string;
 }
@@ -38,7 +43,9 @@ export type IntentResult =
   /** Its deadline passed before it could be decided: it was not, and never will be, committed. */
   | { status: 'expired' }
   /** A member of a group after one that failed: not decided, nothing written. */
-  | { status: 'skipped'; after: string };
+  | { status: 'skipped'; after: string }
+  /** A member of an atomic group beyond one TransactWriteItems: not decided, nothing written. */
+  | { status: 'too-large' };
 
 /** Intents travel as exact JSON (amounts are big integers). */
 export const encodeIntent = (intent: Intent): string => stringifyJson(intent);

@@ -71,6 +71,27 @@ export class LedgerCommands {
     return settled.map((answer) => groupOutcomeOf(answer, (reqId) => reqIds.indexOf(reqId)));
   }
 
+  /**
+   * Operations handed to the embedded engine as one atomic group: decided all-or-nothing in one batch and
+   * committed with it. Undefined without the engine, or when the group cannot fit one TransactWriteItems (then
+   * nothing was written and the caller commits it another way).
+   */
+  async executeAtomic(
+    ledger: LedgerRecord,
+    operations: readonly LedgerOperation[],
+  ): Promise<GroupOutcome[] | undefined> {
+    const { embedded } = this.options;
+    if (!embedded?.submitAtomic || operations.some(isDryRun)) return undefined;
+    const { reqIds, answers } = embedded.submitAtomic(ledger, operations);
+    const settled = await answers;
+    if (settled.some((a) => a.status === 'too-large')) return undefined;
+    if (settled.some((a) => a.status === 'unknown'))
+      throw new OutcomeUnknownError(
+        'no answer from the ledger writer in time: the bulk may or may not be committed (retry with the same Idempotency-Key)',
+      );
+    return settled.map((answer) => groupOutcomeOf(answer, (reqId) => reqIds.indexOf(reqId)));
+  }
+
   /** Whether busy writes can be relayed to a sequenced writer (group commit): only then do concurrent writes of one ledger gain anything. */
   get groupCommits(): boolean {
     return this.options.relay !== undefined || this.options.embedded !== undefined;
@@ -144,6 +165,8 @@ function answerOf(answer: RelayAnswer): CommandOutcome {
       );
     case 'skipped':
       throw new Error('a write outside any group was skipped');
+    case 'too-large':
+      throw new Error('a write outside any atomic group was answered too large');
   }
 }
 

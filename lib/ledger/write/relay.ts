@@ -57,6 +57,11 @@ export interface IntentSink {
     operations: readonly LedgerOperation[],
     options: { stopOnFailure: boolean },
   ): { reqIds: string[]; answers: Promise<RelayAnswer[]> };
+  /** Operations handed over as one atomic group (Intent.atomic): only the embedded engine. */
+  submitAtomic?(
+    ledger: LedgerRecord,
+    operations: readonly LedgerOperation[],
+  ): { reqIds: string[]; answers: Promise<RelayAnswer[]> };
 }
 
 /**

@@ -5,6 +5,7 @@ import { revertIdempotency, revertTransactionWrite } from '../commands/revert-tr
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { ScriptStateReads } from '../domain/script-state.js';
 import type { Transaction } from '../domain/transaction.js';
+import { MAX_TRANSACTION_ITEMS } from '../store/commit.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import type { CommandOutcome, GroupOutcome, LedgerCommands } from './ledger-commands.js';
@@ -65,6 +66,12 @@ export async function runBulk(
   deps: BulkDeps,
 ): Promise<ElementOutcome[]> {
   if (options.atomic) {
+    // With the embedded engine, a bulk that fits one TransactWriteItems is decided and committed in a batch.
+    const operations = elements.map(operationOf);
+    const grouped = surelyTooLarge(operations)
+      ? undefined
+      : await deps.commands.executeAtomic(ledger, operations);
+    if (grouped) return atomicOutcomes(grouped);
     const readTransaction = async (id: number) => (await deps.reads.get(ledger, id))?.tx;
     return oneAtATime(ledger, () =>
       runAtomic(ledger, elements, deps.writer, readTransaction, deps.scriptState(ledger)),
@@ -93,6 +100,31 @@ function elementOutcome(outcome: GroupOutcome): ElementOutcome {
     case 'skipped':
       return { kind: 'not-applied', why: `element ${outcome.afterIndex} failed` };
   }
+}
+
+/**
+ * Whether an atomic bulk cannot fit one TransactWriteItems whatever it decides: each new transaction writes its
+ * item and each idempotency key its record, beside HEAD. Such a bulk goes straight to the direct path (staged)
+ * instead of being decided by the engine first only to be answered too large.
+ */
+function surelyTooLarge(operations: readonly LedgerOperation[]): boolean {
+  const atLeast = operations.reduce(
+    (n, o) => n + (o.kind === 'create' ? 1 : 0) + (o.options.idempotencyKey ? 1 : 0),
+    1,
+  );
+  return atLeast > MAX_TRANSACTION_ITEMS;
+}
+
+/** An atomic group's answers: all applied, or the failed element's error and every other not applied. */
+function atomicOutcomes(outcomes: GroupOutcome[]): ElementOutcome[] {
+  const failed = outcomes.findIndex((o) => o.kind === 'failed');
+  if (failed < 0) return outcomes.map(elementOutcome);
+  return outcomes.map(
+    (o, i): ElementOutcome =>
+      i === failed && o.kind === 'failed'
+        ? { kind: 'failed', error: o.error }
+        : { kind: 'not-applied', why: `the atomic bulk failed at element ${failed}` },
+  );
 }
 
 /** The atomic bulks of each ledger running in this process, as a chain: the last one's end. */

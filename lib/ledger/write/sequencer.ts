@@ -410,14 +410,31 @@ export class LedgerSequencer {
     const decided: Array<{ reqId: string; outcome: WriteOutcome<unknown> }> = [];
     const deferred: Intent[] = [];
     const tally = new ActionTally(!this.options.inProcess);
-    for (const intent of live) {
-      const pending = requests.get(intent.reqId);
-      if (!pending) continue;
+    for (let at = 0; at < live.length; at++) {
+      const intent = live[at]!;
       // Once one waits for the next batch, every one after it does: order is kept, refusals included.
       if (deferred.length > 0) {
         deferred.push(intent);
         continue;
       }
+      if (intent.atomic && intent.group !== undefined) {
+        const members = membersFrom(live, at);
+        at += members.length - 1;
+        const group = await this.decideAtomic(members, requests, view, head, nowMs, results);
+        if (!group) continue;
+        const actions = tally.actionsWith(group.writes);
+        if (actions <= MAX_TRANSACTION_ITEMS) {
+          group.own.mergeIntoBase();
+          head = group.head;
+          writes.push(...group.writes);
+          tally.add(group.writes);
+          decided.push(...group.decided);
+        } else if (writes.length > 0) deferred.push(...members);
+        else for (const m of members) results.set(m.reqId, { status: 'too-large' });
+        continue;
+      }
+      const pending = requests.get(intent.reqId);
+      if (!pending) continue;
       const failed = intent.group === undefined ? undefined : this.failedGroups.get(intent.group);
       if (failed !== undefined) {
         results.set(intent.reqId, { status: 'skipped', after: failed });
@@ -451,6 +468,53 @@ export class LedgerSequencer {
       decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });
     }
     return { head, writes, decided, deferred };
+  }
+
+  /**
+   * An atomic group's members decided in order on one overlay of their own over `view`: its writes, HEAD and
+   * outcomes — or undefined once a member is refused, the overlay dropped, that member answered its refusal and
+   * every other member skipped after it (nothing of the group is written; the batch's other requests go on).
+   */
+  private async decideAtomic(
+    members: readonly Intent[],
+    requests: Map<string, PendingRequest>,
+    view: OverlayView,
+    initial: Head,
+    nowMs: number,
+    results: Map<string, IntentResult>,
+  ) {
+    const context = { ledger: this.options.ledger, table: this.options.table, nowMs };
+    const own = new OverlayView(view);
+    let head = initial;
+    const writes: CommitWrite[] = [];
+    const decided: Array<{ reqId: string; outcome: WriteOutcome<unknown> }> = [];
+    for (const intent of members) {
+      const pending = requests.get(intent.reqId);
+      let refused: IntentResult | undefined;
+      const request =
+        pending === 'in-batch' ? await this.inBatchRequest(intent, own) : (pending ?? undefined);
+      if (request && 'decide' in request) {
+        try {
+          const outcome = decideRequests(
+            { ...context, requestId: intent.reqId },
+            own,
+            head,
+            this.mapping,
+            [request],
+          );
+          head = outcome.head;
+          writes.push(...outcome.writes);
+          decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });
+          continue;
+        } catch (err) {
+          refused = refusal(err);
+        }
+      } else refused = request ?? { status: 'expired' };
+      for (const m of members)
+        results.set(m.reqId, m === intent ? refused : { status: 'skipped', after: intent.reqId });
+      return undefined;
+    }
+    return { own, head, writes, decided };
   }
 
   /** An intent's answer without a commit (refused, expired): a group it belongs to skips its later members. */
@@ -666,6 +730,14 @@ export class LedgerSequencer {
     if (this.answered.size > 50_000) this.answered.clear();
     this.answered.set(reqId, result);
   }
+}
+
+/** The members of the atomic group `live[at]` starts: consecutive, as they were handed over together. */
+function membersFrom(live: readonly Intent[], at: number): Intent[] {
+  const group = live[at]!.group;
+  let end = at;
+  while (end < live.length && live[end]!.group === group) end++;
+  return live.slice(at, end);
 }
 
 /** A batch decided by `prepare`, to be committed by `commitPrepared` (or dropped). */

@@ -1,0 +1,202 @@
+/**
+ * Atomic bulks inside the group commit, on the in-memory port: an atomic group is decided all-or-nothing on its
+ * own overlay inside a batch — a refused member leaves nothing of the group and blocks none of the batch's other
+ * requests —, groups and single writes in one batch keep gapless ids, the in-order overdraft rule and the hash
+ * chain, and a group beyond one TransactWriteItems is answered too large (the bulk then takes the direct path).
+ */
+import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { bulkElementSchema } from '../commands/bulk.js';
+import type { LedgerOperation } from '../commands/operations.js';
+import { verifyChain } from '../domain/log-chain.js';
+import { headFromItem } from '../store/head.js';
+import { ledgerKeys } from '../store/keys.js';
+import { MemoryLedgerTable } from '../store/memory-ledger-table.js';
+import type { TransactionReads } from '../store/transaction-reads.js';
+import { LedgerWriter } from '../store/writer.js';
+import { EmbeddedGroupCommit } from './embedded.js';
+import type { Intent, IntentResult } from './intent.js';
+import { LedgerCommands } from './ledger-commands.js';
+import { runBulk } from './run-bulk.js';
+import { LedgerSequencer } from './sequencer.js';
+import { createOne as create, testLedger } from './test-support.js';
+
+const ledger = testLedger('atomic');
+
+const intent = (operation: LedgerOperation, group?: string): Intent => ({
+  reqId: randomUUID(),
+  environment: ledger.environment,
+  ledger: ledger.name,
+  operation,
+  deadline: Date.now() + 60_000,
+  ...(group ? { group, atomic: true } : {}),
+});
+const atomicGroup = (operations: LedgerOperation[]) => {
+  const group = randomUUID();
+  return operations.map((o) => intent(o, group));
+};
+
+const sequencer = (table: MemoryLedgerTable) =>
+  new LedgerSequencer({ items: table, table: 'memory', ledger, owner: 'w', inProcess: true });
+const head = (table: MemoryLedgerTable) => headFromItem(table.get(ledgerKeys.head(ledger))!);
+const balance = (table: MemoryLedgerTable, address: string) => {
+  const item = table.get(ledgerKeys.volume(ledger, address, 'USD'));
+  return item ? BigInt(item.input as bigint) - BigInt(item.output as bigint) : undefined;
+};
+const idOf = (result: IntentResult | undefined) =>
+  result?.status === 'committed'
+    ? Number((result.outcomes[0]!.result as { id: bigint }).id)
+    : result?.status;
+
+describe('an atomic group in a batch', () => {
+  it('with a refused member leaves nothing of the group, and the batch’s other requests commit', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const group = atomicGroup([
+      create('a', 'b', 4n),
+      create('a', 'b', 7n),
+      create('world', 'z', 1n),
+    ]);
+    const batch = [intent(create('world', 'a', 10n)), ...group, intent(create('a', 'c', 3n))];
+    const { results, deferred } = await sequencer(table).process(batch);
+    expect(deferred).toEqual([]);
+    expect(batch.map((i) => idOf(results.get(i.reqId)))).toEqual([
+      1,
+      'skipped',
+      'refused',
+      'skipped',
+      2,
+    ]);
+    expect(results.get(group[1]!.reqId)).toMatchObject({
+      status: 'refused',
+      error: { kind: 'insufficient_fund' },
+    });
+    expect(results.get(group[0]!.reqId)).toEqual({ status: 'skipped', after: group[1]!.reqId });
+    expect([balance(table, 'a'), balance(table, 'b'), balance(table, 'z')]).toEqual([
+      7n,
+      undefined,
+      undefined,
+    ]);
+    expect([head(table).lastTxId, head(table).lastLogId]).toEqual([2, 2]);
+    expect(table.requests.TransactWriteItems).toBe(1);
+  });
+
+  it('two groups and single writes in one batch: gapless ids in order, the overdraft rule in order, the hash chain', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const first = atomicGroup([create('world', 'a', 5n), create('a', 'b', 5n)]);
+    const second = atomicGroup([create('b', 'c', 3n), create('c', 'd', 3n)]);
+    const batch = [
+      intent(create('world', 'x', 1n)),
+      ...first,
+      // `a` was emptied by the first group: refused, in order.
+      intent(create('a', 'y', 1n)),
+      ...second,
+      intent(create('b', 'e', 2n)),
+      // `b` holds nothing more: refused.
+      intent(create('b', 'e', 1n)),
+    ];
+    const { results } = await sequencer(table).process(batch);
+    expect(batch.map((i) => idOf(results.get(i.reqId)))).toEqual([
+      1,
+      2,
+      3,
+      'refused',
+      4,
+      5,
+      6,
+      'refused',
+    ]);
+    expect(['a', 'b', 'c', 'd', 'e'].map((a) => balance(table, a))).toEqual([0n, 0n, 0n, 3n, 2n]);
+    expect(table.requests.TransactWriteItems).toBe(1);
+    const entries = await table.readLogRange(1, 6);
+    expect(entries.map((e) => e.log.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(verifyChain(entries.map((e) => e.log)).ok).toBe(true);
+    expect(head(table).lastTxId).toBe(6);
+  });
+
+  it('beyond one TransactWriteItems: waits for a batch of its own, then is answered too large, nothing written', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const writer = sequencer(table);
+    // 40 transfers to 40 new accounts: far more than 100 actions.
+    const group = atomicGroup(Array.from({ length: 40 }, (_, n) => create('world', `u:${n}`, 1n)));
+    const single = intent(create('world', 'x', 1n));
+    const once = await writer.process([single, ...group]);
+    expect(idOf(once.results.get(single.reqId))).toBe(1);
+    expect(once.deferred).toEqual(group);
+    const again = await writer.process(group);
+    expect(group.map((i) => again.results.get(i.reqId))).toEqual(
+      Array(40).fill({ status: 'too-large' }),
+    );
+    expect(again.deferred).toEqual([]);
+    expect(head(table).lastTxId).toBe(1);
+    expect(balance(table, 'u:0')).toBeUndefined();
+  });
+});
+
+describe('an atomic bulk with the embedded engine', () => {
+  const elements = (postings: Array<[string, string, number]>) =>
+    v.parse(
+      v.array(bulkElementSchema),
+      postings.map(([source, destination, amount]) => ({
+        action: 'CREATE_TRANSACTION',
+        data: { postings: [{ source, destination, amount, asset: 'USD' }] },
+      })),
+    );
+  const setup = () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const writer = new LedgerWriter({ tableFor: () => 'memory', tableOf: () => table });
+    const embedded = new EmbeddedGroupCommit({ tableFor: () => 'memory', tableOf: () => table });
+    // Creates never read a transaction back: the reads are not reached.
+    const reads = {} as TransactionReads;
+    const commands = new LedgerCommands({ writer, reads, embedded });
+    const deps = { commands, writer, reads, scriptState: () => ({}) as never };
+    const options = { atomic: true, parallel: false, continueOnFailure: false };
+    return { table, deps, options };
+  };
+
+  it('is committed in one batch when it fits, or answers its failed element and applies none', async () => {
+    const { table, deps, options } = setup();
+    const ok = await runBulk(
+      ledger,
+      elements([
+        ['world', 'a', 5],
+        ['a', 'b', 2],
+      ]),
+      options,
+      deps,
+    );
+    expect(ok.map((o) => o.kind === 'applied' && o.outcome.kind)).toEqual([
+      'committed',
+      'committed',
+    ]);
+    expect(table.requests.TransactWriteItems).toBe(1);
+    const refused = await runBulk(
+      ledger,
+      elements([
+        ['a', 'c', 1],
+        ['a', 'c', 9],
+        ['world', 'c', 1],
+      ]),
+      options,
+      deps,
+    );
+    expect(refused[0]).toEqual({ kind: 'not-applied', why: 'the atomic bulk failed at element 1' });
+    expect(refused[1]).toMatchObject({ kind: 'failed', error: { kind: 'insufficient_fund' } });
+    expect(refused[2]).toEqual({ kind: 'not-applied', why: 'the atomic bulk failed at element 1' });
+    expect([balance(table, 'a'), balance(table, 'c')]).toEqual([3n, undefined]);
+    expect(head(table).lastTxId).toBe(2);
+  });
+
+  it('too large for one TransactWriteItems: committed by the direct path, staged', async () => {
+    const { table, deps, options } = setup();
+    const many = elements(
+      Array.from({ length: 40 }, (_, n) => ['world', `u:${n}`, 1] as const).map((p) => [...p]),
+    );
+    const outcomes = await runBulk(ledger, many, options, deps);
+    expect(outcomes.every((o) => o.kind === 'applied')).toBe(true);
+    expect(head(table).lastTxId).toBe(40);
+    expect(balance(table, 'u:39')).toBe(1n);
+    // Staged: more than one TransactWriteItems, none of them the engine's (it wrote nothing).
+    expect(table.requests.TransactWriteItems).toBeGreaterThan(1);
+  });
+});

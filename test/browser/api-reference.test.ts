@@ -93,6 +93,24 @@ async function button(text: string) {
   };
 }
 
+/** Types `text` into the field until the page shows exactly it (at most three tries, each from an empty field). */
+async function typeUntilShown(selector: string, text: string) {
+  const shown = () =>
+    page.$eval(selector, (e) => {
+      const field = e as unknown as { value?: string; textContent: string | null };
+      return field.value ?? field.textContent ?? '';
+    });
+  for (let attempt = 0; attempt < 3 && (await shown()) !== text; attempt++) {
+    await page.click(selector, { count: 3 });
+    await page.keyboard.down('Control');
+    await page.keyboard.press('a');
+    await page.keyboard.up('Control');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(text);
+  }
+  expect(await shown()).toBe(text);
+}
+
 describe('API reference page (/docs)', () => {
   it('loads from the platform alone, with no console error', async () => {
     await page.waitForFunction(
@@ -152,9 +170,10 @@ describe('API reference page (/docs)', () => {
 
   it('"Test Request" with a client-credentials token answers 200', async () => {
     // Sign in: the Authentication section offers the OAuth 2.0 client credentials flow of the document.
-    await page.click('.code-input-lite__editor[data-placeholder="12345"]');
-    await page.keyboard.type(TEST_CLIENT.id);
-    await page.type('input[placeholder="XYZ123"]', TEST_CLIENT.secret);
+    // Keystrokes can be lost while the editor is still mounting on a loaded machine: the fields are read back
+    // before Authorize, so the flow is tested with the credentials, not with whatever was typed in time.
+    await typeUntilShown('.code-input-lite__editor[data-placeholder="12345"]', TEST_CLIENT.id);
+    await typeUntilShown('input[placeholder="XYZ123"]', TEST_CLIENT.secret);
     const token = page.waitForResponse((r) => r.url().endsWith('/api/auth/oauth/token'), {
       timeout: WAIT_LIMIT_MS,
     });

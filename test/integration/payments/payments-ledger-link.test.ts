@@ -182,7 +182,10 @@ describe('a connector with a ledger link', () => {
   });
 
   it('posts a payout from the internal account even past its ledger balance, and a refund once', async () => {
-    const at = new Date().toISOString();
+    // Later than every update the connector has read (the test before moved one a second ahead): a payout read
+    // first as REFUNDED never settled in the link's statuses, and would rightly post nothing.
+    const latestMs = Math.max(...provider.book.transactions.map((t) => Date.parse(t.updatedAt)));
+    const at = new Date(Math.max(Date.now(), latestMs + 1000)).toISOString();
     provider.book.transactions.push({
       id: 'tx-payout',
       createdAt: at,

@@ -37,9 +37,11 @@ async function recordEvents(recordId: string) {
   const rows = (await scanTable(runtime, runtime.config.tables.events)).filter(
     (r) => r.recordId === recordId,
   );
-  return rows
-    .sort((a, b) => String(a.date).localeCompare(String(b.date)))
-    .map((r) => parseJson(String(r.body)) as any);
+  // In the order the record changed: by its version, a deletion (written with the version it removed) last.
+  // Not by `date`: its fraction drops trailing zeros, so its text does not sort as its time does.
+  const rank = (r: Record<string, unknown>) =>
+    Number(r.recordVersion) * 2 + (String(r.type).startsWith('payments.deleted_') ? 1 : 0);
+  return rows.sort((a, b) => rank(a) - rank(b)).map((r) => parseJson(String(r.body)) as any);
 }
 
 async function createAccount(overrides: Record<string, unknown> = {}) {

@@ -56,6 +56,8 @@ import {
 } from './lambda/function-bundles.js';
 import { type LedgerWorkers, startLedgerWorkers } from './lambda/ledger-workers.js';
 import { type LedgerWriters, startLedgerWriters } from './lambda/ledger-writers.js';
+import type { LedgerWrites } from './ledger-events/ledger-writes.js';
+import { observeLedgerWrites } from './ledger-events/observe.js';
 import { localMetrics } from './metrics/registry.js';
 import { platformHealth, platformVersions } from './platform-health.js';
 import { startLocalPipelineWorkers } from './pollers/pipeline-workers.js';
@@ -209,7 +211,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     if (identityConfig) front.identity = await startIdentity(baseUrl, identityConfig, callerEnv);
     const prefix = options.resourcePrefix ?? 'platform-';
     progress('creating tables and queues');
-    const tables = await ensureTables(backends.dynamoClient, prefix);
+    const embedded = options.ledgerWorkers === undefined;
+    const tables = await ensureTables(backends.dynamoClient, prefix, { ledgerStreams: !embedded });
     const queues = await ensureQueues(backends.sqsClient, prefix);
     const env = {
       ...functionEnv(callerEnv, baseUrl, backends, tables, queues, front.identity),
@@ -220,18 +223,19 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     stops.push(async () => uninstallMetrics());
     const logger = createLogger(logLevelFromEnv(env), undefined, logFormatFromEnv(env));
     // Worker processes first: a bad setting is then their init error, as a Lambda container reports it.
-    const processes =
-      options.ledgerWorkers === undefined
-        ? undefined
-        : await startLedgerProcesses(options, env, backends, logger, stops);
+    const processes = embedded
+      ? undefined
+      : await startLedgerProcesses(options, env, backends, logger, stops);
     // The services in this process read the same environment, once, as their Lambda entries do.
-    const config = platformConfigFromEnv(env);
+    const observed = embedded ? observeLedgerWrites(platformConfigFromEnv(env), stops) : undefined;
+    const config = observed?.config ?? platformConfigFromEnv(env);
     const runtime = createRuntime(config);
     const { ledger, writers } = processes ?? embeddedLedger(runtime, logger, options.dataDir);
     progress('starting the services');
     const apps = await startServices(options, runtime, config, authConfig, ledger, logger, stops);
     progress('starting the workers');
     const writes = await startWorkers(options, {
+      ...(observed ? { ledgerWrites: observed.writes } : {}),
       env,
       config,
       runtime,
@@ -283,9 +287,10 @@ async function startWorkers(
     tables: Record<string, string>;
     logger: Logger;
     stops: Stops;
+    ledgerWrites?: LedgerWrites;
   },
 ): Promise<WriteSignal> {
-  const { env, config, runtime, backends, tables, logger, stops } = parts;
+  const { env, config, runtime, backends, tables, logger, stops, ledgerWrites } = parts;
   const writes = new WriteSignal();
   const streamsConnection = { ...LOCAL_CONNECTION, endpoint: backends.dynamoEndpoint };
   if (options.dispatch !== false) {
@@ -300,6 +305,7 @@ async function startWorkers(
       tables,
       logger,
       onStop: (s) => stops.push(s),
+      ...(ledgerWrites ? { ledgerWrites } : {}),
     });
   }
   if (options.pipelines !== false) {
@@ -311,6 +317,7 @@ async function startWorkers(
       logger,
       onStop: (s) => stops.push(s),
       wakeOn: writes,
+      ...(ledgerWrites ? { ledgerWrites } : {}),
     });
   }
   return writes;

@@ -24,14 +24,33 @@ import {
 export async function ensureTables(
   client: DynamoDBClient,
   prefix: string,
+  options: LedgerStreamOption = {},
 ): Promise<Record<string, string>> {
   const names: Record<string, string> = {};
   for (const table of TABLES) {
     const name = tableName(prefix, table.id);
     names[table.envVar] = name;
-    await ensureTable(client, name, table);
+    await ensureTable(client, name, table.id === 'ledger' ? ledgerDefinition(options) : table);
   }
   return names;
+}
+
+/**
+ * Whether ledger tables get a DynamoDB stream (default: yes, as in the cloud). The embedded platform's ledger
+ * tables have none: its events are read from each ledger's log instead (infra/local/ledger-events), since
+ * DynamoDB Local makes every write to a table with a stream several times dearer. A table that has one keeps it.
+ */
+export interface LedgerStreamOption {
+  ledgerStreams?: boolean;
+}
+
+function ledgerDefinition(
+  options: LedgerStreamOption,
+): TableDefinition & { streamRequired?: boolean } {
+  const ledger = TABLES.find((t) => t.id === 'ledger')!;
+  if (options.ledgerStreams !== false) return { ...ledger, streamRequired: true };
+  const { stream: _none, ...withoutStream } = ledger;
+  return withoutStream;
 }
 
 /**
@@ -41,9 +60,9 @@ export async function ensureTables(
 export async function ensureLedgerBucketTables(
   client: DynamoDBClient,
   names: readonly string[],
+  options: LedgerStreamOption = {},
 ): Promise<void> {
-  const ledger = TABLES.find((t) => t.id === 'ledger')!;
-  for (const name of names) await ensureTable(client, name, ledger);
+  for (const name of names) await ensureTable(client, name, ledgerDefinition(options));
 }
 
 /**
@@ -54,10 +73,15 @@ export async function ensureLedgerBucketTables(
 async function ensureTable(
   client: DynamoDBClient,
   name: string,
-  table: TableDefinition,
+  table: TableDefinition & { streamRequired?: boolean },
 ): Promise<void> {
   const existing = await describe(client, name);
   if (existing) {
+    if (table.streamRequired && !existing.StreamSpecification?.StreamEnabled && existing.ItemCount)
+      throw new Error(
+        `table ${name} carries its ledgers' events in their logs (it was made by the embedded platform): ` +
+          'the worker-process mode (LEDGER_WORKERS) reads them from a table stream; start it on another DATA_DIR',
+      );
     if (table.stream && !existing.StreamSpecification?.StreamEnabled) {
       await client.send(
         new UpdateTableCommand({
@@ -141,6 +165,11 @@ export function createTableInput(name: string, table: TableDefinition) {
       ? { StreamSpecification: { StreamEnabled: true, StreamViewType: table.stream } }
       : {}),
   };
+}
+
+/** Whether the table has a stream (the embedded platform's ledger tables have none, `LedgerStreamOption`). */
+export async function hasStream(client: DynamoDBClient, name: string): Promise<boolean> {
+  return (await describe(client, name))?.StreamSpecification?.StreamEnabled === true;
 }
 
 async function describe(client: DynamoDBClient, name: string) {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { ConfigurationError } from '../errors/index.js';
 import {
   DEFAULT_WEBHOOK_HEADER_SETS,
@@ -104,6 +105,11 @@ export interface ServiceEndpoint {
  */
 export interface DynamoSettings extends ServiceEndpoint {
   environmentAccessRoleArn?: string;
+  /**
+   * Never read from the environment: the embedded local platform sets it, so that every DynamoDB client its
+   * process builds shares one HTTP handler that tells it of the process's ledger writes (infra/local/ledger-events).
+   */
+  requestHandler?: DynamoDBClientConfig['requestHandler'];
 }
 
 /**

@@ -21,6 +21,8 @@ export interface DynamoConnection {
    * client uses that role's credentials for the environment (sts-credentials.ts, environment-clients.ts).
    */
   environmentAccessRoleArn?: string;
+  /** The embedded local platform's shared HTTP handler (lib/config/env.ts `DynamoSettings` says why). */
+  requestHandler?: DynamoDBClientConfig['requestHandler'];
 }
 
 /** A container's document clients: the function's own, and the one channel to each environment's items. */
@@ -49,6 +51,7 @@ export function createDocumentClients(
     config.endpoint = connection.endpoint;
     config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
   }
+  if (connection.requestHandler) config.requestHandler = connection.requestHandler;
   const base = documentClient(config, options);
   const roleArn = connection.environmentAccessRoleArn;
   if (roleArn === undefined) return { doc: base, clients: environmentClients(() => base) };

@@ -1,6 +1,7 @@
 /**
- * The stream pollers of the local platform, end to end: a committed transaction's event travels in its log item
- * (the ledger table's stream), a payment's in its events-table row, and each reaches the webhooks table as a
+ * The event sources of the local platform, end to end: a committed transaction's event travels in its log item
+ * (read from the ledger's log, the embedded platform's ledger tables having no stream), a payment's in its
+ * events-table row (the events table's stream), and each reaches the webhooks table as a
  * delivery for every subscribed config, exactly as the dispatch Lambda would create it.
  */
 import { randomBytes } from 'node:crypto';
@@ -18,7 +19,7 @@ import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 let platform: RunningPlatform;
 let token: string;
 
-/** A bucket with a ledger table of its own: the platform creates it, with its stream, and polls it too. */
+/** A bucket with a ledger table of its own: the platform creates it and reads its ledgers' logs too. */
 const heavyTable = `b${randomBytes(5).toString('hex')}-ledger-heavy`;
 
 beforeAll(async () => {
@@ -34,7 +35,7 @@ afterAll(async () => {
 const call = (method: string, path: string, body?: unknown) =>
   jsonCaller(overHttp, platform.baseUrl, token, JSON.parse)(method, path, body);
 
-describe('local dispatch (stream pollers)', () => {
+describe('local dispatch (log tail and stream pollers)', () => {
   it('turns a committed transaction into a delivery for the subscribed config', async () => {
     const config = await call('POST', '/api/webhooks/configs', {
       endpoint: 'http://127.0.0.1:9/hook',
@@ -82,7 +83,7 @@ describe('local dispatch (stream pollers)', () => {
         eventId: envelope.id,
         status: 'pending',
       });
-      // Exactly the event of the log item, which the ledger table's stream carried: no events-table row.
+      // Exactly the event of the log item, read from the ledger's log: no events-table row.
       const { Item: log } = await doc.send(
         new GetCommand({
           TableName: platform.env.LEDGER_TABLE!,
@@ -246,7 +247,7 @@ describe('local dispatch (stream pollers)', () => {
     }
   });
 
-  it("dispatches the events of a bucket table's ledger from that table's stream", async () => {
+  it("dispatches the events of a bucket table's ledger from that table's logs", async () => {
     const config = await call('POST', '/api/webhooks/configs', {
       endpoint: 'http://127.0.0.1:9/hook',
       eventTypes: ['ledger.saved_metadata'],

@@ -101,7 +101,7 @@ describe('GET /_metrics on the local platform', () => {
     // Refused by the bearer check: counted under the service's wildcard, not the path.
     expect((await fetch(`${platform.baseUrl}/api/ledger/v2/metered/accounts`)).status).toBe(401);
 
-    // The delivery: stream → dispatch → queue → deliver → the receiver, then its outcome recorded.
+    // The delivery: log tail → dispatch → queue → deliver → the receiver, then its outcome recorded.
     await until('the delivery received', () => (receiver.received.length > 0 ? true : undefined));
     const after = await until('the delivery counted', async () => {
       const { lines } = await scrape();

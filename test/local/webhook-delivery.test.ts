@@ -1,5 +1,5 @@
 /**
- * The whole path on the local platform: a committed ledger transaction → its event row → the stream poller →
+ * The whole path on the local platform: a committed ledger transaction → its log item → the log tail →
  * dispatch → the deliveries queue → the queue poller → deliver → a signed POST to a receiver on this machine.
  */
 import { createServer, type Server } from 'node:http';
@@ -283,7 +283,7 @@ describe('webhook delivery on the local platform', () => {
 /**
  * Issue #8's "done when" on the same platform: a mapping that allows `users:*` an overdraft of 1000 accepts a
  * spend to -1000 and refuses -1001, and replacing it emits `ledger.updated_mapping`, which reaches a receiver of
- * its own signed (mapping item → ledger table stream poller → dispatch → queue → deliver). Last in the file: its
+ * its own signed (mapping item → the ledger's log tail → dispatch → queue → deliver). Last in the file: its
  * commits also reach the configs above, whose tests are done by then.
  */
 describe('ledger mapping on the local platform', () => {

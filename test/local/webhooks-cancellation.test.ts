@@ -1,5 +1,5 @@
 /**
- * On the local platform (stream poller → dispatch → queue poller → deliver): deleting or deactivating a config
+ * On the local platform (log tail → dispatch → queue poller → deliver): deleting or deactivating a config
  * while one of its deliveries waits for a retry cancels it at once, and the retry is never sent.
  */
 import { createServer, type Server } from 'node:http';

@@ -1,6 +1,6 @@
 /**
  * Restarting the local platform on the same data loses nothing: an event committed while dispatch was off is
- * dispatched after the restart (the stream poller resumes after its saved checkpoint), and a retry whose queue
+ * dispatched after the restart (the log tail resumes after its saved checkpoint), and a retry whose queue
  * message died with the in-memory queue is sent all the same (pending deliveries are re-enqueued at start).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,7 +21,7 @@ let receiver: Server;
 let receiverUrl: string;
 const received: Received[] = [];
 let platform: RunningPlatform | undefined;
-/** The same tables (and so the same stream) on every start: a data directory, as `npm start` keeps one. */
+/** The same tables (and so the same logs and checkpoints) on every start: a data directory, as `npm start` keeps one. */
 const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-restart-'));
 const resourcePrefix = 'restart-';
 
@@ -114,7 +114,7 @@ describe('restarting the local platform', () => {
       });
       expect(delivery).toMatchObject({ id, status: 'succeeded', attemptCount: attempts });
     }
-    // Each event delivered once more than it failed: the resumed stream did not hand the first event over again
+    // Each event delivered once more than it failed: the resumed tail did not hand the first event over again
     // as a new delivery, and the re-enqueued retry went out once.
     expect(received.map((r) => [r.id === first.id ? 'first' : 'second', amountOf(r)])).toEqual([
       ['first', 1],

@@ -1,7 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { _Record, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { Logger } from '../../../lib/observability/logger.js';
-import { ensureLedgerBucketTables } from '../provision.js';
+import type { LedgerWrites } from '../ledger-events/ledger-writes.js';
+import type { LogTailCheckpoints } from '../ledger-events/log-tail-checkpoints.js';
+import { LogTailPoller } from '../ledger-events/log-tail-poller.js';
+import { ensureLedgerBucketTables, hasStream } from '../provision.js';
 import type { WriteSignal } from '../write-signal.js';
 import {
   createStreamPoller,
@@ -22,6 +25,11 @@ export interface DispatchPollersOptions {
   logger?: Logger;
   /** The gateway's writes: with it, idle pollers back off (to IDLE_MAX_MS) and are woken by a write. */
   wakeOn?: WriteSignal;
+  /**
+   * The embedded platform's: ledger tables are made without a stream, and a ledger table that has none is read
+   * through its ledgers' logs (ledger-events/log-tail-poller.ts), told by these writes which ledgers moved.
+   */
+  logTail?: { writes: LedgerWrites; checkpoints: (ledgerTable: string) => LogTailCheckpoints };
 }
 
 /** Records per GetRecords on a ledger table's stream (most carry no event: HEAD, volumes, indexes). */
@@ -43,13 +51,30 @@ const BUSY_PAUSE_MS = 50;
 export async function startDispatchPollers(
   options: DispatchPollersOptions,
 ): Promise<() => Promise<void>> {
-  await ensureLedgerBucketTables(options.dynamo, options.ledgerTables);
+  await ensureLedgerBucketTables(options.dynamo, options.ledgerTables, {
+    ledgerStreams: options.logTail === undefined,
+  });
   const started: Array<{ stop(): Promise<void> }> = [];
   const stopAll = async () => {
     await Promise.all(started.splice(0).map((poller) => poller.stop()));
   };
   try {
     for (const table of [options.eventsTable, ...new Set(options.ledgerTables)]) {
+      const tail = options.logTail;
+      if (tail && table !== options.eventsTable && !(await hasStream(options.dynamo, table))) {
+        const poller = new LogTailPoller({
+          dynamo: options.dynamo,
+          table,
+          handler: options.handler,
+          checkpoints: tail.checkpoints(table),
+          writes: tail.writes,
+          busyPauseMs: BUSY_PAUSE_MS,
+          ...(options.logger ? { logger: options.logger } : {}),
+        });
+        await poller.start();
+        started.push(poller);
+        continue;
+      }
       const poller = createStreamPoller({
         dynamo: options.dynamo,
         streams: options.streams,

@@ -11,6 +11,8 @@ import { pipelinesOfWake, wakesOf } from '../../../lib/exporters/worker/stream-w
 import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
 import type { Logger } from '../../../lib/observability/logger.js';
 import { bigintDocumentClient, type ServiceRuntime } from '../../../lib/runtime/runtime.js';
+import type { LedgerItemWrite, LedgerWrites } from '../ledger-events/ledger-writes.js';
+import { hasStream } from '../provision.js';
 import type { WriteSignal } from '../write-signal.js';
 import { PipelineScheduler } from './pipeline-scheduler.js';
 import { dynamoStreamCheckpoints } from './stream-checkpoints.js';
@@ -29,6 +31,11 @@ export interface PipelineWorkersOptions {
   pollIntervalMs?: number;
   /** The gateway's writes: with it, an idle poller backs off to IDLE_MAX_MS and a write wakes it within an interval. */
   wakeOn?: WriteSignal;
+  /**
+   * The embedded platform's ledger writes: a ledger table without a stream wakes pipelines from them (the worker
+   * reads the log itself from its cursor; at start every running pipeline is woken anyway).
+   */
+  ledgerWrites?: LedgerWrites;
 }
 
 /** An idle platform's pollers cost DynamoDB Local's one database thread a GetRecords each per pause. */
@@ -58,6 +65,19 @@ export async function startPipelineWorkers(
   };
   try {
     for (const table of new BucketTables(config.tables.ledger, config.ledger.bucketTables).all()) {
+      if (options.ledgerWrites && !(await hasStream(options.dynamo, table))) {
+        const interval = options.pollIntervalMs ?? 1000;
+        const stopWakes = wakeFromWrites(
+          options.ledgerWrites,
+          table,
+          stores,
+          scheduler,
+          interval,
+          logger,
+        );
+        pollers.push({ stop: async () => stopWakes() });
+        continue;
+      }
       const poller = createStreamPoller({
         dynamo: options.dynamo,
         streams: options.streams,
@@ -99,6 +119,7 @@ export async function startLocalPipelineWorkers(options: {
   logger: Logger;
   onStop: (stop: () => Promise<void>) => void;
   wakeOn: WriteSignal;
+  ledgerWrites?: LedgerWrites;
 }): Promise<void> {
   const streams = new DynamoDBStreamsClient(options.streamsConnection);
   options.onStop(async () => streams.destroy());
@@ -113,6 +134,51 @@ export async function startLocalPipelineWorkers(options: {
     ),
     logger: options.logger,
     wakeOn: options.wakeOn,
+    ...(options.ledgerWrites ? { ledgerWrites: options.ledgerWrites } : {}),
   });
   options.onStop(stop);
+}
+
+/**
+ * Wakes what stream records of the process's own ledger-table writes would have woken (`wakesOf`), gathered for
+ * `intervalMs` as the stream poller's busy pause gathers records: one pipelines read per ledger per interval,
+ * not one per commit. Answers the function that stops it.
+ */
+function wakeFromWrites(
+  writes: LedgerWrites,
+  table: string,
+  stores: ReturnType<typeof exportStores>,
+  scheduler: PipelineScheduler,
+  intervalMs: number,
+  logger: Logger | undefined,
+): () => void {
+  const pending = new Map<string, LedgerItemWrite>();
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    const records = [...pending.values()].map((w) => ({
+      eventName: 'INSERT',
+      dynamodb: {
+        Keys: { pk: { S: w.pk }, sk: { S: w.sk } },
+        ...(w.item ? { NewImage: w.item } : {}),
+      },
+    }));
+    pending.clear();
+    for (const wake of wakesOf(records))
+      pipelinesOfWake(wake, stores).then(
+        (refs) => {
+          for (const ref of refs) scheduler.wake(ref);
+        },
+        (err) =>
+          logger?.log('warn', 'pipelines: waking after a write failed', { error: String(err) }),
+      );
+  };
+  const unsubscribe = writes.on((batch) => {
+    for (const w of batch) if (w.table === table) pending.set(`${w.pk}\u0000${w.sk}`, w);
+    if (pending.size > 0 && !timer) timer = setTimeout(flush, intervalMs);
+  });
+  return () => {
+    unsubscribe();
+    if (timer) clearTimeout(timer);
+  };
 }

@@ -18,6 +18,8 @@ import {
   createDispatchDeps,
   workerSettings,
 } from '../../../lib/webhooks/workers.js';
+import type { LedgerWrites } from '../ledger-events/ledger-writes.js';
+import { dynamoLogTailCheckpoints } from '../ledger-events/log-tail-checkpoints.js';
 import type { WriteSignal } from '../write-signal.js';
 import { startDispatchPollers } from './dispatch-pollers.js';
 import { createQueuePoller } from './queue-poller.js';
@@ -40,6 +42,8 @@ export interface WebhookWorkersOptions {
   onStop: (stop: () => Promise<void>) => void;
   /** The gateway's writes, which wake the idle stream pollers. */
   writes?: WriteSignal;
+  /** The embedded platform's ledger writes: its stream-less ledger tables are read through their logs. */
+  ledgerWrites?: LedgerWrites;
 }
 
 /**
@@ -71,6 +75,20 @@ export async function startWebhookWorkers(options: WebhookWorkersOptions): Promi
     // Checkpoints kept beside the data: after a restart, events committed meanwhile are dispatched too.
     checkpoints: dynamoStreamCheckpoints(options.doc, tables.WEBHOOKS_TABLE!),
     ...(options.writes ? { wakeOn: options.writes } : {}),
+    ...(options.ledgerWrites
+      ? {
+          logTail: {
+            writes: options.ledgerWrites,
+            checkpoints: (ledgerTable: string) =>
+              dynamoLogTailCheckpoints(
+                options.doc,
+                tables.WEBHOOKS_TABLE!,
+                ledgerTable,
+                'dispatch',
+              ),
+          },
+        }
+      : {}),
   });
   onStop(stopDispatch);
   // And the deliveries queue to `deliver`, as its SQS event source mapping does.

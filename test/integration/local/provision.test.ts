@@ -4,9 +4,18 @@
  * one from before the holds' due index gets that index).
  */
 import { randomBytes } from 'node:crypto';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  PutItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { createTableInput, ensureLedgerBucketTables } from '../../../infra/local/provision.js';
+import {
+  createTableInput,
+  ensureLedgerBucketTables,
+  hasStream,
+} from '../../../infra/local/provision.js';
 import { TABLES } from '../../../lib/resources/definitions.js';
 
 const client = new DynamoDBClient({
@@ -62,5 +71,35 @@ describe('ensureLedgerBucketTables', () => {
     expect(
       (await client.send(new DescribeTableCommand({ TableName: name }))).Table!.LatestStreamArn,
     ).toBe(arn);
+  });
+});
+
+describe('ledger tables of the embedded platform (no stream)', () => {
+  it('creates them without a stream, and leaves an existing table with one as it is', async () => {
+    const fresh = `v${randomBytes(5).toString('hex')}-ledger`;
+    await ensureLedgerBucketTables(client, [fresh], { ledgerStreams: false });
+    expect(await streamOf(fresh)).toBeUndefined();
+    expect(await hasStream(client, fresh)).toBe(false);
+    const streamed = `v${randomBytes(5).toString('hex')}-ledger`;
+    await ensureLedgerBucketTables(client, [streamed]);
+    await ensureLedgerBucketTables(client, [streamed], { ledgerStreams: false });
+    expect(await streamOf(streamed)).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
+    expect(await hasStream(client, streamed)).toBe(true);
+  });
+
+  it('refuses the worker-process mode on a table whose events are in its logs, and writes nothing', async () => {
+    const name = `v${randomBytes(5).toString('hex')}-ledger`;
+    await ensureLedgerBucketTables(client, [name], { ledgerStreams: false });
+    await client.send(
+      new PutItemCommand({
+        TableName: name,
+        Item: { pk: { S: 'E#default#L#a' }, sk: { S: 'HEAD' } },
+      }),
+    );
+    await expect(ensureLedgerBucketTables(client, [name])).rejects.toThrow(
+      `table ${name} carries its ledgers' events in their logs (it was made by the embedded platform): ` +
+        'the worker-process mode (LEDGER_WORKERS) reads them from a table stream; start it on another DATA_DIR',
+    );
+    expect(await streamOf(name)).toBeUndefined();
   });
 });

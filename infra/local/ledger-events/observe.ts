@@ -1,0 +1,22 @@
+import type { PlatformConfig } from '../../../lib/config/env.js';
+import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
+import { LedgerWrites } from './ledger-writes.js';
+import { ObservingHttpHandler } from './observing-handler.js';
+
+/**
+ * The embedded platform's configuration with every DynamoDB client of the process on one observing HTTP handler
+ * (closed by the platform's stops, after the clients are done), and the writes it tells of.
+ */
+export function observeLedgerWrites(
+  config: PlatformConfig,
+  stops: Array<() => Promise<void>>,
+): { config: PlatformConfig; writes: LedgerWrites } {
+  const writes = new LedgerWrites();
+  const ledgerTables = new Set(
+    new BucketTables(config.tables.ledger, config.ledger.bucketTables).all(),
+  );
+  const requestHandler = new ObservingHttpHandler(ledgerTables, writes);
+  // Stops run last-pushed first: this one after the services and workers started later are stopped.
+  stops.push(async () => requestHandler.close());
+  return { config: { ...config, dynamo: { ...config.dynamo, requestHandler } }, writes };
+}

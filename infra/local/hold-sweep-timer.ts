@@ -16,6 +16,11 @@ export interface HoldSweepTimerOptions {
    * releases are told to it too (they wake the stream pollers as a gateway write does).
    */
   wakeOn: WriteSignal;
+  /**
+   * The embedded platform's writes that place or resolve a hold (`holdWritesOf`): the due index is looked at again
+   * after those only. Without it, after every gateway write.
+   */
+  dueOn?: WriteSignal;
   logger: Logger;
 }
 
@@ -31,7 +36,7 @@ export function startHoldSweepTimer(options: HoldSweepTimerOptions): () => Promi
   const stop = startDueTimer({
     intervalMs: options.intervalMs,
     idleMaxMs: options.idleMaxMs,
-    wakeOn: options.wakeOn,
+    wakeOn: options.dueOn ?? options.wakeOn,
     logger: options.logger,
     failure: 'hold sweep failed',
     run: async () => {

@@ -57,7 +57,7 @@ import {
 import { type LedgerWorkers, startLedgerWorkers } from './lambda/ledger-workers.js';
 import { type LedgerWriters, startLedgerWriters } from './lambda/ledger-writers.js';
 import type { LedgerWrites } from './ledger-events/ledger-writes.js';
-import { observeLedgerWrites } from './ledger-events/observe.js';
+import { holdWritesOf, observeLedgerWrites } from './ledger-events/observe.js';
 import { localMetrics } from './metrics/registry.js';
 import { platformHealth, platformVersions } from './platform-health.js';
 import { startLocalPipelineWorkers } from './pollers/pipeline-workers.js';
@@ -244,7 +244,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       logger,
       stops,
     });
-    stops.push(holdSweeper(options, config, writes, logger));
+    stops.push(holdSweeper(options, config, { writes, ledgerWrites: observed?.writes }, logger));
 
     const health = openGateway(front, options, baseUrl, backends, writes, {
       tables,
@@ -327,14 +327,15 @@ async function startWorkers(
 function holdSweeper(
   options: PlatformOptions,
   config: PlatformConfig,
-  writes: WriteSignal,
+  signals: { writes: WriteSignal; ledgerWrites: LedgerWrites | undefined },
   logger: Logger,
 ): () => Promise<void> {
   return startHoldSweepTimer({
     config,
     intervalMs: options.holdSweepIntervalMs ?? HOLD_SWEEP_INTERVAL_MS,
     idleMaxMs: HOLD_SWEEP_IDLE_MAX_MS,
-    wakeOn: writes,
+    wakeOn: signals.writes,
+    ...(signals.ledgerWrites ? { dueOn: holdWritesOf(signals.ledgerWrites) } : {}),
     logger,
   });
 }

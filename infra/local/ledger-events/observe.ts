@@ -1,5 +1,7 @@
 import type { PlatformConfig } from '../../../lib/config/env.js';
 import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
+import { isHoldsPartition } from '../../../lib/ledger/store/keys.js';
+import { WriteSignal } from '../write-signal.js';
 import { LedgerWrites } from './ledger-writes.js';
 import { ObservingHttpHandler } from './observing-handler.js';
 
@@ -19,4 +21,16 @@ export function observeLedgerWrites(
   // Stops run last-pushed first: this one after the services and workers started later are stopped.
   stops.push(async () => requestHandler.close());
   return { config: { ...config, dynamo: { ...config.dynamo, requestHandler } }, writes };
+}
+
+/**
+ * Told of the process's writes that place or resolve a hold: the only writes that can make one fall due sooner,
+ * so the hold sweeper's due timer need not look again after every other write.
+ */
+export function holdWritesOf(writes: LedgerWrites): WriteSignal {
+  const holds = new WriteSignal();
+  writes.on((batch) => {
+    if (batch.some((w) => isHoldsPartition(w.pk))) holds.notify();
+  });
+  return holds;
 }

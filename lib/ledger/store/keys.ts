@@ -225,6 +225,10 @@ export function ledgerOfPartition(
 }
 const OWN_PARTITION = /^L#([^#]+)(#LOG)?$/;
 
+/** Whether a key is of a ledger's holds partition (`pendingPartition`): where a hold is placed or resolved. */
+export const isHoldsPartition = (pk: string): boolean =>
+  /^L#[^#]+#PEND$/.test(withoutEnvironment(pk));
+
 /**
  * The holds' `due` index (every ledger table): an unresolved hold with an expiry carries `dueKey`, one of
  * `DUE_HOLD_SHARDS` partitions shared by every environment and ledger (by a hash of the hold, so one busy ledger's

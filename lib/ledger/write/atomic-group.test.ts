@@ -15,7 +15,7 @@ import { ledgerKeys } from '../store/keys.js';
 import { MemoryLedgerTable } from '../store/memory-ledger-table.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import { LedgerWriter } from '../store/writer.js';
-import { EmbeddedGroupCommit } from './embedded.js';
+import { EmbeddedGroupCommit, take, type Waiting } from './embedded.js';
 import type { Intent, IntentResult } from './intent.js';
 import { LedgerCommands } from './ledger-commands.js';
 import { runBulk } from './run-bulk.js';
@@ -275,5 +275,30 @@ describe('an atomic bulk with the embedded engine', () => {
     expect(balance(table, 'u:39')).toBe(1n);
     // Staged by the engine: its first transaction and three parts.
     expect(table.requests.TransactWriteItems).toBe(4);
+  });
+});
+
+describe('the embedded engine’s cut of a batch', () => {
+  const waiting = (intents: Intent[]): Waiting[] =>
+    intents.map((i) => ({ intent: i, answer: () => {} }));
+  const groupOf = (n: number) =>
+    atomicGroup(Array.from({ length: n }, () => create('world', 'a', 1n)));
+
+  it('takes whole atomic groups next in line beyond 128 intents, and stops at a single write', () => {
+    const groups = [groupOf(50), groupOf(50), groupOf(50)];
+    const single = intent(create('world', 'b', 1n));
+    const line = waiting([...groups.flat(), single, ...groupOf(50)]);
+    const batch = take(line, 128);
+    expect(batch.map((w) => w.intent)).toEqual(groups.flat());
+    expect(line.map((w) => w.intent)[0]).toBe(single);
+  });
+
+  it('cuts single writes at 128, and groups once past 640 intents, never inside one', () => {
+    const singles = Array.from({ length: 130 }, () => intent(create('world', 'b', 1n)));
+    expect(take(waiting(singles), 128)).toHaveLength(128);
+    const groups = Array.from({ length: 14 }, () => groupOf(50));
+    const line = waiting(groups.flat());
+    expect(take(line, 128)).toHaveLength(650);
+    expect(line).toHaveLength(50);
   });
 });

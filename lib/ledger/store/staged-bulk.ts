@@ -15,6 +15,11 @@ type PlanOp = { put: Item } | { del: ItemKey };
 export const OPS_PER_PART = MAX_TRANSACTION_ITEMS - 2;
 /** A plan item's writes stay within this estimate (DynamoDB's item limit is 400 KB). */
 const PART_BYTES = 300_000;
+/**
+ * Actions (HEAD's included) a staged commit of the embedded engine's batch may hold: ≈ 31 parts, so the first
+ * transaction (HEAD, log pages, plan items) stays far below DynamoDB's 100 and the batch's latency bounded.
+ */
+export const MAX_STAGED_ACTIONS = 3_000;
 /** Parts a finisher tries before giving up (each lost race means another process applied a part). */
 const MAX_FINISH_ROUNDS = 400;
 
@@ -37,19 +42,26 @@ export async function commitStaged(
   next: Head,
   writes: readonly CommitWrite[],
 ): Promise<'head-moved' | 'conflict' | 'idempotency' | undefined> {
+  const done = await commitStagedHead(port, ledger, initial, next, writes);
+  if (typeof done === 'string') return done;
+  if (done.unfinished) throw done.unfinished;
+  return undefined;
+}
+
+/**
+ * commitStaged, answering HEAD as the last part left it (its version included) once every part is applied — or,
+ * once the first transaction committed and a part then failed, the failure as `unfinished`: the bulk is
+ * committed all the same (it must not be decided again), and the next reader or writer finishes it.
+ */
+export async function commitStagedHead(
+  port: LedgerTable,
+  ledger: LedgerRef,
+  initial: Head,
+  next: Head,
+  writes: readonly CommitWrite[],
+): Promise<'head-moved' | 'conflict' | 'idempotency' | { head?: Head; unfinished?: unknown }> {
   const firstLogId = initial.lastLogId + 1;
-  const pages = commitItems(writes.filter((w) => w.log));
-  const rest = collapse(writes.filter((w) => !w.log));
-  const idempotency = rest.filter((w) => w.idempotency);
-  // Idempotency records stay in the first transaction (a concurrent replay is told by their condition) while
-  // they fit; beyond, they are applied with the rest (HEAD's version still lets one of two copies commit).
-  const inFirst = (parts: number) => 1 + pages.length + idempotency.length + parts;
-  let plan = planParts(rest.filter((w) => !w.idempotency));
-  let first: CommitWrite[] = [...pages, ...idempotency];
-  if (inFirst(plan.length) > MAX_TRANSACTION_ITEMS) {
-    plan = planParts(rest);
-    first = pages;
-  }
+  const { pages, first, plan } = stagePlan(writes);
   const table = String(pages[0]?.item.Put?.TableName ?? writes[0]?.item.Put?.TableName);
   if (1 + first.length + plan.length > MAX_TRANSACTION_ITEMS)
     throw new ValidationError(
@@ -67,11 +79,37 @@ export async function commitStaged(
   }));
   const retry = await port.commit(initial, head, [...first, ...planItems]);
   if (retry) return retry;
-  await finishStaged(port, ledger, {
-    head: { ...head, version: (initial.version ?? 0) + 1 },
-    plan: new Map(plan.map((ops, part) => [part, { table, ops }])),
-  });
-  return undefined;
+  try {
+    const finished = await finishStaged(port, ledger, {
+      head: { ...head, version: (initial.version ?? 0) + 1 },
+      plan: new Map(plan.map((ops, part) => [part, { table, ops }])),
+    });
+    return { head: finished! };
+  } catch (unfinished) {
+    return { unfinished };
+  }
+}
+
+/** HEAD's versions a staged commit of these writes moves: its first transaction, then one per part. */
+export function stagedVersions(writes: readonly CommitWrite[]): number {
+  return 1 + stagePlan(writes).plan.length;
+}
+
+/** A staged commit's first transaction's writes (log pages, and idempotency records while they fit) and its parts. */
+function stagePlan(writes: readonly CommitWrite[]) {
+  const pages = commitItems(writes.filter((w) => w.log));
+  const rest = collapse(writes.filter((w) => !w.log));
+  const idempotency = rest.filter((w) => w.idempotency);
+  // Idempotency records stay in the first transaction (a concurrent replay is told by their condition) while
+  // they fit; beyond, they are applied with the rest (HEAD's version still lets one of two copies commit).
+  const inFirst = (parts: number) => 1 + pages.length + idempotency.length + parts;
+  let plan = planParts(rest.filter((w) => !w.idempotency));
+  let first: CommitWrite[] = [...pages, ...idempotency];
+  if (inFirst(plan.length) > MAX_TRANSACTION_ITEMS) {
+    plan = planParts(rest);
+    first = pages;
+  }
+  return { pages, first, plan };
 }
 
 /** How long a finisher waits for a bulk's own writer to make progress before applying a part itself. */

@@ -2,7 +2,7 @@
  * Atomic bulks inside the group commit, on the in-memory port: an atomic group is decided all-or-nothing on its
  * own overlay inside a batch — a refused member leaves nothing of the group and blocks none of the batch's other
  * requests —, groups and single writes in one batch keep gapless ids, the in-order overdraft rule and the hash
- * chain, and a group beyond one TransactWriteItems is answered too large (the bulk then takes the direct path).
+ * chain, and a group beyond one TransactWriteItems commits staged with its batch (store/staged-bulk.ts).
  */
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
@@ -15,7 +15,7 @@ import { ledgerKeys } from '../store/keys.js';
 import { MemoryLedgerTable } from '../store/memory-ledger-table.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import { LedgerWriter } from '../store/writer.js';
-import { EmbeddedGroupCommit } from './embedded.js';
+import { EmbeddedGroupCommit, take, type Waiting } from './embedded.js';
 import type { Intent, IntentResult } from './intent.js';
 import { LedgerCommands } from './ledger-commands.js';
 import { runBulk } from './run-bulk.js';
@@ -114,22 +114,99 @@ describe('an atomic group in a batch', () => {
     expect(head(table).lastTxId).toBe(6);
   });
 
-  it('beyond one TransactWriteItems: waits for a batch of its own, then is answered too large, nothing written', async () => {
+  it('beyond one TransactWriteItems: committed staged with the batch, all of it, ids in order', async () => {
     const table = MemoryLedgerTable.withHead(ledger);
-    const writer = sequencer(table);
     // 40 transfers to 40 new accounts: far more than 100 actions.
     const group = atomicGroup(Array.from({ length: 40 }, (_, n) => create('world', `u:${n}`, 1n)));
     const single = intent(create('world', 'x', 1n));
-    const once = await writer.process([single, ...group]);
-    expect(idOf(once.results.get(single.reqId))).toBe(1);
-    expect(once.deferred).toEqual(group);
-    const again = await writer.process(group);
-    expect(group.map((i) => again.results.get(i.reqId))).toEqual(
-      Array(40).fill({ status: 'too-large' }),
+    const after = intent(create('world', 'y', 2n));
+    const batch = [single, ...group, after];
+    const { results, deferred } = await sequencer(table).process(batch);
+    expect(deferred).toEqual([]);
+    expect(batch.map((i) => idOf(results.get(i.reqId)))).toEqual(
+      Array.from({ length: 42 }, (_, n) => n + 1),
     );
-    expect(again.deferred).toEqual([]);
-    expect(head(table).lastTxId).toBe(1);
+    expect(head(table).staged).toBeUndefined();
+    expect([head(table).lastTxId, head(table).stagedBulks]).toEqual([42, 1]);
+    expect([balance(table, 'u:0'), balance(table, 'u:39'), balance(table, 'y')]).toEqual([
+      1n,
+      1n,
+      2n,
+    ]);
+    // The first transaction (HEAD, log pages, keys, plan) and its parts.
+    expect(table.requests.TransactWriteItems).toBe(1 + 3);
+    const entries = await table.readLogRange(1, 42);
+    expect(verifyChain(entries.map((e) => e.log)).ok).toBe(true);
+  });
+
+  it('staged, with a part’s commit failing once: committed, answered once, finished by the next batch', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const commit = table.commit.bind(table);
+    let commits = 0;
+    table.commit = async (...args) => {
+      if (++commits === 2) throw new Error('connection reset');
+      return commit(...args);
+    };
+    const group = atomicGroup(Array.from({ length: 40 }, (_, n) => create('world', `u:${n}`, 1n)));
+    const writer = sequencer(table);
+    const { results, deferred } = await writer.process(group);
+    expect(deferred).toEqual([]);
+    expect(group.map((i) => idOf(results.get(i.reqId)))).toEqual(
+      Array.from({ length: 40 }, (_, n) => n + 1),
+    );
+    // Committed by its first transaction; the parts left are the next reader's or writer's to apply.
+    expect([head(table).lastTxId, head(table).staged?.next]).toEqual([40, 0]);
+    const next = intent(create('world', 'x', 1n));
+    const again = await writer.process([next]);
+    expect(idOf(again.results.get(next.reqId))).toBe(41);
+    expect([head(table).staged, balance(table, 'u:39'), balance(table, 'x')]).toEqual([
+      undefined,
+      1n,
+      1n,
+    ]);
+  });
+
+  it('staged, with a process stopped between parts: readers of HEAD see it staged, the next writer finishes it first', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const commit = table.commit.bind(table);
+    let commits = 0;
+    let stoppedAfterFirst: () => void = () => {};
+    const stop = new Promise<void>((resolve) => {
+      stoppedAfterFirst = resolve;
+    });
+    // The process stops after the staged commit's first transaction: its first part never returns, nothing is
+    // answered, and its parts are never applied by it.
+    table.commit = async (...args) => {
+      commits++;
+      if (commits === 2) {
+        stoppedAfterFirst();
+        return new Promise<never>(() => {});
+      }
+      return commit(...args);
+    };
+    const group = atomicGroup(Array.from({ length: 40 }, (_, n) => create('world', `u:${n}`, 1n)));
+    let answered = false;
+    void sequencer(table)
+      .process(group)
+      .then(() => {
+        answered = true;
+      });
+    await stop;
+    expect(answered).toBe(false);
+    expect(head(table).staged).toMatchObject({ parts: 3, next: 0 });
+    // Nothing of the group outside the plan was applied: no volume, no transaction item yet.
     expect(balance(table, 'u:0')).toBeUndefined();
+    const next = intent(create('world', 'x', 1n));
+    const { results } = await sequencer(table).process([next]);
+    expect(idOf(results.get(next.reqId))).toBe(41);
+    expect(head(table).staged).toBeUndefined();
+    expect([balance(table, 'u:0'), balance(table, 'u:39'), balance(table, 'x')]).toEqual([
+      1n,
+      1n,
+      1n,
+    ]);
+    const entries = await table.readLogRange(1, 41);
+    expect(verifyChain(entries.map((e) => e.log)).ok).toBe(true);
   });
 });
 
@@ -187,7 +264,7 @@ describe('an atomic bulk with the embedded engine', () => {
     expect(head(table).lastTxId).toBe(2);
   });
 
-  it('too large for one TransactWriteItems: committed by the direct path, staged', async () => {
+  it('too large for one TransactWriteItems: committed by the engine, staged', async () => {
     const { table, deps, options } = setup();
     const many = elements(
       Array.from({ length: 40 }, (_, n) => ['world', `u:${n}`, 1] as const).map((p) => [...p]),
@@ -196,7 +273,32 @@ describe('an atomic bulk with the embedded engine', () => {
     expect(outcomes.every((o) => o.kind === 'applied')).toBe(true);
     expect(head(table).lastTxId).toBe(40);
     expect(balance(table, 'u:39')).toBe(1n);
-    // Staged: more than one TransactWriteItems, none of them the engine's (it wrote nothing).
-    expect(table.requests.TransactWriteItems).toBeGreaterThan(1);
+    // Staged by the engine: its first transaction and three parts.
+    expect(table.requests.TransactWriteItems).toBe(4);
+  });
+});
+
+describe('the embedded engine’s cut of a batch', () => {
+  const waiting = (intents: Intent[]): Waiting[] =>
+    intents.map((i) => ({ intent: i, answer: () => {} }));
+  const groupOf = (n: number) =>
+    atomicGroup(Array.from({ length: n }, () => create('world', 'a', 1n)));
+
+  it('takes whole atomic groups next in line beyond 128 intents, and stops at a single write', () => {
+    const groups = [groupOf(50), groupOf(50), groupOf(50)];
+    const single = intent(create('world', 'b', 1n));
+    const line = waiting([...groups.flat(), single, ...groupOf(50)]);
+    const batch = take(line, 128);
+    expect(batch.map((w) => w.intent)).toEqual(groups.flat());
+    expect(line.map((w) => w.intent)[0]).toBe(single);
+  });
+
+  it('cuts single writes at 128, and groups once past 640 intents, never inside one', () => {
+    const singles = Array.from({ length: 130 }, () => intent(create('world', 'b', 1n)));
+    expect(take(waiting(singles), 128)).toHaveLength(128);
+    const groups = Array.from({ length: 14 }, () => groupOf(50));
+    const line = waiting(groups.flat());
+    expect(take(line, 128)).toHaveLength(650);
+    expect(line).toHaveLength(50);
   });
 });

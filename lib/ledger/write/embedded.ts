@@ -30,6 +30,8 @@ export interface EmbeddedOptions {
 
 /** Intents handed to one batch at most: the sequencer defers what does not fit one TransactWriteItems. */
 const MAX_BATCH_INTENTS = 128;
+/** Intents a batch ending in atomic groups may grow to with whole groups (its staged commit's size bound). */
+const MAX_GROUP_BATCH_INTENTS = 640;
 const DEFAULT_DEADLINE_MS = 8_000;
 /**
  * A group (a bulk of up to 100 writes) may need several commits: its members get longer, within the 29 s API
@@ -48,7 +50,7 @@ const DEFAULT_GATHER_MAX_MS = 50;
 /** How a committing batch landed: answered, requests to go first in the next batch, or to be done again. */
 type Landed = 'ok' | 'redo' | Waiting[];
 
-interface Waiting {
+export interface Waiting {
   intent: Intent;
   answer: (result: RelayAnswer) => void;
 }
@@ -351,11 +353,24 @@ export class EmbeddedGroupCommit implements IntentSink {
   }
 }
 
-/** Up to `max` waiting requests, and the rest of an atomic group the cut would split (a group is one decision). */
-function take(waiting: Waiting[], max: number): Waiting[] {
+/**
+ * Up to `max` waiting requests, and the rest of an atomic group the cut would split (a group is one decision).
+ * A batch holding atomic groups commits staged (sequencer.ts), so whole groups next in line join it up to
+ * MAX_GROUP_BATCH_INTENTS: more bulks per staged commit.
+ */
+export function take(waiting: Waiting[], max: number): Waiting[] {
   let end = Math.min(max, waiting.length);
-  const group = end > 0 ? waiting[end - 1]!.intent : undefined;
-  if (group?.atomic)
-    while (end < waiting.length && waiting[end]!.intent.group === group.group) end++;
+  const last = end > 0 ? waiting[end - 1]!.intent : undefined;
+  if (!last?.atomic) return waiting.splice(0, end);
+  const room = MAX_GROUP_BATCH_INTENTS - (MAX_BATCH_INTENTS - max);
+  let group = last.group;
+  while (end < waiting.length) {
+    const next = waiting[end]!.intent;
+    if (next.group !== group) {
+      if (!next.atomic || end >= room) break;
+      group = next.group;
+    }
+    end++;
+  }
   return waiting.splice(0, end);
 }

@@ -5,7 +5,7 @@ import { revertIdempotency, revertTransactionWrite } from '../commands/revert-tr
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
 import type { ScriptStateReads } from '../domain/script-state.js';
 import type { Transaction } from '../domain/transaction.js';
-import { MAX_TRANSACTION_ITEMS } from '../store/commit.js';
+import { MAX_STAGED_ACTIONS } from '../store/staged-bulk.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
 import type { CommandOutcome, GroupOutcome, LedgerCommands } from './ledger-commands.js';
@@ -103,16 +103,16 @@ function elementOutcome(outcome: GroupOutcome): ElementOutcome {
 }
 
 /**
- * Whether an atomic bulk cannot fit one TransactWriteItems whatever it decides: each new transaction writes its
- * item and each idempotency key its record, beside HEAD. Such a bulk goes straight to the direct path (staged)
- * instead of being decided by the engine first only to be answered too large.
+ * Whether an atomic bulk cannot fit the engine's largest staged batch whatever it decides: each new transaction
+ * writes its item and each idempotency key its record, beside HEAD. Such a bulk goes straight to the direct path
+ * (staged on its own) instead of being decided by the engine first only to be answered too large.
  */
 function surelyTooLarge(operations: readonly LedgerOperation[]): boolean {
   const atLeast = operations.reduce(
     (n, o) => n + (o.kind === 'create' ? 1 : 0) + (o.options.idempotencyKey ? 1 : 0),
     1,
   );
-  return atLeast > MAX_TRANSACTION_ITEMS;
+  return atLeast > MAX_STAGED_ACTIONS;
 }
 
 /** An atomic group's answers: all applied, or the failed element's error and every other not applied. */

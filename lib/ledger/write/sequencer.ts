@@ -22,7 +22,12 @@ import type { LedgerTable } from '../store/ledger-table.js';
 import { mappingKey, parseStoredMapping } from '../store/mapping-item.js';
 import { OverlayView } from '../store/overlay-view.js';
 import { scriptStateReads } from '../store/script-state.js';
-import { finishStaged } from '../store/staged-bulk.js';
+import {
+  commitStagedHead,
+  finishStaged,
+  MAX_STAGED_ACTIONS,
+  stagedVersions,
+} from '../store/staged-bulk.js';
 import { parseStoredTransaction } from '../store/transaction-reads.js';
 import { counted } from '../store/writer.js';
 import type { Intent, IntentResult, OperationOutcome } from './intent.js';
@@ -185,7 +190,7 @@ export class LedgerSequencer {
       this.tip = {
         head: {
           ...this.nextHead(base.head, batch.head, nowMs),
-          version: (base.head.version ?? 0) + 1,
+          ...committedCounters(base.head, batch.writes),
         },
         view,
       };
@@ -410,6 +415,9 @@ export class LedgerSequencer {
     const decided: Array<{ reqId: string; outcome: WriteOutcome<unknown> }> = [];
     const deferred: Intent[] = [];
     const tally = new ActionTally(!this.options.inProcess);
+    // In one process a batch holding an atomic group may exceed one transaction: it commits staged (commit()).
+    const groupLimit = this.options.inProcess ? MAX_STAGED_ACTIONS : MAX_TRANSACTION_ITEMS;
+    let limit = MAX_TRANSACTION_ITEMS;
     for (let at = 0; at < live.length; at++) {
       const intent = live[at]!;
       // Once one waits for the next batch, every one after it does: order is kept, refusals included.
@@ -423,7 +431,8 @@ export class LedgerSequencer {
         const group = await this.decideAtomic(members, requests, view, head, nowMs, results);
         if (!group) continue;
         const actions = tally.actionsWith(group.writes);
-        if (actions <= MAX_TRANSACTION_ITEMS) {
+        if (actions <= groupLimit) {
+          limit = groupLimit;
           group.own.mergeIntoBase();
           head = group.head;
           writes.push(...group.writes);
@@ -456,7 +465,7 @@ export class LedgerSequencer {
         continue;
       }
       const actions = tally.actionsWith(outcome.writes);
-      if (actions > MAX_TRANSACTION_ITEMS) {
+      if (actions > limit) {
         if (writes.length === 0) this.answer(results, intent, tooManyItems(actions));
         else deferred.push(intent);
         continue;
@@ -556,14 +565,26 @@ export class LedgerSequencer {
       : splitDeferred([...writes]);
     let retry;
     try {
-      retry = await this.items.commit(initial, next, split.atomic, {
-        clientRequestToken: createHash('sha256')
-          .update(
-            `${this.options.owner}/${this.options.ledger.environment}/${this.options.ledger.name}/${this.batches++}`,
-          )
-          .digest('hex')
-          .slice(0, 32),
-      });
+      // A batch beyond one transaction holds an atomic group (decideAll): committed staged, all-or-nothing.
+      if (isStaged(split.atomic)) {
+        const done = await commitStagedHead(this.items, this.options.ledger, initial, next, writes);
+        if (typeof done !== 'string') {
+          this.readIdempotencyKeys = false;
+          this.head = done.head;
+          // Committed, not finished: the next batch reads HEAD again and finishes the bulk first (reload).
+          if (!done.head) this.forget();
+          return { after: [] };
+        }
+        retry = done;
+      } else
+        retry = await this.items.commit(initial, next, split.atomic, {
+          clientRequestToken: createHash('sha256')
+            .update(
+              `${this.options.owner}/${this.options.ledger.environment}/${this.options.ledger.name}/${this.batches++}`,
+            )
+            .digest('hex')
+            .slice(0, 32),
+        });
     } catch (err) {
       if (isThrottling(err)) return 'retry';
       // A refused condition of our own (a reference) means the cache missed a write; any other failure may
@@ -788,4 +809,22 @@ function refusal(err: unknown): IntentResult {
   if (err instanceof PlatformError)
     return { status: 'refused', error: { kind: err.kind, message: err.message } };
   throw err;
+}
+
+/** Whether a batch's items are beyond one TransactWriteItems (with HEAD's put), so it commits staged. */
+function isStaged(items: readonly CommitWrite[]): boolean {
+  return items.length + 1 > MAX_TRANSACTION_ITEMS;
+}
+
+/**
+ * HEAD's counters once an in-process batch's commit of these writes is done: its version moved once, or by a
+ * staged commit's first transaction and parts — which also counts one more staged bulk (staged-reads.ts).
+ */
+function committedCounters(initial: Head, writes: readonly CommitWrite[]): Partial<Head> {
+  const version = initial.version ?? 0;
+  if (!isStaged(commitItems([...writes]))) return { version: version + 1 };
+  return {
+    version: version + stagedVersions(writes),
+    stagedBulks: (initial.stagedBulks ?? 0) + 1,
+  };
 }

@@ -1,8 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { _Record } from '@aws-sdk/client-dynamodb-streams';
-import type { LedgerRef } from '../../../lib/ledger/store/keys.js';
+import { type LedgerRef, ledgerOfPartition } from '../../../lib/ledger/store/keys.js';
 import {
-  ledgerOfItemKey,
   ledgersOfTable,
   mappingVersionOf,
   type RawItem,
@@ -86,7 +85,7 @@ export class LogTailPoller {
   private hint(writes: readonly LedgerItemWrite[]): void {
     for (const w of writes) {
       if (w.table !== this.options.table) continue;
-      const own = ledgerOfItemKey(w.pk);
+      const own = ledgerOfPartition(w.pk);
       if (own?.partition === 'log') this.mark(own.ledger, true, false);
       else if (own?.partition === 'ledger' && w.sk === 'MAPPING')
         this.mark(own.ledger, false, true);

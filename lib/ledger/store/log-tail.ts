@@ -5,7 +5,6 @@ import {
   QueryCommand,
   ScanCommand,
 } from '@aws-sdk/client-dynamodb';
-import { environmentOfKey } from '../../environments/key-scope.js';
 import { type LedgerRef, ledgerKeys, ledgerOfPartition } from './keys.js';
 
 /**
@@ -15,13 +14,6 @@ import { type LedgerRef, ledgerKeys, ledgerOfPartition } from './keys.js';
  * exactly what a stream consumer has not seen yet.
  */
 export type RawItem = Record<string, AttributeValue>;
-
-/** The ledger a key of its own partitions names (its HEAD/mapping partition or its log), if any. */
-export function ledgerOfItemKey(
-  pk: string,
-): { ledger: LedgerRef; partition: 'ledger' | 'log' } | undefined {
-  return ledgerOfPartition(pk);
-}
 
 /** Up to `limit` log pages after the page `afterSk` (strongly consistent), oldest first. */
 export async function readLogPagesAfter(
@@ -87,8 +79,7 @@ export async function ledgersOfTable(dynamo: DynamoDBClient, table: string): Pro
     );
     for (const item of page.Items ?? []) {
       const own = ledgerOfPartition(item.pk?.S ?? '');
-      if (own?.partition === 'ledger' && environmentOfKey(item.pk?.S ?? '') !== undefined)
-        found.push(own.ledger);
+      if (own?.partition === 'ledger') found.push(own.ledger);
     }
     start = page.LastEvaluatedKey;
   } while (start);

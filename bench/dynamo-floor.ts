@@ -39,7 +39,7 @@ const ITEM_BYTES = 400;
 
 export async function measureDynamoFloor(log: (line: string) => void): Promise<DynamoFloorResult> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
-  const local = await startDynamoLocal({ dataDir });
+  const local = await startDynamoLocal({ dataDir, compiler: 'optimizing' });
   const client = new DynamoDBClient({
     endpoint: local.endpoint,
     region: 'us-east-1',

@@ -44,7 +44,13 @@ export async function measureLedgerHistory(options: {
   log: (line: string) => void;
 }): Promise<HistoryResult> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-history-'));
-  const platform = await startPlatform({ port: 0, dataDir, env: { LOG_LEVEL: 'silent' } });
+  const platform = await startPlatform({
+    port: 0,
+    dataDir,
+    env: { LOG_LEVEL: 'silent' },
+    // As `npm start` runs it (infra/local/main.ts).
+    dynamoCompiler: 'optimizing',
+  });
   try {
     const target = { baseUrl: platform.baseUrl, token: await fetchToken(platform.baseUrl) };
     const jvm = Number(readFileSync(path.join(dataDir, 'dynamodb-local.pid'), 'utf8').trim());

@@ -221,7 +221,8 @@ async function startMatrixPlatform(
   const base = { port: 0, env: { LOG_LEVEL: 'silent' } };
   if (requested === 'embedded') {
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-embedded-'));
-    const running = await startPlatform({ ...base, dataDir });
+    // Compiled as `npm start` compiles it (infra/local/main.ts).
+    const running = await startPlatform({ ...base, dataDir, dynamoCompiler: 'optimizing' });
     return {
       running,
       stop: async () => {
@@ -230,7 +231,7 @@ async function startMatrixPlatform(
       },
     };
   }
-  const dynamo = await startDynamoLocal();
+  const dynamo = await startDynamoLocal({ compiler: 'optimizing' });
   const options: PlatformOptions = {
     ...base,
     dynamoEndpoint: dynamo.endpoint,

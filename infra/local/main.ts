@@ -65,6 +65,8 @@ try {
     s3Port: settings.s3Port,
     env: processEnv(),
     ledgerWorkers: settings.ledgerWorkers,
+    // A platform that serves for long: its emulator's steady state counts more than its first seconds.
+    dynamoCompiler: 'optimizing',
     onProgress: (step) =>
       process.stdout.write(
         `  ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s  ${step}\n`,

@@ -39,7 +39,7 @@ import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { startConnectorTimer } from './connector-timer.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import { durableWrites, READ_METHODS } from './durability-barrier.js';
-import { type DynamoLocal, startDynamoLocal } from './dynamodb-local.js';
+import { type DynamoLocal, type EmulatorCompiler, startDynamoLocal } from './dynamodb-local.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
 import { startHoldSweepTimer } from './hold-sweep-timer.js';
 import { type LocalIdentityConfig, loadLocalIdentityConfig } from './identity/config.js';
@@ -105,6 +105,8 @@ export interface PlatformOptions {
   s3Port?: number;
   /** Use an already running DynamoDB (the tests' shared DynamoDB Local) instead of starting one. */
   dynamoEndpoint?: string;
+  /** How the DynamoDB Local it starts compiles (dynamodb-local.ts): `quick` unless said (`npm start`: optimizing). */
+  dynamoCompiler?: EmulatorCompiler;
   /** Prefix of every table and queue name. */
   resourcePrefix?: string;
   /** The caller's environment: AUTH_CONFIG, AUTH_CONFIG_INLINE, the `$NAME` secrets they name, and PASSED_ON. */
@@ -463,7 +465,10 @@ async function startBackends(
   let dynamoEndpoint = options.dynamoEndpoint;
   if (!dynamoEndpoint) {
     options.onProgress?.('starting DynamoDB Local (Java)');
-    dynamo = await startDynamoLocal(options.dataDir ? { dataDir: options.dataDir } : {});
+    dynamo = await startDynamoLocal({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.dynamoCompiler ? { compiler: options.dynamoCompiler } : {}),
+    });
     stops.push(dynamo.stop);
     dynamo.onUnexpectedExit((code) => {
       for (const l of fatalListeners) l(`DynamoDB Local exited unexpectedly (code ${code})`);

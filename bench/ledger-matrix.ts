@@ -32,6 +32,7 @@ import {
 } from './ledger-scenarios.js';
 import { readLedgerSnapshot } from './ledger-snapshot.js';
 import { machineBusySeconds } from './process-cpu.js';
+import { cpuSecondsByRole } from './process-tree.js';
 import { cellName } from './report.js';
 import { runScenarioInThread } from './scenario-thread.js';
 
@@ -41,6 +42,11 @@ export interface LedgerMatrix {
   clients: number[];
   /** `embedded`: the platform's default (`npm start`), the ledger in its process, on disk with the barrier. */
   workers: Array<number | 'embedded'>;
+  /**
+   * Client counts of the row with a worker process per client (world→any): Lambda runs a container per request in
+   * flight, so "N clients" on the Lambda-faithful mode means N workers — the issue's item-5 row.
+   */
+  scaledClients: number[];
   stop: StopRule;
   hotSpendBudget: bigint;
   /** The worker count and clients of the cell that kills the ledger writer during its load. */
@@ -57,6 +63,7 @@ export function ledgerMatrixFromEnv(env: NodeJS.ProcessEnv): LedgerMatrix {
       // Every client count the targets name (1, 8, 32) on the default and on the Lambda-faithful mode.
       clients: [1, 8, 32],
       workers: ['embedded', 8],
+      scaledClients: [1, 8, 32, 64],
       stop: { seconds: 3 },
       hotSpendBudget: 300n,
       crashWorkers: 8,
@@ -68,6 +75,7 @@ export function ledgerMatrixFromEnv(env: NodeJS.ProcessEnv): LedgerMatrix {
       scenarios: SCENARIO_NAMES,
       clients: [1, 8, 32, 64],
       workers: ['embedded', 1, 8, 32],
+      scaledClients: [1, 8, 32, 64],
       stop: { seconds: Number(env.BENCH_SECONDS ?? 8) },
       hotSpendBudget: 3000n,
       crashWorkers: 8,
@@ -87,6 +95,13 @@ export interface LedgerCell extends Omit<ScenarioRun, 'record'> {
   writerKills?: number;
   /** Ledger worker processes, or `embedded` when the platform runs the ledger in its own process. */
   workers: number | 'embedded';
+  /** The row with a worker process per client (`LedgerMatrix.scaledClients`). */
+  scaled?: boolean;
+  /**
+   * CPU milliseconds per committed transaction by process: the bench's own (the gateway and, in a thread of its
+   * own, the load), DynamoDB Local, the ledger worker processes, the writer.
+   */
+  cpuMsPerTxByProcess: Record<string, number>;
   /** CPU milliseconds of the whole machine per committed transaction (cpuSeconds / committed). */
   cpuMsPerTx: number;
   /**
@@ -179,6 +194,35 @@ export async function measureLedgerScenarios(
       await platform.stop();
     }
   }
+  for (const clients of matrix.scaledClients) {
+    const platform = await startMatrixPlatform(clients, runTag);
+    workerProcesses = true;
+    try {
+      const target = {
+        baseUrl: platform.running.baseUrl,
+        token: await fetchToken(platform.running.baseUrl),
+      };
+      await warmUp(target, `${runTag}-s${clients}`);
+      cells.push(
+        await measureCell(
+          target,
+          platform.running,
+          {
+            scenario: 'world-to-any',
+            clients,
+            workers: reportedWorkers(platform.running) ?? clients,
+            requested: clients,
+            runTag: `${runTag}-s`,
+            matrix,
+            scaled: true,
+          },
+          log,
+        ),
+      );
+    } finally {
+      await platform.stop();
+    }
+  }
   const stop =
     'seconds' in matrix.stop
       ? `${matrix.stop.seconds} s per cell`
@@ -259,6 +303,7 @@ interface CellSpec {
   runTag: string;
   matrix: LedgerMatrix;
   killWriter?: boolean;
+  scaled?: boolean;
 }
 
 async function measureCell(
@@ -270,6 +315,7 @@ async function measureCell(
   const { scenario, clients, workers, requested, runTag, matrix } = spec;
   const ledger = `${scenario}-w${requested}-c${clients}${spec.killWriter ? '-killed' : ''}-${runTag}`;
   const cpuBefore = machineBusySeconds();
+  const byRoleBefore = cpuSecondsByRole();
   const meter = installDynamoMeter();
   meter.reset();
   let running = true;
@@ -300,6 +346,7 @@ async function measureCell(
   });
   await killing;
   const cpuSeconds = Math.round((machineBusySeconds() - cpuBefore) * 100) / 100;
+  const byRoleAfter = cpuSecondsByRole();
   const calls = meter.summary();
   meter.reset();
   const invariants = checkInvariants(await readLedgerSnapshot(target, ledger), record);
@@ -315,6 +362,15 @@ async function measureCell(
     cpuSeconds,
     committedPerCpuSecond: cpuSeconds > 0 ? Math.round((committed / cpuSeconds) * 10) / 10 : 0,
     cpuMsPerTx: committed > 0 ? Math.round((cpuSeconds * 1000 * 10) / committed) / 10 : 0,
+    cpuMsPerTxByProcess: Object.fromEntries(
+      [...byRoleAfter].map(([role, seconds]) => [
+        role,
+        committed > 0
+          ? Math.round(((seconds - (byRoleBefore.get(role) ?? 0)) * 1000 * 10) / committed) / 10
+          : 0,
+      ]),
+    ),
+    ...(spec.scaled ? { scaled: true } : {}),
     ...(committed > 0 ? { dynamoRequestsPerTx: perTransaction(calls, committed) } : {}),
     ...(spec.killWriter ? { writerKills } : {}),
   };

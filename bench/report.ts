@@ -590,9 +590,12 @@ ${table(
 
 /** How a ledger matrix cell is named in the bench's log and the report. */
 export const cellName = (
-  c: Pick<LedgerCell, 'scenario' | 'workers' | 'clients'> & { writerKills?: number },
+  c: Pick<LedgerCell, 'scenario' | 'workers' | 'clients'> & {
+    writerKills?: number;
+    scaled?: boolean;
+  },
 ) =>
-  `${c.scenario}${c.writerKills !== undefined ? ' (writer killed)' : ''}, ${c.workers === 'embedded' ? 'embedded ledger' : `${c.workers} workers`}, ${c.clients} client${c.clients === 1 ? '' : 's'}`;
+  `${c.scenario}${c.writerKills !== undefined ? ' (writer killed)' : ''}, ${c.workers === 'embedded' ? 'embedded ledger' : `${c.workers} workers${c.scaled ? ' (one per client)' : ''}`}, ${c.clients} client${c.clients === 1 ? '' : 's'}`;
 
 const answers = (statuses: Record<string, number>) =>
   Object.entries(statuses)
@@ -627,7 +630,7 @@ export function renderLedgerScenarios(l: LedgerScenariosResult): string {
 
 ${l.source}. Matrix \`${l.matrix}\` (\`BENCH_LEDGER_MATRIX=quick|full\`). ${
     l.workerProcesses
-      ? "Workers: *embedded* is `npm start`'s default (the ledger in the platform's process, every write through its group commit, DynamoDB Local on disk with the durability barrier); a number is the Lambda-faithful mode (that many worker processes, the ledger writer fed by the ingress queue, DynamoDB Local in memory)."
+      ? "Workers: *embedded* is `npm start`'s default (the ledger in the platform's process, every write through its group commit, DynamoDB Local on disk with the durability barrier); a number is the Lambda-faithful mode (that many worker processes, the ledger writer fed by the ingress queue, DynamoDB Local in memory); *one per client* rows start as many worker processes as clients, as Lambda runs a container per request in flight."
       : 'Every row ran the embedded ledger.'
   }
 Scenarios: *world-to-any* (\`world → users:<1 of 1000>\`, 1–100 cents of USD/2); *any-to-any* (200 accounts funded with
@@ -636,7 +639,8 @@ with \`400 INSUFFICIENT_FUND\`); *hot-pair* (\`world → bank\` on every transac
 until it is empty); *writer killed*: world-to-any while the ledger writer process is killed (SIGKILL) every 1.5 s.
 "tx per CPU-second" divides committed transactions by the busy CPU time of the whole machine during the load (both
 cores, /proc/stat: DynamoDB Local, the ledger workers and writer, the gateway and the load generator together); "CPU-ms per
-tx" is its inverse. "DynamoDB requests per tx" counts the requests this process's clients made during the load (for the
+tx" is its inverse, and "by process" splits it: the bench process (the gateway, the in-process services and pollers,
+and the load generator's thread), DynamoDB Local's JVM, the ledger worker processes, the writer. "DynamoDB requests per tx" counts the requests this process's clients made during the load (for the
 embedded ledger, all of its requests, the durability barrier and the stream pollers' checkpoints included; with worker
 processes only the gateway's own), per committed transaction.
 tx/s and latency count acknowledged (2xx) requests of the timed phase only; every request carried a
@@ -653,6 +657,7 @@ ${table(
     'tx/s',
     'tx per CPU-second',
     'CPU-ms per tx',
+    'CPU-ms per tx by process',
     'DynamoDB requests per tx (this process)',
     'p50 (ms)',
     'p99 (ms)',
@@ -662,13 +667,18 @@ ${table(
   ],
   l.cells.map((c) => [
     c.writerKills !== undefined ? `${c.scenario}, writer killed ${c.writerKills}×` : c.scenario,
-    c.workers,
+    c.scaled ? `${c.workers} (one per client)` : c.workers,
     c.clients,
     c.requests,
     c.committed,
     c.committedPerSec,
     c.committedPerCpuSecond ?? '—',
     c.cpuMsPerTx ?? '—',
+    c.cpuMsPerTxByProcess
+      ? Object.entries(c.cpuMsPerTxByProcess)
+          .map(([role, ms]) => `${role} ${ms}`)
+          .join(', ')
+      : '—',
     c.dynamoRequestsPerTx
       ? `${c.dynamoRequestsPerTx.total} (${Object.entries(c.dynamoRequestsPerTx.byOperation)
           .map(([op, n]) => `${op} ${n}`)

@@ -202,7 +202,8 @@ export async function measureLedgerScenarios(
         baseUrl: platform.running.baseUrl,
         token: await fetchToken(platform.running.baseUrl),
       };
-      await warmUp(target, `${runTag}-s${clients}`);
+      // As many clients as workers: every container has served (a worker's first requests run cold code).
+      await warmUp(target, `${runTag}-s${clients}`, clients);
       cells.push(
         await measureCell(
           target,
@@ -242,10 +243,14 @@ export async function measureLedgerScenarios(
  * serves (its compiler threads took half a core for the first ~10 s of a run), and Node's does too. Each row's
  * cells follow an uncounted load on ledgers of their own, as the issue's measurement ran "after a warm-up".
  */
-async function warmUp(target: { baseUrl: string; token: string }, runTag: string): Promise<void> {
+async function warmUp(
+  target: { baseUrl: string; token: string },
+  runTag: string,
+  clients = 8,
+): Promise<void> {
   for (const scenario of ['world-to-any', 'hot-pair'] as const)
     await runScenarioInThread(target, scenario, `warm-up-${scenario}-${runTag}`, {
-      clients: 8,
+      clients,
       stop: { seconds: WARM_UP_SECONDS },
       hotSpendBudget: 1n,
     });

@@ -32,7 +32,14 @@ beforeAll(async () => {
   expect(login.code, login.stderr).toBe(0);
 });
 
+/**
+ * The webhook configs this file made, deleted when it is done: on the run's shared platform a config left behind
+ * would get a delivery for every transaction the other files write (and retry it against a closed port).
+ */
+const made: string[] = [];
+
 afterAll(async () => {
+  for (const id of made) await platformCall(platform, 'DELETE', `/api/webhooks/configs/${id}`);
   await platform?.stop();
 });
 
@@ -105,6 +112,7 @@ describe('platform webhooks configs', () => {
     );
     expect(created.code, created.stderr).toBe(0);
     const config = JSON.parse(created.stdout);
+    made.push(config.id);
     expect(config).toMatchObject({
       name: 'orders',
       endpoint: 'http://127.0.0.1:9/hooks',
@@ -162,6 +170,7 @@ describe('platform webhooks deliveries', () => {
     });
     expect(config.status).toBe(200);
     const configId = config.body.data.id as string;
+    made.push(configId);
     expect((await platformCall(platform, 'POST', '/api/ledger/v2/hooked')).status).toBe(204);
     const tx = await platformCall(platform, 'POST', '/api/ledger/v2/hooked/transactions', {
       postings: [{ source: 'world', destination: 'users:001', amount: 1, asset: 'USD' }],

@@ -5,20 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../events/catalog.js';
-import {
-  platformCall,
-  type SharedPlatform,
-  sharedTestPlatform,
-  until,
-} from '../support/platform.js';
+import type { RunningPlatform } from '../../infra/local/platform.js';
+import { platformCall, startTestPlatform, until } from '../support/platform.js';
 import { cliEnv, runCli, tempConfigHome } from './run-cli.js';
 
-let platform: SharedPlatform;
+let platform: RunningPlatform;
 let home: string;
 const cli = (...args: string[]) => runCli(args, cliEnv(home));
 
 beforeAll(async () => {
-  platform = await sharedTestPlatform();
+  // A platform of its own: a webhook config takes every transaction of the environment, and the deliveries test
+  // waits for exactly its one delivery, which the other CLI files' transactions on the shared platform broke.
+  platform = await startTestPlatform();
   home = await tempConfigHome();
   const login = await cli(
     'login',
@@ -32,14 +30,7 @@ beforeAll(async () => {
   expect(login.code, login.stderr).toBe(0);
 });
 
-/**
- * The webhook configs this file made, deleted when it is done: on the run's shared platform a config left behind
- * would get a delivery for every transaction the other files write (and retry it against a closed port).
- */
-const made: string[] = [];
-
 afterAll(async () => {
-  for (const id of made) await platformCall(platform, 'DELETE', `/api/webhooks/configs/${id}`);
   await platform?.stop();
 });
 
@@ -112,7 +103,6 @@ describe('platform webhooks configs', () => {
     );
     expect(created.code, created.stderr).toBe(0);
     const config = JSON.parse(created.stdout);
-    made.push(config.id);
     expect(config).toMatchObject({
       name: 'orders',
       endpoint: 'http://127.0.0.1:9/hooks',
@@ -170,7 +160,6 @@ describe('platform webhooks deliveries', () => {
     });
     expect(config.status).toBe(200);
     const configId = config.body.data.id as string;
-    made.push(configId);
     expect((await platformCall(platform, 'POST', '/api/ledger/v2/hooked')).status).toBe(204);
     const tx = await platformCall(platform, 'POST', '/api/ledger/v2/hooked/transactions', {
       postings: [{ source: 'world', destination: 'users:001', amount: 1, asset: 'USD' }],

@@ -233,7 +233,7 @@ describe('API reference page (/docs)', () => {
     ]);
     expect(body.data.metadata).toEqual({ order: 'order-42' });
     expect(outside).toEqual([]);
-  }, 180_000);
+  });
 
   it("hides Scalar's hosted-service buttons, and the page could not reach that service anyway", async () => {
     const visible = await page.evaluate(() =>

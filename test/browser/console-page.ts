@@ -1,8 +1,9 @@
 /** Driving the console in the test browser: sign in, go to a screen, read what it shows. */
 import type { Page } from 'puppeteer-core';
+import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
-/** Generous: CI under load is several times slower than a quiet machine. */
-export const SCREEN_TIMEOUT_MS = 30_000;
+/** How long a screen may take to show something: the run's one wait limit (test/support/time-scale.ts). */
+export const SCREEN_TIMEOUT_MS = WAIT_LIMIT_MS;
 
 /** Opens the console and signs in with the local test client, as a user would type it. */
 export async function signIn(page: Page, baseUrl: string): Promise<void> {

@@ -11,6 +11,7 @@ import { platformConfigFromEnv } from '../../lib/config/env.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { createRuntime } from '../../lib/runtime/runtime.js';
 import { launchBrowser } from '../support/browser.js';
+import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { openScreen, signIn, waitFor } from './console-page.js';
 import {
@@ -35,7 +36,7 @@ try {
   await seedBusyLedger(api, 'payouts', 40);
   await seedBusyLedger(api, 'tampered', 3, 1);
   await tamperWithLog(platform.env, 'tampered', 2);
-  const deliveries = await finishedDeliveries(api, configId, 3 + 40 + 3, 60_000);
+  const deliveries = await finishedDeliveries(api, configId, 3 + 40 + 3, WAIT_LIMIT_MS);
   const retried = deliveries.find((d) => d.attemptCount > 1n) ?? deliveries[0];
 
   const page = await browser.newPage();

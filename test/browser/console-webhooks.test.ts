@@ -13,8 +13,6 @@ import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { openScreen, signIn, texts, waitFor } from './console-page.js';
 import { type Api, finishedDeliveries, platformApi, seedWebhook } from './console-seed.js';
 
-const SCREEN_TEST_MS = 90_000;
-
 describe('console: webhook screens', () => {
   let platform: RunningPlatform;
   let browser: Browser;
@@ -50,100 +48,88 @@ describe('console: webhook screens', () => {
     await platform?.stop();
   });
 
-  it(
-    'lists webhook configurations without their secrets',
-    async () => {
-      const { page, errors } = await openPage(browser);
-      await signIn(page, platform.baseUrl);
-      await openScreen(page, platform.baseUrl, '#/webhooks');
-      await waitFor(page, 'tr[data-config]');
-      expect(
-        await page.$$eval('tr[data-config]', (trs) =>
-          trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
-        ),
-      ).toEqual([
-        [
-          expect.any(String),
-          receiver.url,
-          'ledger.committed_transactions',
-          'active',
-          expect.any(String),
-        ],
-      ]);
-      expect(await texts(page, 'tr[data-config] td:first-child')).toEqual(['orders']);
-      expect(await page.content()).not.toContain(secret);
-      expect(errors).toEqual([]);
-      await page.close();
-    },
-    SCREEN_TEST_MS,
-  );
-
-  it(
-    "shows a configuration's deliveries, then a delivery's attempts",
-    async () => {
-      const { page, errors } = await openPage(browser);
-      await signIn(page, platform.baseUrl);
-      await openScreen(page, platform.baseUrl, '#/webhooks');
-      await waitFor(page, `tr[data-config="${configId}"] a`);
-      await page.click(`tr[data-config="${configId}"] a`);
-      await waitFor(page, 'tr[data-delivery]');
-      expect(
-        await page.$$eval('tr[data-delivery]', (trs) =>
-          trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
-        ),
-      ).toEqual([
-        [deliveryId, 'ledger.committed_transactions', 'succeeded', '1', '200', expect.any(String)],
-      ]);
-
-      await page.click(`tr[data-delivery="${deliveryId}"] a`);
-      await waitFor(page, 'tr[data-attempt]');
-      expect(new URL(page.url()).hash).toBe(`#/webhooks/${configId}/deliveries/${deliveryId}`);
-      // attempt, replay generation, at, outcome, status, duration, error / response
-      const attempts = await page.$$eval('tr[data-attempt]', (trs) =>
+  it('lists webhook configurations without their secrets', async () => {
+    const { page, errors } = await openPage(browser);
+    await signIn(page, platform.baseUrl);
+    await openScreen(page, platform.baseUrl, '#/webhooks');
+    await waitFor(page, 'tr[data-config]');
+    expect(
+      await page.$$eval('tr[data-config]', (trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
-      );
-      expect(attempts).toEqual([
-        ['1', '0', expect.any(String), 'succeeded', '200', expect.stringMatching(/^\d+ ms$/), ''],
-      ]);
-      expect(await texts(page, '[data-status]')).toEqual(['succeeded']);
-      expect(errors).toEqual([]);
-      await page.close();
-    },
-    SCREEN_TEST_MS,
-  );
+      ),
+    ).toEqual([
+      [
+        expect.any(String),
+        receiver.url,
+        'ledger.committed_transactions',
+        'active',
+        expect.any(String),
+      ],
+    ]);
+    expect(await texts(page, 'tr[data-config] td:first-child')).toEqual(['orders']);
+    expect(await page.content()).not.toContain(secret);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 
-  it(
-    'replays a delivery: a new attempt reaches the receiver and appears in the list',
-    async () => {
-      const before = receiver.received.length;
-      const { page, errors } = await openPage(browser);
-      await signIn(page, platform.baseUrl);
-      await openScreen(page, platform.baseUrl, `#/webhooks/${configId}/deliveries/${deliveryId}`);
-      await waitFor(page, 'tr[data-attempt="1"]');
-      await page.click('button[data-action=replay]');
-      // The page reads the delivery again until its new attempt is recorded.
-      await waitFor(page, 'tr[data-attempt="2"]');
-      await waitFor(page, '[data-status="succeeded"]');
-      const attempts = await page.$$eval('tr[data-attempt]', (trs) =>
+  it("shows a configuration's deliveries, then a delivery's attempts", async () => {
+    const { page, errors } = await openPage(browser);
+    await signIn(page, platform.baseUrl);
+    await openScreen(page, platform.baseUrl, '#/webhooks');
+    await waitFor(page, `tr[data-config="${configId}"] a`);
+    await page.click(`tr[data-config="${configId}"] a`);
+    await waitFor(page, 'tr[data-delivery]');
+    expect(
+      await page.$$eval('tr[data-delivery]', (trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
-      );
-      expect(attempts.map((a) => [a[0], a[1], a[3], a[4]])).toEqual([
-        ['1', '0', 'succeeded', '200'],
-        ['2', '1', 'succeeded', '200'],
-      ]);
-      // The receiver got it again, under the same delivery id.
-      expect(receiver.received.length).toBe(before + 1);
-      expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(deliveryId);
-      const { body } = await api('GET', `/api/webhooks/deliveries/${deliveryId}`);
-      expect(body.data).toMatchObject({
-        status: 'succeeded',
-        attemptCount: 2n,
-        replayGeneration: 1n,
-      });
-      expect(await texts(page, 'button[data-action=replay]')).toEqual(['Replay']);
-      expect(errors).toEqual([]);
-      await page.close();
-    },
-    SCREEN_TEST_MS,
-  );
+      ),
+    ).toEqual([
+      [deliveryId, 'ledger.committed_transactions', 'succeeded', '1', '200', expect.any(String)],
+    ]);
+
+    await page.click(`tr[data-delivery="${deliveryId}"] a`);
+    await waitFor(page, 'tr[data-attempt]');
+    expect(new URL(page.url()).hash).toBe(`#/webhooks/${configId}/deliveries/${deliveryId}`);
+    // attempt, replay generation, at, outcome, status, duration, error / response
+    const attempts = await page.$$eval('tr[data-attempt]', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    expect(attempts).toEqual([
+      ['1', '0', expect.any(String), 'succeeded', '200', expect.stringMatching(/^\d+ ms$/), ''],
+    ]);
+    expect(await texts(page, '[data-status]')).toEqual(['succeeded']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('replays a delivery: a new attempt reaches the receiver and appears in the list', async () => {
+    const before = receiver.received.length;
+    const { page, errors } = await openPage(browser);
+    await signIn(page, platform.baseUrl);
+    await openScreen(page, platform.baseUrl, `#/webhooks/${configId}/deliveries/${deliveryId}`);
+    await waitFor(page, 'tr[data-attempt="1"]');
+    await page.click('button[data-action=replay]');
+    // The page reads the delivery again until its new attempt is recorded.
+    await waitFor(page, 'tr[data-attempt="2"]');
+    await waitFor(page, '[data-status="succeeded"]');
+    const attempts = await page.$$eval('tr[data-attempt]', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    expect(attempts.map((a) => [a[0], a[1], a[3], a[4]])).toEqual([
+      ['1', '0', 'succeeded', '200'],
+      ['2', '1', 'succeeded', '200'],
+    ]);
+    // The receiver got it again, under the same delivery id.
+    expect(receiver.received.length).toBe(before + 1);
+    expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(deliveryId);
+    const { body } = await api('GET', `/api/webhooks/deliveries/${deliveryId}`);
+    expect(body.data).toMatchObject({
+      status: 'succeeded',
+      attemptCount: 2n,
+      replayGeneration: 1n,
+    });
+    expect(await texts(page, 'button[data-action=replay]')).toEqual(['Replay']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

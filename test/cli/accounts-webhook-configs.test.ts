@@ -5,20 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../events/catalog.js';
-import {
-  platformCall,
-  type SharedPlatform,
-  sharedTestPlatform,
-  until,
-} from '../support/platform.js';
+import type { RunningPlatform } from '../../infra/local/platform.js';
+import { platformCall, startTestPlatform, until } from '../support/platform.js';
 import { cliEnv, runCli, tempConfigHome } from './run-cli.js';
 
-let platform: SharedPlatform;
+let platform: RunningPlatform;
 let home: string;
 const cli = (...args: string[]) => runCli(args, cliEnv(home));
 
 beforeAll(async () => {
-  platform = await sharedTestPlatform();
+  // A platform of its own: a webhook config takes every transaction of the environment, and the deliveries test
+  // waits for exactly its one delivery, which the other CLI files' transactions on the shared platform broke.
+  platform = await startTestPlatform();
   home = await tempConfigHome();
   const login = await cli(
     'login',
@@ -30,7 +28,7 @@ beforeAll(async () => {
     'local-dev-secret',
   );
   expect(login.code, login.stderr).toBe(0);
-}, 240_000);
+});
 
 afterAll(async () => {
   await platform?.stop();
@@ -73,7 +71,7 @@ describe('platform accounts show', () => {
     const bad = await cli('accounts', 'show', 'shown', 'users::x');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('"users::x" is not an account address');
-  }, 120_000);
+  });
 });
 
 describe('platform webhooks configs', () => {
@@ -149,7 +147,7 @@ describe('platform webhooks configs', () => {
     );
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('NOT_FOUND');
-  }, 120_000);
+  });
 });
 
 describe('platform webhooks deliveries', () => {
@@ -167,15 +165,11 @@ describe('platform webhooks deliveries', () => {
       postings: [{ source: 'world', destination: 'users:001', amount: 1, asset: 'USD' }],
     });
     expect(tx.status).toBe(200);
-    const listed = await until(
-      'the delivery and its first attempt',
-      async () => {
-        const run = await cli('--json', 'webhooks', 'deliveries', '--config', configId);
-        const rows = JSON.parse(run.stdout) as { id: string; attemptCount: number }[];
-        return rows.length === 1 && rows[0]!.attemptCount >= 1 ? rows : undefined;
-      },
-      60_000,
-    );
+    const listed = await until('the delivery and its first attempt', async () => {
+      const run = await cli('--json', 'webhooks', 'deliveries', '--config', configId);
+      const rows = JSON.parse(run.stdout) as { id: string; attemptCount: number }[];
+      return rows.length === 1 && rows[0]!.attemptCount >= 1 ? rows : undefined;
+    });
     expect(listed[0]).toMatchObject({
       configID: configId,
       eventType: 'ledger.committed_transactions',
@@ -195,31 +189,27 @@ describe('platform webhooks deliveries', () => {
 
     // An attempt in flight when the replay reads the delivery is skipped (the worker is sending it anyway), and
     // against a closed port attempts come every few seconds: ask again until one replay finds it between attempts.
-    const bulk = await until(
-      'a replay that finds the delivery between attempts',
-      async () => {
-        const run = await cli(
-          '--json',
-          'webhooks',
-          'deliveries',
-          'replay',
-          '--status',
-          'pending',
-          '--since',
-          since,
-          '--config',
-          configId,
-        );
-        expect(run.code, run.stderr).toBe(0);
-        const counts = JSON.parse(run.stdout) as { skipped: number };
-        return counts.skipped === 0 ? counts : undefined;
-      },
-      60_000,
-    );
+    const bulk = await until('a replay that finds the delivery between attempts', async () => {
+      const run = await cli(
+        '--json',
+        'webhooks',
+        'deliveries',
+        'replay',
+        '--status',
+        'pending',
+        '--since',
+        since,
+        '--config',
+        configId,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const counts = JSON.parse(run.stdout) as { skipped: number };
+      return counts.skipped === 0 ? counts : undefined;
+    });
     expect(bulk).toMatchObject({ replayed: 0, expedited: 1, skipped: 0 });
 
     const usage = await cli('webhooks', 'deliveries', 'replay', '--status', 'failed');
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('replay: a delivery id, or --since');
-  }, 180_000);
+  });
 });

@@ -66,11 +66,7 @@ describe('platform webhooks tail', () => {
     expect(tx.status).toBe(200);
 
     // Waits (bounded) for the attempt line; the assertions are on what was printed, not on timing.
-    await until(
-      'the attempt line',
-      () => (stdout.includes('"kind":"attempt"') ? true : undefined),
-      60_000,
-    );
+    await until('the attempt line', () => (stdout.includes('"kind":"attempt"') ? true : undefined));
     // Two more polls' worth of time: nothing may be printed twice.
     await new Promise((r) => setTimeout(r, 1000));
     tail.kill('SIGINT');
@@ -116,11 +112,7 @@ describe('platform webhooks tail', () => {
       stderr += s;
     });
     // Its first look (which takes the first test's delivery as seen) is done when it says it is following.
-    await until(
-      'the tail to follow',
-      () => (stderr.includes('following') ? true : undefined),
-      60_000,
-    );
+    await until('the tail to follow', () => (stderr.includes('following') ? true : undefined));
     const ledger = `w${randomBytes(4).toString('hex')}`;
     expect((await platformCall(platform, 'POST', `/api/ledger/v2/${ledger}`)).status).toBe(204);
     const tx = await platformCall(platform, 'POST', `/api/ledger/v2/${ledger}/transactions`, {

@@ -65,7 +65,6 @@ describe('bundling settings shared by npm run build and the stack', () => {
       expect(differing).toEqual([]);
       rmSync(outdir, { recursive: true, force: true });
     },
-    120_000,
   );
 
   it('bundles sign with the credentials Lambda puts in the environment (the default chain is replaced)', async () => {

@@ -154,22 +154,18 @@ describe('local dispatch (log tail and stream pollers)', () => {
       expect(Number(page!.last)).toBe(3);
       const expected = ledgerEventsOfImage(page!);
       expect(expected).toHaveLength(3);
-      const deliveries = await until(
-        'three deliveries',
-        async () => {
-          const { Items = [] } = await doc.send(
-            new QueryCommand({
-              TableName: platform.env.WEBHOOKS_TABLE!,
-              IndexName: 'gsi1',
-              KeyConditionExpression: 'gsi1pk = :p',
-              ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
-            }),
-          );
-          const mine = Items.filter((d) => d.configId === configId);
-          return mine.length >= 3 ? mine : undefined;
-        },
-        10_000,
-      );
+      const deliveries = await until('three deliveries', async () => {
+        const { Items = [] } = await doc.send(
+          new QueryCommand({
+            TableName: platform.env.WEBHOOKS_TABLE!,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :p',
+            ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
+          }),
+        );
+        const mine = Items.filter((d) => d.configId === configId);
+        return mine.length >= 3 ? mine : undefined;
+      });
       // Exactly the page's three events, each once, bodies byte for byte.
       expect(
         deliveries
@@ -214,21 +210,17 @@ describe('local dispatch (log tail and stream pollers)', () => {
       region: 'us-east-1',
     });
     try {
-      const delivery = await until(
-        'the payment delivery',
-        async () => {
-          const { Items = [] } = await doc.send(
-            new QueryCommand({
-              TableName: platform.env.WEBHOOKS_TABLE!,
-              IndexName: 'gsi1',
-              KeyConditionExpression: 'gsi1pk = :p',
-              ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
-            }),
-          );
-          return Items.find((d) => d.configId === configId);
-        },
-        10_000,
-      );
+      const delivery = await until('the payment delivery', async () => {
+        const { Items = [] } = await doc.send(
+          new QueryCommand({
+            TableName: platform.env.WEBHOOKS_TABLE!,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :p',
+            ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
+          }),
+        );
+        return Items.find((d) => d.configId === configId);
+      });
       const envelope = JSON.parse(delivery.body);
       expect(envelope).toMatchObject({
         type: 'payments.saved_payment',
@@ -266,21 +258,17 @@ describe('local dispatch (log tail and stream pollers)', () => {
       region: 'us-east-1',
     });
     try {
-      const delivery = await until(
-        'the bucket ledger delivery',
-        async () => {
-          const { Items = [] } = await doc.send(
-            new QueryCommand({
-              TableName: platform.env.WEBHOOKS_TABLE!,
-              IndexName: 'gsi1',
-              KeyConditionExpression: 'gsi1pk = :p',
-              ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
-            }),
-          );
-          return Items.find((d) => d.configId === configId);
-        },
-        10_000,
-      );
+      const delivery = await until('the bucket ledger delivery', async () => {
+        const { Items = [] } = await doc.send(
+          new QueryCommand({
+            TableName: platform.env.WEBHOOKS_TABLE!,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :p',
+            ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
+          }),
+        );
+        return Items.find((d) => d.configId === configId);
+      });
       const { Item: log } = await doc.send(
         new GetCommand({
           TableName: heavyTable,

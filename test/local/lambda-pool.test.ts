@@ -186,11 +186,7 @@ describe('a function pool', () => {
     expect(pids.every(isRunning)).toBe(true);
     host.kill('SIGKILL');
     // Each worker sees its IPC channel close and exits (reaping is then up to whoever adopted it).
-    await until(
-      'the orphaned workers to exit',
-      () => (pids.some(isRunning) ? undefined : true),
-      5000,
-    );
+    await until('the orphaned workers to exit', () => (pids.some(isRunning) ? undefined : true));
   });
 
   it('fails to start, with the module error, when the function cannot load, and leaves no process behind', async () => {

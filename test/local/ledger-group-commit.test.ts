@@ -14,6 +14,7 @@ import { type LedgerTarget, readLedgerSnapshot } from '../../bench/ledger-snapsh
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 let platform: RunningPlatform;
 let target: LedgerTarget;
@@ -98,7 +99,7 @@ describe('one ledger, independent workers and the group-commit writer', () => {
     const killer = async () => {
       for (let round = 0; round < 3; round++) {
         // The pool replaces a killed writer with a fresh process: wait until one is ready, then kill it mid-work.
-        for (let waited = 0; fresh().length === 0 && waited < 20_000; waited += 50)
+        for (let waited = 0; fresh().length === 0 && waited < WAIT_LIMIT_MS; waited += 50)
           await new Promise((r) => setTimeout(r, 50));
         await new Promise((r) => setTimeout(r, 300 + Math.random() * 400));
         for (const pid of fresh()) {

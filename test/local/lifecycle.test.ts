@@ -15,7 +15,6 @@ import { until } from '../support/platform.js';
 import { isRunning } from '../support/processes.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const START_TIMEOUT = 120_000;
 
 const tempDirs: string[] = [];
 afterAll(() => {
@@ -79,15 +78,11 @@ async function npmStart(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<N
 async function ready(run: NpmStart): Promise<void> {
   let exited = false;
   void run.exit.then(() => (exited = true));
-  await until(
-    'platform ready',
-    () => {
-      if (exited)
-        throw new Error(`npm start exited before it was ready:\n${run.stdout()}\n${run.stderr()}`);
-      return run.stdout().includes('platform ready at') ? true : undefined;
-    },
-    START_TIMEOUT,
-  );
+  await until('platform ready', () => {
+    if (exited)
+      throw new Error(`npm start exited before it was ready:\n${run.stdout()}\n${run.stderr()}`);
+    return run.stdout().includes('platform ready at') ? true : undefined;
+  });
 }
 
 /** Live (not zombie) processes of a process group, from /proc. */
@@ -119,191 +114,168 @@ const healthLogLines = (text: string) =>
   text.split('\n').filter((line) => line.startsWith('{') && line.includes('_health'));
 
 describe('npm start as a process group', () => {
-  it(
-    'refuses a second start on its DATA_DIR, runs DynamoDB Local without telemetry, logs no health polls, and stops whole on SIGTERM to npm',
-    async () => {
-      const dataDir = tempDir();
-      const first = await npmStart(dataDir);
-      await ready(first);
+  it('refuses a second start on its DATA_DIR, runs DynamoDB Local without telemetry, logs no health polls, and stops whole on SIGTERM to npm', async () => {
+    const dataDir = tempDir();
+    const first = await npmStart(dataDir);
+    await ready(first);
 
-      // What it does while it starts, step by step, each with the seconds since the start.
-      const head = first.stdout().slice(0, first.stdout().indexOf('platform ready at'));
-      expect(head).toContain(`starting the platform (data in ${dataDir})\n`);
-      expect(
-        head
-          .split('\n')
-          .filter((line) => /^ +\d+\.\d s {2}/.test(line))
-          .map((line) => line.replace(/^ +\d+\.\d s {2}/, '')),
-      ).toEqual([
-        'starting DynamoDB Local (Java)',
-        'starting the SQS and S3 emulators',
-        'creating tables and queues',
-        'starting the services',
-        'starting the workers',
-      ]);
-
-      // DynamoDB Local: telemetry off, by flag and by environment.
-      const [jvm] = dynamoLocalOf(first);
-      expect(jvm).toBeDefined();
-      expect(commandLine(jvm!)).toContain('-disableTelemetry');
-      expect(readFileSync(`/proc/${jvm}/environ`, 'utf8').split('\0')).toContain(
-        'DDB_LOCAL_TELEMETRY=0',
-      );
-
-      // Health polls: answered, and not one log line for them.
-      for (let i = 0; i < 3; i++)
-        expect((await fetch(`${first.baseUrl}/_health`)).status).toBe(200);
-      const token = await fetch(`${first.baseUrl}/api/auth/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: 'local-dev',
-          client_secret: 'local-dev-secret',
-        }),
-      });
-      expect(token.status).toBe(200);
-      // The token request is logged (so logging is on), the polls before it are not.
-      await until('the token request logged', () =>
-        first.stdout().includes('"route":"/api/auth/oauth/token"') ? true : undefined,
-      );
-      expect(healthLogLines(first.stdout())).toEqual([]);
-
-      // A second start on the same DATA_DIR: one clear line, exit 1, nothing of the first touched.
-      const second = await npmStart(dataDir);
-      const { code } = await second.exit;
-      expect(code).toBe(1);
-      expect(errorLines(second.stderr())).toEqual([
-        `error: DATA_DIR ${dataDir} is in use by another platform (pid ${readFileSync(join(dataDir, 'platform.lock'), 'utf8').trim()}); stop it, or set DATA_DIR to another directory`,
-      ]);
-      expect(second.stdout()).not.toContain('platform ready');
-      expect(dynamoLocalOf(first)).toEqual([jvm]);
-      expect((await fetch(`${first.baseUrl}/_health`)).status).toBe(200);
-
-      // SIGTERM to the top process only (npm): the whole group goes, without an error line.
-      const members = groupMembers(first.child.pid!);
-      expect(members.length).toBeGreaterThanOrEqual(4); // npm, sh, node, java (the ledger is embedded in node)
-      first.child.kill('SIGTERM');
-      await first.exit;
-      await until(
-        'every process of npm start gone',
-        () => (groupMembers(first.child.pid!).length === 0 ? true : undefined),
-        30_000,
-      );
-      expect(first.stdout()).toContain('stopping...');
-      expect(errorLines(first.stdout() + first.stderr())).toEqual([]);
-      expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
-    },
-    2 * START_TIMEOUT,
-  );
-
-  it(
-    'stops whole on Ctrl+C (SIGINT to the process group), without an error line, and frees its DATA_DIR',
-    async () => {
-      const dataDir = tempDir();
-      const run = await npmStart(dataDir);
-      await ready(run);
-      expect(dynamoLocalOf(run)).toHaveLength(1);
-
-      process.kill(-run.child.pid!, 'SIGINT');
-      // npm's own status: 0 when its shell waits for node (bash), or death by SIGINT when the shell itself is
-      // interrupted (dash) and npm re-raises it, as a shell expects after Ctrl+C. Never an error status.
-      expect([
-        { code: 0, signal: null },
-        { code: null, signal: 'SIGINT' },
-      ]).toContainEqual(await run.exit);
-      await until(
-        'every process of npm start gone',
-        () => (groupMembers(run.child.pid!).length === 0 ? true : undefined),
-        30_000,
-      );
-      expect(run.stdout()).toContain('stopping...');
-      expect(errorLines(run.stdout() + run.stderr())).toEqual([]);
-      expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
-
-      // And the data directory is free again: a new start on it serves.
-      const again = await npmStart(dataDir);
-      await ready(again);
-      expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
-      process.kill(-again.child.pid!, 'SIGINT');
-      expect([
-        { code: 0, signal: null },
-        { code: null, signal: 'SIGINT' },
-      ]).toContainEqual(await again.exit);
-      await until(
-        'every process of the second start gone',
-        () => (groupMembers(again.child.pid!).length === 0 ? true : undefined),
-        30_000,
-      );
-      expect(errorLines(again.stdout() + again.stderr())).toEqual([]);
-    },
-    3 * START_TIMEOUT,
-  );
-
-  it(
-    'leaves no DynamoDB Local behind when its node process is killed outright (kill -9), and starts again on the same DATA_DIR',
-    async () => {
-      const dataDir = tempDir();
-      const run = await npmStart(dataDir);
-      await ready(run);
-      const [jvm] = dynamoLocalOf(run);
-      expect(jvm).toBeDefined();
-      const node = groupMembers(run.child.pid!).filter((pid) =>
-        commandLine(pid).includes('infra/local/main.ts'),
-      );
-      expect(node).toHaveLength(1);
-
-      process.kill(node[0]!, 'SIGKILL');
-      await until(
-        'every process of the killed start gone, the JVM first among them',
-        () => (groupMembers(run.child.pid!).length === 0 ? true : undefined),
-        30_000,
-      );
-      expect(isRunning(jvm!)).toBe(false);
-
-      // Started again, with logs for people (LOG_FORMAT=pretty): the services in its process and the ledger's
-      // worker processes alike.
-      const again = await npmStart(dataDir, { LOG_FORMAT: 'pretty', LEDGER_WORKERS: '1' });
-      await ready(again);
-      expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
-      const token = await fetch(`${again.baseUrl}/api/auth/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: 'local-dev',
-          client_secret: 'local-dev-secret',
-        }),
-      });
-      const { access_token } = (await token.json()) as { access_token: string };
-      const ledgers = await fetch(`${again.baseUrl}/api/ledger/v2`, {
-        headers: { authorization: `Bearer ${access_token}` },
-      });
-      expect(ledgers.status).toBe(200);
-      await until('both request lines', () =>
-        / ledger {2}.*\/api\/ledger\/v2/.test(again.stdout()) ? true : undefined,
-      );
-      const requestLines = again
-        .stdout()
+    // What it does while it starts, step by step, each with the seconds since the start.
+    const head = first.stdout().slice(0, first.stdout().indexOf('platform ready at'));
+    expect(head).toContain(`starting the platform (data in ${dataDir})\n`);
+    expect(
+      head
         .split('\n')
-        .filter((line) => /\/api\/(auth\/oauth\/token|ledger\/v2)/.test(line));
-      expect(requestLines).toEqual([
-        expect.stringMatching(
-          /^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}auth {2}request {2}requestId=\S+ method=POST route=\/api\/auth\/oauth\/token path=\/api\/auth\/oauth\/token status=200 /,
-        ),
-        expect.stringMatching(
-          /^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}ledger {2}request {2}.*function_name=ledger .* method=GET route=\/api\/ledger\/v2 path=\/api\/ledger\/v2 status=200 /,
-        ),
-      ]);
-      process.kill(-again.child.pid!, 'SIGINT');
-      await again.exit;
-      await until(
-        'every process of the second start gone',
-        () => (groupMembers(again.child.pid!).length === 0 ? true : undefined),
-        30_000,
-      );
-      expect(errorLines(again.stdout() + again.stderr())).toEqual([]);
-    },
-    3 * START_TIMEOUT,
-  );
+        .filter((line) => /^ +\d+\.\d s {2}/.test(line))
+        .map((line) => line.replace(/^ +\d+\.\d s {2}/, '')),
+    ).toEqual([
+      'starting DynamoDB Local (Java)',
+      'starting the SQS and S3 emulators',
+      'creating tables and queues',
+      'starting the services',
+      'starting the workers',
+    ]);
+
+    // DynamoDB Local: telemetry off, by flag and by environment.
+    const [jvm] = dynamoLocalOf(first);
+    expect(jvm).toBeDefined();
+    expect(commandLine(jvm!)).toContain('-disableTelemetry');
+    expect(readFileSync(`/proc/${jvm}/environ`, 'utf8').split('\0')).toContain(
+      'DDB_LOCAL_TELEMETRY=0',
+    );
+
+    // Health polls: answered, and not one log line for them.
+    for (let i = 0; i < 3; i++) expect((await fetch(`${first.baseUrl}/_health`)).status).toBe(200);
+    const token = await fetch(`${first.baseUrl}/api/auth/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: 'local-dev',
+        client_secret: 'local-dev-secret',
+      }),
+    });
+    expect(token.status).toBe(200);
+    // The token request is logged (so logging is on), the polls before it are not.
+    await until('the token request logged', () =>
+      first.stdout().includes('"route":"/api/auth/oauth/token"') ? true : undefined,
+    );
+    expect(healthLogLines(first.stdout())).toEqual([]);
+
+    // A second start on the same DATA_DIR: one clear line, exit 1, nothing of the first touched.
+    const second = await npmStart(dataDir);
+    const { code } = await second.exit;
+    expect(code).toBe(1);
+    expect(errorLines(second.stderr())).toEqual([
+      `error: DATA_DIR ${dataDir} is in use by another platform (pid ${readFileSync(join(dataDir, 'platform.lock'), 'utf8').trim()}); stop it, or set DATA_DIR to another directory`,
+    ]);
+    expect(second.stdout()).not.toContain('platform ready');
+    expect(dynamoLocalOf(first)).toEqual([jvm]);
+    expect((await fetch(`${first.baseUrl}/_health`)).status).toBe(200);
+
+    // SIGTERM to the top process only (npm): the whole group goes, without an error line.
+    const members = groupMembers(first.child.pid!);
+    expect(members.length).toBeGreaterThanOrEqual(4); // npm, sh, node, java (the ledger is embedded in node)
+    first.child.kill('SIGTERM');
+    await first.exit;
+    await until('every process of npm start gone', () =>
+      groupMembers(first.child.pid!).length === 0 ? true : undefined,
+    );
+    expect(first.stdout()).toContain('stopping...');
+    expect(errorLines(first.stdout() + first.stderr())).toEqual([]);
+    expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
+  });
+
+  it('stops whole on Ctrl+C (SIGINT to the process group), without an error line, and frees its DATA_DIR', async () => {
+    const dataDir = tempDir();
+    const run = await npmStart(dataDir);
+    await ready(run);
+    expect(dynamoLocalOf(run)).toHaveLength(1);
+
+    process.kill(-run.child.pid!, 'SIGINT');
+    // npm's own status: 0 when its shell waits for node (bash), or death by SIGINT when the shell itself is
+    // interrupted (dash) and npm re-raises it, as a shell expects after Ctrl+C. Never an error status.
+    expect([
+      { code: 0, signal: null },
+      { code: null, signal: 'SIGINT' },
+    ]).toContainEqual(await run.exit);
+    await until('every process of npm start gone', () =>
+      groupMembers(run.child.pid!).length === 0 ? true : undefined,
+    );
+    expect(run.stdout()).toContain('stopping...');
+    expect(errorLines(run.stdout() + run.stderr())).toEqual([]);
+    expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
+
+    // And the data directory is free again: a new start on it serves.
+    const again = await npmStart(dataDir);
+    await ready(again);
+    expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
+    process.kill(-again.child.pid!, 'SIGINT');
+    expect([
+      { code: 0, signal: null },
+      { code: null, signal: 'SIGINT' },
+    ]).toContainEqual(await again.exit);
+    await until('every process of the second start gone', () =>
+      groupMembers(again.child.pid!).length === 0 ? true : undefined,
+    );
+    expect(errorLines(again.stdout() + again.stderr())).toEqual([]);
+  });
+
+  it('leaves no DynamoDB Local behind when its node process is killed outright (kill -9), and starts again on the same DATA_DIR', async () => {
+    const dataDir = tempDir();
+    const run = await npmStart(dataDir);
+    await ready(run);
+    const [jvm] = dynamoLocalOf(run);
+    expect(jvm).toBeDefined();
+    const node = groupMembers(run.child.pid!).filter((pid) =>
+      commandLine(pid).includes('infra/local/main.ts'),
+    );
+    expect(node).toHaveLength(1);
+
+    process.kill(node[0]!, 'SIGKILL');
+    await until('every process of the killed start gone, the JVM first among them', () =>
+      groupMembers(run.child.pid!).length === 0 ? true : undefined,
+    );
+    expect(isRunning(jvm!)).toBe(false);
+
+    // Started again, with logs for people (LOG_FORMAT=pretty): the services in its process and the ledger's
+    // worker processes alike.
+    const again = await npmStart(dataDir, { LOG_FORMAT: 'pretty', LEDGER_WORKERS: '1' });
+    await ready(again);
+    expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
+    const token = await fetch(`${again.baseUrl}/api/auth/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: 'local-dev',
+        client_secret: 'local-dev-secret',
+      }),
+    });
+    const { access_token } = (await token.json()) as { access_token: string };
+    const ledgers = await fetch(`${again.baseUrl}/api/ledger/v2`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    expect(ledgers.status).toBe(200);
+    await until('both request lines', () =>
+      / ledger {2}.*\/api\/ledger\/v2/.test(again.stdout()) ? true : undefined,
+    );
+    const requestLines = again
+      .stdout()
+      .split('\n')
+      .filter((line) => /\/api\/(auth\/oauth\/token|ledger\/v2)/.test(line));
+    expect(requestLines).toEqual([
+      expect.stringMatching(
+        /^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}auth {2}request {2}requestId=\S+ method=POST route=\/api\/auth\/oauth\/token path=\/api\/auth\/oauth\/token status=200 /,
+      ),
+      expect.stringMatching(
+        /^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}ledger {2}request {2}.*function_name=ledger .* method=GET route=\/api\/ledger\/v2 path=\/api\/ledger\/v2 status=200 /,
+      ),
+    ]);
+    process.kill(-again.child.pid!, 'SIGINT');
+    await again.exit;
+    await until('every process of the second start gone', () =>
+      groupMembers(again.child.pid!).length === 0 ? true : undefined,
+    );
+    expect(errorLines(again.stdout() + again.stderr())).toEqual([]);
+  });
 });

@@ -164,15 +164,11 @@ describe('GET /_metrics on the local platform', () => {
     });
     expect(relayed.status).toBe(200);
     // The writer's invocation drains the queue a while before it ends and writes its figures.
-    const grouped = await until(
-      'the group commit counted',
-      async () => {
-        const { lines } = await scrape();
-        const group = 'platform_ledger_commits_total{service="ledger",mode="group"}';
-        return samples(lines, group).length > 0 ? lines : undefined;
-      },
-      60_000,
-    );
+    const grouped = await until('the group commit counted', async () => {
+      const { lines } = await scrape();
+      const group = 'platform_ledger_commits_total{service="ledger",mode="group"}';
+      return samples(lines, group).length > 0 ? lines : undefined;
+    });
     expect(
       samples(
         grouped,

@@ -28,7 +28,6 @@ import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TEST_CLIENT = { id: 'local-dev', secret: 'local-dev-secret' };
-const PROCESS_TIMEOUT = 60_000;
 
 /** Every directory made here, removed at the end. */
 const tempDirs: string[] = [];
@@ -374,154 +373,136 @@ describe('npm start (infra/local/main.ts) as a process', () => {
   const errorLines = (stderr: string) =>
     stderr.split('\n').filter((line) => line.startsWith('error:'));
 
-  it(
-    'starts, prints the banner with the test client, serves /_health and stops cleanly on SIGTERM',
-    async () => {
-      const port = await freePort();
-      const dataDir = tempDir('start');
-      // A chunk an earlier build left (chunk names carry a content hash): removed at start, not kept.
-      const stale = join(dataDir, 'bundles', 'functions', 'chunks', 'stale-0000.mjs');
-      mkdirSync(dirname(stale), { recursive: true });
-      writeFileSync(stale, 'export {};\n');
-      const main = startMain({ PORT: String(port), DATA_DIR: dataDir });
-      await waitForStdout(main, 'platform ready at');
-      expect(existsSync(stale)).toBe(false);
+  it('starts, prints the banner with the test client, serves /_health and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const dataDir = tempDir('start');
+    // A chunk an earlier build left (chunk names carry a content hash): removed at start, not kept.
+    const stale = join(dataDir, 'bundles', 'functions', 'chunks', 'stale-0000.mjs');
+    mkdirSync(dirname(stale), { recursive: true });
+    writeFileSync(stale, 'export {};\n');
+    const main = startMain({ PORT: String(port), DATA_DIR: dataDir });
+    await waitForStdout(main, 'platform ready at');
+    expect(existsSync(stale)).toBe(false);
 
-      const baseUrl = `http://127.0.0.1:${port}`;
-      const lines = main.stdout().split('\n');
-      expect(lines).toContain(`platform ready at ${baseUrl}`);
-      expect(lines).toContain(`  health     ${baseUrl}/_health`);
-      expect(lines).toContain(`  discovery  ${baseUrl}/api/auth/.well-known/openid-configuration`);
-      expect(lines).toContain(`  api docs   ${baseUrl}/docs`);
-      expect(lines).toContain(`  console    ${baseUrl}/console`);
-      expect(lines).toContain(`  metrics    ${baseUrl}/_metrics`);
-      // The S3 emulator (S3_PORT 0 here: a free port), its bucket `exports` kept under the data directory.
-      const s3Line = lines.find((line) => line.startsWith('  s3 '));
-      expect(s3Line).toMatch(
-        new RegExp(
-          `^ {2}s3 {9}http://127\\.0\\.0\\.1:\\d+ \\(emulator: bucket exports, objects in ${dataDir}/s3\\)$`,
-        ),
-      );
-      expect(existsSync(join(dataDir, 's3', 'exports'))).toBe(true);
-      expect(lines.filter((line) => /^ {2}start-up {3}\d+\.\d s$/.test(line))).toHaveLength(1);
-      expect(lines).toContain(`  data       ${dataDir}`);
-      expect(lines).toContain(
-        '  test client (TEST ONLY): client_id=local-dev client_secret=local-dev-secret',
-      );
-      // Every address the banner names answers.
-      for (const path of ['/docs', '/console', '/_metrics']) {
-        expect((await fetch(`${baseUrl}${path}`)).status, path).toBe(200);
-      }
-      expect(dynamoProcessesFor(dataDir)).toHaveLength(1);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const lines = main.stdout().split('\n');
+    expect(lines).toContain(`platform ready at ${baseUrl}`);
+    expect(lines).toContain(`  health     ${baseUrl}/_health`);
+    expect(lines).toContain(`  discovery  ${baseUrl}/api/auth/.well-known/openid-configuration`);
+    expect(lines).toContain(`  api docs   ${baseUrl}/docs`);
+    expect(lines).toContain(`  console    ${baseUrl}/console`);
+    expect(lines).toContain(`  metrics    ${baseUrl}/_metrics`);
+    // The S3 emulator (S3_PORT 0 here: a free port), its bucket `exports` kept under the data directory.
+    const s3Line = lines.find((line) => line.startsWith('  s3 '));
+    expect(s3Line).toMatch(
+      new RegExp(
+        `^ {2}s3 {9}http://127\\.0\\.0\\.1:\\d+ \\(emulator: bucket exports, objects in ${dataDir}/s3\\)$`,
+      ),
+    );
+    expect(existsSync(join(dataDir, 's3', 'exports'))).toBe(true);
+    expect(lines.filter((line) => /^ {2}start-up {3}\d+\.\d s$/.test(line))).toHaveLength(1);
+    expect(lines).toContain(`  data       ${dataDir}`);
+    expect(lines).toContain(
+      '  test client (TEST ONLY): client_id=local-dev client_secret=local-dev-secret',
+    );
+    // Every address the banner names answers.
+    for (const path of ['/docs', '/console', '/_metrics']) {
+      expect((await fetch(`${baseUrl}${path}`)).status, path).toBe(200);
+    }
+    expect(dynamoProcessesFor(dataDir)).toHaveLength(1);
 
-      const health = await fetch(`${baseUrl}/_health`);
-      expect(health.status).toBe(200);
-      expect(await health.json()).toEqual(ALL_UP);
-      // The printed test client works.
-      await tokenFor(baseUrl, TEST_CLIENT);
-      // The local identity provider, on the same port, with its test-only accounts.
-      expect(lines).toContain(
-        `  identity   ${baseUrl}/_idp (local OpenID provider, client_id=platform-local)`,
-      );
-      expect(lines).toContain('  development accounts (TEST ONLY):');
-      expect(lines).toContain(
-        '    dev@example.com / dev-password  (admin of the default organization)',
-      );
-      expect(lines).toContain('    member@example.com / member-password');
-      const idp = await fetch(`${baseUrl}/_idp/.well-known/openid-configuration`);
-      expect(((await idp.json()) as { issuer: string }).issuer).toBe(`${baseUrl}/_idp`);
-      // The ledger runs embedded by default: no worker or writer process, no function bundles built.
-      expect(lines).toContain(
-        '  ledger     embedded: group commit in this process (LEDGER_WORKERS=N for Lambda-like workers)',
-      );
-      const workers = [
-        ...childProcesses(main.child.pid!, 'ledger.mjs'),
-        ...childProcesses(main.child.pid!, 'ledger-writer.mjs'),
-      ];
-      expect(workers).toEqual([]);
-      expect(existsSync(join(dataDir, 'bundles'))).toBe(false);
+    const health = await fetch(`${baseUrl}/_health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual(ALL_UP);
+    // The printed test client works.
+    await tokenFor(baseUrl, TEST_CLIENT);
+    // The local identity provider, on the same port, with its test-only accounts.
+    expect(lines).toContain(
+      `  identity   ${baseUrl}/_idp (local OpenID provider, client_id=platform-local)`,
+    );
+    expect(lines).toContain('  development accounts (TEST ONLY):');
+    expect(lines).toContain(
+      '    dev@example.com / dev-password  (admin of the default organization)',
+    );
+    expect(lines).toContain('    member@example.com / member-password');
+    const idp = await fetch(`${baseUrl}/_idp/.well-known/openid-configuration`);
+    expect(((await idp.json()) as { issuer: string }).issuer).toBe(`${baseUrl}/_idp`);
+    // The ledger runs embedded by default: no worker or writer process, no function bundles built.
+    expect(lines).toContain(
+      '  ledger     embedded: group commit in this process (LEDGER_WORKERS=N for Lambda-like workers)',
+    );
+    const workers = [
+      ...childProcesses(main.child.pid!, 'ledger.mjs'),
+      ...childProcesses(main.child.pid!, 'ledger-writer.mjs'),
+    ];
+    expect(workers).toEqual([]);
+    expect(existsSync(join(dataDir, 'bundles'))).toBe(false);
 
-      main.child.kill('SIGTERM');
-      expect(await main.exit).toEqual({ code: 0, signal: null });
-      expect(workers.filter(isAlive)).toEqual([]);
-      expect(main.stdout()).toContain('stopping...');
-      expect(errorLines(main.stderr())).toEqual([]);
-      expect(await remainingDynamoProcesses(dataDir)).toEqual([]);
-      expect(existsSync(join(dataDir, 'dynamodb-local.pid'))).toBe(false);
-    },
-    PROCESS_TIMEOUT,
-  );
+    main.child.kill('SIGTERM');
+    expect(await main.exit).toEqual({ code: 0, signal: null });
+    expect(workers.filter(isAlive)).toEqual([]);
+    expect(main.stdout()).toContain('stopping...');
+    expect(errorLines(main.stderr())).toEqual([]);
+    expect(await remainingDynamoProcesses(dataDir)).toEqual([]);
+    expect(existsSync(join(dataDir, 'dynamodb-local.pid'))).toBe(false);
+  });
 
-  it(
-    'exits 1 with one error line when the port is in use, before starting Java',
-    async () => {
-      const server = createServer();
-      servers.push(server);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const port = (server.address() as { port: number }).port;
-      const dataDir = tempDir('busy');
+  it('exits 1 with one error line when the port is in use, before starting Java', async () => {
+    const server = createServer();
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const dataDir = tempDir('busy');
 
-      const main = startMain({ PORT: String(port), DATA_DIR: dataDir });
-      expect((await main.exit).code).toBe(1);
-      const errors = errorLines(main.stderr());
-      expect(errors).toHaveLength(1);
-      expect(errors[0]!.startsWith(`error: port ${port} is already in use`)).toBe(true);
-      expect(main.stdout()).not.toContain('platform ready at');
-      expect(dynamoProcessesFor(dataDir)).toEqual([]);
-      // DynamoDB Local makes its directory when it starts: it never did.
-      expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
-    },
-    PROCESS_TIMEOUT,
-  );
+    const main = startMain({ PORT: String(port), DATA_DIR: dataDir });
+    expect((await main.exit).code).toBe(1);
+    const errors = errorLines(main.stderr());
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.startsWith(`error: port ${port} is already in use`)).toBe(true);
+    expect(main.stdout()).not.toContain('platform ready at');
+    expect(dynamoProcessesFor(dataDir)).toEqual([]);
+    // DynamoDB Local makes its directory when it starts: it never did.
+    expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
+  });
 
-  it(
-    'exits 1 with one error line naming LEDGER_WORKERS when it is not an integer from 1 to 64, before starting Java',
-    async () => {
-      for (const bad of ['0', '65', 'two']) {
-        const dataDir = tempDir('workers');
-        const main = startMain({
-          PORT: String(await freePort()),
-          DATA_DIR: dataDir,
-          LEDGER_WORKERS: bad,
-        });
-        expect((await main.exit).code).toBe(1);
-        expect(errorLines(main.stderr())).toEqual([
-          `error: LEDGER_WORKERS must be an integer from 1 to 64 (got "${bad}")`,
-        ]);
-        expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
-      }
-    },
-    PROCESS_TIMEOUT,
-  );
-
-  it(
-    'exits 1 with an error line naming the missing variable when a static secret references an unset one',
-    async () => {
-      const dir = tempDir('config');
-      const configPath = join(dir, 'auth.yaml');
-      writeFileSync(
-        configPath,
-        ['clients:', '  - id: ci-client', '    secrets:', '      - $MISSING_VAR_XYZ', ''].join(
-          '\n',
-        ),
-      );
-      const dataDir = join(dir, 'data');
-
+  it('exits 1 with one error line naming LEDGER_WORKERS when it is not an integer from 1 to 64, before starting Java', async () => {
+    for (const bad of ['0', '65', 'two']) {
+      const dataDir = tempDir('workers');
       const main = startMain({
         PORT: String(await freePort()),
         DATA_DIR: dataDir,
-        AUTH_CONFIG: configPath,
+        LEDGER_WORKERS: bad,
       });
       expect((await main.exit).code).toBe(1);
-      const errors = errorLines(main.stderr());
-      expect(errors).toEqual([
-        `error: auth config ${configPath}: clients[0].secrets[0]: environment variable MISSING_VAR_XYZ is not set`,
+      expect(errorLines(main.stderr())).toEqual([
+        `error: LEDGER_WORKERS must be an integer from 1 to 64 (got "${bad}")`,
       ]);
-      expect(main.stdout()).not.toContain('platform ready at');
-      // The configuration is read before anything starts: no JVM, not even its data directory.
       expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
-      expect(await remainingDynamoProcesses(dataDir)).toEqual([]);
-    },
-    PROCESS_TIMEOUT,
-  );
+    }
+  });
+
+  it('exits 1 with an error line naming the missing variable when a static secret references an unset one', async () => {
+    const dir = tempDir('config');
+    const configPath = join(dir, 'auth.yaml');
+    writeFileSync(
+      configPath,
+      ['clients:', '  - id: ci-client', '    secrets:', '      - $MISSING_VAR_XYZ', ''].join('\n'),
+    );
+    const dataDir = join(dir, 'data');
+
+    const main = startMain({
+      PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      AUTH_CONFIG: configPath,
+    });
+    expect((await main.exit).code).toBe(1);
+    const errors = errorLines(main.stderr());
+    expect(errors).toEqual([
+      `error: auth config ${configPath}: clients[0].secrets[0]: environment variable MISSING_VAR_XYZ is not set`,
+    ]);
+    expect(main.stdout()).not.toContain('platform ready at');
+    // The configuration is read before anything starts: no JVM, not even its data directory.
+    expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
+    expect(await remainingDynamoProcesses(dataDir)).toEqual([]);
+  });
 });

@@ -22,7 +22,7 @@ const run = globalThis as typeof globalThis & {
 };
 
 /**
- * Starts one local platform with the default options for the platform project's files that need nothing else of
+ * Starts one local platform with the default options for the `cli` project's files that need nothing else of
  * one (no restart, no kill, no option, no metrics of their own): each of them works on ledgers, exporters and
  * configs of its own names, so they share it instead of each starting its processes and JVM. Runs after
  * dynamodb-local.ts (its bundles); stopped when the project is done.

@@ -65,7 +65,7 @@ beforeAll(async () => {
     expect(res.status, res.text).toBe(200);
     sent.push({ id: Number(res.body.data.id), postings: step.postings, second });
   }
-}, 120_000);
+});
 
 /** The pair's moves in effective order (second, then id): what each transaction moved in and out. */
 function modelMoves(account: string, asset: string) {
@@ -173,7 +173,7 @@ describe('balance history', () => {
     const all = await history(`${base('a', 'USD')}&to=${at(1000)}`, 7);
     expect(all).toEqual(modelChanges('a', 'USD', 0, 1000));
     expect(all.length).toBeGreaterThan(16);
-  }, 60_000);
+  });
 
   it('samples per interval: the volumes at each instant, inclusive, with the last transaction counted', async () => {
     const cases: Array<[number, number, string, number]> = [

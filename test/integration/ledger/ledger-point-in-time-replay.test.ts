@@ -13,8 +13,6 @@ let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 let clock = Date.parse('2026-01-01T00:00:00Z');
 const ledger = 'replay';
 const ACCOUNTS = ['world', 'a', 'b', 'c'];
-/** Each of these tests makes a few hundred requests: on a loaded machine they take longer than the default 30 s. */
-const HEAVY = 120_000;
 
 interface Posting {
   source: string;
@@ -139,177 +137,160 @@ describe('point-in-time reads against a replay of the postings', () => {
     ).toBeGreaterThan(30);
   });
 
-  it(
-    'accounts: listed from their first use, volumes by insertion time, effective volumes by effective time',
-    async () => {
-      for (const pit of pits()) {
-        const at = new Date(pit).toISOString();
-        const res = await call(
-          'GET',
-          `/v2/${ledger}/accounts?pit=${at}&expand=volumes,effectiveVolumes&pageSize=100`,
+  it('accounts: listed from their first use, volumes by insertion time, effective volumes by effective time', async () => {
+    for (const pit of pits()) {
+      const at = new Date(pit).toISOString();
+      const res = await call(
+        'GET',
+        `/v2/${ledger}/accounts?pit=${at}&expand=volumes,effectiveVolumes&pageSize=100`,
+      );
+      expect(res.status, res.text).toBe(200);
+      const effective = replay(effectiveBy(pit));
+      const inserted = replay(insertedBy(pit));
+      // An account exists from its first use by effective time: exactly the accounts effective volumes know.
+      expect(
+        res.body.cursor.data.map((a: { address: string }) => a.address),
+        at,
+      ).toEqual(Object.keys(effective).sort());
+      for (const account of res.body.cursor.data) {
+        expect(account.effectiveVolumes, `${at} ${account.address} effective`).toEqual(
+          effective[account.address] ?? {},
         );
-        expect(res.status, res.text).toBe(200);
-        const effective = replay(effectiveBy(pit));
-        const inserted = replay(insertedBy(pit));
-        // An account exists from its first use by effective time: exactly the accounts effective volumes know.
-        expect(
-          res.body.cursor.data.map((a: { address: string }) => a.address),
-          at,
-        ).toEqual(Object.keys(effective).sort());
-        for (const account of res.body.cursor.data) {
-          expect(account.effectiveVolumes, `${at} ${account.address} effective`).toEqual(
-            effective[account.address] ?? {},
-          );
-          expect(account.volumes, `${at} ${account.address} inserted`).toEqual(
-            inserted[account.address] ?? {},
-          );
+        expect(account.volumes, `${at} ${account.address} inserted`).toEqual(
+          inserted[account.address] ?? {},
+        );
+      }
+      expect(
+        (await call('HEAD', `/v2/${ledger}/accounts?pit=${at}`)).headers.get('count'),
+        at,
+      ).toBe(String(Object.keys(effective).length));
+    }
+  });
+
+  it('aggregated balances on either clock', async () => {
+    const sums = (volumes: Volumes) => {
+      const result: Record<string, bigint> = {};
+      for (const byAsset of Object.values(volumes))
+        for (const [asset, v] of Object.entries(byAsset))
+          result[asset] = (result[asset] ?? 0n) + v.balance;
+      return Object.fromEntries(Object.entries(result).sort());
+    };
+    const only = (volumes: Volumes, address: string): Volumes =>
+      volumes[address] ? { [address]: volumes[address] } : {};
+    const match = `query=${encodeURIComponent(JSON.stringify({ $match: { address: 'a' } }))}`;
+    for (const pit of pits()) {
+      const at = new Date(pit).toISOString();
+      const effective = await call('GET', `/v2/${ledger}/aggregate/balances?pit=${at}`);
+      expect(effective.status, effective.text).toBe(200);
+      expect(effective.body.data, at).toEqual(sums(replay(effectiveBy(pit))));
+      const inserted = await call(
+        'GET',
+        `/v2/${ledger}/aggregate/balances?pit=${at}&useInsertionDate=true`,
+      );
+      expect(inserted.body.data, at).toEqual(sums(replay(insertedBy(pit))));
+      const one = await call(
+        'GET',
+        `/v2/${ledger}/aggregate/balances?pit=${at}&useInsertionDate=true&${match}`,
+      );
+      expect(one.body.data, at).toEqual(sums(only(replay(insertedBy(pit)), 'a')));
+    }
+  });
+
+  it('transactions: those dated by then, by id or by timestamp, with reverted as written by then, in pages', async () => {
+    for (const [n, pit] of pits().entries()) {
+      // Small pages on a few instants (cursors keep pit and order), one page elsewhere.
+      const pageSize = n % 4 === 0 ? 7 : 100;
+      const at = new Date(pit).toISOString();
+      const dated = written.filter(effectiveBy(pit));
+      const byId = dated.map((t) => t.id).sort((x, y) => y - x);
+      const byTime = [...dated]
+        .sort((x, y) => y.timestamp - x.timestamp || y.id - x.id)
+        .map((t) => t.id);
+      for (const [query, expected] of [
+        [`pit=${at}`, byId],
+        [`pit=${at}&order=effective`, byTime],
+      ] as const) {
+        const seen: Array<{ id: bigint; reverted: boolean; revertedAt?: string }> = [];
+        let res = await call('GET', `/v2/${ledger}/transactions?${query}&pageSize=${pageSize}`);
+        for (;;) {
+          expect(res.status, res.text).toBe(200);
+          seen.push(...res.body.cursor.data);
+          if (!res.body.cursor.hasMore) break;
+          res = await call('GET', `/v2/${ledger}/transactions?cursor=${res.body.cursor.next}`);
         }
         expect(
-          (await call('HEAD', `/v2/${ledger}/accounts?pit=${at}`)).headers.get('count'),
-          at,
-        ).toBe(String(Object.keys(effective).length));
-      }
-    },
-    HEAVY,
-  );
-
-  it(
-    'aggregated balances on either clock',
-    async () => {
-      const sums = (volumes: Volumes) => {
-        const result: Record<string, bigint> = {};
-        for (const byAsset of Object.values(volumes))
-          for (const [asset, v] of Object.entries(byAsset))
-            result[asset] = (result[asset] ?? 0n) + v.balance;
-        return Object.fromEntries(Object.entries(result).sort());
-      };
-      const only = (volumes: Volumes, address: string): Volumes =>
-        volumes[address] ? { [address]: volumes[address] } : {};
-      const match = `query=${encodeURIComponent(JSON.stringify({ $match: { address: 'a' } }))}`;
-      for (const pit of pits()) {
-        const at = new Date(pit).toISOString();
-        const effective = await call('GET', `/v2/${ledger}/aggregate/balances?pit=${at}`);
-        expect(effective.status, effective.text).toBe(200);
-        expect(effective.body.data, at).toEqual(sums(replay(effectiveBy(pit))));
-        const inserted = await call(
-          'GET',
-          `/v2/${ledger}/aggregate/balances?pit=${at}&useInsertionDate=true`,
-        );
-        expect(inserted.body.data, at).toEqual(sums(replay(insertedBy(pit))));
-        const one = await call(
-          'GET',
-          `/v2/${ledger}/aggregate/balances?pit=${at}&useInsertionDate=true&${match}`,
-        );
-        expect(one.body.data, at).toEqual(sums(only(replay(insertedBy(pit)), 'a')));
-      }
-    },
-    HEAVY,
-  );
-
-  it(
-    'transactions: those dated by then, by id or by timestamp, with reverted as written by then, in pages',
-    async () => {
-      for (const [n, pit] of pits().entries()) {
-        // Small pages on a few instants (cursors keep pit and order), one page elsewhere.
-        const pageSize = n % 4 === 0 ? 7 : 100;
-        const at = new Date(pit).toISOString();
-        const dated = written.filter(effectiveBy(pit));
-        const byId = dated.map((t) => t.id).sort((x, y) => y - x);
-        const byTime = [...dated]
-          .sort((x, y) => y.timestamp - x.timestamp || y.id - x.id)
-          .map((t) => t.id);
-        for (const [query, expected] of [
-          [`pit=${at}`, byId],
-          [`pit=${at}&order=effective`, byTime],
-        ] as const) {
-          const seen: Array<{ id: bigint; reverted: boolean; revertedAt?: string }> = [];
-          let res = await call('GET', `/v2/${ledger}/transactions?${query}&pageSize=${pageSize}`);
-          for (;;) {
-            expect(res.status, res.text).toBe(200);
-            seen.push(...res.body.cursor.data);
-            if (!res.body.cursor.hasMore) break;
-            res = await call('GET', `/v2/${ledger}/transactions?cursor=${res.body.cursor.next}`);
-          }
-          expect(
-            seen.map((t) => Number(t.id)),
-            query,
-          ).toEqual(expected);
-          for (const t of seen) {
-            const revertedAt = written.find((w) => w.id === Number(t.id))!.revertedAt;
-            expect(t.reverted, `${query} ${t.id}`).toBe(
-              revertedAt !== undefined && revertedAt <= pit,
-            );
-            expect(t.revertedAt === undefined ? undefined : Date.parse(t.revertedAt)).toBe(
-              t.reverted ? revertedAt : undefined,
-            );
-          }
+          seen.map((t) => Number(t.id)),
+          query,
+        ).toEqual(expected);
+        for (const t of seen) {
+          const revertedAt = written.find((w) => w.id === Number(t.id))!.revertedAt;
+          expect(t.reverted, `${query} ${t.id}`).toBe(
+            revertedAt !== undefined && revertedAt <= pit,
+          );
+          expect(t.revertedAt === undefined ? undefined : Date.parse(t.revertedAt)).toBe(
+            t.reverted ? revertedAt : undefined,
+          );
         }
-        expect(
-          (await call('HEAD', `/v2/${ledger}/transactions?pit=${at}`)).headers.get('count'),
-          at,
-        ).toBe(String(dated.length));
-        const ofB = written
-          .filter(
-            (t) =>
-              effectiveBy(pit)(t) &&
-              t.postings.some((p) => p.source === 'b' || p.destination === 'b'),
-          )
-          .map((t) => t.id)
-          .sort((x, y) => y - x);
-        const account = await call(
-          'GET',
-          `/v2/${ledger}/transactions?pit=${at}&pageSize=100&query=${encodeURIComponent(JSON.stringify({ $match: { account: 'b' } }))}`,
-        );
-        expect(
-          account.body.cursor.data.map((t: { id: bigint }) => Number(t.id)),
-          at,
-        ).toEqual(ofB);
       }
-    },
-    HEAVY,
-  );
-
-  it(
-    'volumes over insertion-time windows ([startTime, endTime] on insertedAt, as the reference)',
-    async () => {
-      const instants = pits().sort((x, y) => x - y);
-      const windows: Array<[number | undefined, number | undefined]> = [
-        [undefined, instants[5]],
-        [instants[2], undefined],
-        [instants[3], instants[9]],
-        ...written
-          .filter((_, i) => i % 23 === 5)
-          .map((t) => [t.insertedAt, t.insertedAt + 10 * 86_400_000] as [number, number]),
-      ];
-      for (const [from, to] of windows) {
-        const params = [
-          from !== undefined ? `startTime=${new Date(from).toISOString()}` : '',
-          to !== undefined ? `endTime=${new Date(to).toISOString()}` : '',
-        ]
-          .filter(Boolean)
-          .join('&');
-        const res = await call(
-          'GET',
-          `/v2/${ledger}/volumes?insertionDate=true&${params}&pageSize=100`,
-        );
-        expect(res.status, res.text).toBe(200);
-        const expected = replay(
+      expect(
+        (await call('HEAD', `/v2/${ledger}/transactions?pit=${at}`)).headers.get('count'),
+        at,
+      ).toBe(String(dated.length));
+      const ofB = written
+        .filter(
           (t) =>
-            (from === undefined || t.insertedAt >= from) &&
-            (to === undefined || t.insertedAt <= to),
+            effectiveBy(pit)(t) &&
+            t.postings.some((p) => p.source === 'b' || p.destination === 'b'),
+        )
+        .map((t) => t.id)
+        .sort((x, y) => y - x);
+      const account = await call(
+        'GET',
+        `/v2/${ledger}/transactions?pit=${at}&pageSize=100&query=${encodeURIComponent(JSON.stringify({ $match: { account: 'b' } }))}`,
+      );
+      expect(
+        account.body.cursor.data.map((t: { id: bigint }) => Number(t.id)),
+        at,
+      ).toEqual(ofB);
+    }
+  });
+
+  it('volumes over insertion-time windows ([startTime, endTime] on insertedAt, as the reference)', async () => {
+    const instants = pits().sort((x, y) => x - y);
+    const windows: Array<[number | undefined, number | undefined]> = [
+      [undefined, instants[5]],
+      [instants[2], undefined],
+      [instants[3], instants[9]],
+      ...written
+        .filter((_, i) => i % 23 === 5)
+        .map((t) => [t.insertedAt, t.insertedAt + 10 * 86_400_000] as [number, number]),
+    ];
+    for (const [from, to] of windows) {
+      const params = [
+        from !== undefined ? `startTime=${new Date(from).toISOString()}` : '',
+        to !== undefined ? `endTime=${new Date(to).toISOString()}` : '',
+      ]
+        .filter(Boolean)
+        .join('&');
+      const res = await call(
+        'GET',
+        `/v2/${ledger}/volumes?insertionDate=true&${params}&pageSize=100`,
+      );
+      expect(res.status, res.text).toBe(200);
+      const expected = replay(
+        (t) =>
+          (from === undefined || t.insertedAt >= from) && (to === undefined || t.insertedAt <= to),
+      );
+      const rows = Object.entries(expected)
+        .sort(([x], [y]) => (x < y ? -1 : 1))
+        .flatMap(([account, byAsset]) =>
+          Object.entries(byAsset)
+            .sort(([x], [y]) => (x < y ? -1 : 1))
+            .map(([asset, v]) => ({ account, asset, ...v })),
         );
-        const rows = Object.entries(expected)
-          .sort(([x], [y]) => (x < y ? -1 : 1))
-          .flatMap(([account, byAsset]) =>
-            Object.entries(byAsset)
-              .sort(([x], [y]) => (x < y ? -1 : 1))
-              .map(([asset, v]) => ({ account, asset, ...v })),
-          );
-        expect(res.body.cursor.data, params).toEqual(rows);
-      }
-    },
-    HEAVY,
-  );
+      expect(res.body.cursor.data, params).toEqual(rows);
+    }
+  });
 });
 
 describe('point-in-time volumes where move pages and time orders disagree', () => {
@@ -355,48 +336,44 @@ describe('point-in-time volumes where move pages and time orders disagree', () =
       await commit('p', 100 + i, timestamp, day(3, 20) + i * 60_000);
   });
 
-  it(
-    'accounts at each instant equal the replay, on both clocks',
-    async () => {
-      const instants = [
-        day(1, 5),
-        day(1, 20),
-        day(2, 4),
-        day(2, 15),
-        day(3, 4),
-        day(3, 10),
-        day(3, 15),
-        day(3, 20) + 5 * 60_000,
-        day(4, 5),
-        day(4, 10),
-        day(4, 22),
-        day(5, 1),
-      ];
-      for (const pit of instants) {
-        const at = new Date(pit).toISOString();
-        const res = await call(
-          'GET',
-          `/v2/${pages}/accounts?pit=${at}&expand=volumes,effectiveVolumes`,
+  it('accounts at each instant equal the replay, on both clocks', async () => {
+    const instants = [
+      day(1, 5),
+      day(1, 20),
+      day(2, 4),
+      day(2, 15),
+      day(3, 4),
+      day(3, 10),
+      day(3, 15),
+      day(3, 20) + 5 * 60_000,
+      day(4, 5),
+      day(4, 10),
+      day(4, 22),
+      day(5, 1),
+    ];
+    for (const pit of instants) {
+      const at = new Date(pit).toISOString();
+      const res = await call(
+        'GET',
+        `/v2/${pages}/accounts?pit=${at}&expand=volumes,effectiveVolumes`,
+      );
+      expect(res.status, res.text).toBe(200);
+      const byEffective = replayOf(history, (t) => t.timestamp <= pit);
+      const byInsertion = replayOf(history, (t) => t.insertedAt <= pit);
+      for (const account of res.body.cursor.data) {
+        expect(account.effectiveVolumes, `${at} ${account.address} effective`).toEqual(
+          byEffective[account.address] ?? {},
         );
-        expect(res.status, res.text).toBe(200);
-        const byEffective = replayOf(history, (t) => t.timestamp <= pit);
-        const byInsertion = replayOf(history, (t) => t.insertedAt <= pit);
-        for (const account of res.body.cursor.data) {
-          expect(account.effectiveVolumes, `${at} ${account.address} effective`).toEqual(
-            byEffective[account.address] ?? {},
-          );
-          expect(account.volumes, `${at} ${account.address} inserted`).toEqual(
-            byInsertion[account.address] ?? {},
-          );
-        }
-        expect(
-          res.body.cursor.data.map((a: { address: string }) => a.address),
-          at,
-        ).toEqual(Object.keys(byEffective).sort());
+        expect(account.volumes, `${at} ${account.address} inserted`).toEqual(
+          byInsertion[account.address] ?? {},
+        );
       }
-    },
-    HEAVY,
-  );
+      expect(
+        res.body.cursor.data.map((a: { address: string }) => a.address),
+        at,
+      ).toEqual(Object.keys(byEffective).sort());
+    }
+  });
 });
 
 function replayOf(transactions: Written[], by: (t: Written) => boolean) {

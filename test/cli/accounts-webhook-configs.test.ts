@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../events/catalog.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { platformCall, startTestPlatform, until } from '../support/platform.js';
-import { cliEnv, runCli, tempConfigHome } from './run-cli.js';
+import { cliEnv, loginArgs, runCli, tempConfigHome } from './run-cli.js';
 
 let platform: RunningPlatform;
 let home: string;
@@ -18,15 +18,7 @@ beforeAll(async () => {
   // waits for exactly its one delivery, which the other CLI files' transactions on the shared platform broke.
   platform = await startTestPlatform();
   home = await tempConfigHome();
-  const login = await cli(
-    'login',
-    '--url',
-    platform.baseUrl,
-    '--client-id',
-    'local-dev',
-    '--client-secret',
-    'local-dev-secret',
-  );
+  const login = await cli(...loginArgs(platform.baseUrl));
   expect(login.code, login.stderr).toBe(0);
 });
 

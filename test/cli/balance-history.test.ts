@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SharedPlatform, sharedTestPlatform, testClientToken } from '../support/platform.js';
-import { cliEnv, lines, runCli, tempConfigHome } from './run-cli.js';
+import { cliEnv, lines, loginArgs, runCli, tempConfigHome } from './run-cli.js';
 
 let platform: SharedPlatform;
 let home: string;
@@ -36,15 +36,7 @@ beforeAll(async () => {
     });
     expect(res.status, await res.text()).toBe(200);
   }
-  const login = await cli(
-    'login',
-    '--url',
-    platform.baseUrl,
-    '--client-id',
-    'local-dev',
-    '--client-secret',
-    'local-dev-secret',
-  );
+  const login = await cli(...loginArgs(platform.baseUrl));
   expect(login.code, login.stderr).toBe(0);
 });
 

@@ -14,7 +14,7 @@ import {
   sharedTestPlatform,
   until,
 } from '../support/platform.js';
-import { cliEnv, lines, runCli, tempConfigHome } from './run-cli.js';
+import { cliEnv, lines, loginArgs, runCli, tempConfigHome } from './run-cli.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 let platform: SharedPlatform;
@@ -26,15 +26,7 @@ const ledger = `x${randomBytes(4).toString('hex')}`;
 beforeAll(async () => {
   platform = await sharedTestPlatform();
   home = await tempConfigHome();
-  const login = await cli([
-    'login',
-    '--url',
-    platform.baseUrl,
-    '--client-id',
-    'local-dev',
-    '--client-secret',
-    'local-dev-secret',
-  ]);
+  const login = await cli(loginArgs(platform.baseUrl));
   expect(login.code, login.stderr).toBe(0);
 });
 

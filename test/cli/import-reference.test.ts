@@ -10,7 +10,7 @@ import { PlatformClient } from '../../cli/api/client.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { canonicalJson } from '../../lib/json/canonical.js';
 import { type SharedPlatform, sharedTestPlatform } from '../support/platform.js';
-import { cliEnv, REPO_ROOT, runCli, tempConfigHome } from './run-cli.js';
+import { cliEnv, loginArgs, REPO_ROOT, runCli, tempConfigHome } from './run-cli.js';
 
 const FIXTURE = join(REPO_ROOT, 'test/fixtures/reference-export/export.ndjson');
 const REVERTS = 'com.formance.spec/state/reverts';
@@ -55,13 +55,7 @@ beforeAll(async () => {
   home = await tempConfigHome();
   const credentials = { clientId: 'local-dev', clientSecret: 'local-dev-secret' };
   const login = await cli(
-    'login',
-    '--url',
-    platform.baseUrl,
-    '--client-id',
-    credentials.clientId,
-    '--client-secret',
-    credentials.clientSecret,
+    ...loginArgs(platform.baseUrl, credentials.clientId, credentials.clientSecret),
   );
   expect(login.code, login.stderr).toBe(0);
   api = new PlatformClient(platform.baseUrl, { type: 'client_credentials', ...credentials });

@@ -14,7 +14,7 @@ import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
 import { createRuntime } from '../../lib/runtime/runtime.js';
 import { type SharedPlatform, sharedTestPlatform } from '../support/platform.js';
-import { cliEnv, finished, REPO_ROOT, runCli, tempConfigHome } from './run-cli.js';
+import { cliEnv, finished, loginArgs, REPO_ROOT, runCli, tempConfigHome } from './run-cli.js';
 
 let platform: SharedPlatform;
 let home: string;
@@ -42,15 +42,7 @@ async function ledgerWith(transactions: number, ...createFlags: string[]): Promi
 beforeAll(async () => {
   platform = await sharedTestPlatform();
   home = await tempConfigHome();
-  const login = await cli(
-    'login',
-    '--url',
-    platform.baseUrl,
-    '--client-id',
-    'local-dev',
-    '--client-secret',
-    'local-dev-secret',
-  );
+  const login = await cli(...loginArgs(platform.baseUrl));
   expect(login.code, login.stderr).toBe(0);
 });
 

@@ -25,6 +25,21 @@ export function cliEnv(configHome: string, extra: Record<string, string> = {}): 
   return { PATH: process.env.PATH, HOME: configHome, XDG_CONFIG_HOME: configHome, ...extra };
 }
 
+/** `platform login` with client credentials (the local platform's static client unless others are given). */
+export const loginArgs = (
+  baseUrl: string,
+  clientId = 'local-dev',
+  clientSecret = 'local-dev-secret',
+): string[] => [
+  'login',
+  '--url',
+  baseUrl,
+  '--client-id',
+  clientId,
+  '--client-secret',
+  clientSecret,
+];
+
 /** Starts the CLI as a subprocess (Node running bin/platform.mjs, as the package's `bin`). */
 export function spawnCli(
   args: readonly string[],

@@ -8,7 +8,7 @@ import { freePort } from '../../infra/local/free-port.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { platformCall, startTestPlatform, until } from '../support/platform.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
-import { cliEnv, finished, runCli, spawnCli, tempConfigHome } from './run-cli.js';
+import { cliEnv, finished, loginArgs, runCli, spawnCli, tempConfigHome } from './run-cli.js';
 
 let platform: RunningPlatform;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -18,18 +18,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   platform = await startTestPlatform();
   home = await tempConfigHome();
-  const login = await runCli(
-    [
-      'login',
-      '--url',
-      platform.baseUrl,
-      '--client-id',
-      'local-dev',
-      '--client-secret',
-      'local-dev-secret',
-    ],
-    cliEnv(home),
-  );
+  const login = await runCli([...loginArgs(platform.baseUrl)], cliEnv(home));
   expect(login.code, login.stderr).toBe(0);
 });
 

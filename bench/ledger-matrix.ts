@@ -140,22 +140,14 @@ export async function measureLedgerScenarios(
   const runTag = Date.now().toString(36);
   let workerProcesses = false;
   for (const requested of matrix.workers) {
-    const platform = await startMatrixPlatform(requested, runTag);
-    const reported = requested === 'embedded' ? 'embedded' : reportedWorkers(platform.running);
-    workerProcesses ||= typeof reported === 'number';
-    const workers = reported ?? 'embedded';
-    try {
-      const target = {
-        baseUrl: platform.running.baseUrl,
-        token: await fetchToken(platform.running.baseUrl),
-      };
-      await warmUp(target, runTag);
+    await onWarmPlatform(requested, runTag, 8, async (target, running, workers) => {
+      workerProcesses ||= typeof workers === 'number';
       for (const scenario of matrix.scenarios) {
         for (const clients of matrix.clients) {
           cells.push(
             await measureCell(
               target,
-              platform.running,
+              running,
               { scenario, clients, workers, requested, runTag, matrix },
               log,
             ),
@@ -167,7 +159,7 @@ export async function measureLedgerScenarios(
         cells.push(
           await measureCell(
             target,
-            platform.running,
+            running,
             { scenario: BULK_SCENARIO, clients: BULK_CLIENTS, workers, requested, runTag, matrix },
             log,
           ),
@@ -177,7 +169,7 @@ export async function measureLedgerScenarios(
         cells.push(
           await measureCell(
             target,
-            platform.running,
+            running,
             {
               scenario: 'world-to-any',
               clients: matrix.crashClients,
@@ -190,39 +182,29 @@ export async function measureLedgerScenarios(
             log,
           ),
         );
-    } finally {
-      await platform.stop();
-    }
+    });
   }
+  // As many clients as workers in the warm-up too: every container has served (a worker's first requests run
+  // cold code).
   for (const clients of matrix.scaledClients) {
-    const platform = await startMatrixPlatform(clients, runTag);
-    workerProcesses = true;
-    try {
-      const target = {
-        baseUrl: platform.running.baseUrl,
-        token: await fetchToken(platform.running.baseUrl),
-      };
-      // As many clients as workers: every container has served (a worker's first requests run cold code).
-      await warmUp(target, `${runTag}-s${clients}`, clients);
-      cells.push(
-        await measureCell(
-          target,
-          platform.running,
-          {
-            scenario: 'world-to-any',
-            clients,
-            workers: reportedWorkers(platform.running) ?? clients,
-            requested: clients,
-            runTag: `${runTag}-s`,
-            matrix,
-            scaled: true,
-          },
-          log,
-        ),
-      );
-    } finally {
-      await platform.stop();
-    }
+    await onWarmPlatform(
+      clients,
+      `${runTag}-s${clients}`,
+      clients,
+      async (target, running, workers) => {
+        workerProcesses = true;
+        const spec = {
+          scenario: 'world-to-any' as const,
+          clients,
+          workers,
+          requested: clients,
+          matrix,
+        };
+        cells.push(
+          await measureCell(target, running, { ...spec, runTag: `${runTag}-s`, scaled: true }, log),
+        );
+      },
+    );
   }
   const stop =
     'seconds' in matrix.stop
@@ -236,6 +218,32 @@ export async function measureLedgerScenarios(
     cells,
     ok: cells.every((c) => c.invariants.ok),
   };
+}
+
+/** A row's platform, started, warmed up with `warmClients` clients, handed to `body`, then stopped. */
+async function onWarmPlatform(
+  requested: number | 'embedded',
+  runTag: string,
+  warmClients: number,
+  body: (
+    target: { baseUrl: string; token: string },
+    running: RunningPlatform,
+    workers: number | 'embedded',
+  ) => Promise<void>,
+): Promise<void> {
+  const platform = await startMatrixPlatform(requested, runTag);
+  try {
+    const workers =
+      requested === 'embedded' ? 'embedded' : (reportedWorkers(platform.running) ?? 'embedded');
+    const target = {
+      baseUrl: platform.running.baseUrl,
+      token: await fetchToken(platform.running.baseUrl),
+    };
+    await warmUp(target, runTag, warmClients);
+    await body(target, platform.running, workers);
+  } finally {
+    await platform.stop();
+  }
 }
 
 /**

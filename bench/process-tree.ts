@@ -4,8 +4,8 @@ import { processCpuSeconds } from './process-cpu.js';
 /** What a process of the bench's tree is, by its command line. */
 function roleOf(commandLine: string): string | undefined {
   if (commandLine.includes('DynamoDBLocal')) return 'dynamodb-local';
-  if (/ledger-writer/.test(commandLine)) return 'ledger-writer';
-  if (/ledger/.test(commandLine)) return 'ledger-workers';
+  if (commandLine.includes('ledger-writer')) return 'ledger-writer';
+  if (commandLine.includes('ledger')) return 'ledger-workers';
   return undefined;
 }
 

@@ -674,11 +674,9 @@ ${table(
     c.committedPerSec,
     c.committedPerCpuSecond ?? '—',
     c.cpuMsPerTx ?? '—',
-    c.cpuMsPerTxByProcess
-      ? Object.entries(c.cpuMsPerTxByProcess)
-          .map(([role, ms]) => `${role} ${ms}`)
-          .join(', ')
-      : '—',
+    Object.entries(c.cpuMsPerTxByProcess)
+      .map(([role, ms]) => `${role} ${ms}`)
+      .join(', '),
     c.dynamoRequestsPerTx
       ? `${c.dynamoRequestsPerTx.total} (${Object.entries(c.dynamoRequestsPerTx.byOperation)
           .map(([op, n]) => `${op} ${n}`)

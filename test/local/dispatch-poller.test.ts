@@ -5,7 +5,7 @@
  * delivery for every subscribed config, exactly as the dispatch Lambda would create it.
  */
 import { randomBytes } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
@@ -14,7 +14,6 @@ import { ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { deliveryId } from '../../lib/webhooks/domain/delivery.js';
 import { jsonCaller, overHttp } from '../support/json-call.js';
 import { startTestPlatform, testClientToken, until } from '../support/platform.js';
-import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 let platform: RunningPlatform;
 let token: string;
@@ -31,6 +30,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await platform?.stop();
 });
+
+/** The deliveries of one webhook config in the default environment (the deliveries index, newest first). */
+async function deliveriesOf(
+  doc: DynamoDBDocumentClient,
+  configId: string,
+): Promise<Array<Record<string, any>>> {
+  const { Items = [] } = await doc.send(
+    new QueryCommand({
+      TableName: platform.env.WEBHOOKS_TABLE!,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :p',
+      ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
+    }),
+  );
+  return Items.filter((d) => d.configId === configId);
+}
 
 const call = (method: string, path: string, body?: unknown) =>
   jsonCaller(overHttp, platform.baseUrl, token, JSON.parse)(method, path, body);
@@ -57,21 +72,10 @@ describe('local dispatch (log tail and stream pollers)', () => {
       region: 'us-east-1',
     });
     try {
-      let delivery: Record<string, any> | undefined;
-      const deadline = Date.now() + WAIT_LIMIT_MS;
-      while (!delivery && Date.now() < deadline) {
-        const { Items = [] } = await doc.send(
-          new QueryCommand({
-            TableName: platform.env.WEBHOOKS_TABLE!,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
-          }),
-        );
-        delivery = Items.find((d) => d.configId === configId);
-        if (!delivery) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(delivery, 'no delivery within 10 s').toBeDefined();
+      const [delivery] = await until('the delivery', async () => {
+        const mine = await deliveriesOf(doc, configId);
+        return mine.length > 0 ? mine : undefined;
+      });
       const envelope = JSON.parse(delivery!.body);
       expect(envelope).toMatchObject({
         type: 'ledger.committed_transactions',
@@ -155,15 +159,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
       const expected = ledgerEventsOfImage(page!);
       expect(expected).toHaveLength(3);
       const deliveries = await until('three deliveries', async () => {
-        const { Items = [] } = await doc.send(
-          new QueryCommand({
-            TableName: platform.env.WEBHOOKS_TABLE!,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
-          }),
-        );
-        const mine = Items.filter((d) => d.configId === configId);
+        const mine = await deliveriesOf(doc, configId);
         return mine.length >= 3 ? mine : undefined;
       });
       // Exactly the page's three events, each once, bodies byte for byte.
@@ -211,15 +207,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
     });
     try {
       const delivery = await until('the payment delivery', async () => {
-        const { Items = [] } = await doc.send(
-          new QueryCommand({
-            TableName: platform.env.WEBHOOKS_TABLE!,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
-          }),
-        );
-        return Items.find((d) => d.configId === configId);
+        return (await deliveriesOf(doc, configId))[0];
       });
       const envelope = JSON.parse(delivery.body);
       expect(envelope).toMatchObject({
@@ -259,15 +247,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
     });
     try {
       const delivery = await until('the bucket ledger delivery', async () => {
-        const { Items = [] } = await doc.send(
-          new QueryCommand({
-            TableName: platform.env.WEBHOOKS_TABLE!,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :p',
-            ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
-          }),
-        );
-        return Items.find((d) => d.configId === configId);
+        return (await deliveriesOf(doc, configId))[0];
       });
       const { Item: log } = await doc.send(
         new GetCommand({

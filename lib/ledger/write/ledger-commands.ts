@@ -36,9 +36,17 @@ export interface LedgerCommandsOptions {
 
 /** Plans of one script write before its conflict is answered. */
 const SCRIPT_PLAN_ATTEMPTS = 3;
-/** Concurrent commits a direct write meets in a row before it hands itself to the sequenced writer. */
-const CONTENTION_BEFORE_RELAY = 2;
-/** After relaying once, a container relays at least this long (or while the lease it saw lasts) without trying a direct write first. */
+/**
+ * Concurrent commits a direct write meets before it hands itself to the sequenced writer: the first. A second
+ * direct attempt would race the same writers again (a snapshot read and a commit each), and a ledger busy enough
+ * to meet one is what group commit is for; a single client never meets one.
+ */
+const CONTENTION_BEFORE_RELAY = 1;
+/**
+ * After a relayed answer, a container relays at least this long (or while the lease it saw lasts) without trying a
+ * direct write first. Counted from the answer, not the request: under load an answer can take longer than this, and
+ * a direct attempt then would only race the writer that is leading (a snapshot read and a commit that fails).
+ */
 const RELAY_STICKINESS_MS = 1_000;
 
 /**
@@ -140,11 +148,15 @@ export class LedgerCommands {
   ): Promise<CommandOutcome> {
     if (this.relayUntil.size > 10_000) this.relayUntil.clear();
     const key = relayKey(ledger);
-    this.relayUntil.set(
-      key,
-      Math.max(this.now() + RELAY_STICKINESS_MS, ledUntil ?? 0, this.relayUntil.get(key) ?? 0),
-    );
-    return answerOf(await relay.submit(ledger, operation));
+    const stickUntil = (at: number) =>
+      this.relayUntil.set(
+        key,
+        Math.max(at + RELAY_STICKINESS_MS, ledUntil ?? 0, this.relayUntil.get(key) ?? 0),
+      );
+    stickUntil(this.now());
+    const answer = await relay.submit(ledger, operation);
+    stickUntil(this.now());
+    return answerOf(answer);
   }
 }
 

@@ -39,6 +39,15 @@ const FIRST_POLL_MS = 15;
 const POLL_MS = 20;
 /** With a reply channel: no reply this long after sending, and the result item is read as without one. */
 const REPLY_LATE_MS = 1_000;
+/** The most a busy writer's usual reply time raises that: well before the deadline, when a resend may be due. */
+const REPLY_LATE_MAX_MS = 4_000;
+/**
+ * With a reply channel, between two reads of a late reply's result item: doubling from the first, up to the last.
+ * A reply is late mostly because the writer is busy, and reading every few milliseconds from every waiting
+ * container would only make the busy table slower; a lost reply is still found within a second.
+ */
+const LATE_POLL_FIRST_MS = 50;
+const LATE_POLL_MAX_MS = 1_000;
 /** Without an answer this long, the request is sent again (same id). */
 const RESEND_MS = 2_000;
 
@@ -70,8 +79,10 @@ export interface IntentSink {
  * read back (one GetItem at a time) until the writer answers.
  */
 export class LedgerRelay implements IntentSink {
-  /** Moving average of how long answers took after the request was sent. */
+  /** Moving average of how long answers took after the request was sent: read from the result item, */
   private typicalWaitMs = 0;
+  /** and on the reply channel (only replies: a late reply's wait would feed its own threshold). */
+  private typicalReplyMs = 0;
   private inbox: ReplyInbox | undefined;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -141,12 +152,21 @@ export class LedgerRelay implements IntentSink {
       Promise.race([...(reply ? [reply] : []), this.sleep(ms).then(() => undefined)]);
     // First look a little before answers have been coming lately: fewer reads of the result item, each of which
     // a busy DynamoDB pays for; the 3/4 factor keeps the estimate from feeding on its own delay.
+    // With a channel, a reply is late only well past the usual wait: a busy writer answers everyone late, and
+    // reading every late request's item would only slow it down further.
     const replied = await pause(
       reply
-        ? (this.options.replyLateMs ?? REPLY_LATE_MS)
+        ? Math.max(
+            this.options.replyLateMs ?? REPLY_LATE_MS,
+            Math.min(REPLY_LATE_MAX_MS, this.typicalReplyMs * 2),
+          )
         : Math.max(FIRST_POLL_MS, this.typicalWaitMs * 0.75),
     );
-    if (replied) return replied;
+    if (replied) {
+      this.typicalReplyMs = this.typicalReplyMs * 0.8 + (this.now() - sent) * 0.2;
+      return replied;
+    }
+    let pollMs = reply ? LATE_POLL_FIRST_MS : POLL_MS;
     for (;;) {
       const { Item } = await this.options.doc.send(
         new GetCommand({ TableName: table, Key: key, ConsistentRead: true }),
@@ -163,8 +183,9 @@ export class LedgerRelay implements IntentSink {
         await send();
         lastSent = now;
       }
-      const late = await pause(POLL_MS);
+      const late = await pause(pollMs);
       if (late) return late;
+      if (reply) pollMs = Math.min(LATE_POLL_MAX_MS, pollMs * 2);
     }
   }
 }

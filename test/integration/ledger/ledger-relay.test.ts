@@ -273,6 +273,56 @@ describe('a relayed write, as the requester answers it', () => {
     expect(resultReads).toBeGreaterThanOrEqual(1);
   });
 
+  it("reads a late reply's result item less and less often, sending the request again every 2 s, until it gives up", async () => {
+    const name = await ledger();
+    const lookup = await ledgers.resolve('default', name);
+    // No writer runs: no reply and no result item ever come. The relay's clock moves only when it pauses.
+    let clock = 0;
+    const pauses: number[] = [];
+    let resultReads = 0;
+    const counted = Object.assign(Object.create(doc) as typeof doc, {
+      send: (command: unknown) => {
+        if (command instanceof GetCommand) resultReads++;
+        return doc.send(command as GetCommand);
+      },
+    });
+    const relay = new LedgerRelay({
+      doc: counted,
+      sqs: async () => sqs,
+      queueUrl,
+      tableFor: table,
+      inbox: async () =>
+        new ReplyInbox({ sqs: async () => sqs, ingressQueueUrl: queueUrl, waitSeconds: 1 }),
+      replyLateMs: 100,
+      deadlineMs: 3_000,
+      graceMs: 0,
+      now: () => clock,
+      sleep: async (ms) => {
+        pauses.push(ms);
+        clock += ms;
+      },
+    });
+    const answer = await relay.submit(lookup, create('world', 'a', 1n));
+    expect(answer).toEqual({ status: 'unknown' });
+    // The reply's wait, then reads doubling from 50 ms to 1 s: not one every 20 ms from every waiting request.
+    expect(pauses).toEqual([100, 50, 100, 200, 400, 800, 1_000, 1_000]);
+    expect(resultReads).toBe(8);
+    // Sent at 0 and again at 2,650 (unanswered for 2 s): both copies are on the queue, the same request id.
+    const bodies: string[] = [];
+    for (let i = 0; i < 5 && bodies.length < 2; i++) {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+        }),
+      );
+      bodies.push(...Messages.map((m) => m.Body!).filter((b) => b.includes(name)));
+    }
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toBe(bodies[1]);
+  });
+
   it('creates its reply queue again when it was deleted, answering meanwhile from the result item', async () => {
     const name = await ledger();
     const lookup = await ledgers.resolve('default', name);

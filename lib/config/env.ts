@@ -194,7 +194,7 @@ export interface PlatformSettings {
   admins: string[];
 }
 
-/** Payments connectors (docs/decisions/payments.md, "Payments v3, second part (#32)"). */
+/** Payments connectors (docs/decisions/payments.md, "dummypay, confined"). */
 function wholeSeconds(env: Env, name: Variable, fallback: number): number {
   const raw = read(env, name);
   if (raw !== undefined && !/^\d{1,9}$/.test(raw))

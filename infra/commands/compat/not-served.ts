@@ -6,7 +6,7 @@ const REASON = {
     "not served: the platform's metrics are CloudWatch's (docs/operations.md); there is no metrics endpoint",
   v1Mapping:
     "SDK 7.0.1's Expr model is z.object({}), which strips the contract expression before sending: not fixable server-side (the raw HTTP route works, see test/integration/ledger/ledger-mapping.test.ts)",
-  payments: 'not served yet (docs/decisions/payments.md, "Payments, third part")',
+  payments: 'not served yet (docs/decisions/payments.md, "Not served")',
   exchanges: 'not served: orders and conversions (exchange connectors) are out of scope',
 } as const;
 

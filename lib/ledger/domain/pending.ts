@@ -13,9 +13,9 @@ import { WORLD } from './names.js';
 import type { Posting, Volume } from './postings.js';
 
 /**
- * Pending (two-phase) transfers as pure decisions (docs/decisions/ledger.md, "Beyond the reference ledger" and "Balance
- * monitors built; pending transfers"): a hold reserves money — the source's available balance falls, its posted
- * balance does not — then is posted (in part, several times, up to each posting's amount), voided, or expires.
+ * Pending (two-phase) transfers as pure decisions (docs/decisions/ledger.md, "Pending transfers"): a hold
+ * reserves money — the source's available balance falls, its posted balance does not — then is posted (in part,
+ * several times, up to each posting's amount), voided, or expires.
  * They decide over a `PendingState` and answer what changes, as the ledger's other decisions do; the commands
  * (commands/pending.ts) wrap them into ledger changes.
  */

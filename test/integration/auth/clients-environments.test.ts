@@ -1,5 +1,5 @@
 /**
- * Clients per environment (docs/decisions/tenancy.md, "Environments and keys"): a dynamic client lives in the environment
+ * Clients per environment (docs/decisions/tenancy.md, "Environments"): a dynamic client lives in the environment
  * of the token that created it, every /clients route works within the request token's environment (another
  * environment's client is unknown: 404), and its tokens name its environment. Static clients name theirs, or are
  * platform-level clients with platform tokens.

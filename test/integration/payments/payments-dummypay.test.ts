@@ -1,6 +1,6 @@
 /**
- * dummypay reads files for whoever installs it, so it is confined (docs/decisions/payments.md, "Payments v3, second part
- * (#32)"): a local platform only, a configured root, no `..` or absolute path out of it, no symbolic
+ * dummypay reads files for whoever installs it, so it is confined (docs/decisions/payments.md, "dummypay,
+ * confined"): a local platform only, a configured root, no `..` or absolute path out of it, no symbolic
  * link out of it — at install, at a config update and at every read of a run.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

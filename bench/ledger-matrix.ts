@@ -15,6 +15,7 @@ import {
   type RunningPlatform,
   startPlatform,
 } from '../infra/local/platform.js';
+import { startSqsLocal } from '../infra/local/sqs-local.js';
 import { type CallSummary, installDynamoMeter } from './dynamo-meter.js';
 import { fetchToken } from './http.js';
 import {
@@ -34,6 +35,7 @@ import { readLedgerSnapshot } from './ledger-snapshot.js';
 import { machineBusySeconds } from './process-cpu.js';
 import { cpuSecondsByRole } from './process-tree.js';
 import { cellName } from './report.js';
+import { type RequestCounter, startRequestCounter } from './request-counter.js';
 import { runScenarioInThread } from './scenario-thread.js';
 
 export interface LedgerMatrix {
@@ -109,6 +111,14 @@ export interface LedgerCell extends Omit<ScenarioRun, 'record'> {
    * of the ledger; with worker processes only the gateway's own).
    */
   dynamoRequestsPerTx?: { total: number; byOperation: Record<string, number> };
+  /**
+   * With worker processes: the requests of every process, counted at the emulators' ports (request-counter.ts),
+   * per committed transaction, by operation (`<operation>!<error>` for a refused one).
+   */
+  portRequestsPerTx?: {
+    dynamodb: { total: number; byOperation: Record<string, number> };
+    sqs: { total: number; byOperation: Record<string, number> };
+  };
   acknowledged: number;
   uncertain: number;
   /** Every request left without a definite answer, by the key it was sent with: a client could retry these. */
@@ -289,24 +299,41 @@ async function startMatrixPlatform(
     };
   }
   const dynamo = await startDynamoLocal({ compiler: 'optimizing' });
+  const sqs = await startSqsLocal();
+  const counters = {
+    dynamodb: await startRequestCounter(dynamo.endpoint),
+    sqs: await startRequestCounter(sqs.endpoint),
+  };
+  const stopBackends = async () => {
+    await Promise.all([counters.dynamodb.stop(), counters.sqs.stop()]);
+    await Promise.all([dynamo.stop(), sqs.stop()]);
+  };
   const options: PlatformOptions = {
     ...base,
-    dynamoEndpoint: dynamo.endpoint,
+    dynamoEndpoint: counters.dynamodb.endpoint,
+    sqsEndpoint: counters.sqs.endpoint,
     resourcePrefix: `bench-lw${requested}-${runTag}-`,
     ledgerWorkers: requested,
   };
   const running = await startPlatform(options).catch(async (err) => {
-    await dynamo.stop();
+    await stopBackends();
     throw err;
   });
+  portCounters.set(running, counters);
   return {
     running,
     stop: async () => {
       await running.stop();
-      await dynamo.stop();
+      await stopBackends();
     },
   };
 }
+
+/** The request counters in front of a worker platform's emulators. */
+const portCounters = new WeakMap<
+  RunningPlatform,
+  { dynamodb: RequestCounter; sqs: RequestCounter }
+>();
 
 interface CellSpec {
   scenario: ScenarioName;
@@ -331,6 +358,9 @@ async function measureCell(
   const byRoleBefore = cpuSecondsByRole();
   const meter = installDynamoMeter();
   meter.reset();
+  const counters = portCounters.get(platform);
+  counters?.dynamodb.reset();
+  counters?.sqs.reset();
   let running = true;
   let writerKills = 0;
   const killed = new Set<number>();
@@ -362,6 +392,10 @@ async function measureCell(
   const byRoleAfter = cpuSecondsByRole();
   const calls = meter.summary();
   meter.reset();
+  const atPorts = counters && {
+    dynamodb: counters.dynamodb.counts(),
+    sqs: counters.sqs.counts(),
+  };
   const invariants = checkInvariants(await readLedgerSnapshot(target, ledger), record);
   const unanswered = record.uncertain.map(({ postings: _, ...request }) => request);
   const committed = record.acknowledged.length;
@@ -385,6 +419,14 @@ async function measureCell(
     ),
     ...(spec.scaled ? { scaled: true } : {}),
     ...(committed > 0 ? { dynamoRequestsPerTx: perTransaction(calls, committed) } : {}),
+    ...(atPorts && committed > 0
+      ? {
+          portRequestsPerTx: {
+            dynamodb: countedPerTransaction(atPorts.dynamodb, committed),
+            sqs: countedPerTransaction(atPorts.sqs, committed),
+          },
+        }
+      : {}),
     ...(spec.killWriter ? { writerKills } : {}),
   };
   const failed = invariants.invariants.filter((i) => !i.ok);
@@ -393,6 +435,19 @@ async function measureCell(
       `${JSON.stringify(run.statuses)}, invariants ${failed.length ? `FAILED: ${failed.map((f) => `${f.name}: ${f.detail}`).join('; ')}` : 'ok'}`,
   );
   return cell;
+}
+
+/** Requests counted at an emulator's port, per committed transaction: in total and by operation. */
+function countedPerTransaction(
+  counts: ReadonlyMap<string, number>,
+  committed: number,
+): { total: number; byOperation: Record<string, number> } {
+  const per = (n: number) => Math.round((n / committed) * 100) / 100;
+  const sorted = [...counts].sort((a, b) => b[1] - a[1]);
+  return {
+    total: per(sorted.reduce((sum, [, n]) => sum + n, 0)),
+    byOperation: Object.fromEntries(sorted.map(([operation, n]) => [operation, per(n)])),
+  };
 }
 
 /** Requests per committed transaction, in total and by operation (two decimals). */

@@ -72,6 +72,12 @@ function bulkRow(cells: readonly LedgerCell[]): string[] {
   ];
 }
 
+/** Every process's DynamoDB and SQS requests per transaction, when counted at the emulators' ports. */
+const portRequests = (c: LedgerCell) =>
+  c.portRequestsPerTx
+    ? `, ${c.portRequestsPerTx.dynamodb.total} DynamoDB and ${c.portRequestsPerTx.sqs.total} SQS requests per tx`
+    : '';
+
 /** CPU-ms per transaction by process, largest first. */
 const cpuByProcess = (c: LedgerCell) =>
   Object.entries(c.cpuMsPerTxByProcess)
@@ -92,7 +98,7 @@ function workersRow(cells: readonly LedgerCell[]): string[] {
     );
     return [
       `Lambda-faithful (a worker process per client, as Lambda scales), world-to-any: ≥ ${WORKERS_TX_PER_SEC} tx/s at 32 clients, never falling as clients rise`,
-      `${scaled.map((c) => `${c.committedPerSec} at ${c.clients}`).join(', ')} tx/s; at 32: p99 ${at32.p99Ms} ms, ${at32.cpuMsPerTx} CPU-ms per tx on the machine (${cpuByProcess(at32)})`,
+      `${scaled.map((c) => `${c.committedPerSec} at ${c.clients}`).join(', ')} tx/s; at 32: p99 ${at32.p99Ms} ms, ${at32.cpuMsPerTx} CPU-ms per tx on the machine (${cpuByProcess(at32)})${portRequests(at32)}`,
       mark(at32.committedPerSec >= WORKERS_TX_PER_SEC && rising && noServerError(at32)),
     ];
   }

@@ -642,7 +642,9 @@ cores, /proc/stat: DynamoDB Local, the ledger workers and writer, the gateway an
 tx" is its inverse, and "by process" splits it: the bench process (the gateway, the in-process services and pollers,
 and the load generator's thread), DynamoDB Local's JVM, the ledger worker processes, the writer. "DynamoDB requests per tx" counts the requests this process's clients made during the load (for the
 embedded ledger, all of its requests, the durability barrier and the stream pollers' checkpoints included; with worker
-processes only the gateway's own), per committed transaction.
+processes only the gateway's own), per committed transaction. With worker processes, "requests per tx at the
+emulators' ports" counts every process's requests to DynamoDB Local and the SQS emulator, through a counting proxy in
+front of each (in the bench process, whose CPU includes the proxies'), by operation; \`!Error\` marks refused ones.
 tx/s and latency count acknowledged (2xx) requests of the timed phase only; every request carried a
 unique \`Idempotency-Key\` and none was retried. "Unanswered, committed" counts requests answered 503/504 or lost to a network
 error whose transaction exists nevertheless (found by the idempotency key on its log).
@@ -659,6 +661,7 @@ ${table(
     'CPU-ms per tx',
     'CPU-ms per tx by process',
     'DynamoDB requests per tx (this process)',
+    "Requests per tx at the emulators' ports",
     'p50 (ms)',
     'p99 (ms)',
     'Answers',
@@ -681,6 +684,18 @@ ${table(
       ? `${c.dynamoRequestsPerTx.total} (${Object.entries(c.dynamoRequestsPerTx.byOperation)
           .map(([op, n]) => `${op} ${n}`)
           .join(', ')})`
+      : '—',
+    c.portRequestsPerTx
+      ? (['dynamodb', 'sqs'] as const)
+          .map(
+            (service) =>
+              `${service === 'sqs' ? 'SQS' : 'DynamoDB'} ${c.portRequestsPerTx![service].total} (${Object.entries(
+                c.portRequestsPerTx![service].byOperation,
+              )
+                .map(([op, n]) => `${op} ${n}`)
+                .join(', ')})`,
+          )
+          .join('; ')
       : '—',
     c.p50Ms,
     c.p99Ms,

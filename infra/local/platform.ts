@@ -105,6 +105,8 @@ export interface PlatformOptions {
   s3Port?: number;
   /** Use an already running DynamoDB (the tests' shared DynamoDB Local) instead of starting one. */
   dynamoEndpoint?: string;
+  /** Use an already running SQS emulator instead of starting one (the bench counts requests in front of it). */
+  sqsEndpoint?: string;
   /** How the DynamoDB Local it starts compiles (dynamodb-local.ts): `quick` unless said (`npm start`: optimizing). */
   dynamoCompiler?: EmulatorCompiler;
   /** Prefix of every table and queue name. */
@@ -482,7 +484,7 @@ async function startBackends(
     return started;
   };
   const [sqs, s3] = await Promise.all([
-    startSqsLocal().then(stopLater),
+    options.sqsEndpoint ? { endpoint: options.sqsEndpoint } : startSqsLocal().then(stopLater),
     startS3Local({
       port: options.s3Port ?? 0,
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),

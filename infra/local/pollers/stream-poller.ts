@@ -111,8 +111,8 @@ const STALE_READ_MS = 10;
 const TRIMMED_BEFORE_FALLBACK = 5;
 
 /**
- * Feeds a DynamoDB stream to a handler the way a Lambda event source mapping does (DESIGN.md, "The same code,
- * two runtimes"): in order, per shard, in batches; on a partial failure the batch is retried from the first
+ * Feeds a DynamoDB stream to a handler the way a Lambda event source mapping does, so the handlers run locally as
+ * they run in AWS: in order, per shard, in batches; on a partial failure the batch is retried from the first
  * failed record after a backoff (doubling, capped), and a failed invocation (the handler throws) retries the
  * whole batch; a record is never skipped, as with the mapping's default of unbounded retries. Shard lineage is
  * followed: a child shard is read (from its beginning) only once its parent is exhausted.

@@ -119,7 +119,8 @@ const TRIMMED_BEFORE_FALLBACK = 5;
  *
  * Position at start: with `checkpoints`, after each shard's saved checkpoint, or from the beginning of a shard
  * it has none for (a record handed over twice is harmless: dispatch is idempotent by delivery id), so records
- * written while the poller was stopped are not lost. A checkpoint is saved after every accepted batch (part).
+ * written while the poller was stopped are not lost. A checkpoint is saved at most once a second while records
+ * flow (`checkpointEveryMs`), and once caught up.
  * Without `checkpoints`: the end of the shards open at that moment (as LATEST would be).
  */
 export function createStreamPoller(options: StreamPollerOptions): StreamPoller {

@@ -32,6 +32,7 @@ describe('no comment or doc refers to a document outside the repository', () => 
       '/**',
       ' * Exact amounts (DESIGN.md rule 1), bounded pages (design, data rule 7).',
       ' * See ../shared/DESIGN.md and /work/shared/API.md §3; Design Rule 9 too.',
+      '  // Read back as bigint (rule 1: amounts stay exact).',
       ' */',
       "// The limits' message names its rule: 'which breaks limits rule 0 (users:*)'.",
       '// docs/decisions/ledger.md, "Amounts"; docs/design.md is ours; `rule 3` alone is a word.',
@@ -44,6 +45,7 @@ describe('no comment or doc refers to a document outside the repository', () => 
       '3: ../shared/ (a shared folder beside the repository)',
       '3: /work/shared/ (a shared folder beside the repository)',
       '3: Design Rule 9 (a numbered design or data rule)',
+      '4: (rule 1 (a bare numbered rule)',
     ]);
   });
 });

@@ -7,6 +7,8 @@ const OUTSIDE: readonly { name: string; pattern: RegExp }[] = [
   { name: 'DESIGN.md', pattern: /\bDESIGN\.md\b/g },
   { name: 'a shared folder beside the repository', pattern: /(?:\.\.|\/work)\/shared\//g },
   { name: 'a numbered design or data rule', pattern: /\b(?:design|data) rules? \d+/gi },
+  // The repository's docs number no rule: a bare "(rule 1)" names the outside document's.
+  { name: 'a bare numbered rule', pattern: /\(rule \d+\b/gi },
 ];
 
 /** Each reference of `source` to a document outside the repository, as `<line>: <reference> (<what it names>)`. */

@@ -570,9 +570,11 @@ function embeddedLedger(
 }
 
 /**
- * The Lambda-faithful ledger (`LEDGER_WORKERS`): runs as its Lambda does: worker processes from the function's own module, bundled as the stack
- * bundles it (function-bundles.ts), which read `env` at load as a container does (a bad value is their init
- * error), behind API Gateway's event mapping (design rule 9). The other services stay in this process.
+ * The Lambda-faithful ledger (`LEDGER_WORKERS`): runs as its Lambda does: worker processes from the function's own
+ * module, bundled as the stack bundles it (function-bundles.ts), which read `env` at load as a container does (a bad
+ * value is their init error), behind API Gateway's event mapping, each serving one request at a time as a container
+ * does: concurrent writes then race through the commit protocol across processes, as in AWS. The other services stay
+ * in this process.
  */
 async function startLedgerProcesses(
   options: PlatformOptions,

@@ -3,7 +3,7 @@ import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 
 /**
  * DynamoDB access in the item-level actions the code actually sends, never `dynamodb:*` and never Scan
- * (the design forbids unbounded scans, so no role can run one). Transactions need no action of their own:
+ * (no request may do unbounded work, so no role can run a scan). Transactions need no action of their own:
  * TransactWriteItems is authorised per item (Put/Update/Delete/ConditionCheck), TransactGetItems per Get.
  */
 export const TABLE_ACTIONS = {

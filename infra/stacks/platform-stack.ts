@@ -50,7 +50,7 @@ export const DELIVER_TIMEOUT = Duration.seconds(30);
 export const LEDGER_WRITER_TIMEOUT = Duration.seconds(30);
 
 /**
- * The platform in AWS (DESIGN.md "Shape"): tables from the definitions the local platform shares, the HTTP API
+ * The platform in AWS (docs/architecture.md): tables from the definitions the local platform shares, the HTTP API
  * and one function per service, the ledger's queue-fed writer of busy ledgers, the dispatcher of the events and
  * ledger streams and the queue-fed deliverer, key rotation on a schedule, and alarms. Environment-agnostic (no
  * account/region lookups), so `cdk synth` works offline.

@@ -194,7 +194,7 @@ export interface PlatformSettings {
   admins: string[];
 }
 
-/** Payments connectors (docs/decisions/payments.md, "dummypay, confined"). */
+/** A count of seconds (up to 9 digits), `fallback` when unset; anything else fails start-up. */
 function wholeSeconds(env: Env, name: Variable, fallback: number): number {
   const raw = read(env, name);
   if (raw !== undefined && !/^\d{1,9}$/.test(raw))
@@ -204,6 +204,7 @@ function wholeSeconds(env: Env, name: Variable, fallback: number): number {
   return raw === undefined ? fallback : Number(raw);
 }
 
+/** Payments connectors (docs/decisions/payments.md, "dummypay, confined"). */
 export interface PaymentsSettings {
   /**
    * PAYMENTS_DUMMYPAY_ROOT: the directory the `dummypay` connector may read, as an absolute path. Read in the

@@ -13,10 +13,11 @@ import {
 } from './paginate.js';
 
 /**
- * One page of a query whose FilterExpression may leave out most of its key range (a point in time far back):
- * like queryPage, but a page reads at most `readBudget` items, then stops where it is, possibly short or even
- * empty, with `hasMore` and a cursor that resumes exactly there (DESIGN.md, data rule 7). Reads grow from a
- * page's worth, doubling, so a filter that keeps most items costs what queryPage costs.
+ * One page of a query whose FilterExpression may leave out most of its key range (a point in time far back): like
+ * queryPage, but a page reads at most `readBudget` items, then stops where it is, possibly short or even empty, with
+ * `hasMore` and a cursor that resumes exactly there: no request does unbounded work and no valid query is refused
+ * (docs/data-model.md, "Query plans"). Reads grow from a page's worth, doubling, so a filter that keeps most items
+ * costs what queryPage costs.
  */
 export async function boundedQueryPage<T>(
   doc: DynamoDBDocumentClient,

@@ -88,7 +88,7 @@ function documentClient(
 ): DynamoDBDocumentClient {
   const doc = DynamoDBDocumentClient.from(new DynamoDBClient(config), {
     marshallOptions: { removeUndefinedValues: true },
-    // The ledger stores only integers; reading them as bigint keeps amounts exact (rule 1).
+    // The ledger stores only integers; reading them as bigint keeps amounts exact.
     ...(options.bigintNumbers
       ? { unmarshallOptions: { wrapNumbers: (value: string) => BigInt(value) } }
       : {}),

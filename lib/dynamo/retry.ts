@@ -1,7 +1,7 @@
 /**
  * The one retry loop of every store: bounded (a number of attempts, and optionally a time budget) and jittered
  * (full jitter: each wait is uniform over a window that doubles with every failed attempt, up to a cap), so
- * writers that collided spread out instead of colliding again (DESIGN.md, data rule 3).
+ * writers that collided spread out instead of colliding again.
  */
 
 /** First backoff window: the wait after the first failed attempt is uniform over twice this. */

@@ -43,8 +43,9 @@ export interface OutboxEvent extends EventSource {
 }
 
 /**
- * The events-table row of one event (the transactional outbox, DESIGN.md): written in the same
- * TransactWriteItems as the change it reports. `body` is the envelope of docs/api.md §5 as exact JSON.
+ * The events-table row of one event (the transactional outbox): written in the same TransactWriteItems as the change
+ * it reports, so there is no event without its state and no state without its event (docs/architecture.md, "How an
+ * event flows"). `body` is the envelope of docs/api.md §5 as exact JSON.
  */
 export function outboxRow(event: OutboxEvent): Record<string, unknown> {
   const { id, body } = eventEnvelope(event);

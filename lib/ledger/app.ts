@@ -77,7 +77,7 @@ export interface LedgerMountParts {
 export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptions): Hono<AppEnv> {
   const { config } = runtime;
   const now = options.now ?? Date.now;
-  // Amounts are read back as bigint (rule 1).
+  // Amounts are read back as bigint so they stay exact at any size.
   const { clients } = bigintDocumentClients(runtime);
   const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
   // The embedded engine's lines commit through their environment's scope too (read when a line starts, after this).

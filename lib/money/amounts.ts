@@ -5,7 +5,7 @@ export const MAX_DIGITS = 38;
 export const MAX_AMOUNT = 10n ** BigInt(MAX_DIGITS) - 1n;
 
 /**
- * The ledger's amounts, volumes and balances: any integer up to this many digits (rule 1). Beyond a DynamoDB
+ * The ledger's amounts, volumes and balances: any integer up to this many digits, held exactly (docs/decisions/ledger.md, "Amounts"). Beyond a DynamoDB
  * Number they are stored as text (lib/ledger/store/amount-encoding.ts). The bound is the item's: a transaction of
  * 100 postings at this size, its post-commit volumes and its revert still fit one DynamoDB item (400 KB), and a
  * balance's index key (with a 256-character address) stays under the 1024 bytes of a sort key.

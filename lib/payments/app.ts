@@ -39,7 +39,7 @@ export function createPaymentsApp(
   options: PaymentsAppOptions,
 ): Hono<AppEnv> {
   const { tables } = runtime.config;
-  // Amounts are read back as bigint (rule 1).
+  // Amounts are read back as bigint so they stay exact.
   const { clients } = bigintDocumentClients(runtime);
   // The one way to an environment's payments: its stores, over its client. Each request's are those of its token's
   // environment (`environmentOf`, routes/stores-of.ts).

@@ -52,7 +52,7 @@ export function createRuntime(
 }
 
 /**
- * A document client reading numbers as bigint (rule 1: amounts stay exact): the runtime's own when it reads them so
+ * A document client reading numbers as bigint (so amounts stay exact, never a JS number): the runtime's own when it reads them so
  * — one client and one connection pool per container, as in the ledger and payments functions — or a client of
  * its own for a service sharing a plain runtime (the local platform, tests).
  */

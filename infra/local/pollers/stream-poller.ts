@@ -111,15 +111,16 @@ const STALE_READ_MS = 10;
 const TRIMMED_BEFORE_FALLBACK = 5;
 
 /**
- * Feeds a DynamoDB stream to a handler the way a Lambda event source mapping does (DESIGN.md, "The same code,
- * two runtimes"): in order, per shard, in batches; on a partial failure the batch is retried from the first
+ * Feeds a DynamoDB stream to a handler the way a Lambda event source mapping does, so the handlers run locally as
+ * they run in AWS: in order, per shard, in batches; on a partial failure the batch is retried from the first
  * failed record after a backoff (doubling, capped), and a failed invocation (the handler throws) retries the
  * whole batch; a record is never skipped, as with the mapping's default of unbounded retries. Shard lineage is
  * followed: a child shard is read (from its beginning) only once its parent is exhausted.
  *
  * Position at start: with `checkpoints`, after each shard's saved checkpoint, or from the beginning of a shard
  * it has none for (a record handed over twice is harmless: dispatch is idempotent by delivery id), so records
- * written while the poller was stopped are not lost. A checkpoint is saved after every accepted batch (part).
+ * written while the poller was stopped are not lost. A checkpoint is saved at most once a second while records
+ * flow (`checkpointEveryMs`), and once caught up.
  * Without `checkpoints`: the end of the shards open at that moment (as LATEST would be).
  */
 export function createStreamPoller(options: StreamPollerOptions): StreamPoller {

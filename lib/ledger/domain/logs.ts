@@ -23,7 +23,7 @@ export interface LogEntry {
 }
 
 /**
- * The hash chain of HASH_LOGS=SYNC (rule 4): entry N's hash is SHA-256 over the previous entry's hash
+ * The hash chain of HASH_LOGS=SYNC, so a changed or missing entry shows: entry N's hash is SHA-256 over the previous entry's hash
  * (base64, "" for the first entry), a newline, and the canonical JSON (keys sorted) of
  * `{data, date, id, idempotencyKey, type}` of entry N, with `schemaVersion` when the entry has one (so entries
  * written before schemas keep their hashes). `npm run verify-logs` recomputes it.

@@ -53,7 +53,7 @@ const MAX_PATTERN_LENGTH = 256;
 const MAX_NAME_LENGTH = 128;
 const MAX_META_KEY_LENGTH = 256;
 const MAX_STRING_CONSTANT = 1024;
-/** A constant is an integer no longer than an amount may be (DESIGN.md rule 1). */
+/** A constant is an integer no longer than an amount may be (docs/decisions/ledger.md, "Amounts"). */
 const MAX_INTEGER = LEDGER_MAX_AMOUNT;
 
 const PATTERN = /^[a-zA-Z0-9_*-]+(:[a-zA-Z0-9_*-]+)*$/;

@@ -53,11 +53,11 @@ export interface BalanceRules {
 }
 
 /**
- * Applies postings in order to the volumes before the transaction (rule 2): after each posting that debits
- * an account (amount > 0), the account's contract must hold for that asset — the mapping's first matching
- * contract, else "balance >= 0" — unless the account is `world` or `force` is set. So an earlier posting may
- * fund a later one. Returns the volumes after the transaction for every touched pair; throws
- * INSUFFICIENT_FUND naming the account, asset, balance and contract otherwise.
+ * Applies postings in order to the volumes before the transaction, so no account is below its floor even between two
+ * postings of one transaction: after each posting that debits an account (amount > 0), the account's contract must
+ * hold for that asset — the mapping's first matching contract, else "balance >= 0" — unless the account is `world` or
+ * `force` is set. So an earlier posting may fund a later one. Returns the volumes after the transaction for every
+ * touched pair; throws INSUFFICIENT_FUND naming the account, asset, balance and contract otherwise.
  */
 export function applyPostings(
   postings: readonly Posting[],

@@ -47,7 +47,7 @@ export const idempotencyKeyOf = (
   request.idempotency ? ledgerKeys.idempotency(ledger, request.idempotency.key) : undefined;
 
 /**
- * Decides requests in order over an item view (rule 3): each decision sees the items the previous ones put (the
+ * Decides requests in order over an item view (one commit): each decision sees the items the previous ones put (the
  * view is updated), log ids and hashes chain across them. Answers each request's outcome, the writes of the
  * whole, and HEAD after it. A failing decision throws: the caller decides what the others become.
  */

@@ -8,7 +8,7 @@ import { sortableBalance } from './amount-encoding.js';
 
 /**
  * Keys of every ledger item (docs/data-model.md). Every partition key, and every gsi1 partition key, starts with
- * the ledger's environment, `E#<environment>#` (DESIGN.md rule 8): ledger names and ids are per environment, so
+ * the ledger's environment, `E#<environment>#`: ledger names and ids are per environment, so
  * two environments may each have a ledger `main` with id 1, and no key of one is a key of the other. Registry
  * items live in the default ledger table; a ledger's own items live in its bucket's table, all under partition
  * keys starting `E#<environment>#L#<ledger>`.

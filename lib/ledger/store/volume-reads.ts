@@ -22,8 +22,8 @@ export interface VolumeRow {
 }
 
 /**
- * A window, as sortable instants, `from` inclusive, `to` exclusive: on effective time, or on insertion time
- * (the reference's `insertionDate`).
+ * A window, as sortable instants, both ends inclusive (the reference's `startTime` and `endTime`): on effective time,
+ * or on insertion time (the reference's `insertionDate`).
  */
 export interface Window {
   from?: string;

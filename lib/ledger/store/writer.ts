@@ -49,7 +49,7 @@ export interface Snapshot {
 }
 
 /**
- * Direct writes (rule 3): read a consistent snapshot (TransactGetItems), let the domain decide, then write the
+ * Direct writes, all or nothing: read a consistent snapshot (TransactGetItems), let the domain decide, then write the
  * decision, the log entry (hash-chained), the sequencer, the idempotency record and the outgoing event in ONE
  * TransactWriteItems, conditional on the sequencer being unchanged. Two round trips when uncontended; on a
  * concurrent write the whole thing is retried with jittered backoff. Every read and write goes through the

@@ -26,7 +26,7 @@ export function holdSweepDeps(
   logger?: Logger,
   now: () => number = Date.now,
 ): HoldSweepDeps & { destroy(): void } {
-  // Amounts are read back as bigint (rule 1), as in the ledger service.
+  // Amounts are read back as bigint so they stay exact, as in the ledger service.
   const { doc, clients } = createDocumentClients(config.dynamo, { bigintNumbers: true });
   const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
   const tableFor = (bucket: string) => buckets.tableFor(bucket);

@@ -20,7 +20,7 @@ export const DRAIN_MS = 10_000;
 export function writerDeps(
   config: LedgerWriterConfig,
 ): WriterDeps & { ingress: NonNullable<WriterDeps['ingress']> } {
-  // Amounts are read back as bigint (rule 1), as in the ledger service.
+  // Amounts are read back as bigint so they stay exact, as in the ledger service.
   const { clients } = createDocumentClients(config.dynamo, { bigintNumbers: true });
   const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
   const tableFor = (bucket: string) => buckets.tableFor(bucket);

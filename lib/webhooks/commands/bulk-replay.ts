@@ -18,7 +18,7 @@ import type { DeliveryStore } from '../store/delivery-store.js';
  * and the `pending` ones expedited (their next attempt brought forward to now), page by page.
  */
 
-/** Deliveries decided per request: each costs a conditional write and a queue message (DESIGN.md rule 7). */
+/** Deliveries decided per request: each costs a conditional write and a queue message, and no request does unbounded work. */
 export const MAX_REPLAY_PAGE = 100;
 /** The reference's bound on one bulk replay's window. */
 export const MAX_REPLAY_WINDOW_MS = 90 * 24 * 3600_000;

@@ -1,5 +1,5 @@
-// The deliver function (docs/api.md §4.1, DESIGN.md rule 5): one SQS message = one pointer to a delivery record; each
-// receipt sends at most one signed POST and records it.
+// The deliver function (docs/api.md §4.1; docs/decisions/webhooks.md, "Delivery"): one SQS message = one pointer to a
+// delivery record; each receipt sends at most one signed POST and records it.
 //
 // Semantics, decided here:
 // - At-least-once. SQS may hand the same message over twice; the attempt is *claimed* (a conditional update of

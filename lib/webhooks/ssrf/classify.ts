@@ -1,6 +1,6 @@
 // Which addresses a webhook may be delivered to. A customer picks the endpoint URL, so without this check
 // a delivery is a request from inside our network to wherever they like — the cloud metadata service first.
-// Deny-list from Svix's `is_allowed()`, Convoy and Superlog (reference/webhook-delivery.md §5.2), plus
+// Deny-list from Svix's `is_allowed()`, Convoy and Superlog (their SSRF filters), plus
 // the stricter IPv6 rule: only global unicast (2000::/3) is deliverable at all.
 import { formatIPv4, formatIpAddress, type IpAddress, parseIpAddress } from './ip-address.js';
 

@@ -1,8 +1,8 @@
 /**
- * Money exact at any size (DESIGN.md rule 1, up to 300 digits): amounts of 39, 87 and 200 digits through postings,
- * Numscript, reads, the balance index and filters, aggregates, point-in-time reads, reverts, log export and import
- * and the v1 routes, over raw HTTP on the in-process ledger app (exact JSON numbers both ways). What beyond 38
- * digits is stored as text, and what fits is still a DynamoDB Number.
+ * Money exact at any size (up to 300 digits; docs/decisions/ledger.md, "Amounts"): amounts of 39, 87 and 200 digits
+ * through postings, Numscript, reads, the balance index and filters, aggregates, point-in-time reads, reverts, log
+ * export and import and the v1 routes, over raw HTTP on the in-process ledger app (exact JSON numbers both ways).
+ * What beyond 38 digits is stored as text, and what fits is still a DynamoDB Number.
  */
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';

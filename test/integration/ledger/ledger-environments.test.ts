@@ -1,9 +1,9 @@
 /**
- * Environments never meet (DESIGN.md rule 8) in the ledger: tokens of two environments, A and B, each with a
- * ledger `main` of different contents, in one app (one LedgerLookup cache) over one set of tables. Every route B
- * calls on A's ledger names sees B's own ledger, or 404 when B has none; A's cursors, idempotency keys and
- * references mean nothing in B; writes in B (direct, bulk, revert, metadata, mapping, import, group commit) never
- * move A's HEAD; and every item written carries its environment in its partition keys.
+ * Environments never meet (docs/data-model.md, "Environments: every key says which") in the ledger: tokens of two
+ * environments, A and B, each with a ledger `main` of different contents, in one app (one LedgerLookup cache) over
+ * one set of tables. Every route B calls on A's ledger names sees B's own ledger, or 404 when B has none; A's
+ * cursors, idempotency keys and references mean nothing in B; writes in B (direct, bulk, revert, metadata, mapping,
+ * import, group commit) never move A's HEAD; and every item written carries its environment in its partition keys.
  */
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key under concurrency (docs/api.md §3.2, DESIGN.md rule 3): parallel POSTs of one key against the
+ * Idempotency-Key under concurrency (docs/api.md §3.2: one key, one commit): parallel POSTs of one key against the
  * real writer over DynamoDB Local, with the writer's real (jittered) backoff. Whatever the interleaving,
  * exactly one request commits; a request with the winner's body gets the winner's response, byte for byte,
  * marked `Idempotency-Hit: true`; a request with another body gets 400 VALIDATION; nothing else is written.

@@ -1,5 +1,5 @@
 /**
- * Model-based property test of the ledger's balance rule (docs/api.md §3.2, DESIGN.md "Data rules" 2).
+ * Model-based property test of the ledger's balance rule (docs/api.md §3.2).
  *
  * fast-check generates short sequences of POST /v2/<ledger>/transactions against ONE real ledger (the HTTP app
  * over DynamoDB Local) and replays each against a pure in-memory model of the rule:

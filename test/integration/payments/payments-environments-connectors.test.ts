@@ -1,8 +1,8 @@
 /**
- * Environments never meet (DESIGN.md rule 8) for payments' connector-side records: connectors (config, schedules,
- * their runs, tasks, reset, uninstall), bank-account forwarding, and open banking (users at a connector, link
- * attempts, their callback, connections), in v3 and v1. A token of environment B gets 404 for each of A's, lists
- * none of them, and cannot use them; A's records are unchanged after B's attempts.
+ * Environments never meet (docs/data-model.md, "Environments: every key says which") for payments' connector-side
+ * records: connectors (config, schedules, their runs, tasks, reset, uninstall), bank-account forwarding, and open
+ * banking (users at a connector, link attempts, their callback, connections), in v3 and v1. A token of environment B
+ * gets 404 for each of A's, lists none of them, and cannot use them; A's records are unchanged after B's attempts.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,8 +1,8 @@
 /**
- * Environments never meet (DESIGN.md rule 8) in the payments service: a token of environment B never reads,
- * changes, lists, filters or pages through A's payments; the same payment key (connectorID, reference, type) in
- * both is two payments, each with its own versions and events; every item written (payments, index items, outbox
- * rows) has its environment's `E#<env>#` at the start of its pk and gsi1pk.
+ * Environments never meet (docs/data-model.md, "Environments: every key says which") in the payments service: a token
+ * of environment B never reads, changes, lists, filters or pages through A's payments; the same payment key
+ * (connectorID, reference, type) in both is two payments, each with its own versions and events; every item written
+ * (payments, index items, outbox rows) has its environment's `E#<env>#` at the start of its pk and gsi1pk.
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';

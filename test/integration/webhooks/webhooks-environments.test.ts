@@ -1,9 +1,9 @@
 /**
- * Environments never meet (DESIGN.md rule 8) in the webhooks service: a token of environment B never sees or
- * touches A's configs, deliveries, attempts or replay answers (ids, lists, every filter, cursors, single and bulk
- * replays, equal Idempotency-Keys); an event of A (a payment saved in A, a ledger log item with A's prefix) reaches
- * A's configs only, never B's config of the same kind and endpoint; and every item written has its environment's
- * `E#<env>#` at the start of its pk and gsi1pk.
+ * Environments never meet (docs/data-model.md, "Environments: every key says which") in the webhooks service: a token
+ * of environment B never sees or touches A's configs, deliveries, attempts or replay answers (ids, lists, every
+ * filter, cursors, single and bulk replays, equal Idempotency-Keys); an event of A (a payment saved in A, a ledger
+ * log item with A's prefix) reaches A's configs only, never B's config of the same kind and endpoint; and every item
+ * written has its environment's `E#<env>#` at the start of its pk and gsi1pk.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';

@@ -37,8 +37,12 @@ export const DEFAULT_GRACE_MS = 3_000;
 /** Before the first read of the result item (a batch commit takes about that), then between two reads. */
 const FIRST_POLL_MS = 15;
 const POLL_MS = 20;
-/** With a reply channel: no reply this long after sending, and the result item is read as without one. */
-const REPLY_LATE_MS = 1_000;
+/**
+ * With a reply channel: no reply this long after sending, and the result item is read as without one. As long as
+ * a resend waits (RESEND_MS): a reply is lost only when something failed, and a busy writer's first answers to a
+ * fresh container can take a second or more (its usual reply time is not known yet).
+ */
+const REPLY_LATE_MS = 2_000;
 /** The most a busy writer's usual reply time raises that: well before the deadline, when a resend may be due. */
 const REPLY_LATE_MAX_MS = 4_000;
 /**

@@ -126,7 +126,7 @@ function ledgerScope(parts: LedgerScopeParts, environment: string): LedgerScope 
     doc,
     registry,
     lookup: new LedgerLookup(registry),
-    schemas: new SchemaStore(doc, tableFor, now),
+    schemas: new SchemaStore(doc, tableFor, buckets.defaultTable, now),
     writer,
     writerAt,
     stats: new LedgerStats(doc, tableFor),

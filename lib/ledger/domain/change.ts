@@ -127,6 +127,11 @@ export interface LedgerRecord {
   deletedAt?: string;
   /** How the store spreads its transactions over partition keys, fixed at creation (absent: before blocks). */
   transactionKeys?: { blockIds: number; timeShards: number };
+  /**
+   * Whether the ledger had schema versions when its record was read (set by the first insert, never cleared);
+   * absent on ledgers created before it was recorded, whose schema versions are asked for instead.
+   */
+  schemas?: boolean;
 }
 
 /** One write a command asks of the ledger: what it reads, and the decision over what it read. */

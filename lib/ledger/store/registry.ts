@@ -62,6 +62,7 @@ export class LedgerRegistry {
       ...input,
       id: Number(Attributes!.last),
       transactionKeys: input.transactionKeys ?? this.transactionKeys,
+      schemas: false,
     };
     try {
       await this.doc.send(
@@ -300,6 +301,7 @@ function toRecord(item: Record<string, unknown>): LedgerRecord {
     addedAt: String(item.addedAt),
     ...(typeof item.deletedAt === 'string' ? { deletedAt: item.deletedAt } : {}),
     ...layoutOf(item.transactionKeys),
+    ...(typeof item.schemas === 'boolean' ? { schemas: item.schemas } : {}),
   };
 }
 

@@ -1,14 +1,14 @@
 import {
   type DynamoDBDocumentClient,
   GetCommand,
-  PutCommand,
   QueryCommand,
+  TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import type { LedgerRecord } from '../domain/change.js';
 import type { SchemaInput, StoredSchema } from '../domain/schema/schema-data.js';
-import { ledgerKeys } from './keys.js';
+import { ledgerKeys, registryKeys } from './keys.js';
 
 export const schemaListName = (ledger: string) => `ledger.schemas.${ledger}`;
 
@@ -27,10 +27,15 @@ export class SchemaStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly tableFor: (bucket: string) => string,
+    /** Where the ledgers' records are (registry.ts): the first version marks the ledger's. */
+    private readonly registryTable: string,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Stores a new version; false when the version exists already (nothing is written then). */
+  /**
+   * Stores a new version; false when the version exists already (nothing is written then). The ledger's record
+   * says it has schemas from the same transaction on, so a container that has its record knows without a query.
+   */
   async insert(
     ledger: LedgerRecord,
     version: string,
@@ -39,23 +44,38 @@ export class SchemaStore {
   ): Promise<boolean> {
     try {
       await this.doc.send(
-        new PutCommand({
-          TableName: this.tableFor(ledger.bucket),
-          Item: {
-            ...ledgerKeys.schema(ledger, version),
-            gsi1pk: ledgerKeys.schemasByCreation(ledger),
-            gsi1sk: `${createdAt}#${version}`,
-            version,
-            createdAt,
-            schema: JSON.stringify(input),
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableFor(ledger.bucket),
+                Item: {
+                  ...ledgerKeys.schema(ledger, version),
+                  gsi1pk: ledgerKeys.schemasByCreation(ledger),
+                  gsi1sk: `${createdAt}#${version}`,
+                  version,
+                  createdAt,
+                  schema: JSON.stringify(input),
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: this.registryTable,
+                Key: registryKeys.ledger(ledger),
+                UpdateExpression: 'SET schemas = :yes',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':yes': true },
+              },
+            },
+          ],
         }),
       );
       this.withSchemas.add(ledgerKey(ledger));
       return true;
     } catch (err) {
-      if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+      if (versionTaken(err)) return false;
       throw err;
     }
   }
@@ -86,6 +106,12 @@ export class SchemaStore {
   async hasSchemas(ledger: LedgerRecord): Promise<boolean> {
     const key = ledgerKey(ledger);
     if (this.withSchemas.has(key)) return true;
+    // The record says so (as fresh as the container's copy of it: LEDGER_RECHECK_MS, the same bound as below).
+    if (ledger.schemas === false) return false;
+    if (ledger.schemas === true) {
+      this.withSchemas.add(key);
+      return true;
+    }
     const readAt = this.noneAt.get(key);
     if (readAt !== undefined && this.now() - readAt < NO_SCHEMA_TTL_MS) return false;
     const found = (await this.latestVersion(ledger)) !== undefined;
@@ -140,6 +166,13 @@ export class SchemaStore {
 const MAX_CACHED_VERSIONS = 1000;
 /** How long a container trusts that a ledger has no schema before it reads again. */
 const NO_SCHEMA_TTL_MS = 5000;
+/** The version's put refused by its condition (the version exists); the ledger's record is always there. */
+function versionTaken(err: unknown): boolean {
+  if ((err as Error).name !== 'TransactionCanceledException') return false;
+  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
+  return reasons?.[0]?.Code === 'ConditionalCheckFailed';
+}
+
 const ledgerKey = (ledger: LedgerRecord) =>
   `${ledger.environment}\u0000${ledger.name}\u0000${ledger.id}`;
 

@@ -217,3 +217,53 @@ describe('group commit on the in-memory port', () => {
     expect(head(relayed).pendingResults).toBeUndefined();
   });
 });
+
+describe('a commit that fails without saying whether it landed (one process)', () => {
+  /** The port's commits: the first `failures` throw as a lost connection would, after applying or before. */
+  function flaky(failures: number, landed: boolean) {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const commit = table.commit.bind(table);
+    let left = failures;
+    table.commit = async (...args) => {
+      if (left > 0 && !landed) {
+        left--;
+        throw new Error('socket hang up');
+      }
+      const outcome = await commit(...args);
+      if (left-- > 0) throw new Error('socket hang up');
+      return outcome;
+    };
+    return table;
+  }
+
+  it('answers the requests of a commit that landed from the log, and commits none of them twice', async () => {
+    const table = flaky(1, true);
+    const batch = [intent(create('world', 'a', 1n)), intent(create('world', 'b', 2n))];
+    const { results } = await sequencer(table, { inProcess: true }).process(batch);
+    expect(batch.map((i) => committedId(results.get(i.reqId)))).toEqual([1, 2]);
+    expect([head(table).lastTxId, head(table).lastLogId]).toEqual([2, 2]);
+    expect(table.requests.TransactWriteItems).toBe(1);
+  });
+
+  it('decides and commits again the requests of a commit that did not land', async () => {
+    const table = flaky(1, false);
+    const batch = [intent(create('world', 'a', 1n)), intent(create('world', 'b', 2n))];
+    const { results } = await sequencer(table, { inProcess: true }).process(batch);
+    expect(batch.map((i) => committedId(results.get(i.reqId)))).toEqual([1, 2]);
+    expect([head(table).lastTxId, head(table).lastLogId]).toEqual([2, 2]);
+  });
+
+  it('in the pipeline too: a prepared batch whose commit landed is answered, the one after it decided again', async () => {
+    const table = flaky(1, true);
+    const writer = sequencer(table, { inProcess: true });
+    const first = [intent(create('world', 'a', 1n))];
+    const second = [intent(create('world', 'b', 2n))];
+    const preparedFirst = await writer.prepare(first);
+    const preparedSecond = await writer.prepare(second);
+    expect(await writer.commitPrepared(preparedFirst)).toBe('redo');
+    expect(await writer.commitPrepared(preparedSecond)).toBe('redo');
+    const { results } = await writer.process([...first, ...second]);
+    expect([...first, ...second].map((i) => committedId(results.get(i.reqId)))).toEqual([1, 2]);
+    expect([head(table).lastTxId, head(table).lastLogId]).toEqual([2, 2]);
+  });
+});

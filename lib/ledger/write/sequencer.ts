@@ -31,7 +31,7 @@ import {
 import { parseStoredTransaction } from '../store/transaction-reads.js';
 import { counted } from '../store/writer.js';
 import type { Intent, IntentResult, OperationOutcome } from './intent.js';
-import { putResults, settleBatch } from './settle.js';
+import { putResults, resultsOfEntries, settleBatch } from './settle.js';
 
 export interface SequencerOptions {
   /** The ledger's table: every read and write of the sequencer goes through this port. */
@@ -107,6 +107,13 @@ export class LedgerSequencer {
    * batch of fresh keys then costs no read at all.
    */
   private readIdempotencyKeys = false;
+  /**
+   * In one process (no `pendingResults` on HEAD): the requests of commits that failed in a way that may still have
+   * committed them (a timeout, a lost connection), and the first log id such a commit would have used. Until a
+   * commit of ours succeeds (after which none of them can land any more: its HEAD condition is past theirs), each
+   * reload looks for them in the log and answers those it finds, so none is committed twice.
+   */
+  private uncertain: { fromLogId: number; reqIds: Set<string> } | undefined;
 
   private readonly items: LedgerTable;
 
@@ -169,8 +176,8 @@ export class LedgerSequencer {
     // commitPrepared writes nothing after its commit: a writer that defers items and results there must not use it.
     if (!this.options.inProcess) throw new Error('a pipelined batch needs an in-process writer');
     const results = new Map<string, IntentResult>();
-    const fresh = this.unanswered(intents, results);
     if (!this.head && !this.tip) await this.reload();
+    const fresh = this.unanswered(intents, results);
     const epoch = this.epoch;
     const groupsBefore = new Map(this.failedGroups);
     const base = this.tip ?? { head: this.head!, view: this.cache };
@@ -212,6 +219,7 @@ export class LedgerSequencer {
         batch.head,
         batch.writes,
         prepared.nowMs,
+        batch.decided.map((d) => d.reqId),
       );
       if (committed === 'retry') return this.forgetPrepared(prepared);
       prepared.view.rebase(this.cache);
@@ -300,14 +308,21 @@ export class LedgerSequencer {
     const initial = this.head!;
     const nowMs = this.now();
     const results = new Map<string, IntentResult>();
-    const live = this.live(intents, nowMs, results);
+    // Answers the reload found in the log (a commit that failed and had landed) are not decided again.
+    const live = this.live(this.unanswered(intents, results), nowMs, results);
     const requests = await this.requestsOf(live);
     await this.answerEarlier(live, requests, results);
     const view = new OverlayView(this.cache);
     const batch = await this.decideAll(live, requests, view, initial, nowMs, results);
     let after: Array<Record<string, unknown>> = [];
     if (batch.writes.length > 0) {
-      const committed = await this.commit(initial, batch.head, batch.writes, nowMs);
+      const committed = await this.commit(
+        initial,
+        batch.head,
+        batch.writes,
+        nowMs,
+        batch.decided.map((d) => d.reqId),
+      );
       if (committed === 'retry') return 'retry';
       after = committed.after;
       view.mergeIntoBase();
@@ -558,6 +573,7 @@ export class LedgerSequencer {
     head: Head,
     writes: readonly CommitWrite[],
     nowMs: number,
+    reqIds: readonly string[],
   ): Promise<{ after: Array<Record<string, unknown>> } | 'retry'> {
     const next = this.nextHead(initial, head, nowMs);
     const split = this.options.inProcess
@@ -590,6 +606,7 @@ export class LedgerSequencer {
       // A refused condition of our own (a reference) means the cache missed a write; any other failure may
       // have committed or not: either way, read HEAD again — reload() answers a batch that did commit.
       if (!(err instanceof PlatformError)) this.options.onCommitError?.(err);
+      if (this.options.inProcess) this.markUncertain(initial.lastLogId + 1, reqIds);
       this.forget();
       return 'retry';
     }
@@ -599,8 +616,26 @@ export class LedgerSequencer {
       return 'retry';
     }
     this.readIdempotencyKeys = false;
+    this.uncertain = undefined;
     this.head = { ...next, version: (initial.version ?? 0) + 1 };
     return { after: split.after };
+  }
+
+  private markUncertain(fromLogId: number, reqIds: readonly string[]): void {
+    const known = this.uncertain;
+    this.uncertain = {
+      fromLogId: Math.min(known?.fromLogId ?? fromLogId, fromLogId),
+      reqIds: new Set([...(known?.reqIds ?? []), ...reqIds]),
+    };
+  }
+
+  /** The uncertain commits' requests found in the log since they failed: answered from their entries. */
+  private async recoverUncertain(): Promise<void> {
+    const uncertain = this.uncertain;
+    if (!uncertain || this.head!.lastLogId < uncertain.fromLogId) return;
+    const entries = await this.items.readLogRange(uncertain.fromLogId, this.head!.lastLogId);
+    for (const [reqId, result] of resultsOfEntries(entries))
+      if (uncertain.reqIds.delete(reqId)) this.remember(reqId, result);
   }
 
   /** HEAD as a commit of this batch writes it (its version aside: the commit sets the one read plus one). */
@@ -671,6 +706,7 @@ export class LedgerSequencer {
     }
     if (this.head!.pendingResults)
       await settleBatch(this.items, this.options.ledger, this.head!, this.now());
+    await this.recoverUncertain();
   }
 
   /**

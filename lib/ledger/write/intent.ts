@@ -22,7 +22,8 @@ export interface Intent {
   group?: string;
   /**
    * With `group`: the group is atomic (an atomic bulk handed to the embedded engine) — decided all-or-nothing in
-   * one batch and committed in its one TransactWriteItems, or answered `too-large` when it cannot fit one.
+   * one batch and committed with it (staged when beyond one TransactWriteItems), or answered `too-large` when it
+   * cannot fit one commit (MAX_STAGED_ACTIONS).
    */
   atomic?: boolean;
   /** The requester's reply queue (replies.ts): the writer sends the result there too. */
@@ -44,7 +45,7 @@ export type IntentResult =
   | { status: 'expired' }
   /** A member of a group after one that failed: not decided, nothing written. */
   | { status: 'skipped'; after: string }
-  /** A member of an atomic group beyond one TransactWriteItems: not decided, nothing written. */
+  /** A member of an atomic group beyond what one commit takes: not decided, nothing written. */
   | { status: 'too-large' };
 
 /** Intents travel as exact JSON (amounts are big integers). */

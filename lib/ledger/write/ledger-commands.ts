@@ -81,7 +81,7 @@ export class LedgerCommands {
 
   /**
    * Operations handed to the embedded engine as one atomic group: decided all-or-nothing in one batch and
-   * committed with it. Undefined without the engine, or when the group cannot fit one TransactWriteItems (then
+   * committed with it. Undefined without the engine, or when the group cannot fit one commit, staged or not (then
    * nothing was written and the caller commits it another way).
    */
   async executeAtomic(

@@ -89,6 +89,18 @@ async function runWriter(ms: number, writerDeps: WriterDeps = deps): Promise<voi
   }
 }
 
+/** A document client that counts its reads of result items (GetItem), for a relay to use. */
+function countingResultReads() {
+  let reads = 0;
+  const counted = Object.assign(Object.create(doc) as typeof doc, {
+    send: (command: unknown) => {
+      if (command instanceof GetCommand) reads++;
+      return doc.send(command as GetCommand);
+    },
+  });
+  return { counted, resultReads: () => reads };
+}
+
 async function ledger(): Promise<string> {
   const name = `relay-${randomUUID().slice(0, 8)}`;
   await registry.create({
@@ -205,13 +217,7 @@ describe('a relayed write, as the requester answers it', () => {
     const name = await ledger();
     const lookup = await ledgers.resolve('default', name);
     // The relay's own document client, counting its reads of result items.
-    let resultReads = 0;
-    const counted = Object.assign(Object.create(doc) as typeof doc, {
-      send: (command: unknown) => {
-        if (command instanceof GetCommand) resultReads++;
-        return doc.send(command as GetCommand);
-      },
-    });
+    const { counted, resultReads } = countingResultReads();
     const inbox = new ReplyInbox({
       sqs: async () => sqs,
       ingressQueueUrl: queueUrl,
@@ -245,7 +251,7 @@ describe('a relayed write, as the requester answers it', () => {
     } finally {
       await writing;
     }
-    expect(resultReads).toBe(0);
+    expect(resultReads()).toBe(0);
     const { QueueUrls = [] } = await sqs.send(new ListQueuesCommand({}));
     const ingressName = queueUrl.slice(queueUrl.lastIndexOf('/') + 1);
     expect(QueueUrls.some((url) => new RegExp(`/${ingressName}-r-[0-9a-f]{12}$`).test(url))).toBe(
@@ -270,7 +276,7 @@ describe('a relayed write, as the requester answers it', () => {
     } finally {
       await silent;
     }
-    expect(resultReads).toBeGreaterThanOrEqual(1);
+    expect(resultReads()).toBeGreaterThanOrEqual(1);
   });
 
   it("reads a late reply's result item less and less often, sending the request again every 2 s, until it gives up", async () => {
@@ -279,13 +285,7 @@ describe('a relayed write, as the requester answers it', () => {
     // No writer runs: no reply and no result item ever come. The relay's clock moves only when it pauses.
     let clock = 0;
     const pauses: number[] = [];
-    let resultReads = 0;
-    const counted = Object.assign(Object.create(doc) as typeof doc, {
-      send: (command: unknown) => {
-        if (command instanceof GetCommand) resultReads++;
-        return doc.send(command as GetCommand);
-      },
-    });
+    const { counted, resultReads } = countingResultReads();
     const relay = new LedgerRelay({
       doc: counted,
       sqs: async () => sqs,
@@ -306,7 +306,7 @@ describe('a relayed write, as the requester answers it', () => {
     expect(answer).toEqual({ status: 'unknown' });
     // The reply's wait, then reads doubling from 50 ms to 1 s: not one every 20 ms from every waiting request.
     expect(pauses).toEqual([100, 50, 100, 200, 400, 800, 1_000, 1_000]);
-    expect(resultReads).toBe(8);
+    expect(resultReads()).toBe(8);
     // Sent at 0 and again at 2,650 (unanswered for 2 s): both copies are on the queue, the same request id.
     const bodies: string[] = [];
     for (let i = 0; i < 5 && bodies.length < 2; i++) {

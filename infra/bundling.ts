@@ -74,5 +74,7 @@ export function lambdaBuildOptions(
     // The routes' `openapi:` statements (their describe() specs): a function serves the documents written beside it
     // at bundling time (infra/openapi-assets.ts), so the specs would be text it parses on every cold start for nothing.
     dropLabels: [OPENAPI_LABEL],
+    // The specs written at their routes (`openapi(OPENAPI_SPECS && {...})`): dead code, dropped by the minifier.
+    define: { OPENAPI_SPECS: 'false' },
   };
 }

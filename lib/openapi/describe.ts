@@ -75,6 +75,29 @@ export function describe(spec: OperationSpec): DescribedHandler {
   return Object.assign(middleware, { [OPERATION]: spec });
 }
 
+/**
+ * Whether route specs are kept: true wherever the code runs as written (tests, `npm start`, the document
+ * generator); the Lambda bundles define it `false` (infra/bundling.ts), and the minifier then drops every
+ * `OPENAPI_SPECS && {...}` spec at its route as dead code.
+ */
+declare global {
+  var OPENAPI_SPECS: boolean;
+}
+globalThis.OPENAPI_SPECS ??= true;
+
+const PASS_THROUGH: MiddlewareHandler = (_c, next) => next();
+
+/**
+ * A route's OpenAPI operation, registered with its handler in one call, its path written once:
+ *
+ *     app.get(path, openapi(OPENAPI_SPECS && {...}), handler);
+ *
+ * In a bundle the spec is `false` (dropped before it is ever parsed) and this is a pass-through middleware.
+ */
+export function openapi(spec: OperationSpec | false): MiddlewareHandler {
+  return spec ? describe(spec) : PASS_THROUGH;
+}
+
 export function operationOf(handler: unknown): OperationSpec | undefined {
   return (handler as Partial<DescribedHandler> | undefined)?.[OPERATION];
 }

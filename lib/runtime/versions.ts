@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { describe } from '../openapi/describe.js';
+import { openapi } from '../openapi/describe.js';
 import { versionsSchema } from '../openapi/schemas.js';
 import { PLATFORM_VERSION } from '../openapi/version.js';
 
@@ -23,26 +23,28 @@ export interface VersionsInfo {
  */
 export function createVersionsApp(info: VersionsInfo): Hono {
   const app = new Hono();
-  openapi: app.get(
+  app.get(
     '/versions',
-    describe({
-      operationId: 'getVersions',
-      summary: 'Services, versions and health',
-      description: "Every service with the platform's version and whether its tables answer.",
-      tags: ['platform'],
-      public: true,
-      responses: { 200: { description: 'The services.', schema: versionsSchema } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getVersions',
+        summary: 'Services, versions and health',
+        description: "Every service with the platform's version and whether its tables answer.",
+        tags: ['platform'],
+        public: true,
+        responses: { 200: { description: 'The services.', schema: versionsSchema } },
+      },
+    ),
+    async (c) => {
+      const versions = await Promise.all(
+        info.probes.map(async (probe) => ({
+          name: probe.name,
+          version: PLATFORM_VERSION,
+          health: await probe.healthy().catch(() => false),
+        })),
+      );
+      return c.json({ env: info.env, region: info.region, versions });
+    },
   );
-  app.get('/versions', async (c) => {
-    const versions = await Promise.all(
-      info.probes.map(async (probe) => ({
-        name: probe.name,
-        version: PLATFORM_VERSION,
-        health: await probe.healthy().catch(() => false),
-      })),
-    );
-    return c.json({ env: info.env, region: info.region, versions });
-  });
   return app;
 }

@@ -49,6 +49,11 @@ export interface LedgerMatrix {
    * flight, so "N clients" on the Lambda-faithful mode means N workers — the issue's item-5 row.
    */
   scaledClients: number[];
+  /**
+   * The length of those cells: longer than the others, since each starts on a fresh ledger whose first second is
+   * every container's direct attempt meeting the others' before it relays (the issue's own check ran 20 s a cell).
+   */
+  scaledStop: StopRule;
   stop: StopRule;
   hotSpendBudget: bigint;
   /** The worker count and clients of the cell that kills the ledger writer during its load. */
@@ -66,6 +71,7 @@ export function ledgerMatrixFromEnv(env: NodeJS.ProcessEnv): LedgerMatrix {
       clients: [1, 8, 32],
       workers: ['embedded', 8],
       scaledClients: [1, 8, 32, 64],
+      scaledStop: { seconds: 10 },
       stop: { seconds: 3 },
       hotSpendBudget: 300n,
       crashWorkers: 8,
@@ -78,6 +84,7 @@ export function ledgerMatrixFromEnv(env: NodeJS.ProcessEnv): LedgerMatrix {
       clients: [1, 8, 32, 64],
       workers: ['embedded', 1, 8, 32],
       scaledClients: [1, 8, 32, 64],
+      scaledStop: { seconds: 20 },
       stop: { seconds: Number(env.BENCH_SECONDS ?? 8) },
       hotSpendBudget: 3000n,
       crashWorkers: 8,
@@ -208,7 +215,7 @@ export async function measureLedgerScenarios(
           clients,
           workers,
           requested: clients,
-          matrix,
+          matrix: { ...matrix, stop: matrix.scaledStop },
         };
         cells.push(
           await measureCell(target, running, { ...spec, runTag: `${runTag}-s`, scaled: true }, log),
@@ -216,10 +223,9 @@ export async function measureLedgerScenarios(
       },
     );
   }
-  const stop =
-    'seconds' in matrix.stop
-      ? `${matrix.stop.seconds} s per cell`
-      : `${matrix.stop.requests} requests per cell`;
+  const stopText = (rule: StopRule) =>
+    'seconds' in rule ? `${rule.seconds} s per cell` : `${rule.requests} requests per cell`;
+  const stop = `${stopText(matrix.stop)} (${stopText(matrix.scaledStop)} with a worker per client)`;
   return {
     matrix: matrix.name,
     source: `HTTP (Node fetch) to the local platform on DynamoDB Local, closed-loop clients in a thread of their own in the bench process, after an uncounted warm-up per platform (world→any then hot pair, 8 clients, ${WARM_UP_SECONDS} s each), a fresh ledger per cell, ${stop} (hot-spend: until the account is empty); invariants read back through the v2 list routes`,

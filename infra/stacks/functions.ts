@@ -25,7 +25,8 @@ export type FunctionName =
   | 'console'
   | 'pipelines'
   | 'payments-connectors'
-  | 'ledger-holds';
+  | 'ledger-holds'
+  | 'ledger-reply-sweep';
 
 export interface FunctionSpec {
   name: FunctionName;

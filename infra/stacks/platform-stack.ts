@@ -30,9 +30,11 @@ import {
   feedDispatch,
   feedLedgerWriter,
   HOLD_SWEEPER_TIMEOUT,
+  REPLY_SWEEPER_TIMEOUT,
   scheduleConnectorsTick,
   scheduleHoldSweep,
   scheduleKeyRotation,
+  scheduleReplySweep,
 } from './workers.js';
 
 export interface PlatformStackProps extends StackProps {
@@ -239,6 +241,18 @@ export class PlatformStack extends Stack {
           : {}),
       },
     });
+    // The reply queues' sweeper: a sweep an hour deletes the reply queues of containers long gone.
+    const ledgerReplySweep = make({
+      name: 'ledger-reply-sweep',
+      description: "Ledger reply queues' sweeper: deletes reply queues created more than a day ago",
+      timeout: REPLY_SWEEPER_TIMEOUT,
+      memorySize: 512,
+      environment: {
+        ...tableEnvironment(prefix),
+        PUBLIC_BASE_URL: publicBaseUrl,
+        LEDGER_INGRESS_QUEUE_URL: queues.ledgerIngress.queue.queueUrl,
+      },
+    });
     const rotateKeys = make({
       name: 'rotate-keys',
       description: 'Scheduled signing key rotation step',
@@ -263,7 +277,7 @@ export class PlatformStack extends Stack {
       ledgerAccess.grantTable(table, 'readWrite', ['gsi1']);
     // Relays the writes of a busy ledger to its writer; the results it reads back are in the ledger's own table.
     queues.ledgerIngress.queue.grant(ledger.fn, 'sqs:SendMessage');
-    grantReplyQueues(this, queues, ledger, ledgerWriter);
+    grantReplyQueues(this, queues, ledger, ledgerWriter, ledgerReplySweep);
     // The writer decides and commits (the registry is in the default table), reading items by key only: no index.
     const writerAccess = new EnvironmentAccess(ledgerWriter, 'environment-access', ledgerWriter);
     for (const table of [tables.ledger, ...bucketTables.values()])
@@ -309,6 +323,7 @@ export class PlatformStack extends Stack {
     for (const table of [tables.ledger, ...bucketTables.values()])
       holdsAccess.grantTable(table, 'readWrite', ['gsi1']);
     scheduleHoldSweep(this, ledgerHolds.fn);
+    scheduleReplySweep(this, ledgerReplySweep.fn);
     grantTable(rotateKeys.fn, tables.auth, 'readWrite');
     // `/versions` reports each service healthy when its table is ACTIVE: the auth function may describe them.
     for (const table of [tables.auth, tables.ledger, tables.webhooks, tables.payments])
@@ -350,6 +365,7 @@ export class PlatformStack extends Stack {
       pipelines,
       paymentsConnectors,
       ledgerHolds,
+      ledgerReplySweep,
     ])
       alarms.functionHealth(f.node.id, f.fn);
     alarms.connectors(metrics);
@@ -395,7 +411,8 @@ export class PlatformStack extends Stack {
 /**
  * The reply channel of group commit (lib/ledger/write/replies.ts): each ledger container creates its own reply
  * queue, named after the ingress queue with `-r-` and a random suffix, and long-polls it; the writer sends results
- * there. Queues are created at run time, so the grant names their prefix — no queue of any other name.
+ * there; the sweeper deletes those created more than a day ago (lib/ledger/worker/reply-queue-sweep.ts). Queues are
+ * created at run time, so the grant names their prefix — no queue of any other name.
  */
 /** The finding's id names the ingress queue by its logical id, which the queue's construct path fixes. */
 const REPLY_QUEUES_FINDING =
@@ -406,6 +423,7 @@ function grantReplyQueues(
   queues: PlatformQueues,
   requester: PlatformFunction,
   writer: PlatformFunction,
+  sweeper: PlatformFunction,
 ): void {
   const replyQueues = stack.formatArn({
     service: 'sqs',
@@ -420,8 +438,26 @@ function grantReplyQueues(
   writer.fn.addToRolePolicy(
     new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [replyQueues] }),
   );
+  sweeper.fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['sqs:DeleteQueue', 'sqs:GetQueueAttributes'],
+      resources: [replyQueues],
+    }),
+  );
+  // ListQueues takes no resource (IAM authorizes it on `*` only); it names queues, it reads and changes none.
+  sweeper.fn.addToRolePolicy(
+    new PolicyStatement({ actions: ['sqs:ListQueues'], resources: ['*'] }),
+  );
   const reason =
     'Reply queues are created at run time, one per ledger container (lib/ledger/write/replies.ts): the grant ' +
     "names the ingress queue's name and the `-r-` prefix, so it reaches those queues and no other.";
-  for (const fn of [requester, writer]) acknowledge(fn.role, { id: REPLY_QUEUES_FINDING, reason });
+  for (const fn of [requester, writer, sweeper])
+    acknowledge(fn.role, { id: REPLY_QUEUES_FINDING, reason });
+  acknowledge(sweeper.role, {
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason:
+      'sqs:ListQueues supports no resource-level permission: IAM authorizes it on `*` only. It answers queue ' +
+      'URLs under a name prefix, nothing of their messages; every other action of the sweeper is on the reply ' +
+      "queues' prefix.",
+  });
 }

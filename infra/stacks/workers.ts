@@ -169,3 +169,20 @@ export function scheduleHoldSweep(scope: Construct, sweeper: IFunction): Rule {
     targets: [new LambdaFunction(sweeper, { retryAttempts: 0, maxEventAge: Duration.minutes(1) })],
   });
 }
+
+/** How often the reply queues' sweeper runs: a queue is swept once a day old, so an hour late is nothing. */
+export const REPLY_SWEEP_SCHEDULE = Schedule.rate(Duration.hours(1));
+/** A sweep lists and deletes a few hundred queues at most, 8 at a time: well within this. */
+export const REPLY_SWEEPER_TIMEOUT = Duration.minutes(5);
+
+/**
+ * ledger-reply-sweep: one sweep an hour. A sweep repeated or overlapping another is harmless (a queue already
+ * deleted is skipped), and never retried: the next is an hour away and nothing waits on it.
+ */
+export function scheduleReplySweep(scope: Construct, sweeper: IFunction): Rule {
+  return new Rule(scope, 'reply-sweep-schedule', {
+    description: "Ledger reply queues' sweeper: reply queues created more than a day ago",
+    schedule: REPLY_SWEEP_SCHEDULE,
+    targets: [new LambdaFunction(sweeper, { retryAttempts: 0, maxEventAge: Duration.hours(1) })],
+  });
+}

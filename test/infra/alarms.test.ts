@@ -16,6 +16,7 @@ const FUNCTIONS = [
   'pipelines',
   'payments-connectors',
   'ledger-holds',
+  'ledger-reply-sweep',
 ];
 const { template } = synthPlatform({ stage: 'dev', alarmEmail: 'ops@example.com' });
 const dev = templateReader(template);

@@ -59,8 +59,8 @@ describe('HTTP API', () => {
       .map((r) => r.Properties);
     const gateway = permissions.filter((p) => p.Principal === 'apigateway.amazonaws.com');
     expect(gateway).toHaveLength(16);
-    // Besides: EventBridge may invoke the payments connectors' worker, the hold sweeper and rotate-keys (their
-    // schedules), nothing else.
+    // Besides: EventBridge may invoke the payments connectors' worker, the hold sweeper, the reply queues' sweeper
+    // and rotate-keys (their schedules), nothing else.
     expect(
       permissions
         .filter((p) => p.Principal !== 'apigateway.amazonaws.com')
@@ -68,6 +68,7 @@ describe('HTTP API', () => {
     ).toEqual([
       ['events.amazonaws.com', dev.fnId('platform-dev-payments-connectors')],
       ['events.amazonaws.com', dev.fnId('platform-dev-ledger-holds')],
+      ['events.amazonaws.com', dev.fnId('platform-dev-ledger-reply-sweep')],
       ['events.amazonaws.com', dev.fnId('platform-dev-rotate-keys')],
     ]);
     for (const p of gateway) {

@@ -100,6 +100,7 @@ describe('functions without a guard', () => {
     'rotate-keys',
     'console',
     'payments-connectors',
+    'ledger-reply-sweep',
   ])('%s: no guard role, no ENVIRONMENT_ACCESS_ROLE_ARN', (name) => {
     expect(() => prod.guardRoleId(name)).toThrow('expected one AWS::IAM::Role, found 0');
     expect(

@@ -29,6 +29,7 @@ const FUNCTIONS = [
   'pipelines',
   'payments-connectors',
   'ledger-holds',
+  'ledger-reply-sweep',
 ] as const;
 const dev = templateReader(synthPlatform({ stage: 'dev' }).template);
 const prod = templateReader(
@@ -95,6 +96,7 @@ describe('Lambda functions', () => {
       auth: [1024, 10],
       ledger: [1024, 15],
       'ledger-holds': [512, 300],
+      'ledger-reply-sweep': [512, 300],
       'ledger-writer': [1024, 30],
       payments: [1024, 10],
       platform: [1024, 10],
@@ -178,6 +180,8 @@ describe('Lambda functions', () => {
     });
     expect(env('platform')).toEqual({ ...service, ...signingKey });
     expect(env('rotate-keys')).toEqual({ ...service, ...signingKey });
+    // The reply queues' sweeper: the ingress queue's URL names the reply queues (and the configuration it is read with).
+    expect(env('ledger-reply-sweep')).toEqual({ ...service, LEDGER_INGRESS_QUEUE_URL: ingress });
     expect(env('dispatch')).toEqual(worker);
     expect(env('deliver')).toEqual(worker);
     // The console serves files: its log level and metrics namespace, nothing of the platform's.
@@ -331,6 +335,18 @@ describe('the environment the stack sets is what the code reads (start-up valida
     ).toBe('platform-prod-ledger-heavy');
   });
 
+  it('ledger-reply-sweep: ledgerWriterConfigFromEnv (its start-up), the ingress queue set', () => {
+    for (const [reader, stage] of [
+      [dev, 'dev'],
+      [prod, 'prod'],
+    ] as const) {
+      const config = ledgerWriterConfigFromEnv(
+        resolved(reader.fn(`platform-${stage}-ledger-reply-sweep`).Environment.Variables),
+      );
+      expect([config.stage, config.queues['ledger-ingress']]).toEqual([stage, INGRESS_URL]);
+    }
+  });
+
   it.each(['dispatch', 'deliver'])('%s: webhookWorkerConfigFromEnv', (name) => {
     const settings = workerSettings(
       webhookWorkerConfigFromEnv(resolved(prod.fn(`platform-prod-${name}`).Environment.Variables)),
@@ -434,6 +450,15 @@ describe('least-privilege roles: exactly these permissions, function by function
       ],
     ],
     ['rotate-keys', [logs('rotate-keys'), `${READ_WRITE} on ${t('auth')}`]],
+    // Reads the age of and deletes the reply queues only; lists queue names (IAM allows ListQueues on `*` only).
+    [
+      'ledger-reply-sweep',
+      [
+        logs('ledger-reply-sweep'),
+        `sqs:DeleteQueue,sqs:GetQueueAttributes on ${replyQueues}`,
+        'sqs:ListQueues on *',
+      ],
+    ],
     // Static files: its own log group and nothing else (no table, queue or key).
     ['console', [logs('console')]],
   ] as const)('%s', (name, expected) => {
@@ -502,12 +527,15 @@ describe('least-privilege roles: exactly these permissions, function by function
         ...guards.flatMap((name) => reader.rolePermissions(reader.guardRoleId(name))),
       ];
       // Wildcards are only in leading-key patterns (the items a statement allows), never an action or resource —
-      // but for the reply queues, which exist only at run time: their name's prefix, on SQS, for these two roles.
+      // but for the reply queues, which exist only at run time: their name's prefix, on SQS, for these three roles;
+      // and the sweeper's ListQueues, which IAM authorizes on `*` only.
       const replyQueues =
-        /^sqs:(CreateQueue,sqs:ReceiveMessage|SendMessage) on arn:AWS::Partition:sqs:AWS::Region:AWS::AccountId:\w+\.QueueName-r-\*$/;
-      for (const line of lines.filter((l) => !replyQueues.test(l)))
+        /^sqs:(CreateQueue,sqs:ReceiveMessage|SendMessage|DeleteQueue,sqs:GetQueueAttributes) on arn:AWS::Partition:sqs:AWS::Region:AWS::AccountId:\w+\.QueueName-r-\*$/;
+      const listQueues = 'sqs:ListQueues on *';
+      for (const line of lines.filter((l) => !replyQueues.test(l) && l !== listQueues))
         expect(line.split(' if ')[0]).not.toMatch(/Scan|\*/);
-      expect(lines.filter((l) => replyQueues.test(l))).toHaveLength(2);
+      expect(lines.filter((l) => replyQueues.test(l))).toHaveLength(3);
+      expect(lines.filter((l) => l === listQueues)).toHaveLength(1);
     }
   });
 });

@@ -23,6 +23,7 @@ const FUNCTIONS = [
   'pipelines',
   'payments-connectors',
   'ledger-holds',
+  'ledger-reply-sweep',
 ];
 const ACKNOWLEDGED = [
   ...FUNCTIONS.map((fn) => `${fn}/function AwsSolutions-L1`),
@@ -41,10 +42,12 @@ const ACKNOWLEDGED = [
   'queues/dispatch-failures AwsSolutions-SQS3',
   'queues/pipeline-stream-failures AwsSolutions-SQS3',
   // The reply channel's queues are created at run time: the grant names their prefix.
-  ...['ledger', 'ledger-writer'].map(
+  ...['ledger', 'ledger-writer', 'ledger-reply-sweep'].map(
     (fn) =>
       `${fn}/role AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:<queuesledgeringressACA55C30.QueueName>-r-*]`,
   ),
+  // ListQueues has no resource-level permission: the sweeper's role lists on `*`.
+  'ledger-reply-sweep/role AwsSolutions-IAM5[Resource::*]',
 ].sort();
 
 function acknowledgements(stack: IConstruct): Array<{ where: string; id: string; reason: string }> {

@@ -222,7 +222,7 @@ describe('queues of the shared definitions', () => {
 
 describe('rotate-keys', () => {
   it('runs hourly from EventBridge, with bounded retries', () => {
-    template.resourceCountIs('AWS::Events::Rule', 3);
+    template.resourceCountIs('AWS::Events::Rule', 4);
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 hour)',
       State: 'ENABLED',
@@ -291,5 +291,22 @@ describe('ledger-holds', () => {
       ]
     `);
     expect(dev.fn('platform-dev-ledger-holds').Timeout).toBe(300);
+  });
+});
+
+describe('ledger-reply-sweep', () => {
+  it('runs every hour from EventBridge, never retried (the next sweep is an hour away)', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 hour)',
+      State: 'ENABLED',
+      Targets: [
+        {
+          Arn: { 'Fn::GetAtt': [dev.fnId('platform-dev-ledger-reply-sweep'), 'Arn'] },
+          Id: 'Target0',
+          RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 0 },
+        },
+      ],
+    });
+    expect(dev.fn('platform-dev-ledger-reply-sweep').Timeout).toBe(300);
   });
 });

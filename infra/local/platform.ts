@@ -63,6 +63,7 @@ import { platformHealth, platformVersions } from './platform-health.js';
 import { startLocalPipelineWorkers } from './pollers/pipeline-workers.js';
 import { startWebhookWorkers } from './pollers/webhook-workers.js';
 import { ensureQueues, ensureTables } from './provision.js';
+import { startReplySweepTimer } from './reply-sweep-timer.js';
 import { type S3Local, startS3Local } from './s3-local.js';
 import { startSqsLocal } from './sqs-local.js';
 import { WriteSignal } from './write-signal.js';
@@ -77,6 +78,8 @@ const HOLD_SWEEP_IDLE_MAX_MS = 60_000;
 export const DEFAULT_AUTH_CONFIG = fileURLToPath(new URL('./auth.local.yaml', import.meta.url));
 /** The stack runs `rotate-keys` hourly; the local timer does the same. */
 const KEY_ROTATION_INTERVAL_MS = 3600_000;
+/** The reply queues' sweeper's, as the stack's schedule (hourly). */
+const REPLY_SWEEP_INTERVAL_MS = 3600_000;
 /** The caller's settings `npm start` passes on to the services (README, "Configuration"). */
 const PASSED_ON = [
   'LOG_LEVEL',
@@ -324,6 +327,7 @@ async function startWorkers(
       ...(ledgerWrites ? { ledgerWrites } : {}),
     });
   }
+  stops.push(replySweeper(config, backends.sqsClient, logger));
   return writes;
 }
 
@@ -340,6 +344,21 @@ function holdSweeper(
     idleMaxMs: HOLD_SWEEP_IDLE_MAX_MS,
     wakeOn: signals.writes,
     ...(signals.ledgerWrites ? { dueOn: holdWritesOf(signals.ledgerWrites) } : {}),
+    logger,
+  });
+}
+
+/**
+ * The stack's scheduled reply queues' sweeper, locally: hourly, on the platform's SQS client (stopped before it).
+ * Nothing to sweep without the ingress queue.
+ */
+function replySweeper(config: PlatformConfig, sqs: SQSClient, logger: Logger): () => Promise<void> {
+  const ingress = config.queues['ledger-ingress'];
+  if (!ingress) return async () => undefined;
+  return startReplySweepTimer({
+    sqs,
+    ingressQueueUrl: ingress,
+    intervalMs: REPLY_SWEEP_INTERVAL_MS,
     logger,
   });
 }

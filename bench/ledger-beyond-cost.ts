@@ -11,7 +11,7 @@ import { assembleLedgerApp } from '../lib/assembly/ledger-app.js';
 import { createAuthApp } from '../lib/auth/app.js';
 import { loadAuthConfig } from '../lib/auth/domain/static-clients.js';
 import { platformConfigFromEnv, staticClientsSource } from '../lib/config/env.js';
-import type { AppEnv } from '../lib/http/types.js';
+import type { HonoTypes } from '../lib/http/types.js';
 import { generatedDocuments } from '../lib/openapi/generated-documents.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
 import { type DynamoMeter, installDynamoMeter } from './dynamo-meter.js';
@@ -256,7 +256,7 @@ async function measureCells(
   };
 }
 
-async function adminToken(auth: Hono<AppEnv>): Promise<string> {
+async function adminToken(auth: Hono<HonoTypes>): Promise<string> {
   const res = await auth.request('/api/auth/oauth/token', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -15,7 +15,7 @@ import { createAuthApp } from '../lib/auth/app.js';
 import { loadAuthConfig } from '../lib/auth/domain/static-clients.js';
 import { platformConfigFromEnv, staticClientsSource } from '../lib/config/env.js';
 import { DEFAULT_ENVIRONMENT } from '../lib/environments/environment-id.js';
-import type { AppEnv } from '../lib/http/types.js';
+import type { HonoTypes } from '../lib/http/types.js';
 import { ledgerKeys } from '../lib/ledger/store/keys.js';
 import { createLogger } from '../lib/observability/logger.js';
 import { generatedDocuments } from '../lib/openapi/generated-documents.js';
@@ -99,7 +99,7 @@ export async function measureOperationCosts(
   // The first token creates the signing key set; later ones are the steady state.
   const admin = await tokenRequest('local-dev', 'local-dev-secret')();
   const call = async (
-    app: Hono<AppEnv>,
+    app: Hono<HonoTypes>,
     method: string,
     path: string,
     body?: unknown,

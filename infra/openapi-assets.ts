@@ -18,7 +18,7 @@ import { assembleLedgerApp } from '../lib/assembly/ledger-app.js';
 import { assemblePlatformApp } from '../lib/assembly/platform-app.js';
 import { createAuthApp } from '../lib/auth/app.js';
 import { platformConfigFromEnv } from '../lib/config/env.js';
-import type { AppEnv } from '../lib/http/types.js';
+import type { HonoTypes } from '../lib/http/types.js';
 import type { OpenApiDocument } from '../lib/openapi/document.js';
 import {
   DOCUMENTED_SERVICES,
@@ -45,7 +45,7 @@ export const PLACEHOLDER_BASE_URL = 'https://platform.invalid';
  * tables and queues nobody reads: a document comes from the routes alone, with no I/O.
  */
 export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
-  services: Record<DocumentedService, Hono<AppEnv>>;
+  services: Record<DocumentedService, Hono<HonoTypes>>;
   versions: Hono;
 } {
   const runtime = runtimeWithoutIo(baseUrl);

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { SigningKeys } from '../auth/keys/signing-keys.js';
 import { keyStoreFor } from '../auth/keys/vault-for-runtime.js';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import { createPlatformApp, type PlatformAppDeps } from '../platform/app.js';
 import { environmentProbesFor } from './environment-probes.js';
 
@@ -13,7 +13,7 @@ export type AssembledPlatformDeps = Omit<PlatformAppDeps, 'signingKeys' | 'envir
  * service's probe of an environment's contents. Assembled here so that the platform's folder imports no service
  * that imports it back (auth reads the platform's directory).
  */
-export function assemblePlatformApp(deps: AssembledPlatformDeps): Hono<AppEnv> {
+export function assemblePlatformApp(deps: AssembledPlatformDeps): Hono<HonoTypes> {
   return createPlatformApp({
     ...deps,
     signingKeys:

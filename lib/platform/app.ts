@@ -3,7 +3,7 @@ import { jwksTableLoader } from '../bearer/jwks-table-loader.js';
 import { authenticate } from '../bearer/middleware.js';
 import { TokenVerifier } from '../bearer/token-verifier.js';
 import { createServiceApp } from '../http/service-app.js';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
@@ -47,7 +47,7 @@ export interface PlatformAppDeps {
  * an environment token is refused with 403, no token or a bad one with 401. Access follows the caller's role,
  * read live on every request.
  */
-export function createPlatformApp(deps: PlatformAppDeps): Hono<AppEnv> {
+export function createPlatformApp(deps: PlatformAppDeps): Hono<HonoTypes> {
   const { runtime } = deps;
   const { config, doc, logger } = runtime;
   const now = deps.now ?? Date.now;

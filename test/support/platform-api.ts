@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { assemblePlatformApp } from '../../lib/assembly/platform-app.js';
 import { SigningKeys } from '../../lib/auth/keys/signing-keys.js';
 import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
-import type { AppEnv } from '../../lib/http/types.js';
+import type { HonoTypes } from '../../lib/http/types.js';
 import type { Logger } from '../../lib/observability/logger.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { PlatformAppDeps } from '../../lib/platform/app.js';
@@ -40,7 +40,7 @@ export async function platformTestbed(
   };
   const signingKeys = deps.signingKeys ?? new SigningKeys(keyStoreFor(runtime));
   const now = deps.now ?? Date.now;
-  const app: Hono<AppEnv> = assemblePlatformApp({
+  const app: Hono<HonoTypes> = assemblePlatformApp({
     runtime: { ...runtime, logger },
     documents: generatedDocuments,
     ...deps,

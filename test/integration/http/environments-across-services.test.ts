@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assembleLedgerApp } from '../../../lib/assembly/ledger-app.js';
-import type { AppEnv } from '../../../lib/http/types.js';
+import type { HonoTypes } from '../../../lib/http/types.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../../lib/payments/app.js';
 import { createWebhooksApp } from '../../../lib/webhooks/app.js';
@@ -15,7 +15,7 @@ import { type PlatformTestbed, platformTestbed, ROOT } from '../../support/platf
  * deleted, and then issues no token.
  */
 let bed: PlatformTestbed;
-let apps: Record<'auth' | 'ledger' | 'webhooks' | 'payments', Hono<AppEnv>>;
+let apps: Record<'auth' | 'ledger' | 'webhooks' | 'payments', Hono<HonoTypes>>;
 
 beforeAll(async () => {
   bed = await platformTestbed();

@@ -5,7 +5,7 @@
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assembleLedgerApp } from '../../../lib/assembly/ledger-app.js';
-import type { AppEnv } from '../../../lib/http/types.js';
+import type { HonoTypes } from '../../../lib/http/types.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../../lib/payments/app.js';
 import { createWebhooksApp } from '../../../lib/webhooks/app.js';
@@ -18,7 +18,7 @@ import { testEnvironment } from '../../support/tables.js';
 
 type Service = 'auth' | 'ledger' | 'webhooks' | 'payments';
 const call = {} as Record<Service, JsonCall>;
-let apps: Record<Service, Hono<AppEnv>>;
+let apps: Record<Service, Hono<HonoTypes>>;
 let ledger: string;
 let configId: string;
 let paymentId: string;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentOfKey } from '../../../lib/environments/key-scope.js';
-import type { AppEnv } from '../../../lib/http/types.js';
+import type { HonoTypes } from '../../../lib/http/types.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../../lib/payments/app.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
@@ -24,7 +24,7 @@ const B = 'conn-env-b';
 const root = mkdtempSync(join(tmpdir(), 'env-connectors-'));
 mkdirSync(join(root, 'bank'));
 let runtime: ServiceRuntime;
-let app: Hono<AppEnv>;
+let app: Hono<HonoTypes>;
 const as: Record<string, PaymentsCall> = {};
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../../events/catalog.js';
-import type { AppEnv } from '../../../lib/http/types.js';
+import type { HonoTypes } from '../../../lib/http/types.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { createWebhooksApp, type WebhooksAppOptions } from '../../../lib/webhooks/app.js';
@@ -19,7 +19,7 @@ async function webhooksClient(
   options: Partial<WebhooksAppOptions> & { scope?: string } = {},
 ) {
   const { scope, ...appOptions } = options;
-  const app: Hono<AppEnv> = createWebhooksApp(runtime, {
+  const app: Hono<HonoTypes> = createWebhooksApp(runtime, {
     documents: generatedDocuments,
     ...appOptions,
   });

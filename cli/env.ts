@@ -1,7 +1,7 @@
 /**
  * The environment the CLI reads, once, at start (`main.ts`): nothing else in `cli/` reads `process.env`.
  */
-export interface CliEnv {
+export interface CliVariables {
   /** Default for `--url` (login, and commands run without a stored profile). */
   url?: string;
   /** Credentials for a run without a stored profile (CI): a bearer token, or a client id and secret. */
@@ -15,7 +15,7 @@ export interface CliEnv {
 
 const nonEmpty = (value: string | undefined) => (value ? value : undefined);
 
-export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
+export function readCliVariables(env: NodeJS.ProcessEnv): CliVariables {
   const picked: Record<string, string | undefined> = {
     url: nonEmpty(env.PLATFORM_URL),
     token: nonEmpty(env.PLATFORM_TOKEN),
@@ -24,5 +24,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     configHome: nonEmpty(env.XDG_CONFIG_HOME),
     home: nonEmpty(env.HOME),
   };
-  return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)) as CliEnv;
+  return Object.fromEntries(
+    Object.entries(picked).filter(([, v]) => v !== undefined),
+  ) as CliVariables;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { stringifyJson } from '../lib/json/bigint-json.js';
 import { PlatformClient } from './api/client.js';
-import type { CliEnv } from './env.js';
+import type { CliVariables } from './env.js';
 import { CliError, UsageError } from './errors.js';
 import { type Column, renderTable } from './output/table.js';
 import { type Credentials, readProfile } from './profile.js';
@@ -16,7 +16,7 @@ export interface CliIo {
 /** What every command shares: its streams, the environment read at start, and the exit code it sets. */
 export interface Cli {
   io: CliIo;
-  env: CliEnv;
+  env: CliVariables;
   exitCode: number;
 }
 

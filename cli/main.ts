@@ -15,7 +15,7 @@ import { registerTxList } from './commands/tx-list.js';
 import { registerTxSend } from './commands/tx-send.js';
 import { registerTxShow } from './commands/tx-show.js';
 import { registerWebhooks } from './commands/webhooks-tail.js';
-import { readCliEnv } from './env.js';
+import { readCliVariables } from './env.js';
 import { CliError, jsonError } from './errors.js';
 import { type Cli, type CliIo, DEFAULT_URL } from './kit.js';
 
@@ -30,7 +30,7 @@ export async function main(
   io: CliIo = { stdout: process.stdout, stderr: process.stderr },
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const cli: Cli = { io, env: readCliEnv(env), exitCode: 0 };
+  const cli: Cli = { io, env: readCliVariables(env), exitCode: 0 };
   // Read before parsing: a usage error may stop the parse before the option is.
   const json = argv.includes('--json');
   const program = buildProgram(cli, json);

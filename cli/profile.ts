@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CliEnv } from './env.js';
+import type { CliVariables } from './env.js';
 import { CliError } from './errors.js';
 
 /**
@@ -19,13 +19,13 @@ export interface Profile {
 }
 
 /** `$XDG_CONFIG_HOME/platform/config.json`, else `~/.config/platform/config.json`. */
-export function profilePath(env: CliEnv): string {
+export function profilePath(env: CliVariables): string {
   const base = env.configHome ?? (env.home ? join(env.home, '.config') : undefined);
   if (!base) throw new CliError('cannot find a config directory: set HOME or XDG_CONFIG_HOME');
   return join(base, 'platform', 'config.json');
 }
 
-export async function readProfile(env: CliEnv): Promise<Profile | undefined> {
+export async function readProfile(env: CliVariables): Promise<Profile | undefined> {
   const path = profilePath(env);
   let text: string;
   try {
@@ -43,7 +43,7 @@ export async function readProfile(env: CliEnv): Promise<Profile | undefined> {
  * Writes the profile readable by its owner only (0600, in a 0700 directory): it holds a secret. Written to a
  * temporary file first and renamed, so a crash never leaves half a profile, nor a moment with wider permissions.
  */
-export async function writeProfile(env: CliEnv, profile: Profile): Promise<string> {
+export async function writeProfile(env: CliVariables, profile: Profile): Promise<string> {
   const path = profilePath(env);
   const dir = join(path, '..');
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -56,7 +56,9 @@ export async function writeProfile(env: CliEnv, profile: Profile): Promise<strin
 }
 
 /** Removes the stored profile; whether there was one. */
-export async function removeProfile(env: CliEnv): Promise<{ path: string; removed: boolean }> {
+export async function removeProfile(
+  env: CliVariables,
+): Promise<{ path: string; removed: boolean }> {
   const path = profilePath(env);
   try {
     await rm(path);

@@ -10,7 +10,7 @@ import { personId } from '../../lib/platform/domain/directory.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import type { Role } from '../../lib/tokens/claims.js';
 import { mintAccessToken } from '../../lib/tokens/mint.js';
-import { testEnvironment } from './tables.js';
+import { testTables } from './tables.js';
 
 /** The admin PLATFORM_ADMINS names in these tests: the `default` organization's first admin. */
 export const ROOT = 'root@example.com';
@@ -32,8 +32,8 @@ export async function platformTestbed(
     env?: NodeJS.ProcessEnv;
   } = {},
 ) {
-  const { env: extraEnv, ...deps } = options;
-  const { runtime } = await testEnvironment({ PLATFORM_ADMINS: ROOT, ...extraEnv });
+  const { env: extraVariables, ...deps } = options;
+  const { runtime } = await testTables({ PLATFORM_ADMINS: ROOT, ...extraVariables });
   const logs: Array<Record<string, unknown>> = [];
   const logger: Logger = {
     log: (level, message, fields) => logs.push({ level, message, ...fields }),

@@ -14,7 +14,7 @@ import { environmentToken } from '../../support/environment-tokens.js';
 import { type JsonCall, jsonCaller } from '../../support/json-call.js';
 import { paymentBody } from '../../support/payments.js';
 import { platformTestbed, ROOT } from '../../support/platform-api.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 type Service = 'auth' | 'ledger' | 'webhooks' | 'payments';
 const call = {} as Record<Service, JsonCall>;
@@ -34,7 +34,7 @@ const NOT_OBJECTS: ReadonlyArray<[string, string]> = [
 ];
 
 beforeAll(async () => {
-  const { runtime } = await testEnvironment();
+  const { runtime } = await testTables();
   const documents = generatedDocuments;
   apps = {
     auth: authApp(runtime),

@@ -17,7 +17,7 @@ import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { environmentToken } from '../../support/environment-tokens.js';
 import { jsonCaller } from '../../support/json-call.js';
 import { type PaymentsCall, scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const A = 'conn-env-a';
 const B = 'conn-env-b';
@@ -28,7 +28,7 @@ let app: Hono<HonoTypes>;
 const as: Record<string, PaymentsCall> = {};
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment({ PAYMENTS_DUMMYPAY_ROOT: root }));
+  ({ runtime } = await testTables({ PAYMENTS_DUMMYPAY_ROOT: root }));
   app = createPaymentsApp(runtime, { documents: generatedDocuments });
   for (const env of [A, B])
     as[env] = jsonCaller(app, '/api/payments', await environmentToken(runtime, env));

@@ -54,7 +54,7 @@ function lambdaContext(context: InvocationContext): object {
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: `local/${process.pid}`,
     callbackWaitsForEmptyEventLoop: true,
-    getRemainingTimeInMillis: () => Math.max(0, context.deadline - Date.now()),
+    getRemainingTimeInMillis: () => Math.max(0, context.deadlineMs - Date.now()),
   };
 }
 

@@ -108,7 +108,7 @@ export class WorkerProcess {
         type: 'invoke',
         id,
         event,
-        context: { awsRequestId, deadline: Date.now() + timeoutMs },
+        context: { awsRequestId, deadlineMs: Date.now() + timeoutMs },
       };
       this.child.send(
         message,

@@ -349,7 +349,7 @@ async function recordRetry(
   const next = nextAttempt({
     // Counted from the latest replay: each replay runs the schedule from its start.
     attempt: attemptItem.attempt - (delivery.replayedAfterAttempts ?? 0),
-    now: done,
+    nowMs: done,
     retryAfter,
     ...(deps.random ? { random: deps.random } : {}),
   });
@@ -367,14 +367,14 @@ async function recordRetry(
   if (
     !(await deliveries.recordAttempt(delivery, attemptItem, {
       status: 'pending',
-      nextAttemptAt: next.at,
+      nextAttemptAt: next.atMs,
       updatedAt,
     }))
   )
     return 'lost-race';
   // After the record: if this send fails the message is reported failed and comes back, finds nextAttemptAt
   // in the future and hops; a crash here does the same after the visibility timeout.
-  await receipt.queue.sendDueAt(receipt.environment, delivery.id, next.at, done);
+  await receipt.queue.sendDueAt(receipt.environment, delivery.id, next.atMs, done);
   return 'retry-scheduled';
 }
 

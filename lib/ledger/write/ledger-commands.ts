@@ -137,7 +137,7 @@ export class LedgerCommands {
     const outcome = await this.options.writer.writeOrRelay(request, CONTENTION_BEFORE_RELAY);
     if (!('relay' in outcome)) return direct(outcome);
     // A live lease says how long the writer is known to lead: no direct attempt (a snapshot read) before then.
-    return this.relayed(relay, ledger, operation, outcome.until);
+    return this.relayed(relay, ledger, operation, outcome.untilMs);
   }
 
   private async relayed(

@@ -10,8 +10,8 @@ export type AssembledPlatformDeps = Omit<PlatformAppDeps, 'signingKeys' | 'envir
 
 /**
  * The platform service with what it takes from the others: auth's signing keys (personal tokens) and every
- * service's probe of an environment's contents. Assembled here so that the platform's folder imports no service
- * that imports it back (auth reads the platform's directory).
+ * service's probe of an environment's contents. Assembled here so that the platform service's folder imports no service
+ * that imports it back (auth reads the platform service's directory).
  */
 export function assemblePlatformApp(deps: AssembledPlatformDeps): Hono<HonoTypes> {
   return createPlatformApp({

@@ -170,7 +170,7 @@ export interface PlatformConfig {
     transactionKeys: { blockIds: number; timeShards: number };
   };
   webhooks: WebhookSettings;
-  platform: PlatformSettings;
+  platform: PlatformServiceSettings;
   payments: PaymentsSettings;
   exports: ExportSettings;
   auth: {
@@ -181,8 +181,8 @@ export interface PlatformConfig {
   };
 }
 
-/** Organizations, environments and persons (docs/decisions/tenancy.md, "Environments and token types"). */
-export interface PlatformSettings {
+/** The platform service's settings: organizations, environments and persons (docs/decisions/tenancy.md, "Environments and token types"). */
+export interface PlatformServiceSettings {
   /** The `aud` of platform tokens: `<PUBLIC_BASE_URL>/api/platform`. */
   audience: string;
   /**
@@ -551,7 +551,7 @@ function platformSettings(
   variables: Variables,
   publicBaseUrl: string,
   stage: Stage,
-): PlatformSettings {
+): PlatformServiceSettings {
   const issuer = read(variables, 'IDENTITY_PROVIDER_ISSUER');
   const clientId = read(variables, 'IDENTITY_PROVIDER_CLIENT_ID');
   if ((issuer === undefined) !== (clientId === undefined))

@@ -9,7 +9,7 @@ import { serveDocument } from '../openapi/serve.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
 import type { TokenSigner } from '../tokens/mint.js';
 import { OrganizationAccess } from './commands/access.js';
-import type { EnvironmentProbe, PlatformContext } from './commands/context.js';
+import type { EnvironmentProbe, PlatformServiceContext } from './commands/context.js';
 import type { RandomText } from './domain/ids.js';
 import { environmentRoutes } from './routes/environments.js';
 import { memberRoutes } from './routes/members.js';
@@ -52,7 +52,7 @@ export function createPlatformApp(deps: PlatformAppDeps): Hono<HonoTypes> {
   const { config, doc, logger } = runtime;
   const now = deps.now ?? Date.now;
   const directory = new PlatformDirectory(doc, config.tables.platform);
-  const ctx: PlatformContext = {
+  const ctx: PlatformServiceContext = {
     directory,
     writes: new DirectoryWrites(doc, config.tables.platform, {
       ...(deps.sleep ? { sleep: deps.sleep } : {}),

@@ -4,7 +4,7 @@ import type { HonoTypes } from '../../http/types.js';
 import { type Caller, callerOf } from '../domain/access.js';
 import { normaliseEmail } from '../domain/directory.js';
 
-/** The caller of a request the platform's bearer check let through. */
+/** The caller of a request the platform service's bearer check let through. */
 export const callerIn = (c: Context<HonoTypes>): Caller => callerOf(c.get('principal'));
 
 /** The `{email}` path segment as the directory keys it; 400 when it is not an email. */

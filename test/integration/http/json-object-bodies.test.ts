@@ -13,7 +13,7 @@ import { authApp } from '../../support/auth.js';
 import { environmentToken } from '../../support/environment-tokens.js';
 import { type JsonCall, jsonCaller } from '../../support/json-call.js';
 import { paymentBody } from '../../support/payments.js';
-import { platformTestbed, ROOT } from '../../support/platform-api.js';
+import { platformServiceTestbed, ROOT } from '../../support/platform-service.js';
 import { testTables } from '../../support/tables.js';
 
 type Service = 'auth' | 'ledger' | 'webhooks' | 'payments';
@@ -210,7 +210,7 @@ describe('a body nested too deep, or holding a lone surrogate escape', () => {
   });
 
   it('is refused by the platform service too', async () => {
-    const bed = await platformTestbed();
+    const bed = await platformServiceTestbed();
     const root = bed.as(ROOT);
     const deep = await (await root)('POST', '/organizations', DEEP);
     expect({ status: deep.status, body: deep.body }).toEqual({ status: 400, body: TOO_DEEP });

@@ -15,7 +15,7 @@ import { testTables } from './tables.js';
 /** The admin PLATFORM_ADMINS names in these tests: the `default` organization's first admin. */
 export const ROOT = 'root@example.com';
 
-export interface PlatformCall {
+export interface PlatformServiceCall {
   status: number;
   body: any;
   text: string;
@@ -23,16 +23,16 @@ export interface PlatformCall {
 }
 
 /**
- * A platform app on fresh tables, the signing keys it and the auth service share, and token makers: persons'
+ * A platform service app on fresh tables, the signing keys it and the auth service share, and token makers: persons'
  * and platform-level clients' platform tokens, and environment tokens (refused here), all minted by the one
  * minting function with the keys the verifier trusts. Log lines are kept in `logs`.
  */
-export async function platformTestbed(
+export async function platformServiceTestbed(
   options: Partial<Omit<PlatformAppDeps, 'runtime' | 'documents'>> & {
-    env?: NodeJS.ProcessEnv;
+    variables?: NodeJS.ProcessEnv;
   } = {},
 ) {
-  const { env: extraVariables, ...deps } = options;
+  const { variables: extraVariables, ...deps } = options;
   const { runtime } = await testTables({ PLATFORM_ADMINS: ROOT, ...extraVariables });
   const logs: Array<Record<string, unknown>> = [];
   const logger: Logger = {
@@ -87,7 +87,7 @@ export async function platformTestbed(
       organization,
       role,
     });
-  /** An environment token (the API's audience): never accepted by the platform API. */
+  /** An environment token (the API's audience): never accepted by the platform service. */
   const environmentToken = (environment = 'default') =>
     mint({ audience: config.audience, subject: 'svc', principalType: 'client', environment });
 
@@ -97,7 +97,7 @@ export async function platformTestbed(
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-  ): Promise<PlatformCall> => {
+  ): Promise<PlatformServiceCall> => {
     const res = await app.request(`/api/platform${path}`, {
       method,
       headers: {
@@ -138,4 +138,4 @@ export async function platformTestbed(
   };
 }
 
-export type PlatformTestbed = Awaited<ReturnType<typeof platformTestbed>>;
+export type PlatformServiceTestbed = Awaited<ReturnType<typeof platformServiceTestbed>>;

@@ -144,14 +144,14 @@ export class LedgerCommands {
     relay: LedgerRelay,
     ledger: LedgerRecord,
     operation: LedgerOperation,
-    ledUntil?: number,
+    ledUntilMs?: number,
   ): Promise<CommandOutcome> {
     if (this.relayUntil.size > 10_000) this.relayUntil.clear();
     const key = relayKey(ledger);
-    const stickUntil = (at: number) =>
+    const stickUntil = (atMs: number) =>
       this.relayUntil.set(
         key,
-        Math.max(at + RELAY_STICKINESS_MS, ledUntil ?? 0, this.relayUntil.get(key) ?? 0),
+        Math.max(atMs + RELAY_STICKINESS_MS, ledUntilMs ?? 0, this.relayUntil.get(key) ?? 0),
       );
     stickUntil(this.now());
     const answer = await relay.submit(ledger, operation);

@@ -15,14 +15,14 @@ export interface CliVariables {
 
 const nonEmpty = (value: string | undefined) => (value ? value : undefined);
 
-export function readCliVariables(env: NodeJS.ProcessEnv): CliVariables {
+export function readCliVariables(variables: NodeJS.ProcessEnv): CliVariables {
   const picked: Record<string, string | undefined> = {
-    url: nonEmpty(env.PLATFORM_URL),
-    token: nonEmpty(env.PLATFORM_TOKEN),
-    clientId: nonEmpty(env.PLATFORM_CLIENT_ID),
-    clientSecret: nonEmpty(env.PLATFORM_CLIENT_SECRET),
-    configHome: nonEmpty(env.XDG_CONFIG_HOME),
-    home: nonEmpty(env.HOME),
+    url: nonEmpty(variables.PLATFORM_URL),
+    token: nonEmpty(variables.PLATFORM_TOKEN),
+    clientId: nonEmpty(variables.PLATFORM_CLIENT_ID),
+    clientSecret: nonEmpty(variables.PLATFORM_CLIENT_SECRET),
+    configHome: nonEmpty(variables.XDG_CONFIG_HOME),
+    home: nonEmpty(variables.HOME),
   };
   return Object.fromEntries(
     Object.entries(picked).filter(([, v]) => v !== undefined),

@@ -28,9 +28,9 @@ import { type Cli, type CliIo, DEFAULT_URL } from './kit.js';
 export async function main(
   argv: readonly string[],
   io: CliIo = { stdout: process.stdout, stderr: process.stderr },
-  env: NodeJS.ProcessEnv = process.env,
+  variables: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const cli: Cli = { io, env: readCliVariables(env), exitCode: 0 };
+  const cli: Cli = { io, variables: readCliVariables(variables), exitCode: 0 };
   // Read before parsing: a usage error may stop the parse before the option is.
   const json = argv.includes('--json');
   const program = buildProgram(cli, json);

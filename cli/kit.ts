@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { stringifyJson } from '../lib/json/bigint-json.js';
 import { PlatformClient } from './api/client.js';
-import type { CliVariables } from './env.js';
+import type { CliVariables } from './variables.js';
 import { CliError, UsageError } from './errors.js';
 import { type Column, renderTable } from './output/table.js';
 import { type Credentials, readProfile } from './profile.js';

@@ -15,7 +15,7 @@ import { registerTxList } from './commands/tx-list.js';
 import { registerTxSend } from './commands/tx-send.js';
 import { registerTxShow } from './commands/tx-show.js';
 import { registerWebhooks } from './commands/webhooks-tail.js';
-import { readCliVariables } from './env.js';
+import { readCliVariables } from './variables.js';
 import { CliError, jsonError } from './errors.js';
 import { type Cli, type CliIo, DEFAULT_URL } from './kit.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CliVariables } from './env.js';
+import type { CliVariables } from './variables.js';
 import { CliError } from './errors.js';
 
 /**

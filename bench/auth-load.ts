@@ -86,8 +86,8 @@ export async function measureAuth(
     'jwks',
   ).body;
   const verifier = new TokenVerifier({
-    issuer: `${platform.env.PUBLIC_BASE_URL}/api/auth`,
-    audience: String(platform.env.TOKEN_AUDIENCE ?? platform.env.PUBLIC_BASE_URL),
+    issuer: `${platform.variables.PUBLIC_BASE_URL}/api/auth`,
+    audience: String(platform.variables.TOKEN_AUDIENCE ?? platform.variables.PUBLIC_BASE_URL),
     loadKeys: async () => jwks as never,
   });
   for (let i = 0; i < 200; i++) await verifier.verify(token);

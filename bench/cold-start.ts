@@ -4,7 +4,7 @@
  * loads (its entry and the chunks that imports statically, infra/bundle-size.ts); the chunks it loads at a
  * first use are counted apart. Each is imported in fresh `node` processes
  * (rounds interleave the bundles, so a noisy moment hits all of them alike); the child times only the
- * `import()`, with a plausible function environment and fake credentials, so nothing reaches the network.
+ * `import()`, with plausible function variables and fake credentials, so nothing reaches the network.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { startupBytes } from '../infra/bundle-size.js';
 import { LAMBDA_ENTRY_FILE, lambdaBuildOptions } from '../infra/bundling.js';
-import { tableEnvironment } from '../lib/resources/definitions.js';
+import { tableVariables } from '../lib/resources/definitions.js';
 import { median, round } from './stats.js';
 
 const run = promisify(execFile);
@@ -55,7 +55,7 @@ export interface ColdStartResult {
 }
 
 /** What a deployed function would find in its environment; the credentials are fake and never used. */
-const FUNCTION_ENV: NodeJS.ProcessEnv = {
+const FUNCTION_VARIABLES: NodeJS.ProcessEnv = {
   PATH: process.env.PATH,
   STAGE: 'dev',
   PUBLIC_BASE_URL: 'https://example.com',
@@ -66,7 +66,7 @@ const FUNCTION_ENV: NodeJS.ProcessEnv = {
   LEDGER_INGRESS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench-ledger-ingress',
   PIPELINE_WAKES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench-pipeline-wakes',
   LOG_LEVEL: 'silent',
-  ...tableEnvironment('bench-'),
+  ...tableVariables('bench-'),
 };
 
 // The child: time the import alone, and report whether a handler came out of it.
@@ -80,7 +80,7 @@ process.stdout.write(JSON.stringify({ ms, handler: typeof mod.handler === 'funct
 
 async function importOnce(file: string): Promise<{ ms: number; handler: boolean }> {
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', PROBE], {
-    env: { ...FUNCTION_ENV, BENCH_BUNDLE: file },
+    env: { ...FUNCTION_VARIABLES, BENCH_BUNDLE: file },
     cwd: tmpdir(),
   });
   return JSON.parse(stdout) as { ms: number; handler: boolean };

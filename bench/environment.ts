@@ -11,8 +11,8 @@ const LOCAL = {
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 };
 
-/** The environment a service function would get, on fresh tables and queues named `<prefix>...`. */
-export async function benchEnvironment(
+/** The variables a service function would get, on fresh tables and queues named `<prefix>...`. */
+export async function benchVariables(
   dynamoEndpoint: string,
   sqsEndpoint: string,
   prefix: string,

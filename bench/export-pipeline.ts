@@ -174,7 +174,7 @@ export async function measureExport(options: {
     port: 0,
     dispatch: false,
     resourcePrefix: 'bench-x-',
-    env: { LOG_LEVEL: 'silent' },
+    variables: { LOG_LEVEL: 'silent' },
   });
   const s3 = new S3Client({
     region: 'us-east-1',

@@ -16,7 +16,7 @@ import { LedgerRegistry } from '../lib/ledger/store/registry.js';
 import type { Intent } from '../lib/ledger/write/intent.js';
 import { LedgerSequencer } from '../lib/ledger/write/sequencer.js';
 import type { DynamoMeter } from './dynamo-meter.js';
-import { benchEnvironment, localDynamoClient } from './environment.js';
+import { benchVariables, localDynamoClient } from './environment.js';
 
 export interface GroupCommitCost {
   /** Transactions committed in one TransactWriteItems. */
@@ -44,7 +44,7 @@ export async function measureGroupCommitCost(
   sqsEndpoint: string,
   meter: DynamoMeter,
 ): Promise<GroupCommitCostResult> {
-  const env = await benchEnvironment(dynamoEndpoint, sqsEndpoint, 'bench-gc-');
+  const env = await benchVariables(dynamoEndpoint, sqsEndpoint, 'bench-gc-');
   const doc = createDocumentClient({ endpoint: dynamoEndpoint }, { bigintNumbers: true });
   const table = env.LEDGER_TABLE!;
   const registry = new LedgerRegistry(doc, new BucketTables(table, new Map()));

@@ -10,12 +10,12 @@ import { DEFAULT_AUTH_CONFIG } from '../infra/local/platform.js';
 import { assembleLedgerApp } from '../lib/assembly/ledger-app.js';
 import { createAuthApp } from '../lib/auth/app.js';
 import { loadAuthConfig } from '../lib/auth/domain/static-clients.js';
-import { platformConfigFromEnv, staticClientsSource } from '../lib/config/env.js';
-import type { AppEnv } from '../lib/http/types.js';
+import { platformConfigFromVariables, staticClientsSource } from '../lib/config/env.js';
+import type { HonoTypes } from '../lib/http/types.js';
 import { generatedDocuments } from '../lib/openapi/generated-documents.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
 import { type DynamoMeter, installDynamoMeter } from './dynamo-meter.js';
-import { benchEnvironment, localDynamoClient } from './environment.js';
+import { benchVariables, localDynamoClient } from './environment.js';
 import { checkPendingMoney, type PendingMoneyReport } from './pending-money.js';
 import { type LatencySummary, round, summarise } from './stats.js';
 
@@ -176,8 +176,8 @@ async function measureCells(
   repetitions: number,
   meter: DynamoMeter,
 ): Promise<BeyondCostResult> {
-  const env = await benchEnvironment(dynamoEndpoint, sqsEndpoint, 'bench-beyond-');
-  const runtime = createRuntime(platformConfigFromEnv(env));
+  const env = await benchVariables(dynamoEndpoint, sqsEndpoint, 'bench-beyond-');
+  const runtime = createRuntime(platformConfigFromVariables(env));
   const auth = createAuthApp({
     runtime,
     documents: generatedDocuments,
@@ -256,7 +256,7 @@ async function measureCells(
   };
 }
 
-async function adminToken(auth: Hono<AppEnv>): Promise<string> {
+async function adminToken(auth: Hono<HonoTypes>): Promise<string> {
   const res = await auth.request('/api/auth/oauth/token', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

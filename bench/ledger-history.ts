@@ -47,7 +47,7 @@ export async function measureLedgerHistory(options: {
   const platform = await startPlatform({
     port: 0,
     dataDir,
-    env: { LOG_LEVEL: 'silent' },
+    variables: { LOG_LEVEL: 'silent' },
     // As `npm start` runs it (infra/local/main.ts).
     dynamoCompiler: 'optimizing',
   });

@@ -13,9 +13,9 @@ import { DEFAULT_AUTH_CONFIG } from '../infra/local/platform.js';
 import { assembleLedgerApp } from '../lib/assembly/ledger-app.js';
 import { createAuthApp } from '../lib/auth/app.js';
 import { loadAuthConfig } from '../lib/auth/domain/static-clients.js';
-import { platformConfigFromEnv, staticClientsSource } from '../lib/config/env.js';
+import { platformConfigFromVariables, staticClientsSource } from '../lib/config/env.js';
 import { DEFAULT_ENVIRONMENT } from '../lib/environments/environment-id.js';
-import type { AppEnv } from '../lib/http/types.js';
+import type { HonoTypes } from '../lib/http/types.js';
 import { ledgerKeys } from '../lib/ledger/store/keys.js';
 import { createLogger } from '../lib/observability/logger.js';
 import { generatedDocuments } from '../lib/openapi/generated-documents.js';
@@ -28,7 +28,7 @@ import {
   type StreamRecordLike,
 } from '../lib/webhooks/dispatch/dispatch-batch.js';
 import { type CallSummary, countSqsRequests, installDynamoMeter } from './dynamo-meter.js';
-import { benchEnvironment, localDynamoClient, localSqsClient } from './environment.js';
+import { benchVariables, localDynamoClient, localSqsClient } from './environment.js';
 import type { ActionUnits } from './transact-write-units.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
@@ -53,8 +53,8 @@ export async function measureOperationCosts(
   sqsEndpoint: string,
 ): Promise<OperationCostResult> {
   const meter = installDynamoMeter();
-  const env = await benchEnvironment(dynamoEndpoint, sqsEndpoint, 'bench-cost-');
-  const runtime = createRuntime(platformConfigFromEnv(env));
+  const env = await benchVariables(dynamoEndpoint, sqsEndpoint, 'bench-cost-');
+  const runtime = createRuntime(platformConfigFromVariables(env));
   const sizer = localDynamoClient(dynamoEndpoint);
   meter.sizer = sizer;
   const auth = createAuthApp({
@@ -99,7 +99,7 @@ export async function measureOperationCosts(
   // The first token creates the signing key set; later ones are the steady state.
   const admin = await tokenRequest('local-dev', 'local-dev-secret')();
   const call = async (
-    app: Hono<AppEnv>,
+    app: Hono<HonoTypes>,
     method: string,
     path: string,
     body?: unknown,

@@ -23,7 +23,7 @@ const platform = await startPlatform({
   port: 0,
   dynamoEndpoint: dynamo.endpoint,
   resourcePrefix: 'profile-',
-  env: { LOG_LEVEL: 'silent' },
+  variables: { LOG_LEVEL: 'silent' },
   ledgerWorkers: 8,
 });
 try {

@@ -290,7 +290,7 @@ async function runAll(): Promise<void> {
       port: 0,
       dynamoEndpoint: dynamo.endpoint,
       resourcePrefix: 'bench-p-',
-      env: { LOG_LEVEL: 'silent' },
+      variables: { LOG_LEVEL: 'silent' },
     });
     let measured;
     try {

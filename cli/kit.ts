@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { stringifyJson } from '../lib/json/bigint-json.js';
 import { PlatformClient } from './api/client.js';
-import type { CliEnv } from './env.js';
 import { CliError, UsageError } from './errors.js';
 import { type Column, renderTable } from './output/table.js';
 import { type Credentials, readProfile } from './profile.js';
+import type { CliVariables } from './variables.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
 
@@ -16,7 +16,7 @@ export interface CliIo {
 /** What every command shares: its streams, the environment read at start, and the exit code it sets. */
 export interface Cli {
   io: CliIo;
-  env: CliEnv;
+  variables: CliVariables;
   exitCode: number;
 }
 
@@ -92,18 +92,18 @@ export class Run<O = Record<string, unknown>> {
     const { opts } = this;
     const flagged = credentialsFrom(opts.token, opts.clientId, opts.clientSecret, 'flags');
     const fromEnv = credentialsFrom(
-      this.cli.env.token,
-      this.cli.env.clientId,
-      this.cli.env.clientSecret,
+      this.cli.variables.token,
+      this.cli.variables.clientId,
+      this.cli.variables.clientSecret,
       'environment',
     );
-    const profile = flagged || fromEnv ? undefined : await readProfile(this.cli.env);
+    const profile = flagged || fromEnv ? undefined : await readProfile(this.cli.variables);
     const credentials = flagged ?? fromEnv ?? profile?.credentials;
     if (!credentials)
       throw new CliError(
         'not logged in: run `platform login --client-id ID --client-secret SECRET` (or set PLATFORM_CLIENT_ID and PLATFORM_CLIENT_SECRET)',
       );
-    const url = opts.url ?? this.cli.env.url ?? profile?.url ?? DEFAULT_URL;
+    const url = opts.url ?? this.cli.variables.url ?? profile?.url ?? DEFAULT_URL;
     return new PlatformClient(checkUrl(url), credentials);
   }
 }

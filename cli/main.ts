@@ -15,9 +15,9 @@ import { registerTxList } from './commands/tx-list.js';
 import { registerTxSend } from './commands/tx-send.js';
 import { registerTxShow } from './commands/tx-show.js';
 import { registerWebhooks } from './commands/webhooks-tail.js';
-import { readCliEnv } from './env.js';
 import { CliError, jsonError } from './errors.js';
 import { type Cli, type CliIo, DEFAULT_URL } from './kit.js';
+import { readCliVariables } from './variables.js';
 
 /**
  * `platform ...` (`bin/platform.mjs`): the command line of the platform's public API. Exit codes: 0 done, 1 the
@@ -28,9 +28,9 @@ import { type Cli, type CliIo, DEFAULT_URL } from './kit.js';
 export async function main(
   argv: readonly string[],
   io: CliIo = { stdout: process.stdout, stderr: process.stderr },
-  env: NodeJS.ProcessEnv = process.env,
+  variables: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const cli: Cli = { io, env: readCliEnv(env), exitCode: 0 };
+  const cli: Cli = { io, variables: readCliVariables(variables), exitCode: 0 };
   // Read before parsing: a usage error may stop the parse before the option is.
   const json = argv.includes('--json');
   const program = buildProgram(cli, json);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CliEnv } from './env.js';
 import { CliError } from './errors.js';
+import type { CliVariables } from './variables.js';
 
 /**
  * How the CLI gets a token: a client's credentials, exchanged for a fresh token on every run (client_credentials,
@@ -19,14 +19,15 @@ export interface Profile {
 }
 
 /** `$XDG_CONFIG_HOME/platform/config.json`, else `~/.config/platform/config.json`. */
-export function profilePath(env: CliEnv): string {
-  const base = env.configHome ?? (env.home ? join(env.home, '.config') : undefined);
+export function profilePath(variables: CliVariables): string {
+  const base =
+    variables.configHome ?? (variables.home ? join(variables.home, '.config') : undefined);
   if (!base) throw new CliError('cannot find a config directory: set HOME or XDG_CONFIG_HOME');
   return join(base, 'platform', 'config.json');
 }
 
-export async function readProfile(env: CliEnv): Promise<Profile | undefined> {
-  const path = profilePath(env);
+export async function readProfile(variables: CliVariables): Promise<Profile | undefined> {
+  const path = profilePath(variables);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -43,8 +44,8 @@ export async function readProfile(env: CliEnv): Promise<Profile | undefined> {
  * Writes the profile readable by its owner only (0600, in a 0700 directory): it holds a secret. Written to a
  * temporary file first and renamed, so a crash never leaves half a profile, nor a moment with wider permissions.
  */
-export async function writeProfile(env: CliEnv, profile: Profile): Promise<string> {
-  const path = profilePath(env);
+export async function writeProfile(variables: CliVariables, profile: Profile): Promise<string> {
+  const path = profilePath(variables);
   const dir = join(path, '..');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const temporary = `${path}.${randomBytes(4).toString('hex')}.tmp`;
@@ -56,8 +57,10 @@ export async function writeProfile(env: CliEnv, profile: Profile): Promise<strin
 }
 
 /** Removes the stored profile; whether there was one. */
-export async function removeProfile(env: CliEnv): Promise<{ path: string; removed: boolean }> {
-  const path = profilePath(env);
+export async function removeProfile(
+  variables: CliVariables,
+): Promise<{ path: string; removed: boolean }> {
+  const path = profilePath(variables);
   try {
     await rm(path);
     return { path, removed: true };

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { createAuthApp } from '../lib/auth/app.js';
-import { platformConfigFromEnv } from '../lib/config/env.js';
+import { platformConfigFromVariables } from '../lib/config/env.js';
 import { handleHttpApi } from '../lib/http/lambda-handle.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
@@ -11,7 +11,7 @@ import { tableProbes } from '../lib/runtime/table-probes.js';
 import { createVersionsApp } from '../lib/runtime/versions.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
-const runtime = createRuntime(platformConfigFromEnv());
+const runtime = createRuntime(platformConfigFromVariables());
 // Its own OpenAPI document, and the merged one of `/docs`, were generated when the function was bundled and are
 // read from beside it (infra/openapi-assets.ts): the generator stays out of the bundle.
 const auth = createAuthApp({

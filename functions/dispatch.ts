@@ -1,5 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { webhookWorkerConfigFromEnv } from '../lib/config/env.js';
+import { webhookWorkerConfigFromVariables } from '../lib/config/env.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { dispatchBatch, type StreamRecordLike } from '../lib/webhooks/dispatch/dispatch-batch.js';
 import { createDispatchDeps, workerClients, workerSettings } from '../lib/webhooks/workers.js';
@@ -9,7 +9,7 @@ import { createDispatchDeps, workerClients, workerSettings } from '../lib/webhoo
  * the response names the first record that failed, and Lambda retries from it.
  */
 // Built once per container: configuration is read and validated at start-up and fails loudly.
-const config = webhookWorkerConfigFromEnv();
+const config = webhookWorkerConfigFromVariables();
 const deps = createDispatchDeps(workerSettings(config), workerClients(config));
 
 export const handler = withObservability(

@@ -1,13 +1,13 @@
 // The hold sweeper: started every minute by an EventBridge schedule, it releases the holds (pending transfers) of
 // every ledger that are past their expiry, found on the ledger tables' `due` index (lib/ledger/worker/hold-sweep.ts).
-import { platformConfigFromEnv } from '../lib/config/env.js';
+import { platformConfigFromVariables } from '../lib/config/env.js';
 import { runHoldSweep } from '../lib/ledger/worker/hold-sweep.js';
 import { holdSweepDeps } from '../lib/ledger/worker/hold-sweep-deps.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { createLogger } from '../lib/observability/logger.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
-const config = platformConfigFromEnv();
+const config = platformConfigFromVariables();
 const logger = createLogger(config.logLevel, undefined, config.logFormat);
 const deps = holdSweepDeps(config, logger);
 

@@ -1,7 +1,7 @@
 // The reply queues' sweeper: started every hour by an EventBridge schedule, it deletes the reply queues of group
 // commit (one per ledger container, lib/ledger/write/replies.ts) created more than a day ago
 // (lib/ledger/worker/reply-queue-sweep.ts).
-import { ledgerWriterConfigFromEnv } from '../lib/config/env.js';
+import { ledgerWriterConfigFromVariables } from '../lib/config/env.js';
 import { sweepReplyQueues } from '../lib/ledger/worker/reply-queue-sweep.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { createLogger } from '../lib/observability/logger.js';
@@ -9,7 +9,7 @@ import { createSqsClient } from '../lib/sqs/client.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly (the ingress queue's
 // URL is required: the reply queues are named after it).
-const config = ledgerWriterConfigFromEnv();
+const config = ledgerWriterConfigFromVariables();
 const logger = createLogger(config.logLevel, undefined, config.logFormat);
 const sqs = createSqsClient(config.sqs);
 

@@ -2,13 +2,13 @@
 // responses), it decides and commits relayed writes of busy ledgers many per TransactWriteItems, then drains the
 // queue itself while messages keep coming.
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { ledgerWriterConfigFromEnv } from '../lib/config/env.js';
+import { ledgerWriterConfigFromVariables } from '../lib/config/env.js';
 import { writerDeps } from '../lib/ledger/write/writer-env.js';
 import { handleIntents } from '../lib/ledger/write/writer-handler.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 
 // Built once per container: configuration is read and validated at start-up and fails loudly.
-const deps = writerDeps(ledgerWriterConfigFromEnv());
+const deps = writerDeps(ledgerWriterConfigFromVariables());
 
 export const handler = withObservability(
   async (event: SQSEvent): Promise<SQSBatchResponse> =>

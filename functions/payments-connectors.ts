@@ -1,7 +1,7 @@
 // The payments connectors' worker: started every minute by an EventBridge schedule, it runs the connectors' due
 // schedules (fetch accounts, balances, payments, from their cursors) and sends the initiations due, found on the
 // payments table's `due` index (lib/payments/connectors/worker.ts).
-import { platformConfigFromEnv } from '../lib/config/env.js';
+import { platformConfigFromVariables } from '../lib/config/env.js';
 import { createDocumentClient } from '../lib/dynamo/client.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { recordMetric } from '../lib/observability/metrics.js';
@@ -9,7 +9,7 @@ import { runWorkerTick } from '../lib/payments/connectors/worker.js';
 import { dummypaySettings } from '../lib/payments/domain/connectors/dummypay-directory.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
 
-const runtime = createRuntime(platformConfigFromEnv());
+const runtime = createRuntime(platformConfigFromVariables());
 const stores = {
   doc: createDocumentClient(runtime.connection, { bigintNumbers: true }),
   table: runtime.config.tables.payments,

@@ -1,4 +1,4 @@
-import { platformConfigFromEnv } from '../lib/config/env.js';
+import { platformConfigFromVariables } from '../lib/config/env.js';
 import { handleHttpApi } from '../lib/http/lambda-handle.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
@@ -11,7 +11,7 @@ const documents = prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, impor
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
   handleHttpApi(
-    createPaymentsApp(createRuntime(platformConfigFromEnv(), { bigintNumbers: true }), {
+    createPaymentsApp(createRuntime(platformConfigFromVariables(), { bigintNumbers: true }), {
       documents,
     }),
   ),

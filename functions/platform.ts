@@ -1,5 +1,5 @@
 import { assemblePlatformApp } from '../lib/assembly/platform-app.js';
-import { platformConfigFromEnv } from '../lib/config/env.js';
+import { platformConfigFromVariables } from '../lib/config/env.js';
 import { handleHttpApi } from '../lib/http/lambda-handle.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
@@ -10,6 +10,6 @@ const documents = prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, impor
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
   handleHttpApi(
-    assemblePlatformApp({ runtime: createRuntime(platformConfigFromEnv()), documents }),
+    assemblePlatformApp({ runtime: createRuntime(platformConfigFromVariables()), documents }),
   ),
 );

@@ -1,4 +1,4 @@
-import { platformConfigFromEnv } from '../lib/config/env.js';
+import { platformConfigFromVariables } from '../lib/config/env.js';
 import { handleHttpApi } from '../lib/http/lambda-handle.js';
 import { withObservability } from '../lib/observability/lambda-handler.js';
 import { prebuiltDocuments, SERVICE_DOCUMENTS_DIR } from '../lib/openapi/document-source.js';
@@ -10,5 +10,5 @@ import { createWebhooksApp } from '../lib/webhooks/app.js';
 const documents = prebuiltDocuments(new URL(`./${SERVICE_DOCUMENTS_DIR}/`, import.meta.url));
 // Built once per container: configuration is read and validated at start-up and fails loudly.
 export const handler = withObservability(
-  handleHttpApi(createWebhooksApp(createRuntime(platformConfigFromEnv()), { documents })),
+  handleHttpApi(createWebhooksApp(createRuntime(platformConfigFromVariables()), { documents })),
 );

@@ -17,8 +17,8 @@ import type { Hono } from 'hono';
 import { assembleLedgerApp } from '../lib/assembly/ledger-app.js';
 import { assemblePlatformApp } from '../lib/assembly/platform-app.js';
 import { createAuthApp } from '../lib/auth/app.js';
-import { platformConfigFromEnv } from '../lib/config/env.js';
-import type { AppEnv } from '../lib/http/types.js';
+import { platformConfigFromVariables } from '../lib/config/env.js';
+import type { HonoTypes } from '../lib/http/types.js';
 import type { OpenApiDocument } from '../lib/openapi/document.js';
 import {
   DOCUMENTED_SERVICES,
@@ -32,7 +32,7 @@ import { readVendoredScalar } from '../lib/openapi/scalar-asset.js';
 import { DOCUMENT_PATH } from '../lib/openapi/serve.js';
 import { DOCS_ASSETS_DIR, DOCUMENT_FILE, SCALAR_FILE } from '../lib/openapi/site-files.js';
 import { createPaymentsApp } from '../lib/payments/app.js';
-import { tableEnvironment } from '../lib/resources/definitions.js';
+import { tableVariables } from '../lib/resources/definitions.js';
 import { createRuntime } from '../lib/runtime/runtime.js';
 import { createVersionsApp } from '../lib/runtime/versions.js';
 import { createWebhooksApp } from '../lib/webhooks/app.js';
@@ -45,7 +45,7 @@ export const PLACEHOLDER_BASE_URL = 'https://platform.invalid';
  * tables and queues nobody reads: a document comes from the routes alone, with no I/O.
  */
 export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
-  services: Record<DocumentedService, Hono<AppEnv>>;
+  services: Record<DocumentedService, Hono<HonoTypes>>;
   versions: Hono;
 } {
   const runtime = runtimeWithoutIo(baseUrl);
@@ -64,7 +64,7 @@ export function appsWithoutIo(baseUrl = PLACEHOLDER_BASE_URL): {
 
 function runtimeWithoutIo(baseUrl: string) {
   return createRuntime(
-    platformConfigFromEnv({
+    platformConfigFromVariables({
       STAGE: 'dev',
       PUBLIC_BASE_URL: baseUrl,
       AWS_REGION: 'us-east-1',
@@ -72,7 +72,7 @@ function runtimeWithoutIo(baseUrl: string) {
       AWS_SECRET_ACCESS_KEY: 'document-only',
       LOG_LEVEL: 'silent',
       DELIVERIES_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/never-used',
-      ...tableEnvironment('openapi-document-'),
+      ...tableVariables('openapi-document-'),
     }),
   );
 }

@@ -22,9 +22,9 @@ export function registerLogin(program: Command, cli: Cli): void {
         const credentials = credentialsFrom(opts.token, opts.clientId, opts.clientSecret, 'flags');
         if (!credentials)
           throw new UsageError('login needs --client-id and --client-secret, or --token');
-        const url = checkUrl(opts.url ?? cli.env.url ?? DEFAULT_URL);
+        const url = checkUrl(opts.url ?? cli.variables.url ?? DEFAULT_URL);
         await check(url, credentials);
-        const path = await writeProfile(cli.env, { url, credentials });
+        const path = await writeProfile(cli.variables, { url, credentials });
         const who =
           credentials.type === 'client_credentials' ? `client ${credentials.clientId}` : 'a token';
         if (run.json) run.printJson({ url, credentials: credentials.type, profile: path });
@@ -38,7 +38,7 @@ export function registerLogin(program: Command, cli: Cli): void {
     .description('remove the stored profile')
     .action(
       action(cli, async (run) => {
-        const { path, removed } = await removeProfile(cli.env);
+        const { path, removed } = await removeProfile(cli.variables);
         if (run.json) run.printJson({ profile: path, removed });
         else run.line(removed ? `logged out (removed ${path})` : `not logged in (no ${path})`);
         return 0;

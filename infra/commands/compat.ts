@@ -57,7 +57,7 @@ async function platformFor(args: CompatArgs): Promise<{ baseUrl: string; stop():
     const platform = await startPlatform({
       port: 0,
       dataDir,
-      env: { LOG_LEVEL: 'silent' },
+      variables: { LOG_LEVEL: 'silent' },
       ledgerWorkers: 2,
     });
     // Its development admin logs in, so listUsers and readUser have a person to show (best effort: a platform

@@ -27,8 +27,8 @@ export function durableWrites(
       }),
     ),
   );
-  return async (request, env) => {
-    const response = await handler(request, env);
+  return async (request, bindings) => {
+    const response = await handler(request, bindings);
     if (READ_METHODS.has(request.method)) return response;
     try {
       await barrier();

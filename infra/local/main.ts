@@ -5,8 +5,8 @@ import { resolve } from 'node:path';
 import { TEST_CLIENT } from '../../lib/auth/domain/static-clients.js';
 import {
   type LocalCommandSettings,
-  localCommandSettingsFromEnv,
-  processEnv,
+  localCommandSettingsFromVariables,
+  processVariables,
 } from '../../lib/config/env.js';
 import { ConfigurationError } from '../../lib/errors/index.js';
 import { DataDirInUseError } from './data-dir-lock.js';
@@ -21,7 +21,7 @@ function fail(message: string): never {
 // Its own settings through the platform's one parser (lib/config/env.ts); the rest goes to the services.
 let settings: LocalCommandSettings;
 try {
-  settings = localCommandSettingsFromEnv();
+  settings = localCommandSettingsFromVariables();
 } catch (err) {
   fail((err as Error).message);
 }
@@ -63,7 +63,7 @@ try {
     port: settings.port,
     dataDir,
     s3Port: settings.s3Port,
-    env: processEnv(),
+    variables: processVariables(),
     ledgerWorkers: settings.ledgerWorkers,
     // A platform that serves for long: its emulator's steady state counts more than its first seconds.
     dynamoCompiler: 'optimizing',

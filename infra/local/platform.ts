@@ -14,10 +14,10 @@ import type { ThrottlePolicy } from '../../lib/auth/domain/throttle.js';
 import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
 import {
   DEFAULT_LEDGER_WORKERS,
-  logFormatFromEnv,
-  logLevelFromEnv,
+  logFormatFromVariables,
+  logLevelFromVariables,
   type PlatformConfig,
-  platformConfigFromEnv,
+  platformConfigFromVariables,
   staticClientsSource,
 } from '../../lib/config/env.js';
 import { EmbeddedGroupCommit } from '../../lib/ledger/write/embedded.js';
@@ -93,9 +93,9 @@ const PASSED_ON = [
   'PAYMENTS_DUMMYPAY_ROOT',
 ] as const;
 
-function passedOn(callerEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function passedOn(callerVariables: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(
-    PASSED_ON.filter((name) => callerEnv[name]).map((name) => [name, callerEnv[name]]),
+    PASSED_ON.filter((name) => callerVariables[name]).map((name) => [name, callerVariables[name]]),
   );
 }
 
@@ -114,8 +114,8 @@ export interface PlatformOptions {
   dynamoCompiler?: EmulatorCompiler;
   /** Prefix of every table and queue name. */
   resourcePrefix?: string;
-  /** The caller's environment: AUTH_CONFIG, AUTH_CONFIG_INLINE, the `$NAME` secrets they name, and PASSED_ON. */
-  env?: NodeJS.ProcessEnv;
+  /** The caller's variables: AUTH_CONFIG, AUTH_CONFIG_INLINE, the `$NAME` secrets they name, and PASSED_ON. */
+  variables?: NodeJS.ProcessEnv;
   throttle?: ThrottlePolicy;
   /** Feed the events table's and the ledger tables' streams to `dispatch` (default true). */
   dispatch?: boolean;
@@ -151,8 +151,8 @@ export interface PlatformOptions {
 
 export interface RunningPlatform {
   baseUrl: string;
-  /** The environment the services were built from (table names, endpoints, issuer). */
-  env: NodeJS.ProcessEnv;
+  /** The variables the services were built from (table names, endpoints, issuer). */
+  variables: NodeJS.ProcessEnv;
   health(): Promise<HealthReport>;
   onFatal(listener: (reason: string) => void): void;
   stop(): Promise<void>;
@@ -200,8 +200,8 @@ const LOCAL_CONNECTION = {
  * The port is bound first, so a port in use fails fast, before Java starts.
  */
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
-  const callerEnv = options.env ?? {};
-  const { authConfig, identityConfig } = startupConfig(options, callerEnv);
+  const caller = options.variables ?? {};
+  const { authConfig, identityConfig } = startupConfig(options, caller);
   // Then the data directory, before the port: a second platform on it is refused before it touches anything.
   const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
   const front: Front = { handler: () => Response.json({ status: 'starting' }, { status: 503 }) };
@@ -215,27 +215,26 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const progress = options.onProgress ?? (() => undefined);
   try {
     const backends = await startBackends(options, stops, fatalListeners);
-    if (identityConfig) front.identity = await startIdentity(baseUrl, identityConfig, callerEnv);
+    if (identityConfig) front.identity = await startIdentity(baseUrl, identityConfig, caller);
     const prefix = options.resourcePrefix ?? 'platform-';
     progress('creating tables and queues');
     const embedded = options.ledgerWorkers === undefined;
     const tables = await ensureTables(backends.dynamoClient, prefix, { ledgerStreams: !embedded });
     const queues = await ensureQueues(backends.sqsClient, prefix);
-    const env = {
-      ...functionEnv(callerEnv, baseUrl, backends, tables, queues, front.identity),
-      ...dummypayRoot(callerEnv, options.dataDir),
+    const variables = {
+      ...functionVariables(caller, baseUrl, backends, tables, queues, front.identity),
+      ...dummypayRoot(caller, options.dataDir),
     };
-    // The services in this process record into the registry `/_metrics` renders; the workers' EMF joins it.
-    const uninstallMetrics = installMetricSink(localMetrics);
-    stops.push(async () => uninstallMetrics());
-    const logger = createLogger(logLevelFromEnv(env), undefined, logFormatFromEnv(env));
+    const logger = processLogger(variables, stops);
     // Worker processes first: a bad setting is then their init error, as a Lambda container reports it.
     const processes = embedded
       ? undefined
-      : await startLedgerProcesses(options, env, backends, logger, stops);
-    // The services in this process read the same environment, once, as their Lambda entries do.
-    const observed = embedded ? observeLedgerWrites(platformConfigFromEnv(env), stops) : undefined;
-    const config = observed?.config ?? platformConfigFromEnv(env);
+      : await startLedgerProcesses(options, variables, backends, logger, stops);
+    // The services in this process read the same variables, once, as their Lambda entries do.
+    const observed = embedded
+      ? observeLedgerWrites(platformConfigFromVariables(variables), stops)
+      : undefined;
+    const config = observed?.config ?? platformConfigFromVariables(variables);
     const runtime = createRuntime(config);
     const { ledger, writers } = processes ?? embeddedLedger(runtime, logger, options.dataDir);
     progress('starting the services');
@@ -243,7 +242,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     progress('starting the workers');
     const writes = await startWorkers(options, {
       ...(observed ? { ledgerWrites: observed.writes } : {}),
-      env,
+      variables,
       config,
       runtime,
       backends,
@@ -264,7 +263,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     });
     return {
       baseUrl,
-      env,
+      variables,
       health,
       stop,
       onFatal: (l) => fatalListeners.push(l),
@@ -281,13 +280,27 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
 }
 
 /**
+ * The logger of the services in this process, from the functions' variables; they record their metrics into the
+ * registry `/_metrics` renders (the workers' EMF joins it).
+ */
+function processLogger(variables: NodeJS.ProcessEnv, stops: Stops): Logger {
+  const uninstallMetrics = installMetricSink(localMetrics);
+  stops.push(async () => uninstallMetrics());
+  return createLogger(
+    logLevelFromVariables(variables),
+    undefined,
+    logFormatFromVariables(variables),
+  );
+}
+
+/**
  * The workers the stack's event sources feed: webhook dispatch and delivery, the exporters' pipelines. Answers the
  * signal of the gateway's writes that wakes their idle stream pollers.
  */
 async function startWorkers(
   options: PlatformOptions,
   parts: {
-    env: NodeJS.ProcessEnv;
+    variables: NodeJS.ProcessEnv;
     config: PlatformConfig;
     runtime: ServiceRuntime;
     backends: Backends;
@@ -297,13 +310,13 @@ async function startWorkers(
     ledgerWrites?: LedgerWrites;
   },
 ): Promise<WriteSignal> {
-  const { env, config, runtime, backends, tables, logger, stops, ledgerWrites } = parts;
+  const { variables, config, runtime, backends, tables, logger, stops, ledgerWrites } = parts;
   const writes = new WriteSignal();
   const streamsConnection = { ...LOCAL_CONNECTION, endpoint: backends.dynamoEndpoint };
   if (options.dispatch !== false) {
     await startWebhookWorkers({
       writes,
-      env,
+      variables,
       config,
       doc: runtime.doc,
       dynamo: backends.dynamoClient,
@@ -418,8 +431,8 @@ function openGateway(
       ? durableWrites(gateway, backends.dynamoClient, tables.WEBHOOKS_TABLE!)
       : gateway;
   // Every answered write wakes the idle stream pollers (write-signal.ts).
-  front.handler = async (request, env) => {
-    const response = await durable(request, env);
+  front.handler = async (request, bindings) => {
+    const response = await durable(request, bindings);
     if (!READ_METHODS.has(request.method)) writes.notify();
     return response;
   };
@@ -428,19 +441,19 @@ function openGateway(
 
 /**
  * The auth configuration first: a bad file fails at once, before any port or process is taken. `$NAME` secrets
- * resolve against the caller's environment.
+ * resolve against the caller's variables.
  */
-function startupConfig(options: PlatformOptions, callerEnv: NodeJS.ProcessEnv) {
+function startupConfig(options: PlatformOptions, callerVariables: NodeJS.ProcessEnv) {
   const authConfig = loadAuthConfig(
     staticClientsSource(
-      callerEnv.AUTH_CONFIG || callerEnv.AUTH_CONFIG_INLINE
-        ? callerEnv
-        : { ...callerEnv, AUTH_CONFIG: DEFAULT_AUTH_CONFIG },
+      callerVariables.AUTH_CONFIG || callerVariables.AUTH_CONFIG_INLINE
+        ? callerVariables
+        : { ...callerVariables, AUTH_CONFIG: DEFAULT_AUTH_CONFIG },
     ),
     'local',
   );
   const identityConfig =
-    options.identity === false || callerEnv.IDENTITY_PROVIDER_ISSUER
+    options.identity === false || callerVariables.IDENTITY_PROVIDER_ISSUER
       ? undefined
       : (options.identity ?? loadLocalIdentityConfig());
   return { authConfig, identityConfig };
@@ -452,7 +465,7 @@ function startupConfig(options: PlatformOptions, callerEnv: NodeJS.ProcessEnv) {
  */
 async function listen(options: PlatformOptions, front: Front, lock: DataDirLock | undefined) {
   const server = createAdaptorServer({
-    fetch: (request, env) => front.handler(request, env),
+    fetch: (request, bindings) => front.handler(request, bindings),
     createServer: ((serverOptions: object, listener: RequestListener) =>
       createServer(serverOptions, (req, res) =>
         front.identity && isIdentityPath(req.url)
@@ -521,12 +534,12 @@ async function startBackends(
 function startIdentity(
   baseUrl: string,
   identityConfig: LocalIdentityConfig,
-  callerEnv: NodeJS.ProcessEnv,
+  callerVariables: NodeJS.ProcessEnv,
 ): Promise<LocalIdentityProvider> {
   const idpLogger = createLogger(
-    logLevelFromEnv(callerEnv),
+    logLevelFromVariables(callerVariables),
     undefined,
-    logFormatFromEnv(callerEnv),
+    logFormatFromVariables(callerVariables),
   );
   return startLocalIdentityProvider(baseUrl, identityConfig, {
     onError: (err) =>
@@ -537,14 +550,14 @@ function startIdentity(
 }
 
 /** dummypay's files: the caller's root, else `<dataDir>/dummypay` (a platform without a data dir has none). */
-function dummypayRoot(callerEnv: NodeJS.ProcessEnv, dataDir: string | undefined) {
-  if (callerEnv.PAYMENTS_DUMMYPAY_ROOT || !dataDir) return {};
+function dummypayRoot(callerVariables: NodeJS.ProcessEnv, dataDir: string | undefined) {
+  if (callerVariables.PAYMENTS_DUMMYPAY_ROOT || !dataDir) return {};
   return { PAYMENTS_DUMMYPAY_ROOT: resolve(dataDir, 'dummypay') };
 }
 
 /** The functions' environment, as the stack sets it, with the caller's settings that `npm start` passes on. */
-function functionEnv(
-  callerEnv: NodeJS.ProcessEnv,
+function functionVariables(
+  callerVariables: NodeJS.ProcessEnv,
   baseUrl: string,
   backends: Backends,
   tables: Record<string, string>,
@@ -552,7 +565,7 @@ function functionEnv(
   identity: LocalIdentityProvider | undefined,
 ): NodeJS.ProcessEnv {
   return {
-    ...passedOn(callerEnv),
+    ...passedOn(callerVariables),
     STAGE: 'local',
     PUBLIC_BASE_URL: baseUrl,
     AWS_REGION: 'us-east-1',
@@ -561,7 +574,7 @@ function functionEnv(
     S3_ENDPOINT: backends.s3.endpoint,
     ...tables,
     ...queues,
-    ...(identity ? identityEnv(identity, callerEnv) : {}),
+    ...(identity ? identityVariables(identity, callerVariables) : {}),
   };
 }
 
@@ -583,21 +596,21 @@ function embeddedLedger(
   });
   const none = { healthy: () => true, pids: () => [], stop: async () => undefined };
   return {
-    ledger: { ...none, fetch: (request, env) => app.fetch(request, env) },
+    ledger: { ...none, fetch: (request, bindings) => app.fetch(request, bindings) },
     writers: { ...none, readyPids: () => [] },
   };
 }
 
 /**
  * The Lambda-faithful ledger (`LEDGER_WORKERS`): runs as its Lambda does: worker processes from the function's own
- * module, bundled as the stack bundles it (function-bundles.ts), which read `env` at load as a container does (a bad
+ * module, bundled as the stack bundles it (function-bundles.ts), which read `variables` at load as a container does (a bad
  * value is their init error), behind API Gateway's event mapping, each serving one request at a time as a container
  * does: concurrent writes then race through the commit protocol across processes, as in AWS. The other services stay
  * in this process.
  */
 async function startLedgerProcesses(
   options: PlatformOptions,
-  env: NodeJS.ProcessEnv,
+  variables: NodeJS.ProcessEnv,
   backends: Backends,
   logger: Logger,
   stops: Stops,
@@ -609,7 +622,7 @@ async function startLedgerProcesses(
   const ledger = await startLedgerWorkers({
     workers: options.ledgerWorkers,
     bundles,
-    env,
+    variables,
     logger,
   });
   stops.push(ledger.stop);
@@ -617,7 +630,7 @@ async function startLedgerProcesses(
   const writers = await startLedgerWriters({
     ...(options.ledgerWriters ? { writers: options.ledgerWriters } : {}),
     bundles,
-    env,
+    variables,
     sqs: backends.sqsClient,
     logger,
   });
@@ -671,10 +684,10 @@ async function startServices(
       ...(options.throttle ? { throttle: options.throttle } : {}),
     }),
     ledger: {
-      fetch: (request, env) =>
+      fetch: (request, bindings) =>
         new URL(request.url).pathname === `/api/ledger${DOCUMENT_PATH}`
-          ? ledgerDocument.fetch(request, env)
-          : ledger.fetch(request, env),
+          ? ledgerDocument.fetch(request, bindings)
+          : ledger.fetch(request, bindings),
     },
     payments: createPaymentsApp(runtime, { documents }),
     webhooks: createWebhooksApp(runtime, { documents }),
@@ -721,14 +734,14 @@ function identityProviderOf(
  * The services trust the local identity provider; its accounts marked `platformAdmin` become the `default`
  * organization's admins, unless the caller names them (PLATFORM_ADMINS).
  */
-function identityEnv(
+function identityVariables(
   identity: LocalIdentityProvider,
-  callerEnv: NodeJS.ProcessEnv,
+  callerVariables: NodeJS.ProcessEnv,
 ): NodeJS.ProcessEnv {
   const admins = identity.accounts.filter((a) => a.platformAdmin).map((a) => a.email);
   return {
     IDENTITY_PROVIDER_ISSUER: identity.issuer,
     IDENTITY_PROVIDER_CLIENT_ID: identity.clientId,
-    PLATFORM_ADMINS: callerEnv.PLATFORM_ADMINS || admins.join(','),
+    PLATFORM_ADMINS: callerVariables.PLATFORM_ADMINS || admins.join(','),
   };
 }

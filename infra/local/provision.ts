@@ -29,7 +29,7 @@ export async function ensureTables(
   const names: Record<string, string> = {};
   for (const table of TABLES) {
     const name = tableName(prefix, table.id);
-    names[table.envVar] = name;
+    names[table.variable] = name;
     await ensureTable(client, name, table.id === 'ledger' ? ledgerDefinition(options) : table);
   }
   return names;
@@ -181,7 +181,7 @@ async function describe(client: DynamoDBClient, name: string) {
   }
 }
 
-/** Creates each queue and its dead-letter queue with the definitions' redrive policy. Returns env entries. */
+/** Creates each queue and its dead-letter queue with the definitions' redrive policy. Returns the functions' variables naming them. */
 export async function ensureQueues(
   client: SQSClient,
   prefix: string,
@@ -195,7 +195,7 @@ export async function ensureQueues(
     );
     const dlqArn = Attributes?.QueueArn;
     if (!dlqArn) throw new Error(`queue ${deadLetterQueueName(name)} has no ARN`);
-    urls[queue.envVar] = await createQueue(client, name, {
+    urls[queue.variable] = await createQueue(client, name, {
       VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
       MessageRetentionPeriod: String(queue.retentionSeconds),
       RedrivePolicy: JSON.stringify({

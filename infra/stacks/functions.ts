@@ -33,7 +33,8 @@ export interface FunctionSpec {
   description: string;
   timeout: Duration;
   memorySize: number;
-  environment: Record<string, string>;
+  /** The function's variables (CDK's `environment`), beside STAGE and LOG_LEVEL. */
+  variables: Record<string, string>;
   /** Shell commands that add files beside the bundle, run after esbuild (bundled-files.ts). */
   afterBundling?: AfterBundling | undefined;
 }
@@ -86,7 +87,7 @@ export class PlatformFunction extends Construct {
         STAGE: config.stage,
         LOG_LEVEL: 'info',
         ...(config.sourcemap ? { NODE_OPTIONS: '--enable-source-maps' } : {}),
-        ...spec.environment,
+        ...spec.variables,
       },
     });
     if (config.tracing)

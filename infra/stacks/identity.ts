@@ -12,18 +12,18 @@ import { Construct } from 'constructs';
 import type { IdentityProviderSetting } from './config.js';
 
 /** IDENTITY_PROVIDER_ISSUER and IDENTITY_PROVIDER_CLIENT_ID of the functions (lib/config/env.ts), or nothing. */
-export type IdentityEnvironment = Record<string, string>;
+export type IdentityVariables = Record<string, string>;
 
 /**
  * The OpenID Connect provider persons log in with (docs/decisions/tenancy.md, "Persons and the identity provider"):
  * none, an external one named in context, or an Amazon Cognito user pool made here. Returns the functions'
  * environment for it.
  */
-export function identityEnvironment(
+export function identityVariables(
   scope: Construct,
   setting: IdentityProviderSetting,
   physicalPrefix: string,
-): IdentityEnvironment {
+): IdentityVariables {
   if (setting.kind === 'none') return {};
   if (setting.kind === 'external')
     return {

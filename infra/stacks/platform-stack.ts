@@ -5,7 +5,7 @@ import { privateKeyKey } from '../../lib/auth/store/keys.js';
 import { leadingKeysPattern } from '../../lib/environments/key-scope.js';
 import { DUE_HOLD_SHARD_PREFIX } from '../../lib/ledger/store/keys.js';
 import { defaultMetricsNamespace } from '../../lib/observability/catalog.js';
-import { tableEnvironment } from '../../lib/resources/definitions.js';
+import { tableVariables } from '../../lib/resources/definitions.js';
 import { JWKS_ITEM_KEY } from '../../lib/tokens/jwks-item.js';
 import { LEDGER_INGRESS_AGE_THRESHOLD, PlatformAlarms } from './alarms.js';
 import { PlatformApi } from './api.js';
@@ -16,13 +16,13 @@ import { PlatformDashboard } from './dashboard.js';
 import { EnvironmentAccess } from './environment-access.js';
 import { type FunctionSpec, PlatformFunction } from './functions.js';
 import { grantIndexQuery, grantTable } from './grants.js';
-import { identityEnvironment } from './identity.js';
+import { identityVariables } from './identity.js';
 import { acknowledge } from './nag.js';
 import { feedPipelines, grantExportTargets, PIPELINES_TIMEOUT } from './pipelines.js';
 import { METRIC_SERVICES, PlatformMetrics } from './platform-metrics.js';
 import { PlatformQueues } from './queues.js';
 import { SigningKeyEncryption } from './signing-key-encryption.js';
-import { staticClientSecretEnvironment } from './static-client-secrets.js';
+import { staticClientSecretVariables } from './static-client-secrets.js';
 import { bucketTableName, createBucketTables, createTables } from './tables.js';
 import {
   CONNECTORS_WORKER_TIMEOUT,
@@ -71,25 +71,25 @@ export class PlatformStack extends Stack {
     // and routes reference the functions: no cycle.
     const publicBaseUrl = config.publicBaseUrl ?? api.api.apiEndpoint;
 
-    const serviceEnvironment = {
-      ...tableEnvironment(prefix),
+    const serviceVariables = {
+      ...tableVariables(prefix),
       PUBLIC_BASE_URL: publicBaseUrl,
       ...(config.corsOrigins ? { CORS_ALLOWED_ORIGINS: config.corsOrigins.join(',') } : {}),
       // Persons log in through this provider (a Cognito user pool made here, an external one, or none).
-      ...identityEnvironment(this, config.identityProvider, prefix),
+      ...identityVariables(this, config.identityProvider, prefix),
       ...(config.platformAdmins.length > 0
         ? { PLATFORM_ADMINS: config.platformAdmins.join(',') }
         : {}),
     };
-    const workerEnvironment = {
-      WEBHOOKS_TABLE: tableEnvironment(prefix).WEBHOOKS_TABLE!,
+    const workerVariables = {
+      WEBHOOKS_TABLE: tableVariables(prefix).WEBHOOKS_TABLE!,
       // The deliverer's operator events (an endpoint switched off, recovered) go through the outbox.
-      EVENTS_TABLE: tableEnvironment(prefix).EVENTS_TABLE!,
+      EVENTS_TABLE: tableVariables(prefix).EVENTS_TABLE!,
       DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl,
     };
     // The ledger service and its writer see the same ledger tables and the same ingress queue.
-    const ledgerEnvironment = {
-      ...serviceEnvironment,
+    const ledgerVariables = {
+      ...serviceVariables,
       ...(config.ledgerBuckets.length > 0
         ? {
             LEDGER_BUCKET_TABLES: JSON.stringify(
@@ -106,7 +106,7 @@ export class PlatformStack extends Stack {
       config,
       prefix,
     );
-    const signingKeyEnvironment = { SIGNING_KEY_KMS_KEY_ID: signingKeyEncryption.key.keyArn };
+    const signingKeyVariables = { SIGNING_KEY_KMS_KEY_ID: signingKeyEncryption.key.keyArn };
     if (config.authConfig !== undefined)
       checkAuthConfig(config.authConfig, config.stage, Object.keys(config.staticClientSecrets));
 
@@ -118,7 +118,7 @@ export class PlatformStack extends Stack {
         {
           memorySize: 1024,
           ...spec,
-          environment: { METRICS_NAMESPACE: metrics.namespace, ...spec.environment },
+          variables: { METRICS_NAMESPACE: metrics.namespace, ...spec.variables },
         },
         config,
         prefix,
@@ -130,13 +130,13 @@ export class PlatformStack extends Stack {
       timeout: Duration.seconds(10),
       // Its OpenAPI document; the API reference's merged document and Scalar's bundle (/docs, /openapi.json).
       afterBundling: BUNDLED_FILES.auth,
-      environment: {
-        ...serviceEnvironment,
-        ...signingKeyEnvironment,
+      variables: {
+        ...serviceVariables,
+        ...signingKeyVariables,
         ...(config.authConfig !== undefined
           ? { AUTH_CONFIG_INLINE: authConfigForFunction(config.authConfig) }
           : {}),
-        ...staticClientSecretEnvironment(config.staticClientSecrets),
+        ...staticClientSecretVariables(config.staticClientSecrets),
       },
     });
     const ledger = make({
@@ -144,20 +144,20 @@ export class PlatformStack extends Stack {
       description: 'Ledger service: double-entry transactions, accounts, volumes, logs',
       timeout: Duration.seconds(15),
       afterBundling: BUNDLED_FILES.ledger,
-      environment: ledgerEnvironment,
+      variables: ledgerVariables,
     });
     const ledgerWriter = make({
       name: 'ledger-writer',
       description: 'Ledger ingress queue to group commits of busy ledgers (sequenced writer)',
       timeout: LEDGER_WRITER_TIMEOUT,
-      environment: ledgerEnvironment,
+      variables: ledgerVariables,
     });
     const payments = make({
       name: 'payments',
       description: 'Payments service: payment records and their events',
       timeout: Duration.seconds(10),
       afterBundling: BUNDLED_FILES.payments,
-      environment: serviceEnvironment,
+      variables: serviceVariables,
     });
     const webhooks = make({
       name: 'webhooks',
@@ -165,8 +165,8 @@ export class PlatformStack extends Stack {
       // The test delivery waits for one POST of up to 15 s; API Gateway answers 504 after 30 s anyway.
       timeout: Duration.seconds(25),
       afterBundling: BUNDLED_FILES.webhooks,
-      environment: {
-        ...serviceEnvironment,
+      variables: {
+        ...serviceVariables,
         DELIVERIES_QUEUE_URL: queues.deliveries.queue.queueUrl,
       },
     });
@@ -176,23 +176,23 @@ export class PlatformStack extends Stack {
       timeout: Duration.seconds(10),
       afterBundling: BUNDLED_FILES.platform,
       // Personal tokens are signed with the auth service's keys: it opens the current private key.
-      environment: { ...serviceEnvironment, ...signingKeyEnvironment },
+      variables: { ...serviceVariables, ...signingKeyVariables },
     });
     const dispatch = make({
       name: 'dispatch',
       description: 'Events stream to webhook deliveries (one SQS message per matching config)',
       timeout: Duration.seconds(60),
       memorySize: 512,
-      environment: workerEnvironment,
+      variables: workerVariables,
     });
     const deliver = make({
       name: 'deliver',
       description: 'Webhook deliveries queue to signed POSTs, retries and attempt records',
       timeout: DELIVER_TIMEOUT,
       memorySize: 512,
-      environment: workerEnvironment,
+      variables: workerVariables,
     });
-    // The console's static files (docs/guides/console.md): no environment beyond the defaults, no grant below.
+    // The console's static files (docs/guides/console.md): no variables beyond the defaults, no grant below.
     const consoleSite = make({
       name: 'console',
       description:
@@ -200,7 +200,7 @@ export class PlatformStack extends Stack {
       timeout: Duration.seconds(10),
       memorySize: 512,
       afterBundling: BUNDLED_FILES.console,
-      environment: {},
+      variables: {},
     });
     // Exporters: the ledger streams and the wakes queue drive pipelines; only the default table is written to.
     const pipelines = make({
@@ -209,11 +209,11 @@ export class PlatformStack extends Stack {
         'Exporters: ledger streams to pipeline wakes, each wake a drain of a pipeline to its exporter',
       timeout: PIPELINES_TIMEOUT,
       memorySize: 1024,
-      environment: {
-        ...tableEnvironment(prefix),
+      variables: {
+        ...tableVariables(prefix),
         PUBLIC_BASE_URL: publicBaseUrl,
-        ...(ledgerEnvironment.LEDGER_BUCKET_TABLES
-          ? { LEDGER_BUCKET_TABLES: ledgerEnvironment.LEDGER_BUCKET_TABLES }
+        ...(ledgerVariables.LEDGER_BUCKET_TABLES
+          ? { LEDGER_BUCKET_TABLES: ledgerVariables.LEDGER_BUCKET_TABLES }
           : {}),
         PIPELINE_WAKES_QUEUE_URL: queues.pipelineWakes.queue.queueUrl,
       },
@@ -225,7 +225,7 @@ export class PlatformStack extends Stack {
         "Payments connectors' worker: scheduled fetches from providers, due payment initiations",
       timeout: CONNECTORS_WORKER_TIMEOUT,
       memorySize: 512,
-      environment: { ...tableEnvironment(prefix), PUBLIC_BASE_URL: publicBaseUrl },
+      variables: { ...tableVariables(prefix), PUBLIC_BASE_URL: publicBaseUrl },
     });
     // The hold sweeper: a sweep a minute releases the expired holds of every ledger (found on the `due` index).
     const ledgerHolds = make({
@@ -233,11 +233,11 @@ export class PlatformStack extends Stack {
       description: 'Ledger hold sweeper: releases holds (pending transfers) past their expiry',
       timeout: HOLD_SWEEPER_TIMEOUT,
       memorySize: 512,
-      environment: {
-        ...tableEnvironment(prefix),
+      variables: {
+        ...tableVariables(prefix),
         PUBLIC_BASE_URL: publicBaseUrl,
-        ...(ledgerEnvironment.LEDGER_BUCKET_TABLES
-          ? { LEDGER_BUCKET_TABLES: ledgerEnvironment.LEDGER_BUCKET_TABLES }
+        ...(ledgerVariables.LEDGER_BUCKET_TABLES
+          ? { LEDGER_BUCKET_TABLES: ledgerVariables.LEDGER_BUCKET_TABLES }
           : {}),
       },
     });
@@ -247,8 +247,8 @@ export class PlatformStack extends Stack {
       description: "Ledger reply queues' sweeper: deletes reply queues created more than a day ago",
       timeout: REPLY_SWEEPER_TIMEOUT,
       memorySize: 512,
-      environment: {
-        ...tableEnvironment(prefix),
+      variables: {
+        ...tableVariables(prefix),
         PUBLIC_BASE_URL: publicBaseUrl,
         LEDGER_INGRESS_QUEUE_URL: queues.ledgerIngress.queue.queueUrl,
       },
@@ -258,7 +258,7 @@ export class PlatformStack extends Stack {
       description: 'Scheduled signing key rotation step',
       timeout: Duration.seconds(30),
       memorySize: 512,
-      environment: { ...serviceEnvironment, ...signingKeyEnvironment },
+      variables: { ...serviceVariables, ...signingKeyVariables },
     });
 
     // Least privilege, function by function (docs/operations.md lists the same).

@@ -3,7 +3,7 @@ import { SecretValue } from 'aws-cdk-lib';
 /**
  * The values of the `$NAME` secrets referenced by the auth configuration, as CloudFormation dynamic references
  * to Secrets Manager (`{{resolve:secretsmanager:...}}`): the clear value is never in the template or the
- * cloud assembly; CloudFormation resolves it at deploy time into the auth function's environment.
+ * cloud assembly; CloudFormation resolves it at deploy time into the auth function's variables.
  *
  * Trade-off (see docs/operations.md): the value is then visible to anyone allowed
  * `lambda:GetFunctionConfiguration`, and a rotated secret takes effect at the next deploy. Reading Secrets
@@ -11,7 +11,7 @@ import { SecretValue } from 'aws-cdk-lib';
  *
  * `reference` is a secret name or ARN, optionally `#jsonField` (ARNs contain colons, so `#` separates).
  */
-export function staticClientSecretEnvironment(
+export function staticClientSecretVariables(
   secrets: Record<string, string>,
 ): Record<string, string> {
   return Object.fromEntries(

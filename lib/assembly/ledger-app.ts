@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { exportRoutes } from '../exporters/routes/register.js';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import { createLedgerApp, type LedgerAppOptions } from '../ledger/app.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
 
@@ -11,7 +11,7 @@ import type { ServiceRuntime } from '../runtime/runtime.js';
 export function assembleLedgerApp(
   runtime: ServiceRuntime,
   options: Omit<LedgerAppOptions, 'mount'>,
-): Hono<AppEnv> {
+): Hono<HonoTypes> {
   return createLedgerApp(runtime, {
     ...options,
     mount: (app, parts) => exportRoutes(app, { ...parts, stage: runtime.config.stage }),

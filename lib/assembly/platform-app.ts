@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { SigningKeys } from '../auth/keys/signing-keys.js';
 import { keyStoreFor } from '../auth/keys/vault-for-runtime.js';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import { createPlatformApp, type PlatformAppDeps } from '../platform/app.js';
 import { environmentProbesFor } from './environment-probes.js';
 
@@ -10,10 +10,10 @@ export type AssembledPlatformDeps = Omit<PlatformAppDeps, 'signingKeys' | 'envir
 
 /**
  * The platform service with what it takes from the others: auth's signing keys (personal tokens) and every
- * service's probe of an environment's contents. Assembled here so that the platform's folder imports no service
- * that imports it back (auth reads the platform's directory).
+ * service's probe of an environment's contents. Assembled here so that the platform service's folder imports no service
+ * that imports it back (auth reads the platform service's directory).
  */
-export function assemblePlatformApp(deps: AssembledPlatformDeps): Hono<AppEnv> {
+export function assemblePlatformApp(deps: AssembledPlatformDeps): Hono<HonoTypes> {
   return createPlatformApp({
     ...deps,
     signingKeys:

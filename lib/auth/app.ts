@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { bearerAuth } from '../bearer/middleware.js';
 import { TokenVerifier } from '../bearer/token-verifier.js';
 import { createServiceApp } from '../http/service-app.js';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { PlatformDirectory } from '../platform/store/directory.js';
@@ -44,7 +44,7 @@ export interface AuthAppDeps {
  * users (bearer, `auth:*`). Its one composition, used by its Lambda entry (functions/auth.ts) and the local
  * platform.
  */
-export function createAuthApp(deps: AuthAppDeps): Hono<AppEnv> {
+export function createAuthApp(deps: AuthAppDeps): Hono<HonoTypes> {
   const { config, doc, logger, verifier } = deps.runtime;
   const now = deps.now ?? Date.now;
   const table = config.tables.auth;

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { InvalidTokenError } from '../errors/index.js';
 import { environmentOf } from '../http/environment.js';
-import type { AppEnv, Principal } from '../http/types.js';
+import type { HonoTypes, Principal } from '../http/types.js';
 import { bearerAuth } from './middleware.js';
 import type { TokenVerifier } from './token-verifier.js';
 
@@ -16,7 +16,7 @@ const verifierOf = (principal: Principal) =>
   }) as unknown as TokenVerifier;
 
 function app(principal: Principal) {
-  const hono = new Hono<AppEnv>();
+  const hono = new Hono<HonoTypes>();
   hono.use('/api/*', bearerAuth('ledger', verifierOf(principal)));
   hono.get('/api/x', async (c) => {
     try {

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { InsufficientScopeError, InvalidTokenError } from '../errors/index.js';
-import type { AppEnv, Principal } from '../http/types.js';
+import type { HonoTypes, Principal } from '../http/types.js';
 import { grants, requiredScope, type Service } from '../tokens/scopes.js';
 import type { TokenVerifier } from './token-verifier.js';
 
@@ -10,7 +10,10 @@ const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * RFC 6750 bearer check plus the scope rule; sets `principal` for the handlers. A route reaches its token's
  * environment through its service's stores of that environment (`environmentOf(c)`, lib/http/environment.ts).
  */
-export function bearerAuth(service: Service, verifier: TokenVerifier): MiddlewareHandler<AppEnv> {
+export function bearerAuth(
+  service: Service,
+  verifier: TokenVerifier,
+): MiddlewareHandler<HonoTypes> {
   return async (c, next) => {
     const principal = await authenticate(c, verifier);
     const needed = requiredScope(service, c.req.method, c.req.path);
@@ -25,7 +28,7 @@ export function bearerAuth(service: Service, verifier: TokenVerifier): Middlewar
  * as it is (its access follows from roles, not scopes).
  */
 export async function authenticate(
-  c: Context<AppEnv>,
+  c: Context<HonoTypes>,
   verifier: TokenVerifier,
 ): Promise<Principal> {
   const header = c.req.header('authorization');

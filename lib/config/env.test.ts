@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../errors/index.js';
-import { tableEnvironment } from '../resources/definitions.js';
+import { tableVariables } from '../resources/definitions.js';
 import {
-  ledgerWriterConfigFromEnv,
-  localCommandSettingsFromEnv,
-  platformConfigFromEnv,
+  ledgerWriterConfigFromVariables,
+  localCommandSettingsFromVariables,
+  platformConfigFromVariables,
 } from './env.js';
 
-const tables = tableEnvironment('x-');
+const tables = tableVariables('x-');
 
 describe('platform configuration', () => {
   it('derives issuer and audience from the public base URL', () => {
-    const config = platformConfigFromEnv({
+    const config = platformConfigFromVariables({
       ...tables,
       STAGE: 'prod',
       PUBLIC_BASE_URL: 'https://api.example.com/',
@@ -24,9 +24,9 @@ describe('platform configuration', () => {
 
   it('fails loudly on missing or unusable settings', () => {
     const fails = (env: NodeJS.ProcessEnv) => {
-      expect(() => platformConfigFromEnv(env)).toThrow(ConfigurationError);
+      expect(() => platformConfigFromVariables(env)).toThrow(ConfigurationError);
       try {
-        platformConfigFromEnv(env);
+        platformConfigFromVariables(env);
       } catch (err) {
         return (err as Error).message;
       }
@@ -55,33 +55,35 @@ describe('platform configuration', () => {
 
   it('reads LEDGER_SCAN_READS within its bounds, 1000 when unset', () => {
     const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
-    expect(platformConfigFromEnv(base).ledgerScanReads).toBe(1000);
-    expect(platformConfigFromEnv({ ...base, LEDGER_SCAN_READS: '100' }).ledgerScanReads).toBe(100);
-    expect(platformConfigFromEnv({ ...base, LEDGER_SCAN_READS: '20000' }).ledgerScanReads).toBe(
-      20000,
+    expect(platformConfigFromVariables(base).ledgerScanReads).toBe(1000);
+    expect(platformConfigFromVariables({ ...base, LEDGER_SCAN_READS: '100' }).ledgerScanReads).toBe(
+      100,
     );
+    expect(
+      platformConfigFromVariables({ ...base, LEDGER_SCAN_READS: '20000' }).ledgerScanReads,
+    ).toBe(20000);
   });
 
   it('reads how new ledgers key their transactions: 256 ids a block and 8 time shards unless set', () => {
     const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
-    expect(platformConfigFromEnv(base).ledger.transactionKeys).toEqual({
+    expect(platformConfigFromVariables(base).ledger.transactionKeys).toEqual({
       blockIds: 256,
       timeShards: 8,
     });
     expect(
-      platformConfigFromEnv({ ...base, LEDGER_TX_BLOCK_IDS: '4', LEDGER_TX_TIME_SHARDS: '1' })
+      platformConfigFromVariables({ ...base, LEDGER_TX_BLOCK_IDS: '4', LEDGER_TX_TIME_SHARDS: '1' })
         .ledger.transactionKeys,
     ).toEqual({ blockIds: 4, timeShards: 1 });
-    expect(() => platformConfigFromEnv({ ...base, LEDGER_TX_BLOCK_IDS: '1' })).toThrow(
+    expect(() => platformConfigFromVariables({ ...base, LEDGER_TX_BLOCK_IDS: '1' })).toThrow(
       'LEDGER_TX_BLOCK_IDS must be an integer from 2 to 65536 (got "1")',
     );
-    expect(() => platformConfigFromEnv({ ...base, LEDGER_TX_TIME_SHARDS: '65' })).toThrow(
+    expect(() => platformConfigFromVariables({ ...base, LEDGER_TX_TIME_SHARDS: '65' })).toThrow(
       'LEDGER_TX_TIME_SHARDS must be an integer from 1 to 64 (got "65")',
     );
   });
 
   it('parses every service setting once: log level, clients, buckets, webhooks, auth', () => {
-    const config = platformConfigFromEnv({
+    const config = platformConfigFromVariables({
       ...tables,
       STAGE: 'local',
       PUBLIC_BASE_URL: 'http://127.0.0.1:8080',
@@ -110,7 +112,10 @@ describe('platform configuration', () => {
     });
     expect(config.sqs).toEqual({ region: 'eu-west-1' });
     expect([...config.ledger.bucketTables]).toEqual([['heavy', 'x-ledger-heavy']]);
-    const defaults = platformConfigFromEnv({ ...tables, PUBLIC_BASE_URL: 'https://a.example' });
+    const defaults = platformConfigFromVariables({
+      ...tables,
+      PUBLIC_BASE_URL: 'https://a.example',
+    });
     expect(defaults).toMatchObject({
       stage: 'dev',
       logLevel: 'info',
@@ -128,7 +133,7 @@ describe('platform configuration', () => {
   it('stops at the first bad value with one line naming it', () => {
     const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
     const fails = (extra: Record<string, string>) => () =>
-      platformConfigFromEnv({ ...base, ...extra });
+      platformConfigFromVariables({ ...base, ...extra });
     expect(fails({ LOG_LEVEL: 'verbose' })).toThrow(
       new ConfigurationError(
         'LOG_LEVEL must be one of debug, info, warn, error, silent (got "verbose")',
@@ -160,19 +165,22 @@ describe('platform configuration', () => {
   it('ENVIRONMENT_ACCESS_ROLE_ARN: the isolation guard of DynamoDB (and only of DynamoDB); unset, none', () => {
     const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example', AWS_REGION: 'eu-west-1' };
     const role = 'arn:aws:iam::123456789012:role/platform-prod-ledgerenvironmentaccessrole-AbC1';
-    expect(platformConfigFromEnv(base).dynamo).toEqual({ region: 'eu-west-1' });
-    const guarded = platformConfigFromEnv({ ...base, ENVIRONMENT_ACCESS_ROLE_ARN: role });
+    expect(platformConfigFromVariables(base).dynamo).toEqual({ region: 'eu-west-1' });
+    const guarded = platformConfigFromVariables({ ...base, ENVIRONMENT_ACCESS_ROLE_ARN: role });
     expect(guarded.dynamo).toEqual({ region: 'eu-west-1', environmentAccessRoleArn: role });
     expect(guarded.sqs).toEqual({ region: 'eu-west-1' });
     expect(() =>
-      platformConfigFromEnv({ ...base, ENVIRONMENT_ACCESS_ROLE_ARN: 'arn:aws:iam::1:user/x' }),
+      platformConfigFromVariables({
+        ...base,
+        ENVIRONMENT_ACCESS_ROLE_ARN: 'arn:aws:iam::1:user/x',
+      }),
     ).toThrow(
       new ConfigurationError(
         'ENVIRONMENT_ACCESS_ROLE_ARN must be an IAM role ARN (got "arn:aws:iam::1:user/x")',
       ),
     );
     expect(() =>
-      platformConfigFromEnv({
+      platformConfigFromVariables({
         ...base,
         ENVIRONMENT_ACCESS_ROLE_ARN: role,
         DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
@@ -186,9 +194,9 @@ describe('platform configuration', () => {
 
   it('S3_ENDPOINT: the local stage only, an origin; the s3 exporters write there with the emulator key pair', () => {
     const base = { ...tables, PUBLIC_BASE_URL: 'http://127.0.0.1:8080' };
-    expect(platformConfigFromEnv({ ...base, STAGE: 'local' }).exports).toEqual({});
+    expect(platformConfigFromVariables({ ...base, STAGE: 'local' }).exports).toEqual({});
     expect(
-      platformConfigFromEnv({ ...base, STAGE: 'local', S3_ENDPOINT: 'http://127.0.0.1:4568' })
+      platformConfigFromVariables({ ...base, STAGE: 'local', S3_ENDPOINT: 'http://127.0.0.1:4568' })
         .exports,
     ).toEqual({
       localS3: {
@@ -197,14 +205,18 @@ describe('platform configuration', () => {
       },
     });
     expect(() =>
-      platformConfigFromEnv({ ...base, STAGE: 'dev', S3_ENDPOINT: 'http://127.0.0.1:4568' }),
+      platformConfigFromVariables({ ...base, STAGE: 'dev', S3_ENDPOINT: 'http://127.0.0.1:4568' }),
     ).toThrow(
       new ConfigurationError(
         'S3_ENDPOINT is for the local stage only (STAGE is dev): in AWS the s3 driver writes to S3 itself',
       ),
     );
     expect(() =>
-      platformConfigFromEnv({ ...base, STAGE: 'local', S3_ENDPOINT: 'http://127.0.0.1:4568/b' }),
+      platformConfigFromVariables({
+        ...base,
+        STAGE: 'local',
+        S3_ENDPOINT: 'http://127.0.0.1:4568/b',
+      }),
     ).toThrow(
       new ConfigurationError(
         'S3_ENDPOINT must be an http(s) URL with no path, such as http://127.0.0.1:4568 (got "http://127.0.0.1:4568/b")',
@@ -214,18 +226,18 @@ describe('platform configuration', () => {
 
   it('the ledger writer needs its ingress queue', () => {
     const base = { ...tables, PUBLIC_BASE_URL: 'https://a.example' };
-    expect(() => ledgerWriterConfigFromEnv(base)).toThrow(
+    expect(() => ledgerWriterConfigFromVariables(base)).toThrow(
       new ConfigurationError('environment variable LEDGER_INGRESS_QUEUE_URL is required'),
     );
     expect(
-      ledgerWriterConfigFromEnv({ ...base, LEDGER_INGRESS_QUEUE_URL: 'http://q' }).queues[
+      ledgerWriterConfigFromVariables({ ...base, LEDGER_INGRESS_QUEUE_URL: 'http://q' }).queues[
         'ledger-ingress'
       ],
     ).toBe('http://q');
   });
 
   it("npm start's own settings: PORT, DATA_DIR, LEDGER_WORKERS, where the static clients come from", () => {
-    expect(localCommandSettingsFromEnv({})).toEqual({
+    expect(localCommandSettingsFromVariables({})).toEqual({
       port: 8080,
       dataDir: '.data',
       s3Port: 4568,
@@ -233,15 +245,17 @@ describe('platform configuration', () => {
       staticClients: undefined,
     });
     expect(
-      localCommandSettingsFromEnv({ PORT: '0', DATA_DIR: '/tmp/d', AUTH_CONFIG_INLINE: 'x' }),
+      localCommandSettingsFromVariables({ PORT: '0', DATA_DIR: '/tmp/d', AUTH_CONFIG_INLINE: 'x' }),
     ).toMatchObject({ port: 0, dataDir: '/tmp/d', staticClients: 'AUTH_CONFIG_INLINE' });
-    expect(localCommandSettingsFromEnv({ AUTH_CONFIG: 'a.yaml' }).staticClients).toBe('a.yaml');
+    expect(localCommandSettingsFromVariables({ AUTH_CONFIG: 'a.yaml' }).staticClients).toBe(
+      'a.yaml',
+    );
     for (const bad of ['http', '65536', '-1'])
-      expect(() => localCommandSettingsFromEnv({ PORT: bad })).toThrow(
+      expect(() => localCommandSettingsFromVariables({ PORT: bad })).toThrow(
         new ConfigurationError(`PORT must be a port number (got "${bad}")`),
       );
-    expect(localCommandSettingsFromEnv({ S3_PORT: '9000' }).s3Port).toBe(9000);
-    expect(() => localCommandSettingsFromEnv({ S3_PORT: 's3' })).toThrow(
+    expect(localCommandSettingsFromVariables({ S3_PORT: '9000' }).s3Port).toBe(9000);
+    expect(() => localCommandSettingsFromVariables({ S3_PORT: 's3' })).toThrow(
       new ConfigurationError('S3_PORT must be a port number (got "s3")'),
     );
   });

@@ -13,10 +13,10 @@ import { normaliseEmail } from '../validation/email.js';
 import { BUCKET_NAME } from '../validation/names.js';
 import {
   defaultMetricsNamespace,
-  type Env,
   type LogFormat,
   type LogLevel,
   type Stage,
+  type Variables,
 } from './stage.js';
 
 /**
@@ -26,7 +26,7 @@ import {
  * (lib/config/env-variables.test.ts).
  */
 
-export type { Env, Stage } from './stage.js';
+export type { Stage, Variables } from './stage.js';
 export type LogLevelSetting = LogLevel | 'silent';
 
 /** Every variable read here besides the tables' and queues' (lib/resources/definitions.ts). */
@@ -68,8 +68,8 @@ type Variable = (typeof VARIABLES)[number];
 
 export const CONFIG_VARIABLES: readonly string[] = [
   ...VARIABLES,
-  ...TABLES.map((t) => t.envVar),
-  ...QUEUES.map((q) => q.envVar),
+  ...TABLES.map((t) => t.variable),
+  ...QUEUES.map((q) => q.variable),
 ];
 
 const HOUR_SECONDS = 3600;
@@ -106,7 +106,7 @@ export interface ServiceEndpoint {
 export interface DynamoSettings extends ServiceEndpoint {
   environmentAccessRoleArn?: string;
   /**
-   * Never read from the environment: the embedded local platform sets it, so that every DynamoDB client its
+   * Never read from the process's variables: the embedded local platform sets it, so that every DynamoDB client its
    * process builds shares one HTTP handler that tells it of the process's ledger writes (infra/local/ledger-events).
    */
   requestHandler?: DynamoDBClientConfig['requestHandler'];
@@ -114,13 +114,13 @@ export interface DynamoSettings extends ServiceEndpoint {
 
 /**
  * The auth configuration's text (static clients): from the file AUTH_CONFIG names (read here, at start-up) or
- * AUTH_CONFIG_INLINE. Its `$NAME` secrets resolve against `environment`, the environment it was read from.
+ * AUTH_CONFIG_INLINE. Its `$NAME` secrets resolve against `variables`, the variables it was read from.
  */
 export interface StaticClientsSource {
   /** The file's path, or `AUTH_CONFIG_INLINE`: what its errors name. */
   name: string;
   text: string;
-  environment: Env;
+  variables: Variables;
 }
 
 /** Facts every service reads once at start-up. */
@@ -170,7 +170,7 @@ export interface PlatformConfig {
     transactionKeys: { blockIds: number; timeShards: number };
   };
   webhooks: WebhookSettings;
-  platform: PlatformSettings;
+  platform: PlatformServiceSettings;
   payments: PaymentsSettings;
   exports: ExportSettings;
   auth: {
@@ -181,8 +181,8 @@ export interface PlatformConfig {
   };
 }
 
-/** Organizations, environments and persons (docs/decisions/tenancy.md, "Environments and token types"). */
-export interface PlatformSettings {
+/** The platform service's settings: organizations, environments and persons (docs/decisions/tenancy.md, "Environments and token types"). */
+export interface PlatformServiceSettings {
   /** The `aud` of platform tokens: `<PUBLIC_BASE_URL>/api/platform`. */
   audience: string;
   /**
@@ -195,8 +195,8 @@ export interface PlatformSettings {
 }
 
 /** A count of seconds (up to 9 digits), `fallback` when unset; anything else fails start-up. */
-function wholeSeconds(env: Env, name: Variable, fallback: number): number {
-  const raw = read(env, name);
+function wholeSeconds(variables: Variables, name: Variable, fallback: number): number {
+  const raw = read(variables, name);
   if (raw !== undefined && !/^\d{1,9}$/.test(raw))
     throw new ConfigurationError(
       `${name} must be a whole number of seconds (got "${raw.slice(0, 32)}")`,
@@ -245,46 +245,45 @@ export interface WebhookSettings {
   headerSets: readonly WebhookHeaderSet[];
 }
 
-export function platformConfigFromEnv(env: Env = process.env): PlatformConfig {
-  const stage = stageFromEnv(env);
-  const publicBaseUrl = normaliseBaseUrl(required(env, 'PUBLIC_BASE_URL'), stage);
-  const tables = Object.fromEntries(TABLES.map((t) => [t.id, required(env, t.envVar)])) as Record<
-    TableId,
-    string
-  >;
+export function platformConfigFromVariables(variables: Variables = process.env): PlatformConfig {
+  const stage = stageFromVariables(variables);
+  const publicBaseUrl = normaliseBaseUrl(required(variables, 'PUBLIC_BASE_URL'), stage);
+  const tables = Object.fromEntries(
+    TABLES.map((t) => [t.id, required(variables, t.variable)]),
+  ) as Record<TableId, string>;
   const queues = Object.fromEntries(
-    QUEUES.map((q) => [q.id, env[q.envVar] || undefined]),
+    QUEUES.map((q) => [q.id, variables[q.variable] || undefined]),
   ) as Record<QueueId, string | undefined>;
-  const signingKeyKmsKeyId = read(env, 'SIGNING_KEY_KMS_KEY_ID');
+  const signingKeyKmsKeyId = read(variables, 'SIGNING_KEY_KMS_KEY_ID');
   return {
     stage,
     publicBaseUrl,
     issuer: `${publicBaseUrl}/api/auth`,
-    audience: read(env, 'TOKEN_AUDIENCE') ?? publicBaseUrl,
+    audience: read(variables, 'TOKEN_AUDIENCE') ?? publicBaseUrl,
     tables,
     queues,
-    corsOrigins: corsOrigins(read(env, 'CORS_ALLOWED_ORIGINS')),
-    region: stage === 'local' ? 'local' : (read(env, 'AWS_REGION') ?? 'unknown'),
-    ledgerScanReads: integerSetting(env, 'LEDGER_SCAN_READS', 1000, 100, 20_000),
+    corsOrigins: corsOrigins(read(variables, 'CORS_ALLOWED_ORIGINS')),
+    region: stage === 'local' ? 'local' : (read(variables, 'AWS_REGION') ?? 'unknown'),
+    ledgerScanReads: integerSetting(variables, 'LEDGER_SCAN_READS', 1000, 100, 20_000),
     ...(signingKeyKmsKeyId ? { signingKeyKmsKeyId } : {}),
-    logLevel: logLevelFromEnv(env),
-    logFormat: logFormatFromEnv(env),
-    ...awsClients(env),
+    logLevel: logLevelFromVariables(variables),
+    logFormat: logFormatFromVariables(variables),
+    ...awsClients(variables),
     ledger: {
-      bucketTables: bucketTables(read(env, 'LEDGER_BUCKET_TABLES')),
+      bucketTables: bucketTables(read(variables, 'LEDGER_BUCKET_TABLES')),
       transactionKeys: {
-        blockIds: integerSetting(env, 'LEDGER_TX_BLOCK_IDS', 256, 2, 65_536),
-        timeShards: integerSetting(env, 'LEDGER_TX_TIME_SHARDS', 8, 1, 64),
+        blockIds: integerSetting(variables, 'LEDGER_TX_BLOCK_IDS', 256, 2, 65_536),
+        timeShards: integerSetting(variables, 'LEDGER_TX_TIME_SHARDS', 8, 1, 64),
       },
     },
-    webhooks: webhookSettings(env, stage),
-    platform: platformSettings(env, publicBaseUrl, stage),
-    payments: paymentsSettings(env, stage),
-    exports: exportSettings(env, stage),
+    webhooks: webhookSettings(variables, stage),
+    platform: platformSettings(variables, publicBaseUrl, stage),
+    payments: paymentsSettings(variables, stage),
+    exports: exportSettings(variables, stage),
     auth: {
-      staticClients: staticClientsSource(env),
+      staticClients: staticClientsSource(variables),
       keyMinPublishSeconds: integerSetting(
-        env,
+        variables,
         'KEY_MIN_PUBLISH_SECONDS',
         DEFAULT_KEY_MIN_PUBLISH_SECONDS,
         0,
@@ -299,8 +298,10 @@ export type LedgerWriterConfig = PlatformConfig & {
   queues: PlatformConfig['queues'] & { 'ledger-ingress': string };
 };
 
-export function ledgerWriterConfigFromEnv(env: Env = process.env): LedgerWriterConfig {
-  const config = platformConfigFromEnv(env);
+export function ledgerWriterConfigFromVariables(
+  variables: Variables = process.env,
+): LedgerWriterConfig {
+  const config = platformConfigFromVariables(variables);
   const ingress = config.queues['ledger-ingress'];
   if (!ingress) throw missing('LEDGER_INGRESS_QUEUE_URL');
   return { ...config, queues: { ...config.queues, 'ledger-ingress': ingress } };
@@ -323,16 +324,21 @@ export interface WebhookWorkerConfig {
   webhooks: WebhookSettings;
 }
 
-export function webhookWorkerConfigFromEnv(env: Env = process.env): WebhookWorkerConfig {
-  const stage = stageFromEnv(env);
+export function webhookWorkerConfigFromVariables(
+  variables: Variables = process.env,
+): WebhookWorkerConfig {
+  const stage = stageFromVariables(variables);
   return {
     stage,
-    logLevel: logLevelFromEnv(env),
-    logFormat: logFormatFromEnv(env),
-    ...awsClients(env),
-    tables: { webhooks: required(env, 'WEBHOOKS_TABLE'), events: required(env, 'EVENTS_TABLE') },
-    queues: { deliveries: required(env, 'DELIVERIES_QUEUE_URL') },
-    webhooks: webhookSettings(env, stage),
+    logLevel: logLevelFromVariables(variables),
+    logFormat: logFormatFromVariables(variables),
+    ...awsClients(variables),
+    tables: {
+      webhooks: required(variables, 'WEBHOOKS_TABLE'),
+      events: required(variables, 'EVENTS_TABLE'),
+    },
+    queues: { deliveries: required(variables, 'DELIVERIES_QUEUE_URL') },
+    webhooks: webhookSettings(variables, stage),
   };
 }
 
@@ -353,37 +359,39 @@ export interface LocalCommandSettings {
   staticClients: string | undefined;
 }
 
-export function localCommandSettingsFromEnv(env: Env = process.env): LocalCommandSettings {
-  const authConfig = read(env, 'AUTH_CONFIG');
+export function localCommandSettingsFromVariables(
+  variables: Variables = process.env,
+): LocalCommandSettings {
+  const authConfig = read(variables, 'AUTH_CONFIG');
   return {
-    port: portSetting(env, 'PORT', 8080),
-    dataDir: read(env, 'DATA_DIR') ?? '.data',
-    s3Port: portSetting(env, 'S3_PORT', DEFAULT_S3_PORT),
-    ledgerWorkers: ledgerWorkersFromEnv(env),
+    port: portSetting(variables, 'PORT', 8080),
+    dataDir: read(variables, 'DATA_DIR') ?? '.data',
+    s3Port: portSetting(variables, 'S3_PORT', DEFAULT_S3_PORT),
+    ledgerWorkers: ledgerWorkersFromVariables(variables),
     staticClients:
-      authConfig || (read(env, 'AUTH_CONFIG_INLINE') ? 'AUTH_CONFIG_INLINE' : undefined),
+      authConfig || (read(variables, 'AUTH_CONFIG_INLINE') ? 'AUTH_CONFIG_INLINE' : undefined),
   };
 }
 
 /** S3_PORT's default: s3rver's own, which users of the emulator know. */
 export const DEFAULT_S3_PORT = 4568;
 
-function portSetting(env: Env, name: 'PORT' | 'S3_PORT', fallback: number): number {
-  const raw = read(env, name) ?? String(fallback);
+function portSetting(variables: Variables, name: 'PORT' | 'S3_PORT', fallback: number): number {
+  const raw = read(variables, name) ?? String(fallback);
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535)
     throw new ConfigurationError(`${name} must be a port number (got "${raw.slice(0, 32)}")`);
   return Number(raw);
 }
 
 /**
- * The process's whole environment, for what passes it on as it is: `npm start` hands it to the platform, whose
+ * The process's variables, all of them, for what passes them on as they are: `npm start` hands it to the platform, whose
  * static clients' `$NAME` secrets may name any variable.
  */
-export const processEnv = (): Env => process.env;
+export const processVariables = (): Variables => process.env;
 
 /** LEDGER_WORKERS, validated: an integer from 1 to 64, or undefined when unset (the embedded ledger). */
-export function ledgerWorkersFromEnv(env: Env = process.env): number | undefined {
-  const raw = read(env, 'LEDGER_WORKERS');
+export function ledgerWorkersFromVariables(variables: Variables = process.env): number | undefined {
+  const raw = read(variables, 'LEDGER_WORKERS');
   if (raw === undefined) return undefined;
   const workers = /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
   if (!(workers >= 1 && workers <= MAX_LEDGER_WORKERS)) {
@@ -397,8 +405,8 @@ export function ledgerWorkersFromEnv(env: Env = process.env): number | undefined
 const LOG_LEVELS: readonly LogLevelSetting[] = ['debug', 'info', 'warn', 'error', 'silent'];
 const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
 
-export function logFormatFromEnv(env: Env = process.env): LogFormat {
-  const raw = read(env, 'LOG_FORMAT') ?? 'json';
+export function logFormatFromVariables(variables: Variables = process.env): LogFormat {
+  const raw = read(variables, 'LOG_FORMAT') ?? 'json';
   if (!(LOG_FORMATS as readonly string[]).includes(raw))
     throw new ConfigurationError(
       `LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (got "${raw.slice(0, 32)}")`,
@@ -406,8 +414,8 @@ export function logFormatFromEnv(env: Env = process.env): LogFormat {
   return raw as LogFormat;
 }
 
-export function logLevelFromEnv(env: Env = process.env): LogLevelSetting {
-  const raw = read(env, 'LOG_LEVEL') ?? 'info';
+export function logLevelFromVariables(variables: Variables = process.env): LogLevelSetting {
+  const raw = read(variables, 'LOG_LEVEL') ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(raw))
     throw new ConfigurationError(
       `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw.slice(0, 32)}")`,
@@ -419,19 +427,19 @@ export function logLevelFromEnv(env: Env = process.env): LogLevelSetting {
  * The auth configuration's source, its file read now: a path that cannot be read stops start-up. AUTH_CONFIG
  * wins over AUTH_CONFIG_INLINE.
  */
-export function staticClientsSource(env: Env): StaticClientsSource | undefined {
-  const path = read(env, 'AUTH_CONFIG');
+export function staticClientsSource(variables: Variables): StaticClientsSource | undefined {
+  const path = read(variables, 'AUTH_CONFIG');
   if (path) {
     try {
-      return { name: path, text: readFileSync(path, 'utf8'), environment: env };
+      return { name: path, text: readFileSync(path, 'utf8'), variables };
     } catch (err) {
       throw new ConfigurationError(
         `auth config ${path}: cannot be read (${(err as NodeJS.ErrnoException).code ?? err})`,
       );
     }
   }
-  const inline = read(env, 'AUTH_CONFIG_INLINE');
-  return inline ? { name: 'AUTH_CONFIG_INLINE', text: inline, environment: env } : undefined;
+  const inline = read(variables, 'AUTH_CONFIG_INLINE');
+  return inline ? { name: 'AUTH_CONFIG_INLINE', text: inline, variables } : undefined;
 }
 
 /** Exact origins (`https://console.example.com`): scheme, host, optional port; no path, no wildcard. */
@@ -503,28 +511,28 @@ export function bucketTables(raw: string | undefined): ReadonlyMap<string, strin
   return mapped;
 }
 
-function stageFromEnv(env: Env): Stage {
-  const stage = read(env, 'STAGE') ?? 'dev';
+function stageFromVariables(variables: Variables): Stage {
+  const stage = read(variables, 'STAGE') ?? 'dev';
   if (!['local', 'dev', 'prod'].includes(stage))
     throw new ConfigurationError(`STAGE must be local, dev or prod (got "${stage.slice(0, 32)}")`);
   return stage as Stage;
 }
 
 /** Endpoints set (the local emulators): the clients use placeholder credentials, never real ones. */
-function awsClients(env: Env): Pick<PlatformConfig, 'awsRegion' | 'dynamo' | 'sqs'> {
-  const awsRegion = read(env, 'AWS_REGION') ?? 'us-east-1';
+function awsClients(variables: Variables): Pick<PlatformConfig, 'awsRegion' | 'dynamo' | 'sqs'> {
+  const awsRegion = read(variables, 'AWS_REGION') ?? 'us-east-1';
   const endpoint = (name: 'DYNAMODB_ENDPOINT' | 'SQS_ENDPOINT'): ServiceEndpoint => {
-    const url = read(env, name);
+    const url = read(variables, name);
     return url ? { region: awsRegion, endpoint: url } : { region: awsRegion };
   };
-  const roleArn = read(env, 'ENVIRONMENT_ACCESS_ROLE_ARN');
+  const roleArn = read(variables, 'ENVIRONMENT_ACCESS_ROLE_ARN');
   if (roleArn !== undefined) {
     if (!IAM_ROLE_ARN.test(roleArn))
       throw new ConfigurationError(
         `ENVIRONMENT_ACCESS_ROLE_ARN must be an IAM role ARN (got "${roleArn.slice(0, 100)}")`,
       );
     // The guard needs AWS's STS and IAM: DynamoDB Local accepts any credentials, so it would guard nothing.
-    if (read(env, 'DYNAMODB_ENDPOINT') !== undefined)
+    if (read(variables, 'DYNAMODB_ENDPOINT') !== undefined)
       throw new ConfigurationError(
         'ENVIRONMENT_ACCESS_ROLE_ARN cannot be used with DYNAMODB_ENDPOINT (the guard is IAM)',
       );
@@ -539,9 +547,13 @@ function awsClients(env: Env): Pick<PlatformConfig, 'awsRegion' | 'dynamo' | 'sq
 
 const IAM_ROLE_ARN = /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]{1,512}$/;
 
-function platformSettings(env: Env, publicBaseUrl: string, stage: Stage): PlatformSettings {
-  const issuer = read(env, 'IDENTITY_PROVIDER_ISSUER');
-  const clientId = read(env, 'IDENTITY_PROVIDER_CLIENT_ID');
+function platformSettings(
+  variables: Variables,
+  publicBaseUrl: string,
+  stage: Stage,
+): PlatformServiceSettings {
+  const issuer = read(variables, 'IDENTITY_PROVIDER_ISSUER');
+  const clientId = read(variables, 'IDENTITY_PROVIDER_CLIENT_ID');
   if ((issuer === undefined) !== (clientId === undefined))
     throw new ConfigurationError(
       'IDENTITY_PROVIDER_ISSUER and IDENTITY_PROVIDER_CLIENT_ID are set together or not at all',
@@ -558,7 +570,7 @@ function platformSettings(env: Env, publicBaseUrl: string, stage: Stage): Platfo
         `IDENTITY_PROVIDER_ISSUER must be an https URL (got "${issuer.slice(0, 100)}")`,
       );
   }
-  const admins = (read(env, 'PLATFORM_ADMINS') ?? '')
+  const admins = (read(variables, 'PLATFORM_ADMINS') ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
@@ -577,8 +589,8 @@ function platformSettings(env: Env, publicBaseUrl: string, stage: Stage): Platfo
   };
 }
 
-function paymentsSettings(env: Env, stage: Stage): PaymentsSettings {
-  const root = read(env, 'PAYMENTS_DUMMYPAY_ROOT');
+function paymentsSettings(variables: Variables, stage: Stage): PaymentsSettings {
+  const root = read(variables, 'PAYMENTS_DUMMYPAY_ROOT');
   if (root === undefined) return {};
   if (stage !== 'local')
     throw new ConfigurationError(
@@ -591,8 +603,8 @@ function paymentsSettings(env: Env, stage: Stage): PaymentsSettings {
   return { dummypayRoot: resolve(root) };
 }
 
-function exportSettings(env: Env, stage: Stage): ExportSettings {
-  const raw = read(env, 'S3_ENDPOINT');
+function exportSettings(variables: Variables, stage: Stage): ExportSettings {
+  const raw = read(variables, 'S3_ENDPOINT');
   if (raw === undefined) return {};
   if (stage !== 'local')
     throw new ConfigurationError(
@@ -612,25 +624,25 @@ function exportSettings(env: Env, stage: Stage): ExportSettings {
   return { localS3: { endpoint: url.origin, credentials: { ...LOCAL_S3_CREDENTIALS } } };
 }
 
-function webhookSettings(env: Env, stage: Stage): WebhookSettings {
+function webhookSettings(variables: Variables, stage: Stage): WebhookSettings {
   return {
     secretOverlapSeconds: wholeSeconds(
-      env,
+      variables,
       'WEBHOOK_SECRET_OVERLAP_SECONDS',
       DEFAULT_SECRET_OVERLAP_SECONDS,
     ),
     disableAfterFailingSeconds: wholeSeconds(
-      env,
+      variables,
       'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS',
       DEFAULT_DISABLE_AFTER_FAILING_SECONDS,
     ),
     allowLoopback: stage === 'local',
-    headerSets: webhookHeaderSets(env),
+    headerSets: webhookHeaderSets(variables),
   };
 }
 
-function webhookHeaderSets(env: Env): readonly WebhookHeaderSet[] {
-  const raw = read(env, 'WEBHOOK_HEADER_NAMES');
+function webhookHeaderSets(variables: Variables): readonly WebhookHeaderSet[] {
+  const raw = read(variables, 'WEBHOOK_HEADER_NAMES');
   if (raw === undefined) return DEFAULT_WEBHOOK_HEADER_SETS;
   const names = raw.split(',').map((s) => s.trim());
   const known = Object.keys(WEBHOOK_HEADER_SETS);
@@ -643,13 +655,13 @@ function webhookHeaderSets(env: Env): readonly WebhookHeaderSet[] {
 }
 
 function integerSetting(
-  env: Env,
+  variables: Variables,
   name: Variable,
   fallback: number,
   min: number,
   max: number,
 ): number {
-  const raw = read(env, name);
+  const raw = read(variables, name);
   if (raw === undefined) return fallback;
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
   if (!(value >= min && value <= max))
@@ -672,27 +684,29 @@ export interface ObservabilityConfig {
 /** CloudWatch's namespace alphabet, at most 255 characters. */
 const METRICS_NAMESPACE = /^[A-Za-z0-9.\-_/#:]{1,255}$/;
 
-export function observabilityConfigFromEnv(env: Env = process.env): ObservabilityConfig {
+export function observabilityConfigFromVariables(
+  variables: Variables = process.env,
+): ObservabilityConfig {
   const metricsNamespace =
-    read(env, 'METRICS_NAMESPACE') ?? defaultMetricsNamespace(stageFromEnv(env));
+    read(variables, 'METRICS_NAMESPACE') ?? defaultMetricsNamespace(stageFromVariables(variables));
   if (!METRICS_NAMESPACE.test(metricsNamespace))
     throw new ConfigurationError(
       `METRICS_NAMESPACE must be 1-255 of A-Z a-z 0-9 . - _ / # : (got "${metricsNamespace.slice(0, 64)}")`,
     );
   return {
     metricsNamespace,
-    provisioned: read(env, 'AWS_LAMBDA_INITIALIZATION_TYPE') === 'provisioned-concurrency',
+    provisioned: read(variables, 'AWS_LAMBDA_INITIALIZATION_TYPE') === 'provisioned-concurrency',
   };
 }
 
 /** A variable's value; empty counts as unset. Only the names listed in VARIABLES are read this way. */
-function read(env: Env, name: Variable): string | undefined {
-  const value = env[name];
+function read(variables: Variables, name: Variable): string | undefined {
+  const value = variables[name];
   return value === undefined || value === '' ? undefined : value;
 }
 
-function required(env: Env, name: string): string {
-  const value = env[name];
+function required(variables: Variables, name: string): string {
+  const value = variables[name];
   if (value === undefined || value === '') throw missing(name);
   return value;
 }

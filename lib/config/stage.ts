@@ -4,8 +4,11 @@
  * (lib/config/env.ts reads the configuration, once).
  */
 export type Stage = 'local' | 'dev' | 'prod';
-/** An environment: the process's, or one that a test, the stack's checks or the local platform builds. */
-export type Env = Readonly<Record<string, string | undefined>>;
+/**
+ * Variables a function reads its configuration from: the process's (`process.env`), or a set that a test, the
+ * stack's checks or the local platform builds. ("Environment" means the tenant in this project.)
+ */
+export type Variables = Readonly<Record<string, string | undefined>>;
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 /** `json`: one object per line (CloudWatch, log tools); `pretty`: one readable line per entry (a person at `npm start`). */
 export type LogFormat = 'json' | 'pretty';

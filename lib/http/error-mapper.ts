@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type ErrorKind, InsufficientScopeError, PlatformError } from '../errors/index.js';
-import type { AppEnv } from './types.js';
+import type { HonoTypes } from './types.js';
 
 /** The only table from failure kind to the contract's errorCode and status (docs/api.md §1.1). */
 const CONTRACT: Record<ErrorKind, { status: ContentfulStatusCode; errorCode: string }> = {
@@ -51,7 +51,7 @@ export interface ErrorBody {
   details?: string;
 }
 
-export function errorResponse(c: Context<AppEnv>, err: unknown): Response {
+export function errorResponse(c: Context<HonoTypes>, err: unknown): Response {
   if (err instanceof PlatformError) {
     const { status, errorCode } = CONTRACT[err.kind];
     if (err.kind === 'invalid_token') {
@@ -93,7 +93,7 @@ export function errorResponse(c: Context<AppEnv>, err: unknown): Response {
   );
 }
 
-export function notFoundResponse(c: Context<AppEnv>): Response {
+export function notFoundResponse(c: Context<HonoTypes>): Response {
   return c.json(
     { errorCode: 'NOT_FOUND', errorMessage: `no route for ${c.req.method} ${c.req.path}` },
     404,

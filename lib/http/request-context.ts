@@ -4,7 +4,7 @@ import { routePath } from 'hono/route';
 import type { Logger } from '../observability/logger.js';
 import { recordMetric, routeLabel, statusClass } from '../observability/metrics.js';
 import { gatewayRequestId } from './runtime-bindings.js';
-import type { AppEnv } from './types.js';
+import type { HonoTypes } from './types.js';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -15,7 +15,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * is counted and timed (`Requests`, `Latency`) under the route pattern that answered — a refusal of the bearer
  * check or a path no route matches counts under the service's `/api/<service>/*` — never the raw path.
  */
-export function requestContext(service: string, logger: Logger): MiddlewareHandler<AppEnv> {
+export function requestContext(service: string, logger: Logger): MiddlewareHandler<HonoTypes> {
   return async (c, next) => {
     const started = performance.now();
     const supplied = c.req.header('x-request-id');

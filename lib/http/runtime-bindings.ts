@@ -1,6 +1,6 @@
 /**
  * Reads what the runtime knows about a request: API Gateway's event under Lambda (`hono/aws-lambda`
- * puts it in `env.event`), the Node socket under `@hono/node-server` (`env.incoming`).
+ * puts it in `c.env.event`: Hono's bindings), the Node socket under `@hono/node-server` (`c.env.incoming`).
  */
 
 interface LambdaEventLike {
@@ -15,16 +15,18 @@ interface NodeIncomingLike {
   socket?: { remoteAddress?: string };
 }
 
-export function sourceAddress(env: Record<string, unknown> | undefined): string {
-  const event = env?.event as LambdaEventLike | undefined;
+export function sourceAddress(bindings: Record<string, unknown> | undefined): string {
+  const event = bindings?.event as LambdaEventLike | undefined;
   const fromGateway =
     event?.requestContext?.http?.sourceIp ?? event?.requestContext?.identity?.sourceIp;
   if (fromGateway) return fromGateway;
-  const incoming = env?.incoming as NodeIncomingLike | undefined;
+  const incoming = bindings?.incoming as NodeIncomingLike | undefined;
   return incoming?.socket?.remoteAddress ?? 'unknown';
 }
 
-export function gatewayRequestId(env: Record<string, unknown> | undefined): string | undefined {
-  const event = env?.event as LambdaEventLike | undefined;
+export function gatewayRequestId(
+  bindings: Record<string, unknown> | undefined,
+): string | undefined {
+  const event = bindings?.event as LambdaEventLike | undefined;
   return event?.requestContext?.requestId;
 }

@@ -6,7 +6,7 @@ import { DependencyThrottledError, PayloadTooLargeError } from '../errors/index.
 import type { Logger } from '../observability/logger.js';
 import { errorResponse, notFoundResponse } from './error-mapper.js';
 import { requestContext } from './request-context.js';
-import type { AppEnv } from './types.js';
+import type { HonoTypes } from './types.js';
 
 /** docs/api.md §1: request bodies over 1 MiB are refused with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -31,8 +31,8 @@ export function createServiceApp({
   logger,
   routesWithOwnBodyLimit = [],
   corsOrigins = [],
-}: ServiceAppOptions): Hono<AppEnv> {
-  const app = new Hono<AppEnv>().basePath(`/api/${service}`);
+}: ServiceAppOptions): Hono<HonoTypes> {
+  const app = new Hono<HonoTypes>().basePath(`/api/${service}`);
   // First, so a browser's preflight is answered before any authentication (it carries no token).
   if (corsOrigins.length > 0) {
     app.use(

@@ -4,10 +4,12 @@ import type { Principal } from '../tokens/principal.js';
 export type { Principal } from '../tokens/principal.js';
 
 /**
- * Hono environment shared by every service app. Bindings differ by runtime (Lambda: `event`, node-server:
+ * The type parameters every service app gives Hono (`Hono<HonoTypes>`, `Context<HonoTypes>`): what Hono's own
+ * typings call its "Env", named here without that word because "environment" means the tenant in this project
+ * (`E#<environment>#`, a token's environment claim). Bindings differ by runtime (Lambda: `event`, node-server:
  * `incoming`), so they stay loosely typed and only `source-address.ts` and `request-context.ts` look inside.
  */
-export interface AppEnv {
+export interface HonoTypes {
   Bindings: Record<string, unknown>;
   Variables: {
     requestId: string;

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
@@ -62,7 +62,7 @@ export interface LedgerAppOptions {
    * Routes of the ledger's API whose code lives in another folder (the exporters' and pipelines', mounted by
    * lib/assembly/ledger-app.ts): registered after the v2 routes, before the v1 routes.
    */
-  mount?: (app: Hono<AppEnv>, parts: LedgerMountParts) => void;
+  mount?: (app: Hono<HonoTypes>, parts: LedgerMountParts) => void;
 }
 
 /** What a mounted part of the ledger's API may use: an environment's client and ledger lookup (scope.ts). */
@@ -74,7 +74,10 @@ export interface LedgerMountParts {
 }
 
 /** The ledger service (docs/api.md §3). */
-export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptions): Hono<AppEnv> {
+export function createLedgerApp(
+  runtime: ServiceRuntime,
+  options: LedgerAppOptions,
+): Hono<HonoTypes> {
   const { config } = runtime;
   const now = options.now ?? Date.now;
   // Amounts are read back as bigint so they stay exact at any size.
@@ -124,7 +127,7 @@ export function createLedgerApp(runtime: ServiceRuntime, options: LedgerAppOptio
 }
 
 /** The protected app, with its document and 501s before the bearer check. */
-function ledgerFrame(runtime: ServiceRuntime, options: LedgerAppOptions): Hono<AppEnv> {
+function ledgerFrame(runtime: ServiceRuntime, options: LedgerAppOptions): Hono<HonoTypes> {
   const app = createProtectedApp('ledger', runtime, {
     beforeAuth: (a) => {
       serveDocument(a, ledgerDocument, {

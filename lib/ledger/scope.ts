@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { lazyLoad } from '../async/lazy-load.js';
 import { type EnvironmentClients, perEnvironment } from '../dynamo/environment-clients.js';
 import { environmentOf } from '../http/environment.js';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import type { LedgerRecord } from './domain/change.js';
 import { AccountReads } from './store/account-reads.js';
 import type { BalanceHistoryReads } from './store/balance-history.js';
@@ -79,7 +79,7 @@ export interface LedgerScopes {
   /** The scope of an environment, built at its first use and kept for the most recent ones (`perEnvironment`). */
   forEnvironment(environment: string): LedgerScope;
   /** The scope of a request: its token's environment's, and only that one. */
-  of(c: Context<AppEnv>): LedgerScope;
+  of(c: Context<HonoTypes>): LedgerScope;
 }
 
 export function ledgerScopes(parts: LedgerScopeParts): LedgerScopes {

@@ -3,14 +3,14 @@
  * sink (Powertools Metrics); each invocation names itself to the log lines, and its metrics are written on stdout
  * before it answers — flushed per invocation, as Powertools' `logMetrics` does, errors included.
  */
-import { type ObservabilityConfig, observabilityConfigFromEnv } from '../config/env.js';
+import { type ObservabilityConfig, observabilityConfigFromVariables } from '../config/env.js';
 import { EmfSink } from './emf-sink.js';
 import { enterLambdaInvocation, type LambdaContextLike, leaveLambdaInvocation } from './logger.js';
 import { installMetricSink } from './metrics.js';
 
 export function withObservability<E, R, C extends LambdaContextLike = LambdaContextLike>(
   handler: (event: E, context?: C) => Promise<R>,
-  config: ObservabilityConfig = observabilityConfigFromEnv(),
+  config: ObservabilityConfig = observabilityConfigFromVariables(),
 ): (event: E, context?: C) => Promise<R> {
   const sink = new EmfSink(config.metricsNamespace, (problem) =>
     process.stderr.write(`${problem}\n`),

@@ -1,6 +1,6 @@
 /** LOG_FORMAT=pretty (lib/observability/pretty-log.ts): one readable line per entry, the same entries as JSON. */
 import { describe, expect, it } from 'vitest';
-import { logFormatFromEnv } from '../config/env.js';
+import { logFormatFromVariables } from '../config/env.js';
 import { createLogger } from './logger.js';
 import { prettyLogLine } from './pretty-log.js';
 
@@ -46,9 +46,9 @@ describe('a pretty log line', () => {
   });
 
   it('is chosen by LOG_FORMAT, json by default; another value stops start-up naming it', () => {
-    expect(logFormatFromEnv({})).toBe('json');
-    expect(logFormatFromEnv({ LOG_FORMAT: 'pretty' })).toBe('pretty');
-    expect(() => logFormatFromEnv({ LOG_FORMAT: 'text' })).toThrow(
+    expect(logFormatFromVariables({})).toBe('json');
+    expect(logFormatFromVariables({ LOG_FORMAT: 'pretty' })).toBe('pretty');
+    expect(() => logFormatFromVariables({ LOG_FORMAT: 'text' })).toThrow(
       'LOG_FORMAT must be one of json, pretty (got "text")',
     );
   });

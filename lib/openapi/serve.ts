@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import { withBaseUrl } from './base-url.js';
 import type { DocumentSource, ServiceDocumentSpec } from './document-source.js';
 
@@ -14,7 +14,7 @@ export const DOCUMENT_PATH = '/openapi.json';
  * request (every route is registered by then) and kept. Register it before the bearer check: it is public.
  */
 export function serveDocument(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   spec: ServiceDocumentSpec,
   options: { source: DocumentSource; baseUrl: string },
 ): void {

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
@@ -37,7 +37,7 @@ export interface PaymentsAppOptions {
 export function createPaymentsApp(
   runtime: ServiceRuntime,
   options: PaymentsAppOptions,
-): Hono<AppEnv> {
+): Hono<HonoTypes> {
   const { tables } = runtime.config;
   // Amounts are read back as bigint so they stay exact.
   const { clients } = bigintDocumentClients(runtime);

@@ -3,13 +3,13 @@ import { jwksTableLoader } from '../bearer/jwks-table-loader.js';
 import { authenticate } from '../bearer/middleware.js';
 import { TokenVerifier } from '../bearer/token-verifier.js';
 import { createServiceApp } from '../http/service-app.js';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
 import type { TokenSigner } from '../tokens/mint.js';
 import { OrganizationAccess } from './commands/access.js';
-import type { EnvironmentProbe, PlatformContext } from './commands/context.js';
+import type { EnvironmentProbe, PlatformServiceContext } from './commands/context.js';
 import type { RandomText } from './domain/ids.js';
 import { environmentRoutes } from './routes/environments.js';
 import { memberRoutes } from './routes/members.js';
@@ -47,12 +47,12 @@ export interface PlatformAppDeps {
  * an environment token is refused with 403, no token or a bad one with 401. Access follows the caller's role,
  * read live on every request.
  */
-export function createPlatformApp(deps: PlatformAppDeps): Hono<AppEnv> {
+export function createPlatformApp(deps: PlatformAppDeps): Hono<HonoTypes> {
   const { runtime } = deps;
   const { config, doc, logger } = runtime;
   const now = deps.now ?? Date.now;
   const directory = new PlatformDirectory(doc, config.tables.platform);
-  const ctx: PlatformContext = {
+  const ctx: PlatformServiceContext = {
     directory,
     writes: new DirectoryWrites(doc, config.tables.platform, {
       ...(deps.sleep ? { sleep: deps.sleep } : {}),

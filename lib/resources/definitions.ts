@@ -17,7 +17,7 @@ export interface TableDefinition {
   /** Logical id, also the suffix of the physical name (`<prefix><id>`). */
   id: TableId;
   /** Environment variable through which a function learns the physical table name. */
-  envVar: string;
+  variable: string;
   partitionKey: KeyAttribute;
   sortKey: KeyAttribute;
   globalIndexes: IndexDefinition[];
@@ -42,7 +42,7 @@ const gsi1: IndexDefinition = {
 export const TABLES: readonly TableDefinition[] = [
   {
     id: 'auth',
-    envVar: 'AUTH_TABLE',
+    variable: 'AUTH_TABLE',
     partitionKey: pk,
     sortKey: sk,
     globalIndexes: [gsi1],
@@ -52,7 +52,7 @@ export const TABLES: readonly TableDefinition[] = [
   },
   {
     id: 'ledger',
-    envVar: 'LEDGER_TABLE',
+    variable: 'LEDGER_TABLE',
     partitionKey: pk,
     sortKey: sk,
     // `due`: holds (pending transfers) due to expire, of every environment and ledger, by when: what the hold
@@ -73,7 +73,7 @@ export const TABLES: readonly TableDefinition[] = [
   },
   {
     id: 'events',
-    envVar: 'EVENTS_TABLE',
+    variable: 'EVENTS_TABLE',
     partitionKey: pk,
     sortKey: sk,
     globalIndexes: [],
@@ -84,7 +84,7 @@ export const TABLES: readonly TableDefinition[] = [
   },
   {
     id: 'webhooks',
-    envVar: 'WEBHOOKS_TABLE',
+    variable: 'WEBHOOKS_TABLE',
     partitionKey: pk,
     sortKey: sk,
     globalIndexes: [gsi1],
@@ -93,7 +93,7 @@ export const TABLES: readonly TableDefinition[] = [
   },
   {
     id: 'payments',
-    envVar: 'PAYMENTS_TABLE',
+    variable: 'PAYMENTS_TABLE',
     partitionKey: pk,
     sortKey: sk,
     // `due`: the connectors' schedules and the initiations waiting for a time, by when (lib/payments/store/due-index.ts).
@@ -111,7 +111,7 @@ export const TABLES: readonly TableDefinition[] = [
     // Organizations, their environments and members, persons' profiles (lib/platform/store/keys.ts). Shared by
     // every environment: its items are the directory that says which environments exist and who may use them.
     id: 'platform',
-    envVar: 'PLATFORM_TABLE',
+    variable: 'PLATFORM_TABLE',
     partitionKey: pk,
     sortKey: sk,
     globalIndexes: [],
@@ -123,7 +123,7 @@ export type QueueId = 'deliveries' | 'ledger-ingress' | 'pipeline-wakes';
 
 export interface QueueDefinition {
   id: QueueId;
-  envVar: string;
+  variable: string;
   /** Seconds; the stack also keeps it at least 6x the consumer's timeout. */
   visibilityTimeoutSeconds: number;
   /** Receives before a message moves to the dead-letter queue. */
@@ -136,7 +136,7 @@ export const QUEUES: readonly QueueDefinition[] = [
     // Ledger writes relayed to the sequenced writer (group commit) of busy ledgers. A message carries its own
     // deadline (seconds), so its retention only needs to outlast retries (5 receives x 180 s).
     id: 'ledger-ingress',
-    envVar: 'LEDGER_INGRESS_QUEUE_URL',
+    variable: 'LEDGER_INGRESS_QUEUE_URL',
     // 6 x the writer's 30 s timeout, AWS's advice for an event source mapping: Lambda may retry a throttled
     // invocation with the batch still in flight, and the writer also takes messages itself while draining.
     // A longer invisibility costs nothing here: an intent that comes back after it is past its 8 s deadline
@@ -147,7 +147,7 @@ export const QUEUES: readonly QueueDefinition[] = [
   },
   {
     id: 'deliveries',
-    envVar: 'DELIVERIES_QUEUE_URL',
+    variable: 'DELIVERIES_QUEUE_URL',
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
     retentionSeconds: 4 * 24 * 3600,
@@ -156,7 +156,7 @@ export const QUEUES: readonly QueueDefinition[] = [
     // Pipelines to drain (lib/exporters/worker/pipeline-lambda.ts): woken by the ledger streams, sent again with a
     // delay for a failed pipeline's back-off or a long backfill's next round. 6 x the pipelines function's 120 s.
     id: 'pipeline-wakes',
-    envVar: 'PIPELINE_WAKES_QUEUE_URL',
+    variable: 'PIPELINE_WAKES_QUEUE_URL',
     visibilityTimeoutSeconds: 720,
     maxReceiveCount: 5,
     retentionSeconds: 4 * 24 * 3600,
@@ -170,6 +170,6 @@ export function tableName(prefix: string, id: TableId): string {
 }
 
 /** Environment entries (`AUTH_TABLE=...`) for every table under a name prefix. */
-export function tableEnvironment(prefix: string): Record<string, string> {
-  return Object.fromEntries(TABLES.map((t) => [t.envVar, tableName(prefix, t.id)]));
+export function tableVariables(prefix: string): Record<string, string> {
+  return Object.fromEntries(TABLES.map((t) => [t.variable, tableName(prefix, t.id)]));
 }

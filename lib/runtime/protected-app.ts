@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { bearerAuth } from '../bearer/middleware.js';
 import { createServiceApp } from '../http/service-app.js';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import type { Service } from '../tokens/scopes.js';
 import type { ServiceRuntime } from './runtime.js';
 
@@ -12,8 +12,8 @@ import type { ServiceRuntime } from './runtime.js';
 export function createProtectedApp(
   service: Service,
   runtime: ServiceRuntime,
-  options: { beforeAuth?: (app: Hono<AppEnv>) => void } = {},
-): Hono<AppEnv> {
+  options: { beforeAuth?: (app: Hono<HonoTypes>) => void } = {},
+): Hono<HonoTypes> {
   const app = createServiceApp({
     service,
     logger: runtime.logger,

@@ -1,15 +1,15 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { platformConfigFromEnv } from '../config/env.js';
-import { tableEnvironment } from '../resources/definitions.js';
+import { platformConfigFromVariables } from '../config/env.js';
+import { tableVariables } from '../resources/definitions.js';
 import { bigintDocumentClient, createRuntime } from './runtime.js';
 
-const config = platformConfigFromEnv({
+const config = platformConfigFromVariables({
   STAGE: 'local',
   PUBLIC_BASE_URL: 'http://localhost:3000',
   AWS_REGION: 'eu-west-1',
   DYNAMODB_ENDPOINT: 'http://127.0.0.1:1',
-  ...tableEnvironment('runtime-test-'),
+  ...tableVariables('runtime-test-'),
 });
 
 /** What the client turns a stored number into (its unmarshalling option; DynamoDB returns numbers as text). */

@@ -25,7 +25,7 @@ export interface ServiceRuntime {
 }
 
 /**
- * The runtime of a configuration read once (`platformConfigFromEnv`, lib/config/env.ts). `bigintNumbers` for a
+ * The runtime of a configuration read once (`platformConfigFromVariables`, lib/config/env.ts). `bigintNumbers` for a
  * function whose service reads amounts (the ledger, payments): its one document client then reads numbers as
  * bigint, and the token verifier's key reads go through it too (they read strings only).
  */

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import { describe } from '../openapi/describe.js';
 import { serverInfoSchema } from '../openapi/schemas.js';
 import { PLATFORM_VERSION } from '../openapi/version.js';
@@ -10,7 +10,7 @@ import { PLATFORM_VERSION } from '../openapi/version.js';
  * routes. The ledger's richer `_info` is its own (lib/ledger/routes/info.ts).
  */
 export function serverInfoRoute(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   service: 'auth' | 'webhooks' | 'payments',
 ): void {
   openapi: app.get(

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { AppEnv } from '../http/types.js';
+import type { HonoTypes } from '../http/types.js';
 import type { DocumentSource } from '../openapi/document-source.js';
 import { serveDocument } from '../openapi/serve.js';
 import { createProtectedApp } from '../runtime/protected-app.js';
@@ -29,7 +29,7 @@ export interface WebhooksAppOptions {
 export function createWebhooksApp(
   runtime: ServiceRuntime,
   options: WebhooksAppOptions,
-): Hono<AppEnv> {
+): Hono<HonoTypes> {
   const now = options.now ?? Date.now;
   const queueUrl = runtime.config.queues.deliveries;
   const scope = webhooksScope({

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { webhookWorkerConfigFromEnv } from '../config/env.js';
+import { webhookWorkerConfigFromVariables } from '../config/env.js';
 import { ConfigurationError } from '../errors/index.js';
 import { DEFAULT_WEBHOOK_HEADER_SETS } from './domain/signing.js';
 import { createDeliverDeps, createDispatchDeps, workerClients, workerSettings } from './workers.js';
 
 describe('webhook workers read their configuration once, failing loudly', () => {
   it('refuses a missing table or queue', () => {
-    expect(() => webhookWorkerConfigFromEnv({ DELIVERIES_QUEUE_URL: 'http://q' })).toThrow(
+    expect(() => webhookWorkerConfigFromVariables({ DELIVERIES_QUEUE_URL: 'http://q' })).toThrow(
       new ConfigurationError('environment variable WEBHOOKS_TABLE is required'),
     );
-    expect(() => webhookWorkerConfigFromEnv({ WEBHOOKS_TABLE: 't' })).toThrow(
+    expect(() => webhookWorkerConfigFromVariables({ WEBHOOKS_TABLE: 't' })).toThrow(
       new ConfigurationError('environment variable EVENTS_TABLE is required'),
     );
-    expect(() => webhookWorkerConfigFromEnv({ WEBHOOKS_TABLE: 't', EVENTS_TABLE: 'e' })).toThrow(
-      new ConfigurationError('environment variable DELIVERIES_QUEUE_URL is required'),
-    );
     expect(() =>
-      webhookWorkerConfigFromEnv({
+      webhookWorkerConfigFromVariables({ WEBHOOKS_TABLE: 't', EVENTS_TABLE: 'e' }),
+    ).toThrow(new ConfigurationError('environment variable DELIVERIES_QUEUE_URL is required'));
+    expect(() =>
+      webhookWorkerConfigFromVariables({
         WEBHOOKS_TABLE: 't',
         EVENTS_TABLE: 'e',
         DELIVERIES_QUEUE_URL: 'http://q',
@@ -37,7 +37,7 @@ describe('webhook workers read their configuration once, failing loudly', () => 
       SQS_ENDPOINT: 'http://127.0.0.1:1',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:2',
     };
-    const config = webhookWorkerConfigFromEnv({ ...env, STAGE: 'local' });
+    const config = webhookWorkerConfigFromVariables({ ...env, STAGE: 'local' });
     const local = workerSettings(config);
     expect(local).toEqual({
       table: 't',
@@ -48,11 +48,11 @@ describe('webhook workers read their configuration once, failing loudly', () => 
       disableAfterFailingMs: 432_000_000,
     });
     expect(
-      workerSettings(webhookWorkerConfigFromEnv({ ...env, STAGE: 'prod' })).allowLoopback,
+      workerSettings(webhookWorkerConfigFromVariables({ ...env, STAGE: 'prod' })).allowLoopback,
     ).toBe(false);
     expect(
       workerSettings(
-        webhookWorkerConfigFromEnv({ ...env, WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: '0' }),
+        webhookWorkerConfigFromVariables({ ...env, WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: '0' }),
       ).disableAfterFailingMs,
     ).toBe(0);
     const clients = workerClients(config);

@@ -8,7 +8,7 @@ import type { DeliverDeps } from './deliver/deliver-batch.js';
 import type { DispatchDeps } from './dispatch/dispatch-batch.js';
 import type { WebhookHeaderSet } from './domain/signing.js';
 
-/** What the webhook workers are set with (read once at start-up: `webhookWorkerConfigFromEnv`, lib/config/env.ts). */
+/** What the webhook workers are set with (read once at start-up: `webhookWorkerConfigFromVariables`, lib/config/env.ts). */
 export interface WebhookWorkerSettings {
   /** The webhooks table (configs, subscriptions, deliveries, attempts). */
   table: string;

@@ -8,7 +8,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { platformConfigFromEnv } from '../../lib/config/env.js';
+import { platformConfigFromVariables } from '../../lib/config/env.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
 import { createRuntime } from '../../lib/runtime/runtime.js';
@@ -216,8 +216,8 @@ describe('console: ledger screens', () => {
 
   it('names the first broken link when a log entry was edited in the table', async () => {
     // Change the metadata inside log 2's stored body, as someone with table access might.
-    const { doc } = createRuntime(platformConfigFromEnv(platform.env));
-    const table = platform.env.LEDGER_TABLE!;
+    const { doc } = createRuntime(platformConfigFromVariables(platform.variables));
+    const table = platform.variables.LEDGER_TABLE!;
     const key = (id: number) => ({
       pk: `E#default#L#${tampered}#LOG`,
       sk: String(id).padStart(15, '0'),

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'puppeteer-core';
 import { startPlatform } from '../../infra/local/platform.js';
-import { platformConfigFromEnv } from '../../lib/config/env.js';
+import { platformConfigFromVariables } from '../../lib/config/env.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { createRuntime } from '../../lib/runtime/runtime.js';
 import { launchBrowser } from '../support/browser.js';
@@ -25,7 +25,7 @@ import {
 const outDir = join(import.meta.dirname, '..', '..', 'docs', 'console');
 mkdirSync(outDir, { recursive: true });
 
-const platform = await startPlatform({ port: 0, env: { LOG_LEVEL: 'silent' } });
+const platform = await startPlatform({ port: 0, variables: { LOG_LEVEL: 'silent' } });
 // The first delivery it receives is refused once (503), so one delivery shows a retry among its attempts.
 const receiver = await startWebhookReceiver([503]);
 const browser = await launchBrowser();
@@ -35,7 +35,7 @@ try {
   await seedShopLedger(api, 'shop');
   await seedBusyLedger(api, 'payouts', 40);
   await seedBusyLedger(api, 'tampered', 3, 1);
-  await tamperWithLog(platform.env, 'tampered', 2);
+  await tamperWithLog(platform.variables, 'tampered', 2);
   const deliveries = await finishedDeliveries(api, configId, 3 + 40 + 3, WAIT_LIMIT_MS);
   const retried = deliveries.find((d) => d.attemptCount > 1n) ?? deliveries[0];
 
@@ -99,7 +99,7 @@ try {
 
 /** Edits one stored log entry's metadata, as someone with table access might. */
 async function tamperWithLog(env: NodeJS.ProcessEnv, ledger: string, id: number) {
-  const { doc } = createRuntime(platformConfigFromEnv(env));
+  const { doc } = createRuntime(platformConfigFromVariables(env));
   const key = { pk: `E#default#L#${ledger}#LOG`, sk: String(id).padStart(15, '0') };
   const { Item } = await doc.send(new GetCommand({ TableName: env.LEDGER_TABLE, Key: key }));
   const entry = parseJson(String(Item!.body)) as {

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platformConfigFromEnv } from '../../lib/config/env.js';
+import { platformConfigFromVariables } from '../../lib/config/env.js';
 import { parseJson, stringifyJson } from '../../lib/json/bigint-json.js';
 import { type LogEntry, logHash } from '../../lib/ledger/domain/logs.js';
 import { createRuntime } from '../../lib/runtime/runtime.js';
@@ -61,8 +61,8 @@ describe('platform logs verify', () => {
       });
 
     // Change one amount inside log 3's stored body, as someone with table access might.
-    const { doc } = createRuntime(platformConfigFromEnv(platform.env));
-    const table = platform.env.LEDGER_TABLE!;
+    const { doc } = createRuntime(platformConfigFromVariables(platform.variables));
+    const table = platform.variables.LEDGER_TABLE!;
     const key = (id: number) => ({
       pk: `E#default#L#${ledger}#LOG`,
       sk: String(id).padStart(15, '0'),

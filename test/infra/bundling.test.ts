@@ -43,7 +43,7 @@ describe('bundling settings shared by npm run build and the stack', () => {
           description: 'test',
           timeout: Duration.seconds(30),
           memorySize: 512,
-          environment: {},
+          variables: {},
           afterBundling: BUNDLED_FILES[name],
         },
         config,

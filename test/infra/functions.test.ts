@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { TAGGED_ENVIRONMENT_KEYS } from '../../infra/stacks/environment-access.js';
 import { loadAuthConfig } from '../../lib/auth/domain/static-clients.js';
 import {
-  ledgerWriterConfigFromEnv,
-  platformConfigFromEnv,
-  webhookWorkerConfigFromEnv,
+  ledgerWriterConfigFromVariables,
+  platformConfigFromVariables,
+  webhookWorkerConfigFromVariables,
 } from '../../lib/config/env.js';
 import { BucketTables } from '../../lib/ledger/store/bucket-tables.js';
 import { writerDeps } from '../../lib/ledger/write/writer-env.js';
-import { tableEnvironment } from '../../lib/resources/definitions.js';
+import { tableVariables } from '../../lib/resources/definitions.js';
 import { workerSettings } from '../../lib/webhooks/workers.js';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
@@ -135,7 +135,7 @@ describe('Lambda functions', () => {
       STAGE: 'dev',
       LOG_LEVEL: 'info',
       METRICS_NAMESPACE: 'Platform/dev',
-      ...tableEnvironment('platform-dev-'),
+      ...tableVariables('platform-dev-'),
       PUBLIC_BASE_URL: api,
     };
     const queue = { Ref: dev.queueId('platform-dev-deliveries') };
@@ -263,13 +263,13 @@ describe('the environment the stack sets is what the code reads (start-up valida
     );
 
   it.each(['auth', 'ledger', 'ledger-writer', 'payments', 'platform', 'webhooks', 'rotate-keys'])(
-    '%s: platformConfigFromEnv',
+    '%s: platformConfigFromVariables',
     (name) => {
       for (const [reader, stage] of [
         [dev, 'dev'],
         [prod, 'prod'],
       ] as const) {
-        const config = platformConfigFromEnv(
+        const config = platformConfigFromVariables(
           resolved(reader.fn(`platform-${stage}-${name}`).Environment.Variables),
         );
         expect(config.stage).toBe(stage);
@@ -291,7 +291,7 @@ describe('the environment the stack sets is what the code reads (start-up valida
 
   it('auth: the static clients load, secrets resolved, in prod', () => {
     const env = resolved(prod.fn('platform-prod-auth').Environment.Variables);
-    const config = platformConfigFromEnv(env);
+    const config = platformConfigFromVariables(env);
     expect(loadAuthConfig(config.auth.staticClients, 'prod').clients.map((c) => c.id)).toEqual([
       'billing',
     ]);
@@ -301,7 +301,7 @@ describe('the environment the stack sets is what the code reads (start-up valida
     '%s: the bucket map names the bucket tables, the ingress queue is set',
     (name) => {
       const env = resolved(prod.fn(`platform-prod-${name}`).Environment.Variables);
-      const config = platformConfigFromEnv(env);
+      const config = platformConfigFromVariables(env);
       const buckets = new BucketTables(config.tables.ledger, config.ledger.bucketTables);
       expect([buckets.tableFor('heavy'), buckets.tableFor('other')]).toEqual([
         'platform-prod-ledger-heavy',
@@ -317,7 +317,7 @@ describe('the environment the stack sets is what the code reads (start-up valida
       [prod, 'prod'],
     ] as const) {
       const deps = writerDeps(
-        ledgerWriterConfigFromEnv(
+        ledgerWriterConfigFromVariables(
           resolved(reader.fn(`platform-${stage}-ledger-writer`).Environment.Variables),
         ),
       );
@@ -328,28 +328,30 @@ describe('the environment the stack sets is what the code reads (start-up valida
     }
     expect(
       writerDeps(
-        ledgerWriterConfigFromEnv(
+        ledgerWriterConfigFromVariables(
           resolved(prod.fn('platform-prod-ledger-writer').Environment.Variables),
         ),
       ).tableFor('heavy'),
     ).toBe('platform-prod-ledger-heavy');
   });
 
-  it('ledger-reply-sweep: ledgerWriterConfigFromEnv (its start-up), the ingress queue set', () => {
+  it('ledger-reply-sweep: ledgerWriterConfigFromVariables (its start-up), the ingress queue set', () => {
     for (const [reader, stage] of [
       [dev, 'dev'],
       [prod, 'prod'],
     ] as const) {
-      const config = ledgerWriterConfigFromEnv(
+      const config = ledgerWriterConfigFromVariables(
         resolved(reader.fn(`platform-${stage}-ledger-reply-sweep`).Environment.Variables),
       );
       expect([config.stage, config.queues['ledger-ingress']]).toEqual([stage, INGRESS_URL]);
     }
   });
 
-  it.each(['dispatch', 'deliver'])('%s: webhookWorkerConfigFromEnv', (name) => {
+  it.each(['dispatch', 'deliver'])('%s: webhookWorkerConfigFromVariables', (name) => {
     const settings = workerSettings(
-      webhookWorkerConfigFromEnv(resolved(prod.fn(`platform-prod-${name}`).Environment.Variables)),
+      webhookWorkerConfigFromVariables(
+        resolved(prod.fn(`platform-prod-${name}`).Environment.Variables),
+      ),
     );
     expect([settings.table, settings.queueUrl]).toEqual([
       'platform-prod-webhooks',

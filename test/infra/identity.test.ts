@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { platformConfigFromEnv } from '../../lib/config/env.js';
+import { platformConfigFromVariables } from '../../lib/config/env.js';
 import { synthPlatform } from './synth.js';
 import { templateReader } from './template-support.js';
 
@@ -110,7 +110,7 @@ describe('identity provider: a Cognito user pool (prod by default)', () => {
       IDENTITY_PROVIDER_CLIENT_ID: '1example23456789',
       SIGNING_KEY_KMS_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/x',
     };
-    expect(platformConfigFromEnv(env).platform).toMatchObject({
+    expect(platformConfigFromVariables(env).platform).toMatchObject({
       identityProvider: {
         issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEf',
         clientId: '1example23456789',

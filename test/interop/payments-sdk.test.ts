@@ -22,7 +22,9 @@ let sdk: SDK;
 const dummypayRoot = mkdtempSync(join(tmpdir(), 'sdk-dummypay-'));
 
 beforeAll(async () => {
-  ({ platform, sdk } = await startSdkPlatform({ env: { PAYMENTS_DUMMYPAY_ROOT: dummypayRoot } }));
+  ({ platform, sdk } = await startSdkPlatform({
+    variables: { PAYMENTS_DUMMYPAY_ROOT: dummypayRoot },
+  }));
 });
 
 afterAll(async () => {

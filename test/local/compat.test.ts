@@ -22,7 +22,7 @@ beforeAll(async () => {
   // dummypay (the probe's connector) reads under a root the platform names; `npm run compat` has a data directory.
   const dummypayRoot = mkdtempSync(join(tmpdir(), 'compat-dummypay-'));
   mkdirSync(join(dummypayRoot, 'dummypay'));
-  platform = await startTestPlatform({ env: { PAYMENTS_DUMMYPAY_ROOT: dummypayRoot } });
+  platform = await startTestPlatform({ variables: { PAYMENTS_DUMMYPAY_ROOT: dummypayRoot } });
   rows = await runProbe({ baseUrl: platform.baseUrl, tag: TAG });
 });
 afterAll(async () => platform?.stop());

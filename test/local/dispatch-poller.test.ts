@@ -23,7 +23,7 @@ const heavyTable = `b${randomBytes(5).toString('hex')}-ledger-heavy`;
 
 beforeAll(async () => {
   platform = await startTestPlatform({
-    env: { LEDGER_BUCKET_TABLES: JSON.stringify({ heavy: heavyTable }) },
+    variables: { LEDGER_BUCKET_TABLES: JSON.stringify({ heavy: heavyTable }) },
   });
   token = await testClientToken(platform);
 });
@@ -38,7 +38,7 @@ async function deliveriesOf(
 ): Promise<Array<Record<string, any>>> {
   const { Items = [] } = await doc.send(
     new QueryCommand({
-      TableName: platform.env.WEBHOOKS_TABLE!,
+      TableName: platform.variables.WEBHOOKS_TABLE!,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :p',
       ExpressionAttributeValues: { ':p': 'E#default#DELIVERIES' },
@@ -68,7 +68,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
     expect(tx.status, tx.text).toBeLessThan(300);
 
     const doc = createDocumentClient({
-      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
       region: 'us-east-1',
     });
     try {
@@ -90,7 +90,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
       // Exactly the event of the log item, read from the ledger's log: no events-table row.
       const { Item: log } = await doc.send(
         new GetCommand({
-          TableName: platform.env.LEDGER_TABLE!,
+          TableName: platform.variables.LEDGER_TABLE!,
           Key: { pk: `E#default#L#${ledger}#LOG`, sk: '000000000000001' },
         }),
       );
@@ -99,7 +99,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
       ]);
       const { Item: row } = await doc.send(
         new GetCommand({
-          TableName: platform.env.EVENTS_TABLE!,
+          TableName: platform.variables.EVENTS_TABLE!,
           Key: { pk: `E#default#EVENT#${envelope.id}`, sk: 'EVENT' },
         }),
       );
@@ -144,13 +144,13 @@ describe('local dispatch (log tail and stream pollers)', () => {
     );
     expect(bulk.status, bulk.text).toBe(200);
     const doc = createDocumentClient({
-      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
       region: 'us-east-1',
     });
     try {
       const { Item: page } = await doc.send(
         new GetCommand({
-          TableName: platform.env.LEDGER_TABLE!,
+          TableName: platform.variables.LEDGER_TABLE!,
           Key: { pk: `E#default#L#${ledger}#LOG`, sk: '000000000000001' },
           ConsistentRead: true,
         }),
@@ -202,7 +202,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
     expect(payment.status, payment.text).toBe(201);
 
     const doc = createDocumentClient({
-      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
       region: 'us-east-1',
     });
     try {
@@ -217,7 +217,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
       });
       const { Item: row } = await doc.send(
         new GetCommand({
-          TableName: platform.env.EVENTS_TABLE!,
+          TableName: platform.variables.EVENTS_TABLE!,
           Key: { pk: `E#default#EVENT#${envelope.id}`, sk: 'EVENT' },
         }),
       );
@@ -242,7 +242,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
     expect(saved.status, saved.text).toBe(204);
 
     const doc = createDocumentClient({
-      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
       region: 'us-east-1',
     });
     try {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { startKeyRotation } from '../../infra/local/key-rotation.js';
 import { KeyStore } from '../../lib/auth/store/key-store.js';
-import { testEnvironment } from '../support/tables.js';
+import { testTables } from '../support/tables.js';
 import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 describe('local key rotation timer', () => {
   it('runs the rotation step on its interval, logs each result, and stops cleanly', async () => {
-    const { runtime } = await testEnvironment();
+    const { runtime } = await testTables();
     const store = new KeyStore(runtime.doc, runtime.config.tables.auth);
     const lines: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
     const stop = startKeyRotation({

@@ -47,7 +47,7 @@ async function probePool(options: Partial<FunctionPoolOptions> = {}): Promise<Fu
     functionName: 'probe',
     modulePath: PROBE,
     workers: 3,
-    env: { PROBE_GREETING: 'hello from the environment' },
+    variables: { PROBE_GREETING: 'hello from the environment' },
     timeoutMs: 10_000,
     logger: createLogger('silent'),
     ...options,
@@ -60,7 +60,7 @@ const sleep = (pool: FunctionPool, ms: number) =>
   pool.invoke({ action: 'sleep', ms }) as Promise<ProbeAnswer>;
 
 describe('a function pool', () => {
-  it('starts one process per worker, each with the function environment read once at load', async () => {
+  it('starts one process per worker, each with the function variables read once at load', async () => {
     const pool = await probePool();
     const pids = pool.pids();
     expect(new Set(pids).size).toBe(3);
@@ -195,7 +195,7 @@ describe('a function pool', () => {
         functionName: 'probe',
         modulePath: FAILING_INIT,
         workers: 2,
-        env: {},
+        variables: {},
         timeoutMs: 1000,
         logger: createLogger('silent'),
       }),

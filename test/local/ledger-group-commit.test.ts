@@ -61,12 +61,12 @@ describe('one ledger, independent workers and the group-commit writer', () => {
     expect(run.statuses['200']).toBeGreaterThan(200);
     // The writer took part: its lease is on HEAD.
     const doc = createDocumentClient({
-      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
       region: 'us-east-1',
     });
     const { Item } = await doc.send(
       new GetCommand({
-        TableName: platform.env.LEDGER_TABLE!,
+        TableName: platform.variables.LEDGER_TABLE!,
         Key: { pk: `E#default#L#${ledger}`, sk: 'HEAD' },
         ConsistentRead: true,
       }),

@@ -104,7 +104,7 @@ describe('a ledger worker that cannot start', () => {
   it("fails the platform start-up with the function's own error, and leaves no worker behind", async () => {
     // Read by functions/ledger.ts at load, in each worker: a bad value is the function's init error.
     await expect(
-      startTestPlatform({ ledgerWorkers: 2, env: { LEDGER_BUCKET_TABLES: '["heavy"]' } }),
+      startTestPlatform({ ledgerWorkers: 2, variables: { LEDGER_BUCKET_TABLES: '["heavy"]' } }),
     ).rejects.toThrow(
       new FunctionInitError(
         'ledger',

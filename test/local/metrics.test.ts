@@ -148,12 +148,12 @@ describe('GET /_metrics on the local platform', () => {
     // A write relayed to the ledger writer (its own worker process): a live lease on HEAD says the ledger is
     // busy, so the request hands its write over and the writer commits it as a group of one.
     const doc = createDocumentClient({
-      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
       region: 'us-east-1',
     });
     await doc.send(
       new UpdateCommand({
-        TableName: platform.env.LEDGER_TABLE!,
+        TableName: platform.variables.LEDGER_TABLE!,
         Key: { pk: 'E#default#L#metered', sk: 'HEAD' },
         UpdateExpression: 'SET leaseOwner = :other, leaseUntil = :until',
         ExpressionAttributeValues: { ':other': 'another-writer', ':until': Date.now() + 60_000 },

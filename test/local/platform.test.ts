@@ -109,7 +109,7 @@ describe('gateway', () => {
   it('binds the loopback interface on the port it was given (0: a free one)', () => {
     expect(platform.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(Number(new URL(platform.baseUrl).port)).toBeGreaterThan(0);
-    expect(platform.env.PUBLIC_BASE_URL).toBe(platform.baseUrl);
+    expect(platform.variables.PUBLIC_BASE_URL).toBe(platform.baseUrl);
   });
 
   it('answers GET /_health with 200 and every component up', async () => {
@@ -182,9 +182,9 @@ describe('gateway', () => {
 });
 
 describe('auth configuration of the local platform', () => {
-  it('resolves $NAME secrets from the caller environment', async () => {
+  it('resolves $NAME secrets from the caller variables', async () => {
     const platform = await startTestPlatform({
-      env: {
+      variables: {
         AUTH_CONFIG_INLINE: JSON.stringify({
           clients: [{ id: 'env-client', secrets: ['$ENV_CLIENT_SECRET'] }],
         }),
@@ -226,7 +226,7 @@ describe('restart on the same data directory', () => {
         port,
         dataDir,
         functionBundles: inject('functionBundles'),
-        env: { LOG_LEVEL: 'silent' },
+        variables: { LOG_LEVEL: 'silent' },
       });
       port = Number(new URL(p.baseUrl).port);
       running.push(p);
@@ -239,7 +239,7 @@ describe('restart on the same data directory', () => {
 
     const first = await start();
     // Its own DynamoDB Local, on disk in the data directory.
-    expect(first.env.DYNAMODB_ENDPOINT).not.toBe(inject('dynamoEndpoint'));
+    expect(first.variables.DYNAMODB_ENDPOINT).not.toBe(inject('dynamoEndpoint'));
     expect(dynamoProcessesFor(dataDir)).toHaveLength(1);
     expect(existsSync(join(dataDir, 'dynamodb'))).toBe(true);
 
@@ -321,17 +321,17 @@ describe('npm start (infra/local/main.ts) as a process', () => {
     LEDGER_WORKERS?: string;
   }): MainProcess {
     // S3_PORT 0: the S3 emulator on a free port, so platforms side by side never meet on 4568.
-    const childEnv: NodeJS.ProcessEnv = {
+    const childVariables: NodeJS.ProcessEnv = {
       ...process.env,
       LOG_LEVEL: 'silent',
       S3_PORT: '0',
       ...env,
     };
     for (const name of ['AUTH_CONFIG', 'AUTH_CONFIG_INLINE', 'MISSING_VAR_XYZ', 'LEDGER_WORKERS'])
-      if (!(name in env)) delete childEnv[name];
+      if (!(name in env)) delete childVariables[name];
     const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
       cwd: REPO_ROOT,
-      env: childEnv,
+      env: childVariables,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -228,11 +228,11 @@ describe('webhook delivery on the local platform', () => {
       eventTypes: ['payments.saved_payment'],
     });
     expect(privateConfig.status).toBe(400);
-    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT! });
+    const doc = createDocumentClient({ endpoint: platform.variables.DYNAMODB_ENDPOINT! });
     // The test client's environment: `default`.
     const legacy = await new ConfigStore({
       doc,
-      table: platform.env.WEBHOOKS_TABLE!,
+      table: platform.variables.WEBHOOKS_TABLE!,
       environment: 'default',
     }).create(
       newConfig(
@@ -253,11 +253,11 @@ describe('webhook delivery on the local platform', () => {
   });
 
   it('refuses to replay a delivery that is still pending (409)', async () => {
-    const doc = createDocumentClient({ endpoint: platform.env.DYNAMODB_ENDPOINT! });
+    const doc = createDocumentClient({ endpoint: platform.variables.DYNAMODB_ENDPOINT! });
     const id = 'abcdefabcdefabcdefabcdefabcdef01';
     await doc.send(
       new PutCommand({
-        TableName: platform.env.WEBHOOKS_TABLE!,
+        TableName: platform.variables.WEBHOOKS_TABLE!,
         Item: {
           ...deliveryKeys.delivery('default', id),
           id,

@@ -23,7 +23,7 @@ const api = (method: string, path: string, body?: unknown) =>
 async function queued(): Promise<number> {
   const { Attributes = {} } = await sqs.send(
     new GetQueueAttributesCommand({
-      QueueUrl: platform.env.DELIVERIES_QUEUE_URL!,
+      QueueUrl: platform.variables.DELIVERIES_QUEUE_URL!,
       AttributeNames: [
         'ApproximateNumberOfMessages',
         'ApproximateNumberOfMessagesNotVisible',
@@ -49,7 +49,7 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   platform = await startTestPlatform();
   sqs = new SQSClient({
-    endpoint: platform.env.SQS_ENDPOINT!,
+    endpoint: platform.variables.SQS_ENDPOINT!,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });

@@ -6,7 +6,7 @@ import { type RunningPlatform, startPlatform } from '../../infra/local/platform.
 /** What a test file may know of the run's shared platform: plain values (they cross to the workers). */
 export interface SharedPlatformInfo {
   baseUrl: string;
-  env: Record<string, string | undefined>;
+  variables: Record<string, string | undefined>;
   s3: { endpoint: string; directory: string };
 }
 
@@ -34,11 +34,11 @@ export default async function setup(project: TestProject) {
     port: 0,
     functionBundles: (await backends.shared).functionBundles,
     resourcePrefix: `s${randomBytes(5).toString('hex')}-`,
-    env: { LOG_LEVEL: 'silent' },
+    variables: { LOG_LEVEL: 'silent' },
   });
   project.provide('sharedPlatform', {
     baseUrl: platform.baseUrl,
-    env: { ...platform.env },
+    variables: { ...platform.variables },
     s3: { endpoint: platform.s3.endpoint, directory: platform.s3.directory },
   });
   return () => platform.stop();

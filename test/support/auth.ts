@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { type AuthAppDeps, createAuthApp } from '../../lib/auth/app.js';
 import { type AuthFileConfig, parseAuthConfig } from '../../lib/auth/domain/static-clients.js';
-import type { AppEnv } from '../../lib/http/types.js';
+import type { HonoTypes } from '../../lib/http/types.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 
@@ -30,7 +30,7 @@ export const TEST_AUTH_CONFIG: AuthFileConfig = parseAuthConfig(
 export function authApp(
   runtime: ServiceRuntime,
   overrides: Partial<AuthAppDeps> = {},
-): Hono<AppEnv> {
+): Hono<HonoTypes> {
   return createAuthApp({
     runtime,
     documents: generatedDocuments,
@@ -54,7 +54,7 @@ export function basic(id: string, secret: string): string {
 
 /** A token for a static client through the real token endpoint. */
 export async function tokenFor(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   client: { id: string; secret: string },
   scope?: string,
 ): Promise<string> {

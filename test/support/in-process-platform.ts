@@ -13,7 +13,7 @@ import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../lib/payments/app.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
-import { testEnvironment } from './tables.js';
+import { testTables } from './tables.js';
 
 export interface InProcessPlatform {
   baseUrl: string;
@@ -33,7 +33,7 @@ export async function startInProcessPlatform(): Promise<InProcessPlatform> {
   const server = serve({ fetch: (request) => handler(request), port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const { runtime } = await testEnvironment({ PUBLIC_BASE_URL: baseUrl });
+  const { runtime } = await testTables({ PUBLIC_BASE_URL: baseUrl });
   const documents = generatedDocuments;
   const authConfig = loadAuthConfig(
     staticClientsSource({ AUTH_CONFIG: DEFAULT_AUTH_CONFIG }),

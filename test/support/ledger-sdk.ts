@@ -2,7 +2,7 @@ import { SDK } from '@formance/formance-sdk';
 import { HTTPClient } from '@formance/formance-sdk/lib/http.js';
 import type { Hono } from 'hono';
 import { bearerForUnsecuredOperations } from '../../infra/commands/compat/unsecured-operations.js';
-import type { AppEnv } from '../../lib/http/types.js';
+import type { HonoTypes } from '../../lib/http/types.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
 
@@ -14,7 +14,7 @@ import { ADMIN, authApp, tokenFor } from './auth.js';
  */
 export function inProcessSdk(
   runtime: ServiceRuntime,
-  ledger: Hono<AppEnv>,
+  ledger: Hono<HonoTypes>,
   options: { withExporterHook?: boolean; token?: () => Promise<string> } = {},
 ): SDK {
   const auth = authApp(runtime);

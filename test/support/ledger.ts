@@ -2,7 +2,7 @@ import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import { assembleLedgerApp } from '../../lib/assembly/ledger-app.js';
 import { DEFAULT_ENVIRONMENT } from '../../lib/environments/environment-id.js';
-import type { AppEnv } from '../../lib/http/types.js';
+import type { HonoTypes } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import type { EmbeddedChoice, LedgerAppOptions } from '../../lib/ledger/app.js';
 import { ledgerKeys, registryKeys } from '../../lib/ledger/store/keys.js';
@@ -29,13 +29,13 @@ export async function ledgerClient(
   runtime: ServiceRuntime,
   options: Omit<Partial<LedgerAppOptions>, 'embedded'> & {
     environment?: string;
-    app?: Hono<AppEnv>;
+    app?: Hono<HonoTypes>;
     /** The embedded engine (its class is filled in). */
     embedded?: Partial<EmbeddedChoice>;
   } = {},
 ) {
   const { environment, app: shared, embedded, ...appOptions } = options;
-  const app: Hono<AppEnv> =
+  const app: Hono<HonoTypes> =
     shared ??
     assembleLedgerApp(runtime, {
       documents: generatedDocuments,

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import { createDocumentClient } from '../../lib/dynamo/client.js';
-import type { AppEnv } from '../../lib/http/types.js';
+import type { HonoTypes } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import { createPaymentsApp, type PaymentsAppOptions } from '../../lib/payments/app.js';
@@ -20,7 +20,7 @@ export async function paymentsClient(
   options: Partial<PaymentsAppOptions> & { scope?: string } = {},
 ) {
   const { scope, ...appOptions } = options;
-  const app: Hono<AppEnv> = createPaymentsApp(runtime, {
+  const app: Hono<HonoTypes> = createPaymentsApp(runtime, {
     documents: generatedDocuments,
     ...appOptions,
   });

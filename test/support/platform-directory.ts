@@ -34,9 +34,9 @@ export class TestDirectory {
   static of(platform: RunningPlatform): TestDirectory {
     const doc = createDocumentClient({
       region: 'us-east-1',
-      endpoint: platform.env.DYNAMODB_ENDPOINT!,
+      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
     });
-    return new TestDirectory(doc, platform.env.PLATFORM_TABLE!);
+    return new TestDirectory(doc, platform.variables.PLATFORM_TABLE!);
   }
 
   /** The `default` organization and environment, with these admins. */

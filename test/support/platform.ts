@@ -25,15 +25,15 @@ export function startTestPlatform(
     functionBundles: inject('functionBundles'),
     resourcePrefix: `p${randomBytes(5).toString('hex')}-`,
     ...options,
-    env: { LOG_LEVEL: 'silent', ...options.env },
+    variables: { LOG_LEVEL: 'silent', ...options.variables },
   });
 }
 
-export type SharedPlatform = Pick<RunningPlatform, 'baseUrl' | 'env' | 's3' | 'stop'>;
+export type SharedPlatform = Pick<RunningPlatform, 'baseUrl' | 'variables' | 's3' | 'stop'>;
 
 /**
  * The run's shared default platform (test/setup/shared-platform.ts), for a file that needs nothing but a running
- * default platform: its URL, environment and S3 emulator. `stop` leaves it running (the run stops it). A file that
+ * default platform: its URL, variables and S3 emulator. `stop` leaves it running (the run stops it). A file that
  * restarts, kills, reconfigures or counts a platform's metrics starts its own (`startTestPlatform`).
  */
 export async function sharedTestPlatform(): Promise<SharedPlatform> {

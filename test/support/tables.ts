@@ -6,19 +6,19 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { inject } from 'vitest';
 import { createTableInput } from '../../infra/local/provision.js';
-import { platformConfigFromEnv } from '../../lib/config/env.js';
-import { TABLES, tableEnvironment, tableName } from '../../lib/resources/definitions.js';
+import { platformConfigFromVariables } from '../../lib/config/env.js';
+import { TABLES, tableName, tableVariables } from '../../lib/resources/definitions.js';
 import { createRuntime, type ServiceRuntime } from '../../lib/runtime/runtime.js';
 
 export const TEST_BASE_URL = 'http://platform.test';
 
 /**
- * Fresh tables for one test file in the shared DynamoDB Local, under a random prefix, and the environment
+ * Fresh tables for one test file in the shared DynamoDB Local, under a random prefix, and the variables
  * the services read them from.
  */
-export async function testEnvironment(
+export async function testTables(
   extra: NodeJS.ProcessEnv = {},
-): Promise<{ env: NodeJS.ProcessEnv; runtime: ServiceRuntime; prefix: string }> {
+): Promise<{ variables: NodeJS.ProcessEnv; runtime: ServiceRuntime; prefix: string }> {
   const endpoint = inject('dynamoEndpoint');
   const prefix = `t${randomBytes(5).toString('hex')}-`;
   const client = new DynamoDBClient({
@@ -28,8 +28,8 @@ export async function testEnvironment(
   });
   await createTablesWithoutStreams(client, prefix);
   client.destroy();
-  const tables = tableEnvironment(prefix);
-  const env: NodeJS.ProcessEnv = {
+  const tables = tableVariables(prefix);
+  const variables: NodeJS.ProcessEnv = {
     STAGE: 'local',
     PUBLIC_BASE_URL: TEST_BASE_URL,
     DYNAMODB_ENDPOINT: endpoint,
@@ -41,7 +41,7 @@ export async function testEnvironment(
     ...tables,
     ...extra,
   };
-  return { env, runtime: createRuntime(platformConfigFromEnv(env)), prefix };
+  return { variables, runtime: createRuntime(platformConfigFromVariables(variables)), prefix };
 }
 
 /**

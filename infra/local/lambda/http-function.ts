@@ -15,12 +15,12 @@ export function httpFunction(
   pool: Pick<FunctionPool, 'invoke'>,
   options: { prefix: string; logger: Logger },
 ): FetchHandler {
-  return async (request, env) => {
+  return async (request, bindings) => {
     // API Gateway's own request id, which the services adopt as theirs and which it returns in `apigw-requestid`.
     const requestId = randomBytes(10).toString('base64');
     const event = await httpApiEvent(request, {
       prefix: options.prefix,
-      sourceIp: sourceAddress(env),
+      sourceIp: sourceAddress(bindings),
       requestId,
       now: new Date(),
     });

@@ -25,7 +25,7 @@ export interface LedgerWorkers {
 export async function startLedgerWorkers(options: {
   workers?: number;
   bundles: FunctionBundles;
-  env: NodeJS.ProcessEnv;
+  variables: NodeJS.ProcessEnv;
   logger: Logger;
 }): Promise<LedgerWorkers> {
   const workers = options.workers ?? DEFAULT_LEDGER_WORKERS;
@@ -39,7 +39,7 @@ export async function startLedgerWorkers(options: {
     modulePath: options.bundles.ledger,
     workerMain: options.bundles.workerMain,
     workers,
-    env: options.env,
+    variables: options.variables,
     timeoutMs: LEDGER_TIMEOUT_MS,
     logger: options.logger,
   });

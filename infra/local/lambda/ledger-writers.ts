@@ -25,19 +25,19 @@ export interface LedgerWriters {
 export async function startLedgerWriters(options: {
   writers?: number;
   bundles: FunctionBundles;
-  env: NodeJS.ProcessEnv;
+  variables: NodeJS.ProcessEnv;
   sqs: SQSClient;
   logger: Logger;
 }): Promise<LedgerWriters> {
   const writers = options.writers ?? DEFAULT_LEDGER_WRITERS;
-  const queueUrl = options.env.LEDGER_INGRESS_QUEUE_URL;
+  const queueUrl = options.variables.LEDGER_INGRESS_QUEUE_URL;
   if (!queueUrl) throw new Error('the ledger ingress queue is not provisioned');
   const pool = await startFunctionPool({
     functionName: 'ledger-writer',
     modulePath: options.bundles.ledgerWriter,
     workerMain: options.bundles.workerMain,
     workers: writers,
-    env: options.env,
+    variables: options.variables,
     timeoutMs: WRITER_TIMEOUT_MS,
     logger: options.logger,
   });

@@ -13,8 +13,8 @@ export interface FunctionPoolOptions {
   handlerExport?: string;
   /** How many worker processes (Lambda containers): the most invocations that run at once. */
   workers: number;
-  /** The function's environment, the only one its workers see. */
-  env: NodeJS.ProcessEnv;
+  /** The function's variables, the only ones its workers see. */
+  variables: NodeJS.ProcessEnv;
   /** The function's timeout (Lambda's `timeout`); an invocation may ask for a shorter one. */
   timeoutMs: number;
   /** Between SIGTERM and SIGKILL when stopping a worker (default 2 s). */
@@ -84,7 +84,7 @@ class WorkerPool {
       modulePath: options.modulePath,
       ...(options.workerMain ? { workerMain: options.workerMain } : {}),
       handlerExport: options.handlerExport ?? 'handler',
-      env: options.env,
+      variables: options.variables,
       startTimeoutMs: options.startTimeoutMs ?? 60_000,
     };
     this.graceMs = options.stopGraceMs ?? 2000;

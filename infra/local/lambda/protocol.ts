@@ -13,7 +13,7 @@ export interface SerializedError {
 export interface InvocationContext {
   awsRequestId: string;
   /** Epoch milliseconds after which the pool kills the worker. */
-  deadline: number;
+  deadlineMs: number;
 }
 
 export type ToWorker = { type: 'invoke'; id: number; event: unknown; context: InvocationContext };

@@ -1,6 +1,6 @@
 /**
  * A worker process: one Lambda container. It loads the function's module once (so its configuration is read
- * once, from this process's environment, as in Lambda), then runs the invocations the pool sends, one at a
+ * once, from this process's variables, as in Lambda), then runs the invocations the pool sends, one at a
  * time. Argument: the module's path and the name of its handler export.
  */
 import { pathToFileURL } from 'node:url';
@@ -54,7 +54,7 @@ function lambdaContext(context: InvocationContext): object {
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: `local/${process.pid}`,
     callbackWaitsForEmptyEventLoop: true,
-    getRemainingTimeInMillis: () => Math.max(0, context.deadline - Date.now()),
+    getRemainingTimeInMillis: () => Math.max(0, context.deadlineMs - Date.now()),
   };
 }
 

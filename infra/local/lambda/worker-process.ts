@@ -29,8 +29,8 @@ export interface WorkerSpec {
    */
   workerMain?: string;
   handlerExport: string;
-  /** The function's environment: all the worker's process sees, as in a Lambda container. */
-  env: NodeJS.ProcessEnv;
+  /** The function's variables: all the worker's process sees, as in a Lambda container. */
+  variables: NodeJS.ProcessEnv;
   startTimeoutMs: number;
 }
 
@@ -56,7 +56,7 @@ export class WorkerProcess {
   constructor(private readonly spec: WorkerSpec) {
     this.child = fork(spec.workerMain ?? WORKER_MAIN, [spec.modulePath, spec.handlerExport], {
       execArgv: spec.workerMain ? ['--enable-source-maps'] : ['--import', TSX_LOADER],
-      env: lambdaEnvironment(spec),
+      env: lambdaVariables(spec),
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       serialization: 'json',
     });
@@ -108,7 +108,7 @@ export class WorkerProcess {
         type: 'invoke',
         id,
         event,
-        context: { awsRequestId, deadline: Date.now() + timeoutMs },
+        context: { awsRequestId, deadlineMs: Date.now() + timeoutMs },
       };
       this.child.send(
         message,
@@ -190,11 +190,11 @@ export class WorkerProcess {
 }
 
 /** What a Lambda container's process sees: the function's variables and the few the runtime itself sets. */
-function lambdaEnvironment(spec: WorkerSpec): NodeJS.ProcessEnv {
+function lambdaVariables(spec: WorkerSpec): NodeJS.ProcessEnv {
   return {
     ...(process.env.PATH ? { PATH: process.env.PATH } : {}),
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     AWS_LAMBDA_FUNCTION_NAME: spec.functionName,
-    ...spec.env,
+    ...spec.variables,
   };
 }

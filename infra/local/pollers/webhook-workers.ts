@@ -6,7 +6,7 @@ import {
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PlatformConfig } from '../../../lib/config/env.js';
-import { webhookWorkerConfigFromEnv } from '../../../lib/config/env.js';
+import { webhookWorkerConfigFromVariables } from '../../../lib/config/env.js';
 import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
 import type { Logger } from '../../../lib/observability/logger.js';
 import { deliverBatch } from '../../../lib/webhooks/deliver/deliver-batch.js';
@@ -28,7 +28,7 @@ import { dynamoStreamCheckpoints } from './stream-checkpoints.js';
 
 export interface WebhookWorkersOptions {
   /** The functions' environment the workers' settings are read from, as their functions read it. */
-  env: NodeJS.ProcessEnv;
+  variables: NodeJS.ProcessEnv;
   config: PlatformConfig;
   /** The clients of this process, shared. */
   doc: DynamoDBDocumentClient;
@@ -51,12 +51,12 @@ export interface WebhookWorkersOptions {
  * ledger table to `dispatch`, the deliveries queue to `deliver`. Resolves once every poller is positioned.
  */
 export async function startWebhookWorkers(options: WebhookWorkersOptions): Promise<void> {
-  const { env, config, sqs, logger, tables, onStop } = options;
+  const { variables, config, sqs, logger, tables, onStop } = options;
   const streamsClient = new DynamoDBStreamsClient(options.streamsConnection);
   onStop(async () => streamsClient.destroy());
   // The webhook workers as their functions compose them, from the settings their functions read; the clients
   // of this process shared.
-  const settings = workerSettings(webhookWorkerConfigFromEnv(env));
+  const settings = workerSettings(webhookWorkerConfigFromVariables(variables));
   const clients = { doc: options.doc, sqs, logger };
   const deps = createDispatchDeps(settings, clients);
   // The queue is in memory: pending deliveries whose messages a restart lost get one again, before anything runs.

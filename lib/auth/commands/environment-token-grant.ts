@@ -19,7 +19,8 @@ import { tokenResponse } from './token-response.js';
 interface PersonAssertion {
   principal: Principal;
   email: string;
-  expiresAt: number;
+  /** The token's `exp` (epoch seconds). */
+  expiresAtSeconds: number;
 }
 
 /**
@@ -44,7 +45,7 @@ export class EnvironmentTokenGrant {
     if (!membership)
       throw invalidGrant("the person is not a member of the environment's organization");
     const scopes = personScopes(request.scopes, roleScopes(membership.role));
-    await consumeOnce(this.options.usedTokens, request.subjectToken, assertion.expiresAt);
+    await consumeOnce(this.options.usedTokens, request.subjectToken, assertion.expiresAtSeconds);
     const token = await mintAccessToken(this.options.keys, {
       issuer: this.options.issuer,
       audience: tokenAudience,
@@ -80,6 +81,6 @@ export class EnvironmentTokenGrant {
     }
     const email = normaliseEmail(principal.email);
     if (principal.type !== 'person' || !email) throw invalidGrant("not a person's platform token");
-    return { principal, email, expiresAt: decodeJwt(token).exp! };
+    return { principal, email, expiresAtSeconds: decodeJwt(token).exp! };
   }
 }

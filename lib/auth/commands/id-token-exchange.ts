@@ -39,7 +39,7 @@ export class IdTokenExchange {
     const memberships = await this.options.directory.membershipsOf(login.email);
     if (memberships.length === 0)
       throw invalidGrant('the person is not a member of any organization');
-    await consumeOnce(this.options.usedTokens, request.subjectToken, login.expiresAt);
+    await consumeOnce(this.options.usedTokens, request.subjectToken, login.expiresAtSeconds);
     await this.recordLogin(login);
     return this.mint(login, audience, provider.settings.clientId);
   }

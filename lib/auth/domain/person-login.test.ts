@@ -28,7 +28,7 @@ describe('the person of a verified ID token', () => {
       issuer: 'https://idp.example',
       subject: 'abc',
       name: 'Ann Lee',
-      expiresAt: 1_900_000_000,
+      expiresAtSeconds: 1_900_000_000,
     });
     expect(personLoginOf({ ...claims, name: 'x'.repeat(500) }).name).toHaveLength(200);
     expect(personLoginOf({ ...claims, name: 7 })).not.toHaveProperty('name');

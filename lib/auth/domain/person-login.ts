@@ -9,7 +9,7 @@ export interface PersonLogin {
   subject: string;
   name?: string;
   /** The ID token's `exp` (epoch seconds). */
-  expiresAt: number;
+  expiresAtSeconds: number;
 }
 
 /** A display name longer than this is not kept (it is only shown, never matched). */
@@ -29,7 +29,7 @@ export function personLoginOf(claims: Readonly<Record<string, unknown>>): Person
   if (!email) throw invalidGrant('ID token email is not a valid address');
   if (claims.email_verified !== true && claims.email_verified !== 'true')
     throw invalidGrant('ID token email is not verified');
-  const login: PersonLogin = { email, issuer: iss, subject: sub, expiresAt: exp };
+  const login: PersonLogin = { email, issuer: iss, subject: sub, expiresAtSeconds: exp };
   if (typeof claims.name === 'string' && claims.name.trim() !== '')
     login.name = claims.name.trim().slice(0, MAX_NAME_LENGTH);
   return login;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { parse as parseYaml } from 'yaml';
-import type { Env, Stage } from '../../config/stage.js';
+import type { Stage, Variables } from '../../config/stage.js';
 import { DEFAULT_ENVIRONMENT, isEnvironmentId } from '../../environments/environment-id.js';
 import { ConfigurationError } from '../../errors/index.js';
 import { ROLES, type Role } from '../../tokens/claims.js';
@@ -81,22 +81,22 @@ const fileSchema = v.strictObject({
 const MIN_STATIC_SECRET_LENGTH = 16;
 
 /**
- * The auth configuration (YAML or JSON; JSON is YAML) from its source (lib/config/env.ts: AUTH_CONFIG, a file, or
+ * The auth configuration (YAML or JSON; JSON is YAML) from its source (lib/config/variables.ts: AUTH_CONFIG, a file, or
  * AUTH_CONFIG_INLINE, the text itself); none, no static clients. Every problem is a ConfigurationError naming the
  * source and the field, so a bad file stops start-up with one clear line.
  */
 export function loadAuthConfig(
-  source: { text: string; name: string; environment: Env } | undefined,
+  source: { text: string; name: string; variables: Variables } | undefined,
   stage: Stage,
 ): AuthFileConfig {
   if (!source) return { clients: [], resources: [] };
-  return parseAuthConfig(source.text, source.name, source.environment, stage);
+  return parseAuthConfig(source.text, source.name, source.variables, stage);
 }
 
 export function parseAuthConfig(
   text: string,
   source: string,
-  env: Env,
+  variables: Variables,
   stage: Stage,
 ): AuthFileConfig {
   const fail = (message: string): never => {
@@ -120,7 +120,7 @@ export function parseAuthConfig(
     seen.add(entry.id);
     const secrets = entry.secrets.map((secret, j) => {
       const where = `clients[${i}].secrets[${j}]`;
-      const value = secret.startsWith('$') ? env[secret.slice(1)] : secret;
+      const value = secret.startsWith('$') ? variables[secret.slice(1)] : secret;
       if (value === undefined || value === '')
         fail(`${where}: environment variable ${secret.slice(1)} is not set`);
       if (value!.length < MIN_STATIC_SECRET_LENGTH)

@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { MAX_PAGE_SIZE, readListQuery } from '../../pagination/cursor.js';
 import {
@@ -24,7 +24,7 @@ const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * Clients and secrets management (docs/api.md §2). The bearer middleware guards these routes; each works within
  * the environment of the request's token, where another environment's client is unknown (404).
  */
-export function clientRoutes(app: Hono<AppEnv>, store: ClientStore, now: () => number): void {
+export function clientRoutes(app: Hono<HonoTypes>, store: ClientStore, now: () => number): void {
   const iso = () => new Date(now()).toISOString();
   const idParam = (raw: string, what = 'client'): string => {
     if (!ID.test(raw)) throw new NotFoundError(`${what} ${raw.slice(0, 64)} not found`);

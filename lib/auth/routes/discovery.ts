@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { ALL_SCOPES } from '../../tokens/scopes.js';
 import { GRANT_TYPES } from '../domain/token-request.js';
@@ -10,7 +10,7 @@ import { discoverySchema, jwksSchema } from './schemas.js';
 const PUBLIC_CACHE = `public, max-age=${KEY_SET_CACHE_SECONDS}`;
 
 /** OIDC discovery (both well-known paths) and the JWKS. Unauthenticated, cacheable, never redirecting. */
-export function discoveryRoutes(app: Hono<AppEnv>, issuer: string, keys: SigningKeys): void {
+export function discoveryRoutes(app: Hono<HonoTypes>, issuer: string, keys: SigningKeys): void {
   const metadata = {
     issuer,
     token_endpoint: `${issuer}/oauth/token`,
@@ -23,7 +23,7 @@ export function discoveryRoutes(app: Hono<AppEnv>, issuer: string, keys: Signing
     id_token_signing_alg_values_supported: [SIGNING_ALG],
     token_endpoint_auth_signing_alg_values_supported: [SIGNING_ALG],
   };
-  const serve = (c: Context<AppEnv>) => {
+  const serve = (c: Context<HonoTypes>) => {
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json(metadata);
   };

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { DependencyThrottledError } from '../../errors/index.js';
 import { sourceAddress } from '../../http/runtime-bindings.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { recordMetric } from '../../observability/metrics.js';
 import { describe } from '../../openapi/describe.js';
 import type { TokenService } from '../commands/token-service.js';
@@ -21,7 +21,7 @@ const MAX_TOKEN_REQUEST_BYTES = 64 * 1024;
  * POST /oauth/token (RFC 6749 §4.4, RFC 8693, RFC 7523). Every response, errors included, carries no-store and
  * no-cache.
  */
-export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
+export function tokenRoutes(app: Hono<HonoTypes>, tokens: TokenService): void {
   app.use(TOKEN_PATH, async (c, next) => {
     await next();
     c.res.headers.set('Cache-Control', 'no-store');
@@ -75,7 +75,7 @@ export function tokenRoutes(app: Hono<AppEnv>, tokens: TokenService): void {
   });
 }
 
-async function answerTokenRequest(c: Context<AppEnv>, tokens: TokenService): Promise<Response> {
+async function answerTokenRequest(c: Context<HonoTypes>, tokens: TokenService): Promise<Response> {
   try {
     const request = parseTokenRequest({
       contentType: c.req.header('content-type'),
@@ -119,7 +119,7 @@ async function answerTokenRequest(c: Context<AppEnv>, tokens: TokenService): Pro
   }
 }
 
-function oauthError(c: Context<AppEnv>, err: OAuthError): Response {
+function oauthError(c: Context<HonoTypes>, err: OAuthError): Response {
   const logFields = c.get('logFields');
   logFields.oauthError = err.error;
   // Which check refused a subject token or assertion: its description never quotes the token.

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import { environmentOf } from '../../http/environment.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { USER_ID, userView } from '../domain/user.js';
 import type { EnvironmentPersons } from '../store/environment-persons.js';
@@ -11,7 +11,7 @@ import { userData, userList } from './schemas.js';
  * The persons known to the token's environment (the SDK's listUsers and readUser): members of its organization who
  * have logged in. The bearer middleware guards these routes (`auth:read`).
  */
-export function userRoutes(app: Hono<AppEnv>, persons: EnvironmentPersons): void {
+export function userRoutes(app: Hono<HonoTypes>, persons: EnvironmentPersons): void {
   openapi: app.get(
     '/users',
     describe({

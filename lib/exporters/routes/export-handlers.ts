@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { requestLedger } from '../../ledger/routes/request.js';
 import type { LedgerLookup } from '../../ledger/store/ledger-lookup.js';
 import { readListQuery } from '../../pagination/cursor.js';
@@ -15,7 +15,7 @@ import type { ExportRoutesDeps } from './register.js';
 const exporterBody = exporterConfigurationSchema();
 const pipelineBody = createPipelineSchema();
 
-type Handler = (c: Context<AppEnv>) => Promise<Response>;
+type Handler = (c: Context<HonoTypes>) => Promise<Response>;
 
 /** The handlers over the operations of `deps`' table, as the routes load them at their first request. */
 export function exportHandlersFor(deps: ExportRoutesDeps) {
@@ -37,10 +37,10 @@ export function exportHandlers(
   run: ExportCommands,
   lookupFor: (environment: string) => LedgerLookup,
 ) {
-  const exporterId = (c: Context<AppEnv>) => c.req.param('exporterID') ?? '';
-  const pipelineId = (c: Context<AppEnv>) => c.req.param('pipelineID') ?? '';
+  const exporterId = (c: Context<HonoTypes>) => c.req.param('exporterID') ?? '';
+  const pipelineId = (c: Context<HonoTypes>) => c.req.param('pipelineID') ?? '';
   /** The ledger must exist in the token's environment, before anything else is read. */
-  const ledgerOf = async (c: Context<AppEnv>) =>
+  const ledgerOf = async (c: Context<HonoTypes>) =>
     (await requestLedger(c, lookupFor(environmentOf(c)))).name;
   const transition =
     (to: PipelineTransition): Handler =>

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { exporterConfigurationSchema } from './bodies.js';
 import type { ExportHandlers } from './export-handlers.js';
@@ -9,7 +9,10 @@ const TAGS = ['ledger: exporters'];
 const ITEM = '/v2/_/exporters/:exporterID';
 
 /** Exporters of the token's environment (docs/api.md §3.5): the reference's five operations. */
-export function exporterRoutes(app: Hono<AppEnv>, handlers: () => Promise<ExportHandlers>): void {
+export function exporterRoutes(
+  app: Hono<HonoTypes>,
+  handlers: () => Promise<ExportHandlers>,
+): void {
   openapi: app.post(
     '/v2/_/exporters',
     describe({

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { createPipelineSchema } from './bodies.js';
 import type { ExportHandlers } from './export-handlers.js';
@@ -9,7 +9,10 @@ const TAGS = ['ledger: pipelines'];
 const ITEM = '/v2/:ledger/pipelines/:pipelineID';
 
 /** A ledger's pipelines (docs/api.md §3.5): the reference's seven operations. */
-export function pipelineRoutes(app: Hono<AppEnv>, handlers: () => Promise<ExportHandlers>): void {
+export function pipelineRoutes(
+  app: Hono<HonoTypes>,
+  handlers: () => Promise<ExportHandlers>,
+): void {
   openapi: app.post(
     '/v2/:ledger/pipelines',
     describe({

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { lazyLoad } from '../../async/lazy-load.js';
 import type { Stage } from '../../config/env.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import type { LedgerLookup } from '../../ledger/store/ledger-lookup.js';
 import type { ServiceRuntime } from '../../runtime/runtime.js';
 import { exporterRoutes } from './exporters.js';
@@ -21,7 +21,7 @@ export interface ExportRoutesDeps {
  * first such request (a chunk of the split bundle): most containers never serve one, and every cold start would
  * otherwise carry them.
  */
-export function exportRoutes(app: Hono<AppEnv>, deps: ExportRoutesDeps): void {
+export function exportRoutes(app: Hono<HonoTypes>, deps: ExportRoutesDeps): void {
   const handlers = lazyLoad(() =>
     import('./export-handlers.js').then((m) => m.exportHandlersFor(deps)),
   );

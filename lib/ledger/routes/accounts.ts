@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { BOOLEAN, DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import {
@@ -30,8 +30,8 @@ export interface AccountRoutesDeps {
 
 /** Accounts and balances (docs/api.md §3.3), read side: get, list, count, aggregated balances; each at a point in time (`pit`). */
 export function accountRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => AccountRoutesDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => AccountRoutesDeps,
 ): void {
   // Hono answers HEAD with the GET route (dropping the body), so this one handler serves both.
   openapi: app.get(

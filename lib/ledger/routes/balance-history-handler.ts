@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { ASSET } from '../../money/asset.js';
 import { type Cursor, encodeCursor, readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, parseInstant, sortableInstant } from '../../time/instant.js';
@@ -23,7 +23,7 @@ export interface BalanceHistoryDeps {
 /** GET /v2/<ledger>/accounts/<address>/balances/history, loaded at its first request (balance-history.ts). */
 export async function balanceHistoryHandler(deps: BalanceHistoryDeps) {
   const history = await deps.openReads();
-  return async (c: Context<AppEnv>): Promise<Response> => {
+  return async (c: Context<HonoTypes>): Promise<Response> => {
     const ledger = await requestLedger(c, deps.lookup);
     const address = readAddress(c.req.param('address') ?? '');
     const list = `ledger.history.${ledger.name}.${address}`;

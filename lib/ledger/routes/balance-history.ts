@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import type { BalanceHistoryDeps } from './balance-history-handler.js';
 import { handlersPerScope } from './handlers-per-scope.js';
@@ -11,8 +11,8 @@ import { balanceHistoryPage } from './schemas.js';
  * one, and every cold start would otherwise carry them.
  */
 export function balanceHistoryRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => BalanceHistoryDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => BalanceHistoryDeps,
 ): void {
   const handler = handlersPerScope(depsOf, (deps) =>
     import('./balance-history-handler.js').then((m) => m.balanceHistoryHandler(deps)),

@@ -5,7 +5,7 @@ import { contractError } from '../../http/error-mapper.js';
 import { readBodyText, readJsonBody, withoutNullFields } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { BOOLEAN, describe, query } from '../../openapi/describe.js';
 import { validate } from '../../validation/validate.js';
@@ -40,8 +40,8 @@ const JSON_STREAM = /^application\/vnd\.formance\.ledger\.api\.v2\.bulk\+json-st
  * failed. `atomic` with `parallel` is refused, as the reference does.
  */
 export function bulkRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => BulkDeps & { lookup: LedgerLookup; schemas: SchemaReads },
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => BulkDeps & { lookup: LedgerLookup; schemas: SchemaReads },
 ): void {
   openapi: app.post(
     '/v2/:ledger/_bulk',

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 
 /**
  * Handlers built once per environment's stores (`depsOf(c)`: the request's scope, the same object for every
@@ -7,9 +7,9 @@ import type { AppEnv } from '../../http/types.js';
  * fails is forgotten, so the next request tries again (as `lazyLoad`).
  */
 export function handlersPerScope<D extends object, H>(
-  depsOf: (c: Context<AppEnv>) => D,
+  depsOf: (c: Context<HonoTypes>) => D,
   build: (deps: D) => Promise<H>,
-): (c: Context<AppEnv>) => Promise<H> {
+): (c: Context<HonoTypes>) => Promise<H> {
   const built = new WeakMap<D, Promise<H>>();
   return (c) => {
     const deps = depsOf(c);

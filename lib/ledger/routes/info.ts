@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { PLATFORM_VERSION } from '../../openapi/version.js';
 import { serverInfoSchema, unwrappedServerInfoSchema } from './schemas.js';
@@ -9,7 +9,7 @@ import { serverInfoSchema, unwrappedServerInfoSchema } from './schemas.js';
  * and exactly the reference's V2ConfigInfo. `experimentalFeatures` lists the server-wide experimental switches
  * that are on: this server has none (Numscript's experimental features are switched per script, by its pragma).
  */
-export function infoRoutes(app: Hono<AppEnv>): void {
+export function infoRoutes(app: Hono<HonoTypes>): void {
   const serverInfo = { server: 'ledger', version: PLATFORM_VERSION, experimentalFeatures: [] };
   const info = { ...serverInfo, config: { storage: { driver: 'dynamodb' } } };
   openapi: app.get(

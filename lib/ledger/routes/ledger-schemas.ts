@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { NotFoundError, SchemaAlreadyExistsError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { cursorOf, dataOf, dateTime } from '../../openapi/schemas.js';
 import { readListQuery } from '../../pagination/cursor.js';
@@ -48,8 +48,8 @@ export const ledgerSchemaSchemas = { Schema: schemaView, SchemaData: schemaBody 
  * by creation. Their query templates run through `queries/{id}/run`.
  */
 export function schemaRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => SchemaRoutesDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => SchemaRoutesDeps,
 ): void {
   openapi: app.post(
     '/v2/:ledger/schemas/:version',

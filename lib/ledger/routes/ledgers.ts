@@ -5,7 +5,7 @@ import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { BOOLEAN, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
@@ -58,12 +58,12 @@ export interface LedgerRoutesDeps {
 
 /** Ledgers (docs/api.md §3.1): create, read, list, metadata, `_info`, stats. */
 export function ledgerRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => LedgerRoutesDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
 ): void {
   // A bucket's deletion marks its ledgers deleted (not found, left out of lists) until it is restored; nothing is
   // erased. Registered before the `/v2/:ledger/...` routes: `_` is a reserved ledger name.
-  const markBucket = (deleted: boolean) => async (c: Context<AppEnv>) => {
+  const markBucket = (deleted: boolean) => async (c: Context<HonoTypes>) => {
     const bucket = c.req.param('bucket') ?? '';
     // Only the caller's environment's ledgers of the bucket: a bucket is storage shared by environments.
     const environment = environmentOf(c);

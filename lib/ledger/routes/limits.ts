@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { describe } from '../../openapi/describe.js';
 import { dataOf } from '../../openapi/schemas.js';
@@ -16,8 +16,8 @@ const limitsData = dataOf(limitsBodySchema);
 
 /** The ledger's persistent balance limits (docs/api.md §3.6): read and replace. */
 export function limitsRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => {
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => {
     lookup: LedgerLookup;
     writer: LedgerWriter;
     mappings: MappingReads;

@@ -3,7 +3,7 @@ import { stream } from 'hono/streaming';
 import * as v from 'valibot';
 import { lazyLoad } from '../../async/lazy-load.js';
 import { ValidationError } from '../../errors/index.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { stringifyJson } from '../../json/bigint-json.js';
 import { describe, query } from '../../openapi/describe.js';
 import type { LogImportDeps } from '../commands/import-logs.js';
@@ -22,8 +22,8 @@ export interface LogTransferDeps extends LogImportDeps {
  * ledger and answers 204 (commands/import-logs.ts).
  */
 export function logTransferRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => LogTransferDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LogTransferDeps,
 ): void {
   openapi: app.post(
     '/v2/:ledger/logs/export',

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { readListSort } from '../domain/list-sort.js';
@@ -28,7 +28,10 @@ export const logView = (log: LogEntry) => ({
 });
 
 /** The ledger's log (docs/api.md §3.3): newest first, with cursors; `npm run verify-logs` walks it. */
-export function logRoutes(app: Hono<AppEnv>, depsOf: (c: Context<AppEnv>) => LogRoutesDeps): void {
+export function logRoutes(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LogRoutesDeps,
+): void {
   // Hono answers HEAD with the GET route: HEAD is the count of what the same listing holds (`Count`, 204).
   openapi: app.get(
     '/v2/:ledger/logs',

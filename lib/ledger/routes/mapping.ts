@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { readJsonBody } from '../../http/json-body.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import { describe } from '../../openapi/describe.js';
 import { updateMappingWrite } from '../commands/mapping.js';
@@ -24,8 +24,8 @@ export interface MappingRoutesDeps {
  * whatever `Formance-Bigint-As-String` says: in an expression a string is a string constant, not a number.
  */
 export function mappingRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => MappingRoutesDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => MappingRoutesDeps,
 ): void {
   const answer = (c: Context, data: unknown) =>
     c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });

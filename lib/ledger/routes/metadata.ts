@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
@@ -13,14 +13,14 @@ import { requestSchema, SCHEMA_VERSION_PARAMETER, writeSchemaOption } from './sc
 
 /** Metadata writes on transactions and accounts (docs/api.md §3.2, §3.3): 204 on success. */
 export function metadataRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => {
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => {
     lookup: LedgerLookup;
     commands: LedgerCommands;
     schemas: SchemaReads;
   },
 ): void {
-  const apply = async (c: Context<AppEnv>, target: MetadataTarget, change: MetadataChange) => {
+  const apply = async (c: Context<HonoTypes>, target: MetadataTarget, change: MetadataChange) => {
     const { lookup, commands, schemas } = depsOf(c);
     const ledger = await requestLedger(c, lookup);
     const schema = await requestSchema(c, schemas, ledger);

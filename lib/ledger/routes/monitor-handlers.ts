@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { createMonitorWrite, deleteMonitorWrite } from '../commands/monitors.js';
 import { MAX_MONITORS, monitorView } from '../domain/monitors.js';
@@ -27,28 +27,28 @@ export type MonitorHandlers = ReturnType<typeof monitorHandlers>;
  */
 export function monitorHandlers({ lookup, writer, mappings }: MonitorDeps) {
   const schema = createMonitorSchema();
-  const monitorsOf = async (c: Context<AppEnv>) =>
+  const monitorsOf = async (c: Context<HonoTypes>) =>
     (await mappings.get(await requestLedger(c, lookup)))?.monitors ?? [];
   return {
-    async create(c: Context<AppEnv>): Promise<Response> {
+    async create(c: Context<HonoTypes>): Promise<Response> {
       const ledger = await requestLedger(c, lookup);
       const body = await readJsonBody(c, schema, { parse: parseJson });
       const monitor = await writer.writeHead(createMonitorWrite(ledger, body, randomUUID()));
       return jsonResponse(c, { data: monitor }, 201);
     },
-    async list(c: Context<AppEnv>): Promise<Response> {
+    async list(c: Context<HonoTypes>): Promise<Response> {
       const monitors = (await monitorsOf(c)).map(monitorView);
       return jsonResponse(c, {
         cursor: { pageSize: MAX_MONITORS, hasMore: false, data: monitors },
       });
     },
-    async get(c: Context<AppEnv>): Promise<Response> {
+    async get(c: Context<HonoTypes>): Promise<Response> {
       const id = c.req.param('monitorID') ?? '';
       const monitor = (await monitorsOf(c)).find((m) => m.id === id);
       if (!monitor) throw new NotFoundError(`monitor ${id.slice(0, 64)} not found`);
       return jsonResponse(c, { data: monitorView(monitor) });
     },
-    async delete(c: Context<AppEnv>): Promise<Response> {
+    async delete(c: Context<HonoTypes>): Promise<Response> {
       const ledger = await requestLedger(c, lookup);
       await writer.writeHead(deleteMonitorWrite(ledger, c.req.param('monitorID') ?? ''));
       return c.body(null, 204);

@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { cursorOf, dataOf } from '../../openapi/schemas.js';
 import { createMonitorSchema, monitorSchema } from '../domain/monitors-schema.js';
@@ -15,8 +15,8 @@ const ITEM = '/v2/:ledger/monitors/:monitorID';
  * may stay in this file.
  */
 export function monitorsRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => MonitorDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => MonitorDeps,
 ): void {
   const handlers = handlersPerScope(
     depsOf,

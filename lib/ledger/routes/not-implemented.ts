@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { NotImplementedError } from '../../errors/index.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 
 /**
  * The reference ledger's operations this platform does not serve. Their paths answer 501 NOT_IMPLEMENTED in the
@@ -13,7 +13,7 @@ const REASONS = {
     "the ledger's in-memory metrics are not implemented by this platform: its metrics are CloudWatch's (and /_metrics locally)",
 } as const;
 
-export function ledgerNotImplementedRoutes(app: Hono<AppEnv>): void {
+export function ledgerNotImplementedRoutes(app: Hono<HonoTypes>): void {
   const refuse = (reason: string) => () => {
     throw new NotImplementedError(reason);
   };

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { createPendingSchema, postPendingSchema } from '../commands/pending.js';
@@ -47,7 +47,7 @@ function readStatus(raw: string | undefined): PendingStatus | undefined {
 }
 
 /** The ledger, refused (400 naming the feature) unless it keeps holds. */
-async function holdsLedger(c: Context<AppEnv>, lookup: LedgerLookup): Promise<LedgerRecord> {
+async function holdsLedger(c: Context<HonoTypes>, lookup: LedgerLookup): Promise<LedgerRecord> {
   const ledger = await requestLedger(c, lookup);
   requireFeature(ledger.features, 'PENDING_TRANSFERS');
   return ledger;
@@ -57,7 +57,7 @@ async function holdsLedger(c: Context<AppEnv>, lookup: LedgerLookup): Promise<Le
 async function holdOf(
   pending: PendingReads,
   ledger: LedgerRecord,
-  c: Context<AppEnv>,
+  c: Context<HonoTypes>,
 ): Promise<{ id: number; postings: ReturnType<typeof plainPosting>[] }> {
   const id = readPendingId(c.req.param('id') ?? '');
   const hold = await pending.get(ledger, id);
@@ -65,7 +65,7 @@ async function holdOf(
   return { id: hold.id, postings: hold.postings.map(plainPosting) };
 }
 
-function writeOptions(c: Context<AppEnv>) {
+function writeOptions(c: Context<HonoTypes>) {
   const idempotencyKey = readIdempotencyKey(c);
   return {
     dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
@@ -74,7 +74,7 @@ function writeOptions(c: Context<AppEnv>) {
 }
 
 function answer(
-  c: Context<AppEnv>,
+  c: Context<HonoTypes>,
   outcome: Awaited<ReturnType<LedgerCommands['execute']>>,
   status: 200 | 201,
 ): Response {
@@ -106,7 +106,7 @@ export function pendingHandlers(
   pending: PendingReads,
 ) {
   return {
-    async create(c: Context<AppEnv>): Promise<Response> {
+    async create(c: Context<HonoTypes>): Promise<Response> {
       const ledger = await holdsLedger(c, lookup);
       const input = await readJsonBody(c, createPendingSchema, { parse: parseJson });
       const outcome = await commands.execute(ledger, {
@@ -116,21 +116,21 @@ export function pendingHandlers(
       });
       return answer(c, outcome, 201);
     },
-    async list(c: Context<AppEnv>): Promise<Response> {
+    async list(c: Context<HonoTypes>): Promise<Response> {
       const ledger = await holdsLedger(c, lookup);
       const list = readListQuery(c.req.query(), pendingListName(ledger.name), ['status']);
       const status = readStatus(list.cursor ? list.cursor.f?.status : c.req.query('status'));
       const page = await pending.list(ledger, list, status);
       return jsonResponse(c, { cursor: { ...page, data: page.data.map(pendingView) } });
     },
-    async get(c: Context<AppEnv>): Promise<Response> {
+    async get(c: Context<HonoTypes>): Promise<Response> {
       const ledger = await holdsLedger(c, lookup);
       const id = readPendingId(c.req.param('id') ?? '');
       const hold = await pending.get(ledger, id);
       if (!hold) throw new NotFoundError(`pending transfer ${id} not found`);
       return jsonResponse(c, { data: pendingView(hold) });
     },
-    async post(c: Context<AppEnv>): Promise<Response> {
+    async post(c: Context<HonoTypes>): Promise<Response> {
       const ledger = await holdsLedger(c, lookup);
       const hold = await holdOf(pending, ledger, c);
       const input = await readJsonBody(c, v.optional(postPendingSchema, {}), {
@@ -145,7 +145,7 @@ export function pendingHandlers(
       });
       return answer(c, outcome, 200);
     },
-    async void(c: Context<AppEnv>): Promise<Response> {
+    async void(c: Context<HonoTypes>): Promise<Response> {
       const ledger = await holdsLedger(c, lookup);
       const hold = await holdOf(pending, ledger, c);
       const outcome = await commands.execute(ledger, {
@@ -156,7 +156,7 @@ export function pendingHandlers(
       });
       return answer(c, outcome, 200);
     },
-    async balances(c: Context<AppEnv>): Promise<Response> {
+    async balances(c: Context<HonoTypes>): Promise<Response> {
       const ledger = await requestLedger(c, lookup);
       const address = readAddress(c.req.param('address') ?? '');
       return jsonResponse(c, { data: balancesView(await pending.balances(ledger, address)) });

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { BOOLEAN, describe, header, PAGE_PARAMETERS, path, query } from '../../openapi/describe.js';
 import { cursorOf, dataOf } from '../../openapi/schemas.js';
 import { withExpect } from '../commands/expectations.js';
@@ -28,8 +28,8 @@ const ID = path('id', 'The hold: the log id of the entry that created it.');
  * reference API, served on ledgers with PENDING_TRANSFERS. The handlers load at the first such request.
  */
 export function pendingRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => PendingDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => PendingDeps,
 ): void {
   const handlers = handlersPerScope(
     depsOf,

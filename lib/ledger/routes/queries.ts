@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { stringifyJson } from '../../json/bigint-json.js';
 import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import {
@@ -46,8 +46,8 @@ const LIST_PARAMS = [
  * language, planner, bounded pages and cursors. A cursor alone (query string or body) continues a run.
  */
 export function queryRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => QueryRoutesDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => QueryRoutesDeps,
 ): void {
   openapi: app.post(
     '/v2/:ledger/queries/:id/run',

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { environmentOf } from '../../http/environment.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -10,7 +10,7 @@ import type { LedgerLookup } from '../store/ledger-lookup.js';
  * The ledger a `/v2/<ledger>/...` request names, in the environment of its token, and only there: another
  * environment's ledger of the same name is not found (docs/decisions/tenancy.md, "Environments").
  */
-export function requestLedger(c: Context<AppEnv>, lookup: LedgerLookup): Promise<LedgerRecord> {
+export function requestLedger(c: Context<HonoTypes>, lookup: LedgerLookup): Promise<LedgerRecord> {
   return lookup.resolve(environmentOf(c), c.req.param('ledger') ?? '');
 }
 

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { query } from '../../openapi/describe.js';
 import { type SchemaReads, writeSchema } from '../commands/schema-write.js';
 import type { LedgerRecord } from '../domain/change.js';
@@ -20,7 +20,7 @@ export const V1_SCHEMA_VERSION_PARAMETER = query(
 
 /** The schema version a write names in its query (commands/schema-write.ts), checked. */
 export const requestSchema = (
-  c: Context<AppEnv>,
+  c: Context<HonoTypes>,
   schemas: SchemaReads,
   ledger: LedgerRecord,
 ): Promise<StoredSchema | undefined> => writeSchema(schemas, ledger, c.req.query('schemaVersion'));
@@ -35,7 +35,7 @@ export const schemaVersionOption = (schema: StoredSchema | undefined) =>
 
 /** A create-transaction body under the schema version the request names: its template resolved, its chart kept. */
 export async function createUnderSchema<T extends Parameters<typeof applyTransactionSchema>[0]>(
-  c: Context<AppEnv>,
+  c: Context<HonoTypes>,
   schemas: SchemaReads,
   ledger: LedgerRecord,
   input: T,

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import {
   BOOLEAN,
@@ -61,8 +61,8 @@ export interface TransactionRoutesDeps {
 
 /** Transactions (docs/api.md §3.2): create, get, list, count, revert. */
 export function transactionRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => TransactionRoutesDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => TransactionRoutesDeps,
 ): void {
   openapi: app.post(
     '/v2/:ledger/transactions',

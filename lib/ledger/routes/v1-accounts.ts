@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { BOOLEAN, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
 import type { SchemaReads } from '../commands/schema-write.js';
@@ -43,10 +43,10 @@ const balancesOf = (volumes: AccountVolumes | undefined) =>
  * getBalances, getBalancesAggregated) over the v2 account reads and the v2 metadata command.
  */
 export function v1AccountRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => V1AccountRoutesDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1AccountRoutesDeps,
 ): void {
-  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, depsOf(c).lookup);
+  const ledgerOf = (c: Context<HonoTypes>) => resolveV1Ledger(c, depsOf(c).lookup);
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204) of what the same list holds.
   openapi: app.get(

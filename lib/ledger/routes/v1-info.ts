@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { environmentOf } from '../../http/environment.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { PLATFORM_VERSION } from '../../openapi/version.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
@@ -20,8 +20,8 @@ export const V1_INFO_MAX_LEDGERS = 10 * MAX_PAGE_SIZE;
  * answer `/v2/_info`.
  */
 export function v1InfoRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => { registry: LedgerRegistry },
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => { registry: LedgerRegistry },
 ): void {
   openapi: app.get(
     '/_info',
@@ -65,8 +65,8 @@ export function v1InfoRoutes(
 
 /** `GET /<ledger>/_info` and `GET /<ledger>/stats` (the SDK's getLedgerInfo, readStats). */
 export function v1LedgerRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => { lookup: LedgerLookup; stats: LedgerStats },
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => { lookup: LedgerLookup; stats: LedgerStats },
 ): void {
   openapi: app.get(
     '/:ledger/_info',

@@ -5,7 +5,7 @@ import {
   PlatformError,
   ValidationError,
 } from '../../errors/index.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRecord } from '../store/registry.js';
 import { requestLedger } from './request.js';
@@ -17,7 +17,7 @@ import { requestLedger } from './request.js';
  * error enum has no LEDGER_NOT_FOUND, see v1Errors).
  */
 export async function resolveV1Ledger(
-  c: Context<AppEnv>,
+  c: Context<HonoTypes>,
   lookup: LedgerLookup,
 ): Promise<LedgerRecord> {
   if (c.req.param('ledger') === 'v2') throw new NotFoundError('no such route');
@@ -49,7 +49,9 @@ export function v1Error(err: unknown): unknown {
 }
 
 /** A v1 route's handler whose failures are answered in v1's error enum. */
-export function v1Handler(handler: (c: Context<AppEnv>) => Promise<Response>): Handler<AppEnv> {
+export function v1Handler(
+  handler: (c: Context<HonoTypes>) => Promise<Response>,
+): Handler<HonoTypes> {
   return async (c) => {
     try {
       return await handler(c);

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { decodeCursor, encodeCursor, readListQuery } from '../../pagination/cursor.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
@@ -45,8 +45,8 @@ const FILTERS = ['after', 'startTime', 'endTime'];
  * keeps those in the time range, so it may hold fewer while `hasMore` is true; cursors carry the range.
  */
 export function v1LogRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => { lookup: LedgerLookup; logs: LogReads },
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => { lookup: LedgerLookup; logs: LogReads },
 ): void {
   openapi: app.get(
     '/:ledger/logs',

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
@@ -17,16 +17,16 @@ import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
  * command (same log, idempotency and events), `preview` as a dry run, 204.
  */
 export function v1MetadataRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => {
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => {
     lookup: LedgerLookup;
     commands: LedgerCommands;
     schemas: SchemaReads;
   },
   path: string,
-  targetOf: (c: Context<AppEnv>) => MetadataTarget,
+  targetOf: (c: Context<HonoTypes>) => MetadataTarget,
 ): void {
-  const write = (changeOf: (c: Context<AppEnv>) => Promise<MetadataChange>) =>
+  const write = (changeOf: (c: Context<HonoTypes>) => Promise<MetadataChange>) =>
     v1Handler(async (c) => {
       const { lookup, commands, schemas } = depsOf(c);
       const ledger = await resolveV1Ledger(c, lookup);

@@ -5,7 +5,7 @@ import { contractError } from '../../http/error-mapper.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
@@ -46,8 +46,8 @@ const V1_SCRIPT_CODES = new Set([
  * with 200 and `{errorCode, errorMessage}` in the body, which is what the SDK reads; `preview` is the dry run.
  */
 export function v1ScriptRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => {
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => {
     lookup: LedgerLookup;
     commands: LedgerCommands;
     schemas: SchemaReads;

@@ -3,7 +3,7 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody, withoutNullFields } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import {
   BOOLEAN,
@@ -51,10 +51,10 @@ export interface V1TransactionRoutesDeps {
  * route, so `/v2/...` is never taken for a ledger "v2".
  */
 export function v1TransactionRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => V1TransactionRoutesDeps,
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1TransactionRoutesDeps,
 ): void {
-  const ledgerOf = (c: Context<AppEnv>) => resolveV1Ledger(c, depsOf(c).lookup);
+  const ledgerOf = (c: Context<HonoTypes>) => resolveV1Ledger(c, depsOf(c).lookup);
 
   // Hono answers HEAD with the GET route: HEAD is the count (`Count` header) of what the same list holds. 200, not
   // the 204 of the v1 account count: the SDK's countTransactions accepts only 200 (its countAccounts only 204).

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { BOOLEAN, DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
@@ -19,8 +19,8 @@ import { volumePage } from './schemas.js';
  * reference).
  */
 export function volumeRoutes(
-  app: Hono<AppEnv>,
-  depsOf: (c: Context<AppEnv>) => { lookup: LedgerLookup; volumes: VolumeReads },
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => { lookup: LedgerLookup; volumes: VolumeReads },
 ): void {
   openapi: app.get(
     '/v2/:ledger/volumes',

@@ -12,7 +12,7 @@ export const LEDGER_RECHECK_MS = 5_000;
  * is asked again next time, so a ledger created elsewhere is seen at once.
  */
 export class LedgerLookup {
-  private readonly cache = new Map<string, { record: LedgerRecord; until: number }>();
+  private readonly cache = new Map<string, { record: LedgerRecord; untilMs: number }>();
 
   constructor(
     private readonly registry: LedgerRegistry,
@@ -23,7 +23,7 @@ export class LedgerLookup {
     // `\u0000` is in neither an environment id nor a ledger name: no two pairs share a cache key.
     const key = `${environment}\u0000${name}`;
     const cached = this.cache.get(key);
-    if (cached && cached.until > this.now()) return cached.record;
+    if (cached && cached.untilMs > this.now()) return cached.record;
     // A name that cannot be a ledger is not looked up: nothing hostile reaches a DynamoDB key.
     const record = LEDGER_NAME.test(name)
       ? await this.registry.get({ environment, name })
@@ -32,7 +32,7 @@ export class LedgerLookup {
       this.cache.delete(key);
       throw new LedgerNotFoundError(`ledger "${name.slice(0, 63)}" not found`);
     }
-    this.cache.set(key, { record, until: this.now() + LEDGER_RECHECK_MS });
+    this.cache.set(key, { record, untilMs: this.now() + LEDGER_RECHECK_MS });
     return record;
   }
 

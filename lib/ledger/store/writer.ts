@@ -185,7 +185,7 @@ export class LedgerWriter {
     );
     if (snapshot === 'retry') return 'retry';
     if (options.relayWhenLed && isLed(snapshot.head, this.now()))
-      return { relay: true, until: snapshot.head.leaseUntil! };
+      return { relay: true, untilMs: snapshot.head.leaseUntil! };
     if (snapshot.head.pendingResults && this.options.settle && !isLed(snapshot.head, this.now())) {
       // The snapshot may lack the batch's transactions: settle, then read again.
       await this.options.settle(ledger, table, snapshot.head);
@@ -240,10 +240,10 @@ export class LedgerWriter {
   }
 }
 
-/** A write handed back to be relayed; `until`: the writer's lease, which the container may trust till then. */
+/** A write handed back to be relayed; `untilMs` (epoch ms): the writer's lease, which the container may trust till then. */
 export interface Relay {
   relay: true;
-  until?: number;
+  untilMs?: number;
 }
 
 /** A write to be decided again (another writer moved HEAD first) is counted, then retried as before. */

@@ -137,21 +137,21 @@ export class LedgerCommands {
     const outcome = await this.options.writer.writeOrRelay(request, CONTENTION_BEFORE_RELAY);
     if (!('relay' in outcome)) return direct(outcome);
     // A live lease says how long the writer is known to lead: no direct attempt (a snapshot read) before then.
-    return this.relayed(relay, ledger, operation, outcome.until);
+    return this.relayed(relay, ledger, operation, outcome.untilMs);
   }
 
   private async relayed(
     relay: LedgerRelay,
     ledger: LedgerRecord,
     operation: LedgerOperation,
-    ledUntil?: number,
+    ledUntilMs?: number,
   ): Promise<CommandOutcome> {
     if (this.relayUntil.size > 10_000) this.relayUntil.clear();
     const key = relayKey(ledger);
-    const stickUntil = (at: number) =>
+    const stickUntil = (atMs: number) =>
       this.relayUntil.set(
         key,
-        Math.max(at + RELAY_STICKINESS_MS, ledUntil ?? 0, this.relayUntil.get(key) ?? 0),
+        Math.max(atMs + RELAY_STICKINESS_MS, ledUntilMs ?? 0, this.relayUntil.get(key) ?? 0),
       );
     stickUntil(this.now());
     const answer = await relay.submit(ledger, operation);

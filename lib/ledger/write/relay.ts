@@ -99,7 +99,7 @@ export class LedgerRelay implements IntentSink {
   async submit(ledger: LedgerRecord, operation: LedgerOperation): Promise<RelayAnswer> {
     const reqId = randomUUID();
     const started = this.now();
-    const deadline = started + (this.options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+    const deadlineAtMs = started + (this.options.deadlineMs ?? DEFAULT_DEADLINE_MS);
     const replyTo = await this.replyAddress();
     const wait = replyTo ? this.inbox?.wait(reqId) : undefined;
     try {
@@ -108,10 +108,10 @@ export class LedgerRelay implements IntentSink {
         environment: ledger.environment,
         ledger: ledger.name,
         operation,
-        deadline,
+        deadline: deadlineAtMs,
         ...(replyTo ? { replyTo } : {}),
       });
-      return await this.answerOf(ledger, reqId, body, deadline, wait?.reply);
+      return await this.answerOf(ledger, reqId, body, deadlineAtMs, wait?.reply);
     } finally {
       wait?.cancel();
     }
@@ -132,7 +132,7 @@ export class LedgerRelay implements IntentSink {
     ledger: LedgerRecord,
     reqId: string,
     body: string,
-    deadline: number,
+    deadlineAtMs: number,
     reply: Promise<IntentResult> | undefined,
   ): Promise<RelayAnswer> {
     const send = async () => {
@@ -150,7 +150,7 @@ export class LedgerRelay implements IntentSink {
     let lastSent = sent;
     const key = ledgerKeys.result(ledger, reqId);
     const table = this.options.tableFor(ledger.bucket);
-    const giveUp = deadline + (this.options.graceMs ?? DEFAULT_GRACE_MS);
+    const giveUp = deadlineAtMs + (this.options.graceMs ?? DEFAULT_GRACE_MS);
     // A pause that ends early with the reply when one comes.
     const pause = async (ms: number): Promise<IntentResult | undefined> =>
       Promise.race([...(reply ? [reply] : []), this.sleep(ms).then(() => undefined)]);
@@ -183,7 +183,7 @@ export class LedgerRelay implements IntentSink {
       if (now >= giveUp) return { status: 'unknown' };
       // A writer that took the message and stopped hides it for the queue's visibility timeout (a minute): send it
       // again. The writer decides a request id once, whatever the number of copies (LedgerSequencer).
-      if (now - lastSent >= RESEND_MS && now < deadline) {
+      if (now - lastSent >= RESEND_MS && now < deadlineAtMs) {
         await send();
         lastSent = now;
       }

@@ -13,7 +13,7 @@ import type { WriterDeps } from './writer-handler.js';
 export const DRAIN_MS = 10_000;
 
 /**
- * What the ledger writer Lambda needs, from its configuration (`ledgerWriterConfigFromEnv`: the services' tables
+ * What the ledger writer Lambda needs, from its configuration (`ledgerWriterConfigFromVariables`: the services' tables
  * and buckets, and the ingress queue it cannot do without). Its one composition, used by functions/ledger-writer.ts,
  * which the local platform runs as its worker processes; the stack's tests check the environment it sets.
  */

@@ -65,11 +65,11 @@ export async function runSchedule(
     terminated: false,
   };
   await stores.schedules.saveInstance(instance);
-  const period = connector.config.pollingPeriodMs;
+  const periodMs = connector.config.pollingPeriodMs;
   try {
     const more = await readPages(stores, connector, schedule, runId, deps);
     const endMs = stores.now();
-    await stores.schedules.release(schedule, runId, more ? endMs : endMs + period);
+    await stores.schedules.release(schedule, runId, more ? endMs : endMs + periodMs);
     await stores.schedules.saveInstance(ended(instance, endMs));
     return more ? 'more' : 'done';
   } catch (err) {
@@ -77,7 +77,7 @@ export async function runSchedule(
     await stores.schedules.release(
       schedule,
       runId,
-      endMs + Math.min(period, RETRY_AFTER_FAILURE_MS),
+      endMs + Math.min(periodMs, RETRY_AFTER_FAILURE_MS),
     );
     await stores.schedules.saveInstance(ended(instance, endMs, (err as Error).message));
     return 'failed';

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
@@ -26,7 +26,7 @@ const balanceFilterSchema = v.strictObject({
 });
 
 /** Accounts and their balances (docs/api.md §6), in the token's environment. */
-export function accountRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+export function accountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.post(
     '/v3/accounts',
     describe({

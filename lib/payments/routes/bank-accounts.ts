@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { bankAccountNotFound } from '../commands/bank-account-forwarding.js';
@@ -19,7 +19,7 @@ import { bankAccountData, bankAccountPage, createdId } from './schemas.js';
 import type { StoresOf } from './stores-of.js';
 
 /** Bank accounts (docs/api.md §6): numbers are shown whole only by a read of one bank account. */
-export function bankAccountRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+export function bankAccountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.post(
     '/v3/bank-accounts',
     describe({

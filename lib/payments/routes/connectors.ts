@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import {
@@ -45,7 +45,7 @@ const configBody = v.record(v.string(), v.unknown());
 
 /** Connectors (docs/api.md §6): install, configure, reset, uninstall; their schedules, runs and tasks. */
 export function connectorRoutes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   storesOf: StoresOf,
   dummypay: DummypaySettings,
 ): void {
@@ -120,7 +120,7 @@ export function connectorRoutes(
 }
 
 function connectorRecordRoutes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   storesOf: StoresOf,
   dummypay: DummypaySettings,
 ): void {
@@ -224,7 +224,7 @@ function connectorRecordRoutes(
   });
 }
 
-function scheduleRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+function scheduleRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.get(
     '/v3/connectors/:connectorID/schedules',
     describe({

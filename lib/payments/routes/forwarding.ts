@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import * as v from 'valibot';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { forwardBankAccount } from '../commands/bank-account-forwarding.js';
 import type { RunnerDeps } from '../connectors/runner.js';
@@ -22,7 +22,7 @@ const FORWARD_DESCRIPTION =
   '`relatedAccounts`. Sent within the request: the task says how it went. Once per connector (409 after).';
 
 /** Forwarding bank accounts to a connector (docs/api.md §6): the provider creates them (v3, and v1's one route). */
-export function forwardingRoutes(app: Hono<AppEnv>, storesOf: StoresOf, deps: RunnerDeps): void {
+export function forwardingRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps: RunnerDeps): void {
   openapi: app.post(
     '/v3/bank-accounts/:bankAccountID/forward',
     describe({

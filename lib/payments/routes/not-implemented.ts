@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { NotImplementedError } from '../../errors/index.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 
 /**
  * The reference payments API's resources that this platform does not serve (orders, conversions). Their paths
@@ -38,7 +38,7 @@ const refusePart =
   };
 
 /** The 501s of resources served in part: after the served routes. */
-export function partlyImplementedRoutes(app: Hono<AppEnv>): void {
+export function partlyImplementedRoutes(app: Hono<HonoTypes>): void {
   for (const resource of V3_PARTIAL_RESOURCES) {
     app.all(`/v3/${resource}/*`, refusePart(resource));
   }
@@ -47,7 +47,7 @@ export function partlyImplementedRoutes(app: Hono<AppEnv>): void {
   }
 }
 
-export function notImplementedRoutes(app: Hono<AppEnv>): void {
+export function notImplementedRoutes(app: Hono<HonoTypes>): void {
   for (const resource of V3_RESOURCES) {
     app.all(`/v3/${resource}`, refuse('v3', resource));
     app.all(`/v3/${resource}/*`, refuse('v3', resource));

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../errors/index.js';
 import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import {
   completeLink,
@@ -64,7 +64,7 @@ export interface OpenBankingRouteOptions {
 
 /** Open banking (docs/api.md §6): users at a connector's provider, link attempts and connections. */
 export function openBankingRoutes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   storesOf: StoresOf,
   deps: RunnerDeps,
   options: OpenBankingRouteOptions,
@@ -191,7 +191,7 @@ export function openBankingRoutes(
  * bearer check. `noRedirect=true` answers 204 instead of redirecting (the reference's parameter).
  */
 export function openBankingCallbackRoute(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   storesOf: (environment: string) => PaymentsStores,
   deps: RunnerDeps,
 ): void {

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import {
@@ -46,7 +46,7 @@ function noValidationOf(raw: string | undefined): boolean {
 
 /** Payment initiations (docs/api.md §6): transfers and payouts, approved, sent through a connector, reversed. */
 export function paymentInitiationRoutes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   storesOf: StoresOf,
   deps: RunnerDeps,
 ): void {
@@ -128,7 +128,7 @@ export function paymentInitiationRoutes(
   historyRoutes(app, storesOf);
 }
 
-function decisionRoutes(app: Hono<AppEnv>, storesOf: StoresOf, deps: RunnerDeps): void {
+function decisionRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps: RunnerDeps): void {
   openapi: app.post(
     '/v3/payment-initiations/:paymentInitiationID/approve',
     describe({
@@ -202,7 +202,7 @@ function decisionRoutes(app: Hono<AppEnv>, storesOf: StoresOf, deps: RunnerDeps)
   });
 }
 
-function historyRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+function historyRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.get(
     '/v3/payment-initiations/:paymentInitiationID/adjustments',
     describe({

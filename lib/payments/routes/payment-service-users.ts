@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { nowText } from '../commands/clock.js';
@@ -23,7 +23,7 @@ import {
 import type { StoresOf } from './stores-of.js';
 
 /** Payment service users (docs/api.md §6): the platform user's customers and their bank accounts. */
-export function paymentServiceUserRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+export function paymentServiceUserRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.post(
     '/v3/payment-service-users',
     describe({

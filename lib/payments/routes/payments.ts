@@ -4,7 +4,7 @@ import { NotFoundError } from '../../errors/index.js';
 import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
@@ -27,7 +27,7 @@ const FILTERS = ['status', 'type', 'connectorID'] as const;
  * environment's payment is as unknown as one never made, even with the same id.
  */
 export function paymentRoutes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   { storeOf }: { storeOf: (environment: string) => PaymentStore },
 ): void {
   openapi: app.post(

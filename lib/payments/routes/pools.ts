@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant } from '../../time/instant.js';
@@ -25,7 +25,7 @@ import type { StoresOf } from './stores-of.js';
 const poolIdOf = (raw: string) => requireUuid(raw, 'poolID');
 
 /** Pools (docs/api.md §6): sets of internal accounts whose balances are read together. */
-export function poolRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+export function poolRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.post(
     '/v3/pools',
     describe({
@@ -102,7 +102,7 @@ export function poolRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
   balanceRoutes(app, storesOf);
 }
 
-function membershipRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+function membershipRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.post(
     '/v3/pools/:poolID/accounts/:accountID',
     describe({
@@ -156,7 +156,7 @@ function membershipRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
   });
 }
 
-function balanceRoutes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+function balanceRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.get(
     '/v3/pools/:poolID/balances',
     describe({

@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { refuseProviderWebhook } from '../domain/connectors/provider-webhooks.js';
 
@@ -10,7 +10,7 @@ const PATH = '/v3/connectors/webhooks/:connectorID/:path{.+}';
  * takes any method, providers POST). It carries no token, so it is registered before the bearer check; no provider of this platform sends webhooks, so it always
  * answers 400 (docs/api.md §6).
  */
-export function providerWebhookRoutes(app: Hono<AppEnv>): void {
+export function providerWebhookRoutes(app: Hono<HonoTypes>): void {
   openapi: app.post(
     PATH,
     describe({

@@ -14,8 +14,8 @@ export interface EnvironmentProbe {
   exists(environment: string): Promise<boolean>;
 }
 
-/** What the platform's commands work with, composed once by the app. */
-export interface PlatformContext {
+/** What the platform service's commands work with, composed once by its app. */
+export interface PlatformServiceContext {
   directory: PlatformDirectory;
   writes: DirectoryWrites;
   access: OrganizationAccess;

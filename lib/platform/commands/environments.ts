@@ -9,12 +9,12 @@ import {
 } from '../domain/environments.js';
 import { newEnvironmentId } from '../domain/ids.js';
 import type { AdminGuard } from '../store/directory-writes.js';
-import { isoAt, type PlatformContext } from './context.js';
+import { isoAt, type PlatformServiceContext } from './context.js';
 import { MAX_ID_ATTEMPTS } from './organizations.js';
 
 /** An admin creates an environment in their organization; its id is new, never given before. */
 export async function createEnvironment(
-  ctx: PlatformContext,
+  ctx: PlatformServiceContext,
   caller: Caller,
   organizationId: string,
   input: { name: string; type: EnvironmentType },
@@ -42,7 +42,7 @@ export async function createEnvironment(
 
 /** One environment of an organization the caller belongs to; 404 for any other id. */
 export async function readEnvironment(
-  ctx: PlatformContext,
+  ctx: PlatformServiceContext,
   caller: Caller,
   organizationId: string,
   environmentId: string,
@@ -56,7 +56,7 @@ export async function readEnvironment(
  * token, key or log line naming it. What it still holds, each service's probe says.
  */
 export async function deleteEnvironment(
-  ctx: PlatformContext,
+  ctx: PlatformServiceContext,
   caller: Caller,
   organizationId: string,
   environmentId: string,
@@ -78,7 +78,7 @@ export async function deleteEnvironment(
 }
 
 async function environmentIn(
-  ctx: PlatformContext,
+  ctx: PlatformServiceContext,
   organizationId: string,
   environmentId: string,
 ): Promise<Environment> {

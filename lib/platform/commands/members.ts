@@ -2,11 +2,11 @@ import type { Role } from '../../tokens/claims.js';
 import { type Caller, organizationNotFound, requireRole, rosterRole } from '../domain/access.js';
 import type { Membership } from '../domain/directory.js';
 import { type RosterChange, removal, setRole } from '../domain/roster.js';
-import { isoAt, type PlatformContext } from './context.js';
+import { isoAt, type PlatformServiceContext } from './context.js';
 
 /** An admin adds a person to the organization, or changes their role. */
 export async function putMember(
-  ctx: PlatformContext,
+  ctx: PlatformServiceContext,
   caller: Caller,
   organizationId: string,
   target: { email: string; role: Role },
@@ -19,7 +19,7 @@ export async function putMember(
 
 /** An admin removes a person from the organization (themselves too, unless they are its last admin). */
 export async function removeMember(
-  ctx: PlatformContext,
+  ctx: PlatformServiceContext,
   caller: Caller,
   organizationId: string,
   email: string,
@@ -34,7 +34,7 @@ export async function removeMember(
  * change is decided on: the write happens only if that roster is still current.
  */
 async function changeRoster(
-  ctx: PlatformContext,
+  ctx: PlatformServiceContext,
   caller: Caller,
   organizationId: string,
   decide: (members: readonly Membership[]) => RosterChange,

@@ -1,14 +1,14 @@
 import { type Caller, requireMemberSomewhere, requirePerson } from '../domain/access.js';
 import { newOrganizationId } from '../domain/ids.js';
 import type { OrganizationWithRole } from './access.js';
-import { isoAt, type PlatformContext } from './context.js';
+import { isoAt, type PlatformServiceContext } from './context.js';
 
 /** A fresh random id that is taken is astronomically rare; a few tries end it. */
 export const MAX_ID_ATTEMPTS = 5;
 
 /** A person who belongs to an organization creates another, and becomes its admin. */
 export async function createOrganization(
-  ctx: PlatformContext,
+  ctx: PlatformServiceContext,
   caller: Caller,
   name: string,
 ): Promise<OrganizationWithRole> {

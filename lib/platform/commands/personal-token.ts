@@ -7,7 +7,7 @@ import {
   personalTokenEnvironment,
   personalTokenMembership,
 } from '../domain/personal-token.js';
-import type { PlatformContext } from './context.js';
+import type { PlatformServiceContext } from './context.js';
 
 export interface PersonalToken {
   token: string;
@@ -24,7 +24,7 @@ export interface PersonalToken {
  * (strongly consistent) at issue: a removed member gets none.
  */
 export async function issuePersonalToken(
-  ctx: PlatformContext,
+  ctx: PlatformServiceContext,
   caller: Caller,
   request: PersonalTokenRequest,
 ): Promise<PersonalToken> {
@@ -46,7 +46,7 @@ export async function issuePersonalToken(
     issuer: ctx.tokens.issuer,
     audience: ctx.tokens.audience,
     subject,
-    // No OAuth client asked for it: the person did, through the platform API.
+    // No OAuth client asked for it: the person did, through the platform service's API.
     clientId: subject,
     scopes,
     principalType: 'person',

@@ -5,7 +5,7 @@ import { ALL_SCOPES } from '../../tokens/scopes.js';
 export { normaliseEmail } from '../../validation/email.js';
 
 /**
- * The platform's directory as plain values (docs/decisions/tenancy.md, "Environments and token types"): organizations,
+ * The platform service's directory as plain values (docs/decisions/tenancy.md, "Environments and token types"): organizations,
  * their environments, their members (persons, by email) and persons' profiles. No I/O here.
  */
 
@@ -35,7 +35,7 @@ export interface Membership {
 }
 
 /**
- * What the platform remembers of a person once they have logged in: the identity provider's `iss` and `sub` the
+ * What the platform service remembers of a person once they have logged in: the identity provider's `iss` and `sub` the
  * email was first seen with (a later login with the same email and another subject is refused), and when.
  */
 export interface PersonProfile {

@@ -52,7 +52,7 @@ describe('new ids', () => {
 });
 
 describe('isOrganizationId', () => {
-  it('takes the ids the platform gives and nothing a key could be bent with', () => {
+  it('takes the ids the platform service gives and nothing a key could be bent with', () => {
     expect(isOrganizationId('default')).toBe(true);
     expect(isOrganizationId('acme-k3j9x2q1')).toBe(true);
     for (const bad of ['', 'A', 'a#b', 'a/b', '-a', 'a-', 'x'.repeat(41), 42, undefined])

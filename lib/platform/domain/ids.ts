@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { ENVIRONMENT_ID_PATTERN } from '../../environments/environment-id.js';
 
 /**
- * Ids of the organizations and environments the platform creates (docs/decisions/tenancy.md, "Environments"):
+ * Ids of the organizations and environments the platform service creates (docs/decisions/tenancy.md, "Environments"):
  * `<slug of the name, ≤ 24>-<8 random a-z0-9>`, e.g. `sandbox-k3j9x2q1`. The slug makes an id readable in keys,
  * logs and URLs; the random part makes two creations with the same name distinct, and a collision (36^8 ≈ 2.8e12)
  * is caught by the store's conditional write and answered with a new id.

@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, path } from '../../openapi/describe.js';
-import type { PlatformContext } from '../commands/context.js';
+import type { PlatformServiceContext } from '../commands/context.js';
 import { createEnvironment, deleteEnvironment, readEnvironment } from '../commands/environments.js';
 import { callerIn } from './caller.js';
 import { ORGANIZATION_PARAMETER } from './organizations.js';
@@ -11,7 +11,7 @@ import { environmentData, environmentInput, environmentList } from './schemas.js
 const ENVIRONMENT_PARAMETER = path('env', 'Id of the environment.');
 
 /** An organization's environments: members list and read them, admins create and delete them. */
-export function environmentRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
+export function environmentRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   openapi: app.get(
     '/organizations/:org/environments',
     describe({

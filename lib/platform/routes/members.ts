@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, path } from '../../openapi/describe.js';
-import type { PlatformContext } from '../commands/context.js';
+import type { PlatformServiceContext } from '../commands/context.js';
 import { putMember, removeMember } from '../commands/members.js';
 import { type Membership, personId } from '../domain/directory.js';
 import { callerIn, emailParam } from './caller.js';
@@ -19,7 +19,7 @@ const memberView = ({ email, role, addedAt }: Membership) => ({
 });
 
 /** An organization's members: members list them, admins add, change and remove them. */
-export function memberRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
+export function memberRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   openapi: app.get(
     '/organizations/:org/members',
     describe({

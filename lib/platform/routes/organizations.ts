@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, path } from '../../openapi/describe.js';
-import type { PlatformContext } from '../commands/context.js';
+import type { PlatformServiceContext } from '../commands/context.js';
 import { createOrganization } from '../commands/organizations.js';
 import { organizationNotFound } from '../domain/access.js';
 import { callerIn } from './caller.js';
@@ -14,7 +14,7 @@ export const ORGANIZATION_PARAMETER = path(
 );
 
 /** Who the caller is, and their organizations: `/me`, `/organizations`, `/organizations/{org}`. */
-export function organizationRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
+export function organizationRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   openapi: app.get(
     '/me',
     describe({

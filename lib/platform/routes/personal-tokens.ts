@@ -1,15 +1,15 @@
 import type { Hono } from 'hono';
 import * as v from 'valibot';
 import { readJsonBody } from '../../http/json-body.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
-import type { PlatformContext } from '../commands/context.js';
+import type { PlatformServiceContext } from '../commands/context.js';
 import { issuePersonalToken } from '../commands/personal-token.js';
 import { callerIn } from './caller.js';
 import { personalTokenData, personalTokenInput } from './schemas.js';
 
 /** `POST /personal-tokens`: a five-minute environment token for the person, for command-line use. */
-export function personalTokenRoutes(app: Hono<AppEnv>, ctx: PlatformContext): void {
+export function personalTokenRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   openapi: app.post(
     '/personal-tokens',
     describe({

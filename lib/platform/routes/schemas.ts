@@ -4,7 +4,7 @@ import { dataOf, dateTime } from '../../openapi/schemas.js';
 import { PERSONAL_TOKEN_LIFETIME_SECONDS, ROLES } from '../../tokens/claims.js';
 import { ENVIRONMENT_TYPES } from '../domain/directory.js';
 
-/** The platform API's request and response shapes: validated by its routes, shown in its OpenAPI document. */
+/** The platform service's request and response shapes: validated by its routes, shown in its OpenAPI document. */
 
 /** A name people read: 1–N characters, not only spaces, no control characters. Stored as given. */
 const displayName = (max: number) =>

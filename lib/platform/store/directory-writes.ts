@@ -38,7 +38,7 @@ export type EnvironmentCreation = 'created' | 'id_taken' | 'organization_gone' |
 export type EnvironmentDeletion = 'deleted' | 'gone' | 'not_admin';
 
 /**
- * The platform directory's writes (the reads are PlatformDirectory's). Every change is one transaction: an
+ * The platform service's directory writes (the reads are PlatformDirectory's). Every change is one transaction: an
  * organization with its first admin, an environment with its id's reservation, a membership seen from both
  * sides. An organization's roster changes only while it is as it was read (the organization item's `revision`),
  * so two admins demoting each other at once cannot leave it without one.

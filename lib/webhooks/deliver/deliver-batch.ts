@@ -241,18 +241,18 @@ async function attempt(
   )
     return 'lost-race';
 
-  const sentAt = now();
+  const sentAtMs = now();
   const result = await sendSignedAttempt({
     webhookId: id,
     body: delivery.body,
     config,
-    sentAtMs: sentAt,
+    sentAtMs,
     timeoutMs,
     allowLoopback: deps.allowLoopback ?? false,
     ...(deps.headerSets ? { headerSets: deps.headerSets } : {}),
     ...(deps.post ? { post: deps.post } : {}),
   });
-  const item = attemptOf(delivery, delivery.attempts + 1, config, sentAt, result);
+  const item = attemptOf(delivery, delivery.attempts + 1, config, sentAtMs, result);
   return record(receipt, delivery, config, item, result);
 }
 
@@ -261,13 +261,13 @@ function attemptOf(
   delivery: Delivery,
   attempt: number,
   config: WebhookConfig,
-  sentAt: number,
+  sentAtMs: number,
   result: PostWebhookResult,
 ): DeliveryAttempt {
   const item: DeliveryAttempt = {
     deliveryId: delivery.id,
     attempt,
-    at: stamp(sentAt),
+    at: stamp(sentAtMs),
     durationMs: result.durationMs,
     endpoint: config.endpoint,
     replayGeneration: delivery.replayGeneration,
@@ -289,9 +289,9 @@ async function record(
   result: PostWebhookResult,
 ): Promise<RecordOutcome> {
   const { deliveries, log } = receipt;
-  const done = receipt.now();
+  const doneMs = receipt.now();
   const outcome = classifyOutcome(isFailure(result) ? undefined : result.status);
-  const updatedAt = stamp(done);
+  const updatedAt = stamp(doneMs);
   switch (outcome.kind) {
     case 'succeeded': {
       attemptItem.outcome = 'succeeded';
@@ -319,7 +319,7 @@ async function record(
       return 'deactivated';
     }
     case 'retry':
-      if (await recordFailing(receipt, config, attemptItem, done)) {
+      if (await recordFailing(receipt, config, attemptItem, doneMs)) {
         log('warn', 'webhook endpoint failing for too long: config deactivated', {
           configId: config.id,
         });
@@ -331,7 +331,7 @@ async function record(
         await onConfigDeactivated(config, deliveries, updatedAt);
         return 'deactivated';
       }
-      return recordRetry(receipt, delivery, attemptItem, result, done);
+      return recordRetry(receipt, delivery, attemptItem, result, doneMs);
   }
 }
 
@@ -341,15 +341,15 @@ async function recordRetry(
   delivery: Delivery,
   attemptItem: DeliveryAttempt,
   result: PostWebhookResult,
-  done: number,
+  doneMs: number,
 ): Promise<RecordOutcome> {
   const { deliveries, deps, log } = receipt;
-  const updatedAt = stamp(done);
+  const updatedAt = stamp(doneMs);
   const retryAfter = isFailure(result) ? undefined : result.retryAfter;
   const next = nextAttempt({
     // Counted from the latest replay: each replay runs the schedule from its start.
     attempt: attemptItem.attempt - (delivery.replayedAfterAttempts ?? 0),
-    now: done,
+    nowMs: doneMs,
     retryAfter,
     ...(deps.random ? { random: deps.random } : {}),
   });
@@ -367,14 +367,14 @@ async function recordRetry(
   if (
     !(await deliveries.recordAttempt(delivery, attemptItem, {
       status: 'pending',
-      nextAttemptAt: next.at,
+      nextAttemptAt: next.atMs,
       updatedAt,
     }))
   )
     return 'lost-race';
   // After the record: if this send fails the message is reported failed and comes back, finds nextAttemptAt
   // in the future and hops; a crash here does the same after the visibility timeout.
-  await receipt.queue.sendDueAt(receipt.environment, delivery.id, next.at, done);
+  await receipt.queue.sendDueAt(receipt.environment, delivery.id, next.atMs, doneMs);
   return 'retry-scheduled';
 }
 

@@ -166,7 +166,8 @@ async function createDelivery(
 }
 
 interface CacheEntry {
-  expiresAt: number;
+  /** Epoch milliseconds. */
+  expiresAtMs: number;
   /** The subscriptions version the configs were queried under. */
   version: number;
   configIds: Promise<string[]>;
@@ -186,8 +187,8 @@ async function activeConfigs(
   ports: EnvironmentPorts,
 ): Promise<string[]> {
   const { subscriptions } = ports;
-  const ttl = deps.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
-  if (ttl <= 0) return subscriptions.activeConfigIds(kind);
+  const ttlMs = deps.cacheTtlMs ?? DEFAULT_CACHE_TTL_MS;
+  if (ttlMs <= 0) return subscriptions.activeConfigIds(kind);
   let cache = caches.get(deps);
   if (!cache) {
     cache = new Map();
@@ -199,9 +200,9 @@ async function activeConfigs(
   // `#` cannot occur in an environment id: the key names one environment and one kind.
   const key = `${environment}#${kind}`;
   const hit = cache.get(key);
-  if (hit && hit.version === version && hit.expiresAt > nowMs) return hit.configIds;
+  if (hit && hit.version === version && hit.expiresAtMs > nowMs) return hit.configIds;
   const entry: CacheEntry = {
-    expiresAt: nowMs + ttl,
+    expiresAtMs: nowMs + ttlMs,
     version,
     configIds: subscriptions.activeConfigIds(kind),
   };

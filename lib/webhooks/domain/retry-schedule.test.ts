@@ -14,8 +14,8 @@ const S = 1_000;
 const MIN = 60 * S;
 const H = 60 * MIN;
 const delayAfter = (attempt: number, random: number, retryAfter?: string) => {
-  const next = nextAttempt({ attempt, now: NOW, random: () => random, retryAfter });
-  return 'at' in next ? next.at - NOW : next.give;
+  const next = nextAttempt({ attempt, nowMs: NOW, random: () => random, retryAfter });
+  return 'atMs' in next ? next.atMs - NOW : next.give;
 };
 
 describe('retry schedule', () => {
@@ -45,9 +45,9 @@ describe('retry schedule', () => {
   });
 
   it('gives up after the eighth attempt', () => {
-    expect(nextAttempt({ attempt: 8, now: NOW })).toEqual({ give: 'failed' });
-    expect(nextAttempt({ attempt: 9, now: NOW })).toEqual({ give: 'failed' });
-    expect(() => nextAttempt({ attempt: 0, now: NOW })).toThrow(/positive integer/);
+    expect(nextAttempt({ attempt: 8, nowMs: NOW })).toEqual({ give: 'failed' });
+    expect(nextAttempt({ attempt: 9, nowMs: NOW })).toEqual({ give: 'failed' });
+    expect(() => nextAttempt({ attempt: 0, nowMs: NOW })).toThrow(/positive integer/);
   });
 
   it('honours Retry-After when longer than the scheduled delay, never when shorter', () => {
@@ -66,7 +66,7 @@ describe('retry schedule', () => {
   });
 
   it('still gives up after the last attempt whatever Retry-After says', () => {
-    expect(nextAttempt({ attempt: 8, now: NOW, retryAfter: '5' })).toEqual({ give: 'failed' });
+    expect(nextAttempt({ attempt: 8, nowMs: NOW, retryAfter: '5' })).toEqual({ give: 'failed' });
   });
 });
 

@@ -32,18 +32,19 @@ export interface NextAttemptInput {
   /** The attempt that just failed, 1-based. */
   attempt: number;
   /** Epoch milliseconds when it failed. */
-  now: number;
+  nowMs: number;
   /** The response's Retry-After header, if any (delta-seconds or an HTTP-date). */
   retryAfter?: string | undefined;
   /** Uniform in [0, 1); injectable so tests can pin the jitter. 0.5 means no jitter. */
   random?: () => number;
 }
 
-export type NextAttempt = { at: number } | { give: 'failed' };
+/** When the next attempt is due (`atMs`, epoch milliseconds), or that the delivery has failed. */
+export type NextAttempt = { atMs: number } | { give: 'failed' };
 
 export function nextAttempt({
   attempt,
-  now,
+  nowMs,
   retryAfter,
   random = Math.random,
 }: NextAttemptInput): NextAttempt {
@@ -52,9 +53,9 @@ export function nextAttempt({
   const base = RETRY_DELAYS_MS[attempt - 1];
   if (base === undefined) return { give: 'failed' };
   const jittered = Math.round(base * (1 + JITTER * (2 * random() - 1)));
-  const asked = retryAfter === undefined ? undefined : retryAfterMs(retryAfter, now);
+  const asked = retryAfter === undefined ? undefined : retryAfterMs(retryAfter, nowMs);
   // Retry-After only ever lengthens the wait: a receiver cannot make us retry faster than the schedule.
-  const delay =
+  const delayMs =
     asked === undefined ? jittered : Math.max(jittered, Math.min(asked, MAX_RETRY_AFTER_MS));
-  return { at: now + delay };
+  return { atMs: nowMs + delayMs };
 }

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import { environmentOf } from '../../http/environment.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe } from '../../openapi/describe.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { isFailure } from '../deliver/post-webhook.js';
@@ -19,7 +19,7 @@ import { testAttemptData } from './schemas.js';
  * `webhookID` are both the `webhook-id` the receiver saw.
  */
 export function configTestRoutes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   { scope, ...deps }: Omit<ConfigTestDeps, 'configs'> & { scope: WebhooksScope },
 ): void {
   openapi: app.get(

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../errors/index.js';
 import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
@@ -40,10 +40,10 @@ const formatMs = (ms: number) => formatInstant(instantFromMs(ms));
  * each in the token's environment, where another environment's config is as unknown as one never created.
  */
 export function configRoutes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   { scope, schemas, secretOverlapSeconds }: ConfigRoutesDeps,
 ): void {
-  const of = (c: Context<AppEnv>) => scope(environmentOf(c));
+  const of = (c: Context<HonoTypes>) => scope(environmentOf(c));
 
   openapi: app.post(
     '/configs',
@@ -237,7 +237,7 @@ export function configRoutes(
   });
 
   async function change(
-    c: Context<AppEnv>,
+    c: Context<HonoTypes>,
     id: string,
     decide: (current: WebhookConfig) => WebhookConfig,
   ): Promise<WebhookConfig> {

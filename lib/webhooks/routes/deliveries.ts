@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import { DATE_TIME, describe, header, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { replayDeliveriesSchema } from '../commands/bulk-replay.js';
@@ -23,14 +23,14 @@ export interface DeliveryRoutesDeps {
  * replay one, replay in bulk; each in the token's environment, where another environment's delivery is as unknown
  * as one never made.
  */
-export function deliveryRoutes(app: Hono<AppEnv>, { scope }: DeliveryRoutesDeps): void {
-  const of = (c: Context<AppEnv>) => scope(environmentOf(c));
+export function deliveryRoutes(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDeps): void {
+  const of = (c: Context<HonoTypes>) => scope(environmentOf(c));
   const find = async (deliveries: DeliveryStore, raw: string): Promise<Delivery> => {
     const found = isDeliveryId(raw) ? await deliveries.get(raw) : undefined;
     if (!found) throw new NotFoundError(`delivery ${raw.slice(0, 64)} not found`);
     return found;
   };
-  const idempotencyKey = (c: Context<AppEnv>) => c.req.header('idempotency-key');
+  const idempotencyKey = (c: Context<HonoTypes>) => c.req.header('idempotency-key');
 
   openapi: app.get(
     '/deliveries',

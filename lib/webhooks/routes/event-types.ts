@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { EVENT_APP, EVENT_KINDS, EVENT_VERSION, type EventKind } from '../../../events/catalog.js';
 import { EVENT_PAYLOADS } from '../../../events/payload-schemas.js';
-import type { AppEnv } from '../../http/types.js';
+import type { HonoTypes } from '../../http/types.js';
 import type { JsonSchema } from '../../openapi/describe.js';
 import { describe } from '../../openapi/describe.js';
 import type { OpenApiDocument } from '../../openapi/document.js';
@@ -17,7 +17,7 @@ const payloadSchemaName = (kind: EventKind) => `EventPayload.${kind}`;
  * prebuilt beside the Lambda bundle), so no converter runs here; the answer is built once.
  */
 export function eventTypeRoutes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   { document }: { document: () => Promise<OpenApiDocument> },
 ): void {
   openapi: app.get(

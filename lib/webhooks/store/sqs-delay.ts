@@ -20,7 +20,7 @@ export function sqsDelaySeconds(delayMs: number): SqsHop {
   };
 }
 
-/** The hop for an attempt due at `at` (epoch ms), as seen at `now`. */
-export function sqsHop(at: number, now: number): SqsHop {
-  return sqsDelaySeconds(at - now);
+/** The hop for an attempt due at `atMs`, as seen at `nowMs` (both epoch milliseconds). */
+export function sqsHop(atMs: number, nowMs: number): SqsHop {
+  return sqsDelaySeconds(atMs - nowMs);
 }

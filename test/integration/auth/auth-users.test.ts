@@ -8,7 +8,7 @@ import { personId } from '../../../lib/platform/domain/directory.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { authApp, bearer, tokenFor } from '../../support/auth.js';
 import { TestDirectory } from '../../support/platform-directory.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const IN_DEFAULT = { id: 'default-reader', secret: 'default-reader-secret-012' };
 const IN_ACME = { id: 'acme-reader', secret: 'acme-reader-secret-01234' };
@@ -20,7 +20,7 @@ let inDefault: Record<string, string>;
 let inAcme: Record<string, string>;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   const authConfig = parseAuthConfig(
     JSON.stringify({
       clients: [
@@ -100,7 +100,7 @@ describe('users of an environment', () => {
   });
 
   it('forgets a member removed from the organization', async () => {
-    const { runtime: own } = await testEnvironment();
+    const { runtime: own } = await testTables();
     const ownApp = authApp(own, {
       authConfig: parseAuthConfig(
         JSON.stringify({ clients: [{ id: IN_DEFAULT.id, secrets: [IN_DEFAULT.secret] }] }),
@@ -138,7 +138,7 @@ describe('users of an environment', () => {
   });
 
   it('knows nobody in an environment the directory does not have', async () => {
-    const { runtime: empty } = await testEnvironment();
+    const { runtime: empty } = await testTables();
     const emptyApp = authApp(empty, {
       authConfig: parseAuthConfig(
         JSON.stringify({ clients: [{ id: IN_DEFAULT.id, secrets: [IN_DEFAULT.secret] }] }),

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformConfigFromEnv } from '../../../lib/config/env.js';
+import { platformConfigFromVariables } from '../../../lib/config/env.js';
 import { createProtectedApp } from '../../../lib/runtime/protected-app.js';
 import { createRuntime, type ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ADMIN, authApp, bearer, READER, tokenFor } from '../../support/auth.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let env: NodeJS.ProcessEnv;
 let runtime: ServiceRuntime;
@@ -11,7 +11,7 @@ let auth: ReturnType<typeof authApp>;
 let ledger: ReturnType<typeof createProtectedApp>;
 
 beforeAll(async () => {
-  ({ env, runtime } = await testEnvironment());
+  ({ variables: env, runtime } = await testTables());
   auth = authApp(runtime);
   ledger = createProtectedApp('ledger', runtime);
   ledger.get('/v2/probe', (c) => c.json({ client: c.get('principal').clientId }));
@@ -85,7 +85,7 @@ describe('bearer middleware (another service, keys read from the auth table)', (
   it('refuses a token from another issuer (same keys)', async () => {
     const foreign = authApp(
       createRuntime(
-        platformConfigFromEnv({
+        platformConfigFromVariables({
           ...env,
           PUBLIC_BASE_URL: 'http://elsewhere.test',
           TOKEN_AUDIENCE: env.PUBLIC_BASE_URL,
@@ -103,7 +103,7 @@ describe('bearer middleware (another service, keys read from the auth table)', (
   it('refuses a token for another audience', async () => {
     const other = authApp(
       createRuntime(
-        platformConfigFromEnv({ ...env, TOKEN_AUDIENCE: 'https://another-platform.test' }),
+        platformConfigFromVariables({ ...env, TOKEN_AUDIENCE: 'https://another-platform.test' }),
       ),
     );
     await expect401(

@@ -3,14 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { DEFAULT_CLIENT_SCOPES } from '../../../lib/tokens/scopes.js';
 import { ADMIN, authApp, basic, bearer, FORM, form, READER, tokenFor } from '../../support/auth.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let app: ReturnType<typeof authApp>;
 let admin: Record<string, string>;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   app = authApp(runtime);
   admin = bearer(await tokenFor(app, ADMIN));
 });
@@ -99,7 +99,7 @@ describe('clients', () => {
   });
 
   it('lists clients with cursor pagination in creation order, and refuses bad paging input', async () => {
-    const { runtime: own } = await testEnvironment();
+    const { runtime: own } = await testTables();
     const listApp = authApp(own);
     const token = bearer(await tokenFor(listApp, ADMIN));
     const ids: string[] = [];

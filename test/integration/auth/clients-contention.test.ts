@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ADMIN, authApp, basic, bearer, FORM, form, tokenFor } from '../../support/auth.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let app: ReturnType<typeof authApp>;
 let admin: Record<string, string>;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   app = authApp(runtime);
   admin = bearer(await tokenFor(app, ADMIN));
 });

@@ -11,7 +11,7 @@ import { parseAuthConfig } from '../../../lib/auth/domain/static-clients.js';
 import { clientsExist } from '../../../lib/auth/store/environment-probe.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { authApp, basic, bearer, FORM, form, tokenFor } from '../../support/auth.js';
-import { TEST_BASE_URL, testEnvironment } from '../../support/tables.js';
+import { TEST_BASE_URL, testTables } from '../../support/tables.js';
 
 const A = { id: 'admin-a', secret: 'admin-a-secret-0123456789' };
 const B = { id: 'admin-b', secret: 'admin-b-secret-0123456789' };
@@ -24,7 +24,7 @@ let tokenA: Record<string, string>;
 let tokenB: Record<string, string>;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   const authConfig = parseAuthConfig(
     JSON.stringify({
       clients: [
@@ -130,7 +130,7 @@ describe('clients in environments', () => {
   });
 
   it("refuses another environment's cursor instead of paging through its clients", async () => {
-    const { runtime: own } = await testEnvironment();
+    const { runtime: own } = await testTables();
     const authConfig = parseAuthConfig(
       JSON.stringify({
         clients: [
@@ -182,7 +182,7 @@ describe('clients in environments', () => {
   });
 
   it('answers whether an environment has clients (the platform service asks before deleting one)', async () => {
-    const { runtime: own } = await testEnvironment();
+    const { runtime: own } = await testTables();
     const probe = (env: string) => clientsExist(own.doc, own.config.tables.auth, env);
     expect(await probe('env-a')).toBe(false);
     const authConfig = parseAuthConfig(

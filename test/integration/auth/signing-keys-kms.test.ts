@@ -17,7 +17,7 @@ import { keyStoreFor } from '../../../lib/auth/keys/vault-for-runtime.js';
 import { createLogger } from '../../../lib/observability/logger.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ADMIN, authApp, FORM, form } from '../../support/auth.js';
-import { TEST_BASE_URL, testEnvironment } from '../../support/tables.js';
+import { TEST_BASE_URL, testTables } from '../../support/tables.js';
 
 /**
  * The KMS path of the signing keys against DynamoDB Local, with KMS itself stood in by aws-sdk-client-mock (no
@@ -72,7 +72,7 @@ let runtime: ServiceRuntime;
 let lines: Array<Record<string, unknown>>;
 
 beforeEach(async () => {
-  ({ runtime } = await testEnvironment({ SIGNING_KEY_KMS_KEY_ID: KEY_ARN }));
+  ({ runtime } = await testTables({ SIGNING_KEY_KMS_KEY_ID: KEY_ARN }));
   lines = [];
   runtime = {
     ...runtime,
@@ -251,7 +251,7 @@ describe('signing keys under KMS envelope encryption', () => {
   });
 
   it('still opens a key written in clear before KMS was configured (rotation retires it)', async () => {
-    const { runtime: clearRuntime } = await testEnvironment();
+    const { runtime: clearRuntime } = await testTables();
     const clearApp = authApp(clearRuntime);
     expect((await tokenRequest(clearApp)).status).toBe(200);
     expect(kms.commandCalls(GenerateDataKeyCommand)).toHaveLength(0);

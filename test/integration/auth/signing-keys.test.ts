@@ -7,7 +7,7 @@ import { KeyStore } from '../../../lib/auth/store/key-store.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ALL_SCOPES } from '../../../lib/tokens/scopes.js';
 import { ADMIN, authApp, bearer, tokenFor } from '../../support/auth.js';
-import { TEST_BASE_URL, testEnvironment } from '../../support/tables.js';
+import { TEST_BASE_URL, testTables } from '../../support/tables.js';
 
 /** ES256 keys generate in about a millisecond; the race and rotation logic does not depend on the algorithm. */
 const fastKeys = (now: string) => generateSigningKey(now, 'ES256');
@@ -29,7 +29,7 @@ const statuses = (set: Record<string, unknown>) =>
 
 describe('key bootstrap', () => {
   it('concurrent cold starts end with exactly one key set and one current key', async () => {
-    const { runtime } = await testEnvironment();
+    const { runtime } = await testTables();
     const store = new KeyStore(runtime.doc, runtime.config.tables.auth);
     const containers = Array.from(
       { length: 8 },
@@ -50,7 +50,7 @@ describe('key bootstrap', () => {
   });
 
   it('generates RS256 keys by default and publishes only public parts', async () => {
-    const { runtime } = await testEnvironment();
+    const { runtime } = await testTables();
     const app = authApp(runtime);
     const res = await app.request('/api/auth/keys');
     expect(res.status).toBe(200);
@@ -70,7 +70,7 @@ describe('key bootstrap', () => {
 
 describe('rotation', () => {
   it('publishes next, then promotes it once old enough, keeping the previous key published', async () => {
-    const { runtime } = await testEnvironment();
+    const { runtime } = await testTables();
     const store = new KeyStore(runtime.doc, runtime.config.tables.auth);
     const t0 = Date.parse('2026-11-01T00:00:00Z');
     const hour = 3600_000;
@@ -123,7 +123,7 @@ describe('rotation', () => {
   });
 
   it('lets exactly one of two concurrent rotations win', async () => {
-    const { runtime } = await testEnvironment();
+    const { runtime } = await testTables();
     const store = new KeyStore(runtime.doc, runtime.config.tables.auth);
     await rotateSigningKeys(store, { nowMs: Date.now(), minNextAgeSeconds: 0, generate: fastKeys });
     // Both rotations have read the same key set before either writes (a key is generated between the read and
@@ -149,7 +149,7 @@ describe('rotation', () => {
   });
 
   it('keeps tokens signed before a rotation valid, and signs with the new key after it', async () => {
-    const { runtime } = await testEnvironment();
+    const { runtime } = await testTables();
     const store = new KeyStore(runtime.doc, runtime.config.tables.auth);
     const app = authApp(runtime, { signingKeys: new SigningKeys(store, { cacheTtlMs: 0 }) });
     const before = await tokenFor(app, ADMIN);
@@ -170,7 +170,7 @@ describe('rotation', () => {
 
 describe('discovery', () => {
   it('serves the metadata at both well-known paths, cacheable', async () => {
-    const { runtime } = await testEnvironment();
+    const { runtime } = await testTables();
     const app = authApp(runtime);
     const issuer = `${TEST_BASE_URL}/api/auth`;
     for (const path of [

@@ -6,7 +6,7 @@ import { createLogger } from '../../../lib/observability/logger.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ALL_SCOPES } from '../../../lib/tokens/scopes.js';
 import { ADMIN, authApp, basic, FORM, form, READER } from '../../support/auth.js';
-import { TEST_BASE_URL, testEnvironment } from '../../support/tables.js';
+import { TEST_BASE_URL, testTables } from '../../support/tables.js';
 
 const TOKEN = '/api/auth/oauth/token';
 const ISSUER = `${TEST_BASE_URL}/api/auth`;
@@ -16,7 +16,7 @@ let runtime: ServiceRuntime;
 let app: ReturnType<typeof authApp>;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   // A generous budget here; throttling has its own tests (token-throttle.test.ts).
   app = authApp(runtime, {
     throttle: {

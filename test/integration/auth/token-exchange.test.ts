@@ -17,7 +17,7 @@ import {
   type TestIdentityProvider,
 } from '../../support/identity.js';
 import { TestDirectory } from '../../support/platform-directory.js';
-import { TEST_BASE_URL, testEnvironment } from '../../support/tables.js';
+import { TEST_BASE_URL, testTables } from '../../support/tables.js';
 
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -50,7 +50,7 @@ beforeAll(async () => {
     account(LEAVER),
     account(CAROL),
   ]);
-  const env = await testEnvironment({
+  const env = await testTables({
     IDENTITY_PROVIDER_ISSUER: idp.issuer,
     IDENTITY_PROVIDER_CLIENT_ID: idp.clientId,
   });
@@ -303,7 +303,7 @@ describe('an ID token for a platform token (RFC 8693)', () => {
   });
 
   it('answers invalid_grant when no identity provider is configured', async () => {
-    const { runtime: bare } = await testEnvironment();
+    const { runtime: bare } = await testTables();
     const res = await authApp(bare).request('/api/auth/oauth/token', {
       method: 'POST',
       headers: FORM,

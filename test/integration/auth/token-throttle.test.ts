@@ -8,7 +8,7 @@ import { throttleKeys } from '../../../lib/auth/store/throttle-store.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { httpApiEvent } from '../../support/api-gateway.js';
 import { ADMIN, authApp, FORM, form, READER } from '../../support/auth.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 // Every real comparison of a presented secret goes through findMatchingSecret: counting its calls counts them.
 vi.mock('../../../lib/auth/domain/secrets.js', async (importOriginal) => {
@@ -24,7 +24,7 @@ let runtime: ServiceRuntime;
 
 // Fresh tables per test: one test's counters must not count in another.
 beforeEach(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   comparisons.mockClear();
 });
 

@@ -3,12 +3,12 @@ import { PLATFORM_VERSION } from '../../../lib/openapi/version.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { tableProbes } from '../../../lib/runtime/table-probes.js';
 import { createVersionsApp } from '../../../lib/runtime/versions.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
 });
 
 describe('GET /versions (AWS probes: each service table is ACTIVE)', () => {

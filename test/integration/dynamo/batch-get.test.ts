@@ -1,11 +1,11 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { batchGetInOrder } from '../../../lib/dynamo/batch-get.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 describe('batchGetInOrder', () => {
   it('reads more keys than one BatchGetItem takes, in the order asked, with holes for missing items', async () => {
-    const { runtime } = await testEnvironment();
+    const { runtime } = await testTables();
     const table = runtime.config.tables.payments;
     const keys = Array.from({ length: 250 }, (_, i) => ({ pk: `K#${i}`, sk: 'S' }));
     for (let i = 0; i < keys.length; i += 25) {

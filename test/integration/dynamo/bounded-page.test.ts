@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { boundedQueryPage } from '../../../lib/dynamo/bounded-page.js';
 import { decodeCursor, encodeCursor, type ListQuery } from '../../../lib/pagination/cursor.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let table: string;
@@ -12,7 +12,7 @@ const list = 'test.bounded';
 const kept = Array.from({ length: 36 }, (_, i) => i).filter((n) => n % 7 === 0);
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   table = runtime.config.tables.ledger;
   const items = Array.from({ length: 36 }, (_, n) => ({
     pk: 'BOUNDED',

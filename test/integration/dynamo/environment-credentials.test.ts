@@ -14,7 +14,7 @@ import {
   SESSION_SECONDS,
   sharedEnvironmentCredentials,
 } from '../../../lib/dynamo/sts-credentials.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const ROLE = 'arn:aws:iam::123456789012:role/platform-prod-ledger-guard';
 const BASE = {
@@ -179,7 +179,7 @@ describe('EnvironmentCredentials: STS AssumeRole per environment', () => {
 
 describe('createDocumentClient with ENVIRONMENT_ACCESS_ROLE_ARN (against DynamoDB Local)', () => {
   it('each environment’s client assumes the role once per environment; the function’s own client never does', async () => {
-    const { env } = await testEnvironment();
+    const { variables: env } = await testTables();
     const table = env.PAYMENTS_TABLE!;
     const assumed: string[] = [];
     // A role of its own: the container-wide credentials (one per role and region), given a fake STS first.
@@ -216,7 +216,7 @@ describe('createDocumentClient with ENVIRONMENT_ACCESS_ROLE_ARN (against DynamoD
 
 describe('createDocumentClients: each environment’s client, its keys checked (against DynamoDB Local)', () => {
   it('with the guard role: its environment’s credentials; a key of another environment fails before it is sent', async () => {
-    const { env } = await testEnvironment();
+    const { variables: env } = await testTables();
     const table = env.PAYMENTS_TABLE!;
     const assumed: string[] = [];
     const roleArn = `${ROLE}-${randomUUID()}`;
@@ -251,7 +251,7 @@ describe('createDocumentClients: each environment’s client, its keys checked (
   });
 
   it('without IAM (npm start, the tests): the same key rule, on the one base client', async () => {
-    const { env } = await testEnvironment();
+    const { variables: env } = await testTables();
     const table = env.WEBHOOKS_TABLE!;
     const { doc, clients } = createDocumentClients({ endpoint: inject('dynamoEndpoint') });
     const sandbox = clients.forEnvironment('sandbox-1');

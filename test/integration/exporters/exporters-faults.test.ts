@@ -19,7 +19,7 @@ import { bigintDocumentClient, type ServiceRuntime } from '../../../lib/runtime/
 import { startKinesisEmulator } from '../../support/kinesis-emulator.js';
 import { ledgerClient } from '../../support/ledger.js';
 import { startS3Emulator } from '../../support/s3-emulator.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const BUCKET = 'exports';
 const T0 = Date.parse('2026-03-01T10:00:00Z');
@@ -30,7 +30,7 @@ let s3: Awaited<ReturnType<typeof startS3Emulator>>;
 let kinesis: Awaited<ReturnType<typeof startKinesisEmulator>>;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime, { now: () => clock }));
   [s3, kinesis] = await Promise.all([startS3Emulator([BUCKET]), startKinesisEmulator()]);
 });

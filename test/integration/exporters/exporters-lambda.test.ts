@@ -25,7 +25,7 @@ import { bigintDocumentClient, type ServiceRuntime } from '../../../lib/runtime/
 import { startExportReceiver } from '../../support/export-receiver.js';
 import { ledgerClient } from '../../support/ledger.js';
 import { localSqsClient } from '../../support/sqs.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 let clock = T0;
@@ -88,7 +88,7 @@ const streamRecord = (keys: { pk: string; sk: string }, image?: Record<string, u
   }) as PipelineEventRecord;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime, { now: () => clock }));
   sqsLocal = await startSqsLocal();
   sqs = localSqsClient(sqsLocal.endpoint);

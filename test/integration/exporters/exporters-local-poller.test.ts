@@ -9,7 +9,7 @@ import { type DynamoLocal, startDynamoLocal } from '../../../infra/local/dynamod
 import { startPipelineWorkers } from '../../../infra/local/pollers/pipeline-workers.js';
 import type { StreamCheckpoints } from '../../../infra/local/pollers/stream-poller.js';
 import { ensureTables } from '../../../infra/local/provision.js';
-import { platformConfigFromEnv } from '../../../lib/config/env.js';
+import { platformConfigFromVariables } from '../../../lib/config/env.js';
 import { createRuntime, type ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { startExportReceiver } from '../../support/export-receiver.js';
 import { ledgerClient } from '../../support/ledger.js';
@@ -44,7 +44,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
     ...tables,
   };
-  runtime = createRuntime(platformConfigFromEnv(env));
+  runtime = createRuntime(platformConfigFromVariables(env));
   ({ call } = await ledgerClient(runtime));
 });
 

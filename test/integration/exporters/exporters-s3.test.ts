@@ -14,7 +14,7 @@ import { parseJson, stringifyJson } from '../../../lib/json/bigint-json.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
 import { startS3Emulator } from '../../support/s3-emulator.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const BUCKET = 'ledger-exports';
 const T0 = Date.parse('2026-03-01T23:59:58Z');
@@ -27,7 +27,7 @@ const worker = () =>
 const BIG = 10n ** 30n;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime, { now: () => clock }));
   s3 = await startS3Emulator([BUCKET]);
   expect((await call('POST', '/v2/books')).status).toBe(204);

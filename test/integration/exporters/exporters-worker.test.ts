@@ -8,7 +8,7 @@ import type { PipelineRef } from '../../../lib/exporters/worker/drain-pipeline.j
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { startExportReceiver } from '../../support/export-receiver.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 let clock = T0;
@@ -18,7 +18,7 @@ const receivers: Array<{ close(): Promise<void> }> = [];
 const worker = () => createPipelineWorker(runtime, { now: () => clock });
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime, { now: () => clock }));
 });
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
 import { inProcessSdk } from '../../support/ledger-sdk.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const T0 = Date.parse('2026-03-01T10:00:00Z');
 let runtime: ServiceRuntime;
@@ -30,7 +30,7 @@ async function refusal(
 }
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   const client = await ledgerClient(runtime, { now: () => T0 });
   call = client.call;
   sdk = inProcessSdk(runtime, client.app);

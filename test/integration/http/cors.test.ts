@@ -7,13 +7,13 @@ import { assembleLedgerApp } from '../../../lib/assembly/ledger-app.js';
 import { corsOrigins } from '../../../lib/config/env.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../../lib/payments/app.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const CONSOLE = 'https://console.example.com';
 
 describe('CORS', () => {
   it('answers a preflight from a listed origin before authentication, and nothing to another origin', async () => {
-    const { runtime } = await testEnvironment({
+    const { runtime } = await testTables({
       CORS_ALLOWED_ORIGINS: `${CONSOLE}, http://localhost:5173`,
     });
     const app = assembleLedgerApp(runtime, { documents: generatedDocuments });
@@ -44,7 +44,7 @@ describe('CORS', () => {
   });
 
   it('is off without CORS_ALLOWED_ORIGINS', async () => {
-    const { runtime } = await testEnvironment();
+    const { runtime } = await testTables();
     const app = createPaymentsApp(runtime, { documents: generatedDocuments });
     const res = await app.request('/api/payments/v3/payments', { headers: { Origin: CONSOLE } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();

@@ -1,24 +1,28 @@
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assembleLedgerApp } from '../../../lib/assembly/ledger-app.js';
-import type { AppEnv } from '../../../lib/http/types.js';
+import type { HonoTypes } from '../../../lib/http/types.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../../lib/payments/app.js';
 import { createWebhooksApp } from '../../../lib/webhooks/app.js';
 import { authApp } from '../../support/auth.js';
 import { jsonCaller } from '../../support/json-call.js';
-import { type PlatformTestbed, platformTestbed, ROOT } from '../../support/platform-api.js';
+import {
+  type PlatformServiceTestbed,
+  platformServiceTestbed,
+  ROOT,
+} from '../../support/platform-service.js';
 
 /**
  * The platform and the services on one runtime, with the real emptiness probes: what a person's personal token
  * creates in an environment keeps the environment from being deleted, naming what it holds; an empty one is
  * deleted, and then issues no token.
  */
-let bed: PlatformTestbed;
-let apps: Record<'auth' | 'ledger' | 'webhooks' | 'payments', Hono<AppEnv>>;
+let bed: PlatformServiceTestbed;
+let apps: Record<'auth' | 'ledger' | 'webhooks' | 'payments', Hono<HonoTypes>>;
 
 beforeAll(async () => {
-  bed = await platformTestbed();
+  bed = await platformServiceTestbed();
   const { runtime } = bed;
   apps = {
     auth: authApp(runtime),

@@ -5,7 +5,7 @@
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assembleLedgerApp } from '../../../lib/assembly/ledger-app.js';
-import type { AppEnv } from '../../../lib/http/types.js';
+import type { HonoTypes } from '../../../lib/http/types.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../../lib/payments/app.js';
 import { createWebhooksApp } from '../../../lib/webhooks/app.js';
@@ -13,12 +13,12 @@ import { authApp } from '../../support/auth.js';
 import { environmentToken } from '../../support/environment-tokens.js';
 import { type JsonCall, jsonCaller } from '../../support/json-call.js';
 import { paymentBody } from '../../support/payments.js';
-import { platformTestbed, ROOT } from '../../support/platform-api.js';
-import { testEnvironment } from '../../support/tables.js';
+import { platformServiceTestbed, ROOT } from '../../support/platform-service.js';
+import { testTables } from '../../support/tables.js';
 
 type Service = 'auth' | 'ledger' | 'webhooks' | 'payments';
 const call = {} as Record<Service, JsonCall>;
-let apps: Record<Service, Hono<AppEnv>>;
+let apps: Record<Service, Hono<HonoTypes>>;
 let ledger: string;
 let configId: string;
 let paymentId: string;
@@ -34,7 +34,7 @@ const NOT_OBJECTS: ReadonlyArray<[string, string]> = [
 ];
 
 beforeAll(async () => {
-  const { runtime } = await testEnvironment();
+  const { runtime } = await testTables();
   const documents = generatedDocuments;
   apps = {
     auth: authApp(runtime),
@@ -210,7 +210,7 @@ describe('a body nested too deep, or holding a lone surrogate escape', () => {
   });
 
   it('is refused by the platform service too', async () => {
-    const bed = await platformTestbed();
+    const bed = await platformServiceTestbed();
     const root = bed.as(ROOT);
     const deep = await (await root)('POST', '/organizations', DEEP);
     expect({ status: deep.status, body: deep.body }).toEqual({ status: 400, body: TOO_DEEP });

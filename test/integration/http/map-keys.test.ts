@@ -16,7 +16,7 @@ import {
   paymentsClient,
   storedCounts,
 } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let ledgerCall: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -67,7 +67,7 @@ async function freshLedger(body?: string) {
 }
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call: ledgerCall, app: ledgerApp } = await ledgerClient(runtime));
   ({ call: payments, app: paymentsApp } = await paymentsClient(runtime));
   token = await tokenFor(authApp(runtime), ADMIN);

@@ -12,7 +12,7 @@ import {
   deployableFunction,
   type HttpHandler,
 } from '../../support/bundled-function.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 /**
  * `/docs`, `/openapi.json` and the services' own `/api/<service>/openapi.json` as AWS serves them: the functions
@@ -27,7 +27,7 @@ let ledger: HttpHandler;
 
 beforeAll(async () => {
   await Promise.all([deployableFunction('auth', authDir), deployableFunction('ledger', ledgerDir)]);
-  const { env } = await testEnvironment({});
+  const { variables: env } = await testTables({});
   Object.assign(process.env, env);
   auth = await bundledHandler(authDir);
   ledger = await bundledHandler(ledgerDir);

@@ -1,13 +1,13 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { httpApiEvent } from '../../support/api-gateway.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResult>;
 let handler: Handler;
 
 beforeAll(async () => {
-  const { env } = await testEnvironment({
+  const { variables: env } = await testTables({
     AUTH_CONFIG_INLINE: JSON.stringify({
       clients: [{ id: 'lambda-client', secrets: ['lambda-secret-0123456'] }],
     }),

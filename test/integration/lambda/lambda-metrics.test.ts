@@ -6,14 +6,14 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResult, Context } from 'aws
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { httpApiEvent } from '../../support/api-gateway.js';
 import { ADMIN, authApp, tokenFor } from '../../support/auth.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResult>;
 let handler: Handler;
 let token: string;
 
 beforeAll(async () => {
-  const { env, runtime } = await testEnvironment({ METRICS_NAMESPACE: 'Platform/test' });
+  const { variables: env, runtime } = await testTables({ METRICS_NAMESPACE: 'Platform/test' });
   token = await tokenFor(authApp(runtime), ADMIN, 'ledger:write ledger:read');
   Object.assign(process.env, env, { LOG_LEVEL: 'info' });
   // The module builds its runtime (and its EMF sink) from process.env at import, as in a Lambda container.

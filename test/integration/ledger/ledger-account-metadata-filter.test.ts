@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -12,7 +12,7 @@ const byTier = (ledger: string, tier: string, extra = '') =>
   call('GET', `/v2/${ledger}/accounts?${q({ $match: { 'metadata[tier]': tier } })}${extra}`);
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
 });
 

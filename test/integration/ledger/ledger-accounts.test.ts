@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../../lib/pagination/cursor.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, stringify } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -103,7 +103,7 @@ const ACCOUNTS = [
 const withoutVolumes = ({ volumes: _v, ...account }: (typeof ACCOUNTS)[number]) => account;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime, { now: () => clock }));
   at(T1);
   // INDEX_ACCOUNT_BALANCES is opt-in: this ledger serves the balance filters below.
@@ -690,7 +690,7 @@ describe('a page wider than one BatchGetItem', () => {
 
 describe('a filter judged in memory reads a bounded number of accounts per page', () => {
   it('answers short pages with hasMore, and cursors that find every match once', async () => {
-    const { runtime: small } = await testEnvironment({ LEDGER_SCAN_READS: '100' });
+    const { runtime: small } = await testTables({ LEDGER_SCAN_READS: '100' });
     const { call: smallCall } = await ledgerClient(small);
     expect((await smallCall('POST', '/v2/acc-scan')).status).toBe(204);
     // 150 accounts besides world; the ones whose number ends in 7 get metadata `pick` (judged in memory with $exists).

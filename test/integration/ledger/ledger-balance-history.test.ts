@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const ACCOUNTS = ['world', 'a', 'b'];
 const ASSETS = ['USD', 'EUR'];
@@ -53,7 +53,7 @@ const plan = fc.sample(
 );
 
 beforeAll(async () => {
-  const { runtime } = await testEnvironment();
+  const { runtime } = await testTables();
   ({ call } = await ledgerClient(runtime));
   expect((await call('POST', `/v2/${LEDGER}`)).status).toBe(204);
   for (const [i, step] of plan.entries()) {

@@ -11,7 +11,7 @@ import { ledgerKeys } from '../../../lib/ledger/store/keys.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ADMIN, authApp, tokenFor } from '../../support/auth.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const A39 = 123456789012345678901234567890123456789n;
 const A87 = BigInt(`3${'14159265358979323846'.repeat(5).slice(0, 86)}`);
@@ -81,7 +81,7 @@ async function rawVolume(ledger: string, account: string) {
 }
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call, app } = await ledgerClient(runtime));
   token = await tokenFor(authApp(runtime), ADMIN);
 });

@@ -5,14 +5,14 @@ import { LEDGER_RECHECK_MS, LedgerLookup } from '../../../lib/ledger/store/ledge
 import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 const names = (res: { body: any }) => res.body.cursor.data.map((l: { name: string }) => l.name);
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime, { now: () => Date.parse('2026-06-01T00:00:00Z') }));
   for (const [name, bucket] of [
     ['bk-a1', 'bk-a'],

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, stringify } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 type Call = Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -25,7 +25,7 @@ const create = (
 });
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   callers.direct = (await ledgerClient(runtime)).call;
   callers.embedded = (await ledgerClient(runtime, { embedded: {} })).call;
 });

@@ -12,14 +12,14 @@ import { ledgerKeys } from '../../../lib/ledger/store/keys.js';
 import { parseStoredLog } from '../../../lib/ledger/store/log-reads.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 let counter = 0;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime, { embedded: {} }));
 });
 

@@ -23,7 +23,7 @@ import {
 } from '../../../lib/ledger/write/writer-handler.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 type Client = Awaited<ReturnType<typeof ledgerClient>>;
@@ -67,7 +67,7 @@ async function exportOf(client: Client, ledger: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   a = await ledgerClient(runtime, { environment: A });
   // The same app: one lookup cache serves both environments.
   b = await ledgerClient(runtime, { environment: B, app: a.app });

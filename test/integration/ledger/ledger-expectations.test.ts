@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let embedded: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -15,7 +15,7 @@ let direct: Awaited<ReturnType<typeof ledgerClient>>['call'];
 let counter = 0;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call: embedded } = await ledgerClient(runtime, { embedded: {} }));
   ({ call: direct } = await ledgerClient(runtime));
 });

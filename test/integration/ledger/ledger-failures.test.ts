@@ -20,7 +20,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { cancelled, fail, throttled, throughputExceeded } from '../../support/dynamo-faults.js';
 import { ledgerClient, ledgerEventsOf, storedTransactionItems } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 type Send = (
   this: DynamoDBDocumentClient,
@@ -115,7 +115,7 @@ async function expectUnchanged(
 }
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   // The token is issued here, before any stub exists; its checks later pass through the stub anyway.
   ({ call } = await ledgerClient(runtime, { sleep: async (ms) => void sleeps.push(ms) }));
 });

@@ -30,7 +30,7 @@ import { settleBatch } from '../../../lib/ledger/write/settle.js';
 import { handleIntents, type WriterDeps } from '../../../lib/ledger/write/writer-handler.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 let runtime: ServiceRuntime;
@@ -106,7 +106,7 @@ const balance = async (ledger: string, address: string, asset = 'USD') =>
     ?.balance as bigint | undefined;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
   doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
   table = runtime.config.tables.ledger;

@@ -6,13 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 let counter = 0;
 
 beforeAll(async () => {
-  const { runtime } = await testEnvironment();
+  const { runtime } = await testTables();
   ({ call } = await ledgerClient(runtime, { embedded: {} }));
 });
 

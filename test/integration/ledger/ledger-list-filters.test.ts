@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMatches, parseLedgerFilter } from '../../../lib/ledger/domain/ledger-filter.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -17,7 +17,7 @@ const names = (res: { body: { cursor: { data: Array<{ name: string }> } } }) =>
 
 beforeAll(async () => {
   // A table of its own: the ledger list spans every ledger of the table.
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
   for (const [name, body] of [
     [`${tag}-eu-shop`, { bucket: 'eu', metadata: { team: 'shop', region: 'eu' } }],

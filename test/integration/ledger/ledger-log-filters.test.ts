@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 let clock = Date.parse('2026-04-01T00:00:00Z');
@@ -22,7 +22,7 @@ async function all(query: unknown): Promise<number[]> {
 
 beforeAll(async () => {
   // A small scan budget, so that the bounded pages show on a small log.
-  const { runtime } = await testEnvironment({ LEDGER_SCAN_READS: '100' });
+  const { runtime } = await testTables({ LEDGER_SCAN_READS: '100' });
   ({ call } = await ledgerClient(runtime, { now: () => clock }));
   expect((await call('POST', '/v2/logq')).status).toBe(204);
   // Log 1..120: transactions one minute apart; every 50th write is a metadata change instead.

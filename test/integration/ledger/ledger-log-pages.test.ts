@@ -21,7 +21,7 @@ import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, storedTransactionItems } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 let runtime: ServiceRuntime;
@@ -51,7 +51,7 @@ const ids = (res: { body: { cursor: { data: Array<{ id: bigint }> } } }) =>
   res.body.cursor.data.map((l) => Number(l.id));
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
   doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
   table = runtime.config.tables.ledger;

@@ -10,7 +10,7 @@ import { ADMIN, authApp, tokenFor } from '../../support/auth.js';
 import { ledgerClient } from '../../support/ledger.js';
 import { testClientToken } from '../../support/platform.js';
 import { startSdkPlatform } from '../../support/sdk.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const send = (source: string, destination: string, amount: bigint, asset = 'USD/2') => ({
   source,
@@ -61,7 +61,7 @@ describe('POST /v2/<ledger>/logs/export and /logs/import', () => {
   const toText = (entries: unknown[]) => entries.map((e) => `${stringifyJson(e)}\n`).join('');
 
   beforeAll(async () => {
-    ({ runtime } = await testEnvironment());
+    ({ runtime } = await testTables());
     ({ call, app } = await ledgerClient(runtime, { now: () => clock }));
     token = await tokenFor(authApp(runtime), ADMIN);
     expect((await call('POST', `/v2/${source}`)).status).toBe(204);

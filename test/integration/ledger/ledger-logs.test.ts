@@ -4,7 +4,7 @@ import { type LogEntry, logHash } from '../../../lib/ledger/domain/logs.js';
 import { encodeCursor } from '../../../lib/pagination/cursor.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, stringify } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const MAX = 10n ** 38n - 1n;
 const T1 = '2026-01-02T03:04:05Z';
@@ -41,7 +41,7 @@ describe('GET /v2/<ledger>/logs', () => {
   let expected: LogEntry[] = [];
 
   beforeAll(async () => {
-    ({ runtime } = await testEnvironment());
+    ({ runtime } = await testTables());
     ({ call } = await ledgerClient(runtime, { now: () => clock }));
     ledger = `logs-${Date.now() % 100000}`;
     expect((await call('POST', `/v2/${ledger}`)).status).toBe(204);

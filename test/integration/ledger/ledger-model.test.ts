@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 import { TEST_LIMIT_MS, WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 const WORLD = 'world';
@@ -219,7 +219,7 @@ let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 let ledgers = 0;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
 });
 

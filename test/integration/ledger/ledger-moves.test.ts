@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const ACCOUNTS = ['world', 'a', 'b', 'c'];
 const ASSETS = ['USD', 'EUR'];
@@ -56,7 +56,7 @@ const plan = fc.sample(
 );
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
   expect((await call('POST', `/v2/${LEDGER}`)).status).toBe(204);
   for (const [i, step] of plan.entries())

@@ -16,7 +16,7 @@ import type { Intent, IntentResult } from '../../../lib/ledger/write/intent.js';
 import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 let runtime: ServiceRuntime;
@@ -59,7 +59,7 @@ set_tx_meta("order", "o-1")
 `;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
 });
 

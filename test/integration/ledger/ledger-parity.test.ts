@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../../lib/json/bigint-json.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -22,7 +22,7 @@ const fresh = async () => {
 };
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call, app } = await ledgerClient(runtime));
 });
 

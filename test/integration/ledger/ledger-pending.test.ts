@@ -14,16 +14,16 @@ import { PendingReads } from '../../../lib/ledger/store/pending-reads.js';
 import { LedgerWriter } from '../../../lib/ledger/store/writer.js';
 import { sweepExpiredHolds } from '../../../lib/ledger/write/sweep-holds.js';
 import { ledgerClient, ledgerEventsOf } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 let app: Awaited<ReturnType<typeof ledgerClient>>['app'];
 let token: string;
-let runtime: Awaited<ReturnType<typeof testEnvironment>>['runtime'];
+let runtime: Awaited<ReturnType<typeof testTables>>['runtime'];
 let counter = 0;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call, app, token } = await ledgerClient(runtime, { embedded: {} }));
 });
 

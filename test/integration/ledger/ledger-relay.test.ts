@@ -34,7 +34,7 @@ import { LedgerRelay } from '../../../lib/ledger/write/relay.js';
 import { ReplyInbox } from '../../../lib/ledger/write/replies.js';
 import { handleIntents, type WriterDeps } from '../../../lib/ledger/write/writer-handler.js';
 import { createSqsClient } from '../../../lib/sqs/client.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let sqsLocal: SqsLocal;
 let sqs: SQSClient;
@@ -115,7 +115,7 @@ async function ledger(): Promise<string> {
 }
 
 beforeAll(async () => {
-  const { runtime, prefix } = await testEnvironment();
+  const { runtime, prefix } = await testTables();
   sqsLocal = await startSqsLocal();
   sqs = createSqsClient({ region: 'us-east-1', endpoint: sqsLocal.endpoint });
   queueUrl = (await ensureQueues(sqs, prefix)).LEDGER_INGRESS_QUEUE_URL!;

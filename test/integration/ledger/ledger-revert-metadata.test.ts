@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../../lib/json/bigint-json.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, ledgerEventsOf } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -38,7 +38,7 @@ async function logsOf(ledger: string) {
 }
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
 });
 

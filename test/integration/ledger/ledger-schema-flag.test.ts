@@ -11,7 +11,7 @@ import { DEFAULT_FEATURES } from '../../../lib/ledger/domain/features.js';
 import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
 import { type LedgerRecord, LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import { SchemaStore } from '../../../lib/ledger/store/schema-store.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let doc: DynamoDBDocumentClient;
 let buckets: BucketTables;
@@ -41,7 +41,7 @@ const create = () =>
   });
 
 beforeAll(async () => {
-  const { runtime } = await testEnvironment();
+  const { runtime } = await testTables();
   doc = createDocumentClient(runtime.connection, { bigintNumbers: true });
   buckets = new BucketTables(runtime.config.tables.ledger);
   registry = new LedgerRegistry(doc, buckets);

@@ -21,7 +21,7 @@ import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import { LedgerWriter } from '../../../lib/ledger/store/writer.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 type Call = Awaited<ReturnType<typeof ledgerClient>>['call'];
 let runtime: ServiceRuntime;
@@ -30,7 +30,7 @@ let n = 0;
 const ELEMENTS = 100;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   callers.direct = (await ledgerClient(runtime)).call;
   callers.embedded = (await ledgerClient(runtime, { embedded: {} })).call;
 });

@@ -11,7 +11,7 @@ import { createDocumentClients } from '../../../lib/dynamo/client.js';
 import { type GuardedCommand, keysOutside } from '../../../lib/dynamo/prefix-guard.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, stringify } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 interface Call {
   /** The environment whose client sent it; `undefined`: the function's own client. */
@@ -64,7 +64,7 @@ function recordingRuntime(runtime: ServiceRuntime): { runtime: ServiceRuntime; c
 
 let base: ServiceRuntime;
 beforeAll(async () => {
-  ({ runtime: base } = await testEnvironment());
+  ({ runtime: base } = await testTables());
 });
 
 /** A walk over the ledger's routes of every kind, as a client of `environment`. */

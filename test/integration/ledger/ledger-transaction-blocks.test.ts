@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { registryKeys } from '../../../lib/ledger/store/keys.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, storedTransactionItems } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -60,7 +60,7 @@ const chunks = (ids: number[], size: number) =>
   );
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
   expect((await call('POST', `/v2/${ledger}`)).status).toBe(204);
   for (let n = 1; n <= COUNT; n++) {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -21,7 +21,7 @@ const list = (query: unknown, extra = '') =>
   );
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
   ledger = 'filters';
   expect((await call('POST', `/v2/${ledger}`)).status).toBe(204);
@@ -229,7 +229,7 @@ describe('transaction filters', () => {
 
 describe('a scan reads a bounded number of items per page', () => {
   it('answers short pages with hasMore and cursors that resume where the read stopped, finding every match once', async () => {
-    const { runtime: small } = await testEnvironment({ LEDGER_SCAN_READS: '100' });
+    const { runtime: small } = await testTables({ LEDGER_SCAN_READS: '100' });
     const { call: smallCall } = await ledgerClient(small);
     expect((await smallCall('POST', '/v2/scan')).status).toBe(204);
     // 250 transactions, every 60th a match: 60, 120, 180, 240.

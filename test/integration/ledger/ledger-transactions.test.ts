@@ -5,7 +5,7 @@ import { DEFAULT_FEATURES } from '../../../lib/ledger/domain/features.js';
 import { logHash } from '../../../lib/ledger/domain/logs.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, ledgerEventsOf } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -31,7 +31,7 @@ async function scanAll(table: string) {
 }
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
 });
 
@@ -107,7 +107,7 @@ describe('ledgers', () => {
   });
 
   it('lists ledgers by id with cursors, and filters by bucket', async () => {
-    const { runtime: own } = await testEnvironment();
+    const { runtime: own } = await testTables();
     const { call: c } = await ledgerClient(own);
     for (const [name, bucket] of [
       ['a1', 'x'],

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeMove } from '../../../lib/ledger/store/move-codec.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient } from '../../support/ledger.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -16,7 +16,7 @@ const send = (source: string, destination: string, amount: bigint, asset = 'USD'
 const volumes = (ledger: string, query = '') => call('GET', `/v2/${ledger}/volumes${query}`);
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await ledgerClient(runtime));
   expect((await call('POST', '/v2/vol')).status).toBe(204);
   for (const body of [

@@ -15,7 +15,7 @@ import { paymentId } from '../../../lib/payments/domain/payment.js';
 import { paymentsStores } from '../../../lib/payments/store/stores.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { type PaymentsCall, paymentsClient, scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const API_KEY = 'sk-test-0123456789';
 
@@ -98,7 +98,7 @@ beforeAll(async () => {
   server = createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await paymentsClient(runtime, { now: () => clock }));
 });
 

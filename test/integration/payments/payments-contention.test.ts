@@ -11,7 +11,7 @@ import {
   paymentEvents,
   paymentsClient,
 } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const WRITERS = 50;
 
@@ -19,7 +19,7 @@ let runtime: ServiceRuntime;
 let call: PaymentsCall;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await paymentsClient(runtime));
 });
 

@@ -10,14 +10,14 @@ import { backfillDueKeys } from '../../../lib/payments/store/due-backfill.js';
 import { dueKeyOf, queryDue } from '../../../lib/payments/store/due-index.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { type PaymentsCall, paymentsClient } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: PaymentsCall;
 const FAR = Date.parse('2100-01-01T00:00:00Z');
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await paymentsClient(runtime));
 });
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { platformConfigFromEnv } from '../../../lib/config/env.js';
+import { platformConfigFromVariables } from '../../../lib/config/env.js';
 import { createDocumentClient } from '../../../lib/dynamo/client.js';
 import { type RunnerDeps, runSchedule } from '../../../lib/payments/connectors/runner.js';
 import { accountId } from '../../../lib/payments/domain/account.js';
@@ -15,7 +15,7 @@ import type { DummypaySettings } from '../../../lib/payments/domain/connectors/d
 import { paymentsStores } from '../../../lib/payments/store/stores.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { type PaymentsCall, paymentsClient } from '../../support/payments.js';
-import { TEST_BASE_URL, testEnvironment } from '../../support/tables.js';
+import { TEST_BASE_URL, testTables } from '../../support/tables.js';
 
 const base = mkdtempSync(join(tmpdir(), 'dummypay-'));
 const root = join(base, 'root');
@@ -40,7 +40,7 @@ beforeAll(async () => {
   writeFileSync(join(outside, 'accounts.json'), JSON.stringify([account('stolen')]));
   symlinkSync(outside, join(root, 'escape'));
   symlinkSync(join(outside, 'accounts.json'), join(root, 'linked-file', 'accounts.json'));
-  ({ runtime } = await testEnvironment({ PAYMENTS_DUMMYPAY_ROOT: root }));
+  ({ runtime } = await testTables({ PAYMENTS_DUMMYPAY_ROOT: root }));
   ({ call } = await paymentsClient(runtime));
 });
 
@@ -80,7 +80,7 @@ async function fetchAccounts(connectorID: string, dummypay: DummypaySettings) {
 
 describe('dummypay outside the local stage', () => {
   it('refuses to install it on a dev or prod platform', async () => {
-    const { runtime: dev } = await testEnvironment({ STAGE: 'dev' });
+    const { runtime: dev } = await testTables({ STAGE: 'dev' });
     const res = await (await paymentsClient(dev)).call('POST', '/v3/connectors/install/dummypay', {
       name: 'dummy-dev',
       directory: 'good',
@@ -96,17 +96,17 @@ describe('dummypay outside the local stage', () => {
   it('refuses PAYMENTS_DUMMYPAY_ROOT outside the local stage, and a relative one', () => {
     const env = { PUBLIC_BASE_URL: TEST_BASE_URL, ...runtimeTables() };
     expect(() =>
-      platformConfigFromEnv({ ...env, STAGE: 'dev', PAYMENTS_DUMMYPAY_ROOT: root }),
+      platformConfigFromVariables({ ...env, STAGE: 'dev', PAYMENTS_DUMMYPAY_ROOT: root }),
     ).toThrow(
       "PAYMENTS_DUMMYPAY_ROOT is for the local stage only (STAGE is dev): dummypay reads this machine's files",
     );
     expect(() =>
-      platformConfigFromEnv({ ...env, STAGE: 'local', PAYMENTS_DUMMYPAY_ROOT: 'data/x' }),
+      platformConfigFromVariables({ ...env, STAGE: 'local', PAYMENTS_DUMMYPAY_ROOT: 'data/x' }),
     ).toThrow('PAYMENTS_DUMMYPAY_ROOT must be an absolute path (got "data/x")');
   });
 
   it('refuses it on a local platform without a root', async () => {
-    const { runtime: bare } = await testEnvironment();
+    const { runtime: bare } = await testTables();
     const res = await (await paymentsClient(bare)).call('POST', '/v3/connectors/install/dummypay', {
       name: 'dummy-bare',
       directory: 'good',

@@ -10,25 +10,25 @@ import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentOfKey } from '../../../lib/environments/key-scope.js';
-import type { AppEnv } from '../../../lib/http/types.js';
+import type { HonoTypes } from '../../../lib/http/types.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { createPaymentsApp } from '../../../lib/payments/app.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { environmentToken } from '../../support/environment-tokens.js';
 import { jsonCaller } from '../../support/json-call.js';
 import { type PaymentsCall, scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const A = 'conn-env-a';
 const B = 'conn-env-b';
 const root = mkdtempSync(join(tmpdir(), 'env-connectors-'));
 mkdirSync(join(root, 'bank'));
 let runtime: ServiceRuntime;
-let app: Hono<AppEnv>;
+let app: Hono<HonoTypes>;
 const as: Record<string, PaymentsCall> = {};
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment({ PAYMENTS_DUMMYPAY_ROOT: root }));
+  ({ runtime } = await testTables({ PAYMENTS_DUMMYPAY_ROOT: root }));
   app = createPaymentsApp(runtime, { documents: generatedDocuments });
   for (const env of [A, B])
     as[env] = jsonCaller(app, '/api/payments', await environmentToken(runtime, env));

@@ -18,7 +18,7 @@ import { environmentToken } from '../../support/environment-tokens.js';
 import { jsonCaller } from '../../support/json-call.js';
 import { stringify } from '../../support/ledger.js';
 import { type PaymentsCall, paymentBody, scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const A = 'env-a';
 const B = 'env-b';
@@ -26,7 +26,7 @@ let runtime: ServiceRuntime;
 const as: Record<string, PaymentsCall> = {};
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   const app = createPaymentsApp(runtime, { documents: generatedDocuments });
   for (const env of [A, B, 'prop-a', 'prop-b']) {
     const token = await environmentToken(runtime, env);

@@ -20,7 +20,7 @@ import {
   paymentsClient,
   storedCounts,
 } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 type Send = (
   this: DynamoDBDocumentClient,
@@ -62,7 +62,7 @@ function inject(write?: Injector): void {
 const create = (body: unknown) => call('POST', '/v3/payments', body);
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await paymentsClient(runtime, { sleep: async (ms) => void sleeps.push(ms) }));
 });
 

@@ -8,7 +8,7 @@ import { type FakeProvider, startFakeProvider } from '../../../infra/local/fake-
 import { accountId } from '../../../lib/payments/domain/account.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { type PaymentsCall, paymentsClient, scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const API_KEY = 'sk-forward-0123';
 let provider: FakeProvider;
@@ -17,7 +17,7 @@ let call: PaymentsCall;
 
 beforeAll(async () => {
   provider = await startFakeProvider({ apiKey: API_KEY });
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await paymentsClient(runtime));
 });
 

@@ -19,7 +19,7 @@ import {
 import { paymentsStores, type StoresConfig } from '../../../lib/payments/store/stores.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { type PaymentsCall, paymentsClient, scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const API_KEY = 'sk-recovery';
 /** What the fake provider was asked: one body per POST. It answers the same payment for the same key. */
@@ -64,7 +64,7 @@ beforeAll(async () => {
   server = createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await paymentsClient(runtime));
 });
 

@@ -17,7 +17,7 @@ import { paymentId } from '../../../lib/payments/domain/payment.js';
 import { paymentInitiationId } from '../../../lib/payments/domain/payment-initiation.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { type PaymentsCall, paymentsClient, scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const API_KEY = 'sk-initiations';
 const root = mkdtempSync(join(tmpdir(), 'initiations-'));
@@ -73,7 +73,7 @@ beforeAll(async () => {
   server = createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  ({ runtime } = await testEnvironment({ PAYMENTS_DUMMYPAY_ROOT: root }));
+  ({ runtime } = await testTables({ PAYMENTS_DUMMYPAY_ROOT: root }));
   ({ call } = await paymentsClient(runtime));
 });
 

@@ -3,14 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../../lib/json/bigint-json.js';
 import { httpApiEvent } from '../../support/api-gateway.js';
 import { ADMIN, authApp, tokenFor } from '../../support/auth.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResult>;
 let handler: Handler;
 let token: string;
 
 beforeAll(async () => {
-  const { env, runtime } = await testEnvironment();
+  const { variables: env, runtime } = await testTables();
   token = await tokenFor(authApp(runtime), ADMIN, 'payments:write');
   Object.assign(process.env, env);
   // The module builds its runtime from process.env at import, as it does in a Lambda container.

@@ -8,19 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppEnv } from '../../../lib/http/types.js';
+import type { HonoTypes } from '../../../lib/http/types.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { type PaymentsCall, paymentsClient } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const root = mkdtempSync(join(tmpdir(), 'open-banking-'));
 mkdirSync(join(root, 'bank'));
 let runtime: ServiceRuntime;
 let call: PaymentsCall;
-let app: Hono<AppEnv>;
+let app: Hono<HonoTypes>;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment({ PAYMENTS_DUMMYPAY_ROOT: root }));
+  ({ runtime } = await testTables({ PAYMENTS_DUMMYPAY_ROOT: root }));
   ({ call, app } = await paymentsClient(runtime));
 });
 

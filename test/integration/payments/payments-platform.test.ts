@@ -20,7 +20,7 @@ let token: string;
 beforeAll(async () => {
   platform = await startTestPlatform();
   doc = createDocumentClient(
-    { endpoint: platform.env.DYNAMODB_ENDPOINT!, region: 'us-east-1' },
+    { endpoint: platform.variables.DYNAMODB_ENDPOINT!, region: 'us-east-1' },
     { bigintNumbers: true },
   );
   const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
@@ -110,7 +110,7 @@ describe('payments through the local platform', () => {
     ).toEqual([id]);
 
     const { Items = [] } = await doc.send(
-      new ScanCommand({ TableName: platform.env.EVENTS_TABLE!, ConsistentRead: true }),
+      new ScanCommand({ TableName: platform.variables.EVENTS_TABLE!, ConsistentRead: true }),
     );
     const rows = Items.filter((r) => r.paymentId === id).sort(
       (a, b) => Number(a.paymentVersion) - Number(b.paymentVersion),
@@ -134,7 +134,7 @@ describe('payments through the local platform', () => {
 
     const { Item } = await doc.send(
       new GetCommand({
-        TableName: platform.env.PAYMENTS_TABLE!,
+        TableName: platform.variables.PAYMENTS_TABLE!,
         Key: { pk: `E#default#PAYMENT#${id}`, sk: 'PAYMENT' },
         ConsistentRead: true,
       }),

@@ -6,17 +6,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AppEnv } from '../../../lib/http/types.js';
+import type { HonoTypes } from '../../../lib/http/types.js';
 import { connectorId } from '../../../lib/payments/domain/connectors/connector.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { paymentsClient, scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
-let app: Hono<AppEnv>;
+let app: Hono<HonoTypes>;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ app } = await paymentsClient(runtime));
 });
 

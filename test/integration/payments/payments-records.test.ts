@@ -10,14 +10,14 @@ import { accountId } from '../../../lib/payments/domain/account.js';
 import { paymentsStores } from '../../../lib/payments/store/stores.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { type PaymentsCall, paymentsClient, scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: PaymentsCall;
 let seq = 0;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await paymentsClient(runtime));
 });
 

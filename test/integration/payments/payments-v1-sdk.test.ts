@@ -24,7 +24,7 @@ const createdAt = new Date('2026-11-22T10:04:05.123Z');
 
 beforeAll(async () => {
   mkdirSync(join(root, 'files'));
-  ({ platform, sdk } = await startSdkPlatform({ env: { PAYMENTS_DUMMYPAY_ROOT: root } }));
+  ({ platform, sdk } = await startSdkPlatform({ variables: { PAYMENTS_DUMMYPAY_ROOT: root } }));
 });
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { createDocumentClient } from '../../../lib/dynamo/client.js';
 import { runWorkerTick } from '../../../lib/payments/connectors/worker.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { type PaymentsCall, paymentsClient } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let provider: FakeProvider;
 let runtime: ServiceRuntime;
@@ -18,7 +18,7 @@ let clock = Date.parse('2026-11-28T09:00:00Z');
 
 beforeAll(async () => {
   provider = await startFakeProvider({ apiKey: 'worker-key' });
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await paymentsClient(runtime, { now: () => clock }));
 });
 

@@ -13,7 +13,7 @@ import {
   scanTable,
   storedCounts,
 } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 let runtime: ServiceRuntime;
 let call: PaymentsCall;
@@ -31,7 +31,7 @@ async function storedItem(id: string) {
 }
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call, as } = await paymentsClient(runtime));
 });
 
@@ -270,7 +270,7 @@ describe('GET /v3/payments', () => {
 
   // Its own tables: the listing sees exactly these six payments, created at distinct instants.
   beforeAll(async () => {
-    ({ runtime: ownRuntime } = await testEnvironment());
+    ({ runtime: ownRuntime } = await testTables());
     ({ call: own } = await paymentsClient(ownRuntime));
     const rows: Array<[string, string, string, string]> = [
       ['p1', 'PAY-IN', 'PENDING', 'conn-a'],

@@ -2,14 +2,18 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { personId } from '../../../lib/platform/domain/directory.js';
 import { mintAccessToken } from '../../../lib/tokens/mint.js';
-import { type PlatformTestbed, platformTestbed, ROOT } from '../../support/platform-api.js';
+import {
+  type PlatformServiceTestbed,
+  platformServiceTestbed,
+  ROOT,
+} from '../../support/platform-service.js';
 
 /** `/api/platform` accepts platform tokens only (docs/decisions/tenancy.md, "Token types"). */
 
-let bed: PlatformTestbed;
+let bed: PlatformServiceTestbed;
 
 beforeAll(async () => {
-  bed = await platformTestbed();
+  bed = await platformServiceTestbed();
 });
 
 describe('the platform API’s bearer check', () => {

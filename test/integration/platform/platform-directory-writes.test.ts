@@ -8,8 +8,8 @@ import { setRole } from '../../../lib/platform/domain/roster.js';
 import { PlatformDirectory } from '../../../lib/platform/store/directory.js';
 import { DirectoryWrites } from '../../../lib/platform/store/directory-writes.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
-import { platformTestbed, ROOT } from '../../support/platform-api.js';
-import { testEnvironment } from '../../support/tables.js';
+import { platformServiceTestbed, ROOT } from '../../support/platform-service.js';
+import { testTables } from '../../support/tables.js';
 
 /** The directory's writes under races the HTTP tests cannot time: decided again on the roster as it now is. */
 
@@ -19,7 +19,7 @@ let directory: PlatformDirectory;
 const AT = '2026-11-26T12:00:00.000Z';
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   const table = runtime.config.tables.platform;
   writes = new DirectoryWrites(runtime.doc, table, { sleep: async () => undefined });
   directory = new PlatformDirectory(runtime.doc, table);
@@ -87,7 +87,7 @@ describe('DirectoryWrites.changeRoster', () => {
 
 describe('the default organization, once per container', () => {
   it('is written before the first request; a failure is tried again by the next request', async () => {
-    const bed = await platformTestbed();
+    const bed = await platformServiceTestbed();
     const { runtime: rt } = bed;
     let failures = 1;
     let defaultReads = 0;

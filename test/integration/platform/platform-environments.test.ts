@@ -2,11 +2,15 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isEnvironmentId } from '../../../lib/environments/environment-id.js';
 import { randomText } from '../../../lib/platform/domain/ids.js';
-import { type PlatformTestbed, platformTestbed, ROOT } from '../../support/platform-api.js';
+import {
+  type PlatformServiceTestbed,
+  platformServiceTestbed,
+  ROOT,
+} from '../../support/platform-service.js';
 
 /** An organization's environments: create, list, read, delete only when empty, ids never given twice. */
 
-let bed: PlatformTestbed;
+let bed: PlatformServiceTestbed;
 let org: string;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** What the fake probes find: kind → environments holding one. */
@@ -18,7 +22,7 @@ const admin = 'env-admin@example.com';
 const member = 'env-member@example.com';
 
 beforeAll(async () => {
-  bed = await platformTestbed({
+  bed = await platformServiceTestbed({
     environmentProbes: ['ledgers', 'webhook configs', 'payments', 'clients'].map((holds) => ({
       holds,
       exists: async (environment: string) => {

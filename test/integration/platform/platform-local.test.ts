@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../../infra/local/platform.js';
 import { SigningKeys } from '../../../lib/auth/keys/signing-keys.js';
 import { keyStoreFor } from '../../../lib/auth/keys/vault-for-runtime.js';
-import { platformConfigFromEnv } from '../../../lib/config/env.js';
+import { platformConfigFromVariables } from '../../../lib/config/env.js';
 import { personId } from '../../../lib/platform/domain/directory.js';
 import { createRuntime } from '../../../lib/runtime/runtime.js';
 import { mintAccessToken } from '../../../lib/tokens/mint.js';
@@ -21,12 +21,12 @@ let platformToken: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform({
-    env: { PLATFORM_ADMINS: ADMIN },
+    variables: { PLATFORM_ADMINS: ADMIN },
     dispatch: false,
     ledgerWorkers: 1,
   });
   // A person's platform token, as the auth service's token exchange would issue it, with the platform's own keys.
-  const runtime = createRuntime(platformConfigFromEnv(platform.env));
+  const runtime = createRuntime(platformConfigFromVariables(platform.variables));
   platformToken = await mintAccessToken(new SigningKeys(keyStoreFor(runtime)), {
     issuer: runtime.config.issuer,
     audience: runtime.config.platform.audience,

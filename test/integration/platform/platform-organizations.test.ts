@@ -1,15 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { personId } from '../../../lib/platform/domain/directory.js';
-import { type PlatformTestbed, platformTestbed, ROOT } from '../../support/platform-api.js';
+import {
+  type PlatformServiceTestbed,
+  platformServiceTestbed,
+  ROOT,
+} from '../../support/platform-service.js';
 
 /** `/me`, organizations and members (docs/decisions/tenancy.md, "The platform service"). */
 
-let bed: PlatformTestbed;
+let bed: PlatformServiceTestbed;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const root = () => bed.as(ROOT);
 
 beforeAll(async () => {
-  bed = await platformTestbed();
+  bed = await platformServiceTestbed();
 });
 
 describe('the default organization', () => {

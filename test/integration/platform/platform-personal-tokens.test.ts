@@ -5,14 +5,18 @@ import { jwksTableLoader } from '../../../lib/bearer/jwks-table-loader.js';
 import { TokenVerifier } from '../../../lib/bearer/token-verifier.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import { personId, roleScopes } from '../../../lib/platform/domain/directory.js';
-import { type PlatformTestbed, platformTestbed, ROOT } from '../../support/platform-api.js';
+import {
+  type PlatformServiceTestbed,
+  platformServiceTestbed,
+  ROOT,
+} from '../../support/platform-service.js';
 
 /**
  * Personal tokens (docs/decisions/tenancy.md, "Personal tokens"): environment tokens for a person, exactly 5 minutes,
  * accepted by the services like any other, only where a sandbox environment exists.
  */
 
-let bed: PlatformTestbed;
+let bed: PlatformServiceTestbed;
 let org: string;
 let sandbox: { id: string; createdAt: string };
 const owner = 'owner@example.com';
@@ -39,7 +43,7 @@ function ledgerAt(nowMs?: number) {
 }
 
 beforeAll(async () => {
-  bed = await platformTestbed();
+  bed = await platformServiceTestbed();
   await (await bed.as(ROOT))('PUT', `/organizations/default/members/${owner}`, { role: 'member' });
   org = (await (await bed.as(owner))('POST', '/organizations', { name: 'Tokens Inc' })).body.data
     .id;

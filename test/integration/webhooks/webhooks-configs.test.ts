@@ -3,7 +3,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_KINDS } from '../../../events/catalog.js';
-import type { AppEnv } from '../../../lib/http/types.js';
+import type { HonoTypes } from '../../../lib/http/types.js';
 import { generatedDocuments } from '../../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { createWebhooksApp, type WebhooksAppOptions } from '../../../lib/webhooks/app.js';
@@ -11,7 +11,7 @@ import { secretKey } from '../../../lib/webhooks/domain/secret-key.js';
 import { ADMIN, authApp, tokenFor } from '../../support/auth.js';
 import { type JsonCall, jsonCaller } from '../../support/json-call.js';
 import { scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 /** A webhooks app and a JSON caller; a string body is sent verbatim. */
 async function webhooksClient(
@@ -19,7 +19,7 @@ async function webhooksClient(
   options: Partial<WebhooksAppOptions> & { scope?: string } = {},
 ) {
   const { scope, ...appOptions } = options;
-  const app: Hono<AppEnv> = createWebhooksApp(runtime, {
+  const app: Hono<HonoTypes> = createWebhooksApp(runtime, {
     documents: generatedDocuments,
     ...appOptions,
   });
@@ -66,7 +66,7 @@ async function subscriptions(id: string): Promise<Record<string, boolean>> {
 }
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   ({ call } = await webhooksClient(runtime, { now: () => clock }));
 });
 
@@ -296,7 +296,7 @@ describe('POST /configs', () => {
 
 describe('http endpoints outside the local stage', () => {
   it('are refused when STAGE is dev; https is accepted', async () => {
-    const { runtime: devRuntime } = await testEnvironment({ STAGE: 'dev' });
+    const { runtime: devRuntime } = await testTables({ STAGE: 'dev' });
     const { call: devCall } = await webhooksClient(devRuntime);
     const res = await devCall(
       'POST',
@@ -355,7 +355,7 @@ describe('endpoints on non-public IP literals', () => {
   );
 
   it('refuses loopback outside the local stage', async () => {
-    const { runtime: devRuntime } = await testEnvironment({ STAGE: 'dev' });
+    const { runtime: devRuntime } = await testTables({ STAGE: 'dev' });
     const { call: devCall } = await webhooksClient(devRuntime);
     const res = await devCall(
       'POST',
@@ -376,7 +376,7 @@ describe('GET /configs and /configs/<id>', () => {
 
   beforeAll(async () => {
     // A table of its own, so the list holds exactly what this block created.
-    ({ runtime: listRuntime } = await testEnvironment());
+    ({ runtime: listRuntime } = await testTables());
     let t = Date.parse('2026-01-01T00:00:00Z');
     ({ call: listCall } = await webhooksClient(listRuntime, { now: () => (t += 1000) }));
     for (let i = 0; i < 5; i++) {
@@ -777,7 +777,7 @@ describe('PUT /configs/<id>/secret/change', () => {
   });
 
   it('uses WEBHOOK_SECRET_OVERLAP_SECONDS; 0 drops the old secret at once', async () => {
-    const { runtime: r } = await testEnvironment({ WEBHOOK_SECRET_OVERLAP_SECONDS: '600' });
+    const { runtime: r } = await testTables({ WEBHOOK_SECRET_OVERLAP_SECONDS: '600' });
     const t = Date.parse('2026-05-01T00:00:00Z');
     const { call: c } = await webhooksClient(r, { now: () => t });
     const made = await c('POST', '/configs', validBody());
@@ -788,7 +788,7 @@ describe('PUT /configs/<id>/secret/change', () => {
       previousSecretExpiresAt: '2026-05-01T00:10:00Z',
     });
 
-    const { runtime: r0 } = await testEnvironment({ WEBHOOK_SECRET_OVERLAP_SECONDS: '0' });
+    const { runtime: r0 } = await testTables({ WEBHOOK_SECRET_OVERLAP_SECONDS: '0' });
     const { call: c0 } = await webhooksClient(r0);
     const made0 = await c0('POST', '/configs', validBody());
     await c0('PUT', `/configs/${made0.body.data.id}/secret/change`);
@@ -796,7 +796,7 @@ describe('PUT /configs/<id>/secret/change', () => {
     expect(item0).not.toHaveProperty('previousSecret');
 
     // A bad value stops start-up, where the configuration is read (lib/config/env.ts).
-    await expect(testEnvironment({ WEBHOOK_SECRET_OVERLAP_SECONDS: '1h' })).rejects.toThrow(
+    await expect(testTables({ WEBHOOK_SECRET_OVERLAP_SECONDS: '1h' })).rejects.toThrow(
       'WEBHOOK_SECRET_OVERLAP_SECONDS must be a whole number of seconds (got "1h")',
     );
   });

@@ -25,7 +25,7 @@ import { encodeDeliveryMessage } from '../../../lib/webhooks/store/delivery-queu
 import { DeliveryStore } from '../../../lib/webhooks/store/delivery-store.js';
 import { deliveryKeys } from '../../../lib/webhooks/store/keys.js';
 import { localSqsClient } from '../../support/sqs.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -163,7 +163,7 @@ async function queued(): Promise<Array<{ body: string; delaySeconds: number }>> 
 
 beforeAll(async () => {
   let env: NodeJS.ProcessEnv;
-  ({ runtime, prefix, env } = await testEnvironment());
+  ({ runtime, prefix, variables: env } = await testTables());
   testEnv = env;
   table = env.WEBHOOKS_TABLE!;
   configs = new ConfigStore({ doc: runtime.doc, table, environment: ENV, now: () => clock });

@@ -18,7 +18,7 @@ import { ADMIN, authApp, tokenFor } from '../../support/auth.js';
 import { pendingDelivery } from '../../support/deliveries.js';
 import { type JsonCall, type JsonReply, jsonCaller } from '../../support/json-call.js';
 import { localSqsClient } from '../../support/sqs.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 /** The admin client's environment; webhooks-environments.test.ts crosses environments. */
 const ENV = 'default';
@@ -34,7 +34,7 @@ beforeAll(async () => {
   sqsLocal = await startSqsLocal();
   sqs = localSqsClient(sqsLocal.endpoint);
   const queues = await ensureQueues(sqs, `d${randomUUID().slice(0, 8)}-`);
-  ({ runtime } = await testEnvironment({ SQS_ENDPOINT: sqsLocal.endpoint, ...queues }));
+  ({ runtime } = await testTables({ SQS_ENDPOINT: sqsLocal.endpoint, ...queues }));
   table = runtime.config.tables.webhooks;
   store = new DeliveryStore({ doc: runtime.doc, table, environment: ENV });
   const app = createWebhooksApp(runtime, { documents: generatedDocuments });

@@ -18,7 +18,7 @@ import { deliveryId } from '../../../lib/webhooks/domain/delivery.js';
 import { ConfigStore } from '../../../lib/webhooks/store/config-store.js';
 import { decodeDeliveryMessage } from '../../../lib/webhooks/store/delivery-queue.js';
 import { deliveryKeys, subscriptionKey } from '../../../lib/webhooks/store/keys.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const KIND = 'ledger.committed_transactions' as const;
 /** These tests dispatch in one environment; webhooks-environments.test.ts crosses them. */
@@ -38,7 +38,7 @@ let table: string;
 let sequence = 1000;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   table = runtime.config.tables.webhooks;
   sqsLocal = await startSqsLocal();
   sqs = new SQSClient({ ...local, endpoint: sqsLocal.endpoint });

@@ -34,7 +34,7 @@ import { environmentToken } from '../../support/environment-tokens.js';
 import { type JsonCall, type JsonReply, jsonCaller } from '../../support/json-call.js';
 import { paymentBody, scanTable } from '../../support/payments.js';
 import { localSqsClient } from '../../support/sqs.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const A = 'env-a';
 const B = 'env-b';
@@ -54,7 +54,7 @@ beforeAll(async () => {
   sqs = localSqsClient(sqsLocal.endpoint);
   const queues = await ensureQueues(sqs, `e${randomBytes(4).toString('hex')}-`);
   queueUrl = queues.DELIVERIES_QUEUE_URL!;
-  ({ runtime } = await testEnvironment({ SQS_ENDPOINT: sqsLocal.endpoint, ...queues }));
+  ({ runtime } = await testTables({ SQS_ENDPOINT: sqsLocal.endpoint, ...queues }));
   table = runtime.config.tables.webhooks;
   const app = createWebhooksApp(runtime, { documents: generatedDocuments });
   const paymentsApp = createPaymentsApp(runtime, { documents: generatedDocuments });

@@ -9,7 +9,7 @@ import { ADMIN, authApp, tokenFor } from '../../support/auth.js';
 import { type JsonCall, jsonCaller } from '../../support/json-call.js';
 import { ledgerClient, ledgerEventsOf } from '../../support/ledger.js';
 import { paymentBody, paymentsClient, scanTable } from '../../support/payments.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
   addFormatsModule) as FormatsPlugin;
@@ -25,7 +25,7 @@ let catalogue: Array<{
 }>;
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   const app = createWebhooksApp(runtime, { documents: generatedDocuments });
   webhooks = jsonCaller(app, '/api/webhooks', await tokenFor(authApp(runtime), ADMIN), JSON.parse);
   const res = await webhooks('GET', '/event-types');

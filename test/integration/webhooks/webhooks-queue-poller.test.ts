@@ -38,7 +38,7 @@ import { encodeDeliveryMessage } from '../../../lib/webhooks/store/delivery-queu
 import { DeliveryStore } from '../../../lib/webhooks/store/delivery-store.js';
 import { pendingDelivery } from '../../support/deliveries.js';
 import { localSqsClient } from '../../support/sqs.js';
-import { testEnvironment } from '../../support/tables.js';
+import { testTables } from '../../support/tables.js';
 import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 /** One environment throughout: the queue's behaviour does not depend on it. */
@@ -57,7 +57,7 @@ const logs: Array<{ level: string; message: string }> = [];
 const logger: Logger = { log: (level, message) => void logs.push({ level, message }) };
 
 beforeAll(async () => {
-  ({ runtime } = await testEnvironment());
+  ({ runtime } = await testTables());
   table = runtime.config.tables.webhooks;
   store = new DeliveryStore({ doc: runtime.doc, table, environment: ENV });
   sqsLocal = await startSqsLocal();

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { NotFoundError } from '../../../errors/index.js';
 import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
-import type { AppEnv } from '../../../http/types.js';
+import type { HonoTypes } from '../../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
 import {
@@ -44,12 +44,12 @@ const configBody = v.record(v.string(), v.unknown());
 const TAG = ['payments v1'];
 
 /** The connector a v1 path names: `:connector` (its provider) and, when present, `:connectorId`. */
-const connectorOf = (c: Context<AppEnv>, storesOf: StoresOf) =>
+const connectorOf = (c: Context<HonoTypes>, storesOf: StoresOf) =>
   connectorOfV1Path(storesOf(c), c.req.param('connector')!, c.req.param('connectorId'));
 
 /** v1 connectors (docs/api.md §6.1): named by provider, or by provider and id. */
 export function connectorV1Routes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   storesOf: StoresOf,
   dummypay: DummypaySettings,
   deps: RunnerDeps,
@@ -126,7 +126,7 @@ export function connectorV1Routes(
 
 /** The routes of one connector, under both of v1's ways of naming it. */
 function connectorV1RecordRoutes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   storesOf: StoresOf,
   dummypay: DummypaySettings,
   base: string,
@@ -201,7 +201,7 @@ function connectorV1RecordRoutes(
 }
 
 function connectorV1TaskRoutes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   storesOf: StoresOf,
   base: string,
   suffix: string,
@@ -247,7 +247,7 @@ function connectorV1TaskRoutes(
 }
 
 function connectorV1ConfigUpdateRoute(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   storesOf: StoresOf,
   dummypay: DummypaySettings,
   base: string,

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { NotFoundError } from '../../../errors/index.js';
 import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
-import type { AppEnv } from '../../../http/types.js';
+import type { HonoTypes } from '../../../http/types.js';
 import { parseJson } from '../../../json/bigint-json.js';
 import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
@@ -32,7 +32,7 @@ import {
 const paymentNotFound = (id: string) => new NotFoundError(`payment ${id.slice(0, 64)} not found`);
 
 /** v1 payments (docs/api.md §6.1): the v3 payments in v1's shape. */
-export function paymentV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+export function paymentV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.post(
     '/payments',
     describe({
@@ -116,7 +116,7 @@ const balanceFilterSchema = v.strictObject({
 });
 
 /** v1 accounts and their balances (docs/api.md §6.1). */
-export function accountV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+export function accountV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.post(
     '/accounts',
     describe({

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { ValidationError } from '../../../errors/index.js';
 import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
-import type { AppEnv } from '../../../http/types.js';
+import type { HonoTypes } from '../../../http/types.js';
 import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
 import { formatInstant } from '../../../time/instant.js';
@@ -27,7 +27,7 @@ import { poolBalancesAtV1, poolBalancesLatestV1, poolV1Data, poolV1Page } from '
 const poolIdOf = (raw: string) => requireUuid(raw, 'poolId');
 
 /** v1 pools (docs/api.md §6.1): the v3 pools, their accounts under `accounts`. */
-export function poolV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+export function poolV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.post(
     '/pools',
     describe({
@@ -103,7 +103,7 @@ export function poolV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
   poolBalanceV1Routes(app, storesOf);
 }
 
-function poolMembershipV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+function poolMembershipV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.post(
     '/pools/:poolId/accounts',
     describe({
@@ -160,7 +160,7 @@ function poolMembershipV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
   });
 }
 
-function poolBalanceV1Routes(app: Hono<AppEnv>, storesOf: StoresOf): void {
+function poolBalanceV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   openapi: app.get(
     '/pools/:poolId/balances',
     describe({

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
-import type { AppEnv } from '../../../http/types.js';
+import type { HonoTypes } from '../../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
 import { forwardBankAccount } from '../../commands/bank-account-forwarding.js';
@@ -21,7 +21,11 @@ import { bankAccountV1Data, bankAccountV1Page } from './v1-schemas.js';
 const bankAccountIdOf = (raw: string) => requireUuid(raw, 'bankAccountId');
 
 /** v1 bank accounts (docs/api.md §6.1): numbers shown whole only to their creator and a read by id. */
-export function bankAccountV1Routes(app: Hono<AppEnv>, storesOf: StoresOf, deps: RunnerDeps): void {
+export function bankAccountV1Routes(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   openapi: app.post(
     '/bank-accounts',
     describe({

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
-import type { AppEnv } from '../../../http/types.js';
+import type { HonoTypes } from '../../../http/types.js';
 import { describe, PAGE_PARAMETERS } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
 import {
@@ -48,7 +48,7 @@ async function detail(stores: PaymentsStores, pi: PaymentInitiation) {
 
 /** v1 transfer initiations (docs/api.md §6.1): v3's payment initiations in v1's shape and statuses. */
 export function transferInitiationV1Routes(
-  app: Hono<AppEnv>,
+  app: Hono<HonoTypes>,
   storesOf: StoresOf,
   deps: RunnerDeps,
 ): void {
@@ -127,7 +127,11 @@ export function transferInitiationV1Routes(
   transferDecisionV1Routes(app, storesOf, deps);
 }
 
-function transferDecisionV1Routes(app: Hono<AppEnv>, storesOf: StoresOf, deps: RunnerDeps): void {
+function transferDecisionV1Routes(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   openapi: app.post(
     '/transfer-initiations/:transferId/status',
     describe({

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { assemblePlatformApp } from '../../lib/assembly/platform-app.js';
 import { SigningKeys } from '../../lib/auth/keys/signing-keys.js';
 import { keyStoreFor } from '../../lib/auth/keys/vault-for-runtime.js';
-import type { AppEnv } from '../../lib/http/types.js';
+import type { HonoTypes } from '../../lib/http/types.js';
 import type { Logger } from '../../lib/observability/logger.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { PlatformAppDeps } from '../../lib/platform/app.js';
@@ -10,12 +10,12 @@ import { personId } from '../../lib/platform/domain/directory.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import type { Role } from '../../lib/tokens/claims.js';
 import { mintAccessToken } from '../../lib/tokens/mint.js';
-import { testEnvironment } from './tables.js';
+import { testTables } from './tables.js';
 
 /** The admin PLATFORM_ADMINS names in these tests: the `default` organization's first admin. */
 export const ROOT = 'root@example.com';
 
-export interface PlatformCall {
+export interface PlatformServiceCall {
   status: number;
   body: any;
   text: string;
@@ -23,24 +23,24 @@ export interface PlatformCall {
 }
 
 /**
- * A platform app on fresh tables, the signing keys it and the auth service share, and token makers: persons'
+ * A platform service app on fresh tables, the signing keys it and the auth service share, and token makers: persons'
  * and platform-level clients' platform tokens, and environment tokens (refused here), all minted by the one
  * minting function with the keys the verifier trusts. Log lines are kept in `logs`.
  */
-export async function platformTestbed(
+export async function platformServiceTestbed(
   options: Partial<Omit<PlatformAppDeps, 'runtime' | 'documents'>> & {
-    env?: NodeJS.ProcessEnv;
+    variables?: NodeJS.ProcessEnv;
   } = {},
 ) {
-  const { env: extraEnv, ...deps } = options;
-  const { runtime } = await testEnvironment({ PLATFORM_ADMINS: ROOT, ...extraEnv });
+  const { variables: extraVariables, ...deps } = options;
+  const { runtime } = await testTables({ PLATFORM_ADMINS: ROOT, ...extraVariables });
   const logs: Array<Record<string, unknown>> = [];
   const logger: Logger = {
     log: (level, message, fields) => logs.push({ level, message, ...fields }),
   };
   const signingKeys = deps.signingKeys ?? new SigningKeys(keyStoreFor(runtime));
   const now = deps.now ?? Date.now;
-  const app: Hono<AppEnv> = assemblePlatformApp({
+  const app: Hono<HonoTypes> = assemblePlatformApp({
     runtime: { ...runtime, logger },
     documents: generatedDocuments,
     ...deps,
@@ -87,7 +87,7 @@ export async function platformTestbed(
       organization,
       role,
     });
-  /** An environment token (the API's audience): never accepted by the platform API. */
+  /** An environment token (the API's audience): never accepted by the platform service. */
   const environmentToken = (environment = 'default') =>
     mint({ audience: config.audience, subject: 'svc', principalType: 'client', environment });
 
@@ -97,7 +97,7 @@ export async function platformTestbed(
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-  ): Promise<PlatformCall> => {
+  ): Promise<PlatformServiceCall> => {
     const res = await app.request(`/api/platform${path}`, {
       method,
       headers: {
@@ -138,4 +138,4 @@ export async function platformTestbed(
   };
 }
 
-export type PlatformTestbed = Awaited<ReturnType<typeof platformTestbed>>;
+export type PlatformServiceTestbed = Awaited<ReturnType<typeof platformServiceTestbed>>;

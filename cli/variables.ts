@@ -1,7 +1,7 @@
 /**
  * The environment the CLI reads, once, at start (`main.ts`): nothing else in `cli/` reads `process.env`.
  */
-export interface CliEnv {
+export interface CliVariables {
   /** Default for `--url` (login, and commands run without a stored profile). */
   url?: string;
   /** Credentials for a run without a stored profile (CI): a bearer token, or a client id and secret. */
@@ -15,14 +15,16 @@ export interface CliEnv {
 
 const nonEmpty = (value: string | undefined) => (value ? value : undefined);
 
-export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
+export function readCliVariables(variables: NodeJS.ProcessEnv): CliVariables {
   const picked: Record<string, string | undefined> = {
-    url: nonEmpty(env.PLATFORM_URL),
-    token: nonEmpty(env.PLATFORM_TOKEN),
-    clientId: nonEmpty(env.PLATFORM_CLIENT_ID),
-    clientSecret: nonEmpty(env.PLATFORM_CLIENT_SECRET),
-    configHome: nonEmpty(env.XDG_CONFIG_HOME),
-    home: nonEmpty(env.HOME),
+    url: nonEmpty(variables.PLATFORM_URL),
+    token: nonEmpty(variables.PLATFORM_TOKEN),
+    clientId: nonEmpty(variables.PLATFORM_CLIENT_ID),
+    clientSecret: nonEmpty(variables.PLATFORM_CLIENT_SECRET),
+    configHome: nonEmpty(variables.XDG_CONFIG_HOME),
+    home: nonEmpty(variables.HOME),
   };
-  return Object.fromEntries(Object.entries(picked).filter(([, v]) => v !== undefined)) as CliEnv;
+  return Object.fromEntries(
+    Object.entries(picked).filter(([, v]) => v !== undefined),
+  ) as CliVariables;
 }

@@ -25,9 +25,6 @@ export const LAMBDA_NODE_HTTP = join(
 /** The auth configuration's parser: JSON only, as the stack writes it (lambda-yaml.ts). */
 export const LAMBDA_YAML = join(dirname(fileURLToPath(import.meta.url)), 'lambda-yaml.ts');
 
-/** The label of the routes' describe() registrations (lib/openapi/describe.ts), dropped from the bundles. */
-export const OPENAPI_LABEL = 'openapi';
-
 /** The bundle's entry in its directory: `index.mjs`, whose `handler` export Lambda calls (`index.handler`). */
 export const LAMBDA_ENTRY_NAME = 'index';
 export const LAMBDA_ENTRY_FILE = `${LAMBDA_ENTRY_NAME}.mjs`;
@@ -71,10 +68,9 @@ export function lambdaBuildOptions(
       'node:http': LAMBDA_NODE_HTTP,
       yaml: LAMBDA_YAML,
     },
-    // The routes' `openapi:` statements (their describe() specs): a function serves the documents written beside it
-    // at bundling time (infra/openapi-assets.ts), so the specs would be text it parses on every cold start for nothing.
-    dropLabels: [OPENAPI_LABEL],
-    // The specs written at their routes (`openapi(OPENAPI_SPECS && {...})`): dead code, dropped by the minifier.
+    // The routes' OpenAPI specs (`openapi(OPENAPI_SPECS && {...})`, lib/openapi/describe.ts): dead code once this is
+    // false, dropped by the minifier. A function serves the documents written beside it at bundling time
+    // (infra/openapi-assets.ts), so the specs would be text it parses on every cold start for nothing.
     define: { OPENAPI_SPECS: 'false' },
   };
 }

@@ -59,16 +59,9 @@ export const OPERATION = Symbol('openapi.operation');
 export type DescribedHandler = MiddlewareHandler & { [OPERATION]: OperationSpec };
 
 /**
- * A pass-through middleware carrying the route's OpenAPI operation, registered in a statement of its own under the
- * `openapi:` label, just before the route's handler:
- *
- *     openapi: app.get(path, describe({...}));
- *     app.get(path, handler);
- *
- * The description sits beside the route it describes, and the document is generated from the app's own route
- * table, so a route without one is caught by the completeness test. The Lambda bundles drop the labelled
- * statements (esbuild's `dropLabels`, infra/bundling.ts): a function serves the documents written beside it at
- * bundling time, so the specs would only be text to compile on every cold start (test/infra/bundle-contents.test.ts).
+ * A pass-through middleware carrying the route's OpenAPI operation (`openapi()` below registers it with the route's
+ * handler). The document is generated from the app's own route table, so a route without one is caught by the
+ * completeness test; the Lambda bundles drop the specs (test/infra/bundle-contents.test.ts).
  */
 export function describe(spec: OperationSpec): DescribedHandler {
   const middleware: MiddlewareHandler = (_c, next) => next();

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { HonoTypes } from '../http/types.js';
-import { describe } from '../openapi/describe.js';
+import { openapi } from '../openapi/describe.js';
 import { serverInfoSchema } from '../openapi/schemas.js';
 import { PLATFORM_VERSION } from '../openapi/version.js';
 
@@ -13,14 +13,16 @@ export function serverInfoRoute(
   app: Hono<HonoTypes>,
   service: 'auth' | 'webhooks' | 'payments',
 ): void {
-  openapi: app.get(
+  app.get(
     '/_info',
-    describe({
-      // The SDK's names (`getServerInfo_auth`, `getServerInfo_payments`), and the same pattern for webhooks.
-      operationId: `getServerInfo_${service}`,
-      summary: 'Server info',
-      responses: { 200: { description: "The service's version.", schema: serverInfoSchema } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        // The SDK's names (`getServerInfo_auth`, `getServerInfo_payments`), and the same pattern for webhooks.
+        operationId: `getServerInfo_${service}`,
+        summary: 'Server info',
+        responses: { 200: { description: "The service's version.", schema: serverInfoSchema } },
+      },
+    ),
+    (c) => c.json({ version: PLATFORM_VERSION }),
   );
-  app.get('/_info', (c) => c.json({ version: PLATFORM_VERSION }));
 }

@@ -11,7 +11,7 @@ import { bundleFunction, PROJECT_ROOT } from '../support/bundled-function.js';
 /**
  * What each Lambda bundle holds, bundled as `npm run build` and the stack bundle it (infra/bundling.ts): the
  * OpenAPI generator and its JSON Schema converter never (the functions serve documents written beside them at
- * bundling time, lib/openapi/document-source.ts), nor the routes' specs (their `openapi:` statements are dropped);
+ * bundling time, lib/openapi/document-source.ts), nor the routes' specs (`OPENAPI_SPECS` is false there: dead code);
  * node:http required rather than imported (infra/lambda-node-http.cjs); what a cold start loads within the bench's
  * size target; the modules a request may never need in chunks loaded at their first use.
  */

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { HonoTypes } from '../../http/types.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import { ALL_SCOPES } from '../../tokens/scopes.js';
 import { GRANT_TYPES } from '../domain/token-request.js';
 import { SIGNING_ALG } from '../keys/generate.js';
@@ -27,42 +27,48 @@ export function discoveryRoutes(app: Hono<HonoTypes>, issuer: string, keys: Sign
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json(metadata);
   };
-  openapi: app.get(
+  app.get(
     '/.well-known/openid-configuration',
-    describe({
-      operationId: 'getOIDCWellKnowns',
-      summary: 'OpenID discovery',
-      tags: ['auth: OAuth 2.0'],
-      public: true,
-      responses: { 200: { description: 'The server metadata.', schema: discoverySchema } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getOIDCWellKnowns',
+        summary: 'OpenID discovery',
+        tags: ['auth: OAuth 2.0'],
+        public: true,
+        responses: { 200: { description: 'The server metadata.', schema: discoverySchema } },
+      },
+    ),
+    serve,
   );
-  app.get('/.well-known/openid-configuration', serve);
-  openapi: app.get(
+  app.get(
     '/.well-known/oauth-authorization-server',
-    describe({
-      operationId: 'getOAuthServerMetadata',
-      summary: 'OAuth 2.0 server metadata (RFC 8414)',
-      tags: ['auth: OAuth 2.0'],
-      public: true,
-      responses: { 200: { description: 'The server metadata.', schema: discoverySchema } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getOAuthServerMetadata',
+        summary: 'OAuth 2.0 server metadata (RFC 8414)',
+        tags: ['auth: OAuth 2.0'],
+        public: true,
+        responses: { 200: { description: 'The server metadata.', schema: discoverySchema } },
+      },
+    ),
+    serve,
   );
-  app.get('/.well-known/oauth-authorization-server', serve);
-  openapi: app.get(
+  app.get(
     '/keys',
-    describe({
-      operationId: 'getJwks',
-      summary: 'Signing keys (JWKS)',
-      description: 'Public keys only; the next and previous keys too during a rotation.',
-      tags: ['auth: OAuth 2.0'],
-      public: true,
-      responses: { 200: { description: 'The key set.', schema: jwksSchema } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getJwks',
+        summary: 'Signing keys (JWKS)',
+        description: 'Public keys only; the next and previous keys too during a rotation.',
+        tags: ['auth: OAuth 2.0'],
+        public: true,
+        responses: { 200: { description: 'The key set.', schema: jwksSchema } },
+      },
+    ),
+    async (c) => {
+      const set = await keys.publicKeySet();
+      c.header('Cache-Control', PUBLIC_CACHE);
+      return c.json(set);
+    },
   );
-  app.get('/keys', async (c) => {
-    const set = await keys.publicKeySet();
-    c.header('Cache-Control', PUBLIC_CACHE);
-    return c.json(set);
-  });
 }

@@ -4,7 +4,7 @@ import { DependencyThrottledError } from '../../errors/index.js';
 import { sourceAddress } from '../../http/runtime-bindings.js';
 import type { HonoTypes } from '../../http/types.js';
 import { recordMetric } from '../../observability/metrics.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import type { TokenService } from '../commands/token-service.js';
 import { hashedClientId } from '../domain/client-id-hash.js';
 import { OAuthError } from '../domain/oauth-error.js';
@@ -27,38 +27,37 @@ export function tokenRoutes(app: Hono<HonoTypes>, tokens: TokenService): void {
     c.res.headers.set('Cache-Control', 'no-store');
     c.res.headers.set('Pragma', 'no-cache');
   });
-  openapi: app.post(
-    TOKEN_PATH,
-    describe({
-      operationId: 'createToken',
-      summary: 'Issue a token',
-      description:
-        "Client credentials: client authentication by `client_secret_basic` (Authorization: Basic) or `client_secret_post` (form fields); repeated failures are throttled (429). Token exchange (RFC 8693) and JWT bearer (RFC 7523), no client authentication: the identity provider's ID token for a person's platform token, or a person's platform token for an environment token (`environment`). Errors are OAuth errors (RFC 6749 §5.2); a refused subject token or assertion is `invalid_grant`.",
-      tags: ['auth: OAuth 2.0'],
-      public: true,
-      body: tokenRequestSchema,
-      bodyMediaType: 'application/x-www-form-urlencoded',
-      responses: {
-        200: { description: 'The access token (a JWT).', schema: tokenSchema },
-        400: {
-          description: 'Invalid request, grant type, grant or scope.',
-          schema: oauthErrorSchema,
-        },
-        401: {
-          description: 'Unknown client or wrong secret (`invalid_client`).',
-          schema: oauthErrorSchema,
-        },
-        429: {
-          description: 'Too many failures for this client or address.',
-          schema: oauthErrorSchema,
-          headers: { 'Retry-After': { description: 'Seconds.', schema: { type: 'integer' } } },
-        },
-        default: { description: 'OAuth error.', schema: oauthErrorSchema },
-      },
-    }),
-  );
   app.post(
     TOKEN_PATH,
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'createToken',
+        summary: 'Issue a token',
+        description:
+          "Client credentials: client authentication by `client_secret_basic` (Authorization: Basic) or `client_secret_post` (form fields); repeated failures are throttled (429). Token exchange (RFC 8693) and JWT bearer (RFC 7523), no client authentication: the identity provider's ID token for a person's platform token, or a person's platform token for an environment token (`environment`). Errors are OAuth errors (RFC 6749 §5.2); a refused subject token or assertion is `invalid_grant`.",
+        tags: ['auth: OAuth 2.0'],
+        public: true,
+        body: tokenRequestSchema,
+        bodyMediaType: 'application/x-www-form-urlencoded',
+        responses: {
+          200: { description: 'The access token (a JWT).', schema: tokenSchema },
+          400: {
+            description: 'Invalid request, grant type, grant or scope.',
+            schema: oauthErrorSchema,
+          },
+          401: {
+            description: 'Unknown client or wrong secret (`invalid_client`).',
+            schema: oauthErrorSchema,
+          },
+          429: {
+            description: 'Too many failures for this client or address.',
+            schema: oauthErrorSchema,
+            headers: { 'Retry-After': { description: 'Seconds.', schema: { type: 'integer' } } },
+          },
+          default: { description: 'OAuth error.', schema: oauthErrorSchema },
+        },
+      },
+    ),
     bodyLimit({
       maxSize: MAX_TOKEN_REQUEST_BYTES,
       onError: (c) =>

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { HonoTypes } from '../../http/types.js';
-import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
+import { openapi, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { exporterConfigurationSchema } from './bodies.js';
 import type { ExportHandlers } from './export-handlers.js';
 import { exporterData, exporterPage } from './schemas.js';
@@ -13,65 +13,71 @@ export function exporterRoutes(
   app: Hono<HonoTypes>,
   handlers: () => Promise<ExportHandlers>,
 ): void {
-  openapi: app.post(
+  app.post(
     '/v2/_/exporters',
-    describe({
-      operationId: 'v2CreateExporter',
-      summary: 'Create an exporter',
-      description:
-        'A driver (`http`, `s3`, `stdout`) and its configuration, checked now: a bad one is a 400.',
-      tags: TAGS,
-      body: exporterConfigurationSchema(),
-      responses: { 201: { description: 'The exporter.', schema: exporterData() } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2CreateExporter',
+        summary: 'Create an exporter',
+        description:
+          'A driver (`http`, `s3`, `stdout`) and its configuration, checked now: a bad one is a 400.',
+        tags: TAGS,
+        body: exporterConfigurationSchema(),
+        responses: { 201: { description: 'The exporter.', schema: exporterData() } },
+      },
+    ),
+    async (c) => (await handlers()).createExporter(c),
   );
-  app.post('/v2/_/exporters', async (c) => (await handlers()).createExporter(c));
-
-  openapi: app.get(
+  app.get(
     '/v2/_/exporters',
-    describe({
-      operationId: 'v2ListExporters',
-      summary: 'List exporters',
-      tags: TAGS,
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of exporters.', schema: exporterPage() } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2ListExporters',
+        summary: 'List exporters',
+        tags: TAGS,
+        parameters: PAGE_PARAMETERS,
+        responses: { 200: { description: 'A page of exporters.', schema: exporterPage() } },
+      },
+    ),
+    async (c) => (await handlers()).listExporters(c),
   );
-  app.get('/v2/_/exporters', async (c) => (await handlers()).listExporters(c));
-
-  openapi: app.get(
+  app.get(
     ITEM,
-    describe({
-      operationId: 'v2GetExporterState',
-      summary: 'Get an exporter',
-      tags: TAGS,
-      responses: { 200: { description: 'The exporter.', schema: exporterData() } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetExporterState',
+        summary: 'Get an exporter',
+        tags: TAGS,
+        responses: { 200: { description: 'The exporter.', schema: exporterData() } },
+      },
+    ),
+    async (c) => (await handlers()).getExporter(c),
   );
-  app.get(ITEM, async (c) => (await handlers()).getExporter(c));
-
-  openapi: app.put(
+  app.put(
     ITEM,
-    describe({
-      operationId: 'v2UpdateExporter',
-      summary: 'Replace an exporter’s driver and configuration',
-      description: 'Its pipelines send their next batch with the new configuration.',
-      tags: TAGS,
-      body: exporterConfigurationSchema(),
-      responses: { 204: { description: 'Replaced.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2UpdateExporter',
+        summary: 'Replace an exporter’s driver and configuration',
+        description: 'Its pipelines send their next batch with the new configuration.',
+        tags: TAGS,
+        body: exporterConfigurationSchema(),
+        responses: { 204: { description: 'Replaced.' } },
+      },
+    ),
+    async (c) => (await handlers()).replaceExporter(c),
   );
-  app.put(ITEM, async (c) => (await handlers()).replaceExporter(c));
-
-  openapi: app.delete(
+  app.delete(
     ITEM,
-    describe({
-      operationId: 'v2DeleteExporter',
-      summary: 'Delete an exporter',
-      description: 'Its pipelines are deleted with it, as the reference does.',
-      tags: TAGS,
-      responses: { 204: { description: 'Deleted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2DeleteExporter',
+        summary: 'Delete an exporter',
+        description: 'Its pipelines are deleted with it, as the reference does.',
+        tags: TAGS,
+        responses: { 204: { description: 'Deleted.' } },
+      },
+    ),
+    async (c) => (await handlers()).deleteExporter(c),
   );
-  app.delete(ITEM, async (c) => (await handlers()).deleteExporter(c));
 }

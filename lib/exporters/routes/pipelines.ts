@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { HonoTypes } from '../../http/types.js';
-import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
+import { openapi, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { createPipelineSchema } from './bodies.js';
 import type { ExportHandlers } from './export-handlers.js';
 import { pipelineData, pipelinePage } from './schemas.js';
@@ -13,91 +13,99 @@ export function pipelineRoutes(
   app: Hono<HonoTypes>,
   handlers: () => Promise<ExportHandlers>,
 ): void {
-  openapi: app.post(
+  app.post(
     '/v2/:ledger/pipelines',
-    describe({
-      operationId: 'v2CreatePipeline',
-      summary: 'Create a pipeline',
-      description:
-        'Sends the ledger’s log through the exporter from its first log, and then each new one; started at once. ' +
-        'One pipeline per ledger and exporter.',
-      tags: TAGS,
-      body: createPipelineSchema(),
-      responses: { 201: { description: 'The pipeline.', schema: pipelineData() } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2CreatePipeline',
+        summary: 'Create a pipeline',
+        description:
+          'Sends the ledger’s log through the exporter from its first log, and then each new one; started at once. ' +
+          'One pipeline per ledger and exporter.',
+        tags: TAGS,
+        body: createPipelineSchema(),
+        responses: { 201: { description: 'The pipeline.', schema: pipelineData() } },
+      },
+    ),
+    async (c) => (await handlers()).createPipeline(c),
   );
-  app.post('/v2/:ledger/pipelines', async (c) => (await handlers()).createPipeline(c));
-
-  openapi: app.get(
+  app.get(
     '/v2/:ledger/pipelines',
-    describe({
-      operationId: 'v2ListPipelines',
-      summary: 'List a ledger’s pipelines',
-      tags: TAGS,
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of pipelines.', schema: pipelinePage() } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2ListPipelines',
+        summary: 'List a ledger’s pipelines',
+        tags: TAGS,
+        parameters: PAGE_PARAMETERS,
+        responses: { 200: { description: 'A page of pipelines.', schema: pipelinePage() } },
+      },
+    ),
+    async (c) => (await handlers()).listPipelines(c),
   );
-  app.get('/v2/:ledger/pipelines', async (c) => (await handlers()).listPipelines(c));
-
-  openapi: app.get(
+  app.get(
     ITEM,
-    describe({
-      operationId: 'v2GetPipelineState',
-      summary: 'Get a pipeline’s state',
-      description:
-        '`lastLogID` is the last log the exporter accepted; `error` the last failure, until a batch succeeds.',
-      tags: TAGS,
-      responses: { 200: { description: 'The pipeline.', schema: pipelineData() } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetPipelineState',
+        summary: 'Get a pipeline’s state',
+        description:
+          '`lastLogID` is the last log the exporter accepted; `error` the last failure, until a batch succeeds.',
+        tags: TAGS,
+        responses: { 200: { description: 'The pipeline.', schema: pipelineData() } },
+      },
+    ),
+    async (c) => (await handlers()).getPipeline(c),
   );
-  app.get(ITEM, async (c) => (await handlers()).getPipeline(c));
-
-  openapi: app.post(
+  app.post(
     `${ITEM}/start`,
-    describe({
-      operationId: 'v2StartPipeline',
-      summary: 'Start a pipeline',
-      description: 'From its cursor. A running pipeline is a 400 (already started).',
-      tags: TAGS,
-      responses: { 202: { description: 'Accepted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2StartPipeline',
+        summary: 'Start a pipeline',
+        description: 'From its cursor. A running pipeline is a 400 (already started).',
+        tags: TAGS,
+        responses: { 202: { description: 'Accepted.' } },
+      },
+    ),
+    async (c) => (await handlers()).start(c),
   );
-  app.post(`${ITEM}/start`, async (c) => (await handlers()).start(c));
-
-  openapi: app.post(
+  app.post(
     `${ITEM}/stop`,
-    describe({
-      operationId: 'v2StopPipeline',
-      summary: 'Stop a pipeline',
-      description:
-        'The batch in flight completes; no further batch is sent. Stopping a stopped pipeline changes nothing.',
-      tags: TAGS,
-      responses: { 202: { description: 'Accepted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2StopPipeline',
+        summary: 'Stop a pipeline',
+        description:
+          'The batch in flight completes; no further batch is sent. Stopping a stopped pipeline changes nothing.',
+        tags: TAGS,
+        responses: { 202: { description: 'Accepted.' } },
+      },
+    ),
+    async (c) => (await handlers()).stop(c),
   );
-  app.post(`${ITEM}/stop`, async (c) => (await handlers()).stop(c));
-
-  openapi: app.post(
+  app.post(
     `${ITEM}/reset`,
-    describe({
-      operationId: 'v2ResetPipeline',
-      summary: 'Reset a pipeline',
-      description: 'Sends the whole log again from the first log, and starts the pipeline.',
-      tags: TAGS,
-      responses: { 202: { description: 'Accepted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2ResetPipeline',
+        summary: 'Reset a pipeline',
+        description: 'Sends the whole log again from the first log, and starts the pipeline.',
+        tags: TAGS,
+        responses: { 202: { description: 'Accepted.' } },
+      },
+    ),
+    async (c) => (await handlers()).reset(c),
   );
-  app.post(`${ITEM}/reset`, async (c) => (await handlers()).reset(c));
-
-  openapi: app.delete(
+  app.delete(
     ITEM,
-    describe({
-      operationId: 'v2DeletePipeline',
-      summary: 'Delete a pipeline',
-      tags: TAGS,
-      responses: { 204: { description: 'Deleted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2DeletePipeline',
+        summary: 'Delete a pipeline',
+        tags: TAGS,
+        responses: { 204: { description: 'Deleted.' } },
+      },
+    ),
+    async (c) => (await handlers()).deletePipeline(c),
   );
-  app.delete(ITEM, async (c) => (await handlers()).deletePipeline(c));
 }

@@ -7,7 +7,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
-import { BOOLEAN, describe, query } from '../../openapi/describe.js';
+import { BOOLEAN, openapi, query } from '../../openapi/describe.js';
 import { validate } from '../../validation/validate.js';
 import { type BulkElement, bulkElementSchema, MAX_BULK_ELEMENTS } from '../commands/bulk.js';
 import type { SchemaReads } from '../commands/schema-write.js';
@@ -43,83 +43,88 @@ export function bulkRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => BulkDeps & { lookup: LedgerLookup; schemas: SchemaReads },
 ): void {
-  openapi: app.post(
+  app.post(
     '/v2/:ledger/_bulk',
-    describe({
-      operationId: 'v2CreateBulk',
-      summary: 'Run a bulk of operations',
-      description:
-        'Up to 100 elements (413 `BULK_SIZE_EXCEEDED` beyond); 400 when an element failed. Also accepts `application/vnd.formance.ledger.api.v2.bulk+json-stream` (one element per line).',
-      tags: ['ledger: transactions'],
-      parameters: [
-        query('atomic', 'All elements in one commit, or none.', BOOLEAN),
-        query('parallel', 'Run elements concurrently (not with atomic).', BOOLEAN),
-        query('continueOnFailure', 'Go on after a failed element.', BOOLEAN),
-        SCHEMA_VERSION_PARAMETER,
-      ],
-      body: v.array(bulkElementSchema),
-      responses: {
-        200: { description: 'Every element succeeded.', schema: bulkResponseSchema },
-        400: { description: 'An element failed: its result says why.', schema: bulkResponseSchema },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2CreateBulk',
+        summary: 'Run a bulk of operations',
+        description:
+          'Up to 100 elements (413 `BULK_SIZE_EXCEEDED` beyond); 400 when an element failed. Also accepts `application/vnd.formance.ledger.api.v2.bulk+json-stream` (one element per line).',
+        tags: ['ledger: transactions'],
+        parameters: [
+          query('atomic', 'All elements in one commit, or none.', BOOLEAN),
+          query('parallel', 'Run elements concurrently (not with atomic).', BOOLEAN),
+          query('continueOnFailure', 'Go on after a failed element.', BOOLEAN),
+          SCHEMA_VERSION_PARAMETER,
+        ],
+        body: v.array(bulkElementSchema),
+        responses: {
+          200: { description: 'Every element succeeded.', schema: bulkResponseSchema },
+          400: {
+            description: 'An element failed: its result says why.',
+            schema: bulkResponseSchema,
+          },
+        },
       },
-    }),
-  );
-  app.post('/v2/:ledger/_bulk', async (c) => {
-    const deps = depsOf(c);
-    const ledger = await requestLedger(c, deps.lookup);
-    const atomic = booleanFlag(c.req.query('atomic'), 'atomic');
-    const parallel = booleanFlag(c.req.query('parallel'), 'parallel');
-    const continueOnFailure = booleanFlag(c.req.query('continueOnFailure'), 'continueOnFailure');
-    if (atomic && parallel)
-      throw new ValidationError('atomic and parallel options are mutually exclusive');
-    const raw = JSON_STREAM.test(c.req.header('content-type') ?? '')
-      ? parseJsonStream(await readBodyText(c))
-      : await readJsonBody(c, v.array(v.unknown(), 'must be an array of bulk elements'), {
-          array: true,
-          parse: parseJson,
+    ),
+    async (c) => {
+      const deps = depsOf(c);
+      const ledger = await requestLedger(c, deps.lookup);
+      const atomic = booleanFlag(c.req.query('atomic'), 'atomic');
+      const parallel = booleanFlag(c.req.query('parallel'), 'parallel');
+      const continueOnFailure = booleanFlag(c.req.query('continueOnFailure'), 'continueOnFailure');
+      if (atomic && parallel)
+        throw new ValidationError('atomic and parallel options are mutually exclusive');
+      const raw = JSON_STREAM.test(c.req.header('content-type') ?? '')
+        ? parseJsonStream(await readBodyText(c))
+        : await readJsonBody(c, v.array(v.unknown(), 'must be an array of bulk elements'), {
+            array: true,
+            parse: parseJson,
+          });
+      if (raw.length > MAX_BULK_ELEMENTS)
+        throw new BulkSizeExceededError(
+          `a bulk holds at most ${MAX_BULK_ELEMENTS} elements (got ${raw.length})`,
+        );
+      const validated = raw.map((element, i) =>
+        validate(bulkElementSchema, withoutNullFields(element), `body.${i}`),
+      );
+      const options = { atomic, parallel, continueOnFailure };
+      let outcomes: ElementOutcome[];
+      let elements: BulkElement[];
+      if (atomic) {
+        // All or nothing: a schema error refuses the whole bulk before anything runs.
+        const schema = await requestSchema(c, deps.schemas, ledger);
+        elements = validated.map((element) => underSchema(element, schema));
+        outcomes = await runBulk(ledger, elements, options, deps);
+      } else {
+        // Each element answers its own schema error, as the reference's; the others run as usual.
+        const schema = requestSchema(c, deps.schemas, ledger);
+        const found = await schema.then(
+          (s) => ({ schema: s }),
+          (err: unknown) => ({ err }),
+        );
+        const prepared = prepareEach(validated, (element) => {
+          if ('err' in found) throw found.err;
+          return underSchema(element, found.schema);
         });
-    if (raw.length > MAX_BULK_ELEMENTS)
-      throw new BulkSizeExceededError(
-        `a bulk holds at most ${MAX_BULK_ELEMENTS} elements (got ${raw.length})`,
+        elements = prepared.map((p) => p.element);
+        outcomes = await runWithRefusals(ledger, prepared, options, deps);
+      }
+      const results = outcomes.map((outcome, i) => elementResult(elements[i]!, outcome));
+      const firstError = results.find((r) => r.responseType === 'ERROR');
+      return jsonResponse(
+        c,
+        {
+          data: results,
+          ...(firstError
+            ? { errorCode: firstError.errorCode, errorMessage: firstError.errorDescription }
+            : {}),
+        },
+        firstError ? 400 : 200,
       );
-    const validated = raw.map((element, i) =>
-      validate(bulkElementSchema, withoutNullFields(element), `body.${i}`),
-    );
-    const options = { atomic, parallel, continueOnFailure };
-    let outcomes: ElementOutcome[];
-    let elements: BulkElement[];
-    if (atomic) {
-      // All or nothing: a schema error refuses the whole bulk before anything runs.
-      const schema = await requestSchema(c, deps.schemas, ledger);
-      elements = validated.map((element) => underSchema(element, schema));
-      outcomes = await runBulk(ledger, elements, options, deps);
-    } else {
-      // Each element answers its own schema error, as the reference's; the others run as usual.
-      const schema = requestSchema(c, deps.schemas, ledger);
-      const found = await schema.then(
-        (s) => ({ schema: s }),
-        (err: unknown) => ({ err }),
-      );
-      const prepared = prepareEach(validated, (element) => {
-        if ('err' in found) throw found.err;
-        return underSchema(element, found.schema);
-      });
-      elements = prepared.map((p) => p.element);
-      outcomes = await runWithRefusals(ledger, prepared, options, deps);
-    }
-    const results = outcomes.map((outcome, i) => elementResult(elements[i]!, outcome));
-    const firstError = results.find((r) => r.responseType === 'ERROR');
-    return jsonResponse(
-      c,
-      {
-        data: results,
-        ...(firstError
-          ? { errorCode: firstError.errorCode, errorMessage: firstError.errorDescription }
-          : {}),
-      },
-      firstError ? 400 : 200,
-    );
-  });
+    },
+  );
 }
 
 /** A create element under the bulk's schema version: its template resolved, the chart its postings must fit. */

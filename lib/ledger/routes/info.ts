@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { HonoTypes } from '../../http/types.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import { PLATFORM_VERSION } from '../../openapi/version.js';
 import { serverInfoSchema, unwrappedServerInfoSchema } from './schemas.js';
 
@@ -12,26 +12,32 @@ import { serverInfoSchema, unwrappedServerInfoSchema } from './schemas.js';
 export function infoRoutes(app: Hono<HonoTypes>): void {
   const serverInfo = { server: 'ledger', version: PLATFORM_VERSION, experimentalFeatures: [] };
   const info = { ...serverInfo, config: { storage: { driver: 'dynamodb' } } };
-  openapi: app.get(
+  app.get(
     '/v2/_info',
-    describe({
-      operationId: 'v2GetServerInfo',
-      summary: 'Server info (v2 path)',
-      tags: ['ledger: ledgers'],
-      responses: { 200: { description: 'The server and its version.', schema: serverInfoSchema } },
-    }),
-  );
-  app.get('/v2/_info', (c) => c.json({ data: info }));
-  openapi: app.get(
-    '/_/info',
-    describe({
-      operationId: 'v2GetInfo',
-      summary: 'Server info',
-      tags: ['ledger: ledgers'],
-      responses: {
-        200: { description: 'The server and its version.', schema: unwrappedServerInfoSchema },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetServerInfo',
+        summary: 'Server info (v2 path)',
+        tags: ['ledger: ledgers'],
+        responses: {
+          200: { description: 'The server and its version.', schema: serverInfoSchema },
+        },
       },
-    }),
+    ),
+    (c) => c.json({ data: info }),
   );
-  app.get('/_/info', (c) => c.json(serverInfo));
+  app.get(
+    '/_/info',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetInfo',
+        summary: 'Server info',
+        tags: ['ledger: ledgers'],
+        responses: {
+          200: { description: 'The server and its version.', schema: unwrappedServerInfoSchema },
+        },
+      },
+    ),
+    (c) => c.json(serverInfo),
+  );
 }

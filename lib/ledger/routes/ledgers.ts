@@ -6,7 +6,7 @@ import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { HonoTypes } from '../../http/types.js';
-import { BOOLEAN, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
+import { BOOLEAN, openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { metadataMap } from '../../validation/common.js';
@@ -81,199 +81,212 @@ export function ledgerRoutes(
     lookup.forgetBucket(environment, bucket);
     return c.body(null, 204);
   };
-  openapi: app.delete(
+  app.delete(
     '/v2/_/buckets/:bucket',
-    describe({
-      operationId: 'v2DeleteBucket',
-      summary: 'Delete a bucket',
-      description:
-        'Marks the ledgers of the bucket deleted (not found, left out of lists) until it is restored; nothing is erased.',
-      tags: ['ledger: ledgers'],
-      responses: { 204: { description: 'Deleted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2DeleteBucket',
+        summary: 'Delete a bucket',
+        description:
+          'Marks the ledgers of the bucket deleted (not found, left out of lists) until it is restored; nothing is erased.',
+        tags: ['ledger: ledgers'],
+        responses: { 204: { description: 'Deleted.' } },
+      },
+    ),
+    markBucket(true),
   );
-  app.delete('/v2/_/buckets/:bucket', markBucket(true));
-  openapi: app.post(
+  app.post(
     '/v2/_/buckets/:bucket/restore',
-    describe({
-      operationId: 'v2RestoreBucket',
-      summary: 'Restore a deleted bucket',
-      tags: ['ledger: ledgers'],
-      responses: { 204: { description: 'Restored.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2RestoreBucket',
+        summary: 'Restore a deleted bucket',
+        tags: ['ledger: ledgers'],
+        responses: { 204: { description: 'Restored.' } },
+      },
+    ),
+    markBucket(false),
   );
-  app.post('/v2/_/buckets/:bucket/restore', markBucket(false));
-
-  openapi: app.get(
+  app.get(
     '/v2',
-    describe({
-      operationId: 'v2ListLedgers',
-      summary: 'List ledgers',
-      description: 'Sorted by id, ascending.',
-      tags: ['ledger: ledgers'],
-      parameters: [
-        ...PAGE_PARAMETERS,
-        query('bucket', 'Only the ledgers of this bucket.'),
-        query('includeDeleted', 'Include the ledgers of deleted buckets.', BOOLEAN),
-        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
-      ],
-      responses: { 200: { description: 'A page of ledgers.', schema: ledgerPage } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2ListLedgers',
+        summary: 'List ledgers',
+        description: 'Sorted by id, ascending.',
+        tags: ['ledger: ledgers'],
+        parameters: [
+          ...PAGE_PARAMETERS,
+          query('bucket', 'Only the ledgers of this bucket.'),
+          query('includeDeleted', 'Include the ledgers of deleted buckets.', BOOLEAN),
+          query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
+        ],
+        responses: { 200: { description: 'A page of ledgers.', schema: ledgerPage } },
+      },
+    ),
+    async (c) => {
+      const { registry } = depsOf(c);
+      // `includeDeleted` (the SDK sends it on every call) lists the ledgers of deleted buckets too.
+      const query = readListQuery(c.req.query(), 'ledger.ledgers', [
+        'bucket',
+        'includeDeleted',
+        'query',
+      ]);
+      const includeDeleted = booleanFlag(
+        query.cursor ? query.cursor.f?.includeDeleted : c.req.query('includeDeleted'),
+        'includeDeleted',
+      );
+      const bucket = query.cursor?.f?.bucket ?? c.req.query('bucket');
+      if (bucket !== undefined && !BUCKET_NAME.test(bucket))
+        throw new ValidationError('bucket: must match ^[0-9a-zA-Z_-]{1,63}$');
+      const rawFilter = query.cursor ? query.cursor.f?.query : c.req.query('query');
+      const filter = parseLedgerFilter(rawFilter);
+      const recorded = {
+        ...(bucket !== undefined ? { bucket } : {}),
+        ...(rawFilter !== undefined && filter ? { query: rawFilter } : {}),
+        ...(includeDeleted ? { includeDeleted: 'true' } : {}),
+      };
+      const page = await registry.list(
+        environmentOf(c),
+        query,
+        bucket,
+        filter,
+        recorded,
+        includeDeleted,
+      );
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map(ledgerView) } });
+    },
   );
-  app.get('/v2', async (c) => {
-    const { registry } = depsOf(c);
-    // `includeDeleted` (the SDK sends it on every call) lists the ledgers of deleted buckets too.
-    const query = readListQuery(c.req.query(), 'ledger.ledgers', [
-      'bucket',
-      'includeDeleted',
-      'query',
-    ]);
-    const includeDeleted = booleanFlag(
-      query.cursor ? query.cursor.f?.includeDeleted : c.req.query('includeDeleted'),
-      'includeDeleted',
-    );
-    const bucket = query.cursor?.f?.bucket ?? c.req.query('bucket');
-    if (bucket !== undefined && !BUCKET_NAME.test(bucket))
-      throw new ValidationError('bucket: must match ^[0-9a-zA-Z_-]{1,63}$');
-    const rawFilter = query.cursor ? query.cursor.f?.query : c.req.query('query');
-    const filter = parseLedgerFilter(rawFilter);
-    const recorded = {
-      ...(bucket !== undefined ? { bucket } : {}),
-      ...(rawFilter !== undefined && filter ? { query: rawFilter } : {}),
-      ...(includeDeleted ? { includeDeleted: 'true' } : {}),
-    };
-    const page = await registry.list(
-      environmentOf(c),
-      query,
-      bucket,
-      filter,
-      recorded,
-      includeDeleted,
-    );
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(ledgerView) } });
-  });
-
-  openapi: app.post(
+  app.post(
     '/v2/:ledger',
-    describe({
-      operationId: 'v2CreateLedger',
-      summary: 'Create a ledger',
-      description: 'Name taken: 400 `LEDGER_ALREADY_EXISTS`. Absent features take their defaults.',
-      tags: ['ledger: ledgers'],
-      body: createLedgerSchema,
-      bodyOptional: true,
-      responses: { 204: { description: 'Created.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2CreateLedger',
+        summary: 'Create a ledger',
+        description:
+          'Name taken: 400 `LEDGER_ALREADY_EXISTS`. Absent features take their defaults.',
+        tags: ['ledger: ledgers'],
+        body: createLedgerSchema,
+        bodyOptional: true,
+        responses: { 204: { description: 'Created.' } },
+      },
+    ),
+    async (c) => {
+      const { registry, now } = depsOf(c);
+      const name = c.req.param('ledger');
+      if (!LEDGER_NAME.test(name))
+        throw new ValidationError('ledger: name must match ^[0-9a-zA-Z_-]{1,63}$');
+      if (RESERVED_LEDGER_NAMES.has(name))
+        throw new ValidationError(`ledger: "${name}" is a reserved name`);
+      const body =
+        (await readJsonBody(c, v.optional(createLedgerSchema), { optional: true })) ?? {};
+      await registry.create({
+        environment: environmentOf(c),
+        name,
+        bucket: body.bucket ?? DEFAULT_BUCKET,
+        metadata: body.metadata ?? {},
+        features: resolveFeatures(body.features),
+        addedAt: formatInstant(instantFromMs(now())),
+      });
+      return c.body(null, 204);
+    },
   );
-  app.post('/v2/:ledger', async (c) => {
-    const { registry, now } = depsOf(c);
-    const name = c.req.param('ledger');
-    if (!LEDGER_NAME.test(name))
-      throw new ValidationError('ledger: name must match ^[0-9a-zA-Z_-]{1,63}$');
-    if (RESERVED_LEDGER_NAMES.has(name))
-      throw new ValidationError(`ledger: "${name}" is a reserved name`);
-    const body = (await readJsonBody(c, v.optional(createLedgerSchema), { optional: true })) ?? {};
-    await registry.create({
-      environment: environmentOf(c),
-      name,
-      bucket: body.bucket ?? DEFAULT_BUCKET,
-      metadata: body.metadata ?? {},
-      features: resolveFeatures(body.features),
-      addedAt: formatInstant(instantFromMs(now())),
-    });
-    return c.body(null, 204);
-  });
-
-  openapi: app.get(
+  app.get(
     '/v2/:ledger',
-    describe({
-      operationId: 'v2GetLedger',
-      summary: 'Get a ledger',
-      tags: ['ledger: ledgers'],
-      responses: { 200: { description: 'The ledger.', schema: ledgerData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetLedger',
+        summary: 'Get a ledger',
+        tags: ['ledger: ledgers'],
+        responses: { 200: { description: 'The ledger.', schema: ledgerData } },
+      },
+    ),
+    async (c) => {
+      const { registry } = depsOf(c);
+      const name = c.req.param('ledger');
+      const record = LEDGER_NAME.test(name)
+        ? await registry.get({ environment: environmentOf(c), name })
+        : undefined;
+      if (!record || record.deletedAt !== undefined)
+        throw new NotFoundError(`ledger "${name.slice(0, 63)}" not found`);
+      return jsonResponse(c, { data: ledgerView(record) });
+    },
   );
-  app.get('/v2/:ledger', async (c) => {
-    const { registry } = depsOf(c);
-    const name = c.req.param('ledger');
-    const record = LEDGER_NAME.test(name)
-      ? await registry.get({ environment: environmentOf(c), name })
-      : undefined;
-    if (!record || record.deletedAt !== undefined)
-      throw new NotFoundError(`ledger "${name.slice(0, 63)}" not found`);
-    return jsonResponse(c, { data: ledgerView(record) });
-  });
-
-  openapi: app.put(
+  app.put(
     '/v2/:ledger/metadata',
-    describe({
-      operationId: 'v2UpdateLedgerMetadata',
-      summary: "Set a ledger's metadata",
-      description: 'Merged into the existing metadata.',
-      tags: ['ledger: ledgers'],
-      body: metadataMap,
-      responses: { 204: { description: 'Saved.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2UpdateLedgerMetadata',
+        summary: "Set a ledger's metadata",
+        description: 'Merged into the existing metadata.',
+        tags: ['ledger: ledgers'],
+        body: metadataMap,
+        responses: { 204: { description: 'Saved.' } },
+      },
+    ),
+    async (c) => {
+      const { registry, lookup } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      await registry.saveMetadata(ledger, await readJsonBody(c, metadataMap));
+      return c.body(null, 204);
+    },
   );
-  app.put('/v2/:ledger/metadata', async (c) => {
-    const { registry, lookup } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    await registry.saveMetadata(ledger, await readJsonBody(c, metadataMap));
-    return c.body(null, 204);
-  });
-
-  openapi: app.delete(
+  app.delete(
     '/v2/:ledger/metadata/:key',
-    describe({
-      operationId: 'v2DeleteLedgerMetadata',
-      summary: "Delete a ledger's metadata key",
-      tags: ['ledger: ledgers'],
-      responses: { 204: { description: 'Deleted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2DeleteLedgerMetadata',
+        summary: "Delete a ledger's metadata key",
+        tags: ['ledger: ledgers'],
+        responses: { 204: { description: 'Deleted.' } },
+      },
+    ),
+    async (c) => {
+      const { registry, lookup } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      await registry.deleteMetadata(ledger, c.req.param('key'));
+      return c.body(null, 204);
+    },
   );
-  app.delete('/v2/:ledger/metadata/:key', async (c) => {
-    const { registry, lookup } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    await registry.deleteMetadata(ledger, c.req.param('key'));
-    return c.body(null, 204);
-  });
-
-  openapi: app.get(
+  app.get(
     '/v2/:ledger/_info',
-    describe({
-      operationId: 'v2GetLedgerInfo',
-      summary: 'Ledger info',
-      tags: ['ledger: ledgers'],
-      responses: { 200: { description: 'Name and storage.', schema: ledgerInfoSchema } },
-    }),
-  );
-  app.get('/v2/:ledger/_info', async (c) => {
-    const { lookup } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    return jsonResponse(c, {
-      data: {
-        name: ledger.name,
-        // The reference's storage answers its schema migrations; this storage has none to report (and its table
-        // names are the deployment's business, not the caller's).
-        storage: { migrations: [] },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetLedgerInfo',
+        summary: 'Ledger info',
+        tags: ['ledger: ledgers'],
+        responses: { 200: { description: 'Name and storage.', schema: ledgerInfoSchema } },
       },
-    });
-  });
-
-  openapi: app.get(
+    ),
+    async (c) => {
+      const { lookup } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      return jsonResponse(c, {
+        data: {
+          name: ledger.name,
+          // The reference's storage answers its schema migrations; this storage has none to report (and its table
+          // names are the deployment's business, not the caller's).
+          storage: { migrations: [] },
+        },
+      });
+    },
+  );
+  app.get(
     '/v2/:ledger/stats',
-    describe({
-      operationId: 'v2ReadStats',
-      summary: 'Ledger statistics',
-      tags: ['ledger: ledgers'],
-      responses: {
-        200: { description: 'Counts of accounts and transactions.', schema: statsSchema },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2ReadStats',
+        summary: 'Ledger statistics',
+        tags: ['ledger: ledgers'],
+        responses: {
+          200: { description: 'Counts of accounts and transactions.', schema: statsSchema },
+        },
       },
-    }),
+    ),
+    async (c) => {
+      const { lookup, stats } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      return jsonResponse(c, { data: await stats.read(ledger) });
+    },
   );
-  app.get('/v2/:ledger/stats', async (c) => {
-    const { lookup, stats } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    return jsonResponse(c, { data: await stats.read(ledger) });
-  });
 }

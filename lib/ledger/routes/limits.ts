@@ -3,7 +3,7 @@ import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import { dataOf } from '../../openapi/schemas.js';
 import { updateLimitsWrite } from '../commands/limits.js';
 import { limitsBodySchema, limitsView } from '../domain/limits-schema.js';
@@ -23,40 +23,45 @@ export function limitsRoutes(
     mappings: MappingReads;
   },
 ): void {
-  openapi: app.get(
+  app.get(
     '/v2/:ledger/limits',
-    describe({
-      operationId: 'v2GetLimits',
-      summary: "The ledger's balance limits",
-      description:
-        'Rules per account pattern and asset that no write may break (an extension of the reference API).',
-      tags: ['ledger: accounts'],
-      responses: { 200: { description: 'The rules (none: `[]`).', schema: limitsData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetLimits',
+        summary: "The ledger's balance limits",
+        description:
+          'Rules per account pattern and asset that no write may break (an extension of the reference API).',
+        tags: ['ledger: accounts'],
+        responses: { 200: { description: 'The rules (none: `[]`).', schema: limitsData } },
+      },
+    ),
+    async (c) => {
+      const { lookup, mappings } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      const mapping = await mappings.get(ledger);
+      return jsonResponse(c, { data: limitsView(mapping?.limits ?? []) });
+    },
   );
-  app.get('/v2/:ledger/limits', async (c) => {
-    const { lookup, mappings } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    const mapping = await mappings.get(ledger);
-    return jsonResponse(c, { data: limitsView(mapping?.limits ?? []) });
-  });
-
-  openapi: app.put(
+  app.put(
     '/v2/:ledger/limits',
-    describe({
-      operationId: 'v2UpdateLimits',
-      summary: "Replace the ledger's balance limits",
-      description:
-        'In force for every write committed after it: min, max, debitsMustNotExceedCredits, creditsMustNotExceedDebits; `force` lifts a rule only with `forceAllowed`.',
-      tags: ['ledger: accounts'],
-      body: limitsBodySchema,
-      responses: { 200: { description: 'The rules saved.', schema: limitsData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2UpdateLimits',
+        summary: "Replace the ledger's balance limits",
+        description:
+          'In force for every write committed after it: min, max, debitsMustNotExceedCredits, creditsMustNotExceedDebits; `force` lifts a rule only with `forceAllowed`.',
+        tags: ['ledger: accounts'],
+        body: limitsBodySchema,
+        responses: { 200: { description: 'The rules saved.', schema: limitsData } },
+      },
+    ),
+    async (c) => {
+      const { lookup, writer } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      const body = await readJsonBody(c, limitsBodySchema, { parse: parseJson });
+      return jsonResponse(c, {
+        data: await writer.writeHead(updateLimitsWrite(ledger, body.rules)),
+      });
+    },
   );
-  app.put('/v2/:ledger/limits', async (c) => {
-    const { lookup, writer } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    const body = await readJsonBody(c, limitsBodySchema, { parse: parseJson });
-    return jsonResponse(c, { data: await writer.writeHead(updateLimitsWrite(ledger, body.rules)) });
-  });
 }

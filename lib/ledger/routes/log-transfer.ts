@@ -5,7 +5,7 @@ import { lazyLoad } from '../../async/lazy-load.js';
 import { ValidationError } from '../../errors/index.js';
 import type { HonoTypes } from '../../http/types.js';
 import { stringifyJson } from '../../json/bigint-json.js';
-import { describe, query } from '../../openapi/describe.js';
+import { openapi, query } from '../../openapi/describe.js';
 import type { LogImportDeps } from '../commands/import-logs.js';
 import { bodyLines } from '../domain/body-lines.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -25,72 +25,75 @@ export function logTransferRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => LogTransferDeps,
 ): void {
-  openapi: app.post(
+  app.post(
     '/v2/:ledger/logs/export',
-    describe({
-      operationId: 'v2ExportLogs',
-      summary: "Export a ledger's log",
-      description: 'The whole log, oldest first, one Log (JSON) per line.',
-      tags: ['ledger: logs'],
-      responses: {
-        200: {
-          description: 'The log stream.',
-          mediaType: 'application/octet-stream',
-          schema: v.string(),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2ExportLogs',
+        summary: "Export a ledger's log",
+        description: 'The whole log, oldest first, one Log (JSON) per line.',
+        tags: ['ledger: logs'],
+        responses: {
+          200: {
+            description: 'The log stream.',
+            mediaType: 'application/octet-stream',
+            schema: v.string(),
+          },
         },
       },
-    }),
+    ),
+    async (c) => {
+      const deps = depsOf(c);
+      // Resolved before the stream starts: an unknown ledger is a 404, not an empty 200.
+      const ledger = await requestLedger(c, deps.lookup);
+      c.header('content-type', 'application/octet-stream');
+      return stream(
+        c,
+        async (out) => {
+          for await (const log of deps.logs.oldestFirst(ledger))
+            await out.write(`${stringifyJson(logView(log))}\n`);
+        },
+        // The status is sent already: a failed read can only cut the stream short (the last line's id tells).
+        async (err) => {
+          c.get('logger')?.log('error', 'log export failed', {
+            requestId: c.get('requestId'),
+            error: { name: err.name, message: err.message },
+          });
+        },
+      );
+    },
   );
-  app.post('/v2/:ledger/logs/export', async (c) => {
-    const deps = depsOf(c);
-    // Resolved before the stream starts: an unknown ledger is a 404, not an empty 200.
-    const ledger = await requestLedger(c, deps.lookup);
-    c.header('content-type', 'application/octet-stream');
-    return stream(
-      c,
-      async (out) => {
-        for await (const log of deps.logs.oldestFirst(ledger))
-          await out.write(`${stringifyJson(logView(log))}\n`);
-      },
-      // The status is sent already: a failed read can only cut the stream short (the last line's id tells).
-      async (err) => {
-        c.get('logger')?.log('error', 'log export failed', {
-          requestId: c.get('requestId'),
-          error: { name: err.name, message: err.message },
-        });
-      },
-    );
-  });
-
-  openapi: app.post(
+  app.post(
     '/v2/:ledger/logs/import',
-    describe({
-      operationId: 'v2ImportLogs',
-      summary: 'Import a log into an empty ledger',
-      description:
-        'The stream an export produced: the chain is verified and every log replayed through the ledger rules.',
-      tags: ['ledger: logs'],
-      parameters: [
-        query(
-          'after',
-          "Continue a ledger an earlier import filled: its last log id, which must be the ledger's last (docs/api.md).",
-          { type: 'integer', minimum: 0 },
-        ),
-      ],
-      body: v.string(),
-      bodyMediaType: 'application/octet-stream',
-      responses: { 204: { description: 'Imported.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2ImportLogs',
+        summary: 'Import a log into an empty ledger',
+        description:
+          'The stream an export produced: the chain is verified and every log replayed through the ledger rules.',
+        tags: ['ledger: logs'],
+        parameters: [
+          query(
+            'after',
+            "Continue a ledger an earlier import filled: its last log id, which must be the ledger's last (docs/api.md).",
+            { type: 'integer', minimum: 0 },
+          ),
+        ],
+        body: v.string(),
+        bodyMediaType: 'application/octet-stream',
+        responses: { 204: { description: 'Imported.' } },
+      },
+    ),
+    async (c) => {
+      const deps = depsOf(c);
+      const ledger = await requestLedger(c, deps.lookup);
+      const after = afterParam(c.req.query('after'));
+      const body = c.req.raw.body ?? emptyBody();
+      const { importLogs, MAX_IMPORT_LINE_BYTES } = await loadImport();
+      await importLogs(deps, ledger, bodyLines(body, MAX_IMPORT_LINE_BYTES), after);
+      return c.body(null, 204);
+    },
   );
-  app.post('/v2/:ledger/logs/import', async (c) => {
-    const deps = depsOf(c);
-    const ledger = await requestLedger(c, deps.lookup);
-    const after = afterParam(c.req.query('after'));
-    const body = c.req.raw.body ?? emptyBody();
-    const { importLogs, MAX_IMPORT_LINE_BYTES } = await loadImport();
-    await importLogs(deps, ledger, bodyLines(body, MAX_IMPORT_LINE_BYTES), after);
-    return c.body(null, 204);
-  });
 }
 
 /**

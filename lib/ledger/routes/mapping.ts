@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { readJsonBody } from '../../http/json-body.js';
 import type { HonoTypes } from '../../http/types.js';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import { updateMappingWrite } from '../commands/mapping.js';
 import { mappingView, parseMapping } from '../domain/mapping.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -29,43 +29,45 @@ export function mappingRoutes(
 ): void {
   const answer = (c: Context, data: unknown) =>
     c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
-
-  openapi: app.get(
+  app.get(
     '/:ledger/mapping',
-    describe({
-      operationId: 'getMapping',
-      summary: "Get the ledger's mapping (v1)",
-      tags: ['ledger v1'],
-      deprecated: true,
-      responses: {
-        200: { description: 'The contracts (`null` when none).', schema: mappingSchema },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getMapping',
+        summary: "Get the ledger's mapping (v1)",
+        tags: ['ledger v1'],
+        deprecated: true,
+        responses: {
+          200: { description: 'The contracts (`null` when none).', schema: mappingSchema },
+        },
       },
-    }),
+    ),
+    async (c) => {
+      const { lookup, mappings } = depsOf(c);
+      const ledger = await resolveV1Ledger(c, lookup);
+      const mapping = await mappings.get(ledger);
+      return answer(c, mapping ? mappingView(mapping) : null);
+    },
   );
-  app.get('/:ledger/mapping', async (c) => {
-    const { lookup, mappings } = depsOf(c);
-    const ledger = await resolveV1Ledger(c, lookup);
-    const mapping = await mappings.get(ledger);
-    return answer(c, mapping ? mappingView(mapping) : null);
-  });
-
-  openapi: app.put(
+  app.put(
     '/:ledger/mapping',
-    describe({
-      operationId: 'updateMapping',
-      summary: "Replace the ledger's mapping (v1)",
-      description:
-        'Contracts constrain balances: the first matching contract decides; `world` is exempt.',
-      tags: ['ledger v1'],
-      deprecated: true,
-      body: mappingBodySchema,
-      responses: { 200: { description: 'The mapping saved.', schema: mappingSchema } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'updateMapping',
+        summary: "Replace the ledger's mapping (v1)",
+        description:
+          'Contracts constrain balances: the first matching contract decides; `world` is exempt.',
+        tags: ['ledger v1'],
+        deprecated: true,
+        body: mappingBodySchema,
+        responses: { 200: { description: 'The mapping saved.', schema: mappingSchema } },
+      },
+    ),
+    async (c) => {
+      const { lookup, writer } = depsOf(c);
+      const ledger = await resolveV1Ledger(c, lookup);
+      const mapping = parseMapping(await readJsonBody(c, v.unknown(), { parse: parseJson }));
+      return answer(c, await writer.writeHead(updateMappingWrite(ledger, mapping)));
+    },
   );
-  app.put('/:ledger/mapping', async (c) => {
-    const { lookup, writer } = depsOf(c);
-    const ledger = await resolveV1Ledger(c, lookup);
-    const mapping = parseMapping(await readJsonBody(c, v.unknown(), { parse: parseJson }));
-    return answer(c, await writer.writeHead(updateMappingWrite(ledger, mapping)));
-  });
 }

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { HonoTypes } from '../../http/types.js';
-import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
+import { BOOLEAN, header, openapi, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
 import type { SchemaReads } from '../commands/schema-write.js';
@@ -39,105 +39,108 @@ export function metadataRoutes(
     if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
     return c.body(null, 204);
   };
-
-  openapi: app.post(
+  app.post(
     '/v2/:ledger/transactions/:id/metadata',
-    describe({
-      operationId: 'v2AddMetadataOnTransaction',
-      summary: "Set a transaction's metadata",
-      description: 'Merged into the existing metadata.',
-      tags: ['ledger: transactions'],
-      parameters: [
-        query('dryRun', 'Check without writing.', BOOLEAN),
-        SCHEMA_VERSION_PARAMETER,
-        header(
-          'Idempotency-Key',
-          'Replays of the same key and body answer the first result (kept at least 24 hours).',
-        ),
-      ],
-      body: metadataMap,
-      responses: { 204: { description: 'Saved.' } },
-    }),
-  );
-  app.post('/v2/:ledger/transactions/:id/metadata', async (c) =>
-    apply(
-      c,
-      { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) },
-      { kind: 'save', metadata: await readJsonBody(c, metadataMap) },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2AddMetadataOnTransaction',
+        summary: "Set a transaction's metadata",
+        description: 'Merged into the existing metadata.',
+        tags: ['ledger: transactions'],
+        parameters: [
+          query('dryRun', 'Check without writing.', BOOLEAN),
+          SCHEMA_VERSION_PARAMETER,
+          header(
+            'Idempotency-Key',
+            'Replays of the same key and body answer the first result (kept at least 24 hours).',
+          ),
+        ],
+        body: metadataMap,
+        responses: { 204: { description: 'Saved.' } },
+      },
     ),
+    async (c) =>
+      apply(
+        c,
+        { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) },
+        { kind: 'save', metadata: await readJsonBody(c, metadataMap) },
+      ),
   );
-  openapi: app.delete(
+  app.delete(
     '/v2/:ledger/transactions/:id/metadata/:key',
-    describe({
-      operationId: 'v2DeleteTransactionMetadata',
-      summary: "Delete a transaction's metadata key",
-      tags: ['ledger: transactions'],
-      parameters: [
-        query('dryRun', 'Check without writing.', BOOLEAN),
-        SCHEMA_VERSION_PARAMETER,
-        header(
-          'Idempotency-Key',
-          'Replays of the same key and body answer the first result (kept at least 24 hours).',
-        ),
-      ],
-      responses: { 204: { description: 'Deleted.' } },
-    }),
-  );
-  app.delete('/v2/:ledger/transactions/:id/metadata/:key', (c) =>
-    apply(
-      c,
-      { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) },
-      { kind: 'delete', key: c.req.param('key') },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2DeleteTransactionMetadata',
+        summary: "Delete a transaction's metadata key",
+        tags: ['ledger: transactions'],
+        parameters: [
+          query('dryRun', 'Check without writing.', BOOLEAN),
+          SCHEMA_VERSION_PARAMETER,
+          header(
+            'Idempotency-Key',
+            'Replays of the same key and body answer the first result (kept at least 24 hours).',
+          ),
+        ],
+        responses: { 204: { description: 'Deleted.' } },
+      },
     ),
+    (c) =>
+      apply(
+        c,
+        { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) },
+        { kind: 'delete', key: c.req.param('key') },
+      ),
   );
-  openapi: app.post(
+  app.post(
     '/v2/:ledger/accounts/:address/metadata',
-    describe({
-      operationId: 'v2AddMetadataToAccount',
-      summary: "Set an account's metadata",
-      description: 'Creates the account if needed; merged into its metadata.',
-      tags: ['ledger: accounts'],
-      parameters: [
-        query('dryRun', 'Check without writing.', BOOLEAN),
-        SCHEMA_VERSION_PARAMETER,
-        header(
-          'Idempotency-Key',
-          'Replays of the same key and body answer the first result (kept at least 24 hours).',
-        ),
-      ],
-      body: metadataMap,
-      responses: { 204: { description: 'Saved.' } },
-    }),
-  );
-  app.post('/v2/:ledger/accounts/:address/metadata', async (c) =>
-    apply(
-      c,
-      { type: 'ACCOUNT', address: readAddress(c.req.param('address')) },
-      { kind: 'save', metadata: await readJsonBody(c, metadataMap) },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2AddMetadataToAccount',
+        summary: "Set an account's metadata",
+        description: 'Creates the account if needed; merged into its metadata.',
+        tags: ['ledger: accounts'],
+        parameters: [
+          query('dryRun', 'Check without writing.', BOOLEAN),
+          SCHEMA_VERSION_PARAMETER,
+          header(
+            'Idempotency-Key',
+            'Replays of the same key and body answer the first result (kept at least 24 hours).',
+          ),
+        ],
+        body: metadataMap,
+        responses: { 204: { description: 'Saved.' } },
+      },
     ),
+    async (c) =>
+      apply(
+        c,
+        { type: 'ACCOUNT', address: readAddress(c.req.param('address')) },
+        { kind: 'save', metadata: await readJsonBody(c, metadataMap) },
+      ),
   );
-  openapi: app.delete(
+  app.delete(
     '/v2/:ledger/accounts/:address/metadata/:key',
-    describe({
-      operationId: 'v2DeleteAccountMetadata',
-      summary: "Delete an account's metadata key",
-      tags: ['ledger: accounts'],
-      parameters: [
-        query('dryRun', 'Check without writing.', BOOLEAN),
-        SCHEMA_VERSION_PARAMETER,
-        header(
-          'Idempotency-Key',
-          'Replays of the same key and body answer the first result (kept at least 24 hours).',
-        ),
-      ],
-      responses: { 204: { description: 'Deleted.' } },
-    }),
-  );
-  app.delete('/v2/:ledger/accounts/:address/metadata/:key', (c) =>
-    apply(
-      c,
-      { type: 'ACCOUNT', address: readAddress(c.req.param('address')) },
-      { kind: 'delete', key: c.req.param('key') },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2DeleteAccountMetadata',
+        summary: "Delete an account's metadata key",
+        tags: ['ledger: accounts'],
+        parameters: [
+          query('dryRun', 'Check without writing.', BOOLEAN),
+          SCHEMA_VERSION_PARAMETER,
+          header(
+            'Idempotency-Key',
+            'Replays of the same key and body answer the first result (kept at least 24 hours).',
+          ),
+        ],
+        responses: { 204: { description: 'Deleted.' } },
+      },
     ),
+    (c) =>
+      apply(
+        c,
+        { type: 'ACCOUNT', address: readAddress(c.req.param('address')) },
+        { kind: 'delete', key: c.req.param('key') },
+      ),
   );
 }

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type { HonoTypes } from '../../http/types.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import { cursorOf, dataOf } from '../../openapi/schemas.js';
 import { createMonitorSchema, monitorSchema } from '../domain/monitors-schema.js';
 import { handlersPerScope } from './handlers-per-scope.js';
@@ -23,55 +23,59 @@ export function monitorsRoutes(
     async (deps): Promise<MonitorHandlers> =>
       (await import('./monitor-handlers.js')).monitorHandlers(deps),
   );
-
-  openapi: app.post(
+  app.post(
     '/v2/:ledger/monitors',
-    describe({
-      operationId: 'v2CreateMonitor',
-      summary: 'Create a balance monitor',
-      description:
-        'Triggers `ledger.balance_monitor_triggered` once per crossing of its condition, in commit order (an extension of the reference API).',
-      tags: TAGS,
-      body: createMonitorSchema(),
-      responses: {
-        201: { description: 'The monitor, in force from now.', schema: dataOf(monitorSchema()) },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2CreateMonitor',
+        summary: 'Create a balance monitor',
+        description:
+          'Triggers `ledger.balance_monitor_triggered` once per crossing of its condition, in commit order (an extension of the reference API).',
+        tags: TAGS,
+        body: createMonitorSchema(),
+        responses: {
+          201: { description: 'The monitor, in force from now.', schema: dataOf(monitorSchema()) },
+        },
       },
-    }),
+    ),
+    async (c) => (await handlers(c)).create(c),
   );
-  app.post('/v2/:ledger/monitors', async (c) => (await handlers(c)).create(c));
-
-  openapi: app.get(
+  app.get(
     '/v2/:ledger/monitors',
-    describe({
-      operationId: 'v2ListMonitors',
-      summary: "The ledger's balance monitors",
-      description: 'Every monitor (at most 100), oldest first, in one page.',
-      tags: TAGS,
-      responses: { 200: { description: 'The monitors.', schema: cursorOf(monitorSchema()) } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2ListMonitors',
+        summary: "The ledger's balance monitors",
+        description: 'Every monitor (at most 100), oldest first, in one page.',
+        tags: TAGS,
+        responses: { 200: { description: 'The monitors.', schema: cursorOf(monitorSchema()) } },
+      },
+    ),
+    async (c) => (await handlers(c)).list(c),
   );
-  app.get('/v2/:ledger/monitors', async (c) => (await handlers(c)).list(c));
-
-  openapi: app.get(
+  app.get(
     ITEM,
-    describe({
-      operationId: 'v2GetMonitor',
-      summary: 'A balance monitor',
-      tags: TAGS,
-      responses: { 200: { description: 'The monitor.', schema: dataOf(monitorSchema()) } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetMonitor',
+        summary: 'A balance monitor',
+        tags: TAGS,
+        responses: { 200: { description: 'The monitor.', schema: dataOf(monitorSchema()) } },
+      },
+    ),
+    async (c) => (await handlers(c)).get(c),
   );
-  app.get(ITEM, async (c) => (await handlers(c)).get(c));
-
-  openapi: app.delete(
+  app.delete(
     ITEM,
-    describe({
-      operationId: 'v2DeleteMonitor',
-      summary: 'Delete a balance monitor',
-      description: 'Writes committed after it trigger it no more.',
-      tags: TAGS,
-      responses: { 204: { description: 'Deleted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2DeleteMonitor',
+        summary: 'Delete a balance monitor',
+        description: 'Writes committed after it trigger it no more.',
+        tags: TAGS,
+        responses: { 204: { description: 'Deleted.' } },
+      },
+    ),
+    async (c) => (await handlers(c)).delete(c),
   );
-  app.delete(ITEM, async (c) => (await handlers(c)).delete(c));
 }

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import * as v from 'valibot';
 import type { HonoTypes } from '../../http/types.js';
-import { BOOLEAN, describe, header, PAGE_PARAMETERS, path, query } from '../../openapi/describe.js';
+import { BOOLEAN, header, openapi, PAGE_PARAMETERS, path, query } from '../../openapi/describe.js';
 import { cursorOf, dataOf } from '../../openapi/schemas.js';
 import { withExpect } from '../commands/expectations.js';
 import {
@@ -36,101 +36,107 @@ export function pendingRoutes(
     async (deps): Promise<PendingHandlers> =>
       (await import('./pending-handlers.js')).pendingHandlers(deps, await deps.pendingReads()),
   );
-
-  openapi: app.post(
+  app.post(
     '/v2/:ledger/pending',
-    describe({
-      operationId: 'v2CreatePending',
-      summary: 'Create a pending transfer (hold)',
-      description:
-        "Its postings reserve money: each source's available balance (posted − held out) falls, its posted balance does not, and must stay at or above its floor (`INSUFFICIENT_FUND`) unless `force`. Expires at `expiresAt` or after `timeout` seconds, if given. `expect`: balance preconditions as on a transaction (409 `PRECONDITION_FAILED`).",
-      tags: TAGS,
-      parameters: [DRY_RUN, IDEMPOTENCY],
-      body: withExpect(createPendingBody()),
-      responses: { 201: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2CreatePending',
+        summary: 'Create a pending transfer (hold)',
+        description:
+          "Its postings reserve money: each source's available balance (posted − held out) falls, its posted balance does not, and must stay at or above its floor (`INSUFFICIENT_FUND`) unless `force`. Expires at `expiresAt` or after `timeout` seconds, if given. `expect`: balance preconditions as on a transaction (409 `PRECONDITION_FAILED`).",
+        tags: TAGS,
+        parameters: [DRY_RUN, IDEMPOTENCY],
+        body: withExpect(createPendingBody()),
+        responses: { 201: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
+      },
+    ),
+    async (c) => (await handlers(c)).create(c),
   );
-  app.post('/v2/:ledger/pending', async (c) => (await handlers(c)).create(c));
-
-  openapi: app.get(
+  app.get(
     '/v2/:ledger/pending',
-    describe({
-      operationId: 'v2ListPending',
-      summary: 'List pending transfers',
-      description: 'Newest first; `status` keeps one status.',
-      tags: TAGS,
-      parameters: [
-        ...PAGE_PARAMETERS,
-        query('status', 'PENDING, POSTED, VOIDED or EXPIRED.', {
-          type: 'string',
-          enum: ['PENDING', 'POSTED', 'VOIDED', 'EXPIRED'],
-        }),
-      ],
-      responses: { 200: { description: 'A page of holds.', schema: cursorOf(pendingAnswer()) } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2ListPending',
+        summary: 'List pending transfers',
+        description: 'Newest first; `status` keeps one status.',
+        tags: TAGS,
+        parameters: [
+          ...PAGE_PARAMETERS,
+          query('status', 'PENDING, POSTED, VOIDED or EXPIRED.', {
+            type: 'string',
+            enum: ['PENDING', 'POSTED', 'VOIDED', 'EXPIRED'],
+          }),
+        ],
+        responses: { 200: { description: 'A page of holds.', schema: cursorOf(pendingAnswer()) } },
+      },
+    ),
+    async (c) => (await handlers(c)).list(c),
   );
-  app.get('/v2/:ledger/pending', async (c) => (await handlers(c)).list(c));
-
-  openapi: app.get(
+  app.get(
     ITEM,
-    describe({
-      operationId: 'v2GetPending',
-      summary: 'A pending transfer',
-      tags: TAGS,
-      parameters: [ID],
-      responses: { 200: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetPending',
+        summary: 'A pending transfer',
+        tags: TAGS,
+        parameters: [ID],
+        responses: { 200: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
+      },
+    ),
+    async (c) => (await handlers(c)).get(c),
   );
-  app.get(ITEM, async (c) => (await handlers(c)).get(c));
-
-  openapi: app.post(
+  app.post(
     `${ITEM}/post`,
-    describe({
-      operationId: 'v2PostPending',
-      summary: 'Post a pending transfer, in full or in part',
-      description:
-        'Moves held money as a transaction: per posting `amounts` (default all that remains); `final` releases the rest. A resolved hold: 409 `PENDING_RESOLVED`; at or after its expiry: 409 `PENDING_EXPIRED`; more than remains: 400 `VALIDATION`. `expect`: balance preconditions as on a transaction, `after` meaning after the post (409 `PRECONDITION_FAILED`).',
-      tags: TAGS,
-      parameters: [ID, DRY_RUN, IDEMPOTENCY],
-      body: withExpect(postPendingBody()),
-      responses: {
-        200: {
-          description: 'The hold after the post, and the transaction it created.',
-          schema: dataOf(
-            v.strictObject({ pending: pendingAnswer(), transaction: transactionSchema }),
-          ),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2PostPending',
+        summary: 'Post a pending transfer, in full or in part',
+        description:
+          'Moves held money as a transaction: per posting `amounts` (default all that remains); `final` releases the rest. A resolved hold: 409 `PENDING_RESOLVED`; at or after its expiry: 409 `PENDING_EXPIRED`; more than remains: 400 `VALIDATION`. `expect`: balance preconditions as on a transaction, `after` meaning after the post (409 `PRECONDITION_FAILED`).',
+        tags: TAGS,
+        parameters: [ID, DRY_RUN, IDEMPOTENCY],
+        body: withExpect(postPendingBody()),
+        responses: {
+          200: {
+            description: 'The hold after the post, and the transaction it created.',
+            schema: dataOf(
+              v.strictObject({ pending: pendingAnswer(), transaction: transactionSchema }),
+            ),
+          },
         },
       },
-    }),
+    ),
+    async (c) => (await handlers(c)).post(c),
   );
-  app.post(`${ITEM}/post`, async (c) => (await handlers(c)).post(c));
-
-  openapi: app.post(
+  app.post(
     `${ITEM}/void`,
-    describe({
-      operationId: 'v2VoidPending',
-      summary: 'Void a pending transfer',
-      description: 'Releases all that remains of it. A resolved hold: 409 `PENDING_RESOLVED`.',
-      tags: TAGS,
-      parameters: [ID, DRY_RUN, IDEMPOTENCY],
-      responses: { 200: { description: 'The hold, voided.', schema: dataOf(pendingAnswer()) } },
-    }),
-  );
-  app.post(`${ITEM}/void`, async (c) => (await handlers(c)).void(c));
-
-  openapi: app.get(
-    '/v2/:ledger/accounts/:address/balances',
-    describe({
-      operationId: 'v2GetAccountBalances',
-      summary: "An account's balances with its holds",
-      description:
-        'Per asset: `posted` (the balance), `pendingIn` and `pendingOut` (held by unresolved holds), `available` (posted − pendingOut).',
-      tags: ['ledger: accounts'],
-      parameters: [path('address', 'The account address.')],
-      responses: {
-        200: { description: 'Balances per asset.', schema: dataOf(accountBalancesAnswer()) },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2VoidPending',
+        summary: 'Void a pending transfer',
+        description: 'Releases all that remains of it. A resolved hold: 409 `PENDING_RESOLVED`.',
+        tags: TAGS,
+        parameters: [ID, DRY_RUN, IDEMPOTENCY],
+        responses: { 200: { description: 'The hold, voided.', schema: dataOf(pendingAnswer()) } },
       },
-    }),
+    ),
+    async (c) => (await handlers(c)).void(c),
   );
-  app.get('/v2/:ledger/accounts/:address/balances', async (c) => (await handlers(c)).balances(c));
+  app.get(
+    '/v2/:ledger/accounts/:address/balances',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetAccountBalances',
+        summary: "An account's balances with its holds",
+        description:
+          'Per asset: `posted` (the balance), `pendingIn` and `pendingOut` (held by unresolved holds), `available` (posted − pendingOut).',
+        tags: ['ledger: accounts'],
+        parameters: [path('address', 'The account address.')],
+        responses: {
+          200: { description: 'Balances per asset.', schema: dataOf(accountBalancesAnswer()) },
+        },
+      },
+    ),
+    async (c) => (await handlers(c)).balances(c),
+  );
 }

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import type { HonoTypes } from '../../http/types.js';
 import { stringifyJson } from '../../json/bigint-json.js';
-import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
+import { openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import {
   type QueryResource,
   type QueryTemplate,
@@ -49,57 +49,59 @@ export function queryRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => QueryRoutesDeps,
 ): void {
-  openapi: app.post(
+  app.post(
     '/v2/:ledger/queries/:id/run',
-    describe({
-      operationId: 'v2RunQuery',
-      summary: 'Run a query template',
-      description:
-        "Runs the schema version's query template as its resource's list (transactions, accounts, logs, volumes) and answers that list's page.",
-      tags: ['ledger: schemas'],
-      parameters: [
-        query('schemaVersion', 'The schema version holding the template.'),
-        ...PAGE_PARAMETERS,
-        query('sort', 'As the list takes it.'),
-        query('pit', 'As the list takes it.'),
-        query('expand', 'As the list takes it.'),
-      ],
-      body: runBody,
-      responses: { 200: { description: "The resource list's page." } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2RunQuery',
+        summary: 'Run a query template',
+        description:
+          "Runs the schema version's query template as its resource's list (transactions, accounts, logs, volumes) and answers that list's page.",
+        tags: ['ledger: schemas'],
+        parameters: [
+          query('schemaVersion', 'The schema version holding the template.'),
+          ...PAGE_PARAMETERS,
+          query('sort', 'As the list takes it.'),
+          query('pit', 'As the list takes it.'),
+          query('expand', 'As the list takes it.'),
+        ],
+        body: runBody,
+        responses: { 200: { description: "The resource list's page." } },
+      },
+    ),
+    async (c) => {
+      const { lookup, schemas, dispatch } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      const version = c.req.query('schemaVersion');
+      if (!version) throw new ValidationError('schemaVersion: required');
+      const schema = /^[0-9A-Za-z._-]{1,64}$/.test(version)
+        ? await schemas.get(ledger, version)
+        : undefined;
+      if (!schema) throw new NotFoundError(`schema version "${version.slice(0, 64)}" not found`);
+      const id = c.req.param('id');
+      const template = schemaQuery(schema, id);
+      if (!template)
+        throw new NotFoundError(
+          `schema version "${version}" has no query template "${id.slice(0, 64)}"`,
+        );
+      const body = (await readJsonBody(c, v.optional(runBody), { optional: true })) ?? {};
+      // A cursor carries the run's filter and parameters: with one, the variables are not read again.
+      const cursor = c.req.query('cursor') ?? body.cursor;
+      const search = cursor
+        ? new URLSearchParams({
+            cursor,
+            ...(c.req.query('pageSize') ? { pageSize: c.req.query('pageSize')! } : {}),
+          })
+        : runSearch(template, body, c.req.query());
+      const url = new URL(c.req.url);
+      url.pathname = url.pathname.replace(/\/queries\/[^/]+\/run$/, `/${template.resource}`);
+      url.search = search.toString();
+      const headers = new Headers(c.req.raw.headers);
+      headers.delete('content-type');
+      headers.delete('content-length');
+      return dispatch(new Request(url, { method: 'GET', headers }));
+    },
   );
-  app.post('/v2/:ledger/queries/:id/run', async (c) => {
-    const { lookup, schemas, dispatch } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    const version = c.req.query('schemaVersion');
-    if (!version) throw new ValidationError('schemaVersion: required');
-    const schema = /^[0-9A-Za-z._-]{1,64}$/.test(version)
-      ? await schemas.get(ledger, version)
-      : undefined;
-    if (!schema) throw new NotFoundError(`schema version "${version.slice(0, 64)}" not found`);
-    const id = c.req.param('id');
-    const template = schemaQuery(schema, id);
-    if (!template)
-      throw new NotFoundError(
-        `schema version "${version}" has no query template "${id.slice(0, 64)}"`,
-      );
-    const body = (await readJsonBody(c, v.optional(runBody), { optional: true })) ?? {};
-    // A cursor carries the run's filter and parameters: with one, the variables are not read again.
-    const cursor = c.req.query('cursor') ?? body.cursor;
-    const search = cursor
-      ? new URLSearchParams({
-          cursor,
-          ...(c.req.query('pageSize') ? { pageSize: c.req.query('pageSize')! } : {}),
-        })
-      : runSearch(template, body, c.req.query());
-    const url = new URL(c.req.url);
-    url.pathname = url.pathname.replace(/\/queries\/[^/]+\/run$/, `/${template.resource}`);
-    url.search = search.toString();
-    const headers = new Headers(c.req.raw.headers);
-    headers.delete('content-type');
-    headers.delete('content-length');
-    return dispatch(new Request(url, { method: 'GET', headers }));
-  });
 }
 
 /** A first run's list query string: the template resolved with the body's vars, the parameters merged. */

@@ -9,8 +9,8 @@ import { parseJson } from '../../json/bigint-json.js';
 import {
   BOOLEAN,
   DATE_TIME,
-  describe,
   header,
+  openapi,
   PAGE_PARAMETERS,
   path,
   query,
@@ -64,226 +64,229 @@ export function transactionRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => TransactionRoutesDeps,
 ): void {
-  openapi: app.post(
+  app.post(
     '/v2/:ledger/transactions',
-    describe({
-      operationId: 'v2CreateTransaction',
-      summary: 'Create a transaction',
-      description:
-        'Postings apply in order; every account but `world` must stay at or above zero (`INSUFFICIENT_FUND`) unless `force`. A second use of a `reference` is 409 `CONFLICT`.',
-      tags: ['ledger: transactions'],
-      parameters: [
-        query('dryRun', 'Compute and answer the transaction without writing anything.', BOOLEAN),
-        query('force', 'Skip the balance checks.', BOOLEAN),
-        SCHEMA_VERSION_PARAMETER,
-        header(
-          'Idempotency-Key',
-          'Replays of the same key and body answer the first result (kept at least 24 hours).',
-        ),
-      ],
-      body: createTransactionSchema,
-      responses: {
-        200: {
-          description: 'The committed transaction, with its pre- and post-commit volumes.',
-          schema: transactionData,
-          headers: {
-            'Idempotency-Hit': {
-              description: '`true` when the answer is a replay.',
-              schema: { type: 'string' },
-            },
-          },
-        },
-      },
-    }),
-  );
-  app.post('/v2/:ledger/transactions', async (c) => {
-    const { lookup, schemas, commands, effectiveVolumes } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    const body = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
-    const { input, schema } = await createUnderSchema(c, schemas, ledger, body);
-    const idempotencyKey = readIdempotencyKey(c);
-    const outcome = await commands.execute(ledger, {
-      kind: 'create',
-      input,
-      options: {
-        dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
-        force: booleanFlag(c.req.query('force'), 'force'),
-        ...(schema ? { schema } : {}),
-        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      },
-    });
-    if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
-    const withEffective =
-      outcome.kind === 'dry-run'
-        ? outcome.result
-        : await withEffectiveVolumes(
-            ledger,
-            outcome.result as CreatedView,
-            effectiveVolumes,
-            outcome.kind === 'committed' && outcome.inOrder === true,
-          );
-    return jsonResponse(c, { data: withEffective });
-  });
-
-  openapi: app.get(
-    '/v2/:ledger/transactions/:id',
-    describe({
-      operationId: 'v2GetTransaction',
-      summary: 'Get a transaction',
-      tags: ['ledger: transactions'],
-      parameters: [
-        path('id', 'Transaction id.', { type: 'integer', minimum: 1 }),
-        query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
-        query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
-      ],
-      responses: { 200: { description: 'The transaction.', schema: transactionData } },
-    }),
-  );
-  app.get('/v2/:ledger/transactions/:id', async (c) => {
-    const { lookup, reads, effectiveVolumes } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    const id = readTransactionId(c.req.param('id'));
-    const expand = readExpand(c.req.query('expand'), ledger);
-    const pit = readPointInTime(c.req.query('pit'));
-    const stored = await reads.get(ledger, id);
-    // At a point in time, a transaction dated after it did not exist yet (as the reference: not found).
-    if (!stored || (pit !== undefined && !effectiveBy(stored.tx, pit)))
-      throw new NotFoundError(`transaction ${id} not found`);
-    const found =
-      pit === undefined ? stored : (await reads.atPointInTime(ledger, [stored], pit))[0]!;
-    const effective = expand.has('effectiveVolumes')
-      ? await effectiveVolumes.ofTransactions(ledger, [found])
-      : undefined;
-    return jsonResponse(c, { data: view(found, expand, effective) });
-  });
-
-  openapi: app.post(
-    '/v2/:ledger/transactions/:id/revert',
-    describe({
-      operationId: 'v2RevertTransaction',
-      summary: 'Revert a transaction',
-      description:
-        'A new transaction with every posting reversed; a second revert is 400 `ALREADY_REVERT`.',
-      tags: ['ledger: transactions'],
-      parameters: [
-        path('id', 'Transaction id.', { type: 'integer', minimum: 1 }),
-        query('force', 'Skip the balance checks.', BOOLEAN),
-        query('atEffectiveDate', "Date the revert at the original's timestamp.", BOOLEAN),
-        SCHEMA_VERSION_PARAMETER,
-        query('dryRun', 'Compute without writing.', BOOLEAN),
-        header(
-          'Idempotency-Key',
-          'Replays of the same key and body answer the first result (kept at least 24 hours).',
-        ),
-      ],
-      body: revertBodySchema,
-      bodyOptional: true,
-      responses: { 201: { description: 'The reverting transaction.', schema: transactionData } },
-    }),
-  );
-  app.post('/v2/:ledger/transactions/:id/revert', async (c) => {
-    const { lookup, schemas, commands } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    const id = readTransactionId(c.req.param('id'));
-    const body = (await readJsonBody(c, v.optional(revertBodySchema), { optional: true })) ?? {};
-    const schema = await requestSchema(c, schemas, ledger);
-    const idempotencyKey = readIdempotencyKey(c);
-    const outcome = await commands.execute(ledger, {
-      kind: 'revert',
-      id,
-      body,
-      options: {
-        force: booleanFlag(c.req.query('force'), 'force'),
-        atEffectiveDate: booleanFlag(c.req.query('atEffectiveDate'), 'atEffectiveDate'),
-        dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
-        ...schemaVersionOption(schema),
-        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      },
-    });
-    if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
-    return jsonResponse(c, { data: outcome.result }, 201);
-  });
-
-  // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204): from the sequencer, or, with a
-  // filter or a point in time, what the same listing holds.
-  openapi: app.get(
-    '/v2/:ledger/transactions',
-    describe({
-      operationId: 'v2ListTransactions',
-      summary: 'List transactions',
-      description: 'Newest first (`reverse=true`: oldest first).',
-      tags: ['ledger: transactions'],
-      parameters: [
-        ...PAGE_PARAMETERS,
-        query('reverse', 'Oldest first.', BOOLEAN),
-        query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
-        query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
-        query('order', '`effective` to read `pit` by effective date.'),
-        query(
-          'sort',
-          '`<field>:<asc|desc>`: `id`, `inserted_at` (the same order), `timestamp` (effective time).',
-        ),
-        query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
-      ],
-      responses: { 200: { description: 'A page of transactions.', schema: transactionPage } },
-      head: {
-        operationId: 'v2CountTransactions',
-        summary: 'Count transactions',
-        description: 'What the same list (filters and `pit`) holds.',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2CreateTransaction',
+        summary: 'Create a transaction',
+        description:
+          'Postings apply in order; every account but `world` must stay at or above zero (`INSUFFICIENT_FUND`) unless `force`. A second use of a `reference` is 409 `CONFLICT`.',
+        tags: ['ledger: transactions'],
+        parameters: [
+          query('dryRun', 'Compute and answer the transaction without writing anything.', BOOLEAN),
+          query('force', 'Skip the balance checks.', BOOLEAN),
+          SCHEMA_VERSION_PARAMETER,
+          header(
+            'Idempotency-Key',
+            'Replays of the same key and body answer the first result (kept at least 24 hours).',
+          ),
+        ],
+        body: createTransactionSchema,
         responses: {
-          204: {
-            description: 'The count, in the `Count` header.',
+          200: {
+            description: 'The committed transaction, with its pre- and post-commit volumes.',
+            schema: transactionData,
             headers: {
-              Count: { description: 'Number of transactions.', schema: { type: 'integer' } },
+              'Idempotency-Hit': {
+                description: '`true` when the answer is a replay.',
+                schema: { type: 'string' },
+              },
             },
           },
         },
       },
-    }),
+    ),
+    async (c) => {
+      const { lookup, schemas, commands, effectiveVolumes } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      const body = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
+      const { input, schema } = await createUnderSchema(c, schemas, ledger, body);
+      const idempotencyKey = readIdempotencyKey(c);
+      const outcome = await commands.execute(ledger, {
+        kind: 'create',
+        input,
+        options: {
+          dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
+          force: booleanFlag(c.req.query('force'), 'force'),
+          ...(schema ? { schema } : {}),
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        },
+      });
+      if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+      const withEffective =
+        outcome.kind === 'dry-run'
+          ? outcome.result
+          : await withEffectiveVolumes(
+              ledger,
+              outcome.result as CreatedView,
+              effectiveVolumes,
+              outcome.kind === 'committed' && outcome.inOrder === true,
+            );
+      return jsonResponse(c, { data: withEffective });
+    },
   );
-  app.get('/v2/:ledger/transactions', async (c) => {
-    const { lookup, reads, stats, effectiveVolumes } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    refuseInsertionDate(c);
-    const query = readListQuery(
-      c.req.query(),
-      `ledger.transactions.${ledger.name}`,
-      LISTING_PARAMS,
-    );
-    // A cursor carries the listing's parameters: with one, the request's own are not read (only pageSize).
-    const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
-    const pit = readPointInTime(params.pit);
-    const { order, ascending } = listOrder(params);
-    const { access, keep } = planTransactionQuery(params.query, ledger.features, {
-      order,
-      ...(pit !== undefined ? { pit } : {}),
-    });
-    if (c.req.method === 'HEAD') {
-      const count =
-        access || keep || pit !== undefined
-          ? await reads.count(ledger, access, pit, keep)
-          : (await stats.read(ledger)).transactions;
-      c.header('Count', String(count));
-      return c.body(null, 204);
-    }
-    const expand = readExpand(params.expand, ledger);
-    const listing = { ...(pit !== undefined ? { pit } : {}), order, ...(keep ? { keep } : {}) };
-    const page = await reads.list(
-      ledger,
-      query,
-      ascending,
-      access,
-      recordParams(params, LISTING_PARAMS),
-      undefined,
-      listing,
-    );
-    const effective = expand.has('effectiveVolumes')
-      ? await effectiveVolumes.ofTransactions(ledger, page.data)
-      : undefined;
-    return jsonResponse(c, {
-      cursor: { ...page, data: page.data.map((t) => view(t, expand, effective)) },
-    });
-  });
+  app.get(
+    '/v2/:ledger/transactions/:id',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2GetTransaction',
+        summary: 'Get a transaction',
+        tags: ['ledger: transactions'],
+        parameters: [
+          path('id', 'Transaction id.', { type: 'integer', minimum: 1 }),
+          query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
+          query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
+        ],
+        responses: { 200: { description: 'The transaction.', schema: transactionData } },
+      },
+    ),
+    async (c) => {
+      const { lookup, reads, effectiveVolumes } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      const id = readTransactionId(c.req.param('id'));
+      const expand = readExpand(c.req.query('expand'), ledger);
+      const pit = readPointInTime(c.req.query('pit'));
+      const stored = await reads.get(ledger, id);
+      // At a point in time, a transaction dated after it did not exist yet (as the reference: not found).
+      if (!stored || (pit !== undefined && !effectiveBy(stored.tx, pit)))
+        throw new NotFoundError(`transaction ${id} not found`);
+      const found =
+        pit === undefined ? stored : (await reads.atPointInTime(ledger, [stored], pit))[0]!;
+      const effective = expand.has('effectiveVolumes')
+        ? await effectiveVolumes.ofTransactions(ledger, [found])
+        : undefined;
+      return jsonResponse(c, { data: view(found, expand, effective) });
+    },
+  );
+  app.post(
+    '/v2/:ledger/transactions/:id/revert',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2RevertTransaction',
+        summary: 'Revert a transaction',
+        description:
+          'A new transaction with every posting reversed; a second revert is 400 `ALREADY_REVERT`.',
+        tags: ['ledger: transactions'],
+        parameters: [
+          path('id', 'Transaction id.', { type: 'integer', minimum: 1 }),
+          query('force', 'Skip the balance checks.', BOOLEAN),
+          query('atEffectiveDate', "Date the revert at the original's timestamp.", BOOLEAN),
+          SCHEMA_VERSION_PARAMETER,
+          query('dryRun', 'Compute without writing.', BOOLEAN),
+          header(
+            'Idempotency-Key',
+            'Replays of the same key and body answer the first result (kept at least 24 hours).',
+          ),
+        ],
+        body: revertBodySchema,
+        bodyOptional: true,
+        responses: { 201: { description: 'The reverting transaction.', schema: transactionData } },
+      },
+    ),
+    async (c) => {
+      const { lookup, schemas, commands } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      const id = readTransactionId(c.req.param('id'));
+      const body = (await readJsonBody(c, v.optional(revertBodySchema), { optional: true })) ?? {};
+      const schema = await requestSchema(c, schemas, ledger);
+      const idempotencyKey = readIdempotencyKey(c);
+      const outcome = await commands.execute(ledger, {
+        kind: 'revert',
+        id,
+        body,
+        options: {
+          force: booleanFlag(c.req.query('force'), 'force'),
+          atEffectiveDate: booleanFlag(c.req.query('atEffectiveDate'), 'atEffectiveDate'),
+          dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
+          ...schemaVersionOption(schema),
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        },
+      });
+      if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+      return jsonResponse(c, { data: outcome.result }, 201);
+    },
+  );
+  app.get(
+    '/v2/:ledger/transactions',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v2ListTransactions',
+        summary: 'List transactions',
+        description: 'Newest first (`reverse=true`: oldest first).',
+        tags: ['ledger: transactions'],
+        parameters: [
+          ...PAGE_PARAMETERS,
+          query('reverse', 'Oldest first.', BOOLEAN),
+          query('expand', '`volumes`, `effectiveVolumes` (comma-separated).'),
+          query('pit', 'Point in time (RFC 3339): the state as it was then.', DATE_TIME),
+          query('order', '`effective` to read `pit` by effective date.'),
+          query(
+            'sort',
+            '`<field>:<asc|desc>`: `id`, `inserted_at` (the same order), `timestamp` (effective time).',
+          ),
+          query('query', 'Filter, as JSON (`$match`, `$lt`, `$and`, …; docs/api.md §3.3).'),
+        ],
+        responses: { 200: { description: 'A page of transactions.', schema: transactionPage } },
+        head: {
+          operationId: 'v2CountTransactions',
+          summary: 'Count transactions',
+          description: 'What the same list (filters and `pit`) holds.',
+          responses: {
+            204: {
+              description: 'The count, in the `Count` header.',
+              headers: {
+                Count: { description: 'Number of transactions.', schema: { type: 'integer' } },
+              },
+            },
+          },
+        },
+      },
+    ),
+    async (c) => {
+      const { lookup, reads, stats, effectiveVolumes } = depsOf(c);
+      const ledger = await requestLedger(c, lookup);
+      refuseInsertionDate(c);
+      const query = readListQuery(
+        c.req.query(),
+        `ledger.transactions.${ledger.name}`,
+        LISTING_PARAMS,
+      );
+      // A cursor carries the listing's parameters: with one, the request's own are not read (only pageSize).
+      const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
+      const pit = readPointInTime(params.pit);
+      const { order, ascending } = listOrder(params);
+      const { access, keep } = planTransactionQuery(params.query, ledger.features, {
+        order,
+        ...(pit !== undefined ? { pit } : {}),
+      });
+      if (c.req.method === 'HEAD') {
+        const count =
+          access || keep || pit !== undefined
+            ? await reads.count(ledger, access, pit, keep)
+            : (await stats.read(ledger)).transactions;
+        c.header('Count', String(count));
+        return c.body(null, 204);
+      }
+      const expand = readExpand(params.expand, ledger);
+      const listing = { ...(pit !== undefined ? { pit } : {}), order, ...(keep ? { keep } : {}) };
+      const page = await reads.list(
+        ledger,
+        query,
+        ascending,
+        access,
+        recordParams(params, LISTING_PARAMS),
+        undefined,
+        listing,
+      );
+      const effective = expand.has('effectiveVolumes')
+        ? await effectiveVolumes.ofTransactions(ledger, page.data)
+        : undefined;
+      return jsonResponse(c, {
+        cursor: { ...page, data: page.data.map((t) => view(t, expand, effective)) },
+      });
+    },
+  );
 }
 
 /** The list's own parameters, all recorded in its cursors. */

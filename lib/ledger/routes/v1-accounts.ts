@@ -3,7 +3,7 @@ import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { HonoTypes } from '../../http/types.js';
-import { BOOLEAN, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
+import { BOOLEAN, openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
 import type { SchemaReads } from '../commands/schema-write.js';
 import { type AccountVolumes, accountView, addBalances, balancesView } from '../domain/account.js';
@@ -47,37 +47,36 @@ export function v1AccountRoutes(
   depsOf: (c: Context<HonoTypes>) => V1AccountRoutesDeps,
 ): void {
   const ledgerOf = (c: Context<HonoTypes>) => resolveV1Ledger(c, depsOf(c).lookup);
-
-  // Hono answers HEAD with the GET route: HEAD is the count (`Count` header, 204) of what the same list holds.
-  openapi: app.get(
+  app.get(
     '/:ledger/accounts',
-    describe({
-      operationId: 'listAccounts_ledger',
-      summary: 'List accounts (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters: [
-        ...PAGE_PARAMETERS,
-        query('address', 'Address pattern (regular expression of segments).'),
-        query('metadata', 'Metadata filter (`metadata[key]=value`).'),
-        query('balance', 'Balance to compare with.'),
-        query('balanceOperator', '`gte`, `lte`, `gt`, `lt`, `e` or `ne`.'),
-      ],
-      responses: { 200: { description: 'A page of v1 accounts.', schema: v1AccountPage } },
-      head: {
-        operationId: 'countAccounts',
-        summary: 'Count accounts (v1)',
-        responses: {
-          204: {
-            description: 'The count, in the `Count` header.',
-            headers: { Count: { description: 'Number of accounts.', schema: { type: 'integer' } } },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'listAccounts_ledger',
+        summary: 'List accounts (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters: [
+          ...PAGE_PARAMETERS,
+          query('address', 'Address pattern (regular expression of segments).'),
+          query('metadata', 'Metadata filter (`metadata[key]=value`).'),
+          query('balance', 'Balance to compare with.'),
+          query('balanceOperator', '`gte`, `lte`, `gt`, `lt`, `e` or `ne`.'),
+        ],
+        responses: { 200: { description: 'A page of v1 accounts.', schema: v1AccountPage } },
+        head: {
+          operationId: 'countAccounts',
+          summary: 'Count accounts (v1)',
+          responses: {
+            204: {
+              description: 'The count, in the `Count` header.',
+              headers: {
+                Count: { description: 'Number of accounts.', schema: { type: 'integer' } },
+              },
+            },
           },
         },
       },
-    }),
-  );
-  app.get(
-    '/:ledger/accounts',
+    ),
     v1Handler(async (c) => {
       const { accounts, stats } = depsOf(c);
       const ledger = await ledgerOf(c);
@@ -94,22 +93,19 @@ export function v1AccountRoutes(
       });
     }),
   );
-
-  // An account never used is answered empty (200), as the reference's v1 did.
-  openapi: app.get(
-    '/:ledger/accounts/:address',
-    describe({
-      operationId: 'getAccount_ledger',
-      summary: 'Get an account (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      responses: {
-        200: { description: 'The account with its volumes and balances.', schema: v1AccountData },
-      },
-    }),
-  );
   app.get(
     '/:ledger/accounts/:address',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getAccount_ledger',
+        summary: 'Get an account (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        responses: {
+          200: { description: 'The account with its volumes and balances.', schema: v1AccountData },
+        },
+      },
+    ),
     v1Handler(async (c) => {
       const { accounts } = depsOf(c);
       const ledger = await ledgerOf(c);
@@ -137,21 +133,20 @@ export function v1AccountRoutes(
     type: 'ACCOUNT',
     address: readAddress(c.req.param('address')!),
   }));
-
-  // Balances by account: `{cursor: {data: [{<address>: {<asset>: balance}}]}}`, an item per account.
-  openapi: app.get(
-    '/:ledger/balances',
-    describe({
-      operationId: 'getBalances',
-      summary: 'Balances by account (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters: [...PAGE_PARAMETERS, query('address', 'Address pattern.')],
-      responses: { 200: { description: 'A page of balances by account.', schema: v1BalancesPage } },
-    }),
-  );
   app.get(
     '/:ledger/balances',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getBalances',
+        summary: 'Balances by account (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters: [...PAGE_PARAMETERS, query('address', 'Address pattern.')],
+        responses: {
+          200: { description: 'A page of balances by account.', schema: v1BalancesPage },
+        },
+      },
+    ),
     v1Handler(async (c) => {
       const { accounts } = depsOf(c);
       const ledger = await ledgerOf(c);
@@ -165,23 +160,21 @@ export function v1AccountRoutes(
       });
     }),
   );
-
-  openapi: app.get(
-    '/:ledger/aggregate/balances',
-    describe({
-      operationId: 'getBalancesAggregated',
-      summary: 'Aggregated balances (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters: [
-        query('address', 'Address pattern.'),
-        query('useInsertionDate', 'Accepted; v1 has no point in time.', BOOLEAN),
-      ],
-      responses: { 200: { description: 'Balances by asset.', schema: balancesSchema } },
-    }),
-  );
   app.get(
     '/:ledger/aggregate/balances',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getBalancesAggregated',
+        summary: 'Aggregated balances (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters: [
+          query('address', 'Address pattern.'),
+          query('useInsertionDate', 'Accepted; v1 has no point in time.', BOOLEAN),
+        ],
+        responses: { 200: { description: 'Balances by asset.', schema: balancesSchema } },
+      },
+    ),
     v1Handler(async (c) => {
       const { accounts } = depsOf(c);
       const ledger = await ledgerOf(c);

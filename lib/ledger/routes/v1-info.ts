@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { environmentOf } from '../../http/environment.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { HonoTypes } from '../../http/types.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import { PLATFORM_VERSION } from '../../openapi/version.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -23,44 +23,46 @@ export function v1InfoRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => { registry: LedgerRegistry },
 ): void {
-  openapi: app.get(
+  app.get(
     '/_info',
-    describe({
-      operationId: 'getInfo',
-      summary: 'Server info (v1)',
-      description: 'With the names of the ledgers.',
-      tags: ['ledger v1'],
-      deprecated: true,
-      responses: {
-        200: { description: 'The server, its version and ledgers.', schema: serverInfoSchema },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getInfo',
+        summary: 'Server info (v1)',
+        description: 'With the names of the ledgers.',
+        tags: ['ledger v1'],
+        deprecated: true,
+        responses: {
+          200: { description: 'The server, its version and ledgers.', schema: serverInfoSchema },
+        },
       },
-    }),
+    ),
+    async (c) => {
+      const { registry } = depsOf(c);
+      const ledgers: string[] = [];
+      let cursor: Cursor | undefined;
+      do {
+        const page = await registry.list(
+          environmentOf(c),
+          { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+          undefined,
+        );
+        ledgers.push(...page.data.map((l) => l.name));
+        cursor =
+          page.next && ledgers.length < V1_INFO_MAX_LEDGERS
+            ? decodeCursor(page.next, 'ledger.ledgers')
+            : undefined;
+      } while (cursor);
+      return jsonResponse(c, {
+        data: {
+          server: 'ledger',
+          version: PLATFORM_VERSION,
+          experimentalFeatures: [],
+          config: { storage: { driver: 'dynamodb', ledgers } },
+        },
+      });
+    },
   );
-  app.get('/_info', async (c) => {
-    const { registry } = depsOf(c);
-    const ledgers: string[] = [];
-    let cursor: Cursor | undefined;
-    do {
-      const page = await registry.list(
-        environmentOf(c),
-        { pageSize: MAX_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
-        undefined,
-      );
-      ledgers.push(...page.data.map((l) => l.name));
-      cursor =
-        page.next && ledgers.length < V1_INFO_MAX_LEDGERS
-          ? decodeCursor(page.next, 'ledger.ledgers')
-          : undefined;
-    } while (cursor);
-    return jsonResponse(c, {
-      data: {
-        server: 'ledger',
-        version: PLATFORM_VERSION,
-        experimentalFeatures: [],
-        config: { storage: { driver: 'dynamodb', ledgers } },
-      },
-    });
-  });
 }
 
 /** `GET /<ledger>/_info` and `GET /<ledger>/stats` (the SDK's getLedgerInfo, readStats). */
@@ -68,18 +70,17 @@ export function v1LedgerRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => { lookup: LedgerLookup; stats: LedgerStats },
 ): void {
-  openapi: app.get(
-    '/:ledger/_info',
-    describe({
-      operationId: 'getLedgerInfo',
-      summary: 'Ledger info (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      responses: { 200: { description: 'Name and storage.', schema: ledgerInfoSchema } },
-    }),
-  );
   app.get(
     '/:ledger/_info',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getLedgerInfo',
+        summary: 'Ledger info (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        responses: { 200: { description: 'Name and storage.', schema: ledgerInfoSchema } },
+      },
+    ),
     v1Handler(async (c) => {
       const { lookup } = depsOf(c);
       const ledger = await resolveV1Ledger(c, lookup);
@@ -87,20 +88,19 @@ export function v1LedgerRoutes(
       return jsonResponse(c, { data: { name: ledger.name, storage: { migrations: [] } } });
     }),
   );
-  openapi: app.get(
-    '/:ledger/stats',
-    describe({
-      operationId: 'readStats',
-      summary: 'Ledger statistics (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      responses: {
-        200: { description: 'Counts of accounts and transactions.', schema: statsSchema },
-      },
-    }),
-  );
   app.get(
     '/:ledger/stats',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'readStats',
+        summary: 'Ledger statistics (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        responses: {
+          200: { description: 'Counts of accounts and transactions.', schema: statsSchema },
+        },
+      },
+    ),
     v1Handler(async (c) => {
       const { lookup, stats } = depsOf(c);
       const ledger = await resolveV1Ledger(c, lookup);

@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { ValidationError } from '../../errors/index.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { HonoTypes } from '../../http/types.js';
-import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
+import { DATE_TIME, openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { decodeCursor, encodeCursor, readListQuery } from '../../pagination/cursor.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
 import type { LogEntry, LogType } from '../domain/logs.js';
@@ -48,24 +48,23 @@ export function v1LogRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => { lookup: LedgerLookup; logs: LogReads },
 ): void {
-  openapi: app.get(
-    '/:ledger/logs',
-    describe({
-      operationId: 'listLogs',
-      summary: 'List logs (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters: [
-        ...PAGE_PARAMETERS,
-        query('after', 'Only logs with a lower id.'),
-        query('startTime', 'From this date (RFC 3339).', DATE_TIME),
-        query('endTime', 'Before this date (RFC 3339).', DATE_TIME),
-      ],
-      responses: { 200: { description: 'A page of v1 logs.', schema: v1LogPage } },
-    }),
-  );
   app.get(
     '/:ledger/logs',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'listLogs',
+        summary: 'List logs (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters: [
+          ...PAGE_PARAMETERS,
+          query('after', 'Only logs with a lower id.'),
+          query('startTime', 'From this date (RFC 3339).', DATE_TIME),
+          query('endTime', 'Before this date (RFC 3339).', DATE_TIME),
+        ],
+        responses: { 200: { description: 'A page of v1 logs.', schema: v1LogPage } },
+      },
+    ),
     v1Handler(async (c) => {
       const { lookup, logs } = depsOf(c);
       const ledger = await resolveV1Ledger(c, lookup);

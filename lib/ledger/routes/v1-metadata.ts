@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { HonoTypes } from '../../http/types.js';
-import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
+import { BOOLEAN, header, openapi, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import type { MetadataChange, MetadataTarget } from '../commands/metadata.js';
 import type { SchemaReads } from '../commands/schema-write.js';
@@ -53,36 +53,34 @@ export function v1MetadataRoutes(
     header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
   ];
   const what = onAccount ? 'an account' : 'a transaction';
-  openapi: app.post(
-    `${path}/metadata`,
-    describe({
-      // The SDK's names for v1's metadata writes.
-      operationId: onAccount ? 'addMetadataToAccount' : 'addMetadataOnTransaction',
-      summary: `Set the metadata of ${what} (v1)`,
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters,
-      body: metadataMap,
-      responses: { 204: { description: 'Saved.' } },
-    }),
-  );
-  openapi: app.delete(
-    `${path}/metadata/:key`,
-    describe({
-      operationId: onAccount ? 'deleteAccountMetadata' : 'deleteTransactionMetadata',
-      summary: `Delete a metadata key of ${what} (v1)`,
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters,
-      responses: { 204: { description: 'Deleted.' } },
-    }),
-  );
   app.post(
     `${path}/metadata`,
+    openapi(
+      OPENAPI_SPECS && {
+        // The SDK's names for v1's metadata writes.
+        operationId: onAccount ? 'addMetadataToAccount' : 'addMetadataOnTransaction',
+        summary: `Set the metadata of ${what} (v1)`,
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters,
+        body: metadataMap,
+        responses: { 204: { description: 'Saved.' } },
+      },
+    ),
     write(async (c) => ({ kind: 'save', metadata: await readJsonBody(c, metadataMap) })),
   );
   app.delete(
     `${path}/metadata/:key`,
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: onAccount ? 'deleteAccountMetadata' : 'deleteTransactionMetadata',
+        summary: `Delete a metadata key of ${what} (v1)`,
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters,
+        responses: { 204: { description: 'Deleted.' } },
+      },
+    ),
     write(async (c) => ({ kind: 'delete', key: c.req.param('key')! })),
   );
 }

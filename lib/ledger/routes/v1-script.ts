@@ -7,7 +7,7 @@ import { jsonResponse } from '../../http/json-response.js';
 import { booleanFlag } from '../../http/query-flags.js';
 import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
-import { BOOLEAN, describe, header, query } from '../../openapi/describe.js';
+import { BOOLEAN, header, openapi, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import { keyedRecord } from '../../validation/record.js';
 import { createTransactionSchema } from '../commands/create-transaction.js';
@@ -53,64 +53,66 @@ export function v1ScriptRoutes(
     schemas: SchemaReads;
   },
 ): void {
-  openapi: app.post(
+  app.post(
     '/:ledger/script',
-    describe({
-      operationId: 'runScript',
-      summary: 'Run a Numscript (v1)',
-      description:
-        'A script the ledger refuses answers 200 with `errorCode` and `errorMessage`, as v1 does.',
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters: [
-        query('preview', 'Compute without writing (a dry run).', BOOLEAN),
-        V1_SCHEMA_VERSION_PARAMETER,
-        header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
-      ],
-      body: scriptBodySchema,
-      responses: {
-        200: {
-          description: 'The transaction, or why the script was refused.',
-          schema: v1ScriptResponseSchema,
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'runScript',
+        summary: 'Run a Numscript (v1)',
+        description:
+          'A script the ledger refuses answers 200 with `errorCode` and `errorMessage`, as v1 does.',
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters: [
+          query('preview', 'Compute without writing (a dry run).', BOOLEAN),
+          V1_SCHEMA_VERSION_PARAMETER,
+          header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
+        ],
+        body: scriptBodySchema,
+        responses: {
+          200: {
+            description: 'The transaction, or why the script was refused.',
+            schema: v1ScriptResponseSchema,
+          },
         },
       },
-    }),
+    ),
+    async (c) => {
+      const { lookup, commands, schemas } = depsOf(c);
+      const ledger = await resolveV1Ledger(c, lookup);
+      const body = await readJsonBody(c, scriptBodySchema, { parse: parseJson });
+      const idempotencyKey = readIdempotencyKey(c);
+      const { input, schema } = await createUnderSchema(c, schemas, ledger, {
+        script: { plain: body.plain, ...(body.vars ? { vars: body.vars } : {}) },
+        ...(body.reference !== undefined ? { reference: body.reference } : {}),
+        ...(body.metadata ? { metadata: body.metadata } : {}),
+      });
+      try {
+        const outcome = await commands.execute(ledger, {
+          kind: 'create',
+          input,
+          options: {
+            dryRun: booleanFlag(c.req.query('preview'), 'preview'),
+            force: false,
+            ...(schema ? { schema } : {}),
+            ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+          },
+        });
+        if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+        return jsonResponse(c, {
+          transaction: v1Transaction(outcome.result as ReturnType<typeof transactionView>),
+        });
+      } catch (err) {
+        // Only what the script decided is a ScriptResponse error; the platform's own failures stay HTTP errors.
+        if (!(err instanceof PlatformError) || !SCRIPT_FAILURES.has(err.kind)) throw err;
+        const { errorCode } = contractError(err);
+        return jsonResponse(c, {
+          errorCode: V1_SCRIPT_CODES.has(errorCode) ? errorCode : 'VALIDATION',
+          errorMessage: err.message,
+        });
+      }
+    },
   );
-  app.post('/:ledger/script', async (c) => {
-    const { lookup, commands, schemas } = depsOf(c);
-    const ledger = await resolveV1Ledger(c, lookup);
-    const body = await readJsonBody(c, scriptBodySchema, { parse: parseJson });
-    const idempotencyKey = readIdempotencyKey(c);
-    const { input, schema } = await createUnderSchema(c, schemas, ledger, {
-      script: { plain: body.plain, ...(body.vars ? { vars: body.vars } : {}) },
-      ...(body.reference !== undefined ? { reference: body.reference } : {}),
-      ...(body.metadata ? { metadata: body.metadata } : {}),
-    });
-    try {
-      const outcome = await commands.execute(ledger, {
-        kind: 'create',
-        input,
-        options: {
-          dryRun: booleanFlag(c.req.query('preview'), 'preview'),
-          force: false,
-          ...(schema ? { schema } : {}),
-          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-        },
-      });
-      if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
-      return jsonResponse(c, {
-        transaction: v1Transaction(outcome.result as ReturnType<typeof transactionView>),
-      });
-    } catch (err) {
-      // Only what the script decided is a ScriptResponse error; the platform's own failures stay HTTP errors.
-      if (!(err instanceof PlatformError) || !SCRIPT_FAILURES.has(err.kind)) throw err;
-      const { errorCode } = contractError(err);
-      return jsonResponse(c, {
-        errorCode: V1_SCRIPT_CODES.has(errorCode) ? errorCode : 'VALIDATION',
-        errorMessage: err.message,
-      });
-    }
-  });
 }
 
 const SCRIPT_FAILURES = new Set<PlatformError['kind']>([

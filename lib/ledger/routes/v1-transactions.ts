@@ -8,8 +8,8 @@ import { parseJson } from '../../json/bigint-json.js';
 import {
   BOOLEAN,
   DATE_TIME,
-  describe,
   header,
+  openapi,
   PAGE_PARAMETERS,
   query,
 } from '../../openapi/describe.js';
@@ -55,44 +55,42 @@ export function v1TransactionRoutes(
   depsOf: (c: Context<HonoTypes>) => V1TransactionRoutesDeps,
 ): void {
   const ledgerOf = (c: Context<HonoTypes>) => resolveV1Ledger(c, depsOf(c).lookup);
-
-  // Hono answers HEAD with the GET route: HEAD is the count (`Count` header) of what the same list holds. 200, not
-  // the 204 of the v1 account count: the SDK's countTransactions accepts only 200 (its countAccounts only 204).
-  openapi: app.get(
+  app.get(
     '/:ledger/transactions',
-    describe({
-      operationId: 'listTransactions',
-      summary: 'List transactions (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters: [
-        ...PAGE_PARAMETERS,
-        query('after', 'Only transactions with a lower id.'),
-        query('reference', 'Only this reference.'),
-        query('account', 'Only transactions touching this account (pattern).'),
-        query('source', 'Only transactions from this account.'),
-        query('destination', 'Only transactions to this account.'),
-        query('startTime', 'From this date (RFC 3339).', DATE_TIME),
-        query('endTime', 'Before this date (RFC 3339).', DATE_TIME),
-        query('metadata', 'Metadata filter (`metadata[key]=value`).'),
-      ],
-      responses: { 200: { description: 'A page of v1 transactions.', schema: v1TransactionPage } },
-      head: {
-        operationId: 'countTransactions',
-        summary: 'Count transactions (v1)',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'listTransactions',
+        summary: 'List transactions (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters: [
+          ...PAGE_PARAMETERS,
+          query('after', 'Only transactions with a lower id.'),
+          query('reference', 'Only this reference.'),
+          query('account', 'Only transactions touching this account (pattern).'),
+          query('source', 'Only transactions from this account.'),
+          query('destination', 'Only transactions to this account.'),
+          query('startTime', 'From this date (RFC 3339).', DATE_TIME),
+          query('endTime', 'Before this date (RFC 3339).', DATE_TIME),
+          query('metadata', 'Metadata filter (`metadata[key]=value`).'),
+        ],
         responses: {
-          200: {
-            description: 'The count, in the `Count` header.',
-            headers: {
-              Count: { description: 'Number of transactions.', schema: { type: 'integer' } },
+          200: { description: 'A page of v1 transactions.', schema: v1TransactionPage },
+        },
+        head: {
+          operationId: 'countTransactions',
+          summary: 'Count transactions (v1)',
+          responses: {
+            200: {
+              description: 'The count, in the `Count` header.',
+              headers: {
+                Count: { description: 'Number of transactions.', schema: { type: 'integer' } },
+              },
             },
           },
         },
       },
-    }),
-  );
-  app.get(
-    '/:ledger/transactions',
+    ),
     v1Handler(async (c) => {
       const { reads, stats } = depsOf(c);
       const ledger = await ledgerOf(c);
@@ -117,27 +115,25 @@ export function v1TransactionRoutes(
       return jsonResponse(c, { cursor: { ...page, data } });
     }),
   );
-
-  openapi: app.post(
-    '/:ledger/transactions',
-    describe({
-      operationId: 'createTransaction',
-      summary: 'Create a transaction (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters: [
-        query('preview', 'Compute without writing (a dry run).', BOOLEAN),
-        V1_SCHEMA_VERSION_PARAMETER,
-        header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
-      ],
-      body: createTransactionSchema,
-      responses: {
-        200: { description: 'The transaction, in a list of one.', schema: v1TransactionList },
-      },
-    }),
-  );
   app.post(
     '/:ledger/transactions',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'createTransaction',
+        summary: 'Create a transaction (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters: [
+          query('preview', 'Compute without writing (a dry run).', BOOLEAN),
+          V1_SCHEMA_VERSION_PARAMETER,
+          header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
+        ],
+        body: createTransactionSchema,
+        responses: {
+          200: { description: 'The transaction, in a list of one.', schema: v1TransactionList },
+        },
+      },
+    ),
     v1Handler(async (c) => {
       const { commands, schemas } = depsOf(c);
       const ledger = await ledgerOf(c);
@@ -159,22 +155,19 @@ export function v1TransactionRoutes(
       return jsonResponse(c, { data: [v1Transaction(outcome.result as V2View)] });
     }),
   );
-
-  // The SDK's createTransactions: all transactions in one commit, or none (the v2 atomic bulk's write).
-  openapi: app.post(
-    '/:ledger/transactions/batch',
-    describe({
-      operationId: 'CreateTransactions',
-      summary: 'Create transactions in one commit (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters: [V1_SCHEMA_VERSION_PARAMETER],
-      body: v1BatchSchema,
-      responses: { 200: { description: 'The transactions.', schema: v1TransactionList } },
-    }),
-  );
   app.post(
     '/:ledger/transactions/batch',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'CreateTransactions',
+        summary: 'Create transactions in one commit (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters: [V1_SCHEMA_VERSION_PARAMETER],
+        body: v1BatchSchema,
+        responses: { 200: { description: 'The transactions.', schema: v1TransactionList } },
+      },
+    ),
     v1Handler(async (c) => {
       const { writer, schemas } = depsOf(c);
       const ledger = await ledgerOf(c);
@@ -188,19 +181,17 @@ export function v1TransactionRoutes(
       return jsonResponse(c, { data: results.map((r) => v1Transaction(r as V2View)) });
     }),
   );
-
-  openapi: app.get(
-    '/:ledger/transactions/:id',
-    describe({
-      operationId: 'getTransaction',
-      summary: 'Get a transaction (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      responses: { 200: { description: 'The transaction.', schema: v1TransactionData } },
-    }),
-  );
   app.get(
     '/:ledger/transactions/:id',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getTransaction',
+        summary: 'Get a transaction (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        responses: { 200: { description: 'The transaction.', schema: v1TransactionData } },
+      },
+    ),
     v1Handler(async (c) => {
       const { reads } = depsOf(c);
       const ledger = await ledgerOf(c);
@@ -212,25 +203,25 @@ export function v1TransactionRoutes(
       });
     }),
   );
-
-  openapi: app.post(
-    '/:ledger/transactions/:id/revert',
-    describe({
-      operationId: 'revertTransaction',
-      summary: 'Revert a transaction (v1)',
-      tags: ['ledger v1'],
-      deprecated: true,
-      parameters: [
-        query('disableChecks', 'Let the reverse postings overdraw.', BOOLEAN),
-        query('preview', 'Compute without writing (a dry run).', BOOLEAN),
-        V1_SCHEMA_VERSION_PARAMETER,
-        header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
-      ],
-      responses: { 201: { description: 'The reverting transaction.', schema: v1TransactionData } },
-    }),
-  );
   app.post(
     '/:ledger/transactions/:id/revert',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'revertTransaction',
+        summary: 'Revert a transaction (v1)',
+        tags: ['ledger v1'],
+        deprecated: true,
+        parameters: [
+          query('disableChecks', 'Let the reverse postings overdraw.', BOOLEAN),
+          query('preview', 'Compute without writing (a dry run).', BOOLEAN),
+          V1_SCHEMA_VERSION_PARAMETER,
+          header('Idempotency-Key', 'Replays of the same key and body answer the first result.'),
+        ],
+        responses: {
+          201: { description: 'The reverting transaction.', schema: v1TransactionData },
+        },
+      },
+    ),
     v1Handler(async (c) => {
       const { commands, schemas } = depsOf(c);
       const ledger = await ledgerOf(c);

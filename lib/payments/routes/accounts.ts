@@ -5,7 +5,7 @@ import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
-import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
+import { DATE_TIME, openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { validate } from '../../validation/validate.js';
 import { accountId, recordAccount } from '../domain/account.js';
@@ -27,102 +27,111 @@ const balanceFilterSchema = v.strictObject({
 
 /** Accounts and their balances (docs/api.md §6), in the token's environment. */
 export function accountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
-  openapi: app.post(
+  app.post(
     '/v3/accounts',
-    describe({
-      operationId: 'v3CreateAccount',
-      summary: 'Create or update an account',
-      description:
-        'The same `(connectorID, reference)` updates the existing account. Emits `payments.saved_account`.',
-      tags: ['accounts'],
-      body: accountInputSchema,
-      responses: { 201: { description: 'The account.', schema: accountData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3CreateAccount',
+        summary: 'Create or update an account',
+        description:
+          'The same `(connectorID, reference)` updates the existing account. Emits `payments.saved_account`.',
+        tags: ['accounts'],
+        body: accountInputSchema,
+        responses: { 201: { description: 'The account.', schema: accountData } },
+      },
+    ),
+    async (c) => {
+      const body = await readJsonBody(c, accountInputSchema, { parse: parseJson });
+      const { accountName, metadata, ...rest } = body;
+      const input = {
+        ...rest,
+        name: accountName,
+        ...(metadata ? { metadata } : {}),
+        raw: { ...body } as Record<string, unknown>,
+      };
+      const id = accountId(input.connectorID, input.reference);
+      const account = await storesOf(c).accounts.save(id, (current) =>
+        recordAccount(current, input),
+      );
+      return jsonResponse(c, { data: account }, 201);
+    },
   );
-  app.post('/v3/accounts', async (c) => {
-    const body = await readJsonBody(c, accountInputSchema, { parse: parseJson });
-    const { accountName, metadata, ...rest } = body;
-    const input = {
-      ...rest,
-      name: accountName,
-      ...(metadata ? { metadata } : {}),
-      raw: { ...body } as Record<string, unknown>,
-    };
-    const id = accountId(input.connectorID, input.reference);
-    const account = await storesOf(c).accounts.save(id, (current) => recordAccount(current, input));
-    return jsonResponse(c, { data: account }, 201);
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/accounts',
-    describe({
-      operationId: 'v3ListAccounts',
-      summary: 'List accounts',
-      tags: ['accounts'],
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of accounts, oldest first.', schema: accountPage } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ListAccounts',
+        summary: 'List accounts',
+        tags: ['accounts'],
+        parameters: PAGE_PARAMETERS,
+        responses: {
+          200: { description: 'A page of accounts, oldest first.', schema: accountPage },
+        },
+      },
+    ),
+    async (c) => {
+      const page = await storesOf(c).accounts.list(readListQuery(c.req.query(), ACCOUNT_KIND.list));
+      return jsonResponse(c, { cursor: page });
+    },
   );
-  app.get('/v3/accounts', async (c) => {
-    const page = await storesOf(c).accounts.list(readListQuery(c.req.query(), ACCOUNT_KIND.list));
-    return jsonResponse(c, { cursor: page });
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/accounts/:accountID',
-    describe({
-      operationId: 'v3GetAccount',
-      summary: 'Get an account',
-      tags: ['accounts'],
-      responses: { 200: { description: 'The account.', schema: accountData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3GetAccount',
+        summary: 'Get an account',
+        tags: ['accounts'],
+        responses: { 200: { description: 'The account.', schema: accountData } },
+      },
+    ),
+    async (c) => {
+      const id = c.req.param('accountID');
+      const account = isHashedId(id) ? await storesOf(c).accounts.get(id) : undefined;
+      if (!account) throw accountNotFound(id);
+      return jsonResponse(c, { data: account });
+    },
   );
-  app.get('/v3/accounts/:accountID', async (c) => {
-    const id = c.req.param('accountID');
-    const account = isHashedId(id) ? await storesOf(c).accounts.get(id) : undefined;
-    if (!account) throw accountNotFound(id);
-    return jsonResponse(c, { data: account });
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/accounts/:accountID/balances',
-    describe({
-      operationId: 'v3GetAccountBalances',
-      summary: "List an account's balances",
-      description:
-        'Periods of constant balance, newest first: `createdAt` is when the provider first reported the amount, `lastUpdatedAt` the last reading that confirmed it.',
-      tags: ['accounts'],
-      parameters: [
-        ...PAGE_PARAMETERS,
-        query('asset', 'Only balances in this asset.'),
-        query('from', 'Only periods still current at or after this time.', DATE_TIME),
-        query('to', 'Only periods begun at or before this time.', DATE_TIME),
-        query('fromTimestamp', "The SDK's name for `from`.", DATE_TIME),
-        query('toTimestamp', "The SDK's name for `to`.", DATE_TIME),
-      ],
-      responses: { 200: { description: 'A page of balances.', schema: balancePage } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3GetAccountBalances',
+        summary: "List an account's balances",
+        description:
+          'Periods of constant balance, newest first: `createdAt` is when the provider first reported the amount, `lastUpdatedAt` the last reading that confirmed it.',
+        tags: ['accounts'],
+        parameters: [
+          ...PAGE_PARAMETERS,
+          query('asset', 'Only balances in this asset.'),
+          query('from', 'Only periods still current at or after this time.', DATE_TIME),
+          query('to', 'Only periods begun at or before this time.', DATE_TIME),
+          query('fromTimestamp', "The SDK's name for `from`.", DATE_TIME),
+          query('toTimestamp', "The SDK's name for `to`.", DATE_TIME),
+        ],
+        responses: { 200: { description: 'A page of balances.', schema: balancePage } },
+      },
+    ),
+    async (c) => {
+      const id = c.req.param('accountID');
+      const stores = storesOf(c);
+      const list = readListQuery(c.req.query(), BALANCES_LIST, BALANCE_FILTERS);
+      const params = list.cursor ? (list.cursor.f ?? {}) : c.req.query();
+      const given = (a: string, b: string) => params[a] ?? params[b];
+      const filter = validate(
+        balanceFilterSchema,
+        Object.fromEntries(
+          Object.entries({
+            asset: params.asset,
+            from: given('from', 'fromTimestamp'),
+            to: given('to', 'toTimestamp'),
+          }).filter(([, value]) => value !== undefined),
+        ),
+        'query',
+      );
+      if (!isHashedId(id) || !(await stores.accounts.get(id))) throw accountNotFound(id);
+      return jsonResponse(c, { cursor: await stores.balances.history(id, filter, list) });
+    },
   );
-  app.get('/v3/accounts/:accountID/balances', async (c) => {
-    const id = c.req.param('accountID');
-    const stores = storesOf(c);
-    const list = readListQuery(c.req.query(), BALANCES_LIST, BALANCE_FILTERS);
-    const params = list.cursor ? (list.cursor.f ?? {}) : c.req.query();
-    const given = (a: string, b: string) => params[a] ?? params[b];
-    const filter = validate(
-      balanceFilterSchema,
-      Object.fromEntries(
-        Object.entries({
-          asset: params.asset,
-          from: given('from', 'fromTimestamp'),
-          to: given('to', 'toTimestamp'),
-        }).filter(([, value]) => value !== undefined),
-      ),
-      'query',
-    );
-    if (!isHashedId(id) || !(await stores.accounts.get(id))) throw accountNotFound(id);
-    return jsonResponse(c, { cursor: await stores.balances.history(id, filter, list) });
-  });
 }
 
 export const accountNotFound = (id: string) =>

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { HonoTypes } from '../../http/types.js';
-import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
+import { openapi, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { bankAccountNotFound } from '../commands/bank-account-forwarding.js';
 import { nowText } from '../commands/clock.js';
@@ -20,81 +20,86 @@ import type { StoresOf } from './stores-of.js';
 
 /** Bank accounts (docs/api.md §6): numbers are shown whole only by a read of one bank account. */
 export function bankAccountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
-  openapi: app.post(
+  app.post(
     '/v3/bank-accounts',
-    describe({
-      operationId: 'v3CreateBankAccount',
-      summary: 'Create a bank account',
-      description:
-        'An account number or an IBAN is required. Emits `payments.saved_bank_account` (numbers masked).',
-      tags: ['bank accounts'],
-      body: bankAccountInputSchema,
-      responses: { 201: { description: 'The id of the new bank account.', schema: createdId } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3CreateBankAccount',
+        summary: 'Create a bank account',
+        description:
+          'An account number or an IBAN is required. Emits `payments.saved_bank_account` (numbers masked).',
+        tags: ['bank accounts'],
+        body: bankAccountInputSchema,
+        responses: { 201: { description: 'The id of the new bank account.', schema: createdId } },
+      },
+    ),
+    async (c) => {
+      const input = await readJsonBody(c, bankAccountInputSchema);
+      const stores = storesOf(c);
+      const id = newRecordId();
+      const record = newBankAccount(id, nowText(stores), input);
+      await stores.bankAccounts.save(id, () => record);
+      return jsonResponse(c, { data: id }, 201);
+    },
   );
-  app.post('/v3/bank-accounts', async (c) => {
-    const input = await readJsonBody(c, bankAccountInputSchema);
-    const stores = storesOf(c);
-    const id = newRecordId();
-    const record = newBankAccount(id, nowText(stores), input);
-    await stores.bankAccounts.save(id, () => record);
-    return jsonResponse(c, { data: id }, 201);
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/bank-accounts',
-    describe({
-      operationId: 'v3ListBankAccounts',
-      summary: 'List bank accounts',
-      description: 'Oldest first; account numbers, IBANs and BICs are left out.',
-      tags: ['bank accounts'],
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of bank accounts.', schema: bankAccountPage } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ListBankAccounts',
+        summary: 'List bank accounts',
+        description: 'Oldest first; account numbers, IBANs and BICs are left out.',
+        tags: ['bank accounts'],
+        parameters: PAGE_PARAMETERS,
+        responses: { 200: { description: 'A page of bank accounts.', schema: bankAccountPage } },
+      },
+    ),
+    async (c) => {
+      const page = await storesOf(c).bankAccounts.list(
+        readListQuery(c.req.query(), BANK_ACCOUNT_KIND.list),
+      );
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map(bankAccountListView) } });
+    },
   );
-  app.get('/v3/bank-accounts', async (c) => {
-    const page = await storesOf(c).bankAccounts.list(
-      readListQuery(c.req.query(), BANK_ACCOUNT_KIND.list),
-    );
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(bankAccountListView) } });
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/bank-accounts/:bankAccountID',
-    describe({
-      operationId: 'v3GetBankAccount',
-      summary: 'Get a bank account',
-      tags: ['bank accounts'],
-      responses: { 200: { description: 'The bank account.', schema: bankAccountData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3GetBankAccount',
+        summary: 'Get a bank account',
+        tags: ['bank accounts'],
+        responses: { 200: { description: 'The bank account.', schema: bankAccountData } },
+      },
+    ),
+    async (c) => {
+      const id = requireUuid(c.req.param('bankAccountID'), 'bankAccountID');
+      const record = await storesOf(c).bankAccounts.get(id);
+      if (!record) throw bankAccountNotFound(id);
+      return jsonResponse(c, { data: bankAccountView(record) });
+    },
   );
-  app.get('/v3/bank-accounts/:bankAccountID', async (c) => {
-    const id = requireUuid(c.req.param('bankAccountID'), 'bankAccountID');
-    const record = await storesOf(c).bankAccounts.get(id);
-    if (!record) throw bankAccountNotFound(id);
-    return jsonResponse(c, { data: bankAccountView(record) });
-  });
-
-  openapi: app.patch(
+  app.patch(
     '/v3/bank-accounts/:bankAccountID/metadata',
-    describe({
-      operationId: 'v3UpdateBankAccountMetadata',
-      summary: "Set a bank account's metadata",
-      description: 'Merged into the existing metadata.',
-      tags: ['bank accounts'],
-      body: bankAccountMetadataSchema,
-      responses: { 204: { description: 'Saved.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3UpdateBankAccountMetadata',
+        summary: "Set a bank account's metadata",
+        description: 'Merged into the existing metadata.',
+        tags: ['bank accounts'],
+        body: bankAccountMetadataSchema,
+        responses: { 204: { description: 'Saved.' } },
+      },
+    ),
+    async (c) => {
+      const id = requireUuid(c.req.param('bankAccountID'), 'bankAccountID');
+      const { metadata } = await readJsonBody(c, bankAccountMetadataSchema);
+      await storesOf(c).bankAccounts.save(id, (current) => {
+        if (!current) throw bankAccountNotFound(id);
+        return withBankAccountMetadata(current, metadata ?? {});
+      });
+      return c.body(null, 204);
+    },
   );
-  app.patch('/v3/bank-accounts/:bankAccountID/metadata', async (c) => {
-    const id = requireUuid(c.req.param('bankAccountID'), 'bankAccountID');
-    const { metadata } = await readJsonBody(c, bankAccountMetadataSchema);
-    await storesOf(c).bankAccounts.save(id, (current) => {
-      if (!current) throw bankAccountNotFound(id);
-      return withBankAccountMetadata(current, metadata ?? {});
-    });
-    return c.body(null, 204);
-  });
 }
 
 export { bankAccountNotFound };

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../errors/index.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { HonoTypes } from '../../http/types.js';
-import { describe, PAGE_PARAMETERS } from '../../openapi/describe.js';
+import { openapi, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import {
   installConnector,
@@ -49,70 +49,74 @@ export function connectorRoutes(
   storesOf: StoresOf,
   dummypay: DummypaySettings,
 ): void {
-  openapi: app.post(
+  app.post(
     '/v3/connectors/install/:connector',
-    describe({
-      operationId: 'v3InstallConnector',
-      summary: 'Install a connector',
-      description:
-        'The config is checked against the provider (`generic`, `dummypay`); secrets are stored and never answered. Its tasks start at once.',
-      tags: ['connectors'],
-      body: configBody,
-      responses: { 202: { description: 'The id of the new connector.', schema: createdId } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3InstallConnector',
+        summary: 'Install a connector',
+        description:
+          'The config is checked against the provider (`generic`, `dummypay`); secrets are stored and never answered. Its tasks start at once.',
+        tags: ['connectors'],
+        body: configBody,
+        responses: { 202: { description: 'The id of the new connector.', schema: createdId } },
+      },
+    ),
+    async (c) => {
+      const spec = providerSpec(c.req.param('connector'));
+      const config = parseConnectorConfig(spec, await readJsonBody(c, configBody));
+      const connector = await installConnector(storesOf(c), spec.name, config, dummypay);
+      return jsonResponse(c, { data: connector.id }, 202);
+    },
   );
-  app.post('/v3/connectors/install/:connector', async (c) => {
-    const spec = providerSpec(c.req.param('connector'));
-    const config = parseConnectorConfig(spec, await readJsonBody(c, configBody));
-    const connector = await installConnector(storesOf(c), spec.name, config, dummypay);
-    return jsonResponse(c, { data: connector.id }, 202);
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/connectors',
-    describe({
-      operationId: 'v3ListConnectors',
-      summary: 'List connectors',
-      tags: ['connectors'],
-      parameters: PAGE_PARAMETERS,
-      responses: {
-        200: { description: 'A page of connectors, oldest first.', schema: connectorPage },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ListConnectors',
+        summary: 'List connectors',
+        tags: ['connectors'],
+        parameters: PAGE_PARAMETERS,
+        responses: {
+          200: { description: 'A page of connectors, oldest first.', schema: connectorPage },
+        },
       },
-    }),
+    ),
+    async (c) => {
+      const page = await storesOf(c).connectors.list(
+        readListQuery(c.req.query(), CONNECTOR_KIND.list),
+      );
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map(connectorView) } });
+    },
   );
-  app.get('/v3/connectors', async (c) => {
-    const page = await storesOf(c).connectors.list(
-      readListQuery(c.req.query(), CONNECTOR_KIND.list),
-    );
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(connectorView) } });
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/connectors/configs',
-    describe({
-      operationId: 'v3ListConnectorConfigs',
-      summary: "Each provider's config fields",
-      tags: ['connectors'],
-      responses: { 200: { description: 'Fields by provider.', schema: configsData } },
-    }),
-  );
-  app.get('/v3/connectors/configs', (c) => jsonResponse(c, { data: providerConfigs() }));
-
-  openapi: app.get(
-    '/v3/connectors/capabilities',
-    describe({
-      operationId: 'v3ListConnectorCapabilities',
-      summary: "Each provider's capabilities",
-      tags: ['connectors'],
-      responses: {
-        200: { description: 'Capabilities by provider.', schema: capabilitiesByProvider },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ListConnectorConfigs',
+        summary: "Each provider's config fields",
+        tags: ['connectors'],
+        responses: { 200: { description: 'Fields by provider.', schema: configsData } },
       },
-    }),
+    ),
+    (c) => jsonResponse(c, { data: providerConfigs() }),
   );
-  app.get('/v3/connectors/capabilities', (c) =>
-    jsonResponse(c, {
-      data: Object.fromEntries(Object.values(PROVIDERS).map((p) => [p.name, p.capabilities])),
-    }),
+  app.get(
+    '/v3/connectors/capabilities',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ListConnectorCapabilities',
+        summary: "Each provider's capabilities",
+        tags: ['connectors'],
+        responses: {
+          200: { description: 'Capabilities by provider.', schema: capabilitiesByProvider },
+        },
+      },
+    ),
+    (c) =>
+      jsonResponse(c, {
+        data: Object.fromEntries(Object.values(PROVIDERS).map((p) => [p.name, p.capabilities])),
+      }),
   );
 
   connectorRecordRoutes(app, storesOf, dummypay);
@@ -124,166 +128,177 @@ function connectorRecordRoutes(
   storesOf: StoresOf,
   dummypay: DummypaySettings,
 ): void {
-  openapi: app.get(
+  app.get(
     '/v3/connectors/:connectorID/capabilities',
-    describe({
-      operationId: 'v3GetConnectorCapabilities',
-      summary: "A connector's capabilities",
-      tags: ['connectors'],
-      responses: { 200: { description: 'Its capabilities.', schema: capabilityList } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3GetConnectorCapabilities',
+        summary: "A connector's capabilities",
+        tags: ['connectors'],
+        responses: { 200: { description: 'Its capabilities.', schema: capabilityList } },
+      },
+    ),
+    async (c) => {
+      const connector = await requireConnector(storesOf(c), c.req.param('connectorID'));
+      return jsonResponse(c, { data: providerSpec(connector.provider).capabilities });
+    },
   );
-  app.get('/v3/connectors/:connectorID/capabilities', async (c) => {
-    const connector = await requireConnector(storesOf(c), c.req.param('connectorID'));
-    return jsonResponse(c, { data: providerSpec(connector.provider).capabilities });
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/connectors/:connectorID/config',
-    describe({
-      operationId: 'v3GetConnectorConfig',
-      summary: "A connector's config",
-      description: 'Secrets are masked.',
-      tags: ['connectors'],
-      responses: { 200: { description: 'Its config.', schema: configData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3GetConnectorConfig',
+        summary: "A connector's config",
+        description: 'Secrets are masked.',
+        tags: ['connectors'],
+        responses: { 200: { description: 'Its config.', schema: configData } },
+      },
+    ),
+    async (c) => {
+      const connector = await requireConnector(storesOf(c), c.req.param('connectorID'));
+      return jsonResponse(c, {
+        data: configView(providerSpec(connector.provider), connector.config),
+      });
+    },
   );
-  app.get('/v3/connectors/:connectorID/config', async (c) => {
-    const connector = await requireConnector(storesOf(c), c.req.param('connectorID'));
-    return jsonResponse(c, {
-      data: configView(providerSpec(connector.provider), connector.config),
-    });
-  });
-
-  openapi: app.patch(
+  app.patch(
     '/v3/connectors/:connectorID/config',
-    describe({
-      operationId: 'v3UpdateConnectorConfig',
-      summary: "Replace a connector's config",
-      description: 'A secret sent back masked (as read) keeps its stored value.',
-      tags: ['connectors'],
-      body: configBody,
-      responses: { 204: { description: 'Saved.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3UpdateConnectorConfig',
+        summary: "Replace a connector's config",
+        description: 'A secret sent back masked (as read) keeps its stored value.',
+        tags: ['connectors'],
+        body: configBody,
+        responses: { 204: { description: 'Saved.' } },
+      },
+    ),
+    async (c) => {
+      const stores = storesOf(c);
+      const connector = await requireConnector(stores, c.req.param('connectorID'));
+      const spec = providerSpec(connector.provider);
+      const config = parseConnectorConfig(spec, await readJsonBody(c, configBody));
+      await updateConnectorConfig(stores, connector.id, config, dummypay);
+      return c.body(null, 204);
+    },
   );
-  app.patch('/v3/connectors/:connectorID/config', async (c) => {
-    const stores = storesOf(c);
-    const connector = await requireConnector(stores, c.req.param('connectorID'));
-    const spec = providerSpec(connector.provider);
-    const config = parseConnectorConfig(spec, await readJsonBody(c, configBody));
-    await updateConnectorConfig(stores, connector.id, config, dummypay);
-    return c.body(null, 204);
-  });
-
-  openapi: app.delete(
+  app.delete(
     '/v3/connectors/:connectorID',
-    describe({
-      operationId: 'v3UninstallConnector',
-      summary: 'Uninstall a connector',
-      description:
-        'Its accounts, balances, payments and schedules are removed. The task tells how it went.',
-      tags: ['connectors'],
-      responses: { 202: { description: 'The uninstall task.', schema: taskIdData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3UninstallConnector',
+        summary: 'Uninstall a connector',
+        description:
+          'Its accounts, balances, payments and schedules are removed. The task tells how it went.',
+        tags: ['connectors'],
+        responses: { 202: { description: 'The uninstall task.', schema: taskIdData } },
+      },
+    ),
+    async (c) => {
+      const task = await uninstallConnector(storesOf(c), c.req.param('connectorID'));
+      return jsonResponse(c, { data: { taskID: task.id } }, 202);
+    },
   );
-  app.delete('/v3/connectors/:connectorID', async (c) => {
-    const task = await uninstallConnector(storesOf(c), c.req.param('connectorID'));
-    return jsonResponse(c, { data: { taskID: task.id } }, 202);
-  });
-
-  openapi: app.post(
+  app.post(
     '/v3/connectors/:connectorID/reset',
-    describe({
-      operationId: 'v3ResetConnector',
-      summary: 'Reset a connector',
-      description:
-        'Its data is removed and fetched again from the start. The task tells how it went.',
-      tags: ['connectors'],
-      responses: { 202: { description: 'The id of the reset task.', schema: createdId } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ResetConnector',
+        summary: 'Reset a connector',
+        description:
+          'Its data is removed and fetched again from the start. The task tells how it went.',
+        tags: ['connectors'],
+        responses: { 202: { description: 'The id of the reset task.', schema: createdId } },
+      },
+    ),
+    async (c) => {
+      const task = await resetConnector(storesOf(c), c.req.param('connectorID'));
+      return jsonResponse(c, { data: task.id }, 202);
+    },
   );
-  app.post('/v3/connectors/:connectorID/reset', async (c) => {
-    const task = await resetConnector(storesOf(c), c.req.param('connectorID'));
-    return jsonResponse(c, { data: task.id }, 202);
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/tasks/:taskID',
-    describe({
-      operationId: 'v3GetTask',
-      summary: 'Get a task',
-      tags: ['connectors'],
-      responses: { 200: { description: 'The task.', schema: taskData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3GetTask',
+        summary: 'Get a task',
+        tags: ['connectors'],
+        responses: { 200: { description: 'The task.', schema: taskData } },
+      },
+    ),
+    async (c) => {
+      const id = c.req.param('taskID');
+      const task = /^[0-9a-f-]{36}$/.test(id) ? await storesOf(c).tasks.get(id) : undefined;
+      if (!task) throw new NotFoundError(`task ${id.slice(0, 64)} not found`);
+      return jsonResponse(c, { data: taskView(task) });
+    },
   );
-  app.get('/v3/tasks/:taskID', async (c) => {
-    const id = c.req.param('taskID');
-    const task = /^[0-9a-f-]{36}$/.test(id) ? await storesOf(c).tasks.get(id) : undefined;
-    if (!task) throw new NotFoundError(`task ${id.slice(0, 64)} not found`);
-    return jsonResponse(c, { data: taskView(task) });
-  });
 }
 
 function scheduleRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
-  openapi: app.get(
+  app.get(
     '/v3/connectors/:connectorID/schedules',
-    describe({
-      operationId: 'v3ListConnectorSchedules',
-      summary: "A connector's schedules",
-      tags: ['connectors'],
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of schedules.', schema: schedulePage } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ListConnectorSchedules',
+        summary: "A connector's schedules",
+        tags: ['connectors'],
+        parameters: PAGE_PARAMETERS,
+        responses: { 200: { description: 'A page of schedules.', schema: schedulePage } },
+      },
+    ),
+    async (c) => {
+      const stores = storesOf(c);
+      const connector = await requireConnector(stores, c.req.param('connectorID'));
+      const page = await stores.schedules.list(
+        connector.id,
+        readListQuery(c.req.query(), SCHEDULES_LIST),
+      );
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map(scheduleView) } });
+    },
   );
-  app.get('/v3/connectors/:connectorID/schedules', async (c) => {
-    const stores = storesOf(c);
-    const connector = await requireConnector(stores, c.req.param('connectorID'));
-    const page = await stores.schedules.list(
-      connector.id,
-      readListQuery(c.req.query(), SCHEDULES_LIST),
-    );
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(scheduleView) } });
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/connectors/:connectorID/schedules/:scheduleID',
-    describe({
-      operationId: 'v3GetConnectorSchedule',
-      summary: 'Get a schedule',
-      tags: ['connectors'],
-      responses: { 200: { description: 'The schedule.', schema: scheduleData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3GetConnectorSchedule',
+        summary: 'Get a schedule',
+        tags: ['connectors'],
+        responses: { 200: { description: 'The schedule.', schema: scheduleData } },
+      },
+    ),
+    async (c) => {
+      const stores = storesOf(c);
+      const connector = await requireConnector(stores, c.req.param('connectorID'));
+      const schedule = await stores.schedules.get(connector.id, c.req.param('scheduleID'));
+      if (!schedule)
+        throw new NotFoundError(`schedule ${c.req.param('scheduleID').slice(0, 128)} not found`);
+      return jsonResponse(c, { data: scheduleView(schedule) });
+    },
   );
-  app.get('/v3/connectors/:connectorID/schedules/:scheduleID', async (c) => {
-    const stores = storesOf(c);
-    const connector = await requireConnector(stores, c.req.param('connectorID'));
-    const schedule = await stores.schedules.get(connector.id, c.req.param('scheduleID'));
-    if (!schedule)
-      throw new NotFoundError(`schedule ${c.req.param('scheduleID').slice(0, 128)} not found`);
-    return jsonResponse(c, { data: scheduleView(schedule) });
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/connectors/:connectorID/schedules/:scheduleID/instances',
-    describe({
-      operationId: 'v3ListConnectorScheduleInstances',
-      summary: "A schedule's runs, newest first",
-      tags: ['connectors'],
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of runs.', schema: instancePage } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ListConnectorScheduleInstances',
+        summary: "A schedule's runs, newest first",
+        tags: ['connectors'],
+        parameters: PAGE_PARAMETERS,
+        responses: { 200: { description: 'A page of runs.', schema: instancePage } },
+      },
+    ),
+    async (c) => {
+      const stores = storesOf(c);
+      const connector = await requireConnector(stores, c.req.param('connectorID'));
+      const scheduleID = c.req.param('scheduleID');
+      if (!(await stores.schedules.get(connector.id, scheduleID)))
+        throw new NotFoundError(`schedule ${scheduleID.slice(0, 128)} not found`);
+      const page = await stores.schedules.instances(
+        connector.id,
+        scheduleID,
+        readListQuery(c.req.query(), INSTANCES_LIST),
+      );
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map(instanceView) } });
+    },
   );
-  app.get('/v3/connectors/:connectorID/schedules/:scheduleID/instances', async (c) => {
-    const stores = storesOf(c);
-    const connector = await requireConnector(stores, c.req.param('connectorID'));
-    const scheduleID = c.req.param('scheduleID');
-    if (!(await stores.schedules.get(connector.id, scheduleID)))
-      throw new NotFoundError(`schedule ${scheduleID.slice(0, 128)} not found`);
-    const page = await stores.schedules.instances(
-      connector.id,
-      scheduleID,
-      readListQuery(c.req.query(), INSTANCES_LIST),
-    );
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(instanceView) } });
-  });
 }

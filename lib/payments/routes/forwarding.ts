@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { HonoTypes } from '../../http/types.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import { forwardBankAccount } from '../commands/bank-account-forwarding.js';
 import type { RunnerDeps } from '../connectors/runner.js';
 import { requireUuid } from '../domain/ids.js';
@@ -23,37 +23,37 @@ const FORWARD_DESCRIPTION =
 
 /** Forwarding bank accounts to a connector (docs/api.md §6): the provider creates them (v3, and v1's one route). */
 export function forwardingRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps: RunnerDeps): void {
-  openapi: app.post(
+  app.post(
     '/v3/bank-accounts/:bankAccountID/forward',
-    describe({
-      operationId: 'v3ForwardBankAccount',
-      summary: 'Forward a bank account to a connector',
-      description: FORWARD_DESCRIPTION,
-      tags: ['bank accounts'],
-      body: forwardSchema,
-      responses: { 202: { description: 'The forwarding task.', schema: taskIdData } },
-    }),
-  );
-  app.post('/v3/bank-accounts/:bankAccountID/forward', async (c) => {
-    const id = requireUuid(c.req.param('bankAccountID'), 'bankAccountID');
-    const { connectorID } = await readJsonBody(c, forwardSchema);
-    const task = await forwardBankAccount(storesOf(c), id, connectorID, deps);
-    return jsonResponse(c, { data: { taskID: task.id } }, 202);
-  });
-
-  openapi: app.post(
-    '/v3/payment-service-users/:paymentServiceUserID/bank-accounts/:bankAccountID/forward',
-    describe({
-      operationId: 'v3ForwardPaymentServiceUserBankAccount',
-      summary: "Forward a payment service user's bank account to a connector",
-      description: `The bank account must be the user's (404 otherwise). ${FORWARD_DESCRIPTION}`,
-      tags: ['payment service users'],
-      body: forwardSchema,
-      responses: { 202: { description: 'The forwarding task.', schema: taskIdData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ForwardBankAccount',
+        summary: 'Forward a bank account to a connector',
+        description: FORWARD_DESCRIPTION,
+        tags: ['bank accounts'],
+        body: forwardSchema,
+        responses: { 202: { description: 'The forwarding task.', schema: taskIdData } },
+      },
+    ),
+    async (c) => {
+      const id = requireUuid(c.req.param('bankAccountID'), 'bankAccountID');
+      const { connectorID } = await readJsonBody(c, forwardSchema);
+      const task = await forwardBankAccount(storesOf(c), id, connectorID, deps);
+      return jsonResponse(c, { data: { taskID: task.id } }, 202);
+    },
   );
   app.post(
     '/v3/payment-service-users/:paymentServiceUserID/bank-accounts/:bankAccountID/forward',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ForwardPaymentServiceUserBankAccount',
+        summary: "Forward a payment service user's bank account to a connector",
+        description: `The bank account must be the user's (404 otherwise). ${FORWARD_DESCRIPTION}`,
+        tags: ['payment service users'],
+        body: forwardSchema,
+        responses: { 202: { description: 'The forwarding task.', schema: taskIdData } },
+      },
+    ),
     async (c) => {
       const userId = requireUuid(c.req.param('paymentServiceUserID'), 'paymentServiceUserID');
       const id = requireUuid(c.req.param('bankAccountID'), 'bankAccountID');
@@ -62,24 +62,25 @@ export function forwardingRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps:
       return jsonResponse(c, { data: { taskID: task.id } }, 202);
     },
   );
-
-  openapi: app.post(
+  app.post(
     '/bank-accounts/:bankAccountId/forward',
-    describe({
-      operationId: 'v1ForwardBankAccount',
-      summary: 'Forward a bank account to a connector (v1)',
-      description: `As v3's; answers the bank account (its numbers, as the read by id). ${FORWARD_DESCRIPTION}`,
-      tags: ['payments v1'],
-      body: forwardSchema,
-      responses: { 200: { description: 'The bank account.', schema: bankAccountV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1ForwardBankAccount',
+        summary: 'Forward a bank account to a connector (v1)',
+        description: `As v3's; answers the bank account (its numbers, as the read by id). ${FORWARD_DESCRIPTION}`,
+        tags: ['payments v1'],
+        body: forwardSchema,
+        responses: { 200: { description: 'The bank account.', schema: bankAccountV1Data } },
+      },
+    ),
+    async (c) => {
+      const id = requireUuid(c.req.param('bankAccountId'), 'bankAccountId');
+      const { connectorID } = await readJsonBody(c, forwardSchema);
+      const stores = storesOf(c);
+      await forwardBankAccount(stores, id, connectorID, deps);
+      const record = await stores.bankAccounts.get(id);
+      return jsonResponse(c, { data: bankAccountV1View(record!, true) });
+    },
   );
-  app.post('/bank-accounts/:bankAccountId/forward', async (c) => {
-    const id = requireUuid(c.req.param('bankAccountId'), 'bankAccountId');
-    const { connectorID } = await readJsonBody(c, forwardSchema);
-    const stores = storesOf(c);
-    await forwardBankAccount(stores, id, connectorID, deps);
-    const record = await stores.bankAccounts.get(id);
-    return jsonResponse(c, { data: bankAccountV1View(record!, true) });
-  });
 }

@@ -6,7 +6,7 @@ import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { HonoTypes } from '../../http/types.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import {
   completeLink,
   createLink,
@@ -78,111 +78,124 @@ export function openBankingRoutes(
     callbackURL: (attemptID, state) =>
       `${options.publicBaseUrl}/api/payments/v3/open-banking/${environment}/attempts/${attemptID}/callback?state=${state}`,
   });
-
-  openapi: app.post(
+  app.post(
     `${USER}/forward`,
-    describe({
-      operationId: 'v3ForwardPaymentServiceUserToProvider',
-      summary: "Register a payment service user at a connector's provider",
-      description:
-        'Once per connector (400 after). Connectors without users at their provider (generic) answer 400.',
-      tags: TAGS,
-      responses: { 204: { description: 'Registered.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ForwardPaymentServiceUserToProvider',
+        summary: "Register a payment service user at a connector's provider",
+        description:
+          'Once per connector (400 after). Connectors without users at their provider (generic) answer 400.',
+        tags: TAGS,
+        responses: { 204: { description: 'Registered.' } },
+      },
+    ),
+    async (c) => {
+      const { psuID, connectorID } = ids(c);
+      await forwardUser(storesOf(c), psuID, connectorID, deps);
+      return c.body(null, 204);
+    },
   );
-  app.post(`${USER}/forward`, async (c) => {
-    const { psuID, connectorID } = ids(c);
-    await forwardUser(storesOf(c), psuID, connectorID, deps);
-    return c.body(null, 204);
-  });
-
-  openapi: app.post(
+  app.post(
     `${USER}/create-link`,
-    describe({
-      operationId: 'v3CreateLinkForPaymentServiceUser',
-      summary: 'Start linking a user to their bank',
-      description:
-        "Send the user to `link`: the provider brings them back to the platform's callback, which records the connection and redirects to `clientRedirectURL` with `attemptID`, `status` and `connectionID`.",
-      tags: TAGS,
-      body: linkSchema,
-      responses: { 201: { description: 'The attempt and its link.', schema: linkCreated } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3CreateLinkForPaymentServiceUser',
+        summary: 'Start linking a user to their bank',
+        description:
+          "Send the user to `link`: the provider brings them back to the platform's callback, which records the connection and redirects to `clientRedirectURL` with `attemptID`, `status` and `connectionID`.",
+        tags: TAGS,
+        body: linkSchema,
+        responses: { 201: { description: 'The attempt and its link.', schema: linkCreated } },
+      },
+    ),
+    async (c) => {
+      const { psuID, connectorID } = ids(c);
+      const { clientRedirectURL } = await readJsonBody(c, linkSchema);
+      const request = linkRequest(environmentOf(c), clientRedirectURL);
+      return jsonResponse(c, await createLink(storesOf(c), psuID, connectorID, request, deps), 201);
+    },
   );
-  app.post(`${USER}/create-link`, async (c) => {
-    const { psuID, connectorID } = ids(c);
-    const { clientRedirectURL } = await readJsonBody(c, linkSchema);
-    const request = linkRequest(environmentOf(c), clientRedirectURL);
-    return jsonResponse(c, await createLink(storesOf(c), psuID, connectorID, request, deps), 201);
-  });
-
-  openapi: app.get(
+  app.get(
     `${USER}/link-attempts/:attemptID`,
-    describe({
-      operationId: 'v3GetPaymentServiceUserLinkAttemptFromConnectorID',
-      summary: 'Get a link attempt',
-      tags: TAGS,
-      responses: { 200: { description: 'The attempt.', schema: attemptData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3GetPaymentServiceUserLinkAttemptFromConnectorID',
+        summary: 'Get a link attempt',
+        tags: TAGS,
+        responses: { 200: { description: 'The attempt.', schema: attemptData } },
+      },
+    ),
+    async (c) => {
+      const { psuID, connectorID } = ids(c);
+      const attemptID = requireUuid(c.req.param('attemptID'), 'attemptID');
+      const attempt = await getAttempt(storesOf(c), psuID, connectorID, attemptID);
+      const view = attemptView(attempt);
+      return jsonResponse(c, { ...view, data: view });
+    },
   );
-  app.get(`${USER}/link-attempts/:attemptID`, async (c) => {
-    const { psuID, connectorID } = ids(c);
-    const attemptID = requireUuid(c.req.param('attemptID'), 'attemptID');
-    const attempt = await getAttempt(storesOf(c), psuID, connectorID, attemptID);
-    const view = attemptView(attempt);
-    return jsonResponse(c, { ...view, data: view });
-  });
-
-  openapi: app.post(
+  app.post(
     `${USER}/connections/:connectionID/update-link`,
-    describe({
-      operationId: 'v3UpdateLinkForPaymentServiceUserOnConnector',
-      summary: "Renew a user's connection to their bank",
-      description: 'A link attempt for an existing connection, completed like create-link.',
-      tags: TAGS,
-      body: linkSchema,
-      responses: { 201: { description: 'The attempt and its link.', schema: linkCreated } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3UpdateLinkForPaymentServiceUserOnConnector',
+        summary: "Renew a user's connection to their bank",
+        description: 'A link attempt for an existing connection, completed like create-link.',
+        tags: TAGS,
+        body: linkSchema,
+        responses: { 201: { description: 'The attempt and its link.', schema: linkCreated } },
+      },
+    ),
+    async (c) => {
+      const { psuID, connectorID } = ids(c);
+      const { clientRedirectURL } = await readJsonBody(c, linkSchema);
+      const request = linkRequest(environmentOf(c), clientRedirectURL);
+      const connectionID = c.req.param('connectionID');
+      const created = await createLink(
+        storesOf(c),
+        psuID,
+        connectorID,
+        request,
+        deps,
+        connectionID,
+      );
+      return jsonResponse(c, created, 201);
+    },
   );
-  app.post(`${USER}/connections/:connectionID/update-link`, async (c) => {
-    const { psuID, connectorID } = ids(c);
-    const { clientRedirectURL } = await readJsonBody(c, linkSchema);
-    const request = linkRequest(environmentOf(c), clientRedirectURL);
-    const connectionID = c.req.param('connectionID');
-    const created = await createLink(storesOf(c), psuID, connectorID, request, deps, connectionID);
-    return jsonResponse(c, created, 201);
-  });
-
-  openapi: app.delete(
+  app.delete(
     `${USER}/connections/:connectionID`,
-    describe({
-      operationId: 'v3DeletePaymentServiceUserConnectionFromConnectorID',
-      summary: "End a user's connection to their bank",
-      tags: TAGS,
-      responses: { 202: { description: 'The task.', schema: taskIdData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3DeletePaymentServiceUserConnectionFromConnectorID',
+        summary: "End a user's connection to their bank",
+        tags: TAGS,
+        responses: { 202: { description: 'The task.', schema: taskIdData } },
+      },
+    ),
+    async (c) => {
+      const { psuID, connectorID } = ids(c);
+      const connectionID = c.req.param('connectionID');
+      const task = await deleteConnection(storesOf(c), psuID, connectorID, connectionID, deps);
+      return jsonResponse(c, { data: { taskID: task.id } }, 202);
+    },
   );
-  app.delete(`${USER}/connections/:connectionID`, async (c) => {
-    const { psuID, connectorID } = ids(c);
-    const connectionID = c.req.param('connectionID');
-    const task = await deleteConnection(storesOf(c), psuID, connectorID, connectionID, deps);
-    return jsonResponse(c, { data: { taskID: task.id } }, 202);
-  });
-
-  openapi: app.delete(
+  app.delete(
     USER,
-    describe({
-      operationId: 'v3DeletePaymentServiceUserConnector',
-      summary: "Remove a user from a connector's provider",
-      description: 'Its connections there end with it.',
-      tags: TAGS,
-      responses: { 202: { description: 'The task.', schema: taskIdData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3DeletePaymentServiceUserConnector',
+        summary: "Remove a user from a connector's provider",
+        description: 'Its connections there end with it.',
+        tags: TAGS,
+        responses: { 202: { description: 'The task.', schema: taskIdData } },
+      },
+    ),
+    async (c) => {
+      const { psuID, connectorID } = ids(c);
+      const task = await deleteForwardedUser(storesOf(c), psuID, connectorID, deps);
+      return jsonResponse(c, { data: { taskID: task.id } }, 202);
+    },
   );
-  app.delete(USER, async (c) => {
-    const { psuID, connectorID } = ids(c);
-    const task = await deleteForwardedUser(storesOf(c), psuID, connectorID, deps);
-    return jsonResponse(c, { data: { taskID: task.id } }, 202);
-  });
 }
 
 /**
@@ -195,29 +208,31 @@ export function openBankingCallbackRoute(
   storesOf: (environment: string) => PaymentsStores,
   deps: RunnerDeps,
 ): void {
-  openapi: app.get(
+  app.get(
     '/v3/open-banking/:environment/attempts/:attemptID/callback',
-    describe({
-      operationId: 'v3OpenBankingCallback',
-      summary: "A link attempt's callback (no token: its state authenticates it)",
-      tags: TAGS,
-      responses: {
-        204: { description: 'Completed (`noRedirect=true`).' },
-        307: { description: "Completed: to the client's URL." },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3OpenBankingCallback',
+        summary: "A link attempt's callback (no token: its state authenticates it)",
+        tags: TAGS,
+        responses: {
+          204: { description: 'Completed (`noRedirect=true`).' },
+          307: { description: "Completed: to the client's URL." },
+        },
       },
-    }),
+    ),
+    async (c) => {
+      const environment = c.req.param('environment');
+      const attemptID = requireUuid(c.req.param('attemptID'), 'attemptID');
+      const query = c.req.query();
+      const notFound = new NotFoundError(`link attempt ${attemptID} not found`);
+      if (!isEnvironmentId(environment)) throw notFound;
+      const stores = storesOf(environment);
+      const attempt = await stores.linkAttempts.get(attemptID);
+      if (!attempt || !stateMatches(attempt, query.state ?? '')) throw notFound;
+      const ended = await completeLink(stores, attempt, query, deps);
+      if (query.noRedirect === 'true') return c.body(null, 204);
+      return c.redirect(clientRedirect(ended.attempt, ended.connectionID), 307);
+    },
   );
-  app.get('/v3/open-banking/:environment/attempts/:attemptID/callback', async (c) => {
-    const environment = c.req.param('environment');
-    const attemptID = requireUuid(c.req.param('attemptID'), 'attemptID');
-    const query = c.req.query();
-    const notFound = new NotFoundError(`link attempt ${attemptID} not found`);
-    if (!isEnvironmentId(environment)) throw notFound;
-    const stores = storesOf(environment);
-    const attempt = await stores.linkAttempts.get(attemptID);
-    if (!attempt || !stateMatches(attempt, query.state ?? '')) throw notFound;
-    const ended = await completeLink(stores, attempt, query, deps);
-    if (query.noRedirect === 'true') return c.body(null, 204);
-    return c.redirect(clientRedirect(ended.attempt, ended.connectionID), 307);
-  });
 }

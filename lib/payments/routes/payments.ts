@@ -6,7 +6,7 @@ import { readJsonBody } from '../../http/json-body.js';
 import { jsonResponse } from '../../http/json-response.js';
 import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
-import { describe, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
+import { openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { metadataMap } from '../../validation/common.js';
 import { validate } from '../../validation/validate.js';
@@ -30,91 +30,98 @@ export function paymentRoutes(
   app: Hono<HonoTypes>,
   { storeOf }: { storeOf: (environment: string) => PaymentStore },
 ): void {
-  openapi: app.post(
+  app.post(
     '/v3/payments',
-    describe({
-      operationId: 'v3CreatePayment',
-      summary: 'Create or update a payment',
-      description:
-        'The same `(connectorID, reference, type)` updates the existing payment. Emits `payments.saved_payment`.',
-      tags: ['payments'],
-      body: paymentInputSchema,
-      responses: { 201: { description: 'The payment.', schema: paymentData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3CreatePayment',
+        summary: 'Create or update a payment',
+        description:
+          'The same `(connectorID, reference, type)` updates the existing payment. Emits `payments.saved_payment`.',
+        tags: ['payments'],
+        body: paymentInputSchema,
+        responses: { 201: { description: 'The payment.', schema: paymentData } },
+      },
+    ),
+    async (c) => {
+      const input = toPaymentInput(await readJsonBody(c, paymentInputSchema, { parse: parseJson }));
+      const id = paymentId(input.connectorID, input.reference, input.type);
+      const { payment } = await storeOf(environmentOf(c)).save(id, (current) =>
+        recordPayment(current, input),
+      );
+      return jsonResponse(c, { data: payment }, 201);
+    },
   );
-  app.post('/v3/payments', async (c) => {
-    const input = toPaymentInput(await readJsonBody(c, paymentInputSchema, { parse: parseJson }));
-    const id = paymentId(input.connectorID, input.reference, input.type);
-    const { payment } = await storeOf(environmentOf(c)).save(id, (current) =>
-      recordPayment(current, input),
-    );
-    return jsonResponse(c, { data: payment }, 201);
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/payments/:id',
-    describe({
-      operationId: 'v3GetPayment',
-      summary: 'Get a payment',
-      tags: ['payments'],
-      responses: { 200: { description: 'The payment.', schema: paymentData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3GetPayment',
+        summary: 'Get a payment',
+        tags: ['payments'],
+        responses: { 200: { description: 'The payment.', schema: paymentData } },
+      },
+    ),
+    async (c) => {
+      const id = readPaymentId(c.req.param('id'));
+      const payment = await storeOf(environmentOf(c)).get(id);
+      if (!payment) throw notFound(id);
+      return jsonResponse(c, { data: payment });
+    },
   );
-  app.get('/v3/payments/:id', async (c) => {
-    const id = readPaymentId(c.req.param('id'));
-    const payment = await storeOf(environmentOf(c)).get(id);
-    if (!payment) throw notFound(id);
-    return jsonResponse(c, { data: payment });
-  });
-
-  openapi: app.patch(
+  app.patch(
     '/v3/payments/:id/metadata',
-    describe({
-      operationId: 'v3UpdatePaymentMetadata',
-      summary: "Set a payment's metadata",
-      description: 'Merged into the existing metadata.',
-      tags: ['payments'],
-      body: metadataMap,
-      responses: { 204: { description: 'Saved.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3UpdatePaymentMetadata',
+        summary: "Set a payment's metadata",
+        description: 'Merged into the existing metadata.',
+        tags: ['payments'],
+        body: metadataMap,
+        responses: { 204: { description: 'Saved.' } },
+      },
+    ),
+    async (c) => {
+      const id = readPaymentId(c.req.param('id'));
+      const metadata = metadataPatch(await readJsonBody(c, v.unknown()));
+      await storeOf(environmentOf(c)).save(id, (current) => {
+        if (!current) throw notFound(id);
+        return withMetadata(current, metadata);
+      });
+      return c.body(null, 204);
+    },
   );
-  app.patch('/v3/payments/:id/metadata', async (c) => {
-    const id = readPaymentId(c.req.param('id'));
-    const metadata = metadataPatch(await readJsonBody(c, v.unknown()));
-    await storeOf(environmentOf(c)).save(id, (current) => {
-      if (!current) throw notFound(id);
-      return withMetadata(current, metadata);
-    });
-    return c.body(null, 204);
-  });
-
-  openapi: app.get(
+  app.get(
     '/v3/payments',
-    describe({
-      operationId: 'v3ListPayments',
-      summary: 'List payments',
-      tags: ['payments'],
-      parameters: [
-        ...PAGE_PARAMETERS,
-        query('status', 'Only payments in this status.'),
-        query('type', 'Only payments of this type.'),
-        query('connectorID', 'Only payments of this connector.'),
-      ],
-      responses: { 200: { description: 'A page of payments.', schema: paymentPage } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ListPayments',
+        summary: 'List payments',
+        tags: ['payments'],
+        parameters: [
+          ...PAGE_PARAMETERS,
+          query('status', 'Only payments in this status.'),
+          query('type', 'Only payments of this type.'),
+          query('connectorID', 'Only payments of this connector.'),
+        ],
+        responses: { 200: { description: 'A page of payments.', schema: paymentPage } },
+      },
+    ),
+    async (c) => {
+      const query = readListQuery(c.req.query(), PAYMENTS_LIST, FILTERS);
+      // A cursor carries the listing's filters; without one they come from the query string.
+      const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
+      const filter = validate(
+        paymentFilterSchema,
+        Object.fromEntries(
+          FILTERS.filter((f) => params[f] !== undefined).map((f) => [f, params[f]]),
+        ),
+        'query',
+      );
+      const page = await storeOf(environmentOf(c)).list(query, filter);
+      return jsonResponse(c, { cursor: page });
+    },
   );
-  app.get('/v3/payments', async (c) => {
-    const query = readListQuery(c.req.query(), PAYMENTS_LIST, FILTERS);
-    // A cursor carries the listing's filters; without one they come from the query string.
-    const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
-    const filter = validate(
-      paymentFilterSchema,
-      Object.fromEntries(FILTERS.filter((f) => params[f] !== undefined).map((f) => [f, params[f]])),
-      'query',
-    );
-    const page = await storeOf(environmentOf(c)).list(query, filter);
-    return jsonResponse(c, { cursor: page });
-  });
 }
 
 /** A path id that cannot be a payment id is answered like an unknown one, without a read. */

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { HonoTypes } from '../../http/types.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import { refuseProviderWebhook } from '../domain/connectors/provider-webhooks.js';
 
 const PATH = '/v3/connectors/webhooks/:connectorID/:path{.+}';
@@ -11,20 +11,22 @@ const PATH = '/v3/connectors/webhooks/:connectorID/:path{.+}';
  * answers 400 (docs/api.md §6).
  */
 export function providerWebhookRoutes(app: Hono<HonoTypes>): void {
-  openapi: app.post(
+  app.post(
     PATH,
-    describe({
-      operationId: 'v3ConnectorsWebhooks',
-      summary: "A provider's webhook (no token): refused, no connector here receives webhooks",
-      tags: ['connectors'],
-      parameters: [
-        { name: 'connectorID', in: 'path', description: 'The connector the provider names.' },
-        { name: 'path', in: 'path', description: "The provider's own path below the connector." },
-      ],
-      responses: {
-        400: { description: 'No connector of this platform receives webhooks (VALIDATION).' },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v3ConnectorsWebhooks',
+        summary: "A provider's webhook (no token): refused, no connector here receives webhooks",
+        tags: ['connectors'],
+        parameters: [
+          { name: 'connectorID', in: 'path', description: 'The connector the provider names.' },
+          { name: 'path', in: 'path', description: "The provider's own path below the connector." },
+        ],
+        responses: {
+          400: { description: 'No connector of this platform receives webhooks (VALIDATION).' },
+        },
       },
-    }),
+    ),
+    (c) => refuseProviderWebhook(c.req.param('connectorID')),
   );
-  app.post(PATH, (c) => refuseProviderWebhook(c.req.param('connectorID')));
 }

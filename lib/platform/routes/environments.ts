@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import type { HonoTypes } from '../../http/types.js';
-import { describe, path } from '../../openapi/describe.js';
+import { openapi, path } from '../../openapi/describe.js';
 import type { PlatformServiceContext } from '../commands/context.js';
 import { createEnvironment, deleteEnvironment, readEnvironment } from '../commands/environments.js';
 import { callerIn } from './caller.js';
@@ -12,71 +12,76 @@ const ENVIRONMENT_PARAMETER = path('env', 'Id of the environment.');
 
 /** An organization's environments: members list and read them, admins create and delete them. */
 export function environmentRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
-  openapi: app.get(
+  app.get(
     '/organizations/:org/environments',
-    describe({
-      operationId: 'listEnvironments',
-      summary: "An organization's environments",
-      tags: ['environments'],
-      parameters: [ORGANIZATION_PARAMETER],
-      responses: { 200: { description: 'Oldest first (at most 100).', schema: environmentList } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'listEnvironments',
+        summary: "An organization's environments",
+        tags: ['environments'],
+        parameters: [ORGANIZATION_PARAMETER],
+        responses: { 200: { description: 'Oldest first (at most 100).', schema: environmentList } },
+      },
+    ),
+    async (c) => {
+      const org = c.req.param('org');
+      await ctx.access.require(callerIn(c), org, 'member');
+      return c.json({ data: await ctx.directory.environmentsOf(org) });
+    },
   );
-  app.get('/organizations/:org/environments', async (c) => {
-    const org = c.req.param('org');
-    await ctx.access.require(callerIn(c), org, 'member');
-    return c.json({ data: await ctx.directory.environmentsOf(org) });
-  });
-
-  openapi: app.post(
+  app.post(
     '/organizations/:org/environments',
-    describe({
-      operationId: 'createEnvironment',
-      summary: 'Create an environment',
-      description:
-        'Admins only. Its id is `<slug of the name, ≤ 24>-<8 random a-z0-9>`, never given before (nor after its deletion).',
-      tags: ['environments'],
-      parameters: [ORGANIZATION_PARAMETER],
-      body: environmentInput,
-      responses: { 201: { description: 'The environment.', schema: environmentData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'createEnvironment',
+        summary: 'Create an environment',
+        description:
+          'Admins only. Its id is `<slug of the name, ≤ 24>-<8 random a-z0-9>`, never given before (nor after its deletion).',
+        tags: ['environments'],
+        parameters: [ORGANIZATION_PARAMETER],
+        body: environmentInput,
+        responses: { 201: { description: 'The environment.', schema: environmentData } },
+      },
+    ),
+    async (c) => {
+      const input = await readJsonBody(c, environmentInput);
+      const environment = await createEnvironment(ctx, callerIn(c), c.req.param('org'), input);
+      return c.json({ data: environment }, 201);
+    },
   );
-  app.post('/organizations/:org/environments', async (c) => {
-    const input = await readJsonBody(c, environmentInput);
-    const environment = await createEnvironment(ctx, callerIn(c), c.req.param('org'), input);
-    return c.json({ data: environment }, 201);
-  });
-
-  openapi: app.get(
+  app.get(
     '/organizations/:org/environments/:env',
-    describe({
-      operationId: 'getEnvironment',
-      summary: 'Get an environment',
-      tags: ['environments'],
-      parameters: [ORGANIZATION_PARAMETER, ENVIRONMENT_PARAMETER],
-      responses: { 200: { description: 'The environment.', schema: environmentData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getEnvironment',
+        summary: 'Get an environment',
+        tags: ['environments'],
+        parameters: [ORGANIZATION_PARAMETER, ENVIRONMENT_PARAMETER],
+        responses: { 200: { description: 'The environment.', schema: environmentData } },
+      },
+    ),
+    async (c) => {
+      const { org, env } = c.req.param();
+      return c.json({ data: await readEnvironment(ctx, callerIn(c), org, env) });
+    },
   );
-  app.get('/organizations/:org/environments/:env', async (c) => {
-    const { org, env } = c.req.param();
-    return c.json({ data: await readEnvironment(ctx, callerIn(c), org, env) });
-  });
-
-  openapi: app.delete(
+  app.delete(
     '/organizations/:org/environments/:env',
-    describe({
-      operationId: 'deleteEnvironment',
-      summary: 'Delete an empty environment',
-      description:
-        'Admins only, and only when the environment holds no ledger, webhook config, payment or client (409 `ENVIRONMENT_NOT_EMPTY` names what it holds). Its id is never given again. The `default` environment of the `default` organization is never deleted (409).',
-      tags: ['environments'],
-      parameters: [ORGANIZATION_PARAMETER, ENVIRONMENT_PARAMETER],
-      responses: { 204: { description: 'Deleted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'deleteEnvironment',
+        summary: 'Delete an empty environment',
+        description:
+          'Admins only, and only when the environment holds no ledger, webhook config, payment or client (409 `ENVIRONMENT_NOT_EMPTY` names what it holds). Its id is never given again. The `default` environment of the `default` organization is never deleted (409).',
+        tags: ['environments'],
+        parameters: [ORGANIZATION_PARAMETER, ENVIRONMENT_PARAMETER],
+        responses: { 204: { description: 'Deleted.' } },
+      },
+    ),
+    async (c) => {
+      const { org, env } = c.req.param();
+      await deleteEnvironment(ctx, callerIn(c), org, env);
+      return c.body(null, 204);
+    },
   );
-  app.delete('/organizations/:org/environments/:env', async (c) => {
-    const { org, env } = c.req.param();
-    await deleteEnvironment(ctx, callerIn(c), org, env);
-    return c.body(null, 204);
-  });
 }

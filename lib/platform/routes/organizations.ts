@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { readJsonBody } from '../../http/json-body.js';
 import type { HonoTypes } from '../../http/types.js';
-import { describe, path } from '../../openapi/describe.js';
+import { openapi, path } from '../../openapi/describe.js';
 import type { PlatformServiceContext } from '../commands/context.js';
 import { createOrganization } from '../commands/organizations.js';
 import { organizationNotFound } from '../domain/access.js';
@@ -15,78 +15,81 @@ export const ORGANIZATION_PARAMETER = path(
 
 /** Who the caller is, and their organizations: `/me`, `/organizations`, `/organizations/{org}`. */
 export function organizationRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
-  openapi: app.get(
+  app.get(
     '/me',
-    describe({
-      operationId: 'getMe',
-      summary: 'The caller',
-      description:
-        'The person (or platform-level client) the token is for, and their organizations with their role.',
-      tags: ['organizations'],
-      responses: { 200: { description: 'The caller.', schema: meData } },
-    }),
-  );
-  app.get('/me', async (c) => {
-    const caller = callerIn(c);
-    const organizations = await ctx.access.organizationsOf(caller);
-    return c.json({
-      data: {
-        id: caller.id,
-        type: caller.type,
-        ...(caller.type === 'person' ? { email: caller.email } : {}),
-        organizations: organizations.map(({ id, name, role }) => ({ id, name, role })),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getMe',
+        summary: 'The caller',
+        description:
+          'The person (or platform-level client) the token is for, and their organizations with their role.',
+        tags: ['organizations'],
+        responses: { 200: { description: 'The caller.', schema: meData } },
       },
-    });
-  });
-
-  openapi: app.get(
+    ),
+    async (c) => {
+      const caller = callerIn(c);
+      const organizations = await ctx.access.organizationsOf(caller);
+      return c.json({
+        data: {
+          id: caller.id,
+          type: caller.type,
+          ...(caller.type === 'person' ? { email: caller.email } : {}),
+          organizations: organizations.map(({ id, name, role }) => ({ id, name, role })),
+        },
+      });
+    },
+  );
+  app.get(
     '/organizations',
-    describe({
-      operationId: 'listOrganizations',
-      summary: "The caller's organizations",
-      tags: ['organizations'],
-      responses: {
-        200: { description: 'Each with the caller’s role, by id.', schema: organizationList },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'listOrganizations',
+        summary: "The caller's organizations",
+        tags: ['organizations'],
+        responses: {
+          200: { description: 'Each with the caller’s role, by id.', schema: organizationList },
+        },
       },
-    }),
+    ),
+    async (c) => c.json({ data: await ctx.access.organizationsOf(callerIn(c)) }),
   );
-  app.get('/organizations', async (c) =>
-    c.json({ data: await ctx.access.organizationsOf(callerIn(c)) }),
-  );
-
-  openapi: app.post(
+  app.post(
     '/organizations',
-    describe({
-      operationId: 'createOrganization',
-      summary: 'Create an organization',
-      description:
-        'The creating person becomes its admin. Only persons who already belong to an organization may create one (no self-service sign-up); clients may not.',
-      tags: ['organizations'],
-      body: organizationInput,
-      responses: { 201: { description: 'The organization.', schema: organizationData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'createOrganization',
+        summary: 'Create an organization',
+        description:
+          'The creating person becomes its admin. Only persons who already belong to an organization may create one (no self-service sign-up); clients may not.',
+        tags: ['organizations'],
+        body: organizationInput,
+        responses: { 201: { description: 'The organization.', schema: organizationData } },
+      },
+    ),
+    async (c) => {
+      const { name } = await readJsonBody(c, organizationInput);
+      return c.json({ data: await createOrganization(ctx, callerIn(c), name) }, 201);
+    },
   );
-  app.post('/organizations', async (c) => {
-    const { name } = await readJsonBody(c, organizationInput);
-    return c.json({ data: await createOrganization(ctx, callerIn(c), name) }, 201);
-  });
-
-  openapi: app.get(
+  app.get(
     '/organizations/:org',
-    describe({
-      operationId: 'getOrganization',
-      summary: 'Get an organization',
-      description: 'For its members; to anyone else it does not exist (404).',
-      tags: ['organizations'],
-      parameters: [ORGANIZATION_PARAMETER],
-      responses: { 200: { description: 'The organization.', schema: organizationData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'getOrganization',
+        summary: 'Get an organization',
+        description: 'For its members; to anyone else it does not exist (404).',
+        tags: ['organizations'],
+        parameters: [ORGANIZATION_PARAMETER],
+        responses: { 200: { description: 'The organization.', schema: organizationData } },
+      },
+    ),
+    async (c) => {
+      const org = c.req.param('org');
+      const role = await ctx.access.require(callerIn(c), org, 'member');
+      const organization = await ctx.directory.organization(org);
+      if (!organization) throw organizationNotFound(org);
+      return c.json({ data: { ...organization, role } });
+    },
   );
-  app.get('/organizations/:org', async (c) => {
-    const org = c.req.param('org');
-    const role = await ctx.access.require(callerIn(c), org, 'member');
-    const organization = await ctx.directory.organization(org);
-    if (!organization) throw organizationNotFound(org);
-    return c.json({ data: { ...organization, role } });
-  });
 }

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import { environmentOf } from '../../http/environment.js';
 import type { HonoTypes } from '../../http/types.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { isFailure } from '../deliver/post-webhook.js';
 import { type ConfigTestDeps, sendConfigTest } from '../deliver/test-attempt.js';
@@ -22,41 +22,45 @@ export function configTestRoutes(
   app: Hono<HonoTypes>,
   { scope, ...deps }: Omit<ConfigTestDeps, 'configs'> & { scope: WebhooksScope },
 ): void {
-  openapi: app.get(
+  app.get(
     '/configs/:id/test',
-    describe({
-      operationId: 'testConfig',
-      summary: 'Send a test delivery',
-      description: 'One signed delivery to the endpoint now, without retries.',
-      tags: ['webhooks: configs'],
-      responses: { 200: { description: 'The attempt.', schema: testAttemptData } },
-    }),
-  );
-  app.get('/configs/:id/test', async (c) => {
-    const raw = c.req.param('id');
-    // Only a config of the token's environment is ever read, so another's is not found.
-    const configs = scope(environmentOf(c)).configs;
-    const test = isConfigId(raw) ? await sendConfigTest(raw, { ...deps, configs }) : undefined;
-    if (!test) throw new NotFoundError(`webhook config ${raw.slice(0, 64)} not found`);
-    const { config, webhookId: id, result } = test;
-    const succeeded = !isFailure(result) && result.status >= 200 && result.status < 300;
-    const date = formatInstant(instantFromMs(test.sentAtMs));
-    return c.json({
-      data: {
-        id,
-        webhookID: id,
-        config: configView(config),
-        configId: config.id,
-        payload: test.payload,
-        retryAttempt: 0,
-        status: succeeded ? 'success' : 'failed',
-        statusCode: isFailure(result) ? 0 : result.status,
-        durationMs: result.durationMs,
-        ...(isFailure(result) ? { error: result.error } : { responsePreview: result.bodyPreview }),
-        date,
-        createdAt: date,
-        updatedAt: formatInstant(instantFromMs(test.doneAtMs)),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'testConfig',
+        summary: 'Send a test delivery',
+        description: 'One signed delivery to the endpoint now, without retries.',
+        tags: ['webhooks: configs'],
+        responses: { 200: { description: 'The attempt.', schema: testAttemptData } },
       },
-    });
-  });
+    ),
+    async (c) => {
+      const raw = c.req.param('id');
+      // Only a config of the token's environment is ever read, so another's is not found.
+      const configs = scope(environmentOf(c)).configs;
+      const test = isConfigId(raw) ? await sendConfigTest(raw, { ...deps, configs }) : undefined;
+      if (!test) throw new NotFoundError(`webhook config ${raw.slice(0, 64)} not found`);
+      const { config, webhookId: id, result } = test;
+      const succeeded = !isFailure(result) && result.status >= 200 && result.status < 300;
+      const date = formatInstant(instantFromMs(test.sentAtMs));
+      return c.json({
+        data: {
+          id,
+          webhookID: id,
+          config: configView(config),
+          configId: config.id,
+          payload: test.payload,
+          retryAttempt: 0,
+          status: succeeded ? 'success' : 'failed',
+          statusCode: isFailure(result) ? 0 : result.status,
+          durationMs: result.durationMs,
+          ...(isFailure(result)
+            ? { error: result.error }
+            : { responsePreview: result.bodyPreview }),
+          date,
+          createdAt: date,
+          updatedAt: formatInstant(instantFromMs(test.doneAtMs)),
+        },
+      });
+    },
+  );
 }

@@ -3,7 +3,7 @@ import { EVENT_APP, EVENT_KINDS, EVENT_VERSION, type EventKind } from '../../../
 import { EVENT_PAYLOADS } from '../../../events/payload-schemas.js';
 import type { HonoTypes } from '../../http/types.js';
 import type { JsonSchema } from '../../openapi/describe.js';
-import { describe } from '../../openapi/describe.js';
+import { openapi } from '../../openapi/describe.js';
 import type { OpenApiDocument } from '../../openapi/document.js';
 import { cachedJson } from '../../openapi/serve.js';
 import { eventTypeList } from './schemas.js';
@@ -20,19 +20,18 @@ export function eventTypeRoutes(
   app: Hono<HonoTypes>,
   { document }: { document: () => Promise<OpenApiDocument> },
 ): void {
-  openapi: app.get(
-    '/event-types',
-    describe({
-      operationId: 'listEventTypes',
-      summary: 'List event types',
-      description:
-        'Every event kind a config may subscribe to, with the JSON Schema of the body its deliveries POST.',
-      tags: ['webhooks: configs'],
-      responses: { 200: { description: 'The event catalogue.', schema: eventTypeList } },
-    }),
-  );
   app.get(
     '/event-types',
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'listEventTypes',
+        summary: 'List event types',
+        description:
+          'Every event kind a config may subscribe to, with the JSON Schema of the body its deliveries POST.',
+        tags: ['webhooks: configs'],
+        responses: { 200: { description: 'The event catalogue.', schema: eventTypeList } },
+      },
+    ),
     cachedJson(async () => {
       const schemas = (await document()).components?.schemas ?? {};
       return JSON.stringify({

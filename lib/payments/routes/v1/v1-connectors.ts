@@ -4,7 +4,7 @@ import { NotFoundError } from '../../../errors/index.js';
 import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
 import type { HonoTypes } from '../../../http/types.js';
-import { describe, PAGE_PARAMETERS } from '../../../openapi/describe.js';
+import { openapi, PAGE_PARAMETERS } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
 import {
   installConnector,
@@ -54,71 +54,76 @@ export function connectorV1Routes(
   dummypay: DummypaySettings,
   deps: RunnerDeps,
 ): void {
-  openapi: app.get(
+  app.get(
     '/connectors',
-    describe({
-      operationId: 'v1ListConnectors',
-      summary: 'List installed connectors (v1)',
-      tags: TAG,
-      responses: {
-        200: { description: 'Every connector, oldest first.', schema: connectorsV1Data },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1ListConnectors',
+        summary: 'List installed connectors (v1)',
+        tags: TAG,
+        responses: {
+          200: { description: 'Every connector, oldest first.', schema: connectorsV1Data },
+        },
       },
-    }),
+    ),
+    async (c) => {
+      const connectors = await allConnectors(storesOf(c));
+      return jsonResponse(c, { data: connectors.map(connectorV1View) });
+    },
   );
-  app.get('/connectors', async (c) => {
-    const connectors = await allConnectors(storesOf(c));
-    return jsonResponse(c, { data: connectors.map(connectorV1View) });
-  });
-
-  openapi: app.get(
+  app.get(
     '/connectors/configs',
-    describe({
-      operationId: 'v1ListConnectorConfigs',
-      summary: "Each provider's config fields (v1)",
-      tags: TAG,
-      responses: { 200: { description: 'Fields by provider.', schema: configsData } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1ListConnectorConfigs',
+        summary: "Each provider's config fields (v1)",
+        tags: TAG,
+        responses: { 200: { description: 'Fields by provider.', schema: configsData } },
+      },
+    ),
+    (c) => jsonResponse(c, { data: providerConfigsV1() }),
   );
-  app.get('/connectors/configs', (c) => jsonResponse(c, { data: providerConfigsV1() }));
-
-  openapi: app.post(
+  app.post(
     '/connectors/:connector',
-    describe({
-      operationId: 'v1InstallConnector',
-      summary: 'Install a connector (v1)',
-      description:
-        'As `POST /v3/connectors/install/{connector}`; dummypay names its polling period `filePollingPeriod`.',
-      tags: TAG,
-      body: configBody,
-      responses: { 201: { description: 'The new connector.', schema: connectorIdV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1InstallConnector',
+        summary: 'Install a connector (v1)',
+        description:
+          'As `POST /v3/connectors/install/{connector}`; dummypay names its polling period `filePollingPeriod`.',
+        tags: TAG,
+        body: configBody,
+        responses: { 201: { description: 'The new connector.', schema: connectorIdV1Data } },
+      },
+    ),
+    async (c) => {
+      const spec = providerSpec(c.req.param('connector'));
+      const body = configBodyOfV1(spec, await readJsonBody(c, configBody));
+      const config = parseConnectorConfig(spec, body);
+      const connector = await installConnector(storesOf(c), spec.name, config, dummypay);
+      return jsonResponse(c, { data: { connectorID: connector.id } }, 201);
+    },
   );
-  app.post('/connectors/:connector', async (c) => {
-    const spec = providerSpec(c.req.param('connector'));
-    const body = configBodyOfV1(spec, await readJsonBody(c, configBody));
-    const config = parseConnectorConfig(spec, body);
-    const connector = await installConnector(storesOf(c), spec.name, config, dummypay);
-    return jsonResponse(c, { data: { connectorID: connector.id } }, 201);
-  });
-
-  openapi: app.post(
+  app.post(
     '/connectors/:connector/transfers',
-    describe({
-      operationId: 'v1ConnectorTransfer',
-      summary: "Transfer between a connector's accounts (v1)",
-      description:
-        'A transfer initiation sent at once through the only connector of this provider; accounts by id or by their reference at the provider.',
-      tags: TAG,
-      body: connectorTransferV1InputSchema,
-      responses: { 200: { description: 'The transfer initiation.', schema: transferV1Created } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1ConnectorTransfer',
+        summary: "Transfer between a connector's accounts (v1)",
+        description:
+          'A transfer initiation sent at once through the only connector of this provider; accounts by id or by their reference at the provider.',
+        tags: TAG,
+        body: connectorTransferV1InputSchema,
+        responses: { 200: { description: 'The transfer initiation.', schema: transferV1Created } },
+      },
+    ),
+    async (c) => {
+      const body = await readJsonBody(c, connectorTransferV1InputSchema);
+      const connector = await connectorOf(c, storesOf);
+      const initiation = await transferThroughConnector(storesOf(c), connector, body, deps);
+      return jsonResponse(c, { id: initiation.id });
+    },
   );
-  app.post('/connectors/:connector/transfers', async (c) => {
-    const body = await readJsonBody(c, connectorTransferV1InputSchema);
-    const connector = await connectorOf(c, storesOf);
-    const initiation = await transferThroughConnector(storesOf(c), connector, body, deps);
-    return jsonResponse(c, { id: initiation.id });
-  });
 
   for (const base of ['/connectors/:connector', '/connectors/:connector/:connectorId'])
     connectorV1RecordRoutes(app, storesOf, dummypay, base);
@@ -135,66 +140,66 @@ function connectorV1RecordRoutes(
   const suffix = byId ? 'ById' : '';
   const note = byId ? '' : ' The only connector of this provider (several: 400).';
 
-  if (byId) {
-    openapi: app.delete(
-      base,
-      describe({
-        operationId: 'v1UninstallConnectorById',
-        summary: 'Uninstall a connector (v1)',
-        description: 'Its accounts, balances, payments and schedules are removed.',
-        tags: TAG,
-        responses: { 204: { description: 'Uninstalled.' } },
-      }),
-    );
-  } else {
-    openapi: app.delete(
-      base,
-      describe({
-        operationId: 'v1UninstallConnector',
-        summary: 'Uninstall a connector (v1)',
-        description: `Its accounts, balances, payments and schedules are removed.${note}`,
-        tags: TAG,
-        deprecated: true,
-        responses: { 204: { description: 'Uninstalled.' } },
-      }),
-    );
-  }
-  app.delete(base, async (c) => {
-    await uninstallConnector(storesOf(c), (await connectorOf(c, storesOf)).id);
-    return c.body(null, 204);
-  });
-
-  openapi: app.get(
+  app.delete(
+    base,
+    openapi(
+      OPENAPI_SPECS &&
+        (byId
+          ? {
+              operationId: 'v1UninstallConnectorById',
+              summary: 'Uninstall a connector (v1)',
+              description: 'Its accounts, balances, payments and schedules are removed.',
+              tags: TAG,
+              responses: { 204: { description: 'Uninstalled.' } },
+            }
+          : {
+              operationId: 'v1UninstallConnector',
+              summary: 'Uninstall a connector (v1)',
+              description: `Its accounts, balances, payments and schedules are removed.${note}`,
+              tags: TAG,
+              deprecated: true,
+              responses: { 204: { description: 'Uninstalled.' } },
+            }),
+    ),
+    async (c) => {
+      await uninstallConnector(storesOf(c), (await connectorOf(c, storesOf)).id);
+      return c.body(null, 204);
+    },
+  );
+  app.get(
     `${base}/config`,
-    describe({
-      operationId: `v1GetConnectorConfig${suffix}`,
-      summary: "A connector's config (v1)",
-      description: `Secrets are masked.${note}`,
-      tags: TAG,
-      responses: { 200: { description: 'Its config.', schema: configV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: `v1GetConnectorConfig${suffix}`,
+        summary: "A connector's config (v1)",
+        description: `Secrets are masked.${note}`,
+        tags: TAG,
+        responses: { 200: { description: 'Its config.', schema: configV1Data } },
+      },
+    ),
+    async (c) => {
+      const connector = await connectorOf(c, storesOf);
+      return jsonResponse(c, {
+        data: configV1View(providerSpec(connector.provider), connector.config),
+      });
+    },
   );
-  app.get(`${base}/config`, async (c) => {
-    const connector = await connectorOf(c, storesOf);
-    return jsonResponse(c, {
-      data: configV1View(providerSpec(connector.provider), connector.config),
-    });
-  });
-
-  openapi: app.post(
+  app.post(
     `${base}/reset`,
-    describe({
-      operationId: `v1ResetConnector${suffix}`,
-      summary: 'Reset a connector (v1)',
-      description: `Its data is removed and fetched again from the start.${note}`,
-      tags: TAG,
-      responses: { 204: { description: 'Reset.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: `v1ResetConnector${suffix}`,
+        summary: 'Reset a connector (v1)',
+        description: `Its data is removed and fetched again from the start.${note}`,
+        tags: TAG,
+        responses: { 204: { description: 'Reset.' } },
+      },
+    ),
+    async (c) => {
+      await resetConnector(storesOf(c), (await connectorOf(c, storesOf)).id);
+      return c.body(null, 204);
+    },
   );
-  app.post(`${base}/reset`, async (c) => {
-    await resetConnector(storesOf(c), (await connectorOf(c, storesOf)).id);
-    return c.body(null, 204);
-  });
 
   connectorV1TaskRoutes(app, storesOf, base, suffix, note);
   if (byId) connectorV1ConfigUpdateRoute(app, storesOf, dummypay, base);
@@ -207,43 +212,46 @@ function connectorV1TaskRoutes(
   suffix: string,
   note: string,
 ): void {
-  openapi: app.get(
+  app.get(
     `${base}/tasks`,
-    describe({
-      operationId: `v1ListConnectorTasks${suffix}`,
-      summary: "A connector's tasks (v1)",
-      description: `Its periodic fetches (v3's schedules).${note}`,
-      tags: TAG,
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of tasks.', schema: taskV1Page } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: `v1ListConnectorTasks${suffix}`,
+        summary: "A connector's tasks (v1)",
+        description: `Its periodic fetches (v3's schedules).${note}`,
+        tags: TAG,
+        parameters: PAGE_PARAMETERS,
+        responses: { 200: { description: 'A page of tasks.', schema: taskV1Page } },
+      },
+    ),
+    async (c) => {
+      const connector = await connectorOf(c, storesOf);
+      const page = await storesOf(c).schedules.list(
+        connector.id,
+        readListQuery(c.req.query(), SCHEDULES_LIST),
+      );
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map(scheduleAsV1Task) } });
+    },
   );
-  app.get(`${base}/tasks`, async (c) => {
-    const connector = await connectorOf(c, storesOf);
-    const page = await storesOf(c).schedules.list(
-      connector.id,
-      readListQuery(c.req.query(), SCHEDULES_LIST),
-    );
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(scheduleAsV1Task) } });
-  });
-
-  openapi: app.get(
+  app.get(
     `${base}/tasks/:taskId`,
-    describe({
-      operationId: `v1GetConnectorTask${suffix}`,
-      summary: 'Get a task of a connector (v1)',
-      description: note.trim() || undefined,
-      tags: TAG,
-      responses: { 200: { description: 'The task.', schema: taskV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: `v1GetConnectorTask${suffix}`,
+        summary: 'Get a task of a connector (v1)',
+        description: note.trim() || undefined,
+        tags: TAG,
+        responses: { 200: { description: 'The task.', schema: taskV1Data } },
+      },
+    ),
+    async (c) => {
+      const connector = await connectorOf(c, storesOf);
+      const taskId = c.req.param('taskId');
+      const schedule = await storesOf(c).schedules.get(connector.id, taskId);
+      if (!schedule) throw new NotFoundError(`task ${taskId.slice(0, 128)} not found`);
+      return jsonResponse(c, { data: scheduleAsV1Task(schedule) });
+    },
   );
-  app.get(`${base}/tasks/:taskId`, async (c) => {
-    const connector = await connectorOf(c, storesOf);
-    const taskId = c.req.param('taskId');
-    const schedule = await storesOf(c).schedules.get(connector.id, taskId);
-    if (!schedule) throw new NotFoundError(`task ${taskId.slice(0, 128)} not found`);
-    return jsonResponse(c, { data: scheduleAsV1Task(schedule) });
-  });
 }
 
 function connectorV1ConfigUpdateRoute(
@@ -252,23 +260,25 @@ function connectorV1ConfigUpdateRoute(
   dummypay: DummypaySettings,
   base: string,
 ): void {
-  openapi: app.post(
+  app.post(
     `${base}/config`,
-    describe({
-      operationId: 'v1UpdateConnectorConfig',
-      summary: "Replace a connector's config (v1)",
-      description: 'A secret sent back masked (as read) keeps its stored value.',
-      tags: TAG,
-      body: configBody,
-      responses: { 204: { description: 'Saved.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1UpdateConnectorConfig',
+        summary: "Replace a connector's config (v1)",
+        description: 'A secret sent back masked (as read) keeps its stored value.',
+        tags: TAG,
+        body: configBody,
+        responses: { 204: { description: 'Saved.' } },
+      },
+    ),
+    async (c) => {
+      const stores = storesOf(c);
+      const connector = await connectorOf(c, storesOf);
+      const spec = providerSpec(connector.provider);
+      const body = configBodyOfV1(spec, await readJsonBody(c, configBody));
+      await updateConnectorConfig(stores, connector.id, parseConnectorConfig(spec, body), dummypay);
+      return c.body(null, 204);
+    },
   );
-  app.post(`${base}/config`, async (c) => {
-    const stores = storesOf(c);
-    const connector = await connectorOf(c, storesOf);
-    const spec = providerSpec(connector.provider);
-    const body = configBodyOfV1(spec, await readJsonBody(c, configBody));
-    await updateConnectorConfig(stores, connector.id, parseConnectorConfig(spec, body), dummypay);
-    return c.body(null, 204);
-  });
 }

@@ -5,7 +5,7 @@ import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
 import type { HonoTypes } from '../../../http/types.js';
 import { parseJson } from '../../../json/bigint-json.js';
-import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../../openapi/describe.js';
+import { DATE_TIME, openapi, PAGE_PARAMETERS, query } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
 import { metadataMap } from '../../../validation/common.js';
 import { validate } from '../../../validation/validate.js';
@@ -33,79 +33,85 @@ const paymentNotFound = (id: string) => new NotFoundError(`payment ${id.slice(0,
 
 /** v1 payments (docs/api.md §6.1): the v3 payments in v1's shape. */
 export function paymentV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
-  openapi: app.post(
+  app.post(
     '/payments',
-    describe({
-      operationId: 'v1CreatePayment',
-      summary: 'Create or update a payment (v1)',
-      description: 'As `POST /v3/payments`, with v1 scheme names. Emits `payments.saved_payment`.',
-      tags: ['payments v1'],
-      body: paymentV1InputSchema,
-      responses: { 200: { description: 'The payment.', schema: paymentV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1CreatePayment',
+        summary: 'Create or update a payment (v1)',
+        description:
+          'As `POST /v3/payments`, with v1 scheme names. Emits `payments.saved_payment`.',
+        tags: ['payments v1'],
+        body: paymentV1InputSchema,
+        responses: { 200: { description: 'The payment.', schema: paymentV1Data } },
+      },
+    ),
+    async (c) => {
+      const { scheme, ...body } = await readJsonBody(c, paymentV1InputSchema, { parse: parseJson });
+      const input = { ...body, scheme: schemeOfV1(scheme) };
+      const id = paymentId(input.connectorID, input.reference, input.type);
+      const { payment } = await storesOf(c).payments.save(id, (current) =>
+        recordPayment(current, input),
+      );
+      return jsonResponse(c, { data: paymentV1View(payment) });
+    },
   );
-  app.post('/payments', async (c) => {
-    const { scheme, ...body } = await readJsonBody(c, paymentV1InputSchema, { parse: parseJson });
-    const input = { ...body, scheme: schemeOfV1(scheme) };
-    const id = paymentId(input.connectorID, input.reference, input.type);
-    const { payment } = await storesOf(c).payments.save(id, (current) =>
-      recordPayment(current, input),
-    );
-    return jsonResponse(c, { data: paymentV1View(payment) });
-  });
-
-  openapi: app.get(
+  app.get(
     '/payments',
-    describe({
-      operationId: 'v1ListPayments',
-      summary: 'List payments (v1)',
-      tags: ['payments v1'],
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of payments.', schema: paymentV1Page } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1ListPayments',
+        summary: 'List payments (v1)',
+        tags: ['payments v1'],
+        parameters: PAGE_PARAMETERS,
+        responses: { 200: { description: 'A page of payments.', schema: paymentV1Page } },
+      },
+    ),
+    async (c) => {
+      const page = await storesOf(c).payments.list(readListQuery(c.req.query(), PAYMENTS_LIST), {});
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map(paymentV1View) } });
+    },
   );
-  app.get('/payments', async (c) => {
-    const page = await storesOf(c).payments.list(readListQuery(c.req.query(), PAYMENTS_LIST), {});
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(paymentV1View) } });
-  });
-
-  openapi: app.get(
+  app.get(
     '/payments/:paymentId',
-    describe({
-      operationId: 'v1GetPayment',
-      summary: 'Get a payment (v1)',
-      tags: ['payments v1'],
-      responses: { 200: { description: 'The payment.', schema: paymentV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1GetPayment',
+        summary: 'Get a payment (v1)',
+        tags: ['payments v1'],
+        responses: { 200: { description: 'The payment.', schema: paymentV1Data } },
+      },
+    ),
+    async (c) => {
+      const id = c.req.param('paymentId');
+      const payment = isPaymentId(id) ? await storesOf(c).payments.get(id) : undefined;
+      if (!payment) throw paymentNotFound(id);
+      return jsonResponse(c, { data: paymentV1View(payment) });
+    },
   );
-  app.get('/payments/:paymentId', async (c) => {
-    const id = c.req.param('paymentId');
-    const payment = isPaymentId(id) ? await storesOf(c).payments.get(id) : undefined;
-    if (!payment) throw paymentNotFound(id);
-    return jsonResponse(c, { data: paymentV1View(payment) });
-  });
-
-  openapi: app.patch(
+  app.patch(
     '/payments/:paymentId/metadata',
-    describe({
-      operationId: 'v1UpdatePaymentMetadata',
-      summary: "Set a payment's metadata (v1)",
-      description: 'Merged into the existing metadata.',
-      tags: ['payments v1'],
-      body: metadataMap,
-      responses: { 204: { description: 'Saved.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1UpdatePaymentMetadata',
+        summary: "Set a payment's metadata (v1)",
+        description: 'Merged into the existing metadata.',
+        tags: ['payments v1'],
+        body: metadataMap,
+        responses: { 204: { description: 'Saved.' } },
+      },
+    ),
+    async (c) => {
+      const id = c.req.param('paymentId');
+      if (!isPaymentId(id)) throw paymentNotFound(id);
+      const metadata = metadataPatch(await readJsonBody(c, v.unknown()));
+      await storesOf(c).payments.save(id, (current) => {
+        if (!current) throw paymentNotFound(id);
+        return withMetadata(current, metadata);
+      });
+      return c.body(null, 204);
+    },
   );
-  app.patch('/payments/:paymentId/metadata', async (c) => {
-    const id = c.req.param('paymentId');
-    if (!isPaymentId(id)) throw paymentNotFound(id);
-    const metadata = metadataPatch(await readJsonBody(c, v.unknown()));
-    await storesOf(c).payments.save(id, (current) => {
-      if (!current) throw paymentNotFound(id);
-      return withMetadata(current, metadata);
-    });
-    return c.body(null, 204);
-  });
 }
 
 const BALANCE_FILTERS = ['asset', 'from', 'to'] as const;
@@ -117,91 +123,98 @@ const balanceFilterSchema = v.strictObject({
 
 /** v1 accounts and their balances (docs/api.md §6.1). */
 export function accountV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
-  openapi: app.post(
+  app.post(
     '/accounts',
-    describe({
-      operationId: 'v1CreateAccount',
-      summary: 'Create or update an account (v1)',
-      description: 'As `POST /v3/accounts`. Emits `payments.saved_account`.',
-      tags: ['payments v1'],
-      body: accountV1InputSchema,
-      responses: { 200: { description: 'The account.', schema: accountV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1CreateAccount',
+        summary: 'Create or update an account (v1)',
+        description: 'As `POST /v3/accounts`. Emits `payments.saved_account`.',
+        tags: ['payments v1'],
+        body: accountV1InputSchema,
+        responses: { 200: { description: 'The account.', schema: accountV1Data } },
+      },
+    ),
+    async (c) => {
+      const body = await readJsonBody(c, accountV1InputSchema, { parse: parseJson });
+      const { accountName, metadata, ...rest } = body;
+      const input = {
+        ...rest,
+        ...(accountName !== undefined ? { name: accountName } : {}),
+        ...(metadata ? { metadata } : {}),
+        raw: { ...body } as Record<string, unknown>,
+      };
+      const id = accountId(input.connectorID, input.reference);
+      const account = await storesOf(c).accounts.save(id, (current) =>
+        recordAccount(current, input),
+      );
+      return jsonResponse(c, { data: accountV1View(account) });
+    },
   );
-  app.post('/accounts', async (c) => {
-    const body = await readJsonBody(c, accountV1InputSchema, { parse: parseJson });
-    const { accountName, metadata, ...rest } = body;
-    const input = {
-      ...rest,
-      ...(accountName !== undefined ? { name: accountName } : {}),
-      ...(metadata ? { metadata } : {}),
-      raw: { ...body } as Record<string, unknown>,
-    };
-    const id = accountId(input.connectorID, input.reference);
-    const account = await storesOf(c).accounts.save(id, (current) => recordAccount(current, input));
-    return jsonResponse(c, { data: accountV1View(account) });
-  });
-
-  openapi: app.get(
+  app.get(
     '/accounts',
-    describe({
-      operationId: 'v1ListAccounts',
-      summary: 'List accounts (v1)',
-      tags: ['payments v1'],
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of accounts.', schema: accountV1Page } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1ListAccounts',
+        summary: 'List accounts (v1)',
+        tags: ['payments v1'],
+        parameters: PAGE_PARAMETERS,
+        responses: { 200: { description: 'A page of accounts.', schema: accountV1Page } },
+      },
+    ),
+    async (c) => {
+      const page = await storesOf(c).accounts.list(readListQuery(c.req.query(), ACCOUNT_KIND.list));
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map(accountV1View) } });
+    },
   );
-  app.get('/accounts', async (c) => {
-    const page = await storesOf(c).accounts.list(readListQuery(c.req.query(), ACCOUNT_KIND.list));
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(accountV1View) } });
-  });
-
-  openapi: app.get(
+  app.get(
     '/accounts/:accountId',
-    describe({
-      operationId: 'v1GetAccount',
-      summary: 'Get an account (v1)',
-      tags: ['payments v1'],
-      responses: { 200: { description: 'The account.', schema: accountV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1GetAccount',
+        summary: 'Get an account (v1)',
+        tags: ['payments v1'],
+        responses: { 200: { description: 'The account.', schema: accountV1Data } },
+      },
+    ),
+    async (c) => {
+      const id = c.req.param('accountId');
+      const account = isHashedId(id) ? await storesOf(c).accounts.get(id) : undefined;
+      if (!account) throw accountNotFound(id);
+      return jsonResponse(c, { data: accountV1View(account) });
+    },
   );
-  app.get('/accounts/:accountId', async (c) => {
-    const id = c.req.param('accountId');
-    const account = isHashedId(id) ? await storesOf(c).accounts.get(id) : undefined;
-    if (!account) throw accountNotFound(id);
-    return jsonResponse(c, { data: accountV1View(account) });
-  });
-
-  openapi: app.get(
+  app.get(
     '/accounts/:accountId/balances',
-    describe({
-      operationId: 'v1GetAccountBalances',
-      summary: "An account's balances (v1)",
-      description:
-        'Periods of constant balance, newest first (as `GET /v3/accounts/{id}/balances`).',
-      tags: ['payments v1'],
-      parameters: [
-        ...PAGE_PARAMETERS,
-        query('asset', 'Only balances in this asset.'),
-        query('from', 'Only periods still current at or after this time.', DATE_TIME),
-        query('to', 'Only periods begun at or before this time.', DATE_TIME),
-      ],
-      responses: { 200: { description: 'A page of balances.', schema: balanceV1Page } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1GetAccountBalances',
+        summary: "An account's balances (v1)",
+        description:
+          'Periods of constant balance, newest first (as `GET /v3/accounts/{id}/balances`).',
+        tags: ['payments v1'],
+        parameters: [
+          ...PAGE_PARAMETERS,
+          query('asset', 'Only balances in this asset.'),
+          query('from', 'Only periods still current at or after this time.', DATE_TIME),
+          query('to', 'Only periods begun at or before this time.', DATE_TIME),
+        ],
+        responses: { 200: { description: 'A page of balances.', schema: balanceV1Page } },
+      },
+    ),
+    async (c) => {
+      const id = c.req.param('accountId');
+      const stores = storesOf(c);
+      const list = readListQuery(c.req.query(), BALANCES_LIST, BALANCE_FILTERS);
+      const params = list.cursor ? (list.cursor.f ?? {}) : c.req.query();
+      const filter = validate(
+        balanceFilterSchema,
+        Object.fromEntries(BALANCE_FILTERS.flatMap((f) => (params[f] ? [[f, params[f]]] : []))),
+        'query',
+      );
+      if (!isHashedId(id) || !(await stores.accounts.get(id))) throw accountNotFound(id);
+      const page = await stores.balances.history(id, filter, list);
+      return jsonResponse(c, { cursor: { ...page, data: page.data.map(balanceV1View) } });
+    },
   );
-  app.get('/accounts/:accountId/balances', async (c) => {
-    const id = c.req.param('accountId');
-    const stores = storesOf(c);
-    const list = readListQuery(c.req.query(), BALANCES_LIST, BALANCE_FILTERS);
-    const params = list.cursor ? (list.cursor.f ?? {}) : c.req.query();
-    const filter = validate(
-      balanceFilterSchema,
-      Object.fromEntries(BALANCE_FILTERS.flatMap((f) => (params[f] ? [[f, params[f]]] : []))),
-      'query',
-    );
-    if (!isHashedId(id) || !(await stores.accounts.get(id))) throw accountNotFound(id);
-    const page = await stores.balances.history(id, filter, list);
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(balanceV1View) } });
-  });
 }

@@ -3,7 +3,7 @@ import { ValidationError } from '../../../errors/index.js';
 import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
 import type { HonoTypes } from '../../../http/types.js';
-import { DATE_TIME, describe, PAGE_PARAMETERS, query } from '../../../openapi/describe.js';
+import { DATE_TIME, openapi, PAGE_PARAMETERS, query } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
 import { formatInstant } from '../../../time/instant.js';
 import { nowText } from '../../commands/clock.js';
@@ -28,172 +28,184 @@ const poolIdOf = (raw: string) => requireUuid(raw, 'poolId');
 
 /** v1 pools (docs/api.md §6.1): the v3 pools, their accounts under `accounts`. */
 export function poolV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
-  openapi: app.post(
+  app.post(
     '/pools',
-    describe({
-      operationId: 'v1CreatePool',
-      summary: 'Create a pool (v1)',
-      description:
-        'With `query`, a dynamic pool; otherwise a static pool of `accountIDs` (internal accounts). Emits `payments.saved_pool`.',
-      tags: ['payments v1'],
-      body: poolInputSchema,
-      responses: { 200: { description: 'The pool.', schema: poolV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1CreatePool',
+        summary: 'Create a pool (v1)',
+        description:
+          'With `query`, a dynamic pool; otherwise a static pool of `accountIDs` (internal accounts). Emits `payments.saved_pool`.',
+        tags: ['payments v1'],
+        body: poolInputSchema,
+        responses: { 200: { description: 'The pool.', schema: poolV1Data } },
+      },
+    ),
+    async (c) => {
+      const input = await readJsonBody(c, poolInputSchema);
+      const stores = storesOf(c);
+      const pool = await createPool(stores, newRecordId(), nowText(stores), input);
+      return jsonResponse(c, { data: poolV1View(pool, await poolAccounts(stores, pool)) });
+    },
   );
-  app.post('/pools', async (c) => {
-    const input = await readJsonBody(c, poolInputSchema);
-    const stores = storesOf(c);
-    const pool = await createPool(stores, newRecordId(), nowText(stores), input);
-    return jsonResponse(c, { data: poolV1View(pool, await poolAccounts(stores, pool)) });
-  });
-
-  openapi: app.get(
+  app.get(
     '/pools',
-    describe({
-      operationId: 'v1ListPools',
-      summary: 'List pools (v1)',
-      tags: ['payments v1'],
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of pools, oldest first.', schema: poolV1Page } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1ListPools',
+        summary: 'List pools (v1)',
+        tags: ['payments v1'],
+        parameters: PAGE_PARAMETERS,
+        responses: { 200: { description: 'A page of pools, oldest first.', schema: poolV1Page } },
+      },
+    ),
+    async (c) => {
+      const stores = storesOf(c);
+      const page = await stores.pools.list(readListQuery(c.req.query(), POOL_KIND.list));
+      const data = await Promise.all(
+        page.data.map(async (p) => poolV1View(p, await poolAccounts(stores, p))),
+      );
+      return jsonResponse(c, { cursor: { ...page, data } });
+    },
   );
-  app.get('/pools', async (c) => {
-    const stores = storesOf(c);
-    const page = await stores.pools.list(readListQuery(c.req.query(), POOL_KIND.list));
-    const data = await Promise.all(
-      page.data.map(async (p) => poolV1View(p, await poolAccounts(stores, p))),
-    );
-    return jsonResponse(c, { cursor: { ...page, data } });
-  });
-
-  openapi: app.get(
+  app.get(
     '/pools/:poolId',
-    describe({
-      operationId: 'v1GetPool',
-      summary: 'Get a pool (v1)',
-      tags: ['payments v1'],
-      responses: { 200: { description: 'The pool.', schema: poolV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1GetPool',
+        summary: 'Get a pool (v1)',
+        tags: ['payments v1'],
+        responses: { 200: { description: 'The pool.', schema: poolV1Data } },
+      },
+    ),
+    async (c) => {
+      const id = poolIdOf(c.req.param('poolId'));
+      const stores = storesOf(c);
+      const pool = await stores.pools.get(id);
+      if (!pool) throw poolNotFound(id);
+      return jsonResponse(c, { data: poolV1View(pool, await poolAccounts(stores, pool)) });
+    },
   );
-  app.get('/pools/:poolId', async (c) => {
-    const id = poolIdOf(c.req.param('poolId'));
-    const stores = storesOf(c);
-    const pool = await stores.pools.get(id);
-    if (!pool) throw poolNotFound(id);
-    return jsonResponse(c, { data: poolV1View(pool, await poolAccounts(stores, pool)) });
-  });
-
-  openapi: app.delete(
+  app.delete(
     '/pools/:poolId',
-    describe({
-      operationId: 'v1DeletePool',
-      summary: 'Delete a pool (v1)',
-      description: 'Its accounts are untouched. Emits `payments.deleted_pool`.',
-      tags: ['payments v1'],
-      responses: { 204: { description: 'Deleted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1DeletePool',
+        summary: 'Delete a pool (v1)',
+        description: 'Its accounts are untouched. Emits `payments.deleted_pool`.',
+        tags: ['payments v1'],
+        responses: { 204: { description: 'Deleted.' } },
+      },
+    ),
+    async (c) => {
+      const id = poolIdOf(c.req.param('poolId'));
+      if (!(await storesOf(c).pools.remove(id))) throw poolNotFound(id);
+      return c.body(null, 204);
+    },
   );
-  app.delete('/pools/:poolId', async (c) => {
-    const id = poolIdOf(c.req.param('poolId'));
-    if (!(await storesOf(c).pools.remove(id))) throw poolNotFound(id);
-    return c.body(null, 204);
-  });
 
   poolMembershipV1Routes(app, storesOf);
   poolBalanceV1Routes(app, storesOf);
 }
 
 function poolMembershipV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
-  openapi: app.post(
+  app.post(
     '/pools/:poolId/accounts',
-    describe({
-      operationId: 'v1AddAccountToPool',
-      summary: 'Add an account to a static pool (v1)',
-      tags: ['payments v1'],
-      body: poolAccountV1InputSchema,
-      responses: { 204: { description: 'Added (or already there).' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1AddAccountToPool',
+        summary: 'Add an account to a static pool (v1)',
+        tags: ['payments v1'],
+        body: poolAccountV1InputSchema,
+        responses: { 204: { description: 'Added (or already there).' } },
+      },
+    ),
+    async (c) => {
+      const id = poolIdOf(c.req.param('poolId'));
+      const { accountID } = await readJsonBody(c, poolAccountV1InputSchema);
+      await addAccountToPool(storesOf(c), id, accountID);
+      return c.body(null, 204);
+    },
   );
-  app.post('/pools/:poolId/accounts', async (c) => {
-    const id = poolIdOf(c.req.param('poolId'));
-    const { accountID } = await readJsonBody(c, poolAccountV1InputSchema);
-    await addAccountToPool(storesOf(c), id, accountID);
-    return c.body(null, 204);
-  });
-
-  openapi: app.delete(
+  app.delete(
     '/pools/:poolId/accounts/:accountId',
-    describe({
-      operationId: 'v1RemoveAccountFromPool',
-      summary: 'Remove an account from a static pool (v1)',
-      tags: ['payments v1'],
-      responses: { 204: { description: 'Removed (or was not there).' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1RemoveAccountFromPool',
+        summary: 'Remove an account from a static pool (v1)',
+        tags: ['payments v1'],
+        responses: { 204: { description: 'Removed (or was not there).' } },
+      },
+    ),
+    async (c) => {
+      const id = poolIdOf(c.req.param('poolId'));
+      await storesOf(c).pools.save(id, (current) => {
+        if (!current) throw poolNotFound(id);
+        return withoutAccount(current, c.req.param('accountId'));
+      });
+      return c.body(null, 204);
+    },
   );
-  app.delete('/pools/:poolId/accounts/:accountId', async (c) => {
-    const id = poolIdOf(c.req.param('poolId'));
-    await storesOf(c).pools.save(id, (current) => {
-      if (!current) throw poolNotFound(id);
-      return withoutAccount(current, c.req.param('accountId'));
-    });
-    return c.body(null, 204);
-  });
-
-  openapi: app.patch(
+  app.patch(
     '/pools/:poolId/query',
-    describe({
-      operationId: 'v1UpdatePoolQuery',
-      summary: "Change a dynamic pool's query (v1)",
-      tags: ['payments v1'],
-      body: poolQueryInputSchema,
-      responses: { 204: { description: 'Saved.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1UpdatePoolQuery',
+        summary: "Change a dynamic pool's query (v1)",
+        tags: ['payments v1'],
+        body: poolQueryInputSchema,
+        responses: { 204: { description: 'Saved.' } },
+      },
+    ),
+    async (c) => {
+      const id = poolIdOf(c.req.param('poolId'));
+      const { query: q } = await readJsonBody(c, poolQueryInputSchema);
+      await storesOf(c).pools.save(id, (current) => {
+        if (!current) throw poolNotFound(id);
+        return withQuery(current, q);
+      });
+      return c.body(null, 204);
+    },
   );
-  app.patch('/pools/:poolId/query', async (c) => {
-    const id = poolIdOf(c.req.param('poolId'));
-    const { query: q } = await readJsonBody(c, poolQueryInputSchema);
-    await storesOf(c).pools.save(id, (current) => {
-      if (!current) throw poolNotFound(id);
-      return withQuery(current, q);
-    });
-    return c.body(null, 204);
-  });
 }
 
 function poolBalanceV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
-  openapi: app.get(
+  app.get(
     '/pools/:poolId/balances',
-    describe({
-      operationId: 'v1GetPoolBalances',
-      summary: "A pool's balances at a time (v1)",
-      description: "Each asset's total over the pool's accounts at `at` (not in the future).",
-      tags: ['payments v1'],
-      parameters: [query('at', 'The time (RFC 3339); without it, the latest.', DATE_TIME)],
-      responses: { 200: { description: 'Balances by asset.', schema: poolBalancesAtV1 } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1GetPoolBalances',
+        summary: "A pool's balances at a time (v1)",
+        description: "Each asset's total over the pool's accounts at `at` (not in the future).",
+        tags: ['payments v1'],
+        parameters: [query('at', 'The time (RFC 3339); without it, the latest.', DATE_TIME)],
+        responses: { 200: { description: 'Balances by asset.', schema: poolBalancesAtV1 } },
+      },
+    ),
+    async (c) => {
+      const id = poolIdOf(c.req.param('poolId'));
+      const raw = c.req.query('at');
+      const stores = storesOf(c);
+      const at = raw === undefined || raw === '' ? undefined : parseCreatedAt(raw, 'at');
+      if (at && at.ms > stores.now())
+        throw new ValidationError("at: query param 'at' cannot be in the future");
+      const balances = await poolBalances(stores, id, at ? formatInstant(at) : undefined);
+      return jsonResponse(c, { data: { balances: balances.map(poolBalanceV1View) } });
+    },
   );
-  app.get('/pools/:poolId/balances', async (c) => {
-    const id = poolIdOf(c.req.param('poolId'));
-    const raw = c.req.query('at');
-    const stores = storesOf(c);
-    const at = raw === undefined || raw === '' ? undefined : parseCreatedAt(raw, 'at');
-    if (at && at.ms > stores.now())
-      throw new ValidationError("at: query param 'at' cannot be in the future");
-    const balances = await poolBalances(stores, id, at ? formatInstant(at) : undefined);
-    return jsonResponse(c, { data: { balances: balances.map(poolBalanceV1View) } });
-  });
-
-  openapi: app.get(
+  app.get(
     '/pools/:poolId/balances/latest',
-    describe({
-      operationId: 'v1GetPoolBalancesLatest',
-      summary: "A pool's latest balances (v1)",
-      tags: ['payments v1'],
-      responses: { 200: { description: 'Balances by asset.', schema: poolBalancesLatestV1 } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1GetPoolBalancesLatest',
+        summary: "A pool's latest balances (v1)",
+        tags: ['payments v1'],
+        responses: { 200: { description: 'Balances by asset.', schema: poolBalancesLatestV1 } },
+      },
+    ),
+    async (c) => {
+      const balances = await poolBalances(storesOf(c), poolIdOf(c.req.param('poolId')));
+      return jsonResponse(c, { data: balances.map(poolBalanceV1View) });
+    },
   );
-  app.get('/pools/:poolId/balances/latest', async (c) => {
-    const balances = await poolBalances(storesOf(c), poolIdOf(c.req.param('poolId')));
-    return jsonResponse(c, { data: balances.map(poolBalanceV1View) });
-  });
 }

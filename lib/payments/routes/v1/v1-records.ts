@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
 import type { HonoTypes } from '../../../http/types.js';
-import { describe, PAGE_PARAMETERS } from '../../../openapi/describe.js';
+import { openapi, PAGE_PARAMETERS } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
 import { forwardBankAccount } from '../../commands/bank-account-forwarding.js';
 import { nowText } from '../../commands/clock.js';
@@ -26,86 +26,91 @@ export function bankAccountV1Routes(
   storesOf: StoresOf,
   deps: RunnerDeps,
 ): void {
-  openapi: app.post(
+  app.post(
     '/bank-accounts',
-    describe({
-      operationId: 'v1CreateBankAccount',
-      summary: 'Create a bank account (v1)',
-      description:
-        'An account number or an IBAN is required. With `connectorID` it is forwarded to that connector on creation (as `POST /bank-accounts/<id>/forward`; the connector must exist, 404). Emits `payments.saved_bank_account`.',
-      tags: ['payments v1'],
-      body: bankAccountV1InputSchema,
-      responses: { 200: { description: 'The bank account.', schema: bankAccountV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1CreateBankAccount',
+        summary: 'Create a bank account (v1)',
+        description:
+          'An account number or an IBAN is required. With `connectorID` it is forwarded to that connector on creation (as `POST /bank-accounts/<id>/forward`; the connector must exist, 404). Emits `payments.saved_bank_account`.',
+        tags: ['payments v1'],
+        body: bankAccountV1InputSchema,
+        responses: { 200: { description: 'The bank account.', schema: bankAccountV1Data } },
+      },
+    ),
+    async (c) => {
+      const { connectorID, metadata, ...input } = await readJsonBody(c, bankAccountV1InputSchema);
+      const stores = storesOf(c);
+      // Checked before anything is written: a typo in the connector leaves no bank account behind.
+      if (connectorID !== undefined) await requireConnector(stores, connectorID);
+      const id = newRecordId();
+      let record = newBankAccount(id, nowText(stores), { ...input, metadata: metadata ?? {} });
+      await stores.bankAccounts.save(id, () => record);
+      if (connectorID !== undefined) {
+        await forwardBankAccount(stores, id, connectorID, deps);
+        record = (await stores.bankAccounts.get(id)) ?? record;
+      }
+      return jsonResponse(c, { data: bankAccountV1View(record, true) });
+    },
   );
-  app.post('/bank-accounts', async (c) => {
-    const { connectorID, metadata, ...input } = await readJsonBody(c, bankAccountV1InputSchema);
-    const stores = storesOf(c);
-    // Checked before anything is written: a typo in the connector leaves no bank account behind.
-    if (connectorID !== undefined) await requireConnector(stores, connectorID);
-    const id = newRecordId();
-    let record = newBankAccount(id, nowText(stores), { ...input, metadata: metadata ?? {} });
-    await stores.bankAccounts.save(id, () => record);
-    if (connectorID !== undefined) {
-      await forwardBankAccount(stores, id, connectorID, deps);
-      record = (await stores.bankAccounts.get(id)) ?? record;
-    }
-    return jsonResponse(c, { data: bankAccountV1View(record, true) });
-  });
-
-  openapi: app.get(
+  app.get(
     '/bank-accounts',
-    describe({
-      operationId: 'v1ListBankAccounts',
-      summary: 'List bank accounts (v1)',
-      description: 'Oldest first; account numbers, IBANs and BICs are left out.',
-      tags: ['payments v1'],
-      parameters: PAGE_PARAMETERS,
-      responses: { 200: { description: 'A page of bank accounts.', schema: bankAccountV1Page } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1ListBankAccounts',
+        summary: 'List bank accounts (v1)',
+        description: 'Oldest first; account numbers, IBANs and BICs are left out.',
+        tags: ['payments v1'],
+        parameters: PAGE_PARAMETERS,
+        responses: { 200: { description: 'A page of bank accounts.', schema: bankAccountV1Page } },
+      },
+    ),
+    async (c) => {
+      const page = await storesOf(c).bankAccounts.list(
+        readListQuery(c.req.query(), BANK_ACCOUNT_KIND.list),
+      );
+      const data = page.data.map((b) => bankAccountV1View(b, false));
+      return jsonResponse(c, { cursor: { ...page, data } });
+    },
   );
-  app.get('/bank-accounts', async (c) => {
-    const page = await storesOf(c).bankAccounts.list(
-      readListQuery(c.req.query(), BANK_ACCOUNT_KIND.list),
-    );
-    const data = page.data.map((b) => bankAccountV1View(b, false));
-    return jsonResponse(c, { cursor: { ...page, data } });
-  });
-
-  openapi: app.get(
+  app.get(
     '/bank-accounts/:bankAccountId',
-    describe({
-      operationId: 'v1GetBankAccount',
-      summary: 'Get a bank account (v1)',
-      tags: ['payments v1'],
-      responses: { 200: { description: 'The bank account.', schema: bankAccountV1Data } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1GetBankAccount',
+        summary: 'Get a bank account (v1)',
+        tags: ['payments v1'],
+        responses: { 200: { description: 'The bank account.', schema: bankAccountV1Data } },
+      },
+    ),
+    async (c) => {
+      const id = bankAccountIdOf(c.req.param('bankAccountId'));
+      const record = await storesOf(c).bankAccounts.get(id);
+      if (!record) throw bankAccountNotFound(id);
+      return jsonResponse(c, { data: bankAccountV1View(record, true) });
+    },
   );
-  app.get('/bank-accounts/:bankAccountId', async (c) => {
-    const id = bankAccountIdOf(c.req.param('bankAccountId'));
-    const record = await storesOf(c).bankAccounts.get(id);
-    if (!record) throw bankAccountNotFound(id);
-    return jsonResponse(c, { data: bankAccountV1View(record, true) });
-  });
-
-  openapi: app.patch(
+  app.patch(
     '/bank-accounts/:bankAccountId/metadata',
-    describe({
-      operationId: 'v1UpdateBankAccountMetadata',
-      summary: "Set a bank account's metadata (v1)",
-      description: 'Merged into the existing metadata.',
-      tags: ['payments v1'],
-      body: bankAccountMetadataSchema,
-      responses: { 204: { description: 'Saved.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1UpdateBankAccountMetadata',
+        summary: "Set a bank account's metadata (v1)",
+        description: 'Merged into the existing metadata.',
+        tags: ['payments v1'],
+        body: bankAccountMetadataSchema,
+        responses: { 204: { description: 'Saved.' } },
+      },
+    ),
+    async (c) => {
+      const id = bankAccountIdOf(c.req.param('bankAccountId'));
+      const { metadata } = await readJsonBody(c, bankAccountMetadataSchema);
+      await storesOf(c).bankAccounts.save(id, (current) => {
+        if (!current) throw bankAccountNotFound(id);
+        return withBankAccountMetadata(current, metadata ?? {});
+      });
+      return c.body(null, 204);
+    },
   );
-  app.patch('/bank-accounts/:bankAccountId/metadata', async (c) => {
-    const id = bankAccountIdOf(c.req.param('bankAccountId'));
-    const { metadata } = await readJsonBody(c, bankAccountMetadataSchema);
-    await storesOf(c).bankAccounts.save(id, (current) => {
-      if (!current) throw bankAccountNotFound(id);
-      return withBankAccountMetadata(current, metadata ?? {});
-    });
-    return c.body(null, 204);
-  });
 }

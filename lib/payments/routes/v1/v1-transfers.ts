@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { readJsonBody } from '../../../http/json-body.js';
 import { jsonResponse } from '../../../http/json-response.js';
 import type { HonoTypes } from '../../../http/types.js';
-import { describe, PAGE_PARAMETERS } from '../../../openapi/describe.js';
+import { openapi, PAGE_PARAMETERS } from '../../../openapi/describe.js';
 import { readListQuery } from '../../../pagination/cursor.js';
 import {
   approveInitiation,
@@ -52,77 +52,84 @@ export function transferInitiationV1Routes(
   storesOf: StoresOf,
   deps: RunnerDeps,
 ): void {
-  openapi: app.post(
+  app.post(
     '/transfer-initiations',
-    describe({
-      operationId: 'v1CreateTransferInitiation',
-      summary: 'Create a transfer initiation (v1)',
-      description:
-        'As `POST /v3/payment-initiations`; `validated: true` sends it at once (no approval). Emits `payments.saved_payment_initiation`.',
-      tags: TAG,
-      body: transferInitiationV1InputSchema,
-      responses: {
-        200: { description: 'The transfer initiation.', schema: transferInitiationV1Data },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1CreateTransferInitiation',
+        summary: 'Create a transfer initiation (v1)',
+        description:
+          'As `POST /v3/payment-initiations`; `validated: true` sends it at once (no approval). Emits `payments.saved_payment_initiation`.',
+        tags: TAG,
+        body: transferInitiationV1InputSchema,
+        responses: {
+          200: { description: 'The transfer initiation.', schema: transferInitiationV1Data },
+        },
       },
-    }),
+    ),
+    async (c) => {
+      const body = await readJsonBody(c, transferInitiationV1InputSchema);
+      const input = initiationOfV1({ ...body, sourceAccountID: body.sourceAccountID ?? undefined });
+      const { initiation } = await createInitiation(storesOf(c), input, body.validated, deps);
+      return jsonResponse(c, { data: transferInitiationV1View(initiation) });
+    },
   );
-  app.post('/transfer-initiations', async (c) => {
-    const body = await readJsonBody(c, transferInitiationV1InputSchema);
-    const input = initiationOfV1({ ...body, sourceAccountID: body.sourceAccountID ?? undefined });
-    const { initiation } = await createInitiation(storesOf(c), input, body.validated, deps);
-    return jsonResponse(c, { data: transferInitiationV1View(initiation) });
-  });
-
-  openapi: app.get(
+  app.get(
     '/transfer-initiations',
-    describe({
-      operationId: 'v1ListTransferInitiations',
-      summary: 'List transfer initiations (v1)',
-      tags: TAG,
-      parameters: PAGE_PARAMETERS,
-      responses: {
-        200: { description: 'A page, oldest first.', schema: transferInitiationV1Page },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1ListTransferInitiations',
+        summary: 'List transfer initiations (v1)',
+        tags: TAG,
+        parameters: PAGE_PARAMETERS,
+        responses: {
+          200: { description: 'A page, oldest first.', schema: transferInitiationV1Page },
+        },
       },
-    }),
+    ),
+    async (c) => {
+      const page = await storesOf(c).initiations.list(
+        readListQuery(c.req.query(), PAYMENT_INITIATION_KIND.list),
+      );
+      return jsonResponse(c, {
+        cursor: { ...page, data: page.data.map(transferInitiationV1View) },
+      });
+    },
   );
-  app.get('/transfer-initiations', async (c) => {
-    const page = await storesOf(c).initiations.list(
-      readListQuery(c.req.query(), PAYMENT_INITIATION_KIND.list),
-    );
-    return jsonResponse(c, { cursor: { ...page, data: page.data.map(transferInitiationV1View) } });
-  });
-
-  openapi: app.get(
+  app.get(
     '/transfer-initiations/:transferId',
-    describe({
-      operationId: 'v1GetTransferInitiation',
-      summary: 'Get a transfer initiation (v1)',
-      description: 'With its adjustments (newest first) and the payments it produced.',
-      tags: TAG,
-      responses: {
-        200: { description: 'The transfer initiation.', schema: transferInitiationV1DetailData },
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1GetTransferInitiation',
+        summary: 'Get a transfer initiation (v1)',
+        description: 'With its adjustments (newest first) and the payments it produced.',
+        tags: TAG,
+        responses: {
+          200: { description: 'The transfer initiation.', schema: transferInitiationV1DetailData },
+        },
       },
-    }),
+    ),
+    async (c) => {
+      const stores = storesOf(c);
+      const pi = await requireInitiation(stores, c.req.param('transferId'));
+      return jsonResponse(c, { data: await detail(stores, pi) });
+    },
   );
-  app.get('/transfer-initiations/:transferId', async (c) => {
-    const stores = storesOf(c);
-    const pi = await requireInitiation(stores, c.req.param('transferId'));
-    return jsonResponse(c, { data: await detail(stores, pi) });
-  });
-
-  openapi: app.delete(
+  app.delete(
     '/transfer-initiations/:transferId',
-    describe({
-      operationId: 'v1DeleteTransferInitiation',
-      summary: 'Delete a transfer initiation waiting for validation (v1)',
-      tags: TAG,
-      responses: { 204: { description: 'Deleted.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1DeleteTransferInitiation',
+        summary: 'Delete a transfer initiation waiting for validation (v1)',
+        tags: TAG,
+        responses: { 204: { description: 'Deleted.' } },
+      },
+    ),
+    async (c) => {
+      await deleteInitiation(storesOf(c), c.req.param('transferId'));
+      return c.body(null, 204);
+    },
   );
-  app.delete('/transfer-initiations/:transferId', async (c) => {
-    await deleteInitiation(storesOf(c), c.req.param('transferId'));
-    return c.body(null, 204);
-  });
 
   transferDecisionV1Routes(app, storesOf, deps);
 }
@@ -132,60 +139,64 @@ function transferDecisionV1Routes(
   storesOf: StoresOf,
   deps: RunnerDeps,
 ): void {
-  openapi: app.post(
+  app.post(
     '/transfer-initiations/:transferId/status',
-    describe({
-      operationId: 'v1UpdateTransferInitiationStatus',
-      summary: 'Approve (VALIDATED) or reject (REJECTED) a transfer initiation (v1)',
-      description:
-        'Only while it waits for validation. VALIDATED sends it through its connector now (or at its `scheduledAt`).',
-      tags: TAG,
-      body: transferStatusV1InputSchema,
-      responses: { 204: { description: 'Done.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1UpdateTransferInitiationStatus',
+        summary: 'Approve (VALIDATED) or reject (REJECTED) a transfer initiation (v1)',
+        description:
+          'Only while it waits for validation. VALIDATED sends it through its connector now (or at its `scheduledAt`).',
+        tags: TAG,
+        body: transferStatusV1InputSchema,
+        responses: { 204: { description: 'Done.' } },
+      },
+    ),
+    async (c) => {
+      const { status } = await readJsonBody(c, transferStatusV1InputSchema);
+      const id = c.req.param('transferId');
+      if (status === 'VALIDATED') await approveInitiation(storesOf(c), id, deps);
+      else await rejectInitiation(storesOf(c), id);
+      return c.body(null, 204);
+    },
   );
-  app.post('/transfer-initiations/:transferId/status', async (c) => {
-    const { status } = await readJsonBody(c, transferStatusV1InputSchema);
-    const id = c.req.param('transferId');
-    if (status === 'VALIDATED') await approveInitiation(storesOf(c), id, deps);
-    else await rejectInitiation(storesOf(c), id);
-    return c.body(null, 204);
-  });
-
-  openapi: app.post(
+  app.post(
     '/transfer-initiations/:transferId/retry',
-    describe({
-      operationId: 'v1RetryTransferInitiation',
-      summary: 'Retry a failed transfer initiation (v1)',
-      tags: TAG,
-      responses: { 204: { description: 'Sent again.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1RetryTransferInitiation',
+        summary: 'Retry a failed transfer initiation (v1)',
+        tags: TAG,
+        responses: { 204: { description: 'Sent again.' } },
+      },
+    ),
+    async (c) => {
+      await retryInitiation(storesOf(c), c.req.param('transferId'), deps);
+      return c.body(null, 204);
+    },
   );
-  app.post('/transfer-initiations/:transferId/retry', async (c) => {
-    await retryInitiation(storesOf(c), c.req.param('transferId'), deps);
-    return c.body(null, 204);
-  });
-
-  openapi: app.post(
+  app.post(
     '/transfer-initiations/:transferId/reverse',
-    describe({
-      operationId: 'v1ReverseTransferInitiation',
-      summary: 'Reverse (part of) a processed transfer initiation (v1)',
-      description:
-        "In the initiation's asset, never more than is left to reverse, one reversal at a time.",
-      tags: TAG,
-      body: reversalV1InputSchema,
-      responses: { 204: { description: 'Reversal sent.' } },
-    }),
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: 'v1ReverseTransferInitiation',
+        summary: 'Reverse (part of) a processed transfer initiation (v1)',
+        description:
+          "In the initiation's asset, never more than is left to reverse, one reversal at a time.",
+        tags: TAG,
+        body: reversalV1InputSchema,
+        responses: { 204: { description: 'Reversal sent.' } },
+      },
+    ),
+    async (c) => {
+      const body = await readJsonBody(c, reversalV1InputSchema);
+      await reverseInitiation(
+        storesOf(c),
+        c.req.param('transferId'),
+        { ...body, metadata: body.metadata ?? {} },
+        deps,
+      );
+      return c.body(null, 204);
+    },
   );
-  app.post('/transfer-initiations/:transferId/reverse', async (c) => {
-    const body = await readJsonBody(c, reversalV1InputSchema);
-    await reverseInitiation(
-      storesOf(c),
-      c.req.param('transferId'),
-      { ...body, metadata: body.metadata ?? {} },
-      deps,
-    );
-    return c.body(null, 204);
-  });
 }

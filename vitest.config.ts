@@ -78,6 +78,10 @@ export default defineConfig({
     // Two files at a time on the machines' two cores (each file may run a DynamoDB Local and worker processes).
     maxWorkers: 2,
     sequence: { sequencer: ProjectsInOrder },
+    // Transformed modules kept on disk between runs (keyed by their content), in the worktree's ignored .tmp/: a
+    // run after the first one transforms only what changed (measured on eight ledger suites: transform 5.4 s to
+    // 1.0-1.3 s, imports 8.8 s to 4-5 s, 61 to 48-51 CPU-s).
+    experimental: { fsModuleCache: true, fsModuleCachePath: '.tmp/vitest-module-cache' },
     projects: [
       {
         extends: true,

@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { HOOK_LIMIT_MS, TEST_LIMIT_MS, UNIT_TEST_LIMIT_MS } from './test/support/time-scale.js';
 
 /**
@@ -18,16 +19,30 @@ const UNIT = [
 ];
 
 /**
- * The suites that run a whole local platform (its processes, pollers and timers, its metrics registry counting
- * what the file did) or replace a module (`vi.mock`): each file in a fresh module registry of its own.
+ * The suites that run a whole local platform (its processes, pollers and timers) or `npm start` itself, and the few
+ * others that need one. The files of a worker share its loaded modules (about 2 s of imports a file saved): each
+ * stops what it started, and none counts what is process-wide, except ISOLATED's.
  */
-const ISOLATED = [
+const PLATFORM = [
   'test/local/**/*.test.ts',
   'test/browser/**/*.test.ts',
   'test/integration/platform/platform-local.test.ts',
   'test/integration/payments/payments-platform.test.ts',
   'test/interop/oauth-clients.test.ts',
   'test/interop/openapi-responses.test.ts',
+];
+
+/**
+ * Each file in a fresh module registry of its own: the two that read the platform's metrics registry (one per
+ * process: `/_metrics` counts exactly what the file did), the one that replaces a module (`vi.mock`), and the
+ * compat probe: the official SDK checks each answer is an `instanceof` the global `Response` it saw when it was
+ * loaded, and a platform started earlier in the same process has replaced that global (its Node server's own
+ * Response class), so every answer would be judged malformed (seen in a full run).
+ */
+const ISOLATED = [
+  'test/local/metrics.test.ts',
+  'test/local/guides.test.ts',
+  'test/local/compat.test.ts',
   'test/integration/auth/token-throttle.test.ts',
 ];
 
@@ -37,6 +52,21 @@ const ISOLATED = [
  * a file saved) instead of each importing them again.
  */
 const CLI = 'test/cli/**/*.test.ts';
+
+/**
+ * The order the projects' files run in, from one queue of the workers: the whole-platform suites first (the longest
+ * files of the run, so none of them starts near its end), the CLI suites after the in-process ones (their shared
+ * platform starts in the background meanwhile), the unit tests last (many short files that fill the workers' last
+ * gaps). Within a project, vitest's own order (the longest first, from the last run's times); a project's files
+ * stay together, so a worker that runs them without isolation keeps its loaded modules from one file to the next.
+ */
+const PROJECT_ORDER = ['isolated', 'platform', 'integration', 'cli', 'unit'];
+class ProjectsInOrder extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => PROJECT_ORDER.indexOf(file.project.name);
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 // One DynamoDB Local for the in-process suites, each file with its own tables (test/support/tables.ts); every
 // local platform runs on one of its own (test/support/platform.ts says why). The ledger's function bundles are
@@ -51,6 +81,7 @@ export default defineConfig({
     hookTimeout: HOOK_LIMIT_MS,
     // Two files at a time on the machines' two cores (each file may run a DynamoDB Local and worker processes).
     maxWorkers: 2,
+    sequence: { sequencer: ProjectsInOrder },
     projects: [
       {
         extends: true,
@@ -69,7 +100,7 @@ export default defineConfig({
           // The in-process integration, interop and infrastructure suites: each file has tables (or a stack) of its
           // own, so the files of a worker share its loaded modules instead of importing the services again each.
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...UNIT, ...ISOLATED, CLI],
+          exclude: [...configDefaults.exclude, ...UNIT, ...PLATFORM, ...ISOLATED, CLI],
           isolate: false,
           globalSetup: GLOBAL_SETUP,
         },
@@ -88,9 +119,17 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'platform',
-          // The local and browser suites and the few others of ISOLATED.
+          include: PLATFORM,
+          exclude: [...configDefaults.exclude, ...UNIT, ...ISOLATED],
+          isolate: false,
+          globalSetup: GLOBAL_SETUP,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'isolated',
           include: ISOLATED,
-          exclude: [...configDefaults.exclude, ...UNIT],
           globalSetup: GLOBAL_SETUP,
         },
       },

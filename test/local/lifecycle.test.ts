@@ -180,7 +180,9 @@ describe('npm start as a process group', () => {
     expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
   });
 
-  it('stops whole on Ctrl+C (SIGINT to the process group), without an error line, and frees its DATA_DIR', async () => {
+  // One data directory through three starts (each stop a user can make needs a running start, and each restart is
+  // what the stop before it must allow): Ctrl+C, a start that serves, kill -9 of its node process, a start again.
+  it('stops whole on Ctrl+C (SIGINT to the process group) and frees its DATA_DIR; a start there serves, leaves no DynamoDB Local behind when its node process is killed outright (kill -9), and starts again on the same DATA_DIR', async () => {
     const dataDir = tempDir();
     const run = await npmStart(dataDir);
     await ready(run);
@@ -204,47 +206,34 @@ describe('npm start as a process group', () => {
     const again = await npmStart(dataDir);
     await ready(again);
     expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
-    process.kill(-again.child.pid!, 'SIGINT');
-    expect([
-      { code: 0, signal: null },
-      { code: null, signal: 'SIGINT' },
-    ]).toContainEqual(await again.exit);
-    await until('every process of the second start gone', () =>
-      groupMembers(again.child.pid!).length === 0 ? true : undefined,
-    );
-    expect(errorLines(again.stdout() + again.stderr())).toEqual([]);
-  });
 
-  it('leaves no DynamoDB Local behind when its node process is killed outright (kill -9), and starts again on the same DATA_DIR', async () => {
-    const dataDir = tempDir();
-    const run = await npmStart(dataDir);
-    await ready(run);
-    const [jvm] = dynamoLocalOf(run);
+    // Its node process killed outright: nothing of the group stays, the JVM first among them.
+    const [jvm] = dynamoLocalOf(again);
     expect(jvm).toBeDefined();
-    const node = groupMembers(run.child.pid!).filter((pid) =>
+    const node = groupMembers(again.child.pid!).filter((pid) =>
       commandLine(pid).includes('infra/local/main.ts'),
     );
     expect(node).toHaveLength(1);
 
     process.kill(node[0]!, 'SIGKILL');
     await until('every process of the killed start gone, the JVM first among them', () =>
-      groupMembers(run.child.pid!).length === 0 ? true : undefined,
+      groupMembers(again.child.pid!).length === 0 ? true : undefined,
     );
     expect(isRunning(jvm!)).toBe(false);
 
     // Started again, with logs for people (LOG_FORMAT=pretty): the services in its process and the ledger's
     // worker processes alike.
-    const again = await npmStart(dataDir, { LOG_FORMAT: 'pretty', LEDGER_WORKERS: '1' });
-    await ready(again);
-    expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
-    const ledgers = await fetch(`${again.baseUrl}/api/ledger/v2`, {
-      headers: { authorization: `Bearer ${await testClientToken(again)}` },
+    const third = await npmStart(dataDir, { LOG_FORMAT: 'pretty', LEDGER_WORKERS: '1' });
+    await ready(third);
+    expect((await fetch(`${third.baseUrl}/_health`)).status).toBe(200);
+    const ledgers = await fetch(`${third.baseUrl}/api/ledger/v2`, {
+      headers: { authorization: `Bearer ${await testClientToken(third)}` },
     });
     expect(ledgers.status).toBe(200);
     await until('both request lines', () =>
-      / ledger {2}.*\/api\/ledger\/v2/.test(again.stdout()) ? true : undefined,
+      / ledger {2}.*\/api\/ledger\/v2/.test(third.stdout()) ? true : undefined,
     );
-    const requestLines = again
+    const requestLines = third
       .stdout()
       .split('\n')
       .filter((line) => /\/api\/(auth\/oauth\/token|ledger\/v2)/.test(line));
@@ -256,11 +245,14 @@ describe('npm start as a process group', () => {
         /^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}ledger {2}request {2}.*function_name=ledger .* method=GET route=\/api\/ledger\/v2 path=\/api\/ledger\/v2 status=200 /,
       ),
     ]);
-    process.kill(-again.child.pid!, 'SIGINT');
-    await again.exit;
-    await until('every process of the second start gone', () =>
-      groupMembers(again.child.pid!).length === 0 ? true : undefined,
+    process.kill(-third.child.pid!, 'SIGINT');
+    expect([
+      { code: 0, signal: null },
+      { code: null, signal: 'SIGINT' },
+    ]).toContainEqual(await third.exit);
+    await until('every process of the third start gone', () =>
+      groupMembers(third.child.pid!).length === 0 ? true : undefined,
     );
-    expect(errorLines(again.stdout() + again.stderr())).toEqual([]);
+    expect(errorLines(third.stdout() + third.stderr())).toEqual([]);
   });
 });

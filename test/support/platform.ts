@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import {
   type PlatformOptions,
   type RunningPlatform,
   startPlatform,
 } from '../../infra/local/platform.js';
-import { WAIT_LIMIT_MS } from './time-scale.js';
+import type { SharedPlatformFile } from '../setup/shared-platform.js';
+import { HOOK_LIMIT_MS, WAIT_LIMIT_MS } from './time-scale.js';
 
 /**
  * The local platform on a free loopback port, with the run's function bundles, its own in-memory DynamoDB Local
@@ -33,11 +35,26 @@ export type SharedPlatform = Pick<RunningPlatform, 'baseUrl' | 'variables' | 's3
 
 /**
  * The run's shared default platform (test/setup/shared-platform.ts), for a file that needs nothing but a running
- * default platform: its URL, variables and S3 emulator. `stop` leaves it running (the run stops it). A file that
+ * default platform: its URL, variables and S3 emulator, once it has started (the run starts it in the
+ * background; waited for as long as a hook may take). `stop` leaves it running (the run stops it). A file that
  * restarts, kills, reconfigures or counts a platform's metrics starts its own (`startTestPlatform`).
  */
 export async function sharedTestPlatform(): Promise<SharedPlatform> {
-  return { ...inject('sharedPlatform'), stop: async () => {} };
+  const file = inject('sharedPlatformFile');
+  const described = await until(
+    "the run's shared platform started",
+    () => {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')) as SharedPlatformFile;
+      } catch {
+        return undefined; // not written yet (or being written)
+      }
+    },
+    HOOK_LIMIT_MS,
+  );
+  if ('error' in described)
+    throw new Error(`the run's shared platform did not start: ${described.error}`);
+  return { ...described, stop: async () => {} };
 }
 
 /** A token for the local test client (every scope) from a running platform's token endpoint. */

@@ -35,6 +35,7 @@ import { ReplyInbox } from '../../../lib/ledger/write/replies.js';
 import { handleIntents, type WriterDeps } from '../../../lib/ledger/write/writer-handler.js';
 import { createSqsClient } from '../../../lib/sqs/client.js';
 import { testTables } from '../../support/tables.js';
+import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 let sqsLocal: SqsLocal;
 let sqs: SQSClient;
@@ -61,32 +62,57 @@ function relayed(relay: LedgerRelay): LedgerCommands {
   return new LedgerCommands({ writer: alwaysRelay, reads, relay });
 }
 
-/** The writer's event source mapping, for a while: receive, hand to the writer, delete what it answered. */
-async function runWriter(ms: number, writerDeps: WriterDeps = deps): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 1,
-      }),
-    );
-    if (Messages.length === 0) continue;
-    const { batchItemFailures } = await handleIntents(
-      Messages.map((m) => ({ messageId: m.MessageId!, body: m.Body! })),
-      writerDeps,
-    );
-    const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-    const done = Messages.filter((m) => !failed.has(m.MessageId!));
-    if (done.length)
-      await sqs.send(
-        new DeleteMessageBatchCommand({
+interface RunningWriter {
+  /** Resolves at the first receive after this call that finds the queue empty: all it held has been handled. */
+  drained(): Promise<void>;
+  /** Ends the loop after the batch in hand (answered and deleted), and waits for it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The writer's event source mapping, until stopped: receive, hand to the writer, delete what it answered. A test
+ * stops it once what it waits for is answered, rather than after a fixed while; a writer nobody stops ends at the
+ * wait limit (a hang, not a measure).
+ */
+function startWriter(writerDeps: WriterDeps = deps): RunningWriter {
+  let stopped = false;
+  const waiters: Array<() => void> = [];
+  const loop = (async () => {
+    const limit = Date.now() + WAIT_LIMIT_MS;
+    while (!stopped && Date.now() < limit) {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({
           QueueUrl: queueUrl,
-          Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
         }),
       );
-  }
+      if (Messages.length === 0) {
+        for (const resolve of waiters.splice(0)) resolve();
+        continue;
+      }
+      const { batchItemFailures } = await handleIntents(
+        Messages.map((m) => ({ messageId: m.MessageId!, body: m.Body! })),
+        writerDeps,
+      );
+      const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+      const done = Messages.filter((m) => !failed.has(m.MessageId!));
+      if (done.length)
+        await sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+          }),
+        );
+    }
+  })();
+  return {
+    drained: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
 }
 
 /** A document client that counts its reads of result items (GetItem), for a relay to use. */
@@ -144,7 +170,7 @@ describe('a relayed write, as the requester answers it', () => {
     const commands = relayed(
       new LedgerRelay({ doc: doc, sqs: async () => sqs, queueUrl, tableFor: table }),
     );
-    const writing = runWriter(4_000);
+    const writing = startWriter();
     const lookup = await ledgers.resolve('default', name);
     try {
       const committed = await commands.execute(lookup, create('world', 'a', 7n));
@@ -161,7 +187,7 @@ describe('a relayed write, as the requester answers it', () => {
         InsufficientFundError,
       );
     } finally {
-      await writing;
+      await writing.stop();
     }
     expect((await reads.get(lookup, 1))?.tx.postings).toEqual([
       { source: 'world', destination: 'a', amount: 7n, asset: 'USD' },
@@ -186,9 +212,12 @@ describe('a relayed write, as the requester answers it', () => {
     const answer = commands.execute(lookup, create('world', 'a', 1n));
     answer.catch(() => undefined); // asserted below, once a writer has run
     await new Promise((r) => setTimeout(r, 1_200));
-    const writing = runWriter(3_000);
-    await expect(answer).rejects.toThrow(NotCommittedError);
-    await writing;
+    const writing = startWriter();
+    try {
+      await expect(answer).rejects.toThrow(NotCommittedError);
+    } finally {
+      await writing.stop();
+    }
     expect(await reads.get(lookup, 1)).toBeUndefined();
   });
 
@@ -209,7 +238,12 @@ describe('a relayed write, as the requester answers it', () => {
       OutcomeUnknownError,
     );
     // Its message is left behind, past its deadline: a writer that takes it now answers it expired, never commits it.
-    await runWriter(2_000);
+    const writing = startWriter();
+    try {
+      await writing.drained();
+    } finally {
+      await writing.stop();
+    }
     expect(await reads.get(lookup, 1)).toBeUndefined();
   });
 
@@ -235,7 +269,7 @@ describe('a relayed write, as the requester answers it', () => {
       }),
     );
     const replying: WriterDeps = { ...deps, replies: sqs };
-    const writing = runWriter(3_000, replying);
+    const writing = startWriter(replying);
     try {
       const answers = await Promise.all([
         withChannel.execute(lookup, create('world', 'a', 5n)),
@@ -249,7 +283,7 @@ describe('a relayed write, as the requester answers it', () => {
         InsufficientFundError,
       );
     } finally {
-      await writing;
+      await writing.stop();
     }
     expect(resultReads()).toBe(0);
     const { QueueUrls = [] } = await sqs.send(new ListQueuesCommand({}));
@@ -269,12 +303,12 @@ describe('a relayed write, as the requester answers it', () => {
         replyLateMs: 200,
       }),
     );
-    const silent = runWriter(3_000, deps);
+    const silent = startWriter(deps);
     try {
       const answer = await fallback.execute(lookup, create('world', 'd', 1n));
       expect((answer as { result: { id: bigint } }).result.id).toBe(3n);
     } finally {
-      await silent;
+      await silent.stop();
     }
     expect(resultReads()).toBeGreaterThanOrEqual(1);
   });
@@ -345,7 +379,7 @@ describe('a relayed write, as the requester answers it', () => {
     const replying: WriterDeps = { ...deps, replies: sqs };
     const first = await inbox.address();
     await sqs.send(new DeleteQueueCommand({ QueueUrl: first }));
-    const writing = runWriter(4_000, replying);
+    const writing = startWriter(replying);
     try {
       // The reply goes to a queue that is gone: the requester reads its result item.
       const late = await relay(200).execute(lookup, create('world', 'a', 1n));
@@ -354,7 +388,7 @@ describe('a relayed write, as the requester answers it', () => {
       const answered = await relay(60_000).execute(lookup, create('world', 'b', 2n));
       expect((answered as { result: { id: bigint } }).result.id).toBe(2n);
     } finally {
-      await writing;
+      await writing.stop();
     }
     const second = await inbox.address();
     expect(second).not.toBe(first);
@@ -411,7 +445,7 @@ describe('a relayed write, as the requester answers it', () => {
         () => 'answered',
       );
     await new Promise((r) => setTimeout(r, 300));
-    const writing = runWriter(4_000, early);
+    const writing = startWriter(early);
     try {
       expect(((await committed) as { result: { id: bigint } }).result.id).toBe(1n);
       // Answered while its result item is still held.
@@ -422,7 +456,7 @@ describe('a relayed write, as the requester answers it', () => {
       await expect(refused).rejects.toThrow(InsufficientFundError);
     } finally {
       open();
-      await writing;
+      await writing.stop();
     }
   });
 });

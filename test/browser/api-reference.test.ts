@@ -101,7 +101,10 @@ async function typeUntilShown(selector: string, text: string) {
       return field.value ?? field.textContent ?? '';
     });
   for (let attempt = 0; attempt < 3 && (await shown()) !== text; attempt++) {
-    await page.click(selector, { count: 3 });
+    // A field re-rendered while the page settles can be in the DOM but not clickable yet (a loaded CI machine):
+    // wait until it is visible, and focus it when a click cannot land.
+    await page.waitForSelector(selector, { visible: true, timeout: WAIT_LIMIT_MS });
+    await page.click(selector, { count: 3 }).catch(() => page.focus(selector));
     await page.keyboard.down('Control');
     await page.keyboard.press('a');
     await page.keyboard.up('Control');

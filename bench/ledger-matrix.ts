@@ -291,7 +291,10 @@ async function startMatrixPlatform(
   requested: number | 'embedded',
   runTag: string,
 ): Promise<{ running: RunningPlatform; stop(): Promise<void> }> {
-  const base = { port: 0, env: { LOG_LEVEL: 'silent' } };
+  const base: Pick<PlatformOptions, 'port' | 'variables'> = {
+    port: 0,
+    variables: { LOG_LEVEL: 'silent' },
+  };
   if (requested === 'embedded') {
     const dataDir = mkdtempSync(join(tmpdir(), 'bench-embedded-'));
     // Compiled as `npm start` compiles it (infra/local/main.ts).

@@ -29,6 +29,13 @@ export interface Head extends HeadState {
   staged?: StagedBulk;
   /** How many staged bulks this ledger ever started: a reader that sees it change knows one ran beside it. */
   stagedBulks?: number;
+  /**
+   * The last direct commit: when (epoch ms) and by which container. A container whose snapshot shows another's
+   * direct commit moments old relays instead of racing it (isHerd): a cold ledger hit by many containers at once
+   * would otherwise see each of them try a commit that the others' fail.
+   */
+  directAtMs?: number;
+  directBy?: string;
 }
 
 /** A staged bulk as HEAD names it: its first log id (its plan's key), its parts, and the next part to apply. */
@@ -59,6 +66,9 @@ export function headFromItem(item: Record<string, unknown>): Head {
       : {}),
     ...(item.staged ? { staged: stagedOf(item.staged as Record<string, unknown>) } : {}),
     ...(item.stagedBulks !== undefined ? { stagedBulks: Number(item.stagedBulks) } : {}),
+    ...(typeof item.directBy === 'string'
+      ? { directBy: item.directBy, directAtMs: Number(item.directAtMs ?? 0) }
+      : {}),
   };
 }
 
@@ -67,6 +77,18 @@ const stagedOf = (item: Record<string, unknown>): StagedBulk => ({
   parts: Number(item.parts),
   next: Number(item.next),
 });
+
+/** How recent another container's direct commit must be for a write to relay rather than race it. */
+export const HERD_WINDOW_MS = 50;
+
+/** Whether another container committed directly within HERD_WINDOW_MS: the ledger is busy, relay. */
+export function isHerd(head: Head, owner: string, nowMs: number): boolean {
+  return (
+    head.directBy !== undefined &&
+    head.directBy !== owner &&
+    nowMs - (head.directAtMs ?? 0) < HERD_WINDOW_MS
+  );
+}
 
 /** Whether a sequenced writer leads the ledger: its lease is live. */
 export function isLed(head: Head, nowMs: number): boolean {

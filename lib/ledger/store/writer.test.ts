@@ -76,3 +76,43 @@ describe('the direct writer on the memory port', () => {
     expect(balance(table, 'a')).toBe(7n);
   });
 });
+
+describe("a direct write that meets another container's direct commit moments old", () => {
+  /** A container's writer on a clock the test moves. */
+  const container = (table: MemoryLedgerTable, owner: string, clock: { ms: number }) =>
+    new LedgerWriter({
+      tableFor: () => 'memory',
+      tableOf: () => table,
+      sleep: async () => {},
+      owner,
+      now: () => clock.ms,
+    });
+
+  const kindOf = (outcome: object) =>
+    'relay' in outcome ? 'relay' : (outcome as { kind: string }).kind;
+
+  it('relays without trying its commit; its own commits and older ones do not make it relay', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const clock = { ms: 1_000_000 };
+    const a = container(table, 'a', clock);
+    const b = container(table, 'b', clock);
+    expect(kindOf(await a.writeOrRelay(await request('world', 'x', 1n), 1))).toBe('committed');
+    expect(headFromItem(table.get(ledgerKeys.head(ledger))!)).toMatchObject({
+      directBy: 'a',
+      directAtMs: 1_000_000,
+    });
+    // 10 ms later: a's own write goes on directly; b's relays, and tries no commit.
+    clock.ms += 10;
+    expect(kindOf(await a.writeOrRelay(await request('world', 'x', 1n), 1))).toBe('committed');
+    const commits = table.requests.TransactWriteItems;
+    expect(await b.writeOrRelay(await request('world', 'y', 1n), 1)).toEqual({
+      relay: true,
+      untilMs: 1_000_010,
+    });
+    expect(table.requests.TransactWriteItems).toBe(commits);
+    // Past the window, b writes directly.
+    clock.ms += 50;
+    expect(kindOf(await b.writeOrRelay(await request('world', 'y', 1n), 1))).toBe('committed');
+    expect(headFromItem(table.get(ledgerKeys.head(ledger))!).directBy).toBe('b');
+  });
+});

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { retryRaces } from '../../dynamo/optimistic.js';
 import { attemptOf, retryWithBackoff, sleepMs } from '../../dynamo/retry.js';
@@ -9,7 +10,7 @@ import type { ItemView, Write } from './change-items.js';
 import { actionCount, MAX_TRANSACTION_ITEMS } from './commit.js';
 import { decideRequests, idempotencyKeyOf, type WriteOutcome } from './decide-batch.js';
 import { ledgerTables } from './dynamo-ledger-table.js';
-import { type Head, headFromItem, isLed } from './head.js';
+import { type Head, headFromItem, isHerd, isLed } from './head.js';
 
 import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import { readKeys } from './ledger-state.js';
@@ -39,6 +40,8 @@ export interface WriterOptions {
    * between its commit and the items it writes after it): a direct write decides only over a settled ledger.
    */
   settle?: (ledger: LedgerRecord, table: string, head: Head) => Promise<void>;
+  /** This container's name on its direct commits (HEAD's `directBy`); a random one by default. */
+  owner?: string;
 }
 
 /** A snapshot of HEAD and the items a write reads, and the mapping HEAD names. */
@@ -61,9 +64,11 @@ export class LedgerWriter {
   private readonly mappings: MappingCache;
   /** The ledger's table as the port every read and write of this writer goes through. */
   private readonly portOf: (ledger: LedgerRecord) => LedgerTable;
+  private readonly owner: string;
 
   constructor(private readonly options: WriterOptions) {
     this.now = options.now ?? Date.now;
+    this.owner = options.owner ?? randomUUID();
     this.sleep = options.sleep ?? sleepMs;
     this.mappings = new MappingCache();
     this.portOf = ledgerTables(options);
@@ -186,19 +191,23 @@ export class LedgerWriter {
     if (snapshot === 'retry') return 'retry';
     if (options.relayWhenLed && isLed(snapshot.head, this.now()))
       return { relay: true, untilMs: snapshot.head.leaseUntil! };
+    if (options.relayWhenLed && isHerd(snapshot.head, this.owner, this.now()))
+      return { relay: true, untilMs: this.now() };
     if (snapshot.head.pendingResults && this.options.settle && !isLed(snapshot.head, this.now())) {
       // The snapshot may lack the batch's transactions: settle, then read again.
       await this.options.settle(ledger, table, snapshot.head);
       return 'retry';
     }
-    const { outcomes, writes, head } = decideRequests(
+    const decided = decideRequests(
       { ledger, table, nowMs: this.now() },
       snapshot.view,
       snapshot.head,
       snapshot.mapping,
       requests,
     );
+    const { outcomes, writes } = decided;
     if (writes.length === 0) return outcomes;
+    const head: Head = { ...decided.head, directAtMs: this.now(), directBy: this.owner };
     // Beyond one DynamoDB transaction: committed staged, then applied in parts (staged-bulk.ts).
     const commit =
       actionCount(writes) > MAX_TRANSACTION_ITEMS

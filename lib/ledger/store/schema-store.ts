@@ -4,6 +4,7 @@ import {
   QueryCommand,
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { classifyWriteFailure } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
 import type { LedgerRecord } from '../domain/change.js';
@@ -75,7 +76,9 @@ export class SchemaStore {
       this.withSchemas.add(ledgerKey(ledger));
       return true;
     } catch (err) {
-      if (versionTaken(err)) return false;
+      // The version's put refused by its condition: it exists (the ledger's record always does).
+      const failure = classifyWriteFailure(err);
+      if (failure.kind === 'condition' && failure.index === 0) return false;
       throw err;
     }
   }
@@ -166,13 +169,6 @@ export class SchemaStore {
 const MAX_CACHED_VERSIONS = 1000;
 /** How long a container trusts that a ledger has no schema before it reads again. */
 const NO_SCHEMA_TTL_MS = 5000;
-/** The version's put refused by its condition (the version exists); the ledger's record is always there. */
-function versionTaken(err: unknown): boolean {
-  if ((err as Error).name !== 'TransactionCanceledException') return false;
-  const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
-  return reasons?.[0]?.Code === 'ConditionalCheckFailed';
-}
-
 const ledgerKey = (ledger: LedgerRecord) =>
   `${ledger.environment}\u0000${ledger.name}\u0000${ledger.id}`;
 

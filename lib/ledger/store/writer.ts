@@ -192,7 +192,7 @@ export class LedgerWriter {
     if (options.relayWhenLed && isLed(snapshot.head, this.now()))
       return { relay: true, untilMs: snapshot.head.leaseUntil! };
     if (options.relayWhenLed && isHerd(snapshot.head, this.owner, this.now()))
-      return { relay: true, untilMs: this.now() };
+      return { relay: true };
     if (snapshot.head.pendingResults && this.options.settle && !isLed(snapshot.head, this.now())) {
       // The snapshot may lack the batch's transactions: settle, then read again.
       await this.options.settle(ledger, table, snapshot.head);

@@ -85,7 +85,7 @@ export interface IntentSink {
 export class LedgerRelay implements IntentSink {
   /** Moving average of how long answers took after the request was sent: read from the result item, */
   private typicalWaitMs = 0;
-  /** and on the reply channel (only replies: a late reply's wait would feed its own threshold). */
+  /** and on the reply channel (replies only). */
   private typicalReplyMs = 0;
   private inbox: ReplyInbox | undefined;
   private readonly now: () => number;
@@ -151,9 +151,15 @@ export class LedgerRelay implements IntentSink {
     const key = ledgerKeys.result(ledger, reqId);
     const table = this.options.tableFor(ledger.bucket);
     const giveUp = deadlineAtMs + (this.options.graceMs ?? DEFAULT_GRACE_MS);
+    // Every reply, early or late, teaches the container how long replies take (never a result item's read: its
+    // wait would feed the threshold that delays it).
+    const learned = reply?.then((result) => {
+      this.typicalReplyMs = this.typicalReplyMs * 0.8 + (this.now() - sent) * 0.2;
+      return result;
+    });
     // A pause that ends early with the reply when one comes.
     const pause = async (ms: number): Promise<IntentResult | undefined> =>
-      Promise.race([...(reply ? [reply] : []), this.sleep(ms).then(() => undefined)]);
+      Promise.race([...(learned ? [learned] : []), this.sleep(ms).then(() => undefined)]);
     // First look a little before answers have been coming lately: fewer reads of the result item, each of which
     // a busy DynamoDB pays for; the 3/4 factor keeps the estimate from feeding on its own delay.
     // With a channel, a reply is late only well past the usual wait: a busy writer answers everyone late, and
@@ -166,10 +172,7 @@ export class LedgerRelay implements IntentSink {
           )
         : Math.max(FIRST_POLL_MS, this.typicalWaitMs * 0.75),
     );
-    if (replied) {
-      this.typicalReplyMs = this.typicalReplyMs * 0.8 + (this.now() - sent) * 0.2;
-      return replied;
-    }
+    if (replied) return replied;
     let pollMs = reply ? LATE_POLL_FIRST_MS : POLL_MS;
     for (;;) {
       const { Item } = await this.options.doc.send(

@@ -605,8 +605,11 @@ export class LedgerSequencer {
       if (isThrottling(err)) return 'retry';
       // A refused condition of our own (a reference) means the cache missed a write; any other failure may
       // have committed or not: either way, read HEAD again — reload() answers a batch that did commit.
-      if (!(err instanceof PlatformError)) this.options.onCommitError?.(err);
-      if (this.options.inProcess) this.markUncertain(initial.lastLogId + 1, reqIds);
+      if (!(err instanceof PlatformError)) {
+        this.options.onCommitError?.(err);
+        // Not a refusal: the commit may have landed (a timeout, a lost connection).
+        if (this.options.inProcess) this.markUncertain(initial.lastLogId + 1, reqIds);
+      }
       this.forget();
       return 'retry';
     }

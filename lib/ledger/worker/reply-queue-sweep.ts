@@ -4,7 +4,9 @@ import {
   ListQueuesCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { forEachLimited } from '../../async/for-each-limited.js';
 import type { Logger } from '../../observability/logger.js';
+import { isQueueGone } from '../../sqs/errors.js';
 import { replyQueueName } from '../write/replies.js';
 
 /**
@@ -45,8 +47,6 @@ export interface ReplyQueueSweepTick {
   failed: number;
 }
 
-/** How SQS names a queue that does not exist: the JSON protocol's name, and the query protocol's. */
-const QUEUE_GONE = /QueueDoesNotExist|NonExistentQueue/;
 /** ListQueues' largest page. */
 const PAGE = 1000;
 /** The 12 hex digits of a reply queue's name (`replyQueueName`). */
@@ -125,20 +125,7 @@ async function sweepOne(
     await sqs.send(new DeleteQueueCommand({ QueueUrl: url }));
     return true;
   } catch (err) {
-    if (QUEUE_GONE.test((err as Error).name ?? '')) return false;
+    if (isQueueGone(err)) return false;
     throw err;
   }
-}
-
-/** Runs `each` over the items, at most `limit` at a time. */
-async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  each: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await each(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { parseJson, stringifyJson } from '../../json/bigint-json.js';
 import type { Logger } from '../../observability/logger.js';
+import { isQueueGone } from '../../sqs/errors.js';
 import type { IntentResult } from './intent.js';
 
 /**
@@ -43,9 +44,6 @@ export function decodeReplies(text: string): Reply[] {
       typeof (r as Reply).result === 'object',
   );
 }
-
-/** How SQS names a queue that does not exist: the JSON protocol's name, and the query protocol's. */
-const QUEUE_GONE = /QueueDoesNotExist|NonExistentQueue/;
 
 /** Bytes of replies per message: well under SQS's 256 KiB. */
 const MESSAGE_BYTES = 200_000;
@@ -185,7 +183,7 @@ export class ReplyInbox {
     } catch (err) {
       // The waiters fall back to their result items; the next request starts the loop (and, if the queue is gone,
       // creates it) again.
-      if (QUEUE_GONE.test((err as Error).name ?? '')) this.queueUrl = undefined;
+      if (isQueueGone(err)) this.queueUrl = undefined;
       this.options.logger?.log(
         'warn',
         'ledger relay: reply channel failed; reading results instead',

@@ -1,3 +1,4 @@
+import { forEachLimited } from '../../async/for-each-limited.js';
 import { ConflictError } from '../../errors/index.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { startTask } from '../commands/connectors.js';
@@ -45,17 +46,12 @@ export async function runGrouped(
   }
   const counts: Record<RunOutcome, number> = { skipped: 0, done: 0, more: 0, failed: 0 };
   const groups = [...byConnector.values()];
-  let next = 0;
-  const worker = async () => {
-    while (next < groups.length) {
-      const group = groups[next++]!;
-      for (const { environment, schedule } of group) {
-        const outcome = await runSchedule(paymentsStores(config, environment), schedule, deps);
-        counts[outcome]++;
-      }
+  await forEachLimited(groups, CONCURRENT_CONNECTORS, async (group) => {
+    for (const { environment, schedule } of group) {
+      const outcome = await runSchedule(paymentsStores(config, environment), schedule, deps);
+      counts[outcome]++;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENT_CONNECTORS, groups.length) }, worker));
+  });
   return counts;
 }
 

@@ -133,6 +133,8 @@ export interface PlatformOptions {
    * its own group commit (lib/ledger/write/embedded.ts).
    */
   ledgerWorkers?: number;
+  /** With `ledgerWorkers`: the ledger's worker and writer processes write V8 CPU profiles there as they stop. */
+  cpuProfileDir?: string;
   /**
    * The ledger's function bundles, already built (the tests build them once for the whole run); absent: built
    * at start, into `dataDir/bundles` or a temporary directory (see `ledgerBundles`).
@@ -624,6 +626,7 @@ async function startLedgerProcesses(
     bundles,
     variables,
     logger,
+    cpuProfileDir: options.cpuProfileDir,
   });
   stops.push(ledger.stop);
   // Busy ledgers relay their writes to the sequenced writer (group commit), fed by the ingress queue.
@@ -633,6 +636,7 @@ async function startLedgerProcesses(
     variables,
     sqs: backends.sqsClient,
     logger,
+    cpuProfileDir: options.cpuProfileDir,
   });
   stops.push(writers.stop);
   return { ledger, writers };

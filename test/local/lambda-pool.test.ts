@@ -3,6 +3,9 @@
  * a time each, observed through a probe function that reports its pid and can sleep, crash, hang or throw.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -170,6 +173,26 @@ describe('a function pool', () => {
     await Promise.all(running);
     await expect(pool.invoke({})).rejects.toThrow(new PoolStoppedError('probe'));
     expect(pool.healthy()).toBe(false);
+  });
+
+  it('with a profile directory, each worker writes its V8 CPU profile there as the pool stops it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pool-profiles-'));
+    try {
+      const pool = await probePool({ workers: 2, cpuProfileDir: dir });
+      const pids = pool.pids();
+      await Promise.all([sleep(pool, 50), sleep(pool, 50)]);
+      await pool.stop();
+      // V8 names each file CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile.
+      const written = readdirSync(dir).sort();
+      expect(written.map((f) => Number(f.split('.')[3])).sort()).toEqual([...pids].sort());
+      for (const f of written) {
+        const profile = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+        expect(profile.nodes[0].callFrame.functionName).toBe('(root)');
+        expect(profile.endTime).toBeGreaterThan(profile.startTime);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('leaves no worker running when its parent is killed outright (SIGKILL: no stop() runs)', async () => {

@@ -26,6 +26,8 @@ export async function startLedgerWorkers(options: {
   workers?: number;
   bundles: FunctionBundles;
   variables: NodeJS.ProcessEnv;
+  /** Each process's V8 CPU profile, written there when it stops (bench/profile-platform.ts). */
+  cpuProfileDir?: string | undefined;
   logger: Logger;
 }): Promise<LedgerWorkers> {
   const workers = options.workers ?? DEFAULT_LEDGER_WORKERS;
@@ -40,6 +42,7 @@ export async function startLedgerWorkers(options: {
     workerMain: options.bundles.workerMain,
     workers,
     variables: options.variables,
+    ...(options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {}),
     timeoutMs: LEDGER_TIMEOUT_MS,
     logger: options.logger,
   });

@@ -26,6 +26,8 @@ export async function startLedgerWriters(options: {
   writers?: number;
   bundles: FunctionBundles;
   variables: NodeJS.ProcessEnv;
+  /** Each process's V8 CPU profile, written there when it stops (bench/profile-platform.ts). */
+  cpuProfileDir?: string | undefined;
   sqs: SQSClient;
   logger: Logger;
 }): Promise<LedgerWriters> {
@@ -38,6 +40,7 @@ export async function startLedgerWriters(options: {
     workerMain: options.bundles.workerMain,
     workers: writers,
     variables: options.variables,
+    ...(options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {}),
     timeoutMs: WRITER_TIMEOUT_MS,
     logger: options.logger,
   });

@@ -22,6 +22,8 @@ export interface FunctionPoolOptions {
   /** How long a worker may take to load the module (default 60 s: a cold tsx cache on a busy machine). */
   startTimeoutMs?: number;
   logger: Logger;
+  /** Each worker's V8 CPU profile, written there when it stops (`WorkerSpec`). */
+  cpuProfileDir?: string;
 }
 
 export interface InvokeOptions {
@@ -86,6 +88,7 @@ class WorkerPool {
       handlerExport: options.handlerExport ?? 'handler',
       variables: options.variables,
       startTimeoutMs: options.startTimeoutMs ?? 60_000,
+      ...(options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {}),
     };
     this.graceMs = options.stopGraceMs ?? 2000;
   }

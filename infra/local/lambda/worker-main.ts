@@ -25,6 +25,8 @@ forwardMetrics();
 // The pool owns this process's life: Ctrl+C reaches the whole process group, and the parent stops its
 // workers itself. Without the parent (its IPC channel closed, even by SIGKILL) a worker has no reason to live.
 process.on('SIGINT', () => undefined);
+// A profiled worker (`--cpu-prof`) writes its profile only on a normal exit, so its stop is one.
+if (process.execArgv.includes('--cpu-prof')) process.on('SIGTERM', () => process.exit(0));
 process.on('disconnect', () => process.exit(0));
 
 let handler: Handler;

@@ -16,6 +16,15 @@ import type { FromWorker, ToWorker } from './protocol.js';
  */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const WORKER_MAIN = fileURLToPath(new URL('./worker-main.ts', import.meta.url));
+/**
+ * V8's sampling profiler for the whole life of a worker, sampling every 4 ms: at the default 1 ms, 30 profiled
+ * processes on two cores slowed the load they were profiling by half.
+ */
+const cpuProfileFlags = (dir: string) => [
+  '--cpu-prof',
+  '--cpu-prof-interval=4000',
+  `--cpu-prof-dir=${dir}`,
+];
 /** How much of a worker's stderr is kept to explain a start-up failure. */
 const STDERR_TAIL = 4096;
 
@@ -32,6 +41,8 @@ export interface WorkerSpec {
   /** The function's variables: all the worker's process sees, as in a Lambda container. */
   variables: NodeJS.ProcessEnv;
   startTimeoutMs: number;
+  /** Where the process writes its V8 CPU profile when it exits (`--cpu-prof`, bench/profile-platform.ts); absent: none. */
+  cpuProfileDir?: string;
 }
 
 interface Running {
@@ -55,7 +66,10 @@ export class WorkerProcess {
 
   constructor(private readonly spec: WorkerSpec) {
     this.child = fork(spec.workerMain ?? WORKER_MAIN, [spec.modulePath, spec.handlerExport], {
-      execArgv: spec.workerMain ? ['--enable-source-maps'] : ['--import', TSX_LOADER],
+      execArgv: [
+        ...(spec.workerMain ? ['--enable-source-maps'] : ['--import', TSX_LOADER]),
+        ...(spec.cpuProfileDir ? cpuProfileFlags(spec.cpuProfileDir) : []),
+      ],
       env: lambdaVariables(spec),
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
       serialization: 'json',

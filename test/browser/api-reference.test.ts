@@ -231,7 +231,10 @@ describe('API reference page (/docs)', () => {
       metadata: { team: 'payments' },
     });
     expect(ledger.status()).toBe(204);
-    const { response: transaction, text } = await sent('post', '/api/ledger/v2/{ledger}/transactions');
+    const { response: transaction, text } = await sent(
+      'post',
+      '/api/ledger/v2/{ledger}/transactions',
+    );
     expect(transaction.status()).toBe(200);
     const body = JSON.parse(text);
     expect(body.data.postings).toEqual([

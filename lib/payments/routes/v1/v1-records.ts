@@ -26,6 +26,17 @@ export function bankAccountV1Routes(
   storesOf: StoresOf,
   deps: RunnerDeps,
 ): void {
+  v1CreateBankAccountRoute(app, storesOf, deps);
+  v1ListBankAccountsRoute(app, storesOf);
+  v1GetBankAccountRoute(app, storesOf);
+  v1UpdateBankAccountMetadataRoute(app, storesOf);
+}
+
+function v1CreateBankAccountRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     '/bank-accounts',
     openapi(
@@ -54,6 +65,9 @@ export function bankAccountV1Routes(
       return jsonResponse(c, { data: bankAccountV1View(record, true) });
     },
   );
+}
+
+function v1ListBankAccountsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/bank-accounts',
     openapi(
@@ -74,6 +88,9 @@ export function bankAccountV1Routes(
       return jsonResponse(c, { cursor: { ...page, data } });
     },
   );
+}
+
+function v1GetBankAccountRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/bank-accounts/:bankAccountId',
     openapi(
@@ -91,6 +108,9 @@ export function bankAccountV1Routes(
       return jsonResponse(c, { data: bankAccountV1View(record, true) });
     },
   );
+}
+
+function v1UpdateBankAccountMetadataRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.patch(
     '/bank-accounts/:bankAccountId/metadata',
     openapi(

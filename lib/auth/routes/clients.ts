@@ -6,15 +6,9 @@ import { readJsonBody } from '../../http/json-body.js';
 import type { HonoTypes } from '../../http/types.js';
 import { openapi, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { MAX_PAGE_SIZE, readListQuery } from '../../pagination/cursor.js';
-import {
-  clientInputSchema,
-  clientView,
-  newClient,
-  newSecret,
-  secretInputSchema,
-  secretView,
-} from '../domain/client.js';
+import { clientView, newClient, newSecret, secretView } from '../domain/client.js';
 import type { ClientStore } from '../store/client-store.js';
+import { clientInputSchema, secretInputSchema } from './requests.js';
 import { clientData, clientPage, createdSecretData } from './schemas.js';
 
 /** Ids the service assigns are UUIDs; anything else cannot name a stored client. */

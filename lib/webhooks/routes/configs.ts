@@ -9,7 +9,6 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { validate } from '../../validation/validate.js';
 import {
-  type ConfigSchemas,
   configView,
   generateSecret,
   isConfigId,
@@ -22,6 +21,7 @@ import { activated } from '../domain/endpoint-health.js';
 import { onConfigDeactivated, onConfigDeleted } from '../domain/lifecycle.js';
 import type { WebhooksScope } from '../environment-stores.js';
 import { CONFIGS_LIST, type ConfigFilter, type ConfigStore } from '../store/config-store.js';
+import type { ConfigSchemas } from './requests.js';
 import { configData, configPage } from './schemas.js';
 
 export interface ConfigRoutesDeps {

@@ -5,12 +5,12 @@ import { readJsonBody } from '../../http/json-body.js';
 import type { HonoTypes } from '../../http/types.js';
 import { DATE_TIME, header, openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { replayDeliveriesSchema } from '../commands/bulk-replay.js';
 import { type Delivery, isDeliveryId } from '../domain/delivery.js';
 import { DELIVERY_FILTERS, readDeliveryFilter } from '../domain/delivery-filter.js';
 import { attemptView, deliveryView } from '../domain/delivery-views.js';
 import type { WebhooksScope } from '../environment-stores.js';
 import { DELIVERIES_LIST, type DeliveryStore } from '../store/delivery-store.js';
+import { replayDeliveriesSchema } from './requests.js';
 import { attemptPage, deliveryData, deliveryPage, replayResultSchema } from './schemas.js';
 
 export interface DeliveryRoutesDeps {

@@ -10,10 +10,10 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { validate } from '../../validation/validate.js';
 import { accountId, recordAccount } from '../domain/account.js';
 import { isHashedId } from '../domain/ids.js';
-import { createdAtSchema } from '../domain/input.js';
-import { accountInputSchema } from '../domain/records-input.js';
 import { BALANCES_LIST } from '../store/balance-store.js';
 import { ACCOUNT_KIND } from '../store/kinds.js';
+import { accountInputSchema } from './record-requests.js';
+import { createdAtSchema } from './requests.js';
 import { accountData, accountPage, balancePage } from './schemas.js';
 import type { StoresOf } from './stores-of.js';
 

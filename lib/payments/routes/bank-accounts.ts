@@ -13,8 +13,8 @@ import {
   withBankAccountMetadata,
 } from '../domain/bank-account.js';
 import { newRecordId, requireUuid } from '../domain/ids.js';
-import { bankAccountInputSchema, bankAccountMetadataSchema } from '../domain/records-input.js';
 import { BANK_ACCOUNT_KIND } from '../store/kinds.js';
+import { bankAccountInputSchema, bankAccountMetadataSchema } from './record-requests.js';
 import { bankAccountData, bankAccountPage, createdId } from './schemas.js';
 import type { StoresOf } from './stores-of.js';
 

@@ -15,14 +15,14 @@ import {
   reverseInitiation,
 } from '../commands/payment-initiations.js';
 import type { RunnerDeps } from '../connectors/runner.js';
+import { adjustmentView, initiationView } from '../domain/payment-initiation.js';
+import { PAYMENT_INITIATION_KIND } from '../store/kinds.js';
+import { arrayPage } from './array-page.js';
 import {
   initiationInputSchema,
   reversalInputSchema,
   toInitiationInput,
-} from '../domain/initiation-input.js';
-import { adjustmentView, initiationView } from '../domain/payment-initiation.js';
-import { PAYMENT_INITIATION_KIND } from '../store/kinds.js';
-import { arrayPage } from './array-page.js';
+} from './initiation-requests.js';
 import {
   initiationAdjustmentPage,
   initiationCreated,

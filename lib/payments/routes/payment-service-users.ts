@@ -12,8 +12,8 @@ import {
   deletePaymentServiceUser,
 } from '../commands/payment-service-users.js';
 import { newRecordId, requireUuid } from '../domain/ids.js';
-import { paymentServiceUserInputSchema } from '../domain/records-input.js';
 import { PSU_KIND } from '../store/kinds.js';
+import { paymentServiceUserInputSchema } from './record-requests.js';
 import {
   createdId,
   paymentServiceUserData,

@@ -10,14 +10,14 @@ import { openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { metadataMap } from '../../validation/common.js';
 import { validate } from '../../validation/validate.js';
+import { isPaymentId, paymentId, recordPayment, withMetadata } from '../domain/payment.js';
+import { PAYMENTS_LIST, type PaymentStore } from '../store/payment-store.js';
 import {
   metadataPatch,
   paymentFilterSchema,
   paymentInputSchema,
   toPaymentInput,
-} from '../domain/input.js';
-import { isPaymentId, paymentId, recordPayment, withMetadata } from '../domain/payment.js';
-import { PAYMENTS_LIST, type PaymentStore } from '../store/payment-store.js';
+} from './requests.js';
 import { paymentData, paymentPage } from './schemas.js';
 
 const FILTERS = ['status', 'type', 'connectorID'] as const;

@@ -17,8 +17,8 @@ import {
 import { newRecordId, requireUuid } from '../domain/ids.js';
 import { parseCreatedAt } from '../domain/input.js';
 import { poolView, withoutAccount, withQuery } from '../domain/pool.js';
-import { poolInputSchema, poolQueryInputSchema } from '../domain/records-input.js';
 import { POOL_KIND } from '../store/kinds.js';
+import { poolInputSchema, poolQueryInputSchema } from './record-requests.js';
 import { createdId, poolBalances as poolBalancesSchema, poolData, poolPage } from './schemas.js';
 import type { StoresOf } from './stores-of.js';
 

@@ -27,10 +27,10 @@ import {
   providerConfigsV1,
   scheduleAsV1Task,
 } from '../../domain/v1/v1-connectors.js';
-import { connectorTransferV1InputSchema } from '../../domain/v1/v1-input.js';
 import { SCHEDULES_LIST } from '../../store/schedule-store.js';
 import { configsData } from '../schemas.js';
 import type { StoresOf } from '../stores-of.js';
+import { connectorTransferV1InputSchema } from './v1-requests.js';
 import {
   configV1Data,
   connectorIdV1Data,

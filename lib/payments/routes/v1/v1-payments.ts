@@ -11,16 +11,16 @@ import { metadataMap } from '../../../validation/common.js';
 import { validate } from '../../../validation/validate.js';
 import { accountId, recordAccount } from '../../domain/account.js';
 import { isHashedId } from '../../domain/ids.js';
-import { createdAtSchema, metadataPatch } from '../../domain/input.js';
 import { isPaymentId, paymentId, recordPayment, withMetadata } from '../../domain/payment.js';
-import { accountV1InputSchema, paymentV1InputSchema } from '../../domain/v1/v1-input.js';
 import { accountV1View, balanceV1View, paymentV1View } from '../../domain/v1/v1-records.js';
 import { schemeOfV1 } from '../../domain/v1/v1-vocabulary.js';
 import { BALANCES_LIST } from '../../store/balance-store.js';
 import { ACCOUNT_KIND } from '../../store/kinds.js';
 import { PAYMENTS_LIST } from '../../store/payment-store.js';
 import { accountNotFound } from '../accounts.js';
+import { createdAtSchema, metadataPatch } from '../requests.js';
 import type { StoresOf } from '../stores-of.js';
+import { accountV1InputSchema, paymentV1InputSchema } from './v1-requests.js';
 import {
   accountV1Data,
   accountV1Page,

@@ -17,11 +17,11 @@ import {
 import { newRecordId, requireUuid } from '../../domain/ids.js';
 import { parseCreatedAt } from '../../domain/input.js';
 import { withoutAccount, withQuery } from '../../domain/pool.js';
-import { poolInputSchema, poolQueryInputSchema } from '../../domain/records-input.js';
-import { poolAccountV1InputSchema } from '../../domain/v1/v1-input.js';
 import { poolBalanceV1View, poolV1View } from '../../domain/v1/v1-records.js';
 import { POOL_KIND } from '../../store/kinds.js';
+import { poolInputSchema, poolQueryInputSchema } from '../record-requests.js';
 import type { StoresOf } from '../stores-of.js';
+import { poolAccountV1InputSchema } from './v1-requests.js';
 import { poolBalancesAtV1, poolBalancesLatestV1, poolV1Data, poolV1Page } from './v1-schemas.js';
 
 const poolIdOf = (raw: string) => requireUuid(raw, 'poolId');

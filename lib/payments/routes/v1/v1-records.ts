@@ -10,12 +10,12 @@ import { requireConnector } from '../../commands/connectors.js';
 import type { RunnerDeps } from '../../connectors/runner.js';
 import { newBankAccount, withBankAccountMetadata } from '../../domain/bank-account.js';
 import { newRecordId, requireUuid } from '../../domain/ids.js';
-import { bankAccountMetadataSchema } from '../../domain/records-input.js';
-import { bankAccountV1InputSchema } from '../../domain/v1/v1-input.js';
 import { bankAccountV1View } from '../../domain/v1/v1-records.js';
 import { BANK_ACCOUNT_KIND } from '../../store/kinds.js';
 import { bankAccountNotFound } from '../bank-accounts.js';
+import { bankAccountMetadataSchema } from '../record-requests.js';
 import type { StoresOf } from '../stores-of.js';
+import { bankAccountV1InputSchema } from './v1-requests.js';
 import { bankAccountV1Data, bankAccountV1Page } from './v1-schemas.js';
 
 const bankAccountIdOf = (raw: string) => requireUuid(raw, 'bankAccountId');

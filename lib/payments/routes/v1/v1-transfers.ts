@@ -17,11 +17,6 @@ import type { RunnerDeps } from '../../connectors/runner.js';
 import type { Payment } from '../../domain/payment.js';
 import type { PaymentInitiation } from '../../domain/payment-initiation.js';
 import {
-  reversalV1InputSchema,
-  transferInitiationV1InputSchema,
-  transferStatusV1InputSchema,
-} from '../../domain/v1/v1-input.js';
-import {
   initiationOfV1,
   transferInitiationV1Detail,
   transferInitiationV1View,
@@ -29,6 +24,11 @@ import {
 import { PAYMENT_INITIATION_KIND } from '../../store/kinds.js';
 import type { PaymentsStores } from '../../store/stores.js';
 import type { StoresOf } from '../stores-of.js';
+import {
+  reversalV1InputSchema,
+  transferInitiationV1InputSchema,
+  transferStatusV1InputSchema,
+} from './v1-requests.js';
 import {
   transferInitiationV1Data,
   transferInitiationV1DetailData,

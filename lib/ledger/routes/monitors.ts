@@ -2,9 +2,9 @@ import type { Context, Hono } from 'hono';
 import type { HonoTypes } from '../../http/types.js';
 import { openapi } from '../../openapi/describe.js';
 import { cursorOf, dataOf } from '../../openapi/schemas.js';
-import { createMonitorSchema, monitorSchema } from '../domain/monitors-schema.js';
 import { type HandlersOf, handlersPerScope } from './handlers-per-scope.js';
 import type { MonitorDeps, MonitorHandlers } from './monitor-handlers.js';
+import { createMonitorSchema, monitorSchema } from './monitor-schemas.js';
 
 const TAGS = ['ledger: accounts'];
 const ITEM = '/v2/:ledger/monitors/:monitorID';

@@ -56,8 +56,10 @@ export interface LedgerRoutesDeps {
   now: () => number;
 }
 
-// A bucket's deletion marks its ledgers deleted (not found, left out of lists) until it is restored; nothing is
-// erased. Registered before the `/v2/:ledger/...` routes: `_` is a reserved ledger name.
+/**
+ * A bucket's deletion marks its ledgers deleted (not found, left out of lists) until it is restored; nothing is
+ * erased.
+ */
 function markBucket(depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps, deleted: boolean) {
   return async (c: Context<HonoTypes>) => {
     const bucket = c.req.param('bucket') ?? '';
@@ -84,6 +86,7 @@ export function ledgerRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
 ): void {
+  // The bucket routes come before the `/v2/:ledger/...` ones: `_` is a reserved ledger name.
   v2DeleteBucketRoute(app, depsOf);
   v2RestoreBucketRoute(app, depsOf);
   v2ListLedgersRoute(app, depsOf);

@@ -6,12 +6,12 @@ import { createProtectedApp } from '../runtime/protected-app.js';
 import type { ServiceRuntime } from '../runtime/runtime.js';
 import { serverInfoRoute } from '../runtime/server-info.js';
 import { lazySqsClient } from '../sqs/lazy-client.js';
-import { configSchemas } from './domain/config.js';
 import { webhooksScope } from './environment-stores.js';
 import { configTestRoutes } from './routes/config-test.js';
 import { configRoutes } from './routes/configs.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { eventTypeRoutes } from './routes/event-types.js';
+import { configSchemas } from './routes/requests.js';
 import { webhooksDocument } from './routes/schemas.js';
 import { DeliveryQueue } from './store/delivery-queue.js';
 

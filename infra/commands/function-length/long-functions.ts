@@ -13,12 +13,6 @@ export interface LongFunction {
   lines: number;
 }
 
-/**
- * A route registration (`ledgerRoutes(app, deps)`: one `describe()` line and one handler per route) is long by
- * its number of routes, each short: exempt. Its handlers are still measured one by one.
- */
-const isRouteRegistration = (name: string) => /Routes$/.test(name);
-
 /** The functions of one source file longer than `limit` lines, outermost and nested alike. */
 export function longFunctions(
   fileName: string,
@@ -32,8 +26,7 @@ export function longFunctions(
       const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
       const last = source.getLineAndCharacterOfPosition(node.end).line;
       const name = nameOf(node);
-      if (last - first + 1 > limit && !isRouteRegistration(name))
-        found.push({ name, line: first + 1, lines: last - first + 1 });
+      if (last - first + 1 > limit) found.push({ name, line: first + 1, lines: last - first + 1 });
     }
     ts.forEachChild(node, visit);
   };

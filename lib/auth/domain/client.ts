@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { DEFAULT_CLIENT_SCOPES, SCOPE_TOKEN } from '../../tokens/scopes.js';
-import { boundedText, metadataMap, nonEmptyText } from '../../validation/common.js';
+import { DEFAULT_CLIENT_SCOPES } from '../../tokens/scopes.js';
 import { digestSecret, generateSecret, lastDigits } from './secrets.js';
 
 /** Default token lifetime (docs/api.md §2.1): one hour; and the bounds a client may choose within. */
@@ -23,39 +22,20 @@ export const lifetimeSchema = v.pipe(
   v.maxValue(MAX_TOKEN_LIFETIME_SECONDS, `must be at most ${MAX_TOKEN_LIFETIME_SECONDS}`),
 );
 
-/**
- * Any OAuth scope, as the reference accepts (a client may carry scopes for its own resource servers); the services
- * keep checking their own (`<service>:read|write`, lib/tokens/scopes.ts), which are the only ones they honour.
- */
-const MAX_SCOPES = 100;
-const scopesSchema = v.pipe(
-  v.array(
-    v.pipe(
-      v.string('must be an array of scopes'),
-      v.regex(SCOPE_TOKEN, 'must be OAuth scope tokens (printable ASCII without space, " or \\)'),
-      v.maxLength(128, 'must be scopes of at most 128 characters'),
-    ),
-    'must be an array of scopes',
-  ),
-  v.maxLength(MAX_SCOPES, `must hold at most ${MAX_SCOPES} scopes`),
-  v.check((s) => new Set(s).size === s.length, 'must not repeat a scope'),
-);
+/** A client's fields as POST and PUT /clients give them, checked by the routes' schema (`routes/requests.ts`). */
+export interface ClientInput {
+  name: string;
+  description?: string | undefined;
+  scopes?: string[] | undefined;
+  metadata?: Record<string, string> | undefined;
+  accessTokenLifetime?: number | undefined;
+}
 
-/** Body of POST and PUT /clients: PUT replaces every field, so absent optional fields are cleared. */
-export const clientInputSchema = v.strictObject({
-  name: nonEmptyText(255),
-  description: v.optional(boundedText(1000)),
-  scopes: v.optional(scopesSchema),
-  metadata: v.optional(metadataMap),
-  accessTokenLifetime: v.optional(lifetimeSchema),
-});
-export type ClientInput = v.InferOutput<typeof clientInputSchema>;
-
-export const secretInputSchema = v.strictObject({
-  name: nonEmptyText(255),
-  metadata: v.optional(metadataMap),
-});
-export type SecretInput = v.InferOutput<typeof secretInputSchema>;
+/** A secret's fields as POST /clients/<id>/secrets gives them. */
+export interface SecretInput {
+  name: string;
+  metadata?: Record<string, string> | undefined;
+}
 
 export interface StoredSecret {
   id: string;

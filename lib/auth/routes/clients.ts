@@ -6,30 +6,37 @@ import { readJsonBody } from '../../http/json-body.js';
 import type { HonoTypes } from '../../http/types.js';
 import { openapi, PAGE_PARAMETERS } from '../../openapi/describe.js';
 import { MAX_PAGE_SIZE, readListQuery } from '../../pagination/cursor.js';
-import {
-  clientInputSchema,
-  clientView,
-  newClient,
-  newSecret,
-  secretInputSchema,
-  secretView,
-} from '../domain/client.js';
+import { clientView, newClient, newSecret, secretView } from '../domain/client.js';
 import type { ClientStore } from '../store/client-store.js';
+import { clientInputSchema, secretInputSchema } from './requests.js';
 import { clientData, clientPage, createdSecretData } from './schemas.js';
 
 /** Ids the service assigns are UUIDs; anything else cannot name a stored client. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A path's client or secret id: one the service could have assigned, or 404. */
+function idParam(raw: string, what = 'client'): string {
+  if (!ID.test(raw)) throw new NotFoundError(`${what} ${raw.slice(0, 64)} not found`);
+  return raw;
+}
+
+const isoAt = (now: () => number): string => new Date(now()).toISOString();
 
 /**
  * Clients and secrets management (docs/api.md §2). The bearer middleware guards these routes; each works within
  * the environment of the request's token, where another environment's client is unknown (404).
  */
 export function clientRoutes(app: Hono<HonoTypes>, store: ClientStore, now: () => number): void {
-  const iso = () => new Date(now()).toISOString();
-  const idParam = (raw: string, what = 'client'): string => {
-    if (!ID.test(raw)) throw new NotFoundError(`${what} ${raw.slice(0, 64)} not found`);
-    return raw;
-  };
+  createClientRoute(app, store, now);
+  listClientsRoute(app, store);
+  readClientRoute(app, store);
+  updateClientRoute(app, store, now);
+  deleteClientRoute(app, store);
+  createSecretRoute(app, store, now);
+  deleteSecretRoute(app, store, now);
+}
+
+function createClientRoute(app: Hono<HonoTypes>, store: ClientStore, now: () => number): void {
   app.post(
     '/clients',
     openapi(
@@ -45,11 +52,14 @@ export function clientRoutes(app: Hono<HonoTypes>, store: ClientStore, now: () =
     ),
     async (c) => {
       const input = await readJsonBody(c, clientInputSchema);
-      const client = newClient(input, randomUUID(), iso());
+      const client = newClient(input, randomUUID(), isoAt(now));
       await store.create(environmentOf(c), client);
       return c.json({ data: clientView(client) }, 201);
     },
   );
+}
+
+function listClientsRoute(app: Hono<HonoTypes>, store: ClientStore): void {
   app.get(
     '/clients',
     openapi(
@@ -81,6 +91,9 @@ export function clientRoutes(app: Hono<HonoTypes>, store: ClientStore, now: () =
       return c.json(unpaged ? { data } : { data, cursor: { ...page, data } });
     },
   );
+}
+
+function readClientRoute(app: Hono<HonoTypes>, store: ClientStore): void {
   app.get(
     '/clients/:id',
     openapi(
@@ -98,6 +111,9 @@ export function clientRoutes(app: Hono<HonoTypes>, store: ClientStore, now: () =
       return c.json({ data: clientView(client) });
     },
   );
+}
+
+function updateClientRoute(app: Hono<HonoTypes>, store: ClientStore, now: () => number): void {
   app.put(
     '/clients/:id',
     openapi(
@@ -113,9 +129,14 @@ export function clientRoutes(app: Hono<HonoTypes>, store: ClientStore, now: () =
     async (c) => {
       const id = idParam(c.req.param('id'));
       const input = await readJsonBody(c, clientInputSchema);
-      return c.json({ data: clientView(await store.replace(environmentOf(c), id, input, iso())) });
+      return c.json({
+        data: clientView(await store.replace(environmentOf(c), id, input, isoAt(now))),
+      });
     },
   );
+}
+
+function deleteClientRoute(app: Hono<HonoTypes>, store: ClientStore): void {
   app.delete(
     '/clients/:id',
     openapi(
@@ -132,6 +153,9 @@ export function clientRoutes(app: Hono<HonoTypes>, store: ClientStore, now: () =
       return c.body(null, 204);
     },
   );
+}
+
+function createSecretRoute(app: Hono<HonoTypes>, store: ClientStore, now: () => number): void {
   app.post(
     '/clients/:id/secrets',
     openapi(
@@ -149,11 +173,14 @@ export function clientRoutes(app: Hono<HonoTypes>, store: ClientStore, now: () =
     async (c) => {
       const id = idParam(c.req.param('id'));
       const input = await readJsonBody(c, secretInputSchema);
-      const { secret, clear } = newSecret(input, randomUUID(), iso());
+      const { secret, clear } = newSecret(input, randomUUID(), isoAt(now));
       await store.addSecret(environmentOf(c), id, secret);
       return c.json({ data: { ...secretView(secret), clear } });
     },
   );
+}
+
+function deleteSecretRoute(app: Hono<HonoTypes>, store: ClientStore, now: () => number): void {
   app.delete(
     '/clients/:id/secrets/:secretId',
     openapi(
@@ -168,7 +195,7 @@ export function clientRoutes(app: Hono<HonoTypes>, store: ClientStore, now: () =
     async (c) => {
       const id = idParam(c.req.param('id'));
       const secretId = idParam(c.req.param('secretId'), 'secret');
-      await store.deleteSecret(environmentOf(c), id, secretId, iso());
+      await store.deleteSecret(environmentOf(c), id, secretId, isoAt(now));
       return c.body(null, 204);
     },
   );

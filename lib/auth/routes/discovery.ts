@@ -9,8 +9,8 @@ import { discoverySchema, jwksSchema } from './schemas.js';
 
 const PUBLIC_CACHE = `public, max-age=${KEY_SET_CACHE_SECONDS}`;
 
-/** OIDC discovery (both well-known paths) and the JWKS. Unauthenticated, cacheable, never redirecting. */
-export function discoveryRoutes(app: Hono<HonoTypes>, issuer: string, keys: SigningKeys): void {
+/** The server metadata (the same at both well-known paths), served cacheable. */
+function serveMetadata(issuer: string) {
   const metadata = {
     issuer,
     token_endpoint: `${issuer}/oauth/token`,
@@ -23,10 +23,20 @@ export function discoveryRoutes(app: Hono<HonoTypes>, issuer: string, keys: Sign
     id_token_signing_alg_values_supported: [SIGNING_ALG],
     token_endpoint_auth_signing_alg_values_supported: [SIGNING_ALG],
   };
-  const serve = (c: Context<HonoTypes>) => {
+  return (c: Context<HonoTypes>) => {
     c.header('Cache-Control', PUBLIC_CACHE);
     return c.json(metadata);
   };
+}
+
+/** OIDC discovery (both well-known paths) and the JWKS. Unauthenticated, cacheable, never redirecting. */
+export function discoveryRoutes(app: Hono<HonoTypes>, issuer: string, keys: SigningKeys): void {
+  getOIDCWellKnownsRoute(app, issuer);
+  getOAuthServerMetadataRoute(app, issuer);
+  getJwksRoute(app, keys);
+}
+
+function getOIDCWellKnownsRoute(app: Hono<HonoTypes>, issuer: string): void {
   app.get(
     '/.well-known/openid-configuration',
     openapi(
@@ -38,8 +48,11 @@ export function discoveryRoutes(app: Hono<HonoTypes>, issuer: string, keys: Sign
         responses: { 200: { description: 'The server metadata.', schema: discoverySchema } },
       },
     ),
-    serve,
+    serveMetadata(issuer),
   );
+}
+
+function getOAuthServerMetadataRoute(app: Hono<HonoTypes>, issuer: string): void {
   app.get(
     '/.well-known/oauth-authorization-server',
     openapi(
@@ -51,8 +64,11 @@ export function discoveryRoutes(app: Hono<HonoTypes>, issuer: string, keys: Sign
         responses: { 200: { description: 'The server metadata.', schema: discoverySchema } },
       },
     ),
-    serve,
+    serveMetadata(issuer),
   );
+}
+
+function getJwksRoute(app: Hono<HonoTypes>, keys: SigningKeys): void {
   app.get(
     '/keys',
     openapi(

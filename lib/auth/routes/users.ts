@@ -12,6 +12,11 @@ import { userData, userList } from './schemas.js';
  * have logged in. The bearer middleware guards these routes (`auth:read`).
  */
 export function userRoutes(app: Hono<HonoTypes>, persons: EnvironmentPersons): void {
+  listUsersRoute(app, persons);
+  readUserRoute(app, persons);
+}
+
+function listUsersRoute(app: Hono<HonoTypes>, persons: EnvironmentPersons): void {
   app.get(
     '/users',
     openapi(
@@ -29,6 +34,9 @@ export function userRoutes(app: Hono<HonoTypes>, persons: EnvironmentPersons): v
       return c.json({ data: profiles.map(userView) });
     },
   );
+}
+
+function readUserRoute(app: Hono<HonoTypes>, persons: EnvironmentPersons): void {
   app.get(
     '/users/:userId',
     openapi(

@@ -13,6 +13,17 @@ export function exporterRoutes(
   app: Hono<HonoTypes>,
   handlers: () => Promise<ExportHandlers>,
 ): void {
+  v2CreateExporterRoute(app, handlers);
+  v2ListExportersRoute(app, handlers);
+  v2GetExporterStateRoute(app, handlers);
+  v2UpdateExporterRoute(app, handlers);
+  v2DeleteExporterRoute(app, handlers);
+}
+
+function v2CreateExporterRoute(
+  app: Hono<HonoTypes>,
+  handlers: () => Promise<ExportHandlers>,
+): void {
   app.post(
     '/v2/_/exporters',
     openapi(
@@ -28,6 +39,9 @@ export function exporterRoutes(
     ),
     async (c) => (await handlers()).createExporter(c),
   );
+}
+
+function v2ListExportersRoute(app: Hono<HonoTypes>, handlers: () => Promise<ExportHandlers>): void {
   app.get(
     '/v2/_/exporters',
     openapi(
@@ -41,6 +55,12 @@ export function exporterRoutes(
     ),
     async (c) => (await handlers()).listExporters(c),
   );
+}
+
+function v2GetExporterStateRoute(
+  app: Hono<HonoTypes>,
+  handlers: () => Promise<ExportHandlers>,
+): void {
   app.get(
     ITEM,
     openapi(
@@ -53,6 +73,12 @@ export function exporterRoutes(
     ),
     async (c) => (await handlers()).getExporter(c),
   );
+}
+
+function v2UpdateExporterRoute(
+  app: Hono<HonoTypes>,
+  handlers: () => Promise<ExportHandlers>,
+): void {
   app.put(
     ITEM,
     openapi(
@@ -67,6 +93,12 @@ export function exporterRoutes(
     ),
     async (c) => (await handlers()).replaceExporter(c),
   );
+}
+
+function v2DeleteExporterRoute(
+  app: Hono<HonoTypes>,
+  handlers: () => Promise<ExportHandlers>,
+): void {
   app.delete(
     ITEM,
     openapi(

@@ -13,6 +13,19 @@ export function pipelineRoutes(
   app: Hono<HonoTypes>,
   handlers: () => Promise<ExportHandlers>,
 ): void {
+  v2CreatePipelineRoute(app, handlers);
+  v2ListPipelinesRoute(app, handlers);
+  v2GetPipelineStateRoute(app, handlers);
+  v2StartPipelineRoute(app, handlers);
+  v2StopPipelineRoute(app, handlers);
+  v2ResetPipelineRoute(app, handlers);
+  v2DeletePipelineRoute(app, handlers);
+}
+
+function v2CreatePipelineRoute(
+  app: Hono<HonoTypes>,
+  handlers: () => Promise<ExportHandlers>,
+): void {
   app.post(
     '/v2/:ledger/pipelines',
     openapi(
@@ -29,6 +42,9 @@ export function pipelineRoutes(
     ),
     async (c) => (await handlers()).createPipeline(c),
   );
+}
+
+function v2ListPipelinesRoute(app: Hono<HonoTypes>, handlers: () => Promise<ExportHandlers>): void {
   app.get(
     '/v2/:ledger/pipelines',
     openapi(
@@ -42,6 +58,12 @@ export function pipelineRoutes(
     ),
     async (c) => (await handlers()).listPipelines(c),
   );
+}
+
+function v2GetPipelineStateRoute(
+  app: Hono<HonoTypes>,
+  handlers: () => Promise<ExportHandlers>,
+): void {
   app.get(
     ITEM,
     openapi(
@@ -56,6 +78,9 @@ export function pipelineRoutes(
     ),
     async (c) => (await handlers()).getPipeline(c),
   );
+}
+
+function v2StartPipelineRoute(app: Hono<HonoTypes>, handlers: () => Promise<ExportHandlers>): void {
   app.post(
     `${ITEM}/start`,
     openapi(
@@ -69,6 +94,9 @@ export function pipelineRoutes(
     ),
     async (c) => (await handlers()).start(c),
   );
+}
+
+function v2StopPipelineRoute(app: Hono<HonoTypes>, handlers: () => Promise<ExportHandlers>): void {
   app.post(
     `${ITEM}/stop`,
     openapi(
@@ -83,6 +111,9 @@ export function pipelineRoutes(
     ),
     async (c) => (await handlers()).stop(c),
   );
+}
+
+function v2ResetPipelineRoute(app: Hono<HonoTypes>, handlers: () => Promise<ExportHandlers>): void {
   app.post(
     `${ITEM}/reset`,
     openapi(
@@ -96,6 +127,12 @@ export function pipelineRoutes(
     ),
     async (c) => (await handlers()).reset(c),
   );
+}
+
+function v2DeletePipelineRoute(
+  app: Hono<HonoTypes>,
+  handlers: () => Promise<ExportHandlers>,
+): void {
   app.delete(
     ITEM,
     openapi(

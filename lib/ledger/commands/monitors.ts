@@ -2,8 +2,12 @@ import { NotFoundError, ValidationError } from '../../errors/index.js';
 import { formatInstant } from '../../time/instant.js';
 import type { LedgerRecord, MappingWriteRequest } from '../domain/change.js';
 import { MAX_MAPPING_BYTES, type Mapping, mappingJson } from '../domain/mapping.js';
-import { type BalanceMonitor, MAX_MONITORS, monitorView } from '../domain/monitors.js';
-import type { CreateMonitorInput } from '../domain/monitors-schema.js';
+import {
+  type BalanceMonitor,
+  type CreateMonitorInput,
+  MAX_MONITORS,
+  monitorView,
+} from '../domain/monitors.js';
 
 /**
  * POST /v2/<ledger>/monitors: the monitor is in force from the HEAD version this write commits. Monitors share the

@@ -34,6 +34,11 @@ export interface MonitoredPair {
   heldAfter?: HeldVolume;
 }
 
+/** A monitor as POST /v2/<ledger>/monitors asks for it, checked by the routes' schema (`routes/monitor-schemas.ts`). */
+export type CreateMonitorInput = Pick<BalanceMonitor, 'account' | 'asset' | 'condition'> & {
+  metadata?: Record<string, string> | undefined;
+};
+
 export interface BalanceMonitor {
   id: string;
   /** An address, or a pattern as limits take it (`*` any run of characters). */

@@ -33,6 +33,15 @@ export function accountRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => AccountRoutesDeps,
 ): void {
+  v2ListAccountsRoute(app, depsOf);
+  v2GetAccountRoute(app, depsOf);
+  v2GetBalancesAggregatedRoute(app, depsOf);
+}
+
+function v2ListAccountsRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => AccountRoutesDeps,
+): void {
   app.get(
     '/v2/:ledger/accounts',
     openapi(
@@ -67,28 +76,7 @@ export function accountRoutes(
       const { lookup, accounts, stats } = depsOf(c);
       const ledger = await requestLedger(c, lookup);
       refuseInsertionDate(c);
-      if (c.req.method === 'HEAD') {
-        onlyParams(c, ['query', 'pit']);
-        const pit = readPointInTime(c.req.query('pit'));
-        const { access, keep, needsVolumes } = planAccountQuery(
-          c.req.query('query'),
-          ledger.features,
-          pit,
-        );
-        // Unfiltered, the HEAD item keeps the count; served by an index alone, the index counts without returning
-        // items; at a point in time or with a condition judged in memory, the listing's pages are counted.
-        const count =
-          pit !== undefined || keep
-            ? await accounts.countListed(ledger, access, {
-                ...(pit !== undefined ? { pit } : {}),
-                ...(keep ? { keep } : {}),
-                ...(needsVolumes ? { needsVolumes } : {}),
-              })
-            : access
-              ? await accounts.count(ledger, access)
-              : (await stats.read(ledger)).accounts;
-        return c.body(null, 204, { Count: String(count) });
-      }
+      if (c.req.method === 'HEAD') return countAccounts(c, ledger, accounts, stats);
       const query = readListQuery(c.req.query(), accountListName(ledger.name), [
         'query',
         'expand',
@@ -120,6 +108,41 @@ export function accountRoutes(
       });
     },
   );
+}
+
+/** `HEAD`: what the same list holds, in the `Count` header. */
+async function countAccounts(
+  c: Context<HonoTypes>,
+  ledger: LedgerRecord,
+  accounts: AccountReads,
+  stats: LedgerStats,
+) {
+  onlyParams(c, ['query', 'pit']);
+  const pit = readPointInTime(c.req.query('pit'));
+  const { access, keep, needsVolumes } = planAccountQuery(
+    c.req.query('query'),
+    ledger.features,
+    pit,
+  );
+  // Unfiltered, the HEAD item keeps the count; served by an index alone, the index counts without returning
+  // items; at a point in time or with a condition judged in memory, the listing's pages are counted.
+  const count =
+    pit !== undefined || keep
+      ? await accounts.countListed(ledger, access, {
+          ...(pit !== undefined ? { pit } : {}),
+          ...(keep ? { keep } : {}),
+          ...(needsVolumes ? { needsVolumes } : {}),
+        })
+      : access
+        ? await accounts.count(ledger, access)
+        : (await stats.read(ledger)).accounts;
+  return c.body(null, 204, { Count: String(count) });
+}
+
+function v2GetAccountRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => AccountRoutesDeps,
+): void {
   app.get(
     '/v2/:ledger/accounts/:address',
     openapi(
@@ -148,6 +171,12 @@ export function accountRoutes(
       return jsonResponse(c, { data: expandedView(found, view.expand) });
     },
   );
+}
+
+function v2GetBalancesAggregatedRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => AccountRoutesDeps,
+): void {
   app.get(
     '/v2/:ledger/aggregate/balances',
     openapi(

@@ -76,19 +76,7 @@ export function bulkRoutes(
       const continueOnFailure = booleanFlag(c.req.query('continueOnFailure'), 'continueOnFailure');
       if (atomic && parallel)
         throw new ValidationError('atomic and parallel options are mutually exclusive');
-      const raw = JSON_STREAM.test(c.req.header('content-type') ?? '')
-        ? parseJsonStream(await readBodyText(c))
-        : await readJsonBody(c, v.array(v.unknown(), 'must be an array of bulk elements'), {
-            array: true,
-            parse: parseJson,
-          });
-      if (raw.length > MAX_BULK_ELEMENTS)
-        throw new BulkSizeExceededError(
-          `a bulk holds at most ${MAX_BULK_ELEMENTS} elements (got ${raw.length})`,
-        );
-      const validated = raw.map((element, i) =>
-        validate(bulkElementSchema, withoutNullFields(element), `body.${i}`),
-      );
+      const validated = await readBulkElements(c);
       const options = { atomic, parallel, continueOnFailure };
       let outcomes: ElementOutcome[];
       let elements: BulkElement[];
@@ -124,6 +112,23 @@ export function bulkRoutes(
         firstError ? 400 : 200,
       );
     },
+  );
+}
+
+/** The body's elements (an array, or the JSON stream), each validated; more than the limit is refused first. */
+async function readBulkElements(c: Context<HonoTypes>) {
+  const raw = JSON_STREAM.test(c.req.header('content-type') ?? '')
+    ? parseJsonStream(await readBodyText(c))
+    : await readJsonBody(c, v.array(v.unknown(), 'must be an array of bulk elements'), {
+        array: true,
+        parse: parseJson,
+      });
+  if (raw.length > MAX_BULK_ELEMENTS)
+    throw new BulkSizeExceededError(
+      `a bulk holds at most ${MAX_BULK_ELEMENTS} elements (got ${raw.length})`,
+    );
+  return raw.map((element, i) =>
+    validate(bulkElementSchema, withoutNullFields(element), `body.${i}`),
   );
 }
 

@@ -1,6 +1,9 @@
 import type { Context } from 'hono';
 import type { HonoTypes } from '../../http/types.js';
 
+/** A request's handlers, from its environment's stores (`handlersPerScope`). */
+export type HandlersOf<H> = (c: Context<HonoTypes>) => Promise<H>;
+
 /**
  * Handlers built once per environment's stores (`depsOf(c)`: the request's scope, the same object for every
  * request of an environment while the scope is kept), from a module loaded at the first such request. A build that
@@ -9,7 +12,7 @@ import type { HonoTypes } from '../../http/types.js';
 export function handlersPerScope<D extends object, H>(
   depsOf: (c: Context<HonoTypes>) => D,
   build: (deps: D) => Promise<H>,
-): (c: Context<HonoTypes>) => Promise<H> {
+): HandlersOf<H> {
   const built = new WeakMap<D, Promise<H>>();
   return (c) => {
     const deps = depsOf(c);

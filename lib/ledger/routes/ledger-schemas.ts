@@ -51,6 +51,15 @@ export function schemaRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => SchemaRoutesDeps,
 ): void {
+  v2InsertSchemaRoute(app, depsOf);
+  v2GetSchemaRoute(app, depsOf);
+  v2ListSchemasRoute(app, depsOf);
+}
+
+function v2InsertSchemaRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => SchemaRoutesDeps,
+): void {
   app.post(
     '/v2/:ledger/schemas/:version',
     openapi(
@@ -78,6 +87,12 @@ export function schemaRoutes(
       throw new SchemaAlreadyExistsError(`schema version "${version}" already exists`);
     },
   );
+}
+
+function v2GetSchemaRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => SchemaRoutesDeps,
+): void {
   app.get(
     '/v2/:ledger/schemas/:version',
     openapi(
@@ -99,6 +114,12 @@ export function schemaRoutes(
       return jsonResponse(c, { data: found });
     },
   );
+}
+
+function v2ListSchemasRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => SchemaRoutesDeps,
+): void {
   app.get(
     '/v2/:ledger/schemas',
     openapi(

@@ -56,14 +56,12 @@ export interface LedgerRoutesDeps {
   now: () => number;
 }
 
-/** Ledgers (docs/api.md §3.1): create, read, list, metadata, `_info`, stats. */
-export function ledgerRoutes(
-  app: Hono<HonoTypes>,
-  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
-): void {
-  // A bucket's deletion marks its ledgers deleted (not found, left out of lists) until it is restored; nothing is
-  // erased. Registered before the `/v2/:ledger/...` routes: `_` is a reserved ledger name.
-  const markBucket = (deleted: boolean) => async (c: Context<HonoTypes>) => {
+/**
+ * A bucket's deletion marks its ledgers deleted (not found, left out of lists) until it is restored; nothing is
+ * erased.
+ */
+function markBucket(depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps, deleted: boolean) {
+  return async (c: Context<HonoTypes>) => {
     const bucket = c.req.param('bucket') ?? '';
     // Only the caller's environment's ledgers of the bucket: a bucket is storage shared by environments.
     const environment = environmentOf(c);
@@ -81,6 +79,29 @@ export function ledgerRoutes(
     lookup.forgetBucket(environment, bucket);
     return c.body(null, 204);
   };
+}
+
+/** Ledgers (docs/api.md §3.1): create, read, list, metadata, `_info`, stats. */
+export function ledgerRoutes(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
+): void {
+  // The bucket routes come before the `/v2/:ledger/...` ones: `_` is a reserved ledger name.
+  v2DeleteBucketRoute(app, depsOf);
+  v2RestoreBucketRoute(app, depsOf);
+  v2ListLedgersRoute(app, depsOf);
+  v2CreateLedgerRoute(app, depsOf);
+  v2GetLedgerRoute(app, depsOf);
+  v2UpdateLedgerMetadataRoute(app, depsOf);
+  v2DeleteLedgerMetadataRoute(app, depsOf);
+  v2GetLedgerInfoRoute(app, depsOf);
+  v2ReadStatsRoute(app, depsOf);
+}
+
+function v2DeleteBucketRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
+): void {
   app.delete(
     '/v2/_/buckets/:bucket',
     openapi(
@@ -93,8 +114,14 @@ export function ledgerRoutes(
         responses: { 204: { description: 'Deleted.' } },
       },
     ),
-    markBucket(true),
+    markBucket(depsOf, true),
   );
+}
+
+function v2RestoreBucketRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
+): void {
   app.post(
     '/v2/_/buckets/:bucket/restore',
     openapi(
@@ -105,8 +132,14 @@ export function ledgerRoutes(
         responses: { 204: { description: 'Restored.' } },
       },
     ),
-    markBucket(false),
+    markBucket(depsOf, false),
   );
+}
+
+function v2ListLedgersRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
+): void {
   app.get(
     '/v2',
     openapi(
@@ -157,6 +190,12 @@ export function ledgerRoutes(
       return jsonResponse(c, { cursor: { ...page, data: page.data.map(ledgerView) } });
     },
   );
+}
+
+function v2CreateLedgerRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
+): void {
   app.post(
     '/v2/:ledger',
     openapi(
@@ -191,6 +230,12 @@ export function ledgerRoutes(
       return c.body(null, 204);
     },
   );
+}
+
+function v2GetLedgerRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
+): void {
   app.get(
     '/v2/:ledger',
     openapi(
@@ -212,6 +257,12 @@ export function ledgerRoutes(
       return jsonResponse(c, { data: ledgerView(record) });
     },
   );
+}
+
+function v2UpdateLedgerMetadataRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
+): void {
   app.put(
     '/v2/:ledger/metadata',
     openapi(
@@ -231,6 +282,12 @@ export function ledgerRoutes(
       return c.body(null, 204);
     },
   );
+}
+
+function v2DeleteLedgerMetadataRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
+): void {
   app.delete(
     '/v2/:ledger/metadata/:key',
     openapi(
@@ -248,6 +305,12 @@ export function ledgerRoutes(
       return c.body(null, 204);
     },
   );
+}
+
+function v2GetLedgerInfoRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
+): void {
   app.get(
     '/v2/:ledger/_info',
     openapi(
@@ -271,6 +334,12 @@ export function ledgerRoutes(
       });
     },
   );
+}
+
+function v2ReadStatsRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LedgerRoutesDeps,
+): void {
   app.get(
     '/v2/:ledger/stats',
     openapi(

@@ -23,6 +23,18 @@ export function limitsRoutes(
     mappings: MappingReads;
   },
 ): void {
+  v2GetLimitsRoute(app, depsOf);
+  v2UpdateLimitsRoute(app, depsOf);
+}
+
+function v2GetLimitsRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => {
+    lookup: LedgerLookup;
+    writer: LedgerWriter;
+    mappings: MappingReads;
+  },
+): void {
   app.get(
     '/v2/:ledger/limits',
     openapi(
@@ -42,6 +54,16 @@ export function limitsRoutes(
       return jsonResponse(c, { data: limitsView(mapping?.limits ?? []) });
     },
   );
+}
+
+function v2UpdateLimitsRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => {
+    lookup: LedgerLookup;
+    writer: LedgerWriter;
+    mappings: MappingReads;
+  },
+): void {
   app.put(
     '/v2/:ledger/limits',
     openapi(

@@ -25,6 +25,14 @@ export function logTransferRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => LogTransferDeps,
 ): void {
+  v2ExportLogsRoute(app, depsOf);
+  v2ImportLogsRoute(app, depsOf);
+}
+
+function v2ExportLogsRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LogTransferDeps,
+): void {
   app.post(
     '/v2/:ledger/logs/export',
     openapi(
@@ -63,6 +71,12 @@ export function logTransferRoutes(
       );
     },
   );
+}
+
+function v2ImportLogsRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => LogTransferDeps,
+): void {
   app.post(
     '/v2/:ledger/logs/import',
     openapi(

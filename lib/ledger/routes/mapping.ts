@@ -18,6 +18,9 @@ export interface MappingRoutesDeps {
   mappings: MappingReads;
 }
 
+const answer = (c: Context, data: unknown) =>
+  c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
+
 /**
  * The v1 mapping (docs/api.md §3.4): GET answers `{data: Mapping | null}` (null until one is set, as the reference
  * did), PUT replaces it and answers the stored mapping. Integers in expressions are always bare JSON numbers,
@@ -27,8 +30,14 @@ export function mappingRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => MappingRoutesDeps,
 ): void {
-  const answer = (c: Context, data: unknown) =>
-    c.body(stringifyJson({ data }), 200, { 'content-type': 'application/json' });
+  getMappingRoute(app, depsOf);
+  updateMappingRoute(app, depsOf);
+}
+
+function getMappingRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => MappingRoutesDeps,
+): void {
   app.get(
     '/:ledger/mapping',
     openapi(
@@ -49,6 +58,12 @@ export function mappingRoutes(
       return answer(c, mapping ? mappingView(mapping) : null);
     },
   );
+}
+
+function updateMappingRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => MappingRoutesDeps,
+): void {
   app.put(
     '/:ledger/mapping',
     openapi(

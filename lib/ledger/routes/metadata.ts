@@ -11,34 +11,53 @@ import type { LedgerCommands } from '../write/ledger-commands.js';
 import { readAddress, readIdempotencyKey, readTransactionId, requestLedger } from './request.js';
 import { requestSchema, SCHEMA_VERSION_PARAMETER, writeSchemaOption } from './schema-version.js';
 
+export interface MetadataRoutesDeps {
+  lookup: LedgerLookup;
+  commands: LedgerCommands;
+  schemas: SchemaReads;
+}
+
+/** One metadata change, through the ledger's commands (idempotent, dry run, under the request's schema). */
+async function apply(
+  depsOf: (c: Context<HonoTypes>) => MetadataRoutesDeps,
+  c: Context<HonoTypes>,
+  target: MetadataTarget,
+  change: MetadataChange,
+) {
+  const { lookup, commands, schemas } = depsOf(c);
+  const ledger = await requestLedger(c, lookup);
+  const schema = await requestSchema(c, schemas, ledger);
+  const idempotencyKey = readIdempotencyKey(c);
+  const outcome = await commands.execute(ledger, {
+    kind: 'metadata',
+    target,
+    change,
+    options: {
+      dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
+      ...writeSchemaOption(schema),
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    },
+  });
+  // A replayed write says so, as create and revert do (the reference sets it on every idempotent replay).
+  if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
+  return c.body(null, 204);
+}
+
 /** Metadata writes on transactions and accounts (docs/api.md §3.2, §3.3): 204 on success. */
 export function metadataRoutes(
   app: Hono<HonoTypes>,
-  depsOf: (c: Context<HonoTypes>) => {
-    lookup: LedgerLookup;
-    commands: LedgerCommands;
-    schemas: SchemaReads;
-  },
+  depsOf: (c: Context<HonoTypes>) => MetadataRoutesDeps,
 ): void {
-  const apply = async (c: Context<HonoTypes>, target: MetadataTarget, change: MetadataChange) => {
-    const { lookup, commands, schemas } = depsOf(c);
-    const ledger = await requestLedger(c, lookup);
-    const schema = await requestSchema(c, schemas, ledger);
-    const idempotencyKey = readIdempotencyKey(c);
-    const outcome = await commands.execute(ledger, {
-      kind: 'metadata',
-      target,
-      change,
-      options: {
-        dryRun: booleanFlag(c.req.query('dryRun'), 'dryRun'),
-        ...writeSchemaOption(schema),
-        ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-      },
-    });
-    // A replayed write says so, as create and revert do (the reference sets it on every idempotent replay).
-    if (outcome.kind === 'replayed') c.header('Idempotency-Hit', 'true');
-    return c.body(null, 204);
-  };
+  v2AddMetadataOnTransactionRoute(app, depsOf);
+  v2DeleteTransactionMetadataRoute(app, depsOf);
+  v2AddMetadataToAccountRoute(app, depsOf);
+  v2DeleteAccountMetadataRoute(app, depsOf);
+}
+
+function v2AddMetadataOnTransactionRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => MetadataRoutesDeps,
+): void {
   app.post(
     '/v2/:ledger/transactions/:id/metadata',
     openapi(
@@ -61,11 +80,18 @@ export function metadataRoutes(
     ),
     async (c) =>
       apply(
+        depsOf,
         c,
         { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) },
         { kind: 'save', metadata: await readJsonBody(c, metadataMap) },
       ),
   );
+}
+
+function v2DeleteTransactionMetadataRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => MetadataRoutesDeps,
+): void {
   app.delete(
     '/v2/:ledger/transactions/:id/metadata/:key',
     openapi(
@@ -86,11 +112,18 @@ export function metadataRoutes(
     ),
     (c) =>
       apply(
+        depsOf,
         c,
         { type: 'TRANSACTION', id: readTransactionId(c.req.param('id')) },
         { kind: 'delete', key: c.req.param('key') },
       ),
   );
+}
+
+function v2AddMetadataToAccountRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => MetadataRoutesDeps,
+): void {
   app.post(
     '/v2/:ledger/accounts/:address/metadata',
     openapi(
@@ -113,11 +146,18 @@ export function metadataRoutes(
     ),
     async (c) =>
       apply(
+        depsOf,
         c,
         { type: 'ACCOUNT', address: readAddress(c.req.param('address')) },
         { kind: 'save', metadata: await readJsonBody(c, metadataMap) },
       ),
   );
+}
+
+function v2DeleteAccountMetadataRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => MetadataRoutesDeps,
+): void {
   app.delete(
     '/v2/:ledger/accounts/:address/metadata/:key',
     openapi(
@@ -138,6 +178,7 @@ export function metadataRoutes(
     ),
     (c) =>
       apply(
+        depsOf,
         c,
         { type: 'ACCOUNT', address: readAddress(c.req.param('address')) },
         { kind: 'delete', key: c.req.param('key') },

@@ -7,10 +7,10 @@ import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { createMonitorWrite, deleteMonitorWrite } from '../commands/monitors.js';
 import { MAX_MONITORS, monitorView } from '../domain/monitors.js';
-import { createMonitorSchema } from '../domain/monitors-schema.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { MappingReads } from '../store/mapping-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
+import { createMonitorSchema } from './monitor-schemas.js';
 import { requestLedger } from './request.js';
 
 export interface MonitorDeps {

@@ -2,9 +2,9 @@ import type { Context, Hono } from 'hono';
 import type { HonoTypes } from '../../http/types.js';
 import { openapi } from '../../openapi/describe.js';
 import { cursorOf, dataOf } from '../../openapi/schemas.js';
-import { createMonitorSchema, monitorSchema } from '../domain/monitors-schema.js';
-import { handlersPerScope } from './handlers-per-scope.js';
+import { type HandlersOf, handlersPerScope } from './handlers-per-scope.js';
 import type { MonitorDeps, MonitorHandlers } from './monitor-handlers.js';
+import { createMonitorSchema, monitorSchema } from './monitor-schemas.js';
 
 const TAGS = ['ledger: accounts'];
 const ITEM = '/v2/:ledger/monitors/:monitorID';
@@ -18,11 +18,18 @@ export function monitorsRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => MonitorDeps,
 ): void {
-  const handlers = handlersPerScope(
+  const handlers: HandlersOf<MonitorHandlers> = handlersPerScope(
     depsOf,
     async (deps): Promise<MonitorHandlers> =>
       (await import('./monitor-handlers.js')).monitorHandlers(deps),
   );
+  v2CreateMonitorRoute(app, handlers);
+  v2ListMonitorsRoute(app, handlers);
+  v2GetMonitorRoute(app, handlers);
+  v2DeleteMonitorRoute(app, handlers);
+}
+
+function v2CreateMonitorRoute(app: Hono<HonoTypes>, handlers: HandlersOf<MonitorHandlers>): void {
   app.post(
     '/v2/:ledger/monitors',
     openapi(
@@ -40,6 +47,9 @@ export function monitorsRoutes(
     ),
     async (c) => (await handlers(c)).create(c),
   );
+}
+
+function v2ListMonitorsRoute(app: Hono<HonoTypes>, handlers: HandlersOf<MonitorHandlers>): void {
   app.get(
     '/v2/:ledger/monitors',
     openapi(
@@ -53,6 +63,9 @@ export function monitorsRoutes(
     ),
     async (c) => (await handlers(c)).list(c),
   );
+}
+
+function v2GetMonitorRoute(app: Hono<HonoTypes>, handlers: HandlersOf<MonitorHandlers>): void {
   app.get(
     ITEM,
     openapi(
@@ -65,6 +78,9 @@ export function monitorsRoutes(
     ),
     async (c) => (await handlers(c)).get(c),
   );
+}
+
+function v2DeleteMonitorRoute(app: Hono<HonoTypes>, handlers: HandlersOf<MonitorHandlers>): void {
   app.delete(
     ITEM,
     openapi(

@@ -10,7 +10,7 @@ import {
   pendingAnswer,
   postPendingBody,
 } from '../domain/pending-schema.js';
-import { handlersPerScope } from './handlers-per-scope.js';
+import { type HandlersOf, handlersPerScope } from './handlers-per-scope.js';
 import type { PendingDeps, PendingHandlers } from './pending-handlers.js';
 import { transactionSchema } from './schemas.js';
 
@@ -31,11 +31,20 @@ export function pendingRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => PendingDeps,
 ): void {
-  const handlers = handlersPerScope(
+  const handlers: HandlersOf<PendingHandlers> = handlersPerScope(
     depsOf,
     async (deps): Promise<PendingHandlers> =>
       (await import('./pending-handlers.js')).pendingHandlers(deps, await deps.pendingReads()),
   );
+  v2CreatePendingRoute(app, handlers);
+  v2ListPendingRoute(app, handlers);
+  v2GetPendingRoute(app, handlers);
+  v2PostPendingRoute(app, handlers);
+  v2VoidPendingRoute(app, handlers);
+  v2GetAccountBalancesRoute(app, handlers);
+}
+
+function v2CreatePendingRoute(app: Hono<HonoTypes>, handlers: HandlersOf<PendingHandlers>): void {
   app.post(
     '/v2/:ledger/pending',
     openapi(
@@ -52,6 +61,9 @@ export function pendingRoutes(
     ),
     async (c) => (await handlers(c)).create(c),
   );
+}
+
+function v2ListPendingRoute(app: Hono<HonoTypes>, handlers: HandlersOf<PendingHandlers>): void {
   app.get(
     '/v2/:ledger/pending',
     openapi(
@@ -72,6 +84,9 @@ export function pendingRoutes(
     ),
     async (c) => (await handlers(c)).list(c),
   );
+}
+
+function v2GetPendingRoute(app: Hono<HonoTypes>, handlers: HandlersOf<PendingHandlers>): void {
   app.get(
     ITEM,
     openapi(
@@ -85,6 +100,9 @@ export function pendingRoutes(
     ),
     async (c) => (await handlers(c)).get(c),
   );
+}
+
+function v2PostPendingRoute(app: Hono<HonoTypes>, handlers: HandlersOf<PendingHandlers>): void {
   app.post(
     `${ITEM}/post`,
     openapi(
@@ -108,6 +126,9 @@ export function pendingRoutes(
     ),
     async (c) => (await handlers(c)).post(c),
   );
+}
+
+function v2VoidPendingRoute(app: Hono<HonoTypes>, handlers: HandlersOf<PendingHandlers>): void {
   app.post(
     `${ITEM}/void`,
     openapi(
@@ -122,6 +143,12 @@ export function pendingRoutes(
     ),
     async (c) => (await handlers(c)).void(c),
   );
+}
+
+function v2GetAccountBalancesRoute(
+  app: Hono<HonoTypes>,
+  handlers: HandlersOf<PendingHandlers>,
+): void {
   app.get(
     '/v2/:ledger/accounts/:address/balances',
     openapi(

@@ -64,6 +64,16 @@ export function transactionRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => TransactionRoutesDeps,
 ): void {
+  v2CreateTransactionRoute(app, depsOf);
+  v2GetTransactionRoute(app, depsOf);
+  v2RevertTransactionRoute(app, depsOf);
+  v2ListTransactionsRoute(app, depsOf);
+}
+
+function v2CreateTransactionRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => TransactionRoutesDeps,
+): void {
   app.post(
     '/v2/:ledger/transactions',
     openapi(
@@ -126,6 +136,12 @@ export function transactionRoutes(
       return jsonResponse(c, { data: withEffective });
     },
   );
+}
+
+function v2GetTransactionRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => TransactionRoutesDeps,
+): void {
   app.get(
     '/v2/:ledger/transactions/:id',
     openapi(
@@ -159,6 +175,12 @@ export function transactionRoutes(
       return jsonResponse(c, { data: view(found, expand, effective) });
     },
   );
+}
+
+function v2RevertTransactionRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => TransactionRoutesDeps,
+): void {
   app.post(
     '/v2/:ledger/transactions/:id/revert',
     openapi(
@@ -207,6 +229,12 @@ export function transactionRoutes(
       return jsonResponse(c, { data: outcome.result }, 201);
     },
   );
+}
+
+function v2ListTransactionsRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => TransactionRoutesDeps,
+): void {
   app.get(
     '/v2/:ledger/transactions',
     openapi(
@@ -254,12 +282,7 @@ export function transactionRoutes(
       );
       // A cursor carries the listing's parameters: with one, the request's own are not read (only pageSize).
       const params = query.cursor ? (query.cursor.f ?? {}) : c.req.query();
-      const pit = readPointInTime(params.pit);
-      const { order, ascending } = listOrder(params);
-      const { access, keep } = planTransactionQuery(params.query, ledger.features, {
-        order,
-        ...(pit !== undefined ? { pit } : {}),
-      });
+      const { pit, order, ascending, access, keep } = listingPlan(params, ledger);
       if (c.req.method === 'HEAD') {
         const count =
           access || keep || pit !== undefined
@@ -291,6 +314,17 @@ export function transactionRoutes(
 
 /** The list's own parameters, all recorded in its cursors. */
 const LISTING_PARAMS = ['reverse', 'expand', 'query', 'pit', 'order', 'sort'];
+
+/** The list's point in time, order and query plan, from its parameters (a cursor's or the request's). */
+function listingPlan(params: Record<string, string | undefined>, ledger: LedgerRecord) {
+  const pit = readPointInTime(params.pit);
+  const { order, ascending } = listOrder(params);
+  const { access, keep } = planTransactionQuery(params.query, ledger.features, {
+    order,
+    ...(pit !== undefined ? { pit } : {}),
+  });
+  return { pit, order, ascending, access, keep };
+}
 
 /**
  * The list's order: the reference's `sort=<field>:<asc|desc>` (id, inserted_at, timestamp), or its older

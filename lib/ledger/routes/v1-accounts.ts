@@ -46,7 +46,20 @@ export function v1AccountRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => V1AccountRoutesDeps,
 ): void {
-  const ledgerOf = (c: Context<HonoTypes>) => resolveV1Ledger(c, depsOf(c).lookup);
+  listAccountsLedgerRoute(app, depsOf);
+  getAccountLedgerRoute(app, depsOf);
+  v1MetadataRoutes(app, depsOf, '/:ledger/accounts/:address', (c) => ({
+    type: 'ACCOUNT',
+    address: readAddress(c.req.param('address')!),
+  }));
+  getBalancesRoute(app, depsOf);
+  getBalancesAggregatedRoute(app, depsOf);
+}
+
+function listAccountsLedgerRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1AccountRoutesDeps,
+): void {
   app.get(
     '/:ledger/accounts',
     openapi(
@@ -79,7 +92,7 @@ export function v1AccountRoutes(
     ),
     v1Handler(async (c) => {
       const { accounts, stats } = depsOf(c);
-      const ledger = await ledgerOf(c);
+      const ledger = await resolveV1Ledger(c, depsOf(c).lookup);
       const listing = readV1AccountQuery(c.req.query(), ledger, ledger.features, 'accounts');
       if (c.req.method === 'HEAD') {
         const count = listing.filtered
@@ -93,6 +106,12 @@ export function v1AccountRoutes(
       });
     }),
   );
+}
+
+function getAccountLedgerRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1AccountRoutesDeps,
+): void {
   app.get(
     '/:ledger/accounts/:address',
     openapi(
@@ -108,7 +127,7 @@ export function v1AccountRoutes(
     ),
     v1Handler(async (c) => {
       const { accounts } = depsOf(c);
-      const ledger = await ledgerOf(c);
+      const ledger = await resolveV1Ledger(c, depsOf(c).lookup);
       const address = c.req.param('address')!;
       const valid = address.length <= MAX_ADDRESS_LENGTH && ACCOUNT_ADDRESS.test(address);
       if (!valid)
@@ -128,11 +147,12 @@ export function v1AccountRoutes(
       return jsonResponse(c, { data });
     }),
   );
+}
 
-  v1MetadataRoutes(app, depsOf, '/:ledger/accounts/:address', (c) => ({
-    type: 'ACCOUNT',
-    address: readAddress(c.req.param('address')!),
-  }));
+function getBalancesRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1AccountRoutesDeps,
+): void {
   app.get(
     '/:ledger/balances',
     openapi(
@@ -149,7 +169,7 @@ export function v1AccountRoutes(
     ),
     v1Handler(async (c) => {
       const { accounts } = depsOf(c);
-      const ledger = await ledgerOf(c);
+      const ledger = await resolveV1Ledger(c, depsOf(c).lookup);
       const listing = readV1AccountQuery(c.req.query(), ledger, ledger.features, 'balances');
       const page = await readPage(accounts, ledger, { ...listing, needsVolumes: true });
       return jsonResponse(c, {
@@ -160,6 +180,12 @@ export function v1AccountRoutes(
       });
     }),
   );
+}
+
+function getBalancesAggregatedRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1AccountRoutesDeps,
+): void {
   app.get(
     '/:ledger/aggregate/balances',
     openapi(
@@ -177,7 +203,7 @@ export function v1AccountRoutes(
     ),
     v1Handler(async (c) => {
       const { accounts } = depsOf(c);
-      const ledger = await ledgerOf(c);
+      const ledger = await resolveV1Ledger(c, depsOf(c).lookup);
       const { address, useInsertionDate, use_insertion_date: snake, ...rest } = c.req.query();
       const [unknown] = Object.keys(rest);
       if (unknown !== undefined)

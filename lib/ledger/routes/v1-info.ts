@@ -70,6 +70,14 @@ export function v1LedgerRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => { lookup: LedgerLookup; stats: LedgerStats },
 ): void {
+  getLedgerInfoRoute(app, depsOf);
+  readStatsRoute(app, depsOf);
+}
+
+function getLedgerInfoRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => { lookup: LedgerLookup; stats: LedgerStats },
+): void {
   app.get(
     '/:ledger/_info',
     openapi(
@@ -88,6 +96,12 @@ export function v1LedgerRoutes(
       return jsonResponse(c, { data: { name: ledger.name, storage: { migrations: [] } } });
     }),
   );
+}
+
+function readStatsRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => { lookup: LedgerLookup; stats: LedgerStats },
+): void {
   app.get(
     '/:ledger/stats',
     openapi(

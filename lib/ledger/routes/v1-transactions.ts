@@ -54,7 +54,21 @@ export function v1TransactionRoutes(
   app: Hono<HonoTypes>,
   depsOf: (c: Context<HonoTypes>) => V1TransactionRoutesDeps,
 ): void {
-  const ledgerOf = (c: Context<HonoTypes>) => resolveV1Ledger(c, depsOf(c).lookup);
+  listTransactionsRoute(app, depsOf);
+  createTransactionRoute(app, depsOf);
+  createTransactionsRoute(app, depsOf);
+  getTransactionRoute(app, depsOf);
+  revertTransactionRoute(app, depsOf);
+  v1MetadataRoutes(app, depsOf, '/:ledger/transactions/:id', (c) => ({
+    type: 'TRANSACTION',
+    id: readTransactionId(c.req.param('id')!),
+  }));
+}
+
+function listTransactionsRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1TransactionRoutesDeps,
+): void {
   app.get(
     '/:ledger/transactions',
     openapi(
@@ -93,7 +107,7 @@ export function v1TransactionRoutes(
     ),
     v1Handler(async (c) => {
       const { reads, stats } = depsOf(c);
-      const ledger = await ledgerOf(c);
+      const ledger = await resolveV1Ledger(c, depsOf(c).lookup);
       const listing = readV1ListQuery(c.req.query(), ledger, ledger.features);
       if (c.req.method === 'HEAD') {
         const count = listing.filtered
@@ -115,6 +129,12 @@ export function v1TransactionRoutes(
       return jsonResponse(c, { cursor: { ...page, data } });
     }),
   );
+}
+
+function createTransactionRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1TransactionRoutesDeps,
+): void {
   app.post(
     '/:ledger/transactions',
     openapi(
@@ -136,7 +156,7 @@ export function v1TransactionRoutes(
     ),
     v1Handler(async (c) => {
       const { commands, schemas } = depsOf(c);
-      const ledger = await ledgerOf(c);
+      const ledger = await resolveV1Ledger(c, depsOf(c).lookup);
       const body = await readJsonBody(c, createTransactionSchema, { parse: parseJson });
       const { input, schema } = await createUnderSchema(c, schemas, ledger, body);
       const idempotencyKey = readIdempotencyKey(c);
@@ -155,6 +175,12 @@ export function v1TransactionRoutes(
       return jsonResponse(c, { data: [v1Transaction(outcome.result as V2View)] });
     }),
   );
+}
+
+function createTransactionsRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1TransactionRoutesDeps,
+): void {
   app.post(
     '/:ledger/transactions/batch',
     openapi(
@@ -170,7 +196,7 @@ export function v1TransactionRoutes(
     ),
     v1Handler(async (c) => {
       const { writer, schemas } = depsOf(c);
-      const ledger = await ledgerOf(c);
+      const ledger = await resolveV1Ledger(c, depsOf(c).lookup);
       if (c.req.header('idempotency-key') !== undefined)
         throw new ValidationError(
           'Idempotency-Key: not supported on the v1 batch (send the transactions one by one, or use the v2 bulk with an ik per element)',
@@ -181,6 +207,12 @@ export function v1TransactionRoutes(
       return jsonResponse(c, { data: results.map((r) => v1Transaction(r as V2View)) });
     }),
   );
+}
+
+function getTransactionRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1TransactionRoutesDeps,
+): void {
   app.get(
     '/:ledger/transactions/:id',
     openapi(
@@ -194,7 +226,7 @@ export function v1TransactionRoutes(
     ),
     v1Handler(async (c) => {
       const { reads } = depsOf(c);
-      const ledger = await ledgerOf(c);
+      const ledger = await resolveV1Ledger(c, depsOf(c).lookup);
       const id = readTransactionId(c.req.param('id')!);
       const stored = await reads.get(ledger, id);
       if (!stored) throw new NotFoundError(`transaction ${id} not found`);
@@ -203,6 +235,12 @@ export function v1TransactionRoutes(
       });
     }),
   );
+}
+
+function revertTransactionRoute(
+  app: Hono<HonoTypes>,
+  depsOf: (c: Context<HonoTypes>) => V1TransactionRoutesDeps,
+): void {
   app.post(
     '/:ledger/transactions/:id/revert',
     openapi(
@@ -224,7 +262,7 @@ export function v1TransactionRoutes(
     ),
     v1Handler(async (c) => {
       const { commands, schemas } = depsOf(c);
-      const ledger = await ledgerOf(c);
+      const ledger = await resolveV1Ledger(c, depsOf(c).lookup);
       const id = readTransactionId(c.req.param('id')!);
       const schema = await requestSchema(c, schemas, ledger);
       const idempotencyKey = readIdempotencyKey(c);
@@ -245,11 +283,6 @@ export function v1TransactionRoutes(
       return jsonResponse(c, { data: v1Transaction(outcome.result as V2View) }, 201);
     }),
   );
-
-  v1MetadataRoutes(app, depsOf, '/:ledger/transactions/:id', (c) => ({
-    type: 'TRANSACTION',
-    id: readTransactionId(c.req.param('id')!),
-  }));
 }
 
 /** The batch body; a `null` field of an element is absent, as it is on a single create (the SDK sends `metadata: null`). */

@@ -10,10 +10,10 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { validate } from '../../validation/validate.js';
 import { accountId, recordAccount } from '../domain/account.js';
 import { isHashedId } from '../domain/ids.js';
-import { createdAtSchema } from '../domain/input.js';
-import { accountInputSchema } from '../domain/records-input.js';
 import { BALANCES_LIST } from '../store/balance-store.js';
 import { ACCOUNT_KIND } from '../store/kinds.js';
+import { accountInputSchema } from './record-requests.js';
+import { createdAtSchema } from './requests.js';
 import { accountData, accountPage, balancePage } from './schemas.js';
 import type { StoresOf } from './stores-of.js';
 
@@ -27,6 +27,13 @@ const balanceFilterSchema = v.strictObject({
 
 /** Accounts and their balances (docs/api.md §6), in the token's environment. */
 export function accountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v3CreateAccountRoute(app, storesOf);
+  v3ListAccountsRoute(app, storesOf);
+  v3GetAccountRoute(app, storesOf);
+  v3GetAccountBalancesRoute(app, storesOf);
+}
+
+function v3CreateAccountRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/v3/accounts',
     openapi(
@@ -56,6 +63,9 @@ export function accountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { data: account }, 201);
     },
   );
+}
+
+function v3ListAccountsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/accounts',
     openapi(
@@ -74,6 +84,9 @@ export function accountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { cursor: page });
     },
   );
+}
+
+function v3GetAccountRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/accounts/:accountID',
     openapi(
@@ -91,6 +104,9 @@ export function accountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { data: account });
     },
   );
+}
+
+function v3GetAccountBalancesRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/accounts/:accountID/balances',
     openapi(

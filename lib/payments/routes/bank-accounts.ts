@@ -13,13 +13,20 @@ import {
   withBankAccountMetadata,
 } from '../domain/bank-account.js';
 import { newRecordId, requireUuid } from '../domain/ids.js';
-import { bankAccountInputSchema, bankAccountMetadataSchema } from '../domain/records-input.js';
 import { BANK_ACCOUNT_KIND } from '../store/kinds.js';
+import { bankAccountInputSchema, bankAccountMetadataSchema } from './record-requests.js';
 import { bankAccountData, bankAccountPage, createdId } from './schemas.js';
 import type { StoresOf } from './stores-of.js';
 
 /** Bank accounts (docs/api.md §6): numbers are shown whole only by a read of one bank account. */
 export function bankAccountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v3CreateBankAccountRoute(app, storesOf);
+  v3ListBankAccountsRoute(app, storesOf);
+  v3GetBankAccountRoute(app, storesOf);
+  v3UpdateBankAccountMetadataRoute(app, storesOf);
+}
+
+function v3CreateBankAccountRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/v3/bank-accounts',
     openapi(
@@ -42,6 +49,9 @@ export function bankAccountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): voi
       return jsonResponse(c, { data: id }, 201);
     },
   );
+}
+
+function v3ListBankAccountsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/bank-accounts',
     openapi(
@@ -61,6 +71,9 @@ export function bankAccountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): voi
       return jsonResponse(c, { cursor: { ...page, data: page.data.map(bankAccountListView) } });
     },
   );
+}
+
+function v3GetBankAccountRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/bank-accounts/:bankAccountID',
     openapi(
@@ -78,6 +91,9 @@ export function bankAccountRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): voi
       return jsonResponse(c, { data: bankAccountView(record) });
     },
   );
+}
+
+function v3UpdateBankAccountMetadataRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.patch(
     '/v3/bank-accounts/:bankAccountID/metadata',
     openapi(

@@ -49,6 +49,19 @@ export function connectorRoutes(
   storesOf: StoresOf,
   dummypay: DummypaySettings,
 ): void {
+  v3InstallConnectorRoute(app, storesOf, dummypay);
+  v3ListConnectorsRoute(app, storesOf);
+  v3ListConnectorConfigsRoute(app);
+  v3ListConnectorCapabilitiesRoute(app);
+  connectorRecordRoutes(app, storesOf, dummypay);
+  scheduleRoutes(app, storesOf);
+}
+
+function v3InstallConnectorRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  dummypay: DummypaySettings,
+): void {
   app.post(
     '/v3/connectors/install/:connector',
     openapi(
@@ -69,6 +82,9 @@ export function connectorRoutes(
       return jsonResponse(c, { data: connector.id }, 202);
     },
   );
+}
+
+function v3ListConnectorsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/connectors',
     openapi(
@@ -89,6 +105,9 @@ export function connectorRoutes(
       return jsonResponse(c, { cursor: { ...page, data: page.data.map(connectorView) } });
     },
   );
+}
+
+function v3ListConnectorConfigsRoute(app: Hono<HonoTypes>): void {
   app.get(
     '/v3/connectors/configs',
     openapi(
@@ -101,6 +120,9 @@ export function connectorRoutes(
     ),
     (c) => jsonResponse(c, { data: providerConfigs() }),
   );
+}
+
+function v3ListConnectorCapabilitiesRoute(app: Hono<HonoTypes>): void {
   app.get(
     '/v3/connectors/capabilities',
     openapi(
@@ -118,9 +140,6 @@ export function connectorRoutes(
         data: Object.fromEntries(Object.values(PROVIDERS).map((p) => [p.name, p.capabilities])),
       }),
   );
-
-  connectorRecordRoutes(app, storesOf, dummypay);
-  scheduleRoutes(app, storesOf);
 }
 
 function connectorRecordRoutes(
@@ -128,6 +147,15 @@ function connectorRecordRoutes(
   storesOf: StoresOf,
   dummypay: DummypaySettings,
 ): void {
+  v3GetConnectorCapabilitiesRoute(app, storesOf);
+  v3GetConnectorConfigRoute(app, storesOf);
+  v3UpdateConnectorConfigRoute(app, storesOf, dummypay);
+  v3UninstallConnectorRoute(app, storesOf);
+  v3ResetConnectorRoute(app, storesOf);
+  v3GetTaskRoute(app, storesOf);
+}
+
+function v3GetConnectorCapabilitiesRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/connectors/:connectorID/capabilities',
     openapi(
@@ -143,6 +171,9 @@ function connectorRecordRoutes(
       return jsonResponse(c, { data: providerSpec(connector.provider).capabilities });
     },
   );
+}
+
+function v3GetConnectorConfigRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/connectors/:connectorID/config',
     openapi(
@@ -161,6 +192,13 @@ function connectorRecordRoutes(
       });
     },
   );
+}
+
+function v3UpdateConnectorConfigRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  dummypay: DummypaySettings,
+): void {
   app.patch(
     '/v3/connectors/:connectorID/config',
     openapi(
@@ -182,6 +220,9 @@ function connectorRecordRoutes(
       return c.body(null, 204);
     },
   );
+}
+
+function v3UninstallConnectorRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.delete(
     '/v3/connectors/:connectorID',
     openapi(
@@ -199,6 +240,9 @@ function connectorRecordRoutes(
       return jsonResponse(c, { data: { taskID: task.id } }, 202);
     },
   );
+}
+
+function v3ResetConnectorRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/v3/connectors/:connectorID/reset',
     openapi(
@@ -216,6 +260,9 @@ function connectorRecordRoutes(
       return jsonResponse(c, { data: task.id }, 202);
     },
   );
+}
+
+function v3GetTaskRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/tasks/:taskID',
     openapi(
@@ -236,6 +283,12 @@ function connectorRecordRoutes(
 }
 
 function scheduleRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v3ListConnectorSchedulesRoute(app, storesOf);
+  v3GetConnectorScheduleRoute(app, storesOf);
+  v3ListConnectorScheduleInstancesRoute(app, storesOf);
+}
+
+function v3ListConnectorSchedulesRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/connectors/:connectorID/schedules',
     openapi(
@@ -257,6 +310,9 @@ function scheduleRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { cursor: { ...page, data: page.data.map(scheduleView) } });
     },
   );
+}
+
+function v3GetConnectorScheduleRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/connectors/:connectorID/schedules/:scheduleID',
     openapi(
@@ -276,6 +332,9 @@ function scheduleRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { data: scheduleView(schedule) });
     },
   );
+}
+
+function v3ListConnectorScheduleInstancesRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/connectors/:connectorID/schedules/:scheduleID/instances',
     openapi(

@@ -23,6 +23,16 @@ const FORWARD_DESCRIPTION =
 
 /** Forwarding bank accounts to a connector (docs/api.md §6): the provider creates them (v3, and v1's one route). */
 export function forwardingRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps: RunnerDeps): void {
+  v3ForwardBankAccountRoute(app, storesOf, deps);
+  v3ForwardPaymentServiceUserBankAccountRoute(app, storesOf, deps);
+  v1ForwardBankAccountRoute(app, storesOf, deps);
+}
+
+function v3ForwardBankAccountRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     '/v3/bank-accounts/:bankAccountID/forward',
     openapi(
@@ -42,6 +52,13 @@ export function forwardingRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps:
       return jsonResponse(c, { data: { taskID: task.id } }, 202);
     },
   );
+}
+
+function v3ForwardPaymentServiceUserBankAccountRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     '/v3/payment-service-users/:paymentServiceUserID/bank-accounts/:bankAccountID/forward',
     openapi(
@@ -62,6 +79,13 @@ export function forwardingRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps:
       return jsonResponse(c, { data: { taskID: task.id } }, 202);
     },
   );
+}
+
+function v1ForwardBankAccountRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     '/bank-accounts/:bankAccountId/forward',
     openapi(

@@ -62,6 +62,25 @@ export interface OpenBankingRouteOptions {
   publicBaseUrl: string;
 }
 
+/** The payment service user and the connector a path names. */
+const ids = (c: { req: { param(name: string): string } }) => ({
+  psuID: requireUuid(c.req.param('paymentServiceUserID'), 'paymentServiceUserID'),
+  connectorID: c.req.param('connectorID'),
+});
+
+/** Where the provider sends the user back: this platform's callback for the attempt, then the client's URL. */
+function linkRequest(
+  options: OpenBankingRouteOptions,
+  environment: string,
+  clientRedirectURL: string,
+): LinkRequest {
+  return {
+    clientRedirectURL,
+    callbackURL: (attemptID, state) =>
+      `${options.publicBaseUrl}/api/payments/v3/open-banking/${environment}/attempts/${attemptID}/callback?state=${state}`,
+  };
+}
+
 /** Open banking (docs/api.md §6): users at a connector's provider, link attempts and connections. */
 export function openBankingRoutes(
   app: Hono<HonoTypes>,
@@ -69,15 +88,19 @@ export function openBankingRoutes(
   deps: RunnerDeps,
   options: OpenBankingRouteOptions,
 ): void {
-  const ids = (c: { req: { param(name: string): string } }) => ({
-    psuID: requireUuid(c.req.param('paymentServiceUserID'), 'paymentServiceUserID'),
-    connectorID: c.req.param('connectorID'),
-  });
-  const linkRequest = (environment: string, clientRedirectURL: string): LinkRequest => ({
-    clientRedirectURL,
-    callbackURL: (attemptID, state) =>
-      `${options.publicBaseUrl}/api/payments/v3/open-banking/${environment}/attempts/${attemptID}/callback?state=${state}`,
-  });
+  v3ForwardPaymentServiceUserToProviderRoute(app, storesOf, deps);
+  v3CreateLinkForPaymentServiceUserRoute(app, storesOf, deps, options);
+  v3GetPaymentServiceUserLinkAttemptFromConnectorIDRoute(app, storesOf);
+  v3UpdateLinkForPaymentServiceUserOnConnectorRoute(app, storesOf, deps, options);
+  v3DeletePaymentServiceUserConnectionFromConnectorIDRoute(app, storesOf, deps);
+  v3DeletePaymentServiceUserConnectorRoute(app, storesOf, deps);
+}
+
+function v3ForwardPaymentServiceUserToProviderRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     `${USER}/forward`,
     openapi(
@@ -96,6 +119,14 @@ export function openBankingRoutes(
       return c.body(null, 204);
     },
   );
+}
+
+function v3CreateLinkForPaymentServiceUserRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+  options: OpenBankingRouteOptions,
+): void {
   app.post(
     `${USER}/create-link`,
     openapi(
@@ -112,10 +143,16 @@ export function openBankingRoutes(
     async (c) => {
       const { psuID, connectorID } = ids(c);
       const { clientRedirectURL } = await readJsonBody(c, linkSchema);
-      const request = linkRequest(environmentOf(c), clientRedirectURL);
+      const request = linkRequest(options, environmentOf(c), clientRedirectURL);
       return jsonResponse(c, await createLink(storesOf(c), psuID, connectorID, request, deps), 201);
     },
   );
+}
+
+function v3GetPaymentServiceUserLinkAttemptFromConnectorIDRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+): void {
   app.get(
     `${USER}/link-attempts/:attemptID`,
     openapi(
@@ -134,6 +171,14 @@ export function openBankingRoutes(
       return jsonResponse(c, { ...view, data: view });
     },
   );
+}
+
+function v3UpdateLinkForPaymentServiceUserOnConnectorRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+  options: OpenBankingRouteOptions,
+): void {
   app.post(
     `${USER}/connections/:connectionID/update-link`,
     openapi(
@@ -149,7 +194,7 @@ export function openBankingRoutes(
     async (c) => {
       const { psuID, connectorID } = ids(c);
       const { clientRedirectURL } = await readJsonBody(c, linkSchema);
-      const request = linkRequest(environmentOf(c), clientRedirectURL);
+      const request = linkRequest(options, environmentOf(c), clientRedirectURL);
       const connectionID = c.req.param('connectionID');
       const created = await createLink(
         storesOf(c),
@@ -162,6 +207,13 @@ export function openBankingRoutes(
       return jsonResponse(c, created, 201);
     },
   );
+}
+
+function v3DeletePaymentServiceUserConnectionFromConnectorIDRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.delete(
     `${USER}/connections/:connectionID`,
     openapi(
@@ -179,6 +231,13 @@ export function openBankingRoutes(
       return jsonResponse(c, { data: { taskID: task.id } }, 202);
     },
   );
+}
+
+function v3DeletePaymentServiceUserConnectorRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.delete(
     USER,
     openapi(

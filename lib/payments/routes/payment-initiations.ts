@@ -15,14 +15,14 @@ import {
   reverseInitiation,
 } from '../commands/payment-initiations.js';
 import type { RunnerDeps } from '../connectors/runner.js';
+import { adjustmentView, initiationView } from '../domain/payment-initiation.js';
+import { PAYMENT_INITIATION_KIND } from '../store/kinds.js';
+import { arrayPage } from './array-page.js';
 import {
   initiationInputSchema,
   reversalInputSchema,
   toInitiationInput,
-} from '../domain/initiation-input.js';
-import { adjustmentView, initiationView } from '../domain/payment-initiation.js';
-import { PAYMENT_INITIATION_KIND } from '../store/kinds.js';
-import { arrayPage } from './array-page.js';
+} from './initiation-requests.js';
 import {
   initiationAdjustmentPage,
   initiationCreated,
@@ -50,6 +50,15 @@ export function paymentInitiationRoutes(
   storesOf: StoresOf,
   deps: RunnerDeps,
 ): void {
+  v3InitiatePaymentRoute(app, storesOf, deps);
+  v3ListPaymentInitiationsRoute(app, storesOf);
+  v3GetPaymentInitiationRoute(app, storesOf);
+  v3DeletePaymentInitiationRoute(app, storesOf);
+  decisionRoutes(app, storesOf, deps);
+  historyRoutes(app, storesOf);
+}
+
+function v3InitiatePaymentRoute(app: Hono<HonoTypes>, storesOf: StoresOf, deps: RunnerDeps): void {
   app.post(
     '/v3/payment-initiations',
     openapi(
@@ -79,6 +88,9 @@ export function paymentInitiationRoutes(
       );
     },
   );
+}
+
+function v3ListPaymentInitiationsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/payment-initiations',
     openapi(
@@ -97,6 +109,9 @@ export function paymentInitiationRoutes(
       return jsonResponse(c, { cursor: { ...page, data: page.data.map(initiationView) } });
     },
   );
+}
+
+function v3GetPaymentInitiationRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/payment-initiations/:paymentInitiationID',
     openapi(
@@ -113,6 +128,9 @@ export function paymentInitiationRoutes(
       return jsonResponse(c, { data: initiationView(pi) });
     },
   );
+}
+
+function v3DeletePaymentInitiationRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.delete(
     '/v3/payment-initiations/:paymentInitiationID',
     openapi(
@@ -128,12 +146,20 @@ export function paymentInitiationRoutes(
       return c.body(null, 204);
     },
   );
-
-  decisionRoutes(app, storesOf, deps);
-  historyRoutes(app, storesOf);
 }
 
 function decisionRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps: RunnerDeps): void {
+  v3ApprovePaymentInitiationRoute(app, storesOf, deps);
+  v3RejectPaymentInitiationRoute(app, storesOf);
+  v3RetryPaymentInitiationRoute(app, storesOf, deps);
+  v3ReversePaymentInitiationRoute(app, storesOf, deps);
+}
+
+function v3ApprovePaymentInitiationRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     '/v3/payment-initiations/:paymentInitiationID/approve',
     openapi(
@@ -151,6 +177,9 @@ function decisionRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps: RunnerDe
       return jsonResponse(c, { data: { taskID: task.id } }, 202);
     },
   );
+}
+
+function v3RejectPaymentInitiationRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/v3/payment-initiations/:paymentInitiationID/reject',
     openapi(
@@ -167,6 +196,13 @@ function decisionRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps: RunnerDe
       return c.body(null, 204);
     },
   );
+}
+
+function v3RetryPaymentInitiationRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     '/v3/payment-initiations/:paymentInitiationID/retry',
     openapi(
@@ -182,6 +218,13 @@ function decisionRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps: RunnerDe
       return jsonResponse(c, { data: { taskID: task.id } }, 202);
     },
   );
+}
+
+function v3ReversePaymentInitiationRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     '/v3/payment-initiations/:paymentInitiationID/reverse',
     openapi(
@@ -213,6 +256,11 @@ function decisionRoutes(app: Hono<HonoTypes>, storesOf: StoresOf, deps: RunnerDe
 }
 
 function historyRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v3ListPaymentInitiationAdjustmentsRoute(app, storesOf);
+  v3ListPaymentInitiationRelatedPaymentsRoute(app, storesOf);
+}
+
+function v3ListPaymentInitiationAdjustmentsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/payment-initiations/:paymentInitiationID/adjustments',
     openapi(
@@ -238,6 +286,12 @@ function historyRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { cursor: page });
     },
   );
+}
+
+function v3ListPaymentInitiationRelatedPaymentsRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+): void {
   app.get(
     '/v3/payment-initiations/:paymentInitiationID/payments',
     openapi(

@@ -12,8 +12,8 @@ import {
   deletePaymentServiceUser,
 } from '../commands/payment-service-users.js';
 import { newRecordId, requireUuid } from '../domain/ids.js';
-import { paymentServiceUserInputSchema } from '../domain/records-input.js';
 import { PSU_KIND } from '../store/kinds.js';
+import { paymentServiceUserInputSchema } from './record-requests.js';
 import {
   createdId,
   paymentServiceUserData,
@@ -24,6 +24,14 @@ import type { StoresOf } from './stores-of.js';
 
 /** Payment service users (docs/api.md §6): the platform user's customers and their bank accounts. */
 export function paymentServiceUserRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v3CreatePaymentServiceUserRoute(app, storesOf);
+  v3ListPaymentServiceUsersRoute(app, storesOf);
+  v3GetPaymentServiceUserRoute(app, storesOf);
+  v3DeletePaymentServiceUserRoute(app, storesOf);
+  v3AddBankAccountToPaymentServiceUserRoute(app, storesOf);
+}
+
+function v3CreatePaymentServiceUserRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/v3/payment-service-users',
     openapi(
@@ -51,6 +59,9 @@ export function paymentServiceUserRoutes(app: Hono<HonoTypes>, storesOf: StoresO
       return jsonResponse(c, { data: id }, 201);
     },
   );
+}
+
+function v3ListPaymentServiceUsersRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/payment-service-users',
     openapi(
@@ -69,6 +80,9 @@ export function paymentServiceUserRoutes(app: Hono<HonoTypes>, storesOf: StoresO
       return jsonResponse(c, { cursor: page });
     },
   );
+}
+
+function v3GetPaymentServiceUserRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/payment-service-users/:paymentServiceUserID',
     openapi(
@@ -86,6 +100,9 @@ export function paymentServiceUserRoutes(app: Hono<HonoTypes>, storesOf: StoresO
       return jsonResponse(c, { data: user });
     },
   );
+}
+
+function v3DeletePaymentServiceUserRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.delete(
     '/v3/payment-service-users/:paymentServiceUserID',
     openapi(
@@ -103,6 +120,9 @@ export function paymentServiceUserRoutes(app: Hono<HonoTypes>, storesOf: StoresO
       return jsonResponse(c, { data: { taskID: task.id } }, 202);
     },
   );
+}
+
+function v3AddBankAccountToPaymentServiceUserRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/v3/payment-service-users/:paymentServiceUserID/bank-accounts/:bankAccountID',
     openapi(

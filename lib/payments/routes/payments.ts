@@ -10,26 +10,35 @@ import { openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
 import { metadataMap } from '../../validation/common.js';
 import { validate } from '../../validation/validate.js';
+import { isPaymentId, paymentId, recordPayment, withMetadata } from '../domain/payment.js';
+import { PAYMENTS_LIST, type PaymentStore } from '../store/payment-store.js';
 import {
   metadataPatch,
   paymentFilterSchema,
   paymentInputSchema,
   toPaymentInput,
-} from '../domain/input.js';
-import { isPaymentId, paymentId, recordPayment, withMetadata } from '../domain/payment.js';
-import { PAYMENTS_LIST, type PaymentStore } from '../store/payment-store.js';
+} from './requests.js';
 import { paymentData, paymentPage } from './schemas.js';
 
 const FILTERS = ['status', 'type', 'connectorID'] as const;
+
+export interface PaymentRoutesDeps {
+  /** An environment's payments. */
+  storeOf: (environment: string) => PaymentStore;
+}
 
 /**
  * Payments (docs/api.md §6): create or update, get, list, metadata; each in the token's environment, where another
  * environment's payment is as unknown as one never made, even with the same id.
  */
-export function paymentRoutes(
-  app: Hono<HonoTypes>,
-  { storeOf }: { storeOf: (environment: string) => PaymentStore },
-): void {
+export function paymentRoutes(app: Hono<HonoTypes>, deps: PaymentRoutesDeps): void {
+  v3CreatePaymentRoute(app, deps);
+  v3GetPaymentRoute(app, deps);
+  v3UpdatePaymentMetadataRoute(app, deps);
+  v3ListPaymentsRoute(app, deps);
+}
+
+function v3CreatePaymentRoute(app: Hono<HonoTypes>, { storeOf }: PaymentRoutesDeps): void {
   app.post(
     '/v3/payments',
     openapi(
@@ -52,6 +61,9 @@ export function paymentRoutes(
       return jsonResponse(c, { data: payment }, 201);
     },
   );
+}
+
+function v3GetPaymentRoute(app: Hono<HonoTypes>, { storeOf }: PaymentRoutesDeps): void {
   app.get(
     '/v3/payments/:id',
     openapi(
@@ -69,6 +81,9 @@ export function paymentRoutes(
       return jsonResponse(c, { data: payment });
     },
   );
+}
+
+function v3UpdatePaymentMetadataRoute(app: Hono<HonoTypes>, { storeOf }: PaymentRoutesDeps): void {
   app.patch(
     '/v3/payments/:id/metadata',
     openapi(
@@ -91,6 +106,9 @@ export function paymentRoutes(
       return c.body(null, 204);
     },
   );
+}
+
+function v3ListPaymentsRoute(app: Hono<HonoTypes>, { storeOf }: PaymentRoutesDeps): void {
   app.get(
     '/v3/payments',
     openapi(

@@ -17,8 +17,8 @@ import {
 import { newRecordId, requireUuid } from '../domain/ids.js';
 import { parseCreatedAt } from '../domain/input.js';
 import { poolView, withoutAccount, withQuery } from '../domain/pool.js';
-import { poolInputSchema, poolQueryInputSchema } from '../domain/records-input.js';
 import { POOL_KIND } from '../store/kinds.js';
+import { poolInputSchema, poolQueryInputSchema } from './record-requests.js';
 import { createdId, poolBalances as poolBalancesSchema, poolData, poolPage } from './schemas.js';
 import type { StoresOf } from './stores-of.js';
 
@@ -26,6 +26,15 @@ const poolIdOf = (raw: string) => requireUuid(raw, 'poolID');
 
 /** Pools (docs/api.md §6): sets of internal accounts whose balances are read together. */
 export function poolRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v3CreatePoolRoute(app, storesOf);
+  v3ListPoolsRoute(app, storesOf);
+  v3GetPoolRoute(app, storesOf);
+  v3DeletePoolRoute(app, storesOf);
+  membershipRoutes(app, storesOf);
+  balanceRoutes(app, storesOf);
+}
+
+function v3CreatePoolRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/v3/pools',
     openapi(
@@ -47,6 +56,9 @@ export function poolRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { data: id }, 201);
     },
   );
+}
+
+function v3ListPoolsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/pools',
     openapi(
@@ -67,6 +79,9 @@ export function poolRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { cursor: { ...page, data } });
     },
   );
+}
+
+function v3GetPoolRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/pools/:poolID',
     openapi(
@@ -85,6 +100,9 @@ export function poolRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { data: poolView(pool, await poolAccounts(stores, pool)) });
     },
   );
+}
+
+function v3DeletePoolRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.delete(
     '/v3/pools/:poolID',
     openapi(
@@ -102,12 +120,15 @@ export function poolRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return c.body(null, 204);
     },
   );
-
-  membershipRoutes(app, storesOf);
-  balanceRoutes(app, storesOf);
 }
 
 function membershipRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v3AddAccountToPoolRoute(app, storesOf);
+  v3RemoveAccountFromPoolRoute(app, storesOf);
+  v3UpdatePoolQueryRoute(app, storesOf);
+}
+
+function v3AddAccountToPoolRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/v3/pools/:poolID/accounts/:accountID',
     openapi(
@@ -127,6 +148,9 @@ function membershipRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return c.body(null, 204);
     },
   );
+}
+
+function v3RemoveAccountFromPoolRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.delete(
     '/v3/pools/:poolID/accounts/:accountID',
     openapi(
@@ -146,6 +170,9 @@ function membershipRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return c.body(null, 204);
     },
   );
+}
+
+function v3UpdatePoolQueryRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.patch(
     '/v3/pools/:poolID/query',
     openapi(
@@ -170,6 +197,11 @@ function membershipRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
 }
 
 function balanceRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v3GetPoolBalancesRoute(app, storesOf);
+  v3GetPoolBalancesLatestRoute(app, storesOf);
+}
+
+function v3GetPoolBalancesRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/pools/:poolID/balances',
     openapi(
@@ -195,6 +227,9 @@ function balanceRoutes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { data });
     },
   );
+}
+
+function v3GetPoolBalancesLatestRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/v3/pools/:poolID/balances/latest',
     openapi(

@@ -12,6 +12,13 @@ const ENVIRONMENT_PARAMETER = path('env', 'Id of the environment.');
 
 /** An organization's environments: members list and read them, admins create and delete them. */
 export function environmentRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
+  listEnvironmentsRoute(app, ctx);
+  createEnvironmentRoute(app, ctx);
+  getEnvironmentRoute(app, ctx);
+  deleteEnvironmentRoute(app, ctx);
+}
+
+function listEnvironmentsRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.get(
     '/organizations/:org/environments',
     openapi(
@@ -29,6 +36,9 @@ export function environmentRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceCont
       return c.json({ data: await ctx.directory.environmentsOf(org) });
     },
   );
+}
+
+function createEnvironmentRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.post(
     '/organizations/:org/environments',
     openapi(
@@ -49,6 +59,9 @@ export function environmentRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceCont
       return c.json({ data: environment }, 201);
     },
   );
+}
+
+function getEnvironmentRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.get(
     '/organizations/:org/environments/:env',
     openapi(
@@ -65,6 +78,9 @@ export function environmentRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceCont
       return c.json({ data: await readEnvironment(ctx, callerIn(c), org, env) });
     },
   );
+}
+
+function deleteEnvironmentRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.delete(
     '/organizations/:org/environments/:env',
     openapi(

@@ -20,6 +20,12 @@ const memberView = ({ email, role, addedAt }: Membership) => ({
 
 /** An organization's members: members list them, admins add, change and remove them. */
 export function memberRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
+  listMembersRoute(app, ctx);
+  putMemberRoute(app, ctx);
+  deleteMemberRoute(app, ctx);
+}
+
+function listMembersRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.get(
     '/organizations/:org/members',
     openapi(
@@ -37,6 +43,9 @@ export function memberRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext):
       return c.json({ data: (await ctx.directory.members(org)).map(memberView) });
     },
   );
+}
+
+function putMemberRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.put(
     '/organizations/:org/members/:email',
     openapi(
@@ -58,6 +67,9 @@ export function memberRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext):
       return c.json({ data: memberView(membership) });
     },
   );
+}
+
+function deleteMemberRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.delete(
     '/organizations/:org/members/:email',
     openapi(

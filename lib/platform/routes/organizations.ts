@@ -15,6 +15,13 @@ export const ORGANIZATION_PARAMETER = path(
 
 /** Who the caller is, and their organizations: `/me`, `/organizations`, `/organizations/{org}`. */
 export function organizationRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
+  getMeRoute(app, ctx);
+  listOrganizationsRoute(app, ctx);
+  createOrganizationRoute(app, ctx);
+  getOrganizationRoute(app, ctx);
+}
+
+function getMeRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.get(
     '/me',
     openapi(
@@ -40,6 +47,9 @@ export function organizationRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceCon
       });
     },
   );
+}
+
+function listOrganizationsRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.get(
     '/organizations',
     openapi(
@@ -54,6 +64,9 @@ export function organizationRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceCon
     ),
     async (c) => c.json({ data: await ctx.access.organizationsOf(callerIn(c)) }),
   );
+}
+
+function createOrganizationRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.post(
     '/organizations',
     openapi(
@@ -72,6 +85,9 @@ export function organizationRoutes(app: Hono<HonoTypes>, ctx: PlatformServiceCon
       return c.json({ data: await createOrganization(ctx, callerIn(c), name) }, 201);
     },
   );
+}
+
+function getOrganizationRoute(app: Hono<HonoTypes>, ctx: PlatformServiceContext): void {
   app.get(
     '/organizations/:org',
     openapi(

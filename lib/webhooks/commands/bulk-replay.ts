@@ -1,4 +1,3 @@
-import * as v from 'valibot';
 import { ValidationError } from '../../errors/index.js';
 import { decodeCursor, encodeCursor } from '../../pagination/cursor.js';
 import {
@@ -8,7 +7,6 @@ import {
   parseInstant,
   sortableInstant,
 } from '../../time/instant.js';
-import { isConfigId } from '../domain/config.js';
 import type { Delivery, DeliveryStatus } from '../domain/delivery.js';
 import type { DeliveryStore } from '../store/delivery-store.js';
 
@@ -22,50 +20,24 @@ import type { DeliveryStore } from '../store/delivery-store.js';
 export const MAX_REPLAY_PAGE = 100;
 /** The reference's bound on one bulk replay's window. */
 export const MAX_REPLAY_WINDOW_MS = 90 * 24 * 3600_000;
-const MAX_CONFIG_IDS = 100;
+export const MAX_REPLAY_CONFIG_IDS = 100;
 const LIST = 'webhooks.replay';
 /** Pending first: a failed delivery replayed on this run moves to `pending` behind the walk, never expedited too. */
 const STATUS_ORDER: readonly ReplayableStatus[] = ['pending', 'failed'];
 
-type ReplayableStatus = Extract<DeliveryStatus, 'failed' | 'pending'>;
+export type ReplayableStatus = Extract<DeliveryStatus, 'failed' | 'pending'>;
 
-export const replayDeliveriesSchema = v.strictObject({
-  createdAtFrom: v.pipe(
-    v.string('must be an RFC 3339 date-time'),
-    v.maxLength(64, 'must be an RFC 3339 date-time'),
-  ),
-  createdAtTo: v.optional(
-    v.pipe(
-      v.string('must be an RFC 3339 date-time'),
-      v.maxLength(64, 'must be an RFC 3339 date-time'),
-    ),
-  ),
-  statuses: v.optional(
-    v.array(
-      v.picklist(['failed', 'pending'], 'bulk replay only takes failed and pending'),
-      'must be an array',
-    ),
-  ),
-  configIds: v.optional(
-    v.pipe(
-      v.array(
-        v.pipe(v.string('must be config ids'), v.check(isConfigId, 'must be config ids (UUIDs)')),
-        'must be an array',
-      ),
-      v.maxLength(MAX_CONFIG_IDS, `must have at most ${MAX_CONFIG_IDS} entries`),
-    ),
-  ),
-  cursor: v.optional(v.pipe(v.string('must be a string'), v.maxLength(8192, 'malformed'))),
-  pageSize: v.optional(
-    v.pipe(
-      v.number('must be a number'),
-      v.integer('must be an integer'),
-      v.minValue(1, 'must be at least 1'),
-      v.maxValue(1000, 'must be at most 1000'),
-    ),
-  ),
-});
-export type ReplayDeliveriesBody = v.InferOutput<typeof replayDeliveriesSchema>;
+/** A bulk replay's request, as the routes' schema (`routes/schemas.ts`) checks it. */
+export interface ReplayDeliveriesBody {
+  /** RFC 3339. */
+  createdAtFrom: string;
+  /** RFC 3339; now when absent. */
+  createdAtTo?: string | undefined;
+  statuses?: ReplayableStatus[] | undefined;
+  configIds?: string[] | undefined;
+  cursor?: string | undefined;
+  pageSize?: number | undefined;
+}
 
 export interface ReplayDeliveriesResult {
   replayed: number;

@@ -1,12 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import * as v from 'valibot';
-import { EVENT_KINDS, type EventKind, isEventKind } from '../../../events/catalog.js';
+import type { EventKind } from '../../../events/catalog.js';
 import type { DisabledReason } from '../../../events/webhooks.js';
-import type { Stage } from '../../config/stage.js';
 import { parseInstant } from '../../time/instant.js';
-import { boundedText } from '../../validation/common.js';
-import { endpointProblem, MAX_ENDPOINT_LENGTH } from '../ssrf/endpoint-url.js';
-import { MAX_RATE_LIMIT_PER_SECOND } from './rate-limit.js';
 
 /**
  * A webhook configuration (docs/api.md §4). `previousSecret` / `previousSecretExpiresAt` exist only during a secret
@@ -92,105 +87,14 @@ export function secretProblem(value: string): string | undefined {
   return undefined;
 }
 
-const eventTypesSchema = v.pipe(
-  v.array(
-    v.pipe(v.string('must be strings'), v.maxLength(128, 'must be known event kinds')),
-    'must be an array of event kinds',
-  ),
-  v.minLength(1, 'must not be empty'),
-  v.maxLength(MAX_EVENT_TYPES, `must have at most ${MAX_EVENT_TYPES} entries`),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const kinds: EventKind[] = [];
-    for (const entry of dataset.value) {
-      const kind = entry.toLowerCase();
-      if (!isEventKind(kind)) {
-        addIssue({
-          message: `unknown event kind "${entry.slice(0, 64)}" (known: ${EVENT_KINDS.join(', ')})`,
-        });
-        return NEVER;
-      }
-      if (!kinds.includes(kind)) kinds.push(kind);
-    }
-    return kinds;
-  }),
-);
-
-const secretSchema = v.pipe(
-  v.string('must be a string'),
-  v.maxLength(256, 'must be at most 256 characters'),
-  v.rawCheck(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    const problem = secretProblem(dataset.value);
-    if (problem) addIssue({ message: problem });
-  }),
-);
-
-const nameSchema = boundedText(MAX_NAME_LENGTH);
-
-/** 0 is no limit (a field sent as `null` is absent, as everywhere: it cannot clear one). */
-const rateLimitSchema = v.pipe(
-  v.number('must be a whole number of attempts per second'),
-  v.integer('must be a whole number of attempts per second'),
-  v.minValue(0, 'must be 0 (no limit) or more'),
-  v.maxValue(MAX_RATE_LIMIT_PER_SECOND, `must be at most ${MAX_RATE_LIMIT_PER_SECOND}`),
-);
-
-/** The endpoint schema depends on the stage (http only locally). */
-function endpointSchema(stage: Stage) {
-  return v.pipe(
-    v.string('must be a string'),
-    v.rawCheck(({ dataset, addIssue }) => {
-      if (!dataset.typed) return;
-      const problem = endpointProblem(dataset.value, stage);
-      if (problem) addIssue({ message: problem });
-    }),
-  );
+/** A config's fields as POST /configs gives them, checked by the routes' schema (`routes/requests.ts`). */
+export interface CreateConfigBody {
+  endpoint: string;
+  eventTypes: EventKind[];
+  secret?: string | undefined;
+  name?: string | undefined;
+  rateLimitPerSecond?: number | undefined;
 }
-
-/** Request schemas; unknown fields are refused everywhere. */
-export function configSchemas(stage: Stage) {
-  const endpoint = endpointSchema(stage);
-  return {
-    /** POST /configs. */
-    create: v.strictObject({
-      endpoint,
-      eventTypes: eventTypesSchema,
-      secret: v.optional(secretSchema),
-      name: v.optional(nameSchema),
-      rateLimitPerSecond: v.optional(rateLimitSchema),
-    }),
-    /**
-     * PUT /configs/<id>: fields left out keep their value. `secret` is accepted because the official SDK's
-     * ConfigUser carries it; a different secret is a rotation, exactly like `secret/change`.
-     */
-    update: v.strictObject({
-      endpoint: v.optional(endpoint),
-      eventTypes: v.optional(eventTypesSchema),
-      name: v.optional(nameSchema),
-      secret: v.optional(secretSchema),
-      /** 0 removes the limit. */
-      rateLimitPerSecond: v.optional(rateLimitSchema),
-    }),
-    /** PUT /configs/<id>/secret/change; an empty body (undefined) generates a secret. */
-    // `""` asks for a generated secret, as absent or null does (the reference's console sends it).
-    changeSecret: v.optional(
-      v.strictObject({ secret: v.optional(v.union([v.literal(''), secretSchema])) }),
-    ),
-    /** GET /configs filters. */
-    filter: v.strictObject({
-      id: v.optional(v.pipe(v.string(), v.maxLength(256, 'must be at most 256 characters'))),
-      endpoint: v.optional(
-        v.pipe(
-          v.string(),
-          v.maxLength(MAX_ENDPOINT_LENGTH, `must be at most ${MAX_ENDPOINT_LENGTH} characters`),
-        ),
-      ),
-    }),
-  };
-}
-
-export type ConfigSchemas = ReturnType<typeof configSchemas>;
-export type CreateConfigBody = v.InferOutput<ConfigSchemas['create']>;
 
 /** A new config (active, name '' when not given). */
 export function newConfig(body: CreateConfigBody, id: string, now: string): WebhookConfig {

@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { NotFoundError } from '../../errors/index.js';
 import { environmentOf } from '../../http/environment.js';
 import { readJsonBody } from '../../http/json-body.js';
@@ -9,7 +9,6 @@ import { readListQuery } from '../../pagination/cursor.js';
 import { formatInstant, instantFromMs } from '../../time/instant.js';
 import { validate } from '../../validation/validate.js';
 import {
-  type ConfigSchemas,
   configView,
   generateSecret,
   isConfigId,
@@ -21,7 +20,8 @@ import {
 import { activated } from '../domain/endpoint-health.js';
 import { onConfigDeactivated, onConfigDeleted } from '../domain/lifecycle.js';
 import type { WebhooksScope } from '../environment-stores.js';
-import { CONFIGS_LIST, type ConfigFilter } from '../store/config-store.js';
+import { CONFIGS_LIST, type ConfigFilter, type ConfigStore } from '../store/config-store.js';
+import type { ConfigSchemas } from './requests.js';
 import { configData, configPage } from './schemas.js';
 
 export interface ConfigRoutesDeps {
@@ -39,11 +39,18 @@ const formatMs = (ms: number) => formatInstant(instantFromMs(ms));
  * Webhook configurations (docs/api.md §4): create, list, get, change, delete, activate, deactivate, change secret;
  * each in the token's environment, where another environment's config is as unknown as one never created.
  */
-export function configRoutes(
-  app: Hono<HonoTypes>,
-  { scope, schemas, secretOverlapSeconds }: ConfigRoutesDeps,
-): void {
-  const of = (c: Context<HonoTypes>) => scope(environmentOf(c));
+export function configRoutes(app: Hono<HonoTypes>, deps: ConfigRoutesDeps): void {
+  insertConfigRoute(app, deps);
+  getManyConfigsRoute(app, deps);
+  getConfigRoute(app, deps);
+  updateConfigRoute(app, deps);
+  deleteConfigRoute(app, deps);
+  setActiveRoute(app, deps, 'activate', true);
+  setActiveRoute(app, deps, 'deactivate', false);
+  changeConfigSecretRoute(app, deps);
+}
+
+function insertConfigRoute(app: Hono<HonoTypes>, { scope, schemas }: ConfigRoutesDeps): void {
   app.post(
     '/configs',
     openapi(
@@ -59,11 +66,14 @@ export function configRoutes(
     ),
     async (c) => {
       const body = await readJsonBody(c, schemas.create);
-      const { configs: store } = of(c);
+      const { configs: store } = scope(environmentOf(c));
       const config = await store.create(newConfig(body, newConfigId(), formatMs(store.now())));
       return jsonResponse(c, { data: configView(config) });
     },
   );
+}
+
+function getManyConfigsRoute(app: Hono<HonoTypes>, { scope, schemas }: ConfigRoutesDeps): void {
   app.get(
     '/configs',
     openapi(
@@ -101,10 +111,13 @@ export function configRoutes(
       // An id that cannot be a config id matches nothing, without a read.
       if (filter.id !== undefined && !isConfigId(filter.id))
         return jsonResponse(c, { cursor: { pageSize: query.pageSize, hasMore: false, data: [] } });
-      const page = await of(c).configs.list(query, filter);
+      const page = await scope(environmentOf(c)).configs.list(query, filter);
       return jsonResponse(c, { cursor: { ...page, data: page.data.map(configView) } });
     },
   );
+}
+
+function getConfigRoute(app: Hono<HonoTypes>, { scope }: ConfigRoutesDeps): void {
   app.get(
     '/configs/:id',
     openapi(
@@ -117,11 +130,17 @@ export function configRoutes(
     ),
     async (c) => {
       const id = readConfigId(c.req.param('id'));
-      const config = await of(c).configs.get(id);
+      const config = await scope(environmentOf(c)).configs.get(id);
       if (!config) throw notFound(id);
       return jsonResponse(c, { data: configView(config) });
     },
   );
+}
+
+function updateConfigRoute(
+  app: Hono<HonoTypes>,
+  { scope, schemas, secretOverlapSeconds }: ConfigRoutesDeps,
+): void {
   app.put(
     '/configs/:id',
     openapi(
@@ -137,8 +156,8 @@ export function configRoutes(
     async (c) => {
       const id = readConfigId(c.req.param('id'));
       const body = await readJsonBody(c, schemas.update);
-      const { configs: store } = of(c);
-      const config = await change(c, id, (current) => {
+      const { configs: store } = scope(environmentOf(c));
+      const config = await change(store, id, (current) => {
         let next: WebhookConfig = { ...current };
         if (body.endpoint !== undefined) next.endpoint = body.endpoint;
         if (body.eventTypes !== undefined) next.eventTypes = body.eventTypes;
@@ -153,6 +172,9 @@ export function configRoutes(
       return jsonResponse(c, { data: configView(config) });
     },
   );
+}
+
+function deleteConfigRoute(app: Hono<HonoTypes>, { scope }: ConfigRoutesDeps): void {
   app.delete(
     '/configs/:id',
     openapi(
@@ -166,7 +188,7 @@ export function configRoutes(
     ),
     async (c) => {
       const id = readConfigId(c.req.param('id'));
-      const { configs: store, deliveries } = of(c);
+      const { configs: store, deliveries } = scope(environmentOf(c));
       const deleted = await store.delete(id);
       if (!deleted) throw notFound(id);
       try {
@@ -187,36 +209,45 @@ export function configRoutes(
       return c.body(null, 200);
     },
   );
+}
 
-  for (const [action, active] of [
-    ['activate', true],
-    ['deactivate', false],
-  ] as const) {
-    app.put(
-      `/configs/:id/${action}`,
-      openapi(
-        OPENAPI_SPECS && {
-          operationId: `${action}Config`,
-          summary: `${active ? 'Activate' : 'Deactivate'} a webhook config`,
-          description: active ? 'Idempotent.' : 'Idempotent; its pending deliveries are cancelled.',
-          tags: ['webhooks: configs'],
-          responses: { 200: { description: 'The config.', schema: configData } },
-        },
-      ),
-      async (c) => {
-        const id = readConfigId(c.req.param('id'));
-        const { configs: store, deliveries } = of(c);
-        // Idempotent: already in that state → 200, nothing written, updatedAt unchanged.
-        // Activating gives a switched-off endpoint a fresh failing period (domain/endpoint-health.ts).
-        const config = await change(c, id, (current) =>
-          active ? activated(current) : { ...current, active },
-        );
-        // After the change: a failure here is a 5xx, and the (idempotent) deactivation can simply be sent again.
-        if (!active) await onConfigDeactivated(config, deliveries, formatMs(store.now()));
-        return jsonResponse(c, { data: configView(config) });
+/** `activate` and `deactivate`: one route each, the same but for the state they set. */
+function setActiveRoute(
+  app: Hono<HonoTypes>,
+  { scope }: ConfigRoutesDeps,
+  action: 'activate' | 'deactivate',
+  active: boolean,
+): void {
+  app.put(
+    `/configs/:id/${action}`,
+    openapi(
+      OPENAPI_SPECS && {
+        operationId: `${action}Config`,
+        summary: `${active ? 'Activate' : 'Deactivate'} a webhook config`,
+        description: active ? 'Idempotent.' : 'Idempotent; its pending deliveries are cancelled.',
+        tags: ['webhooks: configs'],
+        responses: { 200: { description: 'The config.', schema: configData } },
       },
-    );
-  }
+    ),
+    async (c) => {
+      const id = readConfigId(c.req.param('id'));
+      const { configs: store, deliveries } = scope(environmentOf(c));
+      // Idempotent: already in that state → 200, nothing written, updatedAt unchanged.
+      // Activating gives a switched-off endpoint a fresh failing period (domain/endpoint-health.ts).
+      const config = await change(store, id, (current) =>
+        active ? activated(current) : { ...current, active },
+      );
+      // After the change: a failure here is a 5xx, and the (idempotent) deactivation can simply be sent again.
+      if (!active) await onConfigDeactivated(config, deliveries, formatMs(store.now()));
+      return jsonResponse(c, { data: configView(config) });
+    },
+  );
+}
+
+function changeConfigSecretRoute(
+  app: Hono<HonoTypes>,
+  { scope, schemas, secretOverlapSeconds }: ConfigRoutesDeps,
+): void {
   app.put(
     '/configs/:id/secret/change',
     openapi(
@@ -236,23 +267,24 @@ export function configRoutes(
       const body = await readJsonBody(c, schemas.changeSecret, { optional: true });
       // Generated once, outside `decide`, so that a retried attempt stores the same secret.
       const secret = body?.secret || generateSecret();
-      const { configs: store } = of(c);
-      const config = await change(c, id, (current) =>
+      const { configs: store } = scope(environmentOf(c));
+      const config = await change(store, id, (current) =>
         withSecret(current, secret, store.now(), secretOverlapSeconds, formatMs),
       );
       return jsonResponse(c, { data: configView(config) });
     },
   );
+}
 
-  async function change(
-    c: Context<HonoTypes>,
-    id: string,
-    decide: (current: WebhookConfig) => WebhookConfig,
-  ): Promise<WebhookConfig> {
-    const config = await of(c).configs.update(id, decide);
-    if (!config) throw notFound(id);
-    return config;
-  }
+/** A config changed by `decide` (retried on a conflict by the store), or 404. */
+async function change(
+  store: ConfigStore,
+  id: string,
+  decide: (current: WebhookConfig) => WebhookConfig,
+): Promise<WebhookConfig> {
+  const config = await store.update(id, decide);
+  if (!config) throw notFound(id);
+  return config;
 }
 
 /** A path id that cannot be a config id is answered like an unknown one, without a read. */

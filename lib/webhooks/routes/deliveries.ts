@@ -5,12 +5,12 @@ import { readJsonBody } from '../../http/json-body.js';
 import type { HonoTypes } from '../../http/types.js';
 import { DATE_TIME, header, openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { replayDeliveriesSchema } from '../commands/bulk-replay.js';
 import { type Delivery, isDeliveryId } from '../domain/delivery.js';
 import { DELIVERY_FILTERS, readDeliveryFilter } from '../domain/delivery-filter.js';
 import { attemptView, deliveryView } from '../domain/delivery-views.js';
 import type { WebhooksScope } from '../environment-stores.js';
 import { DELIVERIES_LIST, type DeliveryStore } from '../store/delivery-store.js';
+import { replayDeliveriesSchema } from './requests.js';
 import { attemptPage, deliveryData, deliveryPage, replayResultSchema } from './schemas.js';
 
 export interface DeliveryRoutesDeps {
@@ -18,19 +18,29 @@ export interface DeliveryRoutesDeps {
   scope: WebhooksScope;
 }
 
+/** A path's delivery, or 404 (an id that cannot be one is not read). */
+async function find(deliveries: DeliveryStore, raw: string): Promise<Delivery> {
+  const found = isDeliveryId(raw) ? await deliveries.get(raw) : undefined;
+  if (!found) throw new NotFoundError(`delivery ${raw.slice(0, 64)} not found`);
+  return found;
+}
+
+const idempotencyKey = (c: Context<HonoTypes>) => c.req.header('idempotency-key');
+
 /**
  * Deliveries (docs/api.md §4): list (filters `configId` or `configID`, `status`, `createdAtFrom`, `createdAtTo`), get, attempts,
  * replay one, replay in bulk; each in the token's environment, where another environment's delivery is as unknown
  * as one never made.
  */
-export function deliveryRoutes(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDeps): void {
-  const of = (c: Context<HonoTypes>) => scope(environmentOf(c));
-  const find = async (deliveries: DeliveryStore, raw: string): Promise<Delivery> => {
-    const found = isDeliveryId(raw) ? await deliveries.get(raw) : undefined;
-    if (!found) throw new NotFoundError(`delivery ${raw.slice(0, 64)} not found`);
-    return found;
-  };
-  const idempotencyKey = (c: Context<HonoTypes>) => c.req.header('idempotency-key');
+export function deliveryRoutes(app: Hono<HonoTypes>, deps: DeliveryRoutesDeps): void {
+  getDeliveriesRoute(app, deps);
+  getDeliveryRoute(app, deps);
+  getDeliveryAttemptsRoute(app, deps);
+  replayDeliveriesRoute(app, deps);
+  replayDeliveryRoute(app, deps);
+}
+
+function getDeliveriesRoute(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDeps): void {
   app.get(
     '/deliveries',
     openapi(
@@ -53,10 +63,13 @@ export function deliveryRoutes(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDe
       const query = readListQuery(c.req.query(), DELIVERIES_LIST, DELIVERY_FILTERS);
       // A cursor carries the listing's filters; without one they come from the query string.
       const filter = readDeliveryFilter(query.cursor ? (query.cursor.f ?? {}) : c.req.query());
-      const page = await of(c).deliveries.list(query, filter);
+      const page = await scope(environmentOf(c)).deliveries.list(query, filter);
       return c.json({ cursor: { ...page, data: page.data.map((d) => deliveryView(d)) } });
     },
   );
+}
+
+function getDeliveryRoute(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDeps): void {
   app.get(
     '/deliveries/:id',
     openapi(
@@ -70,9 +83,14 @@ export function deliveryRoutes(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDe
     ),
     async (c) =>
       c.json({
-        data: deliveryView(await find(of(c).deliveries, c.req.param('id')), { withPayload: true }),
+        data: deliveryView(await find(scope(environmentOf(c)).deliveries, c.req.param('id')), {
+          withPayload: true,
+        }),
       }),
   );
+}
+
+function getDeliveryAttemptsRoute(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDeps): void {
   app.get(
     '/deliveries/:id/attempts',
     openapi(
@@ -85,7 +103,7 @@ export function deliveryRoutes(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDe
       },
     ),
     async (c) => {
-      const { deliveries } = of(c);
+      const { deliveries } = scope(environmentOf(c));
       const delivery = await find(deliveries, c.req.param('id'));
       const page = await deliveries.attempts(
         delivery.id,
@@ -94,6 +112,9 @@ export function deliveryRoutes(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDe
       return c.json({ cursor: { ...page, data: page.data.map(attemptView) } });
     },
   );
+}
+
+function replayDeliveriesRoute(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDeps): void {
   app.post(
     '/deliveries/replay',
     openapi(
@@ -111,13 +132,16 @@ export function deliveryRoutes(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDe
       },
     ),
     async (c) => {
-      const { replays } = of(c);
+      const { replays } = scope(environmentOf(c));
       // Before the body: a function without its queue answers 503 whatever it is sent.
       replays.requireQueue();
       const body = await readJsonBody(c, replayDeliveriesSchema);
       return c.json({ data: await replays.replayWindow(body, idempotencyKey(c)) });
     },
   );
+}
+
+function replayDeliveryRoute(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDeps): void {
   app.post(
     '/deliveries/:id/replay',
     openapi(
@@ -134,7 +158,7 @@ export function deliveryRoutes(app: Hono<HonoTypes>, { scope }: DeliveryRoutesDe
       },
     ),
     async (c) => {
-      const { deliveries, replays } = of(c);
+      const { deliveries, replays } = scope(environmentOf(c));
       const delivery = await find(deliveries, c.req.param('id'));
       return c.json({ data: await replays.replayOne(delivery, idempotencyKey(c)) });
     },

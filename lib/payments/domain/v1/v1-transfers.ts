@@ -9,7 +9,7 @@ import { v1InitiationStatus, v1PaymentStatus, v1ProviderOf } from './v1-vocabula
 
 /** Payment initiations as v1's transfer initiations: the same records, v1's names and statuses. */
 
-/** A v1 create body, validated (v1-input.ts). */
+/** A v1 create body, validated (routes/v1/v1-requests.ts). */
 export interface TransferInitiationV1Body {
   reference: string;
   scheduledAt?: string;

@@ -27,10 +27,10 @@ import {
   providerConfigsV1,
   scheduleAsV1Task,
 } from '../../domain/v1/v1-connectors.js';
-import { connectorTransferV1InputSchema } from '../../domain/v1/v1-input.js';
 import { SCHEDULES_LIST } from '../../store/schedule-store.js';
 import { configsData } from '../schemas.js';
 import type { StoresOf } from '../stores-of.js';
+import { connectorTransferV1InputSchema } from './v1-requests.js';
 import {
   configV1Data,
   connectorIdV1Data,
@@ -54,6 +54,15 @@ export function connectorV1Routes(
   dummypay: DummypaySettings,
   deps: RunnerDeps,
 ): void {
+  v1ListConnectorsRoute(app, storesOf);
+  v1ListConnectorConfigsRoute(app);
+  v1InstallConnectorRoute(app, storesOf, dummypay);
+  v1ConnectorTransferRoute(app, storesOf, deps);
+  for (const base of ['/connectors/:connector', '/connectors/:connector/:connectorId'])
+    connectorV1RecordRoutes(app, storesOf, dummypay, base);
+}
+
+function v1ListConnectorsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/connectors',
     openapi(
@@ -71,6 +80,9 @@ export function connectorV1Routes(
       return jsonResponse(c, { data: connectors.map(connectorV1View) });
     },
   );
+}
+
+function v1ListConnectorConfigsRoute(app: Hono<HonoTypes>): void {
   app.get(
     '/connectors/configs',
     openapi(
@@ -83,6 +95,13 @@ export function connectorV1Routes(
     ),
     (c) => jsonResponse(c, { data: providerConfigsV1() }),
   );
+}
+
+function v1InstallConnectorRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  dummypay: DummypaySettings,
+): void {
   app.post(
     '/connectors/:connector',
     openapi(
@@ -104,6 +123,13 @@ export function connectorV1Routes(
       return jsonResponse(c, { data: { connectorID: connector.id } }, 201);
     },
   );
+}
+
+function v1ConnectorTransferRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     '/connectors/:connector/transfers',
     openapi(
@@ -124,9 +150,6 @@ export function connectorV1Routes(
       return jsonResponse(c, { id: initiation.id });
     },
   );
-
-  for (const base of ['/connectors/:connector', '/connectors/:connector/:connectorId'])
-    connectorV1RecordRoutes(app, storesOf, dummypay, base);
 }
 
 /** The routes of one connector, under both of v1's ways of naming it. */

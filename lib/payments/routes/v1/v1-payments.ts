@@ -11,16 +11,16 @@ import { metadataMap } from '../../../validation/common.js';
 import { validate } from '../../../validation/validate.js';
 import { accountId, recordAccount } from '../../domain/account.js';
 import { isHashedId } from '../../domain/ids.js';
-import { createdAtSchema, metadataPatch } from '../../domain/input.js';
 import { isPaymentId, paymentId, recordPayment, withMetadata } from '../../domain/payment.js';
-import { accountV1InputSchema, paymentV1InputSchema } from '../../domain/v1/v1-input.js';
 import { accountV1View, balanceV1View, paymentV1View } from '../../domain/v1/v1-records.js';
 import { schemeOfV1 } from '../../domain/v1/v1-vocabulary.js';
 import { BALANCES_LIST } from '../../store/balance-store.js';
 import { ACCOUNT_KIND } from '../../store/kinds.js';
 import { PAYMENTS_LIST } from '../../store/payment-store.js';
 import { accountNotFound } from '../accounts.js';
+import { createdAtSchema, metadataPatch } from '../requests.js';
 import type { StoresOf } from '../stores-of.js';
+import { accountV1InputSchema, paymentV1InputSchema } from './v1-requests.js';
 import {
   accountV1Data,
   accountV1Page,
@@ -33,6 +33,13 @@ const paymentNotFound = (id: string) => new NotFoundError(`payment ${id.slice(0,
 
 /** v1 payments (docs/api.md §6.1): the v3 payments in v1's shape. */
 export function paymentV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v1CreatePaymentRoute(app, storesOf);
+  v1ListPaymentsRoute(app, storesOf);
+  v1GetPaymentRoute(app, storesOf);
+  v1UpdatePaymentMetadataRoute(app, storesOf);
+}
+
+function v1CreatePaymentRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/payments',
     openapi(
@@ -56,6 +63,9 @@ export function paymentV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void 
       return jsonResponse(c, { data: paymentV1View(payment) });
     },
   );
+}
+
+function v1ListPaymentsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/payments',
     openapi(
@@ -72,6 +82,9 @@ export function paymentV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void 
       return jsonResponse(c, { cursor: { ...page, data: page.data.map(paymentV1View) } });
     },
   );
+}
+
+function v1GetPaymentRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/payments/:paymentId',
     openapi(
@@ -89,6 +102,9 @@ export function paymentV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void 
       return jsonResponse(c, { data: paymentV1View(payment) });
     },
   );
+}
+
+function v1UpdatePaymentMetadataRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.patch(
     '/payments/:paymentId/metadata',
     openapi(
@@ -123,6 +139,13 @@ const balanceFilterSchema = v.strictObject({
 
 /** v1 accounts and their balances (docs/api.md §6.1). */
 export function accountV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v1CreateAccountRoute(app, storesOf);
+  v1ListAccountsRoute(app, storesOf);
+  v1GetAccountRoute(app, storesOf);
+  v1GetAccountBalancesRoute(app, storesOf);
+}
+
+function v1CreateAccountRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/accounts',
     openapi(
@@ -151,6 +174,9 @@ export function accountV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void 
       return jsonResponse(c, { data: accountV1View(account) });
     },
   );
+}
+
+function v1ListAccountsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/accounts',
     openapi(
@@ -167,6 +193,9 @@ export function accountV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void 
       return jsonResponse(c, { cursor: { ...page, data: page.data.map(accountV1View) } });
     },
   );
+}
+
+function v1GetAccountRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/accounts/:accountId',
     openapi(
@@ -184,6 +213,9 @@ export function accountV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void 
       return jsonResponse(c, { data: accountV1View(account) });
     },
   );
+}
+
+function v1GetAccountBalancesRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/accounts/:accountId/balances',
     openapi(

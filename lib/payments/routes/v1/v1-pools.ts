@@ -17,17 +17,26 @@ import {
 import { newRecordId, requireUuid } from '../../domain/ids.js';
 import { parseCreatedAt } from '../../domain/input.js';
 import { withoutAccount, withQuery } from '../../domain/pool.js';
-import { poolInputSchema, poolQueryInputSchema } from '../../domain/records-input.js';
-import { poolAccountV1InputSchema } from '../../domain/v1/v1-input.js';
 import { poolBalanceV1View, poolV1View } from '../../domain/v1/v1-records.js';
 import { POOL_KIND } from '../../store/kinds.js';
+import { poolInputSchema, poolQueryInputSchema } from '../record-requests.js';
 import type { StoresOf } from '../stores-of.js';
+import { poolAccountV1InputSchema } from './v1-requests.js';
 import { poolBalancesAtV1, poolBalancesLatestV1, poolV1Data, poolV1Page } from './v1-schemas.js';
 
 const poolIdOf = (raw: string) => requireUuid(raw, 'poolId');
 
 /** v1 pools (docs/api.md §6.1): the v3 pools, their accounts under `accounts`. */
 export function poolV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v1CreatePoolRoute(app, storesOf);
+  v1ListPoolsRoute(app, storesOf);
+  v1GetPoolRoute(app, storesOf);
+  v1DeletePoolRoute(app, storesOf);
+  poolMembershipV1Routes(app, storesOf);
+  poolBalanceV1Routes(app, storesOf);
+}
+
+function v1CreatePoolRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/pools',
     openapi(
@@ -48,6 +57,9 @@ export function poolV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { data: poolV1View(pool, await poolAccounts(stores, pool)) });
     },
   );
+}
+
+function v1ListPoolsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/pools',
     openapi(
@@ -68,6 +80,9 @@ export function poolV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { cursor: { ...page, data } });
     },
   );
+}
+
+function v1GetPoolRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/pools/:poolId',
     openapi(
@@ -86,6 +101,9 @@ export function poolV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { data: poolV1View(pool, await poolAccounts(stores, pool)) });
     },
   );
+}
+
+function v1DeletePoolRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.delete(
     '/pools/:poolId',
     openapi(
@@ -103,12 +121,15 @@ export function poolV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return c.body(null, 204);
     },
   );
-
-  poolMembershipV1Routes(app, storesOf);
-  poolBalanceV1Routes(app, storesOf);
 }
 
 function poolMembershipV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v1AddAccountToPoolRoute(app, storesOf);
+  v1RemoveAccountFromPoolRoute(app, storesOf);
+  v1UpdatePoolQueryRoute(app, storesOf);
+}
+
+function v1AddAccountToPoolRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.post(
     '/pools/:poolId/accounts',
     openapi(
@@ -127,6 +148,9 @@ function poolMembershipV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void 
       return c.body(null, 204);
     },
   );
+}
+
+function v1RemoveAccountFromPoolRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.delete(
     '/pools/:poolId/accounts/:accountId',
     openapi(
@@ -146,6 +170,9 @@ function poolMembershipV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void 
       return c.body(null, 204);
     },
   );
+}
+
+function v1UpdatePoolQueryRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.patch(
     '/pools/:poolId/query',
     openapi(
@@ -170,6 +197,11 @@ function poolMembershipV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void 
 }
 
 function poolBalanceV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
+  v1GetPoolBalancesRoute(app, storesOf);
+  v1GetPoolBalancesLatestRoute(app, storesOf);
+}
+
+function v1GetPoolBalancesRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/pools/:poolId/balances',
     openapi(
@@ -193,6 +225,9 @@ function poolBalanceV1Routes(app: Hono<HonoTypes>, storesOf: StoresOf): void {
       return jsonResponse(c, { data: { balances: balances.map(poolBalanceV1View) } });
     },
   );
+}
+
+function v1GetPoolBalancesLatestRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/pools/:poolId/balances/latest',
     openapi(

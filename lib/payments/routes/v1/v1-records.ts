@@ -10,18 +10,29 @@ import { requireConnector } from '../../commands/connectors.js';
 import type { RunnerDeps } from '../../connectors/runner.js';
 import { newBankAccount, withBankAccountMetadata } from '../../domain/bank-account.js';
 import { newRecordId, requireUuid } from '../../domain/ids.js';
-import { bankAccountMetadataSchema } from '../../domain/records-input.js';
-import { bankAccountV1InputSchema } from '../../domain/v1/v1-input.js';
 import { bankAccountV1View } from '../../domain/v1/v1-records.js';
 import { BANK_ACCOUNT_KIND } from '../../store/kinds.js';
 import { bankAccountNotFound } from '../bank-accounts.js';
+import { bankAccountMetadataSchema } from '../record-requests.js';
 import type { StoresOf } from '../stores-of.js';
+import { bankAccountV1InputSchema } from './v1-requests.js';
 import { bankAccountV1Data, bankAccountV1Page } from './v1-schemas.js';
 
 const bankAccountIdOf = (raw: string) => requireUuid(raw, 'bankAccountId');
 
 /** v1 bank accounts (docs/api.md §6.1): numbers shown whole only to their creator and a read by id. */
 export function bankAccountV1Routes(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
+  v1CreateBankAccountRoute(app, storesOf, deps);
+  v1ListBankAccountsRoute(app, storesOf);
+  v1GetBankAccountRoute(app, storesOf);
+  v1UpdateBankAccountMetadataRoute(app, storesOf);
+}
+
+function v1CreateBankAccountRoute(
   app: Hono<HonoTypes>,
   storesOf: StoresOf,
   deps: RunnerDeps,
@@ -54,6 +65,9 @@ export function bankAccountV1Routes(
       return jsonResponse(c, { data: bankAccountV1View(record, true) });
     },
   );
+}
+
+function v1ListBankAccountsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/bank-accounts',
     openapi(
@@ -74,6 +88,9 @@ export function bankAccountV1Routes(
       return jsonResponse(c, { cursor: { ...page, data } });
     },
   );
+}
+
+function v1GetBankAccountRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/bank-accounts/:bankAccountId',
     openapi(
@@ -91,6 +108,9 @@ export function bankAccountV1Routes(
       return jsonResponse(c, { data: bankAccountV1View(record, true) });
     },
   );
+}
+
+function v1UpdateBankAccountMetadataRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.patch(
     '/bank-accounts/:bankAccountId/metadata',
     openapi(

@@ -17,11 +17,6 @@ import type { RunnerDeps } from '../../connectors/runner.js';
 import type { Payment } from '../../domain/payment.js';
 import type { PaymentInitiation } from '../../domain/payment-initiation.js';
 import {
-  reversalV1InputSchema,
-  transferInitiationV1InputSchema,
-  transferStatusV1InputSchema,
-} from '../../domain/v1/v1-input.js';
-import {
   initiationOfV1,
   transferInitiationV1Detail,
   transferInitiationV1View,
@@ -29,6 +24,11 @@ import {
 import { PAYMENT_INITIATION_KIND } from '../../store/kinds.js';
 import type { PaymentsStores } from '../../store/stores.js';
 import type { StoresOf } from '../stores-of.js';
+import {
+  reversalV1InputSchema,
+  transferInitiationV1InputSchema,
+  transferStatusV1InputSchema,
+} from './v1-requests.js';
 import {
   transferInitiationV1Data,
   transferInitiationV1DetailData,
@@ -48,6 +48,18 @@ async function detail(stores: PaymentsStores, pi: PaymentInitiation) {
 
 /** v1 transfer initiations (docs/api.md §6.1): v3's payment initiations in v1's shape and statuses. */
 export function transferInitiationV1Routes(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
+  v1CreateTransferInitiationRoute(app, storesOf, deps);
+  v1ListTransferInitiationsRoute(app, storesOf);
+  v1GetTransferInitiationRoute(app, storesOf);
+  v1DeleteTransferInitiationRoute(app, storesOf);
+  transferDecisionV1Routes(app, storesOf, deps);
+}
+
+function v1CreateTransferInitiationRoute(
   app: Hono<HonoTypes>,
   storesOf: StoresOf,
   deps: RunnerDeps,
@@ -74,6 +86,9 @@ export function transferInitiationV1Routes(
       return jsonResponse(c, { data: transferInitiationV1View(initiation) });
     },
   );
+}
+
+function v1ListTransferInitiationsRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/transfer-initiations',
     openapi(
@@ -96,6 +111,9 @@ export function transferInitiationV1Routes(
       });
     },
   );
+}
+
+function v1GetTransferInitiationRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.get(
     '/transfer-initiations/:transferId',
     openapi(
@@ -115,6 +133,9 @@ export function transferInitiationV1Routes(
       return jsonResponse(c, { data: await detail(stores, pi) });
     },
   );
+}
+
+function v1DeleteTransferInitiationRoute(app: Hono<HonoTypes>, storesOf: StoresOf): void {
   app.delete(
     '/transfer-initiations/:transferId',
     openapi(
@@ -130,11 +151,19 @@ export function transferInitiationV1Routes(
       return c.body(null, 204);
     },
   );
-
-  transferDecisionV1Routes(app, storesOf, deps);
 }
 
 function transferDecisionV1Routes(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
+  v1UpdateTransferInitiationStatusRoute(app, storesOf, deps);
+  v1RetryTransferInitiationRoute(app, storesOf, deps);
+  v1ReverseTransferInitiationRoute(app, storesOf, deps);
+}
+
+function v1UpdateTransferInitiationStatusRoute(
   app: Hono<HonoTypes>,
   storesOf: StoresOf,
   deps: RunnerDeps,
@@ -160,6 +189,13 @@ function transferDecisionV1Routes(
       return c.body(null, 204);
     },
   );
+}
+
+function v1RetryTransferInitiationRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     '/transfer-initiations/:transferId/retry',
     openapi(
@@ -175,6 +211,13 @@ function transferDecisionV1Routes(
       return c.body(null, 204);
     },
   );
+}
+
+function v1ReverseTransferInitiationRoute(
+  app: Hono<HonoTypes>,
+  storesOf: StoresOf,
+  deps: RunnerDeps,
+): void {
   app.post(
     '/transfer-initiations/:transferId/reverse',
     openapi(

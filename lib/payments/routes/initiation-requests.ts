@@ -2,13 +2,9 @@ import * as v from 'valibot';
 import { amountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
 import { boundedText, metadataMap, nonEmptyText } from '../../validation/common.js';
-import {
-  connectorIdSchema,
-  createdAtSchema,
-  MAX_ACCOUNT_ID_LENGTH,
-  MAX_REFERENCE_LENGTH,
-} from './input.js';
-import { INITIATION_TYPES, type InitiationInput } from './payment-initiation.js';
+import { MAX_ACCOUNT_ID_LENGTH, MAX_REFERENCE_LENGTH } from '../domain/input.js';
+import { INITIATION_TYPES, type InitiationInput } from '../domain/payment-initiation.js';
+import { connectorIdSchema, createdAtSchema } from './requests.js';
 
 /** Request bodies of payment initiations (docs/api.md §6), with the reference's bounds. */
 

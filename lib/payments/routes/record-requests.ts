@@ -1,14 +1,10 @@
 import * as v from 'valibot';
 import { ASSET } from '../../money/asset.js';
 import { metadataMap, nonEmptyText } from '../../validation/common.js';
-import { ACCOUNT_TYPES } from './account.js';
-import {
-  connectorIdSchema,
-  createdAtSchema,
-  MAX_ACCOUNT_ID_LENGTH,
-  MAX_REFERENCE_LENGTH,
-} from './input.js';
-import { MAX_USER_BANK_ACCOUNTS } from './payment-service-user.js';
+import { ACCOUNT_TYPES } from '../domain/account.js';
+import { MAX_ACCOUNT_ID_LENGTH, MAX_REFERENCE_LENGTH } from '../domain/input.js';
+import { MAX_USER_BANK_ACCOUNTS } from '../domain/payment-service-user.js';
+import { connectorIdSchema, createdAtSchema } from './requests.js';
 
 /** Request bodies of accounts, bank accounts, payment service users and pools (docs/api.md §6). */
 

@@ -2,18 +2,13 @@ import * as v from 'valibot';
 import { amountSchema } from '../../../money/amounts.js';
 import { ASSET } from '../../../money/asset.js';
 import { boundedText, metadataMap, nonEmptyText } from '../../../validation/common.js';
-import { ACCOUNT_TYPES } from '../account.js';
-import { initiationInputSchema, reversalInputSchema } from '../initiation-input.js';
-import {
-  connectorIdSchema,
-  createdAtSchema,
-  MAX_ACCOUNT_ID_LENGTH,
-  MAX_REFERENCE_LENGTH,
-  paymentTypeSchema,
-} from '../input.js';
-import { INITIATION_TYPES, NOT_SCHEDULED } from '../payment-initiation.js';
-import { bankAccountInputSchema } from '../records-input.js';
-import { V1_PAYMENT_STATUSES, V1_SCHEMES } from './v1-vocabulary.js';
+import { ACCOUNT_TYPES } from '../../domain/account.js';
+import { MAX_ACCOUNT_ID_LENGTH, MAX_REFERENCE_LENGTH } from '../../domain/input.js';
+import { INITIATION_TYPES, NOT_SCHEDULED } from '../../domain/payment-initiation.js';
+import { V1_PAYMENT_STATUSES, V1_SCHEMES } from '../../domain/v1/v1-vocabulary.js';
+import { initiationInputSchema, reversalInputSchema } from '../initiation-requests.js';
+import { bankAccountInputSchema } from '../record-requests.js';
+import { connectorIdSchema, createdAtSchema, paymentTypeSchema } from '../requests.js';
 
 /** Request bodies of the v1 API (the SDK's `sdk.payments.v1` requests), checked with v3's bounds. */
 

@@ -2,11 +2,12 @@ import * as v from 'valibot';
 import { ASSET } from '../../money/asset.js';
 import { signedAmountSchema } from '../../money/signed-amount.js';
 import { metadataMap } from '../../validation/common.js';
+import type { CreateMonitorInput } from '../domain/monitors.js';
 
 /**
  * The monitors' request and answer shapes (docs/api.md §3.6), as functions: the routes' `describe()` lines (dropped
  * from Lambda bundles) and the handlers, loaded at the first monitors request, make them; no cold start builds
- * them. Stored monitors are read back without them (domain/monitors.ts, `monitorsFromStored`).
+ * them. Stored monitors are read back without them (`domain/monitors.ts`, `monitorsFromStored`).
  */
 
 /** An address or pattern as limits take it: address segments, `*` any run of characters. */
@@ -37,8 +38,10 @@ const monitorFields = () => ({
 
 /** The body of POST /v2/<ledger>/monitors. */
 export const createMonitorSchema = () =>
-  v.strictObject({ ...monitorFields(), metadata: v.optional(metadataMap) });
-export type CreateMonitorInput = v.InferOutput<ReturnType<typeof createMonitorSchema>>;
+  v.strictObject({
+    ...monitorFields(),
+    metadata: v.optional(metadataMap),
+  }) satisfies v.GenericSchema<unknown, CreateMonitorInput>;
 
 /** A monitor as the API shows it. */
 export const monitorSchema = () =>

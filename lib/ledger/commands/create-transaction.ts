@@ -1,15 +1,9 @@
 import { createHash } from 'node:crypto';
-import * as v from 'valibot';
 import { ConflictError, NoPostingsError } from '../../errors/index.js';
 import { canonicalJson } from '../../json/canonical.js';
-import { ledgerAmountSchema } from '../../money/amounts.js';
-import { ASSET } from '../../money/asset.js';
 import { formatInstant, type Instant, parseInstant } from '../../time/instant.js';
-import { metadataMap } from '../../validation/common.js';
-import { keyedRecord } from '../../validation/record.js';
 import type { Decision, LedgerRecord, LedgerState, WriteRequest } from '../domain/change.js';
-import { checkExpectations } from '../domain/expectations.js';
-import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
+import { checkExpectations, type Expectation } from '../domain/expectations.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import type { Posting } from '../domain/postings.js';
 import {
@@ -17,82 +11,32 @@ import {
   type WriteSchema,
 } from '../domain/schema/transaction-schema.js';
 import { type Transaction, transactionView } from '../domain/transaction.js';
-import { expectationsSchema, withExpectationReads } from './expectations.js';
+import { withExpectationReads } from './expectations.js';
 import { runScript, type ScriptPlan } from './script-transaction.js';
 
-export const MAX_POSTINGS = 100;
-/** A script's text, at most (the interpreter's own limit). */
-const SCRIPT_MAX_BYTES = 512 * 1024;
-
-export const addressSchema = v.pipe(
-  v.string('must be a string'),
-  v.maxLength(MAX_ADDRESS_LENGTH, `must be at most ${MAX_ADDRESS_LENGTH} characters`),
-  v.regex(
-    ACCOUNT_ADDRESS,
-    'must be an account address (segments of a-z A-Z 0-9 _ - separated by ":")',
-  ),
-);
-export const assetSchema = v.pipe(
-  v.string('must be a string'),
-  v.regex(ASSET, 'must be an asset such as USD, USD/2 or EUR_COL/12'),
-);
-
-const postingSchema = v.strictObject({
-  source: addressSchema,
-  destination: addressSchema,
-  amount: ledgerAmountSchema,
-  asset: assetSchema,
-});
-
-export const createTransactionSchema = v.strictObject({
-  postings: v.optional(
-    v.pipe(
-      v.array(postingSchema, 'must be an array of postings'),
-      v.maxLength(MAX_POSTINGS, `must have at most ${MAX_POSTINGS} postings`),
-    ),
-  ),
-  script: v.optional(
-    v.strictObject({
-      plain: v.optional(
-        v.pipe(
-          v.string('must be a string'),
-          v.maxLength(SCRIPT_MAX_BYTES, `must be at most ${SCRIPT_MAX_BYTES} characters`),
-        ),
-      ),
-      /** A transaction template of the schema version the write names (`schemaVersion`): its Numscript runs. */
-      template: v.optional(
-        v.pipe(
-          v.string('must be a string'),
-          v.regex(/^[0-9A-Za-z_-]{1,128}$/, 'must be a template id'),
-        ),
-      ),
-      vars: v.optional(keyedRecord(v.string(), v.unknown(), 'must map variable names to values')),
-    }),
-  ),
+/**
+ * What a transaction write takes: the routes' createTransactionSchema produces it (routes/write-requests.ts), the log
+ * import rebuilds it from an entry (replayed-writes.ts).
+ */
+export interface CreateTransactionInput {
+  postings?: Posting[];
+  script?: {
+    plain?: string;
+    /** A transaction template of the schema version the write names (`schemaVersion`): its Numscript runs. */
+    template?: string;
+    vars?: Record<string, unknown>;
+  };
   /** The reference's choice of Numscript runtime: one interpreter serves both here. */
-  runtime: v.optional(
-    v.picklist(
-      ['experimental-interpreter', 'machine'],
-      'must be experimental-interpreter or machine',
-    ),
-  ),
-  metadata: v.optional(metadataMap),
-  reference: v.optional(
-    v.pipe(
-      v.string('must be a string'),
-      v.minLength(1, 'must not be empty'),
-      v.maxLength(256, 'must be at most 256 characters'),
-    ),
-  ),
-  timestamp: v.optional(v.string('must be an RFC 3339 date-time string')),
-  accountMetadata: v.optional(
-    keyedRecord(addressSchema, metadataMap, 'must map account addresses to metadata'),
-  ),
-  force: v.optional(v.boolean('must be a boolean')),
-  /** Balance preconditions (docs/api.md §3.6): an extension the reference's SDK never sends. */
-  expect: v.optional(expectationsSchema),
-});
-export type CreateTransactionInput = v.InferOutput<typeof createTransactionSchema>;
+  runtime?: 'experimental-interpreter' | 'machine';
+  metadata?: Record<string, string>;
+  reference?: string;
+  /** RFC 3339, read here (parseInstant). */
+  timestamp?: string;
+  accountMetadata?: Record<string, Record<string, string>>;
+  force?: boolean;
+  /** Balance preconditions (docs/api.md §3.6). */
+  expect?: Expectation[];
+}
 
 export interface CreateTransactionOptions {
   dryRun: boolean;

@@ -11,9 +11,9 @@ import { REVERTS_KEY } from '../domain/transaction.js';
 import type { LogReads } from '../store/log-reads.js';
 import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
-import { createTransactionSchema } from './create-transaction.js';
 import { type LedgerOperation, operationRequest } from './operations.js';
 import { pendingOperationOf } from './pending-import.js';
+import { replayedTransaction } from './replayed-writes.js';
 
 /** Read by the import route, which loads this module at the first import (routes/log-transfer.ts). */
 export { MAX_IMPORT_LINE_BYTES } from '../domain/log-import.js';
@@ -174,7 +174,7 @@ export function operationOf(entry: LogEntry): LedgerOperation {
       throw new ImportError(`log ${entry.id}: ${entry.type} is not replayable here`);
     case 'NEW_TRANSACTION': {
       const { transaction: tx, accountMetadata } = parseData(entry, newTransactionSchema);
-      const input = parseData(entry, createTransactionSchema, {
+      const input = parseData(entry, replayedTransaction, {
         postings: tx.postings,
         metadata: tx.metadata ?? {},
         timestamp: tx.timestamp,

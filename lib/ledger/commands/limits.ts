@@ -1,6 +1,5 @@
 import type { LedgerRecord, MappingWriteRequest } from '../domain/change.js';
-import type { LimitRule } from '../domain/limits.js';
-import { limitsView } from '../domain/limits-schema.js';
+import { type LimitRule, limitsView } from '../domain/limits.js';
 
 export type LimitsResult = ReturnType<typeof limitsView>;
 

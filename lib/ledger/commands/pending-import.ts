@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ledgerAmountSchema } from '../../money/amounts.js';
 import type { LogEntry } from '../domain/logs.js';
 import type { LedgerOperation } from './operations.js';
-import { createPendingSchema, postPendingSchema } from './pending.js';
+import { replayedHold, replayedPost } from './replayed-writes.js';
 
 /**
  * The pending transfers' log entries read back into the writes that logged them (the import's replay): a hold's
@@ -59,7 +59,7 @@ export function pendingOperationOf(
   };
   if (entry.type === 'CREATED_PENDING') {
     const { pending } = parse(createdSchema, entry.data);
-    const input = parse(createPendingSchema, {
+    const input = parse(replayedHold, {
       postings: holdOf(pending).postings,
       metadata: pending.metadata,
       ...(pending.expiresAt !== undefined ? { expiresAt: pending.expiresAt } : {}),
@@ -74,7 +74,7 @@ export function pendingOperationOf(
   }
   if (entry.type === 'NEW_TRANSACTION' && entry.data.pending !== undefined) {
     const { transaction, pending, post } = parse(postedSchema, entry.data);
-    const input = parse(postPendingSchema, {
+    const input = parse(replayedPost, {
       amounts: post.amounts,
       final: post.final,
       metadata: transaction.metadata,

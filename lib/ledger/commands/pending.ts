@@ -1,8 +1,7 @@
-import type * as v from 'valibot';
 import { ValidationError } from '../../errors/index.js';
 import { formatInstant, type Instant, instantFromMs, parseInstant } from '../../time/instant.js';
 import type { LedgerChange, LedgerRecord, LedgerState, WriteRequest } from '../domain/change.js';
-import { checkExpectations } from '../domain/expectations.js';
+import { checkExpectations, type Expectation } from '../domain/expectations.js';
 import { requireFeature } from '../domain/features.js';
 import {
   decideCreatePending,
@@ -14,17 +13,33 @@ import {
   type PendingTransfer,
   pendingView,
 } from '../domain/pending.js';
-import { createPendingBody, postPendingBody } from '../domain/pending-schema.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import type { Posting } from '../domain/postings.js';
 import { type Transaction, transactionView } from '../domain/transaction.js';
 import { requestHash } from './create-transaction.js';
-import { withExpect, withExpectationReads } from './expectations.js';
+import { withExpectationReads } from './expectations.js';
 
-export const createPendingSchema = withExpect(createPendingBody());
-export type CreatePendingInput = v.InferOutput<typeof createPendingSchema>;
-export const postPendingSchema = withExpect(postPendingBody());
-export type PostPendingInput = v.InferOutput<typeof postPendingSchema>;
+/** What a hold's creation takes (the routes' createPendingSchema produces it: routes/pending-schemas.ts). */
+export interface CreatePendingInput {
+  postings: Posting[];
+  metadata?: Record<string, string>;
+  /** When the rest releases by itself (RFC 3339); or `timeout`, seconds from the decision. */
+  expiresAt?: string;
+  timeout?: number;
+  force?: boolean;
+  expect?: Expectation[];
+}
+
+/** What a post of a hold takes (the routes' postPendingSchema produces it). */
+export interface PostPendingInput {
+  /** Per posting of the hold, what to post now (default: all that remains of each). */
+  amounts?: bigint[];
+  /** Release what remains after this post. */
+  final?: boolean;
+  /** The metadata of the transaction the post creates. */
+  metadata?: Record<string, string>;
+  expect?: Expectation[];
+}
 
 export interface PendingWriteOptions {
   dryRun: boolean;

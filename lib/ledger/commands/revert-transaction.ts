@@ -1,22 +1,19 @@
-import * as v from 'valibot';
 import { AlreadyRevertedError, NotFoundError } from '../../errors/index.js';
 import { formatInstant, parseInstant } from '../../time/instant.js';
-import { metadataMap } from '../../validation/common.js';
 import type { LedgerRecord, WriteRequest } from '../domain/change.js';
-import { checkExpectations } from '../domain/expectations.js';
+import { checkExpectations, type Expectation } from '../domain/expectations.js';
 import { postingEffects, postingReads } from '../domain/posting-effects.js';
 import { reversePostings } from '../domain/postings.js';
 import { REVERTS_KEY, type Transaction, transactionView } from '../domain/transaction.js';
 import { requestHash, type TransactionResult } from './create-transaction.js';
-import { expectationsSchema, withExpectationReads } from './expectations.js';
+import { withExpectationReads } from './expectations.js';
 
-export const revertBodySchema = v.strictObject({
-  metadata: v.optional(metadataMap),
-  /** Balance preconditions (docs/api.md §3.6): an extension the reference's SDK never sends. */
-  expect: v.optional(expectationsSchema),
-});
-
-export type RevertBody = v.InferOutput<typeof revertBodySchema>;
+/** What a revert takes beside the transaction's id (the routes' revertBodySchema produces it). */
+export interface RevertBody {
+  metadata?: Record<string, string>;
+  /** Balance preconditions (docs/api.md §3.6). */
+  expect?: Expectation[];
+}
 
 export interface RevertOptions {
   force: boolean;
@@ -30,7 +27,7 @@ export interface RevertOptions {
 /** A revert's idempotency record: the key and what makes two reverts the same request (not the original's content). */
 export function revertIdempotency(
   id: number,
-  body: v.InferOutput<typeof revertBodySchema>,
+  body: RevertBody,
   options: RevertOptions,
 ): Pick<WriteRequest<unknown>, 'idempotency'> {
   return options.idempotencyKey !== undefined
@@ -55,7 +52,7 @@ export function revertTransactionWrite(
   ledger: LedgerRecord,
   id: number,
   original: Transaction | undefined,
-  body: v.InferOutput<typeof revertBodySchema>,
+  body: RevertBody,
   options: RevertOptions,
 ): WriteRequest<TransactionResult> {
   if (!original) throw new NotFoundError(`transaction ${id} not found`);

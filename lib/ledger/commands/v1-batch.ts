@@ -1,33 +1,17 @@
-import * as v from 'valibot';
 import type { LedgerRecord } from '../domain/change.js';
+import type { Posting } from '../domain/postings.js';
 import type { StoredSchema } from '../domain/schema/schema-data.js';
 import { applyTransactionSchema } from '../domain/schema/transaction-schema.js';
 import type { LedgerWriter } from '../store/writer.js';
-import { MAX_BULK_ELEMENTS } from './bulk.js';
-import { createTransactionSchema } from './create-transaction.js';
 import { operationRequest } from './operations.js';
 
-/** The v1 batch body: its elements are the SDK's TransactionData (postings, optional reference, metadata, timestamp). */
-export const v1BatchSchema = v.strictObject({
-  transactions: v.pipe(
-    v.array(
-      v.strictObject({
-        postings: v.pipe(
-          createTransactionSchema.entries.postings.wrapped,
-          v.minLength(1, 'must hold at least one posting'),
-        ),
-        reference: createTransactionSchema.entries.reference,
-        metadata: createTransactionSchema.entries.metadata,
-        timestamp: createTransactionSchema.entries.timestamp,
-      }),
-      'must be an array of transactions',
-    ),
-    v.minLength(1, 'must hold at least one transaction'),
-    v.maxLength(MAX_BULK_ELEMENTS, `must hold at most ${MAX_BULK_ELEMENTS} transactions`),
-  ),
-});
-
-export type V1BatchTransaction = v.InferOutput<typeof v1BatchSchema>['transactions'][number];
+/** One transaction of the v1 batch: the SDK's TransactionData (the routes' v1BatchSchema produces it). */
+export interface V1BatchTransaction {
+  postings: Posting[];
+  reference?: string;
+  metadata?: Record<string, string>;
+  timestamp?: string;
+}
 
 /**
  * The v1 batch (the SDK's createTransactions): every transaction created in one commit, or none — the v2 atomic

@@ -8,6 +8,9 @@ import type { Volume } from './postings.js';
  * whole.
  */
 
+/** Expectations one write may carry: each is a pair read, and a short list keeps a write's reads small. */
+export const MAX_EXPECTATIONS = 20;
+
 export const COMPARATORS = ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte'] as const;
 export type Comparator = (typeof COMPARATORS)[number];
 export type Comparisons = Partial<Record<Comparator, bigint>>;

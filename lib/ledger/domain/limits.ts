@@ -25,6 +25,38 @@ export interface LimitRule {
   forceAllowed?: boolean;
 }
 
+/** Rules per ledger, at most. */
+export const MAX_LIMIT_RULES = 100;
+
+/**
+ * What a rule must say to mean anything, in the order a rule is judged: its request schema checks each
+ * (routes/limits-requests.ts), and the store reads the stored rules back under them (store/mapping-item.ts).
+ */
+export const LIMIT_RULE_MEANING = {
+  bounds: {
+    holds: (r: LimitRule) =>
+      r.min !== undefined ||
+      r.max !== undefined ||
+      r.debitsMustNotExceedCredits === true ||
+      r.creditsMustNotExceedDebits === true,
+    message: 'must set min, max, debitsMustNotExceedCredits or creditsMustNotExceedDebits',
+  },
+  order: {
+    holds: (r: LimitRule) => r.min === undefined || r.max === undefined || r.min <= r.max,
+    message: 'min must not be above max',
+  },
+} as const;
+
+/** The first thing a rule fails to mean (LIMIT_RULE_MEANING), if any. */
+export function limitRuleProblem(rule: LimitRule): string | undefined {
+  return Object.values(LIMIT_RULE_MEANING).find((m) => !m.holds(rule))?.message;
+}
+
+/** Rules as the API shows them (and stores them): only the fields set. */
+export function limitsView(rules: readonly LimitRule[]): { rules: LimitRule[] } {
+  return { rules: rules.map((r) => ({ ...r })) };
+}
+
 /** A pair a write changed: its volumes before and after the write. */
 export interface PairChange {
   account: string;

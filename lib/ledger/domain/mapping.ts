@@ -1,8 +1,7 @@
 import { ValidationError } from '../../errors/index.js';
 import { stringifyJson } from '../../json/bigint-json.js';
 import { LEDGER_MAX_AMOUNT, LEDGER_MAX_DIGITS } from '../../money/amounts.js';
-import type { LimitRule } from './limits.js';
-import { limitsView } from './limits-schema.js';
+import { type LimitRule, limitsView } from './limits.js';
 import { type BalanceMonitor, monitorView } from './monitors.js';
 
 /**

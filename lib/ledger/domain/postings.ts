@@ -4,6 +4,9 @@ import { contractFor, describeContract, evaluate } from './contract-eval.js';
 import type { Mapping } from './mapping.js';
 import { WORLD } from './names.js';
 
+/** Postings of one transaction, at most. */
+export const MAX_POSTINGS = 100;
+
 export interface Posting {
   source: string;
   destination: string;

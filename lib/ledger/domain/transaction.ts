@@ -3,6 +3,9 @@ import { balanceOf, type Posting, type VolumeMap } from './postings.js';
 /** Metadata key marking a reverting transaction (the reference platform's spec key). */
 export const REVERTS_KEY = 'com.formance.spec/state/reverts';
 
+/** A transaction's reference, at most this many characters. */
+export const MAX_REFERENCE_LENGTH = 256;
+
 export interface Transaction {
   id: number;
   postings: Posting[];

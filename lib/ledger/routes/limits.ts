@@ -6,10 +6,11 @@ import { parseJson } from '../../json/bigint-json.js';
 import { openapi } from '../../openapi/describe.js';
 import { dataOf } from '../../openapi/schemas.js';
 import { updateLimitsWrite } from '../commands/limits.js';
-import { limitsBodySchema, limitsView } from '../domain/limits-schema.js';
+import { limitsView } from '../domain/limits.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { MappingReads } from '../store/mapping-reads.js';
 import type { LedgerWriter } from '../store/writer.js';
+import { limitsBodySchema } from './limits-requests.js';
 import { requestLedger } from './request.js';
 
 const limitsData = dataOf(limitsBodySchema);

@@ -7,7 +7,6 @@ import { booleanFlag } from '../../http/query-flags.js';
 import type { HonoTypes } from '../../http/types.js';
 import { parseJson } from '../../json/bigint-json.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { createPendingSchema, postPendingSchema } from '../commands/pending.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { requireFeature } from '../domain/features.js';
 import { type PendingStatus, type PendingTransfer, pendingView } from '../domain/pending.js';
@@ -18,6 +17,7 @@ import {
   pendingListName,
 } from '../store/pending-reads.js';
 import type { LedgerCommands } from '../write/ledger-commands.js';
+import { createPendingSchema, postPendingSchema } from './pending-schemas.js';
 import { readAddress, readIdempotencyKey, requestLedger } from './request.js';
 
 export interface PendingDeps {
@@ -28,6 +28,10 @@ export interface PendingDeps {
 }
 
 export type PendingHandlers = ReturnType<typeof pendingHandlers>;
+
+/** The bodies' schemas, built as this module loads: at a ledger's first pending request. */
+const createPendingBody = createPendingSchema();
+const postPendingBody = postPendingSchema();
 
 const STATUSES: readonly PendingStatus[] = ['PENDING', 'POSTED', 'VOIDED', 'EXPIRED'];
 
@@ -108,7 +112,7 @@ export function pendingHandlers(
   return {
     async create(c: Context<HonoTypes>): Promise<Response> {
       const ledger = await holdsLedger(c, lookup);
-      const input = await readJsonBody(c, createPendingSchema, { parse: parseJson });
+      const input = await readJsonBody(c, createPendingBody, { parse: parseJson });
       const outcome = await commands.execute(ledger, {
         kind: 'create-pending',
         input,
@@ -133,7 +137,7 @@ export function pendingHandlers(
     async post(c: Context<HonoTypes>): Promise<Response> {
       const ledger = await holdsLedger(c, lookup);
       const hold = await holdOf(pending, ledger, c);
-      const input = await readJsonBody(c, v.optional(postPendingSchema, {}), {
+      const input = await readJsonBody(c, v.optional(postPendingBody, {}), {
         parse: parseJson,
         optional: true,
       });

@@ -3,15 +3,14 @@ import * as v from 'valibot';
 import type { HonoTypes } from '../../http/types.js';
 import { BOOLEAN, header, openapi, PAGE_PARAMETERS, path, query } from '../../openapi/describe.js';
 import { cursorOf, dataOf } from '../../openapi/schemas.js';
-import { withExpect } from '../commands/expectations.js';
-import {
-  accountBalancesAnswer,
-  createPendingBody,
-  pendingAnswer,
-  postPendingBody,
-} from '../domain/pending-schema.js';
 import { type HandlersOf, handlersPerScope } from './handlers-per-scope.js';
 import type { PendingDeps, PendingHandlers } from './pending-handlers.js';
+import {
+  accountBalancesAnswer,
+  createPendingSchema,
+  pendingAnswer,
+  postPendingSchema,
+} from './pending-schemas.js';
 import { transactionSchema } from './schemas.js';
 
 const TAGS = ['ledger: pending transfers'];
@@ -55,7 +54,7 @@ function v2CreatePendingRoute(app: Hono<HonoTypes>, handlers: HandlersOf<Pending
           "Its postings reserve money: each source's available balance (posted − held out) falls, its posted balance does not, and must stay at or above its floor (`INSUFFICIENT_FUND`) unless `force`. Expires at `expiresAt` or after `timeout` seconds, if given. `expect`: balance preconditions as on a transaction (409 `PRECONDITION_FAILED`).",
         tags: TAGS,
         parameters: [DRY_RUN, IDEMPOTENCY],
-        body: withExpect(createPendingBody()),
+        body: createPendingSchema(),
         responses: { 201: { description: 'The hold.', schema: dataOf(pendingAnswer()) } },
       },
     ),
@@ -113,7 +112,7 @@ function v2PostPendingRoute(app: Hono<HonoTypes>, handlers: HandlersOf<PendingHa
           'Moves held money as a transaction: per posting `amounts` (default all that remains); `final` releases the rest. A resolved hold: 409 `PENDING_RESOLVED`; at or after its expiry: 409 `PENDING_EXPIRED`; more than remains: 400 `VALIDATION`. `expect`: balance preconditions as on a transaction, `after` meaning after the post (409 `PRECONDITION_FAILED`).',
         tags: TAGS,
         parameters: [ID, DRY_RUN, IDEMPOTENCY],
-        body: withExpect(postPendingBody()),
+        body: postPendingSchema(),
         responses: {
           200: {
             description: 'The hold after the post, and the transaction it created.',

@@ -16,8 +16,6 @@ import {
   query,
 } from '../../openapi/describe.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { createTransactionSchema } from '../commands/create-transaction.js';
-import { revertBodySchema } from '../commands/revert-transaction.js';
 import type { SchemaReads } from '../commands/schema-write.js';
 import { keepsEffectiveVolumes, requireEffectiveVolumes } from '../domain/features.js';
 import { readListSort } from '../domain/list-sort.js';
@@ -49,6 +47,7 @@ import {
   schemaVersionOption,
 } from './schema-version.js';
 import { transactionData, transactionPage } from './schemas.js';
+import { createTransactionSchema, revertBodySchema } from './write-requests.js';
 
 export interface TransactionRoutesDeps {
   lookup: LedgerLookup;

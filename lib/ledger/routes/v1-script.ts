@@ -10,7 +10,6 @@ import { parseJson } from '../../json/bigint-json.js';
 import { BOOLEAN, header, openapi, query } from '../../openapi/describe.js';
 import { metadataMap } from '../../validation/common.js';
 import { keyedRecord } from '../../validation/record.js';
-import { createTransactionSchema } from '../commands/create-transaction.js';
 import type { SchemaReads } from '../commands/schema-write.js';
 import type { transactionView } from '../domain/transaction.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -20,6 +19,7 @@ import { createUnderSchema, V1_SCHEMA_VERSION_PARAMETER } from './schema-version
 import { v1ScriptResponseSchema } from './schemas.js';
 import { resolveV1Ledger } from './v1-ledger.js';
 import { v1Transaction } from './v1-transactions.js';
+import { createTransactionSchema } from './write-requests.js';
 
 const scriptBodySchema = v.strictObject({
   plain: createTransactionSchema.entries.script.wrapped.entries.plain,

@@ -14,9 +14,8 @@ import {
   query,
 } from '../../openapi/describe.js';
 import { type Cursor, decodeCursor, MAX_PAGE_SIZE } from '../../pagination/cursor.js';
-import { createTransactionSchema } from '../commands/create-transaction.js';
 import type { SchemaReads } from '../commands/schema-write.js';
-import { createTransactionsAtomically, v1BatchSchema } from '../commands/v1-batch.js';
+import { createTransactionsAtomically } from '../commands/v1-batch.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { transactionView } from '../domain/transaction.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
@@ -35,6 +34,7 @@ import { v1TransactionData, v1TransactionList, v1TransactionPage } from './schem
 import { resolveV1Ledger, v1Handler } from './v1-ledger.js';
 import { v1MetadataRoutes } from './v1-metadata.js';
 import { readV1ListQuery, type V1ListQuery } from './v1-query.js';
+import { createTransactionSchema, v1BatchSchema } from './write-requests.js';
 
 export interface V1TransactionRoutesDeps {
   lookup: LedgerLookup;

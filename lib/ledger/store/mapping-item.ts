@@ -1,7 +1,5 @@
-import * as v from 'valibot';
 import { parseJson } from '../../json/bigint-json.js';
-import type { LimitRule } from '../domain/limits.js';
-import { limitsBodySchema } from '../domain/limits-schema.js';
+import { type LimitRule, limitRuleProblem } from '../domain/limits.js';
 import { type Mapping, parseMapping } from '../domain/mapping.js';
 import { monitorsFromStored } from '../domain/monitors.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
@@ -40,9 +38,35 @@ export function parseStoredMapping(json: string): Mapping {
   };
 }
 
-function parseStoredLimits(rules: unknown): LimitRule[] {
-  return v.parse(limitsBodySchema, { rules }).rules;
+/**
+ * The rules as the item stores them (limitsView's, validated when written; integers exact from lib/json), read back
+ * without the request schema: only the fields set, each rule still meaning what the domain says it must.
+ */
+export function parseStoredLimits(stored: unknown): LimitRule[] {
+  if (!Array.isArray(stored)) throw new Error('stored limits are not a list');
+  return stored.map((raw: Record<string, unknown>, index) => {
+    const rule: LimitRule = {
+      account: String(raw.account),
+      ...(raw.asset !== undefined ? { asset: String(raw.asset) } : {}),
+      ...(raw.min !== undefined ? { min: BigInt(raw.min as bigint) } : {}),
+      ...(raw.max !== undefined ? { max: BigInt(raw.max as bigint) } : {}),
+      ...flag(raw, 'debitsMustNotExceedCredits'),
+      ...flag(raw, 'creditsMustNotExceedDebits'),
+      ...flag(raw, 'forceAllowed'),
+    };
+    const problem = limitRuleProblem(rule);
+    if (problem) throw new Error(`stored limits rule ${index}: ${problem}`);
+    return rule;
+  });
 }
+
+const flag = <
+  K extends 'debitsMustNotExceedCredits' | 'creditsMustNotExceedDebits' | 'forceAllowed',
+>(
+  raw: Record<string, unknown>,
+  name: K,
+): Partial<Record<K, boolean>> =>
+  raw[name] === undefined ? {} : ({ [name]: raw[name] === true } as Partial<Record<K, boolean>>);
 
 /**
  * Mappings by (ledger, version), per container. A version's mapping never changes (a replacement gets a new

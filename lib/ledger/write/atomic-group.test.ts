@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { bulkElementSchema } from '../commands/bulk.js';
 import type { LedgerOperation } from '../commands/operations.js';
 import { verifyChain } from '../domain/log-chain.js';
+import { bulkElementSchema } from '../routes/bulk-requests.js';
 import { headFromItem } from '../store/head.js';
 import { ledgerKeys } from '../store/keys.js';
 import { MemoryLedgerTable } from '../store/memory-ledger-table.js';

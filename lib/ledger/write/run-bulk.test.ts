@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { bulkElementSchema } from '../commands/bulk.js';
+import { bulkElementSchema } from '../routes/bulk-requests.js';
 import { headFromItem } from '../store/head.js';
 import { ledgerKeys } from '../store/keys.js';
 import { MemoryLedgerTable } from '../store/memory-ledger-table.js';

@@ -2,18 +2,16 @@ import * as v from 'valibot';
 import { ledgerAmountSchema } from '../../money/amounts.js';
 import { ASSET } from '../../money/asset.js';
 import { metadataMap } from '../../validation/common.js';
-import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from './names.js';
+import type { CreatePendingInput, PostPendingInput } from '../commands/pending.js';
+import { ACCOUNT_ADDRESS, MAX_ADDRESS_LENGTH } from '../domain/names.js';
+import { MAX_HOLD_POSTINGS, MAX_TIMEOUT_SECONDS } from '../domain/pending-bounds.js';
+import { withExpect } from './write-requests.js';
 
 /**
- * The pending transfers' request shapes (docs/api.md §3.6), as functions: the routes' `describe()` lines (dropped
- * from Lambda bundles) and the pending commands, loaded at a ledger's first pending write, make them; no cold start
- * builds them.
+ * The pending transfers' request and answer shapes (docs/api.md §3.6), as functions: the routes' `describe()` lines
+ * (dropped from Lambda bundles) and the pending handlers, loaded at a ledger's first pending write, make them; no
+ * cold start builds them. The requests produce the commands' inputs (commands/pending.ts).
  */
-
-/** The longest a hold may wait for its post: 366 days, as a card authorisation never outlives a year. */
-export const MAX_TIMEOUT_SECONDS = 366 * 24 * 3600;
-/** Postings of one hold, at most (as a transaction's). */
-const MAX_HOLD_POSTINGS = 100;
 
 const address = () =>
   v.pipe(
@@ -26,7 +24,7 @@ const address = () =>
   );
 
 /** The body of POST /v2/<ledger>/pending. */
-export const createPendingBody = () =>
+const createPendingBody = () =>
   v.strictObject({
     postings: v.pipe(
       v.array(
@@ -61,7 +59,7 @@ export const createPendingBody = () =>
   });
 
 /** The body of POST /v2/<ledger>/pending/<id>/post. */
-export const postPendingBody = () =>
+const postPendingBody = () =>
   v.strictObject({
     /** Per posting of the hold, what to post now (default: all that remains of each). */
     amounts: v.optional(
@@ -75,6 +73,14 @@ export const postPendingBody = () =>
     /** The metadata of the transaction the post creates. */
     metadata: v.optional(metadataMap),
   });
+
+/** The body of POST /v2/<ledger>/pending, with `expect`. */
+export const createPendingSchema = () =>
+  withExpect(createPendingBody()) satisfies v.GenericSchema<unknown, CreatePendingInput>;
+
+/** The body of POST /v2/<ledger>/pending/<id>/post, with `expect`. */
+export const postPendingSchema = () =>
+  withExpect(postPendingBody()) satisfies v.GenericSchema<unknown, PostPendingInput>;
 
 const exact = () =>
   v.pipe(

@@ -1,16 +1,17 @@
 import * as v from 'valibot';
 import { ASSET } from '../../money/asset.js';
 import { signedAmountSchema } from '../../money/signed-amount.js';
-import type { LimitRule } from './limits.js';
+import { LIMIT_RULE_MEANING, type LimitRule, MAX_LIMIT_RULES } from '../domain/limits.js';
 
 /**
- * Rules per ledger. Here, not in limits.ts: limits.ts reaches this file back through the mapping, and a constant
- * read while that loop is still loading would not be initialised yet.
+ * The body of PUT /v2/<ledger>/limits (docs/api.md §3.6): the rules the command takes (domain/limits.ts's LimitRule),
+ * each checked for what it means as the domain says. The store reads the stored rules back with its own decoder.
  */
-export const MAX_LIMIT_RULES = 100;
 
 /** An address pattern as v1 contracts take it: address segments, `*` any run of characters. */
 const PATTERN = /^[a-zA-Z0-9_*-]+(:[a-zA-Z0-9_*-]+)*$/;
+
+const { bounds, order } = LIMIT_RULE_MEANING;
 
 const ruleSchema = v.pipe(
   v.strictObject({
@@ -28,29 +29,14 @@ const ruleSchema = v.pipe(
     creditsMustNotExceedDebits: v.optional(v.boolean('must be a boolean')),
     forceAllowed: v.optional(v.boolean('must be a boolean')),
   }),
-  v.check(
-    (r) =>
-      r.min !== undefined ||
-      r.max !== undefined ||
-      r.debitsMustNotExceedCredits === true ||
-      r.creditsMustNotExceedDebits === true,
-    'must set min, max, debitsMustNotExceedCredits or creditsMustNotExceedDebits',
-  ),
-  v.check(
-    (r) => r.min === undefined || r.max === undefined || r.min <= r.max,
-    'min must not be above max',
-  ),
-);
+  v.check(bounds.holds, bounds.message),
+  v.check(order.holds, order.message),
+) satisfies v.GenericSchema<unknown, LimitRule>;
 
-/** The body of PUT /v2/<ledger>/limits, and the stored form of the rules (docs/api.md §3.6). */
+/** Also the answer's shape (GET and PUT answer the rules as given). */
 export const limitsBodySchema = v.strictObject({
   rules: v.pipe(
     v.array(ruleSchema, 'must be an array of rules'),
     v.maxLength(MAX_LIMIT_RULES, `must have at most ${MAX_LIMIT_RULES} rules`),
   ),
 });
-
-/** Rules as the API shows them (and stores them): only the fields set. */
-export function limitsView(rules: readonly LimitRule[]): { rules: LimitRule[] } {
-  return { rules: rules.map((r) => ({ ...r })) };
-}

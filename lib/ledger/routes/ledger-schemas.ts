@@ -7,7 +7,7 @@ import type { HonoTypes } from '../../http/types.js';
 import { openapi, PAGE_PARAMETERS, query } from '../../openapi/describe.js';
 import { cursorOf, dataOf, dateTime } from '../../openapi/schemas.js';
 import { readListQuery } from '../../pagination/cursor.js';
-import { formatInstant, instantFromMs } from '../../time/instant.js';
+import { instantFromMs } from '../../time/instant.js';
 import {
   parseSchemaInput,
   readSchemaVersion,
@@ -78,8 +78,8 @@ function v2InsertSchemaRoute(
       const ledger = await requestLedger(c, lookup);
       const version = readSchemaVersion(c.req.param('version'));
       const input = parseSchemaInput(await readJsonBody(c, schemaBody));
-      const createdAt = formatInstant(instantFromMs(now()));
-      if (await schemas.insert(ledger, version, input, createdAt)) return c.body(null, 204);
+      if (await schemas.insert(ledger, version, input, instantFromMs(now())))
+        return c.body(null, 204);
       // A retried insert (same key, same body) is the insert that already happened.
       const existing = await schemas.get(ledger, version);
       if (c.req.header('idempotency-key') && existing && sameSchema(existing, input))

@@ -7,6 +7,7 @@ import {
 import { classifyWriteFailure } from '../../dynamo/errors.js';
 import { queryPage } from '../../dynamo/paginate.js';
 import type { ListQuery, Page } from '../../pagination/cursor.js';
+import { formatInstant, type Instant, sortableInstant } from '../../time/instant.js';
 import type { LedgerRecord } from '../domain/change.js';
 import type { SchemaInput, StoredSchema } from '../domain/schema/schema-data.js';
 import { ledgerKeys, registryKeys } from './keys.js';
@@ -41,7 +42,7 @@ export class SchemaStore {
     ledger: LedgerRecord,
     version: string,
     input: SchemaInput,
-    createdAt: string,
+    createdAt: Instant,
   ): Promise<boolean> {
     try {
       await this.doc.send(
@@ -53,9 +54,10 @@ export class SchemaStore {
                 Item: {
                   ...ledgerKeys.schema(ledger, version),
                   gsi1pk: ledgerKeys.schemasByCreation(ledger),
-                  gsi1sk: `${createdAt}#${version}`,
+                  // Fixed width: the API's form drops trailing zeros, and "…:59.1Z" sorts after "…:59.12Z".
+                  gsi1sk: `${sortableInstant(createdAt)}#${version}`,
                   version,
-                  createdAt,
+                  createdAt: formatInstant(createdAt),
                   schema: JSON.stringify(input),
                 },
                 ConditionExpression: 'attribute_not_exists(pk)',

@@ -11,6 +11,7 @@ import { DEFAULT_FEATURES } from '../../../lib/ledger/domain/features.js';
 import { BucketTables } from '../../../lib/ledger/store/bucket-tables.js';
 import { type LedgerRecord, LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import { SchemaStore } from '../../../lib/ledger/store/schema-store.js';
+import { instantFromMs } from '../../../lib/time/instant.js';
 import { testTables } from '../../support/tables.js';
 
 let doc: DynamoDBDocumentClient;
@@ -58,7 +59,12 @@ describe("a ledger's schema versions, known from its record", () => {
 
     const writer = container();
     expect(
-      await writer.store.insert(created, 'v1', { chart: { world: {} } }, '2026-01-01T00:00:00Z'),
+      await writer.store.insert(
+        created,
+        'v1',
+        { chart: { world: {} } },
+        instantFromMs(Date.UTC(2026, 0, 1)),
+      ),
     ).toBe(true);
     const reread = (await registry.get(created))!;
     expect(reread.schemas).toBe(true);
@@ -67,7 +73,12 @@ describe("a ledger's schema versions, known from its record", () => {
 
     // A version inserted twice: refused, nothing written, and the record still says some.
     expect(
-      await writer.store.insert(created, 'v1', { chart: { world: {} } }, '2026-01-01T00:00:01Z'),
+      await writer.store.insert(
+        created,
+        'v1',
+        { chart: { world: {} } },
+        instantFromMs(Date.UTC(2026, 0, 1, 0, 0, 1)),
+      ),
     ).toBe(false);
     expect((await registry.get(created))?.schemas).toBe(true);
     expect(writer.queries()).toBe(0);
@@ -79,11 +90,43 @@ describe("a ledger's schema versions, known from its record", () => {
     const reader = container();
     expect(await reader.store.hasSchemas(legacy as LedgerRecord)).toBe(false);
     expect(reader.queries()).toBe(1);
-    await container().store.insert(created, 'v1', { chart: { world: {} } }, '2026-01-01T00:00:00Z');
+    await container().store.insert(
+      created,
+      'v1',
+      { chart: { world: {} } },
+      instantFromMs(Date.UTC(2026, 0, 1)),
+    );
     // Another ledger's record from before the flag, with a version: found by the query, then known.
     const other = container();
     expect(await other.store.hasSchemas(legacy as LedgerRecord)).toBe(true);
     expect(await other.store.hasSchemas(legacy as LedgerRecord)).toBe(true);
     expect(other.queries()).toBe(1);
+  });
+});
+
+describe("a ledger's schema versions, by creation", () => {
+  it('lists and picks the newest by time within one second, whatever zeros the API form drops', async () => {
+    const created = await create();
+    const { store } = container();
+    const second = Date.UTC(2026, 0, 1, 12, 0, 59);
+    // Created in this order; the API shows them as …:59Z, …:59.1Z, …:59.12Z, …:59.5Z.
+    const versions: Array<[string, number]> = [
+      ['a', second],
+      ['b', second + 100],
+      ['c', second + 120],
+      ['d', second + 500],
+    ];
+    for (const [version, ms] of versions)
+      expect(
+        await store.insert(created, version, { chart: { world: {} } }, instantFromMs(ms)),
+      ).toBe(true);
+    expect(await store.latestVersion(created)).toBe('d');
+    const newest = await store.list(created, { pageSize: 10 }, false);
+    expect(newest.data.map((s) => [s.version, s.createdAt])).toEqual([
+      ['d', '2026-01-01T12:00:59.5Z'],
+      ['c', '2026-01-01T12:00:59.12Z'],
+      ['b', '2026-01-01T12:00:59.1Z'],
+      ['a', '2026-01-01T12:00:59Z'],
+    ]);
   });
 });

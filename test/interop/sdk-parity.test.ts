@@ -87,6 +87,7 @@ describe('schemas and query templates', () => {
             resource: 'accounts',
             vars: { min: { type: 'int' } },
             body: {
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: a query template's own ${var} placeholder, not JavaScript's
               $and: [{ $match: { address: 'users:' } }, { $gte: { 'balance[USD]': '${min}' } }],
             },
           },

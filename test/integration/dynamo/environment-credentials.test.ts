@@ -1,13 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
-import { createDocumentClient, createDocumentClients } from '../../../lib/dynamo/client.js';
-import { perEnvironment } from '../../../lib/dynamo/environment-clients.js';
+import { createDocumentClients } from '../../../lib/dynamo/client.js';
 import { EnvironmentKeyError } from '../../../lib/dynamo/prefix-guard.js';
 import {
-  type CredentialsProvider,
   EnvironmentCredentials,
   parseCredentials,
   REFRESH_MARGIN_MS,

@@ -15,7 +15,6 @@ import { ledgersExist } from '../../../lib/ledger/store/environment-probe.js';
 import { ledgerKeys, registryKeys } from '../../../lib/ledger/store/keys.js';
 import { LedgerLookup } from '../../../lib/ledger/store/ledger-lookup.js';
 import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
-import { LedgerWriter } from '../../../lib/ledger/store/writer.js';
 import {
   handleIntents,
   type WriterDeps,

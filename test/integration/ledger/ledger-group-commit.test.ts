@@ -22,7 +22,6 @@ import { ledgerKeys } from '../../../lib/ledger/store/keys.js';
 import { LedgerLookup } from '../../../lib/ledger/store/ledger-lookup.js';
 import { parseStoredLog } from '../../../lib/ledger/store/log-reads.js';
 import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
-import { LedgerWriter } from '../../../lib/ledger/store/writer.js';
 import type { Intent, IntentResult } from '../../../lib/ledger/write/intent.js';
 import { encodeIntent } from '../../../lib/ledger/write/intent.js';
 import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
@@ -37,7 +36,6 @@ let runtime: ServiceRuntime;
 let doc: DynamoDBDocumentClient;
 let table: string;
 let lookup: LedgerLookup;
-let writer: LedgerWriter;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
 let counter = 0;
 
@@ -112,7 +110,6 @@ beforeAll(async () => {
   table = runtime.config.tables.ledger;
   const buckets = new BucketTables(table);
   lookup = new LedgerLookup(new LedgerRegistry(doc, buckets));
-  writer = new LedgerWriter({ doc, tableFor: () => table });
 });
 
 describe('a batch', () => {

@@ -252,9 +252,11 @@ describe('schemas (v2.4)', () => {
         params: { pageSize: 1 },
         vars: { min: { type: 'int', default: '10' }, prefix: 'string' },
         body: {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a query template's own ${var} placeholder, not JavaScript's
           $and: [{ $match: { address: '${prefix}' } }, { $gte: { 'balance[USD]': '${min}' } }],
         },
       },
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a query template's own ${var} placeholder, not JavaScript's
       big: { resource: 'transactions', vars: { min: 'int' }, body: { $gte: { id: '${min}' } } },
       recent: { resource: 'logs', body: { $match: { type: 'NEW_TRANSACTION' } } },
       moves: { resource: 'volumes', params: { groupBy: 1 } },

@@ -20,7 +20,9 @@ describe('query templates', () => {
       vars: { tier: 'string', min: { type: 'int', default: '10' }, who: { type: 'string' } },
       body: {
         $and: [
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a query template's own ${var} placeholder, not JavaScript's
           { $match: { 'metadata[tier]': '${tier}' } },
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: a query template's own ${var} placeholder, not JavaScript's
           { $gte: { 'balance[USD]': '${min}' } },
           { $match: { address: 'users:$who' } },
         ],
@@ -43,7 +45,11 @@ describe('query templates', () => {
       },
     });
     expect(
-      (resolveQueryTemplate(template, { tier: 'x', who: '1', min: '99' }).filter as any).$and[1],
+      (
+        resolveQueryTemplate(template, { tier: 'x', who: '1', min: '99' }).filter as {
+          $and: unknown[];
+        }
+      ).$and[1],
     ).toEqual({ $gte: { 'balance[USD]': 99n } });
   });
 

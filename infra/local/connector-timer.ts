@@ -28,7 +28,8 @@ export function startConnectorTimer(options: ConnectorTimerOptions): () => Promi
       const deps = {
         fetch: globalThis.fetch,
         sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)),
-        now: Date.now,
+        // The stores' clock, when one is given (a test's faster one), or the machine's.
+        now: options.stores.now ?? Date.now,
         dummypay: options.dummypay,
         publicBaseUrl: options.publicBaseUrl,
       };

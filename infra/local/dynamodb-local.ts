@@ -75,9 +75,10 @@ export async function startDynamoLocal(
     stopping = true;
     process.removeListener('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
-      // Its watcher sends SIGTERM too, and is done before the JVM's pid can be reused.
+      // Its watcher sends SIGTERM too, and is done before the JVM's pid can be reused. In memory there is nothing
+      // to keep: SIGKILL spares the wait for the JVM's shutdown (about 0.35 s, at every test platform's stop).
       child.stdin?.destroy();
-      child.kill('SIGTERM');
+      child.kill(dbPath ? 'SIGTERM' : 'SIGKILL');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);

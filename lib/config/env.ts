@@ -41,6 +41,7 @@ const VARIABLES = [
   'LEDGER_TX_TIME_SHARDS',
   'AWS_REGION',
   'DYNAMODB_ENDPOINT',
+  'DYNAMODB_LOCAL_ACCESS_KEY_ID',
   'SQS_ENDPOINT',
   'S3_ENDPOINT',
   'LOG_LEVEL',
@@ -105,6 +106,12 @@ export interface ServiceEndpoint {
  */
 export interface DynamoSettings extends ServiceEndpoint {
   environmentAccessRoleArn?: string;
+  /**
+   * DYNAMODB_LOCAL_ACCESS_KEY_ID, with DYNAMODB_ENDPOINT only: the placeholder key id sent to DynamoDB Local
+   * (default `local`). An emulator started without `-sharedDb` keeps one database per key id, so platforms that
+   * share one emulator (the tests') each see only their own tables.
+   */
+  localAccessKeyId?: string;
   /**
    * Never read from the process's variables: the embedded local platform sets it, so that every DynamoDB client its
    * process builds shares one HTTP handler that tells it of the process's ledger writes (infra/local/ledger-events).
@@ -537,7 +544,20 @@ function awsClients(variables: Variables): Pick<PlatformConfig, 'awsRegion' | 'd
         'ENVIRONMENT_ACCESS_ROLE_ARN cannot be used with DYNAMODB_ENDPOINT (the guard is IAM)',
       );
   }
-  const dynamo = endpoint('DYNAMODB_ENDPOINT');
+  const localKey = read(variables, 'DYNAMODB_LOCAL_ACCESS_KEY_ID');
+  if (localKey !== undefined && read(variables, 'DYNAMODB_ENDPOINT') === undefined)
+    throw new ConfigurationError(
+      'DYNAMODB_LOCAL_ACCESS_KEY_ID is for DynamoDB Local: set it with DYNAMODB_ENDPOINT',
+    );
+  // DynamoDB Local refuses any other key id (UnrecognizedClientException) on every call.
+  if (localKey !== undefined && !/^[A-Za-z0-9]{1,128}$/.test(localKey))
+    throw new ConfigurationError(
+      `DYNAMODB_LOCAL_ACCESS_KEY_ID must be letters and digits (got "${localKey.slice(0, 32)}")`,
+    );
+  const dynamo: DynamoSettings = {
+    ...endpoint('DYNAMODB_ENDPOINT'),
+    ...(localKey === undefined ? {} : { localAccessKeyId: localKey }),
+  };
   return {
     awsRegion,
     dynamo: roleArn === undefined ? dynamo : { ...dynamo, environmentAccessRoleArn: roleArn },

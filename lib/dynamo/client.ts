@@ -15,6 +15,8 @@ const DEFAULT_REGION = 'us-east-1';
 export interface DynamoConnection {
   /** Set for DynamoDB Local; absent in AWS, where the SDK resolves the regional endpoint. */
   endpoint?: string;
+  /** With `endpoint`: the placeholder key id, which picks DynamoDB Local's database (default `local`). */
+  localAccessKeyId?: string;
   region?: string;
   /**
    * ENVIRONMENT_ACCESS_ROLE_ARN (set by the stack for the functions with an isolation guard): each environment's
@@ -49,7 +51,10 @@ export function createDocumentClients(
   };
   if (connection.endpoint) {
     config.endpoint = connection.endpoint;
-    config.credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+    config.credentials = {
+      accessKeyId: connection.localAccessKeyId ?? 'local',
+      secretAccessKey: 'local',
+    };
   }
   if (connection.requestHandler) config.requestHandler = connection.requestHandler;
   const base = documentClient(config, options);

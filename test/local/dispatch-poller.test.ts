@@ -8,12 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import { ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { deliveryId } from '../../lib/webhooks/domain/delivery.js';
 import { jsonCaller, overHttp } from '../support/json-call.js';
-import { startTestPlatform, testClientToken, until } from '../support/platform.js';
+import {
+  platformDocumentClient,
+  startTestPlatform,
+  testClientToken,
+  until,
+} from '../support/platform.js';
 
 let platform: RunningPlatform;
 let token: string;
@@ -67,10 +71,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
     });
     expect(tx.status, tx.text).toBeLessThan(300);
 
-    const doc = createDocumentClient({
-      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
-      region: 'us-east-1',
-    });
+    const doc = platformDocumentClient(platform);
     try {
       const [delivery] = await until('the delivery', async () => {
         const mine = await deliveriesOf(doc, configId);
@@ -143,10 +144,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
       })),
     );
     expect(bulk.status, bulk.text).toBe(200);
-    const doc = createDocumentClient({
-      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
-      region: 'us-east-1',
-    });
+    const doc = platformDocumentClient(platform);
     try {
       const { Item: page } = await doc.send(
         new GetCommand({
@@ -201,10 +199,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
     });
     expect(payment.status, payment.text).toBe(201);
 
-    const doc = createDocumentClient({
-      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
-      region: 'us-east-1',
-    });
+    const doc = platformDocumentClient(platform);
     try {
       const delivery = await until('the payment delivery', async () => {
         return (await deliveriesOf(doc, configId))[0];
@@ -241,10 +236,7 @@ describe('local dispatch (log tail and stream pollers)', () => {
     });
     expect(saved.status, saved.text).toBe(204);
 
-    const doc = createDocumentClient({
-      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
-      region: 'us-east-1',
-    });
+    const doc = platformDocumentClient(platform);
     try {
       const delivery = await until('the bucket ledger delivery', async () => {
         return (await deliveriesOf(doc, configId))[0];

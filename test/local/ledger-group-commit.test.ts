@@ -12,8 +12,7 @@ import { checkInvariants } from '../../bench/ledger-invariants.js';
 import { runScenario, type ScenarioName } from '../../bench/ledger-scenarios.js';
 import { type LedgerTarget, readLedgerSnapshot } from '../../bench/ledger-snapshot.js';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { createDocumentClient } from '../../lib/dynamo/client.js';
-import { startTestPlatform, testClientToken } from '../support/platform.js';
+import { platformDocumentClient, startTestPlatform, testClientToken } from '../support/platform.js';
 import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 
 let platform: RunningPlatform;
@@ -60,10 +59,7 @@ describe('one ledger, independent workers and the group-commit writer', () => {
     expect(report.committedAfterUncertain['503']).toBe(0);
     expect(run.statuses['200']).toBeGreaterThan(200);
     // The writer took part: its lease is on HEAD.
-    const doc = createDocumentClient({
-      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
-      region: 'us-east-1',
-    });
+    const doc = platformDocumentClient(platform);
     const { Item } = await doc.send(
       new GetCommand({
         TableName: platform.variables.LEDGER_TABLE!,

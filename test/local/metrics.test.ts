@@ -7,8 +7,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { createDocumentClient } from '../../lib/dynamo/client.js';
-import { startTestPlatform, until } from '../support/platform.js';
+import { platformDocumentClient, startTestPlatform, until } from '../support/platform.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 let platform: RunningPlatform;
@@ -147,10 +146,7 @@ describe('GET /_metrics on the local platform', () => {
 
     // A write relayed to the ledger writer (its own worker process): a live lease on HEAD says the ledger is
     // busy, so the request hands its write over and the writer commits it as a group of one.
-    const doc = createDocumentClient({
-      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
-      region: 'us-east-1',
-    });
+    const doc = platformDocumentClient(platform);
     await doc.send(
       new UpdateCommand({
         TableName: platform.variables.LEDGER_TABLE!,

@@ -8,12 +8,16 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { createDocumentClient } from '../../lib/dynamo/client.js';
 import { newConfig, newConfigId } from '../../lib/webhooks/domain/config.js';
 import { verifyWithTolerance } from '../../lib/webhooks/receiver/verify.js';
 import { ConfigStore } from '../../lib/webhooks/store/config-store.js';
 import { deliveryKeys } from '../../lib/webhooks/store/keys.js';
-import { platformCall, startTestPlatform, testClientToken } from '../support/platform.js';
+import {
+  platformCall,
+  platformDocumentClient,
+  startTestPlatform,
+  testClientToken,
+} from '../support/platform.js';
 import { WAIT_LIMIT_MS } from '../support/time-scale.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -228,7 +232,7 @@ describe('webhook delivery on the local platform', () => {
       eventTypes: ['payments.saved_payment'],
     });
     expect(privateConfig.status).toBe(400);
-    const doc = createDocumentClient({ endpoint: platform.variables.DYNAMODB_ENDPOINT! });
+    const doc = platformDocumentClient(platform);
     // The test client's environment: `default`.
     const legacy = await new ConfigStore({
       doc,
@@ -253,7 +257,7 @@ describe('webhook delivery on the local platform', () => {
   });
 
   it('refuses to replay a delivery that is still pending (409)', async () => {
-    const doc = createDocumentClient({ endpoint: platform.variables.DYNAMODB_ENDPOINT! });
+    const doc = platformDocumentClient(platform);
     const id = 'abcdefabcdefabcdefabcdefabcdef01';
     await doc.send(
       new PutCommand({

@@ -8,6 +8,11 @@ import {
 declare module 'vitest' {
   export interface ProvidedContext {
     dynamoEndpoint: string;
+    /**
+     * The local platforms' DynamoDB Local: one database per access key id, so each platform started on it with a
+     * key of its own has its tables, streams and their cost to itself (test/support/platform.ts).
+     */
+    platformsDynamoEndpoint: string;
     /** The ledger's function bundles, built once for every local platform the run starts. */
     functionBundles: FunctionBundles;
   }
@@ -15,6 +20,7 @@ declare module 'vitest' {
 
 interface Shared {
   dynamoEndpoint: string;
+  platformsDynamoEndpoint: string;
   functionBundles: FunctionBundles;
   stop: () => Promise<void>;
 }
@@ -29,24 +35,33 @@ const run = globalThis as typeof globalThis & {
 };
 
 async function start(): Promise<Shared> {
-  const [dynamo, bundles] = await Promise.all([startDynamoLocal(), temporaryFunctionBundles()]);
+  const [dynamo, platformsDynamo, bundles] = await Promise.all([
+    startDynamoLocal(),
+    startDynamoLocal({ databasePerKey: true }),
+    temporaryFunctionBundles(),
+  ]);
   return {
     dynamoEndpoint: dynamo.endpoint,
+    platformsDynamoEndpoint: platformsDynamo.endpoint,
     functionBundles: bundles.bundles,
     stop: async () => {
-      await dynamo.stop();
+      await Promise.all([dynamo.stop(), platformsDynamo.stop()]);
       bundles.remove();
     },
   };
 }
 
-/** Starts one in-memory DynamoDB Local for the test run and builds the local function bundles; undoes both. */
+/**
+ * Starts the test run's two in-memory DynamoDB Locals (the in-process suites' one, the local platforms' one) and
+ * builds the local function bundles; undoes all three.
+ */
 export default async function setup(project: TestProject) {
   run.testBackends ??= { shared: start(), users: 0 };
   const backends = run.testBackends;
   backends.users++;
   const shared = await backends.shared;
   project.provide('dynamoEndpoint', shared.dynamoEndpoint);
+  project.provide('platformsDynamoEndpoint', shared.platformsDynamoEndpoint);
   project.provide('functionBundles', shared.functionBundles);
   return async () => {
     if (--backends.users > 0) return;

@@ -27,7 +27,9 @@ declare module 'vitest' {
 }
 
 const run = globalThis as typeof globalThis & {
-  testBackends?: { shared: Promise<{ functionBundles: FunctionBundles }> };
+  testBackends?: {
+    shared: Promise<{ functionBundles: FunctionBundles; platformsDynamoEndpoint: string }>;
+  };
 };
 
 /**
@@ -50,10 +52,13 @@ export default async function setup(project: TestProject) {
     renameSync(`${file}.part`, file);
   };
   const starting: Promise<RunningPlatform | undefined> = backends.shared
-    .then(({ functionBundles }) =>
+    .then(({ functionBundles, platformsDynamoEndpoint }) =>
       startPlatform({
         port: 0,
         functionBundles,
+        // A database of its own on the run's platforms' DynamoDB Local (test/support/platform.ts says why).
+        dynamoEndpoint: platformsDynamoEndpoint,
+        dynamoLocalAccessKeyId: `shared${randomBytes(6).toString('hex')}`,
         resourcePrefix: `s${randomBytes(5).toString('hex')}-`,
         variables: { LOG_LEVEL: 'silent' },
       }),

@@ -1,7 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RunningPlatform } from '../../infra/local/platform.js';
-import { createDocumentClient } from '../../lib/dynamo/client.js';
 import type { EnvironmentType } from '../../lib/platform/domain/directory.js';
 import { PlatformDirectory } from '../../lib/platform/store/directory.js';
 import {
@@ -12,6 +11,7 @@ import {
   organizationKey,
 } from '../../lib/platform/store/keys.js';
 import type { Role } from '../../lib/tokens/claims.js';
+import { platformDocumentClient } from './platform.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
 
@@ -32,10 +32,7 @@ export class TestDirectory {
 
   /** The directory of a running local platform (its platform table in its DynamoDB). */
   static of(platform: RunningPlatform): TestDirectory {
-    const doc = createDocumentClient({
-      region: 'us-east-1',
-      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
-    });
+    const doc = platformDocumentClient(platform);
     return new TestDirectory(doc, platform.variables.PLATFORM_TABLE!);
   }
 

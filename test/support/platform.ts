@@ -1,34 +1,63 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import {
   type PlatformOptions,
   type RunningPlatform,
   startPlatform,
 } from '../../infra/local/platform.js';
+import { createDocumentClient } from '../../lib/dynamo/client.js';
 import type { SharedPlatformFile } from '../setup/shared-platform.js';
 import { HOOK_LIMIT_MS, WAIT_LIMIT_MS } from './time-scale.js';
 
 /**
- * The local platform on a free loopback port, with the run's function bundles, its own in-memory DynamoDB Local
- * (as `npm start` runs one) and silent logs.
+ * The local platform on a free loopback port, with the run's function bundles and silent logs, on the run's
+ * platforms' DynamoDB Local (unless the options name a data directory or an emulator) with an access key id of
+ * its own: that emulator keeps one in-memory database per key id, so the platform has tables, streams and their
+ * cost to itself, as on an emulator of its own, without starting a JVM (about 1.5 s of CPU each, and a cold
+ * JIT for all of its work).
  *
- * Not on the run's shared DynamoDB Local: a platform's stream pollers call GetRecords on every shard five times a
- * second, and DynamoDB Local's GetRecords costs time in proportion to every stream record its database holds, of
- * every table (measured: 2 ms on a fresh one, 90 ms after 20,000 writes elsewhere). On the shared one, which
- * collects the whole run's writes, the pollers of two platforms kept its single SQLite thread busy and every other
- * test file waited behind them (ledger suites 5-10x slower than alone). A JVM of its own costs about 1.3 s.
+ * Not on the in-process suites' emulator, whose one database (`-sharedDb`) collects the whole run's writes: a
+ * platform's stream pollers call GetRecords on every shard five times a second, and DynamoDB Local's GetRecords
+ * costs time in proportion to every stream record its database holds, of every table (measured: 2 ms on a fresh
+ * one, 90 ms after 20,000 writes elsewhere; in a database of another key id, no change).
  */
 export function startTestPlatform(
   options: Partial<PlatformOptions> = {},
 ): Promise<RunningPlatform> {
+  const ownDatabase =
+    options.dataDir || options.dynamoEndpoint
+      ? {}
+      : {
+          dynamoEndpoint: inject('platformsDynamoEndpoint'),
+          dynamoLocalAccessKeyId: `platform${randomBytes(6).toString('hex')}`,
+        };
   return startPlatform({
     port: 0,
     functionBundles: inject('functionBundles'),
     resourcePrefix: `p${randomBytes(5).toString('hex')}-`,
+    ...ownDatabase,
     ...options,
     variables: { LOG_LEVEL: 'silent', ...options.variables },
   });
+}
+
+/** A document client on a running platform's own DynamoDB database (its endpoint and key id). */
+export function platformDocumentClient(
+  platform: Pick<RunningPlatform, 'variables'>,
+  options: { bigintNumbers?: boolean } = {},
+): DynamoDBDocumentClient {
+  return createDocumentClient(
+    {
+      endpoint: platform.variables.DYNAMODB_ENDPOINT!,
+      region: 'us-east-1',
+      ...(platform.variables.DYNAMODB_LOCAL_ACCESS_KEY_ID
+        ? { localAccessKeyId: platform.variables.DYNAMODB_LOCAL_ACCESS_KEY_ID }
+        : {}),
+    },
+    options,
+  );
 }
 
 export type SharedPlatform = Pick<RunningPlatform, 'baseUrl' | 'variables' | 's3' | 'stop'>;

@@ -9,9 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeSchema } from '../../../events/catalog.js';
 import { savedPaymentPayloadSchema } from '../../../events/payments.js';
 import type { RunningPlatform } from '../../../infra/local/platform.js';
-import { createDocumentClient } from '../../../lib/dynamo/client.js';
 import { parseJson } from '../../../lib/json/bigint-json.js';
-import { startTestPlatform } from '../../support/platform.js';
+import { platformDocumentClient, startTestPlatform } from '../../support/platform.js';
 
 let platform: RunningPlatform;
 let doc: DynamoDBDocumentClient;
@@ -19,10 +18,7 @@ let token: string;
 
 beforeAll(async () => {
   platform = await startTestPlatform();
-  doc = createDocumentClient(
-    { endpoint: platform.variables.DYNAMODB_ENDPOINT!, region: 'us-east-1' },
-    { bigintNumbers: true },
-  );
+  doc = platformDocumentClient(platform, { bigintNumbers: true });
   const res = await fetch(`${platform.baseUrl}/api/auth/oauth/token`, {
     method: 'POST',
     headers: {

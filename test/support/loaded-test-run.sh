@@ -8,7 +8,8 @@ set -u
 OUT=${1:-/tmp/loaded}
 rm -rf "$OUT" /tmp/load-platform
 mkdir -p "$OUT"
-DATA_DIR=/tmp/load-platform PORT=8090 S3_PORT=0 npm start >"$OUT/platform.log" 2>&1 &
+# In a process group of its own, stopped as Ctrl+C stops it: SIGINT to the group (npm alone does not pass it on).
+DATA_DIR=/tmp/load-platform PORT=8090 S3_PORT=0 setsid npm start >"$OUT/platform.log" 2>&1 &
 PLATFORM=$!
 for _ in $(seq 1 120); do
   curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8090/api/auth/.well-known/openid-configuration |
@@ -28,6 +29,6 @@ for run in 1 2; do
   echo "run $run: exit $? after $(($(date +%s) - start)) s" >>"$OUT/summary.txt"
 done
 kill "$LOAD" "$SAMPLER"
-kill -INT "$PLATFORM"
+kill -INT -- "-$PLATFORM"
 wait "$PLATFORM"
 cat "$OUT/summary.txt"

@@ -37,8 +37,15 @@ const COMMITS = 400;
 /** Roughly a transaction's and a volume's size: the emulator's cost grows with bytes too. */
 const ITEM_BYTES = 400;
 
-export async function measureDynamoFloor(log: (line: string) => void): Promise<DynamoFloorResult> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
+/**
+ * A DynamoDB Local on disk as `npm start` runs it (its own data directory, the optimizing JVM) and a client of it
+ * for `run`; both gone after.
+ */
+export async function withDiskEmulator<T>(
+  name: string,
+  run: (client: DynamoDBClient) => Promise<T>,
+): Promise<T> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
   const local = await startDynamoLocal({ dataDir, compiler: 'optimizing' });
   const client = new DynamoDBClient({
     endpoint: local.endpoint,
@@ -46,6 +53,30 @@ export async function measureDynamoFloor(log: (line: string) => void): Promise<D
     credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
   });
   try {
+    return await run(client);
+  } finally {
+    client.destroy();
+    await local.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The local gateway's durability read (infra/local/durability-barrier.ts): a consistent read of an item that never
+ * exists, which returns once every COMMIT the emulator queued before it has run.
+ */
+export function durabilityRead(client: DynamoDBClient, table: string): Promise<unknown> {
+  return client.send(
+    new GetItemCommand({
+      TableName: table,
+      Key: { pk: { S: 'barrier' }, sk: { S: '-' } },
+      ConsistentRead: true,
+    }),
+  );
+}
+
+export function measureDynamoFloor(log: (line: string) => void): Promise<DynamoFloorResult> {
+  return withDiskEmulator('floor', async (client) => {
     await client.send(
       new CreateTableCommand({
         TableName: 'floor',
@@ -80,11 +111,7 @@ export async function measureDynamoFloor(log: (line: string) => void): Promise<D
       rows.push(row);
     }
     return { commits: COMMITS, rows };
-  } finally {
-    client.destroy();
-    await local.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function commitLoop(
@@ -110,13 +137,7 @@ async function commitLoop(
         })),
       }),
     );
-    await client.send(
-      new GetItemCommand({
-        TableName: 'floor',
-        Key: { pk: { S: 'barrier' }, sk: { S: '-' } },
-        ConsistentRead: true,
-      }),
-    );
+    await durabilityRead(client, 'floor');
     times.push(performance.now() - started);
   }
   return times;

@@ -8,18 +8,15 @@
  *
  *   npx tsx bench/dynamodb-item-cost.ts        (about a minute; run it on a quiet machine)
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   BatchWriteItemCommand,
   CreateTableCommand,
-  DynamoDBClient,
-  GetItemCommand,
+  type DynamoDBClient,
   TransactWriteItemsCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { startDynamoLocal } from '../infra/local/dynamodb-local.js';
+import { durabilityRead, withDiskEmulator } from './dynamo-floor.js';
 
 interface Shape {
   name: string;
@@ -64,14 +61,7 @@ function cpuSeconds(): number {
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-item-cost-'));
-  const local = await startDynamoLocal({ dataDir, compiler: 'optimizing' });
-  const client = new DynamoDBClient({
-    endpoint: local.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
-  });
-  try {
+  await withDiskEmulator('item-cost', async (client) => {
     await client.send(
       new CreateTableCommand({
         TableName: 'items',
@@ -109,11 +99,7 @@ async function main(): Promise<void> {
         `| ${shape.name} | ${p50.toFixed(2)} | ${cpuMs.toFixed(2)} | ${(cpuMs / shape.items).toFixed(3)} |`,
       );
     }
-  } finally {
-    client.destroy();
-    await local.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function commits(
@@ -153,13 +139,7 @@ async function commits(
           })),
         }),
       );
-    await client.send(
-      new GetItemCommand({
-        TableName: 'items',
-        Key: { pk: { S: 'barrier' }, sk: { S: '-' } },
-        ConsistentRead: true,
-      }),
-    );
+    await durabilityRead(client, 'items');
     times.push(performance.now() - started);
   }
   return times;

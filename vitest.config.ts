@@ -68,8 +68,8 @@ class ProjectsInOrder extends BaseSequencer {
   }
 }
 
-// One DynamoDB Local for the in-process suites, each file with its own tables (test/support/tables.ts); every
-// local platform runs on one of its own (test/support/platform.ts says why). The ledger's function bundles are
+// One DynamoDB Local for the in-process suites, each file with its own tables (test/support/tables.ts), and one
+// for the local platforms, a database each (test/support/platform.ts says why). The ledger's function bundles are
 // built once for every local platform of the run. The projects below share the one set-up (its module says how).
 const GLOBAL_SETUP = ['test/setup/dynamodb-local.ts'];
 

@@ -1,27 +1,29 @@
 import * as v from 'valibot';
 import { metadataMap } from '../../validation/common.js';
 import type { BulkElementInput } from '../commands/bulk.js';
+import { IDEMPOTENCY_KEY } from './request.js';
 import { addressSchema, createTransactionSchema, revertBodySchema } from './write-requests.js';
 
 /** One element of POST /v2/<ledger>/_bulk (docs/api.md §3.2): it produces the commands' BulkElementInput. */
 
+const NOT_AN_ID = 'must be a transaction id';
+const idSchema = v.union(
+  [
+    v.bigint(),
+    v.pipe(v.number(), v.integer(NOT_AN_ID)),
+    v.pipe(v.string(), v.regex(/^\d{1,15}$/, NOT_AN_ID)),
+  ],
+  NOT_AN_ID,
+);
+
 const targetSchema = v.variant('targetType', [
   v.object({ targetType: v.literal('ACCOUNT'), targetId: addressSchema }),
-  v.object({
-    targetType: v.literal('TRANSACTION'),
-    targetId: v.union(
-      [v.bigint(), v.pipe(v.number(), v.integer()), v.pipe(v.string(), v.regex(/^\d{1,15}$/))],
-      'must be a transaction id',
-    ),
-  }),
+  v.object({ targetType: v.literal('TRANSACTION'), targetId: idSchema }),
 ]);
 
-const idSchema = v.union(
-  [v.bigint(), v.pipe(v.number(), v.integer()), v.pipe(v.string(), v.regex(/^\d{1,15}$/))],
-  'must be a transaction id',
-);
+/** An element's key: the same form as the `Idempotency-Key` header's. */
 const ik = v.optional(
-  v.pipe(v.string(), v.regex(/^[\x21-\x7e]{1,256}$/, 'must be 1-256 printable ASCII characters')),
+  v.pipe(v.string(), v.regex(IDEMPOTENCY_KEY, 'must be 1-256 printable ASCII characters')),
 );
 
 export const bulkElementSchema = v.variant(

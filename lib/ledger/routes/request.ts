@@ -14,7 +14,8 @@ export function requestLedger(c: Context<HonoTypes>, lookup: LedgerLookup): Prom
   return lookup.resolve(environmentOf(c), c.req.param('ledger') ?? '');
 }
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,256}$/;
+/** An idempotency key, as a header or a bulk element's `ik`: 1-256 printable ASCII characters, no space. */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,256}$/;
 
 /** The `Idempotency-Key` header, when given: 1-256 printable ASCII characters. */
 export function readIdempotencyKey(c: Context): string | undefined {

@@ -258,6 +258,24 @@ describe.each(['direct', 'embedded'])('bulk (%s writes)', (mode) => {
       expect(res.status, stringify(body)).toBe(400);
       expect(res.body.errorCode).toBe('VALIDATION');
     }
+    // An element's key has the Idempotency-Key header's form; a transaction target names an id.
+    for (const [element, message] of [
+      [
+        { ...create('world', 'a', 1n), ik: 'two words' },
+        'body.1.ik: must be 1-256 printable ASCII characters',
+      ],
+      [
+        {
+          action: 'ADD_METADATA',
+          data: { targetType: 'TRANSACTION', targetId: 'tx-1', metadata: { k: 'v' } },
+        },
+        'body.1.data.targetId: must be a transaction id',
+      ],
+    ] as const) {
+      const res = await call('POST', `/v2/${ledger}/_bulk`, [create('world', 'a', 1n), element]);
+      expect(res.status, stringify(element)).toBe(400);
+      expect(res.body).toEqual({ errorCode: 'VALIDATION', errorMessage: message });
+    }
     expect((await call('GET', `/v2/${ledger}/stats`)).body.data.transactions).toBe(0n);
   });
 });

@@ -109,8 +109,8 @@ export interface PlatformOptions {
   /** Use an already running DynamoDB (the tests' shared DynamoDB Local) instead of starting one. */
   dynamoEndpoint?: string;
   /**
-   * With `dynamoEndpoint`: the key id every client of the platform sends it (default `local`). An emulator that keeps
-   * a database per key (`databasePerKey`) then serves this platform a database of its own.
+   * The key id every client of the platform sends DynamoDB Local (default `local`). An emulator that keeps a database
+   * per key (`databasePerKey`, given as `dynamoEndpoint`) then serves this platform a database of its own.
    */
   dynamoLocalAccessKeyId?: string;
   /** Use an already running SQS emulator instead of starting one (the bench counts requests in front of it). */
@@ -547,7 +547,7 @@ async function startBackends(
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     }).then(stopLater),
   ]);
-  const keyId = options.dynamoEndpoint ? options.dynamoLocalAccessKeyId : undefined;
+  const keyId = options.dynamoLocalAccessKeyId;
   const dynamoClient = new DynamoDBClient({ ...dynamoConnection(keyId), endpoint: dynamoEndpoint });
   const sqsClient = new SQSClient({ ...LOCAL_CONNECTION, endpoint: sqs.endpoint });
   stops.push(async () => {

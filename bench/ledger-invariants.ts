@@ -15,7 +15,8 @@ export interface SentPosting {
 
 /** A request that got no definite answer: it may or may not have committed. */
 export interface UncertainRequest {
-  idempotencyKey: string;
+  /** The request's tag: its Idempotency-Key if it was sent with one (then its log names it). */
+  tag: string;
   outcome: '503' | '504' | 'network error';
   /** The answer said the write was not committed (the write path's 503 contract): then it must not exist. */
   declaredNotCommitted: boolean;
@@ -24,7 +25,7 @@ export interface UncertainRequest {
 
 /** What the clients know after a run. */
 export interface LoadRecord {
-  acknowledged: Array<{ id: number; idempotencyKey: string; postings: SentPosting[] }>;
+  acknowledged: Array<{ id: number; tag: string; postings: SentPosting[] }>;
   uncertain: UncertainRequest[];
   /** Answers by status key (`200`, `400 INSUFFICIENT_FUND`, `503`, `network error`...). */
   statuses: Record<string, number>;
@@ -108,17 +109,17 @@ export function checkInvariants(snapshot: LedgerSnapshot, record: LoadRecord): I
     `${logs.length} links`,
   );
 
-  // The idempotency key a transaction was committed under is only on its log: it ties a transaction to a request.
-  const loggedKey = new Map<number, string>();
+  // The Idempotency-Key a transaction was committed under, on its log ('' without one): it ties a keyed request.
+  const loggedTag = new Map<number, string>();
   let logFailure: string | undefined;
   const listed = new Map(txs.map((t) => [t.id, t]));
   for (const log of logs) {
     if (log.type !== 'NEW_TRANSACTION') continue;
     const tx = (log.data as { transaction?: { id: unknown; postings: SentPosting[] } }).transaction;
     const id = Number(tx?.id);
-    if (loggedKey.has(id))
+    if (loggedTag.has(id))
       logFailure ??= `transaction ${id} is logged twice (logs ${log.id} and an earlier one)`;
-    loggedKey.set(id, log.idempotencyKey);
+    loggedTag.set(id, log.idempotencyKey);
     const shown = listed.get(id);
     if (!shown)
       logFailure ??= `log ${log.id} records transaction ${id}, which the transaction list does not show`;
@@ -126,12 +127,12 @@ export function checkInvariants(snapshot: LedgerSnapshot, record: LoadRecord): I
       logFailure ??= `transaction ${id}: listed as [${postingsText(shown.postings)}], logged as [${postingsText(tx?.postings ?? [])}]`;
     }
   }
-  const unlogged = txs.find((t) => !loggedKey.has(t.id));
+  const unlogged = txs.find((t) => !loggedTag.has(t.id));
   if (unlogged) logFailure ??= `transaction ${unlogged.id} has no NEW_TRANSACTION log`;
   check(
     'every transaction logged once, as listed',
     logFailure,
-    `${loggedKey.size} NEW_TRANSACTION logs`,
+    `${loggedTag.size} NEW_TRANSACTION logs`,
   );
 
   let ackFailure: string | undefined;
@@ -141,12 +142,11 @@ export function checkInvariants(snapshot: LedgerSnapshot, record: LoadRecord): I
     if (ackedIds.has(ack.id))
       ackFailure ??= `transaction ${ack.id} was acknowledged to two requests`;
     ackedIds.add(ack.id);
-    if (!tx)
-      ackFailure ??= `acknowledged transaction ${ack.id} (key ${ack.idempotencyKey}) is not listed`;
+    if (!tx) ackFailure ??= `acknowledged transaction ${ack.id} (tag ${ack.tag}) is not listed`;
     else if (postingsText(tx.postings) !== postingsText(ack.postings)) {
       ackFailure ??= `transaction ${ack.id}: sent [${postingsText(ack.postings)}], listed [${postingsText(tx.postings)}]`;
-    } else if (loggedKey.has(ack.id) && loggedKey.get(ack.id) !== ack.idempotencyKey) {
-      ackFailure ??= `transaction ${ack.id} was acknowledged for key ${ack.idempotencyKey} but logged under ${loggedKey.get(ack.id)}`;
+    } else if (loggedTag.get(ack.id) && loggedTag.get(ack.id) !== ack.tag) {
+      ackFailure ??= `transaction ${ack.id} was acknowledged for tag ${ack.tag} but logged under ${loggedTag.get(ack.id)}`;
     }
   }
   check(
@@ -155,29 +155,11 @@ export function checkInvariants(snapshot: LedgerSnapshot, record: LoadRecord): I
     `${record.acknowledged.length} acknowledged`,
   );
 
-  const uncertainByKey = new Map(record.uncertain.map((u) => [u.idempotencyKey, u]));
-  const committedAfterUncertain: InvariantReport['committedAfterUncertain'] = {
-    '503': 0,
-    '504': 0,
-    'network error': 0,
-  };
-  let strayFailure: string | undefined;
-  let brokenPromise: string | undefined;
-  for (const tx of txs) {
-    if (ackedIds.has(tx.id)) continue;
-    const key = loggedKey.get(tx.id);
-    const uncertain = key === undefined ? undefined : uncertainByKey.get(key);
-    if (!uncertain) {
-      strayFailure ??= `transaction ${tx.id} [${postingsText(tx.postings)}] (key ${key ?? 'none'}) was acknowledged to no client and matches no unanswered request`;
-      continue;
-    }
-    committedAfterUncertain[uncertain.outcome]++;
-    if (uncertain.declaredNotCommitted)
-      brokenPromise ??= `transaction ${tx.id} committed although its request (key ${key}) was answered ${uncertain.outcome} "not committed"`;
-    if (postingsText(tx.postings) !== postingsText(uncertain.postings)) {
-      strayFailure ??= `transaction ${tx.id} (key ${key}): sent [${postingsText(uncertain.postings)}], listed [${postingsText(tx.postings)}]`;
-    }
-  }
+  const { committedAfterUncertain, strayFailure, brokenPromise } = matchUnanswered(
+    txs.filter((t) => !ackedIds.has(t.id)),
+    loggedTag,
+    record.uncertain,
+  );
   const uncertainCount = record.uncertain.length;
   check(
     'no transaction without an acknowledged or unanswered request',
@@ -241,6 +223,58 @@ export function checkInvariants(snapshot: LedgerSnapshot, record: LoadRecord): I
     committedAfterUncertain,
     invariants: results,
   };
+}
+
+/**
+ * Ties each transaction no client was acknowledged for to a request left without a definite answer: by the
+ * Idempotency-Key on its log when it has one, else by its postings among the unanswered requests not tied yet
+ * (the load sends no key: a tag in metadata would cost an index item per request). Postings can be alike, so a
+ * match prefers a request that was not told "not committed": a broken promise is reported only when no other
+ * request explains the transaction.
+ */
+function matchUnanswered(
+  unacknowledged: readonly ListedTransaction[],
+  loggedTag: ReadonlyMap<number, string>,
+  uncertain: readonly UncertainRequest[],
+) {
+  const committedAfterUncertain: InvariantReport['committedAfterUncertain'] = {
+    '503': 0,
+    '504': 0,
+    'network error': 0,
+  };
+  let strayFailure: string | undefined;
+  let brokenPromise: string | undefined;
+  const byTag = new Map(uncertain.map((u) => [u.tag, u]));
+  const untied = new Map<string, UncertainRequest[]>();
+  const tied = new Set<UncertainRequest>();
+  for (const tx of unacknowledged) {
+    const request = byTag.get(loggedTag.get(tx.id) || '');
+    if (request) tied.add(request);
+  }
+  for (const u of uncertain) {
+    if (tied.has(u)) continue;
+    const same = untied.get(postingsText(u.postings)) ?? [];
+    same.push(u);
+    untied.set(postingsText(u.postings), same);
+  }
+  // Requests told "not committed" last, so they are taken only when nothing else matches.
+  for (const same of untied.values())
+    same.sort((a, b) => Number(b.declaredNotCommitted) - Number(a.declaredNotCommitted));
+  for (const tx of unacknowledged) {
+    const tag = loggedTag.get(tx.id);
+    const request = tag ? byTag.get(tag) : untied.get(postingsText(tx.postings))?.pop();
+    if (!request) {
+      strayFailure ??= `transaction ${tx.id} [${postingsText(tx.postings)}]${tag ? ` (key ${tag})` : ''} was acknowledged to no client and matches no unanswered request`;
+      continue;
+    }
+    committedAfterUncertain[request.outcome]++;
+    if (request.declaredNotCommitted)
+      brokenPromise ??= `transaction ${tx.id} committed although its request (tag ${request.tag}) was answered ${request.outcome} "not committed"`;
+    if (postingsText(tx.postings) !== postingsText(request.postings)) {
+      strayFailure ??= `transaction ${tx.id} (key ${tag}): sent [${postingsText(request.postings)}], listed [${postingsText(tx.postings)}]`;
+    }
+  }
+  return { committedAfterUncertain, strayFailure, brokenPromise };
 }
 
 function firstSequenceBreak(ids: readonly number[], what: string): string | undefined {

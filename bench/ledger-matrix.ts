@@ -106,6 +106,8 @@ export interface LedgerCell extends Omit<ScenarioRun, 'record'> {
   workers: number | 'embedded';
   /** The row with a worker process per client (`LedgerMatrix.scaledClients`). */
   scaled?: boolean;
+  /** Every request sent with an Idempotency-Key (an idempotency record per request in the commit). */
+  keyed?: boolean;
   /**
    * CPU milliseconds per committed transaction by process: the bench's own (the gateway and, in a thread of its
    * own, the load), DynamoDB Local, the ledger worker processes, the writer.
@@ -128,7 +130,7 @@ export interface LedgerCell extends Omit<ScenarioRun, 'record'> {
   };
   acknowledged: number;
   uncertain: number;
-  /** Every request left without a definite answer, by the key it was sent with: a client could retry these. */
+  /** Every request left without a definite answer, by its tag (its Idempotency-Key when keyed). */
   unanswered: Array<Omit<UncertainRequest, 'postings'>>;
   invariants: InvariantReport;
 }
@@ -178,6 +180,17 @@ export async function measureLedgerScenarios(
             target,
             running,
             { scenario: BULK_SCENARIO, clients: BULK_CLIENTS, workers, requested, runTag, matrix },
+            log,
+          ),
+        );
+      // The targets' requests carry no Idempotency-Key (as the issue's load check sent none); what keys cost the
+      // embedded engine: the hot pair at 32 clients again, every request keyed.
+      if (requested === 'embedded')
+        cells.push(
+          await measureCell(
+            target,
+            running,
+            { scenario: 'hot-pair', clients: 32, workers, requested, runTag, matrix, keyed: true },
             log,
           ),
         );
@@ -264,8 +277,10 @@ async function onWarmPlatform(
 
 /**
  * A fresh platform's first seconds are not its steady state: DynamoDB Local's JVM compiles its hot code as it
- * serves (its compiler threads took half a core for the first ~10 s of a run), and Node's does too. Each row's
- * cells follow an uncounted load on ledgers of their own, as the issue's measurement ran "after a warm-up".
+ * serves, and Node's does too. After 4 s of each warm-up load its C2 compiler thread still took ≈ 45 % of a core
+ * in the cell that followed, after 20 s of each 5–17 %, and the hot pair at 32 clients went from 311–349 to
+ * 392–401 tx/s. Each row's cells follow an uncounted load on ledgers of their own, as the issue's measurement ran
+ * "after a warm-up".
  */
 async function warmUp(
   target: { baseUrl: string; token: string },
@@ -280,7 +295,7 @@ async function warmUp(
     });
 }
 
-const WARM_UP_SECONDS = 5;
+const WARM_UP_SECONDS = 15;
 
 /**
  * The platform of one row: `embedded` as `npm start` runs it (its own DynamoDB Local on disk, the durability
@@ -353,6 +368,7 @@ interface CellSpec {
   matrix: LedgerMatrix;
   killWriter?: boolean;
   scaled?: boolean;
+  keyed?: boolean;
 }
 
 async function measureCell(
@@ -362,7 +378,7 @@ async function measureCell(
   log: (line: string) => void,
 ): Promise<LedgerCell> {
   const { scenario, clients, workers, requested, runTag, matrix } = spec;
-  const ledger = `${scenario}-w${requested}-c${clients}${spec.killWriter ? '-killed' : ''}-${runTag}`;
+  const ledger = `${scenario}-w${requested}-c${clients}${spec.killWriter ? '-killed' : ''}${spec.keyed ? '-keyed' : ''}-${runTag}`;
   const cpuBefore = machineBusySeconds();
   const byRoleBefore = cpuSecondsByRole();
   const meter = installDynamoMeter();
@@ -393,6 +409,7 @@ async function measureCell(
     clients,
     stop: matrix.stop,
     hotSpendBudget: matrix.hotSpendBudget,
+    ...(spec.keyed ? { keyed: true } : {}),
   }).finally(() => {
     running = false;
   });
@@ -427,6 +444,7 @@ async function measureCell(
       ]),
     ),
     ...(spec.scaled ? { scaled: true } : {}),
+    ...(spec.keyed ? { keyed: true } : {}),
     ...(committed > 0 ? { dynamoRequestsPerTx: perTransaction(calls, committed) } : {}),
     ...(atPorts && committed > 0
       ? {

@@ -1,8 +1,10 @@
 /**
  * The ledger write-path load scenarios: closed-loop clients over HTTP, each scenario on its own fresh ledger.
- * Every request carries a unique `Idempotency-Key` (so a client could retry; none does here: a retry would hide
- * the answer being measured). Every acknowledged transaction and every request left without a definite answer
- * (503, 504, network error) is recorded for the invariant checker.
+ * Requests carry no Idempotency-Key, as the issue's load check sent none: an acknowledged transaction is tied to
+ * its request by the id answered, one without an answer by its postings (ledger-invariants.ts). With `keyed`, each
+ * request is sent with a unique key (so a client could retry; none does here: a retry would hide the answer being
+ * measured), which costs each commit an idempotency record per request. Every acknowledged transaction and every
+ * request left without a definite answer (503, 504, network error) is recorded for the invariant checker.
  *
  * - world-to-any: `world → users:<one of 1000>`, small amounts.
  * - any-to-any: 200 funded accounts, then random transfers between them; one in ten asks for more than all the
@@ -11,7 +13,7 @@
  * - hot-spend: one account funded with exactly the budget, every client spending small amounts from it until
  *   a refusal at amount 1 shows it is empty.
  * - bulk-any-to-any: the any-to-any accounts, each request an atomic bulk of BULK_SIZE transfers between them
- *   (the reference v3 benchmark's shape), each element with its own Idempotency-Key; tx/s counts elements.
+ *   (the reference v3 benchmark's shape); tx/s counts elements.
  */
 import { parseJson } from '../lib/json/bigint-json.js';
 import { callJson, expectOk } from './http.js';
@@ -47,6 +49,8 @@ export interface ScenarioParams {
   stop: StopRule;
   /** hot-spend: the exact amount the hot account is funded with. */
   hotSpendBudget: bigint;
+  /** Each request sent with its tag as a unique Idempotency-Key (an idempotency record per request in the commit). */
+  keyed?: boolean;
 }
 
 export interface ScenarioRun extends LatencySummary {
@@ -95,16 +99,21 @@ function statusKey(status: number, body: unknown): string {
   return [409, 429, 503, 504].includes(status) ? String(status) : `other ${status}`;
 }
 
+/** A request's transaction body. */
+function transactionBody(postings: SentPosting[]) {
+  // The request body takes JSON numbers; the amounts here are small, so Number is exact.
+  return { postings: postings.map((p) => ({ ...p, amount: Number(p.amount) })) };
+}
+
 async function send(
   target: LedgerTarget,
   ledger: string,
-  idempotencyKey: string,
+  tag: string,
   postings: SentPosting[],
   tally: Tally,
+  keyed: boolean,
 ): Promise<Answer> {
   tally.requests++;
-  // The request body takes JSON numbers; the amounts here are small, so Number is exact.
-  const body = { postings: postings.map((p) => ({ ...p, amount: Number(p.amount) })) };
   let res;
   try {
     res = await callJson<{ data?: { id: bigint }; errorCode?: string; errorMessage?: string }>(
@@ -112,32 +121,27 @@ async function send(
       target.token,
       'POST',
       `/api/ledger/v2/${ledger}/transactions`,
-      body,
+      transactionBody(postings),
       {
-        headers: { 'Idempotency-Key': idempotencyKey },
+        ...(keyed ? { headers: { 'Idempotency-Key': tag } } : {}),
         parse: parseJson,
       },
     );
   } catch {
     tally.count('network error');
-    tally.uncertain.push({
-      idempotencyKey,
-      outcome: 'network error',
-      declaredNotCommitted: false,
-      postings,
-    });
+    tally.uncertain.push({ tag, outcome: 'network error', declaredNotCommitted: false, postings });
     return { kind: 'uncertain' };
   }
   const key = statusKey(res.status, res.body);
   tally.count(key);
   if (res.status >= 200 && res.status < 300) {
     tally.latencies.push(res.ms);
-    tally.acknowledged.push({ id: Number(res.body.data!.id), idempotencyKey, postings });
+    tally.acknowledged.push({ id: Number(res.body.data!.id), tag, postings });
     return { kind: 'committed' };
   }
   if (res.status === 503 || res.status === 504) {
     tally.uncertain.push({
-      idempotencyKey,
+      tag,
       outcome: res.status === 503 ? '503' : '504',
       declaredNotCommitted: res.status === 503 && NOT_COMMITTED.test(res.body?.errorMessage ?? ''),
       postings,
@@ -147,20 +151,23 @@ async function send(
   return res.status >= 400 && res.status < 500 ? { kind: 'refused', key } : { kind: 'other' };
 }
 
+/** Sends each request as one transaction. */
+const singles =
+  (target: LedgerTarget, ledger: string, tally: Tally, keyed = false) =>
+  (tag: string, postings: SentPosting[]) =>
+    send(target, ledger, tag, postings, tally, keyed);
+
 /**
  * `clients` closed loops: each asks `next` for its next postings (undefined: this client is done) and sends them
  * as soon as the previous answer is in, until the stop rule says the phase is over.
  */
 async function closedLoop<R = SentPosting[]>(
-  target: LedgerTarget,
   ledger: string,
   phase: string,
   clients: number,
   stop: StopRule,
-  tally: Tally,
   next: (client: number, last: Answer | undefined) => R | undefined,
-  sender: (key: string, request: R) => Promise<Answer> = (key, postings) =>
-    send(target, ledger, key, postings as SentPosting[], tally),
+  sender: (tag: string, request: R) => Promise<Answer>,
 ): Promise<number> {
   const start = performance.now();
   const end = 'seconds' in stop ? start + stop.seconds * 1000 : Infinity;
@@ -199,22 +206,24 @@ function anyToAnyTransfer(overdraw: boolean): SentPosting[] {
 }
 
 /**
- * One atomic bulk of transfers, each element with its own Idempotency-Key (`<key>-<index>`): committed, every
- * element is acknowledged with the bulk's latency; without a definite answer, every element is uncertain.
+ * One atomic bulk of transfers, each element tagged `<tag>-<index>` (sent as its element key `ik` when `keyed`):
+ * committed, every element is acknowledged with the bulk's latency; without a definite answer, every element is
+ * uncertain.
  */
 async function sendBulk(
   target: LedgerTarget,
   ledger: string,
-  key: string,
+  tag: string,
   elements: SentPosting[][],
   tally: Tally,
+  keyed: boolean,
 ): Promise<Answer> {
   tally.requests++;
-  const ik = (i: number) => `${key}-${i}`;
+  const tagOf = (i: number) => `${tag}-${i}`;
   const body = elements.map((postings, i) => ({
     action: 'CREATE_TRANSACTION',
-    ik: ik(i),
-    data: { postings: postings.map((p) => ({ ...p, amount: Number(p.amount) })) },
+    ...(keyed ? { ik: tagOf(i) } : {}),
+    data: transactionBody(postings),
   }));
   type Result = { data?: { id: bigint }; errorCode?: string };
   let res;
@@ -236,7 +245,7 @@ async function sendBulk(
       tally.latencies.push(res.ms);
       tally.acknowledged.push({
         id: Number(r.data!.id),
-        idempotencyKey: ik(i),
+        tag: tagOf(i),
         postings: elements[i]!,
       });
     });
@@ -255,7 +264,7 @@ async function sendBulk(
       : { kind: 'other' };
   for (const [i, postings] of elements.entries())
     tally.uncertain.push({
-      idempotencyKey: ik(i),
+      tag: tagOf(i),
       outcome: !res ? 'network error' : res.status === 503 ? '503' : '504',
       declaredNotCommitted: res?.status === 503 && NOT_COMMITTED.test(res.body?.errorMessage ?? ''),
       postings,
@@ -277,8 +286,13 @@ async function fund(
   setup: Tally,
 ): Promise<void> {
   const queue = [...fundings];
-  await closedLoop(target, ledger, 'fund', clients, { requests: fundings.length }, setup, () =>
-    queue.shift(),
+  await closedLoop(
+    ledger,
+    'fund',
+    clients,
+    { requests: fundings.length },
+    () => queue.shift(),
+    singles(target, ledger, setup),
   );
   requireAllCommitted(setup, `${ledger} funding`);
 }
@@ -299,33 +313,32 @@ export async function runScenario(
   let hotSpend: LoadRecord['hotSpend'];
   let elapsed: number;
 
+  const keyed = params.keyed ?? false;
+  const single = singles(target, ledger, timed, keyed);
+  const load = (next: () => SentPosting[]) =>
+    closedLoop(ledger, 'load', params.clients, params.stop, next, single);
+
   if (scenario === 'world-to-any') {
-    elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () =>
+    elapsed = await load(() =>
       transfer('world', `users:${randomInt(WORLD_TO_ANY_ACCOUNTS)}`, BigInt(1 + randomInt(100))),
     );
   } else if (scenario === 'hot-pair') {
-    elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () =>
-      transfer('world', 'bank', BigInt(1 + randomInt(100))),
-    );
+    elapsed = await load(() => transfer('world', 'bank', BigInt(1 + randomInt(100))));
   } else if (scenario === BULK_SCENARIO) {
     await fund(target, ledger, params.clients, anyToAnyFundings(), setup);
     expectedRefusals = ['400 INSUFFICIENT_FUND'];
     elapsed = await closedLoop(
-      target,
       ledger,
       'load',
       params.clients,
       params.stop,
-      timed,
       () => Array.from({ length: BULK_SIZE }, () => anyToAnyTransfer(false)),
-      (key, elements) => sendBulk(target, ledger, key, elements, timed),
+      (tag, elements) => sendBulk(target, ledger, tag, elements, timed, keyed),
     );
   } else if (scenario === 'any-to-any') {
     await fund(target, ledger, params.clients, anyToAnyFundings(), setup);
     expectedRefusals = ['400 INSUFFICIENT_FUND'];
-    elapsed = await closedLoop(target, ledger, 'load', params.clients, params.stop, timed, () =>
-      anyToAnyTransfer(Math.random() < OVERDRAW_SHARE),
-    );
+    elapsed = await load(() => anyToAnyTransfer(Math.random() < OVERDRAW_SHARE));
   } else {
     const budget = params.hotSpendBudget;
     await fund(target, ledger, 1, [transfer('world', HOT_ACCOUNT, budget)], setup);
@@ -335,12 +348,10 @@ export async function runScenario(
     // account was empty, which it stays (nothing pays into it): that client is done.
     const ceiling = Array.from({ length: params.clients }, () => 5);
     elapsed = await closedLoop(
-      target,
       ledger,
       'spend',
       params.clients,
       { requests: Number(budget) * HOT_SPEND_REQUEST_CAP },
-      timed,
       (client, last) => {
         if (last?.kind === 'refused') {
           if (ceiling[client] === 1) return undefined;
@@ -352,6 +363,7 @@ export async function runScenario(
           BigInt(1 + randomInt(ceiling[client]!)),
         );
       },
+      single,
     );
   }
 

@@ -25,7 +25,7 @@ const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
 const noServerError = (c: LedgerCell) => !Object.keys(c.statuses).some((k) => k.startsWith('5'));
 
 export function engineTargetRows(cells: readonly LedgerCell[]): string[][] {
-  const plain = cells.filter((c) => c.writerKills === undefined);
+  const plain = cells.filter((c) => c.writerKills === undefined && !c.keyed);
   const rows: string[][] = [];
   for (const scenario of EMBEDDED_SCENARIOS) {
     for (const t of EMBEDDED_TARGETS) {
@@ -62,7 +62,9 @@ export function engineTargetRows(cells: readonly LedgerCell[]): string[][] {
 const BULK_TX_PER_SEC = 1000;
 
 function bulkRow(cells: readonly LedgerCell[]): string[] {
-  const cell = cells.find((c) => c.workers === 'embedded' && c.scenario === BULK_SCENARIO);
+  const cell = cells.find(
+    (c) => c.workers === 'embedded' && c.scenario === BULK_SCENARIO && !c.keyed,
+  );
   return [
     `Embedded ledger (\`npm start\`), atomic bulks of 50 any→any, ${BULK_CLIENTS} clients: ≥ ${BULK_TX_PER_SEC} tx/s`,
     cell

@@ -593,9 +593,10 @@ export const cellName = (
   c: Pick<LedgerCell, 'scenario' | 'workers' | 'clients'> & {
     writerKills?: number;
     scaled?: boolean;
+    keyed?: boolean;
   },
 ) =>
-  `${c.scenario}${c.writerKills !== undefined ? ' (writer killed)' : ''}, ${c.workers === 'embedded' ? 'embedded ledger' : `${c.workers} workers${c.scaled ? ' (one per client)' : ''}`}, ${c.clients} client${c.clients === 1 ? '' : 's'}`;
+  `${c.scenario}${c.writerKills !== undefined ? ' (writer killed)' : ''}${c.keyed ? ' (Idempotency-Key on every request)' : ''}, ${c.workers === 'embedded' ? 'embedded ledger' : `${c.workers} workers${c.scaled ? ' (one per client)' : ''}`}, ${c.clients} client${c.clients === 1 ? '' : 's'}`;
 
 const answers = (statuses: Record<string, number>) =>
   Object.entries(statuses)
@@ -645,9 +646,11 @@ embedded ledger, all of its requests, the durability barrier and the stream poll
 processes only the gateway's own), per committed transaction. With worker processes, "requests per tx at the
 emulators' ports" counts every process's requests to DynamoDB Local and the SQS emulator, through a counting proxy in
 front of each (in the bench process, whose CPU includes the proxies'), by operation; \`!Error\` marks refused ones.
-tx/s and latency count acknowledged (2xx) requests of the timed phase only; every request carried a
-unique \`Idempotency-Key\` and none was retried. "Unanswered, committed" counts requests answered 503/504 or lost to a network
-error whose transaction exists nevertheless (found by the idempotency key on its log).
+tx/s and latency count acknowledged (2xx) requests of the timed phase only; no request was retried, and none carried
+an \`Idempotency-Key\`, as the issue's load check sent none; the *Idempotency-Key on every request* cell sends a unique key
+with each, which adds an idempotency record (an item) per request to the commit. "Unanswered, committed" counts requests
+answered 503/504 or lost to a network error whose transaction exists nevertheless (found by its key on its log, or without
+one by its postings).
 
 ${table(
   [

@@ -36,6 +36,9 @@ async function loadAndCheck(
       clients: options.clients,
       stop: { requests: options.requests },
       hotSpendBudget: options.budget ?? 200n,
+      // Each request keyed: a transaction committed without an answer is tied to its request exactly, and
+      // idempotency records go through the writer's batches and its crashes too.
+      keyed: true,
     }),
     options.during?.(),
   ]);

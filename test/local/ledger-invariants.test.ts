@@ -33,12 +33,14 @@ const BUDGET = 200n;
 
 async function load(
   scenario: ScenarioName,
+  options: { keyed?: boolean; requests?: number } = {},
 ): Promise<{ run: ScenarioRun; snapshot: LedgerSnapshot }> {
   const ledger = `inv-${scenario}-${randomBytes(4).toString('hex')}`;
   const run = await runScenario(target, scenario, ledger, {
     clients: 8,
-    stop: { requests: REQUESTS },
+    stop: { requests: options.requests ?? REQUESTS },
     hotSpendBudget: BUDGET,
+    ...(options.keyed ? { keyed: true } : {}),
   });
   return { run, snapshot: await readLedgerSnapshot(target, ledger) };
 }
@@ -68,6 +70,22 @@ describe('ledger invariants after a load run', () => {
     expect(report.transactions).toBe(run.record.acknowledged.length + committedUnanswered);
     // One NEW_TRANSACTION log per transaction, nothing else was written.
     expect(report.logs).toBe(report.transactions);
+  });
+
+  it('sends no Idempotency-Key unless keyed, and holds its invariants either way', async () => {
+    const plainLog = worldToAny.snapshot.logs[0]!;
+    expect(plainLog.idempotencyKey).toBe('');
+    expect((plainLog.data as { transaction: { metadata: object } }).transaction.metadata).toEqual(
+      {},
+    );
+
+    const keyed = await load('world-to-any', { keyed: true, requests: 40 });
+    const report = checkInvariants(keyed.snapshot, keyed.run.record);
+    expect(failed(report)).toEqual([]);
+    expect(report.transactions).toBe(40);
+    expect(keyed.snapshot.logs[0]!.idempotencyKey).toMatch(
+      /^inv-world-to-any-[0-9a-f]{8}-load-c\d-\d+$/,
+    );
   });
 
   it('hot-spend: exactly the budget is spent and the account ends at zero', async () => {
@@ -153,7 +171,7 @@ describe('ledger invariants after a load run', () => {
       const report = broken((_s, r) => {
         const second = r.acknowledged.splice(0, 2)[1];
         r.uncertain.push({
-          idempotencyKey: second!.idempotencyKey,
+          tag: second!.tag,
           outcome: '503',
           declaredNotCommitted: true,
           postings: second!.postings,
@@ -164,6 +182,18 @@ describe('ledger invariants after a load run', () => {
         'no "not committed" answer committed',
       ]);
       expect(report.committedAfterUncertain).toEqual({ '503': 1, '504': 0, 'network error': 0 });
+    });
+
+    it('ties a keyless transaction to an unanswered request by its postings, taking a "not committed" one last', () => {
+      const report = broken((_s, r) => {
+        const first = r.acknowledged.shift()!;
+        r.uncertain.push(
+          { tag: 'a', outcome: '503', declaredNotCommitted: true, postings: first.postings },
+          { tag: 'b', outcome: '504', declaredNotCommitted: false, postings: first.postings },
+        );
+      });
+      expect(failed(report)).toEqual([]);
+      expect(report.committedAfterUncertain).toEqual({ '503': 0, '504': 1, 'network error': 0 });
     });
 
     it('an acknowledged transaction listed with other postings', () => {

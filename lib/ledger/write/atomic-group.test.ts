@@ -293,12 +293,12 @@ describe('the embedded engine’s cut of a batch', () => {
     expect(line.map((w) => w.intent)[0]).toBe(single);
   });
 
-  it('cuts single writes at 128, and groups once past 640 intents, never inside one', () => {
+  it('cuts single writes at 128, and groups once past 1,600 intents, never inside one', () => {
     const singles = Array.from({ length: 130 }, () => intent(create('world', 'b', 1n)));
     expect(take(waiting(singles), 128)).toHaveLength(128);
-    const groups = Array.from({ length: 14 }, () => groupOf(50));
+    const groups = Array.from({ length: 28 }, () => groupOf(60));
     const line = waiting(groups.flat());
-    expect(take(line, 128)).toHaveLength(650);
-    expect(line).toHaveLength(50);
+    expect(take(line, 128)).toHaveLength(1_620);
+    expect(line).toHaveLength(60);
   });
 });

@@ -30,8 +30,13 @@ export interface EmbeddedOptions {
 
 /** Intents handed to one batch at most: the sequencer defers what does not fit one TransactWriteItems. */
 const MAX_BATCH_INTENTS = 128;
-/** Intents a batch ending in atomic groups may grow to with whole groups (its staged commit's size bound). */
-const MAX_GROUP_BATCH_INTENTS = 640;
+/**
+ * Intents a batch ending in atomic groups may grow to with whole groups (its staged commit's size bound,
+ * MAX_STAGED_ACTIONS, still applies). The groups' volumes are written once per batch, so larger batches write fewer
+ * items per transaction: atomic bulks of 50 any→any from 32 clients measured 849 / 794 tx/s at 1,600 (all 32 bulks in
+ * one batch) against 562 / 601 at 640, alternated. A single write waits behind the groups ahead of it either way.
+ */
+const MAX_GROUP_BATCH_INTENTS = 1_600;
 const DEFAULT_DEADLINE_MS = 8_000;
 /**
  * A group (a bulk of up to 100 writes) may need several commits: its members get longer, within the 29 s API

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sharedBarrier } from './durability-barrier.js';
+import { EarlyAnswers, sharedBarrier } from './durability-barrier.js';
 
 /** A read whose completions the test controls, recording the order of events. */
 function controlledRead() {
@@ -53,5 +53,50 @@ describe('sharedBarrier', () => {
     expect(pending).toHaveLength(3);
     pending[2]!.resolve();
     await expect(c).resolves.toBeUndefined();
+  });
+
+  it('with early answers counted, joins a read in flight issued after every answer so far, and never one issued before', async () => {
+    const { read, pending } = controlledRead();
+    const answers = new EarlyAnswers();
+    const barrier = sharedBarrier(read, answers);
+    const done: string[] = [];
+    answers.observe('DynamoDB_20120810.TransactWriteItems');
+    // A batch landed: the engine reads the barrier at once (issued at count 1).
+    const engine = barrier().then(() => done.push('engine'));
+    await flush();
+    // Its requesters, answered before that read was issued: covered by it, no read of their own.
+    const covered = Array.from({ length: 3 }, (_, i) => barrier().then(() => done.push(`n${i}`)));
+    // A single-item write is answered after its commit: it does not move the count.
+    answers.observe('DynamoDB_20120810.PutItem');
+    const put = barrier().then(() => done.push('put'));
+    // The next batch's transaction answered (count 2): its requester needs a read issued after it.
+    answers.observe('DynamoDB_20120810.TransactWriteItems');
+    const later = barrier().then(() => done.push('later'));
+    await flush();
+    expect(pending).toHaveLength(1);
+
+    pending[0]!.resolve();
+    await Promise.all([engine, ...covered, put]);
+    await flush();
+    expect(done).toEqual(['engine', 'n0', 'n1', 'n2', 'put']);
+    expect(pending).toHaveLength(2);
+    pending[1]!.resolve();
+    await later;
+    expect(done).toEqual(['engine', 'n0', 'n1', 'n2', 'put', 'later']);
+  });
+
+  it('without early answers counted, a caller never joins a read in flight', async () => {
+    const { read, pending } = controlledRead();
+    const barrier = sharedBarrier(read);
+    const first = barrier();
+    const second = barrier();
+    await flush();
+    expect(pending).toHaveLength(1);
+    pending[0]!.resolve();
+    await first;
+    await flush();
+    expect(pending).toHaveLength(2);
+    pending[1]!.resolve();
+    await expect(second).resolves.toBeUndefined();
   });
 });

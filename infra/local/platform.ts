@@ -38,7 +38,12 @@ import { SERVICES } from '../../lib/tokens/scopes.js';
 import { createWebhooksApp } from '../../lib/webhooks/app.js';
 import { startConnectorTimer } from './connector-timer.js';
 import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
-import { durableWrites, READ_METHODS } from './durability-barrier.js';
+import {
+  durabilityBarrier,
+  durableWrites,
+  READ_METHODS,
+  type SharedBarrier,
+} from './durability-barrier.js';
 import { type DynamoLocal, type EmulatorCompiler, startDynamoLocal } from './dynamodb-local.js';
 import { createGateway, type FetchHandler, type HealthReport } from './gateway.js';
 import { startHoldSweepTimer } from './hold-sweep-timer.js';
@@ -258,7 +263,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       : undefined;
     const config = observed?.config ?? platformConfigFromVariables(variables);
     const runtime = createRuntime(config);
-    const { ledger, writers } = processes ?? embeddedLedger(runtime, logger, options.dataDir);
+    // Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts).
+    const barrier =
+      backends.dynamo && options.dataDir
+        ? durabilityBarrier(backends.dynamoClient, tables.WEBHOOKS_TABLE!, observed?.earlyAnswers)
+        : undefined;
+    const { ledger, writers } =
+      processes ?? embeddedLedger(runtime, logger, options.dataDir, barrier);
     progress('starting the services');
     const apps = await startServices(options, runtime, config, authConfig, ledger, logger, stops);
     progress('starting the workers');
@@ -274,7 +285,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     });
     stops.push(holdSweeper(options, config, { writes, ledgerWrites: observed?.writes }, logger));
 
-    const health = openGateway(front, options, baseUrl, backends, writes, {
+    const health = openGateway(front, backends, writes, barrier, {
+      baseUrl,
       tables,
       queues,
       apps,
@@ -423,11 +435,12 @@ function stopsOf(
 /** Puts the gateway (with `/_health` and `/versions`) behind the server; answers the health check it serves. */
 function openGateway(
   front: Front,
-  options: PlatformOptions,
-  baseUrl: string,
   backends: Backends,
   writes: WriteSignal,
+  /** The durability barrier every answered write waits for, if the emulator can lose one (durability-barrier.ts). */
+  barrier: SharedBarrier | undefined,
   parts: {
+    baseUrl: string;
     tables: Record<string, string>;
     queues: Record<string, string>;
     apps: Record<string, { fetch: FetchHandler }>;
@@ -437,7 +450,7 @@ function openGateway(
     region: string;
   },
 ): () => Promise<HealthReport> {
-  const { tables, apps } = parts;
+  const { tables, apps, baseUrl } = parts;
   const health = platformHealth({
     dynamo: backends.dynamoClient,
     sqs: backends.sqsClient,
@@ -450,11 +463,7 @@ function openGateway(
   });
   const versions = platformVersions(apps, baseUrl, parts.stage, parts.region);
   const gateway = createGateway(apps, health, versions).fetch;
-  // Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts).
-  const durable =
-    backends.dynamo && options.dataDir
-      ? durableWrites(gateway, backends.dynamoClient, tables.WEBHOOKS_TABLE!)
-      : gateway;
+  const durable = barrier ? durableWrites(gateway, barrier) : gateway;
   // Every answered write wakes the idle stream pollers (write-signal.ts).
   front.handler = async (request, bindings) => {
     const response = await durable(request, bindings);
@@ -624,12 +633,18 @@ function embeddedLedger(
   runtime: ServiceRuntime,
   logger: Logger,
   dataDir: string | undefined,
+  /** Read after each batch lands, before the next commit (write/embedded.ts, `afterLanding`). */
+  barrier: SharedBarrier | undefined,
 ): { ledger: LedgerWorkers; writers: LedgerWriters } {
   // Function bundles an earlier start in worker mode built there are of no use now (ledgerBundles says why).
   if (dataDir) rmSync(join(dataDir, 'bundles'), { recursive: true, force: true });
   const app = assembleLedgerApp(runtime, {
     documents: generatedDocuments,
-    embedded: { engine: EmbeddedGroupCommit, logger },
+    embedded: {
+      engine: EmbeddedGroupCommit,
+      logger,
+      ...(barrier ? { afterLanding: barrier } : {}),
+    },
   });
   const none = { healthy: () => true, pids: () => [], stop: async () => undefined };
   return {

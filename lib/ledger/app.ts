@@ -41,10 +41,11 @@ import type { EmbeddedGroupCommit, EmbeddedOptions } from './write/embedded.js';
 import { LedgerRelay } from './write/relay.js';
 import type { ReplyInbox } from './write/replies.js';
 
-/** The embedded engine: the class (write/embedded.ts, `EmbeddedGroupCommit`) and its logger. */
+/** The embedded engine: the class (write/embedded.ts, `EmbeddedGroupCommit`), its logger and landing hook. */
 export interface EmbeddedChoice {
   engine: new (options: EmbeddedOptions) => EmbeddedGroupCommit;
   logger?: Logger;
+  afterLanding?: () => Promise<void>;
 }
 
 export interface LedgerAppOptions {
@@ -155,7 +156,7 @@ function groupCommit(
 ): Pick<LedgerScopeParts, 'embedded' | 'relayFor'> {
   const { clientFor, tableFor, now } = parts;
   if (options.embedded) {
-    const { engine: Engine, logger } = options.embedded;
+    const { engine: Engine, logger, afterLanding } = options.embedded;
     // Each ledger's line commits through its environment's client (write/embedded.ts).
     return {
       embedded: new Engine({
@@ -163,6 +164,7 @@ function groupCommit(
         tableFor,
         now,
         ...(logger ? { logger } : {}),
+        ...(afterLanding ? { afterLanding } : {}),
       }),
     };
   }

@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { HttpHandler, HttpRequest, HttpResponse } from '@smithy/core/protocols';
 import { NodeHttpHandler, type NodeHttpHandlerOptions } from '@smithy/node-http-handler';
+import type { EarlyAnswers } from '../durability-barrier.js';
 import type { LedgerItemWrite, LedgerWrites } from './ledger-writes.js';
 
 type Key = Record<string, AttributeValue>;
@@ -30,6 +31,8 @@ export class ObservingHttpHandler implements HttpHandler<NodeHttpHandlerOptions>
   constructor(
     private readonly ledgerTables: ReadonlySet<string>,
     private readonly writes: LedgerWrites,
+    /** Counts the answers DynamoDB Local may give before committing (the durability barrier's). */
+    private readonly earlyAnswers?: EarlyAnswers,
   ) {}
 
   async handle(
@@ -38,6 +41,7 @@ export class ObservingHttpHandler implements HttpHandler<NodeHttpHandlerOptions>
   ): Promise<{ response: HttpResponse }> {
     const answer = await this.inner.handle(request, options);
     const target = request.headers['x-amz-target'];
+    if (answer.response.statusCode === 200) this.earlyAnswers?.observe(target);
     if (answer.response.statusCode === 200 && target !== undefined && WRITE_TARGETS.has(target))
       this.writes.notify(ledgerWritesOf(target, bodyText(request.body), this.ledgerTables));
     return answer;

@@ -26,6 +26,13 @@ export interface EmbeddedOptions {
   deadlineMs?: number;
   /** The most a small batch waits for the rest of a group that is coming back (see `gather`); 0: never. */
   gatherMaxMs?: number;
+  /**
+   * Awaited after a batch lands and before the next batch's commit is sent (a failure is ignored). The local
+   * platform reads its durability barrier here: a read issued then comes before the next commit on DynamoDB Local's
+   * one database thread, and the landed batch's answers wait for it rather than for a read queued behind that
+   * commit.
+   */
+  afterLanding?: () => Promise<void>;
 }
 
 /** Intents handed to one batch at most: the sequencer defers what does not fit one TransactWriteItems. */
@@ -212,6 +219,7 @@ export class EmbeddedGroupCommit implements IntentSink {
             : undefined;
         if (flight) {
           const landed = await flight.landed;
+          await this.options.afterLanding?.().catch(() => undefined);
           const before = flight.batch;
           flight = undefined;
           if (landed !== 'ok') {

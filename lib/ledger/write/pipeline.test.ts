@@ -160,6 +160,36 @@ describe('pipelined group commit', () => {
     expect(head(table).lastTxId).toBe(20);
   });
 
+  it('awaits afterLanding after each batch lands and before the next commit is sent', async () => {
+    const events: string[] = [];
+    const table = new (class extends MemoryLedgerTable {
+      override async commit(...args: Parameters<MemoryLedgerTable['commit']>) {
+        events.push('commit');
+        await new Promise((r) => setTimeout(r, 5));
+        return super.commit(...args);
+      }
+    })(ledger);
+    table.put({ ...ledgerKeys.head(ledger), lastTxId: 0, lastLogId: 0, lastHash: '', accounts: 0 });
+    const engine = new EmbeddedGroupCommit({
+      tableFor: () => 'memory',
+      tableOf: () => table,
+      gatherMaxMs: 0,
+      afterLanding: async () => {
+        events.push('barrier');
+        await new Promise((r) => setTimeout(r, 10));
+        events.push('barrier done');
+      },
+    });
+    // The first write commits alone; the two sent while it is in flight make the second batch.
+    const first = engine.submit(ledger, create('world', 'a', 1n));
+    await new Promise((r) => setTimeout(r, 1));
+    const answers = await Promise.all([first, ...group(engine, 2)]);
+    expect(answers.map((a) => a.status)).toEqual(['committed', 'committed', 'committed']);
+    // Answers go out as a batch lands; the hook then runs, and the next commit waits for it.
+    await new Promise((r) => setTimeout(r, 30));
+    expect(events).toEqual(['commit', 'barrier', 'barrier done', 'commit', 'barrier', 'barrier done']);
+  });
+
   it('never waits when the last batch was a lone write, nor with gathering turned off', async () => {
     for (const gatherMaxMs of [undefined, 0]) {
       const table = slowCommits(40);

@@ -187,7 +187,14 @@ describe('pipelined group commit', () => {
     expect(answers.map((a) => a.status)).toEqual(['committed', 'committed', 'committed']);
     // Answers go out as a batch lands; the hook then runs, and the next commit waits for it.
     await new Promise((r) => setTimeout(r, 30));
-    expect(events).toEqual(['commit', 'barrier', 'barrier done', 'commit', 'barrier', 'barrier done']);
+    expect(events).toEqual([
+      'commit',
+      'barrier',
+      'barrier done',
+      'commit',
+      'barrier',
+      'barrier done',
+    ]);
   });
 
   it('never waits when the last batch was a lone write, nor with gathering turned off', async () => {

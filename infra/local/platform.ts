@@ -41,6 +41,7 @@ import { type DataDirLock, lockDataDir } from './data-dir-lock.js';
 import {
   durabilityBarrier,
   durableWrites,
+  type EarlyAnswers,
   READ_METHODS,
   type SharedBarrier,
 } from './durability-barrier.js';
@@ -263,11 +264,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       : undefined;
     const config = observed?.config ?? platformConfigFromVariables(variables);
     const runtime = createRuntime(config);
-    // Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts).
-    const barrier =
-      backends.dynamo && options.dataDir
-        ? durabilityBarrier(backends.dynamoClient, tables.WEBHOOKS_TABLE!, observed?.earlyAnswers)
-        : undefined;
+    const barrier = localBarrier(options, backends, tables, observed?.earlyAnswers);
     const { ledger, writers } =
       processes ?? embeddedLedger(runtime, logger, options.dataDir, barrier);
     progress('starting the services');
@@ -285,16 +282,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     });
     stops.push(holdSweeper(options, config, { writes, ledgerWrites: observed?.writes }, logger));
 
-    const health = openGateway(front, backends, writes, barrier, {
-      baseUrl,
-      tables,
-      queues,
-      apps,
-      ledger,
-      writers,
-      stage: runtime.config.stage,
-      region: config.region,
-    });
+    const parts = { baseUrl, tables, queues, apps, ledger, writers, config };
+    const health = openGateway(front, backends, writes, barrier, parts);
     return {
       baseUrl,
       variables,
@@ -311,6 +300,17 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     await stop();
     throw err;
   }
+}
+
+/** Only a DynamoDB Local of our own on disk can lose an answered write to a crash (see durability-barrier.ts). */
+function localBarrier(
+  options: PlatformOptions,
+  backends: Backends,
+  tables: Record<string, string>,
+  earlyAnswers: EarlyAnswers | undefined,
+): SharedBarrier | undefined {
+  if (!backends.dynamo || !options.dataDir) return undefined;
+  return durabilityBarrier(backends.dynamoClient, tables.WEBHOOKS_TABLE!, earlyAnswers);
 }
 
 /**
@@ -446,8 +446,7 @@ function openGateway(
     apps: Record<string, { fetch: FetchHandler }>;
     ledger: LedgerWorkers;
     writers: LedgerWriters;
-    stage: string;
-    region: string;
+    config: PlatformConfig;
   },
 ): () => Promise<HealthReport> {
   const { tables, apps, baseUrl } = parts;
@@ -461,7 +460,7 @@ function openGateway(
     apps,
     baseUrl,
   });
-  const versions = platformVersions(apps, baseUrl, parts.stage, parts.region);
+  const versions = platformVersions(apps, baseUrl, parts.config.stage, parts.config.region);
   const gateway = createGateway(apps, health, versions).fetch;
   const durable = barrier ? durableWrites(gateway, barrier) : gateway;
   // Every answered write wakes the idle stream pollers (write-signal.ts).

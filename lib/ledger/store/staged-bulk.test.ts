@@ -11,6 +11,7 @@ import { headFromItem } from './head.js';
 import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import type { LedgerTable } from './ledger-table.js';
 import { MemoryLedgerTable } from './memory-ledger-table.js';
+import { decodePlanOps } from './plan-codec.js';
 import { finishStaged } from './staged-bulk.js';
 import { readSettled } from './staged-reads.js';
 import { LedgerWriter } from './writer.js';
@@ -110,6 +111,27 @@ describe('an atomic bulk beyond one DynamoDB transaction', () => {
     const replays = await writerOver(table).writeAtomic(ledger, await bulk());
     expect(replays.map((o) => o.kind)).toEqual(Array(ELEMENTS).fill('replayed'));
     expect(table.items).toEqual(before);
+  });
+
+  it('stores each part deflated, and still finishes a part stored as a plain list (staged before that)', async () => {
+    const reference = await uninterrupted();
+    const table = MemoryLedgerTable.withHead(ledger);
+    await expect(
+      writerOver(stoppingAfter(table, 1)).writeAtomic(ledger, await bulk()),
+    ).rejects.toThrow('stopped');
+    const plan = ledgerKeys.stagedPart(ledger, 1, 0).pk;
+    const parts = [...table.items.values()].filter((item) => item.pk === plan);
+    expect(parts.length).toBe(reference.commits - 1);
+    for (const part of parts) {
+      expect(part.z).toBeInstanceOf(Uint8Array);
+      expect(part.ops).toBeUndefined();
+      // As a part was stored before: its writes in a list.
+      part.ops = decodePlanOps(part.z as Uint8Array);
+      delete part.z;
+    }
+    await finishStaged(table, ledger, { head: headOf(table) });
+    expect(headOf(table).staged).toBeUndefined();
+    expect(itemsBesideHead(table)).toEqual(itemsBesideHead(reference.table));
   });
 
   it('stopped after each of its transactions: readers see all of it, the next write finishes it once', async () => {

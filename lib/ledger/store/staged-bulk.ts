@@ -5,6 +5,7 @@ import type { CommitWrite } from './decide-batch.js';
 import { type Head, headFromItem, type StagedBulk } from './head.js';
 import { type ItemKey, type LedgerRef, ledgerKeys } from './keys.js';
 import type { LedgerTable } from './ledger-table.js';
+import { decodePlanOps, encodePlanOps } from './plan-codec.js';
 
 type Item = Record<string, unknown>;
 
@@ -13,7 +14,9 @@ type PlanOp = { put: Item } | { del: ItemKey };
 
 /** A part's actions beside HEAD's put and its plan item's delete: one TransactWriteItems holds 100. */
 export const OPS_PER_PART = MAX_TRANSACTION_ITEMS - 2;
-/** A plan item's writes stay within this estimate (DynamoDB's item limit is 400 KB). */
+/** The attribute of a plan item holding its writes, deflated (plan-codec.ts). */
+const PLAN_OPS = 'z';
+/** A plan item's writes stay within this estimate before deflating (DynamoDB's item limit is 400 KB). */
 const PART_BYTES = 300_000;
 /**
  * Actions (HEAD's included) a staged commit of the embedded engine's batch may hold: ≈ 31 parts, so the first
@@ -73,7 +76,11 @@ export async function commitStagedHead(
     item: {
       Put: {
         TableName: table,
-        Item: { ...ledgerKeys.stagedPart(ledger, firstLogId, part), table, ops },
+        Item: {
+          ...ledgerKeys.stagedPart(ledger, firstLogId, part),
+          table,
+          [PLAN_OPS]: encodePlanOps(ops),
+        },
       },
     },
   }));
@@ -193,7 +200,9 @@ async function readPart(
   ]);
   // HEAD names the part until the transaction that applies it deletes it.
   if (!item) return undefined;
-  return { table: String(item.table), ops: item.ops as PlanOp[] };
+  // Parts staged before their writes were deflated keep them as a plain list.
+  const ops = item[PLAN_OPS] instanceof Uint8Array ? decodePlanOps(item[PLAN_OPS]) : item.ops;
+  return { table: String(item.table), ops: ops as PlanOp[] };
 }
 
 function opWrite(table: string, op: PlanOp): CommitWrite {

@@ -55,7 +55,9 @@ const ANSWERED_EARLY = new Set([
 /**
  * The successful answers to writes DynamoDB Local may give before committing, counted as they arrive — by the one
  * HTTP handler every DynamoDB client of the embedded platform's process shares (ledger-events/observing-handler.ts).
- * A barrier read issued once `count` was n comes after the first n of them.
+ * A barrier read issued once `count` was n comes after the first n of them. Every service that answers an HTTP
+ * write builds its clients on that handler; the platform's own client (tables, this read, the pollers' checkpoints)
+ * writes nothing a request is answered for.
  */
 export class EarlyAnswers {
   private answered = 0;

@@ -181,7 +181,7 @@ function spawnJar(
  * and more than one CPU is allowed). DynamoDB Local runs each write on a request thread that hands every item's
  * statements to its one database thread and waits for them, three or four hand-offs an item: spread over two
  * virtual CPUs, each hand-off wakes an idle one. Measured on a 2-core machine (embedded ledger, 32 clients, three
- * runs against two, alternated): hot pair 502 against 476 tx/s, any→any 376 against 323, world→any 341 against
+ * runs each, alternated): hot pair 502 against 476 tx/s, any→any 376 against 323, world→any 341 against
  * 242; one client unchanged. The JVM used ≈ 60 % of a core either way.
  */
 function oneCpu(compiler: EmulatorCompiler): string[] {

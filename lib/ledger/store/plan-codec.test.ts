@@ -26,6 +26,20 @@ describe('a staged bulk plan part, deflated', () => {
     expect(typeof back[0]!.put.count).toBe('number');
   });
 
+  it('keeps an object of the user that looks like a tag as it is (account metadata is free text)', () => {
+    const ops = [
+      {
+        put: {
+          pk: 'E#default#L#x#A#users:1',
+          sk: 'A',
+          metadata: { $bigint: '5' },
+          also: [{ $set: ['a'] }, { $bytes: 'AAE=' }, { $object: [['k', 'v']] }, { $set: 1, x: 2 }],
+        },
+      },
+    ];
+    expect(decodePlanOps(encodePlanOps(ops))).toEqual(ops);
+  });
+
   it('is several times smaller than the writes it holds, which repeat their keys and names', () => {
     const ops = Array.from({ length: 98 }, (_, i) => ({
       put: {

@@ -32,7 +32,7 @@ import {
   type StopRule,
 } from './ledger-scenarios.js';
 import { readLedgerSnapshot } from './ledger-snapshot.js';
-import { machineBusySeconds } from './process-cpu.js';
+import { coreBusyPercent, coreTicks, machineBusySeconds } from './process-cpu.js';
 import { cpuSecondsByRole } from './process-tree.js';
 import { cellName } from './report.js';
 import { type RequestCounter, startRequestCounter } from './request-counter.js';
@@ -121,6 +121,11 @@ export interface LedgerCell extends Omit<ScenarioRun, 'record'> {
    * own, the load), DynamoDB Local, the ledger worker processes, the writer.
    */
   cpuMsPerTxByProcess: Record<string, number>;
+  /**
+   * Each core's busy share during the load, in percent (/proc/stat): whether the machine was the bound. A target
+   * missed with a core well below 100 % is the design's, not the machine's.
+   */
+  coreBusyPercent: number[];
   /** CPU milliseconds of the whole machine per committed transaction (cpuSeconds / committed). */
   cpuMsPerTx: number;
   /**
@@ -390,6 +395,7 @@ async function measureCell(
   const { scenario, clients, workers, requested, runTag, matrix } = spec;
   const ledger = `${scenario}-w${requested}-c${clients}${spec.killWriter ? '-killed' : ''}${spec.keyed ? '-keyed' : ''}-${runTag}`;
   const cpuBefore = machineBusySeconds();
+  const coresBefore = coreTicks();
   const byRoleBefore = cpuSecondsByRole();
   const meter = installDynamoMeter();
   meter.reset();
@@ -425,6 +431,7 @@ async function measureCell(
   });
   await killing;
   const cpuSeconds = Math.round((machineBusySeconds() - cpuBefore) * 100) / 100;
+  const busyByCore = coreBusyPercent(coresBefore, coreTicks());
   const byRoleAfter = cpuSecondsByRole();
   const calls = meter.summary();
   meter.reset();
@@ -443,6 +450,7 @@ async function measureCell(
     unanswered,
     invariants,
     cpuSeconds,
+    coreBusyPercent: busyByCore,
     committedPerCpuSecond: cpuSeconds > 0 ? Math.round((committed / cpuSeconds) * 10) / 10 : 0,
     cpuMsPerTx: committed > 0 ? Math.round((cpuSeconds * 1000 * 10) / committed) / 10 : 0,
     cpuMsPerTxByProcess: Object.fromEntries(

@@ -40,7 +40,7 @@ export function engineTargetRows(cells: readonly LedgerCell[]): string[][] {
       rows.push([
         `Embedded ledger (\`npm start\`), ${scenario}, ${t.clients} client${t.clients === 1 ? '' : 's'}: ${limits}`,
         cell
-          ? `${cell.committedPerSec} tx/s, p50 ${cell.p50Ms} ms, p99 ${cell.p99Ms} ms, ${cell.cpuMsPerTx} CPU-ms and ${cell.dynamoRequestsPerTx?.total ?? '?'} DynamoDB requests per tx`
+          ? `${cell.committedPerSec} tx/s, p50 ${cell.p50Ms} ms, p99 ${cell.p99Ms} ms, ${cell.cpuMsPerTx} CPU-ms and ${cell.dynamoRequestsPerTx?.total ?? '?'} DynamoDB requests per tx${coresBusy(cell)}`
           : 'not measured',
         cell
           ? mark(
@@ -68,11 +68,15 @@ function bulkRow(cells: readonly LedgerCell[]): string[] {
   return [
     `Embedded ledger (\`npm start\`), atomic bulks of 50 any→any, ${BULK_CLIENTS} clients: ≥ ${BULK_TX_PER_SEC} tx/s`,
     cell
-      ? `${cell.committedPerSec} tx/s, bulk p50 ${cell.p50Ms} ms, p99 ${cell.p99Ms} ms, ${cell.cpuMsPerTx} CPU-ms and ${cell.dynamoRequestsPerTx?.total ?? '?'} DynamoDB requests per tx`
+      ? `${cell.committedPerSec} tx/s, bulk p50 ${cell.p50Ms} ms, p99 ${cell.p99Ms} ms, ${cell.cpuMsPerTx} CPU-ms and ${cell.dynamoRequestsPerTx?.total ?? '?'} DynamoDB requests per tx${coresBusy(cell)}`
       : 'not measured',
     cell ? mark(cell.committedPerSec >= BULK_TX_PER_SEC && noServerError(cell)) : 'not measured',
   ];
 }
+
+/** Each core's busy share during the cell (absent from results of runs before it was recorded). */
+const coresBusy = (c: LedgerCell) =>
+  c.coreBusyPercent?.length ? `; cores ${c.coreBusyPercent.join(' / ')} % busy` : '';
 
 /** Every process's DynamoDB and SQS requests per transaction, when counted at the emulators' ports. */
 const portRequests = (c: LedgerCell) =>
@@ -100,7 +104,7 @@ function workersRow(cells: readonly LedgerCell[]): string[] {
     );
     return [
       `Lambda-faithful (a worker process per client, as Lambda scales), world-to-any: ≥ ${WORKERS_TX_PER_SEC} tx/s at 32 clients, never falling as clients rise`,
-      `${scaled.map((c) => `${c.committedPerSec} at ${c.clients}`).join(', ')} tx/s; at 32: p99 ${at32.p99Ms} ms, ${at32.cpuMsPerTx} CPU-ms per tx on the machine (${cpuByProcess(at32)})${portRequests(at32)}`,
+      `${scaled.map((c) => `${c.committedPerSec} at ${c.clients}`).join(', ')} tx/s; at 32: p99 ${at32.p99Ms} ms, ${at32.cpuMsPerTx} CPU-ms per tx on the machine (${cpuByProcess(at32)})${portRequests(at32)}${coresBusy(at32)}`,
       mark(at32.committedPerSec >= WORKERS_TX_PER_SEC && rising && noServerError(at32)),
     ];
   }

@@ -18,3 +18,27 @@ export function machineBusySeconds(): number {
   const busy = fields.slice(0, 8).reduce((sum, n, i) => (i === 3 || i === 4 ? sum : sum + n), 0);
   return busy / 100;
 }
+
+/** Busy and total time of each core so far, in /proc/stat's 1/100 s (busy as in machineBusySeconds). */
+export function coreTicks(): Array<{ busy: number; total: number }> {
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((line) => /^cpu\d+ /.test(line))
+    .map((line) => {
+      const fields = line.trim().split(/\s+/).slice(1, 9).map(Number);
+      const total = fields.reduce((sum, n) => sum + n, 0);
+      return { busy: total - fields[3]! - fields[4]!, total };
+    });
+}
+
+/** Each core's busy share between two `coreTicks` readings, in percent. */
+export function coreBusyPercent(
+  before: ReadonlyArray<{ busy: number; total: number }>,
+  after: ReadonlyArray<{ busy: number; total: number }>,
+): number[] {
+  return after.map((a, i) => {
+    const b = before[i] ?? { busy: 0, total: 0 };
+    const total = a.total - b.total;
+    return total > 0 ? Math.round(((a.busy - b.busy) / total) * 100) : 0;
+  });
+}

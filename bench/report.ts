@@ -663,6 +663,7 @@ ${table(
     'tx per CPU-second',
     'CPU-ms per tx',
     'CPU-ms per tx by process',
+    'Cores busy (%)',
     'DynamoDB requests per tx (this process)',
     "Requests per tx at the emulators' ports",
     'p50 (ms)',
@@ -683,6 +684,7 @@ ${table(
     Object.entries(c.cpuMsPerTxByProcess)
       .map(([role, ms]) => `${role} ${ms}`)
       .join(', '),
+    c.coreBusyPercent?.join(' / ') ?? '—',
     c.dynamoRequestsPerTx
       ? `${c.dynamoRequestsPerTx.total} (${Object.entries(c.dynamoRequestsPerTx.byOperation)
           .map(([op, n]) => `${op} ${n}`)

@@ -74,9 +74,8 @@ function bulkRow(cells: readonly LedgerCell[]): string[] {
   ];
 }
 
-/** Each core's busy share during the cell (absent from results of runs before it was recorded). */
-const coresBusy = (c: LedgerCell) =>
-  c.coreBusyPercent?.length ? `; cores ${c.coreBusyPercent.join(' / ')} % busy` : '';
+/** Each core's busy share during the cell. */
+const coresBusy = (c: LedgerCell) => `; cores ${c.coreBusyPercent.join(' / ')} % busy`;
 
 /** Every process's DynamoDB and SQS requests per transaction, when counted at the emulators' ports. */
 const portRequests = (c: LedgerCell) =>

@@ -6,35 +6,41 @@ export function processCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** Busy CPU time of the whole machine so far, in seconds (every core; /proc/stat counts in 1/100 s). */
-export function machineBusySeconds(): number {
-  const fields = readFileSync('/proc/stat', 'utf8')
-    .split('\n')[0]!
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  // Every field but idle (4th) and iowait (5th) is busy time.
-  const busy = fields.slice(0, 8).reduce((sum, n, i) => (i === 3 || i === 4 ? sum : sum + n), 0);
-  return busy / 100;
+/** Busy and total time so far, in /proc/stat's 1/100 s: of the machine (every core), then of each core. */
+function statTicks(): { machine: CoreTicks; cores: CoreTicks[] } {
+  const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+  return {
+    machine: ticksOf(lines[0]!),
+    cores: lines.filter((line) => /^cpu\d+ /.test(line)).map(ticksOf),
+  };
 }
 
-/** Busy and total time of each core so far, in /proc/stat's 1/100 s (busy as in machineBusySeconds). */
-export function coreTicks(): Array<{ busy: number; total: number }> {
-  return readFileSync('/proc/stat', 'utf8')
-    .split('\n')
-    .filter((line) => /^cpu\d+ /.test(line))
-    .map((line) => {
-      const fields = line.trim().split(/\s+/).slice(1, 9).map(Number);
-      const total = fields.reduce((sum, n) => sum + n, 0);
-      return { busy: total - fields[3]! - fields[4]!, total };
-    });
+interface CoreTicks {
+  busy: number;
+  total: number;
+}
+
+/** One /proc/stat `cpu` line: every field but idle (4th) and iowait (5th) is busy time. */
+function ticksOf(line: string): CoreTicks {
+  const fields = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = fields.reduce((sum, n) => sum + n, 0);
+  return { busy: total - fields[3]! - fields[4]!, total };
+}
+
+/** Busy CPU time of the whole machine so far, in seconds (every core). */
+export function machineBusySeconds(): number {
+  return statTicks().machine.busy / 100;
+}
+
+/** Busy and total time of each core so far (for `coreBusyPercent`). */
+export function coreTicks(): CoreTicks[] {
+  return statTicks().cores;
 }
 
 /** Each core's busy share between two `coreTicks` readings, in percent. */
 export function coreBusyPercent(
-  before: ReadonlyArray<{ busy: number; total: number }>,
-  after: ReadonlyArray<{ busy: number; total: number }>,
+  before: readonly CoreTicks[],
+  after: readonly CoreTicks[],
 ): number[] {
   return after.map((a, i) => {
     const b = before[i] ?? { busy: 0, total: 0 };

@@ -684,7 +684,7 @@ ${table(
     Object.entries(c.cpuMsPerTxByProcess)
       .map(([role, ms]) => `${role} ${ms}`)
       .join(', '),
-    c.coreBusyPercent?.join(' / ') ?? '—',
+    c.coreBusyPercent.join(' / '),
     c.dynamoRequestsPerTx
       ? `${c.dynamoRequestsPerTx.total} (${Object.entries(c.dynamoRequestsPerTx.byOperation)
           .map(([op, n]) => `${op} ${n}`)

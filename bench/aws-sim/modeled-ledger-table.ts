@@ -60,6 +60,14 @@ export class ModeledLedgerTable implements LedgerTable {
     return this.inner.getItems(keys);
   }
 
+  async floorKeys(keys: readonly ItemKey[]): Promise<Array<ItemKey | undefined>> {
+    // One Query of one small item (its key) per key.
+    await Promise.all(
+      keys.map((key) => this.request('Query', 1, 'read', () => unitsByKey([[key, readUnits(0)]]))),
+    );
+    return this.inner.floorKeys(keys);
+  }
+
   async readSnapshot(keys: readonly ItemKey[]): Promise<Array<Item | undefined> | 'conflict'> {
     // A transactional read costs twice the units of a consistent one.
     await this.request('TransactGetItems', keys.length, 'read', () =>

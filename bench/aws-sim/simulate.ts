@@ -15,6 +15,7 @@ import { DEFAULT_FEATURES } from '../../lib/ledger/domain/features.js';
 import { headFromItem } from '../../lib/ledger/store/head.js';
 import { DEFAULT_TRANSACTION_KEYS, ledgerKeys } from '../../lib/ledger/store/keys.js';
 import { MemoryLedgerTable } from '../../lib/ledger/store/memory-ledger-table.js';
+import { idRange } from '../../lib/ledger/store/transaction-pages.js';
 import { EmbeddedGroupCommit } from '../../lib/ledger/write/embedded.js';
 import { percentile } from '../stats.js';
 import { CapacityModel } from './capacity-model.js';
@@ -204,13 +205,19 @@ function checkInvariants(
   ledger: LedgerRecord,
 ): SimulationCell['invariants'] {
   const head = headFromItem(memory.get(ledgerKeys.head(ledger))!);
-  // Transaction items, in whichever partitions the ledger's layout puts them (`#TX`, or blocks `#TX#<n>`).
+  // Transaction items and pages, in whichever partitions the ledger's layout puts them (`#TX`, or blocks `#TX#<n>`).
   const txItems = [...memory.items.values()].filter(
     (i) =>
       /#TX(#[0-9]+)?$/.test(String(i.pk)) &&
       ledgerKeys.transaction(ledger, Number(String(i.sk))).pk === i.pk,
   );
-  const ids = txItems.map((i) => Number(String(i.sk))).sort((a, b) => a - b);
+  // A page holds consecutive ids (transaction-pages.ts).
+  const ids = txItems
+    .flatMap((i) => {
+      const { first, last } = idRange(i);
+      return Array.from({ length: last - first + 1 }, (_, n) => first + n);
+    })
+    .sort((a, b) => a - b);
   const gaplessIds = ids.length === head.lastTxId && ids.every((id, n) => id === n + 1);
   const sums = new Map<string, bigint>();
   for (const item of memory.items.values()) {

@@ -6,9 +6,11 @@ import {
 import { encodeCursor, type ListQuery, type Page, type PageKey } from '../pagination/cursor.js';
 import {
   checkCursorKey,
+  expanded,
   forgedCursor,
   inPartition,
   type PagedQuery,
+  recordsAfter,
   startPartition,
 } from './paginate.js';
 
@@ -30,7 +32,7 @@ export async function boundedQueryPage<T>(
   if (cursor) checkCursorKey(cursor.k, query.keyAttributes);
   const forward = backwards ? !query.ascending : query.ascending;
   let partition = startPartition(query, forward, cursor?.k);
-  const items: Record<string, unknown>[] = [];
+  const items: Record<string, unknown>[] = await recordsAfter(doc, query, forward, cursor?.k);
   let start: Record<string, unknown> | undefined = cursor?.k;
   // Where the read resumes when it stopped at the end of a partition with the walk going on.
   let between: Record<string, string> | undefined;
@@ -54,9 +56,12 @@ export async function boundedQueryPage<T>(
     read += result.ScannedCount ?? result.Items?.length ?? 0;
     // `keep`: a condition DynamoDB cannot evaluate, applied here to what the read returned.
     items.push(
-      ...((result.Items ?? []) as Record<string, unknown>[]).filter(
-        (item) => !query.keep || query.keep(item),
-      ),
+      ...expanded(
+        query.expand,
+        (result.Items ?? []) as Record<string, unknown>[],
+        forward,
+        cursor?.k,
+      ).filter((item) => !query.keep || query.keep(item)),
     );
     start = result.LastEvaluatedKey;
     limit *= 2;

@@ -3,9 +3,15 @@ import {
   QueryCommand,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import type { ListQuery, Page } from '../pagination/cursor.js';
+import type { ListQuery, Page, PageKey } from '../pagination/cursor.js';
 import { keyOfItem, stoppedPage } from './bounded-page.js';
-import { checkCursorKey, forgedCursor } from './paginate.js';
+import {
+  checkCursorKey,
+  expanded,
+  forgedCursor,
+  type RecordExpansion,
+  recordsAfter,
+} from './paginate.js';
 
 /**
  * An index spread over shards (partitions holding interleaved parts of one order, such as a ledger's
@@ -29,6 +35,8 @@ export interface ShardedQuery {
   /** A condition evaluated here on each item; with it a page reads at most `readBudget` items. */
   keep?: (item: Record<string, unknown>) => boolean;
   readBudget?: number;
+  /** Items that each hold several records (pages of transactions), merged record by record. */
+  expand?: RecordExpansion;
 }
 
 /** One page of the merged shards, with cursors like queryPage's (bounded like boundedQueryPage's with `keep`). */
@@ -47,7 +55,18 @@ export async function shardedQueryPage<T>(
   const budget = query.keep
     ? (query.readBudget ?? Number.POSITIVE_INFINITY)
     : Number.POSITIVE_INFINITY;
-  const shards = query.shards.map((pk) => new ShardReader(doc, query, pk, range, forward));
+  const position = cursor?.k;
+  const shards = query.shards.map(
+    (pk) => new ShardReader(doc, query, pk, range, forward, position),
+  );
+  // A cursor inside a page: the page's records after it, merged like one more shard's.
+  const resumed = await recordsAfter(
+    doc,
+    { input: { TableName: query.table }, ...(query.expand ? { expand: query.expand } : {}) },
+    forward,
+    position,
+  );
+  if (resumed.length > 0) shards.push(ShardReader.of(doc, query, resumed, forward));
   const chunk = Math.ceil((pageSize + 1) / shards.length) + 1;
   const items: Record<string, unknown>[] = [];
   let read = 0;
@@ -133,7 +152,21 @@ class ShardReader {
     private readonly partition: string,
     private readonly range: { lower?: string; upper?: string },
     private readonly forward: boolean,
+    private readonly position?: PageKey,
   ) {}
+
+  /** A reader of records already read. */
+  static of(
+    doc: DynamoDBDocumentClient,
+    query: ShardedQuery,
+    records: Record<string, unknown>[],
+    forward: boolean,
+  ): ShardReader {
+    const reader = new ShardReader(doc, query, '', {}, forward);
+    reader.buffer = records;
+    reader.done = true;
+    return reader;
+  }
 
   async peek(chunk: number): Promise<Record<string, unknown> | undefined> {
     while (this.buffer.length === 0 && !this.done) await this.fill(chunk * 2 ** this.reads);
@@ -176,7 +209,14 @@ class ShardReader {
       }),
     );
     this.reads += 1;
-    this.buffer.push(...((result.Items ?? []) as Record<string, unknown>[]));
+    this.buffer.push(
+      ...expanded(
+        this.query.expand,
+        (result.Items ?? []) as Record<string, unknown>[],
+        this.forward,
+        this.position,
+      ),
+    );
     this.start = result.LastEvaluatedKey;
     this.done = !this.start;
   }

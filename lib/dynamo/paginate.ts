@@ -1,5 +1,6 @@
 import {
   type DynamoDBDocumentClient,
+  GetCommand,
   QueryCommand,
   type QueryCommandInput,
   type QueryCommandOutput,
@@ -33,6 +34,54 @@ export interface PagedQuery {
   filters?: Record<string, string>;
   /** Items in several partitions read one after another (a ledger's blocks of transactions). */
   partitions?: PartitionWalk;
+  /** Items that each hold several records (pages of transactions), listed record by record. */
+  expand?: RecordExpansion;
+}
+
+type Item = Record<string, unknown>;
+
+/**
+ * Items holding several records: a list returns the records, each with a position of its own (its key attributes)
+ * that a cursor names. A position inside an item is not the item's key, so a read resuming forward from it takes
+ * the item's remaining records first.
+ */
+export interface RecordExpansion {
+  /** An item's records, in the list's ascending order. */
+  records(item: Item): Item[];
+  /** The key of the item a position is inside of; undefined for an item's own key. */
+  holder(position: PageKey): Record<string, string> | undefined;
+  /** Whether a record lies after a position in the reading direction. */
+  beyond(record: Item, position: PageKey, forward: boolean): boolean;
+}
+
+/** Items read, as the list's records in the reading direction, less those a cursor's position already passed. */
+export function expanded(
+  expand: RecordExpansion | undefined,
+  items: readonly Item[],
+  forward: boolean,
+  position: PageKey | undefined,
+): Item[] {
+  if (!expand) return [...items];
+  return items.flatMap((item) => {
+    const records = expand.records(item);
+    if (!forward) records.reverse();
+    return position ? records.filter((r) => expand.beyond(r, position, forward)) : records;
+  });
+}
+
+/** A forward read from a position inside an item: the item's records after it, read before the rest. */
+export async function recordsAfter(
+  doc: DynamoDBDocumentClient,
+  query: Pick<PagedQuery, 'input' | 'expand'>,
+  forward: boolean,
+  position: PageKey | undefined,
+): Promise<Item[]> {
+  const holder = position && forward ? query.expand?.holder(position) : undefined;
+  if (!holder) return [];
+  const { Item: found } = await doc.send(
+    new GetCommand({ TableName: query.input.TableName, Key: holder, ConsistentRead: true }),
+  );
+  return found ? expanded(query.expand, [found], forward, position) : [];
 }
 
 /**
@@ -98,7 +147,7 @@ export async function queryPage<T>(
   if (cursor) checkCursorKey(cursor.k, query.keyAttributes);
   const forward = backwards ? !query.ascending : query.ascending;
   let partition = startPartition(query, forward, cursor?.k);
-  const items: Record<string, unknown>[] = [];
+  const items: Record<string, unknown>[] = await recordsAfter(doc, query, forward, cursor?.k);
   let start: Record<string, unknown> | undefined = cursor?.k;
   let moved = false;
   do {
@@ -117,7 +166,7 @@ export async function queryPage<T>(
       if (cursor && (err as Error).name === 'ValidationException') throw forgedCursor();
       throw err;
     }
-    items.push(...((result.Items ?? []) as Record<string, unknown>[]));
+    items.push(...expanded(query.expand, (result.Items ?? []) as Item[], forward, cursor?.k));
     start = result.LastEvaluatedKey;
     // The partition's range ended: the walk goes on in the next one, from its first item.
     const next =

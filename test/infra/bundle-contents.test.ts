@@ -62,9 +62,11 @@ const GENERATOR_INPUTS = [
  * (#28): the ledger's recorded layout, the key functions and the partition walk of lists by id at start-up (the
  * merge of time shards loads at the first list by time): 538,784; the guard moves to 540,000. Then holds' expiry
  * and monitors on `available` (#31): the hold's `due` entry on every hold write, the crossing decision over held
- * volumes on every write's path: 540,349; the guard moves to 541,000.
+ * volumes on every write's path: 540,349; the guard moves to 541,000. Then transaction pages (#28): the page codec,
+ * the lookup of an id's item, the lists' record-by-record reading of pages and the fold of a commit's new
+ * transactions, all on the paths every write and read takes: 544,727; the guard moves to 545,000.
  */
-const MAX_LEDGER_BYTES = 541_000;
+const MAX_LEDGER_BYTES = 545_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'bundle-contents-'));
 /** A bundle: every input, the code a cold start loads (its text, its inputs), and the inputs of later chunks. */

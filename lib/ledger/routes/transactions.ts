@@ -31,7 +31,8 @@ import type { EffectiveVolumeReads } from '../store/effective-volume-reads.js';
 import type { LedgerLookup } from '../store/ledger-lookup.js';
 import type { LedgerRecord } from '../store/registry.js';
 import type { LedgerStats } from '../store/stats.js';
-import type { StoredTransaction, TransactionReads } from '../store/transaction-reads.js';
+import type { StoredTransaction } from '../store/transaction-pages.js';
+import type { TransactionReads } from '../store/transaction-reads.js';
 import type { LedgerCommands } from '../write/ledger-commands.js';
 import {
   readIdempotencyKey,

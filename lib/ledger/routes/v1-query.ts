@@ -4,7 +4,7 @@ import { parseInstant, sortableInstant } from '../../time/instant.js';
 import { type FeatureSet, isEnabled } from '../domain/features.js';
 import type { TransactionFilter } from '../domain/transaction-filter.js';
 import { type LedgerRef, ledgerKeys } from '../store/keys.js';
-import type { StoredTransaction } from '../store/transaction-reads.js';
+import type { StoredTransaction } from '../store/transaction-pages.js';
 import { type AddressPattern, matchesPattern, readAddressPattern } from './v1-pattern.js';
 
 /**

@@ -3,7 +3,15 @@ import { isConditionFailure } from '../../dynamo/errors.js';
 import type { Transaction, VolumesView } from '../domain/transaction.js';
 import { transactionItem } from './change-items.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
+import type { LedgerTable } from './ledger-table.js';
 import type { StoredLogEntry } from './log-pages.js';
+import { transactionHolderKeys } from './transaction-lookup.js';
+import {
+  pageItem,
+  transactionIn,
+  transactionPages,
+  writesTransactionPages,
+} from './transaction-pages.js';
 
 /**
  * What a sequenced writer writes after its commit, rebuilt from the commit's log page when the writer stopped
@@ -23,6 +31,23 @@ export function createdTransactionItems(
     if (tx && post) items.push(transactionItem(ledger, { tx, post }));
   }
   return items;
+}
+
+/**
+ * The items of the transactions these entries created that no item holds yet, gathered into pages as the writer
+ * gathers them (transaction-pages.ts): a writer that stopped may have written some of its pages and not others,
+ * and a page is cut from the transactions as created, so the missing ones make the same pages again.
+ */
+export async function unwrittenTransactionItems(
+  table: Pick<LedgerTable, 'floorKeys' | 'getItems'>,
+  ledger: LedgerRef,
+  entries: readonly StoredLogEntry[],
+): Promise<Array<Record<string, unknown>>> {
+  const created = createdTransactionItems(ledger, entries);
+  const ids = created.map((item) => Number(item.id));
+  const holders = await table.getItems(await transactionHolderKeys(table, ledger, ids));
+  const missing = created.filter((_, i) => !transactionIn(holders[i], ids[i]!));
+  return writesTransactionPages(ledger) ? transactionPages(missing).map(pageItem) : missing;
 }
 
 /**

@@ -16,6 +16,7 @@ import { amountAttribute } from './amount-encoding.js';
 import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
 import { encodeMove, moveKey } from './move-codec.js';
 import { pendingWrites } from './pending-items.js';
+import { isTransactionPage, pageWith } from './transaction-pages.js';
 
 /** One action of a TransactWriteItems, with the error to raise if its own condition fails. */
 export interface Write {
@@ -54,7 +55,7 @@ export function changeWrites(
 ): Write[] {
   const put = putWith(table);
   return [
-    ...transactionWrites(ledger, table, change, put),
+    ...transactionWrites(ledger, table, view, change, put),
     ...change.volumes.flatMap(({ account, asset, volume }) =>
       volumeWrites(
         ledger,
@@ -96,16 +97,23 @@ function putWith(table: string): Put {
 function transactionWrites(
   ledger: LedgerRecord,
   table: string,
+  view: ItemView,
   change: LedgerChange,
   put: Put,
 ): Write[] {
   return change.transactions.flatMap(({ record, before }) => {
-    const write = put(
-      transactionItem(ledger, record),
-      before ? undefined : { ConditionExpression: 'attribute_not_exists(pk)' },
-    );
+    const item = transactionItem(ledger, record);
+    const holder = before
+      ? view.get(keyString(ledgerKeys.transaction(ledger, record.tx.id)))
+      : undefined;
+    // A change to a transaction in a page rewrites the page (transaction-pages.ts).
+    const write =
+      holder && isTransactionPage(holder)
+        ? put(pageWith(holder, record.tx.id, String(item.body)))
+        : put(item, before ? undefined : { ConditionExpression: 'attribute_not_exists(pk)' });
     return [
-      // A new transaction's item may follow a group commit instead of being in it (docs/data-model.md, "Two write modes").
+      // A new transaction's item may follow a group commit instead of being in it (docs/data-model.md, "Two write
+      // modes"), and a commit's new transactions are gathered into pages (foldTransactionPages).
       before ? write : { ...write, deferrable: true },
       ...metadataIndexWrites(
         table,

@@ -12,6 +12,7 @@ import type { Head } from './head.js';
 import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
 import { ledgerState } from './ledger-state.js';
 import { singleLogItem } from './log-pages.js';
+import { putInView } from './transaction-pages.js';
 
 export type WriteOutcome<T> =
   /**
@@ -107,7 +108,7 @@ export function decideRequests<T>(
         ? [idempotencyWrite(table, idempotencyKey, request, decision.result, logId, epoch)]
         : []),
     ];
-    overlay(view, own);
+    overlay(ledger, view, own);
     writes.push(...own);
     head = {
       ...head,
@@ -172,9 +173,9 @@ function idempotencyWrite<T>(
 }
 
 /** Puts a decision's writes in the view, so the next decision of the batch sees them. */
-function overlay(view: ItemView, writes: readonly CommitWrite[]): void {
+function overlay(ledger: LedgerRef, view: ItemView, writes: readonly CommitWrite[]): void {
   for (const w of writes) {
-    if (w.item.Put) view.set(keyString(w.item.Put.Item as ItemKey), w.item.Put.Item);
+    if (w.item.Put) putInView(view, w.item.Put.Item, (id) => ledgerKeys.transaction(ledger, id));
     if (w.item.Delete) view.delete(keyString(w.item.Delete.Key as ItemKey));
   }
 }

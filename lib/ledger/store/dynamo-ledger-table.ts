@@ -1,5 +1,6 @@
 import {
   type DynamoDBDocumentClient,
+  QueryCommand,
   TransactGetCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -23,6 +24,24 @@ export function dynamoLedgerTable(
   const headKey = ledgerKeys.head(ledger);
   return {
     getItems: (keys) => batchGetInOrder(doc, table, keys),
+    floorKeys: (keys) =>
+      Promise.all(
+        keys.map(async ({ pk, sk }) => {
+          const { Items } = await doc.send(
+            new QueryCommand({
+              TableName: table,
+              KeyConditionExpression: 'pk = :p AND sk <= :s',
+              ExpressionAttributeValues: { ':p': pk, ':s': sk },
+              ProjectionExpression: 'pk, sk',
+              ScanIndexForward: false,
+              Limit: 1,
+              ConsistentRead: true,
+            }),
+          );
+          const found = Items?.[0];
+          return found ? { pk: String(found.pk), sk: String(found.sk) } : undefined;
+        }),
+      ),
     async readSnapshot(keys) {
       try {
         const { Responses = [] } = await doc.send(

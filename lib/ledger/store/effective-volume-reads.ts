@@ -13,7 +13,7 @@ import type { VolumesView } from '../domain/transaction.js';
 import { ledgerKeys } from './keys.js';
 import { moveKey } from './move-codec.js';
 import { lateMoves, movesInRange } from './moves-in-range.js';
-import type { StoredTransaction } from './transaction-reads.js';
+import type { StoredTransaction } from './transaction-pages.js';
 
 const pairId = (account: string, asset: string) => `${account}\u0000${asset}`;
 

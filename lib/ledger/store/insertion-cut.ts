@@ -1,19 +1,18 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { parseInstant, sortableInstant } from '../../time/instant.js';
 import type { LedgerRecord } from '../domain/change.js';
-import { ledgerKeys } from './keys.js';
 import { LedgerStats } from './stats.js';
-import { parseStoredTransaction } from './transaction-reads.js';
+import { readTransactions } from './transaction-lookup.js';
+import type { StoredTransaction } from './transaction-pages.js';
 
-/** Ids read per round: one BatchGetItem narrows the range sixteenfold. */
+/** Ids read per round: one round of reads narrows the range sixteenfold. */
 const PROBES = 15;
 
 /**
  * The last transaction id inserted at or before `at` (strictly before when not `inclusive`), 0 when none: what
  * the ledger held then, by insertion time. Ids are given in commit order and `insertedAt` grows with them (both
  * come from the writer that commits through HEAD), so the ids inserted by then are exactly 1..cut, and the cut
- * is found by searching ids: each round reads 15 evenly spaced transactions (one BatchGetItem), about
+ * is found by searching ids: each round reads 15 evenly spaced transactions (read together), about
  * log16(transactions) rounds — 5 for a million. Writers' clocks agree to milliseconds (docs/decisions/ledger-write-path.md,
  * "Clock skew"); a cut within that of a write may fall on either side of it.
  */
@@ -26,12 +25,10 @@ export async function insertionCut(
 ): Promise<number> {
   const { transactions: last } = await new LedgerStats(doc, tableFor).read(ledger);
   const table = tableFor(ledger.bucket);
-  const inserted = (item: Record<string, unknown> | undefined) => {
+  const inserted = (stored: StoredTransaction | undefined) => {
     // Ids are gapless up to HEAD's lastTxId; an item not there yet can only be among the newest: not by then.
-    if (!item) return false;
-    const when = sortableInstant(
-      parseInstant(parseStoredTransaction(String(item.body)).tx.insertedAt, 'insertedAt'),
-    );
+    if (!stored) return false;
+    const when = sortableInstant(parseInstant(stored.tx.insertedAt, 'insertedAt'));
     return inclusive ? when <= at : when < at;
   };
   // Invariant: every id <= lo was inserted by `at` (0: none), every id >= hi after it (last + 1: none).
@@ -39,12 +36,8 @@ export async function insertionCut(
   let hi = last + 1;
   while (hi - lo > 1) {
     const probes = spread(lo, hi);
-    const items = await batchGetInOrder(
-      doc,
-      table,
-      probes.map((id) => ledgerKeys.transaction(ledger, id)),
-    );
-    const firstAfter = probes.findIndex((_, i) => !inserted(items[i]));
+    const found = await readTransactions(doc, table, ledger, probes);
+    const firstAfter = probes.findIndex((id) => !inserted(found.get(id)));
     if (firstAfter === -1) lo = probes[probes.length - 1]!;
     else {
       hi = probes[firstAfter]!;

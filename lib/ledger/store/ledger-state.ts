@@ -5,10 +5,11 @@ import { amountOfAttribute } from './amount-encoding.js';
 import type { ItemView } from './change-items.js';
 import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
 import { heldOfItem, parseStoredPending } from './pending-items.js';
-import { parseStoredTransaction } from './transaction-reads.js';
+import { transactionIn } from './transaction-pages.js';
 
 /**
- * The item keys a decision's reads name. A ledger with PENDING_TRANSFERS reads each pair's held volume too, so
+ * The item keys a decision's reads name, but for its transactions (`transactionHolderKeys`: which item holds one
+ * takes a read of its own). A ledger with PENDING_TRANSFERS reads each pair's held volume too, so
  * every decision over a pair sees its holds (the available check) without any command asking.
  */
 export function readKeys(ledger: LedgerRef & { features?: FeatureSet }, reads: Reads): ItemKey[] {
@@ -20,7 +21,6 @@ export function readKeys(ledger: LedgerRef & { features?: FeatureSet }, reads: R
       : []),
     ...(reads.pending ?? []).map((id) => ledgerKeys.pending(ledger, id)),
     ...(reads.accounts ?? []).map((a) => ledgerKeys.account(ledger, a)),
-    ...(reads.transactions ?? []).map((id) => ledgerKeys.transaction(ledger, id)),
     ...(reads.references ?? []).map((r) => ledgerKeys.reference(ledger, r)),
   ];
 }
@@ -47,8 +47,8 @@ export function ledgerState(
       return item ? toAccountState(item) : undefined;
     },
     transaction(id) {
-      const item = get(ledgerKeys.transaction(ledger, id));
-      return item ? parseStoredTransaction(String(item.body)) : undefined;
+      // A transaction in a page is in the view under its own key too (transaction-pages.ts, putInView).
+      return transactionIn(get(ledgerKeys.transaction(ledger, id)), id);
     },
     referenceTaken(reference) {
       return get(ledgerKeys.reference(ledger, reference)) !== undefined;

@@ -16,6 +16,11 @@ export interface LedgerTable {
   /** Consistent reads of items by key, in the keys' order (undefined: absent). */
   getItems(keys: readonly ItemKey[]): Promise<Array<Item | undefined>>;
   /**
+   * For each key, the key of the item with the greatest sort key at or below it in its partition (consistent;
+   * undefined when there is none): how a transaction's page is found (transaction-pages.ts).
+   */
+  floorKeys(keys: readonly ItemKey[]): Promise<Array<ItemKey | undefined>>;
+  /**
    * One snapshot of up to 100 items, all as of one instant (a direct write decides over it), in the keys' order;
    * `conflict` when a transaction was writing one of them (read again after a pause).
    */

@@ -5,6 +5,7 @@ import { type Head, headFromItem } from './head.js';
 import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
 import type { LedgerTable } from './ledger-table.js';
 import { type StoredLogEntry, storedEntriesOf } from './log-pages.js';
+import { type StoredTransaction, transactionIn } from './transaction-pages.js';
 
 type Item = Record<string, unknown>;
 
@@ -42,9 +43,32 @@ export class MemoryLedgerTable implements LedgerTable {
     return item === undefined ? undefined : structuredClone(item);
   }
 
+  /** Transaction `id`, whichever item holds it (its own, or a page): what tests and simulations look up. */
+  transaction(id: number): StoredTransaction | undefined {
+    const { pk, sk } = ledgerKeys.transaction(this.ledger, id);
+    let best: Item | undefined;
+    for (const item of this.items.values())
+      if (item.pk === pk && String(item.sk) <= sk && (!best || String(item.sk) > String(best.sk)))
+        best = item;
+    return transactionIn(best, id);
+  }
+
   async getItems(keys: readonly ItemKey[]): Promise<Array<Item | undefined>> {
     this.count('BatchGetItem', Math.max(1, Math.ceil(keys.length / 100)));
     return keys.map((key) => this.get(key));
+  }
+
+  async floorKeys(keys: readonly ItemKey[]): Promise<Array<ItemKey | undefined>> {
+    this.count('Query', keys.length);
+    return keys.map(({ pk, sk }) => {
+      let best: ItemKey | undefined;
+      for (const item of this.items.values()) {
+        const key = item as ItemKey;
+        if (key.pk === pk && key.sk <= sk && (!best || key.sk > best.sk))
+          best = { pk: key.pk, sk: key.sk };
+      }
+      return best;
+    });
   }
 
   async readSnapshot(keys: readonly ItemKey[]): Promise<Array<Item | undefined> | 'conflict'> {

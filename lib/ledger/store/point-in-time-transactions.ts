@@ -3,7 +3,7 @@ import type { LedgerRecord } from '../domain/change.js';
 import { isEnabled } from '../domain/features.js';
 import { changedAfter, metadataAt, transactionAt } from '../domain/point-in-time.js';
 import { metadataHistoryAt } from './metadata-history.js';
-import type { StoredTransaction } from './transaction-reads.js';
+import type { StoredTransaction } from './transaction-pages.js';
 
 /**
  * Transactions as they stood at a point in time: metadata from its revisions (TRANSACTION_METADATA_HISTORY;

@@ -7,7 +7,8 @@ import { EffectiveVolumeReads, type MoveWithPost } from './effective-volume-read
 import { type LedgerRef, ledgerKeys, MOVE_PAGE_PREFIX } from './keys.js';
 import { decodeMove, moveKey } from './move-codec.js';
 import { PairMoves } from './pair-moves.js';
-import { parseStoredTransaction } from './transaction-reads.js';
+import { readTransactions } from './transaction-lookup.js';
+import { transactionIn } from './transaction-pages.js';
 import { unsettledTransactionItems } from './unsettled-transactions.js';
 
 /**
@@ -76,24 +77,20 @@ export class PointInTimeVolumes {
       ),
     );
     const ids = [...new Set(lasts.flatMap((l) => (l.kind === 'move' ? [l.txId] : [])))];
-    const found = await batchGetInOrder(
-      this.doc,
-      table,
-      ids.map((id) => ledgerKeys.transaction(ledger, id)),
-    );
+    const found = await readTransactions(this.doc, table, ledger, ids);
     // A transaction of a group commit whose item is not written yet is read from the batch's log page.
     const { items: unsettled } = await unsettledTransactionItems(
       this.doc,
       table,
       ledger,
-      ids.filter((_, i) => !found[i]),
+      ids.filter((id) => !found.has(id)),
     );
     const posts = new Map(
-      ids.map((id, i) => {
-        const item = found[i] ?? unsettled.get(id);
-        if (!item)
+      ids.map((id) => {
+        const stored = found.get(id) ?? transactionIn(unsettled.get(id), id);
+        if (!stored)
           throw new Error(`transaction ${id} of ledger ${ledger.name} has moves but no item`);
-        return [id, parseStoredTransaction(String(item.body)).post] as const;
+        return [id, stored.post] as const;
       }),
     );
     const moves: Array<MoveWithPost & { index: number }> = [];

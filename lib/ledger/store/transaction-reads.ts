@@ -1,8 +1,11 @@
 import { type DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { batchGetInOrder } from '../../dynamo/batch-get.js';
 import { boundedQueryPage } from '../../dynamo/bounded-page.js';
-import { type PagedQuery, type PartitionWalk, queryPage } from '../../dynamo/paginate.js';
-import { parseJson } from '../../json/bigint-json.js';
+import {
+  type PagedQuery,
+  type PartitionWalk,
+  queryPage,
+  type RecordExpansion,
+} from '../../dynamo/paginate.js';
 import {
   type Cursor,
   decodeCursor,
@@ -11,26 +14,21 @@ import {
   type Page,
 } from '../../pagination/cursor.js';
 import { effectiveBy, type TransactionOrder } from '../domain/point-in-time.js';
-import type { Posting } from '../domain/postings.js';
-import type { Transaction, VolumesView } from '../domain/transaction.js';
+import type { Transaction } from '../domain/transaction.js';
 import type { Bound, TransactionFilter } from '../domain/transaction-filter.js';
 import { accountTransactionIds } from './account-transactions.js';
 import { type Head, headFromItem, isLed } from './head.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
 import { transactionsAtPointInTime } from './point-in-time-transactions.js';
 import type { LedgerRecord } from './registry.js';
+import { readTransactions, transactionExpansion } from './transaction-lookup.js';
+import {
+  parseStoredTransaction,
+  type StoredTransaction,
+  transactionIn,
+  writesTransactionPages,
+} from './transaction-pages.js';
 import { unsettledTransactionItems } from './unsettled-transactions.js';
-
-export interface StoredTransaction {
-  tx: Transaction;
-  post: VolumesView;
-}
-
-export function parseStoredTransaction(body: string): StoredTransaction {
-  const { postCommitVolumes, id, postings, ...rest } = parseJson(body) as Record<string, unknown>;
-  const tx = { ...rest, id: Number(id), postings: postings as Posting[] } as Transaction;
-  return { tx, post: postCommitVolumes as VolumesView };
-}
 
 /** Reads of committed transactions (strongly consistent: a client reads its own writes). */
 export class TransactionReads {
@@ -67,14 +65,8 @@ export class TransactionReads {
     ledger: LedgerRef,
     ids: number[],
   ): Promise<StoredTransaction[]> {
-    const items = await batchGetInOrder(
-      this.doc,
-      table,
-      ids.map((id) => ledgerKeys.transaction(ledger, id)),
-    );
-    return items
-      .filter((i): i is Record<string, unknown> => i !== undefined)
-      .map((item) => parseStoredTransaction(String(item.body)));
+    const found = await readTransactions(this.doc, table, ledger, ids);
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   async get(ledger: LedgerRecord, id: number): Promise<StoredTransaction | undefined> {
@@ -87,14 +79,7 @@ export class TransactionReads {
     ledger: LedgerRef,
     id: number,
   ): Promise<StoredTransaction | undefined> {
-    const { Item } = await this.doc.send(
-      new GetCommand({
-        TableName: table,
-        Key: ledgerKeys.transaction(ledger, id),
-        ConsistentRead: true,
-      }),
-    );
-    return Item ? parseStoredTransaction(String(Item.body)) : undefined;
+    return (await readTransactions(this.doc, table, ledger, [id])).get(id);
   }
 
   /**
@@ -111,7 +96,7 @@ export class TransactionReads {
     if (id > lastTxId) return undefined;
     const created = items.get(id);
     // Committed but not in a pending batch: settled between the two reads, so the item is there now.
-    return created ? parseStoredTransaction(String(created.body)) : this.item(table, ledger, id);
+    return created ? transactionIn(created, id) : this.item(table, ledger, id);
   }
 
   /**
@@ -276,7 +261,7 @@ export class TransactionReads {
    * at the first such list: most requests never list by time.
    */
   private async byTimeShards(
-    { ledger, table, query, paged, keep }: PageContext,
+    { ledger, table, query, paged, keep, lastTxId }: PageContext,
     range: { lower?: string; upper?: string },
   ): Promise<Page<StoredTransaction>> {
     const { shardedQueryPage } = await import('../../dynamo/merged-page.js');
@@ -291,6 +276,7 @@ export class TransactionReads {
         range,
         keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
         ...paged,
+        ...pagesOf({ ledger, lastTxId }, 'time'),
         ...(keep ? { keep: (item) => keep(fromBody(item).tx), readBudget: this.scanReads } : {}),
       },
       query,
@@ -359,6 +345,7 @@ export class TransactionReads {
       ...(page.ledger.transactionKeys
         ? { partitions: transactionBlocks(page.ledger, page.lastTxId) }
         : {}),
+      ...pagesOf(page, 'id'),
     };
     if (page.pit === undefined) return this.bounded(page, byId);
     // The item's `timestamp` is the sortable effective time.
@@ -396,6 +383,16 @@ interface PageContext {
 }
 
 const fromBody = (item: Record<string, unknown>) => parseStoredTransaction(String(item.body));
+
+/** A list's pages of transactions read record by record, in a ledger that writes them. */
+function pagesOf(
+  { ledger, lastTxId }: Pick<PageContext, 'ledger' | 'lastTxId'>,
+  order: 'id' | 'time',
+): { expand?: RecordExpansion } {
+  if (!writesTransactionPages(ledger)) return {};
+  const blocks = transactionBlocks(ledger, lastTxId);
+  return { expand: transactionExpansion(order, (pk) => blocks.owns(pk)) };
+}
 
 /** What a list reads beside its index: a point in time, the order, and a condition evaluated on each transaction. */
 export interface ListView {

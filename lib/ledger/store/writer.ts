@@ -11,12 +11,13 @@ import { actionCount, MAX_TRANSACTION_ITEMS } from './commit.js';
 import { decideRequests, idempotencyKeyOf, type WriteOutcome } from './decide-batch.js';
 import { ledgerTables } from './dynamo-ledger-table.js';
 import { type Head, headFromItem, isHerd, isLed } from './head.js';
-
 import { type ItemKey, keyString, ledgerKeys } from './keys.js';
 import { readKeys } from './ledger-state.js';
 import type { LedgerTable } from './ledger-table.js';
 import { MappingCache, mappingItem } from './mapping-item.js';
 import { commitStaged, FINISH_PATIENCE_MS, finishStaged } from './staged-bulk.js';
+import { transactionHolderKeys } from './transaction-lookup.js';
+import { foldTransactionPages, putInView } from './transaction-pages.js';
 
 export type { WriteOutcome } from './decide-batch.js';
 export type { Head } from './head.js';
@@ -142,9 +143,9 @@ export class LedgerWriter {
     if (items === 'conflict') return 'retry';
     // The snapshot, overlaid with each decision's puts so that the next decision sees them.
     const view: ItemView = new Map();
-    items.forEach((item, i) => {
-      if (item) view.set(keyString(keys[i]!), item);
-    });
+    // A page of transactions is in the view under each of its transactions' keys.
+    for (const item of items)
+      if (item) putInView(view, item, (id) => ledgerKeys.transaction(ledger, id));
     const headItem = view.get(keyString(headKey));
     if (!headItem) throw new Error(`ledger ${ledger.name} has no HEAD item`);
     const head = headFromItem(headItem);
@@ -179,15 +180,17 @@ export class LedgerWriter {
   ): Promise<Array<WriteOutcome<T>> | 'retry' | Relay> {
     const table = this.options.tableFor(ledger.bucket);
     const port = this.portOf(ledger);
-    const snapshot = await this.readSnapshot(
-      port,
-      ledger,
-      table,
-      requests.flatMap((r) => [
+    const snapshot = await this.readSnapshot(port, ledger, table, [
+      ...requests.flatMap((r) => [
         ...(r.idempotency ? [idempotencyKeyOf(ledger, r)!] : []),
         ...readKeys(ledger, r.reads),
       ]),
-    );
+      ...(await transactionHolderKeys(
+        port,
+        ledger,
+        requests.flatMap((r) => r.reads.transactions ?? []),
+      )),
+    ]);
     if (snapshot === 'retry') return 'retry';
     if (options.relayWhenLed && isLed(snapshot.head, this.now()))
       return { relay: true, untilMs: snapshot.head.leaseUntil! };
@@ -205,8 +208,9 @@ export class LedgerWriter {
       snapshot.mapping,
       requests,
     );
-    const { outcomes, writes } = decided;
-    if (writes.length === 0) return outcomes;
+    const { outcomes } = decided;
+    if (decided.writes.length === 0) return outcomes;
+    const writes = foldTransactionPages(ledger, snapshot.view, decided.writes);
     const head: Head = { ...decided.head, directAtMs: this.now(), directBy: this.owner };
     // Beyond one DynamoDB transaction: committed staged, then applied in parts (staged-bulk.ts).
     const commit =

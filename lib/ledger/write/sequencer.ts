@@ -28,7 +28,8 @@ import {
   MAX_STAGED_ACTIONS,
   stagedVersions,
 } from '../store/staged-bulk.js';
-import { parseStoredTransaction } from '../store/transaction-reads.js';
+import { transactionHolderKeys } from '../store/transaction-lookup.js';
+import { foldTransactionPages, putInView, transactionIn } from '../store/transaction-pages.js';
 import { counted } from '../store/writer.js';
 import type { Intent, IntentResult, OperationOutcome } from './intent.js';
 import { putResults, resultsOfEntries, settleBatch } from './settle.js';
@@ -392,15 +393,17 @@ export class LedgerSequencer {
     results: Map<string, IntentResult>,
   ): Promise<void> {
     const ledger = this.options.ledger;
+    const deciding = [...requests.values()].flatMap((r) =>
+      r !== 'in-batch' && 'decide' in r ? [r] : [],
+    );
     const earlier = await this.load(
-      [...requests.values()].flatMap((r) =>
-        r !== 'in-batch' && 'decide' in r
-          ? [
-              ...readKeys(ledger, r.reads),
-              ...(r.idempotency && this.readIdempotencyKeys ? [idempotencyKeyOf(ledger, r)!] : []),
-            ]
-          : [],
-      ),
+      [
+        ...deciding.flatMap((r) => [
+          ...readKeys(ledger, r.reads),
+          ...(r.idempotency && this.readIdempotencyKeys ? [idempotencyKeyOf(ledger, r)!] : []),
+        ]),
+        ...(await this.transactionKeys(deciding.flatMap((r) => r.reads.transactions ?? []))),
+      ],
       this.options.inProcess ? [] : live.map((i) => ledgerKeys.result(ledger, i.reqId)),
     );
     for (const intent of live) {
@@ -491,7 +494,8 @@ export class LedgerSequencer {
       tally.add(outcome.writes);
       decided.push({ reqId: intent.reqId, outcome: outcome.outcomes[0]! });
     }
-    return { head, writes, decided, deferred };
+    const paged = foldTransactionPages(this.options.ledger, view, writes);
+    return { head, writes: paged, decided, deferred };
   }
 
   /**
@@ -557,7 +561,7 @@ export class LedgerSequencer {
     try {
       return await operationRequest(this.options.ledger, intent.operation, async (id) => {
         const item = view.get(keyString(ledgerKeys.transaction(this.options.ledger, id)));
-        return item ? parseStoredTransaction(String(item.body)).tx : undefined;
+        return transactionIn(item, id)?.tx;
       });
     } catch (err) {
       return refusal(err);
@@ -749,9 +753,17 @@ export class LedgerSequencer {
 
   private async readTransaction(id: number) {
     const key = ledgerKeys.transaction(this.options.ledger, id);
-    await this.load([key]);
+    await this.load(await this.transactionKeys([id]));
     const item = this.readView().get(keyString(key));
-    return item ? parseStoredTransaction(String(item.body)).tx : undefined;
+    return transactionIn(item, id)?.tx;
+  }
+
+  /** The keys of the items holding these transactions, but for those this writer already knows. */
+  private transactionKeys(ids: readonly number[]): Promise<ItemKey[]> {
+    const { ledger } = this.options;
+    const view = this.readView();
+    const unknown = ids.filter((id) => !view.has(keyString(ledgerKeys.transaction(ledger, id))));
+    return transactionHolderKeys(this.items, ledger, unknown);
   }
 
   /**
@@ -780,7 +792,9 @@ export class LedgerSequencer {
     if (epoch !== this.epoch) return found;
     for (const key of misses) {
       const item = found.get(keyString(key));
-      if (item) this.cache.set(keyString(key), item);
+      // A page of transactions is known under each of its transactions' keys.
+      if (item)
+        putInView(this.cache, item, (id) => ledgerKeys.transaction(this.options.ledger, id));
       else this.absent.add(keyString(key));
     }
     return found;

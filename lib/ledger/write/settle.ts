@@ -1,5 +1,5 @@
 import { type Transaction, transactionView, type VolumesView } from '../domain/transaction.js';
-import { createdTransactionItems } from '../store/batch-settle.js';
+import { unwrittenTransactionItems } from '../store/batch-settle.js';
 import type { Head } from '../store/head.js';
 import { type LedgerRef, ledgerKeys } from '../store/keys.js';
 import type { LedgerTable } from '../store/ledger-table.js';
@@ -58,7 +58,7 @@ export async function settleBatch(
   const pending = head.pendingResults;
   if (!pending) return;
   const entries = await table.readLogRange(pending.firstLogId, pending.lastLogId);
-  await table.putItems(createdTransactionItems(ledger, entries), { ifAbsent: true });
+  await table.putItems(await unwrittenTransactionItems(table, ledger, entries), { ifAbsent: true });
   await putResults(table, ledger, resultsOfEntries(entries), nowMs);
   await table.clearPending(head.version);
 }

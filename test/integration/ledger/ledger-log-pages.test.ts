@@ -18,6 +18,7 @@ import { LedgerLookup } from '../../../lib/ledger/store/ledger-lookup.js';
 import { ledgerEventsOfImage } from '../../../lib/ledger/store/log-events.js';
 import { storedEntriesOf } from '../../../lib/ledger/store/log-pages.js';
 import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
+import { pageItem, transactionPages } from '../../../lib/ledger/store/transaction-pages.js';
 import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, storedTransactionItems } from '../../support/ledger.js';
@@ -165,20 +166,24 @@ describe('log pages', () => {
     });
   });
 
-  it('rebuild, from a page, exactly the transaction items the writer put after its commit', async () => {
+  it('rebuild, from a page, exactly the transaction pages the writer put after its commit', async () => {
     const [page] = (await partition(`E#default#L#${ledger}#LOG`)).filter((i) => Number(i.id) === 2);
     const stored = (await storedTransactionItems(runtime, ledger)).filter(
       (i) => Number(i.id) >= 2 && Number(i.id) <= 6,
     );
-    expect(stored).toHaveLength(5);
+    // Transactions 2 to 6 in pages within blocks of 4 ids: 2-3 and 4-6.
+    expect(stored.map((i) => [Number(i.id), Number(i.last)])).toEqual([
+      [2, 3],
+      [4, 6],
+    ]);
     // The whole items, attribute for attribute (this client reads numbers back as bigint).
     // Keyed as the ledger's record says (blocks of ids, time shards).
     const record = await new LedgerLookup(new LedgerRegistry(doc, new BucketTables(table))).resolve(
       'default',
       ledger,
     );
-    expect(createdTransactionItems(record, storedEntriesOf(page!))).toEqual(
-      stored.map((item) => ({ ...item, id: Number(item.id) })),
-    );
+    expect(
+      transactionPages(createdTransactionItems(record, storedEntriesOf(page!))).map(pageItem),
+    ).toEqual(stored.map((item) => ({ ...item, id: Number(item.id), last: Number(item.last) })));
   });
 });

@@ -11,6 +11,7 @@ import { registryKeys } from '../../../lib/ledger/store/keys.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, storedTransactionItems } from '../../support/ledger.js';
 import { testTables } from '../../support/tables.js';
+import { chunks, idsOf, type ListBody, walkTransactions } from '../../support/transaction-walk.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -28,36 +29,7 @@ const byTime = Array.from({ length: COUNT }, (_, i) => i + 1).sort((a, b) =>
   timestampOf(a) === timestampOf(b) ? a - b : timestampOf(a) < timestampOf(b) ? -1 : 1,
 );
 
-type ListBody = {
-  cursor: { data: Array<{ id: bigint }>; next?: string; previous?: string; hasMore: boolean };
-};
-const idsOf = (body: ListBody) => body.cursor.data.map((t) => Number(t.id));
-
-/** Every page of a listing, following `next`, then back along `previous` from the last page. */
-async function walk(path: string): Promise<{ forward: number[][]; backward: number[][] }> {
-  const forward: number[][] = [];
-  let body = (await call('GET', path)).body as ListBody;
-  forward.push(idsOf(body));
-  while (body.cursor.next) {
-    const res = await call('GET', `/v2/${ledger}/transactions?cursor=${body.cursor.next}`);
-    expect(res.status, res.text).toBe(200);
-    body = res.body as ListBody;
-    forward.push(idsOf(body));
-  }
-  const backward: number[][] = [];
-  while (body.cursor.previous) {
-    const res = await call('GET', `/v2/${ledger}/transactions?cursor=${body.cursor.previous}`);
-    expect(res.status, res.text).toBe(200);
-    body = res.body as ListBody;
-    backward.push(idsOf(body));
-  }
-  return { forward, backward };
-}
-
-const chunks = (ids: number[], size: number) =>
-  Array.from({ length: Math.ceil(ids.length / size) }, (_, i) =>
-    ids.slice(i * size, i * size + size),
-  );
+const walk = (path: string) => walkTransactions(call, ledger, path);
 
 beforeAll(async () => {
   ({ runtime } = await testTables());

@@ -15,6 +15,7 @@ import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, storedTransactionItems } from '../../support/ledger.js';
 import { testTables } from '../../support/tables.js';
 import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
+import { chunks, walkTransactions } from '../../support/transaction-walk.js';
 
 let runtime: ServiceRuntime;
 let call: Awaited<ReturnType<typeof ledgerClient>>['call'];
@@ -22,36 +23,7 @@ const ledger = `txpages-${Date.now() % 100000}`;
 /** Transaction 9 carries a timestamp of its own, a year back: it keeps an item of its own. */
 const BACK_DATED = '2025-01-01T00:00:00Z';
 
-type ListBody = {
-  cursor: { data: Array<{ id: bigint }>; next?: string; previous?: string; hasMore: boolean };
-};
-const idsOf = (body: ListBody) => body.cursor.data.map((t) => Number(t.id));
-
-/** Every page of a listing, following `next`, then back along `previous` from the last page. */
-async function walk(path: string): Promise<{ forward: number[][]; backward: number[][] }> {
-  const forward: number[][] = [];
-  let body = (await call('GET', path)).body as ListBody;
-  forward.push(idsOf(body));
-  while (body.cursor.next) {
-    const res = await call('GET', `/v2/${ledger}/transactions?cursor=${body.cursor.next}`);
-    expect(res.status, res.text).toBe(200);
-    body = res.body as ListBody;
-    forward.push(idsOf(body));
-  }
-  const backward: number[][] = [];
-  while (body.cursor.previous) {
-    const res = await call('GET', `/v2/${ledger}/transactions?cursor=${body.cursor.previous}`);
-    expect(res.status, res.text).toBe(200);
-    body = res.body as ListBody;
-    backward.push(idsOf(body));
-  }
-  return { forward, backward };
-}
-
-const chunks = (ids: number[], size: number) =>
-  Array.from({ length: Math.ceil(ids.length / size) }, (_, i) =>
-    ids.slice(i * size, i * size + size),
-  );
+const walk = (path: string) => walkTransactions(call, ledger, path);
 const range = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => from + i);
 

@@ -526,7 +526,7 @@ ${reading()}
       `group commit then saves items per transaction (${r.groupCommitCost.batches.map((b) => `${b.wruPerTransaction} WRU at ${b.k}`).join(', ')})`,
       `but not enough emulator time to pay for the relay's extra requests (an SQS message, ~1.5 result reads, a result write per transaction).`,
       `On AWS the same design is bounded by DynamoDB's transaction latency instead: at about 30–60 ms per 100-item TransactWriteItems (an estimate: not measured on AWS from here),`,
-      `${r.groupCommitCost.largestBatch} transactions per commit (one log page, transactions' items written after the commit) give roughly ${Math.round((r.groupCommitCost.largestBatch * 1000) / 60)}–${Math.round((r.groupCommitCost.largestBatch * 1000) / 30)} tx/s per ledger.`,
+      `${r.groupCommitCost.largestBatch} transactions per commit (one log page, the transactions in pages written after the commit) give roughly ${Math.round((r.groupCommitCost.largestBatch * 1000) / 60)}–${Math.round((r.groupCommitCost.largestBatch * 1000) / 30)} tx/s per ledger.`,
       `Webhooks add p50 ${r.webhooks.latency.p50Ms} ms after the commit, much of it the pollers' cadence (the stream is polled every 200 ms when idle);`,
       r.webhooks.burst.drainAfterCommitsPerSec === null
         ? `in a burst, delivery kept pace with ${r.webhooks.burst.commitsPerSec} commits/s.`

@@ -121,12 +121,54 @@ describe('transaction pages', () => {
     expect(asc.backward).toEqual(chunks(byTime, 6).slice(0, -1).reverse());
   });
 
+  it('a time window and a filter evaluated on each transaction, over pages', async () => {
+    const q = (query: unknown) => `query=${encodeURIComponent(JSON.stringify(query))}`;
+    // The second commit's time: transactions 21 to 26.
+    const second = String((await call('GET', `/v2/${ledger}/transactions/21`)).body.data.timestamp);
+    const window = await walk(
+      `/v2/${ledger}/transactions?pageSize=4&${q({ $gte: { timestamp: second } })}`,
+    );
+    expect(window.forward.flat()).toEqual(range(21, 26).reverse());
+    const u1 = await walk(
+      `/v2/${ledger}/transactions?pageSize=2&order=effective&${q({ $match: { account: 'u:1' } })}`,
+    );
+    expect(u1.forward.flat()).toEqual(
+      range(1, 26)
+        .filter((n) => n % 3 === 1)
+        .reverse(),
+    );
+    expect(u1.backward.flat()).toEqual(
+      chunks(
+        range(1, 26)
+          .filter((n) => n % 3 === 1)
+          .reverse(),
+        2,
+      )
+        .slice(0, -1)
+        .reverse()
+        .flat(),
+    );
+  });
+
   it("v1's `after` from inside a page", async () => {
     const res = await call('GET', `/${ledger}/transactions?pageSize=5&after=6`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.cursor.data.map((t: { txid: number }) => Number(t.txid))).toEqual([
       5, 4, 3, 2, 1,
     ]);
+  });
+
+  it('volumes at a point in time read their transactions from pages, on both clocks', async () => {
+    // The first commit's time: every transaction of it but the back-dated one carries it.
+    const at = String((await call('GET', `/v2/${ledger}/transactions/1`)).body.data.timestamp);
+    const res = await call(
+      'GET',
+      `/v2/${ledger}/accounts/u:2?pit=${encodeURIComponent(at)}&expand=volumes,effectiveVolumes`,
+    );
+    expect(res.status, res.text).toBe(200);
+    // u:2 had received 2, 5, 8, 11, 14, 17 and 20 by then.
+    const then = { USD: { input: 77n, output: 0n, balance: 77n } };
+    expect([res.body.data.volumes, res.body.data.effectiveVolumes]).toEqual([then, then]);
   });
 
   it('a revert and metadata on transactions in pages rewrite their pages, nothing else in them changed', async () => {

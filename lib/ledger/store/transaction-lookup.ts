@@ -42,7 +42,7 @@ const CONCURRENT_READS = 16;
  * the item with the greatest key at or below the id's in its block (one Query with Limit 1 per id, an id a found
  * page holds needing none); in an older ledger, the transactions' own items (BatchGetItem). Absent ids are left out.
  */
-export async function transactionHolders(
+async function transactionHolders(
   doc: DynamoDBDocumentClient,
   table: string,
   ledger: LedgerRef,

@@ -51,11 +51,6 @@ export function transactionBodies(item: Item): string[] {
   return isTransactionPage(item) ? (item.bodies as unknown[]).map(String) : [String(item.body)];
 }
 
-/** The transactions an item holds, in id order. */
-export function storedTransactionsOf(item: Item): StoredTransaction[] {
-  return transactionBodies(item).map(parseStoredTransaction);
-}
-
 /** Transaction `id` from the item holding it; undefined when it does not hold it. */
 export function transactionIn(item: Item | undefined, id: number): StoredTransaction | undefined {
   if (!item) return undefined;

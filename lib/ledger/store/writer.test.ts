@@ -113,3 +113,54 @@ describe("a direct write that meets another container's direct commit moments ol
     expect(headFromItem(table.get(ledgerKeys.head(ledger))!).directBy).toBe('b');
   });
 });
+
+describe('the direct writer on a ledger with transaction pages', () => {
+  const paged = { ...testLedger('paged'), transactionKeys: { blockIds: 4, timeShards: 3 } };
+  const create = (destination: string) =>
+    operationRequest(paged, createOne('world', destination, 1n), async () => undefined);
+
+  it('writes metadata on a transaction committed between finding its page and reading its snapshot', async () => {
+    const table = MemoryLedgerTable.withHead(paged);
+    const writer = new LedgerWriter({
+      tableFor: () => 'memory',
+      tableOf: () => table,
+      sleep: async () => {},
+    });
+    // Transactions 1-3: one page of block 0.
+    await writer.writeAtomic(paged, await Promise.all(['a', 'b', 'c'].map(create)));
+    // The write looks up 5's item before 4-6 are committed (its id was known ahead): the lookup finds 1-3's page.
+    const racing = Object.create(table) as MemoryLedgerTable;
+    let raced = false;
+    racing.floorKeys = async (keys: readonly ItemKey[]) => {
+      const stale = await table.floorKeys(keys);
+      if (!raced) {
+        raced = true;
+        await writer.writeAtomic(paged, await Promise.all(['d', 'e', 'f'].map(create)));
+      }
+      return stale;
+    };
+    const racingWriter = new LedgerWriter({
+      tableFor: () => 'memory',
+      tableOf: () => racing,
+      sleep: async () => {},
+    });
+    const tag = await operationRequest(
+      paged,
+      {
+        kind: 'metadata',
+        target: { type: 'TRANSACTION', id: 5 },
+        change: { kind: 'save', metadata: { tag: 'x' } },
+        options: { dryRun: false },
+      },
+      async () => undefined,
+    );
+    const outcome = await racingWriter.write(tag);
+    expect(raced).toBe(true);
+    expect(outcome.kind).toBe('committed');
+    expect([4, 5, 6].map((id) => table.transaction(id)?.tx.metadata)).toEqual([
+      {},
+      { tag: 'x' },
+      {},
+    ]);
+  });
+});

@@ -17,7 +17,12 @@ import type { LedgerTable } from './ledger-table.js';
 import { MappingCache, mappingItem } from './mapping-item.js';
 import { commitStaged, FINISH_PATIENCE_MS, finishStaged } from './staged-bulk.js';
 import { transactionHolderKeys } from './transaction-lookup.js';
-import { foldTransactionPages, putInView } from './transaction-pages.js';
+import {
+  foldTransactionPages,
+  putInView,
+  transactionIn,
+  writesTransactionPages,
+} from './transaction-pages.js';
 
 export type { WriteOutcome } from './decide-batch.js';
 export type { Head } from './head.js';
@@ -201,6 +206,8 @@ export class LedgerWriter {
       await this.options.settle(ledger, table, snapshot.head);
       return 'retry';
     }
+    // A transaction committed between finding the item that holds it and the snapshot: found again.
+    if (missedTransaction(ledger, requests, snapshot)) return 'retry';
     const decided = decideRequests(
       { ledger, table, nowMs: this.now() },
       snapshot.view,
@@ -284,4 +291,23 @@ async function readWide(
 
 function dedupe(keys: ItemKey[]): ItemKey[] {
   return [...new Map(keys.map((k) => [keyString(k), k])).values()];
+}
+
+/**
+ * Whether the snapshot lacks a transaction the requests read that HEAD counts: in a ledger with pages its item was
+ * looked up (`transactionHolderKeys`) before a commit wrote it, so the lookup found an older page.
+ */
+function missedTransaction<T>(
+  ledger: LedgerRecord,
+  requests: ReadonlyArray<WriteRequest<T>>,
+  { view, head }: Snapshot,
+): boolean {
+  if (!writesTransactionPages(ledger)) return false;
+  return requests.some((r) =>
+    (r.reads.transactions ?? []).some(
+      (id) =>
+        id <= head.lastTxId &&
+        !transactionIn(view.get(keyString(ledgerKeys.transaction(ledger, id))), id),
+    ),
+  );
 }

@@ -1,6 +1,5 @@
 import {
   type DynamoDBDocumentClient,
-  QueryCommand,
   TransactGetCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -14,6 +13,7 @@ import { headFromItem } from './head.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
 import type { LedgerTable } from './ledger-table.js';
 import { readLogRange } from './log-pages.js';
+import { floorItem } from './transaction-lookup.js';
 
 /** The write engine's port on DynamoDB: one ledger's items in `table`. */
 export function dynamoLedgerTable(
@@ -26,19 +26,8 @@ export function dynamoLedgerTable(
     getItems: (keys) => batchGetInOrder(doc, table, keys),
     floorKeys: (keys) =>
       Promise.all(
-        keys.map(async ({ pk, sk }) => {
-          const { Items } = await doc.send(
-            new QueryCommand({
-              TableName: table,
-              KeyConditionExpression: 'pk = :p AND sk <= :s',
-              ExpressionAttributeValues: { ':p': pk, ':s': sk },
-              ProjectionExpression: 'pk, sk',
-              ScanIndexForward: false,
-              Limit: 1,
-              ConsistentRead: true,
-            }),
-          );
-          const found = Items?.[0];
+        keys.map(async (key) => {
+          const found = await floorItem(doc, table, key, true);
           return found ? { pk: String(found.pk), sk: String(found.sk) } : undefined;
         }),
       ),

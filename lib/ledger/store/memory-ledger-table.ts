@@ -45,12 +45,16 @@ export class MemoryLedgerTable implements LedgerTable {
 
   /** Transaction `id`, whichever item holds it (its own, or a page): what tests and simulations look up. */
   transaction(id: number): StoredTransaction | undefined {
-    const { pk, sk } = ledgerKeys.transaction(this.ledger, id);
+    return transactionIn(this.floor(ledgerKeys.transaction(this.ledger, id)), id);
+  }
+
+  /** The item with the greatest sort key at or below `key`'s in its partition. */
+  private floor({ pk, sk }: ItemKey): Item | undefined {
     let best: Item | undefined;
     for (const item of this.items.values())
       if (item.pk === pk && String(item.sk) <= sk && (!best || String(item.sk) > String(best.sk)))
         best = item;
-    return transactionIn(best, id);
+    return best;
   }
 
   async getItems(keys: readonly ItemKey[]): Promise<Array<Item | undefined>> {
@@ -60,14 +64,9 @@ export class MemoryLedgerTable implements LedgerTable {
 
   async floorKeys(keys: readonly ItemKey[]): Promise<Array<ItemKey | undefined>> {
     this.count('Query', keys.length);
-    return keys.map(({ pk, sk }) => {
-      let best: ItemKey | undefined;
-      for (const item of this.items.values()) {
-        const key = item as ItemKey;
-        if (key.pk === pk && key.sk <= sk && (!best || key.sk > best.sk))
-          best = { pk: key.pk, sk: key.sk };
-      }
-      return best;
+    return keys.map((key) => {
+      const found = this.floor(key);
+      return found ? { pk: String(found.pk), sk: String(found.sk) } : undefined;
     });
   }
 

@@ -71,7 +71,9 @@ async function transactionHolders(
   };
   for (let i = 0; i < unique.length; i += CONCURRENT_READS) {
     const wave = unique.slice(i, i + CONCURRENT_READS).filter((id) => !held(id));
-    const items = await Promise.all(wave.map((id) => floorItem(doc, table, ledger, id)));
+    const items = await Promise.all(
+      wave.map((id) => floorItem(doc, table, ledgerKeys.transaction(ledger, id))),
+    );
     wave.forEach((id, j) => {
       const item = items[j];
       if (item && transactionIn(item, id)) found.set(id, item);
@@ -84,19 +86,22 @@ async function transactionHolders(
   return found;
 }
 
-/** The item with the greatest key at or below transaction `id`'s in its block: the one holding it, if any does. */
-async function floorItem(
+/**
+ * The item with the greatest sort key at or below `key`'s in its partition (consistent; `keyOnly`: its key
+ * attributes alone). For a transaction's key: the item holding it, if any does.
+ */
+export async function floorItem(
   doc: DynamoDBDocumentClient,
   table: string,
-  ledger: LedgerRef,
-  id: number,
+  { pk, sk }: ItemKey,
+  keyOnly = false,
 ): Promise<Item | undefined> {
-  const { pk, sk } = ledgerKeys.transaction(ledger, id);
   const { Items } = await doc.send(
     new QueryCommand({
       TableName: table,
       KeyConditionExpression: 'pk = :p AND sk <= :s',
       ExpressionAttributeValues: { ':p': pk, ':s': sk },
+      ...(keyOnly ? { ProjectionExpression: 'pk, sk' } : {}),
       ScanIndexForward: false,
       Limit: 1,
       ConsistentRead: true,

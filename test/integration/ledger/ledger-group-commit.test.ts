@@ -28,7 +28,7 @@ import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
 import { settleBatch } from '../../../lib/ledger/write/settle.js';
 import { handleIntents, type WriterDeps } from '../../../lib/ledger/write/writer-handler.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
-import { ledgerClient } from '../../support/ledger.js';
+import { ledgerClient, storedTransactionItems } from '../../support/ledger.js';
 import { testTables } from '../../support/tables.js';
 import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
@@ -350,6 +350,9 @@ describe('exactly once', () => {
     expect(state.ids).toEqual([1, 2]);
     expect(state.txs[1]!.reference).toBe('r-2');
     expect(state.chain).toEqual({ ok: true, checked: 2 });
+    // The batch's two transactions as the writer would have put them: one page, rebuilt from the log page.
+    const stored = await storedTransactionItems(runtime, ledger);
+    expect(stored.map((i) => [Number(i.id), Number(i.last)])).toEqual([[1, 2]]);
     // Settled: HEAD no longer names the batch, and both requests' results were written.
     const { Item: head } = await doc.send(
       new GetCommand({

@@ -11,6 +11,7 @@ import { dynamoLedgerTable } from '../../../lib/ledger/store/dynamo-ledger-table
 import { LedgerLookup } from '../../../lib/ledger/store/ledger-lookup.js';
 import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
+import { decodeCursor, encodeCursor } from '../../../lib/pagination/cursor.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
 import { ledgerClient, storedTransactionItems } from '../../support/ledger.js';
 import { testTables } from '../../support/tables.js';
@@ -148,6 +149,44 @@ describe('transaction pages', () => {
         .reverse()
         .flat(),
     );
+  });
+
+  it("a forged cursor naming another ledger's item inside a page reads nothing of it", async () => {
+    const other = `${ledger}-other`;
+    expect((await call('POST', `/v2/${other}`)).status).toBe(204);
+    const intruder = { source: 'world', destination: 'intruder', amount: 1n, asset: 'USD' };
+    expect((await call('POST', `/v2/${other}/transactions`, { postings: [intruder] })).status).toBe(
+      200,
+    );
+    const otherKey = { pk: `E#default#L#${other}#TX#0`, sk: `${'1'.padStart(15, '0')}` };
+    // The cursor's position moved into the other ledger's block, and its page made large enough for the rest.
+    const forge = (cursor: string, list: string) => {
+      const decoded = decodeCursor(cursor, list);
+      const sk = `${otherKey.sk}#${otherKey.sk}`;
+      return encodeCursor({ ...decoded, p: 100, k: { ...decoded.k, ...otherKey, sk } });
+    };
+    const list = `ledger.transactions.${ledger}`;
+    // By time: the cursor's page is not read, the list goes on from its position in this ledger.
+    const byTime = await call(
+      'GET',
+      `/v2/${ledger}/transactions?pageSize=4&order=effective&reverse=true`,
+    );
+    const forgedTime = await call(
+      'GET',
+      `/v2/${ledger}/transactions?cursor=${forge(byTime.body.cursor.next, list)}`,
+    );
+    expect(forgedTime.status, forgedTime.text).toBe(200);
+    expect(forgedTime.body.cursor.data.map((t: { id: bigint }) => Number(t.id))).toEqual([
+      ...range(4, 8),
+      ...range(10, 26),
+    ]);
+    // By id: a cursor outside this ledger's blocks is refused.
+    const byId = await call('GET', `/v2/${ledger}/transactions?pageSize=4`);
+    const forgedId = await call(
+      'GET',
+      `/v2/${ledger}/transactions?cursor=${forge(byId.body.cursor.next, list)}`,
+    );
+    expect(forgedId.status).toBe(400);
   });
 
   it("v1's `after` from inside a page", async () => {

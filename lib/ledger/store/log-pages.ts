@@ -3,6 +3,7 @@ import { type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb
 import { parseJson } from '../../json/bigint-json.js';
 import type { LogEntry } from '../domain/logs.js';
 import { type LedgerRef, ledgerKeys } from './keys.js';
+import { consecutiveRuns } from './runs.js';
 
 /**
  * Log items (docs/data-model.md, "Log"). A commit's log entries are one item: a commit of one entry writes the
@@ -165,20 +166,11 @@ export function logPages(
   singles: ReadonlyArray<Record<string, unknown>>,
 ): Array<Record<string, unknown>> {
   if (singles.length <= 1) return [...singles];
-  const pages: Array<Array<Record<string, unknown>>> = [];
-  let current: Array<Record<string, unknown>> = [];
-  let bytes = 0;
-  for (const single of singles) {
-    const size = logEntryBytes(single);
-    if (current.length > 0 && bytes + size > MAX_LOG_PAGE_BYTES) {
-      pages.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(single);
-    bytes += size;
-  }
-  pages.push(current);
+  const pages = consecutiveRuns(
+    singles,
+    logEntryBytes,
+    (_, __, bytes, size) => bytes + size > MAX_LOG_PAGE_BYTES,
+  );
   return pages.map((entries) => (entries.length === 1 ? entries[0]! : pageItem(entries)));
 }
 

@@ -6,6 +6,7 @@ import { type Head, headFromItem, type StagedBulk } from './head.js';
 import { type ItemKey, type LedgerRef, ledgerKeys } from './keys.js';
 import type { LedgerTable } from './ledger-table.js';
 import { decodePlanOps, encodePlanOps } from './plan-codec.js';
+import { consecutiveRuns } from './runs.js';
 
 type Item = Record<string, unknown>;
 
@@ -213,22 +214,11 @@ function opWrite(table: string, op: PlanOp): CommitWrite {
 
 /** The writes as plan parts of at most OPS_PER_PART writes and about PART_BYTES each, conditions dropped. */
 function planParts(writes: readonly Write[]): PlanOp[][] {
-  const parts: PlanOp[][] = [];
-  let current: PlanOp[] = [];
-  let bytes = 0;
-  for (const w of writes) {
-    const op = planOp(w);
-    const size = approximateBytes(op);
-    if (current.length === OPS_PER_PART || (current.length > 0 && bytes + size > PART_BYTES)) {
-      parts.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(op);
-    bytes += size;
-  }
-  if (current.length > 0) parts.push(current);
-  return parts;
+  return consecutiveRuns(
+    writes.map(planOp),
+    approximateBytes,
+    (part, _, bytes, size) => part.length === OPS_PER_PART || bytes + size > PART_BYTES,
+  );
 }
 
 function planOp(w: Write): PlanOp {

@@ -3,6 +3,7 @@ import type { Posting } from '../domain/postings.js';
 import type { Transaction, VolumesView } from '../domain/transaction.js';
 import type { ItemView, Write } from './change-items.js';
 import { type ItemKey, keyString, type LedgerRef, ledgerKeys } from './keys.js';
+import { consecutiveRuns } from './runs.js';
 
 /**
  * Transaction items (docs/data-model.md, "Transaction pages"). A transaction is stored either in an item of its
@@ -128,28 +129,19 @@ export function pageWith(page: Item, id: number, body: string): Item {
  * one stays the transaction's own item.
  */
 export function transactionPages(items: readonly Item[]): Item[][] {
-  const runs: Item[][] = [];
-  let run: Item[] = [];
-  let bytes = 0;
-  for (const item of items) {
-    const prev = run[run.length - 1];
-    const size = String(item.body).length;
-    const joins =
-      prev !== undefined &&
-      Number(item.id) === Number(prev.id) + 1 &&
-      item.pk === prev.pk &&
-      item.timestamp === prev.timestamp &&
-      bytes + size <= MAX_TRANSACTION_PAGE_BYTES;
-    if (!joins && run.length > 0) {
-      runs.push(run);
-      run = [];
-      bytes = 0;
-    }
-    run.push(item);
-    bytes += size;
-  }
-  if (run.length > 0) runs.push(run);
-  return runs;
+  return consecutiveRuns(
+    items,
+    (item) => String(item.body).length,
+    (run, item, bytes, size) => {
+      const prev = run[run.length - 1]!;
+      return (
+        Number(item.id) !== Number(prev.id) + 1 ||
+        item.pk !== prev.pk ||
+        item.timestamp !== prev.timestamp ||
+        bytes + size > MAX_TRANSACTION_PAGE_BYTES
+      );
+    },
+  );
 }
 
 /** One item for a run of `transactionPages`: the page, or the transaction's own item for a run of one. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { GetCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { Hono } from 'hono';
 import { assembleLedgerApp } from '../../lib/assembly/ledger-app.js';
@@ -5,14 +6,17 @@ import { DEFAULT_ENVIRONMENT } from '../../lib/environments/environment-id.js';
 import type { HonoTypes } from '../../lib/http/types.js';
 import { parseJson } from '../../lib/json/bigint-json.js';
 import type { EmbeddedChoice, LedgerAppOptions } from '../../lib/ledger/app.js';
+import type { CreateTransactionInput } from '../../lib/ledger/commands/create-transaction.js';
 import { ledgerKeys, registryKeys } from '../../lib/ledger/store/keys.js';
 import { type LedgerEvent, ledgerEventsOfImage } from '../../lib/ledger/store/log-events.js';
 import { EmbeddedGroupCommit } from '../../lib/ledger/write/embedded.js';
+import type { Intent } from '../../lib/ledger/write/intent.js';
 import { generatedDocuments } from '../../lib/openapi/generated-documents.js';
 import type { ServiceRuntime } from '../../lib/runtime/runtime.js';
 import { ADMIN, authApp, tokenFor } from './auth.js';
 import { environmentToken as mintedEnvironmentToken } from './environment-tokens.js';
 import { jsonCaller } from './json-call.js';
+import { WAIT_LIMIT_MS } from './time-scale.js';
 
 /** An environment token (test/support/environment-tokens.ts), by default with the ledger's scopes. */
 export const environmentToken = (
@@ -143,3 +147,12 @@ export async function storedTransactionItems(
     if ((items.length === before && block > 0) || !ledger.transactionKeys) return items;
   }
 }
+
+/** A relayed create of a transaction, as a group commit's writer receives it. */
+export const createIntent = (ledger: string, input: CreateTransactionInput): Intent => ({
+  reqId: randomUUID(),
+  environment: DEFAULT_ENVIRONMENT,
+  ledger,
+  deadline: Date.now() + WAIT_LIMIT_MS,
+  operation: { kind: 'create', input, options: { dryRun: false, force: false } },
+});

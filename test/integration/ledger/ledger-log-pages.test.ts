@@ -21,9 +21,8 @@ import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import { pageItem, transactionPages } from '../../../lib/ledger/store/transaction-pages.js';
 import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
-import { ledgerClient, storedTransactionItems } from '../../support/ledger.js';
+import { createIntent, ledgerClient, storedTransactionItems } from '../../support/ledger.js';
 import { testTables } from '../../support/tables.js';
-import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 
 let runtime: ServiceRuntime;
 let doc: DynamoDBDocumentClient;
@@ -74,17 +73,12 @@ beforeAll(async () => {
     owner: randomUUID(),
     leaseMs: 1,
   });
-  const intents = [1, 2, 3, 4, 5].map((n) => ({
-    reqId: randomUUID(),
-    environment: 'default',
-    ledger,
-    deadline: Date.now() + WAIT_LIMIT_MS,
-    operation: {
-      kind: 'create' as const,
-      input: { postings: [send('world', `u${n}`, BigInt(n))], metadata: { n: String(n) } },
-      options: { dryRun: false, force: false },
-    },
-  }));
+  const intents = [1, 2, 3, 4, 5].map((n) =>
+    createIntent(ledger, {
+      postings: [send('world', `u${n}`, BigInt(n))],
+      metadata: { n: String(n) },
+    }),
+  );
   const { results } = await sequencer.process(intents);
   expect([...results.values()].map((r) => r.status)).toEqual([
     'committed',

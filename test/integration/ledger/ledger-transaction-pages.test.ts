@@ -13,9 +13,8 @@ import { LedgerRegistry } from '../../../lib/ledger/store/registry.js';
 import { LedgerSequencer } from '../../../lib/ledger/write/sequencer.js';
 import { decodeCursor, encodeCursor } from '../../../lib/pagination/cursor.js';
 import type { ServiceRuntime } from '../../../lib/runtime/runtime.js';
-import { ledgerClient, storedTransactionItems } from '../../support/ledger.js';
+import { createIntent, ledgerClient, storedTransactionItems } from '../../support/ledger.js';
 import { testTables } from '../../support/tables.js';
-import { WAIT_LIMIT_MS } from '../../support/time-scale.js';
 import { chunks, walkTransactions } from '../../support/transaction-walk.js';
 
 let runtime: ServiceRuntime;
@@ -44,23 +43,13 @@ beforeAll(async () => {
   });
   // Two group commits: transactions 1-20, then 21-26.
   for (const ids of [range(1, 20), range(21, 26)]) {
-    const intents = ids.map((n) => ({
-      reqId: randomUUID(),
-      environment: 'default',
-      ledger,
-      deadline: Date.now() + WAIT_LIMIT_MS,
-      operation: {
-        kind: 'create' as const,
-        input: {
-          postings: [
-            { source: 'world', destination: `u:${n % 3}`, amount: BigInt(n), asset: 'USD' },
-          ],
-          metadata: { n: String(n) },
-          ...(n === 9 ? { timestamp: BACK_DATED } : {}),
-        },
-        options: { dryRun: false, force: false },
-      },
-    }));
+    const intents = ids.map((n) =>
+      createIntent(ledger, {
+        postings: [{ source: 'world', destination: `u:${n % 3}`, amount: BigInt(n), asset: 'USD' }],
+        metadata: { n: String(n) },
+        ...(n === 9 ? { timestamp: BACK_DATED } : {}),
+      }),
+    );
     const { results } = await sequencer.process(intents);
     expect([...results.values()].map((r) => r.status)).toEqual(ids.map(() => 'committed'));
   }

@@ -92,6 +92,55 @@ describe('group commit on the in-memory port', () => {
     expect(table.requests.TransactWriteItems).toBe(4);
   });
 
+  it('a writer that has seen the ledger since it was empty reads no account it never wrote; one that has not, reads', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const volumes = (accounts: string[]) =>
+      accounts.map((a) => {
+        const volume = table.get(ledgerKeys.volume(ledger, a, 'USD'));
+        return volume && [Number(volume.input), Number(volume.output)];
+      });
+    const first = sequencer(table, { inProcess: true });
+    await first.process([intent(create('world', 'u:1', 10n)), intent(create('world', 'u:2', 5n))]);
+    const spends = [create('u:1', 'u:3', 5n), create('u:1', 'u:4', 5n), create('u:2', 'u:5', 6n)];
+    const sent = spends.map((s) => intent(s));
+    const { results } = await first.process(sent);
+    expect(sent.map((i) => results.get(i.reqId)?.status)).toEqual([
+      'committed',
+      'committed',
+      'refused',
+    ]);
+    expect(table.requests.BatchGetItem ?? 0).toBe(0);
+    expect(volumes(['u:1', 'u:2', 'u:3', 'u:4', 'u:5'])).toEqual([
+      [10, 10],
+      [5, 0],
+      [5, 0],
+      [5, 0],
+      undefined,
+    ]);
+
+    // A writer that starts on a ledger with history knows nothing of it: it reads what it decides over.
+    await sequencer(table, { inProcess: true }).process([intent(create('u:3', 'u:6', 1n))]);
+    expect(table.requests.BatchGetItem).toBe(1);
+    expect(volumes(['u:3', 'u:6'])).toEqual([
+      [5, 1],
+      [1, 0],
+    ]);
+  });
+
+  it('a writer that presumed an account absent, and lost HEAD to a writer that created it, decides again over it', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const a = sequencer(table, { owner: 'a', inProcess: true });
+    await a.process([intent(create('world', 'x', 1n))]);
+    await sequencer(table, { owner: 'b', inProcess: true }).process([
+      intent(create('world', 'y', 7n)),
+    ]);
+    // `a` never wrote `y`: it presumes it absent, its commit fails on HEAD, it reads and decides again.
+    const spend = intent(create('y', 'x', 7n));
+    expect(committedId((await a.process([spend])).results.get(spend.reqId))).toBe(3);
+    expect(Number(table.get(ledgerKeys.volume(ledger, 'y', 'USD'))!.output)).toBe(7);
+    expect(Number(table.get(ledgerKeys.volume(ledger, 'x', 'USD'))!.input)).toBe(8);
+  });
+
   it('never refuses over stale memory: a batch of refusals reads HEAD, and decides again after another commit', async () => {
     const table = MemoryLedgerTable.withHead(ledger);
     const a = sequencer(table, { owner: 'a', inProcess: true });
@@ -202,11 +251,8 @@ describe('group commit on the in-memory port', () => {
     await sequencer(embedded, { inProcess: true }).process([one]);
     expect(embedded.get(ledgerKeys.result(ledger, one.reqId))).toBeUndefined();
     expect(head(embedded).pendingResults).toBeUndefined();
-    expect(Object.keys(embedded.requests).sort()).toEqual([
-      'BatchGetItem',
-      'TransactWriteItems',
-      'UpdateItem',
-    ]);
+    // A new ledger's writer reads nothing but HEAD (its lease): it has seen the ledger's whole life.
+    expect(Object.keys(embedded.requests).sort()).toEqual(['TransactWriteItems', 'UpdateItem']);
 
     const relayed = MemoryLedgerTable.withHead(ledger);
     const two = intent(create('world', 'p', 1n));

@@ -86,6 +86,13 @@ const MAX_COMMIT_ATTEMPTS = 8;
 export class LedgerSequencer {
   private readonly cache: ItemView = new Map();
   private readonly absent = new Set<string>();
+  /**
+   * Whether this writer has seen the ledger's whole life: HEAD had no log entry when it was read, and every commit
+   * since is this writer's (a commit is conditional on the HEAD version it read; any failure drops memory and this
+   * flag). Then an account, volume, hold or reference item the cache does not hold does not exist, and is not read:
+   * a new ledger's new accounts cost no read before their decision. Every such item is written with a log entry.
+   */
+  private genesis = false;
   private head: Head | undefined;
   private mapping: Mapping | undefined;
   /** Groups (Intent.group) a member of which failed: the members after it are skipped. */
@@ -396,12 +403,14 @@ export class LedgerSequencer {
     const deciding = [...requests.values()].flatMap((r) =>
       r !== 'in-batch' && 'decide' in r ? [r] : [],
     );
+    const state = deciding.flatMap((r) => readKeys(ledger, r.reads));
+    this.presumeAbsent(state);
     const earlier = await this.load(
       [
-        ...deciding.flatMap((r) => [
-          ...readKeys(ledger, r.reads),
-          ...(r.idempotency && this.readIdempotencyKeys ? [idempotencyKeyOf(ledger, r)!] : []),
-        ]),
+        ...state,
+        ...deciding.flatMap((r) =>
+          r.idempotency && this.readIdempotencyKeys ? [idempotencyKeyOf(ledger, r)!] : [],
+        ),
         ...(await this.transactionKeys(deciding.flatMap((r) => r.reads.transactions ?? []))),
       ],
       this.options.inProcess ? [] : live.map((i) => ledgerKeys.result(ledger, i.reqId)),
@@ -590,6 +599,8 @@ export class LedgerSequencer {
         const done = await commitStagedHead(this.items, this.options.ledger, initial, next, writes);
         if (typeof done !== 'string') {
           this.readIdempotencyKeys = false;
+          // Its items are applied part by part, not all through this writer's cache: read from now on.
+          this.genesis = false;
           this.head = done.head;
           // Committed, not finished: the next batch reads HEAD again and finishes the bulk first (reload).
           if (!done.head) this.forget();
@@ -667,6 +678,7 @@ export class LedgerSequencer {
 
   /** Drops every cached item: the next batch reads HEAD and what it needs again. */
   private forget(): void {
+    this.genesis = false;
     this.cache.clear();
     this.absent.clear();
     this.head = undefined;
@@ -714,6 +726,7 @@ export class LedgerSequencer {
     if (this.head!.pendingResults)
       await settleBatch(this.items, this.options.ledger, this.head!, this.now());
     await this.recoverUncertain();
+    this.genesis = this.head!.lastLogId === 0 && this.cache.size === 0;
   }
 
   /**
@@ -746,6 +759,8 @@ export class LedgerSequencer {
   /** A script's plan reads through this writer's cache (what it reads stays cached for the decision). */
   private get scriptState() {
     return scriptStateReads(this.options.ledger, async (keys) => {
+      // A script's plan reads accounts and volumes only.
+      this.presumeAbsent(keys);
       await this.load(keys);
       return keys.map((k) => this.readView().get(keyString(k)));
     });
@@ -764,6 +779,13 @@ export class LedgerSequencer {
     const view = this.readView();
     const unknown = ids.filter((id) => !view.has(keyString(ledgerKeys.transaction(ledger, id))));
     return transactionHolderKeys(this.items, ledger, unknown);
+  }
+
+  /** While this writer has seen the ledger's whole life (`genesis`), what it does not hold of these is absent. */
+  private presumeAbsent(stateKeys: readonly ItemKey[]): void {
+    if (!this.genesis) return;
+    const view = this.readView();
+    for (const key of stateKeys) if (!view.has(keyString(key))) this.absent.add(keyString(key));
   }
 
   /**

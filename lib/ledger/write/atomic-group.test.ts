@@ -139,6 +139,19 @@ describe('an atomic group in a batch', () => {
     expect(verifyChain(entries.map((e) => e.log)).ok).toBe(true);
   });
 
+  it('after a staged bulk on a new ledger, the same writer spends what the bulk credited', async () => {
+    const table = MemoryLedgerTable.withHead(ledger);
+    const writer = sequencer(table);
+    const group = atomicGroup(Array.from({ length: 40 }, (_, n) => create('world', `u:${n}`, 2n)));
+    await writer.process(group);
+    expect(head(table).stagedBulks).toBe(1);
+    // Never read before, created by the bulk: spent from what it holds, not presumed absent.
+    const spend = intent(create('u:7', 'z', 2n));
+    const { results } = await writer.process([spend]);
+    expect(idOf(results.get(spend.reqId))).toBe(41);
+    expect([balance(table, 'u:7'), balance(table, 'z')]).toEqual([0n, 2n]);
+  });
+
   it('staged, with a part’s commit failing once: committed, answered once, finished by the next batch', async () => {
     const table = MemoryLedgerTable.withHead(ledger);
     const commit = table.commit.bind(table);

@@ -599,7 +599,8 @@ export class LedgerSequencer {
         const done = await commitStagedHead(this.items, this.options.ledger, initial, next, writes);
         if (typeof done !== 'string') {
           this.readIdempotencyKeys = false;
-          // Its items are applied part by part, not all through this writer's cache: read from now on.
+          // Its parts are applied later, perhaps by another process (a reader, the next writer), not through this
+          // writer's commits alone: it reads what it decides over from now on.
           this.genesis = false;
           this.head = done.head;
           // Committed, not finished: the next batch reads HEAD again and finishes the bulk first (reload).

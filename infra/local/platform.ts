@@ -20,6 +20,7 @@ import {
   platformConfigFromVariables,
   staticClientsSource,
 } from '../../lib/config/env.js';
+import { localAuthorization } from '../../lib/dynamo/local-authorization.js';
 import { EmbeddedGroupCommit } from '../../lib/ledger/write/embedded.js';
 import { createLogger, type Logger } from '../../lib/observability/logger.js';
 import { installMetricSink } from '../../lib/observability/metrics.js';
@@ -556,7 +557,13 @@ async function startBackends(
     }).then(stopLater),
   ]);
   const keyId = options.dynamoLocalAccessKeyId;
-  const dynamoClient = new DynamoDBClient({ ...dynamoConnection(keyId), endpoint: dynamoEndpoint });
+  const connection = dynamoConnection(keyId);
+  // The platform's own client (tables, the durability read, checkpoints) is no Lambda's: it need not sign.
+  const dynamoClient = new DynamoDBClient({
+    ...connection,
+    endpoint: dynamoEndpoint,
+    signer: localAuthorization(connection.credentials.accessKeyId),
+  });
   const sqsClient = new SQSClient({ ...LOCAL_CONNECTION, endpoint: sqs.endpoint });
   stops.push(async () => {
     dynamoClient.destroy();

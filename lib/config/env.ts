@@ -117,6 +117,12 @@ export interface DynamoSettings extends ServiceEndpoint {
    * process builds shares one HTTP handler that tells it of the process's ledger writes (infra/local/ledger-events).
    */
   requestHandler?: DynamoDBClientConfig['requestHandler'];
+  /**
+   * Never read from the process's variables either: the embedded local platform sets it, and its clients then send
+   * DynamoDB Local the key id without signing each request (lib/dynamo/local-authorization.ts). A Lambda-faithful
+   * worker signs, as on AWS.
+   */
+  unsigned?: boolean;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   environmentClients,
   perEnvironment,
 } from './environment-clients.js';
+import { localAuthorization } from './local-authorization.js';
 import { protoSafeKeys } from './proto-keys.js';
 import { sharedEnvironmentCredentials } from './sts-credentials.js';
 
@@ -25,6 +26,8 @@ export interface DynamoConnection {
   environmentAccessRoleArn?: string;
   /** The embedded local platform's shared HTTP handler (lib/config/env.ts `DynamoSettings` says why). */
   requestHandler?: DynamoDBClientConfig['requestHandler'];
+  /** With `endpoint`: requests name the key id instead of being signed (local-authorization.ts). */
+  unsigned?: boolean;
 }
 
 /** A container's document clients: the function's own, and the one channel to each environment's items. */
@@ -51,10 +54,9 @@ export function createDocumentClients(
   };
   if (connection.endpoint) {
     config.endpoint = connection.endpoint;
-    config.credentials = {
-      accessKeyId: connection.localAccessKeyId ?? 'local',
-      secretAccessKey: 'local',
-    };
+    const accessKeyId = connection.localAccessKeyId ?? 'local';
+    config.credentials = { accessKeyId, secretAccessKey: 'local' };
+    if (connection.unsigned) config.signer = localAuthorization(accessKeyId);
   }
   if (connection.requestHandler) config.requestHandler = connection.requestHandler;
   const base = documentClient(config, options);

@@ -8,8 +8,8 @@ import { ObservingHttpHandler } from './observing-handler.js';
 
 /**
  * The embedded platform's configuration with every DynamoDB client of the process on one observing HTTP handler
- * (closed by the platform's stops, after the clients are done), the writes it tells of, and its count of the
- * answers DynamoDB Local may give before committing.
+ * (closed by the platform's stops, after the clients are done) and sending unsigned requests, the writes it tells
+ * of, and its count of the answers DynamoDB Local may give before committing.
  */
 export function observeLedgerWrites(
   config: PlatformConfig,
@@ -24,7 +24,7 @@ export function observeLedgerWrites(
   // Stops run last-pushed first: this one after the services and workers started later are stopped.
   stops.push(async () => requestHandler.close());
   return {
-    config: { ...config, dynamo: { ...config.dynamo, requestHandler } },
+    config: { ...config, dynamo: { ...config.dynamo, requestHandler, unsigned: true } },
     writes,
     earlyAnswers,
   };

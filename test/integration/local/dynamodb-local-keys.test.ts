@@ -17,7 +17,9 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
+import { createDocumentClient } from '../../../lib/dynamo/client.js';
 
 const endpoint = inject('platformsDynamoEndpoint');
 const connection = (accessKeyId: string) => ({
@@ -79,6 +81,41 @@ describe("the platforms' DynamoDB Local: a database per access key id", () => {
       dynamoA.destroy();
       dynamoB.destroy();
       streamsA.destroy();
+    }
+  });
+
+  it('finds the same database for an unsigned client (the embedded platform’s) as for a signed one with its key', async () => {
+    const [a, b] = [0, 1].map(() => `k${randomBytes(6).toString('hex')}`) as [string, string];
+    const signed = new DynamoDBClient(connection(a));
+    const unsignedA = createDocumentClient({ endpoint, localAccessKeyId: a, unsigned: true });
+    const unsignedB = createDocumentClient({ endpoint, localAccessKeyId: b, unsigned: true });
+    // What the unsigned client sends: the key id and region, and no signature worth the name.
+    const authorization: string[] = [];
+    unsignedA.middlewareStack.add(
+      (next) => async (args) => {
+        authorization.push(
+          String((args.request as { headers: Record<string, string> }).headers.authorization),
+        );
+        return next(args);
+      },
+      { step: 'finalizeRequest', priority: 'low' },
+    );
+    try {
+      await signed.send(streamedTable('accounts'));
+      await unsignedA.send(new PutCommand({ TableName: 'accounts', Item: { pk: 'a:1', n: 7 } }));
+      expect(
+        (await unsignedA.send(new GetCommand({ TableName: 'accounts', Key: { pk: 'a:1' } }))).Item,
+      ).toEqual({ pk: 'a:1', n: 7 });
+      expect((await signed.send(new ListTablesCommand({}))).TableNames).toEqual(['accounts']);
+      expect((await unsignedB.send(new ListTablesCommand({}))).TableNames).toEqual([]);
+      expect(authorization).toEqual([
+        `AWS4-HMAC-SHA256 Credential=${a}/19700101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
+        `AWS4-HMAC-SHA256 Credential=${a}/19700101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
+      ]);
+    } finally {
+      signed.destroy();
+      unsignedA.destroy();
+      unsignedB.destroy();
     }
   });
 });

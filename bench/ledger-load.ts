@@ -113,7 +113,7 @@ export async function measureLedgerLoad(
     rows.push(row);
   }
   return {
-    source: `HTTP (Node fetch) to the local platform (infra/local/platform.ts: DynamoDB Local + fauxqs + Hono apps), closed-loop clients in the same process, ${seconds} s per scenario`,
+    source: `HTTP (node:http, keep-alive) to the local platform (infra/local/platform.ts: DynamoDB Local + fauxqs + Hono apps), closed-loop clients in the same process, ${seconds} s per scenario`,
     rows,
   };
 }

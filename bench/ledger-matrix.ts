@@ -256,7 +256,7 @@ export async function measureLedgerScenarios(
   const stop = `${stopText(matrix.embeddedStop)} on the embedded default, ${stopText(matrix.stop)} on the other rows (${stopText(matrix.scaledStop)} with a worker per client)`;
   return {
     matrix: matrix.name,
-    source: `HTTP (Node fetch) to the local platform on DynamoDB Local, closed-loop clients in a thread of their own in the bench process, after an uncounted warm-up per platform (${WARM_UP_SCENARIOS.join(', ')}, 8 clients, ${WARM_UP_SECONDS} s each), a fresh ledger per cell, ${stop} (hot-spend: until the account is empty); invariants read back through the v2 list routes`,
+    source: `HTTP (node:http, keep-alive) to the local platform on DynamoDB Local, closed-loop clients in a thread of their own in the bench process, after an uncounted warm-up per platform (${WARM_UP_SCENARIOS.join(', ')}, 8 clients, ${WARM_UP_SECONDS} s each), a fresh ledger per cell, ${stop} (hot-spend: until the account is empty); invariants read back through the v2 list routes`,
     workerProcesses,
     hotSpendBudget: String(matrix.hotSpendBudget),
     cells,

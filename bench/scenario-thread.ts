@@ -1,5 +1,5 @@
 /**
- * The load of one scenario from a thread of its own: the closed-loop clients' HTTP work (undici, JSON) no longer
+ * The load of one scenario from a thread of its own: the closed-loop clients' HTTP work (node:http, JSON) no longer
  * shares the event loop of an embedded platform started in the bench process, as a user's clients never share
  * `npm start`'s. The thread runs runScenario and posts its result back (bigints survive structured cloning).
  */

@@ -562,7 +562,7 @@ async function startBackends(
   const dynamoClient = new DynamoDBClient({
     ...connection,
     endpoint: dynamoEndpoint,
-    signer: localAuthorization(connection.credentials.accessKeyId),
+    signer: localAuthorization(connection.credentials.accessKeyId, connection.region),
   });
   const sqsClient = new SQSClient({ ...LOCAL_CONNECTION, endpoint: sqs.endpoint });
   stops.push(async () => {

@@ -49,14 +49,13 @@ export function createDocumentClients(
   connection: DynamoConnection = {},
   options: { bigintNumbers?: boolean } = {},
 ): DocumentClients {
-  const config: DynamoDBClientConfig = {
-    region: connection.region ?? DEFAULT_REGION,
-  };
+  const region = connection.region ?? DEFAULT_REGION;
+  const config: DynamoDBClientConfig = { region };
   if (connection.endpoint) {
     config.endpoint = connection.endpoint;
     const accessKeyId = connection.localAccessKeyId ?? 'local';
     config.credentials = { accessKeyId, secretAccessKey: 'local' };
-    if (connection.unsigned) config.signer = localAuthorization(accessKeyId);
+    if (connection.unsigned) config.signer = localAuthorization(accessKeyId, region);
   }
   if (connection.requestHandler) config.requestHandler = connection.requestHandler;
   const base = documentClient(config, options);
@@ -64,7 +63,7 @@ export function createDocumentClients(
   if (roleArn === undefined) return { doc: base, clients: environmentClients(() => base) };
   const credentials = sharedEnvironmentCredentials({
     roleArn,
-    region: config.region as string,
+    region,
     baseCredentials: base.config.credentials,
   });
   // Each environment's client shares the base client's connections (one pool per container, not per environment).

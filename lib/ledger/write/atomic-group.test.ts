@@ -293,7 +293,7 @@ describe('an atomic bulk with the embedded engine', () => {
 
 describe('the embedded engine’s cut of a batch', () => {
   const waiting = (intents: Intent[]): Waiting[] =>
-    intents.map((i) => ({ intent: i, answer: () => {} }));
+    intents.map((i) => ({ intent: i, answer: () => {}, queuedMs: 0 }));
   const groupOf = (n: number) =>
     atomicGroup(Array.from({ length: n }, () => create('world', 'a', 1n)));
 

@@ -5,6 +5,7 @@ import type { LedgerOperation } from '../commands/operations.js';
 import type { LedgerRecord } from '../domain/change.js';
 import { dynamoLedgerTable } from '../store/dynamo-ledger-table.js';
 import type { LedgerTable } from '../store/ledger-table.js';
+import { BatchPolicy } from './batch-policy.js';
 import type { Intent, IntentResult } from './intent.js';
 import type { IntentSink, RelayAnswer } from './relay.js';
 import { LedgerSequencer, type PreparedBatch } from './sequencer.js';
@@ -33,6 +34,8 @@ export interface EmbeddedOptions {
    * commit.
    */
   afterLanding?: () => Promise<void>;
+  /** Each line's choice between pipelined and gathered batches (batch-policy.ts); the writer's protocol pipelines. */
+  batchPolicy?: () => BatchPolicy;
 }
 
 /** Intents handed to one batch at most: the sequencer defers what does not fit one TransactWriteItems. */
@@ -62,9 +65,16 @@ const DEFAULT_GATHER_MAX_MS = 50;
 /** How a committing batch landed: answered, requests to go first in the next batch, or to be done again. */
 type Landed = 'ok' | 'redo' | Waiting[];
 
+interface Flight {
+  batch: Waiting[];
+  landed: Promise<Landed>;
+}
+
 export interface Waiting {
   intent: Intent;
   answer: (result: RelayAnswer) => void;
+  /** When it was queued (performance.now()). */
+  queuedMs: number;
 }
 
 /** One ledger's queue and its sequencer; `running` while a drain loop serves it. */
@@ -78,14 +88,17 @@ interface LedgerLine {
   landed?: { size: number; atMs: number };
   /** How long commits took lately (a moving average), in ms. */
   commitMs: number;
+  /** Pipelined or gathered batches, and how many requests a gather waits for. */
+  policy: BatchPolicy;
 }
 
 /**
  * The ledger's group commit inside one process (the embedded platform, `npm start`): every write of a ledger
  * waits in that ledger's line, and one loop per ledger hands everything waiting to the sequencer — decided in
  * arrival order over its exact in-memory state and committed in one TransactWriteItems — then answers each
- * requester in memory. A write alone is a batch of one; while a batch commits, the next one gathers. No queue
- * message, no result item, no polling: one DynamoDB request per batch.
+ * requester in memory. A write alone is a batch of one; while a batch commits, the next one gathers, and whether
+ * it is decided meanwhile or waits for the whole returning group is each line's measured choice (batch-policy.ts).
+ * No queue message, no result item, no polling: one DynamoDB request per batch.
  *
  * The protocol is the sequenced writer's (sequencer.ts): every commit is conditional on HEAD's version, so a
  * write committed by anything else (a direct bulk, a mapping change, another process) makes the next commit
@@ -164,7 +177,10 @@ export class EmbeddedGroupCommit implements IntentSink {
   private enqueue(ledger: LedgerRecord, intents: readonly Intent[]): Array<Promise<RelayAnswer>> {
     const line = this.lineOf(ledger);
     const answers = intents.map(
-      (intent) => new Promise<RelayAnswer>((answer) => line.waiting.push({ intent, answer })),
+      (intent) =>
+        new Promise<RelayAnswer>((answer) =>
+          line.waiting.push({ intent, answer, queuedMs: performance.now() }),
+        ),
     );
     line.arrived?.();
     if (!line.running) {
@@ -196,21 +212,34 @@ export class EmbeddedGroupCommit implements IntentSink {
         waiting: [],
         running: false,
         commitMs: 0,
+        policy: this.policy(),
       };
       this.lines.set(key, line);
     }
     return line;
   }
 
+  /** Adaptive unless told otherwise; the writer's protocol commits one batch at a time and keeps its half-batch gather. */
+  private policy(): BatchPolicy {
+    if (this.options.writerProtocol) return new BatchPolicy({ adaptive: false });
+    return this.options.batchPolicy?.() ?? new BatchPolicy();
+  }
+
   /**
-   * Batches until the line is empty, two at a time: while one commits, the next — what arrived meanwhile — is
-   * decided over it (LedgerSequencer.prepare), then committed once the first has landed. A batch that went wrong
-   * is done again alone through the sequencer's retries, and what came after it is decided again after it.
+   * Batches until the line is empty. Pipelined (batch-policy.ts): while one commits, the next — what arrived
+   * meanwhile — is decided over it (LedgerSequencer.prepare), then committed once the first has landed. Gathered:
+   * one at a time, each after the gather. A batch that went wrong is done again alone through the sequencer's
+   * retries, and what came after it is decided again after it.
    */
   private async drain(ledger: LedgerRecord, line: LedgerLine): Promise<void> {
     try {
-      let flight: { batch: Waiting[]; landed: Promise<Landed> } | undefined;
+      let flight: Flight | undefined;
       while (line.waiting.length > 0 || flight) {
+        if (flight && line.policy.mode === 'gathered') {
+          await this.land(ledger, line, flight, []);
+          flight = undefined;
+          continue;
+        }
         if (!flight) await this.gather(line, 0);
         const batch = take(line.waiting, MAX_BATCH_INTENTS);
         let prepared =
@@ -218,17 +247,9 @@ export class EmbeddedGroupCommit implements IntentSink {
             ? await this.prepare(ledger, line, batch)
             : undefined;
         if (flight) {
-          const landed = await flight.landed;
-          await this.options.afterLanding?.().catch(() => undefined);
-          const before = flight.batch;
+          const landed = await this.land(ledger, line, flight, batch, prepared);
           flight = undefined;
-          if (landed !== 'ok') {
-            if (prepared) line.sequencer.discard(prepared);
-            const again = landed === 'redo' ? await this.commitBatch(ledger, line, before) : landed;
-            line.waiting.unshift(...again, ...batch);
-            continue;
-          }
-          line.landed = { size: before.length, atMs: performance.now() };
+          if (!landed) continue;
           if (prepared && (await this.gather(line, batch.length))) {
             // Decided again with the rest of the group: one commit for all of them.
             line.sequencer.discard(prepared);
@@ -251,16 +272,42 @@ export class EmbeddedGroupCommit implements IntentSink {
   }
 
   /**
-   * After a batch landed, whether the next one — `next` requests decided, and what waits — smaller than half of
-   * it, waited for more of them to come back: true if any arrived meanwhile. The wait ends at half the landed
-   * batch, or once twice the time commits take lately has passed since it landed (never more than `gatherMaxMs`):
-   * a lone writer never waits, nor a steady stream. Each landing is waited on once.
+   * Awaits the batch in flight, then `afterLanding`. True if it landed whole; otherwise it (done again if need be)
+   * and `next` — decided over it, the decision voided — wait first in line.
+   */
+  private async land(
+    ledger: LedgerRecord,
+    line: LedgerLine,
+    flight: Flight,
+    next: Waiting[],
+    prepared?: PreparedBatch,
+  ): Promise<boolean> {
+    const landed = await flight.landed;
+    await this.options.afterLanding?.().catch(() => undefined);
+    if (landed !== 'ok') {
+      if (prepared) line.sequencer.discard(prepared);
+      const again = landed === 'redo' ? await this.commitBatch(ledger, line, flight.batch) : landed;
+      line.waiting.unshift(...again, ...next);
+      return false;
+    }
+    const atMs = performance.now();
+    line.landed = { size: flight.batch.length, atMs };
+    line.policy.noteHeld(flight.batch.length + next.length + line.waiting.length, atMs);
+    return true;
+  }
+
+  /**
+   * After a batch landed, whether the next one — `next` requests decided, and what waits — smaller than the
+   * policy wants (half the landed batch pipelined, the line's recent peak gathered), waited for more of them to come
+   * back: true if any arrived meanwhile. The wait ends at that count, or once twice the time commits take lately has
+   * passed since the landing (never more than `gatherMaxMs`): a lone writer never waits, nor a steady stream. Each
+   * landing is waited on once.
    */
   private gather(line: LedgerLine, next: number): Promise<boolean> {
     const landed = line.landed;
     line.landed = undefined;
     if (!landed) return Promise.resolve(false);
-    const wanted = Math.ceil(landed.size / 2);
+    const wanted = line.policy.wanted(landed.size, performance.now());
     const budgetMs =
       Math.min(this.options.gatherMaxMs ?? DEFAULT_GATHER_MAX_MS, 2 * line.commitMs) -
       (performance.now() - landed.atMs);
@@ -326,21 +373,25 @@ export class EmbeddedGroupCommit implements IntentSink {
       return 'redo';
     }
     if (outcome === 'redo') return 'redo';
-    const later = this.answerBatch(batch, outcome);
+    const later = this.answerBatch(line, batch, outcome);
     return later.length > 0 ? later : 'ok';
   }
 
   /** Answers what was decided; the requests that did not fit, to go first in the next batch. */
   private answerBatch(
+    line: LedgerLine,
     batch: Waiting[],
     { results, deferred }: { results: Map<string, IntentResult>; deferred: Intent[] },
   ): Waiting[] {
     const later = new Set(deferred.map((i) => i.reqId));
+    const nowMs = performance.now();
+    let waitedMs = 0;
     for (const w of batch) {
-      const result = results.get(w.intent.reqId);
-      if (result) w.answer(result);
-      else if (!later.has(w.intent.reqId)) w.answer({ status: 'unknown' });
+      if (later.has(w.intent.reqId)) continue;
+      w.answer(results.get(w.intent.reqId) ?? { status: 'unknown' });
+      waitedMs += nowMs - w.queuedMs;
     }
+    line.policy.noteAnswered(batch.length - later.size, waitedMs, nowMs);
     return batch.filter((w) => later.has(w.intent.reqId));
   }
 
@@ -351,7 +402,11 @@ export class EmbeddedGroupCommit implements IntentSink {
     batch: Waiting[],
   ): Promise<Waiting[]> {
     try {
-      return this.answerBatch(batch, await line.sequencer.process(batch.map((w) => w.intent)));
+      return this.answerBatch(
+        line,
+        batch,
+        await line.sequencer.process(batch.map((w) => w.intent)),
+      );
     } catch (err) {
       // The sequencer gave up on the batch (its commits kept failing): whether the last one landed is unknown.
       this.options.logger?.log('error', 'ledger engine: batch failed', {

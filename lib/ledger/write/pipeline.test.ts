@@ -10,6 +10,7 @@ import { headFromItem } from '../store/head.js';
 import { ledgerKeys } from '../store/keys.js';
 import type { LedgerTable } from '../store/ledger-table.js';
 import { MemoryLedgerTable } from '../store/memory-ledger-table.js';
+import { type BatchMode, BatchPolicy } from './batch-policy.js';
 import { EmbeddedGroupCommit } from './embedded.js';
 import type { Intent, IntentResult } from './intent.js';
 import { LedgerSequencer } from './sequencer.js';
@@ -138,6 +139,63 @@ describe('pipelined group commit', () => {
     // Refusals come only once the pool cannot pay: what it holds is less than the largest amount (3).
     expect(refused === 0 || balance(table, 'pool') < 3n).toBe(true);
     expect(table.requests.TransactWriteItems).toBeLessThan(100);
+  });
+
+  it('closed-loop writers while the line switches modes at every answer: all answered, gapless, no overdraft', async () => {
+    const table = slowCommits(2);
+    const modes = new Set<BatchMode>();
+    // Windows judged at every answer, each tried mode kept: pipelined and gathered take turns, commits in flight.
+    const policy = new (class extends BatchPolicy {
+      override get mode(): BatchMode {
+        const mode = super.mode;
+        modes.add(mode);
+        return mode;
+      }
+    })({ windowMs: 0, minAnswers: 1, exploreEvery: 1, margin: -1 });
+    const engine = new EmbeddedGroupCommit({
+      tableFor: () => 'memory',
+      tableOf: () => table,
+      batchPolicy: () => policy,
+    });
+    await engine.submit(ledger, create('world', 'pool', 150n));
+    const client = async (c: number) => {
+      const statuses: string[] = [];
+      for (let k = 0; k < 15; k++)
+        statuses.push((await engine.submit(ledger, create('pool', `u:${c}`, 1n))).status);
+      return statuses;
+    };
+    const statuses = (await Promise.all(Array.from({ length: 12 }, (_, c) => client(c)))).flat();
+    expect(modes).toEqual(new Set(['pipelined', 'gathered']));
+    expect(statuses.filter((s) => s === 'committed')).toHaveLength(150);
+    expect(statuses.filter((s) => s === 'refused')).toHaveLength(30);
+    expect(head(table).lastTxId).toBe(151);
+    expect(balance(table, 'pool')).toBe(0n);
+    const paid = Array.from({ length: 12 }, (_, c) => balance(table, `u:${c}`));
+    expect(paid.reduce((x, y) => x + y)).toBe(150n);
+  });
+
+  it('gathered: a group that comes back in parts is committed in one batch; pipelined commits its first half', async () => {
+    const commits: Record<BatchMode, number> = { pipelined: 0, gathered: 0 };
+    for (const mode of ['pipelined', 'gathered'] as const) {
+      const table = slowCommits(25);
+      const engine = new EmbeddedGroupCommit({
+        tableFor: () => 'memory',
+        tableOf: () => table,
+        gatherMaxMs: 1_000,
+        batchPolicy: () => new BatchPolicy({ adaptive: false, start: mode }),
+      });
+      await Promise.all(group(engine, 10));
+      const before = table.requests.TransactWriteItems ?? 0;
+      // The group's writers come back in three parts: one, six, then three.
+      const first = engine.submit(ledger, create('world', 'a', 1n));
+      await new Promise((r) => setTimeout(r, 4));
+      const second = group(engine, 6);
+      await new Promise((r) => setTimeout(r, 4));
+      const answers = await Promise.all([first, ...second, ...group(engine, 3)]);
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill('committed'));
+      commits[mode] = (table.requests.TransactWriteItems ?? 0) - before;
+    }
+    expect(commits).toEqual({ pipelined: 2, gathered: 1 });
   });
 
   it('a group that comes back after its batch landed is committed together, not its first writer alone', async () => {

@@ -100,7 +100,7 @@ throttled; the SDK's retries for single requests, the engine's own for a cancell
 partition keys included (\`gsi1 …\`: an item put with a gsi1 key writes the index too, one unit per started KB, and
 a full index partition throttles the table's write); 100 actions and 4 MB per TransactWriteItems. The reply channel is the design the engine needs on AWS; the deployed relay still
 polls result items. Engines: \`pipelined\` is the embedded engine (new transactions' items in the commit, the next
-batch decided while one commits); \`writer\` is the AWS writer's protocol (those items, at 1 WCU instead of 2, and
+batch decided while one commits or the returning group gathered into one, as the line measures); \`writer\` is the AWS writer's protocol (those items, at 1 WCU instead of 2, and
 the results put after each commit, HEAD told the batch is settled, one batch at a time).
 
 | Engine | Scenario | Callers | tx/s | p50 ms | p99 ms | refused | expired or unknown | throttled requests | DynamoDB requests per tx | CPU-ms/tx (this process) | hottest partition keys, WCU/s | invariants |

@@ -91,7 +91,7 @@ function nextOperation(scenario: SimulatedScenario, random: () => number): Ledge
 
 /**
  * `pipelined`: the embedded engine as it runs in one process (new transactions' items in the commit, the next
- * batch decided while one commits). `writer`: the AWS writer's protocol (those items and the results put after
+ * batch decided while one commits or the returning group gathered into one, as the line measures). `writer`: the AWS writer's protocol (those items and the results put after
  * each commit, HEAD told the batch is settled, one batch at a time).
  */
 export type SimulatedEngine = 'pipelined' | 'writer';

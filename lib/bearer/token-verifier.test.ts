@@ -1,5 +1,5 @@
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ForbiddenError, InvalidTokenError } from '../errors/index.js';
 import { TokenVerifier } from './token-verifier.js';
 
@@ -264,5 +264,35 @@ describe('TokenVerifier', () => {
     clock.now += 2 * 60_000;
     await v.verify(await token(keyA, { iat: Math.floor(clock.now / 1000) }));
     expect(loads()).toBe(2);
+  });
+
+  it('checks a token’s signature once, keeps its expiry and its key set: refused once expired or its key is gone', async () => {
+    let published = [keyA.jwk];
+    const { v, loads, clock } = verifier(() => published);
+    const iat = Math.floor(NOW / 1000);
+    const good = await token(keyA, { iat, exp: iat + 60 });
+    const verifies = vi.spyOn(crypto.subtle, 'verify');
+    try {
+      const first = await v.verify(good);
+      const again = await v.verify(good);
+      expect(verifies).toHaveBeenCalledTimes(1);
+      expect(again).toEqual(first);
+      expect(again).not.toBe(first);
+      // Within the leeway after `exp`, then past it: the same rule as a first check.
+      clock.now = NOW + 64_000;
+      expect((await v.verify(good)).clientId).toBe('svc');
+      expect(verifies).toHaveBeenCalledTimes(1);
+      clock.now = NOW + 65_000;
+      expect(await rejection(v.verify(good))).toBe('token expired');
+      // Key A withdrawn: once the key set is read again, a token it verified is checked again, and refused.
+      const other = await token(keyA, { iat, exp: iat + 3600 });
+      expect((await v.verify(other)).clientId).toBe('svc');
+      published = [keyB.jwk];
+      clock.now = NOW + 6 * 60_000;
+      expect(await rejection(v.verify(other))).toBe('token signed by an unknown key');
+      expect(loads()).toBe(2);
+    } finally {
+      verifies.mockRestore();
+    }
   });
 });

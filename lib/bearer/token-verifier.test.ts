@@ -61,6 +61,7 @@ function verifier(
   published: () => JWK[],
   clock = { now: NOW },
   kind: 'environment' | 'platform' = 'environment',
+  maxVerifiedTokens?: number,
 ) {
   let loads = 0;
   const v = new TokenVerifier({
@@ -69,6 +70,7 @@ function verifier(
       ? { audience: PLATFORM_AUDIENCE, environmentAudience: AUDIENCE }
       : { audience: AUDIENCE }),
     kind,
+    ...(maxVerifiedTokens === undefined ? {} : { maxVerifiedTokens }),
     loadKeys: async () => {
       loads++;
       return { keys: published() };
@@ -291,6 +293,24 @@ describe('TokenVerifier', () => {
       clock.now = NOW + 6 * 60_000;
       expect(await rejection(v.verify(other))).toBe('token signed by an unknown key');
       expect(loads()).toBe(2);
+    } finally {
+      verifies.mockRestore();
+    }
+  });
+
+  it('keeps at most maxVerifiedTokens: the oldest token kept is checked again', async () => {
+    const { v } = verifier(() => [keyA.jwk], { now: NOW }, 'environment', 2);
+    const iat = Math.floor(NOW / 1000);
+    const [a, b, c] = await Promise.all(
+      [1, 2, 3].map((k) => token(keyA, { iat, exp: iat + 3600 + k })),
+    );
+    const verifies = vi.spyOn(crypto.subtle, 'verify');
+    try {
+      for (const t of [a, b, b, c]) await v.verify(t!);
+      expect(verifies).toHaveBeenCalledTimes(3);
+      // `a` went first when `c` came; `b` and `c` are still kept.
+      for (const t of [b, c, a]) await v.verify(t!);
+      expect(verifies).toHaveBeenCalledTimes(4);
     } finally {
       verifies.mockRestore();
     }

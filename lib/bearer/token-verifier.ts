@@ -31,13 +31,15 @@ export interface TokenVerifierOptions {
   minReloadIntervalMs?: number;
   /** Clock skew tolerated on exp/nbf/iat, in seconds. */
   leewaySeconds?: number;
+  /** Verified tokens kept, whose signatures are not checked again (default 1,000; the oldest goes first). */
+  maxVerifiedTokens?: number;
   now?: () => number;
 }
 
 export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
 
 /** Verified tokens kept at most (the oldest goes first): a container serves few callers at a time. */
-const MAX_VERIFIED_TOKENS = 1_000;
+const DEFAULT_MAX_VERIFIED_TOKENS = 1_000;
 
 /**
  * Verifies access tokens inside each service: signature with keys cached per container, `typ` at+jwt,
@@ -96,7 +98,7 @@ export class TokenVerifier {
       requiredClaims: ['exp', 'iat', 'sub', 'client_id', 'jti'],
       currentDate: new Date(this.now()),
     });
-    if (this.verified.size >= MAX_VERIFIED_TOKENS)
+    if (this.verified.size >= (this.options.maxVerifiedTokens ?? DEFAULT_MAX_VERIFIED_TOKENS))
       this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, payload);
     return payload;

@@ -198,6 +198,22 @@ describe('pipelined group commit', () => {
     expect(commits).toEqual({ pipelined: 2, gathered: 1 });
   });
 
+  it('gathered: when fewer come back than the line held, the gather ends at its time cap and commits them', async () => {
+    const table = slowCommits(10);
+    const engine = new EmbeddedGroupCommit({
+      tableFor: () => 'memory',
+      tableOf: () => table,
+      batchPolicy: () => new BatchPolicy({ adaptive: false, start: 'gathered' }),
+    });
+    await Promise.all(group(engine, 10));
+    const before = table.requests.TransactWriteItems ?? 0;
+    // The line held ten at once; two come back and the others never do.
+    const answers = await Promise.all(group(engine, 2));
+    expect(answers.map((a) => a.status)).toEqual(['committed', 'committed']);
+    expect((table.requests.TransactWriteItems ?? 0) - before).toBe(1);
+    expect(head(table).lastTxId).toBe(12);
+  });
+
   it('a group that comes back after its batch landed is committed together, not its first writer alone', async () => {
     const table = slowCommits(40);
     // Commits of 40 ms teach the loop how long commits take: it waits up to twice that (the cap is raised so a
